@@ -41,6 +41,7 @@ CREATE TABLE "StaffUser" (
     "failedLoginCount" INTEGER NOT NULL DEFAULT 0,
     "lockedUntil" TIMESTAMP(3),
     "lastLoginAt" TIMESTAMP(3),
+    "sessionVersion" INTEGER NOT NULL DEFAULT 0,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "StaffUser_pkey" PRIMARY KEY ("id")

@@ -1,0 +1,40 @@
+// The one role → permission table. Components and use cases ask `can(roles, permission)`;
+// nobody else compares role names.
+
+export const roles = ["ops", "reviewer", "auditor", "admin"] as const;
+export type Role = (typeof roles)[number];
+
+const table = {
+  "queue:read": ["ops", "reviewer", "admin"],
+  "proposal:read": ["ops", "reviewer", "admin"],
+  "proposal:decide": ["reviewer"],
+  "proposal:reprepare": ["ops", "reviewer"],
+  "executions:read": ["ops", "admin"],
+  "executions:reconcile": ["ops"],
+  "audit:read": ["auditor", "admin"],
+  "admin:manage": ["admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof table;
+export const permissionList = Object.keys(table) as Permission[];
+
+export function can(userRoles: readonly Role[], permission: Permission): boolean {
+  const allowed: readonly Role[] = table[permission];
+  return userRoles.some((r) => allowed.includes(r));
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (roles as readonly string[]).includes(value);
+}
+
+/** Dashboard sections and the permission that shows each (navigation is derived, never hard-coded per role). */
+export const navigation = [
+  { key: "queue", href: "/queue", permission: "queue:read" },
+  { key: "executions", href: "/executions", permission: "executions:read" },
+  { key: "audit", href: "/audit", permission: "audit:read" },
+  { key: "admin", href: "/admin", permission: "admin:manage" },
+] as const satisfies readonly { key: string; href: string; permission: Permission }[];
+
+export function visibleNavigation(userRoles: readonly Role[]) {
+  return navigation.filter((item) => can(userRoles, item.permission));
+}

@@ -1,0 +1,44 @@
+import "server-only";
+import { demoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
+
+// The only reader of process.env in the application. Demo mode is chosen by the start script
+// (APP_MODE=demo, set when it runs the embedded PostgreSQL); anything else is production and must
+// bring its own secrets.
+
+export const isDemoMode = process.env.APP_MODE === "demo";
+
+let checked = false;
+function assertSecrets(): void {
+  if (checked || isDemoMode) return;
+  // `next build` evaluates modules without runtime secrets; the running server is checked.
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  const problems = productionSecretProblems(process.env);
+  if (problems.length > 0) {
+    throw new Error(`refusing to run in production: ${problems.join("; ")}`);
+  }
+  checked = true;
+}
+
+export function secret(name: SecretName): string {
+  assertSecrets();
+  return process.env[name] ?? (isDemoMode ? demoSecrets[name] : "");
+}
+
+export function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded PostgreSQL)");
+  return url;
+}
+
+export const logLevel = process.env.LOG_LEVEL ?? "info";
+
+export type OidcConfig = { issuer: string; clientId: string; clientSecret: string; name: string };
+
+/** Generic OpenID Connect sign-in, switched on when all three variables are set. */
+export function oidcConfig(): OidcConfig | null {
+  const issuer = process.env.OIDC_ISSUER;
+  const clientId = process.env.OIDC_CLIENT_ID;
+  const clientSecret = process.env.OIDC_CLIENT_SECRET;
+  if (!issuer || !clientId || !clientSecret) return null;
+  return { issuer, clientId, clientSecret, name: process.env.OIDC_NAME ?? "SSO" };
+}

@@ -1,0 +1,40 @@
+// Resolves the database the product runs on: DATABASE_URL when given, else the embedded PostgreSQL
+// kept in .data/pg between runs. Then applies migrations and, in demo mode, the demo data.
+import { join } from "node:path";
+import { startEmbeddedPostgres, type EmbeddedServer } from "./embedded-postgres";
+import { applyMigrations } from "./migrations";
+import { seedDemo } from "./demo-data";
+import { prismaFor } from "./prisma";
+
+export type PreparedDatabase = { url: string; embedded: EmbeddedServer | null; applied: string[]; seeded: boolean };
+
+export async function prepareDatabase(opts: { demo: boolean; log?: (msg: string) => void }): Promise<PreparedDatabase> {
+  const say = opts.log ?? (() => undefined);
+  let embedded: EmbeddedServer | null = null;
+  let url = process.env.DATABASE_URL ?? "";
+  if (!url) {
+    const dataDir = process.env.EMBEDDED_PG_DIR ?? join(process.cwd(), ".data", "pg");
+    const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+    say(`starting embedded PostgreSQL (${dataDir}, port ${port})`);
+    embedded = await startEmbeddedPostgres({ dataDir, port });
+    url = embedded.url;
+  }
+  try {
+    const { applied } = await applyMigrations(url);
+    say(applied.length ? `applied migrations: ${applied.join(", ")}` : "migrations: up to date");
+    let seeded = false;
+    if (opts.demo) {
+      const prisma = prismaFor(url);
+      try {
+        seeded = (await seedDemo(prisma)).seeded;
+      } finally {
+        await prisma.$disconnect();
+      }
+      say(seeded ? "demo data loaded" : "demo data: already present");
+    }
+    return { url, embedded, applied, seeded };
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}

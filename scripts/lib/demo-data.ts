@@ -1,0 +1,273 @@
+// The deterministic demo (DESIGN.md "Demo data contract"): two tenants, staff for every role, customers
+// with card and bank-transfer orders (some partly refunded), agent keys per channel. Every id, key and
+// secret is derived from a fixed label, so a fresh start always yields the same data and credentials.
+// These secrets are public: they only exist in demo mode.
+import { createHash, createHmac } from "node:crypto";
+import { SignJWT } from "jose";
+import type { PrismaClient } from "../../lib/server/db/generated/client";
+import { hashPassword } from "../../lib/server/auth/password";
+
+const DEMO_SEED = "agent-approval-gateway-demo-v1";
+
+export function derive(label: string): string {
+  return createHmac("sha256", DEMO_SEED).update(label).digest("hex");
+}
+
+/** A stable UUID (v4 layout) for a label. */
+export function demoUuid(label: string): string {
+  const h = createHash("sha256").update(DEMO_SEED + ":" + label).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+export const ALL_TOOLS = ["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"];
+const CHANNELS = [
+  { slug: "web_support", name: "Web support chat", tools: ALL_TOOLS },
+  // A community chat agent may open tickets, never look at orders or money.
+  { slug: "community_chat", name: "Community chat", tools: ["create_support_ticket"] },
+];
+
+type DemoOrder = {
+  number: string;
+  method: "card" | "bank_transfer";
+  display: string;
+  totalMinor: number;
+  refundedMinor?: number;
+  items: { sku: string; name: string; quantity: number; unitMinor: number }[];
+};
+type DemoCustomer = { key: string; name: string; email: string; orders: DemoOrder[] };
+type DemoStaff = { email: string; name: string; roles: ("ops" | "reviewer" | "auditor" | "admin")[]; password: string };
+type DemoTenant = {
+  slug: string;
+  name: string;
+  currency: string;
+  locale: string;
+  timeZone: string;
+  dualApprovalThresholdMinor: number;
+  staff: DemoStaff[];
+  customers: DemoCustomer[];
+};
+
+export const demoTenants: DemoTenant[] = [
+  {
+    slug: "tienda-es",
+    name: "Tienda Ejemplo S.L.",
+    currency: "EUR",
+    locale: "es-ES",
+    timeZone: "Europe/Madrid",
+    dualApprovalThresholdMinor: 50_000,
+    staff: [
+      { email: "operaciones@tienda-es.test", name: "Marta Ops", roles: ["ops"], password: "demo-ops-es-2026" },
+      { email: "lucia.revisora@tienda-es.test", name: "Lucía Revisora", roles: ["reviewer"], password: "demo-reviewer1-es-2026" },
+      { email: "javier.revisor@tienda-es.test", name: "Javier Revisor", roles: ["reviewer"], password: "demo-reviewer2-es-2026" },
+      { email: "auditoria@tienda-es.test", name: "Elena Auditora", roles: ["auditor"], password: "demo-auditor-es-2026" },
+      { email: "admin@tienda-es.test", name: "Carlos Admin", roles: ["admin"], password: "demo-admin-es-2026" },
+    ],
+    customers: [
+      {
+        key: "ana",
+        name: "Ana García",
+        email: "ana.garcia@cliente-es.test",
+        orders: [
+          { number: "ORD-1001", method: "card", display: "Visa •••• 4242", totalMinor: 12_345, items: [{ sku: "AUR-01", name: "Auriculares", quantity: 1, unitMinor: 12_345 }] },
+          { number: "ORD-1002", method: "bank_transfer", display: "IBAN ES91 •••• •••• •••• •••• 1332", totalMinor: 8_990, items: [{ sku: "LIB-07", name: "Libro de cocina", quantity: 2, unitMinor: 4_495 }] },
+        ],
+      },
+      {
+        key: "pablo",
+        name: "Pablo Martín",
+        email: "pablo.martin@cliente-es.test",
+        orders: [
+          { number: "ORD-1003", method: "card", display: "Mastercard •••• 4444", totalMinor: 20_000, refundedMinor: 5_000, items: [{ sku: "ZAP-11", name: "Zapatillas", quantity: 1, unitMinor: 20_000 }] },
+          { number: "ORD-1004", method: "card", display: "Visa •••• 1881", totalMinor: 72_000, items: [{ sku: "BIC-02", name: "Bicicleta plegable", quantity: 1, unitMinor: 72_000 }] },
+        ],
+      },
+    ],
+  },
+  {
+    slug: "shop-us",
+    name: "Example Shop Inc.",
+    currency: "USD",
+    locale: "en-US",
+    timeZone: "America/New_York",
+    dualApprovalThresholdMinor: 100_000,
+    staff: [
+      { email: "ops@shop-us.test", name: "Olivia Ops", roles: ["ops"], password: "demo-ops-us-2026" },
+      { email: "riley.reviewer@shop-us.test", name: "Riley Reviewer", roles: ["reviewer"], password: "demo-reviewer1-us-2026" },
+      { email: "sam.reviewer@shop-us.test", name: "Sam Reviewer", roles: ["reviewer"], password: "demo-reviewer2-us-2026" },
+      { email: "audit@shop-us.test", name: "Avery Auditor", roles: ["auditor"], password: "demo-auditor-us-2026" },
+      { email: "admin@shop-us.test", name: "Alex Admin", roles: ["admin", "ops"], password: "demo-admin-us-2026" },
+    ],
+    customers: [
+      {
+        key: "john",
+        name: "John Smith",
+        email: "john.smith@customer-us.test",
+        orders: [
+          { number: "ORD-2001", method: "card", display: "Visa •••• 4242", totalMinor: 4_999, items: [{ sku: "MUG-3", name: "Coffee mug set", quantity: 1, unitMinor: 4_999 }] },
+          { number: "ORD-2002", method: "card", display: "Amex •••• 0005", totalMinor: 150_000, refundedMinor: 25_000, items: [{ sku: "DSK-9", name: "Standing desk", quantity: 1, unitMinor: 150_000 }] },
+        ],
+      },
+      {
+        key: "maria",
+        name: "Maria Lopez",
+        email: "maria.lopez@customer-us.test",
+        orders: [
+          { number: "ORD-2003", method: "bank_transfer", display: "ACH •••• 6789", totalMinor: 32_050, items: [{ sku: "CHR-1", name: "Office chair", quantity: 1, unitMinor: 32_050 }] },
+        ],
+      },
+    ],
+  },
+];
+
+export const customerId = (tenantSlug: string, key: string) => `cus_${tenantSlug.replace(/-/g, "_")}_${key}`;
+export const channelSecret = (tenantSlug: string, channel: string) => derive(`channel-secret:${tenantSlug}:${channel}`);
+export const agentKey = (tenantSlug: string, channel: string) => `agk_${derive(`agent-key:${tenantSlug}:${channel}`).slice(0, 40)}`;
+export const paymentIntentRef = (tenantSlug: string, orderNumber: string) => `pi_demo_${derive(`pi:${tenantSlug}:${orderNumber}`).slice(0, 20)}`;
+
+/** Inserts the demo when its first tenant is missing; a no-op on a database that already has it. */
+export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean }> {
+  const first = demoTenants[0];
+  if (first && (await prisma.tenant.findUnique({ where: { slug: first.slug } }))) return { seeded: false };
+
+  // Hash outside the transaction: argon2 is slow on purpose.
+  const hashes = new Map<string, string>();
+  for (const t of demoTenants) for (const s of t.staff) hashes.set(s.email, await hashPassword(s.password));
+
+  await prisma.$transaction(async (tx) => {
+    for (const t of demoTenants) {
+      const tenantId = demoUuid(`tenant:${t.slug}`);
+      await tx.tenant.create({
+        data: {
+          id: tenantId,
+          slug: t.slug,
+          name: t.name,
+          currency: t.currency,
+          locale: t.locale,
+          timeZone: t.timeZone,
+          dualApprovalThresholdMinor: t.dualApprovalThresholdMinor,
+        },
+      });
+      for (const s of t.staff) {
+        await tx.staffUser.create({
+          data: { id: demoUuid(`staff:${s.email}`), tenantId, email: s.email, name: s.name, roles: s.roles, passwordHash: hashes.get(s.email) ?? null },
+        });
+      }
+      for (const c of CHANNELS) {
+        const channelId = demoUuid(`channel:${t.slug}:${c.slug}`);
+        await tx.channel.create({
+          data: { id: channelId, tenantId, slug: c.slug, name: c.name, endUserTokenSecret: channelSecret(t.slug, c.slug), allowedTools: c.tools },
+        });
+        const key = agentKey(t.slug, c.slug);
+        await tx.agentKey.create({
+          data: {
+            id: demoUuid(`agent-key:${t.slug}:${c.slug}`),
+            tenantId,
+            channelId,
+            name: `${c.name} agent`,
+            keyPrefix: key.slice(0, 12),
+            keyHash: sha256Hex(key),
+            allowedTools: c.tools,
+          },
+        });
+      }
+      let day = 0;
+      for (const cu of t.customers) {
+        const cid = customerId(t.slug, cu.key);
+        await tx.customer.create({ data: { id: cid, tenantId, name: cu.name, email: cu.email } });
+        for (const o of cu.orders) {
+          day += 1;
+          const orderId = demoUuid(`order:${t.slug}:${o.number}`);
+          const paymentId = demoUuid(`payment:${t.slug}:${o.number}`);
+          const refunded = o.refundedMinor ?? 0;
+          await tx.order.create({
+            data: {
+              id: orderId,
+              tenantId,
+              number: o.number,
+              customerId: cid,
+              currency: t.currency,
+              totalMinor: o.totalMinor,
+              capturedMinor: o.totalMinor,
+              status: refunded > 0 ? "partially_refunded" : "paid",
+              items: o.items,
+              placedAt: new Date(Date.UTC(2026, 9, day, 10, 0, 0)),
+            },
+          });
+          await tx.payment.create({
+            data: {
+              id: paymentId,
+              tenantId,
+              orderId,
+              method: o.method,
+              providerPaymentRef: paymentIntentRef(t.slug, o.number),
+              holderName: cu.name,
+              display: o.display,
+              amountMinor: o.totalMinor,
+              currency: t.currency,
+            },
+          });
+          if (refunded > 0) {
+            await tx.refund.create({
+              data: {
+                id: demoUuid(`refund:${t.slug}:${o.number}`),
+                tenantId,
+                orderId,
+                paymentId,
+                amountMinor: refunded,
+                currency: t.currency,
+                status: "succeeded",
+                providerRefundId: `re_demo_${derive(`re:${t.slug}:${o.number}`).slice(0, 20)}`,
+                reason: "damaged_item",
+              },
+            });
+          }
+        }
+      }
+    }
+  });
+  return { seeded: true };
+}
+
+export async function mintEndUserToken(tenantSlug: string, channel: string, customer: string, ttlSeconds = 24 * 3600): Promise<string> {
+  return new SignJWT({ tenant: tenantSlug })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(customer)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(new TextEncoder().encode(channelSecret(tenantSlug, channel)));
+}
+
+export type DemoCredentials = {
+  tenants: {
+    slug: string;
+    currency: string;
+    staff: { email: string; password: string; roles: string[] }[];
+    agents: { channel: string; key: string; tools: string[] }[];
+    customers: { id: string; endUserToken: string; orderIds: string[] }[];
+  }[];
+};
+
+/** The JSON `npm run demo:credentials` prints. End-user tokens are minted fresh (web_support channel). */
+export async function demoCredentials(): Promise<DemoCredentials> {
+  return {
+    tenants: await Promise.all(
+      demoTenants.map(async (t) => ({
+        slug: t.slug,
+        currency: t.currency,
+        staff: t.staff.map((s) => ({ email: s.email, password: s.password, roles: [...s.roles] })),
+        agents: CHANNELS.map((c) => ({ channel: c.slug, key: agentKey(t.slug, c.slug), tools: [...c.tools] })),
+        customers: await Promise.all(
+          t.customers.map(async (c) => ({
+            id: customerId(t.slug, c.key),
+            endUserToken: await mintEndUserToken(t.slug, "web_support", customerId(t.slug, c.key)),
+            orderIds: c.orders.map((o) => o.number),
+          })),
+        ),
+      })),
+    ),
+  };
+}

@@ -1,0 +1,37 @@
+// Integration tests run against a real PostgreSQL: one throw-away embedded server for the run, a
+// template database migrated and seeded with the demo once, and (database-per-file.ts) a fresh copy
+// of that template for every test file, so files never see each other's rows.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
+import { applyMigrations } from "../../scripts/lib/migrations";
+import { seedDemo } from "../../scripts/lib/demo-data";
+import { prismaFor } from "../../scripts/lib/prisma";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    templateUrl: string;
+    serverUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "itest-pg-")), ephemeral: true, database: "template_app" });
+  await applyMigrations(server.url);
+  const prisma = prismaFor(server.url);
+  await seedDemo(prisma);
+  await prisma.$disconnect();
+  // A template database must have no open connections while it is copied.
+  const admin = new pg.Client({ connectionString: server.url.replace(/\/template_app$/, "/postgres") });
+  await admin.connect();
+  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'template_app' AND pid <> pg_backend_pid()");
+  await admin.end();
+  project.provide("templateUrl", server.url);
+  project.provide("serverUrl", server.url.replace(/\/template_app$/, "/postgres"));
+  return async () => {
+    await server.stop();
+  };
+}

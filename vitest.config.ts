@@ -1,0 +1,39 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+const alias = {
+  "@/": root,
+  // `server-only` throws outside React Server Components; tests import the data layer directly.
+  "server-only": fileURLToPath(new URL("./tests/support/empty.ts", import.meta.url)),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/support/global-setup.ts"],
+          setupFiles: ["tests/support/database-per-file.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Two cores: more forks only add contention.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
