@@ -1,3 +1,5 @@
+import { AppError } from "./outcome";
+
 // The one role → permission table. Components and use cases ask `can(roles, permission)`;
 // nobody else compares role names.
 
@@ -37,4 +39,9 @@ export const navigation = [
 
 export function visibleNavigation(userRoles: readonly Role[]) {
   return navigation.filter((item) => can(userRoles, item.permission));
+}
+
+/** Throws permission_denied unless one of the roles grants the permission. */
+export function assertCan(userRoles: readonly Role[], permission: Permission): void {
+  if (!can(userRoles, permission)) throw new AppError("permission_denied", "Your role does not allow this.");
 }

@@ -1,5 +1,7 @@
 // Resolves the database the product runs on: DATABASE_URL when given, else the embedded PostgreSQL
 // kept in .data/pg between runs. Then applies migrations and, in demo mode, the demo data.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./embedded-postgres";
 import { applyMigrations } from "./migrations";
@@ -13,10 +15,12 @@ export async function prepareDatabase(opts: { demo: boolean; log?: (msg: string)
   let embedded: EmbeddedServer | null = null;
   let url = process.env.DATABASE_URL ?? "";
   if (!url) {
-    const dataDir = process.env.EMBEDDED_PG_DIR ?? join(process.cwd(), ".data", "pg");
-    const port = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
-    say(`starting embedded PostgreSQL (${dataDir}, port ${port})`);
-    embedded = await startEmbeddedPostgres({ dataDir, port });
+    // EMBEDDED_PG_EPHEMERAL=1 (the browser tests): a throw-away server in a temporary folder on a free port.
+    const ephemeral = process.env.EMBEDDED_PG_EPHEMERAL === "1";
+    const dataDir = ephemeral ? mkdtempSync(join(tmpdir(), "app-pg-")) : (process.env.EMBEDDED_PG_DIR ?? join(process.cwd(), ".data", "pg"));
+    const port = ephemeral ? undefined : Number(process.env.EMBEDDED_PG_PORT ?? 54329);
+    say(`starting embedded PostgreSQL (${dataDir}${port ? `, port ${port}` : ""})`);
+    embedded = await startEmbeddedPostgres({ dataDir, port, ephemeral });
     url = embedded.url;
   }
   try {

@@ -1,0 +1,84 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { getCsrfToken, signIn } from "next-auth/react";
+import { useTranslations } from "next-intl";
+
+type Props = { callbackPath: string; ssoName: string | null; initialError: "failed" | "ssoFailed" | null; language: "en" | "es" };
+
+// next-auth sets a new CSRF cookie for each of the first parallel requests of a fresh browser, so
+// the very first sign-in can be refused with `?csrf=true`. We fetch the token first (one request,
+// one cookie) and retry once if the CSRF check still failed.
+async function signInWithCsrfRetry(email: string, password: string) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await getCsrfToken();
+    const res = await signIn("credentials", { redirect: false, email, password });
+    const csrfRejected = !!res?.url && res.url.includes("csrf=true");
+    if (!csrfRejected) return res;
+  }
+  return { ok: false, error: "CSRF", url: null, status: 403 };
+}
+
+export function SignInForm({ callbackPath, ssoName, initialError, language }: Props) {
+  const t = useTranslations("signIn");
+  const [error, setError] = useState(initialError);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    const res = await signInWithCsrfRetry(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
+    if (!res || res.error || (res.url && res.url.includes("error="))) {
+      setPending(false);
+      setError("failed");
+      return;
+    }
+    // A full navigation, so every server component renders with the new session.
+    window.location.assign(callbackPath);
+  }
+
+  function changeLanguage(value: string) {
+    document.cookie = `ui-locale=${value === "es" ? "es-ES" : "en-US"}; path=/; max-age=31536000; samesite=lax`;
+    window.location.reload();
+  }
+
+  return (
+    <>
+      {error ? (
+        <div className="error-box" role="alert" id="sign-in-error">
+          {t(error)}
+        </div>
+      ) : null}
+      <form onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined}>
+        <div className="field">
+          <label htmlFor="email">{t("email")}</label>
+          <input id="email" name="email" type="email" autoComplete="username" required />
+        </div>
+        <div className="field">
+          <label htmlFor="password">{t("password")}</label>
+          <input id="password" name="password" type="password" autoComplete="current-password" required />
+        </div>
+        <button type="submit" disabled={pending}>
+          {pending ? t("submitting") : t("submit")}
+        </button>
+      </form>
+      {ssoName ? (
+        <>
+          <p className="muted">{t("or")}</p>
+          <button type="button" className="secondary" onClick={() => signIn("oidc", { callbackUrl: callbackPath })}>
+            {t("sso", { name: ssoName })}
+          </button>
+        </>
+      ) : null}
+      <div className="field" style={{ marginTop: "1.5rem" }}>
+        <label htmlFor="language">{t("language")}</label>
+        <select id="language" defaultValue={language} onChange={(e) => changeLanguage(e.target.value)}>
+          <option value="en">English</option>
+          <option value="es">Español</option>
+        </select>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { pageActor } from "@/lib/server/auth/page";
+import { getStaffMember } from "@/lib/server/admin/get-staff-member";
+import { isAppError } from "@/lib/domain/outcome";
+import { DateTime } from "@/components/ui/date-time";
+
+export const dynamic = "force-dynamic";
+
+export default async function StaffMemberPage({ params }: { params: Promise<{ id: string }> }) {
+  const actor = await pageActor("admin:manage");
+  const { id } = await params;
+  const member = await getStaffMember(actor, id).catch((error: unknown) => {
+    if (isAppError(error) && error.code === "not_found") notFound();
+    throw error;
+  });
+  const t = await getTranslations("admin");
+  const tr = await getTranslations("roles");
+  return (
+    <div className="stack">
+      <p>
+        <Link href="/admin">← {t("backToAdmin")}</Link>
+      </p>
+      <h1>{member.name}</h1>
+      <dl className="facts panel">
+        <dt>{t("email")}</dt>
+        <dd>{member.email}</dd>
+        <dt>{t("roles")}</dt>
+        <dd>{member.roles.map((r) => tr(r)).join(", ")}</dd>
+        <dt>{t("status")}</dt>
+        <dd>{member.disabled ? t("disabled") : t("active")}</dd>
+        <dt>{t("lastLogin")}</dt>
+        <dd>{member.lastLoginAt ? <DateTime value={member.lastLoginAt} /> : t("never")}</dd>
+        <dt>{t("createdAt")}</dt>
+        <dd>
+          <DateTime value={member.createdAt} />
+        </dd>
+      </dl>
+    </div>
+  );
+}

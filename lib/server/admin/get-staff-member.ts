@@ -1,0 +1,19 @@
+import "server-only";
+import { db } from "@/lib/server/db/client";
+import { assertCan } from "@/lib/domain/permissions";
+import { AppError } from "@/lib/domain/outcome";
+import type { Actor } from "@/lib/server/auth/actor";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One staff member of the actor's tenant. Another tenant's member is simply not found. */
+export async function getStaffMember(actor: Actor, id: string) {
+  assertCan(actor.roles, "admin:manage");
+  if (!UUID.test(id)) throw new AppError("not_found", "No such staff member.");
+  const member = await db().staffUser.findFirst({
+    where: { id, tenantId: actor.tenantId },
+    select: { id: true, email: true, name: true, roles: true, disabled: true, lockedUntil: true, lastLoginAt: true, createdAt: true, locale: true },
+  });
+  if (!member) throw new AppError("not_found", "No such staff member.");
+  return member;
+}

@@ -1,0 +1,58 @@
+import "server-only";
+import { cache } from "react";
+import { getServerSession } from "next-auth";
+import { authOptions } from "@/lib/server/auth/options";
+import { db } from "@/lib/server/db/client";
+import { AppError } from "@/lib/domain/outcome";
+import { can, isRole, type Permission, type Role } from "@/lib/domain/permissions";
+
+export type Actor = {
+  userId: string;
+  tenantId: string;
+  tenantSlug: string;
+  name: string;
+  email: string;
+  roles: Role[];
+  locale: string;
+  timeZone: string;
+  /** Unix seconds of the last interactive authentication (the step-up clock). */
+  authTime: number;
+};
+
+/**
+ * The signed-in staff member, re-read from the database on every request: a disabled user, a
+ * deactivated tenant, or a session issued before the last sign-out / role change is no session.
+ * Roles come from the row, not from the cookie, so a role change takes effect at once.
+ */
+export const getActor = cache(async (): Promise<Actor | null> => {
+  const session = await getServerSession(authOptions()).catch(() => null);
+  const id = session?.user?.id;
+  if (!id) return null;
+  const user = await db().staffUser.findUnique({ where: { id }, include: { tenant: true } });
+  if (!user || user.disabled || !user.tenant.active) return null;
+  if (session.user.sv !== user.sessionVersion) return null;
+  return {
+    userId: user.id,
+    tenantId: user.tenantId,
+    tenantSlug: user.tenant.slug,
+    name: user.name,
+    email: user.email,
+    roles: user.roles.filter(isRole),
+    locale: user.locale ?? user.tenant.locale,
+    timeZone: user.tenant.timeZone,
+    authTime: session.user.authTime,
+  };
+});
+
+export async function requireActor(): Promise<Actor> {
+  const actor = await getActor();
+  if (!actor) throw new AppError("unauthenticated", "Sign in to continue.");
+  return actor;
+}
+
+/** The one authorization check: every page, server action and route handler goes through here. */
+export async function requirePermission(permission: Permission): Promise<Actor> {
+  const actor = await requireActor();
+  if (!can(actor.roles, permission)) throw new AppError("permission_denied", "Your role does not allow this.");
+  return actor;
+}

@@ -1,0 +1,131 @@
+import "server-only";
+import type { NextAuthOptions, User } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { z } from "zod";
+import { db } from "@/lib/server/db/client";
+import { oidcConfig, secret } from "@/lib/server/env";
+import { log } from "@/lib/server/log";
+import { verifyCredentials } from "@/lib/server/auth/verify-credentials";
+import { recordSignIn } from "@/lib/server/auth/record-sign-in";
+import { signInInput } from "@/lib/schemas/auth";
+
+type StaffClaims = { uid: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number; amr: string };
+
+declare module "next-auth" {
+  interface Session {
+    user: { id: string; name: string; email: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number };
+  }
+}
+declare module "next-auth/jwt" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface JWT extends Partial<StaffClaims> {}
+}
+
+type StaffUserForToken = User & Omit<StaffClaims, "uid" | "authTime" | "amr">;
+
+function oidcProvider() {
+  const cfg = oidcConfig();
+  if (!cfg) return [];
+  return [
+    {
+      id: "oidc",
+      name: cfg.name,
+      type: "oauth" as const,
+      wellKnown: `${cfg.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
+      clientId: cfg.clientId,
+      clientSecret: cfg.clientSecret,
+      idToken: true,
+      checks: ["pkce", "state", "nonce"] as ("pkce" | "state" | "nonce")[],
+      authorization: { params: { scope: "openid email profile" } },
+      profile(profile: { sub: string; email?: string; name?: string }) {
+        return { id: profile.sub, email: profile.email ?? null, name: profile.name ?? null };
+      },
+    },
+  ];
+}
+
+export function authOptions(): NextAuthOptions {
+  return {
+    secret: secret("NEXTAUTH_SECRET"),
+    session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+    pages: { signIn: "/sign-in", error: "/sign-in" },
+    providers: [
+      CredentialsProvider({
+        id: "credentials",
+        name: "Email and password",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(raw) {
+          const parsed = signInInput.safeParse(raw ?? {});
+          if (!parsed.success) return null;
+          const result = await verifyCredentials(parsed.data.email, parsed.data.password);
+          await recordSignIn({ email: parsed.data.email, method: "password", result });
+          if (!result.ok) return null;
+          const u = result.user;
+          return { id: u.id, email: u.email, name: u.name, tenantId: u.tenantId, roles: u.roles, locale: u.locale, sv: u.sessionVersion } satisfies StaffUserForToken;
+        },
+      }),
+      ...oidcProvider(),
+    ],
+    callbacks: {
+      // SSO: only people who already are staff (by verified email) may sign in; no self-sign-up.
+      async signIn({ user, account }) {
+        if (account?.provider !== "oidc") return true;
+        const email = z.email().safeParse(user.email);
+        if (!email.success) return false;
+        const staff = await db().staffUser.findUnique({ where: { email: email.data.toLowerCase() }, include: { tenant: true } });
+        const ok = !!staff && !staff.disabled && staff.tenant.active;
+        await recordSignIn({
+          email: email.data,
+          method: "oidc",
+          result: ok && staff ? { ok: true, user: { ...staff, locale: staff.locale ?? staff.tenant.locale } } : { ok: false, reason: "unknown_user" },
+        });
+        return ok;
+      },
+      async jwt({ token, user, account }) {
+        if (!user) return token;
+        // A fresh sign-in: new claims, new authentication time (the step-up clock).
+        let claims: Omit<StaffClaims, "authTime" | "amr">;
+        if (account?.provider === "oidc") {
+          const staff = await db().staffUser.findUniqueOrThrow({ where: { email: String(user.email).toLowerCase() }, include: { tenant: true } });
+          claims = { uid: staff.id, tenantId: staff.tenantId, roles: staff.roles, locale: staff.locale ?? staff.tenant.locale, sv: staff.sessionVersion };
+        } else {
+          const u = user as StaffUserForToken;
+          claims = { uid: u.id, tenantId: u.tenantId, roles: u.roles, locale: u.locale, sv: u.sv };
+        }
+        return {
+          sub: claims.uid,
+          name: user.name,
+          email: user.email,
+          ...claims,
+          authTime: Math.floor(Date.now() / 1000),
+          amr: account?.provider === "oidc" ? "oidc" : "password",
+        };
+      },
+      async session({ session, token }) {
+        session.user = {
+          id: token.uid ?? "",
+          name: token.name ?? "",
+          email: token.email ?? "",
+          tenantId: token.tenantId ?? "",
+          roles: token.roles ?? [],
+          locale: token.locale ?? "en-US",
+          authTime: token.authTime ?? 0,
+          sv: token.sv ?? -1,
+        };
+        return session;
+      },
+    },
+    events: {
+      // Sign-out voids every session of this user, not only this browser's cookie.
+      async signOut({ token }) {
+        if (!token?.uid) return;
+        await db().staffUser.updateMany({ where: { id: token.uid }, data: { sessionVersion: { increment: 1 } } });
+      },
+    },
+    logger: {
+      error: (code, metadata) => log.error({ code, err: metadata instanceof Error ? metadata.message : undefined }, "next-auth error"),
+      warn: (code) => log.warn({ code }, "next-auth warning"),
+      debug: () => undefined,
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// npm start: runs the product.
+// - No DATABASE_URL: demo mode. Starts the embedded PostgreSQL (data kept in .data/pg between runs),
+//   migrates, loads the deterministic demo, runs with the public demo secrets.
+// - DATABASE_URL set: production mode (unless APP_MODE=demo). Migrates that database; refuses to start
+//   without real secrets.
+// Builds the app first when no build exists. Ctrl-C / SIGTERM stop the app and then PostgreSQL.
+//   --dev         run `next dev` instead of a production build
+//   --port N      HTTP port (default $PORT or 3000)
+//   --rebuild     build even if a build exists
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { demoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
+import { prepareDatabase } from "./lib/database";
+
+const args = process.argv.slice(2);
+const dev = args.includes("--dev");
+const portArg = args.indexOf("--port");
+const port = Number(portArg >= 0 ? args[portArg + 1] : (process.env.PORT ?? 3000));
+const demo = !process.env.DATABASE_URL || process.env.APP_MODE === "demo";
+const say = (msg: string) => console.log(`[start] ${msg}`);
+
+if (!demo) {
+  const problems = productionSecretProblems(process.env);
+  if (problems.length) {
+    console.error(`[start] refusing to start in production mode: ${problems.join("; ")}.`);
+    console.error("[start] Set real secrets (see .env.example), or unset DATABASE_URL to run the demo.");
+    process.exit(1);
+  }
+}
+
+const baseEnv: NodeJS.ProcessEnv = { ...process.env, APP_MODE: demo ? "demo" : "production" };
+if (demo) {
+  for (const [k, v] of Object.entries(demoSecrets)) baseEnv[k] ??= v;
+  say("demo mode: embedded PostgreSQL, demo data and public demo secrets (never use them for real money)");
+}
+
+const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+if (!dev && (args.includes("--rebuild") || !existsSync(join(process.cwd(), ".next", "BUILD_ID")))) {
+  say("building the app (first start only; `npm start -- --rebuild` after code changes)");
+  const built = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...baseEnv, NODE_ENV: "production" } });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
+
+const database = await prepareDatabase({ demo, log: say }).catch((error: unknown) => {
+  console.error(`[start] database: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
+
+const url = `http://localhost:${port}`;
+const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
+const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", process.env.HOST ?? "0.0.0.0"], {
+  stdio: "inherit",
+  env,
+});
+
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  say("stopping");
+  if (app.exitCode === null && app.signalCode === null) {
+    app.kill("SIGTERM");
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        app.kill("SIGKILL");
+        resolve();
+      }, 10_000);
+      app.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+  await database.embedded?.stop().catch((e: unknown) => console.error(`[start] stopping PostgreSQL: ${String(e)}`));
+  say("stopped");
+  process.exit(code);
+}
+
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+process.on("SIGHUP", () => void shutdown(0));
+app.on("exit", (code) => {
+  if (!stopping) {
+    console.error(`[start] the app exited (code ${code ?? "?"})`);
+    void shutdown(code ?? 1);
+  }
+});
+
+// Announce the URL once the app answers its health check.
+for (let i = 0; i < 240 && !stopping; i++) {
+  try {
+    const res = await fetch(`${url}/api/health`);
+    if (res.ok) {
+      say(`ready: ${url}  (sign-in credentials: npm run demo:credentials)`);
+      break;
+    }
+  } catch {
+    // not up yet
+  }
+  await new Promise((r) => setTimeout(r, 500));
+}
