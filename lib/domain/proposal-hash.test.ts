@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { canonicalProposalJson, computeProposalHash, proposalHashMatches, type ProposalHashInput } from "./proposal-hash";
+
+// Fixed vector, computed independently (Python: json.dumps(sort_keys=True, separators=(",", ":"),
+// ensure_ascii=False) equals RFC 8785 for these values) so a change to the recipe is caught.
+const vector: ProposalHashInput = {
+  id: "0b0e8c2a-5f27-4c55-9a3e-3b1f2c9d7e10",
+  tenantId: "6d1f7c1e-2a4b-4c3d-8e9f-0a1b2c3d4e5f",
+  orderId: "1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5",
+  amount: { minor: 12345, currency: "EUR" },
+  recipient: { kind: "card", ref: "pi_demo_0123456789abcdef0123", holder: "Ana García" },
+  reason: "damaged_item",
+  expiresAt: new Date("2026-11-29T21:15:00.000+01:00"),
+};
+const expectedJson =
+  '{"amount":{"currency":"EUR","minor":12345},"expiresAt":"2026-11-29T20:15:00.000Z","id":"0b0e8c2a-5f27-4c55-9a3e-3b1f2c9d7e10","orderId":"1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5","reason":"damaged_item","recipient":{"holder":"Ana García","kind":"card","ref":"pi_demo_0123456789abcdef0123"},"tenantId":"6d1f7c1e-2a4b-4c3d-8e9f-0a1b2c3d4e5f","tool":"prepare_refund","v":1}';
+const expectedHash = "47f89073dc2d4b76a325b8417a47a542d217399fa1dad36730ef3a0c1b063997";
+
+describe("proposal hash", () => {
+  it("canonicalizes exactly the documented fields (UTC, milliseconds, sorted keys)", () => {
+    expect(canonicalProposalJson(vector)).toBe(expectedJson);
+  });
+
+  it("matches the fixed vector", () => {
+    expect(computeProposalHash(vector)).toBe(expectedHash);
+    expect(proposalHashMatches(vector, expectedHash)).toBe(true);
+  });
+
+  it("changes when any bound field changes", () => {
+    const variants: ProposalHashInput[] = [
+      { ...vector, amount: { minor: 12344, currency: "EUR" } },
+      { ...vector, amount: { minor: 12345, currency: "USD" } },
+      { ...vector, recipient: { ...vector.recipient, ref: "pi_other" } },
+      { ...vector, recipient: { ...vector.recipient, holder: "Ana Garcia" } },
+      { ...vector, reason: "other" },
+      { ...vector, expiresAt: new Date(vector.expiresAt.getTime() + 1) },
+      { ...vector, id: "0b0e8c2a-5f27-4c55-9a3e-3b1f2c9d7e11" },
+      { ...vector, tenantId: "6d1f7c1e-2a4b-4c3d-8e9f-0a1b2c3d4e50" },
+    ];
+    const hashes = new Set(variants.map(computeProposalHash));
+    expect(hashes.size).toBe(variants.length);
+    expect(hashes.has(expectedHash)).toBe(false);
+  });
+
+  it("refuses non-integer amounts and malformed presented hashes", () => {
+    expect(() => computeProposalHash({ ...vector, amount: { minor: 123.45, currency: "EUR" } })).toThrow();
+    expect(proposalHashMatches(vector, expectedHash.toUpperCase())).toBe(false);
+    expect(proposalHashMatches(vector, "")).toBe(false);
+  });
+});

@@ -1,0 +1,49 @@
+// The proposal hash (DESIGN.md "Proposal hash"): sha256, lowercase hex, of the RFC 8785 (JCS) canonical
+// JSON of exactly these fields. The approve request carries the hash the reviewer saw; the server
+// recomputes it from its own rows with this function and refuses a mismatch.
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { isMinorUnits } from "./money";
+
+export type ProposalHashInput = {
+  id: string;
+  tenantId: string;
+  orderId: string;
+  amount: { minor: number; currency: string };
+  recipient: { kind: string; ref: string; holder: string };
+  reason: string;
+  expiresAt: Date;
+};
+
+/** The exact object that is canonicalized and hashed (exported so a reviewer tool can show it). */
+export function proposalHashPayload(p: ProposalHashInput) {
+  if (!isMinorUnits(p.amount.minor)) throw new Error("amount.minor must be an integer number of minor units");
+  if (Number.isNaN(p.expiresAt.getTime())) throw new Error("expiresAt is not a valid date");
+  return {
+    v: 1,
+    id: p.id,
+    tenantId: p.tenantId,
+    tool: "prepare_refund",
+    orderId: p.orderId,
+    amount: { minor: p.amount.minor, currency: p.amount.currency },
+    recipient: { kind: p.recipient.kind, ref: p.recipient.ref, holder: p.recipient.holder },
+    reason: p.reason,
+    // toISOString is always UTC with milliseconds: "2026-11-29T20:15:00.000Z".
+    expiresAt: p.expiresAt.toISOString(),
+  } as const;
+}
+
+export function canonicalProposalJson(p: ProposalHashInput): string {
+  const json = canonicalize(proposalHashPayload(p));
+  if (json === undefined) throw new Error("proposal could not be canonicalized");
+  return json;
+}
+
+export function computeProposalHash(p: ProposalHashInput): string {
+  return createHash("sha256").update(canonicalProposalJson(p), "utf8").digest("hex");
+}
+
+/** Constant-shape comparison of a presented hash with the recomputed one. */
+export function proposalHashMatches(p: ProposalHashInput, presented: string): boolean {
+  return /^[0-9a-f]{64}$/.test(presented) && computeProposalHash(p) === presented;
+}

@@ -1,0 +1,180 @@
+// Redaction before anything reaches the audit trail (DESIGN.md "Audit trail"). Pure code: the keyed
+// fingerprint function is passed in (lib/server/audit/fingerprint.ts binds it to AUDIT_HMAC_KEY).
+//
+// Rules, by field name (at any depth) and then by content:
+// - secrets (authorization, keys, tokens, passwords, cookies, sessions…) are dropped entirely;
+// - fields a tool's allow-list names stay in clear (still scrubbed, still truncated);
+// - personal fields (email, name, phone, address, IBAN, card, holder, customer, recipient…) are replaced
+//   by a keyed-HMAC fingerprint "fp:<16 hex>", so an auditor can find every event about a value
+//   without seeing it;
+// - any other text is scrubbed (emails, card numbers, IBANs, phone numbers, bearer tokens, JWTs and long
+//   opaque tokens inside free text) and truncated.
+import { createHmac } from "node:crypto";
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Fingerprinter = (value: string) => string;
+
+export type RedactionPolicy = {
+  /** Field names whose values may stay in clear (case-insensitive, any depth). */
+  clear?: readonly string[];
+  /** Exact personal strings known to the caller (the customer's name…) scrubbed from free text too. */
+  knownPersonal?: readonly (string | null | undefined)[];
+  /** Free text longer than this is cut (after scrubbing). */
+  maxTextLength?: number;
+};
+
+export type Redacted = { data: Json; fingerprints: string[] };
+
+export const FINGERPRINT_PREFIX = "fp:";
+const DEFAULT_MAX_TEXT = 200;
+const MAX_DEPTH = 6;
+const MAX_ENTRIES = 50;
+
+/** Case, spacing and separators do not change who or what a value designates. */
+export function normalizeForFingerprint(value: string): string {
+  return value.normalize("NFKC").trim().toLowerCase().replace(/[\s\-()]/g, "");
+}
+
+/** `fp:` + the first 16 hex of HMAC-SHA256(key, normalized value). */
+export function fingerprintWithKey(key: string, value: string): string {
+  if (!key) throw new Error("fingerprint key is empty");
+  return FINGERPRINT_PREFIX + createHmac("sha256", key).update(normalizeForFingerprint(value)).digest("hex").slice(0, 16);
+}
+
+const SECRET_TOKENS = new Set([
+  "authorization", "auth", "bearer", "password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "key",
+  "cookie", "cookies", "session", "credential", "credentials", "signature", "otp", "cvv", "cvc", "pin",
+]);
+const PERSONAL_TOKENS = new Set([
+  "email", "mail", "name", "firstname", "lastname", "fullname", "surname", "phone", "mobile", "tel", "telephone",
+  "address", "street", "city", "postcode", "postal", "zip", "iban", "bic", "account", "card", "pan", "holder",
+  "birthdate", "dob", "ssn", "passport", "ip", "customer", "user", "recipient", "payee", "beneficiary",
+]);
+
+function keyTokens(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+export function isSecretKey(key: string): boolean {
+  const compact = key.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (compact.includes("apikey") || compact.includes("password") || compact.includes("secret") || compact.includes("token")) return true;
+  return keyTokens(key).some((t) => SECRET_TOKENS.has(t));
+}
+
+export function isPersonalKey(key: string): boolean {
+  const compact = key.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (compact.includes("email") || compact.includes("iban") || compact.includes("phone")) return true;
+  return keyTokens(key).some((t) => PERSONAL_TOKENS.has(t));
+}
+
+type Pattern = { re: RegExp; replace: (match: string, fp: Fingerprinter, seen: Set<string>) => string };
+
+const mask = (value: string, fp: Fingerprinter, seen: Set<string>) => {
+  const f = fp(value);
+  seen.add(f);
+  return f;
+};
+
+// Order matters: credentials first (a JWT contains dots and digits), then personal data.
+const PATTERNS: Pattern[] = [
+  { re: /\b(bearer|basic)(\s+|%20)[A-Za-z0-9._~+/=-]+/gi, replace: (m) => `${m.split(/\s+|%20/)[0]} [secret]` },
+  { re: /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.?[A-Za-z0-9_-]*/g, replace: () => "[secret]" },
+  { re: /[A-Za-z0-9_]{32,}/g, replace: () => "[secret]" },
+  { re: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, replace: mask },
+  { re: /\b[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}\b/g, replace: (m, fp, seen) => (/\d{6}/.test(m.replace(/[ -]/g, "")) ? mask(m, fp, seen) : m) },
+  { re: /\b\d(?:[ -]?\d){12,18}\b/g, replace: mask },
+  { re: /\+?\d[\d ().-]{7,}\d/g, replace: (m, fp, seen) => ((m.match(/\d/g)?.length ?? 0) >= 9 ? mask(m, fp, seen) : m) },
+];
+
+/** Replaces lone UTF-16 surrogates (invalid in canonical JSON) with U+FFFD. */
+export function wellFormed(s: string): string {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Replaces personal data and credentials inside free text. Does not truncate. */
+export function scrubText(text: string, fp: Fingerprinter, seen: Set<string> = new Set(), knownPersonal: readonly (string | null | undefined)[] = []): string {
+  let out = wellFormed(text);
+  for (const known of knownPersonal) {
+    if (!known || known.trim().length < 3) continue;
+    out = out.replace(new RegExp(escapeRegExp(known.trim()), "gi"), (m) => mask(m, fp, seen));
+  }
+  for (const p of PATTERNS) out = out.replace(p.re, (m) => p.replace(m, fp, seen));
+  return out;
+}
+
+export function truncateText(text: string, max = DEFAULT_MAX_TEXT): string {
+  if (text.length <= max) return text;
+  return `${wellFormed(text.slice(0, max))}…[truncated ${text.length - max} chars]`;
+}
+
+/** Redacts an arbitrary value (tool arguments, request details) for the audit trail. */
+export function redact(value: unknown, fp: Fingerprinter, policy: RedactionPolicy = {}): Redacted {
+  const seen = new Set<string>();
+  const clear = new Set((policy.clear ?? []).map((k) => k.toLowerCase()));
+  const max = policy.maxTextLength ?? DEFAULT_MAX_TEXT;
+  const known = policy.knownPersonal ?? [];
+
+  const text = (s: string) => truncateText(scrubText(s, fp, seen, known), max);
+
+  const fingerprintValue = (v: unknown): Json => {
+    if (v === null || v === undefined) return null;
+    const raw = typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : safeStringify(v);
+    return mask(raw, fp, seen);
+  };
+
+  const walk = (v: unknown, depth: number): Json => {
+    if (v === null || v === undefined) return null;
+    if (typeof v === "string") return text(v);
+    if (typeof v === "boolean") return v;
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return String(v);
+      // Long digit runs may be card or phone numbers written as JSON numbers.
+      if (Math.abs(v) >= 1e8) {
+        const s = text(String(v));
+        return s === String(v) ? v : s;
+      }
+      return v;
+    }
+    if (typeof v === "bigint") return text(v.toString());
+    if (depth >= MAX_DEPTH) return "[too deep]";
+    if (Array.isArray(v)) {
+      const items = v.slice(0, MAX_ENTRIES).map((item) => walk(item, depth + 1));
+      if (v.length > MAX_ENTRIES) items.push(`[${v.length - MAX_ENTRIES} more]`);
+      return items;
+    }
+    if (typeof v === "object") {
+      const out: Record<string, Json> = {};
+      const entries = Object.entries(v as Record<string, unknown>);
+      for (const [rawKey, child] of entries.slice(0, MAX_ENTRIES)) {
+        if (isSecretKey(rawKey)) continue; // dropped, never stored
+        // Field names are caller-controlled text too.
+        const key = truncateText(scrubText(rawKey, fp, seen, known), 64);
+        if (clear.has(rawKey.toLowerCase())) out[key] = walk(child, depth + 1);
+        else if (isPersonalKey(rawKey)) out[key] = fingerprintValue(child);
+        else out[key] = walk(child, depth + 1);
+      }
+      if (entries.length > MAX_ENTRIES) out["[more]"] = entries.length - MAX_ENTRIES;
+      return out;
+    }
+    return null;
+  };
+
+  const data = walk(value, 0);
+  return { data, fingerprints: [...seen].sort() };
+}
+
+function safeStringify(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return "[unserializable]";
+  }
+}

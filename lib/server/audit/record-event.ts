@@ -1,0 +1,91 @@
+import "server-only";
+import { redact, scrubText, truncateText, type RedactionPolicy } from "@/lib/domain/redaction";
+import type { Tx } from "@/lib/server/db/client";
+import { auditFingerprint } from "./fingerprint";
+import { auditEventHash } from "./event-hash";
+
+/**
+ * Input of `recordAuditEvent`. Pass raw values: this writer redacts before anything is stored.
+ *
+ * - `tenantId`: the tenant whose chain the event joins; null only when no tenant can be known
+ *   (an unknown agent key, a sign-in with an unknown email) — those form their own chain.
+ * - `traceId`: the request's trace id (agent calls) or any correlation id (staff actions).
+ * - `actor`: who acted and how they were authenticated, e.g. `{ type: "staff", id: user.id,
+ *   authMethod: "password" | "passkey" | "oidc" }`, `{ type: "agent", id: agentKeyId, authMethod:
+ *   "agent_key" }`, `{ type: "system", id: "worker" }`.
+ * - `action`: what was attempted: "tool:prepare_refund", "auth:sign_in", "proposal:approve", …
+ * - `outcome`: an outcome code (lib/domain/outcome.ts), e.g. "ok", "permission_denied", "unauthenticated".
+ * - `proposal`: id and hash when the event concerns a proposal.
+ * - `model`, `promptVersion`, `channel`: agent calls (from headers / key); scrubbed and truncated.
+ * - `endUser`: the raw end-user / customer id; stored only as its keyed fingerprint.
+ * - `data`: any details (arguments, error details, email typed at sign-in…): redacted with `redaction`
+ *   (`clear` = the field names allowed to stay in clear; everything else is scrubbed or fingerprinted;
+ *   secrets such as authorization, tokens, passwords and keys are dropped).
+ *
+ * Call it inside the transaction that makes the effect (`db().$transaction(async (tx) => …)`), as its
+ * last statement: it takes a per-tenant advisory lock until commit to keep the chain linear. If it
+ * throws, let the transaction roll back: no effect without its audit event.
+ */
+export type AuditEventInput = {
+  tenantId: string | null;
+  traceId: string;
+  actor: { type: "agent" | "staff" | "system"; id?: string | null; authMethod?: string | null };
+  action: string;
+  outcome: string;
+  proposal?: { id: string; hash: string } | null;
+  model?: string | null;
+  promptVersion?: string | null;
+  channel?: string | null;
+  endUser?: string | null;
+  data?: unknown;
+  redaction?: RedactionPolicy;
+};
+
+export type RecordedAuditEvent = { id: string; seq: number; hash: string };
+
+const short = (value: string | null | undefined, max: number, seen: Set<string>): string | null =>
+  value == null || value === "" ? null : truncateText(scrubText(value, auditFingerprint, seen), max);
+
+export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<RecordedAuditEvent> {
+  const { data, fingerprints } = redact(input.data ?? {}, auditFingerprint, input.redaction);
+  const seen = new Set(fingerprints);
+  const endUser = input.endUser ? auditFingerprint(input.endUser) : null;
+  if (endUser) seen.add(endUser);
+
+  const content = {
+    tenantId: input.tenantId,
+    traceId: truncateText(input.traceId, 128),
+    actorType: input.actor.type,
+    actorId: short(input.actor.id, 128, seen),
+    authMethod: short(input.actor.authMethod, 64, seen),
+    action: short(input.action, 128, seen) ?? "unknown",
+    outcome: short(input.outcome, 64, seen) ?? "unknown",
+    proposalId: input.proposal?.id ?? null,
+    proposalHash: input.proposal?.hash ?? null,
+    model: short(input.model, 100, seen),
+    promptVersion: short(input.promptVersion, 100, seen),
+    channel: short(input.channel, 64, seen),
+    endUser,
+    data,
+  };
+
+  // One writer at a time per tenant chain, until this transaction ends.
+  const chain = `audit-chain:${input.tenantId ?? "none"}`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${chain}, 0))`;
+  const last = await tx.auditEvent.findFirst({
+    where: { tenantId: input.tenantId },
+    orderBy: { seq: "desc" },
+    select: { seq: true, hash: true },
+  });
+  const seq = (last?.seq ?? 0) + 1;
+  const prevHash = last?.hash ?? null;
+  const occurredAt = new Date();
+  const sortedFingerprints = [...seen].sort();
+  const hash = auditEventHash({ ...content, seq, occurredAt, prevHash, fingerprints: sortedFingerprints });
+
+  const row = await tx.auditEvent.create({
+    data: { ...content, data: content.data ?? {}, seq, occurredAt, prevHash, hash, fingerprints: sortedFingerprints },
+    select: { id: true },
+  });
+  return { id: row.id, seq, hash };
+}
