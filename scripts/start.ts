@@ -8,8 +8,8 @@
 //   --port N      HTTP port (default $PORT or 3000)
 //   --rebuild     build even if a build exists
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { demoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
 import { prepareDatabase } from "./lib/database";
 
@@ -46,6 +46,12 @@ const database = await prepareDatabase({ demo, log: say }).catch((error: unknown
   console.error(`[start] database: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
+
+// The browser tests read the database they should check from here.
+if (process.env.E2E_DATABASE_URL_FILE) {
+  mkdirSync(dirname(process.env.E2E_DATABASE_URL_FILE), { recursive: true });
+  writeFileSync(process.env.E2E_DATABASE_URL_FILE, database.url);
+}
 
 const url = `http://localhost:${port}`;
 const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };

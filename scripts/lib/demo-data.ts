@@ -5,7 +5,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { SignJWT } from "jose";
 import type { PrismaClient } from "../../lib/server/db/generated/client";
-import { hashPassword } from "../../lib/server/auth/password";
 
 const DEMO_SEED = "agent-approval-gateway-demo-v1";
 
@@ -133,7 +132,9 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
   const first = demoTenants[0];
   if (first && (await prisma.tenant.findUnique({ where: { slug: first.slug } }))) return { seeded: false };
 
-  // Hash outside the transaction: argon2 is slow on purpose.
+  // Hash outside the transaction: argon2 is slow on purpose. Imported here so that reading the demo
+  // data (browser tests, demo:credentials) does not load the server-only data layer.
+  const { hashPassword } = await import("../../lib/server/auth/password");
   const hashes = new Map<string, string>();
   for (const t of demoTenants) for (const s of t.staff) hashes.set(s.email, await hashPassword(s.password));
 

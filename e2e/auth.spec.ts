@@ -1,0 +1,148 @@
+import { expect, test } from "@playwright/test";
+import { signIn, staff } from "./support/auth";
+import { withDb } from "./support/db";
+
+const NAV_LABELS_EN = ["Queue", "Executions", "Audit", "Admin"];
+
+test.describe("sign-in and role-based navigation", () => {
+  const expected: Record<string, string[]> = {
+    ops: ["Queue", "Executions"],
+    reviewer: ["Queue"],
+    auditor: ["Audit"],
+  };
+  for (const [role, labels] of Object.entries(expected)) {
+    test(`${role} sees only its navigation`, async ({ page }) => {
+      await signIn(page, staff("shop-us", role as "ops"));
+      const nav = page.getByRole("navigation", { name: "Main navigation" });
+      await expect(nav.getByRole("link")).toHaveText(labels);
+      for (const other of NAV_LABELS_EN.filter((l) => !labels.includes(l))) {
+        await expect(nav.getByRole("link", { name: other })).toHaveCount(0);
+      }
+    });
+  }
+
+  test("admin (who is also ops in the US demo) sees admin and ops sections", async ({ page }) => {
+    await signIn(page, staff("shop-us", "admin"));
+    const nav = page.getByRole("navigation", { name: "Main navigation" });
+    await expect(nav.getByRole("link")).toHaveText(["Queue", "Executions", "Audit", "Admin"]);
+  });
+
+  test("a section outside the role is refused even by direct URL", async ({ page }) => {
+    await signIn(page, staff("shop-us", "reviewer"));
+    for (const path of ["/audit", "/admin", "/executions"]) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/forbidden$/);
+      await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
+    }
+  });
+
+  test("a wrong password shows an error and creates no session", async ({ page, context }) => {
+    const who = staff("shop-us", "ops");
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill(who.email);
+    await page.getByLabel("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.locator("#sign-in-error")).toContainText("Sign-in failed");
+    const cookies = await context.cookies();
+    expect(cookies.some((c) => c.name.includes("session-token"))).toBe(false);
+    await page.goto("/queue");
+    await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fqueue/);
+    // The failure is counted against the account (the lockout), without revealing it on screen.
+    const failed = await withDb(async (db) => (await db.query(`SELECT "failedLoginCount" FROM "StaffUser" WHERE email = $1`, [who.email])).rows[0]);
+    expect(failed.failedLoginCount).toBeGreaterThanOrEqual(1);
+  });
+
+  test("an unknown email gets the same answer as a wrong password", async ({ page }) => {
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill("nobody@shop-us.test");
+    await page.getByLabel("Password").fill("whatever-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.locator("#sign-in-error")).toContainText("Sign-in failed");
+  });
+
+  test("signed-out visits to dashboard URLs go to sign-in and come back after it", async ({ page }) => {
+    for (const path of ["/queue", "/executions", "/audit", "/admin", "/admin/staff/00000000-0000-4000-a000-000000000000", "/"]) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/sign-in/);
+    }
+    await page.goto("/audit");
+    await page.getByLabel("Email").fill(staff("shop-us", "auditor").email);
+    await page.getByLabel("Password").fill(staff("shop-us", "auditor").password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/audit$/);
+  });
+
+  test("sign-out ends the session, and the old session cookie no longer works", async ({ page, context, browser }) => {
+    await signIn(page, staff("shop-us", "ops"));
+    const before = await context.cookies();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in/);
+    await page.goto("/queue");
+    await expect(page).toHaveURL(/\/sign-in/);
+    // Replaying the cookie captured before sign-out: the session was voided on the server.
+    const replay = await browser.newContext();
+    await replay.addCookies(before);
+    const p2 = await replay.newPage();
+    await p2.goto("/queue");
+    await expect(p2).toHaveURL(/\/sign-in/);
+    await replay.close();
+  });
+
+  test("a malformed session cookie is treated as signed out, without an error page", async ({ context, page }) => {
+    await context.addCookies([{ name: "next-auth.session-token", value: "garbage.not.a.jwt", url: "http://localhost:3100" }]);
+    const res = await page.goto("/queue");
+    await expect(page).toHaveURL(/\/sign-in/);
+    expect(res?.status()).toBeLessThan(500);
+  });
+});
+
+test.describe("tenancy and errors", () => {
+  test("a tenant-A admin opening a tenant-B staff URL gets not-found", async ({ page }) => {
+    const foreignId = await withDb(async (db) => (await db.query(`SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'shop-us' LIMIT 1`)).rows[0].id as string);
+    const ownId = await withDb(async (db) => (await db.query(`SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'tienda-es' LIMIT 1`)).rows[0].id as string);
+    await signIn(page, staff("tienda-es", "admin"));
+    await page.goto(`/admin/staff/${ownId}`);
+    await expect(page.getByRole("heading", { level: 1 })).not.toHaveText(/No encontrado/);
+    const res = await page.goto(`/admin/staff/${foreignId}`);
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "No encontrado" })).toBeVisible();
+    await expect(page.locator("body")).not.toContainText("shop-us.test");
+  });
+
+  test("unknown routes give a clear not-found page without a stack", async ({ page }) => {
+    const res = await page.goto("/no-such-page");
+    expect(res?.status()).toBe(404);
+    await expect(page.locator("body")).not.toContainText(/at \w+ \(|node_modules|Error:/);
+  });
+
+  test("bad credentials posted straight to next-auth give a clear error, no stack", async ({ request }) => {
+    const csrf = await (await request.get("/api/auth/csrf")).json();
+    const res = await request.post("/api/auth/callback/credentials", {
+      form: { csrfToken: csrf.csrfToken, email: "ops@shop-us.test", password: "wrong", json: "true" },
+      maxRedirects: 0,
+    });
+    expect(res.status()).toBeLessThan(500);
+    const body = await res.text();
+    expect(body).not.toMatch(/at \w+ \(|node_modules|prisma/i);
+  });
+});
+
+test.describe("languages", () => {
+  test("the EUR tenant's staff get the Spanish UI with Spanish formatting", async ({ page }) => {
+    await signIn(page, staff("tienda-es", "admin"));
+    await page.goto("/admin");
+    await expect(page.getByRole("heading", { level: 1, name: "Administración" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Navegación principal" })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "es-ES");
+    // 50.000 minor units of EUR formatted for es-ES.
+    await expect(page.getByText("500,00 €")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Cerrar sesión" })).toBeVisible();
+  });
+
+  test("the USD tenant's staff get English", async ({ page }) => {
+    await signIn(page, staff("shop-us", "admin"));
+    await page.goto("/admin");
+    await expect(page.getByRole("heading", { level: 1, name: "Administration" })).toBeVisible();
+    await expect(page.getByText("$1,000.00")).toBeVisible();
+  });
+});
