@@ -1,0 +1,160 @@
+import "server-only";
+import { closestName, failure, isErrorOutcome, validationProblems, type EnvelopeProblem, type ToolOutcome } from "@/lib/domain/agent-protocol";
+import { isAppError } from "@/lib/domain/outcome";
+import { scrubText, truncateText } from "@/lib/domain/redaction";
+import { auditFingerprint } from "@/lib/server/audit/fingerprint";
+import { isToolName, type ToolName } from "@/lib/schemas/tools";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { db, type Tx } from "@/lib/server/db/client";
+import { log } from "@/lib/server/log";
+import type { AgentCaller } from "./authenticate-agent-key";
+import { chargeCall, chargeError, repeatKey } from "./budgets";
+import { parseToolInput, toolHandlers } from "./tool-handlers";
+import { verifyEndUserToken } from "./verify-end-user";
+
+/** Everything about one call that does not come from the model's arguments. */
+export type CallMeta = {
+  traceId: string;
+  transport: "anthropic" | "openai" | "mcp";
+  callId: string;
+  endUserToken: string | null;
+  model: string | null;
+  promptVersion: string | null;
+};
+
+export type CallResult = { outcome: ToolOutcome; proposal: { id: string; hash: string } | null };
+
+type AuditExtra = { proposal?: { id: string; hash: string } | null; audit?: Record<string, unknown>; knownPersonal?: string[]; endUser?: string | null; clear?: readonly string[] };
+
+/**
+ * One tool call, whatever the transport (Anthropic, OpenAI, MCP): budget → resolve tool → validate
+ * strictly → authorize the end user → run the use case and write its audit event in ONE transaction.
+ * Every path ends in a documented outcome and an audit event; nothing here throws.
+ */
+export async function executeToolCall(caller: AgentCaller, meta: CallMeta, name: string, args: unknown, envelopeProblems: EnvelopeProblem[] = []): Promise<CallResult> {
+  try {
+    const result = await dispatch(caller, meta, name, args, envelopeProblems);
+    if (isErrorOutcome(result.outcome) && result.outcome.code !== "limit_exceeded") {
+      await chargeError(caller.tenantId, meta.traceId).catch((error) => logFailure("budget", meta, error));
+    }
+    return result;
+  } catch (error) {
+    logFailure("tool call", meta, error);
+    const outcome = failure("internal_error", "Something went wrong on our side. Stop and let a human look up this trace.");
+    await writeAudit(null, caller, meta, name, args, outcome, {}).catch((e) => logFailure("audit", meta, e));
+    await chargeError(caller.tenantId, meta.traceId).catch(() => undefined);
+    return { outcome, proposal: null };
+  }
+}
+
+async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args: unknown, envelopeProblems: EnvelopeProblem[]): Promise<CallResult> {
+  const answer = async (outcome: ToolOutcome, extra: AuditExtra = {}): Promise<CallResult> => {
+    await writeAudit(null, caller, meta, name, args, outcome, extra);
+    return { outcome, proposal: extra.proposal ?? null };
+  };
+
+  const limited = await chargeCall(caller.tenantId, meta.traceId, repeatKey(name, args));
+  if (limited) return answer(limited);
+
+  if (envelopeProblems.length > 0) {
+    return answer(failure("invalid_arguments", "The tool call is malformed. Fix the listed problems and call again.", { problems: envelopeProblems }));
+  }
+
+  // Tools not allowed on this key's channel are not revealed: same answer as a tool that does not exist.
+  if (!isToolName(name) || !caller.tools.includes(name)) {
+    const closest = closestName(name, caller.tools);
+    return answer(
+      failure("unknown_tool", `There is no tool named ${JSON.stringify(name.slice(0, 64))} for this agent. Call one of the available tools.`, {
+        available_tools: caller.tools,
+        closest: closest,
+      }),
+    );
+  }
+  const tool: ToolName = name;
+  const handler = toolHandlers[tool];
+
+  const parsed = parseToolInput(tool, args);
+  if (!parsed.success) {
+    return answer(
+      failure("invalid_arguments", `The arguments of ${tool} are invalid. Fix every listed problem, or ask the customer for the missing information.`, {
+        problems: validationProblems(parsed.error.issues as never),
+      }),
+      { clear: handler.auditClear },
+    );
+  }
+
+  const endUser = await verifyEndUserToken(meta.endUserToken, caller);
+  if (endUser.kind === "invalid") {
+    return answer(
+      failure("permission_denied", "The end user's identity could not be verified (the token is invalid or expired). Ask the customer to sign in again; do not retry.", {
+        reason: "end_user_token_invalid",
+      }),
+      { clear: handler.auditClear, audit: { token_problem: endUser.reason } },
+    );
+  }
+  const customerId = endUser.kind === "customer" ? endUser.customerId : null;
+  if (handler.needsCustomer && !customerId) {
+    return answer(
+      failure("permission_denied", `${tool} needs a signed-in customer. Ask the customer to sign in; do not look for another way.`, { reason: "end_user_required" }),
+      { clear: handler.auditClear },
+    );
+  }
+
+  const ctx = { caller, customerId, traceId: meta.traceId };
+  try {
+    return await db().$transaction(async (tx) => {
+      const r = await handler.run(tx, parsed.data as never, ctx);
+      // Same transaction as the effect, written last: no effect without its audit event.
+      await writeAudit(tx, caller, meta, tool, args, r.outcome, { ...r, endUser: customerId, clear: handler.auditClear });
+      return { outcome: r.outcome, proposal: r.proposal ?? null };
+    });
+  } catch (error) {
+    if (!isAppError(error) || error.code === "internal_error") throw error;
+    // A use case refused with a documented code: nothing was written; record the refusal.
+    const outcome = failure(error.code, error.message, error.details ?? {});
+    return answer(outcome, { endUser: customerId, clear: handler.auditClear });
+  }
+}
+
+async function writeAudit(tx: Tx | null, caller: AgentCaller, meta: CallMeta, name: string, args: unknown, outcome: ToolOutcome, extra: AuditExtra): Promise<void> {
+  const input = {
+    tenantId: caller.tenantId,
+    traceId: meta.traceId,
+    actor: { type: "agent" as const, id: caller.keyId, authMethod: "agent_key" },
+    action: `tool:${name.slice(0, 64)}`,
+    outcome: outcome.code,
+    proposal: extra.proposal ?? null,
+    model: meta.model,
+    promptVersion: meta.promptVersion,
+    channel: caller.channelSlug,
+    endUser: extra.endUser ?? null,
+    data: {
+      transport: meta.transport,
+      call_id: meta.callId,
+      arguments: args,
+      ...(isErrorOutcome(outcome) ? { error: outcome.error } : {}),
+      ...(extra.audit ?? {}),
+    },
+    redaction: { clear: extra.clear ?? [], knownPersonal: extra.knownPersonal },
+  };
+  if (tx) await recordAuditEvent(tx, input);
+  else await db().$transaction((t) => recordAuditEvent(t, input));
+}
+
+/** Logs what went wrong, scrubbed (error messages may hold SQL parameters or personal data). */
+export function logFailure(what: string, meta: { traceId: string }, error: unknown): void {
+  const e = error as { name?: string; code?: string; message?: string; stack?: string } | null;
+  const clean = (s: string | undefined, max: number) => (s ? truncateText(scrubText(s, auditFingerprint), max) : undefined);
+  log.error(
+    {
+      traceId: meta.traceId,
+      err: {
+        name: e?.name ?? typeof error,
+        code: typeof e?.code === "string" ? e.code : undefined,
+        message: clean(e?.message, 300),
+        stack: clean(e?.stack?.split("\n").slice(1, 6).join("\n"), 800),
+      },
+    },
+    `${what} failed`,
+  );
+}

@@ -1,0 +1,162 @@
+import "server-only";
+import { detectFamily, failure, parseEnvelope, resolveTraceId, toolResponse, type Family, type ToolOutcome } from "@/lib/domain/agent-protocol";
+import { toolDefinitions, type ToolFormat } from "@/lib/schemas/tools";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { db } from "@/lib/server/db/client";
+import { authenticateAgentKey, type AgentCaller, type KeyCheck } from "./authenticate-agent-key";
+import { executeToolCall, logFailure } from "./execute-tool-call";
+
+// The agent HTTP contract (DESIGN.md): every answer is JSON in the caller's family with an X-Trace-Id
+// header. HTTP errors only for a missing/invalid agent key (401) and a body that is not JSON (400).
+
+const MAX_BODY = 256 * 1024;
+
+export type RequestMeta = { traceId: string; model: string | null; promptVersion: string | null; endUserToken: string | null };
+
+export function requestMeta(req: Request): RequestMeta {
+  const h = req.headers;
+  return {
+    traceId: resolveTraceId(h.get("traceparent"), h.get("x-trace-id")).traceId,
+    model: h.get("x-agent-model"),
+    promptVersion: h.get("x-agent-prompt-version"),
+    endUserToken: h.get("x-end-user-token"),
+  };
+}
+
+function json(body: unknown, status: number, traceId: string, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-trace-id": traceId, ...extra },
+  });
+}
+
+const UNAUTHENTICATED = "A valid agent key is required: Authorization: Bearer <agent key>.";
+
+/** Records a refused credential (a denied access is an audit event too) and answers 401. */
+export async function refuseKey(check: Extract<KeyCheck, { ok: false }>, meta: RequestMeta, action: string, body: (o: ToolOutcome) => unknown): Promise<Response> {
+  try {
+    await db().$transaction((tx) =>
+      recordAuditEvent(tx, {
+        tenantId: check.tenantId ?? null,
+        traceId: meta.traceId,
+        actor: { type: "agent", id: check.keyId ?? null, authMethod: "agent_key" },
+        action,
+        outcome: "unauthenticated",
+        model: meta.model,
+        promptVersion: meta.promptVersion,
+        data: { reason: check.reason },
+      }),
+    );
+  } catch (error) {
+    logFailure("audit", meta, error);
+  }
+  return json(body(failure("unauthenticated", UNAUTHENTICATED)), 401, meta.traceId, { "www-authenticate": 'Bearer realm="agent"' });
+}
+
+async function readBody(req: Request): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
+  let text: string;
+  try {
+    text = await req.text();
+  } catch {
+    return { ok: false, reason: "The body could not be read." };
+  }
+  if (text.length > MAX_BODY) return { ok: false, reason: `The body is larger than ${MAX_BODY} bytes.` };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, reason: "The body is not JSON." };
+  }
+}
+
+function callIdOf(body: unknown, family: Family): string {
+  const b = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  const v = family === "openai" ? b.call_id : b.id;
+  return typeof v === "string" && v.length > 0 && v.length <= 200 ? v : "unknown";
+}
+
+/** POST /api/agent/tool-calls */
+export async function handleToolCallRequest(req: Request): Promise<Response> {
+  const meta = requestMeta(req);
+  try {
+    const body = await readBody(req);
+    const family = body.ok ? detectFamily(body.value) : "anthropic";
+    const callId = body.ok ? callIdOf(body.value, family) : "unknown";
+    const shape = (o: ToolOutcome) => toolResponse(family, callId, o, meta.traceId);
+
+    const key = await authenticateAgentKey(req.headers.get("authorization"));
+    if (!key.ok) return await refuseKey(key, meta, "tool-call", shape);
+    const caller = key.caller;
+
+    if (!body.ok) {
+      const outcome = failure("invalid_arguments", `${body.reason} Send one tool call as a JSON object.`, {
+        problems: [{ path: "$", expected: "a JSON object", message: body.reason }],
+      });
+      await recordBadBody(caller, meta, outcome);
+      return json(shape(outcome), 400, meta.traceId);
+    }
+
+    const envelope = parseEnvelope(body.value);
+    const name = envelope.ok ? envelope.call.name : nameOf(body.value);
+    const args = envelope.ok ? envelope.call.args : argsOf(body.value);
+    const { outcome } = await executeToolCall(
+      caller,
+      { traceId: meta.traceId, transport: family, callId, endUserToken: meta.endUserToken, model: meta.model, promptVersion: meta.promptVersion },
+      name,
+      args,
+      envelope.ok ? [] : envelope.problems,
+    );
+    return json(toolResponse(family, callId, outcome, meta.traceId), 200, meta.traceId);
+  } catch (error) {
+    logFailure("tool-calls route", meta, error);
+    return json(toolResponse("anthropic", "unknown", failure("internal_error", "Something went wrong on our side."), meta.traceId), 200, meta.traceId);
+  }
+}
+
+function nameOf(body: unknown): string {
+  const n = body && typeof body === "object" ? (body as Record<string, unknown>).name : undefined;
+  return typeof n === "string" ? n.slice(0, 128) : "(none)";
+}
+
+function argsOf(body: unknown): unknown {
+  if (!body || typeof body !== "object") return body;
+  const b = body as Record<string, unknown>;
+  return b.input ?? b.arguments ?? null;
+}
+
+async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: ToolOutcome): Promise<void> {
+  try {
+    await db().$transaction((tx) =>
+      recordAuditEvent(tx, {
+        tenantId: caller.tenantId,
+        traceId: meta.traceId,
+        actor: { type: "agent", id: caller.keyId, authMethod: "agent_key" },
+        action: "tool-call",
+        outcome: outcome.code,
+        model: meta.model,
+        promptVersion: meta.promptVersion,
+        channel: caller.channelSlug,
+        data: { problem: "body is not JSON" },
+      }),
+    );
+  } catch (error) {
+    logFailure("audit", meta, error);
+  }
+}
+
+/** GET /api/agent/tools?format=anthropic|openai */
+export async function handleToolListRequest(req: Request): Promise<Response> {
+  const meta = requestMeta(req);
+  try {
+    const key = await authenticateAgentKey(req.headers.get("authorization"));
+    if (!key.ok) return await refuseKey(key, meta, "tools:list", (o) => ({ code: o.code, ...("error" in o ? { error: o.error } : {}), traceId: meta.traceId }));
+    const raw = new URL(req.url).searchParams.get("format") ?? "anthropic";
+    if (raw !== "anthropic" && raw !== "openai") {
+      return json({ code: "invalid_arguments", error: { message: 'format must be "anthropic" or "openai".', problems: [{ path: "$.format", expected: '"anthropic" or "openai"', message: "Unknown format." }] }, traceId: meta.traceId }, 400, meta.traceId);
+    }
+    const format: ToolFormat = raw;
+    return json({ format, tools: toolDefinitions(key.caller.tools, format), traceId: meta.traceId }, 200, meta.traceId);
+  } catch (error) {
+    logFailure("tools route", meta, error);
+    return json({ code: "internal_error", error: { message: "Something went wrong on our side." }, traceId: meta.traceId }, 500, meta.traceId);
+  }
+}

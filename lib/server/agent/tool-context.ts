@@ -1,0 +1,20 @@
+import "server-only";
+import type { ToolOutcome } from "@/lib/domain/agent-protocol";
+import type { AgentCaller } from "./authenticate-agent-key";
+
+/** What every tool use case receives: the authenticated agent and the verified end user (never the model's word). */
+export type ToolContext = {
+  caller: AgentCaller;
+  /** The verified end user's customer id, or null when anonymous. */
+  customerId: string | null;
+  traceId: string;
+};
+
+export type HandlerResult = {
+  outcome: ToolOutcome;
+  proposal?: { id: string; hash: string } | null;
+  /** Extra details for the audit event (redacted by the writer). */
+  audit?: Record<string, unknown>;
+  /** Personal strings the writer must scrub from free text (the customer's name and email). */
+  knownPersonal?: string[];
+};

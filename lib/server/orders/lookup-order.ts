@@ -1,0 +1,51 @@
+import "server-only";
+import type { LookupOrderInput } from "@/lib/schemas/tools";
+import { refundableMinor } from "@/lib/domain/money";
+import type { Tx } from "@/lib/server/db/client";
+import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
+import { orderNotFound } from "./order-not-found";
+
+export const OPEN_PROPOSAL_STATUSES = ["pending_approval", "approved", "executing", "needs_reconciliation"] as const;
+
+/** lookup_order: one order of the verified customer, scoped by tenant and customer in the query itself. */
+export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolContext): Promise<HandlerResult> {
+  if (!ctx.customerId) throw new Error("lookup_order needs a verified customer");
+  const order = await tx.order.findFirst({
+    where: { tenantId: ctx.caller.tenantId, number: input.order_id, customerId: ctx.customerId },
+    include: {
+      payments: { orderBy: { createdAt: "asc" }, select: { method: true, display: true } },
+      refunds: { select: { amountMinor: true, status: true } },
+      proposals: {
+        where: { status: { in: [...OPEN_PROPOSAL_STATUSES] } },
+        select: { id: true, status: true, amountMinor: true, expiresAt: true },
+        orderBy: { createdAt: "desc" },
+      },
+    },
+  });
+  if (!order) return { outcome: orderNotFound(input.order_id) };
+
+  const refunded = order.refunds.filter((r) => r.status === "succeeded").reduce((s, r) => s + r.amountMinor, 0);
+  const pendingRefunds = order.refunds.filter((r) => r.status === "pending").reduce((s, r) => s + r.amountMinor, 0);
+  const open = order.proposals.reduce((s, p) => s + p.amountMinor, 0);
+  const m = (minor: number) => ({ minor, currency: order.currency });
+  const items = Array.isArray(order.items) ? (order.items as { sku?: string; name?: string; quantity?: number; unitMinor?: number }[]) : [];
+  return {
+    outcome: {
+      code: "ok",
+      result: {
+        order_id: order.number,
+        status: order.status,
+        placed_at: order.placedAt.toISOString(),
+        total: m(order.totalMinor),
+        captured: m(order.capturedMinor),
+        refunded: m(refunded),
+        refunds_in_progress: m(pendingRefunds),
+        refundable: m(refundableMinor({ capturedMinor: order.capturedMinor, refundedOrPendingMinor: refunded + pendingRefunds, openProposalsMinor: open })),
+        items: items.map((i) => ({ sku: i.sku ?? null, name: i.name ?? null, quantity: i.quantity ?? null, unit_price: m(i.unitMinor ?? 0) })),
+        payment: order.payments[0] ? { method: order.payments[0].method, display: order.payments[0].display } : null,
+        open_refund_proposals: order.proposals.map((p) => ({ proposal_id: p.id, status: p.status, amount: m(p.amountMinor), expires_at: p.expiresAt.toISOString() })),
+      },
+    },
+    audit: { order: order.number },
+  };
+}

@@ -1,0 +1,33 @@
+import "server-only";
+import { failure } from "@/lib/domain/agent-protocol";
+import type { CreateSupportTicketInput } from "@/lib/schemas/tools";
+import type { Tx } from "@/lib/server/db/client";
+import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
+
+/** create_support_ticket: the customer comes from the verified token (anonymous tickets have none). */
+export async function createSupportTicket(tx: Tx, input: CreateSupportTicketInput, ctx: ToolContext): Promise<HandlerResult> {
+  let known: string[] = [];
+  if (ctx.customerId) {
+    const customer = await tx.customer.findFirst({ where: { id: ctx.customerId, tenantId: ctx.caller.tenantId }, select: { name: true, email: true } });
+    if (!customer) return { outcome: failure("permission_denied", "The end user of this conversation is not a customer of this shop.") };
+    known = [customer.name, customer.email];
+  }
+  const ticket = await tx.supportTicket.create({
+    data: {
+      tenantId: ctx.caller.tenantId,
+      customerId: ctx.customerId,
+      agentKeyId: ctx.caller.keyId,
+      channelId: ctx.caller.channelId,
+      category: input.category,
+      priority: input.priority,
+      summary: input.summary,
+      traceId: ctx.traceId,
+    },
+    select: { id: true, status: true },
+  });
+  return {
+    outcome: { code: "ok", result: { ticket_id: ticket.id, status: ticket.status, category: input.category, priority: input.priority } },
+    audit: { ticket: ticket.id },
+    knownPersonal: known,
+  };
+}
