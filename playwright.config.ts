@@ -42,7 +42,7 @@ export default defineConfig({
   ],
   // A fresh throw-away embedded PostgreSQL with migrations and the demo, and the production build.
   webServer: {
-    command: `node node_modules/tsx/dist/cli.mjs --conditions=react-server scripts/start.ts --port ${port}`,
+    command: `node --conditions=react-server --import tsx scripts/start.ts --port ${port}`,
     url: `${baseURL}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,

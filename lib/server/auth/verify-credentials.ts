@@ -7,7 +7,7 @@ const MAX_LOCK_MINUTES = 60;
 
 export type CredentialCheck =
   | { ok: true; user: { id: string; tenantId: string; email: string; name: string; roles: string[]; locale: string; sessionVersion: number } }
-  | { ok: false; reason: "unknown_user" | "bad_password" | "locked" | "disabled" };
+  | { ok: false; reason: "unknown_user" | "bad_password" | "locked" | "disabled"; userId?: string; tenantId?: string };
 
 /**
  * Checks an email and password. Every path verifies one argon2id hash, so an unknown email costs
@@ -25,8 +25,9 @@ export async function verifyCredentials(emailInput: string, password: string): P
     return { ok: false, reason: "unknown_user" };
   }
   const passwordOk = await verifyPassword(user.passwordHash, password);
-  if (user.lockedUntil && user.lockedUntil > new Date()) return { ok: false, reason: "locked" };
-  if (user.disabled || !user.tenant.active) return { ok: false, reason: "disabled" };
+  const who = { userId: user.id, tenantId: user.tenantId };
+  if (user.lockedUntil && user.lockedUntil > new Date()) return { ok: false, reason: "locked", ...who };
+  if (user.disabled || !user.tenant.active) return { ok: false, reason: "disabled", ...who };
   if (!passwordOk) {
     await db().$executeRaw`
       UPDATE "StaffUser"
@@ -35,7 +36,7 @@ export async function verifyCredentials(emailInput: string, password: string): P
                                   THEN now() + make_interval(mins => LEAST(${MAX_LOCK_MINUTES}, power(2, "failedLoginCount" + 2 - ${LOCKOUT_THRESHOLD})::int))
                                   ELSE "lockedUntil" END
        WHERE id = ${user.id}::uuid`;
-    return { ok: false, reason: "bad_password" };
+    return { ok: false, reason: "bad_password", ...who };
   }
   await db().staffUser.update({ where: { id: user.id }, data: { failedLoginCount: 0, lockedUntil: null, lastLoginAt: new Date() } });
   return {

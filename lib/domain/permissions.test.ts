@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { assertCan, can, permissionList, roles, visibleNavigation, type Permission, type Role } from "./permissions";
+
+// The table written out as a matrix, so a change to who may do what shows up as a test diff.
+const expected: Record<Permission, Role[]> = {
+  "queue:read": ["ops", "reviewer", "admin"],
+  "proposal:read": ["ops", "reviewer", "admin"],
+  "proposal:decide": ["reviewer"],
+  "proposal:reprepare": ["ops", "reviewer"],
+  "executions:read": ["ops", "admin"],
+  "executions:reconcile": ["ops"],
+  "audit:read": ["auditor", "admin"],
+  "admin:manage": ["admin"],
+};
+
+describe("permission table", () => {
+  it("lists every permission once", () => {
+    expect([...permissionList].sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  for (const permission of Object.keys(expected) as Permission[]) {
+    for (const role of roles) {
+      const allowed = expected[permission].includes(role);
+      it(`${role} ${allowed ? "may" : "may not"} ${permission}`, () => {
+        expect(can([role], permission)).toBe(allowed);
+      });
+    }
+  }
+
+  it("auditors can never approve, whatever else they read", () => {
+    expect(can(["auditor"], "proposal:decide")).toBe(false);
+    expect(() => assertCan(["auditor"], "proposal:decide")).toThrow(expect.objectContaining({ code: "permission_denied" }));
+  });
+
+  it("combined roles add up", () => {
+    expect(can(["auditor", "reviewer"], "audit:read")).toBe(true);
+    expect(can(["auditor", "reviewer"], "proposal:decide")).toBe(true);
+  });
+
+  it("no roles, no access", () => {
+    for (const p of permissionList) expect(can([], p)).toBe(false);
+  });
+
+  it("navigation follows the table", () => {
+    expect(visibleNavigation(["auditor"]).map((n) => n.key)).toEqual(["audit"]);
+    expect(visibleNavigation(["ops"]).map((n) => n.key)).toEqual(["queue", "executions"]);
+    expect(visibleNavigation(["reviewer"]).map((n) => n.key)).toEqual(["queue"]);
+    expect(visibleNavigation(["admin"]).map((n) => n.key)).toEqual(["queue", "executions", "audit", "admin"]);
+  });
+});

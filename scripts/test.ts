@@ -1,0 +1,96 @@
+// npm test: every test, the way CI runs them.
+//   1. unit tests and integration tests (vitest; integration against a throw-away embedded PostgreSQL)
+//   2. a production build of the app
+//   3. browser tests (Playwright against that build, its own embedded PostgreSQL and demo data)
+// It provides its own browser: Playwright's where one is installed, else Debian's chromium (installed
+// with apt-get when we are root and it is missing). It ends with one line "Tests: N passed, N failed".
+//   --skip-e2e    only step 1
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+
+const args = process.argv.slice(2);
+const skipE2e = args.includes("--skip-e2e");
+const root = process.cwd();
+const reports = join(root, "test-results");
+mkdirSync(reports, { recursive: true });
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const node = process.execPath;
+
+function run(label: string, argv: string[], extraEnv: NodeJS.ProcessEnv = {}): number {
+  console.log(`\n=== ${label} ===`);
+  const res = spawnSync(node, argv, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  return res.status ?? 1;
+}
+
+function ensureBrowser(): boolean {
+  if (process.env.PLAYWRIGHT_CHROMIUM_PATH && existsSync(process.env.PLAYWRIGHT_CHROMIUM_PATH)) return true;
+  try {
+    if (existsSync(chromium.executablePath())) {
+      env.PLAYWRIGHT_USE_BUNDLED = "1";
+      return true;
+    }
+  } catch {
+    // no bundled browser
+  }
+  if (existsSync("/usr/bin/chromium")) return true;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (isRoot && existsSync("/usr/bin/apt-get")) {
+    console.log("installing Debian's chromium for the browser tests (apt-get)");
+    spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+    spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    if (existsSync("/usr/bin/chromium")) return true;
+  }
+  const fetched = spawnSync(node, [join(root, "node_modules", "playwright", "cli.js"), "install", "chromium"], { stdio: "inherit" });
+  if (fetched.status === 0) {
+    env.PLAYWRIGHT_USE_BUNDLED = "1";
+    return true;
+  }
+  console.error(
+    "No browser for the browser tests. Install Playwright's (npx playwright install chromium) or Debian's (apt-get install chromium), or set PLAYWRIGHT_CHROMIUM_PATH.",
+  );
+  return false;
+}
+
+type Count = { passed: number; failed: number; skipped: number };
+const totals: Count = { passed: 0, failed: 0, skipped: 0 };
+
+function addVitest(file: string) {
+  if (!existsSync(file)) return;
+  const r = JSON.parse(readFileSync(file, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  totals.passed += r.numPassedTests;
+  totals.failed += r.numFailedTests;
+  totals.skipped += r.numPendingTests + r.numTodoTests;
+}
+
+function addPlaywright(file: string) {
+  if (!existsSync(file)) return;
+  const r = JSON.parse(readFileSync(file, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
+  totals.passed += r.stats.expected + r.stats.flaky;
+  totals.failed += r.stats.unexpected;
+  totals.skipped += r.stats.skipped;
+}
+
+let failed = false;
+const vitestJson = join(reports, "vitest.json");
+const vitestCode = run("unit and integration tests", [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+addVitest(vitestJson);
+failed ||= vitestCode !== 0;
+
+if (!skipE2e) {
+  if (!ensureBrowser()) {
+    failed = true;
+  } else if (run("production build", [join(root, "node_modules", "next", "dist", "bin", "next"), "build"]) !== 0) {
+    failed = true;
+  } else {
+    const pwJson = join(reports, "playwright.json");
+    const code = run("browser tests", [join(root, "node_modules", "playwright", "cli.js"), "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
+    addPlaywright(pwJson);
+    failed ||= code !== 0;
+  }
+}
+
+if (totals.passed + totals.failed === 0) failed = true; // a run that tested nothing is not a pass
+console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+process.exit(failed ? 1 : 0);
