@@ -10,8 +10,12 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import nextEnv from "@next/env";
 import { demoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
 import { prepareDatabase } from "./lib/database";
+
+// .env / .env.production, as Next itself would load them, before deciding the mode.
+nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
 
 const args = process.argv.slice(2);
 const dev = args.includes("--dev");
