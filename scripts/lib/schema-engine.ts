@@ -5,6 +5,7 @@
 // - PRISMA_WASM_PANIC_REGISTRY must exist or engine panics surface as "reading 'set_message'";
 // - catalog columns of PostgreSQL's internal "char" type (OID 18) are relabelled as text, which the
 //   adapter can read;
+// - scripts run whole, not split on ";" (see wholeScripts);
 // - the shadow database is made from discrete connection fields and dropped after its pool closed.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -22,9 +23,20 @@ type Engine = {
 const PG_CHAR_OID = 18;
 const PG_TEXT_OID = 25;
 
+const CHARACTER_COLUMN_TYPE = 6; // ColumnTypeEnum.Character of @prisma/driver-adapter-utils
+// Which columns of a result (keyed by its rows array, which the adapter passes through) were "char".
+const charColumns = new WeakMap<object, number[]>();
+
 function relabelChar<T>(result: T): T {
-  const fields = (result as { fields?: { dataTypeID: number }[] } | undefined)?.fields;
-  for (const f of fields ?? []) if (f.dataTypeID === PG_CHAR_OID) f.dataTypeID = PG_TEXT_OID;
+  const r = result as { fields?: { dataTypeID: number }[]; rows?: object } | undefined;
+  const found: number[] = [];
+  (r?.fields ?? []).forEach((f, i) => {
+    if (f.dataTypeID === PG_CHAR_OID) {
+      f.dataTypeID = PG_TEXT_OID; // the adapter can read it as text…
+      found.push(i);
+    }
+  });
+  if (found.length && r?.rows) charColumns.set(r.rows, found);
   return result;
 }
 
@@ -58,20 +70,41 @@ function connectionFields(url: string): pg.PoolConfig {
   };
 }
 
+// adapter-pg's executeScript splits the script on every ";" (also inside comments and $$ function
+// bodies), so migrations with functions or triggers fail on the shadow database. PostgreSQL's simple
+// query protocol runs a multi-statement script as it is, which is what the native engine does.
+type RawResult = { columnTypes: number[]; rows: object };
+type PatchableAdapter = { executeScript(script: string): Promise<void>; queryRaw(q: unknown): Promise<RawResult>; underlyingDriver(): unknown };
+function wholeScripts<T>(adapter: T): T {
+  const a = adapter as unknown as PatchableAdapter;
+  const pool = a.underlyingDriver() as pg.Pool;
+  a.executeScript = async (script: string) => {
+    await pool.query(script);
+  };
+  // …and the engine, which reads catalog "char" columns as characters, is told so.
+  const queryRaw = a.queryRaw.bind(a);
+  a.queryRaw = async (q: unknown) => {
+    const result = await queryRaw(q);
+    for (const i of charColumns.get(result.rows) ?? []) result.columnTypes[i] = CHARACTER_COLUMN_TYPE;
+    return result;
+  };
+  return adapter;
+}
+
 function adapterFactory(url: string) {
   const config = connectionFields(url);
   const base = new PrismaPg(new CharSafePool(config), { disposeExternalPool: true });
   return {
     provider: base.provider,
     adapterName: base.adapterName,
-    connect: () => base.connect(),
+    connect: async () => wholeScripts(await base.connect()),
     connectToShadowDb: async () => {
       const database = `prisma_shadow_${randomUUID().replace(/-/g, "")}`;
       const admin = new pg.Client(config);
       await admin.connect();
       await admin.query(`CREATE DATABASE "${database}"`);
       await admin.end();
-      const adapter = await new PrismaPg(new CharSafePool({ ...config, database }), { disposeExternalPool: true }).connect();
+      const adapter = wholeScripts(await new PrismaPg(new CharSafePool({ ...config, database }), { disposeExternalPool: true }).connect());
       const dispose = adapter.dispose.bind(adapter);
       adapter.dispose = async () => {
         await dispose();
