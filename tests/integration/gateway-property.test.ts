@@ -1,0 +1,108 @@
+// Property: whatever arrives (random JSON, malformed envelopes, wrong argument types, unknown fields,
+// garbage tokens, non-JSON text), the gateway answers in the documented shape with a known code, never
+// HTTP 500, never a stack trace or SQL text, and never makes a proposal from invalid input.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { errorCodes, successCodes } from "@/lib/domain/outcome";
+import { db } from "@/lib/server/db/client";
+import { POST } from "@/app/api/agent/tool-calls/route";
+import { ana, ES, tokenFor, webKey } from "./gateway-support";
+
+const KNOWN = new Set<string>([...successCodes, ...errorCodes]);
+const FORBIDDEN = [/\bat .+\.(ts|js|mjs):\d+/, /\bSELECT\b/i, /\bINSERT INTO\b/i, /\bprisma\b/i, /PrismaClient/, /Invalid `/, /\bstack\b/i, /node_modules/, /"Order"|"Proposal"|"AuditEvent"/];
+
+const toolName = fc.oneof(
+  fc.constantFrom("lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket", "search_invoices", "LOOKUP_ORDER", ""),
+  fc.string({ maxLength: 40 }),
+);
+const orderRef = fc.oneof(fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-2001", "ORD-9999", "", " ORD-1001", "ORD-1001'; DROP TABLE \"Order\"; --"), fc.string({ maxLength: 60 }), fc.integer(), fc.constant(null));
+const reason = fc.oneof(fc.constantFrom("damaged_item", "other", "DAMAGED", ""), fc.string({ maxLength: 20 }), fc.integer());
+const extraFields = fc.dictionary(fc.oneof(fc.constantFrom("amount", "customer_id", "currency", "recipient", "__proto__", "constructor"), fc.string({ maxLength: 12 })), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
+
+const args = fc.oneof(
+  // Mostly wrong: random shapes, known fields with wrong types, extra fields.
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.record({ order_id: orderRef, reason }, { requiredKeys: [] }),
+  fc.tuple(fc.record({ order_id: orderRef, reason }, { requiredKeys: [] }), extraFields).map(([a, b]) => ({ ...b, ...a })),
+  fc.record({ proposal_id: fc.oneof(fc.uuid(), fc.string({ maxLength: 40 })) }),
+  fc.record({ category: fc.oneof(fc.constantFrom("billing", "x"), fc.string()), summary: fc.string({ maxLength: 700 }), priority: fc.oneof(fc.constantFrom("low", "urgent"), fc.string()) }, { requiredKeys: [] }),
+);
+
+const body = fc.oneof(
+  fc.record({ type: fc.oneof(fc.constant("tool_use"), fc.string({ maxLength: 12 })), id: fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.constant(undefined)), name: toolName, input: args }, { requiredKeys: ["type"] }),
+  fc.record({ type: fc.constant("function_call"), call_id: fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constant(null)), name: toolName, arguments: fc.oneof(args.map((a) => JSON.stringify(a) ?? "null"), fc.string({ maxLength: 60 }), args) }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+
+type Raw = { text: string };
+const rawBody: fc.Arbitrary<Raw> = fc.oneof(
+  body.map((b) => ({ text: JSON.stringify(b) ?? "null" })),
+  body.map((b) => ({ text: JSON.stringify(b) ?? "null" })),
+  body.map((b) => ({ text: JSON.stringify(b) ?? "null" })),
+  fc.string({ maxLength: 80 }).map((s) => ({ text: s })),
+  fc.constant({ text: "" }),
+);
+
+describe("gateway property", () => {
+  it("≥ 2,000 random and malformed calls: documented shape, known code, no 500, no leak, no proposal from invalid input", async () => {
+    const good = await tokenFor(ES, ana);
+    const tokens = [null, good, good, "garbage.token.value", good.slice(0, -3) + "abc"];
+    const returnedProposals = new Set<string>();
+    let runs = 0;
+    const before = new Set((await db().proposal.findMany({ select: { id: true } })).map((p) => p.id));
+
+    await fc.assert(
+      fc.asyncProperty(
+        rawBody,
+        fc.constantFrom(...tokens),
+        fc.constantFrom<"valid" | "none" | "garbage">("valid", "valid", "valid", "valid", "none", "garbage"),
+        fc.oneof(fc.constant(undefined), fc.string({ maxLength: 40 }), fc.constant("fixed-trace-for-budgets")),
+        async (raw, token, key, trace) => {
+          runs += 1;
+          const headers: Record<string, string> = { "content-type": "application/json" };
+          if (key === "valid") headers.authorization = `Bearer ${webKey()}`;
+          if (key === "garbage") headers.authorization = "Bearer not-a-key-at-all-000";
+          if (token) headers["x-end-user-token"] = token;
+          if (trace !== undefined) headers["x-trace-id"] = trace.replace(/[^\x20-\x7e]/g, "");
+          const res = await POST(new Request("http://localhost/api/agent/tool-calls", { method: "POST", headers, body: raw.text }));
+
+          expect([200, 400, 401]).toContain(res.status);
+          const text = await res.text();
+          for (const re of FORBIDDEN) expect(text).not.toMatch(re);
+          const outer = JSON.parse(text) as Record<string, unknown>;
+          expect(["tool_result", "function_call_output"]).toContain(outer.type);
+          const inner = outer.type === "tool_result" ? outer.content : outer.output;
+          expect(typeof inner).toBe("string");
+          const content = JSON.parse(inner as string) as { code: string; result?: Record<string, unknown>; error?: { message: unknown }; traceId: unknown };
+          expect(KNOWN.has(content.code)).toBe(true);
+          expect(content.traceId).toBe(res.headers.get("x-trace-id"));
+          const isError = (errorCodes as readonly string[]).includes(content.code);
+          if (isError) {
+            expect(typeof content.error?.message).toBe("string");
+            expect(content.result).toBeUndefined();
+          } else {
+            expect(content.result).toBeTypeOf("object");
+          }
+          if (outer.type === "tool_result") expect(outer.is_error).toBe(isError);
+          if (res.status === 401) expect(content.code).toBe("unauthenticated");
+          if (res.status === 400) expect(content.code).toBe("invalid_arguments");
+          if (content.code === "internal_error") throw new Error(`internal_error for ${raw.text.slice(0, 200)}`);
+          if (content.code === "approval_required") returnedProposals.add(String(content.result!.proposal_id));
+        },
+      ),
+      { numRuns: 2000, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
+    );
+
+    expect(runs).toBeGreaterThanOrEqual(2000);
+    // Every proposal in the database was answered as approval_required to a valid call.
+    const after = await db().proposal.findMany({ include: { order: true } });
+    for (const p of after) {
+      if (before.has(p.id)) continue;
+      expect(returnedProposals.has(p.id)).toBe(true);
+      expect(p.customerId).toBe(p.order.customerId);
+      expect(p.customerId).toBe(ana);
+      expect(p.amountMinor).toBeGreaterThan(0);
+      expect(p.amountMinor).toBeLessThanOrEqual(p.order.capturedMinor);
+    }
+  }, 300_000);
+});
