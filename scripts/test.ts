@@ -15,10 +15,11 @@ const skipE2e = args.includes("--skip-e2e");
 const root = process.cwd();
 const reports = join(root, "test-results");
 mkdirSync(reports, { recursive: true });
-const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+type Env = Record<string, string | undefined>;
+const env: Env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const node = process.execPath;
 
-function run(label: string, argv: string[], extraEnv: NodeJS.ProcessEnv = {}): number {
+function run(label: string, argv: string[], extraEnv: Env = {}): number {
   console.log(`\n=== ${label} ===`);
   const res = spawnSync(node, argv, { stdio: "inherit", env: { ...env, ...extraEnv } });
   return res.status ?? 1;

@@ -17,6 +17,9 @@ export type Actor = {
   timeZone: string;
   /** Unix seconds of the last interactive authentication (the step-up clock). */
   authTime: number;
+  /** How that authentication happened: "password" | "oidc". */
+  authMethod: string;
+  stepUpMinutes: number;
 };
 
 /**
@@ -41,6 +44,8 @@ export const getActor = cache(async (): Promise<Actor | null> => {
     locale: user.locale ?? user.tenant.locale,
     timeZone: user.tenant.timeZone,
     authTime: session.user.authTime,
+    authMethod: session.user.amr,
+    stepUpMinutes: user.tenant.stepUpMinutes,
   };
 });
 

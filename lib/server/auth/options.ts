@@ -13,7 +13,7 @@ type StaffClaims = { uid: string; tenantId: string; roles: string[]; locale: str
 
 declare module "next-auth" {
   interface Session {
-    user: { id: string; name: string; email: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number };
+    user: { id: string; name: string; email: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number; amr: string };
   }
 }
 declare module "next-auth/jwt" {
@@ -111,6 +111,7 @@ export function authOptions(): NextAuthOptions {
           locale: token.locale ?? "en-US",
           authTime: token.authTime ?? 0,
           sv: token.sv ?? -1,
+          amr: token.amr ?? "password",
         };
         return session;
       },

@@ -1,0 +1,8 @@
+import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
+import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+
+export const dynamic = "force-dynamic";
+
+export const POST = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, request, { params }) =>
+  approveProposal(actor, { ...(await jsonBody(request)), proposalId: (await params).id }),
+);

@@ -1,0 +1,60 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { AppError, httpStatusFor, isAppError } from "@/lib/domain/outcome";
+import { requireActor, type Actor } from "@/lib/server/auth/actor";
+import { log } from "@/lib/server/log";
+
+type Handler<C> = (actor: Actor, request: Request, context: C) => Promise<unknown>;
+
+function errorResponse(error: AppError): Response {
+  return Response.json(
+    { code: error.code, error: { message: error.message, ...(error.details ?? {}) } },
+    { status: httpStatusFor(error.code), headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+/**
+ * Wraps a staff-facing JSON route handler: a signed-in actor (use cases check the permission
+ * themselves), a same-origin check on every state-changing request (CSRF: the session cookie is
+ * SameSite=Lax already; this refuses any cross-site POST outright), and one error shape
+ * `{code, error:{message,…}}` with the status of the code. Never a stack trace.
+ */
+export function staffRoute<C>(handler: Handler<C>) {
+  return async (request: Request, context: C): Promise<Response> => {
+    try {
+      if (request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
+      const actor = await requireActor();
+      const result = await handler(actor, request, context);
+      return Response.json(result, { headers: { "Cache-Control": "no-store" } });
+    } catch (error) {
+      if (isAppError(error)) return errorResponse(error);
+      const ref = randomUUID();
+      log.error({ ref, err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }, "staff route failed");
+      return errorResponse(new AppError("internal_error", `Something went wrong on our side (reference ${ref}).`));
+    }
+  };
+}
+
+function assertSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (!origin || !host) throw new AppError("permission_denied", "Cross-site request refused.");
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw new AppError("permission_denied", "Cross-site request refused.");
+  }
+  if (originHost !== host) throw new AppError("permission_denied", "Cross-site request refused.");
+}
+
+/** Reads a JSON body; anything that is not a JSON object is invalid_arguments. */
+export async function jsonBody(request: Request): Promise<Record<string, unknown>> {
+  try {
+    const body: unknown = await request.json();
+    if (body && typeof body === "object" && !Array.isArray(body)) return body as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new AppError("invalid_arguments", "The request body must be a JSON object.");
+}

@@ -1,0 +1,130 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan } from "@/lib/domain/permissions";
+import { isAuthFresh } from "@/lib/domain/step-up";
+import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
+import { db, type Tx } from "@/lib/server/db/client";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { verifyPassword } from "@/lib/server/auth/password";
+import type { Actor } from "@/lib/server/auth/actor";
+import { lockProposal, orderMismatch, recomputeHash } from "./proposal-guards";
+import { decisionError, refuse, type Decision } from "./decision";
+
+export type ApprovalResult = { proposalId: string; status: "pending_approval" | "approved"; approvals: number; requiredApprovals: number };
+
+/**
+ * A reviewer approves one exact proposal: the hash they were shown must equal the hash the server
+ * recomputes from its own rows. Everything is checked under a row lock on the proposal, and the
+ * approval, the state change and the audit event commit together or not at all:
+ * permission and tenant → state → expiry → stored hash intact → presented hash → order still matches
+ * (else the proposal becomes `invalidated`) → not the requester, not already approved by this reviewer
+ * → fresh authentication (step-up) → daily cap → approval row → `approved` once enough distinct
+ * reviewers approved.
+ */
+export async function approveProposal(actor: Actor, raw: unknown): Promise<ApprovalResult> {
+  assertCan(actor.roles, "proposal:decide");
+  const parsed = approveProposalInput.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError("invalid_arguments", "The approval request is malformed.", {
+      problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    });
+  }
+  const input = parsed.data;
+  const traceId = randomUUID().replace(/-/g, "");
+  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId), { timeout: 15_000 });
+  if ("error" in decision) throw decisionError(decision);
+  return decision.value;
+}
+
+async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId: string): Promise<Decision<ApprovalResult>> {
+  const p = await lockProposal(tx, actor.tenantId, input.proposalId);
+  if (!p) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.");
+  const ref = { id: p.id, hash: p.hash };
+  const now = new Date();
+
+  if (p.status !== "pending_approval") {
+    const code = p.status === "expired" ? "expired" : p.status === "invalidated" ? "invalidated" : p.status === "rejected" ? "rejected" : "permission_denied";
+    return refuse(tx, actor, traceId, ref, code, `This proposal is ${p.status.replace(/_/g, " ")} and can no longer be approved.`, { status: p.status });
+  }
+  if (p.expiresAt <= now) {
+    await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "expired", decidedAt: now } });
+    return refuse(tx, actor, traceId, ref, "expired", "This proposal expired before it was approved; re-prepare it from current data.", { expiresAt: p.expiresAt.toISOString() });
+  }
+  if (recomputeHash(p) !== p.hash) {
+    // The stored row no longer hashes to its recorded hash: it was altered outside the product.
+    await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: "stored_hash_mismatch", decidedAt: now } });
+    return refuse(tx, actor, traceId, ref, "invalidated", "This proposal's stored data does not match its hash; it was invalidated.", { reason: "stored_hash_mismatch" });
+  }
+  if (input.hash !== p.hash) {
+    return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you approved is not this proposal's hash. Reload the proposal and review it again.", {
+      reason: "hash_mismatch",
+    });
+  }
+  const mismatch = await orderMismatch(tx, p);
+  if (mismatch) {
+    await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: mismatch, decidedAt: now } });
+    return refuse(tx, actor, traceId, ref, "invalidated", "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.", {
+      reason: mismatch,
+    });
+  }
+  if (p.requestedByStaffId === actor.userId) {
+    return refuse(tx, actor, traceId, ref, "permission_denied", "You prepared or edited this proposal, so another reviewer must approve it.", { reason: "own_proposal" });
+  }
+  if (p.approvals.some((a) => a.approverId === actor.userId)) {
+    return refuse(tx, actor, traceId, ref, "permission_denied", "You already approved this proposal; it needs a different reviewer.", { reason: "already_approved" });
+  }
+
+  let authMethod = actor.authMethod;
+  let authTime = new Date(actor.authTime * 1000);
+  if (!isAuthFresh(actor.authTime, p.tenant.stepUpMinutes, now)) {
+    if (!input.stepUp) {
+      return refuse(tx, actor, traceId, ref, "permission_denied", `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`, {
+        reason: "step_up_required",
+      });
+    }
+    const user = await tx.staffUser.findUniqueOrThrow({ where: { id: actor.userId }, select: { passwordHash: true } });
+    if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.stepUp.password))) {
+      return refuse(tx, actor, traceId, ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" });
+    }
+    authMethod = "password";
+    authTime = now;
+  }
+
+  if (p.tenant.reviewerDailyApprovalLimitMinor !== null) {
+    const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const [today] = await tx.$queryRaw<{ total: bigint | null }[]>`
+      SELECT SUM(p."amountMinor") AS total FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId"
+       WHERE a."approverId" = ${actor.userId}::uuid AND a."createdAt" >= ${dayStart} AND p.currency = ${p.currency}`;
+    const used = Number(today?.total ?? 0);
+    if (used + p.amountMinor > p.tenant.reviewerDailyApprovalLimitMinor) {
+      return refuse(tx, actor, traceId, ref, "limit_exceeded", "Approving this would exceed your daily approval total; ask another reviewer.", {
+        reason: "daily_total",
+        usedMinor: used,
+        limitMinor: p.tenant.reviewerDailyApprovalLimitMinor,
+      });
+    }
+  }
+
+  await tx.approval.create({
+    data: { tenantId: p.tenantId, proposalId: p.id, approverId: actor.userId, proposalHash: p.hash, authMethod, authTime, traceId },
+  });
+  const approvals = p.approvals.length + 1;
+  let status: ApprovalResult["status"] = "pending_approval";
+  if (approvals >= p.requiredApprovals) {
+    const moved = await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "approved", decidedAt: now } });
+    if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
+    status = "approved";
+  }
+  await recordAuditEvent(tx, {
+    tenantId: p.tenantId,
+    traceId,
+    actor: { type: "staff", id: actor.userId, authMethod },
+    action: "proposal:approve",
+    outcome: "ok",
+    proposal: ref,
+    data: { approvals, requiredApprovals: p.requiredApprovals, status, authTime: authTime.toISOString(), agentTraceId: p.traceId },
+    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId"] },
+  });
+  return { value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
+}

@@ -1,0 +1,87 @@
+import "server-only";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan, can } from "@/lib/domain/permissions";
+import { canonicalProposalJson } from "@/lib/domain/proposal-hash";
+import { db } from "@/lib/server/db/client";
+import { OPEN_PROPOSAL_STATUSES } from "@/lib/server/orders/lookup-order";
+import type { Actor } from "@/lib/server/auth/actor";
+import { hashInputOf } from "./proposal-guards";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type ProposalDetail = Awaited<ReturnType<typeof getProposal>>;
+
+/** Everything a reviewer needs to decide on one proposal of their tenant, and where each number came from. */
+export async function getProposal(actor: Actor, id: string) {
+  assertCan(actor.roles, "proposal:read");
+  if (!UUID.test(id)) throw new AppError("not_found", "No such proposal.");
+  const p = await db().proposal.findFirst({
+    where: { id, tenantId: actor.tenantId },
+    include: {
+      order: { include: { refunds: { orderBy: { createdAt: "asc" } }, customer: { select: { id: true, name: true } } } },
+      payment: true,
+      channel: { select: { slug: true, name: true } },
+      requestedByAgentKey: { select: { name: true, keyPrefix: true } },
+      approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true } } } },
+      supersedes: { select: { id: true, amountMinor: true, status: true } },
+      supersededBy: { select: { id: true, amountMinor: true, status: true } },
+      tenant: { select: { stepUpMinutes: true } },
+    },
+  });
+  if (!p) throw new AppError("not_found", "No such proposal.");
+  const others = await db().proposal.findMany({
+    where: { orderId: p.orderId, id: { not: p.id }, status: { in: [...OPEN_PROPOSAL_STATUSES] } },
+    select: { id: true, amountMinor: true, status: true },
+  });
+  const requester = p.requestedByStaffId
+    ? await db().staffUser.findFirst({ where: { id: p.requestedByStaffId, tenantId: actor.tenantId }, select: { name: true } })
+    : null;
+  const refundedMinor = p.order.refunds.filter((r) => r.status !== "failed").reduce((s, r) => s + r.amountMinor, 0);
+  const pending = p.status === "pending_approval" && p.expiresAt > new Date();
+  const ownRequest = p.requestedByStaffId === actor.userId;
+  const alreadyApproved = p.approvals.some((a) => a.approverId === actor.userId);
+  return {
+    id: p.id,
+    status: p.status,
+    hash: p.hash,
+    canonicalJson: canonicalProposalJson(hashInputOf(p)),
+    amountMinor: p.amountMinor,
+    currency: p.currency,
+    reason: p.reason,
+    expiresAt: p.expiresAt.toISOString(),
+    createdAt: p.createdAt.toISOString(),
+    decidedAt: p.decidedAt?.toISOString() ?? null,
+    traceId: p.traceId,
+    requiredApprovals: p.requiredApprovals,
+    rejectionReason: p.rejectionReason,
+    invalidationReason: p.invalidationReason,
+    recipient: { kind: p.recipientKind, holder: p.recipientHolder, ref: p.recipientRef, display: p.recipientDisplay },
+    order: {
+      id: p.order.id,
+      number: p.order.number,
+      status: p.order.status,
+      totalMinor: p.order.totalMinor,
+      capturedMinor: p.order.capturedMinor,
+      placedAt: p.order.placedAt.toISOString(),
+      items: p.order.items as { sku: string; name: string; quantity: number; unitMinor: number }[],
+      customer: p.order.customer,
+      refunds: p.order.refunds.map((r) => ({ id: r.id, amountMinor: r.amountMinor, status: r.status, createdAt: r.createdAt.toISOString() })),
+    },
+    derivation: { capturedMinor: p.order.capturedMinor, refundedMinor, otherOpenMinor: others.reduce((s, o) => s + o.amountMinor, 0), others },
+    payment: { method: p.payment.method, display: p.payment.display, providerPaymentRef: p.payment.providerPaymentRef },
+    requestedBy: p.requestedByAgentKey
+      ? { kind: "agent" as const, name: p.requestedByAgentKey.name, channel: p.channel?.slug ?? null }
+      : { kind: "staff" as const, name: requester?.name ?? "—", channel: null },
+    approvals: p.approvals.map((a) => ({ id: a.id, approver: a.approver.name, authMethod: a.authMethod, authTime: a.authTime.toISOString(), createdAt: a.createdAt.toISOString(), passkey: !!a.passkeyAssertion })),
+    supersedes: p.supersedes,
+    supersededBy: p.supersededBy,
+    viewer: {
+      canDecide: can(actor.roles, "proposal:decide") && pending && !ownRequest && !alreadyApproved,
+      canReject: can(actor.roles, "proposal:decide") && pending,
+      ownRequest,
+      alreadyApproved,
+      // After this instant an approval needs re-authentication (the server checks it anyway).
+      stepUpAfter: new Date((actor.authTime + p.tenant.stepUpMinutes * 60) * 1000).toISOString(),
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import "server-only";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan } from "@/lib/domain/permissions";
+import { queueFilterInput } from "@/lib/schemas/proposals";
+import { db } from "@/lib/server/db/client";
+import { Prisma } from "@/lib/server/db/generated/client";
+import type { Actor } from "@/lib/server/auth/actor";
+
+export type QueueRow = {
+  id: string;
+  hash: string;
+  orderNumber: string;
+  amountMinor: number;
+  currency: string;
+  recipientKind: string;
+  recipientHolder: string;
+  recipientDisplay: string;
+  reason: string;
+  channel: string | null;
+  expiresAt: string;
+  createdAt: string;
+  approvals: number;
+  requiredApprovals: number;
+  flags: { duplicate: boolean; velocity: boolean; twoApprovals: boolean };
+};
+export type QueuePage = { rows: QueueRow[]; nextCursor: string | null };
+
+const DUPLICATE_WINDOW = Prisma.sql`interval '7 days'`;
+const VELOCITY_WINDOW = Prisma.sql`interval '30 days'`;
+const VELOCITY_COUNT = 3;
+
+// Another refund or live proposal for the same order or customer, recently.
+const duplicateSql = Prisma.sql`(
+  EXISTS (SELECT 1 FROM "Proposal" q WHERE q."tenantId" = p."tenantId" AND q.id <> p.id
+            AND (q."orderId" = p."orderId" OR q."customerId" = p."customerId")
+            AND q."createdAt" > now() - ${DUPLICATE_WINDOW}
+            AND q.status NOT IN ('rejected', 'expired', 'invalidated'))
+  OR EXISTS (SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId"
+             WHERE r."tenantId" = p."tenantId" AND (r."orderId" = p."orderId" OR ro."customerId" = p."customerId")
+               AND r."createdAt" > now() - ${DUPLICATE_WINDOW}))`;
+// Many refunds for this customer: refunds plus other proposals in the window.
+const velocitySql = Prisma.sql`(
+  (SELECT count(*) FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId"
+    WHERE r."tenantId" = p."tenantId" AND ro."customerId" = p."customerId" AND r."createdAt" > now() - ${VELOCITY_WINDOW})
+  + (SELECT count(*) FROM "Proposal" q WHERE q."tenantId" = p."tenantId" AND q."customerId" = p."customerId" AND q.id <> p.id
+      AND q."createdAt" > now() - ${VELOCITY_WINDOW} AND q.status NOT IN ('rejected', 'expired', 'invalidated'))
+  >= ${VELOCITY_COUNT})`;
+
+function decodeCursor(cursor: string): { expiresAt: Date; id: string } {
+  try {
+    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
+    const expiresAt = new Date(iso);
+    if (Number.isNaN(expiresAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error("bad cursor");
+    return { expiresAt, id };
+  } catch {
+    throw new AppError("invalid_arguments", "The page cursor is not valid; start from the first page.");
+  }
+}
+const encodeCursor = (row: { expiresAt: Date; id: string }) => Buffer.from(JSON.stringify([row.expiresAt.toISOString(), row.id])).toString("base64url");
+
+/**
+ * The tenant's proposals awaiting review, soonest expiry first, keyset-paginated on (expiresAt, id)
+ * over the Proposal_queue_idx index, with the reviewer's risk flags computed for the page only.
+ */
+export async function listPendingProposals(actor: Actor, raw: unknown): Promise<QueuePage> {
+  assertCan(actor.roles, "queue:read");
+  const parsed = queueFilterInput.safeParse(raw ?? {});
+  if (!parsed.success) throw new AppError("invalid_arguments", "Invalid queue filters.", { problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
+  const f = parsed.data;
+  const conditions: Prisma.Sql[] = [
+    Prisma.sql`p."tenantId" = ${actor.tenantId}::uuid`,
+    Prisma.sql`p.status = 'pending_approval'`,
+    Prisma.sql`p."expiresAt" > now()`,
+  ];
+  if (f.cursor) {
+    const c = decodeCursor(f.cursor);
+    conditions.push(Prisma.sql`(p."expiresAt", p.id) > (${c.expiresAt}, ${c.id}::uuid)`);
+  }
+  if (f.channel) conditions.push(Prisma.sql`c.slug = ${f.channel}`);
+  if (f.minMinor !== undefined) conditions.push(Prisma.sql`p."amountMinor" >= ${f.minMinor}`);
+  if (f.maxMinor !== undefined) conditions.push(Prisma.sql`p."amountMinor" <= ${f.maxMinor}`);
+  if (f.flag === "two_approvals") conditions.push(Prisma.sql`p."requiredApprovals" >= 2`);
+  if (f.flag === "duplicate") conditions.push(duplicateSql);
+  if (f.flag === "velocity") conditions.push(velocitySql);
+
+  const rows = await db().$queryRaw<
+    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals"> & { expiresAt: Date; createdAt: Date; approvals: bigint; duplicate: boolean; velocity: boolean })[]
+  >`
+    SELECT p.id, p.hash, o.number AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
+           p."recipientDisplay", p.reason, c.slug AS channel, p."expiresAt", p."createdAt", p."requiredApprovals",
+           (SELECT count(*) FROM "Approval" a WHERE a."proposalId" = p.id) AS approvals,
+           ${duplicateSql} AS duplicate,
+           ${velocitySql} AS velocity
+      FROM "Proposal" p
+      JOIN "Order" o ON o.id = p."orderId"
+      LEFT JOIN "Channel" c ON c.id = p."channelId"
+     WHERE ${Prisma.join(conditions, " AND ")}
+     ORDER BY p."expiresAt", p.id
+     LIMIT ${f.limit + 1}`;
+
+  const page = rows.slice(0, f.limit);
+  const last = page[page.length - 1];
+  return {
+    rows: page.map((r) => ({
+      id: r.id,
+      hash: r.hash,
+      orderNumber: r.orderNumber,
+      amountMinor: r.amountMinor,
+      currency: r.currency.trim(),
+      recipientKind: r.recipientKind,
+      recipientHolder: r.recipientHolder,
+      recipientDisplay: r.recipientDisplay,
+      reason: r.reason,
+      channel: r.channel,
+      expiresAt: r.expiresAt.toISOString(),
+      createdAt: r.createdAt.toISOString(),
+      approvals: Number(r.approvals),
+      requiredApprovals: r.requiredApprovals,
+      flags: { duplicate: r.duplicate, velocity: r.velocity, twoApprovals: r.requiredApprovals >= 2 },
+    })),
+    nextCursor: rows.length > f.limit && last ? encodeCursor({ expiresAt: new Date(last.expiresAt), id: last.id }) : null,
+  };
+}
