@@ -21,7 +21,7 @@ const node = process.execPath;
 
 function run(label: string, argv: string[], extraEnv: Env = {}): number {
   console.log(`\n=== ${label} ===`);
-  const res = spawnSync(node, argv, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  const res = spawnSync(node, argv, { stdio: "inherit", env: { ...env, ...extraEnv } as NodeJS.ProcessEnv });
   return res.status ?? 1;
 }
 
