@@ -42,3 +42,21 @@ export function oidcConfig(): OidcConfig | null {
   if (!issuer || !clientId || !clientSecret) return null;
   return { issuer, clientId, clientSecret, name: process.env.OIDC_NAME ?? "SSO" };
 }
+
+// Background jobs (lib/server/jobs, docs/jobs.md).
+
+/** Jobs one worker process runs at the same time (WORKER_CONCURRENCY, default 4). */
+export function workerConcurrency(): number {
+  const n = Number.parseInt(process.env.WORKER_CONCURRENCY ?? "", 10);
+  return Number.isInteger(n) && n > 0 && n <= 100 ? n : 4;
+}
+
+/** Reviewer webhooks may reach loopback / private addresses: always in demo mode, else WEBHOOK_ALLOW_PRIVATE=1. */
+export function webhookAllowPrivate(): boolean {
+  return process.env.APP_MODE === "demo" || process.env.WEBHOOK_ALLOW_PRIVATE === "1";
+}
+
+/** Public base URL of the dashboard, for links in notifications (APP_URL, else NEXTAUTH_URL). */
+export function appBaseUrl(): string {
+  return (process.env.APP_URL ?? process.env.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+}

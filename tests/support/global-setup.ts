@@ -5,6 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { runMigrations as installJobQueue } from "graphile-worker";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
@@ -21,6 +22,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "itest-pg-")), ephemeral: true, database: "template_app" });
   await applyMigrations(server.url);
+  await installJobQueue({ connectionString: server.url }); // graphile-worker's schema, so use cases can enqueue jobs
   const prisma = prismaFor(server.url);
   await seedDemo(prisma);
   await prisma.$disconnect();

@@ -42,7 +42,7 @@ async function expireBatch(batchSize: number): Promise<number> {
           FOR UPDATE SKIP LOCKED
         )
         UPDATE "Proposal" AS p
-        SET status = 'expired', "updatedAt" = now()
+        SET status = 'expired', "decidedAt" = now(), "updatedAt" = now()
         FROM due
         WHERE p.id = due.id AND p.status = 'pending_approval' AND p."expiresAt" <= now()
         RETURNING p.id, p."tenantId", p.hash, p."traceId", p."expiresAt"`;

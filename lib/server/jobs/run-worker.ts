@@ -1,0 +1,74 @@
+import "server-only";
+import { run, type Runner } from "graphile-worker";
+import { db } from "@/lib/server/db/client";
+import { databaseUrl, workerConcurrency } from "@/lib/server/env";
+import { log } from "@/lib/server/log";
+import { jobLogger } from "./logger";
+import { JOB_SCHEMA } from "./schema";
+import { crontab, tasks } from "./tasks";
+
+export type WorkerOptions = {
+  databaseUrl?: string;
+  /** Jobs run at once by this process (default WORKER_CONCURRENCY, else 4). */
+  concurrency?: number;
+  /** Stop gracefully on SIGINT/SIGTERM and exit (the worker script); tests leave it off. */
+  handleSignals?: boolean;
+  /** Without the crontab (tests that drive the sweep themselves). */
+  noCron?: boolean;
+  /** How often to look for jobs scheduled in the future (retries); new jobs arrive via LISTEN/NOTIFY. */
+  pollIntervalMs?: number;
+};
+
+const STOP_TIMEOUT_MS = 15_000;
+
+/**
+ * Runs the job worker until stopped: the task registry, the crontab, `concurrency` jobs at once.
+ * graphile-worker migrates its schema first, hands each job to exactly one worker (row locks,
+ * SKIP LOCKED), and on stop waits for running jobs before releasing the rest — so any number of
+ * these processes can share one database.
+ */
+export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
+  const concurrency = opts.concurrency ?? workerConcurrency();
+  const runner = await run({
+    connectionString: opts.databaseUrl ?? databaseUrl(),
+    schema: JOB_SCHEMA,
+    taskList: tasks,
+    crontab: opts.noCron ? "" : crontab,
+    concurrency,
+    // One connection per concurrent job plus LISTEN and housekeeping.
+    maxPoolSize: concurrency + 2,
+    pollInterval: opts.pollIntervalMs ?? 2_000,
+    logger: jobLogger,
+    // Signals are ours (below): graphile-worker's own handlers would re-raise them after stopping.
+    noHandleSignals: true,
+  });
+  log.info({ component: "jobs", concurrency, tasks: Object.keys(tasks) }, "worker started");
+
+  if (opts.handleSignals) {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ component: "jobs", signal }, "worker stopping (waiting for running jobs)");
+      const force = setTimeout(() => {
+        log.error({ component: "jobs" }, "worker did not stop in time; exiting");
+        process.exit(1);
+      }, STOP_TIMEOUT_MS);
+      force.unref();
+      runner
+        .stop()
+        .then(() => db().$disconnect())
+        .then(() => {
+          log.info({ component: "jobs" }, "worker stopped");
+          process.exit(0);
+        })
+        .catch((error: unknown) => {
+          log.error({ component: "jobs", err: error }, "worker stop failed");
+          process.exit(1);
+        });
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  }
+  return runner;
+}

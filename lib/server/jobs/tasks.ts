@@ -1,0 +1,43 @@
+import "server-only";
+import type { TaskList } from "graphile-worker";
+import { z } from "zod";
+import { defineTask } from "./define-task";
+import { expireProposals } from "@/lib/server/proposals/expire-proposals";
+import { deliverReviewWebhook } from "@/lib/server/notifications/deliver-review-webhook";
+
+/**
+ * The task registry: name → handler. Adding a task is one entry here (and, if it recurs, one crontab
+ * line below); enqueue it with `enqueueJob(tx, "<name>", payload)` inside the transaction that makes it
+ * necessary. Handlers must be idempotent: a job can run again after a crash (at-least-once).
+ * Several worker processes can run against one database: graphile-worker hands each job to one of
+ * them, so handlers keep no state in memory.
+ */
+export const tasks: TaskList = {
+  /** Marks pending proposals past their expiry as `expired` (cron, every minute). */
+  expire_proposals: defineTask({
+    payload: z.object({}).loose(),
+    run: async () => {
+      await expireProposals();
+    },
+  }),
+
+  /** POSTs one signed reviewer notification; retried with backoff, `failed` after the last attempt. */
+  deliver_review_webhook: defineTask({
+    payload: z.object({ deliveryId: z.uuid() }),
+    run: async ({ deliveryId }, ctx) => {
+      await deliverReviewWebhook({ deliveryId, attempt: ctx.attempt, isLastAttempt: ctx.isLastAttempt });
+    },
+  }),
+
+  // execute_refund: defineTask({ payload: z.object({ proposalId: z.uuid() }), run: … }),
+  // reconcile_execution: defineTask({ … }),
+};
+
+export type TaskName = keyof typeof tasks;
+
+/**
+ * Recurring jobs (graphile-worker crontab syntax; UTC). With several workers each tick is enqueued
+ * once (graphile-worker records it in its known_crontabs table). `max=1`: a failed sweep is not
+ * retried, the next minute's runs anyway; `jobKey`: at most one sweep waits while workers are down.
+ */
+export const crontab = ["* * * * * expire_proposals ?max=1&jobKey=expire_proposals"].join("\n");

@@ -1,0 +1,37 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Tx } from "@/lib/server/db/client";
+import { appBaseUrl } from "@/lib/server/env";
+import { enqueueJob } from "@/lib/server/jobs/enqueue";
+import { REVIEW_WEBHOOK_EVENT, reviewWebhookPayload } from "./review-webhook-payload";
+
+/** Attempts per delivery before it is `failed` (backoff between them: e^1 … e^7 s, ≈ 30 min in all). */
+export const REVIEW_WEBHOOK_MAX_ATTEMPTS = 8;
+
+export type ProposalToNotify = {
+  id: string;
+  tenantId: string;
+  hash: string;
+  amountMinor: number;
+  currency: string;
+  expiresAt: Date;
+};
+
+/**
+ * Call inside the transaction that creates a `pending_approval` proposal. If the tenant has a reviewer
+ * webhook, records a pending `WebhookDelivery` and enqueues its delivery in the same transaction, so a
+ * notification exists if and only if the proposal does. Returns the delivery id, or null when the
+ * tenant has no webhook. Never calls the network itself.
+ */
+export async function notifyReviewersOfProposal(tx: Tx, proposal: ProposalToNotify): Promise<string | null> {
+  const tenant = await tx.tenant.findUnique({ where: { id: proposal.tenantId }, select: { reviewWebhookUrl: true } });
+  if (!tenant?.reviewWebhookUrl) return null;
+
+  const id = randomUUID();
+  const payload = reviewWebhookPayload({ deliveryId: id, proposal, baseUrl: appBaseUrl(), now: new Date() });
+  await tx.webhookDelivery.create({
+    data: { id, tenantId: proposal.tenantId, event: REVIEW_WEBHOOK_EVENT, proposalId: proposal.id, payload },
+  });
+  await enqueueJob(tx, "deliver_review_webhook", { deliveryId: id }, { jobKey: `deliver_review_webhook:${id}`, maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
+  return id;
+}

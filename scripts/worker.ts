@@ -1,0 +1,29 @@
+// npm run worker: a background job worker (lib/server/jobs, docs/jobs.md). `npm start` already runs
+// one next to the app; start more with this script, against the same DATABASE_URL, for more throughput.
+// Stops gracefully on SIGINT / SIGTERM (running jobs finish, waiting ones stay for other workers).
+import nextEnv from "@next/env";
+import { productionSecretProblems } from "../lib/config/demo-secrets";
+
+nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
+
+if (!process.env.DATABASE_URL) {
+  console.error("[worker] DATABASE_URL is not set. `npm start` runs a worker for its own database; for an extra worker, point DATABASE_URL at that database.");
+  process.exit(1);
+}
+if (process.env.APP_MODE !== "demo") {
+  const problems = productionSecretProblems(process.env);
+  if (problems.length) {
+    console.error(`[worker] refusing to start in production mode: ${problems.join("; ")}.`);
+    process.exit(1);
+  }
+}
+
+// Imported after the checks: the data layer reads the environment when it loads.
+const { runWorker } = await import("../lib/server/jobs/run-worker");
+const fail = (error: unknown) => {
+  console.error(`[worker] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+};
+const runner = await runWorker({ handleSignals: true }).catch(fail);
+// The runner's promise rejects if the worker dies (e.g. the database went away): exit, let the supervisor restart.
+runner?.promise.catch(fail);
