@@ -20,6 +20,21 @@ export type KeyCheck =
   | { ok: true; caller: AgentCaller }
   | { ok: false; reason: "missing" | "malformed" | "unknown" | "revoked" | "tenant_inactive"; tenantId?: string; keyId?: string };
 
+type KeyRow = {
+  id: string;
+  tenantId: string;
+  channelId: string;
+  allowedTools: string[];
+  revokedAt: Date | null;
+  channelSlug: string;
+  endUserTokenSecret: string;
+  channelTools: string[];
+  tenantSlug: string;
+  active: boolean;
+  approvalExpiryMinutes: number;
+  dualApprovalThresholdMinor: number | null;
+};
+
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{8,512})$/i;
 
 export function hashAgentKey(key: string): string {
@@ -31,14 +46,19 @@ export async function authenticateAgentKey(authorization: string | null): Promis
   if (!authorization) return { ok: false, reason: "missing" };
   const m = authorization.trim().match(BEARER);
   if (!m) return { ok: false, reason: "malformed" };
-  const row = await db().agentKey.findUnique({
-    where: { keyHash: hashAgentKey(m[1]!) },
-    include: { channel: true, tenant: true },
-  });
+  // One round trip (key, channel and tenant joined): this runs on every agent call.
+  const [row] = await db().$queryRaw<KeyRow[]>`
+    SELECT k."id", k."tenantId", k."channelId", k."allowedTools", k."revokedAt",
+           c."slug" AS "channelSlug", c."endUserTokenSecret", c."allowedTools" AS "channelTools",
+           t."slug" AS "tenantSlug", t."active", t."approvalExpiryMinutes", t."dualApprovalThresholdMinor"
+      FROM "AgentKey" k
+      JOIN "Channel" c ON c."id" = k."channelId" AND c."tenantId" = k."tenantId"
+      JOIN "Tenant" t ON t."id" = k."tenantId"
+     WHERE k."keyHash" = ${hashAgentKey(m[1]!)}`;
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revokedAt) return { ok: false, reason: "revoked", tenantId: row.tenantId, keyId: row.id };
-  if (!row.tenant.active) return { ok: false, reason: "tenant_inactive", tenantId: row.tenantId, keyId: row.id };
-  const channelTools = new Set(row.channel.allowedTools);
+  if (!row.active) return { ok: false, reason: "tenant_inactive", tenantId: row.tenantId, keyId: row.id };
+  const channelTools = new Set(row.channelTools);
   // Catalogue order, so listings are stable.
   const tools = toolNames.filter((t) => isToolName(t) && row.allowedTools.includes(t) && channelTools.has(t));
   return {
@@ -46,13 +66,13 @@ export async function authenticateAgentKey(authorization: string | null): Promis
     caller: {
       keyId: row.id,
       tenantId: row.tenantId,
-      tenantSlug: row.tenant.slug,
+      tenantSlug: row.tenantSlug,
       channelId: row.channelId,
-      channelSlug: row.channel.slug,
-      channelSecret: row.channel.endUserTokenSecret,
+      channelSlug: row.channelSlug,
+      channelSecret: row.endUserTokenSecret,
       tools,
-      approvalExpiryMinutes: row.tenant.approvalExpiryMinutes,
-      dualApprovalThresholdMinor: row.tenant.dualApprovalThresholdMinor,
+      approvalExpiryMinutes: row.approvalExpiryMinutes,
+      dualApprovalThresholdMinor: row.dualApprovalThresholdMinor,
     },
   };
 }
