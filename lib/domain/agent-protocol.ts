@@ -138,13 +138,18 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The candidate closest to `name` (case-insensitive edit distance; ties: first listed). */
+/**
+ * The candidate closest to `name`: case-insensitive edit distance, where a name contained in a candidate
+ * (or containing it) counts as 1 — "get_refund" means get_refund_status, not prepare_refund. Ties: first listed.
+ */
 export function closestName(name: string, candidates: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = Infinity;
   const n = name.toLowerCase().slice(0, 128);
   for (const c of candidates) {
-    const d = editDistance(n, c.toLowerCase());
+    const lc = c.toLowerCase();
+    const contained = n.length >= 3 && (lc.includes(n) || n.includes(lc));
+    const d = contained ? Math.min(1, editDistance(n, lc)) : editDistance(n, lc);
     if (d < bestDistance) {
       best = c;
       bestDistance = d;
