@@ -81,6 +81,7 @@ export async function getProposal(actor: Actor, id: string) {
       ownRequest,
       alreadyApproved,
       // After this instant an approval needs re-authentication (the server checks it anyway).
+      stepUpMinutes: p.tenant.stepUpMinutes,
       stepUpAfter: new Date((actor.authTime + p.tenant.stepUpMinutes * 60) * 1000).toISOString(),
     },
   };
