@@ -64,6 +64,9 @@ describe("audit canaries", () => {
 
     const table = await dumpAuditTable();
     const logs = logLines.join("\n");
+    // The capture works: the calls above were logged (without the canaries).
+    expect(logs).toContain("agent tool call");
+    expect(logs).toContain(trace);
     for (const canary of CANARIES) {
       expect(table, canary).not.toContain(canary);
       expect(logs, canary).not.toContain(canary);

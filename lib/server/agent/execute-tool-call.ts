@@ -1,4 +1,5 @@
 import "server-only";
+import { performance } from "node:perf_hooks";
 import { closestName, failure, isErrorOutcome, validationProblems, type EnvelopeProblem, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { isAppError } from "@/lib/domain/outcome";
 import { scrubText, truncateText } from "@/lib/domain/redaction";
@@ -32,11 +33,17 @@ type AuditExtra = { proposal?: { id: string; hash: string } | null; audit?: Reco
  * Every path ends in a documented outcome and an audit event; nothing here throws.
  */
 export async function executeToolCall(caller: AgentCaller, meta: CallMeta, name: string, args: unknown, envelopeProblems: EnvelopeProblem[] = []): Promise<CallResult> {
+  const started = performance.now();
   try {
     const result = await dispatch(caller, meta, name, args, envelopeProblems);
     if (isErrorOutcome(result.outcome) && result.outcome.code !== "limit_exceeded") {
       await chargeError(caller.tenantId, meta.traceId).catch((error) => logFailure("budget", meta, error));
     }
+    // Safe fields only: the tool name is caller-written text, so it is scrubbed like everything else.
+    log.info(
+      { traceId: meta.traceId, agentKeyId: caller.keyId, transport: meta.transport, tool: truncateText(scrubText(name, auditFingerprint), 64), code: result.outcome.code, ms: Math.round(performance.now() - started) },
+      "agent tool call",
+    );
     return result;
   } catch (error) {
     logFailure("tool call", meta, error);
