@@ -54,6 +54,8 @@ export async function refuseKey(check: Extract<KeyCheck, { ok: false }>, meta: R
 }
 
 async function readBody(req: Request): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY) return { ok: false, reason: `The body is larger than ${MAX_BODY} bytes.` };
   let text: string;
   try {
     text = await req.text();
