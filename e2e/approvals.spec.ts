@@ -1,0 +1,228 @@
+import { expect, test, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { spawnSync } from "node:child_process";
+import { signIn, staff } from "./support/auth";
+import { withDb } from "./support/db";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${port}`;
+
+/** Runs the real `npm run agent:demo` against the server under test; returns the proposal it made. */
+function runAgentDemo(args: string[] = []): { proposalId: string; output: string } {
+  const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", baseURL, ...args], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  const output = `${res.stdout}\n${res.stderr}`;
+  expect(res.status, output).toBe(0);
+  const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(output.slice(output.lastIndexOf("approval_required")))?.[0];
+  expect(id, output).toBeTruthy();
+  return { proposalId: id!, output };
+}
+
+type ProposalRow = { id: string; status: string; amountMinor: number; currency: string; recipientDisplay: string; recipientHolder: string; expiresAt: Date; hash: string; orderNumber: string };
+const proposalRow = (id: string) =>
+  withDb(async (db) => (await db.query(`SELECT p.*, o.number AS "orderNumber" FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE p.id = $1`, [id])).rows[0] as ProposalRow);
+const approvalCount = (id: string) => withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "Approval" WHERE "proposalId" = $1`, [id])).rows[0].count));
+
+/** Closes every open proposal of an order so the agent can prepare a new one. */
+async function resetOrder(order: string) {
+  await withDb((db) =>
+    db.query(`UPDATE "Proposal" SET status = 'rejected', "rejectionReason" = 'test reset' WHERE "orderId" IN (SELECT id FROM "Order" WHERE number = $1) AND status IN ('pending_approval','approved')`, [order]),
+  );
+}
+
+async function openApproveDialog(page: Page) {
+  await page.getByRole("button", { name: /^(Approve|Aprobar)$/ }).click();
+  return page.getByRole("dialog");
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("a reviewer sees the agent's proposal appear without reloading, with exactly the database's amount, recipient and expiry", async ({ page }) => {
+  await resetOrder("ORD-1001");
+  await signIn(page, staff("tienda-es", "reviewer"));
+  await page.goto("/queue");
+  await expect(page.getByRole("heading", { name: "Cola de revisión" })).toBeVisible();
+  const { proposalId } = runAgentDemo(["--tenant", "tienda-es", "--order", "ORD-1001"]);
+  const row = page.locator(`tr[data-proposal-id="${proposalId}"]`);
+  await expect(row).toBeVisible({ timeout: 15_000 }); // polled in, no reload
+  const db = await proposalRow(proposalId);
+  await expect(row.locator("[data-minor]")).toHaveAttribute("data-minor", String(db.amountMinor));
+  await expect(row.locator("[data-minor]")).toHaveAttribute("data-currency", db.currency.trim());
+  await expect(row).toContainText(`(${db.amountMinor} ${db.currency.trim()})`);
+  await expect(row).toContainText("123,45"); // es-ES formatting of 12345 EUR minor units
+  await expect(row).toContainText(db.recipientDisplay);
+  await expect(row).toContainText(db.recipientHolder);
+  await expect(row.locator("time")).toHaveAttribute("datetime", db.expiresAt.toISOString());
+
+  await row.getByRole("link").click();
+  await expect(page.getByTestId("amount")).toContainText(`(${db.amountMinor} ${db.currency.trim()})`);
+  await expect(page.getByTestId("recipient")).toHaveText(db.recipientDisplay);
+  await expect(page.getByTestId("expires")).toHaveAttribute("data-expires-at", db.expiresAt.toISOString());
+  await expect(page.getByTestId("proposal-hash")).toHaveAttribute("data-hash", db.hash);
+});
+
+test("keyboard only: find, inspect and approve; the approval is stored with the hash and audited", async ({ page }) => {
+  await resetOrder("ORD-2001");
+  const { proposalId } = runAgentDemo(["--tenant", "shop-us", "--order", "ORD-2001"]);
+  const db = await proposalRow(proposalId);
+  await signIn(page, staff("shop-us", "reviewer"));
+  await page.goto("/queue");
+  const link = page.getByRole("link", { name: `Review ${db.orderNumber}` });
+  await expect(link).toBeVisible();
+  // Tab to the row's link, as a keyboard user would.
+  for (let i = 0; i < 40 && !(await link.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(link).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/proposals/${proposalId}$`));
+  const approve = page.getByRole("button", { name: "Approve" });
+  for (let i = 0; i < 60 && !(await approve.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(approve).toBeFocused();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("confirm-text")).toContainText(`Refund $49.99 to ${db.recipientDisplay}, ${db.recipientHolder}, order ${db.orderNumber}; expires`);
+  await expect(dialog).toContainText(db.hash);
+  const confirm = dialog.getByRole("button", { name: "Approve refund" });
+  for (let i = 0; i < 10 && !(await confirm.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toContainText("Approved.");
+  expect((await proposalRow(proposalId)).status).toBe("approved");
+  const approval = await withDb(async (c) => (await c.query(`SELECT * FROM "Approval" WHERE "proposalId" = $1`, [proposalId])).rows);
+  expect(approval).toHaveLength(1);
+  expect(approval[0].proposalHash).toBe(db.hash);
+  const audit = await withDb(async (c) => (await c.query(`SELECT outcome FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:approve'`, [proposalId])).rows);
+  expect(audit.map((a) => a.outcome)).toEqual(["ok"]);
+});
+
+test("forged, cross-site, double-clicked and foreign requests change nothing", async ({ page, browser }) => {
+  await resetOrder("ORD-1002");
+  const { proposalId } = runAgentDemo(["--tenant", "tienda-es", "--order", "ORD-1002"]);
+  const db = await proposalRow(proposalId);
+  await signIn(page, staff("tienda-es", "reviewer", 1));
+
+  // Another hash: refused, nothing recorded.
+  const forged = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: "f".repeat(64) }, headers: { origin: baseURL } });
+  expect(forged.status()).toBe(400);
+  expect((await forged.json()).code).toBe("invalid_arguments");
+  // A cross-site POST with the reviewer's cookie: refused before anything runs.
+  const crossSite = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: db.hash }, headers: { origin: "https://evil.test" } });
+  expect(crossSite.status()).toBe(403);
+  expect(await approvalCount(proposalId)).toBe(0);
+
+  // A tenant-B reviewer: not found, in the UI and through the API.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage, staff("shop-us", "reviewer"));
+  expect((await otherPage.goto(`/proposals/${proposalId}`))?.status()).toBe(404);
+  const foreign = await otherPage.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: db.hash }, headers: { origin: baseURL } });
+  expect(foreign.status()).toBe(404);
+  await other.close();
+
+  // Two tabs and a double click on the confirmation: one approval.
+  const tab2 = await page.context().newPage();
+  await page.goto(`/proposals/${proposalId}`);
+  await tab2.goto(`/proposals/${proposalId}`);
+  const d1 = await openApproveDialog(page);
+  const d2 = await openApproveDialog(tab2);
+  await Promise.all([d1.getByRole("button", { name: "Aprobar reembolso" }).dblclick(), d2.getByRole("button", { name: "Aprobar reembolso" }).click()]);
+  await expect(page.getByRole("status").or(page.getByTestId("decision-error")).first()).toBeVisible();
+  await expect.poll(() => approvalCount(proposalId)).toBe(1);
+  await page.waitForTimeout(500);
+  expect(await approvalCount(proposalId)).toBe(1);
+});
+
+test("auditors and ops see no approve controls, and their forged requests are refused", async ({ page, browser }) => {
+  await resetOrder("ORD-1001");
+  const { proposalId } = runAgentDemo(["--tenant", "tienda-es", "--order", "ORD-1001"]);
+  const db = await proposalRow(proposalId);
+
+  await signIn(page, staff("tienda-es", "ops"));
+  await page.goto(`/proposals/${proposalId}`);
+  await expect(page.getByTestId("amount")).toBeVisible();
+  await expect(page.getByRole("button", { name: /Aprobar|Approve/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /Rechazar|Reject/ })).toHaveCount(0);
+  const opsTry = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: db.hash }, headers: { origin: baseURL } });
+  expect(opsTry.status()).toBe(403);
+
+  const auditorContext = await browser.newContext();
+  const auditor = await auditorContext.newPage();
+  await signIn(auditor, staff("tienda-es", "auditor"));
+  await auditor.goto(`/proposals/${proposalId}`);
+  await expect(auditor).toHaveURL(/\/forbidden$/);
+  const auditorTry = await auditor.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: db.hash }, headers: { origin: baseURL } });
+  expect(auditorTry.status()).toBe(403);
+  expect((await auditorTry.json()).code).toBe("permission_denied");
+  await auditorContext.close();
+  expect(await approvalCount(proposalId)).toBe(0);
+});
+
+test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step up with its password", async ({ page, browser }) => {
+  await resetOrder("ORD-2002");
+  const { proposalId } = runAgentDemo(["--tenant", "shop-us", "--order", "ORD-2002"]);
+  const db = await proposalRow(proposalId);
+  expect(db.amountMinor).toBeGreaterThanOrEqual(100_000); // the US tenant's two-reviewer threshold
+
+  await signIn(page, staff("shop-us", "reviewer", 0));
+  await page.goto(`/proposals/${proposalId}`);
+  const d1 = await openApproveDialog(page);
+  await d1.getByRole("button", { name: "Approve refund" }).click();
+  await expect(page.getByRole("status")).toContainText("1 of 2");
+  expect((await proposalRow(proposalId)).status).toBe("pending_approval");
+  await page.goto("/queue");
+  await expect(page.locator(`tr[data-proposal-id="${proposalId}"]`)).toContainText("1 of 2 approvals");
+
+  // The second reviewer's session is older than the tenant's step-up window (set to 0 minutes here).
+  await withDb((c) => c.query(`UPDATE "Tenant" SET "stepUpMinutes" = 0 WHERE slug = 'shop-us'`));
+  const ctx2 = await browser.newContext();
+  const second = await ctx2.newPage();
+  try {
+    await signIn(second, staff("shop-us", "reviewer", 1));
+    await second.waitForTimeout(1500);
+    await second.goto(`/proposals/${proposalId}`);
+    const d2 = await openApproveDialog(second);
+    const password = d2.getByLabel("Password");
+    await expect(password).toBeVisible();
+    await password.fill("wrong-password");
+    await d2.getByRole("button", { name: "Approve refund" }).click();
+    await expect(d2.getByRole("alert")).toBeVisible();
+    expect(await approvalCount(proposalId)).toBe(1);
+    await password.fill(staff("shop-us", "reviewer", 1).password);
+    await d2.getByRole("button", { name: "Approve refund" }).click();
+    await expect(second.getByRole("status")).toContainText("Approved.");
+  } finally {
+    await withDb((c) => c.query(`UPDATE "Tenant" SET "stepUpMinutes" = 5 WHERE slug = 'shop-us'`));
+    await ctx2.close();
+  }
+  expect((await proposalRow(proposalId)).status).toBe("approved");
+  const methods = await withDb(async (c) => (await c.query(`SELECT "authMethod" FROM "Approval" WHERE "proposalId" = $1 ORDER BY "createdAt"`, [proposalId])).rows.map((r) => r.authMethod));
+  expect(methods).toEqual(["password", "password"]);
+});
+
+test("reject with a reason; the agent is told the reason", async ({ page }) => {
+  await resetOrder("ORD-2001");
+  const { proposalId } = runAgentDemo(["--tenant", "shop-us", "--order", "ORD-2001"]);
+  await signIn(page, staff("shop-us", "reviewer", 1));
+  await page.goto(`/proposals/${proposalId}`);
+  await page.getByRole("button", { name: "Reject" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel(/Reason/).fill("Customer already received a replacement");
+  await dialog.getByRole("button", { name: "Reject proposal" }).click();
+  await expect(page.getByRole("status")).toContainText("Rejected.");
+  const row = await proposalRow(proposalId);
+  expect(row.status).toBe("rejected");
+});
+
+test("the queue and detail pages have no serious or critical accessibility violations", async ({ page }) => {
+  await resetOrder("ORD-1002");
+  const { proposalId } = runAgentDemo(["--tenant", "tienda-es", "--order", "ORD-1002"]);
+  await signIn(page, staff("tienda-es", "reviewer"));
+  for (const path of ["/queue", `/proposals/${proposalId}`]) {
+    await page.goto(path);
+    await expect(page.locator("main")).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
+});
