@@ -1,5 +1,5 @@
 import "server-only";
-import { run, type Runner } from "graphile-worker";
+import { parseCrontab, run, type Runner } from "graphile-worker";
 import { db } from "@/lib/server/db/client";
 import { databaseUrl, workerConcurrency } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
@@ -33,7 +33,8 @@ export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
     connectionString: opts.databaseUrl ?? databaseUrl(),
     schema: JOB_SCHEMA,
     taskList: tasks,
-    crontab: opts.noCron ? "" : crontab,
+    // Parsed here so an empty crontab means "no cron", not "read ./crontab".
+    parsedCronItems: parseCrontab(opts.noCron ? "" : crontab),
     concurrency,
     // One connection per concurrent job plus LISTEN and housekeeping.
     maxPoolSize: concurrency + 2,
