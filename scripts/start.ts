@@ -7,7 +7,9 @@
 //   --dev         run `next dev` instead of a production build
 //   --port N      HTTP port (default $PORT or 3000)
 //   --rebuild     build even if a build exists
+//   --no-worker   do not run the background job worker next to the app (run `npm run worker` elsewhere)
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import nextEnv from "@next/env";
@@ -19,6 +21,7 @@ nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: cons
 
 const args = process.argv.slice(2);
 const dev = args.includes("--dev");
+const withWorker = !args.includes("--no-worker");
 const portArg = args.indexOf("--port");
 const port = Number(portArg >= 0 ? args[portArg + 1] : (process.env.PORT ?? 3000));
 const demo = !process.env.DATABASE_URL || process.env.APP_MODE === "demo";
@@ -51,6 +54,16 @@ const database = await prepareDatabase({ demo, log: say }).catch((error: unknown
   process.exit(1);
 });
 
+// graphile-worker's schema, before the app can enqueue its first job (idempotent; workers also run it).
+try {
+  const { prepareJobQueue } = await import("../lib/server/jobs/schema");
+  await prepareJobQueue(database.url);
+} catch (error: unknown) {
+  console.error(`[start] job queue: ${error instanceof Error ? error.message : String(error)}`);
+  await database.embedded?.stop().catch(() => undefined);
+  process.exit(1);
+}
+
 // The browser tests read the database they should check from here.
 if (process.env.E2E_DATABASE_URL_FILE) {
   mkdirSync(dirname(process.env.E2E_DATABASE_URL_FILE), { recursive: true });
@@ -74,23 +87,56 @@ if (app.pid) {
 }
 
 let stopping = false;
+
+// The background job worker (scripts/worker.ts) as a second child, on the same database and env.
+// Its lines are prefixed; over the IPC channel it notices when this process dies (even by kill -9)
+// and stops itself. If it crashes it is restarted, with a growing pause.
+let worker: ChildProcess | null = null;
+let workerRestarts = 0;
+function startWorker() {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "worker.ts")], {
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    env,
+  });
+  for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+    if (stream) createInterface({ input: stream }).on("line", (line) => out.write(`[worker] ${line}\n`));
+  }
+  const startedAt = Date.now();
+  child.on("exit", (code, signal) => {
+    if (stopping) return;
+    if (Date.now() - startedAt > 120_000) workerRestarts = 0;
+    const pause = Math.min(60_000, 1_000 * 2 ** workerRestarts++);
+    console.error(`[start] the worker exited (${signal ?? `code ${code ?? "?"}`}); restarting in ${pause / 1000} s`);
+    setTimeout(() => {
+      if (!stopping) worker = startWorker();
+    }, pause).unref();
+  });
+  return child;
+}
+if (withWorker) worker = startWorker();
+else say("--no-worker: background jobs run only in `npm run worker` processes");
+
+function stopChild(child: ChildProcess | null, graceMs: number): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  child.kill("SIGTERM");
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve();
+    }, graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
   say("stopping");
-  if (app.exitCode === null && app.signalCode === null) {
-    app.kill("SIGTERM");
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        app.kill("SIGKILL");
-        resolve();
-      }, 10_000);
-      app.once("exit", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
+  // App and worker together (the worker lets running jobs finish), both before PostgreSQL.
+  await Promise.all([stopChild(app, 10_000), stopChild(worker, 20_000)]);
   rmSync(appPidFile, { force: true });
   await database.embedded?.stop().catch((e: unknown) => console.error(`[start] stopping PostgreSQL: ${String(e)}`));
   say("stopped");

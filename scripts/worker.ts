@@ -25,5 +25,7 @@ const fail = (error: unknown) => {
   process.exit(1);
 };
 const runner = await runWorker({ handleSignals: true }).catch(fail);
+// Spawned by `npm start` (IPC channel): if that process goes away, even by kill -9, stop too.
+if (process.send) process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
 // The runner's promise rejects if the worker dies (e.g. the database went away): exit, let the supervisor restart.
 runner?.promise.catch(fail);
