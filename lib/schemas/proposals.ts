@@ -1,12 +1,18 @@
 import { z } from "zod";
+import { authenticationResponseInput } from "./passkeys";
 
 const proposalId = z.uuid({ message: "Not a proposal id." });
 const hash = z.string().regex(/^[0-9a-f]{64}$/, "Expected the 64-character lowercase hex hash shown to you.");
 
-/** Re-authentication sent with an approval when the session is older than the step-up window. */
+/**
+ * Re-authentication sent with an approval: a password when the session is older than the step-up window,
+ * or a passkey assertion whose challenge is derived from the proposal hash (always verified when sent).
+ */
 export const stepUpInput = z.discriminatedUnion("method", [
   z.object({ method: z.literal("password"), password: z.string().min(1).max(1024) }),
+  z.object({ method: z.literal("passkey"), response: authenticationResponseInput }),
 ]);
+export type StepUpInput = z.infer<typeof stepUpInput>;
 
 export const approveProposalInput = z.strictObject({
   proposalId,
@@ -31,3 +37,13 @@ export const queueFilterInput = z.strictObject({
   maxMinor: z.coerce.number().int().min(0).optional(),
 });
 export type QueueFilterInput = z.infer<typeof queueFilterInput>;
+
+export const reprepareProposalInput = z.strictObject({ proposalId });
+export type ReprepareProposalInput = z.infer<typeof reprepareProposalInput>;
+
+export const editProposalAmountInput = z.strictObject({
+  proposalId,
+  hash,
+  amountMinor: z.number().int("Whole minor units only (for example 1250 for 12.50).").positive(),
+});
+export type EditProposalAmountInput = z.infer<typeof editProposalAmountInput>;

@@ -7,6 +7,8 @@ import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
+import { reprepareProposal } from "@/lib/server/proposals/reprepare-proposal";
+import { editProposalAmount } from "@/lib/server/proposals/edit-proposal-amount";
 import { isRole } from "@/lib/domain/permissions";
 import { ES, US, ana, pablo, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace } from "./gateway-support";
 import { demoTenants } from "../../scripts/lib/demo-data";
@@ -218,6 +220,68 @@ describe("queue", () => {
     await expect(listPendingProposals(reviewer, { cursor: "garbage" })).rejects.toMatchObject({ code: "invalid_arguments" });
     const dup = all.rows.find((r) => r.orderNumber === "ORD-1003");
     expect(dup?.flags.duplicate).toBe(true); // ORD-1003 was partly refunded
+  });
+});
+
+describe("re-prepare and edit = supersede", () => {
+  it("re-prepares an expired proposal from current data: new id and hash, supersedes recorded, re-preparer is the requester", async () => {
+    await db().tenant.update({ where: { slug: ES }, data: { approvalExpiryMinutes: 0 } });
+    const p = await prepare(9_000, ana);
+    await db().tenant.update({ where: { slug: ES }, data: { approvalExpiryMinutes: 30 } });
+    const ops = await actorFor(staffOf(ES, "ops").email);
+    const made = await reprepareProposal(ops, { proposalId: p.id });
+    const v2 = await db().proposal.findUniqueOrThrow({ where: { id: made.proposalId } });
+    expect(v2.id).not.toBe(p.id);
+    expect(v2.hash).not.toBe(p.hash);
+    expect(v2).toMatchObject({ supersedesId: p.id, requestedByStaffId: ops.userId, amountMinor: 9_000, status: "pending_approval", traceId: p.traceId });
+    expect((await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("expired");
+    // The old one is never revived, and cannot be re-prepared twice.
+    await expect(reprepareProposal(ops, { proposalId: p.id })).rejects.toMatchObject({ details: { reason: "already_superseded" } });
+    // A pending, unexpired proposal cannot be re-prepared.
+    await expect(reprepareProposal(ops, { proposalId: v2.id })).rejects.toMatchObject({ code: "permission_denied" });
+    // Auditors cannot re-prepare.
+    await expect(reprepareProposal(await actorFor(staffOf(ES, "auditor").email), { proposalId: p.id })).rejects.toMatchObject({ code: "permission_denied" });
+  });
+
+  it("a re-prepared proposal uses what is left now, after a refund elsewhere invalidated the first", async () => {
+    const p = await prepare(10_000, ana);
+    await db().refund.create({ data: { tenantId: p.tenantId, orderId: p.orderId, paymentId: p.paymentId, amountMinor: 2_500, currency: p.currency, status: "succeeded" } });
+    const r1 = await actorFor(staffOf(ES, "reviewer", 0).email);
+    await expect(approveProposal(r1, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "invalidated" });
+    const made = await reprepareProposal(r1, { proposalId: p.id });
+    const v2 = await db().proposal.findUniqueOrThrow({ where: { id: made.proposalId } });
+    expect(v2.amountMinor).toBe(7_500);
+    // The re-preparer may not approve it; another reviewer may.
+    await expect(approveProposal(r1, { proposalId: v2.id, hash: v2.hash })).rejects.toMatchObject({ details: { reason: "own_proposal" } });
+    const r2 = await actorFor(staffOf(ES, "reviewer", 1).email);
+    expect((await approveProposal(r2, { proposalId: v2.id, hash: v2.hash })).status).toBe("approved");
+  });
+
+  it("edit lowers the amount: v1 invalidated, v2 re-derived and re-hashed, the editor cannot approve v2, the agent learns both", async () => {
+    const p = await prepare(60_000, ana); // ≥ €500: two approvals
+    expect(p.requiredApprovals).toBe(2);
+    const editor = await actorFor(staffOf(ES, "reviewer", 0).email);
+    await expect(editProposalAmount(editor, { proposalId: p.id, hash: p.hash, amountMinor: 60_000 })).rejects.toMatchObject({ code: "invalid_arguments" });
+    await expect(editProposalAmount(editor, { proposalId: p.id, hash: p.hash, amountMinor: 12.5 })).rejects.toMatchObject({ code: "invalid_arguments" });
+    await expect(editProposalAmount(editor, { proposalId: p.id, hash: "a".repeat(64), amountMinor: 100 })).rejects.toMatchObject({ code: "invalid_arguments" });
+    const made = await editProposalAmount(editor, { proposalId: p.id, hash: p.hash, amountMinor: 40_000 });
+    const v1 = await db().proposal.findUniqueOrThrow({ where: { id: p.id } });
+    const v2 = await db().proposal.findUniqueOrThrow({ where: { id: made.proposalId } });
+    expect(v1).toMatchObject({ status: "invalidated", invalidationReason: "superseded_by_edit" });
+    expect(v2).toMatchObject({ amountMinor: 40_000, supersedesId: p.id, requestedByStaffId: editor.userId, requiredApprovals: 1 });
+    expect(v2.hash).not.toBe(p.hash);
+    await expect(approveProposal(editor, { proposalId: v2.id, hash: v2.hash })).rejects.toMatchObject({ details: { reason: "own_proposal" } });
+    const status = await refundStatus(p.id, ana);
+    expect(status.code).toBe("invalidated");
+    expect(status.error).toMatchObject({ amount: { minor: 60_000 }, replaced_by: { proposal_id: v2.id, amount: { minor: 40_000 } } });
+    expect((await refundStatus(v2.id, ana)).code).toBe("approval_required");
+    // The old version's approval, were it attempted now, is refused.
+    await expect(approveProposal(await actorFor(staffOf(ES, "reviewer", 1).email), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "invalidated" });
+  });
+
+  it("ops cannot edit", async () => {
+    const p = await prepare(11_000, ana);
+    await expect(editProposalAmount(await actorFor(staffOf(ES, "ops").email), { proposalId: p.id, hash: p.hash, amountMinor: 100 })).rejects.toMatchObject({ code: "permission_denied" });
   });
 });
 

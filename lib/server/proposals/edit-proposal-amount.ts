@@ -1,0 +1,64 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan } from "@/lib/domain/permissions";
+import { editProposalAmountInput } from "@/lib/schemas/proposals";
+import { db } from "@/lib/server/db/client";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import type { Actor } from "@/lib/server/auth/actor";
+import { lockProposal, orderMismatch } from "./proposal-guards";
+import { createSupersedingProposal } from "./create-superseding-proposal";
+import { decisionError, refuse, type Decision } from "./decision";
+
+/**
+ * Edit = supersede: a reviewer lowers the amount of a pending proposal (a partial refund). That
+ * invalidates v1 and makes v2, re-derived and re-hashed, whose requester is the editor — so the editor
+ * can never be v2's approver. The agent learns both through get_refund_status.
+ */
+export async function editProposalAmount(actor: Actor, raw: unknown): Promise<{ proposalId: string; supersedes: string; amountMinor: number }> {
+  assertCan(actor.roles, "proposal:decide");
+  const parsed = editProposalAmountInput.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError("invalid_arguments", "The edit is malformed.", { problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
+  }
+  const input = parsed.data;
+  const traceId = randomUUID().replace(/-/g, "");
+  const action = "proposal:edit";
+  const decision: Decision<{ proposalId: string; supersedes: string; amountMinor: number }> = await db().$transaction(async (tx) => {
+    const old = await lockProposal(tx, actor.tenantId, input.proposalId);
+    if (!old) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.", undefined, action);
+    const ref = { id: old.id, hash: old.hash };
+    const now = new Date();
+    if (old.status !== "pending_approval" || old.expiresAt <= now) {
+      return refuse(tx, actor, traceId, ref, "permission_denied", "Only a proposal that still awaits approval can be edited.", { status: old.status }, action);
+    }
+    if (input.hash !== old.hash) {
+      return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you edited is not this proposal's hash. Reload it and review it again.", { reason: "hash_mismatch" }, action);
+    }
+    if (input.amountMinor >= old.amountMinor) {
+      return refuse(tx, actor, traceId, ref, "invalid_arguments", "An edit can only lower the amount.", { reason: "not_lower", maxMinor: old.amountMinor - 1 }, action);
+    }
+    const mismatch = await orderMismatch(tx, old);
+    if (mismatch) {
+      await tx.proposal.updateMany({ where: { id: old.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: mismatch, decidedAt: now } });
+      return refuse(tx, actor, traceId, ref, "invalidated", "The order changed since this proposal was prepared, so it was invalidated.", { reason: mismatch }, action);
+    }
+    const closed = await tx.proposal.updateMany({ where: { id: old.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: "superseded_by_edit", decidedAt: now } });
+    if (closed.count !== 1) throw new Error("proposal changed state under its row lock");
+    const made = await createSupersedingProposal(tx, old, { wantedMinor: input.amountMinor, requestedByStaffId: actor.userId, now });
+    if (!made.ok) throw new Error(`could not supersede an editable proposal: ${made.reason}`);
+    await recordAuditEvent(tx, {
+      tenantId: actor.tenantId,
+      traceId: old.traceId,
+      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+      action,
+      outcome: "approval_required",
+      proposal: made.proposal,
+      data: { supersedes: old.id, supersedesHash: old.hash, amountMinor: made.proposal.amountMinor, previousAmountMinor: old.amountMinor },
+      redaction: { clear: ["supersedes", "supersedesHash", "amountMinor", "previousAmountMinor"] },
+    });
+    return { value: { proposalId: made.proposal.id, supersedes: old.id, amountMinor: made.proposal.amountMinor } };
+  });
+  if ("error" in decision) throw decisionError(decision);
+  return decision.value;
+}

@@ -1,0 +1,60 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan } from "@/lib/domain/permissions";
+import { reprepareProposalInput } from "@/lib/schemas/proposals";
+import { db } from "@/lib/server/db/client";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import type { Actor } from "@/lib/server/auth/actor";
+import { lockProposal } from "./proposal-guards";
+import { createSupersedingProposal } from "./create-superseding-proposal";
+import { decisionError, refuse, type Decision } from "./decision";
+
+const messages = {
+  nothing_left_to_refund: "Nothing is left to refund on this order.",
+  no_payment: "The order has no payment that can be refunded.",
+  already_superseded: "This proposal was already replaced by a newer one.",
+  another_pending: "Another proposal for this order already awaits approval.",
+} as const;
+
+/**
+ * Ops or a reviewer re-prepares an expired or invalidated proposal from current data: a new proposal
+ * (new id and hash, `supersedes` recorded) whose requester is the re-preparer, so another reviewer
+ * must approve it. The old one is never revived.
+ */
+export async function reprepareProposal(actor: Actor, raw: unknown): Promise<{ proposalId: string; supersedes: string }> {
+  assertCan(actor.roles, "proposal:reprepare");
+  const parsed = reprepareProposalInput.safeParse(raw);
+  if (!parsed.success) throw new AppError("invalid_arguments", "The request is malformed.");
+  const traceId = randomUUID().replace(/-/g, "");
+  const action = "proposal:reprepare";
+  const decision: Decision<{ proposalId: string; supersedes: string }> = await db().$transaction(async (tx) => {
+    const old = await lockProposal(tx, actor.tenantId, parsed.data.proposalId);
+    if (!old) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.", undefined, action);
+    const now = new Date();
+    if (old.status === "pending_approval" && old.expiresAt <= now) {
+      await tx.proposal.updateMany({ where: { id: old.id, status: "pending_approval" }, data: { status: "expired", decidedAt: now } });
+      old.status = "expired";
+    }
+    if (old.status !== "expired" && old.status !== "invalidated") {
+      return refuse(tx, actor, traceId, { id: old.id, hash: old.hash }, "permission_denied", "Only an expired or invalidated proposal can be re-prepared.", { status: old.status }, action);
+    }
+    const made = await createSupersedingProposal(tx, old, { wantedMinor: old.amountMinor, requestedByStaffId: actor.userId, now });
+    if (!made.ok) {
+      return refuse(tx, actor, traceId, { id: old.id, hash: old.hash }, "permission_denied", messages[made.reason], { reason: made.reason }, action);
+    }
+    await recordAuditEvent(tx, {
+      tenantId: actor.tenantId,
+      traceId: old.traceId,
+      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+      action,
+      outcome: "approval_required",
+      proposal: made.proposal,
+      data: { supersedes: old.id, supersedesHash: old.hash, amountMinor: made.proposal.amountMinor, previousAmountMinor: old.amountMinor },
+      redaction: { clear: ["supersedes", "supersedesHash", "amountMinor", "previousAmountMinor"] },
+    });
+    return { value: { proposalId: made.proposal.id, supersedes: old.id } };
+  });
+  if ("error" in decision) throw decisionError(decision);
+  return decision.value;
+}
