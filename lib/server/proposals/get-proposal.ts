@@ -78,6 +78,9 @@ export async function getProposal(actor: Actor, id: string) {
     viewer: {
       canDecide: can(actor.roles, "proposal:decide") && pending && !ownRequest && !alreadyApproved,
       canReject: can(actor.roles, "proposal:decide") && pending,
+      canEdit: can(actor.roles, "proposal:decide") && pending,
+      canReprepare:
+        can(actor.roles, "proposal:reprepare") && !p.supersededBy && (p.status === "expired" || p.status === "invalidated" || (p.status === "pending_approval" && !pending)),
       ownRequest,
       alreadyApproved,
       // After this instant an approval needs re-authentication (the server checks it anyway).

@@ -10,6 +10,7 @@ import { ProposalHash } from "@/components/domain/proposal-hash";
 import { StatusBadge } from "@/components/domain/status-badge";
 import { DateTime } from "@/components/ui/date-time";
 import { DecisionPanel } from "./decision-panel";
+import { SupersedePanel } from "./supersede-panel";
 
 export function ProposalView({ id }: { id: string }) {
   const t = useTranslations("proposal");
@@ -65,6 +66,7 @@ export function ProposalView({ id }: { id: string }) {
           </dl>
           <p className="muted">{t("approvalsProgress", { count: p.approvals.length, required: p.requiredApprovals })}</p>
           <DecisionPanel proposal={p} />
+          <SupersedePanel proposal={p} />
         </section>
 
         <section aria-labelledby="order-title" className="panel">

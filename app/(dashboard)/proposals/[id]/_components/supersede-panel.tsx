@@ -1,0 +1,98 @@
+"use client";
+
+import Link from "next/link";
+import { useRef, useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
+import { api, proposalKeys } from "@/lib/queries/proposals";
+import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
+import { parseMajorToMinor } from "@/lib/domain/format-money";
+
+/** Re-prepare (expired / invalidated) and edit = supersede (lower the amount). */
+export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
+  const t = useTranslations("proposal");
+  const queryClient = useQueryClient();
+  const editRef = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [made, setMade] = useState<string | null>(null);
+  const onSettled = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
+  const onSuccess = (r: { proposalId: string }) => {
+    editRef.current?.close();
+    setError(null);
+    setMade(r.proposalId);
+  };
+  const reprepare = useMutation({
+    mutationFn: () => api<{ proposalId: string }>(`/api/proposals/${p.id}/reprepare`, { method: "POST", body: "{}" }),
+    onSuccess,
+    onError: (e) => setError(e.message),
+    onSettled,
+  });
+  const edit = useMutation({
+    mutationFn: (amountMinor: number) => api<{ proposalId: string }>(`/api/proposals/${p.id}/edit`, { method: "POST", body: JSON.stringify({ hash: p.hash, amountMinor }) }),
+    onSuccess,
+    onError: (e) => setError(e.message),
+    onSettled,
+  });
+
+  if (!p.viewer.canReprepare && !p.viewer.canEdit && !made) return null;
+
+  function onEdit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const minor = parseMajorToMinor(String(new FormData(event.currentTarget).get("amount") ?? ""), p.currency);
+    if (minor === null || minor <= 0 || minor >= p.amountMinor) {
+      setError(t("badAmount"));
+      return;
+    }
+    edit.mutate(minor);
+  }
+
+  return (
+    <div className="stack">
+      {made ? (
+        <p className="notice" role="status">
+          {t("reprepared")} <Link href={`/proposals/${made}`}>{t("openNew")}</Link>
+        </p>
+      ) : null}
+      {error && !editRef.current?.open ? (
+        <p className="error-box" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="row-actions">
+        {p.viewer.canReprepare && !made ? (
+          <button type="button" className="secondary" disabled={reprepare.isPending} onClick={() => reprepare.mutate()}>
+            {t("reprepare")}
+          </button>
+        ) : null}
+        {p.viewer.canEdit && !made ? (
+          <button type="button" className="secondary" onClick={() => { setError(null); editRef.current?.showModal(); }}>
+            {t("edit")}
+          </button>
+        ) : null}
+      </div>
+      <dialog ref={editRef} aria-labelledby="edit-title">
+        <form onSubmit={onEdit}>
+          <h2 id="edit-title">{t("editTitle")}</h2>
+          <p>{t("editHelp")}</p>
+          <div className="field">
+            <label htmlFor="edit-amount">{t("newAmount", { currency: p.currency })}</label>
+            <input id="edit-amount" name="amount" inputMode="decimal" autoComplete="off" required />
+          </div>
+          {error ? (
+            <p className="error-box" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <div className="row-actions">
+            <button type="submit" disabled={edit.isPending}>
+              {edit.isPending ? t("working") : t("confirmEdit")}
+            </button>
+            <button type="button" className="secondary" onClick={() => editRef.current?.close()}>
+              {t("cancel")}
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </div>
+  );
+}
