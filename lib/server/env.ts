@@ -60,3 +60,14 @@ export function webhookAllowPrivate(): boolean {
 export function appBaseUrl(): string {
   return (process.env.APP_URL ?? process.env.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
 }
+
+/**
+ * The WebAuthn relying party: passkeys are bound to the dashboard's origin (NEXTAUTH_URL); the RP ID is
+ * its host name. Demo mode falls back to http://localhost:3000; production must set NEXTAUTH_URL.
+ */
+export function webAuthnRelyingParty(): { rpID: string; origin: string; rpName: string } {
+  const raw = process.env.NEXTAUTH_URL ?? (process.env.APP_MODE === "demo" ? "http://localhost:3000" : "");
+  if (!raw) throw new Error("NEXTAUTH_URL is not set: passkeys need the dashboard's public origin");
+  const url = new URL(raw);
+  return { rpID: url.hostname, origin: url.origin, rpName: "Approval Gateway" };
+}

@@ -8,6 +8,7 @@ import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { verifyPassword } from "@/lib/server/auth/password";
 import type { Actor } from "@/lib/server/auth/actor";
+import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
 import { lockProposal, orderMismatch, recomputeHash } from "./proposal-guards";
 import { decisionError, refuse, type Decision } from "./decision";
 
@@ -77,7 +78,18 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
 
   let authMethod = actor.authMethod;
   let authTime = new Date(actor.authTime * 1000);
-  if (!isAuthFresh(actor.authTime, p.tenant.stepUpMinutes, now)) {
+  let passkey: { credentialId: string; evidence: object } | null = null;
+  if (input.stepUp?.method === "passkey") {
+    // A passkey approval is its own fresh authentication, whatever the session's age: the assertion
+    // signs a challenge derived from this proposal's hash and is stored as the reviewer's signature.
+    const verified = await verifyApprovalAssertion(tx, { userId: actor.userId, tenantId: p.tenantId, proposal: ref, response: input.stepUp.response, now });
+    if (!verified.ok) {
+      return refuse(tx, actor, traceId, ref, "permission_denied", verified.message, { reason: "step_up_failed", passkey: verified.reason });
+    }
+    passkey = verified;
+    authMethod = "passkey";
+    authTime = now;
+  } else if (!isAuthFresh(actor.authTime, p.tenant.stepUpMinutes, now)) {
     if (!input.stepUp) {
       return refuse(tx, actor, traceId, ref, "permission_denied", `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`, {
         reason: "step_up_required",
@@ -107,7 +119,16 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
   }
 
   await tx.approval.create({
-    data: { tenantId: p.tenantId, proposalId: p.id, approverId: actor.userId, proposalHash: p.hash, authMethod, authTime, traceId },
+    data: {
+      tenantId: p.tenantId,
+      proposalId: p.id,
+      approverId: actor.userId,
+      proposalHash: p.hash,
+      authMethod,
+      authTime,
+      traceId,
+      ...(passkey ? { passkeyCredentialId: passkey.credentialId, passkeyAssertion: passkey.evidence } : {}),
+    },
   });
   const approvals = p.approvals.length + 1;
   let status: ApprovalResult["status"] = "pending_approval";
@@ -123,8 +144,8 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
     action: "proposal:approve",
     outcome: "ok",
     proposal: ref,
-    data: { approvals, requiredApprovals: p.requiredApprovals, status, authTime: authTime.toISOString(), agentTraceId: p.traceId },
-    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId"] },
+    data: { approvals, requiredApprovals: p.requiredApprovals, status, authTime: authTime.toISOString(), agentTraceId: p.traceId, ...(passkey ? { passkeyCredentialId: passkey.credentialId } : {}) },
+    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId", "passkeyCredentialId"] },
   });
   return { value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
 }

@@ -1,0 +1,82 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
+import { AppError } from "@/lib/domain/outcome";
+import { challengeOf } from "@/lib/domain/verify-passkey-approval";
+import { verifyPasskeyRegistrationInput } from "@/lib/schemas/passkeys";
+import { db } from "@/lib/server/db/client";
+import { webAuthnRelyingParty } from "@/lib/server/env";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import type { Actor } from "@/lib/server/auth/actor";
+import { consumeChallenge } from "./challenges";
+
+export type RegisteredPasskey = { id: string; name: string; createdAt: string };
+
+/**
+ * Verifies a registration answer and stores the passkey with its audit event, in one transaction.
+ * The challenge it answers must be this user's, unused and unexpired; it is consumed first with a guarded
+ * update, so it is spent even when verification then fails (one attempt per challenge).
+ */
+export async function registerPasskey(actor: Actor, raw: unknown): Promise<RegisteredPasskey> {
+  const parsed = verifyPasskeyRegistrationInput.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError("invalid_arguments", "The passkey registration is malformed.", {
+      problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    });
+  }
+  const { response, name } = parsed.data;
+  const rp = webAuthnRelyingParty();
+  const challenge = challengeOf(response.response.clientDataJSON);
+  const now = new Date();
+  const row = challenge
+    ? await db().webAuthnChallenge.findFirst({ where: { staffUserId: actor.userId, purpose: "register", challenge }, select: { id: true } })
+    : null;
+  if (!row || !(await db().$transaction((tx) => consumeChallenge(tx, { id: row.id, staffUserId: actor.userId, purpose: "register" }, now)))) {
+    throw new AppError("permission_denied", "This passkey request expired or was already used. Start again.", { reason: "challenge_invalid" });
+  }
+
+  let info;
+  try {
+    const verification = await verifyRegistrationResponse({
+      response: response as RegistrationResponseJSON,
+      expectedChallenge: challenge!,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpID,
+      requireUserVerification: true,
+    });
+    if (!verification.verified) throw new Error("not verified");
+    info = verification.registrationInfo;
+  } catch {
+    throw new AppError("permission_denied", "The passkey could not be verified.", { reason: "registration_failed" });
+  }
+
+  const label = name ?? `Passkey ${now.toISOString().slice(0, 10)}`;
+  const traceId = randomUUID().replace(/-/g, "");
+  const created = await db().$transaction(async (tx) => {
+    const taken = await tx.passkeyCredential.findUnique({ where: { id: info.credential.id }, select: { id: true } });
+    if (taken) return null;
+    const credential = await tx.passkeyCredential.create({
+      data: {
+        id: info.credential.id,
+        tenantId: actor.tenantId,
+        staffUserId: actor.userId,
+        publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
+        counter: info.credential.counter,
+        transports: info.credential.transports ?? [],
+        name: label,
+      },
+    });
+    await recordAuditEvent(tx, {
+      tenantId: actor.tenantId,
+      traceId,
+      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+      action: "auth:passkey_register",
+      outcome: "ok",
+      data: { credentialId: credential.id, deviceType: info.credentialDeviceType, backedUp: info.credentialBackedUp, aaguid: info.aaguid },
+      redaction: { clear: ["credentialId", "deviceType", "backedUp", "aaguid"] },
+    });
+    return credential;
+  });
+  if (!created) throw new AppError("invalid_arguments", "This passkey is already registered.", { reason: "already_registered" });
+  return { id: created.id, name: created.name, createdAt: created.createdAt.toISOString() };
+}
