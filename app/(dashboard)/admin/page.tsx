@@ -4,6 +4,7 @@ import { pageActor } from "@/lib/server/auth/page";
 import { getAdminOverview } from "@/lib/server/admin/get-admin-overview";
 import { DateTime } from "@/components/ui/date-time";
 import { Money } from "@/components/domain/money";
+import { ReviewWebhookSection } from "./_components/review-webhook-section";
 
 export const dynamic = "force-dynamic";
 
@@ -33,6 +34,8 @@ export default async function AdminPage() {
           <dd>{t("days", { count: tenant.retentionDays })}</dd>
         </dl>
       </section>
+
+      <ReviewWebhookSection actor={actor} />
 
       <section aria-labelledby="staff-title">
         <h2 id="staff-title">{t("staff")}</h2>
