@@ -38,12 +38,17 @@ const duplicateSql = Prisma.sql`(
   OR EXISTS (SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId"
              WHERE r."tenantId" = p."tenantId" AND (r."orderId" = p."orderId" OR ro."customerId" = p."customerId")
                AND r."createdAt" > now() - ${DUPLICATE_WINDOW}))`;
-// Many refunds for this customer: refunds plus other proposals in the window.
+// Many refunds for this customer: refunds plus other live proposals in the window. Counting stops at
+// the threshold (LIMIT), so a customer with thousands of rows costs no more than one with three.
 const velocitySql = Prisma.sql`(
-  (SELECT count(*) FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId"
-    WHERE r."tenantId" = p."tenantId" AND ro."customerId" = p."customerId" AND r."createdAt" > now() - ${VELOCITY_WINDOW})
-  + (SELECT count(*) FROM "Proposal" q WHERE q."tenantId" = p."tenantId" AND q."customerId" = p."customerId" AND q.id <> p.id
-      AND q."createdAt" > now() - ${VELOCITY_WINDOW} AND q.status NOT IN ('rejected', 'expired', 'invalidated'))
+  (SELECT count(*) FROM (
+      SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId"
+       WHERE ro."tenantId" = p."tenantId" AND ro."customerId" = p."customerId" AND r."createdAt" > now() - ${VELOCITY_WINDOW}
+      UNION ALL
+      SELECT 1 FROM "Proposal" q
+       WHERE q."customerId" = p."customerId" AND q."tenantId" = p."tenantId" AND q.id <> p.id
+         AND q."createdAt" > now() - ${VELOCITY_WINDOW} AND q.status NOT IN ('rejected', 'expired', 'invalidated')
+      LIMIT ${VELOCITY_COUNT}) v)
   >= ${VELOCITY_COUNT})`;
 
 function decodeCursor(cursor: string): { expiresAt: Date; id: string } {

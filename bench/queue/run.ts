@@ -1,0 +1,96 @@
+// npm run bench:queue — first-page latency of the review queue over 100,000 pending proposals.
+// Prints the product's use case (listPendingProposals: keyset page + risk flags + JSON shaping)
+// beside the raw indexed SQL for the same page, measured in the same run, and their ratio.
+// A script, not a test: it asserts nothing about time. Throw-away embedded PostgreSQL, loopback only.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
+import { applyMigrations } from "../../scripts/lib/migrations";
+import { seedDemo } from "../../scripts/lib/demo-data";
+import { prismaFor } from "../../scripts/lib/prisma";
+
+const N = Number(process.env.BENCH_PROPOSALS ?? 100_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
+
+const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-queue-")), ephemeral: true, database: "bench" });
+try {
+  await applyMigrations(server.url);
+  const prisma = prismaFor(server.url);
+  await seedDemo(prisma);
+  await prisma.$disconnect();
+
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  const { rows: [t] } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'tienda-es'`);
+  const tenantId = t.id as string;
+  console.log(`generating ${N.toLocaleString("en")} pending proposals…`);
+  const started = performance.now();
+  // One order per proposal (the schema allows one pending proposal per order), spread over customers.
+  await client.query(
+    `WITH c AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n, count(*) OVER () AS total FROM "Customer" WHERE "tenantId" = $1),
+     o AS (
+       INSERT INTO "Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", status, items, "updatedAt")
+       SELECT gen_random_uuid(), $1, 'B-' || g, c.id, 'EUR', 1000 + g % 90000, 1000 + g % 90000, 'paid', '[]', now()
+         FROM generate_series(1, $2::int) g JOIN c ON c.n = g % c.total
+       RETURNING id, "customerId", "capturedMinor", number),
+     pay AS (
+       INSERT INTO "Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display, "amountMinor", currency)
+       SELECT gen_random_uuid(), $1, o.id, 'card', 'pi_bench_' || o.number, 'Bench Holder', 'Visa •••• 4242', o."capturedMinor", 'EUR' FROM o
+       RETURNING id, "orderId", "amountMinor")
+     INSERT INTO "Proposal" (id, "tenantId", "orderId", "customerId", "paymentId", "amountMinor", currency, "recipientKind", "recipientRef",
+                             "recipientHolder", "recipientDisplay", reason, status, hash, "expiresAt", "requiredApprovals", "traceId", "updatedAt")
+     SELECT gen_random_uuid(), $1, o.id, o."customerId", pay.id, pay."amountMinor", 'EUR', 'card', 'pi_bench_' || o.number, 'Bench Holder',
+            'Visa •••• 4242', 'damaged_item', 'pending_approval', md5(o.number) || md5(o.number),
+            now() + interval '1 minute' + random() * interval '30 minutes', CASE WHEN pay."amountMinor" >= 50000 THEN 2 ELSE 1 END, md5(o.id::text), now()
+       FROM o JOIN pay ON pay."orderId" = o.id`,
+    [tenantId, N],
+  );
+  await client.query("ANALYZE");
+  console.log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  // The product path: the same module the route handler calls.
+  process.env.DATABASE_URL = server.url;
+  process.env.APP_MODE = "demo";
+  const { listPendingProposals } = await import("../../lib/server/proposals/list-pending-proposals");
+  const { rows: [reviewer] } = await client.query(`SELECT id FROM "StaffUser" WHERE email = 'lucia.revisora@tienda-es.test'`);
+  const actor = {
+    userId: reviewer.id, tenantId, tenantSlug: "tienda-es", name: "bench", email: "bench", roles: ["reviewer" as const],
+    locale: "es-ES", timeZone: "UTC", authTime: Math.floor(Date.now() / 1000), authMethod: "password", stepUpMinutes: 5,
+  };
+  const rawSql = `SELECT p.id, p."amountMinor", p."expiresAt" FROM "Proposal" p
+                   WHERE p."tenantId" = $1 AND p.status = 'pending_approval' AND p."expiresAt" > now()
+                   ORDER BY p."expiresAt", p.id LIMIT 26`;
+
+  async function measure(label: string, fn: () => Promise<unknown>) {
+    for (let i = 0; i < 20; i++) await fn(); // warm-up
+    const times: number[] = [];
+    for (let i = 0; i < ITERATIONS; i++) {
+      const t0 = performance.now();
+      await fn();
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
+    return { label, p50: q(0.5), p95: q(0.95), p99: q(0.99) };
+  }
+
+  const raw = await measure("raw indexed SQL (pg, same page, no flags)", () => client.query(rawSql, [tenantId]));
+  const product = await measure("listPendingProposals (keyset + flags + shaping)", () => listPendingProposals(actor, {}));
+  const page = await listPendingProposals(actor, {});
+  const deep = await measure("listPendingProposals, second page (cursor)", () => listPendingProposals(actor, { cursor: page.nextCursor ?? undefined }));
+  const plan = await client.query(`EXPLAIN ${rawSql}`, [tenantId]);
+
+  console.log(`\nqueue first page over ${N.toLocaleString("en")} pending proposals, ${ITERATIONS} iterations each`);
+  for (const r of [raw, product, deep]) console.log(`${r.label.padEnd(52)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
+  console.log(`ratio product/raw: p50 ${(product.p50 / raw.p50).toFixed(1)}×   p95 ${(product.p95 / raw.p95).toFixed(1)}×`);
+  console.log(`raw plan: ${plan.rows.map((r) => r["QUERY PLAN"]).join(" | ").slice(0, 240)}`);
+  await client.end();
+  const g = globalThis as unknown as { prisma?: { $disconnect(): Promise<void> } };
+  await g.prisma?.$disconnect();
+} finally {
+  await server.stop();
+}
+process.exit(0);
