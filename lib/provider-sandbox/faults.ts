@@ -1,0 +1,73 @@
+// Switchable faults of the sandbox provider, held in memory (a restart clears them, like `reset`).
+// Pure code: the server asks `match` what to do with each request.
+
+export type FaultKind = "latency" | "fail_5xx" | "accept_then_hang" | "drop_after_commit";
+/** Which requests a fault applies to: refund creation (default), reads (retrieve, list), or all. */
+export type FaultScope = "create" | "read" | "any";
+
+export type FaultSpec = {
+  kind: FaultKind;
+  /** One-shot (default) faults are used up by the first request they match; sticky ones stay until reset. */
+  once?: boolean;
+  /** Only requests about this payment intent (create: its `payment_intent`; list: its filter). */
+  paymentIntent?: string;
+  on?: FaultScope;
+  /** For `latency`: how long the request is held (inside its transaction, holding the idempotency lock). */
+  latencyMs?: number;
+};
+
+export type Fault = Required<Pick<FaultSpec, "kind" | "once" | "on">> & { id: number; paymentIntent: string | null; latencyMs: number; hits: number };
+
+export type FaultAction = Exclude<FaultKind, "latency">;
+export type FaultMatch = { latencyMs: number; action: FaultAction | null; faultIds: number[] };
+
+export class FaultBoard {
+  private faults: Fault[] = [];
+  private nextId = 1;
+
+  add(spec: FaultSpec): Fault {
+    const fault: Fault = {
+      id: this.nextId++,
+      kind: spec.kind,
+      once: spec.once ?? true,
+      on: spec.on ?? "create",
+      paymentIntent: spec.paymentIntent ?? null,
+      latencyMs: spec.kind === "latency" ? Math.max(0, spec.latencyMs ?? 0) : 0,
+      hits: 0,
+    };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /**
+   * What to do with one request: the longest matching latency, and the first matching action fault
+   * (the order they were added). Matching one-shot faults are consumed.
+   */
+  match(request: { endpoint: "create" | "read"; paymentIntent: string | null }): FaultMatch {
+    let latencyMs = 0;
+    let action: FaultAction | null = null;
+    const used: Fault[] = [];
+    for (const fault of this.faults) {
+      if (fault.on !== "any" && fault.on !== request.endpoint) continue;
+      if (fault.paymentIntent !== null && fault.paymentIntent !== request.paymentIntent) continue;
+      if (fault.kind === "latency") {
+        latencyMs = Math.max(latencyMs, fault.latencyMs);
+        used.push(fault);
+      } else if (action === null) {
+        action = fault.kind;
+        used.push(fault);
+      }
+    }
+    for (const fault of used) fault.hits++;
+    this.faults = this.faults.filter((f) => !(f.once && used.includes(f)));
+    return { latencyMs, action, faultIds: used.map((f) => f.id) };
+  }
+}

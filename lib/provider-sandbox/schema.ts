@@ -1,0 +1,105 @@
+// The sandbox provider's own tables, in its own database. Created at start (idempotent), under an
+// advisory lock so two sandbox processes starting on one database do not race.
+import pg from "pg";
+
+const SCHEMA_LOCK = 7_311_402_651;
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS payment_intents (
+  id              text PRIMARY KEY,
+  amount          bigint NOT NULL CHECK (amount > 0),
+  currency        text NOT NULL,
+  amount_refunded bigint NOT NULL DEFAULT 0,
+  charge          text NOT NULL,
+  refund_mode     text NULL,
+  settle_delay_ms integer NULL,
+  created         bigint NOT NULL,
+  CHECK (amount_refunded >= 0 AND amount_refunded <= amount)
+);
+CREATE TABLE IF NOT EXISTS refunds (
+  seq             bigserial UNIQUE,
+  id              text PRIMARY KEY,
+  payment_intent  text NOT NULL REFERENCES payment_intents(id),
+  charge          text NOT NULL,
+  amount          bigint NOT NULL CHECK (amount > 0),
+  currency        text NOT NULL,
+  status          text NOT NULL,
+  reason          text NULL,
+  failure_reason  text NULL,
+  metadata        jsonb NOT NULL DEFAULT '{}'::jsonb,
+  created         bigint NOT NULL,
+  settle_at       timestamptz NULL,
+  settle_to       text NULL,
+  idempotency_key text NULL
+);
+CREATE INDEX IF NOT EXISTS refunds_by_payment_intent ON refunds (payment_intent, seq DESC);
+CREATE INDEX IF NOT EXISTS refunds_due ON refunds (settle_at) WHERE status = 'pending';
+-- One row per idempotency key, committed in the same transaction as the refund it answered for.
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  key          text PRIMARY KEY,
+  method       text NOT NULL,
+  path         text NOT NULL,
+  fingerprint  text NOT NULL,
+  request_id   text NOT NULL,
+  status_code  integer NOT NULL,
+  body         text NOT NULL,
+  created_at   timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS events (
+  seq             bigserial UNIQUE,
+  id              text PRIMARY KEY,
+  type            text NOT NULL,
+  payload         text NOT NULL,
+  created         bigint NOT NULL,
+  attempts        integer NOT NULL DEFAULT 0,
+  next_attempt_at timestamptz NULL,
+  delivered_at    timestamptz NULL,
+  gave_up_at      timestamptz NULL,
+  last_status     integer NULL,
+  last_error      text NULL
+);
+CREATE INDEX IF NOT EXISTS events_due ON events (next_attempt_at) WHERE delivered_at IS NULL AND gave_up_at IS NULL;
+CREATE TABLE IF NOT EXISTS settings (
+  key   text PRIMARY KEY,
+  value jsonb NOT NULL
+);
+`;
+
+/** Creates the database named in `databaseUrl` when it is missing (connecting to `postgres` on the same server). */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ""));
+  if (!name) throw new Error("the sandbox database URL names no database");
+  const admin = new URL(databaseUrl);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (exists.rowCount === 0) {
+      try {
+        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } catch (error) {
+        // Another sandbox created it between our check and our CREATE.
+        if ((error as { code?: string }).code !== "42P04") throw error;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+export async function ensureSchema(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK]);
+    await client.query(DDL);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
