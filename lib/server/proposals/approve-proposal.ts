@@ -144,8 +144,8 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
     action: "proposal:approve",
     outcome: "ok",
     proposal: ref,
-    data: { approvals, requiredApprovals: p.requiredApprovals, status, authTime: authTime.toISOString(), agentTraceId: p.traceId, ...(passkey ? { passkeyCredentialId: passkey.credentialId } : {}) },
-    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId", "passkeyCredentialId"] },
+    data: { approvals, requiredApprovals: p.requiredApprovals, status, authTime: authTime.toISOString(), agentTraceId: p.traceId, ...(passkey ? { passkeyId: passkey.credentialId } : {}) },
+    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId", "passkeyId"] },
   });
   return { value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
 }

@@ -5,6 +5,7 @@ import { canonicalProposalJson } from "@/lib/domain/proposal-hash";
 import { db } from "@/lib/server/db/client";
 import { OPEN_PROPOSAL_STATUSES } from "@/lib/server/orders/lookup-order";
 import type { Actor } from "@/lib/server/auth/actor";
+import { hasPasskeys } from "@/lib/server/passkeys/list-passkeys";
 import { hashInputOf } from "./proposal-guards";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -83,6 +84,8 @@ export async function getProposal(actor: Actor, id: string) {
         can(actor.roles, "proposal:reprepare") && !p.supersededBy && (p.status === "expired" || p.status === "invalidated" || (p.status === "pending_approval" && !pending)),
       ownRequest,
       alreadyApproved,
+      // The approve dialog then offers "Approve with passkey" (a signature over this proposal's hash).
+      hasPasskeys: can(actor.roles, "proposal:decide") && (await hasPasskeys(actor)),
       // After this instant an approval needs re-authentication (the server checks it anyway).
       stepUpMinutes: p.tenant.stepUpMinutes,
       stepUpAfter: new Date((actor.authTime + p.tenant.stepUpMinutes * 60) * 1000).toISOString(),
