@@ -1,0 +1,6 @@
+import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
+import { registerPasskey } from "@/lib/server/passkeys/register-passkey";
+
+export const dynamic = "force-dynamic";
+
+export const POST = staffRoute(async (actor, request) => registerPasskey(actor, await jsonBody(request)));
