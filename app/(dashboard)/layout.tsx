@@ -5,6 +5,7 @@ import { getActor } from "@/lib/server/auth/actor";
 import { visibleNavigation } from "@/lib/domain/permissions";
 import { MainNav } from "@/components/layout/main-nav";
 import { SignOutButton } from "@/components/layout/sign-out-button";
+import Link from "next/link";
 
 export const dynamic = "force-dynamic";
 
@@ -27,6 +28,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <span>
             {t("user.roles")}: {actor.roles.map((r) => t(`roles.${r}`)).join(", ")}
           </span>
+          <Link href="/account/passkeys">{t("passkeys.nav")}</Link>
           <SignOutButton label={t("user.signOut")} />
         </div>
       </aside>

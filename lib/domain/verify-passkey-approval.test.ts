@@ -56,7 +56,7 @@ describe("verifyPasskeyApproval (offline)", () => {
     const other = createSoftAuthenticator(rp);
     expect(await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: other.cosePublicKey, ...rp })).toMatchObject({ verified: false, reason: "signature_invalid" });
     const sig = Buffer.from(evidence.response.response.signature, "base64url");
-    sig[sig.length - 1] ^= 1;
+    sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 1, sig.length - 1);
     const tampered = { ...evidence, response: { ...evidence.response, response: { ...evidence.response.response, signature: sig.toString("base64url") } } };
     expect(await verifyPasskeyApproval({ evidence: tampered, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp })).toMatchObject({ verified: false, reason: "signature_invalid" });
     expect(await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, rpID: "evil.test", origin: rp.origin })).toMatchObject({ verified: false, reason: "signature_invalid" });

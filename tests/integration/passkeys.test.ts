@@ -190,7 +190,7 @@ describe("passkey approval", () => {
     const options = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
     const response = reviewerKey.authenticate(options.challenge);
     const sig = Buffer.from(response.response.signature, "base64url");
-    sig[sig.length - 1] ^= 1;
+    sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 1, sig.length - 1);
     const forged = { ...response, response: { ...response.response, signature: sig.toString("base64url") } };
     await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: forged } })).rejects.toMatchObject({
       code: "permission_denied",

@@ -7,6 +7,8 @@ import { api, ApiError, proposalKeys } from "@/lib/queries/proposals";
 import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
 import type { ApprovalResult } from "@/lib/server/proposals/approve-proposal";
 import { formatMinor } from "@/lib/domain/format-money";
+import type { StepUpInput } from "@/lib/schemas/proposals";
+import { PasskeyApproveButton } from "./passkey-approve-button";
 
 /**
  * Approve / reject for reviewers. The confirmation restates exactly what will happen, and the request
@@ -26,7 +28,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const invalidate = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
 
   const approve = useMutation({
-    mutationFn: (body: { hash: string; stepUp?: { method: "password"; password: string } }) =>
+    mutationFn: (body: { hash: string; stepUp?: StepUpInput }) =>
       api<ApprovalResult>(`/api/proposals/${p.id}/approve`, { method: "POST", body: JSON.stringify(body) }),
     onSuccess: (r) => {
       approveRef.current?.close();
@@ -119,6 +121,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
             {confirmText}
           </p>
           <p className="muted">{t("confirmHash", { hash: p.hash })}</p>
+          {p.viewer.hasPasskeys ? <PasskeyApproveButton proposalId={p.id} hash={p.hash} busy={approve.isPending} onApprove={(body) => approve.mutate(body)} onError={setError} /> : null}
           {stepUpDue ? (
             <div className="field">
               <p>{t("stepUpNeeded", { minutes: p.viewer.stepUpMinutes })}</p>

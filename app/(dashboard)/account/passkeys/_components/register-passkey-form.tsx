@@ -1,0 +1,64 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { api, ApiError } from "@/lib/queries/proposals";
+
+/** Registers a passkey on this device: options from the server → the browser's WebAuthn prompt → verify. */
+export function RegisterPasskeyForm() {
+  const t = useTranslations("passkeys");
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    setNotice(null);
+    if (!browserSupportsWebAuthn()) {
+      setError(t("unsupported"));
+      return;
+    }
+    const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
+    setPending(true);
+    try {
+      const optionsJSON = await api<PublicKeyCredentialCreationOptionsJSON>("/api/passkeys/registration/options", { method: "POST", body: "{}" });
+      const response = await startRegistration({ optionsJSON });
+      const saved = await api<{ id: string; name: string }>("/api/passkeys/registration/verify", {
+        method: "POST",
+        body: JSON.stringify({ response, ...(name ? { name } : {}) }),
+      });
+      setNotice(t("registered", { name: saved.name }));
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : t("cancelled"));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="passkey-register">
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error-box" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor="passkey-name">{t("nameLabel")}</label>
+        <input id="passkey-name" name="name" maxLength={60} placeholder={t("namePlaceholder")} autoComplete="off" />
+      </div>
+      <button type="submit" disabled={pending}>
+        {pending ? t("waiting") : t("register")}
+      </button>
+    </form>
+  );
+}
