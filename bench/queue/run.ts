@@ -82,6 +82,12 @@ try {
   const page = await listPendingProposals(actor, {});
   const deep = await measure("listPendingProposals, second page (cursor)", () => listPendingProposals(actor, { cursor: page.nextCursor ?? undefined }));
   const plan = await client.query(`EXPLAIN ${rawSql}`, [tenantId]);
+  // Debugging aid: BENCH_EXPLAIN_FILE=some.sql prints the plan of any query against this data.
+  if (process.env.BENCH_EXPLAIN_FILE) {
+    const { readFileSync } = await import("node:fs");
+    const explained = await client.query(readFileSync(process.env.BENCH_EXPLAIN_FILE, "utf8"));
+    console.log(explained.rows.map((r) => r["QUERY PLAN"]).join("\n"));
+  }
 
   console.log(`\nqueue first page over ${N.toLocaleString("en")} pending proposals, ${ITERATIONS} iterations each`);
   for (const r of [raw, product, deep]) console.log(`${r.label.padEnd(52)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
