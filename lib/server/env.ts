@@ -1,5 +1,6 @@
 import "server-only";
 import { demoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
+import { demoPaymentProvider } from "@/lib/config/demo-payment-provider";
 
 // The only reader of process.env in the application. Demo mode is chosen by the start script
 // (APP_MODE=demo, set when it runs the embedded PostgreSQL); anything else is production and must
@@ -41,6 +42,45 @@ export function oidcConfig(): OidcConfig | null {
   const clientSecret = process.env.OIDC_CLIENT_SECRET;
   if (!issuer || !clientId || !clientSecret) return null;
   return { issuer, clientId, clientSecret, name: process.env.OIDC_NAME ?? "SSO" };
+}
+
+// Payment provider (lib/server/payments, docs/provider-sandbox.md).
+
+export type PaymentProviderConfig = {
+  apiKey: string;
+  host?: string;
+  port?: number;
+  protocol?: "http" | "https";
+  timeoutMs: number;
+  webhookSecret: string | null;
+};
+
+/**
+ * Where refunds go: Stripe by default, or PAYMENT_PROVIDER_URL (the sandbox provider in the demo and
+ * tests). PAYMENT_PROVIDER_API_KEY, PAYMENT_PROVIDER_WEBHOOK_SECRET, PAYMENT_PROVIDER_TIMEOUT_MS
+ * (default 10 s). Demo mode falls back to the sandbox's public demo values; production refuses them.
+ */
+export function paymentProviderConfig(): PaymentProviderConfig {
+  const demo = isDemoMode;
+  const apiKey = process.env.PAYMENT_PROVIDER_API_KEY ?? (demo ? demoPaymentProvider.apiKey : "");
+  const webhookSecret = process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET ?? (demo ? demoPaymentProvider.webhookSecret : null);
+  if (!demo) {
+    if (!apiKey) throw new Error("PAYMENT_PROVIDER_API_KEY is not set");
+    if (apiKey === demoPaymentProvider.apiKey || webhookSecret === demoPaymentProvider.webhookSecret) {
+      throw new Error("refusing the public demo payment provider credentials outside demo mode");
+    }
+  }
+  const rawUrl = process.env.PAYMENT_PROVIDER_URL ?? (demo ? demoPaymentProvider.url : "");
+  const timeout = Number.parseInt(process.env.PAYMENT_PROVIDER_TIMEOUT_MS ?? "", 10);
+  const config: PaymentProviderConfig = { apiKey, timeoutMs: timeout > 0 && timeout <= 120_000 ? timeout : 10_000, webhookSecret: webhookSecret || null };
+  if (rawUrl) {
+    const url = new URL(rawUrl);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("PAYMENT_PROVIDER_URL must be http(s)");
+    config.protocol = url.protocol === "http:" ? "http" : "https";
+    config.host = url.hostname;
+    config.port = url.port ? Number(url.port) : config.protocol === "http" ? 80 : 443;
+  }
+  return config;
 }
 
 // Background jobs (lib/server/jobs, docs/jobs.md).
