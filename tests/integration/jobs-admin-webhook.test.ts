@@ -19,6 +19,8 @@ async function actorWith(slug: string, role: string): Promise<Actor> {
     locale: user.tenant.locale,
     timeZone: user.tenant.timeZone,
     authTime: Math.floor(Date.now() / 1000),
+    authMethod: "password",
+    stepUpMinutes: user.tenant.stepUpMinutes,
   };
 }
 
@@ -49,7 +51,7 @@ describe("setting the reviewer webhook", () => {
 
     const events = await db().auditEvent.findMany({ where: { action: "admin:set_review_webhook", tenantId: admin.tenantId }, orderBy: { seq: "asc" } });
     expect(events).toHaveLength(2);
-    expect(events[0]).toMatchObject({ actorType: "staff", actorId: admin.userId, outcome: "ok" });
+    expect(events[0]).toMatchObject({ actorType: "staff", actorId: admin.userId, authMethod: "password", outcome: "ok" });
     expect(events[0]!.data).toMatchObject({ url: "https://hooks.example.com/review?team=es", enabled: true });
     const stored = JSON.stringify(events);
     expect(stored).not.toContain(first.secret!);

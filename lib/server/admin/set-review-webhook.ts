@@ -47,7 +47,7 @@ export async function setReviewWebhook(actor: Actor, raw: unknown): Promise<SetR
     await recordAuditEvent(tx, {
       tenantId: actor.tenantId,
       traceId: `admin-${randomUUID()}`,
-      actor: { type: "staff", id: actor.userId },
+      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
       action: "admin:set_review_webhook",
       outcome: "ok",
       data: { url, enabled: url !== null },
