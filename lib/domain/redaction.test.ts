@@ -113,5 +113,6 @@ describe("text helpers", () => {
     expect(truncateText("abc", 10)).toBe("abc");
     expect(truncateText("a".repeat(20), 10)).toMatch(/^a{10}…\[truncated 10 chars\]$/);
     expect(wellFormed("a\uD800b")).toBe("a\uFFFDb");
+    expect(wellFormed("a\u0000b")).toBe("a\uFFFDb");
   });
 });

@@ -90,9 +90,9 @@ const PATTERNS: Pattern[] = [
   { re: /\+?\d[\d ().-]{7,}\d/g, replace: (m, fp, seen) => ((m.match(/\d/g)?.length ?? 0) >= 9 ? mask(m, fp, seen) : m) },
 ];
 
-/** Replaces lone UTF-16 surrogates (invalid in canonical JSON) with U+FFFD. */
+/** Replaces lone UTF-16 surrogates (invalid in canonical JSON) and NUL (refused by jsonb) with U+FFFD. */
 export function wellFormed(s: string): string {
-  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+  return s.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 }
 
 function escapeRegExp(s: string): string {

@@ -124,6 +124,19 @@ describe("audit chain", () => {
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
   });
 
+  it("odd text (NUL, lone surrogates, emoji) is answered and audited, never an internal_error", async () => {
+    const token = await tokenFor(ES, ana);
+    const trace = freshTrace();
+    const odd = "bad \u0000 byte \uD800 and 🎉 fine";
+    const a = await send(anthropicCall("create_support_ticket", { category: "technical", summary: odd, priority: "low" }), headersFor({ token, trace }));
+    expect(a.content.code).toBe("invalid_arguments");
+    const b = await send(anthropicCall("create_support_ticket", { category: "technical", summary: "emoji 🎉 and \uD800 lone surrogate", priority: "low" }), headersFor({ token, trace }));
+    expect(b.content.code).toBe("ok");
+    const c = await send(anthropicCall("lookup_order", { "\u0000key": odd }), headersFor({ token, trace }));
+    expect(c.content.code).toBe("invalid_arguments");
+    expect(await db().auditEvent.count({ where: { traceId: trace } })).toBe(3);
+  });
+
   it("is append-only, and a tampered event is named by the verifier", async () => {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
     const first = await db().auditEvent.findFirstOrThrow({ where: { tenantId: tenant.id }, orderBy: { seq: "asc" } });

@@ -15,7 +15,7 @@ const toolName = fc.oneof(
   fc.constantFrom("lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket", "search_invoices", "LOOKUP_ORDER", ""),
   fc.string({ maxLength: 40 }),
 );
-const orderRef = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-1004") }, fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-2001", "ORD-9999", "", " ORD-1001", "ORD-1001'; DROP TABLE \"Order\"; --"), fc.string({ maxLength: 60 }), fc.integer(), fc.constant(null));
+const orderRef = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-1004") }, fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-2001", "ORD-9999", "", " ORD-1001", "ORD-1001'; DROP TABLE \"Order\"; --"), fc.string({ maxLength: 60 }), fc.string({ unit: "binary", maxLength: 20 }), fc.integer(), fc.constant(null));
 const reason = fc.oneof(fc.constantFrom("damaged_item", "other", "DAMAGED", ""), fc.string({ maxLength: 20 }), fc.integer());
 const extraFields = fc.dictionary(fc.oneof(fc.constantFrom("amount", "customer_id", "currency", "recipient", "__proto__", "constructor"), fc.string({ maxLength: 12 })), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
 
@@ -29,7 +29,7 @@ const args = fc.oneof(
   { weight: 1, arbitrary: fc.record({ proposal_id: fc.oneof(fc.uuid(), fc.string({ maxLength: 40 })) }) },
   {
     weight: 1,
-    arbitrary: fc.record({ category: fc.oneof(fc.constantFrom("billing", "x"), fc.string()), summary: fc.string({ maxLength: 700 }), priority: fc.oneof(fc.constantFrom("low", "urgent"), fc.string()) }, { requiredKeys: [] }),
+    arbitrary: fc.record({ category: fc.oneof(fc.constantFrom("billing", "x"), fc.string()), summary: fc.oneof(fc.string({ maxLength: 700 }), fc.string({ unit: "binary", minLength: 10, maxLength: 60 })), priority: fc.oneof(fc.constantFrom("low", "urgent"), fc.string()) }, { requiredKeys: [] }),
   },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );

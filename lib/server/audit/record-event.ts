@@ -1,8 +1,10 @@
 import "server-only";
-import { redact, scrubText, truncateText, type RedactionPolicy } from "@/lib/domain/redaction";
+import { randomUUID } from "node:crypto";
+import { Prisma } from "@/lib/server/db/generated/client";
+import { redact, scrubText, truncateText, wellFormed, type RedactionPolicy } from "@/lib/domain/redaction";
 import type { Tx } from "@/lib/server/db/client";
 import { auditFingerprint } from "./fingerprint";
-import { auditEventHash } from "./event-hash";
+import { auditContentHash } from "./event-hash";
 
 /**
  * Input of `recordAuditEvent`. Pass raw values: this writer redacts before anything is stored.
@@ -54,7 +56,7 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
 
   const content = {
     tenantId: input.tenantId,
-    traceId: truncateText(input.traceId, 128),
+    traceId: truncateText(wellFormed(input.traceId), 128),
     actorType: input.actor.type,
     actorId: short(input.actor.id, 128, seen),
     authMethod: short(input.actor.authMethod, 64, seen),
@@ -69,23 +71,33 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
     data,
   };
 
-  // One writer at a time per tenant chain, until this transaction ends.
+  const occurredAt = new Date();
+  const fingerprintList = [...seen].sort();
+  const contentHash = auditContentHash({ ...content, occurredAt, fingerprints: fingerprintList });
+  const id = randomUUID();
+
+  // The chain's critical section, kept to one statement: one writer at a time per tenant chain (advisory
+  // lock until this transaction ends), then a single INSERT that reads the chain head, takes the next seq
+  // and computes the link hash in PostgreSQL. Two statements, not one: the INSERT must take its snapshot
+  // after the lock is granted, or it could miss the previous holder's event and fork the chain.
   const chain = `audit-chain:${input.tenantId ?? "none"}`;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${chain}, 0))`;
-  const last = await tx.auditEvent.findFirst({
-    where: { tenantId: input.tenantId },
-    orderBy: { seq: "desc" },
-    select: { seq: true, hash: true },
-  });
-  const seq = (last?.seq ?? 0) + 1;
-  const prevHash = last?.hash ?? null;
-  const occurredAt = new Date();
-  const sortedFingerprints = [...seen].sort();
-  const hash = auditEventHash({ ...content, seq, occurredAt, prevHash, fingerprints: sortedFingerprints });
-
-  const row = await tx.auditEvent.create({
-    data: { ...content, data: content.data ?? {}, seq, occurredAt, prevHash, hash, fingerprints: sortedFingerprints },
-    select: { id: true },
-  });
-  return { id: row.id, seq, hash };
+  const sameChain = input.tenantId === null ? Prisma.sql`"tenantId" IS NULL` : Prisma.sql`"tenantId" = ${input.tenantId}::uuid`;
+  const [row] = await tx.$queryRaw<{ seq: number; hash: string }[]>`
+    WITH head AS (
+      SELECT "seq", "hash" FROM "AuditEvent" WHERE ${sameChain} ORDER BY "seq" DESC LIMIT 1
+    ), next AS (
+      SELECT COALESCE((SELECT "seq" FROM head), 0) + 1 AS "seq", (SELECT "hash" FROM head) AS "prevHash"
+    )
+    INSERT INTO "AuditEvent" ("id", "tenantId", "seq", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome",
+                              "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "prevHash", "hash")
+    SELECT ${id}::uuid, ${input.tenantId}::uuid, next."seq", (${occurredAt.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${content.traceId},
+           ${content.actorType}::"AuditActorType", ${content.actorId}, ${content.authMethod}, ${content.action}, ${content.outcome},
+           ${content.proposalId}::uuid, ${content.proposalHash}, ${content.model}, ${content.promptVersion}, ${content.channel}, ${content.endUser},
+           ${JSON.stringify(content.data ?? {})}::jsonb, ${fingerprintList}::text[], next."prevHash",
+           encode(sha256(convert_to(COALESCE(next."prevHash", '') || E'\n' || next."seq"::text || E'\n' || ${contentHash}, 'UTF8')), 'hex')
+      FROM next
+    RETURNING "seq", "hash"`;
+  if (!row) throw new Error("audit event was not written");
+  return { id, seq: row.seq, hash: row.hash };
 }
