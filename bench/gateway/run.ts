@@ -54,6 +54,7 @@ try {
 
   gatewayHttp = await listen(adaptRouteHandler(POST));
   rawPool = new pg.Pool({ connectionString: server.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  rawPool.on("error", () => undefined); // an idle client dropped by the server must not crash the bench
   rawHttp = await listen(rawPrepareRefundServer(rawPool));
 
   const key = agentKey(TENANT, "web_support");
@@ -156,7 +157,7 @@ async function readAll(req: IncomingMessage): Promise<string> {
 
 /** node:http → Web Request → the route handler → node:http (what Next does for a route handler). */
 function adaptRouteHandler(POST: (req: Request) => Promise<Response>) {
-  return async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readAll(req);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
@@ -164,12 +165,18 @@ function adaptRouteHandler(POST: (req: Request) => Promise<Response>) {
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(await response.text());
   };
+  return (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  };
 }
 
 /** The baseline: the same SQL as the gateway's prepare_refund path, hand-written on pg, no framework. */
 function rawPrepareRefundServer(pool: pg.Pool) {
   const sha = (s: string) => createHash("sha256").update(s).digest("hex");
-  return async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const traceId = randomUUID().replace(/-/g, "");
     const send = (code: string, payload: Record<string, unknown>) => {
       const b = JSON.parse(body || "{}") as { id?: string };
@@ -238,14 +245,20 @@ function rawPrepareRefundServer(pool: pg.Pool) {
           proposal = created[0];
         }
       }
+      // The audit event: same chain lock and single INSERT … SELECT as lib/server/audit/record-event.ts.
+      const occurredAt = new Date().toISOString();
+      const outcome = proposal ? "approval_required" : "not_found";
+      const data = { transport: "anthropic", arguments: call.input };
+      const contentHash = sha(canonicalize({ v: 2, tenantId: key.tenantId, occurredAt, traceId, action: "tool:prepare_refund", outcome, data })!);
       await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`audit-chain:${key.tenantId}`]);
-      const { rows: last } = await client.query(`SELECT seq, hash FROM "AuditEvent" WHERE "tenantId" = $1::uuid ORDER BY seq DESC LIMIT 1`, [key.tenantId]);
-      const seq = (last[0]?.seq ?? 0) + 1;
-      const content = { tenantId: key.tenantId, seq, traceId, action: "tool:prepare_refund", outcome: proposal ? "approval_required" : "not_found", prevHash: last[0]?.hash ?? null, data: { arguments: call.input } };
       await client.query(
-        `INSERT INTO "AuditEvent" (id, "tenantId", seq, "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome, "proposalId", "proposalHash", channel, "endUser", data, fingerprints, "prevHash", hash)
-         VALUES ($1, $2, $3, now(), $4, 'agent', $5, 'agent_key', $6, $7, $8, $9, $10, $11, $12, '{}', $13, $14)`,
-        [randomUUID(), key.tenantId, seq, traceId, key.id, content.action, content.outcome, proposal?.id ?? null, proposal?.hash ?? null, key.channel, sha(customer).slice(0, 16), JSON.stringify(content.data), content.prevHash, sha(canonicalize(content)!)],
+        `WITH head AS (SELECT "seq", "hash" FROM "AuditEvent" WHERE "tenantId" = $2::uuid ORDER BY "seq" DESC LIMIT 1),
+              next AS (SELECT COALESCE((SELECT "seq" FROM head), 0) + 1 AS "seq", (SELECT "hash" FROM head) AS "prevHash")
+         INSERT INTO "AuditEvent" (id, "tenantId", seq, "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome, "proposalId", "proposalHash", channel, "endUser", data, fingerprints, "prevHash", hash)
+         SELECT $1::uuid, $2::uuid, next."seq", ($3::timestamptz AT TIME ZONE 'UTC'), $4, 'agent', $5, 'agent_key', 'tool:prepare_refund', $6, $7, $8, $9, $10, $11::jsonb, '{}', next."prevHash",
+                encode(sha256(convert_to(COALESCE(next."prevHash", '') || E'\\n' || next."seq"::text || E'\\n' || $12, 'UTF8')), 'hex')
+           FROM next`,
+        [randomUUID(), key.tenantId, occurredAt, traceId, key.id, outcome, proposal?.id ?? null, proposal?.hash ?? null, key.channel, sha(customer).slice(0, 16), JSON.stringify(data), contentHash],
       );
       await client.query("COMMIT");
       if (!proposal) return send("not_found", { error: { message: "no such order" } });
@@ -257,6 +270,12 @@ function rawPrepareRefundServer(pool: pg.Pool) {
     } finally {
       client.release();
     }
+  };
+  return (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end('{"type":"tool_result","tool_use_id":"unknown","is_error":true,"content":"{\\"code\\":\\"internal_error\\"}"}');
+    });
   };
 }
 
