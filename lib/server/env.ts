@@ -111,3 +111,19 @@ export function webAuthnRelyingParty(): { rpID: string; origin: string; rpName: 
   const url = new URL(raw);
   return { rpID: url.hostname, origin: url.origin, rpName: "Approval Gateway" };
 }
+
+/**
+ * Execution timings. `staleSendingMs`: a `sending` execution older than this is presumed to belong to
+ * a crashed worker and is reconciled; `reconcileDelayMs`: first check after an unknown outcome.
+ * Tests shorten them; production keeps the defaults.
+ */
+export function executionTimings(): { staleSendingMs: number; reconcileDelayMs: number } {
+  const int = (v: string | undefined, d: number) => {
+    const n = Number.parseInt(v ?? "", 10);
+    return n >= 0 && n <= 3_600_000 ? n : d;
+  };
+  return {
+    staleSendingMs: int(process.env.EXECUTION_STALE_SENDING_MS, 30_000),
+    reconcileDelayMs: int(process.env.EXECUTION_RECONCILE_DELAY_MS, 5_000),
+  };
+}

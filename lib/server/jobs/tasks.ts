@@ -4,6 +4,8 @@ import { z } from "zod";
 import { defineTask } from "./define-task";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { deliverReviewWebhook } from "@/lib/server/notifications/deliver-review-webhook";
+import { executeRefund } from "@/lib/server/executions/execute-refund";
+import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 
 /**
  * The task registry: name → handler. Adding a task is one entry here (and, if it recurs, one crontab
@@ -29,8 +31,21 @@ export const tasks: TaskList = {
     },
   }),
 
-  // execute_refund: defineTask({ payload: z.object({ proposalId: z.uuid() }), run: … }),
-  // reconcile_execution: defineTask({ … }),
+  /** Executes an approved proposal once (revalidate, commit the idempotency key, call the provider). */
+  execute_refund: defineTask({
+    payload: z.object({ proposalId: z.uuid() }),
+    run: async ({ proposalId }) => {
+      await executeRefund(proposalId);
+    },
+  }),
+
+  /** Asks the provider about an execution whose outcome is unknown or pending; never a blind re-send. */
+  reconcile_execution: defineTask({
+    payload: z.object({ executionId: z.uuid() }),
+    run: async ({ executionId }) => {
+      await reconcileExecution(executionId);
+    },
+  }),
 };
 
 export type TaskName = keyof typeof tasks;

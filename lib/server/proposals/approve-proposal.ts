@@ -6,6 +6,7 @@ import { isAuthFresh } from "@/lib/domain/step-up";
 import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { verifyPassword } from "@/lib/server/auth/password";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
@@ -136,6 +137,9 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
     const moved = await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "approved", decidedAt: now } });
     if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
     status = "approved";
+    // Execution is a job committed with the approval: no approval without its execution request,
+    // and the job key keeps it to one waiting job per proposal.
+    await enqueueJob(tx, "execute_refund", { proposalId: p.id }, { jobKey: `execute:${p.id}` });
   }
   await recordAuditEvent(tx, {
     tenantId: p.tenantId,

@@ -1,0 +1,117 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { db, type Tx } from "@/lib/server/db/client";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { enqueueJob } from "@/lib/server/jobs/enqueue";
+import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
+import { lockProposal, orderMismatch, recomputeHash } from "@/lib/server/proposals/proposal-guards";
+import { applyProviderAnswer } from "./apply-provider-answer";
+import { executionTimings } from "@/lib/server/env";
+
+const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
+
+/** The idempotency key of a proposal's refund: deterministic, so no second key can ever exist for it. */
+export const idempotencyKeyFor = (proposalId: string) => `refund-${proposalId}`;
+
+export type ExecuteOutcome = "sent" | "not_approved" | "already_started" | "revalidation_failed";
+
+/**
+ * Executes an approved proposal at most once (the `execute_refund` job):
+ *
+ * 1. In one transaction, under the proposal's row lock: revalidate (tenant active; enough approvals,
+ *    each still bound to the current hash and younger than the tenant's maximum approval age; the
+ *    stored hash still recomputes; the order still allows the amount), then commit the Execution row
+ *    with its idempotency key and move the proposal to `executing`. The unique proposalId and key make
+ *    a second execution impossible, whatever the number of workers or job runs.
+ * 2. Call the provider with that key.
+ * 3. Record the answer: succeeded / pending / failed, or unknown → `needs_reconciliation` and a
+ *    reconcile job. A crash between 2 and 3 leaves the execution `sending`: the reconciler treats a
+ *    stale `sending` like `unknown` and asks the provider first — never a blind re-send.
+ */
+export async function executeRefund(proposalId: string): Promise<ExecuteOutcome> {
+  const traceId = randomUUID().replace(/-/g, "");
+  const prepared = await db().$transaction((tx) => begin(tx, proposalId, traceId), { timeout: 15_000 });
+  if (prepared.kind !== "send") return prepared.kind;
+
+  const answer = await getPaymentProvider().createRefund({
+    paymentIntent: prepared.paymentIntent,
+    amountMinor: prepared.amountMinor,
+    currency: prepared.currency,
+    idempotencyKey: prepared.idempotencyKey,
+    metadata: { proposalId, tenantId: prepared.tenantId },
+  });
+  await applyProviderAnswer({ executionId: prepared.executionId, answer, source: "send", traceId: prepared.traceId });
+  return "sent";
+}
+
+type Begin =
+  | { kind: "send"; executionId: string; idempotencyKey: string; paymentIntent: string; amountMinor: number; currency: string; tenantId: string; traceId: string }
+  | { kind: "not_approved" | "already_started" | "revalidation_failed" };
+
+async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin> {
+  const [row] = await tx.$queryRaw<{ tenantId: string }[]>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`;
+  if (!row) return { kind: "not_approved" };
+  const p = await lockProposal(tx, row.tenantId, proposalId);
+  if (!p) return { kind: "not_approved" };
+  if (await tx.execution.findUnique({ where: { proposalId }, select: { id: true } })) return { kind: "already_started" };
+  if (p.status !== "approved") return { kind: "not_approved" };
+
+  const now = new Date();
+  const approvals = await tx.approval.findMany({ where: { proposalId } });
+  const maxAgeMs = p.tenant.maxApprovalAgeMinutes * 60_000;
+  const problem = !p.tenant.active
+    ? "tenant_inactive"
+    : recomputeHash(p) !== p.hash
+      ? "stored_hash_mismatch"
+      : approvals.length < p.requiredApprovals || approvals.some((a) => a.proposalHash !== p.hash)
+        ? "approvals_not_bound_to_hash"
+        : approvals.some((a) => now.getTime() - a.createdAt.getTime() > maxAgeMs)
+          ? "approval_expired"
+          : await orderMismatch(tx, p);
+  if (problem) {
+    // An expired approval is never executed: the proposal ends here and a new one is needed.
+    const status = problem === "approval_expired" ? "expired" : "invalidated";
+    await tx.proposal.updateMany({ where: { id: p.id, status: "approved" }, data: { status, invalidationReason: problem, decidedAt: now } });
+    await recordAuditEvent(tx, {
+      tenantId: p.tenantId,
+      traceId: p.traceId,
+      actor: SYSTEM,
+      action: "execution:revalidate",
+      outcome: status,
+      proposal: { id: p.id, hash: p.hash },
+      data: { reason: problem },
+      redaction: { clear: ["reason"] },
+    });
+    return { kind: "revalidation_failed" };
+  }
+
+  const idempotencyKey = idempotencyKeyFor(p.id);
+  const execution = await tx.execution.create({
+    data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey, status: "sending", attempts: 1, lastAttemptAt: now },
+  });
+  const moved = await tx.proposal.updateMany({ where: { id: p.id, status: "approved" }, data: { status: "executing" } });
+  if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
+  await recordAuditEvent(tx, {
+    tenantId: p.tenantId,
+    traceId: p.traceId,
+    actor: SYSTEM,
+    action: "execution:send",
+    outcome: "result_pending",
+    proposal: { id: p.id, hash: p.hash },
+    data: { executionId: execution.id, idempotencyKey, attempt: 1, amountMinor: p.amountMinor, currency: p.currency, workerTrace: traceId },
+    redaction: { clear: ["executionId", "idempotencyKey", "attempt", "amountMinor", "currency", "workerTrace"] },
+  });
+  // If this worker dies right after the provider call, the reconciler picks the execution up.
+  await enqueueJob(tx, "reconcile_execution", { executionId: execution.id }, { runAt: new Date(now.getTime() + executionTimings().staleSendingMs), jobKey: `reconcile:${execution.id}` });
+  return {
+    kind: "send",
+    executionId: execution.id,
+    idempotencyKey,
+    paymentIntent: p.recipientRef,
+    amountMinor: p.amountMinor,
+    currency: p.currency,
+    tenantId: p.tenantId,
+    traceId: p.traceId,
+  };
+}
+

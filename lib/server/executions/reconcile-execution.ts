@@ -1,0 +1,95 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { db } from "@/lib/server/db/client";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
+import { applyProviderAnswer, settleWithRefund } from "./apply-provider-answer";
+import { executionTimings } from "@/lib/server/env";
+
+/** Thrown to have the job run again later (graphile-worker's backoff). */
+export class RetryLater extends Error {}
+
+export type ReconcileOutcome = "settled" | "already_settled" | "resent" | "still_pending";
+
+/**
+ * Settles an execution whose outcome is unknown (timeout, 5xx, dropped connection, a crash after
+ * sending) or still pending at the provider. It always asks the provider first, by payment intent and
+ * the proposal id in the refund's metadata:
+ * - the provider has the refund → record it as it is (succeeded / failed / pending);
+ * - the provider answers, and has none → re-send with the *same* idempotency key (never a new key);
+ * - the provider does not answer → try again later.
+ * A fresh `sending` (the worker may still be waiting for the provider) is left alone until stale.
+ */
+export async function reconcileExecution(executionId: string): Promise<ReconcileOutcome> {
+  const ex = await db().execution.findUnique({ where: { id: executionId }, include: { proposal: true } });
+  if (!ex || ex.status === "succeeded" || ex.status === "failed") return "already_settled";
+  const provider = getPaymentProvider();
+  await db().execution.update({ where: { id: ex.id }, data: { reconciliations: { increment: 1 } } });
+
+  if (ex.status === "sending" && ex.lastAttemptAt && Date.now() - ex.lastAttemptAt.getTime() < executionTimings().staleSendingMs) {
+    throw new RetryLater("the send may still be in flight");
+  }
+
+  if (ex.status === "pending" && ex.providerRefundId) {
+    const found = await provider.retrieveRefund(ex.providerRefundId);
+    if (found.outcome === "unknown") throw new RetryLater(`provider did not answer: ${found.cause}`);
+    if (found.outcome === "found") {
+      await db().$transaction((tx) => settleWithRefund(tx, ex.id, found.refund, "reconcile"));
+      return found.refund.status === "pending" || found.refund.status === "requires_action" ? "still_pending" : "settled";
+    }
+  }
+
+  const search = await provider.findRefunds({ paymentIntent: ex.proposal.recipientRef, proposalId: ex.proposalId });
+  if (search.outcome === "unknown") throw new RetryLater(`provider did not answer: ${search.cause}`);
+  const [refund, ...others] = search.refunds;
+  if (refund) {
+    await db().$transaction(async (tx) => {
+      if (others.length > 0) {
+        // More than one refund for one proposal would be a duplicate effect: say so loudly.
+        await recordAuditEvent(tx, {
+          tenantId: ex.tenantId,
+          traceId: ex.proposal.traceId,
+          actor: { type: "system", id: "reconciler", authMethod: "job" },
+          action: "execution:duplicate_detected",
+          outcome: "internal_error",
+          proposal: { id: ex.proposalId, hash: ex.proposal.hash },
+          data: { refundIds: search.refunds.map((r) => r.id) },
+          redaction: { clear: ["refundIds"] },
+        });
+      }
+      await settleWithRefund(tx, ex.id, refund, "reconcile");
+    });
+    return refund.status === "pending" || refund.status === "requires_action" ? "still_pending" : "settled";
+  }
+
+  // The provider answered and has no refund for this proposal: re-send with the same key. The guarded
+  // update makes concurrent reconcilers agree on one re-send (and the key would make a second one a replay).
+  const claimed = await db().$transaction(async (tx) => {
+    const moved = await tx.execution.updateMany({
+      where: { id: ex.id, attempts: ex.attempts, status: { in: ["unknown", "sending"] } },
+      data: { attempts: { increment: 1 }, status: "sending", lastAttemptAt: new Date() },
+    });
+    if (moved.count !== 1) return false;
+    await recordAuditEvent(tx, {
+      tenantId: ex.tenantId,
+      traceId: ex.proposal.traceId,
+      actor: { type: "system", id: "reconciler", authMethod: "job" },
+      action: "execution:resend",
+      outcome: "result_pending",
+      proposal: { id: ex.proposalId, hash: ex.proposal.hash },
+      data: { executionId: ex.id, idempotencyKey: ex.idempotencyKey, attempt: ex.attempts + 1, because: "provider_has_no_refund" },
+      redaction: { clear: ["executionId", "idempotencyKey", "attempt", "because"] },
+    });
+    return true;
+  });
+  if (!claimed) return "already_settled";
+  const answer = await provider.createRefund({
+    paymentIntent: ex.proposal.recipientRef,
+    amountMinor: ex.proposal.amountMinor,
+    currency: ex.proposal.currency,
+    idempotencyKey: ex.idempotencyKey,
+    metadata: { proposalId: ex.proposalId, tenantId: ex.tenantId },
+  });
+  await applyProviderAnswer({ executionId: ex.id, answer, source: "resend", traceId: randomUUID() });
+  return "resent";
+}
