@@ -11,6 +11,7 @@ import { log } from "@/lib/server/log";
 import type { AgentCaller } from "./authenticate-agent-key";
 import { chargeCall, chargeError, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
+import { GATEWAY_TX } from "./tool-context";
 import { verifyEndUserToken } from "./verify-end-user";
 
 /** Everything about one call that does not come from the model's arguments. */
@@ -114,7 +115,7 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
       // Same transaction as the effect, written last: no effect without its audit event.
       await writeAudit(tx, caller, meta, tool, args, r.outcome, { ...r, endUser: customerId, clear: handler.auditClear });
       return { outcome: r.outcome, proposal: r.proposal ?? null };
-    });
+    }, GATEWAY_TX);
   } catch (error) {
     if (!isAppError(error) || error.code === "internal_error") throw error;
     // A use case refused with a documented code: nothing was written; record the refusal.
@@ -145,7 +146,7 @@ async function writeAudit(tx: Tx | null, caller: AgentCaller, meta: CallMeta, na
     redaction: { clear: extra.clear ?? [], knownPersonal: extra.knownPersonal },
   };
   if (tx) await recordAuditEvent(tx, input);
-  else await db().$transaction((t) => recordAuditEvent(t, input));
+  else await db().$transaction((t) => recordAuditEvent(t, input), GATEWAY_TX);
 }
 
 /** Logs what went wrong, scrubbed (error messages may hold SQL parameters or personal data). */

@@ -5,6 +5,7 @@ import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
 import { authenticateAgentKey, type AgentCaller, type KeyCheck } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
+import { GATEWAY_TX } from "./tool-context";
 
 // The agent HTTP contract (DESIGN.md): every answer is JSON in the caller's family with an X-Trace-Id
 // header. HTTP errors only for a missing/invalid agent key (401) and a body that is not JSON (400).
@@ -46,6 +47,7 @@ export async function refuseKey(check: Extract<KeyCheck, { ok: false }>, meta: R
         promptVersion: meta.promptVersion,
         data: { reason: check.reason },
       }),
+      GATEWAY_TX,
     );
   } catch (error) {
     logFailure("audit", meta, error);
@@ -139,6 +141,7 @@ async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: To
         channel: caller.channelSlug,
         data: { problem: "body is not JSON" },
       }),
+      GATEWAY_TX,
     );
   } catch (error) {
     logFailure("audit", meta, error);

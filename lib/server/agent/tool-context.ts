@@ -18,3 +18,10 @@ export type HandlerResult = {
   /** Personal strings the writer must scrub from free text (the customer's name and email). */
   knownPersonal?: string[];
 };
+
+/**
+ * Interactive-transaction limits for gateway calls. Prisma's defaults (2 s to get a connection, 5 s in
+ * total) turn a burst of concurrent calls on a small pool into spurious internal_errors; these leave room
+ * for queueing while still bounding a stuck call.
+ */
+export const GATEWAY_TX = { maxWait: 10_000, timeout: 15_000 } as const;
