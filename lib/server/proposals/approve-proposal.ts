@@ -34,7 +34,8 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
   }
   const input = parsed.data;
   const traceId = randomUUID().replace(/-/g, "");
-  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId), { timeout: 15_000 });
+  // Many reviewers (or one double click) may wait on the same row lock: allow for the wait.
+  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId), { maxWait: 20_000, timeout: 20_000 });
   if ("error" in decision) throw decisionError(decision);
   return decision.value;
 }

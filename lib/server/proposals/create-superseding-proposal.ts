@@ -4,6 +4,7 @@ import type { Tx } from "@/lib/server/db/client";
 import { computeProposalHash } from "@/lib/domain/proposal-hash";
 import { refundableMinor } from "@/lib/domain/money";
 import { OPEN_PROPOSAL_STATUSES } from "@/lib/server/orders/lookup-order";
+import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
 
 type Old = {
   id: string;
@@ -48,7 +49,7 @@ export async function createSupersedingProposal(
   const expiresAt = new Date(opts.now.getTime() + tenant.approvalExpiryMinutes * 60_000);
   const recipient = { kind: payment.method, ref: payment.providerPaymentRef, holder: payment.holderName };
   const hash = computeProposalHash({ id, tenantId: old.tenantId, orderId: order.id, amount: { minor: amountMinor, currency: order.currency }, recipient, reason: old.reason, expiresAt });
-  await tx.proposal.create({
+  const created = await tx.proposal.create({
     data: {
       id,
       tenantId: old.tenantId,
@@ -73,5 +74,7 @@ export async function createSupersedingProposal(
       traceId: old.traceId,
     },
   });
+  // A new proposal awaits review: the tenant's reviewer webhook hears of it (committed with it).
+  await notifyReviewersOfProposal(tx, created);
   return { ok: true, proposal: { id, hash, amountMinor } };
 }
