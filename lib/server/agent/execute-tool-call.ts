@@ -72,7 +72,8 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
   if (!isToolName(name) || !caller.tools.includes(name)) {
     const closest = closestName(name, caller.tools);
     return answer(
-      failure("unknown_tool", `There is no tool named ${JSON.stringify(name.slice(0, 64))} for this agent. Call one of the available tools.`, {
+      // Echo the name only when it looks like a tool name: answers never reflect arbitrary text.
+      failure("unknown_tool", `There is no tool named ${/^[A-Za-z0-9_.-]{1,64}$/.test(name) ? JSON.stringify(name) : "like that"} for this agent. Call one of the available tools.`, {
         available_tools: caller.tools,
         closest: closest,
       }),
