@@ -6,5 +6,7 @@ import { secret } from "@/lib/server/env";
  * The keyed fingerprint ("fp:<16 hex>", HMAC-SHA256 with AUDIT_HMAC_KEY) the audit trail stores instead
  * of personal data. An auditor searching "every event about ana@example.com" computes
  * `auditFingerprint("ana@example.com")` and looks for it in AuditEvent.fingerprints (or endUser).
+ * In SQL, `"fingerprints" @> ARRAY[$1]::text[]` uses the GIN index; Prisma's `{ fingerprints: { has } }`
+ * (`= ANY(…)`) is correct but scans.
  */
 export const auditFingerprint: Fingerprinter = (value: string) => fingerprintWithKey(secret("AUDIT_HMAC_KEY"), value);
