@@ -33,7 +33,10 @@ let port: number;
 let sandbox: ChildProcess | null = null;
 let sandboxOutput = "";
 let control: SandboxControl;
+/** For ordinary calls: a generous timeout, so a loaded machine does not turn answers into timeouts. */
 let provider: PaymentProvider;
+/** For the hang and latency faults: gives up after ADAPTER_TIMEOUT_MS. */
+let impatient: PaymentProvider;
 
 async function startSandbox(): Promise<void> {
   sandboxOutput = "";
@@ -148,7 +151,8 @@ beforeAll(async () => {
   port = await findFreePort();
   await startSandbox();
   control = sandboxControl(`http://127.0.0.1:${port}`, CONTROL_TOKEN);
-  provider = adapter();
+  provider = adapter({ timeoutMs: 15_000 });
+  impatient = adapter();
 });
 
 afterAll(async () => {
@@ -233,7 +237,7 @@ describe("sandbox provider through the stripe adapter", () => {
     const pi = await paymentIntent();
     await control.addFault({ kind: "accept_then_hang", paymentIntent: pi });
     const input = refundInput(pi);
-    const result = await provider.createRefund(input);
+    const result = await impatient.createRefund(input);
     expect(result).toMatchObject({ outcome: "unknown", cause: "timeout", statusCode: null });
     expect(await refundsOn(pi)).toBe(1);
 
@@ -282,7 +286,7 @@ describe("sandbox provider through the stripe adapter", () => {
     const pi = await paymentIntent();
     await control.addFault({ kind: "latency", latencyMs: ADAPTER_TIMEOUT_MS + 500, paymentIntent: pi });
     const input = refundInput(pi);
-    expect(await provider.createRefund(input)).toMatchObject({ outcome: "unknown", cause: "timeout" });
+    expect(await impatient.createRefund(input)).toMatchObject({ outcome: "unknown", cause: "timeout" });
     const found = await waitFor("the late refund", async () => {
       const r = await provider.findRefunds({ paymentIntent: pi, proposalId: input.metadata.proposalId });
       return r.outcome === "ok" && r.refunds.length === 1 ? r.refunds : undefined;
@@ -295,7 +299,7 @@ describe("sandbox provider through the stripe adapter", () => {
     await control.addFault({ kind: "fail_5xx", on: "read", paymentIntent: pi });
     expect(await provider.findRefunds({ paymentIntent: pi, proposalId: "x" })).toMatchObject({ outcome: "unknown", cause: "server_error" });
     await control.addFault({ kind: "accept_then_hang", on: "read" });
-    expect(await provider.retrieveRefund("re_whatever")).toMatchObject({ outcome: "unknown", cause: "timeout" });
+    expect(await impatient.retrieveRefund("re_whatever")).toMatchObject({ outcome: "unknown", cause: "timeout" });
     expect(await provider.retrieveRefund("re_doesnotexist")).toEqual({ outcome: "not_found" });
   });
 
@@ -374,7 +378,7 @@ describe("sandbox provider through the stripe adapter", () => {
     const pi = await paymentIntent(1_000_000);
     await control.addFault({ kind: "accept_then_hang", paymentIntent: pi, once: false });
     const inputs = Array.from({ length: 20 }, () => refundInput(pi, { amountMinor: 1_000 }));
-    const results = await Promise.all(inputs.map((input) => provider.createRefund(input)));
+    const results = await Promise.all(inputs.map((input) => impatient.createRefund(input)));
     await control.clearFaults();
     expect(results.map((r) => (r.outcome === "unknown" ? r.cause : r.outcome))).toEqual(Array(20).fill("timeout"));
     expect(await refundsOn(pi)).toBe(20);
