@@ -32,7 +32,7 @@ export async function applyProviderAnswer(input: { executionId: string; answer: 
       await audit(tx, ex, "execution:unknown", "result_pending", input.source, { cause: answer.cause, statusCode: answer.statusCode });
       await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs), jobKey: `reconcile:${ex.id}` });
     }
-  });
+  }, { maxWait: 15_000, timeout: 15_000 });
 }
 
 /** The provider has a refund for this execution: record it as what it is now. */

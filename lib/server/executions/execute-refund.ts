@@ -30,7 +30,7 @@ export type ExecuteOutcome = "sent" | "not_approved" | "already_started" | "reva
  */
 export async function executeRefund(proposalId: string): Promise<ExecuteOutcome> {
   const traceId = randomUUID().replace(/-/g, "");
-  const prepared = await db().$transaction((tx) => begin(tx, proposalId, traceId), { timeout: 15_000 });
+  const prepared = await db().$transaction((tx) => begin(tx, proposalId, traceId), { maxWait: 15_000, timeout: 15_000 });
   if (prepared.kind !== "send") return prepared.kind;
 
   const answer = await getPaymentProvider().createRefund({

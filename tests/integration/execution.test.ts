@@ -1,0 +1,252 @@
+// Execute exactly once, against the real sandbox provider process and the real database: proposals are
+// prepared by the real gateway handler, approved by the real use case, executed and reconciled by the
+// real job handlers, settled by the real webhook route.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { sandboxControl, type SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { db } from "@/lib/server/db/client";
+import { resetPaymentProvider } from "@/lib/server/payments/get-payment-provider";
+import { executeRefund } from "@/lib/server/executions/execute-refund";
+import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
+import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { isRole } from "@/lib/domain/permissions";
+import type { Actor } from "@/lib/server/auth/actor";
+import { POST as webhookPOST } from "@/app/api/payments/webhook/route";
+import { findFreePort } from "../../scripts/lib/embedded-postgres";
+import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
+import { demoTenants } from "../../scripts/lib/demo-data";
+
+const API_KEY = `sk_test_${randomUUID().replace(/-/g, "")}`;
+const CONTROL_TOKEN = `ctl_${randomUUID()}`;
+const WEBHOOK_SECRET = `whsec_${randomUUID().replace(/-/g, "")}`;
+const serverUrl = inject("serverUrl");
+const sandboxDb = `provider_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+
+let sandbox: ChildProcess;
+let control: SandboxControl;
+let receiver: Server;
+let output = "";
+/** Payment intents whose webhooks the receiver swallows, so a test sees the reconciler (not a webhook) settle. */
+const muted = new Set<string>();
+
+beforeAll(async () => {
+  // The webhook receiver forwards to the app's real route handler.
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const body = Buffer.concat(chunks).toString();
+      if ([...muted].some((pi) => body.includes(pi))) {
+        res.writeHead(200).end("{}");
+        return;
+      }
+      const response = await webhookPOST(new Request("http://localhost/api/payments/webhook", { method: "POST", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }));
+      res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  const port = await findFreePort();
+  sandbox = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/provider-sandbox.ts", "--port", String(port), "--database-url", serverUrl.replace(/\/postgres$/, `/${sandboxDb}`),
+      "--api-key", API_KEY, "--control-token", CONTROL_TOKEN, "--webhook-url", `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, "--webhook-secret", WEBHOOK_SECRET, "--webhook-base-delay-ms", "100"],
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: "" } },
+  );
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${output}`)), 30_000);
+    sandbox.stdout!.on("data", (c: Buffer) => {
+      output += c.toString();
+      if (output.includes("listening on")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    sandbox.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+  });
+  control = sandboxControl(`http://127.0.0.1:${port}`, CONTROL_TOKEN);
+  process.env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${port}`;
+  process.env.PAYMENT_PROVIDER_API_KEY = API_KEY;
+  process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET = WEBHOOK_SECRET;
+  process.env.PAYMENT_PROVIDER_TIMEOUT_MS = "1500";
+  process.env.EXECUTION_STALE_SENDING_MS = "0";
+  resetPaymentProvider();
+});
+
+afterAll(async () => {
+  sandbox?.kill("SIGTERM");
+  await new Promise((r) => sandbox?.once("exit", r));
+  receiver?.close();
+});
+
+const reviewerEmail = demoTenants[0]!.staff.find((s) => s.roles.includes("reviewer"))!.email;
+async function reviewer(): Promise<Actor> {
+  const u = await db().staffUser.findUniqueOrThrow({ where: { email: reviewerEmail }, include: { tenant: true } });
+  return {
+    userId: u.id, tenantId: u.tenantId, tenantSlug: u.tenant.slug, name: u.name, email: u.email, roles: u.roles.filter(isRole),
+    locale: "es-ES", timeZone: "UTC", authTime: Math.floor(Date.now() / 1000), authMethod: "password", stepUpMinutes: 5,
+  };
+}
+
+let seq = 0;
+/** A fresh order of Ana's, its payment intent known to the sandbox, a proposal for it, approved. */
+async function approvedProposal(amountMinor = 5_000, opts: { refundMode?: "succeed" | "pending_then_fail" | "pending_then_succeed" } = {}) {
+  const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
+  const number = `X-${Date.now()}-${++seq}`;
+  const pi = `pi_exec_${Date.now().toString(36)}_${seq}`;
+  await control.createPaymentIntent({ id: pi, amount: amountMinor, currency: "eur", ...(opts.refundMode ? { refundMode: opts.refundMode, settleDelayMs: 200 } : {}) });
+  const order = await db().order.create({ data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] } });
+  await db().payment.create({ data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: pi, holderName: "Ana García", display: "Visa •••• 4242", amountMinor, currency: "EUR" } });
+  const answer = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }));
+  expect(answer.content.code).toBe("approval_required");
+  const id = (answer.content.result as { proposal_id: string }).proposal_id;
+  const p = await db().proposal.findUniqueOrThrow({ where: { id } });
+  await approveProposal(await reviewer(), { proposalId: id, hash: p.hash });
+  return { id, pi, orderId: order.id, amountMinor };
+}
+
+const refundsAt = async (pi: string) => (await control.counters()).paymentIntents[pi]?.refunds ?? 0;
+const proposalStatus = async (id: string) => (await db().proposal.findUniqueOrThrow({ where: { id } })).status;
+const agentStatus = async (id: string) =>
+  (await send(anthropicCall("get_refund_status", { proposal_id: id }), headersFor({ key: webKey(ES), token: await tokenFor(ES, ana) }))).content;
+
+async function refundedNotAboveCaptured(orderId: string) {
+  const order = await db().order.findUniqueOrThrow({ where: { id: orderId } });
+  const sum = await db().refund.aggregate({ where: { orderId, status: "succeeded" }, _sum: { amountMinor: true } });
+  expect(sum._sum.amountMinor ?? 0).toBeLessThanOrEqual(order.capturedMinor);
+}
+
+describe("execute", () => {
+  it("the final approval enqueues execution; the worker's handler pays once and the agent sees ok", async () => {
+    const p = await approvedProposal(4_000);
+    const job = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'execute_refund' AND j.payload->>'proposalId' = ${p.id}`;
+    expect(Number(job[0]!.n)).toBe(1);
+    expect(await executeRefund(p.id)).toBe("sent");
+    expect(await proposalStatus(p.id)).toBe("succeeded");
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
+    expect(ex).toMatchObject({ status: "succeeded", attempts: 1, idempotencyKey: `refund-${p.id}` });
+    expect(await refundsAt(p.pi)).toBe(1);
+    const refund = await db().refund.findFirstOrThrow({ where: { providerRefundId: ex.providerRefundId! } });
+    expect(refund).toMatchObject({ status: "succeeded", amountMinor: 4_000 });
+    expect(await agentStatus(p.id)).toMatchObject({ code: "ok", result: { status: "succeeded" } });
+    // Running the job again (at-least-once delivery) does nothing.
+    expect(await executeRefund(p.id)).toBe("already_started");
+    expect(await refundsAt(p.pi)).toBe(1);
+    await refundedNotAboveCaptured(p.orderId);
+  });
+
+  it("an expired approval is not executed; the proposal ends and a new one is needed", async () => {
+    const p = await approvedProposal(3_000);
+    await db().approval.updateMany({ where: { proposalId: p.id }, data: { createdAt: new Date(Date.now() - 2 * 3600_000) } });
+    expect(await executeRefund(p.id)).toBe("revalidation_failed");
+    expect(await proposalStatus(p.id)).toBe("expired");
+    expect(await refundsAt(p.pi)).toBe(0);
+    expect((await agentStatus(p.id)).code).toBe("expired");
+  });
+
+  it("ten concurrent executions of one proposal make a single external effect", async () => {
+    const p = await approvedProposal(2_000);
+    const results = await Promise.all(Array.from({ length: 10 }, () => executeRefund(p.id).catch((e: unknown) => String(e))));
+    expect(results.filter((r) => r === "sent")).toHaveLength(1);
+    expect(await db().execution.count({ where: { proposalId: p.id } })).toBe(1);
+    expect(await refundsAt(p.pi)).toBe(1);
+    await refundedNotAboveCaptured(p.orderId);
+  });
+});
+
+describe("unknown outcomes are reconciled, never blindly retried", () => {
+  it("provider timeout (accept then hang) → needs_reconciliation, then settled from the provider's own record", async () => {
+    const p = await approvedProposal(2_500);
+    muted.add(p.pi);
+    await control.addFault({ kind: "accept_then_hang", paymentIntent: p.pi });
+    expect(await executeRefund(p.id)).toBe("sent");
+    expect(await proposalStatus(p.id)).toBe("needs_reconciliation");
+    expect((await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } })).status).toBe("unknown");
+    expect((await agentStatus(p.id)).code).toBe("result_pending");
+    expect(await refundsAt(p.pi)).toBe(1); // the provider did commit it
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
+    expect(await reconcileExecution(ex.id)).toBe("settled");
+    const after = await db().execution.findUniqueOrThrow({ where: { id: ex.id } });
+    expect(after).toMatchObject({ status: "succeeded", attempts: 1 }); // no re-send
+    expect(await refundsAt(p.pi)).toBe(1);
+    expect(await proposalStatus(p.id)).toBe("succeeded");
+    await refundedNotAboveCaptured(p.orderId);
+  });
+
+  it("a 5xx that committed nothing → the provider confirms it has no refund → re-sent with the same key", async () => {
+    const p = await approvedProposal(2_600);
+    await control.addFault({ kind: "fail_5xx", paymentIntent: p.pi });
+    await executeRefund(p.id);
+    expect(await proposalStatus(p.id)).toBe("needs_reconciliation");
+    expect(await refundsAt(p.pi)).toBe(0);
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
+    expect(await reconcileExecution(ex.id)).toBe("resent");
+    const after = await db().execution.findUniqueOrThrow({ where: { id: ex.id } });
+    expect(after).toMatchObject({ status: "succeeded", attempts: 2, idempotencyKey: ex.idempotencyKey });
+    expect(await refundsAt(p.pi)).toBe(1);
+  });
+
+  it("a dropped connection after commit → found by metadata, settled, one refund", async () => {
+    const p = await approvedProposal(2_700);
+    muted.add(p.pi);
+    await control.addFault({ kind: "drop_after_commit", paymentIntent: p.pi });
+    await executeRefund(p.id);
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
+    expect(ex.status).toBe("unknown");
+    expect(await reconcileExecution(ex.id)).toBe("settled");
+    expect(await refundsAt(p.pi)).toBe(1);
+  });
+
+  it("a provider that does not answer the reconciler either: wait and ask again, never send", async () => {
+    const p = await approvedProposal(2_800);
+    muted.add(p.pi);
+    await control.addFault({ kind: "accept_then_hang", paymentIntent: p.pi });
+    await executeRefund(p.id);
+    await control.addFault({ kind: "fail_5xx", on: "read", paymentIntent: p.pi });
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
+    await expect(reconcileExecution(ex.id)).rejects.toThrow(/provider did not answer/);
+    expect((await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).attempts).toBe(1);
+    expect(await reconcileExecution(ex.id)).toBe("settled");
+    expect(await refundsAt(p.pi)).toBe(1);
+  });
+
+  it("accept-then-hang on 20 executions → all reconciled to succeeded, exactly 20 refunds", async () => {
+    const made = [];
+    for (let i = 0; i < 20; i++) made.push(await approvedProposal(1_000 + i));
+    for (const p of made) {
+      muted.add(p.pi);
+      await control.addFault({ kind: "accept_then_hang", paymentIntent: p.pi });
+    }
+    await Promise.all(made.map((p) => executeRefund(p.id)));
+    for (const p of made) {
+      const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
+      expect(ex.status).toBe("unknown");
+      expect(await reconcileExecution(ex.id)).toBe("settled");
+    }
+    for (const p of made) {
+      expect(await proposalStatus(p.id)).toBe("succeeded");
+      expect(await refundsAt(p.pi)).toBe(1);
+    }
+  });
+});
+
+describe("late outcomes by webhook", () => {
+  it("a pending refund that later fails → failed, visible to the agent", async () => {
+    const p = await approvedProposal(3_100, { refundMode: "pending_then_fail" });
+    await executeRefund(p.id);
+    expect(await proposalStatus(p.id)).toBe("executing");
+    expect((await agentStatus(p.id)).code).toBe("result_pending");
+    await expect.poll(() => proposalStatus(p.id), { timeout: 15_000 }).toBe("failed");
+    expect((await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } })).status).toBe("failed");
+    expect(await agentStatus(p.id)).toMatchObject({ code: "ok", result: { status: "failed" } });
+    const refunds = await db().refund.findMany({ where: { orderId: p.orderId } });
+    expect(refunds.map((r) => r.status)).toEqual(["failed"]);
+  });
+
+  it("a webhook with a bad signature changes nothing", async () => {
+    const res = await webhookPOST(new Request("http://localhost/api/payments/webhook", { method: "POST", headers: { "stripe-signature": "t=1,v1=deadbeef" }, body: "{}" }));
+    expect(res.status).toBe(400);
+  });
+});
