@@ -8,11 +8,14 @@
 //   --port N      HTTP port (default $PORT or 3000)
 //   --rebuild     build even if a build exists
 //   --no-worker   do not run the background job worker next to the app (run `npm run worker` elsewhere)
+//   --no-sandbox  demo: do not start the sandbox payment provider (PAYMENT_PROVIDER_URL also skips it)
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import nextEnv from "@next/env";
+import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
+import { findFreePort } from "./lib/embedded-postgres";
 import { demoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
 import { prepareDatabase } from "./lib/database";
 
@@ -76,6 +79,42 @@ await stopLeftoverApp(appPidFile);
 
 const url = `http://localhost:${port}`;
 const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
+
+// Demo: the sandbox payment provider as its own process (its own database on the same server), its
+// webhooks pointed at this app, and the demo orders' payment intents registered with it. Production
+// (or PAYMENT_PROVIDER_URL) talks to the configured provider instead.
+let sandbox: ChildProcess | null = null;
+if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox")) {
+  const wanted = process.env.PROVIDER_SANDBOX_PORT ?? (process.env.EMBEDDED_PG_EPHEMERAL === "1" ? "0" : String(demoPaymentProvider.port));
+  const sandboxPort = wanted === "0" ? await findFreePort() : Number(wanted);
+  sandbox = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", join("scripts", "provider-sandbox.ts"), "--port", String(sandboxPort),
+      "--database-url", database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `${url}/api/payments/webhook`],
+    { stdio: ["ignore", "pipe", "pipe", "ipc"], env: { ...env, DATABASE_URL: "" } },
+  );
+  const ready = new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 60_000);
+    for (const [stream, out] of [[sandbox!.stdout, process.stdout], [sandbox!.stderr, process.stderr]] as const) {
+      if (!stream) continue;
+      createInterface({ input: stream }).on("line", (line) => {
+        out.write(`[sandbox] ${line}\n`);
+        if (line.includes("listening on")) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+    }
+    sandbox!.once("exit", () => resolve(false));
+  });
+  if (!(await ready)) {
+    console.error("[start] the sandbox payment provider did not start; refunds cannot execute (see [sandbox] lines)");
+  } else {
+    env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${sandboxPort}`;
+    await registerDemoPaymentIntents(database.url, env.PAYMENT_PROVIDER_URL).catch((e: unknown) => console.error(`[start] sandbox payment intents: ${String(e)}`));
+    say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL}`);
+  }
+}
 const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", process.env.HOST ?? "0.0.0.0"], {
   stdio: "inherit",
   env,
@@ -135,8 +174,9 @@ async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
   say("stopping");
-  // App and worker together (the worker lets running jobs finish), both before PostgreSQL.
+  // App and worker together (the worker lets running jobs finish), then the sandbox, all before PostgreSQL.
   await Promise.all([stopChild(app, 10_000), stopChild(worker, 20_000)]);
+  await stopChild(sandbox, 10_000);
   rmSync(appPidFile, { force: true });
   await database.embedded?.stop().catch((e: unknown) => console.error(`[start] stopping PostgreSQL: ${String(e)}`));
   say("stopped");
@@ -193,4 +233,26 @@ async function stopLeftoverApp(pidFile: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
   process.kill(pid, "SIGKILL");
+}
+
+/** The sandbox must know each demo payment (as a payment intent) before it can refund it. */
+async function registerDemoPaymentIntents(databaseUrl: string, sandboxUrl: string) {
+  const { default: pg } = await import("pg");
+  const { sandboxControl } = await import("../lib/provider-sandbox/control-client");
+  const control = sandboxControl(sandboxUrl, demoPaymentProvider.controlToken);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ ref: string; amount: number; currency: string; refunded: string }>(
+      `SELECT p."providerPaymentRef" AS ref, p."amountMinor" AS amount, p.currency,
+              COALESCE((SELECT sum(r."amountMinor") FROM "Refund" r WHERE r."paymentId" = p.id AND r.status = 'succeeded'), 0) AS refunded
+         FROM "Payment" p`,
+    );
+    for (const r of rows) {
+      const known = await control.paymentIntent(r.ref).then(() => true, () => false);
+      if (!known) await control.createPaymentIntent({ id: r.ref, amount: r.amount, currency: r.currency.trim(), amountRefunded: Number(r.refunded) });
+    }
+  } finally {
+    await client.end();
+  }
 }
