@@ -1,4 +1,5 @@
 import { expect, test, type CDPSession, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { randomUUID } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import { signIn, staff } from "./support/auth";
@@ -60,6 +61,8 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
   await page.getByRole("button", { name: /^(Register a passkey|Registrar una llave de acceso)$/ }).click();
   await expect(page.locator("main").getByRole("status")).toContainText("Portátil E2E");
   await expect(page.getByTestId("passkey-list")).toContainText("Portátil E2E");
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
   const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
   expect(credentials).toHaveLength(1);
   const stored = await withDb(async (c) =>
