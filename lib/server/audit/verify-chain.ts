@@ -1,22 +1,22 @@
 import "server-only";
 import { db } from "@/lib/server/db/client";
-import { auditEventHash } from "./event-hash";
+import { verifyChainEvents, type ChainStart, type ChainVerification } from "@/lib/domain/audit-chain";
 
-export type ChainVerification = { ok: true; events: number } | { ok: false; events: number; brokenAtSeq: number; problem: string };
+export type { ChainVerification };
 
-/** Walks a tenant's audit chain in order and names the first broken link. */
+/** The newest retention checkpoint of a tenant chain (null: the chain must start at seq 1). */
+export async function chainStart(tenantId: string | null): Promise<ChainStart> {
+  if (tenantId === null) return null;
+  const cp = await db().auditCheckpoint.findFirst({ where: { tenantId }, orderBy: { lastSeq: "desc" } });
+  return cp ? { lastSeq: cp.lastSeq, lastHash: cp.lastHash } : null;
+}
+
+/**
+ * Walks a tenant's audit chain in order, from its newest retention checkpoint, and names the first broken
+ * event (lib/domain/audit-chain.ts).
+ */
 export async function verifyAuditChain(tenantId: string | null): Promise<ChainVerification> {
+  const start = await chainStart(tenantId);
   const rows = await db().auditEvent.findMany({ where: { tenantId }, orderBy: { seq: "asc" } });
-  let prev: string | null = null;
-  let expectedSeq = rows[0]?.seq ?? 1;
-  for (const r of rows) {
-    if (r.seq !== expectedSeq) return { ok: false, events: rows.length, brokenAtSeq: r.seq, problem: `expected seq ${expectedSeq}` };
-    if (r.prevHash !== prev && !(r === rows[0] && r.seq > 1)) {
-      return { ok: false, events: rows.length, brokenAtSeq: r.seq, problem: "prevHash does not match the previous event" };
-    }
-    if (auditEventHash(r) !== r.hash) return { ok: false, events: rows.length, brokenAtSeq: r.seq, problem: "content does not match its hash" };
-    prev = r.hash;
-    expectedSeq += 1;
-  }
-  return { ok: true, events: rows.length };
+  return verifyChainEvents(rows, start);
 }

@@ -6,6 +6,8 @@ import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { deliverReviewWebhook } from "@/lib/server/notifications/deliver-review-webhook";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
+import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
+import { purgeAllAuditEvents } from "@/lib/server/audit/purge-audit-events";
 
 /**
  * The task registry: name → handler. Adding a task is one entry here (and, if it recurs, one crontab
@@ -46,6 +48,22 @@ export const tasks: TaskList = {
       await reconcileExecution(executionId);
     },
   }),
+
+  /** Walks every audit chain; a break writes an alert event and a stored check that /api/health reports (cron, hourly). */
+  verify_audit_chain: defineTask({
+    payload: z.object({}).loose(),
+    run: async () => {
+      await verifyAllAuditChains("job:verify_audit_chain");
+    },
+  }),
+
+  /** Retention: purges events older than each tenant's retentionDays, leaving a checkpoint (cron, daily). */
+  purge_audit_events: defineTask({
+    payload: z.object({}).loose(),
+    run: async () => {
+      await purgeAllAuditEvents();
+    },
+  }),
 };
 
 export type TaskName = keyof typeof tasks;
@@ -55,4 +73,8 @@ export type TaskName = keyof typeof tasks;
  * once (graphile-worker records it in its known_crontabs table). `max=1`: a failed sweep is not
  * retried, the next minute's runs anyway; `jobKey`: at most one sweep waits while workers are down.
  */
-export const crontab = ["* * * * * expire_proposals ?max=1&jobKey=expire_proposals"].join("\n");
+export const crontab = [
+  "* * * * * expire_proposals ?max=1&jobKey=expire_proposals",
+  "17 * * * * verify_audit_chain ?max=1&jobKey=verify_audit_chain",
+  "43 3 * * * purge_audit_events ?max=1&jobKey=purge_audit_events",
+].join("\n");

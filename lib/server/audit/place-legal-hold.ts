@@ -1,0 +1,37 @@
+import "server-only";
+import { z } from "zod";
+import { assertCan } from "@/lib/domain/permissions";
+import { AppError } from "@/lib/domain/outcome";
+import type { Actor } from "@/lib/server/auth/actor";
+import { db } from "@/lib/server/db/client";
+import { recordAuditEvent } from "./record-event";
+
+export const legalHoldInput = z.object({ traceId: z.string().trim().min(1).max(128), reason: z.string().trim().min(3).max(500) });
+export type LegalHoldInput = z.infer<typeof legalHoldInput>;
+
+/** Puts a trace of the actor's tenant under legal hold (admins): retention purges skip its events. */
+export async function placeLegalHold(actor: Actor, input: LegalHoldInput) {
+  assertCan(actor.roles, "admin:manage");
+  const parsed = legalHoldInput.safeParse(input);
+  if (!parsed.success) throw new AppError("invalid_arguments", "A trace id and a reason are required.");
+  const { traceId, reason } = parsed.data;
+  return db().$transaction(async (tx) => {
+    const exists = await tx.auditEvent.findFirst({ where: { tenantId: actor.tenantId, traceId }, select: { id: true } });
+    if (!exists) throw new AppError("not_found", "No such trace.");
+    const hold = await tx.auditLegalHold.upsert({
+      where: { tenantId_traceId: { tenantId: actor.tenantId, traceId } },
+      create: { tenantId: actor.tenantId, traceId, reason, createdById: actor.userId },
+      update: {},
+    });
+    await recordAuditEvent(tx, {
+      tenantId: actor.tenantId,
+      traceId,
+      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+      action: "audit:legal_hold",
+      outcome: "ok",
+      data: { traceId, reason },
+      redaction: { clear: ["traceId"] },
+    });
+    return hold;
+  });
+}

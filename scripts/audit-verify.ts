@@ -1,0 +1,29 @@
+// npm run audit:verify — walks every tenant's audit chain (from its retention checkpoint) and names the
+// first broken event. Exit 0 when every chain verifies, 1 on a break (an alert event and a stored
+// AuditChainCheck row are written, so /api/health reports "degraded"), 2 when it cannot run.
+import nextEnv from "@next/env";
+
+nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
+if (!process.env.DATABASE_URL) {
+  console.error("[audit:verify] DATABASE_URL is not set.");
+  process.exit(2);
+}
+const { verifyAllAuditChains } = await import("../lib/server/audit/verify-all-chains");
+const { db } = await import("../lib/server/db/client");
+let code = 0;
+try {
+  const r = await verifyAllAuditChains("audit:verify");
+  if (r.ok) {
+    console.log(`audit chain OK: ${r.tenants} tenants, ${r.events} events verified`);
+  } else {
+    const b = r.broken!;
+    console.error(`audit chain BROKEN in tenant ${b.tenantSlug ?? "(none)"} at seq ${b.seq} (event ${b.eventId ?? "?"}): ${b.problem}`);
+    code = 1;
+  }
+} catch (error) {
+  console.error(`[audit:verify] ${error instanceof Error ? error.message : String(error)}`);
+  code = 2;
+} finally {
+  await db().$disconnect();
+}
+process.exit(code);
