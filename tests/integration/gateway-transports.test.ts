@@ -59,6 +59,23 @@ describe("three transports, one behaviour", () => {
     await client.close();
   });
 
+  it("a bare JSON-RPC tools/call (no initialize, as in the docs' curl example) works: the server is stateless", async () => {
+    const token = await tokenFor(ES, ana);
+    const res = await mcpPOST(
+      new Request("http://localhost/api/mcp", {
+        method: "POST",
+        headers: { ...headersFor({ token, trace: "mcp-bare-call-0001" }), "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "lookup_order", arguments: { order_id: "ORD-1001" } } }),
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-trace-id")).toBe("mcp-bare-call-0001");
+    const body = (await res.json()) as { id: number; result: McpText };
+    expect(body.id).toBe(7);
+    expect(body.result.isError).toBe(false);
+    expect(mcpContent(body.result)).toMatchObject({ code: "ok", result: { order_id: "ORD-1001" }, traceId: "mcp-bare-call-0001" });
+  });
+
   it("MCP refuses a missing key (401 JSON) and hides channel-forbidden tools", async () => {
     const res = await mcpPOST(
       new Request("http://localhost/api/mcp", {
