@@ -1,0 +1,61 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { assertCan } from "@/lib/domain/permissions";
+import type { AuditSearchInput } from "@/lib/schemas/audit";
+import type { Actor } from "@/lib/server/auth/actor";
+import { db } from "@/lib/server/db/client";
+import { recordAuditEvent } from "./record-event";
+import { findAuditEvents, parseAuditSearch, searchAuditClear, searchAuditData } from "./search-audit-events";
+import type { AuditEventView } from "./audit-event-view";
+
+export const EXPORT_MAX_EVENTS = 10_000;
+const PAGE = 500;
+
+export type AuditExport = { filename: string; contentType: string; body: string; count: number };
+
+const CSV_COLUMNS = ["seq", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "fingerprints", "data", "prevHash", "hash", "id"] as const;
+
+function csvCell(v: unknown): string {
+  const s = v == null ? "" : Array.isArray(v) ? v.join(" ") : typeof v === "object" ? JSON.stringify(v) : String(v);
+  // Quote everything; neutralise spreadsheet formulas (CSV injection).
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+export function toCsv(events: AuditEventView[]): string {
+  const lines = [CSV_COLUMNS.join(",")];
+  for (const e of events) lines.push(CSV_COLUMNS.map((c) => csvCell(e[c])).join(","));
+  return lines.join("\r\n") + "\r\n";
+}
+
+/** CSV or JSON of every event matching the filters (newest first, capped), recorded as an audit event. */
+export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, format: "csv" | "json"): Promise<AuditExport> {
+  assertCan(actor.roles, "audit:read");
+  const f = parseAuditSearch({ ...input, cursor: undefined });
+  return db().$transaction(
+    async (tx) => {
+      const events: AuditEventView[] = [];
+      let cursor: number | undefined;
+      while (events.length < EXPORT_MAX_EVENTS) {
+        const page = await findAuditEvents(tx, actor.tenantId, { ...f, cursor }, Math.min(PAGE, EXPORT_MAX_EVENTS - events.length));
+        events.push(...page.events);
+        if (!page.nextCursor) break;
+        cursor = Number(page.nextCursor);
+      }
+      await recordAuditEvent(tx, {
+        tenantId: actor.tenantId,
+        traceId: `audit-export-${randomUUID()}`,
+        actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+        action: "audit:export",
+        outcome: "ok",
+        data: searchAuditData(f, { format, count: events.length }),
+        redaction: { clear: searchAuditClear },
+      });
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      return format === "csv"
+        ? { filename: `audit-${stamp}.csv`, contentType: "text/csv; charset=utf-8", body: toCsv(events), count: events.length }
+        : { filename: `audit-${stamp}.json`, contentType: "application/json; charset=utf-8", body: JSON.stringify({ exportedAt: new Date().toISOString(), filters: { ...searchAuditData(f), subjectUser: f.subject ? "(fingerprint search)" : undefined }, events }, null, 2), count: events.length };
+    },
+    { timeout: 30_000 },
+  );
+}

@@ -1,0 +1,90 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { Prisma } from "@/lib/server/db/generated/client";
+import { assertCan } from "@/lib/domain/permissions";
+import { AppError } from "@/lib/domain/outcome";
+import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from "@/lib/schemas/audit";
+import type { Actor } from "@/lib/server/auth/actor";
+import { db, type Tx } from "@/lib/server/db/client";
+import { auditFingerprint } from "./fingerprint";
+import { recordAuditEvent } from "./record-event";
+import { toAuditEventView, type AuditEventView } from "./audit-event-view";
+
+export type AuditSearchPage = { events: AuditEventView[]; nextCursor: string | null };
+
+export function parseAuditSearch(input: AuditSearchInput): AuditSearchFilters {
+  const parsed = auditSearchInput.safeParse(input);
+  if (!parsed.success) throw new AppError("invalid_arguments", "Some search filters are not valid.", { fields: parsed.error.issues.map((i) => i.path.join(".")) });
+  return parsed.data;
+}
+
+/**
+ * The fingerprints a typed personal value stands for: its own keyed HMAC and, when it is the email of one
+ * of the tenant's customers, that customer's end-user fingerprint (agent calls made for them carry it).
+ */
+async function subjectFingerprints(tx: Tx, tenantId: string, subject: string): Promise<string[]> {
+  const fps = [auditFingerprint(subject)];
+  if (subject.includes("@")) {
+    const customer = await tx.customer.findFirst({ where: { tenantId, email: { equals: subject.trim(), mode: "insensitive" } }, select: { id: true } });
+    if (customer) fps.push(auditFingerprint(customer.id));
+  }
+  return fps;
+}
+
+async function actorIds(tx: Tx, tenantId: string, actor: string): Promise<string[]> {
+  if (!actor.includes("@")) return [actor];
+  const staff = await tx.staffUser.findFirst({ where: { tenantId, email: { equals: actor, mode: "insensitive" } }, select: { id: true } });
+  return staff ? [staff.id] : [];
+}
+
+/** One keyset page (newest first, by tenant seq) of the tenant's events matching the filters. */
+export async function findAuditEvents(tx: Tx, tenantId: string, f: AuditSearchFilters, limit = f.limit): Promise<AuditSearchPage> {
+  const where: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${tenantId}::uuid`];
+  if (f.traceId) where.push(Prisma.sql`"traceId" = ${f.traceId}`);
+  if (f.from) where.push(Prisma.sql`"occurredAt" >= (${f.from.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
+  if (f.to) where.push(Prisma.sql`"occurredAt" <= (${f.to.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
+  if (f.actor) where.push(Prisma.sql`"actorId" = ANY(${await actorIds(tx, tenantId, f.actor)}::text[])`);
+  if (f.action) where.push(Prisma.sql`"action" = ${f.action}`);
+  if (f.outcome) where.push(Prisma.sql`"outcome" = ${f.outcome}`);
+  if (f.proposalId) where.push(Prisma.sql`"proposalId" = ${f.proposalId}::uuid`);
+  // `&&` (overlap) on the text[] column is answered by the GIN index AuditEvent_fingerprints_idx.
+  if (f.subject) where.push(Prisma.sql`"fingerprints" && ${await subjectFingerprints(tx, tenantId, f.subject)}::text[]`);
+  if (f.cursor) where.push(Prisma.sql`"seq" < ${f.cursor}`);
+  const hits = await tx.$queryRaw<{ id: string; seq: number }[]>`
+    SELECT "id", "seq" FROM "AuditEvent" WHERE ${Prisma.join(where, " AND ")} ORDER BY "seq" DESC LIMIT ${limit + 1}`;
+  const page = hits.slice(0, limit);
+  const rows = await tx.auditEvent.findMany({ where: { tenantId, id: { in: page.map((h) => h.id) } }, orderBy: { seq: "desc" } });
+  return { events: rows.map(toAuditEventView), nextCursor: hits.length > limit ? String(page[page.length - 1]!.seq) : null };
+}
+
+/** What a search event records: the filters, with the typed personal value under a personal field name so
+ *  the writer stores only its fingerprint. */
+export function searchAuditData(f: AuditSearchFilters, extra: Record<string, unknown> = {}) {
+  return {
+    traceId: f.traceId, from: f.from?.toISOString(), to: f.to?.toISOString(), actor: f.actor, action: f.action, outcome: f.outcome,
+    proposalId: f.proposalId, cursor: f.cursor, subjectUser: f.subject, ...extra,
+  };
+}
+export const searchAuditClear = ["traceId", "from", "to", "action", "outcome", "proposalId", "cursor", "format", "count", "results"];
+
+/**
+ * Auditor search over the actor's tenant. The search itself is an audit event written in the same
+ * transaction: no results without the record of who searched for what.
+ */
+export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): Promise<AuditSearchPage> {
+  assertCan(actor.roles, "audit:read");
+  const f = parseAuditSearch(input);
+  return db().$transaction(async (tx) => {
+    const page = await findAuditEvents(tx, actor.tenantId, f);
+    await recordAuditEvent(tx, {
+      tenantId: actor.tenantId,
+      traceId: `audit-search-${randomUUID()}`,
+      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+      action: "audit:search",
+      outcome: "ok",
+      data: searchAuditData(f, { results: page.events.length }),
+      redaction: { clear: searchAuditClear },
+    });
+    return page;
+  });
+}
