@@ -145,6 +145,15 @@ describe("HTTP-level errors", () => {
     expect(c.traceId).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it("records when a key was last used", async () => {
+    const k = await db().agentKey.findFirstOrThrow({ where: { tenant: { slug: ES }, channel: { slug: "web_support" } } });
+    await db().agentKey.update({ where: { id: k.id }, data: { lastUsedAt: null } });
+    const before = Date.now();
+    await send(anthropicCall("nope", {}), headersFor({ trace: freshTrace() }));
+    const after = await db().agentKey.findUniqueOrThrow({ where: { id: k.id } });
+    expect(after.lastUsedAt?.getTime()).toBeGreaterThanOrEqual(before - 2000);
+  });
+
   it("records model and prompt version in the audit event", async () => {
     const trace = freshTrace();
     await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), { ...headersFor({ trace, model: "claude-test-1" }), "x-agent-prompt-version": "support-v7" });

@@ -46,15 +46,23 @@ export async function authenticateAgentKey(authorization: string | null): Promis
   if (!authorization) return { ok: false, reason: "missing" };
   const m = authorization.trim().match(BEARER);
   if (!m) return { ok: false, reason: "malformed" };
-  // One round trip (key, channel and tenant joined): this runs on every agent call.
+  // One round trip (key, channel and tenant joined): this runs on every agent call. The same statement
+  // records when the key was last used (for the admins' key list), at most once a minute per key so that
+  // busy keys do not queue on their own row.
+  const keyHash = hashAgentKey(m[1]!);
   const [row] = await db().$queryRaw<KeyRow[]>`
+    WITH touched AS (
+      UPDATE "AgentKey" SET "lastUsedAt" = (now() AT TIME ZONE 'UTC')
+       WHERE "keyHash" = ${keyHash} AND "revokedAt" IS NULL
+         AND ("lastUsedAt" IS NULL OR "lastUsedAt" < (now() AT TIME ZONE 'UTC') - interval '1 minute')
+    )
     SELECT k."id", k."tenantId", k."channelId", k."allowedTools", k."revokedAt",
            c."slug" AS "channelSlug", c."endUserTokenSecret", c."allowedTools" AS "channelTools",
            t."slug" AS "tenantSlug", t."active", t."approvalExpiryMinutes", t."dualApprovalThresholdMinor"
       FROM "AgentKey" k
       JOIN "Channel" c ON c."id" = k."channelId" AND c."tenantId" = k."tenantId"
       JOIN "Tenant" t ON t."id" = k."tenantId"
-     WHERE k."keyHash" = ${hashAgentKey(m[1]!)}`;
+     WHERE k."keyHash" = ${keyHash}`;
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revokedAt) return { ok: false, reason: "revoked", tenantId: row.tenantId, keyId: row.id };
   if (!row.active) return { ok: false, reason: "tenant_inactive", tenantId: row.tenantId, keyId: row.id };

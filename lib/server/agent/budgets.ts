@@ -31,7 +31,7 @@ export async function chargeCall(tenantId: string, traceId: string, repeat: stri
       INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count")
       VALUES (${tenantId}::uuid, ${traceId}, 'calls', 1), (${tenantId}::uuid, ${traceId}, ${repeat}, 1)
       ON CONFLICT ("tenantId", "traceId", "counter")
-      DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = now()
+      DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')
       RETURNING "counter", "count"
     )
     SELECT "counter", "count" FROM bumped
@@ -77,5 +77,5 @@ async function bump(tenantId: string, traceId: string, counter: string): Promise
     INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count")
     VALUES (${tenantId}::uuid, ${traceId}, ${counter}, 1)
     ON CONFLICT ("tenantId", "traceId", "counter")
-    DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = now()`;
+    DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')`;
 }
