@@ -187,7 +187,9 @@ function rawPrepareRefundServer(pool: pg.Pool) {
     const call = JSON.parse(body) as { name: string; input: { order_id: string; reason: string } };
     const bearer = String(req.headers.authorization ?? "").replace(/^Bearer\s+/i, "");
     const { rows: keys } = await pool.query(
-      `SELECT k.id, k."tenantId", k."revokedAt", k."allowedTools" AS "keyTools", c.slug AS channel, c."endUserTokenSecret", c."allowedTools" AS "channelTools",
+      `WITH touched AS (UPDATE "AgentKey" SET "lastUsedAt" = (now() AT TIME ZONE 'UTC') WHERE "keyHash" = $1 AND "revokedAt" IS NULL
+                          AND ("lastUsedAt" IS NULL OR "lastUsedAt" < (now() AT TIME ZONE 'UTC') - interval '1 minute'))
+       SELECT k.id, k."tenantId", k."revokedAt", k."allowedTools" AS "keyTools", c.slug AS channel, c."endUserTokenSecret", c."allowedTools" AS "channelTools",
               t.slug AS tenant, t.active, t."approvalExpiryMinutes", t."dualApprovalThresholdMinor"
          FROM "AgentKey" k JOIN "Channel" c ON c.id = k."channelId" JOIN "Tenant" t ON t.id = k."tenantId" WHERE k."keyHash" = $1`,
       [sha(bearer)],
@@ -198,7 +200,7 @@ function rawPrepareRefundServer(pool: pg.Pool) {
     await pool.query(
       `WITH bumped AS (
          INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count") VALUES ($1::uuid, $2, 'calls', 1), ($1::uuid, $2, $3, 1)
-         ON CONFLICT ("tenantId", "traceId", "counter") DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = now()
+         ON CONFLICT ("tenantId", "traceId", "counter") DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')
          RETURNING "counter", "count")
        SELECT "counter", "count" FROM bumped
        UNION ALL SELECT "counter", "count" FROM "AgentTraceCounter" WHERE "tenantId" = $1::uuid AND "traceId" = $2 AND "counter" IN ('errors', 'spent')
