@@ -1,0 +1,113 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { assertCan } from "@/lib/domain/permissions";
+import { verifyPasskeyApproval } from "@/lib/domain/verify-passkey-approval";
+import type { Actor } from "@/lib/server/auth/actor";
+import { db } from "@/lib/server/db/client";
+import { webAuthnRelyingParty } from "@/lib/server/env";
+import { recordAuditEvent } from "./record-event";
+import { toAuditEventView, type AuditEventView } from "./audit-event-view";
+
+export type TraceStep = AuditEventView & { deltaMs: number; stage: "agent" | "proposal" | "approval" | "execution" | "provider" | "reconciliation" | "audit" | "other" };
+
+export type AuditTrace = {
+  traceId: string;
+  startedAt: string | null;
+  steps: TraceStep[];
+  proposals: {
+    id: string;
+    status: string;
+    hash: string;
+    amountMinor: number;
+    currency: string;
+    recipientDisplay: string;
+    reason: string;
+    requiredApprovals: number;
+    expiresAt: string;
+    approvals: { id: string; approverName: string; authMethod: string; authTime: string; createdAt: string; passkeyCheck: "verified" | "failed" | "not_applicable"; passkeyDetail: string | null }[];
+    execution: { status: string; idempotencyKey: string; providerRefundId: string | null; attempts: number; reconciliations: number; settledAt: string | null } | null;
+  }[];
+  legalHold: { reason: string; createdAt: string } | null;
+};
+
+function stageOf(action: string): TraceStep["stage"] {
+  if (action === "tool:prepare_refund") return "proposal";
+  if (action.startsWith("tool:") || action === "tool-call") return "agent";
+  if (action === "proposal:approve" || action === "proposal:reject") return "approval";
+  if (action.startsWith("proposal:")) return "proposal";
+  // Provider answers (send response, webhook or reconciler finding): the settled / pending / unknown states.
+  if (["execution:succeeded", "execution:failed", "execution:pending", "execution:unknown"].includes(action)) return "provider";
+  if (["execution:resend", "execution:check_now", "execution:duplicate_detected"].includes(action) || action.includes("reconcil")) return "reconciliation";
+  if (action.startsWith("execution:")) return "execution";
+  if (action.startsWith("audit:")) return "audit";
+  return "other";
+}
+
+/**
+ * The whole story of a trace in the actor's tenant: its events and every event of the proposals it made
+ * (approvals and execution run under their own trace ids), in chain order with the delta from the first;
+ * the proposals with their numbers and hash; each approval with its authentication method and, for a
+ * passkey, the offline signature check. Opening a trace is itself an audit event.
+ */
+export async function getAuditTrace(actor: Actor, traceId: string): Promise<AuditTrace> {
+  assertCan(actor.roles, "audit:read");
+  const tenantId = actor.tenantId;
+  const id = traceId.trim().slice(0, 128);
+  const proposals = await db().proposal.findMany({
+    where: { tenantId, traceId: id },
+    include: { approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true } } } }, execution: true },
+    orderBy: { createdAt: "asc" },
+  });
+  const ids = proposals.map((p) => p.id);
+  const rows = await db().auditEvent.findMany({
+    where: { tenantId, OR: [{ traceId: id }, ...(ids.length ? [{ proposalId: { in: ids } }] : [])] },
+    orderBy: { seq: "asc" },
+    take: 2000,
+  });
+  const first = rows[0]?.occurredAt.getTime() ?? 0;
+  const credentialIds = proposals.flatMap((p) => p.approvals.map((a) => a.passkeyCredentialId)).filter((x): x is string => !!x);
+  const keys = new Map((await db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } }, select: { id: true, publicKey: true } })).map((c) => [c.id, c.publicKey]));
+  const rp = webAuthnRelyingParty();
+  const hold = await db().auditLegalHold.findUnique({ where: { tenantId_traceId: { tenantId, traceId: id } } });
+
+  const view: AuditTrace = {
+    traceId: id,
+    startedAt: rows[0]?.occurredAt.toISOString() ?? null,
+    steps: rows.map((r) => ({ ...toAuditEventView(r), deltaMs: r.occurredAt.getTime() - first, stage: stageOf(r.action) })),
+    legalHold: hold ? { reason: hold.reason, createdAt: hold.createdAt.toISOString() } : null,
+    proposals: await Promise.all(
+      proposals.map(async (p) => ({
+        id: p.id, status: p.status, hash: p.hash, amountMinor: p.amountMinor, currency: p.currency, recipientDisplay: p.recipientDisplay, reason: p.reason,
+        requiredApprovals: p.requiredApprovals, expiresAt: p.expiresAt.toISOString(),
+        approvals: await Promise.all(
+          p.approvals.map(async (a) => {
+            let passkeyCheck: "verified" | "failed" | "not_applicable" = "not_applicable";
+            let passkeyDetail: string | null = null;
+            if (a.authMethod === "passkey") {
+              const publicKey = (a.passkeyCredentialId && keys.get(a.passkeyCredentialId)) ?? "";
+              const verdict = await verifyPasskeyApproval({ evidence: a.passkeyAssertion, proposalId: p.id, proposalHash: a.proposalHash, publicKey, credentialId: a.passkeyCredentialId ?? undefined, rpID: rp.rpID, origin: rp.origin });
+              passkeyCheck = verdict.verified ? "verified" : "failed";
+              passkeyDetail = verdict.verified ? null : verdict.reason;
+            }
+            return { id: a.id, approverName: a.approver.name, authMethod: a.authMethod, authTime: a.authTime.toISOString(), createdAt: a.createdAt.toISOString(), passkeyCheck, passkeyDetail };
+          }),
+        ),
+        execution: p.execution
+          ? { status: p.execution.status, idempotencyKey: p.execution.idempotencyKey, providerRefundId: p.execution.providerRefundId, attempts: p.execution.attempts, reconciliations: p.execution.reconciliations, settledAt: p.execution.settledAt?.toISOString() ?? null }
+          : null,
+      })),
+    ),
+  };
+  await db().$transaction((tx) =>
+    recordAuditEvent(tx, {
+      tenantId,
+      traceId: `audit-view-${randomUUID()}`,
+      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+      action: "audit:view_trace",
+      outcome: rows.length ? "ok" : "not_found",
+      data: { traceId: id, events: rows.length },
+      redaction: { clear: ["traceId", "events"] },
+    }),
+  );
+  return view;
+}
