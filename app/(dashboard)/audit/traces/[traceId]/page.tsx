@@ -1,0 +1,151 @@
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { can } from "@/lib/domain/permissions";
+import { pageActor } from "@/lib/server/auth/page";
+import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
+import { DateTime } from "@/components/ui/date-time";
+import { Money } from "@/components/domain/money";
+import { holdTrace } from "../../actions";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ traceId: string }> };
+
+export default async function TracePage({ params }: Props) {
+  const actor = await pageActor("audit:read");
+  const { traceId } = await params;
+  const t = await getTranslations("trace");
+  const trace = await getAuditTrace(actor, decodeURIComponent(traceId));
+  const isAdmin = can(actor.roles, "admin:manage");
+  return (
+    <section aria-labelledby="trace-title" className="stack">
+      <p>
+        <Link href="/audit">{t("back")}</Link>
+      </p>
+      <h1 id="trace-title" className="mono">
+        {t("title", { traceId: trace.traceId })}
+      </h1>
+      {trace.startedAt ? (
+        <p className="muted">
+          {t.rich("started", { time: <DateTime value={trace.startedAt!} /> })}
+        </p>
+      ) : null}
+
+      {trace.proposals.length ? (
+        <section aria-labelledby="trace-proposals" className="stack">
+          <h2 id="trace-proposals">{t("proposals")}</h2>
+          {trace.proposals.map((p) => (
+            <article key={p.id} className="panel" aria-label={t("proposal", { id: p.id })} data-proposal-id={p.id}>
+              <h3 className="mono">{t("proposal", { id: p.id })}</h3>
+              <dl className="facts">
+                <dt>{t("status")}</dt>
+                <dd className="mono">{p.status}</dd>
+                <dt>{t("amount")}</dt>
+                <dd>
+                  <Money minor={p.amountMinor} currency={p.currency} exact />
+                </dd>
+                <dt>{t("recipient")}</dt>
+                <dd>{p.recipientDisplay}</dd>
+                <dt>{t("reason")}</dt>
+                <dd>{p.reason}</dd>
+                <dt>{t("proposalHash")}</dt>
+                <dd className="mono">{p.hash}</dd>
+                <dt>{t("expires")}</dt>
+                <dd>
+                  <DateTime value={p.expiresAt} />
+                </dd>
+              </dl>
+              <h4>{t("approvals")}</h4>
+              {p.approvals.length === 0 ? (
+                <p className="muted">{t("noApprovals")}</p>
+              ) : (
+                <ul>
+                  {p.approvals.map((a) => (
+                    <li key={a.id} data-auth-method={a.authMethod} data-passkey-check={a.passkeyCheck}>
+                      {t("approvedBy", { name: a.approverName, method: a.authMethod })} — <DateTime value={a.createdAt} /> —{" "}
+                      {a.passkeyCheck === "failed" ? t("passkey_failed", { reason: a.passkeyDetail ?? "" }) : t(`passkey_${a.passkeyCheck}`)}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <h4>{t("execution")}</h4>
+              {p.execution ? (
+                <dl className="facts" data-execution-status={p.execution.status}>
+                  <dt>{t("status")}</dt>
+                  <dd className="mono">{p.execution.status}</dd>
+                  <dt>{t("idempotencyKey")}</dt>
+                  <dd className="mono">{p.execution.idempotencyKey}</dd>
+                  <dt>{t("providerRefund")}</dt>
+                  <dd className="mono">{p.execution.providerRefundId ?? "—"}</dd>
+                  <dt>{t("attempts")}</dt>
+                  <dd>{p.execution.attempts}</dd>
+                  <dt>{t("reconciliations")}</dt>
+                  <dd>{p.execution.reconciliations}</dd>
+                </dl>
+              ) : (
+                <p className="muted">{t("noExecution")}</p>
+              )}
+              <p>
+                <a href={`/api/audit/evidence/${p.id}`} download>
+                  {t("evidence")}
+                </a>
+              </p>
+            </article>
+          ))}
+        </section>
+      ) : null}
+
+      <section aria-labelledby="trace-timeline" className="stack">
+        <h2 id="trace-timeline">{t("timeline")}</h2>
+        {trace.steps.length === 0 ? (
+          <div className="panel">{t("empty")}</div>
+        ) : (
+          <ol aria-label={t("timeline")} className="stack">
+            {trace.steps.map((s) => (
+              <li key={s.id} className="panel" data-stage={s.stage} data-action={s.action} data-outcome={s.outcome}>
+                <p>
+                  <strong>{t(`stage_${s.stage}`)}</strong> · <span className="mono">{s.action}</span> · <span className="mono">{s.outcome}</span> ·{" "}
+                  <span className="mono">{t("delta", { ms: s.deltaMs })}</span> · <DateTime value={s.occurredAt} />
+                </p>
+                <p className="muted">
+                  {t("actor")}: {s.actorType}
+                  {s.actorId ? ` ${s.actorId}` : ""} · {t("auth")}: {s.authMethod ?? "—"}
+                  {s.model ? ` · ${s.model}` : ""}
+                  {s.proposalHash ? ` · ${s.proposalHash.slice(0, 12)}…` : ""}
+                </p>
+                <details>
+                  <summary>{t("details")}</summary>
+                  <pre className="mono" style={{ whiteSpace: "pre-wrap" }}>
+                    {JSON.stringify(s.data, null, 2)}
+                  </pre>
+                  <p className="mono muted">
+                    {t("hash")}: {s.hash}
+                  </p>
+                </details>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+
+      <section aria-labelledby="trace-hold" className="panel stack">
+        <h2 id="trace-hold">{t("legalHold")}</h2>
+        {trace.legalHold ? (
+          <p>{t.rich("held", { time: <DateTime value={trace.legalHold!.createdAt} />, reason: trace.legalHold.reason })}</p>
+        ) : (
+          <p className="muted">{t("notHeld")}</p>
+        )}
+        {isAdmin && !trace.legalHold && trace.steps.length ? (
+          <form action={holdTrace}>
+            <input type="hidden" name="traceId" value={trace.traceId} />
+            <div className="field">
+              <label htmlFor="hold-reason">{t("holdReason")}</label>
+              <input id="hold-reason" name="reason" required minLength={3} maxLength={500} />
+            </div>
+            <button type="submit">{t("hold")}</button>
+          </form>
+        ) : null}
+      </section>
+    </section>
+  );
+}

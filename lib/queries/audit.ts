@@ -1,0 +1,29 @@
+// The audit search resource (same pattern as proposals.ts): key + fetcher shared by the server prefetch
+// and the client hook. Every fetch is an audited search, so results are never refetched in the background.
+import { infiniteQueryOptions } from "@tanstack/react-query";
+import type { AuditSearchPage } from "@/lib/server/audit/search-audit-events";
+import { api } from "./proposals";
+
+/** The filters as the URL carries them (strings). */
+export type AuditFilters = Partial<Record<"traceId" | "from" | "to" | "actor" | "action" | "outcome" | "proposalId" | "subject", string>>;
+
+export const auditKeys = {
+  all: ["audit"] as const,
+  search: (f: AuditFilters) => ["audit", "search", f] as const,
+};
+
+export function auditQueryString(f: AuditFilters, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams(Object.entries({ ...f, ...extra }).filter(([, v]) => v !== undefined && v !== "") as [string, string][]);
+  return params.toString();
+}
+
+export const auditSearchQuery = (f: AuditFilters) =>
+  infiniteQueryOptions({
+    queryKey: auditKeys.search(f),
+    queryFn: ({ pageParam }) => api<AuditSearchPage>(`/api/audit/events?${auditQueryString(f, pageParam ? { cursor: pageParam } : {})}`),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchOnMount: false,
+  });
