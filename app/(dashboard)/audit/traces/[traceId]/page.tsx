@@ -27,7 +27,7 @@ export default async function TracePage({ params }: Props) {
       </h1>
       {trace.startedAt ? (
         <p className="muted">
-          {t.rich("started", { time: <DateTime value={trace.startedAt!} /> })}
+          {t("started")} <DateTime value={trace.startedAt} />
         </p>
       ) : null}
 
@@ -131,7 +131,9 @@ export default async function TracePage({ params }: Props) {
       <section aria-labelledby="trace-hold" className="panel stack">
         <h2 id="trace-hold">{t("legalHold")}</h2>
         {trace.legalHold ? (
-          <p>{t.rich("held", { time: <DateTime value={trace.legalHold!.createdAt} />, reason: trace.legalHold.reason })}</p>
+          <p>
+            {t("held", { reason: trace.legalHold.reason })} <DateTime value={trace.legalHold.createdAt} />
+          </p>
         ) : (
           <p className="muted">{t("notHeld")}</p>
         )}
