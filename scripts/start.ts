@@ -111,6 +111,8 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     console.error("[start] the sandbox payment provider did not start; refunds cannot execute (see [sandbox] lines)");
   } else {
     env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${sandboxPort}`;
+    // The browser tests drive the sandbox (payment intents, faults) through its control endpoint.
+    if (process.env.E2E_DATABASE_URL_FILE) writeFileSync(join(dirname(process.env.E2E_DATABASE_URL_FILE), "e2e-sandbox-url"), env.PAYMENT_PROVIDER_URL);
     await registerDemoPaymentIntents(database.url, env.PAYMENT_PROVIDER_URL).catch((e: unknown) => console.error(`[start] sandbox payment intents: ${String(e)}`));
     say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL}`);
   }
