@@ -116,3 +116,18 @@ describe("text helpers", () => {
     expect(wellFormed("a\u0000b")).toBe("a\uFFFDb");
   });
 });
+
+describe("ids are not mistaken for phone or card numbers", () => {
+  it("keeps canonical UUIDs intact, in allow-listed fields and in free text", async () => {
+    const { redact } = await import("./redaction");
+    const fp = (v: string) => `fp:${v.length}`;
+    for (const id of ["0b4e6d2a-1234-4567-8901-234567890123", "12345678-1234-4123-8123-123456789012"]) {
+      const r = redact({ deliveryId: id, note: `see ${id}` }, fp, { clear: ["deliveryId"] });
+      expect(r.data).toEqual({ deliveryId: id, note: `see ${id}` });
+    }
+    // A real phone number next to an id is still masked.
+    const r = redact({ note: "call +34 600 123 456 about 12345678-1234-4123-8123-123456789012" }, fp);
+    expect(JSON.stringify(r.data)).not.toContain("600 123 456");
+    expect(JSON.stringify(r.data)).toContain("12345678-1234-4123-8123-123456789012");
+  });
+});

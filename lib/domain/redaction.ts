@@ -106,9 +106,17 @@ export function scrubText(text: string, fp: Fingerprinter, seen: Set<string> = n
     if (!known || known.trim().length < 3) continue;
     out = out.replace(new RegExp(escapeRegExp(known.trim()), "gi"), (m) => mask(m, fp, seen));
   }
+  // Ids are not personal data, but their digit runs look like phone or card numbers: set canonical
+  // UUIDs aside while the patterns run, then put them back unchanged. (Long hex strings stay subject
+  // to the secret pattern: a token may look like a digest.)
+  const kept: string[] = [];
+  out = out.replace(IDENTIFIER, (m) => `\u0000${kept.push(m) - 1}\u0000`);
   for (const p of PATTERNS) out = out.replace(p.re, (m) => p.replace(m, fp, seen));
-  return out;
+  return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] ?? "");
 }
+
+/** A canonical UUID. */
+const IDENTIFIER = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 
 export function truncateText(text: string, max = DEFAULT_MAX_TEXT): string {
   if (text.length <= max) return text;
