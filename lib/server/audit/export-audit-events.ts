@@ -1,11 +1,10 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { assertCan } from "@/lib/domain/permissions";
 import type { AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { recordAuditEvent } from "./record-event";
-import { findAuditEvents, parseAuditSearch, searchAuditClear, searchAuditData } from "./search-audit-events";
+import { auditLookupTraceId, findAuditEvents, parseAuditSearch, searchAuditClear, searchAuditData } from "./search-audit-events";
 import type { AuditEventView } from "./audit-event-view";
 
 export const EXPORT_MAX_EVENTS = 10_000;
@@ -44,7 +43,7 @@ export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, f
       }
       await recordAuditEvent(tx, {
         tenantId: actor.tenantId,
-        traceId: `audit-export-${randomUUID()}`,
+        traceId: auditLookupTraceId("export", f.traceId),
         actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
         action: "audit:export",
         outcome: "ok",

@@ -1,11 +1,11 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { assertCan } from "@/lib/domain/permissions";
 import { verifyPasskeyApproval } from "@/lib/domain/verify-passkey-approval";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordAuditEvent } from "./record-event";
+import { auditLookupTraceId } from "./search-audit-events";
 import { toAuditEventView, type AuditEventView } from "./audit-event-view";
 
 export type TraceStep = AuditEventView & { deltaMs: number; stage: "agent" | "proposal" | "approval" | "execution" | "provider" | "reconciliation" | "audit" | "other" };
@@ -101,7 +101,7 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
   await db().$transaction((tx) =>
     recordAuditEvent(tx, {
       tenantId,
-      traceId: `audit-view-${randomUUID()}`,
+      traceId: auditLookupTraceId("view", id),
       actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
       action: "audit:view_trace",
       outcome: rows.length ? "ok" : "not_found",

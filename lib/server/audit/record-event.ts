@@ -48,6 +48,11 @@ export type RecordedAuditEvent = { id: string; seq: number; hash: string };
 const short = (value: string | null | undefined, max: number, seen: Set<string>): string | null =>
   value == null || value === "" ? null : truncateText(scrubText(value, auditFingerprint, seen), max);
 
+// Staff user and agent key ids are UUIDs: kept as they are (free-text scrubbing could take their digit runs
+// for a phone number and fingerprint the id, so "who did it" would be lost).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const actorIdOf = (id: string | null | undefined, seen: Set<string>): string | null => (id && UUID.test(id) ? id.toLowerCase() : short(id, 128, seen));
+
 export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<RecordedAuditEvent> {
   const { data, fingerprints } = redact(input.data ?? {}, auditFingerprint, input.redaction);
   const seen = new Set(fingerprints);
@@ -58,7 +63,7 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
     tenantId: input.tenantId,
     traceId: truncateText(wellFormed(input.traceId), 128),
     actorType: input.actor.type,
-    actorId: short(input.actor.id, 128, seen),
+    actorId: actorIdOf(input.actor.id, seen),
     authMethod: short(input.actor.authMethod, 64, seen),
     action: short(input.action, 128, seen) ?? "unknown",
     outcome: short(input.outcome, 64, seen) ?? "unknown",

@@ -65,6 +65,14 @@ export function searchAuditData(f: AuditSearchFilters, extra: Record<string, unk
     proposalId: f.proposalId, cursor: f.cursor, subjectUser: f.subject, ...extra,
   };
 }
+/**
+ * The trace id of a search / export / trace-view event. Free-text scrubbing may mask digit runs of a
+ * searched trace id inside `data`, so a lookup of one trace is recorded under `audit:<that traceId>` (the
+ * trace id column is never scrubbed): "who looked at trace X" is the exact search `audit:X`.
+ */
+export function auditLookupTraceId(kind: string, traceId?: string): string {
+  return traceId ? `audit:${traceId}`.slice(0, 128) : `audit-${kind}-${randomUUID()}`;
+}
 export const searchAuditClear = ["traceId", "from", "to", "action", "outcome", "proposalId", "cursor", "format", "count", "results"];
 
 /**
@@ -78,7 +86,7 @@ export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): 
     const page = await findAuditEvents(tx, actor.tenantId, f);
     await recordAuditEvent(tx, {
       tenantId: actor.tenantId,
-      traceId: `audit-search-${randomUUID()}`,
+      traceId: auditLookupTraceId("search", f.traceId),
       actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
       action: "audit:search",
       outcome: "ok",

@@ -1,0 +1,44 @@
+// Helpers for the audit integration tests: actors built from the demo staff rows, a prepared (and
+// approved) proposal made through the real gateway and use cases.
+import { expect } from "vitest";
+import { db } from "@/lib/server/db/client";
+import type { Actor } from "@/lib/server/auth/actor";
+import { isRole, type Role } from "@/lib/domain/permissions";
+import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { demoTenants } from "../../scripts/lib/demo-data";
+import { ES, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
+
+export async function actorOf(tenant: string, role: Role, n = 0): Promise<Actor> {
+  const email = demoTenants.find((t) => t.slug === tenant)!.staff.filter((s) => s.roles.includes(role))[n]!.email;
+  const u = await db().staffUser.findUniqueOrThrow({ where: { email }, include: { tenant: true } });
+  return {
+    userId: u.id, tenantId: u.tenantId, tenantSlug: u.tenant.slug, name: u.name, email: u.email, roles: u.roles.filter(isRole),
+    locale: u.locale ?? u.tenant.locale, timeZone: u.tenant.timeZone, authTime: Math.floor(Date.now() / 1000) - 10, authMethod: "password",
+    stepUpMinutes: u.tenant.stepUpMinutes,
+  };
+}
+
+export const customerEmail = (tenant: string, key: string) => demoTenants.find((t) => t.slug === tenant)!.customers.find((c) => c.key === key)!.email;
+
+let seq = 0;
+/** A fresh paid card order of the customer and a proposal for it, prepared by the agent under `trace`. */
+export async function preparedProposal(customer: string, amountMinor = 4_321, trace = freshTrace(), tenant = ES) {
+  const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
+  const number = `AUD-${Date.now()}-${++seq}`;
+  const order = await db().order.create({ data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] } });
+  await db().payment.create({
+    data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_aud_${number}`, holderName: "Ana García", display: "Visa •••• 4242", amountMinor, currency: t.currency },
+  });
+  const token = await tokenFor(tenant, customer);
+  await send(anthropicCall("lookup_order", { order_id: number }), headersFor({ key: webKey(tenant), token, trace }));
+  const a = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ key: webKey(tenant), token, trace }));
+  expect(a.content.code).toBe("approval_required");
+  const id = (a.content.result as { proposal_id: string }).proposal_id;
+  return { proposal: await db().proposal.findUniqueOrThrow({ where: { id } }), trace };
+}
+
+export async function approvedProposal(customer: string, amountMinor = 4_321) {
+  const { proposal, trace } = await preparedProposal(customer, amountMinor);
+  await approveProposal(await actorOf(ES, "reviewer"), { proposalId: proposal.id, hash: proposal.hash });
+  return { proposal, trace };
+}
