@@ -285,6 +285,23 @@ describe("re-prepare and edit = supersede", () => {
   });
 });
 
+describe("reviewer notification", () => {
+  it("a new proposal (from the agent, or re-prepared) queues a signed webhook delivery when the tenant has one", async () => {
+    await db().tenant.update({ where: { slug: ES }, data: { reviewWebhookUrl: "http://127.0.0.1:9/hook", reviewWebhookSecret: "s".repeat(40) } });
+    try {
+      const p = await prepare(4_321, ana);
+      const deliveries = await db().webhookDelivery.findMany({ where: { proposalId: p.id } });
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]!.status).toBe("pending");
+      expect(JSON.stringify(deliveries[0]!.payload)).not.toContain("Ana");
+    } finally {
+      await db().tenant.update({ where: { slug: ES }, data: { reviewWebhookUrl: null, reviewWebhookSecret: null } });
+    }
+    const quiet = await prepare(4_322, ana);
+    expect(await db().webhookDelivery.count({ where: { proposalId: quiet.id } })).toBe(0);
+  });
+});
+
 function customerOf(tenant: string, key: string) {
   return `cus_${tenant.replace(/-/g, "_")}_${key}`;
 }

@@ -9,6 +9,7 @@ import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
 import { OPEN_PROPOSAL_STATUSES } from "@/lib/server/orders/lookup-order";
 import { approvalRequired } from "./proposal-answer";
+import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
 
 type LockedOrder = { id: string; number: string; currency: string; capturedMinor: number; status: string };
 
@@ -92,6 +93,8 @@ export async function prepareRefund(tx: Tx, input: PrepareRefundInput, ctx: Tool
       traceId: ctx.traceId,
     },
   });
+  // Reviewers hear of it through the tenant's webhook (a delivery job committed with the proposal).
+  await notifyReviewersOfProposal(tx, proposal);
   return {
     outcome: approvalRequired(proposal, order.number),
     proposal: { id, hash },
