@@ -14,7 +14,7 @@ type Started = { proc: ChildProcess; output: () => string };
 
 function start(dataDir: string, pgPort: number, port: number): Started {
   let out = "";
-  const env: Record<string, string | undefined> = { ...process.env, EMBEDDED_PG_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
+  const env: Record<string, string | undefined> = { ...process.env, EMBEDDED_PG_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PROVIDER_SANDBOX_PORT: "0", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
   delete env.DATABASE_URL;
   delete env.EMBEDDED_PG_EPHEMERAL;
   delete env.E2E_DATABASE_URL_FILE;
