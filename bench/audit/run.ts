@@ -1,0 +1,103 @@
+// npm run bench:audit — traceId search latency over generated audit events (issue 6: 10 million; choose
+// fewer with BENCH_EVENTS on a small machine). Prints, measured in the same run: the raw indexed SQL lookup,
+// the product's query (findAuditEvents: keyset page + row fetch) and the whole audited use case
+// (searchAuditEvents: the search is itself an audit event, written in the same transaction).
+// A script, not a test: it asserts nothing about time. Throw-away embedded PostgreSQL, loopback only.
+// Rows are generated with one INSERT … SELECT generate_series: a latency bench needs realistic shape and
+// indexes, not valid hashes (the chain is not verified here).
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createHash } from "node:crypto";
+import pg from "pg";
+import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
+import { applyMigrations } from "../../scripts/lib/migrations";
+import { seedDemo } from "../../scripts/lib/demo-data";
+import { prismaFor } from "../../scripts/lib/prisma";
+
+const N = Number(process.env.BENCH_EVENTS ?? 10_000_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
+const PER_TRACE = 8;
+
+const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-audit-")), ephemeral: true, database: "bench" });
+try {
+  await applyMigrations(server.url);
+  const prisma = prismaFor(server.url);
+  await seedDemo(prisma);
+  await prisma.$disconnect();
+
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  const { rows: [t] } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'tienda-es'`);
+  const { rows: [us] } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'shop-us'`);
+  const tenantId = t.id as string;
+  console.log(`generating ${N.toLocaleString("en")} audit events (${PER_TRACE} per trace, two tenants)…`);
+  const started = performance.now();
+  // Odd g → tienda-es, even g → shop-us; per-tenant seq = ceil(g/2). Events of one trace are consecutive.
+  await client.query(
+    `INSERT INTO "AuditEvent" (id, "tenantId", seq, "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome,
+                               "proposalId", "proposalHash", channel, "endUser", data, fingerprints, "prevHash", hash)
+     SELECT gen_random_uuid(), CASE WHEN g % 2 = 1 THEN $1::uuid ELSE $2::uuid END, (g + 1) / 2,
+            timestamp '2026-01-01' + g * interval '10 milliseconds', 'bench-' || md5((g / ${PER_TRACE})::text),
+            'agent', 'key-' || (g % 7), 'agent_key', (ARRAY['tool:lookup_order','tool:prepare_refund','proposal:approve','execution:send'])[1 + g % 4],
+            (ARRAY['ok','approval_required','ok','invalid_arguments'])[1 + g % 4], NULL, NULL, 'web_support',
+            'fp:' || substr(md5((g % 50000)::text), 1, 16), '{"bench":true}'::jsonb,
+            ARRAY['fp:' || substr(md5((g % 50000)::text), 1, 16)], md5((g - 1)::text) || md5((g - 1)::text), md5(g::text) || md5(g::text)
+       FROM generate_series(1, $3::int) g`,
+    [tenantId, us.id, N],
+  );
+  await client.query("ANALYZE");
+  console.log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  process.env.DATABASE_URL = server.url;
+  process.env.APP_MODE = "demo";
+  const { findAuditEvents, searchAuditEvents, parseAuditSearch } = await import("../../lib/server/audit/search-audit-events");
+  const { db } = await import("../../lib/server/db/client");
+  const { rows: [auditor] } = await client.query(`SELECT id FROM "StaffUser" WHERE email = 'auditoria@tienda-es.test'`);
+  const actor = {
+    userId: auditor.id, tenantId, tenantSlug: "tienda-es", name: "bench", email: "bench", roles: ["auditor" as const],
+    locale: "es-ES", timeZone: "UTC", authTime: Math.floor(Date.now() / 1000), authMethod: "password", stepUpMinutes: 5,
+  };
+  const traces = Math.max(1, Math.floor(N / PER_TRACE));
+  const randomTrace = () => {
+    // a trace that has tienda-es events (every trace holds both parities)
+    const n = Math.floor(Math.random() * traces);
+    return `bench-${createHashMd5(String(n))}`;
+  };
+  const rawSql = `SELECT id, seq FROM "AuditEvent" WHERE "tenantId" = $1 AND "traceId" = $2 ORDER BY seq DESC LIMIT 51`;
+
+  async function measure(label: string, fn: (trace: string) => Promise<unknown>) {
+    for (let i = 0; i < 20; i++) await fn(randomTrace()); // warm-up
+    const times: number[] = [];
+    for (let i = 0; i < ITERATIONS; i++) {
+      const trace = randomTrace();
+      const t0 = performance.now();
+      await fn(trace);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
+    return { label, p50: q(0.5), p95: q(0.95), p99: q(0.99) };
+  }
+
+  const sample = await client.query(rawSql, [tenantId, randomTrace()]);
+  const raw = await measure("raw indexed SQL (pg, ids of one trace)", (trace) => client.query(rawSql, [tenantId, trace]));
+  const query = await measure("findAuditEvents (keyset page + rows)", (trace) => findAuditEvents(db(), tenantId, parseAuditSearch({ traceId: trace })));
+  const usecase = await measure("searchAuditEvents (+ audited search event)", (trace) => searchAuditEvents(actor, { traceId: trace }));
+  const plan = await client.query(`EXPLAIN ${rawSql}`, [tenantId, randomTrace()]);
+
+  console.log(`\ntraceId search over ${N.toLocaleString("en")} audit events (${traces.toLocaleString("en")} traces), ${ITERATIONS} iterations each; sample hit ${sample.rowCount} rows`);
+  for (const r of [raw, query, usecase]) console.log(`${r.label.padEnd(46)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
+  console.log(`ratio query/raw: p50 ${(query.p50 / raw.p50).toFixed(1)}×   p99 ${(query.p99 / raw.p99).toFixed(1)}×;  use case/raw: p50 ${(usecase.p50 / raw.p50).toFixed(1)}×   p99 ${(usecase.p99 / raw.p99).toFixed(1)}×`);
+  console.log(`raw plan: ${plan.rows.map((r) => r["QUERY PLAN"]).join(" | ").slice(0, 300)}`);
+  await client.end();
+  await db().$disconnect();
+} finally {
+  await server.stop();
+}
+process.exit(0);
+
+function createHashMd5(s: string): string {
+  return createHash("md5").update(s).digest("hex");
+}
