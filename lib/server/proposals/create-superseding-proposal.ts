@@ -5,6 +5,7 @@ import { computeProposalHash } from "@/lib/domain/proposal-hash";
 import { refundableMinor } from "@/lib/domain/money";
 import { OPEN_PROPOSAL_STATUSES } from "@/lib/server/orders/lookup-order";
 import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
 
 type Old = {
   id: string;
@@ -77,4 +78,24 @@ export async function createSupersedingProposal(
   // A new proposal awaits review: the tenant's reviewer webhook hears of it (committed with it).
   await notifyReviewersOfProposal(tx, created);
   return { ok: true, proposal: { id, hash, amountMinor } };
+}
+
+/** The audit event of a supersede (edit or re-prepare): the new proposal, and what it replaces. */
+export async function recordSupersede(
+  tx: Tx,
+  actor: { tenantId: string; userId: string; authMethod: string },
+  action: "proposal:edit" | "proposal:reprepare",
+  old: { id: string; hash: string; amountMinor: number; traceId: string },
+  made: { id: string; hash: string; amountMinor: number },
+): Promise<void> {
+  await recordAuditEvent(tx, {
+    tenantId: actor.tenantId,
+    traceId: old.traceId,
+    actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+    action,
+    outcome: "approval_required",
+    proposal: { id: made.id, hash: made.hash },
+    data: { supersedes: old.id, supersedesHash: old.hash, amountMinor: made.amountMinor, previousAmountMinor: old.amountMinor },
+    redaction: { clear: ["supersedes", "supersedesHash", "amountMinor", "previousAmountMinor"] },
+  });
 }

@@ -4,10 +4,9 @@ import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { editProposalAmountInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { lockProposal, orderMismatch } from "./proposal-guards";
-import { createSupersedingProposal } from "./create-superseding-proposal";
+import { createSupersedingProposal, recordSupersede } from "./create-superseding-proposal";
 import { decisionError, refuse, type Decision } from "./decision";
 
 /**
@@ -47,16 +46,7 @@ export async function editProposalAmount(actor: Actor, raw: unknown): Promise<{ 
     if (closed.count !== 1) throw new Error("proposal changed state under its row lock");
     const made = await createSupersedingProposal(tx, old, { wantedMinor: input.amountMinor, requestedByStaffId: actor.userId, now });
     if (!made.ok) throw new Error(`could not supersede an editable proposal: ${made.reason}`);
-    await recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
-      traceId: old.traceId,
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
-      action,
-      outcome: "approval_required",
-      proposal: made.proposal,
-      data: { supersedes: old.id, supersedesHash: old.hash, amountMinor: made.proposal.amountMinor, previousAmountMinor: old.amountMinor },
-      redaction: { clear: ["supersedes", "supersedesHash", "amountMinor", "previousAmountMinor"] },
-    });
+    await recordSupersede(tx, actor, action, old, made.proposal);
     return { value: { proposalId: made.proposal.id, supersedes: old.id, amountMinor: made.proposal.amountMinor } };
   });
   if ("error" in decision) throw decisionError(decision);

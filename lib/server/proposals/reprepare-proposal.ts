@@ -4,10 +4,9 @@ import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { reprepareProposalInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { lockProposal } from "./proposal-guards";
-import { createSupersedingProposal } from "./create-superseding-proposal";
+import { createSupersedingProposal, recordSupersede } from "./create-superseding-proposal";
 import { decisionError, refuse, type Decision } from "./decision";
 
 const messages = {
@@ -43,16 +42,7 @@ export async function reprepareProposal(actor: Actor, raw: unknown): Promise<{ p
     if (!made.ok) {
       return refuse(tx, actor, traceId, { id: old.id, hash: old.hash }, "permission_denied", messages[made.reason], { reason: made.reason }, action);
     }
-    await recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
-      traceId: old.traceId,
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
-      action,
-      outcome: "approval_required",
-      proposal: made.proposal,
-      data: { supersedes: old.id, supersedesHash: old.hash, amountMinor: made.proposal.amountMinor, previousAmountMinor: old.amountMinor },
-      redaction: { clear: ["supersedes", "supersedesHash", "amountMinor", "previousAmountMinor"] },
-    });
+    await recordSupersede(tx, actor, action, old, made.proposal);
     return { value: { proposalId: made.proposal.id, supersedes: old.id } };
   });
   if ("error" in decision) throw decisionError(decision);

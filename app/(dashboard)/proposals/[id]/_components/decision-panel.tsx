@@ -7,6 +7,7 @@ import { api, ApiError, proposalKeys } from "@/lib/queries/proposals";
 import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
 import type { ApprovalResult } from "@/lib/server/proposals/approve-proposal";
 import { formatMinor } from "@/lib/domain/format-money";
+import { DialogActions } from "@/components/ui/dialog-actions";
 import type { StepUpInput } from "@/lib/schemas/proposals";
 import { PasskeyApproveButton } from "./passkey-approve-button";
 
@@ -129,19 +130,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
               <input id="step-up-password" name="password" type="password" autoComplete="current-password" required />
             </div>
           ) : null}
-          {error ? (
-            <p className="error-box" role="alert">
-              {error}
-            </p>
-          ) : null}
-          <div className="row-actions">
-            <button type="submit" disabled={approve.isPending}>
-              {approve.isPending ? t("working") : t("confirmApprove")}
-            </button>
-            <button type="button" className="secondary" onClick={() => approveRef.current?.close()}>
-              {t("cancel")}
-            </button>
-          </div>
+          <DialogActions dialogRef={approveRef} error={error} pending={approve.isPending} submitLabel={t("confirmApprove")} pendingLabel={t("working")} cancelLabel={t("cancel")} />
         </form>
       </dialog>
 
@@ -153,19 +142,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
             <label htmlFor="reject-reason">{t("rejectReason")}</label>
             <textarea id="reject-reason" name="reason" required minLength={3} maxLength={500} />
           </div>
-          {error ? (
-            <p className="error-box" role="alert">
-              {error}
-            </p>
-          ) : null}
-          <div className="row-actions">
-            <button type="submit" disabled={reject.isPending}>
-              {reject.isPending ? t("working") : t("confirmReject")}
-            </button>
-            <button type="button" className="secondary" onClick={() => rejectRef.current?.close()}>
-              {t("cancel")}
-            </button>
-          </div>
+          <DialogActions dialogRef={rejectRef} error={error} pending={reject.isPending} submitLabel={t("confirmReject")} pendingLabel={t("working")} cancelLabel={t("cancel")} />
         </form>
       </dialog>
     </>

@@ -7,6 +7,7 @@ import { useTranslations } from "next-intl";
 import { api, proposalKeys } from "@/lib/queries/proposals";
 import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
 import { parseMajorToMinor } from "@/lib/domain/format-money";
+import { DialogActions } from "@/components/ui/dialog-actions";
 
 /** Re-prepare (expired / invalidated) and edit = supersede (lower the amount). */
 export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
@@ -78,19 +79,7 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
             <label htmlFor="edit-amount">{t("newAmount", { currency: p.currency })}</label>
             <input id="edit-amount" name="amount" inputMode="decimal" autoComplete="off" required />
           </div>
-          {error ? (
-            <p className="error-box" role="alert">
-              {error}
-            </p>
-          ) : null}
-          <div className="row-actions">
-            <button type="submit" disabled={edit.isPending}>
-              {edit.isPending ? t("working") : t("confirmEdit")}
-            </button>
-            <button type="button" className="secondary" onClick={() => editRef.current?.close()}>
-              {t("cancel")}
-            </button>
-          </div>
+          <DialogActions dialogRef={editRef} error={error} pending={edit.isPending} submitLabel={t("confirmEdit")} pendingLabel={t("working")} cancelLabel={t("cancel")} />
         </form>
       </dialog>
     </div>
