@@ -1,0 +1,125 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { spawnSync } from "node:child_process";
+import { signIn, staff, type DemoRole } from "./support/auth";
+import { freshOrder, withDb } from "./support/db";
+import { demoTenants } from "../scripts/lib/demo-data";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${port}`;
+
+/** Runs the real `npm run agent:demo` against the server under test; returns the proposal it made. */
+function runAgentDemo(args: string[]): string {
+  const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", baseURL, ...args], { encoding: "utf8", timeout: 60_000 });
+  const output = `${res.stdout}\n${res.stderr}`;
+  expect(res.status, output).toBe(0);
+  const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(output.slice(output.lastIndexOf("approval_required")))?.[0];
+  expect(id, output).toBeTruthy();
+  return id!;
+}
+
+const proposal = (id: string) =>
+  withDb(async (db) => (await db.query(`SELECT id, status, "traceId", hash FROM "Proposal" WHERE id = $1`, [id])).rows[0] as { id: string; status: string; traceId: string; hash: string });
+
+async function as(browser: Browser, tenant: string, role: DemoRole): Promise<Page> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, staff(tenant, role));
+  return page;
+}
+
+test.describe.configure({ mode: "serial" });
+
+let proposalId: string;
+let traceId: string;
+
+test("an auditor searches the traceId of an approved and executed agent:demo run and sees the whole timeline", async ({ browser }) => {
+  const order = await freshOrder("shop-us", 2_500);
+  proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const p = await proposal(proposalId);
+  traceId = p.traceId;
+
+  const reviewer = await as(browser, "shop-us", "reviewer");
+  await reviewer.goto(`/proposals/${proposalId}`);
+  await reviewer.getByRole("button", { name: "Approve" }).click();
+  await reviewer.getByRole("dialog").getByRole("button", { name: "Approve refund" }).click();
+  await expect(reviewer.getByRole("status")).toContainText("Approved.");
+  await expect.poll(async () => (await proposal(proposalId)).status, { timeout: 45_000 }).toBe("succeeded");
+  await reviewer.context().close();
+
+  const auditor = await as(browser, "shop-us", "auditor");
+  await auditor.goto("/audit");
+  await auditor.getByLabel("Trace ID").fill(traceId);
+  await auditor.getByRole("button", { name: "Search" }).click();
+  await expect(auditor).toHaveURL(new RegExp(`/audit/traces/${traceId}$`));
+  await expect(auditor.getByRole("heading", { level: 1 })).toContainText(traceId);
+  const timeline = auditor.getByRole("list", { name: "Timeline" });
+  for (const stage of ["agent", "proposal", "approval", "execution", "provider"]) await expect(timeline.locator(`li[data-stage="${stage}"]`).first()).toBeVisible();
+  await expect(timeline.locator('li[data-action="proposal:approve"][data-outcome="ok"]')).toHaveCount(1);
+  await expect(timeline.locator('li[data-action="execution:succeeded"]')).toHaveCount(1);
+  // In order: the first step is at +0 ms and the agent's call comes before the approval.
+  await expect(timeline.locator("li").first()).toContainText("+0 ms");
+  const stages = await timeline.locator("li").evaluateAll((els) => els.map((e) => e.getAttribute("data-stage")));
+  expect(stages.indexOf("proposal")).toBeLessThan(stages.indexOf("approval"));
+  expect(stages.indexOf("approval")).toBeLessThan(stages.lastIndexOf("provider"));
+  const card = auditor.locator(`article[data-proposal-id="${proposalId}"]`);
+  await expect(card).toContainText(p.hash);
+  await expect(card.locator("[data-auth-method]")).toHaveAttribute("data-auth-method", "password");
+  await expect(card.locator("[data-execution-status]")).toHaveAttribute("data-execution-status", "succeeded");
+
+  // The proposal page's trace link works for an auditor's view too (/audit?traceId=… opens the trace).
+  await auditor.goto(`/audit?traceId=${traceId}`);
+  await expect(auditor).toHaveURL(new RegExp(`/audit/traces/${traceId}$`));
+  // The evidence pack downloads.
+  const pack = await auditor.request.get(`/api/audit/evidence/${proposalId}`);
+  expect(pack.status()).toBe(200);
+  expect(((await pack.json()) as { proposal: { hash: string } }).proposal.hash).toBe(p.hash);
+  // Every search is audited.
+  const searches = await withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE "traceId" = $1 AND action = 'audit:view_trace'`, [`audit:${traceId}`])).rows[0].count));
+  expect(searches).toBeGreaterThanOrEqual(2);
+  await auditor.context().close();
+});
+
+test("the fingerprint search for a demo customer's email finds that customer's events", async ({ browser }) => {
+  const email = demoTenants.find((t) => t.slug === "shop-us")!.customers[0]!.email;
+  const auditor = await as(browser, "shop-us", "auditor");
+  await auditor.goto("/audit");
+  await auditor.getByLabel("Email, IBAN or card number").fill(email);
+  await auditor.getByRole("button", { name: "Search" }).click();
+  const results = auditor.getByRole("table", { name: "Results" });
+  await expect(results).toBeVisible();
+  await expect(results.getByRole("link", { name: `Open trace ${traceId}` }).first()).toBeVisible();
+  // The typed email is stored nowhere in the trail.
+  const leaked = await withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE row_to_json("AuditEvent")::text ILIKE $1`, [`%${email}%`])).rows[0].count));
+  expect(leaked).toBe(0);
+  await auditor.context().close();
+});
+
+test("a tienda-es auditor finds nothing of shop-us", async ({ browser }) => {
+  const auditor = await as(browser, "tienda-es", "auditor");
+  await auditor.goto(`/audit/traces/${traceId}`);
+  await expect(auditor.getByText("No hay eventos de esta traza en tu inquilino.")).toBeVisible();
+  const api = await auditor.request.get(`/api/audit/events?traceId=${traceId}`);
+  expect(api.status()).toBe(200);
+  expect(((await api.json()) as { events: unknown[] }).events).toEqual([]);
+  const byProposal = await auditor.request.get(`/api/audit/events?proposalId=${proposalId}`);
+  expect(((await byProposal.json()) as { events: unknown[] }).events).toEqual([]);
+  expect((await auditor.request.get(`/api/audit/evidence/${proposalId}`)).status()).toBe(404);
+  await auditor.context().close();
+});
+
+for (const role of ["ops", "reviewer"] as const) {
+  test(`${role} cannot open the trail: no navigation entry, the pages are forbidden, direct requests are refused`, async ({ browser }) => {
+    const page = await as(browser, "shop-us", role);
+    await expect(page.getByRole("navigation").getByRole("link", { name: "Audit" })).toHaveCount(0);
+    await page.goto("/audit");
+    await expect(page).toHaveURL(/\/forbidden/);
+    await page.goto(`/audit/traces/${traceId}`);
+    await expect(page).toHaveURL(/\/forbidden/);
+    for (const path of [`/api/audit/events?traceId=${traceId}`, `/api/audit/export?format=csv&traceId=${traceId}`, `/api/audit/evidence/${proposalId}`]) {
+      const res = await page.request.get(path);
+      expect(res.status(), path).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe("permission_denied");
+    }
+    await page.context().close();
+  });
+}
