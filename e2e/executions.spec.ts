@@ -1,0 +1,111 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { signIn, staff } from "./support/auth";
+import { freshOrder, withDb } from "./support/db";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${port}`;
+const TENANT = "tienda-es";
+
+/** Runs the real `npm run agent:demo` against the server under test; returns the proposal it made. */
+function runAgentDemo(args: string[]): string {
+  const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", baseURL, ...args], { encoding: "utf8", timeout: 60_000 });
+  const output = `${res.stdout}\n${res.stderr}`;
+  expect(res.status, output).toBe(0);
+  const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(output.slice(output.lastIndexOf("approval_required")))?.[0];
+  expect(id, output).toBeTruthy();
+  return id!;
+}
+
+/** The e2e server's sandbox provider, through its control endpoint (faults). */
+async function sandbox(method: string, path: string, body?: unknown) {
+  const url = readFileSync(".data/e2e-sandbox-url", "utf8").trim();
+  const res = await fetch(`${url}/__control/${path}`, {
+    method,
+    headers: { authorization: "Bearer demo-sandbox-control-token", ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(res.ok, await res.clone().text()).toBe(true);
+}
+
+const paymentRefOf = (proposalId: string) => withDb(async (db) => (await db.query(`SELECT "recipientRef", hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { recipientRef: string; hash: string });
+const executionOf = (proposalId: string) => withDb(async (db) => (await db.query(`SELECT * FROM "Execution" WHERE "proposalId" = $1`, [proposalId])).rows[0] as { id: string; status: string } | undefined);
+
+/** A reviewer approves through the JSON route, signed in in a browser context of their own. */
+async function approveAsReviewer(browser: Browser, proposalId: string) {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, staff(TENANT, "reviewer"));
+  const { hash } = await paymentRefOf(proposalId);
+  const res = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash }, headers: { origin: baseURL } });
+  expect(res.status(), await res.text()).toBe(200);
+  await context.close();
+}
+
+const executionRow = (page: Page, proposalId: string) => page.getByRole("table", { name: /^(All executions|Todas las ejecuciones)$/ }).locator(`tr[data-proposal-id="${proposalId}"]`);
+
+test.describe.configure({ mode: "serial" });
+
+test("ops sees an approved proposal's execution reach succeeded on the Executions page without reloading", async ({ page, browser }) => {
+  const order = await freshOrder(TENANT, 2_345);
+  const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
+  await signIn(page, staff(TENANT, "ops"));
+  await page.getByRole("link", { name: /^(Executions|Ejecuciones)$/ }).click();
+  await expect(page).toHaveURL(/\/executions$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await approveAsReviewer(browser, proposalId);
+  const row = executionRow(page, proposalId);
+  await expect(row).toBeVisible({ timeout: 30_000 }); // polled in
+  await expect(row.locator('[data-state="succeeded"]')).toBeVisible({ timeout: 30_000 });
+  const ex = await executionOf(proposalId);
+  expect(ex?.status).toBe("succeeded");
+  await expect(row).toContainText(`refund-${proposalId}`); // the idempotency key
+  await expect(row).toContainText("(2345 EUR)");
+});
+
+for (const role of ["reviewer", "auditor"] as const) {
+  test(`${role === "auditor" ? "an" : "a"} ${role} cannot open the Executions page nor its JSON routes`, async ({ page }) => {
+    await signIn(page, staff(TENANT, role));
+    await expect(page.getByRole("link", { name: /^(Executions|Ejecuciones)$/ })).toHaveCount(0);
+    await page.goto("/executions");
+    await expect(page).toHaveURL(/\/forbidden/);
+    expect((await page.request.get("/api/executions")).status()).toBe(403);
+    expect((await page.request.get("/api/executions/overview")).status()).toBe(403);
+    const anyExecution = await withDb(async (db) => (await db.query(`SELECT id FROM "Execution" LIMIT 1`)).rows[0] as { id: string } | undefined);
+    const check = await page.request.post(`/api/executions/${anyExecution?.id ?? "00000000-0000-4000-8000-000000000000"}/check`, { data: {}, headers: { origin: baseURL } });
+    expect(check.status()).toBe(403);
+  });
+}
+
+test("an in-doubt execution shows in the in-doubt queue with Check now (and no re-send button); Check now reconciles it", async ({ page, browser }) => {
+  const order = await freshOrder(TENANT, 3_456);
+  const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
+  const { recipientRef: pi } = await paymentRefOf(proposalId);
+  // The provider fails every create and every read for this payment intent: the worker's outcome is
+  // unknown and the reconciler cannot find out, so the execution stays in doubt.
+  await sandbox("POST", "faults", { kind: "fail_5xx", on: "any", paymentIntent: pi, once: false });
+  try {
+    await signIn(page, staff(TENANT, "ops"));
+    await page.goto("/executions");
+    await approveAsReviewer(browser, proposalId);
+    await expect.poll(async () => (await executionOf(proposalId))?.status, { timeout: 30_000 }).toBe("unknown");
+    const doubt = page.getByRole("table", { name: /^(In-doubt queue|Cola en duda)$/ }).locator("tr", { hasText: order });
+    await expect(doubt).toBeVisible({ timeout: 15_000 });
+    const checkNow = doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ });
+    await expect(checkNow).toBeVisible();
+    await expect(page.getByRole("button", { name: /retry|re-?send|reintentar|reenviar/i })).toHaveCount(0);
+    await checkNow.click();
+    await expect(doubt.getByRole("status")).toContainText(/Reconciliation queued|Conciliación en cola/);
+    await expect
+      .poll(() => withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE action = 'execution:check_now' AND "proposalId" = $1`, [proposalId])).rows[0].count)))
+      .toBeGreaterThanOrEqual(1);
+  } finally {
+    await sandbox("DELETE", "faults");
+  }
+  // The provider answers again: Check now → the reconciler asks, finds no refund, re-sends with the same key.
+  const doubt = page.getByRole("table", { name: /^(In-doubt queue|Cola en duda)$/ }).locator("tr", { hasText: order });
+  if (await doubt.count()) await doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ }).click();
+  await expect(executionRow(page, proposalId).locator('[data-state="succeeded"]')).toBeVisible({ timeout: 45_000 });
+  await expect(doubt).toHaveCount(0);
+});
