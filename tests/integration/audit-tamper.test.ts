@@ -8,6 +8,9 @@ import { db } from "@/lib/server/db/client";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { checkHealth } from "@/lib/server/health/check-health";
+import { runOnce } from "graphile-worker";
+import { crontab, tasks } from "@/lib/server/jobs/tasks";
+import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } from "./gateway-support";
 
 let tenantId: string;
@@ -103,5 +106,14 @@ describe("tamper evidence", () => {
     const again = auditVerifyCli();
     expect(again.status, again.stderr + again.stdout).toBe(0);
     expect(await checkHealth()).toMatchObject({ status: "ok", checks: { auditChain: "ok" } });
+  });
+
+  it("the hourly verify_audit_chain job (the crontab's path) stores its result", async () => {
+    expect(crontab).toMatch(/^\S+ \* \* \* \* verify_audit_chain /m);
+    expect(crontab).toMatch(/ purge_audit_events /);
+    const before = await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } });
+    await db().$transaction((tx) => enqueueJob(tx, "verify_audit_chain", {}));
+    await runOnce({ connectionString: process.env.DATABASE_URL, taskList: tasks, noHandleSignals: true });
+    expect(await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } })).toBe(before + 1);
   });
 });
