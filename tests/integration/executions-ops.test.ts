@@ -1,0 +1,108 @@
+// The ops view's use cases against a real database: listing with keyset pages, counts and the in-doubt
+// queue, the 24 h series, "Check now" (enqueues the reconcile job, audited), and who may do what — a
+// foreign tenant's execution is simply not found.
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/server/db/client";
+import { listExecutions } from "@/lib/server/executions/list-executions";
+import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
+import { checkExecutionNow } from "@/lib/server/executions/check-execution-now";
+import { actorOf, approvedProposal } from "./audit-support";
+import { ES, US, ana } from "./gateway-support";
+
+const hourAgo = new Date(Date.now() - 3600_000);
+const ids: Record<"unknown" | "staleSending" | "succeeded" | "freshSending", string> = { unknown: "", staleSending: "", succeeded: "", freshSending: "" };
+
+beforeAll(async () => {
+  const made: Awaited<ReturnType<typeof approvedProposal>>["proposal"][] = [];
+  for (let i = 0; i < 4; i++) made.push((await approvedProposal(ana, 1_100 + i)).proposal);
+  const row = (p: (typeof made)[number], data: Record<string, unknown>) =>
+    db().execution.create({ data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `refund-${p.id}`, attempts: 1, ...data } });
+  ids.unknown = (await row(made[0]!, { status: "unknown", lastError: "timeout: no answer", createdAt: hourAgo, lastAttemptAt: hourAgo })).id;
+  ids.staleSending = (await row(made[1]!, { status: "sending", createdAt: new Date(Date.now() - 1800_000), lastAttemptAt: new Date(Date.now() - 1800_000) })).id;
+  ids.succeeded = (await row(made[2]!, { status: "succeeded", providerRefundId: `re_ops_${made[2]!.id.slice(0, 8)}`, createdAt: hourAgo, settledAt: new Date(Date.now() - 1200_000) })).id;
+  ids.freshSending = (await row(made[3]!, { status: "sending", lastAttemptAt: new Date() })).id;
+});
+
+describe("listing and overview", () => {
+  it("ops list the tenant's executions newest first, page by page without gaps or repeats, filtered by state", async () => {
+    const ops = await actorOf(ES, "ops");
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listExecutions(ops, { limit: 1, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.rows.map((r) => r.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expect.arrayContaining(Object.values(ids)));
+    expect(seen[0]).toBe(ids.freshSending); // newest first
+    const unknown = await listExecutions(ops, { state: "unknown" });
+    expect(unknown.rows.map((r) => r.id)).toEqual([ids.unknown]);
+    expect(unknown.rows[0]).toMatchObject({ status: "unknown", attempts: 1, lastError: "timeout: no answer", currency: "EUR", idempotencyKey: expect.stringMatching(/^refund-/) });
+    await expect(listExecutions(ops, { cursor: "not-a-cursor" })).rejects.toMatchObject({ code: "invalid_arguments" });
+  });
+
+  it("counts per state, the in-doubt queue (unknown, stale sending; not fresh sending, not settled) and the 24 h series", async () => {
+    const o = await getExecutionOverview(await actorOf(ES, "admin"));
+    expect(o.counts).toMatchObject({ unknown: 1, sending: 2, succeeded: 1, failed: 0, pending: 0 });
+    expect(o.inDoubt.map((r) => [r.id, r.why])).toEqual([
+      [ids.unknown, "unknown"],
+      [ids.staleSending, "stale_sending"],
+    ]);
+    expect(o.chart).toHaveLength(25);
+    const now = o.chart[o.chart.length - 1]!;
+    expect(now.inDoubt).toBe(2); // unknown + stale sending; the settled one and the fresh send are not in doubt
+    expect(now.oldestAgeSeconds).toBeGreaterThanOrEqual(3590);
+    // Thirty minutes ago the succeeded one was still unsettled: three in doubt at some earlier hour.
+    expect(Math.max(...o.chart.map((c) => c.inDoubt))).toBeGreaterThanOrEqual(2);
+    expect(o.chart[0]!.inDoubt).toBe(0);
+  });
+
+  it("another tenant's ops see none of it", async () => {
+    const us = await actorOf(US, "ops");
+    const page = await listExecutions(us, { limit: 100 });
+    expect(page.rows.map((r) => r.id)).not.toEqual(expect.arrayContaining([ids.unknown]));
+    const o = await getExecutionOverview(us);
+    expect(o.inDoubt.map((r) => r.id)).not.toContain(ids.unknown);
+  });
+
+  it("reviewers and auditors may not read executions", async () => {
+    for (const role of ["reviewer", "auditor"] as const) {
+      const actor = await actorOf(ES, role);
+      await expect(listExecutions(actor, {})).rejects.toMatchObject({ code: "permission_denied" });
+      await expect(getExecutionOverview(actor)).rejects.toMatchObject({ code: "permission_denied" });
+    }
+  });
+});
+
+describe("Check now", () => {
+  const reconcileJobs = (executionId: string) =>
+    db().$queryRaw<{ run_at: Date; key: string | null }[]>`SELECT j.run_at, j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      WHERE t.identifier = 'reconcile_execution' AND j.payload->>'executionId' = ${executionId}`;
+
+  it("enqueues reconcile_execution now under the execution's job key (one job, moved forward) and audits it", async () => {
+    const ops = await actorOf(ES, "ops");
+    await db().$executeRaw`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.unknown })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.unknown}`})`;
+    const before = Date.now();
+    expect(await checkExecutionNow(ops, { executionId: ids.unknown })).toEqual({ executionId: ids.unknown, status: "unknown", queued: true });
+    const jobs = await reconcileJobs(ids.unknown);
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0]!.key).toBe(`reconcile:${ids.unknown}`);
+    expect(jobs[0]!.run_at.getTime()).toBeLessThanOrEqual(before + 1000);
+    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "execution:check_now" }, orderBy: { seq: "desc" } });
+    expect(event).toMatchObject({ actorType: "staff", actorId: ops.userId, outcome: "result_pending" });
+  });
+
+  it("on a settled execution it queues nothing (and says so)", async () => {
+    const ops = await actorOf(ES, "ops");
+    expect(await checkExecutionNow(ops, { executionId: ids.succeeded })).toMatchObject({ status: "succeeded", queued: false });
+    expect(await reconcileJobs(ids.succeeded)).toHaveLength(0);
+  });
+
+  it("only ops may; another tenant's execution is not found; a malformed id is invalid", async () => {
+    await expect(checkExecutionNow(await actorOf(ES, "admin"), { executionId: ids.unknown })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(checkExecutionNow(await actorOf(ES, "reviewer"), { executionId: ids.unknown })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(checkExecutionNow(await actorOf(US, "ops"), { executionId: ids.unknown })).rejects.toMatchObject({ code: "not_found" });
+    await expect(checkExecutionNow(await actorOf(ES, "ops"), { executionId: "nope" })).rejects.toMatchObject({ code: "invalid_arguments" });
+  });
+});
