@@ -2,34 +2,15 @@
 // through the real use cases with actors built from the demo staff rows.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
-import type { Actor } from "@/lib/server/auth/actor";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { reprepareProposal } from "@/lib/server/proposals/reprepare-proposal";
 import { editProposalAmount } from "@/lib/server/proposals/edit-proposal-amount";
-import { isRole } from "@/lib/domain/permissions";
+import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, pablo, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace } from "./gateway-support";
-import { demoTenants } from "../../scripts/lib/demo-data";
 
-async function actorFor(email: string, opts: { authAgoSeconds?: number } = {}): Promise<Actor> {
-  const u = await db().staffUser.findUniqueOrThrow({ where: { email }, include: { tenant: true } });
-  return {
-    userId: u.id,
-    tenantId: u.tenantId,
-    tenantSlug: u.tenant.slug,
-    name: u.name,
-    email: u.email,
-    roles: u.roles.filter(isRole),
-    locale: u.locale ?? u.tenant.locale,
-    timeZone: u.tenant.timeZone,
-    authTime: Math.floor(Date.now() / 1000) - (opts.authAgoSeconds ?? 10),
-    authMethod: "password",
-    stepUpMinutes: u.tenant.stepUpMinutes,
-  };
-}
-const staffOf = (tenant: string, role: string, n = 0) => demoTenants.find((t) => t.slug === tenant)!.staff.filter((s) => s.roles.includes(role as "ops"))[n]!;
 
 /** A fresh paid card order for a demo customer, so every test works on its own order. */
 let seq = 0;
@@ -147,7 +128,7 @@ describe("approve", () => {
 
   it("auditors and ops are refused; a reviewer of another tenant gets not_found", async () => {
     const p = await prepare(2_000, ana);
-    for (const role of ["auditor", "ops"]) {
+    for (const role of ["auditor", "ops"] as const) {
       const actor = await actorFor(staffOf(ES, role).email);
       await expect(approveProposal(actor, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "permission_denied" });
     }

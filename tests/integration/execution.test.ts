@@ -12,12 +12,10 @@ import { resetPaymentProvider } from "@/lib/server/payments/get-payment-provider
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
-import { isRole } from "@/lib/domain/permissions";
-import type { Actor } from "@/lib/server/auth/actor";
 import { POST as webhookPOST } from "@/app/api/payments/webhook/route";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
+import { actorFor, staffOf } from "../support/actors";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
-import { demoTenants } from "../../scripts/lib/demo-data";
 
 const API_KEY = `sk_test_${randomUUID().replace(/-/g, "")}`;
 const CONTROL_TOKEN = `ctl_${randomUUID()}`;
@@ -81,14 +79,7 @@ afterAll(async () => {
   receiver?.close();
 });
 
-const reviewerEmail = demoTenants[0]!.staff.find((s) => s.roles.includes("reviewer"))!.email;
-async function reviewer(): Promise<Actor> {
-  const u = await db().staffUser.findUniqueOrThrow({ where: { email: reviewerEmail }, include: { tenant: true } });
-  return {
-    userId: u.id, tenantId: u.tenantId, tenantSlug: u.tenant.slug, name: u.name, email: u.email, roles: u.roles.filter(isRole),
-    locale: "es-ES", timeZone: "UTC", authTime: Math.floor(Date.now() / 1000), authMethod: "password", stepUpMinutes: 5,
-  };
-}
+const reviewer = () => actorFor(staffOf(ES, "reviewer").email);
 
 let seq = 0;
 /** A fresh order of Ana's, its payment intent known to the sandbox, a proposal for it, approved. */

@@ -1,28 +1,13 @@
 // The admin setting of the reviewer webhook (use case behind the Admin page's server action).
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/domain/outcome";
-import { isRole } from "@/lib/domain/permissions";
-import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { setReviewWebhook } from "@/lib/server/admin/set-review-webhook";
 import { ES, US } from "./jobs-support";
+import { actorFor, staffOf } from "../support/actors";
+import type { Role } from "@/lib/domain/permissions";
 
-async function actorWith(slug: string, role: string): Promise<Actor> {
-  const user = await db().staffUser.findFirstOrThrow({ where: { tenant: { slug }, roles: { has: role as never } }, include: { tenant: true } });
-  return {
-    userId: user.id,
-    tenantId: user.tenantId,
-    tenantSlug: user.tenant.slug,
-    name: user.name,
-    email: user.email,
-    roles: user.roles.filter(isRole),
-    locale: user.tenant.locale,
-    timeZone: user.tenant.timeZone,
-    authTime: Math.floor(Date.now() / 1000),
-    authMethod: "password",
-    stepUpMinutes: user.tenant.stepUpMinutes,
-  };
-}
+const actorWith = (slug: string, role: string) => actorFor(staffOf(slug, role as Role).email);
 
 async function problemOf(promise: Promise<unknown>) {
   try {

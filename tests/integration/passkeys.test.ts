@@ -3,7 +3,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
-import { isRole } from "@/lib/domain/permissions";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
@@ -14,27 +13,10 @@ import { listPasskeys } from "@/lib/server/passkeys/list-passkeys";
 import { deriveApprovalChallenge, nonceOfApprovalChallenge } from "@/lib/domain/passkey-challenge";
 import { verifyPasskeyApproval } from "@/lib/domain/verify-passkey-approval";
 import { createSoftAuthenticator, type SoftAuthenticator } from "../support/soft-authenticator";
+import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace } from "./gateway-support";
-import { demoTenants } from "../../scripts/lib/demo-data";
 
-const staffOf = (tenant: string, role: string, n = 0) => demoTenants.find((t) => t.slug === tenant)!.staff.filter((s) => s.roles.includes(role as "ops"))[n]!;
 
-async function actorFor(email: string, opts: { authAgoSeconds?: number } = {}): Promise<Actor> {
-  const u = await db().staffUser.findUniqueOrThrow({ where: { email }, include: { tenant: true } });
-  return {
-    userId: u.id,
-    tenantId: u.tenantId,
-    tenantSlug: u.tenant.slug,
-    name: u.name,
-    email: u.email,
-    roles: u.roles.filter(isRole),
-    locale: u.locale ?? u.tenant.locale,
-    timeZone: u.tenant.timeZone,
-    authTime: Math.floor(Date.now() / 1000) - (opts.authAgoSeconds ?? 10),
-    authMethod: "password",
-    stepUpMinutes: u.tenant.stepUpMinutes,
-  };
-}
 
 let seq = 0;
 async function prepare(amountMinor: number, customer = ana, tenant = ES) {
