@@ -6,6 +6,7 @@ import { db } from "@/lib/server/db/client";
 import { listExecutions } from "@/lib/server/executions/list-executions";
 import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
 import { checkExecutionNow } from "@/lib/server/executions/check-execution-now";
+import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
 import { actorOf, approvedProposal } from "./audit-support";
 import { ES, US, ana } from "./gateway-support";
 
@@ -104,5 +105,43 @@ describe("Check now", () => {
     await expect(checkExecutionNow(await actorOf(ES, "reviewer"), { executionId: ids.unknown })).rejects.toMatchObject({ code: "permission_denied" });
     await expect(checkExecutionNow(await actorOf(US, "ops"), { executionId: ids.unknown })).rejects.toMatchObject({ code: "not_found" });
     await expect(checkExecutionNow(await actorOf(ES, "ops"), { executionId: "nope" })).rejects.toMatchObject({ code: "invalid_arguments" });
+  });
+});
+
+describe("the sweep behind a killed worker's locked jobs", () => {
+  const jobsOf = (task: string, field: string, id: string) =>
+    db().$queryRaw<{ id: string; run_at: Date; key: string | null; locked_at: Date | null }[]>`SELECT j.id::text, j.run_at, j.key, j.locked_at FROM graphile_worker._private_jobs j
+      JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = ${task} AND j.payload->>${field} = ${id} ORDER BY j.id`;
+  const lockAsDeadWorker = (jobId: string) => db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'killed-worker' WHERE id = ${jobId}::bigint`;
+
+  it("an approved proposal whose execute job is locked by a dead worker gets a fresh job; an in-doubt execution likewise; waiting jobs keep their schedule", async () => {
+    // Approved two minutes ago, never started: its execute job is held by a worker that was killed.
+    const { proposal } = await approvedProposal(ana, 1_234);
+    await db().proposal.update({ where: { id: proposal.id }, data: { decidedAt: new Date(Date.now() - 120_000) } });
+    const [held] = await jobsOf("execute_refund", "proposalId", proposal.id);
+    await lockAsDeadWorker(held!.id);
+    // The in-doubt execution's reconcile job (made by Check now above) is held too.
+    await db().$executeRaw`UPDATE "Execution" SET "updatedAt" = now() - interval '1 hour' WHERE id = ${ids.unknown}::uuid`;
+    const [reconcileHeld] = await jobsOf("reconcile_execution", "executionId", ids.unknown);
+    await lockAsDeadWorker(reconcileHeld!.id);
+    // The stale `sending` one has a healthy job waiting an hour from now: the sweep must not pull it forward.
+    await db().$executeRaw`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.staleSending })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.staleSending}`})`;
+    const [waiting] = await jobsOf("reconcile_execution", "executionId", ids.staleSending);
+
+    const result = await sweepExecutions();
+    expect(result.executions).toBeGreaterThanOrEqual(1);
+    expect(result.reconciliations).toBeGreaterThanOrEqual(2);
+
+    const execJobs = await jobsOf("execute_refund", "proposalId", proposal.id);
+    expect(execJobs).toHaveLength(2);
+    expect(execJobs.filter((j) => j.locked_at === null && j.key === `execute:${proposal.id}`)).toHaveLength(1);
+    const reconcileJobs = await jobsOf("reconcile_execution", "executionId", ids.unknown);
+    expect(reconcileJobs.filter((j) => j.locked_at === null && j.key === `reconcile:${ids.unknown}`)).toHaveLength(1);
+    const stale = await jobsOf("reconcile_execution", "executionId", ids.staleSending);
+    expect(stale).toHaveLength(1);
+    expect(stale[0]!.run_at.getTime()).toBe(waiting!.run_at.getTime());
+    // Settled and fresh executions are left alone.
+    expect(await jobsOf("reconcile_execution", "executionId", ids.succeeded)).toHaveLength(0);
+    expect(await jobsOf("reconcile_execution", "executionId", ids.freshSending)).toHaveLength(0);
   });
 });

@@ -6,6 +6,7 @@ import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { deliverReviewWebhook } from "@/lib/server/notifications/deliver-review-webhook";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
+import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
 import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { purgeAllAuditEvents } from "@/lib/server/audit/purge-audit-events";
 
@@ -49,6 +50,14 @@ export const tasks: TaskList = {
     },
   }),
 
+  /** Re-enqueues approved proposals and in-doubt executions whose job died with a killed worker (cron, every minute). */
+  sweep_executions: defineTask({
+    payload: z.object({}).loose(),
+    run: async () => {
+      await sweepExecutions();
+    },
+  }),
+
   /** Walks every audit chain; a break writes an alert event and a stored check that /api/health reports (cron, hourly). */
   verify_audit_chain: defineTask({
     payload: z.object({}).loose(),
@@ -75,6 +84,7 @@ export type TaskName = keyof typeof tasks;
  */
 export const crontab = [
   "* * * * * expire_proposals ?max=1&jobKey=expire_proposals",
+  "* * * * * sweep_executions ?max=1&jobKey=sweep_executions",
   "17 * * * * verify_audit_chain ?max=1&jobKey=verify_audit_chain",
   "43 3 * * * purge_audit_events ?max=1&jobKey=purge_audit_events",
 ].join("\n");
