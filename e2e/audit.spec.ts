@@ -123,3 +123,27 @@ for (const role of ["ops", "reviewer"] as const) {
     await page.context().close();
   });
 }
+
+test("an admin verifies the chain from the audit page; health reports the result; the auditor exports the search as CSV", async ({ browser }) => {
+  const admin = await as(browser, "shop-us", "admin");
+  await admin.goto("/audit");
+  const panel = admin.getByRole("region", { name: "Chain verification" });
+  await panel.getByRole("button", { name: "Verify the chain now" }).click();
+  await expect(panel.getByRole("status")).toContainText("every chain verifies");
+  const health = (await (await admin.request.get("/api/health")).json()) as { status: string; checks: { auditChain: string } };
+  expect(health).toMatchObject({ status: "ok", checks: { auditChain: "ok" } });
+  await admin.context().close();
+
+  const auditor = await as(browser, "shop-us", "auditor");
+  // Auditors see no admin panel.
+  await auditor.goto(`/audit?proposalId=${proposalId}&action=proposal:approve`);
+  await expect(auditor.getByRole("region", { name: "Chain verification" })).toHaveCount(0);
+  await expect(auditor.getByRole("table", { name: "Results" }).getByRole("row")).toHaveCount(2); // header + the approval
+  const csv = await auditor.request.get(`/api/audit/export?format=csv&traceId=${traceId}`);
+  expect(csv.status()).toBe(200);
+  expect(csv.headers()["content-disposition"]).toMatch(/attachment; filename="audit-.*\.csv"/);
+  const text = await csv.text();
+  expect(text.split("\r\n")[0]).toMatch(/^seq,occurredAt,traceId,/);
+  expect(text).toContain("execution:succeeded");
+  await auditor.context().close();
+});
