@@ -11,11 +11,20 @@ export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ traceId: string }> };
 
+/** A malformed escape in the URL is searched as typed, never a 500. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 export default async function TracePage({ params }: Props) {
   const actor = await pageActor("audit:read");
   const { traceId } = await params;
   const t = await getTranslations("trace");
-  const trace = await getAuditTrace(actor, decodeURIComponent(traceId));
+  const trace = await getAuditTrace(actor, safeDecode(traceId));
   const isAdmin = can(actor.roles, "admin:manage");
   return (
     <section aria-labelledby="trace-title" className="stack">
