@@ -220,7 +220,7 @@ describe("unknown outcomes are reconciled, never blindly retried", () => {
       expect(await proposalStatus(p.id)).toBe("succeeded");
       expect(await refundsAt(p.pi)).toBe(1);
     }
-  });
+  }, 240_000);
 });
 
 describe("late outcomes by webhook", () => {

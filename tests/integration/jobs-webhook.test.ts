@@ -228,7 +228,8 @@ describe("reviewer webhook", () => {
         status = (await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).status;
       }
       expect(status).toBe("delivered");
-      expect(received).toHaveLength(1);
+      // Only this delivery counts: a retry left waiting by an earlier test may be due by now too.
+      expect(received.filter((r) => r.headers["x-webhook-id"] === deliveryId)).toHaveLength(1);
     } finally {
       await runner.stop();
     }
