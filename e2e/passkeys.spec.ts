@@ -91,7 +91,8 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
   }
 
   const after = await withDb(async (c) => (await c.query(`SELECT status FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0]);
-  expect(after.status).toBe("approved");
+  // The server's worker may already be executing it.
+  expect(after.status).toMatch(/^(approved|executing|succeeded)$/);
   const approvals = await withDb(async (c) => (await c.query(`SELECT * FROM "Approval" WHERE "proposalId" = $1`, [proposalId])).rows);
   expect(approvals).toHaveLength(1);
   const approval = approvals[0];
