@@ -23,6 +23,7 @@ export default defineConfig({
   projects: [
     {
       name: "chromium",
+      testIgnore: /canary-scan\.spec\.ts/,
       use: {
         ...devices["Desktop Chrome"],
         launchOptions: {
@@ -39,6 +40,8 @@ export default defineConfig({
         },
       },
     },
+    // After every other spec: scan the database and the server's logs for secrets and personal data.
+    { name: "canary-scan", testMatch: /canary-scan\.spec\.ts/, dependencies: ["chromium"] },
   ],
   // A fresh throw-away embedded PostgreSQL with migrations and the demo, and the production build.
   webServer: {
@@ -47,8 +50,9 @@ export default defineConfig({
     timeout: 180_000,
     reuseExistingServer: false,
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-    stdout: "pipe",
+    // Everything the server prints goes to .data/e2e-server.log (scanned by canary-scan.spec.ts).
+    stdout: "ignore",
     stderr: "pipe",
-    env: { EMBEDDED_PG_EPHEMERAL: "1", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", E2E_DATABASE_URL_FILE: ".data/e2e-database-url" },
+    env: { EMBEDDED_PG_EPHEMERAL: "1", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "info", E2E_DATABASE_URL_FILE: ".data/e2e-database-url", E2E_LOG_FILE: ".data/e2e-server.log" },
   },
 });

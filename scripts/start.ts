@@ -11,7 +11,7 @@
 //   --no-sandbox  demo: do not start the sandbox payment provider (PAYMENT_PROVIDER_URL also skips it)
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import nextEnv from "@next/env";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
@@ -77,6 +77,14 @@ if (process.env.E2E_DATABASE_URL_FILE) {
 const appPidFile = join(process.cwd(), ".data", `app-${port}.pid`);
 await stopLeftoverApp(appPidFile);
 
+// E2E_LOG_FILE: every line the app, the worker and the sandbox print is also kept in that file (the
+// browser tests scan it for leaked secrets and personal data).
+const logFile = process.env.E2E_LOG_FILE ? createWriteStream(process.env.E2E_LOG_FILE, { flags: "w" }) : null;
+function echo(out: NodeJS.WriteStream, line: string) {
+  out.write(`${line}\n`);
+  logFile?.write(`${line}\n`);
+}
+
 const url = `http://localhost:${port}`;
 const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
 
@@ -98,7 +106,7 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     for (const [stream, out] of [[sandbox!.stdout, process.stdout], [sandbox!.stderr, process.stderr]] as const) {
       if (!stream) continue;
       createInterface({ input: stream }).on("line", (line) => {
-        out.write(`[sandbox] ${line}\n`);
+        echo(out, `[sandbox] ${line}`);
         if (line.includes("listening on")) {
           clearTimeout(timer);
           resolve(true);
@@ -118,9 +126,14 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
   }
 }
 const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", process.env.HOST ?? "0.0.0.0"], {
-  stdio: "inherit",
+  stdio: logFile ? ["ignore", "pipe", "pipe"] : "inherit",
   env,
 });
+if (logFile) {
+  for (const [stream, out] of [[app.stdout, process.stdout], [app.stderr, process.stderr]] as const) {
+    if (stream) createInterface({ input: stream }).on("line", (line) => echo(out, line));
+  }
+}
 
 if (app.pid) {
   mkdirSync(dirname(appPidFile), { recursive: true });
@@ -140,7 +153,7 @@ function startWorker() {
     env,
   });
   for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
-    if (stream) createInterface({ input: stream }).on("line", (line) => out.write(`[worker] ${line}\n`));
+    if (stream) createInterface({ input: stream }).on("line", (line) => echo(out, `[worker] ${line}`));
   }
   const startedAt = Date.now();
   child.on("exit", (code, signal) => {

@@ -1,0 +1,85 @@
+// Runs after every other browser spec (project "canary-scan" depends on "chromium"): plants canaries
+// through the agent gateway, then scans a dump of the whole database and everything the server printed.
+// Secrets (passwords, agent keys, end-user tokens, bearer tokens) must appear nowhere; the planted
+// personal data (email, card number, IBAN) must not appear in clear outside the business tables that
+// hold customer data by design (customers, orders, tickets).
+import { expect, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { demoCredentials } from "../scripts/lib/demo-data";
+import { withDb } from "./support/db";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const CANARY_EMAIL = "canary.leak.check@example.test";
+const CANARY_CARD = "4242424242424242";
+const CANARY_IBAN = "ES9121000418450200051332";
+const CANARY_BEARER = "canarybearertoken0123456789abcdefXYZ";
+
+/** Tables that hold customer data as business records, where a customer's own text may stay. */
+const BUSINESS_TABLES = new Set(["Customer", "Order", "Payment", "SupportTicket"]);
+
+test("no secret anywhere, and no planted personal data outside business tables, in the database or the logs", async () => {
+  const creds = await demoCredentials();
+  const es = creds.tenants[0]!;
+  const agent = es.agents.find((a) => a.channel === "web_support")!;
+  const customer = es.customers[0]!;
+
+  // Plant the canaries where a careless gateway would copy them: arguments and headers.
+  for (const body of [
+    { type: "tool_use", id: "toolu_canary1", name: "lookup_order", input: { order_id: `${CANARY_EMAIL} ${CANARY_CARD} ${CANARY_IBAN}` } },
+    { type: "tool_use", id: "toolu_canary2", name: "create_support_ticket", input: { category: "billing", priority: "low", summary: `Write to ${CANARY_EMAIL}, card ${CANARY_CARD}, IBAN ${CANARY_IBAN}` } },
+    { type: "tool_use", id: "toolu_canary3", name: "search_invoices", input: { email: CANARY_EMAIL, card: CANARY_CARD } },
+  ]) {
+    const res = await fetch(`http://localhost:${port}/api/agent/tool-calls`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${agent.key}`,
+        "x-end-user-token": customer.endUserToken,
+        "x-agent-model": `model Bearer ${CANARY_BEARER}`,
+        "x-agent-prompt-version": CANARY_EMAIL,
+      },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+  }
+
+  const secrets = [
+    ...creds.tenants.flatMap((t) => t.staff.map((s) => s.password)),
+    ...creds.tenants.flatMap((t) => t.agents.map((a) => a.key)),
+    ...creds.tenants.flatMap((t) => t.customers.map((c) => c.endUserToken.split(".")[2]!)),
+    CANARY_BEARER,
+  ];
+  const personal = [CANARY_EMAIL, CANARY_CARD, CANARY_IBAN];
+
+  // A dump of every row of every table the product and its job queue own.
+  const dump = await withDb(async (db) => {
+    const tables = (
+      await db.query<{ schema: string; name: string }>(
+        `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
+          WHERE table_schema IN ('public', 'graphile_worker') AND table_type = 'BASE TABLE'`,
+      )
+    ).rows;
+    const out: { table: string; text: string }[] = [];
+    for (const t of tables) {
+      const rows = await db.query<{ j: string }>(`SELECT row_to_json(x)::text AS j FROM "${t.schema}"."${t.name}" x`);
+      out.push({ table: t.name, text: rows.rows.map((r) => r.j).join("\n") });
+    }
+    return out;
+  });
+  expect(dump.some((t) => t.table === "AuditEvent" && t.text.length > 0)).toBe(true);
+  const logs = readFileSync(".data/e2e-server.log", "utf8");
+  expect(logs.length).toBeGreaterThan(0);
+
+  const leaks: string[] = [];
+  for (const t of dump) {
+    for (const s of secrets) if (t.text.includes(s)) leaks.push(`secret ${s.slice(0, 6)}… in table ${t.table}`);
+    if (!BUSINESS_TABLES.has(t.table)) for (const p of personal) if (t.text.includes(p)) leaks.push(`${p} in table ${t.table}`);
+  }
+  for (const s of secrets) if (logs.includes(s)) leaks.push(`secret ${s.slice(0, 6)}… in the server log`);
+  for (const p of personal) if (logs.includes(p)) leaks.push(`${p} in the server log`);
+  expect(leaks).toEqual([]);
+
+  // The planted calls were recorded (redacted), so the scan looked at something real.
+  const planted = await withDb(async (db) => (await db.query(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE action LIKE '%search_invoices%' OR action LIKE '%lookup_order%'`)).rows[0].n as number);
+  expect(planted).toBeGreaterThan(0);
+});
