@@ -1,24 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { spawnSync } from "node:child_process";
 import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
+import { runAgentDemo } from "./support/agent-demo";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
-
-/** Runs the real `npm run agent:demo` against the server under test; returns the proposal it made. */
-function runAgentDemo(args: string[] = []): { proposalId: string; output: string } {
-  const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", baseURL, ...args], {
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  const output = `${res.stdout}\n${res.stderr}`;
-  expect(res.status, output).toBe(0);
-  const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(output.slice(output.lastIndexOf("approval_required")))?.[0];
-  expect(id, output).toBeTruthy();
-  return { proposalId: id!, output };
-}
 
 type ProposalRow = { id: string; status: string; amountMinor: number; currency: string; recipientDisplay: string; recipientHolder: string; expiresAt: Date; hash: string; orderNumber: string };
 const proposalRow = (id: string) =>
@@ -37,7 +24,7 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
   await signIn(page, staff("tienda-es", "reviewer"));
   await page.goto("/queue");
   await expect(page.getByRole("heading", { name: "Cola de revisión" })).toBeVisible();
-  const { proposalId } = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
   const row = page.locator(`tr[data-proposal-id="${proposalId}"]`);
   await expect(row).toBeVisible({ timeout: 15_000 }); // polled in, no reload
   const db = await proposalRow(proposalId);
@@ -58,7 +45,7 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
 
 test("keyboard only: find, inspect and approve; the approval is stored with the hash and audited", async ({ page }) => {
   const order = await freshOrder("shop-us", 4_999);
-  const { proposalId } = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   const db = await proposalRow(proposalId);
   await signIn(page, staff("shop-us", "reviewer"));
   await page.goto("/queue");
@@ -92,7 +79,7 @@ test("keyboard only: find, inspect and approve; the approval is stored with the 
 
 test("forged, cross-site, double-clicked and foreign requests change nothing", async ({ page, browser }) => {
   const order = await freshOrder("tienda-es", 8_990);
-  const { proposalId } = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
   const db = await proposalRow(proposalId);
   await signIn(page, staff("tienda-es", "reviewer", 1));
 
@@ -129,7 +116,7 @@ test("forged, cross-site, double-clicked and foreign requests change nothing", a
 
 test("auditors and ops see no approve controls, and their forged requests are refused", async ({ page, browser }) => {
   const order = await freshOrder("tienda-es", 7_000);
-  const { proposalId } = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
   const db = await proposalRow(proposalId);
 
   await signIn(page, staff("tienda-es", "ops"));
@@ -154,7 +141,7 @@ test("auditors and ops see no approve controls, and their forged requests are re
 
 test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step up with its password", async ({ page, browser }) => {
   const order = await freshOrder("shop-us", 125_000);
-  const { proposalId } = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   const db = await proposalRow(proposalId);
   expect(db.amountMinor).toBeGreaterThanOrEqual(100_000); // the US tenant's two-reviewer threshold
 
@@ -196,7 +183,7 @@ test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step u
 
 test("reject with a reason; the agent is told the reason", async ({ page }) => {
   const order = await freshOrder("shop-us", 3_000);
-  const { proposalId } = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   await signIn(page, staff("shop-us", "reviewer", 1));
   await page.goto(`/proposals/${proposalId}`);
   await page.getByRole("button", { name: "Reject" }).click();
@@ -210,7 +197,7 @@ test("reject with a reason; the agent is told the reason", async ({ page }) => {
 
 test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by its editor; ops re-prepares an expired one", async ({ page, browser }) => {
   const order = await freshOrder("shop-us", 20_000);
-  const { proposalId } = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   await signIn(page, staff("shop-us", "reviewer", 0));
   await page.goto(`/proposals/${proposalId}`);
   await page.getByRole("button", { name: "Lower the amount" }).click();
@@ -246,7 +233,7 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
 
 test("the queue and detail pages have no serious or critical accessibility violations", async ({ page }) => {
   const order = await freshOrder("tienda-es", 5_000);
-  const { proposalId } = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
   await signIn(page, staff("tienda-es", "reviewer"));
   for (const path of ["/queue", `/proposals/${proposalId}`]) {
     await page.goto(path);

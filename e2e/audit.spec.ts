@@ -1,21 +1,11 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { spawnSync } from "node:child_process";
 import { signIn, staff, type DemoRole } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { demoTenants } from "../scripts/lib/demo-data";
+import { runAgentDemo } from "./support/agent-demo";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
-
-/** Runs the real `npm run agent:demo` against the server under test; returns the proposal it made. */
-function runAgentDemo(args: string[]): string {
-  const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", baseURL, ...args], { encoding: "utf8", timeout: 60_000 });
-  const output = `${res.stdout}\n${res.stderr}`;
-  expect(res.status, output).toBe(0);
-  const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(output.slice(output.lastIndexOf("approval_required")))?.[0];
-  expect(id, output).toBeTruthy();
-  return id!;
-}
 
 const proposal = (id: string) =>
   withDb(async (db) => (await db.query(`SELECT id, status, "traceId", hash FROM "Proposal" WHERE id = $1`, [id])).rows[0] as { id: string; status: string; traceId: string; hash: string });

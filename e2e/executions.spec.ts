@@ -1,22 +1,12 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
+import { runAgentDemo } from "./support/agent-demo";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
 const TENANT = "tienda-es";
-
-/** Runs the real `npm run agent:demo` against the server under test; returns the proposal it made. */
-function runAgentDemo(args: string[]): string {
-  const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", baseURL, ...args], { encoding: "utf8", timeout: 60_000 });
-  const output = `${res.stdout}\n${res.stderr}`;
-  expect(res.status, output).toBe(0);
-  const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(output.slice(output.lastIndexOf("approval_required")))?.[0];
-  expect(id, output).toBeTruthy();
-  return id!;
-}
 
 /** The e2e server's sandbox provider, through its control endpoint (faults). */
 async function sandbox(method: string, path: string, body?: unknown) {

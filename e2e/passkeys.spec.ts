@@ -1,12 +1,12 @@
 import { expect, test, type CDPSession, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { randomUUID } from "node:crypto";
-import { spawnSync } from "node:child_process";
 import { signIn, staff } from "./support/auth";
 import { withDb } from "./support/db";
 import { customerId } from "../scripts/lib/demo-data";
 import { deriveApprovalChallenge } from "../lib/domain/passkey-challenge";
 import { verifyPasskeyApproval } from "../lib/domain/verify-passkey-approval";
+import { runAgentDemo } from "./support/agent-demo";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -37,16 +37,6 @@ async function newOrder(amountMinor: number): Promise<string> {
     );
   });
   return number;
-}
-
-/** Runs the real `npm run agent:demo` against the server under test; returns the proposal it made. */
-function runAgentDemo(args: string[]): string {
-  const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", baseURL, ...args], { encoding: "utf8", timeout: 60_000 });
-  const output = `${res.stdout}\n${res.stderr}`;
-  expect(res.status, output).toBe(0);
-  const id = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(output.slice(output.lastIndexOf("approval_required")))?.[0];
-  expect(id, output).toBeTruthy();
-  return id!;
 }
 
 test("a reviewer registers a passkey, approves with it despite a stale session, and the stored assertion verifies offline against the proposal hash", async ({ page }) => {
