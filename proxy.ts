@@ -16,5 +16,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/queue/:path*", "/executions/:path*", "/audit/:path*", "/admin/:path*", "/proposals/:path*"],
+  matcher: ["/queue/:path*", "/executions/:path*", "/audit/:path*", "/admin/:path*", "/proposals/:path*", "/account/:path*"],
 };
