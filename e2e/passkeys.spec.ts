@@ -1,9 +1,7 @@
 import { expect, test, type CDPSession, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { randomUUID } from "node:crypto";
 import { signIn, staff } from "./support/auth";
-import { withDb } from "./support/db";
-import { customerId } from "../scripts/lib/demo-data";
+import { freshOrder, withDb } from "./support/db";
 import { deriveApprovalChallenge } from "../lib/domain/passkey-challenge";
 import { verifyPasskeyApproval } from "../lib/domain/verify-passkey-approval";
 import { runAgentDemo } from "./support/agent-demo";
@@ -19,24 +17,6 @@ async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; a
     options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
   return { cdp, authenticatorId };
-}
-
-/** A fresh paid card order of the demo customer Ana (tienda-es), so no other spec's order is touched. */
-async function newOrder(amountMinor: number): Promise<string> {
-  const number = `PK-E2E-${Date.now()}`;
-  await withDb(async (c) => {
-    const tenant = (await c.query(`SELECT id, currency FROM "Tenant" WHERE slug = 'tienda-es'`)).rows[0] as { id: string; currency: string };
-    const orderId = randomUUID();
-    await c.query(
-      `INSERT INTO "Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", items, "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $6, '[]', now())`,
-      [orderId, tenant.id, number, customerId("tienda-es", "ana"), tenant.currency, amountMinor],
-    );
-    await c.query(
-      `INSERT INTO "Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display, "amountMinor", currency) VALUES ($1, $2, $3, 'card', $4, 'Ana García', 'Visa •••• 4242', $5, $6)`,
-      [randomUUID(), tenant.id, orderId, `pi_e2e_${number}`, amountMinor, tenant.currency],
-    );
-  });
-  return number;
 }
 
 test("a reviewer registers a passkey, approves with it despite a stale session, and the stored assertion verifies offline against the proposal hash", async ({ page }) => {
@@ -64,7 +44,7 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
   expect(registered.map((r) => r.outcome)).toEqual(["ok"]);
 
   // A proposal from the agent, and a session older than the tenant's step-up window (0 minutes here).
-  const order = await newOrder(6_543);
+  const order = await freshOrder("tienda-es", 6_543); // its payment intent registered with the sandbox
   const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
   const proposal = await withDb(async (c) => (await c.query(`SELECT id, hash, status FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { id: string; hash: string; status: string });
   await withDb((c) => c.query(`UPDATE "Tenant" SET "stepUpMinutes" = 0 WHERE slug = 'tienda-es'`));
