@@ -1,27 +1,8 @@
 import "server-only";
+import type { ChainedEvent } from "@/lib/domain/audit-chain";
 
-/** One audit event as auditors see it (already redacted at write time). */
-export type AuditEventView = {
-  id: string;
-  seq: number;
-  occurredAt: string;
-  traceId: string;
-  actorType: string;
-  actorId: string | null;
-  authMethod: string | null;
-  action: string;
-  outcome: string;
-  proposalId: string | null;
-  proposalHash: string | null;
-  model: string | null;
-  promptVersion: string | null;
-  channel: string | null;
-  endUser: string | null;
-  data: unknown;
-  fingerprints: string[];
-  prevHash: string | null;
-  hash: string;
-};
+/** One audit event as auditors see it (already redacted at write time): the chained event, time as ISO text. */
+export type AuditEventView = Omit<ChainedEvent, "occurredAt" | "tenantId"> & { occurredAt: string };
 
 type Row = Omit<AuditEventView, "occurredAt"> & { occurredAt: Date; tenantId?: string | null };
 
