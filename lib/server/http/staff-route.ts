@@ -25,6 +25,8 @@ export function staffRoute<C>(handler: Handler<C>) {
       if (request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
       const actor = await requireActor();
       const result = await handler(actor, request, context);
+      // A handler that needs another status (201 Created, 204 No Content) returns its own Response.
+      if (result instanceof Response) return result;
       return Response.json(result, { headers: { "Cache-Control": "no-store" } });
     } catch (error) {
       if (isAppError(error)) return errorResponse(error);

@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { roles } from "@/lib/domain/permissions";
+import { isToolName, toolNames } from "@/lib/schemas/tools";
+
+const toolName = z.string().refine(isToolName, "Unknown tool.");
+
+// Input of every admin action: shared by the JSON routes under /api/admin/… and the admin pages
+// (which call those routes). The use cases parse again; the routes only pass the body through.
+
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 1024;
+
+const roleList = z.array(z.enum(roles)).min(1, "Pick at least one role.").max(roles.length).transform((r) => [...new Set(r)].sort());
+
+/** Optional re-confirmation when the admin's sign-in is older than the step-up window. */
+const stepUp = { stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() };
+
+export const inviteStaffInput = z.strictObject({
+  email: z.string().trim().toLowerCase().max(320).pipe(z.email()),
+  name: z.string().trim().min(1).max(120),
+  roles: roleList,
+  ...stepUp,
+});
+export type InviteStaffInput = z.infer<typeof inviteStaffInput>;
+
+export const updateStaffInput = z
+  .strictObject({
+    roles: roleList.optional(),
+    disabled: z.boolean().optional(),
+    /** Clears a lockout after repeated wrong passwords. */
+    unlock: z.literal(true).optional(),
+    /** Ends every session of the person (sign out everywhere). */
+    signOut: z.literal(true).optional(),
+    ...stepUp,
+  })
+  .refine((v) => v.roles !== undefined || v.disabled !== undefined || v.unlock || v.signOut, "Nothing to change.");
+export type UpdateStaffInput = z.infer<typeof updateStaffInput>;
+
+export const completeSetupInput = z.strictObject({
+  token: z.string().regex(/^[A-Za-z0-9_-]{32,128}$/),
+  password: z.string().min(PASSWORD_MIN, `At least ${PASSWORD_MIN} characters.`).max(PASSWORD_MAX),
+});
+export type CompleteSetupInput = z.infer<typeof completeSetupInput>;
+
+const slug = z.string().trim().regex(/^[a-z][a-z0-9_]{1,39}$/, "Lower-case letters, digits and _; 2 to 40 characters, starting with a letter.");
+
+export const createChannelInput = z.strictObject({
+  slug,
+  name: z.string().trim().min(1).max(80),
+  allowedTools: z.array(toolName).min(1).transform((t) => toolNames.filter((n) => t.includes(n))),
+  ...stepUp,
+});
+export type CreateChannelInput = z.infer<typeof createChannelInput>;
+
+export const MAX_OVERLAP_MINUTES = 7 * 24 * 60;
+export const rotateChannelSecretInput = z.strictObject({
+  /** How long end-user tokens signed with the old secret keep verifying (0 = stop at once). */
+  overlapMinutes: z.number().int().min(0).max(MAX_OVERLAP_MINUTES).default(60),
+  ...stepUp,
+});
+export type RotateChannelSecretInput = z.infer<typeof rotateChannelSecretInput>;
+
+export const issueAgentKeyInput = z.strictObject({
+  channel: slug,
+  label: z.string().trim().min(1).max(80),
+  /** Defaults to every tool of the channel; never more than the channel allows. */
+  tools: z.array(toolName).min(1).optional(),
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  ...stepUp,
+});
+export type IssueAgentKeyInput = z.infer<typeof issueAgentKeyInput>;
+
+export const listStaffInput = z.object({ q: z.string().trim().max(100).optional() });
