@@ -8,6 +8,7 @@ import { log } from "@/lib/server/log";
 import { verifyCredentials } from "@/lib/server/auth/verify-credentials";
 import { recordSignIn } from "@/lib/server/auth/record-sign-in";
 import { signInInput } from "@/lib/schemas/auth";
+import { SESSION_IDLE_SECONDS } from "@/lib/server/auth/session-lifetime";
 
 type StaffClaims = { uid: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number; amr: string };
 
@@ -47,7 +48,7 @@ function oidcProvider() {
 export function authOptions(): NextAuthOptions {
   return {
     secret: secret("NEXTAUTH_SECRET"),
-    session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+    session: { strategy: "jwt", maxAge: SESSION_IDLE_SECONDS },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     providers: [
       CredentialsProvider({
