@@ -71,3 +71,7 @@ export const issueAgentKeyInput = z.strictObject({
 export type IssueAgentKeyInput = z.infer<typeof issueAgentKeyInput>;
 
 export const listStaffInput = z.object({ q: z.string().trim().max(100).optional() });
+
+/** A staff member's own passkey: rename, or remove (with step-up). */
+export const renamePasskeyInput = z.strictObject({ name: z.string().trim().min(1).max(64) });
+export const removePasskeyInput = z.strictObject({ ...stepUp });

@@ -28,7 +28,7 @@ export async function listStaff(actor: Actor, raw: unknown = {}) {
       lockedUntil: true,
       lastLoginAt: true,
       passwordHash: true,
-      _count: { select: { passkeys: true } },
+      _count: { select: { passkeys: { where: { removedAt: null } } } },
       setupTokens: { where: { usedAt: null, expiresAt: { gt: now } }, select: { expiresAt: true }, take: 1 },
     },
   });

@@ -43,7 +43,7 @@ export async function createApprovalOptions(actor: Actor, raw: unknown): Promise
   if (p.approvals.length > 0) throw new AppError("permission_denied", "You already approved this proposal; it needs a different reviewer.", { reason: "already_approved" });
 
   const credentials = await db().passkeyCredential.findMany({
-    where: { staffUserId: actor.userId, tenantId: actor.tenantId },
+    where: { staffUserId: actor.userId, tenantId: actor.tenantId, removedAt: null },
     select: { id: true, transports: true },
   });
   if (credentials.length === 0) throw new AppError("permission_denied", "You have no passkey yet; register one first.", { reason: "no_passkeys" });

@@ -46,7 +46,7 @@ export async function verifyApprovalAssertion(
     return fail("challenge_mismatch", "The passkey signed a different version of this proposal. Reload and review it again.");
   }
 
-  const credential = await tx.passkeyCredential.findFirst({ where: { id: response.id, staffUserId: userId, tenantId } });
+  const credential = await tx.passkeyCredential.findFirst({ where: { id: response.id, staffUserId: userId, tenantId, removedAt: null } });
   if (!credential) return fail("unknown_credential", "That passkey is not registered to you.");
 
   const rp = webAuthnRelyingParty();
@@ -68,7 +68,7 @@ export async function verifyApprovalAssertion(
   }
 
   const moved = await tx.passkeyCredential.updateMany({
-    where: { id: credential.id, counter: credential.counter },
+    where: { id: credential.id, counter: credential.counter, removedAt: null },
     data: { counter: info.newCounter, lastUsedAt: now },
   });
   if (moved.count !== 1) return fail("counter_replay", "The passkey was used concurrently. Try again.");
