@@ -69,10 +69,12 @@ export function authOptions(): NextAuthOptions {
     ],
     callbacks: {
       // SSO: only people who already are staff (by verified email) may sign in; no self-sign-up.
-      async signIn({ user, account }) {
+      async signIn({ user, account, profile }) {
         if (account?.provider !== "oidc") return true;
         const email = z.email().safeParse(user.email);
         if (!email.success) return false;
+        // The provider must vouch for the address: an unverified email is not an identity.
+        if ((profile as { email_verified?: unknown } | undefined)?.email_verified === false) return false;
         const staff = await db().staffUser.findUnique({ where: { email: email.data.toLowerCase() }, include: { tenant: true } });
         const ok = !!staff && !staff.disabled && staff.tenant.active;
         await recordSignIn({
