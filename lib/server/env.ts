@@ -18,8 +18,7 @@ const int = (min: number, max: number, fallback: number) =>
   );
 const httpUrl = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
 
-export const envSchema = z
-  .object({
+export const envSchema = z.object({
     APP_MODE: optional(z.enum(["demo", "production"])),
     /** Set by `next build` while it evaluates modules (no runtime secrets then). */
     NEXT_PHASE: optional(z.string()),
@@ -42,11 +41,13 @@ export const envSchema = z
     EXECUTION_STALE_SENDING_MS: int(0, 3_600_000, 30_000),
     EXECUTION_RECONCILE_DELAY_MS: int(0, 3_600_000, 5_000),
     WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
-  })
-  .superRefine((e, ctx) => {
-    const oidc = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET].filter((v) => v !== undefined).length;
-    if (oidc !== 0 && oidc !== 3) ctx.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together" });
-  });
+});
+
+/** Rules across variables, checked beside the schema so they are listed even when a field is also wrong. */
+function crossProblems(source: Record<string, string | undefined>): string[] {
+  const oidc = [source.OIDC_ISSUER, source.OIDC_CLIENT_ID, source.OIDC_CLIENT_SECRET].filter((v) => v !== undefined && v !== "").length;
+  return oidc !== 0 && oidc !== 3 ? ["OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together"] : [];
+}
 
 export type Env = z.output<typeof envSchema>;
 
@@ -56,7 +57,7 @@ let cached: { snapshot: string; env: Env } | null = null;
 /** Every problem of an environment, one line each ("NAME: expected …"); empty when it parses. */
 export function envProblems(source: Record<string, string | undefined>): string[] {
   const parsed = envSchema.safeParse(source);
-  return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`);
+  return [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`)), ...crossProblems(source)];
 }
 
 /**
@@ -68,9 +69,8 @@ export function env(): Env {
   const snapshot = JSON.stringify(source);
   if (cached?.snapshot === snapshot) return cached.env;
   const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    throw new Error(`invalid environment (see .env.example):\n${parsed.error.issues.map((i) => `  - ${i.path.join(".") || "(env)"}: ${i.message}`).join("\n")}`);
-  }
+  const problems = envProblems(source);
+  if (!parsed.success || problems.length > 0) throw new Error(`invalid environment (see .env.example):\n${problems.map((p) => `  - ${p}`).join("\n")}`);
   cached = { snapshot, env: parsed.data };
   return parsed.data;
 }
