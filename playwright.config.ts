@@ -6,7 +6,12 @@ const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((
 const executablePath = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? (process.env.PLAYWRIGHT_USE_BUNDLED === "1" ? undefined : systemChromium);
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
-const oidcTestProvider = { OIDC_ISSUER: `http://localhost:${port + 50}`, OIDC_CLIENT_ID: "e2e-dashboard", OIDC_CLIENT_SECRET: "e2e-oidc-client-secret-for-tests-only", OIDC_NAME: "Test SSO" };
+const oidcTestProvider = {
+  OIDC_ISSUER: `http://localhost:${port + 50}`,
+  OIDC_CLIENT_ID: "e2e-dashboard",
+  OIDC_CLIENT_SECRET: "e2e-oidc-client-secret-for-tests-only",
+  OIDC_NAME: "Test SSO",
+};
 
 export default defineConfig({
   testDir: "e2e",

@@ -12,7 +12,8 @@ test.describe.configure({ mode: "serial" });
 const US = "shop-us";
 const john = customerId(US, "john");
 
-const tools = (key: string, request: import("@playwright/test").APIRequestContext) => request.get("/api/agent/tools", { headers: { authorization: `Bearer ${key}` } });
+const tools = (key: string, request: import("@playwright/test").APIRequestContext) =>
+  request.get("/api/agent/tools", { headers: { authorization: `Bearer ${key}` } });
 const lookup = async (request: import("@playwright/test").APIRequestContext, key: string, token: string) => {
   const res = await request.post("/api/agent/tool-calls", {
     headers: { authorization: `Bearer ${key}`, "x-end-user-token": token },
@@ -21,7 +22,13 @@ const lookup = async (request: import("@playwright/test").APIRequestContext, key
   expect(res.status()).toBe(200);
   return JSON.parse((await res.json()).content).code as string;
 };
-const sign = (secret: string) => new SignJWT({ tenant: US }).setProtectedHeader({ alg: "HS256" }).setSubject(john).setIssuedAt().setExpirationTime("1h").sign(new TextEncoder().encode(secret));
+const sign = (secret: string) =>
+  new SignJWT({ tenant: US })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(john)
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(new TextEncoder().encode(secret));
 
 test("issue a key (shown once) → it lists tools → revoke → the next call gets 401", async ({ page }) => {
   await signIn(page, staff(US, "admin"));

@@ -12,7 +12,12 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 let provider: { close(): Promise<void> } | undefined;
 
 test.beforeAll(async () => {
-  provider = await startOidcProvider({ port: port + 50, dashboardUrl: `http://localhost:${port}`, clientId: "e2e-dashboard", clientSecret: "e2e-oidc-client-secret-for-tests-only" });
+  provider = await startOidcProvider({
+    port: port + 50,
+    dashboardUrl: `http://localhost:${port}`,
+    clientId: "e2e-dashboard",
+    clientSecret: "e2e-oidc-client-secret-for-tests-only",
+  });
 });
 test.afterAll(async () => {
   await provider?.close();
@@ -37,7 +42,9 @@ test("an existing staff email signs in through the OpenID provider; the session 
   const session = await (await page.request.get("/api/auth/session")).json();
   expect(session.user).toMatchObject({ email: auditor.email, amr: "oidc" });
   const user = await withDb(async (db) => (await db.query(`SELECT id FROM "StaffUser" WHERE email = $1`, [auditor.email])).rows[0].id);
-  const ok = await withDb(async (db) => (await db.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:sign_in' AND "authMethod" = 'oidc' AND "actorId" = $1`, [user])).rows);
+  const ok = await withDb(
+    async (db) => (await db.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:sign_in' AND "authMethod" = 'oidc' AND "actorId" = $1`, [user])).rows,
+  );
   expect(ok.map((r) => r.outcome)).toContain("ok");
 });
 
@@ -45,7 +52,9 @@ test("an unknown email is refused", async ({ page }) => {
   await ssoSignIn(page, "nobody.known@elsewhere.test");
   await expect(page).toHaveURL(/\/sign-in/);
   expect((await (await page.request.get("/api/auth/session")).json())?.user).toBeUndefined();
-  const refused = await withDb(async (db) => (await db.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:sign_in' AND "authMethod" = 'oidc' AND outcome <> 'ok'`)).rows);
+  const refused = await withDb(
+    async (db) => (await db.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:sign_in' AND "authMethod" = 'oidc' AND outcome <> 'ok'`)).rows,
+  );
   expect(refused.length).toBeGreaterThanOrEqual(1);
 });
 

@@ -34,7 +34,15 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   const shown = invite.getByTestId("shown-once");
   await expect(shown).toContainText("/setup/");
   const setupUrl = (await shown.textContent())!.trim();
-  const stored = await withDb(async (db) => (await db.query(`SELECT t."tokenHash", u.roles, u."passwordHash" FROM "StaffSetupToken" t JOIN "StaffUser" u ON u.id = t."staffUserId" WHERE u.email = $1`, [inviteeEmail])).rows);
+  const stored = await withDb(
+    async (db) =>
+      (
+        await db.query(
+          `SELECT t."tokenHash", u.roles, u."passwordHash" FROM "StaffSetupToken" t JOIN "StaffUser" u ON u.id = t."staffUserId" WHERE u.email = $1`,
+          [inviteeEmail],
+        )
+      ).rows,
+  );
   expect(stored).toHaveLength(1);
   expect(stored[0].passwordHash).toBeNull();
   expect(JSON.stringify(stored)).not.toContain(setupUrl.split("/setup/")[1]);
@@ -62,13 +70,25 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   await ip.getByRole("button", { name: "Approve" }).click();
   await ip.getByRole("dialog").getByRole("button", { name: "Approve refund" }).click();
   await expect(ip.locator("main").getByRole("status")).toContainText("Approved.");
-  const approver = await withDb(async (db) => (await db.query(`SELECT u.email FROM "Approval" a JOIN "StaffUser" u ON u.id = a."approverId" WHERE a."proposalId" = $1`, [proposalId])).rows);
+  const approver = await withDb(
+    async (db) => (await db.query(`SELECT u.email FROM "Approval" a JOIN "StaffUser" u ON u.id = a."approverId" WHERE a."proposalId" = $1`, [proposalId])).rows,
+  );
   expect(approver.map((r) => r.email)).toEqual([inviteeEmail]);
 
   // A reviewer may not use the admin API: 403, and the refusal is an audit event.
-  const denied = await ip.request.post("/api/admin/staff", { data: { email: "x@shop-us.test", name: "X", roles: ["admin"] }, headers: { origin: new URL(page.url()).origin } });
+  const denied = await ip.request.post("/api/admin/staff", {
+    data: { email: "x@shop-us.test", name: "X", roles: ["admin"] },
+    headers: { origin: new URL(page.url()).origin },
+  });
   expect(denied.status()).toBe(403);
-  const deniedEvents = await withDb(async (db) => (await db.query(`SELECT e.data FROM "AuditEvent" e JOIN "StaffUser" u ON u.id::text = e."actorId" WHERE u.email = $1 AND e.action = 'access:denied'`, [inviteeEmail])).rows);
+  const deniedEvents = await withDb(
+    async (db) =>
+      (
+        await db.query(`SELECT e.data FROM "AuditEvent" e JOIN "StaffUser" u ON u.id::text = e."actorId" WHERE u.email = $1 AND e.action = 'access:denied'`, [
+          inviteeEmail,
+        ])
+      ).rows,
+  );
   expect(deniedEvents).toHaveLength(1);
   expect(deniedEvents[0].data).toMatchObject({ permission: "admin:manage", path: "POST /api/admin/staff" });
   expect((await ip.request.get("/api/proposals")).status()).toBe(200);
@@ -85,7 +105,15 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   expect((await ip.request.get("/api/proposals")).status()).toBe(401);
   await ip.goto("/queue");
   await expect(ip).toHaveURL(/\/sign-in/);
-  const audit = await withDb(async (db) => (await db.query(`SELECT action, data FROM "AuditEvent" WHERE action IN ('admin:invite_staff', 'admin:update_staff', 'auth:complete_setup') AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) ORDER BY seq`, [US])).rows);
+  const audit = await withDb(
+    async (db) =>
+      (
+        await db.query(
+          `SELECT action, data FROM "AuditEvent" WHERE action IN ('admin:invite_staff', 'admin:update_staff', 'auth:complete_setup') AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) ORDER BY seq`,
+          [US],
+        )
+      ).rows,
+  );
   expect(audit.map((a) => a.action)).toEqual(["admin:invite_staff", "auth:complete_setup", "admin:update_staff"]);
   expect(audit[2].data).toMatchObject({ before: { disabled: false }, after: { disabled: true } });
   await invitee.close();
@@ -101,6 +129,9 @@ test("an admin cannot change their own roles and the last admin cannot be disabl
   const own = await page.request.patch(`/api/admin/staff/${me}`, { data: { roles: ["ops"] }, headers: { origin } });
   expect(own.status()).toBe(403);
   expect((await own.json()).error.reason).toBe("own_roles");
-  const crossSite = await page.request.post("/api/admin/staff", { data: { email: "y@shop-us.test", name: "Y", roles: ["ops"] }, headers: { origin: "https://evil.example" } });
+  const crossSite = await page.request.post("/api/admin/staff", {
+    data: { email: "y@shop-us.test", name: "Y", roles: ["ops"] },
+    headers: { origin: "https://evil.example" },
+  });
   expect(crossSite.status()).toBe(403);
 });

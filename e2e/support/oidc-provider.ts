@@ -6,7 +6,12 @@ import Provider from "oidc-provider";
  * URL that playwright.config.ts gives the dashboard (port + 50). Its development login form accepts any
  * login name; the account's email claim is that login, verified. The dashboard is its one client.
  */
-export async function startOidcProvider(opts: { port: number; dashboardUrl: string; clientId: string; clientSecret: string }): Promise<{ close(): Promise<void> }> {
+export async function startOidcProvider(opts: {
+  port: number;
+  dashboardUrl: string;
+  clientId: string;
+  clientSecret: string;
+}): Promise<{ close(): Promise<void> }> {
   const issuer = `http://localhost:${opts.port}`;
   const provider = new Provider(issuer, {
     clients: [

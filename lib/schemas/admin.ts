@@ -10,7 +10,11 @@ const toolName = z.string().refine(isToolName, "Unknown tool.");
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 1024;
 
-const roleList = z.array(z.enum(roles)).min(1, "Pick at least one role.").max(roles.length).transform((r) => [...new Set(r)].sort());
+const roleList = z
+  .array(z.enum(roles))
+  .min(1, "Pick at least one role.")
+  .max(roles.length)
+  .transform((r) => [...new Set(r)].sort());
 
 /** Optional re-confirmation when the admin's sign-in is older than the step-up window. */
 const stepUp = { stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() };
@@ -42,12 +46,18 @@ export const completeSetupInput = z.strictObject({
 });
 export type CompleteSetupInput = z.infer<typeof completeSetupInput>;
 
-const slug = z.string().trim().regex(/^[a-z][a-z0-9_]{1,39}$/, "Lower-case letters, digits and _; 2 to 40 characters, starting with a letter.");
+const slug = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9_]{1,39}$/, "Lower-case letters, digits and _; 2 to 40 characters, starting with a letter.");
 
 export const createChannelInput = z.strictObject({
   slug,
   name: z.string().trim().min(1).max(80),
-  allowedTools: z.array(toolName).min(1).transform((t) => toolNames.filter((n) => t.includes(n))),
+  allowedTools: z
+    .array(toolName)
+    .min(1)
+    .transform((t) => toolNames.filter((n) => t.includes(n))),
   ...stepUp,
 });
 export type CreateChannelInput = z.infer<typeof createChannelInput>;

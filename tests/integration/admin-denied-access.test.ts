@@ -18,7 +18,11 @@ describe("denied access", () => {
   it("20 refusals in one minute: one audit event, the window counts 20; the next minute writes a new event", async () => {
     const reviewer = await actorFor(staffOf("tienda-es", "reviewer").email);
     const t0 = new Date(Date.UTC(2026, 10, 30, 10, 0, 5));
-    await Promise.all(Array.from({ length: 20 }, (_, i) => recordAccessDenied(reviewer, { permission: "admin:manage", path: "POST /api/admin/staff" }, new Date(t0.getTime() + i * 100))));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        recordAccessDenied(reviewer, { permission: "admin:manage", path: "POST /api/admin/staff" }, new Date(t0.getTime() + i * 100)),
+      ),
+    );
     const events = await db().auditEvent.findMany({ where: { tenantId: reviewer.tenantId, action: "access:denied", actorId: reviewer.userId } });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ outcome: "permission_denied", actorType: "staff" });

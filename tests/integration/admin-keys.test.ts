@@ -58,7 +58,10 @@ describe("agent keys", () => {
     expect((await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ key: issued.key }))).status).toBe(401);
     expect((await revokeAgentKey(admin, issued.id)).alreadyRevoked).toBe(true);
 
-    const events = await db().auditEvent.findMany({ where: { tenantId: admin.tenantId, action: { in: ["admin:issue_agent_key", "admin:revoke_agent_key"] } }, orderBy: { seq: "asc" } });
+    const events = await db().auditEvent.findMany({
+      where: { tenantId: admin.tenantId, action: { in: ["admin:issue_agent_key", "admin:revoke_agent_key"] } },
+      orderBy: { seq: "asc" },
+    });
     expect(events.map((e) => e.action)).toEqual(["admin:issue_agent_key", "admin:revoke_agent_key"]);
     expect(JSON.stringify(events)).not.toContain(issued.key);
     expect(events[1]!.data).toMatchObject({ target: { id: issued.id }, before: { revokedAt: null } });
@@ -66,7 +69,10 @@ describe("agent keys", () => {
 
   it("an expired key gets 401; a key's tools never exceed its channel's; bad input and other tenants refused", async () => {
     const admin = await adminOf(ES);
-    expect(await refusal(issueAgentKey(admin, { channel: "web_support", label: "x", expiresAt: new Date(Date.now() - 1000).toISOString() }))).toMatchObject({ code: "invalid_arguments", problem: "past" });
+    expect(await refusal(issueAgentKey(admin, { channel: "web_support", label: "x", expiresAt: new Date(Date.now() - 1000).toISOString() }))).toMatchObject({
+      code: "invalid_arguments",
+      problem: "past",
+    });
     const soon = await issueAgentKey(admin, { channel: "web_support", label: "short-lived", expiresAt: new Date(Date.now() + 60_000).toISOString() });
     expect((await authenticateAgentKey(`Bearer ${soon.key}`)).ok).toBe(true);
     await db().agentKey.update({ where: { id: soon.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
@@ -75,7 +81,10 @@ describe("agent keys", () => {
 
     const community = await db().channel.findFirstOrThrow({ where: { tenantId: admin.tenantId, slug: "community_chat" } });
     const missing = ["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"].find((t) => !community.allowedTools.includes(t))!;
-    expect(await refusal(issueAgentKey(admin, { channel: "community_chat", label: "x", tools: [missing] }))).toMatchObject({ code: "invalid_arguments", problem: "not_on_channel" });
+    expect(await refusal(issueAgentKey(admin, { channel: "community_chat", label: "x", tools: [missing] }))).toMatchObject({
+      code: "invalid_arguments",
+      problem: "not_on_channel",
+    });
     expect(await refusal(issueAgentKey(admin, { channel: "no_such", label: "x" }))).toMatchObject({ code: "not_found" });
     expect(await refusal(issueAgentKey(admin, { channel: "web_support", label: "" }))).toMatchObject({ code: "invalid_arguments" });
     expect(await refusal(issueAgentKey(admin, { channel: "web_support", label: "x", tools: ["drop_tables"] }))).toMatchObject({ code: "invalid_arguments" });

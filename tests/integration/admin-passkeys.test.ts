@@ -26,9 +26,25 @@ let seq = 0;
 async function prepare(amountMinor: number) {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
   const number = `PKM-${Date.now()}-${++seq}`;
-  const order = await db().order.create({ data: { tenantId: t.id, number, customerId: ana, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] } });
-  await db().payment.create({ data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_pkm_${number}`, holderName: "Test Holder", display: "Visa •••• 4242", amountMinor, currency: t.currency } });
-  const a = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }));
+  const order = await db().order.create({
+    data: { tenantId: t.id, number, customerId: ana, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
+  });
+  await db().payment.create({
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: `pi_pkm_${number}`,
+      holderName: "Test Holder",
+      display: "Visa •••• 4242",
+      amountMinor,
+      currency: t.currency,
+    },
+  });
+  const a = await send(
+    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+    headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }),
+  );
   const result = a.content.result as { proposal_id?: string; id?: string };
   return db().proposal.findUniqueOrThrow({ where: { id: result.proposal_id ?? result.id! } });
 }
@@ -67,7 +83,9 @@ describe("managing one's own passkeys", () => {
     // Even an assertion made for a challenge of another credential cannot use it: re-enroll a second key for options.
     const other = await enroll(reviewer, "Phone");
     const o2 = await createApprovalOptions(stale, { proposalId: q.id, hash: q.hash });
-    const withRemoved = await refusal(approveProposal(stale, { proposalId: q.id, hash: q.hash, stepUp: { method: "passkey", response: key.authenticate(o2.challenge) } }));
+    const withRemoved = await refusal(
+      approveProposal(stale, { proposalId: q.id, hash: q.hash, stepUp: { method: "passkey", response: key.authenticate(o2.challenge) } }),
+    );
     expect(withRemoved).toMatchObject({ code: "permission_denied" });
     expect(await db().approval.count({ where: { proposalId: q.id } })).toBe(0);
     expect(other.credentialId).not.toBe(key.credentialId);
@@ -78,7 +96,10 @@ describe("managing one's own passkeys", () => {
     const pack = await buildEvidencePack(admin, p.id);
     expect(pack.body).toContain(row.publicKey);
 
-    const events = await db().auditEvent.findMany({ where: { actorId: reviewer.userId, action: { in: ["account:rename_passkey", "account:remove_passkey"] } }, orderBy: { seq: "asc" } });
+    const events = await db().auditEvent.findMany({
+      where: { actorId: reviewer.userId, action: { in: ["account:rename_passkey", "account:remove_passkey"] } },
+      orderBy: { seq: "asc" },
+    });
     expect(events.map((e) => e.action)).toEqual(["account:rename_passkey", "account:remove_passkey"]);
     expect(events[0]!.data).toMatchObject({ before: { name: "Laptop" }, after: { name: "Work laptop" } });
   });

@@ -58,7 +58,10 @@ describe("inviting staff and the one-time setup link", () => {
     expect(await refusal(completeSetup({ token, password: "another-long-password" }))).toMatchObject({ code: "expired", reason: "invalid_link" });
     expect((await verifyCredentials(email, "a-long-enough-password")).ok).toBe(true);
 
-    const events = await db().auditEvent.findMany({ where: { tenantId: admin.tenantId, action: { in: ["admin:invite_staff", "auth:complete_setup"] } }, orderBy: { seq: "asc" } });
+    const events = await db().auditEvent.findMany({
+      where: { tenantId: admin.tenantId, action: { in: ["admin:invite_staff", "auth:complete_setup"] } },
+      orderBy: { seq: "asc" },
+    });
     expect(events.map((e) => e.action)).toEqual(["admin:invite_staff", "auth:complete_setup"]);
     expect(events[0]).toMatchObject({ actorId: admin.userId, outcome: "ok" });
     expect(events[0]!.data).toMatchObject({ target: { kind: "staff", id: invited.id }, after: { roles: ["reviewer"], disabled: false } });
@@ -71,7 +74,10 @@ describe("inviting staff and the one-time setup link", () => {
     const admin = await adminOf(ES);
     const { setupUrl, id } = await inviteStaff(admin, { email: newEmail(), name: "Race", roles: ["ops"] });
     const token = tokenOf(setupUrl);
-    const results = await Promise.allSettled([completeSetup({ token, password: "first-password-123" }), completeSetup({ token, password: "second-password-123" })]);
+    const results = await Promise.allSettled([
+      completeSetup({ token, password: "first-password-123" }),
+      completeSetup({ token, password: "second-password-123" }),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const events = await db().auditEvent.count({ where: { action: "auth:complete_setup", actorId: id } });
     expect(events).toBe(1);
@@ -96,7 +102,10 @@ describe("inviting staff and the one-time setup link", () => {
 
   it("refuses a taken email (any tenant), bad input, and non-admins", async () => {
     const admin = await adminOf(ES);
-    expect(await refusal(inviteStaff(admin, { email: staffOf(US, "ops").email, name: "Dup", roles: ["ops"] }))).toMatchObject({ code: "invalid_arguments", problem: "taken" });
+    expect(await refusal(inviteStaff(admin, { email: staffOf(US, "ops").email, name: "Dup", roles: ["ops"] }))).toMatchObject({
+      code: "invalid_arguments",
+      problem: "taken",
+    });
     expect(await refusal(inviteStaff(admin, { email: "not-an-email", name: "X", roles: ["ops"] }))).toMatchObject({ code: "invalid_arguments" });
     expect(await refusal(inviteStaff(admin, { email: newEmail(), name: "X", roles: [] }))).toMatchObject({ code: "invalid_arguments" });
     expect(await refusal(inviteStaff(admin, { email: newEmail(), name: "X", roles: ["root"] }))).toMatchObject({ code: "invalid_arguments" });
@@ -109,8 +118,13 @@ describe("inviting staff and the one-time setup link", () => {
 
   it("step-up: an old sign-in must re-enter the password; a wrong one counts toward the lockout", async () => {
     const stale = await adminOf(ES, { authAgoSeconds: 3600 });
-    expect(await refusal(inviteStaff(stale, { email: newEmail(), name: "X", roles: ["ops"] }))).toMatchObject({ code: "permission_denied", reason: "step_up_required" });
-    expect(await refusal(inviteStaff(stale, { email: newEmail(), name: "X", roles: ["ops"], stepUpPassword: "wrong" }))).toMatchObject({ reason: "step_up_failed" });
+    expect(await refusal(inviteStaff(stale, { email: newEmail(), name: "X", roles: ["ops"] }))).toMatchObject({
+      code: "permission_denied",
+      reason: "step_up_required",
+    });
+    expect(await refusal(inviteStaff(stale, { email: newEmail(), name: "X", roles: ["ops"], stepUpPassword: "wrong" }))).toMatchObject({
+      reason: "step_up_failed",
+    });
     expect((await db().staffUser.findUniqueOrThrow({ where: { id: stale.userId } })).failedLoginCount).toBe(1);
     const ok = await inviteStaff(stale, { email: newEmail(), name: "X", roles: ["ops"], stepUpPassword: staffOf(ES, "admin").password });
     expect(ok.id).toBeTruthy();
@@ -144,7 +158,13 @@ describe("changing staff", () => {
     expect((await db().staffUser.findUniqueOrThrow({ where: { id: target.id } })).sessionVersion).toBe(before + 1);
 
     const events = await db().auditEvent.findMany({ where: { tenantId: admin.tenantId, action: "admin:update_staff" }, orderBy: { seq: "asc" } });
-    expect(events.map((e) => (e.data as { target: { changes: string[] } }).target.changes)).toEqual([["roles"], ["disable"], ["enable"], ["unlock"], ["sign_out"]]);
+    expect(events.map((e) => (e.data as { target: { changes: string[] } }).target.changes)).toEqual([
+      ["roles"],
+      ["disable"],
+      ["enable"],
+      ["unlock"],
+      ["sign_out"],
+    ]);
     expect(events[0]!.data).toMatchObject({ before: { roles: ["reviewer"] }, after: { roles: ["ops", "reviewer"] } });
   });
 

@@ -74,7 +74,13 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
                   <Link href={`/admin/staff/${s.id}`}>{s.name}</Link>
                 </td>
                 <td>{s.email}</td>
-                <td>{s.roles.map((r) => <span key={r} className="badge">{tr(r)}</span>)}</td>
+                <td>
+                  {s.roles.map((r) => (
+                    <span key={r} className="badge">
+                      {tr(r)}
+                    </span>
+                  ))}
+                </td>
                 <td>
                   {s.disabled ? t("disabled") : t("active")}
                   {s.lockedUntil ? <span className="badge danger">{t("locked", { time: s.lockedUntil.toISOString() })}</span> : null}

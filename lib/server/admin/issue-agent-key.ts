@@ -15,7 +15,11 @@ import { zodProblem } from "./zod-problem";
  * once; only its SHA-256 and a short prefix are stored. Its tools are the requested ones (default: all of
  * the channel's) and can never exceed the channel's. Optional expiry: afterwards it gets 401.
  */
-export async function issueAgentKey(actor: Actor, raw: unknown, now = new Date()): Promise<{ id: string; key: string; keyPrefix: string; tools: string[]; expiresAt: Date | null }> {
+export async function issueAgentKey(
+  actor: Actor,
+  raw: unknown,
+  now = new Date(),
+): Promise<{ id: string; key: string; keyPrefix: string; tools: string[]; expiresAt: Date | null }> {
   assertCan(actor.roles, "admin:manage");
   const parsed = issueAgentKeyInput.safeParse(raw);
   if (!parsed.success) throw zodProblem(parsed.error);
@@ -23,11 +27,15 @@ export async function issueAgentKey(actor: Actor, raw: unknown, now = new Date()
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt <= now) throw new AppError("invalid_arguments", "expiresAt: must be in the future.", { field: "expiresAt", problem: "past" });
   await requireStepUp(actor, input.stepUpPassword);
-  const channel = await db().channel.findFirst({ where: { tenantId: actor.tenantId, slug: input.channel }, select: { id: true, slug: true, allowedTools: true } });
+  const channel = await db().channel.findFirst({
+    where: { tenantId: actor.tenantId, slug: input.channel },
+    select: { id: true, slug: true, allowedTools: true },
+  });
   if (!channel) throw new AppError("not_found", "No such channel.", { field: "channel" });
   const tools = input.tools ?? channel.allowedTools;
   const outside = tools.filter((t) => !channel.allowedTools.includes(t));
-  if (outside.length > 0) throw new AppError("invalid_arguments", `tools: not allowed on this channel: ${outside.join(", ")}.`, { field: "tools", problem: "not_on_channel" });
+  if (outside.length > 0)
+    throw new AppError("invalid_arguments", `tools: not allowed on this channel: ${outside.join(", ")}.`, { field: "tools", problem: "not_on_channel" });
   const key = `agk_${randomBytes(32).toString("base64url")}`;
   const keyPrefix = key.slice(0, 12);
   return db().$transaction(async (tx) => {

@@ -12,17 +12,34 @@ export async function listAgentKeys(actor: Actor, now = new Date()) {
   assertCan(actor.roles, "admin:manage");
   const tenantId = actor.tenantId;
   const [channels, keys, counts] = await Promise.all([
-    db().channel.findMany({ where: { tenantId }, orderBy: { slug: "asc" }, select: { id: true, slug: true, name: true, allowedTools: true, previousSecretValidUntil: true, createdAt: true } }),
+    db().channel.findMany({
+      where: { tenantId },
+      orderBy: { slug: "asc" },
+      select: { id: true, slug: true, name: true, allowedTools: true, previousSecretValidUntil: true, createdAt: true },
+    }),
     db().agentKey.findMany({
       where: { tenantId },
       orderBy: { createdAt: "asc" },
-      select: { id: true, name: true, keyPrefix: true, allowedTools: true, revokedAt: true, expiresAt: true, lastUsedAt: true, createdAt: true, channel: { select: { slug: true } } },
+      select: {
+        id: true,
+        name: true,
+        keyPrefix: true,
+        allowedTools: true,
+        revokedAt: true,
+        expiresAt: true,
+        lastUsedAt: true,
+        createdAt: true,
+        channel: { select: { slug: true } },
+      },
     }),
     db().auditEvent.groupBy({ by: ["actorId"], where: { tenantId, actorType: "agent", action: { startsWith: "tool:" } }, _count: { _all: true } }),
   ]);
   const callsByKey = new Map(counts.map((c) => [c.actorId, c._count._all]));
   return {
-    channels: channels.map((c) => ({ ...c, previousSecretValidUntil: c.previousSecretValidUntil && c.previousSecretValidUntil > now ? c.previousSecretValidUntil : null })),
+    channels: channels.map((c) => ({
+      ...c,
+      previousSecretValidUntil: c.previousSecretValidUntil && c.previousSecretValidUntil > now ? c.previousSecretValidUntil : null,
+    })),
     keys: keys.map((k) => ({
       id: k.id,
       label: k.name,

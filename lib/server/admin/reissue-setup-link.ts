@@ -24,7 +24,11 @@ export async function reissueSetupLink(actor: Actor, id: string, raw: { stepUpPa
     if (!row) throw new AppError("not_found", "No such staff member.");
     if (row.disabled) throw new AppError("permission_denied", "Enable the account before sending a setup link.", { reason: "disabled" });
     const link = await issueSetupToken(tx, { tenantId: actor.tenantId, staffUserId: id, createdById: actor.userId });
-    await recordAdminEvent(tx, actor, { action: "reissue_setup_link", target: { kind: "staff", id, email: row.email }, after: { expiresAt: link.expiresAt.toISOString() } });
+    await recordAdminEvent(tx, actor, {
+      action: "reissue_setup_link",
+      target: { kind: "staff", id, email: row.email },
+      after: { expiresAt: link.expiresAt.toISOString() },
+    });
     return link;
   });
 }

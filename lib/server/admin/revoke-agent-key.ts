@@ -18,7 +18,10 @@ export async function revokeAgentKey(actor: Actor, id: string): Promise<{ id: st
   return db().$transaction(async (tx) => {
     const now = new Date();
     const updated = await tx.agentKey.updateMany({ where: { id, tenantId: actor.tenantId, revokedAt: null }, data: { revokedAt: now } });
-    const row = await tx.agentKey.findFirst({ where: { id, tenantId: actor.tenantId }, select: { id: true, name: true, keyPrefix: true, revokedAt: true, channel: { select: { slug: true } } } });
+    const row = await tx.agentKey.findFirst({
+      where: { id, tenantId: actor.tenantId },
+      select: { id: true, name: true, keyPrefix: true, revokedAt: true, channel: { select: { slug: true } } },
+    });
     if (!row) throw new AppError("not_found", "No such agent key.");
     if (updated.count === 0) return { id, revokedAt: row.revokedAt!, alreadyRevoked: true };
     await recordAdminEvent(tx, actor, {

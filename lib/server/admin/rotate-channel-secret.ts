@@ -28,7 +28,10 @@ export async function rotateChannelSecret(actor: Actor, channelId: string, raw: 
   const secret = generateChannelSecret();
   const previousSecretValidUntil = input.overlapMinutes > 0 ? new Date(now.getTime() + input.overlapMinutes * 60_000) : null;
   return db().$transaction(async (tx) => {
-    const channel = await tx.channel.findFirst({ where: { id: channelId, tenantId: actor.tenantId }, select: { id: true, slug: true, endUserTokenSecret: true, previousSecretValidUntil: true } });
+    const channel = await tx.channel.findFirst({
+      where: { id: channelId, tenantId: actor.tenantId },
+      select: { id: true, slug: true, endUserTokenSecret: true, previousSecretValidUntil: true },
+    });
     if (!channel) throw new AppError("not_found", "No such channel.");
     const updated = await tx.channel.updateMany({
       where: { id: channel.id, tenantId: actor.tenantId, endUserTokenSecret: channel.endUserTokenSecret },

@@ -28,7 +28,8 @@ export async function updateStaff(actor: Actor, id: string, raw: unknown): Promi
   if (!parsed.success) throw zodProblem(parsed.error);
   const input = parsed.data;
   const self = id === actor.userId;
-  if (self && input.roles !== undefined) throw new AppError("permission_denied", "You cannot change your own roles; ask another admin.", { reason: "own_roles" });
+  if (self && input.roles !== undefined)
+    throw new AppError("permission_denied", "You cannot change your own roles; ask another admin.", { reason: "own_roles" });
   if (self && input.disabled === true) throw new AppError("permission_denied", "You cannot disable your own account.", { reason: "self_disable" });
   if (input.roles !== undefined || input.disabled !== undefined) await requireStepUp(actor, input.stepUpPassword);
 
@@ -41,7 +42,12 @@ export async function updateStaff(actor: Actor, id: string, raw: unknown): Promi
     });
     if (!row) throw new AppError("not_found", "No such staff member.");
     const now = new Date();
-    const before: StaffState = { roles: [...row.roles].sort(), disabled: row.disabled, locked: !!row.lockedUntil && row.lockedUntil > now, sessionVersion: row.sessionVersion };
+    const before: StaffState = {
+      roles: [...row.roles].sort(),
+      disabled: row.disabled,
+      locked: !!row.lockedUntil && row.lockedUntil > now,
+      sessionVersion: row.sessionVersion,
+    };
 
     const roles = input.roles ?? before.roles;
     const disabled = input.disabled ?? row.disabled;
@@ -72,7 +78,12 @@ export async function updateStaff(actor: Actor, id: string, raw: unknown): Promi
       locked: input.unlock ? false : before.locked,
       sessionVersion: row.sessionVersion + (endSessions ? 1 : 0),
     };
-    const actions = [rolesChanged && "roles", disabledChanged && (disabled ? "disable" : "enable"), input.unlock && "unlock", input.signOut && "sign_out"].filter(Boolean);
+    const actions = [
+      rolesChanged && "roles",
+      disabledChanged && (disabled ? "disable" : "enable"),
+      input.unlock && "unlock",
+      input.signOut && "sign_out",
+    ].filter(Boolean);
     await recordAdminEvent(tx, actor, {
       action: "update_staff",
       target: { kind: "staff", id, email: row.email, changes: actions },

@@ -3,9 +3,7 @@ import { jwtVerify, errors as joseErrors } from "jose";
 import type { AgentCaller } from "./authenticate-agent-key";
 
 export type EndUser =
-  | { kind: "anonymous" }
-  | { kind: "customer"; customerId: string }
-  | { kind: "invalid"; reason: "expired" | "bad_signature" | "wrong_tenant" | "malformed" };
+  { kind: "anonymous" } | { kind: "customer"; customerId: string } | { kind: "invalid"; reason: "expired" | "bad_signature" | "wrong_tenant" | "malformed" };
 
 /**
  * The end user is asserted by the channel integration, never by the model: an HS256 JWT signed with the

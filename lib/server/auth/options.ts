@@ -62,7 +62,15 @@ export function authOptions(): NextAuthOptions {
           await recordSignIn({ email: parsed.data.email, method: "password", result });
           if (!result.ok) return null;
           const u = result.user;
-          return { id: u.id, email: u.email, name: u.name, tenantId: u.tenantId, roles: u.roles, locale: u.locale, sv: u.sessionVersion } satisfies StaffUserForToken;
+          return {
+            id: u.id,
+            email: u.email,
+            name: u.name,
+            tenantId: u.tenantId,
+            roles: u.roles,
+            locale: u.locale,
+            sv: u.sessionVersion,
+          } satisfies StaffUserForToken;
         },
       }),
       ...oidcProvider(),

@@ -25,14 +25,22 @@ export async function recordAccessDenied(actor: Actor, input: { permission?: str
         DO UPDATE SET "count" = "AccessDenialWindow"."count" + 1, "lastAt" = EXCLUDED."lastAt"
         RETURNING "count"`;
       if (row?.count !== 1) return;
-      await tx.accessDenialWindow.deleteMany({ where: { tenantId: actor.tenantId, staffUserId: actor.userId, windowStart: { lt: new Date(now.getTime() - 86_400_000) } } });
+      await tx.accessDenialWindow.deleteMany({
+        where: { tenantId: actor.tenantId, staffUserId: actor.userId, windowStart: { lt: new Date(now.getTime() - 86_400_000) } },
+      });
       await recordAuditEvent(tx, {
         tenantId: actor.tenantId,
         traceId: `denied-${randomUUID()}`,
         actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
         action: "access:denied",
         outcome: "permission_denied",
-        data: { permission: input.permission ?? null, path: input.path ?? null, roles: actor.roles, windowStart: windowStart.toISOString(), windowSeconds: DENIAL_WINDOW_SECONDS },
+        data: {
+          permission: input.permission ?? null,
+          path: input.path ?? null,
+          roles: actor.roles,
+          windowStart: windowStart.toISOString(),
+          windowSeconds: DENIAL_WINDOW_SECONDS,
+        },
         redaction: { clear: ["permission", "path", "roles", "windowStart", "windowSeconds"] },
       });
     });

@@ -17,7 +17,8 @@ export async function requireStepUp(actor: Actor, password: string | undefined, 
     throw new AppError("permission_denied", `Confirm it is you: your sign-in is older than ${actor.stepUpMinutes} minutes.`, { reason: "step_up_required" });
   }
   const user = await db().staffUser.findFirst({ where: { id: actor.userId, tenantId: actor.tenantId }, select: { passwordHash: true, lockedUntil: true } });
-  if (user?.lockedUntil && user.lockedUntil > now) throw new AppError("permission_denied", "Your account is paused after too many wrong passwords.", { reason: "locked" });
+  if (user?.lockedUntil && user.lockedUntil > now)
+    throw new AppError("permission_denied", "Your account is paused after too many wrong passwords.", { reason: "locked" });
   if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, password))) {
     await db().$executeRaw`
       UPDATE "StaffUser"

@@ -9,7 +9,12 @@ import { consumeChallenge } from "./challenges";
 
 export type ApprovalAssertionResult =
   | { ok: true; credentialId: string; evidence: PasskeyApprovalEvidence }
-  | { ok: false; reason: "challenge_unknown" | "challenge_used" | "challenge_expired" | "challenge_mismatch" | "unknown_credential" | "assertion_invalid" | "counter_replay"; message: string };
+  | {
+      ok: false;
+      reason:
+        "challenge_unknown" | "challenge_used" | "challenge_expired" | "challenge_mismatch" | "unknown_credential" | "assertion_invalid" | "counter_replay";
+      message: string;
+    };
 
 /**
  * Verifies a passkey assertion sent with an approval, inside the approval's transaction (the proposal row is
@@ -57,7 +62,12 @@ export async function verifyApprovalAssertion(
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
-      credential: { id: credential.id, publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")), counter: credential.counter, transports: credential.transports },
+      credential: {
+        id: credential.id,
+        publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")),
+        counter: credential.counter,
+        transports: credential.transports,
+      },
       requireUserVerification: true,
     });
     if (!verification.verified) return fail("assertion_invalid", "The passkey signature could not be verified.");

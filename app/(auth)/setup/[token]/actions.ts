@@ -4,7 +4,8 @@ import { isAppError } from "@/lib/domain/outcome";
 import { completeSetup } from "@/lib/server/admin/complete-setup";
 import { log } from "@/lib/server/log";
 
-export type SetupState = { status: "idle" } | { status: "done" } | { status: "error"; problem: "invalid_link" | "weak_password" | "mismatch" | "internal_error" };
+export type SetupState =
+  { status: "idle" } | { status: "done" } | { status: "error"; problem: "invalid_link" | "weak_password" | "mismatch" | "internal_error" };
 
 // A server action is a public POST endpoint: the token is the only credential; completeSetup checks it.
 export async function completeSetupAction(_prev: SetupState, form: FormData): Promise<SetupState> {

@@ -87,7 +87,12 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await run("POST", "/api/admin/channels", { slug: form.get("slug"), name: form.get("name"), allowedTools: form.getAll("allowedTools"), ...stepUpValue(form) });
+    const result = await run("POST", "/api/admin/channels", {
+      slug: form.get("slug"),
+      name: form.get("name"),
+      allowedTools: form.getAll("allowedTools"),
+      ...stepUpValue(form),
+    });
     if (result) setSecret(result.secret);
   }
   return (

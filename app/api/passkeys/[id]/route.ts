@@ -6,7 +6,9 @@ export const dynamic = "force-dynamic";
 type Ctx = { params: Promise<{ id: string }> };
 
 /** PATCH /api/passkeys/{id} {name} — rename one of your own passkeys. */
-export const PATCH = staffRoute<Ctx>(async (actor, request, { params }) => renamePasskey(actor, decodeURIComponent((await params).id), await jsonBody(request)));
+export const PATCH = staffRoute<Ctx>(async (actor, request, { params }) =>
+  renamePasskey(actor, decodeURIComponent((await params).id), await jsonBody(request)),
+);
 
 /** DELETE /api/passkeys/{id} {stepUpPassword?} → 204 — remove one of your own passkeys (step-up). */
 export const DELETE = staffRoute<Ctx>(async (actor, request, { params }) => {

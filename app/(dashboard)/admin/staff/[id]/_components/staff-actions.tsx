@@ -18,7 +18,13 @@ export function StaffActions({ member }: { member: Member }) {
   const [link, setLink] = useState<string | null>(null);
   const path = `/api/admin/staff/${member.id}`;
 
-  async function submit(event: React.FormEvent<HTMLFormElement>, body: Record<string, unknown>, message: string, method: "PATCH" | "POST" = "PATCH", url = path) {
+  async function submit(
+    event: React.FormEvent<HTMLFormElement>,
+    body: Record<string, unknown>,
+    message: string,
+    method: "PATCH" | "POST" = "PATCH",
+    url = path,
+  ) {
     event.preventDefault();
     setDone(null);
     const form = new FormData(event.currentTarget);
