@@ -85,3 +85,26 @@ export const listStaffInput = z.object({ q: z.string().trim().max(100).optional(
 /** A staff member's own passkey: rename, or remove (with step-up). */
 export const renamePasskeyInput = z.strictObject({ name: z.string().trim().min(1).max(64) });
 export const removePasskeyInput = z.strictObject({ ...stepUp });
+
+const minutes = (max: number) => z.number().int().min(1).max(max);
+const minorOrNull = (min: number) => z.number().int().min(min).max(Number.MAX_SAFE_INTEGER).nullable();
+/** Every policy value with its allowed range (lib/domain/policy.ts says which way loosens). */
+export const policyValuesSchema = z.strictObject({
+  approvalExpiryMinutes: minutes(7 * 24 * 60),
+  stepUpMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60),
+  dualApprovalThresholdMinor: minorOrNull(0),
+  reviewerDailyApprovalLimitMinor: minorOrNull(1),
+  maxApprovalAgeMinutes: minutes(30 * 24 * 60),
+  retentionDays: z.number().int().min(1).max(36_500),
+  maxCallsPerTrace: z.number().int().min(1).max(100_000),
+  maxRepeatsPerTrace: z.number().int().min(1).max(100_000),
+  maxErrorsPerTrace: z.number().int().min(1).max(100_000),
+});
+/** POST /api/admin/policy: the values to change (the others stay as in the active version). */
+export const proposePolicyInput = z.strictObject({ values: policyValuesSchema.partial(), stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });
+export type ProposePolicyInput = z.infer<typeof proposePolicyInput>;
+export const decidePolicyInput = z.strictObject({ stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });
