@@ -3,12 +3,13 @@ import { getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
 import { getAdminOverview } from "@/lib/server/admin/get-admin-overview";
 import { DateTime } from "@/components/ui/date-time";
-import { Money } from "@/components/domain/money";
 import { ReviewWebhookSection } from "./_components/review-webhook-section";
 import { listStaff } from "@/lib/server/admin/list-staff";
 import { listAgentKeys } from "@/lib/server/admin/list-agent-keys";
 import { toolNames } from "@/lib/schemas/tools";
 import { InviteStaffForm } from "./_components/invite-staff-form";
+import { PolicySection } from "./_components/policy-section";
+import { getPolicy } from "@/lib/server/admin/policy/get-policy";
 import { CreateChannelForm, IssueAgentKeyForm, RevokeKeyButton, RotateSecretForm } from "./_components/agent-key-forms";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +18,12 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   const actor = await pageActor("admin:manage");
   const raw = (await searchParams).q;
   const q = typeof raw === "string" ? raw.slice(0, 100) : undefined;
-  const [{ tenant }, staff, { channels, keys }] = await Promise.all([getAdminOverview(actor), listStaff(actor, { q }), listAgentKeys(actor)]);
+  const [{ tenant }, staff, { channels, keys }, policy] = await Promise.all([
+    getAdminOverview(actor),
+    listStaff(actor, { q }),
+    listAgentKeys(actor),
+    getPolicy(actor),
+  ]);
   const t = await getTranslations("admin");
   const tm = await getTranslations("adminManage");
   const tr = await getTranslations("roles");
@@ -25,23 +31,20 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
     <div className="stack">
       <h1>{t("title")}</h1>
 
-      <section aria-labelledby="policy-title" className="panel">
-        <h2 id="policy-title">{t("policy")}</h2>
-        <dl className="facts">
-          <dt>{t("currency")}</dt>
-          <dd>{tenant.currency}</dd>
-          <dt>{t("locale")}</dt>
-          <dd>{tenant.locale}</dd>
-          <dt>{t("approvalExpiry")}</dt>
-          <dd>{t("minutes", { count: tenant.approvalExpiryMinutes })}</dd>
-          <dt>{t("stepUp")}</dt>
-          <dd>{t("minutes", { count: tenant.stepUpMinutes })}</dd>
-          <dt>{t("dualThreshold")}</dt>
-          <dd>{tenant.dualApprovalThresholdMinor === null ? t("none") : <Money minor={tenant.dualApprovalThresholdMinor} currency={tenant.currency} />}</dd>
-          <dt>{t("retention")}</dt>
-          <dd>{t("days", { count: tenant.retentionDays })}</dd>
-        </dl>
-      </section>
+      <PolicySection
+        version={policy.version}
+        values={policy.values}
+        pending={
+          policy.pending ? { version: policy.pending.version, values: policy.pending.values, changes: policy.pending.changes, mine: policy.pending.mine } : null
+        }
+        history={policy.history.map((h) => ({
+          version: h.version,
+          status: h.status,
+          createdAt: h.createdAt.toISOString(),
+          decidedAt: h.decidedAt?.toISOString() ?? null,
+        }))}
+        currency={tenant.currency}
+      />
 
       <ReviewWebhookSection actor={actor} />
 

@@ -19,7 +19,16 @@ export async function getAdminOverview(actor: Actor) {
       where: { tenantId },
       orderBy: { createdAt: "asc" },
       // Never the hash: admins tell keys apart by prefix.
-      select: { id: true, name: true, keyPrefix: true, allowedTools: true, revokedAt: true, lastUsedAt: true, createdAt: true, channel: { select: { slug: true } } },
+      select: {
+        id: true,
+        name: true,
+        keyPrefix: true,
+        allowedTools: true,
+        revokedAt: true,
+        lastUsedAt: true,
+        createdAt: true,
+        channel: { select: { slug: true } },
+      },
     }),
   ]);
   return { tenant, staff, channels, agentKeys };

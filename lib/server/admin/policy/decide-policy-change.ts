@@ -47,7 +47,7 @@ export async function decidePolicyChange(
       data: { status, decidedAt: now, decidedById: actor.userId },
     });
     if (moved.count !== 1) throw new AppError("permission_denied", "This version does not wait for a decision.", { reason: "not_pending" });
-    const values = policyValuesSchema.parse(row.values) as PolicyValues;
+    const values = policyValuesSchema.parse(row.values);
     if (status === "active") await applyVersion(tx, actor.tenantId, version, values);
     await recordAdminEvent(tx, actor, {
       action: decision === "approve" ? "approve_policy" : "reject_policy",

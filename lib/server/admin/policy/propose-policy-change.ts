@@ -26,7 +26,7 @@ export async function proposePolicyChange(actor: Actor, raw: unknown): Promise<P
   return db().$transaction(async (tx) => {
     await lockTenantPolicy(tx, actor.tenantId);
     const active = await ensureActiveVersion(tx, actor.tenantId);
-    const before = policyValuesSchema.parse(active.values) as PolicyValues;
+    const before = policyValuesSchema.parse(active.values);
     const after: PolicyValues = { ...before, ...parsed.data.values };
     const changes = diffPolicy(before, after);
     if (changes.length === 0) throw new AppError("invalid_arguments", "Nothing changes: these are the active values.", { problem: "no_change" });
