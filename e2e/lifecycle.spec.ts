@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findFreePort } from "../scripts/lib/embedded-postgres";
+import { publicDemoSecrets } from "../lib/config/demo-secrets";
 
 test.describe.configure({ mode: "serial" });
 test.setTimeout(180_000);
@@ -93,7 +94,7 @@ test("start, restart with the same data, SIGTERM leaves nothing, kill -9 does no
 test("a production start (DATABASE_URL set) refuses missing or demo secrets", async () => {
   const { spawnSync } = await import("node:child_process");
   const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", "1"], {
-    env: { ...process.env, DATABASE_URL: "postgresql://u:p@127.0.0.1:1/x", APP_MODE: "", NEXTAUTH_SECRET: "demo-only-nextauth-secret-do-not-use-in-production-0000", AUDIT_HMAC_KEY: "" },
+    env: { ...process.env, DATABASE_URL: "postgresql://u:p@127.0.0.1:1/x", APP_MODE: "", NEXTAUTH_SECRET: publicDemoSecrets.NEXTAUTH_SECRET, AUDIT_HMAC_KEY: "" },
     encoding: "utf8",
   });
   expect(res.status).toBe(1);

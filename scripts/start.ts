@@ -15,8 +15,9 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { dirname, join } from "node:path";
 import nextEnv from "@next/env";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
-import { findFreePort } from "./lib/embedded-postgres";
-import { demoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
+import { findFreePort, isPortFree } from "./lib/embedded-postgres";
+import { randomBytes } from "node:crypto";
+import { demoSecretsFile, loadDemoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
 import { prepareDatabase } from "./lib/database";
 
 // .env / .env.production, as Next itself would load them, before deciding the mode.
@@ -28,7 +29,13 @@ const withWorker = !args.includes("--no-worker");
 const portArg = args.indexOf("--port");
 const port = Number(portArg >= 0 ? args[portArg + 1] : (process.env.PORT ?? 3000));
 const demo = !process.env.DATABASE_URL || process.env.APP_MODE === "demo";
+// The demo listens on this machine only unless HOST says otherwise; production on every interface.
+const host = process.env.HOST || (demo ? "127.0.0.1" : "0.0.0.0");
 const say = (msg: string) => console.log(`[start] ${msg}`);
+const refuse = (msg: string): never => {
+  console.error(`[start] ${msg}`);
+  process.exit(1);
+};
 
 if (!demo) {
   const problems = productionSecretProblems(process.env);
@@ -41,9 +48,15 @@ if (!demo) {
 
 const baseEnv: NodeJS.ProcessEnv = { ...process.env, APP_MODE: demo ? "demo" : "production" };
 if (demo) {
-  for (const [k, v] of Object.entries(demoSecrets)) baseEnv[k] ??= v;
-  say("demo mode: embedded PostgreSQL, demo data and public demo secrets (never use them for real money)");
+  for (const [k, v] of Object.entries(loadDemoSecrets())) baseEnv[k] ??= v;
+  say(`demo mode: embedded PostgreSQL, demo data, secrets generated for this install (${demoSecretsFile()}); never use it for real money`);
 }
+
+// A `kill -9` of an earlier start can leave its app server running (and holding the port); a second
+// `npm start` beside a running one must not take its port (or stop it).
+const appPidFile = join(process.cwd(), ".data", `app-${port}.pid`);
+await stopLeftoverApp(appPidFile);
+if (!(await isPortFree(port, host))) refuse(`port ${port} is taken (another \`npm start\`?); set PORT (or --port) to a free port`);
 
 const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 if (!dev && (args.includes("--rebuild") || !existsSync(join(process.cwd(), ".next", "BUILD_ID")))) {
@@ -73,10 +86,6 @@ if (process.env.E2E_DATABASE_URL_FILE) {
   writeFileSync(process.env.E2E_DATABASE_URL_FILE, database.url);
 }
 
-// A `kill -9` of an earlier start can leave its app server running (and holding the port).
-const appPidFile = join(process.cwd(), ".data", `app-${port}.pid`);
-await stopLeftoverApp(appPidFile);
-
 // E2E_LOG_FILE: every line the app, the worker and the sandbox print is also kept in that file (the
 // browser tests scan it for leaked secrets and personal data).
 const logFile = process.env.E2E_LOG_FILE ? createWriteStream(process.env.E2E_LOG_FILE, { flags: "w" }) : null;
@@ -93,12 +102,27 @@ const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: database.url, NEXTAUT
 // (or PAYMENT_PROVIDER_URL) talks to the configured provider instead.
 let sandbox: ChildProcess | null = null;
 if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox")) {
-  const wanted = process.env.PROVIDER_SANDBOX_PORT ?? (process.env.EMBEDDED_PG_EPHEMERAL === "1" ? "0" : String(demoPaymentProvider.port));
-  const sandboxPort = wanted === "0" ? await findFreePort() : Number(wanted);
+  // PROVIDER_SANDBOX_PORT: that port or a refusal naming it ("0": any free port); unset: 12111, or a free
+  // port when another instance's sandbox already listens there.
+  const wanted = process.env.PROVIDER_SANDBOX_PORT ?? (process.env.EMBEDDED_PG_EPHEMERAL === "1" ? "0" : "");
+  let sandboxPort: number;
+  if (wanted === "0") sandboxPort = await findFreePort();
+  else if (wanted) {
+    sandboxPort = Number(wanted);
+    if (!(await isPortFree(sandboxPort))) {
+      await database.embedded?.stop().catch(() => undefined);
+      refuse(`port ${sandboxPort} is taken (another instance's sandbox?); set PROVIDER_SANDBOX_PORT to a free port, or to 0 for any`);
+    }
+  } else sandboxPort = (await isPortFree(demoPaymentProvider.port)) ? demoPaymentProvider.port : await findFreePort();
+  // Credentials made for this run only: this app's refunds are refused by any other instance's sandbox
+  // (even one that later takes over the port), and another app's by ours.
+  env.PAYMENT_PROVIDER_API_KEY = process.env.PAYMENT_PROVIDER_API_KEY || `sk_test_${randomBytes(24).toString("base64url")}`;
+  env.PAYMENT_PROVIDER_WEBHOOK_SECRET = process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET || `whsec_${randomBytes(24).toString("base64url")}`;
   sandbox = spawn(
     process.execPath,
     ["--conditions=react-server", "--import", "tsx", join("scripts", "provider-sandbox.ts"), "--port", String(sandboxPort),
-      "--database-url", database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `${url}/api/payments/webhook`],
+      "--database-url", database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `${url}/api/payments/webhook`,
+      "--api-key", env.PAYMENT_PROVIDER_API_KEY, "--webhook-secret", env.PAYMENT_PROVIDER_WEBHOOK_SECRET],
     { stdio: ["ignore", "pipe", "pipe", "ipc"], env: { ...env, DATABASE_URL: "" } },
   );
   const ready = new Promise<boolean>((resolve) => {
@@ -116,7 +140,10 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     sandbox!.once("exit", () => resolve(false));
   });
   if (!(await ready)) {
-    console.error("[start] the sandbox payment provider did not start; refunds cannot execute (see [sandbox] lines)");
+    // Never fall back to the default sandbox URL: it may be another instance's sandbox.
+    sandbox.kill("SIGTERM");
+    await database.embedded?.stop().catch(() => undefined);
+    refuse("the sandbox payment provider did not start (see [sandbox] lines); set PROVIDER_SANDBOX_PORT, or PAYMENT_PROVIDER_URL for a provider of your own");
   } else {
     env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${sandboxPort}`;
     // The browser tests drive the sandbox (payment intents, faults) through its control endpoint.
@@ -125,7 +152,7 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL}`);
   }
 }
-const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", process.env.HOST ?? "0.0.0.0"], {
+const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", host], {
   stdio: logFile ? ["ignore", "pipe", "pipe"] : "inherit",
   env,
 });
@@ -137,7 +164,8 @@ if (logFile) {
 
 if (app.pid) {
   mkdirSync(dirname(appPidFile), { recursive: true });
-  writeFileSync(appPidFile, String(app.pid));
+  // The app's pid, and ours: a live owner means a running instance, not a leftover.
+  writeFileSync(appPidFile, `${app.pid} ${process.pid}`);
 }
 
 let stopping = false;
@@ -227,7 +255,10 @@ for (let i = 0; i < 240 && !stopping; i++) {
 
 async function stopLeftoverApp(pidFile: string) {
   if (!existsSync(pidFile)) return;
-  const pid = Number.parseInt(readFileSync(pidFile, "utf8"), 10);
+  const [pid = NaN, owner = NaN] = readFileSync(pidFile, "utf8").trim().split(/\s+/).map((s) => Number.parseInt(s, 10));
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunningNode(owner)) {
+    refuse(`another \`npm start\` (pid ${owner}) is serving port ${port}; stop it, or set PORT (or --port) to run a second instance`);
+  }
   rmSync(pidFile, { force: true });
   if (!Number.isInteger(pid) || pid <= 0) return;
   let cmdline: string;
@@ -248,6 +279,19 @@ async function stopLeftoverApp(pidFile: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
   process.kill(pid, "SIGKILL");
+}
+
+function isRunningNode(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("node");
+  } catch {
+    return true; // no /proc (macOS): trust the pid
+  }
 }
 
 /** The sandbox must know each demo payment (as a payment intent) before it can refund it. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { demoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
+import { loadDemoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
 import { demoPaymentProvider } from "@/lib/config/demo-payment-provider";
 
 // The only reader of process.env in the application. Demo mode is chosen by the start script
@@ -22,7 +22,8 @@ function assertSecrets(): void {
 
 export function secret(name: SecretName): string {
   assertSecrets();
-  return process.env[name] ?? (isDemoMode ? demoSecrets[name] : "");
+  // Demo: this install's generated secrets (.data/demo-secrets.json), never public values.
+  return process.env[name] ?? (isDemoMode ? loadDemoSecrets()[name] : "");
 }
 
 export function databaseUrl(): string {
