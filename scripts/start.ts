@@ -19,6 +19,7 @@ import { findFreePort, isPortFree } from "./lib/embedded-postgres";
 import { randomBytes } from "node:crypto";
 import { demoSecretsFile, loadDemoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
 import { prepareDatabase } from "./lib/database";
+import { appRoleUrl, ensureAppRole } from "./lib/app-role";
 
 // .env / .env.production, as Next itself would load them, before deciding the mode.
 nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
@@ -80,6 +81,26 @@ try {
   process.exit(1);
 }
 
+// Least privilege: the app and the worker connect as a role that owns nothing and cannot change or delete
+// audit evidence (scripts/lib/app-role.ts, docs/database-roles.md); migrations above ran as the owner.
+let appDatabaseUrl = database.url;
+try {
+  if (database.embedded) {
+    const password = randomBytes(24).toString("base64url"); // a new one at every start
+    await ensureAppRole(database.url, { password });
+    appDatabaseUrl = appRoleUrl(database.url, password);
+  } else if (process.env.DATABASE_URL_APP) {
+    await ensureAppRole(database.url, { role: decodeURIComponent(new URL(process.env.DATABASE_URL_APP).username) });
+    appDatabaseUrl = process.env.DATABASE_URL_APP;
+  } else {
+    say("warning: DATABASE_URL_APP is not set, so the app runs as the owner of the schema (docs/database-roles.md)");
+  }
+} catch (error: unknown) {
+  console.error(`[start] database roles: ${error instanceof Error ? error.message : String(error)}`);
+  await database.embedded?.stop().catch(() => undefined);
+  process.exit(1);
+}
+
 // The browser tests read the database they should check from here.
 if (process.env.E2E_DATABASE_URL_FILE) {
   mkdirSync(dirname(process.env.E2E_DATABASE_URL_FILE), { recursive: true });
@@ -95,7 +116,7 @@ function echo(out: NodeJS.WriteStream, line: string) {
 }
 
 const url = `http://localhost:${port}`;
-const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
+const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: appDatabaseUrl, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
 
 // Demo: the sandbox payment provider as its own process (its own database on the same server), its
 // webhooks pointed at this app, and the demo orders' payment intents registered with it. Production
