@@ -91,8 +91,8 @@ describe("the app's use cases under the runtime role", () => {
     const { db } = await import("@/lib/server/db/client");
     const { purgeAuditEvents } = await import("@/lib/server/audit/purge-audit-events");
     const { verifyAuditChain } = await import("@/lib/server/audit/verify-chain");
-    const [{ who }] = await db().$queryRaw<{ who: string }[]>`SELECT current_user AS who`;
-    expect(who).toBe(APP_ROLE);
+    const [me] = await db().$queryRaw<{ who: string }[]>`SELECT current_user AS who`;
+    expect(me?.who).toBe(APP_ROLE);
     const { anthropicCall, ana, ES, freshTrace, headersFor, send, tokenFor } = await import("./gateway-support");
     const token = await tokenFor(ES, ana);
     for (let i = 0; i < 3; i++) expect((await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))).status).toBe(200);
