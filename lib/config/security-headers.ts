@@ -45,13 +45,15 @@ type HeaderGetter = { get(name: string): string | null };
 
 /**
  * The host and scheme the browser used. X-Forwarded-Host / -Proto are believed only when TRUST_PROXY=1
- * says a reverse proxy in front sets them; otherwise anyone could send them.
+ * says a reverse proxy in front sets them; otherwise anyone could send them. `next start` itself speaks
+ * plain http, so https can only come through such a proxy (Next.js derives the URL's scheme from
+ * X-Forwarded-Proto, so the URL is no evidence either).
  */
 export function requestOrigin(headers: HeaderGetter, url: URL, trustProxy: boolean): { host: string; https: boolean } {
   const forwardedHost = trustProxy ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
   const forwardedProto = trustProxy ? headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
   const host = forwardedHost || headers.get("host") || url.host;
-  return { host, https: forwardedProto ? forwardedProto === "https" : url.protocol === "https:" };
+  return { host, https: trustProxy && (forwardedProto ? forwardedProto === "https" : url.protocol === "https:") };
 }
 
 /**
