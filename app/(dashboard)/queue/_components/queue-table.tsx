@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useFormatter, useTranslations } from "next-intl";
 import { queueQuery, type QueueFilters } from "@/lib/queries/proposals";
-import type { QueueRow } from "@/lib/server/proposals/list-pending-proposals";
+import type { QueueRow } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
 import { Countdown } from "@/components/domain/countdown";
 
