@@ -9,7 +9,7 @@ export type InputProblem = { path: string; expected: string; message: string };
 
 /** Every problem of a failed parse, each with its JSON path and what was expected. */
 export function inputProblems(error: z.ZodError): InputProblem[] {
-  return validationProblems(error.issues as never);
+  return validationProblems(error.issues);
 }
 
 /** The parsed value, or an `invalid_arguments` AppError listing every problem. */

@@ -53,6 +53,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     onSettled: invalidate,
   });
 
+  // eslint-disable-next-line react-hooks/purity -- the step-up window is judged at render; the server re-checks it on submit
   const stepUpDue = needsStepUp || Date.now() > new Date(p.viewer.stepUpAfter).getTime();
   const expires = format.dateTime(new Date(p.expiresAt), { hour: "2-digit", minute: "2-digit" });
   const confirmText = t("confirm", {
