@@ -11,6 +11,7 @@ const base: PolicyValues = {
   maxCallsPerTrace: 50,
   maxRepeatsPerTrace: 5,
   maxErrorsPerTrace: 10,
+  rejectionCooldownMinutes: 1440,
 };
 
 describe("policy diff", () => {
@@ -34,6 +35,8 @@ describe("policy diff", () => {
     expect(diffPolicy(base, { ...base, approvalExpiryMinutes: 31 })[0]!.direction).toBe("looser");
     expect(diffPolicy(base, { ...base, stepUpMinutes: 1 })[0]!.direction).toBe("tighter");
     expect(diffPolicy(base, { ...base, maxCallsPerTrace: 51 })[0]!.direction).toBe("looser");
+    expect(diffPolicy(base, { ...base, rejectionCooldownMinutes: 60 })[0]!.direction).toBe("looser");
+    expect(diffPolicy(base, { ...base, rejectionCooldownMinutes: 2880 })[0]!.direction).toBe("tighter");
   });
   it("a mixed change needs a second admin; a purely tightening one does not", () => {
     expect(needsSecondAdmin(diffPolicy(base, { ...base, stepUpMinutes: 1, retentionDays: 400 }))).toBe(false);

@@ -19,6 +19,8 @@ export type PolicyValues = {
   maxCallsPerTrace: number;
   maxRepeatsPerTrace: number;
   maxErrorsPerTrace: number;
+  /** After a rejection, re-preparing the same order answers `rejected` for this long. Shorter = looser. */
+  rejectionCooldownMinutes: number;
 };
 
 export const policyFields = [
@@ -31,6 +33,7 @@ export const policyFields = [
   "maxCallsPerTrace",
   "maxRepeatsPerTrace",
   "maxErrorsPerTrace",
+  "rejectionCooldownMinutes",
 ] as const satisfies readonly (keyof PolicyValues)[];
 export type PolicyField = (typeof policyFields)[number];
 
@@ -45,6 +48,7 @@ const looserWhen: Record<PolicyField, "higher" | "lower"> = {
   maxCallsPerTrace: "higher",
   maxRepeatsPerTrace: "higher",
   maxErrorsPerTrace: "higher",
+  rejectionCooldownMinutes: "lower",
 };
 
 export type PolicyChange = { field: PolicyField; before: number | null; after: number | null; direction: "looser" | "tighter" };

@@ -103,6 +103,11 @@ export const policyValuesSchema = z.strictObject({
   maxCallsPerTrace: z.number().int().min(1).max(100_000),
   maxRepeatsPerTrace: z.number().int().min(1).max(100_000),
   maxErrorsPerTrace: z.number().int().min(1).max(100_000),
+  rejectionCooldownMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 60),
 });
 /** POST /api/admin/policy: the values to change (the others stay as in the active version). */
 export const proposePolicyInput = z.strictObject({ values: policyValuesSchema.partial(), stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });

@@ -141,6 +141,13 @@ describe("policy versions", () => {
     expect(c.status).toBe("active");
     expect(await refusal(decidePolicyChange(admin, b.version, "approve"))).toMatchObject({ reason: "not_pending" });
     expect((await getPolicy(admin)).values).toMatchObject({ stepUpMinutes: 5, approvalExpiryMinutes: 20 });
+
+    // The re-prepare cool-down after a rejection is versioned too: longer = tighter (at once), shorter waits.
+    const longer = await proposePolicyChange(admin, { values: { rejectionCooldownMinutes: 2880 } });
+    expect(longer.status).toBe("active");
+    expect((await db().tenant.findUniqueOrThrow({ where: { id: admin.tenantId } })).rejectionCooldownMinutes).toBe(2880);
+    expect((await proposePolicyChange(admin, { values: { rejectionCooldownMinutes: 10 } })).status).toBe("awaiting_second_admin");
+    expect((await db().tenant.findUniqueOrThrow({ where: { id: admin.tenantId } })).rejectionCooldownMinutes).toBe(2880);
   });
 
   it("validates values, refuses a no-op and non-admins; versions are immutable in the database", async () => {

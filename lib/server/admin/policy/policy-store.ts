@@ -24,6 +24,7 @@ export async function readEffectivePolicy(tx: Tx, tenantId: string): Promise<{ v
       maxCallsPerTrace: t.agentPolicy?.maxCallsPerTrace ?? DEFAULT_BUDGET.maxCallsPerTrace,
       maxRepeatsPerTrace: t.agentPolicy?.maxRepeatsPerTrace ?? DEFAULT_BUDGET.maxRepeatsPerTrace,
       maxErrorsPerTrace: t.agentPolicy?.maxErrorsPerTrace ?? DEFAULT_BUDGET.maxErrorsPerTrace,
+      rejectionCooldownMinutes: t.rejectionCooldownMinutes,
     },
   };
 }
@@ -60,6 +61,7 @@ export async function applyVersion(tx: Tx, tenantId: string, version: number, va
       reviewerDailyApprovalLimitMinor: values.reviewerDailyApprovalLimitMinor,
       maxApprovalAgeMinutes: values.maxApprovalAgeMinutes,
       retentionDays: values.retentionDays,
+      rejectionCooldownMinutes: values.rejectionCooldownMinutes,
     },
   });
   const budget = { maxCallsPerTrace: values.maxCallsPerTrace, maxRepeatsPerTrace: values.maxRepeatsPerTrace, maxErrorsPerTrace: values.maxErrorsPerTrace };

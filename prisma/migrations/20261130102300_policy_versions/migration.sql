@@ -47,6 +47,7 @@ BEGIN
 END $$;
 CREATE TRIGGER "PolicyVersion_immutable" BEFORE UPDATE OR DELETE ON "PolicyVersion"
   FOR EACH ROW EXECUTE FUNCTION policy_version_immutable();
+CREATE TRIGGER "PolicyVersion_no_truncate" BEFORE TRUNCATE ON "PolicyVersion" FOR EACH STATEMENT EXECUTE FUNCTION "audit_refuse_truncate"();
 
 -- Hand-written: version 1 of every existing tenant = its current policy (tenants created later get theirs
 -- on first use, lib/server/admin/policy/ensure-policy-version.ts).
@@ -61,6 +62,7 @@ SELECT gen_random_uuid(), t."id", 1,
          'retentionDays', t."retentionDays",
          'maxCallsPerTrace', COALESCE(b."maxCallsPerTrace", 50),
          'maxRepeatsPerTrace', COALESCE(b."maxRepeatsPerTrace", 5),
-         'maxErrorsPerTrace', COALESCE(b."maxErrorsPerTrace", 10)),
+         'maxErrorsPerTrace', COALESCE(b."maxErrorsPerTrace", 10),
+         'rejectionCooldownMinutes', t."rejectionCooldownMinutes"),
        NULL, 'active'
   FROM "Tenant" t LEFT JOIN "AgentBudgetPolicy" b ON b."tenantId" = t."id";
