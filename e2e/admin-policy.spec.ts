@@ -60,8 +60,22 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
     expect(audit).toEqual(["admin:propose_policy", "admin:propose_policy", "admin:approve_policy"]);
     await second.close();
 
+    // The change is on the audit and trace pages: who, before → after, both versions.
+    await page.goto("/audit?action=admin%3Aapprove_policy");
+    const row = page
+      .getByRole("table", { name: /results|Resultados/i })
+      .getByRole("row")
+      .filter({ hasText: "admin:approve_policy" });
+    await expect(row).toHaveCount(1);
+    await row.getByRole("link").click();
+    const step = page.locator('li[data-action="admin:approve_policy"]');
+    await expect(step).toBeVisible();
+    await step.locator("summary").click();
+    await expect(step.locator("pre")).toContainText(`"version": ${start.policyVersion + 2}`);
+    await expect(step.locator("pre")).toContainText('"direction": "looser"');
+
     // Back to the starting threshold (a tightening: at once) so later specs see the demo policy.
-    await page.reload();
+    await page.goto("/admin");
     await page.getByLabel(/Two reviewers from/).fill(String(start.dualApprovalThresholdMinor));
     await page.getByRole("button", { name: "Save as a new version" }).click();
     await expect(page.locator("main").getByRole("status")).toContainText("is now active");
