@@ -91,6 +91,29 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   );
   expect(deniedEvents).toHaveLength(1);
   expect(deniedEvents[0].data).toMatchObject({ permission: "admin:manage", path: "POST /api/admin/staff" });
+  // A second refusal in the same minute is counted, not written again; the admin page refused is its own event.
+  expect((await ip.request.post("/api/admin/staff", { data: {}, headers: { origin: new URL(page.url()).origin } })).status()).toBe(403);
+  await ip.goto("/admin");
+  await expect(ip).toHaveURL(/\/forbidden/);
+  const denials = await withDb(
+    async (db) =>
+      (
+        await db.query(
+          `SELECT e.data FROM "AuditEvent" e JOIN "StaffUser" u ON u.id::text = e."actorId" WHERE u.email = $1 AND e.action = 'access:denied' ORDER BY e.seq`,
+          [inviteeEmail],
+        )
+      ).rows,
+  );
+  const windows = await withDb(
+    async (db) =>
+      (await db.query(`SELECT w.target, w.count FROM "AccessDenialWindow" w JOIN "StaffUser" u ON u.id = w."staffUserId" WHERE u.email = $1`, [inviteeEmail]))
+        .rows,
+  );
+  const apiWindows = windows.filter((w) => w.target.endsWith("POST /api/admin/staff"));
+  // Two API refusals, one audit event per minute window (two only if the minute turned in between).
+  expect(apiWindows.reduce((sum, w) => sum + Number(w.count), 0)).toBe(2);
+  expect(denials.filter((d) => d.data.path === "POST /api/admin/staff")).toHaveLength(apiWindows.length);
+  expect(denials.filter((d) => d.data.path === null && d.data.permission === "admin:manage")).toHaveLength(1);
   expect((await ip.request.get("/api/proposals")).status()).toBe(200);
 
   // The admin disables them from their staff page.
