@@ -82,15 +82,106 @@ export function toolJsonSchema(name: ToolName): Record<string, unknown> {
   return { ...schema, additionalProperties: false };
 }
 
-export type ToolFormat = "anthropic" | "openai";
+// ---- vendor-exact schemas -----------------------------------------------------------------------
+// Each vendor's strict mode accepts only a documented subset of JSON Schema; a keyword outside it is
+// either rejected (the whole request fails) or silently ignored. So each format is served only what that
+// vendor documents; every limit left out is restated in the field's description so the model still
+// knows it, and the server keeps validating the full zod schema (toolJsonSchema) on every call.
+//
+// Sources (checked 2026-11-30, summarised in the team's TOOLCHAIN.md "Agent vendors' strict schemas"):
+// - Anthropic, "Strict tool use" → "JSON Schema limitations"
+//   (platform.claude.com/docs/agents-and-tools/tool-use/strict-tool-use): supported are type, properties,
+//   required, additionalProperties:false, enum, const, items, anyOf, description, `format` (uuid, date-time,
+//   email, …) and `pattern` for simple regular expressions only; minLength/maxLength, minimum/maximum,
+//   multipleOf are documented as unsupported.
+// - OpenAI, "Structured Outputs" → "Supported schemas" (platform.openai.com/docs/guides/structured-outputs):
+//   type, properties, required (every property), additionalProperties:false, enum, const, items, anyOf,
+//   description; `pattern` and `format` only for base models (fine-tuned models reject them with
+//   strict: true); minLength/maxLength are not on the supported list. Both the Responses API and Chat
+//   Completions apply the same strict subset, so they are served the conservative intersection.
 
-/** Tool definitions for Anthropic (Messages API `tools`) or OpenAI (Responses API function tools). */
+export type Vendor = "anthropic" | "openai";
+
+/** Keywords each vendor's strict mode accepts (the allow-list the unit test holds the served schemas to). */
+export const vendorKeywords: Record<Vendor, ReadonlySet<string>> = {
+  anthropic: new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "description", "format", "pattern"]),
+  openai: new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "description"]),
+};
+
+/** Anthropic supports `pattern` only for simple regexes: no groups, alternation, lookaround, back-references or escapes beyond \d\w\s. */
+export function isSimplePattern(pattern: string): boolean {
+  return !/[()|]|\\[^dws.\-]|\\u/.test(pattern);
+}
+
+function limitText(node: Record<string, unknown>, dropped: Set<string>): string[] {
+  const out: string[] = [];
+  const min = node.minLength as number | undefined;
+  const max = node.maxLength as number | undefined;
+  if (dropped.has("minLength") || dropped.has("maxLength")) {
+    if (min !== undefined && max !== undefined) out.push(`${min}–${max} characters`);
+    else if (min !== undefined) out.push(`at least ${min} characters`);
+    else if (max !== undefined) out.push(`at most ${max} characters`);
+  }
+  if (dropped.has("minimum")) out.push(`at least ${String(node.minimum)}`);
+  if (dropped.has("maximum")) out.push(`at most ${String(node.maximum)}`);
+  if (dropped.has("format") && node.format === "uuid") out.push("a UUID such as 3f2a9c1e-5b7d-4e8a-9c0f-1a2b3c4d5e6f");
+  else if (dropped.has("format")) out.push(`format ${String(node.format)}`);
+  if (dropped.has("pattern") && !(node.format === "uuid")) {
+    const p = String(node.pattern);
+    // The NUL guard exists for PostgreSQL text columns; to the model it is just "plain text".
+    out.push(p === "^[^\\u0000]*$" ? "plain text (no NUL characters)" : `matching the regular expression ${p}`);
+  }
+  return out;
+}
+
+/** The schema a vendor's strict mode accepts, with every removed limit restated in the description. */
+export function vendorSchema(schema: Record<string, unknown>, vendor: Vendor): Record<string, unknown> {
+  const allowed = vendorKeywords[vendor];
+  const out: Record<string, unknown> = {};
+  const dropped = new Set<string>();
+  for (const [k, v] of Object.entries(schema)) {
+    if (!allowed.has(k)) {
+      dropped.add(k);
+      continue;
+    }
+    if (k === "pattern" && (!isSimplePattern(String(v)) || (vendor === "anthropic" && "format" in schema))) {
+      // A format already says it (uuid), or the regex is beyond the documented "simple" subset.
+      dropped.add(k);
+      continue;
+    }
+    if (k === "properties" && v && typeof v === "object") {
+      out.properties = Object.fromEntries(Object.entries(v as Record<string, Record<string, unknown>>).map(([name, sub]) => [name, vendorSchema(sub, vendor)]));
+    } else if (k === "items" && v && typeof v === "object" && !Array.isArray(v)) {
+      out.items = vendorSchema(v as Record<string, unknown>, vendor);
+    } else if (k === "anyOf" && Array.isArray(v)) {
+      out.anyOf = (v as Record<string, unknown>[]).map((sub) => vendorSchema(sub, vendor));
+    } else {
+      out[k] = v;
+    }
+  }
+  const limits = limitText(schema, dropped);
+  if (limits.length > 0) {
+    const base = typeof schema.description === "string" ? schema.description.trim() : "";
+    out.description = `${base}${base ? " " : ""}Limits (the server checks them): ${limits.join("; ")}.`;
+  }
+  return out;
+}
+
+export type ToolFormat = "anthropic" | "openai" | "openai_chat";
+export const toolFormats: readonly ToolFormat[] = ["anthropic", "openai", "openai_chat"];
+
+/**
+ * Tool definitions for Anthropic (Messages API `tools`), OpenAI Responses (function tools) or OpenAI Chat
+ * Completions (`tools: [{type:"function", function:{…}}]`), each with only its vendor's strict keywords.
+ */
 export function toolDefinitions(names: readonly ToolName[], format: ToolFormat) {
   return names.map((name) => {
     const { description } = toolCatalog[name];
-    const parameters = toolJsonSchema(name);
-    return format === "anthropic"
-      ? { name, description, input_schema: parameters, strict: true }
-      : { type: "function" as const, name, description, parameters, strict: true };
+    const full = toolJsonSchema(name);
+    if (format === "anthropic") return { name, description, input_schema: vendorSchema(full, "anthropic"), strict: true };
+    const parameters = vendorSchema(full, "openai");
+    return format === "openai"
+      ? { type: "function" as const, name, description, parameters, strict: true }
+      : { type: "function" as const, function: { name, description, parameters, strict: true } };
   });
 }

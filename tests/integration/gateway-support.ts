@@ -57,3 +57,4 @@ export function headersFor(opts: { key?: string | null; token?: string | null; t
 }
 
 export const freshTrace = () => `test-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+export const chatCall = (name: string, args: unknown) => ({ id: `call_chat_${++n}`, type: "function", function: { name, arguments: JSON.stringify(args) } });

@@ -17,7 +17,7 @@ import { verifyEndUserToken } from "./verify-end-user";
 /** Everything about one call that does not come from the model's arguments. */
 export type CallMeta = {
   traceId: string;
-  transport: "anthropic" | "openai" | "mcp";
+  transport: "anthropic" | "openai" | "openai_chat" | "mcp";
   callId: string;
   endUserToken: string | null;
   model: string | null;

@@ -1,6 +1,6 @@
 import "server-only";
-import { detectFamily, failure, parseEnvelope, resolveTraceId, toolResponse, type Family, type ToolOutcome } from "@/lib/domain/agent-protocol";
-import { toolDefinitions, type ToolFormat } from "@/lib/schemas/tools";
+import { detectFamily, envelopeCallId, failure, parseEnvelope, resolveTraceId, toolResponse, type ToolOutcome } from "@/lib/domain/agent-protocol";
+import { toolDefinitions, toolFormats, type ToolFormat } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
 import { authenticateAgentKey, type AgentCaller, type KeyCheck } from "./authenticate-agent-key";
@@ -72,19 +72,13 @@ async function readBody(req: Request): Promise<{ ok: true; value: unknown } | { 
   }
 }
 
-function callIdOf(body: unknown, family: Family): string {
-  const b = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
-  const v = family === "openai" ? b.call_id : b.id;
-  return typeof v === "string" && v.length > 0 && v.length <= 200 ? v : "unknown";
-}
-
 /** POST /api/agent/tool-calls */
 export async function handleToolCallRequest(req: Request): Promise<Response> {
   const meta = requestMeta(req);
   try {
     const body = await readBody(req);
     const family = body.ok ? detectFamily(body.value) : "anthropic";
-    const callId = body.ok ? callIdOf(body.value, family) : "unknown";
+    const callId = body.ok ? envelopeCallId(body.value, family) : "unknown";
     const shape = (o: ToolOutcome) => toolResponse(family, callId, o, meta.traceId);
 
     const key = await authenticateAgentKey(req.headers.get("authorization"));
@@ -116,14 +110,21 @@ export async function handleToolCallRequest(req: Request): Promise<Response> {
   }
 }
 
+/** The Chat Completions item nests name/arguments under `function`; the others keep them at the top. */
+function callPart(body: unknown): Record<string, unknown> {
+  if (!body || typeof body !== "object") return {};
+  const b = body as Record<string, unknown>;
+  return b.function && typeof b.function === "object" && !Array.isArray(b.function) ? (b.function as Record<string, unknown>) : b;
+}
+
 function nameOf(body: unknown): string {
-  const n = body && typeof body === "object" ? (body as Record<string, unknown>).name : undefined;
+  const n = callPart(body).name;
   return typeof n === "string" ? n.slice(0, 128) : "(none)";
 }
 
 function argsOf(body: unknown): unknown {
   if (!body || typeof body !== "object") return body;
-  const b = body as Record<string, unknown>;
+  const b = callPart(body);
   return b.input ?? b.arguments ?? null;
 }
 
@@ -148,17 +149,18 @@ async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: To
   }
 }
 
-/** GET /api/agent/tools?format=anthropic|openai */
+/** GET /api/agent/tools?format=anthropic|openai|openai_chat */
 export async function handleToolListRequest(req: Request): Promise<Response> {
   const meta = requestMeta(req);
   try {
     const key = await authenticateAgentKey(req.headers.get("authorization"));
     if (!key.ok) return await refuseKey(key, meta, "tools:list", (o) => ({ code: o.code, ...("error" in o ? { error: o.error } : {}), traceId: meta.traceId }));
     const raw = new URL(req.url).searchParams.get("format") ?? "anthropic";
-    if (raw !== "anthropic" && raw !== "openai") {
-      return json({ code: "invalid_arguments", error: { message: 'format must be "anthropic" or "openai".', problems: [{ path: "$.format", expected: '"anthropic" or "openai"', message: "Unknown format." }] }, traceId: meta.traceId }, 400, meta.traceId);
+    if (!(toolFormats as readonly string[]).includes(raw)) {
+      const expected = toolFormats.map((f) => `"${f}"`).join(", ");
+      return json({ code: "invalid_arguments", error: { message: `format must be one of ${expected}.`, problems: [{ path: "$.format", expected: `one of ${expected}`, message: "Unknown format." }] }, traceId: meta.traceId }, 400, meta.traceId);
     }
-    const format: ToolFormat = raw;
+    const format = raw as ToolFormat;
     return json({ format, tools: toolDefinitions(key.caller.tools, format), traceId: meta.traceId }, 200, meta.traceId);
   } catch (error) {
     logFailure("tools route", meta, error);
