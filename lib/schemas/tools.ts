@@ -3,6 +3,7 @@
 // Every object is strict: an unknown field (amount, customer_id, currency, recipient…) is refused,
 // because identity, tenant, amount and recipient are derived by the server, never taken from a model.
 import { z } from "zod";
+import { errorCodes, successCodes } from "@/lib/domain/outcome";
 
 export const orderReference = z
   .string()
@@ -44,29 +45,43 @@ export const createSupportTicketInput = z.strictObject({
 });
 export type CreateSupportTicketInput = z.infer<typeof createSupportTicketInput>;
 
-/** The tool catalogue: name, when to call it, its argument schema. Names are boring on purpose. */
+/** MCP tool annotations (MCP spec "Tool annotations"). */
+export type ToolAnnotations = { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+
+/** The tool catalogue: name, title, hints, when to call it, its argument schema. Names are boring on purpose. */
 export const toolCatalog = {
   lookup_order: {
+    title: "Look up an order",
+    // MCP tool annotations (hints for clients; never a security boundary — the server authorizes).
+    annotations: { readOnlyHint: true, openWorldHint: false },
     description:
       "Look up one order of the signed-in customer: status, items, amounts paid and refunded, and how much can still be refunded. Call it when the customer asks about an order they name, before preparing a refund.",
     input: lookupOrderInput,
   },
   prepare_refund: {
+    title: "Prepare a refund for approval",
+    // Prepares only (a proposal; nothing is paid); a repeat answers the same open proposal.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     description:
       "Prepare a refund of an order of the signed-in customer for a human to approve. The server decides the amount (everything still refundable) and the recipient (the original payment); nothing is paid yet. Call it once when the customer asks for a refund and the order is theirs; then tell them it awaits review. Calling it again returns the same pending proposal.",
     input: prepareRefundInput,
   },
   get_refund_status: {
+    title: "Get a refund's status",
+    annotations: { readOnlyHint: true, openWorldHint: false },
     description:
       "Get the status of a refund proposal prepared earlier (awaiting approval, in progress, done, rejected with the reviewer's reason, expired). Call it when the customer asks how their refund is going. Never re-submit a refund instead.",
     input: getRefundStatusInput,
   },
   create_support_ticket: {
+    title: "Open a support ticket",
+    // Adds a ticket; each call opens a new one, so not idempotent.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     description:
       "Open a support ticket for a human agent to follow up. Call it when the customer needs something no other tool can do, or asks to talk to a person.",
     input: createSupportTicketInput,
   },
-} as const satisfies Record<string, { description: string; input: z.ZodType }>;
+} as const satisfies Record<string, { title: string; annotations: ToolAnnotations; description: string; input: z.ZodType }>;
 
 export type ToolName = keyof typeof toolCatalog;
 export const toolNames = Object.keys(toolCatalog) as ToolName[];
@@ -185,3 +200,28 @@ export function toolDefinitions(names: readonly ToolName[], format: ToolFormat) 
       : { type: "function" as const, function: { name, description, parameters, strict: true } };
   });
 }
+
+/**
+ * MCP `outputSchema`: the structuredContent of every result, success or error, is the same envelope as the
+ * HTTP contract's content string. Clients (the official SDK) validate structuredContent against it, on
+ * error results too, so both branches are described.
+ */
+export const toolOutputSchema = {
+  type: "object",
+  properties: {
+    code: { type: "string", enum: [...successCodes, ...errorCodes.filter((c) => c !== "unauthenticated")] },
+    result: { type: "object", description: "Present when code is ok, approval_required or result_pending." },
+    error: {
+      type: "object",
+      properties: { message: { type: "string" } },
+      required: ["message"],
+      description: "Present for every other code; message is safe to show, details depend on the code.",
+    },
+    traceId: { type: "string" },
+  },
+  required: ["code", "traceId"],
+  anyOf: [
+    { properties: { code: { enum: [...successCodes] } }, required: ["result"], not: { required: ["error"] } },
+    { properties: { code: { enum: errorCodes.filter((c) => c !== "unauthenticated") } }, required: ["error"], not: { required: ["result"] } },
+  ],
+} as const;

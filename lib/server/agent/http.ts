@@ -33,8 +33,17 @@ function json(body: unknown, status: number, traceId: string, extra: Record<stri
 
 const UNAUTHENTICATED = "A valid agent key is required: Authorization: Bearer <agent key>.";
 
+/** The HTTP routes' challenge: RFC 6750 Bearer (the agent key is a bearer token). */
+export const BEARER_CHALLENGE = 'Bearer realm="agent"';
+
 /** Records a refused credential (a denied access is an audit event too) and answers 401. */
-export async function refuseKey(check: Extract<KeyCheck, { ok: false }>, meta: RequestMeta, action: string, body: (o: ToolOutcome) => unknown): Promise<Response> {
+export async function refuseKey(
+  check: Extract<KeyCheck, { ok: false }>,
+  meta: RequestMeta,
+  action: string,
+  body: (o: ToolOutcome) => unknown,
+  challenge: string = BEARER_CHALLENGE,
+): Promise<Response> {
   try {
     await db().$transaction((tx) =>
       recordAuditEvent(tx, {
@@ -52,7 +61,7 @@ export async function refuseKey(check: Extract<KeyCheck, { ok: false }>, meta: R
   } catch (error) {
     logFailure("audit", meta, error);
   }
-  return json(body(failure("unauthenticated", UNAUTHENTICATED)), 401, meta.traceId, { "www-authenticate": 'Bearer realm="agent"' });
+  return json(body(failure("unauthenticated", UNAUTHENTICATED)), 401, meta.traceId, { "www-authenticate": challenge });
 }
 
 async function readBody(req: Request): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {

@@ -3,7 +3,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { failure, isErrorOutcome, outcomeContent } from "@/lib/domain/agent-protocol";
-import { toolCatalog, toolJsonSchema } from "@/lib/schemas/tools";
+import { toolCatalog, toolJsonSchema, toolOutputSchema } from "@/lib/schemas/tools";
 import { authenticateAgentKey, type AgentCaller } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
 import { refuseKey, requestMeta, type RequestMeta } from "./http";
@@ -14,13 +14,20 @@ import { refuseKey, requestMeta, type RequestMeta } from "./http";
 // budgets and audit are exactly those of the HTTP contract. Errors are `isError: true` results whose
 // text content is the same JSON ({"code","error","traceId"}).
 
+/** Not `Bearer`: see the 401 branch below. The key still travels as `Authorization: Bearer <agent key>`. */
+export const MCP_CHALLENGE = 'AgentKey realm="mcp", header="Authorization: Bearer <agent key>"';
+
 function buildServer(caller: AgentCaller, meta: RequestMeta): Server {
   const server = new Server({ name: "agent-approval-gateway", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: caller.tools.map((name) => ({
       name,
+      title: toolCatalog[name].title,
       description: toolCatalog[name].description,
+      // MCP has no strict-mode subset: the full schema, every limit included.
       inputSchema: toolJsonSchema(name) as { type: "object"; properties?: Record<string, object>; required?: string[] },
+      outputSchema: toolOutputSchema as unknown as { type: "object"; properties?: Record<string, object>; required?: string[] },
+      annotations: { title: toolCatalog[name].title, ...toolCatalog[name].annotations },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -48,7 +55,24 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   try {
     const key = await authenticateAgentKey(req.headers.get("authorization"));
     if (!key.ok) {
-      return await refuseKey(key, meta, "mcp", (o) => ({ code: o.code, ...("error" in o ? { error: o.error } : {}), traceId: meta.traceId }));
+      // MCP authorization (OAuth 2.1 + RFC 9728 protected-resource metadata) is OPTIONAL in the spec and this
+      // server does not implement it: the agent key is configured in the client, not obtained by a flow. A
+      // `WWW-Authenticate: Bearer` challenge makes MCP clients (the Inspector, SDK clients with an auth
+      // provider) start OAuth discovery against us, so the 401 names a non-OAuth scheme and no
+      // resource_metadata; the body is a JSON-RPC error that also carries our code and trace id.
+      return await refuseKey(
+        key,
+        meta,
+        "mcp",
+        (o) => ({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32001, message: "error" in o ? o.error.message : "Unauthenticated.", data: { code: o.code, traceId: meta.traceId } },
+          code: o.code,
+          traceId: meta.traceId,
+        }),
+        MCP_CHALLENGE,
+      );
     }
     if (req.method !== "POST") {
       // Stateless server: no standalone SSE stream and no sessions to delete.
