@@ -1,0 +1,113 @@
+// The example agents (examples/*) run through their official libraries against the gateway over real HTTP,
+// with a scripted model (a local fake vendor endpoint, or the AI SDK's MockLanguageModel): no vendor network.
+// With ANTHROPIC_API_KEY / OPENAI_API_KEY set, the same examples also run once against the real vendor.
+import Anthropic from "@anthropic-ai/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/server/db/client";
+import { runAnthropicAgent } from "../../examples/anthropic-messages/agent";
+import { CLEARED, NUDGE } from "../../examples/shared/harness";
+import type { GatewayConfig } from "../../examples/shared/gateway";
+import { startGatewayServer } from "../support/gateway-http-server";
+import { refundScript, startScriptedVendor } from "../support/scripted-vendor";
+import { ES, ana, freshTrace, tokenFor, webKey } from "./gateway-support";
+
+let gateway: Awaited<ReturnType<typeof startGatewayServer>>;
+beforeAll(async () => {
+  gateway = await startGatewayServer();
+});
+afterAll(async () => {
+  await gateway?.close();
+});
+
+async function gatewayConfig(): Promise<GatewayConfig> {
+  return { baseUrl: gateway.url, agentKey: webKey(ES), endUserToken: await tokenFor(ES, ana), traceId: freshTrace(), model: "scripted", promptVersion: "examples-test" };
+}
+
+let seq = 0;
+/** A fresh order of Ana's (ES), so each example prepares its own proposal. */
+async function freshOrder(): Promise<string> {
+  const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
+  const number = `EX-${Date.now()}-${++seq}`;
+  const order = await db().order.create({ data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: 3_300, capturedMinor: 3_300, items: [] } });
+  await db().payment.create({ data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_ex_${number}`, holderName: "Ana García", display: "Visa •••• 4242", amountMinor: 3_300, currency: "EUR" } });
+  return number;
+}
+
+/** What every example must show for the refund script: the database and the audit trail agree. */
+async function expectRefundPrepared(order: string, traceId: string, calls: { name: string; code: string }[]) {
+  expect(calls).toEqual([
+    { name: "search_orders", code: "unknown_tool" },
+    { name: "lookup_order", code: "ok" },
+    { name: "prepare_refund", code: "invalid_arguments" },
+    { name: "prepare_refund", code: "approval_required" },
+  ]);
+  const proposals = await db().proposal.findMany({ where: { order: { number: order } } });
+  expect(proposals).toHaveLength(1);
+  expect(proposals[0]).toMatchObject({ status: "pending_approval", amountMinor: 3_300 });
+  const events = await db().auditEvent.findMany({ where: { traceId }, orderBy: { seq: "asc" }, select: { action: true, outcome: true } });
+  expect(events.map((e) => `${e.action}:${e.outcome}`)).toEqual([
+    "tool:search_orders:unknown_tool",
+    "tool:lookup_order:ok",
+    "tool:prepare_refund:invalid_arguments",
+    "tool:prepare_refund:approval_required",
+  ]);
+}
+
+describe("examples/anthropic-messages (@anthropic-ai/sdk)", () => {
+  it("nudges a narrated call once, returns errors to the model as tool results, clears old results, prepares the refund", async () => {
+    const order = await freshOrder();
+    const vendor = await startScriptedVendor(refundScript(order));
+    try {
+      const cfg = await gatewayConfig();
+      const client = new Anthropic({ apiKey: "test-key", baseURL: vendor.url, maxRetries: 0 });
+      const run = await runAnthropicAgent({ client, gateway: cfg, model: "claude-scripted", userMessage: `My order ${order} arrived broken, I want a refund.`, budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 2 } });
+      expect(run.stoppedBecause).toBeNull();
+      expect(run.nudged).toBe(true);
+      expect(run.text).toContain("awaits review");
+      await expectRefundPrepared(order, cfg.traceId, run.calls);
+
+      type Msg = { role: string; content: string | { type: string; content?: string; is_error?: boolean }[] };
+      const sent = vendor.requests.map((r) => r.body as { messages: Msg[]; tools: { name: string; strict?: boolean }[] });
+      expect(sent).toHaveLength(6);
+      // The served tools are Anthropic's strict shape straight from the gateway.
+      expect(sent[0]!.tools.map((t) => t.name)).toContain("prepare_refund");
+      expect(sent[0]!.tools.every((t) => t.strict === true)).toBe(true);
+      // Turn 2 carries the one nudge after the narrated call.
+      expect(sent[1]!.messages.at(-1)).toEqual({ role: "user", content: NUDGE });
+      // Turn 3: the unknown_tool error went back to the model as an is_error tool_result.
+      const third = sent[2]!.messages.at(-1)!.content as { type: string; content?: string; is_error?: boolean }[];
+      expect(third[0]).toMatchObject({ type: "tool_result", is_error: true });
+      expect(JSON.parse(third[0]!.content!).code).toBe("unknown_tool");
+      // Last turn: only the newest two tool results are verbatim; the older ones are cleared.
+      const results = sent[5]!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content.filter((b) => b.type === "tool_result")));
+      expect(results.map((r) => r.content === CLEARED)).toEqual([true, true, false, false]);
+    } finally {
+      await vendor.close();
+    }
+  });
+
+  it("stops at the step budget when the model keeps calling tools, and hands over", async () => {
+    const order = await freshOrder();
+    const vendor = await startScriptedVendor([{ calls: [{ name: "lookup_order", args: { order_id: order } }] }]);
+    try {
+      const client = new Anthropic({ apiKey: "test-key", baseURL: vendor.url, maxRetries: 0 });
+      const run = await runAnthropicAgent({ client, gateway: await gatewayConfig(), model: "claude-scripted", userMessage: "Check my order.", budget: { maxSteps: 4, maxToolErrors: 3, keepToolResults: 2 } });
+      expect(run.stoppedBecause).toMatch(/step budget of 4/);
+      expect(vendor.requests).toHaveLength(4);
+      expect(run.calls).toHaveLength(4);
+    } finally {
+      await vendor.close();
+    }
+  });
+
+  it.skipIf(!process.env.ANTHROPIC_API_KEY)("runs against the real Anthropic API when ANTHROPIC_API_KEY is set", async () => {
+    const order = await freshOrder();
+    const run = await runAnthropicAgent({
+      client: new Anthropic(),
+      gateway: await gatewayConfig(),
+      model: process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-5",
+      userMessage: `My order ${order} arrived broken (damaged item). Please refund it.`,
+    });
+    expect(run.calls.some((c) => c.name === "prepare_refund" && c.code === "approval_required")).toBe(true);
+  });
+});
