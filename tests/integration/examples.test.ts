@@ -2,9 +2,11 @@
 // with a scripted model (a local fake vendor endpoint, or the AI SDK's MockLanguageModel): no vendor network.
 // With ANTHROPIC_API_KEY / OPENAI_API_KEY set, the same examples also run once against the real vendor.
 import Anthropic from "@anthropic-ai/sdk";
+import { OpenAIProvider } from "@openai/agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { runAnthropicAgent } from "../../examples/anthropic-messages/agent";
+import { runOpenAIAgent } from "../../examples/openai-agents/agent";
 import { CLEARED, NUDGE } from "../../examples/shared/harness";
 import type { GatewayConfig } from "../../examples/shared/gateway";
 import { startGatewayServer } from "../support/gateway-http-server";
@@ -106,6 +108,71 @@ describe("examples/anthropic-messages (@anthropic-ai/sdk)", () => {
       client: new Anthropic(),
       gateway: await gatewayConfig(),
       model: process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-5",
+      userMessage: `My order ${order} arrived broken (damaged item). Please refund it.`,
+    });
+    expect(run.calls.some((c) => c.name === "prepare_refund" && c.code === "approval_required")).toBe(true);
+  });
+});
+
+describe("examples/openai-agents (@openai/agents)", () => {
+  // The Agents SDK refuses a tool name it does not know before anything reaches the gateway, so this script
+  // has no invented tool; everything else is the same conversation.
+  const script = (order: string) => refundScript(order).filter((t) => !t.calls?.some((c) => c.name === "search_orders"));
+
+  it("nudges a narrated call once, returns invalid_arguments to the model, clears old results, prepares the refund", async () => {
+    const order = await freshOrder();
+    const vendor = await startScriptedVendor(script(order));
+    try {
+      const cfg = await gatewayConfig();
+      const provider = new OpenAIProvider({ apiKey: "test-key", baseURL: `${vendor.url}/v1`, useResponses: true });
+      const run = await runOpenAIAgent({ provider, gateway: cfg, model: "gpt-scripted", userMessage: `My order ${order} arrived broken, I want a refund.`, budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 1 } });
+      expect(run.stoppedBecause).toBeNull();
+      expect(run.nudged).toBe(true);
+      expect(run.text).toContain("awaits review");
+      expect(run.calls).toEqual([
+        { name: "lookup_order", code: "ok" },
+        { name: "prepare_refund", code: "invalid_arguments" },
+        { name: "prepare_refund", code: "approval_required" },
+      ]);
+      const proposals = await db().proposal.findMany({ where: { order: { number: order } } });
+      expect(proposals.map((p) => p.status)).toEqual(["pending_approval"]);
+
+      type Item = { type?: string; role?: string; content?: unknown; output?: string; name?: string; strict?: boolean };
+      const sent = vendor.requests.map((r) => r.body as { input: Item[]; tools: Item[] });
+      expect(sent.every((b) => vendor.requests[0]!.path.endsWith("/responses") && Array.isArray(b.input))).toBe(true);
+      expect(sent[0]!.tools.map((t) => t.name)).toContain("prepare_refund");
+      expect(sent[0]!.tools.every((t) => t.strict === true)).toBe(true);
+      expect(JSON.stringify(sent[1]!.input)).toContain(NUDGE);
+      // The invalid_arguments answer reached the model as the function_call_output.
+      const outputs = sent[3]!.input.filter((i) => i.type === "function_call_output");
+      expect(JSON.parse(outputs.at(-1)!.output!).code).toBe("invalid_arguments");
+      // Last request: only the newest result is verbatim.
+      const last = sent.at(-1)!.input.filter((i) => i.type === "function_call_output").map((i) => i.output === CLEARED);
+      expect(last).toEqual([true, true, false]);
+    } finally {
+      await vendor.close();
+    }
+  });
+
+  it("stops at the step budget (maxTurns) and hands over", async () => {
+    const order = await freshOrder();
+    const vendor = await startScriptedVendor([{ calls: [{ name: "lookup_order", args: { order_id: order } }] }]);
+    try {
+      const provider = new OpenAIProvider({ apiKey: "test-key", baseURL: `${vendor.url}/v1`, useResponses: true });
+      const run = await runOpenAIAgent({ provider, gateway: await gatewayConfig(), model: "gpt-scripted", userMessage: "Check my order.", budget: { maxSteps: 3, maxToolErrors: 3, keepToolResults: 2 } });
+      expect(run.stoppedBecause).toMatch(/step budget of 3/);
+      expect(vendor.requests.length).toBeLessThanOrEqual(3);
+    } finally {
+      await vendor.close();
+    }
+  });
+
+  it.skipIf(!process.env.OPENAI_API_KEY)("runs against the real OpenAI API when OPENAI_API_KEY is set", async () => {
+    const order = await freshOrder();
+    const run = await runOpenAIAgent({
+      provider: new OpenAIProvider({ useResponses: true }),
+      gateway: await gatewayConfig(),
+      model: process.env.OPENAI_MODEL ?? "gpt-4.1-mini",
       userMessage: `My order ${order} arrived broken (damaged item). Please refund it.`,
     });
     expect(run.calls.some((c) => c.name === "prepare_refund" && c.code === "approval_required")).toBe(true);
