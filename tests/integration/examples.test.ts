@@ -3,14 +3,17 @@
 // With ANTHROPIC_API_KEY / OPENAI_API_KEY set, the same examples also run once against the real vendor.
 import Anthropic from "@anthropic-ai/sdk";
 import { OpenAIProvider } from "@openai/agents";
+import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { runAnthropicAgent } from "../../examples/anthropic-messages/agent";
 import { runOpenAIAgent } from "../../examples/openai-agents/agent";
+import { runVercelAgent } from "../../examples/vercel-ai/agent";
+import { runMcpAgent } from "../../examples/mcp-client/agent";
 import { CLEARED, NUDGE } from "../../examples/shared/harness";
 import type { GatewayConfig } from "../../examples/shared/gateway";
 import { startGatewayServer } from "../support/gateway-http-server";
-import { refundScript, startScriptedVendor } from "../support/scripted-vendor";
+import { refundScript, startScriptedVendor, type ScriptedTurn } from "../support/scripted-vendor";
 import { ES, ana, freshTrace, tokenFor, webKey } from "./gateway-support";
 
 let gateway: Awaited<ReturnType<typeof startGatewayServer>>;
@@ -176,5 +179,89 @@ describe("examples/openai-agents (@openai/agents)", () => {
       userMessage: `My order ${order} arrived broken (damaged item). Please refund it.`,
     });
     expect(run.calls.some((c) => c.name === "prepare_refund" && c.code === "approval_required")).toBe(true);
+  });
+});
+
+/** The AI SDK's documented mock model, answering the same scripted turns; every prompt it saw is kept. */
+function scriptedModel(turns: ScriptedTurn[]) {
+  const prompts: unknown[] = [];
+  let i = 0;
+  const model = new MockLanguageModelV4({
+    doGenerate: async (options) => {
+      prompts.push(options.prompt);
+      const turn = i < turns.length ? turns[i++]! : turns[turns.length - 1]!;
+      const content = [
+        ...(turn.text ? [{ type: "text" as const, text: turn.text }] : []),
+        ...(turn.calls ?? []).map((c, n) => ({ type: "tool-call" as const, toolCallId: `tc_${i}_${n}`, toolName: c.name, input: JSON.stringify(c.args) })),
+      ];
+      return {
+        content,
+        finishReason: { unified: turn.calls?.length ? ("tool-calls" as const) : ("stop" as const), raw: undefined },
+        usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+        warnings: [],
+      };
+    },
+  });
+  return { model, prompts };
+}
+
+describe("examples/vercel-ai (ai, MockLanguageModelV4)", () => {
+  const script = (order: string) => refundScript(order).filter((t) => !t.calls?.some((c) => c.name === "search_orders"));
+
+  it("nudges a narrated call once, returns invalid_arguments to the model, clears old results, prepares the refund (Chat Completions shape)", async () => {
+    const order = await freshOrder();
+    const { model, prompts } = scriptedModel(script(order));
+    const cfg = await gatewayConfig();
+    const run = await runVercelAgent({ model, gateway: cfg, userMessage: `My order ${order} arrived broken, I want a refund.`, budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 1 } });
+    expect(run.stoppedBecause).toBeNull();
+    expect(run.nudged).toBe(true);
+    expect(run.text).toContain("awaits review");
+    expect(run.calls).toEqual([
+      { name: "lookup_order", code: "ok" },
+      { name: "prepare_refund", code: "invalid_arguments" },
+      { name: "prepare_refund", code: "approval_required" },
+    ]);
+    expect((await db().proposal.findMany({ where: { order: { number: order } } })).map((p) => p.status)).toEqual(["pending_approval"]);
+    const audit = await db().auditEvent.findFirst({ where: { traceId: cfg.traceId, action: "tool:prepare_refund", outcome: "approval_required" } });
+    expect((audit?.data as { transport?: string }).transport).toBe("openai_chat");
+
+    type Part = { type: string; output?: { type: string; value: unknown } };
+    type Msg = { role: string; content: string | Part[] };
+    const seen = prompts as Msg[][];
+    expect(JSON.stringify(seen[1])).toContain(NUDGE);
+    const resultsOf = (p: Msg[]) => p.flatMap((m) => (m.role === "tool" && Array.isArray(m.content) ? m.content.filter((x) => x.type === "tool-result") : []));
+    expect(JSON.parse(String(resultsOf(seen[3]!).at(-1)!.output!.value)).code).toBe("invalid_arguments");
+    expect(resultsOf(seen.at(-1)!).map((r) => r.output!.value === CLEARED)).toEqual([true, true, false]);
+  });
+
+  it("stops at the step budget and hands over", async () => {
+    const order = await freshOrder();
+    const { model, prompts } = scriptedModel([{ calls: [{ name: "lookup_order", args: { order_id: order } }] }]);
+    const run = await runVercelAgent({ model, gateway: await gatewayConfig(), userMessage: "Check my order.", budget: { maxSteps: 3, maxToolErrors: 3, keepToolResults: 2 } });
+    expect(run.stoppedBecause).toMatch(/step budget of 3/);
+    expect(prompts).toHaveLength(3);
+  });
+});
+
+describe("examples/mcp-client (@modelcontextprotocol/sdk + @anthropic-ai/sdk)", () => {
+  it("the same conversation over MCP: unknown tool and invalid arguments come back as isError results, the refund is prepared", async () => {
+    const order = await freshOrder();
+    const vendor = await startScriptedVendor(refundScript(order));
+    try {
+      const cfg = await gatewayConfig();
+      const anthropic = new Anthropic({ apiKey: "test-key", baseURL: vendor.url, maxRetries: 0 });
+      const run = await runMcpAgent({ anthropic, gateway: cfg, model: "claude-scripted", userMessage: `My order ${order} arrived broken, I want a refund.`, budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 2 } });
+      expect(run.stoppedBecause).toBeNull();
+      expect(run.nudged).toBe(true);
+      await expectRefundPrepared(order, cfg.traceId, run.calls);
+      const events = await db().auditEvent.findMany({ where: { traceId: cfg.traceId } });
+      expect(events.every((e) => (e.data as { transport?: string }).transport === "mcp")).toBe(true);
+      type Block = { type: string; is_error?: boolean; content?: string };
+      const third = (vendor.requests[2]!.body as { messages: { content: Block[] }[] }).messages.at(-1)!.content;
+      expect(third[0]).toMatchObject({ type: "tool_result", is_error: true });
+      expect(JSON.parse(third[0]!.content!).code).toBe("unknown_tool");
+    } finally {
+      await vendor.close();
+    }
   });
 });
