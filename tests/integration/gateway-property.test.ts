@@ -1,12 +1,19 @@
 // Property: whatever arrives (random JSON, malformed envelopes, wrong argument types, unknown fields,
 // garbage tokens, non-JSON text), the gateway answers in the documented shape with a known code, never
 // HTTP 500, never a stack trace or SQL text, and never makes a proposal from invalid input.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { errorCodes, successCodes } from "@/lib/domain/outcome";
 import { db } from "@/lib/server/db/client";
 import { POST } from "@/app/api/agent/tool-calls/route";
 import { ana, ES, tokenFor, webKey } from "./gateway-support";
+
+// Thousands of calls from one key in a minute: lift the per-key and per-end-user window budgets (tested in
+// gateway-window-budgets.test.ts) so the property exercises the tools rather than limit_exceeded.
+beforeAll(async () => {
+  const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
+  await db().agentBudgetPolicy.create({ data: { tenantId: tenant.id, maxCallsPerKeyPerWindow: 1_000_000, maxCallsPerEndUserPerWindow: 1_000_000 } });
+});
 
 const KNOWN = new Set<string>([...successCodes, ...errorCodes]);
 const FORBIDDEN = [/\bat .+\.(ts|js|mjs):\d+/, /\bSELECT\b/i, /\bINSERT INTO\b/i, /\bprisma\b/i, /PrismaClient/, /Invalid `/, /\bstack\b/i, /node_modules/, /"Order"|"Proposal"|"AuditEvent"/];

@@ -9,7 +9,7 @@ import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db, type Tx } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
 import type { AgentCaller } from "./authenticate-agent-key";
-import { chargeCall, chargeError, repeatKey } from "./budgets";
+import { chargeCall, chargeError, chargeWindow, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
 import { GATEWAY_TX } from "./tool-context";
 import { verifyEndUserToken } from "./verify-end-user";
@@ -61,6 +61,9 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
     return { outcome, proposal: extra.proposal ?? null };
   };
 
+  // The key's window budget first: it holds whatever the caller sends as trace headers.
+  const keyLimited = await chargeWindow(caller.tenantId, { kind: "agent_key", keyId: caller.keyId });
+  if (keyLimited) return answer(keyLimited);
   const limited = await chargeCall(caller.tenantId, meta.traceId, repeatKey(name, args));
   if (limited) return answer(limited);
 
@@ -102,6 +105,10 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
     );
   }
   const customerId = endUser.kind === "customer" ? endUser.customerId : null;
+  if (customerId) {
+    const userLimited = await chargeWindow(caller.tenantId, { kind: "end_user", customerId });
+    if (userLimited) return answer(userLimited, { clear: handler.auditClear, endUser: customerId });
+  }
   if (handler.needsCustomer && !customerId) {
     return answer(
       failure("permission_denied", `${tool} needs a signed-in customer. Ask the customer to sign in; do not look for another way.`, { reason: "end_user_required" }),

@@ -9,6 +9,7 @@ import { reconcileExecution } from "@/lib/server/executions/reconcile-execution"
 import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
 import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { purgeAllAuditEvents } from "@/lib/server/audit/purge-audit-events";
+import { purgeBudgetCounters } from "@/lib/server/agent/purge-budget-counters";
 
 /**
  * The task registry: name → handler. Adding a task is one entry here (and, if it recurs, one crontab
@@ -73,6 +74,14 @@ export const tasks: TaskList = {
       await purgeAllAuditEvents();
     },
   }),
+
+  /** Deletes agent budget counters past their use (window counters after a day, trace counters after a week) (cron, hourly). */
+  purge_budget_counters: defineTask({
+    payload: z.object({}).loose(),
+    run: async () => {
+      await purgeBudgetCounters();
+    },
+  }),
 };
 
 export type TaskName = keyof typeof tasks;
@@ -87,4 +96,5 @@ export const crontab = [
   "* * * * * sweep_executions ?max=1&jobKey=sweep_executions",
   "17 * * * * verify_audit_chain ?max=1&jobKey=verify_audit_chain",
   "43 3 * * * purge_audit_events ?max=1&jobKey=purge_audit_events",
+  "29 * * * * purge_budget_counters ?max=1&jobKey=purge_budget_counters",
 ].join("\n");
