@@ -34,6 +34,16 @@ export function resolveTraceId(traceparent: string | null, xTraceId: string | nu
   return { traceId: randomBytes(16).toString("hex"), source: "generated" };
 }
 
+// ---- end-user tokens -----------------------------------------------------------------------------
+
+/**
+ * The `aud` an end-user token must carry: the tenant and channel it was minted for, so a token for one
+ * channel (web_support) is refused on another (community_chat) even where both share a secret.
+ */
+export function endUserTokenAudience(tenantSlug: string, channelSlug: string): string {
+  return `${tenantSlug}/${channelSlug}`;
+}
+
 // ---- envelopes ---------------------------------------------------------------------------------
 
 /** anthropic = Messages `tool_use`; openai = Responses `function_call`; openai_chat = Chat Completions `tool_calls[i]`. */

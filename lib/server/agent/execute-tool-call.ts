@@ -101,7 +101,8 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
       failure("permission_denied", "The end user's identity could not be verified (the token is invalid or expired). Ask the customer to sign in again; do not retry.", {
         reason: "end_user_token_invalid",
       }),
-      { clear: handler.auditClear, audit: { token_problem: endUser.reason } },
+      // The reason is one of a fixed list (never token content): kept in clear for the investigator.
+      { clear: [...handler.auditClear, "end_user_problem"], audit: { end_user_problem: endUser.reason } },
     );
   }
   const customerId = endUser.kind === "customer" ? endUser.customerId : null;
