@@ -86,7 +86,7 @@ describe("window budget per end user", () => {
   });
 });
 
-describe("purge_budget_counters", () => {
+describe("purge_gateway_counters", () => {
   it("deletes window counters older than a day and trace counters idle for a week; keeps the current ones", async () => {
     const tenant = await policy({});
     const old = new Date(Date.now() - 25 * 3600_000);
@@ -103,7 +103,7 @@ describe("purge_budget_counters", () => {
 
   it("is registered as a recurring job", async () => {
     const { crontab, tasks } = await import("@/lib/server/jobs/tasks");
-    expect(Object.keys(tasks)).toContain("purge_budget_counters");
-    expect(crontab).toMatch(/purge_budget_counters/);
+    expect(Object.keys(tasks)).toContain("purge_gateway_counters");
+    expect(crontab).toMatch(/purge_gateway_counters/);
   });
 });

@@ -6,7 +6,7 @@ import { db } from "@/lib/server/db/client";
 export const BUDGET_COUNTER_RETENTION = { windowHours: 24, traceDays: 7 } as const;
 
 /**
- * Deletes old budget counters (job purge_budget_counters, hourly). Idempotent; safe on several workers at
+ * Deletes old budget counters (job purge_gateway_counters, hourly). Idempotent; safe on several workers at
  * once (a row deleted twice is simply not found the second time).
  */
 export async function purgeBudgetCounters(now: Date = new Date()): Promise<{ windows: number; traces: number }> {

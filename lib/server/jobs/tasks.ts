@@ -10,6 +10,7 @@ import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
 import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { purgeAllAuditEvents } from "@/lib/server/audit/purge-audit-events";
 import { purgeBudgetCounters } from "@/lib/server/agent/purge-budget-counters";
+import { purgeWebhookEvents } from "@/lib/server/executions/settle-from-webhook";
 
 /**
  * The task registry: name → handler. Adding a task is one entry here (and, if it recurs, one crontab
@@ -75,11 +76,15 @@ export const tasks: TaskList = {
     },
   }),
 
-  /** Deletes agent budget counters past their use (window counters after a day, trace counters after a week) (cron, hourly). */
-  purge_budget_counters: defineTask({
+  /**
+   * Deletes gateway bookkeeping past its use: agent budget counters (window counters after a day, trace
+   * counters after a week) and remembered provider webhook event ids past the signature tolerance (cron, hourly).
+   */
+  purge_gateway_counters: defineTask({
     payload: z.object({}).loose(),
     run: async () => {
       await purgeBudgetCounters();
+      await purgeWebhookEvents();
     },
   }),
 };
@@ -96,5 +101,5 @@ export const crontab = [
   "* * * * * sweep_executions ?max=1&jobKey=sweep_executions",
   "17 * * * * verify_audit_chain ?max=1&jobKey=verify_audit_chain",
   "43 3 * * * purge_audit_events ?max=1&jobKey=purge_audit_events",
-  "29 * * * * purge_budget_counters ?max=1&jobKey=purge_budget_counters",
+  "29 * * * * purge_gateway_counters ?max=1&jobKey=purge_gateway_counters",
 ].join("\n");
