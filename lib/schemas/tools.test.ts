@@ -25,9 +25,10 @@ function nodes(schema: Node, path = "$"): [string, Node][] {
 }
 
 function served(format: "anthropic" | "openai" | "openai_chat"): { name: string; schema: Node; strict: unknown }[] {
-  return toolDefinitions(toolNames, format).map((d) => {
-    if ("input_schema" in d) return { name: d.name, schema: d.input_schema, strict: d.strict };
-    if ("function" in d) return { name: d.function.name, schema: d.function.parameters, strict: d.function.strict };
+  return toolDefinitions(toolNames, format).map((def) => {
+    const d = def as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    if (d.input_schema) return { name: d.name, schema: d.input_schema, strict: d.strict };
+    if (d.function) return { name: d.function.name, schema: d.function.parameters, strict: d.function.strict };
     return { name: d.name, schema: d.parameters, strict: d.strict };
   });
 }

@@ -61,10 +61,10 @@ describe("OpenAI Chat Completions", () => {
     expect(wrongType.content.error!.problems).toContainEqual(expect.objectContaining({ path: "$.type", expected: '"function"' }));
   });
 
-  it("a Chat call without a valid key is a 401 in the Chat shape", async () => {
+  it("a Chat call without a valid key is a 401 with the neutral body (nothing of it is read)", async () => {
     const r = await send(chatCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ key: "not-a-real-key-123" }));
     expect(r.status).toBe(401);
-    expect(r.body.role).toBe("tool");
+    expect(r.body.role).toBeUndefined();
     expect(r.content.code).toBe("unauthenticated");
   });
 });

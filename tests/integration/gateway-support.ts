@@ -47,8 +47,9 @@ export async function send(body: unknown, headers: Record<string, string> = {}, 
   const res = await toolCallsPOST(req);
   const raw = await res.text();
   const parsed = JSON.parse(raw) as Record<string, unknown>;
-  const inner = (parsed.content ?? parsed.output) as string;
-  return { status: res.status, traceId: res.headers.get("x-trace-id"), body: parsed, content: JSON.parse(inner), raw };
+  // A 401/429/413 before the family is known is the neutral {code, error, traceId} itself.
+  const inner = (parsed.content ?? parsed.output) as string | undefined;
+  return { status: res.status, traceId: res.headers.get("x-trace-id"), body: parsed, content: inner === undefined ? (parsed as Answer["content"]) : JSON.parse(inner), raw };
 }
 
 let n = 0;

@@ -17,7 +17,7 @@ function toRequest(req: IncomingMessage, body: Buffer, base: string): Request {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
   const method = req.method ?? "GET";
-  return new Request(new URL(req.url ?? "/", base), { method, headers, body: method === "GET" || method === "HEAD" ? undefined : body });
+  return new Request(new URL(req.url ?? "/", base), { method, headers, body: method === "GET" || method === "HEAD" ? undefined : new Uint8Array(body) });
 }
 
 export async function startGatewayServer(): Promise<{ url: string; close: () => Promise<void> }> {

@@ -6,7 +6,8 @@ import { failure, isErrorOutcome, outcomeContent } from "@/lib/domain/agent-prot
 import { toolCatalog, toolJsonSchema, toolOutputSchema } from "@/lib/schemas/tools";
 import { authenticateAgentKey, type AgentCaller } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
-import { refuseKey, requestMeta, type RequestMeta } from "./http";
+import { MAX_BODY, refuseKey, requestMeta, type RequestMeta } from "./http";
+import { readCappedBody } from "./read-capped-body";
 
 // POST /api/mcp: the same tools over MCP (Streamable HTTP, stateless: one server + transport per
 // request, nothing kept in memory between requests). The bearer agent key is checked before the
@@ -72,6 +73,7 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
           traceId: meta.traceId,
         }),
         MCP_CHALLENGE,
+        req.headers,
       );
     }
     if (req.method !== "POST") {
@@ -81,11 +83,22 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
         headers: { "content-type": "application/json", allow: "POST", "x-trace-id": meta.traceId },
       });
     }
+    // Read only now (authenticated), capped while streaming; the transport gets the checked copy.
+    const body = await readCappedBody(req, MAX_BODY);
+    if (!body.ok) {
+      const status = body.reason === "too_large" ? 413 : 400;
+      const message = body.reason === "too_large" ? `The body is larger than ${MAX_BODY} bytes.` : "The body could not be read.";
+      return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message }, id: null }), {
+        status,
+        headers: { "content-type": "application/json", "x-trace-id": meta.traceId },
+      });
+    }
+    const checked = new Request(req.url, { method: req.method, headers: req.headers, body: body.text });
     const server = buildServer(key.caller, meta);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const res = await transport.handleRequest(req);
+      const res = await transport.handleRequest(checked);
       const headers = new Headers(res.headers);
       headers.set("x-trace-id", meta.traceId);
       const body = res.body ? await res.text() : null;

@@ -11,6 +11,7 @@ import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { purgeAllAuditEvents } from "@/lib/server/audit/purge-audit-events";
 import { purgeBudgetCounters } from "@/lib/server/agent/purge-budget-counters";
 import { purgeWebhookEvents } from "@/lib/server/executions/settle-from-webhook";
+import { purgeKeyRefusalWindows } from "@/lib/server/agent/record-key-refusal";
 
 /**
  * The task registry: name → handler. Adding a task is one entry here (and, if it recurs, one crontab
@@ -78,13 +79,15 @@ export const tasks: TaskList = {
 
   /**
    * Deletes gateway bookkeeping past its use: agent budget counters (window counters after a day, trace
-   * counters after a week) and remembered provider webhook event ids past the signature tolerance (cron, hourly).
+   * counters after a week), refused-key windows after a day, and remembered provider webhook event ids past
+   * the signature tolerance (cron, hourly).
    */
   purge_gateway_counters: defineTask({
     payload: z.object({}).loose(),
     run: async () => {
       await purgeBudgetCounters();
       await purgeWebhookEvents();
+      await purgeKeyRefusalWindows();
     },
   }),
 };
