@@ -4,14 +4,15 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { OpenAIProvider } from "@openai/agents";
 import { MockLanguageModelV4 } from "ai/test";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { runAnthropicAgent } from "../../examples/anthropic-messages/agent";
 import { runOpenAIAgent } from "../../examples/openai-agents/agent";
 import { runVercelAgent } from "../../examples/vercel-ai/agent";
 import { runMcpAgent } from "../../examples/mcp-client/agent";
-import { CLEARED, NUDGE } from "../../examples/shared/harness";
-import type { GatewayConfig } from "../../examples/shared/gateway";
+import { BudgetTracker, CLEARED, NUDGE, describesToolCall } from "../../examples/shared/harness";
+import { gatewayHeaders, type GatewayConfig } from "../../examples/shared/gateway";
 import { startGatewayServer } from "../support/gateway-http-server";
 import { refundScript, startScriptedVendor, type ScriptedTurn } from "../support/scripted-vendor";
 import { ES, ana, freshTrace, tokenFor, webKey } from "./gateway-support";
@@ -263,5 +264,66 @@ describe("examples/mcp-client (@modelcontextprotocol/sdk + @anthropic-ai/sdk)", 
     } finally {
       await vendor.close();
     }
+  });
+});
+
+describe("OpenAI Chat Completions through the official openai package", () => {
+  it("tool definitions, a tool_calls[i] item and the {role:'tool'} answer go round trip unchanged", async () => {
+    const order = await freshOrder();
+    const vendor = await startScriptedVendor([
+      { calls: [{ name: "lookup_order", args: { order_id: order } }, { name: "prepare_refund", args: { order_id: order, reason: "damaged_item" } }] },
+      { text: "Your refund now awaits review." },
+    ]);
+    try {
+      const cfg = await gatewayConfig();
+      const headers = { ...gatewayHeaders(cfg), "content-type": "application/json" };
+      const openai = new OpenAI({ apiKey: "test-key", baseURL: `${vendor.url}/v1`, maxRetries: 0 });
+      const tools = (await (await fetch(`${cfg.baseUrl}/api/agent/tools?format=openai_chat`, { headers })).json()).tools as OpenAI.Chat.ChatCompletionTool[];
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content: `Refund my broken order ${order}.` }];
+      for (let step = 0; step < 4; step++) {
+        const completion = await openai.chat.completions.create({ model: "gpt-scripted", messages, tools });
+        const message = completion.choices[0]!.message;
+        messages.push(message);
+        if (!message.tool_calls?.length) break;
+        for (const call of message.tool_calls) {
+          // The tool call item as the SDK returned it; the answer is a ready tool message.
+          const answer = await (await fetch(`${cfg.baseUrl}/api/agent/tool-calls`, { method: "POST", headers, body: JSON.stringify(call) })).json();
+          messages.push(answer as OpenAI.Chat.ChatCompletionToolMessageParam);
+        }
+      }
+      const sent = vendor.requests.map((r) => r.body as { tools: { type: string; function: { name: string; strict: boolean } }[]; messages: { role: string; tool_call_id?: string; content?: string }[] });
+      expect(vendor.requests.every((r) => r.path === "/v1/chat/completions")).toBe(true);
+      expect(sent[0]!.tools.map((t) => t.function.name)).toContain("prepare_refund");
+      expect(sent[0]!.tools.every((t) => t.type === "function" && t.function.strict === true)).toBe(true);
+      const toolMessages = sent[1]!.messages.filter((m) => m.role === "tool");
+      expect(toolMessages.map((m) => JSON.parse(m.content!).code)).toEqual(["ok", "approval_required"]);
+      const assistantCalls = (sent[1]!.messages.find((m) => m.role === "assistant") as unknown as { tool_calls: { id: string }[] }).tool_calls.map((c) => c.id);
+      expect(toolMessages.map((m) => m.tool_call_id)).toEqual(assistantCalls);
+      expect((await db().proposal.findMany({ where: { order: { number: order } } })).map((p) => p.status)).toEqual(["pending_approval"]);
+    } finally {
+      await vendor.close();
+    }
+  });
+});
+
+describe("harness: catching a described call", () => {
+  const names = ["lookup_order", "prepare_refund"];
+  it("flags text that names a tool, announces a call, or writes one out", () => {
+    for (const t of [
+      "I'll call lookup_order with ORD-1001.",
+      "Let me use the refund tool for that.",
+      'Calling now: {"name": "prepare_refund", "arguments": {}}',
+      "<tool_use>prepare_refund</tool_use>",
+    ]) expect(describesToolCall(t, names), t).toBe(true);
+  });
+  it("lets an ordinary answer through", () => {
+    for (const t of ["Your refund awaits review by our team.", "Could you tell me the order number?", "I have prepared the refund; a reviewer will look at it."]) {
+      expect(describesToolCall(t, names), t).toBe(false);
+    }
+  });
+  it("nudges once per conversation", () => {
+    const b = new BudgetTracker();
+    expect(b.shouldNudge("I'll call lookup_order now", names)).toBe(true);
+    expect(b.shouldNudge("I'll call lookup_order now", names)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
-// A scripted stand-in for the model vendors' HTTP APIs (Anthropic Messages, OpenAI Responses), so the example
+// A scripted stand-in for the model vendors' HTTP APIs (Anthropic Messages, OpenAI Responses and Chat
+// Completions), so the example
 // agents run through the official SDKs with no vendor network: the SDK's baseURL points here. Each request
 // gets the next scripted turn; every request body is recorded for the test to inspect what the model saw.
 import { createServer, type Server } from "node:http";
@@ -54,6 +55,25 @@ function openaiResponse(turn: ScriptedTurn, model: string) {
   };
 }
 
+function chatCompletion(turn: ScriptedTurn, model: string) {
+  const toolCalls = (turn.calls ?? []).map((c) => ({ id: nextId("call"), type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+  return {
+    id: nextId("chatcmpl"),
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: turn.text ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        finish_reason: toolCalls.length ? "tool_calls" : "stop",
+        logprobs: null,
+      },
+    ],
+    usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+  };
+}
+
 /** `script` turns are served in order; after the last one, `after` (default: the last turn again). */
 export async function startScriptedVendor(script: ScriptedTurn[], after?: ScriptedTurn): Promise<ScriptedVendor> {
   const requests: ScriptedVendor["requests"] = [];
@@ -75,6 +95,7 @@ export async function startScriptedVendor(script: ScriptedTurn[], after?: Script
       let answer: unknown;
       if (path.endsWith("/messages")) answer = anthropicMessage(turn, model);
       else if (path.endsWith("/responses")) answer = openaiResponse(turn, model);
+      else if (path.endsWith("/chat/completions")) answer = chatCompletion(turn, model);
       else {
         res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { type: "not_found", message: `no scripted ${path}` } }));
         return;
