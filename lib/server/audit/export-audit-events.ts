@@ -14,6 +14,7 @@ export type AuditExport = { filename: string; contentType: string; body: string;
 const CSV_COLUMNS = ["seq", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "fingerprints", "data", "prevHash", "hash", "id"] as const;
 
 function csvCell(v: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects and arrays are serialised first; String() only sees primitives
   const s = v == null ? "" : Array.isArray(v) ? v.join(" ") : typeof v === "object" ? JSON.stringify(v) : String(v);
   // Quote everything; neutralise spreadsheet formulas (CSV injection).
   const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
