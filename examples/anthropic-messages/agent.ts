@@ -14,7 +14,7 @@ export const SYSTEM =
 
 /** Replaces the content of all but the newest `keep` tool results with a short marker. */
 export function clearOldToolResults(messages: Anthropic.MessageParam[], keep: number): void {
-  const results: { content: unknown }[] = [];
+  const results: { content?: unknown }[] = [];
   for (const m of messages) {
     if (m.role !== "user" || typeof m.content === "string") continue;
     for (const block of m.content) if (block.type === "tool_result") results.push(block);

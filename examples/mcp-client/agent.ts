@@ -21,7 +21,13 @@ export async function connectGatewayMcp(cfg: GatewayConfig): Promise<Client> {
 
 type TextContent = { type: string; text?: string };
 
-export async function runMcpAgent(opts: { anthropic: Anthropic; gateway: GatewayConfig; model: string; userMessage: string; budget?: Budget }): Promise<AgentRun> {
+export async function runMcpAgent(opts: {
+  anthropic: Anthropic;
+  gateway: GatewayConfig;
+  model: string;
+  userMessage: string;
+  budget?: Budget;
+}): Promise<AgentRun> {
   const budget = new BudgetTracker(opts.budget ?? defaultBudget);
   const mcp = await connectGatewayMcp(opts.gateway);
   try {
@@ -29,7 +35,7 @@ export async function runMcpAgent(opts: { anthropic: Anthropic; gateway: Gateway
     // MCP serves the full JSON Schema (every limit); Anthropic's strict mode accepts a subset, so these tools
     // are sent without `strict` — the gateway validates every call anyway. (GET /api/agent/tools?format=anthropic
     // serves the strict-ready subset when strict sampling matters.)
-    const tools: Anthropic.Tool[] = listed.map((t) => ({ name: t.name, description: t.description ?? t.title ?? t.name, input_schema: t.inputSchema as Anthropic.Tool.InputSchema }));
+    const tools: Anthropic.Tool[] = listed.map((t) => ({ name: t.name, description: t.description ?? t.title ?? t.name, input_schema: t.inputSchema }));
     const toolNames = tools.map((t) => t.name);
     const messages: Anthropic.MessageParam[] = [{ role: "user", content: opts.userMessage }];
     const calls: AgentRun["calls"] = [];
@@ -53,7 +59,8 @@ export async function runMcpAgent(opts: { anthropic: Anthropic; gateway: Gateway
       for (const use of uses) {
         const r = await mcp.callTool({ name: use.name, arguments: use.input as Record<string, unknown> });
         const content = ((r.content ?? []) as TextContent[]).map((c) => c.text ?? "").join("\n");
-        const code = String((r.structuredContent as { code?: unknown } | undefined)?.code ?? "unknown");
+        const raw = (r.structuredContent as { code?: unknown } | undefined)?.code;
+        const code = typeof raw === "string" ? raw : "unknown";
         calls.push({ name: use.name, code });
         results.push({ type: "tool_result", tool_use_id: use.id, is_error: r.isError === true, content });
         stop ??= budget.afterTool(code, r.isError === true);

@@ -33,22 +33,23 @@ export async function runOpenAIAgent(opts: {
   const calls: AgentRun["calls"] = [];
   let stop: string | null = null;
 
-  const tools: FunctionTool[] = served.map((t) =>
-    tool({
-      name: t.name,
-      description: t.description,
-      // The gateway serves OpenAI's strict subset already; the server validates the rest.
-      parameters: t.parameters as never,
-      strict: true,
-      execute: async (args, _ctx, details) => {
-        const callId = details?.toolCall?.callId ?? `call_${calls.length + 1}`;
-        const answer = await postToolCall<Answer>(opts.gateway, { type: "function_call", call_id: callId, name: t.name, arguments: JSON.stringify(args) });
-        const code = codeOf(answer.output);
-        calls.push({ name: t.name, code });
-        stop ??= budget.afterTool(code, code !== "ok" && code !== "approval_required" && code !== "result_pending");
-        return answer.output;
-      },
-    }) as FunctionTool,
+  const tools: FunctionTool[] = served.map(
+    (t) =>
+      tool({
+        name: t.name,
+        description: t.description,
+        // The gateway serves OpenAI's strict subset already; the server validates the rest.
+        parameters: t.parameters as never,
+        strict: true,
+        execute: async (args, _ctx, details) => {
+          const callId = details?.toolCall?.callId ?? `call_${calls.length + 1}`;
+          const answer = await postToolCall<Answer>(opts.gateway, { type: "function_call", call_id: callId, name: t.name, arguments: JSON.stringify(args) });
+          const code = codeOf(answer.output);
+          calls.push({ name: t.name, code });
+          stop ??= budget.afterTool(code, code !== "ok" && code !== "approval_required" && code !== "result_pending");
+          return answer.output;
+        },
+      }) as FunctionTool,
   );
 
   const agent = new Agent({
@@ -57,7 +58,8 @@ export async function runOpenAIAgent(opts: {
     model: opts.model,
     tools,
     // After each round of tool calls: stop here (hand over) when the harness budget says so.
-    toolUseBehavior: () => (stop ? { isFinalOutput: true, isInterrupted: undefined, finalOutput: HANDOVER } : { isFinalOutput: false, isInterrupted: undefined }),
+    toolUseBehavior: () =>
+      stop ? { isFinalOutput: true, isInterrupted: undefined, finalOutput: HANDOVER } : { isFinalOutput: false, isInterrupted: undefined },
   });
   const runner = new Runner({
     modelProvider: opts.provider,
@@ -72,14 +74,27 @@ export async function runOpenAIAgent(opts: {
       result = await runner.run(agent, input, { maxTurns: budget.budget.maxSteps - budget.steps });
     } catch (error) {
       if (error instanceof Error && error.name === "MaxTurnsExceededError") {
-        return { text: HANDOVER, stoppedBecause: `step budget of ${budget.budget.maxSteps} spent`, steps: budget.budget.maxSteps, calls, nudged: budget.nudged, history: input };
+        return {
+          text: HANDOVER,
+          stoppedBecause: `step budget of ${budget.budget.maxSteps} spent`,
+          steps: budget.budget.maxSteps,
+          calls,
+          nudged: budget.nudged,
+          history: input,
+        };
       }
       throw error;
     }
     budget.steps += result.rawResponses.length;
     const text = String(result.finalOutput ?? "");
     if (stop) return { text: HANDOVER, stoppedBecause: stop, steps: budget.steps, calls, nudged: budget.nudged, history: result.history };
-    if (budget.shouldNudge(text, served.map((t) => t.name)) && budget.steps < budget.budget.maxSteps) {
+    if (
+      budget.shouldNudge(
+        text,
+        served.map((t) => t.name),
+      ) &&
+      budget.steps < budget.budget.maxSteps
+    ) {
       input = [...result.history, { role: "user", content: NUDGE }];
       continue;
     }

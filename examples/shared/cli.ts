@@ -21,7 +21,9 @@ export function configFromEnv(model: string): GatewayConfig {
 
 export function requireEnv(name: string): void {
   if (!process.env[name]) {
-    console.error(`Set ${name} to run this example against the real vendor. Without a key, the same agent runs against a scripted model in tests/integration/examples.test.ts.`);
+    console.error(
+      `Set ${name} to run this example against the real vendor. Without a key, the same agent runs against a scripted model in tests/integration/examples.test.ts.`,
+    );
     process.exit(2);
   }
 }

@@ -48,7 +48,8 @@ export async function postToolCall<T = Record<string, unknown>>(cfg: GatewayConf
 /** The code inside a tool answer's content string ({"code", "result" | "error", "traceId"}). */
 export function codeOf(content: string): string {
   try {
-    return String((JSON.parse(content) as { code?: unknown }).code ?? "unknown");
+    const code = (JSON.parse(content) as { code?: unknown }).code;
+    return typeof code === "string" ? code : "unknown";
   } catch {
     return "unknown";
   }

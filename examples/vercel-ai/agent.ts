@@ -41,7 +41,11 @@ export async function runVercelAgent(opts: { model: LanguageModel; gateway: Gate
         description: f.description,
         inputSchema: jsonSchema<Record<string, unknown>>(f.parameters as never),
         execute: async (args: Record<string, unknown>, { toolCallId }) => {
-          const answer = await postToolCall<ChatAnswer>(opts.gateway, { id: toolCallId, type: "function", function: { name: f.name, arguments: JSON.stringify(args) } });
+          const answer = await postToolCall<ChatAnswer>(opts.gateway, {
+            id: toolCallId,
+            type: "function",
+            function: { name: f.name, arguments: JSON.stringify(args) },
+          });
           const code = codeOf(answer.content);
           calls.push({ name: f.name, code });
           stop ??= budget.afterTool(code, !["ok", "approval_required", "result_pending"].includes(code));
@@ -54,7 +58,8 @@ export async function runVercelAgent(opts: { model: LanguageModel; gateway: Gate
   let messages: ModelMessage[] = [{ role: "user", content: opts.userMessage }];
   for (;;) {
     const left = budget.budget.maxSteps - budget.steps;
-    if (left <= 0) return { text: HANDOVER, stoppedBecause: `step budget of ${budget.budget.maxSteps} spent`, steps: budget.steps, calls, nudged: budget.nudged };
+    if (left <= 0)
+      return { text: HANDOVER, stoppedBecause: `step budget of ${budget.budget.maxSteps} spent`, steps: budget.steps, calls, nudged: budget.nudged };
     const result = await generateText({
       model: opts.model,
       system: SYSTEM,

@@ -9,7 +9,9 @@ import { runVercelAgent } from "./agent";
 const moduleName = process.env.AI_SDK_PROVIDER_MODULE;
 const modelId = process.env.AI_SDK_MODEL;
 if (!moduleName || !modelId) {
-  console.error('Set AI_SDK_PROVIDER_MODULE (an installed provider, e.g. "@ai-sdk/anthropic") and AI_SDK_MODEL (e.g. "claude-sonnet-4-5"), plus that provider\'s API key. The scripted run is in tests/integration/examples.test.ts.');
+  console.error(
+    'Set AI_SDK_PROVIDER_MODULE (an installed provider, e.g. "@ai-sdk/anthropic") and AI_SDK_MODEL (e.g. "claude-sonnet-4-5"), plus that provider\'s API key. The scripted run is in tests/integration/examples.test.ts.',
+  );
   process.exit(2);
 }
 const provider = (await import(moduleName)) as Record<string, (id: string) => LanguageModel>;

@@ -26,7 +26,8 @@ function nodes(schema: Node, path = "$"): [string, Node][] {
 
 function served(format: "anthropic" | "openai" | "openai_chat"): { name: string; schema: Node; strict: unknown }[] {
   return toolDefinitions(toolNames, format).map((def) => {
-    const d = def as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the three shapes of the union, read generically
+    const d = def as Record<string, any>;
     if (d.input_schema) return { name: d.name, schema: d.input_schema, strict: d.strict };
     if (d.function) return { name: d.function.name, schema: d.function.parameters, strict: d.function.strict };
     return { name: d.name, schema: d.parameters, strict: d.strict };
@@ -92,6 +93,9 @@ describe("vendor-exact tool schemas", () => {
   it("Chat Completions wraps the function: {type, function:{name, description, parameters, strict}}", () => {
     const [d] = toolDefinitions(["lookup_order"], "openai_chat");
     expect(Object.keys(d!).sort()).toEqual(["function", "type"]);
-    expect(d).toMatchObject({ type: "function", function: { name: "lookup_order", strict: true, parameters: { type: "object", additionalProperties: false } } });
+    expect(d).toMatchObject({
+      type: "function",
+      function: { name: "lookup_order", strict: true, parameters: { type: "object", additionalProperties: false } },
+    });
   });
 });

@@ -126,7 +126,7 @@ export const vendorKeywords: Record<Vendor, ReadonlySet<string>> = {
 
 /** Anthropic supports `pattern` only for simple regexes: no groups, alternation, lookaround, back-references or escapes beyond \d\w\s. */
 export function isSimplePattern(pattern: string): boolean {
-  return !/[()|]|\\[^dws.\-]|\\u/.test(pattern);
+  return !/[()|]|\\[^dws.-]|\\u/.test(pattern);
 }
 
 function limitText(node: Record<string, unknown>, dropped: Set<string>): string[] {

@@ -26,7 +26,14 @@ afterAll(async () => {
 });
 
 async function gatewayConfig(): Promise<GatewayConfig> {
-  return { baseUrl: gateway.url, agentKey: webKey(ES), endUserToken: await tokenFor(ES, ana), traceId: freshTrace(), model: "scripted", promptVersion: "examples-test" };
+  return {
+    baseUrl: gateway.url,
+    agentKey: webKey(ES),
+    endUserToken: await tokenFor(ES, ana),
+    traceId: freshTrace(),
+    model: "scripted",
+    promptVersion: "examples-test",
+  };
 }
 
 let seq = 0;
@@ -34,8 +41,21 @@ let seq = 0;
 async function freshOrder(): Promise<string> {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
   const number = `EX-${Date.now()}-${++seq}`;
-  const order = await db().order.create({ data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: 3_300, capturedMinor: 3_300, items: [] } });
-  await db().payment.create({ data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_ex_${number}`, holderName: "Ana García", display: "Visa •••• 4242", amountMinor: 3_300, currency: "EUR" } });
+  const order = await db().order.create({
+    data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: 3_300, capturedMinor: 3_300, items: [] },
+  });
+  await db().payment.create({
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: `pi_ex_${number}`,
+      holderName: "Ana García",
+      display: "Visa •••• 4242",
+      amountMinor: 3_300,
+      currency: "EUR",
+    },
+  });
   return number;
 }
 
@@ -66,7 +86,13 @@ describe("examples/anthropic-messages (@anthropic-ai/sdk)", () => {
     try {
       const cfg = await gatewayConfig();
       const client = new Anthropic({ apiKey: "test-key", baseURL: vendor.url, maxRetries: 0 });
-      const run = await runAnthropicAgent({ client, gateway: cfg, model: "claude-scripted", userMessage: `My order ${order} arrived broken, I want a refund.`, budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 2 } });
+      const run = await runAnthropicAgent({
+        client,
+        gateway: cfg,
+        model: "claude-scripted",
+        userMessage: `My order ${order} arrived broken, I want a refund.`,
+        budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 2 },
+      });
       expect(run.stoppedBecause).toBeNull();
       expect(run.nudged).toBe(true);
       expect(run.text).toContain("awaits review");
@@ -97,7 +123,13 @@ describe("examples/anthropic-messages (@anthropic-ai/sdk)", () => {
     const vendor = await startScriptedVendor([{ calls: [{ name: "lookup_order", args: { order_id: order } }] }]);
     try {
       const client = new Anthropic({ apiKey: "test-key", baseURL: vendor.url, maxRetries: 0 });
-      const run = await runAnthropicAgent({ client, gateway: await gatewayConfig(), model: "claude-scripted", userMessage: "Check my order.", budget: { maxSteps: 4, maxToolErrors: 3, keepToolResults: 2 } });
+      const run = await runAnthropicAgent({
+        client,
+        gateway: await gatewayConfig(),
+        model: "claude-scripted",
+        userMessage: "Check my order.",
+        budget: { maxSteps: 4, maxToolErrors: 3, keepToolResults: 2 },
+      });
       expect(run.stoppedBecause).toMatch(/step budget of 4/);
       expect(vendor.requests).toHaveLength(4);
       expect(run.calls).toHaveLength(4);
@@ -129,7 +161,13 @@ describe("examples/openai-agents (@openai/agents)", () => {
     try {
       const cfg = await gatewayConfig();
       const provider = new OpenAIProvider({ apiKey: "test-key", baseURL: `${vendor.url}/v1`, useResponses: true });
-      const run = await runOpenAIAgent({ provider, gateway: cfg, model: "gpt-scripted", userMessage: `My order ${order} arrived broken, I want a refund.`, budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 1 } });
+      const run = await runOpenAIAgent({
+        provider,
+        gateway: cfg,
+        model: "gpt-scripted",
+        userMessage: `My order ${order} arrived broken, I want a refund.`,
+        budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 1 },
+      });
       expect(run.stoppedBecause).toBeNull();
       expect(run.nudged).toBe(true);
       expect(run.text).toContain("awaits review");
@@ -151,7 +189,10 @@ describe("examples/openai-agents (@openai/agents)", () => {
       const outputs = sent[3]!.input.filter((i) => i.type === "function_call_output");
       expect(JSON.parse(outputs.at(-1)!.output!).code).toBe("invalid_arguments");
       // Last request: only the newest result is verbatim.
-      const last = sent.at(-1)!.input.filter((i) => i.type === "function_call_output").map((i) => i.output === CLEARED);
+      const last = sent
+        .at(-1)!
+        .input.filter((i) => i.type === "function_call_output")
+        .map((i) => i.output === CLEARED);
       expect(last).toEqual([true, true, false]);
     } finally {
       await vendor.close();
@@ -163,7 +204,13 @@ describe("examples/openai-agents (@openai/agents)", () => {
     const vendor = await startScriptedVendor([{ calls: [{ name: "lookup_order", args: { order_id: order } }] }]);
     try {
       const provider = new OpenAIProvider({ apiKey: "test-key", baseURL: `${vendor.url}/v1`, useResponses: true });
-      const run = await runOpenAIAgent({ provider, gateway: await gatewayConfig(), model: "gpt-scripted", userMessage: "Check my order.", budget: { maxSteps: 3, maxToolErrors: 3, keepToolResults: 2 } });
+      const run = await runOpenAIAgent({
+        provider,
+        gateway: await gatewayConfig(),
+        model: "gpt-scripted",
+        userMessage: "Check my order.",
+        budget: { maxSteps: 3, maxToolErrors: 3, keepToolResults: 2 },
+      });
       expect(run.stoppedBecause).toMatch(/step budget of 3/);
       expect(vendor.requests.length).toBeLessThanOrEqual(3);
     } finally {
@@ -213,7 +260,12 @@ describe("examples/vercel-ai (ai, MockLanguageModelV4)", () => {
     const order = await freshOrder();
     const { model, prompts } = scriptedModel(script(order));
     const cfg = await gatewayConfig();
-    const run = await runVercelAgent({ model, gateway: cfg, userMessage: `My order ${order} arrived broken, I want a refund.`, budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 1 } });
+    const run = await runVercelAgent({
+      model,
+      gateway: cfg,
+      userMessage: `My order ${order} arrived broken, I want a refund.`,
+      budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 1 },
+    });
     expect(run.stoppedBecause).toBeNull();
     expect(run.nudged).toBe(true);
     expect(run.text).toContain("awaits review");
@@ -238,7 +290,12 @@ describe("examples/vercel-ai (ai, MockLanguageModelV4)", () => {
   it("stops at the step budget and hands over", async () => {
     const order = await freshOrder();
     const { model, prompts } = scriptedModel([{ calls: [{ name: "lookup_order", args: { order_id: order } }] }]);
-    const run = await runVercelAgent({ model, gateway: await gatewayConfig(), userMessage: "Check my order.", budget: { maxSteps: 3, maxToolErrors: 3, keepToolResults: 2 } });
+    const run = await runVercelAgent({
+      model,
+      gateway: await gatewayConfig(),
+      userMessage: "Check my order.",
+      budget: { maxSteps: 3, maxToolErrors: 3, keepToolResults: 2 },
+    });
     expect(run.stoppedBecause).toMatch(/step budget of 3/);
     expect(prompts).toHaveLength(3);
   });
@@ -251,7 +308,13 @@ describe("examples/mcp-client (@modelcontextprotocol/sdk + @anthropic-ai/sdk)", 
     try {
       const cfg = await gatewayConfig();
       const anthropic = new Anthropic({ apiKey: "test-key", baseURL: vendor.url, maxRetries: 0 });
-      const run = await runMcpAgent({ anthropic, gateway: cfg, model: "claude-scripted", userMessage: `My order ${order} arrived broken, I want a refund.`, budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 2 } });
+      const run = await runMcpAgent({
+        anthropic,
+        gateway: cfg,
+        model: "claude-scripted",
+        userMessage: `My order ${order} arrived broken, I want a refund.`,
+        budget: { maxSteps: 8, maxToolErrors: 3, keepToolResults: 2 },
+      });
       expect(run.stoppedBecause).toBeNull();
       expect(run.nudged).toBe(true);
       await expectRefundPrepared(order, cfg.traceId, run.calls);
@@ -271,7 +334,12 @@ describe("OpenAI Chat Completions through the official openai package", () => {
   it("tool definitions, a tool_calls[i] item and the {role:'tool'} answer go round trip unchanged", async () => {
     const order = await freshOrder();
     const vendor = await startScriptedVendor([
-      { calls: [{ name: "lookup_order", args: { order_id: order } }, { name: "prepare_refund", args: { order_id: order, reason: "damaged_item" } }] },
+      {
+        calls: [
+          { name: "lookup_order", args: { order_id: order } },
+          { name: "prepare_refund", args: { order_id: order, reason: "damaged_item" } },
+        ],
+      },
       { text: "Your refund now awaits review." },
     ]);
     try {
@@ -291,7 +359,13 @@ describe("OpenAI Chat Completions through the official openai package", () => {
           messages.push(answer as OpenAI.Chat.ChatCompletionToolMessageParam);
         }
       }
-      const sent = vendor.requests.map((r) => r.body as { tools: { type: string; function: { name: string; strict: boolean } }[]; messages: { role: string; tool_call_id?: string; content?: string }[] });
+      const sent = vendor.requests.map(
+        (r) =>
+          r.body as {
+            tools: { type: string; function: { name: string; strict: boolean } }[];
+            messages: { role: string; tool_call_id?: string; content?: string }[];
+          },
+      );
       expect(vendor.requests.every((r) => r.path === "/v1/chat/completions")).toBe(true);
       expect(sent[0]!.tools.map((t) => t.function.name)).toContain("prepare_refund");
       expect(sent[0]!.tools.every((t) => t.type === "function" && t.function.strict === true)).toBe(true);
@@ -314,10 +388,15 @@ describe("harness: catching a described call", () => {
       "Let me use the refund tool for that.",
       'Calling now: {"name": "prepare_refund", "arguments": {}}',
       "<tool_use>prepare_refund</tool_use>",
-    ]) expect(describesToolCall(t, names), t).toBe(true);
+    ])
+      expect(describesToolCall(t, names), t).toBe(true);
   });
   it("lets an ordinary answer through", () => {
-    for (const t of ["Your refund awaits review by our team.", "Could you tell me the order number?", "I have prepared the refund; a reviewer will look at it."]) {
+    for (const t of [
+      "Your refund awaits review by our team.",
+      "Could you tell me the order number?",
+      "I have prepared the refund; a reviewer will look at it.",
+    ]) {
       expect(describesToolCall(t, names), t).toBe(false);
     }
   });

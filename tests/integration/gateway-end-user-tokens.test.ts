@@ -26,7 +26,11 @@ describe("end-user tokens", () => {
   });
 
   it("a token without iat or without aud is refused", async () => {
-    expect(await lookupWith(await signToken({ sub: ana, tenant: ES, iat: null }, secret()))).toMatchObject({ code: "permission_denied", reason: "end_user_token_invalid", problem: "malformed" });
+    expect(await lookupWith(await signToken({ sub: ana, tenant: ES, iat: null }, secret()))).toMatchObject({
+      code: "permission_denied",
+      reason: "end_user_token_invalid",
+      problem: "malformed",
+    });
     expect(await lookupWith(await signToken({ sub: ana, tenant: ES, aud: null }, secret()))).toMatchObject({ code: "permission_denied", problem: "malformed" });
   });
 
@@ -44,7 +48,10 @@ describe("end-user tokens", () => {
 
   it("the maximum age is the tenant's policy value", async () => {
     await db().tenant.update({ where: { slug: ES }, data: { endUserTokenMaxAgeSeconds: 60 } });
-    expect(await lookupWith(await signToken({ sub: ana, tenant: ES, iat: now() - 120 }, secret()))).toMatchObject({ code: "permission_denied", problem: "too_old" });
+    expect(await lookupWith(await signToken({ sub: ana, tenant: ES, iat: now() - 120 }, secret()))).toMatchObject({
+      code: "permission_denied",
+      problem: "too_old",
+    });
     expect((await lookupWith(await signToken({ sub: ana, tenant: ES, iat: now() - 30 }, secret()))).code).toBe("ok");
   });
 

@@ -55,7 +55,13 @@ describe("refused keys are counted windows, not one audit event per request", ()
     expect((await badKeyCall("198.51.100.20")).status).toBe(401);
     expect((await refusalEvents()) - before).toBe(2);
     // A valid key from the throttled address still works: only bad keys are throttled.
-    const good = await toolCallsPOST(new Request("http://localhost/api/agent/tool-calls", { method: "POST", headers: { ...headersFor(), "content-type": "application/json", "x-forwarded-for": "203.0.113.7" }, body: JSON.stringify(anthropicCall("create_support_ticket", { category: "billing", summary: "A question about my bill", priority: "low" })) }));
+    const good = await toolCallsPOST(
+      new Request("http://localhost/api/agent/tool-calls", {
+        method: "POST",
+        headers: { ...headersFor(), "content-type": "application/json", "x-forwarded-for": "203.0.113.7" },
+        body: JSON.stringify(anthropicCall("create_support_ticket", { category: "billing", summary: "A question about my bill", priority: "low" })),
+      }),
+    );
     expect(good.status).toBe(200);
   });
 
@@ -76,8 +82,21 @@ describe("refused keys are counted windows, not one audit event per request", ()
   });
 
   it("every agent route counts refusals: tools list and MCP", async () => {
-    await toolsGET(new Request("http://localhost/api/agent/tools", { headers: { authorization: "Bearer agk_wrong_key_000000000000", "x-forwarded-for": "192.0.2.99" } }));
-    await mcpPOST(new Request("http://localhost/api/mcp", { method: "POST", headers: { authorization: "Bearer agk_wrong_key_000000000000", "x-forwarded-for": "192.0.2.99", "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" }));
+    await toolsGET(
+      new Request("http://localhost/api/agent/tools", { headers: { authorization: "Bearer agk_wrong_key_000000000000", "x-forwarded-for": "192.0.2.99" } }),
+    );
+    await mcpPOST(
+      new Request("http://localhost/api/mcp", {
+        method: "POST",
+        headers: {
+          authorization: "Bearer agk_wrong_key_000000000000",
+          "x-forwarded-for": "192.0.2.99",
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: "{}",
+      }),
+    );
     expect((await db().agentKeyRefusalWindow.findFirstOrThrow({ where: { source: "192.0.2.99" } })).count).toBe(2);
   });
 
@@ -89,7 +108,9 @@ describe("refused keys are counted windows, not one audit event per request", ()
   });
 
   it("old refusal windows are purged", async () => {
-    await db().agentKeyRefusalWindow.create({ data: { windowStart: new Date(Date.now() - 2 * 86_400_000), source: "192.0.2.1", count: 9, reasons: ["unknown"] } });
+    await db().agentKeyRefusalWindow.create({
+      data: { windowStart: new Date(Date.now() - 2 * 86_400_000), source: "192.0.2.1", count: 9, reasons: ["unknown"] },
+    });
     await db().agentKeyRefusalWindow.create({ data: { windowStart: new Date(), source: "192.0.2.2", count: 1, reasons: ["unknown"] } });
     expect(await purgeKeyRefusalWindows()).toBe(1);
     expect((await db().agentKeyRefusalWindow.findMany()).map((r) => r.source)).toEqual(["192.0.2.2"]);
@@ -116,7 +137,13 @@ const streamed = (url: string, headers: Record<string, string>, body: ReadableSt
 describe("no body before the key; bodies capped while streaming", () => {
   it("a bad key: the body is not read at all", async () => {
     const body = countingBody(10 * 1024 * 1024);
-    const res = await toolCallsPOST(streamed("http://localhost/api/agent/tool-calls", { authorization: "Bearer agk_wrong_key_000000000000", "content-type": "application/json" }, body.stream));
+    const res = await toolCallsPOST(
+      streamed(
+        "http://localhost/api/agent/tool-calls",
+        { authorization: "Bearer agk_wrong_key_000000000000", "content-type": "application/json" },
+        body.stream,
+      ),
+    );
     expect(res.status).toBe(401);
     // A ReadableStream pulls ahead once to fill its queue; beyond that nothing was read.
     expect(body.pulled()).toBeLessThanOrEqual(64 * 1024);
@@ -124,7 +151,9 @@ describe("no body before the key; bodies capped while streaming", () => {
 
   it("a 10 MB body with a valid key (no Content-Length) is refused with 413 after the cap, not buffered whole", async () => {
     const body = countingBody(10 * 1024 * 1024);
-    const res = await toolCallsPOST(streamed("http://localhost/api/agent/tool-calls", { authorization: `Bearer ${webKey()}`, "content-type": "application/json" }, body.stream));
+    const res = await toolCallsPOST(
+      streamed("http://localhost/api/agent/tool-calls", { authorization: `Bearer ${webKey()}`, "content-type": "application/json" }, body.stream),
+    );
     expect(res.status).toBe(413);
     expect(body.pulled()).toBeLessThan(1024 * 1024);
     const answer = (await res.json()) as { content: string };
@@ -133,18 +162,32 @@ describe("no body before the key; bodies capped while streaming", () => {
 
   it("a declared Content-Length over the cap is refused before reading", async () => {
     const body = countingBody(10 * 1024 * 1024);
-    const res = await toolCallsPOST(streamed("http://localhost/api/agent/tool-calls", { authorization: `Bearer ${webKey()}`, "content-type": "application/json", "content-length": String(10 * 1024 * 1024) }, body.stream));
+    const res = await toolCallsPOST(
+      streamed(
+        "http://localhost/api/agent/tool-calls",
+        { authorization: `Bearer ${webKey()}`, "content-type": "application/json", "content-length": String(10 * 1024 * 1024) },
+        body.stream,
+      ),
+    );
     expect(res.status).toBe(413);
     expect(body.pulled()).toBeLessThanOrEqual(64 * 1024);
   });
 
   it("MCP and the provider webhook cap their bodies too", async () => {
     const mcpBody = countingBody(10 * 1024 * 1024);
-    const mcp = await mcpPOST(streamed("http://localhost/api/mcp", { authorization: `Bearer ${webKey()}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, mcpBody.stream));
+    const mcp = await mcpPOST(
+      streamed(
+        "http://localhost/api/mcp",
+        { authorization: `Bearer ${webKey()}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        mcpBody.stream,
+      ),
+    );
     expect(mcp.status).toBe(413);
     expect(mcpBody.pulled()).toBeLessThan(1024 * 1024);
     const hookBody = countingBody(10 * 1024 * 1024);
-    const hook = await webhookPOST(streamed("http://localhost/api/payments/webhook", { "stripe-signature": "t=1,v1=00", "content-type": "application/json" }, hookBody.stream));
+    const hook = await webhookPOST(
+      streamed("http://localhost/api/payments/webhook", { "stripe-signature": "t=1,v1=00", "content-type": "application/json" }, hookBody.stream),
+    );
     expect(hook.status).toBe(413);
     expect(hookBody.pulled()).toBeLessThan(1024 * 1024);
   });

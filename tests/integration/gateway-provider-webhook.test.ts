@@ -22,30 +22,82 @@ beforeAll(() => {
 async function pendingExecution() {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
   const n = randomUUID().slice(0, 8);
-  const order = await db().order.create({ data: { tenantId: t.id, number: `WH-${n}`, customerId: ana, currency: "EUR", totalMinor: 1_000, capturedMinor: 1_000, items: [] } });
-  const payment = await db().payment.create({ data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_wh_${n}`, holderName: "Ana García", display: "Visa •••• 4242", amountMinor: 1_000, currency: "EUR" } });
+  const order = await db().order.create({
+    data: { tenantId: t.id, number: `WH-${n}`, customerId: ana, currency: "EUR", totalMinor: 1_000, capturedMinor: 1_000, items: [] },
+  });
+  const payment = await db().payment.create({
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: `pi_wh_${n}`,
+      holderName: "Ana García",
+      display: "Visa •••• 4242",
+      amountMinor: 1_000,
+      currency: "EUR",
+    },
+  });
   const proposal = await db().proposal.create({
     data: {
-      id: randomUUID(), tenantId: t.id, orderId: order.id, customerId: ana, paymentId: payment.id, amountMinor: 1_000, currency: "EUR", recipientKind: "card",
-      recipientRef: payment.providerPaymentRef, recipientHolder: "Ana García", recipientDisplay: "Visa •••• 4242", reason: "damaged_item", status: "executing",
-      hash: "0".repeat(64), expiresAt: new Date(Date.now() + 3600_000), traceId: `wh-${n}-trace`,
+      id: randomUUID(),
+      tenantId: t.id,
+      orderId: order.id,
+      customerId: ana,
+      paymentId: payment.id,
+      amountMinor: 1_000,
+      currency: "EUR",
+      recipientKind: "card",
+      recipientRef: payment.providerPaymentRef,
+      recipientHolder: "Ana García",
+      recipientDisplay: "Visa •••• 4242",
+      reason: "damaged_item",
+      status: "executing",
+      hash: "0".repeat(64),
+      expiresAt: new Date(Date.now() + 3600_000),
+      traceId: `wh-${n}-trace`,
     },
   });
   const refundId = `re_wh_${n}`;
-  const execution = await db().execution.create({ data: { tenantId: t.id, proposalId: proposal.id, idempotencyKey: `refund-${proposal.id}`, status: "pending", attempts: 1, providerRefundId: refundId } });
+  const execution = await db().execution.create({
+    data: { tenantId: t.id, proposalId: proposal.id, idempotencyKey: `refund-${proposal.id}`, status: "pending", attempts: 1, providerRefundId: refundId },
+  });
   return { proposal, execution, refundId, tenantId: t.id };
 }
 
 function refundEvent(refundId: string, proposalId: string, tenantId: string, status = "succeeded", id = `evt_${randomUUID().replace(/-/g, "")}`) {
   return JSON.stringify({
-    id, object: "event", type: `refund.${status === "succeeded" ? "updated" : "failed"}`, created: Math.floor(Date.now() / 1000), api_version: "2025-01-27", livemode: false, pending_webhooks: 1, request: null,
-    data: { object: { id: refundId, object: "refund", amount: 1_000, currency: "eur", status, payment_intent: "pi_x", metadata: { proposalId, tenantId }, created: Math.floor(Date.now() / 1000) } },
+    id,
+    object: "event",
+    type: `refund.${status === "succeeded" ? "updated" : "failed"}`,
+    created: Math.floor(Date.now() / 1000),
+    api_version: "2025-01-27",
+    livemode: false,
+    pending_webhooks: 1,
+    request: null,
+    data: {
+      object: {
+        id: refundId,
+        object: "refund",
+        amount: 1_000,
+        currency: "eur",
+        status,
+        payment_intent: "pi_x",
+        metadata: { proposalId, tenantId },
+        created: Math.floor(Date.now() / 1000),
+      },
+    },
   });
 }
 
 async function deliver(payload: string, timestamp = Math.floor(Date.now() / 1000)) {
   const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, timestamp });
-  const res = await webhookPOST(new Request("http://localhost/api/payments/webhook", { method: "POST", headers: { "stripe-signature": signature, "content-type": "application/json" }, body: payload }));
+  const res = await webhookPOST(
+    new Request("http://localhost/api/payments/webhook", {
+      method: "POST",
+      headers: { "stripe-signature": signature, "content-type": "application/json" },
+      body: payload,
+    }),
+  );
   return { status: res.status, body: (await res.json()) as { received: boolean; duplicate?: boolean; error?: string } };
 }
 

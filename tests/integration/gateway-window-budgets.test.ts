@@ -92,13 +92,17 @@ describe("purge_gateway_counters", () => {
     const old = new Date(Date.now() - 25 * 3600_000);
     await db().agentWindowCounter.create({ data: { tenantId: tenant.id, subject: "key:old", windowStart: old, count: 5 } });
     await db().agentWindowCounter.create({ data: { tenantId: tenant.id, subject: "key:new", windowStart: new Date(), count: 5 } });
-    await db().agentTraceCounter.create({ data: { tenantId: tenant.id, traceId: "old-trace-000001", counter: "calls", count: 3, updatedAt: new Date(Date.now() - 8 * 86_400_000) } });
+    await db().agentTraceCounter.create({
+      data: { tenantId: tenant.id, traceId: "old-trace-000001", counter: "calls", count: 3, updatedAt: new Date(Date.now() - 8 * 86_400_000) },
+    });
     await db().agentTraceCounter.create({ data: { tenantId: tenant.id, traceId: "new-trace-000001", counter: "calls", count: 3 } });
     const purged = await purgeBudgetCounters();
     expect(purged.windows).toBeGreaterThanOrEqual(1);
     expect(purged.traces).toBeGreaterThanOrEqual(1);
     expect((await db().agentWindowCounter.findMany({ where: { subject: { in: ["key:old", "key:new"] } } })).map((r) => r.subject)).toEqual(["key:new"]);
-    expect((await db().agentTraceCounter.findMany({ where: { traceId: { in: ["old-trace-000001", "new-trace-000001"] } } })).map((r) => r.traceId)).toEqual(["new-trace-000001"]);
+    expect((await db().agentTraceCounter.findMany({ where: { traceId: { in: ["old-trace-000001", "new-trace-000001"] } } })).map((r) => r.traceId)).toEqual([
+      "new-trace-000001",
+    ]);
   });
 
   it("is registered as a recurring job", async () => {

@@ -36,8 +36,24 @@ beforeAll(async () => {
   // No webhook receiver: every settlement in this suite is the executor's or the reconciler's own.
   sandbox = spawn(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", "scripts/provider-sandbox.ts", "--port", String(port), "--database-url", serverUrl.replace(/\/postgres$/, `/${sandboxDb}`),
-      "--api-key", API_KEY, "--control-token", CONTROL_TOKEN, "--webhook-url", "http://127.0.0.1:9/", "--webhook-secret", `whsec_${randomUUID().replace(/-/g, "")}`],
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "scripts/provider-sandbox.ts",
+      "--port",
+      String(port),
+      "--database-url",
+      serverUrl.replace(/\/postgres$/, `/${sandboxDb}`),
+      "--api-key",
+      API_KEY,
+      "--control-token",
+      CONTROL_TOKEN,
+      "--webhook-url",
+      "http://127.0.0.1:9/",
+      "--webhook-secret",
+      `whsec_${randomUUID().replace(/-/g, "")}`,
+    ],
     { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: "" } },
   );
   await new Promise<void>((resolve, reject) => {
@@ -71,13 +87,27 @@ async function freshOrder(amountMinor: number) {
   const number = `M-${Date.now()}-${++seq}`;
   const pi = `pi_matrix_${Date.now().toString(36)}_${seq}`;
   await control.createPaymentIntent({ id: pi, amount: amountMinor, currency: "eur" });
-  const order = await db().order.create({ data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] } });
-  await db().payment.create({ data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: pi, holderName: "Ana García", display: "Visa •••• 4242", amountMinor, currency: "EUR" } });
+  const order = await db().order.create({
+    data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
+  });
+  await db().payment.create({
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: pi,
+      holderName: "Ana García",
+      display: "Visa •••• 4242",
+      amountMinor,
+      currency: "EUR",
+    },
+  });
   return { number, pi, orderId: order.id, amountMinor };
 }
 
 const anaHeaders = async () => headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() });
-const prepare = async (order: string, extra: Record<string, unknown> = {}) => send(anthropicCall("prepare_refund", { order_id: order, reason: "damaged_item", ...extra }), await anaHeaders());
+const prepare = async (order: string, extra: Record<string, unknown> = {}) =>
+  send(anthropicCall("prepare_refund", { order_id: order, reason: "damaged_item", ...extra }), await anaHeaders());
 const status = async (id: string) => (await send(anthropicCall("get_refund_status", { proposal_id: id }), await anaHeaders())).content;
 const reviewer = (n = 0) => actorFor(staffOf(ES, "reviewer", n).email);
 const refundsAt = async (pi: string) => (await control.counters()).paymentIntents[pi]?.refunds ?? 0;

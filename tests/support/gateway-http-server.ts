@@ -25,15 +25,17 @@ export async function startGatewayServer(): Promise<{ url: string; close: () => 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
+    req.on("end", () => {
       const handler = routes[new URL(req.url ?? "/", base).pathname]?.[req.method ?? "GET"];
       if (!handler) {
         res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not found"}');
         return;
       }
-      const response = await handler(toRequest(req, Buffer.concat(chunks), base));
-      res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-      res.end(Buffer.from(await response.arrayBuffer()));
+      void (async () => {
+        const response = await handler(toRequest(req, Buffer.concat(chunks), base));
+        res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
+        res.end(Buffer.from(await response.arrayBuffer()));
+      })().catch(() => res.writeHead(500).end());
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));

@@ -36,7 +36,13 @@ function anthropicMessage(turn: ScriptedTurn, model: string) {
 function openaiResponse(turn: ScriptedTurn, model: string) {
   const output: Record<string, unknown>[] = [];
   if (turn.text) {
-    output.push({ type: "message", id: nextId("msg"), role: "assistant", status: "completed", content: [{ type: "output_text", text: turn.text, annotations: [] }] });
+    output.push({
+      type: "message",
+      id: nextId("msg"),
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: turn.text, annotations: [] }],
+    });
   }
   for (const c of turn.calls ?? []) {
     output.push({ type: "function_call", id: nextId("fc"), call_id: nextId("call"), name: c.name, arguments: JSON.stringify(c.args), status: "completed" });
@@ -51,7 +57,13 @@ function openaiResponse(turn: ScriptedTurn, model: string) {
     parallel_tool_calls: true,
     tool_choice: "auto",
     tools: [],
-    usage: { input_tokens: 10, output_tokens: 10, total_tokens: 20, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    usage: {
+      input_tokens: 10,
+      output_tokens: 10,
+      total_tokens: 20,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
   };
 }
 
@@ -91,7 +103,7 @@ export async function startScriptedVendor(script: ScriptedTurn[], after?: Script
       }
       requests.push({ path, body });
       const turn = i < script.length ? script[i++]! : (after ?? script[script.length - 1]!);
-      const model = String(body.model ?? "scripted");
+      const model = typeof body.model === "string" ? body.model : "scripted";
       let answer: unknown;
       if (path.endsWith("/messages")) answer = anthropicMessage(turn, model);
       else if (path.endsWith("/responses")) answer = openaiResponse(turn, model);
