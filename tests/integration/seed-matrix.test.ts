@@ -192,7 +192,8 @@ describe("seed matrix", () => {
     const newId = String(again.content.result!.proposal_id);
     expect(newId).not.toBe(oldId);
     expect(again.content.result!.hash).not.toBe(old.hash);
-    expect((await proposalRow(newId)).status).toBe("pending_approval");
+    // The new proposal records which one it replaces.
+    expect(await proposalRow(newId)).toMatchObject({ status: "pending_approval", supersedesId: oldId });
     // The old proposal stays dead: approving or executing it does nothing.
     await expect(approveProposal(await reviewer(1), { proposalId: oldId, hash: old.hash })).rejects.toThrow();
     expect(await executeRefund(oldId)).not.toBe("sent");
