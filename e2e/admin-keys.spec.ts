@@ -3,6 +3,7 @@ import { SignJWT } from "jose";
 import { signIn, staff } from "./support/auth";
 import { withDb } from "./support/db";
 import { customerId } from "../scripts/lib/demo-data";
+import { endUserTokenAudience } from "../lib/domain/agent-protocol";
 
 // Issue 10 "Done when": an admin issues an agent key, the key lists tools through /api/agent/tools, the
 // admin revokes it and the next call gets 401; a channel secret rotation keeps old tokens working until
@@ -26,6 +27,7 @@ const sign = (secret: string) =>
   new SignJWT({ tenant: US })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(john)
+    .setAudience(endUserTokenAudience(US, "e2e_phone"))
     .setIssuedAt()
     .setExpirationTime("1h")
     .sign(new TextEncoder().encode(secret));

@@ -12,6 +12,10 @@ const base: PolicyValues = {
   maxRepeatsPerTrace: 5,
   maxErrorsPerTrace: 10,
   rejectionCooldownMinutes: 1440,
+  maxCallsPerKeyPerWindow: 600,
+  maxCallsPerEndUserPerWindow: 60,
+  windowSeconds: 60,
+  endUserTokenMaxAgeSeconds: 3600,
 };
 
 describe("policy diff", () => {
@@ -37,6 +41,9 @@ describe("policy diff", () => {
     expect(diffPolicy(base, { ...base, maxCallsPerTrace: 51 })[0]!.direction).toBe("looser");
     expect(diffPolicy(base, { ...base, rejectionCooldownMinutes: 60 })[0]!.direction).toBe("looser");
     expect(diffPolicy(base, { ...base, rejectionCooldownMinutes: 2880 })[0]!.direction).toBe("tighter");
+    expect(diffPolicy(base, { ...base, maxCallsPerKeyPerWindow: 601 })[0]!.direction).toBe("looser");
+    expect(diffPolicy(base, { ...base, windowSeconds: 30 })[0]!.direction).toBe("looser");
+    expect(diffPolicy(base, { ...base, endUserTokenMaxAgeSeconds: 600 })[0]!.direction).toBe("tighter");
   });
   it("a mixed change needs a second admin; a purely tightening one does not", () => {
     expect(needsSecondAdmin(diffPolicy(base, { ...base, stepUpMinutes: 1, retentionDays: 400 }))).toBe(false);

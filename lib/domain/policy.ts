@@ -21,6 +21,13 @@ export type PolicyValues = {
   maxErrorsPerTrace: number;
   /** After a rejection, re-preparing the same order answers `rejected` for this long. Shorter = looser. */
   rejectionCooldownMinutes: number;
+  /** Agent budgets per key and per end user, per fixed window of `windowSeconds`. Higher = looser. */
+  maxCallsPerKeyPerWindow: number;
+  maxCallsPerEndUserPerWindow: number;
+  /** The budget window: the same maximum over a shorter window allows more calls. Shorter = looser. */
+  windowSeconds: number;
+  /** End-user tokens older than this (from `iat`) are refused. Longer = looser. */
+  endUserTokenMaxAgeSeconds: number;
 };
 
 export const policyFields = [
@@ -34,6 +41,10 @@ export const policyFields = [
   "maxRepeatsPerTrace",
   "maxErrorsPerTrace",
   "rejectionCooldownMinutes",
+  "maxCallsPerKeyPerWindow",
+  "maxCallsPerEndUserPerWindow",
+  "windowSeconds",
+  "endUserTokenMaxAgeSeconds",
 ] as const satisfies readonly (keyof PolicyValues)[];
 export type PolicyField = (typeof policyFields)[number];
 
@@ -49,6 +60,10 @@ const looserWhen: Record<PolicyField, "higher" | "lower"> = {
   maxRepeatsPerTrace: "higher",
   maxErrorsPerTrace: "higher",
   rejectionCooldownMinutes: "lower",
+  maxCallsPerKeyPerWindow: "higher",
+  maxCallsPerEndUserPerWindow: "higher",
+  windowSeconds: "lower",
+  endUserTokenMaxAgeSeconds: "higher",
 };
 
 export type PolicyChange = { field: PolicyField; before: number | null; after: number | null; direction: "looser" | "tighter" };

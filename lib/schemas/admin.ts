@@ -108,6 +108,18 @@ export const policyValuesSchema = z.strictObject({
     .int()
     .min(0)
     .max(30 * 24 * 60),
+  maxCallsPerKeyPerWindow: z.number().int().min(1).max(1_000_000),
+  maxCallsPerEndUserPerWindow: z.number().int().min(1).max(1_000_000),
+  windowSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600),
+  endUserTokenMaxAgeSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600),
 });
 /** POST /api/admin/policy: the values to change (the others stay as in the active version). */
 export const proposePolicyInput = z.strictObject({ values: policyValuesSchema.partial(), stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });

@@ -10,6 +10,7 @@ import { rotateChannelSecret } from "@/lib/server/admin/rotate-channel-secret";
 import { listAgentKeys } from "@/lib/server/admin/list-agent-keys";
 import { authenticateAgentKey, hashAgentKey } from "@/lib/server/agent/authenticate-agent-key";
 import { verifyEndUserToken } from "@/lib/server/agent/verify-end-user";
+import { endUserTokenAudience } from "@/lib/domain/agent-protocol";
 import { GET as toolsGET } from "@/app/api/agent/tools/route";
 import { actorFor, staffOf } from "../support/actors";
 import { anthropicCall, ana, channelSecret, ES, headersFor, send, signToken, US } from "./gateway-support";
@@ -109,7 +110,7 @@ describe("channels and their end-user token secret", () => {
     const auth = await authenticateAgentKey(`Bearer ${key.key}`);
     if (!auth.ok) throw new Error("key refused");
     expect(auth.caller.tools).toEqual(["lookup_order", "get_refund_status"]);
-    const token = await signToken({ sub: "cus_x", tenant: US }, created.secret);
+    const token = await signToken({ sub: "cus_x", tenant: US, aud: endUserTokenAudience(US, "phone_bot") }, created.secret);
     expect(await verifyEndUserToken(token, auth.caller)).toEqual({ kind: "customer", customerId: "cus_x" });
     const event = await db().auditEvent.findFirstOrThrow({ where: { tenantId: admin.tenantId, action: "admin:create_channel" } });
     expect(JSON.stringify(event)).not.toContain(created.secret);

@@ -63,6 +63,10 @@ SELECT gen_random_uuid(), t."id", 1,
          'maxCallsPerTrace', COALESCE(b."maxCallsPerTrace", 50),
          'maxRepeatsPerTrace', COALESCE(b."maxRepeatsPerTrace", 5),
          'maxErrorsPerTrace', COALESCE(b."maxErrorsPerTrace", 10),
-         'rejectionCooldownMinutes', t."rejectionCooldownMinutes"),
+         'rejectionCooldownMinutes', t."rejectionCooldownMinutes",
+         'maxCallsPerKeyPerWindow', COALESCE(b."maxCallsPerKeyPerWindow", 600),
+         'maxCallsPerEndUserPerWindow', COALESCE(b."maxCallsPerEndUserPerWindow", 60),
+         'windowSeconds', COALESCE(b."windowSeconds", 60),
+         'endUserTokenMaxAgeSeconds', t."endUserTokenMaxAgeSeconds"),
        NULL, 'active'
   FROM "Tenant" t LEFT JOIN "AgentBudgetPolicy" b ON b."tenantId" = t."id";

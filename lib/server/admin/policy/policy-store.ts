@@ -2,7 +2,14 @@ import "server-only";
 import type { PolicyValues } from "@/lib/domain/policy";
 import type { Tx } from "@/lib/server/db/client";
 
-const DEFAULT_BUDGET = { maxCallsPerTrace: 50, maxRepeatsPerTrace: 5, maxErrorsPerTrace: 10 } as const;
+const DEFAULT_BUDGET = {
+  maxCallsPerTrace: 50,
+  maxRepeatsPerTrace: 5,
+  maxErrorsPerTrace: 10,
+  windowSeconds: 60,
+  maxCallsPerKeyPerWindow: 600,
+  maxCallsPerEndUserPerWindow: 60,
+} as const;
 
 /** Serializes policy changes of one tenant (numbering, the one-pending rule, approval against the base). */
 export async function lockTenantPolicy(tx: Tx, tenantId: string): Promise<void> {
@@ -25,6 +32,10 @@ export async function readEffectivePolicy(tx: Tx, tenantId: string): Promise<{ v
       maxRepeatsPerTrace: t.agentPolicy?.maxRepeatsPerTrace ?? DEFAULT_BUDGET.maxRepeatsPerTrace,
       maxErrorsPerTrace: t.agentPolicy?.maxErrorsPerTrace ?? DEFAULT_BUDGET.maxErrorsPerTrace,
       rejectionCooldownMinutes: t.rejectionCooldownMinutes,
+      maxCallsPerKeyPerWindow: t.agentPolicy?.maxCallsPerKeyPerWindow ?? DEFAULT_BUDGET.maxCallsPerKeyPerWindow,
+      maxCallsPerEndUserPerWindow: t.agentPolicy?.maxCallsPerEndUserPerWindow ?? DEFAULT_BUDGET.maxCallsPerEndUserPerWindow,
+      windowSeconds: t.agentPolicy?.windowSeconds ?? DEFAULT_BUDGET.windowSeconds,
+      endUserTokenMaxAgeSeconds: t.endUserTokenMaxAgeSeconds,
     },
   };
 }
@@ -62,8 +73,16 @@ export async function applyVersion(tx: Tx, tenantId: string, version: number, va
       maxApprovalAgeMinutes: values.maxApprovalAgeMinutes,
       retentionDays: values.retentionDays,
       rejectionCooldownMinutes: values.rejectionCooldownMinutes,
+      endUserTokenMaxAgeSeconds: values.endUserTokenMaxAgeSeconds,
     },
   });
-  const budget = { maxCallsPerTrace: values.maxCallsPerTrace, maxRepeatsPerTrace: values.maxRepeatsPerTrace, maxErrorsPerTrace: values.maxErrorsPerTrace };
+  const budget = {
+    maxCallsPerTrace: values.maxCallsPerTrace,
+    maxRepeatsPerTrace: values.maxRepeatsPerTrace,
+    maxErrorsPerTrace: values.maxErrorsPerTrace,
+    maxCallsPerKeyPerWindow: values.maxCallsPerKeyPerWindow,
+    maxCallsPerEndUserPerWindow: values.maxCallsPerEndUserPerWindow,
+    windowSeconds: values.windowSeconds,
+  };
   await tx.agentBudgetPolicy.upsert({ where: { tenantId }, create: { tenantId, ...budget }, update: budget });
 }
