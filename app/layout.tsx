@@ -1,4 +1,4 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
@@ -7,13 +7,24 @@ import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("app");
-  return { title: t("name"), description: t("tagline") };
+  // Pages set their own title; the template adds the product name after it.
+  return { title: { default: t("name"), template: `%s · ${t("name")}` }, description: t("tagline") };
 }
+
+export const viewport: Viewport = {
+  width: "device-width",
+  initialScale: 1,
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#f8fafc" },
+    { media: "(prefers-color-scheme: dark)", color: "#15171c" },
+  ],
+};
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const locale = await getLocale();
   return (
-    <html lang={locale}>
+    // next-themes sets the theme class on <html> before hydration: the mismatch is expected.
+    <html lang={locale} suppressHydrationWarning>
       <body>
         <NextIntlClientProvider>
           <Providers>{children}</Providers>
