@@ -20,7 +20,7 @@ export function ThemeSwitch({ className }: { className?: string }) {
   const [mounted, setMounted] = useState(false);
   useEffect(() => setMounted(true), []);
   return (
-    <div role="radiogroup" aria-label={t("label")} className={cn("inline-flex gap-0.5 rounded-lg border bg-background p-0.5", className)}>
+    <div role="radiogroup" aria-label={t("label")} className={cn("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}>
       {options.map(({ value, Icon }) => {
         const checked = mounted && theme === value;
         return (
