@@ -11,7 +11,7 @@ export function LiveStatus({ updatedAt, failing, className }: { updatedAt: numbe
   const t = useTranslations("live");
   const format = useFormatter();
   return (
-    <p role="status" data-live={failing ? "failing" : "ok"} className={cn("m-0 inline-flex items-center gap-2 text-sm text-muted-foreground", className)}>
+    <p aria-live="polite" data-live={failing ? "failing" : "ok"} className={cn("m-0 inline-flex items-center gap-2 text-sm text-muted-foreground", className)}>
       <span aria-hidden className={cn("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")} />
       {failing
         ? t("failing")

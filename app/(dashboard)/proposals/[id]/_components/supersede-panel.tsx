@@ -8,6 +8,7 @@ import { api, proposalKeys } from "@/lib/queries/proposals";
 import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
 import { parseMajorToMinor } from "@/lib/domain/format-money";
 import { DialogActions } from "@/components/ui/dialog-actions";
+import { Button } from "@/components/ui/button";
 
 /** Re-prepare (expired / invalidated) and edit = supersede (lower the amount). */
 export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
@@ -61,14 +62,14 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
       ) : null}
       <div className="row-actions">
         {p.viewer.canReprepare && !made ? (
-          <button type="button" className="secondary" disabled={reprepare.isPending} onClick={() => reprepare.mutate()}>
+          <Button type="button" variant="outline" disabled={reprepare.isPending} onClick={() => reprepare.mutate()}>
             {t("reprepare")}
-          </button>
+          </Button>
         ) : null}
         {p.viewer.canEdit && !made ? (
-          <button type="button" className="secondary" onClick={() => { setError(null); editRef.current?.showModal(); }}>
+          <Button type="button" variant="outline" onClick={() => { setError(null); editRef.current?.showModal(); }}>
             {t("edit")}
-          </button>
+          </Button>
         ) : null}
       </div>
       <dialog ref={editRef} aria-labelledby="edit-title">
