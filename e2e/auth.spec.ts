@@ -24,7 +24,7 @@ test.describe("sign-in and role-based navigation", () => {
   test("admin (who is also ops in the US demo) sees admin and ops sections", async ({ page }) => {
     await signIn(page, staff("shop-us", "admin"));
     const nav = page.getByRole("navigation", { name: "Main navigation" });
-    await expect(nav.getByRole("link")).toHaveText(["Queue", "Executions", "Audit", "Admin"]);
+    await expect(nav.getByRole("link")).toHaveText(["Queue", "Decided", "Executions", "Audit", "Admin"]);
   });
 
   test("a section outside the role is refused even by direct URL", async ({ page }) => {

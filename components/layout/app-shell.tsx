@@ -7,6 +7,7 @@ import { ThemeSwitch } from "@/components/theme/theme-switch";
 import { MainNav } from "./main-nav";
 import { MobileNav } from "./mobile-nav";
 import { SignOutButton } from "./sign-out-button";
+import { CommandMenu } from "./command-menu";
 
 /**
  * The signed-in frame: a sidebar on wide screens, a header with the navigation in a sheet on phones.
@@ -47,7 +48,10 @@ export async function AppShell({ actor, children, header }: { actor: Actor; chil
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-6">
           <MobileNav items={items} label={t("nav.main")} title={t("app.name")} openLabel={t("shell.openMenu")} closeLabel={t("shell.close")} footer={who} />
           <span className="font-semibold md:hidden">{t("app.name")}</span>
-          <div className="ml-auto flex min-w-0 items-center gap-2">{header}</div>
+          <div className="ml-auto flex min-w-0 items-center gap-2">
+            {header}
+            <CommandMenu items={items} />
+          </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-5 sm:px-6 lg:px-8">
           {children}
