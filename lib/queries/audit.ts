@@ -13,7 +13,7 @@ export const auditKeys = {
 };
 
 export function auditQueryString(f: AuditFilters, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams(Object.entries({ ...f, ...extra }).filter(([, v]) => v !== undefined && v !== "") as [string, string][]);
+  const params = new URLSearchParams(Object.entries({ ...f, ...extra }).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ""));
   return params.toString();
 }
 

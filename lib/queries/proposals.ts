@@ -38,7 +38,7 @@ export const queueQuery = (f: QueueFilters) =>
   infiniteQueryOptions({
     queryKey: proposalKeys.queue(f),
     queryFn: ({ pageParam }) => {
-      const params = new URLSearchParams(Object.entries(f).filter(([, v]) => v !== undefined && v !== "") as [string, string][]);
+      const params = new URLSearchParams(Object.entries(f).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ""));
       if (pageParam) params.set("cursor", pageParam);
       return api<QueuePage>(`/api/proposals?${params.toString()}`);
     },

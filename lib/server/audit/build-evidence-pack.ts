@@ -1,6 +1,5 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { assertCan } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
 import { canonicalProposalJson } from "@/lib/domain/proposal-hash";
 import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, type EvidencePack, type PackEvent } from "@/lib/domain/evidence-pack";
@@ -8,6 +7,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordAuditEvent } from "./record-event";
+import { authorizeAuditAccess } from "./search-audit-events";
 
 const SEGMENT_MAX = 20_000;
 
@@ -23,7 +23,7 @@ const toPackEvent = (e: EventRow): PackEvent => ({
  * `npm run evidence:verify` checks offline. Building it is an audit event (`audit:evidence_pack`).
  */
 export async function buildEvidencePack(actor: Actor, proposalId: string): Promise<{ filename: string; body: string }> {
-  assertCan(actor.roles, "audit:read");
+  await authorizeAuditAccess(actor, "audit:read", "audit:evidence_pack", undefined, { proposalId });
   if (!/^[0-9a-f-]{36}$/.test(proposalId)) throw new AppError("not_found", "No such proposal.");
   const p = await db().proposal.findFirst({
     where: { id: proposalId, tenantId: actor.tenantId },

@@ -33,7 +33,7 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
 
   const grouped = await db().execution.groupBy({ by: ["status"], where: { tenantId }, _count: { _all: true } });
   const counts = Object.fromEntries(executionStates.map((s) => [s, 0])) as Record<ExecutionState, number>;
-  for (const g of grouped) counts[g.status as ExecutionState] = g._count._all;
+  for (const g of grouped) counts[g.status] = g._count._all;
 
   const staleBefore = new Date(Date.now() - staleSendingMs);
   const pendingBefore = new Date(Date.now() - LONG_PENDING_MS);

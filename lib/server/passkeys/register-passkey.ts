@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
+import { verifyRegistrationResponse } from "@simplewebauthn/server";
 import { AppError } from "@/lib/domain/outcome";
 import { challengeOf } from "@/lib/domain/verify-passkey-approval";
 import { verifyPasskeyRegistrationInput } from "@/lib/schemas/passkeys";
@@ -38,7 +38,7 @@ export async function registerPasskey(actor: Actor, raw: unknown): Promise<Regis
   let info;
   try {
     const verification = await verifyRegistrationResponse({
-      response: response as RegistrationResponseJSON,
+      response,
       expectedChallenge: challenge!,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,

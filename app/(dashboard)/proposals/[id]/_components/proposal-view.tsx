@@ -121,7 +121,7 @@ export function ProposalView({ id }: { id: string }) {
             </dd>
             <dt>{t("trace")}</dt>
             <dd className="flex flex-wrap items-center gap-1">
-              <Link href={`/audit?traceId=${encodeURIComponent(p.traceId)}`} className="mono break-all">
+              <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`} className="mono break-all">
                 {t("traceLink", { trace: p.traceId.slice(0, 16) })}
               </Link>
               <CopyButton value={p.traceId} label={t("trace")} />

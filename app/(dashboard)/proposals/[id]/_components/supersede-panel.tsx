@@ -55,6 +55,7 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
           {t("reprepared")} <Link href={`/proposals/${made}`}>{t("openNew")}</Link>
         </p>
       ) : null}
+      {/* eslint-disable-next-line react-hooks/refs -- reads whether the native <details> is open; setError re-renders after it changes */}
       {error && !editRef.current?.open ? (
         <p className="error-box" role="alert">
           {error}
