@@ -15,7 +15,9 @@ export function isTypingTarget(target: EventTarget | null): boolean {
  */
 export function useShortcuts(map: Record<string, (event: KeyboardEvent) => void>, enabled = true) {
   const ref = useRef(map);
-  ref.current = map;
+  useEffect(() => {
+    ref.current = map;
+  });
   useEffect(() => {
     if (!enabled) return;
     function onKey(event: KeyboardEvent) {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
 import { useTheme } from "next-themes";
 import { useTranslations } from "next-intl";
 import { Monitor, Moon, Sun } from "lucide-react";
@@ -12,13 +12,14 @@ const options = [
   { value: "system", Icon: Monitor },
 ] as const;
 
+const subscribeNothing = () => () => undefined;
+
 /** Three-way theme picker (light / dark / follow the system) as a radio group of icon buttons. */
 export function ThemeSwitch({ className }: { className?: string }) {
   const t = useTranslations("theme");
   const { theme, setTheme } = useTheme();
   // The stored choice is only known in the browser; render neutral until mounted (no hydration mismatch).
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  const mounted = useSyncExternalStore(subscribeNothing, () => true, () => false);
   return (
     <div role="radiogroup" aria-label={t("label")} className={cn("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}>
       {options.map(({ value, Icon }) => {

@@ -106,6 +106,7 @@ export function QueueTable({ channels, title }: { channels: { slug: string; name
     [t, tr, tk, channelName],
   );
 
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table's instance is read fresh each render; nothing here is memoized from it
   const table = useReactTable({
     data: rows,
     columns,

@@ -42,6 +42,9 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const [needsStepUp, setNeedsStepUp] = useState(false);
   const [reason, setReason] = useState("");
   const nextLink = useRef<HTMLAnchorElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const reasonInput = useRef<HTMLTextAreaElement>(null);
   const next = useNextProposal(p.id, decided);
 
   const invalidate = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
@@ -181,7 +184,15 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
       ) : null}
 
       <Dialog open={open === "approve"} onOpenChange={(o) => setOpen(o ? "approve" : null)}>
-        <DialogContent closeLabel={t("cancel")} aria-describedby="approve-four-eyes">
+        <DialogContent
+          closeLabel={t("cancel")}
+          aria-describedby="approve-four-eyes"
+          // Keyboard-first: focus lands on what the reviewer does next (the password when due, else confirm).
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            (passwordInput.current ?? confirmButton.current)?.focus();
+          }}
+        >
           <form onSubmit={onApprove} className="grid gap-4">
             <DialogHeader>
               <DialogTitle>{t("approveTitle")}</DialogTitle>
@@ -198,7 +209,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
               <div className="grid gap-1.5">
                 <p className="m-0 text-sm">{t("stepUpNeeded", { minutes: p.viewer.stepUpMinutes })}</p>
                 <label htmlFor="step-up-password">{t("password")}</label>
-                <Input id="step-up-password" name="password" type="password" autoComplete="current-password" required />
+                <Input ref={passwordInput} id="step-up-password" name="password" type="password" autoComplete="current-password" required />
               </div>
             ) : null}
             {dialogError}
@@ -206,7 +217,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
               <Button type="button" variant="outline" onClick={() => setOpen(null)}>
                 {t("cancel")}
               </Button>
-              <Button type="submit" disabled={approve.isPending || expiredWhileOpen}>
+              <Button ref={confirmButton} type="submit" disabled={approve.isPending || expiredWhileOpen}>
                 {approve.isPending ? t("working") : t("confirmApprove")}
               </Button>
             </DialogFooter>
@@ -215,7 +226,13 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
       </Dialog>
 
       <Dialog open={open === "reject"} onOpenChange={(o) => setOpen(o ? "reject" : null)}>
-        <DialogContent closeLabel={t("cancel")}>
+        <DialogContent
+          closeLabel={t("cancel")}
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            reasonInput.current?.focus();
+          }}
+        >
           <form onSubmit={onReject} className="grid gap-4">
             <DialogHeader>
               <DialogTitle>{t("rejectTitle")}</DialogTitle>
@@ -235,7 +252,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
             <div className="grid gap-1.5">
               <label htmlFor="reject-reason">{t("rejectReason")}</label>
               {/* Kept in state: if the proposal expires while the dialog is open, what was typed stays. */}
-              <Textarea id="reject-reason" name="reason" required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+              <Textarea ref={reasonInput} id="reject-reason" name="reason" required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
             </div>
             {dialogError}
             <DialogFooter>

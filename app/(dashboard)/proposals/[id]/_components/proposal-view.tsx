@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { useTranslations } from "next-intl";
+import { useNow, useTranslations } from "next-intl";
 import { proposalQuery } from "@/lib/queries/proposals";
 import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
 import { Money } from "@/components/domain/money";
@@ -61,9 +61,10 @@ export function ProposalView({ id }: { id: string }) {
   const to = useTranslations("orderStatus");
   const tm = useTranslations("authMethods");
   const { data: p } = useQuery(proposalQuery(id));
+  const now = useNow({ updateInterval: 5_000 });
   if (!p) return null;
   const m = (minor: number) => <Money minor={minor} currency={p.currency} />;
-  const waiting = p.status === "pending_approval" && new Date(p.expiresAt).getTime() > Date.now();
+  const waiting = p.status === "pending_approval" && new Date(p.expiresAt).getTime() > now.getTime();
   return (
     <div className="stack">
       <p className="m-0">
