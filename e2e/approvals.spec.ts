@@ -34,7 +34,7 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
   await expect(row).toContainText("123,45"); // es-ES formatting of 12345 EUR minor units
   await expect(row).toContainText(db.recipientDisplay);
   await expect(row).toContainText(db.recipientHolder);
-  await expect(row.locator("time")).toHaveAttribute("datetime", db.expiresAt.toISOString());
+  await expect(row.locator('time[data-kind="expires"]')).toHaveAttribute("datetime", db.expiresAt.toISOString());
 
   await row.getByRole("link").click();
   await expect(page.getByTestId("amount")).toContainText(`${db.amountMinor} ${db.currency.trim()} en unidades mínimas`);

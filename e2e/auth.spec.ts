@@ -2,12 +2,12 @@ import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { withDb } from "./support/db";
 
-const NAV_LABELS_EN = ["Queue", "Executions", "Audit", "Admin"];
+const NAV_LABELS_EN = ["Queue", "Decided", "Executions", "Audit", "Admin"];
 
 test.describe("sign-in and role-based navigation", () => {
   const expected: Record<string, string[]> = {
-    ops: ["Queue", "Executions"],
-    reviewer: ["Queue"],
+    ops: ["Queue", "Decided", "Executions"],
+    reviewer: ["Queue", "Decided"],
     auditor: ["Audit"],
   };
   for (const [role, labels] of Object.entries(expected)) {
