@@ -4,7 +4,6 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import { useState, type ReactNode } from "react";
 import { ThemeProvider } from "@/components/theme/theme-provider";
-import { Toaster } from "@/components/ui/sonner";
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
@@ -15,7 +14,6 @@ export function Providers({ children }: { children: ReactNode }) {
       <NuqsAdapter>
         <QueryClientProvider client={client}>
           {children}
-          <Toaster richColors closeButton position="bottom-right" />
         </QueryClientProvider>
       </NuqsAdapter>
     </ThemeProvider>

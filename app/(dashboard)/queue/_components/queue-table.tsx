@@ -162,11 +162,11 @@ export function QueueTable({ channels, title }: { channels: { slug: string; name
       </div>
 
       {sorted.length === 0 ? (
-        <div className="rounded-xl border bg-card p-6 text-center text-muted-foreground">{filtered ? t("emptyFiltered") : t("empty")}</div>
+        <div data-queue-state="empty" className="rounded-xl border bg-card p-6 text-center text-muted-foreground">{filtered ? t("emptyFiltered") : t("empty")}</div>
       ) : (
         <>
           {/* Wide screens: a table. */}
-          <div className="hidden rounded-xl border bg-card md:block">
+          <div data-queue-state="table" className="hidden rounded-xl border bg-card md:block">
             <Table aria-label={title}>
               <TableHeader>
                 {table.getHeaderGroups().map((g) => (

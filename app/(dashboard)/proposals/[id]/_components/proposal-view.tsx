@@ -11,6 +11,7 @@ import { ProposalHash } from "@/components/domain/proposal-hash";
 import { StatusBadge } from "@/components/domain/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
+import { Toaster } from "@/components/ui/sonner";
 import { DecisionPanel } from "./decision-panel";
 import { SupersedePanel } from "./supersede-panel";
 
@@ -67,6 +68,8 @@ export function ProposalView({ id }: { id: string }) {
   const waiting = p.status === "pending_approval" && new Date(p.expiresAt).getTime() > now.getTime();
   return (
     <div className="stack">
+      {/* Toasts are only raised here (decisions); mounting them per page keeps sonner off the queue's cold load. */}
+      <Toaster richColors closeButton position="bottom-right" />
       <p className="m-0">
         <Link href="/queue">← {t("back")}</Link>
       </p>
