@@ -5,12 +5,12 @@ import { NuqsAdapter } from "nuqs/adapters/next/app";
 import { useState, type ReactNode } from "react";
 import { ThemeProvider } from "@/components/theme/theme-provider";
 
-export function Providers({ children }: { children: ReactNode }) {
+export function Providers({ children, nonce }: { children: ReactNode; nonce?: string }) {
   const [client] = useState(
     () => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, refetchOnWindowFocus: true, retry: 1 } } }),
   );
   return (
-    <ThemeProvider>
+    <ThemeProvider nonce={nonce}>
       <NuqsAdapter>
         <QueryClientProvider client={client}>
           {children}

@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
 import { FileSearch, Hash, ListChecks, Route } from "lucide-react";
 import { api } from "@/lib/queries/proposals";
-import type { QueuePage } from "@/lib/server/proposals/list-pending-proposals";
+import { queuePageDto } from "@/lib/schemas/proposal-dto";
 import { formatMinor } from "@/lib/domain/format-money";
 import { CommandDialog, CommandEmpty, CommandGroup, CommandInput, CommandItem, CommandList } from "@/components/ui/command";
 import type { NavItem } from "./main-nav";
@@ -24,7 +24,7 @@ export function CommandPalette({ open, onOpenChange, items }: { open: boolean; o
   const canAudit = items.some((i) => i.href === "/audit");
   const pending = useQuery({
     queryKey: ["proposals", "palette"],
-    queryFn: () => api<QueuePage>("/api/proposals?limit=50"),
+    queryFn: () => api("/api/proposals?limit=50", queuePageDto),
     enabled: open && canQueue,
   });
   const go = (href: string) => {

@@ -74,7 +74,7 @@ export default async function AuditPage({ searchParams }: Props) {
           <AuditResults filters={filters} />
         </HydrationBoundary>
       ) : null}
-      {can(actor.roles, "admin:manage") ? <ChainPanel tenantId={actor.tenantId} /> : null}
+      {can(actor.roles, "admin:manage") ? <ChainPanel actor={actor} /> : null}
     </section>
   );
 }

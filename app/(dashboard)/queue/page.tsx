@@ -5,7 +5,7 @@ import { getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import { proposalKeys, type QueueFilters } from "@/lib/queries/proposals";
-import { db } from "@/lib/server/db/client";
+import { listQueueChannels } from "@/lib/server/proposals/list-queue-channels";
 import { QueueTable } from "./_components/queue-table";
 import { loadQueueParams } from "./_components/queue-params";
 
@@ -24,7 +24,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
   // Seed the client cache under the same key the client hook uses: the first paint has data.
   const client = new QueryClient();
   client.setQueryData(proposalKeys.queue(filters), { pages: [await listPendingProposals(actor, filters)], pageParams: [undefined] });
-  const channels = await db().channel.findMany({ where: { tenantId: actor.tenantId }, select: { slug: true, name: true }, orderBy: { slug: "asc" } });
+  const channels = await listQueueChannels(actor);
   return (
     <section aria-labelledby="queue-title">
       <h1 id="queue-title">{t("title")}</h1>

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/outcome";
-import { canonicalProposalJson } from "@/lib/domain/proposal-hash";
+import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
 import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, type EvidencePack, type PackEvent } from "@/lib/domain/evidence-pack";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
@@ -48,10 +48,7 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     relyingParty: { rpID: rp.rpID, origin: rp.origin },
     proposal: {
       id: p.id, traceId: p.traceId, status: p.status, hash: p.hash, createdAt: p.createdAt.toISOString(),
-      canonicalJson: canonicalProposalJson({
-        id: p.id, tenantId: p.tenantId, orderId: p.orderId, amount: { minor: p.amountMinor, currency: p.currency },
-        recipient: { kind: p.recipientKind, ref: p.recipientRef, holder: p.recipientHolder }, reason: p.reason, expiresAt: p.expiresAt,
-      }),
+      canonicalJson: canonicalProposalJson(hashInputOf(p)),
     },
     approvals: p.approvals.map((a) => {
       const cred = a.passkeyCredentialId ? credentials.get(a.passkeyCredentialId) : undefined;

@@ -1,6 +1,5 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { Prisma } from "@/lib/server/db/generated/client";
 import { db } from "@/lib/server/db/client";
 import { recordAuditEvent } from "./record-event";
 import { verifyAuditChain } from "./verify-chain";
@@ -35,10 +34,10 @@ export async function purgeAuditEvents(tenantId: string, asOf: Date = new Date()
     if (through <= (previous?.lastSeq ?? 0)) return { tenantId, status: "nothing_to_purge" as const };
     const last = await tx.auditEvent.findUniqueOrThrow({ where: { tenantId_seq: { tenantId, seq: through } }, select: { hash: true } });
 
-    const held = Prisma.sql`"traceId" IN (SELECT "traceId" FROM "AuditLegalHold" WHERE "tenantId" = ${tenantId}::uuid)`;
-    await tx.$executeRaw`SELECT set_config('app.audit_purge', 'on', true)`;
-    const purged = await tx.$executeRaw`DELETE FROM "AuditEvent" WHERE "tenantId" = ${tenantId}::uuid AND "seq" <= ${through} AND NOT (${held})`;
-    await tx.$executeRaw`SELECT set_config('app.audit_purge', 'off', true)`;
+    // The runtime role may not DELETE audit events: the owner's function deletes the prefix, legal holds
+    // excepted (prisma/migrations/20261130100000_least_privilege).
+    const [deleted] = await tx.$queryRaw<{ n: number }[]>`SELECT "audit_purge_prefix"(${tenantId}::uuid, ${through}::int) AS n`;
+    const purged = deleted?.n ?? 0;
     const [h] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent" WHERE "tenantId" = ${tenantId}::uuid AND "seq" <= ${through}`;
     const heldCount = h?.n ?? 0;
     await tx.auditCheckpoint.create({ data: { tenantId, lastSeq: through, lastHash: last.hash, purgedCount: purged, heldCount } });

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { can, type Permission } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
+import { parseInput } from "@/lib/domain/validation";
 import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
@@ -13,9 +14,7 @@ import { toAuditEventView, type AuditEventView } from "./audit-event-view";
 export type AuditSearchPage = { events: AuditEventView[]; nextCursor: string | null };
 
 export function parseAuditSearch(input: AuditSearchInput): AuditSearchFilters {
-  const parsed = auditSearchInput.safeParse(input);
-  if (!parsed.success) throw new AppError("invalid_arguments", "Some search filters are not valid.", { fields: parsed.error.issues.map((i) => i.path.join(".")) });
-  return parsed.data;
+  return parseInput(auditSearchInput, input, "Some search filters are not valid.");
 }
 
 /**

@@ -1,19 +1,23 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { AppError } from "@/lib/domain/outcome";
+import { proposalStatus, refusalCodeFor, reviewerRefusal } from "@/lib/domain/proposal-state";
+import type { ApprovalResult } from "@/lib/schemas/proposal-dto";
+import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { isAuthFresh } from "@/lib/domain/step-up";
 import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
-import { verifyPassword } from "@/lib/server/auth/password";
+import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
 import { lockProposal, orderMismatch, recomputeHash } from "./proposal-guards";
 import { decisionError, refuse, type Decision } from "./decision";
 
-export type ApprovalResult = { proposalId: string; status: "pending_approval" | "approved"; approvals: number; requiredApprovals: number };
+export type { ApprovalResult } from "@/lib/schemas/proposal-dto";
+
+const S = proposalStatus;
 
 /**
  * A reviewer approves one exact proposal: the hash they were shown must equal the hash the server
@@ -26,38 +30,46 @@ export type ApprovalResult = { proposalId: string; status: "pending_approval" | 
  */
 export async function approveProposal(actor: Actor, raw: unknown): Promise<ApprovalResult> {
   assertCan(actor.roles, "proposal:decide");
-  const parsed = approveProposalInput.safeParse(raw);
-  if (!parsed.success) {
-    throw new AppError("invalid_arguments", "The approval request is malformed.", {
-      problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
-    });
-  }
-  const input = parsed.data;
+  const input = parseInput(approveProposalInput, raw, "The approval request is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
+  // The step-up password is checked first, outside any lock: a wrong one counts toward the account's
+  // lockout (the sign-in counter) and is refused before the proposal row is ever locked.
+  let passwordStepUp: { at: Date } | null = null;
+  if (input.stepUp?.method === "password") {
+    const checked = await verifyStepUpPassword(actor.userId, input.stepUp.password);
+    if (!checked.ok) {
+      const ref = await db().proposal.findFirst({ where: { id: input.proposalId, tenantId: actor.tenantId }, select: { id: true, hash: true } });
+      const refusal = await db().$transaction((tx) =>
+        checked.reason === "locked"
+          ? refuse(tx, actor, traceId, ref, "limit_exceeded", "Too many wrong passwords: your account is paused for a few minutes.", { reason: "account_locked" })
+          : refuse(tx, actor, traceId, ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" }),
+      );
+      throw decisionError(refusal);
+    }
+    passwordStepUp = checked;
+  }
   // Many reviewers (or one double click) may wait on the same row lock: allow for the wait.
-  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId), { maxWait: 20_000, timeout: 20_000 });
+  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId, passwordStepUp), { maxWait: 20_000, timeout: 20_000 });
   if ("error" in decision) throw decisionError(decision);
   return decision.value;
 }
 
-async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId: string): Promise<Decision<ApprovalResult>> {
+async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId: string, passwordStepUp: { at: Date } | null): Promise<Decision<ApprovalResult>> {
   const p = await lockProposal(tx, actor.tenantId, input.proposalId);
   if (!p) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.");
   const ref = { id: p.id, hash: p.hash };
   const now = new Date();
 
-  if (p.status !== "pending_approval") {
-    const code = p.status === "expired" ? "expired" : p.status === "invalidated" ? "invalidated" : p.status === "rejected" ? "rejected" : "permission_denied";
-    return refuse(tx, actor, traceId, ref, code, `This proposal is ${p.status.replace(/_/g, " ")} and can no longer be approved.`, { status: p.status });
-  }
+  const refusal = reviewerRefusal(p.status, "approve");
+  if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status });
   if (p.expiresAt <= now) {
-    await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "expired", decidedAt: now } });
-    return refuse(tx, actor, traceId, ref, "expired", "This proposal expired before it was approved; re-prepare it from current data.", { expiresAt: p.expiresAt.toISOString() });
+    await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.expired, decidedAt: now } });
+    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.expired), "This proposal expired before it was approved; re-prepare it from current data.", { expiresAt: p.expiresAt.toISOString() });
   }
   if (recomputeHash(p) !== p.hash) {
     // The stored row no longer hashes to its recorded hash: it was altered outside the product.
-    await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: "stored_hash_mismatch", decidedAt: now } });
-    return refuse(tx, actor, traceId, ref, "invalidated", "This proposal's stored data does not match its hash; it was invalidated.", { reason: "stored_hash_mismatch" });
+    await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: "stored_hash_mismatch", decidedAt: now } });
+    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "This proposal's stored data does not match its hash; it was invalidated.", { reason: "stored_hash_mismatch" });
   }
   if (input.hash !== p.hash) {
     return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you approved is not this proposal's hash. Reload the proposal and review it again.", {
@@ -66,8 +78,8 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
   }
   const mismatch = await orderMismatch(tx, p);
   if (mismatch) {
-    await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: mismatch, decidedAt: now } });
-    return refuse(tx, actor, traceId, ref, "invalidated", "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.", {
+    await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: mismatch, decidedAt: now } });
+    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.", {
       reason: mismatch,
     });
   }
@@ -92,24 +104,27 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
     authMethod = "passkey";
     authTime = now;
   } else if (!isAuthFresh(actor.authTime, p.tenant.stepUpMinutes, now)) {
-    if (!input.stepUp) {
+    if (!passwordStepUp) {
       return refuse(tx, actor, traceId, ref, "permission_denied", `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`, {
         reason: "step_up_required",
       });
     }
-    const user = await tx.staffUser.findUniqueOrThrow({ where: { id: actor.userId }, select: { passwordHash: true } });
-    if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.stepUp.password))) {
-      return refuse(tx, actor, traceId, ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" });
-    }
     authMethod = "password";
-    authTime = now;
+    authTime = passwordStepUp.at;
   }
 
   if (p.tenant.reviewerDailyApprovalLimitMinor !== null) {
-    const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    // One reviewer's approvals are serialized from here to commit (a transaction-scoped advisory lock
+    // keyed by the reviewer), so two approvals arriving together cannot both fit under the cap. Taken
+    // after the proposal's row lock, as every path does, so the two locks cannot deadlock.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('approval-daily-cap'), hashtext(${actor.userId}))`;
+    // "Today" is the tenant's calendar day, in its time zone (PostgreSQL's zone rules, DST included).
+    const [day] = await tx.$queryRaw<{ start: Date }[]>`
+      SELECT (date_trunc('day', ${now}::timestamptz AT TIME ZONE ${p.tenant.timeZone}) AT TIME ZONE ${p.tenant.timeZone}) AS start`;
+    const dayStart = day!.start;
     const [today] = await tx.$queryRaw<{ total: bigint | null }[]>`
       SELECT SUM(p."amountMinor") AS total FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId"
-       WHERE a."approverId" = ${actor.userId}::uuid AND a."createdAt" >= ${dayStart} AND p.currency = ${p.currency}`;
+       WHERE a."tenantId" = ${p.tenantId}::uuid AND a."approverId" = ${actor.userId}::uuid AND a."createdAt" >= ${dayStart} AND p.currency = ${p.currency}`;
     const used = Number(today?.total ?? 0);
     if (used + p.amountMinor > p.tenant.reviewerDailyApprovalLimitMinor) {
       return refuse(tx, actor, traceId, ref, "limit_exceeded", "Approving this would exceed your daily approval total; ask another reviewer.", {
@@ -133,14 +148,14 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
     },
   });
   const approvals = p.approvals.length + 1;
-  let status: ApprovalResult["status"] = "pending_approval";
+  let status: ApprovalResult["status"] = S.pendingApproval;
   if (approvals >= p.requiredApprovals) {
-    const moved = await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "approved", decidedAt: now } });
+    const moved = await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.approved, decidedAt: now } });
     if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
-    status = "approved";
+    status = S.approved;
     // Execution is a job committed with the approval: no approval without its execution request,
     // and the job key keeps it to one waiting job per proposal.
-    await enqueueJob(tx, "execute_refund", { proposalId: p.id }, { jobKey: `execute:${p.id}` });
+    await enqueueJob(tx, "execute_refund", { proposalId: p.id });
   }
   await recordAuditEvent(tx, {
     tenantId: p.tenantId,

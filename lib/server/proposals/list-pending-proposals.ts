@@ -1,42 +1,22 @@
 import "server-only";
-import { AppError } from "@/lib/domain/outcome";
+import { decodeKeysetCursor, encodeKeysetCursor } from "@/lib/domain/keyset-cursor";
+import { closedWithoutEffectStatuses, proposalStatus } from "@/lib/domain/proposal-state";
+import { parseInput } from "@/lib/domain/validation";
+import type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
+import { statusSql } from "@/lib/server/db/status-sql";
+import { duplicateSql, previousRejectionLateral, toPreviousRejection, type PreviousRejectionColumns } from "./review-signals";
 import { assertCan } from "@/lib/domain/permissions";
 import { queueFilterInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
 import type { Actor } from "@/lib/server/auth/actor";
 
-export type QueueRow = {
-  id: string;
-  hash: string;
-  orderNumber: string;
-  amountMinor: number;
-  currency: string;
-  recipientKind: string;
-  recipientHolder: string;
-  recipientDisplay: string;
-  reason: string;
-  channel: string | null;
-  expiresAt: string;
-  createdAt: string;
-  approvals: number;
-  requiredApprovals: number;
-  flags: { duplicate: boolean; velocity: boolean; twoApprovals: boolean };
-};
-export type QueuePage = { rows: QueueRow[]; nextCursor: string | null };
+export type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 
-const DUPLICATE_WINDOW = Prisma.sql`interval '7 days'`;
+const closedSql = statusSql(...closedWithoutEffectStatuses);
 const VELOCITY_WINDOW = Prisma.sql`interval '30 days'`;
 const VELOCITY_COUNT = 3;
 
-// Another refund or live proposal for the same customer (so also the same order), recently. Two
-// EXISTS on indexed columns rather than one OR, which would defeat the indexes.
-const duplicateSql = Prisma.sql`(
-  EXISTS (SELECT 1 FROM "Proposal" q
-           WHERE q."customerId" = p."customerId" AND q."tenantId" = p."tenantId" AND q.id <> p.id
-             AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN ('rejected', 'expired', 'invalidated'))
-  OR EXISTS (SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId"
-              WHERE ro."tenantId" = p."tenantId" AND ro."customerId" = p."customerId" AND r."createdAt" > now() - ${DUPLICATE_WINDOW}))`;
 // Many refunds for this customer: refunds plus other live proposals in the window. Each count stops
 // at the threshold (ORDER BY + LIMIT walks the (customerId, createdAt) index and stops), so a customer
 // with thousands of rows costs no more than one with three.
@@ -48,22 +28,10 @@ const velocitySql = Prisma.sql`(
   + (SELECT count(*) FROM (
       SELECT 1 FROM "Proposal" q
        WHERE q."customerId" = p."customerId" AND q."tenantId" = p."tenantId" AND q.id <> p.id
-         AND q."createdAt" > now() - ${VELOCITY_WINDOW} AND q.status NOT IN ('rejected', 'expired', 'invalidated')
+         AND q."createdAt" > now() - ${VELOCITY_WINDOW} AND q.status NOT IN (${closedSql})
        ORDER BY q."createdAt" DESC
        LIMIT ${VELOCITY_COUNT}) vp)
   >= ${VELOCITY_COUNT})`;
-
-function decodeCursor(cursor: string): { expiresAt: Date; id: string } {
-  try {
-    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const expiresAt = new Date(iso);
-    if (Number.isNaN(expiresAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error("bad cursor");
-    return { expiresAt, id };
-  } catch {
-    throw new AppError("invalid_arguments", "The page cursor is not valid; start from the first page.");
-  }
-}
-const encodeCursor = (row: { expiresAt: Date; id: string }) => Buffer.from(JSON.stringify([row.expiresAt.toISOString(), row.id])).toString("base64url");
 
 /**
  * The tenant's proposals awaiting review, soonest expiry first, keyset-paginated on (expiresAt, id)
@@ -71,17 +39,15 @@ const encodeCursor = (row: { expiresAt: Date; id: string }) => Buffer.from(JSON.
  */
 export async function listPendingProposals(actor: Actor, raw: unknown): Promise<QueuePage> {
   assertCan(actor.roles, "queue:read");
-  const parsed = queueFilterInput.safeParse(raw ?? {});
-  if (!parsed.success) throw new AppError("invalid_arguments", "Invalid queue filters.", { problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
-  const f = parsed.data;
+  const f = parseInput(queueFilterInput, raw ?? {}, "Invalid queue filters.");
   const conditions: Prisma.Sql[] = [
     Prisma.sql`p."tenantId" = ${actor.tenantId}::uuid`,
-    Prisma.sql`p.status = 'pending_approval'`,
+    Prisma.sql`p.status = ${statusSql(proposalStatus.pendingApproval)}`,
     Prisma.sql`p."expiresAt" > now()`,
   ];
   if (f.cursor) {
-    const c = decodeCursor(f.cursor);
-    conditions.push(Prisma.sql`(p."expiresAt", p.id) > (${c.expiresAt}, ${c.id}::uuid)`);
+    const c = decodeKeysetCursor(f.cursor);
+    conditions.push(Prisma.sql`(p."expiresAt", p.id) > (${c.at}, ${c.id}::uuid)`);
   }
   if (f.channel) conditions.push(Prisma.sql`c.slug = ${f.channel}`);
   if (f.minMinor !== undefined) conditions.push(Prisma.sql`p."amountMinor" >= ${f.minMinor}`);
@@ -91,16 +57,18 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
   if (f.flag === "velocity") conditions.push(velocitySql);
 
   const rows = await db().$queryRaw<
-    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals"> & { expiresAt: Date; createdAt: Date; approvals: bigint; duplicate: boolean; velocity: boolean })[]
+    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected"> & { expiresAt: Date; createdAt: Date; approvals: bigint; duplicate: boolean; velocity: boolean } & PreviousRejectionColumns)[]
   >`
     SELECT p.id, p.hash, o.number AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
            p."recipientDisplay", p.reason, c.slug AS channel, p."expiresAt", p."createdAt", p."requiredApprovals",
            (SELECT count(*) FROM "Approval" a WHERE a."proposalId" = p.id) AS approvals,
            ${duplicateSql} AS duplicate,
-           ${velocitySql} AS velocity
+           ${velocitySql} AS velocity,
+           pr.*
       FROM "Proposal" p
       JOIN "Order" o ON o.id = p."orderId"
       LEFT JOIN "Channel" c ON c.id = p."channelId"
+      ${previousRejectionLateral}
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY p."expiresAt", p.id
      LIMIT ${f.limit + 1}`;
@@ -124,7 +92,8 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
       approvals: Number(r.approvals),
       requiredApprovals: r.requiredApprovals,
       flags: { duplicate: r.duplicate, velocity: r.velocity, twoApprovals: r.requiredApprovals >= 2 },
+      previouslyRejected: toPreviousRejection(r),
     })),
-    nextCursor: rows.length > f.limit && last ? encodeCursor({ expiresAt: new Date(last.expiresAt), id: last.id }) : null,
+    nextCursor: rows.length > f.limit && last ? encodeKeysetCursor({ at: new Date(last.expiresAt), id: last.id }) : null,
   };
 }

@@ -7,7 +7,7 @@ import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type Col
 import { useQueryStates } from "nuqs";
 import { useTranslations } from "next-intl";
 import { queueQuery, type QueueFilters } from "@/lib/queries/proposals";
-import type { QueueRow } from "@/lib/server/proposals/list-pending-proposals";
+import type { QueueRow } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
 import { Countdown } from "@/components/domain/countdown";
 import { LiveStatus } from "@/components/domain/live-status";
@@ -44,6 +44,11 @@ function Flags({ r }: { r: QueueRow }) {
   return (
     <span className="flex flex-wrap gap-1">
       {r.flags.duplicate ? <Badge variant="outline" className={warn} title={tfh("duplicate")}>{tf("duplicate")}</Badge> : null}
+      {r.previouslyRejected ? (
+        <Badge variant="outline" className={warn} title={r.previouslyRejected.reason ?? undefined} data-testid="previously-rejected-badge">
+          {tf("previouslyRejected")}
+        </Badge>
+      ) : null}
       {r.flags.velocity ? <Badge variant="outline" className={warn} title={tfh("velocity")}>{tf("velocity")}</Badge> : null}
       {r.flags.twoApprovals ? <Badge variant="secondary" title={tfh("two_approvals")}>{t("approvals", { count: r.approvals, required: r.requiredApprovals })}</Badge> : null}
     </span>

@@ -7,8 +7,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useFormatter, useLocale, useNow, useTranslations } from "next-intl";
 import { toast } from "sonner";
 import { api, ApiError, proposalKeys } from "@/lib/queries/proposals";
-import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
-import type { ApprovalResult } from "@/lib/server/proposals/approve-proposal";
+import { proposalStatus } from "@/lib/domain/proposal-state";
+import { approvalResultDto, rejectResultDto, type ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { formatMinor } from "@/lib/domain/format-money";
 import type { StepUpInput } from "@/lib/schemas/proposals";
 import { Button } from "@/components/ui/button";
@@ -50,12 +50,12 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const invalidate = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
   const approve = useMutation({
     mutationFn: (body: { hash: string; stepUp?: StepUpInput }) =>
-      api<ApprovalResult>(`/api/proposals/${p.id}/approve`, { method: "POST", body: JSON.stringify(body) }),
+      api(`/api/proposals/${p.id}/approve`, approvalResultDto, { method: "POST", body: JSON.stringify(body) }),
     onSuccess: (r) => {
       setOpen(null);
       setError(null);
       setDecided(true);
-      const text = r.status === "approved" ? t("approvedNotice") : t("partialNotice", { count: r.approvals, required: r.requiredApprovals });
+      const text = r.status === proposalStatus.approved ? t("approvedNotice") : t("partialNotice", { count: r.approvals, required: r.requiredApprovals });
       setNotice(text);
       toast.success(text);
     },
@@ -66,7 +66,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     onSettled: invalidate,
   });
   const reject = useMutation({
-    mutationFn: (body: { hash: string; reason: string }) => api(`/api/proposals/${p.id}/reject`, { method: "POST", body: JSON.stringify(body) }),
+    mutationFn: (body: { hash: string; reason: string }) => api(`/api/proposals/${p.id}/reject`, rejectResultDto, { method: "POST", body: JSON.stringify(body) }),
     onSuccess: () => {
       setOpen(null);
       setError(null);

@@ -2,9 +2,10 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { useNow, useTranslations } from "next-intl";
+import { useFormatter, useLocale, useNow, useTranslations } from "next-intl";
+import { formatMinor } from "@/lib/domain/format-money";
 import { proposalQuery } from "@/lib/queries/proposals";
-import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
+import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
 import { Countdown } from "@/components/domain/countdown";
 import { ProposalHash } from "@/components/domain/proposal-hash";
@@ -63,6 +64,8 @@ export function ProposalView({ id }: { id: string }) {
   const tm = useTranslations("authMethods");
   const { data: p } = useQuery(proposalQuery(id));
   const now = useNow({ updateInterval: 5_000 });
+  const format = useFormatter();
+  const locale = useLocale();
   if (!p) return null;
   const m = (minor: number) => <Money minor={minor} currency={p.currency} />;
   const waiting = p.status === "pending_approval" && new Date(p.expiresAt).getTime() > now.getTime();
@@ -80,6 +83,27 @@ export function ProposalView({ id }: { id: string }) {
       {p.supersedes ? (
         <p className="m-0 rounded-md border bg-card px-3 py-2 text-sm">
           {t("replaces")} <Link href={`/proposals/${p.supersedes.id}`}>{t("openEarlier")}</Link> (<Money minor={p.supersedes.amountMinor} currency={p.currency} />)
+        </p>
+      ) : null}
+
+      {p.previouslyRejected ? (
+        // The same order was refused before: the reviewer sees who, when and why before deciding again.
+        <p className="m-0 rounded-md border border-warning-foreground/30 bg-warning px-3 py-2 text-sm text-warning-foreground" data-testid="previously-rejected">
+          {t("previouslyRejected", {
+            by: p.previouslyRejected.by ?? "—",
+            at: p.previouslyRejected.at ? format.dateTime(new Date(p.previouslyRejected.at), { dateStyle: "medium", timeStyle: "short" }) : "—",
+            reason: p.previouslyRejected.reason ?? "—",
+          })}{" "}
+          <Link href={`/proposals/${p.previouslyRejected.proposalId}`}>{t("openEarlier")}</Link>
+        </p>
+      ) : null}
+      {p.possibleDuplicateOf ? (
+        <p className="m-0 rounded-md border bg-card px-3 py-2 text-sm" data-testid="duplicate-of">
+          {t("duplicateOfPlain", {
+            kind: t(`duplicateKind.${p.possibleDuplicateOf.kind}`),
+            order: p.possibleDuplicateOf.orderNumber,
+            amount: formatMinor(p.possibleDuplicateOf.amountMinor, p.currency, locale),
+          })}
         </p>
       ) : null}
 
