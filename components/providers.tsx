@@ -6,15 +6,11 @@ import { useState, type ReactNode } from "react";
 import { ThemeProvider } from "@/components/theme/theme-provider";
 
 export function Providers({ children, nonce }: { children: ReactNode; nonce?: string }) {
-  const [client] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, refetchOnWindowFocus: true, retry: 1 } } }),
-  );
+  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, refetchOnWindowFocus: true, retry: 1 } } }));
   return (
     <ThemeProvider nonce={nonce}>
       <NuqsAdapter>
-        <QueryClientProvider client={client}>
-          {children}
-        </QueryClientProvider>
+        <QueryClientProvider client={client}>{children}</QueryClientProvider>
       </NuqsAdapter>
     </ThemeProvider>
   );

@@ -131,7 +131,13 @@ test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each dec
     if (d.how === "reject") expect(row.status).toBe("rejected");
     else {
       const approvals = await withDb(
-        async (c) => (await c.query(`SELECT a.id FROM "Approval" a JOIN "StaffUser" s ON s.id = a."approverId" WHERE a."proposalId" = $1 AND s.email = $2`, [d.id, reviewer.email])).rows,
+        async (c) =>
+          (
+            await c.query(`SELECT a.id FROM "Approval" a JOIN "StaffUser" s ON s.id = a."approverId" WHERE a."proposalId" = $1 AND s.email = $2`, [
+              d.id,
+              reviewer.email,
+            ])
+          ).rows,
       );
       expect(approvals).toHaveLength(1);
     }

@@ -45,7 +45,10 @@ function buildBare(): string {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, type: "module" }));
   writeFileSync(join(dir, "next.config.js"), `export default { turbopack: { root: ${JSON.stringify(root)} } };\n`);
   writeFileSync(join(dir, "app", "layout.js"), `export default function L({ children }) { return <html lang="en"><body>{children}</body></html>; }\n`);
-  writeFileSync(join(dir, "app", "page.js"), `export default function P() { return <main><table aria-label="bare"><tbody><tr><td>bare</td></tr></tbody></table></main>; }\n`);
+  writeFileSync(
+    join(dir, "app", "page.js"),
+    `export default function P() { return <main><table aria-label="bare"><tbody><tr><td>bare</td></tr></tbody></table></main>; }\n`,
+  );
   const r = spawnSync(process.execPath, [nextBin, "build"], { cwd: dir, encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (r.status !== 0) throw new Error(`bare build failed:\n${r.stdout}\n${r.stderr}`);
   return dir;
@@ -80,14 +83,19 @@ async function measure(context: BrowserContext, url: string, ready: string): Pro
   return { jsGzip: got.reduce((s, b) => s + gzipSync(b).length, 0), jsRaw: got.reduce((s, b) => s + b.length, 0), scripts: got.length, ms };
 }
 
-
 const children: ChildProcess[] = [];
 let browser: Browser | null = null;
 let bareDir: string | null = null;
 try {
   console.log("building a bare Next.js page for the baseline…");
   bareDir = buildBare();
-  children.push(spawn(process.execPath, [nextBin, "start", "-p", String(BARE_PORT)], { cwd: bareDir, stdio: "ignore", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }));
+  children.push(
+    spawn(process.execPath, [nextBin, "start", "-p", String(BARE_PORT)], {
+      cwd: bareDir,
+      stdio: "ignore",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    }),
+  );
   console.log("starting the product (demo mode, throw-away database)…");
   const app = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(APP_PORT), "--no-worker"], {
     cwd: root,
@@ -99,9 +107,16 @@ try {
 
   // A few waiting proposals, so the table has rows (the real agent:demo against the running app).
   for (let i = 0; i < 3; i++) {
-    spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", `http://localhost:${APP_PORT}`, "--tenant", "shop-us"], { cwd: root, stdio: "ignore", timeout: 60_000 });
+    spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", `http://localhost:${APP_PORT}`, "--tenant", "shop-us"],
+      { cwd: root, stdio: "ignore", timeout: 60_000 },
+    );
   }
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic"] });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic"],
+  });
   // Sign in once as a demo reviewer; every measured load gets a fresh page with the cache disabled.
   const reviewer = demoTenants.find((t) => t.slug === "shop-us")!.staff.find((s) => s.roles.includes("reviewer"))!;
   const appContext = await browser.newContext({ baseURL: `http://localhost:${APP_PORT}`, viewport: { width: 1366, height: 900 } });

@@ -29,7 +29,13 @@ export function Countdown({ until, showAbsolute = true }: { until: string; showA
   }
   return (
     <span className={left !== null && left < 5 * 60_000 ? "countdown soon" : "countdown"}>
-      {showAbsolute ? <span>{label}</span> : <time dateTime={end.toISOString()} data-kind="expires" title={end.toISOString()}>{label}</time>}
+      {showAbsolute ? (
+        <span>{label}</span>
+      ) : (
+        <time dateTime={end.toISOString()} data-kind="expires" title={end.toISOString()}>
+          {label}
+        </time>
+      )}
       {showAbsolute ? (
         <>
           {" "}

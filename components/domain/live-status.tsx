@@ -13,11 +13,7 @@ export function LiveStatus({ updatedAt, failing, className }: { updatedAt: numbe
   return (
     <p aria-live="polite" data-live={failing ? "failing" : "ok"} className={cn("m-0 inline-flex items-center gap-2 text-sm text-muted-foreground", className)}>
       <span aria-hidden className={cn("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")} />
-      {failing
-        ? t("failing")
-        : updatedAt
-          ? t("ok", { time: format.dateTime(new Date(updatedAt), { timeStyle: "medium" }) })
-          : null}
+      {failing ? t("failing") : updatedAt ? t("ok", { time: format.dateTime(new Date(updatedAt), { timeStyle: "medium" }) }) : null}
     </p>
   );
 }

@@ -34,7 +34,9 @@ export async function AppShell({ actor, children, header }: { actor: Actor; chil
     </div>
   );
   // Reviewers and ops open one trace by its exact id (the lead's "Trace" box, issue 15).
-  const traceBox = can(actor.roles, "audit:trace") ? <TraceBox label={t("traceBox.label")} placeholder={t("traceBox.placeholder")} submit={t("traceBox.open")} /> : null;
+  const traceBox = can(actor.roles, "audit:trace") ? (
+    <TraceBox label={t("traceBox.label")} placeholder={t("traceBox.placeholder")} submit={t("traceBox.open")} />
+  ) : null;
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[15rem_minmax(0,1fr)]">
       <a href="#main" className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
@@ -50,7 +52,19 @@ export async function AppShell({ actor, children, header }: { actor: Actor; chil
       </aside>
       <div className="flex min-w-0 flex-col">
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-6">
-          <MobileNav items={items} label={t("nav.main")} title={t("app.name")} openLabel={t("shell.openMenu")} closeLabel={t("shell.close")} footer={<>{traceBox}{who}</>} />
+          <MobileNav
+            items={items}
+            label={t("nav.main")}
+            title={t("app.name")}
+            openLabel={t("shell.openMenu")}
+            closeLabel={t("shell.close")}
+            footer={
+              <>
+                {traceBox}
+                {who}
+              </>
+            }
+          />
           <span className="font-semibold md:hidden">{t("app.name")}</span>
           <div className="ml-auto flex min-w-0 items-center gap-2">
             {header}

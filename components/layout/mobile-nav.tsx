@@ -29,7 +29,17 @@ export function MobileNav(props: { items: NavItem[]; label: string; title: strin
       >
         <Menu aria-hidden />
       </Button>
-      {used ? <MobileNavSheet open={open} onOpenChange={setOpen} items={props.items} label={props.label} title={props.title} closeLabel={props.closeLabel} footer={props.footer} /> : null}
+      {used ? (
+        <MobileNavSheet
+          open={open}
+          onOpenChange={setOpen}
+          items={props.items}
+          label={props.label}
+          title={props.title}
+          closeLabel={props.closeLabel}
+          footer={props.footer}
+        />
+      ) : null}
     </>
   );
 }

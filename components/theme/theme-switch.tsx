@@ -19,9 +19,17 @@ export function ThemeSwitch({ className }: { className?: string }) {
   const t = useTranslations("theme");
   const { theme, setTheme } = useTheme();
   // The stored choice is only known in the browser; render neutral until mounted (no hydration mismatch).
-  const mounted = useSyncExternalStore(subscribeNothing, () => true, () => false);
+  const mounted = useSyncExternalStore(
+    subscribeNothing,
+    () => true,
+    () => false,
+  );
   return (
-    <div role="radiogroup" aria-label={t("label")} className={cn("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}>
+    <div
+      role="radiogroup"
+      aria-label={t("label")}
+      className={cn("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}
+    >
       {options.map(({ value, Icon }) => {
         const checked = mounted && theme === value;
         return (

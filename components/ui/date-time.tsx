@@ -7,8 +7,7 @@ import { cn } from "@/lib/utils";
 export function useInstantTitle() {
   const format = useFormatter();
   const timeZone = useTimeZone() ?? "UTC";
-  return (date: Date) =>
-    `${format.dateTime(date, { dateStyle: "full", timeStyle: "long" })} (${timeZone}) · ${date.toISOString().replace(".000Z", "Z")} UTC`;
+  return (date: Date) => `${format.dateTime(date, { dateStyle: "full", timeStyle: "long" })} (${timeZone}) · ${date.toISOString().replace(".000Z", "Z")} UTC`;
 }
 
 /** A UTC instant shown in the viewer's zone; hover shows the zone and the exact UTC value. */

@@ -16,9 +16,21 @@ async function prepare(tenant: string, customer: string, amountMinor: number) {
     data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
   });
   await db().payment.create({
-    data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_test_${number}`, holderName: "Test Holder", display: "Visa •••• 4242", amountMinor, currency: t.currency },
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: `pi_test_${number}`,
+      holderName: "Test Holder",
+      display: "Visa •••• 4242",
+      amountMinor,
+      currency: t.currency,
+    },
   });
-  const a = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer), trace: freshTrace() }));
+  const a = await send(
+    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+    headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer), trace: freshTrace() }),
+  );
   expect(a.content.code).toBe("approval_required");
   const result = a.content.result as { proposal_id?: string; id?: string };
   return { number, proposal: await db().proposal.findUniqueOrThrow({ where: { id: result.proposal_id ?? result.id! } }) };

@@ -67,7 +67,13 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
                     </TableCell>
                     <TableCell className="px-3 whitespace-normal">{who(r)}</TableCell>
                     <TableCell className="px-3">
-                      {r.decidedAt ? <time dateTime={r.decidedAt} title={r.decidedAt}>{format.dateTime(new Date(r.decidedAt), { dateStyle: "medium", timeStyle: "short" })}</time> : "—"}
+                      {r.decidedAt ? (
+                        <time dateTime={r.decidedAt} title={r.decidedAt}>
+                          {format.dateTime(new Date(r.decidedAt), { dateStyle: "medium", timeStyle: "short" })}
+                        </time>
+                      ) : (
+                        "—"
+                      )}
                     </TableCell>
                   </TableRow>
                 ))}

@@ -38,7 +38,9 @@ export async function listDecidedProposals(actor: Actor, raw: unknown): Promise<
   const where: Prisma.ProposalWhereInput = { tenantId, status: status ? status : { in: [...decidedStatuses] } };
   if (q) {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { currency: true } });
-    const staffIds = (await db().staffUser.findMany({ where: { tenantId, name: { contains: q, mode: "insensitive" } }, select: { id: true } })).map((s) => s.id);
+    const staffIds = (await db().staffUser.findMany({ where: { tenantId, name: { contains: q, mode: "insensitive" } }, select: { id: true } })).map(
+      (s) => s.id,
+    );
     const rejectedByThem = staffIds.length
       ? (
           await db().auditEvent.findMany({
@@ -81,11 +83,17 @@ export async function listDecidedProposals(actor: Actor, raw: unknown): Promise<
   // Who rejected: the staff actor of the successful proposal:reject event (same tenant only).
   const rejected = rows.filter((r) => r.status === "rejected").map((r) => r.id);
   const rejectEvents = rejected.length
-    ? await db().auditEvent.findMany({ where: { tenantId, action: "proposal:reject", outcome: "ok", proposalId: { in: rejected } }, select: { proposalId: true, actorId: true } })
+    ? await db().auditEvent.findMany({
+        where: { tenantId, action: "proposal:reject", outcome: "ok", proposalId: { in: rejected } },
+        select: { proposalId: true, actorId: true },
+      })
     : [];
   const rejecterIds = [...new Set(rejectEvents.map((e) => e.actorId).filter((x): x is string => !!x))];
   const names = new Map(
-    (rejecterIds.length ? await db().staffUser.findMany({ where: { tenantId, id: { in: rejecterIds } }, select: { id: true, name: true } }) : []).map((s) => [s.id, s.name]),
+    (rejecterIds.length ? await db().staffUser.findMany({ where: { tenantId, id: { in: rejecterIds } }, select: { id: true, name: true } }) : []).map((s) => [
+      s.id,
+      s.name,
+    ]),
   );
   const rejecterOf = new Map(rejectEvents.map((e) => [e.proposalId!, e.actorId ? (names.get(e.actorId) ?? null) : null]));
 

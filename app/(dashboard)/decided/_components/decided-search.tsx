@@ -27,7 +27,11 @@ export function DecidedSearch() {
       </div>
       <div className="grid gap-1.5">
         <label htmlFor="decided-status">{t("status")}</label>
-        <NativeSelect id="decided-status" value={params.status ?? ""} onChange={(e) => void setParams({ status: (e.target.value || null) as (typeof decidedStatuses)[number] | null, page: null })}>
+        <NativeSelect
+          id="decided-status"
+          value={params.status ?? ""}
+          onChange={(e) => void setParams({ status: (e.target.value || null) as (typeof decidedStatuses)[number] | null, page: null })}
+        >
           <NativeSelectOption value="">{t("anyStatus")}</NativeSelectOption>
           {decidedStatuses.map((s) => (
             <NativeSelectOption key={s} value={s}>

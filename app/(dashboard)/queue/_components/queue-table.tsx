@@ -43,14 +43,26 @@ function Flags({ r }: { r: QueueRow }) {
   const warn = "border-warning-foreground/40 bg-warning text-warning-foreground";
   return (
     <span className="flex flex-wrap gap-1">
-      {r.flags.duplicate ? <Badge variant="outline" className={warn} title={tfh("duplicate")}>{tf("duplicate")}</Badge> : null}
+      {r.flags.duplicate ? (
+        <Badge variant="outline" className={warn} title={tfh("duplicate")}>
+          {tf("duplicate")}
+        </Badge>
+      ) : null}
       {r.previouslyRejected ? (
         <Badge variant="outline" className={warn} title={r.previouslyRejected.reason ?? undefined} data-testid="previously-rejected-badge">
           {tf("previouslyRejected")}
         </Badge>
       ) : null}
-      {r.flags.velocity ? <Badge variant="outline" className={warn} title={tfh("velocity")}>{tf("velocity")}</Badge> : null}
-      {r.flags.twoApprovals ? <Badge variant="secondary" title={tfh("two_approvals")}>{t("approvals", { count: r.approvals, required: r.requiredApprovals })}</Badge> : null}
+      {r.flags.velocity ? (
+        <Badge variant="outline" className={warn} title={tfh("velocity")}>
+          {tf("velocity")}
+        </Badge>
+      ) : null}
+      {r.flags.twoApprovals ? (
+        <Badge variant="secondary" title={tfh("two_approvals")}>
+          {t("approvals", { count: r.approvals, required: r.requiredApprovals })}
+        </Badge>
+      ) : null}
     </span>
   );
 }
@@ -89,7 +101,12 @@ export function QueueTable({ channels, title }: { channels: { slug: string; name
           </Link>
         ),
       },
-      { id: "amountMinor", accessorKey: "amountMinor", header: t("amount"), cell: ({ row: { original: r } }) => <Money minor={r.amountMinor} currency={r.currency} exact /> },
+      {
+        id: "amountMinor",
+        accessorKey: "amountMinor",
+        header: t("amount"),
+        cell: ({ row: { original: r } }) => <Money minor={r.amountMinor} currency={r.currency} exact />,
+      },
       {
         id: "recipient",
         header: t("recipient"),
@@ -102,7 +119,12 @@ export function QueueTable({ channels, title }: { channels: { slug: string; name
           </>
         ),
       },
-      { id: "expiresAt", accessorFn: (r) => r.expiresAt, header: t("expires"), cell: ({ row: { original: r } }) => <Countdown until={r.expiresAt} showAbsolute={false} /> },
+      {
+        id: "expiresAt",
+        accessorFn: (r) => r.expiresAt,
+        header: t("expires"),
+        cell: ({ row: { original: r } }) => <Countdown until={r.expiresAt} showAbsolute={false} />,
+      },
       { id: "reason", header: t("reason"), cell: ({ row: { original: r } }) => (tr.has(r.reason) ? tr(r.reason) : r.reason) },
       { id: "channel", header: t("channel"), cell: ({ row: { original: r } }) => (r.channel ? (channelName.get(r.channel) ?? r.channel) : "—") },
       { id: "createdAt", accessorFn: (r) => r.createdAt, header: t("age"), cell: ({ row: { original: r } }) => <RelativeTime value={r.createdAt} /> },
@@ -139,7 +161,11 @@ export function QueueTable({ channels, title }: { channels: { slug: string; name
         </div>
         <div className="grid gap-1.5">
           <label htmlFor="filter-flag">{t("filterFlag")}</label>
-          <NativeSelect id="filter-flag" value={params.flag ?? ""} onChange={(e) => void setParams({ flag: (e.target.value || null) as (typeof queueFlags)[number] | null })}>
+          <NativeSelect
+            id="filter-flag"
+            value={params.flag ?? ""}
+            onChange={(e) => void setParams({ flag: (e.target.value || null) as (typeof queueFlags)[number] | null })}
+          >
             <NativeSelectOption value="">{t("any")}</NativeSelectOption>
             {queueFlags.map((f) => (
               <NativeSelectOption key={f} value={f}>
@@ -167,7 +193,9 @@ export function QueueTable({ channels, title }: { channels: { slug: string; name
       </div>
 
       {sorted.length === 0 ? (
-        <div data-queue-state="empty" className="rounded-xl border bg-card p-6 text-center text-muted-foreground">{filtered ? t("emptyFiltered") : t("empty")}</div>
+        <div data-queue-state="empty" className="rounded-xl border bg-card p-6 text-center text-muted-foreground">
+          {filtered ? t("emptyFiltered") : t("empty")}
+        </div>
       ) : (
         <>
           {/* Wide screens: a table. */}
@@ -202,7 +230,12 @@ export function QueueTable({ channels, title }: { channels: { slug: string; name
             {sorted.map(({ original: r }) => (
               <li key={r.id} data-proposal-card={r.id} className="relative rounded-xl border bg-card p-4 focus-within:ring-2 focus-within:ring-ring">
                 <div className="flex items-start justify-between gap-3">
-                  <Link href={`/proposals/${r.id}`} data-queue-link aria-label={t("open", { order: r.orderNumber })} className="font-semibold after:absolute after:inset-0 focus-visible:outline-none">
+                  <Link
+                    href={`/proposals/${r.id}`}
+                    data-queue-link
+                    aria-label={t("open", { order: r.orderNumber })}
+                    className="font-semibold after:absolute after:inset-0 focus-visible:outline-none"
+                  >
                     {r.orderNumber}
                   </Link>
                   <span className="text-right text-lg font-semibold">
@@ -213,7 +246,8 @@ export function QueueTable({ channels, title }: { channels: { slug: string; name
                   {r.recipientDisplay} · {r.recipientHolder}
                 </p>
                 <p className="m-0 mt-1 text-sm text-muted-foreground">
-                  {tr.has(r.reason) ? tr(r.reason) : r.reason} · {r.channel ? (channelName.get(r.channel) ?? r.channel) : "—"} · <RelativeTime value={r.createdAt} />
+                  {tr.has(r.reason) ? tr(r.reason) : r.reason} · {r.channel ? (channelName.get(r.channel) ?? r.channel) : "—"} ·{" "}
+                  <RelativeTime value={r.createdAt} />
                 </p>
                 <div className="mt-2 flex flex-wrap items-center justify-between gap-2 text-sm">
                   <Countdown until={r.expiresAt} showAbsolute={false} />

@@ -66,7 +66,8 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     onSettled: invalidate,
   });
   const reject = useMutation({
-    mutationFn: (body: { hash: string; reason: string }) => api(`/api/proposals/${p.id}/reject`, rejectResultDto, { method: "POST", body: JSON.stringify(body) }),
+    mutationFn: (body: { hash: string; reason: string }) =>
+      api(`/api/proposals/${p.id}/reject`, rejectResultDto, { method: "POST", body: JSON.stringify(body) }),
     onSuccess: () => {
       setOpen(null);
       setError(null);
@@ -171,12 +172,27 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
       {canDecide || canReject ? (
         <div className="mt-4 flex flex-wrap gap-3">
           {canDecide ? (
-            <Button type="button" onClick={() => { setError(null); setOpen("approve"); }} aria-keyshortcuts="a">
+            <Button
+              type="button"
+              onClick={() => {
+                setError(null);
+                setOpen("approve");
+              }}
+              aria-keyshortcuts="a"
+            >
               {t("approve")}
             </Button>
           ) : null}
           {canReject ? (
-            <Button type="button" variant="outline" onClick={() => { setError(null); setOpen("reject"); }} aria-keyshortcuts="r">
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => {
+                setError(null);
+                setOpen("reject");
+              }}
+              aria-keyshortcuts="r"
+            >
               {t("reject")}
             </Button>
           ) : null}
@@ -204,7 +220,9 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
               {confirmText}
             </p>
             <p className="m-0 text-sm break-all text-muted-foreground">{t("confirmHash", { hash: p.hash })}</p>
-            {p.viewer.hasPasskeys ? <PasskeyApproveButton proposalId={p.id} hash={p.hash} busy={approve.isPending} onApprove={(body) => approve.mutate(body)} onError={setError} /> : null}
+            {p.viewer.hasPasskeys ? (
+              <PasskeyApproveButton proposalId={p.id} hash={p.hash} busy={approve.isPending} onApprove={(body) => approve.mutate(body)} onError={setError} />
+            ) : null}
             {stepUpDue ? (
               <div className="grid gap-1.5">
                 <p className="m-0 text-sm">{t("stepUpNeeded", { minutes: p.viewer.stepUpMinutes })}</p>
@@ -252,7 +270,16 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
             <div className="grid gap-1.5">
               <label htmlFor="reject-reason">{t("rejectReason")}</label>
               {/* Kept in state: if the proposal expires while the dialog is open, what was typed stays. */}
-              <Textarea ref={reasonInput} id="reject-reason" name="reason" required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+              <Textarea
+                ref={reasonInput}
+                id="reject-reason"
+                name="reason"
+                required
+                minLength={3}
+                maxLength={500}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+              />
             </div>
             {dialogError}
             <DialogFooter>

@@ -45,10 +45,13 @@ function Outcome({ p }: { p: ProposalDetail }) {
           </li>
         ))}
         {p.rejectionReason ? <li>{t("rejectedWith", { reason: p.rejectionReason })}</li> : null}
-        {p.invalidationReason ? <li>{t("invalidatedWith", { reason: ti.has(p.invalidationReason) ? ti(p.invalidationReason) : p.invalidationReason })}</li> : null}
+        {p.invalidationReason ? (
+          <li>{t("invalidatedWith", { reason: ti.has(p.invalidationReason) ? ti(p.invalidationReason) : p.invalidationReason })}</li>
+        ) : null}
         {p.supersededBy ? (
           <li>
-            {t("replacedBy")} <Link href={`/proposals/${p.supersededBy.id}`}>{t("openReplacement")}</Link> (<Money minor={p.supersededBy.amountMinor} currency={p.currency} />)
+            {t("replacedBy")} <Link href={`/proposals/${p.supersededBy.id}`}>{t("openReplacement")}</Link> (
+            <Money minor={p.supersededBy.amountMinor} currency={p.currency} />)
           </li>
         ) : null}
       </ul>
@@ -82,13 +85,17 @@ export function ProposalView({ id }: { id: string }) {
 
       {p.supersedes ? (
         <p className="m-0 rounded-md border bg-card px-3 py-2 text-sm">
-          {t("replaces")} <Link href={`/proposals/${p.supersedes.id}`}>{t("openEarlier")}</Link> (<Money minor={p.supersedes.amountMinor} currency={p.currency} />)
+          {t("replaces")} <Link href={`/proposals/${p.supersedes.id}`}>{t("openEarlier")}</Link> (
+          <Money minor={p.supersedes.amountMinor} currency={p.currency} />)
         </p>
       ) : null}
 
       {p.previouslyRejected ? (
         // The same order was refused before: the reviewer sees who, when and why before deciding again.
-        <p className="m-0 rounded-md border border-warning-foreground/30 bg-warning px-3 py-2 text-sm text-warning-foreground" data-testid="previously-rejected">
+        <p
+          className="m-0 rounded-md border border-warning-foreground/30 bg-warning px-3 py-2 text-sm text-warning-foreground"
+          data-testid="previously-rejected"
+        >
           {t("previouslyRejected", {
             by: p.previouslyRejected.by ?? "—",
             at: p.previouslyRejected.at ? format.dateTime(new Date(p.previouslyRejected.at), { dateStyle: "medium", timeStyle: "short" }) : "—",
@@ -142,7 +149,11 @@ export function ProposalView({ id }: { id: string }) {
             <dt>{t("reason")}</dt>
             <dd>{tr.has(p.reason) ? tr(p.reason) : p.reason}</dd>
             <dt>{t("requestedBy")}</dt>
-            <dd>{p.requestedBy.kind === "agent" ? t("agentVia", { name: p.requestedBy.name, channel: p.requestedBy.channel ?? "—" }) : t("staffBy", { name: p.requestedBy.name })}</dd>
+            <dd>
+              {p.requestedBy.kind === "agent"
+                ? t("agentVia", { name: p.requestedBy.name, channel: p.requestedBy.channel ?? "—" })
+                : t("staffBy", { name: p.requestedBy.name })}
+            </dd>
             <dt>{t("hash")}</dt>
             <dd>
               <ProposalHash hash={p.hash} />

@@ -30,7 +30,8 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
     onSettled,
   });
   const edit = useMutation({
-    mutationFn: (amountMinor: number) => api(`/api/proposals/${p.id}/edit`, editResultDto, { method: "POST", body: JSON.stringify({ hash: p.hash, amountMinor }) }),
+    mutationFn: (amountMinor: number) =>
+      api(`/api/proposals/${p.id}/edit`, editResultDto, { method: "POST", body: JSON.stringify({ hash: p.hash, amountMinor }) }),
     onSuccess,
     onError: (e) => setError(e.message),
     onSettled,
@@ -68,7 +69,14 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
           </Button>
         ) : null}
         {p.viewer.canEdit && !made ? (
-          <Button type="button" variant="outline" onClick={() => { setError(null); editRef.current?.showModal(); }}>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => {
+              setError(null);
+              editRef.current?.showModal();
+            }}
+          >
             {t("edit")}
           </Button>
         ) : null}
@@ -81,7 +89,14 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
             <label htmlFor="edit-amount">{t("newAmount", { currency: p.currency })}</label>
             <input id="edit-amount" name="amount" inputMode="decimal" autoComplete="off" required />
           </div>
-          <DialogActions dialogRef={editRef} error={error} pending={edit.isPending} submitLabel={t("confirmEdit")} pendingLabel={t("working")} cancelLabel={t("cancel")} />
+          <DialogActions
+            dialogRef={editRef}
+            error={error}
+            pending={edit.isPending}
+            submitLabel={t("confirmEdit")}
+            pendingLabel={t("working")}
+            cancelLabel={t("cancel")}
+          />
         </form>
       </dialog>
     </div>
