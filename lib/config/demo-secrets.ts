@@ -3,6 +3,8 @@
 export const demoSecrets = {
   NEXTAUTH_SECRET: "demo-only-nextauth-secret-do-not-use-in-production-0000",
   AUDIT_HMAC_KEY: "demo-only-audit-hmac-key-do-not-use-in-production-0000",
+  /** Ed25519 seed (32 bytes, base64) that signs audit checkpoints (lib/server/audit/signing-key.ts). */
+  AUDIT_SIGNING_KEY: "RbM0Y9kwvV9n+BSsHpwSxKgYcr4ayosnYtl8yo57hHA=",
 } as const;
 
 export type SecretName = keyof typeof demoSecrets;
@@ -18,6 +20,7 @@ export function productionSecretProblems(env: Record<string, string | undefined>
     if (!value) problems.push(`${name} is not set`);
     else if (value === demoSecrets[name]) problems.push(`${name} is the public demo value`);
     else if (value.length < MIN_SECRET_LENGTH) problems.push(`${name} is shorter than ${MIN_SECRET_LENGTH} characters`);
+    else if (name === "AUDIT_SIGNING_KEY" && Buffer.from(value, "base64").length !== 32) problems.push(`${name} is not a 32-byte Ed25519 seed in base64`);
   }
   return problems;
 }

@@ -3,13 +3,13 @@ import { db } from "@/lib/server/db/client";
 import { lastChainCheck } from "@/lib/server/audit/verify-all-chains";
 import { verifyChainNow } from "../actions";
 
-/** Admins: the newest stored chain verification, this tenant's retention checkpoint, and "verify now". */
+/** Admins: the newest stored log verification, this tenant's newest retention purge, and "verify now". */
 export async function ChainPanel({ tenantId }: { tenantId: string }) {
   const t = await getTranslations("audit");
   const format = await getFormatter();
   const [check, checkpoint, tenant] = await Promise.all([
     lastChainCheck(),
-    db().auditCheckpoint.findFirst({ where: { tenantId }, orderBy: { lastSeq: "desc" } }),
+    db().auditPurge.findFirst({ where: { logId: tenantId }, orderBy: { before: "desc" } }),
     db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { retentionDays: true } }),
   ]);
   // The stored check covers every tenant; another tenant's break is reported without naming it.
@@ -27,7 +27,7 @@ export async function ChainPanel({ tenantId }: { tenantId: string }) {
             : t("chainBroken", { time, tenant: brokenTenant?.slug ?? "—", seq: ownBreak ? (check.brokenAtSeq ?? 0) : "—", problem: ownBreak ? (check.problem ?? "") : "—" })}
       </p>
       <p className="muted">{t("retention", { days: tenant.retentionDays })}</p>
-      {checkpoint ? <p className="muted">{t("checkpoint", { seq: checkpoint.lastSeq, count: checkpoint.purgedCount })}</p> : null}
+      {checkpoint ? <p className="muted">{t("checkpoint", { seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }), count: checkpoint.purgedCount })}</p> : null}
       <form action={verifyChainNow}>
         <button type="submit">{t("verifyNow")}</button>
       </form>
