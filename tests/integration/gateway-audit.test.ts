@@ -33,7 +33,7 @@ afterAll(() => {
 async function dumpAuditTable(): Promise<string> {
   const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();
-  const { rows } = await c.query(`SELECT row_to_json(e)::text AS j FROM "AuditEvent" e ORDER BY "tenantId", seq`);
+  const { rows } = await c.query(`SELECT row_to_json(e)::text AS j FROM "AuditEvent" e ORDER BY "tenantId", pos`);
   await c.end();
   return rows.map((r) => r.j as string).join("\n");
 }
