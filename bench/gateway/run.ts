@@ -271,20 +271,20 @@ function rawPrepareRefundServer(pool: pg.Pool) {
           proposal = created[0];
         }
       }
-      // The audit event: same chain lock and single INSERT … SELECT as lib/server/audit/record-event.ts.
+      // The audit event: the same single statement as lib/server/audit/record-event.ts (event + sequencer
+      // queue row, no lock, leaf hash computed here).
       const occurredAt = new Date().toISOString();
       const outcome = proposal ? "approval_required" : "not_found";
       const data = { transport: "anthropic", arguments: call.input };
-      const contentHash = sha(canonicalize({ v: 2, tenantId: key.tenantId, occurredAt, traceId, action: "tool:prepare_refund", outcome, data })!);
-      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`audit-chain:${key.tenantId}`]);
+      const eventId = randomUUID();
+      const leaf = createHash("sha256").update(Buffer.from([0])).update(canonicalize({ v: 3, id: eventId, tenantId: key.tenantId, occurredAt, traceId, action: "tool:prepare_refund", outcome, data })!).digest("hex");
       await client.query(
-        `WITH head AS (SELECT "seq", "hash" FROM "AuditEvent" WHERE "tenantId" = $2::uuid ORDER BY "seq" DESC LIMIT 1),
-              next AS (SELECT COALESCE((SELECT "seq" FROM head), 0) + 1 AS "seq", (SELECT "hash" FROM head) AS "prevHash")
-         INSERT INTO "AuditEvent" (id, "tenantId", seq, "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome, "proposalId", "proposalHash", channel, "endUser", data, fingerprints, "prevHash", hash)
-         SELECT $1::uuid, $2::uuid, next."seq", ($3::timestamptz AT TIME ZONE 'UTC'), $4, 'agent', $5, 'agent_key', 'tool:prepare_refund', $6, $7, $8, $9, $10, $11::jsonb, '{}', next."prevHash",
-                encode(sha256(convert_to(COALESCE(next."prevHash", '') || E'\\n' || next."seq"::text || E'\\n' || $12, 'UTF8')), 'hex')
-           FROM next`,
-        [randomUUID(), key.tenantId, occurredAt, traceId, key.id, outcome, proposal?.id ?? null, proposal?.hash ?? null, key.channel, sha(customer).slice(0, 16), JSON.stringify(data), contentHash],
+        `WITH e AS (
+           INSERT INTO "AuditEvent" (id, "tenantId", "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome, "proposalId", "proposalHash", channel, "endUser", data, fingerprints, hash)
+           VALUES ($1::uuid, $2::uuid, ($3::timestamptz AT TIME ZONE 'UTC'), $4, 'agent', $5, 'agent_key', 'tool:prepare_refund', $6, $7, $8, $9, $10, $11::jsonb, '{}', $12)
+           RETURNING "pos")
+         INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt") SELECT $1::uuid, $2::uuid, e."pos", $12, ($3::timestamptz AT TIME ZONE 'UTC') FROM e`,
+        [eventId, key.tenantId, occurredAt, traceId, key.id, outcome, proposal?.id ?? null, proposal?.hash ?? null, key.channel, sha(customer).slice(0, 16), JSON.stringify(data), leaf],
       );
       await client.query("COMMIT");
       if (!proposal) return send("not_found", { error: { message: "no such order" } });
