@@ -65,6 +65,27 @@ try {
   // Against an external server the bench orders do not exist: both sides use the demo order (reuse path).
   const orderFor = BASE_URL ? () => "ORD-1001" : null;
 
+  // Round trips per call: every statement either side sends through pg (Prisma's adapter uses pg too).
+  {
+    const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+    const original = proto.query;
+    let count = 0;
+    proto.query = function (this: unknown, ...a: unknown[]) {
+      count += 1;
+      return original.apply(this, a);
+    };
+    const per = async (url: string, order: (i: number) => string) => {
+      await measure(url, key, token, 1, () => order(0), 1); // warm-up (connections, caches)
+      const before = count;
+      const n = 20;
+      for (let i = 1; i <= n; i++) await measure(url, key, token, 1, () => order(i), 1);
+      return (count - before) / n;
+    };
+    const gq = await per(gatewayUrl, (i) => orderFor?.() ?? benchOrder(ORDERS_PER_SERVER - 1 - i));
+    const rq = await per(rawUrl, (i) => orderFor?.() ?? benchOrder(2 * ORDERS_PER_SERVER - 1 - i));
+    proto.query = original;
+    console.log(`statements per prepare_refund (incl. BEGIN/COMMIT): gateway ${BASE_URL ? "(external server: not counted)" : gq.toFixed(1)}, raw ${rq.toFixed(1)}`);
+  }
   console.log(`prepare_refund, ${SECONDS}s per side and level in ${SLICES} alternating slices, loopback, PostgreSQL 18 (embedded, fsync off), pool ${process.env.DATABASE_POOL_SIZE ?? 10}`);
   console.log(`gateway: ${BASE_URL ? `Next server at ${BASE_URL}` : "route handler on node:http"}; baseline: node:http + pg, same SQL`);
   const rows: string[][] = [];
@@ -125,14 +146,14 @@ function finish(s: Stats) {
 }
 
 /** One slice: `clients` closed-loop clients for SECONDS / SLICES seconds (after a short warm-up). */
-async function measure(url: string, key: string, token: string, clients: number, nextOrder: () => string) {
+async function measure(url: string, key: string, token: string, clients: number, nextOrder: () => string, requests = Infinity) {
   const latencies: number[] = [];
   let errors = 0;
-  const warmupUntil = performance.now() + 200;
+  const warmupUntil = performance.now() + (Number.isFinite(requests) ? 0 : 200);
   const stopAt = warmupUntil + (SECONDS * 1000) / SLICES;
   let n = 0;
   const worker = async () => {
-    while (performance.now() < stopAt) {
+    while (Number.isFinite(requests) ? n < requests : performance.now() < stopAt) {
       const body = JSON.stringify({ type: "tool_use", id: `bench_${n++}`, name: "prepare_refund", input: { order_id: nextOrder(), reason: "damaged_item" } });
       const t0 = performance.now();
       try {
