@@ -119,21 +119,24 @@ try {
     const up = [0, 1].filter((i) => !down.has(i));
     return up[Math.floor(Math.random() * up.length)] ?? 1;
   };
-  const ops = new Map<string, { lat: number[]; errors: number }>();
-  const record = (op: string, ms: number, ok: boolean) => {
-    const o = ops.get(op) ?? { lat: [], errors: 0 };
+  const ops = new Map<string, { lat: number[]; errors: number; why: Map<string, number> }>();
+  const record = (op: string, ms: number, ok: boolean, why = "") => {
+    const o = ops.get(op) ?? { lat: [], errors: 0, why: new Map() };
     if (ok) o.lat.push(ms);
-    else o.errors += 1;
+    else {
+      o.errors += 1;
+      o.why.set(why, (o.why.get(why) ?? 0) + 1);
+    }
     ops.set(op, o);
   };
   const timed = async <T>(op: string, f: () => Promise<T>, ok: (t: T) => boolean): Promise<T | null> => {
     const t0 = performance.now();
     try {
       const r = await f();
-      record(op, performance.now() - t0, ok(r));
+      record(op, performance.now() - t0, ok(r), JSON.stringify(r).slice(0, 120));
       return r;
-    } catch {
-      record(op, performance.now() - t0, false);
+    } catch (error) {
+      record(op, performance.now() - t0, false, error instanceof Error ? error.message.slice(0, 120) : "error");
       return null;
     }
   };
@@ -276,6 +279,7 @@ try {
       (SELECT count(*)::int FROM "AuditLeaf") AS leaves,
       (SELECT count(*)::int FROM "AuditPending") AS pending,
       (SELECT count(*)::int FROM "AuditSignedCheckpoint") AS checkpoints`);
+  const execs = (await c.query<{ status: string; n: number }>(`SELECT status::text, count(*)::int AS n FROM "Execution" GROUP BY 1 ORDER BY 1`)).rows;
   const sandboxDb = new pg.Client({ connectionString: server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`) });
   await sandboxDb.connect();
   const provider = (await sandboxDb.query(`SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys, count(DISTINCT payment_intent)::int AS intents FROM refunds`)
@@ -293,6 +297,7 @@ try {
 
   // The whole log, every checkpoint, with the library the app uses (signatures, roots, proofs, content).
   process.env.DATABASE_URL = server.url;
+  process.env.APP_MODE = "demo";
   const { verifyAllAuditChains } = await import("../lib/server/audit/verify-all-chains");
   const v = await verifyAllAuditChains("soak");
   check("all checkpoints consistent, the log verifies", v.ok, v.ok ? `${v.events} events in ${v.tenants} tenants + tenantless` : JSON.stringify(v.broken));
@@ -312,6 +317,9 @@ try {
   const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join("  ");
   console.log(line(head));
   for (const r of rows) console.log(line(r));
+  console.log("");
+  for (const [op, o] of ops) for (const [why, n] of [...o.why].slice(0, 3)) console.log(`  ${op} error ×${n}: ${why}`);
+  console.log(`executions: ${execs.map((e) => `${e.status} ${e.n}`).join(", ") || "none"}`);
   console.log("");
   for (const [name, ok, detail] of checks) console.log(`${ok ? "ok  " : "FAIL"} ${name} — ${detail}`);
   const failed = checks.filter((x) => !x[1]).length;
