@@ -121,7 +121,7 @@ try {
   };
   const ops = new Map<string, { lat: number[]; errors: number; why: Map<string, number> }>();
   const record = (op: string, ms: number, ok: boolean, why = "") => {
-    const o = ops.get(op) ?? { lat: [], errors: 0, why: new Map() };
+    const o = ops.get(op) ?? { lat: [] as number[], errors: 0, why: new Map<string, number>() };
     if (ok) o.lat.push(ms);
     else {
       o.errors += 1;
