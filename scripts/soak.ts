@@ -279,7 +279,7 @@ try {
       (SELECT count(*)::int FROM "AuditLeaf") AS leaves,
       (SELECT count(*)::int FROM "AuditPending") AS pending,
       (SELECT count(*)::int FROM "AuditSignedCheckpoint") AS checkpoints`);
-  const execs = (await c.query<{ status: string; n: number }>(`SELECT status::text, count(*)::int AS n FROM "Execution" GROUP BY 1 ORDER BY 1`)).rows;
+  const execs = (await c.query<{ status: string; n: number }>(`SELECT status::text || COALESCE(' (' || left(COALESCE("failureReason", "lastError"), 80) || ')', '') AS status, count(*)::int AS n FROM "Execution" GROUP BY 1 ORDER BY 1`)).rows;
   const sandboxDb = new pg.Client({ connectionString: server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`) });
   await sandboxDb.connect();
   const provider = (await sandboxDb.query(`SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys, count(DISTINCT payment_intent)::int AS intents FROM refunds`)
@@ -346,7 +346,7 @@ async function addSoakOrders(url: string) {
   );
   await c.query(
     `INSERT INTO "Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display, "amountMinor", currency)
-     SELECT gen_random_uuid(), o."tenantId", o.id, 'card', 'pi_soak_' || o.number, 'Ana García', 'Visa •••• 4242', o."capturedMinor", 'EUR'
+     SELECT gen_random_uuid(), o."tenantId", o.id, 'card', 'pi_soak_' || replace(o.number, '-', '_'), 'Ana García', 'Visa •••• 4242', o."capturedMinor", 'EUR'
        FROM "Order" o WHERE o."tenantId" = $1::uuid AND o.number LIKE 'SOAK-%'`,
     [tenantId],
   );
@@ -361,6 +361,12 @@ async function registerPaymentIntents(databaseUrl: string, sandboxUrl: string) {
   await c.connect();
   const { rows } = await c.query<{ ref: string; amount: number; currency: string }>(`SELECT "providerPaymentRef" AS ref, "amountMinor" AS amount, currency FROM "Payment"`);
   await c.end();
+  let failed = 0;
+  let first = "";
   for (let i = 0; i < rows.length; i += 32)
-    await Promise.all(rows.slice(i, i + 32).map((r) => control.createPaymentIntent({ id: r.ref, amount: r.amount, currency: r.currency.trim(), amountRefunded: 0 }).catch(() => undefined)));
+    await Promise.all(rows.slice(i, i + 32).map((r) => control.createPaymentIntent({ id: r.ref, amount: r.amount, currency: r.currency.trim(), amountRefunded: 0 }).catch((e: unknown) => {
+      failed += 1;
+      first ||= String(e);
+    })));
+  say(`${rows.length - failed} payment intents registered with the sandbox${failed ? `, ${failed} failed (${first})` : ""}`);
 }
