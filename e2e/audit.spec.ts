@@ -98,14 +98,20 @@ test("a tienda-es auditor finds nothing of shop-us", async ({ browser }) => {
 });
 
 for (const role of ["ops", "reviewer"] as const) {
-  test(`${role} cannot open the trail: no navigation entry, the pages are forbidden, direct requests are refused`, async ({ browser }) => {
+  test(`${role} may look up one trace but not search the trail: no Audit entry, the search page is forbidden, broader requests are refused`, async ({ browser }) => {
     const page = await as(browser, "shop-us", role);
     await expect(page.getByRole("navigation").getByRole("link", { name: "Audit" })).toHaveCount(0);
     await page.goto("/audit");
     await expect(page).toHaveURL(/\/forbidden/);
-    await page.goto(`/audit/traces/${traceId}`);
+    await page.goto(`/audit?action=tool:prepare_refund`);
     await expect(page).toHaveURL(/\/forbidden/);
-    for (const path of [`/api/audit/events?traceId=${traceId}`, `/api/audit/export?format=csv&traceId=${traceId}`, `/api/audit/evidence/${proposalId}`]) {
+    await page.goto(`/audit/traces/${traceId}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(traceId);
+    await expect(page.getByRole("link", { name: "Download evidence pack" })).toHaveCount(0);
+    const lookup = await page.request.get(`/api/audit/events?traceId=${traceId}`);
+    expect(lookup.status()).toBe(200);
+    expect(((await lookup.json()) as { events: unknown[] }).events.length).toBeGreaterThan(0);
+    for (const path of [`/api/audit/events?traceId=${traceId}&outcome=ok`, `/api/audit/events?action=tool:prepare_refund`, `/api/audit/export?format=csv&traceId=${traceId}`, `/api/audit/evidence/${proposalId}`]) {
       const res = await page.request.get(path);
       expect(res.status(), path).toBe(403);
       expect(((await res.json()) as { code: string }).code).toBe("permission_denied");

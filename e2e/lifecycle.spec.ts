@@ -19,8 +19,8 @@ function start(dataDir: string, pgPort: number, port: number): Started {
   delete env.EMBEDDED_PG_EPHEMERAL;
   delete env.E2E_DATABASE_URL_FILE;
   const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(port)], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
-  proc.stdout!.on("data", (d) => (out += String(d)));
-  proc.stderr!.on("data", (d) => (out += String(d)));
+  proc.stdout.on("data", (d) => (out += String(d)));
+  proc.stderr.on("data", (d) => (out += String(d)));
   return { proc, output: () => out };
 }
 

@@ -57,7 +57,7 @@ if (!databaseUrl) {
   const dataDir = env.PROVIDER_SANDBOX_PG_DIR ?? join(process.cwd(), ".data", "provider-sandbox-pg");
   say(`starting its own embedded PostgreSQL (${dataDir})`);
   embedded = await startEmbeddedPostgres({ dataDir, database: demoPaymentProvider.database }).catch(fail);
-  databaseUrl = embedded!.url;
+  databaseUrl = embedded.url;
 }
 
 const apiKeys = values["api-key"] ?? (env.PROVIDER_SANDBOX_API_KEYS ? env.PROVIDER_SANDBOX_API_KEYS.split(",").map((k) => k.trim()) : [demoPaymentProvider.apiKey]);
@@ -82,7 +82,7 @@ const sandbox = await startSandboxProvider({
 });
 
 const database = new URL(databaseUrl).pathname.slice(1);
-say(`listening on ${sandbox!.url} (database ${database}${webhookUrl ? `, webhooks to ${webhookUrl}` : ", no webhooks"})`);
+say(`listening on ${sandbox.url} (database ${database}${webhookUrl ? `, webhooks to ${webhookUrl}` : ", no webhooks"})`);
 
 let stopping = false;
 const stop = async (signal: string) => {
@@ -90,7 +90,7 @@ const stop = async (signal: string) => {
   stopping = true;
   say(`${signal}: stopping`);
   try {
-    await sandbox!.close();
+    await sandbox.close();
     await embedded?.stop();
   } catch (error) {
     fail(error);

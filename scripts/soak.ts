@@ -63,7 +63,7 @@ function spawnChild(name: string, args: string[], env: NodeJS.ProcessEnv, readyL
   child.once("exit", () => children.delete(child));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 90_000);
-    for (const stream of [child.stdout!, child.stderr!])
+    for (const stream of [child.stdout, child.stderr])
       createInterface({ input: stream }).on("line", (line) => {
         if (/error|fatal/i.test(line) && !/ECONNRESET|terminating connection/i.test(line)) console.error(`[${name}] ${line.slice(0, 300)}`);
         if (!readyLine || readyLine.test(line)) {
@@ -85,7 +85,7 @@ async function shutdown() {
   await server.stop().catch(() => undefined);
 }
 
-let exitCode = 0;
+let exitCode: number;
 try {
   await applyMigrations(server.url);
   const prisma = prismaFor(server.url);
@@ -228,8 +228,8 @@ try {
     say("SIGKILL app1 and worker1");
     down.add(0);
     sessions.clear();
-    apps[0]!.kill("SIGKILL");
-    workers[0]!.kill("SIGKILL");
+    apps[0].kill("SIGKILL");
+    workers[0].kill("SIGKILL");
     await new Promise((r) => setTimeout(r, 3_000));
     await Promise.all([startApp(0), startWorker(0)]);
     down.delete(0);

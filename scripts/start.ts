@@ -230,7 +230,7 @@ async function stopLeftoverApp(pidFile: string) {
   const pid = Number.parseInt(readFileSync(pidFile, "utf8"), 10);
   rmSync(pidFile, { force: true });
   if (!Number.isInteger(pid) || pid <= 0) return;
-  let cmdline = "";
+  let cmdline: string;
   try {
     cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
   } catch {

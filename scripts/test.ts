@@ -1,10 +1,12 @@
 // npm test: every test, the way CI runs them.
+//   0. lint (ESLint; any problem counts as a failure)
 //   1. unit tests and integration tests (vitest; integration against a throw-away embedded PostgreSQL)
 //   2. a production build of the app
 //   3. browser tests (Playwright against that build, its own embedded PostgreSQL and demo data)
 // It provides its own browser: Playwright's where one is installed, else Debian's chromium (installed
 // with apt-get when we are root and it is missing). It ends with one line "Tests: N passed, N failed".
-//   --skip-e2e    only step 1
+//   --skip-e2e    only steps 0 and 1
+//   --skip-lint   skip step 0
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +14,7 @@ import { chromium } from "@playwright/test";
 
 const args = process.argv.slice(2);
 const skipE2e = args.includes("--skip-e2e");
+const skipLint = args.includes("--skip-lint");
 const root = process.cwd();
 const reports = join(root, "test-results");
 mkdirSync(reports, { recursive: true });
@@ -73,7 +76,18 @@ function addPlaywright(file: string) {
   totals.skipped += r.stats.skipped;
 }
 
+// Node 24 comes from the node-<platform> optional dependency (node_modules/.bin is first on npm scripts' PATH).
+console.log(`Node ${process.version} (${process.execPath})`);
+if (Number(process.versions.node.split(".")[0]) < 24) {
+  console.warn("warning: this project targets Node 24; run through `npm test` so node_modules/.bin/node is used, or install Node 24 (.nvmrc)");
+}
+
 let failed = false;
+let lintFailed = false;
+if (!skipLint) {
+  lintFailed = run("lint", [join(root, "node_modules", "eslint", "bin", "eslint.js"), "--max-warnings=0", "."]) !== 0;
+  failed ||= lintFailed;
+}
 const vitestJson = join(reports, "vitest.json");
 const vitestCode = run("unit and integration tests", [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 addVitest(vitestJson);
@@ -93,5 +107,5 @@ if (!skipE2e) {
 }
 
 if (totals.passed + totals.failed === 0) failed = true; // a run that tested nothing is not a pass
-console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+console.log(`\nTests: ${totals.passed} passed, ${totals.failed + (lintFailed ? 1 : 0)} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}${lintFailed ? " (lint failed)" : ""}`);
 process.exit(failed ? 1 : 0);

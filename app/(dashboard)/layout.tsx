@@ -2,9 +2,10 @@ import type { ReactNode } from "react";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { getActor } from "@/lib/server/auth/actor";
-import { visibleNavigation } from "@/lib/domain/permissions";
+import { can, visibleNavigation } from "@/lib/domain/permissions";
 import { MainNav } from "@/components/layout/main-nav";
 import { SignOutButton } from "@/components/layout/sign-out-button";
+import { TraceBox } from "@/components/layout/trace-box";
 import Link from "next/link";
 
 export const dynamic = "force-dynamic";
@@ -20,6 +21,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <aside className="sidebar">
         <div className="brand">{t("app.name")}</div>
         <MainNav items={items} label={t("nav.main")} />
+        {can(actor.roles, "audit:trace") ? <TraceBox label={t("traceBox.label")} placeholder={t("traceBox.placeholder")} submit={t("traceBox.open")} /> : null}
         <div className="who" data-testid="who">
           <span>{t("user.signedInAs", { name: actor.name })}</span>
           <span>

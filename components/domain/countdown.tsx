@@ -9,6 +9,7 @@ export function Countdown({ until, showAbsolute = true }: { until: string; showA
   const format = useFormatter();
   const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the server renders no time; the first tick after mount keeps hydration equal
     setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);

@@ -57,7 +57,7 @@ describe("validation problems", () => {
   it("names each unknown field and says what was expected", () => {
     const r = prepareRefundInput.safeParse({ order_id: 5, reason: "meh", amount: 1, customer_id: "x" });
     expect(r.success).toBe(false);
-    const problems = validationProblems(r.error!.issues as never);
+    const problems = validationProblems(r.error!.issues);
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ path: "$.order_id", expected: "string" }),

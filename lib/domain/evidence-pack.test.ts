@@ -105,7 +105,7 @@ describe("evidence pack", () => {
   it("an event not yet integrated (no proof) fails, naming it", async () => {
     const p = pack();
     p.events[3] = { ...p.events[3]!, leafIndex: null, inclusionProof: null };
-    expect(failed(await verifyEvidencePack(serializeEvidencePack(p), { publicKey }))).toEqual([`event ${p.events[3]!.id} in log`]);
+    expect(failed(await verifyEvidencePack(serializeEvidencePack(p), { publicKey }))).toEqual([`event ${p.events[3].id} in log`]);
   });
   it("a missing approval event or execution link fails", async () => {
     const p = pack();

@@ -10,6 +10,7 @@ const expected: Record<Permission, Role[]> = {
   "executions:read": ["ops", "admin"],
   "executions:reconcile": ["ops"],
   "audit:read": ["auditor", "admin"],
+  "audit:trace": ["ops", "reviewer", "auditor", "admin"],
   "admin:manage": ["admin"],
 };
 

@@ -13,7 +13,10 @@ const table = {
   "proposal:reprepare": ["ops", "reviewer"],
   "executions:read": ["ops", "admin"],
   "executions:reconcile": ["ops"],
+  /** The whole trail: searches across traces, filters, fingerprints, export, evidence packs. */
   "audit:read": ["auditor", "admin"],
+  /** One trace looked up by its exact traceId (the redacted timeline): what the agent did before a decision. */
+  "audit:trace": ["ops", "reviewer", "auditor", "admin"],
   "admin:manage": ["admin"],
 } as const satisfies Record<string, readonly Role[]>;
 

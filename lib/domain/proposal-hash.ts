@@ -47,3 +47,39 @@ export function computeProposalHash(p: ProposalHashInput): string {
 export function proposalHashMatches(p: ProposalHashInput, presented: string): boolean {
   return /^[0-9a-f]{64}$/.test(presented) && computeProposalHash(p) === presented;
 }
+
+/** The columns of a stored proposal that its hash covers (the Prisma row has them under these names). */
+export type HashableProposal = {
+  id: string;
+  tenantId: string;
+  orderId: string;
+  amountMinor: number;
+  currency: string;
+  recipientKind: string;
+  recipientRef: string;
+  recipientHolder: string;
+  reason: string;
+  expiresAt: Date;
+};
+
+/**
+ * The hash input of a proposal row: the one mapping from stored columns to hashed fields, used when a
+ * proposal is built and whenever its hash is recomputed (approval, execution, evidence). A later hash
+ * version adds its fields (e.g. requiredApprovals, policyVersion) here and in `proposalHashPayload`.
+ */
+export function hashInputOf(p: HashableProposal): ProposalHashInput {
+  return {
+    id: p.id,
+    tenantId: p.tenantId,
+    orderId: p.orderId,
+    amount: { minor: p.amountMinor, currency: p.currency },
+    recipient: { kind: p.recipientKind, ref: p.recipientRef, holder: p.recipientHolder },
+    reason: p.reason,
+    expiresAt: p.expiresAt,
+  };
+}
+
+/** The hash recomputed from a proposal's own stored fields. */
+export function recomputeProposalHash(p: HashableProposal): string {
+  return computeProposalHash(hashInputOf(p));
+}

@@ -92,6 +92,7 @@ const PATTERNS: Pattern[] = [
 
 /** Replaces lone UTF-16 surrogates (invalid in canonical JSON) and NUL (refused by jsonb) with U+FFFD. */
 export function wellFormed(s: string): string {
+  // eslint-disable-next-line no-control-regex -- NUL is exactly what this replaces
   return s.replace(/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 }
 
@@ -112,6 +113,7 @@ export function scrubText(text: string, fp: Fingerprinter, seen: Set<string> = n
   const kept: string[] = [];
   out = out.replace(IDENTIFIER, (m) => `\u0000${kept.push(m) - 1}\u0000`);
   for (const p of PATTERNS) out = out.replace(p.re, (m) => p.replace(m, fp, seen));
+  // eslint-disable-next-line no-control-regex -- NUL delimits the placeholders set above (NUL never survives wellFormed)
   return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] ?? "");
 }
 

@@ -1,5 +1,4 @@
 import { verifyAuthenticationResponse } from "@simplewebauthn/server";
-import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { authenticationResponseInput } from "../schemas/passkeys";
 import { APPROVAL_CHALLENGE_VERSION, deriveApprovalChallenge } from "./passkey-challenge";
@@ -62,7 +61,7 @@ export type PasskeyApprovalVerdict =
  */
 export async function verifyPasskeyApproval(check: PasskeyApprovalCheck): Promise<PasskeyApprovalVerdict> {
   const version = (check.evidence as { version?: unknown } | null)?.version;
-  if (version !== undefined && version !== APPROVAL_CHALLENGE_VERSION) return { verified: false, reason: "unsupported_version", detail: String(version) };
+  if (version !== undefined && version !== APPROVAL_CHALLENGE_VERSION) return { verified: false, reason: "unsupported_version", detail: typeof version === "string" ? version : JSON.stringify(version) };
   const parsed = passkeyApprovalEvidence.safeParse(check.evidence);
   if (!parsed.success) return { verified: false, reason: "malformed_evidence", detail: parsed.error.issues[0]?.message };
   const evidence = parsed.data;
@@ -86,7 +85,7 @@ export async function verifyPasskeyApproval(check: PasskeyApprovalCheck): Promis
   }
   try {
     const result = await verifyAuthenticationResponse({
-      response: evidence.response as AuthenticationResponseJSON,
+      response: evidence.response,
       expectedChallenge: expected,
       expectedOrigin: check.origin,
       expectedRPID: check.rpID,

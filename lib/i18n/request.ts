@@ -1,3 +1,4 @@
+import type { AbstractIntlMessages } from "next-intl";
 import { getRequestConfig } from "next-intl/server";
 import { cookies, headers } from "next/headers";
 import { getActor } from "@/lib/server/auth/actor";
@@ -13,6 +14,6 @@ export default getRequestConfig(async () => {
   return {
     locale,
     timeZone: actor?.timeZone ?? "UTC",
-    messages: (await import(`../../messages/${language}.json`)).default,
+    messages: ((await import(`../../messages/${language}.json`)) as { default: AbstractIntlMessages }).default,
   };
 });

@@ -61,7 +61,7 @@ export async function handleControl(state: ControlState, method: string, path: s
       return createPaymentIntent(state.pool, input.data);
     }
     case "GET payment_intents/:id": {
-      const pi = await state.pool.query("SELECT * FROM payment_intents WHERE id = $1", [parts[1]]);
+      const pi = await state.pool.query<PaymentIntentDbRow>("SELECT * FROM payment_intents WHERE id = $1", [parts[1]]);
       return pi.rows[0] ? { status: 200, body: paymentIntentView(pi.rows[0]) } : bad(`No such payment_intent: '${parts[1]}'`, 404);
     }
     case "POST faults": {
@@ -82,7 +82,7 @@ export async function handleControl(state: ControlState, method: string, path: s
         await state.setBehaviour({ mode, delayMs });
         return { status: 200, body: { mode, delayMs } };
       }
-      const updated = await state.pool.query("UPDATE payment_intents SET refund_mode = $2, settle_delay_ms = $3 WHERE id = $1 RETURNING *", [paymentIntent, mode, delayMs]);
+      const updated = await state.pool.query<PaymentIntentDbRow>("UPDATE payment_intents SET refund_mode = $2, settle_delay_ms = $3 WHERE id = $1 RETURNING *", [paymentIntent, mode, delayMs]);
       return updated.rows[0] ? { status: 200, body: paymentIntentView(updated.rows[0]) } : bad(`No such payment_intent: '${paymentIntent}'`, 404);
     }
     case "POST refunds/:id/settle": {

@@ -72,13 +72,13 @@ function descend(container: FormObject | FormValue[], key: string | number, next
   if (existing === undefined) {
     const created: FormObject | FormValue[] = wantsArray ? [] : {};
     if (Array.isArray(container)) container.push(created);
-    else (container as FormObject)[key as string] = created;
+    else container[key as string] = created;
     return created;
   }
   if (typeof existing === "string" || Array.isArray(existing) !== wantsArray) {
     throw new FormError(`Conflicting parameter: ${rawKey}`, rawKey);
   }
-  return existing as FormObject | FormValue[];
+  return existing;
 }
 
 /** The parameters in a canonical order: two requests with the same parameters get the same string. */

@@ -31,7 +31,7 @@ export function validateCreateRefund(form: FormObject): CreateRefundParams | Err
   let amount: number | null = null;
   if (form.amount !== undefined) {
     const raw = form.amount;
-    if (typeof raw !== "string" || !/^\d{1,15}$/.test(raw)) return stripeError(400, "invalid_request_error", "Invalid integer: " + String(raw), { code: "parameter_invalid_integer", param: "amount" });
+    if (typeof raw !== "string" || !/^\d{1,15}$/.test(raw)) return stripeError(400, "invalid_request_error", "Invalid integer: " + (typeof raw === "string" ? raw : JSON.stringify(raw)), { code: "parameter_invalid_integer", param: "amount" });
     amount = Number(raw);
     if (amount < 1) return stripeError(400, "invalid_request_error", "Amount must be at least 1.", { code: "parameter_invalid_integer", param: "amount" });
   }

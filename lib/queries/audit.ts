@@ -1,8 +1,8 @@
 // The audit search resource (same pattern as proposals.ts): key + fetcher shared by the server prefetch
 // and the client hook. Every fetch is an audited search, so results are never refetched in the background.
 import { infiniteQueryOptions } from "@tanstack/react-query";
-import type { AuditSearchPage } from "@/lib/server/audit/search-audit-events";
-import { api } from "./proposals";
+import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
+import { api } from "./api";
 
 /** The filters as the URL carries them (strings). */
 export type AuditFilters = Partial<Record<"traceId" | "from" | "to" | "actor" | "action" | "outcome" | "proposalId" | "subject", string>>;
@@ -13,14 +13,14 @@ export const auditKeys = {
 };
 
 export function auditQueryString(f: AuditFilters, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams(Object.entries({ ...f, ...extra }).filter(([, v]) => v !== undefined && v !== "") as [string, string][]);
+  const params = new URLSearchParams(Object.entries({ ...f, ...extra }).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ""));
   return params.toString();
 }
 
 export const auditSearchQuery = (f: AuditFilters) =>
   infiniteQueryOptions({
     queryKey: auditKeys.search(f),
-    queryFn: ({ pageParam }) => api<AuditSearchPage>(`/api/audit/events?${auditQueryString(f, pageParam ? { cursor: pageParam } : {})}`),
+    queryFn: ({ pageParam }) => api(`/api/audit/events?${auditQueryString(f, pageParam ? { cursor: pageParam } : {})}`, auditSearchPageDto),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     staleTime: Infinity,

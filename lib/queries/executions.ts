@@ -1,10 +1,9 @@
 // Executions (ops view): one queryOptions factory per resource, shared by the server prefetch and the client.
 // "Check now" invalidates `executionKeys.all`.
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import type { ExecutionsPage } from "@/lib/server/executions/list-executions";
-import type { ExecutionOverview } from "@/lib/server/executions/get-execution-overview";
-import type { ExecutionState } from "@/lib/schemas/executions";
-import { api } from "./proposals";
+import type { ExecutionState } from "@/lib/domain/execution-state";
+import { checkNowResultDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
+import { api } from "./api";
 
 export type ExecutionFilters = { state?: ExecutionState };
 
@@ -24,7 +23,7 @@ export const executionsQuery = (f: ExecutionFilters) =>
       const params = new URLSearchParams();
       if (f.state) params.set("state", f.state);
       if (pageParam) params.set("cursor", pageParam);
-      return api<ExecutionsPage>(`/api/executions?${params.toString()}`);
+      return api(`/api/executions?${params.toString()}`, executionsPageDto);
     },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -34,9 +33,9 @@ export const executionsQuery = (f: ExecutionFilters) =>
 export const executionOverviewQuery = () =>
   queryOptions({
     queryKey: executionKeys.overview(),
-    queryFn: () => api<ExecutionOverview>("/api/executions/overview"),
+    queryFn: () => api("/api/executions/overview", executionOverviewDto),
     refetchInterval: EXECUTIONS_POLL_MS,
   });
 
 export const checkExecutionNow = (executionId: string) =>
-  api<{ executionId: string; status: string; queued: boolean }>(`/api/executions/${encodeURIComponent(executionId)}/check`, { method: "POST", body: "{}" });
+  api(`/api/executions/${encodeURIComponent(executionId)}/check`, checkNowResultDto, { method: "POST", body: "{}" });

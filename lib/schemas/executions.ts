@@ -1,7 +1,8 @@
 import { z } from "zod";
 
-export const executionStates = ["sending", "pending", "unknown", "succeeded", "failed"] as const;
-export type ExecutionState = (typeof executionStates)[number];
+import { executionStates } from "@/lib/domain/execution-state";
+
+export { executionStates, type ExecutionState } from "@/lib/domain/execution-state";
 
 export const listExecutionsInput = z.strictObject({
   cursor: z.string().max(200).optional(),

@@ -51,3 +51,14 @@ export const passkeyApprovalOptionsInput = z.strictObject({
   hash: z.string().regex(/^[0-9a-f]{64}$/, "Expected the 64-character lowercase hex hash shown to you."),
 });
 export type PasskeyApprovalOptionsInput = z.infer<typeof passkeyApprovalOptionsInput>;
+
+// ---- responses (DTOs), validated by the client fetcher ----------------------------------------------
+
+/** WebAuthn options as @simplewebauthn/server generates them; the browser library checks the rest. */
+const webAuthnOptions = <T>() =>
+  z.custom<T>((v) => typeof v === "object" && v !== null && typeof (v as { challenge?: unknown }).challenge === "string", "Expected WebAuthn options with a challenge.");
+export const registrationOptionsDto = webAuthnOptions<import("@simplewebauthn/browser").PublicKeyCredentialCreationOptionsJSON>();
+export const authenticationOptionsDto = webAuthnOptions<import("@simplewebauthn/browser").PublicKeyCredentialRequestOptionsJSON>();
+
+export const registeredPasskeyDto = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
+export type RegisteredPasskeyDto = z.infer<typeof registeredPasskeyDto>;

@@ -38,6 +38,7 @@ export const createSupportTicketInput = z.strictObject({
     .min(10)
     .max(TICKET_SUMMARY_MAX)
     // NUL cannot be stored in PostgreSQL text; other control characters are harmless.
+    // eslint-disable-next-line no-control-regex -- refusing NUL is the point of this check
     .regex(/^[^\u0000]*$/)
     .describe(`What the customer needs, in one or two sentences (10–${TICKET_SUMMARY_MAX} characters). Do not include card numbers, passwords or other secrets.`),
   priority: z.enum(ticketPriorities).describe("urgent only when the customer is blocked right now; normal by default."),

@@ -1,19 +1,91 @@
 import "server-only";
+import { z } from "zod";
 import { demoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
 import { demoPaymentProvider } from "@/lib/config/demo-payment-provider";
 
-// The only reader of process.env in the application. Demo mode is chosen by the start script
-// (APP_MODE=demo, set when it runs the embedded PostgreSQL); anything else is production and must
-// bring its own secrets.
+// The only reader of process.env in the application: every variable is declared once in `envSchema`
+// below, parsed with it, and read through `env()` (or the helpers under it). An invalid value is never
+// replaced by a default: the first read fails with every problem listed, so a misconfigured process stops
+// at start instead of running on silent fallbacks. Demo mode is chosen by the start script (APP_MODE=demo,
+// set when it runs the embedded PostgreSQL); anything else is production and must bring its own secrets.
 
-export const isDemoMode = process.env.APP_MODE === "demo";
+/** Unset and "" are the same: .env files write `NAME=` for "not set". */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+const int = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    (v) => (v === "" || v === undefined ? undefined : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v.trim()) : v),
+    z.number({ error: `a whole number from ${min} to ${max}` }).int().min(min).max(max).default(fallback),
+  );
+const httpUrl = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
+
+export const envSchema = z.object({
+    APP_MODE: optional(z.enum(["demo", "production"])),
+    /** Set by `next build` while it evaluates modules (no runtime secrets then). */
+    NEXT_PHASE: optional(z.string()),
+    DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/, error: "a postgres:// or postgresql:// URL" })),
+    DATABASE_POOL_SIZE: int(1, 200, 10),
+    LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).transform((v) => v ?? "info"),
+    NEXTAUTH_SECRET: optional(z.string()),
+    AUDIT_HMAC_KEY: optional(z.string()),
+    AUDIT_SIGNING_KEY: optional(z.string()),
+    NEXTAUTH_URL: optional(httpUrl),
+    APP_URL: optional(httpUrl),
+    OIDC_ISSUER: optional(httpUrl),
+    OIDC_CLIENT_ID: optional(z.string()),
+    OIDC_CLIENT_SECRET: optional(z.string()),
+    OIDC_NAME: optional(z.string().max(64)).transform((v) => v ?? "SSO"),
+    PAYMENT_PROVIDER_API_KEY: optional(z.string()),
+    PAYMENT_PROVIDER_WEBHOOK_SECRET: optional(z.string()),
+    PAYMENT_PROVIDER_URL: optional(httpUrl),
+    PAYMENT_PROVIDER_TIMEOUT_MS: int(1, 120_000, 10_000),
+    WORKER_CONCURRENCY: int(1, 100, 4),
+    AUDIT_SEQUENCER_INTERVAL_MS: int(10, 60_000, 100),
+    EXECUTION_STALE_SENDING_MS: int(0, 3_600_000, 30_000),
+    EXECUTION_RECONCILE_DELAY_MS: int(0, 3_600_000, 5_000),
+    WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
+});
+
+/** Rules across variables, checked beside the schema so they are listed even when a field is also wrong. */
+function crossProblems(source: Record<string, string | undefined>): string[] {
+  const oidc = [source.OIDC_ISSUER, source.OIDC_CLIENT_ID, source.OIDC_CLIENT_SECRET].filter((v) => v !== undefined && v !== "").length;
+  return oidc !== 0 && oidc !== 3 ? ["OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together"] : [];
+}
+
+export type Env = z.output<typeof envSchema>;
+
+const keys = Object.keys(envSchema.shape) as (keyof Env)[];
+let cached: { snapshot: string; env: Env } | null = null;
+
+/** Every problem of an environment, one line each ("NAME: expected …"); empty when it parses. */
+export function envProblems(source: Record<string, string | undefined>): string[] {
+  const parsed = envSchema.safeParse(source);
+  return [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`)), ...crossProblems(source)];
+}
+
+/**
+ * The parsed environment. Parsed once per distinct set of values (tests and scripts may change a variable
+ * at run time; the server never does), and throws listing every invalid variable.
+ */
+export function env(): Env {
+  const source = Object.fromEntries(keys.map((k) => [k, process.env[k]]));
+  const snapshot = JSON.stringify(source);
+  if (cached?.snapshot === snapshot) return cached.env;
+  const parsed = envSchema.safeParse(source);
+  const problems = envProblems(source);
+  if (!parsed.success || problems.length > 0) throw new Error(`invalid environment (see .env.example):\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  cached = { snapshot, env: parsed.data };
+  return parsed.data;
+}
+
+export const isDemoMode = env().APP_MODE === "demo";
 
 let checked = false;
 function assertSecrets(): void {
   if (checked || isDemoMode) return;
   // `next build` evaluates modules without runtime secrets; the running server is checked.
-  if (process.env.NEXT_PHASE === "phase-production-build") return;
-  const problems = productionSecretProblems(process.env);
+  if (env().NEXT_PHASE === "phase-production-build") return;
+  const e = env();
+  const problems = productionSecretProblems({ NEXTAUTH_SECRET: e.NEXTAUTH_SECRET, AUDIT_HMAC_KEY: e.AUDIT_HMAC_KEY, AUDIT_SIGNING_KEY: e.AUDIT_SIGNING_KEY });
   if (problems.length > 0) {
     throw new Error(`refusing to run in production: ${problems.join("; ")}`);
   }
@@ -22,26 +94,29 @@ function assertSecrets(): void {
 
 export function secret(name: SecretName): string {
   assertSecrets();
-  return process.env[name] ?? (isDemoMode ? demoSecrets[name] : "");
+  return env()[name] ?? (isDemoMode ? demoSecrets[name] : "");
 }
 
 export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded PostgreSQL)");
   return url;
 }
 
-export const logLevel = process.env.LOG_LEVEL ?? "info";
+/** Connections per app instance (DATABASE_POOL_SIZE, default 10). */
+export function databasePoolSize(): number {
+  return env().DATABASE_POOL_SIZE;
+}
+
+export const logLevel = env().LOG_LEVEL;
 
 export type OidcConfig = { issuer: string; clientId: string; clientSecret: string; name: string };
 
 /** Generic OpenID Connect sign-in, switched on when all three variables are set. */
 export function oidcConfig(): OidcConfig | null {
-  const issuer = process.env.OIDC_ISSUER;
-  const clientId = process.env.OIDC_CLIENT_ID;
-  const clientSecret = process.env.OIDC_CLIENT_SECRET;
+  const { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret, OIDC_NAME: name } = env();
   if (!issuer || !clientId || !clientSecret) return null;
-  return { issuer, clientId, clientSecret, name: process.env.OIDC_NAME ?? "SSO" };
+  return { issuer, clientId, clientSecret, name };
 }
 
 // Payment provider (lib/server/payments, docs/provider-sandbox.md).
@@ -61,21 +136,20 @@ export type PaymentProviderConfig = {
  * (default 10 s). Demo mode falls back to the sandbox's public demo values; production refuses them.
  */
 export function paymentProviderConfig(): PaymentProviderConfig {
+  const e = env();
   const demo = isDemoMode;
-  const apiKey = process.env.PAYMENT_PROVIDER_API_KEY ?? (demo ? demoPaymentProvider.apiKey : "");
-  const webhookSecret = process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET ?? (demo ? demoPaymentProvider.webhookSecret : null);
+  const apiKey = e.PAYMENT_PROVIDER_API_KEY ?? (demo ? demoPaymentProvider.apiKey : "");
+  const webhookSecret = e.PAYMENT_PROVIDER_WEBHOOK_SECRET ?? (demo ? demoPaymentProvider.webhookSecret : null);
   if (!demo) {
     if (!apiKey) throw new Error("PAYMENT_PROVIDER_API_KEY is not set");
     if (apiKey === demoPaymentProvider.apiKey || webhookSecret === demoPaymentProvider.webhookSecret) {
       throw new Error("refusing the public demo payment provider credentials outside demo mode");
     }
   }
-  const rawUrl = process.env.PAYMENT_PROVIDER_URL ?? (demo ? demoPaymentProvider.url : "");
-  const timeout = Number.parseInt(process.env.PAYMENT_PROVIDER_TIMEOUT_MS ?? "", 10);
-  const config: PaymentProviderConfig = { apiKey, timeoutMs: timeout > 0 && timeout <= 120_000 ? timeout : 10_000, webhookSecret: webhookSecret || null };
+  const rawUrl = e.PAYMENT_PROVIDER_URL ?? (demo ? demoPaymentProvider.url : "");
+  const config: PaymentProviderConfig = { apiKey, timeoutMs: e.PAYMENT_PROVIDER_TIMEOUT_MS, webhookSecret: webhookSecret || null };
   if (rawUrl) {
     const url = new URL(rawUrl);
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("PAYMENT_PROVIDER_URL must be http(s)");
     config.protocol = url.protocol === "http:" ? "http" : "https";
     config.host = url.hostname;
     config.port = url.port ? Number(url.port) : config.protocol === "http" ? 80 : 443;
@@ -87,18 +161,24 @@ export function paymentProviderConfig(): PaymentProviderConfig {
 
 /** Jobs one worker process runs at the same time (WORKER_CONCURRENCY, default 4). */
 export function workerConcurrency(): number {
-  const n = Number.parseInt(process.env.WORKER_CONCURRENCY ?? "", 10);
-  return Number.isInteger(n) && n > 0 && n <= 100 ? n : 4;
+  return env().WORKER_CONCURRENCY;
+}
+
+/** How often the audit sequencer looks for new events to integrate (AUDIT_SEQUENCER_INTERVAL_MS, default 100). */
+export function auditSequencerIntervalMs(): number {
+  return env().AUDIT_SEQUENCER_INTERVAL_MS;
 }
 
 /** Reviewer webhooks may reach loopback / private addresses: always in demo mode, else WEBHOOK_ALLOW_PRIVATE=1. */
 export function webhookAllowPrivate(): boolean {
-  return process.env.APP_MODE === "demo" || process.env.WEBHOOK_ALLOW_PRIVATE === "1";
+  const e = env();
+  return e.APP_MODE === "demo" || e.WEBHOOK_ALLOW_PRIVATE;
 }
 
 /** Public base URL of the dashboard, for links in notifications (APP_URL, else NEXTAUTH_URL). */
 export function appBaseUrl(): string {
-  return (process.env.APP_URL ?? process.env.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  const e = env();
+  return (e.APP_URL ?? e.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
 }
 
 /**
@@ -106,7 +186,8 @@ export function appBaseUrl(): string {
  * its host name. Demo mode falls back to http://localhost:3000; production must set NEXTAUTH_URL.
  */
 export function webAuthnRelyingParty(): { rpID: string; origin: string; rpName: string } {
-  const raw = process.env.NEXTAUTH_URL ?? (process.env.APP_MODE === "demo" ? "http://localhost:3000" : "");
+  const e = env();
+  const raw = e.NEXTAUTH_URL ?? (e.APP_MODE === "demo" ? "http://localhost:3000" : "");
   if (!raw) throw new Error("NEXTAUTH_URL is not set: passkeys need the dashboard's public origin");
   const url = new URL(raw);
   return { rpID: url.hostname, origin: url.origin, rpName: "Approval Gateway" };
@@ -118,12 +199,6 @@ export function webAuthnRelyingParty(): { rpID: string; origin: string; rpName: 
  * Tests shorten them; production keeps the defaults.
  */
 export function executionTimings(): { staleSendingMs: number; reconcileDelayMs: number } {
-  const int = (v: string | undefined, d: number) => {
-    const n = Number.parseInt(v ?? "", 10);
-    return n >= 0 && n <= 3_600_000 ? n : d;
-  };
-  return {
-    staleSendingMs: int(process.env.EXECUTION_STALE_SENDING_MS, 30_000),
-    reconcileDelayMs: int(process.env.EXECUTION_RECONCILE_DELAY_MS, 5_000),
-  };
+  const e = env();
+  return { staleSendingMs: e.EXECUTION_STALE_SENDING_MS, reconcileDelayMs: e.EXECUTION_RECONCILE_DELAY_MS };
 }

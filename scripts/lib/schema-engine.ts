@@ -46,7 +46,7 @@ class CharSafePool extends pg.Pool {
     // Every pooled client (also those Pool.query checks out internally) relabels "char" columns.
     this.on("connect", (client) => {
       const query = client.query.bind(client);
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's overloaded query() cannot be re-declared without any
       (client as any).query = (...args: any[]) => {
         const last = args[args.length - 1];
         if (typeof last === "function") {
@@ -125,12 +125,12 @@ async function loadEngineModule() {
   const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
   const bytes = readFileSync(join(pkgDir, "schema_engine_bg.wasm"));
   const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wasm-bindgen exports carry no types
   const exports = instance.exports as any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- internal wasm-bindgen hook, not in the package's types
   (bg as any).__wbg_set_wasm(exports);
   exports.__wbindgen_start?.();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- global the engine reads on panic (TOOLCHAIN.md)
   (globalThis as any).PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (m: string) => console.error("schema engine panic:", m) };
   return bg;
 }
@@ -139,7 +139,7 @@ export async function openSchemaEngine(databaseUrl: string, schemaPath: string):
   const bg = await loadEngineModule();
   const schema = readFileSync(schemaPath, "utf8");
   const factory = bindMigrationAwareSqlAdapterFactory(adapterFactory(databaseUrl) as never);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- SchemaEngine.new is untyped wasm glue; Engine types its result
   return (await (bg as any).SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, (log: string) => void log, factory)) as Engine;
 }
 

@@ -101,12 +101,12 @@ describe("audit search", () => {
     expect(mine.events.every((e) => e.fingerprints.length > 0)).toBe(true);
   });
 
-  it("ops and reviewers are refused, and nothing is returned to them", async () => {
+  it("ops and reviewers are refused anything broader than one exact trace, and nothing is returned to them", async () => {
     for (const role of ["ops", "reviewer"] as const) {
       const actor = await actorOf(ES, role);
-      await expect(searchAuditEvents(actor, { traceId: "x" })).rejects.toMatchObject({ code: "permission_denied" });
-      await expect(exportAuditEvents(actor, {}, "csv")).rejects.toMatchObject({ code: "permission_denied" });
-      await expect(getAuditTrace(actor, "x")).rejects.toMatchObject({ code: "permission_denied" });
+      await expect(searchAuditEvents(actor, { action: "tool:lookup_order" })).rejects.toMatchObject({ code: "permission_denied" });
+      await expect(searchAuditEvents(actor, { traceId: "x", outcome: "ok" })).rejects.toMatchObject({ code: "permission_denied" });
+      await expect(exportAuditEvents(actor, { traceId: "x" }, "csv")).rejects.toMatchObject({ code: "permission_denied" });
     }
     const admin = await actorOf(ES, "admin");
     expect(Array.isArray((await searchAuditEvents(admin, { action: "tool:lookup_order" })).events)).toBe(true);

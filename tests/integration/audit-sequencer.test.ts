@@ -71,7 +71,7 @@ describe("audit sequencer", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.push(child);
-    const led = new Promise<void>((resolve) => createInterface({ input: child.stdout! }).on("line", (l) => l === `leading ${es}` && resolve()));
+    const led = new Promise<void>((resolve) => createInterface({ input: child.stdout }).on("line", (l) => l === `leading ${es}` && resolve()));
     await calls(5);
     await led;
     await eventually(async () => (await pendingOf(es)) === 0, "the child to integrate");

@@ -34,8 +34,8 @@ function spawnUntil(args: string[], env: NodeJS.ProcessEnv, ready: string, timeo
         resolve({ child, output: () => output });
       }
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`${args[0]} exited (${code ?? signal}) before it was ready:\n${output.slice(-4000)}`));

@@ -35,14 +35,16 @@ beforeAll(async () => {
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
+    req.on("end", () => {
       const body = Buffer.concat(chunks).toString();
       if ([...muted].some((pi) => body.includes(pi))) {
         res.writeHead(200).end("{}");
         return;
       }
-      const response = await webhookPOST(new Request("http://localhost/api/payments/webhook", { method: "POST", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }));
-      res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
+      void (async () => {
+        const response = await webhookPOST(new Request("http://localhost/api/payments/webhook", { method: "POST", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }));
+        res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
+      })();
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));

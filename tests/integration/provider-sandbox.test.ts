@@ -74,8 +74,8 @@ async function startSandbox(): Promise<void> {
         resolve();
       }
     };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", (c: Buffer) => (sandboxOutput += c.toString()));
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (c: Buffer) => (sandboxOutput += c.toString()));
     child.once("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`sandbox exited with ${code}:\n${sandboxOutput}`));

@@ -1,7 +1,7 @@
 // A software WebAuthn authenticator for tests, built on node:crypto P-256 keys: it answers registration
 // ("none" attestation) and authentication the way a real authenticator would, so the server's verification
 // runs end to end without a browser. User presence and user verification are always asserted.
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto";
 import { isoCBOR } from "@simplewebauthn/server/helpers";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 
@@ -60,7 +60,7 @@ export function createSoftAuthenticator(relyingParty: { rpID: string; origin: st
       const clientDataJSON = Buffer.from(JSON.stringify({ type: "webauthn.get", challenge, origin: opts.origin ?? relyingParty.origin, crossOrigin: false }));
       const flags = opts.userVerified === false ? 0x01 : 0x05; // UP, plus UV unless told otherwise
       const authData = Buffer.concat([sha256(opts.rpID ?? relyingParty.rpID), Buffer.from([flags]), u32(self.counter)]);
-      const signature = sign("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), privateKey as KeyObject); // DER, as WebAuthn ES256
+      const signature = sign("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), privateKey); // DER, as WebAuthn ES256
       return {
         id: self.credentialId,
         rawId: self.credentialId,

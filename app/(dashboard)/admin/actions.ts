@@ -37,7 +37,7 @@ export async function saveReviewWebhook(_prev: ReviewWebhookFormState, form: For
   } catch (error) {
     if (isAppError(error)) {
       if (error.code === "unauthenticated" || error.code === "permission_denied") return { status: "error", problem: error.code };
-      const problem = String(error.details?.problem ?? "invalid");
+      const problem = typeof error.details?.problem === "string" ? error.details.problem : "invalid";
       if (error.code === "invalid_arguments" && knownProblems.has(problem)) return { status: "error", problem: problem as ReviewWebhookProblem };
     }
     log.error({ err: error instanceof Error ? { name: error.name, message: error.message } : String(error) }, "saving the reviewer webhook failed");

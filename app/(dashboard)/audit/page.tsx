@@ -14,9 +14,17 @@ export const dynamic = "force-dynamic";
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function AuditPage({ searchParams }: Props) {
+  const raw = await searchParams;
+  const bareTrace = typeof raw.traceId === "string" ? raw.traceId.trim() : "";
+  const onlyTrace = bareTrace && auditFilterKeys.every((k) => k === "traceId" || !raw[k]);
+  // A bare traceId (the proposal page's "trace" link, the Trace box) is the trace page, open to every role
+  // that may look up one trace; anything else is the auditors' search.
+  if (onlyTrace) {
+    await pageActor("audit:trace");
+    redirect(`/audit/traces/${encodeURIComponent(bareTrace)}`);
+  }
   const actor = await pageActor("audit:read");
   const t = await getTranslations("audit");
-  const raw = await searchParams;
   const filters: AuditFilters = {};
   for (const key of auditFilterKeys) {
     const v = raw[key];
@@ -24,8 +32,6 @@ export default async function AuditPage({ searchParams }: Props) {
     if (s) filters[key] = s;
   }
   const active = Object.keys(filters);
-  // A bare traceId (the proposal page's "trace" link, or the search box) is the trace page.
-  if (active.length === 1 && filters.traceId) redirect(`/audit/traces/${encodeURIComponent(filters.traceId)}`);
 
   let state = null;
   if (active.length) {
@@ -68,7 +74,7 @@ export default async function AuditPage({ searchParams }: Props) {
           <AuditResults filters={filters} />
         </HydrationBoundary>
       ) : null}
-      {can(actor.roles, "admin:manage") ? <ChainPanel tenantId={actor.tenantId} /> : null}
+      {can(actor.roles, "admin:manage") ? <ChainPanel actor={actor} /> : null}
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import { proposalKeys } from "@/lib/queries/proposals";
-import { db } from "@/lib/server/db/client";
+import { listQueueChannels } from "@/lib/server/proposals/list-queue-channels";
 import { QueueTable } from "./_components/queue-table";
 
 export const dynamic = "force-dynamic";
@@ -14,13 +14,13 @@ export default async function QueuePage() {
   // Seed the client cache under the same key the client hook uses: the first paint has data.
   const client = new QueryClient();
   client.setQueryData(proposalKeys.queue({}), { pages: [await listPendingProposals(actor, {})], pageParams: [undefined] });
-  const channels = await db().channel.findMany({ where: { tenantId: actor.tenantId }, select: { slug: true }, orderBy: { slug: "asc" } });
+  const channels = await listQueueChannels(actor);
   return (
     <section aria-labelledby="queue-title">
       <h1 id="queue-title">{t("title")}</h1>
       <p className="lead">{t("description")}</p>
       <HydrationBoundary state={dehydrate(client)}>
-        <QueueTable channels={channels.map((c) => c.slug)} />
+        <QueueTable channels={channels} />
       </HydrationBoundary>
     </section>
   );

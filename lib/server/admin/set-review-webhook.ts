@@ -1,4 +1,5 @@
 import "server-only";
+import { inputProblems, invalidArguments } from "@/lib/domain/validation";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@/lib/domain/outcome";
@@ -28,14 +29,16 @@ export type SetReviewWebhookResult = { url: string | null; secret: string | null
 export async function setReviewWebhook(actor: Actor, raw: unknown): Promise<SetReviewWebhookResult> {
   assertCan(actor.roles, "admin:manage");
   const parsed = setReviewWebhookInput.safeParse(raw);
-  if (!parsed.success) throw new AppError("invalid_arguments", "Enter the webhook URL.", { field: "url", problem: "invalid" });
+  if (!parsed.success) throw invalidArguments("Enter the webhook URL.", inputProblems(parsed.error), { problem: "invalid" });
   const input = parsed.data;
 
   let url: string | null = null;
   let secret: string | null = null;
   if (input.intent === "save") {
     const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
-    if (!checked.ok) throw new AppError("invalid_arguments", problemMessages[checked.problem], { field: "url", problem: checked.problem });
+    if (!checked.ok) {
+      throw invalidArguments(problemMessages[checked.problem], [{ path: "$.url", expected: "a public https URL", message: problemMessages[checked.problem] }], { problem: checked.problem });
+    }
     url = checked.url.toString();
     secret = generateWebhookSecret();
   }

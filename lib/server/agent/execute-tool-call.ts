@@ -86,7 +86,7 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
   if (!parsed.success) {
     return answer(
       failure("invalid_arguments", `The arguments of ${tool} are invalid. Fix every listed problem, or ask the customer for the missing information.`, {
-        problems: validationProblems(parsed.error.issues as never),
+        problems: validationProblems(parsed.error.issues),
       }),
       { clear: handler.auditClear },
     );

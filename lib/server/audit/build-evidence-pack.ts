@@ -1,8 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { assertCan } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
-import { canonicalProposalJson } from "@/lib/domain/proposal-hash";
+import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
 import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, type EvidencePack, type PackEvent } from "@/lib/domain/evidence-pack";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
@@ -11,6 +10,7 @@ import { inclusionProof } from "@/lib/domain/merkle";
 import { recordAuditEvent } from "./record-event";
 import { leafIndexesOf } from "./audit-event-view";
 import { latestCheckpoint, withNodes } from "./tree-store";
+import { authorizeAuditAccess } from "./search-audit-events";
 
 const EVENTS_MAX = 2_000;
 /** How long a pack waits for the sequencer to integrate the proposal's newest events (it runs every ~100 ms). */
@@ -28,7 +28,7 @@ const toPackEvent = (e: EventRow, leafIndex: number | null, inclusionProof: stri
  * `npm run evidence:verify` checks offline. Building it is an audit event (`audit:evidence_pack`).
  */
 export async function buildEvidencePack(actor: Actor, proposalId: string): Promise<{ filename: string; body: string }> {
-  assertCan(actor.roles, "audit:read");
+  await authorizeAuditAccess(actor, "audit:read", "audit:evidence_pack", undefined, { proposalId });
   if (!/^[0-9a-f-]{36}$/.test(proposalId)) throw new AppError("not_found", "No such proposal.");
   const p = await db().proposal.findFirst({
     where: { id: proposalId, tenantId: actor.tenantId },
@@ -61,10 +61,7 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     relyingParty: { rpID: rp.rpID, origin: rp.origin },
     proposal: {
       id: p.id, traceId: p.traceId, status: p.status, hash: p.hash, createdAt: p.createdAt.toISOString(),
-      canonicalJson: canonicalProposalJson({
-        id: p.id, tenantId: p.tenantId, orderId: p.orderId, amount: { minor: p.amountMinor, currency: p.currency },
-        recipient: { kind: p.recipientKind, ref: p.recipientRef, holder: p.recipientHolder }, reason: p.reason, expiresAt: p.expiresAt,
-      }),
+      canonicalJson: canonicalProposalJson(hashInputOf(p)),
     },
     approvals: p.approvals.map((a) => {
       const cred = a.passkeyCredentialId ? credentials.get(a.passkeyCredentialId) : undefined;

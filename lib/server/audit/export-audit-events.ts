@@ -1,10 +1,9 @@
 import "server-only";
-import { assertCan } from "@/lib/domain/permissions";
 import type { AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { recordAuditEvent } from "./record-event";
-import { auditLookupTraceId, findAuditEvents, parseAuditSearch, searchAuditClear, searchAuditData } from "./search-audit-events";
+import { auditLookupTraceId, authorizeAuditAccess, findAuditEvents, parseAuditSearch, searchAuditClear, searchAuditData } from "./search-audit-events";
 import type { AuditEventView } from "./audit-event-view";
 
 export const EXPORT_MAX_EVENTS = 10_000;
@@ -15,6 +14,7 @@ export type AuditExport = { filename: string; contentType: string; body: string;
 const CSV_COLUMNS = ["leafIndex", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "fingerprints", "data", "hash", "id"] as const;
 
 function csvCell(v: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects and arrays are serialised first; String() only sees primitives
   const s = v == null ? "" : Array.isArray(v) ? v.join(" ") : typeof v === "object" ? JSON.stringify(v) : String(v);
   // Quote everything; neutralise spreadsheet formulas (CSV injection).
   const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
@@ -29,8 +29,8 @@ export function toCsv(events: AuditEventView[]): string {
 
 /** CSV or JSON of every event matching the filters (newest first, capped), recorded as an audit event. */
 export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, format: "csv" | "json"): Promise<AuditExport> {
-  assertCan(actor.roles, "audit:read");
   const f = parseAuditSearch({ ...input, cursor: undefined });
+  await authorizeAuditAccess(actor, "audit:read", "audit:export", f.traceId, searchAuditData(f, { format }));
   return db().$transaction(
     async (tx) => {
       const events: AuditEventView[] = [];

@@ -1,11 +1,10 @@
 import "server-only";
-import { assertCan } from "@/lib/domain/permissions";
 import { verifyPasskeyApproval } from "@/lib/domain/verify-passkey-approval";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordAuditEvent } from "./record-event";
-import { auditLookupTraceId } from "./search-audit-events";
+import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
 
 export type TraceStep = AuditEventView & { deltaMs: number; stage: "agent" | "proposal" | "approval" | "execution" | "provider" | "reconciliation" | "audit" | "other" };
@@ -50,9 +49,9 @@ function stageOf(action: string): TraceStep["stage"] {
  * passkey, the offline signature check. Opening a trace is itself an audit event.
  */
 export async function getAuditTrace(actor: Actor, traceId: string): Promise<AuditTrace> {
-  assertCan(actor.roles, "audit:read");
   const tenantId = actor.tenantId;
   const id = traceId.trim().slice(0, 128);
+  await authorizeAuditAccess(actor, "audit:trace", "audit:view_trace", id, { traceId: id });
   const proposals = await db().proposal.findMany({
     where: { tenantId, traceId: id },
     include: { approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true } } } }, execution: true },

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { assertCan } from "@/lib/domain/permissions";
+import { parseInput } from "@/lib/domain/validation";
 import { AppError } from "@/lib/domain/outcome";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
@@ -12,9 +13,7 @@ export type LegalHoldInput = z.infer<typeof legalHoldInput>;
 /** Puts a trace of the actor's tenant under legal hold (admins): retention purges skip its events. */
 export async function placeLegalHold(actor: Actor, input: LegalHoldInput) {
   assertCan(actor.roles, "admin:manage");
-  const parsed = legalHoldInput.safeParse(input);
-  if (!parsed.success) throw new AppError("invalid_arguments", "A trace id and a reason are required.");
-  const { traceId, reason } = parsed.data;
+  const { traceId, reason } = parseInput(legalHoldInput, input, "A trace id and a reason are required.");
   return db().$transaction(async (tx) => {
     const exists = await tx.auditEvent.findFirst({ where: { tenantId: actor.tenantId, traceId }, select: { id: true } });
     if (!exists) throw new AppError("not_found", "No such trace.");

@@ -1,8 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@/lib/server/db/generated/client";
-import { assertCan } from "@/lib/domain/permissions";
+import { can, type Permission } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
+import { parseInput } from "@/lib/domain/validation";
 import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
@@ -14,9 +15,7 @@ import type { LoggedEvent } from "@/lib/domain/audit-log";
 export type AuditSearchPage = { events: AuditEventView[]; nextCursor: string | null };
 
 export function parseAuditSearch(input: AuditSearchInput): AuditSearchFilters {
-  const parsed = auditSearchInput.safeParse(input);
-  if (!parsed.success) throw new AppError("invalid_arguments", "Some search filters are not valid.", { fields: parsed.error.issues.map((i) => i.path.join(".")) });
-  return parsed.data;
+  return parseInput(auditSearchInput, input, "Some search filters are not valid.");
 }
 
 /**
@@ -80,13 +79,40 @@ export function auditLookupTraceId(kind: string, traceId?: string): string {
 }
 export const searchAuditClear = ["traceId", "from", "to", "action", "outcome", "proposalId", "cursor", "format", "count", "results"];
 
+/** A search for one exact traceId and nothing else (paging aside): what `audit:trace` allows. */
+export function isExactTraceLookup(f: AuditSearchFilters): boolean {
+  return !!f.traceId && !f.from && !f.to && !f.actor && !f.action && !f.outcome && !f.proposalId && !f.subject;
+}
+
 /**
- * Auditor search over the actor's tenant. The search itself is an audit event written in the same
- * transaction: no results without the record of who searched for what.
+ * Refuses unless the actor holds `permission`; a refusal is itself an audit event (who tried to look up
+ * what), committed on its own since nothing else happens.
+ */
+export async function authorizeAuditAccess(actor: Actor, permission: Permission, action: string, traceId: string | undefined, data: Record<string, unknown>): Promise<void> {
+  if (can(actor.roles, permission)) return;
+  await db().$transaction((tx) =>
+    recordAuditEvent(tx, {
+      tenantId: actor.tenantId,
+      traceId: auditLookupTraceId("denied", traceId),
+      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+      action,
+      outcome: "permission_denied",
+      data: { ...data, permission },
+      redaction: { clear: [...searchAuditClear, "permission"] },
+    }),
+  );
+  throw new AppError("permission_denied", "Your role does not allow this.");
+}
+
+/**
+ * Search over the actor's tenant: an exact traceId for anyone who may look up a trace (reviewers, ops,
+ * auditors, admins); any other filter, fingerprint or time range for auditors and admins only. The search
+ * itself is an audit event written in the same transaction: no results without the record of who searched
+ * for what; a refused search is recorded too.
  */
 export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): Promise<AuditSearchPage> {
-  assertCan(actor.roles, "audit:read");
   const f = parseAuditSearch(input);
+  await authorizeAuditAccess(actor, isExactTraceLookup(f) ? "audit:trace" : "audit:read", "audit:search", f.traceId, searchAuditData(f));
   return db().$transaction(async (tx) => {
     const page = await findAuditEvents(tx, actor.tenantId, f);
     await recordAuditEvent(tx, {

@@ -2,7 +2,7 @@ import "server-only";
 import pg from "pg";
 import { appendLeaves, frontierRefs, frontierRoot, type StoredNode } from "@/lib/domain/merkle";
 import type { SignedCheckpoint } from "@/lib/domain/audit-log";
-import { databaseUrl } from "@/lib/server/env";
+import { auditSequencerIntervalMs, databaseUrl } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { signCheckpoint } from "./signing-key";
 
@@ -125,7 +125,7 @@ export type Sequencer = { stop: () => Promise<void>; leading: () => string[]; in
  * connection) and integrates them. Also keeps next months' AuditEvent partitions created.
  */
 export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number } = {}): Sequencer {
-  const interval = opts.intervalMs ?? Number(process.env.AUDIT_SEQUENCER_INTERVAL_MS ?? 100);
+  const interval = opts.intervalMs ?? auditSequencerIntervalMs();
   const url = opts.databaseUrl ?? databaseUrl();
   let client: pg.Client | null = null;
   const led = new Set<string>();
@@ -184,10 +184,10 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
   return {
     async stop() {
       stopped = true;
-      (wake as (() => void) | null)?.();
+      (wake)?.();
       await loop;
       // Closing the connection releases every log lock at once.
-      const c = client as pg.Client | null;
+      const c = client;
       await c?.end().catch(() => undefined);
       client = null;
       led.clear();

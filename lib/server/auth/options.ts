@@ -17,7 +17,7 @@ declare module "next-auth" {
   }
 }
 declare module "next-auth/jwt" {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- module augmentation must be an interface that extends
   interface JWT extends Partial<StaffClaims> {}
 }
 

@@ -1,13 +1,13 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client";
-import { databaseUrl } from "@/lib/server/env";
+import { databasePoolSize, databaseUrl } from "@/lib/server/env";
 
 // One client per process (kept on globalThis so dev hot reloads do not open new pools).
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 
 function createClient(): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: databaseUrl(), max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  const adapter = new PrismaPg({ connectionString: databaseUrl(), max: databasePoolSize() });
   // AuditEvent.pos (a BIGINT write position) is left out of default selections: it is only for ordering
   // and keyset pages, and a bigint in a row would break JSON.stringify of that row.
   return new PrismaClient({ adapter, omit: { auditEvent: { pos: true } } });

@@ -1,4 +1,7 @@
 import "server-only";
+import { executionStatus as E, settledExecutionStatuses, unsettledExecutionStatuses } from "@/lib/domain/execution-state";
+import { proposalStatus as P, statesLeadingTo } from "@/lib/domain/proposal-state";
+import { refundStatus, type RefundStatus } from "@/lib/domain/refund-state";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
@@ -20,17 +23,17 @@ export async function applyProviderAnswer(input: { executionId: string; answer: 
     if (answer.outcome === "succeeded" || answer.outcome === "pending") {
       await settleWithRefund(tx, input.executionId, answer.refund, input.source);
     } else if (answer.outcome === "failed") {
-      await settle(tx, input.executionId, { status: "failed", failureReason: answer.reason, providerRefundId: answer.refundId }, input.source, { reason: answer.reason, code: answer.code });
+      await settle(tx, input.executionId, { status: E.failed, failureReason: answer.reason, providerRefundId: answer.refundId }, input.source, { reason: answer.reason, code: answer.code });
     } else if (answer.outcome === "unknown") {
       const moved = await tx.execution.updateMany({
-        where: { id: input.executionId, status: { in: ["sending", "unknown"] } },
-        data: { status: "unknown", lastError: `${answer.cause}: ${answer.message}`.slice(0, 500) },
+        where: { id: input.executionId, status: { in: [E.sending, E.unknown] } },
+        data: { status: E.unknown, lastError: `${answer.cause}: ${answer.message}`.slice(0, 500) },
       });
       if (moved.count === 0) return;
       const ex = await tx.execution.findUniqueOrThrow({ where: { id: input.executionId }, include: { proposal: true } });
-      await tx.proposal.updateMany({ where: { id: ex.proposalId, status: "executing" }, data: { status: "needs_reconciliation" } });
+      await tx.proposal.updateMany({ where: { id: ex.proposalId, status: P.executing }, data: { status: P.needsReconciliation } });
       await audit(tx, ex, "execution:unknown", "result_pending", input.source, { cause: answer.cause, statusCode: answer.statusCode });
-      await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs), jobKey: `reconcile:${ex.id}` });
+      await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs) });
     }
   }, { maxWait: 15_000, timeout: 15_000 });
 }
@@ -38,50 +41,50 @@ export async function applyProviderAnswer(input: { executionId: string; answer: 
 /** The provider has a refund for this execution: record it as what it is now. */
 export async function settleWithRefund(tx: Tx, executionId: string, refund: ProviderRefund, source: Source): Promise<void> {
   if (refund.status === "succeeded") {
-    await settle(tx, executionId, { status: "succeeded", providerRefundId: refund.id }, source, { refundId: refund.id });
+    await settle(tx, executionId, { status: E.succeeded, providerRefundId: refund.id }, source, { refundId: refund.id });
   } else if (refund.status === "failed" || refund.status === "canceled") {
-    await settle(tx, executionId, { status: "failed", providerRefundId: refund.id, failureReason: refund.failureReason ?? refund.status }, source, { refundId: refund.id, reason: refund.failureReason });
+    await settle(tx, executionId, { status: E.failed, providerRefundId: refund.id, failureReason: refund.failureReason ?? refund.status }, source, { refundId: refund.id, reason: refund.failureReason });
   } else {
     // Accepted, not settled yet: the money is committed at the provider; a webhook or the reconciler settles it.
     const moved = await tx.execution.updateMany({
-      where: { id: executionId, status: { in: ["sending", "unknown", "pending"] } },
-      data: { status: "pending", providerRefundId: refund.id },
+      where: { id: executionId, status: { in: [...unsettledExecutionStatuses] } },
+      data: { status: E.pending, providerRefundId: refund.id },
     });
     if (moved.count === 0) return;
     const ex = await tx.execution.findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } });
-    await tx.proposal.updateMany({ where: { id: ex.proposalId, status: { in: ["executing", "needs_reconciliation"] } }, data: { status: "executing" } });
-    await upsertRefundRow(tx, ex, refund.id, "pending");
+    await tx.proposal.updateMany({ where: { id: ex.proposalId, status: { in: [P.executing, P.needsReconciliation] } }, data: { status: P.executing } });
+    await upsertRefundRow(tx, ex, refund.id, refundStatus.pending);
     await audit(tx, ex, "execution:pending", "result_pending", source, { refundId: refund.id });
-    await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + 60_000), jobKey: `reconcile:${ex.id}` });
+    await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + 60_000) });
   }
 }
 
 async function settle(
   tx: Tx,
   executionId: string,
-  data: { status: "succeeded" | "failed"; providerRefundId?: string | null; failureReason?: string },
+  data: { status: (typeof settledExecutionStatuses)[number]; providerRefundId?: string | null; failureReason?: string },
   source: Source,
   details: Record<string, unknown>,
 ): Promise<void> {
   const moved = await tx.execution.updateMany({
-    where: { id: executionId, status: { in: ["sending", "unknown", "pending"] } },
+    where: { id: executionId, status: { in: [...unsettledExecutionStatuses] } },
     data: { status: data.status, providerRefundId: data.providerRefundId ?? undefined, failureReason: data.failureReason ?? null, settledAt: new Date() },
   });
   if (moved.count === 0) return; // already settled: a repeated or late answer changes nothing
   const ex = await tx.execution.findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } });
   await tx.proposal.updateMany({
-    where: { id: ex.proposalId, status: { in: ["executing", "needs_reconciliation"] } },
+    where: { id: ex.proposalId, status: { in: statesLeadingTo(data.status) } },
     data: { status: data.status },
   });
   if (data.providerRefundId) await upsertRefundRow(tx, ex, data.providerRefundId, data.status);
-  if (data.status === "succeeded") await updateOrderStatus(tx, ex.proposal.orderId);
+  if (data.status === E.succeeded) await updateOrderStatus(tx, ex.proposal.orderId);
   await audit(tx, ex, `execution:${data.status}`, "ok", source, details);
 }
 
 type ExecutionWithProposal = { id: string; tenantId: string; proposal: { id: string; hash: string; orderId: string; paymentId: string; amountMinor: number; currency: string; traceId: string } };
 
 /** Our own ledger of the refund (what "refunded" means for the next proposal of this order). */
-async function upsertRefundRow(tx: Tx, ex: ExecutionWithProposal, providerRefundId: string, status: "pending" | "succeeded" | "failed") {
+async function upsertRefundRow(tx: Tx, ex: ExecutionWithProposal, providerRefundId: string, status: RefundStatus) {
   const existing = await tx.refund.findFirst({ where: { providerRefundId, tenantId: ex.tenantId }, select: { id: true } });
   if (existing) {
     await tx.refund.update({ where: { id: existing.id }, data: { status } });
@@ -103,7 +106,7 @@ async function upsertRefundRow(tx: Tx, ex: ExecutionWithProposal, providerRefund
 
 async function updateOrderStatus(tx: Tx, orderId: string) {
   const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
-  const refunded = await tx.refund.aggregate({ where: { orderId, status: "succeeded" }, _sum: { amountMinor: true } });
+  const refunded = await tx.refund.aggregate({ where: { orderId, status: refundStatus.succeeded }, _sum: { amountMinor: true } });
   const total = refunded._sum.amountMinor ?? 0;
   const status = total >= order.capturedMinor ? "refunded" : total > 0 ? "partially_refunded" : order.status;
   if (status !== order.status) await tx.order.update({ where: { id: orderId }, data: { status } });

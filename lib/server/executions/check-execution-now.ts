@@ -1,13 +1,16 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
+import { parseInput } from "@/lib/domain/validation";
+import { isExecutionSettled } from "@/lib/domain/execution-state";
 import { assertCan } from "@/lib/domain/permissions";
 import { checkExecutionNowInput } from "@/lib/schemas/executions";
+import type { CheckNowResult } from "@/lib/schemas/execution-dto";
 import { db } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import type { Actor } from "@/lib/server/auth/actor";
 
-export type CheckNowResult = { executionId: string; status: string; queued: boolean };
+export type { CheckNowResult } from "@/lib/schemas/execution-dto";
 
 /**
  * "Check now": asks the reconciler to look at an unsettled execution at once. It only enqueues
@@ -17,15 +20,13 @@ export type CheckNowResult = { executionId: string; status: string; queued: bool
  */
 export async function checkExecutionNow(actor: Actor, raw: unknown): Promise<CheckNowResult> {
   assertCan(actor.roles, "executions:reconcile");
-  const parsed = checkExecutionNowInput.safeParse(raw);
-  if (!parsed.success) throw new AppError("invalid_arguments", "Not an execution id.");
-  const { executionId } = parsed.data;
+  const { executionId } = parseInput(checkExecutionNowInput, raw, "Not an execution id.");
   return db().$transaction(
     async (tx) => {
       const ex = await tx.execution.findFirst({ where: { id: executionId, tenantId: actor.tenantId }, include: { proposal: { select: { id: true, hash: true, traceId: true } } } });
       if (!ex) throw new AppError("not_found", "No such execution.");
-      const settled = ex.status === "succeeded" || ex.status === "failed";
-      if (!settled) await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { jobKey: `reconcile:${ex.id}`, runAt: new Date() });
+      const settled = isExecutionSettled(ex.status);
+      if (!settled) await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date() });
       await recordAuditEvent(tx, {
         tenantId: actor.tenantId,
         traceId: ex.proposal.traceId,

@@ -1,5 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { executionStatus } from "@/lib/domain/execution-state";
+import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
@@ -54,7 +56,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
   const p = await lockProposal(tx, row.tenantId, proposalId);
   if (!p) return { kind: "not_approved" };
   if (await tx.execution.findUnique({ where: { proposalId }, select: { id: true } })) return { kind: "already_started" };
-  if (p.status !== "approved") return { kind: "not_approved" };
+  if (p.status !== P.approved) return { kind: "not_approved" };
 
   const now = new Date();
   const approvals = await tx.approval.findMany({ where: { proposalId } });
@@ -70,8 +72,8 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
           : await orderMismatch(tx, p);
   if (problem) {
     // An expired approval is never executed: the proposal ends here and a new one is needed.
-    const status = problem === "approval_expired" ? "expired" : "invalidated";
-    await tx.proposal.updateMany({ where: { id: p.id, status: "approved" }, data: { status, invalidationReason: problem, decidedAt: now } });
+    const status = problem === "approval_expired" ? P.expired : P.invalidated;
+    await tx.proposal.updateMany({ where: { id: p.id, status: P.approved }, data: { status, invalidationReason: problem, decidedAt: now } });
     await recordAuditEvent(tx, {
       tenantId: p.tenantId,
       traceId: p.traceId,
@@ -87,9 +89,9 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
 
   const idempotencyKey = idempotencyKeyFor(p.id);
   const execution = await tx.execution.create({
-    data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey, status: "sending", attempts: 1, lastAttemptAt: now },
+    data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey, status: executionStatus.sending, attempts: 1, lastAttemptAt: now },
   });
-  const moved = await tx.proposal.updateMany({ where: { id: p.id, status: "approved" }, data: { status: "executing" } });
+  const moved = await tx.proposal.updateMany({ where: { id: p.id, status: P.approved }, data: { status: P.executing } });
   if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
   await recordAuditEvent(tx, {
     tenantId: p.tenantId,
@@ -102,7 +104,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
     redaction: { clear: ["executionId", "idempotencyKey", "attempt", "amountMinor", "currency", "workerTrace"] },
   });
   // If this worker dies right after the provider call, the reconciler picks the execution up.
-  await enqueueJob(tx, "reconcile_execution", { executionId: execution.id }, { runAt: new Date(now.getTime() + executionTimings().staleSendingMs), jobKey: `reconcile:${execution.id}` });
+  await enqueueJob(tx, "reconcile_execution", { executionId: execution.id }, { runAt: new Date(now.getTime() + executionTimings().staleSendingMs) });
   return {
     kind: "send",
     executionId: execution.id,

@@ -1,24 +1,18 @@
 import "server-only";
 import { assertCan } from "@/lib/domain/permissions";
-import { executionStates, type ExecutionState } from "@/lib/schemas/executions";
+import { executionStates, executionStatus as E, type ExecutionState } from "@/lib/domain/execution-state";
+import { statusSql } from "@/lib/server/db/status-sql";
 import { db } from "@/lib/server/db/client";
 import { executionTimings } from "@/lib/server/env";
 import type { Actor } from "@/lib/server/auth/actor";
-import { executionColumns, toExecutionRow, type ExecutionRow } from "./list-executions";
+import type { ExecutionOverview, InDoubtRow } from "@/lib/schemas/execution-dto";
+import { executionColumns, toExecutionRow } from "./list-executions";
 
 /** A refund the provider accepted but has not settled for this long is worth a look by ops. */
 export const LONG_PENDING_MS = 15 * 60_000;
 const IN_DOUBT_LIMIT = 50;
 
-export type InDoubtRow = ExecutionRow & { why: "unknown" | "stale_sending" | "long_pending" };
-export type ChartPoint = { at: string; inDoubt: number; oldestAgeSeconds: number };
-export type ExecutionOverview = {
-  counts: Record<ExecutionState, number>;
-  inDoubt: InDoubtRow[];
-  chart: ChartPoint[];
-  staleSendingMs: number;
-  longPendingMs: number;
-};
+export type { ChartPoint, ExecutionOverview, InDoubtRow } from "@/lib/schemas/execution-dto";
 
 /**
  * What ops watch: counts per state, the in-doubt queue (unknown; `sending` past the stale threshold, i.e.
@@ -33,20 +27,20 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
 
   const grouped = await db().execution.groupBy({ by: ["status"], where: { tenantId }, _count: { _all: true } });
   const counts = Object.fromEntries(executionStates.map((s) => [s, 0])) as Record<ExecutionState, number>;
-  for (const g of grouped) counts[g.status as ExecutionState] = g._count._all;
+  for (const g of grouped) counts[g.status] = g._count._all;
 
   const staleBefore = new Date(Date.now() - staleSendingMs);
   const pendingBefore = new Date(Date.now() - LONG_PENDING_MS);
   const inDoubt = await db().$queryRaw<(Parameters<typeof toExecutionRow>[0] & { why: InDoubtRow["why"] })[]>`
     SELECT ${executionColumns},
-           CASE e.status WHEN 'unknown' THEN 'unknown' WHEN 'sending' THEN 'stale_sending' ELSE 'long_pending' END AS why
+           CASE e.status WHEN ${statusSql(E.unknown)} THEN 'unknown' WHEN ${statusSql(E.sending)} THEN 'stale_sending' ELSE 'long_pending' END AS why
       FROM "Execution" e
       JOIN "Proposal" p ON p.id = e."proposalId"
       JOIN "Order" o ON o.id = p."orderId"
      WHERE e."tenantId" = ${tenantId}::uuid
-       AND (e.status = 'unknown'
-            OR (e.status = 'sending' AND COALESCE(e."lastAttemptAt", e."createdAt") < ${staleBefore})
-            OR (e.status = 'pending' AND e."createdAt" < ${pendingBefore}))
+       AND (e.status = ${statusSql(E.unknown)}
+            OR (e.status = ${statusSql(E.sending)} AND COALESCE(e."lastAttemptAt", e."createdAt") < ${staleBefore})
+            OR (e.status = ${statusSql(E.pending)} AND e."createdAt" < ${pendingBefore}))
      ORDER BY e."createdAt", e.id
      LIMIT ${IN_DOUBT_LIMIT}`;
 

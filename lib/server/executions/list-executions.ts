@@ -1,41 +1,14 @@
 import "server-only";
-import { AppError } from "@/lib/domain/outcome";
+import { decodeKeysetCursor, encodeKeysetCursor } from "@/lib/domain/keyset-cursor";
+import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
-import { listExecutionsInput, type ExecutionState } from "@/lib/schemas/executions";
+import { listExecutionsInput } from "@/lib/schemas/executions";
+import type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 import { db } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
 import type { Actor } from "@/lib/server/auth/actor";
 
-export type ExecutionRow = {
-  id: string;
-  proposalId: string;
-  orderNumber: string;
-  amountMinor: number;
-  currency: string;
-  status: ExecutionState;
-  attempts: number;
-  reconciliations: number;
-  providerRefundId: string | null;
-  idempotencyKey: string;
-  failureReason: string | null;
-  lastError: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  settledAt: string | null;
-};
-export type ExecutionsPage = { rows: ExecutionRow[]; nextCursor: string | null };
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const createdAt = new Date(iso);
-    if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error("bad cursor");
-    return { createdAt, id };
-  } catch {
-    throw new AppError("invalid_arguments", "The page cursor is not valid; start from the first page.");
-  }
-}
-const encodeCursor = (row: { createdAt: Date; id: string }) => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");
+export type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 
 type RawRow = Omit<ExecutionRow, "createdAt" | "lastAttemptAt" | "settledAt"> & { createdAt: Date; lastAttemptAt: Date | null; settledAt: Date | null };
 
@@ -57,14 +30,12 @@ export const executionColumns = Prisma.sql`e.id, e."proposalId", o.number AS "or
  */
 export async function listExecutions(actor: Actor, raw: unknown): Promise<ExecutionsPage> {
   assertCan(actor.roles, "executions:read");
-  const parsed = listExecutionsInput.safeParse(raw ?? {});
-  if (!parsed.success) throw new AppError("invalid_arguments", "Invalid execution filters.", { problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
-  const f = parsed.data;
+  const f = parseInput(listExecutionsInput, raw ?? {}, "Invalid execution filters.");
   const conditions: Prisma.Sql[] = [Prisma.sql`e."tenantId" = ${actor.tenantId}::uuid`];
   if (f.state) conditions.push(Prisma.sql`e.status = ${f.state}::"ExecutionStatus"`);
   if (f.cursor) {
-    const c = decodeCursor(f.cursor);
-    conditions.push(Prisma.sql`(e."createdAt", e.id) < (${c.createdAt}, ${c.id}::uuid)`);
+    const c = decodeKeysetCursor(f.cursor);
+    conditions.push(Prisma.sql`(e."createdAt", e.id) < (${c.at}, ${c.id}::uuid)`);
   }
   const rows = await db().$queryRaw<RawRow[]>`
     SELECT ${executionColumns}
@@ -76,5 +47,5 @@ export async function listExecutions(actor: Actor, raw: unknown): Promise<Execut
      LIMIT ${f.limit + 1}`;
   const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];
-  return { rows: page.map(toExecutionRow), nextCursor: rows.length > f.limit && last ? encodeCursor(last) : null };
+  return { rows: page.map(toExecutionRow), nextCursor: rows.length > f.limit && last ? encodeKeysetCursor({ at: last.createdAt, id: last.id }) : null };
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { executionStatus as E, isExecutionSettled } from "@/lib/domain/execution-state";
 import { db } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
@@ -22,15 +23,15 @@ export type ReconcileOutcome = "settled" | "already_settled" | "resent" | "still
  */
 export async function reconcileExecution(executionId: string): Promise<ReconcileOutcome> {
   const ex = await db().execution.findUnique({ where: { id: executionId }, include: { proposal: true } });
-  if (!ex || ex.status === "succeeded" || ex.status === "failed") return "already_settled";
+  if (!ex || isExecutionSettled(ex.status)) return "already_settled";
   const provider = getPaymentProvider();
   await db().execution.update({ where: { id: ex.id }, data: { reconciliations: { increment: 1 } } });
 
-  if (ex.status === "sending" && ex.lastAttemptAt && Date.now() - ex.lastAttemptAt.getTime() < executionTimings().staleSendingMs) {
+  if (ex.status === E.sending && ex.lastAttemptAt && Date.now() - ex.lastAttemptAt.getTime() < executionTimings().staleSendingMs) {
     throw new RetryLater("the send may still be in flight");
   }
 
-  if (ex.status === "pending" && ex.providerRefundId) {
+  if (ex.status === E.pending && ex.providerRefundId) {
     const found = await provider.retrieveRefund(ex.providerRefundId);
     if (found.outcome === "unknown") throw new RetryLater(`provider did not answer: ${found.cause}`);
     if (found.outcome === "found") {
@@ -66,8 +67,8 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
   // update makes concurrent reconcilers agree on one re-send (and the key would make a second one a replay).
   const claimed = await db().$transaction(async (tx) => {
     const moved = await tx.execution.updateMany({
-      where: { id: ex.id, attempts: ex.attempts, status: { in: ["unknown", "sending"] } },
-      data: { attempts: { increment: 1 }, status: "sending", lastAttemptAt: new Date() },
+      where: { id: ex.id, attempts: ex.attempts, status: { in: [E.unknown, E.sending] } },
+      data: { attempts: { increment: 1 }, status: E.sending, lastAttemptAt: new Date() },
     });
     if (moved.count !== 1) return false;
     await recordAuditEvent(tx, {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { JobHelpers, Task } from "graphile-worker";
-import type { z } from "zod";
+import { jobTable, type JobName, type JobPayload } from "./job-types";
 
 export type TaskContext = {
   helpers: JobHelpers;
@@ -12,18 +12,19 @@ export type TaskContext = {
 };
 
 /**
- * One background task: a zod schema for its payload and a handler. Throwing makes graphile-worker
- * retry with exponential backoff (exp(min(attempt, 10)) seconds) up to the job's max attempts; a
- * payload that does not parse is a bug, so it fails without retry-worthy side effects.
+ * One background task: its payload schema comes from the job table (job-types.ts), the handler gets the
+ * parsed payload. Throwing makes graphile-worker retry with exponential backoff (exp(min(attempt, 10))
+ * seconds) up to the job's max attempts; a payload that does not parse is a bug, so it fails without
+ * retry-worthy side effects.
  */
-export function defineTask<S extends z.ZodType>(spec: { payload: S; run: (payload: z.infer<S>, ctx: TaskContext) => Promise<void> }): Task {
+export function defineTask<N extends JobName>(name: N, run: (payload: JobPayload<N>, ctx: TaskContext) => Promise<void>): Task {
   return async (raw, helpers) => {
-    const parsed = spec.payload.safeParse(raw ?? {});
+    const parsed = jobTable[name].payload.safeParse(raw ?? {});
     if (!parsed.success) {
       throw new Error(`invalid payload for ${helpers.job.task_identifier}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
     }
     const attempt = helpers.job.attempts;
     const maxAttempts = helpers.job.max_attempts;
-    await spec.run(parsed.data, { helpers, attempt, maxAttempts, isLastAttempt: attempt >= maxAttempts });
+    await run(parsed.data as JobPayload<N>, { helpers, attempt, maxAttempts, isLastAttempt: attempt >= maxAttempts });
   };
 }

@@ -32,6 +32,6 @@ export async function notifyReviewersOfProposal(tx: Tx, proposal: ProposalToNoti
   await tx.webhookDelivery.create({
     data: { id, tenantId: proposal.tenantId, event: REVIEW_WEBHOOK_EVENT, proposalId: proposal.id, payload },
   });
-  await enqueueJob(tx, "deliver_review_webhook", { deliveryId: id }, { jobKey: `deliver_review_webhook:${id}`, maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
+  await enqueueJob(tx, "deliver_review_webhook", { deliveryId: id }, { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
   return id;
 }

@@ -1,22 +1,23 @@
 import "server-only";
 import type { LookupOrderInput } from "@/lib/schemas/tools";
-import { refundableMinor } from "@/lib/domain/money";
+import { refundStatus } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
+import { openAt, refundableLeft } from "@/lib/server/proposals/refundable-left";
 import { orderNotFound } from "./order-not-found";
-
-export const OPEN_PROPOSAL_STATUSES = ["pending_approval", "approved", "executing", "needs_reconciliation"] as const;
 
 /** lookup_order: one order of the verified customer, scoped by tenant and customer in the query itself. */
 export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolContext): Promise<HandlerResult> {
   if (!ctx.customerId) throw new Error("lookup_order needs a verified customer");
+  const now = new Date();
   const order = await tx.order.findFirst({
     where: { tenantId: ctx.caller.tenantId, number: input.order_id, customerId: ctx.customerId },
     include: {
       payments: { orderBy: { createdAt: "asc" }, select: { method: true, display: true } },
       refunds: { select: { amountMinor: true, status: true } },
       proposals: {
-        where: { status: { in: [...OPEN_PROPOSAL_STATUSES] } },
+        // Open as of now: a pending proposal past its expiry is neither listed nor held back.
+        where: openAt(now),
         select: { id: true, status: true, amountMinor: true, expiresAt: true },
         orderBy: { createdAt: "desc" },
       },
@@ -24,9 +25,9 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
   });
   if (!order) return { outcome: orderNotFound(input.order_id) };
 
-  const refunded = order.refunds.filter((r) => r.status === "succeeded").reduce((s, r) => s + r.amountMinor, 0);
-  const pendingRefunds = order.refunds.filter((r) => r.status === "pending").reduce((s, r) => s + r.amountMinor, 0);
-  const open = order.proposals.reduce((s, p) => s + p.amountMinor, 0);
+  const refunded = order.refunds.filter((r) => r.status === refundStatus.succeeded).reduce((s, r) => s + r.amountMinor, 0);
+  const pendingRefunds = order.refunds.filter((r) => r.status === refundStatus.pending).reduce((s, r) => s + r.amountMinor, 0);
+  const left = await refundableLeft(tx, order, { now });
   const m = (minor: number) => ({ minor, currency: order.currency });
   const items = Array.isArray(order.items) ? (order.items as { sku?: string; name?: string; quantity?: number; unitMinor?: number }[]) : [];
   return {
@@ -40,7 +41,7 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
         captured: m(order.capturedMinor),
         refunded: m(refunded),
         refunds_in_progress: m(pendingRefunds),
-        refundable: m(refundableMinor({ capturedMinor: order.capturedMinor, refundedOrPendingMinor: refunded + pendingRefunds, openProposalsMinor: open })),
+        refundable: m(left.leftMinor),
         items: items.map((i) => ({ sku: i.sku ?? null, name: i.name ?? null, quantity: i.quantity ?? null, unit_price: m(i.unitMinor ?? 0) })),
         payment: order.payments[0] ? { method: order.payments[0].method, display: order.payments[0].display } : null,
         open_refund_proposals: order.proposals.map((p) => ({ proposal_id: p.id, status: p.status, amount: m(p.amountMinor), expires_at: p.expiresAt.toISOString() })),

@@ -1,6 +1,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import { effectiveStatus, proposalStatus, refusalCodeFor } from "@/lib/domain/proposal-state";
+import { parseInput } from "@/lib/domain/validation";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { APPROVAL_NONCE_BYTES, deriveApprovalChallenge } from "@/lib/domain/passkey-challenge";
@@ -19,23 +21,15 @@ import { CHALLENGE_TTL_MS } from "./challenges";
  */
 export async function createApprovalOptions(actor: Actor, raw: unknown): Promise<PublicKeyCredentialRequestOptionsJSON> {
   assertCan(actor.roles, "proposal:decide");
-  const parsed = passkeyApprovalOptionsInput.safeParse(raw);
-  if (!parsed.success) {
-    throw new AppError("invalid_arguments", "The passkey request is malformed.", {
-      problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
-    });
-  }
-  const { proposalId, hash } = parsed.data;
+  const { proposalId, hash } = parseInput(passkeyApprovalOptionsInput, raw, "The passkey request is malformed.");
   const now = new Date();
   const p = await db().proposal.findFirst({
     where: { id: proposalId, tenantId: actor.tenantId },
     select: { id: true, hash: true, status: true, expiresAt: true, requestedByStaffId: true, approvals: { where: { approverId: actor.userId }, select: { id: true } } },
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
-  if (p.status !== "pending_approval" || p.expiresAt <= now) {
-    const code = p.status === "invalidated" ? "invalidated" : p.status === "rejected" ? "rejected" : p.status === "expired" || p.status === "pending_approval" ? "expired" : "permission_denied";
-    throw new AppError(code, "This proposal can no longer be approved.", { status: p.status });
-  }
+  const status = effectiveStatus(p, now);
+  if (status !== proposalStatus.pendingApproval) throw new AppError(refusalCodeFor(status), "This proposal can no longer be approved.", { status: p.status });
   if (hash !== p.hash) {
     throw new AppError("invalid_arguments", "The hash you approved is not this proposal's hash. Reload the proposal and review it again.", { reason: "hash_mismatch" });
   }

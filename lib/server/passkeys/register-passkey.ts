@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { verifyRegistrationResponse, type RegistrationResponseJSON } from "@simplewebauthn/server";
+import { verifyRegistrationResponse } from "@simplewebauthn/server";
+import { parseInput } from "@/lib/domain/validation";
 import { AppError } from "@/lib/domain/outcome";
 import { challengeOf } from "@/lib/domain/verify-passkey-approval";
 import { verifyPasskeyRegistrationInput } from "@/lib/schemas/passkeys";
@@ -18,13 +19,7 @@ export type RegisteredPasskey = { id: string; name: string; createdAt: string };
  * update, so it is spent even when verification then fails (one attempt per challenge).
  */
 export async function registerPasskey(actor: Actor, raw: unknown): Promise<RegisteredPasskey> {
-  const parsed = verifyPasskeyRegistrationInput.safeParse(raw);
-  if (!parsed.success) {
-    throw new AppError("invalid_arguments", "The passkey registration is malformed.", {
-      problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
-    });
-  }
-  const { response, name } = parsed.data;
+  const { response, name } = parseInput(verifyPasskeyRegistrationInput, raw, "The passkey registration is malformed.");
   const rp = webAuthnRelyingParty();
   const challenge = challengeOf(response.response.clientDataJSON);
   const now = new Date();
@@ -38,7 +33,7 @@ export async function registerPasskey(actor: Actor, raw: unknown): Promise<Regis
   let info;
   try {
     const verification = await verifyRegistrationResponse({
-      response: response as RegistrationResponseJSON,
+      response,
       expectedChallenge: challenge!,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,

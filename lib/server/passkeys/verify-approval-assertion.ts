@@ -1,5 +1,5 @@
 import "server-only";
-import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { verifyAuthenticationResponse } from "@simplewebauthn/server";
 import { APPROVAL_CHALLENGE_VERSION, isApprovalChallengeFor, nonceOfApprovalChallenge } from "@/lib/domain/passkey-challenge";
 import { APPROVAL_CHALLENGE_DERIVATION, challengeOf, type PasskeyApprovalEvidence } from "@/lib/domain/verify-passkey-approval";
 import type { AuthenticationResponseInput } from "@/lib/schemas/passkeys";
@@ -53,11 +53,11 @@ export async function verifyApprovalAssertion(
   let info;
   try {
     const verification = await verifyAuthenticationResponse({
-      response: response as AuthenticationResponseJSON,
+      response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
-      credential: { id: credential.id, publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")), counter: credential.counter, transports: credential.transports as never },
+      credential: { id: credential.id, publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")), counter: credential.counter, transports: credential.transports },
       requireUserVerification: true,
     });
     if (!verification.verified) return fail("assertion_invalid", "The passkey signature could not be verified.");

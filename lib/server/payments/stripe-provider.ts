@@ -150,7 +150,7 @@ export function toProviderRefund(refund: Stripe.Refund): ProviderRefund {
     currency: refund.currency.toUpperCase(),
     status,
     failureReason: refund.failure_reason ?? null,
-    metadata: { ...(refund.metadata ?? {}) } as Record<string, string>,
+    metadata: { ...(refund.metadata ?? {}) },
     createdAt: new Date(refund.created * 1000),
   };
 }

@@ -1,6 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { AppError } from "@/lib/domain/outcome";
+import { proposalStatus, refusalCodeFor, reviewerRefusal } from "@/lib/domain/proposal-state";
+import type { ApprovalResult } from "@/lib/schemas/proposal-dto";
+import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { isAuthFresh } from "@/lib/domain/step-up";
 import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
@@ -13,7 +15,9 @@ import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-a
 import { lockProposal, orderMismatch, recomputeHash } from "./proposal-guards";
 import { decisionError, refuse, type Decision } from "./decision";
 
-export type ApprovalResult = { proposalId: string; status: "pending_approval" | "approved"; approvals: number; requiredApprovals: number };
+export type { ApprovalResult } from "@/lib/schemas/proposal-dto";
+
+const S = proposalStatus;
 
 /**
  * A reviewer approves one exact proposal: the hash they were shown must equal the hash the server
@@ -26,13 +30,7 @@ export type ApprovalResult = { proposalId: string; status: "pending_approval" | 
  */
 export async function approveProposal(actor: Actor, raw: unknown): Promise<ApprovalResult> {
   assertCan(actor.roles, "proposal:decide");
-  const parsed = approveProposalInput.safeParse(raw);
-  if (!parsed.success) {
-    throw new AppError("invalid_arguments", "The approval request is malformed.", {
-      problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
-    });
-  }
-  const input = parsed.data;
+  const input = parseInput(approveProposalInput, raw, "The approval request is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
   // Many reviewers (or one double click) may wait on the same row lock: allow for the wait.
   const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId), { maxWait: 20_000, timeout: 20_000 });
@@ -46,18 +44,16 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
   const ref = { id: p.id, hash: p.hash };
   const now = new Date();
 
-  if (p.status !== "pending_approval") {
-    const code = p.status === "expired" ? "expired" : p.status === "invalidated" ? "invalidated" : p.status === "rejected" ? "rejected" : "permission_denied";
-    return refuse(tx, actor, traceId, ref, code, `This proposal is ${p.status.replace(/_/g, " ")} and can no longer be approved.`, { status: p.status });
-  }
+  const refusal = reviewerRefusal(p.status, "approve");
+  if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status });
   if (p.expiresAt <= now) {
-    await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "expired", decidedAt: now } });
-    return refuse(tx, actor, traceId, ref, "expired", "This proposal expired before it was approved; re-prepare it from current data.", { expiresAt: p.expiresAt.toISOString() });
+    await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.expired, decidedAt: now } });
+    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.expired), "This proposal expired before it was approved; re-prepare it from current data.", { expiresAt: p.expiresAt.toISOString() });
   }
   if (recomputeHash(p) !== p.hash) {
     // The stored row no longer hashes to its recorded hash: it was altered outside the product.
-    await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: "stored_hash_mismatch", decidedAt: now } });
-    return refuse(tx, actor, traceId, ref, "invalidated", "This proposal's stored data does not match its hash; it was invalidated.", { reason: "stored_hash_mismatch" });
+    await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: "stored_hash_mismatch", decidedAt: now } });
+    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "This proposal's stored data does not match its hash; it was invalidated.", { reason: "stored_hash_mismatch" });
   }
   if (input.hash !== p.hash) {
     return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you approved is not this proposal's hash. Reload the proposal and review it again.", {
@@ -66,8 +62,8 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
   }
   const mismatch = await orderMismatch(tx, p);
   if (mismatch) {
-    await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: mismatch, decidedAt: now } });
-    return refuse(tx, actor, traceId, ref, "invalidated", "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.", {
+    await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: mismatch, decidedAt: now } });
+    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.", {
       reason: mismatch,
     });
   }
@@ -133,14 +129,14 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
     },
   });
   const approvals = p.approvals.length + 1;
-  let status: ApprovalResult["status"] = "pending_approval";
+  let status: ApprovalResult["status"] = S.pendingApproval;
   if (approvals >= p.requiredApprovals) {
-    const moved = await tx.proposal.updateMany({ where: { id: p.id, status: "pending_approval" }, data: { status: "approved", decidedAt: now } });
+    const moved = await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.approved, decidedAt: now } });
     if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
-    status = "approved";
+    status = S.approved;
     // Execution is a job committed with the approval: no approval without its execution request,
     // and the job key keeps it to one waiting job per proposal.
-    await enqueueJob(tx, "execute_refund", { proposalId: p.id }, { jobKey: `execute:${p.id}` });
+    await enqueueJob(tx, "execute_refund", { proposalId: p.id });
   }
   await recordAuditEvent(tx, {
     tenantId: p.tenantId,

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { AppError } from "@/lib/domain/outcome";
+import { proposalStatus as S, refusalCodeFor, reviewerRefusal } from "@/lib/domain/proposal-state";
+import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { editProposalAmountInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
@@ -16,11 +17,7 @@ import { decisionError, refuse, type Decision } from "./decision";
  */
 export async function editProposalAmount(actor: Actor, raw: unknown): Promise<{ proposalId: string; supersedes: string; amountMinor: number }> {
   assertCan(actor.roles, "proposal:decide");
-  const parsed = editProposalAmountInput.safeParse(raw);
-  if (!parsed.success) {
-    throw new AppError("invalid_arguments", "The edit is malformed.", { problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
-  }
-  const input = parsed.data;
+  const input = parseInput(editProposalAmountInput, raw, "The edit is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
   const action = "proposal:edit";
   const decision: Decision<{ proposalId: string; supersedes: string; amountMinor: number }> = await db().$transaction(async (tx) => {
@@ -28,9 +25,8 @@ export async function editProposalAmount(actor: Actor, raw: unknown): Promise<{ 
     if (!old) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.", undefined, action);
     const ref = { id: old.id, hash: old.hash };
     const now = new Date();
-    if (old.status !== "pending_approval" || old.expiresAt <= now) {
-      return refuse(tx, actor, traceId, ref, "permission_denied", "Only a proposal that still awaits approval can be edited.", { status: old.status }, action);
-    }
+    const refusal = reviewerRefusal(old.expiresAt <= now ? S.expired : old.status, "edit");
+    if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: old.status }, action);
     if (input.hash !== old.hash) {
       return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you edited is not this proposal's hash. Reload it and review it again.", { reason: "hash_mismatch" }, action);
     }
@@ -39,10 +35,10 @@ export async function editProposalAmount(actor: Actor, raw: unknown): Promise<{ 
     }
     const mismatch = await orderMismatch(tx, old);
     if (mismatch) {
-      await tx.proposal.updateMany({ where: { id: old.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: mismatch, decidedAt: now } });
-      return refuse(tx, actor, traceId, ref, "invalidated", "The order changed since this proposal was prepared, so it was invalidated.", { reason: mismatch }, action);
+      await tx.proposal.updateMany({ where: { id: old.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: mismatch, decidedAt: now } });
+      return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "The order changed since this proposal was prepared, so it was invalidated.", { reason: mismatch }, action);
     }
-    const closed = await tx.proposal.updateMany({ where: { id: old.id, status: "pending_approval" }, data: { status: "invalidated", invalidationReason: "superseded_by_edit", decidedAt: now } });
+    const closed = await tx.proposal.updateMany({ where: { id: old.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: "superseded_by_edit", decidedAt: now } });
     if (closed.count !== 1) throw new Error("proposal changed state under its row lock");
     const made = await createSupersedingProposal(tx, old, { wantedMinor: input.amountMinor, requestedByStaffId: actor.userId, now });
     if (!made.ok) throw new Error(`could not supersede an editable proposal: ${made.reason}`);

@@ -1,7 +1,10 @@
 import "server-only";
+import { agentOutcomeFor, proposalStatus } from "@/lib/domain/proposal-state";
 import { db } from "@/lib/server/db/client";
+import { statusSql } from "@/lib/server/db/status-sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 
+const pending = statusSql(proposalStatus.pendingApproval);
 const SYSTEM_ACTOR = { type: "system", id: "worker" } as const;
 const DEFAULT_BATCH = 500;
 const MAX_BATCHES = 20;
@@ -36,15 +39,15 @@ async function expireBatch(batchSize: number): Promise<number> {
       const rows = await tx.$queryRaw<ExpiredRow[]>`
         WITH due AS (
           SELECT id FROM "Proposal"
-          WHERE status = 'pending_approval' AND "expiresAt" <= now()
+          WHERE status = ${pending} AND "expiresAt" <= now()
           ORDER BY "expiresAt", id
           LIMIT ${batchSize}
           FOR UPDATE SKIP LOCKED
         )
         UPDATE "Proposal" AS p
-        SET status = 'expired', "decidedAt" = now(), "updatedAt" = now()
+        SET status = ${statusSql(proposalStatus.expired)}, "decidedAt" = now(), "updatedAt" = now()
         FROM due
-        WHERE p.id = due.id AND p.status = 'pending_approval' AND p."expiresAt" <= now()
+        WHERE p.id = due.id AND p.status = ${pending} AND p."expiresAt" <= now()
         RETURNING p.id, p."tenantId", p.hash, p."traceId", p."expiresAt"`;
 
       // A fixed order of tenants: the audit writer takes one advisory lock per tenant chain.
@@ -55,7 +58,7 @@ async function expireBatch(batchSize: number): Promise<number> {
           traceId: row.traceId,
           actor: SYSTEM_ACTOR,
           action: "proposal:expire",
-          outcome: "expired",
+          outcome: agentOutcomeFor(proposalStatus.expired),
           proposal: { id: row.id, hash: row.hash },
           data: { expiresAt: row.expiresAt.toISOString() },
           redaction: { clear: ["expiresAt"] },

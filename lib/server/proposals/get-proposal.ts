@@ -1,19 +1,21 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan, can } from "@/lib/domain/permissions";
-import { canonicalProposalJson } from "@/lib/domain/proposal-hash";
+import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
+import { canBeReprepared, isAwaitingReview } from "@/lib/domain/proposal-state";
+import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
+import { refundStatus } from "@/lib/domain/refund-state";
 import { db } from "@/lib/server/db/client";
-import { OPEN_PROPOSAL_STATUSES } from "@/lib/server/orders/lookup-order";
 import type { Actor } from "@/lib/server/auth/actor";
 import { hasPasskeys } from "@/lib/server/passkeys/list-passkeys";
-import { hashInputOf } from "./proposal-guards";
+import { openProposalsWhere } from "./refundable-left";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type ProposalDetail = Awaited<ReturnType<typeof getProposal>>;
+export type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 
 /** Everything a reviewer needs to decide on one proposal of their tenant, and where each number came from. */
-export async function getProposal(actor: Actor, id: string) {
+export async function getProposal(actor: Actor, id: string): Promise<ProposalDetail> {
   assertCan(actor.roles, "proposal:read");
   if (!UUID.test(id)) throw new AppError("not_found", "No such proposal.");
   const p = await db().proposal.findFirst({
@@ -30,15 +32,16 @@ export async function getProposal(actor: Actor, id: string) {
     },
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
+  const now = new Date();
   const others = await db().proposal.findMany({
-    where: { orderId: p.orderId, id: { not: p.id }, status: { in: [...OPEN_PROPOSAL_STATUSES] } },
+    where: openProposalsWhere(p.orderId, now, p.id),
     select: { id: true, amountMinor: true, status: true },
   });
   const requester = p.requestedByStaffId
     ? await db().staffUser.findFirst({ where: { id: p.requestedByStaffId, tenantId: actor.tenantId }, select: { name: true } })
     : null;
-  const refundedMinor = p.order.refunds.filter((r) => r.status !== "failed").reduce((s, r) => s + r.amountMinor, 0);
-  const pending = p.status === "pending_approval" && p.expiresAt > new Date();
+  const refundedMinor = p.order.refunds.filter((r) => r.status !== refundStatus.failed).reduce((s, r) => s + r.amountMinor, 0);
+  const pending = isAwaitingReview(p, now);
   const ownRequest = p.requestedByStaffId === actor.userId;
   const alreadyApproved = p.approvals.some((a) => a.approverId === actor.userId);
   return {
@@ -81,7 +84,7 @@ export async function getProposal(actor: Actor, id: string) {
       canReject: can(actor.roles, "proposal:decide") && pending,
       canEdit: can(actor.roles, "proposal:decide") && pending,
       canReprepare:
-        can(actor.roles, "proposal:reprepare") && !p.supersededBy && (p.status === "expired" || p.status === "invalidated" || (p.status === "pending_approval" && !pending)),
+        can(actor.roles, "proposal:reprepare") && !p.supersededBy && canBeReprepared(p, now),
       ownRequest,
       alreadyApproved,
       // The approve dialog then offers "Approve with passkey" (a signature over this proposal's hash).

@@ -1,30 +1,18 @@
 import "server-only";
-import { AppError } from "@/lib/domain/outcome";
+import { decodeKeysetCursor, encodeKeysetCursor } from "@/lib/domain/keyset-cursor";
+import { closedWithoutEffectStatuses, proposalStatus } from "@/lib/domain/proposal-state";
+import { parseInput } from "@/lib/domain/validation";
+import type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
+import { statusSql } from "@/lib/server/db/status-sql";
 import { assertCan } from "@/lib/domain/permissions";
 import { queueFilterInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
 import type { Actor } from "@/lib/server/auth/actor";
 
-export type QueueRow = {
-  id: string;
-  hash: string;
-  orderNumber: string;
-  amountMinor: number;
-  currency: string;
-  recipientKind: string;
-  recipientHolder: string;
-  recipientDisplay: string;
-  reason: string;
-  channel: string | null;
-  expiresAt: string;
-  createdAt: string;
-  approvals: number;
-  requiredApprovals: number;
-  flags: { duplicate: boolean; velocity: boolean; twoApprovals: boolean };
-};
-export type QueuePage = { rows: QueueRow[]; nextCursor: string | null };
+export type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 
+const closedSql = statusSql(...closedWithoutEffectStatuses);
 const DUPLICATE_WINDOW = Prisma.sql`interval '7 days'`;
 const VELOCITY_WINDOW = Prisma.sql`interval '30 days'`;
 const VELOCITY_COUNT = 3;
@@ -34,7 +22,7 @@ const VELOCITY_COUNT = 3;
 const duplicateSql = Prisma.sql`(
   EXISTS (SELECT 1 FROM "Proposal" q
            WHERE q."customerId" = p."customerId" AND q."tenantId" = p."tenantId" AND q.id <> p.id
-             AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN ('rejected', 'expired', 'invalidated'))
+             AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN (${closedSql}))
   OR EXISTS (SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId"
               WHERE ro."tenantId" = p."tenantId" AND ro."customerId" = p."customerId" AND r."createdAt" > now() - ${DUPLICATE_WINDOW}))`;
 // Many refunds for this customer: refunds plus other live proposals in the window. Each count stops
@@ -48,22 +36,10 @@ const velocitySql = Prisma.sql`(
   + (SELECT count(*) FROM (
       SELECT 1 FROM "Proposal" q
        WHERE q."customerId" = p."customerId" AND q."tenantId" = p."tenantId" AND q.id <> p.id
-         AND q."createdAt" > now() - ${VELOCITY_WINDOW} AND q.status NOT IN ('rejected', 'expired', 'invalidated')
+         AND q."createdAt" > now() - ${VELOCITY_WINDOW} AND q.status NOT IN (${closedSql})
        ORDER BY q."createdAt" DESC
        LIMIT ${VELOCITY_COUNT}) vp)
   >= ${VELOCITY_COUNT})`;
-
-function decodeCursor(cursor: string): { expiresAt: Date; id: string } {
-  try {
-    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const expiresAt = new Date(iso);
-    if (Number.isNaN(expiresAt.getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error("bad cursor");
-    return { expiresAt, id };
-  } catch {
-    throw new AppError("invalid_arguments", "The page cursor is not valid; start from the first page.");
-  }
-}
-const encodeCursor = (row: { expiresAt: Date; id: string }) => Buffer.from(JSON.stringify([row.expiresAt.toISOString(), row.id])).toString("base64url");
 
 /**
  * The tenant's proposals awaiting review, soonest expiry first, keyset-paginated on (expiresAt, id)
@@ -71,17 +47,15 @@ const encodeCursor = (row: { expiresAt: Date; id: string }) => Buffer.from(JSON.
  */
 export async function listPendingProposals(actor: Actor, raw: unknown): Promise<QueuePage> {
   assertCan(actor.roles, "queue:read");
-  const parsed = queueFilterInput.safeParse(raw ?? {});
-  if (!parsed.success) throw new AppError("invalid_arguments", "Invalid queue filters.", { problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
-  const f = parsed.data;
+  const f = parseInput(queueFilterInput, raw ?? {}, "Invalid queue filters.");
   const conditions: Prisma.Sql[] = [
     Prisma.sql`p."tenantId" = ${actor.tenantId}::uuid`,
-    Prisma.sql`p.status = 'pending_approval'`,
+    Prisma.sql`p.status = ${statusSql(proposalStatus.pendingApproval)}`,
     Prisma.sql`p."expiresAt" > now()`,
   ];
   if (f.cursor) {
-    const c = decodeCursor(f.cursor);
-    conditions.push(Prisma.sql`(p."expiresAt", p.id) > (${c.expiresAt}, ${c.id}::uuid)`);
+    const c = decodeKeysetCursor(f.cursor);
+    conditions.push(Prisma.sql`(p."expiresAt", p.id) > (${c.at}, ${c.id}::uuid)`);
   }
   if (f.channel) conditions.push(Prisma.sql`c.slug = ${f.channel}`);
   if (f.minMinor !== undefined) conditions.push(Prisma.sql`p."amountMinor" >= ${f.minMinor}`);
@@ -125,6 +99,6 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
       requiredApprovals: r.requiredApprovals,
       flags: { duplicate: r.duplicate, velocity: r.velocity, twoApprovals: r.requiredApprovals >= 2 },
     })),
-    nextCursor: rows.length > f.limit && last ? encodeCursor({ expiresAt: new Date(last.expiresAt), id: last.id }) : null,
+    nextCursor: rows.length > f.limit && last ? encodeKeysetCursor({ at: new Date(last.expiresAt), id: last.id }) : null,
   };
 }

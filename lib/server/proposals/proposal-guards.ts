@@ -1,8 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/server/db/client";
-import { computeProposalHash, type ProposalHashInput } from "@/lib/domain/proposal-hash";
-import { refundableMinor } from "@/lib/domain/money";
-import { OPEN_PROPOSAL_STATUSES } from "@/lib/server/orders/lookup-order";
+import { recomputeProposalHash, type HashableProposal } from "@/lib/domain/proposal-hash";
+import { refundableLeft } from "./refundable-left";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -22,35 +21,8 @@ export async function lockProposal(tx: Tx, tenantId: string, id: string) {
   });
 }
 
-type HashableProposal = {
-  id: string;
-  tenantId: string;
-  orderId: string;
-  amountMinor: number;
-  currency: string;
-  recipientKind: string;
-  recipientRef: string;
-  recipientHolder: string;
-  reason: string;
-  expiresAt: Date;
-};
-
-export function hashInputOf(p: HashableProposal): ProposalHashInput {
-  return {
-    id: p.id,
-    tenantId: p.tenantId,
-    orderId: p.orderId,
-    amount: { minor: p.amountMinor, currency: p.currency },
-    recipient: { kind: p.recipientKind, ref: p.recipientRef, holder: p.recipientHolder },
-    reason: p.reason,
-    expiresAt: p.expiresAt,
-  };
-}
-
 /** The hash recomputed from the proposal's own stored fields. */
-export function recomputeHash(p: HashableProposal): string {
-  return computeProposalHash(hashInputOf(p));
-}
+export const recomputeHash = recomputeProposalHash;
 
 /**
  * Why the proposal no longer matches its order, or null when it still does: the order was cancelled
@@ -60,21 +32,13 @@ export function recomputeHash(p: HashableProposal): string {
 export async function orderMismatch(
   tx: Tx,
   p: HashableProposal & { order: { capturedMinor: number; status: string; currency: string }; payment: { method: string; providerPaymentRef: string; holderName: string } },
+  now: Date = new Date(),
 ): Promise<string | null> {
   if (p.order.status === "cancelled" || p.order.status === "refunded") return `order_${p.order.status}`;
   if (p.order.currency !== p.currency) return "currency_changed";
   if (p.payment.method !== p.recipientKind || p.payment.providerPaymentRef !== p.recipientRef || p.payment.holderName !== p.recipientHolder) {
     return "recipient_changed";
   }
-  const refunds = await tx.refund.aggregate({ where: { orderId: p.orderId, status: { in: ["succeeded", "pending"] } }, _sum: { amountMinor: true } });
-  const others = await tx.proposal.aggregate({
-    where: { orderId: p.orderId, id: { not: p.id }, status: { in: [...OPEN_PROPOSAL_STATUSES] } },
-    _sum: { amountMinor: true },
-  });
-  const left = refundableMinor({
-    capturedMinor: p.order.capturedMinor,
-    refundedOrPendingMinor: refunds._sum.amountMinor ?? 0,
-    openProposalsMinor: others._sum.amountMinor ?? 0,
-  });
-  return left < p.amountMinor ? "amount_no_longer_refundable" : null;
+  const left = await refundableLeft(tx, { id: p.orderId, capturedMinor: p.order.capturedMinor }, { now, excludeProposalId: p.id });
+  return left.leftMinor < p.amountMinor ? "amount_no_longer_refundable" : null;
 }

@@ -1,6 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { AppError } from "@/lib/domain/outcome";
+import { proposalStatus, reviewerRefusal } from "@/lib/domain/proposal-state";
+import { parseInput } from "@/lib/domain/validation";
+import type { RejectResult } from "@/lib/schemas/proposal-dto";
 import { assertCan } from "@/lib/domain/permissions";
 import { rejectProposalInput, type RejectProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
@@ -13,35 +15,29 @@ import { decisionError, refuse, type Decision } from "./decision";
  * A reviewer rejects a pending proposal with a reason; the agent reads the reason through
  * get_refund_status. Guarded like approval: row lock, state, the hash the reviewer saw.
  */
-export async function rejectProposal(actor: Actor, raw: unknown): Promise<{ proposalId: string; status: "rejected" }> {
+export async function rejectProposal(actor: Actor, raw: unknown): Promise<RejectResult> {
   assertCan(actor.roles, "proposal:decide");
-  const parsed = rejectProposalInput.safeParse(raw);
-  if (!parsed.success) {
-    throw new AppError("invalid_arguments", "The rejection request is malformed.", {
-      problems: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
-    });
-  }
+  const input = parseInput(rejectProposalInput, raw, "The rejection request is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
-  const decision = await db().$transaction((tx) => decide(tx, actor, parsed.data, traceId));
+  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId));
   if ("error" in decision) throw decisionError(decision);
   return decision.value;
 }
 
-async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId: string): Promise<Decision<{ proposalId: string; status: "rejected" }>> {
+async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId: string): Promise<Decision<RejectResult>> {
   const action = "proposal:reject";
   const p = await lockProposal(tx, actor.tenantId, input.proposalId);
   if (!p) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.", undefined, action);
   const ref = { id: p.id, hash: p.hash };
-  if (p.status !== "pending_approval") {
-    return refuse(tx, actor, traceId, ref, "permission_denied", `This proposal is ${p.status.replace(/_/g, " ")} and can no longer be rejected.`, { status: p.status }, action);
-  }
+  const refusal = reviewerRefusal(p.status, "reject");
+  if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status }, action);
   if (input.hash !== p.hash) {
     return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you reviewed is not this proposal's hash. Reload it and review it again.", { reason: "hash_mismatch" }, action);
   }
   const now = new Date();
   const moved = await tx.proposal.updateMany({
-    where: { id: p.id, status: "pending_approval" },
-    data: { status: "rejected", rejectionReason: input.reason, decidedAt: now },
+    where: { id: p.id, status: proposalStatus.pendingApproval },
+    data: { status: proposalStatus.rejected, rejectionReason: input.reason, decidedAt: now },
   });
   if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
   await recordAuditEvent(tx, {
@@ -55,5 +51,5 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
     data: { reason: input.reason, agentTraceId: p.traceId },
     redaction: { clear: ["agentTraceId"] },
   });
-  return { value: { proposalId: p.id, status: "rejected" } };
+  return { value: { proposalId: p.id, status: proposalStatus.rejected } };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { AppError } from "@/lib/domain/outcome";
+import { canBeReprepared, effectiveStatus, proposalStatus as S } from "@/lib/domain/proposal-state";
+import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { reprepareProposalInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
@@ -23,19 +24,18 @@ const messages = {
  */
 export async function reprepareProposal(actor: Actor, raw: unknown): Promise<{ proposalId: string; supersedes: string }> {
   assertCan(actor.roles, "proposal:reprepare");
-  const parsed = reprepareProposalInput.safeParse(raw);
-  if (!parsed.success) throw new AppError("invalid_arguments", "The request is malformed.");
+  const input = parseInput(reprepareProposalInput, raw, "The request is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
   const action = "proposal:reprepare";
   const decision: Decision<{ proposalId: string; supersedes: string }> = await db().$transaction(async (tx) => {
-    const old = await lockProposal(tx, actor.tenantId, parsed.data.proposalId);
+    const old = await lockProposal(tx, actor.tenantId, input.proposalId);
     if (!old) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.", undefined, action);
     const now = new Date();
-    if (old.status === "pending_approval" && old.expiresAt <= now) {
-      await tx.proposal.updateMany({ where: { id: old.id, status: "pending_approval" }, data: { status: "expired", decidedAt: now } });
-      old.status = "expired";
+    if (effectiveStatus(old, now) !== old.status) {
+      await tx.proposal.updateMany({ where: { id: old.id, status: S.pendingApproval }, data: { status: S.expired, decidedAt: now } });
+      old.status = S.expired;
     }
-    if (old.status !== "expired" && old.status !== "invalidated") {
+    if (!canBeReprepared(old, now)) {
       return refuse(tx, actor, traceId, { id: old.id, hash: old.hash }, "permission_denied", "Only an expired or invalidated proposal can be re-prepared.", { status: old.status }, action);
     }
     const made = await createSupersedingProposal(tx, old, { wantedMinor: old.amountMinor, requestedByStaffId: actor.userId, now });

@@ -1,5 +1,6 @@
 import "server-only";
 import type { ToolOutcome } from "@/lib/domain/agent-protocol";
+import { proposalStatus } from "@/lib/domain/proposal-state";
 
 type ProposalRow = {
   id: string;
@@ -20,7 +21,7 @@ export function approvalRequired(p: ProposalRow, orderNumber: string): ToolOutco
     code: "approval_required",
     result: {
       proposal_id: p.id,
-      status: "pending_approval",
+      status: proposalStatus.pendingApproval,
       order_id: orderNumber,
       amount: { minor: p.amountMinor, currency: p.currency },
       recipient: { kind: p.recipientKind, display: p.recipientDisplay, holder: p.recipientHolder },

@@ -1,20 +1,14 @@
 import { getFormatter, getTranslations } from "next-intl/server";
-import { db } from "@/lib/server/db/client";
-import { lastChainCheck } from "@/lib/server/audit/verify-all-chains";
+import type { Actor } from "@/lib/server/auth/actor";
+import { getChainStatus } from "@/lib/server/audit/get-chain-status";
 import { verifyChainNow } from "../actions";
 
 /** Admins: the newest stored log verification, this tenant's newest retention purge, and "verify now". */
-export async function ChainPanel({ tenantId }: { tenantId: string }) {
+export async function ChainPanel({ actor }: { actor: Actor }) {
   const t = await getTranslations("audit");
   const format = await getFormatter();
-  const [check, checkpoint, tenant] = await Promise.all([
-    lastChainCheck(),
-    db().auditPurge.findFirst({ where: { logId: tenantId }, orderBy: { before: "desc" } }),
-    db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { retentionDays: true } }),
-  ]);
-  // The stored check covers every tenant; another tenant's break is reported without naming it.
-  const ownBreak = !!check && !check.ok && check.tenantId === tenantId;
-  const brokenTenant = ownBreak ? await db().tenant.findUnique({ where: { id: tenantId }, select: { slug: true } }) : null;
+  // The use case decides what another tenant's break may reveal (that it exists, nothing more).
+  const { check, checkpoint, retentionDays } = await getChainStatus(actor);
   const time = check ? format.dateTime(check.checkedAt, { dateStyle: "medium", timeStyle: "medium" }) : "";
   return (
     <section aria-labelledby="chain-title" className="panel stack">
@@ -24,9 +18,9 @@ export async function ChainPanel({ tenantId }: { tenantId: string }) {
           ? t("chainNever")
           : check.ok
             ? t("chainOk", { time, events: check.events, tenants: check.tenants })
-            : t("chainBroken", { time, tenant: brokenTenant?.slug ?? "—", seq: ownBreak ? (check.brokenAtSeq ?? 0) : "—", problem: ownBreak ? (check.problem ?? "") : "—" })}
+            : t("chainBroken", { time, tenant: check.ownBreak?.tenantSlug ?? "—", seq: check.ownBreak ? check.ownBreak.seq : "—", problem: check.ownBreak ? check.ownBreak.problem : "—" })}
       </p>
-      <p className="muted">{t("retention", { days: tenant.retentionDays })}</p>
+      <p className="muted">{t("retention", { days: retentionDays })}</p>
       {checkpoint ? <p className="muted">{t("checkpoint", { seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }), count: checkpoint.purgedCount })}</p> : null}
       <form action={verifyChainNow}>
         <button type="submit">{t("verifyNow")}</button>

@@ -6,7 +6,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tansta
 import { useFormatter, useTranslations } from "next-intl";
 import { checkExecutionNow, executionKeys, executionOverviewQuery, executionsQuery, type ExecutionFilters } from "@/lib/queries/executions";
 import { executionStates, type ExecutionState } from "@/lib/schemas/executions";
-import type { ExecutionRow } from "@/lib/server/executions/list-executions";
+import type { ExecutionRow } from "@/lib/schemas/execution-dto";
 import { Money } from "@/components/domain/money";
 import { DateTime } from "@/components/ui/date-time";
 import { InDoubtChart } from "./in-doubt-chart";

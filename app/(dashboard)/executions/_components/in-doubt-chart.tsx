@@ -1,7 +1,7 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
-import type { ChartPoint } from "@/lib/server/executions/get-execution-overview";
+import type { ChartPoint } from "@/lib/schemas/execution-dto";
 
 const W = 640;
 const H = 160;

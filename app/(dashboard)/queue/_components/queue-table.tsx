@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useFormatter, useTranslations } from "next-intl";
 import { queueQuery, type QueueFilters } from "@/lib/queries/proposals";
-import type { QueueRow } from "@/lib/server/proposals/list-pending-proposals";
+import type { QueueRow } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
 import { Countdown } from "@/components/domain/countdown";
 
@@ -86,6 +86,7 @@ export function QueueTable({ channels }: { channels: string[] }) {
                 </td>
                 <td>{tr.has(r.reason) ? tr(r.reason) : r.reason}</td>
                 <td className="mono">{r.channel ?? "—"}</td>
+                {/* eslint-disable-next-line react-hooks/purity -- an age in minutes read at render; the queue refetches and re-renders it */}
                 <td>{t("ageMinutes", { count: Math.max(0, Math.round((Date.now() - new Date(r.createdAt).getTime()) / 60_000)) })}</td>
                 <td>
                   {r.flags.duplicate ? <span className="badge flag">{tf("duplicate")}</span> : null}

@@ -3,7 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { browserSupportsWebAuthn, startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthn, startRegistration } from "@simplewebauthn/browser";
+import { registeredPasskeyDto, registrationOptionsDto } from "@/lib/schemas/passkeys";
 import { api, ApiError } from "@/lib/queries/proposals";
 
 /** Registers a passkey on this device: options from the server → the browser's WebAuthn prompt → verify. */
@@ -25,9 +26,9 @@ export function RegisterPasskeyForm() {
     const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
     setPending(true);
     try {
-      const optionsJSON = await api<PublicKeyCredentialCreationOptionsJSON>("/api/passkeys/registration/options", { method: "POST", body: "{}" });
+      const optionsJSON = await api("/api/passkeys/registration/options", registrationOptionsDto, { method: "POST", body: "{}" });
       const response = await startRegistration({ optionsJSON });
-      const saved = await api<{ id: string; name: string }>("/api/passkeys/registration/verify", {
+      const saved = await api("/api/passkeys/registration/verify", registeredPasskeyDto, {
         method: "POST",
         body: JSON.stringify({ response, ...(name ? { name } : {}) }),
       });

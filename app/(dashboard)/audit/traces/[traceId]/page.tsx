@@ -21,16 +21,20 @@ function safeDecode(value: string): string {
 }
 
 export default async function TracePage({ params }: Props) {
-  const actor = await pageActor("audit:read");
+  // Anyone who may look up one trace (reviewers, ops, auditors, admins); evidence packs stay with auditors.
+  const actor = await pageActor("audit:trace");
   const { traceId } = await params;
   const t = await getTranslations("trace");
   const trace = await getAuditTrace(actor, safeDecode(traceId));
   const isAdmin = can(actor.roles, "admin:manage");
+  const mayDownloadEvidence = can(actor.roles, "audit:read");
   return (
     <section aria-labelledby="trace-title" className="stack">
-      <p>
-        <Link href="/audit">{t("back")}</Link>
-      </p>
+      {can(actor.roles, "audit:read") ? (
+        <p>
+          <Link href="/audit">{t("back")}</Link>
+        </p>
+      ) : null}
       <h1 id="trace-title" className="mono">
         {t("title", { traceId: trace.traceId })}
       </h1>
@@ -94,11 +98,13 @@ export default async function TracePage({ params }: Props) {
               ) : (
                 <p className="muted">{t("noExecution")}</p>
               )}
-              <p>
-                <a href={`/api/audit/evidence/${p.id}`} download>
-                  {t("evidence")}
-                </a>
-              </p>
+              {mayDownloadEvidence ? (
+                <p>
+                  <a href={`/api/audit/evidence/${p.id}`} download>
+                    {t("evidence")}
+                  </a>
+                </p>
+              ) : null}
             </article>
           ))}
         </section>

@@ -4,8 +4,8 @@ import { useRef, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { api, ApiError, proposalKeys } from "@/lib/queries/proposals";
-import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
-import type { ApprovalResult } from "@/lib/server/proposals/approve-proposal";
+import { proposalStatus } from "@/lib/domain/proposal-state";
+import { approvalResultDto, rejectResultDto, type ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { formatMinor } from "@/lib/domain/format-money";
 import { DialogActions } from "@/components/ui/dialog-actions";
 import type { StepUpInput } from "@/lib/schemas/proposals";
@@ -30,11 +30,11 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
 
   const approve = useMutation({
     mutationFn: (body: { hash: string; stepUp?: StepUpInput }) =>
-      api<ApprovalResult>(`/api/proposals/${p.id}/approve`, { method: "POST", body: JSON.stringify(body) }),
+      api(`/api/proposals/${p.id}/approve`, approvalResultDto, { method: "POST", body: JSON.stringify(body) }),
     onSuccess: (r) => {
       approveRef.current?.close();
       setError(null);
-      setNotice(r.status === "approved" ? t("approvedNotice") : t("partialNotice", { count: r.approvals, required: r.requiredApprovals }));
+      setNotice(r.status === proposalStatus.approved ? t("approvedNotice") : t("partialNotice", { count: r.approvals, required: r.requiredApprovals }));
     },
     onError: (e) => {
       if (e instanceof ApiError && e.details.reason === "step_up_required") setNeedsStepUp(true);
@@ -43,7 +43,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     onSettled: invalidate,
   });
   const reject = useMutation({
-    mutationFn: (body: { hash: string; reason: string }) => api(`/api/proposals/${p.id}/reject`, { method: "POST", body: JSON.stringify(body) }),
+    mutationFn: (body: { hash: string; reason: string }) => api(`/api/proposals/${p.id}/reject`, rejectResultDto, { method: "POST", body: JSON.stringify(body) }),
     onSuccess: () => {
       rejectRef.current?.close();
       setError(null);
@@ -53,6 +53,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     onSettled: invalidate,
   });
 
+  // eslint-disable-next-line react-hooks/purity -- the step-up window is judged at render; the server re-checks it on submit
   const stepUpDue = needsStepUp || Date.now() > new Date(p.viewer.stepUpAfter).getTime();
   const expires = format.dateTime(new Date(p.expiresAt), { hour: "2-digit", minute: "2-digit" });
   const confirmText = t("confirm", {

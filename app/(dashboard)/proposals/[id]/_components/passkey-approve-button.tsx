@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
-import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthn, startAuthentication } from "@simplewebauthn/browser";
+import { authenticationOptionsDto } from "@/lib/schemas/passkeys";
 import { api, ApiError } from "@/lib/queries/proposals";
 import type { StepUpInput } from "@/lib/schemas/proposals";
 
@@ -28,7 +29,7 @@ export function PasskeyApproveButton(props: {
     }
     setPending(true);
     try {
-      const optionsJSON = await api<PublicKeyCredentialRequestOptionsJSON>(`/api/proposals/${props.proposalId}/approve/passkey-options`, {
+      const optionsJSON = await api(`/api/proposals/${props.proposalId}/approve/passkey-options`, authenticationOptionsDto, {
         method: "POST",
         body: JSON.stringify({ hash: props.hash }),
       });

@@ -59,7 +59,7 @@ export function ProposalView({ id }: { id: string }) {
             </dd>
             <dt>{t("trace")}</dt>
             <dd>
-              <Link href={`/audit?traceId=${encodeURIComponent(p.traceId)}`} className="mono">
+              <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`} className="mono">
                 {t("traceLink", { trace: p.traceId.slice(0, 16) })}
               </Link>
             </dd>

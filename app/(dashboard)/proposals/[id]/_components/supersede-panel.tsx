@@ -5,7 +5,7 @@ import { useRef, useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { api, proposalKeys } from "@/lib/queries/proposals";
-import type { ProposalDetail } from "@/lib/server/proposals/get-proposal";
+import { editResultDto, reprepareResultDto, type ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { parseMajorToMinor } from "@/lib/domain/format-money";
 import { DialogActions } from "@/components/ui/dialog-actions";
 
@@ -23,13 +23,13 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
     setMade(r.proposalId);
   };
   const reprepare = useMutation({
-    mutationFn: () => api<{ proposalId: string }>(`/api/proposals/${p.id}/reprepare`, { method: "POST", body: "{}" }),
+    mutationFn: () => api(`/api/proposals/${p.id}/reprepare`, reprepareResultDto, { method: "POST", body: "{}" }),
     onSuccess,
     onError: (e) => setError(e.message),
     onSettled,
   });
   const edit = useMutation({
-    mutationFn: (amountMinor: number) => api<{ proposalId: string }>(`/api/proposals/${p.id}/edit`, { method: "POST", body: JSON.stringify({ hash: p.hash, amountMinor }) }),
+    mutationFn: (amountMinor: number) => api(`/api/proposals/${p.id}/edit`, editResultDto, { method: "POST", body: JSON.stringify({ hash: p.hash, amountMinor }) }),
     onSuccess,
     onError: (e) => setError(e.message),
     onSettled,
@@ -54,6 +54,7 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
           {t("reprepared")} <Link href={`/proposals/${made}`}>{t("openNew")}</Link>
         </p>
       ) : null}
+      {/* eslint-disable-next-line react-hooks/refs -- reads whether the native <details> is open; setError re-renders after it changes */}
       {error && !editRef.current?.open ? (
         <p className="error-box" role="alert">
           {error}

@@ -1,0 +1,28 @@
+// The states of one execution (the provider call of an approved proposal): the one home of their names
+// and groups. See prisma/schema.prisma `ExecutionStatus` and docs/execution.md.
+
+export const executionStatus = {
+  /** The idempotency key is committed; the provider call is about to be / being made. */
+  sending: "sending",
+  /** The provider accepted the refund and has not settled it yet. */
+  pending: "pending",
+  succeeded: "succeeded",
+  failed: "failed",
+  /** Timeout, 5xx, dropped connection or a crash after sending: the reconciler asks the provider. */
+  unknown: "unknown",
+} as const;
+
+export type ExecutionStatus = (typeof executionStatus)[keyof typeof executionStatus];
+
+/** In the order the ops view lists them. */
+export const executionStates = [executionStatus.sending, executionStatus.pending, executionStatus.unknown, executionStatus.succeeded, executionStatus.failed] as const;
+export type ExecutionState = (typeof executionStates)[number];
+
+/** Final: a later or repeated provider answer changes nothing. */
+export const settledExecutionStatuses = [executionStatus.succeeded, executionStatus.failed] as const;
+/** Not settled: the guard of every provider answer. */
+export const unsettledExecutionStatuses = [executionStatus.sending, executionStatus.unknown, executionStatus.pending] as const;
+
+export function isExecutionSettled(status: ExecutionStatus): boolean {
+  return (settledExecutionStatuses as readonly ExecutionStatus[]).includes(status);
+}

@@ -1,0 +1,24 @@
+// Keyset pagination cursors: an opaque base64url token for the (timestamp, id) of the last row of a page.
+// One encoder/decoder for every list (queue, executions); a token that does not decode is invalid_arguments.
+import { AppError } from "./outcome";
+
+export type KeysetPosition = { at: Date; id: string };
+
+const UUID_LIKE = /^[0-9a-f-]{36}$/i;
+
+export function encodeKeysetCursor(position: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([position.at.toISOString(), position.id])).toString("base64url");
+}
+
+export function decodeKeysetCursor(cursor: string): KeysetPosition {
+  try {
+    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
+    const at = new Date(iso);
+    if (Number.isNaN(at.getTime()) || typeof id !== "string" || !UUID_LIKE.test(id)) throw new Error("bad cursor");
+    return { at, id };
+  } catch {
+    throw new AppError("invalid_arguments", "The page cursor is not valid; start from the first page.", {
+      problems: [{ path: "$.cursor", expected: "the nextCursor of the previous page", message: "Not a valid page cursor." }],
+    });
+  }
+}

@@ -1,0 +1,26 @@
+// The client's one fetcher: same-origin JSON, the server's error shape `{code, error:{message,…}}` turned
+// into an ApiError, and every successful answer validated against its DTO schema (lib/schemas), so a
+// response that drifted from the contract fails loudly here instead of rendering wrong data.
+import type { z } from "zod";
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown>,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export async function api<S extends z.ZodType>(path: string, schema: S, init?: RequestInit): Promise<z.infer<S>> {
+  const res = await fetch(path, { ...init, headers: { "content-type": "application/json", ...(init?.headers ?? {}) }, cache: "no-store" });
+  const body = (await res.json().catch(() => ({}))) as { code?: string; error?: { message?: string } & Record<string, unknown> };
+  if (!res.ok) throw new ApiError(body.code ?? "internal_error", body.error?.message ?? `Request failed (${res.status})`, body.error ?? {}, res.status);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ApiError("internal_error", `The server's answer to ${path.split("?")[0]} did not have the expected shape.`, { problems: parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.join("."), message: i.message })) }, res.status);
+  }
+  return parsed.data;
+}

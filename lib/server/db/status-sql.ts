@@ -1,0 +1,17 @@
+import "server-only";
+import { executionStates, type ExecutionStatus } from "@/lib/domain/execution-state";
+import { proposalStatuses, type ProposalStatus } from "@/lib/domain/proposal-state";
+import { Prisma } from "./generated/client";
+
+/**
+ * A status constant inlined in raw SQL as a literal ('pending_approval'), not a bind parameter, so the
+ * planner sees the same text as before (partial indexes and the queue index keep matching). Only the
+ * domain's own constants are accepted; anything else throws.
+ */
+export function statusSql(...statuses: readonly (ProposalStatus | ExecutionStatus)[]): Prisma.Sql {
+  if (statuses.length === 0) throw new Error("statusSql needs at least one status");
+  for (const s of statuses) {
+    if (!(proposalStatuses as readonly string[]).includes(s) && !(executionStates as readonly string[]).includes(s)) throw new Error(`not a status: ${s}`);
+  }
+  return Prisma.raw(statuses.map((s) => `'${s}'`).join(", "));
+}

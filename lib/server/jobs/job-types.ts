@@ -1,0 +1,64 @@
+import "server-only";
+import { z } from "zod";
+
+/**
+ * The one table of background jobs: each task's name, its payload schema (zod; payloads are ids, never
+ * secrets or personal data — they are stored in clear), and its job key. A job key keeps at most one
+ * waiting job per subject (graphile-worker replaces the waiting job's payload and run time), so it must be
+ * the same wherever the job is enqueued — from TypeScript (`enqueueJob`), from SQL (`jobKeySql`), and in
+ * the crontab. `keyPrefix` + the payload's `keyField` is the key of a per-subject job; a recurring job's
+ * key is its own name.
+ */
+export const jobTable = {
+  /** Marks pending proposals past their expiry as `expired` (cron, every minute). */
+  expire_proposals: { payload: z.object({}).loose(), cron: "* * * * *" },
+  /** POSTs one signed reviewer notification; retried with backoff, `failed` after the last attempt. */
+  deliver_review_webhook: { payload: z.object({ deliveryId: z.uuid() }), keyPrefix: "deliver_review_webhook:", keyField: "deliveryId" },
+  /** Executes an approved proposal once (revalidate, commit the idempotency key, call the provider). */
+  execute_refund: { payload: z.object({ proposalId: z.uuid() }), keyPrefix: "execute:", keyField: "proposalId" },
+  /** Asks the provider about an execution whose outcome is unknown or pending; never a blind re-send. */
+  reconcile_execution: { payload: z.object({ executionId: z.uuid() }), keyPrefix: "reconcile:", keyField: "executionId" },
+  /** Re-enqueues approved proposals and in-doubt executions whose job died with a killed worker (cron, every minute). */
+  sweep_executions: { payload: z.object({}).loose(), cron: "* * * * *" },
+  /** Walks every audit chain; a break writes an alert event and a stored check that /api/health reports (cron, hourly). */
+  verify_audit_chain: { payload: z.object({}).loose(), cron: "17 * * * *" },
+  /** Retention: purges events older than each tenant's retentionDays, leaving a checkpoint (cron, daily). */
+  purge_audit_events: { payload: z.object({}).loose(), cron: "43 3 * * *" },
+} as const satisfies Record<string, JobSpec>;
+
+type JobSpec = { payload: z.ZodType; keyPrefix?: string; keyField?: string; cron?: string };
+
+export type JobName = keyof typeof jobTable;
+export type JobPayload<N extends JobName> = z.infer<(typeof jobTable)[N]["payload"]>;
+/** The tasks whose jobs are keyed per subject (one waiting job per proposal, execution, delivery). */
+export type KeyedJobName = { [N in JobName]: (typeof jobTable)[N] extends { keyPrefix: string } ? N : never }[JobName];
+
+export const jobNames = Object.keys(jobTable) as JobName[];
+
+/** The job key of one job, or null for jobs that are not keyed per subject. */
+export function jobKeyFor<N extends JobName>(name: N, payload: JobPayload<N>): string | null {
+  const spec: JobSpec = jobTable[name];
+  if (!spec.keyPrefix || !spec.keyField) return null;
+  const subject = (payload as Record<string, unknown>)[spec.keyField];
+  if (typeof subject !== "string" || subject === "") throw new Error(`job ${name} needs ${spec.keyField} for its key`);
+  return spec.keyPrefix + subject;
+}
+
+/** The key prefix of a keyed task, for SQL that builds the key as prefix || id (sweep-executions). */
+export function jobKeyPrefix(name: KeyedJobName): string {
+  return jobTable[name].keyPrefix;
+}
+
+/**
+ * Recurring jobs (graphile-worker crontab syntax; UTC), from the table. With several workers each tick is
+ * enqueued once (graphile-worker records it in its known_crontabs table). `max=1`: a failed run is not
+ * retried, the next tick runs anyway; `jobKey`: at most one run waits while workers are down.
+ */
+export function crontabFromTable(): string {
+  return jobNames
+    .flatMap((name) => {
+      const spec: JobSpec = jobTable[name];
+      return spec.cron ? [`${spec.cron} ${name} ?max=1&jobKey=${name}`] : [];
+    })
+    .join("\n");
+}
