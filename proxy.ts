@@ -1,20 +1,56 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { actionOriginProblem, contentSecurityPolicy, newNonce, requestOrigin, securityHeaders } from "@/lib/config/security-headers";
 
-// Convenience only: a visitor without any session cookie is sent to sign-in with a way back.
-// It never decides access: pages, actions and route handlers check the session and the permission
-// in the data layer (lib/server/auth/actor.ts).
+// Every page passes here (not the API, not static files):
+// 1. A POST to a page is a server action: it must come from this origin (Origin present and equal to the
+//    host), else 403 before Next.js sees it (Next.js lets a missing Origin through, and answers a foreign
+//    one with a 500 and a stack in the log).
+// 2. X-Forwarded-Host is replaced by the real Host unless TRUST_PROXY=1: Next.js compares an action's
+//    Origin with it, so a forged one would make a cross-site action look same-site.
+// 3. A Content-Security-Policy with a fresh nonce (Next.js reads it from the request and puts it on its
+//    scripts), COOP/CORP, and HSTS over https.
+// 4. Convenience only: a visitor without any session cookie is sent from a signed-in page to sign-in
+//    with a way back. It never decides access: pages, actions and route handlers check the session and
+//    the permission in the data layer (lib/server/auth/actor.ts).
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
+const SIGNED_IN_PREFIXES = ["/queue", "/executions", "/audit", "/admin", "/proposals", "/account"];
 
 export function proxy(request: NextRequest) {
-  const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
-  if (hasSession) return NextResponse.next();
-  const url = request.nextUrl.clone();
-  url.pathname = "/sign-in";
-  url.search = "";
-  url.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
-  return NextResponse.redirect(url);
+  const trustProxy = process.env.TRUST_PROXY === "1";
+  const { host, https } = requestOrigin(request.headers, request.nextUrl, trustProxy);
+  const problem = actionOriginProblem(request.method, request.headers.get("origin"), host);
+  if (problem) {
+    return new NextResponse(JSON.stringify({ error: problem === "missing_origin" ? "This request needs an Origin header." : "Cross-origin request refused." }), {
+      status: 403,
+      headers: { "content-type": "application/json", ...securityHeaders({ https }) },
+    });
+  }
+
+  const path = request.nextUrl.pathname;
+  const signedInPage = SIGNED_IN_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+  if (signedInPage && !SESSION_COOKIES.some((name) => request.cookies.has(name))) {
+    const url = request.nextUrl.clone();
+    url.pathname = "/sign-in";
+    url.search = "";
+    url.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
+    return NextResponse.redirect(url);
+  }
+
+  const nonce = newNonce();
+  const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", https });
+  const forwarded = new Headers(request.headers);
+  forwarded.set("x-nonce", nonce);
+  forwarded.set("content-security-policy", csp);
+  if (!trustProxy) {
+    forwarded.set("x-forwarded-host", request.headers.get("host") ?? request.nextUrl.host);
+    forwarded.set("x-forwarded-proto", https ? "https" : "http");
+  }
+  const response = NextResponse.next({ request: { headers: forwarded } });
+  response.headers.set("Content-Security-Policy", csp);
+  for (const [name, value] of Object.entries(securityHeaders({ https }))) response.headers.set(name, value);
+  return response;
 }
 
 export const config = {
-  matcher: ["/queue/:path*", "/executions/:path*", "/audit/:path*", "/admin/:path*", "/proposals/:path*", "/account/:path*"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico).*)"],
 };

@@ -1,11 +1,13 @@
 // The README's start command as a person uses it: first start, second start reusing the data,
 // Ctrl-C / SIGTERM leaving no PostgreSQL behind, and a start after `kill -9`.
 import { expect, test } from "@playwright/test";
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findFreePort } from "../scripts/lib/embedded-postgres";
+import { publicDemoSecrets } from "../lib/config/demo-secrets";
 
 test.describe.configure({ mode: "serial" });
 test.setTimeout(180_000);
@@ -93,7 +95,7 @@ test("start, restart with the same data, SIGTERM leaves nothing, kill -9 does no
 test("a production start (DATABASE_URL set) refuses missing or demo secrets", async () => {
   const { spawnSync } = await import("node:child_process");
   const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", "1"], {
-    env: { ...process.env, DATABASE_URL: "postgresql://u:p@127.0.0.1:1/x", APP_MODE: "", NEXTAUTH_SECRET: "demo-only-nextauth-secret-do-not-use-in-production-0000", AUDIT_HMAC_KEY: "" },
+    env: { ...process.env, DATABASE_URL: "postgresql://u:p@127.0.0.1:1/x", APP_MODE: "", NEXTAUTH_SECRET: publicDemoSecrets.NEXTAUTH_SECRET, AUDIT_HMAC_KEY: "" },
     encoding: "utf8",
   });
   expect(res.status).toBe(1);
@@ -101,3 +103,91 @@ test("a production start (DATABASE_URL set) refuses missing or demo secrets", as
   expect(res.stderr).toContain("NEXTAUTH_SECRET is the public demo value");
   expect(res.stderr).toContain("AUDIT_HMAC_KEY is not set");
 });
+
+test("a second npm start beside a running one: refuses taken ports and data, or picks free ports, and never reaches the other's sandbox", async () => {
+  // The running instance is this suite's own server (playwright.config.ts webServer).
+  const runningPort = Number(process.env.E2E_PORT ?? 3100);
+  const runningSandbox = readFileSync(".data/e2e-sandbox-url", "utf8").trim();
+  const runningSandboxPort = Number(new URL(runningSandbox).port);
+  const refusal = (env: Record<string, string>, port: number) => {
+    const full: Record<string, string | undefined> = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", ...env };
+    for (const k of ["DATABASE_URL", "EMBEDDED_PG_EPHEMERAL", "E2E_DATABASE_URL_FILE", "E2E_LOG_FILE"]) delete full[k];
+    const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(port)], { env: full as NodeJS.ProcessEnv, encoding: "utf8", timeout: 120_000 });
+    return { status: res.status, stderr: res.stderr };
+  };
+  const dirs: string[] = [];
+  const freshDir = () => {
+    const d = mkdtempSync(join(tmpdir(), "second-pg-"));
+    dirs.push(d);
+    return d;
+  };
+  const blockers: Server[] = [];
+  let b: Started | null = null;
+  try {
+    // Its HTTP port.
+    let r = refusal({ EMBEDDED_PG_DIR: freshDir() }, runningPort);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/set PORT \(or --port\)/);
+
+    // A data directory that a running process owns (the owner file names a live node process: us).
+    const owned = freshDir();
+    writeFileSync(join(owned, "embedded-owner.pid"), String(process.pid));
+    r = refusal({ EMBEDDED_PG_DIR: owned }, await findFreePort());
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("set EMBEDDED_PG_DIR");
+
+    // A PostgreSQL port asked for explicitly but taken.
+    const takenPg = await listenOn(0);
+    blockers.push(takenPg.server);
+    r = refusal({ EMBEDDED_PG_DIR: freshDir(), EMBEDDED_PG_PORT: String(takenPg.port) }, await findFreePort());
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("set EMBEDDED_PG_PORT");
+
+    // The running instance's sandbox port, asked for explicitly.
+    r = refusal({ EMBEDDED_PG_DIR: freshDir(), PROVIDER_SANDBOX_PORT: String(runningSandboxPort) }, await findFreePort());
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("set PROVIDER_SANDBOX_PORT");
+
+    // Defaults taken (54329, 12111: held here if nobody holds them already): a second instance picks free ports.
+    for (const p of [54329, 12111]) {
+      const held = await listenOn(p).catch(() => null);
+      if (held) blockers.push(held.server);
+    }
+    const portB = await findFreePort();
+    const env: Record<string, string | undefined> = { ...process.env, EMBEDDED_PG_DIR: freshDir(), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
+    for (const k of ["DATABASE_URL", "EMBEDDED_PG_EPHEMERAL", "E2E_DATABASE_URL_FILE", "E2E_LOG_FILE", "EMBEDDED_PG_PORT", "PROVIDER_SANDBOX_PORT"]) delete env[k];
+    let out = "";
+    const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(portB)], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    proc.stdout.on("data", (d) => (out += String(d)));
+    proc.stderr.on("data", (d) => (out += String(d)));
+    b = { proc, output: () => out };
+    await waitFor(() => out.includes("ready:"), "the second instance");
+    const pgPort = Number(/embedded PostgreSQL on port (\d+)/.exec(out)?.[1]);
+    const sandboxUrl = /sandbox payment provider on (http:\/\/\S+)/.exec(out)?.[1] ?? "";
+    expect(pgPort).toBeGreaterThan(0);
+    expect(pgPort).not.toBe(54329);
+    expect(sandboxUrl).not.toBe("");
+    expect(sandboxUrl).not.toBe(runningSandbox);
+    expect(new URL(sandboxUrl).port).not.toBe("12111");
+    expect((await fetch(`http://localhost:${runningPort}/api/health`)).ok).toBe(true); // the first one is untouched
+
+    // Each instance's sandbox accepts only its own app's key, made for that run: not the public demo key.
+    const publicKey = await fetch(`${runningSandbox}/v1/refunds`, { method: "POST", headers: { authorization: "Bearer sk_test_demo_sandbox_do_not_use_in_production", "content-type": "application/x-www-form-urlencoded" }, body: "payment_intent=pi_x&amount=100" });
+    expect(publicKey.status).toBe(401);
+  } finally {
+    if (b) {
+      b.proc.kill("SIGTERM");
+      await waitFor(() => b!.proc.exitCode !== null || b!.proc.signalCode !== null, "the second instance to stop", 30_000).catch(() => b!.proc.kill("SIGKILL"));
+    }
+    for (const s of blockers) s.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
+
+function listenOn(port: number): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve({ server, port: (server.address() as AddressInfo).port }));
+  });
+}

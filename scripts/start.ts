@@ -15,9 +15,11 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import { dirname, join } from "node:path";
 import nextEnv from "@next/env";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
-import { findFreePort } from "./lib/embedded-postgres";
-import { demoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
+import { findFreePort, isPortFree } from "./lib/embedded-postgres";
+import { randomBytes } from "node:crypto";
+import { demoSecretsFile, loadDemoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
 import { prepareDatabase } from "./lib/database";
+import { appRoleUrl, ensureAppRole } from "./lib/app-role";
 
 // .env / .env.production, as Next itself would load them, before deciding the mode.
 nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
@@ -28,7 +30,13 @@ const withWorker = !args.includes("--no-worker");
 const portArg = args.indexOf("--port");
 const port = Number(portArg >= 0 ? args[portArg + 1] : (process.env.PORT ?? 3000));
 const demo = !process.env.DATABASE_URL || process.env.APP_MODE === "demo";
+// The demo listens on this machine only unless HOST says otherwise; production on every interface.
+const host = process.env.HOST || (demo ? "127.0.0.1" : "0.0.0.0");
 const say = (msg: string) => console.log(`[start] ${msg}`);
+const refuse = (msg: string): never => {
+  console.error(`[start] ${msg}`);
+  process.exit(1);
+};
 
 if (!demo) {
   const problems = productionSecretProblems(process.env);
@@ -41,9 +49,15 @@ if (!demo) {
 
 const baseEnv: NodeJS.ProcessEnv = { ...process.env, APP_MODE: demo ? "demo" : "production" };
 if (demo) {
-  for (const [k, v] of Object.entries(demoSecrets)) baseEnv[k] ??= v;
-  say("demo mode: embedded PostgreSQL, demo data and public demo secrets (never use them for real money)");
+  for (const [k, v] of Object.entries(loadDemoSecrets())) baseEnv[k] ??= v;
+  say(`demo mode: embedded PostgreSQL, demo data, secrets generated for this install (${demoSecretsFile()}); never use it for real money`);
 }
+
+// A `kill -9` of an earlier start can leave its app server running (and holding the port); a second
+// `npm start` beside a running one must not take its port (or stop it).
+const appPidFile = join(process.cwd(), ".data", `app-${port}.pid`);
+await stopLeftoverApp(appPidFile);
+if (!(await isPortFree(port, host))) refuse(`port ${port} is taken (another \`npm start\`?); set PORT (or --port) to a free port`);
 
 const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 if (!dev && (args.includes("--rebuild") || !existsSync(join(process.cwd(), ".next", "BUILD_ID")))) {
@@ -67,15 +81,31 @@ try {
   process.exit(1);
 }
 
+// Least privilege: the app and the worker connect as a role that owns nothing and cannot change or delete
+// audit evidence (scripts/lib/app-role.ts, docs/database-roles.md); migrations above ran as the owner.
+let appDatabaseUrl = database.url;
+try {
+  if (database.embedded) {
+    const password = randomBytes(24).toString("base64url"); // a new one at every start
+    await ensureAppRole(database.url, { password });
+    appDatabaseUrl = appRoleUrl(database.url, password);
+  } else if (process.env.DATABASE_URL_APP) {
+    await ensureAppRole(database.url, { role: decodeURIComponent(new URL(process.env.DATABASE_URL_APP).username) });
+    appDatabaseUrl = process.env.DATABASE_URL_APP;
+  } else {
+    say("warning: DATABASE_URL_APP is not set, so the app runs as the owner of the schema (docs/database-roles.md)");
+  }
+} catch (error: unknown) {
+  console.error(`[start] database roles: ${error instanceof Error ? error.message : String(error)}`);
+  await database.embedded?.stop().catch(() => undefined);
+  process.exit(1);
+}
+
 // The browser tests read the database they should check from here.
 if (process.env.E2E_DATABASE_URL_FILE) {
   mkdirSync(dirname(process.env.E2E_DATABASE_URL_FILE), { recursive: true });
   writeFileSync(process.env.E2E_DATABASE_URL_FILE, database.url);
 }
-
-// A `kill -9` of an earlier start can leave its app server running (and holding the port).
-const appPidFile = join(process.cwd(), ".data", `app-${port}.pid`);
-await stopLeftoverApp(appPidFile);
 
 // E2E_LOG_FILE: every line the app, the worker and the sandbox print is also kept in that file (the
 // browser tests scan it for leaked secrets and personal data).
@@ -86,19 +116,34 @@ function echo(out: NodeJS.WriteStream, line: string) {
 }
 
 const url = `http://localhost:${port}`;
-const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: database.url, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
+const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: appDatabaseUrl, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
 
 // Demo: the sandbox payment provider as its own process (its own database on the same server), its
 // webhooks pointed at this app, and the demo orders' payment intents registered with it. Production
 // (or PAYMENT_PROVIDER_URL) talks to the configured provider instead.
 let sandbox: ChildProcess | null = null;
 if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox")) {
-  const wanted = process.env.PROVIDER_SANDBOX_PORT ?? (process.env.EMBEDDED_PG_EPHEMERAL === "1" ? "0" : String(demoPaymentProvider.port));
-  const sandboxPort = wanted === "0" ? await findFreePort() : Number(wanted);
+  // PROVIDER_SANDBOX_PORT: that port or a refusal naming it ("0": any free port); unset: 12111, or a free
+  // port when another instance's sandbox already listens there.
+  const wanted = process.env.PROVIDER_SANDBOX_PORT ?? (process.env.EMBEDDED_PG_EPHEMERAL === "1" ? "0" : "");
+  let sandboxPort: number;
+  if (wanted === "0") sandboxPort = await findFreePort();
+  else if (wanted) {
+    sandboxPort = Number(wanted);
+    if (!(await isPortFree(sandboxPort))) {
+      await database.embedded?.stop().catch(() => undefined);
+      refuse(`port ${sandboxPort} is taken (another instance's sandbox?); set PROVIDER_SANDBOX_PORT to a free port, or to 0 for any`);
+    }
+  } else sandboxPort = (await isPortFree(demoPaymentProvider.port)) ? demoPaymentProvider.port : await findFreePort();
+  // Credentials made for this run only: this app's refunds are refused by any other instance's sandbox
+  // (even one that later takes over the port), and another app's by ours.
+  env.PAYMENT_PROVIDER_API_KEY = process.env.PAYMENT_PROVIDER_API_KEY || `sk_test_${randomBytes(24).toString("base64url")}`;
+  env.PAYMENT_PROVIDER_WEBHOOK_SECRET = process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET || `whsec_${randomBytes(24).toString("base64url")}`;
   sandbox = spawn(
     process.execPath,
     ["--conditions=react-server", "--import", "tsx", join("scripts", "provider-sandbox.ts"), "--port", String(sandboxPort),
-      "--database-url", database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `${url}/api/payments/webhook`],
+      "--database-url", database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `${url}/api/payments/webhook`,
+      "--api-key", env.PAYMENT_PROVIDER_API_KEY, "--webhook-secret", env.PAYMENT_PROVIDER_WEBHOOK_SECRET],
     { stdio: ["ignore", "pipe", "pipe", "ipc"], env: { ...env, DATABASE_URL: "" } },
   );
   const ready = new Promise<boolean>((resolve) => {
@@ -116,7 +161,10 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     sandbox!.once("exit", () => resolve(false));
   });
   if (!(await ready)) {
-    console.error("[start] the sandbox payment provider did not start; refunds cannot execute (see [sandbox] lines)");
+    // Never fall back to the default sandbox URL: it may be another instance's sandbox.
+    sandbox.kill("SIGTERM");
+    await database.embedded?.stop().catch(() => undefined);
+    refuse("the sandbox payment provider did not start (see [sandbox] lines); set PROVIDER_SANDBOX_PORT, or PAYMENT_PROVIDER_URL for a provider of your own");
   } else {
     env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${sandboxPort}`;
     // The browser tests drive the sandbox (payment intents, faults) through its control endpoint.
@@ -125,7 +173,7 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL}`);
   }
 }
-const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", process.env.HOST ?? "0.0.0.0"], {
+const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", host], {
   stdio: logFile ? ["ignore", "pipe", "pipe"] : "inherit",
   env,
 });
@@ -137,7 +185,8 @@ if (logFile) {
 
 if (app.pid) {
   mkdirSync(dirname(appPidFile), { recursive: true });
-  writeFileSync(appPidFile, String(app.pid));
+  // The app's pid, and ours: a live owner means a running instance, not a leftover.
+  writeFileSync(appPidFile, `${app.pid} ${process.pid}`);
 }
 
 let stopping = false;
@@ -227,7 +276,10 @@ for (let i = 0; i < 240 && !stopping; i++) {
 
 async function stopLeftoverApp(pidFile: string) {
   if (!existsSync(pidFile)) return;
-  const pid = Number.parseInt(readFileSync(pidFile, "utf8"), 10);
+  const [pid = NaN, owner = NaN] = readFileSync(pidFile, "utf8").trim().split(/\s+/).map((s) => Number.parseInt(s, 10));
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunningNode(owner)) {
+    refuse(`another \`npm start\` (pid ${owner}) is serving port ${port}; stop it, or set PORT (or --port) to run a second instance`);
+  }
   rmSync(pidFile, { force: true });
   if (!Number.isInteger(pid) || pid <= 0) return;
   let cmdline: string;
@@ -248,6 +300,19 @@ async function stopLeftoverApp(pidFile: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
   process.kill(pid, "SIGKILL");
+}
+
+function isRunningNode(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("node");
+  } catch {
+    return true; // no /proc (macOS): trust the pid
+  }
 }
 
 /** The sandbox must know each demo payment (as a payment intent) before it can refund it. */

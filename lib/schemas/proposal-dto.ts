@@ -8,6 +8,14 @@ export const proposalStatusSchema = z.enum(proposalStatuses as [string, ...strin
 
 const iso = z.string();
 
+/** "Previously rejected": the newest rejection of a proposal for the same order before this one (reason, who, when). */
+export const previousRejectionDto = z.object({ proposalId: z.string(), reason: z.string().nullable(), by: z.string().nullable(), at: iso.nullable() });
+export type PreviousRejection = z.infer<typeof previousRejectionDto>;
+
+/** What a proposal possibly duplicates: a live proposal or an earlier refund of the same customer, same order or amount. */
+export const duplicateOfDto = z.object({ kind: z.enum(["proposal", "refund"]), id: z.string(), orderNumber: z.string(), amountMinor: z.number().int(), createdAt: iso });
+export type DuplicateOf = z.infer<typeof duplicateOfDto>;
+
 export const queueRowDto = z.object({
   id: z.string(),
   hash: z.string(),
@@ -24,6 +32,7 @@ export const queueRowDto = z.object({
   approvals: z.number().int(),
   requiredApprovals: z.number().int(),
   flags: z.object({ duplicate: z.boolean(), velocity: z.boolean(), twoApprovals: z.boolean() }),
+  previouslyRejected: previousRejectionDto.nullable(),
 });
 export type QueueRow = z.infer<typeof queueRowDto>;
 
@@ -68,6 +77,8 @@ export const proposalDetailDto = z.object({
   approvals: z.array(z.object({ id: z.string(), approver: z.string(), authMethod: z.string(), authTime: iso, createdAt: iso, passkey: z.boolean() })),
   supersedes: linkedProposal.nullable(),
   supersededBy: linkedProposal.nullable(),
+  previouslyRejected: previousRejectionDto.nullable(),
+  possibleDuplicateOf: duplicateOfDto.nullable(),
   viewer: z.object({
     canDecide: z.boolean(),
     canReject: z.boolean(),

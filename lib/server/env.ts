@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { demoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
+import { loadDemoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
 import { demoPaymentProvider } from "@/lib/config/demo-payment-provider";
 
 // The only reader of process.env in the application: every variable is declared once in `envSchema`
@@ -43,6 +43,8 @@ export const envSchema = z.object({
     EXECUTION_STALE_SENDING_MS: int(0, 3_600_000, 30_000),
     EXECUTION_RECONCILE_DELAY_MS: int(0, 3_600_000, 5_000),
     WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
+    /** Read by proxy.ts (which runs outside the data layer); declared here so a bad value is reported. */
+    TRUST_PROXY: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
 });
 
 /** Rules across variables, checked beside the schema so they are listed even when a field is also wrong. */
@@ -94,7 +96,8 @@ function assertSecrets(): void {
 
 export function secret(name: SecretName): string {
   assertSecrets();
-  return env()[name] ?? (isDemoMode ? demoSecrets[name] : "");
+  // Demo: this install's generated secrets (.data/demo-secrets.json), never public values.
+  return env()[name] ?? (isDemoMode ? loadDemoSecrets()[name] : "");
 }
 
 export function databaseUrl(): string {

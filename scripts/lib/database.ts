@@ -18,9 +18,12 @@ export async function prepareDatabase(opts: { demo: boolean; log?: (msg: string)
     // EMBEDDED_PG_EPHEMERAL=1 (the browser tests): a throw-away server in a temporary folder on a free port.
     const ephemeral = process.env.EMBEDDED_PG_EPHEMERAL === "1";
     const dataDir = ephemeral ? mkdtempSync(join(tmpdir(), "app-pg-")) : (process.env.EMBEDDED_PG_DIR ?? join(process.cwd(), ".data", "pg"));
-    const port = ephemeral ? undefined : Number(process.env.EMBEDDED_PG_PORT ?? 54329);
-    say(`starting embedded PostgreSQL (${dataDir}${port ? `, port ${port}` : ""})`);
-    embedded = await startEmbeddedPostgres({ dataDir, port, ephemeral });
+    // EMBEDDED_PG_PORT: that port or a refusal naming it; unset: 54329, or a free port when another
+    // instance already listens there.
+    const explicit = process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined;
+    say(`starting embedded PostgreSQL (${dataDir})`);
+    embedded = await startEmbeddedPostgres({ dataDir, port: explicit, preferredPort: ephemeral ? undefined : 54329, portVariable: "EMBEDDED_PG_PORT", ephemeral });
+    say(`embedded PostgreSQL on port ${embedded.port}`);
     url = embedded.url;
   }
   try {

@@ -6,7 +6,7 @@ import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { searchAuditEvents } from "@/lib/server/audit/search-audit-events";
 import { exportAuditEvents } from "@/lib/server/audit/export-audit-events";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
-import { ES, US, ana, john, anthropicCall, freshTrace, headersFor, send, tokenFor } from "./gateway-support";
+import { ES, US, ana, john, pablo, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
 import { actorOf, approvedProposal, customerEmail, preparedProposal } from "./audit-support";
 
 const lastSearchBy = (userId: string, action = "audit:search") =>
@@ -76,8 +76,15 @@ describe("audit search", () => {
     expect(traces.has(trace)).toBe(true);
     expect(traces.has(other)).toBe(true);
     expect(page.events.every((e) => e.fingerprints.includes(auditFingerprint(email)) || e.fingerprints.includes(auditFingerprint(ana)))).toBe(true);
-    // Pablo's events are not Ana's.
-    expect(page.events.some((e) => e.endUser && e.endUser !== auditFingerprint(ana))).toBe(false);
+    // Pablo's events are not Ana's: his own call (which names no email) is not found, and every event found
+    // for an end user is Ana's (there is at least one).
+    const pablos = freshTrace();
+    await send(anthropicCall("lookup_order", { order_id: "ORD-1003" }), headersFor({ token: await tokenFor(ES, pablo), trace: pablos }));
+    const again = await searchAuditEvents(auditor, { subject: email, limit: 200 });
+    expect(again.events.some((e) => e.traceId === pablos)).toBe(false);
+    const endUsers = again.events.map((e) => e.endUser).filter((u) => u !== null);
+    expect(endUsers.length).toBeGreaterThan(0);
+    expect(new Set(endUsers)).toEqual(new Set([auditFingerprint(ana)]));
 
     const ev = await lastSearchBy(auditor.userId);
     const stored = JSON.stringify(ev);
@@ -96,9 +103,11 @@ describe("audit search", () => {
     expect(view.steps).toEqual([]);
     expect(view.proposals).toEqual([]);
     // …and their own tenant's customer is found.
-    await send(anthropicCall("lookup_order", { order_id: "ORD-2001" }), headersFor({ key: undefined, token: await tokenFor(US, john), trace: freshTrace() }));
+    const johns = freshTrace();
+    await send(anthropicCall("lookup_order", { order_id: "ORD-2001" }), headersFor({ key: webKey(US), token: await tokenFor(US, john), trace: johns }));
     const mine = await searchAuditEvents(us, { subject: customerEmail(US, "john") });
-    expect(mine.events.every((e) => e.fingerprints.length > 0)).toBe(true);
+    expect(mine.events.map((e) => e.traceId)).toContain(johns);
+    expect(mine.events.every((e) => e.fingerprints.includes(auditFingerprint(john)))).toBe(true);
   });
 
   it("ops and reviewers are refused anything broader than one exact trace, and nothing is returned to them", async () => {

@@ -243,3 +243,41 @@ describe("late outcomes by webhook", () => {
     expect(res.status).toBe(400);
   });
 });
+
+// Issue 11 item 11: each of these goes red when its guard is deleted from execute-refund.ts / reconcile-execution.ts.
+describe("revalidation before the provider call, and the one idempotency key", () => {
+  it("a stored amount LOWERED in the database after approval no longer matches the hash: invalidated, nothing sent", async () => {
+    const p = await approvedProposal(4_400);
+    await db().$executeRaw`UPDATE "Proposal" SET "amountMinor" = "amountMinor" - 100 WHERE id = ${p.id}::uuid`;
+    expect(await executeRefund(p.id)).toBe("revalidation_failed");
+    expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: "invalidated", invalidationReason: "stored_hash_mismatch" });
+    expect(await db().execution.count({ where: { proposalId: p.id } })).toBe(0);
+    expect(await refundsAt(p.pi)).toBe(0);
+  });
+
+  it("an approval recorded for another hash does not count: invalidated, nothing sent", async () => {
+    const p = await approvedProposal(4_500);
+    await db().$executeRaw`UPDATE "Approval" SET "proposalHash" = ${"0".repeat(64)} WHERE "proposalId" = ${p.id}::uuid`;
+    expect(await executeRefund(p.id)).toBe("revalidation_failed");
+    expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: "invalidated", invalidationReason: "approvals_not_bound_to_hash" });
+    expect(await refundsAt(p.pi)).toBe(0);
+  });
+
+  it("the reconciler's re-send reaches the provider with the execution's own key (refund-<proposal id>), never a new one", async () => {
+    const p = await approvedProposal(2_700);
+    await control.addFault({ kind: "fail_5xx", paymentIntent: p.pi });
+    await executeRefund(p.id);
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
+    expect(await reconcileExecution(ex.id)).toBe("resent");
+    // What the provider itself recorded: every refund of this payment intent carries the one key.
+    const { Client } = await import("pg");
+    const sandboxPg = new Client({ connectionString: serverUrl.replace(/\/postgres$/, `/${sandboxDb}`) });
+    await sandboxPg.connect();
+    try {
+      const keys = await sandboxPg.query<{ idempotency_key: string | null }>("SELECT idempotency_key FROM refunds WHERE payment_intent = $1", [p.pi]);
+      expect(keys.rows.map((r) => r.idempotency_key)).toEqual([`refund-${p.id}`]);
+    } finally {
+      await sandboxPg.end();
+    }
+  });
+});

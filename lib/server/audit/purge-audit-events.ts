@@ -32,20 +32,17 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
   if (!verdict.ok) return { tenantId, status: "refused_broken_chain", brokenAtSeq: verdict.brokenAtSeq };
 
   const sameLog = tenantId === null ? Prisma.sql`e."tenantId" IS NULL` : Prisma.sql`e."tenantId" = ${tenantId}::uuid`;
-  const held = tenantId === null
-    ? Prisma.sql`FALSE`
-    : Prisma.sql`e."traceId" IN (SELECT "traceId" FROM "AuditLegalHold" WHERE "tenantId" = ${tenantId}::uuid AND "releasedAt" IS NULL)`;
   const before = Prisma.sql`e."occurredAt" < (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
   const logId = logIdOf(tenantId);
   return db().$transaction(async (tx) => {
     const [size] = await tx.$queryRaw<{ n: number }[]>`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS n FROM "AuditLeaf" WHERE "logId" = ${logId}::uuid`;
     const treeSize = size?.n ?? 0;
-    await tx.$executeRaw`SELECT set_config('app.audit_purge', 'on', true)`;
-    // Only events already in the tree (their leaf hash stays); a queued one waits for the sequencer.
-    const purged = await tx.$executeRaw`
-      DELETE FROM "AuditEvent" e WHERE ${sameLog} AND ${before} AND NOT (${held})
-         AND EXISTS (SELECT 1 FROM "AuditLeaf" l WHERE l."eventId" = e."id" AND l."leafIndex" < ${treeSize})`;
-    await tx.$executeRaw`SELECT set_config('app.audit_purge', 'off', true)`;
+    // The runtime role may not DELETE audit events: the owner's function deletes the content of this log's
+    // integrated events (leaf below treeSize) older than the cutoff, active legal holds excepted
+    // (prisma/migrations/*_transparency_log). A queued event waits for the sequencer.
+    const [deleted] = await tx.$queryRaw<{ n: number }[]>`
+      SELECT "audit_purge_content"(${logId}::uuid, (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${treeSize}::int) AS n`;
+    const purged = deleted?.n ?? 0;
     if (purged === 0) return { tenantId, status: "nothing_to_purge" as const };
     const [h] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent" e WHERE ${sameLog} AND ${before}`;
     const heldCount = h?.n ?? 0;
@@ -65,30 +62,17 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
 
 /**
  * Drops the monthly AuditEvent partitions that ended before `before` and hold no row any more (every
- * tenant's retention emptied them and no legal hold keeps one). Returns the dropped partition names.
+ * tenant's retention emptied them and no legal hold keeps one). DDL, so it runs in the owner's
+ * `audit_event_drop_empty_partitions` (SECURITY DEFINER). Returns the dropped partition names.
  */
 export async function dropEmptyAuditPartitions(before: Date): Promise<string[]> {
-  const parts = await db().$queryRaw<{ name: string; upper: string }[]>`
-    SELECT c.relname AS name, substring(pg_get_expr(c.relpartbound, c.oid) from 'TO \\(''([^'']+)''\\)') AS upper
-      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-     WHERE i.inhparent = '"AuditEvent"'::regclass AND c.relname ~ '^AuditEvent_[0-9]{4}_[0-9]{2}$'`;
-  const dropped: string[] = [];
-  for (const p of parts) {
-    if (!p.upper || new Date(`${p.upper.slice(0, 10)}T00:00:00Z`) > before) continue;
-    try {
-      await db().$transaction(async (tx) => {
-        const [row] = await tx.$queryRawUnsafe<{ any: boolean }[]>(`SELECT EXISTS (SELECT 1 FROM "${p.name}") AS any`);
-        if (row?.any) return;
-        await tx.$executeRawUnsafe(`ALTER TABLE "AuditEvent" DETACH PARTITION "${p.name}"`);
-        await tx.$executeRawUnsafe(`DROP TABLE "${p.name}"`);
-        dropped.push(p.name);
-      });
-    } catch (error) {
-      // E.g. a least-privilege role that may not drop tables: the partition stays, empty.
-      log.warn({ component: "audit-retention", partition: p.name, err: error }, "could not drop an empty audit partition");
-    }
+  try {
+    const rows = await db().$queryRaw<{ name: string }[]>`SELECT "audit_event_drop_empty_partitions"(${before.toISOString().slice(0, 10)}::date) AS name`;
+    return rows.map((r) => r.name);
+  } catch (error) {
+    log.warn({ component: "audit-retention", err: error }, "could not drop empty audit partitions");
+    return [];
   }
-  return dropped;
 }
 
 /** The retention job: every tenant's log, the tenantless log, then the partitions left empty. */

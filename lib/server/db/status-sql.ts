@@ -1,6 +1,7 @@
 import "server-only";
 import { executionStates, type ExecutionStatus } from "@/lib/domain/execution-state";
 import { proposalStatuses, type ProposalStatus } from "@/lib/domain/proposal-state";
+import { refundStatus, type RefundStatus } from "@/lib/domain/refund-state";
 import { Prisma } from "./generated/client";
 
 /**
@@ -8,10 +9,10 @@ import { Prisma } from "./generated/client";
  * planner sees the same text as before (partial indexes and the queue index keep matching). Only the
  * domain's own constants are accepted; anything else throws.
  */
-export function statusSql(...statuses: readonly (ProposalStatus | ExecutionStatus)[]): Prisma.Sql {
+export function statusSql(...statuses: readonly (ProposalStatus | ExecutionStatus | RefundStatus)[]): Prisma.Sql {
   if (statuses.length === 0) throw new Error("statusSql needs at least one status");
   for (const s of statuses) {
-    if (!(proposalStatuses as readonly string[]).includes(s) && !(executionStates as readonly string[]).includes(s)) throw new Error(`not a status: ${s}`);
+    if (![...proposalStatuses, ...executionStates, ...Object.values(refundStatus)].includes(s)) throw new Error(`not a status: ${s}`);
   }
   return Prisma.raw(statuses.map((s) => `'${s}'`).join(", "));
 }

@@ -9,7 +9,7 @@ import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/p
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
-import { verifyPassword } from "@/lib/server/auth/password";
+import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
 import { lockProposal, orderMismatch, recomputeHash } from "./proposal-guards";
@@ -32,13 +32,29 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
   assertCan(actor.roles, "proposal:decide");
   const input = parseInput(approveProposalInput, raw, "The approval request is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
+  // The step-up password is checked first, outside any lock: a wrong one counts toward the account's
+  // lockout (the sign-in counter) and is refused before the proposal row is ever locked.
+  let passwordStepUp: { at: Date } | null = null;
+  if (input.stepUp?.method === "password") {
+    const checked = await verifyStepUpPassword(actor.userId, input.stepUp.password);
+    if (!checked.ok) {
+      const ref = await db().proposal.findFirst({ where: { id: input.proposalId, tenantId: actor.tenantId }, select: { id: true, hash: true } });
+      const refusal = await db().$transaction((tx) =>
+        checked.reason === "locked"
+          ? refuse(tx, actor, traceId, ref, "limit_exceeded", "Too many wrong passwords: your account is paused for a few minutes.", { reason: "account_locked" })
+          : refuse(tx, actor, traceId, ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" }),
+      );
+      throw decisionError(refusal);
+    }
+    passwordStepUp = checked;
+  }
   // Many reviewers (or one double click) may wait on the same row lock: allow for the wait.
-  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId), { maxWait: 20_000, timeout: 20_000 });
+  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId, passwordStepUp), { maxWait: 20_000, timeout: 20_000 });
   if ("error" in decision) throw decisionError(decision);
   return decision.value;
 }
 
-async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId: string): Promise<Decision<ApprovalResult>> {
+async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId: string, passwordStepUp: { at: Date } | null): Promise<Decision<ApprovalResult>> {
   const p = await lockProposal(tx, actor.tenantId, input.proposalId);
   if (!p) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.");
   const ref = { id: p.id, hash: p.hash };
@@ -88,24 +104,27 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
     authMethod = "passkey";
     authTime = now;
   } else if (!isAuthFresh(actor.authTime, p.tenant.stepUpMinutes, now)) {
-    if (!input.stepUp) {
+    if (!passwordStepUp) {
       return refuse(tx, actor, traceId, ref, "permission_denied", `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`, {
         reason: "step_up_required",
       });
     }
-    const user = await tx.staffUser.findUniqueOrThrow({ where: { id: actor.userId }, select: { passwordHash: true } });
-    if (!user.passwordHash || !(await verifyPassword(user.passwordHash, input.stepUp.password))) {
-      return refuse(tx, actor, traceId, ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" });
-    }
     authMethod = "password";
-    authTime = now;
+    authTime = passwordStepUp.at;
   }
 
   if (p.tenant.reviewerDailyApprovalLimitMinor !== null) {
-    const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    // One reviewer's approvals are serialized from here to commit (a transaction-scoped advisory lock
+    // keyed by the reviewer), so two approvals arriving together cannot both fit under the cap. Taken
+    // after the proposal's row lock, as every path does, so the two locks cannot deadlock.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('approval-daily-cap'), hashtext(${actor.userId}))`;
+    // "Today" is the tenant's calendar day, in its time zone (PostgreSQL's zone rules, DST included).
+    const [day] = await tx.$queryRaw<{ start: Date }[]>`
+      SELECT (date_trunc('day', ${now}::timestamptz AT TIME ZONE ${p.tenant.timeZone}) AT TIME ZONE ${p.tenant.timeZone}) AS start`;
+    const dayStart = day!.start;
     const [today] = await tx.$queryRaw<{ total: bigint | null }[]>`
       SELECT SUM(p."amountMinor") AS total FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId"
-       WHERE a."approverId" = ${actor.userId}::uuid AND a."createdAt" >= ${dayStart} AND p.currency = ${p.currency}`;
+       WHERE a."tenantId" = ${p.tenantId}::uuid AND a."approverId" = ${actor.userId}::uuid AND a."createdAt" >= ${dayStart} AND p.currency = ${p.currency}`;
     const used = Number(today?.total ?? 0);
     if (used + p.amountMinor > p.tenant.reviewerDailyApprovalLimitMinor) {
       return refuse(tx, actor, traceId, ref, "limit_exceeded", "Approving this would exceed your daily approval total; ask another reviewer.", {

@@ -9,6 +9,7 @@ import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
 import { hasPasskeys } from "@/lib/server/passkeys/list-passkeys";
 import { openProposalsWhere } from "./refundable-left";
+import { findDuplicateOf, findPreviousRejection } from "./review-signals";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -37,6 +38,8 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
     where: openProposalsWhere(p.orderId, now, p.id),
     select: { id: true, amountMinor: true, status: true },
   });
+  const previouslyRejected = await findPreviousRejection(p.id);
+  const possibleDuplicateOf = await findDuplicateOf(p.id);
   const requester = p.requestedByStaffId
     ? await db().staffUser.findFirst({ where: { id: p.requestedByStaffId, tenantId: actor.tenantId }, select: { name: true } })
     : null;
@@ -79,6 +82,8 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
     approvals: p.approvals.map((a) => ({ id: a.id, approver: a.approver.name, authMethod: a.authMethod, authTime: a.authTime.toISOString(), createdAt: a.createdAt.toISOString(), passkey: !!a.passkeyAssertion })),
     supersedes: p.supersedes,
     supersededBy: p.supersededBy,
+    previouslyRejected,
+    possibleDuplicateOf,
     viewer: {
       canDecide: can(actor.roles, "proposal:decide") && pending && !ownRequest && !alreadyApproved,
       canReject: can(actor.roles, "proposal:decide") && pending,

@@ -4,6 +4,7 @@ import { closedWithoutEffectStatuses, proposalStatus } from "@/lib/domain/propos
 import { parseInput } from "@/lib/domain/validation";
 import type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 import { statusSql } from "@/lib/server/db/status-sql";
+import { duplicateSql, previousRejectionLateral, toPreviousRejection, type PreviousRejectionColumns } from "./review-signals";
 import { assertCan } from "@/lib/domain/permissions";
 import { queueFilterInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
@@ -13,18 +14,9 @@ import type { Actor } from "@/lib/server/auth/actor";
 export type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 
 const closedSql = statusSql(...closedWithoutEffectStatuses);
-const DUPLICATE_WINDOW = Prisma.sql`interval '7 days'`;
 const VELOCITY_WINDOW = Prisma.sql`interval '30 days'`;
 const VELOCITY_COUNT = 3;
 
-// Another refund or live proposal for the same customer (so also the same order), recently. Two
-// EXISTS on indexed columns rather than one OR, which would defeat the indexes.
-const duplicateSql = Prisma.sql`(
-  EXISTS (SELECT 1 FROM "Proposal" q
-           WHERE q."customerId" = p."customerId" AND q."tenantId" = p."tenantId" AND q.id <> p.id
-             AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN (${closedSql}))
-  OR EXISTS (SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId"
-              WHERE ro."tenantId" = p."tenantId" AND ro."customerId" = p."customerId" AND r."createdAt" > now() - ${DUPLICATE_WINDOW}))`;
 // Many refunds for this customer: refunds plus other live proposals in the window. Each count stops
 // at the threshold (ORDER BY + LIMIT walks the (customerId, createdAt) index and stops), so a customer
 // with thousands of rows costs no more than one with three.
@@ -65,16 +57,18 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
   if (f.flag === "velocity") conditions.push(velocitySql);
 
   const rows = await db().$queryRaw<
-    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals"> & { expiresAt: Date; createdAt: Date; approvals: bigint; duplicate: boolean; velocity: boolean })[]
+    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected"> & { expiresAt: Date; createdAt: Date; approvals: bigint; duplicate: boolean; velocity: boolean } & PreviousRejectionColumns)[]
   >`
     SELECT p.id, p.hash, o.number AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
            p."recipientDisplay", p.reason, c.slug AS channel, p."expiresAt", p."createdAt", p."requiredApprovals",
            (SELECT count(*) FROM "Approval" a WHERE a."proposalId" = p.id) AS approvals,
            ${duplicateSql} AS duplicate,
-           ${velocitySql} AS velocity
+           ${velocitySql} AS velocity,
+           pr.*
       FROM "Proposal" p
       JOIN "Order" o ON o.id = p."orderId"
       LEFT JOIN "Channel" c ON c.id = p."channelId"
+      ${previousRejectionLateral}
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY p."expiresAt", p.id
      LIMIT ${f.limit + 1}`;
@@ -98,6 +92,7 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
       approvals: Number(r.approvals),
       requiredApprovals: r.requiredApprovals,
       flags: { duplicate: r.duplicate, velocity: r.velocity, twoApprovals: r.requiredApprovals >= 2 },
+      previouslyRejected: toPreviousRejection(r),
     })),
     nextCursor: rows.length > f.limit && last ? encodeKeysetCursor({ at: new Date(last.expiresAt), id: last.id }) : null,
   };

@@ -37,7 +37,7 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
   const now = new Date();
   const moved = await tx.proposal.updateMany({
     where: { id: p.id, status: proposalStatus.pendingApproval },
-    data: { status: proposalStatus.rejected, rejectionReason: input.reason, decidedAt: now },
+    data: { status: proposalStatus.rejected, rejectionReason: input.reason, rejectedByStaffId: actor.userId, decidedAt: now },
   });
   if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
   await recordAuditEvent(tx, {

@@ -33,6 +33,18 @@ export async function prepareRefund(tx: Tx, input: PrepareRefundInput, ctx: Tool
     // Same logical operation: answer the open proposal, do not make another one.
     return { outcome: approvalRequired(pending, order.number), proposal: { id: pending.id, hash: pending.hash }, audit: { order: order.number, reused: true } };
   }
+  const cooldown = await rejectionCooldown(tx, order.id, now);
+  if (cooldown) {
+    return {
+      outcome: failure(
+        "rejected",
+        `A reviewer rejected a refund for order ${JSON.stringify(order.number)} on ${cooldown.rejectedAt}. It cannot be requested again before ${cooldown.until}. Tell the customer the reason; do not retry.`,
+        { order_id: order.number, reason: cooldown.reason, rejected_at: cooldown.rejectedAt, retry_after: cooldown.until, previous_proposal_id: cooldown.proposalId },
+      ),
+      proposal: { id: cooldown.proposalId, hash: cooldown.hash },
+      audit: { order: order.number, cooldown: true },
+    };
+  }
   if (pending) {
     await tx.proposal.updateMany({ where: { id: pending.id, status: proposalStatus.pendingApproval }, data: { status: proposalStatus.expired } });
   }
@@ -69,6 +81,22 @@ export async function prepareRefund(tx: Tx, input: PrepareRefundInput, ctx: Tool
     audit: { order: order.number, reused: false, amount: { minor: proposal.amountMinor, currency: proposal.currency }, supersedes: supersedesId },
     knownPersonal: [payment.holderName],
   };
+}
+
+/**
+ * The tenant's cool-down after a rejection: while it runs, re-preparing the same order answers `rejected`
+ * with the reviewer's reason, so an agent cannot simply ask again until a reviewer says yes.
+ */
+async function rejectionCooldown(tx: Tx, orderId: string, now: Date) {
+  const last = await tx.proposal.findFirst({
+    where: { orderId, status: proposalStatus.rejected },
+    orderBy: [{ decidedAt: "desc" }, { id: "desc" }],
+    select: { id: true, hash: true, rejectionReason: true, decidedAt: true, tenant: { select: { rejectionCooldownMinutes: true } } },
+  });
+  if (!last?.decidedAt) return null;
+  const until = new Date(last.decidedAt.getTime() + last.tenant.rejectionCooldownMinutes * 60_000);
+  if (until <= now) return null;
+  return { proposalId: last.id, hash: last.hash, reason: last.rejectionReason ?? null, rejectedAt: last.decidedAt.toISOString(), until: until.toISOString() };
 }
 
 /**

@@ -1,10 +1,17 @@
 import "server-only";
 import { failure } from "@/lib/domain/agent-protocol";
+import { scrubText } from "@/lib/domain/redaction";
+import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import type { CreateSupportTicketInput } from "@/lib/schemas/tools";
 import type { Tx } from "@/lib/server/db/client";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 
-/** create_support_ticket: the customer comes from the verified token (anonymous tickets have none). */
+/**
+ * create_support_ticket: the customer comes from the verified token (anonymous tickets have none). The
+ * summary is scrubbed like audit text before it is stored: credentials become [secret], e-mail addresses,
+ * card numbers, IBANs, phone numbers and the customer's own name and e-mail become fingerprints (the
+ * ticket already points at the customer).
+ */
 export async function createSupportTicket(tx: Tx, input: CreateSupportTicketInput, ctx: ToolContext): Promise<HandlerResult> {
   let known: string[] = [];
   if (ctx.customerId) {
@@ -20,7 +27,7 @@ export async function createSupportTicket(tx: Tx, input: CreateSupportTicketInpu
       channelId: ctx.caller.channelId,
       category: input.category,
       priority: input.priority,
-      summary: input.summary,
+      summary: scrubText(input.summary, auditFingerprint, new Set(), known),
       traceId: ctx.traceId,
     },
     select: { id: true, status: true },

@@ -90,6 +90,11 @@ export function QueueTable({ channels }: { channels: string[] }) {
                 <td>{t("ageMinutes", { count: Math.max(0, Math.round((Date.now() - new Date(r.createdAt).getTime()) / 60_000)) })}</td>
                 <td>
                   {r.flags.duplicate ? <span className="badge flag">{tf("duplicate")}</span> : null}
+                  {r.previouslyRejected ? (
+                    <span className="badge flag" title={r.previouslyRejected.reason ?? undefined}>
+                      {tf("previouslyRejected")}
+                    </span>
+                  ) : null}
                   {r.flags.velocity ? <span className="badge flag">{tf("velocity")}</span> : null}
                   {r.flags.twoApprovals ? <span className="badge flag">{t("approvals", { count: r.approvals, required: r.requiredApprovals })}</span> : null}
                 </td>

@@ -111,6 +111,16 @@ export function ProposalView({ id }: { id: string }) {
             {t("created")}: <DateTime value={p.createdAt} />
           </li>
           {p.supersedes ? <li>{t("supersedes", { id: p.supersedes.id })}</li> : null}
+          {p.previouslyRejected ? (
+            <li data-testid="previously-rejected">
+              {t("previouslyRejected", { by: p.previouslyRejected.by ?? "—", at: p.previouslyRejected.at ?? "—", reason: p.previouslyRejected.reason ?? "—" })}
+            </li>
+          ) : null}
+          {p.possibleDuplicateOf ? (
+            <li data-testid="duplicate-of">
+              {t("duplicateOf", { kind: p.possibleDuplicateOf.kind, id: p.possibleDuplicateOf.id, order: p.possibleDuplicateOf.orderNumber, amount: String(p.possibleDuplicateOf.amountMinor) })}
+            </li>
+          ) : null}
           {p.approvals.map((a) => (
             <li key={a.id}>
               {t("approvedBy", { name: a.approver, method: a.authMethod })} — <DateTime value={a.createdAt} />
