@@ -9,6 +9,7 @@
 // throughput and p50/p99 per operation. Exit 0 when every check passes, 1 when one fails, 2 when it cannot run.
 // A script, not a timed test; the shortened run in `npm test` uses --seconds 40.
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,6 +21,7 @@ import { startEmbeddedPostgres } from "./lib/embedded-postgres";
 import { applyMigrations } from "./lib/migrations";
 import { agentKey, customerId, demoTenants, demoUuid, mintEndUserToken, seedDemo } from "./lib/demo-data";
 import { prismaFor } from "./lib/prisma";
+import { appRoleUrl, ensureAppRole } from "./lib/app-role";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
 
 const argv = process.argv.slice(2);
@@ -92,17 +94,27 @@ try {
   await seedDemo(prisma);
   await prisma.$disconnect();
   await addSoakOrders(server.url);
+  // As `npm start` does: graphile-worker's schema by the owner, then the apps and workers run as the
+  // least-privileged runtime role (docs/database-roles.md).
+  const { prepareJobQueue } = await import("../lib/server/jobs/schema");
+  await prepareJobQueue(server.url);
+  const rolePassword = randomBytes(24).toString("base64url");
+  await ensureAppRole(server.url, { password: rolePassword });
+  const appUrl = appRoleUrl(server.url, rolePassword);
+  const apiKey = `sk_test_${randomBytes(24).toString("base64url")}`;
+  const webhookSecret = `whsec_${randomBytes(24).toString("base64url")}`;
 
   const sandboxPort = await freePort();
   const appPorts = [await freePort(), await freePort()];
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const baseEnv: NodeJS.ProcessEnv = {
-    ...process.env, APP_MODE: "demo", DATABASE_URL: server.url, PAYMENT_PROVIDER_URL: sandboxUrl, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1",
+    ...process.env, APP_MODE: "demo", DATABASE_URL: appUrl, PAYMENT_PROVIDER_URL: sandboxUrl, PAYMENT_PROVIDER_API_KEY: apiKey, PAYMENT_PROVIDER_WEBHOOK_SECRET: webhookSecret, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1",
     AUDIT_SEQUENCER_INTERVAL_MS: "100", WORKER_CONCURRENCY: "4", DATABASE_POOL_SIZE: "8",
   };
   const tsx = ["--conditions=react-server", "--import", "tsx"];
   await spawnChild("sandbox", [...tsx, join("scripts", "provider-sandbox.ts"), "--port", String(sandboxPort),
-    "--database-url", server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `http://127.0.0.1:${appPorts[0]}/api/payments/webhook`],
+    "--database-url", server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `http://127.0.0.1:${appPorts[0]}/api/payments/webhook`,
+    "--api-key", apiKey, "--webhook-secret", webhookSecret],
     { ...baseEnv, DATABASE_URL: "" }, /listening on/);
   await registerPaymentIntents(server.url, sandboxUrl);
   const nextBin = join("node_modules", "next", "dist", "bin", "next");
