@@ -34,6 +34,9 @@ const AGENTS = opt("agents", 4);
 const REVIEWERS = opt("reviewers", 2);
 const AUDITORS = opt("auditors", 1);
 const TENANT = "tienda-es";
+// The soak runs the demo (embedded PostgreSQL, per-install demo secrets); set before any lib/server module
+// loads (lib/server/env.ts reads APP_MODE once).
+process.env.APP_MODE = "demo";
 /** Distinct orders (each agent call prepares a refund of a new one; every one gets a sandbox intent). */
 const ORDERS = Math.max(400, Math.min(8_000, SECONDS * 30));
 const DRAIN_MS = 90_000;
@@ -309,7 +312,6 @@ try {
 
   // The whole log, every checkpoint, with the library the app uses (signatures, roots, proofs, content).
   process.env.DATABASE_URL = server.url;
-  process.env.APP_MODE = "demo";
   const { verifyAllAuditChains } = await import("../lib/server/audit/verify-all-chains");
   const v = await verifyAllAuditChains("soak");
   check("all checkpoints consistent, the log verifies", v.ok, v.ok ? `${v.events} events in ${v.tenants} tenants + tenantless` : JSON.stringify(v.broken));
