@@ -45,6 +45,14 @@ try {
   await applyMigrations(server.url);
   const prisma = prismaFor(server.url);
   await seedDemo(prisma);
+  // One key and one customer make thousands of calls a minute here: lift the per-key and per-end-user window
+  // budgets (their upsert still runs on every call, so its cost is in the figures).
+  const benchTenant = await prisma.tenant.findUniqueOrThrow({ where: { slug: TENANT } });
+  await prisma.agentBudgetPolicy.upsert({
+    where: { tenantId: benchTenant.id },
+    create: { tenantId: benchTenant.id, maxCallsPerKeyPerWindow: 100_000_000, maxCallsPerEndUserPerWindow: 100_000_000 },
+    update: { maxCallsPerKeyPerWindow: 100_000_000, maxCallsPerEndUserPerWindow: 100_000_000 },
+  });
   await prisma.$disconnect();
   await addBenchOrders(server.url);
 

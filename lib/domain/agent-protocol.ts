@@ -34,9 +34,20 @@ export function resolveTraceId(traceparent: string | null, xTraceId: string | nu
   return { traceId: randomBytes(16).toString("hex"), source: "generated" };
 }
 
+// ---- end-user tokens -----------------------------------------------------------------------------
+
+/**
+ * The `aud` an end-user token must carry: the tenant and channel it was minted for, so a token for one
+ * channel (web_support) is refused on another (community_chat) even where both share a secret.
+ */
+export function endUserTokenAudience(tenantSlug: string, channelSlug: string): string {
+  return `${tenantSlug}/${channelSlug}`;
+}
+
 // ---- envelopes ---------------------------------------------------------------------------------
 
-export type Family = "anthropic" | "openai";
+/** anthropic = Messages `tool_use`; openai = Responses `function_call`; openai_chat = Chat Completions `tool_calls[i]`. */
+export type Family = "anthropic" | "openai" | "openai_chat";
 
 export type ToolCall = { family: Family; callId: string; name: string; args: unknown };
 
@@ -51,14 +62,25 @@ const safeId = (v: unknown): string | null => (typeof v === "string" && v.length
 export function detectFamily(body: unknown): Family {
   if (body && typeof body === "object" && !Array.isArray(body)) {
     const b = body as Record<string, unknown>;
+    if (b.type === "function" || "function" in b) return "openai_chat";
     if (b.type === "function_call" || "call_id" in b || "arguments" in b) return "openai";
   }
   return "anthropic";
 }
 
+const EXPECTED_SHAPES =
+  'an object: {"type":"tool_use","id","name","input"} or {"type":"function_call","call_id","name","arguments"} or {"id","type":"function","function":{"name","arguments"}}';
+
+/** The call id a body carries in its own family's field, or "unknown". */
+export function envelopeCallId(body: unknown, family: Family): string {
+  const b = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  return safeId(family === "openai" ? b.call_id : b.id) ?? "unknown";
+}
+
 /**
- * Reads an Anthropic `tool_use` block or an OpenAI `function_call` item. OpenAI `arguments` is a JSON
- * string (an object is tolerated); a string that is not JSON is an argument problem, not a 400.
+ * Reads an Anthropic `tool_use` block, an OpenAI Responses `function_call` item or an OpenAI Chat
+ * Completions `tool_calls[i]` item. OpenAI `arguments` is a JSON string (an object is tolerated); a string
+ * that is not JSON is an argument problem, not a 400.
  */
 export function parseEnvelope(body: unknown): ParsedEnvelope {
   const family = detectFamily(body);
@@ -67,7 +89,7 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
       ok: false,
       family,
       callId: "unknown",
-      problems: [{ path: "$", expected: 'an object: {"type":"tool_use","id","name","input"} or {"type":"function_call","call_id","name","arguments"}', message: "The body is not a tool call." }],
+      problems: [{ path: "$", expected: EXPECTED_SHAPES, message: "The body is not a tool call." }],
     };
   }
   const b = body as Record<string, unknown>;
@@ -75,24 +97,33 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
   const idField = family === "openai" ? "call_id" : "id";
   const callId = safeId(b[idField]);
   if (!callId) problems.push({ path: `$.${idField}`, expected: `a non-empty string of at most ${MAX_ID} characters`, message: `Missing or invalid ${idField}.` });
-  const expectedType = family === "openai" ? "function_call" : "tool_use";
+  const expectedType = family === "openai" ? "function_call" : family === "openai_chat" ? "function" : "tool_use";
   if (b.type !== expectedType) problems.push({ path: "$.type", expected: `"${expectedType}"`, message: `type must be "${expectedType}".` });
-  const name = typeof b.name === "string" && b.name.length > 0 && b.name.length <= 128 ? b.name : null;
-  if (!name) problems.push({ path: "$.name", expected: "the tool name, a non-empty string", message: "Missing or invalid tool name." });
+
+  // Chat Completions nests name and arguments under `function`.
+  const fn = family === "openai_chat" ? b.function : b;
+  const prefix = family === "openai_chat" ? "$.function" : "$";
+  if (family === "openai_chat" && (!fn || typeof fn !== "object" || Array.isArray(fn))) {
+    problems.push({ path: "$.function", expected: '{"name","arguments"}', message: "Missing or invalid function." });
+    return { ok: false, family, callId: callId ?? "unknown", problems };
+  }
+  const f = fn as Record<string, unknown>;
+  const name = typeof f.name === "string" && f.name.length > 0 && f.name.length <= 128 ? f.name : null;
+  if (!name) problems.push({ path: `${prefix}.name`, expected: "the tool name, a non-empty string", message: "Missing or invalid tool name." });
 
   let args: unknown;
-  if (family === "openai") {
-    const raw = b.arguments;
+  if (family === "openai" || family === "openai_chat") {
+    const raw = f.arguments;
     if (typeof raw === "string") {
       try {
         args = JSON.parse(raw);
       } catch {
-        problems.push({ path: "$.arguments", expected: "a string holding a JSON object", message: "arguments is not valid JSON." });
+        problems.push({ path: `${prefix}.arguments`, expected: "a string holding a JSON object", message: "arguments is not valid JSON." });
       }
     } else if (raw && typeof raw === "object" && !Array.isArray(raw)) {
       args = raw;
     } else {
-      problems.push({ path: "$.arguments", expected: "a string holding a JSON object", message: "Missing or invalid arguments." });
+      problems.push({ path: `${prefix}.arguments`, expected: "a string holding a JSON object", message: "Missing or invalid arguments." });
     }
   } else {
     args = b.input;
@@ -106,7 +137,8 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
 
 export type ToolResponse =
   | { type: "tool_result"; tool_use_id: string; is_error: boolean; content: string }
-  | { type: "function_call_output"; call_id: string; output: string };
+  | { type: "function_call_output"; call_id: string; output: string }
+  | { role: "tool"; tool_call_id: string; content: string };
 
 /** The JSON string carried in `content` / `output` (and in MCP text content). */
 export function outcomeContent(outcome: ToolOutcome, traceId: string): string {
@@ -117,9 +149,10 @@ export function outcomeContent(outcome: ToolOutcome, traceId: string): string {
 
 export function toolResponse(family: Family, callId: string, outcome: ToolOutcome, traceId: string): ToolResponse {
   const content = outcomeContent(outcome, traceId);
-  return family === "openai"
-    ? { type: "function_call_output", call_id: callId, output: content }
-    : { type: "tool_result", tool_use_id: callId, is_error: isErrorOutcome(outcome), content };
+  if (family === "openai") return { type: "function_call_output", call_id: callId, output: content };
+  // Chat Completions has no error flag on tool messages: the code inside content says it.
+  if (family === "openai_chat") return { role: "tool", tool_call_id: callId, content };
+  return { type: "tool_result", tool_use_id: callId, is_error: isErrorOutcome(outcome), content };
 }
 
 // ---- names ---------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // Every object is strict: an unknown field (amount, customer_id, currency, recipient…) is refused,
 // because identity, tenant, amount and recipient are derived by the server, never taken from a model.
 import { z } from "zod";
+import { errorCodes, successCodes } from "@/lib/domain/outcome";
 
 export const orderReference = z
   .string()
@@ -45,29 +46,43 @@ export const createSupportTicketInput = z.strictObject({
 });
 export type CreateSupportTicketInput = z.infer<typeof createSupportTicketInput>;
 
-/** The tool catalogue: name, when to call it, its argument schema. Names are boring on purpose. */
+/** MCP tool annotations (MCP spec "Tool annotations"). */
+export type ToolAnnotations = { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+
+/** The tool catalogue: name, title, hints, when to call it, its argument schema. Names are boring on purpose. */
 export const toolCatalog = {
   lookup_order: {
+    title: "Look up an order",
+    // MCP tool annotations (hints for clients; never a security boundary — the server authorizes).
+    annotations: { readOnlyHint: true, openWorldHint: false },
     description:
       "Look up one order of the signed-in customer: status, items, amounts paid and refunded, and how much can still be refunded. Call it when the customer asks about an order they name, before preparing a refund.",
     input: lookupOrderInput,
   },
   prepare_refund: {
+    title: "Prepare a refund for approval",
+    // Prepares only (a proposal; nothing is paid); a repeat answers the same open proposal.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     description:
       "Prepare a refund of an order of the signed-in customer for a human to approve. The server decides the amount (everything still refundable) and the recipient (the original payment); nothing is paid yet. Call it once when the customer asks for a refund and the order is theirs; then tell them it awaits review. Calling it again returns the same pending proposal.",
     input: prepareRefundInput,
   },
   get_refund_status: {
+    title: "Get a refund's status",
+    annotations: { readOnlyHint: true, openWorldHint: false },
     description:
       "Get the status of a refund proposal prepared earlier (awaiting approval, in progress, done, rejected with the reviewer's reason, expired). Call it when the customer asks how their refund is going. Never re-submit a refund instead.",
     input: getRefundStatusInput,
   },
   create_support_ticket: {
+    title: "Open a support ticket",
+    // Adds a ticket; each call opens a new one, so not idempotent.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     description:
       "Open a support ticket for a human agent to follow up. Call it when the customer needs something no other tool can do, or asks to talk to a person.",
     input: createSupportTicketInput,
   },
-} as const satisfies Record<string, { description: string; input: z.ZodType }>;
+} as const satisfies Record<string, { title: string; annotations: ToolAnnotations; description: string; input: z.ZodType }>;
 
 export type ToolName = keyof typeof toolCatalog;
 export const toolNames = Object.keys(toolCatalog) as ToolName[];
@@ -83,15 +98,131 @@ export function toolJsonSchema(name: ToolName): Record<string, unknown> {
   return { ...schema, additionalProperties: false };
 }
 
-export type ToolFormat = "anthropic" | "openai";
+// ---- vendor-exact schemas -----------------------------------------------------------------------
+// Each vendor's strict mode accepts only a documented subset of JSON Schema; a keyword outside it is
+// either rejected (the whole request fails) or silently ignored. So each format is served only what that
+// vendor documents; every limit left out is restated in the field's description so the model still
+// knows it, and the server keeps validating the full zod schema (toolJsonSchema) on every call.
+//
+// Sources (checked 2026-11-30, summarised in the team's TOOLCHAIN.md "Agent vendors' strict schemas"):
+// - Anthropic, "Strict tool use" → "JSON Schema limitations"
+//   (platform.claude.com/docs/agents-and-tools/tool-use/strict-tool-use): supported are type, properties,
+//   required, additionalProperties:false, enum, const, items, anyOf, description, `format` (uuid, date-time,
+//   email, …) and `pattern` for simple regular expressions only; minLength/maxLength, minimum/maximum,
+//   multipleOf are documented as unsupported.
+// - OpenAI, "Structured Outputs" → "Supported schemas" (platform.openai.com/docs/guides/structured-outputs):
+//   type, properties, required (every property), additionalProperties:false, enum, const, items, anyOf,
+//   description; `pattern` and `format` only for base models (fine-tuned models reject them with
+//   strict: true); minLength/maxLength are not on the supported list. Both the Responses API and Chat
+//   Completions apply the same strict subset, so they are served the conservative intersection.
 
-/** Tool definitions for Anthropic (Messages API `tools`) or OpenAI (Responses API function tools). */
+export type Vendor = "anthropic" | "openai";
+
+/** Keywords each vendor's strict mode accepts (the allow-list the unit test holds the served schemas to). */
+export const vendorKeywords: Record<Vendor, ReadonlySet<string>> = {
+  anthropic: new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "description", "format", "pattern"]),
+  openai: new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "description"]),
+};
+
+/** Anthropic supports `pattern` only for simple regexes: no groups, alternation, lookaround, back-references or escapes beyond \d\w\s. */
+export function isSimplePattern(pattern: string): boolean {
+  return !/[()|]|\\[^dws.-]|\\u/.test(pattern);
+}
+
+function limitText(node: Record<string, unknown>, dropped: Set<string>): string[] {
+  const out: string[] = [];
+  const min = node.minLength as number | undefined;
+  const max = node.maxLength as number | undefined;
+  if (dropped.has("minLength") || dropped.has("maxLength")) {
+    if (min !== undefined && max !== undefined) out.push(`${min}–${max} characters`);
+    else if (min !== undefined) out.push(`at least ${min} characters`);
+    else if (max !== undefined) out.push(`at most ${max} characters`);
+  }
+  if (dropped.has("minimum")) out.push(`at least ${String(node.minimum)}`);
+  if (dropped.has("maximum")) out.push(`at most ${String(node.maximum)}`);
+  if (dropped.has("format") && node.format === "uuid") out.push("a UUID such as 3f2a9c1e-5b7d-4e8a-9c0f-1a2b3c4d5e6f");
+  else if (dropped.has("format")) out.push(`format ${String(node.format)}`);
+  if (dropped.has("pattern") && !(node.format === "uuid")) {
+    const p = String(node.pattern);
+    // The NUL guard exists for PostgreSQL text columns; to the model it is just "plain text".
+    out.push(p === "^[^\\u0000]*$" ? "plain text (no NUL characters)" : `matching the regular expression ${p}`);
+  }
+  return out;
+}
+
+/** The schema a vendor's strict mode accepts, with every removed limit restated in the description. */
+export function vendorSchema(schema: Record<string, unknown>, vendor: Vendor): Record<string, unknown> {
+  const allowed = vendorKeywords[vendor];
+  const out: Record<string, unknown> = {};
+  const dropped = new Set<string>();
+  for (const [k, v] of Object.entries(schema)) {
+    if (!allowed.has(k)) {
+      dropped.add(k);
+      continue;
+    }
+    if (k === "pattern" && (!isSimplePattern(String(v)) || (vendor === "anthropic" && "format" in schema))) {
+      // A format already says it (uuid), or the regex is beyond the documented "simple" subset.
+      dropped.add(k);
+      continue;
+    }
+    if (k === "properties" && v && typeof v === "object") {
+      out.properties = Object.fromEntries(Object.entries(v as Record<string, Record<string, unknown>>).map(([name, sub]) => [name, vendorSchema(sub, vendor)]));
+    } else if (k === "items" && v && typeof v === "object" && !Array.isArray(v)) {
+      out.items = vendorSchema(v as Record<string, unknown>, vendor);
+    } else if (k === "anyOf" && Array.isArray(v)) {
+      out.anyOf = (v as Record<string, unknown>[]).map((sub) => vendorSchema(sub, vendor));
+    } else {
+      out[k] = v;
+    }
+  }
+  const limits = limitText(schema, dropped);
+  if (limits.length > 0) {
+    const base = typeof schema.description === "string" ? schema.description.trim() : "";
+    out.description = `${base}${base ? " " : ""}Limits (the server checks them): ${limits.join("; ")}.`;
+  }
+  return out;
+}
+
+export type ToolFormat = "anthropic" | "openai" | "openai_chat";
+export const toolFormats: readonly ToolFormat[] = ["anthropic", "openai", "openai_chat"];
+
+/**
+ * Tool definitions for Anthropic (Messages API `tools`), OpenAI Responses (function tools) or OpenAI Chat
+ * Completions (`tools: [{type:"function", function:{…}}]`), each with only its vendor's strict keywords.
+ */
 export function toolDefinitions(names: readonly ToolName[], format: ToolFormat) {
   return names.map((name) => {
     const { description } = toolCatalog[name];
-    const parameters = toolJsonSchema(name);
-    return format === "anthropic"
-      ? { name, description, input_schema: parameters, strict: true }
-      : { type: "function" as const, name, description, parameters, strict: true };
+    const full = toolJsonSchema(name);
+    if (format === "anthropic") return { name, description, input_schema: vendorSchema(full, "anthropic"), strict: true };
+    const parameters = vendorSchema(full, "openai");
+    return format === "openai"
+      ? { type: "function" as const, name, description, parameters, strict: true }
+      : { type: "function" as const, function: { name, description, parameters, strict: true } };
   });
 }
+
+/**
+ * MCP `outputSchema`: the structuredContent of every result, success or error, is the same envelope as the
+ * HTTP contract's content string. Clients (the official SDK) validate structuredContent against it, on
+ * error results too, so both branches are described.
+ */
+export const toolOutputSchema = {
+  type: "object",
+  properties: {
+    code: { type: "string", enum: [...successCodes, ...errorCodes.filter((c) => c !== "unauthenticated")] },
+    result: { type: "object", description: "Present when code is ok, approval_required or result_pending." },
+    error: {
+      type: "object",
+      properties: { message: { type: "string" } },
+      required: ["message"],
+      description: "Present for every other code; message is safe to show, details depend on the code.",
+    },
+    traceId: { type: "string" },
+  },
+  required: ["code", "traceId"],
+  anyOf: [
+    { properties: { code: { enum: [...successCodes] } }, required: ["result"], not: { required: ["error"] } },
+    { properties: { code: { enum: errorCodes.filter((c) => c !== "unauthenticated") } }, required: ["error"], not: { required: ["result"] } },
+  ],
+} as const;

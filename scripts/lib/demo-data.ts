@@ -4,6 +4,7 @@
 // These secrets are public: they only exist in demo mode.
 import { createHash, createHmac } from "node:crypto";
 import { SignJWT } from "jose";
+import { endUserTokenAudience } from "../../lib/domain/agent-protocol";
 import type { PrismaClient } from "../../lib/server/db/generated/client";
 
 const DEMO_SEED = "agent-approval-gateway-demo-v1";
@@ -233,10 +234,16 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
   return { seeded: true };
 }
 
-export async function mintEndUserToken(tenantSlug: string, channel: string, customer: string, ttlSeconds = 24 * 3600): Promise<string> {
+/**
+ * What a channel integration does: an HS256 token with `sub`, `tenant`, `aud` = "<tenant>/<channel>", `iat`,
+ * `exp`. The gateway refuses tokens older than the tenant's endUserTokenMaxAgeSeconds (default 1 hour), so
+ * the default lifetime matches it.
+ */
+export async function mintEndUserToken(tenantSlug: string, channel: string, customer: string, ttlSeconds = 3600): Promise<string> {
   return new SignJWT({ tenant: tenantSlug })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(customer)
+    .setAudience(endUserTokenAudience(tenantSlug, channel))
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
     .sign(new TextEncoder().encode(channelSecret(tenantSlug, channel)));

@@ -1,6 +1,7 @@
 // Helpers for the gateway integration tests (tests/integration/gateway-*.test.ts): call the real route
 // handlers with a Request, read the JSON content back.
 import { SignJWT } from "jose";
+import { endUserTokenAudience } from "@/lib/domain/agent-protocol";
 import { agentKey, channelSecret, customerId, mintEndUserToken } from "../../scripts/lib/demo-data";
 import { POST as toolCallsPOST } from "@/app/api/agent/tool-calls/route";
 
@@ -13,8 +14,16 @@ export const pablo = customerId(ES, "pablo");
 export const john = customerId(US, "john");
 export const tokenFor = (tenant: string, customer: string, ttlSeconds?: number) => mintEndUserToken(tenant, "web_support", customer, ttlSeconds);
 
+/**
+ * A hand-made end-user token. `aud` defaults to the claimed tenant's web_support channel (pass `aud: null`
+ * to leave it out); `iat` defaults to now (pass `iat: null` to leave it out, or a number of seconds).
+ */
 export async function signToken(claims: Record<string, unknown>, secret: string, exp: number | null = Math.floor(Date.now() / 1000) + 3600): Promise<string> {
-  let jwt = new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setIssuedAt();
+  const { aud, iat, ...rest } = claims;
+  const payload: Record<string, unknown> = { ...rest };
+  if (aud !== null) payload.aud = aud ?? endUserTokenAudience(String(claims.tenant), "web_support");
+  let jwt = new SignJWT(payload).setProtectedHeader({ alg: "HS256" });
+  if (iat !== null) jwt = jwt.setIssuedAt(typeof iat === "number" ? iat : undefined);
   if (exp !== null) jwt = jwt.setExpirationTime(exp);
   return jwt.sign(new TextEncoder().encode(secret));
 }
@@ -38,8 +47,9 @@ export async function send(body: unknown, headers: Record<string, string> = {}, 
   const res = await toolCallsPOST(req);
   const raw = await res.text();
   const parsed = JSON.parse(raw) as Record<string, unknown>;
-  const inner = (parsed.content ?? parsed.output) as string;
-  return { status: res.status, traceId: res.headers.get("x-trace-id"), body: parsed, content: JSON.parse(inner), raw };
+  // A 401/429/413 before the family is known is the neutral {code, error, traceId} itself.
+  const inner = (parsed.content ?? parsed.output) as string | undefined;
+  return { status: res.status, traceId: res.headers.get("x-trace-id"), body: parsed, content: inner === undefined ? (parsed as Answer["content"]) : JSON.parse(inner), raw };
 }
 
 let n = 0;
@@ -57,3 +67,4 @@ export function headersFor(opts: { key?: string | null; token?: string | null; t
 }
 
 export const freshTrace = () => `test-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+export const chatCall = (name: string, args: unknown) => ({ id: `call_chat_${++n}`, type: "function", function: { name, arguments: JSON.stringify(args) } });

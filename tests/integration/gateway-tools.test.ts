@@ -107,16 +107,15 @@ describe("strict arguments", () => {
 });
 
 describe("HTTP-level errors", () => {
-  it("missing, unknown and revoked keys are 401 with a JSON body in the caller's shape", async () => {
+  it("missing, unknown and revoked keys are 401 with the neutral JSON body (the body is not read before the key is verified)", async () => {
     const missing = await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ key: null }));
     expect(missing.status).toBe(401);
-    expect(missing.content.code).toBe("unauthenticated");
-    expect(missing.body.type).toBe("tool_result");
+    expect(missing.body).toMatchObject({ code: "unauthenticated", error: { message: expect.any(String) } });
+    expect(missing.body.type).toBeUndefined();
     expect(missing.traceId).toBe(missing.content.traceId);
 
     const unknown = await send(openaiCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ key: "agk_not_a_real_key_0000000000" }));
     expect(unknown.status).toBe(401);
-    expect(unknown.body.type).toBe("function_call_output");
     expect(unknown.content.code).toBe("unauthenticated");
 
     const k = await db().agentKey.findFirstOrThrow({ where: { tenant: { slug: ES }, channel: { slug: "community_chat" } } });

@@ -14,6 +14,8 @@ export type AgentCaller = {
   tools: ToolName[];
   approvalExpiryMinutes: number;
   dualApprovalThresholdMinor: number | null;
+  /** Tenant policy: end-user tokens older than this (from `iat`) are refused. */
+  endUserTokenMaxAgeSeconds: number;
 };
 
 export type KeyCheck =
@@ -33,6 +35,7 @@ type KeyRow = {
   active: boolean;
   approvalExpiryMinutes: number;
   dualApprovalThresholdMinor: number | null;
+  endUserTokenMaxAgeSeconds: number;
 };
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{8,512})$/i;
@@ -58,7 +61,7 @@ export async function authenticateAgentKey(authorization: string | null): Promis
     )
     SELECT k."id", k."tenantId", k."channelId", k."allowedTools", k."revokedAt",
            c."slug" AS "channelSlug", c."endUserTokenSecret", c."allowedTools" AS "channelTools",
-           t."slug" AS "tenantSlug", t."active", t."approvalExpiryMinutes", t."dualApprovalThresholdMinor"
+           t."slug" AS "tenantSlug", t."active", t."approvalExpiryMinutes", t."dualApprovalThresholdMinor", t."endUserTokenMaxAgeSeconds"
       FROM "AgentKey" k
       JOIN "Channel" c ON c."id" = k."channelId" AND c."tenantId" = k."tenantId"
       JOIN "Tenant" t ON t."id" = k."tenantId"
@@ -81,6 +84,7 @@ export async function authenticateAgentKey(authorization: string | null): Promis
       tools,
       approvalExpiryMinutes: row.approvalExpiryMinutes,
       dualApprovalThresholdMinor: row.dualApprovalThresholdMinor,
+      endUserTokenMaxAgeSeconds: row.endUserTokenMaxAgeSeconds,
     },
   };
 }

@@ -72,6 +72,46 @@ export async function chargeError(tenantId: string, traceId: string): Promise<vo
   await bump(tenantId, traceId, "errors");
 }
 
+// ---- budgets per time window (per agent key, per end user) ---------------------------------------
+// Fixed windows of the tenant's `windowSeconds`; one row per (tenant, subject, window) bumped by a single
+// INSERT … ON CONFLICT DO UPDATE … RETURNING, so the check and the increment are one atomic statement:
+// N parallel calls over the budget let exactly the budget through, on any number of instances. They do not
+// depend on trace headers: a call without one, or with a fresh X-Trace-Id each time, still counts.
+
+export const defaultWindowBudget = { windowSeconds: 60, maxCallsPerKeyPerWindow: 600, maxCallsPerEndUserPerWindow: 60 } as const;
+
+export type WindowSubject = { kind: "agent_key"; keyId: string } | { kind: "end_user"; customerId: string };
+
+type WindowRow = { count: number; limit: number; windowSeconds: number; retryAfter: number };
+
+/** Counts this call in its subject's current window; `limit_exceeded` with `retry_after_seconds` when over. */
+export async function chargeWindow(tenantId: string, subject: WindowSubject): Promise<ToolOutcome | null> {
+  const key = subject.kind === "agent_key" ? `key:${subject.keyId}` : `user:${subject.customerId}`;
+  const [row] = await db().$queryRaw<WindowRow[]>`
+    WITH p AS (
+      SELECT coalesce(max(b."windowSeconds"), ${defaultWindowBudget.windowSeconds}) AS w,
+             coalesce(max(CASE WHEN ${subject.kind} = 'agent_key' THEN b."maxCallsPerKeyPerWindow" ELSE b."maxCallsPerEndUserPerWindow" END),
+                      ${subject.kind === "agent_key" ? defaultWindowBudget.maxCallsPerKeyPerWindow : defaultWindowBudget.maxCallsPerEndUserPerWindow}) AS lim
+        FROM "AgentBudgetPolicy" b WHERE b."tenantId" = ${tenantId}::uuid
+    ), win AS (
+      SELECT to_timestamp(floor(extract(epoch FROM now()) / p.w) * p.w) AT TIME ZONE 'UTC' AS start, p.w, p.lim FROM p
+    )
+    INSERT INTO "AgentWindowCounter" ("tenantId", "subject", "windowStart", "count")
+    SELECT ${tenantId}::uuid, ${key}, win.start, 1 FROM win
+    ON CONFLICT ("tenantId", "subject", "windowStart") DO UPDATE SET "count" = "AgentWindowCounter"."count" + 1
+    RETURNING "count",
+      (SELECT lim FROM win)::int AS "limit",
+      (SELECT w FROM win)::int AS "windowSeconds",
+      greatest(1, ceil(extract(epoch FROM "windowStart") + (SELECT w FROM win) - extract(epoch FROM now())))::int AS "retryAfter"`;
+  if (!row || row.count <= row.limit) return null;
+  const who = subject.kind === "agent_key" ? "this agent" : "this customer";
+  return failure("limit_exceeded", `Too many tool calls for ${who} right now. Stop calling tools; tell the customer to try again later or hand over to a human.`, {
+    budget: subject.kind === "agent_key" ? "agent_key_window" : "end_user_window",
+    retry_after_seconds: row.retryAfter,
+    limits: { calls: row.limit, window_seconds: row.windowSeconds },
+  });
+}
+
 async function bump(tenantId: string, traceId: string, counter: string): Promise<void> {
   await db().$executeRaw`
     INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count")

@@ -9,7 +9,7 @@ import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db, type Tx } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
 import type { AgentCaller } from "./authenticate-agent-key";
-import { chargeCall, chargeError, repeatKey } from "./budgets";
+import { chargeCall, chargeError, chargeWindow, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
 import { GATEWAY_TX } from "./tool-context";
 import { verifyEndUserToken } from "./verify-end-user";
@@ -17,7 +17,7 @@ import { verifyEndUserToken } from "./verify-end-user";
 /** Everything about one call that does not come from the model's arguments. */
 export type CallMeta = {
   traceId: string;
-  transport: "anthropic" | "openai" | "mcp";
+  transport: "anthropic" | "openai" | "openai_chat" | "mcp";
   callId: string;
   endUserToken: string | null;
   model: string | null;
@@ -61,6 +61,9 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
     return { outcome, proposal: extra.proposal ?? null };
   };
 
+  // The key's window budget first: it holds whatever the caller sends as trace headers.
+  const keyLimited = await chargeWindow(caller.tenantId, { kind: "agent_key", keyId: caller.keyId });
+  if (keyLimited) return answer(keyLimited);
   const limited = await chargeCall(caller.tenantId, meta.traceId, repeatKey(name, args));
   if (limited) return answer(limited);
 
@@ -98,10 +101,15 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
       failure("permission_denied", "The end user's identity could not be verified (the token is invalid or expired). Ask the customer to sign in again; do not retry.", {
         reason: "end_user_token_invalid",
       }),
-      { clear: handler.auditClear, audit: { token_problem: endUser.reason } },
+      // The reason is one of a fixed list (never token content): kept in clear for the investigator.
+      { clear: [...handler.auditClear, "end_user_problem"], audit: { end_user_problem: endUser.reason } },
     );
   }
   const customerId = endUser.kind === "customer" ? endUser.customerId : null;
+  if (customerId) {
+    const userLimited = await chargeWindow(caller.tenantId, { kind: "end_user", customerId });
+    if (userLimited) return answer(userLimited, { clear: handler.auditClear, endUser: customerId });
+  }
   if (handler.needsCustomer && !customerId) {
     return answer(
       failure("permission_denied", `${tool} needs a signed-in customer. Ask the customer to sign in; do not look for another way.`, { reason: "end_user_required" }),

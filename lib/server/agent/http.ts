@@ -1,16 +1,20 @@
 import "server-only";
-import { detectFamily, failure, parseEnvelope, resolveTraceId, toolResponse, type Family, type ToolOutcome } from "@/lib/domain/agent-protocol";
-import { toolDefinitions, type ToolFormat } from "@/lib/schemas/tools";
+import { detectFamily, envelopeCallId, failure, parseEnvelope, resolveTraceId, toolResponse, type ToolOutcome } from "@/lib/domain/agent-protocol";
+import { toolDefinitions, toolFormats, type ToolFormat } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
 import { authenticateAgentKey, type AgentCaller, type KeyCheck } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
+import { readCappedBody } from "./read-capped-body";
+import { clientSource, recordKeyRefusal, type RefusalDecision } from "./record-key-refusal";
 import { GATEWAY_TX } from "./tool-context";
 
 // The agent HTTP contract (DESIGN.md): every answer is JSON in the caller's family with an X-Trace-Id
-// header. HTTP errors only for a missing/invalid agent key (401) and a body that is not JSON (400).
+// header. HTTP errors only for a missing/invalid agent key (401, 429 when a source floods bad keys), a
+// body that is not JSON (400) and a body over MAX_BODY (413).
 
-const MAX_BODY = 256 * 1024;
+/** The largest body any agent route reads (a tool call is a few hundred bytes). */
+export const MAX_BODY = 256 * 1024;
 
 export type RequestMeta = { traceId: string; model: string | null; promptVersion: string | null; endUserToken: string | null };
 
@@ -33,70 +37,71 @@ function json(body: unknown, status: number, traceId: string, extra: Record<stri
 
 const UNAUTHENTICATED = "A valid agent key is required: Authorization: Bearer <agent key>.";
 
-/** Records a refused credential (a denied access is an audit event too) and answers 401. */
-export async function refuseKey(check: Extract<KeyCheck, { ok: false }>, meta: RequestMeta, action: string, body: (o: ToolOutcome) => unknown): Promise<Response> {
+/** The HTTP routes' challenge: RFC 6750 Bearer (the agent key is a bearer token). */
+export const BEARER_CHALLENGE = 'Bearer realm="agent"';
+
+/**
+ * A refused credential: counted per client address and minute in PostgreSQL (one audit event per window and
+ * source, see record-key-refusal.ts), answered 401 — or 429 with Retry-After once the source (or everyone)
+ * is over the refusal limit. The body is never read for it. `body` shapes the JSON answer.
+ */
+export async function refuseKey(
+  check: Extract<KeyCheck, { ok: false }>,
+  meta: RequestMeta,
+  action: string,
+  body: (o: ToolOutcome) => unknown,
+  challenge: string = BEARER_CHALLENGE,
+  headers: Headers = new Headers(),
+): Promise<Response> {
+  let decision: RefusalDecision = { throttled: false };
   try {
-    await db().$transaction((tx) =>
-      recordAuditEvent(tx, {
-        tenantId: check.tenantId ?? null,
-        traceId: meta.traceId,
-        actor: { type: "agent", id: check.keyId ?? null, authMethod: "agent_key" },
-        action,
-        outcome: "unauthenticated",
-        model: meta.model,
-        promptVersion: meta.promptVersion,
-        data: { reason: check.reason },
-      }),
-      GATEWAY_TX,
-    );
+    decision = await recordKeyRefusal(check, { source: clientSource(headers), traceId: meta.traceId, action, model: meta.model, promptVersion: meta.promptVersion });
   } catch (error) {
-    logFailure("audit", meta, error);
+    logFailure("key refusal", meta, error);
   }
-  return json(body(failure("unauthenticated", UNAUTHENTICATED)), 401, meta.traceId, { "www-authenticate": 'Bearer realm="agent"' });
+  if (decision.throttled) {
+    const outcome = failure("limit_exceeded", "Too many requests with an invalid agent key from this address. Wait and check the key.", { retry_after_seconds: decision.retryAfterSeconds });
+    return json(body(outcome), 429, meta.traceId, { "retry-after": String(decision.retryAfterSeconds) });
+  }
+  return json(body(failure("unauthenticated", UNAUTHENTICATED)), 401, meta.traceId, { "www-authenticate": challenge });
 }
 
-async function readBody(req: Request): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY) return { ok: false, reason: `The body is larger than ${MAX_BODY} bytes.` };
-  let text: string;
-  try {
-    text = await req.text();
-  } catch {
-    return { ok: false, reason: "The body could not be read." };
+/** The answer shape when the caller's family is not known (the body is not read before the key is verified). */
+export const neutralShape = (traceId: string) => (o: ToolOutcome) => ({ code: o.code, ...("error" in o ? { error: o.error } : {}), traceId });
+
+async function readBody(req: Request): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; tooLarge?: boolean }> {
+  const body = await readCappedBody(req, MAX_BODY);
+  if (!body.ok) {
+    return body.reason === "too_large" ? { ok: false, reason: `The body is larger than ${MAX_BODY} bytes.`, tooLarge: true } : { ok: false, reason: "The body could not be read." };
   }
-  if (text.length > MAX_BODY) return { ok: false, reason: `The body is larger than ${MAX_BODY} bytes.` };
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(body.text) };
   } catch {
     return { ok: false, reason: "The body is not JSON." };
   }
-}
-
-function callIdOf(body: unknown, family: Family): string {
-  const b = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
-  const v = family === "openai" ? b.call_id : b.id;
-  return typeof v === "string" && v.length > 0 && v.length <= 200 ? v : "unknown";
 }
 
 /** POST /api/agent/tool-calls */
 export async function handleToolCallRequest(req: Request): Promise<Response> {
   const meta = requestMeta(req);
   try {
+    // The key first, from the headers alone: nothing of the body is read for an unauthenticated caller, so
+    // its 401 cannot be in the caller's family and uses the neutral {code, error, traceId}.
+    const key = await authenticateAgentKey(req.headers.get("authorization"));
+    if (!key.ok) return await refuseKey(key, meta, "tool-call", neutralShape(meta.traceId), BEARER_CHALLENGE, req.headers);
+    const caller = key.caller;
+
     const body = await readBody(req);
     const family = body.ok ? detectFamily(body.value) : "anthropic";
-    const callId = body.ok ? callIdOf(body.value, family) : "unknown";
+    const callId = body.ok ? envelopeCallId(body.value, family) : "unknown";
     const shape = (o: ToolOutcome) => toolResponse(family, callId, o, meta.traceId);
-
-    const key = await authenticateAgentKey(req.headers.get("authorization"));
-    if (!key.ok) return await refuseKey(key, meta, "tool-call", shape);
-    const caller = key.caller;
 
     if (!body.ok) {
       const outcome = failure("invalid_arguments", `${body.reason} Send one tool call as a JSON object.`, {
-        problems: [{ path: "$", expected: "a JSON object", message: body.reason }],
+        problems: [{ path: "$", expected: body.tooLarge ? `at most ${MAX_BODY} bytes` : "a JSON object", message: body.reason }],
       });
-      await recordBadBody(caller, meta, outcome);
-      return json(shape(outcome), 400, meta.traceId);
+      await recordBadBody(caller, meta, outcome, body.tooLarge ? "body too large" : "body is not JSON");
+      return json(shape(outcome), body.tooLarge ? 413 : 400, meta.traceId);
     }
 
     const envelope = parseEnvelope(body.value);
@@ -116,18 +121,25 @@ export async function handleToolCallRequest(req: Request): Promise<Response> {
   }
 }
 
+/** The Chat Completions item nests name/arguments under `function`; the others keep them at the top. */
+function callPart(body: unknown): Record<string, unknown> {
+  if (!body || typeof body !== "object") return {};
+  const b = body as Record<string, unknown>;
+  return b.function && typeof b.function === "object" && !Array.isArray(b.function) ? (b.function as Record<string, unknown>) : b;
+}
+
 function nameOf(body: unknown): string {
-  const n = body && typeof body === "object" ? (body as Record<string, unknown>).name : undefined;
+  const n = callPart(body).name;
   return typeof n === "string" ? n.slice(0, 128) : "(none)";
 }
 
 function argsOf(body: unknown): unknown {
   if (!body || typeof body !== "object") return body;
-  const b = body as Record<string, unknown>;
+  const b = callPart(body);
   return b.input ?? b.arguments ?? null;
 }
 
-async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: ToolOutcome): Promise<void> {
+async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: ToolOutcome, problem: string): Promise<void> {
   try {
     await db().$transaction((tx) =>
       recordAuditEvent(tx, {
@@ -139,7 +151,7 @@ async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: To
         model: meta.model,
         promptVersion: meta.promptVersion,
         channel: caller.channelSlug,
-        data: { problem: "body is not JSON" },
+        data: { problem },
       }),
       GATEWAY_TX,
     );
@@ -148,17 +160,18 @@ async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: To
   }
 }
 
-/** GET /api/agent/tools?format=anthropic|openai */
+/** GET /api/agent/tools?format=anthropic|openai|openai_chat */
 export async function handleToolListRequest(req: Request): Promise<Response> {
   const meta = requestMeta(req);
   try {
     const key = await authenticateAgentKey(req.headers.get("authorization"));
-    if (!key.ok) return await refuseKey(key, meta, "tools:list", (o) => ({ code: o.code, ...("error" in o ? { error: o.error } : {}), traceId: meta.traceId }));
+    if (!key.ok) return await refuseKey(key, meta, "tools:list", neutralShape(meta.traceId), BEARER_CHALLENGE, req.headers);
     const raw = new URL(req.url).searchParams.get("format") ?? "anthropic";
-    if (raw !== "anthropic" && raw !== "openai") {
-      return json({ code: "invalid_arguments", error: { message: 'format must be "anthropic" or "openai".', problems: [{ path: "$.format", expected: '"anthropic" or "openai"', message: "Unknown format." }] }, traceId: meta.traceId }, 400, meta.traceId);
+    if (!(toolFormats as readonly string[]).includes(raw)) {
+      const expected = toolFormats.map((f) => `"${f}"`).join(", ");
+      return json({ code: "invalid_arguments", error: { message: `format must be one of ${expected}.`, problems: [{ path: "$.format", expected: `one of ${expected}`, message: "Unknown format." }] }, traceId: meta.traceId }, 400, meta.traceId);
     }
-    const format: ToolFormat = raw;
+    const format = raw as ToolFormat;
     return json({ format, tools: toolDefinitions(key.caller.tools, format), traceId: meta.traceId }, 200, meta.traceId);
   } catch (error) {
     logFailure("tools route", meta, error);

@@ -3,10 +3,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { failure, isErrorOutcome, outcomeContent } from "@/lib/domain/agent-protocol";
-import { toolCatalog, toolJsonSchema } from "@/lib/schemas/tools";
+import { toolCatalog, toolJsonSchema, toolOutputSchema } from "@/lib/schemas/tools";
 import { authenticateAgentKey, type AgentCaller } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
-import { refuseKey, requestMeta, type RequestMeta } from "./http";
+import { MAX_BODY, refuseKey, requestMeta, type RequestMeta } from "./http";
+import { readCappedBody } from "./read-capped-body";
 
 // POST /api/mcp: the same tools over MCP (Streamable HTTP, stateless: one server + transport per
 // request, nothing kept in memory between requests). The bearer agent key is checked before the
@@ -14,13 +15,20 @@ import { refuseKey, requestMeta, type RequestMeta } from "./http";
 // budgets and audit are exactly those of the HTTP contract. Errors are `isError: true` results whose
 // text content is the same JSON ({"code","error","traceId"}).
 
+/** Not `Bearer`: see the 401 branch below. The key still travels as `Authorization: Bearer <agent key>`. */
+export const MCP_CHALLENGE = 'AgentKey realm="mcp", header="Authorization: Bearer <agent key>"';
+
 function buildServer(caller: AgentCaller, meta: RequestMeta): Server {
   const server = new Server({ name: "agent-approval-gateway", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: caller.tools.map((name) => ({
       name,
+      title: toolCatalog[name].title,
       description: toolCatalog[name].description,
+      // MCP has no strict-mode subset: the full schema, every limit included.
       inputSchema: toolJsonSchema(name) as { type: "object"; properties?: Record<string, object>; required?: string[] },
+      outputSchema: toolOutputSchema as unknown as { type: "object"; properties?: Record<string, object>; required?: string[] },
+      annotations: { title: toolCatalog[name].title, ...toolCatalog[name].annotations },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -48,7 +56,25 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   try {
     const key = await authenticateAgentKey(req.headers.get("authorization"));
     if (!key.ok) {
-      return await refuseKey(key, meta, "mcp", (o) => ({ code: o.code, ...("error" in o ? { error: o.error } : {}), traceId: meta.traceId }));
+      // MCP authorization (OAuth 2.1 + RFC 9728 protected-resource metadata) is OPTIONAL in the spec and this
+      // server does not implement it: the agent key is configured in the client, not obtained by a flow. A
+      // `WWW-Authenticate: Bearer` challenge makes MCP clients (the Inspector, SDK clients with an auth
+      // provider) start OAuth discovery against us, so the 401 names a non-OAuth scheme and no
+      // resource_metadata; the body is a JSON-RPC error that also carries our code and trace id.
+      return await refuseKey(
+        key,
+        meta,
+        "mcp",
+        (o) => ({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32001, message: "error" in o ? o.error.message : "Unauthenticated.", data: { code: o.code, traceId: meta.traceId } },
+          code: o.code,
+          traceId: meta.traceId,
+        }),
+        MCP_CHALLENGE,
+        req.headers,
+      );
     }
     if (req.method !== "POST") {
       // Stateless server: no standalone SSE stream and no sessions to delete.
@@ -57,11 +83,22 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
         headers: { "content-type": "application/json", allow: "POST", "x-trace-id": meta.traceId },
       });
     }
+    // Read only now (authenticated), capped while streaming; the transport gets the checked copy.
+    const body = await readCappedBody(req, MAX_BODY);
+    if (!body.ok) {
+      const status = body.reason === "too_large" ? 413 : 400;
+      const message = body.reason === "too_large" ? `The body is larger than ${MAX_BODY} bytes.` : "The body could not be read.";
+      return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message }, id: null }), {
+        status,
+        headers: { "content-type": "application/json", "x-trace-id": meta.traceId },
+      });
+    }
+    const checked = new Request(req.url, { method: req.method, headers: req.headers, body: body.text });
     const server = buildServer(key.caller, meta);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const res = await transport.handleRequest(req);
+      const res = await transport.handleRequest(checked);
       const headers = new Headers(res.headers);
       headers.set("x-trace-id", meta.traceId);
       const body = res.body ? await res.text() : null;

@@ -1,32 +1,48 @@
 import "server-only";
 import { jwtVerify, errors as joseErrors } from "jose";
+import { endUserTokenAudience } from "@/lib/domain/agent-protocol";
 import type { AgentCaller } from "./authenticate-agent-key";
 
 export type EndUser =
   | { kind: "anonymous" }
   | { kind: "customer"; customerId: string }
-  | { kind: "invalid"; reason: "expired" | "bad_signature" | "wrong_tenant" | "malformed" };
+  | { kind: "invalid"; reason: "expired" | "too_old" | "issued_in_future" | "wrong_audience" | "bad_signature" | "wrong_tenant" | "malformed" };
+
+/** Seconds of clock difference tolerated between the channel integration and us. */
+const CLOCK_TOLERANCE_SECONDS = 5;
 
 /**
  * The end user is asserted by the channel integration, never by the model: an HS256 JWT signed with the
- * channel's secret, with `sub` (customer id), `tenant` (must be the key's tenant) and `exp` (required).
+ * channel's secret, with `sub` (customer id), `tenant` (must be the key's tenant), `aud` (tenant/channel:
+ * bound to the key's channel), `iat` and `exp` (both required). A token older than the tenant's
+ * `endUserTokenMaxAgeSeconds` is refused even when its `exp` is far away (a leaked long-lived token stops
+ * working), and so is one issued in the future.
  * No header = anonymous; a header that does not verify is `invalid` (never silently anonymous).
  */
-export async function verifyEndUserToken(token: string | null, caller: AgentCaller): Promise<EndUser> {
+export async function verifyEndUserToken(token: string | null, caller: AgentCaller, now: Date = new Date()): Promise<EndUser> {
   if (token === null || token.trim() === "") return { kind: "anonymous" };
   if (token.length > 4096) return { kind: "invalid", reason: "malformed" };
   try {
     const { payload } = await jwtVerify(token.trim(), new TextEncoder().encode(caller.channelSecret), {
       algorithms: ["HS256"],
-      requiredClaims: ["exp", "sub"],
-      clockTolerance: 5,
+      requiredClaims: ["exp", "sub", "iat", "aud"],
+      audience: endUserTokenAudience(caller.tenantSlug, caller.channelSlug),
+      maxTokenAge: caller.endUserTokenMaxAgeSeconds,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      currentDate: now,
     });
+    if (typeof payload.iat !== "number" || payload.iat > Math.floor(now.getTime() / 1000) + CLOCK_TOLERANCE_SECONDS) return { kind: "invalid", reason: "issued_in_future" };
     if (payload.tenant !== caller.tenantSlug) return { kind: "invalid", reason: "wrong_tenant" };
     if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 128) return { kind: "invalid", reason: "malformed" };
     return { kind: "customer", customerId: payload.sub };
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) return { kind: "invalid", reason: "expired" };
+    if (error instanceof joseErrors.JWTExpired) return { kind: "invalid", reason: error.claim === "iat" ? "too_old" : "expired" };
     if (error instanceof joseErrors.JWSSignatureVerificationFailed) return { kind: "invalid", reason: "bad_signature" };
+    if (error instanceof joseErrors.JWTClaimValidationFailed) {
+      if (error.reason === "missing") return { kind: "invalid", reason: "malformed" };
+      if (error.claim === "aud") return { kind: "invalid", reason: "wrong_audience" };
+      if (error.claim === "iat") return { kind: "invalid", reason: error.reason === "check_failed" ? "issued_in_future" : "malformed" };
+    }
     return { kind: "invalid", reason: "malformed" };
   }
 }

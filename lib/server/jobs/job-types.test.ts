@@ -24,7 +24,8 @@ describe("job table", () => {
       "* * * * * sweep_executions ?max=1&jobKey=sweep_executions",
       "17 * * * * verify_audit_chain ?max=1&jobKey=verify_audit_chain",
       "43 3 * * * purge_audit_events ?max=1&jobKey=purge_audit_events",
+      "29 * * * * purge_gateway_counters ?max=1&jobKey=purge_gateway_counters",
     ]);
-    expect(jobNames).toHaveLength(7);
+    expect(jobNames).toHaveLength(8);
   });
 });

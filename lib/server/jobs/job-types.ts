@@ -24,6 +24,12 @@ export const jobTable = {
   verify_audit_chain: { payload: z.object({}).loose(), cron: "17 * * * *" },
   /** Retention: purges events older than each tenant's retentionDays, leaving a checkpoint (cron, daily). */
   purge_audit_events: { payload: z.object({}).loose(), cron: "43 3 * * *" },
+  /**
+   * Deletes gateway bookkeeping past its use: agent budget counters (window counters after a day, trace
+   * counters idle for a week), refused-key windows after a day, provider webhook event ids past the signature
+   * tolerance (cron, hourly).
+   */
+  purge_gateway_counters: { payload: z.object({}).loose(), cron: "29 * * * *" },
 } as const satisfies Record<string, JobSpec>;
 
 type JobSpec = { payload: z.ZodType; keyPrefix?: string; keyField?: string; cron?: string };

@@ -8,6 +8,9 @@ import { reconcileExecution } from "@/lib/server/executions/reconcile-execution"
 import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
 import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { purgeAllAuditEvents } from "@/lib/server/audit/purge-audit-events";
+import { purgeBudgetCounters } from "@/lib/server/agent/purge-budget-counters";
+import { purgeKeyRefusalWindows } from "@/lib/server/agent/record-key-refusal";
+import { purgeWebhookEvents } from "@/lib/server/executions/settle-from-webhook";
 import type { Task } from "graphile-worker";
 
 /**
@@ -39,6 +42,11 @@ export const tasks: Record<JobName, Task> = {
   }),
   purge_audit_events: defineTask("purge_audit_events", async () => {
     await purgeAllAuditEvents();
+  }),
+  purge_gateway_counters: defineTask("purge_gateway_counters", async () => {
+    await purgeBudgetCounters();
+    await purgeWebhookEvents();
+    await purgeKeyRefusalWindows();
   }),
 };
 

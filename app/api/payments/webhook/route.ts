@@ -1,14 +1,16 @@
 import { settleFromWebhook } from "@/lib/server/executions/settle-from-webhook";
 import { log } from "@/lib/server/log";
+import { readCappedBody } from "@/lib/server/agent/read-capped-body";
 
 export const dynamic = "force-dynamic";
 
 // The payment provider's webhook: no session, authenticated by its signature over the raw body.
 export async function POST(request: Request): Promise<Response> {
   try {
-    const raw = await request.text();
-    if (raw.length > 256 * 1024) return Response.json({ received: false, error: "body too large" }, { status: 413 });
-    const result = await settleFromWebhook(raw, request.headers.get("stripe-signature"));
+    // Capped while streaming: an unauthenticated sender cannot make us buffer a huge body.
+    const body = await readCappedBody(request, 256 * 1024);
+    if (!body.ok) return Response.json({ received: false, error: body.reason === "too_large" ? "body too large" : "unreadable body" }, { status: body.reason === "too_large" ? 413 : 400 });
+    const result = await settleFromWebhook(body.text, request.headers.get("stripe-signature"));
     return Response.json(result.body, { status: result.status });
   } catch (error) {
     log.error({ err: error instanceof Error ? error.message : String(error) }, "provider webhook failed");

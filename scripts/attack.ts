@@ -1,0 +1,408 @@
+// npm run attack [-- --base-url http://127.0.0.1:3000 --database-url postgres://… --sandbox-url http://127.0.0.1:12111]
+//
+// Replays the concurrency and abuse cases of issue 11 against an instance, as an outsider with the demo's
+// credentials would, and prints one row per case: tries, violations (all must be 0). Bounded: every case
+// sends a fixed number of requests, every request has a time-out, and the whole run stops by itself.
+// Loopback only: it refuses any other address.
+//
+// Without --base-url it starts its own throw-away instance (embedded PostgreSQL, worker, sandbox provider,
+// demo data: the production build, built first if missing) on free ports and stops it at the end. Against a
+// running instance, pass its URL and its database (fresh orders are inserted there, results are counted
+// there) and its sandbox (to register the fresh orders' payment intents).
+//
+// Not part of `npm test`: the same rules have their own tests; this is the black-box replay.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes, randomUUID } from "node:crypto";
+import pg from "pg";
+import { encode } from "next-auth/jwt";
+import { publicDemoSecrets } from "../lib/config/demo-secrets";
+import { demoCredentials, demoTenants } from "./lib/demo-data";
+import { createFreshOrder } from "./lib/fresh-order";
+import { findFreePort } from "./lib/embedded-postgres";
+
+const argv = process.argv.slice(2);
+const flag = (name: string): string | undefined => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const REQUEST_TIMEOUT_MS = 30_000;
+const RUN_DEADLINE = Date.now() + 15 * 60_000;
+
+function assertLoopback(url: string): void {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  if (!(host === "localhost" || host === "::1" || /^127\./.test(host))) {
+    console.error(`attack: ${url} is not a loopback address; this script only attacks an instance on this machine.`);
+    process.exit(2);
+  }
+}
+
+// ── the instance ────────────────────────────────────────────────────────────────────────────────────
+let server: ChildProcess | null = null;
+let baseUrl = flag("base-url");
+let databaseUrl = flag("database-url");
+let sandboxUrl = flag("sandbox-url");
+
+async function waitHealthy(url: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) })).ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`no healthy instance at ${url} after ${ms / 1000} s`);
+}
+
+async function startOwnInstance(): Promise<void> {
+  const port = await findFreePort();
+  const dir = mkdtempSync(join(tmpdir(), "attack-"));
+  const urlFile = join(dir, "database-url");
+  baseUrl = `http://127.0.0.1:${port}`;
+  console.log(`starting a throw-away instance on ${baseUrl} (embedded PostgreSQL, worker, sandbox)…`);
+  server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "start.ts"), "--port", String(port)], {
+    env: { ...process.env, EMBEDDED_PG_EPHEMERAL: "1", HOST: "127.0.0.1", NEXTAUTH_URL: baseUrl, E2E_DATABASE_URL_FILE: urlFile, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  server.on("exit", (code) => {
+    if (server) console.error(`attack: the instance exited early (${code})`);
+  });
+  await waitHealthy(baseUrl, 300_000);
+  databaseUrl = readFileSync(urlFile, "utf8").trim();
+  sandboxUrl = readFileSync(join(dir, "e2e-sandbox-url"), "utf8").trim();
+}
+
+async function stopOwnInstance(): Promise<void> {
+  const s = server;
+  server = null;
+  if (!s || s.exitCode !== null) return;
+  s.kill("SIGTERM");
+  await new Promise<void>((resolve) => {
+    const t = setTimeout(() => {
+      s.kill("SIGKILL");
+      resolve();
+    }, 20_000);
+    s.on("exit", () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}
+
+// ── clients ─────────────────────────────────────────────────────────────────────────────────────────
+type Res = { status: number; json: Record<string, unknown> | null; headers: Headers };
+
+async function http(path: string, init: RequestInit & { cookies?: string } = {}): Promise<Res> {
+  const headers = new Headers(init.headers);
+  if (init.cookies) headers.set("cookie", init.cookies);
+  const res = await fetch(`${baseUrl}${path}`, { ...init, headers, redirect: "manual", signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const text = await res.text();
+  let json: Record<string, unknown> | null;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, json, headers: res.headers };
+}
+
+const cookiesOf = (headers: Headers) => headers.getSetCookie().map((c) => c.split(";")[0]!);
+
+/** Signs a staff member in through next-auth's credentials flow (CSRF token first), as the sign-in form does. */
+async function signIn(email: string, password: string): Promise<string> {
+  const csrf = await http("/api/auth/csrf");
+  const jar = cookiesOf(csrf.headers);
+  const body = new URLSearchParams({ csrfToken: String(csrf.json?.csrfToken), email, password, json: "true", callbackUrl: `${baseUrl}/queue` });
+  const res = await http("/api/auth/callback/credentials", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl! },
+    body,
+    cookies: jar.join("; "),
+  });
+  const session = cookiesOf(res.headers).find((c) => /session-token=/.test(c) && !/session-token=$/.test(c));
+  if (!session) throw new Error(`sign-in of ${email} failed (${res.status})`);
+  return [...jar, session].join("; ");
+}
+
+const staffPost = (cookies: string, path: string, body: unknown, origin: string | null = baseUrl!) =>
+  http(path, { method: "POST", cookies, headers: { "content-type": "application/json", ...(origin ? { origin } : {}) }, body: JSON.stringify(body) });
+
+type Creds = Awaited<ReturnType<typeof demoCredentials>>;
+let creds: Creds;
+const tenantOf = (slug: string) => creds.tenants.find((t) => t.slug === slug)!;
+const member = (slug: string, role: string, n = 0) => tenantOf(slug).staff.filter((s) => s.roles.includes(role))[n]!;
+const webKey = (slug: string) => tenantOf(slug).agents.find((a) => a.channel === "web_support")!.key;
+const customerToken = (slug: string) => tenantOf(slug).customers[0]!.endUserToken;
+
+let callSeq = 0;
+async function toolCall(slug: string, name: string, input: unknown, extra: Record<string, string> = {}): Promise<{ status: number; code: string; result: Record<string, unknown> }> {
+  const res = await http("/api/agent/tool-calls", {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${webKey(slug)}`, "x-end-user-token": customerToken(slug), ...extra },
+    body: JSON.stringify({ type: "tool_use", id: `toolu_attack_${++callSeq}`, name, input }),
+  });
+  const content = typeof res.json?.content === "string" ? (JSON.parse(res.json.content) as { code: string; result?: Record<string, unknown> }) : { code: typeof res.json?.code === "string" ? res.json.code : String(res.status) };
+  return { status: res.status, code: content.code, result: content.result ?? {} };
+}
+
+async function db<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+const fresh = (slug: string, amountMinor: number) => createFreshOrder({ databaseUrl: databaseUrl!, sandboxUrl: sandboxUrl!, tenantSlug: slug, amountMinor, prefix: "ATK" });
+
+async function prepared(slug: string, amountMinor: number): Promise<{ id: string; hash: string; order: string }> {
+  const order = await fresh(slug, amountMinor);
+  const a = await toolCall(slug, "prepare_refund", { order_id: order, reason: "damaged_item" }, { "x-trace-id": `attack-${randomUUID()}` });
+  if (a.code !== "approval_required") throw new Error(`prepare_refund of ${order}: ${a.code}`);
+  return { id: String(a.result.proposal_id), hash: String(a.result.hash), order };
+}
+
+// ── the cases ───────────────────────────────────────────────────────────────────────────────────────
+type Outcome = { tries: number; violations: number; note: string };
+type Case = { name: string; run: () => Promise<Outcome> };
+const US = "shop-us";
+const ES = "tienda-es";
+
+const cases: Case[] = [
+  {
+    name: "20 concurrent prepare_refund of one order → one proposal",
+    async run() {
+      let violations = 0;
+      const rounds = 3;
+      for (let r = 0; r < rounds; r++) {
+        const order = await fresh(US, 1_000);
+        const answers = await Promise.all(Array.from({ length: 20 }, () => toolCall(US, "prepare_refund", { order_id: order, reason: "damaged_item" }, { "x-trace-id": `attack-${randomUUID()}` })));
+        const ids = new Set(answers.filter((a) => a.code === "approval_required").map((a) => String(a.result.proposal_id)));
+        const rows = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE o.number = $1`, [order])).rows[0]!.n);
+        if (ids.size !== 1 || rows !== 1) violations++;
+      }
+      return { tries: rounds * 20, violations, note: "proposals per order must be 1" };
+    },
+  },
+  {
+    name: "2 reviewers × 10 parallel approvals of one proposal → approved once, executed once",
+    async run() {
+      const a = await signIn(member(US, "reviewer", 0).email, member(US, "reviewer", 0).password);
+      const b = await signIn(member(US, "reviewer", 1).email, member(US, "reviewer", 1).password);
+      let violations = 0;
+      const rounds = 3;
+      for (let r = 0; r < rounds; r++) {
+        const p = await prepared(US, 1_200);
+        await Promise.all([a, b].flatMap((cookies) => Array.from({ length: 10 }, () => staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash }))));
+        const [row] = await db(async (c) =>
+          (await c.query<{ approvals: number; required: number; executions: number }>(
+            `SELECT (SELECT count(*)::int FROM "Approval" WHERE "proposalId" = p.id) AS approvals, p."requiredApprovals" AS required,
+                    (SELECT count(*)::int FROM "Execution" WHERE "proposalId" = p.id) AS executions FROM "Proposal" p WHERE p.id = $1`,
+            [p.id],
+          )).rows,
+        );
+        if (!row || row.approvals !== row.required || row.executions > 1) violations++;
+      }
+      return { tries: rounds * 20, violations, note: "approvals = required, executions ≤ 1" };
+    },
+  },
+  {
+    name: "daily approval cap: two approvals by one reviewer arriving together",
+    async run() {
+      const who = member(ES, "reviewer", 1);
+      const reviewer = await signIn(who.email, who.password);
+      const cap = await db(async (c) => (await c.query<{ cap: string | null }>(`SELECT "reviewerDailyApprovalLimitMinor"::text AS cap FROM "Tenant" WHERE slug = $1`, [ES])).rows[0]!.cap);
+      if (cap === null) return { tries: 0, violations: 0, note: "skipped: the tenant has no daily cap" };
+      let violations = 0;
+      let tries = 0;
+      for (let r = 0; r < 3; r++) {
+        // Two proposals that each fit under what is left today, but not together.
+        const used = await db(async (c) =>
+          Number((await c.query<{ used: string }>(
+            `SELECT COALESCE(SUM(p."amountMinor"), 0)::text AS used FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId" JOIN "StaffUser" s ON s.id = a."approverId"
+              WHERE s.email = $1 AND a."createdAt" > now() - interval '1 day'`,
+            [who.email],
+          )).rows[0]!.used),
+        );
+        const left = Number(cap) - used;
+        const amount = Math.floor(left / 2) + 1;
+        if (amount < 2 || amount > left) break;
+        const [p1, p2] = [await prepared(ES, amount), await prepared(ES, amount)];
+        const answers = await Promise.all([p1, p2].map((p) => staffPost(reviewer, `/api/proposals/${p.id}/approve`, { hash: p.hash })));
+        tries += 2;
+        if (answers.filter((x) => x.status === 200).length > 1) violations++;
+      }
+      return { tries, violations, note: "at most one of each pair may pass" };
+    },
+  },
+  {
+    name: "forged session cookie signed with the old public secret",
+    async run() {
+      const who = member(US, "reviewer", 0);
+      const user = await db(async (c) => (await c.query<{ id: string; sv: number; tenantId: string }>(`SELECT id, "sessionVersion" AS sv, "tenantId" FROM "StaffUser" WHERE email = $1`, [who.email])).rows[0]!);
+      const now = Math.floor(Date.now() / 1000);
+      const token = await encode({
+        secret: publicDemoSecrets.NEXTAUTH_SECRET,
+        token: { sub: user.id, uid: user.id, email: who.email, tenantId: user.tenantId, roles: ["reviewer", "admin"], locale: "en-US", sv: user.sv, authTime: now, amr: "password", iat: now },
+      });
+      let violations = 0;
+      const names = ["next-auth.session-token", "__Secure-next-auth.session-token"];
+      for (const name of names) {
+        const res = await http("/api/proposals", { cookies: `${name}=${token}` });
+        if (res.status === 200) violations++;
+      }
+      return { tries: names.length, violations, note: "must be 401, never 200" };
+    },
+  },
+  {
+    name: "state-changing staff requests without Origin or from another origin",
+    async run() {
+      const who = member(US, "reviewer", 0);
+      const cookies = await signIn(who.email, who.password);
+      const p = await prepared(US, 900);
+      let violations = 0;
+      for (const origin of [null, "http://evil.example", "null"]) {
+        const res = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash }, origin);
+        if (res.status !== 403) violations++;
+      }
+      const approvals = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id])).rows[0]!.n);
+      if (approvals !== 0) violations++;
+      return { tries: 3, violations, note: "403 and no approval" };
+    },
+  },
+  {
+    name: "a reviewer of one tenant approves another tenant's proposal",
+    async run() {
+      const who = member(ES, "reviewer", 0);
+      const cookies = await signIn(who.email, who.password);
+      const p = await prepared(US, 700);
+      const res = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash });
+      const approvals = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id])).rows[0]!.n);
+      return { tries: 1, violations: (res.status === 404 ? 0 : 1) + approvals, note: "not_found, no approval" };
+    },
+  },
+  {
+    name: "approving a superseded proposal with the hash that was shown",
+    async run() {
+      const a = await signIn(member(US, "reviewer", 0).email, member(US, "reviewer", 0).password);
+      const b = await signIn(member(US, "reviewer", 1).email, member(US, "reviewer", 1).password);
+      const p = await prepared(US, 1_500);
+      const edit = await staffPost(a, `/api/proposals/${p.id}/edit`, { hash: p.hash, amountMinor: 1_000 });
+      if (edit.status !== 200) return { tries: 0, violations: 0, note: `skipped: edit answered ${edit.status}` };
+      const res = await staffPost(b, `/api/proposals/${p.id}/approve`, { hash: p.hash });
+      return { tries: 1, violations: res.status === 200 ? 1 : 0, note: "the superseded proposal is never approved" };
+    },
+  },
+  {
+    name: "step-up password guessing (20 wrong, then the right one)",
+    async run() {
+      const who = member(US, "reviewer", 1);
+      const cookies = await signIn(who.email, who.password);
+      const p = await prepared(US, 800);
+      for (let i = 0; i < 20; i++) await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash, stepUp: { method: "password", password: `wrong-${i}` } });
+      const right = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash, stepUp: { method: "password", password: who.password } });
+      // Leave the account as we found it for whoever uses the demo next.
+      await db((c) => c.query(`UPDATE "StaffUser" SET "failedLoginCount" = 0, "lockedUntil" = NULL WHERE email = $1`, [who.email]).catch(() => null));
+      return { tries: 21, violations: right.status === 200 ? 1 : 0, note: "the account is paused before the right guess" };
+    },
+  },
+  {
+    name: "agent budgets with a fresh X-Trace-Id per call, and with none",
+    async run() {
+      const limit = await db(async (c) =>
+        (await c.query<{ n: number | null }>(`SELECT b."maxCallsPerKeyPerWindow" AS n FROM "AgentBudgetPolicy" b JOIN "Tenant" t ON t.id = b."tenantId" WHERE t.slug = $1`, [ES]).catch(() => ({ rows: [{ n: null }] }))).rows[0]?.n ?? null,
+      );
+      if (limit === null || limit > 400) return { tries: 0, violations: 0, note: `skipped: per-key budget ${limit ?? "absent"} (set it at most 400 to replay)` };
+      const calls = limit + 20;
+      const answers = [];
+      for (let i = 0; i < calls; i++) answers.push(await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, i % 2 ? { "x-trace-id": `attack-${randomUUID()}` } : {}));
+      const passed = answers.filter((a) => a.code !== "limit_exceeded").length;
+      return { tries: calls, violations: Math.max(0, passed - limit), note: `at most ${limit} per key and window` };
+    },
+  },
+  {
+    name: "a flood of requests with bad agent keys",
+    async run() {
+      const before = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE "tenantId" IS NULL`)).rows[0]!.n);
+      const tries = 300;
+      const answers: number[] = [];
+      for (let i = 0; i < tries; i += 20) {
+        answers.push(
+          ...(await Promise.all(
+            Array.from({ length: 20 }, async () =>
+              (await http("/api/agent/tool-calls", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer agk_${randomBytes(20).toString("hex")}` }, body: "{}" })).status,
+            ),
+          )),
+        );
+      }
+      const after = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE "tenantId" IS NULL`)).rows[0]!.n);
+      const throttled = answers.filter((s) => s === 429).length;
+      const accepted = answers.filter((s) => s < 400).length;
+      // Violations: a bad key that got through, no throttling at all, or one audit row per request.
+      const violations = accepted + (throttled === 0 ? 1 : 0) + (after - before >= tries / 2 ? 1 : 0);
+      return { tries, violations, note: `${throttled} throttled (429), ${after - before} audit rows` };
+    },
+  },
+  {
+    name: "an oversized body with a valid agent key",
+    async run() {
+      const big = JSON.stringify({ type: "tool_use", id: "toolu_big", name: "lookup_order", input: { order_id: "x".repeat(5 * 1024 * 1024) } });
+      const res = await http("/api/agent/tool-calls", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${webKey(US)}` }, body: big });
+      const alive = (await http("/api/health")).status === 200;
+      return { tries: 1, violations: (res.status === 413 ? 0 : 1) + (alive ? 0 : 1), note: `answered ${res.status}` };
+    },
+  },
+];
+
+// ── run ─────────────────────────────────────────────────────────────────────────────────────────────
+async function main(): Promise<number> {
+  if (baseUrl) {
+    assertLoopback(baseUrl);
+    if (!databaseUrl || !sandboxUrl) {
+      console.error("attack: with --base-url, pass --database-url and --sandbox-url of that instance too.");
+      return 2;
+    }
+    assertLoopback(sandboxUrl);
+    await waitHealthy(baseUrl, 10_000);
+  } else {
+    if (!existsSync(".next/BUILD_ID")) console.log("(no production build yet: the instance builds it first)");
+    await startOwnInstance();
+  }
+  creds = await demoCredentials();
+  if (!demoTenants.length) throw new Error("no demo tenants");
+  const rows: { name: string; tries: number; violations: number; note: string }[] = [];
+  for (const c of cases) {
+    if (Date.now() > RUN_DEADLINE) {
+      rows.push({ name: c.name, tries: 0, violations: 0, note: "not run: time budget spent" });
+      continue;
+    }
+    process.stdout.write(`… ${c.name}\n`);
+    try {
+      rows.push({ name: c.name, ...(await c.run()) });
+    } catch (error) {
+      rows.push({ name: c.name, tries: 0, violations: 1, note: `case failed: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+  const width = Math.max(...rows.map((r) => r.name.length));
+  console.log(`\n${"case".padEnd(width)}  tries  violations  note`);
+  for (const r of rows) console.log(`${r.name.padEnd(width)}  ${String(r.tries).padStart(5)}  ${String(r.violations).padStart(10)}  ${r.note}`);
+  const total = rows.reduce((s, r) => s + r.violations, 0);
+  console.log(`\n${total === 0 ? "no violations" : `${total} violation(s)`}`);
+  return total === 0 ? 0 : 1;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  console.error(`attack: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  await stopOwnInstance();
+}
+process.exit(code);
