@@ -6,6 +6,12 @@ const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((
 const executablePath = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? (process.env.PLAYWRIGHT_USE_BUNDLED === "1" ? undefined : systemChromium);
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
+const oidcTestProvider = {
+  OIDC_ISSUER: `http://localhost:${port + 50}`,
+  OIDC_CLIENT_ID: "e2e-dashboard",
+  OIDC_CLIENT_SECRET: "e2e-oidc-client-secret-for-tests-only",
+  OIDC_NAME: "Test SSO",
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -53,6 +59,14 @@ export default defineConfig({
     // Everything the server prints goes to .data/e2e-server.log (scanned by canary-scan.spec.ts).
     stdout: "ignore",
     stderr: "pipe",
-    env: { EMBEDDED_PG_EPHEMERAL: "1", NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "info", E2E_DATABASE_URL_FILE: ".data/e2e-database-url", E2E_LOG_FILE: ".data/e2e-server.log" },
+    env: {
+      EMBEDDED_PG_EPHEMERAL: "1",
+      NEXT_TELEMETRY_DISABLED: "1",
+      LOG_LEVEL: "info",
+      E2E_DATABASE_URL_FILE: ".data/e2e-database-url",
+      E2E_LOG_FILE: ".data/e2e-server.log",
+      // SSO against the real OpenID provider that e2e/admin-oidc.spec.ts starts (oidc-provider) on port+50.
+      ...oidcTestProvider,
+    },
   },
 });

@@ -142,9 +142,9 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
   sandbox = spawn(
     process.execPath,
     ["--conditions=react-server", "--import", "tsx", join("scripts", "provider-sandbox.ts"), "--port", String(sandboxPort),
-      "--database-url", database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `${url}/api/payments/webhook`,
-      "--api-key", env.PAYMENT_PROVIDER_API_KEY, "--webhook-secret", env.PAYMENT_PROVIDER_WEBHOOK_SECRET],
-    { stdio: ["ignore", "pipe", "pipe", "ipc"], env: { ...env, DATABASE_URL: "" } },
+      "--database-url", database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `${url}/api/payments/webhook`],
+    // The credentials go by environment, not argv (which `ps` shows to every local user).
+    { stdio: ["ignore", "pipe", "pipe", "ipc"], env: { ...env, DATABASE_URL: "", PROVIDER_SANDBOX_API_KEYS: env.PAYMENT_PROVIDER_API_KEY, PROVIDER_SANDBOX_WEBHOOK_SECRET: env.PAYMENT_PROVIDER_WEBHOOK_SECRET } },
   );
   const ready = new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), 60_000);

@@ -113,5 +113,6 @@ if (!skipE2e) {
 }
 
 if (totals.passed + totals.failed === 0) failed = true; // a run that tested nothing is not a pass
+if (totals.failed > 0) failed = true; // whatever a runner's own exit code said
 console.log(`\nTests: ${totals.passed} passed, ${totals.failed + (lintFailed ? 1 : 0)} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}${lintFailed ? " (lint failed)" : ""}`);
 process.exit(failed ? 1 : 0);

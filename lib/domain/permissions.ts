@@ -46,5 +46,10 @@ export function visibleNavigation(userRoles: readonly Role[]) {
 
 /** Throws permission_denied unless one of the roles grants the permission. */
 export function assertCan(userRoles: readonly Role[], permission: Permission): void {
-  if (!can(userRoles, permission)) throw new AppError("permission_denied", "Your role does not allow this.");
+  if (!can(userRoles, permission)) throw new AppError("permission_denied", "Your role does not allow this.", { reason: "role", permission });
+}
+
+/** Whether an error is a role refusal from assertCan (recorded as a denied access by the HTTP layer). */
+export function isRoleRefusal(error: unknown): error is AppError & { details: { reason: "role"; permission: Permission; recorded?: boolean } } {
+  return error instanceof AppError && error.code === "permission_denied" && error.details?.reason === "role";
 }

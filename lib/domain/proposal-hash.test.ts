@@ -48,3 +48,28 @@ describe("proposal hash", () => {
     expect(proposalHashMatches(vector, "")).toBe(false);
   });
 });
+
+describe("proposal hash v2 (requiredApprovals and policyVersion bound)", () => {
+  const v2: ProposalHashInput = { ...vector, requiredApprovals: 2, policyVersion: 3 };
+  // Computed independently (Python json.dumps sort_keys, compact separators, ensure_ascii=False).
+  const expectedV2Json =
+    '{"amount":{"currency":"EUR","minor":12345},"expiresAt":"2026-11-29T20:15:00.000Z","id":"0b0e8c2a-5f27-4c55-9a3e-3b1f2c9d7e10","orderId":"1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5","policyVersion":3,"reason":"damaged_item","recipient":{"holder":"Ana García","kind":"card","ref":"pi_demo_0123456789abcdef0123"},"requiredApprovals":2,"tenantId":"6d1f7c1e-2a4b-4c3d-8e9f-0a1b2c3d4e5f","tool":"prepare_refund","v":2}';
+
+  it("matches the fixed v2 vector", () => {
+    expect(canonicalProposalJson(v2)).toBe(expectedV2Json);
+    expect(computeProposalHash(v2)).toBe("f51c84c81297bb186938dfb51da6a9939e105df8dbaf121e440ad2bf0dc06fef");
+  });
+
+  it("changes with requiredApprovals or policyVersion; without a policy version it is the v1 hash", () => {
+    expect(computeProposalHash({ ...v2, requiredApprovals: 1 })).not.toBe(computeProposalHash(v2));
+    expect(computeProposalHash({ ...v2, policyVersion: 4 })).not.toBe(computeProposalHash(v2));
+    expect(computeProposalHash({ ...v2, policyVersion: null })).toBe(expectedHash);
+    expect(computeProposalHash({ ...v2, policyVersion: undefined })).toBe(expectedHash);
+  });
+
+  it("refuses a malformed policy version or approvals count", () => {
+    expect(() => computeProposalHash({ ...v2, policyVersion: 0 })).toThrow();
+    expect(() => computeProposalHash({ ...v2, requiredApprovals: undefined })).toThrow();
+    expect(() => computeProposalHash({ ...v2, requiredApprovals: 1.5 })).toThrow();
+  });
+});

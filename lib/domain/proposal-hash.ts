@@ -1,5 +1,6 @@
 // The proposal hash (DESIGN.md "Proposal hash"): sha256, lowercase hex, of the RFC 8785 (JCS) canonical
-// JSON of exactly these fields. The approve request carries the hash the reviewer saw; the server
+// JSON of exactly these fields. Version 2 adds `requiredApprovals` and `policyVersion` (what an approval
+// depends on); a proposal without a policy version is a version 1 proposal and stays verifiable as such. The approve request carries the hash the reviewer saw; the server
 // recomputes it from its own rows with this function and refuses a mismatch.
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
@@ -13,13 +14,17 @@ export type ProposalHashInput = {
   recipient: { kind: string; ref: string; holder: string };
   reason: string;
   expiresAt: Date;
+  /** Hash v2 (with `policyVersion`): the distinct approvals needed. */
+  requiredApprovals?: number;
+  /** Hash v2: the tenant policy version the proposal was prepared under. Absent/null = hash v1. */
+  policyVersion?: number | null;
 };
 
 /** The exact object that is canonicalized and hashed (exported so a reviewer tool can show it). */
 export function proposalHashPayload(p: ProposalHashInput) {
   if (!isMinorUnits(p.amount.minor)) throw new Error("amount.minor must be an integer number of minor units");
   if (Number.isNaN(p.expiresAt.getTime())) throw new Error("expiresAt is not a valid date");
-  return {
+  const v1 = {
     v: 1,
     id: p.id,
     tenantId: p.tenantId,
@@ -31,6 +36,10 @@ export function proposalHashPayload(p: ProposalHashInput) {
     // toISOString is always UTC with milliseconds: "2026-11-29T20:15:00.000Z".
     expiresAt: p.expiresAt.toISOString(),
   } as const;
+  if (p.policyVersion === undefined || p.policyVersion === null) return v1;
+  if (!Number.isInteger(p.policyVersion) || p.policyVersion < 1) throw new Error("policyVersion must be a positive integer");
+  if (!Number.isInteger(p.requiredApprovals) || p.requiredApprovals! < 1) throw new Error("requiredApprovals must be a positive integer");
+  return { ...v1, v: 2, requiredApprovals: p.requiredApprovals!, policyVersion: p.policyVersion } as const;
 }
 
 export function canonicalProposalJson(p: ProposalHashInput): string {
@@ -60,12 +69,15 @@ export type HashableProposal = {
   recipientHolder: string;
   reason: string;
   expiresAt: Date;
+  requiredApprovals: number;
+  /** Null for a proposal prepared before policy versions (hash v1). */
+  policyVersion: number | null;
 };
 
 /**
  * The hash input of a proposal row: the one mapping from stored columns to hashed fields, used when a
  * proposal is built and whenever its hash is recomputed (approval, execution, evidence). A later hash
- * version adds its fields (e.g. requiredApprovals, policyVersion) here and in `proposalHashPayload`.
+ * version adds its fields here and in `proposalHashPayload` (v2 added requiredApprovals and policyVersion).
  */
 export function hashInputOf(p: HashableProposal): ProposalHashInput {
   return {
@@ -76,6 +88,8 @@ export function hashInputOf(p: HashableProposal): ProposalHashInput {
     recipient: { kind: p.recipientKind, ref: p.recipientRef, holder: p.recipientHolder },
     reason: p.reason,
     expiresAt: p.expiresAt,
+    requiredApprovals: p.requiredApprovals,
+    policyVersion: p.policyVersion,
   };
 }
 

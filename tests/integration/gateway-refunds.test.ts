@@ -2,7 +2,22 @@
 import { describe, expect, it } from "vitest";
 import { computeProposalHash } from "@/lib/domain/proposal-hash";
 import { db } from "@/lib/server/db/client";
-import { ana, anthropicCall, channelSecret, ES, freshTrace, headersFor, john, openaiCall, pablo, send, signToken, tokenFor, US, webKey } from "./gateway-support";
+import {
+  ana,
+  anthropicCall,
+  channelSecret,
+  ES,
+  freshTrace,
+  headersFor,
+  john,
+  openaiCall,
+  pablo,
+  send,
+  signToken,
+  tokenFor,
+  US,
+  webKey,
+} from "./gateway-support";
 
 const OPEN = ["pending_approval", "approved", "executing", "needs_reconciliation"] as const;
 
@@ -39,8 +54,11 @@ describe("prepare_refund", () => {
         recipient: { kind: row.recipientKind, ref: row.recipientRef, holder: row.recipientHolder },
         reason: row.reason,
         expiresAt: row.expiresAt,
+        requiredApprovals: row.requiredApprovals,
+        policyVersion: row.policyVersion,
       }),
     ).toBe(row.hash);
+    expect(row.policyVersion).toBe(1); // hash v2: the tenant policy version it was prepared under
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: row.tenantId } });
     expect(Math.abs(row.expiresAt.getTime() - row.createdAt.getTime() - tenant.approvalExpiryMinutes * 60_000)).toBeLessThan(5_000);
     expect(new Date(String(result.expires_at)).toISOString()).toBe(row.expiresAt.toISOString());
@@ -77,9 +95,19 @@ describe("prepare_refund", () => {
     const token = await tokenFor(US, john);
     const order = await db().order.findFirstOrThrow({ where: { number: "ORD-2002", tenant: { slug: US } }, include: { payments: true } });
     await db().refund.create({
-      data: { tenantId: order.tenantId, orderId: order.id, paymentId: order.payments[0]!.id, amountMinor: order.capturedMinor - 25_000, currency: "USD", status: "pending" },
+      data: {
+        tenantId: order.tenantId,
+        orderId: order.id,
+        paymentId: order.payments[0]!.id,
+        amountMinor: order.capturedMinor - 25_000,
+        currency: "USD",
+        status: "pending",
+      },
     });
-    const r = await send(anthropicCall("prepare_refund", { order_id: "ORD-2002", reason: "other" }), headersFor({ key: webKey(US), token, trace: freshTrace() }));
+    const r = await send(
+      anthropicCall("prepare_refund", { order_id: "ORD-2002", reason: "other" }),
+      headersFor({ key: webKey(US), token, trace: freshTrace() }),
+    );
     expect(r.content.code).toBe("permission_denied");
     expect(r.content.error!.message).toMatch(/Nothing is left to refund/);
   });
@@ -87,7 +115,11 @@ describe("prepare_refund", () => {
   it("20 concurrent prepare_refund for one order → one proposal; open sum ≤ refundable", async () => {
     const token = await tokenFor(ES, ana);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? prepare("ORD-1002", token) : send(openaiCall("prepare_refund", { order_id: "ORD-1002", reason: "not_received" }), headersFor({ token, trace: freshTrace() })))),
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2
+          ? prepare("ORD-1002", token)
+          : send(openaiCall("prepare_refund", { order_id: "ORD-1002", reason: "not_received" }), headersFor({ token, trace: freshTrace() })),
+      ),
     );
     const ids = new Set(answers.map((a) => a.content.result?.proposal_id));
     expect(answers.map((a) => a.content.code)).toEqual(Array(20).fill("approval_required"));
@@ -137,7 +169,11 @@ describe("end users", () => {
   const order = { order_id: "ORD-1001" };
 
   it("anonymous callers get permission_denied for order tools", async () => {
-    for (const [name, input] of [["lookup_order", order], ["prepare_refund", { ...order, reason: "other" }], ["get_refund_status", { proposal_id: "6f1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e" }]] as const) {
+    for (const [name, input] of [
+      ["lookup_order", order],
+      ["prepare_refund", { ...order, reason: "other" }],
+      ["get_refund_status", { proposal_id: "6f1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e" }],
+    ] as const) {
       const r = await send(anthropicCall(name, input), headersFor({ trace: freshTrace() }));
       expect(r.content.code).toBe("permission_denied");
     }
@@ -158,7 +194,10 @@ describe("end users", () => {
       expect(r.content.code, label).toBe("permission_denied");
       expect(r.content.error!.reason, label).toBe("end_user_token_invalid");
       // Even a tool open to anonymous users refuses a bad token.
-      const t = await send(anthropicCall("create_support_ticket", { category: "billing", summary: "Question about my invoice", priority: "low" }), headersFor({ token, trace: freshTrace() }));
+      const t = await send(
+        anthropicCall("create_support_ticket", { category: "billing", summary: "Question about my invoice", priority: "low" }),
+        headersFor({ token, trace: freshTrace() }),
+      );
       expect(t.content.code, label).toBe("permission_denied");
     }
     expect(await db().supportTicket.count()).toBe(0);
@@ -167,11 +206,17 @@ describe("end users", () => {
 
 describe("create_support_ticket", () => {
   it("takes the customer from the token, or none for an anonymous user", async () => {
-    const r = await send(anthropicCall("create_support_ticket", { category: "technical", summary: "The app crashes when I open my orders", priority: "normal" }), headersFor({ token: await tokenFor(ES, ana), trace: freshTrace() }));
+    const r = await send(
+      anthropicCall("create_support_ticket", { category: "technical", summary: "The app crashes when I open my orders", priority: "normal" }),
+      headersFor({ token: await tokenFor(ES, ana), trace: freshTrace() }),
+    );
     expect(r.content.code).toBe("ok");
     const row = await db().supportTicket.findUniqueOrThrow({ where: { id: String(r.content.result!.ticket_id) } });
     expect(row).toMatchObject({ customerId: ana, category: "technical", priority: "normal", status: "open" });
-    const anon = await send(anthropicCall("create_support_ticket", { category: "complaint", summary: "Nobody answered my email", priority: "low" }), headersFor({ trace: freshTrace() }));
+    const anon = await send(
+      anthropicCall("create_support_ticket", { category: "complaint", summary: "Nobody answered my email", priority: "low" }),
+      headersFor({ trace: freshTrace() }),
+    );
     expect(anon.content.code).toBe("ok");
     expect((await db().supportTicket.findUniqueOrThrow({ where: { id: String(anon.content.result!.ticket_id) } })).customerId).toBeNull();
   });

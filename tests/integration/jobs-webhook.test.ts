@@ -55,7 +55,7 @@ const jobsFor = async (deliveryId: string) =>
     WHERE t.identifier = 'deliver_review_webhook' AND j.payload->>'deliveryId' = ${deliveryId}`;
 /** The retry backoff is e^attempt seconds; a test makes the waiting job due now instead of sleeping. */
 const makeDueNow = (deliveryId: string) =>
-  db().$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE payload->>'deliveryId' = ${deliveryId}`;
+  db().$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${deliveryId}`;
 
 async function notifyCommitted(slug = ES) {
   const proposal = await makeProposal(slug, { expiresAt: minutesFromNow(30) });

@@ -8,20 +8,10 @@ import { log } from "@/lib/server/log";
 
 /** What the webhook form shows after a submit. `secret` appears once, in the answer to the save. */
 export type ReviewWebhookFormState =
-  | { status: "idle" }
-  | { status: "saved"; url: string; secret: string }
-  | { status: "cleared" }
-  | { status: "error"; problem: ReviewWebhookProblem };
+  { status: "idle" } | { status: "saved"; url: string; secret: string } | { status: "cleared" } | { status: "error"; problem: ReviewWebhookProblem };
 
 export type ReviewWebhookProblem =
-  | "invalid"
-  | "protocol"
-  | "credentials"
-  | "private_address"
-  | "too_long"
-  | "unauthenticated"
-  | "permission_denied"
-  | "internal_error";
+  "invalid" | "protocol" | "credentials" | "private_address" | "too_long" | "unauthenticated" | "permission_denied" | "internal_error";
 
 const knownProblems = new Set<string>(["invalid", "protocol", "credentials", "private_address", "too_long"]);
 

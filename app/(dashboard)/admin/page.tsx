@@ -3,42 +3,62 @@ import { getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
 import { getAdminOverview } from "@/lib/server/admin/get-admin-overview";
 import { DateTime } from "@/components/ui/date-time";
-import { Money } from "@/components/domain/money";
 import { ReviewWebhookSection } from "./_components/review-webhook-section";
+import { listStaff } from "@/lib/server/admin/list-staff";
+import { listAgentKeys } from "@/lib/server/admin/list-agent-keys";
+import { toolNames } from "@/lib/schemas/tools";
+import { InviteStaffForm } from "./_components/invite-staff-form";
+import { PolicySection } from "./_components/policy-section";
+import { getPolicy } from "@/lib/server/admin/policy/get-policy";
+import { CreateChannelForm, IssueAgentKeyForm, RevokeKeyButton, RotateSecretForm } from "./_components/agent-key-forms";
 
 export const dynamic = "force-dynamic";
 
-export default async function AdminPage() {
+export default async function AdminPage({ searchParams }: { searchParams: Promise<{ q?: string | string[] }> }) {
   const actor = await pageActor("admin:manage");
-  const { tenant, staff, channels, agentKeys } = await getAdminOverview(actor);
+  const raw = (await searchParams).q;
+  const q = typeof raw === "string" ? raw.slice(0, 100) : undefined;
+  const [{ tenant }, staff, { channels, keys }, policy] = await Promise.all([
+    getAdminOverview(actor),
+    listStaff(actor, { q }),
+    listAgentKeys(actor),
+    getPolicy(actor),
+  ]);
   const t = await getTranslations("admin");
+  const tm = await getTranslations("adminManage");
   const tr = await getTranslations("roles");
   return (
     <div className="stack">
       <h1>{t("title")}</h1>
 
-      <section aria-labelledby="policy-title" className="panel">
-        <h2 id="policy-title">{t("policy")}</h2>
-        <dl className="facts">
-          <dt>{t("currency")}</dt>
-          <dd>{tenant.currency}</dd>
-          <dt>{t("locale")}</dt>
-          <dd>{tenant.locale}</dd>
-          <dt>{t("approvalExpiry")}</dt>
-          <dd>{t("minutes", { count: tenant.approvalExpiryMinutes })}</dd>
-          <dt>{t("stepUp")}</dt>
-          <dd>{t("minutes", { count: tenant.stepUpMinutes })}</dd>
-          <dt>{t("dualThreshold")}</dt>
-          <dd>{tenant.dualApprovalThresholdMinor === null ? t("none") : <Money minor={tenant.dualApprovalThresholdMinor} currency={tenant.currency} />}</dd>
-          <dt>{t("retention")}</dt>
-          <dd>{t("days", { count: tenant.retentionDays })}</dd>
-        </dl>
-      </section>
+      <PolicySection
+        version={policy.version}
+        values={policy.values}
+        pending={
+          policy.pending ? { version: policy.pending.version, values: policy.pending.values, changes: policy.pending.changes, mine: policy.pending.mine } : null
+        }
+        history={policy.history.map((h) => ({
+          version: h.version,
+          status: h.status,
+          createdAt: h.createdAt.toISOString(),
+          decidedAt: h.decidedAt?.toISOString() ?? null,
+        }))}
+        currency={tenant.currency}
+      />
 
       <ReviewWebhookSection actor={actor} />
 
-      <section aria-labelledby="staff-title">
+      <section aria-labelledby="staff-title" className="stack">
         <h2 id="staff-title">{t("staff")}</h2>
+        <form method="get" className="filters" role="search" aria-label={tm("searchStaff")}>
+          <div className="field">
+            <label htmlFor="staff-q">{tm("searchStaff")}</label>
+            <input id="staff-q" name="q" type="search" defaultValue={q ?? ""} />
+          </div>
+          <button type="submit" className="secondary">
+            {tm("search")}
+          </button>
+        </form>
         <table>
           <thead>
             <tr>
@@ -46,6 +66,7 @@ export default async function AdminPage() {
               <th scope="col">{t("email")}</th>
               <th scope="col">{t("roles")}</th>
               <th scope="col">{t("status")}</th>
+              <th scope="col">{tm("passkeys")}</th>
               <th scope="col">{t("lastLogin")}</th>
             </tr>
           </thead>
@@ -56,25 +77,36 @@ export default async function AdminPage() {
                   <Link href={`/admin/staff/${s.id}`}>{s.name}</Link>
                 </td>
                 <td>{s.email}</td>
-                <td>{s.roles.map((r) => <span key={r} className="badge">{tr(r)}</span>)}</td>
+                <td>
+                  {s.roles.map((r) => (
+                    <span key={r} className="badge">
+                      {tr(r)}
+                    </span>
+                  ))}
+                </td>
                 <td>
                   {s.disabled ? t("disabled") : t("active")}
-                  {s.lockedUntil && s.lockedUntil > new Date() ? <span className="badge danger">{t("locked", { time: s.lockedUntil.toISOString() })}</span> : null}
+                  {s.lockedUntil ? <span className="badge danger">{t("locked", { time: s.lockedUntil.toISOString() })}</span> : null}
+                  {s.setupPendingUntil ? <span className="badge flag">{tm("setupPending")}</span> : null}
                 </td>
+                <td>{s.passkeys}</td>
                 <td>{s.lastLoginAt ? <DateTime value={s.lastLoginAt} /> : t("never")}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        {staff.length === 0 ? <p className="muted">{tm("noStaffFound")}</p> : null}
+        <InviteStaffForm />
       </section>
 
-      <section aria-labelledby="channels-title">
+      <section aria-labelledby="channels-title" className="stack">
         <h2 id="channels-title">{t("channels")}</h2>
         <table>
           <thead>
             <tr>
               <th scope="col">{t("channel")}</th>
               <th scope="col">{t("tools")}</th>
+              <th scope="col">{tm("secret")}</th>
             </tr>
           </thead>
           <tbody>
@@ -84,38 +116,60 @@ export default async function AdminPage() {
                   {c.name} <span className="mono">({c.slug})</span>
                 </td>
                 <td className="mono">{c.allowedTools.join(", ")}</td>
+                <td>
+                  {c.previousSecretValidUntil ? (
+                    <p>
+                      {tm("overlapUntil")} <DateTime value={c.previousSecretValidUntil} />
+                    </p>
+                  ) : null}
+                  <RotateSecretForm id={c.id} slug={c.slug} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
+        <CreateChannelForm tools={[...toolNames]} />
       </section>
 
-      <section aria-labelledby="keys-title">
+      <section aria-labelledby="keys-title" className="stack">
         <h2 id="keys-title">{t("agentKeys")}</h2>
         <table>
           <thead>
             <tr>
-              <th scope="col">{t("name")}</th>
+              <th scope="col">{tm("label")}</th>
               <th scope="col">{t("keyPrefix")}</th>
               <th scope="col">{t("channel")}</th>
               <th scope="col">{t("tools")}</th>
               <th scope="col">{t("status")}</th>
+              <th scope="col">{tm("calls")}</th>
               <th scope="col">{t("lastUsed")}</th>
+              <th scope="col">{tm("actions")}</th>
             </tr>
           </thead>
           <tbody>
-            {agentKeys.map((k) => (
+            {keys.map((k) => (
               <tr key={k.id}>
-                <td>{k.name}</td>
+                <td>{k.label}</td>
                 <td className="mono">{k.keyPrefix}…</td>
-                <td className="mono">{k.channel.slug}</td>
-                <td className="mono">{k.allowedTools.join(", ")}</td>
-                <td>{k.revokedAt ? t("revoked") : t("active")}</td>
+                <td className="mono">{k.channel}</td>
+                <td className="mono">{k.tools.join(", ")}</td>
+                <td>
+                  {tm(`keyStatus.${k.status}`)}
+                  {k.status === "active" && k.expiresAt ? (
+                    <>
+                      {" "}
+                      ({tm("expires")} <DateTime value={k.expiresAt} />)
+                    </>
+                  ) : null}
+                </td>
+                <td>{k.calls}</td>
                 <td>{k.lastUsedAt ? <DateTime value={k.lastUsedAt} /> : t("never")}</td>
+                <td>{k.status === "revoked" ? null : <RevokeKeyButton id={k.id} label={k.label} />}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        <IssueAgentKeyForm channels={channels.map((c) => ({ slug: c.slug, name: c.name }))} />
       </section>
     </div>
   );

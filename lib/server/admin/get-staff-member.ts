@@ -12,7 +12,18 @@ export async function getStaffMember(actor: Actor, id: string) {
   if (!UUID.test(id)) throw new AppError("not_found", "No such staff member.");
   const member = await db().staffUser.findFirst({
     where: { id, tenantId: actor.tenantId },
-    select: { id: true, email: true, name: true, roles: true, disabled: true, lockedUntil: true, lastLoginAt: true, createdAt: true, locale: true },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      roles: true,
+      disabled: true,
+      lockedUntil: true,
+      lastLoginAt: true,
+      createdAt: true,
+      locale: true,
+      _count: { select: { passkeys: { where: { removedAt: null } } } },
+    },
   });
   if (!member) throw new AppError("not_found", "No such staff member.");
   return member;

@@ -37,7 +37,9 @@ export async function setReviewWebhook(actor: Actor, raw: unknown): Promise<SetR
   if (input.intent === "save") {
     const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
     if (!checked.ok) {
-      throw invalidArguments(problemMessages[checked.problem], [{ path: "$.url", expected: "a public https URL", message: problemMessages[checked.problem] }], { problem: checked.problem });
+      throw invalidArguments(problemMessages[checked.problem], [{ path: "$.url", expected: "a public https URL", message: problemMessages[checked.problem] }], {
+        problem: checked.problem,
+      });
     }
     url = checked.url.toString();
     secret = generateWebhookSecret();

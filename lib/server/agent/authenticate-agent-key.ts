@@ -11,6 +11,9 @@ export type AgentCaller = {
   channelId: string;
   channelSlug: string;
   channelSecret: string;
+  /** After a secret rotation: the previous secret, which still verifies until `previousSecretValidUntil`. */
+  previousChannelSecret: string | null;
+  previousSecretValidUntil: Date | null;
   tools: ToolName[];
   approvalExpiryMinutes: number;
   dualApprovalThresholdMinor: number | null;
@@ -20,7 +23,7 @@ export type AgentCaller = {
 
 export type KeyCheck =
   | { ok: true; caller: AgentCaller }
-  | { ok: false; reason: "missing" | "malformed" | "unknown" | "revoked" | "tenant_inactive"; tenantId?: string; keyId?: string };
+  | { ok: false; reason: "missing" | "malformed" | "unknown" | "revoked" | "expired" | "tenant_inactive"; tenantId?: string; keyId?: string };
 
 type KeyRow = {
   id: string;
@@ -28,8 +31,11 @@ type KeyRow = {
   channelId: string;
   allowedTools: string[];
   revokedAt: Date | null;
+  expired: boolean;
   channelSlug: string;
   endUserTokenSecret: string;
+  previousEndUserTokenSecret: string | null;
+  previousSecretValidUntil: Date | null;
   channelTools: string[];
   tenantSlug: string;
   active: boolean;
@@ -60,7 +66,9 @@ export async function authenticateAgentKey(authorization: string | null): Promis
          AND ("lastUsedAt" IS NULL OR "lastUsedAt" < (now() AT TIME ZONE 'UTC') - interval '1 minute')
     )
     SELECT k."id", k."tenantId", k."channelId", k."allowedTools", k."revokedAt",
+           (k."expiresAt" IS NOT NULL AND k."expiresAt" <= (now() AT TIME ZONE 'UTC')) AS "expired",
            c."slug" AS "channelSlug", c."endUserTokenSecret", c."allowedTools" AS "channelTools",
+           c."previousEndUserTokenSecret", c."previousSecretValidUntil",
            t."slug" AS "tenantSlug", t."active", t."approvalExpiryMinutes", t."dualApprovalThresholdMinor", t."endUserTokenMaxAgeSeconds"
       FROM "AgentKey" k
       JOIN "Channel" c ON c."id" = k."channelId" AND c."tenantId" = k."tenantId"
@@ -68,6 +76,7 @@ export async function authenticateAgentKey(authorization: string | null): Promis
      WHERE k."keyHash" = ${keyHash}`;
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revokedAt) return { ok: false, reason: "revoked", tenantId: row.tenantId, keyId: row.id };
+  if (row.expired) return { ok: false, reason: "expired", tenantId: row.tenantId, keyId: row.id };
   if (!row.active) return { ok: false, reason: "tenant_inactive", tenantId: row.tenantId, keyId: row.id };
   const channelTools = new Set(row.channelTools);
   // Catalogue order, so listings are stable.
@@ -81,6 +90,8 @@ export async function authenticateAgentKey(authorization: string | null): Promis
       channelId: row.channelId,
       channelSlug: row.channelSlug,
       channelSecret: row.endUserTokenSecret,
+      previousChannelSecret: row.previousEndUserTokenSecret,
+      previousSecretValidUntil: row.previousSecretValidUntil,
       tools,
       approvalExpiryMinutes: row.approvalExpiryMinutes,
       dualApprovalThresholdMinor: row.dualApprovalThresholdMinor,

@@ -23,15 +23,27 @@ export async function verifyEndUserToken(token: string | null, caller: AgentCall
   if (token === null || token.trim() === "") return { kind: "anonymous" };
   if (token.length > 4096) return { kind: "invalid", reason: "malformed" };
   try {
-    const { payload } = await jwtVerify(token.trim(), new TextEncoder().encode(caller.channelSecret), {
-      algorithms: ["HS256"],
-      requiredClaims: ["exp", "sub", "iat", "aud"],
-      audience: endUserTokenAudience(caller.tenantSlug, caller.channelSlug),
-      maxTokenAge: caller.endUserTokenMaxAgeSeconds,
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-      currentDate: now,
-    });
-    if (typeof payload.iat !== "number" || payload.iat > Math.floor(now.getTime() / 1000) + CLOCK_TOLERANCE_SECONDS) return { kind: "invalid", reason: "issued_in_future" };
+    const verify = (secret: string) =>
+      jwtVerify(token.trim(), new TextEncoder().encode(secret), {
+        algorithms: ["HS256"],
+        requiredClaims: ["exp", "sub", "iat", "aud"],
+        audience: endUserTokenAudience(caller.tenantSlug, caller.channelSlug),
+        maxTokenAge: caller.endUserTokenMaxAgeSeconds,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        currentDate: now,
+      });
+    let verified;
+    try {
+      verified = await verify(caller.channelSecret);
+    } catch (error) {
+      // Secret rotation: during the overlap window the previous secret still verifies.
+      const overlap = caller.previousChannelSecret && caller.previousSecretValidUntil && caller.previousSecretValidUntil > now;
+      if (!(error instanceof joseErrors.JWSSignatureVerificationFailed) || !overlap) throw error;
+      verified = await verify(caller.previousChannelSecret!);
+    }
+    const { payload } = verified;
+    if (typeof payload.iat !== "number" || payload.iat > Math.floor(now.getTime() / 1000) + CLOCK_TOLERANCE_SECONDS)
+      return { kind: "invalid", reason: "issued_in_future" };
     if (payload.tenant !== caller.tenantSlug) return { kind: "invalid", reason: "wrong_tenant" };
     if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 128) return { kind: "invalid", reason: "malformed" };
     return { kind: "customer", customerId: payload.sub };

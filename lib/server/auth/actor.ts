@@ -5,6 +5,8 @@ import { authOptions } from "@/lib/server/auth/options";
 import { db } from "@/lib/server/db/client";
 import { AppError } from "@/lib/domain/outcome";
 import { can, isRole, type Permission, type Role } from "@/lib/domain/permissions";
+import { recordAccessDenied } from "@/lib/server/auth/record-access-denied";
+import { isSessionWithinAbsoluteLifetime } from "@/lib/server/auth/session-lifetime";
 
 export type Actor = {
   userId: string;
@@ -25,7 +27,8 @@ export type Actor = {
 /**
  * The signed-in staff member, re-read from the database on every request: a disabled user, a
  * deactivated tenant, or a session issued before the last sign-out / role change is no session.
- * Roles come from the row, not from the cookie, so a role change takes effect at once.
+ * Roles come from the row, not from the cookie, so a role change takes effect at once. A session older
+ * than the absolute lifetime (from the original sign-in, whatever the activity) is no session either.
  */
 export const getActor = cache(async (): Promise<Actor | null> => {
   const session = await getServerSession(authOptions()).catch(() => null);
@@ -34,6 +37,7 @@ export const getActor = cache(async (): Promise<Actor | null> => {
   const user = await db().staffUser.findUnique({ where: { id }, include: { tenant: true } });
   if (!user || user.disabled || !user.tenant.active) return null;
   if (session.user.sv !== user.sessionVersion) return null;
+  if (!isSessionWithinAbsoluteLifetime(session.user.authTime)) return null;
   return {
     userId: user.id,
     tenantId: user.tenantId,
@@ -56,8 +60,11 @@ export async function requireActor(): Promise<Actor> {
 }
 
 /** The one authorization check: every page, server action and route handler goes through here. */
-export async function requirePermission(permission: Permission): Promise<Actor> {
+export async function requirePermission(permission: Permission, path?: string): Promise<Actor> {
   const actor = await requireActor();
-  if (!can(actor.roles, permission)) throw new AppError("permission_denied", "Your role does not allow this.");
+  if (!can(actor.roles, permission)) {
+    await recordAccessDenied(actor, { permission, path });
+    throw new AppError("permission_denied", "Your role does not allow this.", { reason: "role", permission, recorded: true });
+  }
   return actor;
 }

@@ -8,6 +8,7 @@ import { log } from "@/lib/server/log";
 import { verifyCredentials } from "@/lib/server/auth/verify-credentials";
 import { recordSignIn } from "@/lib/server/auth/record-sign-in";
 import { signInInput } from "@/lib/schemas/auth";
+import { SESSION_IDLE_SECONDS } from "@/lib/server/auth/session-lifetime";
 
 type StaffClaims = { uid: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number; amr: string };
 
@@ -47,7 +48,7 @@ function oidcProvider() {
 export function authOptions(): NextAuthOptions {
   return {
     secret: secret("NEXTAUTH_SECRET"),
-    session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+    session: { strategy: "jwt", maxAge: SESSION_IDLE_SECONDS },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     providers: [
       CredentialsProvider({
@@ -61,17 +62,27 @@ export function authOptions(): NextAuthOptions {
           await recordSignIn({ email: parsed.data.email, method: "password", result });
           if (!result.ok) return null;
           const u = result.user;
-          return { id: u.id, email: u.email, name: u.name, tenantId: u.tenantId, roles: u.roles, locale: u.locale, sv: u.sessionVersion } satisfies StaffUserForToken;
+          return {
+            id: u.id,
+            email: u.email,
+            name: u.name,
+            tenantId: u.tenantId,
+            roles: u.roles,
+            locale: u.locale,
+            sv: u.sessionVersion,
+          } satisfies StaffUserForToken;
         },
       }),
       ...oidcProvider(),
     ],
     callbacks: {
       // SSO: only people who already are staff (by verified email) may sign in; no self-sign-up.
-      async signIn({ user, account }) {
+      async signIn({ user, account, profile }) {
         if (account?.provider !== "oidc") return true;
         const email = z.email().safeParse(user.email);
         if (!email.success) return false;
+        // The provider must vouch for the address: an unverified email is not an identity.
+        if ((profile as { email_verified?: unknown } | undefined)?.email_verified === false) return false;
         const staff = await db().staffUser.findUnique({ where: { email: email.data.toLowerCase() }, include: { tenant: true } });
         const ok = !!staff && !staff.disabled && staff.tenant.active;
         await recordSignIn({

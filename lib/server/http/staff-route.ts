@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import { AppError, httpStatusFor, isAppError } from "@/lib/domain/outcome";
 import { requireActor, type Actor } from "@/lib/server/auth/actor";
 import { log } from "@/lib/server/log";
+import { isRoleRefusal } from "@/lib/domain/permissions";
+import { recordAccessDenied } from "@/lib/server/auth/record-access-denied";
 
 type Handler<C> = (actor: Actor, request: Request, context: C) => Promise<unknown>;
 
@@ -21,12 +23,19 @@ function errorResponse(error: AppError): Response {
  */
 export function staffRoute<C>(handler: Handler<C>) {
   return async (request: Request, context: C): Promise<Response> => {
+    let actor: Actor | null = null;
     try {
       if (request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
-      const actor = await requireActor();
+      actor = await requireActor();
       const result = await handler(actor, request, context);
+      // A handler that needs another status (201 Created, 204 No Content) returns its own Response.
+      if (result instanceof Response) return result;
       return Response.json(result, { headers: { "Cache-Control": "no-store" } });
     } catch (error) {
+      // A role refusal is a denied access: audited (counted per minute, see recordAccessDenied).
+      if (actor && isRoleRefusal(error) && !error.details.recorded) {
+        await recordAccessDenied(actor, { permission: error.details.permission, path: `${request.method} ${new URL(request.url).pathname}` });
+      }
       if (isAppError(error)) return errorResponse(error);
       const ref = randomUUID();
       log.error({ ref, err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }, "staff route failed");

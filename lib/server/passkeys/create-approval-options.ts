@@ -25,19 +25,30 @@ export async function createApprovalOptions(actor: Actor, raw: unknown): Promise
   const now = new Date();
   const p = await db().proposal.findFirst({
     where: { id: proposalId, tenantId: actor.tenantId },
-    select: { id: true, hash: true, status: true, expiresAt: true, requestedByStaffId: true, approvals: { where: { approverId: actor.userId }, select: { id: true } } },
+    select: {
+      id: true,
+      hash: true,
+      status: true,
+      expiresAt: true,
+      requestedByStaffId: true,
+      approvals: { where: { approverId: actor.userId }, select: { id: true } },
+    },
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
   const status = effectiveStatus(p, now);
   if (status !== proposalStatus.pendingApproval) throw new AppError(refusalCodeFor(status), "This proposal can no longer be approved.", { status: p.status });
   if (hash !== p.hash) {
-    throw new AppError("invalid_arguments", "The hash you approved is not this proposal's hash. Reload the proposal and review it again.", { reason: "hash_mismatch" });
+    throw new AppError("invalid_arguments", "The hash you approved is not this proposal's hash. Reload the proposal and review it again.", {
+      reason: "hash_mismatch",
+    });
   }
-  if (p.requestedByStaffId === actor.userId) throw new AppError("permission_denied", "You prepared or edited this proposal, so another reviewer must approve it.", { reason: "own_proposal" });
-  if (p.approvals.length > 0) throw new AppError("permission_denied", "You already approved this proposal; it needs a different reviewer.", { reason: "already_approved" });
+  if (p.requestedByStaffId === actor.userId)
+    throw new AppError("permission_denied", "You prepared or edited this proposal, so another reviewer must approve it.", { reason: "own_proposal" });
+  if (p.approvals.length > 0)
+    throw new AppError("permission_denied", "You already approved this proposal; it needs a different reviewer.", { reason: "already_approved" });
 
   const credentials = await db().passkeyCredential.findMany({
-    where: { staffUserId: actor.userId, tenantId: actor.tenantId },
+    where: { staffUserId: actor.userId, tenantId: actor.tenantId, removedAt: null },
     select: { id: true, transports: true },
   });
   if (credentials.length === 0) throw new AppError("permission_denied", "You have no passkey yet; register one first.", { reason: "no_passkeys" });

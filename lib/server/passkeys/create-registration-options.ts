@@ -13,7 +13,7 @@ import { CHALLENGE_TTL_MS } from "./challenges";
 export async function createRegistrationOptions(actor: Actor): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const rp = webAuthnRelyingParty();
   const existing = await db().passkeyCredential.findMany({
-    where: { staffUserId: actor.userId, tenantId: actor.tenantId },
+    where: { staffUserId: actor.userId, tenantId: actor.tenantId, removedAt: null },
     select: { id: true, transports: true },
   });
   const options = await generateRegistrationOptions({

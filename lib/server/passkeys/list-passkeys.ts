@@ -7,7 +7,7 @@ export type PasskeySummary = { id: string; name: string; createdAt: string; last
 /** The signed-in staff member's own passkeys (never anybody else's). */
 export async function listPasskeys(actor: Actor): Promise<PasskeySummary[]> {
   const rows = await db().passkeyCredential.findMany({
-    where: { staffUserId: actor.userId, tenantId: actor.tenantId },
+    where: { staffUserId: actor.userId, tenantId: actor.tenantId, removedAt: null },
     orderBy: { createdAt: "asc" },
     select: { id: true, name: true, createdAt: true, lastUsedAt: true, transports: true },
   });
@@ -16,5 +16,5 @@ export async function listPasskeys(actor: Actor): Promise<PasskeySummary[]> {
 
 /** Whether the staff member has at least one passkey (the approve dialog then offers it). */
 export async function hasPasskeys(actor: Actor): Promise<boolean> {
-  return (await db().passkeyCredential.count({ where: { staffUserId: actor.userId, tenantId: actor.tenantId } })) > 0;
+  return (await db().passkeyCredential.count({ where: { staffUserId: actor.userId, tenantId: actor.tenantId, removedAt: null } })) > 0;
 }

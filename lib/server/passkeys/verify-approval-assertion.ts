@@ -9,7 +9,12 @@ import { consumeChallenge } from "./challenges";
 
 export type ApprovalAssertionResult =
   | { ok: true; credentialId: string; evidence: PasskeyApprovalEvidence }
-  | { ok: false; reason: "challenge_unknown" | "challenge_used" | "challenge_expired" | "challenge_mismatch" | "unknown_credential" | "assertion_invalid" | "counter_replay"; message: string };
+  | {
+      ok: false;
+      reason:
+        "challenge_unknown" | "challenge_used" | "challenge_expired" | "challenge_mismatch" | "unknown_credential" | "assertion_invalid" | "counter_replay";
+      message: string;
+    };
 
 /**
  * Verifies a passkey assertion sent with an approval, inside the approval's transaction (the proposal row is
@@ -46,7 +51,7 @@ export async function verifyApprovalAssertion(
     return fail("challenge_mismatch", "The passkey signed a different version of this proposal. Reload and review it again.");
   }
 
-  const credential = await tx.passkeyCredential.findFirst({ where: { id: response.id, staffUserId: userId, tenantId } });
+  const credential = await tx.passkeyCredential.findFirst({ where: { id: response.id, staffUserId: userId, tenantId, removedAt: null } });
   if (!credential) return fail("unknown_credential", "That passkey is not registered to you.");
 
   const rp = webAuthnRelyingParty();
@@ -57,7 +62,12 @@ export async function verifyApprovalAssertion(
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpID,
-      credential: { id: credential.id, publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")), counter: credential.counter, transports: credential.transports },
+      credential: {
+        id: credential.id,
+        publicKey: new Uint8Array(Buffer.from(credential.publicKey, "base64url")),
+        counter: credential.counter,
+        transports: credential.transports,
+      },
       requireUserVerification: true,
     });
     if (!verification.verified) return fail("assertion_invalid", "The passkey signature could not be verified.");
@@ -68,7 +78,7 @@ export async function verifyApprovalAssertion(
   }
 
   const moved = await tx.passkeyCredential.updateMany({
-    where: { id: credential.id, counter: credential.counter },
+    where: { id: credential.id, counter: credential.counter, removedAt: null },
     data: { counter: info.newCounter, lastUsedAt: now },
   });
   if (moved.count !== 1) return fail("counter_replay", "The passkey was used concurrently. Try again.");

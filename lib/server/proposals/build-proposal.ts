@@ -26,9 +26,7 @@ export type BuildProposalInput = {
   now: Date;
 };
 
-export type BuildProposalResult =
-  | { ok: true; proposal: Proposal; payment: Payment }
-  | { ok: false; reason: "nothing_left_to_refund" | "no_payment" };
+export type BuildProposalResult = { ok: true; proposal: Proposal; payment: Payment } | { ok: false; reason: "nothing_left_to_refund" | "no_payment" };
 
 /**
  * The one proposal builder (prepare_refund, re-prepare, edit): every number comes from the database and
@@ -44,7 +42,10 @@ export async function buildProposal(tx: Tx, input: BuildProposalInput): Promise<
   if (amountMinor <= 0) return { ok: false, reason: "nothing_left_to_refund" };
   const payment = await tx.payment.findFirst({ where: { orderId: order.id, tenantId }, orderBy: { createdAt: "asc" } });
   if (!payment) return { ok: false, reason: "no_payment" };
-  const policy = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { approvalExpiryMinutes: true, dualApprovalThresholdMinor: true } });
+  const policy = await tx.tenant.findUniqueOrThrow({
+    where: { id: tenantId },
+    select: { approvalExpiryMinutes: true, dualApprovalThresholdMinor: true, policyVersion: true },
+  });
 
   const row = {
     id: randomUUID(),
@@ -65,6 +66,8 @@ export async function buildProposal(tx: Tx, input: BuildProposalInput): Promise<
     reason: input.reason,
     expiresAt: proposalExpiresAt(now, policy.approvalExpiryMinutes),
     requiredApprovals: requiredApprovalsFor(amountMinor, policy.dualApprovalThresholdMinor),
+    // The policy version these values came from (read in the same statement); hashed (hash v2).
+    policyVersion: policy.policyVersion,
     supersedesId: input.supersedesId,
     traceId: input.traceId,
   };

@@ -16,10 +16,13 @@ export const DUPLICATE_WINDOW = Prisma.sql`interval '7 days'`;
  * window: another live proposal (not rejected, expired or invalidated), or a refund (not failed) made
  * before this proposal. Different orders with different amounts are not duplicates.
  */
-const duplicateProposalWhere = Prisma.sql`
+const liveOtherProposal = Prisma.sql`
   q."customerId" = p."customerId" AND q."tenantId" = p."tenantId" AND q.id <> p.id
-  AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN (${statusSql(...closedWithoutEffectStatuses)})
-  AND (q."orderId" = p."orderId" OR (q."amountMinor" = p."amountMinor" AND q.currency = p.currency))`;
+  AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN (${statusSql(...closedWithoutEffectStatuses)})`;
+// Same order (the (orderId, status) index) or same amount (the (customerId, amountMinor, createdAt) index):
+// two conditions, each served by its own index, instead of one OR that would walk all the customer's rows.
+const sameOrderProposal = Prisma.sql`q."orderId" = p."orderId" AND ${liveOtherProposal}`;
+const sameAmountProposal = Prisma.sql`q."amountMinor" = p."amountMinor" AND q.currency = p.currency AND ${liveOtherProposal}`;
 const duplicateRefundWhere = Prisma.sql`
   ro."tenantId" = p."tenantId" AND ro."customerId" = p."customerId"
   AND r."createdAt" > now() - ${DUPLICATE_WINDOW} AND r."createdAt" < p."createdAt" AND r.status <> ${statusSql(refundStatus.failed)}
@@ -27,7 +30,8 @@ const duplicateRefundWhere = Prisma.sql`
 
 /** The boolean flag (and filter) of the queue. Two EXISTS on indexed columns rather than one OR. */
 export const duplicateSql = Prisma.sql`(
-  EXISTS (SELECT 1 FROM "Proposal" q WHERE ${duplicateProposalWhere})
+  EXISTS (SELECT 1 FROM "Proposal" q WHERE ${sameOrderProposal})
+  OR EXISTS (SELECT 1 FROM "Proposal" q WHERE ${sameAmountProposal})
   OR EXISTS (SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId" WHERE ${duplicateRefundWhere}))`;
 
 export type DuplicateOf = { kind: "proposal" | "refund"; id: string; orderNumber: string; amountMinor: number; createdAt: string };
@@ -39,7 +43,10 @@ export async function findDuplicateOf(proposalId: string): Promise<DuplicateOf |
     SELECT m.* FROM "Proposal" p,
       LATERAL (
         (SELECT 'proposal' AS kind, q.id, qo.number AS "orderNumber", q."amountMinor", q."createdAt"
-           FROM "Proposal" q JOIN "Order" qo ON qo.id = q."orderId" WHERE ${duplicateProposalWhere} ORDER BY q."createdAt" DESC LIMIT 1)
+           FROM "Proposal" q JOIN "Order" qo ON qo.id = q."orderId" WHERE ${sameOrderProposal} ORDER BY q."createdAt" DESC LIMIT 1)
+        UNION ALL
+        (SELECT 'proposal' AS kind, q.id, qo.number AS "orderNumber", q."amountMinor", q."createdAt"
+           FROM "Proposal" q JOIN "Order" qo ON qo.id = q."orderId" WHERE ${sameAmountProposal} ORDER BY q."createdAt" DESC LIMIT 1)
         UNION ALL
         (SELECT 'refund' AS kind, r.id, ro.number AS "orderNumber", r."amountMinor", r."createdAt"
            FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId" WHERE ${duplicateRefundWhere} ORDER BY r."createdAt" DESC LIMIT 1)

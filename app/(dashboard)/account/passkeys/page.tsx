@@ -4,6 +4,7 @@ import { getActor } from "@/lib/server/auth/actor";
 import { listPasskeys } from "@/lib/server/passkeys/list-passkeys";
 import { DateTime } from "@/components/ui/date-time";
 import { RegisterPasskeyForm } from "./_components/register-passkey-form";
+import { PasskeyRowActions } from "./_components/passkey-row-actions";
 
 export const dynamic = "force-dynamic";
 
@@ -12,6 +13,7 @@ export default async function PasskeysPage() {
   const actor = await getActor();
   if (!actor) redirect("/sign-in");
   const t = await getTranslations("passkeys");
+  const tm = await getTranslations("passkeyManage");
   const passkeys = await listPasskeys(actor);
   return (
     <section aria-labelledby="passkeys-title">
@@ -28,6 +30,7 @@ export default async function PasskeysPage() {
               <th scope="col">{t("name")}</th>
               <th scope="col">{t("created")}</th>
               <th scope="col">{t("lastUsed")}</th>
+              <th scope="col">{tm("actions")}</th>
             </tr>
           </thead>
           <tbody>
@@ -38,6 +41,9 @@ export default async function PasskeysPage() {
                   <DateTime value={p.createdAt} />
                 </td>
                 <td>{p.lastUsedAt ? <DateTime value={p.lastUsedAt} /> : t("never")}</td>
+                <td>
+                  <PasskeyRowActions id={p.id} name={p.name} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -5,6 +5,7 @@ import { pageActor } from "@/lib/server/auth/page";
 import { getStaffMember } from "@/lib/server/admin/get-staff-member";
 import { isAppError } from "@/lib/domain/outcome";
 import { DateTime } from "@/components/ui/date-time";
+import { StaffActions } from "./_components/staff-actions";
 
 export const dynamic = "force-dynamic";
 
@@ -17,6 +18,8 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ id
   });
   const t = await getTranslations("admin");
   const tr = await getTranslations("roles");
+  const tm = await getTranslations("adminManage");
+  const locked = !!member.lockedUntil && member.lockedUntil > new Date();
   return (
     <div className="stack">
       <p>
@@ -29,7 +32,12 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ id
         <dt>{t("roles")}</dt>
         <dd>{member.roles.map((r) => tr(r)).join(", ")}</dd>
         <dt>{t("status")}</dt>
-        <dd>{member.disabled ? t("disabled") : t("active")}</dd>
+        <dd>
+          {member.disabled ? t("disabled") : t("active")}
+          {locked && member.lockedUntil ? <span className="badge danger">{t("locked", { time: member.lockedUntil.toISOString() })}</span> : null}
+        </dd>
+        <dt>{tm("passkeys")}</dt>
+        <dd>{member._count.passkeys}</dd>
         <dt>{t("lastLogin")}</dt>
         <dd>{member.lastLoginAt ? <DateTime value={member.lastLoginAt} /> : t("never")}</dd>
         <dt>{t("createdAt")}</dt>
@@ -37,6 +45,7 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ id
           <DateTime value={member.createdAt} />
         </dd>
       </dl>
+      <StaffActions member={{ id: member.id, roles: member.roles, disabled: member.disabled, locked, self: member.id === actor.userId }} />
     </div>
   );
 }

@@ -1,0 +1,154 @@
+"use client";
+
+import { useState } from "react";
+import { useTranslations } from "next-intl";
+import { useAdminRequest } from "./use-admin-request";
+import { StepUpField, stepUpValue } from "./step-up-field";
+import { FormError, ShownOnce } from "./form-error";
+
+/** Issue an agent key on a channel; the key is shown once. */
+export function IssueAgentKeyForm({ channels }: { channels: { slug: string; name: string }[] }) {
+  const t = useTranslations("adminManage");
+  const { run, pending, error, needsStepUp } = useAdminRequest<{ key: string }>();
+  const [key, setKey] = useState<string | null>(null);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const expires = String(form.get("expiresAt") ?? "");
+    const result = await run("POST", "/api/admin/agent-keys", {
+      channel: form.get("channel"),
+      label: form.get("label"),
+      ...(expires ? { expiresAt: new Date(expires).toISOString() } : {}),
+      ...stepUpValue(form),
+    });
+    if (result) setKey(result.key);
+  }
+
+  return (
+    <section aria-labelledby="issue-key-title" className="panel">
+      <h3 id="issue-key-title">{t("issueKeyTitle")}</h3>
+      {key ? <ShownOnce label={t("agentKey")} value={key} note={t("shownOnceNote")} /> : null}
+      <FormError id="issue-key-error" error={error} />
+      <form onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor="key-channel">{t("channel")}</label>
+          <select id="key-channel" name="channel" required>
+            {channels.map((c) => (
+              <option key={c.slug} value={c.slug}>
+                {c.name} ({c.slug})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="key-label">{t("label")}</label>
+          <input id="key-label" name="label" type="text" required maxLength={80} autoComplete="off" />
+        </div>
+        <div className="field">
+          <label htmlFor="key-expires">{t("expiresOptional")}</label>
+          <input id="key-expires" name="expiresAt" type="datetime-local" />
+        </div>
+        <StepUpField id="key-step-up" show={needsStepUp} />
+        <button type="submit" disabled={pending}>
+          {pending ? t("working") : t("issueKey")}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export function RevokeKeyButton({ id, label }: { id: string; label: string }) {
+  const t = useTranslations("adminManage");
+  const { run, pending, error } = useAdminRequest();
+  return (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        disabled={pending}
+        aria-label={t("revokeNamed", { label })}
+        onClick={() => {
+          if (window.confirm(t("revokeConfirm", { label }))) void run("DELETE", `/api/admin/agent-keys/${id}`);
+        }}
+      >
+        {t("revoke")}
+      </button>
+      <FormError id={`revoke-${id}-error`} error={error} />
+    </>
+  );
+}
+
+/** Create a channel; its end-user token secret is shown once. */
+export function CreateChannelForm({ tools }: { tools: string[] }) {
+  const t = useTranslations("adminManage");
+  const { run, pending, error, needsStepUp } = useAdminRequest<{ secret: string }>();
+  const [secret, setSecret] = useState<string | null>(null);
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const result = await run("POST", "/api/admin/channels", {
+      slug: form.get("slug"),
+      name: form.get("name"),
+      allowedTools: form.getAll("allowedTools"),
+      ...stepUpValue(form),
+    });
+    if (result) setSecret(result.secret);
+  }
+  return (
+    <section aria-labelledby="create-channel-title" className="panel">
+      <h3 id="create-channel-title">{t("createChannelTitle")}</h3>
+      {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("shownOnceNote")} /> : null}
+      <FormError id="create-channel-error" error={error} />
+      <form onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor="channel-slug">{t("channelSlug")}</label>
+          <input id="channel-slug" name="slug" type="text" required pattern="[a-z][a-z0-9_]{1,39}" autoComplete="off" />
+        </div>
+        <div className="field">
+          <label htmlFor="channel-name">{t("name")}</label>
+          <input id="channel-name" name="name" type="text" required maxLength={80} autoComplete="off" />
+        </div>
+        <fieldset className="field">
+          <legend>{t("tools")}</legend>
+          {tools.map((tool) => (
+            <label key={tool} className="mono">
+              <input type="checkbox" name="allowedTools" value={tool} /> {tool}
+            </label>
+          ))}
+        </fieldset>
+        <StepUpField id="channel-step-up" show={needsStepUp} />
+        <button type="submit" disabled={pending}>
+          {pending ? t("working") : t("createChannel")}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** Rotate a channel's secret, keeping the old one valid for an overlap window. */
+export function RotateSecretForm({ id, slug }: { id: string; slug: string }) {
+  const t = useTranslations("adminManage");
+  const { run, pending, error, needsStepUp } = useAdminRequest<{ secret: string; previousSecretValidUntil: string | null }>();
+  const [secret, setSecret] = useState<string | null>(null);
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const result = await run("POST", `/api/admin/channels/${id}/rotate-secret`, { overlapMinutes: Number(form.get("overlapMinutes")), ...stepUpValue(form) });
+    if (result) setSecret(result.secret);
+  }
+  return (
+    <form onSubmit={onSubmit} aria-label={t("rotateNamed", { slug })}>
+      {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("shownOnceNote")} /> : null}
+      <FormError id={`rotate-${id}-error`} error={error} />
+      <div className="field">
+        <label htmlFor={`overlap-${id}`}>{t("overlapMinutes")}</label>
+        <input id={`overlap-${id}`} name="overlapMinutes" type="number" min={0} max={10080} defaultValue={60} required />
+      </div>
+      <StepUpField id={`rotate-${id}-step-up`} show={needsStepUp} />
+      <button type="submit" className="secondary" disabled={pending}>
+        {t("rotateSecret")}
+      </button>
+    </form>
+  );
+}

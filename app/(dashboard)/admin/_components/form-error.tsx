@@ -1,0 +1,29 @@
+"use client";
+
+import type { AdminError } from "./use-admin-request";
+
+export function FormError({ id, error }: { id: string; error: AdminError | null }) {
+  if (!error) return null;
+  return (
+    <p className="error-box" role="alert" id={id}>
+      {error.message}
+    </p>
+  );
+}
+
+/** A secret shown once (setup link, agent key, channel secret), selectable and labelled. */
+export function ShownOnce({ label, value, note }: { label: string; value: string; note: string }) {
+  return (
+    <div className="notice" role="status">
+      <p>
+        <strong>{label}</strong>
+      </p>
+      <p>
+        <code className="mono" data-testid="shown-once">
+          {value}
+        </code>
+      </p>
+      <p className="muted">{note}</p>
+    </div>
+  );
+}

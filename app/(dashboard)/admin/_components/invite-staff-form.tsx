@@ -1,0 +1,56 @@
+"use client";
+
+import { useState } from "react";
+import { useTranslations } from "next-intl";
+import { roles } from "@/lib/domain/permissions";
+import { useAdminRequest } from "./use-admin-request";
+import { StepUpField, stepUpValue } from "./step-up-field";
+import { FormError, ShownOnce } from "./form-error";
+
+export function InviteStaffForm() {
+  const t = useTranslations("adminManage");
+  const tr = useTranslations("roles");
+  const { run, pending, error, needsStepUp } = useAdminRequest<{ id: string; setupUrl: string }>();
+  const [link, setLink] = useState<string | null>(null);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const body = { email: form.get("email"), name: form.get("name"), roles: form.getAll("roles"), ...stepUpValue(form) };
+    const result = await run("POST", "/api/admin/staff", body);
+    if (result) {
+      setLink(result.setupUrl);
+      (event.target as HTMLFormElement).reset();
+    }
+  }
+
+  return (
+    <section aria-labelledby="invite-title" className="panel">
+      <h3 id="invite-title">{t("inviteTitle")}</h3>
+      {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
+      <FormError id="invite-error" error={error} />
+      <form onSubmit={onSubmit} aria-describedby={error ? "invite-error" : undefined}>
+        <div className="field">
+          <label htmlFor="invite-email">{t("email")}</label>
+          <input id="invite-email" name="email" type="email" autoComplete="off" required />
+        </div>
+        <div className="field">
+          <label htmlFor="invite-name">{t("name")}</label>
+          <input id="invite-name" name="name" type="text" autoComplete="off" required />
+        </div>
+        <fieldset className="field">
+          <legend>{t("roles")}</legend>
+          {roles.map((r) => (
+            <label key={r}>
+              <input type="checkbox" name="roles" value={r} /> {tr(r)}
+            </label>
+          ))}
+        </fieldset>
+        <StepUpField id="invite-step-up" show={needsStepUp} />
+        <button type="submit" disabled={pending}>
+          {pending ? t("working") : t("invite")}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+
+export type AdminError = { code: string; message: string; reason?: string };
+
+/**
+ * Calls one /api/admin/… route from an admin page (the pages use the same JSON API as automation).
+ * When the server asks for step-up (`reason: "step_up_required"`), `needsStepUp` turns on and the form
+ * shows a password field; the next submit sends it as `stepUpPassword`. Refreshes the page's server data
+ * after a success.
+ */
+export function useAdminRequest<T = unknown>() {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<AdminError | null>(null);
+  const [needsStepUp, setNeedsStepUp] = useState(false);
+
+  async function run(method: "POST" | "PATCH" | "DELETE", path: string, body?: Record<string, unknown>): Promise<T | null> {
+    setPending(true);
+    setError(null);
+    try {
+      const res = await fetch(path, {
+        method,
+        headers: body ? { "content-type": "application/json" } : undefined,
+        body: body ? JSON.stringify(body) : undefined,
+        credentials: "same-origin",
+      });
+      if (res.status === 204) {
+        router.refresh();
+        return {} as T;
+      }
+      const json = (await res.json().catch(() => null)) as (T & { code?: string; error?: { message?: string; reason?: string } }) | null;
+      if (!res.ok || !json) {
+        const reason = json?.error?.reason;
+        if (reason === "step_up_required" || reason === "step_up_failed") setNeedsStepUp(true);
+        setError({ code: json?.code ?? "internal_error", message: json?.error?.message ?? `HTTP ${res.status}`, reason });
+        return null;
+      }
+      setNeedsStepUp(false);
+      router.refresh();
+      return json;
+    } catch {
+      setError({ code: "internal_error", message: "The server could not be reached." });
+      return null;
+    } finally {
+      setPending(false);
+    }
+  }
+  return { run, pending, error, needsStepUp };
+}

@@ -1,0 +1,104 @@
+"use client";
+
+import { useState } from "react";
+import { useTranslations } from "next-intl";
+import { roles as allRoles } from "@/lib/domain/permissions";
+import { useAdminRequest } from "../../../_components/use-admin-request";
+import { StepUpField, stepUpValue } from "../../../_components/step-up-field";
+import { FormError, ShownOnce } from "../../../_components/form-error";
+
+type Member = { id: string; roles: string[]; disabled: boolean; locked: boolean; self: boolean };
+
+/** Role change, disable/enable, unlock, sign out everywhere and a new setup link for one staff member. */
+export function StaffActions({ member }: { member: Member }) {
+  const t = useTranslations("adminManage");
+  const tr = useTranslations("roles");
+  const { run, pending, error, needsStepUp } = useAdminRequest<{ setupUrl?: string }>();
+  const [done, setDone] = useState<string | null>(null);
+  const [link, setLink] = useState<string | null>(null);
+  const path = `/api/admin/staff/${member.id}`;
+
+  async function submit(
+    event: React.FormEvent<HTMLFormElement>,
+    body: Record<string, unknown>,
+    message: string,
+    method: "PATCH" | "POST" = "PATCH",
+    url = path,
+  ) {
+    event.preventDefault();
+    setDone(null);
+    const form = new FormData(event.currentTarget);
+    const result = await run(method, url, { ...body, ...stepUpValue(form) });
+    if (result) {
+      setDone(message);
+      if (result.setupUrl) setLink(result.setupUrl);
+    }
+  }
+
+  return (
+    <div className="stack">
+      <FormError id="staff-error" error={error} />
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
+
+      <form
+        className="panel"
+        aria-labelledby="roles-form-title"
+        onSubmit={(e) => submit(e, { roles: new FormData(e.currentTarget).getAll("roles") }, t("rolesSaved"))}
+      >
+        <h2 id="roles-form-title">{t("roles")}</h2>
+        {member.self ? <p className="muted">{t("ownRoles")}</p> : null}
+        <fieldset className="field" disabled={member.self}>
+          <legend>{t("rolesLegend")}</legend>
+          {allRoles.map((r) => (
+            <label key={r}>
+              <input type="checkbox" name="roles" value={r} defaultChecked={member.roles.includes(r)} /> {tr(r)}
+            </label>
+          ))}
+        </fieldset>
+        <StepUpField id="roles-step-up" show={needsStepUp} />
+        <button type="submit" disabled={pending || member.self}>
+          {t("saveRoles")}
+        </button>
+      </form>
+
+      <div className="panel">
+        <h2>{t("access")}</h2>
+        <div className="row-actions">
+          {member.self ? null : (
+            <form onSubmit={(e) => submit(e, { disabled: !member.disabled }, member.disabled ? t("enabled") : t("disabledDone"))}>
+              <StepUpField id="disable-step-up" show={needsStepUp} />
+              <button type="submit" className={member.disabled ? undefined : "secondary"} disabled={pending}>
+                {member.disabled ? t("enable") : t("disable")}
+              </button>
+            </form>
+          )}
+          {member.locked ? (
+            <form onSubmit={(e) => submit(e, { unlock: true }, t("unlocked"))}>
+              <button type="submit" className="secondary" disabled={pending}>
+                {t("unlock")}
+              </button>
+            </form>
+          ) : null}
+          <form onSubmit={(e) => submit(e, { signOut: true }, t("signedOut"))}>
+            <button type="submit" className="secondary" disabled={pending}>
+              {t("signOutEverywhere")}
+            </button>
+          </form>
+          {member.self || member.disabled ? null : (
+            <form onSubmit={(e) => submit(e, {}, t("linkIssued"), "POST", `${path}/setup-link`)}>
+              <StepUpField id="link-step-up" show={needsStepUp} />
+              <button type="submit" className="secondary" disabled={pending}>
+                {t("newSetupLink")}
+              </button>
+            </form>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

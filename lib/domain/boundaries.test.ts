@@ -1,0 +1,39 @@
+// Structural rules of docs/architecture.md, checked over the source tree: they go red when someone
+// imports the data layer into client code, queries Prisma from a page, or spells a proposal status
+// outside lib/domain/proposal-state.ts.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(__dirname, "..", "..");
+
+function files(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === "node_modules" || name === "generated") return [];
+    if (statSync(join(root, path)).isDirectory()) return files(path);
+    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+const read = (path: string) => readFileSync(join(root, path), "utf8");
+/** Code without comments (line and block), so documentation may still name things. */
+const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
+
+describe("layer boundaries", () => {
+  it("client code (components, lib/queries, 'use client' files) imports nothing from lib/server", () => {
+    const client = [...files("components"), ...files("lib/queries"), ...files("app").filter((f) => /^\s*["']use client["']/.test(read(f)))];
+    expect(client.length).toBeGreaterThan(10);
+    expect(client.filter((f) => /from\s+["']@\/lib\/server\//.test(read(f)))).toEqual([]);
+  });
+
+  it("no Prisma outside lib/server and scripts: pages and components call use cases", () => {
+    const outside = [...files("app"), ...files("components"), ...files("lib/queries"), ...files("lib/schemas"), ...files("lib/domain")];
+    expect(outside.filter((f) => /db\(\)|generated\/client|@prisma\//.test(code(read(f))))).toEqual([]);
+  });
+
+  it("proposal statuses are spelled only in lib/domain/proposal-state.ts", () => {
+    const literal = /["'`](pending_approval|needs_reconciliation|executing|approved|invalidated)["'`]/;
+    const sources = [...files("lib/server"), ...files("app")].filter((f) => relative(root, join(root, f)) !== "lib/domain/proposal-state.ts");
+    expect(sources.filter((f) => literal.test(code(read(f))))).toEqual([]);
+  });
+});

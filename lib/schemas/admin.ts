@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { roles } from "@/lib/domain/permissions";
+import { isToolName, toolNames } from "@/lib/schemas/tools";
+
+const toolName = z.string().refine(isToolName, "Unknown tool.");
+
+// Input of every admin action: shared by the JSON routes under /api/admin/… and the admin pages
+// (which call those routes). The use cases parse again; the routes only pass the body through.
+
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 1024;
+
+const roleList = z
+  .array(z.enum(roles))
+  .min(1, "Pick at least one role.")
+  .max(roles.length)
+  .transform((r) => [...new Set(r)].sort());
+
+/** Optional re-confirmation when the admin's sign-in is older than the step-up window. */
+const stepUp = { stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() };
+
+export const inviteStaffInput = z.strictObject({
+  email: z.string().trim().toLowerCase().max(320).pipe(z.email()),
+  name: z.string().trim().min(1).max(120),
+  roles: roleList,
+  ...stepUp,
+});
+export type InviteStaffInput = z.infer<typeof inviteStaffInput>;
+
+export const updateStaffInput = z
+  .strictObject({
+    roles: roleList.optional(),
+    disabled: z.boolean().optional(),
+    /** Clears a lockout after repeated wrong passwords. */
+    unlock: z.literal(true).optional(),
+    /** Ends every session of the person (sign out everywhere). */
+    signOut: z.literal(true).optional(),
+    ...stepUp,
+  })
+  .refine((v) => v.roles !== undefined || v.disabled !== undefined || v.unlock || v.signOut, "Nothing to change.");
+export type UpdateStaffInput = z.infer<typeof updateStaffInput>;
+
+export const completeSetupInput = z.strictObject({
+  token: z.string().regex(/^[A-Za-z0-9_-]{32,128}$/),
+  password: z.string().min(PASSWORD_MIN, `At least ${PASSWORD_MIN} characters.`).max(PASSWORD_MAX),
+});
+export type CompleteSetupInput = z.infer<typeof completeSetupInput>;
+
+const slug = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9_]{1,39}$/, "Lower-case letters, digits and _; 2 to 40 characters, starting with a letter.");
+
+export const createChannelInput = z.strictObject({
+  slug,
+  name: z.string().trim().min(1).max(80),
+  allowedTools: z
+    .array(toolName)
+    .min(1)
+    .transform((t) => toolNames.filter((n) => t.includes(n))),
+  ...stepUp,
+});
+export type CreateChannelInput = z.infer<typeof createChannelInput>;
+
+export const MAX_OVERLAP_MINUTES = 7 * 24 * 60;
+export const rotateChannelSecretInput = z.strictObject({
+  /** How long end-user tokens signed with the old secret keep verifying (0 = stop at once). */
+  overlapMinutes: z.number().int().min(0).max(MAX_OVERLAP_MINUTES).default(60),
+  ...stepUp,
+});
+export type RotateChannelSecretInput = z.infer<typeof rotateChannelSecretInput>;
+
+export const issueAgentKeyInput = z.strictObject({
+  channel: slug,
+  label: z.string().trim().min(1).max(80),
+  /** Defaults to every tool of the channel; never more than the channel allows. */
+  tools: z.array(toolName).min(1).optional(),
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  ...stepUp,
+});
+export type IssueAgentKeyInput = z.infer<typeof issueAgentKeyInput>;
+
+export const listStaffInput = z.object({ q: z.string().trim().max(100).optional() });
+
+/** A staff member's own passkey: rename, or remove (with step-up). */
+export const renamePasskeyInput = z.strictObject({ name: z.string().trim().min(1).max(64) });
+export const removePasskeyInput = z.strictObject({ ...stepUp });
+
+const minutes = (max: number) => z.number().int().min(1).max(max);
+const minorOrNull = (min: number) => z.number().int().min(min).max(Number.MAX_SAFE_INTEGER).nullable();
+/** Every policy value with its allowed range (lib/domain/policy.ts says which way loosens). */
+export const policyValuesSchema = z.strictObject({
+  approvalExpiryMinutes: minutes(7 * 24 * 60),
+  stepUpMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 60),
+  dualApprovalThresholdMinor: minorOrNull(0),
+  reviewerDailyApprovalLimitMinor: minorOrNull(1),
+  maxApprovalAgeMinutes: minutes(30 * 24 * 60),
+  retentionDays: z.number().int().min(1).max(36_500),
+  maxCallsPerTrace: z.number().int().min(1).max(100_000),
+  maxRepeatsPerTrace: z.number().int().min(1).max(100_000),
+  maxErrorsPerTrace: z.number().int().min(1).max(100_000),
+  rejectionCooldownMinutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 60),
+  maxCallsPerKeyPerWindow: z.number().int().min(1).max(1_000_000),
+  maxCallsPerEndUserPerWindow: z.number().int().min(1).max(1_000_000),
+  windowSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600),
+  endUserTokenMaxAgeSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600),
+});
+/** POST /api/admin/policy: the values to change (the others stay as in the active version). */
+export const proposePolicyInput = z.strictObject({ values: policyValuesSchema.partial(), stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });
+export type ProposePolicyInput = z.infer<typeof proposePolicyInput>;
+export const decidePolicyInput = z.strictObject({ stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });

@@ -1,0 +1,46 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan } from "@/lib/domain/permissions";
+import { createChannelInput } from "@/lib/schemas/admin";
+import type { Actor } from "@/lib/server/auth/actor";
+import { requireStepUp } from "@/lib/server/auth/require-step-up";
+import { db } from "@/lib/server/db/client";
+import { Prisma } from "@/lib/server/db/generated/client";
+import { recordAdminEvent } from "./admin-audit";
+import { zodProblem } from "./zod-problem";
+
+/** A fresh HS256 secret for end-user tokens (256 random bits). */
+export const generateChannelSecret = () => randomBytes(32).toString("base64url");
+
+/**
+ * Creates an agent channel of the admin's tenant. The end-user token secret is generated here and
+ * returned once (to be handed to the channel integration); it is never shown again nor audited.
+ */
+export async function createChannel(actor: Actor, raw: unknown): Promise<{ id: string; slug: string; secret: string }> {
+  assertCan(actor.roles, "admin:manage");
+  const parsed = createChannelInput.safeParse(raw);
+  if (!parsed.success) throw zodProblem(parsed.error);
+  const input = parsed.data;
+  await requireStepUp(actor, input.stepUpPassword);
+  const secret = generateChannelSecret();
+  try {
+    return await db().$transaction(async (tx) => {
+      const channel = await tx.channel.create({
+        data: { tenantId: actor.tenantId, slug: input.slug, name: input.name, allowedTools: input.allowedTools, endUserTokenSecret: secret },
+      });
+      await recordAdminEvent(tx, actor, {
+        action: "create_channel",
+        target: { kind: "channel", id: channel.id, slug: channel.slug },
+        after: { name: input.name, allowedTools: input.allowedTools },
+        clear: ["name"],
+      });
+      return { id: channel.id, slug: channel.slug, secret };
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw new AppError("invalid_arguments", "A channel with this name already exists.", { field: "slug", problem: "taken" });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,53 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan } from "@/lib/domain/permissions";
+import { issueAgentKeyInput } from "@/lib/schemas/admin";
+import { hashAgentKey } from "@/lib/server/agent/authenticate-agent-key";
+import type { Actor } from "@/lib/server/auth/actor";
+import { requireStepUp } from "@/lib/server/auth/require-step-up";
+import { db } from "@/lib/server/db/client";
+import { recordAdminEvent } from "./admin-audit";
+import { zodProblem } from "./zod-problem";
+
+/**
+ * Issues an agent key on a channel of the admin's tenant. The key (`agk_` + 256 random bits) is returned
+ * once; only its SHA-256 and a short prefix are stored. Its tools are the requested ones (default: all of
+ * the channel's) and can never exceed the channel's. Optional expiry: afterwards it gets 401.
+ */
+export async function issueAgentKey(
+  actor: Actor,
+  raw: unknown,
+  now = new Date(),
+): Promise<{ id: string; key: string; keyPrefix: string; tools: string[]; expiresAt: Date | null }> {
+  assertCan(actor.roles, "admin:manage");
+  const parsed = issueAgentKeyInput.safeParse(raw);
+  if (!parsed.success) throw zodProblem(parsed.error);
+  const input = parsed.data;
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt <= now) throw new AppError("invalid_arguments", "expiresAt: must be in the future.", { field: "expiresAt", problem: "past" });
+  await requireStepUp(actor, input.stepUpPassword);
+  const channel = await db().channel.findFirst({
+    where: { tenantId: actor.tenantId, slug: input.channel },
+    select: { id: true, slug: true, allowedTools: true },
+  });
+  if (!channel) throw new AppError("not_found", "No such channel.", { field: "channel" });
+  const tools = input.tools ?? channel.allowedTools;
+  const outside = tools.filter((t) => !channel.allowedTools.includes(t));
+  if (outside.length > 0)
+    throw new AppError("invalid_arguments", `tools: not allowed on this channel: ${outside.join(", ")}.`, { field: "tools", problem: "not_on_channel" });
+  const key = `agk_${randomBytes(32).toString("base64url")}`;
+  const keyPrefix = key.slice(0, 12);
+  return db().$transaction(async (tx) => {
+    const row = await tx.agentKey.create({
+      data: { tenantId: actor.tenantId, channelId: channel.id, name: input.label, keyPrefix, keyHash: hashAgentKey(key), allowedTools: tools, expiresAt },
+    });
+    await recordAdminEvent(tx, actor, {
+      action: "issue_agent_key",
+      target: { kind: "agent_key", id: row.id, channel: channel.slug, prefix: keyPrefix },
+      after: { label: input.label, tools, expiresAt: expiresAt?.toISOString() ?? null },
+      clear: ["prefix"],
+    });
+    return { id: row.id, key, keyPrefix, tools, expiresAt };
+  });
+}

@@ -1,0 +1,61 @@
+import "server-only";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan } from "@/lib/domain/permissions";
+import { diffPolicy, type PolicyValues } from "@/lib/domain/policy";
+import { decidePolicyInput, policyValuesSchema } from "@/lib/schemas/admin";
+import type { Actor } from "@/lib/server/auth/actor";
+import { requireStepUp } from "@/lib/server/auth/require-step-up";
+import { db } from "@/lib/server/db/client";
+import { recordAdminEvent } from "../admin-audit";
+import { zodProblem } from "../zod-problem";
+import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
+
+/**
+ * A second admin approves or rejects a loosening policy change. Four eyes: the admin who proposed it
+ * cannot approve it. It must still be based on the active version (a change made since makes it stale:
+ * refused). Approval activates it in the same transaction; both are audited with the versions.
+ */
+export async function decidePolicyChange(
+  actor: Actor,
+  version: number,
+  decision: "approve" | "reject",
+  raw: unknown = {},
+): Promise<{ version: number; status: "active" | "rejected" }> {
+  assertCan(actor.roles, "admin:manage");
+  if (!Number.isInteger(version) || version < 1) throw new AppError("not_found", "No such policy version.");
+  const parsed = decidePolicyInput.safeParse(raw ?? {});
+  if (!parsed.success) throw zodProblem(parsed.error);
+  if (decision === "approve") await requireStepUp(actor, parsed.data.stepUpPassword);
+  return db().$transaction(async (tx) => {
+    await lockTenantPolicy(tx, actor.tenantId);
+    const row = await tx.policyVersion.findFirst({ where: { tenantId: actor.tenantId, version } });
+    if (!row) throw new AppError("not_found", "No such policy version.");
+    if (row.status !== "awaiting_second_admin")
+      throw new AppError("permission_denied", "This version does not wait for a decision.", { reason: "not_pending" });
+    if (decision === "approve" && row.createdById === actor.userId) {
+      throw new AppError("permission_denied", "Another admin must approve a change you proposed.", { reason: "own_change" });
+    }
+    const active = await ensureActiveVersion(tx, actor.tenantId);
+    const now = new Date();
+    if (decision === "approve" && row.basedOnVersion !== active.version) {
+      throw new AppError("permission_denied", "The policy changed since this was proposed; reject it and propose it again.", { reason: "stale" });
+    }
+    const status = decision === "approve" ? ("active" as const) : ("rejected" as const);
+    if (status === "active") await supersedeActive(tx, actor.tenantId);
+    const moved = await tx.policyVersion.updateMany({
+      where: { id: row.id, status: "awaiting_second_admin" },
+      data: { status, decidedAt: now, decidedById: actor.userId },
+    });
+    if (moved.count !== 1) throw new AppError("permission_denied", "This version does not wait for a decision.", { reason: "not_pending" });
+    const values = policyValuesSchema.parse(row.values);
+    if (status === "active") await applyVersion(tx, actor.tenantId, version, values);
+    await recordAdminEvent(tx, actor, {
+      action: decision === "approve" ? "approve_policy" : "reject_policy",
+      target: { kind: "policy", version, basedOnVersion: row.basedOnVersion, proposedBy: row.createdById },
+      before: { version: active.version, values: active.values },
+      after: { version: status === "active" ? version : active.version, status, changes: diffPolicy(active.values as PolicyValues, values) },
+      clear: ["basedOnVersion", "proposedBy", "changes", "field", "direction", ...Object.keys(values)],
+    });
+    return { version, status };
+  });
+}

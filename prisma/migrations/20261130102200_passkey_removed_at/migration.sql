@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "PasskeyCredential" ADD COLUMN     "removedAt" TIMESTAMP(3);
