@@ -52,7 +52,7 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
     const audit = await withDb(async (db) =>
       (
         await db.query(
-          `SELECT action FROM "AuditEvent" WHERE action LIKE 'admin:%policy' AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) ORDER BY seq`,
+          `SELECT action FROM "AuditEvent" WHERE action LIKE 'admin:%policy' AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) ORDER BY pos`,
           [US],
         )
       ).rows.map((r) => r.action),

@@ -99,7 +99,7 @@ test("invite → setup link in a fresh browser → password → sign in → appr
     async (db) =>
       (
         await db.query(
-          `SELECT e.data FROM "AuditEvent" e JOIN "StaffUser" u ON u.id::text = e."actorId" WHERE u.email = $1 AND e.action = 'access:denied' ORDER BY e.seq`,
+          `SELECT e.data FROM "AuditEvent" e JOIN "StaffUser" u ON u.id::text = e."actorId" WHERE u.email = $1 AND e.action = 'access:denied' ORDER BY e.pos`,
           [inviteeEmail],
         )
       ).rows,
@@ -132,7 +132,7 @@ test("invite → setup link in a fresh browser → password → sign in → appr
     async (db) =>
       (
         await db.query(
-          `SELECT action, data FROM "AuditEvent" WHERE action IN ('admin:invite_staff', 'admin:update_staff', 'auth:complete_setup') AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) ORDER BY seq`,
+          `SELECT action, data FROM "AuditEvent" WHERE action IN ('admin:invite_staff', 'admin:update_staff', 'auth:complete_setup') AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) ORDER BY pos`,
           [US],
         )
       ).rows,

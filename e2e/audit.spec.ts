@@ -139,7 +139,7 @@ test("an admin verifies the chain from the audit page; health reports the result
   expect(csv.status()).toBe(200);
   expect(csv.headers()["content-disposition"]).toMatch(/attachment; filename="audit-.*\.csv"/);
   const text = await csv.text();
-  expect(text.split("\r\n")[0]).toMatch(/^seq,occurredAt,traceId,/);
+  expect(text.split("\r\n")[0]).toMatch(/^leafIndex,occurredAt,traceId,/);
   expect(text).toContain("execution:succeeded");
   await auditor.context().close();
 });

@@ -1,5 +1,7 @@
-// npm run audit:verify — walks every tenant's audit chain (from its retention checkpoint) and names the
-// first broken event. Exit 0 when every chain verifies, 1 on a break (an alert event and a stored
+// npm run audit:verify — verifies every audit log (each tenant's and the tenantless one): recomputes its
+// RFC 9162 Merkle tree from the leaves, checks each event's content against its leaf, every Ed25519-signed
+// checkpoint (signature and root: consecutive checkpoints are consistent, the history only grew) and the
+// consistency proofs served from the stored nodes, and names the first event whose content no longer matches. Exit 0 when every chain verifies, 1 on a break (an alert event and a stored
 // AuditChainCheck row are written, so /api/health reports "degraded"), 2 when it cannot run.
 import nextEnv from "@next/env";
 
@@ -14,10 +16,10 @@ let code = 0;
 try {
   const r = await verifyAllAuditChains("audit:verify");
   if (r.ok) {
-    console.log(`audit chain OK: ${r.tenants} tenants, ${r.events} events verified`);
+    console.log(`audit log OK: ${r.tenants} tenants, ${r.events} events verified against their signed checkpoints`);
   } else {
     const b = r.broken!;
-    console.error(`audit chain BROKEN in tenant ${b.tenantSlug ?? "(none)"} at seq ${b.seq} (event ${b.eventId ?? "?"}): ${b.problem}`);
+    console.error(`audit log BROKEN in tenant ${b.tenantSlug ?? "(none)"} at leaf ${b.seq} (event ${b.eventId ?? "?"}): ${b.problem}`);
     code = 1;
   }
 } catch (error) {

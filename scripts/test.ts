@@ -3,6 +3,7 @@
 //   1. unit tests and integration tests (vitest; integration against a throw-away embedded PostgreSQL)
 //   2. a production build of the app
 //   3. browser tests (Playwright against that build, its own embedded PostgreSQL and demo data)
+//   4. a shortened soak (npm run soak -- --seconds 40) on that build
 // It provides its own browser: Playwright's where one is installed, else Debian's chromium (installed
 // with apt-get when we are root and it is missing). It ends with one line "Tests: N passed, N failed".
 //   --skip-e2e    only steps 0 and 1
@@ -103,6 +104,11 @@ if (!skipE2e) {
     const code = run("browser tests", [join(root, "node_modules", "playwright", "cli.js"), "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
     addPlaywright(pwJson);
     failed ||= code !== 0;
+    // A shortened soak on the same build: two apps, two workers, one SIGKILLed mid-run (docs/audit.md).
+    const soak = run("soak (40 s)", ["--conditions=react-server", "--import", "tsx", join(root, "scripts", "soak.ts"), "--seconds", "40"]);
+    if (soak === 0) totals.passed += 1;
+    else totals.failed += 1;
+    failed ||= soak !== 0;
   }
 }
 

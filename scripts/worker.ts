@@ -25,6 +25,10 @@ const fail = (error: unknown) => {
   process.exit(1);
 };
 const runner = await runWorker({ handleSignals: true }).catch(fail);
+// The audit sequencer (docs/audit.md): leads the audit logs no other worker leads, integrates new events
+// into their Merkle trees and signs checkpoints. Its locks die with this process's connection (failover).
+const { startSequencer } = await import("../lib/server/audit/sequencer");
+startSequencer();
 // Spawned by `npm start` (IPC channel): if that process goes away, even by kill -9, stop too.
 if (process.send) process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
 // The runner's promise rejects if the worker dies (e.g. the database went away): exit, let the supervisor restart.

@@ -3,8 +3,9 @@
 // the product's query (findAuditEvents: keyset page + row fetch) and the whole audited use case
 // (searchAuditEvents: the search is itself an audit event, written in the same transaction).
 // A script, not a test: it asserts nothing about time. Throw-away embedded PostgreSQL, loopback only.
-// Rows are generated with one INSERT … SELECT generate_series: a latency bench needs realistic shape and
-// indexes, not valid hashes (the chain is not verified here).
+// Rows are generated with one INSERT … SELECT generate_series into the monthly-partitioned AuditEvent
+// (2026-01…, spread over several partitions) plus their leaves: a latency bench needs realistic shape and
+// indexes, not valid hashes (the log is not verified here).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,18 +35,25 @@ try {
   const tenantId = t.id as string;
   console.log(`generating ${N.toLocaleString("en")} audit events (${PER_TRACE} per trace, two tenants)…`);
   const started = performance.now();
-  // Odd g → tienda-es, even g → shop-us; per-tenant seq = ceil(g/2). Events of one trace are consecutive.
+  // Odd g → tienda-es, even g → shop-us; write position pos = g. Events of one trace are consecutive.
+  await client.query(`SELECT "audit_event_ensure_partitions"('2026-01-01'::date, 3)`);
   await client.query(
-    `INSERT INTO "AuditEvent" (id, "tenantId", seq, "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome,
-                               "proposalId", "proposalHash", channel, "endUser", data, fingerprints, "prevHash", hash)
-     SELECT gen_random_uuid(), CASE WHEN g % 2 = 1 THEN $1::uuid ELSE $2::uuid END, (g + 1) / 2,
-            timestamp '2026-01-01' + g * interval '10 milliseconds', 'bench-' || md5((g / ${PER_TRACE})::text),
+    `INSERT INTO "AuditEvent" (id, "tenantId", pos, "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome,
+                               "proposalId", "proposalHash", channel, "endUser", data, fingerprints, hash)
+     SELECT gen_random_uuid(), CASE WHEN g % 2 = 1 THEN $1::uuid ELSE $2::uuid END, g,
+            timestamp '2026-01-01' + g * interval '1 second', 'bench-' || md5((g / ${PER_TRACE})::text),
             'agent', 'key-' || (g % 7), 'agent_key', (ARRAY['tool:lookup_order','tool:prepare_refund','proposal:approve','execution:send'])[1 + g % 4],
             (ARRAY['ok','approval_required','ok','invalid_arguments'])[1 + g % 4], NULL, NULL, 'web_support',
             'fp:' || substr(md5((g % 50000)::text), 1, 16), '{"bench":true}'::jsonb,
-            ARRAY['fp:' || substr(md5((g % 50000)::text), 1, 16)], md5((g - 1)::text) || md5((g - 1)::text), md5(g::text) || md5(g::text)
+            ARRAY['fp:' || substr(md5((g % 50000)::text), 1, 16)], md5(g::text) || md5(g::text)
        FROM generate_series(1, $3::int) g`,
     [tenantId, us.id, N],
+  );
+  await client.query(`SELECT setval('"AuditEvent_pos_seq"', $1::bigint)`, [N + 1]);
+  // Every event integrated (the search joins its leaf index).
+  await client.query(
+    `INSERT INTO "AuditLeaf" ("logId", "leafIndex", "eventId", "leafHash", "occurredAt")
+     SELECT "tenantId", (row_number() OVER (PARTITION BY "tenantId" ORDER BY pos) - 1)::int, id, hash, "occurredAt" FROM "AuditEvent"`,
   );
   await client.query("ANALYZE");
   console.log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -65,7 +73,7 @@ try {
     const n = Math.floor(Math.random() * traces);
     return `bench-${createHashMd5(String(n))}`;
   };
-  const rawSql = `SELECT id, seq FROM "AuditEvent" WHERE "tenantId" = $1 AND "traceId" = $2 ORDER BY seq DESC LIMIT 51`;
+  const rawSql = `SELECT id, pos FROM "AuditEvent" WHERE "tenantId" = $1 AND "traceId" = $2 ORDER BY pos DESC LIMIT 51`;
 
   async function measure(label: string, fn: (trace: string) => Promise<unknown>) {
     for (let i = 0; i < 20; i++) await fn(randomTrace()); // warm-up

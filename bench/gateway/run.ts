@@ -73,6 +73,27 @@ try {
   // Against an external server the bench orders do not exist: both sides use the demo order (reuse path).
   const orderFor = BASE_URL ? () => "ORD-1001" : null;
 
+  // Round trips per call: every statement either side sends through pg (Prisma's adapter uses pg too).
+  {
+    const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+    const original = proto.query;
+    let count = 0;
+    proto.query = function (this: unknown, ...a: unknown[]) {
+      count += 1;
+      return original.apply(this, a);
+    };
+    const per = async (url: string, order: (i: number) => string) => {
+      await measure(url, key, token, 1, () => order(0), 1); // warm-up (connections, caches)
+      const before = count;
+      const n = 20;
+      for (let i = 1; i <= n; i++) await measure(url, key, token, 1, () => order(i), 1);
+      return (count - before) / n;
+    };
+    const gq = await per(gatewayUrl, (i) => orderFor?.() ?? benchOrder(ORDERS_PER_SERVER - 1 - i));
+    const rq = await per(rawUrl, (i) => orderFor?.() ?? benchOrder(2 * ORDERS_PER_SERVER - 1 - i));
+    proto.query = original;
+    console.log(`statements per prepare_refund (incl. BEGIN/COMMIT): gateway ${BASE_URL ? "(external server: not counted)" : gq.toFixed(1)}, raw ${rq.toFixed(1)}`);
+  }
   console.log(`prepare_refund, ${SECONDS}s per side and level in ${SLICES} alternating slices, loopback, PostgreSQL 18 (embedded, fsync off), pool ${process.env.DATABASE_POOL_SIZE ?? 10}`);
   console.log(`gateway: ${BASE_URL ? `Next server at ${BASE_URL}` : "route handler on node:http"}; baseline: node:http + pg, same SQL`);
   const rows: string[][] = [];
@@ -133,14 +154,14 @@ function finish(s: Stats) {
 }
 
 /** One slice: `clients` closed-loop clients for SECONDS / SLICES seconds (after a short warm-up). */
-async function measure(url: string, key: string, token: string, clients: number, nextOrder: () => string) {
+async function measure(url: string, key: string, token: string, clients: number, nextOrder: () => string, requests = Infinity) {
   const latencies: number[] = [];
   let errors = 0;
-  const warmupUntil = performance.now() + 200;
+  const warmupUntil = performance.now() + (Number.isFinite(requests) ? 0 : 200);
   const stopAt = warmupUntil + (SECONDS * 1000) / SLICES;
   let n = 0;
   const worker = async () => {
-    while (performance.now() < stopAt) {
+    while (Number.isFinite(requests) ? n < requests : performance.now() < stopAt) {
       const body = JSON.stringify({ type: "tool_use", id: `bench_${n++}`, name: "prepare_refund", input: { order_id: nextOrder(), reason: "damaged_item" } });
       const t0 = performance.now();
       try {
@@ -279,20 +300,20 @@ function rawPrepareRefundServer(pool: pg.Pool) {
           proposal = created[0];
         }
       }
-      // The audit event: same chain lock and single INSERT … SELECT as lib/server/audit/record-event.ts.
+      // The audit event: the same single statement as lib/server/audit/record-event.ts (event + sequencer
+      // queue row, no lock, leaf hash computed here).
       const occurredAt = new Date().toISOString();
       const outcome = proposal ? "approval_required" : "not_found";
       const data = { transport: "anthropic", arguments: call.input };
-      const contentHash = sha(canonicalize({ v: 2, tenantId: key.tenantId, occurredAt, traceId, action: "tool:prepare_refund", outcome, data })!);
-      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`audit-chain:${key.tenantId}`]);
+      const eventId = randomUUID();
+      const leaf = createHash("sha256").update(Buffer.from([0])).update(canonicalize({ v: 3, id: eventId, tenantId: key.tenantId, occurredAt, traceId, action: "tool:prepare_refund", outcome, data })!).digest("hex");
       await client.query(
-        `WITH head AS (SELECT "seq", "hash" FROM "AuditEvent" WHERE "tenantId" = $2::uuid ORDER BY "seq" DESC LIMIT 1),
-              next AS (SELECT COALESCE((SELECT "seq" FROM head), 0) + 1 AS "seq", (SELECT "hash" FROM head) AS "prevHash")
-         INSERT INTO "AuditEvent" (id, "tenantId", seq, "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome, "proposalId", "proposalHash", channel, "endUser", data, fingerprints, "prevHash", hash)
-         SELECT $1::uuid, $2::uuid, next."seq", ($3::timestamptz AT TIME ZONE 'UTC'), $4, 'agent', $5, 'agent_key', 'tool:prepare_refund', $6, $7, $8, $9, $10, $11::jsonb, '{}', next."prevHash",
-                encode(sha256(convert_to(COALESCE(next."prevHash", '') || E'\\n' || next."seq"::text || E'\\n' || $12, 'UTF8')), 'hex')
-           FROM next`,
-        [randomUUID(), key.tenantId, occurredAt, traceId, key.id, outcome, proposal?.id ?? null, proposal?.hash ?? null, key.channel, sha(customer).slice(0, 16), JSON.stringify(data), contentHash],
+        `WITH e AS (
+           INSERT INTO "AuditEvent" (id, "tenantId", "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome, "proposalId", "proposalHash", channel, "endUser", data, fingerprints, hash)
+           VALUES ($1::uuid, $2::uuid, ($3::timestamptz AT TIME ZONE 'UTC'), $4, 'agent', $5, 'agent_key', 'tool:prepare_refund', $6, $7, $8, $9, $10, $11::jsonb, '{}', $12)
+           RETURNING "pos")
+         INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt") SELECT $1::uuid, $2::uuid, e."pos", $12, ($3::timestamptz AT TIME ZONE 'UTC') FROM e`,
+        [eventId, key.tenantId, occurredAt, traceId, key.id, outcome, proposal?.id ?? null, proposal?.hash ?? null, key.channel, sha(customer).slice(0, 16), JSON.stringify(data), leaf],
       );
       await client.query("COMMIT");
       if (!proposal) return send("not_found", { error: { message: "no such order" } });

@@ -11,6 +11,8 @@ import { dirname, join } from "node:path";
 export const publicDemoSecrets = {
   NEXTAUTH_SECRET: "demo-only-nextauth-secret-do-not-use-in-production-0000",
   AUDIT_HMAC_KEY: "demo-only-audit-hmac-key-do-not-use-in-production-0000",
+  /** Ed25519 seed (32 bytes, base64) that signs audit checkpoints (lib/server/audit/signing-key.ts). */
+  AUDIT_SIGNING_KEY: "RbM0Y9kwvV9n+BSsHpwSxKgYcr4ayosnYtl8yo57hHA=",
 } as const;
 
 export type SecretName = keyof typeof publicDemoSecrets;
@@ -26,7 +28,11 @@ export function demoSecretsFile(env: Record<string, string | undefined> = proces
 }
 
 function generate(): DemoSecrets {
-  return { NEXTAUTH_SECRET: randomBytes(32).toString("base64url"), AUDIT_HMAC_KEY: randomBytes(32).toString("base64url") };
+  return {
+    NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+    AUDIT_HMAC_KEY: randomBytes(32).toString("base64url"),
+    AUDIT_SIGNING_KEY: randomBytes(32).toString("base64"),
+  };
 }
 
 function usable(value: unknown, name: SecretName): value is string {
@@ -42,6 +48,13 @@ function read(file: string): DemoSecrets | null {
     throw new Error(`${file} is not readable JSON; delete it to generate new demo secrets`, { cause: error });
   }
   const record = (parsed ?? {}) as Record<string, unknown>;
+  // A secret added by a later version (AUDIT_SIGNING_KEY) is generated into an older install's file.
+  const added = requiredSecrets.filter((name) => record[name] === undefined && requiredSecrets.some((other) => record[other] !== undefined));
+  if (added.length) {
+    const fresh = generate();
+    for (const name of added) record[name] = fresh[name];
+    writeFileSync(file, JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
+  }
   const problems = requiredSecrets.filter((name) => !usable(record[name], name));
   if (problems.length) throw new Error(`${file}: ${problems.join(", ")} missing, too short or public; delete the file to generate new demo secrets`);
   return Object.fromEntries(requiredSecrets.map((name) => [name, record[name] as string])) as DemoSecrets;
@@ -80,6 +93,7 @@ export function productionSecretProblems(env: Record<string, string | undefined>
     if (!value) problems.push(`${name} is not set`);
     else if (value === publicDemoSecrets[name]) problems.push(`${name} is the public demo value`);
     else if (value.length < MIN_SECRET_LENGTH) problems.push(`${name} is shorter than ${MIN_SECRET_LENGTH} characters`);
+    else if (name === "AUDIT_SIGNING_KEY" && Buffer.from(value, "base64").length !== 32) problems.push(`${name} is not a 32-byte Ed25519 seed in base64`);
   }
   return problems;
 }

@@ -1,15 +1,19 @@
-// The evidence pack of one proposal (issue 6) and its offline verifier: pure code, no database, no network.
-// The file is the RFC 8785 canonical JSON of the pack, so every byte is significant: a changed byte either
-// breaks the JSON, its canonical form, the pack digest, or one of the hashes and signatures inside.
-import { createHash } from "node:crypto";
+// The evidence pack of one proposal (issues 6, 14) and its offline verifier: pure code, no database, no
+// network, and no trust in the pack's author: authenticity comes from the log's Ed25519 signature on the
+// checkpoint, checked with a public key the verifier brings. The file is the RFC 8785 canonical JSON of the
+// pack, so every byte is significant: a changed byte either breaks the JSON, its canonical form, the pack
+// digest, or one of the hashes, proofs and signatures inside.
+import { createHash, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
-import { verifyChainEvents, auditEventHash, type ChainedEvent } from "./audit-chain";
+import { auditLeafHash, publicKeyFrom, verifyCheckpoint, type LoggedEvent, type SignedCheckpoint } from "./audit-log";
+import { verifyInclusion } from "./merkle";
 import { verifyPasskeyApproval } from "./verify-passkey-approval";
 
-export const EVIDENCE_PACK_FORMAT = "audit-evidence-pack/v1";
+export const EVIDENCE_PACK_FORMAT = "audit-evidence-pack/v2";
 
-/** An audit event as it travels in a pack (occurredAt as ISO string). */
-export type PackEvent = Omit<ChainedEvent, "occurredAt"> & { occurredAt: string };
+/** An audit event as it travels in a pack (occurredAt as ISO string) with its RFC 9162 inclusion proof
+ *  against the pack's signed checkpoint (null when it was not integrated yet: the pack then fails). */
+export type PackEvent = Omit<LoggedEvent, "occurredAt"> & { occurredAt: string; inclusionProof: string[] | null };
 
 export type EvidencePack = {
   format: typeof EVIDENCE_PACK_FORMAT;
@@ -28,10 +32,10 @@ export type EvidencePack = {
   }[];
   execution: { id: string; status: string; idempotencyKey: string; providerRefundId: string | null; attempts: number; reconciliations: number; settledAt: string | null } | null;
   refunds: { id: string; status: string; providerRefundId: string | null; amountMinor: number; currency: string }[];
-  /** The proposal's events (its trace and every event naming the proposal). */
+  /** The proposal's events (its trace and every event naming the proposal), each with its inclusion proof. */
   events: PackEvent[];
-  /** The contiguous chain from the first to the last of those events, and the checkpoint it starts after (if purged). */
-  chain: { tenantId: string; checkpoint: { lastSeq: number; lastHash: string } | null; segment: PackEvent[] };
+  /** The tenant's signed checkpoint the proofs lead to. */
+  checkpoint: SignedCheckpoint | null;
   /** sha256 hex of the canonical JSON of the pack without this member. */
   packDigest: string;
 };
@@ -51,13 +55,17 @@ export function serializeEvidencePack(pack: Omit<EvidencePack, "packDigest">): s
   return canonicalize(full)!;
 }
 
-const toChained = (e: PackEvent): ChainedEvent => ({ ...e, occurredAt: new Date(e.occurredAt) });
+const contentOf = (e: PackEvent) => ({ ...e, occurredAt: new Date(e.occurredAt) });
 
 export type EvidenceCheck = { name: string; ok: boolean; detail?: string };
 export type EvidenceVerdict = { ok: boolean; checks: EvidenceCheck[] };
 
-/** Verifies a pack file's text offline: canonical form, digest, proposal hash, chain, events, approvals and signatures, execution links. */
-export async function verifyEvidencePack(text: string): Promise<EvidenceVerdict> {
+/**
+ * Verifies a pack file's text offline: canonical form, digest, proposal hash, the checkpoint's signature
+ * with `publicKey` (the log's key, obtained independently — /api/audit/public-key, docs/audit.md), each
+ * event's leaf hash and inclusion proof, approvals and passkey signatures, execution links.
+ */
+export async function verifyEvidencePack(text: string, opts: { publicKey?: KeyObject | string | null } = {}): Promise<EvidenceVerdict> {
   const checks: EvidenceCheck[] = [];
   const check = (name: string, ok: boolean, detail?: string) => {
     checks.push(detail === undefined ? { name, ok } : { name, ok, detail });
@@ -84,20 +92,26 @@ export async function verifyEvidencePack(text: string): Promise<EvidenceVerdict>
     }
     check("proposal identity", canonical.id === p.id && canonical.tenantId === pack.tenant.id, "canonicalJson names this proposal and tenant");
 
-    const segment = pack.chain.segment.map(toChained);
-    const first = segment[0];
-    const start = !first ? null : first.seq === 1 ? null : first.prevHash === null ? { lastSeq: first.seq - 1, lastHash: "" } : { lastSeq: first.seq - 1, lastHash: first.prevHash };
-    const chain = verifyChainEvents(segment, start);
-    check("chain segment", chain.ok && segment.every((e) => e.tenantId === pack.chain.tenantId), chain.ok ? undefined : `seq ${chain.brokenAtSeq}: ${chain.problem}`);
-    const cp = pack.chain.checkpoint;
-    if (cp && first && first.seq === cp.lastSeq + 1) check("checkpoint link", first.prevHash === cp.lastHash);
-
-    const bySegment = new Map(pack.chain.segment.map((e) => [e.id, e]));
-    const eventsOk = pack.events.every((e) => {
-      const s = bySegment.get(e.id);
-      return s !== undefined && s.hash === e.hash && auditEventHash(toChained(e)) === e.hash;
-    });
-    check("events in chain", pack.events.length > 0 && eventsOk, "every event recomputes its hash and is the chain's event of that id");
+    const cp = pack.checkpoint;
+    let key: KeyObject | null = null;
+    try {
+      key = typeof opts.publicKey === "string" ? publicKeyFrom(opts.publicKey) : (opts.publicKey ?? null);
+    } catch (error) {
+      check("public key", false, error instanceof Error ? error.message : String(error));
+    }
+    if (!key) check("checkpoint signature", false, "no public key given: pass the log's Ed25519 public key (--public-key)");
+    else check("checkpoint signature", cp !== null && verifyCheckpoint(cp, key), "the checkpoint must be signed by the given audit key");
+    check("checkpoint names the tenant", cp?.logId === pack.tenant.id);
+    for (const e of pack.events) {
+      const name = `event ${e.id}`;
+      if (!check(`${name} hash`, e.tenantId === pack.tenant.id && auditLeafHash(contentOf(e)) === e.hash, "its content must hash to its leaf hash")) continue;
+      if (e.leafIndex === null || e.inclusionProof === null || !cp) {
+        check(`${name} in log`, false, "not yet integrated into the log when the pack was built: build the pack again");
+        continue;
+      }
+      check(`${name} in log`, verifyInclusion(e.leafIndex, cp.treeSize, e.hash, e.inclusionProof, cp.rootHash), `inclusion proof of leaf ${e.leafIndex} against the checkpoint of size ${cp.treeSize}`);
+    }
+    check("events", pack.events.length > 0);
     const ownEvents = pack.events.filter((e) => e.proposalId === p.id);
     check("events name the proposal hash", ownEvents.length > 0 && ownEvents.every((e) => e.proposalHash === null || e.proposalHash === p.hash));
 

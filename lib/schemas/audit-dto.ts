@@ -1,10 +1,11 @@
 // What the audit search endpoint answers (DTO), validated by the client fetcher (lib/queries/audit.ts).
-// Mirrors lib/server/audit/audit-event-view.ts (the chained event with its time as ISO text).
+// Mirrors lib/server/audit/audit-event-view.ts (the logged event with its time as ISO text; leafIndex null
+// while the sequencer has not integrated it yet).
 import { z } from "zod";
 
 export const auditEventViewDto = z.object({
   id: z.string(),
-  seq: z.number().int(),
+  leafIndex: z.number().int().nullable(),
   occurredAt: z.string(),
   traceId: z.string(),
   actorType: z.string(),
@@ -20,7 +21,6 @@ export const auditEventViewDto = z.object({
   endUser: z.string().nullable(),
   data: z.unknown(),
   fingerprints: z.array(z.string()),
-  prevHash: z.string().nullable(),
   hash: z.string(),
 });
 export type AuditEventViewDto = z.infer<typeof auditEventViewDto>;

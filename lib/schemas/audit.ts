@@ -17,7 +17,7 @@ export const auditSearchInput = z.object({
   proposalId: z.preprocess((v) => (v === "" ? undefined : v), z.uuid().optional()),
   /** Personal value (email, IBAN, card number…) matched by its keyed fingerprint; never stored. */
   subject: optionalText(200),
-  /** Keyset cursor: the tenant seq of the last event of the previous page (newest first). */
+  /** Keyset cursor: the write position (`pos`) of the last event of the previous page (newest first). */
   cursor: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().positive().optional()),
   limit: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(200).default(50)),
 });

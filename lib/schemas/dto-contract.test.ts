@@ -13,8 +13,8 @@ describe("DTO contracts", () => {
     const page: AuditSearchPage = {
       events: [
         {
-          id: "e1", seq: 1, occurredAt: "2026-11-30T10:00:00.000Z", traceId: "t", actorType: "staff", actorId: null, authMethod: null, action: "a", outcome: "ok",
-          proposalId: null, proposalHash: null, model: null, promptVersion: null, channel: null, endUser: null, data: { x: 1 }, fingerprints: [], prevHash: null, hash: "h",
+          id: "e1", leafIndex: 1, occurredAt: "2026-11-30T10:00:00.000Z", traceId: "t", actorType: "staff", actorId: null, authMethod: null, action: "a", outcome: "ok",
+          proposalId: null, proposalHash: null, model: null, promptVersion: null, channel: null, endUser: null, data: { x: 1 }, fingerprints: [], hash: "h",
         },
       ],
       nextCursor: null,

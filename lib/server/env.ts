@@ -27,6 +27,7 @@ export const envSchema = z.object({
     LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).transform((v) => v ?? "info"),
     NEXTAUTH_SECRET: optional(z.string()),
     AUDIT_HMAC_KEY: optional(z.string()),
+    AUDIT_SIGNING_KEY: optional(z.string()),
     NEXTAUTH_URL: optional(httpUrl),
     APP_URL: optional(httpUrl),
     OIDC_ISSUER: optional(httpUrl),
@@ -38,6 +39,7 @@ export const envSchema = z.object({
     PAYMENT_PROVIDER_URL: optional(httpUrl),
     PAYMENT_PROVIDER_TIMEOUT_MS: int(1, 120_000, 10_000),
     WORKER_CONCURRENCY: int(1, 100, 4),
+    AUDIT_SEQUENCER_INTERVAL_MS: int(10, 60_000, 100),
     EXECUTION_STALE_SENDING_MS: int(0, 3_600_000, 30_000),
     EXECUTION_RECONCILE_DELAY_MS: int(0, 3_600_000, 5_000),
     WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
@@ -85,7 +87,7 @@ function assertSecrets(): void {
   // `next build` evaluates modules without runtime secrets; the running server is checked.
   if (env().NEXT_PHASE === "phase-production-build") return;
   const e = env();
-  const problems = productionSecretProblems({ NEXTAUTH_SECRET: e.NEXTAUTH_SECRET, AUDIT_HMAC_KEY: e.AUDIT_HMAC_KEY });
+  const problems = productionSecretProblems({ NEXTAUTH_SECRET: e.NEXTAUTH_SECRET, AUDIT_HMAC_KEY: e.AUDIT_HMAC_KEY, AUDIT_SIGNING_KEY: e.AUDIT_SIGNING_KEY });
   if (problems.length > 0) {
     throw new Error(`refusing to run in production: ${problems.join("; ")}`);
   }
@@ -163,6 +165,11 @@ export function paymentProviderConfig(): PaymentProviderConfig {
 /** Jobs one worker process runs at the same time (WORKER_CONCURRENCY, default 4). */
 export function workerConcurrency(): number {
   return env().WORKER_CONCURRENCY;
+}
+
+/** How often the audit sequencer looks for new events to integrate (AUDIT_SEQUENCER_INTERVAL_MS, default 100). */
+export function auditSequencerIntervalMs(): number {
+  return env().AUDIT_SEQUENCER_INTERVAL_MS;
 }
 
 /** Reviewer webhooks may reach loopback / private addresses: always in demo mode, else WEBHOOK_ALLOW_PRIVATE=1. */

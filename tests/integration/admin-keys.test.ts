@@ -61,7 +61,7 @@ describe("agent keys", () => {
 
     const events = await db().auditEvent.findMany({
       where: { tenantId: admin.tenantId, action: { in: ["admin:issue_agent_key", "admin:revoke_agent_key"] } },
-      orderBy: { seq: "asc" },
+      orderBy: { pos: "asc" },
     });
     expect(events.map((e) => e.action)).toEqual(["admin:issue_agent_key", "admin:revoke_agent_key"]);
     expect(JSON.stringify(events)).not.toContain(issued.key);

@@ -98,7 +98,7 @@ describe("managing one's own passkeys", () => {
 
     const events = await db().auditEvent.findMany({
       where: { actorId: reviewer.userId, action: { in: ["account:rename_passkey", "account:remove_passkey"] } },
-      orderBy: { seq: "asc" },
+      orderBy: { pos: "asc" },
     });
     expect(events.map((e) => e.action)).toEqual(["account:rename_passkey", "account:remove_passkey"]);
     expect(events[0]!.data).toMatchObject({ before: { name: "Laptop" }, after: { name: "Work laptop" } });

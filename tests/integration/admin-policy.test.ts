@@ -91,7 +91,7 @@ describe("policy versions", () => {
     expect(await approveProposal(reviewer, { proposalId: after.id, hash: after.hash })).toMatchObject({ status: "pending_approval", approvals: 1 });
     expect(await approveProposal(reviewer2, { proposalId: after.id, hash: after.hash })).toMatchObject({ status: "approved", approvals: 2 });
 
-    const event = await db().auditEvent.findFirstOrThrow({ where: { tenantId: admin.tenantId, action: "admin:propose_policy" }, orderBy: { seq: "desc" } });
+    const event = await db().auditEvent.findFirstOrThrow({ where: { tenantId: admin.tenantId, action: "admin:propose_policy" }, orderBy: { pos: "desc" } });
     expect(event.data).toMatchObject({
       target: { kind: "policy", version: 2, basedOnVersion: 1 },
       before: { version: 1 },

@@ -60,7 +60,7 @@ describe("inviting staff and the one-time setup link", () => {
 
     const events = await db().auditEvent.findMany({
       where: { tenantId: admin.tenantId, action: { in: ["admin:invite_staff", "auth:complete_setup"] } },
-      orderBy: { seq: "asc" },
+      orderBy: { pos: "asc" },
     });
     expect(events.map((e) => e.action)).toEqual(["admin:invite_staff", "auth:complete_setup"]);
     expect(events[0]).toMatchObject({ actorId: admin.userId, outcome: "ok" });
@@ -157,7 +157,7 @@ describe("changing staff", () => {
     await updateStaff(admin, target.id, { signOut: true });
     expect((await db().staffUser.findUniqueOrThrow({ where: { id: target.id } })).sessionVersion).toBe(before + 1);
 
-    const events = await db().auditEvent.findMany({ where: { tenantId: admin.tenantId, action: "admin:update_staff" }, orderBy: { seq: "asc" } });
+    const events = await db().auditEvent.findMany({ where: { tenantId: admin.tenantId, action: "admin:update_staff" }, orderBy: { pos: "asc" } });
     expect(events.map((e) => (e.data as { target: { changes: string[] } }).target.changes)).toEqual([
       ["roles"],
       ["disable"],

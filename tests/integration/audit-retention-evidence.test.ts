@@ -1,6 +1,7 @@
-// Retention and evidence packs against the real database: a purge leaves a checkpoint so what remains still
-// verifies, a held trace survives; an evidence pack (with a real passkey approval) verifies offline, and
-// changing one byte of it fails, in code and through `npm run evidence:verify`.
+// Retention and evidence packs against the real database: a purge drops old content but keeps every leaf,
+// so the log and later proofs still verify; a held trace keeps its content until the hold is released;
+// AuditEvent is partitioned by month. An evidence pack (with a real passkey approval) verifies offline with
+// only the public key, and changing one byte of it fails, in code and through `npm run evidence:verify`.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +16,12 @@ import { placeLegalHold } from "@/lib/server/audit/place-legal-hold";
 import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
 import { verifyEvidencePack } from "@/lib/domain/evidence-pack";
+import { verifyInclusion } from "@/lib/domain/merkle";
+import { dropEmptyAuditPartitions } from "@/lib/server/audit/purge-audit-events";
+import { releaseLegalHold } from "@/lib/server/audit/release-legal-hold";
+import { integratePending } from "@/lib/server/audit/sequencer";
+import { auditPublicKey } from "@/lib/server/audit/signing-key";
+import { latestCheckpoint, proveInclusion } from "@/lib/server/audit/tree-store";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { createRegistrationOptions } from "@/lib/server/passkeys/create-registration-options";
 import { registerPasskey } from "@/lib/server/passkeys/register-passkey";
@@ -24,6 +31,7 @@ import { ES, US, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } fr
 import { actorOf, approvedProposal, preparedProposal } from "./audit-support";
 
 const DAY = 86_400_000;
+const publicKey = () => auditPublicKey().publicKey;
 const tenantOf = async (slug: string) => db().tenant.findUniqueOrThrow({ where: { slug } });
 
 function flipByte(text: string, at: number): string {
@@ -33,7 +41,7 @@ function flipByte(text: string, at: number): string {
 }
 
 describe("retention", () => {
-  it("purges old events but leaves a checkpoint: the rest verifies, a held trace survives, new events chain on", async () => {
+  it("purges old content but keeps the leaves: the log still verifies, proofs still hold, a held trace keeps its content until released", async () => {
     const es = await tenantOf(ES);
     const token = await tokenFor(ES, ana);
     const held = freshTrace();
@@ -46,42 +54,104 @@ describe("retention", () => {
     const heldBefore = await db().auditEvent.count({ where: { tenantId: es.id, traceId: held } });
     expect(heldBefore).toBe(3); // two calls and the hold itself
     const usBefore = await db().auditEvent.count({ where: { tenantId: (await tenantOf(US)).id } });
+    const droppedEvent = await db().auditEvent.findFirstOrThrow({ where: { traceId: dropped } });
+
+    // Not integrated yet: the purge leaves queued events alone (their content is all the verifier has).
+    const asOf = new Date(Date.now() + (es.retentionDays + 1) * DAY);
+    expect(await purgeAuditEvents(es.id, asOf)).toMatchObject({ status: "nothing_to_purge" });
+    await integratePending();
+    const leavesBefore = await db().auditLeaf.count({ where: { logId: es.id } });
+    const droppedLeaf = await db().auditLeaf.findUniqueOrThrow({ where: { eventId: droppedEvent.id } });
+    const cpBefore = (await latestCheckpoint(db(), es.id))!;
 
     // As of a day past the retention period, everything so far is old.
-    const asOf = new Date(Date.now() + (es.retentionDays + 1) * DAY);
     const r = await purgeAuditEvents(es.id, asOf);
     expect(r).toMatchObject({ status: "purged", held: heldBefore });
     expect(await db().auditEvent.count({ where: { tenantId: es.id, traceId: dropped } })).toBe(0);
     expect(await db().auditEvent.count({ where: { tenantId: es.id, traceId: held } })).toBe(heldBefore);
-    const cp = await db().auditCheckpoint.findFirstOrThrow({ where: { tenantId: es.id } });
-    expect(cp).toMatchObject({ lastSeq: r.status === "purged" ? r.throughSeq : -1 });
-    expect(await verifyAuditChain(es.id)).toMatchObject({ ok: true });
+    // Every leaf stays: the purged event's hash still proves against the checkpoint signed before the purge.
+    expect(await db().auditLeaf.count({ where: { logId: es.id } })).toBe(leavesBefore);
+    const proof = await proveInclusion(db(), es.id, droppedLeaf.leafIndex, cpBefore.treeSize);
+    expect(verifyInclusion(droppedLeaf.leafIndex, cpBefore.treeSize, droppedEvent.hash, proof, cpBefore.rootHash)).toBe(true);
+    await integratePending();
+    expect(await verifyAuditChain(es.id)).toMatchObject({ ok: true, purged: expect.any(Number) });
     // The purge is an audit event; other tenants are untouched.
     expect(await db().auditEvent.count({ where: { tenantId: es.id, action: "audit:purge" } })).toBe(1);
     expect(await db().auditEvent.count({ where: { tenantId: (await tenantOf(US)).id } })).toBe(usBefore);
-    // New events chain on from the checkpoint.
-    await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }));
-    expect(await verifyAuditChain(es.id)).toMatchObject({ ok: true });
+    expect(await db().auditPurge.count({ where: { logId: es.id } })).toBe(1);
     // A second purge right away has nothing to do.
     expect(await purgeAuditEvents(es.id)).toMatchObject({ status: "nothing_to_purge" });
     // The held trace's story is still readable.
     expect((await getAuditTrace(await actorOf(ES, "auditor"), held)).steps.map((s) => s.action)).toEqual(["tool:lookup_order", "tool:lookup_order", "audit:legal_hold"]);
 
-    // Checkpoints cannot be removed (a removed checkpoint would make the chain fail, not pass).
+    // Leaves and purge records cannot be removed or changed.
     const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await c.connect();
-    await expect(c.query(`DELETE FROM "AuditCheckpoint" WHERE id = $1`, [cp.id])).rejects.toThrow(/append-only/);
-    // A held event changed after the purge is still named.
-    const h = await db().auditEvent.findFirstOrThrow({ where: { tenantId: es.id, traceId: held }, orderBy: { seq: "asc" } });
+    await expect(c.query(`DELETE FROM "AuditLeaf" WHERE "eventId" = $1`, [droppedEvent.id])).rejects.toThrow(/append-only/);
+    await expect(c.query(`UPDATE "AuditPurge" SET "before" = now() WHERE "logId" = $1`, [es.id])).rejects.toThrow(/append-only/);
+    // A held event changed after the purge is still named…
+    await integratePending();
+    const h = await db().auditEvent.findFirstOrThrow({ where: { tenantId: es.id, traceId: held }, orderBy: { pos: "asc" } });
+    const hLeaf = await db().auditLeaf.findUniqueOrThrow({ where: { eventId: h.id } });
     await c.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
     await c.query(`UPDATE "AuditEvent" SET outcome = 'not_found' WHERE id = $1`, [h.id]);
-    expect(await verifyAuditChain(es.id)).toMatchObject({ ok: false, brokenAtSeq: h.seq });
-    // …and a broken chain is not purged.
-    expect(await purgeAuditEvents(es.id, asOf)).toMatchObject({ status: "refused_broken_chain", brokenAtSeq: h.seq });
+    expect(await verifyAuditChain(es.id)).toMatchObject({ ok: false, brokenAtSeq: hLeaf.leafIndex, eventId: h.id });
+    // …and a broken log is not purged.
+    expect(await purgeAuditEvents(es.id, asOf)).toMatchObject({ status: "refused_broken_chain", brokenAtSeq: hLeaf.leafIndex });
     await c.query(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [h.id, h.outcome]);
     await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"`);
     await c.end();
     expect(await verifyAuditChain(es.id)).toMatchObject({ ok: true });
+
+    // Releasing the hold is admin-only, audited, once; then the next purge drops the trace's content.
+    await expect(releaseLegalHold(await actorOf(ES, "auditor"), { traceId: held, reason: "dispute closed" })).rejects.toMatchObject({ code: "permission_denied" });
+    await releaseLegalHold(await actorOf(ES, "admin"), { traceId: held, reason: "dispute closed" });
+    await expect(releaseLegalHold(await actorOf(ES, "admin"), { traceId: held, reason: "again" })).rejects.toMatchObject({ code: "not_found" });
+    expect(await db().auditEvent.count({ where: { tenantId: es.id, traceId: held, action: "audit:legal_hold_release" } })).toBe(1);
+    await integratePending();
+    expect(await purgeAuditEvents(es.id, asOf)).toMatchObject({ status: "purged", held: 0 });
+    expect(await db().auditEvent.count({ where: { tenantId: es.id, traceId: held } })).toBe(0);
+    await integratePending();
+    expect(await verifyAuditChain(es.id)).toMatchObject({ ok: true });
+  });
+
+  it("an event deleted outside a purge is named, even though its leaf remains", async () => {
+    const es = await tenantOf(ES);
+    const token = await tokenFor(ES, ana);
+    await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }));
+    await integratePending();
+    // A recent event (no purge covers its time).
+    const e = await db().auditEvent.findFirstOrThrow({ where: { tenantId: es.id }, orderBy: { pos: "desc" } });
+    const leaf = await db().auditLeaf.findUniqueOrThrow({ where: { eventId: e.id } });
+    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await c.connect();
+    const [row] = (await c.query(`SELECT * FROM "AuditEvent" WHERE id = $1`, [e.id])).rows as Record<string, unknown>[];
+    await c.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
+    await c.query(`DELETE FROM "AuditEvent" WHERE id = $1`, [e.id]);
+    try {
+      expect(await verifyAuditChain(es.id)).toMatchObject({ ok: false, brokenAtSeq: leaf.leafIndex, eventId: e.id, problem: expect.stringMatching(/missing/) });
+    } finally {
+      const cols = Object.keys(row!);
+      await c.query(`INSERT INTO "AuditEvent" (${cols.map((k) => `"${k}"`).join(",")}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(",")})`, cols.map((k) => (k === "data" ? JSON.stringify(row![k]) : row![k])));
+      await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"`);
+      await c.end();
+    }
+    expect(await verifyAuditChain(es.id)).toMatchObject({ ok: true });
+  });
+
+  it("events live in monthly partitions of AuditEvent; empty old months are dropped", async () => {
+    const parts = await db().$queryRaw<{ name: string }[]>`
+      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"AuditEvent"'::regclass ORDER BY 1`;
+    const month = new Date().toISOString().slice(0, 7).replace("-", "_");
+    expect(parts.map((p) => p.name)).toEqual(expect.arrayContaining(["AuditEvent_default", `AuditEvent_${month}`]));
+    const [where] = await db().$queryRaw<{ part: string }[]>`SELECT tableoid::regclass::text AS part FROM "AuditEvent" ORDER BY "pos" DESC LIMIT 1`;
+    expect(where!.part).toBe(`"AuditEvent_${month}"`);
+    expect(await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent_default"`).toEqual([{ n: 0 }]);
+    // An old, empty month goes; the current one (with rows) stays.
+    await db().$executeRawUnsafe(`CREATE TABLE "AuditEvent_2001_01" PARTITION OF "AuditEvent" FOR VALUES FROM ('2001-01-01') TO ('2001-02-01')`);
+    const dropped = await dropEmptyAuditPartitions(new Date());
+    expect(dropped).toContain("AuditEvent_2001_01");
+    expect(dropped).not.toContain(`AuditEvent_${month}`);
   });
 });
 
@@ -98,27 +168,35 @@ describe("evidence pack", () => {
     const trace = await getAuditTrace(auditor, proposal.traceId);
     expect(trace.proposals[0]!.approvals[0]).toMatchObject({ authMethod: "passkey", passkeyCheck: "verified" });
 
+    await integratePending(); // what the worker's sequencer does within ~100 ms
     const { body } = await buildEvidencePack(auditor, proposal.id);
-    const pack = JSON.parse(body) as { approvals: { passkey: unknown }[]; events: unknown[]; chain: { segment: unknown[] } };
+    const pack = JSON.parse(body) as { approvals: { passkey: unknown }[]; events: { inclusionProof: unknown }[]; checkpoint: { treeSize: number } };
     expect(pack.approvals[0]!.passkey).not.toBeNull();
     expect(pack.events.length).toBeGreaterThanOrEqual(3);
-    const verdict = await verifyEvidencePack(body);
+    expect(pack.events.every((e) => Array.isArray(e.inclusionProof))).toBe(true);
+    const verdict = await verifyEvidencePack(body, { publicKey: publicKey() });
     expect(verdict.checks.filter((c) => !c.ok)).toEqual([]);
     expect(verdict.checks.map((c) => c.name)).toContain(`approval ${(JSON.parse(body) as { approvals: { id: string }[] }).approvals[0]!.id} passkey signature`);
 
     // One byte inside the proposal hash, the signature, an event's data, and the last bytes.
     const positions = [body.indexOf(proposal.hash) + 10, body.indexOf('"signature":"') + 20, body.indexOf('"data":') + 9, body.length - 3];
-    for (const at of positions) expect((await verifyEvidencePack(flipByte(body, at))).ok, `byte ${at}`).toBe(false);
+    for (const at of positions) expect((await verifyEvidencePack(flipByte(body, at), { publicKey: publicKey() })).ok, `byte ${at}`).toBe(false);
 
     const dir = mkdtempSync(join(tmpdir(), "evidence-"));
     writeFileSync(join(dir, "ok.json"), body);
     writeFileSync(join(dir, "bad.json"), flipByte(body, positions[0]!));
-    const run = (f: string) => spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evidence-verify.ts", join(dir, f)], { env: { NODE_ENV: "test", PATH: process.env.PATH }, encoding: "utf8", timeout: 60_000 });
+    // The key as an auditor saves it from GET /api/audit/public-key; the script has no database access.
+    writeFileSync(join(dir, "key.json"), JSON.stringify(auditPublicKey()));
+    const run = (f: string, key: string[] = ["--public-key", join(dir, "key.json")]) =>
+      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evidence-verify.ts", join(dir, f), ...key], { env: { NODE_ENV: "test", PATH: process.env.PATH }, encoding: "utf8", timeout: 60_000 });
     const ok = run("ok.json");
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toContain("VERIFIED");
     const bad = run("bad.json");
     expect(bad.status, bad.stdout).toBe(1);
+    const keyless = run("ok.json", []);
+    expect(keyless.status, keyless.stdout).toBe(1);
+    expect(keyless.stdout).toContain("FAIL checkpoint signature");
 
     // Building a pack is audited; other tenants and other roles get nothing.
     expect(await db().auditEvent.count({ where: { action: "audit:evidence_pack", proposalId: proposal.id } })).toBe(1);
@@ -128,7 +206,8 @@ describe("evidence pack", () => {
 
   it("a password-approved proposal's pack verifies too", async () => {
     const { proposal } = await approvedProposal(ana, 1_999);
+    await integratePending();
     const { body } = await buildEvidencePack(await actorOf(ES, "admin"), proposal.id);
-    expect((await verifyEvidencePack(body)).ok).toBe(true);
+    expect((await verifyEvidencePack(body, { publicKey: publicKey() })).ok).toBe(true);
   });
 });

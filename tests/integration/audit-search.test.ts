@@ -10,7 +10,7 @@ import { ES, US, ana, john, pablo, anthropicCall, freshTrace, headersFor, send, 
 import { actorOf, approvedProposal, customerEmail, preparedProposal } from "./audit-support";
 
 const lastSearchBy = (userId: string, action = "audit:search") =>
-  db().auditEvent.findFirstOrThrow({ where: { actorId: userId, action }, orderBy: { seq: "desc" } });
+  db().auditEvent.findFirstOrThrow({ where: { actorId: userId, action }, orderBy: { pos: "desc" } });
 
 describe("audit search", () => {
   it("finds a trace by its id (exactly), oldest last, and records who searched for what", async () => {
@@ -50,15 +50,16 @@ describe("audit search", () => {
     const token = await tokenFor(ES, ana);
     for (let i = 0; i < 5; i++) await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace }));
     const auditor = await actorOf(ES, "auditor");
-    const seen: number[] = [];
+    const seen: string[] = [];
     let cursor: string | undefined;
     do {
       const page = await searchAuditEvents(auditor, { traceId: trace, limit: 2, cursor });
-      seen.push(...page.events.map((e) => e.seq));
+      seen.push(...page.events.map((e) => e.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     expect(seen).toHaveLength(5);
-    expect([...seen].sort((a, b) => b - a)).toEqual(seen);
+    const newestFirst = (await db().auditEvent.findMany({ where: { traceId: trace }, orderBy: { pos: "desc" }, select: { id: true } })).map((e) => e.id);
+    expect(seen).toEqual(newestFirst);
     expect(new Set(seen).size).toBe(5);
   });
 
@@ -125,7 +126,7 @@ describe("audit search", () => {
     const auditor = await actorOf(ES, "auditor");
     const csv = await exportAuditEvents(auditor, { traceId: trace }, "csv");
     const lines = csv.body.trim().split("\r\n");
-    expect(lines[0]).toMatch(/^seq,occurredAt,traceId,/);
+    expect(lines[0]).toMatch(/^leafIndex,occurredAt,traceId,/);
     expect(lines).toHaveLength(3);
     expect(csv.body).toContain(trace);
     const json = await exportAuditEvents(auditor, { traceId: trace }, "json");

@@ -10,7 +10,7 @@ import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
 import { ES, US, ana, anthropicCall, headersFor, send, tokenFor } from "./gateway-support";
 import { actorOf, customerEmail, preparedProposal } from "./audit-support";
 
-const eventsBy = (userId: string, action: string) => db().auditEvent.findMany({ where: { actorId: userId, action }, orderBy: { seq: "asc" } });
+const eventsBy = (userId: string, action: string) => db().auditEvent.findMany({ where: { actorId: userId, action }, orderBy: { pos: "asc" } });
 
 describe("looking up one trace (audit:trace)", () => {
   it("a reviewer's exact-traceId search returns the agent's calls in order, redacted as auditors see them, and is audited", async () => {
@@ -49,7 +49,7 @@ describe("looking up one trace (audit:trace)", () => {
     const { proposal, trace } = await preparedProposal(ana);
     const reviewer = await actorOf(ES, "reviewer");
     const email = customerEmail(ES, "ana");
-    const before = (await db().auditEvent.aggregate({ _max: { seq: true }, where: { tenantId: reviewer.tenantId } }))._max.seq ?? 0;
+    const before = (await db().auditEvent.aggregate({ _max: { pos: true }, where: { tenantId: reviewer.tenantId } }))._max.pos ?? 0n;
     const refusals: [string, () => Promise<unknown>][] = [
       ["audit:search", () => searchAuditEvents(reviewer, { subject: email })],
       ["audit:search", () => searchAuditEvents(reviewer, { action: "tool:prepare_refund" })],
@@ -61,7 +61,7 @@ describe("looking up one trace (audit:trace)", () => {
     ];
     for (const [, attempt] of refusals) await expect(attempt()).rejects.toMatchObject({ code: "permission_denied" });
 
-    const denied = await db().auditEvent.findMany({ where: { actorId: reviewer.userId, seq: { gt: before } }, orderBy: { seq: "asc" } });
+    const denied = await db().auditEvent.findMany({ where: { actorId: reviewer.userId, pos: { gt: before } }, orderBy: { pos: "asc" } });
     expect(denied.map((e) => e.action)).toEqual(refusals.map(([action]) => action));
     expect(denied.every((e) => e.tenantId === reviewer.tenantId)).toBe(true);
     // The refused fingerprint search records who looked for what without the typed email itself.
@@ -80,7 +80,7 @@ describe("looking up one trace (audit:trace)", () => {
       const view = await getAuditTrace(us, trace);
       expect(view.steps).toEqual([]);
       expect(view.proposals).toEqual([]);
-      const [recorded] = await db().auditEvent.findMany({ where: { actorId: us.userId, action: "audit:view_trace" }, orderBy: { seq: "desc" }, take: 1 });
+      const [recorded] = await db().auditEvent.findMany({ where: { actorId: us.userId, action: "audit:view_trace" }, orderBy: { pos: "desc" }, take: 1 });
       expect(recorded).toMatchObject({ tenantId: us.tenantId, outcome: "not_found" });
     }
   });

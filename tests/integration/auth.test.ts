@@ -62,7 +62,7 @@ describe("sign-in audit events", () => {
     await recordSignIn({ email: reviewer.email, method: "password", result: ok });
     const bad = await verifyCredentials(reviewer.email, "Sup3r-Secret-Guess");
     await recordSignIn({ email: reviewer.email, method: "password", result: bad });
-    const events = await db().auditEvent.findMany({ where: { action: "auth:sign_in" }, orderBy: { seq: "asc" } });
+    const events = await db().auditEvent.findMany({ where: { action: "auth:sign_in" }, orderBy: { pos: "asc" } });
     expect(events.map((e) => e.outcome)).toEqual(["ok", "unauthenticated"]);
     for (const e of events) {
       expect(e.actorType).toBe("staff");

@@ -70,7 +70,7 @@ async function expectRefundPrepared(order: string, traceId: string, calls: { nam
   const proposals = await db().proposal.findMany({ where: { order: { number: order } } });
   expect(proposals).toHaveLength(1);
   expect(proposals[0]).toMatchObject({ status: "pending_approval", amountMinor: 3_300 });
-  const events = await db().auditEvent.findMany({ where: { traceId }, orderBy: { seq: "asc" }, select: { action: true, outcome: true } });
+  const events = await db().auditEvent.findMany({ where: { traceId }, orderBy: { pos: "asc" }, select: { action: true, outcome: true } });
   expect(events.map((e) => `${e.action}:${e.outcome}`)).toEqual([
     "tool:search_orders:unknown_tool",
     "tool:lookup_order:ok",

@@ -90,7 +90,7 @@ describe("Check now", () => {
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.key).toBe(`reconcile:${ids.unknown}`);
     expect(jobs[0]!.run_at.getTime()).toBeLessThanOrEqual(before + 1000);
-    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "execution:check_now" }, orderBy: { seq: "desc" } });
+    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "execution:check_now" }, orderBy: { pos: "desc" } });
     expect(event).toMatchObject({ actorType: "staff", actorId: ops.userId, outcome: "result_pending" });
   });
 

@@ -8,6 +8,8 @@ import { log } from "@/lib/server/log";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
+import { integratePending } from "@/lib/server/audit/sequencer";
+import { TENANTLESS_LOG } from "@/lib/domain/audit-log";
 import { ana, anthropicCall, ES, freshTrace, headersFor, openaiCall, send, tokenFor, webKey } from "./gateway-support";
 
 const EMAIL = "canary.person@example.org";
@@ -31,7 +33,7 @@ afterAll(() => {
 async function dumpAuditTable(): Promise<string> {
   const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();
-  const { rows } = await c.query(`SELECT row_to_json(e)::text AS j FROM "AuditEvent" e ORDER BY "tenantId", seq`);
+  const { rows } = await c.query(`SELECT row_to_json(e)::text AS j FROM "AuditEvent" e ORDER BY "tenantId", pos`);
   await c.end();
   return rows.map((r) => r.j as string).join("\n");
 }
@@ -75,7 +77,7 @@ describe("audit canaries", () => {
     expect(table).not.toContain(token);
 
     const fp = auditFingerprint(EMAIL);
-    const found = await db().auditEvent.findMany({ where: { fingerprints: { has: fp } }, orderBy: { seq: "asc" } });
+    const found = await db().auditEvent.findMany({ where: { fingerprints: { has: fp } }, orderBy: { pos: "asc" } });
     expect(found.length).toBeGreaterThanOrEqual(3);
     // The email was also in the X-Agent-Model header, so every call of the trace carries its fingerprint.
     expect([...new Set(found.map((e) => e.action))]).toEqual(expect.arrayContaining(["tool:prepare_refund", "tool:create_support_ticket", "tool:search_invoices", "tool:lookup_order", "tool-call"]));
@@ -105,7 +107,7 @@ describe("audit chain", () => {
     // Concurrency must not fork the chain.
     await Promise.all(Array.from({ length: 8 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))));
 
-    const events = await db().auditEvent.findMany({ where: { traceId: trace }, orderBy: { seq: "asc" } });
+    const events = await db().auditEvent.findMany({ where: { traceId: trace }, orderBy: { pos: "asc" } });
     expect(events.map((e) => [e.action, e.outcome])).toEqual([
       ["tool:lookup_order", "ok"],
       ["tool:prepare_refund", "approval_required"],
@@ -118,10 +120,12 @@ describe("audit chain", () => {
     expect(proposalEvent).toMatchObject({ actorType: "agent", authMethod: "agent_key", channel: "web_support" });
     expect(await db().auditEvent.count({ where: { tenantId: tenant.id } })).toBe(before + 4 + 8);
 
+    // The sequencer integrates them all into one tree: contiguous leaf indexes, one per event.
+    await integratePending();
     const verdict = await verifyAuditChain(tenant.id);
-    expect(verdict).toEqual({ ok: true, events: before + 12 });
-    const seqs = (await db().auditEvent.findMany({ where: { tenantId: tenant.id }, select: { seq: true }, orderBy: { seq: "asc" } })).map((e) => e.seq);
-    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
+    expect(verdict).toMatchObject({ ok: true, events: before + 12, pending: 0 });
+    const leaves = (await db().auditLeaf.findMany({ where: { logId: tenant.id }, select: { leafIndex: true }, orderBy: { leafIndex: "asc" } })).map((l) => l.leafIndex);
+    expect(leaves).toEqual(Array.from({ length: before + 12 }, (_, i) => i));
   });
 
   it("odd text (NUL, lone surrogates, emoji) is answered and audited, never an internal_error", async () => {
@@ -139,9 +143,11 @@ describe("audit chain", () => {
 
   it("is append-only, and a tampered event is named by the verifier", async () => {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-    const first = await db().auditEvent.findFirstOrThrow({ where: { tenantId: tenant.id }, orderBy: { seq: "asc" } });
-    await expect(db().auditEvent.update({ where: { id: first.id }, data: { outcome: "ok" } })).rejects.toThrow();
-    await expect(db().auditEvent.delete({ where: { id: first.id } })).rejects.toThrow();
+    await integratePending();
+    const first = await db().auditEvent.findFirstOrThrow({ where: { tenantId: tenant.id }, orderBy: { pos: "asc" } });
+    const leaf = await db().auditLeaf.findUniqueOrThrow({ where: { eventId: first.id } });
+    await expect(db().auditEvent.updateMany({ where: { id: first.id }, data: { outcome: "ok" } })).rejects.toThrow();
+    await expect(db().auditEvent.deleteMany({ where: { id: first.id } })).rejects.toThrow();
     // Simulate tampering by someone who can bypass the trigger.
     const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await c.connect();
@@ -150,7 +156,7 @@ describe("audit chain", () => {
     await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"`);
     await c.end();
     const verdict = await verifyAuditChain(tenant.id);
-    expect(verdict).toMatchObject({ ok: false, brokenAtSeq: first.seq });
+    expect(verdict).toMatchObject({ ok: false, brokenAtSeq: leaf.leafIndex, eventId: first.id });
   });
 
   it("if the audit event cannot be written, the call has no effect and answers internal_error", async () => {
@@ -188,7 +194,10 @@ describe("audit chain", () => {
     );
     const e1 = await db().$transaction((tx) => recordAuditEvent(tx, { tenantId: null, traceId: freshTrace(), actor: { type: "staff" }, action: "auth:sign_in", outcome: "unauthenticated", data: { email: "who@nowhere.test" } }));
     const e2 = await db().$transaction((tx) => recordAuditEvent(tx, { tenantId: null, traceId: freshTrace(), actor: { type: "staff" }, action: "auth:sign_in", outcome: "unauthenticated", data: { email: "who@nowhere.test" } }));
-    expect(e2.seq).toBe(e1.seq + 1);
+    await integratePending();
+    const [l1, l2] = await Promise.all([e1, e2].map((e) => db().auditLeaf.findUniqueOrThrow({ where: { eventId: e.id } })));
+    expect(l1!.logId).toBe(TENANTLESS_LOG);
+    expect(l2!.leafIndex).toBe(l1!.leafIndex + 1);
     const table = await dumpAuditTable();
     expect(table).not.toContain("hunter2");
     expect(table).not.toContain("lucia.revisora@tienda-es.test");

@@ -34,7 +34,7 @@ describe("setting the reviewer webhook", () => {
     expect(second.secret).not.toBe(first.secret);
     expect((await tenant(ES)).reviewWebhookSecret).toBe(second.secret);
 
-    const events = await db().auditEvent.findMany({ where: { action: "admin:set_review_webhook", tenantId: admin.tenantId }, orderBy: { seq: "asc" } });
+    const events = await db().auditEvent.findMany({ where: { action: "admin:set_review_webhook", tenantId: admin.tenantId }, orderBy: { pos: "asc" } });
     expect(events).toHaveLength(2);
     expect(events[0]).toMatchObject({ actorType: "staff", actorId: admin.userId, authMethod: "password", outcome: "ok" });
     expect(events[0]!.data).toMatchObject({ url: "https://hooks.example.com/review?team=es", enabled: true });
@@ -50,7 +50,7 @@ describe("setting the reviewer webhook", () => {
     await setReviewWebhook(admin, { intent: "save", url: "https://example.org/hook" });
     expect(await setReviewWebhook(admin, { intent: "clear" })).toEqual({ url: null, secret: null });
     expect(await tenant(US)).toEqual({ reviewWebhookUrl: null, reviewWebhookSecret: null });
-    const last = await db().auditEvent.findFirstOrThrow({ where: { action: "admin:set_review_webhook", tenantId: admin.tenantId }, orderBy: { seq: "desc" } });
+    const last = await db().auditEvent.findFirstOrThrow({ where: { action: "admin:set_review_webhook", tenantId: admin.tenantId }, orderBy: { pos: "desc" } });
     expect(last.data).toMatchObject({ url: null, enabled: false });
   });
 

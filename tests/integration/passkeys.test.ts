@@ -157,7 +157,7 @@ describe("passkey approval", () => {
     expect(credential.counter).toBe(reviewerKey.counter);
     expect(credential.lastUsedAt).not.toBeNull();
     expect((await challengeRow(options.challenge)).usedAt).not.toBeNull();
-    const events = await db().auditEvent.findMany({ where: { proposalId: p.id, action: "proposal:approve" }, orderBy: { seq: "asc" } });
+    const events = await db().auditEvent.findMany({ where: { proposalId: p.id, action: "proposal:approve" }, orderBy: { pos: "asc" } });
     expect(events.map((e) => [e.outcome, e.authMethod])).toEqual([
       ["permission_denied", "password"],
       ["ok", "passkey"],

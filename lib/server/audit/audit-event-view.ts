@@ -1,16 +1,32 @@
 import "server-only";
-import type { ChainedEvent } from "@/lib/domain/audit-chain";
+import type { LoggedEvent } from "@/lib/domain/audit-log";
+import type { Db, Tx } from "@/lib/server/db/client";
 
-/** One audit event as auditors see it (already redacted at write time): the chained event, time as ISO text. */
-export type AuditEventView = Omit<ChainedEvent, "occurredAt" | "tenantId"> & { occurredAt: string };
+/**
+ * One audit event as auditors see it (already redacted at write time): its content, leaf hash and place in
+ * the tenant's Merkle tree — `leafIndex` null while the sequencer has not integrated it yet ("pending").
+ */
+export type AuditEventView = Omit<LoggedEvent, "occurredAt" | "tenantId"> & { occurredAt: string };
 
-type Row = Omit<AuditEventView, "occurredAt"> & { occurredAt: Date; tenantId?: string | null };
+type Row = Omit<LoggedEvent, "leafIndex"> & { tenantId?: string | null };
 
-export function toAuditEventView(r: Row): AuditEventView {
+export function toAuditEventView(r: Row, leafIndex: number | null): AuditEventView {
   return {
-    id: r.id, seq: r.seq, occurredAt: r.occurredAt.toISOString(), traceId: r.traceId, actorType: r.actorType, actorId: r.actorId,
+    id: r.id, leafIndex, occurredAt: r.occurredAt.toISOString(), traceId: r.traceId, actorType: r.actorType, actorId: r.actorId,
     authMethod: r.authMethod, action: r.action, outcome: r.outcome, proposalId: r.proposalId, proposalHash: r.proposalHash,
     model: r.model, promptVersion: r.promptVersion, channel: r.channel, endUser: r.endUser, data: r.data, fingerprints: r.fingerprints,
-    prevHash: r.prevHash, hash: r.hash,
+    hash: r.hash,
   };
+}
+
+/** The leaf index of each integrated event among `ids` (one indexed lookup on AuditLeaf.eventId). */
+export async function leafIndexesOf(r: Tx | Db, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const leaves = await r.auditLeaf.findMany({ where: { eventId: { in: [...ids] } }, select: { eventId: true, leafIndex: true } });
+  return new Map(leaves.map((l) => [l.eventId, l.leafIndex]));
+}
+
+export async function toAuditEventViews(r: Tx | Db, rows: readonly Row[]): Promise<AuditEventView[]> {
+  const idx = await leafIndexesOf(r, rows.map((x) => x.id));
+  return rows.map((x) => toAuditEventView(x, idx.get(x.id) ?? null));
 }

@@ -6,16 +6,21 @@ import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, type EvidencePack, type Pa
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
+import { inclusionProof } from "@/lib/domain/merkle";
 import { recordAuditEvent } from "./record-event";
+import { leafIndexesOf } from "./audit-event-view";
+import { latestCheckpoint, withNodes } from "./tree-store";
 import { authorizeAuditAccess } from "./search-audit-events";
 
-const SEGMENT_MAX = 20_000;
+const EVENTS_MAX = 2_000;
+/** How long a pack waits for the sequencer to integrate the proposal's newest events (it runs every ~100 ms). */
+const INTEGRATION_WAIT_MS = 3_000;
 
-type EventRow = Omit<PackEvent, "occurredAt"> & { occurredAt: Date };
-const toPackEvent = (e: EventRow): PackEvent => ({
-  id: e.id, tenantId: e.tenantId, seq: e.seq, occurredAt: e.occurredAt.toISOString(), traceId: e.traceId, actorType: e.actorType, actorId: e.actorId,
+type EventRow = Omit<PackEvent, "occurredAt" | "leafIndex" | "inclusionProof"> & { occurredAt: Date };
+const toPackEvent = (e: EventRow, leafIndex: number | null, inclusionProof: string[] | null): PackEvent => ({
+  id: e.id, tenantId: e.tenantId, leafIndex, occurredAt: e.occurredAt.toISOString(), traceId: e.traceId, actorType: e.actorType, actorId: e.actorId,
   authMethod: e.authMethod, action: e.action, outcome: e.outcome, proposalId: e.proposalId, proposalHash: e.proposalHash, model: e.model,
-  promptVersion: e.promptVersion, channel: e.channel, endUser: e.endUser, data: e.data, fingerprints: e.fingerprints, prevHash: e.prevHash, hash: e.hash,
+  promptVersion: e.promptVersion, channel: e.channel, endUser: e.endUser, data: e.data, fingerprints: e.fingerprints, hash: e.hash, inclusionProof,
 });
 
 /**
@@ -31,11 +36,19 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
   const tenantId = actor.tenantId;
-  const events = await db().auditEvent.findMany({ where: { tenantId, OR: [{ proposalId: p.id }, { traceId: p.traceId }] }, orderBy: { seq: "asc" } });
-  const minSeq = events[0]?.seq ?? 0;
-  const maxSeq = events[events.length - 1]?.seq ?? 0;
-  const segment = events.length ? await db().auditEvent.findMany({ where: { tenantId, seq: { gte: minSeq, lte: maxSeq } }, orderBy: { seq: "asc" }, take: SEGMENT_MAX }) : [];
-  const checkpoint = await db().auditCheckpoint.findFirst({ where: { tenantId }, orderBy: { lastSeq: "desc" } });
+  const events = await db().auditEvent.findMany({ where: { tenantId, OR: [{ proposalId: p.id }, { traceId: p.traceId }] }, orderBy: { pos: "asc" }, take: EVENTS_MAX });
+  const ids = events.map((e) => e.id);
+  let leafIndex = await leafIndexesOf(db(), ids);
+  for (const until = Date.now() + INTEGRATION_WAIT_MS; leafIndex.size < ids.length && Date.now() < until; ) {
+    await new Promise((r) => setTimeout(r, 100));
+    leafIndex = await leafIndexesOf(db(), ids);
+  }
+  const checkpoint = await latestCheckpoint(db(), tenantId);
+  // Every proof against the newest signed checkpoint, from one fetch of the stored nodes they need.
+  const proven = new Set(checkpoint ? ids.filter((id) => (leafIndex.get(id) ?? Infinity) < checkpoint.treeSize) : []);
+  const proofs = checkpoint
+    ? await withNodes(db(), tenantId, (g) => new Map([...proven].map((id) => [id, inclusionProof(leafIndex.get(id)!, checkpoint.treeSize, g)])))
+    : new Map<string, string[]>();
   const credentialIds = p.approvals.map((a) => a.passkeyCredentialId).filter((x): x is string => !!x);
   const credentials = new Map((await db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } } })).map((c) => [c.id, c]));
   const refunds = p.execution?.providerRefundId ? await db().refund.findMany({ where: { tenantId, providerRefundId: p.execution.providerRefundId } }) : [];
@@ -64,8 +77,8 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
       ? { id: p.execution.id, status: p.execution.status, idempotencyKey: p.execution.idempotencyKey, providerRefundId: p.execution.providerRefundId, attempts: p.execution.attempts, reconciliations: p.execution.reconciliations, settledAt: p.execution.settledAt?.toISOString() ?? null }
       : null,
     refunds: refunds.map((r) => ({ id: r.id, status: r.status, providerRefundId: r.providerRefundId, amountMinor: r.amountMinor, currency: r.currency })),
-    events: events.map(toPackEvent),
-    chain: { tenantId, checkpoint: checkpoint ? { lastSeq: checkpoint.lastSeq, lastHash: checkpoint.lastHash } : null, segment: segment.map(toPackEvent) },
+    events: events.map((e) => toPackEvent(e, proven.has(e.id) ? leafIndex.get(e.id)! : null, proofs.get(e.id) ?? null)),
+    checkpoint,
   };
   const body = serializeEvidencePack(pack);
   await db().$transaction((tx) =>
@@ -76,8 +89,8 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
       action: "audit:evidence_pack",
       outcome: "ok",
       proposal: { id: p.id, hash: p.hash },
-      data: { events: events.length, segment: segment.length, ref: randomUUID() },
-      redaction: { clear: ["events", "segment", "ref"] },
+      data: { events: events.length, proven: proven.size, treeSize: checkpoint?.treeSize ?? 0, ref: randomUUID() },
+      redaction: { clear: ["events", "proven", "treeSize", "ref"] },
     }),
   );
   return { filename: `evidence-${p.id}.json`, body };

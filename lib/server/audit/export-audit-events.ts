@@ -11,7 +11,7 @@ const PAGE = 500;
 
 export type AuditExport = { filename: string; contentType: string; body: string; count: number };
 
-const CSV_COLUMNS = ["seq", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "fingerprints", "data", "prevHash", "hash", "id"] as const;
+const CSV_COLUMNS = ["leafIndex", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "fingerprints", "data", "hash", "id"] as const;
 
 function csvCell(v: unknown): string {
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects and arrays are serialised first; String() only sees primitives

@@ -5,7 +5,7 @@ import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordAuditEvent } from "./record-event";
 import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events";
-import { toAuditEventView, type AuditEventView } from "./audit-event-view";
+import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
 
 export type TraceStep = AuditEventView & { deltaMs: number; stage: "agent" | "proposal" | "approval" | "execution" | "provider" | "reconciliation" | "audit" | "other" };
 
@@ -44,7 +44,7 @@ function stageOf(action: string): TraceStep["stage"] {
 
 /**
  * The whole story of a trace in the actor's tenant: its events and every event of the proposals it made
- * (approvals and execution run under their own trace ids), in chain order with the delta from the first;
+ * (approvals and execution run under their own trace ids), in write order with the delta from the first;
  * the proposals with their numbers and hash; each approval with its authentication method and, for a
  * passkey, the offline signature check. Opening a trace is itself an audit event.
  */
@@ -60,10 +60,11 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
   const ids = proposals.map((p) => p.id);
   const rows = await db().auditEvent.findMany({
     where: { tenantId, OR: [{ traceId: id }, ...(ids.length ? [{ proposalId: { in: ids } }] : [])] },
-    orderBy: { seq: "asc" },
+    orderBy: { pos: "asc" },
     take: 2000,
   });
   const first = rows[0]?.occurredAt.getTime() ?? 0;
+  const leafIndex = await leafIndexesOf(db(), rows.map((r) => r.id));
   const credentialIds = proposals.flatMap((p) => p.approvals.map((a) => a.passkeyCredentialId)).filter((x): x is string => !!x);
   const keys = new Map((await db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } }, select: { id: true, publicKey: true } })).map((c) => [c.id, c.publicKey]));
   const rp = webAuthnRelyingParty();
@@ -72,8 +73,8 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
   const view: AuditTrace = {
     traceId: id,
     startedAt: rows[0]?.occurredAt.toISOString() ?? null,
-    steps: rows.map((r) => ({ ...toAuditEventView(r), deltaMs: r.occurredAt.getTime() - first, stage: stageOf(r.action) })),
-    legalHold: hold ? { reason: hold.reason, createdAt: hold.createdAt.toISOString() } : null,
+    steps: rows.map((r) => ({ ...toAuditEventView(r, leafIndex.get(r.id) ?? null), deltaMs: r.occurredAt.getTime() - first, stage: stageOf(r.action) })),
+    legalHold: hold && !hold.releasedAt ? { reason: hold.reason, createdAt: hold.createdAt.toISOString() } : null,
     proposals: await Promise.all(
       proposals.map(async (p) => ({
         id: p.id, status: p.status, hash: p.hash, amountMinor: p.amountMinor, currency: p.currency, recipientDisplay: p.recipientDisplay, reason: p.reason,

@@ -11,12 +11,13 @@ export type ChainStatus = {
     | { ok: false; checkedAt: Date; ownBreak: { tenantSlug: string; seq: number; problem: string } | null }
     | null;
   retentionDays: number;
-  checkpoint: { lastSeq: number; purgedCount: number } | null;
+  /** This tenant's newest retention purge: content of events before `before` is gone, their leaves stay. */
+  checkpoint: { before: Date; purgedCount: number } | null;
 };
 
 /**
- * What an admin sees of the audit chains: the newest stored check, this tenant's retention and newest
- * checkpoint. The stored check covers every tenant; when the break is in another tenant's chain, this
+ * What an admin sees of the audit logs: the newest stored check, this tenant's retention and newest
+ * retention purge. The stored check covers every tenant; when the break is in another tenant's chain, this
  * tenant learns only that a break exists — never that tenant's name, seq or problem.
  */
 export async function getChainStatus(actor: Actor): Promise<ChainStatus> {
@@ -24,7 +25,7 @@ export async function getChainStatus(actor: Actor): Promise<ChainStatus> {
   const tenantId = actor.tenantId;
   const [check, checkpoint, tenant] = await Promise.all([
     lastChainCheck(),
-    db().auditCheckpoint.findFirst({ where: { tenantId }, orderBy: { lastSeq: "desc" }, select: { lastSeq: true, purgedCount: true } }),
+    db().auditPurge.findFirst({ where: { logId: tenantId }, orderBy: { before: "desc" }, select: { before: true, purgedCount: true } }),
     db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { slug: true, retentionDays: true } }),
   ]);
   let view: ChainStatus["check"] = null;

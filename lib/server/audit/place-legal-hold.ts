@@ -20,7 +20,8 @@ export async function placeLegalHold(actor: Actor, input: LegalHoldInput) {
     const hold = await tx.auditLegalHold.upsert({
       where: { tenantId_traceId: { tenantId: actor.tenantId, traceId } },
       create: { tenantId: actor.tenantId, traceId, reason, createdById: actor.userId },
-      update: {},
+      // Placing a released hold again makes it active again.
+      update: { releasedAt: null, releasedById: null, reason, createdById: actor.userId },
     });
     await recordAuditEvent(tx, {
       tenantId: actor.tenantId,

@@ -1,63 +1,89 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { Prisma } from "@/lib/server/db/generated/client";
+import { logIdOf } from "@/lib/domain/audit-log";
 import { db } from "@/lib/server/db/client";
+import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "./record-event";
 import { verifyAuditChain } from "./verify-chain";
 
+/** Retention of the tenantless log (refused agent keys, unknown sign-in names): no tenant sets it. */
+export const TENANTLESS_RETENTION_DAYS = 90;
+
 export type PurgeResult =
-  | { tenantId: string; status: "purged"; throughSeq: number; purged: number; held: number }
-  | { tenantId: string; status: "nothing_to_purge" }
-  | { tenantId: string; status: "refused_broken_chain"; brokenAtSeq: number };
+  | { tenantId: string | null; status: "purged"; before: string; purged: number; held: number }
+  | { tenantId: string | null; status: "nothing_to_purge" }
+  | { tenantId: string | null; status: "refused_broken_chain"; brokenAtSeq: number };
 
 /**
- * Retention for one tenant: deletes the events older than `retentionDays` (a prefix of the chain, up to
- * the last seq S whose events are all older than the cutoff) except those of traces under a legal hold,
- * and records a checkpoint (S and its hash) so that what remains still verifies. A broken chain is not
- * purged (that would launder the tampering). The purge is itself an audit event. `asOf` lets tests and
- * operators purge as of another instant.
+ * Retention for one log (a tenant's, or the tenantless one with null): deletes the content of integrated
+ * events older than the retention period, except events of traces under an active legal hold. Their leaves
+ * stay in the Merkle tree, so every checkpoint, inclusion and consistency proof still verifies; an
+ * AuditPurge row tells the verifier which missing events are legitimately gone. A log that does not verify
+ * is not purged (that would launder the tampering). The purge is itself an audit event of that log.
+ * `asOf` lets tests and operators purge as of another instant.
  */
-export async function purgeAuditEvents(tenantId: string, asOf: Date = new Date()): Promise<PurgeResult> {
-  const tenant = await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { retentionDays: true } });
-  const cutoff = new Date(asOf.getTime() - tenant.retentionDays * 86_400_000);
+export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new Date()): Promise<PurgeResult> {
+  const days = tenantId === null
+    ? TENANTLESS_RETENTION_DAYS
+    : (await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { retentionDays: true } })).retentionDays;
+  const cutoff = new Date(asOf.getTime() - days * 86_400_000);
   const verdict = await verifyAuditChain(tenantId);
   if (!verdict.ok) return { tenantId, status: "refused_broken_chain", brokenAtSeq: verdict.brokenAtSeq };
 
+  const sameLog = tenantId === null ? Prisma.sql`e."tenantId" IS NULL` : Prisma.sql`e."tenantId" = ${tenantId}::uuid`;
+  const before = Prisma.sql`e."occurredAt" < (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  const logId = logIdOf(tenantId);
   return db().$transaction(async (tx) => {
-    // The same lock the writer takes: the chain head does not move while the prefix is cut.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`audit-chain:${tenantId}`}, 0))`;
-    const [bound] = await tx.$queryRaw<{ through: number | null }[]>`
-      SELECT COALESCE(
-        (SELECT min("seq") - 1 FROM "AuditEvent" WHERE "tenantId" = ${tenantId}::uuid AND "occurredAt" >= (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC')),
-        (SELECT max("seq") FROM "AuditEvent" WHERE "tenantId" = ${tenantId}::uuid)) AS "through"`;
-    const through = bound?.through ?? 0;
-    const previous = await tx.auditCheckpoint.findFirst({ where: { tenantId }, orderBy: { lastSeq: "desc" } });
-    if (through <= (previous?.lastSeq ?? 0)) return { tenantId, status: "nothing_to_purge" as const };
-    const last = await tx.auditEvent.findUniqueOrThrow({ where: { tenantId_seq: { tenantId, seq: through } }, select: { hash: true } });
-
-    // The runtime role may not DELETE audit events: the owner's function deletes the prefix, legal holds
-    // excepted (prisma/migrations/20261130100000_least_privilege).
-    const [deleted] = await tx.$queryRaw<{ n: number }[]>`SELECT "audit_purge_prefix"(${tenantId}::uuid, ${through}::int) AS n`;
+    const [size] = await tx.$queryRaw<{ n: number }[]>`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS n FROM "AuditLeaf" WHERE "logId" = ${logId}::uuid`;
+    const treeSize = size?.n ?? 0;
+    // The runtime role may not DELETE audit events: the owner's function deletes the content of this log's
+    // integrated events (leaf below treeSize) older than the cutoff, active legal holds excepted
+    // (prisma/migrations/*_transparency_log). A queued event waits for the sequencer.
+    const [deleted] = await tx.$queryRaw<{ n: number }[]>`
+      SELECT "audit_purge_content"(${logId}::uuid, (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${treeSize}::int) AS n`;
     const purged = deleted?.n ?? 0;
-    const [h] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent" WHERE "tenantId" = ${tenantId}::uuid AND "seq" <= ${through}`;
+    if (purged === 0) return { tenantId, status: "nothing_to_purge" as const };
+    const [h] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent" e WHERE ${sameLog} AND ${before}`;
     const heldCount = h?.n ?? 0;
-    await tx.auditCheckpoint.create({ data: { tenantId, lastSeq: through, lastHash: last.hash, purgedCount: purged, heldCount } });
+    await tx.auditPurge.create({ data: { logId, before: cutoff, treeSize, purgedCount: purged, heldCount } });
     await recordAuditEvent(tx, {
       tenantId,
       traceId: `audit-purge-${randomUUID()}`,
       actor: { type: "system", id: "retention" },
       action: "audit:purge",
       outcome: "ok",
-      data: { throughSeq: through, checkpointHash: last.hash, purged, held: heldCount, cutoff: cutoff.toISOString() },
-      redaction: { clear: ["throughSeq", "checkpointHash", "purged", "held", "cutoff"] },
+      data: { purged, held: heldCount, cutoff: cutoff.toISOString() },
+      redaction: { clear: ["purged", "held", "cutoff"] },
     });
-    return { tenantId, status: "purged" as const, throughSeq: through, purged, held: heldCount };
+    return { tenantId, status: "purged" as const, before: cutoff.toISOString(), purged, held: heldCount };
   });
 }
 
-/** The retention job: every active tenant. */
+/**
+ * Drops the monthly AuditEvent partitions that ended before `before` and hold no row any more (every
+ * tenant's retention emptied them and no legal hold keeps one). DDL, so it runs in the owner's
+ * `audit_event_drop_empty_partitions` (SECURITY DEFINER). Returns the dropped partition names.
+ */
+export async function dropEmptyAuditPartitions(before: Date): Promise<string[]> {
+  try {
+    const rows = await db().$queryRaw<{ name: string }[]>`SELECT "audit_event_drop_empty_partitions"(${before.toISOString().slice(0, 10)}::date) AS name`;
+    return rows.map((r) => r.name);
+  } catch (error) {
+    log.warn({ component: "audit-retention", err: error }, "could not drop empty audit partitions");
+    return [];
+  }
+}
+
+/** The retention job: every tenant's log, the tenantless log, then the partitions left empty. */
 export async function purgeAllAuditEvents(asOf: Date = new Date()): Promise<PurgeResult[]> {
-  const tenants = await db().tenant.findMany({ select: { id: true } });
+  const tenants = await db().tenant.findMany({ select: { id: true, retentionDays: true } });
   const results: PurgeResult[] = [];
   for (const t of tenants) results.push(await purgeAuditEvents(t.id, asOf));
+  results.push(await purgeAuditEvents(null, asOf));
+  // Only months older than the longest retention: a younger partition may still fill (late rows never land
+  // in an old month, but an empty month younger than some tenant's cutoff costs nothing to keep).
+  const longest = Math.max(TENANTLESS_RETENTION_DAYS, ...tenants.map((t) => t.retentionDays));
+  await dropEmptyAuditPartitions(new Date(asOf.getTime() - longest * 86_400_000));
   return results;
 }

@@ -1,10 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { Prisma } from "@/lib/server/db/generated/client";
 import { redact, scrubText, truncateText, wellFormed, type RedactionPolicy } from "@/lib/domain/redaction";
 import type { Tx } from "@/lib/server/db/client";
 import { auditFingerprint } from "./fingerprint";
-import { auditContentHash } from "./event-hash";
+import { auditLeafHash, logIdOf } from "@/lib/domain/audit-log";
 
 /**
  * Input of `recordAuditEvent`. Pass raw values: this writer redacts before anything is stored.
@@ -24,9 +23,10 @@ import { auditContentHash } from "./event-hash";
  *   (`clear` = the field names allowed to stay in clear; everything else is scrubbed or fingerprinted;
  *   secrets such as authorization, tokens, passwords and keys are dropped).
  *
- * Call it inside the transaction that makes the effect (`db().$transaction(async (tx) => …)`), as its
- * last statement: it takes a per-tenant advisory lock until commit to keep the chain linear. If it
- * throws, let the transaction roll back: no effect without its audit event.
+ * Call it inside the transaction that makes the effect (`db().$transaction(async (tx) => …)`). It takes no
+ * lock and reads nothing: one INSERT of the event (with its RFC 9162 leaf hash, computed here) and of its
+ * queue row for the sequencer, which gives it its place in the tenant's Merkle tree after commit
+ * (lib/server/audit/sequencer.ts). If it throws, let the transaction roll back: no effect without its event.
  */
 export type AuditEventInput = {
   tenantId: string | null;
@@ -43,7 +43,7 @@ export type AuditEventInput = {
   redaction?: RedactionPolicy;
 };
 
-export type RecordedAuditEvent = { id: string; seq: number; hash: string };
+export type RecordedAuditEvent = { id: string; hash: string };
 
 const short = (value: string | null | undefined, max: number, seen: Set<string>): string | null =>
   value == null || value === "" ? null : truncateText(scrubText(value, auditFingerprint, seen), max);
@@ -59,8 +59,12 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
   const endUser = input.endUser ? auditFingerprint(input.endUser) : null;
   if (endUser) seen.add(endUser);
 
+  const id = randomUUID();
+  const occurredAt = new Date();
   const content = {
+    id,
     tenantId: input.tenantId,
+    occurredAt,
     traceId: truncateText(wellFormed(input.traceId), 128),
     actorType: input.actor.type,
     actorId: actorIdOf(input.actor.id, seen),
@@ -74,35 +78,24 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
     channel: short(input.channel, 64, seen),
     endUser,
     data,
+    fingerprints: [...seen].sort(),
   };
+  const hash = auditLeafHash(content);
+  const at = occurredAt.toISOString();
 
-  const occurredAt = new Date();
-  const fingerprintList = [...seen].sort();
-  const contentHash = auditContentHash({ ...content, occurredAt, fingerprints: fingerprintList });
-  const id = randomUUID();
-
-  // The chain's critical section, kept to one statement: one writer at a time per tenant chain (advisory
-  // lock until this transaction ends), then a single INSERT that reads the chain head, takes the next seq
-  // and computes the link hash in PostgreSQL. Two statements, not one: the INSERT must take its snapshot
-  // after the lock is granted, or it could miss the previous holder's event and fork the chain.
-  const chain = `audit-chain:${input.tenantId ?? "none"}`;
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${chain}, 0))`;
-  const sameChain = input.tenantId === null ? Prisma.sql`"tenantId" IS NULL` : Prisma.sql`"tenantId" = ${input.tenantId}::uuid`;
-  const [row] = await tx.$queryRaw<{ seq: number; hash: string }[]>`
-    WITH head AS (
-      SELECT "seq", "hash" FROM "AuditEvent" WHERE ${sameChain} ORDER BY "seq" DESC LIMIT 1
-    ), next AS (
-      SELECT COALESCE((SELECT "seq" FROM head), 0) + 1 AS "seq", (SELECT "hash" FROM head) AS "prevHash"
+  // One statement, one round trip: the event and its queue row. `pos` comes from a sequence (no lock,
+  // no read of other rows), so concurrent writers of one tenant never wait for each other.
+  await tx.$executeRaw`
+    WITH e AS (
+      INSERT INTO "AuditEvent" ("id", "tenantId", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome",
+                                "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "hash")
+      VALUES (${id}::uuid, ${input.tenantId}::uuid, (${at}::timestamptz AT TIME ZONE 'UTC'), ${content.traceId},
+              ${content.actorType}::"AuditActorType", ${content.actorId}, ${content.authMethod}, ${content.action}, ${content.outcome},
+              ${content.proposalId}::uuid, ${content.proposalHash}, ${content.model}, ${content.promptVersion}, ${content.channel}, ${content.endUser},
+              ${JSON.stringify(content.data ?? {})}::jsonb, ${content.fingerprints}::text[], ${hash})
+      RETURNING "pos"
     )
-    INSERT INTO "AuditEvent" ("id", "tenantId", "seq", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome",
-                              "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "prevHash", "hash")
-    SELECT ${id}::uuid, ${input.tenantId}::uuid, next."seq", (${occurredAt.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${content.traceId},
-           ${content.actorType}::"AuditActorType", ${content.actorId}, ${content.authMethod}, ${content.action}, ${content.outcome},
-           ${content.proposalId}::uuid, ${content.proposalHash}, ${content.model}, ${content.promptVersion}, ${content.channel}, ${content.endUser},
-           ${JSON.stringify(content.data ?? {})}::jsonb, ${fingerprintList}::text[], next."prevHash",
-           encode(sha256(convert_to(COALESCE(next."prevHash", '') || E'\n' || next."seq"::text || E'\n' || ${contentHash}, 'UTF8')), 'hex')
-      FROM next
-    RETURNING "seq", "hash"`;
-  if (!row) throw new Error("audit event was not written");
-  return { id, seq: row.seq, hash: row.hash };
+    INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt")
+    SELECT ${id}::uuid, ${logIdOf(input.tenantId)}::uuid, e."pos", ${hash}, (${at}::timestamptz AT TIME ZONE 'UTC') FROM e`;
+  return { id, hash };
 }

@@ -10,6 +10,7 @@ import { db, type Tx } from "@/lib/server/db/client";
 import { auditFingerprint } from "./fingerprint";
 import { recordAuditEvent } from "./record-event";
 import { toAuditEventView, type AuditEventView } from "./audit-event-view";
+import type { LoggedEvent } from "@/lib/domain/audit-log";
 
 export type AuditSearchPage = { events: AuditEventView[]; nextCursor: string | null };
 
@@ -36,7 +37,7 @@ async function actorIds(tx: Tx, tenantId: string, actor: string): Promise<string
   return staff ? [staff.id] : [];
 }
 
-/** One keyset page (newest first, by tenant seq) of the tenant's events matching the filters. */
+/** One keyset page (newest first, by write position) of the tenant's events matching the filters. */
 export async function findAuditEvents(tx: Tx, tenantId: string, f: AuditSearchFilters, limit = f.limit): Promise<AuditSearchPage> {
   const where: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${tenantId}::uuid`];
   if (f.traceId) where.push(Prisma.sql`"traceId" = ${f.traceId}`);
@@ -48,12 +49,16 @@ export async function findAuditEvents(tx: Tx, tenantId: string, f: AuditSearchFi
   if (f.proposalId) where.push(Prisma.sql`"proposalId" = ${f.proposalId}::uuid`);
   // `&&` (overlap) on the text[] column is answered by the GIN index AuditEvent_fingerprints_idx.
   if (f.subject) where.push(Prisma.sql`"fingerprints" && ${await subjectFingerprints(tx, tenantId, f.subject)}::text[]`);
-  if (f.cursor) where.push(Prisma.sql`"seq" < ${f.cursor}`);
-  const hits = await tx.$queryRaw<{ id: string; seq: number }[]>`
-    SELECT "id", "seq" FROM "AuditEvent" WHERE ${Prisma.join(where, " AND ")} ORDER BY "seq" DESC LIMIT ${limit + 1}`;
-  const page = hits.slice(0, limit);
-  const rows = await tx.auditEvent.findMany({ where: { tenantId, id: { in: page.map((h) => h.id) } }, orderBy: { seq: "desc" } });
-  return { events: rows.map(toAuditEventView), nextCursor: hits.length > limit ? String(page[page.length - 1]!.seq) : null };
+  if (f.cursor) where.push(Prisma.sql`"pos" < ${f.cursor}`);
+  // One statement: the page (keyset on the write position, newest first) and each event's leaf index
+  // (null: not integrated yet — shown as pending).
+  const rows = await tx.$queryRaw<(Omit<LoggedEvent, "leafIndex"> & { pos: bigint; leafIndex: number | null })[]>`
+    SELECT e.*, l."leafIndex"
+      FROM (SELECT * FROM "AuditEvent" WHERE ${Prisma.join(where, " AND ")} ORDER BY "pos" DESC LIMIT ${limit + 1}) e
+      LEFT JOIN "AuditLeaf" l ON l."eventId" = e."id"
+     ORDER BY e."pos" DESC`;
+  const page = rows.slice(0, limit);
+  return { events: page.map((r) => toAuditEventView(r, r.leafIndex)), nextCursor: rows.length > limit ? String(page[page.length - 1]!.pos) : null };
 }
 
 /** What a search event records: the filters, with the typed personal value under a personal field name so

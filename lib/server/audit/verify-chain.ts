@@ -1,22 +1,77 @@
 import "server-only";
+import { verifyLog, logIdOf, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
+import { verifyConsistency } from "@/lib/domain/merkle";
+import { Prisma } from "@/lib/server/db/generated/client";
 import { db } from "@/lib/server/db/client";
-import { verifyChainEvents, type ChainStart, type ChainVerification } from "@/lib/domain/audit-chain";
+import { auditSigningKey } from "./signing-key";
+import { proveConsistency, toSignedCheckpoint } from "./tree-store";
 
-export type { ChainVerification };
+export type ChainVerification =
+  | { ok: true; events: number; checkpoints: number; pending: number; purged: number }
+  | { ok: false; events: number; brokenAtSeq: number; eventId: string | null; problem: string };
 
-/** The newest retention checkpoint of a tenant chain (null: the chain must start at seq 1). */
-export async function chainStart(tenantId: string | null): Promise<ChainStart> {
-  if (tenantId === null) return null;
-  const cp = await db().auditCheckpoint.findFirst({ where: { tenantId }, orderBy: { lastSeq: "desc" } });
-  return cp ? { lastSeq: cp.lastSeq, lastHash: cp.lastHash } : null;
+const PAGE = 5_000;
+/** Consecutive checkpoint pairs whose consistency proof (built from the stored nodes) is re-checked. */
+const PROOF_PAIRS = 64;
+
+type Row = {
+  leafIndex: number; leafHash: string; eventId: string; leafOccurredAt: Date;
+  id: string | null; tenantId: string | null; occurredAt: Date | null; traceId: string; actorType: string; actorId: string | null; authMethod: string | null;
+  action: string; outcome: string; proposalId: string | null; proposalHash: string | null; model: string | null; promptVersion: string | null;
+  channel: string | null; endUser: string | null; data: unknown; fingerprints: string[] | null; hash: string;
+};
+
+async function* leavesOf(logId: string): AsyncGenerator<LeafRow> {
+  for (let from = 0; ; from += PAGE) {
+    // The join names the partition key too, so each lookup prunes to one monthly partition.
+    const rows = await db().$queryRaw<Row[]>`
+      SELECT l."leafIndex", l."leafHash", l."eventId", l."occurredAt" AS "leafOccurredAt", e.*
+        FROM "AuditLeaf" l LEFT JOIN "AuditEvent" e ON e."id" = l."eventId" AND e."occurredAt" = l."occurredAt"
+       WHERE l."logId" = ${logId}::uuid AND l."leafIndex" >= ${from} AND l."leafIndex" < ${from + PAGE}
+       ORDER BY l."leafIndex"`;
+    for (const r of rows)
+      yield {
+        leafIndex: r.leafIndex, leafHash: r.leafHash, eventId: r.eventId, occurredAt: r.leafOccurredAt,
+        event: r.id === null ? null : { ...r, id: r.id, occurredAt: r.occurredAt!, fingerprints: r.fingerprints ?? [] },
+      };
+    if (rows.length < PAGE) return;
+  }
 }
 
 /**
- * Walks a tenant's audit chain in order, from its newest retention checkpoint, and names the first broken
- * event (lib/domain/audit-chain.ts).
+ * Verifies one log (a tenant's, or the tenantless one with null): recomputes its Merkle tree from the
+ * leaves, checks every event's content against its leaf, every signed checkpoint's signature and root
+ * (so consecutive checkpoints are consistent: one append-only history), re-checks the consistency proofs
+ * the server would hand out between the newest checkpoints, and finds events outside the tree. Names the
+ * first leaf whose content no longer matches (`brokenAtSeq` is its leaf index).
  */
 export async function verifyAuditChain(tenantId: string | null): Promise<ChainVerification> {
-  const start = await chainStart(tenantId);
-  const rows = await db().auditEvent.findMany({ where: { tenantId }, orderBy: { seq: "asc" } });
-  return verifyChainEvents(rows, start);
+  const logId = logIdOf(tenantId);
+  const checkpoints = (await db().auditSignedCheckpoint.findMany({ where: { logId }, orderBy: { treeSize: "asc" } })).map(toSignedCheckpoint);
+  const purges = await db().auditPurge.findMany({ where: { logId }, select: { before: true, treeSize: true } });
+  const sameLog = tenantId === null ? Prisma.sql`e."tenantId" IS NULL` : Prisma.sql`e."tenantId" = ${tenantId}::uuid`;
+  const orphans = await db().$queryRaw<{ id: string }[]>`
+    SELECT e."id" FROM "AuditEvent" e WHERE ${sameLog}
+       AND NOT EXISTS (SELECT 1 FROM "AuditLeaf" l WHERE l."eventId" = e."id")
+       AND NOT EXISTS (SELECT 1 FROM "AuditPending" p WHERE p."eventId" = e."id") LIMIT 1`;
+  const v: LogVerification = await verifyLog({
+    leaves: leavesOf(logId),
+    checkpoints,
+    publicKey: auditSigningKey().publicKey,
+    // A purge covers an event older than its cutoff that was already in the tree when it ran.
+    purgedBefore: (at, leafIndex) => purges.some((p) => at < p.before && leafIndex < p.treeSize),
+    orphans,
+  });
+  if (!v.ok) return { ok: false, events: v.leaves, brokenAtSeq: v.brokenAtSeq, eventId: v.eventId, problem: v.problem };
+
+  const recent = checkpoints.slice(-PROOF_PAIRS - 1);
+  for (let i = 1; i < recent.length; i++) {
+    const a = recent[i - 1]!;
+    const b = recent[i]!;
+    const proof = await proveConsistency(db(), logId, a.treeSize, b.treeSize);
+    if (!verifyConsistency(a.treeSize, b.treeSize, a.rootHash, b.rootHash, proof))
+      return { ok: false, events: v.leaves, brokenAtSeq: b.treeSize - 1, eventId: null, problem: `stored tree nodes give no valid consistency proof from size ${a.treeSize} to ${b.treeSize}` };
+  }
+  const pending = await db().auditPending.count({ where: { logId } });
+  return { ok: true, events: v.leaves, checkpoints: v.checkpoints, pending, purged: v.purged };
 }

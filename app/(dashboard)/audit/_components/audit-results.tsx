@@ -43,7 +43,7 @@ export function AuditResults({ filters }: { filters: AuditFilters }) {
           <tbody>
             {events.map((e) => (
               <tr key={e.id} data-event-id={e.id}>
-                <td className="mono">{e.seq}</td>
+                <td className="mono">{e.leafIndex ?? <span title={t("pendingHint")}>{t("pending")}</span>}</td>
                 <td>
                   <DateTime value={e.occurredAt} />
                 </td>

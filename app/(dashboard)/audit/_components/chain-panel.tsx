@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { getChainStatus } from "@/lib/server/audit/get-chain-status";
 import { verifyChainNow } from "../actions";
 
-/** Admins: the newest stored chain verification, this tenant's retention checkpoint, and "verify now". */
+/** Admins: the newest stored log verification, this tenant's newest retention purge, and "verify now". */
 export async function ChainPanel({ actor }: { actor: Actor }) {
   const t = await getTranslations("audit");
   const format = await getFormatter();
@@ -21,7 +21,7 @@ export async function ChainPanel({ actor }: { actor: Actor }) {
             : t("chainBroken", { time, tenant: check.ownBreak?.tenantSlug ?? "—", seq: check.ownBreak ? check.ownBreak.seq : "—", problem: check.ownBreak ? check.ownBreak.problem : "—" })}
       </p>
       <p className="muted">{t("retention", { days: retentionDays })}</p>
-      {checkpoint ? <p className="muted">{t("checkpoint", { seq: checkpoint.lastSeq, count: checkpoint.purgedCount })}</p> : null}
+      {checkpoint ? <p className="muted">{t("checkpoint", { seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }), count: checkpoint.purgedCount })}</p> : null}
       <form action={verifyChainNow}>
         <button type="submit">{t("verifyNow")}</button>
       </form>

@@ -1,0 +1,198 @@
+import "server-only";
+import pg from "pg";
+import { appendLeaves, frontierRefs, frontierRoot, type StoredNode } from "@/lib/domain/merkle";
+import type { SignedCheckpoint } from "@/lib/domain/audit-log";
+import { auditSequencerIntervalMs, databaseUrl } from "@/lib/server/env";
+import { log } from "@/lib/server/log";
+import { signCheckpoint } from "./signing-key";
+
+// The audit sequencer (docs/audit.md), Trillian-style: writers only append events and a queue row
+// (AuditPending); one sequencer per log — the leader, by a session-level PostgreSQL advisory lock held on its
+// own connection — takes queued events in batches, gives them the next leaf indexes, stores the new leaves
+// and perfect-subtree nodes, signs a checkpoint and deletes the queue rows, all in one transaction.
+// A leader that dies loses its connection and with it the lock: another worker's sequencer takes the log
+// over at its next tick. Correctness does not rest on the lock alone: leaves have a primary key
+// (logId, leafIndex), so two sequencers could never both commit the same index.
+
+const BATCH_MAX = 2_000;
+const lockKey = (logId: string) => `audit-sequencer:${logId}`;
+
+type Client = pg.Client | pg.PoolClient;
+
+/** Integrates up to `max` queued events of one log (the caller holds the log's lock). Returns how many. */
+export async function integrateBatch(client: Client, logId: string, max = BATCH_MAX): Promise<{ integrated: number; checkpoint: SignedCheckpoint | null }> {
+  await client.query("BEGIN");
+  try {
+    // occurredAt travels as text: a UTC timestamp copied as is, whatever the process time zone.
+    const pending = await client.query<{ eventId: string; leafHash: string; occurredAt: string }>(
+      `SELECT "eventId", "leafHash", "occurredAt"::text AS "occurredAt" FROM "AuditPending" WHERE "logId" = $1 ORDER BY "pos" LIMIT $2`,
+      [logId, max],
+    );
+    if (pending.rows.length === 0) {
+      await client.query("COMMIT");
+      return { integrated: 0, checkpoint: null };
+    }
+    const sizeRow = await client.query<{ size: number }>(`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS size FROM "AuditLeaf" WHERE "logId" = $1`, [logId]);
+    const size = sizeRow.rows[0]!.size;
+    const refs = frontierRefs(size);
+    const stored = refs.length === 0 ? [] : (await client.query<StoredNode>(
+      `SELECT 0 AS level, "leafIndex" AS index, "leafHash" AS hash FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" = ANY($2::int[])
+       UNION ALL
+       SELECT "level", "index", "hash" FROM "AuditTreeNode" WHERE "logId" = $1 AND ("level", "index") IN (SELECT * FROM unnest($3::int[], $4::int[]))`,
+      [logId, refs.filter((r) => r.level === 0).map((r) => r.index), refs.filter((r) => r.level > 0).map((r) => r.level), refs.filter((r) => r.level > 0).map((r) => r.index)],
+    )).rows;
+    const byKey = new Map(stored.map((n) => [`${n.level}:${n.index}`, n]));
+    const nodes = refs.map((r) => {
+      const n = byKey.get(`${r.level}:${r.index}`);
+      if (!n) throw new Error(`audit log ${logId}: frontier node ${r.level}:${r.index} of size ${size} is missing`);
+      return n;
+    });
+    const { frontier, created } = appendLeaves({ size, nodes }, pending.rows.map((p) => p.leafHash));
+    const rows = pending.rows;
+    await client.query(
+      `INSERT INTO "AuditLeaf" ("logId", "leafIndex", "eventId", "leafHash", "occurredAt")
+       SELECT $1, * FROM unnest($2::int[], $3::uuid[], $4::text[], $5::timestamp[])`,
+      [logId, rows.map((_, i) => size + i), rows.map((r) => r.eventId), rows.map((r) => r.leafHash), rows.map((r) => r.occurredAt)],
+    );
+    const inner = created.filter((n) => n.level > 0);
+    if (inner.length)
+      await client.query(`INSERT INTO "AuditTreeNode" ("logId", "level", "index", "hash") SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])`, [
+        logId, inner.map((n) => n.level), inner.map((n) => n.index), inner.map((n) => n.hash),
+      ]);
+    const checkpoint = signCheckpoint({ logId, treeSize: frontier.size, rootHash: frontierRoot(frontier), issuedAt: new Date().toISOString() });
+    await client.query(
+      `INSERT INTO "AuditSignedCheckpoint" ("logId", "treeSize", "rootHash", "issuedAt", "keyId", "signature") VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC'), $5, $6)`,
+      [logId, checkpoint.treeSize, checkpoint.rootHash, checkpoint.issuedAt, checkpoint.keyId, checkpoint.signature],
+    );
+    await client.query(`DELETE FROM "AuditPending" WHERE "eventId" = ANY($1::uuid[])`, [rows.map((r) => r.eventId)]);
+    await client.query("COMMIT");
+    return { integrated: rows.length, checkpoint };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+async function pendingLogs(client: Client): Promise<string[]> {
+  // A loose index scan over AuditPending_logId_pos_idx: one probe per log, however long the queue.
+  const r = await client.query<{ logId: string }>(`
+    WITH RECURSIVE logs AS (
+      (SELECT "logId" FROM "AuditPending" ORDER BY "logId" LIMIT 1)
+      UNION ALL
+      SELECT (SELECT "logId" FROM "AuditPending" WHERE "logId" > logs."logId" ORDER BY "logId" LIMIT 1) FROM logs WHERE logs."logId" IS NOT NULL
+    ) SELECT "logId" FROM logs WHERE "logId" IS NOT NULL`);
+  return r.rows.map((x) => x.logId);
+}
+
+async function integrateLog(client: Client, logId: string): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { integrated } = await integrateBatch(client, logId);
+    total += integrated;
+    if (integrated < BATCH_MAX) return total;
+  }
+}
+
+/**
+ * Integrates everything queued now, in this process (tests, scripts, `npm run audit:verify`): waits for
+ * each log's lock, so it never runs beside a live leader of that log. Returns the events integrated.
+ */
+export async function integratePending(opts: { databaseUrl?: string; lockTimeoutMs?: number } = {}): Promise<number> {
+  const client = new pg.Client({ connectionString: opts.databaseUrl ?? databaseUrl() });
+  await client.connect();
+  try {
+    await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(opts.lockTimeoutMs ?? 10_000))}`);
+    let total = 0;
+    for (const logId of await pendingLogs(client)) {
+      await client.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [lockKey(logId)]);
+      try {
+        total += await integrateLog(client, logId);
+      } finally {
+        await client.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [lockKey(logId)]);
+      }
+    }
+    return total;
+  } finally {
+    await client.end();
+  }
+}
+
+export type Sequencer = { stop: () => Promise<void>; leading: () => string[]; integrated: () => number };
+
+/**
+ * The long-running sequencer of a worker process: every `intervalMs` it looks for logs with queued
+ * events, takes the lead of those no other sequencer leads (pg_try_advisory_lock, held for the life of its
+ * connection) and integrates them. Also keeps next months' AuditEvent partitions created.
+ */
+export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number } = {}): Sequencer {
+  const interval = opts.intervalMs ?? auditSequencerIntervalMs();
+  const url = opts.databaseUrl ?? databaseUrl();
+  let client: pg.Client | null = null;
+  const led = new Set<string>();
+  let stopped = false;
+  let total = 0;
+  let partitionsCheckedAt = 0;
+  let wake: (() => void) | null = null;
+
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url, application_name: "audit-sequencer" });
+    c.on("error", (error) => log.error({ component: "audit-sequencer", err: error }, "sequencer connection error"));
+    await c.connect();
+    return c;
+  };
+
+  const tick = async () => {
+    client ??= await connect();
+    if (Date.now() - partitionsCheckedAt > 3_600_000) {
+      await client.query(`SELECT "audit_event_ensure_partitions"((now() AT TIME ZONE 'UTC')::date, 3)`);
+      partitionsCheckedAt = Date.now();
+    }
+    for (const logId of await pendingLogs(client)) {
+      if (!led.has(logId)) {
+        const r = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok`, [lockKey(logId)]);
+        if (!r.rows[0]?.ok) continue;
+        led.add(logId);
+        log.info({ component: "audit-sequencer", logId }, "leading audit log");
+      }
+      total += await integrateLog(client, logId);
+    }
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        await tick();
+      } catch (error) {
+        log.error({ component: "audit-sequencer", err: error }, "sequencer tick failed; reconnecting");
+        led.clear();
+        const c = client as pg.Client | null;
+        client = null;
+        await c?.end().catch(() => undefined);
+      }
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, interval);
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      (wake)?.();
+      await loop;
+      // Closing the connection releases every log lock at once.
+      const c = client;
+      await c?.end().catch(() => undefined);
+      client = null;
+      led.clear();
+    },
+    leading: () => [...led],
+    integrated: () => total,
+  };
+}
