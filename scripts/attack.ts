@@ -168,6 +168,29 @@ async function prepared(slug: string, amountMinor: number): Promise<{ id: string
   return { id: String(a.result.proposal_id), hash: String(a.result.hash), order };
 }
 
+// ── harness set-up (directly in the instance's database: the cases need room, or a tight limit) ──────
+type Budgets = { key: number; endUser: number };
+async function setBudgets(slug: string, b: Budgets): Promise<void> {
+  await db((c) =>
+    c.query(
+      `INSERT INTO "AgentBudgetPolicy" ("tenantId", "maxCallsPerKeyPerWindow", "maxCallsPerEndUserPerWindow", "updatedAt")
+       SELECT id, $2, $3, now() FROM "Tenant" WHERE slug = $1
+       ON CONFLICT ("tenantId") DO UPDATE SET "maxCallsPerKeyPerWindow" = $2, "maxCallsPerEndUserPerWindow" = $3, "updatedAt" = now()`,
+      [slug, b.key, b.endUser],
+    ),
+  );
+}
+async function budgetsOf(slug: string): Promise<Budgets | null> {
+  const row = await db(async (c) =>
+    (await c.query<{ key: number; endUser: number }>(
+      `SELECT b."maxCallsPerKeyPerWindow" AS key, b."maxCallsPerEndUserPerWindow" AS "endUser" FROM "AgentBudgetPolicy" b JOIN "Tenant" t ON t.id = b."tenantId" WHERE t.slug = $1`,
+      [slug],
+    )).rows[0],
+  );
+  return row ?? null;
+}
+const ROOMY: Budgets = { key: 100_000, endUser: 100_000 };
+
 // ── the cases ───────────────────────────────────────────────────────────────────────────────────────
 type Outcome = { tries: number; violations: number; note: string };
 type Case = { name: string; run: () => Promise<Outcome> };
@@ -217,8 +240,9 @@ const cases: Case[] = [
     async run() {
       const who = member(ES, "reviewer", 1);
       const reviewer = await signIn(who.email, who.password);
-      const cap = await db(async (c) => (await c.query<{ cap: string | null }>(`SELECT "reviewerDailyApprovalLimitMinor"::text AS cap FROM "Tenant" WHERE slug = $1`, [ES])).rows[0]!.cap);
-      if (cap === null) return { tries: 0, violations: 0, note: "skipped: the tenant has no daily cap" };
+      const cap = 1_000_000;
+      const before = await db(async (c) => (await c.query<{ cap: string | null }>(`SELECT "reviewerDailyApprovalLimitMinor"::text AS cap FROM "Tenant" WHERE slug = $1`, [ES])).rows[0]!.cap);
+      await db((c) => c.query(`UPDATE "Tenant" SET "reviewerDailyApprovalLimitMinor" = $2 WHERE slug = $1`, [ES, cap]));
       let violations = 0;
       let tries = 0;
       for (let r = 0; r < 3; r++) {
@@ -238,7 +262,8 @@ const cases: Case[] = [
         tries += 2;
         if (answers.filter((x) => x.status === 200).length > 1) violations++;
       }
-      return { tries, violations, note: "at most one of each pair may pass" };
+      await db((c) => c.query(`UPDATE "Tenant" SET "reviewerDailyApprovalLimitMinor" = $2 WHERE slug = $1`, [ES, before]));
+      return { tries, violations, note: `at most one of each pair may pass (cap ${cap} minor units a day)` };
     },
   },
   {
@@ -315,15 +340,22 @@ const cases: Case[] = [
   {
     name: "agent budgets with a fresh X-Trace-Id per call, and with none",
     async run() {
-      const limit = await db(async (c) =>
-        (await c.query<{ n: number | null }>(`SELECT b."maxCallsPerKeyPerWindow" AS n FROM "AgentBudgetPolicy" b JOIN "Tenant" t ON t.id = b."tenantId" WHERE t.slug = $1`, [ES]).catch(() => ({ rows: [{ n: null }] }))).rows[0]?.n ?? null,
-      );
-      if (limit === null || limit > 400) return { tries: 0, violations: 0, note: `skipped: per-key budget ${limit ?? "absent"} (set it at most 400 to replay)` };
-      const calls = limit + 20;
-      const answers = [];
-      for (let i = 0; i < calls; i++) answers.push(await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, i % 2 ? { "x-trace-id": `attack-${randomUUID()}` } : {}));
-      const passed = answers.filter((a) => a.code !== "limit_exceeded").length;
-      return { tries: calls, violations: Math.max(0, passed - limit), note: `at most ${limit} per key and window` };
+      // A tight per-key budget for this case only; a fresh trace id per call (or none) must not reset it.
+      const limit = 60;
+      await setBudgets(ES, { key: limit, endUser: ROOMY.endUser });
+      try {
+        // Start in a fresh window, so the count is not split across a window edge.
+        const wait = 60_000 - (Date.now() % 60_000);
+        if (wait < 20_000) await new Promise((r) => setTimeout(r, wait + 500));
+        const calls = limit + 20;
+        const answers = [];
+        for (let i = 0; i < calls; i++) answers.push(await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, i % 2 ? { "x-trace-id": `attack-${randomUUID()}` } : {}));
+        const passed = answers.filter((a) => a.code !== "limit_exceeded").length;
+        const refused = answers.filter((a) => a.code === "limit_exceeded").length;
+        return { tries: calls, violations: Math.max(0, passed - limit) + (refused === 0 ? 1 : 0), note: `${passed} passed, ${refused} limit_exceeded (budget ${limit} per key and minute)` };
+      } finally {
+        await setBudgets(ES, ROOMY);
+      }
     },
   },
   {
@@ -376,6 +408,9 @@ async function main(): Promise<number> {
   }
   creds = await demoCredentials();
   if (!demoTenants.length) throw new Error("no demo tenants");
+  // The cases prepare many proposals for one customer: give the gateway's window budgets room (restored at the end).
+  const saved = await Promise.all([US, ES].map(async (slug) => [slug, await budgetsOf(slug)] as const));
+  for (const [slug] of saved) await setBudgets(slug, ROOMY);
   const rows: { name: string; tries: number; violations: number; note: string }[] = [];
   for (const c of cases) {
     if (Date.now() > RUN_DEADLINE) {
@@ -388,6 +423,10 @@ async function main(): Promise<number> {
     } catch (error) {
       rows.push({ name: c.name, tries: 0, violations: 1, note: `case failed: ${error instanceof Error ? error.message : String(error)}` });
     }
+  }
+  for (const [slug, b] of saved) {
+    if (b) await setBudgets(slug, b);
+    else await db((c) => c.query(`DELETE FROM "AgentBudgetPolicy" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`, [slug]));
   }
   const width = Math.max(...rows.map((r) => r.name.length));
   console.log(`\n${"case".padEnd(width)}  tries  violations  note`);
