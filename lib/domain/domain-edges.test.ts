@@ -62,6 +62,8 @@ const row: HashableProposal = {
   recipientHolder: "Ana García",
   reason: "damaged",
   expiresAt: new Date("2026-11-29T20:15:00.000Z"),
+  requiredApprovals: 1,
+  policyVersion: null,
 };
 
 describe("proposal hash", () => {
@@ -74,6 +76,8 @@ describe("proposal hash", () => {
       recipient: { kind: "original_payment", ref: "pi_123", holder: "Ana García" },
       reason: "damaged",
       expiresAt: row.expiresAt,
+      requiredApprovals: 1,
+      policyVersion: null,
     });
     expect(recomputeProposalHash(row)).toBe(computeProposalHash(hashInputOf(row)));
     expect(recomputeProposalHash({ ...row, amountMinor: 4598 })).not.toBe(recomputeProposalHash(row));
