@@ -30,14 +30,14 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
   const db = await proposalRow(proposalId);
   await expect(row.locator("[data-minor]")).toHaveAttribute("data-minor", String(db.amountMinor));
   await expect(row.locator("[data-minor]")).toHaveAttribute("data-currency", db.currency.trim());
-  await expect(row).toContainText(`(${db.amountMinor} ${db.currency.trim()})`);
+  await expect(row).toContainText(`${db.amountMinor} ${db.currency.trim()} en unidades mínimas`);
   await expect(row).toContainText("123,45"); // es-ES formatting of 12345 EUR minor units
   await expect(row).toContainText(db.recipientDisplay);
   await expect(row).toContainText(db.recipientHolder);
-  await expect(row.locator("time")).toHaveAttribute("datetime", db.expiresAt.toISOString());
+  await expect(row.locator('time[data-kind="expires"]')).toHaveAttribute("datetime", db.expiresAt.toISOString());
 
   await row.getByRole("link").click();
-  await expect(page.getByTestId("amount")).toContainText(`(${db.amountMinor} ${db.currency.trim()})`);
+  await expect(page.getByTestId("amount")).toContainText(`${db.amountMinor} ${db.currency.trim()} en unidades mínimas`);
   await expect(page.getByTestId("recipient")).toHaveText(db.recipientDisplay);
   await expect(page.getByTestId("expires")).toHaveAttribute("data-expires-at", db.expiresAt.toISOString());
   await expect(page.getByTestId("proposal-hash")).toHaveAttribute("data-hash", db.hash);
@@ -206,7 +206,7 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
   await dialog.getByRole("button", { name: "Replace with the lower amount" }).click();
   await page.getByRole("link", { name: "Open the new proposal" }).click();
   await expect(page).not.toHaveURL(new RegExp(`${proposalId}$`));
-  await expect(page.getByTestId("amount")).toContainText("(10050 USD)");
+  await expect(page.getByTestId("amount")).toContainText("10050 USD in minor units");
   const v2Id = page.url().split("/").pop()!;
   const v2 = await proposalRow(v2Id);
   expect(v2.amountMinor).toBe(10050);

@@ -2,12 +2,12 @@ import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { withDb } from "./support/db";
 
-const NAV_LABELS_EN = ["Queue", "Executions", "Audit", "Admin"];
+const NAV_LABELS_EN = ["Queue", "Decided", "Executions", "Audit", "Admin"];
 
 test.describe("sign-in and role-based navigation", () => {
   const expected: Record<string, string[]> = {
-    ops: ["Queue", "Executions"],
-    reviewer: ["Queue"],
+    ops: ["Queue", "Decided", "Executions"],
+    reviewer: ["Queue", "Decided"],
     auditor: ["Audit"],
   };
   for (const [role, labels] of Object.entries(expected)) {
@@ -24,7 +24,7 @@ test.describe("sign-in and role-based navigation", () => {
   test("admin (who is also ops in the US demo) sees admin and ops sections", async ({ page }) => {
     await signIn(page, staff("shop-us", "admin"));
     const nav = page.getByRole("navigation", { name: "Main navigation" });
-    await expect(nav.getByRole("link")).toHaveText(["Queue", "Executions", "Audit", "Admin"]);
+    await expect(nav.getByRole("link")).toHaveText(["Queue", "Decided", "Executions", "Audit", "Admin"]);
   });
 
   test("a section outside the role is refused even by direct URL", async ({ page }) => {

@@ -51,7 +51,7 @@ test("ops sees an approved proposal's execution reach succeeded on the Execution
   const ex = await executionOf(proposalId);
   expect(ex?.status).toBe("succeeded");
   await expect(row).toContainText(`refund-${proposalId}`); // the idempotency key
-  await expect(row).toContainText("(2345 EUR)");
+  await expect(row).toContainText("2345 EUR"); // exact minor units, now labelled as such
 });
 
 for (const role of ["reviewer", "auditor"] as const) {

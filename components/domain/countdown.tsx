@@ -29,11 +29,17 @@ export function Countdown({ until, showAbsolute = true }: { until: string; showA
   }
   return (
     <span className={left !== null && left < 5 * 60_000 ? "countdown soon" : "countdown"}>
-      <span>{label}</span>
+      {showAbsolute ? (
+        <span>{label}</span>
+      ) : (
+        <time dateTime={end.toISOString()} data-kind="expires" title={end.toISOString()}>
+          {label}
+        </time>
+      )}
       {showAbsolute ? (
         <>
           {" "}
-          <time dateTime={end.toISOString()} title={end.toISOString()} className="muted">
+          <time dateTime={end.toISOString()} data-kind="expires" title={end.toISOString()} className="muted">
             ({format.dateTime(end, { hour: "2-digit", minute: "2-digit", second: "2-digit" })})
           </time>
         </>

@@ -2,17 +2,19 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { CopyButton } from "@/components/ui/copy-button";
 
-/** A proposal hash in short form, the full value on demand. */
+/** A proposal hash in short form, the full value on demand, and a copy button. */
 export function ProposalHash({ hash }: { hash: string }) {
   const t = useTranslations("proposal");
   const [full, setFull] = useState(false);
   return (
-    <span className="hash">
-      <code className="mono" data-testid="proposal-hash" data-hash={hash}>
+    <span className="hash inline-flex flex-wrap items-center gap-1">
+      <code className="mono break-all" data-testid="proposal-hash" data-hash={hash}>
         {full ? hash : `${hash.slice(0, 12)}…`}
-      </code>{" "}
-      <button type="button" className="link" onClick={() => setFull((v) => !v)} aria-expanded={full}>
+      </code>
+      <CopyButton value={hash} label={t("hash")} />
+      <button type="button" className="link text-sm" onClick={() => setFull((v) => !v)} aria-expanded={full}>
         {full ? t("hashShort") : t("hashFull")}
       </button>
     </span>

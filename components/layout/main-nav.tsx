@@ -2,19 +2,33 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { cn } from "@/lib/utils";
 
-export function MainNav({ items, label }: { items: { href: string; label: string }[]; label: string }) {
+export type NavItem = { href: string; label: string };
+
+export function MainNav({ items, label, onNavigate }: { items: NavItem[]; label: string; onNavigate?: () => void }) {
   const pathname = usePathname();
   return (
     <nav aria-label={label}>
-      <ul>
-        {items.map((item) => (
-          <li key={item.href}>
-            <Link href={item.href} aria-current={pathname === item.href || pathname.startsWith(item.href + "/") ? "page" : undefined}>
-              {item.label}
-            </Link>
-          </li>
-        ))}
+      <ul className="m-0 grid list-none gap-1 p-0">
+        {items.map((item) => {
+          const current = pathname === item.href || pathname.startsWith(item.href + "/");
+          return (
+            <li key={item.href}>
+              <Link
+                href={item.href}
+                onClick={onNavigate}
+                aria-current={current ? "page" : undefined}
+                className={cn(
+                  "block rounded-md px-3 py-2 text-sm font-medium text-sidebar-foreground no-underline hover:bg-sidebar-accent hover:no-underline",
+                  current && "bg-sidebar-accent",
+                )}
+              >
+                {item.label}
+              </Link>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );

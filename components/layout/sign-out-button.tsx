@@ -2,13 +2,15 @@
 
 import { signOut } from "next-auth/react";
 import { useState } from "react";
+import { Button } from "@/components/ui/button";
 
 export function SignOutButton({ label }: { label: string }) {
   const [pending, setPending] = useState(false);
   return (
-    <button
+    <Button
       type="button"
-      className="secondary"
+      variant="outline"
+      size="sm"
       disabled={pending}
       onClick={async () => {
         setPending(true);
@@ -17,6 +19,6 @@ export function SignOutButton({ label }: { label: string }) {
       }}
     >
       {label}
-    </button>
+    </Button>
   );
 }

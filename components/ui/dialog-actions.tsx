@@ -1,6 +1,7 @@
 "use client";
 
 import type { RefObject } from "react";
+import { Button } from "@/components/ui/button";
 
 /** The bottom of a confirmation dialog: its error (if any), the submit button and Cancel. */
 export function DialogActions(props: {
@@ -19,12 +20,12 @@ export function DialogActions(props: {
         </p>
       ) : null}
       <div className="row-actions">
-        <button type="submit" disabled={props.pending}>
+        <Button type="submit" disabled={props.pending}>
           {props.pending ? props.pendingLabel : props.submitLabel}
-        </button>
-        <button type="button" className="secondary" onClick={() => props.dialogRef.current?.close()}>
+        </Button>
+        <Button type="button" variant="outline" onClick={() => props.dialogRef.current?.close()}>
           {props.cancelLabel}
-        </button>
+        </Button>
       </div>
     </>
   );

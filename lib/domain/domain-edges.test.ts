@@ -62,8 +62,8 @@ const row: HashableProposal = {
   recipientHolder: "Ana García",
   reason: "damaged",
   expiresAt: new Date("2026-11-29T20:15:00.000Z"),
-  requiredApprovals: 1,
-  policyVersion: null,
+  requiredApprovals: 2,
+  policyVersion: 3,
 };
 
 describe("proposal hash", () => {
@@ -76,11 +76,13 @@ describe("proposal hash", () => {
       recipient: { kind: "original_payment", ref: "pi_123", holder: "Ana García" },
       reason: "damaged",
       expiresAt: row.expiresAt,
-      requiredApprovals: 1,
-      policyVersion: null,
+      requiredApprovals: 2,
+      policyVersion: 3,
     });
     expect(recomputeProposalHash(row)).toBe(computeProposalHash(hashInputOf(row)));
     expect(recomputeProposalHash({ ...row, amountMinor: 4598 })).not.toBe(recomputeProposalHash(row));
+    expect(recomputeProposalHash({ ...row, requiredApprovals: 1 })).not.toBe(recomputeProposalHash(row));
+    expect(recomputeProposalHash({ ...row, policyVersion: 4 })).not.toBe(recomputeProposalHash(row));
   });
   it("is sha256 hex of the canonical JSON", async () => {
     const { createHash } = await import("node:crypto");

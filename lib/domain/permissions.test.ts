@@ -44,8 +44,8 @@ describe("permission table", () => {
 
   it("navigation follows the table", () => {
     expect(visibleNavigation(["auditor"]).map((n) => n.key)).toEqual(["audit"]);
-    expect(visibleNavigation(["ops"]).map((n) => n.key)).toEqual(["queue", "executions"]);
-    expect(visibleNavigation(["reviewer"]).map((n) => n.key)).toEqual(["queue"]);
-    expect(visibleNavigation(["admin"]).map((n) => n.key)).toEqual(["queue", "executions", "audit", "admin"]);
+    expect(visibleNavigation(["ops"]).map((n) => n.key)).toEqual(["queue", "decided", "executions"]);
+    expect(visibleNavigation(["reviewer"]).map((n) => n.key)).toEqual(["queue", "decided"]);
+    expect(visibleNavigation(["admin"]).map((n) => n.key)).toEqual(["queue", "decided", "executions", "audit", "admin"]);
   });
 });

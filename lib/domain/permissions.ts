@@ -35,6 +35,7 @@ export function isRole(value: unknown): value is Role {
 /** Dashboard sections and the permission that shows each (navigation is derived, never hard-coded per role). */
 export const navigation = [
   { key: "queue", href: "/queue", permission: "queue:read" },
+  { key: "decided", href: "/decided", permission: "proposal:read" },
   { key: "executions", href: "/executions", permission: "executions:read" },
   { key: "audit", href: "/audit", permission: "audit:read" },
   { key: "admin", href: "/admin", permission: "admin:manage" },

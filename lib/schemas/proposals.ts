@@ -47,3 +47,13 @@ export const editProposalAmountInput = z.strictObject({
   amountMinor: z.number().int("Whole minor units only (for example 1250 for 12.50).").positive(),
 });
 export type EditProposalAmountInput = z.infer<typeof editProposalAmountInput>;
+
+/** The "Decided" view: finished proposals, searched by order, customer, amount or reviewer. */
+export const decidedStatuses = ["approved", "executing", "succeeded", "failed", "needs_reconciliation", "rejected", "expired", "invalidated"] as const;
+export const decidedFilterInput = z.strictObject({
+  q: z.string().trim().max(100).optional(),
+  status: z.enum(decidedStatuses).optional(),
+  page: z.coerce.number().int().min(1).max(1000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type DecidedFilterInput = z.infer<typeof decidedFilterInput>;

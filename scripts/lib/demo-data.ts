@@ -85,6 +85,9 @@ export const demoTenants: DemoTenant[] = [
           { number: "ORD-1004", method: "card", display: "Visa •••• 1881", totalMinor: 72_000, items: [{ sku: "BIC-02", name: "Bicicleta plegable", quantity: 1, unitMinor: 72_000 }] },
         ],
       },
+      ...extraCustomers("es", [
+        ["lucia", "Lucía Fernández"], ["diego", "Diego Sánchez"], ["carmen", "Carmen Ruiz"], ["javi", "Javier Moreno"],
+      ], 3000, ["Auriculares", "Lámpara de mesa", "Mochila", "Cafetera", "Reloj", "Teclado"]),
     ],
   },
   {
@@ -119,9 +122,46 @@ export const demoTenants: DemoTenant[] = [
           { number: "ORD-2003", method: "bank_transfer", display: "ACH •••• 6789", totalMinor: 32_050, items: [{ sku: "CHR-1", name: "Office chair", quantity: 1, unitMinor: 32_050 }] },
         ],
       },
+      ...extraCustomers("us", [
+        ["emma", "Emma Johnson"], ["liam", "Liam Brown"], ["olivia", "Olivia Davis"], ["noah", "Noah Wilson"],
+      ], 4000, ["Desk lamp", "Backpack", "Espresso machine", "Wireless keyboard", "Sneakers", "Watch"]),
     ],
   },
 ];
+
+/**
+ * More demo customers and orders (added after the original ones, whose rows and ids stay the same):
+ * enough orders per tenant to explore, in varied states — paid, partly refunded, fully refunded,
+ * card and bank transfer, small amounts and amounts above the two-reviewer threshold.
+ */
+function extraCustomers(country: "es" | "us", people: [string, string][], firstNumber: number, products: string[]): DemoCustomer[] {
+  const domain = country === "es" ? "cliente-es.test" : "customer-us.test";
+  const cards = ["Visa •••• 4242", "Mastercard •••• 5454", "Visa •••• 1111", "Amex •••• 8431"];
+  const bank = country === "es" ? "IBAN ES12 •••• •••• •••• •••• 7788" : "ACH •••• 2468";
+  const amounts = [2_499, 8_950, 15_900, 45_000, 129_900];
+  let n = firstNumber;
+  return people.map(([key, name], ci) => ({
+    key,
+    name,
+    email: `${key}@${domain}`,
+    orders: Array.from({ length: 5 }, (_, oi): DemoOrder => {
+      const i = ci * 5 + oi;
+      const totalMinor = amounts[i % amounts.length]!;
+      const product = products[i % products.length]!;
+      // Every 4th order partly refunded, every 7th fully refunded; the rest paid.
+      const refundedMinor = i % 7 === 6 ? totalMinor : i % 4 === 3 ? Math.round(totalMinor / 4) : undefined;
+      n += 1;
+      return {
+        number: `ORD-${n}`,
+        method: i % 3 === 2 ? "bank_transfer" : "card",
+        display: i % 3 === 2 ? bank : cards[i % cards.length]!,
+        totalMinor,
+        ...(refundedMinor ? { refundedMinor } : {}),
+        items: [{ sku: `${product.slice(0, 3).toUpperCase()}-${i}`, name: product, quantity: 1, unitMinor: totalMinor }],
+      };
+    }),
+  }));
+}
 
 export const customerId = (tenantSlug: string, key: string) => `cus_${tenantSlug.replace(/-/g, "_")}_${key}`;
 export const channelSecret = (tenantSlug: string, channel: string) => derive(`channel-secret:${tenantSlug}:${channel}`);
@@ -194,7 +234,7 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
               currency: t.currency,
               totalMinor: o.totalMinor,
               capturedMinor: o.totalMinor,
-              status: refunded > 0 ? "partially_refunded" : "paid",
+              status: refunded >= o.totalMinor ? "refunded" : refunded > 0 ? "partially_refunded" : "paid",
               items: o.items,
               placedAt: new Date(Date.UTC(2026, 9, day, 10, 0, 0)),
             },

@@ -1,40 +1,63 @@
 "use client";
 
-import { useRef, useState, type FormEvent } from "react";
+import Link from "next/link";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useRouter } from "next/navigation";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useFormatter, useLocale, useTranslations } from "next-intl";
+import { useFormatter, useLocale, useNow, useTranslations } from "next-intl";
+import { toast } from "sonner";
 import { api, ApiError, proposalKeys } from "@/lib/queries/proposals";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { approvalResultDto, rejectResultDto, type ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { formatMinor } from "@/lib/domain/format-money";
-import { DialogActions } from "@/components/ui/dialog-actions";
 import type { StepUpInput } from "@/lib/schemas/proposals";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Textarea } from "@/components/ui/textarea";
+import { Input } from "@/components/ui/input";
+import { Kbd } from "@/components/ui/kbd";
+import { useShortcuts } from "@/components/reviewer/use-shortcuts";
+import { useNextProposal } from "@/components/reviewer/use-next-proposal";
 import { PasskeyApproveButton } from "./passkey-approve-button";
 
+const presetReasons = ["not_eligible", "already_resolved", "needs_evidence", "amount_wrong"] as const;
+
 /**
- * Approve / reject for reviewers. The confirmation restates exactly what will happen, and the request
- * carries the hash that was on screen; the server recomputes it and refuses any difference.
+ * Approve / reject for reviewers. The confirmation restates exactly what will happen (and whether this
+ * approval pays or waits for a second reviewer); the request carries the hash that was on screen, the
+ * server recomputes it and refuses any difference.
  */
 export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const t = useTranslations("proposal");
+  const tp = useTranslations("rejectPresets");
   const locale = useLocale();
   const format = useFormatter();
+  const router = useRouter();
   const queryClient = useQueryClient();
-  const approveRef = useRef<HTMLDialogElement>(null);
-  const rejectRef = useRef<HTMLDialogElement>(null);
+  const now = useNow({ updateInterval: 1000 });
+  const [open, setOpen] = useState<"approve" | "reject" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [decided, setDecided] = useState(false);
   const [needsStepUp, setNeedsStepUp] = useState(false);
+  const [reason, setReason] = useState("");
+  const nextLink = useRef<HTMLAnchorElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const reasonInput = useRef<HTMLTextAreaElement>(null);
+  const next = useNextProposal(p.id, decided);
 
   const invalidate = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
-
   const approve = useMutation({
     mutationFn: (body: { hash: string; stepUp?: StepUpInput }) =>
       api(`/api/proposals/${p.id}/approve`, approvalResultDto, { method: "POST", body: JSON.stringify(body) }),
     onSuccess: (r) => {
-      approveRef.current?.close();
+      setOpen(null);
       setError(null);
-      setNotice(r.status === proposalStatus.approved ? t("approvedNotice") : t("partialNotice", { count: r.approvals, required: r.requiredApprovals }));
+      setDecided(true);
+      const text = r.status === proposalStatus.approved ? t("approvedNotice") : t("partialNotice", { count: r.approvals, required: r.requiredApprovals });
+      setNotice(text);
+      toast.success(text);
     },
     onError: (e) => {
       if (e instanceof ApiError && e.details.reason === "step_up_required") setNeedsStepUp(true);
@@ -43,45 +66,73 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     onSettled: invalidate,
   });
   const reject = useMutation({
-    mutationFn: (body: { hash: string; reason: string }) => api(`/api/proposals/${p.id}/reject`, rejectResultDto, { method: "POST", body: JSON.stringify(body) }),
+    mutationFn: (body: { hash: string; reason: string }) =>
+      api(`/api/proposals/${p.id}/reject`, rejectResultDto, { method: "POST", body: JSON.stringify(body) }),
     onSuccess: () => {
-      rejectRef.current?.close();
+      setOpen(null);
       setError(null);
+      setDecided(true);
       setNotice(t("rejectedNotice"));
+      toast.success(t("rejectedNotice"));
     },
     onError: (e) => setError(e.message),
     onSettled: invalidate,
   });
 
-  // eslint-disable-next-line react-hooks/purity -- the step-up window is judged at render; the server re-checks it on submit
-  const stepUpDue = needsStepUp || Date.now() > new Date(p.viewer.stepUpAfter).getTime();
-  const expires = format.dateTime(new Date(p.expiresAt), { hour: "2-digit", minute: "2-digit" });
-  const confirmText = t("confirm", {
-    amount: formatMinor(p.amountMinor, p.currency, locale),
-    recipient: p.recipient.display,
-    holder: p.recipient.holder,
-    order: p.order.number,
-    expires,
+  // After a decision the next item is one keystroke away (Enter on the focused link, or n).
+  useEffect(() => {
+    if (decided && next.data) nextLink.current?.focus();
+  }, [decided, next.data]);
+
+  const canDecide = p.viewer.canDecide && !decided;
+  const canReject = p.viewer.canReject && !decided;
+  useShortcuts({
+    a: () => canDecide && (setError(null), setOpen("approve")),
+    r: () => canReject && (setError(null), setOpen("reject")),
+    n: () => next.data && router.push(`/proposals/${next.data.id}`),
   });
+
+  // Both become due while the page is open, not only after a refused click.
+  const expiredWhileOpen = now.getTime() >= new Date(p.expiresAt).getTime();
+  const stepUpDue = needsStepUp || now.getTime() > new Date(p.viewer.stepUpAfter).getTime();
+  const amount = formatMinor(p.amountMinor, p.currency, locale);
+  const expires = format.dateTime(new Date(p.expiresAt), { hour: "2-digit", minute: "2-digit" });
+  const confirmText = t("confirm", { amount, recipient: p.recipient.display, holder: p.recipient.holder, order: p.order.number, expires });
+  const position = p.approvals.length + 1;
+  const fourEyes =
+    p.requiredApprovals > 1 && position < p.requiredApprovals
+      ? t("fourEyesFirst", { position, required: p.requiredApprovals })
+      : p.requiredApprovals > 1
+        ? t("fourEyesFinal", { amount })
+        : t("singlePays", { amount });
 
   function onApprove(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (expiredWhileOpen) return;
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
     approve.mutate({ hash: p.hash, ...(stepUpDue && password ? { stepUp: { method: "password" as const, password } } : {}) });
   }
   function onReject(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    reject.mutate({ hash: p.hash, reason: String(new FormData(event.currentTarget).get("reason") ?? "") });
+    if (expiredWhileOpen) return;
+    reject.mutate({ hash: p.hash, reason });
   }
 
   const status = (
     <>
       {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
+        <div className="notice" role="status">
+          {notice}{" "}
+          {decided && next.data ? (
+            <Link ref={nextLink} href={`/proposals/${next.data.id}`} className="font-medium">
+              {t("reviewNext", { order: next.data.orderNumber })} <Kbd>n</Kbd>
+            </Link>
+          ) : decided && next.isSuccess ? (
+            <Link href="/queue">{t("queueEmptyNext")}</Link>
+          ) : null}
+        </div>
       ) : null}
-      {error ? (
+      {error && !open ? (
         <p className="error-box" role="alert" data-testid="decision-error">
           {error}
         </p>
@@ -98,54 +149,150 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     );
   }
 
+  const dialogError = (
+    <>
+      {expiredWhileOpen ? (
+        <p className="error-box" role="alert">
+          {t("expiredWhileOpen")}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error-box" role="alert" data-testid="decision-error">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+
   return (
     <>
       {status}
       {p.viewer.alreadyApproved ? <p className="muted">{t("alreadyApproved")}</p> : null}
       {p.viewer.ownRequest ? <p className="muted">{t("ownRequest")}</p> : null}
-      <div className="row-actions">
-        {p.viewer.canDecide ? (
-          <button type="button" onClick={() => { setError(null); approveRef.current?.showModal(); }}>
-            {t("approve")}
-          </button>
-        ) : null}
-        {p.viewer.canReject ? (
-          <button type="button" className="secondary" onClick={() => { setError(null); rejectRef.current?.showModal(); }}>
-            {t("reject")}
-          </button>
-        ) : null}
-      </div>
-
-      <dialog ref={approveRef} aria-labelledby="approve-title">
-        <form onSubmit={onApprove}>
-          <h2 id="approve-title">{t("approveTitle")}</h2>
-          <p className="confirm-text" data-testid="confirm-text">
-            {confirmText}
-          </p>
-          <p className="muted">{t("confirmHash", { hash: p.hash })}</p>
-          {p.viewer.hasPasskeys ? <PasskeyApproveButton proposalId={p.id} hash={p.hash} busy={approve.isPending} onApprove={(body) => approve.mutate(body)} onError={setError} /> : null}
-          {stepUpDue ? (
-            <div className="field">
-              <p>{t("stepUpNeeded", { minutes: p.viewer.stepUpMinutes })}</p>
-              <label htmlFor="step-up-password">{t("password")}</label>
-              <input id="step-up-password" name="password" type="password" autoComplete="current-password" required />
-            </div>
+      {canDecide || canReject ? (
+        <div className="mt-4 flex flex-wrap gap-3">
+          {canDecide ? (
+            <Button
+              type="button"
+              onClick={() => {
+                setError(null);
+                setOpen("approve");
+              }}
+              aria-keyshortcuts="a"
+            >
+              {t("approve")}
+            </Button>
           ) : null}
-          <DialogActions dialogRef={approveRef} error={error} pending={approve.isPending} submitLabel={t("confirmApprove")} pendingLabel={t("working")} cancelLabel={t("cancel")} />
-        </form>
-      </dialog>
+          {canReject ? (
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => {
+                setError(null);
+                setOpen("reject");
+              }}
+              aria-keyshortcuts="r"
+            >
+              {t("reject")}
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
 
-      <dialog ref={rejectRef} aria-labelledby="reject-title">
-        <form onSubmit={onReject}>
-          <h2 id="reject-title">{t("rejectTitle")}</h2>
-          <p className="confirm-text">{confirmText}</p>
-          <div className="field">
-            <label htmlFor="reject-reason">{t("rejectReason")}</label>
-            <textarea id="reject-reason" name="reason" required minLength={3} maxLength={500} />
-          </div>
-          <DialogActions dialogRef={rejectRef} error={error} pending={reject.isPending} submitLabel={t("confirmReject")} pendingLabel={t("working")} cancelLabel={t("cancel")} />
-        </form>
-      </dialog>
+      <Dialog open={open === "approve"} onOpenChange={(o) => setOpen(o ? "approve" : null)}>
+        <DialogContent
+          closeLabel={t("cancel")}
+          aria-describedby="approve-four-eyes"
+          // Keyboard-first: focus lands on what the reviewer does next (the password when due, else confirm).
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            (passwordInput.current ?? confirmButton.current)?.focus();
+          }}
+        >
+          <form onSubmit={onApprove} className="grid gap-4">
+            <DialogHeader>
+              <DialogTitle>{t("approveTitle")}</DialogTitle>
+              <DialogDescription id="approve-four-eyes" className="font-medium text-foreground">
+                {fourEyes}
+              </DialogDescription>
+            </DialogHeader>
+            <p className="confirm-text m-0" data-testid="confirm-text">
+              {confirmText}
+            </p>
+            <p className="m-0 text-sm break-all text-muted-foreground">{t("confirmHash", { hash: p.hash })}</p>
+            {p.viewer.hasPasskeys ? (
+              <PasskeyApproveButton proposalId={p.id} hash={p.hash} busy={approve.isPending} onApprove={(body) => approve.mutate(body)} onError={setError} />
+            ) : null}
+            {stepUpDue ? (
+              <div className="grid gap-1.5">
+                <p className="m-0 text-sm">{t("stepUpNeeded", { minutes: p.viewer.stepUpMinutes })}</p>
+                <label htmlFor="step-up-password">{t("password")}</label>
+                <Input ref={passwordInput} id="step-up-password" name="password" type="password" autoComplete="current-password" required />
+              </div>
+            ) : null}
+            {dialogError}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setOpen(null)}>
+                {t("cancel")}
+              </Button>
+              <Button ref={confirmButton} type="submit" disabled={approve.isPending || expiredWhileOpen}>
+                {approve.isPending ? t("working") : t("confirmApprove")}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
+
+      <Dialog open={open === "reject"} onOpenChange={(o) => setOpen(o ? "reject" : null)}>
+        <DialogContent
+          closeLabel={t("cancel")}
+          onOpenAutoFocus={(e) => {
+            e.preventDefault();
+            reasonInput.current?.focus();
+          }}
+        >
+          <form onSubmit={onReject} className="grid gap-4">
+            <DialogHeader>
+              <DialogTitle>{t("rejectTitle")}</DialogTitle>
+              <DialogDescription>{t("rejectHelp")}</DialogDescription>
+            </DialogHeader>
+            <p className="confirm-text m-0">{confirmText}</p>
+            <fieldset className="m-0 grid gap-2 border-0 p-0">
+              <legend className="mb-2 text-sm font-medium">{t("rejectPresets")}</legend>
+              <div className="flex flex-wrap gap-2">
+                {presetReasons.map((k) => (
+                  <Button key={k} type="button" size="sm" variant="secondary" onClick={() => setReason(tp(k))}>
+                    {tp(`${k}_short`)}
+                  </Button>
+                ))}
+              </div>
+            </fieldset>
+            <div className="grid gap-1.5">
+              <label htmlFor="reject-reason">{t("rejectReason")}</label>
+              {/* Kept in state: if the proposal expires while the dialog is open, what was typed stays. */}
+              <Textarea
+                ref={reasonInput}
+                id="reject-reason"
+                name="reason"
+                required
+                minLength={3}
+                maxLength={500}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+              />
+            </div>
+            {dialogError}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setOpen(null)}>
+                {t("cancel")}
+              </Button>
+              <Button type="submit" variant="destructive" disabled={reject.isPending || expiredWhileOpen}>
+                {reject.isPending ? t("working") : t("confirmReject")}
+              </Button>
+            </DialogFooter>
+          </form>
+        </DialogContent>
+      </Dialog>
     </>
   );
 }

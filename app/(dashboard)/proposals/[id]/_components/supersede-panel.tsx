@@ -8,6 +8,7 @@ import { api, proposalKeys } from "@/lib/queries/proposals";
 import { editResultDto, reprepareResultDto, type ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { parseMajorToMinor } from "@/lib/domain/format-money";
 import { DialogActions } from "@/components/ui/dialog-actions";
+import { Button } from "@/components/ui/button";
 
 /** Re-prepare (expired / invalidated) and edit = supersede (lower the amount). */
 export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
@@ -29,7 +30,8 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
     onSettled,
   });
   const edit = useMutation({
-    mutationFn: (amountMinor: number) => api(`/api/proposals/${p.id}/edit`, editResultDto, { method: "POST", body: JSON.stringify({ hash: p.hash, amountMinor }) }),
+    mutationFn: (amountMinor: number) =>
+      api(`/api/proposals/${p.id}/edit`, editResultDto, { method: "POST", body: JSON.stringify({ hash: p.hash, amountMinor }) }),
     onSuccess,
     onError: (e) => setError(e.message),
     onSettled,
@@ -62,14 +64,21 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
       ) : null}
       <div className="row-actions">
         {p.viewer.canReprepare && !made ? (
-          <button type="button" className="secondary" disabled={reprepare.isPending} onClick={() => reprepare.mutate()}>
+          <Button type="button" variant="outline" disabled={reprepare.isPending} onClick={() => reprepare.mutate()}>
             {t("reprepare")}
-          </button>
+          </Button>
         ) : null}
         {p.viewer.canEdit && !made ? (
-          <button type="button" className="secondary" onClick={() => { setError(null); editRef.current?.showModal(); }}>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => {
+              setError(null);
+              editRef.current?.showModal();
+            }}
+          >
             {t("edit")}
-          </button>
+          </Button>
         ) : null}
       </div>
       <dialog ref={editRef} aria-labelledby="edit-title">
@@ -80,7 +89,14 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
             <label htmlFor="edit-amount">{t("newAmount", { currency: p.currency })}</label>
             <input id="edit-amount" name="amount" inputMode="decimal" autoComplete="off" required />
           </div>
-          <DialogActions dialogRef={editRef} error={error} pending={edit.isPending} submitLabel={t("confirmEdit")} pendingLabel={t("working")} cancelLabel={t("cancel")} />
+          <DialogActions
+            dialogRef={editRef}
+            error={error}
+            pending={edit.isPending}
+            submitLabel={t("confirmEdit")}
+            pendingLabel={t("working")}
+            cancelLabel={t("cancel")}
+          />
         </form>
       </dialog>
     </div>

@@ -1,0 +1,80 @@
+import type { ReactNode } from "react";
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import type { Actor } from "@/lib/server/auth/actor";
+import { can, visibleNavigation } from "@/lib/domain/permissions";
+import { ThemeSwitch } from "@/components/theme/theme-switch";
+import { MainNav } from "./main-nav";
+import { MobileNav } from "./mobile-nav";
+import { SignOutButton } from "./sign-out-button";
+import { CommandMenu } from "./command-menu";
+import { TraceBox } from "./trace-box";
+
+/**
+ * The signed-in frame: a sidebar on wide screens, a header with the navigation in a sheet on phones.
+ * `header` is the slot for header tools (trace lookup, command palette trigger).
+ */
+export async function AppShell({ actor, children, header }: { actor: Actor; children: ReactNode; header?: ReactNode }) {
+  const t = await getTranslations();
+  const items = visibleNavigation(actor.roles).map((i) => ({ href: i.href, label: t(`nav.${i.key}`) }));
+  const who = (
+    <div className="grid gap-2 text-sm text-sidebar-foreground" data-testid="who">
+      <span>{t("user.signedInAs", { name: actor.name })}</span>
+      <span>
+        {t("user.tenant")}: <strong>{actor.tenantSlug}</strong>
+      </span>
+      <span>
+        {t("user.roles")}: {actor.roles.map((r) => t(`roles.${r}`)).join(", ")}
+      </span>
+      <Link href="/account/passkeys">{t("passkeys.nav")}</Link>
+      <ThemeSwitch />
+      <div>
+        <SignOutButton label={t("user.signOut")} />
+      </div>
+    </div>
+  );
+  // Reviewers and ops open one trace by its exact id (the lead's "Trace" box, issue 15).
+  const traceBox = can(actor.roles, "audit:trace") ? (
+    <TraceBox label={t("traceBox.label")} placeholder={t("traceBox.placeholder")} submit={t("traceBox.open")} />
+  ) : null;
+  return (
+    <div className="min-h-dvh md:grid md:grid-cols-[15rem_minmax(0,1fr)]">
+      <a href="#main" className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+        {t("shell.skip")}
+      </a>
+      <aside className="sticky top-0 hidden h-dvh flex-col gap-6 border-r bg-sidebar p-4 md:flex">
+        <Link href="/" className="px-3 font-semibold text-sidebar-foreground no-underline hover:no-underline">
+          {t("app.name")}
+        </Link>
+        <MainNav items={items} label={t("nav.main")} />
+        {traceBox}
+        <div className="mt-auto">{who}</div>
+      </aside>
+      <div className="flex min-w-0 flex-col">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/90 px-3 backdrop-blur sm:px-6">
+          <MobileNav
+            items={items}
+            label={t("nav.main")}
+            title={t("app.name")}
+            openLabel={t("shell.openMenu")}
+            closeLabel={t("shell.close")}
+            footer={
+              <>
+                {traceBox}
+                {who}
+              </>
+            }
+          />
+          <span className="font-semibold md:hidden">{t("app.name")}</span>
+          <div className="ml-auto flex min-w-0 items-center gap-2">
+            {header}
+            <CommandMenu items={items} />
+          </div>
+        </header>
+        <main id="main" className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-5 sm:px-6 lg:px-8">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

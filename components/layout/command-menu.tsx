@@ -1,0 +1,58 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import { useEffect, useState } from "react";
+import { Search } from "lucide-react";
+import { useTranslations } from "next-intl";
+import { Button } from "@/components/ui/button";
+import { Kbd } from "@/components/ui/kbd";
+import { isTypingTarget } from "@/components/reviewer/use-shortcuts";
+import type { NavItem } from "./main-nav";
+
+// The palette (cmdk) and the help sheet load on first use, so they cost nothing on a cold page load.
+const CommandPalette = dynamic(() => import("./command-palette").then((m) => m.CommandPalette), { ssr: false });
+const ShortcutHelp = dynamic(() => import("./shortcut-help").then((m) => m.ShortcutHelp), { ssr: false });
+
+/** Header trigger for the ⌘K palette; also owns the global ⌘K / Ctrl+K and ? keys. */
+export function CommandMenu({ items }: { items: NavItem[] }) {
+  const t = useTranslations("palette");
+  const [open, setOpen] = useState(false);
+  const [help, setHelp] = useState(false);
+  const [used, setUsed] = useState(false);
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "k") {
+        event.preventDefault();
+        setUsed(true);
+        setOpen((o) => !o);
+      } else if (event.key === "?" && !isTypingTarget(event.target) && !document.querySelector("[role=dialog][data-state=open]")) {
+        event.preventDefault();
+        setUsed(true);
+        setHelp(true);
+      }
+    }
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  return (
+    <>
+      <Button
+        variant="outline"
+        size="sm"
+        className="gap-2 text-muted-foreground"
+        aria-keyshortcuts="Control+K Meta+K"
+        onClick={() => {
+          setUsed(true);
+          setOpen(true);
+        }}
+      >
+        <Search aria-hidden />
+        <span className="hidden sm:inline">{t("trigger")}</span>
+        <span className="sr-only sm:hidden">{t("trigger")}</span>
+        <Kbd className="hidden sm:inline-flex">⌘K</Kbd>
+      </Button>
+      {used ? <CommandPalette open={open} onOpenChange={setOpen} items={items} /> : null}
+      {used ? <ShortcutHelp open={help} onOpenChange={setHelp} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import { useState, type ReactNode } from "react";
+import { Menu } from "lucide-react";
+import { Button } from "@/components/ui/button";
+import type { NavItem } from "./main-nav";
+
+// The sheet (Radix Dialog) loads on the first tap, so wide screens and cold loads never download it.
+const MobileNavSheet = dynamic(() => import("./mobile-nav-sheet").then((m) => m.MobileNavSheet), { ssr: false });
+
+/** Phones: the navigation lives in a sheet opened from the header. */
+export function MobileNav(props: { items: NavItem[]; label: string; title: string; openLabel: string; closeLabel: string; footer: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
+  return (
+    <>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="md:hidden"
+        aria-label={props.openLabel}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => {
+          setUsed(true);
+          setOpen(true);
+        }}
+      >
+        <Menu aria-hidden />
+      </Button>
+      {used ? (
+        <MobileNavSheet
+          open={open}
+          onOpenChange={setOpen}
+          items={props.items}
+          label={props.label}
+          title={props.title}
+          closeLabel={props.closeLabel}
+          footer={props.footer}
+        />
+      ) : null}
+    </>
+  );
+}

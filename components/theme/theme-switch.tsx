@@ -1,0 +1,56 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { useTheme } from "next-themes";
+import { useTranslations } from "next-intl";
+import { Monitor, Moon, Sun } from "lucide-react";
+import { cn } from "@/lib/utils";
+
+const options = [
+  { value: "light", Icon: Sun },
+  { value: "dark", Icon: Moon },
+  { value: "system", Icon: Monitor },
+] as const;
+
+const subscribeNothing = () => () => undefined;
+
+/** Three-way theme picker (light / dark / follow the system) as a radio group of icon buttons. */
+export function ThemeSwitch({ className }: { className?: string }) {
+  const t = useTranslations("theme");
+  const { theme, setTheme } = useTheme();
+  // The stored choice is only known in the browser; render neutral until mounted (no hydration mismatch).
+  const mounted = useSyncExternalStore(
+    subscribeNothing,
+    () => true,
+    () => false,
+  );
+  return (
+    <div
+      role="radiogroup"
+      aria-label={t("label")}
+      className={cn("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}
+    >
+      {options.map(({ value, Icon }) => {
+        const checked = mounted && theme === value;
+        return (
+          <button
+            key={value}
+            type="button"
+            role="radio"
+            data-slot="theme-option"
+            aria-checked={checked}
+            aria-label={t(value)}
+            title={t(value)}
+            onClick={() => setTheme(value)}
+            className={cn(
+              "inline-flex size-8 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground",
+              checked && "bg-accent text-accent-foreground",
+            )}
+          >
+            <Icon className="size-4" aria-hidden />
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,204 @@
+// The dashboard as its people use it: phone and laptop sizes in light and dark, axe, no sideways
+// scrolling (screenshots written to docs/screenshots/), a keyboard-only review of three proposals,
+// and filters that survive a reload.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { signIn, staff, type DemoRole } from "./support/auth";
+import { freshOrder, withDb } from "./support/db";
+import { runAgentDemo, baseURL } from "./support/agent-demo";
+
+const sizes = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "laptop", width: 1366, height: 900 },
+] as const;
+const schemes = ["light", "dark"] as const;
+
+async function as(browser: Browser, tenant: string, role: DemoRole, size: (typeof sizes)[number], scheme: (typeof schemes)[number]): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: size.width, height: size.height }, colorScheme: scheme });
+  const page = await context.newPage();
+  await signIn(page, staff(tenant, role));
+  return page;
+}
+
+/** No horizontal page scroll, no serious/critical axe violations, and a screenshot for the docs. */
+async function check(page: Page, name: string, size: (typeof sizes)[number], scheme: string) {
+  await page.waitForLoadState("networkidle");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} at ${size.width}px scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${name} ${size.name} ${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  await page.screenshot({ path: `docs/screenshots/${name}-${size.width}-${scheme}.png` });
+}
+
+test("queue, detail, approve dialog, decided, executions, audit and admin: phone and laptop, light and dark", async ({ browser }) => {
+  test.setTimeout(240_000);
+  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 12_999)]);
+  for (const size of sizes) {
+    for (const scheme of schemes) {
+      const reviewer = await as(browser, "shop-us", "reviewer", size, scheme);
+      // The theme follows the system until the person picks one.
+      await expect(reviewer.locator("html")).toHaveClass(scheme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+      await reviewer.goto("/queue");
+      await expect(reviewer.locator(size.name === "phone" ? `[data-proposal-card="${proposalId}"]` : `tr[data-proposal-id="${proposalId}"]`)).toBeVisible();
+      await check(reviewer, "queue", size, scheme);
+      await reviewer.goto(`/proposals/${proposalId}`);
+      await expect(reviewer.getByTestId("amount")).toBeVisible();
+      await check(reviewer, "detail", size, scheme);
+      await reviewer.getByRole("button", { name: "Approve", exact: true }).click();
+      const dialog = reviewer.getByRole("dialog");
+      await expect(dialog).toBeVisible();
+      await reviewer.waitForTimeout(300); // the open animation
+      // Fully visible: the dialog's box lies inside the viewport, confirm button included.
+      const box = await dialog.boundingBox();
+      expect(box && box.y >= 0 && box.x >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width).toBe(true);
+      await expect(dialog.getByRole("button", { name: "Approve refund" })).toBeInViewport();
+      await check(reviewer, "approve-dialog", size, scheme);
+      await reviewer.keyboard.press("Escape");
+      await reviewer.goto("/decided");
+      await check(reviewer, "decided", size, scheme);
+      await reviewer.context().close();
+
+      const admin = await as(browser, "shop-us", "admin", size, scheme); // admin + ops in the US demo
+      await admin.goto("/executions");
+      await check(admin, "executions", size, scheme);
+      await admin.goto("/admin");
+      await check(admin, "admin", size, scheme);
+      await admin.context().close();
+
+      const auditor = await as(browser, "shop-us", "auditor", size, scheme);
+      await auditor.goto("/audit");
+      await check(auditor, "audit", size, scheme);
+      await auditor.context().close();
+    }
+  }
+});
+
+test("phones get the navigation in a sheet", async ({ browser }) => {
+  const page = await as(browser, "shop-us", "reviewer", sizes[0], "light");
+  await page.goto("/queue");
+  await expect(page.getByRole("navigation", { name: "Main navigation" })).toBeHidden();
+  await page.getByRole("button", { name: "Open navigation" }).click();
+  const sheet = page.getByRole("dialog");
+  await sheet.getByRole("link", { name: "Decided" }).click();
+  await expect(page).toHaveURL(/\/decided$/);
+  await expect(page.getByRole("heading", { name: "Decided proposals" })).toBeVisible();
+  await page.context().close();
+});
+
+test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each decision is stored", async ({ browser }) => {
+  const ids = [];
+  for (const amount of [2_101, 2_202, 2_303]) ids.push(runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", amount)]));
+  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  await page.goto("/queue");
+  await expect(page.locator(`tr[data-proposal-id="${ids[2]}"]`)).toBeVisible();
+  await page.locator("body").click({ position: { x: 5, y: 400 } }); // focus the page, not a control
+  await page.keyboard.press("j");
+  await expect(page.locator("[data-queue-link]:focus")).toHaveCount(1);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/proposals\//);
+
+  const decided: { id: string; how: "approve" | "reject" }[] = [];
+  for (let i = 0; i < 3; i++) {
+    await expect(page.getByTestId("amount")).toBeVisible();
+    const id = page.url().split("/proposals/")[1]!;
+    const how = i === 1 ? "reject" : "approve";
+    await page.keyboard.press(how === "approve" ? "a" : "r");
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toBeVisible();
+    if (how === "approve") {
+      await expect(dialog.getByRole("button", { name: "Approve refund" })).toBeFocused();
+    } else {
+      await expect(dialog.getByLabel(/Reason/)).toBeFocused();
+      await page.keyboard.type("Customer already received a replacement");
+      await page.keyboard.press("Tab"); // to Cancel
+      await page.keyboard.press("Tab"); // to Reject proposal
+      await expect(dialog.getByRole("button", { name: "Reject proposal" })).toBeFocused();
+    }
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status")).toContainText(how === "approve" ? /Approved|Approval recorded/ : /Rejected/);
+    decided.push({ id, how });
+    // Focus moves to "Review next"; Enter opens it.
+    const next = page.getByRole("link", { name: /^Review next/ });
+    await expect(next).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page).not.toHaveURL(new RegExp(id));
+  }
+  expect(new Set(decided.map((d) => d.id)).size).toBe(3);
+  const reviewer = staff("shop-us", "reviewer");
+  for (const d of decided) {
+    const row = await withDb(async (c) => (await c.query(`SELECT status FROM "Proposal" WHERE id = $1`, [d.id])).rows[0] as { status: string });
+    if (d.how === "reject") expect(row.status).toBe("rejected");
+    else {
+      const approvals = await withDb(
+        async (c) =>
+          (
+            await c.query(`SELECT a.id FROM "Approval" a JOIN "StaffUser" s ON s.id = a."approverId" WHERE a."proposalId" = $1 AND s.email = $2`, [
+              d.id,
+              reviewer.email,
+            ])
+          ).rows,
+      );
+      expect(approvals).toHaveLength(1);
+    }
+  }
+  await page.context().close();
+});
+
+test("the help lists the shortcuts and ⌘K jumps to a waiting proposal", async ({ browser }) => {
+  const order = await freshOrder("shop-us", 3_131);
+  const id = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const page = await as(browser, "shop-us", "reviewer", sizes[1], "dark");
+  await page.goto("/queue");
+  await page.locator("body").click({ position: { x: 5, y: 400 } });
+  await page.keyboard.press("?");
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Control+k");
+  const palette = page.getByRole("dialog", { name: "Jump to" });
+  await expect(palette).toBeVisible();
+  await page.keyboard.type(order);
+  await page.getByRole("option", { name: new RegExp(`^${order}`) }).click();
+  await expect(page).toHaveURL(new RegExp(`/proposals/${id}$`));
+  await page.context().close();
+});
+
+test("a queue filter and sort live in the URL and survive a reload", async ({ browser }) => {
+  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  await page.goto("/queue");
+  await page.getByLabel("Channel").selectOption("web_support");
+  await page.getByLabel("Sort").selectOption("amount_desc");
+  await expect(page).toHaveURL(/channel=web_support/);
+  await expect(page).toHaveURL(/sort=amount_desc/);
+  await page.reload();
+  await expect(page.getByLabel("Channel")).toHaveValue("web_support");
+  await expect(page.getByLabel("Sort")).toHaveValue("amount_desc");
+  // The sort is applied: amounts are non-increasing down the table.
+  const amounts = await page.locator("tbody tr [data-minor]").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-minor"))));
+  expect(amounts.length).toBeGreaterThan(0);
+  expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
+  await page.context().close();
+});
+
+test("the Decided view finds a rejected proposal by its order number, and the URL keeps the search", async ({ browser }) => {
+  const order = await freshOrder("shop-us", 4_444);
+  const id = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  await page.goto(`/proposals/${id}`);
+  await page.getByRole("button", { name: "Reject" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Not eligible" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Reject proposal" }).click();
+  await expect(page.getByRole("status")).toContainText("Rejected.");
+  await page.reload();
+  await expect(page.getByTestId("outcome")).toContainText("Rejected by a reviewer; nothing was paid.");
+  await expect(page.getByRole("heading", { name: "What happened" })).toBeVisible();
+  await expect(page.getByTestId("expires")).not.toContainText("expires in");
+  await page.goto("/decided");
+  await page.getByLabel("Search").first().fill(order);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${order}`));
+  await expect(page.locator(`tr[data-proposal-id="${id}"]`)).toContainText("rejected by");
+  await page.reload();
+  await expect(page.locator(`tr[data-proposal-id="${id}"]`)).toBeVisible();
+  await page.context().close();
+});
