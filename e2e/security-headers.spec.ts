@@ -39,7 +39,7 @@ test("pages carry a nonce-based CSP that is on every script, and COOP/CORP; no H
     if (/Content Security Policy|Refused to/.test(m.text())) violations.push(m.text());
   });
   await page.goto(`${base}/sign-in`);
-  await expect(page.getByRole("button", { name: /sign in/i })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeEnabled();
   await page.waitForLoadState("networkidle");
   expect(violations).toEqual([]);
 });
