@@ -1,8 +1,10 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
-import type { Actor } from "@/lib/server/auth/actor";
-import { can, visibleNavigation } from "@/lib/domain/permissions";
+import { can, visibleNavigation, type Role } from "@/lib/domain/permissions";
+
+/** What the shell shows of the signed-in person (the page passes its actor; nothing from lib/server here). */
+type ShellUser = { name: string; tenantSlug: string; roles: readonly Role[] };
 import { ThemeSwitch } from "@/components/theme/theme-switch";
 import { MainNav } from "./main-nav";
 import { MobileNav } from "./mobile-nav";
@@ -14,7 +16,7 @@ import { TraceBox } from "./trace-box";
  * The signed-in frame: a sidebar on wide screens, a header with the navigation in a sheet on phones.
  * `header` is the slot for header tools (trace lookup, command palette trigger).
  */
-export async function AppShell({ actor, children, header }: { actor: Actor; children: ReactNode; header?: ReactNode }) {
+export async function AppShell({ actor, children, header }: { actor: ShellUser; children: ReactNode; header?: ReactNode }) {
   const t = await getTranslations();
   const items = visibleNavigation(actor.roles).map((i) => ({ href: i.href, label: t(`nav.${i.key}`) }));
   const who = (

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useFormatter, useLocale, useNow, useTranslations } from "next-intl";
 import { formatMinor } from "@/lib/domain/format-money";
+import { proposalStatus } from "@/lib/domain/proposal-state";
 import { proposalQuery } from "@/lib/queries/proposals";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
@@ -21,14 +22,14 @@ function Outcome({ p }: { p: ProposalDetail }) {
   const t = useTranslations("proposal");
   const ti = useTranslations("invalidation");
   const tm = useTranslations("authMethods");
-  const expiredUnnoticed = p.status === "pending_approval";
+  const expiredUnnoticed = p.status === proposalStatus.pendingApproval;
   return (
     <section aria-labelledby="outcome-title" className="panel" data-testid="outcome">
       <h2 id="outcome-title" className="mt-0">
         {t("whatHappened")}
       </h2>
       <p className="m-0 text-base">
-        {t(`outcome.${expiredUnnoticed ? "expired" : p.status}` as "outcome.expired")}
+        {t(`outcome.${expiredUnnoticed ? proposalStatus.expired : p.status}` as "outcome.expired")}
         {p.decidedAt ? (
           <>
             {" "}
@@ -71,7 +72,7 @@ export function ProposalView({ id }: { id: string }) {
   const locale = useLocale();
   if (!p) return null;
   const m = (minor: number) => <Money minor={minor} currency={p.currency} />;
-  const waiting = p.status === "pending_approval" && new Date(p.expiresAt).getTime() > now.getTime();
+  const waiting = p.status === proposalStatus.pendingApproval && new Date(p.expiresAt).getTime() > now.getTime();
   return (
     <div className="stack">
       {/* Toasts are only raised here (decisions); mounting them per page keeps sonner off the queue's cold load. */}
