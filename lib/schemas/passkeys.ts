@@ -15,7 +15,8 @@ export const authenticationResponseInput = z.object({
   response: z.object({
     clientDataJSON: b64url(4096),
     authenticatorData: b64url(4096),
-    signature: b64url(1024),
+    // Room for post-quantum signatures too (ML-DSA-87: 4,627 bytes), which current browsers may produce.
+    signature: b64url(8192),
     userHandle: b64url(512).optional(),
   }),
   authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
