@@ -36,9 +36,9 @@ export async function AppShell({ actor, children, header }: { actor: ShellUser; 
     </div>
   );
   // Reviewers and ops open one trace by its exact id (the lead's "Trace" box, issue 15).
-  const traceBox = can(actor.roles, "audit:trace") ? (
-    <TraceBox label={t("traceBox.label")} placeholder={t("traceBox.placeholder")} submit={t("traceBox.open")} />
-  ) : null;
+  // Rendered twice (sidebar, phone sheet): each copy gets its own input id.
+  const traceBox = (idSuffix: string) =>
+    can(actor.roles, "audit:trace") ? <TraceBox label={t("traceBox.label")} placeholder={t("traceBox.placeholder")} submit={t("traceBox.open")} idSuffix={idSuffix} /> : null;
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[15rem_minmax(0,1fr)]">
       <a href="#main" className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
@@ -49,7 +49,7 @@ export async function AppShell({ actor, children, header }: { actor: ShellUser; 
           {t("app.name")}
         </Link>
         <MainNav items={items} label={t("nav.main")} />
-        {traceBox}
+        {traceBox("")}
         <div className="mt-auto">{who}</div>
       </aside>
       <div className="flex min-w-0 flex-col">
@@ -62,7 +62,7 @@ export async function AppShell({ actor, children, header }: { actor: ShellUser; 
             closeLabel={t("shell.close")}
             footer={
               <>
-                {traceBox}
+                {traceBox("-sheet")}
                 {who}
               </>
             }

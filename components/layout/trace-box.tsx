@@ -1,15 +1,23 @@
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+
 /**
  * The dashboard's "Trace" box: paste a traceId, open its redacted timeline. A plain GET form (works without
  * JavaScript); /audit sends a bare traceId to the trace page, which checks `audit:trace` itself.
  */
-export function TraceBox({ label, placeholder, submit }: { label: string; placeholder: string; submit: string }) {
+export function TraceBox({ label, placeholder, submit, idSuffix = "" }: { label: string; placeholder: string; submit: string; idSuffix?: string }) {
+  const id = `trace-box-input${idSuffix}`;
   return (
     <form action="/audit" method="get" role="search" aria-label={label} className="trace-box">
-      <label htmlFor="trace-box-input">{label}</label>
-      <input id="trace-box-input" name="traceId" required maxLength={128} placeholder={placeholder} autoComplete="off" spellCheck={false} className="mono" />
-      <button type="submit" className="secondary">
-        {submit}
-      </button>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <div className="flex gap-2">
+        <Input id={id} name="traceId" required maxLength={128} placeholder={placeholder} autoComplete="off" spellCheck={false} className="font-mono text-xs" />
+        <Button type="submit" variant="outline" size="sm" className="h-9 shrink-0">
+          {submit}
+        </Button>
+      </div>
     </form>
   );
 }
