@@ -1,4 +1,5 @@
 import "server-only";
+import type { StripeProviderConfig } from "@/lib/server/payments/stripe-provider";
 import { z } from "zod";
 import { loadDemoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
 import { demoPaymentProvider } from "@/lib/config/demo-payment-provider";
@@ -124,14 +125,7 @@ export function oidcConfig(): OidcConfig | null {
 
 // Payment provider (lib/server/payments, docs/provider-sandbox.md).
 
-export type PaymentProviderConfig = {
-  apiKey: string;
-  host?: string;
-  port?: number;
-  protocol?: "http" | "https";
-  timeoutMs: number;
-  webhookSecret: string | null;
-};
+export type PaymentProviderConfig = Pick<StripeProviderConfig, "apiKey" | "host" | "port" | "protocol" | "timeoutMs" | "webhookSecret">;
 
 /**
  * Where refunds go: Stripe by default, or PAYMENT_PROVIDER_URL (the sandbox provider in the demo and

@@ -3,6 +3,7 @@ import { db } from "@/lib/server/db/client";
 import { assertCan } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
 import type { Actor } from "@/lib/server/auth/actor";
+import { staffSummarySelect } from "./list-staff";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -12,18 +13,7 @@ export async function getStaffMember(actor: Actor, id: string) {
   if (!UUID.test(id)) throw new AppError("not_found", "No such staff member.");
   const member = await db().staffUser.findFirst({
     where: { id, tenantId: actor.tenantId },
-    select: {
-      id: true,
-      email: true,
-      name: true,
-      roles: true,
-      disabled: true,
-      lockedUntil: true,
-      lastLoginAt: true,
-      createdAt: true,
-      locale: true,
-      _count: { select: { passkeys: { where: { removedAt: null } } } },
-    },
+    select: { ...staffSummarySelect, createdAt: true, locale: true },
   });
   if (!member) throw new AppError("not_found", "No such staff member.");
   return member;

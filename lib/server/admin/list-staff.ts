@@ -4,6 +4,18 @@ import { listStaffInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 
+/** What an admin sees of a staff member in the list and on the member's page. */
+export const staffSummarySelect = {
+  id: true,
+  email: true,
+  name: true,
+  roles: true,
+  disabled: true,
+  lockedUntil: true,
+  lastLoginAt: true,
+  _count: { select: { passkeys: { where: { removedAt: null } } } },
+} as const;
+
 /**
  * Staff of the admin's tenant, optionally filtered by a search on name or email (case-insensitive), with
  * last sign-in, passkey count, lockout and whether a setup link is still pending.
@@ -20,15 +32,8 @@ export async function listStaff(actor: Actor, raw: unknown = {}) {
     orderBy: { email: "asc" },
     take: 500,
     select: {
-      id: true,
-      email: true,
-      name: true,
-      roles: true,
-      disabled: true,
-      lockedUntil: true,
-      lastLoginAt: true,
+      ...staffSummarySelect,
       passwordHash: true,
-      _count: { select: { passkeys: { where: { removedAt: null } } } },
       setupTokens: { where: { usedAt: null, expiresAt: { gt: now } }, select: { expiresAt: true }, take: 1 },
     },
   });
