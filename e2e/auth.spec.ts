@@ -41,7 +41,7 @@ test.describe("sign-in and role-based navigation", () => {
     await page.goto("/sign-in");
     await page.getByLabel("Email").fill(who.email);
     await page.getByLabel("Password").fill("not-the-password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.locator("#sign-in-error")).toContainText("Sign-in failed");
     const cookies = await context.cookies();
     expect(cookies.some((c) => c.name.includes("session-token"))).toBe(false);
@@ -56,7 +56,7 @@ test.describe("sign-in and role-based navigation", () => {
     await page.goto("/sign-in");
     await page.getByLabel("Email").fill("nobody@shop-us.test");
     await page.getByLabel("Password").fill("whatever-password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.locator("#sign-in-error")).toContainText("Sign-in failed");
   });
 
@@ -68,7 +68,7 @@ test.describe("sign-in and role-based navigation", () => {
     await page.goto("/audit");
     await page.getByLabel("Email").fill(staff("shop-us", "auditor").email);
     await page.getByLabel("Password").fill(staff("shop-us", "auditor").password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(/\/audit$/);
   });
 

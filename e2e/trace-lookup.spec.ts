@@ -42,6 +42,8 @@ test("a reviewer follows a pending proposal's trace link and pastes its traceId 
   await box.getByLabel("Trace").fill(traceId);
   await box.getByRole("button", { name: "Open trace" }).click();
   await expect(page).toHaveURL(new RegExp(`/audit/traces/${traceId}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(traceId);
+  await expect(timeline.locator("li")).toHaveCount(steps.length);
   expect(await actions()).toEqual(steps);
 
   // Both lookups are audit events of this reviewer.

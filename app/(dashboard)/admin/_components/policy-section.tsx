@@ -6,6 +6,7 @@ import { diffPolicy, policyFields, type PolicyField, type PolicyValues } from "@
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError } from "./form-error";
+import { Money } from "@/components/domain/money";
 
 type Pending = {
   version: number;
@@ -118,7 +119,14 @@ export function PolicySection({
                 required={!nullable.includes(f)}
                 placeholder={nullable.includes(f) ? t("none") : undefined}
                 onChange={(e) => setDraft({ ...draft, [f]: e.target.value })}
+                aria-describedby={f.endsWith("Minor") ? `policy-${f}-amount` : undefined}
               />
+              {f.endsWith("Minor") ? (
+                // Minor units are easy to misread: the amount they stand for, in the reader's format.
+                <p className="muted" id={`policy-${f}-amount`}>
+                  {/^\d+$/.test(draft[f].trim()) ? <Money minor={Number(draft[f].trim())} currency={currency} /> : t("none")}
+                </p>
+              ) : null}
             </div>
           ))}
         </div>
