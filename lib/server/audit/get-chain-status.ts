@@ -13,6 +13,12 @@ export type ChainStatus = {
   retentionDays: number;
   /** This tenant's newest retention purge: content of events before `before` is gone, their leaves stay. */
   checkpoint: { before: Date; purgedCount: number } | null;
+  /**
+   * Refused agent keys in the last 24 hours, as counted windows (one audit event per minute and source):
+   * `ownKeys` for this tenant's revoked or expired keys (in its own log), `unknownKeys` for keys nobody has
+   * (the tenantless log, which has no owner: admins see only how many windows, never sources or routes).
+   */
+  refusedKeys: { ownKeys: number; unknownKeys: number };
 };
 
 /**
@@ -23,10 +29,13 @@ export type ChainStatus = {
 export async function getChainStatus(actor: Actor): Promise<ChainStatus> {
   assertCan(actor.roles, "admin:manage");
   const tenantId = actor.tenantId;
-  const [check, checkpoint, tenant] = await Promise.all([
+  const since = new Date(Date.now() - 24 * 3600_000);
+  const [check, checkpoint, tenant, ownKeys, unknownKeys] = await Promise.all([
     lastChainCheck(),
     db().auditPurge.findFirst({ where: { logId: tenantId }, orderBy: { before: "desc" }, select: { before: true, purgedCount: true } }),
     db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { slug: true, retentionDays: true } }),
+    db().auditEvent.count({ where: { tenantId, action: "agent:key_refused", occurredAt: { gte: since } } }),
+    db().auditEvent.count({ where: { tenantId: null, action: "agent:key_refused", occurredAt: { gte: since } } }),
   ]);
   let view: ChainStatus["check"] = null;
   if (check?.ok) view = { ok: true, checkedAt: check.checkedAt, events: check.events, tenants: check.tenants };
@@ -34,5 +43,5 @@ export async function getChainStatus(actor: Actor): Promise<ChainStatus> {
     const own = check.tenantId === tenantId;
     view = { ok: false, checkedAt: check.checkedAt, ownBreak: own ? { tenantSlug: tenant.slug, seq: check.brokenAtSeq ?? 0, problem: check.problem ?? "" } : null };
   }
-  return { check: view, retentionDays: tenant.retentionDays, checkpoint };
+  return { check: view, retentionDays: tenant.retentionDays, checkpoint, refusedKeys: { ownKeys, unknownKeys } };
 }

@@ -8,7 +8,7 @@ export async function ChainPanel({ actor }: { actor: Actor }) {
   const t = await getTranslations("audit");
   const format = await getFormatter();
   // The use case decides what another tenant's break may reveal (that it exists, nothing more).
-  const { check, checkpoint, retentionDays } = await getChainStatus(actor);
+  const { check, checkpoint, retentionDays, refusedKeys } = await getChainStatus(actor);
   const time = check ? format.dateTime(check.checkedAt, { dateStyle: "medium", timeStyle: "medium" }) : "";
   return (
     <section aria-labelledby="chain-title" className="panel stack">
@@ -22,6 +22,9 @@ export async function ChainPanel({ actor }: { actor: Actor }) {
       </p>
       <p className="muted">{t("retention", { days: retentionDays })}</p>
       {checkpoint ? <p className="muted">{t("checkpoint", { seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }), count: checkpoint.purgedCount })}</p> : null}
+      <p className="muted" data-testid="refused-keys">
+        {t("refusedKeys", { own: refusedKeys.ownKeys, unknown: refusedKeys.unknownKeys })}
+      </p>
       <form action={verifyChainNow}>
         <button type="submit">{t("verifyNow")}</button>
       </form>
