@@ -12,35 +12,10 @@ import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import type { Actor } from "@/lib/server/auth/actor";
 import { actorFor, staffOf } from "../support/actors";
-import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
+import { ES } from "./gateway-support";
+import { preparedForFreshOrder } from "./proposal-support";
 
-let seq = 0;
-async function prepare(amountMinor: number) {
-  const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  const number = `POL-${Date.now()}-${++seq}`;
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: ana, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: `pi_pol_${number}`,
-      holderName: "Test Holder",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: t.currency,
-    },
-  });
-  const a = await send(
-    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
-    headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }),
-  );
-  expect(a.content.code).toBe("approval_required");
-  const result = a.content.result as { proposal_id?: string; id?: string };
-  return db().proposal.findUniqueOrThrow({ where: { id: result.proposal_id ?? result.id! } });
-}
+const prepare = async (amountMinor: number) => (await preparedForFreshOrder(amountMinor, { prefix: "POL" })).proposal;
 async function refusal(promise: Promise<unknown>) {
   try {
     await promise;

@@ -1,40 +1,14 @@
 // The "Decided" view's search against the real database: proposals made by the real gateway handler,
 // decided through the real use cases, searched by order, customer, amount and reviewer, tenant-bound.
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/server/db/client";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { listDecidedProposals } from "@/lib/server/proposals/list-decided-proposals";
 import { actorFor, staffOf } from "../support/actors";
-import { ES, US, ana, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace } from "./gateway-support";
+import { ES, US, ana, john } from "./gateway-support";
+import { preparedForFreshOrder } from "./proposal-support";
 
-let seq = 0;
-async function prepare(tenant: string, customer: string, amountMinor: number) {
-  const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
-  const number = `D-${Date.now()}-${++seq}`;
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: `pi_test_${number}`,
-      holderName: "Test Holder",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: t.currency,
-    },
-  });
-  const a = await send(
-    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
-    headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer), trace: freshTrace() }),
-  );
-  expect(a.content.code).toBe("approval_required");
-  const result = a.content.result as { proposal_id?: string; id?: string };
-  return { number, proposal: await db().proposal.findUniqueOrThrow({ where: { id: result.proposal_id ?? result.id! } }) };
-}
+const prepare = (tenant: string, customer: string, amountMinor: number) => preparedForFreshOrder(amountMinor, { tenant, customer, prefix: "D" });
 
 const ids = (page: { rows: { id: string }[] }) => page.rows.map((r) => r.id);
 
