@@ -20,10 +20,13 @@ export function proxy(request: NextRequest) {
   const { host, https } = requestOrigin(request.headers, request.nextUrl, trustProxy);
   const problem = actionOriginProblem(request.method, request.headers.get("origin"), host);
   if (problem) {
-    return new NextResponse(JSON.stringify({ error: problem === "missing_origin" ? "This request needs an Origin header." : "Cross-origin request refused." }), {
-      status: 403,
-      headers: { "content-type": "application/json", ...securityHeaders({ https }) },
-    });
+    return new NextResponse(
+      JSON.stringify({ error: problem === "missing_origin" ? "This request needs an Origin header." : "Cross-origin request refused." }),
+      {
+        status: 403,
+        headers: { "content-type": "application/json", ...securityHeaders({ https }) },
+      },
+    );
   }
 
   const path = request.nextUrl.pathname;

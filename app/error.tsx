@@ -10,7 +10,9 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
       <div className="card" role="alert">
         <h1>{t("errorTitle")}</h1>
         <p>{t("error", { ref: error.digest ?? "-" })}</p>
-        <button type="button" onClick={reset}>{t("retry")}</button>
+        <button type="button" onClick={reset}>
+          {t("retry")}
+        </button>
       </div>
     </main>
   );

@@ -7,10 +7,25 @@ import { runAgentDemo } from "./support/agent-demo";
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
 
-type ProposalRow = { id: string; status: string; amountMinor: number; currency: string; recipientDisplay: string; recipientHolder: string; expiresAt: Date; hash: string; orderNumber: string };
+type ProposalRow = {
+  id: string;
+  status: string;
+  amountMinor: number;
+  currency: string;
+  recipientDisplay: string;
+  recipientHolder: string;
+  expiresAt: Date;
+  hash: string;
+  orderNumber: string;
+};
 const proposalRow = (id: string) =>
-  withDb(async (db) => (await db.query(`SELECT p.*, o.number AS "orderNumber" FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE p.id = $1`, [id])).rows[0] as ProposalRow);
-const approvalCount = (id: string) => withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "Approval" WHERE "proposalId" = $1`, [id])).rows[0].count));
+  withDb(
+    async (db) =>
+      (await db.query(`SELECT p.*, o.number AS "orderNumber" FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE p.id = $1`, [id]))
+        .rows[0] as ProposalRow,
+  );
+const approvalCount = (id: string) =>
+  withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "Approval" WHERE "proposalId" = $1`, [id])).rows[0].count));
 
 async function openApproveDialog(page: Page) {
   await page.getByRole("button", { name: /^(Approve|Aprobar)$/ }).click();
@@ -62,7 +77,9 @@ test("keyboard only: find, inspect and approve; the approval is stored with the 
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog");
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId("confirm-text")).toContainText(`Refund $49.99 to ${db.recipientDisplay}, ${db.recipientHolder}, order ${db.orderNumber}; expires`);
+  await expect(dialog.getByTestId("confirm-text")).toContainText(
+    `Refund $49.99 to ${db.recipientDisplay}, ${db.recipientHolder}, order ${db.orderNumber}; expires`,
+  );
   await expect(dialog).toContainText(db.hash);
   const confirm = dialog.getByRole("button", { name: "Approve refund" });
   for (let i = 0; i < 10 && !(await confirm.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
@@ -73,7 +90,9 @@ test("keyboard only: find, inspect and approve; the approval is stored with the 
   const approval = await withDb(async (c) => (await c.query(`SELECT * FROM "Approval" WHERE "proposalId" = $1`, [proposalId])).rows);
   expect(approval).toHaveLength(1);
   expect(approval[0].proposalHash).toBe(db.hash);
-  const audit = await withDb(async (c) => (await c.query(`SELECT outcome FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:approve'`, [proposalId])).rows);
+  const audit = await withDb(
+    async (c) => (await c.query(`SELECT outcome FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:approve'`, [proposalId])).rows,
+  );
   expect(audit.map((a) => a.outcome)).toEqual(["ok"]);
 });
 
@@ -177,7 +196,9 @@ test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step u
     await ctx2.close();
   }
   expect((await proposalRow(proposalId)).status).toMatch(/^(approved|executing|succeeded)$/);
-  const methods = await withDb(async (c) => (await c.query(`SELECT "authMethod" FROM "Approval" WHERE "proposalId" = $1 ORDER BY "createdAt"`, [proposalId])).rows.map((r) => r.authMethod));
+  const methods = await withDb(async (c) =>
+    (await c.query(`SELECT "authMethod" FROM "Approval" WHERE "proposalId" = $1 ORDER BY "createdAt"`, [proposalId])).rows.map((r) => r.authMethod),
+  );
   expect(methods).toEqual(["password", "password"]);
 });
 

@@ -8,7 +8,15 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
 
 const proposal = (id: string) =>
-  withDb(async (db) => (await db.query(`SELECT id, status, "traceId", hash FROM "Proposal" WHERE id = $1`, [id])).rows[0] as { id: string; status: string; traceId: string; hash: string });
+  withDb(
+    async (db) =>
+      (await db.query(`SELECT id, status, "traceId", hash FROM "Proposal" WHERE id = $1`, [id])).rows[0] as {
+        id: string;
+        status: string;
+        traceId: string;
+        hash: string;
+      },
+  );
 
 async function as(browser: Browser, tenant: string, role: DemoRole): Promise<Page> {
   const context = await browser.newContext({ baseURL });
@@ -43,7 +51,8 @@ test("an auditor searches the traceId of an approved and executed agent:demo run
   await expect(auditor).toHaveURL(new RegExp(`/audit/traces/${traceId}$`));
   await expect(auditor.getByRole("heading", { level: 1 })).toContainText(traceId);
   const timeline = auditor.getByRole("list", { name: "Timeline" });
-  for (const stage of ["agent", "proposal", "approval", "execution", "provider"]) await expect(timeline.locator(`li[data-stage="${stage}"]`).first()).toBeVisible();
+  for (const stage of ["agent", "proposal", "approval", "execution", "provider"])
+    await expect(timeline.locator(`li[data-stage="${stage}"]`).first()).toBeVisible();
   await expect(timeline.locator('li[data-action="proposal:approve"][data-outcome="ok"]')).toHaveCount(1);
   await expect(timeline.locator('li[data-action="execution:succeeded"]')).toHaveCount(1);
   // In order: the first step is at +0 ms and the agent's call comes before the approval.
@@ -64,7 +73,9 @@ test("an auditor searches the traceId of an approved and executed agent:demo run
   expect(pack.status()).toBe(200);
   expect(((await pack.json()) as { proposal: { hash: string } }).proposal.hash).toBe(p.hash);
   // Every search is audited.
-  const searches = await withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE "traceId" = $1 AND action = 'audit:view_trace'`, [`audit:${traceId}`])).rows[0].count));
+  const searches = await withDb(async (db) =>
+    Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE "traceId" = $1 AND action = 'audit:view_trace'`, [`audit:${traceId}`])).rows[0].count),
+  );
   expect(searches).toBeGreaterThanOrEqual(2);
   await auditor.context().close();
 });
@@ -79,7 +90,9 @@ test("the fingerprint search for a demo customer's email finds that customer's e
   await expect(results).toBeVisible();
   await expect(results.getByRole("link", { name: `Open trace ${traceId}` }).first()).toBeVisible();
   // The typed email is stored nowhere in the trail.
-  const leaked = await withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE row_to_json("AuditEvent")::text ILIKE $1`, [`%${email}%`])).rows[0].count));
+  const leaked = await withDb(async (db) =>
+    Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE row_to_json("AuditEvent")::text ILIKE $1`, [`%${email}%`])).rows[0].count),
+  );
   expect(leaked).toBe(0);
   await auditor.context().close();
 });
@@ -98,7 +111,9 @@ test("a tienda-es auditor finds nothing of shop-us", async ({ browser }) => {
 });
 
 for (const role of ["ops", "reviewer"] as const) {
-  test(`${role} may look up one trace but not search the trail: no Audit entry, the search page is forbidden, broader requests are refused`, async ({ browser }) => {
+  test(`${role} may look up one trace but not search the trail: no Audit entry, the search page is forbidden, broader requests are refused`, async ({
+    browser,
+  }) => {
     const page = await as(browser, "shop-us", role);
     await expect(page.getByRole("navigation").getByRole("link", { name: "Audit" })).toHaveCount(0);
     await page.goto("/audit");
@@ -111,7 +126,12 @@ for (const role of ["ops", "reviewer"] as const) {
     const lookup = await page.request.get(`/api/audit/events?traceId=${traceId}`);
     expect(lookup.status()).toBe(200);
     expect(((await lookup.json()) as { events: unknown[] }).events.length).toBeGreaterThan(0);
-    for (const path of [`/api/audit/events?traceId=${traceId}&outcome=ok`, `/api/audit/events?action=tool:prepare_refund`, `/api/audit/export?format=csv&traceId=${traceId}`, `/api/audit/evidence/${proposalId}`]) {
+    for (const path of [
+      `/api/audit/events?traceId=${traceId}&outcome=ok`,
+      `/api/audit/events?action=tool:prepare_refund`,
+      `/api/audit/export?format=csv&traceId=${traceId}`,
+      `/api/audit/evidence/${proposalId}`,
+    ]) {
       const res = await page.request.get(path);
       expect(res.status(), path).toBe(403);
       expect(((await res.json()) as { code: string }).code).toBe("permission_denied");

@@ -98,8 +98,14 @@ test.describe("sign-in and role-based navigation", () => {
 
 test.describe("tenancy and errors", () => {
   test("a tenant-A admin opening a tenant-B staff URL gets not-found", async ({ page }) => {
-    const foreignId = await withDb(async (db) => (await db.query(`SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'shop-us' LIMIT 1`)).rows[0].id as string);
-    const ownId = await withDb(async (db) => (await db.query(`SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'tienda-es' LIMIT 1`)).rows[0].id as string);
+    const foreignId = await withDb(
+      async (db) =>
+        (await db.query(`SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'shop-us' LIMIT 1`)).rows[0].id as string,
+    );
+    const ownId = await withDb(
+      async (db) =>
+        (await db.query(`SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'tienda-es' LIMIT 1`)).rows[0].id as string,
+    );
     await signIn(page, staff("tienda-es", "admin"));
     await page.goto(`/admin/staff/${ownId}`);
     await expect(page.getByRole("heading", { level: 1 })).not.toHaveText(/No encontrado/);

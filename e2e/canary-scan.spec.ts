@@ -26,7 +26,12 @@ test("no secret anywhere, and no planted personal data outside business tables, 
   // Plant the canaries where a careless gateway would copy them: arguments and headers.
   for (const body of [
     { type: "tool_use", id: "toolu_canary1", name: "lookup_order", input: { order_id: `${CANARY_EMAIL} ${CANARY_CARD} ${CANARY_IBAN}` } },
-    { type: "tool_use", id: "toolu_canary2", name: "create_support_ticket", input: { category: "billing", priority: "low", summary: `Write to ${CANARY_EMAIL}, card ${CANARY_CARD}, IBAN ${CANARY_IBAN}` } },
+    {
+      type: "tool_use",
+      id: "toolu_canary2",
+      name: "create_support_ticket",
+      input: { category: "billing", priority: "low", summary: `Write to ${CANARY_EMAIL}, card ${CANARY_CARD}, IBAN ${CANARY_IBAN}` },
+    },
     { type: "tool_use", id: "toolu_canary3", name: "search_invoices", input: { email: CANARY_EMAIL, card: CANARY_CARD } },
   ]) {
     const res = await fetch(`http://localhost:${port}/api/agent/tool-calls`, {
@@ -80,6 +85,9 @@ test("no secret anywhere, and no planted personal data outside business tables, 
   expect(leaks).toEqual([]);
 
   // The planted calls were recorded (redacted), so the scan looked at something real.
-  const planted = await withDb(async (db) => (await db.query(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE action LIKE '%search_invoices%' OR action LIKE '%lookup_order%'`)).rows[0].n as number);
+  const planted = await withDb(
+    async (db) =>
+      (await db.query(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE action LIKE '%search_invoices%' OR action LIKE '%lookup_order%'`)).rows[0].n as number,
+  );
   expect(planted).toBeGreaterThan(0);
 });

@@ -19,8 +19,14 @@ async function sandbox(method: string, path: string, body?: unknown) {
   expect(res.ok, await res.clone().text()).toBe(true);
 }
 
-const paymentRefOf = (proposalId: string) => withDb(async (db) => (await db.query(`SELECT "recipientRef", hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { recipientRef: string; hash: string });
-const executionOf = (proposalId: string) => withDb(async (db) => (await db.query(`SELECT * FROM "Execution" WHERE "proposalId" = $1`, [proposalId])).rows[0] as { id: string; status: string } | undefined);
+const paymentRefOf = (proposalId: string) =>
+  withDb(
+    async (db) => (await db.query(`SELECT "recipientRef", hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { recipientRef: string; hash: string },
+  );
+const executionOf = (proposalId: string) =>
+  withDb(
+    async (db) => (await db.query(`SELECT * FROM "Execution" WHERE "proposalId" = $1`, [proposalId])).rows[0] as { id: string; status: string } | undefined,
+  );
 
 /** A reviewer approves through the JSON route, signed in in a browser context of their own. */
 async function approveAsReviewer(browser: Browser, proposalId: string) {
@@ -33,7 +39,8 @@ async function approveAsReviewer(browser: Browser, proposalId: string) {
   await context.close();
 }
 
-const executionRow = (page: Page, proposalId: string) => page.getByRole("table", { name: /^(All executions|Todas las ejecuciones)$/ }).locator(`tr[data-proposal-id="${proposalId}"]`);
+const executionRow = (page: Page, proposalId: string) =>
+  page.getByRole("table", { name: /^(All executions|Todas las ejecuciones)$/ }).locator(`tr[data-proposal-id="${proposalId}"]`);
 
 test.describe.configure({ mode: "serial" });
 
@@ -63,7 +70,10 @@ for (const role of ["reviewer", "auditor"] as const) {
     expect((await page.request.get("/api/executions")).status()).toBe(403);
     expect((await page.request.get("/api/executions/overview")).status()).toBe(403);
     const anyExecution = await withDb(async (db) => (await db.query(`SELECT id FROM "Execution" LIMIT 1`)).rows[0] as { id: string } | undefined);
-    const check = await page.request.post(`/api/executions/${anyExecution?.id ?? "00000000-0000-4000-8000-000000000000"}/check`, { data: {}, headers: { origin: baseURL } });
+    const check = await page.request.post(`/api/executions/${anyExecution?.id ?? "00000000-0000-4000-8000-000000000000"}/check`, {
+      data: {},
+      headers: { origin: baseURL },
+    });
     expect(check.status()).toBe(403);
   });
 }
@@ -88,7 +98,11 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
     await checkNow.click();
     await expect(doubt.getByRole("status")).toContainText(/Reconciliation queued|Conciliación en cola/);
     await expect
-      .poll(() => withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE action = 'execution:check_now' AND "proposalId" = $1`, [proposalId])).rows[0].count)))
+      .poll(() =>
+        withDb(async (db) =>
+          Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE action = 'execution:check_now' AND "proposalId" = $1`, [proposalId])).rows[0].count),
+        ),
+      )
       .toBeGreaterThanOrEqual(1);
   } finally {
     await sandbox("DELETE", "faults");

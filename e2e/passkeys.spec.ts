@@ -14,12 +14,21 @@ async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; a
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return { cdp, authenticatorId };
 }
 
-test("a reviewer registers a passkey, approves with it despite a stale session, and the stored assertion verifies offline against the proposal hash", async ({ page }) => {
+test("a reviewer registers a passkey, approves with it despite a stale session, and the stored assertion verifies offline against the proposal hash", async ({
+  page,
+}) => {
   const reviewer = staff("tienda-es", "reviewer");
   await signIn(page, reviewer);
   const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
@@ -35,18 +44,23 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
   expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
   const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
   expect(credentials).toHaveLength(1);
-  const stored = await withDb(async (c) =>
-    (await c.query(`SELECT pc.* FROM "PasskeyCredential" pc JOIN "StaffUser" s ON s.id = pc."staffUserId" WHERE s.email = $1`, [reviewer.email])).rows,
+  const stored = await withDb(
+    async (c) =>
+      (await c.query(`SELECT pc.* FROM "PasskeyCredential" pc JOIN "StaffUser" s ON s.id = pc."staffUserId" WHERE s.email = $1`, [reviewer.email])).rows,
   );
   expect(stored).toHaveLength(1);
   expect(stored[0].id).toBe(Buffer.from(credentials[0]!.credentialId, "base64").toString("base64url"));
-  const registered = await withDb(async (c) => (await c.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:passkey_register' AND "actorId" = $1`, [stored[0].staffUserId])).rows);
+  const registered = await withDb(
+    async (c) => (await c.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:passkey_register' AND "actorId" = $1`, [stored[0].staffUserId])).rows,
+  );
   expect(registered.map((r) => r.outcome)).toEqual(["ok"]);
 
   // A proposal from the agent, and a session older than the tenant's step-up window (0 minutes here).
   const order = await freshOrder("tienda-es", 6_543); // its payment intent registered with the sandbox
   const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
-  const proposal = await withDb(async (c) => (await c.query(`SELECT id, hash, status FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { id: string; hash: string; status: string });
+  const proposal = await withDb(
+    async (c) => (await c.query(`SELECT id, hash, status FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { id: string; hash: string; status: string },
+  );
   await withDb((c) => c.query(`UPDATE "Tenant" SET "stepUpMinutes" = 0 WHERE slug = 'tienda-es'`));
   try {
     await page.waitForTimeout(1500);
@@ -71,7 +85,11 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
 
   // The signed challenge is the one derived from the proposal's id and hash with the stored nonce.
   const evidence = approval.passkeyAssertion as { nonce: string; response: { response: { clientDataJSON: string } } };
-  const clientData = JSON.parse(Buffer.from(evidence.response.response.clientDataJSON, "base64url").toString("utf8")) as { challenge: string; origin: string; type: string };
+  const clientData = JSON.parse(Buffer.from(evidence.response.response.clientDataJSON, "base64url").toString("utf8")) as {
+    challenge: string;
+    origin: string;
+    type: string;
+  };
   expect(clientData).toMatchObject({ type: "webauthn.get", origin: baseURL });
   expect(clientData.challenge).toBe(deriveApprovalChallenge({ proposalId: proposal.id, proposalHash: proposal.hash, nonce: evidence.nonce }));
 
@@ -85,6 +103,8 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
   expect((await verifyPasskeyApproval(otherKey)).verified).toBe(false);
 
   expect(Number(credential.counter)).toBeGreaterThan(0);
-  const audit = await withDb(async (c) => (await c.query(`SELECT outcome, "authMethod" FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:approve'`, [proposalId])).rows);
+  const audit = await withDb(
+    async (c) => (await c.query(`SELECT outcome, "authMethod" FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:approve'`, [proposalId])).rows,
+  );
   expect(audit).toEqual([{ outcome: "ok", authMethod: "passkey" }]);
 });

@@ -73,9 +73,27 @@ test("server actions: missing Origin, foreign Origin and forged X-Forwarded-Host
 });
 
 test("a session cookie forged with the old public secret opens nothing; one made with this install's secret does", async ({ request }) => {
-  const staff = await withDb(async (db) => (await db.query(`SELECT s.id, s.email, s.name, s."tenantId", s.roles, s."sessionVersion", COALESCE(s.locale, t.locale) AS locale FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE 'reviewer' = ANY(s.roles) AND NOT s.disabled AND t.active ORDER BY s.email LIMIT 1`)).rows[0]);
+  const staff = await withDb(
+    async (db) =>
+      (
+        await db.query(
+          `SELECT s.id, s.email, s.name, s."tenantId", s.roles, s."sessionVersion", COALESCE(s.locale, t.locale) AS locale FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE 'reviewer' = ANY(s.roles) AND NOT s.disabled AND t.active ORDER BY s.email LIMIT 1`,
+        )
+      ).rows[0],
+  );
   expect(staff).toBeTruthy();
-  const claims = { sub: staff.id, uid: staff.id, name: staff.name, email: staff.email, tenantId: staff.tenantId, roles: staff.roles, locale: staff.locale, sv: staff.sessionVersion, authTime: Math.floor(Date.now() / 1000), amr: "password" };
+  const claims = {
+    sub: staff.id,
+    uid: staff.id,
+    name: staff.name,
+    email: staff.email,
+    tenantId: staff.tenantId,
+    roles: staff.roles,
+    locale: staff.locale,
+    sv: staff.sessionVersion,
+    authTime: Math.floor(Date.now() / 1000),
+    amr: "password",
+  };
   const installed = JSON.parse(readFileSync(".data/demo-secrets.json", "utf8")) as DemoSecrets;
   expect(installed.NEXTAUTH_SECRET).not.toBe(publicDemoSecrets.NEXTAUTH_SECRET);
 

@@ -8,7 +8,9 @@ import { runAgentDemo } from "./support/agent-demo";
 test("a reviewer follows a pending proposal's trace link and pastes its traceId into the Trace box: the agent's calls in order", async ({ page }) => {
   const order = await freshOrder("shop-us", 1_800);
   const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
-  const { traceId } = await withDb(async (db) => (await db.query(`SELECT "traceId" FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { traceId: string });
+  const { traceId } = await withDb(
+    async (db) => (await db.query(`SELECT "traceId" FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { traceId: string },
+  );
   const reviewer = staff("shop-us", "reviewer");
   await signIn(page, reviewer);
 
@@ -47,6 +49,14 @@ test("a reviewer follows a pending proposal's trace link and pastes its traceId 
   expect(await actions()).toEqual(steps);
 
   // Both lookups are audit events of this reviewer.
-  const lookups = await withDb(async (db) => (await db.query(`SELECT count(*)::int AS n FROM "AuditEvent" e JOIN "StaffUser" s ON s.id::text = e."actorId" WHERE s.email = $1 AND e.action = 'audit:view_trace' AND e."traceId" = $2`, [reviewer.email, `audit:${traceId}`])).rows[0] as { n: number });
+  const lookups = await withDb(
+    async (db) =>
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM "AuditEvent" e JOIN "StaffUser" s ON s.id::text = e."actorId" WHERE s.email = $1 AND e.action = 'audit:view_trace' AND e."traceId" = $2`,
+          [reviewer.email, `audit:${traceId}`],
+        )
+      ).rows[0] as { n: number },
+  );
   expect(lookups.n).toBe(2);
 });

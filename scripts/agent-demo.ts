@@ -99,11 +99,14 @@ if (order.code !== "ok") {
   process.exit(1);
 }
 const refundable = order.result?.refundable as { minor: number; currency: string } | undefined;
-console.log(`   order ${orderId}: status ${String(order.result?.status)}, refundable ${refundable ? `${refundable.minor} ${refundable.currency} (minor units)` : "?"}`);
+console.log(
+  `   order ${orderId}: status ${String(order.result?.status)}, refundable ${refundable ? `${refundable.minor} ${refundable.currency} (minor units)` : "?"}`,
+);
 
 say("The model tries to set the amount itself (refused: the server derives it)");
 const invented = await callTool("prepare_refund", { order_id: orderId, reason: "damaged_item", amount: 1 });
-for (const p of (invented.error?.problems as { path: string; expected: string }[] | undefined) ?? []) console.log(`   problem: ${p.path} — expected ${p.expected}`);
+for (const p of (invented.error?.problems as { path: string; expected: string }[] | undefined) ?? [])
+  console.log(`   problem: ${p.path} — expected ${p.expected}`);
 
 say("Prepare the refund with only what the model can know");
 const prepared = await callTool("prepare_refund", { order_id: orderId, reason: "damaged_item" });

@@ -65,7 +65,15 @@ async function startOwnInstance(): Promise<void> {
   baseUrl = `http://127.0.0.1:${port}`;
   console.log(`starting a throw-away instance on ${baseUrl} (embedded PostgreSQL, worker, sandbox)…`);
   server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "start.ts"), "--port", String(port)], {
-    env: { ...process.env, EMBEDDED_PG_EPHEMERAL: "1", HOST: "127.0.0.1", NEXTAUTH_URL: baseUrl, E2E_DATABASE_URL_FILE: urlFile, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...process.env,
+      EMBEDDED_PG_EPHEMERAL: "1",
+      HOST: "127.0.0.1",
+      NEXTAUTH_URL: baseUrl,
+      E2E_DATABASE_URL_FILE: urlFile,
+      LOG_LEVEL: "warn",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   server.on("exit", (code) => {
@@ -139,13 +147,21 @@ const webKey = (slug: string) => tenantOf(slug).agents.find((a) => a.channel ===
 const customerToken = (slug: string) => tenantOf(slug).customers[0]!.endUserToken;
 
 let callSeq = 0;
-async function toolCall(slug: string, name: string, input: unknown, extra: Record<string, string> = {}): Promise<{ status: number; code: string; result: Record<string, unknown> }> {
+async function toolCall(
+  slug: string,
+  name: string,
+  input: unknown,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; code: string; result: Record<string, unknown> }> {
   const res = await http("/api/agent/tool-calls", {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${webKey(slug)}`, "x-end-user-token": customerToken(slug), ...extra },
     body: JSON.stringify({ type: "tool_use", id: `toolu_attack_${++callSeq}`, name, input }),
   });
-  const content = typeof res.json?.content === "string" ? (JSON.parse(res.json.content) as { code: string; result?: Record<string, unknown> }) : { code: typeof res.json?.code === "string" ? res.json.code : String(res.status) };
+  const content =
+    typeof res.json?.content === "string"
+      ? (JSON.parse(res.json.content) as { code: string; result?: Record<string, unknown> })
+      : { code: typeof res.json?.code === "string" ? res.json.code : String(res.status) };
   return { status: res.status, code: content.code, result: content.result ?? {} };
 }
 
@@ -159,7 +175,8 @@ async function db<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-const fresh = (slug: string, amountMinor: number) => createFreshOrder({ databaseUrl: databaseUrl!, sandboxUrl: sandboxUrl!, tenantSlug: slug, amountMinor, prefix: "ATK" });
+const fresh = (slug: string, amountMinor: number) =>
+  createFreshOrder({ databaseUrl: databaseUrl!, sandboxUrl: sandboxUrl!, tenantSlug: slug, amountMinor, prefix: "ATK" });
 
 async function prepared(slug: string, amountMinor: number): Promise<{ id: string; hash: string; order: string }> {
   const order = await fresh(slug, amountMinor);
@@ -181,11 +198,14 @@ async function setBudgets(slug: string, b: Budgets): Promise<void> {
   );
 }
 async function budgetsOf(slug: string): Promise<Budgets | null> {
-  const row = await db(async (c) =>
-    (await c.query<{ key: number; endUser: number }>(
-      `SELECT b."maxCallsPerKeyPerWindow" AS key, b."maxCallsPerEndUserPerWindow" AS "endUser" FROM "AgentBudgetPolicy" b JOIN "Tenant" t ON t.id = b."tenantId" WHERE t.slug = $1`,
-      [slug],
-    )).rows[0],
+  const row = await db(
+    async (c) =>
+      (
+        await c.query<{ key: number; endUser: number }>(
+          `SELECT b."maxCallsPerKeyPerWindow" AS key, b."maxCallsPerEndUserPerWindow" AS "endUser" FROM "AgentBudgetPolicy" b JOIN "Tenant" t ON t.id = b."tenantId" WHERE t.slug = $1`,
+          [slug],
+        )
+      ).rows[0],
   );
   return row ?? null;
 }
@@ -205,9 +225,17 @@ const cases: Case[] = [
       const rounds = 3;
       for (let r = 0; r < rounds; r++) {
         const order = await fresh(US, 1_000);
-        const answers = await Promise.all(Array.from({ length: 20 }, () => toolCall(US, "prepare_refund", { order_id: order, reason: "damaged_item" }, { "x-trace-id": `attack-${randomUUID()}` })));
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            toolCall(US, "prepare_refund", { order_id: order, reason: "damaged_item" }, { "x-trace-id": `attack-${randomUUID()}` }),
+          ),
+        );
         const ids = new Set(answers.filter((a) => a.code === "approval_required").map((a) => String(a.result.proposal_id)));
-        const rows = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE o.number = $1`, [order])).rows[0]!.n);
+        const rows = await db(
+          async (c) =>
+            (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE o.number = $1`, [order]))
+              .rows[0]!.n,
+        );
         if (ids.size !== 1 || rows !== 1) violations++;
       }
       return { tries: rounds * 20, violations, note: "proposals per order must be 1" };
@@ -222,13 +250,18 @@ const cases: Case[] = [
       const rounds = 3;
       for (let r = 0; r < rounds; r++) {
         const p = await prepared(US, 1_200);
-        await Promise.all([a, b].flatMap((cookies) => Array.from({ length: 10 }, () => staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash }))));
-        const [row] = await db(async (c) =>
-          (await c.query<{ approvals: number; required: number; executions: number }>(
-            `SELECT (SELECT count(*)::int FROM "Approval" WHERE "proposalId" = p.id) AS approvals, p."requiredApprovals" AS required,
+        await Promise.all(
+          [a, b].flatMap((cookies) => Array.from({ length: 10 }, () => staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash }))),
+        );
+        const [row] = await db(
+          async (c) =>
+            (
+              await c.query<{ approvals: number; required: number; executions: number }>(
+                `SELECT (SELECT count(*)::int FROM "Approval" WHERE "proposalId" = p.id) AS approvals, p."requiredApprovals" AS required,
                     (SELECT count(*)::int FROM "Execution" WHERE "proposalId" = p.id) AS executions FROM "Proposal" p WHERE p.id = $1`,
-            [p.id],
-          )).rows,
+                [p.id],
+              )
+            ).rows,
         );
         if (!row || row.approvals !== row.required || row.executions > 1) violations++;
       }
@@ -241,18 +274,25 @@ const cases: Case[] = [
       const who = member(ES, "reviewer", 1);
       const reviewer = await signIn(who.email, who.password);
       const cap = 1_000_000;
-      const before = await db(async (c) => (await c.query<{ cap: string | null }>(`SELECT "reviewerDailyApprovalLimitMinor"::text AS cap FROM "Tenant" WHERE slug = $1`, [ES])).rows[0]!.cap);
+      const before = await db(
+        async (c) =>
+          (await c.query<{ cap: string | null }>(`SELECT "reviewerDailyApprovalLimitMinor"::text AS cap FROM "Tenant" WHERE slug = $1`, [ES])).rows[0]!.cap,
+      );
       await db((c) => c.query(`UPDATE "Tenant" SET "reviewerDailyApprovalLimitMinor" = $2 WHERE slug = $1`, [ES, cap]));
       let violations = 0;
       let tries = 0;
       for (let r = 0; r < 3; r++) {
         // Two proposals that each fit under what is left today, but not together.
         const used = await db(async (c) =>
-          Number((await c.query<{ used: string }>(
-            `SELECT COALESCE(SUM(p."amountMinor"), 0)::text AS used FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId" JOIN "StaffUser" s ON s.id = a."approverId"
+          Number(
+            (
+              await c.query<{ used: string }>(
+                `SELECT COALESCE(SUM(p."amountMinor"), 0)::text AS used FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId" JOIN "StaffUser" s ON s.id = a."approverId"
               WHERE s.email = $1 AND a."createdAt" > now() - interval '1 day'`,
-            [who.email],
-          )).rows[0]!.used),
+                [who.email],
+              )
+            ).rows[0]!.used,
+          ),
         );
         const left = Number(cap) - used;
         const amount = Math.floor(left / 2) + 1;
@@ -270,11 +310,29 @@ const cases: Case[] = [
     name: "forged session cookie signed with the old public secret",
     async run() {
       const who = member(US, "reviewer", 0);
-      const user = await db(async (c) => (await c.query<{ id: string; sv: number; tenantId: string }>(`SELECT id, "sessionVersion" AS sv, "tenantId" FROM "StaffUser" WHERE email = $1`, [who.email])).rows[0]!);
+      const user = await db(
+        async (c) =>
+          (
+            await c.query<{ id: string; sv: number; tenantId: string }>(`SELECT id, "sessionVersion" AS sv, "tenantId" FROM "StaffUser" WHERE email = $1`, [
+              who.email,
+            ])
+          ).rows[0]!,
+      );
       const now = Math.floor(Date.now() / 1000);
       const token = await encode({
         secret: publicDemoSecrets.NEXTAUTH_SECRET,
-        token: { sub: user.id, uid: user.id, email: who.email, tenantId: user.tenantId, roles: ["reviewer", "admin"], locale: "en-US", sv: user.sv, authTime: now, amr: "password", iat: now },
+        token: {
+          sub: user.id,
+          uid: user.id,
+          email: who.email,
+          tenantId: user.tenantId,
+          roles: ["reviewer", "admin"],
+          locale: "en-US",
+          sv: user.sv,
+          authTime: now,
+          amr: "password",
+          iat: now,
+        },
       });
       let violations = 0;
       const names = ["next-auth.session-token", "__Secure-next-auth.session-token"];
@@ -296,7 +354,9 @@ const cases: Case[] = [
         const res = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash }, origin);
         if (res.status !== 403) violations++;
       }
-      const approvals = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id])).rows[0]!.n);
+      const approvals = await db(
+        async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id])).rows[0]!.n,
+      );
       if (approvals !== 0) violations++;
       return { tries: 3, violations, note: "403 and no approval" };
     },
@@ -308,7 +368,9 @@ const cases: Case[] = [
       const cookies = await signIn(who.email, who.password);
       const p = await prepared(US, 700);
       const res = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash });
-      const approvals = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id])).rows[0]!.n);
+      const approvals = await db(
+        async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id])).rows[0]!.n,
+      );
       return { tries: 1, violations: (res.status === 404 ? 0 : 1) + approvals, note: "not_found, no approval" };
     },
   },
@@ -330,7 +392,8 @@ const cases: Case[] = [
       const who = member(US, "reviewer", 1);
       const cookies = await signIn(who.email, who.password);
       const p = await prepared(US, 800);
-      for (let i = 0; i < 20; i++) await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash, stepUp: { method: "password", password: `wrong-${i}` } });
+      for (let i = 0; i < 20; i++)
+        await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash, stepUp: { method: "password", password: `wrong-${i}` } });
       const right = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash, stepUp: { method: "password", password: who.password } });
       // Leave the account as we found it for whoever uses the demo next.
       await db((c) => c.query(`UPDATE "StaffUser" SET "failedLoginCount" = 0, "lockedUntil" = NULL WHERE email = $1`, [who.email]).catch(() => null));
@@ -349,10 +412,15 @@ const cases: Case[] = [
         if (wait < 20_000) await new Promise((r) => setTimeout(r, wait + 500));
         const calls = limit + 20;
         const answers = [];
-        for (let i = 0; i < calls; i++) answers.push(await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, i % 2 ? { "x-trace-id": `attack-${randomUUID()}` } : {}));
+        for (let i = 0; i < calls; i++)
+          answers.push(await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, i % 2 ? { "x-trace-id": `attack-${randomUUID()}` } : {}));
         const passed = answers.filter((a) => a.code !== "limit_exceeded").length;
         const refused = answers.filter((a) => a.code === "limit_exceeded").length;
-        return { tries: calls, violations: Math.max(0, passed - limit) + (refused === 0 ? 1 : 0), note: `${passed} passed, ${refused} limit_exceeded (budget ${limit} per key and minute)` };
+        return {
+          tries: calls,
+          violations: Math.max(0, passed - limit) + (refused === 0 ? 1 : 0),
+          note: `${passed} passed, ${refused} limit_exceeded (budget ${limit} per key and minute)`,
+        };
       } finally {
         await setBudgets(ES, ROOMY);
       }
@@ -367,8 +435,16 @@ const cases: Case[] = [
       for (let i = 0; i < tries; i += 20) {
         answers.push(
           ...(await Promise.all(
-            Array.from({ length: 20 }, async () =>
-              (await http("/api/agent/tool-calls", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer agk_${randomBytes(20).toString("hex")}` }, body: "{}" })).status,
+            Array.from(
+              { length: 20 },
+              async () =>
+                (
+                  await http("/api/agent/tool-calls", {
+                    method: "POST",
+                    headers: { "content-type": "application/json", authorization: `Bearer agk_${randomBytes(20).toString("hex")}` },
+                    body: "{}",
+                  })
+                ).status,
             ),
           )),
         );
@@ -385,7 +461,11 @@ const cases: Case[] = [
     name: "an oversized body with a valid agent key",
     async run() {
       const big = JSON.stringify({ type: "tool_use", id: "toolu_big", name: "lookup_order", input: { order_id: "x".repeat(5 * 1024 * 1024) } });
-      const res = await http("/api/agent/tool-calls", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${webKey(US)}` }, body: big });
+      const res = await http("/api/agent/tool-calls", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${webKey(US)}` },
+        body: big,
+      });
       const alive = (await http("/api/health")).status === 200;
       return { tries: 1, violations: (res.status === 413 ? 0 : 1) + (alive ? 0 : 1), note: `answered ${res.status}` };
     },

@@ -60,7 +60,8 @@ if (!databaseUrl) {
   databaseUrl = embedded.url;
 }
 
-const apiKeys = values["api-key"] ?? (env.PROVIDER_SANDBOX_API_KEYS ? env.PROVIDER_SANDBOX_API_KEYS.split(",").map((k) => k.trim()) : [demoPaymentProvider.apiKey]);
+const apiKeys =
+  values["api-key"] ?? (env.PROVIDER_SANDBOX_API_KEYS ? env.PROVIDER_SANDBOX_API_KEYS.split(",").map((k) => k.trim()) : [demoPaymentProvider.apiKey]);
 const controlToken = values["control-token"] ?? env.PROVIDER_SANDBOX_CONTROL_TOKEN ?? demoPaymentProvider.controlToken;
 const webhookUrl = values["webhook-url"] ?? env.PROVIDER_SANDBOX_WEBHOOK_URL ?? undefined;
 const webhookSecret = values["webhook-secret"] ?? env.PROVIDER_SANDBOX_WEBHOOK_SECRET ?? (webhookUrl ? demoPaymentProvider.webhookSecret : undefined);

@@ -45,10 +45,13 @@ if (!existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
   console.error("soak: no production build (.next/BUILD_ID): run `npx next build` first");
   process.exit(2);
 }
-const hardStop = setTimeout(() => {
-  console.error("soak: time budget exceeded, stopping");
-  void shutdown().then(() => process.exit(2));
-}, (SECONDS + 240) * 1000);
+const hardStop = setTimeout(
+  () => {
+    console.error("soak: time budget exceeded, stopping");
+    void shutdown().then(() => process.exit(2));
+  },
+  (SECONDS + 240) * 1000,
+);
 hardStop.unref();
 
 const children = new Set<ChildProcess>();
@@ -111,22 +114,53 @@ try {
   const appPorts = [await freePort(), await freePort()];
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const baseEnv: NodeJS.ProcessEnv = {
-    ...process.env, APP_MODE: "demo", DATABASE_URL: appUrl, PAYMENT_PROVIDER_URL: sandboxUrl, PAYMENT_PROVIDER_API_KEY: apiKey, PAYMENT_PROVIDER_WEBHOOK_SECRET: webhookSecret, LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1",
-    AUDIT_SEQUENCER_INTERVAL_MS: "100", WORKER_CONCURRENCY: "4", DATABASE_POOL_SIZE: "8",
+    ...process.env,
+    APP_MODE: "demo",
+    DATABASE_URL: appUrl,
+    PAYMENT_PROVIDER_URL: sandboxUrl,
+    PAYMENT_PROVIDER_API_KEY: apiKey,
+    PAYMENT_PROVIDER_WEBHOOK_SECRET: webhookSecret,
+    LOG_LEVEL: "warn",
+    NEXT_TELEMETRY_DISABLED: "1",
+    AUDIT_SEQUENCER_INTERVAL_MS: "100",
+    WORKER_CONCURRENCY: "4",
+    DATABASE_POOL_SIZE: "8",
   };
   const tsx = ["--conditions=react-server", "--import", "tsx"];
-  await spawnChild("sandbox", [...tsx, join("scripts", "provider-sandbox.ts"), "--port", String(sandboxPort),
-    "--database-url", server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `http://127.0.0.1:${appPorts[0]}/api/payments/webhook`,
-    "--api-key", apiKey, "--webhook-secret", webhookSecret],
-    { ...baseEnv, DATABASE_URL: "" }, /listening on/);
+  await spawnChild(
+    "sandbox",
+    [
+      ...tsx,
+      join("scripts", "provider-sandbox.ts"),
+      "--port",
+      String(sandboxPort),
+      "--database-url",
+      server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`),
+      "--webhook-url",
+      `http://127.0.0.1:${appPorts[0]}/api/payments/webhook`,
+      "--api-key",
+      apiKey,
+      "--webhook-secret",
+      webhookSecret,
+    ],
+    { ...baseEnv, DATABASE_URL: "" },
+    /listening on/,
+  );
   await registerPaymentIntents(server.url, sandboxUrl);
   const nextBin = join("node_modules", "next", "dist", "bin", "next");
   const startApp = (i: number) =>
-    spawnChild(`app${i + 1}`, [nextBin, "start", "-p", String(appPorts[i]), "-H", "127.0.0.1"], { ...baseEnv, NEXTAUTH_URL: `http://127.0.0.1:${appPorts[i]}`, PORT: String(appPorts[i]) }, /Ready|started server|Local:/);
+    spawnChild(
+      `app${i + 1}`,
+      [nextBin, "start", "-p", String(appPorts[i]), "-H", "127.0.0.1"],
+      { ...baseEnv, NEXTAUTH_URL: `http://127.0.0.1:${appPorts[i]}`, PORT: String(appPorts[i]) },
+      /Ready|started server|Local:/,
+    );
   const startWorker = (i: number) => spawnChild(`worker${i + 1}`, [...tsx, join("scripts", "worker.ts")], { ...baseEnv, LOG_LEVEL: "info" }, /worker started/);
   const apps = await Promise.all([startApp(0), startApp(1)]);
   const workers = await Promise.all([startWorker(0), startWorker(1)]);
-  say(`2 apps (ports ${appPorts.join(", ")}), 2 workers, sandbox, PostgreSQL — ${SECONDS}s of traffic: ${AGENTS} agents, ${REVIEWERS} reviewers, ${AUDITORS} auditors`);
+  say(
+    `2 apps (ports ${appPorts.join(", ")}), 2 workers, sandbox, PostgreSQL — ${SECONDS}s of traffic: ${AGENTS} agents, ${REVIEWERS} reviewers, ${AUDITORS} auditors`,
+  );
 
   const bases = appPorts.map((p) => `http://127.0.0.1:${p}`);
   const down = new Set<number>();
@@ -165,14 +199,18 @@ try {
   const agent = async () => {
     while (Date.now() < stopAt) {
       const order = `SOAK-${String(nextOrder++ % ORDERS).padStart(6, "0")}`;
-      const res = await timed("agent prepare_refund", async () => {
-        const r = await fetch(`${bases[pick()]}/api/agent/tool-calls`, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "x-end-user-token": token },
-          body: JSON.stringify({ type: "tool_use", id: `soak_${order}`, name: "prepare_refund", input: { order_id: order, reason: "damaged_item" } }),
-        });
-        return { trace: r.headers.get("x-trace-id"), body: (await r.json()) as { content?: string } };
-      }, (x) => !!x.body.content && (JSON.parse(x.body.content) as { code: string }).code === "approval_required");
+      const res = await timed(
+        "agent prepare_refund",
+        async () => {
+          const r = await fetch(`${bases[pick()]}/api/agent/tool-calls`, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "x-end-user-token": token },
+            body: JSON.stringify({ type: "tool_use", id: `soak_${order}`, name: "prepare_refund", input: { order_id: order, reason: "damaged_item" } }),
+          });
+          return { trace: r.headers.get("x-trace-id"), body: (await r.json()) as { content?: string } };
+        },
+        (x) => !!x.body.content && (JSON.parse(x.body.content) as { code: string }).code === "approval_required",
+      );
       if (res?.trace) traces.push(res.trace);
     }
   };
@@ -189,7 +227,8 @@ try {
     const csrfCookie = (csrf.headers.getSetCookie?.() ?? []).map((c) => c.split(";")[0]).join("; ");
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
     const r = await fetch(`${base}/api/auth/callback/credentials`, {
-      method: "POST", redirect: "manual",
+      method: "POST",
+      redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie, origin: base },
       body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
     });
@@ -209,18 +248,30 @@ try {
         await new Promise((r) => setTimeout(r, 500));
         continue;
       }
-      const list = await timed("reviewer list queue", async () => {
-        const r = await fetch(`${base}/api/proposals?limit=20`, { headers: { cookie } });
-        return (await r.json()) as { rows?: { id: string; hash: string }[] };
-      }, (x) => Array.isArray(x.rows));
+      const list = await timed(
+        "reviewer list queue",
+        async () => {
+          const r = await fetch(`${base}/api/proposals?limit=20`, { headers: { cookie } });
+          return (await r.json()) as { rows?: { id: string; hash: string }[] };
+        },
+        (x) => Array.isArray(x.rows),
+      );
       const items = list?.rows ?? [];
       if (items.length === 0) await new Promise((r) => setTimeout(r, 200));
       for (const p of items.slice(0, 5)) {
         if (Date.now() >= stopAt) break;
-        await timed("reviewer approve", async () => {
-          const r = await fetch(`${base}/api/proposals/${p.id}/approve`, { method: "POST", headers: { cookie, "content-type": "application/json", origin: base }, body: JSON.stringify({ hash: p.hash }) });
-          return { status: r.status, body: (await r.json()) as { code?: string } };
-        }, (x) => x.status === 200 || x.body.code === "conflict");
+        await timed(
+          "reviewer approve",
+          async () => {
+            const r = await fetch(`${base}/api/proposals/${p.id}/approve`, {
+              method: "POST",
+              headers: { cookie, "content-type": "application/json", origin: base },
+              body: JSON.stringify({ hash: p.hash }),
+            });
+            return { status: r.status, body: (await r.json()) as { code?: string } };
+          },
+          (x) => x.status === 200 || x.body.code === "conflict",
+        );
       }
     }
   };
@@ -234,7 +285,11 @@ try {
         await new Promise((r) => setTimeout(r, 200));
         continue;
       }
-      await timed("auditor search by trace", async () => (await fetch(`${base}/api/audit/events?traceId=${encodeURIComponent(trace)}`, { headers: { cookie } })).status, (s) => s === 200);
+      await timed(
+        "auditor search by trace",
+        async () => (await fetch(`${base}/api/audit/events?traceId=${encodeURIComponent(trace)}`, { headers: { cookie } })).status,
+        (s) => s === 200,
+      );
     }
   };
 
@@ -294,21 +349,35 @@ try {
       (SELECT count(*)::int FROM "AuditLeaf") AS leaves,
       (SELECT count(*)::int FROM "AuditPending") AS pending,
       (SELECT count(*)::int FROM "AuditSignedCheckpoint") AS checkpoints`);
-  const execs = (await c.query<{ status: string; n: number }>(`SELECT status::text || COALESCE(' (' || left(COALESCE("failureReason", "lastError"), 80) || ')', '') AS status, count(*)::int AS n FROM "Execution" GROUP BY 1 ORDER BY 1`)).rows;
+  const execs = (
+    await c.query<{ status: string; n: number }>(
+      `SELECT status::text || COALESCE(' (' || left(COALESCE("failureReason", "lastError"), 80) || ')', '') AS status, count(*)::int AS n FROM "Execution" GROUP BY 1 ORDER BY 1`,
+    )
+  ).rows;
   const sandboxDb = new pg.Client({ connectionString: server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`) });
   await sandboxDb.connect();
-  const provider = (await sandboxDb.query(`SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys, count(DISTINCT payment_intent)::int AS intents FROM refunds`)
-    .catch(() => ({ rows: [{ n: -1, keys: -2, intents: -3 }] }))).rows[0] as { n: number; keys: number; intents: number };
+  const provider = (
+    await sandboxDb
+      .query(`SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys, count(DISTINCT payment_intent)::int AS intents FROM refunds`)
+      .catch(() => ({ rows: [{ n: -1, keys: -2, intents: -3 }] }))
+  ).rows[0] as { n: number; keys: number; intents: number };
   await sandboxDb.end();
   await c.end();
 
   check("every proposal has its audit event", counts.proposalsUnaudited === 0, `${counts.proposals} proposals, ${counts.proposalsUnaudited} without`);
   check("every approval has its audit event", counts.approvalsUnaudited === 0, `${counts.approvals} approvals, ${counts.approvalsUnaudited} without`);
   check("every execution has its audit events", counts.executionsUnaudited === 0, `${counts.executions} executions, ${counts.executionsUnaudited} without`);
-  check("0 refunds executed twice", counts.refundsTwice === 0 && provider.n === provider.keys && provider.n === provider.intents,
-    `${counts.refunds} refunds; provider: ${provider.n} refunds, ${provider.keys} idempotency keys, ${provider.intents} payment intents`);
+  check(
+    "0 refunds executed twice",
+    counts.refundsTwice === 0 && provider.n === provider.keys && provider.n === provider.intents,
+    `${counts.refunds} refunds; provider: ${provider.n} refunds, ${provider.keys} idempotency keys, ${provider.intents} payment intents`,
+  );
   check("executions drained", counts.stillRunning === 0, `${counts.stillRunning} still approved/executing`);
-  check("every audit event integrated", counts.pending === 0 && counts.leaves === counts.events, `${counts.events} events, ${counts.leaves} leaves, ${counts.pending} pending, ${counts.checkpoints} signed checkpoints`);
+  check(
+    "every audit event integrated",
+    counts.pending === 0 && counts.leaves === counts.events,
+    `${counts.events} events, ${counts.leaves} leaves, ${counts.pending} pending, ${counts.checkpoints} signed checkpoints`,
+  );
 
   // The whole log, every checkpoint, with the library the app uses (signatures, roots, proofs, content).
   process.env.DATABASE_URL = server.url;
@@ -340,7 +409,7 @@ try {
   console.log(failed ? `soak FAILED (${failed} checks)` : "soak OK: 0 lost, 0 duplicate, log verified");
   exitCode = failed ? 1 : 0;
 } catch (error) {
-  console.error(`soak: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  console.error(`soak: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   exitCode = 2;
 } finally {
   await shutdown();
@@ -373,14 +442,20 @@ async function registerPaymentIntents(databaseUrl: string, sandboxUrl: string) {
   const control = sandboxControl(sandboxUrl, demoPaymentProvider.controlToken);
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
-  const { rows } = await c.query<{ ref: string; amount: number; currency: string }>(`SELECT "providerPaymentRef" AS ref, "amountMinor" AS amount, currency FROM "Payment"`);
+  const { rows } = await c.query<{ ref: string; amount: number; currency: string }>(
+    `SELECT "providerPaymentRef" AS ref, "amountMinor" AS amount, currency FROM "Payment"`,
+  );
   await c.end();
   let failed = 0;
   let first = "";
   for (let i = 0; i < rows.length; i += 32)
-    await Promise.all(rows.slice(i, i + 32).map((r) => control.createPaymentIntent({ id: r.ref, amount: r.amount, currency: r.currency.trim(), amountRefunded: 0 }).catch((e: unknown) => {
-      failed += 1;
-      first ||= String(e);
-    })));
+    await Promise.all(
+      rows.slice(i, i + 32).map((r) =>
+        control.createPaymentIntent({ id: r.ref, amount: r.amount, currency: r.currency.trim(), amountRefunded: 0 }).catch((e: unknown) => {
+          failed += 1;
+          first ||= String(e);
+        }),
+      ),
+    );
   say(`${rows.length - failed} payment intents registered with the sandbox${failed ? `, ${failed} failed (${first})` : ""}`);
 }

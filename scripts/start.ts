@@ -141,14 +141,35 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
   env.PAYMENT_PROVIDER_WEBHOOK_SECRET = process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET || `whsec_${randomBytes(24).toString("base64url")}`;
   sandbox = spawn(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", join("scripts", "provider-sandbox.ts"), "--port", String(sandboxPort),
-      "--database-url", database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`), "--webhook-url", `${url}/api/payments/webhook`],
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      join("scripts", "provider-sandbox.ts"),
+      "--port",
+      String(sandboxPort),
+      "--database-url",
+      database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`),
+      "--webhook-url",
+      `${url}/api/payments/webhook`,
+    ],
     // The credentials go by environment, not argv (which `ps` shows to every local user).
-    { stdio: ["ignore", "pipe", "pipe", "ipc"], env: { ...env, DATABASE_URL: "", PROVIDER_SANDBOX_API_KEYS: env.PAYMENT_PROVIDER_API_KEY, PROVIDER_SANDBOX_WEBHOOK_SECRET: env.PAYMENT_PROVIDER_WEBHOOK_SECRET } },
+    {
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+      env: {
+        ...env,
+        DATABASE_URL: "",
+        PROVIDER_SANDBOX_API_KEYS: env.PAYMENT_PROVIDER_API_KEY,
+        PROVIDER_SANDBOX_WEBHOOK_SECRET: env.PAYMENT_PROVIDER_WEBHOOK_SECRET,
+      },
+    },
   );
   const ready = new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), 60_000);
-    for (const [stream, out] of [[sandbox!.stdout, process.stdout], [sandbox!.stderr, process.stderr]] as const) {
+    for (const [stream, out] of [
+      [sandbox!.stdout, process.stdout],
+      [sandbox!.stderr, process.stderr],
+    ] as const) {
       if (!stream) continue;
       createInterface({ input: stream }).on("line", (line) => {
         echo(out, `[sandbox] ${line}`);
@@ -169,7 +190,9 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${sandboxPort}`;
     // The browser tests drive the sandbox (payment intents, faults) through its control endpoint.
     if (process.env.E2E_DATABASE_URL_FILE) writeFileSync(join(dirname(process.env.E2E_DATABASE_URL_FILE), "e2e-sandbox-url"), env.PAYMENT_PROVIDER_URL);
-    await registerDemoPaymentIntents(database.url, env.PAYMENT_PROVIDER_URL).catch((e: unknown) => console.error(`[start] sandbox payment intents: ${String(e)}`));
+    await registerDemoPaymentIntents(database.url, env.PAYMENT_PROVIDER_URL).catch((e: unknown) =>
+      console.error(`[start] sandbox payment intents: ${String(e)}`),
+    );
     say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL}`);
   }
 }
@@ -178,7 +201,10 @@ const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start
   env,
 });
 if (logFile) {
-  for (const [stream, out] of [[app.stdout, process.stdout], [app.stderr, process.stderr]] as const) {
+  for (const [stream, out] of [
+    [app.stdout, process.stdout],
+    [app.stderr, process.stderr],
+  ] as const) {
     if (stream) createInterface({ input: stream }).on("line", (line) => echo(out, line));
   }
 }
@@ -201,7 +227,10 @@ function startWorker() {
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     env,
   });
-  for (const [stream, out] of [[child.stdout, process.stdout], [child.stderr, process.stderr]] as const) {
+  for (const [stream, out] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
     if (stream) createInterface({ input: stream }).on("line", (line) => echo(out, `[worker] ${line}`));
   }
   const startedAt = Date.now();
@@ -276,7 +305,10 @@ for (let i = 0; i < 240 && !stopping; i++) {
 
 async function stopLeftoverApp(pidFile: string) {
   if (!existsSync(pidFile)) return;
-  const [pid = NaN, owner = NaN] = readFileSync(pidFile, "utf8").trim().split(/\s+/).map((s) => Number.parseInt(s, 10));
+  const [pid = NaN, owner = NaN] = readFileSync(pidFile, "utf8")
+    .trim()
+    .split(/\s+/)
+    .map((s) => Number.parseInt(s, 10));
   if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunningNode(owner)) {
     refuse(`another \`npm start\` (pid ${owner}) is serving port ${port}; stop it, or set PORT (or --port) to run a second instance`);
   }
@@ -329,7 +361,10 @@ async function registerDemoPaymentIntents(databaseUrl: string, sandboxUrl: strin
          FROM "Payment" p`,
     );
     for (const r of rows) {
-      const known = await control.paymentIntent(r.ref).then(() => true, () => false);
+      const known = await control.paymentIntent(r.ref).then(
+        () => true,
+        () => false,
+      );
       if (!known) await control.createPaymentIntent({ id: r.ref, amount: r.amount, currency: r.currency.trim(), amountRefunded: Number(r.refunded) });
     }
   } finally {

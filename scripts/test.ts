@@ -90,7 +90,13 @@ if (!skipLint) {
   failed ||= lintFailed;
 }
 const vitestJson = join(reports, "vitest.json");
-const vitestCode = run("unit and integration tests", [join(root, "node_modules", "vitest", "vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+const vitestCode = run("unit and integration tests", [
+  join(root, "node_modules", "vitest", "vitest.mjs"),
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestJson}`,
+]);
 addVitest(vitestJson);
 failed ||= vitestCode !== 0;
 
@@ -101,7 +107,9 @@ if (!skipE2e) {
     failed = true;
   } else {
     const pwJson = join(reports, "playwright.json");
-    const code = run("browser tests", [join(root, "node_modules", "playwright", "cli.js"), "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
+    const code = run("browser tests", [join(root, "node_modules", "playwright", "cli.js"), "test", "--reporter=list,json"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+    });
     addPlaywright(pwJson);
     failed ||= code !== 0;
     // A shortened soak on the same build: two apps, two workers, one SIGKILLed mid-run (docs/audit.md).
@@ -114,5 +122,7 @@ if (!skipE2e) {
 
 if (totals.passed + totals.failed === 0) failed = true; // a run that tested nothing is not a pass
 if (totals.failed > 0) failed = true; // whatever a runner's own exit code said
-console.log(`\nTests: ${totals.passed} passed, ${totals.failed + (lintFailed ? 1 : 0)} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}${lintFailed ? " (lint failed)" : ""}`);
+console.log(
+  `\nTests: ${totals.passed} passed, ${totals.failed + (lintFailed ? 1 : 0)} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}${lintFailed ? " (lint failed)" : ""}`,
+);
 process.exit(failed ? 1 : 0);

@@ -30,8 +30,12 @@ try {
 
   const client = new pg.Client({ connectionString: server.url });
   await client.connect();
-  const { rows: [t] } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'tienda-es'`);
-  const { rows: [us] } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'shop-us'`);
+  const {
+    rows: [t],
+  } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'tienda-es'`);
+  const {
+    rows: [us],
+  } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'shop-us'`);
   const tenantId = t.id as string;
   console.log(`generating ${N.toLocaleString("en")} audit events (${PER_TRACE} per trace, two tenants)…`);
   const started = performance.now();
@@ -62,10 +66,21 @@ try {
   process.env.APP_MODE = "demo";
   const { findAuditEvents, searchAuditEvents, parseAuditSearch } = await import("../../lib/server/audit/search-audit-events");
   const { db } = await import("../../lib/server/db/client");
-  const { rows: [auditor] } = await client.query(`SELECT id FROM "StaffUser" WHERE email = 'auditoria@tienda-es.test'`);
+  const {
+    rows: [auditor],
+  } = await client.query(`SELECT id FROM "StaffUser" WHERE email = 'auditoria@tienda-es.test'`);
   const actor = {
-    userId: auditor.id, tenantId, tenantSlug: "tienda-es", name: "bench", email: "bench", roles: ["auditor" as const],
-    locale: "es-ES", timeZone: "UTC", authTime: Math.floor(Date.now() / 1000), authMethod: "password", stepUpMinutes: 5,
+    userId: auditor.id,
+    tenantId,
+    tenantSlug: "tienda-es",
+    name: "bench",
+    email: "bench",
+    roles: ["auditor" as const],
+    locale: "es-ES",
+    timeZone: "UTC",
+    authTime: Math.floor(Date.now() / 1000),
+    authMethod: "password",
+    stepUpMinutes: 5,
   };
   const traces = Math.max(1, Math.floor(N / PER_TRACE));
   const randomTrace = () => {
@@ -95,10 +110,20 @@ try {
   const usecase = await measure("searchAuditEvents (+ audited search event)", (trace) => searchAuditEvents(actor, { traceId: trace }));
   const plan = await client.query(`EXPLAIN ${rawSql}`, [tenantId, randomTrace()]);
 
-  console.log(`\ntraceId search over ${N.toLocaleString("en")} audit events (${traces.toLocaleString("en")} traces), ${ITERATIONS} iterations each; sample hit ${sample.rowCount} rows`);
-  for (const r of [raw, query, usecase]) console.log(`${r.label.padEnd(46)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
-  console.log(`ratio query/raw: p50 ${(query.p50 / raw.p50).toFixed(1)}×   p99 ${(query.p99 / raw.p99).toFixed(1)}×;  use case/raw: p50 ${(usecase.p50 / raw.p50).toFixed(1)}×   p99 ${(usecase.p99 / raw.p99).toFixed(1)}×`);
-  console.log(`raw plan: ${plan.rows.map((r) => r["QUERY PLAN"]).join(" | ").slice(0, 300)}`);
+  console.log(
+    `\ntraceId search over ${N.toLocaleString("en")} audit events (${traces.toLocaleString("en")} traces), ${ITERATIONS} iterations each; sample hit ${sample.rowCount} rows`,
+  );
+  for (const r of [raw, query, usecase])
+    console.log(`${r.label.padEnd(46)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
+  console.log(
+    `ratio query/raw: p50 ${(query.p50 / raw.p50).toFixed(1)}×   p99 ${(query.p99 / raw.p99).toFixed(1)}×;  use case/raw: p50 ${(usecase.p50 / raw.p50).toFixed(1)}×   p99 ${(usecase.p99 / raw.p99).toFixed(1)}×`,
+  );
+  console.log(
+    `raw plan: ${plan.rows
+      .map((r) => r["QUERY PLAN"])
+      .join(" | ")
+      .slice(0, 300)}`,
+  );
   await client.end();
   await db().$disconnect();
 } finally {

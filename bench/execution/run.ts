@@ -42,10 +42,27 @@ try {
   const controlToken = `ctl_${randomUUID()}`;
   const port = await findFreePort();
   const sandboxDb = server.url.replace(/\/bench$/, "/bench_sandbox");
-  sandbox = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/provider-sandbox.ts", "--port", String(port), "--database-url", sandboxDb, "--api-key", apiKey, "--control-token", controlToken], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, DATABASE_URL: "" },
-  });
+  sandbox = spawn(
+    process.execPath,
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "scripts/provider-sandbox.ts",
+      "--port",
+      String(port),
+      "--database-url",
+      sandboxDb,
+      "--api-key",
+      apiKey,
+      "--control-token",
+      controlToken,
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, DATABASE_URL: "" },
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${out}`)), 60_000);
@@ -118,21 +135,45 @@ try {
   const reviewerEmail = demoTenants.find((t) => t.slug === TENANT)!.staff.find((s) => s.roles.includes("reviewer"))!.email;
   const u = await db().staffUser.findUniqueOrThrow({ where: { email: reviewerEmail } });
   const actor = {
-    userId: u.id, tenantId: u.tenantId, tenantSlug: TENANT, name: u.name, email: u.email, roles: ["reviewer" as const],
-    locale: "es-ES", timeZone: "UTC", authTime: Math.floor(Date.now() / 1000), authMethod: "password", stepUpMinutes: 60,
+    userId: u.id,
+    tenantId: u.tenantId,
+    tenantSlug: TENANT,
+    name: u.name,
+    email: u.email,
+    roles: ["reviewer" as const],
+    locale: "es-ES",
+    timeZone: "UTC",
+    authTime: Math.floor(Date.now() / 1000),
+    authMethod: "password",
+    stepUpMinutes: 60,
   };
   async function prepare(i: number) {
     const pi = `pi_bench_${i}_${randomUUID().slice(0, 8)}`;
     const amount = 1_000 + i;
     await control.createPaymentIntent({ id: pi, amount, currency: "eur" });
     const number = `BX-${i}-${randomUUID().slice(0, 6)}`;
-    const order = await db().order.create({ data: { tenantId: tenant.id, number, customerId: ana, currency: "EUR", totalMinor: amount, capturedMinor: amount, items: [] } });
-    await db().payment.create({ data: { tenantId: tenant.id, orderId: order.id, method: "card", providerPaymentRef: pi, holderName: "Ana García", display: "Visa •••• 4242", amountMinor: amount, currency: "EUR" } });
-    const res = await toolCalls(new Request("http://localhost/api/agent/tool-calls", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${agentKey(TENANT, "web_support")}`, "x-end-user-token": token },
-      body: JSON.stringify({ type: "tool_use", id: `toolu_${i}`, name: "prepare_refund", input: { order_id: number, reason: "damaged_item" } }),
-    }));
+    const order = await db().order.create({
+      data: { tenantId: tenant.id, number, customerId: ana, currency: "EUR", totalMinor: amount, capturedMinor: amount, items: [] },
+    });
+    await db().payment.create({
+      data: {
+        tenantId: tenant.id,
+        orderId: order.id,
+        method: "card",
+        providerPaymentRef: pi,
+        holderName: "Ana García",
+        display: "Visa •••• 4242",
+        amountMinor: amount,
+        currency: "EUR",
+      },
+    });
+    const res = await toolCalls(
+      new Request("http://localhost/api/agent/tool-calls", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${agentKey(TENANT, "web_support")}`, "x-end-user-token": token },
+        body: JSON.stringify({ type: "tool_use", id: `toolu_${i}`, name: "prepare_refund", input: { order_id: number, reason: "damaged_item" } }),
+      }),
+    );
     const content = JSON.parse((await res.json()).content as string) as { code: string; result: { proposal_id: string } };
     if (content.code !== "approval_required") throw new Error(`prepare_refund answered ${content.code}`);
     const p = await db().proposal.findUniqueOrThrow({ where: { id: content.result.proposal_id } });
@@ -152,7 +193,13 @@ try {
     const pi = `pi_raw_${i}_${randomUUID().slice(0, 8)}`;
     await control.createPaymentIntent({ id: pi, amount: 500, currency: "eur" });
     const t0 = performance.now();
-    const answer = await provider.createRefund({ paymentIntent: pi, amountMinor: 500, currency: "EUR", idempotencyKey: `raw-${randomUUID()}`, metadata: { proposalId: `raw-${i}`, tenantId: "bench" } });
+    const answer = await provider.createRefund({
+      paymentIntent: pi,
+      amountMinor: 500,
+      currency: "EUR",
+      idempotencyKey: `raw-${randomUUID()}`,
+      metadata: { proposalId: `raw-${i}`, tenantId: "bench" },
+    });
     const t1 = performance.now();
     if (answer.outcome !== "succeeded") throw new Error(`raw call: ${answer.outcome}`);
     if (i >= WARMUP) raw.push(t1 - t0);

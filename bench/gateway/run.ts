@@ -92,9 +92,13 @@ try {
     const gq = await per(gatewayUrl, (i) => orderFor?.() ?? benchOrder(ORDERS_PER_SERVER - 1 - i));
     const rq = await per(rawUrl, (i) => orderFor?.() ?? benchOrder(2 * ORDERS_PER_SERVER - 1 - i));
     proto.query = original;
-    console.log(`statements per prepare_refund (incl. BEGIN/COMMIT): gateway ${BASE_URL ? "(external server: not counted)" : gq.toFixed(1)}, raw ${rq.toFixed(1)}`);
+    console.log(
+      `statements per prepare_refund (incl. BEGIN/COMMIT): gateway ${BASE_URL ? "(external server: not counted)" : gq.toFixed(1)}, raw ${rq.toFixed(1)}`,
+    );
   }
-  console.log(`prepare_refund, ${SECONDS}s per side and level in ${SLICES} alternating slices, loopback, PostgreSQL 18 (embedded, fsync off), pool ${process.env.DATABASE_POOL_SIZE ?? 10}`);
+  console.log(
+    `prepare_refund, ${SECONDS}s per side and level in ${SLICES} alternating slices, loopback, PostgreSQL 18 (embedded, fsync off), pool ${process.env.DATABASE_POOL_SIZE ?? 10}`,
+  );
   console.log(`gateway: ${BASE_URL ? `Next server at ${BASE_URL}` : "route handler on node:http"}; baseline: node:http + pg, same SQL`);
   const rows: string[][] = [];
   let gatewayNext = 0;
@@ -165,7 +169,11 @@ async function measure(url: string, key: string, token: string, clients: number,
       const body = JSON.stringify({ type: "tool_use", id: `bench_${n++}`, name: "prepare_refund", input: { order_id: nextOrder(), reason: "damaged_item" } });
       const t0 = performance.now();
       try {
-        const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "x-end-user-token": token }, body });
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "x-end-user-token": token },
+          body,
+        });
         const json = (await res.json()) as { content?: string };
         const code = json.content ? (JSON.parse(json.content) as { code: string }).code : "?";
         if (code !== "approval_required") errors += 1;
@@ -234,7 +242,14 @@ function rawPrepareRefundServer(pool: pg.Pool) {
     const send = (code: string, payload: Record<string, unknown>) => {
       const b = JSON.parse(body || "{}") as { id?: string };
       res.writeHead(200, { "content-type": "application/json", "x-trace-id": traceId });
-      res.end(JSON.stringify({ type: "tool_result", tool_use_id: b.id ?? "unknown", is_error: code !== "approval_required", content: JSON.stringify({ code, ...payload, traceId }) }));
+      res.end(
+        JSON.stringify({
+          type: "tool_result",
+          tool_use_id: b.id ?? "unknown",
+          is_error: code !== "approval_required",
+          content: JSON.stringify({ code, ...payload, traceId }),
+        }),
+      );
     };
     const body = await readAll(req);
     const call = JSON.parse(body) as { name: string; input: { order_id: string; reason: string } };
@@ -260,7 +275,10 @@ function rawPrepareRefundServer(pool: pg.Pool) {
        UNION ALL SELECT 'policy:' || k, v FROM "AgentBudgetPolicy" p, LATERAL (VALUES ('calls', p."maxCallsPerTrace"), ('repeats', p."maxRepeatsPerTrace"), ('errors', p."maxErrorsPerTrace")) AS x(k, v) WHERE p."tenantId" = $1::uuid`,
       [key.tenantId, traceId, repeat],
     );
-    const { payload } = await jwtVerify(String(req.headers["x-end-user-token"]), new TextEncoder().encode(key.endUserTokenSecret), { algorithms: ["HS256"], requiredClaims: ["exp", "sub"] });
+    const { payload } = await jwtVerify(String(req.headers["x-end-user-token"]), new TextEncoder().encode(key.endUserTokenSecret), {
+      algorithms: ["HS256"],
+      requiredClaims: ["exp", "sub"],
+    });
     const customer = String(payload.sub);
     const client = await pool.connect();
     try {
@@ -275,27 +293,58 @@ function rawPrepareRefundServer(pool: pg.Pool) {
         const { rows: pending } = await client.query(`SELECT * FROM "Proposal" WHERE "orderId" = $1 AND status = 'pending_approval' LIMIT 1`, [order.id]);
         if (pending[0] && pending[0].expiresAt > new Date()) proposal = pending[0];
         else {
-          const { rows: r1 } = await client.query(`SELECT COALESCE(SUM("amountMinor"), 0)::int AS s FROM "Refund" WHERE "orderId" = $1 AND status IN ('succeeded', 'pending')`, [order.id]);
+          const { rows: r1 } = await client.query(
+            `SELECT COALESCE(SUM("amountMinor"), 0)::int AS s FROM "Refund" WHERE "orderId" = $1 AND status IN ('succeeded', 'pending')`,
+            [order.id],
+          );
           const { rows: r2 } = await client.query(
             `SELECT COALESCE(SUM("amountMinor"), 0)::int AS s FROM "Proposal" WHERE "orderId" = $1 AND status IN ('pending_approval', 'approved', 'executing', 'needs_reconciliation')`,
             [order.id],
           );
-          const { rows: pays } = await client.query(`SELECT * FROM "Payment" WHERE "orderId" = $1 AND "tenantId" = $2::uuid ORDER BY "createdAt" LIMIT 1`, [order.id, key.tenantId]);
+          const { rows: pays } = await client.query(`SELECT * FROM "Payment" WHERE "orderId" = $1 AND "tenantId" = $2::uuid ORDER BY "createdAt" LIMIT 1`, [
+            order.id,
+            key.tenantId,
+          ]);
           const amount = order.capturedMinor - r1[0].s - r2[0].s;
           const pay = pays[0];
           const id = randomUUID();
           const expiresAt = new Date(Date.now() + key.approvalExpiryMinutes * 60_000);
           const hash = sha(
             canonicalize({
-              v: 1, id, tenantId: key.tenantId, tool: "prepare_refund", orderId: order.id, amount: { minor: amount, currency: order.currency },
-              recipient: { kind: pay.method, ref: pay.providerPaymentRef, holder: pay.holderName }, reason: call.input.reason, expiresAt: expiresAt.toISOString(),
+              v: 1,
+              id,
+              tenantId: key.tenantId,
+              tool: "prepare_refund",
+              orderId: order.id,
+              amount: { minor: amount, currency: order.currency },
+              recipient: { kind: pay.method, ref: pay.providerPaymentRef, holder: pay.holderName },
+              reason: call.input.reason,
+              expiresAt: expiresAt.toISOString(),
             })!,
           );
           const { rows: created } = await client.query(
             `INSERT INTO "Proposal" (id, "tenantId", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "channelId", "endUserId", "amountMinor", currency,
                "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", reason, hash, "expiresAt", "requiredApprovals", "traceId", "updatedAt")
              VALUES ($1, $2, $3, $4, $5, $6, (SELECT "channelId" FROM "AgentKey" WHERE id = $6), $4, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, now()) RETURNING *`,
-            [id, key.tenantId, order.id, customer, pay.id, key.id, amount, order.currency, pay.method, pay.providerPaymentRef, pay.holderName, pay.display, call.input.reason, hash, expiresAt, 1, traceId],
+            [
+              id,
+              key.tenantId,
+              order.id,
+              customer,
+              pay.id,
+              key.id,
+              amount,
+              order.currency,
+              pay.method,
+              pay.providerPaymentRef,
+              pay.holderName,
+              pay.display,
+              call.input.reason,
+              hash,
+              expiresAt,
+              1,
+              traceId,
+            ],
           );
           proposal = created[0];
         }
@@ -306,22 +355,47 @@ function rawPrepareRefundServer(pool: pg.Pool) {
       const outcome = proposal ? "approval_required" : "not_found";
       const data = { transport: "anthropic", arguments: call.input };
       const eventId = randomUUID();
-      const leaf = createHash("sha256").update(Buffer.from([0])).update(canonicalize({ v: 3, id: eventId, tenantId: key.tenantId, occurredAt, traceId, action: "tool:prepare_refund", outcome, data })!).digest("hex");
+      const leaf = createHash("sha256")
+        .update(Buffer.from([0]))
+        .update(canonicalize({ v: 3, id: eventId, tenantId: key.tenantId, occurredAt, traceId, action: "tool:prepare_refund", outcome, data })!)
+        .digest("hex");
       await client.query(
         `WITH e AS (
            INSERT INTO "AuditEvent" (id, "tenantId", "occurredAt", "traceId", "actorType", "actorId", "authMethod", action, outcome, "proposalId", "proposalHash", channel, "endUser", data, fingerprints, hash)
            VALUES ($1::uuid, $2::uuid, ($3::timestamptz AT TIME ZONE 'UTC'), $4, 'agent', $5, 'agent_key', 'tool:prepare_refund', $6, $7, $8, $9, $10, $11::jsonb, '{}', $12)
            RETURNING "pos")
          INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt") SELECT $1::uuid, $2::uuid, e."pos", $12, ($3::timestamptz AT TIME ZONE 'UTC') FROM e`,
-        [eventId, key.tenantId, occurredAt, traceId, key.id, outcome, proposal?.id ?? null, proposal?.hash ?? null, key.channel, sha(customer).slice(0, 16), JSON.stringify(data), leaf],
+        [
+          eventId,
+          key.tenantId,
+          occurredAt,
+          traceId,
+          key.id,
+          outcome,
+          proposal?.id ?? null,
+          proposal?.hash ?? null,
+          key.channel,
+          sha(customer).slice(0, 16),
+          JSON.stringify(data),
+          leaf,
+        ],
       );
       await client.query("COMMIT");
       if (!proposal) return send("not_found", { error: { message: "no such order" } });
-      return send("approval_required", { result: { proposal_id: proposal.id, hash: proposal.hash, amount: { minor: proposal.amountMinor, currency: proposal.currency } } });
+      return send("approval_required", {
+        result: { proposal_id: proposal.id, hash: proposal.hash, amount: { minor: proposal.amountMinor, currency: proposal.currency } },
+      });
     } catch (e) {
       await client.query("ROLLBACK").catch(() => undefined);
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ type: "tool_result", tool_use_id: "unknown", is_error: true, content: JSON.stringify({ code: "internal_error", error: { message: String((e as Error).message) }, traceId }) }));
+      res.end(
+        JSON.stringify({
+          type: "tool_result",
+          tool_use_id: "unknown",
+          is_error: true,
+          content: JSON.stringify({ code: "internal_error", error: { message: String((e as Error).message) }, traceId }),
+        }),
+      );
     } finally {
       client.release();
     }

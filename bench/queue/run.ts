@@ -24,7 +24,9 @@ try {
 
   const client = new pg.Client({ connectionString: server.url });
   await client.connect();
-  const { rows: [t] } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'tienda-es'`);
+  const {
+    rows: [t],
+  } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'tienda-es'`);
   const tenantId = t.id as string;
   console.log(`generating ${N.toLocaleString("en")} pending proposals…`);
   const started = performance.now();
@@ -55,10 +57,21 @@ try {
   process.env.DATABASE_URL = server.url;
   process.env.APP_MODE = "demo";
   const { listPendingProposals } = await import("../../lib/server/proposals/list-pending-proposals");
-  const { rows: [reviewer] } = await client.query(`SELECT id FROM "StaffUser" WHERE email = 'lucia.revisora@tienda-es.test'`);
+  const {
+    rows: [reviewer],
+  } = await client.query(`SELECT id FROM "StaffUser" WHERE email = 'lucia.revisora@tienda-es.test'`);
   const actor = {
-    userId: reviewer.id, tenantId, tenantSlug: "tienda-es", name: "bench", email: "bench", roles: ["reviewer" as const],
-    locale: "es-ES", timeZone: "UTC", authTime: Math.floor(Date.now() / 1000), authMethod: "password", stepUpMinutes: 5,
+    userId: reviewer.id,
+    tenantId,
+    tenantSlug: "tienda-es",
+    name: "bench",
+    email: "bench",
+    roles: ["reviewer" as const],
+    locale: "es-ES",
+    timeZone: "UTC",
+    authTime: Math.floor(Date.now() / 1000),
+    authMethod: "password",
+    stepUpMinutes: 5,
   };
   const rawSql = `SELECT p.id, p."amountMinor", p."expiresAt" FROM "Proposal" p
                    WHERE p."tenantId" = $1 AND p.status = 'pending_approval' AND p."expiresAt" > now()
@@ -90,9 +103,15 @@ try {
   }
 
   console.log(`\nqueue first page over ${N.toLocaleString("en")} pending proposals, ${ITERATIONS} iterations each`);
-  for (const r of [raw, product, deep]) console.log(`${r.label.padEnd(52)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
+  for (const r of [raw, product, deep])
+    console.log(`${r.label.padEnd(52)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
   console.log(`ratio product/raw: p50 ${(product.p50 / raw.p50).toFixed(1)}×   p95 ${(product.p95 / raw.p95).toFixed(1)}×`);
-  console.log(`raw plan: ${plan.rows.map((r) => r["QUERY PLAN"]).join(" | ").slice(0, 240)}`);
+  console.log(
+    `raw plan: ${plan.rows
+      .map((r) => r["QUERY PLAN"])
+      .join(" | ")
+      .slice(0, 240)}`,
+  );
   await client.end();
   const g = globalThis as unknown as { prisma?: { $disconnect(): Promise<void> } };
   await g.prisma?.$disconnect();

@@ -38,7 +38,9 @@ export async function AppShell({ actor, children, header }: { actor: ShellUser; 
   // Reviewers and ops open one trace by its exact id (the lead's "Trace" box, issue 15).
   // Rendered twice (sidebar, phone sheet): each copy gets its own input id.
   const traceBox = (idSuffix: string) =>
-    can(actor.roles, "audit:trace") ? <TraceBox label={t("traceBox.label")} placeholder={t("traceBox.placeholder")} submit={t("traceBox.open")} idSuffix={idSuffix} /> : null;
+    can(actor.roles, "audit:trace") ? (
+      <TraceBox label={t("traceBox.label")} placeholder={t("traceBox.placeholder")} submit={t("traceBox.open")} idSuffix={idSuffix} />
+    ) : null;
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[15rem_minmax(0,1fr)]">
       <a href="#main" className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">

@@ -20,7 +20,9 @@ describe("production secrets", () => {
     expect(productionSecretProblems({ NEXTAUTH_SECRET: "short", AUDIT_HMAC_KEY: "x".repeat(40), AUDIT_SIGNING_KEY: seed })).toEqual([
       "NEXTAUTH_SECRET is shorter than 32 characters",
     ]);
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: "a".repeat(31), AUDIT_HMAC_KEY: "b".repeat(32), AUDIT_SIGNING_KEY: seed })).toEqual(["NEXTAUTH_SECRET is shorter than 32 characters"]);
+    expect(productionSecretProblems({ NEXTAUTH_SECRET: "a".repeat(31), AUDIT_HMAC_KEY: "b".repeat(32), AUDIT_SIGNING_KEY: seed })).toEqual([
+      "NEXTAUTH_SECRET is shorter than 32 characters",
+    ]);
   });
   it("refuses an audit signing key that is not a 32-byte Ed25519 seed", () => {
     expect(productionSecretProblems({ NEXTAUTH_SECRET: "a".repeat(44), AUDIT_HMAC_KEY: "b".repeat(44), AUDIT_SIGNING_KEY: "c".repeat(60) })).toEqual([

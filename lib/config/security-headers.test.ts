@@ -41,7 +41,10 @@ describe("request origin", () => {
     expect(requestOrigin(h, url, true)).toEqual({ host: "evil.example", https: true });
   });
   it("takes the first of a forwarded list, and the URL when no Host came", () => {
-    expect(requestOrigin(headers({ "x-forwarded-host": "a.example, b.example", "x-forwarded-proto": "http,https" }), url, true)).toEqual({ host: "a.example", https: false });
+    expect(requestOrigin(headers({ "x-forwarded-host": "a.example, b.example", "x-forwarded-proto": "http,https" }), url, true)).toEqual({
+      host: "a.example",
+      https: false,
+    });
     expect(requestOrigin(headers({}), new URL("https://app.example/x"), true)).toEqual({ host: "app.example", https: true });
     // Untrusted, nothing says https: Next.js builds the URL's scheme from X-Forwarded-Proto itself.
     expect(requestOrigin(headers({}), new URL("https://app.example/x"), false)).toEqual({ host: "app.example", https: false });

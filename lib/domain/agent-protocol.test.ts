@@ -1,14 +1,32 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { closestName, editDistance, failure, jsonPath, outcomeContent, parseEnvelope, resolveTraceId, toolResponse, validationProblems } from "./agent-protocol";
+import {
+  closestName,
+  editDistance,
+  failure,
+  jsonPath,
+  outcomeContent,
+  parseEnvelope,
+  resolveTraceId,
+  toolResponse,
+  validationProblems,
+} from "./agent-protocol";
 import { prepareRefundInput, toolDefinitions, toolJsonSchema, toolNames } from "@/lib/schemas/tools";
 
 describe("resolveTraceId", () => {
   it("takes the trace-id of a valid traceparent", () => {
-    expect(resolveTraceId("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "other-trace-1")).toEqual({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", source: "traceparent" });
+    expect(resolveTraceId("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "other-trace-1")).toEqual({
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      source: "traceparent",
+    });
   });
   it("ignores invalid traceparents (all-zero ids, version ff, wrong lengths) and falls back", () => {
-    for (const tp of ["00-00000000000000000000000000000000-00f067aa0ba902b7-01", "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "00-4bf92f35-00f067aa0ba902b7-01", "garbage"]) {
+    for (const tp of [
+      "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+      "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+      "00-4bf92f35-00f067aa0ba902b7-01",
+      "garbage",
+    ]) {
       expect(resolveTraceId(tp, "fallback-trace")).toEqual({ traceId: "fallback-trace", source: "x-trace-id" });
     }
   });
@@ -40,7 +58,10 @@ describe("parseEnvelope", () => {
     expect(r.problems.map((p) => p.path).sort()).toEqual(["$.arguments", "$.call_id", "$.name"]);
   });
   it("never throws, whatever the body (property)", () => {
-    fc.assert(fc.property(fc.anything(), (v) => void parseEnvelope(v)), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.anything(), (v) => void parseEnvelope(v)),
+      { numRuns: 1000 },
+    );
   });
 });
 
@@ -77,7 +98,11 @@ describe("answers", () => {
     const ok = toolResponse("anthropic", "t1", { code: "ok", result: { a: 1 } }, "trace");
     expect(ok).toEqual({ type: "tool_result", tool_use_id: "t1", is_error: false, content: '{"code":"ok","result":{"a":1},"traceId":"trace"}' });
     const err = toolResponse("openai", "c1", failure("not_found", "nope", { order_id: "X" }), "trace");
-    expect(err).toEqual({ type: "function_call_output", call_id: "c1", output: '{"code":"not_found","error":{"message":"nope","order_id":"X"},"traceId":"trace"}' });
+    expect(err).toEqual({
+      type: "function_call_output",
+      call_id: "c1",
+      output: '{"code":"not_found","error":{"message":"nope","order_id":"X"},"traceId":"trace"}',
+    });
     expect(JSON.parse(outcomeContent({ code: "approval_required", result: {} }, "t")).code).toBe("approval_required");
   });
 });

@@ -3,9 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { ErrorCode, SuccessCode } from "./outcome";
 
-export type ToolOutcome =
-  | { code: SuccessCode; result: Record<string, unknown> }
-  | { code: ErrorCode; error: { message: string } & Record<string, unknown> };
+export type ToolOutcome = { code: SuccessCode; result: Record<string, unknown> } | { code: ErrorCode; error: { message: string } & Record<string, unknown> };
 
 export function isErrorOutcome(o: ToolOutcome): o is Extract<ToolOutcome, { error: unknown }> {
   return "error" in o;
@@ -96,7 +94,8 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
   const problems: EnvelopeProblem[] = [];
   const idField = family === "openai" ? "call_id" : "id";
   const callId = safeId(b[idField]);
-  if (!callId) problems.push({ path: `$.${idField}`, expected: `a non-empty string of at most ${MAX_ID} characters`, message: `Missing or invalid ${idField}.` });
+  if (!callId)
+    problems.push({ path: `$.${idField}`, expected: `a non-empty string of at most ${MAX_ID} characters`, message: `Missing or invalid ${idField}.` });
   const expectedType = family === "openai" ? "function_call" : family === "openai_chat" ? "function" : "tool_use";
   if (b.type !== expectedType) problems.push({ path: "$.type", expected: `"${expectedType}"`, message: `type must be "${expectedType}".` });
 
@@ -193,10 +192,28 @@ export function closestName(name: string, candidates: readonly string[]): string
 
 // ---- validation problems -------------------------------------------------------------------------
 
-type Issue = { code: string; path: PropertyKey[]; message: string; expected?: unknown; values?: readonly unknown[]; keys?: string[]; minimum?: unknown; maximum?: unknown; format?: string; origin?: string };
+type Issue = {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  expected?: unknown;
+  values?: readonly unknown[];
+  keys?: string[];
+  minimum?: unknown;
+  maximum?: unknown;
+  format?: string;
+  origin?: string;
+};
 
 export function jsonPath(path: readonly PropertyKey[]): string {
-  return "$" + path.map((p) => (typeof p === "number" ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p).slice(0, 64))}]`)).join("");
+  return (
+    "$" +
+    path
+      .map((p) =>
+        typeof p === "number" ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p).slice(0, 64))}]`,
+      )
+      .join("")
+  );
 }
 
 /** Every zod issue as {path, expected, message}; unknown fields are named one by one. */

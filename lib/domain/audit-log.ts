@@ -162,8 +162,10 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
   let count = 0;
   const fail = (brokenAtSeq: number, eventId: string | null, problem: string): LogVerification => ({ ok: false, leaves: count, brokenAtSeq, eventId, problem });
 
-  for (const cp of cps) if (!verifyCheckpoint(cp, input.publicKey)) return fail(cp.treeSize - 1, null, `checkpoint of size ${cp.treeSize} is not signed by the audit key`);
-  for (let i = 1; i < cps.length; i++) if (cps[i]!.treeSize <= cps[i - 1]!.treeSize) return fail(cps[i]!.treeSize - 1, null, "checkpoints are not in increasing size");
+  for (const cp of cps)
+    if (!verifyCheckpoint(cp, input.publicKey)) return fail(cp.treeSize - 1, null, `checkpoint of size ${cp.treeSize} is not signed by the audit key`);
+  for (let i = 1; i < cps.length; i++)
+    if (cps[i]!.treeSize <= cps[i - 1]!.treeSize) return fail(cps[i]!.treeSize - 1, null, "checkpoints are not in increasing size");
 
   const checkRoots = (): LogVerification | null => {
     while (next < cps.length && cps[next]!.treeSize === frontier.size) {
@@ -180,7 +182,8 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
     if (leaf.leafIndex !== count) return fail(count, leaf.eventId, `expected leaf ${count}: a leaf is missing or out of order`);
     const e = leaf.event;
     if (e === null) {
-      if (!input.purgedBefore(leaf.occurredAt, leaf.leafIndex)) return fail(leaf.leafIndex, leaf.eventId, "event is missing (deleted outside a retention purge)");
+      if (!input.purgedBefore(leaf.occurredAt, leaf.leafIndex))
+        return fail(leaf.leafIndex, leaf.eventId, "event is missing (deleted outside a retention purge)");
       purged += 1;
     } else if (e.hash !== leaf.leafHash) {
       return fail(leaf.leafIndex, e.id, "event hash differs from its leaf in the tree");

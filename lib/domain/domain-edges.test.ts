@@ -3,11 +3,26 @@
 import { describe, expect, it } from "vitest";
 import { money, refundableMinor, sumMinor, isMinorUnits } from "./money";
 import { assertCan, can, isRole } from "./permissions";
-import { canonicalProposalJson, computeProposalHash, hashInputOf, proposalHashMatches, proposalHashPayload, recomputeProposalHash, type HashableProposal } from "./proposal-hash";
+import {
+  canonicalProposalJson,
+  computeProposalHash,
+  hashInputOf,
+  proposalHashMatches,
+  proposalHashPayload,
+  recomputeProposalHash,
+  type HashableProposal,
+} from "./proposal-hash";
 import { isAwaitingReview, isProposalStatus, proposalStatus as S, refusalCodeFor } from "./proposal-state";
 import { isExecutionSettled } from "./execution-state";
 import { safeCallbackPath } from "./safe-callback";
-import { computeWebhookSignature, generateWebhookSecret, signWebhook, verifyWebhookSignature, SIGNATURE_VERSION, WEBHOOK_SECRET_PREFIX } from "./webhook-signature";
+import {
+  computeWebhookSignature,
+  generateWebhookSecret,
+  signWebhook,
+  verifyWebhookSignature,
+  SIGNATURE_VERSION,
+  WEBHOOK_SECRET_PREFIX,
+} from "./webhook-signature";
 import { AppError } from "./outcome";
 
 describe("money", () => {
@@ -26,7 +41,15 @@ describe("money", () => {
   });
   it("sums one currency only, and refuses an overflow", () => {
     expect(() => sumMinor([money(1, "EUR"), money(2, "USD")], "EUR")).toThrow("cannot add USD to EUR");
-    expect(() => sumMinor([{ minor: Number.MAX_SAFE_INTEGER, currency: "EUR" }, { minor: 1, currency: "EUR" }], "EUR")).toThrow("amount overflow");
+    expect(() =>
+      sumMinor(
+        [
+          { minor: Number.MAX_SAFE_INTEGER, currency: "EUR" },
+          { minor: 1, currency: "EUR" },
+        ],
+        "EUR",
+      ),
+    ).toThrow("amount overflow");
     expect(sumMinor([money(1, "EUR"), money(2, "EUR")], "EUR")).toBe(3);
   });
   it("never proposes a negative refundable amount, and zero at exactly nothing left", () => {
@@ -86,10 +109,16 @@ describe("proposal hash", () => {
   });
   it("is sha256 hex of the canonical JSON", async () => {
     const { createHash } = await import("node:crypto");
-    expect(computeProposalHash(hashInputOf(row))).toBe(createHash("sha256").update(canonicalProposalJson(hashInputOf(row)), "utf8").digest("hex"));
+    expect(computeProposalHash(hashInputOf(row))).toBe(
+      createHash("sha256")
+        .update(canonicalProposalJson(hashInputOf(row)), "utf8")
+        .digest("hex"),
+    );
   });
   it("refuses a fractional amount and an invalid expiry", () => {
-    expect(() => proposalHashPayload({ ...hashInputOf(row), amount: { minor: 45.99, currency: "EUR" } })).toThrow("amount.minor must be an integer number of minor units");
+    expect(() => proposalHashPayload({ ...hashInputOf(row), amount: { minor: 45.99, currency: "EUR" } })).toThrow(
+      "amount.minor must be an integer number of minor units",
+    );
     expect(() => proposalHashPayload({ ...hashInputOf(row), expiresAt: new Date("nope") })).toThrow("expiresAt is not a valid date");
   });
   it("matches only the exact 64-character lowercase hex hash", () => {

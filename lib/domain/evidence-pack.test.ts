@@ -7,15 +7,22 @@ import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, verifyEvidencePack, type E
 
 const tenantId = "00000000-0000-4000-8000-000000000001";
 const proposal = {
-  id: "11111111-1111-4111-8111-111111111111", tenantId, orderId: "22222222-2222-4222-8222-222222222222", amount: { minor: 1234, currency: "EUR" },
-  recipient: { kind: "card", ref: "pi_1", holder: "A" }, reason: "damaged_item", expiresAt: new Date("2026-01-01T00:30:00.000Z"),
+  id: "11111111-1111-4111-8111-111111111111",
+  tenantId,
+  orderId: "22222222-2222-4222-8222-222222222222",
+  amount: { minor: 1234, currency: "EUR" },
+  recipient: { kind: "card", ref: "pi_1", holder: "A" },
+  reason: "damaged_item",
+  expiresAt: new Date("2026-01-01T00:30:00.000Z"),
 };
 const hash = computeProposalHash(proposal);
 const keys = generateKeyPairSync("ed25519");
 const otherKeys = generateKeyPairSync("ed25519");
 
 const signed = (cp: Omit<SignedCheckpoint, "keyId" | "signature">, k = keys): SignedCheckpoint => ({
-  ...cp, keyId: keyIdOf(k.publicKey), signature: sign(null, Buffer.from(checkpointNote(cp)), k.privateKey).toString("base64"),
+  ...cp,
+  keyId: keyIdOf(k.publicKey),
+  signature: sign(null, Buffer.from(checkpointNote(cp)), k.privateKey).toString("base64"),
 });
 
 /** A log of 13 leaves: unrelated events around the proposal's four (leaves 5..8). */
@@ -28,9 +35,23 @@ function logAndEvents() {
   ];
   const events = specs.map((s, i) => {
     const content = {
-      id: `e${i}`, tenantId, occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)), traceId: "tr", actorType: s.actorType, actorId: s.actorId, authMethod: null,
-      action: s.action, outcome: s.outcome, proposalId: i === 1 ? null : proposal.id, proposalHash: i === 1 ? null : hash, model: null, promptVersion: null,
-      channel: null, endUser: null, data: { n: i }, fingerprints: [],
+      id: `e${i}`,
+      tenantId,
+      occurredAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+      traceId: "tr",
+      actorType: s.actorType,
+      actorId: s.actorId,
+      authMethod: null,
+      action: s.action,
+      outcome: s.outcome,
+      proposalId: i === 1 ? null : proposal.id,
+      proposalHash: i === 1 ? null : hash,
+      model: null,
+      promptVersion: null,
+      channel: null,
+      endUser: null,
+      data: { n: i },
+      fingerprints: [],
     };
     return { content, hash: auditLeafHash(content), leafIndex: 5 + i };
   });
@@ -44,13 +65,45 @@ function pack(): Omit<EvidencePack, "packDigest"> {
   const get = (level: number, index: number) => merkleRoot(leaves.slice(index * 2 ** level, (index + 1) * 2 ** level));
   const checkpoint = signed({ logId: tenantId, treeSize: leaves.length, rootHash: merkleRoot(leaves), issuedAt: "2026-01-01T00:01:00.000Z" });
   const packEvents: PackEvent[] = events.map((e) => ({
-    ...e.content, occurredAt: e.content.occurredAt.toISOString(), hash: e.hash, leafIndex: e.leafIndex, inclusionProof: inclusionProof(e.leafIndex, leaves.length, get),
+    ...e.content,
+    occurredAt: e.content.occurredAt.toISOString(),
+    hash: e.hash,
+    leafIndex: e.leafIndex,
+    inclusionProof: inclusionProof(e.leafIndex, leaves.length, get),
   }));
   return {
-    format: EVIDENCE_PACK_FORMAT, generatedAt: "2026-01-02T00:00:00.000Z", tenant: { id: tenantId, slug: "t" }, relyingParty: { rpID: "localhost", origin: "http://localhost:3000" },
-    proposal: { id: proposal.id, traceId: "tr", status: "succeeded", hash, canonicalJson: canonicalProposalJson(proposal), createdAt: "2026-01-01T00:00:00.000Z" },
-    approvals: [{ id: "ap1", approverId: "rev", authMethod: "password", authTime: "2026-01-01T00:00:00.000Z", proposalHash: hash, createdAt: "2026-01-01T00:00:12.000Z", passkey: null }],
-    execution: { id: "ex1", status: "succeeded", idempotencyKey: `refund-${proposal.id}`, providerRefundId: "re_1", attempts: 1, reconciliations: 0, settledAt: null },
+    format: EVIDENCE_PACK_FORMAT,
+    generatedAt: "2026-01-02T00:00:00.000Z",
+    tenant: { id: tenantId, slug: "t" },
+    relyingParty: { rpID: "localhost", origin: "http://localhost:3000" },
+    proposal: {
+      id: proposal.id,
+      traceId: "tr",
+      status: "succeeded",
+      hash,
+      canonicalJson: canonicalProposalJson(proposal),
+      createdAt: "2026-01-01T00:00:00.000Z",
+    },
+    approvals: [
+      {
+        id: "ap1",
+        approverId: "rev",
+        authMethod: "password",
+        authTime: "2026-01-01T00:00:00.000Z",
+        proposalHash: hash,
+        createdAt: "2026-01-01T00:00:12.000Z",
+        passkey: null,
+      },
+    ],
+    execution: {
+      id: "ex1",
+      status: "succeeded",
+      idempotencyKey: `refund-${proposal.id}`,
+      providerRefundId: "re_1",
+      attempts: 1,
+      reconciliations: 0,
+      settledAt: null,
+    },
     refunds: [{ id: "r1", status: "succeeded", providerRefundId: "re_1", amountMinor: 1234, currency: "EUR" }],
     events: packEvents,
     checkpoint,

@@ -30,7 +30,15 @@ export type EvidencePack = {
     createdAt: string;
     passkey: { credentialId: string; publicKey: string; assertion: unknown } | null;
   }[];
-  execution: { id: string; status: string; idempotencyKey: string; providerRefundId: string | null; attempts: number; reconciliations: number; settledAt: string | null } | null;
+  execution: {
+    id: string;
+    status: string;
+    idempotencyKey: string;
+    providerRefundId: string | null;
+    attempts: number;
+    reconciliations: number;
+    settledAt: string | null;
+  } | null;
   refunds: { id: string; status: string; providerRefundId: string | null; amountMinor: number; currency: string }[];
   /** The proposal's events (its trace and every event naming the proposal), each with its inclusion proof. */
   events: PackEvent[];
@@ -109,7 +117,11 @@ export async function verifyEvidencePack(text: string, opts: { publicKey?: KeyOb
         check(`${name} in log`, false, "not yet integrated into the log when the pack was built: build the pack again");
         continue;
       }
-      check(`${name} in log`, verifyInclusion(e.leafIndex, cp.treeSize, e.hash, e.inclusionProof, cp.rootHash), `inclusion proof of leaf ${e.leafIndex} against the checkpoint of size ${cp.treeSize}`);
+      check(
+        `${name} in log`,
+        verifyInclusion(e.leafIndex, cp.treeSize, e.hash, e.inclusionProof, cp.rootHash),
+        `inclusion proof of leaf ${e.leafIndex} against the checkpoint of size ${cp.treeSize}`,
+      );
     }
     check("events", pack.events.length > 0);
     const ownEvents = pack.events.filter((e) => e.proposalId === p.id);
@@ -139,8 +151,15 @@ export async function verifyEvidencePack(text: string, opts: { publicKey?: KeyOb
     const ex = pack.execution;
     if (ex) {
       check("execution idempotency key", ex.idempotencyKey === `refund-${p.id}`);
-      if (ex.providerRefundId) check("provider refund linked", pack.refunds.some((r) => r.providerRefundId === ex.providerRefundId));
-      check("execution audited", ownEvents.some((e) => e.action.startsWith("execution:")));
+      if (ex.providerRefundId)
+        check(
+          "provider refund linked",
+          pack.refunds.some((r) => r.providerRefundId === ex.providerRefundId),
+        );
+      check(
+        "execution audited",
+        ownEvents.some((e) => e.action.startsWith("execution:")),
+      );
     }
   } catch (error) {
     check("structure", false, error instanceof Error ? error.message : String(error));

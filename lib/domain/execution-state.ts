@@ -15,7 +15,13 @@ export const executionStatus = {
 export type ExecutionStatus = (typeof executionStatus)[keyof typeof executionStatus];
 
 /** In the order the ops view lists them. */
-export const executionStates = [executionStatus.sending, executionStatus.pending, executionStatus.unknown, executionStatus.succeeded, executionStatus.failed] as const;
+export const executionStates = [
+  executionStatus.sending,
+  executionStatus.pending,
+  executionStatus.unknown,
+  executionStatus.succeeded,
+  executionStatus.failed,
+] as const;
 export type ExecutionState = (typeof executionStates)[number];
 
 /** Final: a later or repeated provider answer changes nothing. */

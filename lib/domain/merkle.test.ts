@@ -1,8 +1,24 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
-  EMPTY_ROOT, appendLeaves, consistencyProof, frontierRefs, frontierRoot, getterOf, inclusionProof, leafHash, merkleRoot, neededNodes, nodeHash,
-  rootOf, verifyConsistency, verifyInclusion, type Frontier, type Hex, type NodeGetter, type StoredNode,
+  EMPTY_ROOT,
+  appendLeaves,
+  consistencyProof,
+  frontierRefs,
+  frontierRoot,
+  getterOf,
+  inclusionProof,
+  leafHash,
+  merkleRoot,
+  neededNodes,
+  nodeHash,
+  rootOf,
+  verifyConsistency,
+  verifyInclusion,
+  type Frontier,
+  type Hex,
+  type NodeGetter,
+  type StoredNode,
 } from "./merkle";
 
 // RFC 6962 / 9162 reference test data (the Certificate Transparency test vectors): eight leaf inputs and the
@@ -36,20 +52,30 @@ function naiveSubproof(m: number, d: Hex[], start: boolean): Hex[] {
   return m <= k ? [...naiveSubproof(m, d.slice(0, k), start), mth(d.slice(k))] : [...naiveSubproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
 }
 /** A getter that computes perfect subtrees from the leaves (as the database stores them). */
-const naiveGetter = (l: Hex[]): NodeGetter => (level, index) => {
-  const w = 2 ** level;
-  expect(index * w + w).toBeLessThanOrEqual(l.length);
-  return mth(l.slice(index * w, index * w + w));
-};
+const naiveGetter =
+  (l: Hex[]): NodeGetter =>
+  (level, index) => {
+    const w = 2 ** level;
+    expect(index * w + w).toBeLessThanOrEqual(l.length);
+    return mth(l.slice(index * w, index * w + w));
+  };
 
 describe("RFC 9162 hashing", () => {
   it("the empty tree is SHA-256 of nothing; leaves and nodes have distinct prefixes", () => {
     expect(EMPTY_ROOT).toBe(createHash("sha256").digest("hex"));
     expect(merkleRoot([])).toBe(EMPTY_ROOT);
-    expect(leafHash(Buffer.alloc(0))).toBe(createHash("sha256").update(Buffer.from([0])).digest("hex"));
+    expect(leafHash(Buffer.alloc(0))).toBe(
+      createHash("sha256")
+        .update(Buffer.from([0]))
+        .digest("hex"),
+    );
     const a = leafHash("a");
     const b = leafHash("b");
-    expect(nodeHash(a, b)).toBe(createHash("sha256").update(Buffer.concat([Buffer.from([1]), Buffer.from(a, "hex"), Buffer.from(b, "hex")])).digest("hex"));
+    expect(nodeHash(a, b)).toBe(
+      createHash("sha256")
+        .update(Buffer.concat([Buffer.from([1]), Buffer.from(a, "hex"), Buffer.from(b, "hex")]))
+        .digest("hex"),
+    );
     // A node is never taken for a leaf over the same bytes (second-preimage resistance of the prefixes).
     expect(leafHash(Buffer.concat([Buffer.from(a, "hex"), Buffer.from(b, "hex")]))).not.toBe(nodeHash(a, b));
   });
@@ -147,7 +173,14 @@ describe("consistency proofs", () => {
   it("fail when history was rewritten, roots swapped, sizes wrong or the path changed", () => {
     const rewritten = [...leaves];
     rewritten[3] = leafHash("rewritten");
-    for (const [m, n] of [[1, 2], [3, 7], [4, 8], [5, 33], [16, 40], [31, 32]] as const) {
+    for (const [m, n] of [
+      [1, 2],
+      [3, 7],
+      [4, 8],
+      [5, 33],
+      [16, 40],
+      [31, 32],
+    ] as const) {
       const first = merkleRoot(leaves.slice(0, m));
       const second = merkleRoot(leaves.slice(0, n));
       const proof = consistencyProof(m, n, get);

@@ -28,7 +28,8 @@ const B64URL = /^[A-Za-z0-9_-]+$/;
 function nonceBytes(nonce: string): Buffer {
   if (!B64URL.test(nonce)) throw new Error("nonce must be base64url");
   const bytes = Buffer.from(nonce, "base64url");
-  if (bytes.length !== APPROVAL_NONCE_BYTES || bytes.toString("base64url") !== nonce) throw new Error(`nonce must be ${APPROVAL_NONCE_BYTES} bytes, canonical base64url`);
+  if (bytes.length !== APPROVAL_NONCE_BYTES || bytes.toString("base64url") !== nonce)
+    throw new Error(`nonce must be ${APPROVAL_NONCE_BYTES} bytes, canonical base64url`);
   return bytes;
 }
 

@@ -66,7 +66,10 @@ describe("proposal states", () => {
   it("refuses a reviewer with the end state's own code on approve, permission_denied otherwise", () => {
     expect(reviewerRefusal(S.pendingApproval, "approve")).toBeNull();
     expect(reviewerRefusal(S.expired, "approve")).toEqual({ code: "expired", message: "This proposal is expired and can no longer be approved." });
-    expect(reviewerRefusal(S.needsReconciliation, "approve")).toEqual({ code: "permission_denied", message: "This proposal is needs reconciliation and can no longer be approved." });
+    expect(reviewerRefusal(S.needsReconciliation, "approve")).toEqual({
+      code: "permission_denied",
+      message: "This proposal is needs reconciliation and can no longer be approved.",
+    });
     expect(reviewerRefusal(S.rejected, "reject")?.code).toBe("permission_denied");
     expect(reviewerRefusal(S.approved, "edit")).toEqual({ code: "permission_denied", message: "Only a proposal that still awaits approval can be edited." });
     expect(refusalCodeFor(S.invalidated)).toBe("invalidated");

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { fingerprintWithKey, isPersonalKey, isSecretKey, normalizeForFingerprint, redact, scrubText, truncateText, wellFormed } from "./redaction";
 
 // A stand-in fingerprint without digits or '@', so the patterns never match it a second time.
-const fp = (v: string) => `FP${[...createHash("md5").update(normalizeForFingerprint(v)).digest("hex").slice(0, 12)].map((c) => "abcdefghijklmnop"["0123456789abcdef".indexOf(c)]).join("")}`;
+const fp = (v: string) =>
+  `FP${[...createHash("md5").update(normalizeForFingerprint(v)).digest("hex").slice(0, 12)].map((c) => "abcdefghijklmnop"["0123456789abcdef".indexOf(c)]).join("")}`;
 
 describe("key classification", () => {
   it("recognises secret keys in any case or spelling", () => {
@@ -55,14 +56,28 @@ describe("free text", () => {
 describe("redact", () => {
   it("keeps null, booleans, small numbers; stringifies non-finite numbers; scrubs long digit runs and bigints", () => {
     const r = redact({ a: null, b: undefined, c: true, d: false, n: 42, inf: Infinity, big: 4242424242424242, ok: 123456789, bi: 4242424242424242n }, fp);
-    expect(r.data).toEqual({ a: null, b: null, c: true, d: false, n: 42, inf: "Infinity", big: fp("4242424242424242"), ok: fp("123456789"), bi: fp("4242424242424242") });
+    expect(r.data).toEqual({
+      a: null,
+      b: null,
+      c: true,
+      d: false,
+      n: 42,
+      inf: "Infinity",
+      big: fp("4242424242424242"),
+      ok: fp("123456789"),
+      bi: fp("4242424242424242"),
+    });
   });
   it("keeps a number of 1e8 or more that scrubbing leaves unchanged", () => {
     expect(redact({ x: 100000000 }, fp).data).toEqual({ x: fp("100000000") });
     expect(redact({ x: 1e21 }, fp).data).toEqual({ x: 1e21 });
   });
   it("drops secret keys, fingerprints personal ones, keeps clear ones (any case) in clear", () => {
-    const r = redact({ password: "hunter2", email: "ana@example.org", Reason: "ana@example.org", other: "ana@example.org", flag: true, n: 5, obj: { a: 1 } }, fp, { clear: ["REASON"] });
+    const r = redact(
+      { password: "hunter2", email: "ana@example.org", Reason: "ana@example.org", other: "ana@example.org", flag: true, n: 5, obj: { a: 1 } },
+      fp,
+      { clear: ["REASON"] },
+    );
     expect(r.data).toEqual({ email: fp("ana@example.org"), Reason: fp("ana@example.org"), other: fp("ana@example.org"), flag: true, n: 5, obj: { a: 1 } });
     const p = redact({ email: null, phone: 612345678, iban: { x: 1 }, holder: false }, fp);
     expect(p.data).toEqual({ email: null, phone: fp("612345678"), iban: fp('{"x":1}'), holder: fp("false") });
@@ -78,10 +93,18 @@ describe("redact", () => {
     expect(redact({ a: { b: { c: { d: { e: { f: { g: 1 } } } } } } }, fp).data).toEqual({ a: { b: { c: { d: { e: { f: "[too deep]" } } } } } });
     expect(redact([[[[[[[1]]]]]]], fp).data).toEqual([[[[[["[too deep]"]]]]]]);
     expect(redact([[[[[[1]]]]]], fp).data).toEqual([[[[[[1]]]]]]);
-    const list = redact(Array.from({ length: 52 }, (_, i) => i), fp).data as unknown[];
+    const list = redact(
+      Array.from({ length: 52 }, (_, i) => i),
+      fp,
+    ).data as unknown[];
     expect(list).toHaveLength(51);
     expect(list[50]).toBe("[2 more]");
-    expect(redact(Array.from({ length: 50 }, () => 0), fp).data).toHaveLength(50);
+    expect(
+      redact(
+        Array.from({ length: 50 }, () => 0),
+        fp,
+      ).data,
+    ).toHaveLength(50);
     const obj = redact(Object.fromEntries(Array.from({ length: 53 }, (_, i) => [`k${i}`, i])), fp).data as Record<string, unknown>;
     expect(Object.keys(obj)).toHaveLength(51);
     expect(obj["[more]"]).toBe(3);

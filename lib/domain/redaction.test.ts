@@ -25,9 +25,8 @@ describe("field classification", () => {
     "%s is a secret",
     (k) => expect(isSecretKey(k)).toBe(true),
   );
-  it.each(["email", "customerEmail", "name", "holder_name", "phone", "iban", "card_number", "address", "customer_id", "recipient"])(
-    "%s is personal",
-    (k) => expect(isPersonalKey(k)).toBe(true),
+  it.each(["email", "customerEmail", "name", "holder_name", "phone", "iban", "card_number", "address", "customer_id", "recipient"])("%s is personal", (k) =>
+    expect(isPersonalKey(k)).toBe(true),
   );
   it.each(["order_id", "reason", "category", "priority", "proposal_id", "summary", "amount"])("%s is neither", (k) => {
     expect(isSecretKey(k)).toBe(false);
@@ -38,7 +37,11 @@ describe("field classification", () => {
 describe("scrubText", () => {
   it("masks emails, cards, IBANs, phones and credentials inside free text", () => {
     const seen = new Set<string>();
-    const out = scrubText(`mail ${EMAIL}, card 4242 4242 4242 4242, iban ES91 2100 0418 4502 0005 1332, call +34 612 345 678, auth ${BEARER}, jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig`, fp, seen);
+    const out = scrubText(
+      `mail ${EMAIL}, card 4242 4242 4242 4242, iban ES91 2100 0418 4502 0005 1332, call +34 612 345 678, auth ${BEARER}, jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig`,
+      fp,
+      seen,
+    );
     expect(out).not.toContain("Ana.Garcia");
     expect(out).not.toContain("4242");
     expect(out).not.toContain("0418");

@@ -32,7 +32,11 @@ const MAX_ENTRIES = 50;
 
 /** Case, spacing and separators do not change who or what a value designates. */
 export function normalizeForFingerprint(value: string): string {
-  return value.normalize("NFKC").trim().toLowerCase().replace(/[\s\-()]/g, "");
+  return value
+    .normalize("NFKC")
+    .trim()
+    .toLowerCase()
+    .replace(/[\s\-()]/g, "");
 }
 
 /** `fp:` + the first 16 hex of HMAC-SHA256(key, normalized value). */
@@ -42,13 +46,62 @@ export function fingerprintWithKey(key: string, value: string): string {
 }
 
 const SECRET_TOKENS = new Set([
-  "authorization", "auth", "bearer", "password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "key",
-  "cookie", "cookies", "session", "credential", "credentials", "signature", "otp", "cvv", "cvc", "pin",
+  "authorization",
+  "auth",
+  "bearer",
+  "password",
+  "passwd",
+  "passphrase",
+  "pwd",
+  "secret",
+  "token",
+  "apikey",
+  "key",
+  "cookie",
+  "cookies",
+  "session",
+  "credential",
+  "credentials",
+  "signature",
+  "otp",
+  "cvv",
+  "cvc",
+  "pin",
 ]);
 const PERSONAL_TOKENS = new Set([
-  "email", "mail", "name", "firstname", "lastname", "fullname", "surname", "phone", "mobile", "tel", "telephone",
-  "address", "street", "city", "postcode", "postal", "zip", "iban", "bic", "account", "card", "pan", "holder",
-  "birthdate", "dob", "ssn", "passport", "ip", "customer", "user", "recipient", "payee", "beneficiary",
+  "email",
+  "mail",
+  "name",
+  "firstname",
+  "lastname",
+  "fullname",
+  "surname",
+  "phone",
+  "mobile",
+  "tel",
+  "telephone",
+  "address",
+  "street",
+  "city",
+  "postcode",
+  "postal",
+  "zip",
+  "iban",
+  "bic",
+  "account",
+  "card",
+  "pan",
+  "holder",
+  "birthdate",
+  "dob",
+  "ssn",
+  "passport",
+  "ip",
+  "customer",
+  "user",
+  "recipient",
+  "payee",
+  "beneficiary",
 ]);
 
 function keyTokens(key: string): string[] {

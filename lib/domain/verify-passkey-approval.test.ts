@@ -33,7 +33,16 @@ function approvalEvidence(opts: { userVerified?: boolean; signedHash?: string } 
 describe("verifyPasskeyApproval (offline)", () => {
   it("verifies a real ES256 assertion over the challenge derived from the proposal id and hash", async () => {
     const { evidence, authenticator } = approvalEvidence();
-    expect(await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, credentialId: authenticator.credentialId, ...rp })).toEqual({ verified: true });
+    expect(
+      await verifyPasskeyApproval({
+        evidence,
+        proposalId,
+        proposalHash,
+        publicKey: authenticator.cosePublicKey,
+        credentialId: authenticator.credentialId,
+        ...rp,
+      }),
+    ).toEqual({ verified: true });
   });
 
   it("rejects a changed proposal hash (and a changed proposal id)", async () => {
@@ -41,7 +50,13 @@ describe("verifyPasskeyApproval (offline)", () => {
     const changed = proposalHash.replace(/^9/, "8");
     const r = await verifyPasskeyApproval({ evidence, proposalId, proposalHash: changed, publicKey: authenticator.cosePublicKey, ...rp });
     expect(r).toMatchObject({ verified: false, reason: "challenge_mismatch" });
-    const otherId = await verifyPasskeyApproval({ evidence, proposalId: proposalId.replace(/^0/, "1"), proposalHash, publicKey: authenticator.cosePublicKey, ...rp });
+    const otherId = await verifyPasskeyApproval({
+      evidence,
+      proposalId: proposalId.replace(/^0/, "1"),
+      proposalHash,
+      publicKey: authenticator.cosePublicKey,
+      ...rp,
+    });
     expect(otherId).toMatchObject({ verified: false, reason: "challenge_mismatch" });
   });
 
@@ -54,17 +69,35 @@ describe("verifyPasskeyApproval (offline)", () => {
   it("rejects another key, a tampered signature, a foreign RP / origin, missing user verification and junk", async () => {
     const { evidence, authenticator } = approvalEvidence();
     const other = createSoftAuthenticator(rp);
-    expect(await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: other.cosePublicKey, ...rp })).toMatchObject({ verified: false, reason: "signature_invalid" });
+    expect(await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: other.cosePublicKey, ...rp })).toMatchObject({
+      verified: false,
+      reason: "signature_invalid",
+    });
     const sig = Buffer.from(evidence.response.response.signature, "base64url");
     sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 1, sig.length - 1);
     const tampered = { ...evidence, response: { ...evidence.response, response: { ...evidence.response.response, signature: sig.toString("base64url") } } };
-    expect(await verifyPasskeyApproval({ evidence: tampered, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp })).toMatchObject({ verified: false, reason: "signature_invalid" });
-    expect(await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, rpID: "evil.test", origin: rp.origin })).toMatchObject({ verified: false, reason: "signature_invalid" });
-    expect(await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, rpID: rp.rpID, origin: "https://evil.test" })).toMatchObject({ verified: false, reason: "signature_invalid" });
-    expect(await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, credentialId: other.credentialId, ...rp })).toMatchObject({ verified: false, reason: "credential_mismatch" });
+    expect(await verifyPasskeyApproval({ evidence: tampered, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp })).toMatchObject({
+      verified: false,
+      reason: "signature_invalid",
+    });
+    expect(
+      await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, rpID: "evil.test", origin: rp.origin }),
+    ).toMatchObject({ verified: false, reason: "signature_invalid" });
+    expect(
+      await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, rpID: rp.rpID, origin: "https://evil.test" }),
+    ).toMatchObject({ verified: false, reason: "signature_invalid" });
+    expect(
+      await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, credentialId: other.credentialId, ...rp }),
+    ).toMatchObject({ verified: false, reason: "credential_mismatch" });
     const noUv = approvalEvidence({ userVerified: false });
-    expect(await verifyPasskeyApproval({ evidence: noUv.evidence, proposalId, proposalHash, publicKey: noUv.authenticator.cosePublicKey, ...rp })).toMatchObject({ verified: false, reason: "signature_invalid" });
-    expect(await verifyPasskeyApproval({ evidence: { version: "approval-v9" }, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp })).toMatchObject({ verified: false, reason: "unsupported_version" });
-    expect(await verifyPasskeyApproval({ evidence: { ...evidence, response: undefined }, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp })).toMatchObject({ verified: false, reason: "malformed_evidence" });
+    expect(
+      await verifyPasskeyApproval({ evidence: noUv.evidence, proposalId, proposalHash, publicKey: noUv.authenticator.cosePublicKey, ...rp }),
+    ).toMatchObject({ verified: false, reason: "signature_invalid" });
+    expect(
+      await verifyPasskeyApproval({ evidence: { version: "approval-v9" }, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp }),
+    ).toMatchObject({ verified: false, reason: "unsupported_version" });
+    expect(
+      await verifyPasskeyApproval({ evidence: { ...evidence, response: undefined }, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp }),
+    ).toMatchObject({ verified: false, reason: "malformed_evidence" });
   });
 });

@@ -61,7 +61,8 @@ export type PasskeyApprovalVerdict =
  */
 export async function verifyPasskeyApproval(check: PasskeyApprovalCheck): Promise<PasskeyApprovalVerdict> {
   const version = (check.evidence as { version?: unknown } | null)?.version;
-  if (version !== undefined && version !== APPROVAL_CHALLENGE_VERSION) return { verified: false, reason: "unsupported_version", detail: typeof version === "string" ? version : JSON.stringify(version) };
+  if (version !== undefined && version !== APPROVAL_CHALLENGE_VERSION)
+    return { verified: false, reason: "unsupported_version", detail: typeof version === "string" ? version : JSON.stringify(version) };
   const parsed = passkeyApprovalEvidence.safeParse(check.evidence);
   if (!parsed.success) return { verified: false, reason: "malformed_evidence", detail: parsed.error.issues[0]?.message };
   const evidence = parsed.data;
@@ -73,7 +74,8 @@ export async function verifyPasskeyApproval(check: PasskeyApprovalCheck): Promis
     return { verified: false, reason: "challenge_mismatch", detail: error instanceof Error ? error.message : String(error) };
   }
   const signedChallenge = challengeOf(evidence.response.response.clientDataJSON);
-  if (signedChallenge !== expected) return { verified: false, reason: "challenge_mismatch", detail: "the signed challenge is not derived from this proposal id and hash" };
+  if (signedChallenge !== expected)
+    return { verified: false, reason: "challenge_mismatch", detail: "the signed challenge is not derived from this proposal id and hash" };
 
   if (check.credentialId !== undefined && evidence.response.id !== check.credentialId) return { verified: false, reason: "credential_mismatch" };
 

@@ -22,7 +22,15 @@ export type SandboxPaymentIntent = {
   settle_delay_ms: number | null;
 };
 
-export type SandboxEventView = { id: string; type: string; attempts: number; delivered_at: string | null; gave_up_at: string | null; last_status: number | null; last_error: string | null };
+export type SandboxEventView = {
+  id: string;
+  type: string;
+  attempts: number;
+  delivered_at: string | null;
+  gave_up_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+};
 
 export function sandboxControl(baseUrl: string, controlToken: string) {
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {

@@ -8,9 +8,15 @@ import { nowUnix } from "./objects";
 import { REFUND_MODES, settleRefund, type Answer, type Behaviour } from "./refunds";
 
 export const createPaymentIntentInput = z.strictObject({
-  id: z.string().regex(/^pi_[A-Za-z0-9_]{1,250}$/).optional(),
+  id: z
+    .string()
+    .regex(/^pi_[A-Za-z0-9_]{1,250}$/)
+    .optional(),
   amount: z.number().int().positive().max(99_999_999_999),
-  currency: z.string().regex(/^[a-zA-Z]{3}$/).transform((c) => c.toLowerCase()),
+  currency: z
+    .string()
+    .regex(/^[a-zA-Z]{3}$/)
+    .transform((c) => c.toLowerCase()),
   /** Already refunded before the sandbox knew it (demo orders that were partly refunded). */
   amountRefunded: z.number().int().nonnegative().optional(),
   refundMode: z.enum(REFUND_MODES).optional(),
@@ -82,7 +88,10 @@ export async function handleControl(state: ControlState, method: string, path: s
         await state.setBehaviour({ mode, delayMs });
         return { status: 200, body: { mode, delayMs } };
       }
-      const updated = await state.pool.query<PaymentIntentDbRow>("UPDATE payment_intents SET refund_mode = $2, settle_delay_ms = $3 WHERE id = $1 RETURNING *", [paymentIntent, mode, delayMs]);
+      const updated = await state.pool.query<PaymentIntentDbRow>(
+        "UPDATE payment_intents SET refund_mode = $2, settle_delay_ms = $3 WHERE id = $1 RETURNING *",
+        [paymentIntent, mode, delayMs],
+      );
       return updated.rows[0] ? { status: 200, body: paymentIntentView(updated.rows[0]) } : bad(`No such payment_intent: '${paymentIntent}'`, 404);
     }
     case "POST refunds/:id/settle": {
@@ -123,7 +132,16 @@ export async function handleControl(state: ControlState, method: string, path: s
   }
 }
 
-type PaymentIntentDbRow = { id: string; amount: string; currency: string; amount_refunded: string; charge: string; refund_mode: string | null; settle_delay_ms: number | null; created: string };
+type PaymentIntentDbRow = {
+  id: string;
+  amount: string;
+  currency: string;
+  amount_refunded: string;
+  charge: string;
+  refund_mode: string | null;
+  settle_delay_ms: number | null;
+  created: string;
+};
 
 function paymentIntentView(row: PaymentIntentDbRow) {
   return {
@@ -181,7 +199,12 @@ async function counters(state: ControlState) {
     refunds: { total, byStatus },
     paymentIntents,
     idempotencyKeys: Number(keys.rows[0]!.n),
-    events: { total: Number(e.total), delivered: Number(e.delivered), gaveUp: Number(e.gave_up), waiting: Number(e.total) - Number(e.delivered) - Number(e.gave_up) },
+    events: {
+      total: Number(e.total),
+      delivered: Number(e.delivered),
+      gaveUp: Number(e.gave_up),
+      waiting: Number(e.total) - Number(e.delivered) - Number(e.gave_up),
+    },
     requests: { ...state.stats },
   };
 }

@@ -13,7 +13,11 @@ describe("parseStripeForm", () => {
   });
 
   it("accepts percent-encoded brackets and builds arrays from indexes and []", () => {
-    expect(parseStripeForm("metadata%5Ba%5D=1&expand[0]=x&expand[1]=y&tags[]=a&tags[]=b")).toEqual({ metadata: { a: "1" }, expand: ["x", "y"], tags: ["a", "b"] });
+    expect(parseStripeForm("metadata%5Ba%5D=1&expand[0]=x&expand[1]=y&tags[]=a&tags[]=b")).toEqual({
+      metadata: { a: "1" },
+      expand: ["x", "y"],
+      tags: ["a", "b"],
+    });
     expect(parseStripeForm("a[b][c]=1&a[b][d]=2")).toEqual({ a: { b: { c: "1", d: "2" } } });
     expect(parseStripeForm("")).toEqual({});
   });

@@ -44,7 +44,14 @@ export function listObject<T>(data: T[], hasMore: boolean, url: string) {
   return { object: "list" as const, data, has_more: hasMore, url };
 }
 
-export function eventObject(input: { id: string; type: string; created: number; refund: StripeRefund; previous?: Record<string, unknown>; idempotencyKey?: string | null }) {
+export function eventObject(input: {
+  id: string;
+  type: string;
+  created: number;
+  refund: StripeRefund;
+  previous?: Record<string, unknown>;
+  idempotencyKey?: string | null;
+}) {
   return {
     id: input.id,
     object: "event" as const,

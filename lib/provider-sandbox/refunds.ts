@@ -21,17 +21,28 @@ export const FAILURE_REASON = "expired_or_canceled_card";
 /** Validates the form parameters of POST /v1/refunds the way Stripe answers (400, with `param`). */
 export function validateCreateRefund(form: FormObject): CreateRefundParams | ErrorAnswer {
   for (const key of Object.keys(form)) {
-    if (key === "charge") return stripeError(400, "invalid_request_error", "This sandbox refunds payment intents only: use payment_intent.", { code: "parameter_unknown", param: "charge" });
+    if (key === "charge")
+      return stripeError(400, "invalid_request_error", "This sandbox refunds payment intents only: use payment_intent.", {
+        code: "parameter_unknown",
+        param: "charge",
+      });
     if (!ALLOWED.has(key)) return stripeError(400, "invalid_request_error", `Received unknown parameter: ${key}`, { code: "parameter_unknown", param: key });
   }
   const pi = form.payment_intent;
   if (typeof pi !== "string" || pi === "") {
-    return stripeError(400, "invalid_request_error", "One of the following params should be provided for this request: payment_intent or charge.", { code: "parameter_missing", param: "payment_intent" });
+    return stripeError(400, "invalid_request_error", "One of the following params should be provided for this request: payment_intent or charge.", {
+      code: "parameter_missing",
+      param: "payment_intent",
+    });
   }
   let amount: number | null = null;
   if (form.amount !== undefined) {
     const raw = form.amount;
-    if (typeof raw !== "string" || !/^\d{1,15}$/.test(raw)) return stripeError(400, "invalid_request_error", "Invalid integer: " + (typeof raw === "string" ? raw : JSON.stringify(raw)), { code: "parameter_invalid_integer", param: "amount" });
+    if (typeof raw !== "string" || !/^\d{1,15}$/.test(raw))
+      return stripeError(400, "invalid_request_error", "Invalid integer: " + (typeof raw === "string" ? raw : JSON.stringify(raw)), {
+        code: "parameter_invalid_integer",
+        param: "amount",
+      });
     amount = Number(raw);
     if (amount < 1) return stripeError(400, "invalid_request_error", "Amount must be at least 1.", { code: "parameter_invalid_integer", param: "amount" });
   }
@@ -48,20 +59,33 @@ export function validateCreateRefund(form: FormObject): CreateRefundParams | Err
         const value = md[key];
         if (typeof value !== "string") return stripeError(400, "invalid_request_error", `Invalid metadata value for ${key}`, { param: `metadata[${key}]` });
         if (key.length > 40) return stripeError(400, "invalid_request_error", "Metadata keys can be at most 40 characters.", { param: `metadata[${key}]` });
-        if (value.length > 500) return stripeError(400, "invalid_request_error", "Metadata values can be at most 500 characters.", { param: `metadata[${key}]` });
+        if (value.length > 500)
+          return stripeError(400, "invalid_request_error", "Metadata values can be at most 500 characters.", { param: `metadata[${key}]` });
         metadata[key] = value;
       }
     }
   }
   let reason: string | null = null;
   if (form.reason !== undefined) {
-    if (typeof form.reason !== "string" || !REASONS.has(form.reason)) return stripeError(400, "invalid_request_error", "Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer", { code: "parameter_invalid_string", param: "reason" });
+    if (typeof form.reason !== "string" || !REASONS.has(form.reason))
+      return stripeError(400, "invalid_request_error", "Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer", {
+        code: "parameter_invalid_string",
+        param: "reason",
+      });
     reason = form.reason;
   }
   return { paymentIntent: pi, amount, metadata, reason };
 }
 
-type PaymentIntentRow = { id: string; amount: string; currency: string; amount_refunded: string; charge: string; refund_mode: RefundMode | null; settle_delay_ms: number | null };
+type PaymentIntentRow = {
+  id: string;
+  amount: string;
+  currency: string;
+  amount_refunded: string;
+  charge: string;
+  refund_mode: RefundMode | null;
+  settle_delay_ms: number | null;
+};
 
 /**
  * Creates one refund inside the caller's transaction: locks the payment intent (so concurrent refunds
@@ -74,12 +98,21 @@ export async function createRefund(
 ): Promise<Answer> {
   const found = await client.query<PaymentIntentRow>("SELECT * FROM payment_intents WHERE id = $1 FOR UPDATE", [params.paymentIntent]);
   const pi = found.rows[0];
-  if (!pi) return stripeError(404, "invalid_request_error", `No such payment_intent: '${params.paymentIntent}'`, { code: "resource_missing", param: "payment_intent" });
+  if (!pi)
+    return stripeError(404, "invalid_request_error", `No such payment_intent: '${params.paymentIntent}'`, {
+      code: "resource_missing",
+      param: "payment_intent",
+    });
   const remaining = Number(pi.amount) - Number(pi.amount_refunded);
   if (remaining <= 0) return stripeError(400, "invalid_request_error", `Charge ${pi.charge} has already been refunded.`, { code: "charge_already_refunded" });
   const amount = params.amount ?? remaining;
   if (amount > remaining) {
-    return stripeError(400, "invalid_request_error", `Refund amount (${amount} ${pi.currency}) is greater than unrefunded amount on charge (${remaining} ${pi.currency})`, { code: "amount_too_large", param: "amount" });
+    return stripeError(
+      400,
+      "invalid_request_error",
+      `Refund amount (${amount} ${pi.currency}) is greater than unrefunded amount on charge (${remaining} ${pi.currency})`,
+      { code: "amount_too_large", param: "amount" },
+    );
   }
 
   const mode = pi.refund_mode ?? ctx.behaviour.mode;
@@ -90,7 +123,21 @@ export async function createRefund(
     `INSERT INTO refunds (id, payment_intent, charge, amount, currency, status, reason, failure_reason, metadata, created, settle_at, settle_to, idempotency_key)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::text IS NULL THEN NULL ELSE now() + make_interval(secs => $12::double precision / 1000) END, $11, $13)
      RETURNING *`,
-    [newId("re"), pi.id, pi.charge, amount, pi.currency, status, params.reason, status === "failed" ? FAILURE_REASON : null, JSON.stringify(params.metadata), nowUnix(), settleTo, delayMs, ctx.idempotencyKey],
+    [
+      newId("re"),
+      pi.id,
+      pi.charge,
+      amount,
+      pi.currency,
+      status,
+      params.reason,
+      status === "failed" ? FAILURE_REASON : null,
+      JSON.stringify(params.metadata),
+      nowUnix(),
+      settleTo,
+      delayMs,
+      ctx.idempotencyKey,
+    ],
   );
   const refund = refundObject(inserted.rows[0]!);
   // A failed refund gives nothing back to the customer, so it does not use up the payment intent.
@@ -119,19 +166,29 @@ export async function listRefunds(client: pg.Pool | pg.PoolClient, query: FormOb
   let limit = 10;
   if (query.limit !== undefined) {
     if (typeof query.limit !== "string" || !/^\d+$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > 100) {
-      return stripeError(400, "invalid_request_error", "Invalid limit: must be an integer between 1 and 100", { code: "parameter_invalid_integer", param: "limit" });
+      return stripeError(400, "invalid_request_error", "Invalid limit: must be an integer between 1 and 100", {
+        code: "parameter_invalid_integer",
+        param: "limit",
+      });
     }
     limit = Number(query.limit);
   }
   const pi = typeof query.payment_intent === "string" ? query.payment_intent : null;
   const after = typeof query.starting_after === "string" ? query.starting_after : null;
   const before = typeof query.ending_before === "string" ? query.ending_before : null;
-  if (after && before) return stripeError(400, "invalid_request_error", "You may only specify one of these parameters: ending_before, starting_after.", { param: "starting_after" });
+  if (after && before)
+    return stripeError(400, "invalid_request_error", "You may only specify one of these parameters: ending_before, starting_after.", {
+      param: "starting_after",
+    });
   const cursorId = after ?? before;
   let cursor: string | null = null;
   if (cursorId) {
     const c = await client.query<{ seq: string }>("SELECT seq FROM refunds WHERE id = $1", [cursorId]);
-    if (!c.rows[0]) return stripeError(400, "invalid_request_error", `No such refund: '${cursorId}'`, { code: "resource_missing", param: after ? "starting_after" : "ending_before" });
+    if (!c.rows[0])
+      return stripeError(400, "invalid_request_error", `No such refund: '${cursorId}'`, {
+        code: "resource_missing",
+        param: after ? "starting_after" : "ending_before",
+      });
     cursor = c.rows[0].seq;
   }
   const rows = before
@@ -152,7 +209,13 @@ export async function listRefunds(client: pg.Pool | pg.PoolClient, query: FormOb
   return { status: 200, body: { object: "list", data: page.map(refundObject), has_more: hasMore, url: "/v1/refunds" } };
 }
 
-export async function insertEvent(client: pg.PoolClient, type: string, refund: StripeRefund, previous?: Record<string, unknown>, idempotencyKey?: string | null): Promise<void> {
+export async function insertEvent(
+  client: pg.PoolClient,
+  type: string,
+  refund: StripeRefund,
+  previous?: Record<string, unknown>,
+  idempotencyKey?: string | null,
+): Promise<void> {
   const id = newId("evt");
   const created = nowUnix();
   const payload = JSON.stringify(eventObject({ id, type, created, refund, previous, idempotencyKey }), null, 2);

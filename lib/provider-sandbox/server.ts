@@ -59,7 +59,13 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
   const stored = await pool.query<{ value: Behaviour }>("SELECT value FROM settings WHERE key = 'behaviour'");
   let behaviour: Behaviour = stored.rows[0]?.value ?? { mode: "succeed", delayMs: 500 };
   const webhook: WebhookTarget | null = options.webhookUrl
-    ? { url: options.webhookUrl, secret: options.webhookSecret!, maxAttempts: options.webhookMaxAttempts ?? 8, baseDelayMs: options.webhookBaseDelayMs ?? 500, timeoutMs: 5_000 }
+    ? {
+        url: options.webhookUrl,
+        secret: options.webhookSecret!,
+        maxAttempts: options.webhookMaxAttempts ?? 8,
+        baseDelayMs: options.webhookBaseDelayMs ?? 500,
+        timeoutMs: 5_000,
+      }
     : null;
   const control: ControlState = {
     pool,
@@ -69,7 +75,9 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
     },
     setBehaviour: async (b) => {
       if (!REFUND_MODES.includes(b.mode)) throw new Error(`unknown refund mode ${b.mode}`);
-      await pool.query("INSERT INTO settings (key, value) VALUES ('behaviour', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [JSON.stringify(b)]);
+      await pool.query("INSERT INTO settings (key, value) VALUES ('behaviour', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [
+        JSON.stringify(b),
+      ]);
       behaviour = b;
     },
     withEvents: webhook !== null,
@@ -108,10 +116,20 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
     // Stripe takes the key as a bearer token or as the user name of basic auth (`curl -u sk_test_…:`).
     const basic = /^Basic (.+)$/.exec(header)?.[1];
     const match = basic ? /^([^:]+):?$/.exec(Buffer.from(basic, "base64").toString("utf8")) : /^Bearer (.+)$/.exec(header);
-    if (!match) return stripeError(401, "invalid_request_error", "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').");
+    if (!match)
+      return stripeError(
+        401,
+        "invalid_request_error",
+        "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+      );
     const given = match[1]!;
     if (!apiKeys.some((k) => safeEqual(k, given))) {
-      return stripeError(401, "invalid_request_error", `Invalid API Key provided: ${given.slice(0, 8)}${"*".repeat(Math.max(0, given.length - 12))}${given.slice(-4)}`, { code: "api_key_invalid" });
+      return stripeError(
+        401,
+        "invalid_request_error",
+        `Invalid API Key provided: ${given.slice(0, 8)}${"*".repeat(Math.max(0, given.length - 12))}${given.slice(-4)}`,
+        { code: "api_key_invalid" },
+      );
     }
     return null;
   };
@@ -124,7 +142,9 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
     if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 255)) {
       return send(res, stripeError(400, "invalid_request_error", "Idempotency keys must be 1 to 255 characters long.", { param: "Idempotency-Key" }));
     }
-    const fingerprint = createHash("sha256").update(`POST /v1/refunds ${canonicalForm(form)}`).digest("hex");
+    const fingerprint = createHash("sha256")
+      .update(`POST /v1/refunds ${canonicalForm(form)}`)
+      .digest("hex");
     const fault = faults.match({ endpoint: "create", paymentIntent: params.paymentIntent });
     const client = await pool.connect();
     let answer: Answer;
@@ -133,20 +153,43 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
       await client.query("BEGIN");
       if (idempotencyKey !== null) {
         // Held until COMMIT/ROLLBACK: a second request with this key meanwhile gets 409, like Stripe.
-        const lock = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok", [`${IDEMPOTENCY_NAMESPACE}:${idempotencyKey}`]);
+        const lock = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok", [
+          `${IDEMPOTENCY_NAMESPACE}:${idempotencyKey}`,
+        ]);
         if (!lock.rows[0]!.ok) {
           await client.query("ROLLBACK");
           stats.idempotencyConflicts!++;
-          return send(res, stripeError(409, "idempotency_error", `There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through): ${idempotencyKey}. Please try again later.`, { code: "idempotency_key_in_use" }));
+          return send(
+            res,
+            stripeError(
+              409,
+              "idempotency_error",
+              `There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through): ${idempotencyKey}. Please try again later.`,
+              { code: "idempotency_key_in_use" },
+            ),
+          );
         }
       }
       if (fault.latencyMs > 0) await sleep(fault.latencyMs);
-      const previous = idempotencyKey === null ? null : await client.query<{ fingerprint: string; path: string; status_code: number; body: string; request_id: string }>("SELECT * FROM idempotency_keys WHERE key = $1", [idempotencyKey]);
+      const previous =
+        idempotencyKey === null
+          ? null
+          : await client.query<{ fingerprint: string; path: string; status_code: number; body: string; request_id: string }>(
+              "SELECT * FROM idempotency_keys WHERE key = $1",
+              [idempotencyKey],
+            );
       const saved = previous?.rows[0];
       if (saved && saved.fingerprint !== fingerprint) {
         await client.query("ROLLBACK");
         stats.idempotencyMismatches!++;
-        return send(res, stripeError(400, "idempotency_error", `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`));
+        return send(
+          res,
+          stripeError(
+            400,
+            "idempotency_error",
+            `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+          ),
+        );
       }
       if (fault.action === "fail_5xx") {
         await client.query("ROLLBACK");
@@ -163,13 +206,10 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
         answer = await createRefund(client, params, { behaviour, idempotencyKey, withEvents: webhook !== null });
         // Stripe saves the result of every request that started executing, errors included.
         if (idempotencyKey !== null) {
-          await client.query("INSERT INTO idempotency_keys (key, method, path, fingerprint, request_id, status_code, body) VALUES ($1, 'POST', '/v1/refunds', $2, $3, $4, $5)", [
-            idempotencyKey,
-            fingerprint,
-            String(res.getHeader("request-id")),
-            answer.status,
-            JSON.stringify(answer.body),
-          ]);
+          await client.query(
+            "INSERT INTO idempotency_keys (key, method, path, fingerprint, request_id, status_code, body) VALUES ($1, 'POST', '/v1/refunds', $2, $3, $4, $5)",
+            [idempotencyKey, fingerprint, String(res.getHeader("request-id")), answer.status, JSON.stringify(answer.body)],
+          );
         }
         await client.query("COMMIT");
       }
@@ -198,7 +238,8 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
 
     if (url.pathname.startsWith("/__control/")) {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
-      if (url.pathname !== "/__control/health" && !safeEqual(token, options.controlToken)) return send(res, stripeError(401, "invalid_request_error", "Invalid control token."));
+      if (url.pathname !== "/__control/health" && !safeEqual(token, options.controlToken))
+        return send(res, stripeError(401, "invalid_request_error", "Invalid control token."));
       let body: unknown = undefined;
       if (raw.length > 0) {
         try {
@@ -225,7 +266,14 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
       return readRoute(req, res, () => listRefunds(pool, form), typeof form.payment_intent === "string" ? form.payment_intent : null);
     }
     if (method === "GET" && refundId) return readRoute(req, res, () => retrieveRefund(pool, decodeURIComponent(refundId)), null);
-    return send(res, stripeError(404, "invalid_request_error", `Unrecognized request URL (${method}: ${url.pathname}). This sandbox speaks a subset of Stripe's API: see docs/provider-sandbox.md.`));
+    return send(
+      res,
+      stripeError(
+        404,
+        "invalid_request_error",
+        `Unrecognized request URL (${method}: ${url.pathname}). This sandbox speaks a subset of Stripe's API: see docs/provider-sandbox.md.`,
+      ),
+    );
   };
 
   const server = createServer((req, res) => {

@@ -20,7 +20,12 @@ export async function api<S extends z.ZodType>(path: string, schema: S, init?: R
   if (!res.ok) throw new ApiError(body.code ?? "internal_error", body.error?.message ?? `Request failed (${res.status})`, body.error ?? {}, res.status);
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
-    throw new ApiError("internal_error", `The server's answer to ${path.split("?")[0]} did not have the expected shape.`, { problems: parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.join("."), message: i.message })) }, res.status);
+    throw new ApiError(
+      "internal_error",
+      `The server's answer to ${path.split("?")[0]} did not have the expected shape.`,
+      { problems: parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.join("."), message: i.message })) },
+      res.status,
+    );
   }
   return parsed.data;
 }

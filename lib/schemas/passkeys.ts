@@ -3,7 +3,12 @@ import { z } from "zod";
 // WebAuthn responses as @simplewebauthn/browser serialises them (base64url fields). Lengths are generous
 // upper bounds so that nobody can post megabytes; the library verifies the content.
 
-const b64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+$/, "Expected base64url.");
+const b64url = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+$/, "Expected base64url.");
 const transports = z.array(z.enum(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"])).max(8);
 const clientExtensionResults = z.record(z.string(), z.unknown());
 
@@ -57,7 +62,10 @@ export type PasskeyApprovalOptionsInput = z.infer<typeof passkeyApprovalOptionsI
 
 /** WebAuthn options as @simplewebauthn/server generates them; the browser library checks the rest. */
 const webAuthnOptions = <T>() =>
-  z.custom<T>((v) => typeof v === "object" && v !== null && typeof (v as { challenge?: unknown }).challenge === "string", "Expected WebAuthn options with a challenge.");
+  z.custom<T>(
+    (v) => typeof v === "object" && v !== null && typeof (v as { challenge?: unknown }).challenge === "string",
+    "Expected WebAuthn options with a challenge.",
+  );
 export const registrationOptionsDto = webAuthnOptions<import("@simplewebauthn/browser").PublicKeyCredentialCreationOptionsJSON>();
 export const authenticationOptionsDto = webAuthnOptions<import("@simplewebauthn/browser").PublicKeyCredentialRequestOptionsJSON>();
 

@@ -13,7 +13,13 @@ export const previousRejectionDto = z.object({ proposalId: z.string(), reason: z
 export type PreviousRejection = z.infer<typeof previousRejectionDto>;
 
 /** What a proposal possibly duplicates: a live proposal or an earlier refund of the same customer, same order or amount. */
-export const duplicateOfDto = z.object({ kind: z.enum(["proposal", "refund"]), id: z.string(), orderNumber: z.string(), amountMinor: z.number().int(), createdAt: iso });
+export const duplicateOfDto = z.object({
+  kind: z.enum(["proposal", "refund"]),
+  id: z.string(),
+  orderNumber: z.string(),
+  amountMinor: z.number().int(),
+  createdAt: iso,
+});
 export type DuplicateOf = z.infer<typeof duplicateOfDto>;
 
 export const queueRowDto = z.object({

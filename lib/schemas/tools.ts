@@ -32,7 +32,11 @@ export const getRefundStatusInput = z.strictObject({
 export type GetRefundStatusInput = z.infer<typeof getRefundStatusInput>;
 
 export const createSupportTicketInput = z.strictObject({
-  category: z.enum(ticketCategories).describe("billing: charges, invoices, refunds questions; technical: the product or site does not work; complaint: anything else the customer is unhappy about."),
+  category: z
+    .enum(ticketCategories)
+    .describe(
+      "billing: charges, invoices, refunds questions; technical: the product or site does not work; complaint: anything else the customer is unhappy about.",
+    ),
   summary: z
     .string()
     .trim()
@@ -41,7 +45,9 @@ export const createSupportTicketInput = z.strictObject({
     // NUL cannot be stored in PostgreSQL text; other control characters are harmless.
     // eslint-disable-next-line no-control-regex -- refusing NUL is the point of this check
     .regex(/^[^\u0000]*$/)
-    .describe(`What the customer needs, in one or two sentences (10–${TICKET_SUMMARY_MAX} characters). Do not include card numbers, passwords or other secrets.`),
+    .describe(
+      `What the customer needs, in one or two sentences (10–${TICKET_SUMMARY_MAX} characters). Do not include card numbers, passwords or other secrets.`,
+    ),
   priority: z.enum(ticketPriorities).describe("urgent only when the customer is blocked right now; normal by default."),
 });
 export type CreateSupportTicketInput = z.infer<typeof createSupportTicketInput>;

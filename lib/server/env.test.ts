@@ -30,7 +30,13 @@ describe("environment", () => {
     process.env = { ...saved, APP_MODE: "demo" };
     const { envProblems } = await load({});
     const problems = envProblems({ ...vars, APP_MODE: "demo" });
-    expect(problems.map((p) => p.split(":")[0]).sort()).toEqual(["DATABASE_POOL_SIZE", "LOG_LEVEL", "OIDC_ISSUER", "PAYMENT_PROVIDER_URL", "WORKER_CONCURRENCY"]);
+    expect(problems.map((p) => p.split(":")[0]).sort()).toEqual([
+      "DATABASE_POOL_SIZE",
+      "LOG_LEVEL",
+      "OIDC_ISSUER",
+      "PAYMENT_PROVIDER_URL",
+      "WORKER_CONCURRENCY",
+    ]);
   });
 
   it("re-reads a variable changed at run time (tests and scripts do this)", async () => {

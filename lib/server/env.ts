@@ -15,37 +15,42 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === 
 const int = (min: number, max: number, fallback: number) =>
   z.preprocess(
     (v) => (v === "" || v === undefined ? undefined : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v.trim()) : v),
-    z.number({ error: `a whole number from ${min} to ${max}` }).int().min(min).max(max).default(fallback),
+    z
+      .number({ error: `a whole number from ${min} to ${max}` })
+      .int()
+      .min(min)
+      .max(max)
+      .default(fallback),
   );
 const httpUrl = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
 
 export const envSchema = z.object({
-    APP_MODE: optional(z.enum(["demo", "production"])),
-    /** Set by `next build` while it evaluates modules (no runtime secrets then). */
-    NEXT_PHASE: optional(z.string()),
-    DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/, error: "a postgres:// or postgresql:// URL" })),
-    DATABASE_POOL_SIZE: int(1, 200, 10),
-    LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).transform((v) => v ?? "info"),
-    NEXTAUTH_SECRET: optional(z.string()),
-    AUDIT_HMAC_KEY: optional(z.string()),
-    AUDIT_SIGNING_KEY: optional(z.string()),
-    NEXTAUTH_URL: optional(httpUrl),
-    APP_URL: optional(httpUrl),
-    OIDC_ISSUER: optional(httpUrl),
-    OIDC_CLIENT_ID: optional(z.string()),
-    OIDC_CLIENT_SECRET: optional(z.string()),
-    OIDC_NAME: optional(z.string().max(64)).transform((v) => v ?? "SSO"),
-    PAYMENT_PROVIDER_API_KEY: optional(z.string()),
-    PAYMENT_PROVIDER_WEBHOOK_SECRET: optional(z.string()),
-    PAYMENT_PROVIDER_URL: optional(httpUrl),
-    PAYMENT_PROVIDER_TIMEOUT_MS: int(1, 120_000, 10_000),
-    WORKER_CONCURRENCY: int(1, 100, 4),
-    AUDIT_SEQUENCER_INTERVAL_MS: int(10, 60_000, 100),
-    EXECUTION_STALE_SENDING_MS: int(0, 3_600_000, 30_000),
-    EXECUTION_RECONCILE_DELAY_MS: int(0, 3_600_000, 5_000),
-    WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
-    /** Read by proxy.ts (which runs outside the data layer); declared here so a bad value is reported. */
-    TRUST_PROXY: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
+  APP_MODE: optional(z.enum(["demo", "production"])),
+  /** Set by `next build` while it evaluates modules (no runtime secrets then). */
+  NEXT_PHASE: optional(z.string()),
+  DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/, error: "a postgres:// or postgresql:// URL" })),
+  DATABASE_POOL_SIZE: int(1, 200, 10),
+  LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).transform((v) => v ?? "info"),
+  NEXTAUTH_SECRET: optional(z.string()),
+  AUDIT_HMAC_KEY: optional(z.string()),
+  AUDIT_SIGNING_KEY: optional(z.string()),
+  NEXTAUTH_URL: optional(httpUrl),
+  APP_URL: optional(httpUrl),
+  OIDC_ISSUER: optional(httpUrl),
+  OIDC_CLIENT_ID: optional(z.string()),
+  OIDC_CLIENT_SECRET: optional(z.string()),
+  OIDC_NAME: optional(z.string().max(64)).transform((v) => v ?? "SSO"),
+  PAYMENT_PROVIDER_API_KEY: optional(z.string()),
+  PAYMENT_PROVIDER_WEBHOOK_SECRET: optional(z.string()),
+  PAYMENT_PROVIDER_URL: optional(httpUrl),
+  PAYMENT_PROVIDER_TIMEOUT_MS: int(1, 120_000, 10_000),
+  WORKER_CONCURRENCY: int(1, 100, 4),
+  AUDIT_SEQUENCER_INTERVAL_MS: int(10, 60_000, 100),
+  EXECUTION_STALE_SENDING_MS: int(0, 3_600_000, 30_000),
+  EXECUTION_RECONCILE_DELAY_MS: int(0, 3_600_000, 5_000),
+  WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
+  /** Read by proxy.ts (which runs outside the data layer); declared here so a bad value is reported. */
+  TRUST_PROXY: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
 });
 
 /** Rules across variables, checked beside the schema so they are listed even when a field is also wrong. */

@@ -93,7 +93,9 @@ export async function ensureAppRole(ownerUrl: string, options: AppRoleOptions = 
         [JOB_SCHEMA, `${options.role ?? APP_ROLE}_access`],
       );
       for (const t of secured.filter((s) => !s.has)) {
-        statements.push(`CREATE POLICY ${ident(`${options.role ?? APP_ROLE}_access`)} ON ${JOB_SCHEMA}.${ident(t.table)} TO ${role} USING (true) WITH CHECK (true)`);
+        statements.push(
+          `CREATE POLICY ${ident(`${options.role ?? APP_ROLE}_access`)} ON ${JOB_SCHEMA}.${ident(t.table)} TO ${role} USING (true) WITH CHECK (true)`,
+        );
       }
     }
     for (const sql of statements) await client.query(sql);

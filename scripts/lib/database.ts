@@ -22,7 +22,13 @@ export async function prepareDatabase(opts: { demo: boolean; log?: (msg: string)
     // instance already listens there.
     const explicit = process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined;
     say(`starting embedded PostgreSQL (${dataDir})`);
-    embedded = await startEmbeddedPostgres({ dataDir, port: explicit, preferredPort: ephemeral ? undefined : 54329, portVariable: "EMBEDDED_PG_PORT", ephemeral });
+    embedded = await startEmbeddedPostgres({
+      dataDir,
+      port: explicit,
+      preferredPort: ephemeral ? undefined : 54329,
+      portVariable: "EMBEDDED_PG_PORT",
+      ephemeral,
+    });
     say(`embedded PostgreSQL on port ${embedded.port}`);
     url = embedded.url;
   }

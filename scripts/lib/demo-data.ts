@@ -15,7 +15,9 @@ export function derive(label: string): string {
 
 /** A stable UUID (v4 layout) for a label. */
 export function demoUuid(label: string): string {
-  const h = createHash("sha256").update(DEMO_SEED + ":" + label).digest("hex");
+  const h = createHash("sha256")
+    .update(DEMO_SEED + ":" + label)
+    .digest("hex");
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -72,8 +74,20 @@ export const demoTenants: DemoTenant[] = [
         name: "Ana García",
         email: "ana.garcia@cliente-es.test",
         orders: [
-          { number: "ORD-1001", method: "card", display: "Visa •••• 4242", totalMinor: 12_345, items: [{ sku: "AUR-01", name: "Auriculares", quantity: 1, unitMinor: 12_345 }] },
-          { number: "ORD-1002", method: "bank_transfer", display: "IBAN ES91 •••• •••• •••• •••• 1332", totalMinor: 8_990, items: [{ sku: "LIB-07", name: "Libro de cocina", quantity: 2, unitMinor: 4_495 }] },
+          {
+            number: "ORD-1001",
+            method: "card",
+            display: "Visa •••• 4242",
+            totalMinor: 12_345,
+            items: [{ sku: "AUR-01", name: "Auriculares", quantity: 1, unitMinor: 12_345 }],
+          },
+          {
+            number: "ORD-1002",
+            method: "bank_transfer",
+            display: "IBAN ES91 •••• •••• •••• •••• 1332",
+            totalMinor: 8_990,
+            items: [{ sku: "LIB-07", name: "Libro de cocina", quantity: 2, unitMinor: 4_495 }],
+          },
         ],
       },
       {
@@ -81,13 +95,34 @@ export const demoTenants: DemoTenant[] = [
         name: "Pablo Martín",
         email: "pablo.martin@cliente-es.test",
         orders: [
-          { number: "ORD-1003", method: "card", display: "Mastercard •••• 4444", totalMinor: 20_000, refundedMinor: 5_000, items: [{ sku: "ZAP-11", name: "Zapatillas", quantity: 1, unitMinor: 20_000 }] },
-          { number: "ORD-1004", method: "card", display: "Visa •••• 1881", totalMinor: 72_000, items: [{ sku: "BIC-02", name: "Bicicleta plegable", quantity: 1, unitMinor: 72_000 }] },
+          {
+            number: "ORD-1003",
+            method: "card",
+            display: "Mastercard •••• 4444",
+            totalMinor: 20_000,
+            refundedMinor: 5_000,
+            items: [{ sku: "ZAP-11", name: "Zapatillas", quantity: 1, unitMinor: 20_000 }],
+          },
+          {
+            number: "ORD-1004",
+            method: "card",
+            display: "Visa •••• 1881",
+            totalMinor: 72_000,
+            items: [{ sku: "BIC-02", name: "Bicicleta plegable", quantity: 1, unitMinor: 72_000 }],
+          },
         ],
       },
-      ...extraCustomers("es", [
-        ["lucia", "Lucía Fernández"], ["diego", "Diego Sánchez"], ["carmen", "Carmen Ruiz"], ["javi", "Javier Moreno"],
-      ], 3000, ["Auriculares", "Lámpara de mesa", "Mochila", "Cafetera", "Reloj", "Teclado"]),
+      ...extraCustomers(
+        "es",
+        [
+          ["lucia", "Lucía Fernández"],
+          ["diego", "Diego Sánchez"],
+          ["carmen", "Carmen Ruiz"],
+          ["javi", "Javier Moreno"],
+        ],
+        3000,
+        ["Auriculares", "Lámpara de mesa", "Mochila", "Cafetera", "Reloj", "Teclado"],
+      ),
     ],
   },
   {
@@ -110,8 +145,21 @@ export const demoTenants: DemoTenant[] = [
         name: "John Smith",
         email: "john.smith@customer-us.test",
         orders: [
-          { number: "ORD-2001", method: "card", display: "Visa •••• 4242", totalMinor: 4_999, items: [{ sku: "MUG-3", name: "Coffee mug set", quantity: 1, unitMinor: 4_999 }] },
-          { number: "ORD-2002", method: "card", display: "Amex •••• 0005", totalMinor: 150_000, refundedMinor: 25_000, items: [{ sku: "DSK-9", name: "Standing desk", quantity: 1, unitMinor: 150_000 }] },
+          {
+            number: "ORD-2001",
+            method: "card",
+            display: "Visa •••• 4242",
+            totalMinor: 4_999,
+            items: [{ sku: "MUG-3", name: "Coffee mug set", quantity: 1, unitMinor: 4_999 }],
+          },
+          {
+            number: "ORD-2002",
+            method: "card",
+            display: "Amex •••• 0005",
+            totalMinor: 150_000,
+            refundedMinor: 25_000,
+            items: [{ sku: "DSK-9", name: "Standing desk", quantity: 1, unitMinor: 150_000 }],
+          },
         ],
       },
       {
@@ -119,12 +167,26 @@ export const demoTenants: DemoTenant[] = [
         name: "Maria Lopez",
         email: "maria.lopez@customer-us.test",
         orders: [
-          { number: "ORD-2003", method: "bank_transfer", display: "ACH •••• 6789", totalMinor: 32_050, items: [{ sku: "CHR-1", name: "Office chair", quantity: 1, unitMinor: 32_050 }] },
+          {
+            number: "ORD-2003",
+            method: "bank_transfer",
+            display: "ACH •••• 6789",
+            totalMinor: 32_050,
+            items: [{ sku: "CHR-1", name: "Office chair", quantity: 1, unitMinor: 32_050 }],
+          },
         ],
       },
-      ...extraCustomers("us", [
-        ["emma", "Emma Johnson"], ["liam", "Liam Brown"], ["olivia", "Olivia Davis"], ["noah", "Noah Wilson"],
-      ], 4000, ["Desk lamp", "Backpack", "Espresso machine", "Wireless keyboard", "Sneakers", "Watch"]),
+      ...extraCustomers(
+        "us",
+        [
+          ["emma", "Emma Johnson"],
+          ["liam", "Liam Brown"],
+          ["olivia", "Olivia Davis"],
+          ["noah", "Noah Wilson"],
+        ],
+        4000,
+        ["Desk lamp", "Backpack", "Espresso machine", "Wireless keyboard", "Sneakers", "Watch"],
+      ),
     ],
   },
 ];

@@ -35,12 +35,15 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedS
   // Another running process (a second `npm start`) owns this data directory: never stop its server.
   const owner = ownerOf(dataDir);
   if (owner !== null && owner !== process.pid) {
-    throw new Error(`${dataDir} is in use by another running process (pid ${owner}), probably another \`npm start\`; stop it, or set EMBEDDED_PG_DIR to another folder to run a second instance`);
+    throw new Error(
+      `${dataDir} is in use by another running process (pid ${owner}), probably another \`npm start\`; stop it, or set EMBEDDED_PG_DIR to another folder to run a second instance`,
+    );
   }
   await stopLeftoverServer(dataDir);
   let port: number;
   if (options.port !== undefined) {
-    if (!(await isPortFree(options.port))) throw new Error(`port ${options.port} is taken; set ${options.portVariable ?? "the port"} to a free port (or leave it unset to pick one)`);
+    if (!(await isPortFree(options.port)))
+      throw new Error(`port ${options.port} is taken; set ${options.portVariable ?? "the port"} to a free port (or leave it unset to pick one)`);
     port = options.port;
   } else if (options.preferredPort !== undefined && (await isPortFree(options.preferredPort))) {
     port = options.preferredPort;

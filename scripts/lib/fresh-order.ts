@@ -7,7 +7,13 @@ import { customerId, demoTenants } from "./demo-data";
 
 let orderSeq = 0;
 
-export async function createFreshOrder(opts: { databaseUrl: string; sandboxUrl: string; tenantSlug: string; amountMinor: number; prefix?: string }): Promise<string> {
+export async function createFreshOrder(opts: {
+  databaseUrl: string;
+  sandboxUrl: string;
+  tenantSlug: string;
+  amountMinor: number;
+  prefix?: string;
+}): Promise<string> {
   const number = `${opts.prefix ?? "E2E"}-${Date.now().toString(36)}-${++orderSeq}`;
   const ref = `pi_${(opts.prefix ?? "e2e").toLowerCase()}_${number.replace(/-/g, "_")}`;
   const first = demoTenants.find((d) => d.slug === opts.tenantSlug)?.customers[0];
@@ -17,7 +23,9 @@ export async function createFreshOrder(opts: { databaseUrl: string; sandboxUrl: 
   let currency: string;
   try {
     const t = (await client.query<{ id: string; currency: string }>(`SELECT id, currency FROM "Tenant" WHERE slug = $1`, [opts.tenantSlug])).rows[0]!;
-    const customer = (await client.query<{ id: string; name: string }>(`SELECT id, name FROM "Customer" WHERE id = $1`, [customerId(opts.tenantSlug, first.key)])).rows[0]!;
+    const customer = (
+      await client.query<{ id: string; name: string }>(`SELECT id, name FROM "Customer" WHERE id = $1`, [customerId(opts.tenantSlug, first.key)])
+    ).rows[0]!;
     const order = (
       await client.query<{ id: string }>(
         `INSERT INTO "Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", status, items, "updatedAt")

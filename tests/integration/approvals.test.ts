@@ -11,7 +11,6 @@ import { editProposalAmount } from "@/lib/server/proposals/edit-proposal-amount"
 import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, pablo, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace } from "./gateway-support";
 
-
 /** A fresh paid card order for a demo customer, so every test works on its own order. */
 let seq = 0;
 async function newOrder(tenant: string, customer: string, amountMinor: number): Promise<string> {
@@ -21,14 +20,26 @@ async function newOrder(tenant: string, customer: string, amountMinor: number): 
     data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
   });
   await db().payment.create({
-    data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_test_${number}`, holderName: "Test Holder", display: "Visa •••• 4242", amountMinor, currency: t.currency },
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: `pi_test_${number}`,
+      holderName: "Test Holder",
+      display: "Visa •••• 4242",
+      amountMinor,
+      currency: t.currency,
+    },
   });
   return number;
 }
 
 async function prepare(orderOrAmount: string | number, customer: string, tenant = ES) {
   const order = typeof orderOrAmount === "number" ? await newOrder(tenant, customer, orderOrAmount) : orderOrAmount;
-  const a = await send(anthropicCall("prepare_refund", { order_id: order, reason: "damaged_item" }), headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer), trace: freshTrace() }));
+  const a = await send(
+    anthropicCall("prepare_refund", { order_id: order, reason: "damaged_item" }),
+    headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer), trace: freshTrace() }),
+  );
   expect(a.content.code).toBe("approval_required");
   const result = a.content.result as { proposal_id?: string; id?: string; hash: string };
   const id = result.proposal_id ?? result.id!;
@@ -36,7 +47,10 @@ async function prepare(orderOrAmount: string | number, customer: string, tenant 
 }
 
 async function refundStatus(proposalId: string, customer: string, tenant = ES) {
-  const a = await send(anthropicCall("get_refund_status", { proposal_id: proposalId }), headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer) }));
+  const a = await send(
+    anthropicCall("get_refund_status", { proposal_id: proposalId }),
+    headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer) }),
+  );
   return a.content;
 }
 
@@ -71,7 +85,15 @@ describe("approve", () => {
   it("invalidates the proposal when the order changed (a refund elsewhere) and refuses", async () => {
     const p = await prepare("ORD-1003", pablo);
     await db().refund.create({
-      data: { tenantId: p.tenantId, orderId: p.orderId, paymentId: p.paymentId, amountMinor: 1000, currency: p.currency, status: "succeeded", reason: "made elsewhere" },
+      data: {
+        tenantId: p.tenantId,
+        orderId: p.orderId,
+        paymentId: p.paymentId,
+        amountMinor: 1000,
+        currency: p.currency,
+        status: "succeeded",
+        reason: "made elsewhere",
+      },
     });
     const reviewer = await actorFor(staffOf(ES, "reviewer").email);
     await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "invalidated" });
@@ -111,7 +133,10 @@ describe("approve", () => {
     expect(first).toMatchObject({ status: "pending_approval", approvals: 1, requiredApprovals: 2 });
     const page = await listPendingProposals(r2, {});
     expect(page.rows.find((row) => row.id === p.id)).toMatchObject({ approvals: 1, requiredApprovals: 2, flags: { twoApprovals: true } });
-    await expect(approveProposal(r1, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "permission_denied", details: { reason: "already_approved" } });
+    await expect(approveProposal(r1, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+      code: "permission_denied",
+      details: { reason: "already_approved" },
+    });
     const [a, b] = await Promise.allSettled([approveProposal(r2, { proposalId: p.id, hash: p.hash }), approveProposal(r2, { proposalId: p.id, hash: p.hash })]);
     expect([a, b].filter((x) => x.status === "fulfilled")).toHaveLength(1);
     expect(await approvals(p.id)).toBe(2);
@@ -122,7 +147,10 @@ describe("approve", () => {
     const p = await prepare(1_000, ana);
     const reviewer = await actorFor(staffOf(ES, "reviewer").email);
     await db().proposal.update({ where: { id: p.id }, data: { requestedByStaffId: reviewer.userId } });
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "permission_denied", details: { reason: "own_proposal" } });
+    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+      code: "permission_denied",
+      details: { reason: "own_proposal" },
+    });
     expect(await approvals(p.id)).toBe(0);
   });
 
@@ -174,7 +202,9 @@ describe("reject", () => {
     const status = await refundStatus(p.id, john, US);
     expect(status.code).toBe("rejected");
     expect(JSON.stringify(status)).toContain("Item was returned damaged by the customer");
-    await expect(approveProposal(await actorFor(staffOf(US, "reviewer", 1).email), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "rejected" });
+    await expect(approveProposal(await actorFor(staffOf(US, "reviewer", 1).email), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+      code: "rejected",
+    });
   });
 
   it("auditors cannot reject", async () => {
@@ -226,7 +256,9 @@ describe("re-prepare and edit = supersede", () => {
 
   it("a re-prepared proposal uses what is left now, after a refund elsewhere invalidated the first", async () => {
     const p = await prepare(10_000, ana);
-    await db().refund.create({ data: { tenantId: p.tenantId, orderId: p.orderId, paymentId: p.paymentId, amountMinor: 2_500, currency: p.currency, status: "succeeded" } });
+    await db().refund.create({
+      data: { tenantId: p.tenantId, orderId: p.orderId, paymentId: p.paymentId, amountMinor: 2_500, currency: p.currency, status: "succeeded" },
+    });
     const r1 = await actorFor(staffOf(ES, "reviewer", 0).email);
     await expect(approveProposal(r1, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "invalidated" });
     const made = await reprepareProposal(r1, { proposalId: p.id });
@@ -257,12 +289,16 @@ describe("re-prepare and edit = supersede", () => {
     expect(status.error).toMatchObject({ amount: { minor: 60_000 }, replaced_by: { proposal_id: v2.id, amount: { minor: 40_000 } } });
     expect((await refundStatus(v2.id, ana)).code).toBe("approval_required");
     // The old version's approval, were it attempted now, is refused.
-    await expect(approveProposal(await actorFor(staffOf(ES, "reviewer", 1).email), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "invalidated" });
+    await expect(approveProposal(await actorFor(staffOf(ES, "reviewer", 1).email), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+      code: "invalidated",
+    });
   });
 
   it("ops cannot edit", async () => {
     const p = await prepare(11_000, ana);
-    await expect(editProposalAmount(await actorFor(staffOf(ES, "ops").email), { proposalId: p.id, hash: p.hash, amountMinor: 100 })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(editProposalAmount(await actorFor(staffOf(ES, "ops").email), { proposalId: p.id, hash: p.hash, amountMinor: 100 })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
   });
 });
 

@@ -36,7 +36,15 @@ const tenantOf = async (slug: string) => db().tenant.findUniqueOrThrow({ where: 
 
 function flipByte(text: string, at: number): string {
   const c = text[at]!;
-  const next = /[0-9]/.test(c) ? String((Number(c) + 1) % 10) : /[a-f]/.test(c) ? (c === "f" ? "e" : String.fromCharCode(c.charCodeAt(0) + 1)) : c === "x" ? "y" : "x";
+  const next = /[0-9]/.test(c)
+    ? String((Number(c) + 1) % 10)
+    : /[a-f]/.test(c)
+      ? c === "f"
+        ? "e"
+        : String.fromCharCode(c.charCodeAt(0) + 1)
+      : c === "x"
+        ? "y"
+        : "x";
   return text.slice(0, at) + next + text.slice(at + 1);
 }
 
@@ -82,7 +90,11 @@ describe("retention", () => {
     // A second purge right away has nothing to do.
     expect(await purgeAuditEvents(es.id)).toMatchObject({ status: "nothing_to_purge" });
     // The held trace's story is still readable.
-    expect((await getAuditTrace(await actorOf(ES, "auditor"), held)).steps.map((s) => s.action)).toEqual(["tool:lookup_order", "tool:lookup_order", "audit:legal_hold"]);
+    expect((await getAuditTrace(await actorOf(ES, "auditor"), held)).steps.map((s) => s.action)).toEqual([
+      "tool:lookup_order",
+      "tool:lookup_order",
+      "audit:legal_hold",
+    ]);
 
     // Leaves and purge records cannot be removed or changed.
     const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -104,7 +116,9 @@ describe("retention", () => {
     expect(await verifyAuditChain(es.id)).toMatchObject({ ok: true });
 
     // Releasing the hold is admin-only, audited, once; then the next purge drops the trace's content.
-    await expect(releaseLegalHold(await actorOf(ES, "auditor"), { traceId: held, reason: "dispute closed" })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(releaseLegalHold(await actorOf(ES, "auditor"), { traceId: held, reason: "dispute closed" })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
     await releaseLegalHold(await actorOf(ES, "admin"), { traceId: held, reason: "dispute closed" });
     await expect(releaseLegalHold(await actorOf(ES, "admin"), { traceId: held, reason: "again" })).rejects.toMatchObject({ code: "not_found" });
     expect(await db().auditEvent.count({ where: { tenantId: es.id, traceId: held, action: "audit:legal_hold_release" } })).toBe(1);
@@ -132,7 +146,10 @@ describe("retention", () => {
       expect(await verifyAuditChain(es.id)).toMatchObject({ ok: false, brokenAtSeq: leaf.leafIndex, eventId: e.id, problem: expect.stringMatching(/missing/) });
     } finally {
       const cols = Object.keys(row!);
-      await c.query(`INSERT INTO "AuditEvent" (${cols.map((k) => `"${k}"`).join(",")}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(",")})`, cols.map((k) => (k === "data" ? JSON.stringify(row![k]) : row![k])));
+      await c.query(
+        `INSERT INTO "AuditEvent" (${cols.map((k) => `"${k}"`).join(",")}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(",")})`,
+        cols.map((k) => (k === "data" ? JSON.stringify(row![k]) : row![k])),
+      );
       await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"`);
       await c.end();
     }
@@ -162,7 +179,11 @@ describe("evidence pack", () => {
     const key = createSoftAuthenticator(webAuthnRelyingParty());
     await registerPasskey(reviewer, { response: key.register((await createRegistrationOptions(reviewer)).challenge), name: "audit test key" });
     const options = await createApprovalOptions(reviewer, { proposalId: proposal.id, hash: proposal.hash });
-    await approveProposal(reviewer, { proposalId: proposal.id, hash: proposal.hash, stepUp: { method: "passkey", response: key.authenticate(options.challenge) } });
+    await approveProposal(reviewer, {
+      proposalId: proposal.id,
+      hash: proposal.hash,
+      stepUp: { method: "passkey", response: key.authenticate(options.challenge) },
+    });
 
     const auditor = await actorOf(ES, "auditor");
     const trace = await getAuditTrace(auditor, proposal.traceId);
@@ -188,7 +209,11 @@ describe("evidence pack", () => {
     // The key as an auditor saves it from GET /api/audit/public-key; the script has no database access.
     writeFileSync(join(dir, "key.json"), JSON.stringify(auditPublicKey()));
     const run = (f: string, key: string[] = ["--public-key", join(dir, "key.json")]) =>
-      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evidence-verify.ts", join(dir, f), ...key], { env: { NODE_ENV: "test", PATH: process.env.PATH }, encoding: "utf8", timeout: 60_000 });
+      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evidence-verify.ts", join(dir, f), ...key], {
+        env: { NODE_ENV: "test", PATH: process.env.PATH },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
     const ok = run("ok.json");
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toContain("VERIFIED");

@@ -39,7 +39,11 @@ describe("audit search", () => {
     expect(byActorEmail.events.map((e) => e.id)).toEqual([approve.events[0]!.id]);
     expect((await searchAuditEvents(auditor, { traceId: trace, outcome: "permission_denied" })).events).toEqual([]);
     const at = new Date(approve.events[0]!.occurredAt);
-    const window = await searchAuditEvents(auditor, { proposalId: proposal.id, from: new Date(at.getTime() - 1).toISOString(), to: new Date(at.getTime() + 1).toISOString() });
+    const window = await searchAuditEvents(auditor, {
+      proposalId: proposal.id,
+      from: new Date(at.getTime() - 1).toISOString(),
+      to: new Date(at.getTime() + 1).toISOString(),
+    });
     expect(window.events.map((e) => e.action)).toContain("proposal:approve");
     const future = await searchAuditEvents(auditor, { proposalId: proposal.id, from: new Date(Date.now() + 3_600_000).toISOString() });
     expect(future.events).toEqual([]);
@@ -69,7 +73,10 @@ describe("audit search", () => {
     await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token: await tokenFor(ES, ana), trace }));
     // Mentioned in free text by another customer's conversation: found through the email's own fingerprint.
     const other = freshTrace();
-    await send(anthropicCall("create_support_ticket", { category: "billing", priority: "low", summary: `please write to ${email} about it` }), headersFor({ token: await tokenFor(ES, ana), trace: other }));
+    await send(
+      anthropicCall("create_support_ticket", { category: "billing", priority: "low", summary: `please write to ${email} about it` }),
+      headersFor({ token: await tokenFor(ES, ana), trace: other }),
+    );
     const auditor = await actorOf(ES, "auditor");
     const page = await searchAuditEvents(auditor, { subject: email.toUpperCase(), limit: 200 });
     const traces = new Set(page.events.map((e) => e.traceId));

@@ -21,7 +21,7 @@ afterEach(async () => {
 const tenantIdOf = async (slug: string) => (await db().tenant.findUniqueOrThrow({ where: { slug } })).id;
 /** Polls until `done` holds (a liveness bound, not a timing assertion: the sequencer ticks every 50 ms). */
 async function eventually(done: () => Promise<boolean>, what: string, ms = 15_000) {
-  for (const until = Date.now() + ms; Date.now() < until; ) {
+  for (const until = Date.now() + ms; Date.now() < until;) {
     if (await done()) return;
     await new Promise((r) => setTimeout(r, 50));
   }

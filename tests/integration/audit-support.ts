@@ -12,8 +12,16 @@ export async function actorOf(tenant: string, role: Role, n = 0): Promise<Actor>
   const email = demoTenants.find((t) => t.slug === tenant)!.staff.filter((s) => s.roles.includes(role))[n]!.email;
   const u = await db().staffUser.findUniqueOrThrow({ where: { email }, include: { tenant: true } });
   return {
-    userId: u.id, tenantId: u.tenantId, tenantSlug: u.tenant.slug, name: u.name, email: u.email, roles: u.roles.filter(isRole),
-    locale: u.locale ?? u.tenant.locale, timeZone: u.tenant.timeZone, authTime: Math.floor(Date.now() / 1000) - 10, authMethod: "password",
+    userId: u.id,
+    tenantId: u.tenantId,
+    tenantSlug: u.tenant.slug,
+    name: u.name,
+    email: u.email,
+    roles: u.roles.filter(isRole),
+    locale: u.locale ?? u.tenant.locale,
+    timeZone: u.tenant.timeZone,
+    authTime: Math.floor(Date.now() / 1000) - 10,
+    authMethod: "password",
     stepUpMinutes: u.tenant.stepUpMinutes,
   };
 }
@@ -25,9 +33,20 @@ let seq = 0;
 export async function preparedProposal(customer: string, amountMinor = 4_321, trace = freshTrace(), tenant = ES) {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
   const number = `AUD-${Date.now()}-${++seq}`;
-  const order = await db().order.create({ data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] } });
+  const order = await db().order.create({
+    data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
+  });
   await db().payment.create({
-    data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_aud_${number}`, holderName: "Ana García", display: "Visa •••• 4242", amountMinor, currency: t.currency },
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: `pi_aud_${number}`,
+      holderName: "Ana García",
+      display: "Visa •••• 4242",
+      amountMinor,
+      currency: t.currency,
+    },
   });
   const token = await tokenFor(tenant, customer);
   await send(anthropicCall("lookup_order", { order_id: number }), headersFor({ key: webKey(tenant), token, trace }));

@@ -49,11 +49,18 @@ const eventAt = async (leafIndex: number) =>
 async function restore(row: Row) {
   const cols = Object.keys(row);
   await sql(`DELETE FROM "AuditEvent" WHERE id = $1`, [row.id]);
-  await sql(`INSERT INTO "AuditEvent" (${cols.map((c) => `"${c}"`).join(",")}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(",")})`, cols.map((c) => (c === "data" ? JSON.stringify(row[c]) : row[c])));
+  await sql(
+    `INSERT INTO "AuditEvent" (${cols.map((c) => `"${c}"`).join(",")}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(",")})`,
+    cols.map((c) => (c === "data" ? JSON.stringify(row[c]) : row[c])),
+  );
 }
 
 function auditVerifyCli() {
-  return spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/audit-verify.ts"], { env: process.env, encoding: "utf8", timeout: 60_000 });
+  return spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/audit-verify.ts"], {
+    env: process.env,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
 }
 
 beforeAll(async () => {
@@ -84,7 +91,9 @@ describe("tamper evidence", () => {
   it("events written without the writer's lock are all integrated, in one tree, under concurrency", async () => {
     const token = await tokenFor(ES, ana);
     const before = await db().auditLeaf.count({ where: { logId: tenantId } });
-    await Promise.all(Array.from({ length: 12 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))));
+    await Promise.all(
+      Array.from({ length: 12 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))),
+    );
     expect(await db().auditPending.count({ where: { logId: tenantId } })).toBeGreaterThanOrEqual(12);
     await integratePending();
     expect(await db().auditPending.count({ where: { logId: tenantId } })).toBe(0);
@@ -95,7 +104,12 @@ describe("tamper evidence", () => {
   it("a rewritten event is named", async () => {
     const original = await eventAt(3);
     await sql(`UPDATE "AuditEvent" SET outcome = 'permission_denied' WHERE id = $1`, [original.id]);
-    expect(await verifyAuditChain(tenantId)).toMatchObject({ ok: false, brokenAtSeq: 3, eventId: original.id, problem: "content does not match its leaf hash" });
+    expect(await verifyAuditChain(tenantId)).toMatchObject({
+      ok: false,
+      brokenAtSeq: 3,
+      eventId: original.id,
+      problem: "content does not match its leaf hash",
+    });
     await restore(original);
   });
 
@@ -143,7 +157,12 @@ describe("tamper evidence", () => {
     await sql(`UPDATE "AuditLeaf" SET "leafHash" = $2 WHERE "eventId" = $1`, [victim.id, forgedHash]);
     const leaves = (await db().auditLeaf.findMany({ where: { logId: tenantId }, orderBy: { leafIndex: "asc" } })).map((l) => l.leafHash);
     await sql(`DELETE FROM "AuditTreeNode" WHERE "logId" = $1`, [tenantId]);
-    for (const cp of snapshot.cps) await sql(`UPDATE "AuditSignedCheckpoint" SET "rootHash" = $3 WHERE "logId" = $1 AND "treeSize" = $2`, [tenantId, cp.treeSize, merkleRoot(leaves.slice(0, cp.treeSize as number))]);
+    for (const cp of snapshot.cps)
+      await sql(`UPDATE "AuditSignedCheckpoint" SET "rootHash" = $3 WHERE "logId" = $1 AND "treeSize" = $2`, [
+        tenantId,
+        cp.treeSize,
+        merkleRoot(leaves.slice(0, cp.treeSize as number)),
+      ]);
     // Content and tree now agree; only the signatures give it away.
     expect(await verifyAuditChain(tenantId)).toMatchObject({ ok: false, problem: expect.stringMatching(/not signed by the audit key/) });
     // Even with every checkpoint deleted, the auditor's saved one no longer fits the served log.
@@ -156,7 +175,8 @@ describe("tamper evidence", () => {
     await restore(snapshot.events.find((e) => e.id === victim.id)!);
     await sql(`UPDATE "AuditLeaf" SET "leafHash" = $2 WHERE "eventId" = $1`, [victim.id, snapshot.leaves.find((l) => l.eventId === victim.id)!.leafHash]);
     for (const n of snapshot.nodes) await sql(`INSERT INTO "AuditTreeNode" SELECT * FROM json_populate_record(NULL::"AuditTreeNode", $1)`, [JSON.stringify(n)]);
-    for (const c of snapshot.cps) await sql(`INSERT INTO "AuditSignedCheckpoint" SELECT * FROM json_populate_record(NULL::"AuditSignedCheckpoint", $1)`, [JSON.stringify(c)]);
+    for (const c of snapshot.cps)
+      await sql(`INSERT INTO "AuditSignedCheckpoint" SELECT * FROM json_populate_record(NULL::"AuditSignedCheckpoint", $1)`, [JSON.stringify(c)]);
   });
 
   it("an auditor's saved checkpoint gets a consistency proof to the newest one", async () => {

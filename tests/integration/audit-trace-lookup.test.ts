@@ -17,7 +17,10 @@ describe("looking up one trace (audit:trace)", () => {
     const { proposal, trace } = await preparedProposal(ana);
     // A call that mentions an email in free text: the reviewer must see it masked, exactly as an auditor does.
     const email = customerEmail(ES, "ana");
-    await send(anthropicCall("create_support_ticket", { category: "billing", priority: "low", summary: `write to ${email}` }), headersFor({ token: await tokenFor(ES, ana), trace }));
+    await send(
+      anthropicCall("create_support_ticket", { category: "billing", priority: "low", summary: `write to ${email}` }),
+      headersFor({ token: await tokenFor(ES, ana), trace }),
+    );
     const reviewer = await actorOf(ES, "reviewer");
     const auditor = await actorOf(ES, "auditor");
 

@@ -47,7 +47,17 @@ export async function startSandbox(serverUrl: string): Promise<Sandbox> {
   const port = await findFreePort();
   const database = `provider_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
   const { child } = await spawnUntil(
-    ["scripts/provider-sandbox.ts", "--port", String(port), "--database-url", serverUrl.replace(/\/postgres$/, `/${database}`), "--api-key", API_KEY, "--control-token", CONTROL_TOKEN],
+    [
+      "scripts/provider-sandbox.ts",
+      "--port",
+      String(port),
+      "--database-url",
+      serverUrl.replace(/\/postgres$/, `/${database}`),
+      "--api-key",
+      API_KEY,
+      "--control-token",
+      CONTROL_TOKEN,
+    ],
     { ...process.env, DATABASE_URL: "" },
     "listening on",
   );
@@ -103,8 +113,17 @@ const staffOf = (n: number) => demoTenants[0]!.staff.filter((s) => s.roles.inclu
 export async function reviewer(n = 0): Promise<Actor> {
   const u = await db().staffUser.findUniqueOrThrow({ where: { email: staffOf(n) }, include: { tenant: true } });
   return {
-    userId: u.id, tenantId: u.tenantId, tenantSlug: u.tenant.slug, name: u.name, email: u.email, roles: u.roles.filter(isRole),
-    locale: "es-ES", timeZone: "UTC", authTime: Math.floor(Date.now() / 1000), authMethod: "password", stepUpMinutes: 5,
+    userId: u.id,
+    tenantId: u.tenantId,
+    tenantSlug: u.tenant.slug,
+    name: u.name,
+    email: u.email,
+    roles: u.roles.filter(isRole),
+    locale: "es-ES",
+    timeZone: "UTC",
+    authTime: Math.floor(Date.now() / 1000),
+    authMethod: "password",
+    stepUpMinutes: 5,
   };
 }
 
@@ -117,9 +136,25 @@ export async function preparedProposal(control: SandboxControl, amountMinor = 5_
   const number = `C-${Date.now()}-${++seq}`;
   const pi = `pi_crash_${Date.now().toString(36)}_${seq}`;
   await control.createPaymentIntent({ id: pi, amount: amountMinor, currency: "eur" });
-  const order = await db().order.create({ data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] } });
-  await db().payment.create({ data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: pi, holderName: "Ana García", display: "Visa •••• 4242", amountMinor, currency: "EUR" } });
-  const answer = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }));
+  const order = await db().order.create({
+    data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
+  });
+  await db().payment.create({
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: pi,
+      holderName: "Ana García",
+      display: "Visa •••• 4242",
+      amountMinor,
+      currency: "EUR",
+    },
+  });
+  const answer = await send(
+    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+    headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }),
+  );
   expect(answer.content.code).toBe("approval_required");
   const id = (answer.content.result as { proposal_id: string }).proposal_id;
   const p = await db().proposal.findUniqueOrThrow({ where: { id } });

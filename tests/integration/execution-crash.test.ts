@@ -38,7 +38,8 @@ async function worker(env: Record<string, string> = {}): Promise<Worker> {
   return w;
 }
 
-const statusesOf = async (ids: string[]) => (await db().execution.findMany({ where: { proposalId: { in: ids } }, select: { status: true } })).map((e) => e.status);
+const statusesOf = async (ids: string[]) =>
+  (await db().execution.findMany({ where: { proposalId: { in: ids } }, select: { status: true } })).map((e) => e.status);
 const allSucceeded = async (ids: string[]) => (await db().proposal.count({ where: { id: { in: ids }, status: "succeeded" } })) === ids.length;
 const executeJobs = async (id: string) =>
   Number(
@@ -52,8 +53,14 @@ const executeJobs = async (id: string) =>
 async function exactlyOnce(made: Prepared[]) {
   const refunds = await refundsByIntent(sandbox.control);
   const counts = made.map((p) => refunds[p.pi] ?? 0);
-  expect(counts.filter((n) => n > 1), "duplicate refunds").toEqual([]);
-  expect(counts.filter((n) => n === 0), "lost refunds").toEqual([]);
+  expect(
+    counts.filter((n) => n > 1),
+    "duplicate refunds",
+  ).toEqual([]);
+  expect(
+    counts.filter((n) => n === 0),
+    "lost refunds",
+  ).toEqual([]);
   expect(await db().proposal.count({ where: { id: { in: made.map((p) => p.id) }, status: "succeeded" } })).toBe(made.length);
   expect(await db().execution.count({ where: { proposalId: { in: made.map((p) => p.id) } } })).toBe(made.length);
   for (const p of made) await refundedNotAboveCaptured(p.orderId);
@@ -76,7 +83,8 @@ describe("kill -9 of the worker between the provider's commit and recording the 
   it(`repeated ${KILLS} times (${ROUNDS} rounds × ${LANES} workers): 0 duplicate refunds, 0 lost, refunded ≤ captured`, async () => {
     const started = Date.now();
     const made: Prepared[] = [];
-    for (let i = 0; i < KILLS; i += 5) made.push(...(await Promise.all([0, 1, 2, 3, 4].filter((k) => i + k < KILLS).map((k) => preparedProposal(sandbox.control, 1_000 + i + k)))));
+    for (let i = 0; i < KILLS; i += 5)
+      made.push(...(await Promise.all([0, 1, 2, 3, 4].filter((k) => i + k < KILLS).map((k) => preparedProposal(sandbox.control, 1_000 + i + k)))));
     for (const p of made) {
       // The worker sits inside the provider call (latency) while the provider commits, and the provider never
       // answers after committing (accept_then_hang): the worker is frozen after the commit and before it can
@@ -96,10 +104,14 @@ describe("kill -9 of the worker between the provider's commit and recording the 
       debug(`round ${r - 1} settled at ${Date.now() - started} ms`);
       const batch = made.slice(r * LANES, (r + 1) * LANES);
       await Promise.all(batch.map((p) => approve(p))); // enqueues execute_refund; the live workers pick them up
-      await waitFor(`round ${r}: the provider commits the refunds`, async () => {
-        const refunds = await refundsByIntent(sandbox.control);
-        return batch.every((p) => (refunds[p.pi] ?? 0) >= 1);
-      }, 90_000);
+      await waitFor(
+        `round ${r}: the provider commits the refunds`,
+        async () => {
+          const refunds = await refundsByIntent(sandbox.control);
+          return batch.every((p) => (refunds[p.pi] ?? 0) >= 1);
+        },
+        90_000,
+      );
       debug(`round ${r} committed at ${Date.now() - started} ms`);
       for (const w of live) {
         await w.kill9();
@@ -122,7 +134,9 @@ describe("kill -9 of the worker between the provider's commit and recording the 
     const executions = await db().execution.findMany({ where: { proposalId: { in: made.map((p) => p.id) } } });
     expect(executions.every((e) => e.status === "succeeded" && e.attempts === 1 && e.idempotencyKey === `refund-${e.proposalId}`)).toBe(true);
     expect(executions.every((e) => e.reconciliations >= 1)).toBe(true);
-    console.info(`[crash] ${kills} kill -9 inside the provider call after its commit (${killedInWindow} executions left sending), ${made.length} proposals, refunds per payment intent: ${JSON.stringify(counts)}, ${Math.round((Date.now() - started) / 1000)} s`);
+    console.info(
+      `[crash] ${kills} kill -9 inside the provider call after its commit (${killedInWindow} executions left sending), ${made.length} proposals, refunds per payment intent: ${JSON.stringify(counts)}, ${Math.round((Date.now() - started) / 1000)} s`,
+    );
   }, 420_000);
 });
 

@@ -42,7 +42,9 @@ beforeAll(async () => {
         return;
       }
       void (async () => {
-        const response = await webhookPOST(new Request("http://localhost/api/payments/webhook", { method: "POST", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }));
+        const response = await webhookPOST(
+          new Request("http://localhost/api/payments/webhook", { method: "POST", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }),
+        );
         res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
       })();
     });
@@ -51,8 +53,26 @@ beforeAll(async () => {
   const port = await findFreePort();
   sandbox = spawn(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", "scripts/provider-sandbox.ts", "--port", String(port), "--database-url", serverUrl.replace(/\/postgres$/, `/${sandboxDb}`),
-      "--api-key", API_KEY, "--control-token", CONTROL_TOKEN, "--webhook-url", `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, "--webhook-secret", WEBHOOK_SECRET, "--webhook-base-delay-ms", "100"],
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "scripts/provider-sandbox.ts",
+      "--port",
+      String(port),
+      "--database-url",
+      serverUrl.replace(/\/postgres$/, `/${sandboxDb}`),
+      "--api-key",
+      API_KEY,
+      "--control-token",
+      CONTROL_TOKEN,
+      "--webhook-url",
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+      "--webhook-secret",
+      WEBHOOK_SECRET,
+      "--webhook-base-delay-ms",
+      "100",
+    ],
     { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: "" } },
   );
   await new Promise<void>((resolve, reject) => {
@@ -89,10 +109,31 @@ async function approvedProposal(amountMinor = 5_000, opts: { refundMode?: "succe
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
   const number = `X-${Date.now()}-${++seq}`;
   const pi = `pi_exec_${Date.now().toString(36)}_${seq}`;
-  await control.createPaymentIntent({ id: pi, amount: amountMinor, currency: "eur", ...(opts.refundMode ? { refundMode: opts.refundMode, settleDelayMs: 200 } : {}) });
-  const order = await db().order.create({ data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] } });
-  await db().payment.create({ data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: pi, holderName: "Ana García", display: "Visa •••• 4242", amountMinor, currency: "EUR" } });
-  const answer = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }));
+  await control.createPaymentIntent({
+    id: pi,
+    amount: amountMinor,
+    currency: "eur",
+    ...(opts.refundMode ? { refundMode: opts.refundMode, settleDelayMs: 200 } : {}),
+  });
+  const order = await db().order.create({
+    data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
+  });
+  await db().payment.create({
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: pi,
+      holderName: "Ana García",
+      display: "Visa •••• 4242",
+      amountMinor,
+      currency: "EUR",
+    },
+  });
+  const answer = await send(
+    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+    headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }),
+  );
   expect(answer.content.code).toBe("approval_required");
   const id = (answer.content.result as { proposal_id: string }).proposal_id;
   const p = await db().proposal.findUniqueOrThrow({ where: { id } });
@@ -114,7 +155,9 @@ async function refundedNotAboveCaptured(orderId: string) {
 describe("execute", () => {
   it("the final approval enqueues execution; the worker's handler pays once and the agent sees ok", async () => {
     const p = await approvedProposal(4_000);
-    const job = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'execute_refund' AND j.payload->>'proposalId' = ${p.id}`;
+    const job = await db().$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'execute_refund' AND j.payload->>'proposalId' = ${p.id}`;
     expect(Number(job[0]!.n)).toBe(1);
     expect(await executeRefund(p.id)).toBe("sent");
     expect(await proposalStatus(p.id)).toBe("succeeded");
@@ -239,7 +282,9 @@ describe("late outcomes by webhook", () => {
   });
 
   it("a webhook with a bad signature changes nothing", async () => {
-    const res = await webhookPOST(new Request("http://localhost/api/payments/webhook", { method: "POST", headers: { "stripe-signature": "t=1,v1=deadbeef" }, body: "{}" }));
+    const res = await webhookPOST(
+      new Request("http://localhost/api/payments/webhook", { method: "POST", headers: { "stripe-signature": "t=1,v1=deadbeef" }, body: "{}" }),
+    );
     expect(res.status).toBe(400);
   });
 });
@@ -259,7 +304,10 @@ describe("revalidation before the provider call, and the one idempotency key", (
     const p = await approvedProposal(4_500);
     await db().$executeRaw`UPDATE "Approval" SET "proposalHash" = ${"0".repeat(64)} WHERE "proposalId" = ${p.id}::uuid`;
     expect(await executeRefund(p.id)).toBe("revalidation_failed");
-    expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: "invalidated", invalidationReason: "approvals_not_bound_to_hash" });
+    expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
+      status: "invalidated",
+      invalidationReason: "approvals_not_bound_to_hash",
+    });
     expect(await refundsAt(p.pi)).toBe(0);
   });
 

@@ -19,8 +19,17 @@ beforeAll(async () => {
   const row = (p: (typeof made)[number], data: Record<string, unknown>) =>
     db().execution.create({ data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `refund-${p.id}`, attempts: 1, ...data } });
   ids.unknown = (await row(made[0]!, { status: "unknown", lastError: "timeout: no answer", createdAt: hourAgo, lastAttemptAt: hourAgo })).id;
-  ids.staleSending = (await row(made[1]!, { status: "sending", createdAt: new Date(Date.now() - 1800_000), lastAttemptAt: new Date(Date.now() - 1800_000) })).id;
-  ids.succeeded = (await row(made[2]!, { status: "succeeded", providerRefundId: `re_ops_${made[2]!.id.slice(0, 8)}`, createdAt: hourAgo, settledAt: new Date(Date.now() - 1200_000) })).id;
+  ids.staleSending = (
+    await row(made[1]!, { status: "sending", createdAt: new Date(Date.now() - 1800_000), lastAttemptAt: new Date(Date.now() - 1800_000) })
+  ).id;
+  ids.succeeded = (
+    await row(made[2]!, {
+      status: "succeeded",
+      providerRefundId: `re_ops_${made[2]!.id.slice(0, 8)}`,
+      createdAt: hourAgo,
+      settledAt: new Date(Date.now() - 1200_000),
+    })
+  ).id;
   ids.freshSending = (await row(made[3]!, { status: "sending", lastAttemptAt: new Date() })).id;
 });
 
@@ -39,7 +48,13 @@ describe("listing and overview", () => {
     expect(seen[0]).toBe(ids.freshSending); // newest first
     const unknown = await listExecutions(ops, { state: "unknown" });
     expect(unknown.rows.map((r) => r.id)).toEqual([ids.unknown]);
-    expect(unknown.rows[0]).toMatchObject({ status: "unknown", attempts: 1, lastError: "timeout: no answer", currency: "EUR", idempotencyKey: expect.stringMatching(/^refund-/) });
+    expect(unknown.rows[0]).toMatchObject({
+      status: "unknown",
+      attempts: 1,
+      lastError: "timeout: no answer",
+      currency: "EUR",
+      idempotencyKey: expect.stringMatching(/^refund-/),
+    });
     await expect(listExecutions(ops, { cursor: "not-a-cursor" })).rejects.toMatchObject({ code: "invalid_arguments" });
   });
 
@@ -78,12 +93,15 @@ describe("listing and overview", () => {
 
 describe("Check now", () => {
   const reconcileJobs = (executionId: string) =>
-    db().$queryRaw<{ run_at: Date; key: string | null }[]>`SELECT j.run_at, j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+    db().$queryRaw<
+      { run_at: Date; key: string | null }[]
+    >`SELECT j.run_at, j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
       WHERE t.identifier = 'reconcile_execution' AND j.payload->>'executionId' = ${executionId}`;
 
   it("enqueues reconcile_execution now under the execution's job key (one job, moved forward) and audits it", async () => {
     const ops = await actorOf(ES, "ops");
-    await db().$executeRaw`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.unknown })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.unknown}`})`;
+    await db()
+      .$executeRaw`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.unknown })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.unknown}`})`;
     const before = Date.now();
     expect(await checkExecutionNow(ops, { executionId: ids.unknown })).toEqual({ executionId: ids.unknown, status: "unknown", queued: true });
     const jobs = await reconcileJobs(ids.unknown);
@@ -110,9 +128,12 @@ describe("Check now", () => {
 
 describe("the sweep behind a killed worker's locked jobs", () => {
   const jobsOf = (task: string, field: string, id: string) =>
-    db().$queryRaw<{ id: string; run_at: Date; key: string | null; locked_at: Date | null }[]>`SELECT j.id::text, j.run_at, j.key, j.locked_at FROM graphile_worker._private_jobs j
+    db().$queryRaw<
+      { id: string; run_at: Date; key: string | null; locked_at: Date | null }[]
+    >`SELECT j.id::text, j.run_at, j.key, j.locked_at FROM graphile_worker._private_jobs j
       JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = ${task} AND j.payload->>${field} = ${id} ORDER BY j.id`;
-  const lockAsDeadWorker = (jobId: string) => db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'killed-worker' WHERE id = ${jobId}::bigint`;
+  const lockAsDeadWorker = (jobId: string) =>
+    db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'killed-worker' WHERE id = ${jobId}::bigint`;
 
   it("an approved proposal whose execute job is locked by a dead worker gets a fresh job; an in-doubt execution likewise; waiting jobs keep their schedule", async () => {
     // Approved two minutes ago, never started: its execute job is held by a worker that was killed.
@@ -125,7 +146,8 @@ describe("the sweep behind a killed worker's locked jobs", () => {
     const [reconcileHeld] = await jobsOf("reconcile_execution", "executionId", ids.unknown);
     await lockAsDeadWorker(reconcileHeld!.id);
     // The stale `sending` one has a healthy job waiting an hour from now: the sweep must not pull it forward.
-    await db().$executeRaw`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.staleSending })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.staleSending}`})`;
+    await db()
+      .$executeRaw`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.staleSending })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.staleSending}`})`;
     const [waiting] = await jobsOf("reconcile_execution", "executionId", ids.staleSending);
 
     const result = await sweepExecutions();

@@ -42,7 +42,10 @@ describe("migrations", () => {
 describe("demo data", () => {
   it("loads both tenants with staff for every role, two reviewers each, and partly refunded orders", async () => {
     const tenants = await db().tenant.findMany({ include: { staff: true }, orderBy: { slug: "asc" } });
-    expect(tenants.map((t) => [t.slug, t.currency]).sort()).toEqual([["shop-us", "USD"], ["tienda-es", "EUR"]]);
+    expect(tenants.map((t) => [t.slug, t.currency]).sort()).toEqual([
+      ["shop-us", "USD"],
+      ["tienda-es", "EUR"],
+    ]);
     for (const t of tenants) {
       const roles = new Set(t.staff.flatMap((s) => s.roles));
       expect([...roles].sort()).toEqual(["admin", "auditor", "ops", "reviewer"]);
@@ -64,7 +67,10 @@ describe("demo data", () => {
       for (const a of t.agents) {
         expect(Object.keys(a).sort()).toEqual(["channel", "key", "tools"]);
         const { createHash } = await import("node:crypto");
-        const row = await db().agentKey.findUnique({ where: { keyHash: createHash("sha256").update(a.key).digest("hex") }, include: { channel: true, tenant: true } });
+        const row = await db().agentKey.findUnique({
+          where: { keyHash: createHash("sha256").update(a.key).digest("hex") },
+          include: { channel: true, tenant: true },
+        });
         expect(row?.channel.slug).toBe(a.channel);
         expect(row?.tenant.slug).toBe(t.slug);
       }

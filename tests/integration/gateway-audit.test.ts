@@ -49,7 +49,16 @@ describe("audit canaries", () => {
       "x-canary": `Bearer ${BEARER_SECRET}`,
     };
     // Model-invented fields (refused), a ticket whose free text holds everything, a hallucinated tool.
-    await send(anthropicCall("prepare_refund", { order_id: "ORD-1001", reason: "damaged_item", email: EMAIL, recipient: { iban: IBAN, card: CARD }, token: `Bearer ${BEARER_SECRET}` }), canaryHeaders);
+    await send(
+      anthropicCall("prepare_refund", {
+        order_id: "ORD-1001",
+        reason: "damaged_item",
+        email: EMAIL,
+        recipient: { iban: IBAN, card: CARD },
+        token: `Bearer ${BEARER_SECRET}`,
+      }),
+      canaryHeaders,
+    );
     await send(
       anthropicCall("create_support_ticket", {
         category: "billing",
@@ -80,7 +89,9 @@ describe("audit canaries", () => {
     const found = await db().auditEvent.findMany({ where: { fingerprints: { has: fp } }, orderBy: { pos: "asc" } });
     expect(found.length).toBeGreaterThanOrEqual(3);
     // The email was also in the X-Agent-Model header, so every call of the trace carries its fingerprint.
-    expect([...new Set(found.map((e) => e.action))]).toEqual(expect.arrayContaining(["tool:prepare_refund", "tool:create_support_ticket", "tool:search_invoices", "tool:lookup_order", "tool-call"]));
+    expect([...new Set(found.map((e) => e.action))]).toEqual(
+      expect.arrayContaining(["tool:prepare_refund", "tool:create_support_ticket", "tool:search_invoices", "tool:lookup_order", "tool-call"]),
+    );
     const cardEvents = await db().auditEvent.count({ where: { fingerprints: { has: auditFingerprint(CARD) } } });
     expect(cardEvents).toBeGreaterThanOrEqual(3);
     // The ticket itself holds what the customer wrote (that is the business record); the audit holds the scrubbed form.
@@ -105,7 +116,9 @@ describe("audit chain", () => {
     const answers = [];
     for (const c of calls) answers.push(await send(c, headersFor({ token, trace })));
     // Concurrency must not fork the chain.
-    await Promise.all(Array.from({ length: 8 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))));
+    await Promise.all(
+      Array.from({ length: 8 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))),
+    );
 
     const events = await db().auditEvent.findMany({ where: { traceId: trace }, orderBy: { pos: "asc" } });
     expect(events.map((e) => [e.action, e.outcome])).toEqual([
@@ -124,7 +137,9 @@ describe("audit chain", () => {
     await integratePending();
     const verdict = await verifyAuditChain(tenant.id);
     expect(verdict).toMatchObject({ ok: true, events: before + 12, pending: 0 });
-    const leaves = (await db().auditLeaf.findMany({ where: { logId: tenant.id }, select: { leafIndex: true }, orderBy: { leafIndex: "asc" } })).map((l) => l.leafIndex);
+    const leaves = (await db().auditLeaf.findMany({ where: { logId: tenant.id }, select: { leafIndex: true }, orderBy: { leafIndex: "asc" } })).map(
+      (l) => l.leafIndex,
+    );
     expect(leaves).toEqual(Array.from({ length: before + 12 }, (_, i) => i));
   });
 
@@ -134,7 +149,10 @@ describe("audit chain", () => {
     const odd = "bad \u0000 byte \uD800 and 🎉 fine";
     const a = await send(anthropicCall("create_support_ticket", { category: "technical", summary: odd, priority: "low" }), headersFor({ token, trace }));
     expect(a.content.code).toBe("invalid_arguments");
-    const b = await send(anthropicCall("create_support_ticket", { category: "technical", summary: "emoji 🎉 and \uD800 lone surrogate", priority: "low" }), headersFor({ token, trace }));
+    const b = await send(
+      anthropicCall("create_support_ticket", { category: "technical", summary: "emoji 🎉 and \uD800 lone surrogate", priority: "low" }),
+      headersFor({ token, trace }),
+    );
     expect(b.content.code).toBe("ok");
     const c = await send(anthropicCall("lookup_order", { "\u0000key": odd }), headersFor({ token, trace }));
     expect(c.content.code).toBe("invalid_arguments");
@@ -192,8 +210,26 @@ describe("audit chain", () => {
         data: { email: "lucia.revisora@tienda-es.test", password: "hunter2hunter2", ip: "203.0.113.9" },
       }),
     );
-    const e1 = await db().$transaction((tx) => recordAuditEvent(tx, { tenantId: null, traceId: freshTrace(), actor: { type: "staff" }, action: "auth:sign_in", outcome: "unauthenticated", data: { email: "who@nowhere.test" } }));
-    const e2 = await db().$transaction((tx) => recordAuditEvent(tx, { tenantId: null, traceId: freshTrace(), actor: { type: "staff" }, action: "auth:sign_in", outcome: "unauthenticated", data: { email: "who@nowhere.test" } }));
+    const e1 = await db().$transaction((tx) =>
+      recordAuditEvent(tx, {
+        tenantId: null,
+        traceId: freshTrace(),
+        actor: { type: "staff" },
+        action: "auth:sign_in",
+        outcome: "unauthenticated",
+        data: { email: "who@nowhere.test" },
+      }),
+    );
+    const e2 = await db().$transaction((tx) =>
+      recordAuditEvent(tx, {
+        tenantId: null,
+        traceId: freshTrace(),
+        actor: { type: "staff" },
+        action: "auth:sign_in",
+        outcome: "unauthenticated",
+        data: { email: "who@nowhere.test" },
+      }),
+    );
     await integratePending();
     const [l1, l2] = await Promise.all([e1, e2].map((e) => db().auditLeaf.findUniqueOrThrow({ where: { eventId: e.id } })));
     expect(l1!.logId).toBe(TENANTLESS_LOG);

@@ -25,7 +25,10 @@ describe("budgets per trace", () => {
       const r = await send(anthropicCall(`no_such_tool_${i}`, {}), headersFor({ trace }));
       expect(r.content.code).toBe("unknown_tool");
     }
-    const r = await send(anthropicCall("create_support_ticket", { category: "billing", summary: "A question about my bill", priority: "low" }), headersFor({ trace }));
+    const r = await send(
+      anthropicCall("create_support_ticket", { category: "billing", summary: "A question about my bill", priority: "low" }),
+      headersFor({ trace }),
+    );
     expect(r.content.code).toBe("limit_exceeded");
     expect(r.content.error!.budget).toBe("errors");
     expect(await db().supportTicket.count({ where: { traceId: trace } })).toBe(0);
@@ -51,7 +54,9 @@ describe("budgets per trace", () => {
     await db().agentBudgetPolicy.create({ data: { tenantId: tenant.id, maxCallsPerTrace: 10, maxRepeatsPerTrace: 100, maxErrorsPerTrace: 100 } });
     const token = await tokenFor(ES, ana);
     const trace = freshTrace();
-    const answers = await Promise.all(Array.from({ length: 25 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace }))));
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace }))),
+    );
     expect(answers.filter((a) => a.content.code === "ok")).toHaveLength(10);
     expect(answers.filter((a) => a.content.code === "limit_exceeded")).toHaveLength(15);
     await db().agentBudgetPolicy.delete({ where: { tenantId: tenant.id } });

@@ -16,15 +16,36 @@ beforeAll(async () => {
 });
 
 const KNOWN = new Set<string>([...successCodes, ...errorCodes]);
-const FORBIDDEN = [/\bat .+\.(ts|js|mjs):\d+/, /\bSELECT\b/i, /\bINSERT INTO\b/i, /\bprisma\b/i, /PrismaClient/, /Invalid `/, /\bstack\b/i, /node_modules/, /"Order"|"Proposal"|"AuditEvent"/];
+const FORBIDDEN = [
+  /\bat .+\.(ts|js|mjs):\d+/,
+  /\bSELECT\b/i,
+  /\bINSERT INTO\b/i,
+  /\bprisma\b/i,
+  /PrismaClient/,
+  /Invalid `/,
+  /\bstack\b/i,
+  /node_modules/,
+  /"Order"|"Proposal"|"AuditEvent"/,
+];
 
 const toolName = fc.oneof(
   fc.constantFrom("lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket", "search_invoices", "LOOKUP_ORDER", ""),
   fc.string({ maxLength: 40 }),
 );
-const orderRef = fc.oneof({ weight: 6, arbitrary: fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-1004") }, fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-2001", "ORD-9999", "", " ORD-1001", "ORD-1001'; DROP TABLE \"Order\"; --"), fc.string({ maxLength: 60 }), fc.string({ unit: "binary", maxLength: 20 }), fc.integer(), fc.constant(null));
+const orderRef = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-1004") },
+  fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-2001", "ORD-9999", "", " ORD-1001", 'ORD-1001\'; DROP TABLE "Order"; --'),
+  fc.string({ maxLength: 60 }),
+  fc.string({ unit: "binary", maxLength: 20 }),
+  fc.integer(),
+  fc.constant(null),
+);
 const reason = fc.oneof(fc.constantFrom("damaged_item", "other", "DAMAGED", ""), fc.string({ maxLength: 20 }), fc.integer());
-const extraFields = fc.dictionary(fc.oneof(fc.constantFrom("amount", "customer_id", "currency", "recipient", "__proto__", "constructor"), fc.string({ maxLength: 12 })), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
+const extraFields = fc.dictionary(
+  fc.oneof(fc.constantFrom("amount", "customer_id", "currency", "recipient", "__proto__", "constructor"), fc.string({ maxLength: 12 })),
+  fc.jsonValue({ maxDepth: 2 }),
+  { maxKeys: 3 },
+);
 
 const knownTool = fc.constantFrom("lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket");
 const validReason = fc.constantFrom("damaged_item", "not_received", "wrong_item", "duplicate_charge", "cancelled_order", "other");
@@ -36,23 +57,53 @@ const args = fc.oneof(
   { weight: 1, arbitrary: fc.record({ proposal_id: fc.oneof(fc.uuid(), fc.string({ maxLength: 40 })) }) },
   {
     weight: 1,
-    arbitrary: fc.record({ category: fc.oneof(fc.constantFrom("billing", "x"), fc.string()), summary: fc.oneof(fc.string({ maxLength: 700 }), fc.string({ unit: "binary", minLength: 10, maxLength: 60 })), priority: fc.oneof(fc.constantFrom("low", "urgent"), fc.string()) }, { requiredKeys: [] }),
+    arbitrary: fc.record(
+      {
+        category: fc.oneof(fc.constantFrom("billing", "x"), fc.string()),
+        summary: fc.oneof(fc.string({ maxLength: 700 }), fc.string({ unit: "binary", minLength: 10, maxLength: 60 })),
+        priority: fc.oneof(fc.constantFrom("low", "urgent"), fc.string()),
+      },
+      { requiredKeys: [] },
+    ),
   },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
 const body = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ type: fc.constant("tool_use"), id: fc.string({ minLength: 1, maxLength: 30 }), name: fc.oneof({ weight: 4, arbitrary: knownTool }, { weight: 1, arbitrary: toolName }), input: args }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      type: fc.constant("tool_use"),
+      id: fc.string({ minLength: 1, maxLength: 30 }),
+      name: fc.oneof({ weight: 4, arbitrary: knownTool }, { weight: 1, arbitrary: toolName }),
+      input: args,
+    }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
       type: fc.constant("function_call"),
       call_id: fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.constant(null)),
       name: fc.oneof({ weight: 4, arbitrary: knownTool }, { weight: 1, arbitrary: toolName }),
-      arguments: fc.oneof({ weight: 4, arbitrary: args.map((a) => JSON.stringify(a) ?? "null") }, { weight: 1, arbitrary: fc.string({ maxLength: 60 }) }, { weight: 1, arbitrary: args }),
+      arguments: fc.oneof(
+        { weight: 4, arbitrary: args.map((a) => JSON.stringify(a) ?? "null") },
+        { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
+        { weight: 1, arbitrary: args },
+      ),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ type: fc.oneof(fc.constant("tool_use"), fc.string({ maxLength: 12 })), id: fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.constant(undefined)), name: toolName, input: args }, { requiredKeys: ["type"] }) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      {
+        type: fc.oneof(fc.constant("tool_use"), fc.string({ maxLength: 12 })),
+        id: fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.constant(undefined)),
+        name: toolName,
+        input: args,
+      },
+      { requiredKeys: ["type"] },
+    ),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
@@ -77,7 +128,11 @@ describe("gateway property", () => {
         rawBody,
         fc.constantFrom(...tokens),
         fc.constantFrom<"valid" | "none" | "garbage">("valid", "valid", "valid", "valid", "valid", "valid", "valid", "valid", "none", "garbage"),
-        fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.string({ maxLength: 40 }) }, { weight: 1, arbitrary: fc.constant("fixed-trace-for-budgets") }),
+        fc.oneof(
+          { weight: 8, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
+          { weight: 1, arbitrary: fc.constant("fixed-trace-for-budgets") },
+        ),
         async (raw, token, key, trace) => {
           runs += 1;
           const headers: Record<string, string> = { "content-type": "application/json" };

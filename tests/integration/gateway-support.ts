@@ -49,7 +49,13 @@ export async function send(body: unknown, headers: Record<string, string> = {}, 
   const parsed = JSON.parse(raw) as Record<string, unknown>;
   // A 401/429/413 before the family is known is the neutral {code, error, traceId} itself.
   const inner = (parsed.content ?? parsed.output) as string | undefined;
-  return { status: res.status, traceId: res.headers.get("x-trace-id"), body: parsed, content: inner === undefined ? (parsed as Answer["content"]) : JSON.parse(inner), raw };
+  return {
+    status: res.status,
+    traceId: res.headers.get("x-trace-id"),
+    body: parsed,
+    content: inner === undefined ? (parsed as Answer["content"]) : JSON.parse(inner),
+    raw,
+  };
 }
 
 let n = 0;

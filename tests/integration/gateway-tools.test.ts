@@ -73,7 +73,14 @@ describe("strict arguments", () => {
     const token = await tokenFor(ES, ana);
     const before = await db().proposal.count();
     const r = await send(
-      anthropicCall("prepare_refund", { order_id: "ORD-1002", reason: "damaged_item", amount: 1, customer_id: "cus_x", currency: "USD", recipient: { iban: "x" } }),
+      anthropicCall("prepare_refund", {
+        order_id: "ORD-1002",
+        reason: "damaged_item",
+        amount: 1,
+        customer_id: "cus_x",
+        currency: "USD",
+        recipient: { iban: "x" },
+      }),
       headersFor({ token, trace: freshTrace() }),
     );
     expect(r.content.code).toBe("invalid_arguments");
@@ -155,8 +162,17 @@ describe("HTTP-level errors", () => {
 
   it("records model and prompt version in the audit event", async () => {
     const trace = freshTrace();
-    await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), { ...headersFor({ trace, model: "claude-test-1" }), "x-agent-prompt-version": "support-v7" });
+    await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), {
+      ...headersFor({ trace, model: "claude-test-1" }),
+      "x-agent-prompt-version": "support-v7",
+    });
     const ev = await db().auditEvent.findFirstOrThrow({ where: { traceId: trace } });
-    expect(ev).toMatchObject({ model: "claude-test-1", promptVersion: "support-v7", channel: "web_support", action: "tool:lookup_order", outcome: "permission_denied" });
+    expect(ev).toMatchObject({
+      model: "claude-test-1",
+      promptVersion: "support-v7",
+      channel: "web_support",
+      action: "tool:lookup_order",
+      outcome: "permission_denied",
+    });
   });
 });

@@ -17,7 +17,8 @@ async function mcpClient(headers: Record<string, string>) {
 }
 
 type McpText = { content: { type: string; text: string }[]; isError?: boolean };
-const mcpContent = (r: unknown) => JSON.parse((r as McpText).content[0]!.text) as { code: string; result?: Record<string, unknown>; error?: Record<string, unknown>; traceId: string };
+const mcpContent = (r: unknown) =>
+  JSON.parse((r as McpText).content[0]!.text) as { code: string; result?: Record<string, unknown>; error?: Record<string, unknown>; traceId: string };
 
 describe("three transports, one behaviour", () => {
   it("prepare_refund via Anthropic, OpenAI and MCP → same code, same proposal", async () => {
@@ -51,7 +52,10 @@ describe("three transports, one behaviour", () => {
 
     const invalid = await client.callTool({ name: "prepare_refund", arguments: { order_id: "ORD-1002", reason: "damaged_item", amount: 99 } });
     expect(mcpContent(invalid).code).toBe("invalid_arguments");
-    const httpInvalid = await send(anthropicCall("prepare_refund", { order_id: "ORD-1002", reason: "damaged_item", amount: 99 }), headersFor({ token, trace: freshTrace() }));
+    const httpInvalid = await send(
+      anthropicCall("prepare_refund", { order_id: "ORD-1002", reason: "damaged_item", amount: 99 }),
+      headersFor({ token, trace: freshTrace() }),
+    );
     expect(mcpContent(invalid).error).toEqual(httpInvalid.content.error);
 
     const foreign = await client.callTool({ name: "lookup_order", arguments: { order_id: "ORD-2001" } });

@@ -42,7 +42,11 @@ describe("expire_proposals", () => {
         proposalHash: p.hash,
       });
     }
-    for (const [p, status] of [[future, "pending_approval"], [approvedPast, "approved"], [rejectedPast, "rejected"]] as const) {
+    for (const [p, status] of [
+      [future, "pending_approval"],
+      [approvedPast, "approved"],
+      [rejectedPast, "rejected"],
+    ] as const) {
       expect((await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).status).toBe(status);
       expect(await expireEvents(p.id)).toHaveLength(0);
     }
@@ -61,13 +65,18 @@ describe("expire_proposals", () => {
 
   it("parallel sweeps expire each proposal exactly once", async () => {
     const made = [];
-    for (let i = 0; i < 24; i++) made.push(await makeProposal(i % 3 === 0 ? US : ES, { expiresAt: minutesFromNow(-1 - i), customerKey: i % 3 === 0 ? "john" : i % 2 ? "ana" : "pablo" }));
+    for (let i = 0; i < 24; i++)
+      made.push(await makeProposal(i % 3 === 0 ? US : ES, { expiresAt: minutesFromNow(-1 - i), customerKey: i % 3 === 0 ? "john" : i % 2 ? "ana" : "pablo" }));
     // Small batches so the sweeps really interleave over the same rows.
     const results = await Promise.all(Array.from({ length: 4 }, () => expireProposals({ batchSize: 3 })));
     expect(results.reduce((sum, r) => sum + r.expired, 0)).toBe(made.length);
     const statuses = await db().proposal.findMany({ where: { id: { in: made.map((p) => p.id) } }, select: { status: true } });
     expect(statuses.every((s) => s.status === "expired")).toBe(true);
-    const events = await db().auditEvent.groupBy({ by: ["proposalId"], where: { action: "proposal:expire", proposalId: { in: made.map((p) => p.id) } }, _count: true });
+    const events = await db().auditEvent.groupBy({
+      by: ["proposalId"],
+      where: { action: "proposal:expire", proposalId: { in: made.map((p) => p.id) } },
+      _count: true,
+    });
     expect(events).toHaveLength(made.length);
     expect(events.every((e) => e._count === 1)).toBe(true);
     for (const slug of [ES, US]) expect((await verifyAuditChain(await tenantIdOf(slug))).ok).toBe(true);

@@ -35,10 +35,7 @@ export async function makeOrder(slug: string, customerKey: string, totalMinor = 
   return { tenant, order, payment, customerId: cid };
 }
 
-export async function makeProposal(
-  slug: string,
-  opts: { status?: ProposalStatus; expiresAt: Date; customerKey?: string; amountMinor?: number },
-) {
+export async function makeProposal(slug: string, opts: { status?: ProposalStatus; expiresAt: Date; customerKey?: string; amountMinor?: number }) {
   const { tenant, order, payment, customerId: cid } = await makeOrder(slug, opts.customerKey ?? (slug === ES ? "ana" : "john"), opts.amountMinor ?? 10_000);
   const id = randomUUID();
   return db().proposal.create({

@@ -107,7 +107,14 @@ describe("reviewer webhook", () => {
     });
     expect(verified).toEqual({ ok: true });
     // The same body with another secret does not verify (the test could fail).
-    expect(verifyWebhookSignature({ secret: generateWebhookSecret(), body: hit!.body, timestamp: hit!.headers["x-webhook-timestamp"] as string, signature: hit!.headers["x-webhook-signature"] as string }).ok).toBe(false);
+    expect(
+      verifyWebhookSignature({
+        secret: generateWebhookSecret(),
+        body: hit!.body,
+        timestamp: hit!.headers["x-webhook-timestamp"] as string,
+        signature: hit!.headers["x-webhook-signature"] as string,
+      }).ok,
+    ).toBe(false);
 
     const body = JSON.parse(hit!.body);
     expect(body).toEqual({
@@ -128,7 +135,12 @@ describe("reviewer webhook", () => {
     }
     expect(JSON.stringify(hit!.headers)).not.toContain(secret);
 
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({ status: "delivered", attempts: 1, lastStatus: 200, lastError: null });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({
+      status: "delivered",
+      attempts: 1,
+      lastStatus: 200,
+      lastError: null,
+    });
     expect(await jobsFor(deliveryId!)).toHaveLength(0);
     const events = await db().auditEvent.findMany({ where: { action: "webhook:delivered", proposalId: proposal.id } });
     expect(events).toHaveLength(1);
@@ -147,7 +159,12 @@ describe("reviewer webhook", () => {
     const { deliveryId } = await notifyCommitted();
     await worker();
     expect(received).toHaveLength(1);
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({ status: "pending", attempts: 1, lastStatus: 500, lastError: "HTTP 500" });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastStatus: 500,
+      lastError: "HTTP 500",
+    });
     const [job] = await jobsFor(deliveryId!);
     expect(job).toMatchObject({ attempts: 1 });
     expect(job!.last_error).toContain("HTTP 500");
@@ -160,7 +177,12 @@ describe("reviewer webhook", () => {
     await worker();
     expect(received).toHaveLength(2);
     expect(received[1]!.headers["x-webhook-id"]).toBe(deliveryId); // same id on retry: receivers deduplicate
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({ status: "delivered", attempts: 2, lastStatus: 200, lastError: null });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({
+      status: "delivered",
+      attempts: 2,
+      lastStatus: 200,
+      lastError: null,
+    });
     expect(await jobsFor(deliveryId!)).toHaveLength(0);
   });
 
@@ -177,11 +199,22 @@ describe("reviewer webhook", () => {
     }
     await worker();
     expect(received).toHaveLength(REVIEW_WEBHOOK_MAX_ATTEMPTS); // given up: no ninth attempt
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({ status: "failed", attempts: 8, lastStatus: 500, deliveredAt: null });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({
+      status: "failed",
+      attempts: 8,
+      lastStatus: 500,
+      deliveredAt: null,
+    });
     expect(await jobsFor(deliveryId!)).toHaveLength(0);
     const events = await db().auditEvent.findMany({ where: { action: "webhook:failed", proposalId: proposal.id } });
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ actorType: "system", actorId: "worker", tenantId: await tenantIdOf(ES), proposalHash: proposal.hash, traceId: proposal.traceId });
+    expect(events[0]).toMatchObject({
+      actorType: "system",
+      actorId: "worker",
+      tenantId: await tenantIdOf(ES),
+      proposalHash: proposal.hash,
+      traceId: proposal.traceId,
+    });
     expect(events[0]!.data).toMatchObject({ attempts: 8, httpStatus: 500, error: "HTTP 500" });
     // Not asserted: data.deliveryId. The audit writer's free-text scrubber (lib/domain/redaction.ts, phone
     // pattern) masks UUIDs whose hyphenated groups hold 9+ digits, even for allow-listed fields, so the
@@ -203,7 +236,12 @@ describe("reviewer webhook", () => {
     await worker();
     const hit = received[0]!;
     const check = (s: string) =>
-      verifyWebhookSignature({ secret: s, body: hit.body, timestamp: hit.headers["x-webhook-timestamp"] as string, signature: hit.headers["x-webhook-signature"] as string }).ok;
+      verifyWebhookSignature({
+        secret: s,
+        body: hit.body,
+        timestamp: hit.headers["x-webhook-timestamp"] as string,
+        signature: hit.headers["x-webhook-signature"] as string,
+      }).ok;
     expect(check(rotated)).toBe(true);
     expect(check(secret)).toBe(false);
     expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({ status: "delivered" });

@@ -96,7 +96,8 @@ describe("the app's use cases under the runtime role", () => {
     expect(me?.who).toBe(APP_ROLE);
     const { anthropicCall, ana, ES, freshTrace, headersFor, send, tokenFor } = await import("./gateway-support");
     const token = await tokenFor(ES, ana);
-    for (let i = 0; i < 3; i++) expect((await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))).status).toBe(200);
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES }, select: { id: true } });
     // The worker's sequencer integrates them under the same role (only leaves of the tree are purged).
     const { integratePending } = await import("@/lib/server/audit/sequencer");

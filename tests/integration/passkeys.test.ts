@@ -16,8 +16,6 @@ import { createSoftAuthenticator, type SoftAuthenticator } from "../support/soft
 import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace } from "./gateway-support";
 
-
-
 let seq = 0;
 async function prepare(amountMinor: number, customer = ana, tenant = ES) {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
@@ -26,9 +24,21 @@ async function prepare(amountMinor: number, customer = ana, tenant = ES) {
     data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
   });
   await db().payment.create({
-    data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_pk_${number}`, holderName: "Test Holder", display: "Visa •••• 4242", amountMinor, currency: t.currency },
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: `pi_pk_${number}`,
+      holderName: "Test Holder",
+      display: "Visa •••• 4242",
+      amountMinor,
+      currency: t.currency,
+    },
   });
-  const a = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer), trace: freshTrace() }));
+  const a = await send(
+    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+    headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer), trace: freshTrace() }),
+  );
   expect(a.content.code).toBe("approval_required");
   const result = a.content.result as { proposal_id?: string; id?: string };
   return db().proposal.findUniqueOrThrow({ where: { id: result.proposal_id ?? result.id! } });
@@ -56,7 +66,13 @@ beforeAll(async () => {
 describe("registration", () => {
   it("stores the credential's COSE public key for its owner, with an audit event in the same transaction", async () => {
     const row = await db().passkeyCredential.findUniqueOrThrow({ where: { id: reviewerKey.credentialId } });
-    expect(row).toMatchObject({ staffUserId: reviewer.userId, tenantId: reviewer.tenantId, publicKey: reviewerKey.cosePublicKey, name: "Lucía's laptop", transports: ["internal"] });
+    expect(row).toMatchObject({
+      staffUserId: reviewer.userId,
+      tenantId: reviewer.tenantId,
+      publicKey: reviewerKey.cosePublicKey,
+      name: "Lucía's laptop",
+      transports: ["internal"],
+    });
     const events = await db().auditEvent.findMany({ where: { action: "auth:passkey_register", actorId: reviewer.userId } });
     expect(events.map((e) => e.outcome)).toEqual(["ok"]);
     expect(events[0]!.data).toMatchObject({ passkeyId: reviewerKey.credentialId });
@@ -122,7 +138,10 @@ describe("approval options", () => {
     const usReviewer = await actorFor(staffOf(US, "reviewer").email);
     await enroll(usReviewer);
     await expect(createApprovalOptions(usReviewer, body)).rejects.toMatchObject({ code: "not_found" });
-    await expect(createApprovalOptions(await actorFor(staffOf(ES, "reviewer", 1).email), body)).rejects.toMatchObject({ code: "permission_denied", details: { reason: "no_passkeys" } });
+    await expect(createApprovalOptions(await actorFor(staffOf(ES, "reviewer", 1).email), body)).rejects.toMatchObject({
+      code: "permission_denied",
+      details: { reason: "no_passkeys" },
+    });
     await expect(createApprovalOptions(reviewer, { ...body, hash: "f".repeat(64) })).rejects.toMatchObject({ code: "invalid_arguments" });
     await expect(createApprovalOptions(reviewer, { proposalId: "nope", hash: p.hash })).rejects.toMatchObject({ code: "invalid_arguments" });
     expect(await db().webAuthnChallenge.count({ where: { proposalId: p.id } })).toBe(0);
@@ -145,14 +164,23 @@ describe("passkey approval", () => {
     expect(approval).toMatchObject({ authMethod: "passkey", passkeyCredentialId: reviewerKey.credentialId, proposalHash: p.hash });
     expect(approval.authTime.getTime()).toBeGreaterThanOrEqual(before - 1000);
     const evidence = approval.passkeyAssertion as Record<string, unknown>;
-    expect(evidence).toMatchObject({ version: "approval-v1", proposalId: p.id, proposalHash: p.hash, nonce: nonceOfApprovalChallenge(options.challenge), challenge: options.challenge });
+    expect(evidence).toMatchObject({
+      version: "approval-v1",
+      proposalId: p.id,
+      proposalHash: p.hash,
+      nonce: nonceOfApprovalChallenge(options.challenge),
+      challenge: options.challenge,
+    });
     expect((evidence.response as { response: unknown }).response).toEqual(response.response);
 
     const credential = await db().passkeyCredential.findUniqueOrThrow({ where: { id: approval.passkeyCredentialId! } });
     const rp = webAuthnRelyingParty();
     const check = { evidence, proposalId: p.id, publicKey: credential.publicKey, credentialId: credential.id, rpID: rp.rpID, origin: rp.origin };
     expect(await verifyPasskeyApproval({ ...check, proposalHash: approval.proposalHash })).toEqual({ verified: true });
-    expect(await verifyPasskeyApproval({ ...check, proposalHash: p.hash.replace(/^./, (c) => (c === "0" ? "1" : "0")) })).toMatchObject({ verified: false, reason: "challenge_mismatch" });
+    expect(await verifyPasskeyApproval({ ...check, proposalHash: p.hash.replace(/^./, (c) => (c === "0" ? "1" : "0")) })).toMatchObject({
+      verified: false,
+      reason: "challenge_mismatch",
+    });
 
     expect(credential.counter).toBe(reviewerKey.counter);
     expect(credential.lastUsedAt).not.toBeNull();
@@ -191,29 +219,39 @@ describe("passkey approval", () => {
     // Expired.
     const expired = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
     await db().webAuthnChallenge.updateMany({ where: { challenge: expired.challenge }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(expired.challenge) } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(expired.challenge) } }),
+    ).rejects.toMatchObject({
       details: { passkey: "challenge_expired" },
     });
     // A signature over proposal q's challenge does not approve p.
     const forQ = await createApprovalOptions(reviewer, { proposalId: q.id, hash: q.hash });
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(forQ.challenge) } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(forQ.challenge) } }),
+    ).rejects.toMatchObject({
       details: { passkey: "challenge_unknown" },
     });
     // Another reviewer presenting Lucía's answer: the challenge is not theirs.
     const javier = await actorFor(staffOf(ES, "reviewer", 1).email);
     const javierKey = await enroll(javier);
     const lucia = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
-    await expect(approveProposal(javier, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(lucia.challenge) } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(javier, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(lucia.challenge) } }),
+    ).rejects.toMatchObject({
       details: { passkey: "challenge_unknown" },
     });
     // Lucía answering her own challenge with a key registered to Javier.
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: javierKey.authenticate(lucia.challenge) } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: javierKey.authenticate(lucia.challenge) } }),
+    ).rejects.toMatchObject({
       details: { passkey: "unknown_credential" },
     });
     // A key that nobody registered.
     const own = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
     const stranger = createSoftAuthenticator(webAuthnRelyingParty());
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: stranger.authenticate(own.challenge) } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: stranger.authenticate(own.challenge) } }),
+    ).rejects.toMatchObject({
       details: { passkey: "unknown_credential" },
     });
     expect(await approvals(p.id)).toBe(0);
@@ -223,7 +261,13 @@ describe("passkey approval", () => {
   it("refuses an assertion without user verification or from a cloned authenticator (counter went backwards)", async () => {
     const p = await prepare(5_678);
     const noUv = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(noUv.challenge, { userVerified: false }) } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(reviewer, {
+        proposalId: p.id,
+        hash: p.hash,
+        stepUp: { method: "passkey", response: reviewerKey.authenticate(noUv.challenge, { userVerified: false }) },
+      }),
+    ).rejects.toMatchObject({
       details: { passkey: "assertion_invalid" },
     });
     const cloned = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
@@ -242,7 +286,9 @@ describe("passkey approval", () => {
     const p = await prepare(6_789);
     const options = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
     const response = reviewerKey.authenticate(options.challenge);
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response } })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response } })),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await approvals(p.id)).toBe(1);
 
@@ -250,6 +296,10 @@ describe("passkey approval", () => {
     const who = staffOf(US, "reviewer", 1);
     const stale = await actorFor(who.email, { authAgoSeconds: 60 * 60 });
     await approveProposal(stale, { proposalId: q.id, hash: q.hash, stepUp: { method: "password", password: who.password } });
-    expect(await db().approval.findFirstOrThrow({ where: { proposalId: q.id } })).toMatchObject({ authMethod: "password", passkeyCredentialId: null, passkeyAssertion: null });
+    expect(await db().approval.findFirstOrThrow({ where: { proposalId: q.id } })).toMatchObject({
+      authMethod: "password",
+      passkeyCredentialId: null,
+      passkeyAssertion: null,
+    });
   });
 });

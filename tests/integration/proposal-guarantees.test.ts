@@ -21,7 +21,16 @@ async function newOrder(tenant: string, customer: string, amountMinor: number): 
     data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
   });
   const payment = await db().payment.create({
-    data: { tenantId: t.id, orderId: order.id, method: "card", providerPaymentRef: `pi_guard_${number}`, holderName: "Test Holder", display: "Visa •••• 4242", amountMinor, currency: t.currency },
+    data: {
+      tenantId: t.id,
+      orderId: order.id,
+      method: "card",
+      providerPaymentRef: `pi_guard_${number}`,
+      holderName: "Test Holder",
+      display: "Visa •••• 4242",
+      amountMinor,
+      currency: t.currency,
+    },
   });
   return { id: order.id, number, paymentId: payment.id };
 }
@@ -71,8 +80,14 @@ describe("daily approval cap (issue 11.1)", () => {
     for (let round = 0; round < 6; round++) {
       const [a, b] = [await prepare(US, 600), await prepare(US, 600)];
       await setTenant(US, { reviewerDailyApprovalLimitMinor: (await approvedSum(reviewer.userId)) + 1_000 });
-      const results = await Promise.allSettled([approveProposal(reviewer, { proposalId: a.id, hash: a.hash }), approveProposal(reviewer, { proposalId: b.id, hash: b.hash })]);
-      expect(results.filter((r) => r.status === "fulfilled"), `round ${round}`).toHaveLength(1);
+      const results = await Promise.allSettled([
+        approveProposal(reviewer, { proposalId: a.id, hash: a.hash }),
+        approveProposal(reviewer, { proposalId: b.id, hash: b.hash }),
+      ]);
+      expect(
+        results.filter((r) => r.status === "fulfilled"),
+        `round ${round}`,
+      ).toHaveLength(1);
       const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
       expect(reasonOf(refused.reason)).toMatchObject({ code: "limit_exceeded", details: { reason: "daily_total" } });
     }
@@ -94,7 +109,16 @@ describe("daily approval cap (issue 11.1)", () => {
     const madrid = await actorFor(staffOf(ES, "reviewer", 1).email);
     const earlier = await prepare(ES, 900);
     await db().approval.create({
-      data: { tenantId: earlier.tenantId, proposalId: earlier.id, approverId: madrid.userId, proposalHash: earlier.hash, authMethod: "password", authTime: new Date(), traceId: "backdated", createdAt: new Date(midnightIn("Europe/Madrid").getTime() + 60_000) },
+      data: {
+        tenantId: earlier.tenantId,
+        proposalId: earlier.id,
+        approverId: madrid.userId,
+        proposalHash: earlier.hash,
+        authMethod: "password",
+        authTime: new Date(),
+        traceId: "backdated",
+        createdAt: new Date(midnightIn("Europe/Madrid").getTime() + 60_000),
+      },
     });
     await setTenant(ES, { reviewerDailyApprovalLimitMinor: 1_000 });
     const p = await prepare(ES, 900);
@@ -105,7 +129,16 @@ describe("daily approval cap (issue 11.1)", () => {
     const ny = await actorFor(staffOf(US, "reviewer", 1).email);
     const before = await prepare(US, 900);
     await db().approval.create({
-      data: { tenantId: before.tenantId, proposalId: before.id, approverId: ny.userId, proposalHash: before.hash, authMethod: "password", authTime: new Date(), traceId: "backdated", createdAt: new Date(midnightIn("America/New_York").getTime() - 60_000) },
+      data: {
+        tenantId: before.tenantId,
+        proposalId: before.id,
+        approverId: ny.userId,
+        proposalHash: before.hash,
+        authMethod: "password",
+        authTime: new Date(),
+        traceId: "backdated",
+        createdAt: new Date(midnightIn("America/New_York").getTime() - 60_000),
+      },
     });
     await setTenant(US, { reviewerDailyApprovalLimitMinor: 1_000 });
     const q = await prepare(US, 900);
@@ -207,7 +240,16 @@ describe("re-asking after a rejection (issue 11.10)", () => {
     // An earlier refund of the same amount to the same customer, on another order.
     const paid = await newOrder(ES, ana, 12_121);
     const refund = await db().refund.create({
-      data: { tenantId: c.tenantId, orderId: paid.id, paymentId: paid.paymentId, amountMinor: 12_121, currency: "EUR", status: "succeeded", providerRefundId: `re_dup_${seq}`, reason: "test" },
+      data: {
+        tenantId: c.tenantId,
+        orderId: paid.id,
+        paymentId: paid.paymentId,
+        amountMinor: 12_121,
+        currency: "EUR",
+        status: "succeeded",
+        providerRefundId: `re_dup_${seq}`,
+        reason: "test",
+      },
     });
     const d = await prepare(ES, 12_121);
     expect((await getProposal(reviewer, d.id)).possibleDuplicateOf).toMatchObject({ kind: "refund", id: refund.id, orderNumber: paid.number });
@@ -219,7 +261,10 @@ describe("hash and four eyes at approval (issue 11.11)", () => {
     const p = await prepare(ES, 5_500);
     await db().$executeRaw`UPDATE "Proposal" SET "amountMinor" = 5_000 WHERE id = ${p.id}::uuid`;
     const reviewer = await actorFor(staffOf(ES, "reviewer", 0).email);
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "invalidated", details: { reason: "stored_hash_mismatch" } });
+    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+      code: "invalidated",
+      details: { reason: "stored_hash_mismatch" },
+    });
     expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: "invalidated", invalidationReason: "stored_hash_mismatch" });
     expect(await db().approval.count({ where: { proposalId: p.id } })).toBe(0);
   });
@@ -231,7 +276,11 @@ describe("hash and four eyes at approval (issue 11.11)", () => {
     const below = await prepare(ES, threshold - 1);
     expect([at.requiredApprovals, below.requiredApprovals]).toEqual([2, 1]);
     const r0 = await actorFor(staffOf(ES, "reviewer", 0).email);
-    await expect(approveProposal(r0, { proposalId: at.id, hash: at.hash })).resolves.toMatchObject({ status: "pending_approval", approvals: 1, requiredApprovals: 2 });
+    await expect(approveProposal(r0, { proposalId: at.id, hash: at.hash })).resolves.toMatchObject({
+      status: "pending_approval",
+      approvals: 1,
+      requiredApprovals: 2,
+    });
     await expect(approveProposal(r0, { proposalId: below.id, hash: below.hash })).resolves.toMatchObject({ status: "approved", requiredApprovals: 1 });
   });
 });
@@ -263,7 +312,9 @@ describe("lifecycle after an expiry or invalidation (issue 12.4)", () => {
 
   it("expired by an approval attempt: the re-prepare records what it supersedes", async () => {
     const { order, p } = await pastExpiry();
-    await expect(approveProposal(await actorFor(staffOf(ES, "reviewer", 0).email), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "expired" });
+    await expect(approveProposal(await actorFor(staffOf(ES, "reviewer", 0).email), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+      code: "expired",
+    });
     const next = await prepareOrder(ES, order.number);
     expect(next.supersedesId).toBe(p.id);
   });

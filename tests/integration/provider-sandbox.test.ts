@@ -305,9 +305,21 @@ describe("sandbox provider through the stripe adapter", () => {
 
   it("definitive refusals and transport failures are told apart", async () => {
     const pi = await paymentIntent(1_000);
-    expect(await provider.createRefund(refundInput("pi_unknown_to_the_sandbox"))).toMatchObject({ outcome: "failed", reason: "payment_intent_not_found", statusCode: 404 });
-    expect(await provider.createRefund(refundInput(pi, { amountMinor: 1_001 }))).toMatchObject({ outcome: "failed", reason: "amount_too_large", statusCode: 400 });
-    expect(await adapter({ apiKey: "sk_test_wrong" }).createRefund(refundInput(pi))).toMatchObject({ outcome: "unknown", cause: "authentication", statusCode: 401 });
+    expect(await provider.createRefund(refundInput("pi_unknown_to_the_sandbox"))).toMatchObject({
+      outcome: "failed",
+      reason: "payment_intent_not_found",
+      statusCode: 404,
+    });
+    expect(await provider.createRefund(refundInput(pi, { amountMinor: 1_001 }))).toMatchObject({
+      outcome: "failed",
+      reason: "amount_too_large",
+      statusCode: 400,
+    });
+    expect(await adapter({ apiKey: "sk_test_wrong" }).createRefund(refundInput(pi))).toMatchObject({
+      outcome: "unknown",
+      cause: "authentication",
+      statusCode: 401,
+    });
     const closedPort = await findFreePort();
     expect(await adapter({ port: closedPort }).createRefund(refundInput(pi))).toMatchObject({ outcome: "unknown", cause: "connection" });
     expect(await refundsOn(pi)).toBe(0);
@@ -320,7 +332,11 @@ describe("sandbox provider through the stripe adapter", () => {
     const proposalId = randomUUID();
     for (let batch = 0; batch < 6; batch++) {
       await Promise.all(
-        Array.from({ length: 20 }, (_, i) => provider.createRefund(refundInput(pi, { amountMinor: 10, metadata: { proposalId: batch === 0 && i < 2 ? proposalId : randomUUID(), tenantId: "t" } }))),
+        Array.from({ length: 20 }, (_, i) =>
+          provider.createRefund(
+            refundInput(pi, { amountMinor: 10, metadata: { proposalId: batch === 0 && i < 2 ? proposalId : randomUUID(), tenantId: "t" } }),
+          ),
+        ),
       );
     }
     expect(await refundsOn(pi)).toBe(120);
@@ -364,7 +380,9 @@ describe("sandbox provider through the stripe adapter", () => {
     const result = await provider.createRefund(refundInput(pi, { amountMinor: 5_000 }));
     expect(result.outcome).toBe("pending");
     if (result.outcome !== "pending") throw new Error("unreachable");
-    const delivery = await waitFor("refund.failed webhook", () => received.find((r) => r.body.includes(`"${result.refundId}"`) && r.body.includes('"refund.failed"')));
+    const delivery = await waitFor("refund.failed webhook", () =>
+      received.find((r) => r.body.includes(`"${result.refundId}"`) && r.body.includes('"refund.failed"')),
+    );
     const verified = provider.verifyWebhook(Buffer.from(delivery.body), delivery.headers["stripe-signature"] as string);
     expect(verified.ok && verified.event.refund).toMatchObject({ id: result.refundId, status: "failed", failureReason: expect.any(String) });
     expect((await control.paymentIntent(pi)).amount_refunded).toBe(0);

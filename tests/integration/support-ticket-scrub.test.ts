@@ -12,7 +12,10 @@ const BEARER = "Bearer sk_live_abcdefghijklmnopqrstuvwxyz012345";
 const PHONE = "+34 612 345 678";
 
 async function ticket(summary: string, token: string | null) {
-  const answer = await send(anthropicCall("create_support_ticket", { category: "billing", priority: "low", summary }), headersFor({ token, trace: freshTrace() }));
+  const answer = await send(
+    anthropicCall("create_support_ticket", { category: "billing", priority: "low", summary }),
+    headersFor({ token, trace: freshTrace() }),
+  );
   expect(answer.content.code).toBe("ok");
   const id = answer.content.result?.ticket_id as string;
   return db().supportTicket.findUniqueOrThrow({ where: { id } });

@@ -41,12 +41,28 @@ export function createSoftAuthenticator(relyingParty: { rpID: string; origin: st
     cosePublicKey: b64url(cose),
     counter: 0,
     register(challenge, opts = {}) {
-      const clientDataJSON = Buffer.from(JSON.stringify({ type: "webauthn.create", challenge, origin: opts.origin ?? relyingParty.origin, crossOrigin: false }));
+      const clientDataJSON = Buffer.from(
+        JSON.stringify({ type: "webauthn.create", challenge, origin: opts.origin ?? relyingParty.origin, crossOrigin: false }),
+      );
       const idLen = Buffer.alloc(2);
       idLen.writeUInt16BE(id.length);
       // rpIdHash ‖ flags (UP | UV | AT) ‖ signCount ‖ AAGUID ‖ credential id length ‖ credential id ‖ COSE key
-      const authData = Buffer.concat([sha256(opts.rpID ?? relyingParty.rpID), Buffer.from([0x45]), u32(self.counter), Buffer.alloc(16), idLen, id, Buffer.from(cose)]);
-      const attestationObject = isoCBOR.encode(new Map<string, unknown>([["fmt", "none"], ["attStmt", new Map()], ["authData", new Uint8Array(authData)]]) as never);
+      const authData = Buffer.concat([
+        sha256(opts.rpID ?? relyingParty.rpID),
+        Buffer.from([0x45]),
+        u32(self.counter),
+        Buffer.alloc(16),
+        idLen,
+        id,
+        Buffer.from(cose),
+      ]);
+      const attestationObject = isoCBOR.encode(
+        new Map<string, unknown>([
+          ["fmt", "none"],
+          ["attStmt", new Map()],
+          ["authData", new Uint8Array(authData)],
+        ]) as never,
+      );
       return {
         id: self.credentialId,
         rawId: self.credentialId,

@@ -44,7 +44,14 @@ export default async function AuditPage({ searchParams }: Props) {
   const field = (name: (typeof auditFilterKeys)[number], type = "text", hint?: string) => (
     <div className="field">
       <label htmlFor={`audit-${name}`}>{t(name)}</label>
-      <input id={`audit-${name}`} name={name} type={type} defaultValue={filters[name] ?? ""} autoComplete="off" aria-describedby={hint ? `audit-${name}-hint` : undefined} />
+      <input
+        id={`audit-${name}`}
+        name={name}
+        type={type}
+        defaultValue={filters[name] ?? ""}
+        autoComplete="off"
+        aria-describedby={hint ? `audit-${name}-hint` : undefined}
+      />
       {hint ? (
         <small id={`audit-${name}-hint`} className="muted">
           {hint}

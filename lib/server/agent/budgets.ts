@@ -105,11 +105,15 @@ export async function chargeWindow(tenantId: string, subject: WindowSubject): Pr
       greatest(1, ceil(extract(epoch FROM "windowStart") + (SELECT w FROM win) - extract(epoch FROM now())))::int AS "retryAfter"`;
   if (!row || row.count <= row.limit) return null;
   const who = subject.kind === "agent_key" ? "this agent" : "this customer";
-  return failure("limit_exceeded", `Too many tool calls for ${who} right now. Stop calling tools; tell the customer to try again later or hand over to a human.`, {
-    budget: subject.kind === "agent_key" ? "agent_key_window" : "end_user_window",
-    retry_after_seconds: row.retryAfter,
-    limits: { calls: row.limit, window_seconds: row.windowSeconds },
-  });
+  return failure(
+    "limit_exceeded",
+    `Too many tool calls for ${who} right now. Stop calling tools; tell the customer to try again later or hand over to a human.`,
+    {
+      budget: subject.kind === "agent_key" ? "agent_key_window" : "end_user_window",
+      retry_after_seconds: row.retryAfter,
+      limits: { calls: row.limit, window_seconds: row.windowSeconds },
+    },
+  );
 }
 
 async function bump(tenantId: string, traceId: string, counter: string): Promise<void> {

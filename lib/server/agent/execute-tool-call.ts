@@ -26,14 +26,26 @@ export type CallMeta = {
 
 export type CallResult = { outcome: ToolOutcome; proposal: { id: string; hash: string } | null };
 
-type AuditExtra = { proposal?: { id: string; hash: string } | null; audit?: Record<string, unknown>; knownPersonal?: string[]; endUser?: string | null; clear?: readonly string[] };
+type AuditExtra = {
+  proposal?: { id: string; hash: string } | null;
+  audit?: Record<string, unknown>;
+  knownPersonal?: string[];
+  endUser?: string | null;
+  clear?: readonly string[];
+};
 
 /**
  * One tool call, whatever the transport (Anthropic, OpenAI, MCP): budget → resolve tool → validate
  * strictly → authorize the end user → run the use case and write its audit event in ONE transaction.
  * Every path ends in a documented outcome and an audit event; nothing here throws.
  */
-export async function executeToolCall(caller: AgentCaller, meta: CallMeta, name: string, args: unknown, envelopeProblems: EnvelopeProblem[] = []): Promise<CallResult> {
+export async function executeToolCall(
+  caller: AgentCaller,
+  meta: CallMeta,
+  name: string,
+  args: unknown,
+  envelopeProblems: EnvelopeProblem[] = [],
+): Promise<CallResult> {
   const started = performance.now();
   try {
     const result = await dispatch(caller, meta, name, args, envelopeProblems);
@@ -42,7 +54,14 @@ export async function executeToolCall(caller: AgentCaller, meta: CallMeta, name:
     }
     // Safe fields only: the tool name is caller-written text, so it is scrubbed like everything else.
     log.info(
-      { traceId: meta.traceId, agentKeyId: caller.keyId, transport: meta.transport, tool: truncateText(scrubText(name, auditFingerprint), 64), code: result.outcome.code, ms: Math.round(performance.now() - started) },
+      {
+        traceId: meta.traceId,
+        agentKeyId: caller.keyId,
+        transport: meta.transport,
+        tool: truncateText(scrubText(name, auditFingerprint), 64),
+        code: result.outcome.code,
+        ms: Math.round(performance.now() - started),
+      },
       "agent tool call",
     );
     return result;
@@ -76,10 +95,14 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
     const closest = closestName(name, caller.tools);
     return answer(
       // Echo the name only when it looks like a tool name: answers never reflect arbitrary text.
-      failure("unknown_tool", `There is no tool named ${/^[A-Za-z0-9_.-]{1,64}$/.test(name) ? JSON.stringify(name) : "like that"} for this agent. Call one of the available tools.`, {
-        available_tools: caller.tools,
-        closest: closest,
-      }),
+      failure(
+        "unknown_tool",
+        `There is no tool named ${/^[A-Za-z0-9_.-]{1,64}$/.test(name) ? JSON.stringify(name) : "like that"} for this agent. Call one of the available tools.`,
+        {
+          available_tools: caller.tools,
+          closest: closest,
+        },
+      ),
     );
   }
   const tool: ToolName = name;
@@ -98,9 +121,13 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
   const endUser = await verifyEndUserToken(meta.endUserToken, caller);
   if (endUser.kind === "invalid") {
     return answer(
-      failure("permission_denied", "The end user's identity could not be verified (the token is invalid or expired). Ask the customer to sign in again; do not retry.", {
-        reason: "end_user_token_invalid",
-      }),
+      failure(
+        "permission_denied",
+        "The end user's identity could not be verified (the token is invalid or expired). Ask the customer to sign in again; do not retry.",
+        {
+          reason: "end_user_token_invalid",
+        },
+      ),
       // The reason is one of a fixed list (never token content): kept in clear for the investigator.
       { clear: [...handler.auditClear, "end_user_problem"], audit: { end_user_problem: endUser.reason } },
     );
@@ -112,7 +139,9 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
   }
   if (handler.needsCustomer && !customerId) {
     return answer(
-      failure("permission_denied", `${tool} needs a signed-in customer. Ask the customer to sign in; do not look for another way.`, { reason: "end_user_required" }),
+      failure("permission_denied", `${tool} needs a signed-in customer. Ask the customer to sign in; do not look for another way.`, {
+        reason: "end_user_required",
+      }),
       { clear: handler.auditClear },
     );
   }
@@ -133,7 +162,15 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
   }
 }
 
-async function writeAudit(tx: Tx | null, caller: AgentCaller, meta: CallMeta, name: string, args: unknown, outcome: ToolOutcome, extra: AuditExtra): Promise<void> {
+async function writeAudit(
+  tx: Tx | null,
+  caller: AgentCaller,
+  meta: CallMeta,
+  name: string,
+  args: unknown,
+  outcome: ToolOutcome,
+  extra: AuditExtra,
+): Promise<void> {
   const input = {
     tenantId: caller.tenantId,
     traceId: meta.traceId,

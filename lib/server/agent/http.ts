@@ -55,12 +55,20 @@ export async function refuseKey(
 ): Promise<Response> {
   let decision: RefusalDecision = { throttled: false };
   try {
-    decision = await recordKeyRefusal(check, { source: clientSource(headers), traceId: meta.traceId, action, model: meta.model, promptVersion: meta.promptVersion });
+    decision = await recordKeyRefusal(check, {
+      source: clientSource(headers),
+      traceId: meta.traceId,
+      action,
+      model: meta.model,
+      promptVersion: meta.promptVersion,
+    });
   } catch (error) {
     logFailure("key refusal", meta, error);
   }
   if (decision.throttled) {
-    const outcome = failure("limit_exceeded", "Too many requests with an invalid agent key from this address. Wait and check the key.", { retry_after_seconds: decision.retryAfterSeconds });
+    const outcome = failure("limit_exceeded", "Too many requests with an invalid agent key from this address. Wait and check the key.", {
+      retry_after_seconds: decision.retryAfterSeconds,
+    });
     return json(body(outcome), 429, meta.traceId, { "retry-after": String(decision.retryAfterSeconds) });
   }
   return json(body(failure("unauthenticated", UNAUTHENTICATED)), 401, meta.traceId, { "www-authenticate": challenge });
@@ -72,7 +80,9 @@ export const neutralShape = (traceId: string) => (o: ToolOutcome) => ({ code: o.
 async function readBody(req: Request): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; tooLarge?: boolean }> {
   const body = await readCappedBody(req, MAX_BODY);
   if (!body.ok) {
-    return body.reason === "too_large" ? { ok: false, reason: `The body is larger than ${MAX_BODY} bytes.`, tooLarge: true } : { ok: false, reason: "The body could not be read." };
+    return body.reason === "too_large"
+      ? { ok: false, reason: `The body is larger than ${MAX_BODY} bytes.`, tooLarge: true }
+      : { ok: false, reason: "The body could not be read." };
   }
   try {
     return { ok: true, value: JSON.parse(body.text) };
@@ -141,18 +151,19 @@ function argsOf(body: unknown): unknown {
 
 async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: ToolOutcome, problem: string): Promise<void> {
   try {
-    await db().$transaction((tx) =>
-      recordAuditEvent(tx, {
-        tenantId: caller.tenantId,
-        traceId: meta.traceId,
-        actor: { type: "agent", id: caller.keyId, authMethod: "agent_key" },
-        action: "tool-call",
-        outcome: outcome.code,
-        model: meta.model,
-        promptVersion: meta.promptVersion,
-        channel: caller.channelSlug,
-        data: { problem },
-      }),
+    await db().$transaction(
+      (tx) =>
+        recordAuditEvent(tx, {
+          tenantId: caller.tenantId,
+          traceId: meta.traceId,
+          actor: { type: "agent", id: caller.keyId, authMethod: "agent_key" },
+          action: "tool-call",
+          outcome: outcome.code,
+          model: meta.model,
+          promptVersion: meta.promptVersion,
+          channel: caller.channelSlug,
+          data: { problem },
+        }),
       GATEWAY_TX,
     );
   } catch (error) {
@@ -169,7 +180,18 @@ export async function handleToolListRequest(req: Request): Promise<Response> {
     const raw = new URL(req.url).searchParams.get("format") ?? "anthropic";
     if (!(toolFormats as readonly string[]).includes(raw)) {
       const expected = toolFormats.map((f) => `"${f}"`).join(", ");
-      return json({ code: "invalid_arguments", error: { message: `format must be one of ${expected}.`, problems: [{ path: "$.format", expected: `one of ${expected}`, message: "Unknown format." }] }, traceId: meta.traceId }, 400, meta.traceId);
+      return json(
+        {
+          code: "invalid_arguments",
+          error: {
+            message: `format must be one of ${expected}.`,
+            problems: [{ path: "$.format", expected: `one of ${expected}`, message: "Unknown format." }],
+          },
+          traceId: meta.traceId,
+        },
+        400,
+        meta.traceId,
+      );
     }
     const format = raw as ToolFormat;
     return json({ format, tools: toolDefinitions(key.caller.tools, format), traceId: meta.traceId }, 200, meta.traceId);

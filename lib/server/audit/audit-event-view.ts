@@ -12,9 +12,23 @@ type Row = Omit<LoggedEvent, "leafIndex"> & { tenantId?: string | null };
 
 export function toAuditEventView(r: Row, leafIndex: number | null): AuditEventView {
   return {
-    id: r.id, leafIndex, occurredAt: r.occurredAt.toISOString(), traceId: r.traceId, actorType: r.actorType, actorId: r.actorId,
-    authMethod: r.authMethod, action: r.action, outcome: r.outcome, proposalId: r.proposalId, proposalHash: r.proposalHash,
-    model: r.model, promptVersion: r.promptVersion, channel: r.channel, endUser: r.endUser, data: r.data, fingerprints: r.fingerprints,
+    id: r.id,
+    leafIndex,
+    occurredAt: r.occurredAt.toISOString(),
+    traceId: r.traceId,
+    actorType: r.actorType,
+    actorId: r.actorId,
+    authMethod: r.authMethod,
+    action: r.action,
+    outcome: r.outcome,
+    proposalId: r.proposalId,
+    proposalHash: r.proposalHash,
+    model: r.model,
+    promptVersion: r.promptVersion,
+    channel: r.channel,
+    endUser: r.endUser,
+    data: r.data,
+    fingerprints: r.fingerprints,
     hash: r.hash,
   };
 }
@@ -27,6 +41,9 @@ export async function leafIndexesOf(r: Tx | Db, ids: readonly string[]): Promise
 }
 
 export async function toAuditEventViews(r: Tx | Db, rows: readonly Row[]): Promise<AuditEventView[]> {
-  const idx = await leafIndexesOf(r, rows.map((x) => x.id));
+  const idx = await leafIndexesOf(
+    r,
+    rows.map((x) => x.id),
+  );
   return rows.map((x) => toAuditEventView(x, idx.get(x.id) ?? null));
 }

@@ -18,9 +18,26 @@ const INTEGRATION_WAIT_MS = 3_000;
 
 type EventRow = Omit<PackEvent, "occurredAt" | "leafIndex" | "inclusionProof"> & { occurredAt: Date };
 const toPackEvent = (e: EventRow, leafIndex: number | null, inclusionProof: string[] | null): PackEvent => ({
-  id: e.id, tenantId: e.tenantId, leafIndex, occurredAt: e.occurredAt.toISOString(), traceId: e.traceId, actorType: e.actorType, actorId: e.actorId,
-  authMethod: e.authMethod, action: e.action, outcome: e.outcome, proposalId: e.proposalId, proposalHash: e.proposalHash, model: e.model,
-  promptVersion: e.promptVersion, channel: e.channel, endUser: e.endUser, data: e.data, fingerprints: e.fingerprints, hash: e.hash, inclusionProof,
+  id: e.id,
+  tenantId: e.tenantId,
+  leafIndex,
+  occurredAt: e.occurredAt.toISOString(),
+  traceId: e.traceId,
+  actorType: e.actorType,
+  actorId: e.actorId,
+  authMethod: e.authMethod,
+  action: e.action,
+  outcome: e.outcome,
+  proposalId: e.proposalId,
+  proposalHash: e.proposalHash,
+  model: e.model,
+  promptVersion: e.promptVersion,
+  channel: e.channel,
+  endUser: e.endUser,
+  data: e.data,
+  fingerprints: e.fingerprints,
+  hash: e.hash,
+  inclusionProof,
 });
 
 /**
@@ -36,10 +53,14 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
   const tenantId = actor.tenantId;
-  const events = await db().auditEvent.findMany({ where: { tenantId, OR: [{ proposalId: p.id }, { traceId: p.traceId }] }, orderBy: { pos: "asc" }, take: EVENTS_MAX });
+  const events = await db().auditEvent.findMany({
+    where: { tenantId, OR: [{ proposalId: p.id }, { traceId: p.traceId }] },
+    orderBy: { pos: "asc" },
+    take: EVENTS_MAX,
+  });
   const ids = events.map((e) => e.id);
   let leafIndex = await leafIndexesOf(db(), ids);
-  for (const until = Date.now() + INTEGRATION_WAIT_MS; leafIndex.size < ids.length && Date.now() < until; ) {
+  for (const until = Date.now() + INTEGRATION_WAIT_MS; leafIndex.size < ids.length && Date.now() < until;) {
     await new Promise((r) => setTimeout(r, 100));
     leafIndex = await leafIndexesOf(db(), ids);
   }
@@ -60,21 +81,39 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     tenant: { id: tenantId, slug: p.tenant.slug },
     relyingParty: { rpID: rp.rpID, origin: rp.origin },
     proposal: {
-      id: p.id, traceId: p.traceId, status: p.status, hash: p.hash, createdAt: p.createdAt.toISOString(),
+      id: p.id,
+      traceId: p.traceId,
+      status: p.status,
+      hash: p.hash,
+      createdAt: p.createdAt.toISOString(),
       canonicalJson: canonicalProposalJson(hashInputOf(p)),
     },
     approvals: p.approvals.map((a) => {
       const cred = a.passkeyCredentialId ? credentials.get(a.passkeyCredentialId) : undefined;
       const assertion = a.passkeyAssertion as { publicKey?: string } | null;
       return {
-        id: a.id, approverId: a.approverId, authMethod: a.authMethod, authTime: a.authTime.toISOString(), proposalHash: a.proposalHash, createdAt: a.createdAt.toISOString(),
-        passkey: a.passkeyCredentialId && a.passkeyAssertion
-          ? { credentialId: a.passkeyCredentialId, publicKey: cred?.publicKey ?? assertion?.publicKey ?? "", assertion: a.passkeyAssertion }
-          : null,
+        id: a.id,
+        approverId: a.approverId,
+        authMethod: a.authMethod,
+        authTime: a.authTime.toISOString(),
+        proposalHash: a.proposalHash,
+        createdAt: a.createdAt.toISOString(),
+        passkey:
+          a.passkeyCredentialId && a.passkeyAssertion
+            ? { credentialId: a.passkeyCredentialId, publicKey: cred?.publicKey ?? assertion?.publicKey ?? "", assertion: a.passkeyAssertion }
+            : null,
       };
     }),
     execution: p.execution
-      ? { id: p.execution.id, status: p.execution.status, idempotencyKey: p.execution.idempotencyKey, providerRefundId: p.execution.providerRefundId, attempts: p.execution.attempts, reconciliations: p.execution.reconciliations, settledAt: p.execution.settledAt?.toISOString() ?? null }
+      ? {
+          id: p.execution.id,
+          status: p.execution.status,
+          idempotencyKey: p.execution.idempotencyKey,
+          providerRefundId: p.execution.providerRefundId,
+          attempts: p.execution.attempts,
+          reconciliations: p.execution.reconciliations,
+          settledAt: p.execution.settledAt?.toISOString() ?? null,
+        }
       : null,
     refunds: refunds.map((r) => ({ id: r.id, status: r.status, providerRefundId: r.providerRefundId, amountMinor: r.amountMinor, currency: r.currency })),
     events: events.map((e) => toPackEvent(e, proven.has(e.id) ? leafIndex.get(e.id)! : null, proofs.get(e.id) ?? null)),

@@ -11,7 +11,26 @@ const PAGE = 500;
 
 export type AuditExport = { filename: string; contentType: string; body: string; count: number };
 
-const CSV_COLUMNS = ["leafIndex", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "fingerprints", "data", "hash", "id"] as const;
+const CSV_COLUMNS = [
+  "leafIndex",
+  "occurredAt",
+  "traceId",
+  "actorType",
+  "actorId",
+  "authMethod",
+  "action",
+  "outcome",
+  "proposalId",
+  "proposalHash",
+  "model",
+  "promptVersion",
+  "channel",
+  "endUser",
+  "fingerprints",
+  "data",
+  "hash",
+  "id",
+] as const;
 
 function csvCell(v: unknown): string {
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects and arrays are serialised first; String() only sees primitives
@@ -53,7 +72,16 @@ export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, f
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       return format === "csv"
         ? { filename: `audit-${stamp}.csv`, contentType: "text/csv; charset=utf-8", body: toCsv(events), count: events.length }
-        : { filename: `audit-${stamp}.json`, contentType: "application/json; charset=utf-8", body: JSON.stringify({ exportedAt: new Date().toISOString(), filters: { ...searchAuditData(f), subjectUser: f.subject ? "(fingerprint search)" : undefined }, events }, null, 2), count: events.length };
+        : {
+            filename: `audit-${stamp}.json`,
+            contentType: "application/json; charset=utf-8",
+            body: JSON.stringify(
+              { exportedAt: new Date().toISOString(), filters: { ...searchAuditData(f), subjectUser: f.subject ? "(fingerprint search)" : undefined }, events },
+              null,
+              2,
+            ),
+            count: events.length,
+          };
     },
     { timeout: 30_000 },
   );

@@ -9,7 +9,12 @@ import { latestCheckpoint, proveConsistency, toSignedCheckpoint } from "./tree-s
 
 export const auditCheckpointInput = z.object({
   /** An earlier checkpoint's size the caller holds: the answer adds the consistency proof from it. */
-  consistencyFrom: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional(),
+  consistencyFrom: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .optional(),
 });
 
 export type AuditCheckpointAnswer = {

@@ -7,7 +7,10 @@ import { recordAuditEvent } from "./record-event";
 import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
 
-export type TraceStep = AuditEventView & { deltaMs: number; stage: "agent" | "proposal" | "approval" | "execution" | "provider" | "reconciliation" | "audit" | "other" };
+export type TraceStep = AuditEventView & {
+  deltaMs: number;
+  stage: "agent" | "proposal" | "approval" | "execution" | "provider" | "reconciliation" | "audit" | "other";
+};
 
 export type AuditTrace = {
   traceId: string;
@@ -23,8 +26,23 @@ export type AuditTrace = {
     reason: string;
     requiredApprovals: number;
     expiresAt: string;
-    approvals: { id: string; approverName: string; authMethod: string; authTime: string; createdAt: string; passkeyCheck: "verified" | "failed" | "not_applicable"; passkeyDetail: string | null }[];
-    execution: { status: string; idempotencyKey: string; providerRefundId: string | null; attempts: number; reconciliations: number; settledAt: string | null } | null;
+    approvals: {
+      id: string;
+      approverName: string;
+      authMethod: string;
+      authTime: string;
+      createdAt: string;
+      passkeyCheck: "verified" | "failed" | "not_applicable";
+      passkeyDetail: string | null;
+    }[];
+    execution: {
+      status: string;
+      idempotencyKey: string;
+      providerRefundId: string | null;
+      attempts: number;
+      reconciliations: number;
+      settledAt: string | null;
+    } | null;
   }[];
   legalHold: { reason: string; createdAt: string } | null;
 };
@@ -64,9 +82,17 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
     take: 2000,
   });
   const first = rows[0]?.occurredAt.getTime() ?? 0;
-  const leafIndex = await leafIndexesOf(db(), rows.map((r) => r.id));
+  const leafIndex = await leafIndexesOf(
+    db(),
+    rows.map((r) => r.id),
+  );
   const credentialIds = proposals.flatMap((p) => p.approvals.map((a) => a.passkeyCredentialId)).filter((x): x is string => !!x);
-  const keys = new Map((await db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } }, select: { id: true, publicKey: true } })).map((c) => [c.id, c.publicKey]));
+  const keys = new Map(
+    (await db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } }, select: { id: true, publicKey: true } })).map((c) => [
+      c.id,
+      c.publicKey,
+    ]),
+  );
   const rp = webAuthnRelyingParty();
   const hold = await db().auditLegalHold.findUnique({ where: { tenantId_traceId: { tenantId, traceId: id } } });
 
@@ -77,23 +103,53 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
     legalHold: hold && !hold.releasedAt ? { reason: hold.reason, createdAt: hold.createdAt.toISOString() } : null,
     proposals: await Promise.all(
       proposals.map(async (p) => ({
-        id: p.id, status: p.status, hash: p.hash, amountMinor: p.amountMinor, currency: p.currency, recipientDisplay: p.recipientDisplay, reason: p.reason,
-        requiredApprovals: p.requiredApprovals, expiresAt: p.expiresAt.toISOString(),
+        id: p.id,
+        status: p.status,
+        hash: p.hash,
+        amountMinor: p.amountMinor,
+        currency: p.currency,
+        recipientDisplay: p.recipientDisplay,
+        reason: p.reason,
+        requiredApprovals: p.requiredApprovals,
+        expiresAt: p.expiresAt.toISOString(),
         approvals: await Promise.all(
           p.approvals.map(async (a) => {
             let passkeyCheck: "verified" | "failed" | "not_applicable" = "not_applicable";
             let passkeyDetail: string | null = null;
             if (a.authMethod === "passkey") {
               const publicKey = (a.passkeyCredentialId && keys.get(a.passkeyCredentialId)) ?? "";
-              const verdict = await verifyPasskeyApproval({ evidence: a.passkeyAssertion, proposalId: p.id, proposalHash: a.proposalHash, publicKey, credentialId: a.passkeyCredentialId ?? undefined, rpID: rp.rpID, origin: rp.origin });
+              const verdict = await verifyPasskeyApproval({
+                evidence: a.passkeyAssertion,
+                proposalId: p.id,
+                proposalHash: a.proposalHash,
+                publicKey,
+                credentialId: a.passkeyCredentialId ?? undefined,
+                rpID: rp.rpID,
+                origin: rp.origin,
+              });
               passkeyCheck = verdict.verified ? "verified" : "failed";
               passkeyDetail = verdict.verified ? null : verdict.reason;
             }
-            return { id: a.id, approverName: a.approver.name, authMethod: a.authMethod, authTime: a.authTime.toISOString(), createdAt: a.createdAt.toISOString(), passkeyCheck, passkeyDetail };
+            return {
+              id: a.id,
+              approverName: a.approver.name,
+              authMethod: a.authMethod,
+              authTime: a.authTime.toISOString(),
+              createdAt: a.createdAt.toISOString(),
+              passkeyCheck,
+              passkeyDetail,
+            };
           }),
         ),
         execution: p.execution
-          ? { status: p.execution.status, idempotencyKey: p.execution.idempotencyKey, providerRefundId: p.execution.providerRefundId, attempts: p.execution.attempts, reconciliations: p.execution.reconciliations, settledAt: p.execution.settledAt?.toISOString() ?? null }
+          ? {
+              status: p.execution.status,
+              idempotencyKey: p.execution.idempotencyKey,
+              providerRefundId: p.execution.providerRefundId,
+              attempts: p.execution.attempts,
+              reconciliations: p.execution.reconciliations,
+              settledAt: p.execution.settledAt?.toISOString() ?? null,
+            }
           : null,
       })),
     ),

@@ -41,7 +41,11 @@ export async function getChainStatus(actor: Actor): Promise<ChainStatus> {
   if (check?.ok) view = { ok: true, checkedAt: check.checkedAt, events: check.events, tenants: check.tenants };
   else if (check) {
     const own = check.tenantId === tenantId;
-    view = { ok: false, checkedAt: check.checkedAt, ownBreak: own ? { tenantSlug: tenant.slug, seq: check.brokenAtSeq ?? 0, problem: check.problem ?? "" } : null };
+    view = {
+      ok: false,
+      checkedAt: check.checkedAt,
+      ownBreak: own ? { tenantSlug: tenant.slug, seq: check.brokenAtSeq ?? 0, problem: check.problem ?? "" } : null,
+    };
   }
   return { check: view, retentionDays: tenant.retentionDays, checkpoint, refusedKeys: { ownKeys, unknownKeys } };
 }

@@ -24,9 +24,10 @@ export type PurgeResult =
  * `asOf` lets tests and operators purge as of another instant.
  */
 export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new Date()): Promise<PurgeResult> {
-  const days = tenantId === null
-    ? TENANTLESS_RETENTION_DAYS
-    : (await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { retentionDays: true } })).retentionDays;
+  const days =
+    tenantId === null
+      ? TENANTLESS_RETENTION_DAYS
+      : (await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { retentionDays: true } })).retentionDays;
   const cutoff = new Date(asOf.getTime() - days * 86_400_000);
   const verdict = await verifyAuditChain(tenantId);
   if (!verdict.ok) return { tenantId, status: "refused_broken_chain", brokenAtSeq: verdict.brokenAtSeq };

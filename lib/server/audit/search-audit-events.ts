@@ -65,8 +65,16 @@ export async function findAuditEvents(tx: Tx, tenantId: string, f: AuditSearchFi
  *  the writer stores only its fingerprint. */
 export function searchAuditData(f: AuditSearchFilters, extra: Record<string, unknown> = {}) {
   return {
-    traceId: f.traceId, from: f.from?.toISOString(), to: f.to?.toISOString(), actor: f.actor, action: f.action, outcome: f.outcome,
-    proposalId: f.proposalId, cursor: f.cursor, subjectUser: f.subject, ...extra,
+    traceId: f.traceId,
+    from: f.from?.toISOString(),
+    to: f.to?.toISOString(),
+    actor: f.actor,
+    action: f.action,
+    outcome: f.outcome,
+    proposalId: f.proposalId,
+    cursor: f.cursor,
+    subjectUser: f.subject,
+    ...extra,
   };
 }
 /**
@@ -88,7 +96,13 @@ export function isExactTraceLookup(f: AuditSearchFilters): boolean {
  * Refuses unless the actor holds `permission`; a refusal is itself an audit event (who tried to look up
  * what), committed on its own since nothing else happens.
  */
-export async function authorizeAuditAccess(actor: Actor, permission: Permission, action: string, traceId: string | undefined, data: Record<string, unknown>): Promise<void> {
+export async function authorizeAuditAccess(
+  actor: Actor,
+  permission: Permission,
+  action: string,
+  traceId: string | undefined,
+  data: Record<string, unknown>,
+): Promise<void> {
   if (can(actor.roles, permission)) return;
   await db().$transaction((tx) =>
     recordAuditEvent(tx, {

@@ -35,19 +35,32 @@ export async function integrateBatch(client: Client, logId: string, max = BATCH_
     const sizeRow = await client.query<{ size: number }>(`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS size FROM "AuditLeaf" WHERE "logId" = $1`, [logId]);
     const size = sizeRow.rows[0]!.size;
     const refs = frontierRefs(size);
-    const stored = refs.length === 0 ? [] : (await client.query<StoredNode>(
-      `SELECT 0 AS level, "leafIndex" AS index, "leafHash" AS hash FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" = ANY($2::int[])
+    const stored =
+      refs.length === 0
+        ? []
+        : (
+            await client.query<StoredNode>(
+              `SELECT 0 AS level, "leafIndex" AS index, "leafHash" AS hash FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" = ANY($2::int[])
        UNION ALL
        SELECT "level", "index", "hash" FROM "AuditTreeNode" WHERE "logId" = $1 AND ("level", "index") IN (SELECT * FROM unnest($3::int[], $4::int[]))`,
-      [logId, refs.filter((r) => r.level === 0).map((r) => r.index), refs.filter((r) => r.level > 0).map((r) => r.level), refs.filter((r) => r.level > 0).map((r) => r.index)],
-    )).rows;
+              [
+                logId,
+                refs.filter((r) => r.level === 0).map((r) => r.index),
+                refs.filter((r) => r.level > 0).map((r) => r.level),
+                refs.filter((r) => r.level > 0).map((r) => r.index),
+              ],
+            )
+          ).rows;
     const byKey = new Map(stored.map((n) => [`${n.level}:${n.index}`, n]));
     const nodes = refs.map((r) => {
       const n = byKey.get(`${r.level}:${r.index}`);
       if (!n) throw new Error(`audit log ${logId}: frontier node ${r.level}:${r.index} of size ${size} is missing`);
       return n;
     });
-    const { frontier, created } = appendLeaves({ size, nodes }, pending.rows.map((p) => p.leafHash));
+    const { frontier, created } = appendLeaves(
+      { size, nodes },
+      pending.rows.map((p) => p.leafHash),
+    );
     const rows = pending.rows;
     await client.query(
       `INSERT INTO "AuditLeaf" ("logId", "leafIndex", "eventId", "leafHash", "occurredAt")
@@ -57,7 +70,10 @@ export async function integrateBatch(client: Client, logId: string, max = BATCH_
     const inner = created.filter((n) => n.level > 0);
     if (inner.length)
       await client.query(`INSERT INTO "AuditTreeNode" ("logId", "level", "index", "hash") SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])`, [
-        logId, inner.map((n) => n.level), inner.map((n) => n.index), inner.map((n) => n.hash),
+        logId,
+        inner.map((n) => n.level),
+        inner.map((n) => n.index),
+        inner.map((n) => n.hash),
       ]);
     const checkpoint = signCheckpoint({ logId, treeSize: frontier.size, rootHash: frontierRoot(frontier), issuedAt: new Date().toISOString() });
     await client.query(
@@ -184,7 +200,7 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
   return {
     async stop() {
       stopped = true;
-      (wake)?.();
+      wake?.();
       await loop;
       // Closing the connection releases every log lock at once.
       const c = client;

@@ -32,5 +32,10 @@ export function signCheckpoint(cp: Omit<SignedCheckpoint, "keyId" | "signature">
 /** What /api/audit/public-key serves. */
 export function auditPublicKey(): { algorithm: "Ed25519"; keyId: string; publicKey: string; pem: string } {
   const k = auditSigningKey();
-  return { algorithm: "Ed25519", keyId: k.keyId, publicKey: rawPublicKey(k.publicKey).toString("base64"), pem: String(k.publicKey.export({ format: "pem", type: "spki" })) };
+  return {
+    algorithm: "Ed25519",
+    keyId: k.keyId,
+    publicKey: rawPublicKey(k.publicKey).toString("base64"),
+    pem: String(k.publicKey.export({ format: "pem", type: "spki" })),
+  };
 }

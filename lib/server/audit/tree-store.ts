@@ -22,12 +22,18 @@ export async function withNodes<T>(r: Reader, logId: string, run: (get: NodeGett
   return run(getterOf(await loadNodes(r, logId, neededNodes(run))));
 }
 
-export const proveInclusion = (r: Reader, logId: string, leafIndex: number, treeSize: number) => withNodes(r, logId, (g) => inclusionProof(leafIndex, treeSize, g));
+export const proveInclusion = (r: Reader, logId: string, leafIndex: number, treeSize: number) =>
+  withNodes(r, logId, (g) => inclusionProof(leafIndex, treeSize, g));
 export const proveConsistency = (r: Reader, logId: string, first: number, second: number) => withNodes(r, logId, (g) => consistencyProof(first, second, g));
 
 type CheckpointRow = { logId: string; treeSize: number; rootHash: string; issuedAt: Date; keyId: string; signature: string };
 export const toSignedCheckpoint = (c: CheckpointRow): SignedCheckpoint => ({
-  logId: c.logId, treeSize: c.treeSize, rootHash: c.rootHash, issuedAt: c.issuedAt.toISOString(), keyId: c.keyId, signature: c.signature,
+  logId: c.logId,
+  treeSize: c.treeSize,
+  rootHash: c.rootHash,
+  issuedAt: c.issuedAt.toISOString(),
+  keyId: c.keyId,
+  signature: c.signature,
 });
 
 /** The newest signed checkpoint of a log (null before its first batch). */

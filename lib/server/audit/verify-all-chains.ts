@@ -30,7 +30,17 @@ export async function verifyAllAuditChains(source: string): Promise<AllChainsVer
   const checkedAt = new Date();
   await db().$transaction(async (tx) => {
     await tx.auditChainCheck.create({
-      data: { ok: !broken, tenants: tenants.length, events, tenantId: broken?.tenantId ?? null, brokenAtSeq: broken?.seq ?? null, eventId: broken?.eventId ?? null, problem: broken?.problem ?? null, source, checkedAt },
+      data: {
+        ok: !broken,
+        tenants: tenants.length,
+        events,
+        tenantId: broken?.tenantId ?? null,
+        brokenAtSeq: broken?.seq ?? null,
+        eventId: broken?.eventId ?? null,
+        problem: broken?.problem ?? null,
+        source,
+        checkedAt,
+      },
     });
     if (broken) {
       await recordAuditEvent(tx, {

@@ -15,10 +15,28 @@ const PAGE = 5_000;
 const PROOF_PAIRS = 64;
 
 type Row = {
-  leafIndex: number; leafHash: string; eventId: string; leafOccurredAt: Date;
-  id: string | null; tenantId: string | null; occurredAt: Date | null; traceId: string; actorType: string; actorId: string | null; authMethod: string | null;
-  action: string; outcome: string; proposalId: string | null; proposalHash: string | null; model: string | null; promptVersion: string | null;
-  channel: string | null; endUser: string | null; data: unknown; fingerprints: string[] | null; hash: string;
+  leafIndex: number;
+  leafHash: string;
+  eventId: string;
+  leafOccurredAt: Date;
+  id: string | null;
+  tenantId: string | null;
+  occurredAt: Date | null;
+  traceId: string;
+  actorType: string;
+  actorId: string | null;
+  authMethod: string | null;
+  action: string;
+  outcome: string;
+  proposalId: string | null;
+  proposalHash: string | null;
+  model: string | null;
+  promptVersion: string | null;
+  channel: string | null;
+  endUser: string | null;
+  data: unknown;
+  fingerprints: string[] | null;
+  hash: string;
 };
 
 async function* leavesOf(logId: string): AsyncGenerator<LeafRow> {
@@ -31,7 +49,10 @@ async function* leavesOf(logId: string): AsyncGenerator<LeafRow> {
        ORDER BY l."leafIndex"`;
     for (const r of rows)
       yield {
-        leafIndex: r.leafIndex, leafHash: r.leafHash, eventId: r.eventId, occurredAt: r.leafOccurredAt,
+        leafIndex: r.leafIndex,
+        leafHash: r.leafHash,
+        eventId: r.eventId,
+        occurredAt: r.leafOccurredAt,
         event: r.id === null ? null : { ...r, id: r.id, occurredAt: r.occurredAt!, fingerprints: r.fingerprints ?? [] },
       };
     if (rows.length < PAGE) return;
@@ -70,7 +91,13 @@ export async function verifyAuditChain(tenantId: string | null): Promise<ChainVe
     const b = recent[i]!;
     const proof = await proveConsistency(db(), logId, a.treeSize, b.treeSize);
     if (!verifyConsistency(a.treeSize, b.treeSize, a.rootHash, b.rootHash, proof))
-      return { ok: false, events: v.leaves, brokenAtSeq: b.treeSize - 1, eventId: null, problem: `stored tree nodes give no valid consistency proof from size ${a.treeSize} to ${b.treeSize}` };
+      return {
+        ok: false,
+        events: v.leaves,
+        brokenAtSeq: b.treeSize - 1,
+        eventId: null,
+        problem: `stored tree nodes give no valid consistency proof from size ${a.treeSize} to ${b.treeSize}`,
+      };
   }
   const pending = await db().auditPending.count({ where: { logId } });
   return { ok: true, events: v.leaves, checkpoints: v.checkpoints, pending, purged: v.purged };

@@ -2,7 +2,12 @@ import "server-only";
 import { hash, verify } from "@node-rs/argon2";
 
 // argon2id with OWASP's recommended minimum (19 MiB, 2 iterations, 1 lane).
-const options = { algorithm: 2 /* Algorithm.Argon2id (a const enum, not importable under isolatedModules) */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+const options = {
+  algorithm: 2 /* Algorithm.Argon2id (a const enum, not importable under isolatedModules) */,
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 export function hashPassword(password: string): Promise<string> {
   return hash(password, options);

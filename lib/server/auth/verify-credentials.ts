@@ -31,9 +31,7 @@ export type CredentialCheck =
  */
 export async function verifyCredentials(emailInput: string, password: string): Promise<CredentialCheck> {
   const email = emailInput.trim().toLowerCase();
-  const user = email
-    ? await db().staffUser.findUnique({ where: { email }, include: { tenant: { select: { locale: true, active: true } } } })
-    : null;
+  const user = email ? await db().staffUser.findUnique({ where: { email }, include: { tenant: { select: { locale: true, active: true } } } }) : null;
   if (!user || !user.passwordHash) {
     await verifyPassword(await dummyPasswordHash(), password);
     return { ok: false, reason: "unknown_user" };

@@ -19,23 +19,29 @@ type Source = "send" | "reconcile" | "resend" | "webhook";
  */
 export async function applyProviderAnswer(input: { executionId: string; answer: CreateRefundResult; source: Source; traceId: string }): Promise<void> {
   const { answer } = input;
-  await db().$transaction(async (tx) => {
-    if (answer.outcome === "succeeded" || answer.outcome === "pending") {
-      await settleWithRefund(tx, input.executionId, answer.refund, input.source);
-    } else if (answer.outcome === "failed") {
-      await settle(tx, input.executionId, { status: E.failed, failureReason: answer.reason, providerRefundId: answer.refundId }, input.source, { reason: answer.reason, code: answer.code });
-    } else if (answer.outcome === "unknown") {
-      const moved = await tx.execution.updateMany({
-        where: { id: input.executionId, status: { in: [E.sending, E.unknown] } },
-        data: { status: E.unknown, lastError: `${answer.cause}: ${answer.message}`.slice(0, 500) },
-      });
-      if (moved.count === 0) return;
-      const ex = await tx.execution.findUniqueOrThrow({ where: { id: input.executionId }, include: { proposal: true } });
-      await tx.proposal.updateMany({ where: { id: ex.proposalId, status: P.executing }, data: { status: P.needsReconciliation } });
-      await audit(tx, ex, "execution:unknown", "result_pending", input.source, { cause: answer.cause, statusCode: answer.statusCode });
-      await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs) });
-    }
-  }, { maxWait: 15_000, timeout: 15_000 });
+  await db().$transaction(
+    async (tx) => {
+      if (answer.outcome === "succeeded" || answer.outcome === "pending") {
+        await settleWithRefund(tx, input.executionId, answer.refund, input.source);
+      } else if (answer.outcome === "failed") {
+        await settle(tx, input.executionId, { status: E.failed, failureReason: answer.reason, providerRefundId: answer.refundId }, input.source, {
+          reason: answer.reason,
+          code: answer.code,
+        });
+      } else if (answer.outcome === "unknown") {
+        const moved = await tx.execution.updateMany({
+          where: { id: input.executionId, status: { in: [E.sending, E.unknown] } },
+          data: { status: E.unknown, lastError: `${answer.cause}: ${answer.message}`.slice(0, 500) },
+        });
+        if (moved.count === 0) return;
+        const ex = await tx.execution.findUniqueOrThrow({ where: { id: input.executionId }, include: { proposal: true } });
+        await tx.proposal.updateMany({ where: { id: ex.proposalId, status: P.executing }, data: { status: P.needsReconciliation } });
+        await audit(tx, ex, "execution:unknown", "result_pending", input.source, { cause: answer.cause, statusCode: answer.statusCode });
+        await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs) });
+      }
+    },
+    { maxWait: 15_000, timeout: 15_000 },
+  );
 }
 
 /** The provider has a refund for this execution: record it as what it is now. */
@@ -43,7 +49,10 @@ export async function settleWithRefund(tx: Tx, executionId: string, refund: Prov
   if (refund.status === "succeeded") {
     await settle(tx, executionId, { status: E.succeeded, providerRefundId: refund.id }, source, { refundId: refund.id });
   } else if (refund.status === "failed" || refund.status === "canceled") {
-    await settle(tx, executionId, { status: E.failed, providerRefundId: refund.id, failureReason: refund.failureReason ?? refund.status }, source, { refundId: refund.id, reason: refund.failureReason });
+    await settle(tx, executionId, { status: E.failed, providerRefundId: refund.id, failureReason: refund.failureReason ?? refund.status }, source, {
+      refundId: refund.id,
+      reason: refund.failureReason,
+    });
   } else {
     // Accepted, not settled yet: the money is committed at the provider; a webhook or the reconciler settles it.
     const moved = await tx.execution.updateMany({
@@ -81,7 +90,11 @@ async function settle(
   await audit(tx, ex, `execution:${data.status}`, "ok", source, details);
 }
 
-type ExecutionWithProposal = { id: string; tenantId: string; proposal: { id: string; hash: string; orderId: string; paymentId: string; amountMinor: number; currency: string; traceId: string } };
+type ExecutionWithProposal = {
+  id: string;
+  tenantId: string;
+  proposal: { id: string; hash: string; orderId: string; paymentId: string; amountMinor: number; currency: string; traceId: string };
+};
 
 /** Our own ledger of the refund (what "refunded" means for the next proposal of this order). */
 async function upsertRefundRow(tx: Tx, ex: ExecutionWithProposal, providerRefundId: string, status: RefundStatus) {

@@ -23,7 +23,10 @@ export async function checkExecutionNow(actor: Actor, raw: unknown): Promise<Che
   const { executionId } = parseInput(checkExecutionNowInput, raw, "Not an execution id.");
   return db().$transaction(
     async (tx) => {
-      const ex = await tx.execution.findFirst({ where: { id: executionId, tenantId: actor.tenantId }, include: { proposal: { select: { id: true, hash: true, traceId: true } } } });
+      const ex = await tx.execution.findFirst({
+        where: { id: executionId, tenantId: actor.tenantId },
+        include: { proposal: { select: { id: true, hash: true, traceId: true } } },
+      });
       if (!ex) throw new AppError("not_found", "No such execution.");
       const settled = isExecutionSettled(ex.status);
       if (!settled) await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date() });

@@ -47,7 +47,16 @@ export async function executeRefund(proposalId: string): Promise<ExecuteOutcome>
 }
 
 type Begin =
-  | { kind: "send"; executionId: string; idempotencyKey: string; paymentIntent: string; amountMinor: number; currency: string; tenantId: string; traceId: string }
+  | {
+      kind: "send";
+      executionId: string;
+      idempotencyKey: string;
+      paymentIntent: string;
+      amountMinor: number;
+      currency: string;
+      tenantId: string;
+      traceId: string;
+    }
   | { kind: "not_approved" | "already_started" | "revalidation_failed" };
 
 async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin> {
@@ -116,4 +125,3 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
     traceId: p.traceId,
   };
 }
-

@@ -21,7 +21,9 @@ export function defineTask<N extends JobName>(name: N, run: (payload: JobPayload
   return async (raw, helpers) => {
     const parsed = jobTable[name].payload.safeParse(raw ?? {});
     if (!parsed.success) {
-      throw new Error(`invalid payload for ${helpers.job.task_identifier}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
+      throw new Error(
+        `invalid payload for ${helpers.job.task_identifier}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`,
+      );
     }
     const attempt = helpers.job.attempts;
     const maxAttempts = helpers.job.max_attempts;

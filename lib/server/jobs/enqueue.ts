@@ -24,7 +24,8 @@ export async function enqueueJob<N extends JobName>(tx: Tx, task: N, payload: Jo
     throw new Error("maxAttempts must be a positive integer");
   }
   const checked = jobTable[task].payload.safeParse(payload);
-  if (!checked.success) throw new Error(`invalid payload for job ${task}: ${checked.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
+  if (!checked.success)
+    throw new Error(`invalid payload for job ${task}: ${checked.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
   const jobKey = jobKeyFor(task, payload);
   const rows = await tx.$queryRaw<{ id: bigint | string }[]>`
     SELECT (graphile_worker.add_job(

@@ -30,7 +30,14 @@ export class WebhookAttemptFailed extends Error {
 export async function deliverReviewWebhook(input: { deliveryId: string; attempt: number; isLastAttempt: boolean }): Promise<void> {
   const delivery = await db().webhookDelivery.findUnique({
     where: { id: input.deliveryId },
-    select: { id: true, tenantId: true, status: true, payload: true, proposalId: true, tenant: { select: { reviewWebhookUrl: true, reviewWebhookSecret: true } } },
+    select: {
+      id: true,
+      tenantId: true,
+      status: true,
+      payload: true,
+      proposalId: true,
+      tenant: { select: { reviewWebhookUrl: true, reviewWebhookSecret: true } },
+    },
   });
   if (!delivery || delivery.status !== "pending") return;
 
@@ -62,7 +69,9 @@ export async function deliverReviewWebhook(input: { deliveryId: string; attempt:
     });
     if (updated.count !== 1 || status === "pending") return;
     const row = await tx.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, select: { attempts: true } });
-    const proposal = delivery.proposalId ? await tx.proposal.findUnique({ where: { id: delivery.proposalId }, select: { id: true, hash: true, traceId: true } }) : null;
+    const proposal = delivery.proposalId
+      ? await tx.proposal.findUnique({ where: { id: delivery.proposalId }, select: { id: true, hash: true, traceId: true } })
+      : null;
     await recordAuditEvent(tx, {
       tenantId: delivery.tenantId,
       traceId: proposal?.traceId ?? `webhook:${delivery.id}`,

@@ -42,7 +42,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const post = (url: string, allowPrivate = true, timeoutMs = 2_000) => postWebhook({ url, body: "{}", headers: { "X-Webhook-Id": "d1" }, timeoutMs, allowPrivate });
+const post = (url: string, allowPrivate = true, timeoutMs = 2_000) =>
+  postWebhook({ url, body: "{}", headers: { "X-Webhook-Id": "d1" }, timeoutMs, allowPrivate });
 
 describe("postWebhook", () => {
   it("2xx is delivered, 5xx is a retryable failure", async () => {
@@ -66,7 +67,12 @@ describe("postWebhook", () => {
 
   it("refuses an internal literal host unless allowed, without connecting", async () => {
     hits = [];
-    expect(await post(`http://127.0.0.1:${port}/ok`, false)).toEqual({ ok: false, status: null, error: "webhook URL refused (private_address)", permanent: true });
+    expect(await post(`http://127.0.0.1:${port}/ok`, false)).toEqual({
+      ok: false,
+      status: null,
+      error: "webhook URL refused (private_address)",
+      permanent: true,
+    });
     expect(hits).toEqual([]);
   });
 

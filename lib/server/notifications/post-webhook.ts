@@ -78,7 +78,12 @@ export async function postWebhook(input: {
           received += chunk.length;
           if (received > MAX_RESPONSE_BYTES) res.destroy();
         });
-        const done = () => finish(status >= 200 && status < 300 ? { ok: true, status } : { ok: false, status, error: `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}`, permanent: false });
+        const done = () =>
+          finish(
+            status >= 200 && status < 300
+              ? { ok: true, status }
+              : { ok: false, status, error: `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}`, permanent: false },
+          );
         res.on("end", done);
         res.on("close", done);
         res.on("error", done);

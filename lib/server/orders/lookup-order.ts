@@ -44,7 +44,12 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
         refundable: m(left.leftMinor),
         items: items.map((i) => ({ sku: i.sku ?? null, name: i.name ?? null, quantity: i.quantity ?? null, unit_price: m(i.unitMinor ?? 0) })),
         payment: order.payments[0] ? { method: order.payments[0].method, display: order.payments[0].display } : null,
-        open_refund_proposals: order.proposals.map((p) => ({ proposal_id: p.id, status: p.status, amount: m(p.amountMinor), expires_at: p.expiresAt.toISOString() })),
+        open_refund_proposals: order.proposals.map((p) => ({
+          proposal_id: p.id,
+          status: p.status,
+          amount: m(p.amountMinor),
+          expires_at: p.expiresAt.toISOString(),
+        })),
       },
     },
     audit: { order: order.number },

@@ -17,4 +17,3 @@ export async function consumeChallenge(tx: Tx, where: { id: string; staffUserId:
   });
   return used.count === 1;
 }
-

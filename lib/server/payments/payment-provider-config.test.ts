@@ -16,7 +16,14 @@ afterEach(() => {
 describe("paymentProviderConfig", () => {
   it("demo mode points at the sandbox with its public credentials", async () => {
     const config = (await load({ APP_MODE: "demo" }))();
-    expect(config).toEqual({ apiKey: demoPaymentProvider.apiKey, webhookSecret: demoPaymentProvider.webhookSecret, timeoutMs: 10_000, protocol: "http", host: "127.0.0.1", port: 12111 });
+    expect(config).toEqual({
+      apiKey: demoPaymentProvider.apiKey,
+      webhookSecret: demoPaymentProvider.webhookSecret,
+      timeoutMs: 10_000,
+      protocol: "http",
+      host: "127.0.0.1",
+      port: 12111,
+    });
   });
 
   it("production needs a key, refuses the demo values, and defaults to Stripe itself", async () => {

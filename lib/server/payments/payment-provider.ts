@@ -55,11 +55,20 @@ export type UnknownOutcome = { outcome: "unknown"; cause: UnknownCause; message:
  * - `idempotency_key_reused`: the key was first used with other parameters (a bug on our side).
  * - `invalid_request`: any other 4xx refusal of the parameters.
  */
-export type RefundFailureReason = "refund_failed" | "amount_too_large" | "already_refunded" | "payment_intent_not_found" | "idempotency_key_reused" | "invalid_request";
+export type RefundFailureReason =
+  "refund_failed" | "amount_too_large" | "already_refunded" | "payment_intent_not_found" | "idempotency_key_reused" | "invalid_request";
 
 export type CreateRefundResult =
   | { outcome: "succeeded" | "pending"; refundId: string; refund: ProviderRefund; replayed: boolean; requestId: string | null }
-  | { outcome: "failed"; reason: RefundFailureReason; refundId: string | null; code: string | null; message: string; statusCode: number | null; requestId: string | null }
+  | {
+      outcome: "failed";
+      reason: RefundFailureReason;
+      refundId: string | null;
+      code: string | null;
+      message: string;
+      statusCode: number | null;
+      requestId: string | null;
+    }
   | UnknownOutcome;
 
 export type RetrieveRefundResult = { outcome: "found"; refund: ProviderRefund } | { outcome: "not_found" } | UnknownOutcome;

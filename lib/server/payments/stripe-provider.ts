@@ -3,7 +3,17 @@ import Stripe from "stripe";
 import { z } from "zod";
 import { classifyStripeError } from "./classify-stripe-error";
 import { noRetryHttpClient } from "./no-retry-http-client";
-import type { CreateRefundInput, CreateRefundResult, FindRefundsResult, PaymentProvider, ProviderRefund, ProviderRefundStatus, RetrieveRefundResult, UnknownOutcome, VerifyWebhookResult } from "./payment-provider";
+import type {
+  CreateRefundInput,
+  CreateRefundResult,
+  FindRefundsResult,
+  PaymentProvider,
+  ProviderRefund,
+  ProviderRefundStatus,
+  RetrieveRefundResult,
+  UnknownOutcome,
+  VerifyWebhookResult,
+} from "./payment-provider";
 
 // The PaymentProvider on the official `stripe` package. Pointed at Stripe, or (tests, demo) at the
 // sandbox provider through host / port / protocol. No automatic retries of any kind.
@@ -69,17 +79,38 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
       } catch (error) {
         const c = classifyStripeError(error);
         if (c.kind === "unknown") return { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId };
-        if (c.kind === "not_found") return { outcome: "failed", reason: "payment_intent_not_found", refundId: null, code: "resource_missing", message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        if (c.kind === "not_found")
+          return {
+            outcome: "failed",
+            reason: "payment_intent_not_found",
+            refundId: null,
+            code: "resource_missing",
+            message: c.message,
+            statusCode: c.statusCode,
+            requestId: c.requestId,
+          };
         return { outcome: "failed", reason: c.reason, refundId: null, code: c.code, message: c.message, statusCode: c.statusCode, requestId: c.requestId };
       }
       const mapped = toProviderRefund(refund);
       const requestId = refund.lastResponse?.requestId ?? null;
       if (mapped.currency !== valid.currency.toUpperCase() || mapped.amountMinor !== valid.amountMinor || mapped.paymentIntent !== valid.paymentIntent) {
-        warn("provider refund differs from the request", { refundId: mapped.id, expected: { currency: valid.currency, amountMinor: valid.amountMinor, paymentIntent: valid.paymentIntent }, got: { currency: mapped.currency, amountMinor: mapped.amountMinor, paymentIntent: mapped.paymentIntent } });
+        warn("provider refund differs from the request", {
+          refundId: mapped.id,
+          expected: { currency: valid.currency, amountMinor: valid.amountMinor, paymentIntent: valid.paymentIntent },
+          got: { currency: mapped.currency, amountMinor: mapped.amountMinor, paymentIntent: mapped.paymentIntent },
+        });
       }
       const replayed = headerOf(refund.lastResponse?.headers, "idempotent-replayed") === "true";
       if (mapped.status === "failed" || mapped.status === "canceled") {
-        return { outcome: "failed", reason: "refund_failed", refundId: mapped.id, code: mapped.failureReason, message: `refund ${mapped.status}${mapped.failureReason ? `: ${mapped.failureReason}` : ""}`, statusCode: 200, requestId };
+        return {
+          outcome: "failed",
+          reason: "refund_failed",
+          refundId: mapped.id,
+          code: mapped.failureReason,
+          message: `refund ${mapped.status}${mapped.failureReason ? `: ${mapped.failureReason}` : ""}`,
+          statusCode: 200,
+          requestId,
+        };
       }
       return { outcome: mapped.status === "succeeded" ? "succeeded" : "pending", refundId: mapped.id, refund: mapped, replayed, requestId };
     },
@@ -113,7 +144,13 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
         if (!list.has_more || list.data.length === 0) return { outcome: "ok", refunds: found };
         startingAfter = list.data[list.data.length - 1]!.id;
       }
-      return { outcome: "unknown", cause: "server_error", message: `more than ${MAX_LIST_PAGES * 100} refunds on ${paymentIntent}`, statusCode: null, requestId: null };
+      return {
+        outcome: "unknown",
+        cause: "server_error",
+        message: `more than ${MAX_LIST_PAGES * 100} refunds on ${paymentIntent}`,
+        statusCode: null,
+        requestId: null,
+      };
     },
 
     verifyWebhook(rawBody: string | Buffer, signatureHeader: string | null | undefined): VerifyWebhookResult {

@@ -41,7 +41,9 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
       const ref = await db().proposal.findFirst({ where: { id: input.proposalId, tenantId: actor.tenantId }, select: { id: true, hash: true } });
       const refusal = await db().$transaction((tx) =>
         checked.reason === "locked"
-          ? refuse(tx, actor, traceId, ref, "limit_exceeded", "Too many wrong passwords: your account is paused for a few minutes.", { reason: "account_locked" })
+          ? refuse(tx, actor, traceId, ref, "limit_exceeded", "Too many wrong passwords: your account is paused for a few minutes.", {
+              reason: "account_locked",
+            })
           : refuse(tx, actor, traceId, ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" }),
       );
       throw decisionError(refusal);
@@ -54,7 +56,13 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
   return decision.value;
 }
 
-async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId: string, passwordStepUp: { at: Date } | null): Promise<Decision<ApprovalResult>> {
+async function decide(
+  tx: Tx,
+  actor: Actor,
+  input: ApproveProposalInput,
+  traceId: string,
+  passwordStepUp: { at: Date } | null,
+): Promise<Decision<ApprovalResult>> {
   const p = await lockProposal(tx, actor.tenantId, input.proposalId);
   if (!p) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.");
   const ref = { id: p.id, hash: p.hash };
@@ -64,12 +72,19 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
   if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status });
   if (p.expiresAt <= now) {
     await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.expired, decidedAt: now } });
-    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.expired), "This proposal expired before it was approved; re-prepare it from current data.", { expiresAt: p.expiresAt.toISOString() });
+    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.expired), "This proposal expired before it was approved; re-prepare it from current data.", {
+      expiresAt: p.expiresAt.toISOString(),
+    });
   }
   if (recomputeHash(p) !== p.hash) {
     // The stored row no longer hashes to its recorded hash: it was altered outside the product.
-    await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: "stored_hash_mismatch", decidedAt: now } });
-    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "This proposal's stored data does not match its hash; it was invalidated.", { reason: "stored_hash_mismatch" });
+    await tx.proposal.updateMany({
+      where: { id: p.id, status: S.pendingApproval },
+      data: { status: S.invalidated, invalidationReason: "stored_hash_mismatch", decidedAt: now },
+    });
+    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "This proposal's stored data does not match its hash; it was invalidated.", {
+      reason: "stored_hash_mismatch",
+    });
   }
   if (input.hash !== p.hash) {
     return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you approved is not this proposal's hash. Reload the proposal and review it again.", {
@@ -78,16 +93,31 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
   }
   const mismatch = await orderMismatch(tx, p);
   if (mismatch) {
-    await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: mismatch, decidedAt: now } });
-    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.", {
-      reason: mismatch,
+    await tx.proposal.updateMany({
+      where: { id: p.id, status: S.pendingApproval },
+      data: { status: S.invalidated, invalidationReason: mismatch, decidedAt: now },
     });
+    return refuse(
+      tx,
+      actor,
+      traceId,
+      ref,
+      refusalCodeFor(S.invalidated),
+      "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.",
+      {
+        reason: mismatch,
+      },
+    );
   }
   if (p.requestedByStaffId === actor.userId) {
-    return refuse(tx, actor, traceId, ref, "permission_denied", "You prepared or edited this proposal, so another reviewer must approve it.", { reason: "own_proposal" });
+    return refuse(tx, actor, traceId, ref, "permission_denied", "You prepared or edited this proposal, so another reviewer must approve it.", {
+      reason: "own_proposal",
+    });
   }
   if (p.approvals.some((a) => a.approverId === actor.userId)) {
-    return refuse(tx, actor, traceId, ref, "permission_denied", "You already approved this proposal; it needs a different reviewer.", { reason: "already_approved" });
+    return refuse(tx, actor, traceId, ref, "permission_denied", "You already approved this proposal; it needs a different reviewer.", {
+      reason: "already_approved",
+    });
   }
 
   let authMethod = actor.authMethod;
@@ -164,7 +194,14 @@ async function decide(tx: Tx, actor: Actor, input: ApproveProposalInput, traceId
     action: "proposal:approve",
     outcome: "ok",
     proposal: ref,
-    data: { approvals, requiredApprovals: p.requiredApprovals, status, authTime: authTime.toISOString(), agentTraceId: p.traceId, ...(passkey ? { passkeyId: passkey.credentialId } : {}) },
+    data: {
+      approvals,
+      requiredApprovals: p.requiredApprovals,
+      status,
+      authTime: authTime.toISOString(),
+      agentTraceId: p.traceId,
+      ...(passkey ? { passkeyId: passkey.credentialId } : {}),
+    },
     redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId", "passkeyId"] },
   });
   return { value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };

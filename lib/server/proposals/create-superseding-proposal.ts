@@ -15,7 +15,9 @@ type Old = {
   traceId: string;
 };
 
-export type SupersedeResult = { ok: true; proposal: { id: string; hash: string; amountMinor: number } } | { ok: false; reason: "nothing_left_to_refund" | "no_payment" | "already_superseded" | "another_pending" };
+export type SupersedeResult =
+  | { ok: true; proposal: { id: string; hash: string; amountMinor: number } }
+  | { ok: false; reason: "nothing_left_to_refund" | "no_payment" | "already_superseded" | "another_pending" };
 
 /**
  * Makes the proposal that replaces `old` through the one builder (amount = min(wanted, what is left to
@@ -32,7 +34,8 @@ export async function createSupersedingProposal(
   const [order] = await tx.$queryRaw<{ id: string; currency: string; capturedMinor: number }[]>`
     SELECT "id", "currency", "capturedMinor" FROM "Order" WHERE "id" = ${old.orderId}::uuid AND "tenantId" = ${old.tenantId}::uuid FOR UPDATE`;
   if (!order) return { ok: false, reason: "no_payment" };
-  if (await tx.proposal.findFirst({ where: { orderId: order.id, status: proposalStatus.pendingApproval }, select: { id: true } })) return { ok: false, reason: "another_pending" };
+  if (await tx.proposal.findFirst({ where: { orderId: order.id, status: proposalStatus.pendingApproval }, select: { id: true } }))
+    return { ok: false, reason: "another_pending" };
   const built = await buildProposal(tx, {
     tenantId: old.tenantId,
     order,

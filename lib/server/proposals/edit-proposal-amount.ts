@@ -28,17 +28,50 @@ export async function editProposalAmount(actor: Actor, raw: unknown): Promise<{ 
     const refusal = reviewerRefusal(old.expiresAt <= now ? S.expired : old.status, "edit");
     if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: old.status }, action);
     if (input.hash !== old.hash) {
-      return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you edited is not this proposal's hash. Reload it and review it again.", { reason: "hash_mismatch" }, action);
+      return refuse(
+        tx,
+        actor,
+        traceId,
+        ref,
+        "invalid_arguments",
+        "The hash you edited is not this proposal's hash. Reload it and review it again.",
+        { reason: "hash_mismatch" },
+        action,
+      );
     }
     if (input.amountMinor >= old.amountMinor) {
-      return refuse(tx, actor, traceId, ref, "invalid_arguments", "An edit can only lower the amount.", { reason: "not_lower", maxMinor: old.amountMinor - 1 }, action);
+      return refuse(
+        tx,
+        actor,
+        traceId,
+        ref,
+        "invalid_arguments",
+        "An edit can only lower the amount.",
+        { reason: "not_lower", maxMinor: old.amountMinor - 1 },
+        action,
+      );
     }
     const mismatch = await orderMismatch(tx, old);
     if (mismatch) {
-      await tx.proposal.updateMany({ where: { id: old.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: mismatch, decidedAt: now } });
-      return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "The order changed since this proposal was prepared, so it was invalidated.", { reason: mismatch }, action);
+      await tx.proposal.updateMany({
+        where: { id: old.id, status: S.pendingApproval },
+        data: { status: S.invalidated, invalidationReason: mismatch, decidedAt: now },
+      });
+      return refuse(
+        tx,
+        actor,
+        traceId,
+        ref,
+        refusalCodeFor(S.invalidated),
+        "The order changed since this proposal was prepared, so it was invalidated.",
+        { reason: mismatch },
+        action,
+      );
     }
-    const closed = await tx.proposal.updateMany({ where: { id: old.id, status: S.pendingApproval }, data: { status: S.invalidated, invalidationReason: "superseded_by_edit", decidedAt: now } });
+    const closed = await tx.proposal.updateMany({
+      where: { id: old.id, status: S.pendingApproval },
+      data: { status: S.invalidated, invalidationReason: "superseded_by_edit", decidedAt: now },
+    });
     if (closed.count !== 1) throw new Error("proposal changed state under its row lock");
     const made = await createSupersedingProposal(tx, old, { wantedMinor: input.amountMinor, requestedByStaffId: actor.userId, now });
     if (!made.ok) throw new Error(`could not supersede an editable proposal: ${made.reason}`);

@@ -79,7 +79,14 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
     requestedBy: p.requestedByAgentKey
       ? { kind: "agent" as const, name: p.requestedByAgentKey.name, channel: p.channel?.slug ?? null }
       : { kind: "staff" as const, name: requester?.name ?? "—", channel: null },
-    approvals: p.approvals.map((a) => ({ id: a.id, approver: a.approver.name, authMethod: a.authMethod, authTime: a.authTime.toISOString(), createdAt: a.createdAt.toISOString(), passkey: !!a.passkeyAssertion })),
+    approvals: p.approvals.map((a) => ({
+      id: a.id,
+      approver: a.approver.name,
+      authMethod: a.authMethod,
+      authTime: a.authTime.toISOString(),
+      createdAt: a.createdAt.toISOString(),
+      passkey: !!a.passkeyAssertion,
+    })),
     supersedes: p.supersedes,
     supersededBy: p.supersededBy,
     previouslyRejected,
@@ -88,8 +95,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       canDecide: can(actor.roles, "proposal:decide") && pending && !ownRequest && !alreadyApproved,
       canReject: can(actor.roles, "proposal:decide") && pending,
       canEdit: can(actor.roles, "proposal:decide") && pending,
-      canReprepare:
-        can(actor.roles, "proposal:reprepare") && !p.supersededBy && canBeReprepared(p, now),
+      canReprepare: can(actor.roles, "proposal:reprepare") && !p.supersededBy && canBeReprepared(p, now),
       ownRequest,
       alreadyApproved,
       // The approve dialog then offers "Approve with passkey" (a signature over this proposal's hash).

@@ -57,7 +57,13 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
   if (f.flag === "velocity") conditions.push(velocitySql);
 
   const rows = await db().$queryRaw<
-    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected"> & { expiresAt: Date; createdAt: Date; approvals: bigint; duplicate: boolean; velocity: boolean } & PreviousRejectionColumns)[]
+    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected"> & {
+      expiresAt: Date;
+      createdAt: Date;
+      approvals: bigint;
+      duplicate: boolean;
+      velocity: boolean;
+    } & PreviousRejectionColumns)[]
   >`
     SELECT p.id, p.hash, o.number AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
            p."recipientDisplay", p.reason, c.slug AS channel, p."expiresAt", p."createdAt", p."requiredApprovals",

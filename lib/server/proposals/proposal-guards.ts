@@ -31,7 +31,10 @@ export const recomputeHash = recomputeProposalHash;
  */
 export async function orderMismatch(
   tx: Tx,
-  p: HashableProposal & { order: { capturedMinor: number; status: string; currency: string }; payment: { method: string; providerPaymentRef: string; holderName: string } },
+  p: HashableProposal & {
+    order: { capturedMinor: number; status: string; currency: string };
+    payment: { method: string; providerPaymentRef: string; holderName: string };
+  },
   now: Date = new Date(),
 ): Promise<string | null> {
   if (p.order.status === "cancelled" || p.order.status === "refunded") return `order_${p.order.status}`;

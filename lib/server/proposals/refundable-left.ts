@@ -26,11 +26,22 @@ export type RefundableLeft = { leftMinor: number; refundedOrPendingMinor: number
  * open proposals (optionally not counting one, the proposal being checked). The one place this sum is
  * made; callers hold the order's row lock when they act on the answer.
  */
-export async function refundableLeft(tx: Tx, order: { id: string; capturedMinor: number }, opts: { now: Date; excludeProposalId?: string }): Promise<RefundableLeft> {
+export async function refundableLeft(
+  tx: Tx,
+  order: { id: string; capturedMinor: number },
+  opts: { now: Date; excludeProposalId?: string },
+): Promise<RefundableLeft> {
   // Sequential on purpose: one transaction is one connection.
-  const refunds = await tx.refund.aggregate({ where: { orderId: order.id, status: { in: [refundStatus.succeeded, refundStatus.pending] } }, _sum: { amountMinor: true } });
+  const refunds = await tx.refund.aggregate({
+    where: { orderId: order.id, status: { in: [refundStatus.succeeded, refundStatus.pending] } },
+    _sum: { amountMinor: true },
+  });
   const open = await tx.proposal.aggregate({ where: openProposalsWhere(order.id, opts.now, opts.excludeProposalId), _sum: { amountMinor: true } });
   const refundedOrPendingMinor = refunds._sum.amountMinor ?? 0;
   const openProposalsMinor = open._sum.amountMinor ?? 0;
-  return { leftMinor: refundableMinor({ capturedMinor: order.capturedMinor, refundedOrPendingMinor, openProposalsMinor }), refundedOrPendingMinor, openProposalsMinor };
+  return {
+    leftMinor: refundableMinor({ capturedMinor: order.capturedMinor, refundedOrPendingMinor, openProposalsMinor }),
+    refundedOrPendingMinor,
+    openProposalsMinor,
+  };
 }

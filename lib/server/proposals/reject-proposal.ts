@@ -32,7 +32,16 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
   const refusal = reviewerRefusal(p.status, "reject");
   if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status }, action);
   if (input.hash !== p.hash) {
-    return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you reviewed is not this proposal's hash. Reload it and review it again.", { reason: "hash_mismatch" }, action);
+    return refuse(
+      tx,
+      actor,
+      traceId,
+      ref,
+      "invalid_arguments",
+      "The hash you reviewed is not this proposal's hash. Reload it and review it again.",
+      { reason: "hash_mismatch" },
+      action,
+    );
   }
   const now = new Date();
   const moved = await tx.proposal.updateMany({

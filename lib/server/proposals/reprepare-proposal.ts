@@ -36,7 +36,16 @@ export async function reprepareProposal(actor: Actor, raw: unknown): Promise<{ p
       old.status = S.expired;
     }
     if (!canBeReprepared(old, now)) {
-      return refuse(tx, actor, traceId, { id: old.id, hash: old.hash }, "permission_denied", "Only an expired or invalidated proposal can be re-prepared.", { status: old.status }, action);
+      return refuse(
+        tx,
+        actor,
+        traceId,
+        { id: old.id, hash: old.hash },
+        "permission_denied",
+        "Only an expired or invalidated proposal can be re-prepared.",
+        { status: old.status },
+        action,
+      );
     }
     const made = await createSupersedingProposal(tx, old, { wantedMinor: old.amountMinor, requestedByStaffId: actor.userId, now });
     if (!made.ok) {

@@ -24,7 +24,10 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
   const code = agentOutcomeFor(p.status);
   if (code === "approval_required") return { outcome: approvalRequired(p, p.order.number), proposal };
   if (code === "result_pending") {
-    return { outcome: { code, result: { ...base, status: p.status, next_step: "Approved; the refund is being paid. Check again later. Do not re-submit." } }, proposal };
+    return {
+      outcome: { code, result: { ...base, status: p.status, next_step: "Approved; the refund is being paid. Check again later. Do not re-submit." } },
+      proposal,
+    };
   }
   if (code === "ok") return { outcome: { code, result: { ...base, status: p.status } }, proposal };
   // Ended without effect: rejected, expired or invalidated — each the agent's error code of the same name.
@@ -32,7 +35,10 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
     case S.rejected:
       return { outcome: failure(code, "A reviewer rejected this refund.", { ...base, reason: p.rejectionReason ?? null }), proposal };
     case S.expired:
-      return { outcome: failure(code, "This refund proposal expired before anyone approved it. Prepare a new one only if the customer still wants it.", base), proposal };
+      return {
+        outcome: failure(code, "This refund proposal expired before anyone approved it. Prepare a new one only if the customer still wants it.", base),
+        proposal,
+      };
     case S.invalidated:
       return {
         outcome: failure(code, "This refund proposal can no longer be approved (the order changed or a reviewer replaced it).", {

@@ -39,7 +39,13 @@ export async function prepareRefund(tx: Tx, input: PrepareRefundInput, ctx: Tool
       outcome: failure(
         "rejected",
         `A reviewer rejected a refund for order ${JSON.stringify(order.number)} on ${cooldown.rejectedAt}. It cannot be requested again before ${cooldown.until}. Tell the customer the reason; do not retry.`,
-        { order_id: order.number, reason: cooldown.reason, rejected_at: cooldown.rejectedAt, retry_after: cooldown.until, previous_proposal_id: cooldown.proposalId },
+        {
+          order_id: order.number,
+          reason: cooldown.reason,
+          rejected_at: cooldown.rejectedAt,
+          retry_after: cooldown.until,
+          previous_proposal_id: cooldown.proposalId,
+        },
       ),
       proposal: { id: cooldown.proposalId, hash: cooldown.hash },
       audit: { order: order.number, cooldown: true },
@@ -64,15 +70,24 @@ export async function prepareRefund(tx: Tx, input: PrepareRefundInput, ctx: Tool
   });
   if (!built.ok && built.reason === "nothing_left_to_refund") {
     return {
-      outcome: failure("permission_denied", `Nothing is left to refund on order ${JSON.stringify(order.number)}: it was already refunded or a refund is already in progress.`, {
-        order_id: order.number,
-        reason: "nothing_left_to_refund",
-      }),
+      outcome: failure(
+        "permission_denied",
+        `Nothing is left to refund on order ${JSON.stringify(order.number)}: it was already refunded or a refund is already in progress.`,
+        {
+          order_id: order.number,
+          reason: "nothing_left_to_refund",
+        },
+      ),
       audit: { order: order.number },
     };
   }
   if (!built.ok) {
-    return { outcome: failure("permission_denied", `Order ${JSON.stringify(order.number)} has no payment that can be refunded.`, { order_id: order.number, reason: "no_payment" }) };
+    return {
+      outcome: failure("permission_denied", `Order ${JSON.stringify(order.number)} has no payment that can be refunded.`, {
+        order_id: order.number,
+        reason: "no_payment",
+      }),
+    };
   }
   const { proposal, payment } = built;
   return {

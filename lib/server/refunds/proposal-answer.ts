@@ -29,7 +29,8 @@ export function approvalRequired(p: ProposalRow, orderNumber: string): ToolOutco
       expires_at: p.expiresAt.toISOString(),
       hash: p.hash,
       approvals_required: p.requiredApprovals,
-      next_step: "A person must approve this refund before anything is paid. Tell the customer it awaits review and check later with get_refund_status. Do not call prepare_refund again.",
+      next_step:
+        "A person must approve this refund before anything is paid. Tell the customer it awaits review and check later with get_refund_status. Do not call prepare_refund again.",
     },
   };
 }

@@ -18,10 +18,17 @@ export async function ChainPanel({ actor }: { actor: Actor }) {
           ? t("chainNever")
           : check.ok
             ? t("chainOk", { time, events: check.events, tenants: check.tenants })
-            : t("chainBroken", { time, tenant: check.ownBreak?.tenantSlug ?? "—", seq: check.ownBreak ? check.ownBreak.seq : "—", problem: check.ownBreak ? check.ownBreak.problem : "—" })}
+            : t("chainBroken", {
+                time,
+                tenant: check.ownBreak?.tenantSlug ?? "—",
+                seq: check.ownBreak ? check.ownBreak.seq : "—",
+                problem: check.ownBreak ? check.ownBreak.problem : "—",
+              })}
       </p>
       <p className="muted">{t("retention", { days: retentionDays })}</p>
-      {checkpoint ? <p className="muted">{t("checkpoint", { seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }), count: checkpoint.purgedCount })}</p> : null}
+      {checkpoint ? (
+        <p className="muted">{t("checkpoint", { seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }), count: checkpoint.purgedCount })}</p>
+      ) : null}
       <p className="muted" data-testid="refused-keys">
         {t("refusedKeys", { own: refusedKeys.ownKeys, unknown: refusedKeys.unknownKeys })}
       </p>

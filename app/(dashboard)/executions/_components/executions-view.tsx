@@ -92,7 +92,11 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
         <div className="filters" role="search">
           <div className="field">
             <label htmlFor="filter-state">{t("filterState")}</label>
-            <select id="filter-state" value={filters.state ?? ""} onChange={(e) => setFilters({ state: (e.target.value || undefined) as ExecutionState | undefined })}>
+            <select
+              id="filter-state"
+              value={filters.state ?? ""}
+              onChange={(e) => setFilters({ state: (e.target.value || undefined) as ExecutionState | undefined })}
+            >
               <option value="">{t("any")}</option>
               {executionStates.map((s) => (
                 <option key={s} value={s}>

@@ -33,8 +33,12 @@ export function InDoubtChart({ points }: { points: ChartPoint[] }) {
         <path d={line} fill="none" stroke="#2563eb" strokeWidth={2} />
         <text x={PAD} y={14} fontSize={11} fill="#6b7280">{`${t("chartInDoubt")} (max ${maxCount})`}</text>
         <text x={W - PAD} y={14} fontSize={11} fill="#2563eb" textAnchor="end">{`${t("chartOldest")} (max ${Math.round(maxAge / 60)} min)`}</text>
-        <text x={PAD} y={H - 8} fontSize={11} fill="#6b7280">-24 h</text>
-        <text x={W - PAD} y={H - 8} fontSize={11} fill="#6b7280" textAnchor="end">{t("chartNow")}</text>
+        <text x={PAD} y={H - 8} fontSize={11} fill="#6b7280">
+          -24 h
+        </text>
+        <text x={W - PAD} y={H - 8} fontSize={11} fill="#6b7280" textAnchor="end">
+          {t("chartNow")}
+        </text>
       </svg>
       <figcaption className="muted">{summary}</figcaption>
     </figure>

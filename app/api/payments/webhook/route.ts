@@ -9,7 +9,11 @@ export async function POST(request: Request): Promise<Response> {
   try {
     // Capped while streaming: an unauthenticated sender cannot make us buffer a huge body.
     const body = await readCappedBody(request, 256 * 1024);
-    if (!body.ok) return Response.json({ received: false, error: body.reason === "too_large" ? "body too large" : "unreadable body" }, { status: body.reason === "too_large" ? 413 : 400 });
+    if (!body.ok)
+      return Response.json(
+        { received: false, error: body.reason === "too_large" ? "body too large" : "unreadable body" },
+        { status: body.reason === "too_large" ? 413 : 400 },
+      );
     const result = await settleFromWebhook(body.text, request.headers.get("stripe-signature"));
     return Response.json(result.body, { status: result.status });
   } catch (error) {
