@@ -39,12 +39,12 @@ export type AuditContent = {
 /** An event as stored: its content, its leaf hash, and its place in the tree once integrated (null: pending). */
 export type LoggedEvent = AuditContent & { hash: string; leafIndex: number | null };
 
-export function auditLeafData(e: AuditContent): string {
-  const json = canonicalize({
-    v: 3,
+/** Exactly the content fields of an event (the one list of them), whatever else the row carries. */
+export function auditContentOf(e: AuditContent): AuditContent {
+  return {
     id: e.id,
     tenantId: e.tenantId,
-    occurredAt: e.occurredAt.toISOString(),
+    occurredAt: e.occurredAt,
     traceId: e.traceId,
     actorType: e.actorType,
     actorId: e.actorId,
@@ -57,9 +57,14 @@ export function auditLeafData(e: AuditContent): string {
     promptVersion: e.promptVersion,
     channel: e.channel,
     endUser: e.endUser,
-    data: e.data ?? null,
+    data: e.data,
     fingerprints: e.fingerprints,
-  });
+  };
+}
+
+export function auditLeafData(e: AuditContent): string {
+  const content = auditContentOf(e);
+  const json = canonicalize({ v: 3, ...content, occurredAt: content.occurredAt.toISOString(), data: content.data ?? null });
   if (json === undefined) throw new Error("audit event could not be canonicalized");
   return json;
 }

@@ -7,6 +7,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { inclusionProof } from "@/lib/domain/merkle";
+import { auditContentOf } from "@/lib/domain/audit-log";
 import { recordAuditEvent } from "./record-event";
 import { leafIndexesOf } from "./audit-event-view";
 import { latestCheckpoint, withNodes } from "./tree-store";
@@ -18,24 +19,9 @@ const INTEGRATION_WAIT_MS = 3_000;
 
 type EventRow = Omit<PackEvent, "occurredAt" | "leafIndex" | "inclusionProof"> & { occurredAt: Date };
 const toPackEvent = (e: EventRow, leafIndex: number | null, inclusionProof: string[] | null): PackEvent => ({
-  id: e.id,
-  tenantId: e.tenantId,
-  leafIndex,
+  ...auditContentOf(e),
   occurredAt: e.occurredAt.toISOString(),
-  traceId: e.traceId,
-  actorType: e.actorType,
-  actorId: e.actorId,
-  authMethod: e.authMethod,
-  action: e.action,
-  outcome: e.outcome,
-  proposalId: e.proposalId,
-  proposalHash: e.proposalHash,
-  model: e.model,
-  promptVersion: e.promptVersion,
-  channel: e.channel,
-  endUser: e.endUser,
-  data: e.data,
-  fingerprints: e.fingerprints,
+  leafIndex,
   hash: e.hash,
   inclusionProof,
 });

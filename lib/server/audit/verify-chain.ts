@@ -1,5 +1,5 @@
 import "server-only";
-import { verifyLog, logIdOf, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
+import { verifyLog, logIdOf, type AuditContent, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
 import { verifyConsistency } from "@/lib/domain/merkle";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { db } from "@/lib/server/db/client";
@@ -14,30 +14,11 @@ const PAGE = 5_000;
 /** Consecutive checkpoint pairs whose consistency proof (built from the stored nodes) is re-checked. */
 const PROOF_PAIRS = 64;
 
-type Row = {
-  leafIndex: number;
-  leafHash: string;
-  eventId: string;
-  leafOccurredAt: Date;
-  id: string | null;
-  tenantId: string | null;
-  occurredAt: Date | null;
-  traceId: string;
-  actorType: string;
-  actorId: string | null;
-  authMethod: string | null;
-  action: string;
-  outcome: string;
-  proposalId: string | null;
-  proposalHash: string | null;
-  model: string | null;
-  promptVersion: string | null;
-  channel: string | null;
-  endUser: string | null;
-  data: unknown;
-  fingerprints: string[] | null;
-  hash: string;
-};
+/** A leaf LEFT JOINed to its event: the event's columns are null where its row is gone (purged or deleted). */
+type Row = { leafIndex: number; leafHash: string; eventId: string; leafOccurredAt: Date; hash: string } & Omit<
+  AuditContent,
+  "id" | "occurredAt" | "fingerprints"
+> & { id: string | null; occurredAt: Date | null; fingerprints: string[] | null };
 
 async function* leavesOf(logId: string): AsyncGenerator<LeafRow> {
   for (let from = 0; ; from += PAGE) {
