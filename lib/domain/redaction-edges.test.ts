@@ -121,3 +121,19 @@ describe("redact", () => {
     expect(redact(() => 1, fp).data).toBeNull();
   });
 });
+
+describe("a replacement is never scanned again", () => {
+  // A real keyed fingerprint is hex: some have long digit runs. They must come out exactly as made.
+  const digitFp = (v: string) => `fp:${createHash("sha256").update(v).digest("hex").replace(/[a-f]/g, "7").slice(0, 16)}`;
+  it("keeps fingerprints with long digit runs intact (not taken for a phone or card number)", () => {
+    const email = "ana@example.com";
+    const card = "4242 4242 4242 4242";
+    const out = scrubText(`write to ${email}, card ${card}`, digitFp);
+    expect(out).toMatch(/^write to fp:\d{16}, card fp:\d{16}$/);
+    expect(out).toContain(digitFp(email));
+  });
+  it("keeps a known personal value's fingerprint intact too", () => {
+    const out = scrubText("María Pérez called", digitFp, new Set(), ["María Pérez"]);
+    expect(out).toBe(`${digitFp("María Pérez")} called`);
+  });
+});

@@ -156,16 +156,18 @@ function escapeRegExp(s: string): string {
 /** Replaces personal data and credentials inside free text. Does not truncate. */
 export function scrubText(text: string, fp: Fingerprinter, seen: Set<string> = new Set(), knownPersonal: readonly (string | null | undefined)[] = []): string {
   let out = wellFormed(text);
+  // Whatever a step replaces (a fingerprint, "[secret]") or sets aside (a canonical UUID: not personal data,
+  // but its digit runs look like phone or card numbers) is held out of the text until the end, so no later
+  // pattern scans it again: a fingerprint's hex digits must never be taken for a phone number.
+  const kept: string[] = [];
+  const hold = (value: string) => `\u0000${kept.push(value) - 1}\u0000`;
   for (const known of knownPersonal) {
     if (!known || known.trim().length < 3) continue;
-    out = out.replace(new RegExp(escapeRegExp(known.trim()), "gi"), (m) => mask(m, fp, seen));
+    out = out.replace(new RegExp(escapeRegExp(known.trim()), "gi"), (m) => hold(mask(m, fp, seen)));
   }
-  // Ids are not personal data, but their digit runs look like phone or card numbers: set canonical
-  // UUIDs aside while the patterns run, then put them back unchanged. (Long hex strings stay subject
-  // to the secret pattern: a token may look like a digest.)
-  const kept: string[] = [];
-  out = out.replace(IDENTIFIER, (m) => `\u0000${kept.push(m) - 1}\u0000`);
-  for (const p of PATTERNS) out = out.replace(p.re, (m) => p.replace(m, fp, seen));
+  // (Long hex strings stay subject to the secret pattern: a token may look like a digest.)
+  out = out.replace(IDENTIFIER, (m) => hold(m));
+  for (const p of PATTERNS) out = out.replace(p.re, (m) => hold(p.replace(m, fp, seen)));
   // eslint-disable-next-line no-control-regex -- NUL delimits the placeholders set above (NUL never survives wellFormed)
   return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] ?? "");
 }
