@@ -7,6 +7,7 @@ import { expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { encode } from "next-auth/jwt";
 import { publicDemoSecrets, type DemoSecrets } from "../lib/config/demo-secrets";
+import { SESSION_ABSOLUTE_SECONDS } from "../lib/server/auth/session-lifetime";
 import { withDb } from "./support/db";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -102,4 +103,14 @@ test("a session cookie forged with the old public secret opens nothing; one made
   expect(forged.status()).toBe(401);
   const genuine = await request.get(`${base}/api/proposals`, { headers: await asCookie(installed.NEXTAUTH_SECRET) });
   expect(genuine.status()).toBe(200);
+
+  // The absolute lifetime (12 h from the original sign-in) holds whatever the cookie says: a genuine cookie
+  // whose sign-in was 12 h and one minute ago opens nothing; one a minute inside the limit still works.
+  const signedInAgo = async (seconds: number) => ({
+    cookie: `next-auth.session-token=${await encode({ token: { ...claims, authTime: Math.floor(Date.now() / 1000) - seconds }, secret: installed.NEXTAUTH_SECRET, maxAge: 3600 })}`,
+  });
+  const tooOld = await request.get(`${base}/api/proposals`, { headers: await signedInAgo(SESSION_ABSOLUTE_SECONDS + 60) });
+  expect(tooOld.status()).toBe(401);
+  const justInside = await request.get(`${base}/api/proposals`, { headers: await signedInAgo(SESSION_ABSOLUTE_SECONDS - 60) });
+  expect(justInside.status()).toBe(200);
 });

@@ -1,5 +1,5 @@
 // npm test: every test, the way CI runs them.
-//   0. lint (ESLint; any problem counts as a failure)
+//   0. lint (ESLint; any problem counts as a failure) and the format check (Prettier)
 //   1. unit tests and integration tests (vitest; integration against a throw-away embedded PostgreSQL)
 //   2. a production build of the app
 //   3. browser tests (Playwright against that build, its own embedded PostgreSQL and demo data)
@@ -87,6 +87,8 @@ let failed = false;
 let lintFailed = false;
 if (!skipLint) {
   lintFailed = run("lint", [join(root, "node_modules", "eslint", "bin", "eslint.js"), "--max-warnings=0", "."]) !== 0;
+  // Formatting is checked too (Prettier; `npm run format` fixes it): an unformatted file fails the run.
+  lintFailed = run("format check", [join(root, "node_modules", "prettier", "bin", "prettier.cjs"), "--check", "--log-level=warn", "."]) !== 0 || lintFailed;
   failed ||= lintFailed;
 }
 const vitestJson = join(reports, "vitest.json");
