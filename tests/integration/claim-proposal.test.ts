@@ -6,11 +6,15 @@ import { claimProposal, releaseProposalClaim } from "@/lib/server/proposals/clai
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
+import type { Actor } from "@/lib/server/auth/actor";
 import { actorFor, staffOf } from "../support/actors";
 import { ES, US, john } from "./gateway-support";
 import { preparedForFreshOrder } from "./proposal-support";
 
-const reviewers = async (tenant = ES) => [await actorFor(staffOf(tenant, "reviewer", 0).email), await actorFor(staffOf(tenant, "reviewer", 1).email)];
+const reviewers = async (tenant = ES): Promise<[Actor, Actor]> => [
+  await actorFor(staffOf(tenant, "reviewer", 0).email),
+  await actorFor(staffOf(tenant, "reviewer", 1).email),
+];
 
 describe("claimProposal", () => {
   it("of two reviewers claiming at once exactly one wins; the other gets claimed_by_other naming who", async () => {
