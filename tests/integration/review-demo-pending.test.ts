@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { PENDING_PER_TENANT, topUpDemoProposals } from "../../scripts/lib/demo-pending";
-import { ES, US, send } from "./gateway-support";
+import { ES, US, ana, john, send } from "./gateway-support";
 
 const sendContent = async (body: unknown, headers: Record<string, string>) => (await send(body, headers)).content;
 const waiting = async (slug: string) =>
@@ -20,6 +20,8 @@ describe("topUpDemoProposals", () => {
       // One customer each (no "possible duplicate" wall), each asked by the web_support agent key.
       expect(new Set(rows.map((r) => r.customerId)).size).toBe(PENDING_PER_TENANT);
       expect(rows.every((r) => r.requestedByAgentKeyId !== null)).toBe(true);
+      // Never the first demo customer's orders: `npm run agent:demo` and the tests act for that one.
+      expect(rows.map((r) => r.customerId)).not.toContain(slug === ES ? ana : john);
       // One of them needs two reviewers (the four-eyes flow is there to try).
       expect(rows.some((r) => r.requiredApprovals === 2)).toBe(true);
       for (const r of rows) {

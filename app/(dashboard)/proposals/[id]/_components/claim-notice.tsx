@@ -41,7 +41,7 @@ export function ClaimNotice({ proposalId, claim, canClaim }: { proposalId: strin
   const live = claim && new Date(claim.until).getTime() > now.getTime() ? claim : null;
   if (!live && !canClaim) return null;
   return (
-    <div className="mt-3 rounded-md border bg-card px-3 py-2 text-sm" data-testid="claim-notice" role="status">
+    <div className="mt-3 rounded-md border bg-card px-3 py-2 text-sm" data-testid="claim-notice">
       {live && !live.mine ? (
         <p className="m-0">
           <strong>{t("byOther", { name: live.by, minutes: claimMinutesLeft(live, now) })}</strong> {t("advisory")}
