@@ -92,9 +92,11 @@ test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each dec
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
   await page.goto("/queue");
   await expect(page.locator(`tr[data-proposal-id="${ids[2]}"]`)).toBeVisible();
-  // No mouse from here on: the page has the focus after loading, so j moves to the first row.
-  await page.keyboard.press("j");
-  await expect(page.locator("[data-queue-link]:focus")).toHaveCount(1);
+  // No mouse from here on. j moves to a row once the page's shortcuts are live (after hydration: retried).
+  await expect(async () => {
+    await page.keyboard.press("j");
+    await expect(page.locator("[data-queue-link]:focus")).toHaveCount(1, { timeout: 1_000 });
+  }).toPass();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/proposals\//);
 

@@ -54,6 +54,8 @@ export const queueRowDto = z.object({
   flags: z.object({ duplicate: z.boolean(), velocity: z.boolean(), twoApprovals: z.boolean() }),
   previouslyRejected: previousRejectionDto.nullable(),
   claim: claimDto.nullable(),
+  /** The viewer already gave one of its approvals (a two-reviewer proposal): nothing left for them to do. */
+  approvedByMe: z.boolean(),
 });
 export type QueueRow = z.infer<typeof queueRowDto>;
 

@@ -77,6 +77,15 @@ describe("claimProposal", () => {
     await expect(approveProposal(javier, { proposalId: proposal.id, hash: proposal.hash })).resolves.toMatchObject({ status: "approved" });
   });
 
+  it("queue rows say whether the viewer already approved (review-next skips those)", async () => {
+    const [lucia, javier] = await reviewers();
+    const { proposal } = await preparedForFreshOrder(60_000, { prefix: "C" }); // above the ES two-reviewer threshold
+    await approveProposal(lucia, { proposalId: proposal.id, hash: proposal.hash });
+    const rowFor = async (who: Actor) => (await listPendingProposals(who, { limit: 100 })).rows.find((r) => r.id === proposal.id);
+    expect(await rowFor(lucia)).toMatchObject({ approvals: 1, approvedByMe: true });
+    expect(await rowFor(javier)).toMatchObject({ approvals: 1, approvedByMe: false });
+  });
+
   it("refuses proposals that no longer await review, other tenants' proposals, and people who cannot decide", async () => {
     const [lucia, javier] = await reviewers();
     const { proposal } = await preparedForFreshOrder(5_678, { prefix: "C" });
