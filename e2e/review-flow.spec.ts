@@ -154,3 +154,23 @@ test("a rejection with a preset reason and an internal note: who, when, the cust
   expect(leaked).toBe(0);
   await page.context().close();
 });
+
+test("a superseded proposal and its replacement link to each other in plain words", async ({ browser }) => {
+  const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 20_000)]);
+  const page = await signedIn(browser, riley);
+  await page.goto(`/proposals/${id}`);
+  await page.getByRole("button", { name: "Lower the amount" }).click();
+  await page.getByRole("dialog").getByLabel("New amount (USD)").fill("150.00");
+  await page.getByRole("dialog").getByRole("button", { name: "Replace with the lower amount" }).click();
+  await page.getByRole("link", { name: "Open the new proposal" }).click();
+  await expect(page).not.toHaveURL(new RegExp(`${id}$`));
+  const replacement = page.url().split("/").pop()!;
+  await expect(page.getByText("This proposal replaces an earlier one:")).toBeVisible();
+  await page.getByRole("link", { name: "open the earlier proposal" }).click();
+  await expect(page).toHaveURL(new RegExp(`/proposals/${id}$`));
+  const outcome = page.getByTestId("outcome");
+  await expect(outcome).toContainText("Replaced by a newer proposal:");
+  await outcome.getByRole("link", { name: "open the replacement" }).click();
+  await expect(page).toHaveURL(new RegExp(`/proposals/${replacement}$`));
+  await page.context().close();
+});
