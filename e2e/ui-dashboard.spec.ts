@@ -92,9 +92,11 @@ test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each dec
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
   await page.goto("/queue");
   await expect(page.locator(`tr[data-proposal-id="${ids[2]}"]`)).toBeVisible();
-  await page.locator("body").click({ position: { x: 5, y: 400 } }); // focus the page, not a control
-  await page.keyboard.press("j");
-  await expect(page.locator("[data-queue-link]:focus")).toHaveCount(1);
+  // No mouse from here on. j moves to a row once the page's shortcuts are live (after hydration: retried).
+  await expect(async () => {
+    await page.keyboard.press("j");
+    await expect(page.locator("[data-queue-link]:focus")).toHaveCount(1, { timeout: 1_000 });
+  }).toPass();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/proposals\//);
 
@@ -111,6 +113,9 @@ test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each dec
     } else {
       await expect(dialog.getByLabel(/Reason/)).toBeFocused();
       await page.keyboard.type("Customer already received a replacement");
+      await page.keyboard.press("Tab"); // to the internal note (staff only)
+      await expect(dialog.getByLabel(/Internal note/)).toBeFocused();
+      await page.keyboard.type("Replacement shipped last week");
       await page.keyboard.press("Tab"); // to Cancel
       await page.keyboard.press("Tab"); // to Reject proposal
       await expect(dialog.getByRole("button", { name: "Reject proposal" })).toBeFocused();

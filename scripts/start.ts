@@ -9,6 +9,7 @@
 //   --rebuild     build even if a build exists
 //   --no-worker   do not run the background job worker next to the app (run `npm run worker` elsewhere)
 //   --no-sandbox  demo: do not start the sandbox payment provider (PAYMENT_PROVIDER_URL also skips it)
+//   --no-demo-proposals  demo: do not top the tenants up to 3 proposals waiting for review
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -196,6 +197,18 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL}`);
   }
 }
+// Demo: a few proposals waiting for review at every start, prepared through the real agent gateway before
+// the app listens (scripts/demo-pending.ts). A failure here is reported and the demo starts anyway.
+if (demo && !args.includes("--no-demo-proposals")) {
+  const topUp = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "demo-pending.ts")], {
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  for (const line of `${topUp.stdout ?? ""}${topUp.stderr ?? ""}`.split("\n").filter(Boolean)) echo(process.stdout, `[demo] ${line}`);
+  if (topUp.status !== 0) console.error(`[start] demo proposals: the top-up failed (exit ${topUp.status ?? topUp.signal}); the demo starts without them`);
+}
+
 const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", host], {
   stdio: logFile ? ["ignore", "pipe", "pipe"] : "inherit",
   env,

@@ -4,13 +4,18 @@ import { useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/queries/proposals";
 import { queuePageDto } from "@/lib/schemas/proposal-dto";
 
-/** The next pending proposal after `currentId` (soonest expiry first), for "review next" after a decision. */
+/**
+ * The next pending proposal after `currentId` (soonest expiry first), for "review next" after a decision:
+ * never one the viewer already approved (nothing left for them to do there), and preferably one no other
+ * reviewer has claimed ("I'm reviewing this").
+ */
 export function useNextProposal(currentId: string, enabled: boolean) {
   return useQuery({
     queryKey: ["proposals", "next", currentId],
     queryFn: async () => {
-      const page = await api("/api/proposals?limit=5", queuePageDto);
-      return page.rows.find((r) => r.id !== currentId) ?? null;
+      const page = await api("/api/proposals?limit=25", queuePageDto);
+      const open = page.rows.filter((r) => r.id !== currentId && !r.approvedByMe);
+      return open.find((r) => !r.claim || r.claim.mine) ?? open[0] ?? null;
     },
     enabled,
     staleTime: 0,

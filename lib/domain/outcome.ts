@@ -15,8 +15,16 @@ export const errorCodes = [
   "internal_error",
   // Not a tool outcome: a missing or invalid credential (agent key, staff session). HTTP 401.
   "unauthenticated",
+  // Not a tool outcome: another reviewer holds the advisory claim on a proposal (staff only). HTTP 409.
+  "claimed_by_other",
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
+
+/** Codes only staff endpoints answer; never part of the agent's tool-result contract. */
+export const staffOnlyErrorCodes = ["unauthenticated", "claimed_by_other"] as const satisfies readonly ErrorCode[];
+
+/** The error codes an agent may read in a tool result (DESIGN.md "Outcome codes"). */
+export const agentErrorCodes: readonly ErrorCode[] = errorCodes.filter((c) => !(staffOnlyErrorCodes as readonly string[]).includes(c));
 
 export type OutcomeCode = SuccessCode | ErrorCode;
 
@@ -51,6 +59,7 @@ const httpStatusByCode: Record<ErrorCode, number> = {
   limit_exceeded: 429,
   internal_error: 500,
   unauthenticated: 401,
+  claimed_by_other: 409,
 };
 
 /** HTTP status for staff-facing endpoints (the agent gateway always answers 200, see DESIGN.md). */

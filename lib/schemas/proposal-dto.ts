@@ -22,6 +22,20 @@ export const duplicateOfDto = z.object({
 });
 export type DuplicateOf = z.infer<typeof duplicateOfDto>;
 
+/** The advisory "I'm reviewing this" claim while it lasts: who holds it, whether it is the viewer, until when. */
+export const claimDto = z.object({ by: z.string(), mine: z.boolean(), until: iso });
+export type Claim = z.infer<typeof claimDto>;
+
+export const claimResultDto = z.object({
+  proposalId: z.string(),
+  claimedBy: z.object({ id: z.string(), name: z.string() }),
+  until: iso,
+  mine: z.literal(true),
+});
+export type ClaimResult = z.infer<typeof claimResultDto>;
+
+export const releaseResultDto = z.object({ proposalId: z.string(), released: z.boolean() });
+
 export const queueRowDto = z.object({
   id: z.string(),
   hash: z.string(),
@@ -39,6 +53,9 @@ export const queueRowDto = z.object({
   requiredApprovals: z.number().int(),
   flags: z.object({ duplicate: z.boolean(), velocity: z.boolean(), twoApprovals: z.boolean() }),
   previouslyRejected: previousRejectionDto.nullable(),
+  claim: claimDto.nullable(),
+  /** The viewer already gave one of its approvals (a two-reviewer proposal): nothing left for them to do. */
+  approvedByMe: z.boolean(),
 });
 export type QueueRow = z.infer<typeof queueRowDto>;
 
@@ -60,7 +77,13 @@ export const proposalDetailDto = z.object({
   decidedAt: iso.nullable(),
   traceId: z.string(),
   requiredApprovals: z.number().int(),
+  /** The message for the customer (what the agent reads through get_refund_status). */
   rejectionReason: z.string().nullable(),
+  /** Who rejected it, when, the customer message and the staff-only internal note. */
+  rejection: z
+    .object({ by: z.string().nullable(), at: iso.nullable(), customerMessage: z.string().nullable(), internalNote: z.string().nullable() })
+    .nullable(),
+  claim: claimDto.nullable(),
   invalidationReason: z.string().nullable(),
   recipient: z.object({ kind: z.string(), holder: z.string(), ref: z.string(), display: z.string() }),
   order: z.object({

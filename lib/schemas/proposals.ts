@@ -21,12 +21,30 @@ export const approveProposalInput = z.strictObject({
 });
 export type ApproveProposalInput = z.infer<typeof approveProposalInput>;
 
-export const rejectProposalInput = z.strictObject({
-  proposalId,
-  hash,
-  reason: z.string().trim().min(3, "Give the reason (at least 3 characters).").max(500),
-});
-export type RejectProposalInput = z.infer<typeof rejectProposalInput>;
+const customerMessage = z.string().trim().min(3, "Give the message for the customer (at least 3 characters).").max(500);
+
+/**
+ * A rejection: `customerMessage` is what the agent (and so the customer) may read; `internalNote` is for
+ * staff only. `reason` is the former name of `customerMessage`, still accepted (one of the two is required).
+ */
+export const rejectProposalInput = z
+  .strictObject({
+    proposalId,
+    hash,
+    customerMessage: customerMessage.optional(),
+    reason: customerMessage.optional(),
+    internalNote: z.string().trim().max(1000).optional(),
+  })
+  .refine((r) => r.customerMessage !== undefined || r.reason !== undefined, {
+    path: ["customerMessage"],
+    message: "Give the message for the customer (at least 3 characters).",
+  })
+  .transform(({ reason, customerMessage, internalNote, ...rest }) => ({
+    ...rest,
+    customerMessage: (customerMessage ?? reason) as string,
+    internalNote: internalNote ? internalNote : null,
+  }));
+export type RejectProposalInput = z.output<typeof rejectProposalInput>;
 
 export const queueFilterInput = z.strictObject({
   cursor: z.string().max(200).optional(),

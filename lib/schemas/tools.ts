@@ -3,7 +3,7 @@
 // Every object is strict: an unknown field (amount, customer_id, currency, recipient…) is refused,
 // because identity, tenant, amount and recipient are derived by the server, never taken from a model.
 import { z } from "zod";
-import { errorCodes, successCodes } from "@/lib/domain/outcome";
+import { agentErrorCodes, successCodes } from "@/lib/domain/outcome";
 
 export const orderReference = z
   .string()
@@ -216,7 +216,7 @@ export function toolDefinitions(names: readonly ToolName[], format: ToolFormat) 
 export const toolOutputSchema = {
   type: "object",
   properties: {
-    code: { type: "string", enum: [...successCodes, ...errorCodes.filter((c) => c !== "unauthenticated")] },
+    code: { type: "string", enum: [...successCodes, ...agentErrorCodes] },
     result: { type: "object", description: "Present when code is ok, approval_required or result_pending." },
     error: {
       type: "object",
@@ -229,6 +229,6 @@ export const toolOutputSchema = {
   required: ["code", "traceId"],
   anyOf: [
     { properties: { code: { enum: [...successCodes] } }, required: ["result"], not: { required: ["error"] } },
-    { properties: { code: { enum: errorCodes.filter((c) => c !== "unauthenticated") } }, required: ["error"], not: { required: ["result"] } },
+    { properties: { code: { enum: agentErrorCodes } }, required: ["error"], not: { required: ["result"] } },
   ],
 } as const;

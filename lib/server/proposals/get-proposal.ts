@@ -43,6 +43,15 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
   const requester = p.requestedByStaffId
     ? await db().staffUser.findFirst({ where: { id: p.requestedByStaffId, tenantId: actor.tenantId }, select: { name: true } })
     : null;
+  const staffIds = [p.rejectedByStaffId, p.claimedByStaffId].filter((x): x is string => !!x);
+  const staffNames = new Map(
+    staffIds.length
+      ? (await db().staffUser.findMany({ where: { id: { in: staffIds }, tenantId: actor.tenantId }, select: { id: true, name: true } })).map((s) => [
+          s.id,
+          s.name,
+        ])
+      : [],
+  );
   const refundedMinor = p.order.refunds.filter((r) => r.status !== refundStatus.failed).reduce((s, r) => s + r.amountMinor, 0);
   const pending = isAwaitingReview(p, now);
   const ownRequest = p.requestedByStaffId === actor.userId;
@@ -61,6 +70,20 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
     traceId: p.traceId,
     requiredApprovals: p.requiredApprovals,
     rejectionReason: p.rejectionReason,
+    rejection:
+      p.rejectedByStaffId || p.rejectionReason
+        ? {
+            by: p.rejectedByStaffId ? (staffNames.get(p.rejectedByStaffId) ?? null) : null,
+            at: p.decidedAt?.toISOString() ?? null,
+            customerMessage: p.rejectionReason,
+            internalNote: p.rejectionInternalNote,
+          }
+        : null,
+    // Shown only while it lasts and the proposal still awaits review.
+    claim:
+      pending && p.claimedByStaffId && p.claimExpiresAt && p.claimExpiresAt > now
+        ? { by: staffNames.get(p.claimedByStaffId) ?? "—", mine: p.claimedByStaffId === actor.userId, until: p.claimExpiresAt.toISOString() }
+        : null,
     invalidationReason: p.invalidationReason,
     recipient: { kind: p.recipientKind, holder: p.recipientHolder, ref: p.recipientRef, display: p.recipientDisplay },
     order: {

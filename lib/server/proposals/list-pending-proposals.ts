@@ -57,23 +57,31 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
   if (f.flag === "velocity") conditions.push(velocitySql);
 
   const rows = await db().$queryRaw<
-    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected"> & {
+    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected" | "claim" | "approvedByMe"> & {
       expiresAt: Date;
       createdAt: Date;
       approvals: bigint;
       duplicate: boolean;
       velocity: boolean;
+      claimedById: string | null;
+      claimedByName: string | null;
+      claimUntil: Date | null;
+      approvedByMe: boolean;
     } & PreviousRejectionColumns)[]
   >`
     SELECT p.id, p.hash, o.number AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
            p."recipientDisplay", p.reason, c.slug AS channel, p."expiresAt", p."createdAt", p."requiredApprovals",
            (SELECT count(*) FROM "Approval" a WHERE a."proposalId" = p.id) AS approvals,
+           EXISTS (SELECT 1 FROM "Approval" a WHERE a."proposalId" = p.id AND a."approverId" = ${actor.userId}::uuid) AS "approvedByMe",
            ${duplicateSql} AS duplicate,
            ${velocitySql} AS velocity,
+           cs.id AS "claimedById", cs.name AS "claimedByName", p."claimExpiresAt" AS "claimUntil",
            pr.*
       FROM "Proposal" p
       JOIN "Order" o ON o.id = p."orderId"
       LEFT JOIN "Channel" c ON c.id = p."channelId"
+      -- The advisory claim while it lasts (a lapsed claim simply does not join).
+      LEFT JOIN "StaffUser" cs ON cs.id = p."claimedByStaffId" AND cs."tenantId" = p."tenantId" AND p."claimExpiresAt" > now()
       ${previousRejectionLateral}
      WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY p."expiresAt", p.id
@@ -99,6 +107,8 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
       requiredApprovals: r.requiredApprovals,
       flags: { duplicate: r.duplicate, velocity: r.velocity, twoApprovals: r.requiredApprovals >= 2 },
       previouslyRejected: toPreviousRejection(r),
+      approvedByMe: r.approvedByMe,
+      claim: r.claimedById && r.claimUntil ? { by: r.claimedByName ?? "—", mine: r.claimedById === actor.userId, until: r.claimUntil.toISOString() } : null,
     })),
     nextCursor: rows.length > f.limit && last ? encodeKeysetCursor({ at: new Date(last.expiresAt), id: last.id }) : null,
   };

@@ -12,8 +12,10 @@ import { lockProposal } from "./proposal-guards";
 import { decisionError, refuse, type Decision } from "./decision";
 
 /**
- * A reviewer rejects a pending proposal with a reason; the agent reads the reason through
- * get_refund_status. Guarded like approval: row lock, state, the hash the reviewer saw.
+ * A reviewer rejects a pending proposal with a message for the customer (stored as `rejectionReason`; the
+ * agent reads it through get_refund_status) and an optional internal note for staff only (never returned
+ * to the agent; the audit event records only that one was written, not its text). Guarded like approval:
+ * row lock, state, the hash the reviewer saw. Who and when are stored with it.
  */
 export async function rejectProposal(actor: Actor, raw: unknown): Promise<RejectResult> {
   assertCan(actor.roles, "proposal:decide");
@@ -46,7 +48,13 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
   const now = new Date();
   const moved = await tx.proposal.updateMany({
     where: { id: p.id, status: proposalStatus.pendingApproval },
-    data: { status: proposalStatus.rejected, rejectionReason: input.reason, rejectedByStaffId: actor.userId, decidedAt: now },
+    data: {
+      status: proposalStatus.rejected,
+      rejectionReason: input.customerMessage,
+      rejectionInternalNote: input.internalNote,
+      rejectedByStaffId: actor.userId,
+      decidedAt: now,
+    },
   });
   if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
   await recordAuditEvent(tx, {
@@ -56,9 +64,10 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
     action,
     outcome: "ok",
     proposal: ref,
-    // The reason is free text: the audit writer scrubs personal data from it before storing.
-    data: { reason: input.reason, agentTraceId: p.traceId },
-    redaction: { clear: ["agentTraceId"] },
+    // The customer message is free text: the audit writer scrubs personal data from it before storing.
+    // The internal note stays out of the log entirely (staff read it on the proposal page only).
+    data: { reason: input.customerMessage, internalNote: input.internalNote !== null, agentTraceId: p.traceId },
+    redaction: { clear: ["agentTraceId", "internalNote"] },
   });
   return { value: { proposalId: p.id, status: proposalStatus.rejected } };
 }

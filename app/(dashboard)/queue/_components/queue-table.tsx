@@ -40,9 +40,16 @@ function Flags({ r }: { r: QueueRow }) {
   const t = useTranslations("queue");
   const tf = useTranslations("flags");
   const tfh = useTranslations("flagsHelp");
+  const tc = useTranslations("proposal.claim");
   const warn = "border-warning-foreground/40 bg-warning text-warning-foreground";
   return (
     <span className="flex flex-wrap gap-1">
+      {r.claim ? (
+        // The advisory "I'm reviewing this" claim, while it lasts.
+        <Badge variant="secondary" data-testid="claim-badge">
+          {r.claim.mine ? tc("badgeMine") : tc("badge", { name: r.claim.by })}
+        </Badge>
+      ) : null}
       {r.flags.duplicate ? (
         <Badge variant="outline" className={warn} title={tfh("duplicate")}>
           {tf("duplicate")}

@@ -19,6 +19,7 @@ import { Kbd } from "@/components/ui/kbd";
 import { useShortcuts } from "@/components/reviewer/use-shortcuts";
 import { useNextProposal } from "@/components/reviewer/use-next-proposal";
 import { PasskeyApproveButton } from "./passkey-approve-button";
+import { ClaimNotice, useClaim } from "./claim-notice";
 
 const presetReasons = ["not_eligible", "already_resolved", "needs_evidence", "amount_wrong"] as const;
 
@@ -30,6 +31,7 @@ const presetReasons = ["not_eligible", "already_resolved", "needs_evidence", "am
 export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const t = useTranslations("proposal");
   const tp = useTranslations("rejectPresets");
+  const tc = useTranslations("proposal.claim");
   const locale = useLocale();
   const format = useFormatter();
   const router = useRouter();
@@ -41,11 +43,20 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const [decided, setDecided] = useState(false);
   const [needsStepUp, setNeedsStepUp] = useState(false);
   const [reason, setReason] = useState("");
+  const [internalNote, setInternalNote] = useState("");
   const nextLink = useRef<HTMLAnchorElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
   const reasonInput = useRef<HTMLTextAreaElement>(null);
   const next = useNextProposal(p.id, decided);
+  const claim = useClaim(p.id);
+  // Opening a decision dialog takes (or renews) the advisory claim, so the other reviewers see who is on it.
+  // Losing it to someone else changes nothing here: the dialog says who, and the decision still counts.
+  const openDialog = (kind: "approve" | "reject") => {
+    setError(null);
+    setOpen(kind);
+    if (!p.claim || p.claim.mine) claim.take.mutate();
+  };
 
   const invalidate = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
   const approve = useMutation({
@@ -66,7 +77,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     onSettled: invalidate,
   });
   const reject = useMutation({
-    mutationFn: (body: { hash: string; reason: string }) =>
+    mutationFn: (body: { hash: string; customerMessage: string; internalNote?: string }) =>
       api(`/api/proposals/${p.id}/reject`, rejectResultDto, { method: "POST", body: JSON.stringify(body) }),
     onSuccess: () => {
       setOpen(null);
@@ -87,8 +98,8 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const canDecide = p.viewer.canDecide && !decided;
   const canReject = p.viewer.canReject && !decided;
   useShortcuts({
-    a: () => canDecide && (setError(null), setOpen("approve")),
-    r: () => canReject && (setError(null), setOpen("reject")),
+    a: () => canDecide && openDialog("approve"),
+    r: () => canReject && openDialog("reject"),
     n: () => next.data && router.push(`/proposals/${next.data.id}`),
   });
 
@@ -115,7 +126,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   function onReject(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (expiredWhileOpen) return;
-    reject.mutate({ hash: p.hash, reason });
+    reject.mutate({ hash: p.hash, customerMessage: reason, ...(internalNote.trim() ? { internalNote } : {}) });
   }
 
   const status = (
@@ -149,8 +160,14 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     );
   }
 
+  const otherReviewer = claim.lostTo ?? (p.claim && !p.claim.mine ? p.claim.by : null);
   const dialogError = (
     <>
+      {otherReviewer ? (
+        <p className="m-0 rounded-md border bg-card px-3 py-2 text-sm" data-testid="claim-lost">
+          {tc("lostTo", { name: otherReviewer })}
+        </p>
+      ) : null}
       {expiredWhileOpen ? (
         <p className="error-box" role="alert">
           {t("expiredWhileOpen")}
@@ -169,30 +186,16 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
       {status}
       {p.viewer.alreadyApproved ? <p className="muted">{t("alreadyApproved")}</p> : null}
       {p.viewer.ownRequest ? <p className="muted">{t("ownRequest")}</p> : null}
+      {decided ? null : <ClaimNotice proposalId={p.id} claim={p.claim} canClaim={canReject} />}
       {canDecide || canReject ? (
         <div className="mt-4 flex flex-wrap gap-3">
           {canDecide ? (
-            <Button
-              type="button"
-              onClick={() => {
-                setError(null);
-                setOpen("approve");
-              }}
-              aria-keyshortcuts="a"
-            >
+            <Button type="button" onClick={() => openDialog("approve")} aria-keyshortcuts="a">
               {t("approve")}
             </Button>
           ) : null}
           {canReject ? (
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() => {
-                setError(null);
-                setOpen("reject");
-              }}
-              aria-keyshortcuts="r"
-            >
+            <Button type="button" variant="outline" onClick={() => openDialog("reject")} aria-keyshortcuts="r">
               {t("reject")}
             </Button>
           ) : null}
@@ -268,7 +271,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
               </div>
             </fieldset>
             <div className="grid gap-1.5">
-              <label htmlFor="reject-reason">{t("rejectReason")}</label>
+              <label htmlFor="reject-reason">{t("rejectCustomerMessage")}</label>
               {/* Kept in state: if the proposal expires while the dialog is open, what was typed stays. */}
               <Textarea
                 ref={reasonInput}
@@ -280,6 +283,10 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
                 value={reason}
                 onChange={(e) => setReason(e.target.value)}
               />
+            </div>
+            <div className="grid gap-1.5">
+              <label htmlFor="reject-internal-note">{t("rejectInternalNote")}</label>
+              <Textarea id="reject-internal-note" name="internalNote" maxLength={1000} value={internalNote} onChange={(e) => setInternalNote(e.target.value)} />
             </div>
             {dialogError}
             <DialogFooter>

@@ -45,7 +45,7 @@ function Outcome({ p }: { p: ProposalDetail }) {
             {t("approvedBy", { name: a.approver, method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod })} — <DateTime value={a.createdAt} />
           </li>
         ))}
-        {p.rejectionReason ? <li>{t("rejectedWith", { reason: p.rejectionReason })}</li> : null}
+        {p.rejection ? <Rejection p={p} /> : null}
         {p.invalidationReason ? (
           <li>{t("invalidatedWith", { reason: ti.has(p.invalidationReason) ? ti(p.invalidationReason) : p.invalidationReason })}</li>
         ) : null}
@@ -57,6 +57,28 @@ function Outcome({ p }: { p: ProposalDetail }) {
         ) : null}
       </ul>
     </section>
+  );
+}
+
+/** Who rejected it and when, the message the customer got, and the staff-only internal note. */
+function Rejection({ p }: { p: ProposalDetail }) {
+  const t = useTranslations("proposal");
+  const r = p.rejection;
+  if (!r) return null;
+  return (
+    <>
+      <li data-testid="rejected-by">
+        {t("rejectedBy", { name: r.by ?? "—" })}
+        {r.at ? (
+          <>
+            {" — "}
+            <DateTime value={r.at} />
+          </>
+        ) : null}
+      </li>
+      {r.customerMessage ? <li data-testid="customer-message">{t("customerMessage", { message: r.customerMessage })}</li> : null}
+      {r.internalNote ? <li data-testid="internal-note">{t("internalNote", { note: r.internalNote })}</li> : null}
+    </>
   );
 }
 
@@ -242,7 +264,17 @@ export function ProposalView({ id }: { id: string }) {
               {t("approvedBy", { name: a.approver, method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod })} — <DateTime value={a.createdAt} />
             </li>
           ))}
-          {p.rejectionReason ? <li>{t("rejectedWith", { reason: p.rejectionReason })}</li> : null}
+          {p.rejection ? (
+            <li>
+              {t("rejectedBy", { name: p.rejection.by ?? "—" })}
+              {p.rejection.at ? (
+                <>
+                  {" — "}
+                  <DateTime value={p.rejection.at} />
+                </>
+              ) : null}
+            </li>
+          ) : null}
         </ol>
         <details>
           <summary className="cursor-pointer">{t("hashedJson")}</summary>
