@@ -40,5 +40,5 @@ export async function api<S extends $ZodType>(path: string, schema: SchemaRef<S>
       res.status,
     );
   }
-  return parsed.value as output<S>;
+  return parsed.value;
 }

@@ -117,3 +117,7 @@ export type EditResult = z.infer<typeof editResultDto>;
 
 export const reprepareResultDto = z.object({ proposalId: z.string(), supersedes: z.string() });
 export type ReprepareResult = z.infer<typeof reprepareResultDto>;
+
+/** GET /api/proposals/pending-count: how many proposals wait (counting stops at a cap: `capped`). */
+export const pendingCountDto = z.object({ count: z.int(), capped: z.boolean() });
+export type PendingCountDto = z.infer<typeof pendingCountDto>;
