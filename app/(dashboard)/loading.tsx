@@ -1,7 +1,0 @@
-// Every dashboard page without its own loading state: a skeleton inside the shell (navigation stays usable).
-import { getTranslations } from "next-intl/server";
-import { PageSkeleton } from "@/components/ui/page-skeleton";
-
-export default async function Loading() {
-  return <PageSkeleton label={(await getTranslations("states"))("loading")} />;
-}
