@@ -207,3 +207,61 @@ test("the Decided view finds a rejected proposal by its order number, and the UR
   await expect(page.locator(`tr[data-proposal-id="${id}"]`)).toBeVisible();
   await page.context().close();
 });
+
+/** What the queue shows as waiting for shop-us right now (pending approval, not expired). */
+const pendingInDb = () =>
+  withDb(
+    async (c) =>
+      (
+        await c.query(
+          `SELECT count(*)::int AS n FROM "Proposal" p JOIN "Tenant" t ON t.id = p."tenantId"
+            WHERE t.slug = 'shop-us' AND p.status = 'pending_approval' AND p."expiresAt" > now()`,
+        )
+      ).rows[0].n as number,
+  );
+
+test("reviewers see the pending count in the tab title on every dashboard page, kept live; other roles do not", async ({ browser }) => {
+  runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 5_151)]);
+  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  await page.goto("/queue");
+  const n = await pendingInDb();
+  expect(n).toBeGreaterThan(0);
+  await expect(page).toHaveTitle(`(${n}) Review queue · Approval Gateway`);
+  // Pages with their own title keep it after the count; pages without one get their section's name.
+  await page.getByRole("link", { name: "Decided" }).first().click();
+  await expect(page).toHaveURL(/\/decided$/);
+  await expect(page).toHaveTitle(new RegExp(`^\\(${n}\\) Decided.* · Approval Gateway$`));
+  await page.goto("/executions"); // not a reviewer's page: the Forbidden page inside the shell
+  await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main navigation" })).toBeVisible();
+  await expect(page).toHaveTitle(`(${n}) Not allowed · Approval Gateway`);
+  await page.goto("/account/passkeys");
+  await expect(page).toHaveTitle(new RegExp(`^\\(${n}\\) .+ · Approval Gateway$`));
+
+  // Work arrives while the reviewer is elsewhere: the title follows without a reload.
+  runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 5_252)]);
+  await expect(page).toHaveTitle(new RegExp(`^\\(${n + 1}\\) `), { timeout: 20_000 });
+  await page.context().close();
+
+  const auditor = await as(browser, "shop-us", "auditor", sizes[1], "light");
+  await auditor.goto("/audit");
+  await expect(auditor.getByRole("navigation", { name: "Main navigation" })).toBeVisible();
+  await expect(auditor).toHaveTitle(/^Audit.* · Approval Gateway$/);
+  await auditor.context().close();
+});
+
+test("live data that stops updating says so, and recovers by itself", async ({ browser }) => {
+  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  await page.goto("/queue");
+  const live = page.locator("[data-live]");
+  await expect(live).toHaveAttribute("data-live", "ok");
+  await expect(live).toContainText("Live · updated");
+  // The queue's refreshes fail (server unreachable): the list is marked as not updating.
+  await page.route(/\/api\/proposals(\?|$)/, (route) => route.abort("connectionrefused"));
+  await expect(live).toHaveText("Not updating — retrying", { timeout: 20_000 });
+  await expect(live).toHaveAttribute("data-live", "failing");
+  await page.unroute(/\/api\/proposals(\?|$)/);
+  await expect(live).toHaveAttribute("data-live", "ok", { timeout: 20_000 });
+  await expect(live).toContainText("Live · updated");
+  await page.context().close();
+});

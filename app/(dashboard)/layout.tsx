@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { redirect } from "next/navigation";
+import { can } from "@/lib/domain/permissions";
 import { getActor } from "@/lib/server/auth/actor";
+import { countPendingProposals } from "@/lib/server/proposals/count-pending-proposals";
 import { AppShell } from "@/components/layout/app-shell";
 
 export const dynamic = "force-dynamic";
@@ -9,5 +11,11 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const actor = await getActor();
   if (!actor) redirect("/sign-in");
-  return <AppShell actor={actor}>{children}</AppShell>;
+  // Reviewers see the pending count in the tab title from the first paint (then kept live by the shell).
+  const pending = can(actor.roles, "proposal:decide") ? await countPendingProposals(actor) : null;
+  return (
+    <AppShell actor={actor} pending={pending}>
+      {children}
+    </AppShell>
+  );
 }

@@ -11,14 +11,31 @@ import { MobileNav } from "./mobile-nav";
 import { SignOutButton } from "./sign-out-button";
 import { CommandMenu } from "./command-menu";
 import { TraceBox } from "./trace-box";
+import { TabTitle } from "./tab-title";
 
 /**
  * The signed-in frame: a sidebar on wide screens, a header with the navigation in a sheet on phones.
  * `header` is the slot for header tools (trace lookup, command palette trigger).
  */
-export async function AppShell({ actor, children, header }: { actor: ShellUser; children: ReactNode; header?: ReactNode }) {
+export async function AppShell({
+  actor,
+  children,
+  header,
+  pending = null,
+}: {
+  actor: ShellUser;
+  children: ReactNode;
+  header?: ReactNode;
+  /** Reviewers: how many proposals wait (the tab title's live count); null for other roles. */
+  pending?: { count: number; capped: boolean } | null;
+}) {
   const t = await getTranslations();
   const items = visibleNavigation(actor.roles).map((i) => ({ href: i.href, label: t(`nav.${i.key}`) }));
+  const routes = [
+    ...items.map((i) => ({ prefix: i.href, label: i.label })),
+    { prefix: "/proposals", label: t("shell.proposalTitle") },
+    { prefix: "/account/passkeys", label: t("passkeys.nav") },
+  ];
   const who = (
     <div className="grid gap-2 text-sm text-sidebar-foreground" data-testid="who">
       <span>{t("user.signedInAs", { name: actor.name })}</span>
@@ -43,6 +60,7 @@ export async function AppShell({ actor, children, header }: { actor: ShellUser; 
     ) : null;
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[15rem_minmax(0,1fr)]">
+      <TabTitle appName={t("app.name")} routes={routes} pending={pending} />
       <a href="#main" className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
         {t("shell.skip")}
       </a>

@@ -1,8 +1,11 @@
 // One queryOptions factory per resource: the key and the fetcher, shared by the server (which seeds the
 // cache with the same key) and the client hooks. Mutations invalidate `proposalKeys.all`.
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { proposalDetailDto, queuePageDto } from "@/lib/schemas/proposal-dto";
 import { api } from "./api";
+
+// The DTO schemas (and zod with them) load with the first refetch, not with the page: the server seeds the
+// first paint, so validation code is not part of the queue's first-load JavaScript (bench:ui).
+const dto = () => import("@/lib/schemas/proposal-dto");
 
 export { api, ApiError } from "./api";
 
@@ -24,7 +27,7 @@ export const queueQuery = (f: QueueFilters) =>
     queryFn: ({ pageParam }) => {
       const params = new URLSearchParams(Object.entries(f).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ""));
       if (pageParam) params.set("cursor", pageParam);
-      return api(`/api/proposals?${params.toString()}`, queuePageDto);
+      return api(`/api/proposals?${params.toString()}`, () => dto().then((m) => m.queuePageDto));
     },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -34,6 +37,6 @@ export const queueQuery = (f: QueueFilters) =>
 export const proposalQuery = (id: string) =>
   queryOptions({
     queryKey: proposalKeys.detail(id),
-    queryFn: () => api(`/api/proposals/${encodeURIComponent(id)}`, proposalDetailDto),
+    queryFn: () => api(`/api/proposals/${encodeURIComponent(id)}`, () => dto().then((m) => m.proposalDetailDto)),
     refetchInterval: 5000,
   });

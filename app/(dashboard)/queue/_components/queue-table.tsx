@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type ColumnDef, type SortingState } from "@tanstack/react-table";
 import { useQueryStates } from "nuqs";
@@ -85,12 +85,6 @@ export function QueueTable({ channels, title }: { channels: { slug: string; name
   const rows = useMemo(() => queue.data?.pages.flatMap((p) => p.rows) ?? [], [queue.data]);
   const channelName = useMemo(() => new Map(channels.map((c) => [c.slug, c.name])), [channels]);
   const failing = queue.isRefetchError || queue.failureCount > 0;
-
-  // The tab shows how much is waiting, so a reviewer in another tab sees work arrive.
-  useEffect(() => {
-    const count = queue.hasNextPage ? t("more", { count: rows.length }) : String(rows.length);
-    document.title = rows.length ? t("pendingTitle", { count, title }) : title;
-  }, [rows.length, queue.hasNextPage, t, title]);
 
   useShortcuts({
     j: () => focusItem(1),

@@ -1,0 +1,78 @@
+// Guards the /queue JavaScript budget (bench:ui measures it; this keeps its big levers from silently coming
+// back): walking the static imports of the queue page's client code and the shell's client islands —
+// `import type` and `import()` (code-split) excluded — reaches neither zod, nor next-auth/react, nor cmdk.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(__dirname, "../..");
+const entries = [
+  "app/(dashboard)/queue/_components/queue-table.tsx",
+  "components/providers.tsx",
+  "components/layout/tab-title.tsx",
+  "components/layout/command-menu.tsx",
+  "components/layout/mobile-nav.tsx",
+  "components/layout/main-nav.tsx",
+  "components/layout/sign-out-button.tsx",
+  "components/theme/theme-switch.tsx",
+];
+
+function resolveLocal(spec: string, from: string): string | null {
+  const base = spec.startsWith("@/") ? join(root, spec.slice(2)) : spec.startsWith(".") ? resolve(dirname(from), spec) : null;
+  if (!base) return null;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts"), join(base, "index.tsx")]) {
+    if (existsSync(candidate) && !candidate.endsWith("/") && /\.(ts|tsx)$/.test(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** Runtime (static) import specifiers of a file: type-only imports and exports are left out. */
+function runtimeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const specs: string[] = [];
+  for (const node of source.statements) {
+    if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      if (clause?.isTypeOnly) continue;
+      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : null;
+      if (clause && !clause.name && named && named.length > 0 && named.every((e) => e.isTypeOnly)) continue;
+      specs.push((node.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {
+      specs.push((node.moduleSpecifier as ts.StringLiteral).text);
+    }
+  }
+  return specs;
+}
+
+/** Every package reached through static imports from the entries, with one path that reaches it. */
+function reachablePackages(): Map<string, string[]> {
+  const seen = new Set<string>();
+  const packages = new Map<string, string[]>();
+  const queue: [string, string[]][] = entries.map((e) => [join(root, e), [e]]);
+  while (queue.length) {
+    const [file, path] = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const spec of runtimeImports(file)) {
+      const local = resolveLocal(spec, file);
+      if (local) queue.push([local, [...path, local.slice(root.length + 1)]]);
+      else if (!spec.startsWith(".") && !spec.startsWith("@/") && !packages.has(spec)) packages.set(spec, [...path, spec]);
+    }
+  }
+  return packages;
+}
+
+describe("first-load JavaScript of /queue", () => {
+  const packages = reachablePackages();
+
+  it("walks a real graph (the queue table reaches React Query and TanStack Table)", () => {
+    expect(packages.has("@tanstack/react-query")).toBe(true);
+    expect(packages.has("@tanstack/react-table")).toBe(true);
+  });
+
+  it("loads no zod, next-auth/react or cmdk up front (DTO schemas, the palette load on demand)", () => {
+    const banned = [...packages.entries()].filter(([name]) => /^(zod($|\/)|next-auth\/react$|cmdk$)/.test(name));
+    expect(banned.map(([, path]) => path.join(" → "))).toEqual([]);
+  });
+});
