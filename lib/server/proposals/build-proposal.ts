@@ -76,7 +76,22 @@ export async function buildProposal(tx: Tx, input: BuildProposalInput, known?: P
     supersedesId: input.supersedesId,
     traceId: input.traceId,
   };
-  const proposal = await tx.proposal.create({ data: { ...row, hash: computeProposalHash(hashInputOf(row)) } });
+  const hash = computeProposalHash(hashInputOf(row));
+  // One raw INSERT … RETURNING (the row as Prisma's create returns it): this runs on every prepare_refund, and a
+  // model query costs a query-plan compilation on top of the round trip. createdAt/updatedAt as Prisma sets them.
+  const at = new Date().toISOString();
+  const ts = (d: Date | null) => (d ? d.toISOString() : null);
+  const [proposal] = await tx.$queryRaw<Proposal[]>`
+    INSERT INTO "Proposal" ("id", "tenantId", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
+                            "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
+                            "hash", "expiresAt", "requiredApprovals", "policyVersion", "supersedesId", "traceId", "createdAt", "updatedAt")
+    VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
+            ${row.requestedByStaffId}::uuid, ${row.channelId}::uuid, ${row.endUserId}, ${row.amountMinor}::int, ${row.currency}, ${row.recipientKind},
+            ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
+            (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.supersedesId}::uuid,
+            ${row.traceId}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
+    RETURNING *`;
+  if (!proposal) throw new Error("proposal insert returned no row");
   // A new proposal awaits review: the tenant's reviewer webhook hears of it (a delivery job committed with it).
   // (Only when the tenant has a webhook, read above: no extra round trip otherwise.)
   if (facts.reviewWebhookUrl) await notifyReviewersOfProposal(tx, proposal);
