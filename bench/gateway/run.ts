@@ -14,7 +14,7 @@
 // servers so that load from other processes on the machine hits all alike. Also counts the statements each
 // in-process server sends per call. A script, not a test: it prints figures and ratios, asserts nothing.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,9 +23,10 @@ import pg from "pg";
 import autocannon from "autocannon";
 import { findFreePort, startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
-import { agentKey, customerId, demoUuid, mintEndUserToken, seedDemo } from "../../scripts/lib/demo-data";
+import { agentKey, customerId, mintEndUserToken, seedDemo } from "../../scripts/lib/demo-data";
 import { prismaFor } from "../../scripts/lib/prisma";
 import { rawPrepareRefundServer } from "./raw-server";
+import { TENANT, adaptRouteHandler, addBenchOrders, benchOrder, isApprovalRequired, liftWindowBudgets, listen, toolCallBody, urlOf } from "./shared";
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => {
@@ -37,7 +38,6 @@ const WITH_NEXT = !argv.includes("--no-next");
 const LEVELS = [1, 8, 32];
 const SLICES = 4;
 const ORDERS_PER_SERVER = 15_000;
-const TENANT = "tienda-es";
 const BUDGET_MS = 240_000; // after the build (if any)
 
 type Side = "route" | "next" | "raw";
@@ -73,14 +73,9 @@ try {
   await seedDemo(prisma);
   // One key and one customer make thousands of calls a minute here: lift the per-key and per-end-user window
   // budgets (their upserts still run on every call, on every side, so their cost is in the figures).
-  const benchTenant = await prisma.tenant.findUniqueOrThrow({ where: { slug: TENANT } });
-  await prisma.agentBudgetPolicy.upsert({
-    where: { tenantId: benchTenant.id },
-    create: { tenantId: benchTenant.id, maxCallsPerKeyPerWindow: 100_000_000, maxCallsPerEndUserPerWindow: 100_000_000 },
-    update: { maxCallsPerKeyPerWindow: 100_000_000, maxCallsPerEndUserPerWindow: 100_000_000 },
-  });
   await prisma.$disconnect();
-  await addBenchOrders(server.url);
+  await liftWindowBudgets(server.url);
+  await addBenchOrders(server.url, ORDERS_PER_SERVER * 3);
 
   const pool = Number(process.env.DATABASE_POOL_SIZE ?? 10);
   process.env.DATABASE_URL = server.url;
@@ -204,43 +199,34 @@ function counter(start: number) {
   return () => benchOrder(start + (i++ % ORDERS_PER_SERVER));
 }
 
-function body(order: string, n: number) {
-  return JSON.stringify({ type: "tool_use", id: `bench_${n}`, name: "prepare_refund", input: { order_id: order, reason: "damaged_item" } });
-}
-
-function isApprovalRequired(text: string): boolean {
-  try {
-    const json = JSON.parse(text) as { content?: string };
-    return !!json.content && (JSON.parse(json.content) as { code?: string }).code === "approval_required";
-  } catch {
-    return false;
-  }
-}
-
 /** One slice: `connections` closed-loop autocannon connections for `seconds`; every response checked. */
 async function load(url: string, key: string, token: string, connections: number, seconds: number, nextOrder: () => string) {
   const latencies: number[] = [];
   let errors = 0;
   let n = 0;
   const started = performance.now();
-  const instance = autocannon({
-    url,
-    connections,
-    duration: seconds,
-    timeout: 30,
-    requests: [
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
       {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "x-end-user-token": token },
-        setupRequest: (req) => ({ ...req, body: body(nextOrder(), n++) }),
-        onResponse: (status, text) => {
-          if (status !== 200 || !isApprovalRequired(text)) errors += 1;
-        },
+        url,
+        connections,
+        duration: seconds,
+        timeout: 30,
+        requests: [
+          {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "x-end-user-token": token },
+            setupRequest: (req) => ({ ...req, body: toolCallBody(nextOrder(), n++) }),
+            onResponse: (status, text) => {
+              if (status !== 200 || !isApprovalRequired(text)) errors += 1;
+            },
+          },
+        ],
       },
-    ],
+      (error, r) => (error ? reject(error as Error) : resolve(r)),
+    );
+    instance.on("response", (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });
-  instance.on("response", (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
-  const result = await instance;
   errors += result.errors + result.timeouts;
   return { latencies, elapsed: Math.max((performance.now() - started) / 1000, result.duration), errors };
 }
@@ -249,7 +235,7 @@ async function callOnce(url: string, key: string, token: string, order: string) 
   const res = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "x-end-user-token": token },
-    body: body(order, 0),
+    body: toolCallBody(order, 0),
   });
   const text = await res.text();
   if (!isApprovalRequired(text)) throw new Error(`bench: unexpected answer ${text.slice(0, 300)}`);
@@ -277,69 +263,4 @@ function printTable(head: string[], rows: string[][]) {
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join("  ");
   console.log(line(head));
   for (const r of rows) console.log(line(r));
-}
-
-// ---- in-process route handler ----------------------------------------------------------------------
-
-function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
-  return new Promise((resolve) => {
-    const s = createServer({ keepAliveTimeout: 10_000 }, handler);
-    s.listen(0, "127.0.0.1", () => resolve(s));
-  });
-}
-
-function urlOf(s: Server): string {
-  const a = s.address();
-  return `http://127.0.0.1:${typeof a === "object" && a ? a.port : 0}/api/agent/tool-calls`;
-}
-
-async function readAll(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-/** node:http → Web Request → the route handler → node:http (what Next does for a route handler). */
-function adaptRouteHandler(POST: (req: Request) => Promise<Response>) {
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const body = await readAll(req);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const response = await POST(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(await response.text());
-  };
-  return (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  };
-}
-
-// ---- data ----------------------------------------------------------------------------------------
-
-function benchOrder(i: number): string {
-  return `BENCH-${String(i).padStart(6, "0")}`;
-}
-
-/** 3 × ORDERS_PER_SERVER extra card orders for Ana (tienda-es), so every request prepares a new proposal. */
-async function addBenchOrders(url: string) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  const tenantId = demoUuid(`tenant:${TENANT}`);
-  const cid = customerId(TENANT, "ana");
-  await c.query(
-    `INSERT INTO "Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", status, items, "placedAt", "updatedAt")
-     SELECT gen_random_uuid(), $1::uuid, 'BENCH-' || lpad(i::text, 6, '0'), $2, 'EUR', 1000 + i, 1000 + i, 'paid', '[]'::jsonb, now(), now()
-       FROM generate_series(0, $3 - 1) AS i`,
-    [tenantId, cid, ORDERS_PER_SERVER * 3],
-  );
-  await c.query(
-    `INSERT INTO "Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display, "amountMinor", currency)
-     SELECT gen_random_uuid(), o."tenantId", o.id, 'card', 'pi_bench_' || o.number, 'Ana García', 'Visa •••• 4242', o."capturedMinor", 'EUR'
-       FROM "Order" o WHERE o."tenantId" = $1::uuid AND o.number LIKE 'BENCH-%'`,
-    [tenantId],
-  );
-  await c.end();
 }
