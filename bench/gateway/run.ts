@@ -1,4 +1,4 @@
-// npm run bench:gateway [-- --seconds 4] [--no-next] [--rebuild]
+// npm run bench:gateway [-- --seconds 6] [--no-next] [--rebuild]
 //
 // prepare_refund throughput and latency (p50/p99) at 1, 8 and 32 concurrent connections, measured in ONE run
 // with one load generator (autocannon, closed loop, keep-alive) against three servers on one throw-away
@@ -33,10 +33,10 @@ const flag = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : undefined;
 };
-const SECONDS = Math.min(Number(flag("seconds") ?? 4), 8);
+const SECONDS = Math.min(Number(flag("seconds") ?? 6), 12);
 const WITH_NEXT = !argv.includes("--no-next");
 const LEVELS = [1, 8, 32];
-const SLICES = 4;
+const SLICES = 2;
 const ORDERS_PER_SERVER = 15_000;
 const BUDGET_MS = 240_000; // after the build (if any)
 
