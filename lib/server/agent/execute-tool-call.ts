@@ -52,18 +52,20 @@ export async function executeToolCall(
     if (isErrorOutcome(result.outcome) && result.outcome.code !== "limit_exceeded") {
       await chargeError(caller.tenantId, meta.traceId).catch((error) => logFailure("budget", meta, error));
     }
-    // Safe fields only: the tool name is caller-written text, so it is scrubbed like everything else.
-    log.info(
-      {
-        traceId: meta.traceId,
-        agentKeyId: caller.keyId,
-        transport: meta.transport,
-        tool: truncateText(scrubText(name, auditFingerprint), 64),
-        code: result.outcome.code,
-        ms: Math.round(performance.now() - started),
-      },
-      "agent tool call",
-    );
+    // Safe fields only: the tool name is caller-written text, so it is scrubbed like everything else (only
+    // when the line is written: the scrub costs an HMAC per masked value).
+    if (log.isLevelEnabled("info"))
+      log.info(
+        {
+          traceId: meta.traceId,
+          agentKeyId: caller.keyId,
+          transport: meta.transport,
+          tool: truncateText(scrubText(name, auditFingerprint), 64),
+          code: result.outcome.code,
+          ms: Math.round(performance.now() - started),
+        },
+        "agent tool call",
+      );
     return result;
   } catch (error) {
     logFailure("tool call", meta, error);
