@@ -1,11 +1,15 @@
-// npm run bench:audit — traceId search latency over generated audit events (issue 6: 10 million; choose
+// npm run bench:audit [-- --no-load] — traceId search latency over generated audit events (issue 6: 10 million; choose
 // fewer with BENCH_EVENTS on a small machine). Prints, measured in the same run: the raw indexed SQL lookup,
 // the product's query (findAuditEvents: keyset page + row fetch) and the whole audited use case
 // (searchAuditEvents: the search is itself an audit event, written in the same transaction).
-// A script, not a test: it asserts nothing about time. Throw-away embedded PostgreSQL, loopback only.
+// Then the same three again while the gateway bench's load runs beside it (bench/gateway/load.ts in a child
+// process: the product's route handler preparing refunds on the same database, 8 connections; skip with
+// --no-load). A script, not a test: it asserts nothing about time. Throw-away embedded PostgreSQL, loopback only.
 // Rows are generated with one INSERT … SELECT generate_series into the monthly-partitioned AuditEvent
 // (2026-01…, spread over several partitions) plus their leaves: a latency bench needs realistic shape and
 // indexes, not valid hashes (the log is not verified here).
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +24,9 @@ import { prismaFor } from "../../scripts/lib/prisma";
 const N = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const PER_TRACE = 8;
+const WITH_LOAD = !process.argv.includes("--no-load");
 
+let loadProc: ChildProcess | null = null;
 const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-audit-")), ephemeral: true, database: "bench" });
 try {
   await applyMigrations(server.url);
@@ -105,19 +111,59 @@ try {
   }
 
   const sample = await client.query(rawSql, [tenantId, randomTrace()]);
-  const raw = await measure("raw indexed SQL (pg, ids of one trace)", (trace) => client.query(rawSql, [tenantId, trace]));
-  const query = await measure("findAuditEvents (keyset page + rows)", (trace) => findAuditEvents(db(), tenantId, parseAuditSearch({ traceId: trace })));
-  const usecase = await measure("searchAuditEvents (+ audited search event)", (trace) => searchAuditEvents(actor, { traceId: trace }));
+  const run = async () => [
+    await measure("raw indexed SQL (pg, ids of one trace)", (trace) => client.query(rawSql, [tenantId, trace])),
+    await measure("findAuditEvents (page + leaf index)", (trace) => findAuditEvents(db(), tenantId, parseAuditSearch({ traceId: trace }))),
+    await measure("searchAuditEvents (+ its audit event)", (trace) => searchAuditEvents(actor, { traceId: trace })),
+  ];
+  const quiet = await run();
+  let loaded: Awaited<ReturnType<typeof run>> | null = null;
+  let loadLine = "";
+  if (WITH_LOAD) {
+    console.log("starting the gateway load beside the search (bench/gateway/load.ts, 8 connections)…");
+    loadProc = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "bench/gateway/load.ts", "--database-url", server.url, "--connections", "8"],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    const lines = createInterface({ input: loadProc.stdout! });
+    const output: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      lines.on("line", (l) => {
+        output.push(l);
+        if (l === "ready") resolve();
+      });
+      loadProc!.once("exit", (code) => reject(new Error(`gateway load exited (${code}) before it was ready`)));
+    });
+    await new Promise((r) => setTimeout(r, 2000)); // let it reach its steady state
+    loaded = await run();
+    const exited = new Promise((r) => loadProc!.once("exit", r));
+    loadProc.kill("SIGTERM");
+    await exited;
+    loadLine = output.find((l) => l.startsWith("gateway load:")) ?? "gateway load: (no figures)";
+    loadProc = null;
+  }
   const plan = await client.query(`EXPLAIN ${rawSql}`, [tenantId, randomTrace()]);
 
   console.log(
     `\ntraceId search over ${N.toLocaleString("en")} audit events (${traces.toLocaleString("en")} traces), ${ITERATIONS} iterations each; sample hit ${sample.rowCount} rows`,
   );
-  for (const r of [raw, query, usecase])
-    console.log(`${r.label.padEnd(46)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
-  console.log(
-    `ratio query/raw: p50 ${(query.p50 / raw.p50).toFixed(1)}×   p99 ${(query.p99 / raw.p99).toFixed(1)}×;  use case/raw: p50 ${(usecase.p50 / raw.p50).toFixed(1)}×   p99 ${(usecase.p99 / raw.p99).toFixed(1)}×`,
-  );
+  const report = (title: string, [raw, query, usecase]: Awaited<ReturnType<typeof run>>) => {
+    console.log(title);
+    for (const r of [raw!, query!, usecase!])
+      console.log(`  ${r.label.padEnd(46)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
+    console.log(
+      `  ratio query/raw: p50 ${(query!.p50 / raw!.p50).toFixed(1)}×   p99 ${(query!.p99 / raw!.p99).toFixed(1)}×;  use case/raw: p50 ${(usecase!.p50 / raw!.p50).toFixed(1)}×   p99 ${(usecase!.p99 / raw!.p99).toFixed(1)}×`,
+    );
+  };
+  report("quiet (nothing else on this database):", quiet);
+  if (loaded) {
+    report("with the gateway load beside it:", loaded);
+    console.log(`  ${loadLine}`);
+  }
+  console.log("goal (issue #14): use case p99 ≤ 20 ms and ≤ 2× the raw lookup's p99, quiet and under load.");
   console.log(
     `raw plan: ${plan.rows
       .map((r) => r["QUERY PLAN"])
@@ -127,6 +173,7 @@ try {
   await client.end();
   await db().$disconnect();
 } finally {
+  loadProc?.kill("SIGTERM");
   await server.stop();
 }
 process.exit(0);

@@ -48,11 +48,20 @@ export async function chargeCall(tenantId: string, traceId: string, repeat: stri
     maxRepeatsPerTrace: get("policy:repeats") ?? defaultBudget.maxRepeatsPerTrace,
     maxErrorsPerTrace: get("policy:errors") ?? defaultBudget.maxErrorsPerTrace,
   };
-  const calls = get("calls") ?? 0;
-  const repeats = get(repeat) ?? 0;
-  const errors = get("errors") ?? 0;
-  const spent = (get("spent") ?? 0) > 0;
+  return traceDecision(tenantId, traceId, {
+    budget,
+    calls: get("calls") ?? 0,
+    repeats: get(repeat) ?? 0,
+    errors: get("errors") ?? 0,
+    spent: (get("spent") ?? 0) > 0,
+  });
+}
 
+type TraceCounts = { budget: Budget; calls: number; repeats: number; errors: number; spent: boolean };
+
+/** The trace budget's rule over freshly bumped counters; marks the trace spent the first time it is over. */
+async function traceDecision(tenantId: string, traceId: string, c: TraceCounts): Promise<ToolOutcome | null> {
+  const { budget, calls, repeats, errors, spent } = c;
   let which: "calls" | "repeats" | "errors" | null = null;
   if (spent) which = null;
   else if (calls > budget.maxCallsPerTrace) which = "calls";
@@ -104,14 +113,18 @@ export async function chargeWindow(tenantId: string, subject: WindowSubject): Pr
       (SELECT w FROM win)::int AS "windowSeconds",
       greatest(1, ceil(extract(epoch FROM "windowStart") + (SELECT w FROM win) - extract(epoch FROM now())))::int AS "retryAfter"`;
   if (!row || row.count <= row.limit) return null;
-  const who = subject.kind === "agent_key" ? "this agent" : "this customer";
+  return windowLimited(subject.kind, row.retryAfter, { calls: row.limit, window_seconds: row.windowSeconds });
+}
+
+function windowLimited(kind: WindowSubject["kind"], retryAfter: number, limits: { calls: number; window_seconds: number }): ToolOutcome {
+  const who = kind === "agent_key" ? "this agent" : "this customer";
   return failure(
     "limit_exceeded",
     `Too many tool calls for ${who} right now. Stop calling tools; tell the customer to try again later or hand over to a human.`,
     {
-      budget: subject.kind === "agent_key" ? "agent_key_window" : "end_user_window",
-      retry_after_seconds: row.retryAfter,
-      limits: { calls: row.limit, window_seconds: row.windowSeconds },
+      budget: kind === "agent_key" ? "agent_key_window" : "end_user_window",
+      retry_after_seconds: retryAfter,
+      limits,
     },
   );
 }
@@ -122,4 +135,113 @@ async function bump(tenantId: string, traceId: string, counter: string): Promise
     VALUES (${tenantId}::uuid, ${traceId}, ${counter}, 1)
     ON CONFLICT ("tenantId", "traceId", "counter")
     DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')`;
+}
+
+// ---- every budget of one call in one statement ------------------------------------------------------
+
+export type ChargeInput = {
+  keyId: string;
+  traceId: string;
+  /** repeatKey(name, args) */
+  repeat: string;
+  /** The verified customer when the call gets as far as the end-user window (valid envelope, tool,
+   *  arguments and token); null otherwise — their window is then not charged, as before. */
+  customerId: string | null;
+};
+
+export type ChargeResult = {
+  /** `limit_exceeded` of the agent key's window (checked first; nothing else was charged then). */
+  key: ToolOutcome | null;
+  /** `limit_exceeded` of the trace budget (the end-user window was not charged then). */
+  trace: ToolOutcome | null;
+  /** `limit_exceeded` of the end user's window (null when not charged or within budget). */
+  endUser: ToolOutcome | null;
+};
+
+type ChargeRow = {
+  keyCount: number;
+  keyLimit: number;
+  keyRetryAfter: number;
+  windowSeconds: number;
+  calls: number | null;
+  repeats: number | null;
+  errors: number | null;
+  spent: number | null;
+  maxCalls: number;
+  maxRepeats: number;
+  maxErrors: number;
+  userCount: number | null;
+  userLimit: number;
+  userRetryAfter: number | null;
+};
+
+/**
+ * One round trip for every budget of a call, with the same rules and order as chargeWindow (agent key) →
+ * chargeCall (trace) → chargeWindow (end user): the trace counters are bumped only when the key's window
+ * let the call through, the end user's window only when the trace budget did too (data-modifying CTEs that
+ * read each other's RETURNING rows, so each check and increment stays one atomic upsert). Outside the call's
+ * transaction on purpose, like the others: a call that fails or rolls back still counts.
+ */
+export async function chargeBudgets(tenantId: string, input: ChargeInput): Promise<ChargeResult> {
+  const d = { ...defaultBudget, ...defaultWindowBudget };
+  const [row] = await db().$queryRaw<ChargeRow[]>`
+    WITH p AS (
+      SELECT coalesce(max(b."windowSeconds"), ${d.windowSeconds}) AS w,
+             coalesce(max(b."maxCallsPerKeyPerWindow"), ${d.maxCallsPerKeyPerWindow}) AS key_lim,
+             coalesce(max(b."maxCallsPerEndUserPerWindow"), ${d.maxCallsPerEndUserPerWindow}) AS user_lim,
+             coalesce(max(b."maxCallsPerTrace"), ${d.maxCallsPerTrace}) AS max_calls,
+             coalesce(max(b."maxRepeatsPerTrace"), ${d.maxRepeatsPerTrace}) AS max_repeats,
+             coalesce(max(b."maxErrorsPerTrace"), ${d.maxErrorsPerTrace}) AS max_errors
+        FROM "AgentBudgetPolicy" b WHERE b."tenantId" = ${tenantId}::uuid
+    ), win AS (
+      SELECT to_timestamp(floor(extract(epoch FROM now()) / p.w) * p.w) AT TIME ZONE 'UTC' AS start, p.* FROM p
+    ), k AS (
+      INSERT INTO "AgentWindowCounter" ("tenantId", "subject", "windowStart", "count")
+      SELECT ${tenantId}::uuid, ${`key:${input.keyId}`}, win.start, 1 FROM win
+      ON CONFLICT ("tenantId", "subject", "windowStart") DO UPDATE SET "count" = "AgentWindowCounter"."count" + 1
+      RETURNING "count", "windowStart"
+    ), tr AS (
+      INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count")
+      SELECT ${tenantId}::uuid, ${input.traceId}, x.c, 1
+        FROM k, win, (VALUES ('calls'), (${input.repeat})) AS x(c)
+       WHERE k."count" <= win.key_lim
+      ON CONFLICT ("tenantId", "traceId", "counter")
+      DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')
+      RETURNING "counter", "count"
+    ), t AS (
+      SELECT (SELECT "count" FROM tr WHERE "counter" = 'calls') AS calls,
+             (SELECT "count" FROM tr WHERE "counter" = ${input.repeat}) AS repeats,
+             (SELECT "count" FROM "AgentTraceCounter" WHERE "tenantId" = ${tenantId}::uuid AND "traceId" = ${input.traceId} AND "counter" = 'errors') AS errors,
+             (SELECT "count" FROM "AgentTraceCounter" WHERE "tenantId" = ${tenantId}::uuid AND "traceId" = ${input.traceId} AND "counter" = 'spent') AS spent
+    ), u AS (
+      INSERT INTO "AgentWindowCounter" ("tenantId", "subject", "windowStart", "count")
+      SELECT ${tenantId}::uuid, ${`user:${input.customerId ?? ""}`}, win.start, 1 FROM win, t
+       WHERE ${input.customerId}::text IS NOT NULL
+         AND t.calls IS NOT NULL AND coalesce(t.spent, 0) <= 0
+         AND t.calls <= win.max_calls AND t.repeats <= win.max_repeats AND coalesce(t.errors, 0) < win.max_errors
+      ON CONFLICT ("tenantId", "subject", "windowStart") DO UPDATE SET "count" = "AgentWindowCounter"."count" + 1
+      RETURNING "count", "windowStart"
+    )
+    SELECT k."count"::int AS "keyCount", win.key_lim::int AS "keyLimit", win.w::int AS "windowSeconds",
+           greatest(1, ceil(extract(epoch FROM k."windowStart") + win.w - extract(epoch FROM now())))::int AS "keyRetryAfter",
+           t.calls::int AS calls, t.repeats::int AS repeats, t.errors::int AS errors, t.spent::int AS spent,
+           win.max_calls::int AS "maxCalls", win.max_repeats::int AS "maxRepeats", win.max_errors::int AS "maxErrors",
+           u."count"::int AS "userCount", win.user_lim::int AS "userLimit",
+           greatest(1, ceil(extract(epoch FROM u."windowStart") + win.w - extract(epoch FROM now())))::int AS "userRetryAfter"
+      FROM k CROSS JOIN win CROSS JOIN t LEFT JOIN u ON true`;
+  if (!row) throw new Error("budget statement returned no row");
+  const limits = (n: number) => ({ calls: n, window_seconds: row.windowSeconds });
+  if (row.keyCount > row.keyLimit) {
+    return { key: windowLimited("agent_key", row.keyRetryAfter, limits(row.keyLimit)), trace: null, endUser: null };
+  }
+  const trace = await traceDecision(tenantId, input.traceId, {
+    budget: { maxCallsPerTrace: row.maxCalls, maxRepeatsPerTrace: row.maxRepeats, maxErrorsPerTrace: row.maxErrors },
+    calls: row.calls ?? 0,
+    repeats: row.repeats ?? 0,
+    errors: row.errors ?? 0,
+    spent: (row.spent ?? 0) > 0,
+  });
+  if (trace) return { key: null, trace, endUser: null };
+  const endUser = row.userCount !== null && row.userCount > row.userLimit ? windowLimited("end_user", row.userRetryAfter ?? 1, limits(row.userLimit)) : null;
+  return { key: null, trace: null, endUser };
 }

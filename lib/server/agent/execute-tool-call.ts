@@ -4,12 +4,12 @@ import { closestName, failure, isErrorOutcome, validationProblems, type Envelope
 import { isAppError } from "@/lib/domain/outcome";
 import { scrubText, truncateText } from "@/lib/domain/redaction";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
-import { isToolName, type ToolName } from "@/lib/schemas/tools";
+import { isToolName } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db, type Tx } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
 import type { AgentCaller } from "./authenticate-agent-key";
-import { chargeCall, chargeError, chargeWindow, repeatKey } from "./budgets";
+import { chargeBudgets, chargeError, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
 import { GATEWAY_TX } from "./tool-context";
 import { verifyEndUserToken } from "./verify-end-user";
@@ -52,18 +52,20 @@ export async function executeToolCall(
     if (isErrorOutcome(result.outcome) && result.outcome.code !== "limit_exceeded") {
       await chargeError(caller.tenantId, meta.traceId).catch((error) => logFailure("budget", meta, error));
     }
-    // Safe fields only: the tool name is caller-written text, so it is scrubbed like everything else.
-    log.info(
-      {
-        traceId: meta.traceId,
-        agentKeyId: caller.keyId,
-        transport: meta.transport,
-        tool: truncateText(scrubText(name, auditFingerprint), 64),
-        code: result.outcome.code,
-        ms: Math.round(performance.now() - started),
-      },
-      "agent tool call",
-    );
+    // Safe fields only: the tool name is caller-written text, so it is scrubbed like everything else (only
+    // when the line is written: the scrub costs an HMAC per masked value).
+    if (log.isLevelEnabled("info"))
+      log.info(
+        {
+          traceId: meta.traceId,
+          agentKeyId: caller.keyId,
+          transport: meta.transport,
+          tool: truncateText(scrubText(name, auditFingerprint), 64),
+          code: result.outcome.code,
+          ms: Math.round(performance.now() - started),
+        },
+        "agent tool call",
+      );
     return result;
   } catch (error) {
     logFailure("tool call", meta, error);
@@ -80,18 +82,30 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
     return { outcome, proposal: extra.proposal ?? null };
   };
 
-  // The key's window budget first: it holds whatever the caller sends as trace headers.
-  const keyLimited = await chargeWindow(caller.tenantId, { kind: "agent_key", keyId: caller.keyId });
-  if (keyLimited) return answer(keyLimited);
-  const limited = await chargeCall(caller.tenantId, meta.traceId, repeatKey(name, args));
-  if (limited) return answer(limited);
+  // Everything that needs no database first (envelope, tool, arguments, the end user's token), so that the
+  // budgets are charged in ONE statement (chargeBudgets); the answers keep their order: key window, trace
+  // budget, envelope, tool, arguments, end user, end user's window.
+  const tool = isToolName(name) && caller.tools.includes(name) ? name : null;
+  const handler = tool ? toolHandlers[tool] : null;
+  const parsed = tool && envelopeProblems.length === 0 ? parseToolInput(tool, args) : null;
+  const endUser = parsed?.success ? await verifyEndUserToken(meta.endUserToken, caller) : null;
+  const verifiedCustomer = endUser?.kind === "customer" ? endUser.customerId : null;
+
+  const charged = await chargeBudgets(caller.tenantId, {
+    keyId: caller.keyId,
+    traceId: meta.traceId,
+    repeat: repeatKey(name, args),
+    customerId: verifiedCustomer,
+  });
+  if (charged.key) return answer(charged.key);
+  if (charged.trace) return answer(charged.trace);
 
   if (envelopeProblems.length > 0) {
     return answer(failure("invalid_arguments", "The tool call is malformed. Fix the listed problems and call again.", { problems: envelopeProblems }));
   }
 
   // Tools not allowed on this key's channel are not revealed: same answer as a tool that does not exist.
-  if (!isToolName(name) || !caller.tools.includes(name)) {
+  if (!tool || !handler || !parsed) {
     const closest = closestName(name, caller.tools);
     return answer(
       // Echo the name only when it looks like a tool name: answers never reflect arbitrary text.
@@ -105,10 +119,7 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
       ),
     );
   }
-  const tool: ToolName = name;
-  const handler = toolHandlers[tool];
 
-  const parsed = parseToolInput(tool, args);
   if (!parsed.success) {
     return answer(
       failure("invalid_arguments", `The arguments of ${tool} are invalid. Fix every listed problem, or ask the customer for the missing information.`, {
@@ -118,8 +129,7 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
     );
   }
 
-  const endUser = await verifyEndUserToken(meta.endUserToken, caller);
-  if (endUser.kind === "invalid") {
+  if (!endUser || endUser.kind === "invalid") {
     return answer(
       failure(
         "permission_denied",
@@ -129,14 +139,11 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
         },
       ),
       // The reason is one of a fixed list (never token content): kept in clear for the investigator.
-      { clear: [...handler.auditClear, "end_user_problem"], audit: { end_user_problem: endUser.reason } },
+      { clear: [...handler.auditClear, "end_user_problem"], audit: { end_user_problem: endUser?.reason ?? "malformed" } },
     );
   }
-  const customerId = endUser.kind === "customer" ? endUser.customerId : null;
-  if (customerId) {
-    const userLimited = await chargeWindow(caller.tenantId, { kind: "end_user", customerId });
-    if (userLimited) return answer(userLimited, { clear: handler.auditClear, endUser: customerId });
-  }
+  const customerId = verifiedCustomer;
+  if (customerId && charged.endUser) return answer(charged.endUser, { clear: handler.auditClear, endUser: customerId });
   if (handler.needsCustomer && !customerId) {
     return answer(
       failure("permission_denied", `${tool} needs a signed-in customer. Ask the customer to sign in; do not look for another way.`, {

@@ -50,11 +50,14 @@ export async function findAuditEvents(tx: Tx, tenantId: string, f: AuditSearchFi
   // `&&` (overlap) on the text[] column is answered by the GIN index AuditEvent_fingerprints_idx.
   if (f.subject) where.push(Prisma.sql`"fingerprints" && ${await subjectFingerprints(tx, tenantId, f.subject)}::text[]`);
   if (f.cursor) where.push(Prisma.sql`"pos" < ${f.cursor}`);
-  // One statement: the page (keyset on the write position, newest first) and each event's leaf index
-  // (null: not integrated yet — shown as pending).
+  // One statement: the page (keyset on the write position, newest first; an exact traceId is an ordered scan
+  // of AuditEvent_tenantId_traceId_pos_idx per partition) and each event's leaf index (null: not integrated
+  // yet — shown as pending). Only the columns the view shows.
   const rows = await tx.$queryRaw<(Omit<LoggedEvent, "leafIndex"> & { pos: bigint; leafIndex: number | null })[]>`
     SELECT e.*, l."leafIndex"
-      FROM (SELECT * FROM "AuditEvent" WHERE ${Prisma.join(where, " AND ")} ORDER BY "pos" DESC LIMIT ${limit + 1}) e
+      FROM (SELECT "id", "pos", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash",
+                   "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "hash"
+              FROM "AuditEvent" WHERE ${Prisma.join(where, " AND ")} ORDER BY "pos" DESC LIMIT ${limit + 1}) e
       LEFT JOIN "AuditLeaf" l ON l."eventId" = e."id"
      ORDER BY e."pos" DESC`;
   const page = rows.slice(0, limit);
@@ -121,23 +124,23 @@ export async function authorizeAuditAccess(
 /**
  * Search over the actor's tenant: an exact traceId for anyone who may look up a trace (reviewers, ops,
  * auditors, admins); any other filter, fingerprint or time range for auditors and admins only. The search
- * itself is an audit event written in the same transaction: no results without the record of who searched
- * for what; a refused search is recorded too.
+ * itself is an audit event: no results without the record of who searched for what — the page is read, its
+ * search event (with the result count) committed, and only then are the results returned; if the event cannot
+ * be written, nothing is returned. Two round trips, no interactive transaction: a read needs none, and the
+ * event is one statement (event + sequencer queue row) that commits on its own. A refused search is recorded too.
  */
 export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): Promise<AuditSearchPage> {
   const f = parseAuditSearch(input);
   await authorizeAuditAccess(actor, isExactTraceLookup(f) ? "audit:trace" : "audit:read", "audit:search", f.traceId, searchAuditData(f));
-  return db().$transaction(async (tx) => {
-    const page = await findAuditEvents(tx, actor.tenantId, f);
-    await recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
-      traceId: auditLookupTraceId("search", f.traceId),
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
-      action: "audit:search",
-      outcome: "ok",
-      data: searchAuditData(f, { results: page.events.length }),
-      redaction: { clear: searchAuditClear },
-    });
-    return page;
+  const page = await findAuditEvents(db(), actor.tenantId, f);
+  await recordAuditEvent(db(), {
+    tenantId: actor.tenantId,
+    traceId: auditLookupTraceId("search", f.traceId),
+    actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+    action: "audit:search",
+    outcome: "ok",
+    data: searchAuditData(f, { results: page.events.length }),
+    redaction: { clear: searchAuditClear },
   });
+  return page;
 }

@@ -2,10 +2,12 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { computeProposalHash, hashInputOf } from "@/lib/domain/proposal-hash";
 import { proposalAmountMinor, proposalExpiresAt, requiredApprovalsFor } from "@/lib/domain/proposal-policy";
+import { refundableMinor } from "@/lib/domain/money";
+import { inPaymentStatuses, proposalStatus } from "@/lib/domain/proposal-state";
+import { refundStatus } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
-import type { Payment, Proposal } from "@/lib/server/db/generated/client";
+import { Prisma, type Payment, type PaymentMethod, type Proposal } from "@/lib/server/db/generated/client";
 import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
-import { refundableLeft } from "./refundable-left";
 
 /** Who asks for the proposal: an agent key (prepare_refund) or a staff member (re-prepare, edit). */
 export type ProposalRequester = { agentKeyId: string } | { staffId: string };
@@ -35,17 +37,20 @@ export type BuildProposalResult = { ok: true; proposal: Proposal; payment: Payme
  * policy, a new id, and the hash over exactly the row that is stored. The reviewer webhook delivery is
  * committed with the row. The caller holds the order's row lock and decides what the proposal supersedes.
  */
-export async function buildProposal(tx: Tx, input: BuildProposalInput): Promise<BuildProposalResult> {
+export async function buildProposal(tx: Tx, input: BuildProposalInput, known?: ProposalFacts): Promise<BuildProposalResult> {
   const { tenantId, order, now } = input;
-  const left = await refundableLeft(tx, order, { now });
-  const amountMinor = proposalAmountMinor(left.leftMinor, input.wantedMinor);
-  if (amountMinor <= 0) return { ok: false, reason: "nothing_left_to_refund" };
-  const payment = await tx.payment.findFirst({ where: { orderId: order.id, tenantId }, orderBy: { createdAt: "asc" } });
-  if (!payment) return { ok: false, reason: "no_payment" };
-  const policy = await tx.tenant.findUniqueOrThrow({
-    where: { id: tenantId },
-    select: { approvalExpiryMinutes: true, dualApprovalThresholdMinor: true, policyVersion: true },
+  // Everything the builder reads, in one statement (or already read by the caller in its own, under the
+  // same order lock and transaction).
+  const facts = known ?? (await readProposalFacts(tx, tenantId, order.id, now));
+  const leftMinor = refundableMinor({
+    capturedMinor: order.capturedMinor,
+    refundedOrPendingMinor: facts.refundedOrPendingMinor,
+    openProposalsMinor: facts.openProposalsMinor,
   });
+  const amountMinor = proposalAmountMinor(leftMinor, input.wantedMinor);
+  if (amountMinor <= 0) return { ok: false, reason: "nothing_left_to_refund" };
+  const { payment, policy } = facts;
+  if (!payment) return { ok: false, reason: "no_payment" };
 
   const row = {
     id: randomUUID(),
@@ -71,8 +76,119 @@ export async function buildProposal(tx: Tx, input: BuildProposalInput): Promise<
     supersedesId: input.supersedesId,
     traceId: input.traceId,
   };
-  const proposal = await tx.proposal.create({ data: { ...row, hash: computeProposalHash(hashInputOf(row)) } });
+  const hash = computeProposalHash(hashInputOf(row));
+  // One raw INSERT … RETURNING (the row as Prisma's create returns it): this runs on every prepare_refund, and a
+  // model query costs a query-plan compilation on top of the round trip. createdAt/updatedAt as Prisma sets them.
+  const at = new Date().toISOString();
+  const ts = (d: Date | null) => (d ? d.toISOString() : null);
+  const [proposal] = await tx.$queryRaw<Proposal[]>`
+    INSERT INTO "Proposal" ("id", "tenantId", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
+                            "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
+                            "hash", "expiresAt", "requiredApprovals", "policyVersion", "supersedesId", "traceId", "createdAt", "updatedAt")
+    VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
+            ${row.requestedByStaffId}::uuid, ${row.channelId}::uuid, ${row.endUserId}, ${row.amountMinor}::int, ${row.currency}, ${row.recipientKind},
+            ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
+            (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.supersedesId}::uuid,
+            ${row.traceId}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
+    RETURNING *`;
+  if (!proposal) throw new Error("proposal insert returned no row");
   // A new proposal awaits review: the tenant's reviewer webhook hears of it (a delivery job committed with it).
-  await notifyReviewersOfProposal(tx, proposal);
+  // (Only when the tenant has a webhook, read above: no extra round trip otherwise.)
+  if (facts.reviewWebhookUrl) await notifyReviewersOfProposal(tx, proposal);
   return { ok: true, proposal, payment };
+}
+
+/**
+ * What a new proposal for an order is built from, as it is now: the refunds that succeeded or are pending
+ * and the open proposals (the sums of refundableLeft), the order's original payment, and the tenant's
+ * policy (approval expiry, dual-approval threshold, policy version, cool-down, reviewer webhook).
+ */
+export type ProposalFacts = {
+  refundedOrPendingMinor: number;
+  openProposalsMinor: number;
+  payment: Payment | null;
+  policy: { approvalExpiryMinutes: number; dualApprovalThresholdMinor: number | null; policyVersion: number; rejectionCooldownMinutes: number };
+  reviewWebhookUrl: string | null;
+};
+
+/** The columns proposalFactsJoins adds to a statement (prefixed, so it composes with other lateral joins). */
+export type ProposalFactsRow = {
+  factsRefundedMinor: bigint | number;
+  factsOpenMinor: bigint | number;
+  factsApprovalExpiryMinutes: number;
+  factsDualApprovalThresholdMinor: number | null;
+  factsPolicyVersion: number;
+  factsRejectionCooldownMinutes: number;
+  factsReviewWebhookUrl: string | null;
+  payId: string | null;
+  payTenantId: string | null;
+  payOrderId: string | null;
+  payMethod: string | null;
+  payProviderPaymentRef: string | null;
+  payHolderName: string | null;
+  payDisplay: string | null;
+  payAmountMinor: number | null;
+  payCurrency: string | null;
+  payCreatedAt: Date | null;
+};
+
+/** Lateral joins for `SELECT … FROM (SELECT 1) one <joins>`: one row (none when the tenant does not exist). */
+export function proposalFactsJoins(tenantId: string, orderId: string, now: Date): Prisma.Sql {
+  const refundStatuses = [refundStatus.succeeded, refundStatus.pending];
+  const inPayment = [...inPaymentStatuses];
+  return Prisma.sql`
+    CROSS JOIN LATERAL (
+      SELECT (SELECT coalesce(sum(r."amountMinor"), 0) FROM "Refund" r
+                WHERE r."orderId" = ${orderId}::uuid AND r."status" = ANY(${refundStatuses}::"RefundStatus"[]))::bigint AS "factsRefundedMinor",
+             (SELECT coalesce(sum(p."amountMinor"), 0) FROM "Proposal" p
+                WHERE p."orderId" = ${orderId}::uuid
+                  AND (p."status" = ANY(${inPayment}::"ProposalStatus"[])
+                       OR (p."status" = ${proposalStatus.pendingApproval}::"ProposalStatus" AND p."expiresAt" > (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'))))::bigint AS "factsOpenMinor",
+             t."approvalExpiryMinutes" AS "factsApprovalExpiryMinutes", t."dualApprovalThresholdMinor" AS "factsDualApprovalThresholdMinor",
+             t."policyVersion" AS "factsPolicyVersion", t."rejectionCooldownMinutes" AS "factsRejectionCooldownMinutes",
+             t."reviewWebhookUrl" AS "factsReviewWebhookUrl"
+        FROM "Tenant" t WHERE t."id" = ${tenantId}::uuid
+    ) facts
+    LEFT JOIN LATERAL (
+      SELECT y."id" AS "payId", y."tenantId" AS "payTenantId", y."orderId" AS "payOrderId", y."method"::text AS "payMethod",
+             y."providerPaymentRef" AS "payProviderPaymentRef", y."holderName" AS "payHolderName", y."display" AS "payDisplay",
+             y."amountMinor" AS "payAmountMinor", y."currency" AS "payCurrency", y."createdAt" AS "payCreatedAt"
+        FROM "Payment" y WHERE y."orderId" = ${orderId}::uuid AND y."tenantId" = ${tenantId}::uuid
+       ORDER BY y."createdAt" ASC LIMIT 1
+    ) pay ON true`;
+}
+
+export function proposalFactsOf(r: ProposalFactsRow): ProposalFacts {
+  return {
+    refundedOrPendingMinor: Number(r.factsRefundedMinor),
+    openProposalsMinor: Number(r.factsOpenMinor),
+    payment: r.payId
+      ? {
+          id: r.payId,
+          tenantId: r.payTenantId!,
+          orderId: r.payOrderId!,
+          method: r.payMethod as PaymentMethod,
+          providerPaymentRef: r.payProviderPaymentRef!,
+          holderName: r.payHolderName!,
+          display: r.payDisplay!,
+          amountMinor: r.payAmountMinor!,
+          currency: r.payCurrency!,
+          createdAt: r.payCreatedAt!,
+        }
+      : null,
+    policy: {
+      approvalExpiryMinutes: r.factsApprovalExpiryMinutes,
+      dualApprovalThresholdMinor: r.factsDualApprovalThresholdMinor,
+      policyVersion: r.factsPolicyVersion,
+      rejectionCooldownMinutes: r.factsRejectionCooldownMinutes,
+    },
+    reviewWebhookUrl: r.factsReviewWebhookUrl,
+  };
+}
+
+/** proposalFactsJoins on its own: one round trip. Throws when the tenant does not exist. */
+export async function readProposalFacts(tx: Tx, tenantId: string, orderId: string, now: Date): Promise<ProposalFacts> {
+  const [row] = await tx.$queryRaw<ProposalFactsRow[]>`SELECT facts.*, pay.* FROM (SELECT 1) one ${proposalFactsJoins(tenantId, orderId, now)}`;
+  if (!row) throw new Error("tenant not found");
+  return proposalFactsOf(row);
 }

@@ -5,7 +5,7 @@ import type { PrepareRefundInput } from "@/lib/schemas/tools";
 import type { Tx } from "@/lib/server/db/client";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
-import { buildProposal } from "@/lib/server/proposals/build-proposal";
+import { buildProposal, proposalFactsJoins, proposalFactsOf, type ProposalFactsRow } from "@/lib/server/proposals/build-proposal";
 import { approvalRequired } from "./proposal-answer";
 
 type LockedOrder = { id: string; number: string; currency: string; capturedMinor: number; status: string };
@@ -28,12 +28,36 @@ export async function prepareRefund(tx: Tx, input: PrepareRefundInput, ctx: Tool
   if (!order) return { outcome: orderNotFound(input.order_id) };
 
   const now = new Date();
-  const pending = await tx.proposal.findFirst({ where: { orderId: order.id, status: proposalStatus.pendingApproval } });
+  // One statement for everything decided under the lock: the open proposal, the last rejection (cool-down),
+  // the proposal a new one would supersede, and what a new one is built from (buildProposal's facts).
+  const [seen] = await tx.$queryRaw<(SeenRow & ProposalFactsRow)[]>`
+    SELECT pe.*, rj.*, sp.*, facts.*, pay.*
+      FROM (SELECT 1) one
+      LEFT JOIN LATERAL (
+        SELECT p."id", p."hash", p."amountMinor", p."currency", p."recipientKind", p."recipientDisplay", p."recipientHolder",
+               p."reason", p."expiresAt", p."requiredApprovals"
+          FROM "Proposal" p WHERE p."orderId" = ${order.id}::uuid AND p."status" = ${proposalStatus.pendingApproval}::"ProposalStatus" LIMIT 1
+      ) pe ON true
+      LEFT JOIN LATERAL (
+        SELECT p."id" AS "rejectedId", p."hash" AS "rejectedHash", p."rejectionReason", p."decidedAt" AS "rejectedAt"
+          FROM "Proposal" p WHERE p."orderId" = ${order.id}::uuid AND p."status" = ${proposalStatus.rejected}::"ProposalStatus"
+         ORDER BY p."decidedAt" DESC, p."id" DESC LIMIT 1
+      ) rj ON true
+      LEFT JOIN LATERAL (
+        SELECT p."id" AS "latestId", p."status"::text AS "latestStatus",
+               EXISTS (SELECT 1 FROM "Proposal" s WHERE s."supersedesId" = p."id") AS "latestSuperseded"
+          FROM "Proposal" p WHERE p."orderId" = ${order.id}::uuid
+         ORDER BY p."createdAt" DESC, p."id" DESC LIMIT 1
+      ) sp ON true
+      ${proposalFactsJoins(tenantId, order.id, now)}`;
+  if (!seen) throw new Error("tenant not found");
+  const facts = proposalFactsOf(seen);
+  const pending = seen.id ? (seen as SeenRow & PendingProposal) : null;
   if (pending && pending.expiresAt > now) {
     // Same logical operation: answer the open proposal, do not make another one.
     return { outcome: approvalRequired(pending, order.number), proposal: { id: pending.id, hash: pending.hash }, audit: { order: order.number, reused: true } };
   }
-  const cooldown = await rejectionCooldown(tx, order.id, now);
+  const cooldown = rejectionCooldown(seen, facts.policy.rejectionCooldownMinutes, now);
   if (cooldown) {
     return {
       outcome: failure(
@@ -54,20 +78,31 @@ export async function prepareRefund(tx: Tx, input: PrepareRefundInput, ctx: Tool
   if (pending) {
     await tx.proposal.updateMany({ where: { id: pending.id, status: proposalStatus.pendingApproval }, data: { status: proposalStatus.expired } });
   }
-  const supersedesId = await supersedableProposal(tx, order.id);
+  // The proposal a new one replaces: the order's latest when it ended expired or invalidated — whoever ended
+  // it (this call, the expiry sweep, a status check, an approval attempt, the worker's revalidation) — and
+  // nothing replaced it yet. Read again only when this call has just expired a pending one (rare).
+  const supersedesId = pending
+    ? await supersedableProposal(tx, order.id)
+    : seen.latestId && !seen.latestSuperseded && (seen.latestStatus === proposalStatus.expired || seen.latestStatus === proposalStatus.invalidated)
+      ? seen.latestId
+      : null;
 
-  const built = await buildProposal(tx, {
-    tenantId,
-    order,
-    customerId: ctx.customerId,
-    reason: input.reason,
-    requester: { agentKeyId: ctx.caller.keyId },
-    channelId: ctx.caller.channelId,
-    endUserId: ctx.customerId,
-    traceId: ctx.traceId,
-    supersedesId,
-    now,
-  });
+  const built = await buildProposal(
+    tx,
+    {
+      tenantId,
+      order,
+      customerId: ctx.customerId,
+      reason: input.reason,
+      requester: { agentKeyId: ctx.caller.keyId },
+      channelId: ctx.caller.channelId,
+      endUserId: ctx.customerId,
+      traceId: ctx.traceId,
+      supersedesId,
+      now,
+    },
+    facts,
+  );
   if (!built.ok && built.reason === "nothing_left_to_refund") {
     return {
       outcome: failure(
@@ -98,27 +133,47 @@ export async function prepareRefund(tx: Tx, input: PrepareRefundInput, ctx: Tool
   };
 }
 
+type PendingProposal = {
+  id: string;
+  hash: string;
+  amountMinor: number;
+  currency: string;
+  recipientKind: string;
+  recipientDisplay: string;
+  recipientHolder: string;
+  reason: string;
+  expiresAt: Date;
+  requiredApprovals: number;
+};
+
+type SeenRow = { [K in keyof PendingProposal]: PendingProposal[K] | null } & {
+  rejectedId: string | null;
+  rejectedHash: string | null;
+  rejectionReason: string | null;
+  rejectedAt: Date | null;
+  latestId: string | null;
+  latestStatus: string | null;
+  latestSuperseded: boolean | null;
+};
+
 /**
  * The tenant's cool-down after a rejection: while it runs, re-preparing the same order answers `rejected`
  * with the reviewer's reason, so an agent cannot simply ask again until a reviewer says yes.
  */
-async function rejectionCooldown(tx: Tx, orderId: string, now: Date) {
-  const last = await tx.proposal.findFirst({
-    where: { orderId, status: proposalStatus.rejected },
-    orderBy: [{ decidedAt: "desc" }, { id: "desc" }],
-    select: { id: true, hash: true, rejectionReason: true, decidedAt: true, tenant: { select: { rejectionCooldownMinutes: true } } },
-  });
-  if (!last?.decidedAt) return null;
-  const until = new Date(last.decidedAt.getTime() + last.tenant.rejectionCooldownMinutes * 60_000);
+function rejectionCooldown(seen: SeenRow, cooldownMinutes: number, now: Date) {
+  if (!seen.rejectedId || !seen.rejectedHash || !seen.rejectedAt) return null;
+  const until = new Date(seen.rejectedAt.getTime() + cooldownMinutes * 60_000);
   if (until <= now) return null;
-  return { proposalId: last.id, hash: last.hash, reason: last.rejectionReason ?? null, rejectedAt: last.decidedAt.toISOString(), until: until.toISOString() };
+  return {
+    proposalId: seen.rejectedId,
+    hash: seen.rejectedHash,
+    reason: seen.rejectionReason ?? null,
+    rejectedAt: seen.rejectedAt.toISOString(),
+    until: until.toISOString(),
+  };
 }
 
-/**
- * The proposal a new one for this order replaces: the order's latest proposal when it ended expired or
- * invalidated — whoever ended it (this call, the expiry sweep, a status check, an approval attempt, the
- * worker's revalidation) — and nothing replaced it yet.
- */
+/** supersedesId's rule, read from the database (after this call expired the pending proposal). */
 async function supersedableProposal(tx: Tx, orderId: string): Promise<string | null> {
   const latest = await tx.proposal.findFirst({
     where: { orderId },

@@ -1,0 +1,96 @@
+// Shared by bench/gateway/run.ts and bench/gateway/load.ts (and, through load.ts, bench/audit --with-load).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import pg from "pg";
+import { customerId, demoUuid } from "../../scripts/lib/demo-data";
+
+export const TENANT = "tienda-es";
+
+// ---- in-process route handler ----------------------------------------------------------------------
+
+export function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
+  return new Promise((resolve) => {
+    const s = createServer({ keepAliveTimeout: 10_000 }, handler);
+    s.listen(0, "127.0.0.1", () => resolve(s));
+  });
+}
+
+export function urlOf(s: Server): string {
+  const a = s.address();
+  return `http://127.0.0.1:${typeof a === "object" && a ? a.port : 0}/api/agent/tool-calls`;
+}
+
+async function readAll(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** node:http → Web Request → the route handler → node:http (what Next does for a route handler). */
+export function adaptRouteHandler(POST: (req: Request) => Promise<Response>) {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readAll(req);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
+    const response = await POST(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body }));
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(await response.text());
+  };
+  return (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  };
+}
+
+// ---- data ----------------------------------------------------------------------------------------
+
+export function benchOrder(i: number, prefix = "BENCH"): string {
+  return `${prefix}-${String(i).padStart(6, "0")}`;
+}
+
+/** `count` extra card orders `<prefix>-000000…` for Ana (tienda-es), so every request prepares a new proposal. */
+export async function addBenchOrders(url: string, count: number, prefix = "BENCH") {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const tenantId = demoUuid(`tenant:${TENANT}`);
+  const cid = customerId(TENANT, "ana");
+  await c.query(
+    `INSERT INTO "Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", status, items, "placedAt", "updatedAt")
+     SELECT gen_random_uuid(), $1::uuid, $4 || '-' || lpad(i::text, 6, '0'), $2, 'EUR', 1000 + i, 1000 + i, 'paid', '[]'::jsonb, now(), now()
+       FROM generate_series(0, $3 - 1) AS i`,
+    [tenantId, cid, count, prefix],
+  );
+  await c.query(
+    `INSERT INTO "Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display, "amountMinor", currency)
+     SELECT gen_random_uuid(), o."tenantId", o.id, 'card', 'pi_bench_' || o.number, 'Ana García', 'Visa •••• 4242', o."capturedMinor", 'EUR'
+       FROM "Order" o WHERE o."tenantId" = $1::uuid AND o.number LIKE $2 || '-%'`,
+    [tenantId, prefix],
+  );
+  await c.end();
+}
+
+/** Lifts the per-key and per-end-user window budgets (their upserts still run on every call). */
+export async function liftWindowBudgets(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(
+    `INSERT INTO "AgentBudgetPolicy" ("tenantId", "maxCallsPerKeyPerWindow", "maxCallsPerEndUserPerWindow", "updatedAt") VALUES ($1::uuid, 100000000, 100000000, now())
+     ON CONFLICT ("tenantId") DO UPDATE SET "maxCallsPerKeyPerWindow" = 100000000, "maxCallsPerEndUserPerWindow" = 100000000`,
+    [demoUuid(`tenant:${TENANT}`)],
+  );
+  await c.end();
+}
+
+export function toolCallBody(order: string, n: number): string {
+  return JSON.stringify({ type: "tool_use", id: `bench_${n}`, name: "prepare_refund", input: { order_id: order, reason: "damaged_item" } });
+}
+
+export function isApprovalRequired(text: string): boolean {
+  try {
+    const json = JSON.parse(text) as { content?: string };
+    return !!json.content && (JSON.parse(json.content) as { code?: string }).code === "approval_required";
+  } catch {
+    return false;
+  }
+}
