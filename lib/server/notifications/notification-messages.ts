@@ -34,7 +34,10 @@ export function proposalUrl(baseUrl: string, proposalId: string): string {
 /** "30 Nov 2026, 14:30 UTC" and the same instant in the tenant's zone ("15:30 CET"). */
 export function formatExpiry(at: Date, locale: string, timeZone: string): { utc: string; local: string } {
   const utc = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(at) + " UTC";
-  const local = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone, timeZoneName: "short" }).format(at);
+  // dateStyle/timeStyle cannot be combined with timeZoneName: spell the fields out.
+  const local = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" }).format(
+    at,
+  );
   return { utc, local };
 }
 
