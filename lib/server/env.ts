@@ -51,7 +51,7 @@ export const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
   /** E-mail notifications (lib/server/notifications/mailer.ts): smtp:// or smtps:// URL; unset = e-mail off. */
   SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: "an smtp:// or smtps:// URL" })),
-  /** The From of notification e-mails ("Approvals <approvals@example.com>"); required with SMTP_URL. */
+  /** The From of notification e-mails ("Approvals <approvals@example.com>"); required with SMTP_URL outside the demo. */
   MAIL_FROM: optional(z.string().min(3).max(200)),
   /** Reviewers get the "about to expire" reminder this many minutes before a pending proposal expires. */
   NOTIFY_EXPIRING_WITHIN_MINUTES: int(1, 1440, 10),
@@ -63,7 +63,9 @@ export const envSchema = z.object({
 function crossProblems(source: Record<string, string | undefined>): string[] {
   const oidc = [source.OIDC_ISSUER, source.OIDC_CLIENT_ID, source.OIDC_CLIENT_SECRET].filter((v) => v !== undefined && v !== "").length;
   const problems = oidc !== 0 && oidc !== 3 ? ["OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together"] : [];
-  if (source.SMTP_URL && !source.MAIL_FROM) problems.push("MAIL_FROM: required when SMTP_URL is set (the From of notification e-mails)");
+  if (source.SMTP_URL && !source.MAIL_FROM && source.APP_MODE !== "demo") {
+    problems.push("MAIL_FROM: required when SMTP_URL is set (the From of notification e-mails)");
+  }
   return problems;
 }
 
@@ -217,11 +219,14 @@ export function executionTimings(): { staleSendingMs: number; reconcileDelayMs: 
 
 export type MailConfig = { smtpUrl: string; from: string };
 
-/** SMTP for notification e-mails, or null when SMTP_URL is unset (e-mail off, also in the demo). */
+export const DEMO_MAIL_FROM = "Approval Gateway (demo) <approvals@localhost>";
+
+/** SMTP for notification e-mails, or null when SMTP_URL is unset (e-mail off; the demo too unless it is set). */
 export function mailConfig(): MailConfig | null {
   const e = env();
-  if (!e.SMTP_URL || !e.MAIL_FROM) return null;
-  return { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM };
+  const from = e.MAIL_FROM ?? (e.APP_MODE === "demo" ? DEMO_MAIL_FROM : undefined);
+  if (!e.SMTP_URL || !from) return null;
+  return { smtpUrl: e.SMTP_URL, from };
 }
 
 /** Minutes before expiry when reviewers are reminded of a pending proposal (NOTIFY_EXPIRING_WITHIN_MINUTES, default 10). */
