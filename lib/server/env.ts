@@ -63,7 +63,9 @@ export const envSchema = z.object({
 function crossProblems(source: Record<string, string | undefined>): string[] {
   const oidc = [source.OIDC_ISSUER, source.OIDC_CLIENT_ID, source.OIDC_CLIENT_SECRET].filter((v) => v !== undefined && v !== "").length;
   const problems = oidc !== 0 && oidc !== 3 ? ["OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together"] : [];
-  if (source.SMTP_URL && !source.MAIL_FROM && source.APP_MODE !== "demo") {
+  // Production as scripts/start.ts decides it (it reads this before it sets APP_MODE): a DATABASE_URL, not demo.
+  const production = source.APP_MODE === "production" || (source.APP_MODE !== "demo" && !!source.DATABASE_URL);
+  if (source.SMTP_URL && !source.MAIL_FROM && production) {
     problems.push("MAIL_FROM: required when SMTP_URL is set (the From of notification e-mails)");
   }
   return problems;

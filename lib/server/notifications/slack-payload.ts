@@ -1,5 +1,7 @@
 import "server-only";
-import { createTranslator } from "next-intl";
+// use-intl/core (next-intl's own core, without React): the worker loads this under the react-server
+// condition, where importing "next-intl" pulls React hooks that do not exist there.
+import { createTranslator } from "use-intl/core";
 import { formatMinor } from "@/lib/domain/format-money";
 import { languageOf } from "@/lib/i18n/locales";
 import en from "@/messages/en.json";
