@@ -2,6 +2,7 @@
 // on E2E_PORT + 60 — the SMTP_URL that playwright.config.ts gives the server under test — the agent
 // prepares a refund over HTTP (npm run agent:demo), and the worker's e-mail with the proposal's amount
 // and link arrives. Then a reviewer follows the link, and turns a preference off in the prefs page.
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { simpleParser } from "mailparser";
@@ -103,4 +104,49 @@ test("a reviewer turns new-proposal e-mails off in the prefs page: it persists, 
   await page.getByLabel("Una nueva propuesta de reembolso necesita revisión").check();
   await page.getByRole("button", { name: "Guardar preferencias" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Preferencias guardadas." })).toBeVisible();
+});
+
+test("an admin sets a Slack-compatible webhook; the next proposal arrives there as Block Kit with amount, recipient, expiry and link", async ({ page }) => {
+  const posts: { path: string; body: string }[] = [];
+  const hook = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      posts.push({ path: req.url ?? "", body: Buffer.concat(chunks).toString("utf8") });
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
+  const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/services/T0/B0/e2e`;
+  try {
+    await signIn(page, staff("tienda-es", "admin"));
+    await page.goto("/admin");
+    const section = page.getByRole("region", { name: "Notificaciones de Slack" });
+    await expect(section.getByTestId("slack-status")).toHaveText("desactivado");
+    await section.getByLabel("URL del webhook entrante").fill(hookUrl);
+    await section.getByRole("button", { name: "Guardar", exact: true }).click();
+    await expect(section.getByTestId("slack-status")).toHaveText(`activado (${new URL(hookUrl).host})`);
+    await expect(section.getByLabel("URL del webhook entrante")).toHaveValue(""); // the URL is never shown back
+
+    const order = await freshOrder("tienda-es", 2_468);
+    const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+    await expect.poll(() => posts.filter((p) => p.body.includes(proposalId)).length, { timeout: 30_000 }).toBe(1);
+    const post = posts.find((p) => p.body.includes(proposalId))!;
+    expect(post.path).toBe("/services/T0/B0/e2e");
+    const body = JSON.parse(post.body) as { blocks: { type: string; text?: { text: string }; fields?: { text: string }[]; elements?: { url: string }[] }[] };
+    expect(body.blocks.map((b) => b.type)).toEqual(["header", "section", "actions"]);
+    expect(body.blocks[0]!.text!.text).toBe("Reembolso pendiente de revisión");
+    const amount = new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" }).format(24.68);
+    expect(body.blocks[1]!.fields!.map((f) => f.text)).toEqual([
+      `*Importe*\n${amount}`,
+      "*Destinatario*\nVisa •••• 4242",
+      expect.stringMatching(/^\*Caduca\*\n<!date\^\d+\^/),
+    ]);
+    expect(body.blocks[2]!.elements![0]!.url).toBe(`http://localhost:${port}/proposals/${proposalId}`);
+
+    await section.getByRole("button", { name: "Desactivar Slack" }).click();
+    await expect(section.getByTestId("slack-status")).toHaveText("desactivado");
+  } finally {
+    await new Promise<void>((resolve) => hook.close(() => resolve()));
+  }
 });
