@@ -94,6 +94,18 @@ test("a reviewer turns new-proposal e-mails off in the prefs page: it persists, 
   );
   expect(stored).toMatchObject([{ emailNewProposal: false, emailExpiring: true }]);
 
+  // The API behind the page: validated, same-origin only, and only ever the caller's own row.
+  const origin = `http://localhost:${port}`;
+  const bad = await page.request.put("/api/account/notifications", { data: { emailExpiring: "no" }, headers: { origin } });
+  expect(bad.status()).toBe(400);
+  expect(await bad.json()).toMatchObject({ code: "invalid_arguments" });
+  const crossSite = await page.request.put("/api/account/notifications", { data: { emailExpiring: false }, headers: { origin: "https://evil.example" } });
+  expect(crossSite.status()).toBe(403);
+  expect((await page.request.get("/api/account/notifications")).ok()).toBe(true);
+  await expect
+    .poll(async () => ((await page.request.get("/api/account/notifications")).json() as Promise<{ emailExpiring: boolean }>).then((b) => b.emailExpiring))
+    .toBe(true);
+
   const order = await freshOrder("tienda-es", 3_210);
   const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
   await expect.poll(() => recipientsOf(proposalId), { timeout: 30_000 }).toEqual([lucia.email]);
@@ -149,4 +161,13 @@ test("an admin sets a Slack-compatible webhook; the next proposal arrives there 
   } finally {
     await new Promise<void>((resolve) => hook.close(() => resolve()));
   }
+});
+
+test("roles that receive no notifications have no preferences: the page and the API refuse an auditor", async ({ page }) => {
+  await signIn(page, staff("tienda-es", "auditor"));
+  const res = await page.request.get("/api/account/notifications");
+  expect(res.status()).toBe(403);
+  expect(await res.json()).toMatchObject({ code: "permission_denied" });
+  await page.goto("/account/notifications");
+  await expect(page).toHaveURL(/\/forbidden$/);
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { formatMinor } from "@/lib/domain/format-money";
 import { db } from "@/lib/server/db/client";
 import { remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
+import { purgeOldNotifications } from "@/lib/server/notifications/purge-notifications";
 import { checkSlackWebhookUrl, getSlackWebhookSettings, setSlackWebhook } from "@/lib/server/notifications/slack-webhook-settings";
 import { actorOf } from "./audit-support";
 import { ES, makeProposal, minutesFromNow, US } from "./jobs-support";
@@ -135,5 +136,26 @@ describe("Slack webhook setting", () => {
     expect(checkSlackWebhookUrl("https://10.0.0.8/hook", false)).toEqual({ ok: false, problem: "private_address" });
     expect(checkSlackWebhookUrl("https://user:pw@hooks.slack.com/x", false)).toEqual({ ok: false, problem: "credentials" });
     expect(checkSlackWebhookUrl("http://127.0.0.1:9/x", true)).toMatchObject({ ok: true });
+  });
+});
+
+describe("retention", () => {
+  it("deletes finished notifications after 30 days, never a pending one", async () => {
+    const tenantId = (await actorOf(ES, "admin")).tenantId;
+    const old = new Date(Date.now() - 31 * 86_400_000);
+    const row = (status: "sent" | "skipped" | "failed" | "pending", createdAt: Date) => ({
+      tenantId,
+      kind: "new_proposal" as const,
+      channel: "slack" as const,
+      dedupeKey: `purge-test:${status}:${createdAt.getTime()}`,
+      status,
+      createdAt,
+    });
+    await db().notification.createMany({
+      data: [row("sent", old), row("skipped", old), row("failed", old), row("pending", old), row("sent", new Date())],
+    });
+    expect(await purgeOldNotifications()).toBe(3);
+    const left = await db().notification.findMany({ where: { dedupeKey: { startsWith: "purge-test:" } }, select: { status: true } });
+    expect(left.map((r) => r.status).sort()).toEqual(["pending", "sent"]);
   });
 });

@@ -31,7 +31,7 @@ export const jobTable = {
   /**
    * Deletes gateway bookkeeping past its use: agent budget counters (window counters after a day, trace
    * counters idle for a week), refused-key windows after a day, provider webhook event ids past the signature
-   * tolerance (cron, hourly).
+   * tolerance, finished notifications after 30 days (cron, hourly).
    */
   purge_gateway_counters: { payload: z.object({}).loose(), cron: "29 * * * *" },
 } as const satisfies Record<string, JobSpec>;

@@ -5,6 +5,7 @@ import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { deliverReviewWebhook } from "@/lib/server/notifications/deliver-review-webhook";
 import { deliverNotification } from "@/lib/server/notifications/deliver-notification";
 import { remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
+import { purgeOldNotifications } from "@/lib/server/notifications/purge-notifications";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
@@ -55,6 +56,7 @@ export const tasks: Record<JobName, Task> = {
     await purgeBudgetCounters();
     await purgeWebhookEvents();
     await purgeKeyRefusalWindows();
+    await purgeOldNotifications();
   }),
 };
 
