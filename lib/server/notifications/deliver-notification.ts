@@ -1,8 +1,7 @@
 import "server-only";
-import { can } from "@/lib/domain/permissions";
 import { isExecutionSettled } from "@/lib/domain/execution-state";
+import { can, isRole } from "@/lib/domain/permissions";
 import { proposalStatus } from "@/lib/domain/proposal-state";
-import { isRole } from "@/lib/domain/permissions";
 import { db } from "@/lib/server/db/client";
 import { appBaseUrl, webhookAllowPrivate } from "@/lib/server/env";
 import { log } from "@/lib/server/log";

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { isAppError } from "@/lib/domain/outcome";
@@ -6,6 +7,10 @@ import { getNotificationPreferences } from "@/lib/server/notifications/notificat
 import { NotificationPreferencesForm } from "./_components/notification-preferences-form";
 
 export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("notifications.prefs"))("title") };
+}
 
 // Each reviewer / ops member chooses their own notification e-mails (the use case only ever reads and
 // writes the signed-in person's row).
