@@ -8,7 +8,7 @@ import { formatMinor } from "@/lib/domain/format-money";
 import { AppError } from "@/lib/domain/outcome";
 import { db } from "@/lib/server/db/client";
 import { applyProviderAnswer } from "@/lib/server/executions/apply-provider-answer";
-import { remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
+import { alertStaleSendingExecutions, remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
 import { getNotificationPreferences, updateNotificationPreferences } from "@/lib/server/notifications/notification-preferences";
 import { actorOf } from "./audit-support";
 import { ES, makeProposal, minutesFromNow, US } from "./jobs-support";
@@ -196,6 +196,21 @@ describe("in-doubt alert", () => {
     expect(mails.map((m) => m.to)).toEqual([[MARTA_OPS]]);
     expect(mails[0]!.text).toContain(`${base}/executions`);
     expect(mails[0]!.text).toContain("timeout: no answer in 10 s");
+  });
+
+  it("an execution stuck in `sending` past the stale threshold alerts ops once; a fresh one does not", async () => {
+    const stale = await sendingExecution();
+    await db().execution.update({ where: { id: stale.id }, data: { lastAttemptAt: minutesFromNow(-10) } });
+    const fresh = await sendingExecution();
+    await db().execution.update({ where: { id: fresh.id }, data: { lastAttemptAt: new Date() } });
+    const [a, b] = await Promise.all([alertStaleSendingExecutions(), alertStaleSendingExecutions()]);
+    expect(a.created + b.created).toBe(1);
+    // Becoming `unknown` later does not alert the same person again (shared dedupe key).
+    await unknown(stale.id);
+    expect(await db().notification.count({ where: { executionId: stale.id } })).toBe(1);
+    expect(await db().notification.count({ where: { executionId: fresh.id } })).toBe(0);
+    await worker();
+    expect(smtp.mails.filter((m) => m.to.includes(MARTA_OPS))).toHaveLength(1);
   });
 
   it("an ops member who opted out gets nothing", async () => {

@@ -23,11 +23,12 @@ describe("job table", () => {
     expect(lines).toEqual([
       "* * * * * expire_proposals ?max=1&jobKey=expire_proposals",
       "* * * * * remind_expiring_proposals ?max=1&jobKey=remind_expiring_proposals",
+      "* * * * * alert_stale_executions ?max=1&jobKey=alert_stale_executions",
       "* * * * * sweep_executions ?max=1&jobKey=sweep_executions",
       "17 * * * * verify_audit_chain ?max=1&jobKey=verify_audit_chain",
       "43 3 * * * purge_audit_events ?max=1&jobKey=purge_audit_events",
       "29 * * * * purge_gateway_counters ?max=1&jobKey=purge_gateway_counters",
     ]);
-    expect(jobNames).toHaveLength(10);
+    expect(jobNames).toHaveLength(11);
   });
 });

@@ -18,6 +18,8 @@ export const jobTable = {
   deliver_notification: { payload: z.object({ notificationId: z.uuid() }), keyPrefix: "notify:", keyField: "notificationId" },
   /** Creates the "about to expire" reminders of pending proposals, once per proposal and recipient (cron, every minute). */
   remind_expiring_proposals: { payload: z.object({}).loose(), cron: "* * * * *" },
+  /** Alerts ops (once per execution and person) of executions stuck in `sending` past the stale threshold (cron, every minute). */
+  alert_stale_executions: { payload: z.object({}).loose(), cron: "* * * * *" },
   /** Executes an approved proposal once (revalidate, commit the idempotency key, call the provider). */
   execute_refund: { payload: z.object({ proposalId: z.uuid() }), keyPrefix: "execute:", keyField: "proposalId" },
   /** Asks the provider about an execution whose outcome is unknown or pending; never a blind re-send. */

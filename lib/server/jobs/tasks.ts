@@ -4,7 +4,7 @@ import { crontabFromTable, type JobName } from "./job-types";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { deliverReviewWebhook } from "@/lib/server/notifications/deliver-review-webhook";
 import { deliverNotification } from "@/lib/server/notifications/deliver-notification";
-import { remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
+import { alertStaleSendingExecutions, remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
 import { purgeOldNotifications } from "@/lib/server/notifications/purge-notifications";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
@@ -36,6 +36,9 @@ export const tasks: Record<JobName, Task> = {
   }),
   remind_expiring_proposals: defineTask("remind_expiring_proposals", async () => {
     await remindExpiringProposals();
+  }),
+  alert_stale_executions: defineTask("alert_stale_executions", async () => {
+    await alertStaleSendingExecutions();
   }),
   execute_refund: defineTask("execute_refund", async ({ proposalId }) => {
     await executeRefund(proposalId);

@@ -4,7 +4,8 @@ import { can, roles, type Permission, type Role } from "@/lib/domain/permissions
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { db, type Tx } from "@/lib/server/db/client";
 import { statusSql } from "@/lib/server/db/status-sql";
-import { notifyExpiringWithinMinutes } from "@/lib/server/env";
+import { executionStatus } from "@/lib/domain/execution-state";
+import { executionTimings, notifyExpiringWithinMinutes } from "@/lib/server/env";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { emailEnabled } from "./mailer";
 
@@ -149,6 +150,38 @@ export async function remindExpiringProposals(): Promise<{ created: number }> {
       )
       INSERT INTO "Notification" (id, "tenantId", kind, channel, "dedupeKey", "proposalId", "staffUserId")
       SELECT gen_random_uuid(), "tenantId", 'expiring', channel::"NotificationChannel", key, "proposalId", "staffUserId" FROM wanted
+      ON CONFLICT ("dedupeKey") DO NOTHING
+      RETURNING id`;
+    for (const { id } of rows) await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+    return rows.length;
+  });
+  return { created };
+}
+
+/**
+ * The other way into doubt (job `alert_stale_executions`, every minute): an execution still `sending` past
+ * the stale threshold (EXECUTION_STALE_SENDING_MS) — a worker that probably died after calling the provider;
+ * the same rule as the ops in-doubt queue. Ops get the same in-doubt alert, once per execution and person
+ * (the dedupe key is shared with the alert sent when an execution becomes `unknown`).
+ */
+export async function alertStaleSendingExecutions(): Promise<{ created: number }> {
+  if (!emailEnabled()) return { created: 0 };
+  const staleSeconds = executionTimings().staleSendingMs / 1000;
+  const created = await db().$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      WITH due AS (
+        SELECT e.id, e."tenantId", e."proposalId" FROM "Execution" e
+         WHERE e.status = ${statusSql(executionStatus.sending)}
+           AND COALESCE(e."lastAttemptAt", e."createdAt") < now() - make_interval(secs => ${staleSeconds}::float8)
+         ORDER BY e."createdAt", e.id
+         LIMIT ${REMINDER_BATCH}
+      )
+      INSERT INTO "Notification" (id, "tenantId", kind, channel, "dedupeKey", "executionId", "proposalId", "staffUserId")
+      SELECT gen_random_uuid(), due."tenantId", 'in_doubt', 'email', 'in_doubt:email:' || due.id || ':' || s.id, due.id, due."proposalId", s.id
+        FROM due
+        JOIN "StaffUser" s ON s."tenantId" = due."tenantId" AND NOT s.disabled AND s.roles && ${opsRoles()}::"Role"[]
+        LEFT JOIN "NotificationPreference" np ON np."staffUserId" = s.id
+       WHERE COALESCE(np."emailInDoubt", true)
       ON CONFLICT ("dedupeKey") DO NOTHING
       RETURNING id`;
     for (const { id } of rows) await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
