@@ -67,6 +67,9 @@ export default defineConfig({
       E2E_LOG_FILE: ".data/e2e-server.log",
       // SSO against the real OpenID provider that e2e/admin-oidc.spec.ts starts (oidc-provider) on port+50.
       ...oidcTestProvider,
+      // Notification e-mails go to the real SMTP server (smtp-server) that e2e/notifications.spec.ts listens
+      // with on port+60. While no spec listens there, deliveries fail and are retried, then given up: harmless.
+      SMTP_URL: `smtp://127.0.0.1:${port + 60}`,
     },
   },
 });

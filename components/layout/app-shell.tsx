@@ -46,6 +46,9 @@ export async function AppShell({
         {t("user.roles")}: {actor.roles.map((r) => t(`roles.${r}`)).join(", ")}
       </span>
       <Link href="/account/passkeys">{t("passkeys.nav")}</Link>
+      {can(actor.roles, "proposal:decide") || can(actor.roles, "executions:reconcile") ? (
+        <Link href="/account/notifications">{t("notifications.prefs.title")}</Link>
+      ) : null}
       <ThemeSwitch />
       <div>
         <SignOutButton label={t("user.signOut")} />

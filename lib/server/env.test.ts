@@ -45,4 +45,16 @@ describe("environment", () => {
     process.env.WEBHOOK_ALLOW_PRIVATE = "1";
     expect(m.webhookAllowPrivate()).toBe(true);
   });
+
+  it("e-mail: off without SMTP_URL; an smtp(s) URL only; MAIL_FROM required outside the demo", async () => {
+    const m = await load({ SMTP_URL: "", MAIL_FROM: "" });
+    expect(m.mailConfig()).toBeNull();
+    expect(m.notifyExpiringWithinMinutes()).toBe(10);
+    expect(m.envProblems({ APP_MODE: "demo", SMTP_URL: "http://mail.example.com" }).map((p) => p.split(":")[0])).toEqual(["SMTP_URL"]);
+    expect(m.envProblems({ APP_MODE: "production", SMTP_URL: "smtp://mail.example.com:587" }).map((p) => p.split(":")[0])).toEqual(["MAIL_FROM"]);
+    expect(m.envProblems({ APP_MODE: "production", SMTP_URL: "smtps://u:p@mail.example.com", MAIL_FROM: "Approvals <a@example.com>" })).toEqual([]);
+    expect(m.envProblems({ APP_MODE: "demo", NOTIFY_EXPIRING_WITHIN_MINUTES: "0" }).map((p) => p.split(":")[0])).toEqual(["NOTIFY_EXPIRING_WITHIN_MINUTES"]);
+    process.env.SMTP_URL = "smtp://127.0.0.1:2525";
+    expect(m.mailConfig()).toEqual({ smtpUrl: "smtp://127.0.0.1:2525", from: m.DEMO_MAIL_FROM });
+  });
 });

@@ -49,6 +49,12 @@ export const envSchema = z.object({
   EXECUTION_STALE_SENDING_MS: int(0, 3_600_000, 30_000),
   EXECUTION_RECONCILE_DELAY_MS: int(0, 3_600_000, 5_000),
   WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
+  /** E-mail notifications (lib/server/notifications/mailer.ts): smtp:// or smtps:// URL; unset = e-mail off. */
+  SMTP_URL: optional(z.url({ protocol: /^smtps?$/, error: "an smtp:// or smtps:// URL" })),
+  /** The From of notification e-mails ("Approvals <approvals@example.com>"); required with SMTP_URL outside the demo. */
+  MAIL_FROM: optional(z.string().min(3).max(200)),
+  /** Reviewers get the "about to expire" reminder this many minutes before a pending proposal expires. */
+  NOTIFY_EXPIRING_WITHIN_MINUTES: int(1, 1440, 10),
   /** Read by proxy.ts (which runs outside the data layer); declared here so a bad value is reported. */
   TRUST_PROXY: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
 });
@@ -56,7 +62,13 @@ export const envSchema = z.object({
 /** Rules across variables, checked beside the schema so they are listed even when a field is also wrong. */
 function crossProblems(source: Record<string, string | undefined>): string[] {
   const oidc = [source.OIDC_ISSUER, source.OIDC_CLIENT_ID, source.OIDC_CLIENT_SECRET].filter((v) => v !== undefined && v !== "").length;
-  return oidc !== 0 && oidc !== 3 ? ["OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together"] : [];
+  const problems = oidc !== 0 && oidc !== 3 ? ["OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together"] : [];
+  // Production as scripts/start.ts decides it (it reads this before it sets APP_MODE): a DATABASE_URL, not demo.
+  const production = source.APP_MODE === "production" || (source.APP_MODE !== "demo" && !!source.DATABASE_URL);
+  if (source.SMTP_URL && !source.MAIL_FROM && production) {
+    problems.push("MAIL_FROM: required when SMTP_URL is set (the From of notification e-mails)");
+  }
+  return problems;
 }
 
 export type Env = z.output<typeof envSchema>;
@@ -203,4 +215,23 @@ export function webAuthnRelyingParty(): { rpID: string; origin: string; rpName: 
 export function executionTimings(): { staleSendingMs: number; reconcileDelayMs: number } {
   const e = env();
   return { staleSendingMs: e.EXECUTION_STALE_SENDING_MS, reconcileDelayMs: e.EXECUTION_RECONCILE_DELAY_MS };
+}
+
+// Notifications (lib/server/notifications, docs/notifications.md).
+
+export type MailConfig = { smtpUrl: string; from: string };
+
+export const DEMO_MAIL_FROM = "Approval Gateway (demo) <approvals@localhost>";
+
+/** SMTP for notification e-mails, or null when SMTP_URL is unset (e-mail off; the demo too unless it is set). */
+export function mailConfig(): MailConfig | null {
+  const e = env();
+  const from = e.MAIL_FROM ?? (e.APP_MODE === "demo" ? DEMO_MAIL_FROM : undefined);
+  if (!e.SMTP_URL || !from) return null;
+  return { smtpUrl: e.SMTP_URL, from };
+}
+
+/** Minutes before expiry when reviewers are reminded of a pending proposal (NOTIFY_EXPIRING_WITHIN_MINUTES, default 10). */
+export function notifyExpiringWithinMinutes(): number {
+  return env().NOTIFY_EXPIRING_WITHIN_MINUTES;
 }

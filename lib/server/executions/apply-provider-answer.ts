@@ -6,6 +6,7 @@ import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { executionTimings } from "@/lib/server/env";
+import { notifyOpsOfInDoubt } from "@/lib/server/notifications/enqueue-notifications";
 import type { CreateRefundResult, ProviderRefund } from "@/lib/server/payments/payment-provider";
 
 const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
@@ -38,6 +39,8 @@ export async function applyProviderAnswer(input: { executionId: string; answer: 
         await tx.proposal.updateMany({ where: { id: ex.proposalId, status: P.executing }, data: { status: P.needsReconciliation } });
         await audit(tx, ex, "execution:unknown", "result_pending", input.source, { cause: answer.cause, statusCode: answer.statusCode });
         await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs) });
+        // Ops hear of it (once per execution and person: the outbox's dedupe key), committed with the state.
+        await notifyOpsOfInDoubt(tx, ex);
       }
     },
     { maxWait: 15_000, timeout: 15_000 },

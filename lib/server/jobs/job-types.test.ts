@@ -9,6 +9,7 @@ describe("job table", () => {
     expect(jobKeyFor("reconcile_execution", { executionId: id })).toBe(`reconcile:${id}`);
     expect(jobKeyFor("deliver_review_webhook", { deliveryId: id })).toBe(`deliver_review_webhook:${id}`);
     expect(jobKeyPrefix("reconcile_execution") + id).toBe(jobKeyFor("reconcile_execution", { executionId: id }));
+    expect(jobKeyFor("deliver_notification", { notificationId: id })).toBe(`notify:${id}`);
     expect(jobKeyFor("expire_proposals", {})).toBeNull();
   });
 
@@ -21,11 +22,13 @@ describe("job table", () => {
     const lines = crontabFromTable().split("\n");
     expect(lines).toEqual([
       "* * * * * expire_proposals ?max=1&jobKey=expire_proposals",
+      "* * * * * remind_expiring_proposals ?max=1&jobKey=remind_expiring_proposals",
+      "* * * * * alert_stale_executions ?max=1&jobKey=alert_stale_executions",
       "* * * * * sweep_executions ?max=1&jobKey=sweep_executions",
       "17 * * * * verify_audit_chain ?max=1&jobKey=verify_audit_chain",
       "43 3 * * * purge_audit_events ?max=1&jobKey=purge_audit_events",
       "29 * * * * purge_gateway_counters ?max=1&jobKey=purge_gateway_counters",
     ]);
-    expect(jobNames).toHaveLength(8);
+    expect(jobNames).toHaveLength(11);
   });
 });

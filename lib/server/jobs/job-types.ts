@@ -14,6 +14,12 @@ export const jobTable = {
   expire_proposals: { payload: z.object({}).loose(), cron: "* * * * *" },
   /** POSTs one signed reviewer notification; retried with backoff, `failed` after the last attempt. */
   deliver_review_webhook: { payload: z.object({ deliveryId: z.uuid() }), keyPrefix: "deliver_review_webhook:", keyField: "deliveryId" },
+  /** Sends one notification (e-mail or Slack message) of the outbox; retried with backoff, `failed` after the last attempt. */
+  deliver_notification: { payload: z.object({ notificationId: z.uuid() }), keyPrefix: "notify:", keyField: "notificationId" },
+  /** Creates the "about to expire" reminders of pending proposals, once per proposal and recipient (cron, every minute). */
+  remind_expiring_proposals: { payload: z.object({}).loose(), cron: "* * * * *" },
+  /** Alerts ops (once per execution and person) of executions stuck in `sending` past the stale threshold (cron, every minute). */
+  alert_stale_executions: { payload: z.object({}).loose(), cron: "* * * * *" },
   /** Executes an approved proposal once (revalidate, commit the idempotency key, call the provider). */
   execute_refund: { payload: z.object({ proposalId: z.uuid() }), keyPrefix: "execute:", keyField: "proposalId" },
   /** Asks the provider about an execution whose outcome is unknown or pending; never a blind re-send. */
@@ -27,7 +33,7 @@ export const jobTable = {
   /**
    * Deletes gateway bookkeeping past its use: agent budget counters (window counters after a day, trace
    * counters idle for a week), refused-key windows after a day, provider webhook event ids past the signature
-   * tolerance (cron, hourly).
+   * tolerance, finished notifications after 30 days (cron, hourly).
    */
   purge_gateway_counters: { payload: z.object({}).loose(), cron: "29 * * * *" },
 } as const satisfies Record<string, JobSpec>;

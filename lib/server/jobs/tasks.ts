@@ -3,6 +3,9 @@ import { defineTask } from "./define-task";
 import { crontabFromTable, type JobName } from "./job-types";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { deliverReviewWebhook } from "@/lib/server/notifications/deliver-review-webhook";
+import { deliverNotification } from "@/lib/server/notifications/deliver-notification";
+import { alertStaleSendingExecutions, remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
+import { purgeOldNotifications } from "@/lib/server/notifications/purge-notifications";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
@@ -28,6 +31,15 @@ export const tasks: Record<JobName, Task> = {
   deliver_review_webhook: defineTask("deliver_review_webhook", async ({ deliveryId }, ctx) => {
     await deliverReviewWebhook({ deliveryId, attempt: ctx.attempt, isLastAttempt: ctx.isLastAttempt });
   }),
+  deliver_notification: defineTask("deliver_notification", async ({ notificationId }, ctx) => {
+    await deliverNotification({ notificationId, attempt: ctx.attempt, isLastAttempt: ctx.isLastAttempt });
+  }),
+  remind_expiring_proposals: defineTask("remind_expiring_proposals", async () => {
+    await remindExpiringProposals();
+  }),
+  alert_stale_executions: defineTask("alert_stale_executions", async () => {
+    await alertStaleSendingExecutions();
+  }),
   execute_refund: defineTask("execute_refund", async ({ proposalId }) => {
     await executeRefund(proposalId);
   }),
@@ -47,6 +59,7 @@ export const tasks: Record<JobName, Task> = {
     await purgeBudgetCounters();
     await purgeWebhookEvents();
     await purgeKeyRefusalWindows();
+    await purgeOldNotifications();
   }),
 };
 

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/server/db/client";
 import { appBaseUrl } from "@/lib/server/env";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
+import { notifyOfNewProposal } from "./enqueue-notifications";
 import { REVIEW_WEBHOOK_EVENT, reviewWebhookPayload } from "./review-webhook-payload";
 
 /** Attempts per delivery before it is `failed` (backoff between them: e^1 … e^7 s, ≈ 30 min in all). */
@@ -18,12 +19,14 @@ export type ProposalToNotify = {
 };
 
 /**
- * Call inside the transaction that creates a `pending_approval` proposal. If the tenant has a reviewer
- * webhook, records a pending `WebhookDelivery` and enqueues its delivery in the same transaction, so a
- * notification exists if and only if the proposal does. Returns the delivery id, or null when the
- * tenant has no webhook. Never calls the network itself.
+ * Call inside the transaction that creates a `pending_approval` proposal. Records, in the same
+ * transaction, the reviewers' e-mails and the tenant's Slack message (notification outbox,
+ * enqueue-notifications.ts) and, if the tenant has a reviewer webhook, a pending `WebhookDelivery` with
+ * its delivery job — so notifications exist if and only if the proposal does. Returns the webhook
+ * delivery id, or null when the tenant has no webhook. Never calls the network itself.
  */
 export async function notifyReviewersOfProposal(tx: Tx, proposal: ProposalToNotify): Promise<string | null> {
+  await notifyOfNewProposal(tx, proposal);
   const tenant = await tx.tenant.findUnique({ where: { id: proposal.tenantId }, select: { reviewWebhookUrl: true } });
   if (!tenant?.reviewWebhookUrl) return null;
 

@@ -2,7 +2,9 @@ import { getTranslations } from "next-intl/server";
 import type { Actor } from "@/lib/server/auth/actor";
 import { getReviewWebhookSettings } from "@/lib/server/notifications/get-review-webhook-settings";
 import { DateTime } from "@/components/ui/date-time";
+import { getSlackWebhookSettings } from "@/lib/server/notifications/slack-webhook-settings";
 import { ReviewWebhookForm } from "./review-webhook-form";
+import { SlackWebhookForm } from "./slack-webhook-form";
 
 /** Admin page section: the tenant's reviewer webhook (URL, new secret on save, recent deliveries). */
 export async function ReviewWebhookSection({ actor }: { actor: Actor }) {
@@ -55,6 +57,28 @@ export async function ReviewWebhookSection({ actor }: { actor: Actor }) {
           </tbody>
         </table>
       )}
+      <SlackWebhookSection actor={actor} />
+    </section>
+  );
+}
+
+/** The tenant's Slack-compatible incoming webhook (Block Kit messages for people; notifications/slack-webhook-settings.ts). */
+async function SlackWebhookSection({ actor }: { actor: Actor }) {
+  const { host } = await getSlackWebhookSettings(actor);
+  const t = await getTranslations("notifications.slackAdmin");
+  return (
+    <section aria-labelledby="slack-webhook-title">
+      <h3 id="slack-webhook-title">{t("title")}</h3>
+      <p className="muted">{t("description")}</p>
+      <dl className="facts">
+        <dt>{t("status")}</dt>
+        <dd>
+          <span className="badge" data-testid="slack-status">
+            {host ? t("on", { host }) : t("off")}
+          </span>
+        </dd>
+      </dl>
+      <SlackWebhookForm host={host} />
     </section>
   );
 }

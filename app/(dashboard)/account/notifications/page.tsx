@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { isAppError } from "@/lib/domain/outcome";
+import { getActor } from "@/lib/server/auth/actor";
+import { getNotificationPreferences } from "@/lib/server/notifications/notification-preferences";
+import { NotificationPreferencesForm } from "./_components/notification-preferences-form";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("notifications.prefs"))("title") };
+}
+
+// Each reviewer / ops member chooses their own notification e-mails (the use case only ever reads and
+// writes the signed-in person's row).
+export default async function NotificationPreferencesPage() {
+  const actor = await getActor();
+  if (!actor) redirect("/sign-in");
+  const prefs = await getNotificationPreferences(actor).catch((error: unknown) => {
+    if (isAppError(error) && error.code === "permission_denied") redirect("/forbidden");
+    throw error;
+  });
+  const t = await getTranslations("notifications.prefs");
+  return (
+    <section aria-labelledby="notification-prefs-title">
+      <h1 id="notification-prefs-title">{t("title")}</h1>
+      <p className="lead">{t("description", { email: actor.email })}</p>
+      {prefs.emailEnabled ? null : (
+        <p className="muted" role="note" data-testid="email-off">
+          {t("emailOff")}
+        </p>
+      )}
+      <NotificationPreferencesForm initial={prefs} />
+      <p className="muted">{t("slackNote")}</p>
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+import "server-only";
+// use-intl/core (next-intl's own core, without React): the worker loads this under the react-server
+// condition, where importing "next-intl" pulls React hooks that do not exist there.
+import { createTranslator } from "use-intl/core";
+import { formatMinor } from "@/lib/domain/format-money";
+import { languageOf } from "@/lib/i18n/locales";
+import en from "@/messages/en.json";
+import es from "@/messages/es.json";
+
+// What a notification says, in the recipient's language (staff locale, else the tenant's). Only what a
+// reviewer sees in the app: the amount, the masked recipient ("Visa •••• 4242"), the expiry and a link —
+// never the holder's or customer's name, the full payment reference, or the hash-bound details.
+
+export type ProposalFacts = {
+  id: string;
+  amountMinor: number;
+  currency: string;
+  /** The masked form reviewers see (Proposal.recipientDisplay). */
+  recipientDisplay: string;
+  expiresAt: Date;
+};
+
+export type MessageContext = { locale: string; timeZone: string; baseUrl: string };
+
+const catalogs = { en: en.notifications, es: es.notifications };
+
+function translator(locale: string) {
+  const language = languageOf(locale);
+  return createTranslator({ locale: language, messages: { notifications: catalogs[language] }, namespace: "notifications" });
+}
+
+export function proposalUrl(baseUrl: string, proposalId: string): string {
+  return `${baseUrl}/proposals/${encodeURIComponent(proposalId)}`;
+}
+
+/** "30 Nov 2026, 14:30 UTC" and the same instant in the tenant's zone ("15:30 CET"). */
+export function formatExpiry(at: Date, locale: string, timeZone: string): { utc: string; local: string } {
+  const utc = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(at) + " UTC";
+  // dateStyle/timeStyle cannot be combined with timeZoneName: spell the fields out.
+  const local = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" }).format(
+    at,
+  );
+  return { utc, local };
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+type Mail = { subject: string; text: string; html: string };
+
+function renderMail(intro: string, rows: [string, string][], link: { label: string; url: string }, footer: string, subject: string): Mail {
+  const text = [intro, "", ...rows.map(([k, v]) => `${k}: ${v}`), "", `${link.label}: ${link.url}`, "", "--", footer].join("\n");
+  const html = [
+    `<p>${escapeHtml(intro)}</p>`,
+    `<table cellpadding="4">${rows.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join("")}</table>`,
+    `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`,
+    `<p style="color:#666;font-size:12px">${escapeHtml(footer)}</p>`,
+  ].join("\n");
+  return { subject, text, html };
+}
+
+/** The e-mail for a new proposal (`new_proposal`) or its reminder (`expiring`). */
+export function proposalMail(kind: "new_proposal" | "expiring", p: ProposalFacts, ctx: MessageContext): Mail {
+  const t = translator(ctx.locale);
+  const amount = formatMinor(p.amountMinor, p.currency, ctx.locale);
+  const expiry = formatExpiry(p.expiresAt, ctx.locale, ctx.timeZone);
+  const subject = t(kind === "new_proposal" ? "email.newSubject" : "email.expiringSubject", { amount, expiresUtc: expiry.utc });
+  return renderMail(
+    t(kind === "new_proposal" ? "email.newIntro" : "email.expiringIntro"),
+    [
+      [t("email.amount"), amount],
+      [t("email.recipient"), p.recipientDisplay],
+      [t("email.expires"), t("email.expiresValue", expiry)],
+    ],
+    { label: t("email.open"), url: proposalUrl(ctx.baseUrl, p.id) },
+    t("email.footer", { settingsUrl: `${ctx.baseUrl}/account/notifications` }),
+    subject,
+  );
+}
+
+/** The ops alert for an execution whose outcome became unknown. */
+export function inDoubtMail(e: { amountMinor: number; currency: string; recipientDisplay: string; lastError: string | null }, ctx: MessageContext): Mail {
+  const t = translator(ctx.locale);
+  const amount = formatMinor(e.amountMinor, e.currency, ctx.locale);
+  const rows: [string, string][] = [
+    [t("email.amount"), amount],
+    [t("email.recipient"), e.recipientDisplay],
+  ];
+  if (e.lastError) rows.push([t("email.inDoubtCause"), e.lastError.slice(0, 200)]);
+  return renderMail(
+    t("email.inDoubtIntro"),
+    rows,
+    { label: t("email.openExecution"), url: `${ctx.baseUrl}/executions` },
+    t("email.footer", { settingsUrl: `${ctx.baseUrl}/account/notifications` }),
+    t("email.inDoubtSubject", { amount }),
+  );
+}
