@@ -267,7 +267,7 @@ describe("counters and chart from one statement", () => {
   it("the counters are the chart's now point and match the in-doubt queue; counts add up to every execution of the tenant", async () => {
     // Cases where two separate definitions used to disagree: a fresh unknown (in the queue at once) and a
     // pending for 20 minutes (in doubt after 15), beside a pending for 1 minute (not yet).
-    const made = [];
+    const made: Awaited<ReturnType<typeof approvedProposal>>["proposal"][] = [];
     for (const amount of [2_710, 2_720, 2_730]) made.push((await approvedProposal(ana, amount)).proposal);
     const mk = (p: (typeof made)[number], data: Record<string, unknown>) =>
       db().execution.create({ data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `refund-${p.id}`, attempts: 1, ...data } });
