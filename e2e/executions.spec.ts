@@ -96,7 +96,9 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
     await expect(checkNow).toBeVisible();
     await expect(page.getByRole("button", { name: /retry|re-?send|reintentar|reenviar/i })).toHaveCount(0);
     await checkNow.click();
-    await expect(doubt.getByRole("status")).toContainText(/Reconciliation queued|Conciliación en cola/);
+    // The outcome arrives when the reconciler has asked: the provider still does not answer → still in doubt.
+    await expect(page.locator("[data-sonner-toast]", { hasText: new RegExp(`${order}: (still in doubt|sigue en duda)`) })).toBeVisible({ timeout: 30_000 });
+    await expect(doubt.getByRole("status")).toContainText(/still in doubt|sigue en duda/);
     await expect
       .poll(() =>
         withDb(async (db) =>
@@ -109,7 +111,13 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
   }
   // The provider answers again: Check now → the reconciler asks, finds no refund, re-sends with the same key.
   const doubt = page.getByRole("table", { name: /^(In-doubt queue|Cola en duda)$/ }).locator("tr", { hasText: order });
-  if (await doubt.count()) await doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ }).click();
-  await expect(executionRow(page, proposalId).locator('[data-state="succeeded"]')).toBeVisible({ timeout: 45_000 });
+  await doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ }).click();
+  // Check now reports what the reconciler found (a toast), and the row updates by itself.
+  await expect(
+    page.locator("[data-sonner-toast]", { hasText: new RegExp(`${order}: (settled — the refund succeeded|cerrada — el reembolso se completó)|already settled \\(Succeeded\\)|ya está cerrado \\(Completada\\)`) }),
+  ).toBeVisible({
+    timeout: 45_000,
+  });
+  await expect(executionRow(page, proposalId).locator('[data-state="succeeded"]')).toBeVisible({ timeout: 15_000 });
   await expect(doubt).toHaveCount(0);
 });

@@ -23,7 +23,7 @@ import { ExecutionStateBadge } from "./execution-state-badge";
 import { executionsParams } from "./executions-params";
 
 const panel = "rounded-xl border bg-card p-4";
-const headCell = "px-3 text-xs tracking-wide text-muted-foreground uppercase";
+const headCell = "h-auto px-3 py-2 align-bottom text-xs tracking-wide whitespace-normal text-muted-foreground uppercase";
 const mono = "font-mono text-xs break-all";
 
 export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
@@ -47,7 +47,7 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
         {o ? <Counters o={o} /> : null}
       </section>
 
-      <section aria-labelledby="exec-doubt-title" className={panel}>
+      <section aria-labelledby="exec-doubt-title" className={`min-w-0 ${panel}`}>
         <h2 id="exec-doubt-title" className="m-0 text-lg font-semibold">
           {t("inDoubtTitle")}
         </h2>
@@ -55,7 +55,7 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
         {!o || o.inDoubt.length === 0 ? <p className="m-0">{t("inDoubtEmpty")}</p> : <InDoubtQueue rows={o.inDoubt} canReconcile={canReconcile} />}
       </section>
 
-      <section aria-labelledby="exec-chart-title" className={panel}>
+      <section aria-labelledby="exec-chart-title" className={`min-w-0 ${panel}`}>
         <h2 id="exec-chart-title" className="m-0 mb-3 text-lg font-semibold">
           {t("chartTitle")}
         </h2>
@@ -111,7 +111,7 @@ function InDoubtQueue({ rows, canReconcile }: { rows: ExecutionOverview["inDoubt
   const t = useTranslations("executions");
   return (
     <>
-      <div className="hidden md:block">
+      <div className="hidden min-w-0 md:block">
         <Table aria-label={t("inDoubtTitle")}>
           <TableHeader>
             <TableRow className="hover:bg-transparent">
@@ -318,7 +318,7 @@ function ExecutionList({ list }: { list: ListQuery }) {
       ) : (
         <>
           {/* Wide screens: a table. */}
-          <div className="hidden rounded-xl border bg-card md:block">
+          <div className="hidden min-w-0 rounded-xl border bg-card md:block">
             <Table aria-label={t("listTitle")}>
               <TableHeader>
                 {table.getHeaderGroups().map((g) => (

@@ -1,0 +1,137 @@
+// Ops screens in a real browser at laptop and phone sizes: search by order that survives a reload, the
+// execution detail opened from the list (timeline, copy button for the idempotency key), no sideways page
+// scroll, axe; another tenant's execution answers 404 and shows nothing.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { signIn, staff } from "./support/auth";
+import { freshOrder, withDb } from "./support/db";
+import { baseURL, runAgentDemo } from "./support/agent-demo";
+
+const TENANT = "tienda-es";
+const sizes = [
+  { name: "laptop", width: 1366, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+async function approveAsReviewer(browser: Browser, proposalId: string) {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await signIn(page, staff(TENANT, "reviewer"));
+  const { hash } = await withDb(async (db) => (await db.query(`SELECT hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { hash: string });
+  const res = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash }, headers: { origin: baseURL } });
+  expect(res.status(), await res.text()).toBe(200);
+  await context.close();
+}
+
+const executionOf = (proposalId: string) =>
+  withDb(
+    async (db) =>
+      (await db.query(`SELECT id, status, "idempotencyKey", "providerRefundId" FROM "Execution" WHERE "proposalId" = $1`, [proposalId])).rows[0] as
+        { id: string; status: string; idempotencyKey: string; providerRefundId: string | null } | undefined,
+  );
+
+async function noSidewaysScroll(page: Page, what: string, width: number) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${what} at ${width}px scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+}
+
+async function noSeriousAxe(page: Page, what: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${what} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+test.describe.configure({ mode: "serial" });
+
+for (const size of sizes) {
+  test(`${size.name}: search by order survives reload; the detail opens from the list with its timeline and a working copy button`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const order = await freshOrder(TENANT, size.name === "phone" ? 1_390 : 1_366);
+    const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
+    await approveAsReviewer(browser, proposalId);
+    await expect.poll(async () => (await executionOf(proposalId))?.status, { timeout: 30_000 }).toBe("succeeded");
+    const ex = (await executionOf(proposalId))!;
+
+    const context = await browser.newContext({ baseURL, viewport: { width: size.width, height: size.height } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+    const page = await context.newPage();
+    await signIn(page, staff(TENANT, "ops"));
+    await page.goto("/executions");
+    await expect(page).toHaveTitle(/^(Executions|Ejecuciones)/);
+    await noSidewaysScroll(page, "executions", size.width);
+
+    // Search by order number: it goes into the URL and survives a reload.
+    const search = page.getByRole("searchbox", { name: /^(Search|Buscar)$/ });
+    await search.fill(order);
+    await page.getByRole("button", { name: /^(Search|Buscar)$/ }).click();
+    await expect(page).toHaveURL(new RegExp(`[?&]q=${order}`));
+    await page.reload();
+    await expect(search).toHaveValue(order);
+    const list =
+      size.name === "phone"
+        ? page.getByRole("list", { name: /^(All executions|Todas las ejecuciones)$/ })
+        : page.getByRole("table", { name: /^(All executions|Todas las ejecuciones)$/ });
+    const item = size.name === "phone" ? list.locator(`li[data-execution-card="${ex.id}"]`) : list.locator(`tr[data-execution-id="${ex.id}"]`);
+    await expect(item).toBeVisible();
+    await expect(list.locator(size.name === "phone" ? "li[data-execution-card]" : "tbody tr")).toHaveCount(1);
+    await expect(item.locator('[data-state="succeeded"]')).toBeVisible();
+    await noSidewaysScroll(page, "executions (searched)", size.width);
+    // A search for the provider refund id finds the same execution.
+    await search.fill(ex.providerRefundId!);
+    await page.getByRole("button", { name: /^(Search|Buscar)$/ }).click();
+    await expect(item).toBeVisible();
+    await expect(list.locator(size.name === "phone" ? "li[data-execution-card]" : "tbody tr")).toHaveCount(1);
+
+    // Open the detail from the list.
+    await item.getByRole("link", { name: new RegExp(order) }).click();
+    await expect(page).toHaveURL(new RegExp(`/executions/${ex.id}$`));
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(order);
+    await expect(page).toHaveTitle(new RegExp(order));
+    const timeline = page.getByRole("list", { name: /^(Timeline|Cronología)$/ });
+    await expect(timeline.locator('li[data-action="execution:send"]')).toBeVisible();
+    await expect(timeline.locator('li[data-action="execution:succeeded"]')).toBeVisible();
+    await expect(timeline.locator('li[data-action="execution:send"]')).toContainText(/Sent to the provider|Enviado al proveedor/);
+    await expect(page.getByTestId("idempotency-key")).toHaveText(ex.idempotencyKey);
+    await expect(page.getByTestId("provider-refund-id")).toHaveText(ex.providerRefundId!);
+    await expect(page.getByRole("link", { name: /^(Open the proposal|Abrir la propuesta)$/ })).toHaveAttribute("href", `/proposals/${proposalId}`);
+    await expect(page.getByRole("link", { name: /^(Open its trace|Abrir su traza)$/ })).toHaveAttribute("href", /\/audit\/traces\//);
+
+    await page.getByRole("button", { name: /^(Copy idempotency key|Copiar clave de idempotencia)$/ }).click();
+    await expect(page.getByRole("button", { name: /^(Copied|Copiado)$/ })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ex.idempotencyKey);
+    await noSidewaysScroll(page, "execution detail", size.width);
+    await noSeriousAxe(page, `execution detail ${size.name}`);
+
+    // Back to the list: the search is still there.
+    await page.getByRole("link", { name: /^(All executions|Todas las ejecuciones)$/ }).click();
+    await expect(page).toHaveURL(/\/executions/);
+    await noSeriousAxe(page, `executions ${size.name}`);
+    await context.close();
+  });
+}
+
+test("another tenant's ops get 404 for the execution, on the JSON route and the page; a reviewer gets 403", async ({ browser, page }) => {
+  const ex = await withDb(
+    async (db) =>
+      (await db.query(`SELECT e.id FROM "Execution" e JOIN "Tenant" t ON t.id = e."tenantId" WHERE t.slug = $1 LIMIT 1`, [TENANT])).rows[0] as { id: string },
+  );
+  expect(ex).toBeTruthy();
+  await signIn(page, staff("shop-us", "ops"));
+  const res = await page.request.get(`/api/executions/${ex.id}`);
+  expect(res.status()).toBe(404);
+  const body = (await res.json()) as { code: string };
+  expect(body.code).toBe("not_found");
+  expect(JSON.stringify(body)).not.toContain("refund-");
+  const response = await page.goto(`/executions/${ex.id}`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText(/refund-/)).toHaveCount(0);
+  expect((await page.request.get(`/api/executions/not-a-uuid`)).status()).toBe(400);
+
+  const context = await browser.newContext({ baseURL });
+  const reviewer = await context.newPage();
+  await signIn(reviewer, staff(TENANT, "reviewer"));
+  expect((await reviewer.request.get(`/api/executions/${ex.id}`)).status()).toBe(403);
+  await reviewer.goto(`/executions/${ex.id}`);
+  await expect(reviewer).toHaveURL(/\/forbidden/);
+  await context.close();
+});
