@@ -102,7 +102,7 @@ for (const size of sizes) {
     await noSidewaysScroll(page, "execution detail", size.width);
     await noSeriousAxe(page, `execution detail ${size.name}`);
 
-    // Back to the list: the search is still there.
+    // Back to the list.
     await page.getByRole("link", { name: /^(All executions|Todas las ejecuciones)$/ }).click();
     await expect(page).toHaveURL(/\/executions/);
     await noSeriousAxe(page, `executions ${size.name}`);

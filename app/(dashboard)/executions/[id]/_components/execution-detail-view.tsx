@@ -21,9 +21,9 @@ import { ExecutionStateBadge } from "../../_components/execution-state-badge";
 const panel = "min-w-0 rounded-xl border bg-card p-4";
 const mono = "font-mono text-xs break-all";
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+function Field({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
   return (
-    <div className="grid min-w-0 gap-0.5">
+    <div className={cn("grid min-w-0 gap-0.5", wide && "sm:col-span-2")}>
       <dt className="text-xs text-muted-foreground">{label}</dt>
       <dd className="m-0 min-w-0">{children}</dd>
     </div>
@@ -109,30 +109,26 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
             {td("executionTitle")}
           </h2>
           <dl className="m-0 grid gap-3 sm:grid-cols-2">
-            <div className="sm:col-span-2">
-              <Field label={td("idempotencyKey")}>
-                <span className="flex items-start gap-1">
-                  <span className={mono} data-testid="idempotency-key">
-                    {d.idempotencyKey}
-                  </span>
-                  <CopyButton value={d.idempotencyKey} label={t("idempotencyKeyName")} />
+            <Field wide label={td("idempotencyKey")}>
+              <span className="flex items-start gap-1">
+                <span className={mono} data-testid="idempotency-key">
+                  {d.idempotencyKey}
                 </span>
-              </Field>
-            </div>
-            <div className="sm:col-span-2">
-              <Field label={td("providerRefundId")}>
-                {d.providerRefundId ? (
-                  <span className="flex items-start gap-1">
-                    <span className={mono} data-testid="provider-refund-id">
-                      {d.providerRefundId}
-                    </span>
-                    <CopyButton value={d.providerRefundId} label={td("providerRefundId")} />
+                <CopyButton value={d.idempotencyKey} label={t("idempotencyKeyName")} />
+              </span>
+            </Field>
+            <Field wide label={td("providerRefundId")}>
+              {d.providerRefundId ? (
+                <span className="flex items-start gap-1">
+                  <span className={mono} data-testid="provider-refund-id">
+                    {d.providerRefundId}
                   </span>
-                ) : (
-                  <span className="text-muted-foreground">{td("notYet")}</span>
-                )}
-              </Field>
-            </div>
+                  <CopyButton value={d.providerRefundId} label={td("providerRefundId")} />
+                </span>
+              ) : (
+                <span className="text-muted-foreground">{td("notYet")}</span>
+              )}
+            </Field>
             <Field label={td("attempts")}>{d.attempts}</Field>
             <Field label={td("reconciliations")}>{d.reconciliations}</Field>
             <Field label={td("createdAt")}>
@@ -150,13 +146,11 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
             ) : null}
             {d.failureReason ? <Field label={td("failureReason")}>{d.failureReason}</Field> : null}
             {d.lastError ? (
-              <div className="sm:col-span-2">
-                <Field label={td("lastError")}>
-                  <span className={mono} data-testid="last-error">
-                    {d.lastError}
-                  </span>
-                </Field>
-              </div>
+              <Field wide label={td("lastError")}>
+                <span className={mono} data-testid="last-error">
+                  {d.lastError}
+                </span>
+              </Field>
             ) : null}
           </dl>
         </section>
