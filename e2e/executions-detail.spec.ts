@@ -57,7 +57,12 @@ for (const size of sizes) {
     test.setTimeout(120_000);
     const { order, proposalId, ex } = await succeededExecution(browser, size.name === "phone" ? 1_390 : 1_366);
 
-    const context = await browser.newContext({ baseURL, viewport: { width: size.width, height: size.height } });
+    // Light on the laptop, dark on the phone: both schemes pass axe.
+    const context = await browser.newContext({
+      baseURL,
+      viewport: { width: size.width, height: size.height },
+      colorScheme: size.name === "phone" ? "dark" : "light",
+    });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     const page = await context.newPage();
     await signIn(page, staff(TENANT, "ops"));
@@ -106,11 +111,19 @@ for (const size of sizes) {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ex.idempotencyKey);
     await noSidewaysScroll(page, "execution detail", size.width);
     await noSeriousAxe(page, `execution detail ${size.name}`);
+    await page.screenshot({ path: test.info().outputPath(`execution-detail-${size.name}.png`), fullPage: true });
+
+    // Live data that stops answering says so instead of looking current.
+    await page.route(`**/api/executions/${ex.id}`, (route) => route.fulfill({ status: 503, body: "{}" }));
+    await expect(page.locator('[data-live="failing"]')).toContainText(/Not updating — retrying|Sin actualizar — reintentando/, { timeout: 15_000 });
+    await page.unroute(`**/api/executions/${ex.id}`);
+    await expect(page.locator('[data-live="ok"]')).toBeVisible({ timeout: 15_000 });
 
     // Back to the list.
     await page.getByRole("link", { name: /^(All executions|Todas las ejecuciones)$/ }).click();
     await expect(page).toHaveURL(/\/executions/);
     await noSeriousAxe(page, `executions ${size.name}`);
+    await page.screenshot({ path: test.info().outputPath(`executions-${size.name}.png`), fullPage: true });
     await context.close();
   });
 }
