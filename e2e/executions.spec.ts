@@ -114,7 +114,11 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
   await doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ }).click();
   // Check now reports what the reconciler found (a toast), and the row updates by itself.
   await expect(
-    page.locator("[data-sonner-toast]", { hasText: new RegExp(`${order}: (settled — the refund succeeded|cerrada — el reembolso se completó)|already settled \\(Succeeded\\)|ya está cerrado \\(Completada\\)`) }),
+    page.locator("[data-sonner-toast]", {
+      hasText: new RegExp(
+        `${order}: (settled — the refund succeeded|cerrada — el reembolso se completó)|already settled \\(Succeeded\\)|ya está cerrado \\(Completada\\)`,
+      ),
+    }),
   ).toBeVisible({
     timeout: 45_000,
   });
