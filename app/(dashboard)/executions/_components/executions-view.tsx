@@ -20,6 +20,7 @@ import { Toaster } from "@/components/ui/sonner";
 import { InDoubtChart } from "./in-doubt-chart";
 import { CheckNowButton } from "./check-now-button";
 import { ExecutionStateBadge } from "./execution-state-badge";
+import { FailureReason } from "./failure-reason";
 import { executionsParams } from "./executions-params";
 
 const panel = "rounded-xl border bg-card p-4";
@@ -227,7 +228,7 @@ function ExecutionList({ list }: { list: ListQuery }) {
         cell: ({ row: { original: r } }) => (
           <>
             <ExecutionStateBadge state={r.status} />
-            {r.failureReason ? <span className="block text-xs text-muted-foreground">{r.failureReason}</span> : null}
+            {r.failureReason ? <FailureReason reason={r.failureReason} className="block text-xs text-muted-foreground" /> : null}
           </>
         ),
       },

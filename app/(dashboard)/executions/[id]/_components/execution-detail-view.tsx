@@ -17,6 +17,7 @@ import { Toaster } from "@/components/ui/sonner";
 import { cn } from "@/lib/utils";
 import { CheckNowButton } from "../../_components/check-now-button";
 import { ExecutionStateBadge } from "../../_components/execution-state-badge";
+import { FailureReason } from "../../_components/failure-reason";
 
 const panel = "min-w-0 rounded-xl border bg-card p-4";
 const mono = "font-mono text-xs break-all";
@@ -144,7 +145,11 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
                 <DateTime value={d.settledAt} />
               </Field>
             ) : null}
-            {d.failureReason ? <Field label={td("failureReason")}>{d.failureReason}</Field> : null}
+            {d.failureReason ? (
+              <Field label={td("failureReason")}>
+                <FailureReason reason={d.failureReason} />
+              </Field>
+            ) : null}
             {d.lastError ? (
               <Field wide label={td("lastError")}>
                 <span className={mono} data-testid="last-error">
