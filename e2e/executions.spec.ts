@@ -95,8 +95,19 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
     const checkNow = doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ });
     await expect(checkNow).toBeVisible();
     await expect(page.getByRole("button", { name: /retry|re-?send|reintentar|reenviar/i })).toHaveCount(0);
+    // On a phone the in-doubt queue is a list of cards, each with its Check now; the page never scrolls sideways.
+    const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
+    const small = await phone.newPage();
+    await signIn(small, staff(TENANT, "ops"));
+    await small.goto("/executions");
+    const card = small.getByRole("list", { name: /^(In-doubt queue|Cola en duda)$/ }).locator("li", { hasText: order });
+    await expect(card.getByRole("button", { name: /^(Check now|Comprobar ahora)/ })).toBeVisible();
+    expect(await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await phone.close();
     await checkNow.click();
-    await expect(doubt.getByRole("status")).toContainText(/Reconciliation queued|Conciliación en cola/);
+    // The outcome arrives when the reconciler has asked: the provider still does not answer → still in doubt.
+    await expect(page.locator("[data-sonner-toast]", { hasText: new RegExp(`${order}: (still in doubt|sigue en duda)`) })).toBeVisible({ timeout: 30_000 });
+    await expect(doubt.getByRole("status")).toContainText(/still in doubt|sigue en duda/);
     await expect
       .poll(() =>
         withDb(async (db) =>
@@ -109,7 +120,27 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
   }
   // The provider answers again: Check now → the reconciler asks, finds no refund, re-sends with the same key.
   const doubt = page.getByRole("table", { name: /^(In-doubt queue|Cola en duda)$/ }).locator("tr", { hasText: order });
-  if (await doubt.count()) await doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ }).click();
-  await expect(executionRow(page, proposalId).locator('[data-state="succeeded"]')).toBeVisible({ timeout: 45_000 });
+  await doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ }).click();
+  // Check now reports what the reconciler found (a toast), and the row updates by itself.
+  await expect(
+    page.locator("[data-sonner-toast]", {
+      hasText: new RegExp(
+        `${order}: (settled — the refund succeeded|cerrada — el reembolso se completó)|already settled \\(Succeeded\\)|ya está cerrado \\(Completada\\)`,
+      ),
+    }),
+  ).toBeVisible({
+    timeout: 45_000,
+  });
+  await expect(executionRow(page, proposalId).locator('[data-state="succeeded"]')).toBeVisible({ timeout: 15_000 });
   await expect(doubt).toHaveCount(0);
+  // The execution's detail tells the whole story: the unknown answer, Check now, the reconciler's findings, the success.
+  await executionRow(page, proposalId)
+    .getByRole("link", { name: new RegExp(order) })
+    .click();
+  const timeline = page.getByRole("list", { name: /^(Timeline|Cronología)$/ });
+  for (const action of ["execution:send", "execution:unknown", "execution:check_now", "execution:reconcile", "execution:succeeded"]) {
+    await expect(timeline.locator(`li[data-action="${action}"]`).first()).toBeVisible();
+  }
+  await expect(timeline.locator('li[data-action="execution:reconcile"]').first()).toContainText(/did not answer|no respondió/);
+  await expect(page.getByTestId("last-error")).toHaveCount(0); // cleared once the refund succeeded
 });

@@ -2,16 +2,25 @@
 // "Check now" invalidates `executionKeys.all`.
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { ExecutionState } from "@/lib/domain/execution-state";
-import { checkNowResultDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
+import type { ExecutionSort } from "@/lib/schemas/executions";
+import { checkNowResultDto, executionDetailDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
 import { api } from "./api";
 
-export type ExecutionFilters = { state?: ExecutionState };
+/** The list's filters as the URL holds them (absent = default). */
+export type ExecutionFilters = { state?: ExecutionState; q?: string; sort?: ExecutionSort };
 
 export const executionKeys = {
   all: ["executions"] as const,
   list: (f: ExecutionFilters) => ["executions", "list", f] as const,
   overview: () => ["executions", "overview"] as const,
+  detail: (id: string) => ["executions", "detail", id] as const,
 };
+
+/** Drops defaults so the server prefetch and the client hook build the same key for the same URL. */
+export function normalizeExecutionFilters(f: { state?: ExecutionState | null; q?: string | null; sort?: ExecutionSort | null }): ExecutionFilters {
+  const q = f.q?.trim();
+  return { ...(f.state ? { state: f.state } : {}), ...(q ? { q } : {}), ...(f.sort && f.sort !== "newest" ? { sort: f.sort } : {}) };
+}
 
 // Live: polls while the page is open.
 export const EXECUTIONS_POLL_MS = 2000;
@@ -22,6 +31,8 @@ export const executionsQuery = (f: ExecutionFilters) =>
     queryFn: ({ pageParam }) => {
       const params = new URLSearchParams();
       if (f.state) params.set("state", f.state);
+      if (f.q) params.set("q", f.q);
+      if (f.sort) params.set("sort", f.sort);
       if (pageParam) params.set("cursor", pageParam);
       return api(`/api/executions?${params.toString()}`, executionsPageDto);
     },
@@ -34,6 +45,13 @@ export const executionOverviewQuery = () =>
   queryOptions({
     queryKey: executionKeys.overview(),
     queryFn: () => api("/api/executions/overview", executionOverviewDto),
+    refetchInterval: EXECUTIONS_POLL_MS,
+  });
+
+export const executionDetailQuery = (id: string) =>
+  queryOptions({
+    queryKey: executionKeys.detail(id),
+    queryFn: () => api(`/api/executions/${encodeURIComponent(id)}`, executionDetailDto),
     refetchInterval: EXECUTIONS_POLL_MS,
   });
 

@@ -33,7 +33,14 @@ export type InDoubtRow = z.infer<typeof inDoubtRowDto>;
 export const chartPointDto = z.object({ at: iso, inDoubt: z.number().int(), oldestAgeSeconds: z.number() });
 export type ChartPoint = z.infer<typeof chartPointDto>;
 
+/**
+ * The overview's counters, from the same statement (same snapshot, same `now()`) as the chart: `inDoubt` and
+ * `oldestAgeSeconds` are the chart's last point ("now"), `total` is the sum of `counts`.
+ */
+export const overviewCountersDto = z.object({ inDoubt: z.number().int(), oldestAgeSeconds: z.number(), total: z.number().int() });
+
 export const executionOverviewDto = z.object({
+  counters: overviewCountersDto,
   counts: z.record(executionStateSchema, z.number().int()),
   inDoubt: z.array(inDoubtRowDto),
   chart: z.array(chartPointDto),
@@ -42,5 +49,54 @@ export const executionOverviewDto = z.object({
 });
 export type ExecutionOverview = z.infer<typeof executionOverviewDto>;
 
-export const checkNowResultDto = z.object({ executionId: z.string(), status: executionStateSchema, queued: z.boolean() });
+/** `reconciliations`: the execution's reconciliation count when the check was queued (the next finding is numbered after it). */
+export const checkNowResultDto = z.object({ executionId: z.string(), status: executionStateSchema, queued: z.boolean(), reconciliations: z.number().int() });
 export type CheckNowResult = z.infer<typeof checkNowResultDto>;
+
+/** Kinds of execution events on the detail page's timeline (from the execution's audit events). */
+export const executionEventKinds = ["send", "answer", "resend", "reconcile", "check", "other"] as const;
+export type ExecutionEventKind = (typeof executionEventKinds)[number];
+
+export const executionEventDto = z.object({
+  id: z.string(),
+  at: iso,
+  action: z.string(),
+  kind: z.enum(executionEventKinds),
+  outcome: z.string(),
+  actorType: z.string(),
+  /** A staff actor's name (same tenant), else null. */
+  actorName: z.string().nullable(),
+  /** Where a provider answer came from: send, reconcile, resend, webhook. */
+  source: z.string().nullable(),
+  /** A reconciliation's finding: settled, still_pending, resent, no_answer, in_flight. */
+  finding: z.string().nullable(),
+  /** The execution's state the event recorded (reconciliations, Check now). */
+  status: executionStateSchema.nullable(),
+  attempt: z.number().int().nullable(),
+  reconciliation: z.number().int().nullable(),
+  refundId: z.string().nullable(),
+  /** Why it failed or had no answer (provider reason, error cause / code / HTTP status), as recorded. */
+  detail: z.string().nullable(),
+});
+export type ExecutionEvent = z.infer<typeof executionEventDto>;
+
+export const executionDetailDto = executionRowDto.extend({
+  proposal: z.object({
+    id: z.string(),
+    status: z.string(),
+    hash: z.string(),
+    traceId: z.string(),
+    amountMinor: z.number().int(),
+    currency: z.string(),
+    recipientDisplay: z.string(),
+    recipientHolder: z.string(),
+    recipientKind: z.string(),
+    reason: z.string(),
+    orderNumber: z.string(),
+    customerId: z.string(),
+    customerName: z.string(),
+  }),
+  /** Oldest first. */
+  events: z.array(executionEventDto),
+});
+export type ExecutionDetail = z.infer<typeof executionDetailDto>;

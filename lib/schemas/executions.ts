@@ -4,10 +4,21 @@ import { executionStates } from "@/lib/domain/execution-state";
 
 export { executionStates, type ExecutionState } from "@/lib/domain/execution-state";
 
+export const executionSorts = ["newest", "oldest"] as const;
+export type ExecutionSort = (typeof executionSorts)[number];
+
 export const listExecutionsInput = z.strictObject({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
   state: z.enum(executionStates).optional(),
+  /** Order number, provider refund id, idempotency key, customer id or customer e-mail (case-insensitive). */
+  q: z
+    .string()
+    .trim()
+    .max(200, { message: "Search text is too long (200 characters at most)." })
+    .optional()
+    .transform((v) => v || undefined),
+  sort: z.enum(executionSorts).default("newest"),
 });
 export type ListExecutionsInput = z.infer<typeof listExecutionsInput>;
 
@@ -15,3 +26,7 @@ export const checkExecutionNowInput = z.strictObject({
   executionId: z.uuid({ message: "Not an execution id." }),
 });
 export type CheckExecutionNowInput = z.infer<typeof checkExecutionNowInput>;
+
+export const getExecutionInput = z.strictObject({
+  executionId: z.uuid({ message: "Not an execution id." }),
+});

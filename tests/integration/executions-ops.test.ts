@@ -103,7 +103,12 @@ describe("Check now", () => {
     await db()
       .$executeRaw`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.unknown })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.unknown}`})`;
     const before = Date.now();
-    expect(await checkExecutionNow(ops, { executionId: ids.unknown })).toEqual({ executionId: ids.unknown, status: "unknown", queued: true });
+    expect(await checkExecutionNow(ops, { executionId: ids.unknown })).toEqual({
+      executionId: ids.unknown,
+      status: "unknown",
+      queued: true,
+      reconciliations: 0,
+    });
     const jobs = await reconcileJobs(ids.unknown);
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.key).toBe(`reconcile:${ids.unknown}`);

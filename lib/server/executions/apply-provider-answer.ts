@@ -60,7 +60,8 @@ export async function settleWithRefund(tx: Tx, executionId: string, refund: Prov
     // Accepted, not settled yet: the money is committed at the provider; a webhook or the reconciler settles it.
     const moved = await tx.execution.updateMany({
       where: { id: executionId, status: { in: [...unsettledExecutionStatuses] } },
-      data: { status: E.pending, providerRefundId: refund.id },
+      // The provider has the refund: an earlier "no answer" error is no longer true.
+      data: { status: E.pending, providerRefundId: refund.id, lastError: null },
     });
     if (moved.count === 0) return;
     const ex = await tx.execution.findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } });
@@ -80,7 +81,14 @@ async function settle(
 ): Promise<void> {
   const moved = await tx.execution.updateMany({
     where: { id: executionId, status: { in: [...unsettledExecutionStatuses] } },
-    data: { status: data.status, providerRefundId: data.providerRefundId ?? undefined, failureReason: data.failureReason ?? null, settledAt: new Date() },
+    data: {
+      status: data.status,
+      providerRefundId: data.providerRefundId ?? undefined,
+      failureReason: data.failureReason ?? null,
+      settledAt: new Date(),
+      // A success is the provider's last word: an earlier timeout or 5xx no longer describes this execution.
+      ...(data.status === E.succeeded ? { lastError: null } : {}),
+    },
   });
   if (moved.count === 0) return; // already settled: a repeated or late answer changes nothing
   const ex = await tx.execution.findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } });

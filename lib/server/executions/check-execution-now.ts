@@ -40,7 +40,7 @@ export async function checkExecutionNow(actor: Actor, raw: unknown): Promise<Che
         data: { executionId: ex.id, status: ex.status, queued: !settled },
         redaction: { clear: ["executionId", "status", "queued"] },
       });
-      return { executionId: ex.id, status: ex.status, queued: !settled };
+      return { executionId: ex.id, status: ex.status, queued: !settled, reconciliations: ex.reconciliations };
     },
     { maxWait: 10_000, timeout: 15_000 },
   );

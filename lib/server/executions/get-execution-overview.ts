@@ -1,11 +1,11 @@
 import "server-only";
 import { assertCan } from "@/lib/domain/permissions";
-import { executionStates, executionStatus as E, type ExecutionState } from "@/lib/domain/execution-state";
+import { executionStates, executionStatus as E, settledExecutionStatuses, type ExecutionState } from "@/lib/domain/execution-state";
 import { statusSql } from "@/lib/server/db/status-sql";
 import { db } from "@/lib/server/db/client";
 import { executionTimings } from "@/lib/server/env";
 import type { Actor } from "@/lib/server/auth/actor";
-import type { ExecutionOverview, InDoubtRow } from "@/lib/schemas/execution-dto";
+import type { ChartPoint, ExecutionOverview, InDoubtRow } from "@/lib/schemas/execution-dto";
 import { executionColumns, toExecutionRow } from "./list-executions";
 
 /** A refund the provider accepted but has not settled for this long is worth a look by ops. */
@@ -14,55 +14,86 @@ const IN_DOUBT_LIMIT = 50;
 
 export type { ChartPoint, ExecutionOverview, InDoubtRow } from "@/lib/schemas/execution-dto";
 
+type Row = Partial<Parameters<typeof toExecutionRow>[0]> & {
+  why: InDoubtRow["why"] | null;
+  chart: { at: string; inDoubt: number; oldest: number | null }[];
+  counts: Record<string, number> | null;
+};
+
 /**
- * What ops watch: counts per state, the in-doubt queue (unknown; `sending` past the stale threshold, i.e.
- * a worker that probably died after calling the provider; `pending` for long) oldest first, and a 24 h
- * series computed from the executions' own timestamps: at each hour, how many executions had been
- * unsettled for longer than the stale threshold, and the age of the oldest. Tenant in every `where`.
+ * What ops watch, from ONE SQL statement (one snapshot, one `now()`), so the counters, the chart and the
+ * in-doubt queue cannot disagree. One definition of "in doubt" serves all three: an execution is in doubt
+ * from `inDoubtFrom` (unknown: at once; sending: once stale, i.e. a worker that probably died after calling
+ * the provider; pending: after LONG_PENDING_MS; a settled one: if it stayed unsettled past the stale
+ * threshold) until it settles. The chart counts that at each hour of the last 24 h and now; the counters
+ * are the chart's "now" point; the queue lists the executions in doubt now, oldest first. Counts per state
+ * are all-time. Tenant in every `where`.
  */
 export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverview> {
   assertCan(actor.roles, "executions:read");
   const { staleSendingMs } = executionTimings();
   const tenantId = actor.tenantId;
+  const stale = staleSendingMs / 1000;
+  const longPending = LONG_PENDING_MS / 1000;
 
-  const grouped = await db().execution.groupBy({ by: ["status"], where: { tenantId }, _count: { _all: true } });
-  const counts = Object.fromEntries(executionStates.map((s) => [s, 0])) as Record<ExecutionState, number>;
-  for (const g of grouped) counts[g.status] = g._count._all;
+  const rows = await db().$queryRaw<Row[]>`
+    WITH tracked AS (
+      SELECT e.id, e."createdAt",
+             CASE e.status
+               WHEN ${statusSql(E.unknown)} THEN e."createdAt"
+               WHEN ${statusSql(E.sending)} THEN COALESCE(e."lastAttemptAt", e."createdAt") + make_interval(secs => ${stale}::float8)
+               WHEN ${statusSql(E.pending)} THEN e."createdAt" + make_interval(secs => ${longPending}::float8)
+               ELSE e."createdAt" + make_interval(secs => ${stale}::float8)
+             END AS "inDoubtFrom",
+             CASE WHEN e.status IN (${statusSql(...settledExecutionStatuses)}) THEN COALESCE(e."settledAt", e."updatedAt") END AS "inDoubtUntil"
+        FROM "Execution" e
+       WHERE e."tenantId" = ${tenantId}::uuid
+         -- Settled before the window: never in doubt inside it.
+         AND (e.status NOT IN (${statusSql(...settledExecutionStatuses)}) OR COALESCE(e."settledAt", e."updatedAt") > now() - interval '25 hours')
+    ),
+    pts AS (SELECT generate_series(date_trunc('hour', now()) - interval '23 hours', date_trunc('hour', now()), interval '1 hour') AS t
+            UNION ALL SELECT now()),
+    series AS (
+      SELECT pts.t AS at, count(x.id)::int AS "inDoubt", extract(epoch FROM max(pts.t - x."createdAt"))::float8 AS oldest
+        FROM pts
+        LEFT JOIN tracked x ON x."inDoubtFrom" <= pts.t AND (x."inDoubtUntil" IS NULL OR x."inDoubtUntil" > pts.t)
+       GROUP BY pts.t),
+    counts AS (SELECT status::text AS status, count(*)::int AS n FROM "Execution" WHERE "tenantId" = ${tenantId}::uuid GROUP BY status),
+    doubt AS (
+      SELECT ${executionColumns},
+             CASE e.status WHEN ${statusSql(E.unknown)} THEN 'unknown' WHEN ${statusSql(E.sending)} THEN 'stale_sending' ELSE 'long_pending' END AS why
+        FROM tracked x
+        JOIN "Execution" e ON e.id = x.id
+        JOIN "Proposal" p ON p.id = e."proposalId"
+        JOIN "Order" o ON o.id = p."orderId"
+       WHERE x."inDoubtUntil" IS NULL AND x."inDoubtFrom" <= now()
+       ORDER BY e."createdAt", e.id
+       LIMIT ${IN_DOUBT_LIMIT})
+    SELECT d.*,
+           (SELECT json_agg(json_build_object('at', s.at, 'inDoubt', s."inDoubt", 'oldest', s.oldest) ORDER BY s.at) FROM series s) AS chart,
+           (SELECT json_object_agg(c.status, c.n) FROM counts c) AS counts
+      FROM (SELECT 1) one
+      LEFT JOIN doubt d ON true
+     ORDER BY d."createdAt", d.id`;
 
-  const staleBefore = new Date(Date.now() - staleSendingMs);
-  const pendingBefore = new Date(Date.now() - LONG_PENDING_MS);
-  const inDoubt = await db().$queryRaw<(Parameters<typeof toExecutionRow>[0] & { why: InDoubtRow["why"] })[]>`
-    SELECT ${executionColumns},
-           CASE e.status WHEN ${statusSql(E.unknown)} THEN 'unknown' WHEN ${statusSql(E.sending)} THEN 'stale_sending' ELSE 'long_pending' END AS why
-      FROM "Execution" e
-      JOIN "Proposal" p ON p.id = e."proposalId"
-      JOIN "Order" o ON o.id = p."orderId"
-     WHERE e."tenantId" = ${tenantId}::uuid
-       AND (e.status = ${statusSql(E.unknown)}
-            OR (e.status = ${statusSql(E.sending)} AND COALESCE(e."lastAttemptAt", e."createdAt") < ${staleBefore})
-            OR (e.status = ${statusSql(E.pending)} AND e."createdAt" < ${pendingBefore}))
-     ORDER BY e."createdAt", e.id
-     LIMIT ${IN_DOUBT_LIMIT}`;
-
-  // Only executions unsettled at some point of the window can count: settled before it, they are out.
-  const graceSeconds = staleSendingMs / 1000;
-  const chart = await db().$queryRaw<{ at: Date; inDoubt: bigint; oldest: number | null }[]>`
-    WITH pts AS (SELECT generate_series(date_trunc('hour', now()) - interval '23 hours', date_trunc('hour', now()), interval '1 hour') AS t
-                 UNION ALL SELECT now())
-    SELECT pts.t AS at, count(e.id) AS "inDoubt", extract(epoch FROM max(pts.t - e."createdAt"))::float8 AS oldest
-      FROM pts
-      LEFT JOIN "Execution" e
-        ON e."tenantId" = ${tenantId}::uuid
-       AND (e."settledAt" IS NULL OR e."settledAt" > now() - interval '25 hours')
-       AND e."createdAt" <= pts.t - make_interval(secs => ${graceSeconds}::float8)
-       AND (e."settledAt" IS NULL OR e."settledAt" > pts.t)
-     GROUP BY pts.t
-     ORDER BY pts.t`;
-
+  const first = rows[0];
+  const counts = Object.fromEntries(executionStates.map((s) => [s, first?.counts?.[s] ?? 0])) as Record<ExecutionState, number>;
+  const chart: ChartPoint[] = (first?.chart ?? []).map((c) => ({
+    at: new Date(c.at).toISOString(),
+    inDoubt: c.inDoubt,
+    oldestAgeSeconds: Math.round(c.oldest ?? 0),
+  }));
+  const now = chart[chart.length - 1];
+  const inDoubt = rows.filter((r): r is Row & Parameters<typeof toExecutionRow>[0] & { why: InDoubtRow["why"] } => !!r.id && !!r.why);
   return {
+    counters: {
+      inDoubt: now?.inDoubt ?? 0,
+      oldestAgeSeconds: now?.oldestAgeSeconds ?? 0,
+      total: Object.values(counts).reduce((a, b) => a + b, 0),
+    },
     counts,
-    inDoubt: inDoubt.map((r) => ({ ...toExecutionRow(r), why: r.why })),
-    chart: chart.map((c) => ({ at: c.at.toISOString(), inDoubt: Number(c.inDoubt), oldestAgeSeconds: Math.round(c.oldest ?? 0) })),
+    inDoubt: inDoubt.map(({ chart: _chart, counts: _counts, why, ...r }) => ({ ...toExecutionRow(r), why })),
+    chart,
     staleSendingMs,
     longPendingMs: LONG_PENDING_MS,
   };

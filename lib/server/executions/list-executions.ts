@@ -24,26 +24,40 @@ export const executionColumns = Prisma.sql`e.id, e."proposalId", o.number AS "or
   e.attempts, e.reconciliations, e."providerRefundId", e."idempotencyKey", e."failureReason", e."lastError",
   e."createdAt", e."lastAttemptAt", e."settledAt"`;
 
+/** Escapes LIKE wildcards so a search for "ORD_1" or "50%" matches those characters literally. */
+const likeEscape = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /**
- * The tenant's executions, newest first, keyset-paginated on (createdAt, id) (the
- * (tenantId, status, createdAt) index serves the state filter). Foreign tenants' rows are not in the `where`.
+ * The tenant's executions, newest (or oldest) first, keyset-paginated on (createdAt, id) (the
+ * (tenantId, status, createdAt) index serves the state filter). `q` finds an execution by order number
+ * (part of it), provider refund id, idempotency key, customer id or customer e-mail (case-insensitive,
+ * whole value). Foreign tenants' rows are not in the `where`: the tenant is on the execution and on the
+ * joined order and customer alike.
  */
 export async function listExecutions(actor: Actor, raw: unknown): Promise<ExecutionsPage> {
   assertCan(actor.roles, "executions:read");
   const f = parseInput(listExecutionsInput, raw ?? {}, "Invalid execution filters.");
   const conditions: Prisma.Sql[] = [Prisma.sql`e."tenantId" = ${actor.tenantId}::uuid`];
   if (f.state) conditions.push(Prisma.sql`e.status = ${f.state}::"ExecutionStatus"`);
+  if (f.q) {
+    const q = f.q;
+    conditions.push(Prisma.sql`(o.number ILIKE ${`%${likeEscape(q)}%`}
+      OR lower(e."providerRefundId") = lower(${q}) OR lower(e."idempotencyKey") = lower(${q})
+      OR c.id = ${q} OR lower(c.email) = lower(${q}))`);
+  }
+  const newest = f.sort === "newest";
   if (f.cursor) {
     const c = decodeKeysetCursor(f.cursor);
-    conditions.push(Prisma.sql`(e."createdAt", e.id) < (${c.at}, ${c.id}::uuid)`);
+    conditions.push(newest ? Prisma.sql`(e."createdAt", e.id) < (${c.at}, ${c.id}::uuid)` : Prisma.sql`(e."createdAt", e.id) > (${c.at}, ${c.id}::uuid)`);
   }
   const rows = await db().$queryRaw<RawRow[]>`
     SELECT ${executionColumns}
       FROM "Execution" e
-      JOIN "Proposal" p ON p.id = e."proposalId"
-      JOIN "Order" o ON o.id = p."orderId"
+      JOIN "Proposal" p ON p.id = e."proposalId" AND p."tenantId" = e."tenantId"
+      JOIN "Order" o ON o.id = p."orderId" AND o."tenantId" = e."tenantId"
+      JOIN "Customer" c ON c.id = o."customerId" AND c."tenantId" = e."tenantId"
      WHERE ${Prisma.join(conditions, " AND ")}
-     ORDER BY e."createdAt" DESC, e.id DESC
+     ORDER BY ${newest ? Prisma.sql`e."createdAt" DESC, e.id DESC` : Prisma.sql`e."createdAt" ASC, e.id ASC`}
      LIMIT ${f.limit + 1}`;
   const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];

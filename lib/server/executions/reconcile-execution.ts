@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { executionStatus as E, isExecutionSettled } from "@/lib/domain/execution-state";
-import { db } from "@/lib/server/db/client";
+import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { applyProviderAnswer, settleWithRefund } from "./apply-provider-answer";
@@ -11,6 +11,35 @@ import { executionTimings } from "@/lib/server/env";
 export class RetryLater extends Error {}
 
 export type ReconcileOutcome = "settled" | "already_settled" | "resent" | "still_pending";
+
+/** What one reconciliation run found, as its `execution:reconcile` audit event records it (the ops timeline). */
+type ReconcileFinding = "settled" | "still_pending" | "resent" | "no_answer" | "in_flight";
+
+type Reconciled = { id: string; tenantId: string; proposalId: string; proposal: { hash: string; traceId: string } };
+
+/**
+ * One event per reconciliation run that reached a finding, numbered like `Execution.reconciliations`, with
+ * the execution's state after it: "Check now" waits for the first one numbered after its click.
+ */
+async function recordFinding(tx: Tx, ex: Reconciled, reconciliation: number, finding: ReconcileFinding, detail?: string): Promise<void> {
+  const now = await tx.execution.findUniqueOrThrow({ where: { id: ex.id }, select: { status: true } });
+  await recordAuditEvent(tx, {
+    tenantId: ex.tenantId,
+    traceId: ex.proposal.traceId,
+    actor: { type: "system", id: "reconciler", authMethod: "job" },
+    action: "execution:reconcile",
+    outcome: isExecutionSettled(now.status) ? "ok" : "result_pending",
+    proposal: { id: ex.proposalId, hash: ex.proposal.hash },
+    data: { executionId: ex.id, reconciliation, finding, status: now.status, ...(detail ? { cause: detail } : {}) },
+    redaction: { clear: ["executionId", "reconciliation", "finding", "status", "cause"] },
+  });
+}
+
+/** Records the finding, then asks graphile-worker to run the job again later. */
+async function retryLater(ex: Reconciled, reconciliation: number, finding: "no_answer" | "in_flight", message: string, cause?: string): Promise<never> {
+  await db().$transaction((tx) => recordFinding(tx, ex, reconciliation, finding, cause));
+  throw new RetryLater(message);
+}
 
 /**
  * Settles an execution whose outcome is unknown (timeout, 5xx, dropped connection, a crash after
@@ -25,25 +54,34 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
   const ex = await db().execution.findUnique({ where: { id: executionId }, include: { proposal: true } });
   if (!ex || isExecutionSettled(ex.status)) return "already_settled";
   const provider = getPaymentProvider();
-  await db().execution.update({ where: { id: ex.id }, data: { reconciliations: { increment: 1 } } });
+  const { reconciliations: n } = await db().execution.update({
+    where: { id: ex.id },
+    data: { reconciliations: { increment: 1 } },
+    select: { reconciliations: true },
+  });
 
   if (ex.status === E.sending && ex.lastAttemptAt && Date.now() - ex.lastAttemptAt.getTime() < executionTimings().staleSendingMs) {
-    throw new RetryLater("the send may still be in flight");
+    return retryLater(ex, n, "in_flight", "the send may still be in flight");
   }
 
   if (ex.status === E.pending && ex.providerRefundId) {
     const found = await provider.retrieveRefund(ex.providerRefundId);
-    if (found.outcome === "unknown") throw new RetryLater(`provider did not answer: ${found.cause}`);
+    if (found.outcome === "unknown") return retryLater(ex, n, "no_answer", `provider did not answer: ${found.cause}`, found.cause);
     if (found.outcome === "found") {
-      await db().$transaction((tx) => settleWithRefund(tx, ex.id, found.refund, "reconcile"));
-      return found.refund.status === "pending" || found.refund.status === "requires_action" ? "still_pending" : "settled";
+      const outcome = found.refund.status === "pending" || found.refund.status === "requires_action" ? "still_pending" : "settled";
+      await db().$transaction(async (tx) => {
+        await settleWithRefund(tx, ex.id, found.refund, "reconcile");
+        await recordFinding(tx, ex, n, outcome);
+      });
+      return outcome;
     }
   }
 
   const search = await provider.findRefunds({ paymentIntent: ex.proposal.recipientRef, proposalId: ex.proposalId });
-  if (search.outcome === "unknown") throw new RetryLater(`provider did not answer: ${search.cause}`);
+  if (search.outcome === "unknown") return retryLater(ex, n, "no_answer", `provider did not answer: ${search.cause}`, search.cause);
   const [refund, ...others] = search.refunds;
   if (refund) {
+    const outcome = refund.status === "pending" || refund.status === "requires_action" ? "still_pending" : "settled";
     await db().$transaction(async (tx) => {
       if (others.length > 0) {
         // More than one refund for one proposal would be a duplicate effect: say so loudly.
@@ -59,8 +97,9 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
         });
       }
       await settleWithRefund(tx, ex.id, refund, "reconcile");
+      await recordFinding(tx, ex, n, outcome);
     });
-    return refund.status === "pending" || refund.status === "requires_action" ? "still_pending" : "settled";
+    return outcome;
   }
 
   // The provider answered and has no refund for this proposal: re-send with the same key. The guarded
@@ -92,5 +131,6 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
     metadata: { proposalId: ex.proposalId, tenantId: ex.tenantId },
   });
   await applyProviderAnswer({ executionId: ex.id, answer, source: "resend", traceId: randomUUID() });
+  await db().$transaction((tx) => recordFinding(tx, ex, n, "resent"));
   return "resent";
 }
