@@ -9,7 +9,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
 import { auditFingerprint } from "./fingerprint";
 import { recordAuditEvent } from "./record-event";
-import { toAuditEventView, type AuditEventView } from "./audit-event-view";
+import { toAuditEventView, withActorNames, type AuditEventView } from "./audit-event-view";
 import type { LoggedEvent } from "@/lib/domain/audit-log";
 
 export type AuditSearchPage = { events: AuditEventView[]; nextCursor: string | null };
@@ -68,6 +68,7 @@ export function searchAuditData(f: AuditSearchFilters, extra: Record<string, unk
     traceId: f.traceId,
     from: f.from?.toISOString(),
     to: f.to?.toISOString(),
+    tz: f.tz,
     actor: f.actor,
     action: f.action,
     outcome: f.outcome,
@@ -85,7 +86,7 @@ export function searchAuditData(f: AuditSearchFilters, extra: Record<string, unk
 export function auditLookupTraceId(kind: string, traceId?: string): string {
   return traceId ? `audit:${traceId}`.slice(0, 128) : `audit-${kind}-${randomUUID()}`;
 }
-export const searchAuditClear = ["traceId", "from", "to", "action", "outcome", "proposalId", "cursor", "format", "count", "results"];
+export const searchAuditClear = ["traceId", "from", "to", "tz", "action", "outcome", "proposalId", "cursor", "format", "count", "results"];
 
 /** A search for one exact traceId and nothing else (paging aside): what `audit:trace` allows. */
 export function isExactTraceLookup(f: AuditSearchFilters): boolean {
@@ -128,7 +129,9 @@ export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): 
   const f = parseAuditSearch(input);
   await authorizeAuditAccess(actor, isExactTraceLookup(f) ? "audit:trace" : "audit:read", "audit:search", f.traceId, searchAuditData(f));
   return db().$transaction(async (tx) => {
-    const page = await findAuditEvents(tx, actor.tenantId, f);
+    const found = await findAuditEvents(tx, actor.tenantId, f);
+    // Who each actor is (staff name, agent key name), looked up after the search, in this tenant only.
+    const page = { ...found, events: await withActorNames(tx, actor.tenantId, found.events) };
     await recordAuditEvent(tx, {
       tenantId: actor.tenantId,
       traceId: auditLookupTraceId("search", f.traceId),
