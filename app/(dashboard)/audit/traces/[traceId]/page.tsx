@@ -25,6 +25,7 @@ export default async function TracePage({ params }: Props) {
   const actor = await pageActor("audit:trace");
   const { traceId } = await params;
   const t = await getTranslations("trace");
+  const ta = await getTranslations("audit");
   const trace = await getAuditTrace(actor, safeDecode(traceId));
   const isAdmin = can(actor.roles, "admin:manage");
   const mayDownloadEvidence = can(actor.roles, "audit:read");
@@ -102,7 +103,8 @@ export default async function TracePage({ params }: Props) {
                 <p>
                   <a href={`/api/audit/evidence/${p.id}`} download>
                     {t("evidence")}
-                  </a>
+                  </a>{" "}
+                  · <Link href={`/audit/evidence/${p.id}`}>{ta("evidenceSummaryLink")}</Link>
                 </p>
               ) : null}
             </article>
