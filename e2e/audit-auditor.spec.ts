@@ -161,6 +161,10 @@ test("the evidence summary beside the JSON download says who prepared, who rejec
   );
   const page = await auditorPage(browser);
   await page.goto(`/audit/traces/${hash.traceId}`);
+  // The timeline speaks plain words; the code stays on hover.
+  const rejectStep = page.getByRole("list", { name: "Timeline" }).locator('li[data-action="proposal:reject"][data-outcome="ok"]');
+  await expect(rejectStep).toContainText("Proposal rejected");
+  await expect(rejectStep.getByTitle("proposal:reject")).toBeVisible();
   await page.getByRole("link", { name: "Read the evidence summary" }).click();
   await expect(page).toHaveURL(new RegExp(`/audit/evidence/${rejection.proposalId}$`));
   await expect(page).toHaveTitle(/Evidence pack summary/);
@@ -170,5 +174,9 @@ test("the evidence summary beside the JSON download says who prepared, who rejec
   await expect(page.getByLabel("Evidence facts")).toContainText("Rejected by");
   await expect(page.getByLabel("Evidence facts")).toContainText(staff("shop-us", "reviewer", 1).email);
   await expect(page.getByRole("link", { name: "Download the evidence pack (JSON)" })).toHaveAttribute("href", `/api/audit/evidence/${rejection.proposalId}`);
+  // Readable on a phone too: no horizontal page scroll at 390 px.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId("evidence-hash")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await page.context().close();
 });
