@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
@@ -145,14 +146,30 @@ test("an auditor's date range in local time finds the events shown in that range
   await page.context().close();
 });
 
-test("at 390×844 the audit page has no horizontal scroll and shows the results as cards", async ({ browser }) => {
-  const page = await auditorPage(browser, { width: 390, height: 844 });
-  await page.goto("/audit?action=proposal%3Areject");
-  await expect(page.locator("[data-event-card]").first()).toBeVisible();
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-  await page.context().close();
-});
+/** No serious or critical axe violations on the page as it is. */
+async function axeClean(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${label} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+for (const scheme of ["light", "dark"] as const)
+  test(`at 390×844 (${scheme}) the audit search has no horizontal scroll, shows results as cards and passes axe`, async ({ browser }) => {
+    const context = await browser.newContext({ baseURL, timezoneId: zone, viewport: { width: 390, height: 844 }, colorScheme: scheme });
+    const page = await context.newPage();
+    await signIn(page, staff("shop-us", "auditor"));
+    // The default view: the tenant's newest events (sign-ins at least).
+    await page.goto("/audit");
+    await expect(page.locator("[data-event-card]").first()).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await axeClean(page, `audit 390 ${scheme}`);
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await expect(page.getByRole("table", { name: "Results" })).toBeVisible();
+    await axeClean(page, `audit 1366 ${scheme}`);
+    await context.close();
+  });
 
 test("the evidence summary beside the JSON download says who prepared, who rejected, the hash and that the pack verifies", async ({ browser }) => {
   const rejection = await rejectedProposal(browser);
@@ -174,6 +191,7 @@ test("the evidence summary beside the JSON download says who prepared, who rejec
   await expect(page.getByLabel("Evidence facts")).toContainText("Rejected by");
   await expect(page.getByLabel("Evidence facts")).toContainText(staff("shop-us", "reviewer", 1).email);
   await expect(page.getByRole("link", { name: "Download the evidence pack (JSON)" })).toHaveAttribute("href", `/api/audit/evidence/${rejection.proposalId}`);
+  await axeClean(page, "evidence 1366");
   // Readable on a phone too: no horizontal page scroll at 390 px.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByTestId("evidence-hash")).toBeVisible();

@@ -287,11 +287,11 @@ export function AuditSearch({ title }: { title: string }) {
             {active ? t("results") : t("recent")}
           </h2>
           <p className="m-0 text-sm">
-            <a href={`/api/audit/export?${auditQueryString(filters, { format: "csv" })}`} download>
+            <a href={`/api/audit/export?${auditQueryString(filters, { format: "csv" })}`} download className="underline">
               {t("exportCsv")}
             </a>{" "}
             ·{" "}
-            <a href={`/api/audit/export?${auditQueryString(filters, { format: "json" })}`} download>
+            <a href={`/api/audit/export?${auditQueryString(filters, { format: "json" })}`} download className="underline">
               {t("exportJson")}
             </a>
           </p>

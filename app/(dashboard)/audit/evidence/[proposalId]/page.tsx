@@ -35,7 +35,9 @@ export default async function EvidencePage({ params }: Props) {
   return (
     <section aria-labelledby="evidence-title" className="grid min-w-0 gap-6">
       <p className="m-0">
-        <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`}>{t("evidenceBack")}</Link>
+        <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`} className="underline">
+          {t("evidenceBack")}
+        </Link>
       </p>
       <div>
         <h1 id="evidence-title">{t("evidenceTitle")}</h1>
@@ -59,7 +61,7 @@ export default async function EvidencePage({ params }: Props) {
           </ul>
         ) : null}
         <p className="m-0 mt-2 text-sm">
-          <a href={`/api/audit/evidence/${p.id}`} download>
+          <a href={`/api/audit/evidence/${p.id}`} download className="underline">
             {t("evidenceDownload")}
           </a>{" "}
           · <span className="text-muted-foreground">{t("evidenceHowToVerify")}</span>
