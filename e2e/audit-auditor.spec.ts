@@ -129,6 +129,13 @@ test("an auditor's date range in local time finds the events shown in that range
   await page.getByRole("button", { name: "Search" }).click();
   await expect(row).toBeVisible();
 
+  // A quick range fills the start in local time (today at midnight, in the viewer's zone).
+  await page.getByRole("group", { name: "Quick ranges" }).getByRole("button", { name: "Today" }).click();
+  await expect(page.getByLabel("From", { exact: true })).toHaveValue(`${wallClock(new Date(), zone).slice(0, 10)}T00:00`);
+  await expect(page.getByLabel("To", { exact: true })).toHaveValue("");
+  await page.getByLabel("From", { exact: true }).fill(local);
+  await page.getByLabel("To", { exact: true }).fill(local);
+
   // Reload: the filters, the zone and the result come back from the URL.
   await page.reload();
   await expect(page.getByLabel("Action or tool")).toHaveValue("proposal:reject");

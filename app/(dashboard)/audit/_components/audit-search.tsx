@@ -8,7 +8,7 @@ import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tan
 import { useQueryStates } from "nuqs";
 import { useFormatter, useTranslations } from "next-intl";
 import { auditActionGroups, auditCodeKey, auditOutcomes } from "@/lib/domain/audit-actions";
-import { canonicalTimeZone } from "@/lib/domain/local-time";
+import { canonicalTimeZone, wallClockOf } from "@/lib/domain/local-time";
 import { auditQueryString, auditSearchQuery } from "@/lib/queries/audit";
 import type { AuditEventViewDto } from "@/lib/schemas/audit-dto";
 import { Badge } from "@/components/ui/badge";
@@ -69,7 +69,12 @@ function Actor({ e, labels }: { e: AuditEventViewDto; labels: Labels }) {
 function Outcome({ code, labels }: { code: string; labels: Labels }) {
   const fine = ["ok", "found", "succeeded", "approval_required", "result_pending"].includes(code);
   return (
-    <Badge variant={fine ? "secondary" : "outline"} title={code} data-outcome={code} className={fine ? undefined : "border-destructive/40 text-destructive"}>
+    <Badge
+      variant={fine ? "secondary" : "outline"}
+      title={code}
+      data-outcome={code}
+      className={fine ? undefined : "border-warning-foreground/40 bg-warning text-warning-foreground"}
+    >
       {labels.outcome(code)}
     </Badge>
   );
@@ -117,6 +122,18 @@ export function AuditSearch({ title }: { title: string }) {
     void setParams({ ...next, tz: zone });
   };
   const clear = () => void setParams(Object.fromEntries(auditFilterFields.map((k) => [k, null])));
+  // Quick ranges, in the zone the dates are read in: they fill the fields; Search applies them.
+  const preset = (range: "hour" | "today" | "week") => {
+    const now = new Date();
+    const today = `${wallClockOf(now, zone).slice(0, 10)}T00:00`;
+    const from =
+      range === "hour"
+        ? wallClockOf(new Date(now.getTime() - 3_600_000), zone)
+        : range === "today"
+          ? today
+          : wallClockOf(new Date(now.getTime() - 7 * 86_400_000), zone);
+    setDraft({ ...draft, from, to: "" });
+  };
 
   const columns = useMemo<ColumnDef<AuditEventViewDto>[]>(
     () => [
@@ -256,6 +273,13 @@ export function AuditSearch({ title }: { title: string }) {
               ))}
             </NativeSelect>
           </div>
+        </div>
+        <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label={t("quickRanges")}>
+          {(["hour", "today", "week"] as const).map((r) => (
+            <Button key={r} type="button" variant="outline" size="sm" onClick={() => preset(r)}>
+              {t(`range_${r}`)}
+            </Button>
+          ))}
         </div>
         <p id="audit-zone" className="m-0 text-sm text-muted-foreground" data-zone={zone}>
           {params.tz && browserZone && params.tz !== browserZone ? t("zoneOfLink", { zone }) : t("zoneNote", { zone })}{" "}

@@ -47,7 +47,7 @@ export default async function EvidencePage({ params }: Props) {
       <div
         role="status"
         data-verification={s.verification.ok ? "ok" : "failed"}
-        className={`rounded-xl border p-4 ${s.verification.ok ? "bg-card" : "border-destructive/50 bg-card text-destructive"}`}
+        className={`rounded-xl border p-4 ${s.verification.ok ? "bg-card" : "border-2 border-destructive bg-card"}`}
       >
         <p className="m-0 font-semibold">{s.verification.ok ? t("evidenceVerified", { checks: s.verification.checks }) : t("evidenceNotVerified")}</p>
         {s.verification.failed.length ? (
