@@ -5,7 +5,7 @@ import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
 import { api } from "./api";
 
 /** The filters as the URL carries them (strings). */
-export type AuditFilters = Partial<Record<"traceId" | "from" | "to" | "actor" | "action" | "outcome" | "proposalId" | "subject", string>>;
+export type AuditFilters = Partial<Record<"traceId" | "from" | "to" | "tz" | "actor" | "action" | "outcome" | "proposalId" | "subject", string>>;
 
 export const auditKeys = {
   all: ["audit"] as const,

@@ -10,6 +10,8 @@ export const auditEventViewDto = z.object({
   traceId: z.string(),
   actorType: z.string(),
   actorId: z.string().nullable(),
+  /** The actor's name when the id names a staff member or agent key of the viewer's tenant. */
+  actorName: z.string().nullable().optional(),
   authMethod: z.string().nullable(),
   action: z.string(),
   outcome: z.string(),

@@ -21,10 +21,10 @@ describe("refused agent keys, as admins see them", () => {
   it("unknown keys count in the tenantless log, a tenant's revoked key in that tenant's own; only admins see them", async () => {
     const es = await actorOf(ES, "admin");
     const us = await actorOf(US, "admin");
-    const before = { es: (await getChainStatus(es)).refusedKeys, us: (await getChainStatus(us)).refusedKeys };
+    const before = { es: (await getChainStatus(es)).refusedKeys!, us: (await getChainStatus(us)).refusedKeys! };
 
     expect((await call("agk_nobody_has_this_key_0000000000000000", "198.51.100.20")).status).toBe(401);
-    const afterUnknown = { es: (await getChainStatus(es)).refusedKeys, us: (await getChainStatus(us)).refusedKeys };
+    const afterUnknown = { es: (await getChainStatus(es)).refusedKeys!, us: (await getChainStatus(us)).refusedKeys! };
     expect(afterUnknown.es.unknownKeys).toBe(before.es.unknownKeys + 1);
     expect(afterUnknown.us.unknownKeys).toBe(before.us.unknownKeys + 1);
     expect(afterUnknown.es.ownKeys).toBe(before.es.ownKeys);
@@ -34,7 +34,7 @@ describe("refused agent keys, as admins see them", () => {
     await db().agentKey.updateMany({ where: { keyHash: sha256Hex(key) }, data: { revokedAt: new Date() } });
     try {
       expect((await call(key, "198.51.100.21")).status).toBe(401);
-      const afterRevoked = { es: (await getChainStatus(es)).refusedKeys, us: (await getChainStatus(us)).refusedKeys };
+      const afterRevoked = { es: (await getChainStatus(es)).refusedKeys!, us: (await getChainStatus(us)).refusedKeys! };
       expect(afterRevoked.es.ownKeys).toBe(before.es.ownKeys + 1);
       expect(afterRevoked.us.ownKeys).toBe(before.us.ownKeys);
     } finally {

@@ -9,7 +9,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
 import { auditFingerprint } from "./fingerprint";
 import { recordAuditEvent } from "./record-event";
-import { toAuditEventView, type AuditEventView } from "./audit-event-view";
+import { toAuditEventView, withActorNames, type AuditEventView } from "./audit-event-view";
 import type { LoggedEvent } from "@/lib/domain/audit-log";
 
 export type AuditSearchPage = { events: AuditEventView[]; nextCursor: string | null };
@@ -71,6 +71,7 @@ export function searchAuditData(f: AuditSearchFilters, extra: Record<string, unk
     traceId: f.traceId,
     from: f.from?.toISOString(),
     to: f.to?.toISOString(),
+    tz: f.tz,
     actor: f.actor,
     action: f.action,
     outcome: f.outcome,
@@ -88,7 +89,7 @@ export function searchAuditData(f: AuditSearchFilters, extra: Record<string, unk
 export function auditLookupTraceId(kind: string, traceId?: string): string {
   return traceId ? `audit:${traceId}`.slice(0, 128) : `audit-${kind}-${randomUUID()}`;
 }
-export const searchAuditClear = ["traceId", "from", "to", "action", "outcome", "proposalId", "cursor", "format", "count", "results"];
+export const searchAuditClear = ["traceId", "from", "to", "tz", "action", "outcome", "proposalId", "cursor", "format", "count", "results"];
 
 /** A search for one exact traceId and nothing else (paging aside): what `audit:trace` allows. */
 export function isExactTraceLookup(f: AuditSearchFilters): boolean {
@@ -132,7 +133,9 @@ export async function authorizeAuditAccess(
 export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): Promise<AuditSearchPage> {
   const f = parseAuditSearch(input);
   await authorizeAuditAccess(actor, isExactTraceLookup(f) ? "audit:trace" : "audit:read", "audit:search", f.traceId, searchAuditData(f));
-  const page = await findAuditEvents(db(), actor.tenantId, f);
+  const found = await findAuditEvents(db(), actor.tenantId, f);
+  // Who each actor is (staff name, agent key name), looked up after the search, in this tenant only.
+  const page = { ...found, events: await withActorNames(db(), actor.tenantId, found.events) };
   await recordAuditEvent(db(), {
     tenantId: actor.tenantId,
     traceId: auditLookupTraceId("search", f.traceId),

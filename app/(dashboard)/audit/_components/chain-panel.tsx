@@ -1,40 +1,65 @@
 import { getFormatter, getTranslations } from "next-intl/server";
 import type { Actor } from "@/lib/server/auth/actor";
 import { getChainStatus } from "@/lib/server/audit/get-chain-status";
+import { Button } from "@/components/ui/button";
 import { verifyChainNow } from "../actions";
+import { VerifyOwnLog } from "./verify-own-log";
 
-/** Admins: the newest stored log verification, this tenant's newest retention purge, and "verify now". */
+/**
+ * Auditors and admins: this tenant's signed log (newest checkpoint), retention and newest purge, and
+ * "verify this tenant's log now". Admins also see the newest stored check of every chain, refused agent
+ * keys and "verify every chain now" — what another tenant's break may reveal is decided by the use case.
+ */
 export async function ChainPanel({ actor }: { actor: Actor }) {
   const t = await getTranslations("audit");
   const format = await getFormatter();
-  // The use case decides what another tenant's break may reveal (that it exists, nothing more).
-  const { check, checkpoint, retentionDays, refusedKeys } = await getChainStatus(actor);
+  const { ownLog, check, checkpoint, retentionDays, refusedKeys, mayVerify } = await getChainStatus(actor);
   const time = check ? format.dateTime(check.checkedAt, { dateStyle: "medium", timeStyle: "medium" }) : "";
   return (
-    <section aria-labelledby="chain-title" className="panel stack">
-      <h2 id="chain-title">{t("chainTitle")}</h2>
-      <p role="status">
-        {!check
-          ? t("chainNever")
-          : check.ok
-            ? t("chainOk", { time, events: check.events, tenants: check.tenants })
-            : t("chainBroken", {
-                time,
-                tenant: check.ownBreak?.tenantSlug ?? "—",
-                seq: check.ownBreak ? check.ownBreak.seq : "—",
-                problem: check.ownBreak ? check.ownBreak.problem : "—",
-              })}
+    <section aria-labelledby="chain-title" className="grid min-w-0 gap-3 rounded-xl border bg-card p-4">
+      <h2 id="chain-title" className="m-0 text-lg font-semibold">
+        {t("chainTitle")}
+      </h2>
+      <p className="m-0" data-testid="own-log">
+        {ownLog
+          ? t("ownLogSigned", {
+              count: ownLog.treeSize,
+              time: format.dateTime(ownLog.issuedAt, { dateStyle: "medium", timeStyle: "medium" }),
+              keyId: ownLog.keyId,
+            })
+          : t("ownLogNone")}
       </p>
-      <p className="muted">{t("retention", { days: retentionDays })}</p>
+      <p className="m-0 text-sm text-muted-foreground">{t("retention", { days: retentionDays })}</p>
       {checkpoint ? (
-        <p className="muted">{t("checkpoint", { seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }), count: checkpoint.purgedCount })}</p>
+        <p className="m-0 text-sm text-muted-foreground">
+          {t("checkpoint", { seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }), count: checkpoint.purgedCount })}
+        </p>
       ) : null}
-      <p className="muted" data-testid="refused-keys">
-        {t("refusedKeys", { own: refusedKeys.ownKeys, unknown: refusedKeys.unknownKeys })}
-      </p>
-      <form action={verifyChainNow}>
-        <button type="submit">{t("verifyNow")}</button>
-      </form>
+      <VerifyOwnLog />
+      {mayVerify ? (
+        <div className="grid gap-2 border-t pt-3">
+          <p role="status" className="m-0">
+            {!check
+              ? t("chainNever")
+              : check.ok
+                ? t("chainOk", { time, events: check.events, tenants: check.tenants })
+                : t("chainBroken", {
+                    time,
+                    tenant: check.ownBreak?.tenantSlug ?? "—",
+                    seq: check.ownBreak ? check.ownBreak.seq : "—",
+                    problem: check.ownBreak ? check.ownBreak.problem : "—",
+                  })}
+          </p>
+          {refusedKeys ? (
+            <p className="m-0 text-sm text-muted-foreground" data-testid="refused-keys">
+              {t("refusedKeys", { own: refusedKeys.ownKeys, unknown: refusedKeys.unknownKeys })}
+            </p>
+          ) : null}
+          <form action={verifyChainNow}>
+            <Button type="submit">{t("verifyNow")}</Button>
+          </form>
+        </div>
+      ) : null}
     </section>
   );
 }

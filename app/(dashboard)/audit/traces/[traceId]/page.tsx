@@ -1,6 +1,8 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { can } from "@/lib/domain/permissions";
+import { auditCodeKey } from "@/lib/domain/audit-actions";
 import { pageActor } from "@/lib/server/auth/page";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
 import { DateTime } from "@/components/ui/date-time";
@@ -10,6 +12,11 @@ import { holdTrace } from "../../actions";
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ traceId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { traceId } = await params;
+  return { title: (await getTranslations("trace"))("title", { traceId: safeDecode(traceId).slice(0, 64) }) };
+}
 
 /** A malformed escape in the URL is searched as typed, never a 500. */
 function safeDecode(value: string): string {
@@ -25,6 +32,12 @@ export default async function TracePage({ params }: Props) {
   const actor = await pageActor("audit:trace");
   const { traceId } = await params;
   const t = await getTranslations("trace");
+  const ta = await getTranslations("audit");
+  const ts = await getTranslations("status");
+  const tx = await getTranslations("executions.states");
+  const tm = await getTranslations("authMethods");
+  // Plain words for codes, the code itself on hover (and for anything without a name).
+  const plain = (kind: "actions" | "outcomes", code: string) => (ta.has(`${kind}.${auditCodeKey(code)}`) ? ta(`${kind}.${auditCodeKey(code)}`) : code);
   const trace = await getAuditTrace(actor, safeDecode(traceId));
   const isAdmin = can(actor.roles, "admin:manage");
   const mayDownloadEvidence = can(actor.roles, "audit:read");
@@ -52,7 +65,7 @@ export default async function TracePage({ params }: Props) {
               <h3 className="mono">{t("proposal", { id: p.id })}</h3>
               <dl className="facts">
                 <dt>{t("status")}</dt>
-                <dd className="mono">{p.status}</dd>
+                <dd title={p.status}>{ts.has(p.status) ? ts(p.status) : p.status}</dd>
                 <dt>{t("amount")}</dt>
                 <dd>
                   <Money minor={p.amountMinor} currency={p.currency} exact />
@@ -75,7 +88,8 @@ export default async function TracePage({ params }: Props) {
                 <ul>
                   {p.approvals.map((a) => (
                     <li key={a.id} data-auth-method={a.authMethod} data-passkey-check={a.passkeyCheck}>
-                      {t("approvedBy", { name: a.approverName, method: a.authMethod })} — <DateTime value={a.createdAt} /> —{" "}
+                      {t("approvedBy", { name: a.approverName, method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod })} —{" "}
+                      <DateTime value={a.createdAt} /> —{" "}
                       {a.passkeyCheck === "failed" ? t("passkey_failed", { reason: a.passkeyDetail ?? "" }) : t(`passkey_${a.passkeyCheck}`)}
                     </li>
                   ))}
@@ -85,7 +99,7 @@ export default async function TracePage({ params }: Props) {
               {p.execution ? (
                 <dl className="facts" data-execution-status={p.execution.status}>
                   <dt>{t("status")}</dt>
-                  <dd className="mono">{p.execution.status}</dd>
+                  <dd title={p.execution.status}>{tx.has(p.execution.status) ? tx(p.execution.status) : p.execution.status}</dd>
                   <dt>{t("idempotencyKey")}</dt>
                   <dd className="mono">{p.execution.idempotencyKey}</dd>
                   <dt>{t("providerRefund")}</dt>
@@ -102,7 +116,8 @@ export default async function TracePage({ params }: Props) {
                 <p>
                   <a href={`/api/audit/evidence/${p.id}`} download>
                     {t("evidence")}
-                  </a>
+                  </a>{" "}
+                  · <Link href={`/audit/evidence/${p.id}`}>{ta("evidenceSummaryLink")}</Link>
                 </p>
               ) : null}
             </article>
@@ -119,8 +134,9 @@ export default async function TracePage({ params }: Props) {
             {trace.steps.map((s) => (
               <li key={s.id} className="panel" data-stage={s.stage} data-action={s.action} data-outcome={s.outcome}>
                 <p>
-                  <strong>{t(`stage_${s.stage}`)}</strong> · <span className="mono">{s.action}</span> · <span className="mono">{s.outcome}</span> ·{" "}
-                  <span className="mono">{t("delta", { ms: s.deltaMs })}</span> · <DateTime value={s.occurredAt} />
+                  <strong>{t(`stage_${s.stage}`)}</strong> · <span title={s.action}>{plain("actions", s.action)}</span> ·{" "}
+                  <span title={s.outcome}>{plain("outcomes", s.outcome)}</span> · <span className="mono">{t("delta", { ms: s.deltaMs })}</span> ·{" "}
+                  <DateTime value={s.occurredAt} />
                 </p>
                 <p className="muted">
                   {t("actor")}: {s.actorType}

@@ -1,0 +1,74 @@
+// The audit action codes auditors can pick from (the stored codes stay exactly as written by the use
+// cases; plain names live in messages under audit.actions / audit.outcomes, keyed by these codes with ":"
+// written as "."). One list: the search picker, its labels and the test that every code has a label in
+// both languages read it. A code not listed here (a tool an agent invented) is still searchable by URL.
+
+export const auditActionGroups = {
+  agent: ["tool:lookup_order", "tool:prepare_refund", "tool:get_refund_status", "tool:create_support_ticket", "tool-call", "agent:key_refused"],
+  proposal: ["proposal:approve", "proposal:reject", "proposal:edit", "proposal:reprepare", "proposal:expire"],
+  execution: [
+    "execution:send",
+    "execution:pending",
+    "execution:succeeded",
+    "execution:failed",
+    "execution:unknown",
+    "execution:resend",
+    "execution:revalidate",
+    "execution:check_now",
+    "execution:duplicate_detected",
+  ],
+  access: ["auth:sign_in", "auth:complete_setup", "auth:passkey_register", "account:rename_passkey", "account:remove_passkey", "access:denied"],
+  admin: [
+    "admin:invite_staff",
+    "admin:update_staff",
+    "admin:reissue_setup_link",
+    "admin:issue_agent_key",
+    "admin:revoke_agent_key",
+    "admin:create_channel",
+    "admin:rotate_channel_secret",
+    "admin:set_review_webhook",
+    "admin:propose_policy",
+    "admin:approve_policy",
+    "admin:reject_policy",
+    "webhook:delivered",
+    "webhook:failed",
+  ],
+  audit: [
+    "audit:search",
+    "audit:export",
+    "audit:view_trace",
+    "audit:evidence_pack",
+    "audit:legal_hold",
+    "audit:legal_hold_release",
+    "audit:purge",
+    "audit:chain_broken",
+  ],
+} as const;
+
+export type AuditActionGroup = keyof typeof auditActionGroups;
+export type AuditAction = (typeof auditActionGroups)[AuditActionGroup][number];
+export const auditActions: readonly AuditAction[] = Object.values(auditActionGroups).flat();
+
+/** Outcome codes written to the trail (lib/domain/outcome.ts, plus execution and lookup results). */
+export const auditOutcomes = [
+  "ok",
+  "approval_required",
+  "result_pending",
+  "found",
+  "succeeded",
+  "failed",
+  "unknown",
+  "unknown_tool",
+  "invalid_arguments",
+  "permission_denied",
+  "not_found",
+  "expired",
+  "invalidated",
+  "rejected",
+  "limit_exceeded",
+  "internal_error",
+  "unauthenticated",
+] as const;
+
+/** The messages key of a code (next-intl reads "." as nesting, so "proposal:reject" → "proposal_reject"). */
+export const auditCodeKey = (code: string): string => code.replace(/[^a-z0-9_]/gi, "_");
