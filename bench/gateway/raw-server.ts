@@ -305,7 +305,7 @@ const SEEN_SQL = `
                        OR (p."status" = 'pending_approval'::"ProposalStatus" AND p."expiresAt" > ($3::timestamptz AT TIME ZONE 'UTC'))))::bigint AS "factsOpenMinor",
              t."approvalExpiryMinutes" AS "factsApprovalExpiryMinutes", t."dualApprovalThresholdMinor" AS "factsDualApprovalThresholdMinor",
              t."policyVersion" AS "factsPolicyVersion", t."rejectionCooldownMinutes" AS "factsRejectionCooldownMinutes",
-             t."reviewWebhookUrl" AS "factsReviewWebhookUrl"
+             t."reviewWebhookUrl" AS "factsReviewWebhookUrl", t."slackWebhookUrl" AS "factsSlackWebhookUrl"
         FROM "Tenant" t WHERE t."id" = $2::uuid
     ) facts
     LEFT JOIN LATERAL (

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runOnce } from "graphile-worker";
+import { runJobsOnce } from "../support/run-jobs-once";
 import { auditLeafHash, type AuditContent } from "@/lib/domain/audit-log";
 import { merkleRoot, verifyConsistency } from "@/lib/domain/merkle";
 import { db } from "@/lib/server/db/client";
@@ -15,7 +15,7 @@ import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { getAuditCheckpoint } from "@/lib/server/audit/get-audit-checkpoint";
 import { checkHealth } from "@/lib/server/health/check-health";
-import { crontab, tasks } from "@/lib/server/jobs/tasks";
+import { crontab } from "@/lib/server/jobs/tasks";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } from "./gateway-support";
 import { actorOf } from "./audit-support";
@@ -213,7 +213,7 @@ describe("tamper evidence", () => {
     expect(crontab).toMatch(/ purge_audit_events /);
     const before = await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } });
     await db().$transaction((tx) => enqueueJob(tx, "verify_audit_chain", {}));
-    await runOnce({ connectionString: process.env.DATABASE_URL, taskList: tasks, noHandleSignals: true });
+    await runJobsOnce();
     expect(await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } })).toBe(before + 1);
   });
 });

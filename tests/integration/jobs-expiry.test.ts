@@ -1,10 +1,9 @@
 // The expiry sweep (job `expire_proposals`): guarded UPDATE + one audit event per expired proposal,
 // idempotent, exactly once under concurrent sweeps; and the job path through graphile-worker.
-import { runOnce } from "graphile-worker";
+import { runJobsOnce } from "../support/run-jobs-once";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
-import { tasks } from "@/lib/server/jobs/tasks";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { ES, US, makeProposal, minutesFromNow, tenantIdOf } from "./jobs-support";
@@ -85,7 +84,7 @@ describe("expire_proposals", () => {
   it("runs as a graphile-worker job (the path the crontab takes)", async () => {
     const p = await makeProposal(US, { expiresAt: minutesFromNow(-2) });
     await db().$transaction((tx) => enqueueJob(tx, "expire_proposals", {}));
-    await runOnce({ connectionString: process.env.DATABASE_URL, taskList: tasks, noHandleSignals: true });
+    await runJobsOnce();
     expect((await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("expired");
     const left = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs`;
     expect(Number(left[0]?.n)).toBe(0);

@@ -3,12 +3,11 @@
 // gives up after the last attempt with an audit event, follows no redirects.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { runOnce } from "graphile-worker";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateWebhookSecret, verifyWebhookSignature } from "@/lib/domain/webhook-signature";
 import { db } from "@/lib/server/db/client";
 import { runWorker } from "@/lib/server/jobs/run-worker";
-import { tasks } from "@/lib/server/jobs/tasks";
+import { runJobsOnce } from "../support/run-jobs-once";
 import { notifyReviewersOfProposal, REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
 import { ES, US, makeProposal, minutesFromNow, tenantIdOf } from "./jobs-support";
 
@@ -47,15 +46,19 @@ beforeEach(async () => {
   await db().tenant.update({ where: { slug: ES }, data: { reviewWebhookUrl: `${baseUrl}/hook`, reviewWebhookSecret: secret } });
 });
 
-const worker = () => runOnce({ connectionString: process.env.DATABASE_URL, taskList: tasks, noHandleSignals: true });
+const worker = runJobsOnce;
 const jobsFor = async (deliveryId: string) =>
-  db().$queryRaw<{ id: bigint; attempts: number; run_at: Date; last_error: string | null }[]>`
-    SELECT j.id, j.attempts, j.run_at, j.last_error FROM graphile_worker._private_jobs j
+  db().$queryRaw<{ id: bigint; attempts: number; run_at: Date; updated_at: Date; last_error: string | null }[]>`
+    SELECT j.id, j.attempts, j.run_at, j.updated_at, j.last_error FROM graphile_worker._private_jobs j
     JOIN graphile_worker._private_tasks t ON t.id = j.task_id
     WHERE t.identifier = 'deliver_review_webhook' AND j.payload->>'deliveryId' = ${deliveryId}`;
 /** The retry backoff is e^attempt seconds; a test makes the waiting job due now instead of sleeping. */
 const makeDueNow = (deliveryId: string) =>
   db().$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${deliveryId}`;
+
+/** The opposite: a waiting job is not due for an hour. */
+const holdBack = (deliveryId: string) =>
+  db().$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() + interval '1 hour' WHERE payload->>'deliveryId' = ${deliveryId}`;
 
 async function notifyCommitted(slug = ES) {
   const proposal = await makeProposal(slug, { expiresAt: minutesFromNow(30) });
@@ -168,8 +171,11 @@ describe("reviewer webhook", () => {
     const [job] = await jobsFor(deliveryId!);
     expect(job).toMatchObject({ attempts: 1 });
     expect(job!.last_error).toContain("HTTP 500");
-    expect(job!.run_at.getTime()).toBeGreaterThan(Date.now()); // graphile-worker's backoff
+    // graphile-worker's backoff: due e^1 s after the failed attempt (measured from the failure, not from
+    // now, so a slow machine cannot make it look due already).
+    expect(job!.run_at.getTime() - job!.updated_at.getTime()).toBeGreaterThanOrEqual(2_000);
 
+    await holdBack(deliveryId!); // keep it waiting however slow this machine is
     await worker(); // not due yet: nothing is sent
     expect(received).toHaveLength(1);
 

@@ -3,9 +3,8 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { runOnce } from "graphile-worker";
 import { db } from "@/lib/server/db/client";
-import { tasks } from "@/lib/server/jobs/tasks";
+import { runJobsOnce } from "../support/run-jobs-once";
 
 export type ReceivedMail = { to: string[]; from: string; subject: string; text: string; html: string };
 
@@ -56,7 +55,7 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
   };
 }
 
-export const worker = () => runOnce({ connectionString: process.env.DATABASE_URL, taskList: tasks, noHandleSignals: true });
+export const worker = runJobsOnce;
 
 /** The retry backoff is e^attempt seconds; a test makes the waiting delivery jobs due now instead of sleeping. */
 export const makeNotificationJobsDue = () =>

@@ -46,7 +46,7 @@ async function insertAndEnqueue(tx: Tx, rows: Row[]): Promise<string[]> {
  * turned new-proposal e-mails off (only when e-mail is configured), and one Slack message when the tenant
  * has a Slack webhook. Returns the notification ids.
  */
-export async function notifyOfNewProposal(tx: Tx, proposal: { id: string; tenantId: string }): Promise<string[]> {
+export async function notifyOfNewProposal(tx: Tx, proposal: { id: string; tenantId: string }, known?: { slackWebhookUrl: string | null }): Promise<string[]> {
   const rows: Row[] = [];
   if (emailEnabled()) {
     const staff = await tx.staffUser.findMany({
@@ -70,7 +70,7 @@ export async function notifyOfNewProposal(tx: Tx, proposal: { id: string; tenant
       });
     }
   }
-  const tenant = await tx.tenant.findUnique({ where: { id: proposal.tenantId }, select: { slackWebhookUrl: true } });
+  const tenant = known ?? (await tx.tenant.findUnique({ where: { id: proposal.tenantId }, select: { slackWebhookUrl: true } }));
   if (tenant?.slackWebhookUrl) {
     rows.push({
       id: randomUUID(),

@@ -18,6 +18,9 @@ export type ProposalToNotify = {
   expiresAt: Date;
 };
 
+/** The tenant's notification endpoints, when the caller has already read them (one round trip less). */
+export type TenantNotificationUrls = { reviewWebhookUrl: string | null; slackWebhookUrl: string | null };
+
 /**
  * Call inside the transaction that creates a `pending_approval` proposal. Records, in the same
  * transaction, the reviewers' e-mails and the tenant's Slack message (notification outbox,
@@ -25,10 +28,10 @@ export type ProposalToNotify = {
  * its delivery job — so notifications exist if and only if the proposal does. Returns the webhook
  * delivery id, or null when the tenant has no webhook. Never calls the network itself.
  */
-export async function notifyReviewersOfProposal(tx: Tx, proposal: ProposalToNotify): Promise<string | null> {
-  await notifyOfNewProposal(tx, proposal);
-  const tenant = await tx.tenant.findUnique({ where: { id: proposal.tenantId }, select: { reviewWebhookUrl: true } });
-  if (!tenant?.reviewWebhookUrl) return null;
+export async function notifyReviewersOfProposal(tx: Tx, proposal: ProposalToNotify, known?: TenantNotificationUrls): Promise<string | null> {
+  const urls = known ?? (await tx.tenant.findUnique({ where: { id: proposal.tenantId }, select: { reviewWebhookUrl: true, slackWebhookUrl: true } }));
+  await notifyOfNewProposal(tx, proposal, { slackWebhookUrl: urls?.slackWebhookUrl ?? null });
+  if (!urls?.reviewWebhookUrl) return null;
 
   const id = randomUUID();
   const payload = reviewWebhookPayload({ deliveryId: id, proposal, baseUrl: appBaseUrl(), now: new Date() });

@@ -92,16 +92,17 @@ export async function buildProposal(tx: Tx, input: BuildProposalInput, known?: P
             ${row.traceId}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING *`;
   if (!proposal) throw new Error("proposal insert returned no row");
-  // A new proposal awaits review: the tenant's reviewer webhook hears of it (a delivery job committed with it).
-  // (Only when the tenant has a webhook, read above: no extra round trip otherwise.)
-  if (facts.reviewWebhookUrl) await notifyReviewersOfProposal(tx, proposal);
+  // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook are
+  // recorded with it (outbox rows + delivery jobs committed in this transaction). The tenant's webhook URLs
+  // were read above with the facts: no extra round trip when the tenant has none and e-mail is off.
+  await notifyReviewersOfProposal(tx, proposal, { reviewWebhookUrl: facts.reviewWebhookUrl, slackWebhookUrl: facts.slackWebhookUrl });
   return { ok: true, proposal, payment };
 }
 
 /**
  * What a new proposal for an order is built from, as it is now: the refunds that succeeded or are pending
  * and the open proposals (the sums of refundableLeft), the order's original payment, and the tenant's
- * policy (approval expiry, dual-approval threshold, policy version, cool-down, reviewer webhook).
+ * policy (approval expiry, dual-approval threshold, policy version, cool-down, reviewer webhook, Slack webhook).
  */
 export type ProposalFacts = {
   refundedOrPendingMinor: number;
@@ -109,6 +110,7 @@ export type ProposalFacts = {
   payment: Payment | null;
   policy: { approvalExpiryMinutes: number; dualApprovalThresholdMinor: number | null; policyVersion: number; rejectionCooldownMinutes: number };
   reviewWebhookUrl: string | null;
+  slackWebhookUrl: string | null;
 };
 
 /** The columns proposalFactsJoins adds to a statement (prefixed, so it composes with other lateral joins). */
@@ -120,6 +122,7 @@ export type ProposalFactsRow = {
   factsPolicyVersion: number;
   factsRejectionCooldownMinutes: number;
   factsReviewWebhookUrl: string | null;
+  factsSlackWebhookUrl: string | null;
   payId: string | null;
   payTenantId: string | null;
   payOrderId: string | null;
@@ -146,7 +149,7 @@ export function proposalFactsJoins(tenantId: string, orderId: string, now: Date)
                        OR (p."status" = ${proposalStatus.pendingApproval}::"ProposalStatus" AND p."expiresAt" > (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'))))::bigint AS "factsOpenMinor",
              t."approvalExpiryMinutes" AS "factsApprovalExpiryMinutes", t."dualApprovalThresholdMinor" AS "factsDualApprovalThresholdMinor",
              t."policyVersion" AS "factsPolicyVersion", t."rejectionCooldownMinutes" AS "factsRejectionCooldownMinutes",
-             t."reviewWebhookUrl" AS "factsReviewWebhookUrl"
+             t."reviewWebhookUrl" AS "factsReviewWebhookUrl", t."slackWebhookUrl" AS "factsSlackWebhookUrl"
         FROM "Tenant" t WHERE t."id" = ${tenantId}::uuid
     ) facts
     LEFT JOIN LATERAL (
@@ -183,6 +186,7 @@ export function proposalFactsOf(r: ProposalFactsRow): ProposalFacts {
       rejectionCooldownMinutes: r.factsRejectionCooldownMinutes,
     },
     reviewWebhookUrl: r.factsReviewWebhookUrl,
+    slackWebhookUrl: r.factsSlackWebhookUrl,
   };
 }
 
