@@ -48,7 +48,7 @@ export type EvidencePack = {
   packDigest: string;
 };
 
-const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex"); // a string is hashed as UTF-8
 
 export function packDigest(pack: Omit<EvidencePack, "packDigest"> & { packDigest?: string }): string {
   const { packDigest: _ignored, ...rest } = pack;
