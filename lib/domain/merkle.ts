@@ -12,7 +12,8 @@ import { createHash } from "node:crypto";
 
 export type Hex = string;
 
-const sha = (...parts: Buffer[]) => {
+// A string part is hashed as its UTF-8 bytes.
+const sha = (...parts: (Buffer | string)[]) => {
   const h = createHash("sha256");
   for (const p of parts) h.update(p);
   return h.digest();
@@ -25,7 +26,7 @@ const buf = (h: Hex) => Buffer.from(h, "hex");
 export const EMPTY_ROOT: Hex = sha().toString("hex");
 
 export function leafHash(data: Buffer | string): Hex {
-  return sha(LEAF, typeof data === "string" ? Buffer.from(data, "utf8") : data).toString("hex");
+  return sha(LEAF, data).toString("hex");
 }
 
 export function nodeHash(left: Hex, right: Hex): Hex {

@@ -22,7 +22,7 @@ export type SignedHeaders = {
 export function computeWebhookSignature(secret: string, timestamp: number, body: string): string {
   if (!secret) throw new Error("webhook secret is empty");
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new Error("timestamp must be unix seconds");
-  return createHmac("sha256", secret).update(`${timestamp}.${body}`, "utf8").digest("hex");
+  return createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
 }
 
 /** The three headers of one delivery attempt. `now` is injectable for tests. */
