@@ -32,9 +32,9 @@ const MAX_ENTRIES = 50;
 
 /** Case, spacing and separators do not change who or what a value designates. */
 export function normalizeForFingerprint(value: string): string {
+  // (No trim: the replace drops white space everywhere, the ends included.)
   return value
     .normalize("NFKC")
-    .trim()
     .toLowerCase()
     .replace(/[\s\-()]/g, "");
 }
@@ -140,7 +140,7 @@ const PATTERNS: Pattern[] = [
   { re: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, replace: mask },
   { re: /\b[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}\b/g, replace: (m, fp, seen) => (/\d{6}/.test(m.replace(/[ -]/g, "")) ? mask(m, fp, seen) : m) },
   { re: /\b\d(?:[ -]?\d){12,18}\b/g, replace: mask },
-  { re: /\+?\d[\d ().-]{7,}\d/g, replace: (m, fp, seen) => ((m.match(/\d/g)?.length ?? 0) >= 9 ? mask(m, fp, seen) : m) },
+  { re: /\+?\d[\d ().-]{7,}\d/g, replace: (m, fp, seen) => (m.replace(/\D/g, "").length >= 9 ? mask(m, fp, seen) : m) },
 ];
 
 /** Replaces lone UTF-16 surrogates (invalid in canonical JSON) and NUL (refused by jsonb) with U+FFFD. */
@@ -169,7 +169,7 @@ export function scrubText(text: string, fp: Fingerprinter, seen: Set<string> = n
   out = out.replace(IDENTIFIER, (m) => hold(m));
   for (const p of PATTERNS) out = out.replace(p.re, (m) => hold(p.replace(m, fp, seen)));
   // eslint-disable-next-line no-control-regex -- NUL delimits the placeholders set above (NUL never survives wellFormed)
-  return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] ?? "");
+  return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)]!);
 }
 
 /** A canonical UUID. */
