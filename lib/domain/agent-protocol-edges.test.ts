@@ -265,6 +265,8 @@ describe("names", () => {
   it("closest name: case-insensitive, containment counts 1 from 3 characters, ties go to the first", () => {
     expect(closestName("LOOKUP_ORDER", ["prepare_refund", "lookup_order"])).toBe("lookup_order");
     expect(closestName("x", ["Lookup_Order"])).toBe("Lookup_Order");
+    // Upper case contained in a candidate counts only because both sides are lower-cased.
+    expect(closestName("ORD", ["abc", "lookup_order"])).toBe("lookup_order");
     // "ord" is contained in lookup_order (distance 1) but 3 edits from "abc".
     expect(closestName("ord", ["abc", "lookup_order"])).toBe("lookup_order");
     // Two characters are not enough to count as contained: "or" is 2 edits from "ab", 10 from lookup_order.
