@@ -52,9 +52,9 @@ export function computeProposalHash(p: ProposalHashInput): string {
   return createHash("sha256").update(canonicalProposalJson(p)).digest("hex");
 }
 
-/** Constant-shape comparison of a presented hash with the recomputed one. */
+/** Whether a presented hash is exactly the recomputed one (64 lowercase hex: anything else never equals it). */
 export function proposalHashMatches(p: ProposalHashInput, presented: string): boolean {
-  return /^[0-9a-f]{64}$/.test(presented) && computeProposalHash(p) === presented;
+  return computeProposalHash(p) === presented;
 }
 
 /** The columns of a stored proposal that its hash covers (the Prisma row has them under these names). */

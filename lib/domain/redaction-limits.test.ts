@@ -112,6 +112,16 @@ describe("truncation and values", () => {
     expect(redact({ customer: () => 1, holder: 12, name: [1, "a"] }, fp).data).toEqual({ customer: "FP<() => 1>", holder: "FP<12>", name: 'FP<[1,"a"]>' });
     expect(redact({ customer: undefined }, fp)).toEqual({ data: { customer: null }, fingerprints: [] });
   });
+  it("an allow-listed personal field stays in clear (any case), still depth-limited", () => {
+    expect(redact({ Holder: "Ana", holder_b: "Ana" }, fp, { clear: ["HOLDER"] }).data).toEqual({ Holder: "Ana", holder_b: "FP<Ana>" });
+    const deep = { c: { c: { c: { c: { c: { c: { c: 1 } } } } } } };
+    expect(redact(deep, fp, { clear: ["c"] }).data).toEqual({ c: { c: { c: { c: { c: { c: "[too deep]" } } } } } });
+  });
+  it("numbers below 1e8 stay numbers, decimals included; NaN and undefined personal values", () => {
+    expect(redact({ x: 1234.56789, y: 99999999.5 }, fp).data).toEqual({ x: 1234.56789, y: 99999999.5 });
+    expect(redact({ phone: NaN, holder: true }, fp).data).toEqual({ phone: "FP<NaN>", holder: "FP<true>" });
+    expect(redact([[[[[[undefined]]]]]], fp).data).toEqual([[[[[[null]]]]]]);
+  });
   it("walks arrays inside objects and objects inside arrays", () => {
     expect(redact([{ email: "a@b.cd", note: ["call 612345678"] }], fp).data).toEqual([{ email: "FP<a@b.cd>", note: ["call FP<612345678>"] }]);
   });
