@@ -108,8 +108,10 @@ export async function verifyEvidencePack(text: string, opts: { publicKey?: KeyOb
       check("public key", false, error instanceof Error ? error.message : String(error));
     }
     if (!key) check("checkpoint signature", false, "no public key given: pass the log's Ed25519 public key (--public-key)");
-    // Stryker disable next-line ConditionalExpression: verifyCheckpoint(null) is false too (its try/catch); the guard keeps the types honest.
-    else check("checkpoint signature", cp !== null && verifyCheckpoint(cp, key), "the checkpoint must be signed by the given audit key");
+    else {
+      // Stryker disable next-line ConditionalExpression: verifyCheckpoint(null) is false too (its try/catch); the guard keeps the types honest.
+      check("checkpoint signature", cp !== null && verifyCheckpoint(cp, key), "the checkpoint must be signed by the given audit key");
+    }
     check("checkpoint names the tenant", cp?.logId === pack.tenant.id);
     for (const e of pack.events) {
       const name = `event ${e.id}`;
