@@ -15,7 +15,8 @@ describe("key rules", () => {
     for (const k of ["pinned", "keyboardLayout", "x_pi_n", "spin"]) expect(isSecretKey(k), k).toBe(false);
   });
   it("personal by a compacted name (email, iban, phone), or by one of its words, camelCase split", () => {
-    for (const k of ["xEmailx", "myiban", "xPhonex", "cardHolder", "x9Name", "NAME", "customer_ref", "telephoneNumber"]) expect(isPersonalKey(k), k).toBe(true);
+    for (const k of ["xEmailx", "myiban", "i_ban", "ph-one", "xPhonex", "cardHolder", "x9Name", "NAME", "customer_ref", "telephoneNumber"])
+      expect(isPersonalKey(k), k).toBe(true);
     for (const k of ["cardholder", "username2", "filename", "zipped", "x_ipv"]) expect(isPersonalKey(k), k).toBe(false);
   });
 });

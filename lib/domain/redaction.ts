@@ -187,7 +187,7 @@ export function truncateText(text: string, max = DEFAULT_MAX_TEXT): string {
 /** Redacts an arbitrary value (tool arguments, request details) for the audit trail. */
 export function redact(value: unknown, fp: Fingerprinter, policy: RedactionPolicy = {}): Redacted {
   const seen = new Set<string>();
-  const clear = new Set((policy.clear ?? []).map((k) => k.toLowerCase()));
+  const clear = new Set(policy.clear?.map((k) => k.toLowerCase()));
   const max = policy.maxTextLength ?? DEFAULT_MAX_TEXT;
   const known = policy.knownPersonal;
 
