@@ -71,7 +71,8 @@ const EXPECTED_SHAPES =
 
 /** The call id a body carries in its own family's field, or "unknown". */
 export function envelopeCallId(body: unknown, family: Family): string {
-  const b = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  // A primitive has neither field: reading one gives undefined, as for {}.
+  const b = (body ?? {}) as Record<string, unknown>;
   return safeId(family === "openai" ? b.call_id : b.id) ?? "unknown";
 }
 
@@ -102,12 +103,13 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
   // Chat Completions nests name and arguments under `function`.
   const fn = family === "openai_chat" ? b.function : b;
   const prefix = family === "openai_chat" ? "$.function" : "$";
-  if (family === "openai_chat" && (!fn || typeof fn !== "object" || Array.isArray(fn))) {
+  // (For the other families fn is the body, already known to be an object.)
+  if (!fn || typeof fn !== "object" || Array.isArray(fn)) {
     problems.push({ path: "$.function", expected: '{"name","arguments"}', message: "Missing or invalid function." });
     return { ok: false, family, callId: callId ?? "unknown", problems };
   }
   const f = fn as Record<string, unknown>;
-  const name = typeof f.name === "string" && f.name.length > 0 && f.name.length <= 128 ? f.name : null;
+  const name = typeof f.name === "string" && f.name.length <= 128 ? f.name : null; // "" is refused below too
   if (!name) problems.push({ path: `${prefix}.name`, expected: "the tool name, a non-empty string", message: "Missing or invalid tool name." });
 
   let args: unknown;

@@ -64,9 +64,8 @@ export function auditContentOf(e: AuditContent): AuditContent {
 
 export function auditLeafData(e: AuditContent): string {
   const content = auditContentOf(e);
-  const json = canonicalize({ v: 3, ...content, occurredAt: content.occurredAt.toISOString(), data: content.data ?? null });
-  if (json === undefined) throw new Error("audit event could not be canonicalized");
-  return json;
+  // An object literal always canonicalizes to a string (undefined comes only from a top-level toJSON).
+  return canonicalize({ v: 3, ...content, occurredAt: content.occurredAt.toISOString(), data: content.data ?? null })!;
 }
 
 export function auditLeafHash(e: AuditContent): Hex {
@@ -115,7 +114,7 @@ export function keyIdOf(key: KeyObject): string {
 export function verifyCheckpoint(cp: SignedCheckpoint, key: KeyObject): boolean {
   try {
     if (cp.keyId !== keyIdOf(key)) return false;
-    return verify(null, Buffer.from(checkpointNote(cp), "utf8"), key, Buffer.from(cp.signature, "base64"));
+    return verify(null, Buffer.from(checkpointNote(cp)), key, Buffer.from(cp.signature, "base64"));
   } catch {
     return false;
   }

@@ -21,6 +21,7 @@ export function parseMajorToMinor(input: string, currency: string): number | nul
   if (!m) return null;
   const frac = m[2] ?? "";
   if (frac.length > exp) return null;
-  const minor = Number(m[1]) * 10 ** exp + Number((frac + "0".repeat(exp)).slice(0, exp) || "0");
+  // Number("") is 0: no decimals (or a currency without them) adds nothing.
+  const minor = Number(m[1]) * 10 ** exp + Number((frac + "0".repeat(exp)).slice(0, exp));
   return Number.isSafeInteger(minor) ? minor : null;
 }

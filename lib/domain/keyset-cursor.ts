@@ -10,15 +10,23 @@ export function encodeKeysetCursor(position: KeysetPosition): string {
   return Buffer.from(JSON.stringify([position.at.toISOString(), position.id])).toString("base64url");
 }
 
+/** The position a token names, null when it names none; throws on a token that is not JSON of an array. */
+function positionOf(cursor: string): KeysetPosition | null {
+  const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) || typeof id !== "string" || !UUID_LIKE.test(id) ? null : { at, id };
+}
+
 export function decodeKeysetCursor(cursor: string): KeysetPosition {
+  let position: KeysetPosition | null = null;
   try {
-    const [iso, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string];
-    const at = new Date(iso);
-    if (Number.isNaN(at.getTime()) || typeof id !== "string" || !UUID_LIKE.test(id)) throw new Error("bad cursor");
-    return { at, id };
+    position = positionOf(cursor);
   } catch {
+    // not a token of ours: position stays null
+  }
+  if (!position)
     throw new AppError("invalid_arguments", "The page cursor is not valid; start from the first page.", {
       problems: [{ path: "$.cursor", expected: "the nextCursor of the previous page", message: "Not a valid page cursor." }],
     });
-  }
+  return position;
 }

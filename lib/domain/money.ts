@@ -3,7 +3,7 @@
 export type Money = { minor: number; currency: string };
 
 export function isMinorUnits(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value);
+  return Number.isSafeInteger(value);
 }
 
 export function money(minor: number, currency: string): Money {
@@ -29,5 +29,5 @@ export function sumMinor(amounts: readonly Money[], currency: string): number {
  */
 export function refundableMinor(input: { capturedMinor: number; refundedOrPendingMinor: number; openProposalsMinor: number }): number {
   const left = input.capturedMinor - input.refundedOrPendingMinor - input.openProposalsMinor;
-  return left > 0 ? left : 0;
+  return Math.max(left, 0);
 }

@@ -29,7 +29,7 @@ export function can(userRoles: readonly Role[], permission: Permission): boolean
 }
 
 export function isRole(value: unknown): value is Role {
-  return typeof value === "string" && (roles as readonly string[]).includes(value);
+  return (roles as readonly unknown[]).includes(value);
 }
 
 /** Dashboard sections and the permission that shows each (navigation is derived, never hard-coded per role). */

@@ -45,6 +45,10 @@ describe("policy diff", () => {
     expect(diffPolicy(base, { ...base, windowSeconds: 30 })[0]!.direction).toBe("looser");
     expect(diffPolicy(base, { ...base, endUserTokenMaxAgeSeconds: 600 })[0]!.direction).toBe("tighter");
   });
+  it('re-expressing "no limit" (Infinity as null) loosens nothing', () => {
+    const unlimited = { ...base, reviewerDailyApprovalLimitMinor: Number.POSITIVE_INFINITY };
+    expect(needsSecondAdmin(diffPolicy(unlimited, base))).toBe(false);
+  });
   it("a mixed change needs a second admin; a purely tightening one does not", () => {
     expect(needsSecondAdmin(diffPolicy(base, { ...base, stepUpMinutes: 1, retentionDays: 400 }))).toBe(false);
     expect(needsSecondAdmin(diffPolicy(base, { ...base, stepUpMinutes: 1, maxErrorsPerTrace: 11 }))).toBe(true);

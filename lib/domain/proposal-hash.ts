@@ -43,18 +43,18 @@ export function proposalHashPayload(p: ProposalHashInput) {
 }
 
 export function canonicalProposalJson(p: ProposalHashInput): string {
-  const json = canonicalize(proposalHashPayload(p));
-  if (json === undefined) throw new Error("proposal could not be canonicalized");
-  return json;
+  // A plain object of strings and numbers always canonicalizes (undefined comes only from a top-level toJSON).
+  return canonicalize(proposalHashPayload(p))!;
 }
 
 export function computeProposalHash(p: ProposalHashInput): string {
-  return createHash("sha256").update(canonicalProposalJson(p), "utf8").digest("hex");
+  // update() hashes a string as UTF-8.
+  return createHash("sha256").update(canonicalProposalJson(p)).digest("hex");
 }
 
-/** Constant-shape comparison of a presented hash with the recomputed one. */
+/** Whether a presented hash is exactly the recomputed one (64 lowercase hex: anything else never equals it). */
 export function proposalHashMatches(p: ProposalHashInput, presented: string): boolean {
-  return /^[0-9a-f]{64}$/.test(presented) && computeProposalHash(p) === presented;
+  return computeProposalHash(p) === presented;
 }
 
 /** The columns of a stored proposal that its hash covers (the Prisma row has them under these names). */

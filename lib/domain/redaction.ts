@@ -32,9 +32,9 @@ const MAX_ENTRIES = 50;
 
 /** Case, spacing and separators do not change who or what a value designates. */
 export function normalizeForFingerprint(value: string): string {
+  // (No trim: the replace drops white space everywhere, the ends included.)
   return value
     .normalize("NFKC")
-    .trim()
     .toLowerCase()
     .replace(/[\s\-()]/g, "");
 }
@@ -108,8 +108,7 @@ function keyTokens(key: string): string[] {
   return key
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
+    .split(/[^a-z0-9]/); // empty tokens match no word
 }
 
 export function isSecretKey(key: string): boolean {
@@ -134,13 +133,13 @@ const mask = (value: string, fp: Fingerprinter, seen: Set<string>) => {
 
 // Order matters: credentials first (a JWT contains dots and digits), then personal data.
 const PATTERNS: Pattern[] = [
-  { re: /\b(bearer|basic)(\s+|%20)[A-Za-z0-9._~+/=-]+/gi, replace: (m) => `${m.split(/\s+|%20/)[0]} [secret]` },
+  { re: /\b(bearer|basic)(\s+|%20)[A-Za-z0-9._~+/=-]+/gi, replace: (m) => `${m.slice(0, m.search(/\s|%20/))} [secret]` },
   { re: /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.?[A-Za-z0-9_-]*/g, replace: () => "[secret]" },
   { re: /[A-Za-z0-9_]{32,}/g, replace: () => "[secret]" },
   { re: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, replace: mask },
   { re: /\b[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}\b/g, replace: (m, fp, seen) => (/\d{6}/.test(m.replace(/[ -]/g, "")) ? mask(m, fp, seen) : m) },
   { re: /\b\d(?:[ -]?\d){12,18}\b/g, replace: mask },
-  { re: /\+?\d[\d ().-]{7,}\d/g, replace: (m, fp, seen) => ((m.match(/\d/g)?.length ?? 0) >= 9 ? mask(m, fp, seen) : m) },
+  { re: /\+?\d[\d ().-]{7,}\d/g, replace: (m, fp, seen) => (m.replace(/\D/g, "").length >= 9 ? mask(m, fp, seen) : m) },
 ];
 
 /** Replaces lone UTF-16 surrogates (invalid in canonical JSON) and NUL (refused by jsonb) with U+FFFD. */
@@ -154,22 +153,27 @@ function escapeRegExp(s: string): string {
 }
 
 /** Replaces personal data and credentials inside free text. Does not truncate. */
-export function scrubText(text: string, fp: Fingerprinter, seen: Set<string> = new Set(), knownPersonal: readonly (string | null | undefined)[] = []): string {
+export function scrubText(text: string, fp: Fingerprinter, seen: Set<string> = new Set(), knownPersonal?: readonly (string | null | undefined)[]): string {
   let out = wellFormed(text);
   // Whatever a step replaces (a fingerprint, "[secret]") or sets aside (a canonical UUID: not personal data,
   // but its digit runs look like phone or card numbers) is held out of the text until the end, so no later
   // pattern scans it again: a fingerprint's hex digits must never be taken for a phone number.
-  const kept: string[] = [];
-  const hold = (value: string) => `\u0000${kept.push(value) - 1}\u0000`;
-  for (const known of knownPersonal) {
-    if (!known || known.trim().length < 3) continue;
-    out = out.replace(new RegExp(escapeRegExp(known.trim()), "gi"), (m) => hold(mask(m, fp, seen)));
-  }
+  const kept = new Map<string, string>();
+  const hold = (value: string) => {
+    const key = String(kept.size);
+    kept.set(key, value);
+    return `\u0000${key}\u0000`;
+  };
+  if (knownPersonal)
+    for (const known of knownPersonal) {
+      if (!known || known.trim().length < 3) continue;
+      out = out.replace(new RegExp(escapeRegExp(known.trim()), "gi"), (m) => hold(mask(m, fp, seen)));
+    }
   // (Long hex strings stay subject to the secret pattern: a token may look like a digest.)
   out = out.replace(IDENTIFIER, (m) => hold(m));
   for (const p of PATTERNS) out = out.replace(p.re, (m) => hold(p.replace(m, fp, seen)));
   // eslint-disable-next-line no-control-regex -- NUL delimits the placeholders set above (NUL never survives wellFormed)
-  return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] ?? "");
+  return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept.get(i)!);
 }
 
 /** A canonical UUID. */
@@ -183,15 +187,16 @@ export function truncateText(text: string, max = DEFAULT_MAX_TEXT): string {
 /** Redacts an arbitrary value (tool arguments, request details) for the audit trail. */
 export function redact(value: unknown, fp: Fingerprinter, policy: RedactionPolicy = {}): Redacted {
   const seen = new Set<string>();
-  const clear = new Set((policy.clear ?? []).map((k) => k.toLowerCase()));
+  const clear = new Set(policy.clear?.map((k) => k.toLowerCase()));
   const max = policy.maxTextLength ?? DEFAULT_MAX_TEXT;
-  const known = policy.knownPersonal ?? [];
+  const known = policy.knownPersonal;
 
   const text = (s: string) => truncateText(scrubText(s, fp, seen, known), max);
 
   const fingerprintValue = (v: unknown): Json => {
     if (v === null || v === undefined) return null;
-    const raw = typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : safeStringify(v);
+    // Numbers by String (NaN stays "NaN"); booleans and objects by JSON.
+    const raw = typeof v === "string" ? v : typeof v === "number" ? String(v) : safeStringify(v);
     return mask(raw, fp, seen);
   };
 

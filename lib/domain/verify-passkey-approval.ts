@@ -64,7 +64,7 @@ export async function verifyPasskeyApproval(check: PasskeyApprovalCheck): Promis
   if (version !== undefined && version !== APPROVAL_CHALLENGE_VERSION)
     return { verified: false, reason: "unsupported_version", detail: typeof version === "string" ? version : JSON.stringify(version) };
   const parsed = passkeyApprovalEvidence.safeParse(check.evidence);
-  if (!parsed.success) return { verified: false, reason: "malformed_evidence", detail: parsed.error.issues[0]?.message };
+  if (!parsed.success) return { verified: false, reason: "malformed_evidence", detail: parsed.error.issues[0]!.message }; // a failed parse has an issue
   const evidence = parsed.data;
 
   let expected: string;
