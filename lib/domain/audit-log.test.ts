@@ -245,14 +245,15 @@ describe("verifyLog", () => {
     });
   });
 
-  // Known defect (reported): a legacy event keeps its chain hash in AuditEvent.hash while its leaf is
-  // legacyLeafHash(chain hash) (migration transparency_log), so the "event hash differs" check refuses it
-  // before the legacy branch is reached. it.fails turns red the day the verifier accepts it: then make it `it`.
-  it.fails("accepts a legacy (v2 chain) event whose leaf covers its stored chain hash", async () => {
+  // Legacy events keep their chain hash in AuditEvent.hash while their leaf is legacyLeafHash(chain hash)
+  // (migration transparency_log): accepted and counted; one whose stored chain hash does not give its leaf is not.
+  it("accepts a legacy (v2 chain) event whose leaf covers its stored chain hash", async () => {
     const { rows } = log(3);
     const chainHash = "c".repeat(64);
     const leaves = rows.map((r, i) => (i === 0 ? { ...r, leafHash: legacyLeafHash(chainHash), event: { ...r.event!, hash: chainHash } } : r));
     expect(await verifyLog(input({ leaves }))).toEqual({ ok: true, leaves: 3, checkpoints: 0, purged: 0, legacy: 1 });
+    const rewritten = leaves.map((r, i) => (i === 0 ? { ...r, event: { ...r.event!, hash: "d".repeat(64) } } : r));
+    expect(await verifyLog(input({ leaves: rewritten }))).toMatchObject({ ok: false, brokenAtSeq: 0, problem: "event hash differs from its leaf in the tree" });
   });
 
   it("refuses checkpoints beyond the last leaf (deleted leaves) and events outside the tree", async () => {

@@ -190,10 +190,11 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
         return fail(leaf.leafIndex, leaf.eventId, "event is missing (deleted outside a retention purge)");
       purged += 1;
     } else if (e.hash !== leaf.leafHash) {
-      return fail(leaf.leafIndex, e.id, "event hash differs from its leaf in the tree");
+      // A legacy event (hash chain v2) keeps its chain hash; its leaf is legacyLeafHash(chain hash).
+      if (legacyLeafHash(e.hash) !== leaf.leafHash) return fail(leaf.leafIndex, e.id, "event hash differs from its leaf in the tree");
+      legacy += 1;
     } else if (auditLeafHash(e) !== leaf.leafHash) {
-      if (legacyLeafHash(e.hash) === leaf.leafHash) legacy += 1;
-      else return fail(leaf.leafIndex, e.id, "content does not match its leaf hash");
+      return fail(leaf.leafIndex, e.id, "content does not match its leaf hash");
     }
     frontier = appendLeaves(frontier, [leaf.leafHash]).frontier;
     count += 1;
