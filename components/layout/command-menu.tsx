@@ -39,7 +39,7 @@ export function CommandMenu({ items }: { items: NavItem[] }) {
       <Button
         variant="outline"
         size="sm"
-        className="gap-2 text-muted-foreground"
+        className="text-muted-foreground"
         aria-keyshortcuts="Control+K Meta+K"
         onClick={() => {
           setUsed(true);
@@ -49,7 +49,9 @@ export function CommandMenu({ items }: { items: NavItem[] }) {
         <Search aria-hidden />
         <span className="hidden sm:inline">{t("trigger")}</span>
         <span className="sr-only sm:hidden">{t("trigger")}</span>
-        <Kbd className="hidden sm:inline-flex">⌘K</Kbd>
+        <span className="hidden sm:inline-flex">
+          <Kbd>⌘K</Kbd>
+        </span>
       </Button>
       {used ? <CommandPalette open={open} onOpenChange={setOpen} items={items} /> : null}
       {used ? <ShortcutHelp open={help} onOpenChange={setHelp} /> : null}

@@ -4,7 +4,7 @@ import { useSyncExternalStore } from "react";
 import { useTheme } from "next-themes";
 import { useTranslations } from "next-intl";
 import { Monitor, Moon, Sun } from "lucide-react";
-import { cn } from "@/lib/utils";
+import { cx } from "@/lib/cx";
 
 const options = [
   { value: "light", Icon: Sun },
@@ -28,7 +28,7 @@ export function ThemeSwitch({ className }: { className?: string }) {
     <div
       role="radiogroup"
       aria-label={t("label")}
-      className={cn("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}
+      className={cx("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}
     >
       {options.map(({ value, Icon }) => {
         const checked = mounted && theme === value;
@@ -42,9 +42,9 @@ export function ThemeSwitch({ className }: { className?: string }) {
             aria-label={t(value)}
             title={t(value)}
             onClick={() => setTheme(value)}
-            className={cn(
-              "inline-flex size-8 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground",
-              checked && "bg-accent text-accent-foreground",
+            className={cx(
+              "inline-flex size-8 cursor-pointer items-center justify-center rounded-md transition-colors hover:bg-accent hover:text-accent-foreground",
+              checked ? "bg-accent text-accent-foreground" : "text-muted-foreground",
             )}
           >
             <Icon className="size-4" aria-hidden />

@@ -1,14 +1,20 @@
 // Guards the /queue JavaScript budget (bench:ui measures it; this keeps its big levers from silently coming
-// back): walking the static imports of the queue page's client code and the shell's client islands —
-// `import type` and `import()` (code-split) excluded — reaches neither zod, nor next-auth/react, nor cmdk.
+// back): walking the static imports of the queue page's client islands and the shell's client islands —
+// `import type` and `import()` (code-split) excluded — reaches neither zod, nor next-auth/react, nor cmdk,
+// nor (since the queue is rendered on the server) TanStack Table, React Query, nuqs or tailwind-merge.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const root = resolve(__dirname, "../..");
+// Every "use client" module the queue page renders, and the root providers.
 const entries = [
-  "app/(dashboard)/queue/_components/queue-table.tsx",
+  "app/(dashboard)/queue/_components/queue-toolbar.tsx",
+  "app/(dashboard)/queue/_components/queue-keys.tsx",
+  "components/domain/money.tsx",
+  "components/domain/countdown.tsx",
+  "components/ui/date-time.tsx",
   "components/providers.tsx",
   "components/layout/tab-title.tsx",
   "components/layout/command-menu.tsx",
@@ -66,9 +72,27 @@ function reachablePackages(): Map<string, string[]> {
 describe("first-load JavaScript of /queue", () => {
   const packages = reachablePackages();
 
-  it("walks a real graph (the queue table reaches React Query and TanStack Table)", () => {
-    expect(packages.has("@tanstack/react-query")).toBe(true);
-    expect(packages.has("@tanstack/react-table")).toBe(true);
+  it("walks a real graph (the islands reach next-intl, next/navigation and clsx)", () => {
+    expect(packages.has("next-intl")).toBe(true);
+    expect(packages.has("next/navigation")).toBe(true);
+    expect(packages.has("clsx")).toBe(true);
+  });
+
+  it("loads no table library, React Query, nuqs or tailwind-merge up front (rows rendered on the server)", () => {
+    const banned = [...packages.entries()].filter(([name]) => /^(@tanstack\/|nuqs($|\/)|tailwind-merge$)/.test(name));
+    expect(banned.map(([, path]) => path.join(" → "))).toEqual([]);
+  });
+
+  it("the queue's client islands are the ones listed here (a new island must be walked too)", () => {
+    const page = readFileSync(join(root, "app/(dashboard)/queue/page.tsx"), "utf8");
+    const table = readFileSync(join(root, "app/(dashboard)/queue/_components/queue-table.tsx"), "utf8");
+    for (const server of [page, table]) expect(server.startsWith('"use client"')).toBe(false);
+    const islands = [...`${page}\n${table}`.matchAll(/from "(\.\/_components\/[^"]+|\.\/[^"]+|@\/components\/[^"]+)"/g)]
+      .map((m) => m[1]!)
+      .map((s) => resolveLocal(s, join(root, s.startsWith("./_") ? "app/(dashboard)/queue/page.tsx" : "app/(dashboard)/queue/_components/queue-table.tsx")))
+      .filter((f): f is string => !!f && readFileSync(f, "utf8").startsWith('"use client"'))
+      .map((f) => f.slice(root.length + 1));
+    expect(islands.filter((f) => !entries.includes(f))).toEqual([]);
   });
 
   it("loads no zod, next-auth/react or cmdk up front (DTO schemas, the palette load on demand)", () => {
