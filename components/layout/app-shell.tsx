@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
+import { Menu, Monitor, Moon, Search, Sun } from "lucide-react";
 import { can, visibleNavigation, type Role } from "@/lib/domain/permissions";
 
 /** What the shell shows of the signed-in person (the page passes its actor; nothing from lib/server here). */
@@ -49,7 +50,13 @@ export async function AppShell({
       {can(actor.roles, "proposal:decide") || can(actor.roles, "executions:reconcile") ? (
         <Link href="/account/notifications">{t("notifications.prefs.title")}</Link>
       ) : null}
-      <ThemeSwitch />
+      <ThemeSwitch
+        icons={{
+          light: <Sun className="size-4" aria-hidden />,
+          dark: <Moon className="size-4" aria-hidden />,
+          system: <Monitor className="size-4" aria-hidden />,
+        }}
+      />
       <div>
         <SignOutButton label={t("user.signOut")} />
       </div>
@@ -82,6 +89,7 @@ export async function AppShell({
             label={t("nav.main")}
             title={t("app.name")}
             openLabel={t("shell.openMenu")}
+            icon={<Menu aria-hidden />}
             closeLabel={t("shell.close")}
             footer={
               <>
@@ -93,7 +101,7 @@ export async function AppShell({
           <span className="font-semibold md:hidden">{t("app.name")}</span>
           <div className="ml-auto flex min-w-0 items-center gap-2">
             {header}
-            <CommandMenu items={items} />
+            <CommandMenu items={items} icon={<Search aria-hidden />} />
           </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-5 sm:px-6 lg:px-8">

@@ -1,8 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useEffect, useState } from "react";
-import { Search } from "lucide-react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Kbd } from "@/components/ui/kbd";
@@ -14,7 +13,7 @@ const CommandPalette = dynamic(() => import("./command-palette").then((m) => m.C
 const ShortcutHelp = dynamic(() => import("./shortcut-help").then((m) => m.ShortcutHelp), { ssr: false });
 
 /** Header trigger for the ⌘K palette; also owns the global ⌘K / Ctrl+K and ? keys. */
-export function CommandMenu({ items }: { items: NavItem[] }) {
+export function CommandMenu({ items, icon }: { items: NavItem[]; /** Rendered by the server. */ icon: ReactNode }) {
   const t = useTranslations("palette");
   const [open, setOpen] = useState(false);
   const [help, setHelp] = useState(false);
@@ -46,7 +45,7 @@ export function CommandMenu({ items }: { items: NavItem[] }) {
           setOpen(true);
         }}
       >
-        <Search aria-hidden />
+        {icon}
         <span className="hidden sm:inline">{t("trigger")}</span>
         <span className="sr-only sm:hidden">{t("trigger")}</span>
         <span className="hidden sm:inline-flex">

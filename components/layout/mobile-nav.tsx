@@ -2,7 +2,6 @@
 
 import dynamic from "next/dynamic";
 import { useState, type ReactNode } from "react";
-import { Menu } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import type { NavItem } from "./main-nav";
 
@@ -10,7 +9,16 @@ import type { NavItem } from "./main-nav";
 const MobileNavSheet = dynamic(() => import("./mobile-nav-sheet").then((m) => m.MobileNavSheet), { ssr: false });
 
 /** Phones: the navigation lives in a sheet opened from the header. */
-export function MobileNav(props: { items: NavItem[]; label: string; title: string; openLabel: string; closeLabel: string; footer: ReactNode }) {
+/** `icon` is rendered by the server (no icon library in the browser bundle). */
+export function MobileNav(props: {
+  items: NavItem[];
+  label: string;
+  title: string;
+  openLabel: string;
+  closeLabel: string;
+  footer: ReactNode;
+  icon: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const [used, setUsed] = useState(false);
   return (
@@ -27,7 +35,7 @@ export function MobileNav(props: { items: NavItem[]; label: string; title: strin
           setOpen(true);
         }}
       >
-        <Menu aria-hidden />
+        {props.icon}
       </Button>
       {used ? (
         <MobileNavSheet

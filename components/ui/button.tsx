@@ -1,6 +1,5 @@
 import * as React from "react";
 import { cva, type VariantProps } from "class-variance-authority";
-import { Slot } from "@radix-ui/react-slot";
 
 import { cx } from "@/lib/cx";
 
@@ -38,19 +37,12 @@ const buttonVariants = cva(
   },
 );
 
-function Button({
-  className,
-  variant = "default",
-  size = "default",
-  asChild = false,
-  ...props
-}: React.ComponentProps<"button"> &
-  VariantProps<typeof buttonVariants> & {
-    asChild?: boolean;
-  }) {
-  const Comp = asChild ? Slot : "button";
-
-  return <Comp data-slot="button" data-variant={variant} data-size={size} className={cx(buttonVariants({ variant, size }), className)} {...props} />;
+/**
+ * A button. No `asChild` (Radix Slot): the button is on every page's first load; for a link that looks
+ * like a button, put `buttonVariants({ … })` on the link.
+ */
+function Button({ className, variant = "default", size = "default", ...props }: React.ComponentProps<"button"> & VariantProps<typeof buttonVariants>) {
+  return <button data-slot="button" data-variant={variant} data-size={size} className={cx(buttonVariants({ variant, size }), className)} {...props} />;
 }
 
 export { Button, buttonVariants };

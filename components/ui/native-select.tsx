@@ -1,5 +1,4 @@
 import * as React from "react";
-import { ChevronDownIcon } from "lucide-react";
 
 import { cx } from "@/lib/cx";
 
@@ -17,11 +16,21 @@ function NativeSelect({ className, size = "default", ...props }: Omit<React.Comp
         )}
         {...props}
       />
-      <ChevronDownIcon
+      {/* lucide's chevron-down, inline: no icon library on the queue's first load (bench:ui). */}
+      <svg
+        xmlns="http://www.w3.org/2000/svg"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
         className="pointer-events-none absolute top-1/2 right-3.5 size-4 -translate-y-1/2 text-muted-foreground opacity-50 select-none"
         aria-hidden="true"
         data-slot="native-select-icon"
-      />
+      >
+        <path d="m6 9 6 6 6-6" />
+      </svg>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 // Guards the /queue JavaScript budget (bench:ui measures it; this keeps its big levers from silently coming
 // back): walking the static imports of the queue page's client islands and the shell's client islands —
 // `import type` and `import()` (code-split) excluded — reaches neither zod, nor next-auth/react, nor cmdk,
-// nor (since the queue is rendered on the server) TanStack Table, React Query, nuqs or tailwind-merge.
+// nor (since the queue and the shell's icons are rendered on the server) TanStack Table, React Query, nuqs,
+// tailwind-merge, Radix or lucide.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
@@ -78,8 +79,8 @@ describe("first-load JavaScript of /queue", () => {
     expect(packages.has("clsx")).toBe(true);
   });
 
-  it("loads no table library, React Query, nuqs or tailwind-merge up front (rows rendered on the server)", () => {
-    const banned = [...packages.entries()].filter(([name]) => /^(@tanstack\/|nuqs($|\/)|tailwind-merge$)/.test(name));
+  it("loads no table library, React Query, nuqs, tailwind-merge, Radix or icon library up front (rows and icons rendered on the server)", () => {
+    const banned = [...packages.entries()].filter(([name]) => /^(@tanstack\/|nuqs($|\/)|tailwind-merge$|@radix-ui\/|lucide-react$)/.test(name));
     expect(banned.map(([, path]) => path.join(" → "))).toEqual([]);
   });
 
