@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
-import { Menu, Monitor, Moon, Search, Sun } from "lucide-react";
 import { can, visibleNavigation, type Role } from "@/lib/domain/permissions";
 
 /** What the shell shows of the signed-in person (the page passes its actor; nothing from lib/server here). */
@@ -13,6 +12,7 @@ import { SignOutButton } from "./sign-out-button";
 import { CommandMenu } from "./command-menu";
 import { TraceBox } from "./trace-box";
 import { TabTitle } from "./tab-title";
+import { MenuIcon, MonitorIcon, MoonIcon, SearchIcon, SunIcon } from "./shell-icons";
 
 /**
  * The signed-in frame: a sidebar on wide screens, a header with the navigation in a sheet on phones.
@@ -52,9 +52,9 @@ export async function AppShell({
       ) : null}
       <ThemeSwitch
         icons={{
-          light: <Sun className="size-4" aria-hidden />,
-          dark: <Moon className="size-4" aria-hidden />,
-          system: <Monitor className="size-4" aria-hidden />,
+          light: <SunIcon className="size-4" />,
+          dark: <MoonIcon className="size-4" />,
+          system: <MonitorIcon className="size-4" />,
         }}
       />
       <div>
@@ -89,7 +89,7 @@ export async function AppShell({
             label={t("nav.main")}
             title={t("app.name")}
             openLabel={t("shell.openMenu")}
-            icon={<Menu aria-hidden />}
+            icon={<MenuIcon />}
             closeLabel={t("shell.close")}
             footer={
               <>
@@ -101,7 +101,7 @@ export async function AppShell({
           <span className="font-semibold md:hidden">{t("app.name")}</span>
           <div className="ml-auto flex min-w-0 items-center gap-2">
             {header}
-            <CommandMenu items={items} icon={<Search aria-hidden />} />
+            <CommandMenu items={items} icon={<SearchIcon />} />
           </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-5 sm:px-6 lg:px-8">

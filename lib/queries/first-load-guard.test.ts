@@ -53,10 +53,10 @@ function runtimeImports(file: string): string[] {
 }
 
 /** Every package reached through static imports from the entries, with one path that reaches it. */
-function reachablePackages(): Map<string, string[]> {
+function reachablePackages(from: string[] = entries): Map<string, string[]> {
   const seen = new Set<string>();
   const packages = new Map<string, string[]>();
-  const queue: [string, string[]][] = entries.map((e) => [join(root, e), [e]]);
+  const queue: [string, string[]][] = from.map((e) => [join(root, e), [e]]);
   while (queue.length) {
     const [file, path] = queue.shift()!;
     if (seen.has(file)) continue;
@@ -99,5 +99,11 @@ describe("first-load JavaScript of /queue", () => {
   it("loads no zod, next-auth/react or cmdk up front (DTO schemas, the palette load on demand)", () => {
     const banned = [...packages.entries()].filter(([name]) => /^(zod($|\/)|next-auth\/react$|cmdk$)/.test(name));
     expect(banned.map(([, path]) => path.join(" → "))).toEqual([]);
+  });
+
+  it("the server-rendered queue and shell use no lucide-react (its Icon is a client component: it would ship)", () => {
+    const server = reachablePackages(["app/(dashboard)/layout.tsx", "app/(dashboard)/queue/page.tsx"]);
+    expect(server.has("next-intl/server")).toBe(true); // the walk reaches the server modules
+    expect(server.get("lucide-react")?.join(" → ")).toBeUndefined();
   });
 });
