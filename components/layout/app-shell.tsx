@@ -12,6 +12,7 @@ import { SignOutButton } from "./sign-out-button";
 import { CommandMenu } from "./command-menu";
 import { TraceBox } from "./trace-box";
 import { TabTitle } from "./tab-title";
+import { Kbd } from "@/components/ui/kbd";
 import { MenuIcon, MonitorIcon, MoonIcon, SearchIcon, SunIcon } from "./shell-icons";
 
 /**
@@ -101,7 +102,15 @@ export async function AppShell({
           <span className="font-semibold md:hidden">{t("app.name")}</span>
           <div className="ml-auto flex min-w-0 items-center gap-2">
             {header}
-            <CommandMenu items={items} icon={<SearchIcon />} />
+            <CommandMenu
+              items={items}
+              icon={<SearchIcon />}
+              hint={
+                <span className="hidden sm:inline-flex">
+                  <Kbd>⌘K</Kbd>
+                </span>
+              }
+            />
           </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-5 sm:px-6 lg:px-8">

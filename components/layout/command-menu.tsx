@@ -4,7 +4,6 @@ import dynamic from "next/dynamic";
 import { useEffect, useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
-import { Kbd } from "@/components/ui/kbd";
 import { isTypingTarget } from "@/components/reviewer/use-shortcuts";
 import type { NavItem } from "./main-nav";
 
@@ -13,7 +12,8 @@ const CommandPalette = dynamic(() => import("./command-palette").then((m) => m.C
 const ShortcutHelp = dynamic(() => import("./shortcut-help").then((m) => m.ShortcutHelp), { ssr: false });
 
 /** Header trigger for the ⌘K palette; also owns the global ⌘K / Ctrl+K and ? keys. */
-export function CommandMenu({ items, icon }: { items: NavItem[]; /** Rendered by the server. */ icon: ReactNode }) {
+/** `icon` and `hint` (the ⌘K key cap) are rendered by the server: no code for them in the browser. */
+export function CommandMenu({ items, icon, hint }: { items: NavItem[]; icon: ReactNode; hint: ReactNode }) {
   const t = useTranslations("palette");
   const [open, setOpen] = useState(false);
   const [help, setHelp] = useState(false);
@@ -48,9 +48,7 @@ export function CommandMenu({ items, icon }: { items: NavItem[]; /** Rendered by
         {icon}
         <span className="hidden sm:inline">{t("trigger")}</span>
         <span className="sr-only sm:hidden">{t("trigger")}</span>
-        <span className="hidden sm:inline-flex">
-          <Kbd>⌘K</Kbd>
-        </span>
+        {hint}
       </Button>
       {used ? <CommandPalette open={open} onOpenChange={setOpen} items={items} /> : null}
       {used ? <ShortcutHelp open={help} onOpenChange={setHelp} /> : null}
