@@ -79,8 +79,8 @@ describe("first-load JavaScript of /queue", () => {
     expect(packages.has("clsx")).toBe(true);
   });
 
-  it("loads no table library, React Query, nuqs, tailwind-merge, Radix or icon library up front (rows and icons rendered on the server)", () => {
-    const banned = [...packages.entries()].filter(([name]) => /^(@tanstack\/|nuqs($|\/)|tailwind-merge$|@radix-ui\/|lucide-react$)/.test(name));
+  it("loads no table library, React Query, nuqs, tailwind-merge, Radix, icon library or next/dynamic up front (rows and icons rendered on the server, React.lazy)", () => {
+    const banned = [...packages.entries()].filter(([name]) => /^(@tanstack\/|nuqs($|\/)|tailwind-merge$|@radix-ui\/|lucide-react$|next\/dynamic$)/.test(name));
     expect(banned.map(([, path]) => path.join(" → "))).toEqual([]);
   });
 
