@@ -1,7 +1,7 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
-import { cn } from "@/lib/utils";
+import { cx } from "@/lib/cx";
 
 /**
  * "Live · updated 10:30:51" while polling works; "Not updating — retrying" as soon as a refresh fails,
@@ -11,8 +11,8 @@ export function LiveStatus({ updatedAt, failing, className }: { updatedAt: numbe
   const t = useTranslations("live");
   const format = useFormatter();
   return (
-    <p aria-live="polite" data-live={failing ? "failing" : "ok"} className={cn("m-0 inline-flex items-center gap-2 text-sm text-muted-foreground", className)}>
-      <span aria-hidden className={cn("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")} />
+    <p aria-live="polite" data-live={failing ? "failing" : "ok"} className={cx("m-0 inline-flex items-center gap-2 text-sm text-muted-foreground", className)}>
+      <span aria-hidden className={cx("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")} />
       {failing ? t("failing") : updatedAt ? t("ok", { time: format.dateTime(new Date(updatedAt), { timeStyle: "medium" }) }) : null}
     </p>
   );

@@ -12,6 +12,8 @@ import { SignOutButton } from "./sign-out-button";
 import { CommandMenu } from "./command-menu";
 import { TraceBox } from "./trace-box";
 import { TabTitle } from "./tab-title";
+import { Kbd } from "@/components/ui/kbd";
+import { MenuIcon, MonitorIcon, MoonIcon, SearchIcon, SunIcon } from "./shell-icons";
 
 /**
  * The signed-in frame: a sidebar on wide screens, a header with the navigation in a sheet on phones.
@@ -49,7 +51,13 @@ export async function AppShell({
       {can(actor.roles, "proposal:decide") || can(actor.roles, "executions:reconcile") ? (
         <Link href="/account/notifications">{t("notifications.prefs.title")}</Link>
       ) : null}
-      <ThemeSwitch />
+      <ThemeSwitch
+        icons={{
+          light: <SunIcon className="size-4" />,
+          dark: <MoonIcon className="size-4" />,
+          system: <MonitorIcon className="size-4" />,
+        }}
+      />
       <div>
         <SignOutButton label={t("user.signOut")} />
       </div>
@@ -82,6 +90,7 @@ export async function AppShell({
             label={t("nav.main")}
             title={t("app.name")}
             openLabel={t("shell.openMenu")}
+            icon={<MenuIcon />}
             closeLabel={t("shell.close")}
             footer={
               <>
@@ -93,7 +102,15 @@ export async function AppShell({
           <span className="font-semibold md:hidden">{t("app.name")}</span>
           <div className="ml-auto flex min-w-0 items-center gap-2">
             {header}
-            <CommandMenu items={items} />
+            <CommandMenu
+              items={items}
+              icon={<SearchIcon />}
+              hint={
+                <span className="hidden sm:inline-flex">
+                  <Kbd>⌘K</Kbd>
+                </span>
+              }
+            />
           </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-7xl min-w-0 flex-1 px-4 py-5 sm:px-6 lg:px-8">

@@ -1,20 +1,19 @@
 "use client";
 
-import dynamic from "next/dynamic";
-import { useEffect, useState } from "react";
-import { Search } from "lucide-react";
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
-import { Kbd } from "@/components/ui/kbd";
 import { isTypingTarget } from "@/components/reviewer/use-shortcuts";
 import type { NavItem } from "./main-nav";
 
 // The palette (cmdk) and the help sheet load on first use, so they cost nothing on a cold page load.
-const CommandPalette = dynamic(() => import("./command-palette").then((m) => m.CommandPalette), { ssr: false });
-const ShortcutHelp = dynamic(() => import("./shortcut-help").then((m) => m.ShortcutHelp), { ssr: false });
+// (React.lazy, not next/dynamic: its loader code would be on every first load, bench:ui.)
+const CommandPalette = lazy(() => import("./command-palette").then((m) => ({ default: m.CommandPalette })));
+const ShortcutHelp = lazy(() => import("./shortcut-help").then((m) => ({ default: m.ShortcutHelp })));
 
 /** Header trigger for the ⌘K palette; also owns the global ⌘K / Ctrl+K and ? keys. */
-export function CommandMenu({ items }: { items: NavItem[] }) {
+/** `icon` and `hint` (the ⌘K key cap) are rendered by the server: no code for them in the browser. */
+export function CommandMenu({ items, icon, hint }: { items: NavItem[]; icon: ReactNode; hint: ReactNode }) {
   const t = useTranslations("palette");
   const [open, setOpen] = useState(false);
   const [help, setHelp] = useState(false);
@@ -39,20 +38,24 @@ export function CommandMenu({ items }: { items: NavItem[] }) {
       <Button
         variant="outline"
         size="sm"
-        className="gap-2 text-muted-foreground"
+        className="text-muted-foreground"
         aria-keyshortcuts="Control+K Meta+K"
         onClick={() => {
           setUsed(true);
           setOpen(true);
         }}
       >
-        <Search aria-hidden />
+        {icon}
         <span className="hidden sm:inline">{t("trigger")}</span>
         <span className="sr-only sm:hidden">{t("trigger")}</span>
-        <Kbd className="hidden sm:inline-flex">⌘K</Kbd>
+        {hint}
       </Button>
-      {used ? <CommandPalette open={open} onOpenChange={setOpen} items={items} /> : null}
-      {used ? <ShortcutHelp open={help} onOpenChange={setHelp} /> : null}
+      {used ? (
+        <Suspense fallback={null}>
+          <CommandPalette open={open} onOpenChange={setOpen} items={items} />
+          <ShortcutHelp open={help} onOpenChange={setHelp} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

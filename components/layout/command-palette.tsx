@@ -2,10 +2,11 @@
 
 import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { useQuery } from "@tanstack/react-query";
+import { QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
 import { FileSearch, Hash, ListChecks, Route } from "lucide-react";
 import { api } from "@/lib/queries/proposals";
+import { getQueryClient } from "@/lib/queries/query-client";
 import { queuePageDto } from "@/lib/schemas/proposal-dto";
 import { formatMinor } from "@/lib/domain/format-money";
 import { CommandDialog, CommandEmpty, CommandGroup, CommandInput, CommandItem, CommandList } from "@/components/ui/command";
@@ -14,8 +15,21 @@ import type { NavItem } from "./main-nav";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TRACE = /^[0-9a-z_-]{8,128}$/i;
 
-/** ⌘K: jump to a page, a waiting proposal, a proposal id, a trace, or search decided proposals by order. */
-export function CommandPalette({ open, onOpenChange, items }: { open: boolean; onOpenChange: (open: boolean) => void; items: NavItem[] }) {
+type Props = { open: boolean; onOpenChange: (open: boolean) => void; items: NavItem[] };
+
+/**
+ * ⌘K: jump to a page, a waiting proposal, a proposal id, a trace, or search decided proposals by order.
+ * Brings its own React Query provider (the browser's one client): /queue renders without the data providers.
+ */
+export function CommandPalette(props: Props) {
+  return (
+    <QueryClientProvider client={getQueryClient()}>
+      <Palette {...props} />
+    </QueryClientProvider>
+  );
+}
+
+function Palette({ open, onOpenChange, items }: Props) {
   const t = useTranslations("palette");
   const locale = useLocale();
   const router = useRouter();

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { cn } from "@/lib/utils";
+import { cx } from "@/lib/cx";
 
 export type NavItem = { href: string; label: string };
 
@@ -19,7 +19,7 @@ export function MainNav({ items, label, onNavigate }: { items: NavItem[]; label:
                 href={item.href}
                 onClick={onNavigate}
                 aria-current={current ? "page" : undefined}
-                className={cn(
+                className={cx(
                   "block rounded-md px-3 py-2 text-sm font-medium text-sidebar-foreground no-underline hover:bg-sidebar-accent hover:no-underline",
                   current && "bg-sidebar-accent",
                 )}

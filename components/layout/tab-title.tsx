@@ -1,10 +1,9 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { usePathname } from "next/navigation";
-import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { pendingCountQuery, type PendingCount } from "@/lib/queries/queue-count";
+import { fetchPendingCount, PENDING_COUNT_POLL_MS, type PendingCount } from "@/lib/queries/queue-count";
 
 const COUNT_PREFIX = /^\(\d+\+?\) /;
 
@@ -22,7 +21,21 @@ export function TabTitle({ appName, routes, pending }: { appName: string; routes
 
 function CountedTitle({ appName, routes, initial }: { appName: string; routes: RouteTitle[]; initial: PendingCount }) {
   const t = useTranslations("shell");
-  const { data } = useQuery(pendingCountQuery(initial));
+  const [data, setData] = useState(initial);
+  useEffect(() => {
+    let stopped = false;
+    const id = setInterval(() => {
+      // A failed poll keeps the last count (the queue page says when its data stops updating).
+      fetchPendingCount().then(
+        (next) => void (stopped || setData((d) => (d.count === next.count && d.capped === next.capped ? d : next))),
+        () => undefined,
+      );
+    }, PENDING_COUNT_POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(id);
+    };
+  }, []);
   const count = data.count === 0 ? null : data.capped ? t("countCapped", { count: data.count - 1 }) : String(data.count);
   return <Title appName={appName} routes={routes} count={count} />;
 }

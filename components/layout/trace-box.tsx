@@ -14,7 +14,7 @@ export function TraceBox({ label, placeholder, submit, idSuffix = "" }: { label:
       </label>
       <div className="flex gap-2">
         <Input id={id} name="traceId" required maxLength={128} placeholder={placeholder} autoComplete="off" spellCheck={false} className="font-mono text-xs" />
-        <Button type="submit" variant="outline" size="sm" className="h-9 shrink-0">
+        <Button type="submit" variant="outline">
           {submit}
         </Button>
       </div>

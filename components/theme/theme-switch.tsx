@@ -1,21 +1,18 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
+import { useSyncExternalStore, type ReactNode } from "react";
 import { useTheme } from "next-themes";
 import { useTranslations } from "next-intl";
-import { Monitor, Moon, Sun } from "lucide-react";
-import { cn } from "@/lib/utils";
+import { cx } from "@/lib/cx";
 
-const options = [
-  { value: "light", Icon: Sun },
-  { value: "dark", Icon: Moon },
-  { value: "system", Icon: Monitor },
-] as const;
+const options = ["light", "dark", "system"] as const;
+export type ThemeIcons = Record<(typeof options)[number], ReactNode>;
 
 const subscribeNothing = () => () => undefined;
 
 /** Three-way theme picker (light / dark / follow the system) as a radio group of icon buttons. */
-export function ThemeSwitch({ className }: { className?: string }) {
+// `icons` come rendered from the server (components/layout/app-shell.tsx): no icon library in the browser.
+export function ThemeSwitch({ className, icons }: { className?: string; icons: ThemeIcons }) {
   const t = useTranslations("theme");
   const { theme, setTheme } = useTheme();
   // The stored choice is only known in the browser; render neutral until mounted (no hydration mismatch).
@@ -28,9 +25,9 @@ export function ThemeSwitch({ className }: { className?: string }) {
     <div
       role="radiogroup"
       aria-label={t("label")}
-      className={cn("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}
+      className={cx("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}
     >
-      {options.map(({ value, Icon }) => {
+      {options.map((value) => {
         const checked = mounted && theme === value;
         return (
           <button
@@ -42,12 +39,12 @@ export function ThemeSwitch({ className }: { className?: string }) {
             aria-label={t(value)}
             title={t(value)}
             onClick={() => setTheme(value)}
-            className={cn(
-              "inline-flex size-8 cursor-pointer items-center justify-center rounded-md text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground",
-              checked && "bg-accent text-accent-foreground",
+            className={cx(
+              "inline-flex size-8 cursor-pointer items-center justify-center rounded-md transition-colors hover:bg-accent hover:text-accent-foreground",
+              checked ? "bg-accent text-accent-foreground" : "text-muted-foreground",
             )}
           >
-            <Icon className="size-4" aria-hidden />
+            {icons[value]}
           </button>
         );
       })}

@@ -1,11 +1,13 @@
 import * as React from "react";
 import { cva, type VariantProps } from "class-variance-authority";
-import { Slot } from "@radix-ui/react-slot";
 
-import { cn } from "@/lib/utils";
+import { cx } from "@/lib/cx";
 
+// Written so that no size or variant repeats a utility of the base (gap, svg size): the classes are joined
+// without tailwind-merge (cx), which keeps it out of the browser bundles that only need buttons. A caller's
+// className adds utilities; it must not set one the variant sets (pick another size or variant instead).
 const buttonVariants = cva(
-  "inline-flex shrink-0 items-center justify-center gap-2 rounded-md text-sm font-medium whitespace-nowrap transition-all outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 dark:aria-invalid:ring-destructive/40 [&_svg]:pointer-events-none [&_svg]:shrink-0 [&_svg:not([class*='size-'])]:size-4",
+  "inline-flex shrink-0 items-center justify-center rounded-md text-sm font-medium whitespace-nowrap transition-all outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none disabled:opacity-50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 dark:aria-invalid:ring-destructive/40 [&_svg]:pointer-events-none [&_svg]:shrink-0",
   {
     variants: {
       variant: {
@@ -18,14 +20,14 @@ const buttonVariants = cva(
         link: "text-primary underline-offset-4 hover:underline",
       },
       size: {
-        default: "h-9 px-4 py-2 has-[>svg]:px-3",
-        xs: "h-6 gap-1 rounded-md px-2 text-xs has-[>svg]:px-1.5 [&_svg:not([class*='size-'])]:size-3",
-        sm: "h-8 gap-1.5 rounded-md px-3 has-[>svg]:px-2.5",
-        lg: "h-10 rounded-md px-6 has-[>svg]:px-4",
-        icon: "size-9",
-        "icon-xs": "size-6 rounded-md [&_svg:not([class*='size-'])]:size-3",
-        "icon-sm": "size-8",
-        "icon-lg": "size-10",
+        default: "h-9 gap-2 px-4 py-2 has-[>svg]:px-3 [&_svg:not([class*='size-'])]:size-4",
+        xs: "h-6 gap-1 px-2 text-xs has-[>svg]:px-1.5 [&_svg:not([class*='size-'])]:size-3",
+        sm: "h-8 gap-1.5 px-3 has-[>svg]:px-2.5 [&_svg:not([class*='size-'])]:size-4",
+        lg: "h-10 gap-2 px-6 has-[>svg]:px-4 [&_svg:not([class*='size-'])]:size-4",
+        icon: "size-9 gap-2 [&_svg:not([class*='size-'])]:size-4",
+        "icon-xs": "size-6 gap-2 [&_svg:not([class*='size-'])]:size-3",
+        "icon-sm": "size-8 gap-2 [&_svg:not([class*='size-'])]:size-4",
+        "icon-lg": "size-10 gap-2 [&_svg:not([class*='size-'])]:size-4",
       },
     },
     defaultVariants: {
@@ -35,19 +37,12 @@ const buttonVariants = cva(
   },
 );
 
-function Button({
-  className,
-  variant = "default",
-  size = "default",
-  asChild = false,
-  ...props
-}: React.ComponentProps<"button"> &
-  VariantProps<typeof buttonVariants> & {
-    asChild?: boolean;
-  }) {
-  const Comp = asChild ? Slot : "button";
-
-  return <Comp data-slot="button" data-variant={variant} data-size={size} className={cn(buttonVariants({ variant, size, className }))} {...props} />;
+/**
+ * A button. No `asChild` (Radix Slot): the button is on every page's first load; for a link that looks
+ * like a button, put `buttonVariants({ … })` on the link.
+ */
+function Button({ className, variant = "default", size = "default", ...props }: React.ComponentProps<"button"> & VariantProps<typeof buttonVariants>) {
+  return <button data-slot="button" data-variant={variant} data-size={size} className={cx(buttonVariants({ variant, size }), className)} {...props} />;
 }
 
 export { Button, buttonVariants };

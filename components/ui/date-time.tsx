@@ -1,7 +1,7 @@
 "use client";
 
 import { useFormatter, useNow, useTimeZone, useTranslations } from "next-intl";
-import { cn } from "@/lib/utils";
+import { cx } from "@/lib/cx";
 
 /** Title text for any instant: the full date in the viewer's zone, the zone named, and UTC. */
 export function useInstantTitle() {
@@ -32,7 +32,7 @@ export function RelativeTime({ value, className }: { value: string | Date; class
   const diff = Math.abs(now.getTime() - date.getTime());
   const label = diff < 45_000 ? t("justNow") : format.relativeTime(date, { now, style: "short" });
   return (
-    <time dateTime={date.toISOString()} title={title(date)} className={cn("whitespace-nowrap", className)} suppressHydrationWarning>
+    <time dateTime={date.toISOString()} title={title(date)} className={cx("whitespace-nowrap", className)} suppressHydrationWarning>
       {label}
     </time>
   );

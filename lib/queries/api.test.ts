@@ -24,8 +24,8 @@ const row = {
   requiredApprovals: 1,
   flags: { duplicate: false, velocity: false, twoApprovals: false },
   previouslyRejected: null,
-  claim: null,
   approvedByMe: false,
+  claim: null,
 };
 const answers: Record<string, [number, unknown]> = {
   "/ok": [200, { rows: [row], nextCursor: null }],

@@ -1,14 +1,21 @@
 // Guards the /queue JavaScript budget (bench:ui measures it; this keeps its big levers from silently coming
-// back): walking the static imports of the queue page's client code and the shell's client islands —
-// `import type` and `import()` (code-split) excluded — reaches neither zod, nor next-auth/react, nor cmdk.
+// back): walking the static imports of the queue page's client islands and the shell's client islands —
+// `import type` and `import()` (code-split) excluded — reaches neither zod, nor next-auth/react, nor cmdk,
+// nor (since the queue and the shell's icons are rendered on the server) TanStack Table, React Query, nuqs,
+// tailwind-merge, Radix or lucide.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const root = resolve(__dirname, "../..");
+// Every "use client" module the queue page renders, and the root providers.
 const entries = [
-  "app/(dashboard)/queue/_components/queue-table.tsx",
+  "app/(dashboard)/queue/_components/queue-toolbar.tsx",
+  "app/(dashboard)/queue/_components/queue-keys.tsx",
+  "components/domain/money.tsx",
+  "components/domain/countdown.tsx",
+  "components/ui/date-time.tsx",
   "components/providers.tsx",
   "components/layout/tab-title.tsx",
   "components/layout/command-menu.tsx",
@@ -46,10 +53,10 @@ function runtimeImports(file: string): string[] {
 }
 
 /** Every package reached through static imports from the entries, with one path that reaches it. */
-function reachablePackages(): Map<string, string[]> {
+function reachablePackages(from: string[] = entries): Map<string, string[]> {
   const seen = new Set<string>();
   const packages = new Map<string, string[]>();
-  const queue: [string, string[]][] = entries.map((e) => [join(root, e), [e]]);
+  const queue: [string, string[]][] = from.map((e) => [join(root, e), [e]]);
   while (queue.length) {
     const [file, path] = queue.shift()!;
     if (seen.has(file)) continue;
@@ -66,13 +73,37 @@ function reachablePackages(): Map<string, string[]> {
 describe("first-load JavaScript of /queue", () => {
   const packages = reachablePackages();
 
-  it("walks a real graph (the queue table reaches React Query and TanStack Table)", () => {
-    expect(packages.has("@tanstack/react-query")).toBe(true);
-    expect(packages.has("@tanstack/react-table")).toBe(true);
+  it("walks a real graph (the islands reach next-intl, next/navigation and clsx)", () => {
+    expect(packages.has("next-intl")).toBe(true);
+    expect(packages.has("next/navigation")).toBe(true);
+    expect(packages.has("clsx")).toBe(true);
+  });
+
+  it("loads no table library, React Query, nuqs, tailwind-merge, Radix, icon library or next/dynamic up front (rows and icons rendered on the server, React.lazy)", () => {
+    const banned = [...packages.entries()].filter(([name]) => /^(@tanstack\/|nuqs($|\/)|tailwind-merge$|@radix-ui\/|lucide-react$|next\/dynamic$)/.test(name));
+    expect(banned.map(([, path]) => path.join(" → "))).toEqual([]);
+  });
+
+  it("the queue's client islands are the ones listed here (a new island must be walked too)", () => {
+    const page = readFileSync(join(root, "app/(dashboard)/queue/page.tsx"), "utf8");
+    const table = readFileSync(join(root, "app/(dashboard)/queue/_components/queue-table.tsx"), "utf8");
+    for (const server of [page, table]) expect(server.startsWith('"use client"')).toBe(false);
+    const islands = [...`${page}\n${table}`.matchAll(/from "(\.\/_components\/[^"]+|\.\/[^"]+|@\/components\/[^"]+)"/g)]
+      .map((m) => m[1]!)
+      .map((s) => resolveLocal(s, join(root, s.startsWith("./_") ? "app/(dashboard)/queue/page.tsx" : "app/(dashboard)/queue/_components/queue-table.tsx")))
+      .filter((f): f is string => !!f && readFileSync(f, "utf8").startsWith('"use client"'))
+      .map((f) => f.slice(root.length + 1));
+    expect(islands.filter((f) => !entries.includes(f))).toEqual([]);
   });
 
   it("loads no zod, next-auth/react or cmdk up front (DTO schemas, the palette load on demand)", () => {
     const banned = [...packages.entries()].filter(([name]) => /^(zod($|\/)|next-auth\/react$|cmdk$)/.test(name));
     expect(banned.map(([, path]) => path.join(" → "))).toEqual([]);
+  });
+
+  it("the server-rendered queue and shell use no lucide-react (its Icon is a client component: it would ship)", () => {
+    const server = reachablePackages(["app/(dashboard)/layout.tsx", "app/(dashboard)/queue/page.tsx"]);
+    expect(server.has("next-intl/server")).toBe(true); // the walk reaches the server modules
+    expect(server.get("lucide-react")?.join(" → ")).toBeUndefined();
   });
 });

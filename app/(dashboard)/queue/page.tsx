@@ -1,13 +1,18 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
-import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
-import { proposalKeys, type QueueFilters } from "@/lib/queries/proposals";
 import { listQueueChannels } from "@/lib/server/proposals/list-queue-channels";
+import type { QueueFilters } from "@/lib/queries/proposals";
+import { fingerprint } from "@/lib/queries/queue-fingerprint";
+import { buttonVariants } from "@/components/ui/button";
 import { QueueTable } from "./_components/queue-table";
+import { QueueToolbar } from "./_components/queue-toolbar";
+import { QueueKeys } from "./_components/queue-keys";
 import { loadQueueParams } from "./_components/queue-params";
+import { QUEUE_MAX_PAGES } from "./_components/queue-options";
 
 export const dynamic = "force-dynamic";
 
@@ -15,23 +20,48 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("queue"))("title") };
 }
 
+/**
+ * The review queue, rendered on the server (issue 13: the browser gets HTML, not a table library).
+ * Filters, sort and the number of pages come from the URL; the toolbar island rewrites the URL and polls for
+ * changes (router.refresh when the list changed), the keys island adds j/k.
+ */
 export default async function QueuePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const actor = await pageActor("queue:read");
   const t = await getTranslations("queue");
-  // Filters come from the URL, so a reload or a shared link shows the same list from the first paint.
   const params = await loadQueueParams(searchParams);
   const filters: QueueFilters = { ...(params.channel ? { channel: params.channel } : {}), ...(params.flag ? { flag: params.flag } : {}) };
-  // Seed the client cache under the same key the client hook uses: the first paint has data.
-  const client = new QueryClient();
-  client.setQueryData(proposalKeys.queue(filters), { pages: [await listPendingProposals(actor, filters)], pageParams: [undefined] });
+  const wanted = Math.min(QUEUE_MAX_PAGES, Math.max(1, params.pages));
+  const first = await listPendingProposals(actor, filters);
+  const rows = [...first.rows];
+  let cursor = first.nextCursor;
+  for (let n = 1; n < wanted && cursor; n++) {
+    const page = await listPendingProposals(actor, { ...filters, cursor });
+    rows.push(...page.rows);
+    cursor = page.nextCursor;
+  }
   const channels = await listQueueChannels(actor);
+  const more = new URLSearchParams(Object.entries({ ...filters, ...(params.sort !== "expiry" ? { sort: params.sort } : {}) }));
+  more.set("pages", String(wanted + 1));
   return (
     <section aria-labelledby="queue-title">
       <h1 id="queue-title">{t("title")}</h1>
       <p className="lead">{t("description")}</p>
-      <HydrationBoundary state={dehydrate(client)}>
-        <QueueTable channels={channels} title={t("title")} />
-      </HydrationBoundary>
+      <QueueToolbar
+        channels={channels}
+        params={{ channel: params.channel, flag: params.flag, sort: params.sort }}
+        print={fingerprint(JSON.stringify(first))}
+        renderedAt={new Date().getTime()}
+      />
+      <QueueTable rows={rows} sort={params.sort} channels={channels} title={t("title")} filtered={!!(params.channel || params.flag)} />
+      {cursor && wanted < QUEUE_MAX_PAGES ? (
+        <p className="mt-4">
+          <Link href={`/queue?${more.toString()}`} scroll={false} className={buttonVariants({ variant: "outline" })}>
+            {t("loadMore")}
+          </Link>
+        </p>
+      ) : null}
+      <QueueKeys />
+      <p className="mt-4 hidden text-xs text-muted-foreground md:block">{t("shortcutsHint")}</p>
     </section>
   );
 }

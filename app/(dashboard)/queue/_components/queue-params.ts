@@ -1,15 +1,15 @@
-// The queue's filters and sort live in the URL (nuqs): they survive reload and can be shared.
-// The same parsers are read by the server page (to seed the first paint) and the client table.
-import { createLoader, parseAsString, parseAsStringLiteral } from "nuqs/server";
+// The queue's filters, sort and how many pages are shown live in the URL: they survive reload and can be
+// shared. The server page reads them (nuqs/server, server only); the client toolbar only writes the URL.
+import { createLoader, parseAsInteger, parseAsString, parseAsStringLiteral } from "nuqs/server";
+import { queueFlags, queueSorts } from "./queue-options";
 
-export const queueFlags = ["duplicate", "velocity", "two_approvals"] as const;
-export const queueSorts = ["expiry", "amount_desc", "amount_asc", "newest"] as const;
-export type QueueSort = (typeof queueSorts)[number];
+export { queueFlags, queueSorts, type QueueSort, type QueueFlag } from "./queue-options";
 
 export const queueParams = {
   channel: parseAsString,
   flag: parseAsStringLiteral(queueFlags),
   sort: parseAsStringLiteral(queueSorts).withDefault("expiry"),
+  pages: parseAsInteger.withDefault(1),
 };
 
 export const loadQueueParams = createLoader(queueParams);

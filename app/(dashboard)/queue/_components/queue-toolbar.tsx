@@ -1,0 +1,131 @@
+"use client";
+
+// The queue's one interactive strip: filters and sort (written to the URL; the server renders the rows),
+// and the live poll. The poll fetches the first page from /api/proposals every few seconds, compares its
+// fingerprint with the one the server rendered, and asks for a server refresh only when the list changed.
+// A failing poll turns "Live" into "Not updating — retrying" until one succeeds again.
+import { useEffect, useRef, useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { LiveStatus } from "@/components/domain/live-status";
+import { Button } from "@/components/ui/button";
+import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";
+import { fingerprint } from "@/lib/queries/queue-fingerprint";
+import { queueFlags, queueSorts, type QueueFlag, type QueueSort } from "./queue-options";
+
+export const QUEUE_POLL_MS = 3000;
+
+type Params = { channel: string | null; flag: QueueFlag | null; sort: QueueSort };
+
+function href(p: Params): string {
+  const q = new URLSearchParams();
+  if (p.channel) q.set("channel", p.channel);
+  if (p.flag) q.set("flag", p.flag);
+  if (p.sort !== "expiry") q.set("sort", p.sort);
+  const s = q.toString();
+  return s ? `/queue?${s}` : "/queue";
+}
+
+export function QueueToolbar({
+  channels,
+  params,
+  print,
+  renderedAt,
+}: {
+  channels: { slug: string; name: string }[];
+  params: Params;
+  /** Fingerprint of the first page the server rendered (lib/queries/queue-fingerprint). */
+  print: string;
+  renderedAt: number;
+}) {
+  const t = useTranslations("queue");
+  const tf = useTranslations("flags");
+  const router = useRouter();
+  const [, startTransition] = useTransition();
+  // What the reviewer chose, ahead of the server's answer (two quick changes must both reach the URL).
+  const [want, setWant] = useState(params);
+  const [seen, setSeen] = useState(params);
+  if (seen.channel !== params.channel || seen.flag !== params.flag || seen.sort !== params.sort) {
+    setSeen(params); // the URL changed from elsewhere (back button, a link): follow it
+    setWant(params);
+  }
+  const set = (patch: Partial<Params>) => {
+    const next = { ...want, ...patch };
+    setWant(next);
+    startTransition(() => router.replace(href(next), { scroll: false }));
+  };
+
+  const [live, setLive] = useState({ updatedAt: renderedAt, failing: false });
+  const asked = useRef<string | null>(null);
+  useEffect(() => {
+    const q = new URLSearchParams();
+    if (params.channel) q.set("channel", params.channel);
+    if (params.flag) q.set("flag", params.flag);
+    let stopped = false;
+    async function poll() {
+      try {
+        const res = await fetch(`/api/proposals?${q.toString()}`, { cache: "no-store" });
+        if (!res.ok) throw new Error(String(res.status));
+        const now = fingerprint(await res.text());
+        if (stopped) return;
+        setLive({ updatedAt: Date.now(), failing: false });
+        // Refresh once per new answer: a server render of the same data brings the same fingerprint.
+        if (now !== print && now !== asked.current) {
+          asked.current = now;
+          startTransition(() => router.refresh());
+        }
+      } catch {
+        if (!stopped) setLive((l) => ({ ...l, failing: true }));
+      }
+    }
+    const id = setInterval(() => void poll(), QUEUE_POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(id);
+    };
+  }, [params.channel, params.flag, print, router]);
+
+  const filtered = !!(want.channel || want.flag);
+  return (
+    <div className="mb-4 flex flex-wrap items-end gap-3" role="search">
+      <div className="grid gap-1.5">
+        <label htmlFor="filter-channel">{t("filterChannel")}</label>
+        <NativeSelect id="filter-channel" value={want.channel ?? ""} onChange={(e) => set({ channel: e.target.value || null })}>
+          <NativeSelectOption value="">{t("any")}</NativeSelectOption>
+          {channels.map((c) => (
+            <NativeSelectOption key={c.slug} value={c.slug}>
+              {c.name}
+            </NativeSelectOption>
+          ))}
+        </NativeSelect>
+      </div>
+      <div className="grid gap-1.5">
+        <label htmlFor="filter-flag">{t("filterFlag")}</label>
+        <NativeSelect id="filter-flag" value={want.flag ?? ""} onChange={(e) => set({ flag: (e.target.value || null) as QueueFlag | null })}>
+          <NativeSelectOption value="">{t("any")}</NativeSelectOption>
+          {queueFlags.map((f) => (
+            <NativeSelectOption key={f} value={f}>
+              {tf(f)}
+            </NativeSelectOption>
+          ))}
+        </NativeSelect>
+      </div>
+      <div className="grid gap-1.5">
+        <label htmlFor="queue-sort">{t("sort")}</label>
+        <NativeSelect id="queue-sort" value={want.sort} onChange={(e) => set({ sort: e.target.value as QueueSort })}>
+          {queueSorts.map((s) => (
+            <NativeSelectOption key={s} value={s}>
+              {t(`sorts.${s}`)}
+            </NativeSelectOption>
+          ))}
+        </NativeSelect>
+      </div>
+      {filtered ? (
+        <Button variant="ghost" size="sm" onClick={() => set({ channel: null, flag: null })}>
+          {t("clearFilters")}
+        </Button>
+      ) : null}
+      <LiveStatus updatedAt={live.updatedAt} failing={live.failing} className="sm:ml-auto" />
+    </div>
+  );
+}
