@@ -62,10 +62,9 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
 
     // The change is on the audit and trace pages: who, before → after, both versions.
     await page.goto("/audit?action=admin%3Aapprove_policy");
-    const row = page
-      .getByRole("table", { name: /results|Resultados/i })
-      .getByRole("row")
-      .filter({ hasText: "admin:approve_policy" });
+    // Rows carry the stored action code (data-action); the cell shows its plain name.
+    const row = page.getByRole("table", { name: /results|Resultados/i }).locator('tr[data-action="admin:approve_policy"]');
+    await expect(row).toContainText("Policy change approved");
     await expect(row).toHaveCount(1);
     await row.getByRole("link").click();
     const step = page.locator('li[data-action="admin:approve_policy"]');

@@ -36,6 +36,31 @@ test.describe("sign-in and role-based navigation", () => {
     }
   });
 
+  test("before the page is hydrated the form cannot send the password in a URL", async ({ page }) => {
+    const who = staff("shop-us", "ops");
+    // No JavaScript reaches the page: the form is what the server rendered.
+    await page.route("**/_next/static/**/*.js", (route) => route.abort());
+    await page.goto("/sign-in");
+    await expect(page.getByRole("button", { name: /^(Sign in|Entrar)$/, exact: true })).toBeDisabled();
+    await page.getByLabel(/^(Email|Correo electrónico)$/).fill(who.email);
+    await page.getByLabel(/^(Password|Contraseña)$/).fill(who.password);
+    await page.getByLabel(/^(Password|Contraseña)$/).press("Enter"); // implicit submission, if the browser makes one
+    await page.waitForLoadState("load");
+    expect(page.url()).not.toContain("password=");
+    // Even a forced native submit (no button involved) posts the fields; nothing lands in the URL.
+    await page.getByLabel(/^(Password|Contraseña)$/).fill(who.password);
+    await Promise.all([
+      page.waitForLoadState("load"),
+      page
+        .locator("main form")
+        .first()
+        .evaluate((f: HTMLFormElement) => f.submit()),
+    ]);
+    await expect(page).toHaveURL(/\/sign-in/);
+    expect(page.url()).not.toContain("password=");
+    expect(page.url()).not.toContain(encodeURIComponent(who.password));
+  });
+
   test("a wrong password shows an error and creates no session", async ({ page, context }) => {
     const who = staff("shop-us", "ops");
     await page.goto("/sign-in");

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, useSyncExternalStore, type FormEvent } from "react";
 import { getCsrfToken, signIn } from "next-auth/react";
 import { useTranslations } from "next-intl";
 
@@ -19,8 +19,18 @@ async function signInWithCsrfRetry(email: string, password: string) {
   return { ok: false, error: "CSRF", url: null, status: 403 };
 }
 
+const noSubscription = () => () => {};
+
 export function SignInForm({ callbackPath, ssoName, initialError, language }: Props) {
   const t = useTranslations("signIn");
+  // Until the page is hydrated the form cannot sign in (next-auth's client does): the button stays disabled,
+  // and a native submit (Enter before hydration) is a POST to this page — never a GET that would put the
+  // password in the URL, the browser history and the server's access logs.
+  const hydrated = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const [error, setError] = useState(initialError);
   const [pending, setPending] = useState(false);
 
@@ -51,7 +61,7 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
           {t(error)}
         </div>
       ) : null}
-      <form onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined}>
+      <form method="post" onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined}>
         <div className="field">
           <label htmlFor="email">{t("email")}</label>
           <input id="email" name="email" type="email" autoComplete="username" required />
@@ -60,7 +70,7 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
           <label htmlFor="password">{t("password")}</label>
           <input id="password" name="password" type="password" autoComplete="current-password" required />
         </div>
-        <button type="submit" disabled={pending}>
+        <button type="submit" disabled={pending || !hydrated}>
           {pending ? t("submitting") : t("submit")}
         </button>
       </form>
