@@ -27,7 +27,7 @@ export interface SqlClient {
 const globalForPg = globalThis as unknown as { pgPool?: pg.Pool };
 
 export function pgPool(): pg.Pool {
-  const current = globalForPg.pgPool as (pg.Pool & { ending?: boolean; ended?: boolean }) | undefined;
+  const current = globalForPg.pgPool;
   // db().$disconnect() ends this pool too (client.ts: disposeExternalPool): a later call opens a new one.
   if (current && !current.ending && !current.ended) return current;
   const pool = new pg.Pool({ connectionString: databaseUrl(), max: databasePoolSize() });
@@ -46,11 +46,12 @@ const utcTimestamp = (v: string): Date | string => {
   if (v === "infinity" || v === "-infinity") return v;
   return new Date(v.replace(" ", "T") + "Z");
 };
+const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: "text" | "binary") => (value: string) => unknown;
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => {
     if (format !== "binary" && oid === TIMESTAMP) return utcTimestamp;
     if (format !== "binary" && oid === INT8) return (v: string) => BigInt(v);
-    return pg.types.getTypeParser(oid, format as "text");
+    return defaultParser(oid, format);
   }) as pg.CustomTypesConfig["getTypeParser"],
 };
 
@@ -154,7 +155,7 @@ async function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> 
 
 /** A Prisma interactive transaction, a pg transaction or the pool, as a SqlClient (the shared writers take any). */
 export function asSql(tx: Tx | SqlClient): SqlClient {
-  if (tx instanceof PgTx || tx === pgAutocommit) return tx as SqlClient;
+  if (tx instanceof PgTx || tx === pgAutocommit) return tx;
   const prismaTx = tx as Tx;
   return { query: <T>(statement: Sql) => prismaTx.$queryRaw<T[]>(statement) };
 }
