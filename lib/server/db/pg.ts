@@ -153,9 +153,16 @@ async function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> 
   }
 }
 
+/** A Prisma interactive transaction as a SqlClient: the same statements through `$queryRaw`. */
+class PrismaSql implements SqlClient {
+  constructor(private readonly tx: Tx) {}
+  query<T = Record<string, unknown>>(statement: Sql): Promise<T[]> {
+    return this.tx.$queryRaw<T[]>(statement);
+  }
+}
+
 /** A Prisma interactive transaction, a pg transaction or the pool, as a SqlClient (the shared writers take any). */
 export function asSql(tx: Tx | SqlClient): SqlClient {
-  if (tx instanceof PgTx || tx === pgAutocommit) return tx;
-  const prismaTx = tx as Tx;
-  return { query: <T>(statement: Sql) => prismaTx.$queryRaw<T[]>(statement) };
+  if (tx instanceof PgTx || tx instanceof PrismaSql || tx === pgAutocommit) return tx;
+  return new PrismaSql(tx as Tx);
 }
