@@ -53,14 +53,14 @@ async function insertAndEnqueue(tx: Tx | SqlClient, rows: Row[]): Promise<string
 /**
  * A pending proposal was created: one e-mail per enabled reviewer of the proposal's tenant who has not
  * turned new-proposal e-mails off (only when e-mail is configured), and one Slack message when the tenant
- * has a Slack webhook. Returns the notification ids. `tenant`: the tenant's Slack webhook when the caller
+ * has a Slack webhook. Returns the notification ids. `known`: the tenant's Slack webhook when the caller
  * has already read it (then nothing is read here when e-mail is off and there is no Slack webhook).
  * Plain SQL (any SqlClient): the agent gateway runs it in its pg transaction.
  */
 export async function notifyOfNewProposal(
   tx: Tx | SqlClient,
   proposal: { id: string; tenantId: string },
-  tenant?: { slackWebhookUrl: string | null },
+  known?: { slackWebhookUrl: string | null },
 ): Promise<string[]> {
   const q = asSql(tx);
   const rows: Row[] = [];
@@ -83,8 +83,8 @@ export async function notifyOfNewProposal(
     }
   }
   const slackWebhookUrl =
-    tenant !== undefined
-      ? tenant.slackWebhookUrl
+    known !== undefined
+      ? known.slackWebhookUrl
       : ((await q.query<{ slackWebhookUrl: string | null }>(sql`SELECT "slackWebhookUrl" FROM "Tenant" WHERE "id" = ${proposal.tenantId}::uuid`))[0]
           ?.slackWebhookUrl ?? null);
   if (slackWebhookUrl) {

@@ -19,8 +19,8 @@ export type ProposalToNotify = {
   expiresAt: Date;
 };
 
-/** The tenant's notification targets, when the caller has already read them (no read here then). */
-export type ReviewTargets = { slackWebhookUrl: string | null; reviewWebhookUrl: string | null };
+/** The tenant's notification endpoints, when the caller has already read them (one round trip less). */
+export type TenantNotificationUrls = { reviewWebhookUrl: string | null; slackWebhookUrl: string | null };
 
 /**
  * Call inside the transaction that creates a `pending_approval` proposal. Records, in the same
@@ -30,10 +30,10 @@ export type ReviewTargets = { slackWebhookUrl: string | null; reviewWebhookUrl: 
  * delivery id, or null when the tenant has no webhook. Never calls the network itself. Plain SQL (any
  * SqlClient: a Prisma transaction, or the gateway's pg transaction).
  */
-export async function notifyReviewersOfProposal(tx: Tx | SqlClient, proposal: ProposalToNotify, known?: ReviewTargets): Promise<string | null> {
+export async function notifyReviewersOfProposal(tx: Tx | SqlClient, proposal: ProposalToNotify, known?: TenantNotificationUrls): Promise<string | null> {
   const q = asSql(tx);
   const targets = known ??
-    (await q.query<ReviewTargets>(sql`SELECT "slackWebhookUrl", "reviewWebhookUrl" FROM "Tenant" WHERE "id" = ${proposal.tenantId}::uuid`))[0] ?? {
+    (await q.query<TenantNotificationUrls>(sql`SELECT "slackWebhookUrl", "reviewWebhookUrl" FROM "Tenant" WHERE "id" = ${proposal.tenantId}::uuid`))[0] ?? {
       slackWebhookUrl: null,
       reviewWebhookUrl: null,
     };

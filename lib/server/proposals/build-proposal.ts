@@ -93,16 +93,17 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
             ${row.traceId}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING *`);
   if (!proposal) throw new Error("proposal insert returned no row");
-  // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook, each
-  // committed with it (the tenant's webhooks were read above: no statement here when there is nothing to send).
-  await notifyReviewersOfProposal(tx, proposal, { slackWebhookUrl: facts.slackWebhookUrl, reviewWebhookUrl: facts.reviewWebhookUrl });
+  // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook are
+  // recorded with it (outbox rows + delivery jobs committed in this transaction). The tenant's webhook URLs
+  // were read above with the facts: no extra round trip when the tenant has none and e-mail is off.
+  await notifyReviewersOfProposal(tx, proposal, { reviewWebhookUrl: facts.reviewWebhookUrl, slackWebhookUrl: facts.slackWebhookUrl });
   return { ok: true, proposal, payment };
 }
 
 /**
  * What a new proposal for an order is built from, as it is now: the refunds that succeeded or are pending
  * and the open proposals (the sums of refundableLeft), the order's original payment, and the tenant's
- * policy (approval expiry, dual-approval threshold, policy version, cool-down) and its webhooks (reviewer, Slack).
+ * policy (approval expiry, dual-approval threshold, policy version, cool-down, reviewer webhook, Slack webhook).
  */
 export type ProposalFacts = {
   refundedOrPendingMinor: number;
