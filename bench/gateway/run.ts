@@ -129,6 +129,22 @@ try {
     console.log(
       `statements per prepare_refund (incl. BEGIN/COMMIT): route handler ${rq.toFixed(1)}, raw ${bq.toFixed(1)} (next: the same code as the route handler)`,
     );
+    // CPU per call of this process (both in-process servers, and the fetch client on both sides alike), one
+    // call at a time, after a warm-up; the smallest of 3 rounds per side. CPU time is what a loaded machine
+    // turns into the throughput ratio, and it is far less noisy than req/s at this load.
+    const cpuPer = async (side: Side) => {
+      const n = 40;
+      const cpu0 = process.cpuUsage();
+      for (let i = 0; i < n; i++) await callOnce(urls[side]!, key, token, nextOrder[side]());
+      const d = process.cpuUsage(cpu0);
+      return (d.user + d.system) / 1000 / n;
+    };
+    for (let i = 0; i < 20; i++) for (const side of ["route", "raw"] as const) await callOnce(urls[side]!, key, token, nextOrder[side]());
+    const cpu = { route: Infinity, raw: Infinity };
+    for (let round = 0; round < 3; round++) for (const side of ["route", "raw"] as const) cpu[side] = Math.min(cpu[side], await cpuPer(side));
+    console.log(
+      `CPU per prepare_refund in the bench process (sequential; fetch client included on both sides): route handler ${cpu.route.toFixed(2)} ms, raw ${cpu.raw.toFixed(2)} ms, route − raw ${(cpu.route - cpu.raw).toFixed(2)} ms, route ÷ raw ${(cpu.route / cpu.raw).toFixed(2)}`,
+    );
   }
   // Warm-up of every side (JIT, pools, Next's lazy route compilation) before anything is measured.
   for (const side of sides) await load(urls[side]!, key, token, 8, 1, nextOrder[side]);

@@ -109,4 +109,13 @@ describe("the app's use cases under the runtime role", () => {
     // The direct way stays closed.
     await expect(db().$executeRaw`DELETE FROM "AuditEvent" WHERE "tenantId" = ${tenant.id}::uuid`).rejects.toThrow(/permission denied/);
   });
+
+  it("prepares a refund on the gateway's pg transaction as the runtime role (one pool: pg and Prisma connect alike)", async () => {
+    const { pgQuery, sql } = await import("@/lib/server/db/pg");
+    const [me] = await pgQuery<{ who: string }>(sql`SELECT current_user AS who`);
+    expect(me?.who).toBe(APP_ROLE);
+    const { preparedForFreshOrder } = await import("./proposal-support");
+    const { proposal } = await preparedForFreshOrder(1_500, { prefix: "LP" });
+    expect(proposal.status).toBe("pending_approval");
+  });
 });

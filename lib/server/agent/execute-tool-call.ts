@@ -7,11 +7,12 @@ import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { isToolName } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db, type Tx } from "@/lib/server/db/client";
+import { pgAutocommit, withPgTransaction, type SqlClient } from "@/lib/server/db/pg";
 import { log } from "@/lib/server/log";
 import type { AgentCaller } from "./authenticate-agent-key";
 import { chargeBudgets, chargeError, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
-import { GATEWAY_TX } from "./tool-context";
+import { GATEWAY_TX, type HandlerResult } from "./tool-context";
 import { verifyEndUserToken } from "./verify-end-user";
 
 /** Everything about one call that does not come from the model's arguments. */
@@ -155,12 +156,17 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
 
   const ctx = { caller, customerId, traceId: meta.traceId };
   try {
-    return await db().$transaction(async (tx) => {
-      const r = await handler.run(tx, parsed.data as never, ctx);
+    const audited = async (tx: Tx | SqlClient, r: HandlerResult): Promise<CallResult> => {
       // Same transaction as the effect, written last: no effect without its audit event.
       await writeAudit(tx, caller, meta, tool, args, r.outcome, { ...r, endUser: customerId, clear: handler.auditClear });
       return { outcome: r.outcome, proposal: r.proposal ?? null };
-    }, GATEWAY_TX);
+    };
+    // prepare_refund (the hot path) runs on node-postgres directly; the other tools on Prisma. Either way ONE
+    // transaction holds the effect, its notifications and its audit event.
+    if (handler.tx === "pg") {
+      return await withPgTransaction(async (tx) => audited(tx, await handler.run(tx, parsed.data as never, ctx)), GATEWAY_TX);
+    }
+    return await db().$transaction(async (tx) => audited(tx, await handler.run(tx, parsed.data as never, ctx)), GATEWAY_TX);
   } catch (error) {
     if (!isAppError(error) || error.code === "internal_error") throw error;
     // A use case refused with a documented code: nothing was written; record the refusal.
@@ -170,7 +176,7 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
 }
 
 async function writeAudit(
-  tx: Tx | null,
+  tx: Tx | SqlClient | null,
   caller: AgentCaller,
   meta: CallMeta,
   name: string,
@@ -198,8 +204,8 @@ async function writeAudit(
     },
     redaction: { clear: extra.clear ?? [], knownPersonal: extra.knownPersonal },
   };
-  if (tx) await recordAuditEvent(tx, input);
-  else await db().$transaction((t) => recordAuditEvent(t, input), GATEWAY_TX);
+  // Without a transaction: the event alone, one statement (atomic on its own), auto-committed on the pool.
+  await recordAuditEvent(tx ?? pgAutocommit, input);
 }
 
 /** Logs what went wrong, scrubbed (error messages may hold SQL parameters or personal data). */

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { redact, scrubText, truncateText, wellFormed, type RedactionPolicy } from "@/lib/domain/redaction";
 import type { Tx } from "@/lib/server/db/client";
+import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
 import { auditFingerprint } from "./fingerprint";
 import { auditLeafHash, logIdOf } from "@/lib/domain/audit-log";
 
@@ -23,7 +24,8 @@ import { auditLeafHash, logIdOf } from "@/lib/domain/audit-log";
  *   (`clear` = the field names allowed to stay in clear; everything else is scrubbed or fingerprinted;
  *   secrets such as authorization, tokens, passwords and keys are dropped).
  *
- * Call it inside the transaction that makes the effect (`db().$transaction(async (tx) => …)`). It takes no
+ * Call it inside the transaction that makes the effect (`db().$transaction(async (tx) => …)`, or the pg
+ * transaction of the agent gateway: `withPgTransaction`, lib/server/db/pg.ts). It takes no
  * lock and reads nothing: one INSERT of the event (with its RFC 9162 leaf hash, computed here) and of its
  * queue row for the sequencer, which gives it its place in the tenant's Merkle tree after commit
  * (lib/server/audit/sequencer.ts). If it throws, let the transaction roll back: no effect without its event.
@@ -53,7 +55,7 @@ const short = (value: string | null | undefined, max: number, seen: Set<string>)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const actorIdOf = (id: string | null | undefined, seen: Set<string>): string | null => (id && UUID.test(id) ? id.toLowerCase() : short(id, 128, seen));
 
-export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<RecordedAuditEvent> {
+export async function recordAuditEvent(tx: Tx | SqlClient, input: AuditEventInput): Promise<RecordedAuditEvent> {
   const { data, fingerprints } = redact(input.data ?? {}, auditFingerprint, input.redaction);
   const seen = new Set(fingerprints);
   const endUser = input.endUser ? auditFingerprint(input.endUser) : null;
@@ -85,7 +87,7 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
 
   // One statement, one round trip: the event and its queue row. `pos` comes from a sequence (no lock,
   // no read of other rows), so concurrent writers of one tenant never wait for each other.
-  await tx.$executeRaw`
+  await asSql(tx).query(sql`
     WITH e AS (
       INSERT INTO "AuditEvent" ("id", "tenantId", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome",
                                 "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "hash")
@@ -96,6 +98,6 @@ export async function recordAuditEvent(tx: Tx, input: AuditEventInput): Promise<
       RETURNING "pos"
     )
     INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt")
-    SELECT ${id}::uuid, ${logIdOf(input.tenantId)}::uuid, e."pos", ${hash}, (${at}::timestamptz AT TIME ZONE 'UTC') FROM e`;
+    SELECT ${id}::uuid, ${logIdOf(input.tenantId)}::uuid, e."pos", ${hash}, (${at}::timestamptz AT TIME ZONE 'UTC') FROM e`);
   return { id, hash };
 }

@@ -1,13 +1,16 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client";
-import { databasePoolSize, databaseUrl } from "@/lib/server/env";
+import { pgPool } from "./pg";
 
 // One client per process (kept on globalThis so dev hot reloads do not open new pools).
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 
 function createClient(): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: databaseUrl(), max: databasePoolSize() });
+  // The process's one pg pool (DATABASE_URL, DATABASE_POOL_SIZE), shared with the hot path's direct pg
+  // statements (./pg.ts), so Prisma and pg together never hold more than the pool size.
+  // `$disconnect()` ends it (tests and benches rely on that to exit).
+  const adapter = new PrismaPg(pgPool(), { disposeExternalPool: true });
   // AuditEvent.pos (a BIGINT write position) is left out of default selections: it is only for ordering
   // and keyset pages, and a bigint in a row would break JSON.stringify of that row.
   return new PrismaClient({ adapter, omit: { auditEvent: { pos: true } } });

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Tx } from "@/lib/server/db/client";
+import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
 import { jobKeyFor, jobTable, type JobName, type JobPayload } from "./job-types";
 
 export type EnqueueOptions = {
@@ -19,7 +20,7 @@ export type EnqueueOptions = {
  * replaces the waiting one's payload and run time (graphile-worker `job_key_mode = 'replace'`) instead of
  * adding a second. Returns the job id.
  */
-export async function enqueueJob<N extends JobName>(tx: Tx, task: N, payload: JobPayload<N>, opts: EnqueueOptions = {}): Promise<string> {
+export async function enqueueJob<N extends JobName>(tx: Tx | SqlClient, task: N, payload: JobPayload<N>, opts: EnqueueOptions = {}): Promise<string> {
   if (opts.maxAttempts !== undefined && (!Number.isInteger(opts.maxAttempts) || opts.maxAttempts < 1)) {
     throw new Error("maxAttempts must be a positive integer");
   }
@@ -27,14 +28,14 @@ export async function enqueueJob<N extends JobName>(tx: Tx, task: N, payload: Jo
   if (!checked.success)
     throw new Error(`invalid payload for job ${task}: ${checked.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
   const jobKey = jobKeyFor(task, payload);
-  const rows = await tx.$queryRaw<{ id: bigint | string }[]>`
+  const rows = await asSql(tx).query<{ id: bigint | string }>(sql`
     SELECT (graphile_worker.add_job(
       identifier   => ${task}::text,
       payload      => ${JSON.stringify(checked.data)}::json,
       run_at       => ${opts.runAt ?? null}::timestamptz,
       max_attempts => ${opts.maxAttempts ?? null}::int,
       job_key      => ${jobKey}::text
-    )).id AS id`;
+    )).id AS id`);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error(`add_job returned no job for task ${task}`);
   return String(id);

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { can, roles, type Permission, type Role } from "@/lib/domain/permissions";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { db, type Tx } from "@/lib/server/db/client";
+import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
 import { statusSql } from "@/lib/server/db/status-sql";
 import { executionStatus } from "@/lib/domain/execution-state";
 import { executionTimings, notifyExpiringWithinMinutes } from "@/lib/server/env";
@@ -34,9 +35,17 @@ type Row = {
   staffUserId?: string;
 };
 
-async function insertAndEnqueue(tx: Tx, rows: Row[]): Promise<string[]> {
+async function insertAndEnqueue(tx: Tx | SqlClient, rows: Row[]): Promise<string[]> {
   if (rows.length === 0) return [];
-  const created = await tx.notification.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
+  // One statement for every row (ON CONFLICT DO NOTHING: a dedupe key already there is skipped).
+  const col = <K extends keyof Row>(k: K) => rows.map((r) => r[k] ?? null);
+  const created = await asSql(tx).query<{ id: string }>(sql`
+    INSERT INTO "Notification" ("id", "tenantId", "kind", "channel", "dedupeKey", "proposalId", "executionId", "staffUserId", "createdAt")
+    SELECT n.*, (now() AT TIME ZONE 'UTC')
+      FROM unnest(${col("id")}::uuid[], ${col("tenantId")}::uuid[], ${col("kind")}::"NotificationKind"[], ${col("channel")}::"NotificationChannel"[],
+                  ${col("dedupeKey")}::text[], ${col("proposalId")}::uuid[], ${col("executionId")}::uuid[], ${col("staffUserId")}::uuid[]) AS n
+    ON CONFLICT DO NOTHING
+    RETURNING "id"`);
   for (const { id } of created) await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
   return created.map((r) => r.id);
 }
@@ -44,20 +53,23 @@ async function insertAndEnqueue(tx: Tx, rows: Row[]): Promise<string[]> {
 /**
  * A pending proposal was created: one e-mail per enabled reviewer of the proposal's tenant who has not
  * turned new-proposal e-mails off (only when e-mail is configured), and one Slack message when the tenant
- * has a Slack webhook. Returns the notification ids.
+ * has a Slack webhook. Returns the notification ids. `known`: the tenant's Slack webhook when the caller
+ * has already read it (then nothing is read here when e-mail is off and there is no Slack webhook).
+ * Plain SQL (any SqlClient): the agent gateway runs it in its pg transaction.
  */
-export async function notifyOfNewProposal(tx: Tx, proposal: { id: string; tenantId: string }, known?: { slackWebhookUrl: string | null }): Promise<string[]> {
+export async function notifyOfNewProposal(
+  tx: Tx | SqlClient,
+  proposal: { id: string; tenantId: string },
+  known?: { slackWebhookUrl: string | null },
+): Promise<string[]> {
+  const q = asSql(tx);
   const rows: Row[] = [];
   if (emailEnabled()) {
-    const staff = await tx.staffUser.findMany({
-      where: {
-        tenantId: proposal.tenantId,
-        disabled: false,
-        roles: { hasSome: reviewerRoles() },
-        OR: [{ notificationPreference: null }, { notificationPreference: { emailNewProposal: true } }],
-      },
-      select: { id: true },
-    });
+    const staff = await q.query<{ id: string }>(sql`
+      SELECT s."id" FROM "StaffUser" s
+        LEFT JOIN "NotificationPreference" np ON np."staffUserId" = s."id"
+       WHERE s."tenantId" = ${proposal.tenantId}::uuid AND NOT s."disabled" AND s."roles" && ${reviewerRoles()}::"Role"[]
+         AND COALESCE(np."emailNewProposal", true)`);
     for (const s of staff) {
       rows.push({
         id: randomUUID(),
@@ -70,8 +82,12 @@ export async function notifyOfNewProposal(tx: Tx, proposal: { id: string; tenant
       });
     }
   }
-  const tenant = known ?? (await tx.tenant.findUnique({ where: { id: proposal.tenantId }, select: { slackWebhookUrl: true } }));
-  if (tenant?.slackWebhookUrl) {
+  const slackWebhookUrl =
+    known !== undefined
+      ? known.slackWebhookUrl
+      : ((await q.query<{ slackWebhookUrl: string | null }>(sql`SELECT "slackWebhookUrl" FROM "Tenant" WHERE "id" = ${proposal.tenantId}::uuid`))[0]
+          ?.slackWebhookUrl ?? null);
+  if (slackWebhookUrl) {
     rows.push({
       id: randomUUID(),
       tenantId: proposal.tenantId,
@@ -81,7 +97,7 @@ export async function notifyOfNewProposal(tx: Tx, proposal: { id: string; tenant
       proposalId: proposal.id,
     });
   }
-  return insertAndEnqueue(tx, rows);
+  return insertAndEnqueue(q, rows);
 }
 
 /**

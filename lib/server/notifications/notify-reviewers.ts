@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/server/db/client";
+import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
 import { appBaseUrl } from "@/lib/server/env";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { notifyOfNewProposal } from "./enqueue-notifications";
@@ -26,18 +27,24 @@ export type TenantNotificationUrls = { reviewWebhookUrl: string | null; slackWeb
  * transaction, the reviewers' e-mails and the tenant's Slack message (notification outbox,
  * enqueue-notifications.ts) and, if the tenant has a reviewer webhook, a pending `WebhookDelivery` with
  * its delivery job — so notifications exist if and only if the proposal does. Returns the webhook
- * delivery id, or null when the tenant has no webhook. Never calls the network itself.
+ * delivery id, or null when the tenant has no webhook. Never calls the network itself. Plain SQL (any
+ * SqlClient: a Prisma transaction, or the gateway's pg transaction).
  */
-export async function notifyReviewersOfProposal(tx: Tx, proposal: ProposalToNotify, known?: TenantNotificationUrls): Promise<string | null> {
-  const urls = known ?? (await tx.tenant.findUnique({ where: { id: proposal.tenantId }, select: { reviewWebhookUrl: true, slackWebhookUrl: true } }));
-  await notifyOfNewProposal(tx, proposal, { slackWebhookUrl: urls?.slackWebhookUrl ?? null });
-  if (!urls?.reviewWebhookUrl) return null;
+export async function notifyReviewersOfProposal(tx: Tx | SqlClient, proposal: ProposalToNotify, known?: TenantNotificationUrls): Promise<string | null> {
+  const q = asSql(tx);
+  const targets = known ??
+    (await q.query<TenantNotificationUrls>(sql`SELECT "slackWebhookUrl", "reviewWebhookUrl" FROM "Tenant" WHERE "id" = ${proposal.tenantId}::uuid`))[0] ?? {
+      slackWebhookUrl: null,
+      reviewWebhookUrl: null,
+    };
+  await notifyOfNewProposal(q, proposal, targets);
+  if (!targets.reviewWebhookUrl) return null;
 
   const id = randomUUID();
   const payload = reviewWebhookPayload({ deliveryId: id, proposal, baseUrl: appBaseUrl(), now: new Date() });
-  await tx.webhookDelivery.create({
-    data: { id, tenantId: proposal.tenantId, event: REVIEW_WEBHOOK_EVENT, proposalId: proposal.id, payload },
-  });
-  await enqueueJob(tx, "deliver_review_webhook", { deliveryId: id }, { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
+  await q.query(sql`
+    INSERT INTO "WebhookDelivery" ("id", "tenantId", "event", "proposalId", "payload", "createdAt")
+    VALUES (${id}::uuid, ${proposal.tenantId}::uuid, ${REVIEW_WEBHOOK_EVENT}, ${proposal.id}::uuid, ${JSON.stringify(payload)}::jsonb, (now() AT TIME ZONE 'UTC'))`);
+  await enqueueJob(q, "deliver_review_webhook", { deliveryId: id }, { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
   return id;
 }

@@ -6,6 +6,7 @@ import { refundableMinor } from "@/lib/domain/money";
 import { inPaymentStatuses, proposalStatus } from "@/lib/domain/proposal-state";
 import { refundStatus } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
+import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
 import { Prisma, type Payment, type PaymentMethod, type Proposal } from "@/lib/server/db/generated/client";
 import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
 
@@ -37,7 +38,7 @@ export type BuildProposalResult = { ok: true; proposal: Proposal; payment: Payme
  * policy, a new id, and the hash over exactly the row that is stored. The reviewer webhook delivery is
  * committed with the row. The caller holds the order's row lock and decides what the proposal supersedes.
  */
-export async function buildProposal(tx: Tx, input: BuildProposalInput, known?: ProposalFacts): Promise<BuildProposalResult> {
+export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInput, known?: ProposalFacts): Promise<BuildProposalResult> {
   const { tenantId, order, now } = input;
   // Everything the builder reads, in one statement (or already read by the caller in its own, under the
   // same order lock and transaction).
@@ -81,7 +82,7 @@ export async function buildProposal(tx: Tx, input: BuildProposalInput, known?: P
   // model query costs a query-plan compilation on top of the round trip. createdAt/updatedAt as Prisma sets them.
   const at = new Date().toISOString();
   const ts = (d: Date | null) => (d ? d.toISOString() : null);
-  const [proposal] = await tx.$queryRaw<Proposal[]>`
+  const [proposal] = await asSql(tx).query<Proposal>(sql`
     INSERT INTO "Proposal" ("id", "tenantId", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
                             "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
                             "hash", "expiresAt", "requiredApprovals", "policyVersion", "supersedesId", "traceId", "createdAt", "updatedAt")
@@ -90,7 +91,7 @@ export async function buildProposal(tx: Tx, input: BuildProposalInput, known?: P
             ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
             (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.supersedesId}::uuid,
             ${row.traceId}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
-    RETURNING *`;
+    RETURNING *`);
   if (!proposal) throw new Error("proposal insert returned no row");
   // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook are
   // recorded with it (outbox rows + delivery jobs committed in this transaction). The tenant's webhook URLs
@@ -191,8 +192,8 @@ export function proposalFactsOf(r: ProposalFactsRow): ProposalFacts {
 }
 
 /** proposalFactsJoins on its own: one round trip. Throws when the tenant does not exist. */
-export async function readProposalFacts(tx: Tx, tenantId: string, orderId: string, now: Date): Promise<ProposalFacts> {
-  const [row] = await tx.$queryRaw<ProposalFactsRow[]>`SELECT facts.*, pay.* FROM (SELECT 1) one ${proposalFactsJoins(tenantId, orderId, now)}`;
+export async function readProposalFacts(tx: Tx | SqlClient, tenantId: string, orderId: string, now: Date): Promise<ProposalFacts> {
+  const [row] = await asSql(tx).query<ProposalFactsRow>(sql`SELECT facts.*, pay.* FROM (SELECT 1) one ${proposalFactsJoins(tenantId, orderId, now)}`);
   if (!row) throw new Error("tenant not found");
   return proposalFactsOf(row);
 }
