@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { auditActionGroups, auditActions, auditCodeKey, auditOutcomes } from "./audit-actions";
@@ -45,5 +45,20 @@ describe("audit action and outcome labels", () => {
       expect(readFileSync(join(root, file), "utf8")).toContain(`"${code}"`);
       expect(auditActions).toContain(code);
     }
+  });
+
+  it("lists every action code the use cases write (a new action gets a plain name and a place in the picker)", () => {
+    const root = join(__dirname, "..", "..");
+    const files = ["lib/server", "app"].flatMap((dir) =>
+      (readdirSync(join(root, dir), { recursive: true }) as string[])
+        .filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".test.ts"))
+        .map((f) => join(root, dir, f)),
+    );
+    const written = new Set<string>();
+    for (const f of files) {
+      for (const m of readFileSync(f, "utf8").matchAll(/\baction(?:: | = )"([a-z_-]+:[a-z_]+)"/g)) written.add(m[1]!);
+    }
+    expect(written.size).toBeGreaterThan(20);
+    expect([...written].filter((a) => !(auditActions as readonly string[]).includes(a)).sort()).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
 
 export const auditActionGroups = {
   agent: ["tool:lookup_order", "tool:prepare_refund", "tool:get_refund_status", "tool:create_support_ticket", "tool-call", "agent:key_refused"],
-  proposal: ["proposal:approve", "proposal:reject", "proposal:edit", "proposal:reprepare", "proposal:expire"],
+  proposal: ["proposal:approve", "proposal:reject", "proposal:edit", "proposal:reprepare", "proposal:expire", "proposal:claim", "proposal:release_claim"],
   execution: [
     "execution:send",
     "execution:pending",
@@ -15,6 +15,7 @@ export const auditActionGroups = {
     "execution:resend",
     "execution:revalidate",
     "execution:check_now",
+    "execution:reconcile",
     "execution:duplicate_detected",
   ],
   access: ["auth:sign_in", "auth:complete_setup", "auth:passkey_register", "account:rename_passkey", "account:remove_passkey", "access:denied"],
@@ -27,6 +28,7 @@ export const auditActionGroups = {
     "admin:create_channel",
     "admin:rotate_channel_secret",
     "admin:set_review_webhook",
+    "admin:set_slack_webhook",
     "admin:propose_policy",
     "admin:approve_policy",
     "admin:reject_policy",
@@ -66,6 +68,7 @@ export const auditOutcomes = [
   "invalidated",
   "rejected",
   "limit_exceeded",
+  "claimed_by_other",
   "internal_error",
   "unauthenticated",
 ] as const;
