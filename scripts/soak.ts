@@ -20,6 +20,7 @@ import pg from "pg";
 import { startEmbeddedPostgres } from "./lib/embedded-postgres";
 import { applyMigrations } from "./lib/migrations";
 import { agentKey, customerId, demoTenants, demoUuid, mintEndUserToken, seedDemo } from "./lib/demo-data";
+import { liftWindowBudgets } from "./lib/lift-window-budgets";
 import { prismaFor } from "./lib/prisma";
 import { appRoleUrl, ensureAppRole } from "./lib/app-role";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
@@ -38,7 +39,7 @@ const TENANT = "tienda-es";
 // loads (lib/server/env.ts reads APP_MODE once).
 process.env.APP_MODE = "demo";
 /** Distinct orders (each agent call prepares a refund of a new one; every one gets a sandbox intent). */
-const ORDERS = Math.max(400, Math.min(8_000, SECONDS * 30));
+const ORDERS = Math.max(400, Math.min(20_000, SECONDS * 60));
 const DRAIN_MS = 90_000;
 
 if (!existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
@@ -100,6 +101,9 @@ try {
   await seedDemo(prisma);
   await prisma.$disconnect();
   await addSoakOrders(server.url);
+  // One key and one end user drive every agent call: without this the per-end-user window budget (60 a
+  // minute) would turn most of the agent traffic into refusals after the first minute's 60 proposals.
+  await liftWindowBudgets(server.url, TENANT);
   // As `npm start` does: graphile-worker's schema by the owner, then the apps and workers run as the
   // least-privileged runtime role (docs/database-roles.md).
   const { prepareJobQueue } = await import("../lib/server/jobs/schema");

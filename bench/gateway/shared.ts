@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import pg from "pg";
 import { customerId, demoUuid } from "../../scripts/lib/demo-data";
+import { liftWindowBudgets as liftTenantWindowBudgets } from "../../scripts/lib/lift-window-budgets";
 
 export const TENANT = "tienda-es";
 
@@ -71,16 +72,8 @@ export async function addBenchOrders(url: string, count: number, prefix = "BENCH
 }
 
 /** Lifts the per-key and per-end-user window budgets (their upserts still run on every call). */
-export async function liftWindowBudgets(url: string) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  await c.query(
-    `INSERT INTO "AgentBudgetPolicy" ("tenantId", "maxCallsPerKeyPerWindow", "maxCallsPerEndUserPerWindow", "updatedAt") VALUES ($1::uuid, 100000000, 100000000, now())
-     ON CONFLICT ("tenantId") DO UPDATE SET "maxCallsPerKeyPerWindow" = 100000000, "maxCallsPerEndUserPerWindow" = 100000000`,
-    [demoUuid(`tenant:${TENANT}`)],
-  );
-  await c.end();
-}
+/** The bench tenant's window budgets lifted (scripts/lib/lift-window-budgets.ts). */
+export const liftWindowBudgets = (url: string) => liftTenantWindowBudgets(url, TENANT);
 
 export function toolCallBody(order: string, n: number): string {
   return JSON.stringify({ type: "tool_use", id: `bench_${n}`, name: "prepare_refund", input: { order_id: order, reason: "damaged_item" } });
