@@ -12,7 +12,7 @@ export function TraceBox({ label, placeholder, submit, idSuffix = "" }: { label:
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <div className="flex gap-2">
+      <div className="grid gap-2">
         <Input id={id} name="traceId" required maxLength={128} placeholder={placeholder} autoComplete="off" spellCheck={false} className="font-mono text-xs" />
         <Button type="submit" variant="outline">
           {submit}
