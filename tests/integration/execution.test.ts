@@ -1,32 +1,24 @@
 // Execute exactly once, against the real sandbox provider process and the real database: proposals are
 // prepared by the real gateway handler, approved by the real use case, executed and reconciled by the
 // real job handlers, settled by the real webhook route.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { sandboxControl, type SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { startSandboxProvider, type SandboxProvider } from "../support/sandbox-provider";
 import { db } from "@/lib/server/db/client";
-import { resetPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { POST as webhookPOST } from "@/app/api/payments/webhook/route";
-import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorFor, staffOf } from "../support/actors";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
 
-const API_KEY = `sk_test_${randomUUID().replace(/-/g, "")}`;
-const CONTROL_TOKEN = `ctl_${randomUUID()}`;
 const WEBHOOK_SECRET = `whsec_${randomUUID().replace(/-/g, "")}`;
-const serverUrl = inject("serverUrl");
-const sandboxDb = `provider_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-
-let sandbox: ChildProcess;
+let sandbox: SandboxProvider;
 let control: SandboxControl;
 let receiver: Server;
-let output = "";
 /** Payment intents whose webhooks the receiver swallows, so a test sees the reconciler (not a webhook) settle. */
 const muted = new Set<string>();
 
@@ -50,54 +42,15 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  const port = await findFreePort();
-  sandbox = spawn(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "scripts/provider-sandbox.ts",
-      "--port",
-      String(port),
-      "--database-url",
-      serverUrl.replace(/\/postgres$/, `/${sandboxDb}`),
-      "--api-key",
-      API_KEY,
-      "--control-token",
-      CONTROL_TOKEN,
-      "--webhook-url",
-      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
-      "--webhook-secret",
-      WEBHOOK_SECRET,
-      "--webhook-base-delay-ms",
-      "100",
-    ],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: "" } },
-  );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${output}`)), 30_000);
-    sandbox.stdout!.on("data", (c: Buffer) => {
-      output += c.toString();
-      if (output.includes("listening on")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    sandbox.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+  sandbox = await startSandboxProvider({
+    webhook: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, secret: WEBHOOK_SECRET },
+    extraArgs: ["--webhook-base-delay-ms", "100"],
   });
-  control = sandboxControl(`http://127.0.0.1:${port}`, CONTROL_TOKEN);
-  process.env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${port}`;
-  process.env.PAYMENT_PROVIDER_API_KEY = API_KEY;
-  process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET = WEBHOOK_SECRET;
-  process.env.PAYMENT_PROVIDER_TIMEOUT_MS = "1500";
-  process.env.EXECUTION_STALE_SENDING_MS = "0";
-  resetPaymentProvider();
+  control = sandbox.control;
 });
 
 afterAll(async () => {
-  sandbox?.kill("SIGTERM");
-  await new Promise((r) => sandbox?.once("exit", r));
+  await sandbox?.stop();
   receiver?.close();
 });
 
@@ -319,7 +272,7 @@ describe("revalidation before the provider call, and the one idempotency key", (
     expect(await reconcileExecution(ex.id)).toBe("resent");
     // What the provider itself recorded: every refund of this payment intent carries the one key.
     const { Client } = await import("pg");
-    const sandboxPg = new Client({ connectionString: serverUrl.replace(/\/postgres$/, `/${sandboxDb}`) });
+    const sandboxPg = new Client({ connectionString: sandbox.databaseUrl });
     await sandboxPg.connect();
     try {
       const keys = await sandboxPg.query<{ idempotency_key: string | null }>("SELECT idempotency_key FROM refunds WHERE payment_intent = $1", [p.pi]);

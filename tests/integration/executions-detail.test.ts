@@ -2,12 +2,11 @@
 // detail (timeline from the execution's audit events, proposal summary, cross-tenant 404, role refusal),
 // search by order / refund id / customer, counters and chart from one statement, and Last error cleared
 // once the provider settles the refund.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { sandboxControl, type SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { startSandboxProvider, type SandboxProvider } from "../support/sandbox-provider";
 import { db } from "@/lib/server/db/client";
-import { resetPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { applyProviderAnswer } from "@/lib/server/executions/apply-provider-answer";
@@ -17,61 +16,19 @@ import { getExecutionOverview } from "@/lib/server/executions/get-execution-over
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { checkExecutionNow } from "@/lib/server/executions/check-execution-now";
 import type { ProviderRefund } from "@/lib/server/payments/payment-provider";
-import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorOf, approvedProposal, customerEmail } from "./audit-support";
 import { ES, US, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
 
-const API_KEY = `sk_test_${randomUUID().replace(/-/g, "")}`;
-const CONTROL_TOKEN = `ctl_${randomUUID()}`;
-const serverUrl = inject("serverUrl");
-const sandboxDb = `provider_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-
-let sandbox: ChildProcess;
+let sandbox: SandboxProvider;
 let control: SandboxControl;
-let output = "";
 
 beforeAll(async () => {
-  const port = await findFreePort();
-  sandbox = spawn(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "scripts/provider-sandbox.ts",
-      "--port",
-      String(port),
-      "--database-url",
-      serverUrl.replace(/\/postgres$/, `/${sandboxDb}`),
-      "--api-key",
-      API_KEY,
-      "--control-token",
-      CONTROL_TOKEN,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: "" } },
-  );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${output}`)), 30_000);
-    sandbox.stdout!.on("data", (c: Buffer) => {
-      output += c.toString();
-      if (output.includes("listening on")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    sandbox.stderr!.on("data", (c: Buffer) => (output += c.toString()));
-  });
-  control = sandboxControl(`http://127.0.0.1:${port}`, CONTROL_TOKEN);
-  process.env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${port}`;
-  process.env.PAYMENT_PROVIDER_API_KEY = API_KEY;
-  process.env.PAYMENT_PROVIDER_TIMEOUT_MS = "1500";
-  process.env.EXECUTION_STALE_SENDING_MS = "0";
-  resetPaymentProvider();
+  sandbox = await startSandboxProvider();
+  control = sandbox.control;
 });
 
 afterAll(async () => {
-  sandbox?.kill("SIGTERM");
-  await new Promise((r) => sandbox?.once("exit", r));
+  await sandbox?.stop();
 });
 
 let seq = 0;

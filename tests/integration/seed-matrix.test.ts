@@ -9,75 +9,28 @@
 // | Aprobación vencida          | Revalidar y generar otra propuesta           | No reutilizar la anterior                |
 // | Dos solicitudes concurrentes | Misma operación lógica identificada         | Un único efecto externo                  |
 // | Timeout del proveedor       | Estado pendiente de conciliación             | No reintentar a ciegas                   |
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { sandboxControl, type SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { startSandboxProvider, type SandboxProvider } from "../support/sandbox-provider";
 import { db } from "@/lib/server/db/client";
-import { resetPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
-import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, anthropicCall, freshTrace, headersFor, john, send, tokenFor, webKey } from "./gateway-support";
 
-const API_KEY = `sk_test_${randomUUID().replace(/-/g, "")}`;
-const CONTROL_TOKEN = `ctl_${randomUUID()}`;
-const serverUrl = inject("serverUrl");
-const sandboxDb = `provider_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-
-let sandbox: ChildProcess;
+let sandbox: SandboxProvider;
 let control: SandboxControl;
-let output = "";
 
 beforeAll(async () => {
-  const port = await findFreePort();
   // No webhook receiver: every settlement in this suite is the executor's or the reconciler's own.
-  sandbox = spawn(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "scripts/provider-sandbox.ts",
-      "--port",
-      String(port),
-      "--database-url",
-      serverUrl.replace(/\/postgres$/, `/${sandboxDb}`),
-      "--api-key",
-      API_KEY,
-      "--control-token",
-      CONTROL_TOKEN,
-      "--webhook-url",
-      "http://127.0.0.1:9/",
-      "--webhook-secret",
-      `whsec_${randomUUID().replace(/-/g, "")}`,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: "" } },
-  );
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${output}`)), 30_000);
-    sandbox.stdout!.on("data", (c: Buffer) => {
-      output += c.toString();
-      if (output.includes("listening on")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    sandbox.stderr!.on("data", (c: Buffer) => (output += c.toString()));
-  });
-  control = sandboxControl(`http://127.0.0.1:${port}`, CONTROL_TOKEN);
-  process.env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${port}`;
-  process.env.PAYMENT_PROVIDER_API_KEY = API_KEY;
-  process.env.PAYMENT_PROVIDER_TIMEOUT_MS = "1500";
-  process.env.EXECUTION_STALE_SENDING_MS = "0";
-  resetPaymentProvider();
+  sandbox = await startSandboxProvider({ webhook: { url: "http://127.0.0.1:9/", secret: `whsec_${randomUUID().replace(/-/g, "")}` } });
+  control = sandbox.control;
 });
 
 afterAll(async () => {
-  sandbox?.kill("SIGTERM");
-  await new Promise((r) => sandbox?.once("exit", r));
+  await sandbox?.stop();
 });
 
 let seq = 0;
