@@ -2,6 +2,7 @@
 // cases; plain names live in messages under audit.actions / audit.outcomes, keyed by these codes with ":"
 // written as "."). One list: the search picker, its labels and the test that every code has a label in
 // both languages read it. A code not listed here (a tool an agent invented) is still searchable by URL.
+import { errorCodes, successCodes } from "./outcome";
 
 export const auditActionGroups = {
   agent: ["tool:lookup_order", "tool:prepare_refund", "tool:get_refund_status", "tool:create_support_ticket", "tool-call", "agent:key_refused"],
@@ -52,26 +53,7 @@ export type AuditAction = (typeof auditActionGroups)[AuditActionGroup][number];
 export const auditActions: readonly AuditAction[] = Object.values(auditActionGroups).flat();
 
 /** Outcome codes written to the trail (lib/domain/outcome.ts, plus execution and lookup results). */
-export const auditOutcomes = [
-  "ok",
-  "approval_required",
-  "result_pending",
-  "found",
-  "succeeded",
-  "failed",
-  "unknown",
-  "unknown_tool",
-  "invalid_arguments",
-  "permission_denied",
-  "not_found",
-  "expired",
-  "invalidated",
-  "rejected",
-  "limit_exceeded",
-  "claimed_by_other",
-  "internal_error",
-  "unauthenticated",
-] as const;
+export const auditOutcomes = [...successCodes, "found", "succeeded", "failed", "unknown", ...errorCodes] as const;
 
 /** The messages key of a code (next-intl reads "." as nesting, so "proposal:reject" → "proposal_reject"). */
 export const auditCodeKey = (code: string): string => code.replace(/[^a-z0-9_]/gi, "_");

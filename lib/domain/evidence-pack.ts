@@ -15,6 +15,21 @@ export const EVIDENCE_PACK_FORMAT = "audit-evidence-pack/v2";
  *  against the pack's signed checkpoint (null when it was not integrated yet: the pack then fails). */
 export type PackEvent = Omit<LoggedEvent, "occurredAt"> & { occurredAt: string; inclusionProof: string[] | null };
 
+/** What an evidence pack and a trace view say about a proposal's execution (how repetition was avoided). */
+export type ExecutionFacts = {
+  status: string;
+  idempotencyKey: string;
+  providerRefundId: string | null;
+  attempts: number;
+  reconciliations: number;
+  settledAt: string | null;
+};
+
+export function executionFacts(e: Omit<ExecutionFacts, "settledAt"> & { settledAt: Date | null }): ExecutionFacts {
+  const { status, idempotencyKey, providerRefundId, attempts, reconciliations } = e;
+  return { status, idempotencyKey, providerRefundId, attempts, reconciliations, settledAt: e.settledAt?.toISOString() ?? null };
+}
+
 export type EvidencePack = {
   format: typeof EVIDENCE_PACK_FORMAT;
   generatedAt: string;
@@ -30,15 +45,7 @@ export type EvidencePack = {
     createdAt: string;
     passkey: { credentialId: string; publicKey: string; assertion: unknown } | null;
   }[];
-  execution: {
-    id: string;
-    status: string;
-    idempotencyKey: string;
-    providerRefundId: string | null;
-    attempts: number;
-    reconciliations: number;
-    settledAt: string | null;
-  } | null;
+  execution: (ExecutionFacts & { id: string }) | null;
   refunds: { id: string; status: string; providerRefundId: string | null; amountMinor: number; currency: string }[];
   /** The proposal's events (its trace and every event naming the proposal), each with its inclusion proof. */
   events: PackEvent[];

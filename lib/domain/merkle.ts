@@ -121,30 +121,39 @@ export function getterOf(nodes: readonly StoredNode[]): NodeGetter {
   };
 }
 
-/** RFC 9162 §2.1.3.2: does `proof` show the leaf `leaf` at `index` in the tree of `size` with `root`? */
-export function verifyInclusion(index: number, size: number, leaf: Hex, proof: readonly Hex[], root: Hex): boolean {
-  if (!(Number.isInteger(index) && Number.isInteger(size) && index >= 0 && index < size)) return false;
-  let fn = index;
-  let sn = size - 1;
-  let r = leaf;
-  for (const p of proof) {
-    // Stryker disable next-line ConditionalExpression: RFC 9162 early stop; an over-long path changes r, so r === root fails anyway.
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      r = nodeHash(p, r);
+/**
+ * The walk RFC 9162 §2.1.3.2 and §2.1.4.2 share: from node `fn` of a tree whose last node is `sn`, for each of
+ * `steps` proof elements, whether it is hashed on the left of the running hash (true) or on its right (false),
+ * and `sn` at the end (0 when the path reached the root). Null when the path is longer than the tree is high.
+ */
+function proofWalk(fn: number, sn: number, steps: number): { left: boolean[]; sn: number } | null {
+  const left: boolean[] = [];
+  for (let i = 0; i < steps; i++) {
+    // Stryker disable next-line ConditionalExpression: RFC 9162 early stop; an over-long path changes the running hash, so the root check fails anyway.
+    if (sn === 0) return null;
+    const onLeft = fn % 2 === 1 || fn === sn;
+    left.push(onLeft);
+    if (onLeft) {
       // (fn is not 0 here: fn === sn would be 0, which stopped above; halving an even fn ends odd before 0.)
       // Stryker disable next-line ConditionalExpression: see above, the RFC's "fn is 0" test never decides.
       while (fn % 2 === 0 && fn !== 0) {
         fn = Math.floor(fn / 2);
         sn = Math.floor(sn / 2);
       }
-    } else {
-      r = nodeHash(r, p);
     }
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && r === root;
+  return { left, sn };
+}
+
+/** RFC 9162 §2.1.3.2: does `proof` show the leaf `leaf` at `index` in the tree of `size` with `root`? */
+export function verifyInclusion(index: number, size: number, leaf: Hex, proof: readonly Hex[], root: Hex): boolean {
+  if (!(Number.isInteger(index) && Number.isInteger(size) && index >= 0 && index < size)) return false;
+  const walk = proofWalk(index, size - 1, proof.length);
+  if (!walk) return false;
+  const r = proof.reduce((h, p, i) => (walk.left[i] ? nodeHash(p, h) : nodeHash(h, p)), leaf);
+  return walk.sn === 0 && r === root;
 }
 
 /** RFC 9162 §2.1.4.2: does `proof` show the tree (`second`, `secondRoot`) extends (`first`, `firstRoot`)? */
@@ -161,26 +170,15 @@ export function verifyConsistency(first: number, second: number, firstRoot: Hex,
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
+  const walk = proofWalk(fn, sn, path.length - 1);
+  if (!walk) return false;
   let fr = path[0]!;
   let sr = path[0]!;
-  for (const c of path.slice(1)) {
-    // Stryker disable next-line ConditionalExpression: RFC 9162 early stop; an over-long path changes fr, so fr === firstRoot fails anyway.
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
-      fr = nodeHash(c, fr);
-      sr = nodeHash(c, sr);
-      // Stryker disable next-line ConditionalExpression: as in verifyInclusion, fn is not 0 here.
-      while (fn % 2 === 0 && fn !== 0) {
-        fn = Math.floor(fn / 2);
-        sn = Math.floor(sn / 2);
-      }
-    } else {
-      sr = nodeHash(sr, c);
-    }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
-  return fr === firstRoot && sr === secondRoot && sn === 0;
+  path.slice(1).forEach((c, i) => {
+    if (walk.left[i]) fr = nodeHash(c, fr);
+    sr = walk.left[i] ? nodeHash(c, sr) : nodeHash(sr, c);
+  });
+  return fr === firstRoot && sr === secondRoot && walk.sn === 0;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { FaultBoard } from "./faults";
 import { newId } from "./ids";
 import { nowUnix } from "./objects";
 import { REFUND_MODES, settleRefund, type Answer, type Behaviour } from "./refunds";
+import { inTransaction } from "./schema";
 
 export const createPaymentIntentInput = z.strictObject({
   id: z
@@ -97,18 +98,8 @@ export async function handleControl(state: ControlState, method: string, path: s
     case "POST refunds/:id/settle": {
       const input = settleInput.safeParse(body);
       if (!input.success) return bad(z.prettifyError(input.error));
-      const client = await state.pool.connect();
-      try {
-        await client.query("BEGIN");
-        const refund = await settleRefund(client, parts[1]!, input.data.status, state.withEvents);
-        await client.query("COMMIT");
-        return refund ? { status: 200, body: refund } : bad(`Refund '${parts[1]}' does not exist or is not pending`, 409);
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      const refund = await inTransaction(state.pool, (client) => settleRefund(client, parts[1]!, input.data.status, state.withEvents));
+      return refund ? { status: 200, body: refund } : bad(`Refund '${parts[1]}' does not exist or is not pending`, 409);
     }
     case "GET counters":
       return { status: 200, body: await counters(state) };

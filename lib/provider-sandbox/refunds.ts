@@ -4,6 +4,7 @@
 import type pg from "pg";
 import type { FormObject, FormValue } from "./form";
 import { newId } from "./ids";
+import { inTransaction } from "./schema";
 import { eventObject, nowUnix, refundObject, stripeError, type ErrorAnswer, type RefundRow, type RefundStatus, type StripeRefund } from "./objects";
 
 export type RefundMode = "succeed" | "pending_then_succeed" | "pending_then_fail" | "pending" | "fail";
@@ -240,18 +241,13 @@ export async function settleRefund(client: pg.PoolClient, id: string, to: "succe
   return refund;
 }
 
-/** Settles the pending refunds whose time has come; returns how many. */
-export async function settleDueRefunds(client: pg.PoolClient, withEvents: boolean): Promise<number> {
-  await client.query("BEGIN");
-  try {
+/** Settles the pending refunds whose time has come, in one transaction; returns how many. */
+export function settleDueRefunds(pool: pg.Pool, withEvents: boolean): Promise<number> {
+  return inTransaction(pool, async (client) => {
     const due = await client.query<{ id: string; settle_to: "succeeded" | "failed" }>(
       "SELECT id, settle_to FROM refunds WHERE status = 'pending' AND settle_at <= now() AND settle_to IS NOT NULL ORDER BY settle_at LIMIT 50 FOR UPDATE SKIP LOCKED",
     );
     for (const row of due.rows) await settleRefund(client, row.id, row.settle_to, withEvents);
-    await client.query("COMMIT");
     return due.rowCount ?? 0;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  }
+  });
 }

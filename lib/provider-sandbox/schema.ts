@@ -90,12 +90,27 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
 }
 
 export async function ensureSchema(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(pool, async (client) => {
     await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK]);
     await client.query(DDL);
-    await client.query("COMMIT");
+  });
+}
+
+/**
+ * Runs `fn` in one transaction on a pooled client: COMMIT when it returns, ROLLBACK when it throws or when it
+ * called `rollback()` (a refusal that must leave nothing behind, advisory locks included); the client always goes
+ * back to the pool.
+ */
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient, rollback: () => void) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let rolledBack = false;
+  try {
+    await client.query("BEGIN");
+    const value = await fn(client, () => {
+      rolledBack = true;
+    });
+    await client.query(rolledBack ? "ROLLBACK" : "COMMIT");
+    return value;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;

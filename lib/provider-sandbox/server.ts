@@ -11,7 +11,7 @@ import { canonicalForm, FormError, parseStripeForm, type FormObject } from "./fo
 import { newId } from "./ids";
 import { stripeError, type ErrorAnswer } from "./objects";
 import { createRefund, listRefunds, REFUND_MODES, retrieveRefund, settleDueRefunds, validateCreateRefund, type Answer, type Behaviour } from "./refunds";
-import { ensureDatabase, ensureSchema } from "./schema";
+import { ensureDatabase, ensureSchema, inTransaction } from "./schema";
 import { deliverDueEvents, type WebhookTarget } from "./webhooks";
 
 export type SandboxProviderOptions = {
@@ -146,28 +146,24 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
       .update(`POST /v1/refunds ${canonicalForm(form)}`)
       .digest("hex");
     const fault = faults.match({ endpoint: "create", paymentIntent: params.paymentIntent });
-    const client = await pool.connect();
-    let answer: Answer;
-    const headers: Record<string, string> = {};
-    try {
-      await client.query("BEGIN");
+    type Outcome = { refused: ErrorAnswer } | { answer: Answer; headers: Record<string, string> };
+    const outcome = await inTransaction(pool, async (client, rollback): Promise<Outcome> => {
       if (idempotencyKey !== null) {
         // Held until COMMIT/ROLLBACK: a second request with this key meanwhile gets 409, like Stripe.
         const lock = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok", [
           `${IDEMPOTENCY_NAMESPACE}:${idempotencyKey}`,
         ]);
         if (!lock.rows[0]!.ok) {
-          await client.query("ROLLBACK");
+          rollback();
           stats.idempotencyConflicts!++;
-          return send(
-            res,
-            stripeError(
+          return {
+            refused: stripeError(
               409,
               "idempotency_error",
               `There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through): ${idempotencyKey}. Please try again later.`,
               { code: "idempotency_key_in_use" },
             ),
-          );
+          };
         }
       }
       if (fault.latencyMs > 0) await sleep(fault.latencyMs);
@@ -180,46 +176,41 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
             );
       const saved = previous?.rows[0];
       if (saved && saved.fingerprint !== fingerprint) {
-        await client.query("ROLLBACK");
+        rollback();
         stats.idempotencyMismatches!++;
-        return send(
-          res,
-          stripeError(
+        return {
+          refused: stripeError(
             400,
             "idempotency_error",
             `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
           ),
-        );
+        };
       }
       if (fault.action === "fail_5xx") {
-        await client.query("ROLLBACK");
+        rollback();
         stats.failed5xx!++;
-        return send(res, stripeError(500, "api_error", "An unknown error occurred (sandbox fault fail_5xx); nothing was committed."));
+        return { refused: stripeError(500, "api_error", "An unknown error occurred (sandbox fault fail_5xx); nothing was committed.") };
       }
       if (saved) {
-        await client.query("ROLLBACK");
+        rollback();
         stats.replayed!++;
-        answer = { status: saved.status_code, body: saved.body };
-        headers["idempotent-replayed"] = "true";
-        headers["original-request"] = saved.request_id;
-      } else {
-        answer = await createRefund(client, params, { behaviour, idempotencyKey, withEvents: webhook !== null });
-        // Stripe saves the result of every request that started executing, errors included.
-        if (idempotencyKey !== null) {
-          await client.query(
-            "INSERT INTO idempotency_keys (key, method, path, fingerprint, request_id, status_code, body) VALUES ($1, 'POST', '/v1/refunds', $2, $3, $4, $5)",
-            [idempotencyKey, fingerprint, String(res.getHeader("request-id")), answer.status, JSON.stringify(answer.body)],
-          );
-        }
-        await client.query("COMMIT");
+        return {
+          answer: { status: saved.status_code, body: saved.body },
+          headers: { "idempotent-replayed": "true", "original-request": saved.request_id },
+        };
       }
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-    finish(req, res, fault, answer, headers);
+      const answer = await createRefund(client, params, { behaviour, idempotencyKey, withEvents: webhook !== null });
+      // Stripe saves the result of every request that started executing, errors included.
+      if (idempotencyKey !== null) {
+        await client.query(
+          "INSERT INTO idempotency_keys (key, method, path, fingerprint, request_id, status_code, body) VALUES ($1, 'POST', '/v1/refunds', $2, $3, $4, $5)",
+          [idempotencyKey, fingerprint, String(res.getHeader("request-id")), answer.status, JSON.stringify(answer.body)],
+        );
+      }
+      return { answer, headers: {} };
+    });
+    if ("refused" in outcome) return send(res, outcome.refused);
+    finish(req, res, fault, outcome.answer, outcome.headers);
   };
 
   const readRoute = async (req: IncomingMessage, res: ServerResponse, run: () => Promise<Answer>, paymentIntent: string | null) => {
@@ -296,12 +287,7 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
   const tick = async () => {
-    const client = await pool.connect();
-    try {
-      await settleDueRefunds(client, webhook !== null);
-    } finally {
-      client.release();
-    }
+    await settleDueRefunds(pool, webhook !== null);
     if (webhook) await deliverDueEvents(pool, webhook, log);
   };
   const schedule = () => {

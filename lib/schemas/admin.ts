@@ -86,40 +86,27 @@ export const listStaffInput = z.object({ q: z.string().trim().max(100).optional(
 export const renamePasskeyInput = z.strictObject({ name: z.string().trim().min(1).max(64) });
 export const removePasskeyInput = z.strictObject({ ...stepUp });
 
-const minutes = (max: number) => z.number().int().min(1).max(max);
-const minorOrNull = (min: number) => z.number().int().min(min).max(Number.MAX_SAFE_INTEGER).nullable();
+/** A whole number from `min` to `max`. */
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+const minorOrNull = (min: number) => int(min, Number.MAX_SAFE_INTEGER).nullable();
+const MINUTES_PER_DAY = 24 * 60;
+const SECONDS_PER_DAY = 24 * 3600;
 /** Every policy value with its allowed range (lib/domain/policy.ts says which way loosens). */
 export const policyValuesSchema = z.strictObject({
-  approvalExpiryMinutes: minutes(7 * 24 * 60),
-  stepUpMinutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 60),
+  approvalExpiryMinutes: int(1, 7 * MINUTES_PER_DAY),
+  stepUpMinutes: int(0, MINUTES_PER_DAY),
   dualApprovalThresholdMinor: minorOrNull(0),
   reviewerDailyApprovalLimitMinor: minorOrNull(1),
-  maxApprovalAgeMinutes: minutes(30 * 24 * 60),
-  retentionDays: z.number().int().min(1).max(36_500),
-  maxCallsPerTrace: z.number().int().min(1).max(100_000),
-  maxRepeatsPerTrace: z.number().int().min(1).max(100_000),
-  maxErrorsPerTrace: z.number().int().min(1).max(100_000),
-  rejectionCooldownMinutes: z
-    .number()
-    .int()
-    .min(0)
-    .max(30 * 24 * 60),
-  maxCallsPerKeyPerWindow: z.number().int().min(1).max(1_000_000),
-  maxCallsPerEndUserPerWindow: z.number().int().min(1).max(1_000_000),
-  windowSeconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 3600),
-  endUserTokenMaxAgeSeconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(30 * 24 * 3600),
+  maxApprovalAgeMinutes: int(1, 30 * MINUTES_PER_DAY),
+  retentionDays: int(1, 36_500),
+  maxCallsPerTrace: int(1, 100_000),
+  maxRepeatsPerTrace: int(1, 100_000),
+  maxErrorsPerTrace: int(1, 100_000),
+  rejectionCooldownMinutes: int(0, 30 * MINUTES_PER_DAY),
+  maxCallsPerKeyPerWindow: int(1, 1_000_000),
+  maxCallsPerEndUserPerWindow: int(1, 1_000_000),
+  windowSeconds: int(1, SECONDS_PER_DAY),
+  endUserTokenMaxAgeSeconds: int(1, 30 * SECONDS_PER_DAY),
 });
 /** POST /api/admin/policy: the values to change (the others stay as in the active version). */
 export const proposePolicyInput = z.strictObject({ values: policyValuesSchema.partial(), stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/server/db/client";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 
 /** A trace id for one admin action (admin changes are not part of an agent's trace). */
@@ -18,10 +18,8 @@ export function recordAdminEvent(
   actor: Actor,
   input: { action: string; traceId?: string; outcome?: string; target: Record<string, unknown>; before?: unknown; after?: unknown; clear?: string[] },
 ) {
-  return recordAuditEvent(tx, {
-    tenantId: actor.tenantId,
+  return recordStaffEvent(tx, actor, {
     traceId: input.traceId ?? adminTraceId(),
-    actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
     action: `admin:${input.action}`,
     outcome: input.outcome ?? "ok",
     data: { target: input.target, before: input.before ?? null, after: input.after ?? null },

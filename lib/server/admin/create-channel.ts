@@ -8,7 +8,7 @@ import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { recordAdminEvent } from "./admin-audit";
-import { zodProblem } from "./zod-problem";
+import { parseForm } from "./zod-problem";
 
 /** A fresh HS256 secret for end-user tokens (256 random bits). */
 export const generateChannelSecret = () => randomBytes(32).toString("base64url");
@@ -19,9 +19,7 @@ export const generateChannelSecret = () => randomBytes(32).toString("base64url")
  */
 export async function createChannel(actor: Actor, raw: unknown): Promise<{ id: string; slug: string; secret: string }> {
   assertCan(actor.roles, "admin:manage");
-  const parsed = createChannelInput.safeParse(raw);
-  if (!parsed.success) throw zodProblem(parsed.error);
-  const input = parsed.data;
+  const input = parseForm(createChannelInput, raw);
   await requireStepUp(actor, input.stepUpPassword);
   const secret = generateChannelSecret();
   try {

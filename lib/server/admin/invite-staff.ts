@@ -8,7 +8,7 @@ import { db } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { recordAdminEvent } from "./admin-audit";
 import { issueSetupToken } from "./setup-token";
-import { zodProblem } from "./zod-problem";
+import { parseForm } from "./zod-problem";
 
 /**
  * Invites a person to the admin's tenant: a staff row without a password and a one-time setup link
@@ -17,9 +17,7 @@ import { zodProblem } from "./zod-problem";
  */
 export async function inviteStaff(actor: Actor, raw: unknown): Promise<{ id: string; setupUrl: string; expiresAt: Date }> {
   assertCan(actor.roles, "admin:manage");
-  const parsed = inviteStaffInput.safeParse(raw);
-  if (!parsed.success) throw zodProblem(parsed.error);
-  const input = parsed.data;
+  const input = parseForm(inviteStaffInput, raw);
   await requireStepUp(actor, input.stepUpPassword);
   try {
     return await db().$transaction(async (tx) => {

@@ -8,7 +8,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
-import { zodProblem } from "./zod-problem";
+import { parseForm } from "./zod-problem";
 
 /**
  * Issues an agent key on a channel of the admin's tenant. The key (`agk_` + 256 random bits) is returned
@@ -21,9 +21,7 @@ export async function issueAgentKey(
   now = new Date(),
 ): Promise<{ id: string; key: string; keyPrefix: string; tools: string[]; expiresAt: Date | null }> {
   assertCan(actor.roles, "admin:manage");
-  const parsed = issueAgentKeyInput.safeParse(raw);
-  if (!parsed.success) throw zodProblem(parsed.error);
-  const input = parsed.data;
+  const input = parseForm(issueAgentKeyInput, raw);
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt <= now) throw new AppError("invalid_arguments", "expiresAt: must be in the future.", { field: "expiresAt", problem: "past" });
   await requireStepUp(actor, input.stepUpPassword);

@@ -7,7 +7,7 @@ import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { generateChannelSecret } from "./create-channel";
-import { zodProblem } from "./zod-problem";
+import { parseForm } from "./zod-problem";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,9 +21,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function rotateChannelSecret(actor: Actor, channelId: string, raw: unknown, now = new Date()) {
   assertCan(actor.roles, "admin:manage");
   if (!UUID.test(channelId)) throw new AppError("not_found", "No such channel.");
-  const parsed = rotateChannelSecretInput.safeParse(raw ?? {});
-  if (!parsed.success) throw zodProblem(parsed.error);
-  const input = parsed.data;
+  const input = parseForm(rotateChannelSecretInput, raw ?? {});
   await requireStepUp(actor, input.stepUpPassword);
   const secret = generateChannelSecret();
   const previousSecretValidUntil = input.overlapMinutes > 0 ? new Date(now.getTime() + input.overlapMinutes * 60_000) : null;

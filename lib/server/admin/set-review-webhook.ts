@@ -1,14 +1,11 @@
 import "server-only";
 import { inputProblems, invalidArguments } from "@/lib/domain/validation";
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { generateWebhookSecret } from "@/lib/domain/webhook-signature";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { webhookAllowPrivate } from "@/lib/server/env";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { updateOwnTenant, webhookUrlRefused } from "@/lib/server/admin/update-own-tenant";
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, type WebhookUrlProblem } from "@/lib/server/notifications/webhook-url";
 
 /** `save` sets the URL and issues a new secret; `clear` turns the webhook off (URL and secret removed). */
@@ -36,29 +33,20 @@ export async function setReviewWebhook(actor: Actor, raw: unknown): Promise<SetR
   let secret: string | null = null;
   if (input.intent === "save") {
     const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
-    if (!checked.ok) {
-      throw invalidArguments(problemMessages[checked.problem], [{ path: "$.url", expected: "a public https URL", message: problemMessages[checked.problem] }], {
-        problem: checked.problem,
-      });
-    }
+    if (!checked.ok) throw webhookUrlRefused(checked.problem, problemMessages[checked.problem]);
     url = checked.url.toString();
     secret = generateWebhookSecret();
   }
 
-  await db().$transaction(async (tx) => {
-    // Tenant scope in the where: an admin can only ever change their own tenant.
-    const updated = await tx.tenant.updateMany({ where: { id: actor.tenantId, active: true }, data: { reviewWebhookUrl: url, reviewWebhookSecret: secret } });
-    if (updated.count !== 1) throw new AppError("not_found", "Tenant not found.");
-    await recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
-      traceId: `admin-${randomUUID()}`,
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+  await updateOwnTenant(
+    actor,
+    { reviewWebhookUrl: url, reviewWebhookSecret: secret },
+    {
       action: "admin:set_review_webhook",
-      outcome: "ok",
       data: { url, enabled: url !== null },
       redaction: { clear: ["url", "enabled"], maxTextLength: MAX_WEBHOOK_URL_LENGTH },
-    });
-  });
+    },
+  );
   return { url, secret };
 }
 

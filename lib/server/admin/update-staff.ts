@@ -6,7 +6,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
-import { zodProblem } from "./zod-problem";
+import { parseForm } from "./zod-problem";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -24,9 +24,7 @@ export type StaffState = { roles: string[]; disabled: boolean; locked: boolean; 
 export async function updateStaff(actor: Actor, id: string, raw: unknown): Promise<{ id: string; before: StaffState; after: StaffState }> {
   assertCan(actor.roles, "admin:manage");
   if (!UUID.test(id)) throw new AppError("not_found", "No such staff member.");
-  const parsed = updateStaffInput.safeParse(raw);
-  if (!parsed.success) throw zodProblem(parsed.error);
-  const input = parsed.data;
+  const input = parseForm(updateStaffInput, raw);
   const self = id === actor.userId;
   if (self && input.roles !== undefined)
     throw new AppError("permission_denied", "You cannot change your own roles; ask another admin.", { reason: "own_roles" });

@@ -2,13 +2,13 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/outcome";
 import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
-import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, type EvidencePack, type PackEvent } from "@/lib/domain/evidence-pack";
+import { EVIDENCE_PACK_FORMAT, executionFacts, serializeEvidencePack, type EvidencePack, type PackEvent } from "@/lib/domain/evidence-pack";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { inclusionProof } from "@/lib/domain/merkle";
 import { auditContentOf } from "@/lib/domain/audit-log";
-import { recordAuditEvent } from "./record-event";
+import { recordStaffEvent } from "./record-event";
 import { leafIndexesOf } from "./audit-event-view";
 import { latestCheckpoint, withNodes } from "./tree-store";
 import { authorizeAuditAccess } from "./search-audit-events";
@@ -90,27 +90,15 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
             : null,
       };
     }),
-    execution: p.execution
-      ? {
-          id: p.execution.id,
-          status: p.execution.status,
-          idempotencyKey: p.execution.idempotencyKey,
-          providerRefundId: p.execution.providerRefundId,
-          attempts: p.execution.attempts,
-          reconciliations: p.execution.reconciliations,
-          settledAt: p.execution.settledAt?.toISOString() ?? null,
-        }
-      : null,
+    execution: p.execution ? { id: p.execution.id, ...executionFacts(p.execution) } : null,
     refunds: refunds.map((r) => ({ id: r.id, status: r.status, providerRefundId: r.providerRefundId, amountMinor: r.amountMinor, currency: r.currency })),
     events: events.map((e) => toPackEvent(e, proven.has(e.id) ? leafIndex.get(e.id)! : null, proofs.get(e.id) ?? null)),
     checkpoint,
   };
   const body = serializeEvidencePack(pack);
   await db().$transaction((tx) =>
-    recordAuditEvent(tx, {
-      tenantId,
+    recordStaffEvent(tx, actor, {
       traceId: p.traceId,
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
       action: "audit:evidence_pack",
       outcome: "ok",
       proposal: { id: p.id, hash: p.hash },

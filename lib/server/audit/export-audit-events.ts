@@ -2,7 +2,7 @@ import "server-only";
 import type { AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
-import { recordAuditEvent } from "./record-event";
+import { recordStaffEvent } from "./record-event";
 import { auditLookupTraceId, authorizeAuditAccess, findAuditEvents, parseAuditSearch, searchAuditClear, searchAuditData } from "./search-audit-events";
 import type { AuditEventView } from "./audit-event-view";
 
@@ -60,10 +60,8 @@ export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, f
         if (!page.nextCursor) break;
         cursor = Number(page.nextCursor);
       }
-      await recordAuditEvent(tx, {
-        tenantId: actor.tenantId,
+      await recordStaffEvent(tx, actor, {
         traceId: auditLookupTraceId("export", f.traceId),
-        actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
         action: "audit:export",
         outcome: "ok",
         data: searchAuditData(f, { format, count: events.length }),

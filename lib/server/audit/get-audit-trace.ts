@@ -1,9 +1,10 @@
 import "server-only";
 import { verifyPasskeyApproval } from "@/lib/domain/verify-passkey-approval";
+import { executionFacts, type ExecutionFacts } from "@/lib/domain/evidence-pack";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
-import { recordAuditEvent } from "./record-event";
+import { recordStaffEvent } from "./record-event";
 import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
 
@@ -35,14 +36,7 @@ export type AuditTrace = {
       passkeyCheck: "verified" | "failed" | "not_applicable";
       passkeyDetail: string | null;
     }[];
-    execution: {
-      status: string;
-      idempotencyKey: string;
-      providerRefundId: string | null;
-      attempts: number;
-      reconciliations: number;
-      settledAt: string | null;
-    } | null;
+    execution: ExecutionFacts | null;
   }[];
   legalHold: { reason: string; createdAt: string } | null;
 };
@@ -141,24 +135,13 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
             };
           }),
         ),
-        execution: p.execution
-          ? {
-              status: p.execution.status,
-              idempotencyKey: p.execution.idempotencyKey,
-              providerRefundId: p.execution.providerRefundId,
-              attempts: p.execution.attempts,
-              reconciliations: p.execution.reconciliations,
-              settledAt: p.execution.settledAt?.toISOString() ?? null,
-            }
-          : null,
+        execution: p.execution ? executionFacts(p.execution) : null,
       })),
     ),
   };
   await db().$transaction((tx) =>
-    recordAuditEvent(tx, {
-      tenantId,
+    recordStaffEvent(tx, actor, {
       traceId: auditLookupTraceId("view", id),
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
       action: "audit:view_trace",
       outcome: rows.length ? "ok" : "not_found",
       data: { traceId: id, events: rows.length },

@@ -4,8 +4,8 @@ import { assertCan } from "@/lib/domain/permissions";
 import { parseInput } from "@/lib/domain/validation";
 import { AppError } from "@/lib/domain/outcome";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
-import { recordAuditEvent } from "./record-event";
+import { db, type Tx } from "@/lib/server/db/client";
+import { recordStaffEvent } from "./record-event";
 
 export const legalHoldInput = z.object({ traceId: z.string().trim().min(1).max(128), reason: z.string().trim().min(3).max(500) });
 export type LegalHoldInput = z.infer<typeof legalHoldInput>;
@@ -23,15 +23,12 @@ export async function placeLegalHold(actor: Actor, input: LegalHoldInput) {
       // Placing a released hold again makes it active again.
       update: { releasedAt: null, releasedById: null, reason, createdById: actor.userId },
     });
-    await recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
-      traceId,
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
-      action: "audit:legal_hold",
-      outcome: "ok",
-      data: { traceId, reason },
-      redaction: { clear: ["traceId"] },
-    });
+    await recordHoldEvent(tx, actor, "audit:legal_hold", traceId, reason);
     return hold;
   });
+}
+
+/** The audit event of placing or releasing a hold, in the held trace (the trace id and the reason stay readable). */
+export function recordHoldEvent(tx: Tx, actor: Actor, action: "audit:legal_hold" | "audit:legal_hold_release", traceId: string, reason: string) {
+  return recordStaffEvent(tx, actor, { traceId, action, outcome: "ok", data: { traceId, reason }, redaction: { clear: ["traceId"] } });
 }

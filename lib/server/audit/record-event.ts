@@ -47,6 +47,15 @@ export type AuditEventInput = {
 
 export type RecordedAuditEvent = { id: string; hash: string };
 
+/** The event of something a signed-in staff member did in their own tenant: who and how they signed in. */
+export function recordStaffEvent(
+  tx: Tx | SqlClient,
+  actor: { tenantId: string; userId: string; authMethod: string },
+  input: Omit<AuditEventInput, "tenantId" | "actor">,
+): Promise<RecordedAuditEvent> {
+  return recordAuditEvent(tx, { ...input, tenantId: actor.tenantId, actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod } });
+}
+
 const short = (value: string | null | undefined, max: number, seen: Set<string>): string | null =>
   value == null || value === "" ? null : truncateText(scrubText(value, auditFingerprint, seen), max);
 

@@ -1,12 +1,10 @@
 import "server-only";
 import { assertCan } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
+import { parseInput } from "@/lib/domain/validation";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
-import { legalHoldInput } from "./place-legal-hold";
-import { recordAuditEvent } from "./record-event";
-
-const releaseInput = legalHoldInput.pick({ traceId: true, reason: true });
+import { legalHoldInput, recordHoldEvent } from "./place-legal-hold";
 
 /**
  * Releases an active legal hold of the actor's tenant (admins): the next retention purge may then drop the
@@ -15,24 +13,14 @@ const releaseInput = legalHoldInput.pick({ traceId: true, reason: true });
  */
 export async function releaseLegalHold(actor: Actor, input: { traceId: string; reason: string }) {
   assertCan(actor.roles, "admin:manage");
-  const parsed = releaseInput.safeParse(input);
-  if (!parsed.success) throw new AppError("invalid_arguments", "A trace id and a reason are required.");
-  const { traceId, reason } = parsed.data;
+  const { traceId, reason } = parseInput(legalHoldInput, input, "A trace id and a reason are required.");
   return db().$transaction(async (tx) => {
     const released = await tx.auditLegalHold.updateMany({
       where: { tenantId: actor.tenantId, traceId, releasedAt: null },
       data: { releasedAt: new Date(), releasedById: actor.userId },
     });
     if (released.count !== 1) throw new AppError("not_found", "No active legal hold on this trace.");
-    await recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
-      traceId,
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
-      action: "audit:legal_hold_release",
-      outcome: "ok",
-      data: { traceId, reason },
-      redaction: { clear: ["traceId"] },
-    });
+    await recordHoldEvent(tx, actor, "audit:legal_hold_release", traceId, reason);
     return { traceId, released: true };
   });
 }

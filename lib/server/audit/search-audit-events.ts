@@ -8,7 +8,7 @@ import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
 import { auditFingerprint } from "./fingerprint";
-import { recordAuditEvent } from "./record-event";
+import { recordStaffEvent } from "./record-event";
 import { toAuditEventView, withActorNames, type AuditEventView } from "./audit-event-view";
 import type { LoggedEvent } from "@/lib/domain/audit-log";
 
@@ -109,10 +109,8 @@ export async function authorizeAuditAccess(
 ): Promise<void> {
   if (can(actor.roles, permission)) return;
   await db().$transaction((tx) =>
-    recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
+    recordStaffEvent(tx, actor, {
       traceId: auditLookupTraceId("denied", traceId),
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
       action,
       outcome: "permission_denied",
       data: { ...data, permission },
@@ -136,10 +134,8 @@ export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): 
   const found = await findAuditEvents(db(), actor.tenantId, f);
   // Who each actor is (staff name, agent key name), looked up after the search, in this tenant only.
   const page = { ...found, events: await withActorNames(db(), actor.tenantId, found.events) };
-  await recordAuditEvent(db(), {
-    tenantId: actor.tenantId,
+  await recordStaffEvent(db(), actor, {
     traceId: auditLookupTraceId("search", f.traceId),
-    actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
     action: "audit:search",
     outcome: "ok",
     data: searchAuditData(f, { results: page.events.length }),

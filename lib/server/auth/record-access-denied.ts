@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 
 export const DENIAL_WINDOW_SECONDS = 60;
@@ -28,10 +28,8 @@ export async function recordAccessDenied(actor: Actor, input: { permission?: str
       await tx.accessDenialWindow.deleteMany({
         where: { tenantId: actor.tenantId, staffUserId: actor.userId, windowStart: { lt: new Date(now.getTime() - 86_400_000) } },
       });
-      await recordAuditEvent(tx, {
-        tenantId: actor.tenantId,
+      await recordStaffEvent(tx, actor, {
         traceId: `denied-${randomUUID()}`,
-        actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
         action: "access:denied",
         outcome: "permission_denied",
         data: {

@@ -6,7 +6,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import { checkExecutionNowInput } from "@/lib/schemas/executions";
 import type { CheckNowResult } from "@/lib/schemas/execution-dto";
 import { db } from "@/lib/server/db/client";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import type { Actor } from "@/lib/server/auth/actor";
 
@@ -30,10 +30,8 @@ export async function checkExecutionNow(actor: Actor, raw: unknown): Promise<Che
       if (!ex) throw new AppError("not_found", "No such execution.");
       const settled = isExecutionSettled(ex.status);
       if (!settled) await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date() });
-      await recordAuditEvent(tx, {
-        tenantId: actor.tenantId,
+      await recordStaffEvent(tx, actor, {
         traceId: ex.proposal.traceId,
-        actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
         action: "execution:check_now",
         outcome: settled ? "ok" : "result_pending",
         proposal: { id: ex.proposal.id, hash: ex.proposal.hash },

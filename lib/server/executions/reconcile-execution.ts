@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { executionStatus as E, isExecutionSettled } from "@/lib/domain/execution-state";
 import { db, type Tx } from "@/lib/server/db/client";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordAuditEvent, type AuditEventInput } from "@/lib/server/audit/record-event";
 import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { applyProviderAnswer, settleWithRefund } from "./apply-provider-answer";
 import { executionTimings } from "@/lib/server/env";
@@ -17,19 +17,26 @@ type ReconcileFinding = "settled" | "still_pending" | "resent" | "no_answer" | "
 
 type Reconciled = { id: string; tenantId: string; proposalId: string; proposal: { hash: string; traceId: string } };
 
+/** An event of the reconciler about one execution, in its proposal's agent trace. */
+function recordReconcilerEvent(tx: Tx, ex: Reconciled, event: Pick<AuditEventInput, "action" | "outcome" | "data" | "redaction">) {
+  return recordAuditEvent(tx, {
+    ...event,
+    tenantId: ex.tenantId,
+    traceId: ex.proposal.traceId,
+    actor: { type: "system", id: "reconciler", authMethod: "job" },
+    proposal: { id: ex.proposalId, hash: ex.proposal.hash },
+  });
+}
+
 /**
  * One event per reconciliation run that reached a finding, numbered like `Execution.reconciliations`, with
  * the execution's state after it: "Check now" waits for the first one numbered after its click.
  */
 async function recordFinding(tx: Tx, ex: Reconciled, reconciliation: number, finding: ReconcileFinding, detail?: string): Promise<void> {
   const now = await tx.execution.findUniqueOrThrow({ where: { id: ex.id }, select: { status: true } });
-  await recordAuditEvent(tx, {
-    tenantId: ex.tenantId,
-    traceId: ex.proposal.traceId,
-    actor: { type: "system", id: "reconciler", authMethod: "job" },
+  await recordReconcilerEvent(tx, ex, {
     action: "execution:reconcile",
     outcome: isExecutionSettled(now.status) ? "ok" : "result_pending",
-    proposal: { id: ex.proposalId, hash: ex.proposal.hash },
     data: { executionId: ex.id, reconciliation, finding, status: now.status, ...(detail ? { cause: detail } : {}) },
     redaction: { clear: ["executionId", "reconciliation", "finding", "status", "cause"] },
   });
@@ -85,13 +92,9 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
     await db().$transaction(async (tx) => {
       if (others.length > 0) {
         // More than one refund for one proposal would be a duplicate effect: say so loudly.
-        await recordAuditEvent(tx, {
-          tenantId: ex.tenantId,
-          traceId: ex.proposal.traceId,
-          actor: { type: "system", id: "reconciler", authMethod: "job" },
+        await recordReconcilerEvent(tx, ex, {
           action: "execution:duplicate_detected",
           outcome: "internal_error",
-          proposal: { id: ex.proposalId, hash: ex.proposal.hash },
           data: { refundIds: search.refunds.map((r) => r.id) },
           redaction: { clear: ["refundIds"] },
         });
@@ -110,13 +113,9 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
       data: { attempts: { increment: 1 }, status: E.sending, lastAttemptAt: new Date() },
     });
     if (moved.count !== 1) return false;
-    await recordAuditEvent(tx, {
-      tenantId: ex.tenantId,
-      traceId: ex.proposal.traceId,
-      actor: { type: "system", id: "reconciler", authMethod: "job" },
+    await recordReconcilerEvent(tx, ex, {
       action: "execution:resend",
       outcome: "result_pending",
-      proposal: { id: ex.proposalId, hash: ex.proposal.hash },
       data: { executionId: ex.id, idempotencyKey: ex.idempotencyKey, attempt: ex.attempts + 1, because: "provider_has_no_refund" },
       redaction: { clear: ["executionId", "idempotencyKey", "attempt", "because"] },
     });

@@ -1,11 +1,9 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { inputProblems, invalidArguments } from "@/lib/domain/validation";
 import type { Actor } from "@/lib/server/auth/actor";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { updateOwnTenant, webhookUrlRefused } from "@/lib/server/admin/update-own-tenant";
 import { db } from "@/lib/server/db/client";
 import { webhookAllowPrivate } from "@/lib/server/env";
 import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, type WebhookUrlProblem } from "./webhook-url";
@@ -45,27 +43,15 @@ export async function setSlackWebhook(actor: Actor, raw: unknown): Promise<{ hos
   let url: string | null = null;
   if (parsed.data.intent === "save") {
     const checked = checkSlackWebhookUrl(parsed.data.url, webhookAllowPrivate());
-    if (!checked.ok) {
-      throw invalidArguments(problemMessages[checked.problem], [{ path: "$.url", expected: "a public https URL", message: problemMessages[checked.problem] }], {
-        problem: checked.problem,
-      });
-    }
+    if (!checked.ok) throw webhookUrlRefused(checked.problem, problemMessages[checked.problem]);
     url = checked.url.toString();
   }
   const host = url ? new URL(url).host : null;
-  await db().$transaction(async (tx) => {
-    const updated = await tx.tenant.updateMany({ where: { id: actor.tenantId, active: true }, data: { slackWebhookUrl: url } });
-    if (updated.count !== 1) throw new AppError("not_found", "Tenant not found.");
-    await recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
-      traceId: `admin-${randomUUID()}`,
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
-      action: "admin:set_slack_webhook",
-      outcome: "ok",
-      data: { host, enabled: url !== null },
-      redaction: { clear: ["host", "enabled"] },
-    });
-  });
+  await updateOwnTenant(
+    actor,
+    { slackWebhookUrl: url },
+    { action: "admin:set_slack_webhook", data: { host, enabled: url !== null }, redaction: { clear: ["host", "enabled"] } },
+  );
   return { host };
 }
 

@@ -4,20 +4,18 @@ import { AppError } from "@/lib/domain/outcome";
 import { removePasskeyInput, renamePasskeyInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
-import { zodProblem } from "@/lib/server/admin/zod-problem";
+import { parseForm } from "@/lib/server/admin/zod-problem";
 
 const CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1024}$/;
 const notFound = () => new AppError("not_found", "No such passkey.");
 // Only the owner's own, not yet removed passkeys: another person's (or tenant's) is simply not found.
 const own = (actor: Actor, id: string) => ({ id, staffUserId: actor.userId, tenantId: actor.tenantId, removedAt: null });
 
-const audit = (actor: Actor, action: string, data: Record<string, unknown>) => (tx: Parameters<typeof recordAuditEvent>[0]) =>
-  recordAuditEvent(tx, {
-    tenantId: actor.tenantId,
+const audit = (actor: Actor, action: string, data: Record<string, unknown>) => (tx: Parameters<typeof recordStaffEvent>[0]) =>
+  recordStaffEvent(tx, actor, {
     traceId: `account-${randomUUID()}`,
-    actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
     action,
     outcome: "ok",
     data,
@@ -27,15 +25,14 @@ const audit = (actor: Actor, action: string, data: Record<string, unknown>) => (
 /** Renames one of the actor's own passkeys. Audited with before → after. */
 export async function renamePasskey(actor: Actor, id: string, raw: unknown): Promise<{ id: string; name: string }> {
   if (!CREDENTIAL_ID.test(id)) throw notFound();
-  const parsed = renamePasskeyInput.safeParse(raw);
-  if (!parsed.success) throw zodProblem(parsed.error);
+  const input = parseForm(renamePasskeyInput, raw);
   return db().$transaction(async (tx) => {
     const row = await tx.passkeyCredential.findFirst({ where: own(actor, id), select: { name: true } });
     if (!row) throw notFound();
-    const updated = await tx.passkeyCredential.updateMany({ where: own(actor, id), data: { name: parsed.data.name } });
+    const updated = await tx.passkeyCredential.updateMany({ where: own(actor, id), data: { name: input.name } });
     if (updated.count !== 1) throw notFound();
-    await audit(actor, "account:rename_passkey", { credential: id.slice(0, 16), before: { name: row.name }, after: { name: parsed.data.name } })(tx);
-    return { id, name: parsed.data.name };
+    await audit(actor, "account:rename_passkey", { credential: id.slice(0, 16), before: { name: row.name }, after: { name: input.name } })(tx);
+    return { id, name: input.name };
   });
 }
 
@@ -46,11 +43,10 @@ export async function renamePasskey(actor: Actor, id: string, raw: unknown): Pro
  */
 export async function removePasskey(actor: Actor, id: string, raw: unknown = {}): Promise<{ id: string }> {
   if (!CREDENTIAL_ID.test(id)) throw notFound();
-  const parsed = removePasskeyInput.safeParse(raw ?? {});
-  if (!parsed.success) throw zodProblem(parsed.error);
+  const input = parseForm(removePasskeyInput, raw ?? {});
   const exists = await db().passkeyCredential.count({ where: own(actor, id) });
   if (exists !== 1) throw notFound();
-  await requireStepUp(actor, parsed.data.stepUpPassword);
+  await requireStepUp(actor, input.stepUpPassword);
   return db().$transaction(async (tx) => {
     const updated = await tx.passkeyCredential.updateMany({ where: own(actor, id), data: { removedAt: new Date() } });
     if (updated.count !== 1) throw notFound();

@@ -7,7 +7,7 @@ import { challengeOf } from "@/lib/domain/verify-passkey-approval";
 import { verifyPasskeyRegistrationInput } from "@/lib/schemas/passkeys";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { consumeChallenge } from "./challenges";
 
@@ -61,10 +61,8 @@ export async function registerPasskey(actor: Actor, raw: unknown): Promise<Regis
         name: label,
       },
     });
-    await recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
+    await recordStaffEvent(tx, actor, {
       traceId,
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
       action: "auth:passkey_register",
       outcome: "ok",
       // Not "credentialId": the audit writer drops any field named like a credential.

@@ -12,8 +12,8 @@ import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
-import { lockProposal, orderMismatch, recomputeHash } from "./proposal-guards";
-import { decisionError, refuse, type Decision } from "./decision";
+import { closePending, lockProposal, orderMismatch, recomputeHash } from "./proposal-guards";
+import { decisionError, invalidateAndRefuse, ORDER_CHANGED, refuse, refuseHashMismatch, type Decision } from "./decision";
 
 export type { ApprovalResult } from "@/lib/schemas/proposal-dto";
 
@@ -71,44 +71,19 @@ async function decide(
   const refusal = reviewerRefusal(p.status, "approve");
   if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status });
   if (p.expiresAt <= now) {
-    await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.expired, decidedAt: now } });
+    await closePending(tx, p.id, { status: S.expired, decidedAt: now });
     return refuse(tx, actor, traceId, ref, refusalCodeFor(S.expired), "This proposal expired before it was approved; re-prepare it from current data.", {
       expiresAt: p.expiresAt.toISOString(),
     });
   }
   if (recomputeHash(p) !== p.hash) {
     // The stored row no longer hashes to its recorded hash: it was altered outside the product.
-    await tx.proposal.updateMany({
-      where: { id: p.id, status: S.pendingApproval },
-      data: { status: S.invalidated, invalidationReason: "stored_hash_mismatch", decidedAt: now },
-    });
-    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.invalidated), "This proposal's stored data does not match its hash; it was invalidated.", {
-      reason: "stored_hash_mismatch",
-    });
+    const message = "This proposal's stored data does not match its hash; it was invalidated.";
+    return invalidateAndRefuse(tx, actor, traceId, ref, "stored_hash_mismatch", message, now);
   }
-  if (input.hash !== p.hash) {
-    return refuse(tx, actor, traceId, ref, "invalid_arguments", "The hash you approved is not this proposal's hash. Reload the proposal and review it again.", {
-      reason: "hash_mismatch",
-    });
-  }
+  if (input.hash !== p.hash) return refuseHashMismatch(tx, actor, traceId, ref, "approve");
   const mismatch = await orderMismatch(tx, p);
-  if (mismatch) {
-    await tx.proposal.updateMany({
-      where: { id: p.id, status: S.pendingApproval },
-      data: { status: S.invalidated, invalidationReason: mismatch, decidedAt: now },
-    });
-    return refuse(
-      tx,
-      actor,
-      traceId,
-      ref,
-      refusalCodeFor(S.invalidated),
-      "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.",
-      {
-        reason: mismatch,
-      },
-    );
-  }
+  if (mismatch) return invalidateAndRefuse(tx, actor, traceId, ref, mismatch, ORDER_CHANGED, now);
   if (p.requestedByStaffId === actor.userId) {
     return refuse(tx, actor, traceId, ref, "permission_denied", "You prepared or edited this proposal, so another reviewer must approve it.", {
       reason: "own_proposal",
@@ -180,8 +155,7 @@ async function decide(
   const approvals = p.approvals.length + 1;
   let status: ApprovalResult["status"] = S.pendingApproval;
   if (approvals >= p.requiredApprovals) {
-    const moved = await tx.proposal.updateMany({ where: { id: p.id, status: S.pendingApproval }, data: { status: S.approved, decidedAt: now } });
-    if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
+    if (!(await closePending(tx, p.id, { status: S.approved, decidedAt: now }))) throw new Error("proposal changed state under its row lock");
     status = S.approved;
     // Execution is a job committed with the approval: no approval without its execution request,
     // and the job key keeps it to one waiting job per proposal.

@@ -7,7 +7,7 @@ import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { ClaimResult } from "@/lib/schemas/proposal-dto";
 import { statusSql } from "@/lib/server/db/status-sql";
 import { db } from "@/lib/server/db/client";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,10 +33,8 @@ export async function claimProposal(actor: Actor, proposalId: string): Promise<C
       RETURNING "hash", "claimExpiresAt"`;
     const row = won[0];
     if (row) {
-      await recordAuditEvent(tx, {
-        tenantId: actor.tenantId,
+      await recordStaffEvent(tx, actor, {
         traceId,
-        actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
         action: "proposal:claim",
         outcome: "ok",
         proposal: { id: proposalId, hash: row.hash },
@@ -82,10 +80,8 @@ export async function releaseProposalClaim(actor: Actor, proposalId: string): Pr
       if (!exists) throw new AppError("not_found", "No such proposal.");
       return { proposalId, released: false };
     }
-    await recordAuditEvent(tx, {
-      tenantId: actor.tenantId,
+    await recordStaffEvent(tx, actor, {
       traceId,
-      actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
       action: "proposal:release_claim",
       outcome: "ok",
       proposal: { id: proposalId, hash: row.hash },

@@ -1,7 +1,7 @@
 import "server-only";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { Tx } from "@/lib/server/db/client";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { buildProposal } from "./build-proposal";
 
 type Old = {
@@ -62,10 +62,8 @@ export async function recordSupersede(
   old: { id: string; hash: string; amountMinor: number; traceId: string },
   made: { id: string; hash: string; amountMinor: number },
 ): Promise<void> {
-  await recordAuditEvent(tx, {
-    tenantId: actor.tenantId,
+  await recordStaffEvent(tx, actor, {
     traceId: old.traceId,
-    actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
     action,
     outcome: "approval_required",
     proposal: { id: made.id, hash: made.hash },

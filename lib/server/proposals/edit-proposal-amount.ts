@@ -1,14 +1,14 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { proposalStatus as S, refusalCodeFor, reviewerRefusal } from "@/lib/domain/proposal-state";
+import { proposalStatus as S, reviewerRefusal } from "@/lib/domain/proposal-state";
 import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { editProposalAmountInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
-import { lockProposal, orderMismatch } from "./proposal-guards";
+import { closePending, lockProposal, orderMismatch } from "./proposal-guards";
 import { createSupersedingProposal, recordSupersede } from "./create-superseding-proposal";
-import { decisionError, refuse, type Decision } from "./decision";
+import { decisionError, invalidateAndRefuse, ORDER_CHANGED, refuse, refuseHashMismatch, type Decision } from "./decision";
 
 /**
  * Edit = supersede: a reviewer lowers the amount of a pending proposal (a partial refund). That
@@ -27,52 +27,15 @@ export async function editProposalAmount(actor: Actor, raw: unknown): Promise<{ 
     const now = new Date();
     const refusal = reviewerRefusal(old.expiresAt <= now ? S.expired : old.status, "edit");
     if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: old.status }, action);
-    if (input.hash !== old.hash) {
-      return refuse(
-        tx,
-        actor,
-        traceId,
-        ref,
-        "invalid_arguments",
-        "The hash you edited is not this proposal's hash. Reload it and review it again.",
-        { reason: "hash_mismatch" },
-        action,
-      );
-    }
+    if (input.hash !== old.hash) return refuseHashMismatch(tx, actor, traceId, ref, "edit", action);
     if (input.amountMinor >= old.amountMinor) {
-      return refuse(
-        tx,
-        actor,
-        traceId,
-        ref,
-        "invalid_arguments",
-        "An edit can only lower the amount.",
-        { reason: "not_lower", maxMinor: old.amountMinor - 1 },
-        action,
-      );
+      const details = { reason: "not_lower", maxMinor: old.amountMinor - 1 };
+      return refuse(tx, actor, traceId, ref, "invalid_arguments", "An edit can only lower the amount.", details, action);
     }
     const mismatch = await orderMismatch(tx, old);
-    if (mismatch) {
-      await tx.proposal.updateMany({
-        where: { id: old.id, status: S.pendingApproval },
-        data: { status: S.invalidated, invalidationReason: mismatch, decidedAt: now },
-      });
-      return refuse(
-        tx,
-        actor,
-        traceId,
-        ref,
-        refusalCodeFor(S.invalidated),
-        "The order changed since this proposal was prepared, so it was invalidated.",
-        { reason: mismatch },
-        action,
-      );
-    }
-    const closed = await tx.proposal.updateMany({
-      where: { id: old.id, status: S.pendingApproval },
-      data: { status: S.invalidated, invalidationReason: "superseded_by_edit", decidedAt: now },
-    });
-    if (closed.count !== 1) throw new Error("proposal changed state under its row lock");
+    if (mismatch) return invalidateAndRefuse(tx, actor, traceId, ref, mismatch, ORDER_CHANGED, now, action);
+    const closed = await closePending(tx, old.id, { status: S.invalidated, invalidationReason: "superseded_by_edit", decidedAt: now });
+    if (!closed) throw new Error("proposal changed state under its row lock");
     const made = await createSupersedingProposal(tx, old, { wantedMinor: input.amountMinor, requestedByStaffId: actor.userId, now });
     if (!made.ok) throw new Error(`could not supersede an editable proposal: ${made.reason}`);
     await recordSupersede(tx, actor, action, old, made.proposal);

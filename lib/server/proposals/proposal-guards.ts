@@ -1,5 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/server/db/client";
+import type { Prisma } from "@/lib/server/db/generated/client";
+import { proposalStatus, type ProposalStatus } from "@/lib/domain/proposal-state";
 import { recomputeProposalHash, type HashableProposal } from "@/lib/domain/proposal-hash";
 import { refundableLeft } from "./refundable-left";
 
@@ -19,6 +21,20 @@ export async function lockProposal(tx: Tx, tenantId: string, id: string) {
     where: { id },
     include: { order: true, payment: true, tenant: true, approvals: { select: { approverId: true } } },
   });
+}
+
+/**
+ * Closes a proposal that is still pending approval — the guarded UPDATE every reviewer decision ends with
+ * (`WHERE status = pending_approval`), so a proposal another transaction already moved is never moved twice.
+ * Returns whether this call moved it.
+ */
+export async function closePending(
+  tx: Tx,
+  id: string,
+  data: Omit<Prisma.ProposalUpdateManyMutationInput, "status"> & { status: ProposalStatus },
+): Promise<boolean> {
+  const moved = await tx.proposal.updateMany({ where: { id, status: proposalStatus.pendingApproval }, data });
+  return moved.count === 1;
 }
 
 /** The hash recomputed from the proposal's own stored fields. */

@@ -8,8 +8,8 @@ import { rejectProposalInput, type RejectProposalInput } from "@/lib/schemas/pro
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
-import { lockProposal } from "./proposal-guards";
-import { decisionError, refuse, type Decision } from "./decision";
+import { closePending, lockProposal } from "./proposal-guards";
+import { decisionError, refuse, refuseHashMismatch, type Decision } from "./decision";
 
 /**
  * A reviewer rejects a pending proposal with a message for the customer (stored as `rejectionReason`; the
@@ -33,30 +33,16 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
   const ref = { id: p.id, hash: p.hash };
   const refusal = reviewerRefusal(p.status, "reject");
   if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status }, action);
-  if (input.hash !== p.hash) {
-    return refuse(
-      tx,
-      actor,
-      traceId,
-      ref,
-      "invalid_arguments",
-      "The hash you reviewed is not this proposal's hash. Reload it and review it again.",
-      { reason: "hash_mismatch" },
-      action,
-    );
-  }
+  if (input.hash !== p.hash) return refuseHashMismatch(tx, actor, traceId, ref, "reject", action);
   const now = new Date();
-  const moved = await tx.proposal.updateMany({
-    where: { id: p.id, status: proposalStatus.pendingApproval },
-    data: {
-      status: proposalStatus.rejected,
-      rejectionReason: input.customerMessage,
-      rejectionInternalNote: input.internalNote,
-      rejectedByStaffId: actor.userId,
-      decidedAt: now,
-    },
+  const moved = await closePending(tx, p.id, {
+    status: proposalStatus.rejected,
+    rejectionReason: input.customerMessage,
+    rejectionInternalNote: input.internalNote,
+    rejectedByStaffId: actor.userId,
+    decidedAt: now,
   });
-  if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
+  if (!moved) throw new Error("proposal changed state under its row lock");
   await recordAuditEvent(tx, {
     tenantId: p.tenantId,
     traceId,

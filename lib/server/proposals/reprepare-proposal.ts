@@ -6,7 +6,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import { reprepareProposalInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
-import { lockProposal } from "./proposal-guards";
+import { closePending, lockProposal } from "./proposal-guards";
 import { createSupersedingProposal, recordSupersede } from "./create-superseding-proposal";
 import { decisionError, refuse, type Decision } from "./decision";
 
@@ -32,7 +32,7 @@ export async function reprepareProposal(actor: Actor, raw: unknown): Promise<{ p
     if (!old) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.", undefined, action);
     const now = new Date();
     if (effectiveStatus(old, now) !== old.status) {
-      await tx.proposal.updateMany({ where: { id: old.id, status: S.pendingApproval }, data: { status: S.expired, decidedAt: now } });
+      await closePending(tx, old.id, { status: S.expired, decidedAt: now });
       old.status = S.expired;
     }
     if (!canBeReprepared(old, now)) {

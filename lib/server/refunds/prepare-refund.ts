@@ -6,7 +6,7 @@ import { sql, type SqlClient } from "@/lib/server/db/pg";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
 import { buildProposal, proposalFactsJoins, proposalFactsOf, type ProposalFactsRow } from "@/lib/server/proposals/build-proposal";
-import { approvalRequired } from "./proposal-answer";
+import { approvalRequired, type PendingProposalAnswer } from "./proposal-answer";
 
 type LockedOrder = { id: string; number: string; currency: string; capturedMinor: number; status: string };
 
@@ -136,18 +136,7 @@ export async function prepareRefund(tx: SqlClient, input: PrepareRefundInput, ct
   };
 }
 
-type PendingProposal = {
-  id: string;
-  hash: string;
-  amountMinor: number;
-  currency: string;
-  recipientKind: string;
-  recipientDisplay: string;
-  recipientHolder: string;
-  reason: string;
-  expiresAt: Date;
-  requiredApprovals: number;
-};
+type PendingProposal = PendingProposalAnswer;
 
 type SeenRow = { [K in keyof PendingProposal]: PendingProposal[K] | null } & {
   rejectedId: string | null;

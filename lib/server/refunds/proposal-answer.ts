@@ -2,7 +2,8 @@ import "server-only";
 import type { ToolOutcome } from "@/lib/domain/agent-protocol";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 
-type ProposalRow = {
+/** The proposal fields the agent is shown when one awaits review. */
+export type PendingProposalAnswer = {
   id: string;
   hash: string;
   amountMinor: number;
@@ -16,7 +17,7 @@ type ProposalRow = {
 };
 
 /** The `approval_required` answer: what a human will be asked to approve, exactly. */
-export function approvalRequired(p: ProposalRow, orderNumber: string): ToolOutcome {
+export function approvalRequired(p: PendingProposalAnswer, orderNumber: string): ToolOutcome {
   return {
     code: "approval_required",
     result: {

@@ -7,7 +7,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
-import { zodProblem } from "../zod-problem";
+import { parseForm } from "../zod-problem";
 import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
 
 /**
@@ -23,9 +23,8 @@ export async function decidePolicyChange(
 ): Promise<{ version: number; status: "active" | "rejected" }> {
   assertCan(actor.roles, "admin:manage");
   if (!Number.isInteger(version) || version < 1) throw new AppError("not_found", "No such policy version.");
-  const parsed = decidePolicyInput.safeParse(raw ?? {});
-  if (!parsed.success) throw zodProblem(parsed.error);
-  if (decision === "approve") await requireStepUp(actor, parsed.data.stepUpPassword);
+  const input = parseForm(decidePolicyInput, raw ?? {});
+  if (decision === "approve") await requireStepUp(actor, input.stepUpPassword);
   return db().$transaction(async (tx) => {
     await lockTenantPolicy(tx, actor.tenantId);
     const row = await tx.policyVersion.findFirst({ where: { tenantId: actor.tenantId, version } });

@@ -7,7 +7,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
-import { zodProblem } from "../zod-problem";
+import { parseForm } from "../zod-problem";
 import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
 
 export type ProposePolicyResult = { version: number; status: "active" | "awaiting_second_admin"; changes: PolicyChange[] };
@@ -20,14 +20,13 @@ export type ProposePolicyResult = { version: number; status: "active" | "awaitin
  */
 export async function proposePolicyChange(actor: Actor, raw: unknown): Promise<ProposePolicyResult> {
   assertCan(actor.roles, "admin:manage");
-  const parsed = proposePolicyInput.safeParse(raw);
-  if (!parsed.success) throw zodProblem(parsed.error);
-  await requireStepUp(actor, parsed.data.stepUpPassword);
+  const input = parseForm(proposePolicyInput, raw);
+  await requireStepUp(actor, input.stepUpPassword);
   return db().$transaction(async (tx) => {
     await lockTenantPolicy(tx, actor.tenantId);
     const active = await ensureActiveVersion(tx, actor.tenantId);
     const before = policyValuesSchema.parse(active.values);
-    const after: PolicyValues = { ...before, ...parsed.data.values };
+    const after: PolicyValues = { ...before, ...input.values };
     const changes = diffPolicy(before, after);
     if (changes.length === 0) throw new AppError("invalid_arguments", "Nothing changes: these are the active values.", { problem: "no_change" });
     const waiting = await tx.policyVersion.findFirst({ where: { tenantId: actor.tenantId, status: "awaiting_second_admin" }, select: { version: true } });
