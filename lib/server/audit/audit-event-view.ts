@@ -52,23 +52,3 @@ export async function toAuditEventViews(r: Tx | Db, rows: readonly Row[]): Promi
   );
   return rows.map((x) => toAuditEventView(x, idx.get(x.id) ?? null));
 }
-
-/**
- * The events with their actors' names: staff users and agent keys looked up by id in the viewer's tenant
- * only (an id from another tenant's row, were there one, names nobody here). Two indexed lookups per page.
- */
-export async function withActorNames(r: Tx | Db, tenantId: string, events: AuditEventView[]): Promise<AuditEventView[]> {
-  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const idsOf = (type: string) => [...new Set(events.filter((e) => e.actorType === type && e.actorId && uuid.test(e.actorId)).map((e) => e.actorId!))];
-  const staffIds = idsOf("staff");
-  const agentIds = idsOf("agent");
-  const [staff, agents] = await Promise.all([
-    staffIds.length ? r.staffUser.findMany({ where: { tenantId, id: { in: staffIds } }, select: { id: true, name: true, email: true } }) : [],
-    agentIds.length ? r.agentKey.findMany({ where: { tenantId, id: { in: agentIds } }, select: { id: true, name: true } }) : [],
-  ]);
-  const names = new Map<string, string>([
-    ...staff.map((s) => [`staff:${s.id}`, `${s.name} <${s.email}>`] as const),
-    ...agents.map((a) => [`agent:${a.id}`, a.name] as const),
-  ]);
-  return events.map((e) => ({ ...e, actorName: e.actorId ? (names.get(`${e.actorType}:${e.actorId}`) ?? null) : null }));
-}

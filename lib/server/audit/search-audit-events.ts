@@ -1,15 +1,15 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { Prisma } from "@/lib/server/db/generated/client";
 import { can, type Permission } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
 import { parseInput } from "@/lib/domain/validation";
 import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
+import { asSql, joinSql, pgAutocommit, sql, type Sql, type SqlClient } from "@/lib/server/db/pg";
 import { auditFingerprint } from "./fingerprint";
 import { recordStaffEvent } from "./record-event";
-import { toAuditEventView, withActorNames, type AuditEventView } from "./audit-event-view";
+import { toAuditEventView, type AuditEventView } from "./audit-event-view";
 import type { LoggedEvent } from "@/lib/domain/audit-log";
 
 export type AuditSearchPage = { events: AuditEventView[]; nextCursor: string | null };
@@ -22,46 +22,63 @@ export function parseAuditSearch(input: AuditSearchInput): AuditSearchFilters {
  * The fingerprints a typed personal value stands for: its own keyed HMAC and, when it is the email of one
  * of the tenant's customers, that customer's end-user fingerprint (agent calls made for them carry it).
  */
-async function subjectFingerprints(tx: Tx, tenantId: string, subject: string): Promise<string[]> {
+async function subjectFingerprints(r: SqlClient, tenantId: string, subject: string): Promise<string[]> {
   const fps = [auditFingerprint(subject)];
   if (subject.includes("@")) {
-    const customer = await tx.customer.findFirst({ where: { tenantId, email: { equals: subject.trim(), mode: "insensitive" } }, select: { id: true } });
+    const [customer] = await r.query<{ id: string }>(
+      sql`SELECT "id" FROM "Customer" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${subject.trim()}) LIMIT 1`,
+    );
     if (customer) fps.push(auditFingerprint(customer.id));
   }
   return fps;
 }
 
-async function actorIds(tx: Tx, tenantId: string, actor: string): Promise<string[]> {
+async function actorIds(r: SqlClient, tenantId: string, actor: string): Promise<string[]> {
   if (!actor.includes("@")) return [actor];
-  const staff = await tx.staffUser.findFirst({ where: { tenantId, email: { equals: actor, mode: "insensitive" } }, select: { id: true } });
+  const [staff] = await r.query<{ id: string }>(sql`SELECT "id" FROM "StaffUser" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${actor}) LIMIT 1`);
   return staff ? [staff.id] : [];
 }
 
-/** One keyset page (newest first, by write position) of the tenant's events matching the filters. */
-export async function findAuditEvents(tx: Tx, tenantId: string, f: AuditSearchFilters, limit = f.limit): Promise<AuditSearchPage> {
-  const where: Prisma.Sql[] = [Prisma.sql`"tenantId" = ${tenantId}::uuid`];
-  if (f.traceId) where.push(Prisma.sql`"traceId" = ${f.traceId}`);
-  if (f.from) where.push(Prisma.sql`"occurredAt" >= (${f.from.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
-  if (f.to) where.push(Prisma.sql`"occurredAt" <= (${f.to.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
-  if (f.actor) where.push(Prisma.sql`"actorId" = ANY(${await actorIds(tx, tenantId, f.actor)}::text[])`);
-  if (f.action) where.push(Prisma.sql`"action" = ${f.action}`);
-  if (f.outcome) where.push(Prisma.sql`"outcome" = ${f.outcome}`);
-  if (f.proposalId) where.push(Prisma.sql`"proposalId" = ${f.proposalId}::uuid`);
+const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+/**
+ * One keyset page (newest first, by write position) of the tenant's events matching the filters, each with its
+ * leaf index and its actor's name — one statement, on any SqlClient (the pool for a search, a Prisma
+ * transaction for an export).
+ */
+export async function findAuditEvents(r: Tx | SqlClient, tenantId: string, f: AuditSearchFilters, limit = f.limit): Promise<AuditSearchPage> {
+  const q = asSql(r);
+  const where: Sql[] = [sql`"tenantId" = ${tenantId}::uuid`];
+  if (f.traceId) where.push(sql`"traceId" = ${f.traceId}`);
+  if (f.from) where.push(sql`"occurredAt" >= (${f.from.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
+  if (f.to) where.push(sql`"occurredAt" <= (${f.to.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
+  if (f.actor) where.push(sql`"actorId" = ANY(${await actorIds(q, tenantId, f.actor)}::text[])`);
+  if (f.action) where.push(sql`"action" = ${f.action}`);
+  if (f.outcome) where.push(sql`"outcome" = ${f.outcome}`);
+  if (f.proposalId) where.push(sql`"proposalId" = ${f.proposalId}::uuid`);
   // `&&` (overlap) on the text[] column is answered by the GIN index AuditEvent_fingerprints_idx.
-  if (f.subject) where.push(Prisma.sql`"fingerprints" && ${await subjectFingerprints(tx, tenantId, f.subject)}::text[]`);
-  if (f.cursor) where.push(Prisma.sql`"pos" < ${f.cursor}`);
+  if (f.subject) where.push(sql`"fingerprints" && ${await subjectFingerprints(q, tenantId, f.subject)}::text[]`);
+  if (f.cursor) where.push(sql`"pos" < ${f.cursor}`);
   // One statement: the page (keyset on the write position, newest first; an exact traceId is an ordered scan
-  // of AuditEvent_tenantId_traceId_pos_idx per partition) and each event's leaf index (null: not integrated
-  // yet — shown as pending). Only the columns the view shows.
-  const rows = await tx.$queryRaw<(Omit<LoggedEvent, "leafIndex"> & { pos: bigint; leafIndex: number | null })[]>`
-    SELECT e.*, l."leafIndex"
+  // of AuditEvent_tenantId_traceId_pos_idx per partition), each event's leaf index (null: not integrated
+  // yet — shown as pending) and who its actor is: a staff member or agent key of this tenant only, by primary
+  // key (an id from another tenant's row, were there one, names nobody here). Only the columns the view shows.
+  const rows = await q.query<Omit<LoggedEvent, "leafIndex"> & { pos: bigint; leafIndex: number | null; actorName: string | null }>(sql`
+    SELECT e.*, l."leafIndex",
+           CASE e."actorType" WHEN 'staff' THEN s."name" || ' <' || s."email" || '>' WHEN 'agent' THEN k."name" END AS "actorName"
       FROM (SELECT "id", "pos", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash",
-                   "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "hash"
-              FROM "AuditEvent" WHERE ${Prisma.join(where, " AND ")} ORDER BY "pos" DESC LIMIT ${limit + 1}) e
+                   "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "hash",
+                   CASE WHEN "actorId" ~ ${UUID_PATTERN} THEN "actorId"::uuid END AS "actorUuid"
+              FROM "AuditEvent" WHERE ${joinSql(where, " AND ")} ORDER BY "pos" DESC LIMIT ${limit + 1}) e
       LEFT JOIN "AuditLeaf" l ON l."eventId" = e."id"
-     ORDER BY e."pos" DESC`;
+      LEFT JOIN "StaffUser" s ON e."actorType" = 'staff' AND s."id" = e."actorUuid" AND s."tenantId" = ${tenantId}::uuid
+      LEFT JOIN "AgentKey" k ON e."actorType" = 'agent' AND k."id" = e."actorUuid" AND k."tenantId" = ${tenantId}::uuid
+     ORDER BY e."pos" DESC`);
   const page = rows.slice(0, limit);
-  return { events: page.map((r) => toAuditEventView(r, r.leafIndex)), nextCursor: rows.length > limit ? String(page[page.length - 1]!.pos) : null };
+  return {
+    events: page.map((row) => ({ ...toAuditEventView(row, row.leafIndex), actorName: row.actorName })),
+    nextCursor: rows.length > limit ? String(page[page.length - 1]!.pos) : null,
+  };
 }
 
 /** What a search event records: the filters, with the typed personal value under a personal field name so
@@ -125,16 +142,16 @@ export async function authorizeAuditAccess(
  * auditors, admins); any other filter, fingerprint or time range for auditors and admins only. The search
  * itself is an audit event: no results without the record of who searched for what — the page is read, its
  * search event (with the result count) committed, and only then are the results returned; if the event cannot
- * be written, nothing is returned. Two round trips, no interactive transaction: a read needs none, and the
- * event is one statement (event + sequencer queue row) that commits on its own. A refused search is recorded too.
+ * be written, nothing is returned. Two round trips on the pool (node-postgres), no interactive transaction: the
+ * page (with leaf indexes and actor names) is one statement and needs none, and the event is one statement
+ * (event + sequencer queue row) that commits on its own. A refused search is recorded too.
  */
 export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): Promise<AuditSearchPage> {
   const f = parseAuditSearch(input);
   await authorizeAuditAccess(actor, isExactTraceLookup(f) ? "audit:trace" : "audit:read", "audit:search", f.traceId, searchAuditData(f));
-  const found = await findAuditEvents(db(), actor.tenantId, f);
-  // Who each actor is (staff name, agent key name), looked up after the search, in this tenant only.
-  const page = { ...found, events: await withActorNames(db(), actor.tenantId, found.events) };
-  await recordStaffEvent(db(), actor, {
+  // Straight on the pool: the read and the event are one statement each, auto-committed (no transaction).
+  const page = await findAuditEvents(pgAutocommit, actor.tenantId, f);
+  await recordStaffEvent(pgAutocommit, actor, {
     traceId: auditLookupTraceId("search", f.traceId),
     action: "audit:search",
     outcome: "ok",

@@ -14,6 +14,7 @@ import { Prisma } from "./generated/client";
 /** A statement as `Prisma.sql\`…\`` builds it: text with $n placeholders and its values. */
 export type Sql = Prisma.Sql;
 export const sql = Prisma.sql;
+export const joinSql = Prisma.join;
 
 /**
  * The narrow interface the shared writers (recordAuditEvent, enqueueJob, the notification outbox, the
