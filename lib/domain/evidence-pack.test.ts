@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalProposalJson, computeProposalHash } from "./proposal-hash";
 import { auditLeafHash, checkpointNote, keyIdOf, rawPublicKey, type SignedCheckpoint } from "./audit-log";
 import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
-import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, verifyEvidencePack, type EvidencePack, type PackEvent } from "./evidence-pack";
+import { EVIDENCE_PACK_FORMAT, executionFacts, serializeEvidencePack, verifyEvidencePack, type EvidencePack, type PackEvent } from "./evidence-pack";
 
 const tenantId = "00000000-0000-4000-8000-000000000001";
 const proposal = {
@@ -164,5 +164,16 @@ describe("evidence pack", () => {
     const p = pack();
     p.refunds = [];
     expect((await verifyEvidencePack(serializeEvidencePack(p), { publicKey })).ok).toBe(false);
+  });
+});
+
+describe("executionFacts", () => {
+  const execution = { status: "succeeded", idempotencyKey: "refund:p1", providerRefundId: "re_1", attempts: 2, reconciliations: 1 };
+  it("keeps exactly what shows how repetition was avoided, with the settlement time as ISO text", () => {
+    const facts = executionFacts({ ...execution, settledAt: new Date("2026-03-01T10:00:00.000Z"), id: "e1", secret: "x" } as never);
+    expect(facts).toEqual({ ...execution, settledAt: "2026-03-01T10:00:00.000Z" });
+  });
+  it("an unsettled execution has settledAt null", () => {
+    expect(executionFacts({ ...execution, settledAt: null }).settledAt).toBeNull();
   });
 });

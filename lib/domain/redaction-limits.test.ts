@@ -63,6 +63,13 @@ describe("personal-data patterns", () => {
     expect(scrub(longer)).toBe("FP<GB29 1234 56AA AAAA AAAA AAAA AAAA AAAA> AAA.");
     expect(scrub("DE89 123 456 ABCD EFGH.")).toBe("FP<DE89 123 456 ABCD EFGH>.");
     expect(scrub("DE89 ABCD EFGH IJKL M.")).toBe("DE89 ABCD EFGH IJKL M.");
+    // Lower-case words after the last group are the sentence, not the number (they were masked with it).
+    expect(scrub("IBAN DE89 3704 0044 0532 0130 00 y más")).toBe("IBAN FP<DE89 3704 0044 0532 0130 00> y más");
+    expect(scrub("DE89-3704-0044-0532-0130-00-ok")).toBe("FP<DE89-3704-0044-0532-0130-00>-ok");
+    // An upper-case last group stays part of it (Mauritius ends in its currency: "… 000M UR").
+    expect(scrub("MU17 BOMM 0101 1010 3030 0200 000M UR")).toBe("FP<MU17 BOMM 0101 1010 3030 0200 000M UR>");
+    // Only the IBAN part decides: six digits in a row there, not in the words after it.
+    expect(scrub("DE89 ABCD EFGH IJKL MNOP q")).toBe("DE89 ABCD EFGH IJKL MNOP q");
   });
   it("a card number of 13 to 19 digits stops at its last digit; other digit runs are phone-like", () => {
     expect(scrub("refund 4242 4242 4242 4242 - 12 EUR")).toBe("refund FP<4242 4242 4242 4242> - 12 EUR");

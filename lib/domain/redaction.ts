@@ -132,12 +132,22 @@ const mask = (value: string, fp: Fingerprinter, seen: Set<string>) => {
 };
 
 // Order matters: credentials first (a JWT contains dots and digits), then personal data.
+/**
+ * An IBAN candidate is masked when it holds six digits in a row. Words in lower case after its last group
+ * ("… 0130 00 y más") are the sentence going on, not the number: they stay readable.
+ */
+function maskIban(m: string, fp: Fingerprinter, seen: Set<string>): string {
+  const iban = m.replace(/(?:[ -][a-z]+)+$/, "");
+  const after = m.slice(iban.length);
+  return (/\d{6}/.test(iban.replace(/[ -]/g, "")) ? mask(iban, fp, seen) : iban) + after;
+}
+
 const PATTERNS: Pattern[] = [
   { re: /\b(bearer|basic)(\s+|%20)[A-Za-z0-9._~+/=-]+/gi, replace: (m) => `${m.slice(0, m.search(/\s|%20/))} [secret]` },
   { re: /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.?[A-Za-z0-9_-]*/g, replace: () => "[secret]" },
   { re: /[A-Za-z0-9_]{32,}/g, replace: () => "[secret]" },
   { re: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, replace: mask },
-  { re: /\b[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}\b/g, replace: (m, fp, seen) => (/\d{6}/.test(m.replace(/[ -]/g, "")) ? mask(m, fp, seen) : m) },
+  { re: /\b[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}\b/g, replace: maskIban },
   { re: /\b\d(?:[ -]?\d){12,18}\b/g, replace: mask },
   { re: /\+?\d[\d ().-]{7,}\d/g, replace: (m, fp, seen) => (m.replace(/\D/g, "").length >= 9 ? mask(m, fp, seen) : m) },
 ];
