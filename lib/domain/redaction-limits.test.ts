@@ -66,6 +66,8 @@ describe("personal-data patterns", () => {
     // Lower-case words after the last group are the sentence, not the number (they were masked with it).
     expect(scrub("IBAN DE89 3704 0044 0532 0130 00 y más")).toBe("IBAN FP<DE89 3704 0044 0532 0130 00> y más");
     expect(scrub("DE89-3704-0044-0532-0130-00-ok")).toBe("FP<DE89-3704-0044-0532-0130-00>-ok");
+    // Only words after the last group: a lower-case group inside a lower-case IBAN is part of it.
+    expect(scrub("gb29 nwbk 6016 1331 9268 19.")).toBe("FP<gb29 nwbk 6016 1331 9268 19>.");
     // An upper-case last group stays part of it (Mauritius ends in its currency: "… 000M UR").
     expect(scrub("MU17 BOMM 0101 1010 3030 0200 000M UR")).toBe("FP<MU17 BOMM 0101 1010 3030 0200 000M UR>");
     // Only the IBAN part decides: six digits in a row there, not in the words after it.
