@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
-import { pgPool, pgQuery, PgTransactionTimeoutError, sql, withPgTransaction } from "@/lib/server/db/pg";
+import { pgPool, pgQuery, PgTransactionTimeoutError, prepared, sql, withPgTransaction } from "@/lib/server/db/pg";
 import { ana, anthropicCall, ES, headersFor, send, tokenFor, webKey } from "./gateway-support";
 
 const tenantId = async () => (await db().tenant.findUniqueOrThrow({ where: { slug: ES }, select: { id: true } })).id;
@@ -225,5 +225,36 @@ describe("rows through pg read as Prisma reads them", () => {
     const [me] = await pgQuery<{ who: string }>(sql`SELECT current_user AS who`);
     const [prismaMe] = await db().$queryRaw<{ who: string }[]>`SELECT current_user AS who`;
     expect(me!.who).toBe(prismaMe!.who);
+  });
+});
+
+describe("prepared statements (prepared(sql`…`))", () => {
+  it("run as one named statement per text on each connection, with their own values; unmarked statements stay unnamed", async () => {
+    const id = await tenantId();
+    const lookup = (slug: string) => prepared(sql`SELECT "id", "slug", "createdAt" FROM "Tenant" WHERE "slug" = ${slug}`);
+    // More concurrent runs than one connection: several pool connections each prepare the text once.
+    const rows = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => pgQuery<{ id: string; slug: string; createdAt: Date }>(lookup(i % 2 ? ES : "no-such"))),
+    );
+    rows.forEach((r, i) => expect(r.map((x) => x.id)).toEqual(i % 2 ? [id] : []));
+    expect(rows[1]![0]!.createdAt).toBeInstanceOf(Date); // the row types still apply
+    // On one connection (a transaction's): the text is held once, under a name derived from it; a second
+    // prepared text gets another name; an unmarked statement is not held at all.
+    const held = await withPgTransaction(
+      async (tx) => {
+        await tx.query(lookup(ES));
+        await tx.query(lookup("again"));
+        expect((await tx.query<{ n: number }>(prepared(sql`SELECT ${2}::int AS n`)))[0]!.n).toBe(2);
+        await tx.query(sql`SELECT ${3}::int AS unmarked`);
+        return tx.query<{ name: string; statement: string }>(sql`SELECT name, statement FROM pg_prepared_statements`);
+      },
+      { maxWait: 5_000, timeout: 5_000 },
+    );
+    const texts = held.map((h) => h.statement);
+    expect(texts.filter((t) => t === lookup(ES).text)).toHaveLength(1);
+    expect(texts).toContain("SELECT $1::int AS n");
+    expect(texts).not.toContain("SELECT $1::int AS unmarked");
+    expect(new Set(held.map((h) => h.name)).size).toBe(held.length);
+    for (const h of held) expect(h.name).toMatch(/^q_[0-9a-f]{30}$/);
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { redact, scrubText, truncateText, wellFormed, type RedactionPolicy } from "@/lib/domain/redaction";
 import type { Tx } from "@/lib/server/db/client";
-import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
+import { asSql, prepared, sql, type SqlClient } from "@/lib/server/db/pg";
 import { auditFingerprint } from "./fingerprint";
 import { auditLeafHash, logIdOf } from "@/lib/domain/audit-log";
 
@@ -94,9 +94,10 @@ export async function recordAuditEvent(tx: Tx | SqlClient, input: AuditEventInpu
   const hash = auditLeafHash(content);
   const at = occurredAt.toISOString();
 
-  // One statement, one round trip: the event and its queue row. `pos` comes from a sequence (no lock,
+  // One statement, one round trip: the event and its queue row (prepared: its text never changes). `pos` comes from a sequence (no lock,
   // no read of other rows), so concurrent writers of one tenant never wait for each other.
-  await asSql(tx).query(sql`
+  await asSql(tx).query(
+    prepared(sql`
     WITH e AS (
       INSERT INTO "AuditEvent" ("id", "tenantId", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome",
                                 "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "hash")
@@ -107,6 +108,7 @@ export async function recordAuditEvent(tx: Tx | SqlClient, input: AuditEventInpu
       RETURNING "pos"
     )
     INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt")
-    SELECT ${id}::uuid, ${logIdOf(input.tenantId)}::uuid, e."pos", ${hash}, (${at}::timestamptz AT TIME ZONE 'UTC') FROM e`);
+    SELECT ${id}::uuid, ${logIdOf(input.tenantId)}::uuid, e."pos", ${hash}, (${at}::timestamptz AT TIME ZONE 'UTC') FROM e`),
+  );
   return { id, hash };
 }

@@ -6,7 +6,7 @@ import { parseInput } from "@/lib/domain/validation";
 import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
-import { asSql, joinSql, pgAutocommit, sql, type Sql, type SqlClient } from "@/lib/server/db/pg";
+import { asSql, joinSql, pgAutocommit, prepared, sql, type Sql, type SqlClient } from "@/lib/server/db/pg";
 import { auditFingerprint } from "./fingerprint";
 import { recordStaffEvent } from "./record-event";
 import { toAuditEventView, type AuditEventView } from "./audit-event-view";
@@ -35,7 +35,9 @@ async function subjectFingerprints(r: SqlClient, tenantId: string, subject: stri
 
 async function actorIds(r: SqlClient, tenantId: string, actor: string): Promise<string[]> {
   if (!actor.includes("@")) return [actor];
-  const [staff] = await r.query<{ id: string }>(sql`SELECT "id" FROM "StaffUser" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${actor}) LIMIT 1`);
+  const [staff] = await r.query<{ id: string }>(
+    sql`SELECT "id" FROM "StaffUser" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${actor}) LIMIT 1`,
+  );
   return staff ? [staff.id] : [];
 }
 
@@ -63,7 +65,9 @@ export async function findAuditEvents(r: Tx | SqlClient, tenantId: string, f: Au
   // of AuditEvent_tenantId_traceId_pos_idx per partition), each event's leaf index (null: not integrated
   // yet — shown as pending) and who its actor is: a staff member or agent key of this tenant only, by primary
   // key (an id from another tenant's row, were there one, names nobody here). Only the columns the view shows.
-  const rows = await q.query<Omit<LoggedEvent, "leafIndex"> & { pos: bigint; leafIndex: number | null; actorName: string | null }>(sql`
+  // Prepared: one text per combination of filters, so each connection parses it once.
+  const rows = await q.query<Omit<LoggedEvent, "leafIndex"> & { pos: bigint; leafIndex: number | null; actorName: string | null }>(
+    prepared(sql`
     SELECT e.*, l."leafIndex",
            CASE e."actorType" WHEN 'staff' THEN s."name" || ' <' || s."email" || '>' WHEN 'agent' THEN k."name" END AS "actorName"
       FROM (SELECT "id", "pos", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash",
@@ -73,7 +77,8 @@ export async function findAuditEvents(r: Tx | SqlClient, tenantId: string, f: Au
       LEFT JOIN "AuditLeaf" l ON l."eventId" = e."id"
       LEFT JOIN "StaffUser" s ON e."actorType" = 'staff' AND s."id" = e."actorUuid" AND s."tenantId" = ${tenantId}::uuid
       LEFT JOIN "AgentKey" k ON e."actorType" = 'agent' AND k."id" = e."actorUuid" AND k."tenantId" = ${tenantId}::uuid
-     ORDER BY e."pos" DESC`);
+     ORDER BY e."pos" DESC`),
+  );
   const page = rows.slice(0, limit);
   return {
     events: page.map((row) => ({ ...toAuditEventView(row, row.leafIndex), actorName: row.actorName })),

@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { databasePoolSize, databaseUrl } from "@/lib/server/env";
 import type { Tx } from "./client";
@@ -56,8 +57,26 @@ const types = {
   }) as pg.CustomTypesConfig["getTypeParser"],
 };
 
+const preparedStatements = new WeakSet<Sql>();
+
+/**
+ * Marks a statement to run as a named (server-side prepared) statement on pg: each connection parses and
+ * analyses its text once and keeps it, so later runs skip straight to planning and execution (PostgreSQL may
+ * then also reuse a generic plan). For hot statements whose text is fixed, or drawn from a small set (the audit
+ * event insert, the audit search page per filter combination) — never for text built from a growing list.
+ * The name is a digest of the text, so two texts never share a name. Ignored on a Prisma transaction.
+ * (Behind a connection pooler in transaction mode, that pooler must support prepared statements.)
+ */
+export function prepared(statement: Sql): Sql {
+  preparedStatements.add(statement);
+  return statement;
+}
+
+const statementName = (text: string) => `q_${createHash("sha1").update(text).digest("hex").slice(0, 30)}`;
+
 async function run<T>(queryable: pg.Pool | pg.PoolClient, statement: Sql): Promise<T[]> {
-  const result = await queryable.query({ text: statement.text, values: statement.values, types });
+  const name = preparedStatements.has(statement) ? statementName(statement.text) : undefined;
+  const result = await queryable.query({ text: statement.text, values: statement.values, types, ...(name ? { name } : {}) });
   return result.rows as T[];
 }
 
