@@ -184,8 +184,10 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
       };
       const leaf = auditLeafHash(content);
       const at = occurredAt.toISOString();
-      await client.query(
-        `WITH e AS (
+      // A named (prepared) statement, as the product's recordAuditEvent runs it (lib/server/db/pg.ts `prepared`).
+      await client.query({
+        name: "raw_audit_event",
+        text: `WITH e AS (
            INSERT INTO "AuditEvent" ("id", "tenantId", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome",
                                      "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "hash")
            VALUES ($1::uuid, $2::uuid, ($3::timestamptz AT TIME ZONE 'UTC'), $4, 'agent'::"AuditActorType", $5, 'agent_key', 'tool:prepare_refund', $6,
@@ -194,7 +196,7 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
          )
          INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt")
          SELECT $1::uuid, $2::uuid, e."pos", $13, ($3::timestamptz AT TIME ZONE 'UTC') FROM e`,
-        [
+        values: [
           content.id,
           content.tenantId,
           at,
@@ -209,7 +211,7 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
           content.fingerprints,
           leaf,
         ],
-      );
+      });
       await client.query("COMMIT");
       if (!proposal) return send("not_found", { error: { message: "no such order" } });
       return send("approval_required", {
