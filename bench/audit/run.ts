@@ -1,8 +1,9 @@
 // npm run bench:audit [-- --no-load] — traceId search latency over generated audit events (issue 6: 10 million; choose
-// fewer with BENCH_EVENTS on a small machine). Prints, measured in the same run: the raw indexed SQL lookup,
-// the product's query (findAuditEvents: keyset page + row fetch) and the whole audited use case
-// (searchAuditEvents: the search is itself an audit event, written in the same transaction).
-// Then the same three again while the gateway bench's load runs beside it (bench/gateway/load.ts in a child
+// fewer with BENCH_EVENTS on a small machine). Prints, measured in the same run and interleaved round by round:
+// the raw indexed SQL lookup (plain, and as a prepared statement), the product's query (findAuditEvents: the page
+// with leaf indexes and actor names, one statement) and the whole audited use case (searchAuditEvents: the search
+// is itself an audit event, committed before the results are returned).
+// Then the same again while the gateway bench's load runs beside it (bench/gateway/load.ts in a child
 // process: the product's route handler preparing refunds on the same database, 8 connections; skip with
 // --no-load). A script, not a test: it asserts nothing about time. Throw-away embedded PostgreSQL, loopback only.
 // Rows are generated with one INSERT … SELECT generate_series into the monthly-partitioned AuditEvent
