@@ -38,8 +38,12 @@ const TENANT = "tienda-es";
 // The soak runs the demo (embedded PostgreSQL, per-install demo secrets); set before any lib/server module
 // loads (lib/server/env.ts reads APP_MODE once).
 process.env.APP_MODE = "demo";
-/** Distinct orders (each agent call prepares a refund of a new one; every one gets a sandbox intent). */
-const ORDERS = Math.max(400, Math.min(20_000, SECONDS * 60));
+/**
+ * Distinct orders (each agent call prepares a refund of a new one; every one gets a sandbox intent). Sized for
+ * about twice the rate a quiet 2-core machine reaches (≈ 70 prepare_refund/s), so agents do not wrap around
+ * onto orders already refunded (which would fill the table's error column with refusals).
+ */
+const ORDERS = Math.max(400, Math.min(30_000, SECONDS * 150));
 const DRAIN_MS = 90_000;
 
 if (!existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
