@@ -3,6 +3,7 @@
 import { useActionState, useState } from "react";
 import { useTranslations } from "next-intl";
 import { saveReviewWebhook, type ReviewWebhookFormState } from "../actions";
+import { WebhookUrlForm } from "./webhook-url-form";
 
 type Props = { currentUrl: string | null };
 
@@ -14,50 +15,24 @@ export function ReviewWebhookForm({ currentUrl }: Props) {
   const error = state.status === "error" ? state.problem : null;
 
   return (
-    <div className="stack">
-      {error ? (
-        <div className="error-box" role="alert" id="review-webhook-error">
-          {t(`problems.${error}`)}
-        </div>
-      ) : null}
+    <WebhookUrlForm
+      id="review-webhook"
+      formAction={formAction}
+      pending={pending}
+      error={error}
+      errorText={error ? t(`problems.${error}`) : null}
+      labels={{ url: t("url"), help: t("help"), save: currentUrl ? t("saveRotate") : t("save"), saving: t("saving"), clear: t("clear") }}
+      placeholder="https://hooks.example.com/review"
+      defaultValue={currentUrl ?? ""}
+      canClear={currentUrl !== null}
+    >
       {state.status === "saved" ? <SecretOnce secret={state.secret} /> : null}
       {state.status === "cleared" ? (
         <p role="status" className="muted">
           {t("cleared")}
         </p>
       ) : null}
-
-      <form action={formAction} noValidate aria-describedby={error ? "review-webhook-error" : undefined}>
-        <div className="field">
-          <label htmlFor="review-webhook-url">{t("url")}</label>
-          <input
-            id="review-webhook-url"
-            name="url"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://hooks.example.com/review"
-            defaultValue={currentUrl ?? ""}
-            aria-invalid={error && error !== "internal_error" ? true : undefined}
-            aria-describedby="review-webhook-help"
-          />
-          <p id="review-webhook-help" className="muted">
-            {t("help")}
-          </p>
-        </div>
-        <div>
-          <button type="submit" name="intent" value="save" disabled={pending}>
-            {pending ? t("saving") : currentUrl ? t("saveRotate") : t("save")}
-          </button>{" "}
-          {currentUrl ? (
-            <button type="submit" name="intent" value="clear" className="secondary" disabled={pending}>
-              {t("clear")}
-            </button>
-          ) : null}
-        </div>
-      </form>
-    </div>
+    </WebhookUrlForm>
   );
 }
 

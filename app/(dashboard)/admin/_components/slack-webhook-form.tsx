@@ -3,6 +3,7 @@
 import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import { saveSlackWebhook, type SlackWebhookFormState } from "../slack-actions";
+import { WebhookUrlForm } from "./webhook-url-form";
 
 const initial: SlackWebhookFormState = { status: "idle" };
 
@@ -12,46 +13,21 @@ export function SlackWebhookForm({ host }: { host: string | null }) {
   const [state, formAction, pending] = useActionState(saveSlackWebhook, initial);
   const error = state.status === "error" ? state.problem : null;
   return (
-    <div className="stack">
-      {error ? (
-        <div className="error-box" role="alert" id="slack-webhook-error">
-          {t(`problems.${error}`)}
-        </div>
-      ) : null}
+    <WebhookUrlForm
+      id="slack-webhook"
+      formAction={formAction}
+      pending={pending}
+      error={error}
+      errorText={error ? t(`problems.${error}`) : null}
+      labels={{ url: t("url"), help: t("help"), save: t("save"), saving: t("saving"), clear: t("clear") }}
+      placeholder="https://hooks.slack.com/services/…"
+      canClear={host !== null}
+    >
       {state.status === "saved" || state.status === "cleared" ? (
         <p role="status" className="muted">
           {state.status === "saved" ? t("saved") : t("cleared")}
         </p>
       ) : null}
-      <form action={formAction} noValidate aria-describedby={error ? "slack-webhook-error" : undefined}>
-        <div className="field">
-          <label htmlFor="slack-webhook-url">{t("url")}</label>
-          <input
-            id="slack-webhook-url"
-            name="url"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="https://hooks.slack.com/services/…"
-            aria-invalid={error && error !== "internal_error" ? true : undefined}
-            aria-describedby="slack-webhook-help"
-          />
-          <p id="slack-webhook-help" className="muted">
-            {t("help")}
-          </p>
-        </div>
-        <div>
-          <button type="submit" name="intent" value="save" disabled={pending}>
-            {pending ? t("saving") : t("save")}
-          </button>{" "}
-          {host ? (
-            <button type="submit" name="intent" value="clear" className="secondary" disabled={pending}>
-              {t("clear")}
-            </button>
-          ) : null}
-        </div>
-      </form>
-    </div>
+    </WebhookUrlForm>
   );
 }
