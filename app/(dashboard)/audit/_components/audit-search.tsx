@@ -2,12 +2,12 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useState, useSyncExternalStore, type FormEvent } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useQueryStates } from "nuqs";
 import { useFormatter, useTranslations } from "next-intl";
-import { auditActionGroups, auditCodeKey, auditOutcomes } from "@/lib/domain/audit-actions";
+import { auditActionGroups, auditActions, auditCodeKey, auditOutcomes } from "@/lib/domain/audit-actions";
 import { canonicalTimeZone, wallClockOf } from "@/lib/domain/local-time";
 import { auditQueryString, auditSearchQuery } from "@/lib/queries/audit";
 import type { AuditEventViewDto } from "@/lib/schemas/audit-dto";
@@ -223,56 +223,50 @@ export function AuditSearch({ title }: { title: string }) {
     </div>
   );
 
+  // An action or outcome picker; a code the list does not know (a tool an agent invented, from a link) stays
+  // selectable as itself.
+  const picker = (name: "action" | "outcome", known: readonly string[], options: ReactNode) => {
+    const value = draft[name];
+    return (
+      <div className="grid min-w-0 gap-1.5 [&_[data-slot=native-select-wrapper]]:w-full">
+        <label htmlFor={`audit-${name}`}>{t(name)}</label>
+        <NativeSelect id={`audit-${name}`} name={name} className="w-full" value={value ?? ""} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}>
+          <NativeSelectOption value="">{t(name === "action" ? "anyAction" : "anyOutcome")}</NativeSelectOption>
+          {value && !known.includes(value) ? <NativeSelectOption value={value}>{value}</NativeSelectOption> : null}
+          {options}
+        </NativeSelect>
+      </div>
+    );
+  };
+
   return (
     <>
       <form onSubmit={submit} role="search" aria-label={t("searchTitle")} className="mb-6 grid gap-4 rounded-xl border bg-card p-4">
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {date("from")}
           {date("to")}
-          <div className="grid min-w-0 gap-1.5 [&_[data-slot=native-select-wrapper]]:w-full">
-            <label htmlFor="audit-action">{t("action")}</label>
-            <NativeSelect
-              id="audit-action"
-              name="action"
-              className="w-full"
-              value={draft.action ?? ""}
-              onChange={(e) => setDraft({ ...draft, action: e.target.value })}
-            >
-              <NativeSelectOption value="">{t("anyAction")}</NativeSelectOption>
-              {draft.action && !Object.values(auditActionGroups).some((g) => (g as readonly string[]).includes(draft.action!)) ? (
-                <NativeSelectOption value={draft.action}>{draft.action}</NativeSelectOption>
-              ) : null}
-              {Object.entries(auditActionGroups).map(([group, codes]) => (
-                <NativeSelectOptGroup key={group} label={t(`actionGroups.${group}`)}>
-                  {codes.map((code) => (
-                    <NativeSelectOption key={code} value={code}>
-                      {labels.action(code)}
-                    </NativeSelectOption>
-                  ))}
-                </NativeSelectOptGroup>
-              ))}
-            </NativeSelect>
-          </div>
-          <div className="grid min-w-0 gap-1.5 [&_[data-slot=native-select-wrapper]]:w-full">
-            <label htmlFor="audit-outcome">{t("outcome")}</label>
-            <NativeSelect
-              id="audit-outcome"
-              name="outcome"
-              className="w-full"
-              value={draft.outcome ?? ""}
-              onChange={(e) => setDraft({ ...draft, outcome: e.target.value })}
-            >
-              <NativeSelectOption value="">{t("anyOutcome")}</NativeSelectOption>
-              {draft.outcome && !(auditOutcomes as readonly string[]).includes(draft.outcome) ? (
-                <NativeSelectOption value={draft.outcome}>{draft.outcome}</NativeSelectOption>
-              ) : null}
-              {auditOutcomes.map((code) => (
-                <NativeSelectOption key={code} value={code}>
-                  {labels.outcome(code)}
-                </NativeSelectOption>
-              ))}
-            </NativeSelect>
-          </div>
+          {picker(
+            "action",
+            auditActions,
+            Object.entries(auditActionGroups).map(([group, codes]) => (
+              <NativeSelectOptGroup key={group} label={t(`actionGroups.${group}`)}>
+                {codes.map((code) => (
+                  <NativeSelectOption key={code} value={code}>
+                    {labels.action(code)}
+                  </NativeSelectOption>
+                ))}
+              </NativeSelectOptGroup>
+            )),
+          )}
+          {picker(
+            "outcome",
+            auditOutcomes,
+            auditOutcomes.map((code) => (
+              <NativeSelectOption key={code} value={code}>
+                {labels.outcome(code)}
+              </NativeSelectOption>
+            )),
+          )}
         </div>
         <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label={t("quickRanges")}>
           {(["hour", "today", "week"] as const).map((r) => (
