@@ -6,7 +6,7 @@ import type { RejectResult } from "@/lib/schemas/proposal-dto";
 import { assertCan } from "@/lib/domain/permissions";
 import { rejectProposalInput, type RejectProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { closePending, lockProposal } from "./proposal-guards";
 import { decisionError, refuse, refuseHashMismatch, type Decision } from "./decision";
@@ -43,10 +43,9 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
     decidedAt: now,
   });
   if (!moved) throw new Error("proposal changed state under its row lock");
-  await recordAuditEvent(tx, {
-    tenantId: p.tenantId,
+  // (p.tenantId is the actor's: lockProposal finds proposals of the actor's tenant only.)
+  await recordStaffEvent(tx, actor, {
     traceId,
-    actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
     action,
     outcome: "ok",
     proposal: ref,
