@@ -13,7 +13,8 @@ import { isRole } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { demoTenants } from "../../scripts/lib/demo-data";
-import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
+
+import { prepareThroughGateway, sandboxCardOrder } from "./proposal-support";
 
 export const API_KEY = `sk_test_${randomUUID().replace(/-/g, "")}`;
 const CONTROL_TOKEN = `ctl_${randomUUID()}`;
@@ -127,38 +128,13 @@ export async function reviewer(n = 0): Promise<Actor> {
   };
 }
 
-let seq = 0;
 export type Prepared = { id: string; hash: string; pi: string; orderId: string; amountMinor: number };
 
 /** A fresh order of Ana's whose payment intent the sandbox knows, and a proposal for it prepared by the real gateway (not approved yet). */
 export async function preparedProposal(control: SandboxControl, amountMinor = 5_000): Promise<Prepared> {
-  const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  const number = `C-${Date.now()}-${++seq}`;
-  const pi = `pi_crash_${Date.now().toString(36)}_${seq}`;
-  await control.createPaymentIntent({ id: pi, amount: amountMinor, currency: "eur" });
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: pi,
-      holderName: "Ana García",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: "EUR",
-    },
-  });
-  const answer = await send(
-    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
-    headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }),
-  );
-  expect(answer.content.code).toBe("approval_required");
-  const id = (answer.content.result as { proposal_id: string }).proposal_id;
-  const p = await db().proposal.findUniqueOrThrow({ where: { id } });
-  return { id, hash: p.hash, pi, orderId: order.id, amountMinor };
+  const { number, orderId, pi } = await sandboxCardOrder(control, amountMinor, "C");
+  const p = await prepareThroughGateway(number);
+  return { id: p.id, hash: p.hash, pi, orderId, amountMinor };
 }
 
 export const approve = async (p: Prepared, n = 0) => approveProposal(await reviewer(n), { proposalId: p.id, hash: p.hash });

@@ -13,7 +13,8 @@ import { reconcileExecution } from "@/lib/server/executions/reconcile-execution"
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { POST as webhookPOST } from "@/app/api/payments/webhook/route";
 import { actorFor, staffOf } from "../support/actors";
-import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
+import { ES, ana, anthropicCall, headersFor, send, tokenFor, webKey } from "./gateway-support";
+import { prepareThroughGateway, sandboxCardOrder } from "./proposal-support";
 
 const WEBHOOK_SECRET = `whsec_${randomUUID().replace(/-/g, "")}`;
 let sandbox: SandboxProvider;
@@ -56,42 +57,12 @@ afterAll(async () => {
 
 const reviewer = () => actorFor(staffOf(ES, "reviewer").email);
 
-let seq = 0;
 /** A fresh order of Ana's, its payment intent known to the sandbox, a proposal for it, approved. */
 async function approvedProposal(amountMinor = 5_000, opts: { refundMode?: "succeed" | "pending_then_fail" | "pending_then_succeed" } = {}) {
-  const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  const number = `X-${Date.now()}-${++seq}`;
-  const pi = `pi_exec_${Date.now().toString(36)}_${seq}`;
-  await control.createPaymentIntent({
-    id: pi,
-    amount: amountMinor,
-    currency: "eur",
-    ...(opts.refundMode ? { refundMode: opts.refundMode, settleDelayMs: 200 } : {}),
-  });
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: pi,
-      holderName: "Ana García",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: "EUR",
-    },
-  });
-  const answer = await send(
-    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
-    headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }),
-  );
-  expect(answer.content.code).toBe("approval_required");
-  const id = (answer.content.result as { proposal_id: string }).proposal_id;
-  const p = await db().proposal.findUniqueOrThrow({ where: { id } });
-  await approveProposal(await reviewer(), { proposalId: id, hash: p.hash });
-  return { id, pi, orderId: order.id, amountMinor };
+  const { number, orderId, pi } = await sandboxCardOrder(control, amountMinor, "X", opts.refundMode ? { refundMode: opts.refundMode, settleDelayMs: 200 } : {});
+  const p = await prepareThroughGateway(number);
+  await approveProposal(await reviewer(), { proposalId: p.id, hash: p.hash });
+  return { id: p.id, pi, orderId, amountMinor };
 }
 
 const refundsAt = async (pi: string) => (await control.counters()).paymentIntents[pi]?.refunds ?? 0;

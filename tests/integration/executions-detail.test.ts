@@ -17,7 +17,8 @@ import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { checkExecutionNow } from "@/lib/server/executions/check-execution-now";
 import type { ProviderRefund } from "@/lib/server/payments/payment-provider";
 import { actorOf, approvedProposal, customerEmail } from "./audit-support";
-import { ES, US, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
+import { ES, US, ana } from "./gateway-support";
+import { prepareThroughGateway, sandboxCardOrder } from "./proposal-support";
 
 let sandbox: SandboxProvider;
 let control: SandboxControl;
@@ -31,34 +32,10 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-let seq = 0;
 /** A fresh paid card order of Ana's whose payment intent the sandbox knows; a proposal for it, approved. */
 async function approvedAtSandbox(amountMinor: number) {
-  const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  const orderNumber = `OPS-${Date.now()}-${++seq}`;
-  const pi = `pi_ops_${Date.now().toString(36)}_${seq}`;
-  await control.createPaymentIntent({ id: pi, amount: amountMinor, currency: "eur" });
-  const order = await db().order.create({
-    data: { tenantId: t.id, number: orderNumber, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: pi,
-      holderName: "Ana García",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: "EUR",
-    },
-  });
-  const answer = await send(
-    anthropicCall("prepare_refund", { order_id: orderNumber, reason: "damaged_item" }),
-    headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() }),
-  );
-  expect(answer.content.code).toBe("approval_required");
-  const proposal = await db().proposal.findUniqueOrThrow({ where: { id: (answer.content.result as { proposal_id: string }).proposal_id } });
+  const { number: orderNumber } = await sandboxCardOrder(control, amountMinor, "OPS");
+  const proposal = await prepareThroughGateway(orderNumber);
   await approveProposal(await actorOf(ES, "reviewer"), { proposalId: proposal.id, hash: proposal.hash });
   return { proposal, orderNumber };
 }

@@ -19,6 +19,7 @@ import { reconcileExecution } from "@/lib/server/executions/reconcile-execution"
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, anthropicCall, freshTrace, headersFor, john, send, tokenFor, webKey } from "./gateway-support";
+import { sandboxCardOrder } from "./proposal-support";
 
 let sandbox: SandboxProvider;
 let control: SandboxControl;
@@ -33,30 +34,8 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-let seq = 0;
 /** A fresh card order of Ana's whose payment intent exists at the sandbox. */
-async function freshOrder(amountMinor: number) {
-  const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  const number = `M-${Date.now()}-${++seq}`;
-  const pi = `pi_matrix_${Date.now().toString(36)}_${seq}`;
-  await control.createPaymentIntent({ id: pi, amount: amountMinor, currency: "eur" });
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: pi,
-      holderName: "Ana García",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: "EUR",
-    },
-  });
-  return { number, pi, orderId: order.id, amountMinor };
-}
+const freshOrder = (amountMinor: number) => sandboxCardOrder(control, amountMinor, "M");
 
 const anaHeaders = async () => headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() });
 const prepare = async (order: string, extra: Record<string, unknown> = {}) =>
