@@ -1,29 +1,16 @@
 // Chain status for auditors, against the real database: auditors see their own tenant's signed log and can
 // verify it now; another tenant's broken chain is never revealed to them (not its name, leaf or problem, nor
 // that a break exists); admins keep the stored check of every chain.
-import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { getChainStatus, verifyOwnAuditLog } from "@/lib/server/audit/get-chain-status";
 import { ES, US, ana, anthropicCall, freshTrace, headersFor, john, send, tokenFor, webKey } from "./gateway-support";
-import { actorOf } from "./audit-support";
+import { actorOf, asAuditOwner } from "./audit-support";
 
 /** Rewrites one event as a database owner would (append-only triggers off). */
-async function rewriteOutcome(eventId: string, outcome: string) {
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query("BEGIN");
-    await c.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER USER`);
-    await c.query(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [eventId, outcome]);
-    await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER USER`);
-    await c.query("COMMIT");
-  } finally {
-    await c.end();
-  }
-}
+const rewriteOutcome = (eventId: string, outcome: string) => asAuditOwner(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [eventId, outcome]);
 
 let usTenant: string;
 

@@ -1,27 +1,15 @@
 // The evidence pack summary against the real database: a proposal prepared by the agent through the real
 // gateway and approved by a reviewer; the summary names them (tenant-scoped), states the hash and the
 // signed checkpoint, and carries the offline verifier's verdict on the very bytes the download serves.
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { getEvidenceSummary } from "@/lib/server/audit/evidence-summary";
 import { ES, US, ana } from "./gateway-support";
-import { actorOf, approvedProposal } from "./audit-support";
+import { actorOf, approvedProposal, asAuditOwner } from "./audit-support";
 
-async function rewriteOutcome(eventId: string, outcome: string) {
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query("BEGIN");
-    await c.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER USER`);
-    await c.query(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [eventId, outcome]);
-    await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER USER`);
-    await c.query("COMMIT");
-  } finally {
-    await c.end();
-  }
-}
+/** Rewrites one event as a database owner would (append-only triggers off). */
+const rewriteOutcome = (eventId: string, outcome: string) => asAuditOwner(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [eventId, outcome]);
 
 describe("evidence pack summary", () => {
   it("says who prepared and approved (how, when), the hash, the checkpoint and that the pack verifies", async () => {

@@ -1,5 +1,6 @@
 // Helpers for the audit integration tests: actors built from the demo staff rows, a prepared (and
 // approved) proposal made through the real gateway and use cases.
+import pg from "pg";
 import { expect } from "vitest";
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -60,4 +61,25 @@ export async function approvedProposal(customer: string, amountMinor = 4_321) {
   const { proposal, trace } = await preparedProposal(customer, amountMinor);
   await approveProposal(await actorOf(ES, "reviewer"), { proposalId: proposal.id, hash: proposal.hash });
   return { proposal, trace };
+}
+
+const TABLES = ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint"];
+
+/** Runs statements as someone who bypasses the append-only triggers (a database owner). */
+export async function asAuditOwner<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query("BEGIN");
+    for (const t of TABLES) await c.query(`ALTER TABLE "${t}" DISABLE TRIGGER USER`);
+    const r = await c.query(text, params);
+    for (const t of TABLES) await c.query(`ALTER TABLE "${t}" ENABLE TRIGGER USER`);
+    await c.query("COMMIT");
+    return r.rows as T[];
+  } catch (e) {
+    await c.query("ROLLBACK");
+    throw e;
+  } finally {
+    await c.end();
+  }
 }

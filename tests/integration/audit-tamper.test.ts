@@ -4,7 +4,6 @@
 // signature) and by an auditor's saved checkpoint. The periodic check stores the break (health: degraded)
 // and writes an alert event; `npm run audit:verify` exits 1.
 import { spawnSync } from "node:child_process";
-import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runJobsOnce } from "../support/run-jobs-once";
 import { auditLeafHash, type AuditContent } from "@/lib/domain/audit-log";
@@ -18,30 +17,12 @@ import { checkHealth } from "@/lib/server/health/check-health";
 import { crontab } from "@/lib/server/jobs/tasks";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } from "./gateway-support";
-import { actorOf } from "./audit-support";
+import { actorOf, asAuditOwner } from "./audit-support";
 
 let tenantId: string;
 type Row = Record<string, unknown> & { id: string };
-const TABLES = ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint"];
-
 /** Runs statements as someone who bypasses the append-only triggers (a database owner). */
-async function sql<T = Row>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query("BEGIN");
-    for (const t of TABLES) await c.query(`ALTER TABLE "${t}" DISABLE TRIGGER USER`);
-    const r = await c.query(text, params);
-    for (const t of TABLES) await c.query(`ALTER TABLE "${t}" ENABLE TRIGGER USER`);
-    await c.query("COMMIT");
-    return r.rows as T[];
-  } catch (e) {
-    await c.query("ROLLBACK");
-    throw e;
-  } finally {
-    await c.end();
-  }
-}
+const sql = <T = Row>(text: string, params: unknown[] = []) => asAuditOwner<T>(text, params);
 
 /** The event at a leaf index of the tenant's log. */
 const eventAt = async (leafIndex: number) =>
