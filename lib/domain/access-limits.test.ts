@@ -3,7 +3,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError, errorCodes, httpStatusFor, isAppError } from "./outcome";
 import { assertCan, isRole, isRoleRefusal } from "./permissions";
-import { safeCallbackPath } from "./safe-callback";
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -66,27 +65,5 @@ describe("role refusals", () => {
   it("knows exactly the four roles", () => {
     for (const r of ["ops", "reviewer", "auditor", "admin"]) expect(isRole(r)).toBe(true);
     for (const r of ["Admin", "admins", "", null, undefined, ["admin"]]) expect(isRole(r)).toBe(false);
-  });
-});
-
-describe("safeCallbackPath", () => {
-  it("keeps a same-site path with its query and fragment, even when the query holds a URL", () => {
-    expect(safeCallbackPath("/x?next=http://a.test/")).toBe("/x?next=http://a.test/");
-    expect(safeCallbackPath("/queue#top")).toBe("/queue#top");
-    expect(safeCallbackPath("/apiary")).toBe("/apiary");
-    expect(safeCallbackPath("/api")).toBe("/api");
-  });
-  it("keeps path and query of an absolute URL, not its fragment", () => {
-    expect(safeCallbackPath("https://app.test/a?b=1#frag")).toBe("/a?b=1");
-    expect(safeCallbackPath("http://app.test/sign-in?x=1")).toBe("/");
-    expect(safeCallbackPath("http://app.test/api/auth")).toBe("/");
-    expect(safeCallbackPath("https://app.test//evil.test/x")).toBe("/");
-  });
-  it("refuses other schemes and sign-in pages", () => {
-    expect(safeCallbackPath("httpx://app.test/a")).toBe("/");
-    expect(safeCallbackPath("ftp://app.test/a")).toBe("/");
-    expect(safeCallbackPath("/sign-in")).toBe("/");
-    expect(safeCallbackPath("/sign-inx")).toBe("/");
-    expect(safeCallbackPath(null)).toBe("/");
   });
 });

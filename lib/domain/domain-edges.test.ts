@@ -14,7 +14,6 @@ import {
 } from "./proposal-hash";
 import { isAwaitingReview, isProposalStatus, proposalStatus as S, refusalCodeFor } from "./proposal-state";
 import { isExecutionSettled } from "./execution-state";
-import { safeCallbackPath } from "./safe-callback";
 import {
   computeWebhookSignature,
   generateWebhookSecret,
@@ -154,15 +153,6 @@ describe("proposal and execution states", () => {
     expect(isExecutionSettled("failed")).toBe(true);
     expect(isExecutionSettled("sending")).toBe(false);
     expect(isExecutionSettled("unknown")).toBe(false);
-  });
-});
-
-describe("safe callback path", () => {
-  it("keeps only the path of an absolute http(s) URL, and refuses one it cannot parse", () => {
-    expect(safeCallbackPath("http://localhost:3000/queue?x=1")).toBe("/queue?x=1");
-    expect(safeCallbackPath("HTTPS://app.example/audit")).toBe("/audit");
-    expect(safeCallbackPath("http://")).toBe("/");
-    expect(safeCallbackPath("javascript:alert(1)//http://x")).toBe("/");
   });
 });
 

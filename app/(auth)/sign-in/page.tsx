@@ -1,7 +1,7 @@
 import { redirect } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { getActor } from "@/lib/server/auth/actor";
-import { oidcConfig } from "@/lib/server/env";
+import { appBaseUrl, oidcConfig } from "@/lib/server/env";
 import { safeCallbackPath } from "@/lib/domain/safe-callback";
 import { languageOf } from "@/lib/i18n/locales";
 import { SignInForm } from "./_components/sign-in-form";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackPath = safeCallbackPath(typeof params.callbackUrl === "string" ? params.callbackUrl : undefined);
+  const callbackPath = safeCallbackPath(typeof params.callbackUrl === "string" ? params.callbackUrl : undefined, appBaseUrl());
   if (await getActor()) redirect(callbackPath);
   const t = await getTranslations("signIn");
   const oidc = oidcConfig();

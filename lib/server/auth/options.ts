@@ -9,6 +9,7 @@ import { verifyCredentials } from "@/lib/server/auth/verify-credentials";
 import { recordSignIn } from "@/lib/server/auth/record-sign-in";
 import { signInInput } from "@/lib/schemas/auth";
 import { SESSION_IDLE_SECONDS } from "@/lib/server/auth/session-lifetime";
+import { sameOriginPath } from "@/lib/domain/safe-callback";
 
 type StaffClaims = { uid: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number; amr: string };
 
@@ -76,6 +77,12 @@ export function authOptions(): NextAuthOptions {
       ...oidcProvider(),
     ],
     callbacks: {
+      // Every redirect next-auth makes (after sign-in, SSO and sign-out) goes through the one parser:
+      // a same-origin path on our base URL, else the base URL itself.
+      redirect({ url, baseUrl }) {
+        const path = sameOriginPath(url, baseUrl);
+        return Promise.resolve(path ? `${new URL(baseUrl).origin}${path}` : baseUrl);
+      },
       // SSO: only people who already are staff (by verified email) may sign in; no self-sign-up.
       async signIn({ user, account, profile }) {
         if (account?.provider !== "oidc") return true;
