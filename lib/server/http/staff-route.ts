@@ -5,13 +5,21 @@ import { requireActor, type Actor } from "@/lib/server/auth/actor";
 import { log } from "@/lib/server/log";
 import { isRoleRefusal } from "@/lib/domain/permissions";
 import { recordAccessDenied } from "@/lib/server/auth/record-access-denied";
+import { BODY_LIMITS } from "@/lib/config/body-limits";
+import { BodyTooLargeError, cappedBodyOrThrow } from "@/lib/server/http/body-too-large";
 
 type Handler<C> = (actor: Actor, request: Request, context: C) => Promise<unknown>;
 
-function errorResponse(error: AppError): Response {
+/** The HTTP status of a refusal: the code's, except a body over its cap (413). */
+function httpStatusOf(error: AppError): number {
+  return error instanceof BodyTooLargeError ? error.httpStatus : httpStatusFor(error.code);
+}
+
+/** The common error shape `{code, error:{message,…}}` with its HTTP status. */
+export function errorResponse(error: AppError): Response {
   return Response.json(
     { code: error.code, error: { message: error.message, ...(error.details ?? {}) } },
-    { status: httpStatusFor(error.code), headers: { "Cache-Control": "no-store" } },
+    { status: httpStatusOf(error), headers: { "Cache-Control": "no-store" } },
   );
 }
 
@@ -57,10 +65,14 @@ function assertSameOrigin(request: Request): void {
   if (originHost !== host) throw new AppError("permission_denied", "Cross-site request refused.");
 }
 
-/** Reads a JSON body; anything that is not a JSON object is invalid_arguments. */
-export async function jsonBody(request: Request): Promise<Record<string, unknown>> {
+/**
+ * Reads a JSON body under its cap (BODY_LIMITS.staffJson unless the route needs more), before any parsing:
+ * over the cap is 413 (BodyTooLargeError), anything that is not a JSON object is invalid_arguments.
+ */
+export async function jsonBody(request: Request, limit: number = BODY_LIMITS.staffJson): Promise<Record<string, unknown>> {
+  const { text } = await cappedBodyOrThrow(request, limit);
   try {
-    const body: unknown = await request.json();
+    const body: unknown = JSON.parse(text);
     if (body && typeof body === "object" && !Array.isArray(body)) return body as Record<string, unknown>;
   } catch {
     // fall through

@@ -1,6 +1,6 @@
 import { settleFromWebhook } from "@/lib/server/executions/settle-from-webhook";
 import { log } from "@/lib/server/log";
-import { readCappedBody } from "@/lib/server/agent/read-capped-body";
+import { BODY_LIMITS, readCappedBody } from "@/lib/config/body-limits";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request): Promise<Response> {
   try {
     // Capped while streaming: an unauthenticated sender cannot make us buffer a huge body.
-    const body = await readCappedBody(request, 256 * 1024);
+    const body = await readCappedBody(request, BODY_LIMITS.agent);
     if (!body.ok)
       return Response.json(
         { received: false, error: body.reason === "too_large" ? "body too large" : "unreadable body" },

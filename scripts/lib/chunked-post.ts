@@ -1,0 +1,43 @@
+// POSTs a large body with Transfer-Encoding: chunked (no Content-Length to refuse it by) and stops sending
+// as soon as the server answers. Used to check that a route caps a body while it streams: the answer must
+// come (413) long before the whole body was sent. Shared by scripts/attack.ts and the tests.
+import { request as httpRequest } from "node:http";
+
+export type ChunkedAnswer = { status: number; text: string; bytesSent: number };
+
+export function postChunked(
+  url: string,
+  totalBytes: number,
+  opts: { headers?: Record<string, string>; contentLength?: string; timeoutMs?: number } = {},
+): Promise<ChunkedAnswer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", ...opts.headers };
+    if (opts.contentLength) headers["content-length"] = opts.contentLength;
+    // agent: false — a fresh connection each time, never one the server is still draining.
+    const req = httpRequest(url, { method: "POST", headers, agent: false, timeout: opts.timeoutMs ?? 30_000 });
+    let bytesSent = 0;
+    let answered = false;
+    const chunk = Buffer.alloc(16 * 1024, "a");
+    req.on("response", (res) => {
+      answered = true;
+      const parts: Buffer[] = [];
+      res.on("data", (c: Buffer) => parts.push(c));
+      res.on("end", () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString("utf8"), bytesSent });
+      });
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer from ${url} within the time-out`)));
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    const pump = () => {
+      while (!answered && bytesSent < totalBytes) {
+        bytesSent += chunk.byteLength;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (!answered) req.end();
+    };
+    pump();
+  });
+}
