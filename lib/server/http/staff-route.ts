@@ -6,6 +6,8 @@ import { log } from "@/lib/server/log";
 import { isRoleRefusal } from "@/lib/domain/permissions";
 import { recordAccessDenied } from "@/lib/server/auth/record-access-denied";
 import { BODY_LIMITS } from "@/lib/config/body-limits";
+import { actionOriginProblem, requestOrigin } from "@/lib/config/security-headers";
+import { env } from "@/lib/server/env";
 import { BodyTooLargeError, cappedBodyOrThrow } from "@/lib/server/http/body-too-large";
 
 type Handler<C> = (actor: Actor, request: Request, context: C) => Promise<unknown>;
@@ -52,17 +54,14 @@ export function staffRoute<C>(handler: Handler<C>) {
   };
 }
 
+/**
+ * The request's Origin must be the host the browser used: the Host header, or X-Forwarded-Host only when
+ * TRUST_PROXY=1 says a proxy in front sets it (anyone can send one otherwise). The same rule as server
+ * actions (requestOrigin / actionOriginProblem in lib/config/security-headers.ts, used by proxy.ts).
+ */
 function assertSameOrigin(request: Request): void {
-  const origin = request.headers.get("origin");
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  if (!origin || !host) throw new AppError("permission_denied", "Cross-site request refused.");
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    throw new AppError("permission_denied", "Cross-site request refused.");
-  }
-  if (originHost !== host) throw new AppError("permission_denied", "Cross-site request refused.");
+  const { host } = requestOrigin(request.headers, new URL(request.url), env().TRUST_PROXY);
+  if (actionOriginProblem(request.method, request.headers.get("origin"), host)) throw new AppError("permission_denied", "Cross-site request refused.");
 }
 
 /**
