@@ -7,6 +7,8 @@ import { assertCan } from "@/lib/domain/permissions";
 import { rejectProposalInput, type RejectProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
+import { auditFingerprint } from "@/lib/server/audit/fingerprint";
+import { scrubText } from "@/lib/domain/redaction";
 import type { Actor } from "@/lib/server/auth/actor";
 import { closePending, lockProposal } from "./proposal-guards";
 import { decisionError, refuse, refuseHashMismatch, type Decision } from "./decision";
@@ -14,7 +16,8 @@ import { decisionError, refuse, refuseHashMismatch, type Decision } from "./deci
 /**
  * A reviewer rejects a pending proposal with a message for the customer (stored as `rejectionReason`; the
  * agent reads it through get_refund_status) and an optional internal note for staff only (never returned
- * to the agent; the audit event records only that one was written, not its text). Guarded like approval:
+ * to the agent; the audit event records only that one was written, not its text), both scrubbed of personal
+ * data before they are stored. Guarded like approval:
  * row lock, state, the hash the reviewer saw. Who and when are stored with it.
  */
 export async function rejectProposal(actor: Actor, raw: unknown): Promise<RejectResult> {
@@ -35,10 +38,14 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
   if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status }, action);
   if (input.hash !== p.hash) return refuseHashMismatch(tx, actor, traceId, ref, "reject", action);
   const now = new Date();
+  // Reviewer text is free text: personal data in it is masked before it is stored, like a support ticket's
+  // summary (the agent reads the masked message; the audit writer scrubs its own copy the same way).
+  const customer = await tx.customer.findFirst({ where: { id: p.order.customerId, tenantId: actor.tenantId }, select: { name: true, email: true } });
+  const scrub = (text: string) => scrubText(text, auditFingerprint, new Set(), customer ? [customer.name, customer.email] : []);
   const moved = await closePending(tx, p.id, {
     status: proposalStatus.rejected,
-    rejectionReason: input.customerMessage,
-    rejectionInternalNote: input.internalNote,
+    rejectionReason: scrub(input.customerMessage),
+    rejectionInternalNote: input.internalNote === null ? null : scrub(input.internalNote),
     rejectedByStaffId: actor.userId,
     decidedAt: now,
   });
