@@ -1,12 +1,16 @@
 import "server-only";
 import { jwtVerify, errors as joseErrors } from "jose";
 import { endUserTokenAudience } from "@/lib/domain/agent-protocol";
+import { wellFormed } from "@/lib/domain/redaction";
 import type { AgentCaller } from "./authenticate-agent-key";
 
 export type EndUser =
   | { kind: "anonymous" }
   | { kind: "customer"; customerId: string }
   | { kind: "invalid"; reason: "expired" | "too_old" | "issued_in_future" | "wrong_audience" | "bad_signature" | "wrong_tenant" | "malformed" };
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** Seconds of clock difference tolerated between the channel integration and us. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -46,6 +50,9 @@ export async function verifyEndUserToken(token: string | null, caller: AgentCall
       return { kind: "invalid", reason: "issued_in_future" };
     if (payload.tenant !== caller.tenantSlug) return { kind: "invalid", reason: "wrong_tenant" };
     if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 128) return { kind: "invalid", reason: "malformed" };
+    // A customer id is printable text: a control character (NUL cannot even be stored in PostgreSQL text)
+    // or a lone surrogate makes the token malformed, a clean refusal rather than a failed query later.
+    if (CONTROL.test(payload.sub) || wellFormed(payload.sub) !== payload.sub) return { kind: "invalid", reason: "malformed" };
     return { kind: "customer", customerId: payload.sub };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) return { kind: "invalid", reason: error.claim === "iat" ? "too_old" : "expired" };
