@@ -97,3 +97,19 @@ export function hashInputOf(p: HashableProposal): ProposalHashInput {
 export function recomputeProposalHash(p: HashableProposal): string {
   return computeProposalHash(hashInputOf(p));
 }
+
+/**
+ * Whether a stored proposal is still what was hashed and approvable at all: it recomputes to its recorded
+ * hash, and it asks for at least one approval. A row altered outside the product can break either (a
+ * `requiredApprovals` of 0 or less, an amount that is not minor units, an invalid date…); it is then not
+ * intact — a refusal the caller turns into `invalidated`, never a thrown error and never "approved with
+ * zero approvals" (a v1 proposal does not hash `requiredApprovals`, so the count is checked here too).
+ */
+export function storedProposalIntact(p: HashableProposal & { hash: string }): boolean {
+  if (!Number.isInteger(p.requiredApprovals) || p.requiredApprovals < 1) return false;
+  try {
+    return recomputeProposalHash(p) === p.hash;
+  } catch {
+    return false;
+  }
+}

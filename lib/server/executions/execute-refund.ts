@@ -6,7 +6,7 @@ import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
-import { lockProposal, orderMismatch, recomputeHash } from "@/lib/server/proposals/proposal-guards";
+import { lockProposal, orderMismatch, storedIntact } from "@/lib/server/proposals/proposal-guards";
 import { applyProviderAnswer } from "./apply-provider-answer";
 import { executionTimings } from "@/lib/server/env";
 
@@ -72,7 +72,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
   const maxAgeMs = p.tenant.maxApprovalAgeMinutes * 60_000;
   const problem = !p.tenant.active
     ? "tenant_inactive"
-    : recomputeHash(p) !== p.hash
+    : !storedIntact(p)
       ? "stored_hash_mismatch"
       : approvals.length < p.requiredApprovals || approvals.some((a) => a.proposalHash !== p.hash)
         ? "approvals_not_bound_to_hash"

@@ -12,7 +12,7 @@ import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
-import { closePending, lockProposal, orderMismatch, recomputeHash } from "./proposal-guards";
+import { closePending, lockProposal, orderMismatch, storedIntact } from "./proposal-guards";
 import { decisionError, invalidateAndRefuse, ORDER_CHANGED, refuse, refuseHashMismatch, type Decision } from "./decision";
 
 export type { ApprovalResult } from "@/lib/schemas/proposal-dto";
@@ -76,8 +76,9 @@ async function decide(
       expiresAt: p.expiresAt.toISOString(),
     });
   }
-  if (recomputeHash(p) !== p.hash) {
-    // The stored row no longer hashes to its recorded hash: it was altered outside the product.
+  if (!storedIntact(p)) {
+    // The stored row no longer hashes to its recorded hash (or asks for no approval at all): it was
+    // altered outside the product.
     const message = "This proposal's stored data does not match its hash; it was invalidated.";
     return invalidateAndRefuse(tx, actor, traceId, ref, "stored_hash_mismatch", message, now);
   }

@@ -2,7 +2,7 @@ import "server-only";
 import type { Tx } from "@/lib/server/db/client";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { proposalStatus, type ProposalStatus } from "@/lib/domain/proposal-state";
-import { recomputeProposalHash, type HashableProposal } from "@/lib/domain/proposal-hash";
+import { storedProposalIntact, type HashableProposal } from "@/lib/domain/proposal-hash";
 import { refundableLeft } from "./refundable-left";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -37,8 +37,8 @@ export async function closePending(
   return moved.count === 1;
 }
 
-/** The hash recomputed from the proposal's own stored fields. */
-export const recomputeHash = recomputeProposalHash;
+/** Whether the stored row still hashes to its recorded hash and asks for at least one approval. */
+export const storedIntact = storedProposalIntact;
 
 /**
  * Why the proposal no longer matches its order, or null when it still does: the order was cancelled
