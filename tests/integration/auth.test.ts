@@ -39,7 +39,8 @@ describe("verifyCredentials", () => {
   it("locks the account after repeated failures, even for the right password, and even when guesses race", async () => {
     await Promise.all(Array.from({ length: LOCKOUT_THRESHOLD + 3 }, () => verifyCredentials(ops.email, "guess")));
     const row = await db().staffUser.findUniqueOrThrow({ where: { email: ops.email } });
-    expect(row.failedLoginCount).toBe(LOCKOUT_THRESHOLD + 3);
+    // Exactly the threshold were evaluated; the three later guesses found the pause (auth-lockout-race.test.ts).
+    expect(row.failedLoginCount).toBe(LOCKOUT_THRESHOLD);
     expect(row.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
     const r = await verifyCredentials(ops.email, ops.password);
     expect(r).toMatchObject({ ok: false, reason: "locked" });

@@ -6,17 +6,29 @@ export const LOCKOUT_THRESHOLD = 5;
 const MAX_LOCK_MINUTES = 60;
 
 /**
- * One more consecutive wrong password for this account (sign-in or an approval's step-up: one counter,
- * one lockout). Atomic, so parallel guesses cannot slip past the threshold.
+ * Reserves one password check for this account, BEFORE the password is verified (sign-in or an approval's
+ * step-up: one counter, one lockout): one guarded UPDATE counts the attempt — and at the threshold starts the
+ * pause (2, 4, 8 … up to 60 minutes) — only while the account is not paused. Concurrent guesses are
+ * serialized by the row: exactly LOCKOUT_THRESHOLD of them get a check, every later one finds the pause and
+ * is refused without its password being evaluated. (Counting after the check let 9–12 parallel guesses be
+ * evaluated.) A right password then clears the counter and the pause: clearPasswordFailures.
+ * Returns false when the account is paused.
  */
-export async function recordPasswordFailure(userId: string): Promise<void> {
-  await db().$executeRaw`
+export async function reservePasswordAttempt(userId: string): Promise<boolean> {
+  const reserved = await db().$queryRaw<{ id: string }[]>`
     UPDATE "StaffUser"
        SET "failedLoginCount" = "failedLoginCount" + 1,
            "lockedUntil" = CASE WHEN "failedLoginCount" + 1 >= ${LOCKOUT_THRESHOLD}
                                 THEN now() + make_interval(mins => LEAST(${MAX_LOCK_MINUTES}, power(2, "failedLoginCount" + 2 - ${LOCKOUT_THRESHOLD})::int))
                                 ELSE "lockedUntil" END
-     WHERE id = ${userId}::uuid`;
+     WHERE id = ${userId}::uuid AND ("lockedUntil" IS NULL OR "lockedUntil" <= now())
+    RETURNING id`;
+  return reserved.length === 1;
+}
+
+/** The right password: the reserved attempt and any earlier failures are forgotten, the pause lifted. */
+export async function clearPasswordFailures(userId: string, data: { lastLoginAt?: Date } = {}): Promise<void> {
+  await db().staffUser.update({ where: { id: userId }, data: { failedLoginCount: 0, lockedUntil: null, ...data } });
 }
 
 export type CredentialCheck =
@@ -25,9 +37,9 @@ export type CredentialCheck =
 
 /**
  * Checks an email and password. Every path verifies one argon2id hash, so an unknown email costs
- * the same time as a wrong password. After LOCKOUT_THRESHOLD consecutive failures the account is
- * paused (2, 4, 8 … up to 60 minutes); the counter moves in one atomic UPDATE, so parallel
- * guesses cannot slip past it.
+ * the same time as a wrong password (a paused account verifies the dummy hash: its password is not
+ * evaluated, and the answer takes the same time). The attempt is reserved before the check
+ * (reservePasswordAttempt), so parallel guesses cannot slip past the threshold.
  */
 export async function verifyCredentials(emailInput: string, password: string): Promise<CredentialCheck> {
   const email = emailInput.trim().toLowerCase();
@@ -36,15 +48,17 @@ export async function verifyCredentials(emailInput: string, password: string): P
     await verifyPassword(await dummyPasswordHash(), password);
     return { ok: false, reason: "unknown_user" };
   }
-  const passwordOk = await verifyPassword(user.passwordHash, password);
   const who = { userId: user.id, tenantId: user.tenantId };
-  if (user.lockedUntil && user.lockedUntil > new Date()) return { ok: false, reason: "locked", ...who };
-  if (user.disabled || !user.tenant.active) return { ok: false, reason: "disabled", ...who };
-  if (!passwordOk) {
-    await recordPasswordFailure(user.id);
-    return { ok: false, reason: "bad_password", ...who };
+  if (user.disabled || !user.tenant.active) {
+    await verifyPassword(await dummyPasswordHash(), password);
+    return { ok: false, reason: "disabled", ...who };
   }
-  await db().staffUser.update({ where: { id: user.id }, data: { failedLoginCount: 0, lockedUntil: null, lastLoginAt: new Date() } });
+  if (!(await reservePasswordAttempt(user.id))) {
+    await verifyPassword(await dummyPasswordHash(), password);
+    return { ok: false, reason: "locked", ...who };
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) return { ok: false, reason: "bad_password", ...who };
+  await clearPasswordFailures(user.id, { lastLoginAt: new Date() });
   return {
     ok: true,
     user: {
