@@ -184,10 +184,7 @@ describe("deciding pending admin changes", () => {
     expect((await staffRow(target.email)).failedLoginCount).toBe(9);
     const results = await Promise.allSettled([A, B, R2].map((who) => decideAdminChange(who, change, "approve")));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(results.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason.details.reason)).toEqual([
-      "not_pending",
-      "not_pending",
-    ]);
+    expect(results.filter((r) => r.status === "rejected").map((r) => r.reason.details.reason)).toEqual(["not_pending", "not_pending"]);
     expect(await staffRow(target.email)).toMatchObject({ failedLoginCount: 0, lockedUntil: null });
     expect(await db().auditEvent.count({ where: { action: "admin:approve_change", data: { path: ["target", "id"], equals: change } } })).toBe(1);
   });
