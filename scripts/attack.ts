@@ -1,4 +1,4 @@
-// npm run attack [-- --base-url http://127.0.0.1:3000 --database-url postgres://… --sandbox-url http://127.0.0.1:12111]
+// npm run attack [-- --base-url http://127.0.0.1:3000 --database-url postgres://… --sandbox-url http://127.0.0.1:12111] [--only TEXT]
 //
 // Replays the concurrency and abuse cases of issue 11 against an instance, as an outsider with the demo's
 // credentials would, and prints one row per case: tries, violations (all must be 0). Bounded: every case
@@ -210,6 +210,110 @@ async function budgetsOf(slug: string): Promise<Budgets | null> {
   return row ?? null;
 }
 const ROOMY: Budgets = { key: 100_000, endUser: 100_000 };
+
+// ── the second-admin rule (docs/admin-api.md "Changes that need a second admin") ─────────────────────
+// One admin (A) tries to create or take over the "second admin" they need: (a) inviting an admin, (b) promoting
+// a reviewer, (c) resetting the other admin's sign-in. Harness: the tenant's auditor is made an honest second
+// admin (B) directly in the database for the case; everything is put back afterwards.
+const staffSend = (cookies: string, method: "PATCH" | "POST", path: string, body: unknown) =>
+  http(path, { method, cookies, headers: { "content-type": "application/json", origin: baseUrl! }, body: JSON.stringify(body) });
+const staffIdOf = (email: string) =>
+  db(async (c) => (await c.query<{ id: string; roles: string[] }>(`SELECT id, roles::text[] AS roles FROM "StaffUser" WHERE email = $1`, [email])).rows[0]);
+const policyVersionOf = (slug: string) =>
+  db(
+    async (c) =>
+      (
+        await c.query<{ v: number; t: string | null }>(`SELECT "policyVersion" AS v, "dualApprovalThresholdMinor"::text AS t FROM "Tenant" WHERE slug = $1`, [
+          slug,
+        ])
+      ).rows[0]!,
+  );
+
+async function withSecondAdmin(run: (s: { a: string; b: string; version: number }) => Promise<Outcome>): Promise<Outcome> {
+  const honest = member(ES, "auditor");
+  const promoted = member(ES, "reviewer", 0);
+  const tenant = `(SELECT id FROM "Tenant" WHERE slug = '${ES}')`;
+  await db((c) => c.query(`UPDATE "StaffUser" SET roles = ARRAY['admin','auditor']::"Role"[] WHERE email = $1`, [honest.email]));
+  try {
+    const a = await signIn(member(ES, "admin").email, member(ES, "admin").password);
+    const b = await signIn(honest.email, honest.password);
+    // A's own loosening of the policy, waiting for a second admin: what A wants to approve alone.
+    const { t } = await policyVersionOf(ES);
+    const loosen = await staffPost(a, "/api/admin/policy", { values: { dualApprovalThresholdMinor: Number(t ?? 0) + 1 } });
+    if (loosen.status !== 201 || loosen.json?.status !== "awaiting_second_admin") throw new Error(`the loosening answered ${loosen.status}`);
+    return await run({ a, b, version: Number(loosen.json.version) });
+  } finally {
+    await db(async (c) => {
+      await c.query(`UPDATE "AdminChange" SET status = 'cancelled' WHERE status = 'pending' AND "tenantId" = ${tenant}`);
+      await c.query(`UPDATE "PolicyVersion" SET status = 'rejected', "decidedAt" = now() WHERE status = 'awaiting_second_admin' AND "tenantId" = ${tenant}`);
+      for (const [email, roles] of [
+        [honest.email, "{auditor}"],
+        [promoted.email, "{reviewer}"],
+      ])
+        await c.query(
+          `UPDATE "StaffUser" SET roles = $2::"Role"[], "adminSince" = NULL, "adminGrantedByIds" = '{}', "credentialsResetByIds" = '{}' WHERE email = $1`,
+          [email, roles],
+        );
+    });
+  }
+}
+
+/** Violations of one attempt: the change applied at once, or the proposer could approve it themselves. */
+async function selfApproval(a: string, res: Res, applied: boolean): Promise<number> {
+  let v = res.status === 202 && res.json?.status === "awaiting_second_admin" ? 0 : 1;
+  if (applied) v++;
+  const change = (res.json?.change as { id?: string } | undefined)?.id;
+  if (change && (await staffPost(a, `/api/admin/changes/${change}/approve`, {})).status !== 403) v++;
+  return v;
+}
+
+const governanceCases: Case[] = [
+  {
+    name: "(a) one admin invites an admin account to approve their own loosening",
+    run: () =>
+      withSecondAdmin(async ({ a, version }) => {
+        const email = `attack-admin-${randomUUID().slice(0, 8)}@tienda-es.test`;
+        const res = await staffPost(a, "/api/admin/staff", { email, name: "Attack Admin", roles: ["admin"] });
+        const v = await selfApproval(a, res, typeof res.json?.setupUrl === "string" || !!(await staffIdOf(email)));
+        const applied = (await policyVersionOf(ES)).v === version;
+        return { tries: 2, violations: v + (applied ? 1 : 0), note: `invite answered ${res.status}; no account, no link until a second admin approves` };
+      }),
+  },
+  {
+    name: "(b) one admin promotes a reviewer, who then approves the admin's loosening",
+    run: () =>
+      withSecondAdmin(async ({ a, b, version }) => {
+        const who = member(ES, "reviewer", 0);
+        const target = (await staffIdOf(who.email))!;
+        const res = await staffSend(a, "PATCH", `/api/admin/staff/${target.id}`, { roles: ["admin", "reviewer"] });
+        let v = await selfApproval(a, res, (await staffIdOf(who.email))!.roles.includes("admin"));
+        // Even when the honest admin approves the promotion, the promoted reviewer's approval of A's loosening does not count.
+        const change = (res.json?.change as { id?: string } | undefined)?.id;
+        if (change) await staffPost(b, `/api/admin/changes/${change}/approve`, {});
+        const r = await signIn(who.email, who.password);
+        const approve = await staffPost(r, `/api/admin/policy/${version}/approve`, {});
+        if (approve.status === 200 || (await policyVersionOf(ES)).v === version) v++;
+        return {
+          tries: 3,
+          violations: v,
+          note: `role change answered ${res.status}; the promoted admin's approval: ${approve.status} ${String((approve.json?.error as { reason?: string } | undefined)?.reason)}`,
+        };
+      }),
+  },
+  {
+    name: "(c) one admin resets the other admin's sign-in to act as them",
+    run: () =>
+      withSecondAdmin(async ({ a }) => {
+        const honest = member(ES, "auditor");
+        const target = (await staffIdOf(honest.email))!;
+        const res = await staffPost(a, `/api/admin/staff/${target.id}/setup-link`, {});
+        let v = await selfApproval(a, res, typeof res.json?.setupUrl === "string");
+        // The other admin is not locked out: their password still signs in.
+        await signIn(honest.email, honest.password).catch(() => v++);
+        return { tries: 2, violations: v, note: `setup link answered ${res.status}; no link until a second admin approves` };
+      }),
+  },
+];
 
 // ── the cases ───────────────────────────────────────────────────────────────────────────────────────
 type Outcome = { tries: number; violations: number; note: string };
@@ -470,6 +574,7 @@ const cases: Case[] = [
       return { tries: 1, violations: (res.status === 413 ? 0 : 1) + (alive ? 0 : 1), note: `answered ${res.status}` };
     },
   },
+  ...governanceCases,
 ];
 
 // ── run ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -492,7 +597,9 @@ async function main(): Promise<number> {
   const saved = await Promise.all([US, ES].map(async (slug) => [slug, await budgetsOf(slug)] as const));
   for (const [slug] of saved) await setBudgets(slug, ROOMY);
   const rows: { name: string; tries: number; violations: number; note: string }[] = [];
-  for (const c of cases) {
+  // --only TEXT: run only the cases whose name contains TEXT (e.g. --only "one admin").
+  const only = flag("only");
+  for (const c of only ? cases.filter((k) => k.name.includes(only)) : cases) {
     if (Date.now() > RUN_DEADLINE) {
       rows.push({ name: c.name, tries: 0, violations: 0, note: "not run: time budget spent" });
       continue;

@@ -3,10 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/domain/outcome";
 import { db } from "@/lib/server/db/client";
-import { inviteStaff } from "@/lib/server/admin/invite-staff";
-import { updateStaff } from "@/lib/server/admin/update-staff";
+import { inviteStaff, type InvitedStaff } from "@/lib/server/admin/invite-staff";
+import { updateStaff, type AppliedStaffUpdate } from "@/lib/server/admin/update-staff";
 import { completeSetup, getSetupInvitation } from "@/lib/server/admin/complete-setup";
-import { reissueSetupLink } from "@/lib/server/admin/reissue-setup-link";
+import { reissueSetupLink, type SetupLink } from "@/lib/server/admin/reissue-setup-link";
+import { decideAdminChange } from "@/lib/server/admin/decide-admin-change";
+import type { QueuedAdminChange } from "@/lib/server/admin/admin-change-store";
 import { listStaff } from "@/lib/server/admin/list-staff";
 import { hashSetupToken } from "@/lib/server/admin/setup-token";
 import { verifyCredentials } from "@/lib/server/auth/verify-credentials";
@@ -28,12 +30,14 @@ async function refusal(promise: Promise<unknown>) {
 const tokenOf = (setupUrl: string) => setupUrl.split("/setup/")[1]!;
 let n = 0;
 const newEmail = () => `invitee${++n}.${Date.now()}@tienda-es.test`;
+// Invitations and links without the admin role apply at once (with it they wait: admin-governance.test.ts).
+const invite = async (...args: Parameters<typeof inviteStaff>): Promise<InvitedStaff> => (await inviteStaff(...args)) as InvitedStaff;
 
 describe("inviting staff and the one-time setup link", () => {
   it("invite → link shown once, stored only as a hash, 24 h → the person sets a password and signs in; the link then is spent", async () => {
     const admin = await adminOf(ES);
     const email = newEmail();
-    const invited = await inviteStaff(admin, { email: `  ${email.toUpperCase()} `, name: "Nuevo Revisor", roles: ["reviewer", "reviewer"] });
+    const invited = await invite(admin, { email: `  ${email.toUpperCase()} `, name: "Nuevo Revisor", roles: ["reviewer", "reviewer"] });
     expect(invited.setupUrl).toMatch(/\/setup\/[A-Za-z0-9_-]{43}$/);
     const token = tokenOf(invited.setupUrl);
     const user = await db().staffUser.findUniqueOrThrow({ where: { id: invited.id } });
@@ -72,7 +76,7 @@ describe("inviting staff and the one-time setup link", () => {
 
   it("two parallel uses of one link: exactly one wins", async () => {
     const admin = await adminOf(ES);
-    const { setupUrl, id } = await inviteStaff(admin, { email: newEmail(), name: "Race", roles: ["ops"] });
+    const { setupUrl, id } = await invite(admin, { email: newEmail(), name: "Race", roles: ["ops"] });
     const token = tokenOf(setupUrl);
     const results = await Promise.allSettled([
       completeSetup({ token, password: "first-password-123" }),
@@ -85,15 +89,15 @@ describe("inviting staff and the one-time setup link", () => {
 
   it("an expired link, a reissued (older) link and a disabled person's link do not work", async () => {
     const admin = await adminOf(ES);
-    const a = await inviteStaff(admin, { email: newEmail(), name: "Expired", roles: ["ops"] });
+    const a = await invite(admin, { email: newEmail(), name: "Expired", roles: ["ops"] });
     await db().staffSetupToken.updateMany({ where: { staffUserId: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await getSetupInvitation(tokenOf(a.setupUrl))).toBeNull();
     expect(await refusal(completeSetup({ token: tokenOf(a.setupUrl), password: "a-long-enough-password" }))).toMatchObject({ code: "expired" });
 
-    const b = await inviteStaff(admin, { email: newEmail(), name: "Reissued", roles: ["ops"] });
-    const again = await reissueSetupLink(admin, b.id);
+    const b = await invite(admin, { email: newEmail(), name: "Reissued", roles: ["ops"] });
+    const again = (await reissueSetupLink(admin, b.id)) as SetupLink;
     expect(await refusal(completeSetup({ token: tokenOf(b.setupUrl), password: "a-long-enough-password" }))).toMatchObject({ code: "expired" });
-    const c = await inviteStaff(admin, { email: newEmail(), name: "Disabled", roles: ["ops"] });
+    const c = await invite(admin, { email: newEmail(), name: "Disabled", roles: ["ops"] });
     await updateStaff(admin, c.id, { disabled: true });
     expect(await refusal(completeSetup({ token: tokenOf(c.setupUrl), password: "a-long-enough-password" }))).toMatchObject({ code: "expired" });
     await completeSetup({ token: tokenOf(again.setupUrl), password: "a-long-enough-password" });
@@ -126,7 +130,7 @@ describe("inviting staff and the one-time setup link", () => {
       reason: "step_up_failed",
     });
     expect((await db().staffUser.findUniqueOrThrow({ where: { id: stale.userId } })).failedLoginCount).toBe(1);
-    const ok = await inviteStaff(stale, { email: newEmail(), name: "X", roles: ["ops"], stepUpPassword: staffOf(ES, "admin").password });
+    const ok = await invite(stale, { email: newEmail(), name: "X", roles: ["ops"], stepUpPassword: staffOf(ES, "admin").password });
     expect(ok.id).toBeTruthy();
     await db().staffUser.update({ where: { id: stale.userId }, data: { failedLoginCount: 0 } });
   });
@@ -137,11 +141,11 @@ describe("changing staff", () => {
     const admin = await adminOf(US);
     const target = await db().staffUser.findUniqueOrThrow({ where: { email: staffOf(US, "reviewer", 1).email } });
 
-    const r1 = await updateStaff(admin, target.id, { roles: ["reviewer", "ops"] });
+    const r1 = (await updateStaff(admin, target.id, { roles: ["reviewer", "ops"] })) as AppliedStaffUpdate;
     expect(r1.before.roles).toEqual(["reviewer"]);
     expect(r1.after).toMatchObject({ roles: ["ops", "reviewer"], sessionVersion: target.sessionVersion + 1 });
 
-    const r2 = await updateStaff(admin, target.id, { disabled: true });
+    const r2 = (await updateStaff(admin, target.id, { disabled: true })) as AppliedStaffUpdate;
     expect(r2.after).toMatchObject({ disabled: true, sessionVersion: target.sessionVersion + 2 });
     expect((await verifyCredentials(target.email, staffOf(US, "reviewer", 1).password)).ok).toBe(false);
     await updateStaff(admin, target.id, { disabled: false });
@@ -168,33 +172,32 @@ describe("changing staff", () => {
     expect(events[0]!.data).toMatchObject({ before: { roles: ["reviewer"] }, after: { roles: ["ops", "reviewer"] } });
   });
 
-  it("an admin cannot change their own roles nor disable themselves; the last active admin stays", async () => {
+  it("an admin cannot change their own roles nor disable themselves; the last active admin stays, even when two admins approve each other's demotion at once", async () => {
     const admin = await adminOf(ES);
     expect(await refusal(updateStaff(admin, admin.userId, { roles: ["ops"] }))).toMatchObject({ code: "permission_denied", reason: "own_roles" });
     expect(await refusal(updateStaff(admin, admin.userId, { disabled: true }))).toMatchObject({ code: "permission_denied", reason: "self_disable" });
 
-    // A second admin exists: now the first may be demoted by the second, but not the other way round after that.
-    const second = await db().staffUser.findUniqueOrThrow({ where: { email: staffOf(ES, "auditor").email } });
-    await updateStaff(admin, second.id, { roles: ["auditor", "admin"] });
-    const secondActor = await actorFor(second.email);
-    await updateStaff(secondActor, admin.userId, { disabled: true });
+    // A second admin (made directly in the database: an admin from before provenance tracking, like the seed's).
+    const second = await db().staffUser.update({ where: { email: staffOf(ES, "auditor").email }, data: { roles: ["admin", "auditor"] } });
     const admin2 = await actorFor(second.email);
-    // Re-enable the first one to restore, then try to take admin away from both concurrently.
-    await updateStaff(admin2, admin.userId, { disabled: false });
-    const first = await adminOf(ES);
-    const results = await Promise.allSettled([updateStaff(first, second.id, { roles: ["auditor"] }), updateStaff(admin2, first.userId, { roles: ["ops"] })]);
+    // Each proposes taking admin away from the other; both wait. Approved at the same moment, only one applies.
+    const fromFirst = (await updateStaff(admin, second.id, { roles: ["auditor"] })) as QueuedAdminChange;
+    const fromSecond = (await updateStaff(admin2, admin.userId, { roles: ["ops"] })) as QueuedAdminChange;
+    expect(fromFirst.status).toBe("awaiting_second_admin");
+    const results = await Promise.allSettled([
+      decideAdminChange(admin2, fromFirst.change.id, "approve"),
+      decideAdminChange(admin, fromSecond.change.id, "approve"),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    const admins = await db().staffUser.count({ where: { tenantId: first.tenantId, disabled: false, roles: { has: "admin" } } });
-    expect(admins).toBe(1);
-    const remaining = await db().staffUser.findFirstOrThrow({ where: { tenantId: first.tenantId, disabled: false, roles: { has: "admin" } } });
-    const remainingActor = await actorFor(remaining.email);
-    const other = remaining.id === first.userId ? second.id : first.userId;
-    expect(other).not.toBe(remaining.id);
+    const admins = await db().staffUser.findMany({ where: { tenantId: admin.tenantId, disabled: false, roles: { has: "admin" } } });
+    expect(admins).toHaveLength(1);
+    const remainingActor = await actorFor(admins[0]!.email);
     // The last admin cannot be demoted or disabled (by anyone: only themselves could, and that is refused too).
-    expect(await refusal(updateStaff(remainingActor, remaining.id, { roles: ["ops"] }))).toMatchObject({ reason: "own_roles" });
+    expect(await refusal(updateStaff(remainingActor, admins[0]!.id, { roles: ["ops"] }))).toMatchObject({ reason: "own_roles" });
     // Restore for the other tests in this file.
-    await db().staffUser.update({ where: { id: first.userId }, data: { roles: ["admin"], disabled: false } });
-    await db().staffUser.update({ where: { id: second.id }, data: { roles: ["auditor"] } });
+    await db().adminChange.updateMany({ where: { tenantId: admin.tenantId, status: "pending" }, data: { status: "cancelled" } });
+    await db().staffUser.update({ where: { id: admin.userId }, data: { roles: ["admin"], disabled: false, adminSince: null, adminGrantedByIds: [] } });
+    await db().staffUser.update({ where: { id: second.id }, data: { roles: ["auditor"], adminSince: null, adminGrantedByIds: [] } });
   });
 
   it("the last admin cannot be disabled or demoted by a disabled-then-re-enabled path, and a foreign tenant's member is not found", async () => {
@@ -203,9 +206,8 @@ describe("changing staff", () => {
     expect(await refusal(updateStaff(es, us.userId, { disabled: true }))).toMatchObject({ code: "not_found" });
     expect(await refusal(updateStaff(es, "not-a-uuid", { disabled: true }))).toMatchObject({ code: "not_found" });
     expect(await refusal(updateStaff(es, us.userId, {}))).toMatchObject({ code: "invalid_arguments" });
-    // Make a second admin, disable it; then the first is the only active admin and cannot lose the role via the other.
-    const extra = await inviteStaff(es, { email: newEmail(), name: "Extra admin", roles: ["admin"] });
-    await updateStaff(es, extra.id, { disabled: true });
+    // A second, disabled admin; then the first is the only active admin and cannot lose the role via the other.
+    const extra = await db().staffUser.create({ data: { tenantId: es.tenantId, email: newEmail(), name: "Extra admin", roles: ["admin"], disabled: true } });
     const extraActor = { ...es, userId: extra.id, email: "x" };
     expect(await refusal(updateStaff(extraActor, es.userId, { roles: ["ops"] }))).toMatchObject({ code: "permission_denied", reason: "last_admin" });
     expect(await refusal(updateStaff(extraActor, es.userId, { disabled: true }))).toMatchObject({ code: "permission_denied", reason: "last_admin" });
@@ -221,7 +223,7 @@ describe("changing staff", () => {
     const found = await listStaff(admin, { q: "LUCÍA" });
     expect(found.map((s) => s.email)).toEqual([staffOf(ES, "reviewer").email]);
     expect(found[0]).toMatchObject({ passkeys: 0, hasPassword: true, setupPendingUntil: null });
-    const invited = await inviteStaff(admin, { email: newEmail(), name: "Pending Person", roles: ["ops"] });
+    const invited = await invite(admin, { email: newEmail(), name: "Pending Person", roles: ["ops"] });
     expect((await listStaff(admin, { q: "pending person" }))[0]).toMatchObject({ id: invited.id, hasPassword: false });
     expect((await listStaff(admin, { q: "pending person" }))[0]!.setupPendingUntil).toBeInstanceOf(Date);
     expect(await listStaff(admin, { q: "shop-us" })).toEqual([]);

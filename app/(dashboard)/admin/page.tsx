@@ -11,6 +11,8 @@ import { InviteStaffForm } from "./_components/invite-staff-form";
 import { PolicySection } from "./_components/policy-section";
 import { getPolicy } from "@/lib/server/admin/policy/get-policy";
 import { CreateChannelForm, IssueAgentKeyForm, RevokeKeyButton, RotateSecretForm } from "./_components/agent-key-forms";
+import { AdminChangesSection } from "./_components/admin-changes-section";
+import { listAdminChanges } from "@/lib/server/admin/list-admin-changes";
 
 export const dynamic = "force-dynamic";
 
@@ -18,11 +20,12 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   const actor = await pageActor("admin:manage");
   const raw = (await searchParams).q;
   const q = typeof raw === "string" ? raw.slice(0, 100) : undefined;
-  const [{ tenant }, staff, { channels, keys }, policy] = await Promise.all([
+  const [{ tenant }, staff, { channels, keys }, policy, changes] = await Promise.all([
     getAdminOverview(actor),
     listStaff(actor, { q }),
     listAgentKeys(actor),
     getPolicy(actor),
+    listAdminChanges(actor),
   ]);
   const t = await getTranslations("admin");
   const tm = await getTranslations("adminManage");
@@ -44,6 +47,12 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
           decidedAt: h.decidedAt?.toISOString() ?? null,
         }))}
         currency={tenant.currency}
+      />
+
+      <AdminChangesSection
+        alone={changes.alone}
+        tenantSlug={actor.tenantSlug}
+        rows={changes.pending.map((c) => ({ ...c, proposedBy: c.proposedBy.name, expiresAt: c.expiresAt.toISOString() }))}
       />
 
       <ReviewWebhookSection actor={actor} />

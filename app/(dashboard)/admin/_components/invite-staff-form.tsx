@@ -10,8 +10,9 @@ import { FormError, ShownOnce } from "./form-error";
 export function InviteStaffForm() {
   const t = useTranslations("adminManage");
   const tr = useTranslations("roles");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{ id: string; setupUrl: string }>();
+  const { run, pending, error, needsStepUp } = useAdminRequest<{ id?: string; setupUrl?: string; change?: { id: string } }>();
   const [link, setLink] = useState<string | null>(null);
+  const [waits, setWaits] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -19,7 +20,9 @@ export function InviteStaffForm() {
     const body = { email: form.get("email"), name: form.get("name"), roles: form.getAll("roles"), ...stepUpValue(form) };
     const result = await run("POST", "/api/admin/staff", body);
     if (result) {
-      setLink(result.setupUrl);
+      // An invitation with the admin role only waits for a second admin: no account, no link yet.
+      setLink(result.setupUrl ?? null);
+      setWaits(!!result.change);
       (event.target as HTMLFormElement).reset();
     }
   }
@@ -28,6 +31,11 @@ export function InviteStaffForm() {
     <section aria-labelledby="invite-title" className="panel">
       <h3 id="invite-title">{t("inviteTitle")}</h3>
       {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
+      {waits ? (
+        <p className="notice" role="status">
+          {t("waitsForSecond")}
+        </p>
+      ) : null}
       <FormError id="invite-error" error={error} />
       <form onSubmit={onSubmit} aria-describedby={error ? "invite-error" : undefined}>
         <div className="field">
@@ -40,6 +48,7 @@ export function InviteStaffForm() {
         </div>
         <fieldset className="field">
           <legend>{t("roles")}</legend>
+          <p className="muted">{t("adminLevelNote")}</p>
           {roles.map((r) => (
             <label key={r}>
               <input type="checkbox" name="roles" value={r} /> {tr(r)}

@@ -7,12 +7,14 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
+import { assertIndependentApprover } from "../admin-change-store";
 import { parseForm } from "../zod-problem";
 import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
 
 /**
- * A second admin approves or rejects a loosening policy change. Four eyes: the admin who proposed it
- * cannot approve it. It must still be based on the active version (a change made since makes it stale:
+ * A second admin approves or rejects a loosening policy change. Four eyes: the approval counts only from an
+ * independent admin (lib/domain/admin-governance.ts approverRefusal: not the proposer, an admin before the
+ * proposal, not invited, promoted or reset by the proposer). It must still be based on the active version (a change made since makes it stale:
  * refused). Approval activates it in the same transaction; both are audited with the versions.
  */
 export async function decidePolicyChange(
@@ -31,9 +33,8 @@ export async function decidePolicyChange(
     if (!row) throw new AppError("not_found", "No such policy version.");
     if (row.status !== "awaiting_second_admin")
       throw new AppError("permission_denied", "This version does not wait for a decision.", { reason: "not_pending" });
-    if (decision === "approve" && row.createdById === actor.userId) {
-      throw new AppError("permission_denied", "Another admin must approve a change you proposed.", { reason: "own_change" });
-    }
+    // Only an independent admin's approval counts (not the proposer, nor an admin they made or reset).
+    if (decision === "approve") await assertIndependentApprover(tx, actor, { proposedById: row.createdById, proposedAt: row.createdAt });
     const active = await ensureActiveVersion(tx, actor.tenantId);
     const now = new Date();
     if (decision === "approve" && row.basedOnVersion !== active.version) {

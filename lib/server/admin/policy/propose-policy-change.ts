@@ -7,6 +7,8 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
+import { hasIndependentAdmin } from "../admin-change-store";
+import { SINGLE_ADMIN_MESSAGE } from "@/lib/domain/admin-governance";
 import { parseForm } from "../zod-problem";
 import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
 
@@ -31,6 +33,8 @@ export async function proposePolicyChange(actor: Actor, raw: unknown): Promise<P
     if (changes.length === 0) throw new AppError("invalid_arguments", "Nothing changes: these are the active values.", { problem: "no_change" });
     const waiting = await tx.policyVersion.findFirst({ where: { tenantId: actor.tenantId, status: "awaiting_second_admin" }, select: { version: true } });
     const loosens = needsSecondAdmin(changes);
+    if (loosens && !(await hasIndependentAdmin(tx, actor.tenantId, actor.userId)))
+      throw new AppError("permission_denied", SINGLE_ADMIN_MESSAGE, { reason: "no_second_admin" });
     if (loosens && waiting) {
       throw new AppError("permission_denied", `Version ${waiting.version} already waits for a second admin; approve or reject it first.`, {
         reason: "change_pending",

@@ -13,7 +13,7 @@ type Member = { id: string; roles: string[]; disabled: boolean; locked: boolean;
 export function StaffActions({ member }: { member: Member }) {
   const t = useTranslations("adminManage");
   const tr = useTranslations("roles");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{ setupUrl?: string }>();
+  const { run, pending, error, needsStepUp } = useAdminRequest<{ setupUrl?: string; change?: { id: string } }>();
   const [done, setDone] = useState<string | null>(null);
   const [link, setLink] = useState<string | null>(null);
   const path = `/api/admin/staff/${member.id}`;
@@ -30,13 +30,15 @@ export function StaffActions({ member }: { member: Member }) {
     const form = new FormData(event.currentTarget);
     const result = await run(method, url, { ...body, ...stepUpValue(form) });
     if (result) {
-      setDone(message);
+      // An admin-level change (docs/admin-api.md) is not done: it waits for a second admin.
+      setDone(result.change ? t("waitsForSecond") : message);
       if (result.setupUrl) setLink(result.setupUrl);
     }
   }
 
   return (
     <div className="stack">
+      <p className="muted">{t("adminLevelNote")}</p>
       <FormError id="staff-error" error={error} />
       {done ? (
         <p className="notice" role="status">

@@ -3,8 +3,11 @@ import { reissueSetupLink } from "@/lib/server/admin/reissue-setup-link";
 
 export const dynamic = "force-dynamic";
 
-/** POST /api/admin/staff/{id}/setup-link {stepUpPassword?} → 201 {setupUrl, expiresAt} (voids older links). */
+/**
+ * POST /api/admin/staff/{id}/setup-link {stepUpPassword?} → 201 {setupUrl, expiresAt} (voids older links);
+ * for an admin → 202 {status: "awaiting_second_admin", change} (docs/admin-api.md).
+ */
 export const POST = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, request, { params }) => {
   const link = await reissueSetupLink(actor, (await params).id, await jsonBody(request));
-  return Response.json(link, { status: 201, headers: { "Cache-Control": "no-store" } });
+  return Response.json(link, { status: "change" in link ? 202 : 201, headers: { "Cache-Control": "no-store" } });
 });

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { approverRefusal, describeAdminChange, isAdminLevelInvite, isAdminLevelSetupLink, isAdminLevelUpdate, type ApproverProvenance } from "./admin-governance";
+
+const A = "00000000-0000-4000-8000-00000000000a";
+const B = "00000000-0000-4000-8000-00000000000b";
+const C = "00000000-0000-4000-8000-00000000000c";
+const at = new Date("2026-12-01T10:00:00Z");
+const admin = (over: Partial<ApproverProvenance> = {}): ApproverProvenance => ({
+  id: B,
+  roles: ["admin"],
+  disabled: false,
+  invitedById: null,
+  adminSince: null,
+  adminGrantedByIds: [],
+  credentialsResetByIds: [],
+  ...over,
+});
+
+describe("which staff changes wait for a second admin", () => {
+  const reviewer = { roles: ["reviewer"], disabled: false };
+  const anAdmin = { roles: ["admin", "ops"], disabled: false };
+  it("granting or removing admin, disabling / enabling / unlocking an admin; nothing else", () => {
+    expect(isAdminLevelUpdate(reviewer, { roles: ["admin", "reviewer"] })).toBe(true);
+    expect(isAdminLevelUpdate(anAdmin, { roles: ["ops"] })).toBe(true);
+    expect(isAdminLevelUpdate(anAdmin, { disabled: true })).toBe(true);
+    expect(isAdminLevelUpdate({ ...anAdmin, disabled: true }, { disabled: false })).toBe(true);
+    expect(isAdminLevelUpdate(anAdmin, { unlock: true })).toBe(true);
+    // Not admin-level: other roles of an admin, sign-out, a no-op disable, anything about a non-admin.
+    expect(isAdminLevelUpdate(anAdmin, { roles: ["admin"] })).toBe(false);
+    expect(isAdminLevelUpdate(anAdmin, { signOut: true })).toBe(false);
+    expect(isAdminLevelUpdate(anAdmin, { disabled: false })).toBe(false);
+    expect(isAdminLevelUpdate(reviewer, { roles: ["ops"], disabled: true, unlock: true })).toBe(false);
+    expect(isAdminLevelInvite(["admin"])).toBe(true);
+    expect(isAdminLevelInvite(["ops", "reviewer"])).toBe(false);
+    expect(isAdminLevelSetupLink(anAdmin)).toBe(true);
+    expect(isAdminLevelSetupLink(reviewer)).toBe(false);
+  });
+
+  it("describes a change in the words the admin page shows", () => {
+    expect(describeAdminChange("invite_staff", {})).toEqual(["invite_admin"]);
+    expect(describeAdminChange("setup_link", {})).toEqual(["reset_admin"]);
+    expect(describeAdminChange("update_staff", { patch: { roles: ["admin"] }, before: { roles: ["ops"], disabled: false } })).toEqual(["grant_admin"]);
+    expect(describeAdminChange("update_staff", { patch: { roles: ["ops"], unlock: true }, before: { roles: ["admin"], disabled: false } })).toEqual([
+      "remove_admin",
+      "unlock_admin",
+    ]);
+    expect(describeAdminChange("update_staff", { patch: { disabled: true }, before: { roles: ["admin"], disabled: false } })).toEqual(["disable_admin"]);
+  });
+});
+
+describe("whose approval counts", () => {
+  const change = { proposedById: A, proposedAt: at };
+  it("an independent admin from before the proposal counts (also an admin from before tracking)", () => {
+    expect(approverRefusal(admin(), change)).toBeNull();
+    expect(approverRefusal(admin({ adminSince: new Date(at.getTime() - 1), adminGrantedByIds: [C], invitedById: C, credentialsResetByIds: [C] }), change)).toBeNull();
+  });
+  it("refuses the proposer, a non-admin, a disabled admin", () => {
+    expect(approverRefusal(admin({ id: A }), change)).toBe("own_change");
+    expect(approverRefusal(admin({ roles: ["reviewer"] }), change)).toBe("not_admin");
+    expect(approverRefusal(admin({ disabled: true }), change)).toBe("not_admin");
+  });
+  it("refuses an admin whose role started at or after the proposal (exactly at it too)", () => {
+    expect(approverRefusal(admin({ adminSince: at }), change)).toBe("admin_after_proposal");
+    expect(approverRefusal(admin({ adminSince: new Date(at.getTime() + 1) }), change)).toBe("admin_after_proposal");
+  });
+  it("refuses an admin the proposer invited, promoted or reset", () => {
+    expect(approverRefusal(admin({ invitedById: A }), change)).toBe("invited_by_proposer");
+    expect(approverRefusal(admin({ adminGrantedByIds: [C, A] }), change)).toBe("promoted_by_proposer");
+    expect(approverRefusal(admin({ credentialsResetByIds: [A] }), change)).toBe("reset_by_proposer");
+  });
+});

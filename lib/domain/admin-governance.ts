@@ -1,0 +1,91 @@
+// The second-admin rule (docs/design.md "Administration"): which staff changes are admin-level (they wait
+// for a second admin) and which admin's approval counts. Pure: the use cases load the rows and decide here.
+
+/** How long an admin-level change may wait for its second admin. */
+export const ADMIN_CHANGE_DAYS = 7;
+
+export const adminChangeKinds = ["invite_staff", "update_staff", "setup_link"] as const;
+export type AdminChangeKind = (typeof adminChangeKinds)[number];
+
+type StaffState = { roles: readonly string[]; disabled: boolean };
+type StaffPatch = { roles?: readonly string[]; disabled?: boolean; unlock?: true; signOut?: true };
+
+const isAdmin = (s: StaffState) => s.roles.includes("admin");
+
+/**
+ * Whether a staff change (PATCH /api/admin/staff/{id}) must wait for a second admin: it grants or removes
+ * the admin role, disables or re-enables an admin, or unlocks an admin (a lockout is what stops password
+ * guessing against that admin). Other changes apply at once.
+ */
+export function isAdminLevelUpdate(before: StaffState, patch: StaffPatch): boolean {
+  if (patch.roles !== undefined && patch.roles.includes("admin") !== isAdmin(before)) return true;
+  if (!isAdmin(before)) return false;
+  if (patch.disabled !== undefined && patch.disabled !== before.disabled) return true;
+  return patch.unlock === true;
+}
+
+/** Whether an invitation must wait: it creates an admin. */
+export const isAdminLevelInvite = (roles: readonly string[]) => roles.includes("admin");
+
+/** Whether a new setup link must wait: it lets whoever holds it set an (enabled) admin's password. */
+export const isAdminLevelSetupLink = (target: StaffState) => isAdmin(target) && !target.disabled;
+
+/** What the approving admin's account says about where it came from (StaffUser provenance columns). */
+export type ApproverProvenance = {
+  id: string;
+  roles: readonly string[];
+  disabled: boolean;
+  invitedById: string | null;
+  /** null: an admin since before provenance was tracked (seed, migration): held before any change. */
+  adminSince: Date | null;
+  adminGrantedByIds: readonly string[];
+  credentialsResetByIds: readonly string[];
+};
+
+export type ApproverRefusal = "own_change" | "not_admin" | "admin_after_proposal" | "invited_by_proposer" | "promoted_by_proposer" | "reset_by_proposer";
+
+/**
+ * Why an admin's approval of a change does not count, or null when it does. It counts only from an enabled
+ * admin other than the proposer, who held the admin role before the change was proposed, and whom the
+ * proposer did not invite, promote or reset the credentials of — otherwise one person could create
+ * (or take over) the "second admin" they need.
+ */
+export function approverRefusal(approver: ApproverProvenance, change: { proposedById: string | null; proposedAt: Date }): ApproverRefusal | null {
+  const proposer = change.proposedById;
+  if (proposer !== null && approver.id === proposer) return "own_change";
+  if (approver.disabled || !approver.roles.includes("admin")) return "not_admin";
+  if (approver.adminSince !== null && approver.adminSince.getTime() >= change.proposedAt.getTime()) return "admin_after_proposal";
+  if (proposer === null) return null;
+  if (approver.invitedById === proposer) return "invited_by_proposer";
+  if (approver.adminGrantedByIds.includes(proposer)) return "promoted_by_proposer";
+  if (approver.credentialsResetByIds.includes(proposer)) return "reset_by_proposer";
+  return null;
+}
+
+/** The plain message of each refusal (API error message; the UI shows it as is). */
+export const approverRefusalMessage: Record<ApproverRefusal, string> = {
+  own_change: "Another admin must approve a change you proposed.",
+  not_admin: "Only an active admin can approve this change.",
+  admin_after_proposal: "Your admin role was granted after this change was proposed, so your approval does not count; another admin must approve it.",
+  invited_by_proposer: "The admin who proposed this change invited your account, so your approval does not count; another admin must approve it.",
+  promoted_by_proposer: "The admin who proposed this change made you an admin, so your approval does not count; another admin must approve it.",
+  reset_by_proposer: "The admin who proposed this change reset your credentials, so your approval does not count; another admin must approve it.",
+};
+
+/** What a tenant with one active admin cannot do alone (the API's refusal and the admin page say this). */
+export const SINGLE_ADMIN_MESSAGE =
+  "No other admin can approve this: granting or removing the admin role, disabling, unlocking or resetting the sign-in of an admin, and loosening the policy each need a second, independent admin. Ask your operator to grant admin to a colleague (npm run admin:grant).";
+
+export type AdminChangeWhat = "invite_admin" | "grant_admin" | "remove_admin" | "disable_admin" | "enable_admin" | "unlock_admin" | "reset_admin";
+
+/** What a pending change does, in words the admin page translates (an update may do several things). */
+export function describeAdminChange(kind: AdminChangeKind, payload: unknown): AdminChangeWhat[] {
+  if (kind === "invite_staff") return ["invite_admin"];
+  if (kind === "setup_link") return ["reset_admin"];
+  const { patch, before } = payload as { patch: StaffPatch; before: StaffState };
+  const what: AdminChangeWhat[] = [];
+  if (patch.roles !== undefined && patch.roles.includes("admin") !== isAdmin(before)) what.push(isAdmin(before) ? "remove_admin" : "grant_admin");
+  if (patch.disabled !== undefined && patch.disabled !== before.disabled && isAdmin(before)) what.push(patch.disabled ? "disable_admin" : "enable_admin");
+  if (patch.unlock && isAdmin(before)) what.push("unlock_admin");
+  return what;
+}

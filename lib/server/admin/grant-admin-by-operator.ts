@@ -1,0 +1,47 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/domain/outcome";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { db } from "@/lib/server/db/client";
+import { lockTenantStaff } from "./admin-change-store";
+
+/** Who acts when the operator runs `npm run admin:grant` (a system actor, like the worker or the retention purge). */
+export const OPERATOR_ACTOR = { type: "system" as const, id: "operator", authMethod: "cli" };
+
+/**
+ * The way out for a tenant with a single admin (who cannot grant admin alone): the operator, who holds the
+ * database, grants the admin role to an existing, enabled staff member of a tenant. The grant counts from now
+ * (adminSince) and names no granting admin. Guarded write and its audit event (actor "operator") in one
+ * transaction.
+ */
+export async function grantAdminByOperator(input: { tenantSlug: string; email: string }): Promise<{ tenantId: string; staffId: string; roles: string[] }> {
+  const email = input.email.trim().toLowerCase();
+  return db().$transaction(async (tx) => {
+    const tenant = await tx.tenant.findUnique({ where: { slug: input.tenantSlug.trim() }, select: { id: true } });
+    if (!tenant) throw new AppError("not_found", `No tenant with the slug "${input.tenantSlug}".`);
+    await lockTenantStaff(tx, tenant.id);
+    const row = await tx.staffUser.findFirst({
+      where: { tenantId: tenant.id, email },
+      select: { id: true, roles: true, disabled: true, sessionVersion: true },
+    });
+    if (!row) throw new AppError("not_found", "No staff member with this email in that tenant (invite them first).");
+    if (row.disabled) throw new AppError("permission_denied", "This account is disabled.", { reason: "disabled" });
+    if (row.roles.includes("admin")) throw new AppError("invalid_arguments", "This person is an admin already.", { problem: "already_admin" });
+    const roles = [...row.roles, "admin" as const].sort();
+    const updated = await tx.staffUser.updateMany({
+      where: { id: row.id, tenantId: tenant.id, sessionVersion: row.sessionVersion },
+      data: { roles: { set: roles }, adminSince: new Date(), adminGrantedByIds: { set: [] }, sessionVersion: { increment: 1 } },
+    });
+    if (updated.count !== 1) throw new AppError("permission_denied", "This staff member changed meanwhile; run the command again.", { reason: "conflict" });
+    await recordAuditEvent(tx, {
+      tenantId: tenant.id,
+      traceId: `operator-${randomUUID()}`,
+      actor: OPERATOR_ACTOR,
+      action: "admin:operator_grant_admin",
+      outcome: "ok",
+      data: { target: { kind: "staff", id: row.id, email }, before: { roles: [...row.roles].sort() }, after: { roles } },
+      redaction: { clear: ["target", "kind", "id", "before", "after", "roles"] },
+    });
+    return { tenantId: tenant.id, staffId: row.id, roles };
+  });
+}

@@ -1,0 +1,64 @@
+import "server-only";
+import { assertCan } from "@/lib/domain/permissions";
+import { approverRefusal, describeAdminChange, type AdminChangeWhat, type ApproverRefusal } from "@/lib/domain/admin-governance";
+import type { Actor } from "@/lib/server/auth/actor";
+import { db } from "@/lib/server/db/client";
+import { activeAdmins } from "./admin-change-store";
+
+export type PendingAdminChange = {
+  id: string;
+  kind: "invite_staff" | "update_staff" | "setup_link";
+  what: AdminChangeWhat[];
+  /** The account concerned (for an invitation: the person invited). */
+  target: { id: string | null; name: string; email: string; roles: string[] };
+  proposedBy: { id: string; name: string };
+  createdAt: Date;
+  expiresAt: Date;
+  mine: boolean;
+  /** Why the viewer's approval would not count (null: it would). */
+  approvalRefusal: ApproverRefusal | null;
+};
+
+/**
+ * The tenant's admin changes waiting for a second admin (unexpired), oldest first, each with whether the
+ * viewing admin's approval would count; and `alone`: no other admin could approve a change the viewer
+ * proposes (the admin page then says what the tenant cannot do alone).
+ */
+export async function listAdminChanges(actor: Actor): Promise<{ pending: PendingAdminChange[]; alone: boolean }> {
+  assertCan(actor.roles, "admin:manage");
+  return db().$transaction(async (tx) => {
+    const now = new Date();
+    const rows = await tx.adminChange.findMany({
+      where: { tenantId: actor.tenantId, status: "pending", expiresAt: { gt: now } },
+      orderBy: { createdAt: "asc" },
+      take: 100,
+    });
+    const ids = [...new Set(rows.flatMap((r) => [r.proposedById, ...(r.targetId ? [r.targetId] : [])]))];
+    const people = new Map(
+      (await tx.staffUser.findMany({ where: { tenantId: actor.tenantId, id: { in: ids } }, select: { id: true, name: true, email: true, roles: true } })).map(
+        (p) => [p.id, p],
+      ),
+    );
+    const admins = await activeAdmins(tx, actor.tenantId);
+    const me = admins.find((a) => a.id === actor.userId);
+    const pending = rows.map((r): PendingAdminChange => {
+      const invite = r.kind === "invite_staff" ? (r.payload as { email: string; name: string; roles: string[] }) : null;
+      const person = r.targetId ? people.get(r.targetId) : undefined;
+      return {
+        id: r.id,
+        kind: r.kind,
+        what: describeAdminChange(r.kind, r.payload),
+        target: invite
+          ? { id: null, name: invite.name, email: invite.email, roles: invite.roles }
+          : { id: r.targetId, name: person?.name ?? "?", email: person?.email ?? "?", roles: person?.roles ?? [] },
+        proposedBy: { id: r.proposedById, name: people.get(r.proposedById)?.name ?? "?" },
+        createdAt: r.createdAt,
+        expiresAt: r.expiresAt,
+        mine: r.proposedById === actor.userId,
+        approvalRefusal: me ? approverRefusal(me, { proposedById: r.proposedById, proposedAt: r.createdAt }) : "not_admin",
+      };
+    });
+    const alone = !admins.some((a) => approverRefusal(a, { proposedById: actor.userId, proposedAt: now }) === null);
+    return { pending, alone };
+  });
+}
