@@ -1,5 +1,6 @@
 import "server-only";
 import type { StripeProviderConfig } from "@/lib/server/payments/stripe-provider";
+import { join } from "node:path";
 import { z } from "zod";
 import { loadDemoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
 import { demoPaymentProvider } from "@/lib/config/demo-payment-provider";
@@ -46,6 +47,8 @@ export const envSchema = z.object({
   PAYMENT_PROVIDER_TIMEOUT_MS: int(1, 120_000, 10_000),
   WORKER_CONCURRENCY: int(1, 100, 4),
   AUDIT_SEQUENCER_INTERVAL_MS: int(10, 60_000, 100),
+  /** Where the signer keeps the last checkpoint it signed per log (lib/server/audit/signer-state.ts); default .data/audit-signer. */
+  AUDIT_SIGNER_STATE_DIR: optional(z.string().min(1)),
   EXECUTION_STALE_SENDING_MS: int(0, 3_600_000, 30_000),
   EXECUTION_RECONCILE_DELAY_MS: int(0, 3_600_000, 5_000),
   WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
@@ -181,6 +184,11 @@ export function workerConcurrency(): number {
 /** How often the audit sequencer looks for new events to integrate (AUDIT_SEQUENCER_INTERVAL_MS, default 100). */
 export function auditSequencerIntervalMs(): number {
   return env().AUDIT_SEQUENCER_INTERVAL_MS;
+}
+
+/** The signer's own store of what it signed (beside its key, outside the database). */
+export function auditSignerStateDir(): string {
+  return env().AUDIT_SIGNER_STATE_DIR ?? join(process.cwd(), ".data", "audit-signer");
 }
 
 /** Reviewer webhooks may reach loopback / private addresses: always in demo mode, else WEBHOOK_ALLOW_PRIVATE=1. */
