@@ -35,6 +35,12 @@ export const envSchema = z.object({
   NEXTAUTH_SECRET: optional(z.string()),
   AUDIT_HMAC_KEY: optional(z.string()),
   AUDIT_SIGNING_KEY: optional(z.string()),
+  /** Key rotation (docs/audit.md "Rotating the signing key"): the next key's seed, published before it signs. */
+  AUDIT_SIGNING_KEY_NEXT: optional(z.string()),
+  /** From this instant the next key co-signs every C2SP checkpoint (the overlap); before it, it is only published. */
+  AUDIT_SIGNING_KEY_NEXT_FROM: optional(z.iso.datetime({ offset: true })),
+  /** Retired keys: JSON [{"publicKey": base64, "validFrom": ISO, "validUntil": ISO}], kept to verify what they signed. */
+  AUDIT_SIGNING_KEYS_RETIRED: optional(z.string()),
   NEXTAUTH_URL: optional(httpUrl),
   APP_URL: optional(httpUrl),
   OIDC_ISSUER: optional(httpUrl),
@@ -184,6 +190,23 @@ export function workerConcurrency(): number {
 /** How often the audit sequencer looks for new events to integrate (AUDIT_SEQUENCER_INTERVAL_MS, default 100). */
 export function auditSequencerIntervalMs(): number {
   return env().AUDIT_SEQUENCER_INTERVAL_MS;
+}
+
+export type RetiredAuditKey = { publicKey: string; validFrom: string; validUntil: string };
+const retiredKeys = z.array(
+  z.object({ publicKey: z.string().min(1), validFrom: z.iso.datetime({ offset: true }), validUntil: z.iso.datetime({ offset: true }) }),
+);
+
+/** The audit signing key's rotation settings (the current key itself is secret("AUDIT_SIGNING_KEY")). */
+export function auditKeyRotation(): { next: string | null; nextFrom: string | null; retired: RetiredAuditKey[] } {
+  const e = env();
+  let retired: RetiredAuditKey[] = [];
+  if (e.AUDIT_SIGNING_KEYS_RETIRED) {
+    const parsed = retiredKeys.safeParse(JSON.parse(e.AUDIT_SIGNING_KEYS_RETIRED));
+    if (!parsed.success) throw new Error("AUDIT_SIGNING_KEYS_RETIRED must be a JSON list of {publicKey, validFrom, validUntil}");
+    retired = parsed.data;
+  }
+  return { next: e.AUDIT_SIGNING_KEY_NEXT ?? null, nextFrom: e.AUDIT_SIGNING_KEY_NEXT_FROM ?? null, retired };
 }
 
 /** The signer's own store of what it signed (beside its key, outside the database). */

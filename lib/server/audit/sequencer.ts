@@ -15,7 +15,7 @@ import {
 import { divergenceFrom, type SignedCheckpoint } from "@/lib/domain/audit-log";
 import { auditSequencerIntervalMs, databaseUrl } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
-import { signCheckpoint } from "./signing-key";
+import { auditOrigin, signCheckpoint, signCheckpointNote } from "./signing-key";
 import { DATABASE_IDENTITY_SQL, readSignedHead, writeSignedHead, type DatabaseIdentity } from "./signer-state";
 
 // The audit sequencer (docs/audit.md), Trillian-style: writers only append events and a queue row
@@ -76,9 +76,12 @@ export async function integrateBatch(client: Client, logId: string, max = BATCH_
         inner.map((n) => n.hash),
       ]);
     const checkpoint = signCheckpoint({ logId, treeSize: frontier.size, rootHash: frontierRoot(frontier), issuedAt: new Date().toISOString() });
+    const origin = auditOrigin(logId);
+    const noteSignatures = signCheckpointNote({ origin, treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash });
     await client.query(
-      `INSERT INTO "AuditSignedCheckpoint" ("logId", "treeSize", "rootHash", "issuedAt", "keyId", "signature") VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC'), $5, $6)`,
-      [logId, checkpoint.treeSize, checkpoint.rootHash, checkpoint.issuedAt, checkpoint.keyId, checkpoint.signature],
+      `INSERT INTO "AuditSignedCheckpoint" ("logId", "treeSize", "rootHash", "issuedAt", "keyId", "signature", "origin", "noteSignatures")
+       VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC'), $5, $6, $7, $8)`,
+      [logId, checkpoint.treeSize, checkpoint.rootHash, checkpoint.issuedAt, checkpoint.keyId, checkpoint.signature, origin, noteSignatures],
     );
     await client.query(`DELETE FROM "AuditPending" WHERE "eventId" = ANY($1::uuid[])`, [rows.map((r) => r.eventId)]);
     await client.query("COMMIT");
