@@ -575,6 +575,66 @@ const cases: Case[] = [
     },
   },
   ...governanceCases,
+  {
+    // Last on purpose: it leaves the tenant's log refusing to be signed (which is the point).
+    name: "the audit log's tail deleted as the database owner → never signed again, health says tampered",
+    async run() {
+      const logOf = async () => db(async (c) => (await c.query<{ id: string }>(`SELECT id FROM "Tenant" WHERE slug = $1`, [ES])).rows[0]!.id);
+      const logId = await logOf();
+      const signed = async () =>
+        db(
+          async (c) =>
+            (
+              await c.query<{ size: number; root: string }>(
+                `SELECT "treeSize" AS size, "rootHash" AS root FROM "AuditSignedCheckpoint" WHERE "logId" = $1 ORDER BY "treeSize"`,
+                [logId],
+              )
+            ).rows,
+        );
+      const settled = async () => {
+        for (let i = 0; i < 50; i++) {
+          const n = await db(
+            async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditPending" WHERE "logId" = $1`, [logId])).rows[0]!.n,
+          );
+          if (n === 0) return;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      };
+      for (let i = 0; i < 3; i++) {
+        await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, { "x-trace-id": `attack-${randomUUID()}` });
+        await settled();
+      }
+      const before = await signed();
+      if (before.length < 3) return { tries: 0, violations: 1, note: "not enough signed checkpoints to truncate" };
+      const keep = before.at(-3)!.size;
+      await db(async (c) => {
+        await c.query("BEGIN");
+        for (const t of ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint"]) await c.query(`ALTER TABLE "${t}" DISABLE TRIGGER USER`);
+        await c.query(
+          `WITH gone AS (DELETE FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" >= $2 RETURNING "eventId") DELETE FROM "AuditEvent" WHERE id IN (SELECT "eventId" FROM gone)`,
+          [logId, keep],
+        );
+        await c.query(`DELETE FROM "AuditTreeNode" WHERE "logId" = $1 AND ("index" + 1) * (1 << "level") > $2`, [logId, keep]);
+        await c.query(`DELETE FROM "AuditSignedCheckpoint" WHERE "logId" = $1 AND "treeSize" > $2`, [logId, keep]);
+        for (const t of ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint"]) await c.query(`ALTER TABLE "${t}" ENABLE TRIGGER USER`);
+        await c.query("COMMIT");
+      });
+      // New events: a sequencer without memory would now sign a second history over the sizes it signed.
+      for (let i = 0; i < 3; i++) await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, { "x-trace-id": `attack-${randomUUID()}` });
+      await new Promise((r) => setTimeout(r, 3_000));
+      const after = await signed();
+      // Every checkpoint of those sizes was deleted: any there now is a new signature over a size already signed.
+      const resigned = after.filter((c) => c.size > keep && c.size <= before.at(-1)!.size).length;
+      const health = (await http("/api/health")).json as { checks?: { auditSignedHistory?: string } } | null;
+      // (Without the signer's memory the next batch signs size keep+1…: `resigned` counts those.)
+      const reported = health?.checks?.auditSignedHistory === "tampered";
+      return {
+        tries: 1,
+        violations: resigned + (reported ? 0 : 1),
+        note: `kept ${keep} of ${before.at(-1)!.size} leaves; ${resigned} checkpoint(s) re-signed over the removed tail; health ${health?.checks?.auditSignedHistory ?? "?"}`,
+      };
+    },
+  },
 ];
 
 // ── run ─────────────────────────────────────────────────────────────────────────────────────────────

@@ -8,6 +8,7 @@ import {
   auditLeafData,
   auditLeafHash,
   checkpointNote,
+  divergenceFrom,
   keyIdOf,
   legacyLeafHash,
   logIdOf,
@@ -21,7 +22,7 @@ import {
   type LogVerifyInput,
   type SignedCheckpoint,
 } from "./audit-log";
-import { EMPTY_ROOT, leafHash, merkleRoot, type Hex } from "./merkle";
+import { EMPTY_ROOT, appendLeaves, consistencyProof, getterOf, leafHash, merkleRoot, type Hex } from "./merkle";
 
 const keys = generateKeyPairSync("ed25519");
 const otherKeys = generateKeyPairSync("ed25519");
@@ -272,5 +273,25 @@ describe("verifyLog", () => {
       eventId: "forged-1",
       problem: "event is neither in the tree nor waiting for the sequencer (inserted outside the writer?)",
     });
+  });
+});
+
+describe("divergenceFrom: may a tree follow a head the signer signed?", () => {
+  const leaves = Array.from({ length: 7 }, (_, i) => leafHash(`leaf ${i}`));
+  const head = (n: number) => ({ treeSize: n, rootHash: merkleRoot(leaves.slice(0, n)) });
+  const get = getterOf(appendLeaves({ size: 0, nodes: [] }, leaves).created);
+  it("the same head, or a larger tree with a valid consistency proof: none", () => {
+    expect(divergenceFrom(head(5), head(5), null)).toBeNull();
+    expect(divergenceFrom(head(5), head(7), consistencyProof(5, 7, get))).toBeNull();
+    expect(divergenceFrom(head(0), head(7), [])).toBeNull();
+  });
+  it("one leaf fewer than signed is a truncated tail; the same size with another root a fork", () => {
+    expect(divergenceFrom(head(5), head(4), null)).toBe("tail truncated: a checkpoint of size 5 was signed but the log now holds 4 leaves");
+    expect(divergenceFrom(head(5), { treeSize: 5, rootHash: head(6).rootHash }, null)).toMatch(/^fork: a different tree of size 5/);
+  });
+  it("a larger tree without a proof, or with one that does not verify: a fork", () => {
+    expect(divergenceFrom(head(5), head(6), null)).toBe("fork: the tree of size 6 does not extend the signed checkpoint of size 5");
+    expect(divergenceFrom(head(5), head(7), consistencyProof(4, 7, get))).toMatch(/^fork/);
+    expect(divergenceFrom({ treeSize: 5, rootHash: head(4).rootHash }, head(7), consistencyProof(5, 7, get))).toMatch(/^fork/);
   });
 });

@@ -8,7 +8,7 @@
 //   checkpoint = Ed25519 signature over checkpointNote(log, size, root, time)
 import { createPublicKey, verify, createHash, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
-import { appendLeaves, frontierRoot, leafHash, type Frontier, type Hex } from "./merkle";
+import { appendLeaves, frontierRoot, leafHash, verifyConsistency, type Frontier, type Hex } from "./merkle";
 
 /** The log of events that cannot be tied to a tenant (unknown agent keys, unknown sign-in names). */
 export const TENANTLESS_LOG = "00000000-0000-0000-0000-000000000000";
@@ -118,6 +118,29 @@ export function verifyCheckpoint(cp: SignedCheckpoint, key: KeyObject): boolean 
   } catch {
     return false;
   }
+}
+
+// ---- One history: what a signer remembers ----------------------------------------------------------------
+
+/** The last checkpoint a signer signed for a log, as it keeps it outside the database. */
+export type SignedHead = { treeSize: number; rootHash: Hex; issuedAt: string; keyId: string };
+
+/**
+ * Why the tree (`next`) is not a continuation of a head the signer already signed (`kept`); null when it is.
+ * `proof` is the RFC 9162 consistency proof from kept's size to next's (null when it could not be built).
+ * A smaller tree is a removed tail; the same size with another root, or no valid proof, a second history.
+ */
+export function divergenceFrom(
+  kept: Pick<SignedHead, "treeSize" | "rootHash">,
+  next: Pick<SignedHead, "treeSize" | "rootHash">,
+  proof: readonly Hex[] | null,
+): string | null {
+  if (next.treeSize < kept.treeSize) return `tail truncated: a checkpoint of size ${kept.treeSize} was signed but the log now holds ${next.treeSize} leaves`;
+  if (next.treeSize === kept.treeSize)
+    return next.rootHash === kept.rootHash ? null : `fork: a different tree of size ${kept.treeSize} than the one signed (root ${kept.rootHash.slice(0, 16)}…)`;
+  if (proof === null || !verifyConsistency(kept.treeSize, next.treeSize, kept.rootHash, next.rootHash, proof))
+    return `fork: the tree of size ${next.treeSize} does not extend the signed checkpoint of size ${kept.treeSize}`;
+  return null;
 }
 
 // ---- Whole-log verification ------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import "server-only";
 import type { StripeProviderConfig } from "@/lib/server/payments/stripe-provider";
+import { join } from "node:path";
 import { z } from "zod";
 import { loadDemoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
 import { demoPaymentProvider } from "@/lib/config/demo-payment-provider";
@@ -34,6 +35,12 @@ export const envSchema = z.object({
   NEXTAUTH_SECRET: optional(z.string()),
   AUDIT_HMAC_KEY: optional(z.string()),
   AUDIT_SIGNING_KEY: optional(z.string()),
+  /** Key rotation (docs/audit.md "Rotating the signing key"): the next key's seed, published before it signs. */
+  AUDIT_SIGNING_KEY_NEXT: optional(z.string()),
+  /** From this instant the next key co-signs every C2SP checkpoint (the overlap); before it, it is only published. */
+  AUDIT_SIGNING_KEY_NEXT_FROM: optional(z.iso.datetime({ offset: true })),
+  /** Retired keys: JSON [{"publicKey": base64, "validFrom": ISO, "validUntil": ISO}], kept to verify what they signed. */
+  AUDIT_SIGNING_KEYS_RETIRED: optional(z.string()),
   NEXTAUTH_URL: optional(httpUrl),
   APP_URL: optional(httpUrl),
   OIDC_ISSUER: optional(httpUrl),
@@ -46,6 +53,8 @@ export const envSchema = z.object({
   PAYMENT_PROVIDER_TIMEOUT_MS: int(1, 120_000, 10_000),
   WORKER_CONCURRENCY: int(1, 100, 4),
   AUDIT_SEQUENCER_INTERVAL_MS: int(10, 60_000, 100),
+  /** Where the signer keeps the last checkpoint it signed per log (lib/server/audit/signer-state.ts); default .data/audit-signer. */
+  AUDIT_SIGNER_STATE_DIR: optional(z.string().min(1)),
   EXECUTION_STALE_SENDING_MS: int(0, 3_600_000, 30_000),
   EXECUTION_RECONCILE_DELAY_MS: int(0, 3_600_000, 5_000),
   WEBHOOK_ALLOW_PRIVATE: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
@@ -181,6 +190,28 @@ export function workerConcurrency(): number {
 /** How often the audit sequencer looks for new events to integrate (AUDIT_SEQUENCER_INTERVAL_MS, default 100). */
 export function auditSequencerIntervalMs(): number {
   return env().AUDIT_SEQUENCER_INTERVAL_MS;
+}
+
+export type RetiredAuditKey = { publicKey: string; validFrom: string; validUntil: string };
+const retiredKeys = z.array(
+  z.object({ publicKey: z.string().min(1), validFrom: z.iso.datetime({ offset: true }), validUntil: z.iso.datetime({ offset: true }) }),
+);
+
+/** The audit signing key's rotation settings (the current key itself is secret("AUDIT_SIGNING_KEY")). */
+export function auditKeyRotation(): { next: string | null; nextFrom: string | null; retired: RetiredAuditKey[] } {
+  const e = env();
+  let retired: RetiredAuditKey[] = [];
+  if (e.AUDIT_SIGNING_KEYS_RETIRED) {
+    const parsed = retiredKeys.safeParse(JSON.parse(e.AUDIT_SIGNING_KEYS_RETIRED));
+    if (!parsed.success) throw new Error("AUDIT_SIGNING_KEYS_RETIRED must be a JSON list of {publicKey, validFrom, validUntil}");
+    retired = parsed.data;
+  }
+  return { next: e.AUDIT_SIGNING_KEY_NEXT ?? null, nextFrom: e.AUDIT_SIGNING_KEY_NEXT_FROM ?? null, retired };
+}
+
+/** The signer's own store of what it signed (beside its key, outside the database). */
+export function auditSignerStateDir(): string {
+  return env().AUDIT_SIGNER_STATE_DIR ?? join(process.cwd(), ".data", "audit-signer");
 }
 
 /** Reviewer webhooks may reach loopback / private addresses: always in demo mode, else WEBHOOK_ALLOW_PRIVATE=1. */

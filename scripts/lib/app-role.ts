@@ -16,7 +16,15 @@ export const APP_ROLE = "app_runtime";
  * Tables the runtime role may read and append to, never change or delete from (the audit evidence).
  * Each also carries a BEFORE TRUNCATE trigger (audit_refuse_truncate) and its own row triggers.
  */
-export const APPEND_ONLY_TABLES = ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint", "AuditPurge", "AuditChainCheck"] as const;
+export const APPEND_ONLY_TABLES = [
+  "AuditEvent",
+  "AuditLeaf",
+  "AuditTreeNode",
+  "AuditSignedCheckpoint",
+  "AuditPurge",
+  "AuditChainCheck",
+  "AuditCosignature",
+] as const;
 
 const SCHEMA = "public";
 const JOB_SCHEMA = "graphile_worker";

@@ -83,3 +83,18 @@ export async function asAuditOwner<T = Record<string, unknown>>(text: string, pa
     await c.end();
   }
 }
+
+/**
+ * The tail-truncation attack, as a database owner: removes every leaf from `keep` on with its event, the
+ * perfect-subtree nodes that cover it and the checkpoints larger than `keep`. What remains is a smaller,
+ * self-consistent log (every remaining checkpoint still matches its leaves).
+ */
+export async function truncateLogTail(logId: string, keep: number): Promise<void> {
+  await asAuditOwner(
+    `WITH gone AS (DELETE FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" >= $2 RETURNING "eventId")
+     DELETE FROM "AuditEvent" WHERE "id" IN (SELECT "eventId" FROM gone)`,
+    [logId, keep],
+  );
+  await asAuditOwner(`DELETE FROM "AuditTreeNode" WHERE "logId" = $1 AND ("index" + 1) * (1 << "level") > $2`, [logId, keep]);
+  await asAuditOwner(`DELETE FROM "AuditSignedCheckpoint" WHERE "logId" = $1 AND "treeSize" > $2`, [logId, keep]);
+}

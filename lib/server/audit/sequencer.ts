@@ -1,10 +1,22 @@
 import "server-only";
 import pg from "pg";
-import { appendLeaves, frontierRefs, frontierRoot, type StoredNode } from "@/lib/domain/merkle";
-import type { SignedCheckpoint } from "@/lib/domain/audit-log";
+import {
+  appendLeaves,
+  consistencyProof,
+  frontierRefs,
+  frontierRoot,
+  getterOf,
+  neededNodes,
+  type Frontier,
+  type NodeGetter,
+  type NodeRef,
+  type StoredNode,
+} from "@/lib/domain/merkle";
+import { divergenceFrom, type SignedCheckpoint } from "@/lib/domain/audit-log";
 import { auditSequencerIntervalMs, databaseUrl } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
-import { signCheckpoint } from "./signing-key";
+import { auditOrigin, signCheckpoint, signCheckpointNote } from "./signing-key";
+import { DATABASE_IDENTITY_SQL, readSignedHead, writeSignedHead, type DatabaseIdentity } from "./signer-state";
 
 // The audit sequencer (docs/audit.md), Trillian-style: writers only append events and a queue row
 // (AuditPending); one sequencer per log — the leader, by a session-level PostgreSQL advisory lock held on its
@@ -15,6 +27,8 @@ import { signCheckpoint } from "./signing-key";
 // (logId, leafIndex), so two sequencers could never both commit the same index.
 
 const BATCH_MAX = 2_000;
+/** How long a log whose database no longer matches what was signed waits before the next attempt. */
+const REFUSED_RETRY_MS = 60_000;
 const lockKey = (logId: string) => `audit-sequencer:${logId}`;
 
 type Client = pg.Client | pg.PoolClient;
@@ -35,28 +49,14 @@ export async function integrateBatch(client: Client, logId: string, max = BATCH_
     const sizeRow = await client.query<{ size: number }>(`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS size FROM "AuditLeaf" WHERE "logId" = $1`, [logId]);
     const size = sizeRow.rows[0]!.size;
     const refs = frontierRefs(size);
-    const stored =
-      refs.length === 0
-        ? []
-        : (
-            await client.query<StoredNode>(
-              `SELECT 0 AS level, "leafIndex" AS index, "leafHash" AS hash FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" = ANY($2::int[])
-       UNION ALL
-       SELECT "level", "index", "hash" FROM "AuditTreeNode" WHERE "logId" = $1 AND ("level", "index") IN (SELECT * FROM unnest($3::int[], $4::int[]))`,
-              [
-                logId,
-                refs.filter((r) => r.level === 0).map((r) => r.index),
-                refs.filter((r) => r.level > 0).map((r) => r.level),
-                refs.filter((r) => r.level > 0).map((r) => r.index),
-              ],
-            )
-          ).rows;
-    const byKey = new Map(stored.map((n) => [`${n.level}:${n.index}`, n]));
+    const byKey = new Map((await fetchNodes(client, logId, refs)).map((n) => [`${n.level}:${n.index}`, n]));
     const nodes = refs.map((r) => {
       const n = byKey.get(`${r.level}:${r.index}`);
       if (!n) throw new Error(`audit log ${logId}: frontier node ${r.level}:${r.index} of size ${size} is missing`);
       return n;
     });
+    const identity = await identityOf(client);
+    await refuseSecondHistory(client, identity, logId, { size, nodes });
     const { frontier, created } = appendLeaves(
       { size, nodes },
       pending.rows.map((p) => p.leafHash),
@@ -76,16 +76,84 @@ export async function integrateBatch(client: Client, logId: string, max = BATCH_
         inner.map((n) => n.hash),
       ]);
     const checkpoint = signCheckpoint({ logId, treeSize: frontier.size, rootHash: frontierRoot(frontier), issuedAt: new Date().toISOString() });
+    const origin = auditOrigin(logId);
+    const noteSignatures = signCheckpointNote({ origin, treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash });
     await client.query(
-      `INSERT INTO "AuditSignedCheckpoint" ("logId", "treeSize", "rootHash", "issuedAt", "keyId", "signature") VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC'), $5, $6)`,
-      [logId, checkpoint.treeSize, checkpoint.rootHash, checkpoint.issuedAt, checkpoint.keyId, checkpoint.signature],
+      `INSERT INTO "AuditSignedCheckpoint" ("logId", "treeSize", "rootHash", "issuedAt", "keyId", "signature", "origin", "noteSignatures")
+       VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC'), $5, $6, $7, $8)`,
+      [logId, checkpoint.treeSize, checkpoint.rootHash, checkpoint.issuedAt, checkpoint.keyId, checkpoint.signature, origin, noteSignatures],
     );
     await client.query(`DELETE FROM "AuditPending" WHERE "eventId" = ANY($1::uuid[])`, [rows.map((r) => r.eventId)]);
     await client.query("COMMIT");
+    // Remembered once committed: a signature that never committed was never published. A crash before this
+    // line leaves an older head, from which the next batch proves consistency.
+    writeSignedHead(identity, logId, { treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, issuedAt: checkpoint.issuedAt, keyId: checkpoint.keyId });
     return { integrated: rows.length, checkpoint };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
+  }
+}
+
+/** Stored perfect-subtree hashes of a log (level 0 from AuditLeaf), in one query. */
+async function fetchNodes(client: Client, logId: string, refs: readonly NodeRef[]): Promise<StoredNode[]> {
+  if (refs.length === 0) return [];
+  const r = await client.query<StoredNode>(
+    `SELECT 0 AS level, "leafIndex" AS index, "leafHash" AS hash FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" = ANY($2::int[])
+     UNION ALL
+     SELECT "level", "index", "hash" FROM "AuditTreeNode" WHERE "logId" = $1 AND ("level", "index") IN (SELECT * FROM unnest($3::int[], $4::int[]))`,
+    [
+      logId,
+      refs.filter((x) => x.level === 0).map((x) => x.index),
+      refs.filter((x) => x.level > 0).map((x) => x.level),
+      refs.filter((x) => x.level > 0).map((x) => x.index),
+    ],
+  );
+  return r.rows;
+}
+
+const identities = new WeakMap<Client, DatabaseIdentity>();
+async function identityOf(client: Client): Promise<DatabaseIdentity> {
+  let id = identities.get(client);
+  if (!id) {
+    id = (await client.query<DatabaseIdentity>(DATABASE_IDENTITY_SQL)).rows[0]!;
+    identities.set(client, id);
+  }
+  return id;
+}
+
+/** Thrown instead of signing: the database's tree is not a continuation of what this signer signed. */
+export class SecondHistoryError extends Error {
+  constructor(
+    readonly logId: string,
+    problem: string,
+  ) {
+    super(`audit log ${logId}: refusing to sign: ${problem}`);
+  }
+}
+
+/**
+ * Before signing anything after the tree `before`: it must extend the last head this signer signed (kept
+ * outside the database, lib/server/audit/signer-state.ts) — same root at the same size, or a valid
+ * consistency proof from the stored nodes. A deleted tail, a rewritten tree or a different root at a signed
+ * size is refused: the log then stays unsigned (and /api/health says so) rather than sign a second history.
+ */
+async function refuseSecondHistory(client: Client, identity: DatabaseIdentity, logId: string, before: Frontier): Promise<void> {
+  const kept = readSignedHead(identity, logId);
+  if (!kept) return;
+  let proof: string[] | null = null;
+  if (kept.treeSize < before.size && kept.treeSize > 0) {
+    const run = (g: NodeGetter) => consistencyProof(kept.treeSize, before.size, g);
+    try {
+      proof = run(getterOf(await fetchNodes(client, logId, neededNodes(run))));
+    } catch {
+      proof = null; // a stored node is missing: no proof, refused below
+    }
+  } else if (kept.treeSize === 0) proof = [];
+  const problem = divergenceFrom(kept, { treeSize: before.size, rootHash: frontierRoot(before) }, proof);
+  if (problem) {
+    log.error({ component: "audit-sequencer", logId, kept: kept.treeSize, size: before.size }, `refusing to sign: ${problem}`);
+    throw new SecondHistoryError(logId, problem);
   }
 }
 
@@ -149,6 +217,7 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
   let total = 0;
   let partitionsCheckedAt = 0;
   let wake: (() => void) | null = null;
+  const refusedUntil = new Map<string, number>();
 
   const connect = async () => {
     const c = new pg.Client({ connectionString: url, application_name: "audit-sequencer" });
@@ -170,7 +239,14 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
         led.add(logId);
         log.info({ component: "audit-sequencer", logId }, "leading audit log");
       }
-      total += await integrateLog(client, logId);
+      if ((refusedUntil.get(logId) ?? 0) > Date.now()) continue;
+      try {
+        total += await integrateLog(client, logId);
+      } catch (error) {
+        // One log that must not be signed does not stop the others; it is tried again a minute later.
+        if (!(error instanceof SecondHistoryError)) throw error;
+        refusedUntil.set(logId, Date.now() + REFUSED_RETRY_MS);
+      }
     }
   };
 

@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/server/db/generated/client";
 import { db } from "@/lib/server/db/client";
 import { auditSigningKey } from "./signing-key";
 import { proveConsistency, toSignedCheckpoint } from "./tree-store";
+import { signedHistoryProblems } from "./check-signed-history";
 
 export type ChainVerification =
   | { ok: true; events: number; checkpoints: number; pending: number; purged: number }
@@ -65,6 +66,9 @@ export async function verifyAuditChain(tenantId: string | null): Promise<ChainVe
     orphans,
   });
   if (!v.ok) return { ok: false, events: v.leaves, brokenAtSeq: v.brokenAtSeq, eventId: v.eventId, problem: v.problem };
+  // What remains can be a consistent, smaller log: only the signer's own memory shows a removed tail.
+  const [lost] = await signedHistoryProblems([logId]);
+  if (lost) return { ok: false, events: v.leaves, brokenAtSeq: v.leaves, eventId: null, problem: lost.problem };
 
   const recent = checkpoints.slice(-PROOF_PAIRS - 1);
   for (let i = 1; i < recent.length; i++) {

@@ -1,0 +1,60 @@
+import "server-only";
+import { divergenceFrom } from "@/lib/domain/audit-log";
+import { db } from "@/lib/server/db/client";
+import { log } from "@/lib/server/log";
+import { DATABASE_IDENTITY_SQL, readSignedHead, readSignedHeads, type DatabaseIdentity } from "./signer-state";
+
+export type SignedHistoryProblem = { logId: string; problem: string };
+
+async function identity(): Promise<DatabaseIdentity> {
+  return (await db().$queryRawUnsafe<DatabaseIdentity[]>(DATABASE_IDENTITY_SQL))[0]!;
+}
+
+/**
+ * Compares the database with what the signer remembers having signed (lib/server/audit/signer-state.ts):
+ * for each log, the signed size must still be there — as many leaves, and the checkpoint of that size with
+ * the same root. A tail deleted together with its leaves, nodes and checkpoints (which the database alone
+ * cannot see: what remains is a consistent, smaller log) shows here as tampering. `logIds` limits the check;
+ * without it every log the signer remembers is checked. Empty when the signer has no memory on this machine.
+ */
+export async function signedHistoryProblems(logIds?: readonly string[]): Promise<SignedHistoryProblem[]> {
+  const id = await identity();
+  const heads = logIds ? new Map(logIds.flatMap((l) => ((h) => (h ? [[l, h] as const] : []))(readSignedHead(id, l)))) : readSignedHeads(id);
+  if (heads.size === 0) return [];
+  const logs = [...heads.keys()];
+  const [sizes, signed] = await Promise.all([
+    db().$queryRaw<{ logId: string; size: number }[]>`
+      SELECT l AS "logId", COALESCE((SELECT max("leafIndex") + 1 FROM "AuditLeaf" WHERE "logId" = l), 0)::int AS size
+        FROM unnest(${logs}::uuid[]) AS l`,
+    db().$queryRaw<{ logId: string; treeSize: number; rootHash: string }[]>`
+      SELECT c."logId", c."treeSize", c."rootHash" FROM "AuditSignedCheckpoint" c
+        JOIN unnest(${logs}::uuid[], ${logs.map((l) => heads.get(l)!.treeSize)}::int[]) AS k("logId", "treeSize")
+          ON c."logId" = k."logId" AND c."treeSize" = k."treeSize"`,
+  ]);
+  const problems: SignedHistoryProblem[] = [];
+  for (const [logId, kept] of heads) {
+    const size = sizes.find((s) => s.logId === logId)?.size ?? 0;
+    const cp = signed.find((c) => c.logId === logId);
+    const problem =
+      size < kept.treeSize
+        ? divergenceFrom(kept, { treeSize: size, rootHash: "" }, null)
+        : !cp
+          ? `the signed checkpoint of size ${kept.treeSize} was deleted`
+          : divergenceFrom(kept, cp, null);
+    if (problem) problems.push({ logId, problem: `tampering: ${problem}` });
+  }
+  return problems;
+}
+
+export type SignedHistoryHealth = "ok" | "tampered" | "unknown";
+
+/** For /api/health: "tampered" when a log lost what its signer signed, "unknown" when this machine keeps no memory. */
+export async function checkSignedHistory(): Promise<SignedHistoryHealth> {
+  try {
+    if (readSignedHeads(await identity()).size === 0) return "unknown";
+    return (await signedHistoryProblems()).length > 0 ? "tampered" : "ok";
+  } catch (error) {
+    log.error({ err: error instanceof Error ? error.message : String(error) }, "health: cannot compare the audit log with the signer's memory");
+    return "unknown";
+  }
+}

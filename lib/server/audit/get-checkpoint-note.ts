@@ -1,0 +1,46 @@
+import "server-only";
+import { z } from "zod";
+import { AppError } from "@/lib/domain/outcome";
+import { checkpointText } from "@/lib/domain/signed-note";
+import { db } from "@/lib/server/db/client";
+
+export const logIdParam = z.uuid({ error: "a log id is a UUID" });
+const countParam = (min: number) =>
+  z.preprocess(
+    (v) => (typeof v === "string" && /^\d{1,10}$/.test(v) ? Number(v) : v),
+    z
+      .number()
+      .int()
+      .min(min)
+      .max(2 ** 31 - 1),
+  );
+
+export function parseLogId(raw: unknown): string {
+  const r = logIdParam.safeParse(raw);
+  if (!r.success) throw new AppError("not_found", "No such log.");
+  return r.data;
+}
+
+/** A tree size (from 1), or with `min` 0 an index or an old size. */
+export function parseSize(raw: unknown, name: string, min = 1): number {
+  const r = countParam(min).safeParse(raw);
+  if (!r.success) throw new AppError("invalid_arguments", `${name} must be a whole number from ${min}.`, { field: name });
+  return r.data;
+}
+
+/**
+ * A log's checkpoint as a C2SP signed note (c2sp.org/tlog-checkpoint): the newest one, or the one of size
+ * `size`; the log's signature line(s) followed by every witness cosignature stored for it. Public: it holds
+ * only the origin, a size and a root. Checkpoints signed before the witnessed-log migration have no note.
+ */
+export async function getCheckpointNote(rawLogId: unknown, rawSize?: unknown): Promise<string> {
+  const logId = parseLogId(rawLogId);
+  const size = rawSize === undefined || rawSize === null ? undefined : parseSize(rawSize, "size");
+  const cp = await db().auditSignedCheckpoint.findFirst({
+    where: { logId, noteSignatures: { not: null }, ...(size === undefined ? {} : { treeSize: size }) },
+    orderBy: { treeSize: "desc" },
+  });
+  if (!cp) throw new AppError("not_found", size === undefined ? "This log has no C2SP checkpoint yet." : "No C2SP checkpoint of that size in this log.");
+  const cosignatures = await db().auditCosignature.findMany({ where: { logId, treeSize: cp.treeSize }, orderBy: { witness: "asc" }, select: { line: true } });
+  return `${checkpointText({ origin: cp.origin!, treeSize: cp.treeSize, rootHash: cp.rootHash })}\n${cp.noteSignatures}${cosignatures.map((c) => c.line).join("")}`;
+}
