@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   agentOutcomeFor,
+  agentVisibleState,
+  isWorthWaitingFor,
+  paymentPhase,
+  type ProposalStatus,
   canBeReprepared,
   canTransition,
   effectiveStatus,
@@ -82,5 +86,36 @@ describe("proposal states", () => {
     expect(canBeReprepared({ status: S.invalidated, expiresAt: later }, now)).toBe(true);
     expect(canBeReprepared({ status: S.rejected, expiresAt: earlier }, now)).toBe(false);
     expect(canBeReprepared({ status: S.succeeded, expiresAt: earlier }, now)).toBe(false);
+  });
+});
+
+describe("what a waiting agent can tell apart", () => {
+  const now = new Date("2026-12-01T10:00:00Z");
+  const later = new Date("2026-12-01T11:00:00Z");
+  const earlier = new Date("2026-12-01T09:00:00Z");
+
+  it("says in_doubt for needs_reconciliation or an unknown execution, executing otherwise", () => {
+    expect(paymentPhase("needs_reconciliation", null)).toBe("in_doubt");
+    expect(paymentPhase("executing", "unknown")).toBe("in_doubt");
+    expect(paymentPhase("executing", "sending")).toBe("executing");
+    expect(paymentPhase("executing", "pending")).toBe("executing");
+    expect(paymentPhase("approved", null)).toBe("executing");
+  });
+
+  it("tells the phases apart, but not the execution's sending from pending", () => {
+    const at = (status: ProposalStatus, executionStatus: string | null, expiresAt = later) => agentVisibleState({ status, expiresAt, executionStatus }, now);
+    expect(at("executing", "sending")).toBe(at("executing", "pending"));
+    expect(at("executing", "sending")).not.toBe(at("executing", "unknown"));
+    expect(at("pending_approval", null)).not.toBe(at("approved", null));
+    // A pending proposal past its expiry is expired, whether or not the sweep ran.
+    expect(at("pending_approval", null, earlier)).toBe("expired");
+  });
+
+  it("is worth waiting for while open, exactly until the expiry", () => {
+    expect(isWorthWaitingFor({ status: "pending_approval", expiresAt: later }, now)).toBe(true);
+    expect(isWorthWaitingFor({ status: "pending_approval", expiresAt: now }, now)).toBe(false);
+    expect(isWorthWaitingFor({ status: "needs_reconciliation", expiresAt: earlier }, now)).toBe(true);
+    expect(isWorthWaitingFor({ status: "succeeded", expiresAt: later }, now)).toBe(false);
+    expect(isWorthWaitingFor({ status: "rejected", expiresAt: later }, now)).toBe(false);
   });
 });

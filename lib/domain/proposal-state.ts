@@ -2,6 +2,7 @@
 // transitions, which states hold money back ("open"), and the one mapping from a state to what the agent
 // is told (outcome code) and to what a reviewer is told when a decision is refused. Every use case goes
 // through these constants; no other file spells a status.
+import { executionStatus as E } from "./execution-state";
 import type { ErrorCode, OutcomeCode } from "./outcome";
 
 export const proposalStatus = {
@@ -130,4 +131,28 @@ export function refusalCodeFor(status: ProposalStatus): ErrorCode {
 export function canBeReprepared(p: { status: ProposalStatus; expiresAt: Date }, now: Date): boolean {
   const status = effectiveStatus(p, now);
   return status === S.expired || status === S.invalidated;
+}
+
+/**
+ * What `result_pending` tells the agent about a refund on its way: `in_doubt` when the provider's answer was
+ * lost and the reconciler is finding out (the proposal needs reconciliation, or its execution's outcome is
+ * unknown), `executing` otherwise (approved and queued, or sent and awaiting the provider's settlement).
+ */
+export function paymentPhase(status: ProposalStatus, executionStatus: string | null | undefined): "executing" | "in_doubt" {
+  return status === S.needsReconciliation || executionStatus === E.unknown ? "in_doubt" : "executing";
+}
+
+/**
+ * What a waiting agent can tell apart (get_refund_status with wait_seconds): the state as of `now` plus the
+ * payment phase. A wait ends when this changes; other changes (the execution going from sending to pending)
+ * are not news to the agent.
+ */
+export function agentVisibleState(p: { status: ProposalStatus; expiresAt: Date; executionStatus: string | null }, now: Date): string {
+  const status = effectiveStatus(p, now);
+  return agentOutcomeFor(status) === "result_pending" ? `${status}:${paymentPhase(status, p.executionStatus)}` : status;
+}
+
+/** Still moving: a change may come that is worth waiting for (pending a reviewer, or being paid). */
+export function isWorthWaitingFor(p: { status: ProposalStatus; expiresAt: Date }, now: Date): boolean {
+  return isOpenAt(p, now);
 }

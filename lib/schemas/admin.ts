@@ -112,3 +112,12 @@ export const policyValuesSchema = z.strictObject({
 export const proposePolicyInput = z.strictObject({ values: policyValuesSchema.partial(), stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });
 export type ProposePolicyInput = z.infer<typeof proposePolicyInput>;
 export const decidePolicyInput = z.strictObject({ stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });
+
+/** PUT /api/admin/channels/{id}/decision-webhook. A new secret comes with the first URL, or on `rotateSecret`. */
+export const setDecisionWebhookInput = z.strictObject({
+  url: z.string().trim().min(1).max(2048),
+  /** Issue a new secret; the current one keeps signing beside it for `overlapMinutes` (0 = stop at once). */
+  rotateSecret: z.boolean().default(false),
+  overlapMinutes: z.number().int().min(0).max(MAX_OVERLAP_MINUTES).default(1440),
+});
+export type SetDecisionWebhookInput = z.infer<typeof setDecisionWebhookInput>;

@@ -26,8 +26,22 @@ export const prepareRefundInput = z.strictObject({
 });
 export type PrepareRefundInput = z.infer<typeof prepareRefundInput>;
 
+/** Longest wait_seconds of get_refund_status: below common HTTP client and proxy timeouts (30 s). */
+export const MAX_WAIT_SECONDS = 25;
+
 export const getRefundStatusInput = z.strictObject({
   proposal_id: z.uuid().describe("The proposal id that prepare_refund returned."),
+  // Optional for the server (older clients send only proposal_id), nullable so that vendors whose strict
+  // mode wants every property listed as required can send null.
+  wait_seconds: z
+    .int()
+    .min(0)
+    .max(MAX_WAIT_SECONDS)
+    .nullable()
+    .optional()
+    .describe(
+      `Wait up to this many seconds (0–${MAX_WAIT_SECONDS}) for the refund's status to change before answering; the answer comes as soon as it changes. Use ${MAX_WAIT_SECONDS} while it awaits a reviewer or is being paid; null or 0 answers at once. Waiting on an unchanged refund does not use up the conversation's tool budget.`,
+    ),
 });
 export type GetRefundStatusInput = z.infer<typeof getRefundStatusInput>;
 
@@ -77,7 +91,7 @@ export const toolCatalog = {
     title: "Get a refund's status",
     annotations: { readOnlyHint: true, openWorldHint: false },
     description:
-      "Get the status of a refund proposal prepared earlier (awaiting approval, in progress, done, rejected with the reviewer's reason, expired). Call it when the customer asks how their refund is going. Never re-submit a refund instead.",
+      "Get the status of a refund proposal prepared earlier (awaiting approval, in progress, done, rejected with the reviewer's reason, expired, replaced by another one). Call it when the customer asks how their refund is going, or with wait_seconds to wait for a reviewer's decision. Never re-submit a refund instead.",
     input: getRefundStatusInput,
   },
   create_support_ticket: {
@@ -101,7 +115,8 @@ export function isToolName(value: string): value is ToolName {
 export function toolJsonSchema(name: ToolName): Record<string, unknown> {
   const schema = z.toJSONSchema(toolCatalog[name].input) as Record<string, unknown>;
   delete schema.$schema;
-  return { ...schema, additionalProperties: false };
+  // Every property listed as required (vendors' strict modes want that); the optional ones accept null.
+  return { ...schema, required: Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}), additionalProperties: false };
 }
 
 // ---- vendor-exact schemas -----------------------------------------------------------------------

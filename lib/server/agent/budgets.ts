@@ -81,6 +81,17 @@ export async function chargeError(tenantId: string, traceId: string): Promise<vo
   await bump(tenantId, traceId, "errors");
 }
 
+/**
+ * Gives one call back to the trace: its `calls` and identical-repeat counters (never below zero). For a
+ * waiting get_refund_status whose proposal did not change (DESIGN.md "Decisions reach the agent"): waiting
+ * must not burn the conversation. The key and end-user windows keep the call: they bound the rate.
+ */
+export async function releaseTraceCall(tenantId: string, traceId: string, repeat: string): Promise<void> {
+  await pgQuery(sql`
+    UPDATE "AgentTraceCounter" SET "count" = greatest("count" - 1, 0), "updatedAt" = (now() AT TIME ZONE 'UTC')
+     WHERE "tenantId" = ${tenantId}::uuid AND "traceId" = ${traceId} AND "counter" IN ('calls', ${repeat})`);
+}
+
 // ---- budgets per time window (per agent key, per end user) ---------------------------------------
 // Fixed windows of the tenant's `windowSeconds`; one row per (tenant, subject, window) bumped by a single
 // INSERT … ON CONFLICT DO UPDATE … RETURNING, so the check and the increment are one atomic statement:

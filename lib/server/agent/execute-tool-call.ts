@@ -10,9 +10,9 @@ import { db, type Tx } from "@/lib/server/db/client";
 import { pgAutocommit, withPgTransaction, type SqlClient } from "@/lib/server/db/pg";
 import { log } from "@/lib/server/log";
 import type { AgentCaller } from "./authenticate-agent-key";
-import { chargeBudgets, chargeError, repeatKey } from "./budgets";
+import { chargeBudgets, chargeError, releaseTraceCall, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
-import { GATEWAY_TX, type HandlerResult } from "./tool-context";
+import { GATEWAY_TX, type HandlerResult, type ToolContext } from "./tool-context";
 import { verifyEndUserToken } from "./verify-end-user";
 
 /** Everything about one call that does not come from the model's arguments. */
@@ -23,6 +23,8 @@ export type CallMeta = {
   endUserToken: string | null;
   model: string | null;
   promptVersion: string | null;
+  /** The client went away (HTTP request aborted): a waiting call stops waiting. */
+  signal?: AbortSignal;
 };
 
 export type CallResult = { outcome: ToolOutcome; proposal: { id: string; hash: string } | null };
@@ -92,10 +94,11 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
   const endUser = parsed?.success ? await verifyEndUserToken(meta.endUserToken, caller) : null;
   const verifiedCustomer = endUser?.kind === "customer" ? endUser.customerId : null;
 
+  const repeat = repeatKey(name, args);
   const charged = await chargeBudgets(caller.tenantId, {
     keyId: caller.keyId,
     traceId: meta.traceId,
-    repeat: repeatKey(name, args),
+    repeat,
     customerId: verifiedCustomer,
   });
   if (charged.key) return answer(charged.key);
@@ -154,7 +157,13 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
     );
   }
 
-  const ctx = { caller, customerId, traceId: meta.traceId };
+  const ctx: ToolContext = { caller, customerId, traceId: meta.traceId };
+  if (handler.wait) {
+    // Before the transaction (a wait holds no connection); a wait on an unchanged proposal is given back to
+    // the trace's budget, so an agent waiting for a reviewer never burns its conversation.
+    ctx.wait = await handler.wait(parsed.data as never, ctx, meta.signal);
+    if (ctx.wait?.unchanged) await releaseTraceCall(caller.tenantId, meta.traceId, repeat);
+  }
   try {
     const audited = async (tx: Tx | SqlClient, r: HandlerResult): Promise<CallResult> => {
       // Same transaction as the effect, written last: no effect without its audit event.

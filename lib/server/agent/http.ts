@@ -119,7 +119,7 @@ export async function handleToolCallRequest(req: Request): Promise<Response> {
     const args = envelope.ok ? envelope.call.args : argsOf(body.value);
     const { outcome } = await executeToolCall(
       caller,
-      { traceId: meta.traceId, transport: family, callId, endUserToken: meta.endUserToken, model: meta.model, promptVersion: meta.promptVersion },
+      { traceId: meta.traceId, transport: family, callId, endUserToken: meta.endUserToken, model: meta.model, promptVersion: meta.promptVersion, signal: req.signal },
       name,
       args,
       envelope.ok ? [] : envelope.problems,

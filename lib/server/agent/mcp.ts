@@ -41,6 +41,7 @@ function buildServer(caller: AgentCaller, meta: RequestMeta): Server {
         endUserToken: meta.endUserToken,
         model: meta.model,
         promptVersion: meta.promptVersion,
+        signal: extra.signal,
       },
       request.params.name,
       request.params.arguments ?? {},

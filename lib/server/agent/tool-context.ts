@@ -8,6 +8,17 @@ export type ToolContext = {
   /** The verified end user's customer id, or null when anonymous. */
   customerId: string | null;
   traceId: string;
+  /** How a wait before the answer ended (get_refund_status with wait_seconds); absent when none was asked. */
+  wait?: WaitReport;
+};
+
+/**
+ * A wait before a tool answers (outside any transaction). `unchanged`: the wait ran and what the agent can
+ * see did not change — such a call is given back to the trace's budget (lib/server/agent/budgets.ts).
+ */
+export type WaitReport = {
+  outcome: "changed" | "timeout" | "aborted" | "too_many_waiters" | "unavailable" | "nothing_to_wait_for";
+  unchanged: boolean;
 };
 
 export type HandlerResult = {

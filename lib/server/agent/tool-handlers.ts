@@ -7,9 +7,15 @@ import { lookupOrder } from "@/lib/server/orders/lookup-order";
 import { prepareRefund } from "@/lib/server/refunds/prepare-refund";
 import { getRefundStatus } from "@/lib/server/refunds/get-refund-status";
 import { createSupportTicket } from "@/lib/server/tickets/create-support-ticket";
-import type { HandlerResult, ToolContext } from "./tool-context";
+import { waitForRefundChange } from "@/lib/server/refunds/wait-for-refund-change";
+import type { HandlerResult, ToolContext, WaitReport } from "./tool-context";
 
-type Common = { needsCustomer: boolean; auditClear: readonly string[] };
+type Common = {
+  needsCustomer: boolean;
+  auditClear: readonly string[];
+  /** Runs before the transaction, holding nothing: waits for a change worth answering (undefined = no wait). */
+  wait?: (input: never, ctx: ToolContext, signal?: AbortSignal) => Promise<WaitReport | undefined>;
+};
 /** A use case on a Prisma interactive transaction. */
 type PrismaHandler = Common & { tx: "prisma"; run: (tx: Tx, input: never, ctx: ToolContext) => Promise<HandlerResult> };
 /** A hot-path use case on a pg transaction (withPgTransaction, lib/server/db/pg.ts): plain SQL, no Prisma pipeline. */
@@ -24,7 +30,7 @@ export type ToolHandler = PrismaHandler | PgHandler;
 export const toolHandlers: Record<ToolName, ToolHandler> = {
   lookup_order: { tx: "prisma", run: lookupOrder, needsCustomer: true, auditClear: ["order_id"] },
   prepare_refund: { tx: "pg", run: prepareRefund, needsCustomer: true, auditClear: ["order_id", "reason"] },
-  get_refund_status: { tx: "prisma", run: getRefundStatus, needsCustomer: true, auditClear: ["proposal_id"] },
+  get_refund_status: { tx: "prisma", run: getRefundStatus, wait: waitForRefundChange, needsCustomer: true, auditClear: ["proposal_id", "wait_seconds"] },
   create_support_ticket: { tx: "prisma", run: createSupportTicket, needsCustomer: false, auditClear: ["category", "priority"] },
 };
 

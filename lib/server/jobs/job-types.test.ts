@@ -10,6 +10,8 @@ describe("job table", () => {
     expect(jobKeyFor("deliver_review_webhook", { deliveryId: id })).toBe(`deliver_review_webhook:${id}`);
     expect(jobKeyPrefix("reconcile_execution") + id).toBe(jobKeyFor("reconcile_execution", { executionId: id }));
     expect(jobKeyFor("deliver_notification", { notificationId: id })).toBe(`notify:${id}`);
+    // The decision webhook trigger (SQL) spells this key: prisma/migrations/20261201103000_decision_webhooks.
+    expect(jobKeyFor("deliver_decision_webhook", { deliveryId: id })).toBe(`deliver_decision_webhook:${id}`);
     expect(jobKeyFor("expire_proposals", {})).toBeNull();
   });
 
@@ -29,6 +31,6 @@ describe("job table", () => {
       "43 3 * * * purge_audit_events ?max=1&jobKey=purge_audit_events",
       "29 * * * * purge_gateway_counters ?max=1&jobKey=purge_gateway_counters",
     ]);
-    expect(jobNames).toHaveLength(11);
+    expect(jobNames).toHaveLength(12);
   });
 });

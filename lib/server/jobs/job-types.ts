@@ -14,6 +14,12 @@ export const jobTable = {
   expire_proposals: { payload: z.object({}).loose(), cron: "* * * * *" },
   /** POSTs one signed reviewer notification; retried with backoff, `failed` after the last attempt. */
   deliver_review_webhook: { payload: z.object({ deliveryId: z.uuid() }), keyPrefix: "deliver_review_webhook:", keyField: "deliveryId" },
+  /**
+   * POSTs one decision webhook (Standard Webhooks) to a channel; retried with backoff, `failed` after the last
+   * attempt. Enqueued from SQL by the trigger of prisma/migrations/20261201103000_decision_webhooks, which
+   * spells this key ("deliver_decision_webhook:" + deliveryId) and 8 attempts — keep the two in step.
+   */
+  deliver_decision_webhook: { payload: z.object({ deliveryId: z.uuid() }), keyPrefix: "deliver_decision_webhook:", keyField: "deliveryId" },
   /** Sends one notification (e-mail or Slack message) of the outbox; retried with backoff, `failed` after the last attempt. */
   deliver_notification: { payload: z.object({ notificationId: z.uuid() }), keyPrefix: "notify:", keyField: "notificationId" },
   /** Creates the "about to expire" reminders of pending proposals, once per proposal and recipient (cron, every minute). */

@@ -4,6 +4,7 @@ import { crontabFromTable, type JobName } from "./job-types";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { deliverReviewWebhook } from "@/lib/server/notifications/deliver-review-webhook";
 import { deliverNotification } from "@/lib/server/notifications/deliver-notification";
+import { deliverDecisionWebhook } from "@/lib/server/notifications/deliver-decision-webhook";
 import { alertStaleSendingExecutions, remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
 import { purgeOldNotifications } from "@/lib/server/notifications/purge-notifications";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
@@ -30,6 +31,9 @@ export const tasks: Record<JobName, Task> = {
   }),
   deliver_review_webhook: defineTask("deliver_review_webhook", async ({ deliveryId }, ctx) => {
     await deliverReviewWebhook({ deliveryId, attempt: ctx.attempt, isLastAttempt: ctx.isLastAttempt });
+  }),
+  deliver_decision_webhook: defineTask("deliver_decision_webhook", async ({ deliveryId }, ctx) => {
+    await deliverDecisionWebhook({ deliveryId, attempt: ctx.attempt, isLastAttempt: ctx.isLastAttempt });
   }),
   deliver_notification: defineTask("deliver_notification", async ({ notificationId }, ctx) => {
     await deliverNotification({ notificationId, attempt: ctx.attempt, isLastAttempt: ctx.isLastAttempt });

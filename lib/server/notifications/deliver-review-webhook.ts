@@ -2,20 +2,11 @@ import "server-only";
 import { signWebhook } from "@/lib/domain/webhook-signature";
 import { db } from "@/lib/server/db/client";
 import { webhookAllowPrivate } from "@/lib/server/env";
-import { log } from "@/lib/server/log";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { postWebhook, type PostResult } from "./post-webhook";
+import { recordWebhookAttempt } from "./record-webhook-attempt";
 
-const SYSTEM_ACTOR = { type: "system", id: "worker" } as const;
 export const WEBHOOK_TIMEOUT_MS = 5_000;
-
-/** Thrown to make graphile-worker retry the job (with its backoff). */
-export class WebhookAttemptFailed extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WebhookAttemptFailed";
-  }
-}
+export { WebhookAttemptFailed } from "./record-webhook-attempt";
 
 /**
  * One delivery attempt of a reviewer webhook (task `deliver_review_webhook`).
@@ -51,47 +42,5 @@ export async function deliverReviewWebhook(input: { deliveryId: string; attempt:
     result = await postWebhook({ url, body, headers, timeoutMs: WEBHOOK_TIMEOUT_MS, allowPrivate: webhookAllowPrivate() });
   }
 
-  const final = result.ok || result.permanent || input.isLastAttempt;
-  const status = result.ok ? "delivered" : final ? "failed" : "pending";
-  const lastError = result.ok ? null : result.error;
-  const wlog = log.child({ component: "webhooks", deliveryId: delivery.id, tenantId: delivery.tenantId, attempt: input.attempt });
-
-  await db().$transaction(async (tx) => {
-    const updated = await tx.webhookDelivery.updateMany({
-      where: { id: delivery.id, status: "pending" },
-      data: {
-        status,
-        attempts: { increment: 1 },
-        lastStatus: result.status,
-        lastError,
-        deliveredAt: result.ok ? new Date() : null,
-      },
-    });
-    if (updated.count !== 1 || status === "pending") return;
-    const row = await tx.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, select: { attempts: true } });
-    const proposal = delivery.proposalId
-      ? await tx.proposal.findUnique({ where: { id: delivery.proposalId }, select: { id: true, hash: true, traceId: true } })
-      : null;
-    await recordAuditEvent(tx, {
-      tenantId: delivery.tenantId,
-      traceId: proposal?.traceId ?? `webhook:${delivery.id}`,
-      actor: SYSTEM_ACTOR,
-      action: result.ok ? "webhook:delivered" : "webhook:failed",
-      outcome: result.ok ? "ok" : "internal_error",
-      proposal: proposal ? { id: proposal.id, hash: proposal.hash } : null,
-      data: { deliveryId: delivery.id, attempts: row.attempts, httpStatus: result.status, error: lastError },
-      redaction: { clear: ["deliveryId", "attempts", "httpStatus", "error"] },
-    });
-  });
-
-  if (result.ok) {
-    wlog.info({ httpStatus: result.status }, "reviewer webhook delivered");
-    return;
-  }
-  if (final) {
-    wlog.warn({ httpStatus: result.status, error: result.error }, "reviewer webhook failed for good");
-    return;
-  }
-  wlog.info({ httpStatus: result.status, error: result.error }, "reviewer webhook attempt failed; will retry");
-  throw new WebhookAttemptFailed(`webhook attempt ${input.attempt} failed: ${result.error}`);
+  await recordWebhookAttempt(delivery, result, input, "reviewer webhook");
 }

@@ -1,10 +1,10 @@
 import "server-only";
 import { failure } from "@/lib/domain/agent-protocol";
-import { agentOutcomeFor, proposalStatus as S } from "@/lib/domain/proposal-state";
+import { agentOutcomeFor, paymentPhase, proposalStatus as S } from "@/lib/domain/proposal-state";
 import type { GetRefundStatusInput } from "@/lib/schemas/tools";
 import type { Tx } from "@/lib/server/db/client";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
-import { approvalRequired } from "./proposal-answer";
+import { approvalRequired, POLL_AFTER_SECONDS } from "./proposal-answer";
 
 /** get_refund_status: where a proposal of the verified customer stands (DESIGN.md "Flow", last line). */
 export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: ToolContext): Promise<HandlerResult> {
@@ -12,7 +12,14 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
   const where = { id: input.proposal_id, tenantId: ctx.caller.tenantId, customerId: ctx.customerId };
   // A pending proposal past its expiry is expired, whether or not the expiry job ran yet (guarded write).
   await tx.proposal.updateMany({ where: { ...where, status: S.pendingApproval, expiresAt: { lte: new Date() } }, data: { status: S.expired } });
-  const p = await tx.proposal.findFirst({ where, include: { order: { select: { number: true } }, supersededBy: { select: { id: true, amountMinor: true } } } });
+  const p = await tx.proposal.findFirst({
+    where,
+    include: {
+      order: { select: { number: true } },
+      supersededBy: { select: { id: true, amountMinor: true, status: true } },
+      execution: { select: { status: true } },
+    },
+  });
   if (!p) {
     return {
       outcome: failure("not_found", `No refund proposal ${JSON.stringify(input.proposal_id)} was found for this customer.`, { proposal_id: input.proposal_id }),
@@ -22,10 +29,20 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
   const base = { proposal_id: p.id, order_id: p.order.number, amount: { minor: p.amountMinor, currency: p.currency } };
   // The code comes from the one state → outcome mapping; the words and details per outcome are here.
   const code = agentOutcomeFor(p.status);
-  if (code === "approval_required") return { outcome: approvalRequired(p, p.order.number), proposal };
+  // How the wait asked for ended (wait_seconds): "timeout" = nothing changed meanwhile.
+  const waited = ctx.wait ? { wait: { outcome: ctx.wait.outcome } } : {};
+  if (code === "approval_required") {
+    const answer = approvalRequired(p, p.order.number);
+    return { outcome: "result" in answer ? { ...answer, result: { ...answer.result, ...waited } } : answer, proposal };
+  }
   if (code === "result_pending") {
+    const phase = paymentPhase(p.status, p.execution?.status);
+    const next_step =
+      phase === "in_doubt"
+        ? "Approved and sent, but the payment provider's answer was lost; it is being checked and the refund is paid at most once. Tell the customer it is being confirmed. Wait with get_refund_status and wait_seconds. Do not re-submit."
+        : "Approved; the refund is being paid. Wait with get_refund_status and wait_seconds, or check again after poll_after_seconds. Do not re-submit.";
     return {
-      outcome: { code, result: { ...base, status: p.status, next_step: "Approved; the refund is being paid. Check again later. Do not re-submit." } },
+      outcome: { code, result: { ...base, status: p.status, phase, poll_after_seconds: POLL_AFTER_SECONDS[phase], next_step, ...waited } },
       proposal,
     };
   }
@@ -45,6 +62,10 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
           ...base,
           reason: p.invalidationReason ?? null,
           replaced_by: p.supersededBy ? { proposal_id: p.supersededBy.id, amount: { minor: p.supersededBy.amountMinor, currency: p.currency } } : null,
+          // The proposal that took its place (a reviewer lowered the amount): follow it with get_refund_status.
+          superseded_by: p.supersededBy
+            ? { proposal_id: p.supersededBy.id, status: p.supersededBy.status, amount: { minor: p.supersededBy.amountMinor, currency: p.currency } }
+            : null,
         }),
         proposal,
       };

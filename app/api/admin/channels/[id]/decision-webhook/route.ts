@@ -1,0 +1,15 @@
+import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
+import { clearDecisionWebhook, setDecisionWebhook } from "@/lib/server/admin/set-decision-webhook";
+
+export const dynamic = "force-dynamic";
+
+/** PUT /api/admin/channels/{id}/decision-webhook {url, rotateSecret?, overlapMinutes?} → 200 {channelId, url, secret (once), previousSecretValidUntil}. */
+export const PUT = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, request, { params }) => {
+  const result = await setDecisionWebhook(actor, (await params).id, await jsonBody(request));
+  return Response.json(result, { headers: { "Cache-Control": "no-store" } });
+});
+
+/** DELETE /api/admin/channels/{id}/decision-webhook → 200 {channelId, url: null}. */
+export const DELETE = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, _request, { params }) => {
+  return Response.json(await clearDecisionWebhook(actor, (await params).id), { headers: { "Cache-Control": "no-store" } });
+});

@@ -1,0 +1,91 @@
+import "server-only";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan } from "@/lib/domain/permissions";
+import { generateStandardWebhookSecret } from "@/lib/domain/standard-webhook";
+import { setDecisionWebhookInput } from "@/lib/schemas/admin";
+import type { Actor } from "@/lib/server/auth/actor";
+import { db } from "@/lib/server/db/client";
+import { webhookAllowPrivate } from "@/lib/server/env";
+import { checkWebhookUrl } from "@/lib/server/notifications/webhook-url";
+import { recordAdminEvent } from "./admin-audit";
+import { webhookUrlRefused } from "./update-own-tenant";
+import { parseForm } from "./zod-problem";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `secret` only when a new one was issued (first URL or rotation): shown once, never read back. */
+export type DecisionWebhookResult = { channelId: string; url: string | null; secret: string | null; previousSecretValidUntil: Date | null };
+
+/**
+ * Sets a channel's decision webhook URL (DESIGN.md "Decisions reach the agent"). The first URL comes with a
+ * new `whsec_…` secret; later PUTs keep it unless `rotateSecret`, which issues a new one and keeps the
+ * current one signing beside it (a second `v1,` signature) for `overlapMinutes`. Guarded on the secret read,
+ * so two parallel rotations cannot both win. Audited with the URL, never a secret.
+ */
+export async function setDecisionWebhook(actor: Actor, channelId: string, raw: unknown, now = new Date()): Promise<DecisionWebhookResult> {
+  assertCan(actor.roles, "admin:manage");
+  if (!UUID.test(channelId)) throw new AppError("not_found", "No such channel.");
+  const input = parseForm(setDecisionWebhookInput, raw ?? {});
+  const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
+  if (!checked.ok) throw webhookUrlRefused(checked.problem, "This URL cannot receive webhooks (it must be a public http(s) URL without credentials).");
+  const url = checked.url.toString();
+  return db().$transaction(async (tx) => {
+    const channel = await tx.channel.findFirst({
+      where: { id: channelId, tenantId: actor.tenantId },
+      select: { id: true, slug: true, decisionWebhookUrl: true, decisionWebhookSecret: true },
+    });
+    if (!channel) throw new AppError("not_found", "No such channel.");
+    const current = channel.decisionWebhookSecret;
+    const issue = !current || input.rotateSecret;
+    const secret = issue ? generateStandardWebhookSecret() : null;
+    const keepPrevious = issue && current && input.overlapMinutes > 0;
+    const previousSecretValidUntil = keepPrevious ? new Date(now.getTime() + input.overlapMinutes * 60_000) : null;
+    const updated = await tx.channel.updateMany({
+      where: { id: channel.id, tenantId: actor.tenantId, decisionWebhookSecret: current },
+      data: {
+        decisionWebhookUrl: url,
+        ...(secret
+          ? {
+              decisionWebhookSecret: secret,
+              previousDecisionWebhookSecret: keepPrevious ? current : null,
+              previousDecisionWebhookSecretUntil: previousSecretValidUntil,
+            }
+          : {}),
+      },
+    });
+    if (updated.count !== 1) throw new AppError("permission_denied", "The webhook was changed meanwhile; reload and try again.", { reason: "conflict" });
+    await recordAdminEvent(tx, actor, {
+      action: "set_decision_webhook",
+      target: { kind: "channel", id: channel.id, slug: channel.slug },
+      before: { url: channel.decisionWebhookUrl },
+      after: { url, secretRotated: !!secret, previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null },
+      clear: ["url", "secretRotated"],
+    });
+    return { channelId: channel.id, url, secret, previousSecretValidUntil };
+  });
+}
+
+/** Turns a channel's decision webhook off (URL and secrets removed); pending deliveries then fail for good. */
+export async function clearDecisionWebhook(actor: Actor, channelId: string): Promise<{ channelId: string; url: null }> {
+  assertCan(actor.roles, "admin:manage");
+  if (!UUID.test(channelId)) throw new AppError("not_found", "No such channel.");
+  return db().$transaction(async (tx) => {
+    const channel = await tx.channel.findFirst({
+      where: { id: channelId, tenantId: actor.tenantId },
+      select: { id: true, slug: true, decisionWebhookUrl: true },
+    });
+    if (!channel) throw new AppError("not_found", "No such channel.");
+    await tx.channel.updateMany({
+      where: { id: channel.id, tenantId: actor.tenantId },
+      data: { decisionWebhookUrl: null, decisionWebhookSecret: null, previousDecisionWebhookSecret: null, previousDecisionWebhookSecretUntil: null },
+    });
+    await recordAdminEvent(tx, actor, {
+      action: "clear_decision_webhook",
+      target: { kind: "channel", id: channel.id, slug: channel.slug },
+      before: { url: channel.decisionWebhookUrl },
+      after: { url: null },
+      clear: ["url"],
+    });
+    return { channelId: channel.id, url: null };
+  });
+}

@@ -1,0 +1,70 @@
+import "server-only";
+import { agentVisibleState, isProposalStatus, isWorthWaitingFor, proposalStatus } from "@/lib/domain/proposal-state";
+import type { GetRefundStatusInput } from "@/lib/schemas/tools";
+import type { ToolContext, WaitReport } from "@/lib/server/agent/tool-context";
+import { pgQuery, sql } from "@/lib/server/db/pg";
+import { beginProposalWait } from "@/lib/server/realtime/proposal-changes";
+
+type StateRow = { status: string; expiresAt: Date; executionStatus: string | null };
+
+/**
+ * get_refund_status's `wait_seconds`: holds the call (outside any transaction, no connection held) until
+ * what the agent can see of the proposal changes, it expires, or the wait ends. No polling: the realtime
+ * listener (lib/server/realtime) wakes it on the database's NOTIFY. The answer itself is then read by
+ * getRefundStatus as usual. Only the verified customer's own proposal is looked at (tenant and customer in
+ * the WHERE); anything else answers at once (and getRefundStatus says not_found).
+ */
+export async function waitForRefundChange(input: GetRefundStatusInput, ctx: ToolContext, signal?: AbortSignal): Promise<WaitReport | undefined> {
+  const seconds = input.wait_seconds ?? 0;
+  if (seconds <= 0 || !ctx.customerId) return undefined;
+  const tenantId = ctx.caller.tenantId;
+  const deadline = Date.now() + seconds * 1000;
+  let seen: string | null = null;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return { outcome: "timeout", unchanged: true };
+    // Register first, read second: a change committed after the read wakes us (never lost in between).
+    const wait = await beginProposalWait(tenantId, input.proposal_id, left, signal);
+    if ("refused" in wait) return { outcome: wait.refused, unchanged: false };
+    const [row] = await pgQuery<StateRow>(sql`
+      SELECT p."status"::text AS "status", p."expiresAt", e."status"::text AS "executionStatus"
+        FROM "Proposal" p LEFT JOIN "Execution" e ON e."proposalId" = p."id"
+       WHERE p."id" = ${input.proposal_id}::uuid AND p."tenantId" = ${tenantId}::uuid AND p."customerId" = ${ctx.customerId}`);
+    const now = new Date();
+    if (!row || !isProposalStatus(row.status)) {
+      wait.cancel();
+      return { outcome: "nothing_to_wait_for", unchanged: false };
+    }
+    const state = { status: row.status, expiresAt: row.expiresAt, executionStatus: row.executionStatus };
+    const visible = agentVisibleState(state, now);
+    seen ??= visible;
+    if (visible !== seen) {
+      wait.cancel();
+      return { outcome: "changed", unchanged: false };
+    }
+    if (!isWorthWaitingFor(state, now)) {
+      wait.cancel();
+      return { outcome: "nothing_to_wait_for", unchanged: false };
+    }
+    // A pending proposal turns expired by the clock, not by a write: wake at its expiry too.
+    const ended = await untilOrExpiry(wait.result, row.expiresAt.getTime() - now.getTime(), row.status === proposalStatus.pendingApproval);
+    if (ended === "expiry") {
+      wait.cancel();
+      return { outcome: "changed", unchanged: false };
+    }
+    if (ended.outcome === "aborted") return { outcome: "aborted", unchanged: false };
+    if (ended.outcome === "timeout") return { outcome: "timeout", unchanged: true };
+    // changed or resync: read again; a change the agent cannot see (sending → pending) keeps waiting.
+  }
+}
+
+async function untilOrExpiry<T>(result: Promise<T>, msToExpiry: number, pending: boolean): Promise<T | "expiry"> {
+  if (!pending) return result;
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<"expiry">((resolve) => (timer = setTimeout(() => resolve("expiry"), Math.max(0, msToExpiry))));
+  try {
+    return await Promise.race([result, expiry]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
