@@ -1,9 +1,11 @@
 import "server-only";
+import { APP_VERSION } from "@/lib/config/version";
 import { db } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
 
 export type Health = {
   status: "ok" | "degraded";
+  version: string;
   checks: { app: "ok"; database: "ok" | "unreachable"; auditChain: "ok" | "broken" | "unchecked" | "unknown" };
   time: string;
 };
@@ -21,5 +23,5 @@ export async function checkHealth(): Promise<Health> {
     log.error({ err: error instanceof Error ? error.message : String(error) }, "health: database unreachable");
   }
   const degraded = database !== "ok" || auditChain === "broken";
-  return { status: degraded ? "degraded" : "ok", checks: { app: "ok", database, auditChain }, time: new Date().toISOString() };
+  return { status: degraded ? "degraded" : "ok", version: APP_VERSION, checks: { app: "ok", database, auditChain }, time: new Date().toISOString() };
 }
