@@ -64,7 +64,6 @@ export const updateTenantSettingsInput = z
     locale: locale.optional(),
     timeZone: timeZone.optional(),
     currency: currency.optional(),
-    stepUpPassword: z.string().min(1).max(1024).optional(),
   })
   .refine((v) => v.name !== undefined || v.locale !== undefined || v.timeZone !== undefined || v.currency !== undefined, "Change at least one setting.");
 export type UpdateTenantSettingsInput = z.input<typeof updateTenantSettingsInput>;
