@@ -72,7 +72,7 @@ test("start, restart with the same data, SIGTERM leaves nothing, kill -9 does no
     // SIGTERM: app and PostgreSQL stop.
     s.proc.kill("SIGTERM");
     await waitFor(() => s.proc.exitCode !== null, "exit after SIGTERM");
-    expect(s.output()).toContain("[start] stopped");
+    expect(s.output()).toContain(`"service":"start","msg":"stopped"`);
     expect(alive(pg1)).toBe(false);
     expect(await health()).toBe(false);
 

@@ -4,13 +4,16 @@
 // - DATABASE_URL set: production mode (unless APP_MODE=demo). Migrates that database; refuses to start
 //   without real secrets.
 // Builds the app first when no build exists. Ctrl-C / SIGTERM stop the app and then PostgreSQL.
+// Every line it prints, and every line its children print, is JSON (scripts/lib/json-log.ts); the production app
+// runs behind scripts/serve.ts, which writes one access-log line per request. A production start refuses to serve
+// a database holding demo tenants unless ALLOW_DEMO_TENANTS=1 (then it warns at every start).
 //   --dev         run `next dev` instead of a production build
 //   --port N      HTTP port (default $PORT or 3000)
 //   --rebuild     build even if a build exists
 //   --no-worker   do not run the background job worker next to the app (run `npm run worker` elsewhere)
 //   --no-sandbox  demo: do not start the sandbox payment provider (PAYMENT_PROVIDER_URL also skips it)
 //   --no-demo-proposals  demo: do not top the tenants up to 3 proposals waiting for review
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -21,9 +24,14 @@ import { randomBytes } from "node:crypto";
 import { demoSecretsFile, loadDemoSecrets, productionSecretProblems } from "../lib/config/demo-secrets";
 import { prepareDatabase } from "./lib/database";
 import { appRoleUrl, ensureAppRole } from "./lib/app-role";
+import { asJsonLine, jsonLog } from "./lib/json-log";
+import { supervise, type Supervised } from "./lib/supervise";
+import { demoTenantSlugs } from "./lib/demo-tenants";
+
+const log = jsonLog("start");
 
 // .env / .env.production, as Next itself would load them, before deciding the mode.
-nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
+nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: (...a: unknown[]) => log.error(a.map(String).join(" ")) });
 
 const args = process.argv.slice(2);
 const dev = args.includes("--dev");
@@ -33,18 +41,18 @@ const port = Number(portArg >= 0 ? args[portArg + 1] : (process.env.PORT ?? 3000
 const demo = !process.env.DATABASE_URL || process.env.APP_MODE === "demo";
 // The demo listens on this machine only unless HOST says otherwise; production on every interface.
 const host = process.env.HOST || (demo ? "127.0.0.1" : "0.0.0.0");
-const say = (msg: string) => console.log(`[start] ${msg}`);
+const say = (msg: string) => log.info(msg);
 const refuse = (msg: string): never => {
-  console.error(`[start] ${msg}`);
+  log.error(msg);
   process.exit(1);
 };
 
 if (!demo) {
   const problems = productionSecretProblems(process.env);
   if (problems.length) {
-    console.error(`[start] refusing to start in production mode: ${problems.join("; ")}.`);
-    console.error("[start] Set real secrets (see .env.example), or unset DATABASE_URL to run the demo.");
-    process.exit(1);
+    refuse(
+      `refusing to start in production mode: ${problems.join("; ")}. Set real secrets (see .env.example and docs/operations.md), or unset DATABASE_URL to run the demo.`,
+    );
   }
 }
 
@@ -60,26 +68,32 @@ const appPidFile = join(process.cwd(), ".data", `app-${port}.pid`);
 await stopLeftoverApp(appPidFile);
 if (!(await isPortFree(port, host))) refuse(`port ${port} is taken (another \`npm start\`?); set PORT (or --port) to a free port`);
 
-const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-if (!dev && (args.includes("--rebuild") || !existsSync(join(process.cwd(), ".next", "BUILD_ID")))) {
-  say("building the app (first start only; `npm start -- --rebuild` after code changes)");
-  const built = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...baseEnv, NODE_ENV: "production" } });
-  if (built.status !== 0) process.exit(built.status ?? 1);
-}
+const database = await prepareDatabase({ demo, log: say }).catch((error: unknown) =>
+  refuse(`database: ${error instanceof Error ? error.message : String(error)}`),
+);
 
-const database = await prepareDatabase({ demo, log: say }).catch((error: unknown) => {
-  console.error(`[start] database: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+// Demo data never reaches production unnoticed: its logins have published passwords.
+if (!demo) {
+  const slugs = await demoTenantSlugs(database.url).catch((error: unknown) => refuse(`database: ${error instanceof Error ? error.message : String(error)}`));
+  if (slugs.length && process.env.ALLOW_DEMO_TENANTS !== "1") {
+    refuse(
+      `refusing to serve: this database holds demo tenants (${slugs.join(", ")}) whose logins have published passwords. Use a database without them, or set ALLOW_DEMO_TENANTS=1 for a staging copy (docs/operations.md)`,
+    );
+  }
+  if (slugs.length)
+    log.warn(
+      { demoTenants: slugs },
+      "ALLOW_DEMO_TENANTS=1: serving a database that holds demo tenants with published passwords; never do this with real money",
+    );
+}
 
 // graphile-worker's schema, before the app can enqueue its first job (idempotent; workers also run it).
 try {
   const { prepareJobQueue } = await import("../lib/server/jobs/schema");
   await prepareJobQueue(database.url);
 } catch (error: unknown) {
-  console.error(`[start] job queue: ${error instanceof Error ? error.message : String(error)}`);
   await database.embedded?.stop().catch(() => undefined);
-  process.exit(1);
+  refuse(`job queue: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 // Least privilege: the app and the worker connect as a role that owns nothing and cannot change or delete
@@ -97,9 +111,8 @@ try {
     say("warning: DATABASE_URL_APP is not set, so the app runs as the owner of the schema (docs/database-roles.md)");
   }
 } catch (error: unknown) {
-  console.error(`[start] database roles: ${error instanceof Error ? error.message : String(error)}`);
   await database.embedded?.stop().catch(() => undefined);
-  process.exit(1);
+  refuse(`database roles: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 // The browser tests read the database they should check from here.
@@ -116,13 +129,41 @@ function echo(out: NodeJS.WriteStream, line: string) {
   logFile?.write(`${line}\n`);
 }
 
+/** A child whose every output line is relayed as JSON (passed through when it already is), named by `source`. */
+function spawnLogged(source: string, command: string, argv: string[], childEnv: NodeJS.ProcessEnv, onLine?: (line: string) => void, ipc = false): ChildProcess {
+  const child = spawn(command, argv, { stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"], env: childEnv });
+  for (const [stream, out, name] of [
+    [child.stdout, process.stdout, "stdout"],
+    [child.stderr, process.stderr, "stderr"],
+  ] as const) {
+    if (!stream) continue;
+    createInterface({ input: stream }).on("line", (line) => {
+      echo(out, asJsonLine(source, line, name));
+      onLine?.(line);
+    });
+  }
+  return child;
+}
+
+// After the database checks, so a refusal comes before a long first build.
+const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+if (!dev && (args.includes("--rebuild") || !existsSync(join(process.cwd(), ".next", "BUILD_ID")))) {
+  say("building the app (first start only; `npm start -- --rebuild` after code changes)");
+  const built = spawnLogged("build", process.execPath, [nextBin, "build"], { ...baseEnv, NODE_ENV: "production" });
+  const code = await new Promise<number>((resolve) => built.once("exit", (c) => resolve(c ?? 1)));
+  if (code !== 0) {
+    await database.embedded?.stop().catch(() => undefined);
+    refuse(`the build failed (exit ${code})`);
+  }
+}
+
 const url = `http://localhost:${port}`;
 const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: appDatabaseUrl, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
 
 // Demo: the sandbox payment provider as its own process (its own database on the same server), its
 // webhooks pointed at this app, and the demo orders' payment intents registered with it. Production
 // (or PAYMENT_PROVIDER_URL) talks to the configured provider instead.
-let sandbox: ChildProcess | null = null;
+let sandbox: Supervised | null = null;
 if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox")) {
   // PROVIDER_SANDBOX_PORT: that port or a refusal naming it ("0": any free port); unset: 12111, or a free
   // port when another instance's sandbox already listens there.
@@ -140,87 +181,80 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
   // (even one that later takes over the port), and another app's by ours.
   env.PAYMENT_PROVIDER_API_KEY = process.env.PAYMENT_PROVIDER_API_KEY || `sk_test_${randomBytes(24).toString("base64url")}`;
   env.PAYMENT_PROVIDER_WEBHOOK_SECRET = process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET || `whsec_${randomBytes(24).toString("base64url")}`;
-  sandbox = spawn(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      join("scripts", "provider-sandbox.ts"),
-      "--port",
-      String(sandboxPort),
-      "--database-url",
-      database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`),
-      "--webhook-url",
-      `${url}/api/payments/webhook`,
-    ],
-    // The credentials go by environment, not argv (which `ps` shows to every local user).
-    {
-      stdio: ["ignore", "pipe", "pipe", "ipc"],
-      env: {
-        ...env,
-        DATABASE_URL: "",
-        PROVIDER_SANDBOX_API_KEYS: env.PAYMENT_PROVIDER_API_KEY,
-        PROVIDER_SANDBOX_WEBHOOK_SECRET: env.PAYMENT_PROVIDER_WEBHOOK_SECRET,
-      },
-    },
-  );
+  const sandboxArgs = [
+    "--conditions=react-server",
+    "--import",
+    "tsx",
+    join("scripts", "provider-sandbox.ts"),
+    "--port",
+    String(sandboxPort),
+    "--database-url",
+    database.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`),
+    "--webhook-url",
+    `${url}/api/payments/webhook`,
+  ];
+  // The credentials go by environment, not argv (which `ps` shows to every local user).
+  const sandboxEnv = {
+    ...env,
+    DATABASE_URL: "",
+    PROVIDER_SANDBOX_API_KEYS: env.PAYMENT_PROVIDER_API_KEY,
+    PROVIDER_SANDBOX_WEBHOOK_SECRET: env.PAYMENT_PROVIDER_WEBHOOK_SECRET,
+  };
+  let listening: (() => void) | null = null;
   const ready = new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), 60_000);
-    for (const [stream, out] of [
-      [sandbox!.stdout, process.stdout],
-      [sandbox!.stderr, process.stderr],
-    ] as const) {
-      if (!stream) continue;
-      createInterface({ input: stream }).on("line", (line) => {
-        echo(out, `[sandbox] ${line}`);
-        if (line.includes("listening on")) {
-          clearTimeout(timer);
-          resolve(true);
-        }
-      });
-    }
-    sandbox!.once("exit", () => resolve(false));
+    listening = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
   });
-  if (!(await ready)) {
+  // Supervised: if it exits (a database restart takes it down), it is started again on the same port.
+  sandbox = supervise({
+    name: "sandbox",
+    log,
+    start: () =>
+      spawnLogged(
+        "sandbox",
+        process.execPath,
+        sandboxArgs,
+        sandboxEnv,
+        (line) => {
+          if (line.includes("listening on")) listening?.();
+        },
+        true,
+      ),
+  });
+  // The first start must succeed: a sandbox that cannot start at all is a configuration problem.
+  const firstExit = new Promise<boolean>((resolve) => sandbox!.current()?.once("exit", () => resolve(false)));
+  if (!(await Promise.race([ready, firstExit]))) {
     // Never fall back to the default sandbox URL: it may be another instance's sandbox.
-    sandbox.kill("SIGTERM");
+    await sandbox.stop(5_000);
     await database.embedded?.stop().catch(() => undefined);
-    refuse("the sandbox payment provider did not start (see [sandbox] lines); set PROVIDER_SANDBOX_PORT, or PAYMENT_PROVIDER_URL for a provider of your own");
+    refuse(
+      'the sandbox payment provider did not start (see the lines of service "sandbox"); set PROVIDER_SANDBOX_PORT, or PAYMENT_PROVIDER_URL for a provider of your own',
+    );
   } else {
     env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${sandboxPort}`;
     // The browser tests drive the sandbox (payment intents, faults) through its control endpoint.
     if (process.env.E2E_DATABASE_URL_FILE) writeFileSync(join(dirname(process.env.E2E_DATABASE_URL_FILE), "e2e-sandbox-url"), env.PAYMENT_PROVIDER_URL);
-    await registerDemoPaymentIntents(database.url, env.PAYMENT_PROVIDER_URL).catch((e: unknown) =>
-      console.error(`[start] sandbox payment intents: ${String(e)}`),
-    );
-    say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL}`);
+    await registerDemoPaymentIntents(database.url, env.PAYMENT_PROVIDER_URL).catch((e: unknown) => log.error(`sandbox payment intents: ${String(e)}`));
+    say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL} (restarted if it exits)`);
   }
 }
 // Demo: a few proposals waiting for review at every start, prepared through the real agent gateway before
 // the app listens (scripts/demo-pending.ts). A failure here is reported and the demo starts anyway.
 if (demo && !args.includes("--no-demo-proposals")) {
-  const topUp = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "demo-pending.ts")], {
-    env,
-    encoding: "utf8",
-    timeout: 120_000,
-  });
-  for (const line of `${topUp.stdout ?? ""}${topUp.stderr ?? ""}`.split("\n").filter(Boolean)) echo(process.stdout, `[demo] ${line}`);
-  if (topUp.status !== 0) console.error(`[start] demo proposals: the top-up failed (exit ${topUp.status ?? topUp.signal}); the demo starts without them`);
+  const topUp = spawnLogged("demo", process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "demo-pending.ts")], env);
+  const killer = setTimeout(() => topUp.kill("SIGKILL"), 120_000);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => topUp.once("exit", (c, sig) => resolve([c, sig])));
+  clearTimeout(killer);
+  if (code !== 0) log.error(`demo proposals: the top-up failed (exit ${code ?? signal}); the demo starts without them`);
 }
 
-const app: ChildProcess = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port), "-H", host], {
-  stdio: logFile ? ["ignore", "pipe", "pipe"] : "inherit",
-  env,
-});
-if (logFile) {
-  for (const [stream, out] of [
-    [app.stdout, process.stdout],
-    [app.stderr, process.stderr],
-  ] as const) {
-    if (stream) createInterface({ input: stream }).on("line", (line) => echo(out, line));
-  }
-}
+// Production: Next's handler behind scripts/serve.ts (JSON access log, no banner). Dev: `next dev`, its lines wrapped.
+const app: ChildProcess = dev
+  ? spawnLogged("next", process.execPath, [nextBin, "dev", "-p", String(port), "-H", host], env)
+  : spawnLogged("approval-gateway", process.execPath, ["--import", "tsx", join("scripts", "serve.ts")], { ...env, BIND_HOST: host });
 
 if (app.pid) {
   mkdirSync(dirname(appPidFile), { recursive: true });
@@ -230,34 +264,16 @@ if (app.pid) {
 
 let stopping = false;
 
-// The background job worker (scripts/worker.ts) as a second child, on the same database and env.
-// Its lines are prefixed; over the IPC channel it notices when this process dies (even by kill -9)
-// and stops itself. If it crashes it is restarted, with a growing pause.
-let worker: ChildProcess | null = null;
-let workerRestarts = 0;
-function startWorker() {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "worker.ts")], {
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-    env,
+// The background job worker (scripts/worker.ts) as a second child, on the same database and env. Over the
+// IPC channel it notices when this process dies (even by kill -9) and stops itself. Supervised: when it exits
+// (a crash, the database restarting under it) it is started again with a growing pause (scripts/lib/supervise.ts).
+let worker: Supervised | null = null;
+const startWorker = () =>
+  supervise({
+    name: "worker",
+    log,
+    start: () => spawnLogged("worker", process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "worker.ts")], env, undefined, true),
   });
-  for (const [stream, out] of [
-    [child.stdout, process.stdout],
-    [child.stderr, process.stderr],
-  ] as const) {
-    if (stream) createInterface({ input: stream }).on("line", (line) => echo(out, `[worker] ${line}`));
-  }
-  const startedAt = Date.now();
-  child.on("exit", (code, signal) => {
-    if (stopping) return;
-    if (Date.now() - startedAt > 120_000) workerRestarts = 0;
-    const pause = Math.min(60_000, 1_000 * 2 ** workerRestarts++);
-    console.error(`[start] the worker exited (${signal ?? `code ${code ?? "?"}`}); restarting in ${pause / 1000} s`);
-    setTimeout(() => {
-      if (!stopping) worker = startWorker();
-    }, pause).unref();
-  });
-  return child;
-}
 if (withWorker) worker = startWorker();
 else say("--no-worker: background jobs run only in `npm run worker` processes");
 
@@ -281,10 +297,10 @@ async function shutdown(code: number) {
   stopping = true;
   say("stopping");
   // App and worker together (the worker lets running jobs finish), then the sandbox, all before PostgreSQL.
-  await Promise.all([stopChild(app, 10_000), stopChild(worker, 20_000)]);
-  await stopChild(sandbox, 10_000);
+  await Promise.all([stopChild(app, 10_000), worker?.stop(20_000)]);
+  await sandbox?.stop(10_000);
   rmSync(appPidFile, { force: true });
-  await database.embedded?.stop().catch((e: unknown) => console.error(`[start] stopping PostgreSQL: ${String(e)}`));
+  await database.embedded?.stop().catch((e: unknown) => log.error(`stopping PostgreSQL: ${String(e)}`));
   say("stopped");
   process.exit(code);
 }
@@ -297,7 +313,7 @@ process.on("SIGTERM", () => void shutdown(0));
 process.on("SIGHUP", () => void shutdown(0));
 app.on("exit", (code) => {
   if (!stopping) {
-    console.error(`[start] the app exited (code ${code ?? "?"})`);
+    log.error(`the app exited (code ${code ?? "?"})`);
     void shutdown(code ?? 1);
   }
 });
@@ -307,7 +323,8 @@ for (let i = 0; i < 240 && !stopping; i++) {
   try {
     const res = await fetch(`${url}/api/health`);
     if (res.ok) {
-      say(`ready: ${url}  (sign-in credentials: npm run demo:credentials)`);
+      // The demo hint only in the demo: a production start names no demo logins.
+      say(demo ? `ready: ${url}  (sign-in credentials: npm run demo:credentials)` : `ready: ${url}`);
       break;
     }
   } catch {
@@ -333,7 +350,7 @@ async function stopLeftoverApp(pidFile: string) {
   } catch {
     return; // not running
   }
-  if (!cmdline.includes("next")) return; // the pid was reused by something else
+  if (!cmdline.includes("next") && !cmdline.includes("serve.ts")) return; // the pid was reused by something else
   say(`stopping a leftover app server (pid ${pid}) from an earlier run`);
   process.kill(pid, "SIGTERM");
   for (let i = 0; i < 50; i++) {

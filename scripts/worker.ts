@@ -3,17 +3,20 @@
 // Stops gracefully on SIGINT / SIGTERM (running jobs finish, waiting ones stay for other workers).
 import nextEnv from "@next/env";
 import { productionSecretProblems } from "../lib/config/demo-secrets";
+import { jsonLog } from "./lib/json-log";
 
-nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
+// Its own lines are JSON like the job runner's (docs/operations.md "Logs").
+const log = jsonLog("worker");
+nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: (...a: unknown[]) => log.error(a.map(String).join(" ")) });
 
 if (!process.env.DATABASE_URL) {
-  console.error("[worker] DATABASE_URL is not set. `npm start` runs a worker for its own database; for an extra worker, point DATABASE_URL at that database.");
+  log.error("DATABASE_URL is not set. `npm start` runs a worker for its own database; for an extra worker, point DATABASE_URL at that database.");
   process.exit(1);
 }
 if (process.env.APP_MODE !== "demo") {
   const problems = productionSecretProblems(process.env);
   if (problems.length) {
-    console.error(`[worker] refusing to start in production mode: ${problems.join("; ")}.`);
+    log.error(`refusing to start in production mode: ${problems.join("; ")}.`);
     process.exit(1);
   }
 }
@@ -21,7 +24,7 @@ if (process.env.APP_MODE !== "demo") {
 // Imported after the checks: the data layer reads the environment when it loads.
 const { runWorker } = await import("../lib/server/jobs/run-worker");
 const fail = (error: unknown) => {
-  console.error(`[worker] ${error instanceof Error ? error.message : String(error)}`);
+  log.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 };
 const runner = await runWorker({ handleSignals: true }).catch(fail);

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { can, visibleNavigation, type Role } from "@/lib/domain/permissions";
+import { APP_VERSION } from "@/lib/config/version";
 
 /** What the shell shows of the signed-in person (the page passes its actor; nothing from lib/server here). */
 type ShellUser = { name: string; tenantSlug: string; roles: readonly Role[] };
@@ -61,6 +62,9 @@ export async function AppShell({
       <div>
         <SignOutButton label={t("user.signOut")} />
       </div>
+      <span className="text-xs text-muted-foreground" data-testid="app-version">
+        {t("app.name")} {APP_VERSION}
+      </span>
     </div>
   );
   // Reviewers and ops open one trace by its exact id (the lead's "Trace" box, issue 15).

@@ -2,12 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadDemoSecrets, MIN_SECRET_LENGTH, productionSecretProblems, publicDemoSecrets, requiredSecrets } from "./demo-secrets";
+import { randomBytes } from "node:crypto";
+import { loadDemoSecrets, lowEntropyReason, MIN_SECRET_LENGTH, productionSecretProblems, publicDemoSecrets, requiredSecrets } from "./demo-secrets";
 
 const dir = mkdtempSync(join(tmpdir(), "demo-secrets-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const seed = Buffer.alloc(32, 7).toString("base64");
+const seed = randomBytes(32).toString("base64");
+const real = () => randomBytes(32).toString("base64url");
 
 describe("production secrets", () => {
   it("refuses missing, demo and short secrets", () => {
@@ -17,20 +19,60 @@ describe("production secrets", () => {
       "AUDIT_HMAC_KEY is the public demo value",
       "AUDIT_SIGNING_KEY is the public demo value",
     ]);
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: "short", AUDIT_HMAC_KEY: "x".repeat(40), AUDIT_SIGNING_KEY: seed })).toEqual([
+    expect(productionSecretProblems({ NEXTAUTH_SECRET: "short", AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed })).toEqual([
       "NEXTAUTH_SECRET is shorter than 32 characters",
     ]);
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: "a".repeat(31), AUDIT_HMAC_KEY: "b".repeat(32), AUDIT_SIGNING_KEY: seed })).toEqual([
+    expect(productionSecretProblems({ NEXTAUTH_SECRET: real().slice(0, 31), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed })).toEqual([
       "NEXTAUTH_SECRET is shorter than 32 characters",
     ]);
   });
   it("refuses an audit signing key that is not a 32-byte Ed25519 seed", () => {
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: "a".repeat(44), AUDIT_HMAC_KEY: "b".repeat(44), AUDIT_SIGNING_KEY: "c".repeat(60) })).toEqual([
+    expect(productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: randomBytes(45).toString("base64") })).toEqual([
       "AUDIT_SIGNING_KEY is not a 32-byte Ed25519 seed in base64",
     ]);
   });
   it("accepts real secrets", () => {
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: "a".repeat(44), AUDIT_HMAC_KEY: "b".repeat(44), AUDIT_SIGNING_KEY: seed })).toEqual([]);
+    expect(productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed })).toEqual([]);
+  });
+  it("refuses long values of low entropy, saying why", () => {
+    expect(productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: "a".repeat(40), AUDIT_SIGNING_KEY: seed })).toEqual([
+      "AUDIT_HMAC_KEY is not random enough: it repeats one character 40 times in a row (generate one with `openssl rand -base64 32`)",
+    ]);
+    // The signing key is checked too: a 32-byte seed of one repeated byte ("BwcH…=").
+    expect(productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: Buffer.alloc(32, 7).toString("base64") })[0]).toMatch(
+      /^AUDIT_SIGNING_KEY is not random enough: it uses only 5 distinct characters/,
+    );
+  });
+  it("measures runs, patterns, alphabets and entropy at their bounds", () => {
+    expect(lowEntropyReason("ab".repeat(22))).toBe("repeats a pattern of 2 characters");
+    expect(lowEntropyReason("password".repeat(5))).toBe("repeats a pattern of 8 characters");
+    // Runs: 5 of one character is allowed, 6 is not.
+    const base = "Zq8Lm3Rt7Vw2Xy9Kp4Nb6Hc1Jd5Gf0Se";
+    expect(lowEntropyReason(`${base}aaaaa`)).toBeNull();
+    expect(lowEntropyReason(`${base}aaaaaa`)).toBe("repeats one character 6 times in a row");
+    // Alphabet: 9 distinct characters in a non-periodic order are refused, 10 are not (by this rule).
+    const nine = "123456789";
+    expect(lowEntropyReason(`${nine}${[...nine].reverse().join("")}${nine}${nine.slice(3)}${nine.slice(0, 5)}`)).toBe(
+      "uses only 9 distinct characters (at least 10)",
+    );
+    // Entropy: 40 characters over a 10-character alphabet carry at most 40 × log2(10) ≈ 132 bits; 38 carry ≈ 126.
+    const ten = "0123456789";
+    const mixed = (n: number) => Array.from({ length: n }, (_, i) => ten[(i * 7 + Math.floor(i / 10)) % 10]).join("");
+    expect(lowEntropyReason(mixed(40))).toBeNull();
+    expect(lowEntropyReason(mixed(38))).toMatch(/^has about 12\d bits of entropy \(at least 128\)$/);
+    // What the runbook tells operators to run always passes.
+    for (let i = 0; i < 200; i++) {
+      expect(lowEntropyReason(randomBytes(32).toString("base64"))).toBeNull();
+      expect(lowEntropyReason(randomBytes(32).toString("hex"))).toBeNull();
+    }
+  });
+  it("holds a previous secret to the same rules and refuses it equal to the current one", () => {
+    const current = { NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed };
+    expect(productionSecretProblems({ ...current, NEXTAUTH_SECRET_PREVIOUS: real(), AUDIT_HMAC_KEY_PREVIOUS: real() })).toEqual([]);
+    expect(productionSecretProblems({ ...current, NEXTAUTH_SECRET_PREVIOUS: current.NEXTAUTH_SECRET, AUDIT_HMAC_KEY_PREVIOUS: "b".repeat(44) })).toEqual([
+      "NEXTAUTH_SECRET_PREVIOUS is the same as NEXTAUTH_SECRET",
+      "AUDIT_HMAC_KEY_PREVIOUS is not random enough: it repeats one character 44 times in a row (generate one with `openssl rand -base64 32`)",
+    ]);
   });
 });
 

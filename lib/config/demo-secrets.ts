@@ -85,15 +85,68 @@ export function loadDemoSecrets(file: string = demoSecretsFile()): DemoSecrets {
   return secrets;
 }
 
+/** Bits of entropy a production secret must show at least (32 random bytes carry 256). */
+export const MIN_SECRET_BITS = 128;
+/** Fewest distinct characters a production secret may use (random hex has 16, base64 up to 64). */
+export const MIN_SECRET_ALPHABET = 10;
+/** Longest run of one character a production secret may hold (random hex of 64 has a run of 6 about once in 16,000). */
+export const MAX_SECRET_RUN = 5;
+
+/**
+ * Why a value cannot be a secret although it is long enough: a long run of one character, a short repeated
+ * pattern, a short alphabet, or too little entropy measured over its characters (Shannon entropy per character
+ * × length, an upper bound for anything typed by hand). Null when none of these holds. A value produced by
+ * `openssl rand -base64 32` or `-hex 32` always passes.
+ */
+export function lowEntropyReason(value: string): string | null {
+  const chars = [...value];
+  let run = 1;
+  let longest = 1;
+  for (let i = 1; i < chars.length; i++) {
+    run = chars[i] === chars[i - 1] ? run + 1 : 1;
+    longest = Math.max(longest, run);
+  }
+  if (longest > MAX_SECRET_RUN) return `repeats one character ${longest} times in a row`;
+  for (let period = 1; period <= chars.length / 2; period++) {
+    if (chars.every((c, i) => c === chars[i % period])) return `repeats a pattern of ${period} characters`;
+  }
+  const counts = new Map<string, number>();
+  for (const c of chars) counts.set(c, (counts.get(c) ?? 0) + 1);
+  if (counts.size < MIN_SECRET_ALPHABET) return `uses only ${counts.size} distinct characters (at least ${MIN_SECRET_ALPHABET})`;
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / chars.length) * Math.log2(n / chars.length);
+  const bits = Math.floor(perChar * chars.length);
+  if (bits < MIN_SECRET_BITS) return `has about ${bits} bits of entropy (at least ${MIN_SECRET_BITS})`;
+  return null;
+}
+
+/** Secrets that may carry an earlier value during a rotation overlap (docs/operations.md "Keys and rotation"). */
+export const previousSecrets = ["NEXTAUTH_SECRET_PREVIOUS", "AUDIT_HMAC_KEY_PREVIOUS"] as const;
+
+function secretProblem(name: string, value: string, publicValue?: string): string | null {
+  if (value === publicValue) return `${name} is the public demo value`;
+  if (value.length < MIN_SECRET_LENGTH) return `${name} is shorter than ${MIN_SECRET_LENGTH} characters`;
+  const weak = lowEntropyReason(value);
+  return weak ? `${name} is not random enough: it ${weak} (generate one with \`openssl rand -base64 32\`)` : null;
+}
+
 /** The problems with the secrets in `env` for a production start; empty when they are fine. */
 export function productionSecretProblems(env: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
   for (const name of requiredSecrets) {
     const value = env[name];
-    if (!value) problems.push(`${name} is not set`);
-    else if (value === publicDemoSecrets[name]) problems.push(`${name} is the public demo value`);
-    else if (value.length < MIN_SECRET_LENGTH) problems.push(`${name} is shorter than ${MIN_SECRET_LENGTH} characters`);
-    else if (name === "AUDIT_SIGNING_KEY" && Buffer.from(value, "base64").length !== 32) problems.push(`${name} is not a 32-byte Ed25519 seed in base64`);
+    const problem = value ? secretProblem(name, value, publicDemoSecrets[name]) : `${name} is not set`;
+    if (problem) problems.push(problem);
+    else if (name === "AUDIT_SIGNING_KEY" && Buffer.from(value!, "base64").length !== 32) problems.push(`${name} is not a 32-byte Ed25519 seed in base64`);
+  }
+  // A previous value is optional; when set it is held to the same rules, and it must differ from the current one.
+  for (const name of previousSecrets) {
+    const value = env[name];
+    if (!value) continue;
+    const current = name.replace(/_PREVIOUS$/, "") as SecretName;
+    const problem = secretProblem(name, value, publicDemoSecrets[current]);
+    if (problem) problems.push(problem);
+    else if (value === env[current]) problems.push(`${name} is the same as ${current}`);
   }
   return problems;
 }

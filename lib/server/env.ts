@@ -41,6 +41,14 @@ export const envSchema = z.object({
   AUDIT_SIGNING_KEY_NEXT_FROM: optional(z.iso.datetime({ offset: true })),
   /** Retired keys: JSON [{"publicKey": base64, "validFrom": ISO, "validUntil": ISO}], kept to verify what they signed. */
   AUDIT_SIGNING_KEYS_RETIRED: optional(z.string()),
+  /** The NEXTAUTH_SECRET before a rotation: sessions it signed stay valid until it is removed (docs/operations.md). */
+  NEXTAUTH_SECRET_PREVIOUS: optional(z.string()),
+  /** The AUDIT_HMAC_KEY before a rotation: searches also match fingerprints it made; new events use the new key. */
+  AUDIT_HMAC_KEY_PREVIOUS: optional(z.string()),
+  /** A production start serves a database holding demo tenants only with ALLOW_DEMO_TENANTS=1 (a staging copy). */
+  ALLOW_DEMO_TENANTS: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
+  /** Readiness (/api/health/ready) fails when the audit sequencer is further behind than this. */
+  HEALTH_MAX_SEQUENCER_LAG_SECONDS: int(1, 86_400, 60),
   NEXTAUTH_URL: optional(httpUrl),
   APP_URL: optional(httpUrl),
   OIDC_ISSUER: optional(httpUrl),
@@ -116,7 +124,13 @@ function assertSecrets(): void {
   // `next build` evaluates modules without runtime secrets; the running server is checked.
   if (env().NEXT_PHASE === "phase-production-build") return;
   const e = env();
-  const problems = productionSecretProblems({ NEXTAUTH_SECRET: e.NEXTAUTH_SECRET, AUDIT_HMAC_KEY: e.AUDIT_HMAC_KEY, AUDIT_SIGNING_KEY: e.AUDIT_SIGNING_KEY });
+  const problems = productionSecretProblems({
+    NEXTAUTH_SECRET: e.NEXTAUTH_SECRET,
+    AUDIT_HMAC_KEY: e.AUDIT_HMAC_KEY,
+    AUDIT_SIGNING_KEY: e.AUDIT_SIGNING_KEY,
+    NEXTAUTH_SECRET_PREVIOUS: e.NEXTAUTH_SECRET_PREVIOUS,
+    AUDIT_HMAC_KEY_PREVIOUS: e.AUDIT_HMAC_KEY_PREVIOUS,
+  });
   if (problems.length > 0) {
     throw new Error(`refusing to run in production: ${problems.join("; ")}`);
   }
@@ -127,6 +141,22 @@ export function secret(name: SecretName): string {
   assertSecrets();
   // Demo: this install's generated secrets (.data/demo-secrets.json), never public values.
   return env()[name] ?? (isDemoMode ? loadDemoSecrets()[name] : "");
+}
+
+/** The value a secret had before its rotation, during the overlap; null when none is set. */
+export function previousSecret(name: "NEXTAUTH_SECRET" | "AUDIT_HMAC_KEY"): string | null {
+  assertSecrets();
+  return env()[`${name}_PREVIOUS`] ?? null;
+}
+
+/** ALLOW_DEMO_TENANTS=1: a production process serves a database that holds demo tenants (a staging copy). */
+export function allowDemoTenants(): boolean {
+  return env().ALLOW_DEMO_TENANTS;
+}
+
+/** Readiness bound on the audit sequencer's lag (HEALTH_MAX_SEQUENCER_LAG_SECONDS, default 60). */
+export function healthMaxSequencerLagSeconds(): number {
+  return env().HEALTH_MAX_SEQUENCER_LAG_SECONDS;
 }
 
 export function databaseUrl(): string {

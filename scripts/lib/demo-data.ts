@@ -230,8 +230,21 @@ export const channelSecret = (tenantSlug: string, channel: string) => derive(`ch
 export const agentKey = (tenantSlug: string, channel: string) => `agk_${derive(`agent-key:${tenantSlug}:${channel}`).slice(0, 40)}`;
 export const paymentIntentRef = (tenantSlug: string, orderNumber: string) => `pi_demo_${derive(`pi:${tenantSlug}:${orderNumber}`).slice(0, 20)}`;
 
-/** Inserts the demo when its first tenant is missing; a no-op on a database that already has it. */
+/** Thrown by seedDemo on a database that holds a tenant of its own: demo data never joins real tenants. */
+export class DemoRefusedError extends Error {}
+
+/**
+ * Inserts the demo when its first tenant is missing; a no-op on a database that already has it. Refuses (and
+ * writes nothing) when the database holds any tenant that is not a demo tenant: real data is never mixed with
+ * demo logins whose passwords are published.
+ */
 export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean }> {
+  const foreign = await prisma.tenant.findMany({ where: { demo: false }, select: { slug: true }, orderBy: { createdAt: "asc" }, take: 3 });
+  if (foreign.length > 0) {
+    throw new DemoRefusedError(
+      `refusing to load the demo: this database holds tenants that are not demo tenants (${foreign.map((t) => t.slug).join(", ")}${foreign.length === 3 ? ", …" : ""}); demo data with published passwords never goes into a real database`,
+    );
+  }
   const first = demoTenants[0];
   if (first && (await prisma.tenant.findUnique({ where: { slug: first.slug } }))) return { seeded: false };
 
@@ -253,6 +266,7 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
           locale: t.locale,
           timeZone: t.timeZone,
           dualApprovalThresholdMinor: t.dualApprovalThresholdMinor,
+          demo: true,
         },
       });
       for (const s of t.staff) {

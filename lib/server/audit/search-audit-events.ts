@@ -7,7 +7,7 @@ import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
 import { asSql, joinSql, pgAutocommit, prepared, sql, type Sql, type SqlClient } from "@/lib/server/db/pg";
-import { auditFingerprint } from "./fingerprint";
+import { auditFingerprintsForSearch } from "./fingerprint";
 import { recordStaffEvent } from "./record-event";
 import { toAuditEventView, type AuditEventView } from "./audit-event-view";
 import type { LoggedEvent } from "@/lib/domain/audit-log";
@@ -20,15 +20,16 @@ export function parseAuditSearch(input: AuditSearchInput): AuditSearchFilters {
 
 /**
  * The fingerprints a typed personal value stands for: its own keyed HMAC and, when it is the email of one
- * of the tenant's customers, that customer's end-user fingerprint (agent calls made for them carry it).
+ * of the tenant's customers, that customer's end-user fingerprint (agent calls made for them carry it) — each
+ * under the current key and, during a rotation overlap, the previous one.
  */
 async function subjectFingerprints(r: SqlClient, tenantId: string, subject: string): Promise<string[]> {
-  const fps = [auditFingerprint(subject)];
+  const fps = auditFingerprintsForSearch(subject);
   if (subject.includes("@")) {
     const [customer] = await r.query<{ id: string }>(
       sql`SELECT "id" FROM "Customer" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${subject.trim()}) LIMIT 1`,
     );
-    if (customer) fps.push(auditFingerprint(customer.id));
+    if (customer) fps.push(...auditFingerprintsForSearch(customer.id));
   }
   return fps;
 }

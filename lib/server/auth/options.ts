@@ -1,9 +1,10 @@
 import "server-only";
 import type { NextAuthOptions, User } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { decode as decodeJwt, type JWTDecodeParams } from "next-auth/jwt";
 import { z } from "zod";
 import { db } from "@/lib/server/db/client";
-import { oidcConfig, secret } from "@/lib/server/env";
+import { oidcConfig, previousSecret, secret } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { verifyCredentials } from "@/lib/server/auth/verify-credentials";
 import { recordSignIn } from "@/lib/server/auth/record-sign-in";
@@ -46,9 +47,26 @@ function oidcProvider() {
   ];
 }
 
+/**
+ * Rotation overlap (docs/operations.md "Keys and rotation"): a session cookie that the current secret cannot
+ * open is tried with NEXTAUTH_SECRET_PREVIOUS. next-auth re-issues the cookie under the current secret on the
+ * next request, so active sessions move over during the overlap; once the previous secret is removed, the rest
+ * are refused (sign in again).
+ */
+async function decodeWithOverlap(params: JWTDecodeParams) {
+  try {
+    return await decodeJwt(params);
+  } catch (error) {
+    const previous = previousSecret("NEXTAUTH_SECRET");
+    if (!previous) throw error;
+    return decodeJwt({ ...params, secret: previous });
+  }
+}
+
 export function authOptions(): NextAuthOptions {
   return {
     secret: secret("NEXTAUTH_SECRET"),
+    jwt: { decode: decodeWithOverlap },
     session: { strategy: "jwt", maxAge: SESSION_IDLE_SECONDS },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     providers: [

@@ -1,10 +1,12 @@
 import "server-only";
+import { APP_VERSION } from "@/lib/config/version";
 import { db } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
 import { checkSignedHistory, type SignedHistoryHealth } from "@/lib/server/audit/check-signed-history";
 
 export type Health = {
   status: "ok" | "degraded";
+  version: string;
   checks: { app: "ok"; database: "ok" | "unreachable"; auditChain: "ok" | "broken" | "unchecked" | "unknown"; auditSignedHistory?: SignedHistoryHealth };
   time: string;
 };
@@ -24,5 +26,10 @@ export async function checkHealth(): Promise<Health> {
     log.error({ err: error instanceof Error ? error.message : String(error) }, "health: database unreachable");
   }
   const degraded = database !== "ok" || auditChain === "broken" || auditSignedHistory === "tampered";
-  return { status: degraded ? "degraded" : "ok", checks: { app: "ok", database, auditChain, auditSignedHistory }, time: new Date().toISOString() };
+  return {
+    status: degraded ? "degraded" : "ok",
+    version: APP_VERSION,
+    checks: { app: "ok", database, auditChain, auditSignedHistory },
+    time: new Date().toISOString(),
+  };
 }
