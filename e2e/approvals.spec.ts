@@ -199,7 +199,8 @@ test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step u
   const methods = await withDb(async (c) =>
     (await c.query(`SELECT "authMethod" FROM "Approval" WHERE "proposalId" = $1 ORDER BY "createdAt"`, [proposalId])).rows.map((r) => r.authMethod),
   );
-  expect(methods).toEqual(["password", "password"]);
+  // The first reviewer typed nothing (a fresh session); the second typed the password.
+  expect(methods).toEqual(["session", "password"]);
 });
 
 test("reject with a reason; the agent is told the reason", async ({ page }) => {

@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
+import { stepUpClock } from "@/lib/domain/step-up";
 import { assertCan, can } from "@/lib/domain/permissions";
 import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
 import { canBeReprepared, isAwaitingReview } from "@/lib/domain/proposal-state";
@@ -125,7 +126,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       hasPasskeys: can(actor.roles, "proposal:decide") && (await hasPasskeys(actor)),
       // After this instant an approval needs re-authentication (the server checks it anyway).
       stepUpMinutes: p.tenant.stepUpMinutes,
-      stepUpAfter: new Date((actor.authTime + p.tenant.stepUpMinutes * 60) * 1000).toISOString(),
+      stepUpAfter: new Date((stepUpClock(actor) + p.tenant.stepUpMinutes * 60) * 1000).toISOString(),
     },
   };
 }
