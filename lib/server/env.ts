@@ -55,6 +55,8 @@ export const envSchema = z.object({
   MAIL_FROM: optional(z.string().min(3).max(200)),
   /** Reviewers get the "about to expire" reminder this many minutes before a pending proposal expires. */
   NOTIFY_EXPIRING_WITHIN_MINUTES: int(1, 1440, 10),
+  /** Concurrent waiting calls (get_refund_status with wait_seconds) one app instance holds; past it a call answers at once. */
+  REALTIME_MAX_WAITERS: int(1, 100_000, 1_000),
   /** Read by proxy.ts (which runs outside the data layer); declared here so a bad value is reported. */
   TRUST_PROXY: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
 });
@@ -122,6 +124,11 @@ export function databaseUrl(): string {
   const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded PostgreSQL)");
   return url;
+}
+
+/** Concurrent proposal waits per instance (lib/server/realtime/proposal-changes.ts). */
+export function realtimeMaxWaiters(): number {
+  return env().REALTIME_MAX_WAITERS;
 }
 
 /** Connections per app instance (DATABASE_POOL_SIZE, default 10). */

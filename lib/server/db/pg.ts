@@ -186,3 +186,12 @@ export function asSql(tx: Tx | SqlClient): SqlClient {
   if (tx instanceof PgTx || tx instanceof PrismaSql || tx === pgAutocommit) return tx;
   return new PrismaSql(tx as Tx);
 }
+
+/**
+ * A connection of its own, outside the pool (same DATABASE_URL, so the same role): for sessions that must
+ * stay on one connection for the life of the process, like LISTEN (lib/server/realtime/change-listener.ts).
+ * The caller connects and ends it.
+ */
+export function dedicatedPgClient(): pg.Client {
+  return new pg.Client({ connectionString: databaseUrl() });
+}
