@@ -16,6 +16,7 @@ import { DateTime } from "@/components/ui/date-time";
 import { Toaster } from "@/components/ui/sonner";
 import { DecisionPanel } from "./decision-panel";
 import { SupersedePanel } from "./supersede-panel";
+import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
 
 /** Plain words for what became of a proposal that is no longer waiting. */
 function Outcome({ p }: { p: ProposalDetail }) {
@@ -89,6 +90,7 @@ export function ProposalView({ id }: { id: string }) {
   const to = useTranslations("orderStatus");
   const tm = useTranslations("authMethods");
   const { data: p } = useQuery(proposalQuery(id));
+  useLiveInvalidation();
   const now = useNow({ updateInterval: 5_000 });
   const format = useFormatter();
   const locale = useLocale();
