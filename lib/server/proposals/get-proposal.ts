@@ -40,7 +40,9 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
     select: { id: true, amountMinor: true, status: true },
   });
   const previouslyRejected = await findPreviousRejection(p.id);
-  const possibleDuplicateOf = await findDuplicateOf(p.id);
+  // A replaced proposal is closed and points to its replacement: it never warns about that replacement
+  // (the same order, still open) as a "possible duplicate".
+  const possibleDuplicateOf = p.supersededBy ? null : await findDuplicateOf(p.id);
   const requester = p.requestedByStaffId
     ? await db().staffUser.findFirst({ where: { id: p.requestedByStaffId, tenantId: actor.tenantId }, select: { name: true } })
     : null;
