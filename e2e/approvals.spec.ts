@@ -199,7 +199,8 @@ test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step u
   const methods = await withDb(async (c) =>
     (await c.query(`SELECT "authMethod" FROM "Approval" WHERE "proposalId" = $1 ORDER BY "createdAt"`, [proposalId])).rows.map((r) => r.authMethod),
   );
-  expect(methods).toEqual(["password", "password"]);
+  // The first reviewer typed nothing (a fresh session); the second typed the password.
+  expect(methods).toEqual(["session", "password"]);
 });
 
 test("reject with a reason; the agent is told the reason", async ({ page }) => {
@@ -225,7 +226,7 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
   const dialog = page.getByRole("dialog");
   await dialog.getByLabel("New amount (USD)").fill("100.50");
   await dialog.getByRole("button", { name: "Replace with the lower amount" }).click();
-  await page.getByRole("link", { name: "Open the new proposal" }).click();
+  // The reviewer lands on the new proposal.
   await expect(page).not.toHaveURL(new RegExp(`${proposalId}$`));
   await expect(page.getByTestId("amount")).toContainText("10050 USD in minor units");
   const v2Id = page.url().split("/").pop()!;

@@ -62,7 +62,7 @@ test("an auditor searches the traceId of an approved and executed agent:demo run
   expect(stages.indexOf("approval")).toBeLessThan(stages.lastIndexOf("provider"));
   const card = auditor.locator(`article[data-proposal-id="${proposalId}"]`);
   await expect(card).toContainText(p.hash);
-  await expect(card.locator("[data-auth-method]")).toHaveAttribute("data-auth-method", "password");
+  await expect(card.locator("[data-auth-method]")).toHaveAttribute("data-auth-method", "session");
   await expect(card.locator("[data-execution-status]")).toHaveAttribute("data-execution-status", "succeeded");
 
   // The proposal page's trace link works for an auditor's view too (/audit?traceId=… opens the trace).

@@ -162,12 +162,18 @@ test("a superseded proposal and its replacement link to each other in plain word
   await page.getByRole("button", { name: "Lower the amount" }).click();
   await page.getByRole("dialog").getByLabel("New amount (USD)").fill("150.00");
   await page.getByRole("dialog").getByRole("button", { name: "Replace with the lower amount" }).click();
-  await page.getByRole("link", { name: "Open the new proposal" }).click();
+  // The reviewer lands on the new proposal, which says what changed: before → after.
   await expect(page).not.toHaveURL(new RegExp(`${id}$`));
   const replacement = page.url().split("/").pop()!;
-  await expect(page.getByText("This proposal replaces an earlier one:")).toBeVisible();
-  await page.getByRole("link", { name: "open the earlier proposal" }).click();
+  const comparison = page.getByRole("region", { name: "Replaces an earlier proposal" });
+  await expect(comparison.getByTestId("amount-before")).toHaveText("$200.00");
+  await expect(comparison.getByTestId("amount-after")).toHaveText("$150.00");
+  await expect(comparison).toContainText("lowered by $50.00");
+  await comparison.getByRole("link", { name: "open the earlier proposal" }).click();
   await expect(page).toHaveURL(new RegExp(`/proposals/${id}$`));
+  // The old proposal does not flag its own replacement (same order, still open) as a possible duplicate.
+  await expect(page.getByTestId("outcome")).toBeVisible();
+  await expect(page.getByTestId("duplicate-of")).toHaveCount(0);
   const outcome = page.getByTestId("outcome");
   await expect(outcome).toContainText("Replaced by a newer proposal:");
   await outcome.getByRole("link", { name: "open the replacement" }).click();

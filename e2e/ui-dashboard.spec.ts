@@ -22,7 +22,8 @@ async function as(browser: Browser, tenant: string, role: DemoRole, size: (typeo
 
 /** No horizontal page scroll, no serious/critical axe violations, and a screenshot for the docs. */
 async function check(page: Page, name: string, size: (typeof sizes)[number], scheme: string) {
-  await page.waitForLoadState("networkidle");
+  // Not "networkidle": a signed-in page keeps its change stream (server-sent events) open.
+  await page.waitForLoadState("load");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${name} at ${size.width}px scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
   const results = await new AxeBuilder({ page }).analyze();

@@ -4,16 +4,24 @@ import { useFormatter, useTranslations } from "next-intl";
 import { cx } from "@/lib/cx";
 
 /**
- * "Live · updated 10:30:51" while polling works; "Not updating — retrying" as soon as a refresh fails,
- * so nobody trusts a list that stopped moving.
+ * "Live" while changes are pushed, "Live · updated 10:30:51" while the page polls (the stream is down), and
+ * "Not updating — retrying" as soon as a refresh fails, so nobody trusts a list that stopped moving. Not a
+ * live region: a clock that ticks every few seconds is noise to a screen reader. Only the failure is
+ * announced (once, when it starts); new proposals are announced by the queue itself.
  */
-export function LiveStatus({ updatedAt, failing, className }: { updatedAt: number; failing: boolean; className?: string }) {
+export function LiveStatus({ updatedAt, failing, pushed = false, className }: { updatedAt: number; failing: boolean; pushed?: boolean; className?: string }) {
   const t = useTranslations("live");
   const format = useFormatter();
+  const text = failing ? null : pushed ? t("pushed") : updatedAt ? t("ok", { time: format.dateTime(new Date(updatedAt), { timeStyle: "medium" }) }) : null;
   return (
-    <p aria-live="polite" data-live={failing ? "failing" : "ok"} className={cx("m-0 inline-flex items-center gap-2 text-sm text-muted-foreground", className)}>
+    <p
+      data-live={failing ? "failing" : "ok"}
+      data-pushed={pushed}
+      className={cx("m-0 inline-flex items-center gap-2 text-sm text-muted-foreground", className)}
+    >
       <span aria-hidden className={cx("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")} />
-      {failing ? t("failing") : updatedAt ? t("ok", { time: format.dateTime(new Date(updatedAt), { timeStyle: "medium" }) }) : null}
+      {text}
+      <span role="status">{failing ? t("failing") : null}</span>
     </p>
   );
 }

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from "react";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { fetchPendingCount, PENDING_COUNT_POLL_MS, type PendingCount } from "@/lib/queries/queue-count";
+import { SAFETY_POLL_MS } from "@/lib/queries/change-stream";
+import { useChanges, useStreamOpen } from "@/components/realtime/use-change-stream";
 
 const COUNT_PREFIX = /^\(\d+\+?\) /;
 
@@ -22,20 +24,25 @@ export function TabTitle({ appName, routes, pending }: { appName: string; routes
 function CountedTitle({ appName, routes, initial }: { appName: string; routes: RouteTitle[]; initial: PendingCount }) {
   const t = useTranslations("shell");
   const [data, setData] = useState(initial);
+  const pushed = useStreamOpen();
+  const refresh = useRef(() => {});
   useEffect(() => {
     let stopped = false;
-    const id = setInterval(() => {
-      // A failed poll keeps the last count (the queue page says when its data stops updating).
-      fetchPendingCount().then(
+    // A failed read keeps the last count (the queue page says when its data stops updating).
+    refresh.current = () =>
+      void fetchPendingCount().then(
         (next) => void (stopped || setData((d) => (d.count === next.count && d.capped === next.capped ? d : next))),
         () => undefined,
       );
-    }, PENDING_COUNT_POLL_MS);
+    const id = setInterval(() => refresh.current(), pushed ? SAFETY_POLL_MS : PENDING_COUNT_POLL_MS);
     return () => {
       stopped = true;
       clearInterval(id);
     };
-  }, []);
+  }, [pushed]);
+  useChanges((e) => {
+    if (e.type !== "down" && (e.type !== "change" || e.kind === "proposal")) refresh.current();
+  });
   const count = data.count === 0 ? null : data.capped ? t("countCapped", { count: data.count - 1 }) : String(data.count);
   return <Title appName={appName} routes={routes} count={count} />;
 }

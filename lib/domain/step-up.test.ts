@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isAuthFresh } from "./step-up";
+import { isAuthFresh, stepUpClock } from "./step-up";
 
 describe("isAuthFresh", () => {
   const now = new Date("2026-11-29T12:00:00.000Z");
@@ -11,5 +11,12 @@ describe("isAuthFresh", () => {
   });
   it("a missing authentication time is never fresh", () => {
     expect(isAuthFresh(0, 5, now)).toBe(false);
+  });
+});
+
+describe("stepUpClock", () => {
+  it("a recorded step-up of the session counts, else the sign-in", () => {
+    expect(stepUpClock({ authTime: 100, stepUpAt: 400 })).toBe(400);
+    expect(stepUpClock({ authTime: 100 })).toBe(100);
   });
 });

@@ -5,6 +5,7 @@ import type { ExecutionState } from "@/lib/domain/execution-state";
 import type { ExecutionSort } from "@/lib/schemas/executions";
 import { checkNowResultDto, executionDetailDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
 import { api } from "./api";
+import { pollUnlessPushed } from "./change-stream";
 
 /** The list's filters as the URL holds them (absent = default). */
 export type ExecutionFilters = { state?: ExecutionState; q?: string; sort?: ExecutionSort };
@@ -38,21 +39,21 @@ export const executionsQuery = (f: ExecutionFilters) =>
     },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
-    refetchInterval: EXECUTIONS_POLL_MS,
+    refetchInterval: pollUnlessPushed(EXECUTIONS_POLL_MS),
   });
 
 export const executionOverviewQuery = () =>
   queryOptions({
     queryKey: executionKeys.overview(),
     queryFn: () => api("/api/executions/overview", executionOverviewDto),
-    refetchInterval: EXECUTIONS_POLL_MS,
+    refetchInterval: pollUnlessPushed(EXECUTIONS_POLL_MS),
   });
 
 export const executionDetailQuery = (id: string) =>
   queryOptions({
     queryKey: executionKeys.detail(id),
     queryFn: () => api(`/api/executions/${encodeURIComponent(id)}`, executionDetailDto),
-    refetchInterval: EXECUTIONS_POLL_MS,
+    refetchInterval: pollUnlessPushed(EXECUTIONS_POLL_MS),
   });
 
 export const checkExecutionNow = (executionId: string) =>

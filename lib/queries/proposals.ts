@@ -2,6 +2,7 @@
 // cache with the same key) and the client hooks. Mutations invalidate `proposalKeys.all`.
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "./api";
+import { pollUnlessPushed } from "./change-stream";
 
 // The DTO schemas (and zod with them) load with the first refetch, not with the page: the server seeds the
 // first paint, so validation code is not part of a page's first-load JavaScript (bench:ui).
@@ -21,5 +22,5 @@ export const proposalQuery = (id: string) =>
   queryOptions({
     queryKey: proposalKeys.detail(id),
     queryFn: () => api(`/api/proposals/${encodeURIComponent(id)}`, () => dto().then((m) => m.proposalDetailDto)),
-    refetchInterval: 5000,
+    refetchInterval: pollUnlessPushed(5000),
   });

@@ -63,7 +63,7 @@ describe("approve", () => {
     const r = await approveProposal(reviewer, { proposalId: p.id, hash: p.hash });
     expect(r).toEqual({ proposalId: p.id, status: "approved", approvals: 1, requiredApprovals: 1 });
     const row = await db().approval.findFirstOrThrow({ where: { proposalId: p.id } });
-    expect(row).toMatchObject({ approverId: reviewer.userId, proposalHash: p.hash, authMethod: "password" });
+    expect(row).toMatchObject({ approverId: reviewer.userId, proposalHash: p.hash, authMethod: "session" });
     const events = await db().auditEvent.findMany({ where: { proposalId: p.id, action: "proposal:approve" } });
     expect(events.map((e) => e.outcome)).toEqual(["ok"]);
     expect(events[0]!.proposalHash).toBe(p.hash);

@@ -23,7 +23,7 @@ describe("evidence pack summary", () => {
     expect(s.proposal).toMatchObject({ id: proposal.id, hash: proposal.hash, amountMinor: 2_750, currency: proposal.currency, reason: "damaged_item" });
     expect(s.preparedBy).toMatchObject({ actorType: "agent", actorId: key.id, name: key.name });
     expect(s.approvals).toEqual([
-      expect.objectContaining({ approverId: reviewer.userId, name: `${reviewer.name} <${reviewer.email}>`, authMethod: "password", passkey: null }),
+      expect.objectContaining({ approverId: reviewer.userId, name: `${reviewer.name} <${reviewer.email}>`, authMethod: "session", passkey: null }),
     ]);
     expect(s.execution).toBeNull();
     expect(s.checkpoint?.treeSize).toBeGreaterThan(0);

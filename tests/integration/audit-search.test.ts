@@ -34,7 +34,7 @@ describe("audit search", () => {
     expect(byProposal.events.map((e) => e.action)).toEqual(["proposal:approve", "tool:prepare_refund"]);
     const approve = await searchAuditEvents(auditor, { proposalId: proposal.id, action: "proposal:approve", outcome: "ok" });
     expect(approve.events).toHaveLength(1);
-    expect(approve.events[0]).toMatchObject({ actorId: reviewer.userId, authMethod: "password" });
+    expect(approve.events[0]).toMatchObject({ actorId: reviewer.userId, authMethod: "session" });
     const byActorEmail = await searchAuditEvents(auditor, { actor: reviewer.email, proposalId: proposal.id });
     expect(byActorEmail.events.map((e) => e.id)).toEqual([approve.events[0]!.id]);
     expect((await searchAuditEvents(auditor, { traceId: trace, outcome: "permission_denied" })).events).toEqual([]);
@@ -154,7 +154,7 @@ describe("audit search", () => {
     expect(view.steps[0]!.deltaMs).toBe(0);
     expect(view.steps[2]!.deltaMs).toBeGreaterThanOrEqual(view.steps[1]!.deltaMs);
     expect(view.proposals[0]).toMatchObject({ id: proposal.id, hash: proposal.hash, status: "approved" });
-    expect(view.proposals[0]!.approvals[0]).toMatchObject({ authMethod: "password", passkeyCheck: "not_applicable" });
+    expect(view.proposals[0]!.approvals[0]).toMatchObject({ authMethod: "session", passkeyCheck: "not_applicable" });
     expect(await db().auditEvent.count({ where: { action: "audit:view_trace", traceId: `audit:${trace}` } })).toBe(1);
   });
 });

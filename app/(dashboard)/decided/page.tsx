@@ -7,6 +7,7 @@ import { listDecidedProposals } from "@/lib/server/proposals/list-decided-propos
 import { formatMinor } from "@/lib/domain/format-money";
 import { StatusBadge } from "@/components/domain/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { RefreshOnChange } from "@/components/realtime/refresh-on-change";
 import { DecidedSearch } from "./_components/decided-search";
 import { loadDecidedParams } from "./_components/decided-params";
 
@@ -34,6 +35,7 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
       <h1 id="decided-title">{t("title")}</h1>
       <p className="lead">{t("description")}</p>
       <DecidedSearch />
+      <RefreshOnChange />
       <p className="text-sm text-muted-foreground" aria-live="polite">
         {t("count", { count: result.total })}
       </p>

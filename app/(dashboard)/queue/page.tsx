@@ -11,6 +11,7 @@ import { buttonVariants } from "@/components/ui/button";
 import { QueueTable } from "./_components/queue-table";
 import { QueueToolbar } from "./_components/queue-toolbar";
 import { QueueKeys } from "./_components/queue-keys";
+import { NewProposalsAnnouncer } from "./_components/new-proposals-announcer";
 import { loadQueueParams } from "./_components/queue-params";
 import { QUEUE_MAX_PAGES } from "./_components/queue-options";
 
@@ -52,6 +53,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
         print={fingerprint(JSON.stringify(first))}
         renderedAt={new Date().getTime()}
       />
+      <NewProposalsAnnouncer rows={rows.map((r) => ({ id: r.id, orderNumber: r.orderNumber, amountMinor: r.amountMinor, currency: r.currency }))} />
       <QueueTable rows={rows} sort={params.sort} channels={channels} title={t("title")} filtered={!!(params.channel || params.flag)} />
       {cursor && wanted < QUEUE_MAX_PAGES ? (
         <p className="mt-4">

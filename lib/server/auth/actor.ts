@@ -22,6 +22,12 @@ export type Actor = {
   /** How that authentication happened: "password" | "oidc". */
   authMethod: string;
   stepUpMinutes: number;
+  /** The session's id (the cookie's `sid` claim); absent for sessions issued before sessions were recorded. */
+  sessionId?: string;
+  /** Unix seconds the session's step-up window started (sign-in or last step-up); else `authTime` counts. */
+  stepUpAt?: number;
+  /** How that window was opened: "password" | "oidc" | "passkey". */
+  stepUpMethod?: string;
 };
 
 /**
@@ -34,10 +40,12 @@ export const getActor = cache(async (): Promise<Actor | null> => {
   const session = await getServerSession(authOptions()).catch(() => null);
   const id = session?.user?.id;
   if (!id) return null;
-  const user = await db().staffUser.findUnique({ where: { id }, include: { tenant: true } });
+  const sid = session.user.sid;
+  const user = await db().staffUser.findUnique({ where: { id }, include: { tenant: true, sessions: { where: { id: sid ?? undefined }, take: sid ? 1 : 0 } } });
   if (!user || user.disabled || !user.tenant.active) return null;
   if (session.user.sv !== user.sessionVersion) return null;
   if (!isSessionWithinAbsoluteLifetime(session.user.authTime)) return null;
+  const stepUp = user.sessions[0];
   return {
     userId: user.id,
     tenantId: user.tenantId,
@@ -50,6 +58,8 @@ export const getActor = cache(async (): Promise<Actor | null> => {
     authTime: session.user.authTime,
     authMethod: session.user.amr,
     stepUpMinutes: user.tenant.stepUpMinutes,
+    ...(sid ? { sessionId: sid } : {}),
+    ...(stepUp ? { stepUpAt: Math.floor(stepUp.stepUpAt.getTime() / 1000), stepUpMethod: stepUp.stepUpMethod } : {}),
   };
 });
 

@@ -11,12 +11,24 @@ import { recordSignIn } from "@/lib/server/auth/record-sign-in";
 import { signInInput } from "@/lib/schemas/auth";
 import { SESSION_IDLE_SECONDS } from "@/lib/server/auth/session-lifetime";
 import { sameOriginPath } from "@/lib/domain/safe-callback";
+import { openStaffSession } from "@/lib/server/auth/open-staff-session";
 
-type StaffClaims = { uid: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number; amr: string };
+type StaffClaims = { uid: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number; amr: string; sid?: string };
 
 declare module "next-auth" {
   interface Session {
-    user: { id: string; name: string; email: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number; amr: string };
+    user: {
+      id: string;
+      name: string;
+      email: string;
+      tenantId: string;
+      roles: string[];
+      locale: string;
+      authTime: number;
+      sv: number;
+      amr: string;
+      sid?: string;
+    };
   }
 }
 declare module "next-auth/jwt" {
@@ -24,7 +36,7 @@ declare module "next-auth/jwt" {
   interface JWT extends Partial<StaffClaims> {}
 }
 
-type StaffUserForToken = User & Omit<StaffClaims, "uid" | "authTime" | "amr">;
+type StaffUserForToken = User & Omit<StaffClaims, "uid" | "authTime" | "amr" | "sid">;
 
 function oidcProvider() {
   const cfg = oidcConfig();
@@ -120,7 +132,7 @@ export function authOptions(): NextAuthOptions {
       async jwt({ token, user, account }) {
         if (!user) return token;
         // A fresh sign-in: new claims, new authentication time (the step-up clock).
-        let claims: Omit<StaffClaims, "authTime" | "amr">;
+        let claims: Omit<StaffClaims, "authTime" | "amr" | "sid">;
         if (account?.provider === "oidc") {
           const staff = await db().staffUser.findUniqueOrThrow({ where: { email: String(user.email).toLowerCase() }, include: { tenant: true } });
           claims = { uid: staff.id, tenantId: staff.tenantId, roles: staff.roles, locale: staff.locale ?? staff.tenant.locale, sv: staff.sessionVersion };
@@ -128,14 +140,10 @@ export function authOptions(): NextAuthOptions {
           const u = user as StaffUserForToken;
           claims = { uid: u.id, tenantId: u.tenantId, roles: u.roles, locale: u.locale, sv: u.sv };
         }
-        return {
-          sub: claims.uid,
-          name: user.name,
-          email: user.email,
-          ...claims,
-          authTime: Math.floor(Date.now() / 1000),
-          amr: account?.provider === "oidc" ? "oidc" : "password",
-        };
+        const amr = account?.provider === "oidc" ? "oidc" : "password";
+        // The session's step-up window is kept server-side (lib/server/auth/renew-step-up.ts renews it).
+        const sid = await openStaffSession({ id: claims.uid, tenantId: claims.tenantId }, amr);
+        return { sub: claims.uid, name: user.name, email: user.email, ...claims, authTime: Math.floor(Date.now() / 1000), amr, sid };
       },
       async session({ session, token }) {
         session.user = {
@@ -148,6 +156,7 @@ export function authOptions(): NextAuthOptions {
           authTime: token.authTime ?? 0,
           sv: token.sv ?? -1,
           amr: token.amr ?? "password",
+          ...(token.sid ? { sid: token.sid } : {}),
         };
         return session;
       },

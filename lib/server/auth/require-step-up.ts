@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
-import { isAuthFresh } from "@/lib/domain/step-up";
+import { isAuthFresh, stepUpClock } from "@/lib/domain/step-up";
+import { renewStepUp } from "@/lib/server/auth/renew-step-up";
 import { db } from "@/lib/server/db/client";
 import { verifyPassword } from "@/lib/server/auth/password";
 import { LOCKOUT_THRESHOLD } from "@/lib/server/auth/verify-credentials";
@@ -10,9 +11,10 @@ import type { Actor } from "@/lib/server/auth/actor";
  * Step-up for sensitive changes: the actor's sign-in must be younger than the tenant's step-up window,
  * or the actor re-enters their password. A wrong password counts toward the account lockout like a
  * wrong sign-in (so step-up cannot be used to guess passwords without limit); a locked account fails.
+ * A right password renews this session's step-up window (lib/server/auth/renew-step-up.ts).
  */
 export async function requireStepUp(actor: Actor, password: string | undefined, now = new Date()): Promise<void> {
-  if (isAuthFresh(actor.authTime, actor.stepUpMinutes, now)) return;
+  if (isAuthFresh(stepUpClock(actor), actor.stepUpMinutes, now)) return;
   if (!password) {
     throw new AppError("permission_denied", `Confirm it is you: your sign-in is older than ${actor.stepUpMinutes} minutes.`, { reason: "step_up_required" });
   }
@@ -29,4 +31,5 @@ export async function requireStepUp(actor: Actor, password: string | undefined, 
        WHERE id = ${actor.userId}::uuid`;
     throw new AppError("permission_denied", "That password is not correct.", { reason: "step_up_failed" });
   }
+  await renewStepUp(actor, "password", now);
 }

@@ -4,12 +4,13 @@ import { proposalStatus, refusalCodeFor, reviewerRefusal } from "@/lib/domain/pr
 import type { ApprovalResult } from "@/lib/schemas/proposal-dto";
 import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
-import { isAuthFresh } from "@/lib/domain/step-up";
+import { isAuthFresh, stepUpClock } from "@/lib/domain/step-up";
 import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password";
+import { renewStepUp } from "@/lib/server/auth/renew-step-up";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
 import { closePending, lockProposal, orderMismatch, storedIntact } from "./proposal-guards";
@@ -96,8 +97,10 @@ async function decide(
     });
   }
 
-  let authMethod = actor.authMethod;
-  let authTime = new Date(actor.authTime * 1000);
+  // The method names what happened for this approval: "passkey" or "password" when one was presented
+  // and verified, "session" when the session's step-up window was still open (its opener is in the audit).
+  let authMethod: "passkey" | "password" | "session";
+  let authTime: Date;
   let passkey: { credentialId: string; evidence: object } | null = null;
   if (input.stepUp?.method === "passkey") {
     // A passkey approval is its own fresh authentication, whatever the session's age: the assertion
@@ -109,16 +112,17 @@ async function decide(
     passkey = verified;
     authMethod = "passkey";
     authTime = now;
-  } else if (!isAuthFresh(actor.authTime, p.tenant.stepUpMinutes, now)) {
-    if (!passwordStepUp) {
-      return refuse(tx, actor, traceId, ref, "permission_denied", `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`, {
-        reason: "step_up_required",
-      });
-    }
+  } else if (passwordStepUp) {
     authMethod = "password";
     authTime = passwordStepUp.at;
+  } else if (isAuthFresh(stepUpClock(actor), p.tenant.stepUpMinutes, now)) {
+    authMethod = "session";
+    authTime = new Date(stepUpClock(actor) * 1000);
+  } else {
+    return refuse(tx, actor, traceId, ref, "permission_denied", `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`, {
+      reason: "step_up_required",
+    });
   }
-
   if (p.tenant.reviewerDailyApprovalLimitMinor !== null) {
     // One reviewer's approvals are serialized from here to commit (a transaction-scoped advisory lock
     // keyed by the reviewer), so two approvals arriving together cannot both fit under the cap. Taken
@@ -140,6 +144,9 @@ async function decide(
       });
     }
   }
+
+  // A verified step-up renews this session's window, in this transaction: a refused approval renews nothing.
+  if (authMethod !== "session") await renewStepUp(actor, authMethod, authTime, tx);
 
   await tx.approval.create({
     data: {
@@ -176,8 +183,9 @@ async function decide(
       authTime: authTime.toISOString(),
       agentTraceId: p.traceId,
       ...(passkey ? { passkeyId: passkey.credentialId } : {}),
+      ...(authMethod === "session" ? { windowOpenedBy: actor.stepUpMethod ?? actor.authMethod } : {}),
     },
-    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId", "passkeyId"] },
+    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId", "passkeyId", "windowOpenedBy"] },
   });
   return { value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
 }

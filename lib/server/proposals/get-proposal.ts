@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
+import { stepUpClock } from "@/lib/domain/step-up";
 import { assertCan, can } from "@/lib/domain/permissions";
 import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
 import { canBeReprepared, isAwaitingReview } from "@/lib/domain/proposal-state";
@@ -39,7 +40,9 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
     select: { id: true, amountMinor: true, status: true },
   });
   const previouslyRejected = await findPreviousRejection(p.id);
-  const possibleDuplicateOf = await findDuplicateOf(p.id);
+  // A replaced proposal is closed and points to its replacement: it never warns about that replacement
+  // (the same order, still open) as a "possible duplicate".
+  const possibleDuplicateOf = p.supersededBy ? null : await findDuplicateOf(p.id);
   const requester = p.requestedByStaffId
     ? await db().staffUser.findFirst({ where: { id: p.requestedByStaffId, tenantId: actor.tenantId }, select: { name: true } })
     : null;
@@ -125,7 +128,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       hasPasskeys: can(actor.roles, "proposal:decide") && (await hasPasskeys(actor)),
       // After this instant an approval needs re-authentication (the server checks it anyway).
       stepUpMinutes: p.tenant.stepUpMinutes,
-      stepUpAfter: new Date((actor.authTime + p.tenant.stepUpMinutes * 60) * 1000).toISOString(),
+      stepUpAfter: new Date((stepUpClock(actor) + p.tenant.stepUpMinutes * 60) * 1000).toISOString(),
     },
   };
 }

@@ -47,3 +47,8 @@ export async function stopProposalChanges(): Promise<void> {
   globalForRealtime.proposalChanges = undefined;
   await current?.close();
 }
+
+/** Resolves once this process's LISTEN is active (rejects after `timeoutMs`; it keeps retrying meanwhile). */
+export function proposalChangesReady(timeoutMs = 5_000): Promise<void> {
+  return listener().ready(timeoutMs);
+}

@@ -11,6 +11,8 @@ import { executionStates, executionSorts, type ExecutionSort, type ExecutionStat
 import type { ExecutionOverview, ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 import { Money } from "@/components/domain/money";
 import { LiveStatus } from "@/components/domain/live-status";
+import { useStreamOpen } from "@/components/realtime/use-change-stream";
+import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
 import { RelativeTime } from "@/components/ui/date-time";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -34,6 +36,8 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
   const [params] = useQueryStates(executionsParams);
   const list = useInfiniteQuery(executionsQuery(normalizeExecutionFilters(params)));
   const failing = overview.isRefetchError || overview.failureCount > 0 || list.isRefetchError || list.failureCount > 0;
+  const pushed = useStreamOpen();
+  useLiveInvalidation();
 
   return (
     <div className="grid min-w-0 gap-6">
@@ -43,7 +47,7 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
           <h2 id="exec-counts-title" className="m-0 text-lg font-semibold">
             {t("countsTitle")}
           </h2>
-          <LiveStatus updatedAt={Math.max(overview.dataUpdatedAt, list.dataUpdatedAt)} failing={failing} />
+          <LiveStatus updatedAt={Math.max(overview.dataUpdatedAt, list.dataUpdatedAt)} failing={failing} pushed={pushed} />
         </div>
         {o ? <Counters o={o} /> : null}
       </section>

@@ -1,19 +1,16 @@
 "use client";
 
 // The queue's one interactive strip: filters and sort (written to the URL; the server renders the rows),
-// and the live poll. The poll fetches the first page from /api/proposals every few seconds, compares its
-// fingerprint with the one the server rendered, and asks for a server refresh only when the list changed.
-// A failing poll turns "Live" into "Not updating — retrying" until one succeeds again.
-import { useEffect, useRef, useState, useTransition } from "react";
+// and the live state (pushed changes, polling as the fallback: ./use-queue-live.ts). A failing poll turns
+// "Live" into "Not updating — retrying" until one succeeds again.
+import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { LiveStatus } from "@/components/domain/live-status";
 import { Button } from "@/components/ui/button";
 import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";
-import { fingerprint } from "@/lib/queries/queue-fingerprint";
+import { useQueueLive } from "./use-queue-live";
 import { queueFlags, queueSorts, type QueueFlag, type QueueSort } from "./queue-options";
-
-export const QUEUE_POLL_MS = 3000;
 
 type Params = { channel: string | null; flag: QueueFlag | null; sort: QueueSort };
 
@@ -55,35 +52,7 @@ export function QueueToolbar({
     startTransition(() => router.replace(href(next), { scroll: false }));
   };
 
-  const [live, setLive] = useState({ updatedAt: renderedAt, failing: false });
-  const asked = useRef<string | null>(null);
-  useEffect(() => {
-    const q = new URLSearchParams();
-    if (params.channel) q.set("channel", params.channel);
-    if (params.flag) q.set("flag", params.flag);
-    let stopped = false;
-    async function poll() {
-      try {
-        const res = await fetch(`/api/proposals?${q.toString()}`, { cache: "no-store" });
-        if (!res.ok) throw new Error(String(res.status));
-        const now = fingerprint(await res.text());
-        if (stopped) return;
-        setLive({ updatedAt: Date.now(), failing: false });
-        // Refresh once per new answer: a server render of the same data brings the same fingerprint.
-        if (now !== print && now !== asked.current) {
-          asked.current = now;
-          startTransition(() => router.refresh());
-        }
-      } catch {
-        if (!stopped) setLive((l) => ({ ...l, failing: true }));
-      }
-    }
-    const id = setInterval(() => void poll(), QUEUE_POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(id);
-    };
-  }, [params.channel, params.flag, print, router]);
+  const live = useQueueLive({ channel: params.channel, flag: params.flag, print, renderedAt });
 
   const filtered = !!(want.channel || want.flag);
   return (
@@ -125,7 +94,7 @@ export function QueueToolbar({
           {t("clearFilters")}
         </Button>
       ) : null}
-      <LiveStatus updatedAt={live.updatedAt} failing={live.failing} className="sm:ml-auto" />
+      <LiveStatus updatedAt={live.updatedAt} failing={live.failing} pushed={live.pushed} className="sm:ml-auto" />
     </div>
   );
 }

@@ -10,6 +10,8 @@ import { executionDetailQuery } from "@/lib/queries/executions";
 import type { ExecutionEvent } from "@/lib/schemas/execution-dto";
 import { Money } from "@/components/domain/money";
 import { LiveStatus } from "@/components/domain/live-status";
+import { useStreamOpen } from "@/components/realtime/use-change-stream";
+import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
 import { StatusBadge } from "@/components/domain/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime, RelativeTime } from "@/components/ui/date-time";
@@ -51,6 +53,8 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
   if (!d) return null;
   const p = d.proposal;
   const failing = q.isRefetchError || q.failureCount > 0;
+  const pushed = useStreamOpen();
+  useLiveInvalidation();
 
   return (
     <article aria-labelledby="execution-title" className="grid min-w-0 gap-6">
@@ -67,7 +71,7 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
           <ExecutionStateBadge state={d.status} className="text-sm" />
         </div>
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <LiveStatus updatedAt={q.dataUpdatedAt} failing={failing} />
+          <LiveStatus updatedAt={q.dataUpdatedAt} failing={failing} pushed={pushed} />
           {canReconcile && !isExecutionSettled(d.status) ? <CheckNowButton executionId={d.id} order={d.orderNumber} size="default" /> : null}
         </div>
       </div>

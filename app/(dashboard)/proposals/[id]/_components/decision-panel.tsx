@@ -188,7 +188,13 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
       {p.viewer.ownRequest ? <p className="muted">{t("ownRequest")}</p> : null}
       {decided ? null : <ClaimNotice proposalId={p.id} claim={p.claim} canClaim={canReject} />}
       {canDecide || canReject ? (
-        <div className="mt-4 flex flex-wrap gap-3">
+        // On a phone the actions stay on screen (a bar stuck to the bottom while the facts scroll past).
+        <div
+          role="group"
+          aria-label={t("actions")}
+          data-testid="decision-actions"
+          className="mt-4 flex flex-wrap gap-3 max-md:sticky max-md:bottom-0 max-md:z-10 max-md:-mx-4 max-md:border-t max-md:bg-card/95 max-md:px-4 max-md:py-3 max-md:backdrop-blur max-md:[&>button]:flex-1"
+        >
           {canDecide ? (
             <Button type="button" onClick={() => openDialog("approve")} aria-keyshortcuts="a">
               {t("approve")}

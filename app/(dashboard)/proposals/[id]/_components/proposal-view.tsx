@@ -16,6 +16,8 @@ import { DateTime } from "@/components/ui/date-time";
 import { Toaster } from "@/components/ui/sonner";
 import { DecisionPanel } from "./decision-panel";
 import { SupersedePanel } from "./supersede-panel";
+import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
+import { SupersedeComparison } from "./supersede-comparison";
 
 /** Plain words for what became of a proposal that is no longer waiting. */
 function Outcome({ p }: { p: ProposalDetail }) {
@@ -89,6 +91,7 @@ export function ProposalView({ id }: { id: string }) {
   const to = useTranslations("orderStatus");
   const tm = useTranslations("authMethods");
   const { data: p } = useQuery(proposalQuery(id));
+  useLiveInvalidation();
   const now = useNow({ updateInterval: 5_000 });
   const format = useFormatter();
   const locale = useLocale();
@@ -106,12 +109,7 @@ export function ProposalView({ id }: { id: string }) {
         {t("title", { order: p.order.number })} <StatusBadge status={p.status} />
       </h1>
 
-      {p.supersedes ? (
-        <p className="m-0 rounded-md border bg-card px-3 py-2 text-sm">
-          {t("replaces")} <Link href={`/proposals/${p.supersedes.id}`}>{t("openEarlier")}</Link> (
-          <Money minor={p.supersedes.amountMinor} currency={p.currency} />)
-        </p>
-      ) : null}
+      {p.supersedes ? <SupersedeComparison before={p.supersedes} after={p} /> : null}
 
       {p.previouslyRejected ? (
         // The same order was refused before: the reviewer sees who, when and why before deciding again.

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
+import { useRouter } from "next/navigation";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { api, proposalKeys } from "@/lib/queries/proposals";
@@ -14,6 +15,7 @@ import { Button } from "@/components/ui/button";
 export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
   const t = useTranslations("proposal");
   const queryClient = useQueryClient();
+  const router = useRouter();
   const editRef = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<string | null>(null);
@@ -32,7 +34,11 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
   const edit = useMutation({
     mutationFn: (amountMinor: number) =>
       api(`/api/proposals/${p.id}/edit`, editResultDto, { method: "POST", body: JSON.stringify({ hash: p.hash, amountMinor }) }),
-    onSuccess,
+    // The old proposal is closed now: the reviewer goes on with the new one (it shows before → after).
+    onSuccess: (r) => {
+      onSuccess(r);
+      router.push(`/proposals/${r.proposalId}`);
+    },
     onError: (e) => setError(e.message),
     onSettled,
   });
