@@ -22,6 +22,9 @@ if (process.env.APP_MODE !== "demo") {
 }
 
 // Imported after the checks: the data layer reads the environment when it loads.
+// Traces first, so every job and provider call has a tracer (docs/observability.md).
+const { startTelemetry } = await import("../lib/server/telemetry/setup");
+startTelemetry("worker");
 const { runWorker } = await import("../lib/server/jobs/run-worker");
 const fail = (error: unknown) => {
   log.error(error instanceof Error ? error.message : String(error));
@@ -32,6 +35,10 @@ const runner = await runWorker({ handleSignals: true }).catch(fail);
 // into their Merkle trees and signs checkpoints. Its locks die with this process's connection (failover).
 const { startSequencer } = await import("../lib/server/audit/sequencer");
 startSequencer();
+// WORKER_METRICS_PORT: this worker's own counters (executions, provider calls) at GET /metrics.
+const { workerMetricsListen } = await import("../lib/server/env");
+const listen = workerMetricsListen();
+if (listen) await import("../lib/server/telemetry/worker-metrics").then((m) => m.startWorkerMetrics(listen)).catch(fail);
 // Spawned by `npm start` (IPC channel): if that process goes away, even by kill -9, stop too.
 if (process.send) process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
 // The runner's promise rejects if the worker dies (e.g. the database went away): exit, let the supervisor restart.

@@ -20,13 +20,26 @@ const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,127}$/;
 
 export type TraceSource = "traceparent" | "x-trace-id" | "generated";
 
+/** A W3C `traceparent` the caller sent (the parent of our spans, lib/server/telemetry/agent-trace.ts). */
+export type TraceParent = { traceId: string; spanId: string; sampled: boolean };
+
+/**
+ * The one parser of a W3C `traceparent` (HTTP header or MCP `params._meta.traceparent`): version 00 layout,
+ * version ff refused, all-zero trace or span ids refused. Anything else is null, never echoed.
+ */
+export function parseTraceparent(value: string | null | undefined): TraceParent | null {
+  const tp = typeof value === "string" ? value.trim().toLowerCase().match(TRACEPARENT) : null;
+  if (!tp || tp[1] === "ff" || /^0+$/.test(tp[2]!) || /^0+$/.test(tp[3]!)) return null;
+  return { traceId: tp[2]!, spanId: tp[3]!, sampled: (parseInt(tp[4]!, 16) & 1) === 1 };
+}
+
 /**
  * W3C `traceparent` wins (its trace-id), then a well-formed `X-Trace-Id`, else a fresh 32-hex id.
  * Malformed values are ignored, never echoed.
  */
 export function resolveTraceId(traceparent: string | null, xTraceId: string | null): { traceId: string; source: TraceSource } {
-  const tp = traceparent?.trim().toLowerCase().match(TRACEPARENT);
-  if (tp && tp[1] !== "ff" && !/^0+$/.test(tp[2]!) && !/^0+$/.test(tp[3]!)) return { traceId: tp[2]!, source: "traceparent" };
+  const tp = parseTraceparent(traceparent);
+  if (tp) return { traceId: tp.traceId, source: "traceparent" };
   const x = xTraceId?.trim();
   if (x && TRACE_ID.test(x)) return { traceId: x, source: "x-trace-id" };
   return { traceId: randomBytes(16).toString("hex"), source: "generated" };

@@ -76,6 +76,17 @@ export const envSchema = z.object({
   REALTIME_MAX_WAITERS: int(1, 100_000, 1_000),
   /** Read by proxy.ts (which runs outside the data layer); declared here so a bad value is reported. */
   TRUST_PROXY: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
+  /** Traces (lib/server/telemetry, docs/observability.md): exported over OTLP/HTTP only when an endpoint is set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional(httpUrl),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optional(httpUrl),
+  OTEL_EXPORTER_OTLP_PROTOCOL: optional(z.enum(["http/protobuf", "http/json"], { error: "http/protobuf or http/json (gRPC is not supported)" })),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: optional(z.enum(["http/protobuf", "http/json"], { error: "http/protobuf or http/json (gRPC is not supported)" })),
+  OTEL_SERVICE_NAME: optional(z.string().max(100)),
+  /** GET /api/metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset = loopback scrapers only. */
+  METRICS_TOKEN: optional(z.string().min(16, { error: "at least 16 characters" })),
+  /** A worker serves its own counters at GET /metrics on this port (unset: no listener), on WORKER_METRICS_HOST. */
+  WORKER_METRICS_PORT: optional(z.coerce.number({ error: "a port number" }).int().min(1).max(65535)),
+  WORKER_METRICS_HOST: optional(z.string().min(1).max(255)).transform((v) => v ?? "127.0.0.1"),
 });
 
 /** Rules across variables, checked beside the schema so they are listed even when a field is also wrong. */
@@ -302,4 +313,35 @@ export function mailConfig(): MailConfig | null {
 /** Minutes before expiry when reviewers are reminded of a pending proposal (NOTIFY_EXPIRING_WITHIN_MINUTES, default 10). */
 export function notifyExpiringWithinMinutes(): number {
   return env().NOTIFY_EXPIRING_WITHIN_MINUTES;
+}
+
+// Observability (lib/server/telemetry, docs/observability.md).
+
+export type TraceExportConfig = { url: string; protocol: "http/protobuf" | "http/json"; serviceName: string | null } | null;
+
+/**
+ * Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (the full URL) or OTEL_EXPORTER_OTLP_ENDPOINT (+ /v1/traces),
+ * protobuf unless OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL says http/json. Null: nothing is exported.
+ */
+export function traceExportConfig(): TraceExportConfig {
+  const e = env();
+  const url = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (e.OTEL_EXPORTER_OTLP_ENDPOINT ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces` : null);
+  if (!url) return null;
+  return { url, protocol: e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? e.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf", serviceName: e.OTEL_SERVICE_NAME ?? null };
+}
+
+/** The scrape token of GET /api/metrics (METRICS_TOKEN), or null: loopback only. */
+export function metricsToken(): string | null {
+  return env().METRICS_TOKEN ?? null;
+}
+
+/** X-Forwarded-For is believed only behind a proxy that sets it (TRUST_PROXY=1). */
+export function trustProxy(): boolean {
+  return env().TRUST_PROXY;
+}
+
+/** Where a worker serves its metrics (WORKER_METRICS_PORT on WORKER_METRICS_HOST, default loopback), or null. */
+export function workerMetricsListen(): { port: number; host: string } | null {
+  const e = env();
+  return e.WORKER_METRICS_PORT ? { port: e.WORKER_METRICS_PORT, host: e.WORKER_METRICS_HOST } : null;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { performance } from "node:perf_hooks";
 import { closestName, failure, isErrorOutcome, validationProblems, type EnvelopeProblem, type ToolOutcome } from "@/lib/domain/agent-protocol";
+import type { TraceParent } from "@/lib/domain/agent-protocol";
 import { isAppError } from "@/lib/domain/outcome";
 import { scrubText, truncateText } from "@/lib/domain/redaction";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
@@ -9,6 +10,7 @@ import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db, type Tx } from "@/lib/server/db/client";
 import { pgAutocommit, withPgTransaction, type SqlClient } from "@/lib/server/db/pg";
 import { log } from "@/lib/server/log";
+import { traceToolCall } from "@/lib/server/telemetry/agent-trace";
 import type { AgentCaller } from "./authenticate-agent-key";
 import { chargeBudgets, chargeError, releaseTraceCall, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
@@ -25,9 +27,11 @@ export type CallMeta = {
   promptVersion: string | null;
   /** The client went away (HTTP request aborted): a waiting call stops waiting. */
   signal?: AbortSignal;
+  /** The caller's W3C traceparent (header or MCP `_meta`): the parent of the call's span. */
+  parent?: TraceParent | null;
 };
 
-export type CallResult = { outcome: ToolOutcome; proposal: { id: string; hash: string } | null };
+export type CallResult = { outcome: ToolOutcome; proposal: { id: string; hash: string } | null; traceresponse?: string | null };
 
 type AuditExtra = {
   proposal?: { id: string; hash: string } | null;
@@ -49,6 +53,13 @@ export async function executeToolCall(
   args: unknown,
   envelopeProblems: EnvelopeProblem[] = [],
 ): Promise<CallResult> {
+  const who = { tenantId: caller.tenantId, agentKeyId: caller.keyId, channel: caller.channelSlug };
+  return traceToolCall({ name, callId: meta.callId, transport: meta.transport, trace: meta, ...who }, () =>
+    runToolCall(caller, meta, name, args, envelopeProblems),
+  );
+}
+
+async function runToolCall(caller: AgentCaller, meta: CallMeta, name: string, args: unknown, envelopeProblems: EnvelopeProblem[]): Promise<CallResult> {
   const started = performance.now();
   try {
     const result = await dispatch(caller, meta, name, args, envelopeProblems);

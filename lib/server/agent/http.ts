@@ -1,8 +1,10 @@
 import "server-only";
-import { detectFamily, envelopeCallId, failure, parseEnvelope, resolveTraceId, toolResponse, type ToolOutcome } from "@/lib/domain/agent-protocol";
+import { detectFamily, envelopeCallId, failure, parseEnvelope, toolResponse, type ToolOutcome, type TraceParent } from "@/lib/domain/agent-protocol";
 import { toolDefinitions, toolFormats, type ToolFormat } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { resolveAgentTrace } from "@/lib/server/telemetry/agent-trace";
+import { activeTraceresponse } from "@/lib/server/telemetry/tracing";
 import { authenticateAgentKey, type AgentCaller, type KeyCheck } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
 import { BODY_LIMITS, readCappedBody } from "@/lib/config/body-limits";
@@ -16,23 +18,24 @@ import { GATEWAY_TX } from "./tool-context";
 /** The largest body any agent route reads (a tool call is a few hundred bytes). */
 export const MAX_BODY = BODY_LIMITS.agent;
 
-export type RequestMeta = { traceId: string; model: string | null; promptVersion: string | null; endUserToken: string | null };
+export type RequestMeta = { traceId: string; parent: TraceParent | null; model: string | null; promptVersion: string | null; endUserToken: string | null };
 
 export function requestMeta(req: Request): RequestMeta {
   const h = req.headers;
+  const trace = resolveAgentTrace(h.get("traceparent"), h.get("x-trace-id"));
   return {
-    traceId: resolveTraceId(h.get("traceparent"), h.get("x-trace-id")).traceId,
+    traceId: trace.traceId,
+    parent: trace.parent,
     model: h.get("x-agent-model"),
     promptVersion: h.get("x-agent-prompt-version"),
     endUserToken: h.get("x-end-user-token"),
   };
 }
 
-function json(body: unknown, status: number, traceId: string, extra: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-trace-id": traceId, ...extra },
-  });
+function json(body: unknown, status: number, traceId: string, extra: Record<string, string> = {}, traceresponse = activeTraceresponse()): Response {
+  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-trace-id": traceId, ...extra };
+  if (traceresponse) headers.traceresponse = traceresponse;
+  return new Response(JSON.stringify(body), { status, headers });
 }
 
 const UNAUTHENTICATED = "A valid agent key is required: Authorization: Bearer <agent key>.";
@@ -117,14 +120,23 @@ export async function handleToolCallRequest(req: Request): Promise<Response> {
     const envelope = parseEnvelope(body.value);
     const name = envelope.ok ? envelope.call.name : nameOf(body.value);
     const args = envelope.ok ? envelope.call.args : argsOf(body.value);
-    const { outcome } = await executeToolCall(
+    const { outcome, traceresponse } = await executeToolCall(
       caller,
-      { traceId: meta.traceId, transport: family, callId, endUserToken: meta.endUserToken, model: meta.model, promptVersion: meta.promptVersion, signal: req.signal },
+      {
+        traceId: meta.traceId,
+        parent: meta.parent,
+        transport: family,
+        callId,
+        endUserToken: meta.endUserToken,
+        model: meta.model,
+        promptVersion: meta.promptVersion,
+        signal: req.signal,
+      },
       name,
       args,
       envelope.ok ? [] : envelope.problems,
     );
-    return json(toolResponse(family, callId, outcome, meta.traceId), 200, meta.traceId);
+    return json(toolResponse(family, callId, outcome, meta.traceId), 200, meta.traceId, {}, traceresponse);
   } catch (error) {
     logFailure("tool-calls route", meta, error);
     return json(toolResponse("anthropic", "unknown", failure("internal_error", "Something went wrong on our side."), meta.traceId), 200, meta.traceId);

@@ -8,6 +8,8 @@ import { authenticateAgentKey, type AgentCaller } from "./authenticate-agent-key
 import { executeToolCall, logFailure } from "./execute-tool-call";
 import { MAX_BODY, refuseKey, requestMeta, type RequestMeta } from "./http";
 import { readCappedBody } from "@/lib/config/body-limits";
+import { mcpCallTrace } from "@/lib/server/telemetry/agent-trace";
+import { activeTraceresponse } from "@/lib/server/telemetry/tracing";
 
 // POST /api/mcp: the same tools over MCP (Streamable HTTP, stateless: one server + transport per
 // request, nothing kept in memory between requests). The bearer agent key is checked before the
@@ -18,7 +20,10 @@ import { readCappedBody } from "@/lib/config/body-limits";
 /** Not `Bearer`: see the 401 branch below. The key still travels as `Authorization: Bearer <agent key>`. */
 export const MCP_CHALLENGE = 'AgentKey realm="mcp", header="Authorization: Bearer <agent key>"';
 
-function buildServer(caller: AgentCaller, meta: RequestMeta): Server {
+/** What the last tool call of the request answered with: its trace id and `traceresponse` (HTTP headers). */
+type CallTrace = { traceId: string; traceresponse: string | null };
+
+function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallTrace | null }): Server {
   const server = new Server({ name: "agent-approval-gateway", version: "1.0.0" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: caller.tools.map((name) => ({
@@ -32,10 +37,12 @@ function buildServer(caller: AgentCaller, meta: RequestMeta): Server {
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { outcome } = await executeToolCall(
+    const trace = mcpCallTrace(meta, request.params._meta);
+    const { outcome, traceresponse } = await executeToolCall(
       caller,
       {
-        traceId: meta.traceId,
+        traceId: trace.traceId,
+        parent: trace.parent,
         transport: "mcp",
         callId: String(extra.requestId),
         endUserToken: meta.endUserToken,
@@ -46,7 +53,8 @@ function buildServer(caller: AgentCaller, meta: RequestMeta): Server {
       request.params.name,
       request.params.arguments ?? {},
     );
-    const text = outcomeContent(outcome, meta.traceId);
+    last.call = { traceId: trace.traceId, traceresponse: traceresponse ?? null };
+    const text = outcomeContent(outcome, trace.traceId);
     return { content: [{ type: "text" as const, text }], isError: isErrorOutcome(outcome), structuredContent: JSON.parse(text) as Record<string, unknown> };
   });
   return server;
@@ -95,13 +103,16 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
       });
     }
     const checked = new Request(req.url, { method: req.method, headers: req.headers, body: body.text });
-    const server = buildServer(key.caller, meta);
+    const last: { call: CallTrace | null } = { call: null };
+    const server = buildServer(key.caller, meta, last);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
       const res = await transport.handleRequest(checked);
       const headers = new Headers(res.headers);
-      headers.set("x-trace-id", meta.traceId);
+      headers.set("x-trace-id", last.call?.traceId ?? meta.traceId);
+      const traceresponse = last.call ? last.call.traceresponse : activeTraceresponse();
+      if (traceresponse) headers.set("traceresponse", traceresponse);
       const body = res.body ? await res.text() : null;
       return new Response(body, { status: res.status, headers });
     } finally {

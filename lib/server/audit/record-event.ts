@@ -5,6 +5,9 @@ import type { Tx } from "@/lib/server/db/client";
 import { asSql, prepared, sql, type SqlClient } from "@/lib/server/db/pg";
 import { auditFingerprint } from "./fingerprint";
 import { auditLeafHash, logIdOf } from "@/lib/domain/audit-log";
+// The writing span's context rides on the queue row only (not the event: it is not evidence), so the
+// sequencer's span can link to the traces whose events it integrates (docs/observability.md).
+import { currentTraceparent } from "@/lib/server/telemetry/tracing";
 
 /**
  * Input of `recordAuditEvent`. Pass raw values: this writer redacts before anything is stored.
@@ -107,8 +110,8 @@ export async function recordAuditEvent(tx: Tx | SqlClient, input: AuditEventInpu
               ${JSON.stringify(content.data ?? {})}::jsonb, ${content.fingerprints}::text[], ${hash})
       RETURNING "pos"
     )
-    INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt")
-    SELECT ${id}::uuid, ${logIdOf(input.tenantId)}::uuid, e."pos", ${hash}, (${at}::timestamptz AT TIME ZONE 'UTC') FROM e`),
+    INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt", "traceparent")
+    SELECT ${id}::uuid, ${logIdOf(input.tenantId)}::uuid, e."pos", ${hash}, (${at}::timestamptz AT TIME ZONE 'UTC'), ${currentTraceparent()} FROM e`),
   );
   return { id, hash };
 }

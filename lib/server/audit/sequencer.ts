@@ -15,6 +15,8 @@ import {
 import { divergenceFrom, type SignedCheckpoint } from "@/lib/domain/audit-log";
 import { auditSequencerIntervalMs, databaseUrl } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
+import type { Span } from "@opentelemetry/api";
+import { endIntegrateSpan, startIntegrateSpan } from "@/lib/server/telemetry/audit-span";
 import { auditOrigin, signCheckpoint, signCheckpointNote } from "./signing-key";
 import { DATABASE_IDENTITY_SQL, readSignedHead, writeSignedHead, type DatabaseIdentity } from "./signer-state";
 
@@ -36,16 +38,18 @@ type Client = pg.Client | pg.PoolClient;
 /** Integrates up to `max` queued events of one log (the caller holds the log's lock). Returns how many. */
 export async function integrateBatch(client: Client, logId: string, max = BATCH_MAX): Promise<{ integrated: number; checkpoint: SignedCheckpoint | null }> {
   await client.query("BEGIN");
+  let span: Span | null = null;
   try {
     // occurredAt travels as text: a UTC timestamp copied as is, whatever the process time zone.
-    const pending = await client.query<{ eventId: string; leafHash: string; occurredAt: string }>(
-      `SELECT "eventId", "leafHash", "occurredAt"::text AS "occurredAt" FROM "AuditPending" WHERE "logId" = $1 ORDER BY "pos" LIMIT $2`,
+    const pending = await client.query<{ eventId: string; leafHash: string; occurredAt: string; traceparent: string | null }>(
+      `SELECT "eventId", "leafHash", "occurredAt"::text AS "occurredAt", "traceparent" FROM "AuditPending" WHERE "logId" = $1 ORDER BY "pos" LIMIT $2`,
       [logId, max],
     );
     if (pending.rows.length === 0) {
       await client.query("COMMIT");
       return { integrated: 0, checkpoint: null };
     }
+    span = startIntegrateSpan(logId, pending.rows);
     const sizeRow = await client.query<{ size: number }>(`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS size FROM "AuditLeaf" WHERE "logId" = $1`, [logId]);
     const size = sizeRow.rows[0]!.size;
     const refs = frontierRefs(size);
@@ -88,9 +92,11 @@ export async function integrateBatch(client: Client, logId: string, max = BATCH_
     // Remembered once committed: a signature that never committed was never published. A crash before this
     // line leaves an older head, from which the next batch proves consistency.
     writeSignedHead(identity, logId, { treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, issuedAt: checkpoint.issuedAt, keyId: checkpoint.keyId });
+    endIntegrateSpan(span, { treeSize: checkpoint.treeSize });
     return { integrated: rows.length, checkpoint };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
+    endIntegrateSpan(span, { error });
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import type { JobHelpers, Task } from "graphile-worker";
+import { traceJob } from "@/lib/server/telemetry/job-span";
 import { jobTable, type JobName, type JobPayload } from "./job-types";
 
 export type TaskContext = {
@@ -27,6 +28,8 @@ export function defineTask<N extends JobName>(name: N, run: (payload: JobPayload
     }
     const attempt = helpers.job.attempts;
     const maxAttempts = helpers.job.max_attempts;
-    await run(parsed.data as JobPayload<N>, { helpers, attempt, maxAttempts, isLastAttempt: attempt >= maxAttempts });
+    await traceJob(name, raw, { id: String(helpers.job.id), attempt }, () =>
+      run(parsed.data as JobPayload<N>, { helpers, attempt, maxAttempts, isLastAttempt: attempt >= maxAttempts }),
+    );
   };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/server/db/client";
 import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
+import { currentTraceparent } from "@/lib/server/telemetry/tracing";
 import { jobKeyFor, jobTable, type JobName, type JobPayload } from "./job-types";
 
 export type EnqueueOptions = {
@@ -31,7 +32,7 @@ export async function enqueueJob<N extends JobName>(tx: Tx | SqlClient, task: N,
   const rows = await asSql(tx).query<{ id: bigint | string }>(sql`
     SELECT (graphile_worker.add_job(
       identifier   => ${task}::text,
-      payload      => ${JSON.stringify(checked.data)}::json,
+      payload      => ${JSON.stringify(withTraceContext(checked.data))}::json,
       run_at       => ${opts.runAt ?? null}::timestamptz,
       max_attempts => ${opts.maxAttempts ?? null}::int,
       job_key      => ${jobKey}::text
@@ -39,4 +40,14 @@ export async function enqueueJob<N extends JobName>(tx: Tx | SqlClient, task: N,
   const id = rows[0]?.id;
   if (id === undefined) throw new Error(`add_job returned no job for task ${task}`);
   return String(id);
+}
+
+/**
+ * The enqueuing span's trace context travels with the job (`traceparent`, beside the schema's fields, which
+ * parse it away): the job's span continues that trace (define-task.ts), so an approval's execution, its
+ * provider call and its reconciliation join the trace that prepared and approved the proposal.
+ */
+function withTraceContext(payload: object): object {
+  const traceparent = currentTraceparent();
+  return traceparent ? { ...payload, traceparent } : payload;
 }

@@ -3,6 +3,7 @@ import { parseCrontab, run, type Runner } from "graphile-worker";
 import { db } from "@/lib/server/db/client";
 import { databaseUrl, workerConcurrency } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
+import { flushTelemetry } from "@/lib/server/telemetry/setup";
 import { jobLogger } from "./logger";
 import { JOB_SCHEMA } from "./schema";
 import { crontab, tasks } from "./tasks";
@@ -59,6 +60,8 @@ export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
       runner
         .stop()
         .then(() => db().$disconnect())
+        // Spans still queued for the collector (bounded wait: the exporter's own timeout).
+        .then(() => flushTelemetry().catch(() => undefined))
         .then(() => {
           log.info({ component: "jobs" }, "worker stopped");
           process.exit(0);

@@ -1,6 +1,7 @@
 import "server-only";
 import { paymentProviderConfig } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
+import { tracedProvider } from "@/lib/server/telemetry/traced-provider";
 import type { PaymentProvider } from "./payment-provider";
 import { createStripePaymentProvider } from "./stripe-provider";
 
@@ -11,10 +12,13 @@ import { createStripePaymentProvider } from "./stripe-provider";
 let instance: PaymentProvider | null = null;
 
 export function getPaymentProvider(): PaymentProvider {
-  instance ??= createStripePaymentProvider({
-    ...paymentProviderConfig(),
-    onWarning: (message, details) => log.error({ ...details, component: "payment-provider" }, message),
-  });
+  instance ??= tracedProvider(
+    createStripePaymentProvider({
+      ...paymentProviderConfig(),
+      onWarning: (message, details) => log.error({ ...details, component: "payment-provider" }, message),
+    }),
+    "stripe",
+  );
   return instance;
 }
 

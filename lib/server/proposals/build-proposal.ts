@@ -9,6 +9,8 @@ import type { Tx } from "@/lib/server/db/client";
 import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
 import { Prisma, type Payment, type PaymentMethod, type Proposal } from "@/lib/server/db/generated/client";
 import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
+import { metrics } from "@/lib/server/telemetry/metrics";
+import { currentTraceparent } from "@/lib/server/telemetry/tracing";
 
 /** Who asks for the proposal: an agent key (prepare_refund) or a staff member (re-prepare, edit). */
 export type ProposalRequester = { agentKeyId: string } | { staffId: string };
@@ -85,14 +87,15 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
   const [proposal] = await asSql(tx).query<Proposal>(sql`
     INSERT INTO "Proposal" ("id", "tenantId", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
                             "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
-                            "hash", "expiresAt", "requiredApprovals", "policyVersion", "supersedesId", "traceId", "createdAt", "updatedAt")
+                            "hash", "expiresAt", "requiredApprovals", "policyVersion", "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt")
     VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
             ${row.requestedByStaffId}::uuid, ${row.channelId}::uuid, ${row.endUserId}, ${row.amountMinor}::int, ${row.currency}, ${row.recipientKind},
             ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
             (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.supersedesId}::uuid,
-            ${row.traceId}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
+            ${row.traceId}, ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING *`);
   if (!proposal) throw new Error("proposal insert returned no row");
+  metrics().proposals.inc({ outcome: "prepared" });
   // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook are
   // recorded with it (outbox rows + delivery jobs committed in this transaction). The tenant's webhook URLs
   // were read above with the facts: no extra round trip when the tenant has none and e-mail is off.

@@ -1,8 +1,11 @@
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
+import { traceDecision } from "@/lib/server/telemetry/decision-span";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 
 export const dynamic = "force-dynamic";
 
-export const POST = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, request, { params }) =>
-  rejectProposal(actor, { ...(await jsonBody(request)), proposalId: (await params).id }),
-);
+export const POST = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, request, { params }) => {
+  const proposalId = (await params).id;
+  const body = await jsonBody(request);
+  return traceDecision("reject", actor, proposalId, () => rejectProposal(actor, { ...body, proposalId }));
+});
