@@ -7,7 +7,7 @@ import { inPaymentStatuses, proposalStatus } from "@/lib/domain/proposal-state";
 import { refundStatus } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
 import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
-import { Prisma, type Payment, type PaymentMethod, type Proposal } from "@/lib/server/db/generated/client";
+import { Prisma, type Payment, type PaymentMethod, type PaymentSource, type Proposal } from "@/lib/server/db/generated/client";
 import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
 
 /** Who asks for the proposal: an agent key (prepare_refund) or a staff member (re-prepare, edit). */
@@ -133,6 +133,7 @@ export type ProposalFactsRow = {
   payDisplay: string | null;
   payAmountMinor: number | null;
   payCurrency: string | null;
+  payProvider: string | null;
   payCreatedAt: Date | null;
 };
 
@@ -156,7 +157,7 @@ export function proposalFactsJoins(tenantId: string, orderId: string, now: Date)
     LEFT JOIN LATERAL (
       SELECT y."id" AS "payId", y."tenantId" AS "payTenantId", y."orderId" AS "payOrderId", y."method"::text AS "payMethod",
              y."providerPaymentRef" AS "payProviderPaymentRef", y."holderName" AS "payHolderName", y."display" AS "payDisplay",
-             y."amountMinor" AS "payAmountMinor", y."currency" AS "payCurrency", y."createdAt" AS "payCreatedAt"
+             y."amountMinor" AS "payAmountMinor", y."currency" AS "payCurrency", y."provider"::text AS "payProvider", y."createdAt" AS "payCreatedAt"
         FROM "Payment" y WHERE y."orderId" = ${orderId}::uuid AND y."tenantId" = ${tenantId}::uuid
        ORDER BY y."createdAt" ASC LIMIT 1
     ) pay ON true`;
@@ -177,6 +178,7 @@ export function proposalFactsOf(r: ProposalFactsRow): ProposalFacts {
           display: r.payDisplay!,
           amountMinor: r.payAmountMinor!,
           currency: r.payCurrency!,
+          provider: r.payProvider as PaymentSource,
           createdAt: r.payCreatedAt!,
         }
       : null,
