@@ -43,3 +43,8 @@ CREATE UNIQUE INDEX "Refund_tenantId_providerRefundId_key" ON "Refund"("tenantId
 
 -- AddForeignKey
 ALTER TABLE "IntegrationKey" ADD CONSTRAINT "IntegrationKey_tenantId_fkey" FOREIGN KEY ("tenantId") REFERENCES "Tenant"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+-- AlterTable (hash v3: the source snapshot a proposal's amount was derived from)
+ALTER TABLE "Proposal" ADD COLUMN     "sourceProvider" TEXT,
+ADD COLUMN     "sourceCapturedMinor" INTEGER,
+ADD COLUMN     "sourceRefundedMinor" INTEGER;
