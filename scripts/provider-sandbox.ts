@@ -1,4 +1,4 @@
-// npm run provider:sandbox: the sandbox payment provider as its own process (lib/provider-sandbox,
+// npm run provider:sandbox: the sandbox payment provider as its own process (provider-sandbox/,
 // docs/provider-sandbox.md). Flags win over environment variables; without any, it runs with the
 // demo's public credentials on 127.0.0.1:12111.
 //
@@ -15,7 +15,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
-import { startSandboxProvider } from "../lib/provider-sandbox/server";
+import { startSandboxProvider } from "../provider-sandbox/server";
 import { startEmbeddedPostgres, type EmbeddedServer } from "./lib/embedded-postgres";
 
 const { values } = parseArgs({

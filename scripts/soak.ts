@@ -446,7 +446,7 @@ async function addSoakOrders(url: string) {
 
 /** Registers every payment's intent with the sandbox (as `npm start` does for the demo orders). */
 async function registerPaymentIntents(databaseUrl: string, sandboxUrl: string) {
-  const { sandboxControl } = await import("../lib/provider-sandbox/control-client");
+  const { sandboxControl } = await import("../provider-sandbox/control-client");
   const control = sandboxControl(sandboxUrl, demoPaymentProvider.controlToken);
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();

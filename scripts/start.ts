@@ -380,7 +380,7 @@ function isRunningNode(pid: number): boolean {
 /** The sandbox must know each demo payment (as a payment intent) before it can refund it. */
 async function registerDemoPaymentIntents(databaseUrl: string, sandboxUrl: string) {
   const { default: pg } = await import("pg");
-  const { sandboxControl } = await import("../lib/provider-sandbox/control-client");
+  const { sandboxControl } = await import("../provider-sandbox/control-client");
   const control = sandboxControl(sandboxUrl, demoPaymentProvider.controlToken);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

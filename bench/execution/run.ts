@@ -85,7 +85,7 @@ try {
   process.env.PAYMENT_PROVIDER_API_KEY = apiKey;
   const { prepareJobQueue } = await import("../../lib/server/jobs/schema");
   await prepareJobQueue(server.url);
-  const { sandboxControl } = await import("../../lib/provider-sandbox/control-client");
+  const { sandboxControl } = await import("../../provider-sandbox/control-client");
   const { getPaymentProvider } = await import("../../lib/server/payments/get-payment-provider");
   const { approveProposal } = await import("../../lib/server/proposals/approve-proposal");
   const { runWorker } = await import("../../lib/server/jobs/run-worker");

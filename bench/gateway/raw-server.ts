@@ -124,6 +124,9 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
             expiresAt: proposalExpiresAt(now, seen.factsApprovalExpiryMinutes),
             requiredApprovals: requiredApprovalsFor(left, seen.factsDualApprovalThresholdMinor),
             policyVersion: seen.factsPolicyVersion as number,
+            sourceProvider: null,
+            sourceCapturedMinor: null,
+            sourceRefundedMinor: null,
           };
           const hash = computeProposalHash(hashInputOf(row));
           const { rows: created } = await client.query(

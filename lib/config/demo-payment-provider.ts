@@ -1,4 +1,4 @@
-// The demo's payment provider settings: the sandbox provider (lib/provider-sandbox) on a loopback port
+// The demo's payment provider settings: the sandbox provider (provider-sandbox/) on a loopback port
 // with public, demo-only credentials. Production never uses them (lib/server/env.ts refuses them).
 export const demoPaymentProvider = {
   /** stripe-mock's customary port, on 127.0.0.1. */

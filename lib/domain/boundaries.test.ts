@@ -31,6 +31,12 @@ describe("layer boundaries", () => {
     expect(outside.filter((f) => /db\(\)|generated\/client|@prisma\//.test(code(read(f))))).toEqual([]);
   });
 
+  it("the app imports nothing from the sandbox provider: it is a separate program (provider-sandbox/)", () => {
+    const app = [...files("app"), ...files("components"), ...files("lib")];
+    expect(app.length).toBeGreaterThan(50);
+    expect(app.filter((f) => /from\s+["'](@\/|(\.\.\/)+)provider-sandbox\//.test(code(read(f))))).toEqual([]);
+  });
+
   it("proposal statuses are spelled only in lib/domain/proposal-state.ts", () => {
     const literal = /["'`](pending_approval|needs_reconciliation|executing|approved|invalidated)["'`]/;
     const sources = [...files("lib/server"), ...files("app")].filter((f) => relative(root, join(root, f)) !== "lib/domain/proposal-state.ts");

@@ -86,6 +86,9 @@ const row: HashableProposal = {
   expiresAt: new Date("2026-11-29T20:15:00.000Z"),
   requiredApprovals: 2,
   policyVersion: 3,
+  sourceProvider: null,
+  sourceCapturedMinor: null,
+  sourceRefundedMinor: null,
 };
 
 describe("proposal hash", () => {
@@ -100,7 +103,12 @@ describe("proposal hash", () => {
       expiresAt: row.expiresAt,
       requiredApprovals: 2,
       policyVersion: 3,
+      source: null,
     });
+    // A v3 row: the snapshot's columns, with the recipient's reference as the payment it was read from.
+    const v3 = { ...row, sourceProvider: "stripe", sourceCapturedMinor: 9000, sourceRefundedMinor: 1000 };
+    expect(hashInputOf(v3).source).toEqual({ provider: "stripe", paymentRef: "pi_123", capturedMinor: 9000, refundedMinor: 1000 });
+    expect(recomputeProposalHash({ ...v3, sourceRefundedMinor: 1001 })).not.toBe(recomputeProposalHash(v3));
     expect(recomputeProposalHash(row)).toBe(computeProposalHash(hashInputOf(row)));
     expect(recomputeProposalHash({ ...row, amountMinor: 4598 })).not.toBe(recomputeProposalHash(row));
     expect(recomputeProposalHash({ ...row, requiredApprovals: 1 })).not.toBe(recomputeProposalHash(row));

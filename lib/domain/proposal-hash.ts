@@ -1,7 +1,11 @@
 // The proposal hash (DESIGN.md "Proposal hash"): sha256, lowercase hex, of the RFC 8785 (JCS) canonical
 // JSON of exactly these fields. Version 2 adds `requiredApprovals` and `policyVersion` (what an approval
-// depends on); a proposal without a policy version is a version 1 proposal and stays verifiable as such. The approve request carries the hash the reviewer saw; the server
-// recomputes it from its own rows with this function and refuses a mismatch.
+// depends on); a proposal without a policy version is a version 1 proposal and stays verifiable as such.
+// Version 3 adds `source`: the snapshot the amount was derived from (the payment's provider and reference, what
+// was captured and what was already refunded or being refunded, as read at prepare), so an approval also says
+// "of what was left then"; a proposal without a source is v2 (or v1) and stays verifiable. The approve request
+// carries the hash the reviewer saw; the server recomputes it from its own rows with this function and refuses a
+// mismatch.
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { isMinorUnits } from "./money";
@@ -18,7 +22,12 @@ export type ProposalHashInput = {
   requiredApprovals?: number;
   /** Hash v2: the tenant policy version the proposal was prepared under. Absent/null = hash v1. */
   policyVersion?: number | null;
+  /** Hash v3: what the amount was derived from. Absent/null = hash v2 (or v1). */
+  source?: ProposalSource | null;
 };
+
+/** The snapshot a v3 proposal's amount was derived from (docs/systems-of-record.md). */
+export type ProposalSource = { provider: string; paymentRef: string; capturedMinor: number; refundedMinor: number };
 
 /** The exact object that is canonicalized and hashed (exported so a reviewer tool can show it). */
 export function proposalHashPayload(p: ProposalHashInput) {
@@ -39,7 +48,13 @@ export function proposalHashPayload(p: ProposalHashInput) {
   if (p.policyVersion === undefined || p.policyVersion === null) return v1;
   if (!Number.isInteger(p.policyVersion) || p.policyVersion < 1) throw new Error("policyVersion must be a positive integer");
   if (!Number.isInteger(p.requiredApprovals) || p.requiredApprovals! < 1) throw new Error("requiredApprovals must be a positive integer");
-  return { ...v1, v: 2, requiredApprovals: p.requiredApprovals!, policyVersion: p.policyVersion } as const;
+  const v2 = { ...v1, v: 2, requiredApprovals: p.requiredApprovals!, policyVersion: p.policyVersion } as const;
+  if (p.source === undefined || p.source === null) return v2;
+  const { provider, paymentRef, capturedMinor, refundedMinor } = p.source;
+  if (!isMinorUnits(capturedMinor) || !isMinorUnits(refundedMinor) || capturedMinor < 0 || refundedMinor < 0) {
+    throw new Error("source amounts must be non-negative integer minor units");
+  }
+  return { ...v2, v: 3, source: { provider, paymentRef, capturedMinor, refundedMinor } } as const;
 }
 
 export function canonicalProposalJson(p: ProposalHashInput): string {
@@ -72,12 +87,16 @@ export type HashableProposal = {
   requiredApprovals: number;
   /** Null for a proposal prepared before policy versions (hash v1). */
   policyVersion: number | null;
+  /** Hash v3: the source snapshot; null on v1/v2 proposals (prepared before systems of record). */
+  sourceProvider: string | null;
+  sourceCapturedMinor: number | null;
+  sourceRefundedMinor: number | null;
 };
 
 /**
  * The hash input of a proposal row: the one mapping from stored columns to hashed fields, used when a
  * proposal is built and whenever its hash is recomputed (approval, execution, evidence). A later hash
- * version adds its fields here and in `proposalHashPayload` (v2 added requiredApprovals and policyVersion).
+ * version adds its fields here and in `proposalHashPayload` (v2 added requiredApprovals and policyVersion, v3 the source).
  */
 export function hashInputOf(p: HashableProposal): ProposalHashInput {
   return {
@@ -90,6 +109,10 @@ export function hashInputOf(p: HashableProposal): ProposalHashInput {
     expiresAt: p.expiresAt,
     requiredApprovals: p.requiredApprovals,
     policyVersion: p.policyVersion,
+    source:
+      p.sourceProvider === null
+        ? null
+        : { provider: p.sourceProvider, paymentRef: p.recipientRef, capturedMinor: p.sourceCapturedMinor ?? 0, refundedMinor: p.sourceRefundedMinor ?? 0 },
   };
 }
 

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
-import { sandboxControl, type SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { sandboxControl, type SandboxControl } from "@/provider-sandbox/control-client";
 import { db } from "@/lib/server/db/client";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { isRole } from "@/lib/domain/permissions";

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SandboxControl } from "@/lib/provider-sandbox/control-client";
+import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { startSandboxProvider, type SandboxProvider } from "../support/sandbox-provider";
 import { db } from "@/lib/server/db/client";
 import { executeRefund } from "@/lib/server/executions/execute-refund";

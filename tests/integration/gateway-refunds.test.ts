@@ -56,8 +56,11 @@ describe("prepare_refund", () => {
         expiresAt: row.expiresAt,
         requiredApprovals: row.requiredApprovals,
         policyVersion: row.policyVersion,
+        // Hash v3: what the amount was derived from — the payment, its capture and what was refunded then.
+        source: { provider: "stripe", paymentRef: row.recipientRef, capturedMinor: row.order.capturedMinor, refundedMinor: 5_000 },
       }),
     ).toBe(row.hash);
+    expect(row).toMatchObject({ sourceProvider: "stripe", sourceCapturedMinor: row.order.capturedMinor, sourceRefundedMinor: 5_000 });
     expect(row.policyVersion).toBe(1); // hash v2: the tenant policy version it was prepared under
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: row.tenantId } });
     expect(Math.abs(row.expiresAt.getTime() - row.createdAt.getTime() - tenant.approvalExpiryMinutes * 60_000)).toBeLessThan(5_000);

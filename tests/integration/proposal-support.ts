@@ -2,8 +2,8 @@
 // orders another test may have refunded), optionally with their payment intent at the sandbox provider, and
 // proposals the agent prepared for them through the real gateway.
 import { expect } from "vitest";
-import type { CreatePaymentIntentInput } from "@/lib/provider-sandbox/control";
-import type { SandboxControl } from "@/lib/provider-sandbox/control-client";
+import type { CreatePaymentIntentInput } from "@/provider-sandbox/control";
+import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { db } from "@/lib/server/db/client";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
 

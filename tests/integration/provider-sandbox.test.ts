@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { sandboxControl, type SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { sandboxControl, type SandboxControl } from "@/provider-sandbox/control-client";
 import type { CreateRefundInput, PaymentProvider } from "@/lib/server/payments/payment-provider";
 import { createStripePaymentProvider } from "@/lib/server/payments/stripe-provider";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";

@@ -11,7 +11,7 @@
 // | Timeout del proveedor       | Estado pendiente de conciliación             | No reintentar a ciegas                   |
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SandboxControl } from "@/lib/provider-sandbox/control-client";
+import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { startSandboxProvider, type SandboxProvider } from "../support/sandbox-provider";
 import { db } from "@/lib/server/db/client";
 import { executeRefund } from "@/lib/server/executions/execute-refund";

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
-import { sandboxControl, type SandboxControl } from "@/lib/provider-sandbox/control-client";
+import { sandboxControl, type SandboxControl } from "@/provider-sandbox/control-client";
 import { resetPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { LookupOrderInput } from "@/lib/schemas/tools";
-import { refundStatus } from "@/lib/domain/refund-state";
+import { holdingRefundStatuses, refundStatus } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { openAt, refundableLeft } from "@/lib/server/proposals/refundable-left";
@@ -14,7 +14,7 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
     where: { tenantId: ctx.caller.tenantId, number: input.order_id, customerId: ctx.customerId },
     include: {
       payments: { orderBy: { createdAt: "asc" }, select: { method: true, display: true } },
-      refunds: { select: { amountMinor: true, status: true } },
+      refunds: { select: { amountMinor: true, status: true, origin: true } },
       proposals: {
         // Open as of now: a pending proposal past its expiry is neither listed nor held back.
         where: openAt(now),
@@ -26,7 +26,11 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
   if (!order) return { outcome: orderNotFound(input.order_id) };
 
   const refunded = order.refunds.filter((r) => r.status === refundStatus.succeeded).reduce((s, r) => s + r.amountMinor, 0);
-  const pendingRefunds = order.refunds.filter((r) => r.status === refundStatus.pending).reduce((s, r) => s + r.amountMinor, 0);
+  const pendingRefunds = order.refunds
+    .filter((r) => r.status === refundStatus.pending || r.status === refundStatus.requiresAction)
+    .reduce((s, r) => s + r.amountMinor, 0);
+  // Refunds made outside this product (the shop's back office, the provider's dashboard): already in the sums above.
+  const elsewhere = order.refunds.filter((r) => r.origin === "external" && holdingRefundStatuses.includes(r.status)).reduce((s, r) => s + r.amountMinor, 0);
   const left = await refundableLeft(tx, order, { now });
   const m = (minor: number) => ({ minor, currency: order.currency });
   const items = Array.isArray(order.items) ? (order.items as { sku?: string; name?: string; quantity?: number; unitMinor?: number }[]) : [];
@@ -41,6 +45,7 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
         captured: m(order.capturedMinor),
         refunded: m(refunded),
         refunds_in_progress: m(pendingRefunds),
+        refunded_elsewhere: m(elsewhere),
         refundable: m(left.leftMinor),
         items: items.map((i) => ({ sku: i.sku ?? null, name: i.name ?? null, quantity: i.quantity ?? null, unit_price: m(i.unitMinor ?? 0) })),
         payment: order.payments[0] ? { method: order.payments[0].method, display: order.payments[0].display } : null,

@@ -2,15 +2,13 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { computeProposalHash, hashInputOf } from "@/lib/domain/proposal-hash";
 import { proposalAmountMinor, proposalExpiresAt, requiredApprovalsFor } from "@/lib/domain/proposal-policy";
-import { refundableMinor } from "@/lib/domain/money";
-import { inPaymentStatuses, proposalStatus } from "@/lib/domain/proposal-state";
-import { refundStatus } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
 import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
-import { Prisma, type Payment, type PaymentMethod, type Proposal } from "@/lib/server/db/generated/client";
+import { Prisma, type Payment, type PaymentMethod, type PaymentSource, type Proposal } from "@/lib/server/db/generated/client";
 import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
 import { metrics } from "@/lib/server/telemetry/metrics";
 import { currentTraceparent } from "@/lib/server/telemetry/tracing";
+import { leftOf, refundableSumsSql } from "./refundable-left";
 
 /** Who asks for the proposal: an agent key (prepare_refund) or a staff member (re-prepare, edit). */
 export type ProposalRequester = { agentKeyId: string } | { staffId: string };
@@ -45,11 +43,7 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
   // Everything the builder reads, in one statement (or already read by the caller in its own, under the
   // same order lock and transaction).
   const facts = known ?? (await readProposalFacts(tx, tenantId, order.id, now));
-  const leftMinor = refundableMinor({
-    capturedMinor: order.capturedMinor,
-    refundedOrPendingMinor: facts.refundedOrPendingMinor,
-    openProposalsMinor: facts.openProposalsMinor,
-  });
+  const { leftMinor } = leftOf(order.capturedMinor, { leftRefundedMinor: facts.refundedOrPendingMinor, leftOpenMinor: facts.openProposalsMinor });
   const amountMinor = proposalAmountMinor(leftMinor, input.wantedMinor);
   if (amountMinor <= 0) return { ok: false, reason: "nothing_left_to_refund" };
   const { payment, policy } = facts;
@@ -76,6 +70,10 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
     requiredApprovals: requiredApprovalsFor(amountMinor, policy.dualApprovalThresholdMinor),
     // The policy version these values came from (read in the same statement); hashed (hash v2).
     policyVersion: policy.policyVersion,
+    // Hash v3: the snapshot the amount was derived from (the ledger as read under the order's lock).
+    sourceProvider: payment.provider,
+    sourceCapturedMinor: order.capturedMinor,
+    sourceRefundedMinor: facts.refundedOrPendingMinor,
     supersedesId: input.supersedesId,
     traceId: input.traceId,
   };
@@ -87,11 +85,13 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
   const [proposal] = await asSql(tx).query<Proposal>(sql`
     INSERT INTO "Proposal" ("id", "tenantId", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
                             "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
-                            "hash", "expiresAt", "requiredApprovals", "policyVersion", "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt")
+                            "hash", "expiresAt", "requiredApprovals", "policyVersion", "sourceProvider", "sourceCapturedMinor", "sourceRefundedMinor",
+                            "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt")
     VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
             ${row.requestedByStaffId}::uuid, ${row.channelId}::uuid, ${row.endUserId}, ${row.amountMinor}::int, ${row.currency}, ${row.recipientKind},
             ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
-            (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.supersedesId}::uuid,
+            (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.sourceProvider},
+            ${row.sourceCapturedMinor}::int, ${row.sourceRefundedMinor}::int, ${row.supersedesId}::uuid,
             ${row.traceId}, ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING *`);
   if (!proposal) throw new Error("proposal insert returned no row");
@@ -104,8 +104,8 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
 }
 
 /**
- * What a new proposal for an order is built from, as it is now: the refunds that succeeded or are pending
- * and the open proposals (the sums of refundableLeft), the order's original payment, and the tenant's
+ * What a new proposal for an order is built from, as it is now: the refunds holding money back and the open
+ * proposals (the sums of refundableSumsSql, refundable-left.ts), the order's original payment, and the tenant's
  * policy (approval expiry, dual-approval threshold, policy version, cool-down, reviewer webhook, Slack webhook).
  */
 export type ProposalFacts = {
@@ -136,21 +136,16 @@ export type ProposalFactsRow = {
   payDisplay: string | null;
   payAmountMinor: number | null;
   payCurrency: string | null;
+  payProvider: string | null;
   payCreatedAt: Date | null;
 };
 
 /** Lateral joins for `SELECT … FROM (SELECT 1) one <joins>`: one row (none when the tenant does not exist). */
 export function proposalFactsJoins(tenantId: string, orderId: string, now: Date): Prisma.Sql {
-  const refundStatuses = [refundStatus.succeeded, refundStatus.pending];
-  const inPayment = [...inPaymentStatuses];
   return Prisma.sql`
+    CROSS JOIN LATERAL (${refundableSumsSql(orderId, now)}) sums
     CROSS JOIN LATERAL (
-      SELECT (SELECT coalesce(sum(r."amountMinor"), 0) FROM "Refund" r
-                WHERE r."orderId" = ${orderId}::uuid AND r."status" = ANY(${refundStatuses}::"RefundStatus"[]))::bigint AS "factsRefundedMinor",
-             (SELECT coalesce(sum(p."amountMinor"), 0) FROM "Proposal" p
-                WHERE p."orderId" = ${orderId}::uuid
-                  AND (p."status" = ANY(${inPayment}::"ProposalStatus"[])
-                       OR (p."status" = ${proposalStatus.pendingApproval}::"ProposalStatus" AND p."expiresAt" > (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'))))::bigint AS "factsOpenMinor",
+      SELECT sums."leftRefundedMinor" AS "factsRefundedMinor", sums."leftOpenMinor" AS "factsOpenMinor",
              t."approvalExpiryMinutes" AS "factsApprovalExpiryMinutes", t."dualApprovalThresholdMinor" AS "factsDualApprovalThresholdMinor",
              t."policyVersion" AS "factsPolicyVersion", t."rejectionCooldownMinutes" AS "factsRejectionCooldownMinutes",
              t."reviewWebhookUrl" AS "factsReviewWebhookUrl", t."slackWebhookUrl" AS "factsSlackWebhookUrl"
@@ -159,7 +154,7 @@ export function proposalFactsJoins(tenantId: string, orderId: string, now: Date)
     LEFT JOIN LATERAL (
       SELECT y."id" AS "payId", y."tenantId" AS "payTenantId", y."orderId" AS "payOrderId", y."method"::text AS "payMethod",
              y."providerPaymentRef" AS "payProviderPaymentRef", y."holderName" AS "payHolderName", y."display" AS "payDisplay",
-             y."amountMinor" AS "payAmountMinor", y."currency" AS "payCurrency", y."createdAt" AS "payCreatedAt"
+             y."amountMinor" AS "payAmountMinor", y."currency" AS "payCurrency", y."provider"::text AS "payProvider", y."createdAt" AS "payCreatedAt"
         FROM "Payment" y WHERE y."orderId" = ${orderId}::uuid AND y."tenantId" = ${tenantId}::uuid
        ORDER BY y."createdAt" ASC LIMIT 1
     ) pay ON true`;
@@ -180,6 +175,7 @@ export function proposalFactsOf(r: ProposalFactsRow): ProposalFacts {
           display: r.payDisplay!,
           amountMinor: r.payAmountMinor!,
           currency: r.payCurrency!,
+          provider: r.payProvider as PaymentSource,
           createdAt: r.payCreatedAt!,
         }
       : null,

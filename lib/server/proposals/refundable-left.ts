@@ -1,47 +1,68 @@
 import "server-only";
 import { refundableMinor } from "@/lib/domain/money";
 import { inPaymentStatuses, proposalStatus } from "@/lib/domain/proposal-state";
-import { refundStatus } from "@/lib/domain/refund-state";
-import type { Prisma } from "@/lib/server/db/generated/client";
+import { holdingRefundStatuses } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
+import { Prisma } from "@/lib/server/db/generated/client";
+import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
 
 /**
  * The proposals of an order that hold money back at `now`: being paid, or awaiting review and not past
  * their expiry. A pending proposal past its expiry holds nothing back, whether or not the sweep has
- * marked it `expired` yet (so `lookup_order` and a new prepare agree with get_refund_status).
+ * marked it `expired` yet (so `lookup_order` and a new prepare agree with get_refund_status). The Prisma
+ * form lists them (lookup_order); the sum below is the SQL form of the same rule.
  */
 export function openAt(now: Date): Prisma.ProposalWhereInput {
   return { OR: [{ status: { in: [...inPaymentStatuses] } }, { status: proposalStatus.pendingApproval, expiresAt: { gt: now } }] };
 }
 
-/** The open proposals of one order at `now`, optionally not counting one. */
+/** The open proposals of one order at `now`, optionally not counting one (the reviewer's list of them). */
 export function openProposalsWhere(orderId: string, now: Date, excludeId?: string): Prisma.ProposalWhereInput {
   return { orderId, ...(excludeId ? { id: { not: excludeId } } : {}), ...openAt(now) };
 }
 
 export type RefundableLeft = { leftMinor: number; refundedOrPendingMinor: number; openProposalsMinor: number };
 
+/** The columns `refundableSumsSql` yields (int8 sums: bigint as node-postgres and Prisma read them). */
+export type RefundableSumsRow = { leftRefundedMinor: bigint | number; leftOpenMinor: bigint | number };
+
 /**
- * What may still be proposed for refund on an order: captured − refunds that succeeded or are pending −
- * open proposals (optionally not counting one, the proposal being checked). The one place this sum is
- * made; callers hold the order's row lock when they act on the answer.
+ * THE definition of what an order holds back, as one SQL sub-select (one row, two columns): refunds in our
+ * ledger that hold money back (pending, requires_action, succeeded — made here or anywhere else, origin local or
+ * external) and the open proposals (optionally not counting one: the proposal being checked). lookup_order,
+ * prepare (inlined into its one read, build-proposal.ts), approval and execution (proposal-guards.ts) all use
+ * it; `leftOf` turns it into what is left. tests/integration/refundable-left.property.test.ts checks it against
+ * an independent model over random ledgers.
+ */
+export function refundableSumsSql(orderId: string, now: Date, excludeProposalId: string | null = null): Prisma.Sql {
+  const holding = [...holdingRefundStatuses];
+  const inPayment = [...inPaymentStatuses];
+  return Prisma.sql`
+    SELECT (SELECT coalesce(sum(r."amountMinor"), 0) FROM "Refund" r
+              WHERE r."orderId" = ${orderId}::uuid AND r."status" = ANY(${holding}::"RefundStatus"[]))::bigint AS "leftRefundedMinor",
+           (SELECT coalesce(sum(p."amountMinor"), 0) FROM "Proposal" p
+              WHERE p."orderId" = ${orderId}::uuid AND (${excludeProposalId}::uuid IS NULL OR p."id" <> ${excludeProposalId}::uuid)
+                AND (p."status" = ANY(${inPayment}::"ProposalStatus"[])
+                     OR (p."status" = ${proposalStatus.pendingApproval}::"ProposalStatus"
+                         AND p."expiresAt" > (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'))))::bigint AS "leftOpenMinor"`;
+}
+
+/** What is left to refund from a row of `refundableSumsSql` and the order's capture. */
+export function leftOf(capturedMinor: number, row: RefundableSumsRow): RefundableLeft {
+  const refundedOrPendingMinor = Number(row.leftRefundedMinor);
+  const openProposalsMinor = Number(row.leftOpenMinor);
+  return { leftMinor: refundableMinor({ capturedMinor, refundedOrPendingMinor, openProposalsMinor }), refundedOrPendingMinor, openProposalsMinor };
+}
+
+/**
+ * What may still be proposed for refund on an order: captured − refunds holding money back − open proposals
+ * (optionally not counting one). Callers hold the order's row lock when they act on the answer.
  */
 export async function refundableLeft(
-  tx: Tx,
+  tx: Tx | SqlClient,
   order: { id: string; capturedMinor: number },
   opts: { now: Date; excludeProposalId?: string },
 ): Promise<RefundableLeft> {
-  // Sequential on purpose: one transaction is one connection.
-  const refunds = await tx.refund.aggregate({
-    where: { orderId: order.id, status: { in: [refundStatus.succeeded, refundStatus.pending] } },
-    _sum: { amountMinor: true },
-  });
-  const open = await tx.proposal.aggregate({ where: openProposalsWhere(order.id, opts.now, opts.excludeProposalId), _sum: { amountMinor: true } });
-  const refundedOrPendingMinor = refunds._sum.amountMinor ?? 0;
-  const openProposalsMinor = open._sum.amountMinor ?? 0;
-  return {
-    leftMinor: refundableMinor({ capturedMinor: order.capturedMinor, refundedOrPendingMinor, openProposalsMinor }),
-    refundedOrPendingMinor,
-    openProposalsMinor,
-  };
+  const [row] = await asSql(tx).query<RefundableSumsRow>(sql`${refundableSumsSql(order.id, opts.now, opts.excludeProposalId ?? null)}`);
+  return leftOf(order.capturedMinor, row!);
 }

@@ -1,92 +1,34 @@
-// The sandbox payment provider: a plain node:http server speaking a subset of Stripe's refunds API
-// (form-encoded requests, Stripe-shaped JSON, Stripe's idempotency semantics), with its own PostgreSQL
-// store, switchable faults and signed webhooks. See docs/provider-sandbox.md.
+// The sandbox's HTTP routes: the Stripe-shaped API (`/v1/refunds`, …) behind the API keys, and the control
+// endpoint behind its own token. Pure request handling; the process around it is server.ts.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import pg from "pg";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type pg from "pg";
 import { handleControl, type ControlState } from "./control";
-import { FaultBoard, type FaultMatch } from "./faults";
+import type { FaultBoard, FaultMatch } from "./faults";
 import { canonicalForm, FormError, parseStripeForm, type FormObject } from "./form";
 import { newId } from "./ids";
 import { stripeError, type ErrorAnswer } from "./objects";
-import { createRefund, listRefunds, REFUND_MODES, retrieveRefund, settleDueRefunds, validateCreateRefund, type Answer, type Behaviour } from "./refunds";
-import { ensureDatabase, ensureSchema, inTransaction } from "./schema";
-import { deliverDueEvents, type WebhookTarget } from "./webhooks";
-
-export type SandboxProviderOptions = {
-  /** URL of the sandbox's own database (created when missing, on the same server). */
-  databaseUrl: string;
-  /** 0 (default) picks a free port. */
-  port?: number;
-  host?: string;
-  /** Accepted secret keys (`sk_test_…`); requests must send one as `Authorization: Bearer`. */
-  apiKey: string | string[];
-  /** Bearer token of the `/__control/…` endpoints. */
-  controlToken: string;
-  webhookUrl?: string;
-  webhookSecret?: string;
-  /** Webhook retries: attempts in all (default 8) and the first backoff (default 500 ms, doubling). */
-  webhookMaxAttempts?: number;
-  webhookBaseDelayMs?: number;
-  /** How often pending refunds and due webhooks are looked at (default 100 ms). */
-  tickMs?: number;
-  log?: (line: string) => void;
-};
-
-export type SandboxProvider = { url: string; port: number; close: () => Promise<void> };
+import { createRefund, listRefunds, retrieveRefund, validateCreateRefund, type Answer, type Behaviour } from "./refunds";
+import { inTransaction } from "./store";
 
 const MAX_BODY = 64 * 1024;
 const IDEMPOTENCY_NAMESPACE = "sandbox-idempotency";
 
-export async function startSandboxProvider(options: SandboxProviderOptions): Promise<SandboxProvider> {
-  const log = options.log ?? (() => undefined);
-  const apiKeys = (Array.isArray(options.apiKey) ? options.apiKey : [options.apiKey]).filter(Boolean);
-  if (apiKeys.length === 0) throw new Error("the sandbox needs at least one API key");
-  if (!options.controlToken) throw new Error("the sandbox needs a control token");
-  if (options.webhookUrl && !options.webhookSecret) throw new Error("a webhook URL needs a webhook secret");
+export type RoutesContext = {
+  pool: pg.Pool;
+  faults: FaultBoard;
+  apiKeys: string[];
+  controlToken: string;
+  control: ControlState;
+  behaviour: () => Behaviour;
+  withEvents: boolean;
+  stats: Record<string, number>;
+};
 
-  await ensureDatabase(options.databaseUrl);
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
-  let stopping = false;
-  pool.on("error", (error) => {
-    if (!stopping) log(`database pool error: ${error.message}`);
-  });
-  await ensureSchema(pool);
-
-  const faults = new FaultBoard();
-  const stats: Record<string, number> = { createRefund: 0, replayed: 0, idempotencyConflicts: 0, idempotencyMismatches: 0, failed5xx: 0, hung: 0, dropped: 0 };
-  const stored = await pool.query<{ value: Behaviour }>("SELECT value FROM settings WHERE key = 'behaviour'");
-  let behaviour: Behaviour = stored.rows[0]?.value ?? { mode: "succeed", delayMs: 500 };
-  const webhook: WebhookTarget | null = options.webhookUrl
-    ? {
-        url: options.webhookUrl,
-        secret: options.webhookSecret!,
-        maxAttempts: options.webhookMaxAttempts ?? 8,
-        baseDelayMs: options.webhookBaseDelayMs ?? 500,
-        timeoutMs: 5_000,
-      }
-    : null;
-  const control: ControlState = {
-    pool,
-    faults,
-    get behaviour() {
-      return behaviour;
-    },
-    setBehaviour: async (b) => {
-      if (!REFUND_MODES.includes(b.mode)) throw new Error(`unknown refund mode ${b.mode}`);
-      await pool.query("INSERT INTO settings (key, value) VALUES ('behaviour', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [
-        JSON.stringify(b),
-      ]);
-      behaviour = b;
-    },
-    withEvents: webhook !== null,
-    stats,
-  };
-
+export function sandboxRoutes(ctx: RoutesContext) {
+  const { pool, faults, apiKeys, control, stats } = ctx;
   /** Requests held open on purpose (accept_then_hang); destroyed at shutdown. */
   const parked = new Set<ServerResponse>();
-  const sockets = new Set<Socket>();
 
   const send = (res: ServerResponse, answer: Answer, headers: Record<string, string> = {}) => {
     if (res.headersSent || res.destroyed) return;
@@ -199,7 +141,7 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
           headers: { "idempotent-replayed": "true", "original-request": saved.request_id },
         };
       }
-      const answer = await createRefund(client, params, { behaviour, idempotencyKey, withEvents: webhook !== null });
+      const answer = await createRefund(client, params, { behaviour: ctx.behaviour(), idempotencyKey, withEvents: ctx.withEvents });
       // Stripe saves the result of every request that started executing, errors included.
       if (idempotencyKey !== null) {
         await client.query(
@@ -229,7 +171,7 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
 
     if (url.pathname.startsWith("/__control/")) {
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
-      if (url.pathname !== "/__control/health" && !safeEqual(token, options.controlToken))
+      if (url.pathname !== "/__control/health" && !safeEqual(token, ctx.controlToken))
         return send(res, stripeError(401, "invalid_request_error", "Invalid control token."));
       let body: unknown = undefined;
       if (raw.length > 0) {
@@ -267,59 +209,7 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
     );
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-      send(res, stripeError(500, "api_error", "An unknown error occurred."));
-    });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-
-  // Background: settle pending refunds that are due, deliver webhooks. One pass at a time.
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
-  const tick = async () => {
-    await settleDueRefunds(pool, webhook !== null);
-    if (webhook) await deliverDueEvents(pool, webhook, log);
-  };
-  const schedule = () => {
-    if (stopping) return;
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((error: unknown) => log(`background pass failed: ${error instanceof Error ? error.message : String(error)}`))
-        .finally(schedule);
-    }, options.tickMs ?? 100);
-  };
-  schedule();
-
-  let closing: Promise<void> | null = null;
-  return {
-    url: `http://${options.host ?? "127.0.0.1"}:${port}`,
-    port,
-    close: () =>
-      (closing ??= (async () => {
-        stopping = true;
-        if (timer) clearTimeout(timer);
-        await running;
-        for (const res of parked) res.destroy();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          setTimeout(() => {
-            for (const socket of sockets) socket.destroy();
-          }, 1_000).unref();
-        });
-        await pool.end();
-      })()),
-  };
+  return { handle, send, parked };
 }
 
 function headerValue(req: IncomingMessage, name: string): string | null {

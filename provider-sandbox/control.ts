@@ -6,7 +6,7 @@ import type { FaultBoard } from "./faults";
 import { newId } from "./ids";
 import { nowUnix } from "./objects";
 import { REFUND_MODES, settleRefund, type Answer, type Behaviour } from "./refunds";
-import { inTransaction } from "./schema";
+import { inTransaction } from "./store";
 
 export const createPaymentIntentInput = z.strictObject({
   id: z

@@ -4,7 +4,7 @@
 import type pg from "pg";
 import type { FormObject, FormValue } from "./form";
 import { newId } from "./ids";
-import { inTransaction } from "./schema";
+import { inTransaction } from "./store";
 import { eventObject, nowUnix, refundObject, stripeError, type ErrorAnswer, type RefundRow, type RefundStatus, type StripeRefund } from "./objects";
 
 export type RefundMode = "succeed" | "pending_then_succeed" | "pending_then_fail" | "pending" | "fail";

@@ -1,0 +1,247 @@
+import "server-only";
+import { proposalStatus } from "@/lib/domain/proposal-state";
+import { refundStatus } from "@/lib/domain/refund-state";
+import { invalidArguments, parseInput, type InputProblem } from "@/lib/domain/validation";
+import { orderBodyInput, orderNumber, type OrderBodyInput } from "@/lib/schemas/orders-api";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { db, type Tx } from "@/lib/server/db/client";
+import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
+import { closePending, orderMismatch } from "@/lib/server/proposals/proposal-guards";
+import { refundableLeft } from "@/lib/server/proposals/refundable-left";
+
+export type UpsertOrderResult = {
+  number: string;
+  created: boolean;
+  changed: boolean;
+  refundable: { minor: number; currency: string };
+  /** Open proposals this change invalidated (their order no longer allows them). */
+  invalidated: string[];
+};
+
+/**
+ * `PUT /api/v1/orders/{number}` and each line of `orders:import`: the order as the shop's system holds it, an
+ * idempotent upsert in one transaction (serialized per order number by an advisory lock, so two pushes of the
+ * same new order cannot both create it). The customer is the one the channel's end-user tokens name in `sub`.
+ * Payments are matched by reference; refunds by reference — those the shop sends enter our ledger with origin
+ * `external`; refunds this product made (origin `local`) are never changed by a push; no refund is ever removed
+ * (one that did not happen is sent as `canceled`). Then every pending proposal of the order is checked against
+ * the order as it now is (the rule approval and execution apply, proposal-guards.ts) and invalidated when it no
+ * longer fits. The write and its audit event commit together; the audit keeps no personal data in clear.
+ */
+export async function upsertOrder(caller: IntegrationCaller, rawNumber: string, raw: unknown, traceId: string, now = new Date()): Promise<UpsertOrderResult> {
+  const number = parseInput(orderNumber, rawNumber, "The order number in the path is not valid.");
+  const body = parseInput(orderBodyInput, raw, "The order is not valid.");
+  return db().$transaction((tx) => upsertOrderIn(tx, caller, number, body, traceId, now), { timeout: 20_000 });
+}
+
+async function upsertOrderIn(tx: Tx, caller: IntegrationCaller, number: string, body: OrderBodyInput, traceId: string, now: Date): Promise<UpsertOrderResult> {
+  const { tenantId } = caller;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`order:${tenantId}:${number}`}, 0))`;
+  const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { currency: true } });
+  const existing = await tx.order.findUnique({ where: { tenantId_number: { tenantId, number } }, select: { id: true, customerId: true } });
+  await checkConsistency(tx, tenantId, existing?.id ?? null, body, tenant.currency);
+  const before = existing ? await snapshot(tx, existing.id) : null;
+
+  const customer = await tx.customer.findUnique({ where: { id: body.customer.id }, select: { tenantId: true, name: true, email: true } });
+  if (customer && customer.tenantId !== tenantId) {
+    // Customer ids are global keys today; an id another shop uses cannot be taken over (and nothing of it is shown).
+    throw problems("The customer id cannot be used.", [
+      { path: "$.customer.id", expected: "an id unique to your shop, e.g. prefixed", message: "not available" },
+    ]);
+  }
+  if (!customer) await tx.customer.create({ data: { id: body.customer.id, tenantId, name: body.customer.name, email: body.customer.email } });
+  else if (customer.name !== body.customer.name || customer.email !== body.customer.email) {
+    await tx.customer.update({ where: { id: body.customer.id }, data: { name: body.customer.name, email: body.customer.email } });
+  }
+
+  const capturedMinor = body.payments.reduce((s, p) => s + p.captured_minor, 0);
+  const items = body.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, unitMinor: i.unit_minor }));
+  const orderData = {
+    customerId: body.customer.id,
+    currency: body.currency,
+    totalMinor: body.total_minor,
+    capturedMinor,
+    items,
+    placedAt: new Date(body.placed_at),
+  };
+  const order = existing
+    ? await tx.order.update({ where: { id: existing.id }, data: orderData, select: { id: true } })
+    : await tx.order.create({ data: { tenantId, number, ...orderData }, select: { id: true } });
+
+  const payments = new Map<string, string>();
+  for (const p of body.payments) {
+    const data = { method: p.method, holderName: p.holder, display: p.display, amountMinor: p.captured_minor, currency: body.currency, provider: p.provider };
+    const row = await tx.payment.upsert({
+      where: { tenantId_providerPaymentRef: { tenantId, providerPaymentRef: p.reference } },
+      create: { tenantId, orderId: order.id, providerPaymentRef: p.reference, ...data },
+      update: data,
+      select: { id: true },
+    });
+    payments.set(p.reference, row.id);
+  }
+  await tx.payment.deleteMany({ where: { orderId: order.id, providerPaymentRef: { notIn: [...payments.keys()] } } });
+
+  for (const r of body.refunds) {
+    const paymentId = payments.get(r.payment_reference ?? body.payments[0]!.reference)!;
+    const found = await tx.refund.findUnique({ where: { tenantId_providerRefundId: { tenantId, providerRefundId: r.reference } }, select: { origin: true } });
+    if (found?.origin === "local") continue; // ours: the execution and its reconciliation keep it
+    const data = {
+      paymentId,
+      amountMinor: r.amount_minor,
+      currency: body.currency,
+      status: r.status,
+      ...(r.created_at ? { createdAt: new Date(r.created_at) } : {}),
+    };
+    await tx.refund.upsert({
+      where: { tenantId_providerRefundId: { tenantId, providerRefundId: r.reference } },
+      create: { tenantId, orderId: order.id, providerRefundId: r.reference, origin: "external", reason: "made outside this product", ...data },
+      update: data,
+    });
+  }
+  const succeeded = await tx.refund.aggregate({ where: { orderId: order.id, status: refundStatus.succeeded }, _sum: { amountMinor: true } });
+  const refunded = succeeded._sum.amountMinor ?? 0;
+  const status =
+    body.status === "canceled" ? "cancelled" : refunded >= capturedMinor && capturedMinor > 0 ? "refunded" : refunded > 0 ? "partially_refunded" : "paid";
+  await tx.order.update({ where: { id: order.id }, data: { status } });
+
+  const after = await snapshot(tx, order.id);
+  const changed = before !== after;
+  const invalidated = changed ? await invalidateUnfitProposals(tx, caller, order.id, traceId, now) : [];
+  const left = await refundableLeft(tx, { id: order.id, capturedMinor }, { now });
+  const outcome = !existing ? "created" : changed ? "updated" : "unchanged";
+  await recordAuditEvent(tx, {
+    tenantId,
+    traceId,
+    actor: { type: "system", id: caller.keyId, authMethod: "integration_key" },
+    action: "orders:upsert",
+    outcome,
+    endUser: body.customer.id,
+    data: {
+      number,
+      currency: body.currency,
+      totalMinor: body.total_minor,
+      capturedMinor,
+      status,
+      payments: body.payments.length,
+      refunds: body.refunds.length,
+      refundableMinor: left.leftMinor,
+      invalidated,
+      customer: { email: body.customer.email, name: body.customer.name },
+    },
+    redaction: { clear: ["number", "currency", "totalMinor", "capturedMinor", "status", "payments", "refunds", "refundableMinor", "invalidated"] },
+  });
+  return { number, created: !existing, changed, refundable: { minor: left.leftMinor, currency: body.currency }, invalidated };
+}
+
+const problems = (message: string, list: InputProblem[]) => invalidArguments(message, list);
+
+/** What a schema cannot say: one currency (the tenant's), unique references, refunds that fit their payment. */
+async function checkConsistency(tx: Tx, tenantId: string, orderId: string | null, body: OrderBodyInput, tenantCurrency: string): Promise<void> {
+  const list: InputProblem[] = [];
+  if (body.currency !== tenantCurrency)
+    list.push({ path: "$.currency", expected: tenantCurrency, message: `this tenant keeps its books in ${tenantCurrency}` });
+  const refs = body.payments.map((p) => p.reference);
+  refs.forEach((ref, i) => {
+    if (refs.indexOf(ref) !== i) list.push({ path: `$.payments[${i}].reference`, expected: "a reference not repeated", message: "sent twice" });
+  });
+  const refundRefs = body.refunds.map((r) => r.reference);
+  const holding = new Map<string, number>();
+  body.refunds.forEach((r, i) => {
+    if (refundRefs.indexOf(r.reference) !== i) list.push({ path: `$.refunds[${i}].reference`, expected: "a reference not repeated", message: "sent twice" });
+    const to = r.payment_reference ?? refs[0]!;
+    if (!refs.includes(to))
+      list.push({ path: `$.refunds[${i}].payment_reference`, expected: "one of the order's payment references", message: "no such payment" });
+    if (r.status !== refundStatus.failed && r.status !== "canceled") holding.set(to, (holding.get(to) ?? 0) + r.amount_minor);
+  });
+  body.payments.forEach((p, i) => {
+    if ((holding.get(p.reference) ?? 0) > p.captured_minor)
+      list.push({ path: `$.payments[${i}].captured_minor`, expected: "at least the refunds made on it", message: "refunds exceed what was captured" });
+  });
+  const taken = await tx.payment.findMany({ where: { tenantId, providerPaymentRef: { in: refs } }, select: { providerPaymentRef: true, orderId: true } });
+  for (const t of taken) {
+    if (t.orderId !== orderId)
+      list.push({
+        path: `$.payments[${refs.indexOf(t.providerPaymentRef)}].reference`,
+        expected: "a payment of this order",
+        message: "belongs to another order",
+      });
+  }
+  const refundsTaken = await tx.refund.findMany({
+    where: { tenantId, providerRefundId: { in: refundRefs } },
+    select: { providerRefundId: true, orderId: true },
+  });
+  for (const t of refundsTaken) {
+    if (t.orderId !== orderId)
+      list.push({
+        path: `$.refunds[${refundRefs.indexOf(t.providerRefundId!)}].reference`,
+        expected: "a refund of this order",
+        message: "belongs to another order",
+      });
+  }
+  if (orderId) {
+    const kept = await tx.payment.findMany({
+      where: { orderId, providerPaymentRef: { notIn: refs }, OR: [{ refunds: { some: {} } }, { proposals: { some: {} } }] },
+      select: { providerPaymentRef: true },
+    });
+    for (const k of kept)
+      list.push({
+        path: "$.payments",
+        expected: `the payment ${k.providerPaymentRef} still listed`,
+        message: "a payment with refunds or proposals cannot be removed",
+      });
+  }
+  if (list.length > 0) throw problems(`The order is not consistent: ${list[0]!.path} ${list[0]!.message}.`, list);
+}
+
+/** Everything a push can change, as one string: equal strings = nothing changed (the PUT was a repeat). */
+async function snapshot(tx: Tx, orderId: string): Promise<string> {
+  const o = await tx.order.findUniqueOrThrow({
+    where: { id: orderId },
+    select: {
+      customerId: true,
+      currency: true,
+      totalMinor: true,
+      capturedMinor: true,
+      status: true,
+      items: true,
+      placedAt: true,
+      customer: { select: { name: true, email: true } },
+      payments: {
+        orderBy: { providerPaymentRef: "asc" },
+        select: { providerPaymentRef: true, method: true, holderName: true, display: true, amountMinor: true, provider: true },
+      },
+      refunds: { orderBy: { providerRefundId: "asc" }, select: { providerRefundId: true, amountMinor: true, status: true, paymentId: true, origin: true } },
+    },
+  });
+  return JSON.stringify(o);
+}
+
+/**
+ * Pending proposals of the order that the order as it is now no longer allows (cancelled, recipient or currency
+ * changed, less left than proposed, another customer): invalidated by the guarded UPDATE every decision uses, each
+ * with its audit event. Approved proposals are left to the worker, which revalidates before it pays.
+ */
+async function invalidateUnfitProposals(tx: Tx, caller: IntegrationCaller, orderId: string, traceId: string, now: Date) {
+  const pending = await tx.proposal.findMany({
+    where: { tenantId: caller.tenantId, orderId, status: proposalStatus.pendingApproval },
+    include: { order: true, payment: true },
+  });
+  const invalidated: string[] = [];
+  for (const p of pending) {
+    const reason = p.order.customerId !== p.customerId ? "customer_changed" : await orderMismatch(tx, p, now);
+    if (!reason) continue;
+    if (!(await closePending(tx, p.id, { status: proposalStatus.invalidated, invalidationReason: reason, decidedAt: now }))) continue;
+    invalidated.push(p.id);
+    await recordAuditEvent(tx, {
+      tenantId: caller.tenantId,
+      traceId: p.traceId,
+      actor: { type: "system", id: caller.keyId, authMethod: "integration_key" },
+      action: "proposal:invalidate",
+      outcome: proposalStatus.invalidated,
+      proposal: { id: p.id, hash: p.hash },
+      data: { reason, source: "orders_api", apiTraceId: traceId },
+      redaction: { clear: ["reason", "source", "apiTraceId"] },
+    });
+  }
+  return invalidated;
+}

@@ -1,0 +1,233 @@
+// The Orders API (docs/systems-of-record.md): integration keys issued by an admin (shown once, hash stored,
+// scopes, expiry, revoke, audited), PUT/GET /api/v1/orders/{number} through the real route handlers: idempotent
+// upserts, the problems shape, 401/403, tenant isolation, the customer linked by the end-user token's `sub`,
+// and a change that invalidates an open proposal. All against the real database.
+import { describe, expect, it } from "vitest";
+import { GET as orderGET, PUT as orderPUT } from "@/app/api/v1/orders/[number]/route";
+import { isAppError } from "@/lib/domain/outcome";
+import { db } from "@/lib/server/db/client";
+import { hashIntegrationKey } from "@/lib/server/integrations/authenticate-integration-key";
+import { issueIntegrationKey } from "@/lib/server/integrations/issue-integration-key";
+import { listIntegrationKeys } from "@/lib/server/integrations/list-integration-keys";
+import { revokeIntegrationKey } from "@/lib/server/integrations/revoke-integration-key";
+import { actorFor, staffOf } from "../support/actors";
+import { anthropicCall, ES, headersFor, send, tokenFor, US } from "./gateway-support";
+
+const adminOf = (slug: string) => actorFor(staffOf(slug, "admin").email);
+const keyFor = async (slug: string, scopes: string[] = ["orders:write", "orders:read"]) =>
+  (await issueIntegrationKey(await adminOf(slug), { label: "Shop", scopes })).key;
+
+let seq = 0;
+const fresh = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
+
+function orderBody(over: Record<string, unknown> = {}, customer = "cus_api_jane") {
+  return {
+    customer: { id: customer, email: "jane.doe@example.com", name: "Jane Doe" },
+    currency: "EUR",
+    total_minor: 5000,
+    status: "paid",
+    placed_at: "2026-11-30T10:00:00Z",
+    items: [{ sku: "MUG-1", name: "Mug", quantity: 1, unit_minor: 5000 }],
+    payments: [
+      { provider: "manual", reference: `pay_${fresh("m")}`, method: "bank_transfer", captured_minor: 5000, holder: "Jane Doe", display: "IBAN ES•• 4321" },
+    ],
+    refunds: [],
+    ...over,
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read by field name in assertions
+type Body = Record<string, any>;
+
+async function put(number: string, body: unknown, key: string | null) {
+  const res = await orderPUT(
+    new Request(`http://localhost/api/v1/orders/${number}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+    { params: Promise.resolve({ number }) },
+  );
+  return { status: res.status, body: (await res.json()) as Body };
+}
+async function get(number: string, key: string) {
+  const res = await orderGET(new Request(`http://localhost/api/v1/orders/${number}`, { headers: { authorization: `Bearer ${key}` } }), {
+    params: Promise.resolve({ number }),
+  });
+  return { status: res.status, body: (await res.json()) as Body };
+}
+
+describe("integration keys", () => {
+  it("shown once and stored as a hash; listed without it; revoked → 401 at once; every change audited", async () => {
+    const admin = await adminOf(ES);
+    const issued = await issueIntegrationKey(admin, { label: "Shopify bridge", scopes: ["orders:write"] });
+    expect(issued.key).toMatch(/^igk_[A-Za-z0-9_-]{43}$/);
+    const row = await db().integrationKey.findUniqueOrThrow({ where: { id: issued.id } });
+    expect(row.keyHash).toBe(hashIntegrationKey(issued.key));
+    expect(JSON.stringify(row)).not.toContain(issued.key);
+    expect((await put(fresh("ORD"), orderBody(), issued.key)).status).toBe(201);
+
+    await revokeIntegrationKey(admin, issued.id);
+    const after = await put(fresh("ORD"), orderBody(), issued.key);
+    expect(after.status).toBe(401);
+    expect(after.body).toMatchObject({ code: "unauthenticated" });
+    expect((await revokeIntegrationKey(admin, issued.id)).alreadyRevoked).toBe(true);
+
+    const events = await db().auditEvent.findMany({
+      where: { tenantId: admin.tenantId, action: { in: ["admin:issue_integration_key", "admin:revoke_integration_key"] } },
+    });
+    expect(events.map((e) => e.action).sort()).toEqual(["admin:issue_integration_key", "admin:revoke_integration_key"]);
+    expect(JSON.stringify(events)).not.toContain(issued.key);
+  });
+
+  it("listed without the key or its hash; only admins issue keys", async () => {
+    const admin = await adminOf(ES);
+    const created = await issueIntegrationKey(admin, { label: "ERP", scopes: ["orders:read", "orders:read"] });
+    expect(created.scopes).toEqual(["orders:read"]);
+    const text = JSON.stringify(await listIntegrationKeys(admin));
+    expect(text).toContain(created.id);
+    expect(text).not.toContain(created.key);
+    expect(text).not.toContain(hashIntegrationKey(created.key));
+    expect(JSON.stringify(await listIntegrationKeys(await adminOf(US)))).not.toContain(created.id);
+    const reviewer = await actorFor(staffOf(ES, "reviewer").email);
+    await expect(issueIntegrationKey(reviewer, { label: "x", scopes: ["orders:write"] })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(revokeIntegrationKey(await adminOf(US), created.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("refuses a past expiry, unknown scopes, and answers 401 for an expired key", async () => {
+    const admin = await adminOf(ES);
+    const refusal = async (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: unknown) => (isAppError(e) ? e.code : "thrown"),
+      );
+    expect(await refusal(issueIntegrationKey(admin, { label: "x", scopes: ["orders:write"], expiresAt: "2020-01-01T00:00:00Z" }))).toBe("invalid_arguments");
+    expect(await refusal(issueIntegrationKey(admin, { label: "x", scopes: ["refunds:write"] }))).toBe("invalid_arguments");
+    const issued = await issueIntegrationKey(admin, { label: "short", scopes: ["orders:write"], expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await db().integrationKey.update({ where: { id: issued.id }, data: { expiresAt: new Date(Date.now() - 1) } });
+    expect((await put(fresh("ORD"), orderBody(), issued.key)).status).toBe(401);
+  });
+});
+
+describe("PUT/GET /api/v1/orders/{number}", () => {
+  it("creates (201), repeats unchanged (200, changed:false), updates (200, changed:true); GET returns it with the refundable amount", async () => {
+    const key = await keyFor(ES);
+    const number = fresh("ORD");
+    const body = orderBody();
+    const created = await put(number, body, key);
+    expect(created).toMatchObject({ status: 201, body: { number, refundable: { minor: 5000, currency: "EUR" }, changed: true } });
+    expect(await put(number, body, key)).toMatchObject({ status: 200, body: { changed: false } });
+    const refunded = { ...body, refunds: [{ reference: `re_ext_${number}`, amount_minor: 1200, status: "succeeded", created_at: "2026-11-30T12:00:00Z" }] };
+    expect(await put(number, refunded, key)).toMatchObject({ status: 200, body: { changed: true, refundable: { minor: 3800 } } });
+    expect(await put(number, refunded, key)).toMatchObject({ status: 200, body: { changed: false, refundable: { minor: 3800 } } });
+
+    const got = await get(number, key);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ number, status: "partially_refunded", captured_minor: 5000, refundable: { minor: 3800, currency: "EUR" } });
+    expect(got.body.refunds).toEqual([expect.objectContaining({ reference: `re_ext_${number}`, origin: "external", amount_minor: 1200 })]);
+    const rows = await db().order.count({ where: { number } });
+    expect(rows).toBe(1);
+
+    const events = await db().auditEvent.findMany({ where: { action: "orders:upsert", data: { path: ["number"], equals: number } }, orderBy: { pos: "asc" } });
+    expect(events.map((e) => e.outcome)).toEqual(["created", "unchanged", "updated", "unchanged"]);
+    // Personal data never in clear in the audit trail.
+    expect(JSON.stringify(events)).not.toContain("jane.doe@example.com");
+    expect(JSON.stringify(events)).not.toContain("Jane Doe");
+  });
+
+  it("bad input → 400 with every problem and its path; not JSON → 400; never a 500", async () => {
+    const key = await keyFor(ES);
+    const bad = await put(fresh("ORD"), { ...orderBody(), total_minor: -1, amount: 5, payments: [] }, key);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe("invalid_arguments");
+    const paths = (bad.body.problems as { path: string }[]).map((p) => p.path);
+    expect(paths).toEqual(expect.arrayContaining(["$.total_minor", "$.payments"]));
+    expect(bad.body.problems[0]).toEqual({ path: expect.any(String), expected: expect.any(String), message: expect.any(String) });
+    expect(await put(fresh("ORD"), "{not json", key)).toMatchObject({ status: 400, body: { code: "invalid_arguments", problems: [{ path: "$" }] } });
+    expect((await put("bad number!", orderBody(), key)).status).toBe(400);
+    // Semantics a schema cannot see: the tenant's currency, refunds beyond the capture.
+    const wrongCurrency = await put(fresh("ORD"), orderBody({ currency: "USD" }), key);
+    expect(wrongCurrency.body.problems).toEqual([expect.objectContaining({ path: "$.currency", expected: "EUR" })]);
+    const tooMuch = await put(fresh("ORD"), orderBody({ refunds: [{ reference: `re_${fresh("x")}`, amount_minor: 5001, status: "pending" }] }), key);
+    expect(tooMuch.body.problems).toEqual([expect.objectContaining({ path: "$.payments[0].captured_minor" })]);
+    // Exactly the capture is fine; a failed refund holds nothing back.
+    const exact = orderBody({
+      refunds: [
+        { reference: `re_${fresh("x")}`, amount_minor: 5000, status: "succeeded" },
+        { reference: `re_${fresh("y")}`, amount_minor: 5000, status: "failed" },
+      ],
+    });
+    expect(await put(fresh("ORD"), exact, key)).toMatchObject({ status: 201, body: { refundable: { minor: 0 } } });
+  });
+
+  it("401 without or with a wrong key; 403 for a key without the scope", async () => {
+    expect((await put(fresh("ORD"), orderBody(), null)).status).toBe(401);
+    expect((await put(fresh("ORD"), orderBody(), `igk_${"x".repeat(43)}`)).status).toBe(401);
+    const readOnly = await keyFor(ES, ["orders:read"]);
+    const refused = await put(fresh("ORD"), orderBody(), readOnly);
+    expect(refused).toMatchObject({ status: 403, body: { code: "permission_denied", error: { reason: "scope", scope: "orders:write" } } });
+    const writeOnly = await keyFor(ES, ["orders:write"]);
+    expect((await get("ORD-1001", writeOnly)).status).toBe(403);
+  });
+
+  it("another tenant's key sees nothing and cannot take over a payment, refund or customer id", async () => {
+    const es = await keyFor(ES);
+    const us = await keyFor(US);
+    const number = fresh("ORD");
+    const body = orderBody({}, "cus_api_shared");
+    expect((await put(number, body, es)).status).toBe(201);
+    const foreign = await get(number, us);
+    expect(foreign).toMatchObject({ status: 404, body: { code: "not_found" } });
+    expect(JSON.stringify(foreign.body)).not.toContain("Jane");
+    const demoOrder = await get("ORD-1001", us);
+    expect(demoOrder.status).toBe(404);
+    // The US tenant pushing an order with the ES customer's id is refused, and the ES customer is untouched.
+    const taken = await put(fresh("ORD"), orderBody({ currency: "USD" }, "cus_api_shared"), us);
+    expect(taken).toMatchObject({ status: 400, body: { problems: [expect.objectContaining({ path: "$.customer.id" })] } });
+    expect(JSON.stringify(taken.body)).not.toContain("Jane");
+    const theirPayment = orderBody({ currency: "USD", payments: body.payments }, "cus_api_us_only");
+    expect((await put(fresh("ORD"), theirPayment, us)).status).toBe(201); // payment references are per tenant
+  });
+
+  it("the customer is the end-user token's sub: the agent finds the pushed order and prepares the server-derived amount", async () => {
+    const key = await keyFor(ES);
+    const number = fresh("ORD");
+    const customer = `cus_api_${fresh("c").replace(/-/g, "_")}`;
+    await put(number, orderBody({ refunds: [{ reference: `re_${fresh("x")}`, amount_minor: 700, status: "succeeded" }] }, customer), key);
+    const token = await tokenFor(ES, customer);
+    const looked = await send(anthropicCall("lookup_order", { order_id: number }), headersFor({ token }));
+    expect(looked.content).toMatchObject({ code: "ok", result: { order_id: number, refundable: { minor: 4300, currency: "EUR" } } });
+    const prepared = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token }));
+    expect(prepared.content).toMatchObject({ code: "approval_required", result: { amount: { minor: 4300, currency: "EUR" } } });
+    // Another customer's token does not see it.
+    const other = await send(anthropicCall("lookup_order", { order_id: number }), headersFor({ token: await tokenFor(ES, "cus_api_someone_else") }));
+    expect(other.content.code).toBe("not_found");
+  });
+
+  it("a change that leaves less than an open proposal invalidates it (audited); a repeat of the same body does not", async () => {
+    const key = await keyFor(ES);
+    const number = fresh("ORD");
+    const customer = `cus_api_${fresh("c").replace(/-/g, "_")}`;
+    const body = orderBody({}, customer);
+    await put(number, body, key);
+    const token = await tokenFor(ES, customer);
+    const prepared = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token }));
+    const proposalId = (prepared.content.result as { proposal_id: string }).proposal_id;
+    expect((await put(number, body, key)).body.changed).toBe(false);
+    expect((await db().proposal.findUniqueOrThrow({ where: { id: proposalId } })).status).toBe("pending_approval");
+
+    // Refunded elsewhere: 1 € back to the customer at the shop's counter.
+    const after = await put(number, { ...body, refunds: [{ reference: `re_${fresh("x")}`, amount_minor: 100, status: "succeeded" }] }, key);
+    expect(after.body).toMatchObject({ changed: true, refundable: { minor: 4900 } });
+    const p = await db().proposal.findUniqueOrThrow({ where: { id: proposalId } });
+    expect(p).toMatchObject({ status: "invalidated", invalidationReason: "amount_no_longer_refundable" });
+    const event = await db().auditEvent.findFirstOrThrow({ where: { proposalId, action: "proposal:invalidate" } });
+    expect(event).toMatchObject({ actorType: "system", authMethod: "integration_key", outcome: "invalidated" });
+
+    // Cancelling the order invalidates the next one too.
+    const again = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token }));
+    const second = (again.content.result as { proposal_id: string }).proposal_id;
+    await put(number, { ...body, status: "canceled", refunds: [] }, key);
+    expect((await db().proposal.findUniqueOrThrow({ where: { id: second } })).invalidationReason).toBe("order_cancelled");
+  });
+});
