@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { SandboxControl } from "@/lib/provider-sandbox/control-client";
+import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { PUT as decisionWebhookPUT } from "@/app/api/admin/channels/[id]/decision-webhook/route";
 import { clearDecisionWebhook, setDecisionWebhook } from "@/lib/server/admin/set-decision-webhook";
 import { db } from "@/lib/server/db/client";
