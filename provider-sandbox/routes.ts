@@ -7,6 +7,7 @@ import { handleControl, type ControlState } from "./control";
 import type { FaultBoard, FaultMatch } from "./faults";
 import { canonicalForm, FormError, parseStripeForm, type FormObject } from "./form";
 import { newId } from "./ids";
+import { retrievePaymentIntent } from "./payment-intents";
 import { stripeError, type ErrorAnswer } from "./objects";
 import { createRefund, listRefunds, retrieveRefund, validateCreateRefund, type Answer, type Behaviour } from "./refunds";
 import { inTransaction } from "./store";
@@ -199,6 +200,11 @@ export function sandboxRoutes(ctx: RoutesContext) {
       return readRoute(req, res, () => listRefunds(pool, form), typeof form.payment_intent === "string" ? form.payment_intent : null);
     }
     if (method === "GET" && refundId) return readRoute(req, res, () => retrieveRefund(pool, decodeURIComponent(refundId)), null);
+    const intentId = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (method === "GET" && intentId) {
+      const id = decodeURIComponent(intentId);
+      return readRoute(req, res, () => retrievePaymentIntent(pool, id), id);
+    }
     return send(
       res,
       stripeError(

@@ -37,6 +37,7 @@ describe("AppError", () => {
       invalidated: 409,
       rejected: 409,
       limit_exceeded: 429,
+      temporarily_unavailable: 503,
       claimed_by_other: 409,
       internal_error: 500,
       unauthenticated: 401,

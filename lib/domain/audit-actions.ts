@@ -6,7 +6,17 @@ import { errorCodes, successCodes } from "./outcome";
 
 export const auditActionGroups = {
   agent: ["tool:lookup_order", "tool:prepare_refund", "tool:get_refund_status", "tool:create_support_ticket", "tool-call", "agent:key_refused"],
-  proposal: ["proposal:approve", "proposal:reject", "proposal:edit", "proposal:reprepare", "proposal:expire", "proposal:claim", "proposal:release_claim"],
+  proposal: [
+    "proposal:approve",
+    "proposal:reject",
+    "proposal:edit",
+    "proposal:reprepare",
+    "proposal:expire",
+    "proposal:invalidate",
+    "proposal:claim",
+    "proposal:release_claim",
+  ],
+  orders: ["orders:upsert"],
   execution: [
     "execution:send",
     "execution:pending",
@@ -26,6 +36,8 @@ export const auditActionGroups = {
     "admin:reissue_setup_link",
     "admin:issue_agent_key",
     "admin:revoke_agent_key",
+    "admin:issue_integration_key",
+    "admin:revoke_integration_key",
     "admin:create_channel",
     "admin:rotate_channel_secret",
     "admin:set_review_webhook",

@@ -12,6 +12,8 @@ export const errorCodes = [
   "invalidated",
   "rejected",
   "limit_exceeded",
+  // A system we must ask (the payment provider, the shop's order source) did not answer; carries retry_after_seconds.
+  "temporarily_unavailable",
   "internal_error",
   // Not a tool outcome: a missing or invalid credential (agent key, staff session). HTTP 401.
   "unauthenticated",
@@ -57,6 +59,7 @@ const httpStatusByCode: Record<ErrorCode, number> = {
   invalidated: 409,
   rejected: 409,
   limit_exceeded: 429,
+  temporarily_unavailable: 503,
   internal_error: 500,
   unauthenticated: 401,
   claimed_by_other: 409,

@@ -59,6 +59,8 @@ export const envSchema = z.object({
   PAYMENT_PROVIDER_WEBHOOK_SECRET: optional(z.string()),
   PAYMENT_PROVIDER_URL: optional(httpUrl),
   PAYMENT_PROVIDER_TIMEOUT_MS: int(1, 120_000, 10_000),
+  /** "0" = derive refundable amounts from the ledger only, never asking the provider (tests without a provider). Default: ask it. */
+  PAYMENT_PROVIDER_LIVE_READS: optional(z.enum(["0", "1"])).transform((v) => v !== "0"),
   WORKER_CONCURRENCY: int(1, 100, 4),
   AUDIT_SEQUENCER_INTERVAL_MS: int(10, 60_000, 100),
   /** Where the signer keeps the last checkpoint it signed per log (lib/server/audit/signer-state.ts); default .data/audit-signer. */
@@ -226,6 +228,11 @@ export function paymentProviderConfig(): PaymentProviderConfig {
     config.port = url.port ? Number(url.port) : config.protocol === "http" ? 80 : 443;
   }
   return config;
+}
+
+/** Whether a payment at the provider is read live at prepare, lookup and execution (docs/systems-of-record.md). */
+export function paymentLiveReads(): boolean {
+  return env().PAYMENT_PROVIDER_LIVE_READS;
 }
 
 // Background jobs (lib/server/jobs, docs/jobs.md).

@@ -12,6 +12,9 @@ await admin.end();
 
 process.env.DATABASE_URL = serverUrl.replace(/\/postgres$/, `/${name}`);
 process.env.APP_MODE = "demo";
+// Refundable amounts from the ledger alone unless a test starts a provider and turns live reads on
+// (tests/integration/systems-of-record.test.ts): most files run without a payment provider process.
+process.env.PAYMENT_PROVIDER_LIVE_READS = "0";
 
 afterAll(async () => {
   const g = globalThis as unknown as { prisma?: { $disconnect(): Promise<void> } };

@@ -7,6 +7,7 @@ import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { lockProposal, orderMismatch, storedIntact } from "@/lib/server/proposals/proposal-guards";
+import { refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { applyProviderAnswer } from "./apply-provider-answer";
 import { executionTimings } from "@/lib/server/env";
 
@@ -70,7 +71,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
   const now = new Date();
   const approvals = await tx.approval.findMany({ where: { proposalId } });
   const maxAgeMs = p.tenant.maxApprovalAgeMinutes * 60_000;
-  const problem = !p.tenant.active
+  let problem = !p.tenant.active
     ? "tenant_inactive"
     : !storedIntact(p)
       ? "stored_hash_mismatch"
@@ -79,6 +80,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
         : approvals.some((a) => now.getTime() - a.createdAt.getTime() > maxAgeMs)
           ? "approval_expired"
           : await orderMismatch(tx, p);
+  if (!problem) problem = await providerMismatch(tx, p, now);
   if (problem) {
     // An expired approval is never executed: the proposal ends here and a new one is needed.
     const status = problem === "approval_expired" ? P.expired : P.invalidated;
@@ -124,4 +126,27 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
     tenantId: p.tenantId,
     traceId: p.traceId,
   };
+}
+
+/**
+ * The provider as the truth, once more right before paying: when less is left at the provider (refunds made
+ * elsewhere since approval, counted with this product's other open proposals) than this proposal's amount, it is
+ * `refunded_elsewhere` and never sent — so the total refunded never exceeds the capture. A provider that does not
+ * answer throws: nothing is committed and the job runs again later (no execution row, no key yet).
+ */
+async function providerMismatch(
+  tx: Tx,
+  p: { id: string; orderId: string; recipientRef: string; amountMinor: number; order: { capturedMinor: number }; payment: { provider: string } },
+  now: Date,
+): Promise<string | null> {
+  const live = await refundableLeftLive(
+    tx,
+    { orderId: p.orderId, provider: p.payment.provider, paymentRef: p.recipientRef, ledgerCapturedMinor: p.order.capturedMinor },
+    { now, excludeProposalId: p.id },
+  );
+  if (!live.ok) {
+    if (live.reason === "payment_not_at_provider") return "payment_not_at_provider";
+    throw new Error(`payment provider unavailable before execution: ${live.message}`);
+  }
+  return live.live && live.leftMinor < p.amountMinor ? "refunded_elsewhere" : null;
 }

@@ -3,7 +3,8 @@ import type { LookupOrderInput } from "@/lib/schemas/tools";
 import { holdingRefundStatuses, refundStatus } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
-import { openAt, refundableLeft } from "@/lib/server/proposals/refundable-left";
+import { failure } from "@/lib/domain/agent-protocol";
+import { openAt, refundableLeft, refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { orderNotFound } from "./order-not-found";
 
 /** lookup_order: one order of the verified customer, scoped by tenant and customer in the query itself. */
@@ -13,7 +14,7 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
   const order = await tx.order.findFirst({
     where: { tenantId: ctx.caller.tenantId, number: input.order_id, customerId: ctx.customerId },
     include: {
-      payments: { orderBy: { createdAt: "asc" }, select: { method: true, display: true } },
+      payments: { orderBy: { createdAt: "asc" }, select: { method: true, display: true, provider: true, providerPaymentRef: true } },
       refunds: { select: { amountMinor: true, status: true, origin: true } },
       proposals: {
         // Open as of now: a pending proposal past its expiry is neither listed nor held back.
@@ -31,7 +32,28 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
     .reduce((s, r) => s + r.amountMinor, 0);
   // Refunds made outside this product (the shop's back office, the provider's dashboard): already in the sums above.
   const elsewhere = order.refunds.filter((r) => r.origin === "external" && holdingRefundStatuses.includes(r.status)).reduce((s, r) => s + r.amountMinor, 0);
-  const left = await refundableLeft(tx, order, { now });
+  // The provider as the truth for a payment it holds (docs/systems-of-record.md); the ledger otherwise.
+  const first = order.payments[0];
+  const left = first
+    ? await refundableLeftLive(
+        tx,
+        { orderId: order.id, provider: first.provider, paymentRef: first.providerPaymentRef, ledgerCapturedMinor: order.capturedMinor },
+        { now },
+      )
+    : { ok: true as const, live: false, capturedMinor: order.capturedMinor, ...(await refundableLeft(tx, order, { now })) };
+  if (!left.ok && left.reason === "provider_unavailable") {
+    return {
+      outcome: failure(
+        "temporarily_unavailable",
+        "The payment provider did not answer, so the refundable amount cannot be read now. Try again once after the wait.",
+        {
+          order_id: order.number,
+          retry_after_seconds: 30,
+        },
+      ),
+      audit: { order: order.number, provider: "unavailable" },
+    };
+  }
   const m = (minor: number) => ({ minor, currency: order.currency });
   const items = Array.isArray(order.items) ? (order.items as { sku?: string; name?: string; quantity?: number; unitMinor?: number }[]) : [];
   return {
@@ -42,11 +64,11 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
         status: order.status,
         placed_at: order.placedAt.toISOString(),
         total: m(order.totalMinor),
-        captured: m(order.capturedMinor),
+        captured: m(left.ok ? left.capturedMinor : order.capturedMinor),
         refunded: m(refunded),
         refunds_in_progress: m(pendingRefunds),
         refunded_elsewhere: m(elsewhere),
-        refundable: m(left.leftMinor),
+        refundable: m(left.ok ? left.leftMinor : 0),
         items: items.map((i) => ({ sku: i.sku ?? null, name: i.name ?? null, quantity: i.quantity ?? null, unit_price: m(i.unitMinor ?? 0) })),
         payment: order.payments[0] ? { method: order.payments[0].method, display: order.payments[0].display } : null,
         open_refund_proposals: order.proposals.map((p) => ({

@@ -125,10 +125,10 @@ async function upsertOrderIn(tx: Tx, caller: IntegrationCaller, number: string, 
       payments: body.payments.length,
       refunds: body.refunds.length,
       refundableMinor: left.leftMinor,
-      invalidated,
+      invalidatedProposals: invalidated,
       customer: { email: body.customer.email, name: body.customer.name },
     },
-    redaction: { clear: ["number", "currency", "totalMinor", "capturedMinor", "status", "payments", "refunds", "refundableMinor", "invalidated"] },
+    redaction: { clear: ["number", "currency", "totalMinor", "capturedMinor", "status", "payments", "refunds", "refundableMinor", "invalidatedProposals"] },
   });
   return { number, created: !existing, changed, refundable: { minor: left.leftMinor, currency: body.currency }, invalidated };
 }

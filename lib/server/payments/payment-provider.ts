@@ -75,6 +75,11 @@ export type RetrieveRefundResult = { outcome: "found"; refund: ProviderRefund } 
 
 export type FindRefundsResult = { outcome: "ok"; refunds: ProviderRefund[] } | UnknownOutcome;
 
+/** What the provider holds for one payment, read live: what it captured and every refund on it, made by anyone. */
+export type PaymentSnapshot = { paymentIntent: string; capturedMinor: number; currency: string; refunds: ProviderRefund[] };
+
+export type ReadPaymentResult = { outcome: "ok"; snapshot: PaymentSnapshot } | { outcome: "not_found" } | UnknownOutcome;
+
 export type ProviderWebhookEvent = {
   id: string;
   /** e.g. refund.created, refund.updated, refund.failed */
@@ -91,6 +96,8 @@ export interface PaymentProvider {
   retrieveRefund(refundId: string): Promise<RetrieveRefundResult>;
   /** Every refund of the payment intent whose metadata.proposalId matches, newest first (all pages). */
   findRefunds(query: { paymentIntent: string; proposalId: string }): Promise<FindRefundsResult>;
+  /** The payment intent and all its refunds (both asked at once: one round trip of latency). */
+  readPayment(paymentIntent: string): Promise<ReadPaymentResult>;
   /** Checks a webhook's `Stripe-Signature` over the exact raw body; never throws. */
   verifyWebhook(rawBody: string | Buffer, signatureHeader: string | null | undefined): VerifyWebhookResult;
 }

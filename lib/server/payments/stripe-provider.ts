@@ -9,6 +9,7 @@ import type {
   FindRefundsResult,
   PaymentProvider,
   ProviderRefund,
+  ReadPaymentResult,
   ProviderRefundStatus,
   RetrieveRefundResult,
   UnknownOutcome,
@@ -64,6 +65,32 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
   const unknownFrom = (error: unknown): UnknownOutcome | null => {
     const c = classifyStripeError(error);
     return c.kind === "unknown" ? { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId } : null;
+  };
+
+  /** Every refund of a payment intent, newest first, all pages. */
+  const listAllRefunds = async (paymentIntent: string): Promise<{ outcome: "ok"; refunds: ProviderRefund[] } | { outcome: "not_found" } | UnknownOutcome> => {
+    const found: ProviderRefund[] = [];
+    let startingAfter: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      let list: Stripe.ApiList<Stripe.Refund>;
+      try {
+        list = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100, ...(startingAfter ? { starting_after: startingAfter } : {}) });
+      } catch (error) {
+        const c = classifyStripeError(error);
+        if (c.kind === "not_found") return { outcome: "not_found" };
+        return unknownFrom(error) ?? { outcome: "unknown", cause: "server_error", message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+      }
+      for (const refund of list.data) found.push(toProviderRefund(refund));
+      if (!list.has_more || list.data.length === 0) return { outcome: "ok", refunds: found };
+      startingAfter = list.data[list.data.length - 1]!.id;
+    }
+    return {
+      outcome: "unknown",
+      cause: "server_error",
+      message: `more than ${MAX_LIST_PAGES * 100} refunds on ${paymentIntent}`,
+      statusCode: null,
+      requestId: null,
+    };
   };
 
   return {
@@ -128,28 +155,32 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
     },
 
     async findRefunds({ paymentIntent, proposalId }): Promise<FindRefundsResult> {
-      const found: ProviderRefund[] = [];
-      let startingAfter: string | undefined;
-      for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        let list: Stripe.ApiList<Stripe.Refund>;
-        try {
-          list = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100, ...(startingAfter ? { starting_after: startingAfter } : {}) });
-        } catch (error) {
-          const c = classifyStripeError(error);
-          // Stripe answers 404 for a payment intent it does not know: then it holds no refund of it.
-          if (c.kind === "not_found") return { outcome: "ok", refunds: [] };
-          return unknownFrom(error) ?? { outcome: "unknown", cause: "server_error", message: c.message, statusCode: c.statusCode, requestId: c.requestId };
-        }
-        for (const refund of list.data) if (refund.metadata?.proposalId === proposalId) found.push(toProviderRefund(refund));
-        if (!list.has_more || list.data.length === 0) return { outcome: "ok", refunds: found };
-        startingAfter = list.data[list.data.length - 1]!.id;
+      const all = await listAllRefunds(paymentIntent);
+      // Stripe answers 404 for a payment intent it does not know: then it holds no refund of it.
+      if (all.outcome === "not_found") return { outcome: "ok", refunds: [] };
+      if (all.outcome !== "ok") return all;
+      return { outcome: "ok", refunds: all.refunds.filter((r) => r.metadata.proposalId === proposalId) };
+    },
+
+    async readPayment(paymentIntent: string): Promise<ReadPaymentResult> {
+      const [intent, refunds] = await Promise.all([
+        stripe.paymentIntents.retrieve(paymentIntent).then(
+          (pi) => ({ ok: true as const, pi }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+        listAllRefunds(paymentIntent),
+      ]);
+      if (!intent.ok) {
+        const c = classifyStripeError(intent.error);
+        if (c.kind === "not_found") return { outcome: "not_found" };
+        return unknownFrom(intent.error) ?? { outcome: "unknown", cause: "server_error", message: c.message, statusCode: c.statusCode, requestId: c.requestId };
       }
+      if (refunds.outcome === "not_found") return { outcome: "not_found" };
+      if (refunds.outcome !== "ok") return refunds;
+      const pi = intent.pi;
       return {
-        outcome: "unknown",
-        cause: "server_error",
-        message: `more than ${MAX_LIST_PAGES * 100} refunds on ${paymentIntent}`,
-        statusCode: null,
-        requestId: null,
+        outcome: "ok",
+        snapshot: { paymentIntent: pi.id, capturedMinor: pi.amount_received, currency: pi.currency.toUpperCase(), refunds: refunds.refunds },
       };
     },
 

@@ -5,6 +5,8 @@ import { holdingRefundStatuses } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
+import { paymentLiveReads } from "@/lib/server/env";
+import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 
 /**
  * The proposals of an order that hold money back at `now`: being paid, or awaiting review and not past
@@ -32,14 +34,16 @@ export type RefundableSumsRow = { leftRefundedMinor: bigint | number; leftOpenMi
  * external) and the open proposals (optionally not counting one: the proposal being checked). lookup_order,
  * prepare (inlined into its one read, build-proposal.ts), approval and execution (proposal-guards.ts) all use
  * it; `leftOf` turns it into what is left. tests/integration/refundable-left.property.test.ts checks it against
- * an independent model over random ledgers.
+ * an independent model over random ledgers. `countedAtProvider`: refunds the caller already counted from the
+ * provider's own list (a live read) — each refund is counted once, by its reference.
  */
-export function refundableSumsSql(orderId: string, now: Date, excludeProposalId: string | null = null): Prisma.Sql {
+export function refundableSumsSql(orderId: string, now: Date, excludeProposalId: string | null = null, countedAtProvider: string[] = []): Prisma.Sql {
   const holding = [...holdingRefundStatuses];
   const inPayment = [...inPaymentStatuses];
   return Prisma.sql`
     SELECT (SELECT coalesce(sum(r."amountMinor"), 0) FROM "Refund" r
-              WHERE r."orderId" = ${orderId}::uuid AND r."status" = ANY(${holding}::"RefundStatus"[]))::bigint AS "leftRefundedMinor",
+              WHERE r."orderId" = ${orderId}::uuid AND r."status" = ANY(${holding}::"RefundStatus"[])
+                AND NOT (coalesce(r."providerRefundId", '') = ANY(${countedAtProvider}::text[])))::bigint AS "leftRefundedMinor",
            (SELECT coalesce(sum(p."amountMinor"), 0) FROM "Proposal" p
               WHERE p."orderId" = ${orderId}::uuid AND (${excludeProposalId}::uuid IS NULL OR p."id" <> ${excludeProposalId}::uuid)
                 AND (p."status" = ANY(${inPayment}::"ProposalStatus"[])
@@ -65,4 +69,40 @@ export async function refundableLeft(
 ): Promise<RefundableLeft> {
   const [row] = await asSql(tx).query<RefundableSumsRow>(sql`${refundableSumsSql(order.id, opts.now, opts.excludeProposalId ?? null)}`);
   return leftOf(order.capturedMinor, row!);
+}
+
+/** A payment the provider holds, and the order it belongs to. */
+export type LiveTarget = { orderId: string; provider: string; paymentRef: string; ledgerCapturedMinor: number };
+
+export type LiveLeft =
+  | ({ ok: true; live: boolean; capturedMinor: number } & RefundableLeft)
+  | { ok: false; reason: "provider_unavailable"; message: string }
+  | { ok: false; reason: "payment_not_at_provider" };
+
+/**
+ * What is left to refund with the provider as the truth (docs/systems-of-record.md "Stripe as the truth"): for a
+ * payment at the provider (and live reads on), captured = what the provider captured; refunded = every refund the
+ * provider lists in pending / requires_action / succeeded (made by anyone) + ledger refunds it does not list
+ * (a bank transfer, store credit the shop pushed); minus this product's other open proposals. One provider round
+ * trip (the payment intent and its refunds asked at once). Otherwise the ledger alone (refundableLeft).
+ */
+export async function refundableLeftLive(tx: Tx | SqlClient, target: LiveTarget, opts: { now: Date; excludeProposalId?: string }): Promise<LiveLeft> {
+  if (target.provider !== "stripe" || !paymentLiveReads()) {
+    return {
+      ok: true,
+      live: false,
+      capturedMinor: target.ledgerCapturedMinor,
+      ...(await refundableLeft(tx, { id: target.orderId, capturedMinor: target.ledgerCapturedMinor }, opts)),
+    };
+  }
+  const read = await getPaymentProvider().readPayment(target.paymentRef);
+  if (read.outcome === "not_found") return { ok: false, reason: "payment_not_at_provider" };
+  if (read.outcome !== "ok") return { ok: false, reason: "provider_unavailable", message: read.message };
+  const atProvider = read.snapshot.refunds
+    .filter((r) => (holdingRefundStatuses as readonly string[]).includes(r.status))
+    .reduce((s, r) => s + r.amountMinor, 0);
+  const ids = read.snapshot.refunds.map((r) => r.id);
+  const [row] = await asSql(tx).query<RefundableSumsRow>(sql`${refundableSumsSql(target.orderId, opts.now, opts.excludeProposalId ?? null, ids)}`);
+  const left = leftOf(read.snapshot.capturedMinor, { leftRefundedMinor: Number(row!.leftRefundedMinor) + atProvider, leftOpenMinor: row!.leftOpenMinor });
+  return { ok: true, live: true, capturedMinor: read.snapshot.capturedMinor, ...left };
 }

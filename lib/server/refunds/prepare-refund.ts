@@ -6,6 +6,7 @@ import { sql, type SqlClient } from "@/lib/server/db/pg";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
 import { buildProposal, proposalFactsJoins, proposalFactsOf, type ProposalFactsRow } from "@/lib/server/proposals/build-proposal";
+import { refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { approvalRequired, type PendingProposalAnswer } from "./proposal-answer";
 
 type LockedOrder = { id: string; number: string; currency: string; capturedMinor: number; status: string };
@@ -90,11 +91,40 @@ export async function prepareRefund(tx: SqlClient, input: PrepareRefundInput, ct
       ? seen.latestId
       : null;
 
+  // The provider as the truth: what it captured and every refund on the payment, made anywhere (one round trip,
+  // under the order's lock so nothing of ours changes meanwhile). Not answering → temporarily_unavailable.
+  const live = facts.payment
+    ? await refundableLeftLive(
+        tx,
+        { orderId: order.id, provider: facts.payment.provider, paymentRef: facts.payment.providerPaymentRef, ledgerCapturedMinor: order.capturedMinor },
+        { now },
+      )
+    : null;
+  if (live && !live.ok) {
+    if (live.reason === "payment_not_at_provider") {
+      return {
+        outcome: failure("permission_denied", `The payment of order ${JSON.stringify(order.number)} is not known to the payment provider.`, {
+          order_id: order.number,
+          reason: "payment_not_at_provider",
+        }),
+        audit: { order: order.number },
+      };
+    }
+    return {
+      outcome: failure("temporarily_unavailable", "The payment provider did not answer, so the amount cannot be derived now. Try again once after the wait.", {
+        order_id: order.number,
+        retry_after_seconds: PROVIDER_RETRY_AFTER_SECONDS,
+      }),
+      audit: { order: order.number, provider: "unavailable" },
+    };
+  }
+  const derivedFacts = live ? { ...facts, refundedOrPendingMinor: live.refundedOrPendingMinor, openProposalsMinor: live.openProposalsMinor } : facts;
+
   const built = await buildProposal(
     tx,
     {
       tenantId,
-      order,
+      order: live ? { ...order, capturedMinor: live.capturedMinor } : order,
       customerId: ctx.customerId,
       reason: input.reason,
       requester: { agentKeyId: ctx.caller.keyId },
@@ -104,7 +134,7 @@ export async function prepareRefund(tx: SqlClient, input: PrepareRefundInput, ct
       supersedesId,
       now,
     },
-    facts,
+    derivedFacts,
   );
   if (!built.ok && built.reason === "nothing_left_to_refund") {
     return {
@@ -137,6 +167,9 @@ export async function prepareRefund(tx: SqlClient, input: PrepareRefundInput, ct
 }
 
 type PendingProposal = PendingProposalAnswer;
+
+/** How long an agent waits after `temporarily_unavailable` before its one more try. */
+const PROVIDER_RETRY_AFTER_SECONDS = 30;
 
 type SeenRow = { [K in keyof PendingProposal]: PendingProposal[K] | null } & {
   rejectedId: string | null;

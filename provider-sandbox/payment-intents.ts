@@ -1,0 +1,31 @@
+// Payment intents through the Stripe-shaped API: `GET /v1/payment_intents/{id}`, as the official client reads
+// them (the app asks what was captured before it derives a refund amount). Creation is the control endpoint's.
+import type pg from "pg";
+import { stripeError } from "./objects";
+import type { Answer } from "./refunds";
+
+type Row = { id: string; amount: string; currency: string; charge: string; created: string };
+
+export async function retrievePaymentIntent(client: pg.Pool | pg.PoolClient, id: string): Promise<Answer> {
+  const found = await client.query<Row>("SELECT id, amount, currency, charge, created FROM payment_intents WHERE id = $1", [id]);
+  const row = found.rows[0];
+  if (!row) return stripeError(404, "invalid_request_error", `No such payment_intent: '${id}'`, { code: "resource_missing", param: "intent" });
+  const amount = Number(row.amount);
+  return {
+    status: 200,
+    body: {
+      id: row.id,
+      object: "payment_intent",
+      amount,
+      amount_received: amount,
+      amount_capturable: 0,
+      currency: row.currency,
+      status: "succeeded",
+      latest_charge: row.charge,
+      capture_method: "automatic",
+      metadata: {},
+      created: Number(row.created),
+      livemode: false,
+    },
+  };
+}
