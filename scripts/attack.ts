@@ -1,6 +1,6 @@
 // npm run attack [-- --base-url http://127.0.0.1:3000 --database-url postgres://… --sandbox-url http://127.0.0.1:12111] [--only TEXT]
 //
-// Replays the concurrency and abuse cases of issue 11 against an instance, as an outsider with the demo's
+// Replays the concurrency and abuse cases (open redirects and unbounded bodies included) against an instance, as an outsider with the demo's
 // credentials would, and prints one row per case: tries, violations (all must be 0). Bounded: every case
 // sends a fixed number of requests, every request has a time-out, and the whole run stops by itself.
 // Loopback only: it refuses any other address.
@@ -22,6 +22,7 @@ import { publicDemoSecrets } from "../lib/config/demo-secrets";
 import { demoCredentials, demoTenants } from "./lib/demo-data";
 import { createFreshOrder } from "./lib/fresh-order";
 import { findFreePort } from "./lib/embedded-postgres";
+import { postChunked } from "./lib/chunked-post";
 
 const argv = process.argv.slice(2);
 const flag = (name: string): string | undefined => {
@@ -574,6 +575,8 @@ const cases: Case[] = [
       return { tries: 1, violations: (res.status === 413 ? 0 : 1) + (alive ? 0 : 1), note: `answered ${res.status}` };
     },
   },
+  openRedirectCase(),
+  unboundedBodyCase(),
   ...governanceCases,
   {
     // Last on purpose: it leaves the tenant's log refusing to be signed (which is the point).
@@ -636,6 +639,137 @@ const cases: Case[] = [
     },
   },
 ];
+
+// ── redirects and request bodies ────────────────────────────────────────────────────────────────────
+/** callbackUrls a browser would follow off-site if a prefix check judged them (control characters, "\", …). */
+const HOSTILE_CALLBACKS = [
+  "/\t/evil.example",
+  "/\n/evil.example",
+  "/\r/evil.example",
+  "/\t\\evil.example",
+  "/\\evil.example",
+  "\\\\evil.example",
+  "//evil.example",
+  "///evil.example",
+  "/.//evil.example",
+  "https://evil.example/queue",
+  "https://127.0.0.1.evil.example/",
+  "javascript:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  " //evil.example",
+];
+
+/** Where a browser would land when it follows `location` from a page of `baseUrl` (the URL parser drops TAB/LF/CR). */
+const landsOn = (location: string) => (URL.canParse(location, baseUrl) ? new URL(location, baseUrl).origin : "unparseable");
+
+function openRedirectCase(): Case {
+  return {
+    name: "open redirect: hostile callbackUrls at sign-in, in next-auth's callback and sign-out",
+    async run() {
+      const ours = new URL(baseUrl!).origin;
+      const who = member(US, "reviewer", 0);
+      const session = await signIn(who.email, who.password);
+      let tries = 0;
+      const foreign: string[] = [];
+      for (const target of HOSTILE_CALLBACKS) {
+        // 1. Signed in, the sign-in page redirects on the server to its callbackUrl.
+        const page = await http(`/sign-in?callbackUrl=${encodeURIComponent(target)}`, { cookies: session });
+        const location = page.headers.get("location");
+        tries++;
+        if (page.status < 300 || page.status >= 400 || !location || landsOn(location) !== ours)
+          foreign.push(`sign-in ${JSON.stringify(target)} → ${page.status} ${location}`);
+        // 2. next-auth's credentials callback answers {url} for the client to follow.
+        const csrf = await http("/api/auth/csrf");
+        const jar = cookiesOf(csrf.headers).join("; ");
+        const body = new URLSearchParams({
+          csrfToken: String(csrf.json?.csrfToken),
+          email: who.email,
+          password: who.password,
+          json: "true",
+          callbackUrl: target,
+        });
+        const cb = await http("/api/auth/callback/credentials", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body,
+          cookies: jar,
+        });
+        tries++;
+        const url = typeof cb.json?.url === "string" ? cb.json.url : (cb.headers.get("location") ?? "");
+        if (!url || landsOn(url) !== ours) foreign.push(`callback ${JSON.stringify(target)} → ${cb.status} ${url}`);
+        // 3. Sign-out with a callbackUrl (next-auth's redirect callback again).
+        const out = new URLSearchParams({ csrfToken: String(csrf.json?.csrfToken), json: "true", callbackUrl: target });
+        const so = await http("/api/auth/signout", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: out,
+          cookies: jar,
+        });
+        tries++;
+        const soUrl = typeof so.json?.url === "string" ? so.json.url : (so.headers.get("location") ?? "");
+        if (!soUrl || landsOn(soUrl) !== ours) foreign.push(`signout ${JSON.stringify(target)} → ${so.status} ${soUrl}`);
+      }
+      return { tries, violations: foreign.length, note: foreign.length ? foreign.slice(0, 3).join("; ") : "every redirect stayed on this origin" };
+    },
+  };
+}
+
+function unboundedBodyCase(): Case {
+  return {
+    name: "unbounded bodies: 64 MB chunked to next-auth, a staff JSON route and a server action",
+    async run() {
+      const TOTAL = 64 * 1024 * 1024;
+      const who = member(US, "reviewer", 0);
+      const session = await signIn(who.email, who.password);
+      const origin = new URL(baseUrl!).origin;
+      const targets: { name: string; path: string; headers: Record<string, string>; earlyAnswer: boolean }[] = [
+        { name: "auth callback", path: "/api/auth/callback/credentials", headers: {}, earlyAnswer: true },
+        { name: "auth sign-in", path: "/api/auth/signin/credentials", headers: {}, earlyAnswer: true },
+        {
+          name: "staff JSON (reject)",
+          path: `/api/proposals/${randomUUID()}/reject`,
+          headers: { cookie: session, origin, "content-type": "application/json" },
+          earlyAnswer: true,
+        },
+        // Next.js lets the client finish sending a page request before proxy.ts's answer goes out (it keeps
+        // only the first proxyClientMaxBodySize of it): the answer is checked, not how early it came.
+        {
+          name: "server action",
+          path: "/sign-in",
+          headers: { origin, "next-action": "0".repeat(42), "content-type": "text/plain;charset=UTF-8" },
+          earlyAnswer: false,
+        },
+      ];
+      const problems: string[] = [];
+      // Four in parallel, as the report that found it did.
+      await Promise.all(
+        targets.map(async (t) => {
+          try {
+            const res = await postChunked(`${baseUrl}${t.path}`, TOTAL, { headers: t.headers, timeoutMs: REQUEST_TIMEOUT_MS * 4 });
+            const code = (() => {
+              try {
+                return (JSON.parse(res.text) as { code?: string }).code;
+              } catch {
+                return undefined;
+              }
+            })();
+            if (res.status !== 413 || code !== "invalid_arguments") problems.push(`${t.name}: ${res.status} ${res.text.slice(0, 80)}`);
+            else if (t.earlyAnswer && res.bytesSent >= TOTAL) problems.push(`${t.name}: answered only after the whole body`);
+          } catch (error) {
+            problems.push(`${t.name}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }),
+      );
+      const alive = (await http("/api/health")).status === 200;
+      if (!alive) problems.push("the instance stopped answering");
+      return {
+        tries: targets.length,
+        violations: problems.length,
+        note: problems.length ? problems.join("; ") : "413 in the common shape, read no further than the cap",
+      };
+    },
+  };
+}
 
 // ── run ─────────────────────────────────────────────────────────────────────────────────────────────
 async function main(): Promise<number> {
