@@ -32,6 +32,24 @@ export function resolveTraceId(traceparent: string | null, xTraceId: string | nu
   return { traceId: randomBytes(16).toString("hex"), source: "generated" };
 }
 
+/**
+ * The trace of one call, from wherever the caller put it: MCP `params._meta.traceparent` first (header-less
+ * MCP clients carry the W3C trace context there, per request), then the HTTP `traceparent`, then
+ * `X-Trace-Id`; otherwise a new one. The one place that decides it for every transport.
+ */
+export function resolveTraceContext(input: { traceparent: string | null; xTraceId: string | null; meta?: unknown }): {
+  traceId: string;
+  source: TraceSource | "mcp_meta";
+} {
+  const m = input.meta;
+  const fromMeta = m && typeof m === "object" && !Array.isArray(m) ? (m as Record<string, unknown>).traceparent : undefined;
+  if (typeof fromMeta === "string") {
+    const r = resolveTraceId(fromMeta, null);
+    if (r.source === "traceparent") return { traceId: r.traceId, source: "mcp_meta" };
+  }
+  return resolveTraceId(input.traceparent, input.xTraceId);
+}
+
 // ---- end-user tokens -----------------------------------------------------------------------------
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { failure, isErrorOutcome, outcomeContent } from "@/lib/domain/agent-protocol";
+import { failure, isErrorOutcome, outcomeContent, resolveTraceContext } from "@/lib/domain/agent-protocol";
 import { toolCatalog, toolJsonSchema, toolOutputSchema } from "@/lib/schemas/tools";
 import { authenticateAgentKey, type AgentCaller } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
@@ -47,9 +47,31 @@ function buildServer(caller: AgentCaller, meta: RequestMeta): Server {
       request.params.arguments ?? {},
     );
     const text = outcomeContent(outcome, meta.traceId);
-    return { content: [{ type: "text" as const, text }], isError: isErrorOutcome(outcome), structuredContent: JSON.parse(text) as Record<string, unknown> };
+    // A proposal awaiting review links its review page (MCP `resource_link`), for the client to show a person.
+    const review = outcome.code === "approval_required" && "result" in outcome ? outcome.result.review_url : undefined;
+    const link =
+      typeof review === "string"
+        ? [{ type: "resource_link" as const, uri: review, name: "review-page", title: "Review this refund", mimeType: "text/html" }]
+        : [];
+    return {
+      content: [{ type: "text" as const, text }, ...link],
+      isError: isErrorOutcome(outcome),
+      structuredContent: JSON.parse(text) as Record<string, unknown>,
+    };
   });
   return server;
+}
+
+/** `params._meta` of a single JSON-RPC request body, if any (batches and non-JSON: none). */
+function mcpMeta(text: string): unknown {
+  try {
+    const message = JSON.parse(text) as unknown;
+    if (!message || typeof message !== "object" || Array.isArray(message)) return undefined;
+    const params = (message as { params?: unknown }).params;
+    return params && typeof params === "object" ? (params as { _meta?: unknown })._meta : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function handleMcpRequest(req: Request): Promise<Response> {
@@ -95,13 +117,18 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
       });
     }
     const checked = new Request(req.url, { method: req.method, headers: req.headers, body: body.text });
-    const server = buildServer(key.caller, meta);
+    // `params._meta.traceparent` (header-less MCP clients) names the trace, before the headers.
+    const traced: RequestMeta = {
+      ...meta,
+      traceId: resolveTraceContext({ traceparent: req.headers.get("traceparent"), xTraceId: req.headers.get("x-trace-id"), meta: mcpMeta(body.text) }).traceId,
+    };
+    const server = buildServer(key.caller, traced);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
       const res = await transport.handleRequest(checked);
       const headers = new Headers(res.headers);
-      headers.set("x-trace-id", meta.traceId);
+      headers.set("x-trace-id", traced.traceId);
       const body = res.body ? await res.text() : null;
       return new Response(body, { status: res.status, headers });
     } finally {
