@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { PUT as decisionWebhookPUT } from "@/app/api/admin/channels/[id]/decision-webhook/route";
 import { clearDecisionWebhook, setDecisionWebhook } from "@/lib/server/admin/set-decision-webhook";
+import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhook } from "@/lib/server/admin/webhook-deliveries";
 import { db } from "@/lib/server/db/client";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/deliver-decision-webhook";
@@ -190,5 +191,45 @@ describe("decision webhooks", () => {
     });
     expect([401, 403]).toContain(res.status);
     expect(await res.json()).toMatchObject({ code: expect.stringMatching(/^(unauthenticated|permission_denied)$/) });
+  });
+
+  it("delivery history per target, resend with the same webhook-id, and send test — decision and reviewer webhooks", async () => {
+    const test = await sendTestWebhook(await admin(), channelId);
+    await runJobsOnce();
+    expect(verified(received[0]!)).toMatchObject({ type: "webhook.test", data: { channel_id: channelId } });
+    const history = await listWebhookDeliveries(await admin(), { channelId });
+    expect(history[0]).toMatchObject({ id: test.id, target: "decision", event: "webhook.test", status: "delivered", attempts: 1, lastStatus: 200 });
+
+    const again = await resendWebhookDelivery(await admin(), test.id);
+    expect(again).toEqual({ id: test.id, status: "pending" });
+    // A second click while it is pending does not enqueue it twice.
+    await expect(resendWebhookDelivery(await admin(), test.id)).rejects.toMatchObject({ code: "permission_denied" });
+    await runJobsOnce();
+    expect(received).toHaveLength(2);
+    expect(received[1]!.headers["webhook-id"]).toBe(test.id);
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: test.id } })).toMatchObject({ status: "delivered", attempts: 1 });
+
+    // The reviewer webhook (tenant-wide, its own signature scheme) has the same history, resend and test.
+    await db().tenant.update({ where: { slug: ES }, data: { reviewWebhookUrl: `${hookUrl}/review`, reviewWebhookSecret: "whsec_review_test_secret" } });
+    try {
+      const reviewTest = await sendTestWebhook(await admin(), null);
+      await runJobsOnce();
+      expect(received.at(-1)!.headers["x-webhook-id"]).toBe(reviewTest.id);
+      expect((await listWebhookDeliveries(await admin(), { target: "review" }))[0]).toMatchObject({ id: reviewTest.id, target: "review", status: "delivered" });
+      expect((await listWebhookDeliveries(await admin(), { target: "review" })).every((d) => d.target === "review")).toBe(true);
+    } finally {
+      await db().tenant.update({ where: { slug: ES }, data: { reviewWebhookUrl: null, reviewWebhookSecret: null } });
+    }
+    await expect(sendTestWebhook(await admin(), null)).rejects.toMatchObject({ code: "invalid_arguments" });
+  });
+
+  it("history, resend and test are the admin's own tenant's only", async () => {
+    const test = await sendTestWebhook(await admin(), channelId);
+    const foreign = await actorFor(staffOf(US, "admin").email);
+    expect((await listWebhookDeliveries(foreign, {})).map((d) => d.id)).not.toContain(test.id);
+    await expect(resendWebhookDelivery(foreign, test.id)).rejects.toMatchObject({ code: "not_found" });
+    await expect(sendTestWebhook(foreign, channelId)).rejects.toMatchObject({ code: "not_found" });
+    await expect(listWebhookDeliveries(await reviewer(), {})).rejects.toMatchObject({ code: "permission_denied" });
+    await runJobsOnce();
   });
 });

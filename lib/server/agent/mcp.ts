@@ -55,7 +55,17 @@ function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallT
     );
     last.call = { traceId: trace.traceId, traceresponse: traceresponse ?? null };
     const text = outcomeContent(outcome, trace.traceId);
-    return { content: [{ type: "text" as const, text }], isError: isErrorOutcome(outcome), structuredContent: JSON.parse(text) as Record<string, unknown> };
+    // A proposal awaiting review links its review page (MCP `resource_link`), for the client to show a person.
+    const review = outcome.code === "approval_required" && "result" in outcome ? outcome.result.review_url : undefined;
+    const link =
+      typeof review === "string"
+        ? [{ type: "resource_link" as const, uri: review, name: "review-page", title: "Review this refund", mimeType: "text/html" }]
+        : [];
+    return {
+      content: [{ type: "text" as const, text }, ...link],
+      isError: isErrorOutcome(outcome),
+      structuredContent: JSON.parse(text) as Record<string, unknown>,
+    };
   });
   return server;
 }

@@ -1,0 +1,9 @@
+import { staffRoute } from "@/lib/server/http/staff-route";
+import { sendTestWebhook } from "@/lib/server/admin/webhook-deliveries";
+
+export const dynamic = "force-dynamic";
+
+/** POST /api/admin/review-webhook/test → 202 {id} (a `webhook.test` delivery to the reviewer webhook). */
+export const POST = staffRoute(async (actor) => {
+  return Response.json(await sendTestWebhook(actor, null), { status: 202 });
+});

@@ -1,0 +1,9 @@
+import { staffRoute } from "@/lib/server/http/staff-route";
+import { resendWebhookDelivery } from "@/lib/server/admin/webhook-deliveries";
+
+export const dynamic = "force-dynamic";
+
+/** POST /api/admin/webhook-deliveries/{id}/resend → 202 {id, status: "pending"} (same webhook id and body). */
+export const POST = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, _request, { params }) => {
+  return Response.json(await resendWebhookDelivery(actor, (await params).id), { status: 202 });
+});

@@ -1,0 +1,109 @@
+// npm run bench:decision — from a reviewer's approval to the waiting agent knowing it: an agent's
+// get_refund_status with wait_seconds is held by the real route handler; the reviewer approves through the real
+// use case; the figure is approve-call start → the waiting call's answer (an upper bound: it includes the
+// approval's own transaction). Beside it, measured in the same run, a bare LISTEN/NOTIFY round trip on the same
+// PostgreSQL. A script, not a test: it asserts nothing about time. Throw-away embedded PostgreSQL.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { runMigrations as installJobQueue } from "graphile-worker";
+import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
+import { applyMigrations } from "../../scripts/lib/migrations";
+import { agentKey, customerId, mintEndUserToken, seedDemo } from "../../scripts/lib/demo-data";
+import { prismaFor } from "../../scripts/lib/prisma";
+import { addBenchOrders, benchOrder, liftWindowBudgets, TENANT } from "../gateway/shared";
+
+const N = Number(process.env.BENCH_DECISIONS ?? 40);
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+const line = (name: string, xs: number[]) =>
+  console.log(`${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms   (n=${xs.length})`);
+
+const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-decision-")), ephemeral: true, database: "bench" });
+try {
+  await applyMigrations(server.url);
+  await installJobQueue({ connectionString: server.url });
+  const prisma = prismaFor(server.url);
+  await seedDemo(prisma);
+  await prisma.$disconnect();
+  await addBenchOrders(server.url, N, "DEC");
+  await liftWindowBudgets(server.url);
+
+  // Baseline: a bare NOTIFY from one connection to a LISTENing one.
+  const listener = new pg.Client({ connectionString: server.url });
+  const notifier = new pg.Client({ connectionString: server.url });
+  await listener.connect();
+  await notifier.connect();
+  await listener.query("LISTEN bench_decision");
+  const bare: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const got = new Promise<void>((resolve) => listener.once("notification", () => resolve()));
+    const t0 = performance.now();
+    await notifier.query(`NOTIFY bench_decision, '${i}'`);
+    await got;
+    bare.push(performance.now() - t0);
+  }
+  await listener.end();
+  await notifier.end();
+
+  process.env.DATABASE_URL = server.url;
+  process.env.APP_MODE = "demo";
+  const { POST } = await import("../../app/api/agent/tool-calls/route");
+  const { approveProposal } = await import("../../lib/server/proposals/approve-proposal");
+  const { stopProposalChanges } = await import("../../lib/server/realtime/proposal-changes");
+  const { db } = await import("../../lib/server/db/client");
+  const { actorFor, staffOf } = await import("../../tests/support/actors");
+  const reviewer = await actorFor(staffOf(TENANT, "reviewer").email);
+  const token = await mintEndUserToken(TENANT, "web_support", customerId(TENANT, "ana"));
+  const call = async (input: unknown, n: number) => {
+    const res = await POST(
+      new Request("http://localhost/api/agent/tool-calls", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${agentKey(TENANT, "web_support")}`,
+          "x-end-user-token": token,
+          "content-type": "application/json",
+          "x-trace-id": `bench-decision-${n}`,
+        },
+        body: JSON.stringify({ type: "tool_use", id: `b_${n}`, ...(input as object) }),
+      }),
+    );
+    return JSON.parse(((await res.json()) as { content: string }).content) as { code: string; result?: { proposal_id?: string } };
+  };
+
+  const waited: number[] = [];
+  const approving: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const prepared = await call({ name: "prepare_refund", input: { order_id: benchOrder(i, "DEC"), reason: "damaged_item" } }, i);
+    const id = prepared.result!.proposal_id!;
+    const hash = (await db().proposal.findUniqueOrThrow({ where: { id } })).hash;
+    let answeredAt = 0;
+    const waiting = call({ name: "get_refund_status", input: { proposal_id: id, wait_seconds: 25 } }, i).then((r) => {
+      answeredAt = performance.now();
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 50)); // the wait is registered
+    const t0 = performance.now();
+    await approveProposal(reviewer, { proposalId: id, hash });
+    approving.push(performance.now() - t0);
+    const answer = await waiting;
+    if (answer.code !== "result_pending") throw new Error(`unexpected ${answer.code}`);
+    waited.push(answeredAt - t0);
+  }
+  await stopProposalChanges();
+  await db().$disconnect();
+
+  console.log(`bench:decision — ${N} decisions, figures taken on a shared, loaded machine`);
+  line("bare LISTEN/NOTIFY round trip (baseline)", bare);
+  line("the approve use case alone (its transaction)", approving);
+  line("approval → waiting get_refund_status answers", waited);
+  console.log(`ratio p95: ${(pct(waited, 95) / pct(bare, 95)).toFixed(1)}×   goal p95 ≤ 500 ms: ${pct(waited, 95) <= 500 ? "met" : "NOT met"}`);
+} finally {
+  await server.stop();
+}
+process.exit(0);

@@ -1,0 +1,125 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/domain/outcome";
+import { assertCan } from "@/lib/domain/permissions";
+import type { Actor } from "@/lib/server/auth/actor";
+import { db, type Tx } from "@/lib/server/db/client";
+import { enqueueJob } from "@/lib/server/jobs/enqueue";
+import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/deliver-decision-webhook";
+import { REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
+import { recordAdminEvent } from "./admin-audit";
+
+// The delivery history of the tenant's webhooks (the reviewer webhook and each channel's decision webhook:
+// rows of WebhookDelivery), resend, and "send test". Every query has the admin's tenant in its WHERE.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const TEST_WEBHOOK_EVENT = "webhook.test";
+
+export type WebhookDeliveryView = {
+  id: string;
+  target: "review" | "decision";
+  channelId: string | null;
+  event: string;
+  proposalId: string | null;
+  status: string;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+};
+
+/** The latest 100 deliveries, newest first; `channelId` narrows to one channel's decision webhook, "review" to the reviewer webhook. */
+export async function listWebhookDeliveries(actor: Actor, filter: { target?: string | null; channelId?: string | null } = {}): Promise<WebhookDeliveryView[]> {
+  assertCan(actor.roles, "admin:manage");
+  const channelId = filter.channelId && UUID.test(filter.channelId) ? filter.channelId : undefined;
+  if (filter.channelId && !channelId) return [];
+  const rows = await db().webhookDelivery.findMany({
+    where: {
+      tenantId: actor.tenantId,
+      ...(channelId ? { channelId } : filter.target === "review" ? { channelId: null } : filter.target === "decision" ? { channelId: { not: null } } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: 100,
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    target: r.channelId ? "decision" : "review",
+    channelId: r.channelId,
+    event: r.event,
+    proposalId: r.proposalId,
+    status: r.status,
+    attempts: r.attempts,
+    lastStatus: r.lastStatus,
+    lastError: r.lastError,
+    createdAt: r.createdAt.toISOString(),
+    deliveredAt: r.deliveredAt?.toISOString() ?? null,
+  }));
+}
+
+async function enqueueDelivery(tx: Tx, id: string, channelId: string | null) {
+  if (channelId) await enqueueJob(tx, "deliver_decision_webhook", { deliveryId: id }, { maxAttempts: DECISION_WEBHOOK_MAX_ATTEMPTS });
+  else await enqueueJob(tx, "deliver_review_webhook", { deliveryId: id }, { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
+}
+
+/**
+ * Sends a delivered or failed delivery again, with the same webhook id and body (a receiver that already has
+ * it deduplicates; one that missed it gets it). Guarded: only a delivery that is not pending moves back to
+ * pending, so a double click enqueues once. Audited as `admin:resend_webhook`.
+ */
+export async function resendWebhookDelivery(actor: Actor, deliveryId: string): Promise<{ id: string; status: "pending" }> {
+  assertCan(actor.roles, "admin:manage");
+  if (!UUID.test(deliveryId)) throw new AppError("not_found", "No such delivery.");
+  return db().$transaction(async (tx) => {
+    const row = await tx.webhookDelivery.findFirst({ where: { id: deliveryId, tenantId: actor.tenantId }, select: { id: true, channelId: true, event: true } });
+    if (!row) throw new AppError("not_found", "No such delivery.");
+    const moved = await tx.webhookDelivery.updateMany({
+      where: { id: row.id, tenantId: actor.tenantId, status: { in: ["delivered", "failed"] } },
+      data: { status: "pending", attempts: 0, lastError: null, lastStatus: null, deliveredAt: null },
+    });
+    if (moved.count !== 1) throw new AppError("permission_denied", "This delivery is still being sent.", { reason: "pending" });
+    await enqueueDelivery(tx, row.id, row.channelId);
+    await recordAdminEvent(tx, actor, {
+      action: "resend_webhook",
+      target: { kind: "webhook_delivery", id: row.id },
+      after: { event: row.event },
+      clear: ["event"],
+    });
+    return { id: row.id, status: "pending" as const };
+  });
+}
+
+/**
+ * Queues a `webhook.test` delivery to the reviewer webhook (`channelId` null) or to a channel's decision
+ * webhook, signed and retried like any other; the admin then watches it in the delivery history.
+ */
+export async function sendTestWebhook(actor: Actor, channelId: string | null, now = new Date()): Promise<{ id: string }> {
+  assertCan(actor.roles, "admin:manage");
+  if (channelId !== null && !UUID.test(channelId)) throw new AppError("not_found", "No such channel.");
+  return db().$transaction(async (tx) => {
+    const configured = channelId
+      ? await tx.channel.findFirst({ where: { id: channelId, tenantId: actor.tenantId }, select: { decisionWebhookUrl: true } }).then((c) => {
+          if (!c) throw new AppError("not_found", "No such channel.");
+          return !!c.decisionWebhookUrl;
+        })
+      : await tx.tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { reviewWebhookUrl: true } }).then((t) => !!t.reviewWebhookUrl);
+    if (!configured)
+      throw new AppError("invalid_arguments", "Set the webhook URL first.", {
+        problems: [{ path: "$.url", expected: "a configured webhook URL", message: "No webhook URL is set." }],
+      });
+    const id = randomUUID();
+    const timestamp = now.toISOString();
+    const payload = channelId
+      ? { type: TEST_WEBHOOK_EVENT, timestamp, data: { channel_id: channelId } }
+      : { type: TEST_WEBHOOK_EVENT, id, createdAt: timestamp };
+    await tx.webhookDelivery.create({ data: { id, tenantId: actor.tenantId, channelId, event: TEST_WEBHOOK_EVENT, payload, createdAt: now } });
+    await enqueueDelivery(tx, id, channelId);
+    await recordAdminEvent(tx, actor, {
+      action: "test_webhook",
+      target: { kind: channelId ? "channel" : "tenant", id: channelId ?? actor.tenantId },
+      after: { deliveryId: id },
+      clear: ["deliveryId"],
+    });
+    return { id };
+  });
+}
