@@ -3,6 +3,9 @@
 // `promtool check metrics`, the alert rules pass `promtool check rules` and their unit tests; the guard over
 // real sockets (loopback vs this machine's own non-loopback address, forged headers, the token).
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces } from "node:os";
@@ -146,6 +149,23 @@ describe("alert rules", () => {
     const test = promtool(["test", "rules", "ops/prometheus/approvalgw-alerts.test.yml"]);
     expect(test.out).toContain("SUCCESS");
     expect(test.status).toBe(0);
+  });
+});
+
+describe("the Grafana dashboard", () => {
+  it("every panel's query is valid PromQL (promtool, as recording rules) over metrics the app exposes", async () => {
+    const dashboard = JSON.parse(readFileSync("ops/grafana/approvalgw-dashboard.json", "utf8")) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr.replaceAll("$__rate_interval", "5m")));
+    expect(exprs.length).toBeGreaterThanOrEqual(10);
+    const dir = mkdtempSync(join(tmpdir(), "dashboard-"));
+    const rules = { groups: [{ name: "dashboard", rules: exprs.map((expr, i) => ({ record: `dashboard:panel_${i}`, expr })) }] };
+    writeFileSync(join(dir, "rules.yml"), JSON.stringify(rules));
+    const check = promtool(["check", "rules", join(dir, "rules.yml")]);
+    expect(check.out).toContain(`SUCCESS: ${exprs.length} rules found`);
+    const exposed = await scrape();
+    for (const name of new Set(exprs.flatMap((e) => e.match(/approvalgw_[a-z_]+/g) ?? []))) {
+      expect(exposed, name).toMatch(new RegExp(`^# TYPE ${name.replace(/_(bucket|count|sum)$/, "")} `, "m"));
+    }
   });
 });
 
