@@ -1,4 +1,9 @@
-// npm run bench:gateway [-- --seconds 6] [--no-next] [--rebuild]
+// npm run bench:gateway [-- --seconds 6] [--no-next] [--rebuild] [--tracing]
+//
+// --tracing: the cost of tracing instead (docs/observability.md). Two copies of the route handler, each in its
+// own process (bench/gateway/traced-server.ts) with the OpenTelemetry SDK registered as the app does: "untraced"
+// (no OTLP endpoint: the product's default) and "traced" (exporting OTLP/HTTP protobuf through the bounded batch
+// processor to a receiver in this process, which answers 200 and counts what it got), beside "raw"; same slices.
 //
 // prepare_refund throughput and latency (p50/p99) at 1, 8 and 32 concurrent connections, measured in ONE run
 // with one load generator (autocannon, closed loop, keep-alive) against three servers on one throw-away
@@ -34,13 +39,14 @@ const flag = (name: string) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const SECONDS = Math.min(Number(flag("seconds") ?? 6), 12);
-const WITH_NEXT = !argv.includes("--no-next");
+const TRACING = argv.includes("--tracing");
+const WITH_NEXT = !argv.includes("--no-next") && !TRACING;
 const LEVELS = [1, 8, 32];
 const SLICES = 2;
 const ORDERS_PER_SERVER = 15_000;
 const BUDGET_MS = 240_000; // after the build (if any)
 
-type Side = "route" | "next" | "raw";
+type Side = "route" | "next" | "raw" | "untraced" | "traced";
 
 if (WITH_NEXT && (argv.includes("--rebuild") || !existsSync(join(process.cwd(), ".next", "BUILD_ID")))) {
   console.log("bench: building the app for `next start` (next build; 1–4 minutes here)…");
@@ -67,6 +73,9 @@ let routeHttp: Server | null = null;
 let rawHttp: Server | null = null;
 let rawPool: pg.Pool | null = null;
 let nextProc: ChildProcess | null = null;
+const children: ChildProcess[] = [];
+let otlp: Server | null = null;
+const exported = { requests: 0, bytes: 0 };
 try {
   await applyMigrations(server.url);
   const prisma = prismaFor(server.url);
@@ -97,7 +106,15 @@ try {
     urls.next = `http://127.0.0.1:${port}/api/agent/tool-calls`;
     await waitForHttp(`http://127.0.0.1:${port}/api/agent/tools`, 60_000);
   }
-  const sides = (["route", "next", "raw"] as const).filter((s) => urls[s]);
+  if (TRACING) {
+    otlp = await listenOtlp(exported);
+    const endpoint = urlOf(otlp).replace("/api/agent/tool-calls", "");
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", DATABASE_POOL_SIZE: String(pool) };
+    delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
+    urls.untraced = await startChild(env, children);
+    urls.traced = await startChild({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" }, children);
+  }
+  const sides = (TRACING ? (["untraced", "traced", "raw"] as const) : (["route", "next", "raw"] as const)).filter((s) => urls[s]);
 
   const key = agentKey(TENANT, "web_support");
   const token = await mintEndUserToken(TENANT, "web_support", customerId(TENANT, "ana"));
@@ -105,10 +122,13 @@ try {
     route: counter(0),
     next: counter(ORDERS_PER_SERVER),
     raw: counter(2 * ORDERS_PER_SERVER),
+    // --tracing runs no route/next side: their orders are free.
+    untraced: counter(0),
+    traced: counter(ORDERS_PER_SERVER),
   };
 
   // Round trips per call: every statement an in-process side sends through pg (Prisma's adapter uses pg too).
-  {
+  if (!TRACING) {
     const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
     const original = proto.query;
     let count = 0;
@@ -153,7 +173,18 @@ try {
     `prepare_refund, ${SECONDS} s per server and level in ${SLICES} alternating slices, autocannon ${autocannonVersion()} (closed loop, keep-alive), loopback, PostgreSQL (embedded, fsync off), pool ${pool} per server`,
   );
   console.log(
-    `servers: ${sides.map((s) => ({ route: "route handler on node:http", next: "next start (production build)", raw: "raw node:http + pg (baseline)" })[s]).join("; ")}`,
+    `servers: ${sides
+      .map(
+        (s) =>
+          ({
+            route: "route handler on node:http",
+            next: "next start (production build)",
+            raw: "raw node:http + pg (baseline)",
+            untraced: "route handler, own process, OpenTelemetry not configured",
+            traced: "route handler, own process, exporting OTLP/HTTP protobuf",
+          })[s],
+      )
+      .join("; ")}`,
   );
   const rows: string[][] = [];
   for (const c of LEVELS) {
@@ -178,9 +209,20 @@ try {
     }
   }
   printTable(["clients", "server", "req/s", "p50 ms", "p99 ms", "req/s ÷ raw", "p99 ÷ raw p99", "errors"], rows);
-  console.log("goal (issue #14): req/s ÷ raw ≥ 0.6 and p99 ÷ raw p99 ≤ 3 at every level, for route and next.");
+  if (TRACING) {
+    const rps = (c: string, side: Side) => Number(rows.find((r) => r[0] === c && r[1] === side)?.[2] ?? NaN);
+    for (const c of LEVELS) {
+      const cost = 1 - rps(String(c), "traced") / rps(String(c), "untraced");
+      console.log(`${c} clients: tracing costs ${(cost * 100).toFixed(1)} % of the untraced throughput`);
+    }
+    console.log(`the receiver got ${exported.requests} OTLP export requests, ${(exported.bytes / 1024).toFixed(0)} KiB`);
+    console.log("goal (observability): traced req/s ≥ 0.9 × untraced at every level.");
+  } else console.log("goal (issue #14): req/s ÷ raw ≥ 0.6 and p99 ÷ raw p99 ≤ 3 at every level, for route and next.");
 } finally {
   nextProc?.kill("SIGTERM");
+  for (const child of children) child.kill("SIGTERM");
+  await Promise.all(children.map((child) => new Promise<void>((r) => (child.exitCode === null ? child.once("exit", () => r()) : r()))));
+  await new Promise<void>((r) => (otlp ? otlp.close(() => r()) : r()));
   await new Promise<void>((r) => (routeHttp ? routeHttp.close(() => r()) : r()));
   await new Promise<void>((r) => (rawHttp ? rawHttp.close(() => r()) : r()));
   await rawPool?.end();
@@ -279,4 +321,37 @@ function printTable(head: string[], rows: string[][]) {
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join("  ");
   console.log(line(head));
   for (const r of rows) console.log(line(r));
+}
+
+/** The local OTLP/HTTP receiver of --tracing: reads every export, answers 200 with an empty (valid) protobuf answer. */
+function listenOtlp(counts: { requests: number; bytes: number }): Promise<Server> {
+  return listen((req, res) => {
+    req.on("data", (c: Buffer) => (counts.bytes += c.length));
+    req.on("end", () => {
+      counts.requests += 1;
+      res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+    });
+  });
+}
+
+/** One bench/gateway/traced-server.ts process; resolves with its URL once it listens. */
+function startChild(env: NodeJS.ProcessEnv, into: ChildProcess[]): Promise<string> {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", join("bench", "gateway", "traced-server.ts")], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env,
+  });
+  into.push(child);
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`traced-server did not start: ${out}`)), 60_000);
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+      const m = /listening (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`traced-server exited (${code}): ${out}`)));
+  });
 }
