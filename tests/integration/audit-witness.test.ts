@@ -36,7 +36,7 @@ async function startWitness(name: string): Promise<W> {
     },
   );
   const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
+    createInterface({ input: child.stdout }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`witness ${name} exited (${code})`)));
   });
   const url = `http://127.0.0.1:${port}`;
