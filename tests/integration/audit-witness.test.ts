@@ -3,6 +3,8 @@
 // (quorum 2). Then the tail-truncation attack by someone holding the database *and* the key (the signer's
 // memory wiped too): the log signs a second history, and both witnesses refuse to cosign it; health says so.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +18,8 @@ import { checkHealth } from "@/lib/server/health/check-health";
 import { auditVkey } from "@/lib/server/audit/signing-key";
 import { cosigners } from "@/lib/domain/witness";
 import { parseCheckpointText, parseNote, parseVkey } from "@/lib/domain/signed-note";
+import { GET as checkpointGET } from "@/app/api/audit/logs/[logId]/checkpoint/route";
+import { GET as consistencyGET } from "@/app/api/audit/logs/[logId]/consistency/route";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } from "./gateway-support";
 import { truncateLogTail } from "./audit-support";
@@ -59,6 +63,33 @@ async function calls(n: number) {
     await integratePending();
   }
 }
+// The log's public routes over real HTTP, for the monitor (a separate process, as from cron).
+let base = "";
+const server = createServer((req, res) => {
+  const m = /^\/api\/audit\/logs\/([^/]+)\/(checkpoint|consistency)/.exec(req.url ?? "");
+  const handler = m?.[2] === "checkpoint" ? checkpointGET : consistencyGET;
+  void handler(new Request(`http://localhost:3000${req.url}`), { params: Promise.resolve({ logId: m?.[1] ?? "" }) }).then(async (r) => {
+    res.writeHead(r.status, { "content-type": r.headers.get("content-type") ?? "text/plain" }).end(await r.text());
+  });
+});
+const monitorState = join(dir, "monitor.json");
+function monitor(...extra: string[]): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, [
+    "--import",
+    "tsx",
+    "scripts/audit-monitor.ts",
+    "--url",
+    `${base}/api/audit/logs/${es}`,
+    "--state",
+    monitorState,
+    ...extra,
+  ]);
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, out })));
+}
+
 const quorumOf = async () =>
   cosigners(
     await getCheckpointNote(es),
@@ -70,8 +101,11 @@ beforeAll(async () => {
   es = (await db().tenant.findUniqueOrThrow({ where: { slug: ES } })).id;
   witnesses.push(await startWitness("w1.example"), await startWitness("w2.example"));
   for (const w of witnesses) await db().auditWitness.create({ data: { tenantId: es, name: w.name, vkey: w.vkey, url: w.url } });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }, 60_000);
 afterAll(() => {
+  server.close();
   for (const w of witnesses) w.child.kill("SIGTERM");
 });
 
@@ -91,6 +125,32 @@ describe("witnesses cosign the tenant log", () => {
     const rows = await db().auditWitness.findMany({ where: { tenantId: es } });
     expect(rows.map((r) => r.cosignedSize)).toEqual([sizeOf(note), sizeOf(note)]);
     expect((await checkHealth()).checks.auditWitnesses).toBe("ok");
+  });
+
+  it("audit:monitor pins the log and witness keys, checks consistency from what it kept and the quorum", async () => {
+    const first = await monitor("--vkey", auditVkey(), ...witnesses.flatMap((w) => ["--witness", w.vkey]), "--quorum", "2");
+    expect(first).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/^audit:monitor OK: size \d+, consistent with nothing kept yet \(first run\); cosigned by w1.example, w2.example\n$/),
+    });
+    await calls(1);
+    expect((await monitor()).code).toBe(3); // signed, not yet cosigned: quorum not met
+    await submitToWitnesses(es);
+    expect(await monitor()).toMatchObject({ code: 0, out: expect.stringMatching(/consistent with size \d+; cosigned by w1.example, w2.example/) });
+    const other = join(dir, "unknown-key.json");
+    const unknown = spawn(process.execPath, [
+      "--import",
+      "tsx",
+      "scripts/audit-monitor.ts",
+      "--url",
+      `${base}/api/audit/logs/${es}`,
+      "--state",
+      other,
+      "--vkey",
+      witnesses[0]!.vkey.replace("w1.example", "localhost:3000/audit"),
+    ]);
+    const code = await new Promise((r) => unknown.on("exit", r));
+    expect(code).not.toBe(0);
   });
 
   it("a stale idea of a witness's size is resynchronised from its 409", async () => {
@@ -118,5 +178,6 @@ describe("witnesses cosign the tenant log", () => {
     const health = await checkHealth();
     expect(health.checks.auditWitnesses).toBe("refusing");
     expect(health.status).toBe("degraded");
+    expect(await monitor()).toMatchObject({ code: 1, out: expect.stringMatching(/^audit:monitor FORK: (tail truncated|fork)/) });
   });
 });
