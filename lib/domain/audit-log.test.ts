@@ -295,3 +295,41 @@ describe("divergenceFrom: may a tree follow a head the signer signed?", () => {
     expect(divergenceFrom({ treeSize: 5, rootHash: head(4).rootHash }, head(7), consistencyProof(5, 7, get))).toMatch(/^fork/);
   });
 });
+
+describe("rotation: checkpoints signed by a retired key", () => {
+  const old = generateKeyPairSync("ed25519");
+  const signWith = (k: typeof old, treeSize: number, root: Hex, issuedAt: string): SignedCheckpoint => {
+    const cp = { logId: tenantId, treeSize, rootHash: root, issuedAt };
+    return { ...cp, keyId: keyIdOf(k.publicKey), signature: sign(null, Buffer.from(checkpointNote(cp)), k.privateKey).toString("base64") };
+  };
+  const rows = (n: number): LeafRow[] =>
+    Array.from({ length: n }, (_, i) => {
+      const e = { ...content(i), hash: "" };
+      e.hash = auditLeafHash(e);
+      return { leafIndex: i, leafHash: e.hash, eventId: e.id, occurredAt: e.occurredAt, event: e };
+    });
+  const hashes = rows(2).map((r) => r.leafHash);
+  const input = (validUntil: string) => ({
+    leaves: rows(2),
+    checkpoints: [
+      signWith(old, 1, merkleRoot(hashes.slice(0, 1)), "2026-01-01T00:00:00.000Z"),
+      signWith(keys, 2, merkleRoot(hashes), "2026-02-01T00:00:00.000Z"),
+    ],
+    publicKey: keys.publicKey,
+    purgedBefore: () => false,
+    retiredKeys: [{ key: old.publicKey, validFrom: "2025-01-01T00:00:00Z", validUntil }],
+  });
+  it("within its validity: verified, and named as signed by the retired key", async () => {
+    expect(await verifyLog(input("2026-01-15T00:00:00Z"))).toMatchObject({ ok: true, signedByRetired: [keyIdOf(old.publicKey)] });
+  });
+  it("after its validity ended: refused as such (not as tampering by an unknown key); unknown to the verifier: not signed", async () => {
+    expect(await verifyLog(input("2025-12-31T23:59:59Z"))).toMatchObject({
+      ok: false,
+      problem: `checkpoint of size 1 is signed by retired key ${keyIdOf(old.publicKey)} outside its validity`,
+    });
+    expect(await verifyLog({ ...input("2026-01-15T00:00:00Z"), retiredKeys: [] })).toMatchObject({
+      ok: false,
+      problem: "checkpoint of size 1 is not signed by the audit key",
+    });
+  });
+});

@@ -145,6 +145,9 @@ export function divergenceFrom(
 
 // ---- Whole-log verification ------------------------------------------------------------------------------
 
+/** A retired signing key and when it signed (ISO instants). */
+export type RetiredKey = { key: KeyObject; validFrom: string; validUntil: string };
+
 /** A leaf as stored, joined with its event when the event still exists. */
 export type LeafRow = {
   leafIndex: number;
@@ -156,7 +159,7 @@ export type LeafRow = {
 };
 
 export type LogVerification =
-  | { ok: true; leaves: number; checkpoints: number; purged: number; legacy: number }
+  | { ok: true; leaves: number; checkpoints: number; purged: number; legacy: number; signedByRetired?: string[] }
   | { ok: false; leaves: number; brokenAtSeq: number; eventId: string | null; problem: string };
 
 export type LogVerifyInput = {
@@ -165,6 +168,8 @@ export type LogVerifyInput = {
   /** Checkpoints in ascending treeSize. */
   checkpoints: readonly SignedCheckpoint[];
   publicKey: KeyObject;
+  /** Retired keys (rotation): each verifies the checkpoints it signed within its validity. */
+  retiredKeys?: readonly RetiredKey[];
   /** Is a missing event covered by a retention purge (its content legitimately gone)? */
   purgedBefore: (occurredAt: Date, leafIndex: number) => boolean;
   /** Events that exist but are neither in the tree nor pending (forged or with a deleted queue row). */
@@ -189,8 +194,19 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
   let count = 0;
   const fail = (brokenAtSeq: number, eventId: string | null, problem: string): LogVerification => ({ ok: false, leaves: count, brokenAtSeq, eventId, problem });
 
-  for (const cp of cps)
-    if (!verifyCheckpoint(cp, input.publicKey)) return fail(cp.treeSize - 1, null, `checkpoint of size ${cp.treeSize} is not signed by the audit key`);
+  const retiredUsed = new Set<string>();
+  for (const cp of cps) {
+    if (verifyCheckpoint(cp, input.publicKey)) continue;
+    const retired = input.retiredKeys?.find((k) => keyIdOf(k.key) === cp.keyId);
+    if (retired && verifyCheckpoint(cp, retired.key)) {
+      const at = new Date(cp.issuedAt).getTime();
+      if (at < new Date(retired.validFrom).getTime() || at > new Date(retired.validUntil).getTime())
+        return fail(cp.treeSize - 1, null, `checkpoint of size ${cp.treeSize} is signed by retired key ${cp.keyId} outside its validity`);
+      retiredUsed.add(cp.keyId);
+      continue;
+    }
+    return fail(cp.treeSize - 1, null, `checkpoint of size ${cp.treeSize} is not signed by the audit key`);
+  }
   for (let i = 1; i < cps.length; i++)
     if (cps[i]!.treeSize <= cps[i - 1]!.treeSize) return fail(cps[i]!.treeSize - 1, null, "checkpoints are not in increasing size");
 
@@ -227,5 +243,5 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
   if (next < cps.length) return fail(count, null, `signed checkpoint of size ${cps[next]!.treeSize} but only ${count} leaves: leaves were deleted`);
   const orphan = input.orphans?.[0];
   if (orphan) return fail(count, orphan.id, "event is neither in the tree nor waiting for the sequencer (inserted outside the writer?)");
-  return { ok: true, leaves: count, checkpoints: cps.length, purged, legacy };
+  return { ok: true, leaves: count, checkpoints: cps.length, purged, legacy, ...(retiredUsed.size ? { signedByRetired: [...retiredUsed] } : {}) };
 }

@@ -51,7 +51,7 @@ describe("the runtime role", () => {
 
   it.each(APPEND_ONLY_TABLES)("may read %s but not UPDATE, DELETE or TRUNCATE it", async (table) => {
     expect(await attempt(app, `SELECT count(*) FROM "${table}"`)).toBe("ok");
-    const column = ["AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint"].includes(table) ? `"logId"` : "id"; // tables keyed by log
+    const column = ["AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint", "AuditCosignature"].includes(table) ? `"logId"` : "id"; // tables keyed by log
     expect(await attempt(app, `UPDATE "${table}" SET ${column} = ${column}`)).toBe(DENIED);
     expect(await attempt(app, `DELETE FROM "${table}"`)).toBe(DENIED);
     expect(await attempt(app, `TRUNCATE "${table}"`)).toBe(DENIED);

@@ -58,3 +58,31 @@ export async function checkSignedHistory(): Promise<SignedHistoryHealth> {
     return "unknown";
   }
 }
+
+export type WitnessHealth = "ok" | "refusing" | "stale" | "none";
+/** A witness counts as stale when the log signed something more than this long ago that it has not cosigned. */
+const WITNESS_STALE_MS = 10 * 60_000;
+
+/**
+ * For /api/health: "refusing" when a witness's last answer was a refusal (or no answer), "stale" when a
+ * witness has not cosigned a checkpoint signed more than ten minutes ago, "none" when no tenant has witnesses.
+ */
+export async function checkWitnesses(): Promise<WitnessHealth> {
+  const rows = await db().$queryRaw<{ refusing: number; stale: number; total: number }[]>`
+    SELECT count(*) FILTER (WHERE w."lastError" IS NOT NULL)::int AS refusing,
+           count(*) FILTER (WHERE EXISTS (
+             SELECT 1 FROM "AuditSignedCheckpoint" c
+              WHERE c."logId" = w."tenantId" AND c."treeSize" > COALESCE(w."cosignedSize", 0) AND c."noteSignatures" IS NOT NULL
+                AND c."issuedAt" < ${new Date(Date.now() - WITNESS_STALE_MS)}))::int AS stale,
+           count(*)::int AS total
+      FROM "AuditWitness" w`;
+  const r = rows[0]!;
+  return r.total === 0 ? "none" : r.refusing > 0 ? "refusing" : r.stale > 0 ? "stale" : "ok";
+}
+
+/** Everything /api/health says about the audit log beyond the stored verification. */
+export async function checkAuditLogHealth(): Promise<{ signedHistory: SignedHistoryHealth; witnesses: WitnessHealth | "unknown" }> {
+  const signedHistory = await checkSignedHistory();
+  const witnesses = await checkWitnesses().catch(() => "unknown" as const);
+  return { signedHistory, witnesses };
+}

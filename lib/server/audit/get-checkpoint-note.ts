@@ -33,7 +33,7 @@ export function parseSize(raw: unknown, name: string, min = 1): number {
  * `size`; the log's signature line(s) followed by every witness cosignature stored for it. Public: it holds
  * only the origin, a size and a root. Checkpoints signed before the witnessed-log migration have no note.
  */
-export async function getCheckpointNote(rawLogId: unknown, rawSize?: unknown): Promise<string> {
+export async function getCheckpointNote(rawLogId: unknown, rawSize?: unknown, opts: { cosignatures?: boolean } = {}): Promise<string> {
   const logId = parseLogId(rawLogId);
   const size = rawSize === undefined || rawSize === null ? undefined : parseSize(rawSize, "size");
   const cp = await db().auditSignedCheckpoint.findFirst({
@@ -41,6 +41,9 @@ export async function getCheckpointNote(rawLogId: unknown, rawSize?: unknown): P
     orderBy: { treeSize: "desc" },
   });
   if (!cp) throw new AppError("not_found", size === undefined ? "This log has no C2SP checkpoint yet." : "No C2SP checkpoint of that size in this log.");
-  const cosignatures = await db().auditCosignature.findMany({ where: { logId, treeSize: cp.treeSize }, orderBy: { witness: "asc" }, select: { line: true } });
+  const cosignatures =
+    opts.cosignatures === false
+      ? []
+      : await db().auditCosignature.findMany({ where: { logId, treeSize: cp.treeSize }, orderBy: { witness: "asc" }, select: { line: true } });
   return `${checkpointText({ origin: cp.origin!, treeSize: cp.treeSize, rootHash: cp.rootHash })}\n${cp.noteSignatures}${cosignatures.map((c) => c.line).join("")}`;
 }

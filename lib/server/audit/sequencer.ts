@@ -12,12 +12,13 @@ import {
   type NodeRef,
   type StoredNode,
 } from "@/lib/domain/merkle";
-import { divergenceFrom, type SignedCheckpoint } from "@/lib/domain/audit-log";
+import { TENANTLESS_LOG, divergenceFrom, type SignedCheckpoint } from "@/lib/domain/audit-log";
 import { auditSequencerIntervalMs, databaseUrl } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import type { Span } from "@opentelemetry/api";
 import { endIntegrateSpan, startIntegrateSpan } from "@/lib/server/telemetry/audit-span";
 import { auditOrigin, signCheckpoint, signCheckpointNote } from "./signing-key";
+import { submitToWitnesses } from "./submit-to-witnesses";
 import { DATABASE_IDENTITY_SQL, readSignedHead, writeSignedHead, type DatabaseIdentity } from "./signer-state";
 
 // The audit sequencer (docs/audit.md), Trillian-style: writers only append events and a queue row
@@ -224,6 +225,16 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
   let partitionsCheckedAt = 0;
   let wake: (() => void) | null = null;
   const refusedUntil = new Map<string, number>();
+  // Witnessing is off the hot path: after a log's batches committed, its newest checkpoint goes to its
+  // witnesses in the background (one submission per log at a time; the next tick sends the newer one).
+  const witnessing = new Set<string>();
+  const witness = (logId: string) => {
+    if (logId === TENANTLESS_LOG || witnessing.has(logId)) return;
+    witnessing.add(logId);
+    void submitToWitnesses(logId)
+      .catch((error: unknown) => log.error({ component: "audit-witness", logId, err: error }, "witness submission failed"))
+      .finally(() => witnessing.delete(logId));
+  };
 
   const connect = async () => {
     const c = new pg.Client({ connectionString: url, application_name: "audit-sequencer" });
@@ -248,6 +259,7 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
       if ((refusedUntil.get(logId) ?? 0) > Date.now()) continue;
       try {
         total += await integrateLog(client, logId);
+        witness(logId);
       } catch (error) {
         // One log that must not be signed does not stop the others; it is tried again a minute later.
         if (!(error instanceof SecondHistoryError)) throw error;

@@ -1,14 +1,15 @@
 import "server-only";
-import { verifyLog, logIdOf, type AuditContent, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
+import { publicKeyFrom, verifyLog, logIdOf, type AuditContent, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
 import { verifyConsistency } from "@/lib/domain/merkle";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { db } from "@/lib/server/db/client";
+import { auditKeyRotation } from "@/lib/server/env";
 import { auditSigningKey } from "./signing-key";
 import { proveConsistency, toSignedCheckpoint } from "./tree-store";
 import { signedHistoryProblems } from "./check-signed-history";
 
 export type ChainVerification =
-  | { ok: true; events: number; checkpoints: number; pending: number; purged: number }
+  | { ok: true; events: number; checkpoints: number; pending: number; purged: number; signedByRetired: string[] }
   | { ok: false; events: number; brokenAtSeq: number; eventId: string | null; problem: string };
 
 const PAGE = 5_000;
@@ -61,6 +62,7 @@ export async function verifyAuditChain(tenantId: string | null): Promise<ChainVe
     leaves: leavesOf(logId),
     checkpoints,
     publicKey: auditSigningKey().publicKey,
+    retiredKeys: auditKeyRotation().retired.map((r) => ({ key: publicKeyFrom(r.publicKey), validFrom: r.validFrom, validUntil: r.validUntil })),
     // A purge covers an event older than its cutoff that was already in the tree when it ran.
     purgedBefore: (at, leafIndex) => purges.some((p) => at < p.before && leafIndex < p.treeSize),
     orphans,
@@ -85,5 +87,5 @@ export async function verifyAuditChain(tenantId: string | null): Promise<ChainVe
       };
   }
   const pending = await db().auditPending.count({ where: { logId } });
-  return { ok: true, events: v.leaves, checkpoints: v.checkpoints, pending, purged: v.purged };
+  return { ok: true, events: v.leaves, checkpoints: v.checkpoints, pending, purged: v.purged, signedByRetired: v.signedByRetired ?? [] };
 }

@@ -2,34 +2,41 @@ import "server-only";
 import { APP_VERSION } from "@/lib/config/version";
 import { db } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
-import { checkSignedHistory, type SignedHistoryHealth } from "@/lib/server/audit/check-signed-history";
+import { checkAuditLogHealth, type SignedHistoryHealth, type WitnessHealth } from "@/lib/server/audit/check-signed-history";
 
 export type Health = {
   status: "ok" | "degraded";
   version: string;
-  checks: { app: "ok"; database: "ok" | "unreachable"; auditChain: "ok" | "broken" | "unchecked" | "unknown"; auditSignedHistory?: SignedHistoryHealth };
+  checks: {
+    app: "ok";
+    database: "ok" | "unreachable";
+    auditChain: "ok" | "broken" | "unchecked" | "unknown";
+    auditSignedHistory?: SignedHistoryHealth;
+    auditWitnesses?: WitnessHealth | "unknown";
+  };
   time: string;
 };
 
 export async function checkHealth(): Promise<Health> {
   let database: Health["checks"]["database"] = "ok";
   let auditChain: Health["checks"]["auditChain"] = "unknown";
-  let auditSignedHistory: SignedHistoryHealth | undefined;
+  let audit: Awaited<ReturnType<typeof checkAuditLogHealth>> | undefined;
   try {
     await db().$queryRaw`SELECT 1`;
     // The newest stored verification (job, npm run audit:verify or the admin page), never process memory.
     const last = await db().auditChainCheck.findFirst({ orderBy: { checkedAt: "desc" }, select: { ok: true } });
     auditChain = !last ? "unchecked" : last.ok ? "ok" : "broken";
-    auditSignedHistory = await checkSignedHistory();
+    audit = await checkAuditLogHealth();
   } catch (error) {
     database = "unreachable";
     log.error({ err: error instanceof Error ? error.message : String(error) }, "health: database unreachable");
   }
-  const degraded = database !== "ok" || auditChain === "broken" || auditSignedHistory === "tampered";
+  const degraded =
+    database !== "ok" || auditChain === "broken" || audit?.signedHistory === "tampered" || audit?.witnesses === "refusing" || audit?.witnesses === "stale";
   return {
     status: degraded ? "degraded" : "ok",
     version: APP_VERSION,
-    checks: { app: "ok", database, auditChain, auditSignedHistory },
+    checks: { app: "ok", database, auditChain, auditSignedHistory: audit?.signedHistory, auditWitnesses: audit?.witnesses },
     time: new Date().toISOString(),
   };
 }
