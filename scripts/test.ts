@@ -1,6 +1,8 @@
 // npm test: every test, the way CI runs them.
 //   0. lint (ESLint; any problem counts as a failure) and the format check (Prettier)
-//   1. unit tests and integration tests (vitest; integration against a throw-away embedded PostgreSQL)
+//   1. unit tests and integration tests (vitest; integration against a throw-away embedded PostgreSQL 18), then
+//      the integration tests again on Debian's PostgreSQL (a throw-away pg_createcluster cluster; skipped with a
+//      message when not root or the package is missing) — the supported versions, docs/operations.md
 //   2. a production build of the app
 //   3. browser tests (Playwright against that build, its own embedded PostgreSQL and demo data)
 //   4. a shortened soak (npm run soak -- --seconds 40) on that build
@@ -12,6 +14,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
+import { createDebianCluster, debianPostgresUnavailable } from "./lib/debian-postgres";
 
 const args = process.argv.slice(2);
 const skipE2e = args.includes("--skip-e2e");
@@ -101,6 +104,34 @@ const vitestCode = run("unit and integration tests", [
 ]);
 addVitest(vitestJson);
 failed ||= vitestCode !== 0;
+
+// The integration tests once more, on a PostgreSQL server that is not the embedded one (Debian's, version 15).
+const debianMissing = debianPostgresUnavailable();
+if (debianMissing) {
+  console.log(`\n=== integration tests on Debian's PostgreSQL: skipped (${debianMissing}) ===`);
+} else {
+  const cluster = await createDebianCluster("itest");
+  try {
+    const debianJson = join(reports, "vitest-debian-pg.json");
+    const code = run(
+      `integration tests on Debian's PostgreSQL ${cluster.version} (port ${cluster.port})`,
+      [
+        join(root, "node_modules", "vitest", "vitest.mjs"),
+        "run",
+        "--project",
+        "integration",
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${debianJson}`,
+      ],
+      { INTEGRATION_PG_URL: cluster.url },
+    );
+    addVitest(debianJson);
+    failed ||= code !== 0;
+  } finally {
+    cluster.drop();
+  }
+}
 
 if (!skipE2e) {
   if (!ensureBrowser()) {

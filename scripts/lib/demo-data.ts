@@ -254,7 +254,7 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
   const hashes = new Map<string, string>();
   for (const t of demoTenants) for (const s of t.staff) hashes.set(s.email, await hashPassword(s.password));
 
-  await prisma.$transaction(async (tx) => {
+  const insertAll = async (tx: Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0]) => {
     for (const t of demoTenants) {
       const tenantId = demoUuid(`tenant:${t.slug}`);
       await tx.tenant.create({
@@ -346,7 +346,9 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
         }
       }
     }
-  });
+  };
+  // A few hundred rows in one transaction: more than Prisma's default 5 s on a slow or loaded server.
+  await prisma.$transaction(insertAll, { timeout: 60_000 });
   return { seeded: true };
 }
 

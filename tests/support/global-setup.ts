@@ -19,8 +19,24 @@ declare module "vitest" {
   }
 }
 
+/**
+ * INTEGRATION_PG_URL (a superuser URL to another server's `postgres` database, e.g. Debian's PostgreSQL 15 that
+ * `npm test` starts with pg_createcluster): the run uses that server instead of the embedded one, so the same
+ * tests prove every supported version (docs/operations.md).
+ */
+async function externalServer(url: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query("DROP DATABASE IF EXISTS template_app WITH (FORCE)");
+  await admin.query("CREATE DATABASE template_app");
+  await admin.end();
+  return { url: url.replace(/\/postgres(\?.*)?$/, "/template_app"), stop: async () => undefined };
+}
+
 export default async function setup(project: TestProject) {
-  const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "itest-pg-")), ephemeral: true, database: "template_app" });
+  const server = process.env.INTEGRATION_PG_URL
+    ? await externalServer(process.env.INTEGRATION_PG_URL)
+    : await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "itest-pg-")), ephemeral: true, database: "template_app" });
   await applyMigrations(server.url);
   await installJobQueue({ connectionString: server.url }); // graphile-worker's schema, so use cases can enqueue jobs
   const prisma = prismaFor(server.url);
