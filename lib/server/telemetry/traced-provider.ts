@@ -54,6 +54,7 @@ export function tracedProvider(provider: PaymentProvider, name: string): Payment
       call("find_refunds", { "approvalgw.proposal.id": query.proposalId, "approvalgw.provider.payment_ref": query.paymentIntent }, () =>
         provider.findRefunds(query),
       ),
+    readPayment: (paymentIntent) => call("read_payment", { "approvalgw.provider.payment_ref": paymentIntent }, () => provider.readPayment(paymentIntent)),
     verifyWebhook: (rawBody, signature) => provider.verifyWebhook(rawBody, signature),
   };
 }
