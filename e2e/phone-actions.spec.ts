@@ -9,6 +9,7 @@ import { runAgentDemo } from "./support/agent-demo";
 test.use({ viewport: { width: 390, height: 844 } });
 
 test("the phone action bar is within the first viewport, the approve dialog fully visible, and approving works", async ({ page }) => {
+  test.setTimeout(120_000); // an agent run, a sign-in and an approval on a loaded machine
   const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 1_999)]);
   await signIn(page, staff("shop-us", "reviewer"));
   await page.goto(`/proposals/${id}`);

@@ -43,7 +43,7 @@ test("step-up is asked once per window: the password renews it, the next approva
 
   // The history says so, in words.
   await page.goto(`/proposals/${ids[1]}`);
-  await expect(page.getByText(/session confirmed within the step-up window/)).toBeVisible();
+  await expect(page.getByTestId("outcome").getByText(/session confirmed within the step-up window/)).toBeVisible();
   const events = await withDb(
     async (c) =>
       (

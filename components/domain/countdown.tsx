@@ -1,12 +1,13 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { useFormatter, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
+import { useClock } from "@/components/ui/use-clock";
 
 /** Time left until `until`, ticking every second, with the absolute time beside it (exact ISO on hover). */
 export function Countdown({ until, showAbsolute = true }: { until: string; showAbsolute?: boolean }) {
   const t = useTranslations("proposal");
-  const format = useFormatter();
+  const clock = useClock();
   const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
     // eslint-disable-next-line react-hooks/set-state-in-effect -- the server renders no time; the first tick after mount keeps hydration equal
@@ -40,7 +41,7 @@ export function Countdown({ until, showAbsolute = true }: { until: string; showA
         <>
           {" "}
           <time dateTime={end.toISOString()} data-kind="expires" title={end.toISOString()} className="muted">
-            ({format.dateTime(end, { hour: "2-digit", minute: "2-digit", second: "2-digit" })})
+            ({clock.clock(end, true)})
           </time>
         </>
       ) : null}

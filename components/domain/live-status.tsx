@@ -1,7 +1,8 @@
 "use client";
 
-import { useFormatter, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 import { cx } from "@/lib/cx";
+import { useClock } from "@/components/ui/use-clock";
 
 /**
  * "Live" while changes are pushed, "Live · updated 10:30:51" while the page polls (the stream is down), and
@@ -11,8 +12,8 @@ import { cx } from "@/lib/cx";
  */
 export function LiveStatus({ updatedAt, failing, pushed = false, className }: { updatedAt: number; failing: boolean; pushed?: boolean; className?: string }) {
   const t = useTranslations("live");
-  const format = useFormatter();
-  const text = failing ? null : pushed ? t("pushed") : updatedAt ? t("ok", { time: format.dateTime(new Date(updatedAt), { timeStyle: "medium" }) }) : null;
+  const clock = useClock();
+  const text = failing ? null : pushed ? t("pushed") : updatedAt ? t("ok", { time: clock.clock(new Date(updatedAt), true) }) : null;
   return (
     <p
       data-live={failing ? "failing" : "ok"}

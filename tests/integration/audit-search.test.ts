@@ -131,9 +131,11 @@ describe("audit search", () => {
   it("exports CSV and JSON of a result, each export an audit event", async () => {
     const { trace } = await preparedProposal(ana);
     const auditor = await actorOf(ES, "auditor");
-    const csv = await exportAuditEvents(auditor, { traceId: trace }, "csv");
+    const csv = await exportAuditEvents(auditor, { traceId: trace, tz: "America/New_York" }, "csv");
     const lines = csv.body.trim().split("\r\n");
-    expect(lines[0]).toMatch(/^leafIndex,occurredAt,traceId,/);
+    // One clock: UTC, then the same instant in the search's zone with its offset; the actor's name beside the id.
+    expect(lines[0]).toMatch(/^leafIndex,occurredAt,occurredAtLocal,traceId,actorType,actorId,actorName,/);
+    expect(lines[1]).toMatch(/^"[^"]*","\d{4}-\d\d-\d\dT[^"]+Z","\d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT-[45]","[^"]+","agent","[^"]+","Web support chat agent",/);
     expect(lines).toHaveLength(3);
     expect(csv.body).toContain(trace);
     const json = await exportAuditEvents(auditor, { traceId: trace }, "json");

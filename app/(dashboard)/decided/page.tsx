@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
-import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
 import { listDecidedProposals } from "@/lib/server/proposals/list-decided-proposals";
 import { formatMinor } from "@/lib/domain/format-money";
@@ -10,6 +10,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { RefreshOnChange } from "@/components/realtime/refresh-on-change";
 import { DecidedSearch } from "./_components/decided-search";
 import { loadDecidedParams } from "./_components/decided-params";
+import { DateTime } from "@/components/ui/date-time";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +22,6 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
   const actor = await pageActor("proposal:read");
   const t = await getTranslations("decided");
   const locale = await getLocale();
-  const format = await getFormatter();
   const { q, status, page } = await loadDecidedParams(searchParams);
   const result = await listDecidedProposals(actor, { ...(q ? { q } : {}), ...(status ? { status } : {}), page: Math.max(1, page) });
   const pages = Math.max(1, Math.ceil(result.total / result.pageSize));
@@ -71,7 +71,7 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
                     <TableCell className="px-3">
                       {r.decidedAt ? (
                         <time dateTime={r.decidedAt} title={r.decidedAt}>
-                          {format.dateTime(new Date(r.decidedAt), { dateStyle: "medium", timeStyle: "short" })}
+                          <DateTime value={r.decidedAt} />
                         </time>
                       ) : (
                         "—"

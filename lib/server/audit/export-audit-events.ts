@@ -5,6 +5,7 @@ import { db } from "@/lib/server/db/client";
 import { recordStaffEvent } from "./record-event";
 import { auditLookupTraceId, authorizeAuditAccess, findAuditEvents, parseAuditSearch, searchAuditClear, searchAuditData } from "./search-audit-events";
 import type { AuditEventView } from "./audit-event-view";
+import { exportInstant } from "@/lib/domain/clock";
 
 export const EXPORT_MAX_EVENTS = 10_000;
 const PAGE = 500;
@@ -14,9 +15,11 @@ export type AuditExport = { filename: string; contentType: string; body: string;
 const CSV_COLUMNS = [
   "leafIndex",
   "occurredAt",
+  "occurredAtLocal",
   "traceId",
   "actorType",
   "actorId",
+  "actorName",
   "authMethod",
   "action",
   "outcome",
@@ -40,9 +43,13 @@ function csvCell(v: unknown): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-export function toCsv(events: AuditEventView[]): string {
+/** `occurredAt` stays UTC (ISO 8601); `occurredAtLocal` is the same instant in `timeZone`, with its offset. */
+export function toCsv(events: AuditEventView[], timeZone: string): string {
   const lines = [CSV_COLUMNS.join(",")];
-  for (const e of events) lines.push(CSV_COLUMNS.map((c) => csvCell(e[c])).join(","));
+  for (const e of events) {
+    const row = { ...e, occurredAtLocal: exportInstant(new Date(e.occurredAt), timeZone) };
+    lines.push(CSV_COLUMNS.map((c) => csvCell(row[c])).join(","));
+  }
   return lines.join("\r\n") + "\r\n";
 }
 
@@ -69,7 +76,7 @@ export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, f
       });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       return format === "csv"
-        ? { filename: `audit-${stamp}.csv`, contentType: "text/csv; charset=utf-8", body: toCsv(events), count: events.length }
+        ? { filename: `audit-${stamp}.csv`, contentType: "text/csv; charset=utf-8", body: toCsv(events, f.tz ?? actor.timeZone), count: events.length }
         : {
             filename: `audit-${stamp}.json`,
             contentType: "application/json; charset=utf-8",

@@ -18,6 +18,8 @@ import { NativeSelect, NativeSelectOptGroup, NativeSelectOption } from "@/compon
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { auditFilterFields, auditFiltersOf, auditParams, type AuditParams } from "./audit-params";
+import { useClock } from "@/components/ui/use-clock";
+import { instantFormat } from "@/lib/domain/clock";
 
 const noSubscribe = () => () => {};
 /** The browser's IANA zone (null while rendering on the server: no zone is guessed there). */
@@ -29,14 +31,15 @@ function useBrowserZone(): string | null {
   );
 }
 
-/** An instant in the search's zone (the one the date filters are read in); the zone and UTC on hover. */
+/** An instant in the search's zone (the one the date filters are read in, the viewer's unless the link
+ *  names another), labelled (lib/domain/clock.ts); the tenant's zone and UTC on hover. */
 function AuditTime({ value, zone }: { value: string; zone: string }) {
   const format = useFormatter();
+  const clock = useClock();
   const date = new Date(value);
-  const title = `${format.dateTime(date, { dateStyle: "full", timeStyle: "long", timeZone: zone })} (${zone}) · ${date.toISOString()} UTC`;
   return (
-    <time dateTime={date.toISOString()} title={title} className="whitespace-nowrap" suppressHydrationWarning>
-      {format.dateTime(date, { dateStyle: "medium", timeStyle: "short", timeZone: zone })}
+    <time dateTime={date.toISOString()} title={clock.title(date)} className="whitespace-nowrap" suppressHydrationWarning>
+      {format.dateTime(date, { ...instantFormat, timeZone: zone })}
     </time>
   );
 }

@@ -1,4 +1,5 @@
 import { getFormatter, getTranslations } from "next-intl/server";
+import { instantFormat } from "@/lib/domain/clock";
 import type { Actor } from "@/lib/server/auth/actor";
 import { getChainStatus } from "@/lib/server/audit/get-chain-status";
 import { Button } from "@/components/ui/button";
@@ -14,7 +15,7 @@ export async function ChainPanel({ actor }: { actor: Actor }) {
   const t = await getTranslations("audit");
   const format = await getFormatter();
   const { ownLog, check, checkpoint, retentionDays, refusedKeys, mayVerify } = await getChainStatus(actor);
-  const time = check ? format.dateTime(check.checkedAt, { dateStyle: "medium", timeStyle: "medium" }) : "";
+  const time = check ? format.dateTime(check.checkedAt, instantFormat) : "";
   return (
     <section aria-labelledby="chain-title" className="grid min-w-0 gap-3 rounded-xl border bg-card p-4">
       <h2 id="chain-title" className="m-0 text-lg font-semibold">
@@ -24,7 +25,7 @@ export async function ChainPanel({ actor }: { actor: Actor }) {
         {ownLog
           ? t("ownLogSigned", {
               count: ownLog.treeSize,
-              time: format.dateTime(ownLog.issuedAt, { dateStyle: "medium", timeStyle: "medium" }),
+              time: format.dateTime(ownLog.issuedAt, instantFormat),
               keyId: ownLog.keyId,
             })
           : t("ownLogNone")}

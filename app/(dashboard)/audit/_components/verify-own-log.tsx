@@ -1,16 +1,17 @@
 "use client";
 
 import { useActionState } from "react";
-import { useFormatter, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { verifyOwnLogNow, type OwnLogResult } from "../actions";
+import { useClock } from "@/components/ui/use-clock";
 
 /** "Verify this tenant's log now": the result of walking the viewer's own tenant log, said in place. */
 export function VerifyOwnLog() {
   const t = useTranslations("audit");
-  const format = useFormatter();
+  const clock = useClock();
   const [result, run, pending] = useActionState<OwnLogResult>(verifyOwnLogNow, null);
-  const time = result ? format.dateTime(new Date(result.checkedAt), { dateStyle: "medium", timeStyle: "medium" }) : "";
+  const time = result ? clock.instant(new Date(result.checkedAt)) : "";
   return (
     <form action={run} className="grid gap-2">
       <div>

@@ -3,6 +3,7 @@
 import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from "recharts";
 import { useFormatter, useTranslations } from "next-intl";
 import type { ChartPoint } from "@/lib/schemas/execution-dto";
+import { useClock } from "@/components/ui/use-clock";
 
 /**
  * In-doubt count (bars) and the oldest in-doubt age in minutes (line, own axis) over the last 24 h and now,
@@ -12,9 +13,10 @@ import type { ChartPoint } from "@/lib/schemas/execution-dto";
 export function InDoubtChart({ points }: { points: ChartPoint[] }) {
   const t = useTranslations("executions");
   const format = useFormatter();
+  const clock = useClock();
   if (points.length === 0) return null;
   const data = points.map((p, i) => ({
-    label: i === points.length - 1 ? t("chartNow") : format.dateTime(new Date(p.at), { hour: "2-digit", minute: "2-digit" }),
+    label: i === points.length - 1 ? t("chartNow") : format.dateTime(new Date(p.at), { hour: "2-digit", minute: "2-digit", timeZone: clock.zone }),
     inDoubt: p.inDoubt,
     oldestMinutes: Math.round(p.oldestAgeSeconds / 60),
   }));

@@ -49,12 +49,12 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
   const tr = useTranslations("reasons");
   const tk = useTranslations("paymentMethods");
   const q = useQuery(executionDetailQuery(id));
+  const pushed = useStreamOpen();
+  useLiveInvalidation();
   const d = q.data;
   if (!d) return null;
   const p = d.proposal;
   const failing = q.isRefetchError || q.failureCount > 0;
-  const pushed = useStreamOpen();
-  useLiveInvalidation();
 
   return (
     <article aria-labelledby="execution-title" className="grid min-w-0 gap-6">
@@ -202,7 +202,7 @@ function Timeline({ events }: { events: ExecutionEvent[] }) {
                 <div className="grid min-w-0 gap-0.5">
                   <p className="m-0 flex flex-wrap items-baseline gap-x-2 text-sm">
                     <span className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{t(`kinds.${e.kind}`)}</span>
-                    <RelativeTime value={e.at} className="text-xs text-muted-foreground" />
+                    <DateTime value={e.at} className="text-xs text-muted-foreground" /> <RelativeTime value={e.at} className="text-xs text-muted-foreground" />
                   </p>
                   <p className="m-0 font-medium">{label(e)}</p>
                   {facts.length ? <p className="m-0 text-sm text-muted-foreground">{facts.join(" · ")}</p> : null}

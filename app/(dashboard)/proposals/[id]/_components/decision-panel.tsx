@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useFormatter, useLocale, useNow, useTranslations } from "next-intl";
+import { useLocale, useNow, useTranslations } from "next-intl";
 import { toast } from "sonner";
 import { api, ApiError, proposalKeys } from "@/lib/queries/proposals";
 import { proposalStatus } from "@/lib/domain/proposal-state";
@@ -20,6 +20,7 @@ import { useShortcuts } from "@/components/reviewer/use-shortcuts";
 import { useNextProposal } from "@/components/reviewer/use-next-proposal";
 import { PasskeyApproveButton } from "./passkey-approve-button";
 import { ClaimNotice, useClaim } from "./claim-notice";
+import { useClock } from "@/components/ui/use-clock";
 
 const presetReasons = ["not_eligible", "already_resolved", "needs_evidence", "amount_wrong"] as const;
 
@@ -33,7 +34,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const tp = useTranslations("rejectPresets");
   const tc = useTranslations("proposal.claim");
   const locale = useLocale();
-  const format = useFormatter();
+  const clock = useClock();
   const router = useRouter();
   const queryClient = useQueryClient();
   const now = useNow({ updateInterval: 1000 });
@@ -107,7 +108,7 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const expiredWhileOpen = now.getTime() >= new Date(p.expiresAt).getTime();
   const stepUpDue = needsStepUp || now.getTime() > new Date(p.viewer.stepUpAfter).getTime();
   const amount = formatMinor(p.amountMinor, p.currency, locale);
-  const expires = format.dateTime(new Date(p.expiresAt), { hour: "2-digit", minute: "2-digit" });
+  const expires = clock.clock(new Date(p.expiresAt));
   const confirmText = t("confirm", { amount, recipient: p.recipient.display, holder: p.recipient.holder, order: p.order.number, expires });
   const position = p.approvals.length + 1;
   const fourEyes =

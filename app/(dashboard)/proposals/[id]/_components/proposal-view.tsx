@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { useFormatter, useLocale, useNow, useTranslations } from "next-intl";
+import { useLocale, useNow, useTranslations } from "next-intl";
 import { formatMinor } from "@/lib/domain/format-money";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { proposalQuery } from "@/lib/queries/proposals";
@@ -18,6 +18,7 @@ import { DecisionPanel } from "./decision-panel";
 import { SupersedePanel } from "./supersede-panel";
 import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
 import { SupersedeComparison } from "./supersede-comparison";
+import { useClock } from "@/components/ui/use-clock";
 
 /** Plain words for what became of a proposal that is no longer waiting. */
 function Outcome({ p }: { p: ProposalDetail }) {
@@ -93,7 +94,7 @@ export function ProposalView({ id }: { id: string }) {
   const { data: p } = useQuery(proposalQuery(id));
   useLiveInvalidation();
   const now = useNow({ updateInterval: 5_000 });
-  const format = useFormatter();
+  const clock = useClock();
   const locale = useLocale();
   if (!p) return null;
   const m = (minor: number) => <Money minor={minor} currency={p.currency} />;
@@ -119,7 +120,7 @@ export function ProposalView({ id }: { id: string }) {
         >
           {t("previouslyRejected", {
             by: p.previouslyRejected.by ?? "—",
-            at: p.previouslyRejected.at ? format.dateTime(new Date(p.previouslyRejected.at), { dateStyle: "medium", timeStyle: "short" }) : "—",
+            at: p.previouslyRejected.at ? clock.instant(new Date(p.previouslyRejected.at)) : "—",
             reason: p.previouslyRejected.reason ?? "—",
           })}{" "}
           <Link href={`/proposals/${p.previouslyRejected.proposalId}`}>{t("openEarlier")}</Link>
