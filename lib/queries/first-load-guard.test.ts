@@ -13,6 +13,7 @@ const root = resolve(__dirname, "../..");
 const entries = [
   "app/(dashboard)/queue/_components/queue-toolbar.tsx",
   "app/(dashboard)/queue/_components/queue-keys.tsx",
+  "app/(dashboard)/queue/_components/new-proposals-announcer.tsx",
   "components/domain/money.tsx",
   "components/domain/countdown.tsx",
   "components/ui/date-time.tsx",
