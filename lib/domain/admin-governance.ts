@@ -4,6 +4,10 @@
 /** How long an admin-level change may wait for its second admin. */
 export const ADMIN_CHANGE_DAYS = 7;
 
+/** The states of a pending admin-level change (prisma enum AdminChangeStatus), spelled once. */
+export const adminChangeStatus = { pending: "pending", approved: "approved", rejected: "rejected", cancelled: "cancelled", expired: "expired" } as const;
+export type AdminChangeStatus = (typeof adminChangeStatus)[keyof typeof adminChangeStatus];
+
 export const adminChangeKinds = ["invite_staff", "update_staff", "setup_link"] as const;
 export type AdminChangeKind = (typeof adminChangeKinds)[number];
 

@@ -50,6 +50,7 @@ export const auditActionGroups = {
     "admin:reject_change",
     "admin:cancel_change",
     "admin:operator_grant_admin",
+    "operator:create_tenant",
     "webhook:delivered",
     "webhook:failed",
   ],

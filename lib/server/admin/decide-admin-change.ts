@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
+import { adminChangeStatus, type AdminChangeStatus } from "@/lib/domain/admin-governance";
 import { assertCan } from "@/lib/domain/permissions";
 import { decidePolicyInput, inviteStaffInput, updateStaffInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -19,7 +20,7 @@ const notPending = () => new AppError("permission_denied", "This change does not
 export type AdminChangeDecision = "approve" | "reject" | "cancel";
 export type DecidedAdminChange = {
   id: string;
-  status: "approved" | "rejected" | "cancelled";
+  status: Exclude<AdminChangeStatus, "pending" | "expired">;
   /** An approved invitation: the new account. */
   staffId?: string;
   /** An approved invitation or setup link: the one-time link, shown once to the approving admin. */
@@ -43,7 +44,7 @@ export async function decideAdminChange(actor: Actor, id: string, decision: Admi
     await lockTenantStaff(tx, actor.tenantId);
     const row = await tx.adminChange.findFirst({ where: { id, tenantId: actor.tenantId } });
     if (!row) throw notFound();
-    if (row.status !== "pending") throw notPending();
+    if (row.status !== adminChangeStatus.pending) throw notPending();
     const now = new Date();
     if (row.expiresAt <= now) throw new AppError("expired", "This change expired without a second admin; propose it again.", { reason: "expired" });
     const own = row.proposedById === actor.userId;
@@ -52,15 +53,15 @@ export async function decideAdminChange(actor: Actor, id: string, decision: Admi
     if (decision === "reject" && own) throw new AppError("permission_denied", "Cancel your own change instead of rejecting it.", { reason: "own_change" });
     if (decision === "approve") await assertIndependentApprover(tx, actor, { proposedById: row.proposedById, proposedAt: row.createdAt });
 
-    const status = decision === "approve" ? "approved" : decision === "reject" ? "rejected" : "cancelled";
+    const status = decision === "approve" ? adminChangeStatus.approved : decision === "reject" ? adminChangeStatus.rejected : adminChangeStatus.cancelled;
     const moved = await tx.adminChange.updateMany({
-      where: { id, tenantId: actor.tenantId, status: "pending", expiresAt: { gt: now } },
+      where: { id, tenantId: actor.tenantId, status: adminChangeStatus.pending, expiresAt: { gt: now } },
       data: { status, decidedById: actor.userId, decidedAt: now },
     });
     if (moved.count !== 1) throw notPending();
 
     let result: DecidedAdminChange = { id, status };
-    if (status === "approved") {
+    if (status === adminChangeStatus.approved) {
       // Both admins had a hand on a setup link: the proposer chose the account, the approver is shown the link.
       const both = [row.proposedById, actor.userId];
       if (row.kind === "invite_staff") {
@@ -86,7 +87,7 @@ export async function decideAdminChange(actor: Actor, id: string, decision: Admi
     await recordAdminEvent(tx, actor, {
       action: `${decision}_change`,
       target: { kind: "admin_change", id, changeKind: row.kind, staff: row.targetId ?? result.staffId ?? null, proposedBy: row.proposedById },
-      before: { status: "pending", expiresAt: row.expiresAt.toISOString() },
+      before: { status: adminChangeStatus.pending, expiresAt: row.expiresAt.toISOString() },
       after: { status },
       clear: ["changeKind", "staff", "proposedBy"],
     });

@@ -4,6 +4,7 @@ import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
 import { metrics } from "./metrics";
 import { contextFrom, linkToActive, withSpan } from "./tracing";
+import { proposalStatus } from "@/lib/domain/proposal-state";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -37,7 +38,7 @@ export async function traceDecision<R extends Decided>(kind: "approve" | "reject
     async (span) => {
       const result = await run();
       span.setAttribute("approvalgw.outcome", result.status);
-      if (result.status === "approved" || result.status === "rejected") {
+      if (result.status === proposalStatus.approved || result.status === proposalStatus.rejected) {
         metrics().proposals.inc({ outcome: result.status });
         if (waitSeconds !== null) metrics().approvalWait.observe(waitSeconds);
       }

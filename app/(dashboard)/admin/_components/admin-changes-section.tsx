@@ -7,6 +7,7 @@ import { DateTime } from "@/components/ui/date-time";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
+import { adminChangeStatus } from "@/lib/domain/admin-governance";
 
 export type AdminChangeRow = {
   id: string;
@@ -34,7 +35,15 @@ export function AdminChangesSection({ rows, alone, tenantSlug }: { rows: AdminCh
     setLink(null);
     const r = await decide.run("POST", `/api/admin/changes/${id}/${decision}`, body);
     if (!r) return;
-    setDone(t(r.status === "approved" ? "approved" : r.status === "rejected" ? "rejected" : "cancelled"));
+    setDone(
+      t(
+        r.status === adminChangeStatus.approved
+          ? adminChangeStatus.approved
+          : r.status === adminChangeStatus.rejected
+            ? adminChangeStatus.rejected
+            : adminChangeStatus.cancelled,
+      ),
+    );
     if (r.setupUrl) setLink(r.setupUrl);
   }
 
