@@ -31,7 +31,10 @@ if (!existsSync(file)) {
 // An external DATABASE_URL is used as it is (migrated by the deployment, `npm run db:migrate`); only the
 // embedded demo database is started, migrated and seeded here.
 const database = process.env.DATABASE_URL ? null : await prepareDatabase({ demo: true, log: (m) => console.error(`[orders:import] ${m}`) });
-if (database) process.env.DATABASE_URL = database.url;
+if (database) {
+  process.env.DATABASE_URL = database.url;
+  process.env.APP_MODE ??= "demo";
+}
 const { importOrders, ImportRefused } = await import("../lib/server/orders/import-orders");
 const { db } = await import("../lib/server/db/client");
 let code = 2;
