@@ -9,6 +9,19 @@ import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-i
 import { closePending, orderMismatch } from "@/lib/server/proposals/proposal-guards";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
 
+/**
+ * Who writes the order, for the audit: an integration key (the Orders API) or the operator running
+ * `npm run orders:import` on the server (docs/systems-of-record.md). Both go through the same upsert below.
+ */
+export type OrderWriter = { tenantId: string; actorId: string; authMethod: "integration_key" | "operator_cli"; source: "orders_api" | "orders_import" };
+
+export const apiWriter = (caller: IntegrationCaller): OrderWriter => ({
+  tenantId: caller.tenantId,
+  actorId: caller.keyId,
+  authMethod: "integration_key",
+  source: "orders_api",
+});
+
 export type UpsertOrderResult = {
   number: string;
   created: boolean;
@@ -28,13 +41,13 @@ export type UpsertOrderResult = {
  * the order as it now is (the rule approval and execution apply, proposal-guards.ts) and invalidated when it no
  * longer fits. The write and its audit event commit together; the audit keeps no personal data in clear.
  */
-export async function upsertOrder(caller: IntegrationCaller, rawNumber: string, raw: unknown, traceId: string, now = new Date()): Promise<UpsertOrderResult> {
+export async function upsertOrder(caller: OrderWriter, rawNumber: string, raw: unknown, traceId: string, now = new Date()): Promise<UpsertOrderResult> {
   const number = parseInput(orderNumber, rawNumber, "The order number in the path is not valid.");
   const body = parseInput(orderBodyInput, raw, "The order is not valid.");
   return db().$transaction((tx) => upsertOrderIn(tx, caller, number, body, traceId, now), { timeout: 20_000 });
 }
 
-async function upsertOrderIn(tx: Tx, caller: IntegrationCaller, number: string, body: OrderBodyInput, traceId: string, now: Date): Promise<UpsertOrderResult> {
+async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: OrderBodyInput, traceId: string, now: Date): Promise<UpsertOrderResult> {
   const { tenantId } = caller;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`order:${tenantId}:${number}`}, 0))`;
   const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { currency: true } });
@@ -112,7 +125,7 @@ async function upsertOrderIn(tx: Tx, caller: IntegrationCaller, number: string, 
   await recordAuditEvent(tx, {
     tenantId,
     traceId,
-    actor: { type: "system", id: caller.keyId, authMethod: "integration_key" },
+    actor: { type: "system", id: caller.actorId, authMethod: caller.authMethod },
     action: "orders:upsert",
     outcome,
     endUser: body.customer.id,
@@ -221,7 +234,7 @@ async function snapshot(tx: Tx, orderId: string): Promise<string> {
  * changed, less left than proposed, another customer): invalidated by the guarded UPDATE every decision uses, each
  * with its audit event. Approved proposals are left to the worker, which revalidates before it pays.
  */
-async function invalidateUnfitProposals(tx: Tx, caller: IntegrationCaller, orderId: string, traceId: string, now: Date) {
+async function invalidateUnfitProposals(tx: Tx, caller: OrderWriter, orderId: string, traceId: string, now: Date) {
   const pending = await tx.proposal.findMany({
     where: { tenantId: caller.tenantId, orderId, status: proposalStatus.pendingApproval },
     include: { order: true, payment: true },
@@ -235,11 +248,11 @@ async function invalidateUnfitProposals(tx: Tx, caller: IntegrationCaller, order
     await recordAuditEvent(tx, {
       tenantId: caller.tenantId,
       traceId: p.traceId,
-      actor: { type: "system", id: caller.keyId, authMethod: "integration_key" },
+      actor: { type: "system", id: caller.actorId, authMethod: caller.authMethod },
       action: "proposal:invalidate",
       outcome: proposalStatus.invalidated,
       proposal: { id: p.id, hash: p.hash },
-      data: { reason, source: "orders_api", apiTraceId: traceId },
+      data: { reason, source: caller.source, apiTraceId: traceId },
       redaction: { clear: ["reason", "source", "apiTraceId"] },
     });
   }

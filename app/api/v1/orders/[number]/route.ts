@@ -1,6 +1,6 @@
 import { integrationJsonBody, integrationRoute } from "@/lib/server/http/integration-route";
 import { getOrder } from "@/lib/server/orders/get-order";
-import { upsertOrder } from "@/lib/server/orders/upsert-order";
+import { apiWriter, upsertOrder } from "@/lib/server/orders/upsert-order";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +9,7 @@ type Params = { params: Promise<{ number: string }> };
 /** PUT /api/v1/orders/{number} (scope orders:write): idempotent upsert → 201 created | 200 {number, refundable, changed}. */
 export const PUT = integrationRoute<Params>("orders:write", async (caller, request, { params }, traceId) => {
   const { number } = await params;
-  const result = await upsertOrder(caller, number, await integrationJsonBody(request), traceId);
+  const result = await upsertOrder(apiWriter(caller), number, await integrationJsonBody(request), traceId);
   return Response.json({ number: result.number, refundable: result.refundable, changed: result.changed }, { status: result.created ? 201 : 200 });
 });
 

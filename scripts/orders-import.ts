@@ -1,0 +1,63 @@
+// npm run orders:import -- --tenant SLUG [--resume] FILE: orders from the shop's system of record, one per line
+// (NDJSON, or CSV with the header in docs/systems-of-record.md), through the Orders API's schema and upsert.
+// On DATABASE_URL, or the embedded demo database when it is unset (started, migrated and seeded like
+// `npm run db:seed`). Prints one JSON outcome per line to stdout and a progress line every 2 s to stderr.
+// Exit 0: every line imported; 1: some lines refused (the others are imported); 2: nothing could be done.
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+import nextEnv from "@next/env";
+import { prepareDatabase } from "./lib/database";
+
+nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
+
+const usage = "usage: npm run orders:import -- --tenant SLUG [--resume] FILE (.ndjson or .csv)";
+let args;
+try {
+  args = parseArgs({ options: { tenant: { type: "string" }, resume: { type: "boolean", default: false } }, allowPositionals: true });
+} catch (error) {
+  console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  process.exit(2);
+}
+const file = args.positionals[0];
+if (!args.values.tenant || !file || args.positionals.length !== 1) {
+  console.error(usage);
+  process.exit(2);
+}
+if (!existsSync(file)) {
+  console.error(`[orders:import] no such file: ${file}`);
+  process.exit(2);
+}
+
+// An external DATABASE_URL is used as it is (migrated by the deployment, `npm run db:migrate`); only the
+// embedded demo database is started, migrated and seeded here.
+const database = process.env.DATABASE_URL ? null : await prepareDatabase({ demo: true, log: (m) => console.error(`[orders:import] ${m}`) });
+if (database) {
+  process.env.DATABASE_URL = database.url;
+  process.env.APP_MODE ??= "demo";
+}
+const { importOrders, ImportRefused } = await import("../lib/server/orders/import-orders");
+const { db } = await import("../lib/server/db/client");
+let code = 2;
+try {
+  const summary = await importOrders({
+    tenantSlug: args.values.tenant,
+    file,
+    resume: args.values.resume,
+    onLine: (o) => process.stdout.write(JSON.stringify(o) + "\n"),
+    onProgress: (p) =>
+      console.error(
+        `[orders:import] ${Math.round((100 * p.bytes) / Math.max(p.totalBytes, 1))}% · ${p.read} lines: ${p.created} created, ${p.updated} updated, ${p.unchanged} unchanged, ${p.refused.length} refused`,
+      ),
+  });
+  const { refused, ...counts } = summary;
+  console.error(`[orders:import] done: ${JSON.stringify({ ...counts, refused: refused.length })}`);
+  if (refused.length > 0) console.error(`[orders:import] refused lines: ${refused.join(", ")}`);
+  code = refused.length > 0 ? 1 : 0;
+} catch (error) {
+  if (error instanceof ImportRefused) console.error(`[orders:import] ${error.message}`);
+  else console.error(`[orders:import] stopped: ${error instanceof Error ? error.message : String(error)} (run again with --resume)`);
+} finally {
+  await db().$disconnect();
+  await database?.embedded?.stop();
+}
+process.exit(code);

@@ -1,0 +1,179 @@
+// `npm run orders:import` (docs/systems-of-record.md) against the real database: the script itself as a child
+// process (exit code, refused line numbers on stderr, one outcome per line on stdout), then the use case for
+// CSV, re-runs, updates, resume and another tenant's orders with the same numbers.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { orderCsvHeader } from "@/lib/domain/order-import-file";
+import { db } from "@/lib/server/db/client";
+import { importOrders, ImportRefused, stateFileOf, type LineOutcome } from "@/lib/server/orders/import-orders";
+import { ES, US } from "./gateway-support";
+
+const dir = mkdtempSync(join(tmpdir(), "orders-import-"));
+let seq = 0;
+const fresh = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
+const file = (name: string, lines: string[]) => {
+  const path = join(dir, `${fresh("f")}-${name}`);
+  writeFileSync(path, lines.join("\n") + "\n");
+  return path;
+};
+
+function line(number: string, over: Record<string, unknown> = {}, currency = "EUR") {
+  return JSON.stringify({
+    number,
+    // Customer ids are global keys (upsert-order.ts): each shop its own.
+    customer: { id: `cus_imp_${currency}_${number}`, email: "ana.garcia@example.com", name: "Ana García" },
+    currency,
+    total_minor: 4200,
+    status: "paid",
+    placed_at: "2026-11-30T10:00:00Z",
+    payments: [{ provider: "manual", reference: `pay_${number}`, method: "card", captured_minor: 4200, holder: "Ana García", display: "Visa •• 4242" }],
+    ...over,
+  });
+}
+const csvRow = (number: string, captured = "4200") =>
+  [
+    number,
+    `cus_imp_EUR_${number}`,
+    "ana.garcia@example.com",
+    '"García, Ana"',
+    "EUR",
+    "4200",
+    "paid",
+    "2026-11-30T10:00:00Z",
+    "manual",
+    `pay_${number}`,
+    "card",
+    captured,
+    "Ana García",
+    "Visa •• 4242",
+  ].join(",");
+
+const orderOf = async (slug: string, number: string) =>
+  db().order.findFirst({ where: { number, tenant: { slug } }, select: { totalMinor: true, currency: true, customerId: true, tenantId: true } });
+
+async function run(tenant: string, path: string, resume = false) {
+  const outcomes: LineOutcome[] = [];
+  const summary = await importOrders({ tenantSlug: tenant, file: path, resume, onLine: (o) => outcomes.push(o) });
+  return { summary, outcomes };
+}
+
+function script(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/orders-import.ts", ...args], {
+      env: process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += String(d)));
+    child.stderr.on("data", (d) => (stderr += String(d)));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("orders:import", () => {
+  it("the script: good lines imported, a bad line named by number, exit 1; a re-run is all unchanged; another tenant's same numbers untouched", async () => {
+    const [a, b, c] = [fresh("IMP"), fresh("IMP"), fresh("IMP")];
+    // The other shop already has an order numbered like line 1's.
+    const us = file("us.ndjson", [
+      line(
+        a,
+        {
+          total_minor: 9900,
+          payments: [{ provider: "manual", reference: `pay_us_${a}`, method: "card", captured_minor: 9900, holder: "Bob", display: "Visa •• 1111" }],
+        },
+        "USD",
+      ),
+    ]);
+    expect((await run(US, us)).summary.created).toBe(1);
+    const usBefore = await orderOf(US, a);
+
+    const path = file("es.ndjson", [line(a), "", line(b, { currency: "eur" }), "{not json", line(c)]);
+    const first = await script(["--tenant", ES, path]);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain("refused lines: 3, 4");
+    const outcomes = first.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as LineOutcome);
+    expect(outcomes.map((o) => [o.line, o.outcome])).toEqual([
+      [1, "created"],
+      [3, "refused"],
+      [4, "refused"],
+      [5, "created"],
+    ]);
+    expect(outcomes[1]).toMatchObject({ number: b, code: "invalid_arguments", problems: [expect.objectContaining({ path: "$.currency" })] });
+    expect(outcomes[2]).toMatchObject({ number: null, problems: [{ path: "$", message: "not JSON" }] });
+    expect(await orderOf(ES, a)).toMatchObject({ totalMinor: 4200, currency: "EUR" });
+    expect(await orderOf(ES, c)).toMatchObject({ totalMinor: 4200 });
+    expect(await orderOf(ES, b)).toBeNull();
+    expect(await orderOf(US, a)).toEqual(usBefore);
+
+    // Audited like the API, with the operator as actor.
+    const events = await db().auditEvent.findMany({ where: { action: "orders:upsert", actorId: "operator", tenantId: (await orderOf(ES, a))!.tenantId } });
+    expect(events.length).toBeGreaterThanOrEqual(2);
+    expect(events.every((e) => e.authMethod === "operator_cli" && e.actorType === "system")).toBe(true);
+
+    const again = await run(ES, path);
+    expect(again.outcomes.map((o) => o.outcome)).toEqual(["unchanged", "refused", "refused", "unchanged"]);
+    expect(again.summary).toMatchObject({ created: 0, updated: 0, unchanged: 2, refused: [3, 4] });
+    expect(await orderOf(US, a)).toEqual(usBefore);
+  }, 60_000);
+
+  it("the script exits 0 when every line is imported, 2 for an unknown tenant", async () => {
+    const path = file("ok.ndjson", [line(fresh("IMP"))]);
+    expect((await script(["--tenant", ES, path])).code).toBe(0);
+    const unknown = await script(["--tenant", "no-such-shop", path]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No tenant with the slug "no-such-shop"');
+  }, 60_000);
+
+  it("CSV with the documented header: one payment per row, quoted commas; a bad row refused by line number", async () => {
+    const [a, b, c] = [fresh("CSV"), fresh("CSV"), fresh("CSV")];
+    const path = file("orders.csv", [orderCsvHeader.join(","), csvRow(a), csvRow(b, "42.00"), csvRow(c)]);
+    const { summary, outcomes } = await run(ES, path);
+    expect(summary).toMatchObject({ format: "csv", created: 2, refused: [3] });
+    expect(outcomes.find((o) => o.line === 3)).toMatchObject({
+      outcome: "refused",
+      problems: [expect.objectContaining({ path: "$.payments[0].captured_minor" })],
+    });
+    const stored = await db().customer.findUniqueOrThrow({ where: { id: `cus_imp_EUR_${a}` } });
+    expect(stored.name).toBe("García, Ana");
+    expect((await run(ES, path)).outcomes.map((o) => o.outcome)).toEqual(["unchanged", "refused", "unchanged"]);
+
+    const wrongHeader = file("wrong.csv", [[...orderCsvHeader].reverse().join(","), csvRow(fresh("CSV"))]);
+    await expect(run(ES, wrongHeader)).rejects.toBeInstanceOf(ImportRefused);
+  }, 60_000);
+
+  it("a changed line is updated; the same order number in another tenant is not", async () => {
+    const n = fresh("UPD");
+    await run(US, file("us.ndjson", [line(n, {}, "USD")]));
+    await run(ES, file("v1.ndjson", [line(n)]));
+    const { outcomes } = await run(ES, file("v2.ndjson", [line(n, { total_minor: 5000 })]));
+    expect(outcomes[0]!.outcome).toBe("updated");
+    expect(await orderOf(ES, n)).toMatchObject({ totalMinor: 5000 });
+    expect(await orderOf(US, n)).toMatchObject({ totalMinor: 4200, currency: "USD" });
+  });
+
+  it("--resume starts after the last line the state file records; a state file of another tenant is refused", async () => {
+    const numbers = [fresh("RES"), fresh("RES"), fresh("RES")];
+    const path = file(
+      "resume.ndjson",
+      numbers.map((n) => line(n)),
+    );
+    // As if a run had stopped after line 1.
+    writeFileSync(stateFileOf(path), JSON.stringify({ tenant: ES, size: readFileSync(path).length, doneThrough: 1 }));
+    const resumed = await run(ES, path, true);
+    expect(resumed.summary).toMatchObject({ skipped: 1, read: 2, created: 2 });
+    expect(resumed.outcomes.map((o) => o.line)).toEqual([2, 3]);
+    expect(await orderOf(ES, numbers[0]!)).toBeNull();
+    expect(JSON.parse(readFileSync(stateFileOf(path), "utf8"))).toMatchObject({ doneThrough: 3 });
+    expect((await run(ES, path, true)).summary).toMatchObject({ skipped: 3, read: 0 });
+    // Without --resume every line is read again; the applied ones come back unchanged.
+    expect((await run(ES, path)).outcomes.map((o) => o.outcome)).toEqual(["created", "unchanged", "unchanged"]);
+    await expect(run(US, path, true)).rejects.toThrow(/belongs to tenant "tienda-es"/);
+  });
+});
