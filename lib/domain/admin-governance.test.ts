@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { approverRefusal, describeAdminChange, isAdminLevelInvite, isAdminLevelSetupLink, isAdminLevelUpdate, type ApproverProvenance } from "./admin-governance";
+import {
+  approverRefusal,
+  describeAdminChange,
+  isAdminLevelInvite,
+  isAdminLevelSetupLink,
+  isAdminLevelUpdate,
+  type ApproverProvenance,
+} from "./admin-governance";
 
 const A = "00000000-0000-4000-8000-00000000000a";
 const B = "00000000-0000-4000-8000-00000000000b";
@@ -52,7 +59,9 @@ describe("whose approval counts", () => {
   const change = { proposedById: A, proposedAt: at };
   it("an independent admin from before the proposal counts (also an admin from before tracking)", () => {
     expect(approverRefusal(admin(), change)).toBeNull();
-    expect(approverRefusal(admin({ adminSince: new Date(at.getTime() - 1), adminGrantedByIds: [C], invitedById: C, credentialsResetByIds: [C] }), change)).toBeNull();
+    expect(
+      approverRefusal(admin({ adminSince: new Date(at.getTime() - 1), adminGrantedByIds: [C], invitedById: C, credentialsResetByIds: [C] }), change),
+    ).toBeNull();
   });
   it("refuses the proposer, a non-admin, a disabled admin", () => {
     expect(approverRefusal(admin({ id: A }), change)).toBe("own_change");

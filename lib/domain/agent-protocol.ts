@@ -45,7 +45,6 @@ export function resolveTraceId(traceparent: string | null, xTraceId: string | nu
   return { traceId: randomBytes(16).toString("hex"), source: "generated" };
 }
 
-
 // ---- end-user tokens -----------------------------------------------------------------------------
 
 /**
