@@ -259,7 +259,7 @@ describe("re-asking after a rejection (issue 11.10)", () => {
 describe("hash and four eyes at approval (issue 11.11)", () => {
   it("an amount LOWERED in the database after preparing no longer matches the stored hash: invalidated, not approved", async () => {
     const p = await prepare(ES, 5_500);
-    await db().$executeRaw`UPDATE "Proposal" SET "amountMinor" = 5_000 WHERE id = ${p.id}::uuid`;
+    await db().$executeRaw`UPDATE "Proposal" SET "amountMinor" = 5000 WHERE id = ${p.id}::uuid`;
     const reviewer = await actorFor(staffOf(ES, "reviewer", 0).email);
     await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
       code: "invalidated",
