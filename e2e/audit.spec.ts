@@ -160,7 +160,8 @@ test("an admin verifies the chain from the audit page; health reports the result
   expect(csv.status()).toBe(200);
   expect(csv.headers()["content-disposition"]).toMatch(/attachment; filename="audit-.*\.csv"/);
   const text = await csv.text();
-  expect(text.split("\r\n")[0]).toMatch(/^leafIndex,occurredAt,traceId,/);
+  // One clock (docs/design.md "Times"): UTC, the search zone's local time beside it, and the actor's name.
+  expect(text.split("\r\n")[0]).toMatch(/^leafIndex,occurredAt,occurredAtLocal,traceId,actorType,actorId,actorName,/);
   expect(text).toContain("execution:succeeded");
   await auditor.context().close();
 });
