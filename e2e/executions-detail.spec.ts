@@ -65,6 +65,9 @@ for (const size of sizes) {
     });
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     const page = await context.newPage();
+    // No push stream here: these pages then poll at their fallback pace, which the "not updating" check below
+    // relies on (with the stream open they re-read only every 30 s; push itself is e2e/push.spec.ts).
+    await page.route("**/api/stream/**", (route) => route.abort());
     await signIn(page, staff(TENANT, "ops"));
     await page.goto("/executions");
     await expect(page).toHaveTitle(/^(Executions|Ejecuciones)/);

@@ -82,14 +82,16 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
   const order = await freshOrder(TENANT, 3_456);
   const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
   const { recipientRef: pi } = await paymentRefOf(proposalId);
-  // The provider fails every create and every read for this payment intent: the worker's outcome is
-  // unknown and the reconciler cannot find out, so the execution stays in doubt.
-  await sandbox("POST", "faults", { kind: "fail_5xx", on: "any", paymentIntent: pi, once: false });
+  // The provider fails every create for this payment intent: the worker's outcome is unknown. Reads still
+  // answer until then, because the worker reads the payment again before it sends (what is left to refund);
+  // once the outcome is unknown, reads fail too, so the reconciler cannot find out and it stays in doubt.
+  await sandbox("POST", "faults", { kind: "fail_5xx", on: "create", paymentIntent: pi, once: false });
   try {
     await signIn(page, staff(TENANT, "ops"));
     await page.goto("/executions");
     await approveAsReviewer(browser, proposalId);
     await expect.poll(async () => (await executionOf(proposalId))?.status, { timeout: 30_000 }).toBe("unknown");
+    await sandbox("POST", "faults", { kind: "fail_5xx", on: "read", paymentIntent: pi, once: false });
     const doubt = page.getByRole("table", { name: /^(In-doubt queue|Cola en duda)$/ }).locator("tr", { hasText: order });
     await expect(doubt).toBeVisible({ timeout: 15_000 });
     const checkNow = doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ });
