@@ -1,4 +1,4 @@
-// npm run attack [-- --base-url http://127.0.0.1:3000 --database-url postgres://… --sandbox-url http://127.0.0.1:12111] [--only TEXT]
+// npm run attack [-- --base-url http://127.0.0.1:3000 --database-url postgres://… --sandbox-url http://127.0.0.1:12111] [--only "TEXT|TEXT…"]
 //
 // Replays the concurrency and abuse cases (open redirects and unbounded bodies included) against an instance, as an outsider with the demo's
 // credentials would, and prints one row per case: tries, violations (all must be 0). Bounded: every case
@@ -791,9 +791,10 @@ async function main(): Promise<number> {
   const saved = await Promise.all([US, ES].map(async (slug) => [slug, await budgetsOf(slug)] as const));
   for (const [slug] of saved) await setBudgets(slug, ROOMY);
   const rows: { name: string; tries: number; violations: number; note: string }[] = [];
-  // --only TEXT: run only the cases whose name contains TEXT (e.g. --only "one admin").
-  const only = flag("only");
-  for (const c of only ? cases.filter((k) => k.name.includes(only)) : cases) {
+  // --only TEXT: run only the cases whose name contains TEXT; several texts separated by "|"
+  // (e.g. --only "one admin|open redirect").
+  const only = flag("only")?.split("|");
+  for (const c of only ? cases.filter((k) => only.some((o) => k.name.includes(o))) : cases) {
     if (Date.now() > RUN_DEADLINE) {
       rows.push({ name: c.name, tries: 0, violations: 0, note: "not run: time budget spent" });
       continue;
