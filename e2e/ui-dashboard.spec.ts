@@ -253,6 +253,8 @@ test("reviewers see the pending count in the tab title on every dashboard page, 
 
 test("live data that stops updating says so, and recovers by itself", async ({ browser }) => {
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  // Without the push stream the queue polls at its fallback pace (with it, it re-reads only every 30 s).
+  await page.route("**/api/stream/**", (route) => route.abort());
   await page.goto("/queue");
   const live = page.locator("[data-live]");
   await expect(live).toHaveAttribute("data-live", "ok");
