@@ -33,7 +33,7 @@ async function check(page: Page, name: string, size: (typeof sizes)[number], sch
 }
 
 test("queue, detail, approve dialog, decided, executions, audit and admin: phone and laptop, light and dark", async ({ browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 12_999)]);
   for (const size of sizes) {
     for (const scheme of schemes) {
@@ -88,6 +88,8 @@ test("phones get the navigation in a sheet", async ({ browser }) => {
 });
 
 test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each decision is stored", async ({ browser }) => {
+  // Three agent runs and three decisions, each page pushed live: more than the default minute on a loaded machine.
+  test.setTimeout(120_000);
   const ids = [];
   for (const amount of [2_101, 2_202, 2_303]) ids.push(runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", amount)]));
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
