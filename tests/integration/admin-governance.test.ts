@@ -3,7 +3,6 @@
 // all wait for a second admin, and that admin's approval — of these and of a policy loosening — counts only
 // if they held the role before the proposal and the proposer did not invite, promote or reset them.
 import { beforeAll, describe, expect, it } from "vitest";
-import { isAppError } from "@/lib/domain/outcome";
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
 import { inviteStaff } from "@/lib/server/admin/invite-staff";
@@ -19,17 +18,9 @@ import { proposePolicyChange } from "@/lib/server/admin/policy/propose-policy-ch
 import { decidePolicyChange } from "@/lib/server/admin/policy/decide-policy-change";
 import { verifyCredentials } from "@/lib/server/auth/verify-credentials";
 import { actorFor, staffOf } from "../support/actors";
+import { refusal } from "../support/refusal";
 
 const ES = "tienda-es";
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, reason: error.details?.reason, problem: error.details?.problem, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 const queued = async (p: Promise<unknown>) => {
   const r = (await p) as QueuedAdminChange;
   expect(r.status).toBe("awaiting_second_admin");
