@@ -132,8 +132,11 @@ test("invite → setup link in a fresh browser → password → sign in → appr
     async (db) =>
       (
         await db.query(
-          `SELECT action, data FROM "AuditEvent" WHERE action IN ('admin:invite_staff', 'admin:update_staff', 'auth:complete_setup') AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) ORDER BY pos`,
-          [US],
+          // This invitee's events only: other specs change other people in the same tenant.
+          `SELECT action, data FROM "AuditEvent" WHERE action IN ('admin:invite_staff', 'admin:update_staff', 'auth:complete_setup')
+             AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)
+             AND data->'target'->>'id' = (SELECT id::text FROM "StaffUser" WHERE email = $2) ORDER BY pos`,
+          [US, inviteeEmail],
         )
       ).rows,
   );

@@ -3,7 +3,7 @@
 // The queue's one interactive strip: filters and sort (written to the URL; the server renders the rows),
 // and the live state (pushed changes, polling as the fallback: ./use-queue-live.ts). A failing poll turns
 // "Live" into "Not updating — retrying" until one succeeds again.
-import { useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { LiveStatus } from "@/components/domain/live-status";
@@ -52,6 +52,26 @@ export function QueueToolbar({
     startTransition(() => router.replace(href(next), { scroll: false }));
   };
 
+  // A choice made before the page was interactive (the selects are server-rendered; React does not replay a
+  // select's change from before hydration) is shown by the browser but reached no handler: apply it now.
+  const channelRef = useRef<HTMLSelectElement>(null);
+  const flagRef = useRef<HTMLSelectElement>(null);
+  const sortRef = useRef<HTMLSelectElement>(null);
+  const first = useRef(params);
+  useEffect(() => {
+    const shown = {
+      channel: channelRef.current?.value || null,
+      flag: (flagRef.current?.value || null) as QueueFlag | null,
+      sort: (sortRef.current?.value || first.current.sort) as QueueSort,
+    };
+    const p = first.current;
+    if (shown.channel !== p.channel || shown.flag !== p.flag || shown.sort !== p.sort) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs with the DOM as the browser left it before hydration
+      setWant(shown);
+      startTransition(() => router.replace(href(shown), { scroll: false }));
+    }
+  }, [router]);
+
   const live = useQueueLive({ channel: params.channel, flag: params.flag, print, renderedAt });
 
   const filtered = !!(want.channel || want.flag);
@@ -59,7 +79,7 @@ export function QueueToolbar({
     <div className="mb-4 flex flex-wrap items-end gap-3" role="search">
       <div className="grid gap-1.5">
         <label htmlFor="filter-channel">{t("filterChannel")}</label>
-        <NativeSelect id="filter-channel" value={want.channel ?? ""} onChange={(e) => set({ channel: e.target.value || null })}>
+        <NativeSelect ref={channelRef} id="filter-channel" value={want.channel ?? ""} onChange={(e) => set({ channel: e.target.value || null })}>
           <NativeSelectOption value="">{t("any")}</NativeSelectOption>
           {channels.map((c) => (
             <NativeSelectOption key={c.slug} value={c.slug}>
@@ -70,7 +90,7 @@ export function QueueToolbar({
       </div>
       <div className="grid gap-1.5">
         <label htmlFor="filter-flag">{t("filterFlag")}</label>
-        <NativeSelect id="filter-flag" value={want.flag ?? ""} onChange={(e) => set({ flag: (e.target.value || null) as QueueFlag | null })}>
+        <NativeSelect ref={flagRef} id="filter-flag" value={want.flag ?? ""} onChange={(e) => set({ flag: (e.target.value || null) as QueueFlag | null })}>
           <NativeSelectOption value="">{t("any")}</NativeSelectOption>
           {queueFlags.map((f) => (
             <NativeSelectOption key={f} value={f}>
@@ -81,7 +101,7 @@ export function QueueToolbar({
       </div>
       <div className="grid gap-1.5">
         <label htmlFor="queue-sort">{t("sort")}</label>
-        <NativeSelect id="queue-sort" value={want.sort} onChange={(e) => set({ sort: e.target.value as QueueSort })}>
+        <NativeSelect ref={sortRef} id="queue-sort" value={want.sort} onChange={(e) => set({ sort: e.target.value as QueueSort })}>
           {queueSorts.map((s) => (
             <NativeSelectOption key={s} value={s}>
               {t(`sorts.${s}`)}
