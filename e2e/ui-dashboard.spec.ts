@@ -177,18 +177,20 @@ test("a queue filter and sort live in the URL and survive a reload, even when ch
   // listens to yet. Once the scripts run, the toolbar applies what the browser shows.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/_next/static/chunks/**", async (route) => {
+  const script = (url: URL) => url.pathname.startsWith("/_next/static/chunks/") && url.pathname.endsWith(".js");
+  await page.route(script, async (route) => {
     await held;
     await route.continue();
   });
-  await page.goto("/queue", { waitUntil: "domcontentloaded" });
+  // "commit": the HTML streams in while its scripts wait (a sync script would hold DOMContentLoaded back).
+  await page.goto("/queue", { waitUntil: "commit" });
   await page.getByLabel("Channel").selectOption("web_support");
   await page.getByLabel("Sort").selectOption("amount_desc");
   expect(page.url()).not.toMatch(/channel=/);
   release();
   await expect(page).toHaveURL(/channel=web_support/);
   await expect(page).toHaveURL(/sort=amount_desc/);
-  await page.unroute("**/_next/static/chunks/**");
+  await page.unroute(script);
 
   // Interactive now: two quick changes both reach the URL, and the earlier choice is kept.
   await page.getByLabel("Flag", { exact: true }).selectOption("velocity");
