@@ -20,6 +20,8 @@ async function axe(page: Page) {
 }
 
 test("invite → setup link in a fresh browser → password → sign in → approve → disabled → the open session is refused", async ({ page, browser }) => {
+  // Two browsers, an agent run and a dozen page loads: past the default minute on a loaded machine.
+  test.setTimeout(180_000);
   // The admin invites a reviewer, using the keyboard for the form.
   await signIn(page, staff(US, "admin"));
   await page.goto("/admin");
