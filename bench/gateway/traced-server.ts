@@ -9,6 +9,11 @@ const started = startTelemetry("app");
 const { POST } = await import("../../app/api/agent/tool-calls/route");
 const server = await listen(adaptRouteHandler(POST));
 console.log(`listening ${urlOf(server)} exporting=${started.exporting}`);
+// The parent asks for this process's CPU time around each slice: CPU per call is what tracing adds, and unlike
+// throughput it holds still when other work shares the machine.
+process.on("message", (m) => {
+  if (m === "cpu") process.send?.({ cpu: process.cpuUsage() });
+});
 process.on("SIGTERM", () => {
   server.close();
   void started.provider.shutdown().finally(() => process.exit(0));
