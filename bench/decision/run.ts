@@ -53,6 +53,7 @@ try {
 
   process.env.DATABASE_URL = server.url;
   process.env.APP_MODE = "demo";
+  process.env.PAYMENT_PROVIDER_LIVE_READS = "0"; // no payment provider runs in this bench: read the stored rows
   const { POST } = await import("../../app/api/agent/tool-calls/route");
   const { approveProposal } = await import("../../lib/server/proposals/approve-proposal");
   const { stopProposalChanges } = await import("../../lib/server/realtime/proposal-changes");

@@ -20,6 +20,7 @@ await liftWindowBudgets(url);
 await addBenchOrders(url, ORDERS, "LOAD");
 process.env.DATABASE_URL = url;
 process.env.APP_MODE = "demo";
+process.env.PAYMENT_PROVIDER_LIVE_READS = "0"; // no payment provider runs in this bench: read the stored rows
 process.env.LOG_LEVEL = "warn";
 const { POST } = await import("../../app/api/agent/tool-calls/route");
 const http = await listen(adaptRouteHandler(POST));
