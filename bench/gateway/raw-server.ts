@@ -114,6 +114,7 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
           const row = {
             id: randomUUID(),
             tenantId: key.tenantId as string,
+            tool: "prepare_refund",
             orderId: order.id as string,
             amountMinor: left,
             currency: order.currency as string,

@@ -76,6 +76,7 @@ describe("permissions", () => {
 const row: HashableProposal = {
   id: "0b9d2c5e-1f3a-4c1e-9a7b-2f4e6d8c0a11",
   tenantId: "5f0e6a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b",
+  tool: "prepare_refund",
   orderId: "7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d",
   amountMinor: 4599,
   currency: "EUR",
@@ -96,6 +97,7 @@ describe("proposal hash", () => {
     expect(hashInputOf(row)).toEqual({
       id: row.id,
       tenantId: row.tenantId,
+      tool: row.tool,
       orderId: row.orderId,
       amount: { minor: 4599, currency: "EUR" },
       recipient: { kind: "original_payment", ref: "pi_123", holder: "Ana García" },
@@ -113,6 +115,7 @@ describe("proposal hash", () => {
     expect(recomputeProposalHash({ ...row, amountMinor: 4598 })).not.toBe(recomputeProposalHash(row));
     expect(recomputeProposalHash({ ...row, requiredApprovals: 1 })).not.toBe(recomputeProposalHash(row));
     expect(recomputeProposalHash({ ...row, policyVersion: 4 })).not.toBe(recomputeProposalHash(row));
+    expect(recomputeProposalHash({ ...row, tool: "lookup_order" })).not.toBe(recomputeProposalHash(row));
   });
   it("is sha256 hex of the canonical JSON", async () => {
     const { createHash } = await import("node:crypto");

@@ -28,6 +28,7 @@ const rp = { rpID: "localhost", origin: "http://localhost:3000" };
 const proposal = {
   id: "11111111-1111-4111-8111-111111111111",
   tenantId,
+  tool: "prepare_refund",
   orderId: "22222222-2222-4222-8222-222222222222",
   amount: { minor: 1234, currency: "EUR" },
   recipient: { kind: "card", ref: "pi_1", holder: "A" },

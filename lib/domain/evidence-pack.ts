@@ -7,6 +7,7 @@ import { createHash, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
 import { auditLeafHash, publicKeyFrom, verifyCheckpoint, type LoggedEvent, type SignedCheckpoint } from "./audit-log";
 import { verifyInclusion } from "./merkle";
+import { refundIdempotencyKey } from "./execution-state";
 import { verifyPasskeyApproval } from "./verify-passkey-approval";
 
 export const EVIDENCE_PACK_FORMAT = "audit-evidence-pack/v2";
@@ -160,7 +161,7 @@ export async function verifyEvidencePack(text: string, opts: { publicKey?: KeyOb
     }
     const ex = pack.execution;
     if (ex) {
-      check("execution idempotency key", ex.idempotencyKey === `refund-${p.id}`);
+      check("execution idempotency key", ex.idempotencyKey === refundIdempotencyKey(p.id));
       if (ex.providerRefundId)
         check(
           "provider refund linked",

@@ -32,3 +32,9 @@ export const unsettledExecutionStatuses = [executionStatus.sending, executionSta
 export function isExecutionSettled(status: ExecutionStatus): boolean {
   return (settledExecutionStatuses as readonly ExecutionStatus[]).includes(status);
 }
+
+/**
+ * The provider idempotency key of a proposal's refund: one per proposal, stored on its execution before the
+ * provider is called, so every retry and reconciliation of the same proposal presents the same key.
+ */
+export const refundIdempotencyKey = (proposalId: string) => `refund-${proposalId}`;

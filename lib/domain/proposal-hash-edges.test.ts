@@ -6,6 +6,7 @@ import { computeProposalHash, proposalHashMatches, proposalHashPayload, type Pro
 const base: ProposalHashInput = {
   id: "0b0e8c2a-5f27-4c55-9a3e-3b1f2c9d7e10",
   tenantId: "6d1f7c1e-2a4b-4c3d-8e9f-0a1b2c3d4e5f",
+  tool: "prepare_refund",
   orderId: "1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5",
   amount: { minor: 12345, currency: "EUR" },
   recipient: { kind: "card", ref: "pi_1", holder: "Ana" },

@@ -13,6 +13,8 @@ import { isMinorUnits } from "./money";
 export type ProposalHashInput = {
   id: string;
   tenantId: string;
+  /** The tool that prepared the proposal (`Proposal.tool`): what the approval authorizes. */
+  tool: string;
   orderId: string;
   amount: { minor: number; currency: string };
   recipient: { kind: string; ref: string; holder: string };
@@ -37,7 +39,7 @@ export function proposalHashPayload(p: ProposalHashInput) {
     v: 1,
     id: p.id,
     tenantId: p.tenantId,
-    tool: "prepare_refund",
+    tool: p.tool,
     orderId: p.orderId,
     amount: { minor: p.amount.minor, currency: p.amount.currency },
     recipient: { kind: p.recipient.kind, ref: p.recipient.ref, holder: p.recipient.holder },
@@ -76,6 +78,7 @@ export function proposalHashMatches(p: ProposalHashInput, presented: string): bo
 export type HashableProposal = {
   id: string;
   tenantId: string;
+  tool: string;
   orderId: string;
   amountMinor: number;
   currency: string;
@@ -102,6 +105,7 @@ export function hashInputOf(p: HashableProposal): ProposalHashInput {
   return {
     id: p.id,
     tenantId: p.tenantId,
+    tool: p.tool,
     orderId: p.orderId,
     amount: { minor: p.amountMinor, currency: p.currency },
     recipient: { kind: p.recipientKind, ref: p.recipientRef, holder: p.recipientHolder },

@@ -142,7 +142,8 @@ describe("policy versions", () => {
 
 describe("tampering with what the hash v2 binds", () => {
   it("requiredApprovals or policyVersion changed in the database: approval refused with invalidated (stored-hash mismatch)", async () => {
-    for (const tamper of [{ requiredApprovals: 2 }, { policyVersion: 1 }, { policyVersion: null }]) {
+    // The tool is hashed too: an approval authorizes what the proposal's tool does, read from its row.
+    for (const tamper of [{ requiredApprovals: 2 }, { policyVersion: 1 }, { policyVersion: null }, { tool: "lookup_order" }]) {
       const p = await prepare(5_000);
       await db().proposal.update({ where: { id: p.id }, data: tamper });
       expect(await refusal(approveProposal(reviewer, { proposalId: p.id, hash: p.hash }))).toMatchObject({
@@ -158,7 +159,7 @@ describe("tampering with what the hash v2 binds", () => {
   });
 
   it("changed after approval: execution refuses it (invalidated, stored-hash mismatch), nothing is sent", async () => {
-    for (const tamper of [{ requiredApprovals: 2 }, { policyVersion: 2 }]) {
+    for (const tamper of [{ requiredApprovals: 2 }, { policyVersion: 2 }, { tool: "get_refund_status" }]) {
       const p = await prepare(5_000);
       expect(await approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).toMatchObject({ status: "approved" });
       await db().proposal.update({ where: { id: p.id }, data: tamper });

@@ -49,6 +49,7 @@ describe("prepare_refund", () => {
       computeProposalHash({
         id: row.id,
         tenantId: row.tenantId,
+        tool: row.tool,
         orderId: row.orderId,
         amount: { minor: row.amountMinor, currency: row.currency },
         recipient: { kind: row.recipientKind, ref: row.recipientRef, holder: row.recipientHolder },

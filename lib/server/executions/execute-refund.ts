@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { executionStatus } from "@/lib/domain/execution-state";
+import { executionStatus, refundIdempotencyKey } from "@/lib/domain/execution-state";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
@@ -14,7 +14,6 @@ import { executionTimings } from "@/lib/server/env";
 const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
 
 /** The idempotency key of a proposal's refund: deterministic, so no second key can ever exist for it. */
-export const idempotencyKeyFor = (proposalId: string) => `refund-${proposalId}`;
 
 export type ExecuteOutcome = "sent" | "not_approved" | "already_started" | "revalidation_failed";
 
@@ -98,7 +97,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
     return { kind: "revalidation_failed" };
   }
 
-  const idempotencyKey = idempotencyKeyFor(p.id);
+  const idempotencyKey = refundIdempotencyKey(p.id);
   const execution = await tx.execution.create({
     data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey, status: executionStatus.sending, attempts: 1, lastAttemptAt: now },
   });

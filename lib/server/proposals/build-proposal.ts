@@ -1,4 +1,5 @@
 import "server-only";
+import type { ToolName } from "@/lib/schemas/tools";
 import { randomUUID } from "node:crypto";
 import { computeProposalHash, hashInputOf } from "@/lib/domain/proposal-hash";
 import { proposalAmountMinor, proposalExpiresAt, requiredApprovalsFor } from "@/lib/domain/proposal-policy";
@@ -52,6 +53,8 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
   const row = {
     id: randomUUID(),
     tenantId,
+    // What an approval of this proposal authorizes; stored and hashed (a row whose tool is changed is not intact).
+    tool: "prepare_refund" satisfies ToolName,
     orderId: order.id,
     customerId: input.customerId,
     paymentId: payment.id,
@@ -83,11 +86,11 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
   const at = new Date().toISOString();
   const ts = (d: Date | null) => (d ? d.toISOString() : null);
   const [proposal] = await asSql(tx).query<Proposal>(sql`
-    INSERT INTO "Proposal" ("id", "tenantId", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
+    INSERT INTO "Proposal" ("id", "tenantId", "tool", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
                             "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
                             "hash", "expiresAt", "requiredApprovals", "policyVersion", "sourceProvider", "sourceCapturedMinor", "sourceRefundedMinor",
                             "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt")
-    VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
+    VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.tool}, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
             ${row.requestedByStaffId}::uuid, ${row.channelId}::uuid, ${row.endUserId}, ${row.amountMinor}::int, ${row.currency}, ${row.recipientKind},
             ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
             (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.sourceProvider},
