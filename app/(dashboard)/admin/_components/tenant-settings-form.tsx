@@ -108,7 +108,14 @@ export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSe
         </div>
         <div className="field">
           <label htmlFor="tenant-currency">{t("currency")}</label>
-          <input type="text" maxLength={3} autoCapitalize="characters" readOnly={values.currencyLocked} {...field("currency")} />
+          <input
+            type="text"
+            maxLength={3}
+            autoCapitalize="characters"
+            readOnly={values.currencyLocked}
+            className={values.currencyLocked ? "bg-muted" : undefined}
+            {...field("currency")}
+          />
           <p id="tenant-currency-help" className="muted">
             {values.currencyLocked ? t("currencyLocked") : t("currencyHelp")}
           </p>
