@@ -8,7 +8,7 @@
 import { expect as baseExpect, test, type Browser } from "@playwright/test";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignJWT } from "jose";
@@ -352,6 +352,10 @@ test("tenant:create → setup link → password → admin issues a channel and a
       expect(await sql(urls.superuser, `SELECT 1 FROM "StaffUser" WHERE "tenantId" NOT IN (SELECT id FROM "Tenant" WHERE slug = $1)`, [SLUG])).toHaveLength(0);
     });
   } finally {
-    if (serverOutput) await testInfo.attach("npm-start.log", { body: serverOutput, contentType: "text/plain" });
+    // Kept beside the test's results (the app's errors name only a reference in the page).
+    if (serverOutput) {
+      writeFileSync(testInfo.outputPath("npm-start.log"), serverOutput);
+      await testInfo.attach("npm-start.log", { path: testInfo.outputPath("npm-start.log"), contentType: "text/plain" });
+    }
   }
 });
