@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
-import { getAdminOverview } from "@/lib/server/admin/get-admin-overview";
+import { getTenantSettings } from "@/lib/server/admin/update-tenant-settings";
 import { DateTime } from "@/components/ui/date-time";
 import { ReviewWebhookSection } from "./_components/review-webhook-section";
 import { listStaff } from "@/lib/server/admin/list-staff";
@@ -13,15 +13,21 @@ import { getPolicy } from "@/lib/server/admin/policy/get-policy";
 import { CreateChannelForm, IssueAgentKeyForm, RevokeKeyButton, RotateSecretForm } from "./_components/agent-key-forms";
 import { AdminChangesSection } from "./_components/admin-changes-section";
 import { listAdminChanges } from "@/lib/server/admin/list-admin-changes";
+import { TenantSettingsForm } from "./_components/tenant-settings-form";
 
 export const dynamic = "force-dynamic";
+
+/** The time zones offered as suggestions (any IANA name the server knows is accepted): the platform's, and the current one. */
+function timeZoneChoices(current: string): string[] {
+  return [...new Set([current, "UTC", ...Intl.supportedValuesOf("timeZone")])].sort();
+}
 
 export default async function AdminPage({ searchParams }: { searchParams: Promise<{ q?: string | string[] }> }) {
   const actor = await pageActor("admin:manage");
   const raw = (await searchParams).q;
   const q = typeof raw === "string" ? raw.slice(0, 100) : undefined;
-  const [{ tenant }, staff, { channels, keys }, policy, changes] = await Promise.all([
-    getAdminOverview(actor),
+  const [tenant, staff, { channels, keys }, policy, changes] = await Promise.all([
+    getTenantSettings(actor),
     listStaff(actor, { q }),
     listAgentKeys(actor),
     getPolicy(actor),
@@ -33,6 +39,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   return (
     <div className="stack">
       <h1>{t("title")}</h1>
+
+      <TenantSettingsForm settings={tenant} timeZones={timeZoneChoices(tenant.timeZone)} />
 
       <PolicySection
         version={policy.version}

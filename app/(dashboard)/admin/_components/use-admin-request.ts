@@ -3,7 +3,16 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 
-export type AdminError = { code: string; message: string; reason?: string };
+/** A refusal: its code and message, and for bad input the field it names (`details.field`, or the first problem's path). */
+export type AdminError = { code: string; message: string; reason?: string; field?: string; problem?: string };
+
+type ErrorDetails = { message?: string; reason?: string; field?: unknown; problem?: unknown; problems?: { path?: unknown }[] };
+
+function fieldOf(details: ErrorDetails | undefined): string | undefined {
+  if (typeof details?.field === "string") return details.field;
+  const path = details?.problems?.[0]?.path;
+  return typeof path === "string" ? path.replace(/^\$\.?/, "") || undefined : undefined;
+}
 
 /**
  * Calls one /api/admin/… route from an admin page (the pages use the same JSON API as automation).
@@ -31,11 +40,17 @@ export function useAdminRequest<T = unknown>() {
         router.refresh();
         return {} as T;
       }
-      const json = (await res.json().catch(() => null)) as (T & { code?: string; error?: { message?: string; reason?: string } }) | null;
+      const json = (await res.json().catch(() => null)) as (T & { code?: string; error?: ErrorDetails }) | null;
       if (!res.ok || !json) {
         const reason = json?.error?.reason;
         if (reason === "step_up_required" || reason === "step_up_failed") setNeedsStepUp(true);
-        setError({ code: json?.code ?? "internal_error", message: json?.error?.message ?? `HTTP ${res.status}`, reason });
+        setError({
+          code: json?.code ?? "internal_error",
+          message: json?.error?.message ?? `HTTP ${res.status}`,
+          reason,
+          field: fieldOf(json?.error),
+          problem: typeof json?.error?.problem === "string" ? json.error.problem : undefined,
+        });
         return null;
       }
       setNeedsStepUp(false);
