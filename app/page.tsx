@@ -1,11 +1,11 @@
 import { redirect } from "next/navigation";
 import { getActor } from "@/lib/server/auth/actor";
-import { visibleNavigation } from "@/lib/domain/permissions";
+import { landingPath } from "@/lib/domain/permissions";
 
 export const dynamic = "force-dynamic";
 
 export default async function Home() {
   const actor = await getActor();
   if (!actor) redirect("/sign-in");
-  redirect(visibleNavigation(actor.roles)[0]?.href ?? "/forbidden");
+  redirect(landingPath(actor.roles));
 }

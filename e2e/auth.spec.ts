@@ -27,6 +27,23 @@ test.describe("sign-in and role-based navigation", () => {
     await expect(nav.getByRole("link")).toHaveText(["Queue", "Decided", "Executions", "Audit", "Admin"]);
   });
 
+  // Each person lands on their own work: reviewers the queue, ops the executions, auditors the audit, admins
+  // Admin; with several roles deciding wins, then ops (the US demo admin is also ops).
+  for (const [tenant, role, landing] of [
+    ["shop-us", "reviewer", "/queue"],
+    ["shop-us", "ops", "/executions"],
+    ["shop-us", "auditor", "/audit"],
+    ["tienda-es", "admin", "/admin"],
+    ["shop-us", "admin", "/executions"],
+  ] as const) {
+    test(`${role} of ${tenant} lands on ${landing} after signing in`, async ({ page }) => {
+      await signIn(page, staff(tenant, role));
+      await expect(page).toHaveURL(new RegExp(`${landing}$`));
+      await page.goto("/");
+      await expect(page).toHaveURL(new RegExp(`${landing}$`));
+    });
+  }
+
   test("a section outside the role is refused even by direct URL", async ({ page }) => {
     await signIn(page, staff("shop-us", "reviewer"));
     for (const path of ["/audit", "/admin", "/executions"]) {

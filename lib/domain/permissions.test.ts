@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertCan, can, permissionList, roles, visibleNavigation, type Permission, type Role } from "./permissions";
+import { assertCan, can, landingPath, permissionList, roles, visibleNavigation, type Permission, type Role } from "./permissions";
 
 // The table written out as a matrix, so a change to who may do what shows up as a test diff.
 const expected: Record<Permission, Role[]> = {
@@ -47,5 +47,24 @@ describe("permission table", () => {
     expect(visibleNavigation(["ops"]).map((n) => n.key)).toEqual(["queue", "decided", "executions"]);
     expect(visibleNavigation(["reviewer"]).map((n) => n.key)).toEqual(["queue", "decided"]);
     expect(visibleNavigation(["admin"]).map((n) => n.key)).toEqual(["queue", "decided", "executions", "audit", "admin"]);
+  });
+});
+
+describe("landing by role", () => {
+  it("each role lands on its own work", () => {
+    expect(landingPath(["reviewer"])).toBe("/queue");
+    expect(landingPath(["ops"])).toBe("/executions");
+    expect(landingPath(["auditor"])).toBe("/audit");
+    expect(landingPath(["admin"])).toBe("/admin");
+  });
+  it("with several roles, deciding wins, then ops, then audit, then admin", () => {
+    expect(landingPath(["admin", "reviewer"])).toBe("/queue");
+    expect(landingPath(["admin", "ops"])).toBe("/executions");
+    expect(landingPath(["auditor", "admin"])).toBe("/audit");
+    expect(landingPath(["ops", "auditor", "reviewer"])).toBe("/queue");
+  });
+  it("every landing page is one the person may open, and no role means no page", () => {
+    for (const role of roles) expect(visibleNavigation([role]).map((n) => n.href)).toContain(landingPath([role]));
+    expect(landingPath([])).toBe("/forbidden");
   });
 });

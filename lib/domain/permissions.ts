@@ -45,6 +45,19 @@ export function visibleNavigation(userRoles: readonly Role[]) {
   return navigation.filter((item) => can(userRoles, item.permission));
 }
 
+/** Where each role's work is, in the order that wins for a person with several roles (deciding comes first). */
+const landing = [
+  ["reviewer", "/queue"],
+  ["ops", "/executions"],
+  ["auditor", "/audit"],
+  ["admin", "/admin"],
+] as const satisfies readonly (readonly [Role, (typeof navigation)[number]["href"]])[];
+
+/** The page a person lands on after signing in (`/`): their own work, not the first section they may see. */
+export function landingPath(userRoles: readonly Role[]): string {
+  return landing.find(([role]) => userRoles.includes(role))?.[1] ?? visibleNavigation(userRoles)[0]?.href ?? "/forbidden";
+}
+
 /** Throws permission_denied unless one of the roles grants the permission. */
 export function assertCan(userRoles: readonly Role[], permission: Permission): void {
   if (!can(userRoles, permission)) throw new AppError("permission_denied", "Your role does not allow this.", { reason: "role", permission });
