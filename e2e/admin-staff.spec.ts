@@ -55,6 +55,8 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   const ip = await invitee.newPage();
   await ip.goto(setupUrl);
   await expect(ip.getByRole("heading", { name: "Set up your account" })).toBeVisible();
+  // A tenant name ending in a full stop does not make a sentence end in two.
+  await expect(ip.getByText("Welcome, Erin Invitee. Example Shop Inc. invited you: choose a password to join.")).toBeVisible();
   await axe(ip);
   await ip.getByLabel("New password").fill(inviteePassword);
   await ip.getByLabel("Repeat the password").fill(inviteePassword);

@@ -238,7 +238,7 @@ test("tenant:create → setup link → password → admin issues a channel and a
     await test.step("the setup link in a real browser: a password, then sign in as that admin", async () => {
       await page.goto(setupUrl);
       await expect(page.getByRole("heading", { name: "Set up your account" })).toBeVisible();
-      await expect(page.getByText("Welcome, Ada Admin. Choose a password to join Acme First.")).toBeVisible();
+      await expect(page.getByText("Welcome, Ada Admin. Acme First invited you: choose a password to join.")).toBeVisible();
       await page.getByLabel("New password").fill(password);
       await page.getByLabel("Repeat the password").fill(password);
       await page.getByRole("button", { name: "Set password" }).click();
