@@ -44,6 +44,16 @@ test.describe("sign-in and role-based navigation", () => {
     });
   }
 
+  test("the sign-in page names the product and has a favicon", async ({ page }) => {
+    await page.goto("/sign-in");
+    await expect(page.locator("main")).toContainText("Approval Gateway");
+    const icon = await page.locator('link[rel="icon"]').first().getAttribute("href");
+    expect(icon).toBeTruthy();
+    const res = await page.request.get(icon!);
+    expect(res.status()).toBe(200);
+    expect(res.headers()["content-type"]).toContain("image/svg+xml");
+  });
+
   test("a section outside the role is refused even by direct URL", async ({ page }) => {
     await signIn(page, staff("shop-us", "reviewer"));
     for (const path of ["/audit", "/admin", "/executions"]) {

@@ -4,6 +4,7 @@ import { getActor } from "@/lib/server/auth/actor";
 import { appBaseUrl, oidcConfig } from "@/lib/server/env";
 import { safeCallbackPath } from "@/lib/domain/safe-callback";
 import { languageOf } from "@/lib/i18n/locales";
+import { ProductMark } from "@/components/brand/product-mark";
 import { SignInForm } from "./_components/sign-in-form";
 
 export const dynamic = "force-dynamic";
@@ -18,6 +19,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <main className="auth">
       <div className="card">
+        <ProductMark />
         <h1>{t("title")}</h1>
         <p className="lead">{t("subtitle")}</p>
         <SignInForm

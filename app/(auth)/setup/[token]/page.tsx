@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { getSetupInvitation } from "@/lib/server/admin/complete-setup";
 import { PASSWORD_MIN } from "@/lib/schemas/admin";
+import { ProductMark } from "@/components/brand/product-mark";
 import { SetupForm } from "./_components/setup-form";
 
 export const dynamic = "force-dynamic";
@@ -17,6 +18,7 @@ export default async function SetupPage({ params }: { params: Promise<{ token: s
   return (
     <main className="auth">
       <div className="card">
+        <ProductMark />
         <h1>{t("title")}</h1>
         {invitation ? (
           <>
