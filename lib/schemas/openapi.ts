@@ -46,6 +46,7 @@ import {
 } from "@/lib/schemas/proposal-dto";
 import { approveProposalInput, decidedFilterInput, editProposalAmountInput, queueFilterInput, rejectProposalInput } from "@/lib/schemas/proposals";
 import { updateTenantSettingsInput } from "@/lib/schemas/tenant";
+import { webhookDeliveriesDto } from "@/lib/schemas/webhook-delivery-dto";
 import { toolFormats } from "@/lib/schemas/tools";
 
 type Schema = z.core.$ZodType;
@@ -145,7 +146,7 @@ const ok = (description: string, schema?: Schema | Record<string, unknown>, stat
 
 const uuid = z.uuid();
 const id = { id: uuid };
-const noStore = (description: string) => anyObject(`${description} (no response schema of its own yet: see the docs named in the description).`);
+const untyped = (description: string) => anyObject(`${description} (no response schema of its own yet: see the docs named in the description).`);
 
 /** The route merges the path's proposal id into the body, so the body is the input without it. */
 const withoutProposalId = <S extends z.ZodRawShape>(shape: S) => z.strictObject(shape).omit({ proposalId: true } as never);
@@ -249,7 +250,7 @@ const proposalPaths: ZodOpenApiPathsObject = {
         tag: "proposals",
         summary: "Decided proposals, newest decision first",
         query: decidedFilterInput,
-        ok: ok("{rows, total, page, pageSize}.", noStore("A page of decided proposals")),
+        ok: ok("{rows, total, page, pageSize}.", untyped("A page of decided proposals")),
       }),
     ),
   },
@@ -395,7 +396,7 @@ const auditPaths: ZodOpenApiPathsObject = {
         tag: "audit",
         summary: "A proposal's evidence pack (verify offline with npm run evidence:verify)",
         path: { proposalId: uuid },
-        ok: ok("The evidence pack as a JSON download (docs/audit.md).", noStore("An evidence pack")),
+        ok: ok("The evidence pack as a JSON download (docs/audit.md).", untyped("An evidence pack")),
       }),
     ),
   },
@@ -405,7 +406,7 @@ const auditPaths: ZodOpenApiPathsObject = {
         tag: "audit",
         summary: "The tenant log's newest signed checkpoint, with a consistency proof from an earlier size",
         query: z.object({ consistencyFrom: z.string().regex(/^\d+$/).optional() }),
-        ok: ok("{checkpoint, consistency} (docs/audit.md).", noStore("A signed checkpoint")),
+        ok: ok("{checkpoint, consistency} (docs/audit.md).", untyped("A signed checkpoint")),
       }),
     ),
   },
@@ -414,7 +415,7 @@ const auditPaths: ZodOpenApiPathsObject = {
       tag: "audit",
       security: "public",
       summary: "The Ed25519 public key that signs audit checkpoints",
-      ok: ok('The key (docs/audit.md "Keys").', noStore("The current audit signing key")),
+      ok: ok('The key (docs/audit.md "Keys").', untyped("The current audit signing key")),
       errors: [503],
     }),
   },
@@ -423,7 +424,7 @@ const auditPaths: ZodOpenApiPathsObject = {
       tag: "audit",
       security: "public",
       summary: "Every audit signing key with its validity and C2SP vkey",
-      ok: ok("{keys:[…]}.", noStore("The audit signing keys")),
+      ok: ok("{keys:[…]}.", untyped("The audit signing keys")),
       errors: [500],
     }),
   },
@@ -469,7 +470,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         tag: "admin",
         summary: "The tenant's staff (search on name or email)",
         query: z.object({ q: z.string().max(100).optional() }),
-        ok: ok("{staff:[…]}.", noStore("The staff list")),
+        ok: ok("{staff:[…]}.", untyped("The staff list")),
       }),
     ),
     post: operation(
@@ -478,7 +479,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         summary: "Invite a staff member",
         description: 'With the admin role the invitation waits for a second admin: 202 {status: "awaiting_second_admin", change} (docs/admin-api.md).',
         body: inviteStaffInput,
-        ok: { ...ok("{id, setupUrl, expiresAt}.", noStore("The invitation"), 201), ...ok("Awaiting a second admin.", noStore("The pending change"), 202) },
+        ok: { ...ok("{id, setupUrl, expiresAt}.", untyped("The invitation"), 201), ...ok("Awaiting a second admin.", untyped("The pending change"), 202) },
       }),
     ),
   },
@@ -489,7 +490,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         summary: "Change roles, disable, unlock or sign out a staff member",
         path: id,
         body: updateStaffInput,
-        ok: { ...ok("{id, before, after}.", noStore("The change")), ...ok("Awaiting a second admin.", noStore("The pending change"), 202) },
+        ok: { ...ok("{id, before, after}.", untyped("The change")), ...ok("Awaiting a second admin.", untyped("The pending change"), 202) },
       }),
     ),
   },
@@ -501,13 +502,13 @@ const adminPaths: ZodOpenApiPathsObject = {
         path: id,
         // The same {stepUpPassword?} as every second-admin decision.
         body: decidePolicyInput,
-        ok: { ...ok("{setupUrl, expiresAt}.", noStore("The link"), 201), ...ok("Awaiting a second admin.", noStore("The pending change"), 202) },
+        ok: { ...ok("{setupUrl, expiresAt}.", untyped("The link"), 201), ...ok("Awaiting a second admin.", untyped("The pending change"), 202) },
       }),
     ),
   },
   "/api/admin/changes": {
     get: operation(
-      staff({ tag: "admin", summary: "Admin changes waiting for a second admin", ok: ok("{pending:[…], alone}.", noStore("The pending changes")) }),
+      staff({ tag: "admin", summary: "Admin changes waiting for a second admin", ok: ok("{pending:[…], alone}.", untyped("The pending changes")) }),
     ),
   },
   "/api/admin/changes/{id}/{decision}": {
@@ -517,7 +518,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         summary: "Approve, reject or cancel a pending admin change",
         path: { id: uuid, decision: z.enum(["approve", "reject", "cancel"]) },
         body: decidePolicyInput,
-        ok: ok("{id, status, setupUrl?, staffId?, expiresAt?}.", noStore("The decided change")),
+        ok: ok("{id, status, setupUrl?, staffId?, expiresAt?}.", untyped("The decided change")),
         errors: [400, 401, 403, 404, 409, 413, 500],
       }),
     ),
@@ -527,7 +528,7 @@ const adminPaths: ZodOpenApiPathsObject = {
       staff({
         tag: "admin",
         summary: "The active policy, the pending change and the history",
-        ok: ok("{version, values, pending, history}.", noStore("The policy")),
+        ok: ok("{version, values, pending, history}.", untyped("The policy")),
       }),
     ),
     post: operation(
@@ -535,7 +536,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         tag: "admin",
         summary: "Propose a policy change (loosening waits for a second admin)",
         body: proposePolicyInput,
-        ok: ok("{version, status, changes}.", noStore("The proposed version"), 201),
+        ok: ok("{version, status, changes}.", untyped("The proposed version"), 201),
       }),
     ),
   },
@@ -546,21 +547,21 @@ const adminPaths: ZodOpenApiPathsObject = {
         summary: "A second admin approves or rejects a policy version",
         path: { version: z.string().regex(/^\d{1,9}$/), decision: z.enum(["approve", "reject"]) },
         body: decidePolicyInput,
-        ok: ok("{version, status}.", noStore("The decided version")),
+        ok: ok("{version, status}.", untyped("The decided version")),
         errors: [400, 401, 403, 404, 409, 413, 500],
       }),
     ),
   },
   "/api/admin/tenant": {
     get: operation(
-      staff({ tag: "admin", summary: "The tenant's settings", ok: ok("{slug, name, currency, locale, timeZone, currencyLocked}.", noStore("The settings")) }),
+      staff({ tag: "admin", summary: "The tenant's settings", ok: ok("{slug, name, currency, locale, timeZone, currencyLocked}.", untyped("The settings")) }),
     ),
     patch: operation(
       staff({
         tag: "admin",
         summary: "Change the tenant's settings (audited)",
         body: updateTenantSettingsInput,
-        ok: ok("The settings after the change.", noStore("The settings")),
+        ok: ok("The settings after the change.", untyped("The settings")),
       }),
     ),
   },
@@ -570,7 +571,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         tag: "admin",
         summary: "Create a channel; its secret is shown only here",
         body: createChannelInput,
-        ok: ok("{id, slug, secret}.", noStore("The channel"), 201),
+        ok: ok("{id, slug, secret}.", untyped("The channel"), 201),
       }),
     ),
   },
@@ -581,7 +582,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         summary: "Rotate a channel's end-user-token secret with an overlap",
         path: id,
         body: rotateChannelSecretInput,
-        ok: ok("{id, slug, secret, previousSecretValidUntil}.", noStore("The new secret"), 201),
+        ok: ok("{id, slug, secret, previousSecretValidUntil}.", untyped("The new secret"), 201),
       }),
     ),
   },
@@ -592,11 +593,11 @@ const adminPaths: ZodOpenApiPathsObject = {
         summary: "Set the channel's decision webhook (Standard Webhooks); the secret whsec_… is shown once",
         path: id,
         body: setDecisionWebhookInput,
-        ok: ok("{channelId, url, secret (once), previousSecretValidUntil}.", noStore("The webhook")),
+        ok: ok("{channelId, url, secret (once), previousSecretValidUntil}.", untyped("The webhook")),
       }),
     ),
     delete: operation(
-      staff({ tag: "admin", summary: "Clear the channel's decision webhook", path: id, ok: ok("{channelId, url: null}.", noStore("The cleared webhook")) }),
+      staff({ tag: "admin", summary: "Clear the channel's decision webhook", path: id, ok: ok("{channelId, url: null}.", untyped("The cleared webhook")) }),
     ),
   },
   "/api/admin/channels/{id}/decision-webhook/test": {
@@ -620,10 +621,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         tag: "admin",
         summary: "Webhook delivery history (newest 100)",
         query: z.object({ target: z.enum(["review", "decision"]).optional(), channelId: uuid.optional() }),
-        ok: ok(
-          "{deliveries:[{id, target, channelId, event, proposalId, status, attempts, lastStatus, lastError, createdAt, deliveredAt}]}.",
-          noStore("The deliveries"),
-        ),
+        ok: ok("The deliveries, newest first.", webhookDeliveriesDto),
       }),
     ),
   },
@@ -643,7 +641,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         tag: "admin",
         summary: "Issue an agent key; the key is shown only here",
         body: issueAgentKeyInput,
-        ok: ok("{id, key, …}.", noStore("The key"), 201),
+        ok: ok("{id, key, …}.", untyped("The key"), 201),
       }),
     ),
   },
@@ -655,7 +653,7 @@ const adminPaths: ZodOpenApiPathsObject = {
       staff({
         tag: "admin",
         summary: "The Orders API integration keys",
-        ok: ok("{keys:[{id, label, keyPrefix, scopes, expiresAt, revokedAt, lastUsedAt}]}.", noStore("The keys")),
+        ok: ok("{keys:[{id, label, keyPrefix, scopes, expiresAt, revokedAt, lastUsedAt}]}.", untyped("The keys")),
       }),
     ),
     post: operation(
@@ -663,7 +661,7 @@ const adminPaths: ZodOpenApiPathsObject = {
         tag: "admin",
         summary: "Issue an integration key; the key is shown only here",
         body: issueIntegrationKeyInput,
-        ok: ok("{id, key, keyPrefix, scopes}.", noStore("The key"), 201),
+        ok: ok("{id, key, keyPrefix, scopes}.", untyped("The key"), 201),
       }),
     ),
   },
@@ -763,7 +761,7 @@ const platformPaths: ZodOpenApiPathsObject = {
       security: "integrationKey",
       summary: "The stored order with what is left to refund (scope orders:read)",
       path: { number: orderNumber },
-      ok: ok("The order in the PUT's shape plus refundable (docs/systems-of-record.md).", noStore("The order")),
+      ok: ok("The order in the PUT's shape plus refundable (docs/systems-of-record.md).", untyped("The order")),
       errors: [401, 403, 404, 500],
     }),
   },

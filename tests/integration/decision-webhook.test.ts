@@ -11,6 +11,7 @@ import { PUT as decisionWebhookPUT } from "@/app/api/admin/channels/[id]/decisio
 import { clearDecisionWebhook, setDecisionWebhook } from "@/lib/server/admin/set-decision-webhook";
 import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhook } from "@/lib/server/admin/webhook-deliveries";
 import { db } from "@/lib/server/db/client";
+import { webhookDeliveriesDto, webhookDeliveryDto } from "@/lib/schemas/webhook-delivery-dto";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/deliver-decision-webhook";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
@@ -208,6 +209,9 @@ describe("decision webhooks", () => {
     expect(verified(received[0]!)).toMatchObject({ type: "webhook.test", data: { channel_id: channelId } });
     const history = await listWebhookDeliveries(await admin(), { channelId });
     expect(history[0]).toMatchObject({ id: test.id, target: "decision", event: "webhook.test", status: "delivered", attempts: 1, lastStatus: 200 });
+    // The answer matches the DTO the OpenAPI document describes the route with (strictly: no field more or less).
+    expect(webhookDeliveriesDto.strict().parse({ deliveries: history }).deliveries).toHaveLength(history.length);
+    expect(() => webhookDeliveryDto.strict().parse(history[0])).not.toThrow();
 
     const again = await resendWebhookDelivery(await admin(), test.id);
     expect(again).toEqual({ id: test.id, status: "pending" });

@@ -9,6 +9,7 @@ import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { jobTable } from "@/lib/server/jobs/job-types";
 import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/deliver-decision-webhook";
 import { REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
+import type { WebhookDeliveryView } from "@/lib/schemas/webhook-delivery-dto";
 import { recordAdminEvent } from "./admin-audit";
 
 // The delivery history of the tenant's webhooks (the reviewer webhook and each channel's decision webhook:
@@ -16,22 +17,7 @@ import { recordAdminEvent } from "./admin-audit";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TEST_WEBHOOK_EVENT = "webhook.test";
-
-export type WebhookDeliveryView = {
-  id: string;
-  target: "review" | "decision";
-  channelId: string | null;
-  event: string;
-  proposalId: string | null;
-  status: string;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  /** When the worker tries a pending delivery next (its job's run_at); null once it is delivered or failed. */
-  nextAttemptAt: string | null;
-};
+export type { WebhookDeliveryView };
 
 /** The job that sends a delivery: its key is the task's prefix and the delivery id (lib/server/jobs/job-types.ts). */
 const jobKeyOf = (channelId: string | null, id: string) =>
