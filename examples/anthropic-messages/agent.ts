@@ -3,14 +3,11 @@
 // the answer goes back to the model as it is: errors included, never swallowed.
 import type Anthropic from "@anthropic-ai/sdk";
 import { codeOf, listGatewayTools, postToolCall, type GatewayConfig } from "../shared/gateway";
-import { BudgetTracker, CLEARED, HANDOVER, NUDGE, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
+import { BudgetTracker, CLEARED, HANDOVER, NUDGE, SUPPORT_INSTRUCTIONS, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
 
 type ToolResult = { type: "tool_result"; tool_use_id: string; is_error: boolean; content: string };
 
-export const SYSTEM =
-  "You are a support agent for an online shop. Use the tools to look up the customer's orders and to prepare refunds; " +
-  "a prepared refund waits for a human reviewer, so tell the customer it awaits review. If a tool answers an error, read it and fix the call, " +
-  "or ask the customer. Never invent amounts or customer data.";
+export const SYSTEM = SUPPORT_INSTRUCTIONS;
 
 /** Replaces the content of all but the newest `keep` tool results with a short marker. */
 export function clearOldToolResults(messages: Anthropic.MessageParam[], keep: number): void {

@@ -1,11 +1,18 @@
-// npx tsx examples/mcp-client/main.ts "My order ORD-1001 arrived broken"
+// npx tsx examples/mcp-client/main.ts "My order ORD-1001 arrived broken"            (ANTHROPIC_API_KEY set)
+// npx tsx examples/mcp-client/main.ts --scripted "My order ORD-1001 arrived broken" (no vendor key)
 import Anthropic from "@anthropic-ai/sdk";
-import { configFromEnv, requireEnv, userMessage } from "../shared/cli";
+import { configFromEnv, defaultModels, isScripted, orderIn, printRun, requireEnv, userMessage } from "../shared/cli";
+import { refundScript, startScriptedVendor } from "../shared/scripted-vendor";
 import { runMcpAgent } from "./agent";
 
 requireEnv("ANTHROPIC_API_KEY");
-const model = process.env.ANTHROPIC_MODEL ?? "claude-sonnet-4-5";
+const message = userMessage();
+const vendor = isScripted() ? await startScriptedVendor(refundScript(orderIn(message))) : null;
+const model = vendor ? "scripted" : (process.env.ANTHROPIC_MODEL ?? defaultModels.anthropic);
 const gateway = configFromEnv(model);
-const run = await runMcpAgent({ anthropic: new Anthropic(), gateway, model, userMessage: userMessage() });
-console.log(JSON.stringify({ traceId: gateway.traceId, calls: run.calls, stoppedBecause: run.stoppedBecause, nudged: run.nudged }, null, 2));
-console.log(`\n${run.text}`);
+try {
+  const anthropic = vendor ? new Anthropic({ apiKey: "scripted", baseURL: vendor.url, maxRetries: 0 }) : new Anthropic();
+  printRun(gateway.traceId, await runMcpAgent({ anthropic, gateway, model, userMessage: message }));
+} finally {
+  await vendor?.close();
+}

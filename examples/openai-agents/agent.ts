@@ -1,17 +1,17 @@
 // The OpenAI Agents SDK (@openai/agents) with the gateway's tools. The SDK runs the loop; each tool's
 // `execute` posts the model's call to the gateway in the Responses shape and returns the answer's JSON
-// string as the tool output — errors included, so the model reads them and recovers.
+// string as the tool output — errors included, so the model reads them and recovers. A tool name the model
+// invents never reaches an `execute`: the SDK would throw ModelBehaviorError ("Tool … not found") and end the
+// run, so the runner asks it to return that error to the model instead (toolNotFoundBehavior), and the
+// message it returns is the gateway's own unknown_tool answer (closest names, audited in the trace).
 import { Agent, OpenAIProvider, Runner, tool, type AgentInputItem, type FunctionTool } from "@openai/agents";
 import { codeOf, listGatewayTools, postToolCall, type GatewayConfig } from "../shared/gateway";
-import { BudgetTracker, CLEARED, HANDOVER, NUDGE, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
+import { BudgetTracker, CLEARED, HANDOVER, NUDGE, SUPPORT_INSTRUCTIONS, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
 
 type ServedTool = { type: "function"; name: string; description: string; parameters: Record<string, unknown>; strict: boolean };
 type Answer = { type: "function_call_output"; call_id: string; output: string };
 
-export const INSTRUCTIONS =
-  "You are a support agent for an online shop. Use the tools to look up the customer's orders and to prepare refunds; " +
-  "a prepared refund waits for a human reviewer, so tell the customer it awaits review. If a tool answers an error, read it and fix the call, " +
-  "or ask the customer. Never invent amounts or customer data.";
+export const INSTRUCTIONS = SUPPORT_INSTRUCTIONS;
 
 /** Replaces the output of all but the newest `keep` function results in the model's input. */
 export function clearOldToolResults(items: AgentInputItem[], keep: number): AgentInputItem[] {
@@ -33,6 +33,15 @@ export async function runOpenAIAgent(opts: {
   const calls: AgentRun["calls"] = [];
   let stop: string | null = null;
 
+  /** Posts one call to the gateway and counts its answer against the harness budget. */
+  const callGateway = async (name: string, callId: string, args: string): Promise<string> => {
+    const answer = await postToolCall<Answer>(opts.gateway, { type: "function_call", call_id: callId, name, arguments: args });
+    const code = codeOf(answer.output);
+    calls.push({ name, code });
+    stop ??= budget.afterTool(code, code !== "ok" && code !== "approval_required" && code !== "result_pending");
+    return answer.output;
+  };
+
   const tools: FunctionTool[] = served.map(
     (t) =>
       tool({
@@ -41,14 +50,7 @@ export async function runOpenAIAgent(opts: {
         // The gateway serves OpenAI's strict subset already; the server validates the rest.
         parameters: t.parameters as never,
         strict: true,
-        execute: async (args, _ctx, details) => {
-          const callId = details?.toolCall?.callId ?? `call_${calls.length + 1}`;
-          const answer = await postToolCall<Answer>(opts.gateway, { type: "function_call", call_id: callId, name: t.name, arguments: JSON.stringify(args) });
-          const code = codeOf(answer.output);
-          calls.push({ name: t.name, code });
-          stop ??= budget.afterTool(code, code !== "ok" && code !== "approval_required" && code !== "result_pending");
-          return answer.output;
-        },
+        execute: async (args, _ctx, details) => callGateway(t.name, details?.toolCall?.callId ?? `call_${calls.length + 1}`, JSON.stringify(args)),
       }) as FunctionTool,
   );
 
@@ -64,6 +66,11 @@ export async function runOpenAIAgent(opts: {
   const runner = new Runner({
     modelProvider: opts.provider,
     tracingDisabled: true,
+    // An invented tool name goes back to the model as a tool output (harness rule 1), not as an exception. The
+    // SDK hands the formatter the name and call id only, so the gateway is asked with empty arguments: it
+    // answers unknown_tool (with the closest names) whatever the arguments were.
+    toolNotFoundBehavior: "return_error_to_model",
+    toolErrorFormatter: async (error) => (error.kind === "tool_not_found" ? callGateway(error.toolName, error.callId, "{}") : undefined),
     callModelInputFilter: ({ modelData }) => ({ ...modelData, input: clearOldToolResults(modelData.input, budget.budget.keepToolResults) }),
   });
 

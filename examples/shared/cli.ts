@@ -19,13 +19,34 @@ export function configFromEnv(model: string): GatewayConfig {
   };
 }
 
+/** `--scripted`: the model is the scripted one (examples/shared/scripted-vendor.ts); no vendor key, no vendor network. */
+export const isScripted = () => process.argv.includes("--scripted");
+
+/** Without --scripted, the vendor's key must be set. */
 export function requireEnv(name: string): void {
-  if (!process.env[name]) {
-    console.error(
-      `Set ${name} to run this example against the real vendor. Without a key, the same agent runs against a scripted model in tests/integration/examples.test.ts.`,
-    );
+  if (!isScripted() && !process.env[name]) {
+    console.error(`Set ${name} to run this example against the real vendor, or add --scripted to run it against the scripted model (no key needed).`);
     process.exit(2);
   }
 }
 
-export const userMessage = () => process.argv.slice(2).join(" ") || "My order ORD-1001 arrived broken. I'd like a refund, please.";
+/** The order the scripted model asks about: the first order reference in the customer's message. */
+export const orderIn = (message: string) => /\b[A-Z]{2,}-[A-Za-z0-9_-]*[A-Za-z0-9]/.exec(message)?.[0] ?? "ORD-1001";
+
+/**
+ * Default models of the runnable examples (override with ANTHROPIC_MODEL / OPENAI_MODEL / AI_SDK_MODEL). Kept in
+ * one place so a model's end of life is one edit: claude-sonnet-4-5 was retired on 2026-11-30.
+ */
+export const defaultModels = { anthropic: "claude-sonnet-4-6", openai: "gpt-5.4-mini" } as const;
+
+export const userMessage = () =>
+  process.argv
+    .slice(2)
+    .filter((a) => a !== "--scripted")
+    .join(" ") || "My order ORD-1001 arrived broken. I'd like a refund, please.";
+
+/** What every runnable example prints: the calls made and their codes, the trace id, the final reply. */
+export function printRun(traceId: string, run: { calls: unknown; stoppedBecause: string | null; nudged: boolean; text: string }): void {
+  console.log(JSON.stringify({ traceId, calls: run.calls, stoppedBecause: run.stoppedBecause, nudged: run.nudged }, null, 2));
+  console.log(`\n${run.text}`);
+}

@@ -68,6 +68,17 @@ export class BudgetTracker {
   }
 }
 
+/**
+ * The support agent's instructions, shared by every example. Waiting is the gateway's job: one
+ * get_refund_status call with wait_seconds holds until the reviewer decides (or the wait ends), and waiting
+ * on an unchanged refund does not use up the conversation's budget — so the model never polls in a loop.
+ */
+export const SUPPORT_INSTRUCTIONS =
+  "You are a support agent for an online shop. Use the tools to look up the customer's orders and to prepare refunds; " +
+  "a prepared refund waits for a human reviewer. While the customer is still with you, wait for the decision with one " +
+  "get_refund_status call with wait_seconds 25 (never call it repeatedly without wait_seconds), then tell the customer what was decided, " +
+  "or that it still awaits review. If a tool answers an error, read it and fix the call, or ask the customer. Never invent amounts or customer data.";
+
 export const HANDOVER = "I could not finish this safely. A member of our team will pick it up from here.";
 
 export type AgentRun = {

@@ -1,18 +1,22 @@
 // The Vercel AI SDK (`ai`) with the gateway's tools: generateText runs the loop (stopWhen = the step budget),
 // prepareStep clears old tool results, and each tool's execute posts an OpenAI Chat Completions
-// `tool_calls[i]` item to the gateway and hands the answer's JSON string back to the model, errors included.
-// Any AI SDK model works (Anthropic, OpenAI, …); the test uses the SDK's MockLanguageModelV4.
+// `tool_calls[i]` item to the gateway and hands the answer's JSON string back to the model, errors included —
+// marked as errors (toModelOutput → error-text), so the model and the provider see a failed call, not a
+// successful result. The served `strict: true` is kept on every tool. A tool name the model invents is answered
+// by the SDK itself (NoSuchToolError as a tool error result, listing the tools) before anything reaches the
+// gateway; the harness counts it like any other error answer.
+// Any AI SDK model works (Anthropic, OpenAI, …); the test and `main.ts --scripted` use the SDK's MockLanguageModelV4.
 import { generateText, jsonSchema, stepCountIs, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { codeOf, listGatewayTools, postToolCall, type GatewayConfig } from "../shared/gateway";
-import { BudgetTracker, CLEARED, HANDOVER, NUDGE, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
+import { BudgetTracker, CLEARED, HANDOVER, NUDGE, SUPPORT_INSTRUCTIONS, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
 
 type ServedTool = { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown>; strict: boolean } };
 type ChatAnswer = { role: "tool"; tool_call_id: string; content: string };
 
-export const SYSTEM =
-  "You are a support agent for an online shop. Use the tools to look up the customer's orders and to prepare refunds; " +
-  "a prepared refund waits for a human reviewer, so tell the customer it awaits review. If a tool answers an error, read it and fix the call, " +
-  "or ask the customer. Never invent amounts or customer data.";
+export const SYSTEM = SUPPORT_INSTRUCTIONS;
+
+/** The gateway's success codes; every other code is an error the model must see as one. */
+const SUCCESS = new Set(["ok", "approval_required", "result_pending"]);
 
 /** Replaces the output of all but the newest `keep` tool results. */
 export function clearOldToolResults(messages: ModelMessage[], keep: number): ModelMessage[] {
@@ -23,7 +27,11 @@ export function clearOldToolResults(messages: ModelMessage[], keep: number): Mod
     if (m.role !== "tool") return m;
     return {
       ...m,
-      content: m.content.map((p) => (p.type === "tool-result" && ++seen <= total - keep ? { ...p, output: { type: "text" as const, value: CLEARED } } : p)),
+      content: m.content.map((p) =>
+        p.type === "tool-result" && ++seen <= total - keep
+          ? { ...p, output: { type: p.output.type === "error-text" ? ("error-text" as const) : ("text" as const), value: CLEARED } }
+          : p,
+      ),
     };
   });
 }
@@ -40,7 +48,12 @@ export async function runVercelAgent(opts: { model: LanguageModel; gateway: Gate
       tool({
         description: f.description,
         inputSchema: jsonSchema<Record<string, unknown>>(f.parameters as never),
-        execute: async (args: Record<string, unknown>, { toolCallId }) => {
+        // The gateway serves the strict subset; providers with a strict mode (OpenAI, Anthropic) honour it.
+        strict: f.strict,
+        // The answer string goes to the model as it is; an error code marks it as a failed call.
+        toModelOutput: ({ output }: { output: string }) =>
+          SUCCESS.has(codeOf(output)) ? { type: "text", value: output } : { type: "error-text", value: output },
+        execute: async (args: Record<string, unknown>, { toolCallId }): Promise<string> => {
           const answer = await postToolCall<ChatAnswer>(opts.gateway, {
             id: toolCallId,
             type: "function",
@@ -48,7 +61,7 @@ export async function runVercelAgent(opts: { model: LanguageModel; gateway: Gate
           });
           const code = codeOf(answer.content);
           calls.push({ name: f.name, code });
-          stop ??= budget.afterTool(code, !["ok", "approval_required", "result_pending"].includes(code));
+          stop ??= budget.afterTool(code, !SUCCESS.has(code));
           return answer.content;
         },
       }),
@@ -67,6 +80,14 @@ export async function runVercelAgent(opts: { model: LanguageModel; gateway: Gate
       messages,
       stopWhen: [stepCountIs(left), () => stop !== null],
       prepareStep: ({ messages: current }) => ({ messages: clearOldToolResults(current, budget.budget.keepToolResults) }),
+      // Tool calls the SDK answered itself (an invented tool name) count against the harness's error budget too.
+      onStepFinish: (step) => {
+        for (const part of step.content)
+          if (part.type === "tool-error" && !(part.toolName in tools)) {
+            calls.push({ name: part.toolName, code: "unknown_tool" });
+            stop ??= budget.afterTool("unknown_tool", true);
+          }
+      },
     });
     budget.steps += result.steps.length;
     if (stop) return { text: HANDOVER, stoppedBecause: stop, steps: budget.steps, calls, nudged: budget.nudged };

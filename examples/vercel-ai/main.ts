@@ -1,26 +1,34 @@
 // npx tsx examples/vercel-ai/main.ts "My order ORD-1001 arrived broken"
+// npx tsx examples/vercel-ai/main.ts --scripted "My order ORD-1001 arrived broken"   (no provider, no key)
 // The agent works with any AI SDK model. This runner does not pin a provider package: install the one you
-// use (e.g. `npm i @ai-sdk/anthropic`) and name it in AI_SDK_PROVIDER_MODULE, with AI_SDK_MODEL and that
-// provider's API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, …).
+// use (e.g. `npm i @ai-sdk/anthropic`) and name it in AI_SDK_PROVIDER_MODULE, with AI_SDK_MODEL (default
+// claude-sonnet-4-6 for @ai-sdk/anthropic, gpt-5.4-mini for @ai-sdk/openai) and that provider's API key.
+// With --scripted the model is the SDK's MockLanguageModelV4 playing the scripted conversation.
 import type { LanguageModel } from "ai";
-import { configFromEnv, userMessage } from "../shared/cli";
+import { configFromEnv, defaultModels, isScripted, orderIn, printRun, userMessage } from "../shared/cli";
+import { refundScript } from "../shared/scripted-vendor";
 import { runVercelAgent } from "./agent";
+import { scriptedModel } from "./scripted-model";
 
-const moduleName = process.env.AI_SDK_PROVIDER_MODULE;
-const modelId = process.env.AI_SDK_MODEL;
-if (!moduleName || !modelId) {
-  console.error(
-    'Set AI_SDK_PROVIDER_MODULE (an installed provider, e.g. "@ai-sdk/anthropic") and AI_SDK_MODEL (e.g. "claude-sonnet-4-5"), plus that provider\'s API key. The scripted run is in tests/integration/examples.test.ts.',
-  );
-  process.exit(2);
+async function providerModel(): Promise<{ model: LanguageModel; id: string }> {
+  const moduleName = process.env.AI_SDK_PROVIDER_MODULE;
+  if (!moduleName) {
+    console.error(
+      'Set AI_SDK_PROVIDER_MODULE (an installed provider, e.g. "@ai-sdk/anthropic"), optionally AI_SDK_MODEL, plus that provider\'s API key — or add --scripted.',
+    );
+    process.exit(2);
+  }
+  const provider = (await import(moduleName)) as Record<string, (id: string) => LanguageModel>;
+  const entry = Object.entries(provider).find(([k, v]) => /^(anthropic|openai|google|mistral)$/.test(k) && typeof v === "function");
+  if (!entry) {
+    console.error(`${moduleName} exports no default provider function`);
+    process.exit(2);
+  }
+  const id = process.env.AI_SDK_MODEL ?? (entry[0] === "openai" ? defaultModels.openai : defaultModels.anthropic);
+  return { model: entry[1](id), id };
 }
-const provider = (await import(moduleName)) as Record<string, (id: string) => LanguageModel>;
-const factory = Object.entries(provider).find(([k, v]) => /^(anthropic|openai|google|mistral)$/.test(k) && typeof v === "function")?.[1];
-if (!factory) {
-  console.error(`${moduleName} exports no default provider function`);
-  process.exit(2);
-}
-const gateway = configFromEnv(modelId);
-const run = await runVercelAgent({ model: factory(modelId), gateway, userMessage: userMessage() });
-console.log(JSON.stringify({ traceId: gateway.traceId, calls: run.calls, stoppedBecause: run.stoppedBecause, nudged: run.nudged }, null, 2));
-console.log(`\n${run.text}`);
+
+const message = userMessage();
+const { model, id } = isScripted() ? { model: scriptedModel(refundScript(orderIn(message))).model, id: "scripted" } : await providerModel();
+const gateway = configFromEnv(id);
+printRun(gateway.traceId, await runVercelAgent({ model, gateway, userMessage: message }));

@@ -11,6 +11,7 @@ import { PUT as decisionWebhookPUT } from "@/app/api/admin/channels/[id]/decisio
 import { clearDecisionWebhook, setDecisionWebhook } from "@/lib/server/admin/set-decision-webhook";
 import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhook } from "@/lib/server/admin/webhook-deliveries";
 import { db } from "@/lib/server/db/client";
+import { webhookDeliveriesDto, webhookDeliveryDto } from "@/lib/schemas/webhook-delivery-dto";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/deliver-decision-webhook";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
@@ -127,10 +128,19 @@ describe("decision webhooks", () => {
       SELECT j.max_attempts, j.key FROM graphile_worker._private_jobs j WHERE j.payload->>'deliveryId' = ${row!.id}`;
     expect(job!.key).toBe(`deliver_decision_webhook:${row!.id}`);
     expect(job!.max_attempts).toBe(DECISION_WEBHOOK_MAX_ATTEMPTS);
+    // The history shows when the worker tries again: the job's run_at after the backoff (Admin → deliveries).
+    const [next] = await db().$queryRaw<{ runAt: Date }[]>`SELECT run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key = ${job!.key}`;
+    const pending = (await listWebhookDeliveries(await admin(), { channelId })).find((d) => d.id === row!.id);
+    expect(pending).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: next!.runAt.toISOString() });
+    expect(Date.parse(pending!.nextAttemptAt!)).toBeGreaterThan(Date.now());
     answer = 200;
     await db().$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${row!.id}`;
     await runJobsOnce();
     expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: row!.id } })).toMatchObject({ status: "delivered", attempts: 2 });
+    expect((await listWebhookDeliveries(await admin(), { channelId })).find((d) => d.id === row!.id)).toMatchObject({
+      status: "delivered",
+      nextAttemptAt: null,
+    });
     expect(received).toHaveLength(2);
     expect(received[0]!.headers["webhook-id"]).toBe(received[1]!.headers["webhook-id"]);
     expect(verified(received[1]!).type).toBe("proposal.expired");
@@ -199,6 +209,9 @@ describe("decision webhooks", () => {
     expect(verified(received[0]!)).toMatchObject({ type: "webhook.test", data: { channel_id: channelId } });
     const history = await listWebhookDeliveries(await admin(), { channelId });
     expect(history[0]).toMatchObject({ id: test.id, target: "decision", event: "webhook.test", status: "delivered", attempts: 1, lastStatus: 200 });
+    // The answer matches the DTO the OpenAPI document describes the route with (strictly: no field more or less).
+    expect(webhookDeliveriesDto.strict().parse({ deliveries: history }).deliveries).toHaveLength(history.length);
+    expect(() => webhookDeliveryDto.strict().parse(history[0])).not.toThrow();
 
     const again = await resendWebhookDelivery(await admin(), test.id);
     expect(again).toEqual({ id: test.id, status: "pending" });

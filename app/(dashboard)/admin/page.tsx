@@ -4,6 +4,7 @@ import { pageActor } from "@/lib/server/auth/page";
 import { getTenantSettings } from "@/lib/server/admin/update-tenant-settings";
 import { DateTime } from "@/components/ui/date-time";
 import { ReviewWebhookSection } from "./_components/review-webhook-section";
+import { WebhookDeliveriesSection } from "./_components/webhook-deliveries-section";
 import { listStaff } from "@/lib/server/admin/list-staff";
 import { listAgentKeys } from "@/lib/server/admin/list-agent-keys";
 import { toolNames } from "@/lib/schemas/tools";
@@ -64,6 +65,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       />
 
       <ReviewWebhookSection actor={actor} />
+
+      <WebhookDeliveriesSection actor={actor} channels={channels} />
 
       <section aria-labelledby="staff-title" className="stack">
         <h2 id="staff-title">{t("staff")}</h2>

@@ -15,7 +15,7 @@ export async function listAgentKeys(actor: Actor, now = new Date()) {
     db().channel.findMany({
       where: { tenantId },
       orderBy: { slug: "asc" },
-      select: { id: true, slug: true, name: true, allowedTools: true, previousSecretValidUntil: true, createdAt: true },
+      select: { id: true, slug: true, name: true, allowedTools: true, previousSecretValidUntil: true, decisionWebhookUrl: true, createdAt: true },
     }),
     db().agentKey.findMany({
       where: { tenantId },

@@ -4,9 +4,12 @@ import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
+import { joinSql, pgQuery, sql } from "@/lib/server/db/pg";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
+import { jobTable } from "@/lib/server/jobs/job-types";
 import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/deliver-decision-webhook";
 import { REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
+import type { WebhookDeliveryView } from "@/lib/schemas/webhook-delivery-dto";
 import { recordAdminEvent } from "./admin-audit";
 
 // The delivery history of the tenant's webhooks (the reviewer webhook and each channel's decision webhook:
@@ -14,20 +17,24 @@ import { recordAdminEvent } from "./admin-audit";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TEST_WEBHOOK_EVENT = "webhook.test";
+export type { WebhookDeliveryView };
 
-export type WebhookDeliveryView = {
-  id: string;
-  target: "review" | "decision";
-  channelId: string | null;
-  event: string;
-  proposalId: string | null;
-  status: string;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-};
+/** The job that sends a delivery: its key is the task's prefix and the delivery id (lib/server/jobs/job-types.ts). */
+const jobKeyOf = (channelId: string | null, id: string) =>
+  `${(channelId ? jobTable.deliver_decision_webhook : jobTable.deliver_review_webhook).keyPrefix}${id}`;
+
+/**
+ * The next run of each pending delivery's job, read from graphile-worker's job table by its key (the retry
+ * backoff lives there, not in WebhookDelivery). Keys carry delivery ids already scoped to the tenant.
+ */
+async function nextAttempts(pending: { id: string; channelId: string | null }[]): Promise<Map<string, string>> {
+  if (pending.length === 0) return new Map();
+  const keys = pending.map((d) => jobKeyOf(d.channelId, d.id));
+  const rows = await pgQuery<{ key: string; runAt: Date }>(
+    sql`SELECT key, run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key IN (${joinSql(keys)})`,
+  );
+  return new Map(rows.map((r) => [r.key, r.runAt.toISOString()]));
+}
 
 /** The latest 100 deliveries, newest first; `channelId` narrows to one channel's decision webhook, "review" to the reviewer webhook. */
 export async function listWebhookDeliveries(actor: Actor, filter: { target?: string | null; channelId?: string | null } = {}): Promise<WebhookDeliveryView[]> {
@@ -42,6 +49,7 @@ export async function listWebhookDeliveries(actor: Actor, filter: { target?: str
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: 100,
   });
+  const next = await nextAttempts(rows.filter((r) => r.status === "pending"));
   return rows.map((r) => ({
     id: r.id,
     target: r.channelId ? "decision" : "review",
@@ -54,6 +62,7 @@ export async function listWebhookDeliveries(actor: Actor, filter: { target?: str
     lastError: r.lastError,
     createdAt: r.createdAt.toISOString(),
     deliveredAt: r.deliveredAt?.toISOString() ?? null,
+    nextAttemptAt: r.status === "pending" ? (next.get(jobKeyOf(r.channelId, r.id)) ?? null) : null,
   }));
 }
 

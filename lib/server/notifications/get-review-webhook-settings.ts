@@ -3,17 +3,12 @@ import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 
-/** The admin's view of the tenant's reviewer webhook: URL, whether a secret exists (never the secret), recent deliveries. */
+/**
+ * The admin's view of the tenant's reviewer webhook: URL and whether a secret exists (never the secret). Its
+ * deliveries are in the one delivery history (lib/server/admin/webhook-deliveries.ts, target "review").
+ */
 export async function getReviewWebhookSettings(actor: Actor) {
   assertCan(actor.roles, "admin:manage");
-  const [tenant, recent] = await Promise.all([
-    db().tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { reviewWebhookUrl: true, reviewWebhookSecret: true } }),
-    db().webhookDelivery.findMany({
-      where: { tenantId: actor.tenantId },
-      orderBy: { createdAt: "desc" },
-      take: 10,
-      select: { id: true, proposalId: true, status: true, attempts: true, lastStatus: true, lastError: true, createdAt: true, deliveredAt: true },
-    }),
-  ]);
-  return { url: tenant.reviewWebhookUrl, hasSecret: tenant.reviewWebhookSecret !== null, recent };
+  const tenant = await db().tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { reviewWebhookUrl: true, reviewWebhookSecret: true } });
+  return { url: tenant.reviewWebhookUrl, hasSecret: tenant.reviewWebhookSecret !== null };
 }

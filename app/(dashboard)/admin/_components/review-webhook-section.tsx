@@ -1,14 +1,13 @@
 import { getTranslations } from "next-intl/server";
 import type { Actor } from "@/lib/server/auth/actor";
 import { getReviewWebhookSettings } from "@/lib/server/notifications/get-review-webhook-settings";
-import { DateTime } from "@/components/ui/date-time";
 import { getSlackWebhookSettings } from "@/lib/server/notifications/slack-webhook-settings";
 import { ReviewWebhookForm } from "./review-webhook-form";
 import { SlackWebhookForm } from "./slack-webhook-form";
 
-/** Admin page section: the tenant's reviewer webhook (URL, new secret on save, recent deliveries). */
+/** Admin page section: the tenant's reviewer webhook (URL, new secret on save); its deliveries are in WebhookDeliveriesSection. */
 export async function ReviewWebhookSection({ actor }: { actor: Actor }) {
-  const { url, hasSecret, recent } = await getReviewWebhookSettings(actor);
+  const { url, hasSecret } = await getReviewWebhookSettings(actor);
   const t = await getTranslations("webhook");
   return (
     <section aria-labelledby="review-webhook-title" className="panel">
@@ -26,37 +25,7 @@ export async function ReviewWebhookSection({ actor }: { actor: Actor }) {
       </dl>
       <ReviewWebhookForm currentUrl={url} />
 
-      <h3 id="review-webhook-recent">{t("recent")}</h3>
-      {recent.length === 0 ? (
-        <p className="muted">{t("noDeliveries")}</p>
-      ) : (
-        <table aria-labelledby="review-webhook-recent">
-          <thead>
-            <tr>
-              <th scope="col">{t("created")}</th>
-              <th scope="col">{t("deliveryStatus")}</th>
-              <th scope="col">{t("attempts")}</th>
-              <th scope="col">{t("lastResponse")}</th>
-              <th scope="col">{t("deliveredAt")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {recent.map((d) => (
-              <tr key={d.id}>
-                <td>
-                  <DateTime value={d.createdAt} />
-                </td>
-                <td>
-                  <span className={d.status === "failed" ? "badge danger" : "badge"}>{t(`statuses.${d.status}`)}</span>
-                </td>
-                <td>{d.attempts}</td>
-                <td className="mono">{d.lastError ?? (d.lastStatus === null ? "—" : `HTTP ${d.lastStatus}`)}</td>
-                <td>{d.deliveredAt ? <DateTime value={d.deliveredAt} /> : "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <p className="muted">{t("deliveriesBelow")}</p>
       <SlackWebhookSection actor={actor} />
     </section>
   );

@@ -1,11 +1,17 @@
 // A scripted stand-in for the model vendors' HTTP APIs (Anthropic Messages, OpenAI Responses and Chat
-// Completions), so the example
-// agents run through the official SDKs with no vendor network: the SDK's baseURL points here. Each request
-// gets the next scripted turn; every request body is recorded for the test to inspect what the model saw.
+// Completions), so the example agents run through the official SDKs with no vendor key and no vendor network:
+// the SDK's baseURL points here. Each request gets the next scripted turn; every request body is recorded for
+// the test to inspect what the model saw. Used by tests/integration/examples.test.ts and by each example's
+// main.ts with --scripted (examples/README.md).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type ScriptedTurn = { text?: string; calls?: { name: string; args: Record<string, unknown> }[] };
+/** A turn, or a turn written from what the model was sent so far (the request body as JSON text). */
+export type ScriptedStep = ScriptedTurn | ((seen: string) => ScriptedTurn);
+
+/** The turn for this request: a fixed one, or one built from what the model has seen. */
+export const turnFor = (step: ScriptedStep, seen: string): ScriptedTurn => (typeof step === "function" ? step(seen) : step);
 
 export type ScriptedVendor = {
   url: string;
@@ -87,7 +93,7 @@ function chatCompletion(turn: ScriptedTurn, model: string) {
 }
 
 /** `script` turns are served in order; after the last one, `after` (default: the last turn again). */
-export async function startScriptedVendor(script: ScriptedTurn[], after?: ScriptedTurn): Promise<ScriptedVendor> {
+export async function startScriptedVendor(script: ScriptedStep[], after?: ScriptedStep): Promise<ScriptedVendor> {
   const requests: ScriptedVendor["requests"] = [];
   let i = 0;
   const server: Server = createServer((req, res) => {
@@ -102,7 +108,7 @@ export async function startScriptedVendor(script: ScriptedTurn[], after?: Script
         /* recorded as empty */
       }
       requests.push({ path, body });
-      const turn = i < script.length ? script[i++]! : (after ?? script[script.length - 1]!);
+      const turn = turnFor(i < script.length ? script[i++]! : (after ?? script[script.length - 1]!), JSON.stringify(body));
       const model = typeof body.model === "string" ? body.model : "scripted";
       let answer: unknown;
       if (path.endsWith("/messages")) answer = anthropicMessage(turn, model);
@@ -124,17 +130,42 @@ export async function startScriptedVendor(script: ScriptedTurn[], after?: Script
 }
 
 /**
- * The conversation every example is tested with: the model first narrates a call instead of making it
- * (nudged once), invents a tool name (unknown_tool comes back as a tool result), recovers, invents an amount
- * (invalid_arguments comes back), recovers, and prepares the refund.
+ * The last value of a field inside the tool answers the model was sent. Answers travel as JSON strings inside
+ * the request's JSON, so the quotes around the name may be escaped any number of times.
  */
-export function refundScript(order: string): ScriptedTurn[] {
+export function lastAnswered(seen: string, field: string): string | null {
+  const found = [...seen.matchAll(new RegExp(`${field}\\\\*"\\s*:\\s*\\\\*"([^"\\\\]+)`, "g"))];
+  return found.at(-1)?.[1] ?? null;
+}
+
+/** The newest outcome code the model was sent (ok, approval_required, result_pending, an error code). */
+export const lastCode = (seen: string) => lastAnswered(seen, "code");
+
+/** What the scripted model tells the customer after waiting, from the last answer it read. */
+export function afterWait(seen: string): ScriptedTurn {
+  const code = lastCode(seen);
+  if (code === "result_pending" || code === "ok") return { text: "Good news: a reviewer approved your refund and it is being paid." };
+  if (code === "rejected") return { text: "A reviewer looked at your refund and could not approve it; the team will contact you." };
+  return { text: "Your refund has been prepared and now awaits review by our team." };
+}
+
+/**
+ * The conversation every example is tested with: the model first narrates a call instead of making it
+ * (nudged once), invents a tool name (the error comes back as a tool result), recovers, invents an amount
+ * (invalid_arguments comes back), recovers, prepares the refund, then waits for the reviewer with
+ * get_refund_status and wait_seconds (one long wait, not a poll) and tells the customer what happened.
+ */
+export function refundScript(order: string): ScriptedStep[] {
   return [
     { text: `I'll call lookup_order with order_id ${order} to check it.` },
     { calls: [{ name: "search_orders", args: { order_id: order } }] },
     { calls: [{ name: "lookup_order", args: { order_id: order } }] },
     { calls: [{ name: "prepare_refund", args: { order_id: order, reason: "damaged_item", amount: 5 } }] },
     { calls: [{ name: "prepare_refund", args: { order_id: order, reason: "damaged_item" } }] },
-    { text: "Your refund has been prepared and now awaits review by our team." },
+    (seen) => ({ calls: [{ name: "get_refund_status", args: { proposal_id: lastAnswered(seen, "proposal_id") ?? "missing", wait_seconds: WAIT_SECONDS } }] }),
+    afterWait,
   ];
 }
+
+/** How long the scripted model waits for the reviewer in one call (the tool's maximum). */
+export const WAIT_SECONDS = 25;

@@ -1,0 +1,850 @@
+// The OpenAPI 3.1 description of every HTTP route under app/api (served at GET /api/openapi.json), generated
+// by zod-openapi from the zod schemas the routes and use cases parse with, and the DTOs the dashboard
+// validates answers with. Where an answer has no schema of its own yet, the operation says so in its
+// description and the body is a plain object; nothing here is a second copy of a rule.
+// lib/schemas/openapi.test.ts checks the document with a standard OpenAPI 3.1 validator and against the route
+// files on disk (every route and method described, nothing described that does not exist).
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { APP_VERSION } from "@/lib/config/version";
+import {
+  createChannelInput,
+  decidePolicyInput,
+  inviteStaffInput,
+  issueAgentKeyInput,
+  proposePolicyInput,
+  removePasskeyInput,
+  renamePasskeyInput,
+  rotateChannelSecretInput,
+  setDecisionWebhookInput,
+  updateStaffInput,
+} from "@/lib/schemas/admin";
+import { apiError, toolCallAnswer, toolCallRequest, toolListAnswer, traceableError } from "@/lib/schemas/api-wire";
+import { auditSearchInput } from "@/lib/schemas/audit";
+import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
+import { checkNowResultDto, executionDetailDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
+import { listExecutionsInput } from "@/lib/schemas/executions";
+import { notificationPreferencesDto, updateNotificationPreferencesInput } from "@/lib/schemas/notifications";
+import { issueIntegrationKeyInput, orderBodyInput, orderNumber } from "@/lib/schemas/orders-api";
+import {
+  authenticationOptionsDto,
+  passkeyApprovalOptionsInput,
+  registeredPasskeyDto,
+  registrationOptionsDto,
+  verifyPasskeyRegistrationInput,
+} from "@/lib/schemas/passkeys";
+import {
+  approvalResultDto,
+  claimResultDto,
+  editResultDto,
+  pendingCountDto,
+  proposalDetailDto,
+  queuePageDto,
+  rejectResultDto,
+  releaseResultDto,
+  reprepareResultDto,
+} from "@/lib/schemas/proposal-dto";
+import { approveProposalInput, decidedFilterInput, editProposalAmountInput, queueFilterInput, rejectProposalInput } from "@/lib/schemas/proposals";
+import { updateTenantSettingsInput } from "@/lib/schemas/tenant";
+import { webhookDeliveriesDto } from "@/lib/schemas/webhook-delivery-dto";
+import { toolFormats } from "@/lib/schemas/tools";
+
+type Schema = z.core.$ZodType;
+type Security = "agentKey" | "integrationKey" | "staffSession" | "metricsToken" | "providerSignature" | "public";
+
+const securitySchemes = {
+  agentKey: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      'An agent key (`Authorization: Bearer <agent key>`): one agent of one tenant on one channel, issued in Admin → Agent keys. A missing or invalid key answers 401 with `WWW-Authenticate: Bearer realm="agent"` (on /api/mcp the challenge is `AgentKey`, so MCP clients do not start OAuth: there is no OAuth on this server).',
+  },
+  integrationKey: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "An integration key for the Orders API (`Authorization: Bearer <integration key>`) with the scope the route names (orders:write, orders:read).",
+  },
+  staffSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: "next-auth.session-token",
+    description:
+      "A signed-in staff member's session cookie (`__Secure-next-auth.session-token` over HTTPS). State-changing requests must come from the same origin (Origin header); each use case checks the person's roles.",
+  },
+  metricsToken: { type: "http", scheme: "bearer", description: "METRICS_TOKEN (docs/observability.md); without one set, only local addresses are served." },
+  providerSignature: {
+    type: "apiKey",
+    in: "header",
+    name: "Stripe-Signature",
+    description: "The payment provider's signature over the raw body (the provider's webhook secret).",
+  },
+} as const;
+
+const errorStatus: Record<number, string> = {
+  400: "invalid_arguments: the body or a parameter is not valid (problems say where).",
+  401: "unauthenticated: no valid credential.",
+  403: "permission_denied: the caller's role does not allow it, or a cross-site request.",
+  404: "not_found: no such resource in the caller's tenant.",
+  409: "expired, invalidated, rejected or claimed_by_other: the resource is not in a state that allows it.",
+  405: "The method is not offered on this path.",
+  413: "The body is larger than the route accepts.",
+  429: "limit_exceeded: wait retry_after_seconds.",
+  500: "internal_error: something went wrong on our side (a reference to quote, never details).",
+  503: "temporarily_unavailable: a system we must ask did not answer.",
+};
+
+const json = (schema: Schema | Record<string, unknown>) => ({ "application/json": { schema } });
+const text = (description: string) => ({ "text/plain": { schema: { type: "string" as const, description } } });
+const anyObject = (description: string) => ({ type: "object" as const, description, additionalProperties: true });
+
+type Op = {
+  summary: string;
+  description?: string;
+  tag: string;
+  security: Security;
+  path?: Record<string, Schema>;
+  query?: z.ZodObject | z.ZodPipe<z.ZodObject>;
+  headers?: z.ZodObject;
+  body?: Schema | Record<string, unknown>;
+  /** The body may be left out (DELETE with an optional step-up). */
+  bodyOptional?: boolean;
+  /** Status → description and body. */
+  ok: Record<number, { description: string; content?: Record<string, { schema: Schema | Record<string, unknown> }> }>;
+  errors?: number[];
+  errorSchema?: Schema | Record<string, unknown>;
+};
+
+function operation(op: Op): ZodOpenApiOperationObject {
+  const errors = op.errors ?? [];
+  const responses: Record<string, unknown> = {};
+  for (const [status, r] of Object.entries(op.ok)) responses[status] = r;
+  for (const status of errors) responses[String(status)] = { description: errorStatus[status] ?? "An error.", content: json(op.errorSchema ?? apiError) };
+  return {
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    security: op.security === "public" ? [] : [{ [op.security]: [] }],
+    requestParams: {
+      ...(op.path ? { path: z.object(op.path) } : {}),
+      ...(op.query ? { query: op.query } : {}),
+      ...(op.headers ? { header: op.headers } : {}),
+    },
+    ...(op.body ? { requestBody: { required: !op.bodyOptional, content: json(op.body) } } : {}),
+    responses: responses as ZodOpenApiOperationObject["responses"],
+  };
+}
+
+const staff = (o: Omit<Op, "security" | "errors"> & { errors?: number[] }): Op => ({
+  ...o,
+  security: "staffSession",
+  errors: o.errors ?? [400, 401, 403, 404, 413, 500],
+});
+const ok = (description: string, schema?: Schema | Record<string, unknown>, status = 200) => ({
+  [status]: { description, ...(schema ? { content: json(schema) } : {}) },
+});
+
+const uuid = z.uuid();
+const id = { id: uuid };
+const untyped = (description: string) => anyObject(`${description} (no response schema of its own yet: see the docs named in the description).`);
+
+/** The route merges the path's proposal id into the body, so the body is the input without it. */
+const withoutProposalId = <S extends z.ZodRawShape>(shape: S) => z.strictObject(shape).omit({ proposalId: true } as never);
+
+const agentHeaders = z.object({
+  traceparent: z.string().optional().describe("W3C trace context; its trace-id becomes the conversation's trace (budgets and audit trail are per trace)."),
+  "x-trace-id": z.string().optional().describe("A trace id of your own (8–128 of A–Z a–z 0–9 . _ : -) when you send no traceparent."),
+  "x-end-user-token": z.string().optional().describe("The channel integration's signed statement of who the customer is (never the model's)."),
+  "x-agent-model": z.string().optional().describe("Recorded in the audit trail with every call."),
+  "x-agent-prompt-version": z.string().optional().describe("Recorded in the audit trail with every call."),
+});
+
+const traceHeaders = z.object({
+  traceparent: z.string().optional().describe("W3C trace context (its trace-id is echoed in X-Trace-Id)."),
+  "x-trace-id": z.string().optional(),
+});
+
+const agentPaths: ZodOpenApiPathsObject = {
+  "/api/agent/tools": {
+    get: operation({
+      tag: "agent",
+      security: "agentKey",
+      summary: "The tools this agent key may call, in a vendor's strict tool shape",
+      description:
+        "Descriptions say when to call each tool; schemas use only the keywords the vendor's strict mode accepts (limits it ignores are restated in the description; the server validates everything).",
+      query: z.object({ format: z.enum(toolFormats as [string, ...string[]]).default("anthropic") }),
+      headers: traceHeaders,
+      ok: ok("The tool definitions.", toolListAnswer),
+      errors: [400, 401, 429, 500],
+      errorSchema: traceableError,
+    }),
+  },
+  "/api/agent/tool-calls": {
+    post: operation({
+      tag: "agent",
+      security: "agentKey",
+      summary: "Run one tool call; the answer comes back in the caller's own shape",
+      description:
+        "Send the model's tool call as it is (an Anthropic tool_use block, an OpenAI Responses function_call item or an OpenAI Chat tool_calls[i] item) and hand the answer back to the model as it is. Every outcome, errors included, is HTTP 200 with the code inside content/output (docs/agent-api.md): approval_required carries review_url and poll_after_seconds; get_refund_status takes wait_seconds (0–25) and answers as soon as the proposal changes.",
+      headers: agentHeaders,
+      body: toolCallRequest,
+      ok: {
+        ...ok("The tool answer in the family of the request (header X-Trace-Id; traceresponse when traced).", toolCallAnswer),
+        // A body that is not JSON, or too large, still answers in the caller's family, code invalid_arguments inside.
+        ...ok("The body is not JSON: invalid_arguments, in the caller's family.", toolCallAnswer, 400),
+        ...ok("The body is too large: invalid_arguments, in the caller's family.", toolCallAnswer, 413),
+      },
+      errors: [401, 429],
+      errorSchema: traceableError,
+    }),
+  },
+  "/api/mcp": {
+    post: operation({
+      tag: "agent",
+      security: "agentKey",
+      summary: "The same tools over MCP (Streamable HTTP, stateless, JSON responses)",
+      description:
+        'JSON-RPC 2.0: initialize, tools/list, tools/call (results carry structuredContent with the same {code, …, traceId} envelope, isError on errors, and a resource_link to the review page when a human must decide). `params._meta.traceparent` is honoured. Configure the agent key as the Authorization header in the client (docs/agent-api.md "MCP"); there is no OAuth.',
+      headers: agentHeaders,
+      body: anyObject("A JSON-RPC 2.0 request or notification (or a batch)."),
+      ok: {
+        200: { description: "The JSON-RPC response.", content: json(anyObject("A JSON-RPC 2.0 response.")) },
+        202: { description: "Accepted (a notification)." },
+      },
+      errors: [400, 401, 413, 429, 500],
+      errorSchema: anyObject("A JSON-RPC error with data {code, traceId}."),
+    }),
+    get: operation({
+      tag: "agent",
+      security: "agentKey",
+      summary: "Not offered: the server is stateless (no standalone SSE stream)",
+      ok: {},
+      errors: [401, 405],
+      errorSchema: anyObject("A JSON-RPC error."),
+    }),
+    delete: operation({
+      tag: "agent",
+      security: "agentKey",
+      summary: "Not offered: the server keeps no MCP sessions",
+      ok: {},
+      errors: [401, 405],
+      errorSchema: anyObject("A JSON-RPC error."),
+    }),
+  },
+};
+
+const proposalPaths: ZodOpenApiPathsObject = {
+  "/api/proposals": {
+    get: operation(
+      staff({
+        tag: "proposals",
+        summary: "The review queue (pending proposals), cursor-paged",
+        query: queueFilterInput,
+        ok: ok("A page of the queue.", queuePageDto),
+      }),
+    ),
+  },
+  "/api/proposals/decided": {
+    get: operation(
+      staff({
+        tag: "proposals",
+        summary: "Decided proposals, newest decision first",
+        query: decidedFilterInput,
+        ok: ok("{rows, total, page, pageSize}.", untyped("A page of decided proposals")),
+      }),
+    ),
+  },
+  "/api/proposals/pending-count": {
+    get: operation(staff({ tag: "proposals", summary: "How many proposals wait (capped count)", ok: ok("The count.", pendingCountDto) })),
+  },
+  "/api/proposals/{id}": {
+    get: operation(staff({ tag: "proposals", summary: "One proposal with everything a reviewer needs", path: id, ok: ok("The proposal.", proposalDetailDto) })),
+  },
+  "/api/proposals/{id}/approve": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: "Approve the exact proposal shown (hash-bound; step-up when required)",
+        path: id,
+        body: withoutProposalId(approveProposalInput.shape),
+        ok: ok("Approved (or waiting for a second approval).", approvalResultDto),
+        errors: [400, 401, 403, 404, 409, 413, 500],
+      }),
+    ),
+  },
+  "/api/proposals/{id}/approve/passkey-options": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: "WebAuthn options whose challenge is derived from the proposal hash",
+        path: id,
+        body: withoutProposalId(passkeyApprovalOptionsInput.shape),
+        ok: ok("PublicKeyCredentialRequestOptionsJSON.", authenticationOptionsDto),
+      }),
+    ),
+  },
+  "/api/proposals/{id}/reject": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: "Reject with a message for the customer (and an internal note)",
+        description: "One of customerMessage or reason (its former name) is required.",
+        path: id,
+        body: withoutProposalId(rejectProposalInput.in.shape),
+        ok: ok("Rejected.", rejectResultDto),
+        errors: [400, 401, 403, 404, 409, 413, 500],
+      }),
+    ),
+  },
+  "/api/proposals/{id}/edit": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: "Lower the amount: a new proposal supersedes this one",
+        path: id,
+        body: withoutProposalId(editProposalAmountInput.shape),
+        ok: ok("The new proposal.", editResultDto),
+        errors: [400, 401, 403, 404, 409, 413, 500],
+      }),
+    ),
+  },
+  "/api/proposals/{id}/reprepare": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: "Prepare the proposal again from current data (supersedes it)",
+        path: id,
+        ok: ok("The new proposal.", reprepareResultDto),
+        errors: [401, 403, 404, 409, 500],
+      }),
+    ),
+  },
+  "/api/proposals/{id}/claim": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: 'Take or renew the advisory "I\'m reviewing this" claim',
+        path: id,
+        ok: ok("The claim.", claimResultDto),
+        errors: [401, 403, 404, 409, 500],
+      }),
+    ),
+    delete: operation(
+      staff({
+        tag: "proposals",
+        summary: "Give the claim back (only the holder's)",
+        path: id,
+        ok: ok("Released or not.", releaseResultDto),
+        errors: [401, 403, 404, 500],
+      }),
+    ),
+  },
+  "/api/stream/changes": {
+    get: operation(
+      staff({
+        tag: "proposals",
+        summary: "The dashboard's push channel (server-sent events)",
+        description: 'docs/design.md "Live updates".',
+        ok: { 200: { description: "An event stream of proposal changes.", content: { "text/event-stream": { schema: { type: "string" } } } } },
+        errors: [401, 403, 500],
+      }),
+    ),
+  },
+};
+
+const executionPaths: ZodOpenApiPathsObject = {
+  "/api/executions": {
+    get: operation(
+      staff({ tag: "executions", summary: "Refund executions, cursor-paged and searchable", query: listExecutionsInput, ok: ok("A page.", executionsPageDto) }),
+    ),
+  },
+  "/api/executions/overview": {
+    get: operation(staff({ tag: "executions", summary: "In-doubt counters, chart and oldest rows", ok: ok("The overview.", executionOverviewDto) })),
+  },
+  "/api/executions/{id}": {
+    get: operation(staff({ tag: "executions", summary: "One execution with its events", path: id, ok: ok("The execution.", executionDetailDto) })),
+  },
+  "/api/executions/{id}/check": {
+    post: operation(
+      staff({ tag: "executions", summary: "Ask the provider about this execution now", path: id, ok: ok("Queued or settled.", checkNowResultDto) }),
+    ),
+  },
+};
+
+const auditPaths: ZodOpenApiPathsObject = {
+  "/api/audit/events": {
+    get: operation(staff({ tag: "audit", summary: "Search the audit trail", query: auditSearchInput, ok: ok("A page of events.", auditSearchPageDto) })),
+  },
+  "/api/audit/export": {
+    get: operation(
+      staff({
+        tag: "audit",
+        summary: "Download the whole search result (capped)",
+        query: auditSearchInput.in.extend({ format: z.enum(["csv", "json"]).default("csv") }),
+        ok: {
+          200: {
+            description: "A file (Content-Disposition: attachment).",
+            content: { "text/csv": { schema: { type: "string" } }, "application/json": { schema: { type: "string" } } },
+          },
+        },
+      }),
+    ),
+  },
+  "/api/audit/evidence/{proposalId}": {
+    get: operation(
+      staff({
+        tag: "audit",
+        summary: "A proposal's evidence pack (verify offline with npm run evidence:verify)",
+        path: { proposalId: uuid },
+        ok: ok("The evidence pack as a JSON download (docs/audit.md).", untyped("An evidence pack")),
+      }),
+    ),
+  },
+  "/api/audit/checkpoint": {
+    get: operation(
+      staff({
+        tag: "audit",
+        summary: "The tenant log's newest signed checkpoint, with a consistency proof from an earlier size",
+        query: z.object({ consistencyFrom: z.string().regex(/^\d+$/).optional() }),
+        ok: ok("{checkpoint, consistency} (docs/audit.md).", untyped("A signed checkpoint")),
+      }),
+    ),
+  },
+  "/api/audit/public-key": {
+    get: operation({
+      tag: "audit",
+      security: "public",
+      summary: "The Ed25519 public key that signs audit checkpoints",
+      ok: ok('The key (docs/audit.md "Keys").', untyped("The current audit signing key")),
+      errors: [503],
+    }),
+  },
+  "/api/audit/public-keys": {
+    get: operation({
+      tag: "audit",
+      security: "public",
+      summary: "Every audit signing key with its validity and C2SP vkey",
+      ok: ok("{keys:[…]}.", untyped("The audit signing keys")),
+      errors: [500],
+    }),
+  },
+  "/api/audit/logs/{logId}/checkpoint": {
+    get: operation({
+      tag: "audit",
+      security: "public",
+      summary: "A log's checkpoint as a C2SP signed note with witness cosignatures",
+      path: { logId: z.string() },
+      query: z.object({ size: z.string().regex(/^\d+$/).optional() }),
+      ok: { 200: { description: "The signed note.", content: text("A C2SP signed note.") } },
+      errors: [400, 404, 500],
+    }),
+  },
+  "/api/audit/logs/{logId}/consistency": {
+    get: operation({
+      tag: "audit",
+      security: "public",
+      summary: "RFC 9162 consistency proof between two sizes",
+      path: { logId: z.string() },
+      query: z.object({ from: z.string().regex(/^\d+$/), to: z.string().regex(/^\d+$/) }),
+      ok: { 200: { description: "One base64 hash per line.", content: text("Base64 hashes, one per line.") } },
+      errors: [400, 404, 500],
+    }),
+  },
+  "/api/audit/logs/{logId}/inclusion": {
+    get: operation({
+      tag: "audit",
+      security: "public",
+      summary: "A leaf's hash and its inclusion proof in the tree of a size",
+      path: { logId: z.string() },
+      query: z.object({ index: z.string().regex(/^\d+$/), size: z.string().regex(/^\d+$/) }),
+      ok: ok("The proof.", z.object({ leafIndex: z.int(), treeSize: z.int(), leafHash: z.string(), proof: z.array(z.string()) })),
+      errors: [400, 404, 500],
+    }),
+  },
+};
+
+const adminPaths: ZodOpenApiPathsObject = {
+  "/api/admin/staff": {
+    get: operation(
+      staff({
+        tag: "admin",
+        summary: "The tenant's staff (search on name or email)",
+        query: z.object({ q: z.string().max(100).optional() }),
+        ok: ok("{staff:[…]}.", untyped("The staff list")),
+      }),
+    ),
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Invite a staff member",
+        description: 'With the admin role the invitation waits for a second admin: 202 {status: "awaiting_second_admin", change} (docs/admin-api.md).',
+        body: inviteStaffInput,
+        ok: { ...ok("{id, setupUrl, expiresAt}.", untyped("The invitation"), 201), ...ok("Awaiting a second admin.", untyped("The pending change"), 202) },
+      }),
+    ),
+  },
+  "/api/admin/staff/{id}": {
+    patch: operation(
+      staff({
+        tag: "admin",
+        summary: "Change roles, disable, unlock or sign out a staff member",
+        path: id,
+        body: updateStaffInput,
+        ok: { ...ok("{id, before, after}.", untyped("The change")), ...ok("Awaiting a second admin.", untyped("The pending change"), 202) },
+      }),
+    ),
+  },
+  "/api/admin/staff/{id}/setup-link": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Issue a new setup link (voids older ones)",
+        path: id,
+        // The same {stepUpPassword?} as every second-admin decision.
+        body: decidePolicyInput,
+        ok: { ...ok("{setupUrl, expiresAt}.", untyped("The link"), 201), ...ok("Awaiting a second admin.", untyped("The pending change"), 202) },
+      }),
+    ),
+  },
+  "/api/admin/changes": {
+    get: operation(
+      staff({ tag: "admin", summary: "Admin changes waiting for a second admin", ok: ok("{pending:[…], alone}.", untyped("The pending changes")) }),
+    ),
+  },
+  "/api/admin/changes/{id}/{decision}": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Approve, reject or cancel a pending admin change",
+        path: { id: uuid, decision: z.enum(["approve", "reject", "cancel"]) },
+        body: decidePolicyInput,
+        ok: ok("{id, status, setupUrl?, staffId?, expiresAt?}.", untyped("The decided change")),
+        errors: [400, 401, 403, 404, 409, 413, 500],
+      }),
+    ),
+  },
+  "/api/admin/policy": {
+    get: operation(
+      staff({
+        tag: "admin",
+        summary: "The active policy, the pending change and the history",
+        ok: ok("{version, values, pending, history}.", untyped("The policy")),
+      }),
+    ),
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Propose a policy change (loosening waits for a second admin)",
+        body: proposePolicyInput,
+        ok: ok("{version, status, changes}.", untyped("The proposed version"), 201),
+      }),
+    ),
+  },
+  "/api/admin/policy/{version}/{decision}": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "A second admin approves or rejects a policy version",
+        path: { version: z.string().regex(/^\d{1,9}$/), decision: z.enum(["approve", "reject"]) },
+        body: decidePolicyInput,
+        ok: ok("{version, status}.", untyped("The decided version")),
+        errors: [400, 401, 403, 404, 409, 413, 500],
+      }),
+    ),
+  },
+  "/api/admin/tenant": {
+    get: operation(
+      staff({ tag: "admin", summary: "The tenant's settings", ok: ok("{slug, name, currency, locale, timeZone, currencyLocked}.", untyped("The settings")) }),
+    ),
+    patch: operation(
+      staff({
+        tag: "admin",
+        summary: "Change the tenant's settings (audited)",
+        body: updateTenantSettingsInput,
+        ok: ok("The settings after the change.", untyped("The settings")),
+      }),
+    ),
+  },
+  "/api/admin/channels": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Create a channel; its secret is shown only here",
+        body: createChannelInput,
+        ok: ok("{id, slug, secret}.", untyped("The channel"), 201),
+      }),
+    ),
+  },
+  "/api/admin/channels/{id}/rotate-secret": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Rotate a channel's end-user-token secret with an overlap",
+        path: id,
+        body: rotateChannelSecretInput,
+        ok: ok("{id, slug, secret, previousSecretValidUntil}.", untyped("The new secret"), 201),
+      }),
+    ),
+  },
+  "/api/admin/channels/{id}/decision-webhook": {
+    put: operation(
+      staff({
+        tag: "admin",
+        summary: "Set the channel's decision webhook (Standard Webhooks); the secret whsec_… is shown once",
+        path: id,
+        body: setDecisionWebhookInput,
+        ok: ok("{channelId, url, secret (once), previousSecretValidUntil}.", untyped("The webhook")),
+      }),
+    ),
+    delete: operation(
+      staff({ tag: "admin", summary: "Clear the channel's decision webhook", path: id, ok: ok("{channelId, url: null}.", untyped("The cleared webhook")) }),
+    ),
+  },
+  "/api/admin/channels/{id}/decision-webhook/test": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Queue a webhook.test delivery to the channel's decision webhook",
+        path: id,
+        ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202),
+      }),
+    ),
+  },
+  "/api/admin/review-webhook/test": {
+    post: operation(
+      staff({ tag: "admin", summary: "Queue a webhook.test delivery to the reviewer webhook", ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202) }),
+    ),
+  },
+  "/api/admin/webhook-deliveries": {
+    get: operation(
+      staff({
+        tag: "admin",
+        summary: "Webhook delivery history (newest 100)",
+        query: z.object({ target: z.enum(["review", "decision"]).optional(), channelId: uuid.optional() }),
+        ok: ok("The deliveries, newest first.", webhookDeliveriesDto),
+      }),
+    ),
+  },
+  "/api/admin/webhook-deliveries/{id}/resend": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Send a delivered or failed delivery again (same webhook id and body)",
+        path: id,
+        ok: ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202),
+      }),
+    ),
+  },
+  "/api/admin/agent-keys": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Issue an agent key; the key is shown only here",
+        body: issueAgentKeyInput,
+        ok: ok("{id, key, …}.", untyped("The key"), 201),
+      }),
+    ),
+  },
+  "/api/admin/agent-keys/{id}": {
+    delete: operation(staff({ tag: "admin", summary: "Revoke an agent key (also when it already was)", path: id, ok: { 204: { description: "Revoked." } } })),
+  },
+  "/api/admin/integration-keys": {
+    get: operation(
+      staff({
+        tag: "admin",
+        summary: "The Orders API integration keys",
+        ok: ok("{keys:[{id, label, keyPrefix, scopes, expiresAt, revokedAt, lastUsedAt}]}.", untyped("The keys")),
+      }),
+    ),
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Issue an integration key; the key is shown only here",
+        body: issueIntegrationKeyInput,
+        ok: ok("{id, key, keyPrefix, scopes}.", untyped("The key"), 201),
+      }),
+    ),
+  },
+  "/api/admin/integration-keys/{id}": {
+    delete: operation(
+      staff({ tag: "admin", summary: "Revoke an integration key (also when it already was)", path: id, ok: { 204: { description: "Revoked." } } }),
+    ),
+  },
+};
+
+const accountPaths: ZodOpenApiPathsObject = {
+  "/api/account/notifications": {
+    get: operation(staff({ tag: "account", summary: "Your own notification preferences", ok: ok("The preferences.", notificationPreferencesDto) })),
+    put: operation(
+      staff({
+        tag: "account",
+        summary: "Change your own notification preferences",
+        body: updateNotificationPreferencesInput,
+        ok: ok("The preferences.", notificationPreferencesDto),
+      }),
+    ),
+  },
+  "/api/passkeys/registration/options": {
+    post: operation(
+      staff({
+        tag: "account",
+        summary: "WebAuthn registration options for a new passkey",
+        ok: ok("PublicKeyCredentialCreationOptionsJSON.", registrationOptionsDto),
+      }),
+    ),
+  },
+  "/api/passkeys/registration/verify": {
+    post: operation(
+      staff({ tag: "account", summary: "Register the new passkey", body: verifyPasskeyRegistrationInput, ok: ok("The passkey.", registeredPasskeyDto) }),
+    ),
+  },
+  "/api/passkeys/{id}": {
+    patch: operation(
+      staff({
+        tag: "account",
+        summary: "Rename one of your own passkeys",
+        path: { id: z.string() },
+        body: renamePasskeyInput,
+        ok: ok("{id, name}.", z.object({ id: z.string(), name: z.string() })),
+      }),
+    ),
+    delete: operation(
+      staff({
+        tag: "account",
+        summary: "Remove one of your own passkeys (step-up)",
+        path: { id: z.string() },
+        body: removePasskeyInput,
+        bodyOptional: true,
+        ok: { 204: { description: "Removed." } },
+      }),
+    ),
+  },
+  "/api/auth/{nextauth}": {
+    get: operation({
+      tag: "account",
+      security: "public",
+      summary: "next-auth (session, csrf, providers, signin, signout, callback/…)",
+      description: "The sign-in machinery of next-auth 4 (its own routes under /api/auth/…); used by the dashboard, not an API for integrations.",
+      path: { nextauth: z.string() },
+      ok: ok("next-auth's answer.", anyObject("next-auth's JSON")),
+    }),
+    post: operation({
+      tag: "account",
+      security: "public",
+      summary: "next-auth (signin/credentials, callback/…, signout)",
+      path: { nextauth: z.string() },
+      body: anyObject("Form fields next-auth expects (csrfToken, …)."),
+      ok: ok("next-auth's answer.", anyObject("next-auth's JSON")),
+      errors: [413],
+    }),
+  },
+};
+
+const healthCheck = z.object({ status: z.string(), version: z.string(), checks: z.record(z.string(), z.unknown()), time: z.string() });
+
+const platformPaths: ZodOpenApiPathsObject = {
+  "/api/v1/orders/{number}": {
+    put: operation({
+      tag: "orders",
+      security: "integrationKey",
+      summary: "Create or update an order from the shop's system (idempotent; scope orders:write)",
+      path: { number: orderNumber },
+      body: orderBodyInput,
+      ok: {
+        ...ok("Updated (or unchanged).", z.object({ number: z.string(), refundable: z.int(), changed: z.boolean() })),
+        ...ok("Created.", z.object({ number: z.string(), refundable: z.int(), changed: z.boolean() }), 201),
+      },
+      errors: [400, 401, 403, 404, 409, 500],
+    }),
+    get: operation({
+      tag: "orders",
+      security: "integrationKey",
+      summary: "The stored order with what is left to refund (scope orders:read)",
+      path: { number: orderNumber },
+      ok: ok("The order in the PUT's shape plus refundable (docs/systems-of-record.md).", untyped("The order")),
+      errors: [401, 403, 404, 500],
+    }),
+  },
+  "/api/payments/webhook": {
+    post: operation({
+      tag: "platform",
+      security: "providerSignature",
+      summary: "The payment provider's webhook (signed over the raw body)",
+      body: anyObject("The provider's event."),
+      ok: ok("{received: true, …}.", anyObject("The acknowledgement")),
+      errors: [400, 413, 500],
+      errorSchema: z.object({ received: z.literal(false), error: z.string() }),
+    }),
+  },
+  "/api/health": {
+    get: operation({
+      tag: "platform",
+      security: "public",
+      summary: "Health (200 unless the database is unreachable; degraded in the body)",
+      ok: ok("Health.", healthCheck),
+      errors: [503],
+      errorSchema: healthCheck,
+    }),
+  },
+  "/api/health/live": {
+    get: operation({ tag: "platform", security: "public", summary: "Liveness: the process serves HTTP", ok: ok("Alive.", healthCheck) }),
+  },
+  "/api/health/ready": {
+    get: operation({
+      tag: "platform",
+      security: "public",
+      summary: "Readiness: every check passes (503 names the failing ones)",
+      ok: ok("Ready.", healthCheck),
+      errors: [503],
+      errorSchema: healthCheck,
+    }),
+  },
+  "/api/metrics": {
+    get: operation({
+      tag: "platform",
+      security: "metricsToken",
+      summary: "Prometheus metrics (text exposition format)",
+      ok: { 200: { description: "Metrics.", content: text("Prometheus text format.") } },
+      errors: [401, 403],
+      errorSchema: z.string(),
+    }),
+  },
+  "/api/openapi.json": {
+    get: operation({
+      tag: "platform",
+      security: "public",
+      summary: "This document (OpenAPI 3.1)",
+      ok: ok("The OpenAPI document.", anyObject("An OpenAPI 3.1 document.")),
+    }),
+  },
+};
+
+/** The document; built once per process (it depends only on code). */
+export function buildOpenApiDocument() {
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: {
+        title: "Approval Gateway API",
+        version: APP_VERSION,
+        description:
+          "Hash-bound approvals for AI-agent actions. Agents call /api/agent/* (or MCP at /api/mcp) with an agent key; staff routes use the dashboard session; the Orders API (/api/v1) uses an integration key. Errors share one shape, {code, error:{message,…}} (plus traceId where a trace exists), and an unknown /api/… path answers a JSON 404 in that shape. See docs/agent-api.md, docs/staff-api.md, docs/admin-api.md.",
+      },
+      tags: ["agent", "proposals", "executions", "audit", "admin", "account", "orders", "platform"].map((name) => ({ name })),
+      paths: { ...agentPaths, ...proposalPaths, ...executionPaths, ...auditPaths, ...adminPaths, ...accountPaths, ...platformPaths },
+      components: { securitySchemes },
+    },
+    {
+      // The dashboard's DTOs narrow a status enum with z.custom for TypeScript (lib/schemas/proposal-dto.ts):
+      // on the wire that is the enum in front of it.
+      allowEmptySchema: { custom: true },
+      override: ({ jsonSchema, zodSchema, io }) => {
+        const def = zodSchema._zod.def as { type: string; in?: z.core.$ZodType; out?: z.core.$ZodType };
+        if (def.type === "pipe" && def.out?._zod.def.type === "custom" && def.in && Object.keys(jsonSchema).length === 0) {
+          Object.assign(jsonSchema, z.toJSONSchema(def.in, { io }));
+          delete jsonSchema.$schema;
+        }
+      },
+    },
+  );
+}
