@@ -1,13 +1,13 @@
 import "server-only";
 import { assertCan } from "@/lib/domain/permissions";
-import { approverRefusal, describeAdminChange, type AdminChangeWhat, type ApproverRefusal } from "@/lib/domain/admin-governance";
+import { approverRefusal, describeAdminChange, type AdminChangeKind, type AdminChangeWhat, type ApproverRefusal } from "@/lib/domain/admin-governance";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { activeAdmins } from "./admin-change-store";
 
 export type PendingAdminChange = {
   id: string;
-  kind: "invite_staff" | "update_staff" | "setup_link";
+  kind: AdminChangeKind;
   what: AdminChangeWhat[];
   /** The account concerned (for an invitation: the person invited). */
   target: { id: string | null; name: string; email: string; roles: string[] };

@@ -1,6 +1,6 @@
 import "server-only";
 import { createPrivateKey, createPublicKey, sign, type KeyObject } from "node:crypto";
-import { checkpointNote, keyIdOf, publicKeyFrom, rawPublicKey, type SignedCheckpoint } from "@/lib/domain/audit-log";
+import { checkpointNote, keyIdOf, publicKeyFrom, rawPublicKey, type RetiredKey, type SignedCheckpoint } from "@/lib/domain/audit-log";
 import { SIG_ED25519, checkpointText, signNote, vkeyOf, type Checkpoint } from "@/lib/domain/signed-note";
 import { appBaseUrl, auditKeyRotation, secret } from "@/lib/server/env";
 
@@ -113,4 +113,9 @@ export function auditPublicKeys(): PublishedKey[] {
 /** The current key as a C2SP vkey. */
 export function auditVkey(): string {
   return vkeyOf(auditKeyName(), SIG_ED25519, auditSigningKey().publicKey);
+}
+
+/** Keys retired by a rotation (AUDIT_SIGNING_KEYS_RETIRED), each with the period in which what it signed is valid. */
+export function auditRetiredKeys(): RetiredKey[] {
+  return auditKeyRotation().retired.map((r) => ({ key: publicKeyFrom(r.publicKey), validFrom: r.validFrom, validUntil: r.validUntil }));
 }
