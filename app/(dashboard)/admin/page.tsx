@@ -13,6 +13,8 @@ import { getPolicy } from "@/lib/server/admin/policy/get-policy";
 import { CreateChannelForm, IssueAgentKeyForm, RevokeKeyButton, RotateSecretForm } from "./_components/agent-key-forms";
 import { AdminChangesSection } from "./_components/admin-changes-section";
 import { listAdminChanges } from "@/lib/server/admin/list-admin-changes";
+import { listWitnesses } from "@/lib/server/admin/witnesses/list-witnesses";
+import { WitnessesSection } from "./_components/witnesses-section";
 
 export const dynamic = "force-dynamic";
 
@@ -20,12 +22,13 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   const actor = await pageActor("admin:manage");
   const raw = (await searchParams).q;
   const q = typeof raw === "string" ? raw.slice(0, 100) : undefined;
-  const [{ tenant }, staff, { channels, keys }, policy, changes] = await Promise.all([
+  const [{ tenant }, staff, { channels, keys }, policy, changes, witnesses] = await Promise.all([
     getAdminOverview(actor),
     listStaff(actor, { q }),
     listAgentKeys(actor),
     getPolicy(actor),
     listAdminChanges(actor),
+    listWitnesses(actor),
   ]);
   const t = await getTranslations("admin");
   const tm = await getTranslations("adminManage");
@@ -56,6 +59,21 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       />
 
       <ReviewWebhookSection actor={actor} />
+
+      <WitnessesSection
+        witnesses={witnesses.witnesses.map((w) => ({
+          id: w.id,
+          name: w.name,
+          vkey: w.vkey,
+          url: w.url,
+          cosignedSize: w.cosignedSize,
+          cosignedAt: w.cosignedAt?.toISOString() ?? null,
+          lastError: w.lastError,
+        }))}
+        quorum={witnesses.quorum}
+        origin={witnesses.origin}
+        policy={witnesses.policy}
+      />
 
       <section aria-labelledby="staff-title" className="stack">
         <h2 id="staff-title">{t("staff")}</h2>
