@@ -62,19 +62,24 @@ export async function getCheckpointNote(
   return `${checkpointText({ origin: cp.origin!, treeSize: cp.treeSize, rootHash: cp.rootHash })}\n${cp.noteSignatures}${cosignatures.map((c) => c.line).join("")}`;
 }
 
+const CANDIDATES = 256;
+
 /**
  * The checkpoint an evidence pack should lead to: of the C2SP checkpoints of size ≥ `minSize` (covering the
- * pack's events), the newest with the most cosignatures of the tenant's current witnesses, counted up to
+ * pack's events; the newest 256), the newest with the most cosignatures of the tenant's current witnesses, counted up to
  * `quorum` (so a newer checkpoint that meets the quorum wins over an older one that has more). Null when
  * the log has no C2SP checkpoint that large.
  */
 export async function witnessedCheckpointFor(logId: string, minSize: number, quorum: number): Promise<{ treeSize: number; cosigned: number } | null> {
+  // Only the newest checkpoints are candidates (each covers every older event): a bounded backward scan of the
+  // primary key, however long the log.
   const rows = await db().$queryRaw<{ treeSize: number; cosigned: number }[]>`
     SELECT c."treeSize", count(a."witness")::int AS cosigned
-      FROM "AuditSignedCheckpoint" c
+      FROM (SELECT "logId", "treeSize" FROM "AuditSignedCheckpoint"
+             WHERE "logId" = ${logId}::uuid AND "treeSize" >= ${minSize} AND "noteSignatures" IS NOT NULL
+             ORDER BY "treeSize" DESC LIMIT ${CANDIDATES}) c
       LEFT JOIN "AuditCosignature" a ON a."logId" = c."logId" AND a."treeSize" = c."treeSize"
             AND a."witness" IN (SELECT w."name" FROM "AuditWitness" w WHERE w."tenantId" = ${logId}::uuid)
-     WHERE c."logId" = ${logId}::uuid AND c."treeSize" >= ${minSize} AND c."noteSignatures" IS NOT NULL
      GROUP BY c."treeSize"
      ORDER BY least(count(a."witness"), ${quorum}::int) DESC, c."treeSize" DESC
      LIMIT 1`;
