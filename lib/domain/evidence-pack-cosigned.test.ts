@@ -5,7 +5,7 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { canonicalProposalJson, computeProposalHash } from "./proposal-hash";
-import { auditLeafHash, checkpointNote, keyIdOf, type RetiredKey, type SignedCheckpoint } from "./audit-log";
+import { auditLeafHash, checkpointNote, keyIdOf, keysFromPublished, rawPublicKey, type RetiredKey, type SignedCheckpoint } from "./audit-log";
 import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
 import { SIG_COSIGNATURE_V1, checkpointText, cosign, parseVkey, signNote, vkeyOf } from "./signed-note";
 import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, verifyEvidencePack, type EvidencePack, type EvidenceVerifyOptions } from "./evidence-pack";
@@ -216,5 +216,28 @@ describe("the policy file", () => {
     expect(() => parseWitnessPolicy(`log x\nquorum 0`)).toThrow('policy line 1: unknown keyword "log"');
     expect(() => parseWitnessPolicy(`witness x+00000000+AAAA\nquorum 0`)).toThrow(/^policy line 1: /);
     expect(parseVkey(vkeyOfW(w[0]!)).type).toBe(SIG_COSIGNATURE_V1);
+  });
+});
+
+describe("the published key list (GET /api/audit/public-keys) as the verifier reads it", () => {
+  const b64 = (k: typeof log) => rawPublicKey(k.publicKey).toString("base64");
+  it("takes the current key and the retired keys with their validity; a next key signs nothing yet and is left out", () => {
+    const next = generateKeyPairSync("ed25519");
+    const r = keysFromPublished({
+      keys: [
+        { publicKey: b64(log), status: "current", validFrom: "2026-01-01T00:01:00.000Z", validUntil: null },
+        { publicKey: b64(next), status: "next", validFrom: null, validUntil: null },
+        { publicKey: b64(oldLog), status: "retired", validFrom: "2025-01-01T00:00:00.000Z", validUntil: "2026-01-01T00:01:00.000Z" },
+      ],
+    });
+    expect(keyIdOf(r.current!)).toBe(keyIdOf(log.publicKey));
+    expect(r.retired.map((k) => [keyIdOf(k.key), k.validFrom, k.validUntil])).toEqual([
+      [keyIdOf(oldLog.publicKey), "2025-01-01T00:00:00.000Z", "2026-01-01T00:01:00.000Z"],
+    ]);
+  });
+  it("refuses what is not such a list", () => {
+    expect(() => keysFromPublished({ publicKey: b64(log) })).toThrow("not a published key list");
+    expect(() => keysFromPublished({ keys: [{ status: "current" }] })).toThrow("a published key has a publicKey");
+    expect(() => keysFromPublished({ keys: [{ publicKey: b64(oldLog), status: "retired" }] })).toThrow("a retired key has validFrom and validUntil");
   });
 });
