@@ -6,28 +6,19 @@
 // cannot, by design), so later specs see a tenant without witnesses.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { withDb } from "./support/db";
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === "object" && a ? a.port : 0));
-    });
-  });
+import { findFreePort } from "../scripts/lib/embedded-postgres";
 
 test("an admin adds a running witness, raises the quorum; the only admin cannot loosen it; the witness cosigns", async ({ page }) => {
   test.setTimeout(120_000);
   const keys = (await (await page.request.get("/api/audit/public-keys")).json()) as { keys: { vkey: string; status: string }[] };
   const logVkey = keys.keys.find((k) => k.status === "current")!.vkey;
-  const port = await freePort();
+  const port = await findFreePort();
   const name = "witness.e2e.test";
   const child: ChildProcess = spawn(
     process.execPath,

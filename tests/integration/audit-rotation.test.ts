@@ -4,12 +4,11 @@
 // list and the auditor's pinned policy; `audit:verify` and /api/health say "signed by retired key K (valid …)"
 // for what K signed in its period — and a checkpoint K signs after its retirement is reported as a failure.
 // Also: the policy file decides — a short quorum or a cosignature of a witness it does not list fails.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createPublicKey, createPrivateKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { secret } from "@/lib/server/env";
@@ -22,9 +21,9 @@ import { keyIdOf, rawPublicKey } from "@/lib/domain/audit-log";
 import { SIG_COSIGNATURE_V1, parseNote, vkeyOf } from "@/lib/domain/signed-note";
 import { formatWitnessPolicy } from "@/lib/domain/witness-policy";
 import { GET as publicKeysGET } from "@/app/api/audit/public-keys/route";
-import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { ES, ana } from "./gateway-support";
 import { actorOf, preparedProposal } from "./audit-support";
+import { startWitness, type RunningWitness } from "./witness-support";
 
 process.env.AUDIT_SIGNER_STATE_DIR = mkdtempSync(join(tmpdir(), "audit-signer-"));
 const dir = mkdtempSync(join(tmpdir(), "rotation-"));
@@ -37,41 +36,7 @@ const nextSeed = randomBytes(32).toString("base64");
 const oldId = keyIdOf(publicOf(oldSeed));
 const newId = keyIdOf(publicOf(nextSeed));
 
-type W = { name: string; vkey: string; child: ChildProcess };
-const witnesses: W[] = [];
-async function startWitness(name: string, logVkeys: string[]): Promise<W & { url: string }> {
-  const port = await findFreePort();
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "scripts/witness.ts",
-      "--name",
-      name,
-      "--port",
-      String(port),
-      "--state",
-      join(dir, `${name}.json`),
-      ...logVkeys.flatMap((v) => ["--log-vkey", v]),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`witness ${name} exited (${code})`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 50; i++) {
-    try {
-      await fetch(`${url}/none`);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return { name, vkey: (JSON.parse(first) as { vkey: string }).vkey, url, child };
-}
+const witnesses: RunningWitness[] = [];
 
 let es = "";
 /** A new proposal of the tenant, integrated and witnessed, and its evidence pack as an auditor downloads it. */
@@ -117,8 +82,8 @@ beforeAll(async () => {
   process.env.AUDIT_SIGNING_KEY_NEXT = nextSeed;
   const nextVkey = auditPublicKeys().find((k) => k.status === "next")!.vkey;
   delete process.env.AUDIT_SIGNING_KEY_NEXT;
-  for (const name of ["w1.example", "w2.example"]) witnesses.push(await startWitness(name, [auditVkey(), nextVkey]));
-  for (const w of witnesses) await db().auditWitness.create({ data: { tenantId: es, name: w.name, vkey: w.vkey, url: (w as W & { url: string }).url } });
+  for (const name of ["w1.example", "w2.example"]) witnesses.push(await startWitness(name, dir, [auditVkey(), nextVkey]));
+  for (const w of witnesses) await db().auditWitness.create({ data: { tenantId: es, name: w.name, vkey: w.vkey, url: w.url } });
   await db().tenant.update({ where: { id: es }, data: { witnessQuorum: 2 } });
   policy = policyFile("policy.txt", formatWitnessPolicy(witnesses, 2, "pinned by the auditor"));
 }, 60_000);
