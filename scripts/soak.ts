@@ -10,7 +10,7 @@
 // log in the background, so it also prints checkpoint → cosigned (--witnesses 0: none). Exit 0 when every check passes, 1 when one fails, 2 when it cannot run.
 // A script, not a timed test; the shortened run in `npm test` uses --seconds 40.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createPrivateKey, createPublicKey, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -25,7 +25,7 @@ import { liftWindowBudgets } from "./lib/lift-window-budgets";
 import { prismaFor } from "./lib/prisma";
 import { appRoleUrl, ensureAppRole } from "./lib/app-role";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
-import { SIG_COSIGNATURE_V1, vkeyOf } from "../lib/domain/signed-note";
+import { SIG_COSIGNATURE_V1, ed25519FromSeed, vkeyOf } from "../lib/domain/signed-note";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -469,9 +469,7 @@ async function startWitnesses(url: string, env: NodeJS.ProcessEnv) {
   for (let i = 1; i <= WITNESSES; i++) {
     const name = `witness${i}.soak.test`;
     const seed = randomBytes(32);
-    const publicKey = createPublicKey(
-      createPrivateKey({ key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]), format: "der", type: "pkcs8" }),
-    );
+    const { publicKey } = ed25519FromSeed(seed);
     const state = join(dir, `${name}.json`);
     writeFileSync(state, JSON.stringify({ name, seed: seed.toString("base64"), logVkeys: [logVkey], logs: {} }), { mode: 0o600 });
     const port = await freePort();

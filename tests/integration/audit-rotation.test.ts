@@ -5,7 +5,7 @@
 // for what K signed in its period — and a checkpoint K signs after its retirement is reported as a failure.
 // Also: the policy file decides — a short quorum or a cosignature of a witness it does not list fails.
 import { spawnSync } from "node:child_process";
-import { createPublicKey, createPrivateKey, generateKeyPairSync, randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +18,7 @@ import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
 import { auditPublicKeys, auditVkey } from "@/lib/server/audit/signing-key";
 import { checkHealth } from "@/lib/server/health/check-health";
 import { keyIdOf, rawPublicKey } from "@/lib/domain/audit-log";
-import { SIG_COSIGNATURE_V1, parseNote, vkeyOf } from "@/lib/domain/signed-note";
+import { SIG_COSIGNATURE_V1, ed25519FromSeed, parseNote, vkeyOf } from "@/lib/domain/signed-note";
 import { formatWitnessPolicy } from "@/lib/domain/witness-policy";
 import { GET as publicKeysGET } from "@/app/api/audit/public-keys/route";
 import { ES, ana } from "./gateway-support";
@@ -27,9 +27,7 @@ import { startWitness, type RunningWitness } from "./witness-support";
 
 process.env.AUDIT_SIGNER_STATE_DIR = mkdtempSync(join(tmpdir(), "audit-signer-"));
 const dir = mkdtempSync(join(tmpdir(), "rotation-"));
-const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
-const publicOf = (seed: string) =>
-  createPublicKey(createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(seed, "base64")]), format: "der", type: "pkcs8" }));
+const publicOf = (seed: string) => ed25519FromSeed(Buffer.from(seed, "base64")).publicKey;
 
 const oldSeed = secret("AUDIT_SIGNING_KEY");
 const nextSeed = randomBytes(32).toString("base64");
