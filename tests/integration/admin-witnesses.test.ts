@@ -115,7 +115,7 @@ describe("witness administration", () => {
 
   it("removing a witness waits for the second admin too; applied, it is gone and audited", async () => {
     const w3 = (await db().auditWitness.findFirstOrThrow({ where: { tenantId: A.tenantId, name: "w3.example" } })).id;
-    const queued = (await removeWitness(A, w3));
+    const queued = await removeWitness(A, w3);
     expect(queued.status).toBe("awaiting_second_admin");
     expect(await witnessNames()).toContain("w3.example");
     expect((await listAdminChanges(B)).pending.find((c) => c.id === queued.change.id)).toMatchObject({
