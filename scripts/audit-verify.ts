@@ -17,6 +17,8 @@ try {
   const r = await verifyAllAuditChains("audit:verify");
   if (r.ok) {
     console.log(`audit log OK: ${r.tenants} tenants, ${r.events} events verified against their signed checkpoints`);
+    // A rotated key is not tampering: say which retired key signed what it signed in its period.
+    for (const line of r.signedByRetired) console.log(`  ${line}`);
   } else {
     const b = r.broken!;
     console.error(`audit log BROKEN in tenant ${b.tenantSlug ?? "(none)"} at leaf ${b.seq} (event ${b.eventId ?? "?"}): ${b.problem}`);

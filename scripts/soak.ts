@@ -1,4 +1,4 @@
-// npm run soak [-- --seconds 180] [--agents 4] [--reviewers 2] [--auditors 1]
+// npm run soak [-- --seconds 180] [--agents 4] [--reviewers 2] [--auditors 1] [--witnesses 2]
 //
 // Several instances, faults included (issue 14): a throw-away embedded PostgreSQL, the sandbox payment
 // provider, two app instances (`next start`, needs `next build` first) and two workers on that one database.
@@ -6,11 +6,12 @@
 // over HTTP, auditors search — and mid-run one app and one worker are killed with SIGKILL and restarted.
 // Then it checks: every effect has its audit event, no refund executed twice, every audit event integrated
 // into its tenant's Merkle tree, every signed checkpoint consistent, the whole log verifies. Prints
-// throughput and p50/p99 per operation. Exit 0 when every check passes, 1 when one fails, 2 when it cannot run.
+// throughput and p50/p99 per operation. Two local witnesses (`npm run witness`, quorum 2) cosign the tenant's
+// log in the background, so it also prints checkpoint → cosigned (--witnesses 0: none). Exit 0 when every check passes, 1 when one fails, 2 when it cannot run.
 // A script, not a timed test; the shortened run in `npm test` uses --seconds 40.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +25,7 @@ import { liftWindowBudgets } from "./lib/lift-window-budgets";
 import { prismaFor } from "./lib/prisma";
 import { appRoleUrl, ensureAppRole } from "./lib/app-role";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
+import { SIG_COSIGNATURE_V1, ed25519FromSeed, vkeyOf } from "../lib/domain/signed-note";
 
 const argv = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -34,6 +36,7 @@ const SECONDS = opt("seconds", 180);
 const AGENTS = opt("agents", 4);
 const REVIEWERS = opt("reviewers", 2);
 const AUDITORS = opt("auditors", 1);
+const WITNESSES = opt("witnesses", 2);
 const TENANT = "tienda-es";
 // The soak runs the demo (embedded PostgreSQL, per-install demo secrets); set before any lib/server module
 // loads (lib/server/env.ts reads APP_MODE once).
@@ -164,6 +167,7 @@ try {
       /Ready|started server|Local:/,
     );
   const startWorker = (i: number) => spawnChild(`worker${i + 1}`, [...tsx, join("scripts", "worker.ts")], { ...baseEnv, LOG_LEVEL: "info" }, /worker started/);
+  await startWitnesses(server.url, baseEnv);
   const apps = await Promise.all([startApp(0), startApp(1)]);
   const workers = await Promise.all([startWorker(0), startWorker(1)]);
   say(
@@ -341,6 +345,17 @@ try {
     `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, count(*)::int AS n
        FROM (SELECT extract(epoch FROM (l."integratedAt" - l."occurredAt")) * 1000 AS ms FROM "AuditLeaf" l) x`,
   );
+  // Each stored cosignature: from the checkpoint's signing to the witness's answer (the sequencer submits the
+  // newest checkpoint after a batch, in the background; checkpoints signed meanwhile are skipped, not queued).
+  const cosign = await c.query<{ p50: number; p99: number; n: number; quorum: number; signed: number }>(
+    `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99, count(*)::int AS n,
+            (SELECT count(*)::int FROM (SELECT 1 FROM "AuditCosignature" GROUP BY "logId", "treeSize" HAVING count(*) >= $1) k) AS quorum,
+            (SELECT count(*)::int FROM "AuditSignedCheckpoint" WHERE "logId" = $2::uuid) AS signed
+       FROM (SELECT extract(epoch FROM (a."cosignedAt" - s."issuedAt")) * 1000 AS ms
+               FROM "AuditCosignature" a JOIN "AuditSignedCheckpoint" s ON s."logId" = a."logId" AND s."treeSize" = a."treeSize") x`,
+    [WITNESSES, demoUuid(`tenant:${TENANT}`)],
+  );
+  const refusals = (await c.query<{ name: string; lastError: string }>(`SELECT name, "lastError" FROM "AuditWitness" WHERE "lastError" IS NOT NULL`)).rows;
   const checks: [string, boolean, string][] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push([name, ok, detail]);
   const counts = await q(`SELECT
@@ -387,6 +402,11 @@ try {
     `${counts.events} events, ${counts.leaves} leaves, ${counts.pending} pending, ${counts.checkpoints} signed checkpoints`,
   );
 
+  if (WITNESSES > 0) {
+    const k = cosign.rows[0]!;
+    check("the witnesses cosigned the log", k.quorum > 0, `${k.quorum} checkpoints cosigned by all ${WITNESSES} witnesses, ${k.n} cosignatures`);
+  }
+
   // The whole log, every checkpoint, with the library the app uses (signatures, roots, proofs, content).
   process.env.DATABASE_URL = server.url;
   const { verifyAllAuditChains } = await import("../lib/server/audit/verify-all-chains");
@@ -404,6 +424,8 @@ try {
   });
   const l = latency.rows[0]!;
   rows.push(["audit commit → integrated", String(l.n), "0", "", Number(l.p50).toFixed(1), Number(l.p99).toFixed(1)]);
+  const k = cosign.rows[0]!;
+  if (WITNESSES > 0) rows.push(["checkpoint → cosigned", String(k.n), String(refusals.length), "", Number(k.p50).toFixed(1), Number(k.p99).toFixed(1)]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join("  ");
   console.log(line(head));
@@ -411,6 +433,12 @@ try {
   console.log("");
   for (const [op, o] of ops) for (const [why, n] of [...o.why].slice(0, 3)) console.log(`  ${op} error ×${n}: ${why}`);
   console.log(`executions: ${execs.map((e) => `${e.status} ${e.n}`).join(", ") || "none"}`);
+  if (WITNESSES > 0) {
+    console.log(
+      `witnesses: ${k.quorum} of ${k.signed} ${TENANT} checkpoints cosigned by all ${WITNESSES} (the newest after each batch is submitted; the others are skipped)`,
+    );
+    for (const r of refusals) console.log(`  witness ${r.name} last refusal: ${r.lastError.slice(0, 200)}`);
+  }
   console.log("");
   for (const [name, ok, detail] of checks) console.log(`${ok ? "ok  " : "FAIL"} ${name} — ${detail}`);
   const failed = checks.filter((x) => !x[1]).length;
@@ -423,6 +451,45 @@ try {
   await shutdown();
 }
 process.exit(exitCode);
+
+/**
+ * WITNESSES local witnesses (`npm run witness`, each with its own key and state file) of the soak tenant's
+ * log, registered with quorum WITNESSES — as an admin would (POST /api/admin/witnesses), here straight in the
+ * database before the apps start. The witness seed is written into its state file, so its vkey is known.
+ */
+async function startWitnesses(url: string, env: NodeJS.ProcessEnv) {
+  if (WITNESSES <= 0) return;
+  // The log's vkey as the workers sign with it (same demo secrets, same host name).
+  process.env.DATABASE_URL = url;
+  const { auditVkey } = await import("../lib/server/audit/signing-key");
+  const logVkey = auditVkey();
+  const dir = mkdtempSync(join(tmpdir(), "soak-witness-"));
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  for (let i = 1; i <= WITNESSES; i++) {
+    const name = `witness${i}.soak.test`;
+    const seed = randomBytes(32);
+    const { publicKey } = ed25519FromSeed(seed);
+    const state = join(dir, `${name}.json`);
+    writeFileSync(state, JSON.stringify({ name, seed: seed.toString("base64"), logVkeys: [logVkey], logs: {} }), { mode: 0o600 });
+    const port = await freePort();
+    await spawnChild(
+      name,
+      ["--import", "tsx", join("scripts", "witness.ts"), "--name", name, "--port", String(port), "--state", state],
+      { ...env, DATABASE_URL: "" },
+      /"vkey"/,
+    );
+    await c.query(`INSERT INTO "AuditWitness" (id, "tenantId", name, vkey, url) VALUES (gen_random_uuid(), $1::uuid, $2, $3, $4)`, [
+      demoUuid(`tenant:${TENANT}`),
+      name,
+      vkeyOf(name, SIG_COSIGNATURE_V1, publicKey),
+      `http://127.0.0.1:${port}`,
+    ]);
+  }
+  await c.query(`UPDATE "Tenant" SET "witnessQuorum" = $1 WHERE slug = $2`, [WITNESSES, TENANT]);
+  await c.end();
+  say(`${WITNESSES} witnesses of ${TENANT}'s log, quorum ${WITNESSES}`);
+}
 
 /** ORDERS paid card orders of Ana (tienda-es), so every agent call prepares a new proposal. */
 async function addSoakOrders(url: string) {

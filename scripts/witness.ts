@@ -10,10 +10,10 @@
 // none). A key named "<host>/audit" speaks for the origins "<host>/audit/<logId>".
 // First stdout line: {"vkey": "<name>+<key id>+<base64(0x04 ‖ key)>"} — give it to the tenant's admin.
 // Endpoints: POST /add-checkpoint; GET /<sha256 hex of origin>/checkpoint (the last cosigned checkpoint).
-import { createHash, createPrivateKey, createPublicKey, randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { SIG_COSIGNATURE_V1, parseVkey, validKeyName, vkeyOf } from "../lib/domain/signed-note";
+import { SIG_COSIGNATURE_V1, ed25519FromSeed, parseVkey, validKeyName, vkeyOf } from "../lib/domain/signed-note";
 import { addCheckpoint, type WitnessRecord } from "../lib/domain/witness";
 
 const argv = process.argv.slice(2);
@@ -49,12 +49,7 @@ const save = () => {
 };
 save();
 
-const privateKey = createPrivateKey({
-  key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), Buffer.from(state.seed, "base64")]),
-  format: "der",
-  type: "pkcs8",
-});
-const publicKey = createPublicKey(privateKey);
+const { privateKey, publicKey } = ed25519FromSeed(Buffer.from(state.seed, "base64"));
 console.log(JSON.stringify({ vkey: vkeyOf(name, SIG_COSIGNATURE_V1, publicKey) }));
 
 // One request at a time: checking the old size and recording the new checkpoint are one step (the

@@ -5,6 +5,8 @@ import {
   isAdminLevelInvite,
   isAdminLevelSetupLink,
   isAdminLevelUpdate,
+  isWitnessPolicyLoosening,
+  witnessPolicyProblem,
   type ApproverProvenance,
 } from "./admin-governance";
 
@@ -76,5 +78,23 @@ describe("whose approval counts", () => {
     expect(approverRefusal(admin({ invitedById: A }), change)).toBe("invited_by_proposer");
     expect(approverRefusal(admin({ adminGrantedByIds: [C, A] }), change)).toBe("promoted_by_proposer");
     expect(approverRefusal(admin({ credentialsResetByIds: [A] }), change)).toBe("reset_by_proposer");
+  });
+});
+
+describe("the witness policy: what loosens it", () => {
+  it("removing a witness or lowering the quorum loosens; adding, raising or keeping it does not (the boundary: the same quorum)", () => {
+    expect(isWitnessPolicyLoosening({ quorum: 2 }, { op: "remove_witness", name: "w" })).toBe(true);
+    expect(isWitnessPolicyLoosening({ quorum: 2 }, { op: "set_quorum", quorum: 1 })).toBe(true);
+    expect(isWitnessPolicyLoosening({ quorum: 2 }, { op: "set_quorum", quorum: 2 })).toBe(false);
+    expect(isWitnessPolicyLoosening({ quorum: 2 }, { op: "set_quorum", quorum: 3 })).toBe(false);
+    expect(isWitnessPolicyLoosening({ quorum: 2 }, { op: "add_witness" })).toBe(false);
+  });
+  it("a quorum above the number of witnesses cannot be met; equal can", () => {
+    expect(witnessPolicyProblem(2, 2)).toBeNull();
+    expect(witnessPolicyProblem(2, 3)).toBe("A quorum of 3 needs at least 3 witnesses; this policy would have 2.");
+  });
+  it("describes a pending witness-policy change", () => {
+    expect(describeAdminChange("witness_policy", { change: { op: "remove_witness", name: "w" } })).toEqual(["remove_witness"]);
+    expect(describeAdminChange("witness_policy", { change: { op: "set_quorum", quorum: 1 } })).toEqual(["lower_witness_quorum"]);
   });
 });

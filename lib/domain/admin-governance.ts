@@ -8,7 +8,7 @@ export const ADMIN_CHANGE_DAYS = 7;
 export const adminChangeStatus = { pending: "pending", approved: "approved", rejected: "rejected", cancelled: "cancelled", expired: "expired" } as const;
 export type AdminChangeStatus = (typeof adminChangeStatus)[keyof typeof adminChangeStatus];
 
-export const adminChangeKinds = ["invite_staff", "update_staff", "setup_link"] as const;
+export const adminChangeKinds = ["invite_staff", "update_staff", "setup_link", "witness_policy"] as const;
 export type AdminChangeKind = (typeof adminChangeKinds)[number];
 
 type StaffState = { roles: readonly string[]; disabled: boolean };
@@ -80,12 +80,44 @@ export const approverRefusalMessage: Record<ApproverRefusal, string> = {
 export const SINGLE_ADMIN_MESSAGE =
   "No other admin can approve this: granting or removing the admin role, disabling, unlocking or resetting the sign-in of an admin, and loosening the policy each need a second, independent admin. Ask your operator to grant admin to a colleague (npm run admin:grant).";
 
-export type AdminChangeWhat = "invite_admin" | "grant_admin" | "remove_admin" | "disable_admin" | "enable_admin" | "unlock_admin" | "reset_admin";
+export type AdminChangeWhat =
+  | "invite_admin"
+  | "grant_admin"
+  | "remove_admin"
+  | "disable_admin"
+  | "enable_admin"
+  | "unlock_admin"
+  | "reset_admin"
+  | "remove_witness"
+  | "lower_witness_quorum";
+
+// ---- The witness policy (docs/audit.md "Witnesses") ------------------------------------------------------
+
+/** A change of a tenant's witness policy (the admin routes /api/admin/witnesses…, /api/admin/witness-policy). */
+export type WitnessPolicyChange = { op: "add_witness" } | { op: "remove_witness"; name: string } | { op: "set_quorum"; quorum: number };
+
+/**
+ * Whether a witness-policy change loosens the policy and so waits for a second admin: removing a witness
+ * (one fewer independent party whose refusal counts) or lowering the quorum. Adding a witness or raising the
+ * quorum tightens it and applies at once — one admin alone can only make the log harder to fool.
+ */
+export function isWitnessPolicyLoosening(before: { quorum: number }, change: WitnessPolicyChange): boolean {
+  if (change.op === "remove_witness") return true;
+  if (change.op === "set_quorum") return change.quorum < before.quorum;
+  return false;
+}
+
+/** Why a witness policy cannot be (quorum above the number of witnesses: no checkpoint could ever meet it); null when it can. */
+export function witnessPolicyProblem(witnesses: number, quorum: number): string | null {
+  return quorum > witnesses ? `A quorum of ${quorum} needs at least ${quorum} witnesses; this policy would have ${witnesses}.` : null;
+}
 
 /** What a pending change does, in words the admin page translates (an update may do several things). */
 export function describeAdminChange(kind: AdminChangeKind, payload: unknown): AdminChangeWhat[] {
   if (kind === "invite_staff") return ["invite_admin"];
   if (kind === "setup_link") return ["reset_admin"];
+  if (kind === "witness_policy")
+    return [(payload as { change: WitnessPolicyChange }).change.op === "remove_witness" ? "remove_witness" : "lower_witness_quorum"];
   const { patch, before } = payload as { patch: StaffPatch; before: StaffState };
   const what: AdminChangeWhat[] = [];
   if (patch.roles !== undefined && patch.roles.includes("admin") !== isAdmin(before)) what.push(isAdmin(before) ? "remove_admin" : "grant_admin");

@@ -322,10 +322,19 @@ describe("rotation: checkpoints signed by a retired key", () => {
   it("within its validity: verified, and named as signed by the retired key", async () => {
     expect(await verifyLog(input("2026-01-15T00:00:00Z"))).toMatchObject({ ok: true, signedByRetired: [keyIdOf(old.publicKey)] });
   });
+  it("at the boundaries: issued exactly at the end of its validity counts, one millisecond later does not", async () => {
+    expect(await verifyLog(input("2026-01-01T00:00:00.000Z"))).toMatchObject({ ok: true });
+    expect(await verifyLog(input("2025-12-31T23:59:59.999Z"))).toMatchObject({ ok: false });
+    const early = {
+      ...input("2026-01-15T00:00:00Z"),
+      retiredKeys: [{ key: old.publicKey, validFrom: "2026-01-01T00:00:00.001Z", validUntil: "2026-01-15T00:00:00Z" }],
+    };
+    expect(await verifyLog(early)).toMatchObject({ ok: false, problem: expect.stringMatching(/outside its validity/) });
+  });
   it("after its validity ended: refused as such (not as tampering by an unknown key); unknown to the verifier: not signed", async () => {
     expect(await verifyLog(input("2025-12-31T23:59:59Z"))).toMatchObject({
       ok: false,
-      problem: `checkpoint of size 1 is signed by retired key ${keyIdOf(old.publicKey)} outside its validity`,
+      problem: `checkpoint of size 1 is signed by retired key ${keyIdOf(old.publicKey)} (valid 2025-01-01T00:00:00Z – 2025-12-31T23:59:59Z) outside its validity (issued 2026-01-01T00:00:00.000Z)`,
     });
     expect(await verifyLog({ ...input("2026-01-15T00:00:00Z"), retiredKeys: [] })).toMatchObject({
       ok: false,

@@ -148,6 +148,49 @@ export function divergenceFrom(
 /** A retired signing key and when it signed (ISO instants). */
 export type RetiredKey = { key: KeyObject; validFrom: string; validUntil: string };
 
+/**
+ * The keys of a published list (the JSON of GET /api/audit/public-keys, `{keys: [{publicKey, status,
+ * validFrom, validUntil}]}`): the current key and the retired ones with their validity. A "next" key signs
+ * no audit-checkpoint/v1 checkpoint and is left out. Throws when the list is not one.
+ */
+export function keysFromPublished(json: unknown): { current: KeyObject | null; retired: RetiredKey[] } {
+  const keys = (json as { keys?: unknown })?.keys;
+  if (!Array.isArray(keys)) throw new Error("not a published key list ({keys: [...]})");
+  let current: KeyObject | null = null;
+  const retired: RetiredKey[] = [];
+  for (const k of keys as { publicKey?: unknown; status?: unknown; validFrom?: unknown; validUntil?: unknown }[]) {
+    if (typeof k?.publicKey !== "string") throw new Error("a published key has a publicKey");
+    if (k.status === "current") current = publicKeyFrom(k.publicKey);
+    else if (k.status === "retired") {
+      if (typeof k.validFrom !== "string" || typeof k.validUntil !== "string") throw new Error("a retired key has validFrom and validUntil");
+      retired.push({ key: publicKeyFrom(k.publicKey), validFrom: k.validFrom, validUntil: k.validUntil });
+    }
+  }
+  return { current, retired };
+}
+
+/** How a verifier names a retired key: its id and the period in which what it signed is valid. */
+export const retiredKeyLabel = (r: RetiredKey) => `retired key ${keyIdOf(r.key)} (valid ${r.validFrom} – ${r.validUntil})`;
+
+/**
+ * Which key signed a checkpoint: the current key, or (after a rotation) a retired key — which counts only for
+ * a checkpoint issued within its validity: a signature by a retired key after it was retired is a failure
+ * (whoever still holds it could sign anything), a signature inside its period is not tampering.
+ */
+export function checkpointSigner(
+  cp: SignedCheckpoint,
+  current: KeyObject | null,
+  retiredKeys: readonly RetiredKey[],
+): { ok: true; retired: RetiredKey | null } | { ok: false; problem: string } {
+  if (current && verifyCheckpoint(cp, current)) return { ok: true, retired: null };
+  const retired = retiredKeys.find((k) => keyIdOf(k.key) === cp.keyId);
+  if (!retired || !verifyCheckpoint(cp, retired.key)) return { ok: false, problem: "is not signed by the audit key" };
+  const at = new Date(cp.issuedAt).getTime();
+  if (!(at >= new Date(retired.validFrom).getTime() && at <= new Date(retired.validUntil).getTime()))
+    return { ok: false, problem: `is signed by ${retiredKeyLabel(retired)} outside its validity (issued ${cp.issuedAt})` };
+  return { ok: true, retired };
+}
+
 /** A leaf as stored, joined with its event when the event still exists. */
 export type LeafRow = {
   leafIndex: number;
@@ -196,16 +239,9 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
 
   const retiredUsed = new Set<string>();
   for (const cp of cps) {
-    if (verifyCheckpoint(cp, input.publicKey)) continue;
-    const retired = input.retiredKeys?.find((k) => keyIdOf(k.key) === cp.keyId);
-    if (retired && verifyCheckpoint(cp, retired.key)) {
-      const at = new Date(cp.issuedAt).getTime();
-      if (at < new Date(retired.validFrom).getTime() || at > new Date(retired.validUntil).getTime())
-        return fail(cp.treeSize - 1, null, `checkpoint of size ${cp.treeSize} is signed by retired key ${cp.keyId} outside its validity`);
-      retiredUsed.add(cp.keyId);
-      continue;
-    }
-    return fail(cp.treeSize - 1, null, `checkpoint of size ${cp.treeSize} is not signed by the audit key`);
+    const signer = checkpointSigner(cp, input.publicKey, input.retiredKeys ?? []);
+    if (!signer.ok) return fail(cp.treeSize - 1, null, `checkpoint of size ${cp.treeSize} ${signer.problem}`);
+    if (signer.retired) retiredUsed.add(cp.keyId);
   }
   for (let i = 1; i < cps.length; i++)
     if (cps[i]!.treeSize <= cps[i - 1]!.treeSize) return fail(cps[i]!.treeSize - 1, null, "checkpoints are not in increasing size");

@@ -10,15 +10,10 @@ import { auditLeafHash, checkpointNote, keyIdOf, rawPublicKey, type SignedCheckp
 import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
 import { deriveApprovalChallenge } from "./passkey-challenge";
 import { APPROVAL_CHALLENGE_DERIVATION, type PasskeyApprovalEvidence } from "./verify-passkey-approval";
-import {
-  EVIDENCE_PACK_FORMAT,
-  packDigest,
-  serializeEvidencePack,
-  verifyEvidencePack,
-  type EvidenceCheck,
-  type EvidencePack,
-  type PackEvent,
-} from "./evidence-pack";
+import { packDigest, serializeEvidencePack, verifyEvidencePack, type EvidenceCheck, type EvidencePack, type PackEvent } from "./evidence-pack";
+
+/** These packs are v2 (no cosigned checkpoint): what older packs are, and they still verify. v3: evidence-pack-cosigned.test.ts. */
+const V2 = "audit-evidence-pack/v2" as const;
 
 type Draft = Omit<EvidencePack, "packDigest">;
 
@@ -89,7 +84,7 @@ function seal(p: Draft, opts: { keepHashes?: boolean; logId?: string } = {}): Dr
 
 function draft(): Draft {
   return seal({
-    format: EVIDENCE_PACK_FORMAT,
+    format: V2,
     generatedAt: "2026-01-02T00:00:00.000Z",
     tenant: { id: tenantId, slug: "t" },
     relyingParty: rp,
@@ -171,7 +166,7 @@ describe("evidence pack: the verdict of a sound pack", () => {
       ok: true,
       checks: [
         { name: "canonical form", ok: true, detail: "the file must be exactly the RFC 8785 canonical JSON of its content" },
-        { name: "format", ok: true, detail: EVIDENCE_PACK_FORMAT },
+        { name: "format", ok: true, detail: V2 },
         { name: "pack digest", ok: true },
         { name: "proposal hash", ok: true, detail: "sha256(canonicalJson) must equal proposal.hash" },
         { name: "proposal identity", ok: true, detail: "canonicalJson names this proposal and tenant" },
@@ -220,7 +215,7 @@ describe("evidence pack: the file itself", () => {
         { name: "format", ok: false, detail: "undefined" },
       ],
     });
-    const v = await verify({ ...draft(), format: "audit-evidence-pack/v1" as typeof EVIDENCE_PACK_FORMAT });
+    const v = await verify({ ...draft(), format: "audit-evidence-pack/v1" as typeof V2 });
     expect(v.ok).toBe(false);
     expect(v.checks).toStrictEqual([
       { name: "canonical form", ok: true, detail: "the file must be exactly the RFC 8785 canonical JSON of its content" },

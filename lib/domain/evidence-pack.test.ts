@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { canonicalProposalJson, computeProposalHash } from "./proposal-hash";
 import { auditLeafHash, checkpointNote, keyIdOf, rawPublicKey, type SignedCheckpoint } from "./audit-log";
 import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
-import { EVIDENCE_PACK_FORMAT, executionFacts, serializeEvidencePack, verifyEvidencePack, type EvidencePack, type PackEvent } from "./evidence-pack";
+import { executionFacts, serializeEvidencePack, verifyEvidencePack, type EvidencePack, type PackEvent } from "./evidence-pack";
+
+/** These packs are v2 (no cosigned checkpoint): what older packs are, and they still verify. v3: evidence-pack-cosigned.test.ts. */
+const V2 = "audit-evidence-pack/v2" as const;
 
 const tenantId = "00000000-0000-4000-8000-000000000001";
 const proposal = {
@@ -73,7 +76,7 @@ function pack(): Omit<EvidencePack, "packDigest"> {
     inclusionProof: inclusionProof(e.leafIndex, leaves.length, get),
   }));
   return {
-    format: EVIDENCE_PACK_FORMAT,
+    format: V2,
     generatedAt: "2026-01-02T00:00:00.000Z",
     tenant: { id: tenantId, slug: "t" },
     relyingParty: { rpID: "localhost", origin: "http://localhost:3000" },

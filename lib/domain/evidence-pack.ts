@@ -5,12 +5,16 @@
 // digest, or one of the hashes, proofs and signatures inside.
 import { createHash, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
-import { auditLeafHash, publicKeyFrom, verifyCheckpoint, type LoggedEvent, type SignedCheckpoint } from "./audit-log";
+import { auditLeafHash, checkpointSigner, publicKeyFrom, retiredKeyLabel, type LoggedEvent, type RetiredKey, type SignedCheckpoint } from "./audit-log";
 import { verifyInclusion } from "./merkle";
 import { refundIdempotencyKey } from "./execution-state";
+import { SIG_ED25519, parseCheckpointText, parseNote, parseVkey, verifiedBy, vkeyOf } from "./signed-note";
 import { verifyPasskeyApproval } from "./verify-passkey-approval";
+import { checkQuorum, type WitnessPolicy } from "./witness-policy";
 
-export const EVIDENCE_PACK_FORMAT = "audit-evidence-pack/v2";
+/** v3 adds the cosigned C2SP checkpoint; v2 packs (without it) still verify. */
+export const EVIDENCE_PACK_FORMAT = "audit-evidence-pack/v3";
+const READABLE_FORMATS: readonly string[] = ["audit-evidence-pack/v2", EVIDENCE_PACK_FORMAT];
 
 /** An audit event as it travels in a pack (occurredAt as ISO string) with its RFC 9162 inclusion proof
  *  against the pack's signed checkpoint (null when it was not integrated yet: the pack then fails). */
@@ -32,7 +36,7 @@ export function executionFacts(e: Omit<ExecutionFacts, "settledAt"> & { settledA
 }
 
 export type EvidencePack = {
-  format: typeof EVIDENCE_PACK_FORMAT;
+  format: typeof EVIDENCE_PACK_FORMAT | "audit-evidence-pack/v2";
   generatedAt: string;
   tenant: { id: string; slug: string };
   relyingParty: { rpID: string; origin: string };
@@ -52,6 +56,11 @@ export type EvidencePack = {
   events: PackEvent[];
   /** The tenant's signed checkpoint the proofs lead to. */
   checkpoint: SignedCheckpoint | null;
+  /**
+   * v3: the same checkpoint as a C2SP signed note (origin, size, root; the log's signature lines) with the
+   * witnesses' cosignature/v1 lines stored for it; null when it has none (signed before the witnessed log).
+   */
+  cosignedCheckpoint?: string | null;
   /** sha256 hex of the canonical JSON of the pack without this member. */
   packDigest: string;
 };
@@ -73,7 +82,8 @@ export function serializeEvidencePack(pack: Omit<EvidencePack, "packDigest">): s
 
 const contentOf = (e: PackEvent) => ({ ...e, occurredAt: new Date(e.occurredAt) });
 
-export type EvidenceCheck = { name: string; ok: boolean; detail?: string };
+/** `skipped`: not checked (e.g. no policy file given) — says so without failing; `info`: what an ok check found. */
+export type EvidenceCheck = { name: string; ok: boolean; detail?: string; skipped?: true; info?: string };
 export type EvidenceVerdict = { ok: boolean; checks: EvidenceCheck[] };
 
 /**
@@ -81,7 +91,16 @@ export type EvidenceVerdict = { ok: boolean; checks: EvidenceCheck[] };
  * with `publicKey` (the log's key, obtained independently — /api/audit/public-key, docs/audit.md), each
  * event's leaf hash and inclusion proof, approvals and passkey signatures, execution links.
  */
-export async function verifyEvidencePack(text: string, opts: { publicKey?: KeyObject | string | null } = {}): Promise<EvidenceVerdict> {
+export type EvidenceVerifyOptions = {
+  /** The log's current key (the trust anchor, obtained independently of the pack). */
+  publicKey?: KeyObject | string | null;
+  /** Keys retired by a rotation, with their validity (GET /api/audit/public-keys): each verifies what it signed in its period. */
+  retiredKeys?: readonly RetiredKey[];
+  /** The auditor's pinned witness policy (lib/domain/witness-policy.ts); without it the quorum is not checked. */
+  policy?: WitnessPolicy | null;
+};
+
+export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptions = {}): Promise<EvidenceVerdict> {
   const checks: EvidenceCheck[] = [];
   const check = (name: string, ok: boolean, detail?: string) => {
     checks.push(detail === undefined ? { name, ok } : { name, ok, detail });
@@ -95,7 +114,7 @@ export async function verifyEvidencePack(text: string, opts: { publicKey?: KeyOb
     return { ok: false, checks };
   }
   check("canonical form", canonicalize(pack) === text, "the file must be exactly the RFC 8785 canonical JSON of its content");
-  if (!check("format", pack?.format === EVIDENCE_PACK_FORMAT, String(pack?.format))) return { ok: false, checks };
+  if (!check("format", READABLE_FORMATS.includes(pack?.format), String(pack?.format))) return { ok: false, checks };
   try {
     check("pack digest", packDigest(pack) === pack.packDigest);
     const p = pack.proposal;
@@ -115,12 +134,22 @@ export async function verifyEvidencePack(text: string, opts: { publicKey?: KeyOb
     } catch (error) {
       check("public key", false, error instanceof Error ? error.message : String(error));
     }
-    if (!key) check("checkpoint signature", false, "no public key given: pass the log's Ed25519 public key (--public-key)");
+    const retiredKeys = opts.retiredKeys ?? [];
+    if (!key && retiredKeys.length === 0) check("checkpoint signature", false, "no public key given: pass the log's Ed25519 public key (--public-key)");
+    else if (!cp) check("checkpoint signature", false, "the pack carries no checkpoint");
     else {
-      // Stryker disable next-line ConditionalExpression: verifyCheckpoint(null) is false too (its try/catch); the guard keeps the types honest.
-      check("checkpoint signature", cp !== null && verifyCheckpoint(cp, key), "the checkpoint must be signed by the given audit key");
+      const signer = checkpointSigner(cp, key, retiredKeys);
+      if (!signer.ok) check("checkpoint signature", false, `the checkpoint ${signer.problem}`);
+      else
+        checks.push({
+          name: "checkpoint signature",
+          ok: true,
+          detail: "the checkpoint must be signed by the given audit key",
+          ...(signer.retired ? { info: `signed by ${retiredKeyLabel(signer.retired)}` } : {}),
+        });
     }
     check("checkpoint names the tenant", cp?.logId === pack.tenant.id);
+    if (pack.format === EVIDENCE_PACK_FORMAT) checkCosigned(pack, key, retiredKeys, opts.policy ?? null, check, checks);
     for (const e of pack.events) {
       const name = `event ${e.id}`;
       if (!check(`${name} hash`, e.tenantId === pack.tenant.id && auditLeafHash(contentOf(e)) === e.hash, "its content must hash to its leaf hash")) continue;
@@ -176,4 +205,56 @@ export async function verifyEvidencePack(text: string, opts: { publicKey?: KeyOb
     check("structure", false, error instanceof Error ? error.message : String(error));
   }
   return { ok: checks.every((c) => c.ok), checks };
+}
+
+/**
+ * The v3 pack's C2SP checkpoint: it is the pack's checkpoint (origin "<host>/audit/<tenant>", same size and
+ * root), signed by the log key (current, or retired within its validity at the checkpoint's issue time), and —
+ * with a pinned policy — cosigned by a quorum of the policy's witnesses with no unknown or forged line.
+ */
+function checkCosigned(
+  pack: EvidencePack,
+  key: KeyObject | null,
+  retiredKeys: readonly RetiredKey[],
+  policy: WitnessPolicy | null,
+  check: (name: string, ok: boolean, detail?: string) => boolean,
+  checks: EvidenceCheck[],
+): void {
+  const note = pack.cosignedCheckpoint ?? null;
+  const cp = pack.checkpoint;
+  if (note === null || !cp) {
+    check("cosigned checkpoint", false, "the pack carries no C2SP checkpoint for its checkpoint");
+    return;
+  }
+  let body;
+  try {
+    body = parseCheckpointText(parseNote(note).text);
+  } catch (error) {
+    check("cosigned checkpoint", false, error instanceof Error ? error.message : String(error));
+    return;
+  }
+  const slash = body.origin.lastIndexOf("/");
+  const keyName = body.origin.slice(0, slash);
+  const same = slash > 0 && body.origin.slice(slash + 1) === pack.tenant.id && body.treeSize === cp.treeSize && body.rootHash === cp.rootHash;
+  if (!check("cosigned checkpoint", same, "its origin, size and root must be those of the pack's checkpoint and tenant")) return;
+  const at = new Date(cp.issuedAt).getTime();
+  const logKeys = [
+    ...(key ? [key] : []),
+    ...retiredKeys.filter((r) => at >= new Date(r.validFrom).getTime() && at <= new Date(r.validUntil).getTime()).map((r) => r.key),
+  ];
+  let signed: boolean;
+  try {
+    signed = logKeys.some((k) => verifiedBy(note, parseVkey(vkeyOf(keyName, SIG_ED25519, k))).length > 0);
+  } catch (error) {
+    check("cosigned checkpoint log signature", false, error instanceof Error ? error.message : String(error));
+    return;
+  }
+  check("cosigned checkpoint log signature", signed, "a signature line of the log key (valid when the checkpoint was issued)");
+  if (!policy) {
+    checks.push({ name: "witness quorum", ok: true, skipped: true, detail: "not checked: no pinned witness policy given (--policy FILE)" });
+    return;
+  }
+  const q = checkQuorum(note, keyName, policy);
+  if (!q.ok) check("witness quorum", false, q.problem);
+  else checks.push({ name: "witness quorum", ok: true, info: `cosigned by ${q.cosigners.join(", ") || "no witness"} (quorum ${policy.quorum})` });
 }

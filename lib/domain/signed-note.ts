@@ -8,12 +8,20 @@
 //   vkey        = <name>+<hex key id>+base64(type ‖ public key)
 //   checkpoint  = note text "<origin>\n<size>\n<base64 RFC 6962 root>\n"
 //   cosignature = Ed25519 over "cosignature/v1\ntime <t>\n" + checkpoint text; signature = u64 t (BE) ‖ sig
-import { createHash, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 
 export const SIG_ED25519 = 0x01;
 export const SIG_COSIGNATURE_V1 = 0x04;
 
 const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+
+/** The Ed25519 key pair of a 32-byte seed (AUDIT_SIGNING_KEY, a witness's state file). */
+export function ed25519FromSeed(seed: Buffer): { privateKey: KeyObject; publicKey: KeyObject } {
+  if (seed.length !== 32) throw new Error("an Ed25519 seed is 32 bytes");
+  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: "der", type: "pkcs8" });
+  return { privateKey, publicKey: createPublicKey(privateKey) };
+}
 const rawOf = (key: KeyObject) => (key.export({ format: "der", type: "spki" }) as Buffer).subarray(SPKI_ED25519_PREFIX.length);
 const keyFromRaw = (raw: Buffer) => createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, raw]), format: "der", type: "spki" });
 

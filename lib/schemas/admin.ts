@@ -121,3 +121,16 @@ export const setDecisionWebhookInput = z.strictObject({
   overlapMinutes: z.number().int().min(0).max(MAX_OVERLAP_MINUTES).default(1440),
 });
 export type SetDecisionWebhookInput = z.infer<typeof setDecisionWebhookInput>;
+
+/** POST /api/admin/witnesses: a witness of the tenant's audit log (its name is its vkey's name). */
+export const addWitnessInput = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  /** Its cosignature/v1 vkey, as `npm run witness` prints it first: name+key id+base64(0x04 ‖ key). */
+  vkey: z.string().trim().min(1).max(400),
+  /** URL prefix of its tlog-witness API (the log POSTs <url>/add-checkpoint). */
+  url: z.string().trim().min(1).max(2048),
+});
+export type AddWitnessInput = z.infer<typeof addWitnessInput>;
+/** PUT /api/admin/witness-policy: how many of the tenant's witnesses must cosign a checkpoint. */
+export const witnessPolicyInput = z.strictObject({ quorum: z.number().int().min(0).max(100) });
+export type WitnessPolicyInput = z.infer<typeof witnessPolicyInput>;

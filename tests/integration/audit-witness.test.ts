@@ -2,13 +2,12 @@
 // files; the sequencer's submission stores their cosignatures and serves them appended to the checkpoint
 // (quorum 2). Then the tail-truncation attack by someone holding the database *and* the key (the signer's
 // memory wiped too): the log signs a second history, and both witnesses refuse to cosign it; health says so.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { integratePending } from "@/lib/server/audit/sequencer";
@@ -20,40 +19,17 @@ import { cosigners } from "@/lib/domain/witness";
 import { parseCheckpointText, parseNote, parseVkey } from "@/lib/domain/signed-note";
 import { GET as checkpointGET } from "@/app/api/audit/logs/[logId]/checkpoint/route";
 import { GET as consistencyGET } from "@/app/api/audit/logs/[logId]/consistency/route";
-import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } from "./gateway-support";
 import { truncateLogTail } from "./audit-support";
+import { startWitness as startRunningWitness, type RunningWitness } from "./witness-support";
 
 const stateDir = mkdtempSync(join(tmpdir(), "audit-signer-"));
 process.env.AUDIT_SIGNER_STATE_DIR = stateDir;
 const dir = mkdtempSync(join(tmpdir(), "witnesses-"));
 
-type W = { name: string; vkey: string; url: string; child: ChildProcess };
+type W = RunningWitness;
 const witnesses: W[] = [];
-async function startWitness(name: string): Promise<W> {
-  const port = await findFreePort();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "scripts/witness.ts", "--name", name, "--port", String(port), "--state", join(dir, `${name}.json`), "--log-vkey", auditVkey()],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`witness ${name} exited (${code})`)));
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 50; i++) {
-    try {
-      await fetch(`${url}/none`);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return { name, vkey: (JSON.parse(first) as { vkey: string }).vkey, url, child };
-}
+const startWitness = (name: string) => startRunningWitness(name, dir, [auditVkey()]);
 
 let es = "";
 async function calls(n: number) {

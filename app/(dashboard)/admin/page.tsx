@@ -15,6 +15,8 @@ import { CreateChannelForm, IssueAgentKeyForm, RevokeKeyButton, RotateSecretForm
 import { AdminChangesSection } from "./_components/admin-changes-section";
 import { listAdminChanges } from "@/lib/server/admin/list-admin-changes";
 import { TenantSettingsForm } from "./_components/tenant-settings-form";
+import { listWitnesses } from "@/lib/server/admin/witnesses/list-witnesses";
+import { WitnessesSection } from "./_components/witnesses-section";
 
 export const dynamic = "force-dynamic";
 
@@ -27,12 +29,13 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   const actor = await pageActor("admin:manage");
   const raw = (await searchParams).q;
   const q = typeof raw === "string" ? raw.slice(0, 100) : undefined;
-  const [tenant, staff, { channels, keys }, policy, changes] = await Promise.all([
+  const [tenant, staff, { channels, keys }, policy, changes, witnesses] = await Promise.all([
     getTenantSettings(actor),
     listStaff(actor, { q }),
     listAgentKeys(actor),
     getPolicy(actor),
     listAdminChanges(actor),
+    listWitnesses(actor),
   ]);
   const t = await getTranslations("admin");
   const tm = await getTranslations("adminManage");
@@ -67,6 +70,21 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       <ReviewWebhookSection actor={actor} />
 
       <WebhookDeliveriesSection actor={actor} channels={channels} />
+
+      <WitnessesSection
+        witnesses={witnesses.witnesses.map((w) => ({
+          id: w.id,
+          name: w.name,
+          vkey: w.vkey,
+          url: w.url,
+          cosignedSize: w.cosignedSize,
+          cosignedAt: w.cosignedAt?.toISOString() ?? null,
+          lastError: w.lastError,
+        }))}
+        quorum={witnesses.quorum}
+        origin={witnesses.origin}
+        policy={witnesses.policy}
+      />
 
       <section aria-labelledby="staff-title" className="stack">
         <h2 id="staff-title">{t("staff")}</h2>

@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
-import { adminChangeStatus, type AdminChangeStatus } from "@/lib/domain/admin-governance";
+import { adminChangeStatus, type AdminChangeStatus, type WitnessPolicyChange } from "@/lib/domain/admin-governance";
 import { assertCan } from "@/lib/domain/permissions";
 import { decidePolicyInput, inviteStaffInput, updateStaffInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -12,6 +12,8 @@ import { createInvitedStaff } from "./invite-staff";
 import { applySetupLink, readLinkTarget } from "./reissue-setup-link";
 import { applyStaffUpdate, readStaff } from "./update-staff";
 import { parseForm } from "./zod-problem";
+import { applyWitnessRemoval } from "./witnesses/remove-witness";
+import { applyApprovedQuorum } from "./witnesses/set-witness-quorum";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError("not_found", "No such admin change.");
@@ -74,6 +76,10 @@ export async function decideAdminChange(actor: Actor, id: string, decision: Admi
         const target = await readLinkTarget(tx, actor.tenantId, row.targetId!);
         const link = await applySetupLink(tx, actor, target, { issuedByIds: both, change: id });
         result = { ...result, setupUrl: link.setupUrl, expiresAt: link.expiresAt };
+      } else if (row.kind === "witness_policy") {
+        const payload = row.payload as { change: WitnessPolicyChange; witnessId?: string; before: { quorum: number } };
+        if (payload.change.op === "remove_witness") await applyWitnessRemoval(tx, actor, payload.witnessId!, id);
+        else if (payload.change.op === "set_quorum") await applyApprovedQuorum(tx, actor, { change: payload.change, before: payload.before }, id);
       } else {
         const payload = row.payload as { patch: unknown; before: { roles: string[]; disabled: boolean } };
         const { stepUpPassword: _, ...patch } = updateStaffInput.parse(payload.patch);

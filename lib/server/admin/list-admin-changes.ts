@@ -1,13 +1,20 @@
 import "server-only";
 import { assertCan } from "@/lib/domain/permissions";
-import { approverRefusal, describeAdminChange, type AdminChangeWhat, type ApproverRefusal } from "@/lib/domain/admin-governance";
+import {
+  approverRefusal,
+  describeAdminChange,
+  type AdminChangeKind,
+  type AdminChangeWhat,
+  type ApproverRefusal,
+  type WitnessPolicyChange,
+} from "@/lib/domain/admin-governance";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { activeAdmins } from "./admin-change-store";
 
 export type PendingAdminChange = {
   id: string;
-  kind: "invite_staff" | "update_staff" | "setup_link";
+  kind: AdminChangeKind;
   what: AdminChangeWhat[];
   /** The account concerned (for an invitation: the person invited). */
   target: { id: string | null; name: string; email: string; roles: string[] };
@@ -43,14 +50,26 @@ export async function listAdminChanges(actor: Actor): Promise<{ pending: Pending
     const me = admins.find((a) => a.id === actor.userId);
     const pending = rows.map((r): PendingAdminChange => {
       const invite = r.kind === "invite_staff" ? (r.payload as { email: string; name: string; roles: string[] }) : null;
+      const witness = r.kind === "witness_policy" ? (r.payload as { change: WitnessPolicyChange; before: { quorum: number } }) : null;
       const person = r.targetId ? people.get(r.targetId) : undefined;
       return {
         id: r.id,
         kind: r.kind,
         what: describeAdminChange(r.kind, r.payload),
+        // A witness-policy change concerns no account: the "account" column names the witness or the quorum step.
         target: invite
           ? { id: null, name: invite.name, email: invite.email, roles: invite.roles }
-          : { id: r.targetId, name: person?.name ?? "?", email: person?.email ?? "?", roles: person?.roles ?? [] },
+          : witness
+            ? {
+                id: null,
+                name: "witness policy",
+                email:
+                  witness.change.op === "remove_witness"
+                    ? witness.change.name
+                    : `quorum ${witness.before.quorum} → ${witness.change.op === "set_quorum" ? witness.change.quorum : "?"}`,
+                roles: [],
+              }
+            : { id: r.targetId, name: person?.name ?? "?", email: person?.email ?? "?", roles: person?.roles ?? [] },
         proposedBy: { id: r.proposedById, name: people.get(r.proposedById)?.name ?? "?" },
         createdAt: r.createdAt,
         expiresAt: r.expiresAt,

@@ -10,7 +10,8 @@ import { inclusionProof } from "@/lib/domain/merkle";
 import { auditContentOf } from "@/lib/domain/audit-log";
 import { recordStaffEvent } from "./record-event";
 import { leafIndexesOf } from "./audit-event-view";
-import { latestCheckpoint, withNodes } from "./tree-store";
+import { getCheckpointNote, witnessedCheckpointFor } from "./get-checkpoint-note";
+import { latestCheckpoint, toSignedCheckpoint, withNodes } from "./tree-store";
 import { authorizeAuditAccess } from "./search-audit-events";
 
 const EVENTS_MAX = 2_000;
@@ -25,6 +26,28 @@ const toPackEvent = (e: EventRow, leafIndex: number | null, inclusionProof: stri
   hash: e.hash,
   inclusionProof,
 });
+
+/**
+ * The checkpoint a pack leads to and its cosigned C2SP note: one that covers the pack's integrated events and
+ * meets the tenant's witness quorum, waiting (within the same few seconds as integration) for the witnesses to
+ * cosign a new one — submission runs in the background after each batch. Without a quorum, or when it is not
+ * met in time, the newest covering checkpoint with the most cosignatures (the verifier's policy then decides).
+ * Checkpoints from before the witnessed log have no note: the newest checkpoint, without one.
+ */
+async function packCheckpoint(tenantId: string, minSize: number) {
+  const tenant = await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { witnessQuorum: true } });
+  let chosen = await witnessedCheckpointFor(tenantId, minSize, tenant.witnessQuorum);
+  for (const until = Date.now() + INTEGRATION_WAIT_MS; chosen && chosen.cosigned < tenant.witnessQuorum && Date.now() < until;) {
+    await new Promise((r) => setTimeout(r, 100));
+    chosen = await witnessedCheckpointFor(tenantId, minSize, tenant.witnessQuorum);
+  }
+  if (!chosen) return { checkpoint: await latestCheckpoint(db(), tenantId), cosignedCheckpoint: null };
+  const row = await db().auditSignedCheckpoint.findUniqueOrThrow({ where: { logId_treeSize: { logId: tenantId, treeSize: chosen.treeSize } } });
+  return {
+    checkpoint: toSignedCheckpoint(row),
+    cosignedCheckpoint: await getCheckpointNote(tenantId, chosen.treeSize, { currentWitnesses: true }),
+  };
+}
 
 /**
  * The evidence pack of a proposal of the actor's tenant (auditors, admins): a canonical-JSON file that
@@ -50,7 +73,7 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     await new Promise((r) => setTimeout(r, 100));
     leafIndex = await leafIndexesOf(db(), ids);
   }
-  const checkpoint = await latestCheckpoint(db(), tenantId);
+  const { checkpoint, cosignedCheckpoint } = await packCheckpoint(tenantId, Math.max(0, ...[...leafIndex.values()].map((i) => i + 1)));
   // Every proof against the newest signed checkpoint, from one fetch of the stored nodes they need.
   const proven = new Set(checkpoint ? ids.filter((id) => (leafIndex.get(id) ?? Infinity) < checkpoint.treeSize) : []);
   const proofs = checkpoint
@@ -94,6 +117,7 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     refunds: refunds.map((r) => ({ id: r.id, status: r.status, providerRefundId: r.providerRefundId, amountMinor: r.amountMinor, currency: r.currency })),
     events: events.map((e) => toPackEvent(e, proven.has(e.id) ? leafIndex.get(e.id)! : null, proofs.get(e.id) ?? null)),
     checkpoint,
+    cosignedCheckpoint,
   };
   const body = serializeEvidencePack(pack);
   await db().$transaction((tx) =>

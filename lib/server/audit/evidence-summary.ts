@@ -3,7 +3,8 @@ import { verifyEvidencePack, type EvidencePack } from "@/lib/domain/evidence-pac
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { buildEvidencePack } from "./build-evidence-pack";
-import { auditSigningKey } from "./signing-key";
+import { auditRetiredKeys, auditSigningKey } from "./signing-key";
+import { tenantWitnessPolicy } from "./witness-policy";
 
 /**
  * The evidence pack of a proposal said in words, beside its JSON: who prepared it, who approved it (how,
@@ -55,7 +56,11 @@ export async function getEvidenceSummary(actor: Actor, proposalId: string): Prom
   // Authorizes (audit:read, the actor's tenant) and records the build, like the download.
   const { filename, body } = await buildEvidencePack(actor, proposalId);
   const pack = JSON.parse(body) as EvidencePack;
-  const verdict = await verifyEvidencePack(body, { publicKey: auditSigningKey().publicKey });
+  const verdict = await verifyEvidencePack(body, {
+    publicKey: auditSigningKey().publicKey,
+    retiredKeys: auditRetiredKeys(),
+    policy: await tenantWitnessPolicy(actor.tenantId),
+  });
   const tenantId = actor.tenantId;
   const p = pack.proposal;
   let input: HashInput = {};

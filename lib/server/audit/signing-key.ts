@@ -1,14 +1,13 @@
 import "server-only";
-import { createPrivateKey, createPublicKey, sign, type KeyObject } from "node:crypto";
-import { checkpointNote, keyIdOf, publicKeyFrom, rawPublicKey, type SignedCheckpoint } from "@/lib/domain/audit-log";
-import { SIG_ED25519, checkpointText, signNote, vkeyOf, type Checkpoint } from "@/lib/domain/signed-note";
+import { sign, type KeyObject } from "node:crypto";
+import { checkpointNote, keyIdOf, publicKeyFrom, rawPublicKey, type RetiredKey, type SignedCheckpoint } from "@/lib/domain/audit-log";
+import { SIG_ED25519, checkpointText, ed25519FromSeed, signNote, vkeyOf, type Checkpoint } from "@/lib/domain/signed-note";
 import { appBaseUrl, auditKeyRotation, secret } from "@/lib/server/env";
 
 // The Ed25519 key that signs audit checkpoints: AUDIT_SIGNING_KEY is its 32-byte seed in base64
 // (`openssl rand -base64 32`). The demo uses its public demo value; a production start refuses that value
 // or none at all (lib/config/demo-secrets.ts). Only the worker's sequencer signs; the app serves the public
 // key (/api/audit/public-key) so auditors can verify checkpoints and evidence packs offline.
-const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 
 type SigningKey = { privateKey: KeyObject; publicKey: KeyObject; keyId: string };
 const cache = new Map<string, SigningKey>();
@@ -18,8 +17,7 @@ function keyFromSeed(seed: string, name: string): SigningKey {
   if (hit) return hit;
   const raw = Buffer.from(seed, "base64");
   if (raw.length !== 32) throw new Error(`${name} must be a 32-byte Ed25519 seed in base64`);
-  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, raw]), format: "der", type: "pkcs8" });
-  const publicKey = createPublicKey(privateKey);
+  const { privateKey, publicKey } = ed25519FromSeed(raw);
   const key = { privateKey, publicKey, keyId: keyIdOf(publicKey) };
   cache.set(seed, key);
   return key;
@@ -113,4 +111,9 @@ export function auditPublicKeys(): PublishedKey[] {
 /** The current key as a C2SP vkey. */
 export function auditVkey(): string {
   return vkeyOf(auditKeyName(), SIG_ED25519, auditSigningKey().publicKey);
+}
+
+/** Keys retired by a rotation (AUDIT_SIGNING_KEYS_RETIRED), each with the period in which what it signed is valid. */
+export function auditRetiredKeys(): RetiredKey[] {
+  return auditKeyRotation().retired.map((r) => ({ key: publicKeyFrom(r.publicKey), validFrom: r.validFrom, validUntil: r.validUntil }));
 }

@@ -1,7 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { keyIdOf, retiredKeyLabel } from "@/lib/domain/audit-log";
 import { db } from "@/lib/server/db/client";
 import { recordAuditEvent } from "./record-event";
+import { auditRetiredKeys } from "./signing-key";
 import { verifyAuditChain } from "./verify-chain";
 
 export type AllChainsVerification = {
@@ -9,6 +11,8 @@ export type AllChainsVerification = {
   tenants: number;
   events: number;
   broken: { tenantId: string | null; tenantSlug: string | null; seq: number; eventId: string | null; problem: string } | null;
+  /** Retired keys that signed checkpoints within their validity, named with their period (a rotation, not tampering). */
+  signedByRetired: string[];
   checkedAt: string;
 };
 
@@ -22,11 +26,16 @@ export async function verifyAllAuditChains(source: string): Promise<AllChainsVer
   const chains: { id: string | null; slug: string | null }[] = [...tenants.map((t) => ({ id: t.id, slug: t.slug })), { id: null, slug: null }];
   let events = 0;
   let broken: AllChainsVerification["broken"] = null;
+  const retiredUsed = new Set<string>();
   for (const chain of chains) {
     const v = await verifyAuditChain(chain.id);
     events += v.events;
     if (!v.ok && !broken) broken = { tenantId: chain.id, tenantSlug: chain.slug, seq: v.brokenAtSeq, eventId: v.eventId, problem: v.problem };
+    if (v.ok) for (const k of v.signedByRetired) retiredUsed.add(k);
   }
+  const signedByRetired = auditRetiredKeys()
+    .filter((r) => retiredUsed.has(keyIdOf(r.key)))
+    .map((r) => `signed by ${retiredKeyLabel(r)}`);
   const checkedAt = new Date();
   await db().$transaction(async (tx) => {
     await tx.auditChainCheck.create({
@@ -38,6 +47,7 @@ export async function verifyAllAuditChains(source: string): Promise<AllChainsVer
         brokenAtSeq: broken?.seq ?? null,
         eventId: broken?.eventId ?? null,
         problem: broken?.problem ?? null,
+        signedByRetired,
         source,
         checkedAt,
       },
@@ -54,7 +64,7 @@ export async function verifyAllAuditChains(source: string): Promise<AllChainsVer
       });
     }
   });
-  return { ok: !broken, tenants: tenants.length, events, broken, checkedAt: checkedAt.toISOString() };
+  return { ok: !broken, tenants: tenants.length, events, broken, signedByRetired, checkedAt: checkedAt.toISOString() };
 }
 
 /** The newest stored verification result (null when none ran yet). */

@@ -1,10 +1,9 @@
 import "server-only";
-import { publicKeyFrom, verifyLog, logIdOf, type AuditContent, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
+import { verifyLog, logIdOf, type AuditContent, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
 import { verifyConsistency } from "@/lib/domain/merkle";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { db } from "@/lib/server/db/client";
-import { auditKeyRotation } from "@/lib/server/env";
-import { auditSigningKey } from "./signing-key";
+import { auditRetiredKeys, auditSigningKey } from "./signing-key";
 import { proveConsistency, toSignedCheckpoint } from "./tree-store";
 import { signedHistoryProblems } from "./check-signed-history";
 
@@ -62,7 +61,7 @@ export async function verifyAuditChain(tenantId: string | null): Promise<ChainVe
     leaves: leavesOf(logId),
     checkpoints,
     publicKey: auditSigningKey().publicKey,
-    retiredKeys: auditKeyRotation().retired.map((r) => ({ key: publicKeyFrom(r.publicKey), validFrom: r.validFrom, validUntil: r.validUntil })),
+    retiredKeys: auditRetiredKeys(),
     // A purge covers an event older than its cutoff that was already in the tree when it ran.
     purgedBefore: (at, leafIndex) => purges.some((p) => at < p.before && leafIndex < p.treeSize),
     orphans,

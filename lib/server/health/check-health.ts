@@ -13,6 +13,8 @@ export type Health = {
     auditChain: "ok" | "broken" | "unchecked" | "unknown";
     auditSignedHistory?: SignedHistoryHealth;
     auditWitnesses?: WitnessHealth | "unknown";
+    /** After a key rotation: "signed by retired key K (valid A – B)" per retired key the last verification met (never "tampered"). */
+    auditSignedByRetired?: string[];
   };
   time: string;
 };
@@ -21,11 +23,13 @@ export async function checkHealth(): Promise<Health> {
   let database: Health["checks"]["database"] = "ok";
   let auditChain: Health["checks"]["auditChain"] = "unknown";
   let audit: Awaited<ReturnType<typeof checkAuditLogHealth>> | undefined;
+  let signedByRetired: string[] | undefined;
   try {
     await db().$queryRaw`SELECT 1`;
     // The newest stored verification (job, npm run audit:verify or the admin page), never process memory.
-    const last = await db().auditChainCheck.findFirst({ orderBy: { checkedAt: "desc" }, select: { ok: true } });
+    const last = await db().auditChainCheck.findFirst({ orderBy: { checkedAt: "desc" }, select: { ok: true, signedByRetired: true } });
     auditChain = !last ? "unchecked" : last.ok ? "ok" : "broken";
+    signedByRetired = last?.ok && last.signedByRetired.length > 0 ? last.signedByRetired : undefined;
     audit = await checkAuditLogHealth();
   } catch (error) {
     database = "unreachable";
@@ -36,7 +40,14 @@ export async function checkHealth(): Promise<Health> {
   return {
     status: degraded ? "degraded" : "ok",
     version: APP_VERSION,
-    checks: { app: "ok", database, auditChain, auditSignedHistory: audit?.signedHistory, auditWitnesses: audit?.witnesses },
+    checks: {
+      app: "ok",
+      database,
+      auditChain,
+      auditSignedHistory: audit?.signedHistory,
+      auditWitnesses: audit?.witnesses,
+      ...(signedByRetired ? { auditSignedByRetired: signedByRetired } : {}),
+    },
     time: new Date().toISOString(),
   };
 }

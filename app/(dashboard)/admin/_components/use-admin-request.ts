@@ -26,7 +26,7 @@ export function useAdminRequest<T = unknown>() {
   const [error, setError] = useState<AdminError | null>(null);
   const [needsStepUp, setNeedsStepUp] = useState(false);
 
-  async function run(method: "POST" | "PATCH" | "DELETE", path: string, body?: Record<string, unknown>): Promise<T | null> {
+  async function run(method: "POST" | "PUT" | "PATCH" | "DELETE", path: string, body?: Record<string, unknown>): Promise<T | null> {
     setPending(true);
     setError(null);
     try {

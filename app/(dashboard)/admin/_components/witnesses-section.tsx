@@ -1,0 +1,160 @@
+"use client";
+
+import { useState } from "react";
+import { useTranslations } from "next-intl";
+import { DateTime } from "@/components/ui/date-time";
+import { useAdminRequest } from "./use-admin-request";
+import { FormError } from "./form-error";
+
+export type WitnessView = {
+  id: string;
+  name: string;
+  vkey: string;
+  url: string;
+  cosignedSize: number | null;
+  cosignedAt: string | null;
+  lastError: string | null;
+};
+
+type Answer = { status: "applied" | "awaiting_second_admin" };
+
+/**
+ * The tenant's witnesses of its audit log (docs/audit.md "Witnesses"): who cosigns, what each last cosigned
+ * or why it refused, the quorum, and the policy file an auditor pins. Adding a witness or raising the quorum
+ * applies at once; removing a witness or lowering the quorum waits for a second admin (shown under
+ * "Changes waiting for a second admin").
+ */
+export function WitnessesSection({ witnesses, quorum, origin, policy }: { witnesses: WitnessView[]; quorum: number; origin: string; policy: string }) {
+  const t = useTranslations("adminWitnesses");
+  const add = useAdminRequest<Answer>();
+  const remove = useAdminRequest<Answer>();
+  const setQuorum = useAdminRequest<Answer>();
+  const [done, setDone] = useState<string | null>(null);
+  const said = (r: Answer | null) => r && setDone(r.status === "applied" ? t("applied") : t("waiting"));
+
+  return (
+    <section aria-labelledby="witnesses-title" className="stack">
+      <h2 id="witnesses-title">{t("title")}</h2>
+      <p className="muted">{t("intro", { origin })}</p>
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      <FormError id="witness-remove-error" error={remove.error} />
+      {witnesses.length === 0 ? (
+        <p className="muted">{t("none")}</p>
+      ) : (
+        <table aria-labelledby="witnesses-title">
+          <thead>
+            <tr>
+              <th scope="col">{t("name")}</th>
+              <th scope="col">{t("url")}</th>
+              <th scope="col">{t("cosigned")}</th>
+              <th scope="col">{t("lastError")}</th>
+              <th scope="col">{t("actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {witnesses.map((w) => (
+              <tr key={w.id}>
+                <td>
+                  {w.name}
+                  <br />
+                  <code className="mono small">{w.vkey}</code>
+                </td>
+                <td className="mono">{w.url}</td>
+                <td>
+                  {w.cosignedSize === null ? (
+                    t("never")
+                  ) : (
+                    <>
+                      {t("size", { size: w.cosignedSize })} {w.cosignedAt ? <DateTime value={w.cosignedAt} /> : null}
+                    </>
+                  )}
+                </td>
+                <td>{w.lastError ? <span className="badge danger">{w.lastError}</span> : "—"}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={remove.pending}
+                    onClick={async () => {
+                      if (window.confirm(t("removeConfirm", { name: w.name }))) said(await remove.run("DELETE", `/api/admin/witnesses/${w.id}`));
+                    }}
+                  >
+                    {t("removeNamed", { name: w.name })}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <form
+        className="panel"
+        aria-labelledby="witness-quorum-title"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          said(await setQuorum.run("PUT", "/api/admin/witness-policy", { quorum: Number(new FormData(e.currentTarget).get("quorum")) }));
+        }}
+      >
+        <h3 id="witness-quorum-title">{t("quorumTitle")}</h3>
+        <FormError id="witness-quorum-error" error={setQuorum.error} />
+        <div className="field">
+          <label htmlFor="witness-quorum">{t("quorum", { count: witnesses.length })}</label>
+          <input id="witness-quorum" name="quorum" type="number" min={0} max={witnesses.length} defaultValue={quorum} required />
+        </div>
+        <button type="submit" disabled={setQuorum.pending}>
+          {t("setQuorum")}
+        </button>
+      </form>
+
+      <form
+        className="panel"
+        aria-labelledby="witness-add-title"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const form = e.currentTarget;
+          const f = new FormData(form);
+          const r = await add.run("POST", "/api/admin/witnesses", { name: f.get("name"), vkey: f.get("vkey"), url: f.get("url") });
+          if (r) {
+            form.reset();
+            setDone(t("added"));
+          }
+        }}
+      >
+        <h3 id="witness-add-title">{t("addTitle")}</h3>
+        <p className="muted">{t("addHelp")}</p>
+        <FormError id="witness-add-error" error={add.error} />
+        <div className="field">
+          <label htmlFor="witness-name">{t("name")}</label>
+          <input id="witness-name" name="name" type="text" required maxLength={200} autoComplete="off" />
+        </div>
+        <div className="field">
+          <label htmlFor="witness-vkey">{t("vkey")}</label>
+          <input id="witness-vkey" name="vkey" type="text" required maxLength={400} autoComplete="off" className="mono" />
+        </div>
+        <div className="field">
+          <label htmlFor="witness-url">{t("url")}</label>
+          <input id="witness-url" name="url" type="url" required maxLength={2048} autoComplete="off" />
+        </div>
+        <button type="submit" disabled={add.pending}>
+          {t("add")}
+        </button>
+      </form>
+
+      <div className="panel">
+        <h3 id="witness-policy-title">{t("policyTitle")}</h3>
+        <p className="muted">{t("policyHelp")}</p>
+        <pre aria-labelledby="witness-policy-title" className="mono">
+          {policy}
+        </pre>
+        <a href={`data:text/plain;charset=utf-8,${encodeURIComponent(policy)}`} download="witness-policy.txt">
+          {t("download")}
+        </a>
+      </div>
+    </section>
+  );
+}
