@@ -18,6 +18,8 @@ import {
   rotateChannelSecretInput,
   setDecisionWebhookInput,
   updateStaffInput,
+  addWitnessInput,
+  witnessPolicyInput,
 } from "@/lib/schemas/admin";
 import { apiError, toolCallAnswer, toolCallRequest, toolListAnswer, traceableError } from "@/lib/schemas/api-wire";
 import { auditSearchInput } from "@/lib/schemas/audit";
@@ -662,6 +664,46 @@ const adminPaths: ZodOpenApiPathsObject = {
         summary: "Issue an integration key; the key is shown only here",
         body: issueIntegrationKeyInput,
         ok: ok("{id, key, keyPrefix, scopes}.", untyped("The key"), 201),
+      }),
+    ),
+  },
+  "/api/admin/witnesses": {
+    get: operation(
+      staff({
+        tag: "admin",
+        summary: "The audit log's witnesses, the quorum, the log's origin and the policy file for auditors",
+        ok: ok("{witnesses:[{id, name, vkey, url, cosignedSize, cosignedAt, lastError}], quorum, origin, policy} (docs/audit.md).", untyped("The witnesses")),
+      }),
+    ),
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Add a witness (a tightening: applies at once)",
+        body: addWitnessInput,
+        ok: ok("{id, name}.", untyped("The witness"), 201),
+      }),
+    ),
+  },
+  "/api/admin/witnesses/{id}": {
+    delete: operation(
+      staff({
+        tag: "admin",
+        summary: "Ask to remove a witness (a loosening: waits for a second admin)",
+        path: id,
+        ok: ok('{status: "awaiting_second_admin", change} (docs/admin-api.md).', untyped("The waiting change"), 202),
+      }),
+    ),
+  },
+  "/api/admin/witness-policy": {
+    put: operation(
+      staff({
+        tag: "admin",
+        summary: "Set the witness quorum: raising applies at once, lowering waits for a second admin",
+        body: witnessPolicyInput,
+        ok: {
+          ...ok('{status: "applied", quorum}.', untyped("The applied quorum")),
+          ...ok('{status: "awaiting_second_admin", change} (docs/admin-api.md).', untyped("The waiting change"), 202),
+        },
       }),
     ),
   },
