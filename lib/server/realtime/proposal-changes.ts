@@ -41,6 +41,11 @@ export function waitForProposalChange(tenantId: string, proposalId: string, time
   return listener().waitForChange(tenantId, proposalId, timeoutMs, signal);
 }
 
+/** How many waits this process holds now (a bench waits for its call to be registered before deciding). */
+export function proposalWaiterCount(): number {
+  return listener().waiterCount;
+}
+
 /** Closes the process's listener (tests, scripts that exit); the next use opens a new one. */
 export async function stopProposalChanges(): Promise<void> {
   const current = globalForRealtime.proposalChanges;
