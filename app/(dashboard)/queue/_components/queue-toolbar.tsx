@@ -66,7 +66,6 @@ export function QueueToolbar({
     };
     const p = first.current;
     if (shown.channel !== p.channel || shown.flag !== p.flag || shown.sort !== p.sort) {
-      // eslint-disable-next-line react-hooks/set-state-in-effect -- syncs with the DOM as the browser left it before hydration
       setWant(shown);
       startTransition(() => router.replace(href(shown), { scroll: false }));
     }
