@@ -127,8 +127,10 @@ test("forged, cross-site, double-clicked and foreign requests change nothing", a
   const d1 = await openApproveDialog(page);
   const d2 = await openApproveDialog(tab2);
   await Promise.all([d1.getByRole("button", { name: "Aprobar reembolso" }).dblclick(), d2.getByRole("button", { name: "Aprobar reembolso" }).click()]);
-  await expect(page.getByRole("status").or(page.getByTestId("decision-error")).first()).toBeVisible();
+  // One approval is stored. (The page's own confirmation may already be gone: a pushed update re-renders it
+  // as approved or even paid, where the decision panel is no longer shown.)
   await expect.poll(() => approvalCount(proposalId)).toBe(1);
+  await expect(page.locator("main")).toContainText(/Aprobada por|Approved by/);
   await page.waitForTimeout(500);
   expect(await approvalCount(proposalId)).toBe(1);
 });
