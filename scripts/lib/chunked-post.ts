@@ -5,11 +5,24 @@ import { request as httpRequest } from "node:http";
 
 export type ChunkedAnswer = { status: number; text: string; bytesSent: number };
 
-export function postChunked(
-  url: string,
-  totalBytes: number,
-  opts: { headers?: Record<string, string>; contentLength?: string; timeoutMs?: number } = {},
-): Promise<ChunkedAnswer> {
+type ChunkedOptions = { headers?: Record<string, string>; contentLength?: string; timeoutMs?: number };
+
+/**
+ * A server that answers early and closes while the client still sends can make the client's next write fail
+ * (EPIPE / ECONNRESET) before the answer is read: the reset discards it. That proves the body was cut short but
+ * not how, so the request is made once more (a second reset is an error).
+ */
+export async function postChunked(url: string, totalBytes: number, opts: ChunkedOptions = {}): Promise<ChunkedAnswer> {
+  try {
+    return await postChunkedOnce(url, totalBytes, opts);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EPIPE" && code !== "ECONNRESET") throw error;
+    return postChunkedOnce(url, totalBytes, opts);
+  }
+}
+
+function postChunkedOnce(url: string, totalBytes: number, opts: ChunkedOptions): Promise<ChunkedAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", ...opts.headers };
     if (opts.contentLength) headers["content-length"] = opts.contentLength;
