@@ -148,7 +148,7 @@ export function WitnessesSection({ witnesses, quorum, origin, policy }: { witnes
       <div className="panel">
         <h3 id="witness-policy-title">{t("policyTitle")}</h3>
         <p className="muted">{t("policyHelp")}</p>
-        <pre aria-labelledby="witness-policy-title" className="mono">
+        <pre aria-labelledby="witness-policy-title" className="mono text-xs whitespace-pre-wrap break-all">
           {policy}
         </pre>
         <a href={`data:text/plain;charset=utf-8,${encodeURIComponent(policy)}`} download="witness-policy.txt">
