@@ -4,15 +4,13 @@
 // and the worker's sequencer gets the witness's cosignature (shown as the last cosigned size). Then the
 // database and the audit trail. The spec removes its witness straight in the database afterwards (one admin
 // cannot, by design), so later specs see a tenant without witnesses.
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { withDb } from "./support/db";
-import { findFreePort } from "../scripts/lib/embedded-postgres";
+import { startWitness } from "../tests/support/witness";
 
 test("an admin adds a running witness, raises the quorum; the only admin cannot loosen it; the witness cosigns", async ({ page }) => {
   test.setTimeout(120_000);
@@ -20,28 +18,10 @@ test("an admin adds a running witness, raises the quorum; the only admin cannot 
   const since = await withDb(async (c) => String((await c.query(`SELECT coalesce(max(pos), 0) AS pos FROM "AuditEvent"`)).rows[0].pos));
   const keys = (await (await page.request.get("/api/audit/public-keys")).json()) as { keys: { vkey: string; status: string }[] };
   const logVkey = keys.keys.find((k) => k.status === "current")!.vkey;
-  const port = await findFreePort();
   const name = "witness.e2e.test";
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "scripts/witness.ts",
-      "--name",
-      name,
-      "--port",
-      String(port),
-      "--state",
-      join(mkdtempSync(join(tmpdir(), "e2e-witness-")), "w.json"),
-      "--log-vkey",
-      logVkey,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const witness = await startWitness(name, mkdtempSync(join(tmpdir(), "e2e-witness-")), [logVkey]);
+  const { vkey, child } = witness;
   try {
-    const vkey = (JSON.parse(await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve))) as { vkey: string }).vkey;
-
     await signIn(page, staff("tienda-es", "admin"));
     await page.goto("/admin");
     const section = page.getByRole("region", { name: "Testigos del registro de auditoría" });
@@ -50,7 +30,7 @@ test("an admin adds a running witness, raises the quorum; the only admin cannot 
     const add = section.getByRole("form", { name: "Añadir un testigo" });
     await add.getByLabel("Nombre").fill(name);
     await add.getByLabel("Clave del testigo (vkey)").fill(logVkey); // a log key, not a witness's
-    await add.getByLabel("URL").fill(`http://127.0.0.1:${port}`);
+    await add.getByLabel("URL").fill(witness.url);
     await add.getByRole("button", { name: "Añadir el testigo" }).click();
     await expect(add.getByRole("alert")).toContainText("cosignature/v1 vkey");
 

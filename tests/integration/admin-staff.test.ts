@@ -1,7 +1,6 @@
 // Staff lifecycle (issue 10.1): invite → one-time setup link → password; roles, disable, unlock, sign out
 // everywhere; the last-admin and own-roles rules; step-up; every change audited with before → after.
 import { describe, expect, it } from "vitest";
-import { isAppError } from "@/lib/domain/outcome";
 import { db } from "@/lib/server/db/client";
 import { inviteStaff, type InvitedStaff } from "@/lib/server/admin/invite-staff";
 import { updateStaff, type AppliedStaffUpdate } from "@/lib/server/admin/update-staff";
@@ -13,20 +12,12 @@ import { listStaff } from "@/lib/server/admin/list-staff";
 import { hashSetupToken } from "@/lib/server/admin/setup-token";
 import { verifyCredentials } from "@/lib/server/auth/verify-credentials";
 import { actorFor, staffOf } from "../support/actors";
+import { refusal } from "../support/refusal";
 
 const ES = "tienda-es";
 const US = "shop-us";
 const adminOf = (slug: string, opts?: { authAgoSeconds?: number }) => actorFor(staffOf(slug, "admin").email, opts);
 
-async function refusal(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, reason: error.details?.reason, problem: error.details?.problem, message: error.message };
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 const tokenOf = (setupUrl: string) => setupUrl.split("/setup/")[1]!;
 let n = 0;
 const newEmail = () => `invitee${++n}.${Date.now()}@tienda-es.test`;

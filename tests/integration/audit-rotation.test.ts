@@ -23,7 +23,7 @@ import { formatWitnessPolicy } from "@/lib/domain/witness-policy";
 import { GET as publicKeysGET } from "@/app/api/audit/public-keys/route";
 import { ES, ana } from "./gateway-support";
 import { actorOf, preparedProposal } from "./audit-support";
-import { startWitness, type RunningWitness } from "./witness-support";
+import { startWitness, type RunningWitness } from "../support/witness";
 
 process.env.AUDIT_SIGNER_STATE_DIR = mkdtempSync(join(tmpdir(), "audit-signer-"));
 const dir = mkdtempSync(join(tmpdir(), "rotation-"));

@@ -21,7 +21,7 @@ import { GET as checkpointGET } from "@/app/api/audit/logs/[logId]/checkpoint/ro
 import { GET as consistencyGET } from "@/app/api/audit/logs/[logId]/consistency/route";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } from "./gateway-support";
 import { truncateLogTail } from "./audit-support";
-import { startWitness as startRunningWitness, type RunningWitness } from "./witness-support";
+import { startWitness as startRunningWitness, type RunningWitness } from "../support/witness";
 
 const stateDir = mkdtempSync(join(tmpdir(), "audit-signer-"));
 process.env.AUDIT_SIGNER_STATE_DIR = stateDir;

@@ -1,5 +1,5 @@
-// A real `npm run witness` process for the audit integration tests: its own key and state file in `dir`,
-// trusting the given log vkeys; resolves once it prints its vkey and answers HTTP.
+// A real `npm run witness` process for the audit integration tests and the Admin witnesses spec: its own key
+// and state file in `dir`, trusting the given log vkeys; resolves once it prints its vkey and answers HTTP.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
