@@ -4,25 +4,17 @@
 // And a rotated key: a pack signed by a retired key within its validity verifies and says so; outside, fails.
 import { generateKeyPairSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { canonicalProposalJson, computeProposalHash } from "./proposal-hash";
+import { canonicalProposalJson } from "./proposal-hash";
 import { auditLeafHash, checkpointNote, keyIdOf, keysFromPublished, rawPublicKey, type RetiredKey, type SignedCheckpoint } from "./audit-log";
 import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
 import { SIG_COSIGNATURE_V1, checkpointText, cosign, parseVkey, signNote, vkeyOf } from "./signed-note";
 import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, verifyEvidencePack, type EvidencePack, type EvidenceVerifyOptions } from "./evidence-pack";
 import { formatWitnessPolicy, parseWitnessPolicy } from "./witness-policy";
+import { packProposal, packProposalHash, packTenantId } from "../../tests/support/evidence-pack-fixture";
 
-const tenantId = "00000000-0000-4000-8000-000000000001";
-const proposal = {
-  id: "11111111-1111-4111-8111-111111111111",
-  tenantId,
-  tool: "prepare_refund",
-  orderId: "22222222-2222-4222-8222-222222222222",
-  amount: { minor: 1234, currency: "EUR" },
-  recipient: { kind: "card", ref: "pi_1", holder: "A" },
-  reason: "damaged_item",
-  expiresAt: new Date("2026-01-01T00:30:00.000Z"),
-};
-const hash = computeProposalHash(proposal);
+const tenantId = packTenantId;
+const proposal = packProposal;
+const hash = packProposalHash;
 const log = generateKeyPairSync("ed25519");
 const oldLog = generateKeyPairSync("ed25519");
 const w = [1, 2, 3].map((i) => ({ name: `w${i}.example`, ...generateKeyPairSync("ed25519") }));

@@ -11,26 +11,18 @@ import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
 import { deriveApprovalChallenge } from "./passkey-challenge";
 import { APPROVAL_CHALLENGE_DERIVATION, type PasskeyApprovalEvidence } from "./verify-passkey-approval";
 import { packDigest, serializeEvidencePack, verifyEvidencePack, type EvidenceCheck, type EvidencePack, type PackEvent } from "./evidence-pack";
+import { packProposal, packProposalHash, packTenantId } from "../../tests/support/evidence-pack-fixture";
 
 /** These packs are v2 (no cosigned checkpoint): what older packs are, and they still verify. v3: evidence-pack-cosigned.test.ts. */
 const V2 = "audit-evidence-pack/v2" as const;
 
 type Draft = Omit<EvidencePack, "packDigest">;
 
-const tenantId = "00000000-0000-4000-8000-000000000001";
+const tenantId = packTenantId;
 const otherTenant = "00000000-0000-4000-8000-000000000002";
 const rp = { rpID: "localhost", origin: "http://localhost:3000" };
-const proposal = {
-  id: "11111111-1111-4111-8111-111111111111",
-  tenantId,
-  tool: "prepare_refund",
-  orderId: "22222222-2222-4222-8222-222222222222",
-  amount: { minor: 1234, currency: "EUR" },
-  recipient: { kind: "card", ref: "pi_1", holder: "A" },
-  reason: "damaged_item",
-  expiresAt: new Date("2026-01-01T00:30:00.000Z"),
-};
-const hash = computeProposalHash(proposal);
+const proposal = packProposal;
+const hash = packProposalHash;
 const keys = generateKeyPairSync("ed25519");
 const publicKey = rawPublicKey(keys.publicKey).toString("base64");
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");

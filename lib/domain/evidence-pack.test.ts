@@ -4,22 +4,14 @@ import { canonicalProposalJson, computeProposalHash } from "./proposal-hash";
 import { auditLeafHash, checkpointNote, keyIdOf, rawPublicKey, type SignedCheckpoint } from "./audit-log";
 import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
 import { executionFacts, serializeEvidencePack, verifyEvidencePack, type EvidencePack, type PackEvent } from "./evidence-pack";
+import { packProposal, packProposalHash, packTenantId } from "../../tests/support/evidence-pack-fixture";
 
 /** These packs are v2 (no cosigned checkpoint): what older packs are, and they still verify. v3: evidence-pack-cosigned.test.ts. */
 const V2 = "audit-evidence-pack/v2" as const;
 
-const tenantId = "00000000-0000-4000-8000-000000000001";
-const proposal = {
-  id: "11111111-1111-4111-8111-111111111111",
-  tenantId,
-  tool: "prepare_refund",
-  orderId: "22222222-2222-4222-8222-222222222222",
-  amount: { minor: 1234, currency: "EUR" },
-  recipient: { kind: "card", ref: "pi_1", holder: "A" },
-  reason: "damaged_item",
-  expiresAt: new Date("2026-01-01T00:30:00.000Z"),
-};
-const hash = computeProposalHash(proposal);
+const tenantId = packTenantId;
+const proposal = packProposal;
+const hash = packProposalHash;
 const keys = generateKeyPairSync("ed25519");
 const otherKeys = generateKeyPairSync("ed25519");
 
