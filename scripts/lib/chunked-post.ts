@@ -9,16 +9,21 @@ type ChunkedOptions = { headers?: Record<string, string>; contentLength?: string
 
 /**
  * A server that answers early and closes while the client still sends can make the client's next write fail
- * (EPIPE / ECONNRESET) before the answer is read: the reset discards it. That proves the body was cut short but
- * not how, so the request is made once more (a second reset is an error).
+ * (EPIPE / ECONNRESET) before the answer is read: Node destroys the socket on a failed write and the answer
+ * waiting in it is lost. That proves the body was cut short but not how. Writes therefore go one chunk per
+ * event-loop turn (the answer is read between them), and a reset that still wins the race is retried, at most
+ * RESET_ATTEMPTS times in all.
  */
+const RESET_ATTEMPTS = 4;
+
 export async function postChunked(url: string, totalBytes: number, opts: ChunkedOptions = {}): Promise<ChunkedAnswer> {
-  try {
-    return await postChunkedOnce(url, totalBytes, opts);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EPIPE" && code !== "ECONNRESET") throw error;
-    return postChunkedOnce(url, totalBytes, opts);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await postChunkedOnce(url, totalBytes, opts);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== "EPIPE" && code !== "ECONNRESET") || attempt >= RESET_ATTEMPTS) throw error;
+    }
   }
 }
 
@@ -44,12 +49,15 @@ function postChunkedOnce(url: string, totalBytes: number, opts: ChunkedOptions):
     req.on("error", (error) => {
       if (!answered) reject(error);
     });
+    // One chunk per turn: after each write completes, setImmediate runs once the poll phase has read whatever
+    // the server sent, so an early answer is seen before the next write can hit the closed socket.
     const pump = () => {
-      while (!answered && bytesSent < totalBytes) {
-        bytesSent += chunk.byteLength;
-        if (!req.write(chunk)) return void req.once("drain", pump);
-      }
-      if (!answered) req.end();
+      if (answered) return;
+      if (bytesSent >= totalBytes) return void req.end();
+      bytesSent += chunk.byteLength;
+      req.write(chunk, (error) => {
+        if (!error) setImmediate(pump);
+      });
     };
     pump();
   });
