@@ -73,6 +73,9 @@ const freePort = () =>
     });
   });
 
+/** Deprecation warnings any child printed (pg's concurrent-query warning among them): each one fails the soak. */
+const deprecations: string[] = [];
+
 function spawnChild(name: string, args: string[], env: NodeJS.ProcessEnv, readyLine?: RegExp): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
   children.add(child);
@@ -82,6 +85,7 @@ function spawnChild(name: string, args: string[], env: NodeJS.ProcessEnv, readyL
     for (const stream of [child.stdout, child.stderr])
       createInterface({ input: stream }).on("line", (line) => {
         if (/error|fatal/i.test(line) && !/ECONNRESET|terminating connection/i.test(line)) console.error(`[${name}] ${line.slice(0, 300)}`);
+        if (/DeprecationWarning/.test(line)) deprecations.push(`[${name}] ${line.slice(0, 300)}`);
         if (!readyLine || readyLine.test(line)) {
           clearTimeout(timer);
           resolve(child);
@@ -414,6 +418,11 @@ try {
   check("all checkpoints consistent, the log verifies", v.ok, v.ok ? `${v.events} events in ${v.tenants} tenants + tenantless` : JSON.stringify(v.broken));
   const g = globalThis as unknown as { prisma?: { $disconnect(): Promise<void> } };
   await g.prisma?.$disconnect();
+  check(
+    "no process printed a deprecation warning",
+    deprecations.length === 0,
+    deprecations.length === 0 ? "apps, workers, sandbox, witnesses: 0" : deprecations.slice(0, 3).join(" | "),
+  );
 
   console.log("");
   const head = ["operation", "ok", "errors", "per s", "p50 ms", "p99 ms"];

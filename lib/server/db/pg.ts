@@ -4,6 +4,7 @@ import pg from "pg";
 import { databasePoolSize, databaseUrl } from "@/lib/server/env";
 import type { Tx } from "./client";
 import { Prisma } from "./generated/client";
+import { SerialQueryClient } from "./serial-query-client";
 
 // node-postgres directly, for the hot path (the agent gateway's per-call transaction): Prisma's request
 // pipeline costs ≈ 1 ms of CPU per statement and ≈ 3 ms per interactive transaction on top of the round trips
@@ -32,7 +33,8 @@ export function pgPool(): pg.Pool {
   const current = globalForPg.pgPool;
   // db().$disconnect() ends this pool too (client.ts: disposeExternalPool): a later call opens a new one.
   if (current && !current.ending && !current.ended) return current;
-  const pool = new pg.Pool({ connectionString: databaseUrl(), max: databasePoolSize() });
+  // SerialQueryClient: Prisma sends a transaction's independent reads at once; they wait for each other here.
+  const pool = new pg.Pool({ connectionString: databaseUrl(), max: databasePoolSize(), Client: SerialQueryClient });
   // An idle connection that dies (server restart) must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
   globalForPg.pgPool = pool;
