@@ -7,8 +7,9 @@ import { listExecutions } from "@/lib/server/executions/list-executions";
 import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
 import { checkExecutionNow } from "@/lib/server/executions/check-execution-now";
 import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
-import { actorOf, approvedProposal } from "./audit-support";
-import { ES, US, ana } from "./gateway-support";
+import { actorOf, approvedProposal, preparedProposal } from "./audit-support";
+import { ES, US, ana, john } from "./gateway-support";
+import { executionTimings } from "@/lib/server/env";
 
 const hourAgo = new Date(Date.now() - 3600_000);
 const ids: Record<"unknown" | "staleSending" | "succeeded" | "freshSending", string> = { unknown: "", staleSending: "", succeeded: "", freshSending: "" };
@@ -170,5 +171,38 @@ describe("the sweep behind a killed worker's locked jobs", () => {
     // Settled and fresh executions are left alone.
     expect(await jobsOf("reconcile_execution", "executionId", ids.succeeded)).toHaveLength(0);
     expect(await jobsOf("reconcile_execution", "executionId", ids.freshSending)).toHaveLength(0);
+  });
+});
+
+describe("the 24 h chart counts episodes, not samples", () => {
+  it("a 30-second in-doubt episode inside an hour is counted in that hour's bar (a sample at the hour would show 0)", async () => {
+    // In shop-us, which has no other execution in that hour. The episode: from 10 min past the hour two hours
+    // back (created one stale threshold earlier, so it became in doubt then) until it settled 30 s later.
+    const { proposal } = await preparedProposal(john, 2_200, undefined, US);
+    const { staleSendingMs } = executionTimings();
+    const hourStart = new Date(Math.floor(Date.now() / 3600_000) * 3600_000 - 2 * 3600_000);
+    const from = new Date(hourStart.getTime() + 10 * 60_000);
+    await db().execution.create({
+      data: {
+        tenantId: proposal.tenantId,
+        proposalId: proposal.id,
+        idempotencyKey: `refund-${proposal.id}`,
+        attempts: 1,
+        status: "succeeded",
+        providerRefundId: `re_episode_${proposal.id.slice(0, 8)}`,
+        createdAt: new Date(from.getTime() - staleSendingMs),
+        lastAttemptAt: new Date(from.getTime() - staleSendingMs),
+        settledAt: new Date(from.getTime() + 30_000),
+      },
+    });
+    const o = await getExecutionOverview(await actorOf(US, "ops"));
+    const bucket = (at: Date) => o.chart.find((c) => c.at === at.toISOString());
+    expect(bucket(hourStart)?.inDoubt).toBe(1);
+    // Its oldest age is the one reached when it settled, not at the end of the hour.
+    expect(bucket(hourStart)?.oldestAgeSeconds).toBe(Math.round((staleSendingMs + 30_000) / 1000));
+    // The hours before and after, and now, saw nothing.
+    expect(bucket(new Date(hourStart.getTime() - 3600_000))?.inDoubt).toBe(0);
+    expect(bucket(new Date(hourStart.getTime() + 3600_000))?.inDoubt).toBe(0);
+    expect(o.counters.inDoubt).toBe(0);
   });
 });

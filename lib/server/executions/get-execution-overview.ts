@@ -25,8 +25,8 @@ type Row = Partial<Parameters<typeof toExecutionRow>[0]> & {
  * in-doubt queue cannot disagree. One definition of "in doubt" serves all three: an execution is in doubt
  * from `inDoubtFrom` (unknown: at once; sending: once stale, i.e. a worker that probably died after calling
  * the provider; pending: after LONG_PENDING_MS; a settled one: if it stayed unsettled past the stale
- * threshold) until it settles. The chart counts that at each hour of the last 24 h and now; the counters
- * are the chart's "now" point; the queue lists the executions in doubt now, oldest first. Counts per state
+ * threshold) until it settles. The chart counts, per hour of the last 24 h, every execution in doubt at any
+ * moment of that hour, and the count at this instant; the counters are the chart's "now" point; the queue lists the executions in doubt now, oldest first. Counts per state
  * are all-time. Tenant in every `where`.
  */
 export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverview> {
@@ -51,13 +51,18 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
          -- Settled before the window: never in doubt inside it.
          AND (e.status NOT IN (${statusSql(...settledExecutionStatuses)}) OR COALESCE(e."settledAt", e."updatedAt") > now() - interval '25 hours')
     ),
-    pts AS (SELECT generate_series(date_trunc('hour', now()) - interval '23 hours', date_trunc('hour', now()), interval '1 hour') AS t
-            UNION ALL SELECT now()),
+    -- Each hour is a bucket [lo, hi): an episode counts in every bucket it overlaps, however short (a sample
+    -- at the hour would miss a 30-second one). The last point is the instant now() (hi one microsecond on).
+    pts AS (SELECT t AS at, t AS lo, LEAST(t + interval '1 hour', now()) AS hi
+              FROM generate_series(date_trunc('hour', now()) - interval '23 hours', date_trunc('hour', now()), interval '1 hour') AS t
+            UNION ALL SELECT now(), now(), now() + interval '1 microsecond'),
     series AS (
-      SELECT pts.t AS at, count(x.id)::int AS "inDoubt", extract(epoch FROM max(pts.t - x."createdAt"))::float8 AS oldest
+      SELECT pts.at, count(x.id)::int AS "inDoubt",
+             -- The oldest age reached inside the bucket: at its end, or when the episode settled.
+             extract(epoch FROM max(LEAST(pts.hi, COALESCE(x."inDoubtUntil", pts.hi)) - x."createdAt"))::float8 AS oldest
         FROM pts
-        LEFT JOIN tracked x ON x."inDoubtFrom" <= pts.t AND (x."inDoubtUntil" IS NULL OR x."inDoubtUntil" > pts.t)
-       GROUP BY pts.t),
+        LEFT JOIN tracked x ON x."inDoubtFrom" < pts.hi AND (x."inDoubtUntil" IS NULL OR x."inDoubtUntil" > pts.lo)
+       GROUP BY pts.at),
     counts AS (SELECT status::text AS status, count(*)::int AS n FROM "Execution" WHERE "tenantId" = ${tenantId}::uuid GROUP BY status),
     doubt AS (
       SELECT ${executionColumns},
