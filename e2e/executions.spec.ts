@@ -140,9 +140,15 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
     .getByRole("link", { name: new RegExp(order) })
     .click();
   const timeline = page.getByRole("list", { name: /^(Timeline|Cronología)$/ });
-  for (const action of ["execution:send", "execution:unknown", "execution:check_now", "execution:reconcile", "execution:succeeded"]) {
-    await expect(timeline.locator(`li[data-action="${action}"]`).first()).toBeVisible();
+  // Settled: the send and the success are the story; the "still in doubt" lines between them are folded in place.
+  for (const action of ["execution:send", "execution:succeeded"]) await expect(timeline.locator(`li[data-action="${action}"]`).first()).toBeVisible();
+  const folded = timeline.locator("li[data-superseded]").first();
+  await expect(folded).toContainText(/earlier lines? while in doubt, superseded by the settlement|mientras estaba en duda, superadas por el resultado/);
+  await expect(folded.locator('li[data-action="execution:unknown"]').first()).toBeHidden();
+  await folded.locator("summary").click();
+  for (const action of ["execution:unknown", "execution:check_now", "execution:reconcile"]) {
+    await expect(folded.locator(`li[data-action="${action}"]`).first()).toBeVisible();
   }
-  await expect(timeline.locator('li[data-action="execution:reconcile"]').first()).toContainText(/did not answer|no respondió/);
+  await expect(folded.locator('li[data-action="execution:reconcile"]').first()).toContainText(/did not answer|no respondió/);
   await expect(page.getByTestId("last-error")).toHaveCount(0); // cleared once the refund succeeded
 });

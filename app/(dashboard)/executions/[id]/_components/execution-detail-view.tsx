@@ -6,6 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { ArrowLeft } from "lucide-react";
 import { isExecutionSettled } from "@/lib/domain/execution-state";
+import { foldSupersededLines } from "@/lib/domain/execution-timeline";
 import { executionDetailQuery } from "@/lib/queries/executions";
 import type { ExecutionEvent } from "@/lib/schemas/execution-dto";
 import { Money } from "@/components/domain/money";
@@ -171,10 +172,8 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
 }
 
 function Timeline({ events }: { events: ExecutionEvent[] }) {
-  const t = useTranslations("executions");
   const td = useTranslations("executions.detail");
-  const ts = useTranslations("executions.states");
-  const label = (e: ExecutionEvent) => (t.has(`events.${e.action}`) ? t(`events.${e.action}`) : t("events.other", { action: e.action }));
+  const items = foldSupersededLines(events);
   return (
     <section aria-labelledby="exec-timeline-title" className={panel}>
       <h2 id="exec-timeline-title" className="m-0 text-lg font-semibold">
@@ -185,36 +184,65 @@ function Timeline({ events }: { events: ExecutionEvent[] }) {
         <p className="m-0">{td("timelineEmpty")}</p>
       ) : (
         <ol className="m-0 grid list-none gap-0 p-0" aria-labelledby="exec-timeline-title">
-          {events.map((e, i) => {
-            const facts = [
-              e.source && t.has(`sources.${e.source}`) ? t(`sources.${e.source}`) : null,
-              e.finding && t.has(`findings.${e.finding}`) ? t(`findings.${e.finding}`) : null,
-              e.attempt ? td("attempt", { n: e.attempt }) : null,
-              e.reconciliation ? td("reconciliation", { n: e.reconciliation }) : null,
-              e.status && e.kind !== "answer" ? td("stateAfter", { state: ts(e.status) }) : null,
-            ].filter((x): x is string => !!x);
+          {items.map((item, i) => {
+            const last = i === items.length - 1;
+            if (item.type === "event") return <TimelineEntry key={item.event.id} event={item.event} last={last} />;
+            // In-doubt lines the settlement made obsolete: kept, folded, in their place.
             return (
-              <li key={e.id} data-action={e.action} data-kind={e.kind} className="relative grid grid-cols-[1.25rem_1fr] gap-x-3 pb-4 last:pb-0">
-                <span aria-hidden className="relative flex justify-center">
-                  <span className={cn("mt-1.5 size-2.5 rounded-full", dot[e.kind])} />
-                  {i < events.length - 1 ? <span className="absolute top-5 bottom-[-0.25rem] w-px bg-border" /> : null}
-                </span>
-                <div className="grid min-w-0 gap-0.5">
-                  <p className="m-0 flex flex-wrap items-baseline gap-x-2 text-sm">
-                    <span className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{t(`kinds.${e.kind}`)}</span>
-                    <DateTime value={e.at} className="text-xs text-muted-foreground" /> <RelativeTime value={e.at} className="text-xs text-muted-foreground" />
-                  </p>
-                  <p className="m-0 font-medium">{label(e)}</p>
-                  {facts.length ? <p className="m-0 text-sm text-muted-foreground">{facts.join(" · ")}</p> : null}
-                  {e.refundId ? <p className={cn("m-0 text-muted-foreground", mono)}>{td("refund", { id: e.refundId })}</p> : null}
-                  {e.detail ? <p className={cn("m-0 text-muted-foreground", mono)}>{e.detail}</p> : null}
-                  <p className="m-0 text-xs text-muted-foreground">{e.actorName ? td("by", { name: e.actorName }) : td("bySystem")}</p>
-                </div>
+              <li key={item.events[0]!.id} data-superseded={item.events.length} className="relative grid grid-cols-[1.25rem_1fr] gap-x-3 pb-4 last:pb-0">
+                <Connector className="bg-muted" last={last} />
+                <details className="min-w-0 text-sm">
+                  <summary className="cursor-pointer text-muted-foreground">{td("superseded", { count: item.events.length })}</summary>
+                  <ol className="m-0 mt-3 grid list-none gap-0 p-0 opacity-80">
+                    {item.events.map((e, j) => (
+                      <TimelineEntry key={e.id} event={e} last={j === item.events.length - 1} />
+                    ))}
+                  </ol>
+                </details>
               </li>
             );
           })}
         </ol>
       )}
     </section>
+  );
+}
+
+function Connector({ className, last }: { className: string; last: boolean }) {
+  return (
+    <span aria-hidden className="relative flex justify-center">
+      <span className={cn("mt-1.5 size-2.5 rounded-full", className)} />
+      {last ? null : <span className="absolute top-5 bottom-[-0.25rem] w-px bg-border" />}
+    </span>
+  );
+}
+
+function TimelineEntry({ event: e, last }: { event: ExecutionEvent; last: boolean }) {
+  const t = useTranslations("executions");
+  const td = useTranslations("executions.detail");
+  const ts = useTranslations("executions.states");
+  const label = t.has(`events.${e.action}`) ? t(`events.${e.action}`) : t("events.other", { action: e.action });
+  const facts = [
+    e.source && t.has(`sources.${e.source}`) ? t(`sources.${e.source}`) : null,
+    e.finding && t.has(`findings.${e.finding}`) ? t(`findings.${e.finding}`) : null,
+    e.attempt ? td("attempt", { n: e.attempt }) : null,
+    e.reconciliation ? td("reconciliation", { n: e.reconciliation }) : null,
+    e.status && e.kind !== "answer" ? td("stateAfter", { state: ts(e.status) }) : null,
+  ].filter((x): x is string => !!x);
+  return (
+    <li data-action={e.action} data-kind={e.kind} className="relative grid grid-cols-[1.25rem_1fr] gap-x-3 pb-4 last:pb-0">
+      <Connector className={dot[e.kind]} last={last} />
+      <div className="grid min-w-0 gap-0.5">
+        <p className="m-0 flex flex-wrap items-baseline gap-x-2 text-sm">
+          <span className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{t(`kinds.${e.kind}`)}</span>
+          <DateTime value={e.at} className="text-xs text-muted-foreground" /> <RelativeTime value={e.at} className="text-xs text-muted-foreground" />
+        </p>
+        <p className="m-0 font-medium">{label}</p>
+        {facts.length ? <p className="m-0 text-sm text-muted-foreground">{facts.join(" · ")}</p> : null}
+        {e.refundId ? <p className={cn("m-0 text-muted-foreground", mono)}>{td("refund", { id: e.refundId })}</p> : null}
+        {e.detail ? <p className={cn("m-0 text-muted-foreground", mono)}>{e.detail}</p> : null}
+        <p className="m-0 text-xs text-muted-foreground">{e.actorName ? td("by", { name: e.actorName }) : td("bySystem")}</p>
+      </div>
+    </li>
   );
 }
