@@ -55,13 +55,26 @@ test("an auditor searches the traceId of an approved and executed agent:demo run
     await expect(timeline.locator(`li[data-stage="${stage}"]`).first()).toBeVisible();
   await expect(timeline.locator('li[data-action="proposal:approve"][data-outcome="ok"]')).toHaveCount(1);
   await expect(timeline.locator('li[data-action="execution:succeeded"]')).toHaveCount(1);
-  // In order: the first step is at +0 ms and the agent's call comes before the approval.
-  await expect(timeline.locator("li").first()).toContainText("+0 ms");
+  // In order: the first step is at +0 s and the agent's call comes before the approval.
+  await expect(timeline.locator("li").first()).toContainText("+0 s");
+  // People by name, not id; the reason in words, not its code.
+  const approver = await withDb(
+    async (db) =>
+      (await db.query(`SELECT s.id, s.name FROM "Approval" a JOIN "StaffUser" s ON s.id = a."approverId" WHERE a."proposalId" = $1`, [proposalId])).rows[0] as {
+        id: string;
+        name: string;
+      },
+  );
+  const approval = timeline.locator('li[data-action="proposal:approve"]');
+  await expect(approval).toContainText(`Staff ${approver.name}`);
+  await expect(approval).not.toContainText(approver.id);
+  await expect(approval).toContainText(/Authentication: session confirmed within the step-up window/);
   const stages = await timeline.locator("li").evaluateAll((els) => els.map((e) => e.getAttribute("data-stage")));
   expect(stages.indexOf("proposal")).toBeLessThan(stages.indexOf("approval"));
   expect(stages.indexOf("approval")).toBeLessThan(stages.lastIndexOf("provider"));
   const card = auditor.locator(`article[data-proposal-id="${proposalId}"]`);
   await expect(card).toContainText(p.hash);
+  await expect(card.locator('dd[title="damaged_item"]')).toHaveText("Damaged item"); // the reason in words, its code on hover
   await expect(card.locator("[data-auth-method]")).toHaveAttribute("data-auth-method", "session");
   await expect(card.locator("[data-execution-status]")).toHaveAttribute("data-execution-status", "succeeded");
 

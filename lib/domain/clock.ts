@@ -34,3 +34,15 @@ export function exportInstant(date: Date, timeZone: string): string {
     .format(date)
     .replace("\u2212", "-"); // ICU writes a Unicode minus in "GMT−5": plain ASCII for spreadsheets and scripts
 }
+
+/**
+ * An offset from a trace's first event, split for "+2 min 05 s": hours and minutes whole, seconds with one
+ * decimal under a minute (agent calls are sub-second apart) and whole beyond it. Negative offsets (clock
+ * skew between instances) read as 0.
+ */
+export function splitOffset(ms: number): { h: number; min: number; s: number } {
+  const total = Math.max(0, ms);
+  if (total < 60_000) return { h: 0, min: 0, s: Math.round(total / 100) / 10 };
+  const seconds = Math.round(total / 1000);
+  return { h: Math.floor(seconds / 3600), min: Math.floor((seconds % 3600) / 60), s: seconds % 60 };
+}

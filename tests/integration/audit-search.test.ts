@@ -155,6 +155,14 @@ describe("audit search", () => {
     ]);
     expect(view.steps[0]!.deltaMs).toBe(0);
     expect(view.steps[2]!.deltaMs).toBeGreaterThanOrEqual(view.steps[1]!.deltaMs);
+    // Actors by name: the agent key's and the reviewer's, of this tenant.
+    const reviewer = await actorOf(ES, "reviewer");
+    const reviewerName = (await db().staffUser.findUniqueOrThrow({ where: { id: reviewer.userId } })).name;
+    expect(view.steps.map((s) => [s.actorType, s.actorName])).toEqual([
+      ["agent", "Web support chat agent"],
+      ["agent", "Web support chat agent"],
+      ["staff", reviewerName],
+    ]);
     expect(view.proposals[0]).toMatchObject({ id: proposal.id, hash: proposal.hash, status: "approved" });
     expect(view.proposals[0]!.approvals[0]).toMatchObject({ authMethod: "session", passkeyCheck: "not_applicable" });
     expect(await db().auditEvent.count({ where: { action: "audit:view_trace", traceId: `audit:${trace}` } })).toBe(1);

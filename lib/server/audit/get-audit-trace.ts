@@ -5,10 +5,12 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordStaffEvent } from "./record-event";
-import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events";
+import { auditLookupTraceId, authorizeAuditAccess, UUID_PATTERN } from "./search-audit-events";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
 
 export type TraceStep = AuditEventView & {
+  /** The staff member's or agent key's name (this tenant's), else null. */
+  actorName: string | null;
   deltaMs: number;
   stage: "agent" | "proposal" | "approval" | "execution" | "provider" | "reconciliation" | "audit" | "other";
 };
@@ -40,6 +42,8 @@ export type AuditTrace = {
   }[];
   legalHold: { reason: string; createdAt: string } | null;
 };
+
+const UUID = new RegExp(UUID_PATTERN);
 
 function stageOf(action: string): TraceStep["stage"] {
   if (action === "tool:prepare_refund") return "proposal";
@@ -87,13 +91,30 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
       c.publicKey,
     ]),
   );
+  // Who each actor is, by name: staff members and agent keys of this tenant only (an id that is not one of
+  // them names nobody here and stays an id).
+  const actorIds = [...new Set(rows.filter((r) => r.actorId && UUID.test(r.actorId)).map((r) => r.actorId!))];
+  const [staffNames, agentNames] = actorIds.length
+    ? await Promise.all([
+        db().staffUser.findMany({ where: { tenantId, id: { in: actorIds } }, select: { id: true, name: true } }),
+        db().agentKey.findMany({ where: { tenantId, id: { in: actorIds } }, select: { id: true, name: true } }),
+      ])
+    : [[], []];
+  const names = { staff: new Map(staffNames.map((s) => [s.id, s.name])), agent: new Map(agentNames.map((k) => [k.id, k.name])) };
+  const nameOf = (r: (typeof rows)[number]) =>
+    r.actorId && (r.actorType === "staff" || r.actorType === "agent") ? (names[r.actorType].get(r.actorId) ?? null) : null;
   const rp = webAuthnRelyingParty();
   const hold = await db().auditLegalHold.findUnique({ where: { tenantId_traceId: { tenantId, traceId: id } } });
 
   const view: AuditTrace = {
     traceId: id,
     startedAt: rows[0]?.occurredAt.toISOString() ?? null,
-    steps: rows.map((r) => ({ ...toAuditEventView(r, leafIndex.get(r.id) ?? null), deltaMs: r.occurredAt.getTime() - first, stage: stageOf(r.action) })),
+    steps: rows.map((r) => ({
+      ...toAuditEventView(r, leafIndex.get(r.id) ?? null),
+      actorName: nameOf(r),
+      deltaMs: r.occurredAt.getTime() - first,
+      stage: stageOf(r.action),
+    })),
     legalHold: hold && !hold.releasedAt ? { reason: hold.reason, createdAt: hold.createdAt.toISOString() } : null,
     proposals: await Promise.all(
       proposals.map(async (p) => ({

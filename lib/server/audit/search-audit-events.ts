@@ -42,7 +42,7 @@ async function actorIds(r: SqlClient, tenantId: string, actor: string): Promise<
   return staff ? [staff.id] : [];
 }
 
-const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
 /**
  * One keyset page (newest first, by write position) of the tenant's events matching the filters, each with its

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { can } from "@/lib/domain/permissions";
 import { auditCodeKey } from "@/lib/domain/audit-actions";
+import { splitOffset } from "@/lib/domain/clock";
 import { pageActor } from "@/lib/server/auth/page";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
 import { DateTime } from "@/components/ui/date-time";
@@ -36,6 +37,7 @@ export default async function TracePage({ params }: Props) {
   const ts = await getTranslations("status");
   const tx = await getTranslations("executions.states");
   const tm = await getTranslations("authMethods");
+  const tr = await getTranslations("reasons");
   // Plain words for codes, the code itself on hover (and for anything without a name).
   const plain = (kind: "actions" | "outcomes", code: string) => (ta.has(`${kind}.${auditCodeKey(code)}`) ? ta(`${kind}.${auditCodeKey(code)}`) : code);
   const trace = await getAuditTrace(actor, safeDecode(traceId));
@@ -73,7 +75,7 @@ export default async function TracePage({ params }: Props) {
                 <dt>{t("recipient")}</dt>
                 <dd>{p.recipientDisplay}</dd>
                 <dt>{t("reason")}</dt>
-                <dd>{p.reason}</dd>
+                <dd title={p.reason}>{tr.has(p.reason) ? tr(p.reason) : p.reason}</dd>
                 <dt>{t("proposalHash")}</dt>
                 <dd className="mono">{p.hash}</dd>
                 <dt>{t("expires")}</dt>
@@ -135,12 +137,18 @@ export default async function TracePage({ params }: Props) {
               <li key={s.id} className="panel" data-stage={s.stage} data-action={s.action} data-outcome={s.outcome}>
                 <p>
                   <strong>{t(`stage_${s.stage}`)}</strong> · <span title={s.action}>{plain("actions", s.action)}</span> ·{" "}
-                  <span title={s.outcome}>{plain("outcomes", s.outcome)}</span> · <span className="mono">{t("delta", { ms: s.deltaMs })}</span> ·{" "}
-                  <DateTime value={s.occurredAt} />
+                  <span title={s.outcome}>{plain("outcomes", s.outcome)}</span> · <DateTime value={s.occurredAt} /> ·{" "}
+                  <span className="muted" title={`${s.deltaMs} ms`}>
+                    {t("delta", splitOffset(s.deltaMs))}
+                  </span>
                 </p>
                 <p className="muted">
-                  {t("actor")}: {s.actorType}
-                  {s.actorId ? ` ${s.actorId}` : ""} · {t("auth")}: {s.authMethod ?? "—"}
+                  {t("actor")}: {ta.has(`actorTypes.${s.actorType}`) ? ta(`actorTypes.${s.actorType}`) : s.actorType}
+                  {s.actorName ? (
+                    <span title={s.actorId ?? undefined}> {s.actorName}</span>
+                  ) : s.actorId ? (
+                    <span className="mono"> {s.actorId}</span>
+                  ) : null} · {t("auth")}: {s.authMethod ? (tm.has(s.authMethod) ? tm(s.authMethod) : s.authMethod) : "—"}
                   {s.model ? ` · ${s.model}` : ""}
                   {s.proposalHash ? ` · ${s.proposalHash.slice(0, 12)}…` : ""}
                 </p>
