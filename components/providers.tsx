@@ -4,7 +4,7 @@ import { lazy, useState, type ReactNode } from "react";
 import { usePathname } from "next/navigation";
 import { ThemeProvider } from "@/components/theme/theme-provider";
 
-// React Query + nuqs load only where a page needs them. /queue is rendered on the server (issue 13's
+// React Query + nuqs load only where a page needs them. /queue is rendered on the server (its
 // first-load budget, bench:ui): it gets neither. Once another page has needed them they stay mounted.
 // React.lazy, like next/dynamic with SSR (no Suspense boundary: the server renders it into the shell, so a
 // page's notFound() still sets its status; a client navigation from /queue waits in its transition while

@@ -5,7 +5,7 @@ import { withDb } from "./support/db";
 import { customerId } from "../scripts/lib/demo-data";
 import { endUserTokenAudience } from "../lib/domain/agent-protocol";
 
-// Issue 10 "Done when": an admin issues an agent key, the key lists tools through /api/agent/tools, the
+// An admin issues an agent key, the key lists tools through /api/agent/tools, the
 // admin revokes it and the next call gets 401; a channel secret rotation keeps old tokens working until
 // the overlap ends.
 

@@ -3,7 +3,7 @@ import { staff } from "./support/auth";
 import { withDb } from "./support/db";
 import { startOidcProvider } from "./support/oidc-provider";
 
-// Issue 10.7: SSO for real. The dashboard signs in through a real OpenID provider started here
+// SSO for real. The dashboard signs in through a real OpenID provider started here
 // (oidc-provider): an existing staff email signs in, an unknown one is refused, a disabled one is refused.
 // playwright.config.ts points the server's OIDC_* at this provider.
 

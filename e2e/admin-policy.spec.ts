@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { withDb } from "./support/db";
 
-// Issue 10.3: the policy form makes a new version with a diff; tightening applies at once; loosening waits
+// The policy form makes a new version with a diff; tightening applies at once; loosening waits
 // for a second admin, who approves it in their own session.
 
 test.describe.configure({ mode: "serial" });

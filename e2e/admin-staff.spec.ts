@@ -4,7 +4,7 @@ import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { runAgentDemo } from "./support/agent-demo";
 
-// Issue 10 "Done when": an admin invites a reviewer; the invitee opens the setup link in a fresh browser,
+// An admin invites a reviewer; the invitee opens the setup link in a fresh browser,
 // sets a password, signs in and approves a proposal; the admin disables them and their open session is
 // refused on the next request. Also: a role refusal is audited; admin pages pass axe and work by keyboard.
 

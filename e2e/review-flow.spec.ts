@@ -1,4 +1,4 @@
-// The reviewer flow of issue 13 item 3 in the browser: the four-eyes wording in both cases, the advisory
+// The reviewer flow in the browser: the four-eyes wording in both cases, the advisory
 // claim seen by the other reviewer (queue row and page), a proposal expiring while its dialog is open
 // (says so, keeps what was typed, nothing is rejected), step-up asked for as soon as it becomes due while
 // the dialog is open (no refused click first), and a rejection with a preset reason and an internal note

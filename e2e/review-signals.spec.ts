@@ -3,7 +3,7 @@ import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { runAgentDemo } from "./support/agent-demo";
 
-// Issue 11.10 in the browser: a refund asked again after a rejection shows the reviewer "previously
+// In the browser: a refund asked again after a rejection shows the reviewer "previously
 // rejected" (reason, who, when) in the queue and on the detail page. (Plain rendering; styled elsewhere.)
 test.describe.configure({ mode: "serial" });
 

@@ -1,4 +1,4 @@
-// Issue 15: a reviewer deciding a refund looks up what the agent did in that conversation — the redacted
+// A reviewer deciding a refund looks up what the agent did in that conversation — the redacted
 // timeline of one trace — from the proposal's trace link and from the Trace box in the dashboard.
 import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";

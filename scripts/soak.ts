@@ -1,6 +1,6 @@
 // npm run soak [-- --seconds 180] [--agents 4] [--reviewers 2] [--auditors 1] [--witnesses 2]
 //
-// Several instances, faults included (issue 14): a throw-away embedded PostgreSQL, the sandbox payment
+// Several instances, faults included: a throw-away embedded PostgreSQL, the sandbox payment
 // provider, two app instances (`next start`, needs `next build` first) and two workers on that one database.
 // Mixed traffic for a set time — agents prepare refunds over HTTP, scripted reviewers sign in and approve
 // over HTTP, auditors search — and mid-run one app and one worker are killed with SIGKILL and restarted.

@@ -1,4 +1,4 @@
-// npm run bench:audit [-- --no-load] — traceId search latency over generated audit events (issue 6: 10 million; choose
+// npm run bench:audit [-- --no-load] — traceId search latency over generated audit events (10 million; choose
 // fewer with BENCH_EVENTS on a small machine). Prints, measured in the same run and interleaved round by round:
 // the raw indexed SQL lookup (plain, and as a prepared statement), the product's query (findAuditEvents: the page
 // with leaf indexes and actor names, one statement) and the whole audited use case (searchAuditEvents: the search
@@ -182,7 +182,7 @@ try {
     report("with the gateway load beside it:", loaded);
     console.log(`  ${loadLine}`);
   }
-  console.log("goal (issue #14): use case p99 ≤ 20 ms and ≤ 2× the raw lookup's p99, quiet and under load.");
+  console.log("goal: use case p99 ≤ 20 ms and ≤ 2× the raw lookup's p99, quiet and under load.");
   console.log(
     `raw plan: ${plan.rows
       .map((r) => r["QUERY PLAN"])

@@ -249,7 +249,7 @@ try {
     printTable(["clients", "untraced CPU ms/call", "traced CPU ms/call", "tracing adds"], cpuRows);
     console.log(`the receiver got ${exported.requests} OTLP export requests, ${(exported.bytes / 1024).toFixed(0)} KiB`);
     console.log("goal (observability): traced req/s ≥ 0.9 × untraced at every level (on a quiet machine; see the profile below otherwise).");
-  } else console.log("goal (issue #14): req/s ÷ raw ≥ 0.6 and p99 ÷ raw p99 ≤ 3 at every level, for route and next.");
+  } else console.log("goal: req/s ÷ raw ≥ 0.6 and p99 ÷ raw p99 ≤ 3 at every level, for route and next.");
 } finally {
   nextProc?.kill("SIGTERM");
   for (const child of children) child.kill("SIGTERM");

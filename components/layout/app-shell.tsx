@@ -67,7 +67,7 @@ export async function AppShell({
       </span>
     </div>
   );
-  // Reviewers and ops open one trace by its exact id (the lead's "Trace" box, issue 15).
+  // Reviewers and ops open one trace by its exact id (the lead's "Trace" box).
   // Rendered twice (sidebar, phone sheet): each copy gets its own input id.
   const traceBox = (idSuffix: string) =>
     can(actor.roles, "audit:trace") ? (

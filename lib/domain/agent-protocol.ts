@@ -1,4 +1,4 @@
-// The agent HTTP contract (DESIGN.md "Agent HTTP contract") as pure functions: trace ids, the two
+// The agent HTTP contract (docs/design.md "Agent HTTP contract") as pure functions: trace ids, the two
 // envelope families in and out, closest tool names, readable validation problems.
 import { randomBytes } from "node:crypto";
 import type { ErrorCode, SuccessCode } from "./outcome";

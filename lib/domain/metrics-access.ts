@@ -1,4 +1,4 @@
-// Who may read GET /api/metrics (DESIGN.md "Observability"), as a pure function of the request's facts:
+// Who may read GET /api/metrics (docs/observability.md), as a pure function of the request's facts:
 // - METRICS_TOKEN set: exactly `Authorization: Bearer <token>` (compared in constant time), from anywhere;
 // - no token configured: loopback clients only. The client is the TCP peer (stamped on the request by the
 //   server process, lib/server/telemetry/peer-address.ts, overwriting whatever the client sent) — unless a

@@ -1,4 +1,4 @@
-// Money is integer minor units plus an ISO 4217 currency; never a float (DESIGN.md "Proposal hash").
+// Money is integer minor units plus an ISO 4217 currency; never a float (docs/design.md "Proposal hash").
 
 export type Money = { minor: number; currency: string };
 

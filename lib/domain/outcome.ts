@@ -1,4 +1,4 @@
-// The one list of outcome codes (DESIGN.md "Outcome codes"). Agents branch on these; keep them stable.
+// The one list of outcome codes (docs/design.md "Outcome codes"). Agents branch on these; keep them stable.
 
 export const successCodes = ["ok", "approval_required", "result_pending"] as const;
 export type SuccessCode = (typeof successCodes)[number];
@@ -25,7 +25,7 @@ export type ErrorCode = (typeof errorCodes)[number];
 /** Codes only staff endpoints answer; never part of the agent's tool-result contract. */
 export const staffOnlyErrorCodes = ["unauthenticated", "claimed_by_other"] as const satisfies readonly ErrorCode[];
 
-/** The error codes an agent may read in a tool result (DESIGN.md "Outcome codes"). */
+/** The error codes an agent may read in a tool result (docs/design.md "Outcome codes"). */
 export const agentErrorCodes: readonly ErrorCode[] = errorCodes.filter((c) => !(staffOnlyErrorCodes as readonly string[]).includes(c));
 
 export type OutcomeCode = SuccessCode | ErrorCode;
@@ -65,7 +65,7 @@ const httpStatusByCode: Record<ErrorCode, number> = {
   claimed_by_other: 409,
 };
 
-/** HTTP status for staff-facing endpoints (the agent gateway always answers 200, see DESIGN.md). */
+/** HTTP status for staff-facing endpoints (the agent gateway always answers 200, see docs/design.md). */
 export function httpStatusFor(code: ErrorCode): number {
   return httpStatusByCode[code];
 }

@@ -1,4 +1,4 @@
-// Tenant policy as versioned data (DESIGN.md "Policy versions"): the values, and which way each change
+// Tenant policy as versioned data (docs/design.md "Policy versions"): the values, and which way each change
 // goes. A change that loosens any control needs a second admin; one that only tightens applies at once.
 // Pure: no I/O.
 

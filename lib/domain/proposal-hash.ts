@@ -1,4 +1,4 @@
-// The proposal hash (DESIGN.md "Proposal hash"): sha256, lowercase hex, of the RFC 8785 (JCS) canonical
+// The proposal hash (docs/design.md "Proposal hash"): sha256, lowercase hex, of the RFC 8785 (JCS) canonical
 // JSON of exactly these fields. Version 2 adds `requiredApprovals` and `policyVersion` (what an approval
 // depends on); a proposal without a policy version is a version 1 proposal and stays verifiable as such.
 // Version 3 adds `source`: the snapshot the amount was derived from (the payment's provider and reference, what

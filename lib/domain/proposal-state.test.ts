@@ -53,7 +53,7 @@ describe("proposal states", () => {
     expect(openProposalStatuses).toEqual([S.pendingApproval, S.approved, S.executing, S.needsReconciliation]);
   });
 
-  it("maps every state to the agent's outcome code (DESIGN.md)", () => {
+  it("maps every state to the agent's outcome code (docs/design.md)", () => {
     expect(Object.fromEntries(proposalStatuses.map((s) => [s, agentOutcomeFor(s)]))).toEqual({
       pending_approval: "approval_required",
       approved: "result_pending",

@@ -1,4 +1,4 @@
-// The proposal's life (DESIGN.md "Proposal states"): the one home of its states, the allowed
+// The proposal's life (docs/design.md "Proposal states"): the one home of its states, the allowed
 // transitions, which states hold money back ("open"), and the one mapping from a state to what the agent
 // is told (outcome code) and to what a reviewer is told when a decision is refused. Every use case goes
 // through these constants; no other file spells a status.
@@ -79,7 +79,7 @@ export function isAwaitingReview(p: { status: ProposalStatus; expiresAt: Date },
   return effectiveStatus(p, now) === S.pendingApproval;
 }
 
-/** What the agent is told about a proposal in this state (get_refund_status; DESIGN.md "Outcome codes"). */
+/** What the agent is told about a proposal in this state (get_refund_status; docs/design.md "Outcome codes"). */
 export function agentOutcomeFor(status: ProposalStatus): OutcomeCode {
   switch (status) {
     case S.pendingApproval:

@@ -1,4 +1,4 @@
-// Redaction before anything reaches the audit trail (DESIGN.md "Audit trail"). Pure code: the keyed
+// Redaction before anything reaches the audit trail (docs/design.md "Audit trail"). Pure code: the keyed
 // fingerprint function is passed in (lib/server/audit/fingerprint.ts binds it to AUDIT_HMAC_KEY).
 //
 // Rules, by field name (at any depth) and then by content:

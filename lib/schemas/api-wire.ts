@@ -1,5 +1,5 @@
 // The wire shapes of the HTTP API that have no input schema of their own elsewhere: the agent contract's
-// envelopes in and out (DESIGN.md "Agent HTTP contract"; parsed by lib/domain/agent-protocol.ts, answered by
+// envelopes in and out (docs/design.md "Agent HTTP contract"; parsed by lib/domain/agent-protocol.ts, answered by
 // toolResponse there) and the common error bodies (lib/server/http/*-route.ts). They describe what the
 // server sends and accepts for the OpenAPI document (lib/schemas/openapi.ts); the integration test
 // tests/integration/openapi-responses.test.ts holds real answers to them, so they cannot drift silently.

@@ -1,4 +1,4 @@
-// The deterministic demo (DESIGN.md "Demo data contract"): two tenants, staff for every role, customers
+// The deterministic demo (docs/design.md "Demo data contract"): two tenants, staff for every role, customers
 // with card and bank-transfer orders (some partly refunded), agent keys per channel. Every id, key and
 // secret is derived from a fixed label, so a fresh start always yields the same data and credentials.
 // These secrets are public: they only exist in demo mode.

@@ -1,4 +1,4 @@
-// Issue 11.5: every role refusal is audited, counted per person, target and minute so a loop cannot flood
+// Every role refusal is audited, counted per person, target and minute so a loop cannot flood
 // the trail. (The HTTP wiring — staffRoute and requirePermission — is exercised by e2e/admin-*.spec.ts.)
 import { describe, expect, it } from "vitest";
 import { assertCan, isRoleRefusal } from "@/lib/domain/permissions";

@@ -1,4 +1,4 @@
-// Agent channels and keys administered in the product (issue 10.2): issue (shown once, hash stored), revoke
+// Agent channels and keys administered in the product: issue (shown once, hash stored), revoke
 // (the next gateway call is 401), expiry, per-key call counts; channel secret rotation with an overlap.
 import { describe, expect, it } from "vitest";
 import { isAppError } from "@/lib/domain/outcome";

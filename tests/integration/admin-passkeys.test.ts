@@ -1,4 +1,4 @@
-// Issue 10.5: people rename and remove their own passkeys (removing needs step-up); a removed passkey is no
+// People rename and remove their own passkeys (removing needs step-up); a removed passkey is no
 // longer offered, listed, counted nor accepted, yet earlier approvals made with it stay verifiable.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";

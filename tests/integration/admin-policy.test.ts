@@ -1,4 +1,4 @@
-// Issue 10.3/10.4: tenant policy as immutable numbered versions; loosening waits for a second admin,
+// Tenant policy as immutable numbered versions; loosening waits for a second admin,
 // tightening applies at once; proposals record (and hash, v2) the version they were prepared under;
 // tampering requiredApprovals or policyVersion in the database is refused at approval and at execution.
 import { beforeAll, describe, expect, it } from "vitest";

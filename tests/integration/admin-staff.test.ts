@@ -1,4 +1,4 @@
-// Staff lifecycle (issue 10.1): invite → one-time setup link → password; roles, disable, unlock, sign out
+// Staff lifecycle: invite → one-time setup link → password; roles, disable, unlock, sign out
 // everywhere; the last-admin and own-roles rules; step-up; every change audited with before → after.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";

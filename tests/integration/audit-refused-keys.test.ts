@@ -1,4 +1,4 @@
-// Issue 11.4: refused agent keys are recorded as counted windows; admins see how many, in their own log
+// Refused agent keys are recorded as counted windows; admins see how many, in their own log
 // (their tenant's revoked keys) and in the tenantless log (keys nobody has), without another tenant's detail.
 import { describe, expect, it } from "vitest";
 import { POST as toolCallsPOST } from "@/app/api/agent/tool-calls/route";

@@ -1,4 +1,4 @@
-// Issue 15: reviewers (and ops) look up one trace by its exact traceId — the same redacted timeline auditors
+// Reviewers (and ops) look up one trace by its exact traceId — the same redacted timeline auditors
 // see — and nothing broader. Every lookup and every refusal is an audit event; another tenant's trace is not found.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";

@@ -1,4 +1,4 @@
-// Decisions reach the agent (DESIGN.md): get_refund_status with wait_seconds holds the call until the
+// Decisions reach the agent (docs/design.md): get_refund_status with wait_seconds holds the call until the
 // proposal changes (LISTEN/NOTIFY through lib/server/realtime, no polling), and waiting on an unchanged
 // proposal never spends the trace's identical-repeat budget.
 import { afterAll, describe, expect, it } from "vitest";

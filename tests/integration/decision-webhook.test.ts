@@ -1,4 +1,4 @@
-// Decision webhooks (DESIGN.md "Decisions reach the agent"): a channel's URL receives every outcome of its
+// Decision webhooks (docs/design.md "Decisions reach the agent"): a channel's URL receives every outcome of its
 // proposals in the Standard Webhooks format, at least once, through the job queue. A real HTTP receiver on
 // 127.0.0.1 verifies each request with the `standardwebhooks` package; the refund is paid by the real
 // execution handler against the sandbox provider process.

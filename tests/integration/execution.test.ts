@@ -213,7 +213,7 @@ describe("late outcomes by webhook", () => {
   });
 });
 
-// Issue 11 item 11: each of these goes red when its guard is deleted from execute-refund.ts / reconcile-execution.ts.
+// Each of these goes red when its guard is deleted from execute-refund.ts / reconcile-execution.ts.
 describe("revalidation before the provider call, and the one idempotency key", () => {
   it("a stored amount LOWERED in the database after approval no longer matches the hash: invalidated, nothing sent", async () => {
     const p = await approvedProposal(4_400);

@@ -58,7 +58,7 @@ describe("demo data", () => {
     expect(methods.map((m) => m.method).sort()).toEqual(["bank_transfer", "card"]);
   });
 
-  it("demo:credentials matches the DESIGN.md shape and the seeded rows", async () => {
+  it("demo:credentials matches the docs/design.md shape and the seeded rows", async () => {
     const creds = await demoCredentials();
     expect(creds.tenants).toHaveLength(demoTenants.length);
     for (const t of creds.tenants) {

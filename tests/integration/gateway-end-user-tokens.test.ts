@@ -1,4 +1,4 @@
-// End-user tokens (issue 11.7): `iat` required, a maximum age from tenant policy, an audience bound to the
+// End-user tokens: `iat` required, a maximum age from tenant policy, an audience bound to the
 // channel. Each refusal is permission_denied for the agent and names the precise problem in the audit trail.
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";

@@ -1,4 +1,4 @@
-// Floods (issue 11.4): bad keys are counted per client address and minute in PostgreSQL (one audit event per
+// Floods: bad keys are counted per client address and minute in PostgreSQL (one audit event per
 // window and source), a flooding source is throttled with 429, no body is read before the key is verified,
 // and every agent route caps its body while it streams.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The provider webhook (issue 11.7): signed timestamps outside the tolerance are refused in both
+// The provider webhook: signed timestamps outside the tolerance are refused in both
 // directions, and an event id is applied once even when delivered again (or twice at the same time).
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";

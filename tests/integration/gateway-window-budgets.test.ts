@@ -1,4 +1,4 @@
-// Budgets per agent key and per end user per time window (issue 11.3): enforced in PostgreSQL with one
+// Budgets per agent key and per end user per time window: enforced in PostgreSQL with one
 // atomic upsert, independent of trace headers, answered with limit_exceeded + retry_after_seconds.
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";

@@ -1,5 +1,5 @@
-// Guarantees of the proposal life that must hold under concurrency and abuse (issue 11 items 1, 2, 10, 11)
-// and the agent-visible lifecycle after an expiry or invalidation (issue 12 item 4). Real gateway handler,
+// Guarantees of the proposal life that must hold under concurrency and abuse
+// and the agent-visible lifecycle after an expiry or invalidation. Real gateway handler,
 // real use cases, real database; each test names the guard it protects.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
@@ -74,7 +74,7 @@ function midnightIn(timeZone: string, now = new Date()): Date {
 
 const reasonOf = (e: unknown) => (e as { code?: string; details?: { reason?: string } }) ?? {};
 
-describe("daily approval cap (issue 11.1)", () => {
+describe("daily approval cap", () => {
   it("two concurrent approvals by one reviewer whose sum exceeds the cap: exactly one passes, in every round", async () => {
     const reviewer = await actorFor(staffOf(US, "reviewer", 0).email);
     for (let round = 0; round < 6; round++) {
@@ -147,7 +147,7 @@ describe("daily approval cap (issue 11.1)", () => {
   });
 });
 
-describe("step-up guessing (issue 11.2)", () => {
+describe("step-up guessing", () => {
   it("wrong step-up passwords count toward the account lockout: after them the right one is refused and nothing is approved", async () => {
     const who = staffOf(US, "reviewer", 1);
     const stale = await actorFor(who.email, { authAgoSeconds: 60 * 60 });
@@ -199,7 +199,7 @@ describe("step-up guessing (issue 11.2)", () => {
   });
 });
 
-describe("re-asking after a rejection (issue 11.10)", () => {
+describe("re-asking after a rejection", () => {
   it("during the tenant's cool-down a re-prepare answers rejected with the reason; afterwards the new proposal carries 'previously rejected'", async () => {
     const order = await newOrder(ES, ana, 2_222);
     const first = await prepareOrder(ES, order.number);
@@ -256,7 +256,7 @@ describe("re-asking after a rejection (issue 11.10)", () => {
   });
 });
 
-describe("hash and four eyes at approval (issue 11.11)", () => {
+describe("hash and four eyes at approval", () => {
   it("an amount LOWERED in the database after preparing no longer matches the stored hash: invalidated, not approved", async () => {
     const p = await prepare(ES, 5_500);
     await db().$executeRaw`UPDATE "Proposal" SET "amountMinor" = 5000 WHERE id = ${p.id}::uuid`;
@@ -285,7 +285,7 @@ describe("hash and four eyes at approval (issue 11.11)", () => {
   });
 });
 
-describe("lifecycle after an expiry or invalidation (issue 12.4)", () => {
+describe("lifecycle after an expiry or invalidation", () => {
   /** A proposal that is already past its expiry (the tenant's expiry set to 0 while it is prepared). */
   async function pastExpiry() {
     const order = await newOrder(ES, ana, 3_300);

@@ -22,7 +22,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * The review queue, rendered on the server (issue 13: the browser gets HTML, not a table library).
+ * The review queue, rendered on the server (the browser gets HTML, not a table library).
  * Filters, sort and the number of pages come from the URL; the toolbar island rewrites the URL and polls for
  * changes (router.refresh when the list changed), the keys island adds j/k.
  */

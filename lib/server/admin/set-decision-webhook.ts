@@ -17,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export type DecisionWebhookResult = { channelId: string; url: string | null; secret: string | null; previousSecretValidUntil: Date | null };
 
 /**
- * Sets a channel's decision webhook URL (DESIGN.md "Decisions reach the agent"). The first URL comes with a
+ * Sets a channel's decision webhook URL (docs/design.md "Decisions reach the agent"). The first URL comes with a
  * new `whsec_…` secret; later PUTs keep it unless `rotateSecret`, which issues a new one and keeps the
  * current one signing beside it (a second `v1,` signature) for `overlapMinutes`. Guarded on the secret read,
  * so two parallel rotations cannot both win. Audited with the URL, never a secret.

@@ -4,7 +4,7 @@ import canonicalize from "canonicalize";
 import { failure, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { pgQuery, sql } from "@/lib/server/db/pg";
 
-// Budgets per trace (DESIGN.md): total calls, identical repeated calls, errors. Counters live in
+// Budgets per trace (docs/design.md): total calls, identical repeated calls, errors. Counters live in
 // PostgreSQL (AgentTraceCounter) and move with atomic upserts, so every app instance sees the same
 // numbers; nothing is kept in process memory. They are charged outside the call's transaction on
 // purpose: a call that fails or rolls back still counts. Once spent, the trace stays spent.
@@ -83,7 +83,7 @@ export async function chargeError(tenantId: string, traceId: string): Promise<vo
 
 /**
  * Gives one call back to the trace: its `calls` and identical-repeat counters (never below zero). For a
- * waiting get_refund_status whose proposal did not change (DESIGN.md "Decisions reach the agent"): waiting
+ * waiting get_refund_status whose proposal did not change (docs/design.md "Decisions reach the agent"): waiting
  * must not burn the conversation. The key and end-user windows keep the call: they bound the rate.
  */
 export async function releaseTraceCall(tenantId: string, traceId: string, repeat: string): Promise<void> {

@@ -11,7 +11,7 @@ import { BODY_LIMITS, readCappedBody } from "@/lib/config/body-limits";
 import { clientSource, recordKeyRefusal, type RefusalDecision } from "./record-key-refusal";
 import { GATEWAY_TX } from "./tool-context";
 
-// The agent HTTP contract (DESIGN.md): every answer is JSON in the caller's family with an X-Trace-Id
+// The agent HTTP contract (docs/design.md): every answer is JSON in the caller's family with an X-Trace-Id
 // header. HTTP errors only for a missing/invalid agent key (401, 429 when a source floods bad keys), a
 // body that is not JSON (400) and a body over MAX_BODY (413).
 

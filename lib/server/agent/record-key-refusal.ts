@@ -4,7 +4,7 @@ import { db } from "@/lib/server/db/client";
 import type { KeyCheck } from "./authenticate-agent-key";
 import { GATEWAY_TX } from "./tool-context";
 
-// Floods of bad agent keys (issue 11.4). Every refusal bumps two counters in PostgreSQL (shared by every
+// Floods of bad agent keys. Every refusal bumps two counters in PostgreSQL (shared by every
 // instance): its client address's row and the window's global row ("*"), both for the current one-minute
 // window, in ONE statement. Only the first refusal of a (window, source) writes an audit event — a counted
 // window, not one event per request — and only for the first MAX_AUDITED_SOURCES sources of a window, so

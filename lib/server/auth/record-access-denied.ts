@@ -8,7 +8,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 export const DENIAL_WINDOW_SECONDS = 60;
 
 /**
- * Records a role refusal (issue 11.5: every denied access is audited). Counted per person, target and
+ * Records a role refusal (every denied access is audited). Counted per person, target and
  * minute in one atomic upsert: the first refusal of a window writes an `access:denied` audit event, later
  * ones only bump the window's count (a loop of refused requests cannot flood the trail; the count is
  * in AccessDenialWindow). Never throws: the caller refuses anyway.

@@ -1,4 +1,4 @@
-// Session lifetimes (issue 11.7). The cookie's own expiry (next-auth `maxAge`) slides with activity; the
+// Session lifetimes. The cookie's own expiry (next-auth `maxAge`) slides with activity; the
 // absolute lifetime does not: it counts from the original authentication (the token's `authTime`, set
 // only at sign-in), so a session kept alive by activity still ends.
 

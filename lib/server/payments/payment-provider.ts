@@ -1,6 +1,6 @@
 import "server-only";
 
-// The one interface through which the application moves money (DESIGN.md "Execution and the
+// The one interface through which the application moves money (docs/design.md "Execution and the
 // provider"). Its answers make the unknown explicit: a transport problem never throws, it comes back
 // as `outcome: "unknown"`, and only the reconciler decides what happens next (never a blind retry).
 

@@ -6,7 +6,7 @@ import type { Tx } from "@/lib/server/db/client";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { approvalRequired, POLL_AFTER_SECONDS } from "./proposal-answer";
 
-/** get_refund_status: where a proposal of the verified customer stands (DESIGN.md "Flow", last line). */
+/** get_refund_status: where a proposal of the verified customer stands (docs/design.md "Flow", last line). */
 export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: ToolContext): Promise<HandlerResult> {
   if (!ctx.customerId) throw new Error("get_refund_status needs a verified customer");
   const where = { id: input.proposal_id, tenantId: ctx.caller.tenantId, customerId: ctx.customerId };
