@@ -89,6 +89,8 @@ export type ProviderWebhookEvent = {
   refund: ProviderRefund | null;
 };
 
+export type CheckCredentialsResult = { outcome: "ok" } | { outcome: "refused"; message: string; statusCode: number | null } | UnknownOutcome;
+
 export type VerifyWebhookResult = { ok: true; event: ProviderWebhookEvent } | { ok: false; reason: string };
 
 export interface PaymentProvider {
@@ -98,6 +100,11 @@ export interface PaymentProvider {
   findRefunds(query: { paymentIntent: string; proposalId: string }): Promise<FindRefundsResult>;
   /** The payment intent and all its refunds (both asked at once: one round trip of latency). */
   readPayment(paymentIntent: string): Promise<ReadPaymentResult>;
+  /**
+   * Whether the credentials work: one cheap read the key needs anyway (list one refund). `refused` = the provider
+   * answered 401/403 (a wrong, revoked or too restricted key); `unknown` = it did not answer usably.
+   */
+  checkCredentials(): Promise<CheckCredentialsResult>;
   /** Checks a webhook's `Stripe-Signature` over the exact raw body; never throws. */
   verifyWebhook(rawBody: string | Buffer, signatureHeader: string | null | undefined): VerifyWebhookResult;
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { classifyStripeError } from "./classify-stripe-error";
 import { noRetryHttpClient } from "./no-retry-http-client";
 import type {
+  CheckCredentialsResult,
   CreateRefundInput,
   CreateRefundResult,
   FindRefundsResult,
@@ -182,6 +183,19 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
         outcome: "ok",
         snapshot: { paymentIntent: pi.id, capturedMinor: pi.amount_received, currency: pi.currency.toUpperCase(), refunds: refunds.refunds },
       };
+    },
+
+    async checkCredentials(): Promise<CheckCredentialsResult> {
+      try {
+        await stripe.refunds.list({ limit: 1 });
+        return { outcome: "ok" };
+      } catch (error) {
+        const c = classifyStripeError(error);
+        if (c.kind === "unknown" && c.cause === "authentication") return { outcome: "refused", message: c.message, statusCode: c.statusCode };
+        if (c.kind === "unknown") return { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        // Any other refusal of a plain list: the key is accepted but may not read refunds.
+        return { outcome: "refused", message: c.message, statusCode: c.statusCode };
+      }
     },
 
     verifyWebhook(rawBody: string | Buffer, signatureHeader: string | null | undefined): VerifyWebhookResult {
