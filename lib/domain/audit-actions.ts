@@ -16,7 +16,7 @@ export const auditActionGroups = {
     "proposal:claim",
     "proposal:release_claim",
   ],
-  orders: ["orders:upsert"],
+  orders: ["orders:upsert", "payments:external_refund", "payments:dispute"],
   execution: [
     "execution:send",
     "execution:pending",

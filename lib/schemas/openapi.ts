@@ -854,6 +854,18 @@ const platformPaths: ZodOpenApiPathsObject = {
       errorSchema: z.object({ received: z.literal(false), error: z.string() }),
     }),
   },
+  "/api/payments/webhook/{tenantSlug}": {
+    post: operation({
+      tag: "platform",
+      security: "providerSignature",
+      summary: "One tenant's own provider webhook, verified with its own secret (refund.*, charge.refunded, charge.dispute.created)",
+      path: { tenantSlug: z.string().min(1).max(100) },
+      body: anyObject("The provider's event."),
+      ok: ok("{received: true, …}.", anyObject("The acknowledgement")),
+      errors: [400, 404, 413, 500, 503],
+      errorSchema: z.object({ received: z.literal(false), error: z.string() }),
+    }),
+  },
   "/api/health": {
     get: operation({
       tag: "platform",

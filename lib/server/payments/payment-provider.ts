@@ -87,6 +87,10 @@ export type ProviderWebhookEvent = {
   createdAt: Date;
   /** The refund the event is about, when it is about one. */
   refund: ProviderRefund | null;
+  /** The payment intent a charge or dispute event is about (charge.refunded, charge.dispute.created). */
+  paymentIntent: string | null;
+  /** A dispute event's dispute. */
+  dispute: { id: string; amountMinor: number; currency: string; reason: string | null } | null;
 };
 
 export type CheckCredentialsResult = { outcome: "ok" } | { outcome: "refused"; message: string; statusCode: number | null } | UnknownOutcome;

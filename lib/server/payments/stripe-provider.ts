@@ -208,13 +208,23 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
         return { ok: false, reason: error instanceof Error ? error.message : "signature verification failed" };
       }
       const object = (event.data as { object?: { object?: string } } | undefined)?.object;
+      const intentOf = (o: { payment_intent?: string | { id: string } | null }) =>
+        typeof o.payment_intent === "string" ? o.payment_intent : (o.payment_intent?.id ?? null);
+      const refund = object?.object === "refund" ? toProviderRefund(object as Stripe.Refund) : null;
+      const dispute = object?.object === "dispute" ? (object as Stripe.Dispute) : null;
       return {
         ok: true,
         event: {
           id: event.id,
           type: event.type,
           createdAt: new Date(event.created * 1000),
-          refund: object?.object === "refund" ? toProviderRefund(object as Stripe.Refund) : null,
+          refund,
+          paymentIntent: refund
+            ? refund.paymentIntent || null
+            : object?.object === "charge" || dispute
+              ? intentOf(object as { payment_intent?: string | { id: string } | null })
+              : null,
+          dispute: dispute ? { id: dispute.id, amountMinor: dispute.amount, currency: dispute.currency.toUpperCase(), reason: dispute.reason ?? null } : null,
         },
       };
     },
