@@ -238,6 +238,17 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     // The browser tests drive the sandbox (payment intents, faults) through its control endpoint.
     if (process.env.E2E_DATABASE_URL_FILE) writeFileSync(join(dirname(process.env.E2E_DATABASE_URL_FILE), "e2e-sandbox-url"), env.PAYMENT_PROVIDER_URL);
     await registerDemoPaymentIntents(database.url, env.PAYMENT_PROVIDER_URL).catch((e: unknown) => log.error(`sandbox payment intents: ${String(e)}`));
+    await refundDemoOrderElsewhere(env.PAYMENT_PROVIDER_URL, env.PAYMENT_PROVIDER_API_KEY).catch((e: unknown) =>
+      log.error(`sandbox refund made elsewhere: ${String(e)}`),
+    );
+    // `npm run demo:credentials` prints this run's sandbox URL and test key (owner-readable only).
+    writeFileSync(
+      join(process.cwd(), ".data", "demo-payment-provider.json"),
+      JSON.stringify({ url: env.PAYMENT_PROVIDER_URL, apiKey: env.PAYMENT_PROVIDER_API_KEY }) + "\n",
+      {
+        mode: 0o600,
+      },
+    );
     say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL} (restarted if it exits)`);
   }
 }
@@ -375,6 +386,23 @@ function isRunningNode(pid: number): boolean {
   } catch {
     return true; // no /proc (macOS): trust the pid
   }
+}
+
+/**
+ * The demo's refund made outside the product (scripts/lib/demo-data.ts demoRefundElsewhere): made at the sandbox
+ * through its Stripe API with this run's key, as a shop's dashboard would. One per sandbox database: its
+ * idempotency key makes a restart's request a replay. The sandbox then delivers refund.created to the app's
+ * webhook (retrying until the app listens), which records it in the ledger with origin external.
+ */
+async function refundDemoOrderElsewhere(sandboxUrl: string, apiKey: string) {
+  const { demoRefundElsewhere: r, paymentIntentRef } = await import("./lib/demo-data");
+  const pi = paymentIntentRef(r.tenantSlug, r.orderNumber);
+  const res = await fetch(`${sandboxUrl}/v1/refunds`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/x-www-form-urlencoded", "idempotency-key": `demo-refund-elsewhere:${pi}` },
+    body: new URLSearchParams({ payment_intent: pi, amount: String(r.amountMinor), "metadata[made_by]": "demo: the shop's own dashboard" }).toString(),
+  });
+  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
 }
 
 /** The sandbox must know each demo payment (as a payment intent) before it can refund it. */

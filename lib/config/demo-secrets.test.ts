@@ -31,6 +31,17 @@ describe("production secrets", () => {
       "AUDIT_SIGNING_KEY is not a 32-byte Ed25519 seed in base64",
     ]);
   });
+  it("checks SECRETS_KEY when it is set: 32 bytes, random, not the previous one", () => {
+    const base = { NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed };
+    const key = randomBytes(32).toString("base64");
+    expect(productionSecretProblems({ ...base, SECRETS_KEY: key, SECRETS_KEY_PREVIOUS: randomBytes(32).toString("hex") })).toEqual([]);
+    expect(productionSecretProblems({ ...base, SECRETS_KEY: randomBytes(16).toString("hex") })).toEqual([
+      "SECRETS_KEY must be 32 random bytes as 64 hex digits or as base64 (generate one with `openssl rand -base64 32`)",
+    ]);
+    expect(productionSecretProblems({ ...base, SECRETS_KEY: "ab".repeat(32) })[0]).toMatch(/^SECRETS_KEY is not random enough: it repeats a pattern/);
+    expect(productionSecretProblems({ ...base, SECRETS_KEY: Buffer.alloc(32).toString("base64") })[0]).toMatch(/^SECRETS_KEY is not random enough/);
+    expect(productionSecretProblems({ ...base, SECRETS_KEY: key, SECRETS_KEY_PREVIOUS: key })).toEqual(["SECRETS_KEY_PREVIOUS is the same as SECRETS_KEY"]);
+  });
   it("accepts real secrets", () => {
     expect(productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed })).toEqual([]);
   });
@@ -105,6 +116,7 @@ describe("demo secrets generated per install", () => {
     const secrets = loadDemoSecrets(file);
     expect(secrets).toMatchObject(old);
     expect(Buffer.from(secrets.AUDIT_SIGNING_KEY, "base64")).toHaveLength(32);
+    expect(Buffer.from(secrets.SECRETS_KEY, "base64")).toHaveLength(32);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(secrets);
   });
 

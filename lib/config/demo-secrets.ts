@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { secretsKeyFormatProblem } from "../domain/secret-box";
 
 /** The public values earlier versions of the demo used. Known to everyone: never a secret. */
 export const publicDemoSecrets = {
@@ -20,7 +21,14 @@ export const requiredSecrets = Object.keys(publicDemoSecrets) as SecretName[];
 /** Minimum length of a production secret (32 random bytes in base64 are 44 characters). */
 export const MIN_SECRET_LENGTH = 32;
 
-export type DemoSecrets = Record<SecretName, string>;
+/**
+ * The key that encrypts tenants' provider credentials at rest (lib/domain/secret-box.ts). Generated for the
+ * demo like the others; optional in production (without it no tenant can store a provider connection, and
+ * the process-wide PAYMENT_PROVIDER_* settings are every tenant's connection), checked when set.
+ */
+export const SECRETS_KEY = "SECRETS_KEY";
+
+export type DemoSecrets = Record<SecretName, string> & { SECRETS_KEY: string };
 
 /** Where the demo keeps its generated secrets (DEMO_SECRETS_FILE, else .data/demo-secrets.json). */
 export function demoSecretsFile(env: Record<string, string | undefined> = process.env): string {
@@ -32,6 +40,7 @@ function generate(): DemoSecrets {
     NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
     AUDIT_HMAC_KEY: randomBytes(32).toString("base64url"),
     AUDIT_SIGNING_KEY: randomBytes(32).toString("base64"),
+    SECRETS_KEY: randomBytes(32).toString("base64"),
   };
 }
 
@@ -49,15 +58,20 @@ function read(file: string): DemoSecrets | null {
   }
   const record = (parsed ?? {}) as Record<string, unknown>;
   // A secret added by a later version (AUDIT_SIGNING_KEY) is generated into an older install's file.
-  const added = requiredSecrets.filter((name) => record[name] === undefined && requiredSecrets.some((other) => record[other] !== undefined));
+  const added: string[] = requiredSecrets.filter((name) => record[name] === undefined && requiredSecrets.some((other) => record[other] !== undefined));
+  if (record[SECRETS_KEY] === undefined && requiredSecrets.some((other) => record[other] !== undefined)) added.push(SECRETS_KEY);
   if (added.length) {
     const fresh = generate();
-    for (const name of added) record[name] = fresh[name];
+    for (const name of added) record[name] = fresh[name as keyof DemoSecrets];
     writeFileSync(file, JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
   }
-  const problems = requiredSecrets.filter((name) => !usable(record[name], name));
+  const problems: string[] = requiredSecrets.filter((name) => !usable(record[name], name));
+  if (typeof record[SECRETS_KEY] !== "string" || secretsKeyFormatProblem(record[SECRETS_KEY])) problems.push(SECRETS_KEY);
   if (problems.length) throw new Error(`${file}: ${problems.join(", ")} missing, too short or public; delete the file to generate new demo secrets`);
-  return Object.fromEntries(requiredSecrets.map((name) => [name, record[name] as string])) as DemoSecrets;
+  return {
+    ...(Object.fromEntries(requiredSecrets.map((name) => [name, record[name] as string])) as Record<SecretName, string>),
+    SECRETS_KEY: record[SECRETS_KEY] as string,
+  };
 }
 
 const cache = new Map<string, DemoSecrets>();
@@ -148,5 +162,16 @@ export function productionSecretProblems(env: Record<string, string | undefined>
     if (problem) problems.push(problem);
     else if (value === env[current]) problems.push(`${name} is the same as ${current}`);
   }
+  // SECRETS_KEY is optional (see SECRETS_KEY above); when set, it and its previous value are 32 random bytes.
+  for (const name of [SECRETS_KEY, `${SECRETS_KEY}_PREVIOUS`]) {
+    const value = env[name];
+    if (!value) continue;
+    const format = secretsKeyFormatProblem(value);
+    const weak = format ? null : lowEntropyReason(value.trim());
+    if (format) problems.push(`${name} ${format}`);
+    else if (weak) problems.push(`${name} is not random enough: it ${weak} (generate one with \`openssl rand -base64 32\`)`);
+  }
+  if (env[`${SECRETS_KEY}_PREVIOUS`] && env[`${SECRETS_KEY}_PREVIOUS`] === env[SECRETS_KEY])
+    problems.push(`${SECRETS_KEY}_PREVIOUS is the same as ${SECRETS_KEY}`);
   return problems;
 }

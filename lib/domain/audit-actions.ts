@@ -16,7 +16,7 @@ export const auditActionGroups = {
     "proposal:claim",
     "proposal:release_claim",
   ],
-  orders: ["orders:upsert"],
+  orders: ["orders:upsert", "payments:external_refund", "payments:dispute"],
   execution: [
     "execution:send",
     "execution:pending",
@@ -54,6 +54,9 @@ export const auditActionGroups = {
     "admin:set_witness_quorum",
     "admin:remove_witness",
     "operator:create_tenant",
+    "admin:set_provider_connection",
+    "admin:remove_provider_connection",
+    "operator:reseal_provider_connection",
     "webhook:delivered",
     "webhook:failed",
   ],

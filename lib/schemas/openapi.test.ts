@@ -46,7 +46,7 @@ function expectedSecurity(source: string): string {
   if (/integrationRoute\b/.test(source)) return "integrationKey";
   if (/handleToolCallRequest|handleToolListRequest|handleMcpRequest/.test(source)) return "agentKey";
   if (/serveMetrics/.test(source)) return "metricsToken";
-  if (/settleFromWebhook/.test(source)) return "providerSignature";
+  if (/providerWebhookResponse/.test(source)) return "providerSignature";
   return "public";
 }
 

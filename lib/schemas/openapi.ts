@@ -28,6 +28,7 @@ import { checkNowResultDto, executionDetailDto, executionOverviewDto, executions
 import { listExecutionsInput } from "@/lib/schemas/executions";
 import { notificationPreferencesDto, updateNotificationPreferencesInput } from "@/lib/schemas/notifications";
 import { issueIntegrationKeyInput, orderBodyInput, orderNumber } from "@/lib/schemas/orders-api";
+import { removeProviderConnectionInput, setProviderConnectionInput } from "@/lib/schemas/provider-connection";
 import {
   authenticationOptionsDto,
   passkeyApprovalOptionsInput,
@@ -712,6 +713,41 @@ const adminPaths: ZodOpenApiPathsObject = {
       staff({ tag: "admin", summary: "Revoke an integration key (also when it already was)", path: id, ok: { 204: { description: "Revoked." } } }),
     ),
   },
+  // The tenant's own payment provider connection (docs/systems-of-record.md "Per-tenant connection").
+  "/api/admin/provider-connection": {
+    get: operation(
+      staff({
+        tag: "admin",
+        summary: "The tenant's payment provider connection: whose key is used (a hint only), the webhook URL and events",
+        ok: ok("{source: tenant|default, apiKeyHint, updatedAt, webhookUrl, events, canStore}.", untyped("The connection")),
+      }),
+    ),
+    put: operation(
+      staff({
+        tag: "admin",
+        summary: "Store the tenant's Stripe restricted key and webhook secret (sealed under SECRETS_KEY; step-up)",
+        body: setProviderConnectionInput,
+        ok: ok('{source: "tenant", apiKeyHint}.', untyped("The stored connection")),
+      }),
+    ),
+    delete: operation(
+      staff({
+        tag: "admin",
+        summary: "Remove the tenant's own connection (back to the process-wide default; step-up)",
+        body: removeProviderConnectionInput,
+        ok: ok("{removed}.", untyped("Whether a connection was removed")),
+      }),
+    ),
+  },
+  "/api/admin/provider-connection/test": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Test the tenant's connection with one real call to the provider",
+        ok: ok("{ok, source, problem?: refused|unreachable|unusable, message?}.", untyped("What the provider said")),
+      }),
+    ),
+  },
 };
 
 const accountPaths: ZodOpenApiPathsObject = {
@@ -815,6 +851,18 @@ const platformPaths: ZodOpenApiPathsObject = {
       body: anyObject("The provider's event."),
       ok: ok("{received: true, …}.", anyObject("The acknowledgement")),
       errors: [400, 413, 500],
+      errorSchema: z.object({ received: z.literal(false), error: z.string() }),
+    }),
+  },
+  "/api/payments/webhook/{tenantSlug}": {
+    post: operation({
+      tag: "platform",
+      security: "providerSignature",
+      summary: "One tenant's own provider webhook, verified with its own secret (refund.*, charge.refunded, charge.dispute.created)",
+      path: { tenantSlug: z.string().min(1).max(100) },
+      body: anyObject("The provider's event."),
+      ok: ok("{received: true, …}.", anyObject("The acknowledgement")),
+      errors: [400, 404, 413, 500, 503],
       errorSchema: z.object({ received: z.literal(false), error: z.string() }),
     }),
   },

@@ -97,9 +97,10 @@ export const proposalDetailDto = z.object({
     placedAt: iso,
     items: z.array(z.object({ sku: z.string(), name: z.string(), quantity: z.number(), unitMinor: z.number() })),
     customer: z.object({ id: z.string(), name: z.string() }),
-    refunds: z.array(z.object({ id: z.string(), amountMinor: z.int(), status: z.string(), createdAt: iso })),
+    refunds: z.array(z.object({ id: z.string(), amountMinor: z.int(), status: z.string(), origin: z.enum(["local", "external"]), createdAt: iso })),
   }),
-  derivation: z.object({ capturedMinor: z.int(), refundedMinor: z.int(), otherOpenMinor: z.int(), others: z.array(linkedProposal) }),
+  /** refundedMinor counts every refund holding money back; elsewhereMinor is the part made outside this product. */
+  derivation: z.object({ capturedMinor: z.int(), refundedMinor: z.int(), elsewhereMinor: z.int(), otherOpenMinor: z.int(), others: z.array(linkedProposal) }),
   payment: z.object({ method: z.string(), display: z.string(), providerPaymentRef: z.string() }),
   requestedBy: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("agent"), name: z.string(), channel: z.nullable(z.string()) }),

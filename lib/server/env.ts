@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { loadDemoSecrets, productionSecretProblems, type SecretName } from "@/lib/config/demo-secrets";
 import { demoPaymentProvider } from "@/lib/config/demo-payment-provider";
+import { parseSecretsKey, type SecretsKey } from "@/lib/domain/secret-box";
 
 // The only reader of process.env in the application: every variable is declared once in `envSchema`
 // below, parsed with it, and read through `env()` (or the helpers under it). An invalid value is never
@@ -45,6 +46,10 @@ export const envSchema = z.object({
   NEXTAUTH_SECRET_PREVIOUS: optional(z.string()),
   /** The AUDIT_HMAC_KEY before a rotation: searches also match fingerprints it made; new events use the new key. */
   AUDIT_HMAC_KEY_PREVIOUS: optional(z.string()),
+  /** Encrypts tenants' provider credentials at rest (AES-256-GCM; 32 bytes, hex or base64). Optional: docs/operations.md "Rotating SECRETS_KEY". */
+  SECRETS_KEY: optional(z.string()),
+  /** The SECRETS_KEY before a rotation: still opens what it sealed until `npm run secrets:rotate` re-seals every row. */
+  SECRETS_KEY_PREVIOUS: optional(z.string()),
   /** A production start serves a database holding demo tenants only with ALLOW_DEMO_TENANTS=1 (a staging copy). */
   ALLOW_DEMO_TENANTS: optional(z.enum(["0", "1"])).transform((v) => v === "1"),
   /** Readiness (/api/health/ready) fails when the audit sequencer is further behind than this. */
@@ -143,6 +148,8 @@ function assertSecrets(): void {
     AUDIT_SIGNING_KEY: e.AUDIT_SIGNING_KEY,
     NEXTAUTH_SECRET_PREVIOUS: e.NEXTAUTH_SECRET_PREVIOUS,
     AUDIT_HMAC_KEY_PREVIOUS: e.AUDIT_HMAC_KEY_PREVIOUS,
+    SECRETS_KEY: e.SECRETS_KEY,
+    SECRETS_KEY_PREVIOUS: e.SECRETS_KEY_PREVIOUS,
   });
   if (problems.length > 0) {
     throw new Error(`refusing to run in production: ${problems.join("; ")}`);
@@ -160,6 +167,18 @@ export function secret(name: SecretName): string {
 export function previousSecret(name: "NEXTAUTH_SECRET" | "AUDIT_HMAC_KEY"): string | null {
   assertSecrets();
   return env()[`${name}_PREVIOUS`] ?? null;
+}
+
+/**
+ * The keys that seal tenants' provider credentials (lib/domain/secret-box.ts): `current` seals, both open.
+ * Demo: this install's generated key. Production: SECRETS_KEY (checked at start like the other secrets),
+ * or none — then no provider connection can be stored or opened.
+ */
+export function secretsKeys(): { current: SecretsKey | null; previous: SecretsKey | null } {
+  assertSecrets();
+  const e = env();
+  const current = e.SECRETS_KEY ?? (isDemoMode ? loadDemoSecrets().SECRETS_KEY : undefined);
+  return { current: current ? parseSecretsKey(current) : null, previous: e.SECRETS_KEY_PREVIOUS ? parseSecretsKey(e.SECRETS_KEY_PREVIOUS) : null };
 }
 
 /** ALLOW_DEMO_TENANTS=1: a production process serves a database that holds demo tenants (a staging copy). */

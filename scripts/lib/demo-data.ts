@@ -229,6 +229,15 @@ export const customerId = (tenantSlug: string, key: string) => `cus_${tenantSlug
 export const channelSecret = (tenantSlug: string, channel: string) => derive(`channel-secret:${tenantSlug}:${channel}`);
 export const agentKey = (tenantSlug: string, channel: string) => `agk_${derive(`agent-key:${tenantSlug}:${channel}`).slice(0, 40)}`;
 export const paymentIntentRef = (tenantSlug: string, orderNumber: string) => `pi_demo_${derive(`pi:${tenantSlug}:${orderNumber}`).slice(0, 20)}`;
+/** Each demo tenant's Orders API key (public like the demo's agent keys; orders:read and orders:write). */
+export const integrationKeyOf = (tenantSlug: string) => `igk_demo_${derive(`integration-key:${tenantSlug}`).slice(0, 40)}`;
+
+/**
+ * The demo's refund made outside the product: the demo start makes it at the sandbox provider (as a shop's
+ * dashboard would) once the payment intent exists; the live read counts it at once and the provider's webhook
+ * puts it into the ledger with origin external, so a reviewer sees "refunded elsewhere" (scripts/start.ts).
+ */
+export const demoRefundElsewhere = { tenantSlug: "tienda-es", orderNumber: "ORD-1003", amountMinor: 2_500 } as const;
 
 /** Thrown by seedDemo on a database that holds a tenant of its own: demo data never joins real tenants. */
 export class DemoRefusedError extends Error {}
@@ -292,6 +301,17 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
           },
         });
       }
+      const igk = integrationKeyOf(t.slug);
+      await tx.integrationKey.create({
+        data: {
+          id: demoUuid(`integration-key:${t.slug}`),
+          tenantId,
+          name: "Demo shop backend",
+          keyPrefix: igk.slice(0, 12),
+          keyHash: sha256Hex(igk),
+          scopes: ["orders:read", "orders:write"],
+        },
+      });
       let day = 0;
       for (const cu of t.customers) {
         const cid = customerId(t.slug, cu.key);
@@ -373,12 +393,16 @@ export type DemoCredentials = {
     currency: string;
     staff: { email: string; password: string; roles: string[] }[];
     agents: { channel: string; key: string; tools: string[] }[];
+    /** The Orders API key (docs/systems-of-record.md). */
+    integrationKey: string;
+    /** The sandbox provider this run of the demo started and its test key (absent when no demo is running). */
+    paymentProvider?: { url: string; apiKey: string };
     customers: { id: string; endUserToken: string; orderIds: string[] }[];
   }[];
 };
 
 /** The JSON `npm run demo:credentials` prints. End-user tokens are minted fresh (web_support channel). */
-export async function demoCredentials(): Promise<DemoCredentials> {
+export async function demoCredentials(paymentProvider?: { url: string; apiKey: string }): Promise<DemoCredentials> {
   return {
     tenants: await Promise.all(
       demoTenants.map(async (t) => ({
@@ -386,6 +410,9 @@ export async function demoCredentials(): Promise<DemoCredentials> {
         currency: t.currency,
         staff: t.staff.map((s) => ({ email: s.email, password: s.password, roles: [...s.roles] })),
         agents: CHANNELS.map((c) => ({ channel: c.slug, key: agentKey(t.slug, c.slug), tools: [...c.tools] })),
+        integrationKey: integrationKeyOf(t.slug),
+        // Every demo tenant uses the installation's sandbox connection (none stores its own).
+        ...(paymentProvider ? { paymentProvider } : {}),
         customers: await Promise.all(
           t.customers.map(async (c) => ({
             id: customerId(t.slug, c.key),

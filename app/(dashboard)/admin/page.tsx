@@ -17,6 +17,7 @@ import { listAdminChanges } from "@/lib/server/admin/list-admin-changes";
 import { TenantSettingsForm } from "./_components/tenant-settings-form";
 import { listWitnesses } from "@/lib/server/admin/witnesses/list-witnesses";
 import { WitnessesSection } from "./_components/witnesses-section";
+import { ProviderConnectionSection } from "./_components/provider-connection-section";
 
 export const dynamic = "force-dynamic";
 
@@ -85,6 +86,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
         origin={witnesses.origin}
         policy={witnesses.policy}
       />
+
+      <ProviderConnectionSection actor={actor} />
 
       <section aria-labelledby="staff-title" className="stack">
         <h2 id="staff-title">{t("staff")}</h2>

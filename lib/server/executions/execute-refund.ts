@@ -5,7 +5,7 @@ import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
-import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
+import { paymentProviderFor } from "@/lib/server/payments/get-payment-provider";
 import { lockProposal, orderMismatch, storedIntact } from "@/lib/server/proposals/proposal-guards";
 import { refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { applyProviderAnswer } from "./apply-provider-answer";
@@ -35,7 +35,10 @@ export async function executeRefund(proposalId: string): Promise<ExecuteOutcome>
   const prepared = await db().$transaction((tx) => begin(tx, proposalId, traceId), { maxWait: 15_000, timeout: 15_000 });
   if (prepared.kind !== "send") return prepared.kind;
 
-  const answer = await getPaymentProvider().createRefund({
+  // The tenant's provider was opened a moment ago by the live read in begin() (cached), so this does not fail
+  // for a reason begin() did not see; if it throws anyway, the execution stays `sending` for the reconciler.
+  const provider = await paymentProviderFor(prepared.tenantId);
+  const answer = await provider.createRefund({
     paymentIntent: prepared.paymentIntent,
     amountMinor: prepared.amountMinor,
     currency: prepared.currency,
@@ -135,12 +138,20 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
  */
 async function providerMismatch(
   tx: Tx,
-  p: { id: string; orderId: string; recipientRef: string; amountMinor: number; order: { capturedMinor: number }; payment: { provider: string } },
+  p: {
+    id: string;
+    tenantId: string;
+    orderId: string;
+    recipientRef: string;
+    amountMinor: number;
+    order: { capturedMinor: number };
+    payment: { provider: string };
+  },
   now: Date,
 ): Promise<string | null> {
   const live = await refundableLeftLive(
     tx,
-    { orderId: p.orderId, provider: p.payment.provider, paymentRef: p.recipientRef, ledgerCapturedMinor: p.order.capturedMinor },
+    { tenantId: p.tenantId, orderId: p.orderId, provider: p.payment.provider, paymentRef: p.recipientRef, ledgerCapturedMinor: p.order.capturedMinor },
     { now, excludeProposalId: p.id },
   );
   if (!live.ok) {

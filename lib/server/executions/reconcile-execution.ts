@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { executionStatus as E, isExecutionSettled } from "@/lib/domain/execution-state";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAuditEvent, type AuditEventInput } from "@/lib/server/audit/record-event";
-import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
+import { paymentProviderFor } from "@/lib/server/payments/get-payment-provider";
 import { applyProviderAnswer, settleWithRefund } from "./apply-provider-answer";
 import { executionTimings } from "@/lib/server/env";
 
@@ -60,7 +60,7 @@ async function retryLater(ex: Reconciled, reconciliation: number, finding: "no_a
 export async function reconcileExecution(executionId: string): Promise<ReconcileOutcome> {
   const ex = await db().execution.findUnique({ where: { id: executionId }, include: { proposal: true } });
   if (!ex || isExecutionSettled(ex.status)) return "already_settled";
-  const provider = getPaymentProvider();
+  const provider = await paymentProviderFor(ex.tenantId);
   const { reconciliations: n } = await db().execution.update({
     where: { id: ex.id },
     data: { reconciliations: { increment: 1 } },

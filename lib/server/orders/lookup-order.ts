@@ -37,7 +37,13 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
   const left = first
     ? await refundableLeftLive(
         tx,
-        { orderId: order.id, provider: first.provider, paymentRef: first.providerPaymentRef, ledgerCapturedMinor: order.capturedMinor },
+        {
+          tenantId: order.tenantId,
+          orderId: order.id,
+          provider: first.provider,
+          paymentRef: first.providerPaymentRef,
+          ledgerCapturedMinor: order.capturedMinor,
+        },
         { now },
       )
     : { ok: true as const, live: false, capturedMinor: order.capturedMinor, ...(await refundableLeft(tx, order, { now })) };

@@ -1,12 +1,11 @@
 import "server-only";
-import { proposalStatus } from "@/lib/domain/proposal-state";
 import { refundStatus } from "@/lib/domain/refund-state";
 import { invalidArguments, parseInput, type InputProblem } from "@/lib/domain/validation";
 import { orderBodyInput, orderNumber, type OrderBodyInput } from "@/lib/schemas/orders-api";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db, type Tx } from "@/lib/server/db/client";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
-import { closePending, orderMismatch } from "@/lib/server/proposals/proposal-guards";
+import { invalidateUnfitProposals, refreshOrderStatus } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
 
 /**
@@ -111,11 +110,7 @@ async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: 
       update: data,
     });
   }
-  const succeeded = await tx.refund.aggregate({ where: { orderId: order.id, status: refundStatus.succeeded }, _sum: { amountMinor: true } });
-  const refunded = succeeded._sum.amountMinor ?? 0;
-  const status =
-    body.status === "canceled" ? "cancelled" : refunded >= capturedMinor && capturedMinor > 0 ? "refunded" : refunded > 0 ? "partially_refunded" : "paid";
-  await tx.order.update({ where: { id: order.id }, data: { status } });
+  const status = await refreshOrderStatus(tx, { id: order.id, capturedMinor, cancelled: body.status === "canceled" });
 
   const after = await snapshot(tx, order.id);
   const changed = before !== after;
@@ -227,34 +222,4 @@ async function snapshot(tx: Tx, orderId: string): Promise<string> {
     },
   });
   return JSON.stringify(o);
-}
-
-/**
- * Pending proposals of the order that the order as it is now no longer allows (cancelled, recipient or currency
- * changed, less left than proposed, another customer): invalidated by the guarded UPDATE every decision uses, each
- * with its audit event. Approved proposals are left to the worker, which revalidates before it pays.
- */
-async function invalidateUnfitProposals(tx: Tx, caller: OrderWriter, orderId: string, traceId: string, now: Date) {
-  const pending = await tx.proposal.findMany({
-    where: { tenantId: caller.tenantId, orderId, status: proposalStatus.pendingApproval },
-    include: { order: true, payment: true },
-  });
-  const invalidated: string[] = [];
-  for (const p of pending) {
-    const reason = p.order.customerId !== p.customerId ? "customer_changed" : await orderMismatch(tx, p, now);
-    if (!reason) continue;
-    if (!(await closePending(tx, p.id, { status: proposalStatus.invalidated, invalidationReason: reason, decidedAt: now }))) continue;
-    invalidated.push(p.id);
-    await recordAuditEvent(tx, {
-      tenantId: caller.tenantId,
-      traceId: p.traceId,
-      actor: { type: "system", id: caller.actorId, authMethod: caller.authMethod },
-      action: "proposal:invalidate",
-      outcome: proposalStatus.invalidated,
-      proposal: { id: p.id, hash: p.hash },
-      data: { reason, source: caller.source, apiTraceId: traceId },
-      redaction: { clear: ["reason", "source", "apiTraceId"] },
-    });
-  }
-  return invalidated;
 }

@@ -87,7 +87,13 @@ export type ProviderWebhookEvent = {
   createdAt: Date;
   /** The refund the event is about, when it is about one. */
   refund: ProviderRefund | null;
+  /** The payment intent a charge or dispute event is about (charge.refunded, charge.dispute.created). */
+  paymentIntent: string | null;
+  /** A dispute event's dispute. */
+  dispute: { id: string; amountMinor: number; currency: string; reason: string | null } | null;
 };
+
+export type CheckCredentialsResult = { outcome: "ok" } | { outcome: "refused"; message: string; statusCode: number | null } | UnknownOutcome;
 
 export type VerifyWebhookResult = { ok: true; event: ProviderWebhookEvent } | { ok: false; reason: string };
 
@@ -98,6 +104,11 @@ export interface PaymentProvider {
   findRefunds(query: { paymentIntent: string; proposalId: string }): Promise<FindRefundsResult>;
   /** The payment intent and all its refunds (both asked at once: one round trip of latency). */
   readPayment(paymentIntent: string): Promise<ReadPaymentResult>;
+  /**
+   * Whether the credentials work: one cheap read the key needs anyway (list one refund). `refused` = the provider
+   * answered 401/403 (a wrong, revoked or too restricted key); `unknown` = it did not answer usably.
+   */
+  checkCredentials(): Promise<CheckCredentialsResult>;
   /** Checks a webhook's `Stripe-Signature` over the exact raw body; never throws. */
   verifyWebhook(rawBody: string | Buffer, signatureHeader: string | null | undefined): VerifyWebhookResult;
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { classifyStripeError } from "./classify-stripe-error";
 import { noRetryHttpClient } from "./no-retry-http-client";
 import type {
+  CheckCredentialsResult,
   CreateRefundInput,
   CreateRefundResult,
   FindRefundsResult,
@@ -184,6 +185,19 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
       };
     },
 
+    async checkCredentials(): Promise<CheckCredentialsResult> {
+      try {
+        await stripe.refunds.list({ limit: 1 });
+        return { outcome: "ok" };
+      } catch (error) {
+        const c = classifyStripeError(error);
+        if (c.kind === "unknown" && c.cause === "authentication") return { outcome: "refused", message: c.message, statusCode: c.statusCode };
+        if (c.kind === "unknown") return { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        // Any other refusal of a plain list: the key is accepted but may not read refunds.
+        return { outcome: "refused", message: c.message, statusCode: c.statusCode };
+      }
+    },
+
     verifyWebhook(rawBody: string | Buffer, signatureHeader: string | null | undefined): VerifyWebhookResult {
       if (!config.webhookSecret) return { ok: false, reason: "no webhook secret is configured" };
       if (!signatureHeader) return { ok: false, reason: "missing Stripe-Signature header" };
@@ -194,13 +208,23 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
         return { ok: false, reason: error instanceof Error ? error.message : "signature verification failed" };
       }
       const object = (event.data as { object?: { object?: string } } | undefined)?.object;
+      const intentOf = (o: { payment_intent?: string | { id: string } | null }) =>
+        typeof o.payment_intent === "string" ? o.payment_intent : (o.payment_intent?.id ?? null);
+      const refund = object?.object === "refund" ? toProviderRefund(object as Stripe.Refund) : null;
+      const dispute = object?.object === "dispute" ? (object as Stripe.Dispute) : null;
       return {
         ok: true,
         event: {
           id: event.id,
           type: event.type,
           createdAt: new Date(event.created * 1000),
-          refund: object?.object === "refund" ? toProviderRefund(object as Stripe.Refund) : null,
+          refund,
+          paymentIntent: refund
+            ? refund.paymentIntent || null
+            : object?.object === "charge" || dispute
+              ? intentOf(object as { payment_intent?: string | { id: string } | null })
+              : null,
+          dispute: dispute ? { id: dispute.id, amountMinor: dispute.amount, currency: dispute.currency.toUpperCase(), reason: dispute.reason ?? null } : null,
         },
       };
     },

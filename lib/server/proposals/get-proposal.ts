@@ -5,7 +5,7 @@ import { assertCan, can } from "@/lib/domain/permissions";
 import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
 import { canBeReprepared, isAwaitingReview } from "@/lib/domain/proposal-state";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
-import { refundStatus } from "@/lib/domain/refund-state";
+import { holdingRefundStatuses } from "@/lib/domain/refund-state";
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
 import { hasPasskeys } from "@/lib/server/passkeys/list-passkeys";
@@ -55,7 +55,10 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
         ])
       : [],
   );
-  const refundedMinor = p.order.refunds.filter((r) => r.status !== refundStatus.failed).reduce((s, r) => s + r.amountMinor, 0);
+  // What holds money back (a canceled refund does not), wherever it was made.
+  const holding = p.order.refunds.filter((r) => holdingRefundStatuses.includes(r.status));
+  const refundedMinor = holding.reduce((s, r) => s + r.amountMinor, 0);
+  const elsewhereMinor = holding.filter((r) => r.origin === "external").reduce((s, r) => s + r.amountMinor, 0);
   const pending = isAwaitingReview(p, now);
   const ownRequest = p.requestedByStaffId === actor.userId;
   const alreadyApproved = p.approvals.some((a) => a.approverId === actor.userId);
@@ -98,9 +101,9 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       placedAt: p.order.placedAt.toISOString(),
       items: p.order.items as { sku: string; name: string; quantity: number; unitMinor: number }[],
       customer: p.order.customer,
-      refunds: p.order.refunds.map((r) => ({ id: r.id, amountMinor: r.amountMinor, status: r.status, createdAt: r.createdAt.toISOString() })),
+      refunds: p.order.refunds.map((r) => ({ id: r.id, amountMinor: r.amountMinor, status: r.status, origin: r.origin, createdAt: r.createdAt.toISOString() })),
     },
-    derivation: { capturedMinor: p.order.capturedMinor, refundedMinor, otherOpenMinor: others.reduce((s, o) => s + o.amountMinor, 0), others },
+    derivation: { capturedMinor: p.order.capturedMinor, refundedMinor, elsewhereMinor, otherOpenMinor: others.reduce((s, o) => s + o.amountMinor, 0), others },
     payment: { method: p.payment.method, display: p.payment.display, providerPaymentRef: p.payment.providerPaymentRef },
     requestedBy: p.requestedByAgentKey
       ? { kind: "agent" as const, name: p.requestedByAgentKey.name, channel: p.channel?.slug ?? null }

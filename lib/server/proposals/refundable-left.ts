@@ -6,7 +6,7 @@ import type { Tx } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
 import { paymentLiveReads } from "@/lib/server/env";
-import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
+import { paymentProviderFor, ProviderConnectionUnusable } from "@/lib/server/payments/get-payment-provider";
 
 /**
  * The proposals of an order that hold money back at `now`: being paid, or awaiting review and not past
@@ -72,7 +72,7 @@ export async function refundableLeft(
 }
 
 /** A payment the provider holds, and the order it belongs to. */
-export type LiveTarget = { orderId: string; provider: string; paymentRef: string; ledgerCapturedMinor: number };
+export type LiveTarget = { tenantId: string; orderId: string; provider: string; paymentRef: string; ledgerCapturedMinor: number };
 
 export type LiveLeft =
   | ({ ok: true; live: boolean; capturedMinor: number } & RefundableLeft)
@@ -95,7 +95,15 @@ export async function refundableLeftLive(tx: Tx | SqlClient, target: LiveTarget,
       ...(await refundableLeft(tx, { id: target.orderId, capturedMinor: target.ledgerCapturedMinor }, opts)),
     };
   }
-  const read = await getPaymentProvider().readPayment(target.paymentRef);
+  let provider;
+  try {
+    provider = await paymentProviderFor(target.tenantId);
+  } catch (error) {
+    // A stored connection that does not open fails closed: as if the provider did not answer (logged by the caller's outcome).
+    if (error instanceof ProviderConnectionUnusable) return { ok: false, reason: "provider_unavailable", message: error.message };
+    throw error;
+  }
+  const read = await provider.readPayment(target.paymentRef);
   if (read.outcome === "not_found") return { ok: false, reason: "payment_not_at_provider" };
   if (read.outcome !== "ok") return { ok: false, reason: "provider_unavailable", message: read.message };
   const atProvider = read.snapshot.refunds

@@ -96,7 +96,13 @@ export async function prepareRefund(tx: SqlClient, input: PrepareRefundInput, ct
   const live = facts.payment
     ? await refundableLeftLive(
         tx,
-        { orderId: order.id, provider: facts.payment.provider, paymentRef: facts.payment.providerPaymentRef, ledgerCapturedMinor: order.capturedMinor },
+        {
+          tenantId,
+          orderId: order.id,
+          provider: facts.payment.provider,
+          paymentRef: facts.payment.providerPaymentRef,
+          ledgerCapturedMinor: order.capturedMinor,
+        },
         { now },
       )
     : null;

@@ -55,6 +55,7 @@ export function tracedProvider(provider: PaymentProvider, name: string): Payment
         provider.findRefunds(query),
       ),
     readPayment: (paymentIntent) => call("read_payment", { "approvalgw.provider.payment_ref": paymentIntent }, () => provider.readPayment(paymentIntent)),
+    checkCredentials: () => call("check_credentials", {}, () => provider.checkCredentials()),
     verifyWebhook: (rawBody, signature) => provider.verifyWebhook(rawBody, signature),
   };
 }

@@ -221,6 +221,11 @@ export function ProposalView({ id }: { id: string }) {
                 })}{" "}
                 <span className="muted">({t("minorUnitsOf", { currency: p.currency })})</span>
               </p>
+              {p.derivation.elsewhereMinor > 0 ? (
+                <p data-testid="derivation-elsewhere">
+                  {t("derivationElsewhere")} <strong>{m(p.derivation.elsewhereMinor)}</strong>
+                </p>
+              ) : null}
             </>
           ) : (
             // The figures above are today's; the derivation at preparation time is what the hash bound.
@@ -240,7 +245,8 @@ export function ProposalView({ id }: { id: string }) {
               <ul>
                 {p.order.refunds.map((r) => (
                   <li key={r.id} className="flex flex-wrap items-center gap-1">
-                    {m(r.amountMinor)} · {r.status} · <DateTime value={r.createdAt} /> <code className="mono text-xs">{r.id.slice(0, 8)}…</code>
+                    {m(r.amountMinor)} · {r.status} · {r.origin === "external" ? <span className="badge flag">{t("refundedElsewhere")}</span> : null}{" "}
+                    <DateTime value={r.createdAt} /> <code className="mono text-xs">{r.id.slice(0, 8)}…</code>
                     <CopyButton value={r.id} label={t("refundId")} />
                   </li>
                 ))}

@@ -1,0 +1,152 @@
+"use client";
+
+import { useState } from "react";
+import { useTranslations } from "next-intl";
+import { CopyButton } from "@/components/ui/copy-button";
+import { DateTime } from "@/components/ui/date-time";
+import type { ProviderConnectionView } from "@/lib/server/admin/provider-connection/get-provider-connection";
+import type { ConnectionTest } from "@/lib/server/admin/provider-connection/test-provider-connection";
+import { FormError } from "./form-error";
+import { StepUpField, stepUpValue } from "./step-up-field";
+import { useAdminRequest } from "./use-admin-request";
+
+/**
+ * The tenant's Stripe connection: whose key is in use (a hint, never the key), a form to store a restricted key
+ * and webhook secret (step-up; sealed on the server), "Test connection" (one real call to the provider), and the
+ * webhook URL and events to subscribe in Stripe's dashboard, each with a copy button.
+ */
+export function ProviderConnectionForm({ view }: { view: ProviderConnectionView }) {
+  const t = useTranslations("adminProvider");
+  const save = useAdminRequest<{ apiKeyHint: string }>();
+  const remove = useAdminRequest<{ removed: boolean }>();
+  const test = useAdminRequest<ConnectionTest>();
+  const [tested, setTested] = useState<ConnectionTest | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const events = view.events.join("\n");
+
+  return (
+    <section aria-labelledby="provider-title" className="stack">
+      <h2 id="provider-title">{t("title")}</h2>
+      <p className="muted">{t("intro")}</p>
+      <dl className="facts">
+        <dt>{t("inUse")}</dt>
+        <dd data-testid="provider-source">
+          {view.source === "tenant" ? (
+            <>
+              {t("own")} <code className="mono">{view.apiKeyHint}</code>
+              {view.updatedAt ? (
+                <>
+                  {" "}
+                  ({t("updated")} <DateTime value={view.updatedAt} />)
+                </>
+              ) : null}
+            </>
+          ) : (
+            t("default")
+          )}
+        </dd>
+        <dt>{t("webhookUrl")}</dt>
+        <dd className="flex flex-wrap items-center gap-1">
+          <code className="mono" data-testid="provider-webhook-url">
+            {view.webhookUrl}
+          </code>
+          <CopyButton value={view.webhookUrl} label={t("webhookUrl")} />
+        </dd>
+        <dt>{t("events")}</dt>
+        <dd className="flex flex-wrap items-center gap-1">
+          <code className="mono">{view.events.join(", ")}</code>
+          <CopyButton value={events} label={t("events")} />
+        </dd>
+      </dl>
+
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+
+      <div>
+        <button
+          type="button"
+          className="secondary"
+          disabled={test.pending}
+          onClick={async () => {
+            setTested(null);
+            setTested(await test.run("POST", "/api/admin/provider-connection/test"));
+          }}
+        >
+          {test.pending ? t("testing") : t("test")}
+        </button>
+        <FormError id="provider-test-error" error={test.error} />
+        {tested ? (
+          <p role="status" data-testid="provider-test-result" className={tested.ok ? "notice" : "error-box"}>
+            {tested.ok ? t("testOk", { source: t(`source.${tested.source}`) }) : t(`testFailed.${tested.problem}`, { message: tested.message })}
+          </p>
+        ) : null}
+      </div>
+
+      {view.canStore ? (
+        <form
+          className="panel"
+          aria-labelledby="provider-save-title"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const form = e.currentTarget;
+            const f = new FormData(form);
+            const r = await save.run("PUT", "/api/admin/provider-connection", {
+              apiKey: f.get("apiKey"),
+              webhookSecret: f.get("webhookSecret"),
+              ...stepUpValue(f),
+            });
+            if (r) {
+              form.reset();
+              setTested(null);
+              setDone(t("saved", { hint: r.apiKeyHint }));
+            }
+          }}
+        >
+          <h3 id="provider-save-title">{view.source === "tenant" ? t("replaceTitle") : t("saveTitle")}</h3>
+          <p className="muted">{t("saveHelp")}</p>
+          <FormError id="provider-save-error" error={save.error} />
+          <div className="field">
+            <label htmlFor="provider-api-key">{t("apiKey")}</label>
+            <input id="provider-api-key" name="apiKey" type="password" required autoComplete="off" className="mono" placeholder="rk_live_…" />
+          </div>
+          <div className="field">
+            <label htmlFor="provider-webhook-secret">{t("webhookSecret")}</label>
+            <input id="provider-webhook-secret" name="webhookSecret" type="password" required autoComplete="off" className="mono" placeholder="whsec_…" />
+          </div>
+          <StepUpField id="provider-step-up" show={save.needsStepUp} />
+          <button type="submit" disabled={save.pending}>
+            {t("save")}
+          </button>
+        </form>
+      ) : (
+        <p className="muted">{t("noSecretsKey")}</p>
+      )}
+
+      {view.source === "tenant" ? (
+        <form
+          className="panel"
+          aria-labelledby="provider-remove-title"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (!window.confirm(t("removeConfirm"))) return;
+            const r = await remove.run("DELETE", "/api/admin/provider-connection", stepUpValue(new FormData(e.currentTarget)));
+            if (r) {
+              setTested(null);
+              setDone(t("removed"));
+            }
+          }}
+        >
+          <h3 id="provider-remove-title">{t("removeTitle")}</h3>
+          <FormError id="provider-remove-error" error={remove.error} />
+          <StepUpField id="provider-remove-step-up" show={remove.needsStepUp} />
+          <button type="submit" className="secondary" disabled={remove.pending}>
+            {t("remove")}
+          </button>
+        </form>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+// The tenant's own payment provider connection (Admin → Payment provider, PUT /api/admin/provider-connection).
+
+/** Stripe's secret (`sk_`) or restricted (`rk_`) keys, test or live. */
+export const providerApiKey = z
+  .string()
+  .trim()
+  .regex(/^(?:rk|sk)_(?:test|live)_[A-Za-z0-9_]{8,240}$/, { error: "a Stripe restricted key (rk_live_… / rk_test_…) or secret key (sk_…)" });
+
+/** A webhook endpoint's signing secret as Stripe shows it. */
+export const providerWebhookSecret = z
+  .string()
+  .trim()
+  .regex(/^whsec_[A-Za-z0-9+/=_-]{16,240}$/, { error: "the endpoint's signing secret (whsec_…)" });
+
+export const setProviderConnectionInput = z.strictObject({
+  apiKey: providerApiKey,
+  webhookSecret: providerWebhookSecret,
+  stepUpPassword: z.string().min(1).max(1024).optional(),
+});
+export type SetProviderConnectionInput = z.infer<typeof setProviderConnectionInput>;
+
+export const removeProviderConnectionInput = z.strictObject({ stepUpPassword: z.string().min(1).max(1024).optional() });
+
+/** The provider events the per-tenant webhook acts on (docs/systems-of-record.md "Refunds made elsewhere"). */
+export const providerWebhookEvents = ["refund.created", "refund.updated", "refund.failed", "charge.refunded", "charge.dispute.created"] as const;
