@@ -22,6 +22,7 @@ const entries = [
   "components/layout/command-menu.tsx",
   "components/layout/mobile-nav.tsx",
   "components/layout/main-nav.tsx",
+  "components/layout/inbox-badge.tsx",
   "components/layout/sign-out-button.tsx",
   "components/theme/theme-switch.tsx",
 ];

@@ -24,6 +24,7 @@ import {
 import { apiError, toolCallAnswer, toolCallRequest, toolListAnswer, traceableError } from "@/lib/schemas/api-wire";
 import { auditSearchInput } from "@/lib/schemas/audit";
 import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
+import { inboxDto } from "@/lib/schemas/inbox-dto";
 import { checkNowResultDto, executionDetailDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
 import { listExecutionsInput } from "@/lib/schemas/executions";
 import { notificationPreferencesDto, updateNotificationPreferencesInput } from "@/lib/schemas/notifications";
@@ -715,6 +716,15 @@ const adminPaths: ZodOpenApiPathsObject = {
 };
 
 const accountPaths: ZodOpenApiPathsObject = {
+  "/api/inbox": {
+    get: operation(
+      staff({
+        tag: "account",
+        summary: "What waits for you: second approvals, changes for a second admin, in-doubt refunds (by your roles)",
+        ok: ok("Your inbox; `count` is what the shell's badge shows.", inboxDto),
+      }),
+    ),
+  },
   "/api/account/notifications": {
     get: operation(staff({ tag: "account", summary: "Your own notification preferences", ok: ok("The preferences.", notificationPreferencesDto) })),
     put: operation(
