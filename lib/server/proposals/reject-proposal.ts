@@ -10,7 +10,7 @@ import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { scrubText } from "@/lib/domain/redaction";
 import type { Actor } from "@/lib/server/auth/actor";
-import { closePending, lockProposal } from "./proposal-guards";
+import { closePending, lockProposal, releaseOwnClaim } from "./proposal-guards";
 import { decisionError, refuse, refuseHashMismatch, type Decision } from "./decision";
 
 /**
@@ -50,6 +50,7 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
     decidedAt: now,
   });
   if (!moved) throw new Error("proposal changed state under its row lock");
+  const claimReleased = await releaseOwnClaim(tx, p.id, actor.userId);
   // (p.tenantId is the actor's: lockProposal finds proposals of the actor's tenant only.)
   await recordStaffEvent(tx, actor, {
     traceId,
@@ -58,8 +59,8 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
     proposal: ref,
     // The customer message is free text: the audit writer scrubs personal data from it before storing.
     // The internal note stays out of the log entirely (staff read it on the proposal page only).
-    data: { reason: input.customerMessage, internalNote: input.internalNote !== null, agentTraceId: p.traceId },
-    redaction: { clear: ["agentTraceId", "internalNote"] },
+    data: { reason: input.customerMessage, internalNote: input.internalNote !== null, agentTraceId: p.traceId, ...(claimReleased ? { claimReleased } : {}) },
+    redaction: { clear: ["agentTraceId", "internalNote", "claimReleased"] },
   });
   return { value: { proposalId: p.id, status: proposalStatus.rejected } };
 }
