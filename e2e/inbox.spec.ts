@@ -10,6 +10,8 @@ import { runAgentDemo } from "./support/agent-demo";
 const badge = (page: Page) => page.getByRole("navigation", { name: "Main navigation" }).getByTestId("inbox-count");
 const countOf = async (page: Page) => Number(await badge(page).getAttribute("data-count"));
 
+test.setTimeout(150_000); // two browsers, two sign-ins and the agent demo on a loaded machine
+
 test("the second reviewer's inbox counts a proposal the first reviewer approved; the first reviewer's does not", async ({ page, browser }) => {
   const order = await freshOrder("shop-us", 125_000); // ≥ $1,000.00: two reviewers
   const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);

@@ -8,6 +8,7 @@ const expected: Record<Permission, Role[]> = {
   "proposal:read": ["ops", "reviewer", "admin"],
   "proposal:decide": ["reviewer"],
   "proposal:reprepare": ["ops", "reviewer"],
+  "proposal:comment": ["ops", "reviewer", "admin"],
   "executions:read": ["ops", "admin"],
   "executions:reconcile": ["ops"],
   "audit:read": ["auditor", "admin"],

@@ -13,6 +13,8 @@ const table = {
   "proposal:read": ["ops", "reviewer", "admin"],
   "proposal:decide": ["reviewer"],
   "proposal:reprepare": ["ops", "reviewer"],
+  /** Staff comments on a proposal (never agents: an agent key is no staff actor and reaches no staff route). */
+  "proposal:comment": ["ops", "reviewer", "admin"],
   "executions:read": ["ops", "admin"],
   "executions:reconcile": ["ops"],
   /** The whole trail: searches across traces, filters, fingerprints, export, evidence packs. */

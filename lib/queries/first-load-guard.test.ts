@@ -14,6 +14,7 @@ const entries = [
   "app/(dashboard)/queue/_components/queue-toolbar.tsx",
   "app/(dashboard)/queue/_components/queue-keys.tsx",
   "app/(dashboard)/queue/_components/new-proposals-announcer.tsx",
+  "app/(dashboard)/queue/_components/bulk-reject.tsx",
   "components/domain/money.tsx",
   "components/domain/countdown.tsx",
   "components/ui/date-time.tsx",

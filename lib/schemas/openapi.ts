@@ -40,14 +40,24 @@ import {
   approvalResultDto,
   claimResultDto,
   editResultDto,
+  bulkRejectResultDto,
   pendingCountDto,
+  proposalCommentDto,
   proposalDetailDto,
   queuePageDto,
   rejectResultDto,
   releaseResultDto,
   reprepareResultDto,
 } from "@/lib/schemas/proposal-dto";
-import { approveProposalInput, decidedFilterInput, editProposalAmountInput, queueFilterInput, rejectProposalInput } from "@/lib/schemas/proposals";
+import {
+  addProposalCommentInput,
+  approveProposalInput,
+  bulkRejectProposalsInput,
+  decidedFilterInput,
+  editProposalAmountInput,
+  queueFilterInput,
+  rejectProposalInput,
+} from "@/lib/schemas/proposals";
 import { updateTenantSettingsInput } from "@/lib/schemas/tenant";
 import { webhookDeliveriesDto } from "@/lib/schemas/webhook-delivery-dto";
 import { toolFormats } from "@/lib/schemas/tools";
@@ -283,6 +293,31 @@ const proposalPaths: ZodOpenApiPathsObject = {
         path: id,
         body: withoutProposalId(passkeyApprovalOptionsInput.shape),
         ok: ok("PublicKeyCredentialRequestOptionsJSON.", authenticationOptionsDto),
+      }),
+    ),
+  },
+  "/api/proposals/bulk-reject": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: "Reject several proposals with one customer message; each is its own decision over its own hash",
+        description:
+          "Each proposal goes through the single rejection (its own transaction and audit event). One that cannot be rejected (stale hash, expired, already decided, not found) is reported as refused with its code; the others are still rejected.",
+        body: bulkRejectProposalsInput,
+        ok: ok("One result per proposal, in the order sent.", bulkRejectResultDto),
+        errors: [400, 401, 403, 413, 500],
+      }),
+    ),
+  },
+  "/api/proposals/{id}/comments": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: "Comment on a proposal (staff only; stored redacted, audited, shown in its history)",
+        path: id,
+        body: withoutProposalId(addProposalCommentInput.shape),
+        ok: ok("The comment as stored.", proposalCommentDto),
+        errors: [400, 401, 403, 404, 413, 500],
       }),
     ),
   },
