@@ -15,7 +15,6 @@ import { SignJWT } from "jose";
 import pg from "pg";
 import { createDebianCluster, debianPostgresUnavailable, type DebianCluster } from "../scripts/lib/debian-postgres";
 import { findFreePort } from "../scripts/lib/embedded-postgres";
-import { signIn } from "./support/auth";
 
 // A production server next to the suite's demo server, on a loaded machine: room for slow first page loads.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -235,18 +234,18 @@ test("tenant:create → setup link → password → admin issues a channel and a
 
     const { context, page } = await adminPage(browser);
     const password = `First tenant ${randomBytes(9).toString("base64url")}`;
-    await test.step("the setup link in a real browser: a password, then sign in as that admin", async () => {
+    await test.step("the setup link in a real browser: a password, then signed in as that admin", async () => {
       await page.goto(setupUrl);
       await expect(page.getByRole("heading", { name: "Set up your account" })).toBeVisible();
       await expect(page.getByText("Welcome, Ada Admin. Acme First invited you: choose a password to join.")).toBeVisible();
       await page.getByLabel("New password").fill(password);
       await page.getByLabel("Repeat the password").fill(password);
       await page.getByRole("button", { name: "Set password" }).click();
-      await expect(page.getByRole("status")).toContainText("Your password is set.");
+      // Signed in with the new password: an admin lands on Admin, not on the sign-in page.
+      await expect(page).toHaveURL(/\/admin$/);
       // Single use: the same link now says so.
       await page.goto(setupUrl);
       await expect(page.getByText("This setup link is no longer valid").first()).toBeVisible();
-      await signIn(page, { email: ADMIN_EMAIL, password });
     });
 
     let channelSecret = "";

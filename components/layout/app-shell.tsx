@@ -13,6 +13,7 @@ import { SignOutButton } from "./sign-out-button";
 import { CommandMenu } from "./command-menu";
 import { TraceBox } from "./trace-box";
 import { TabTitle } from "./tab-title";
+import { InboxBadge } from "./inbox-badge";
 import { Kbd } from "@/components/ui/kbd";
 import { MenuIcon, MonitorIcon, MoonIcon, SearchIcon, SunIcon } from "./shell-icons";
 
@@ -25,15 +26,22 @@ export async function AppShell({
   children,
   header,
   pending = null,
+  inbox = null,
 }: {
   actor: ShellUser;
   children: ReactNode;
   header?: ReactNode;
   /** Reviewers: how many proposals wait (the tab title's live count); null for other roles. */
   pending?: { count: number; capped: boolean } | null;
+  /** What waits for this person (the inbox link's live badge); null for roles without an inbox. */
+  inbox?: number | null;
 }) {
   const t = await getTranslations();
-  const items = visibleNavigation(actor.roles).map((i) => ({ href: i.href, label: t(`nav.${i.key}`) }));
+  const items = visibleNavigation(actor.roles).map((i) => ({
+    href: i.href,
+    label: t(`nav.${i.key}`),
+    ...(i.key === "inbox" && inbox !== null ? { badge: <InboxBadge initial={inbox} /> } : {}),
+  }));
   const routes = [
     ...items.map((i) => ({ prefix: i.href, label: i.label })),
     { prefix: "/proposals", label: t("shell.proposalTitle") },

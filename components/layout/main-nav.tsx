@@ -1,10 +1,12 @@
 "use client";
 
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { usePathname } from "next/navigation";
 import { cx } from "@/lib/cx";
 
-export type NavItem = { href: string; label: string };
+/** `badge`: rendered after the label (the inbox's live count), by the server. */
+export type NavItem = { href: string; label: string; badge?: ReactNode };
 
 export function MainNav({ items, label, onNavigate }: { items: NavItem[]; label: string; onNavigate?: () => void }) {
   const pathname = usePathname();
@@ -25,6 +27,7 @@ export function MainNav({ items, label, onNavigate }: { items: NavItem[]; label:
                 )}
               >
                 {item.label}
+                {item.badge}
               </Link>
             </li>
           );

@@ -11,8 +11,9 @@ import { useChanges } from "./use-change-stream";
 export function useLiveInvalidation(): void {
   const client = useQueryClient();
   useChanges((e) => {
-    if (e.type === "down") return;
-    if (e.type !== "change" || e.kind === "proposal") void client.invalidateQueries({ queryKey: ["proposals"] });
-    void client.invalidateQueries({ queryKey: ["executions"] });
+    if (e.type === "down" || (e.type === "change" && e.kind === "admin")) return;
+    // An approval that leaves the proposal pending still changes its page (approvals so far).
+    if (e.type !== "change" || e.kind === "proposal" || e.kind === "approval") void client.invalidateQueries({ queryKey: ["proposals"] });
+    if (e.type !== "change" || e.kind !== "approval") void client.invalidateQueries({ queryKey: ["executions"] });
   });
 }

@@ -4,9 +4,11 @@ import { assertCan, can, landingPath, permissionList, roles, visibleNavigation, 
 // The table written out as a matrix, so a change to who may do what shows up as a test diff.
 const expected: Record<Permission, Role[]> = {
   "queue:read": ["ops", "reviewer", "admin"],
+  "inbox:read": ["ops", "reviewer", "admin"],
   "proposal:read": ["ops", "reviewer", "admin"],
   "proposal:decide": ["reviewer"],
   "proposal:reprepare": ["ops", "reviewer"],
+  "proposal:comment": ["ops", "reviewer", "admin"],
   "executions:read": ["ops", "admin"],
   "executions:reconcile": ["ops"],
   "audit:read": ["auditor", "admin"],
@@ -44,9 +46,9 @@ describe("permission table", () => {
 
   it("navigation follows the table", () => {
     expect(visibleNavigation(["auditor"]).map((n) => n.key)).toEqual(["audit"]);
-    expect(visibleNavigation(["ops"]).map((n) => n.key)).toEqual(["queue", "decided", "executions"]);
-    expect(visibleNavigation(["reviewer"]).map((n) => n.key)).toEqual(["queue", "decided"]);
-    expect(visibleNavigation(["admin"]).map((n) => n.key)).toEqual(["queue", "decided", "executions", "audit", "admin"]);
+    expect(visibleNavigation(["ops"]).map((n) => n.key)).toEqual(["inbox", "queue", "decided", "executions"]);
+    expect(visibleNavigation(["reviewer"]).map((n) => n.key)).toEqual(["inbox", "queue", "decided"]);
+    expect(visibleNavigation(["admin"]).map((n) => n.key)).toEqual(["inbox", "queue", "decided", "executions", "audit", "admin"]);
   });
 });
 

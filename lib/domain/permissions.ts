@@ -8,9 +8,13 @@ export type Role = (typeof roles)[number];
 
 const table = {
   "queue:read": ["ops", "reviewer", "admin"],
+  /** "Waiting for you": second approvals (reviewers), changes for a second admin (admins), in-doubt refunds (ops). */
+  "inbox:read": ["ops", "reviewer", "admin"],
   "proposal:read": ["ops", "reviewer", "admin"],
   "proposal:decide": ["reviewer"],
   "proposal:reprepare": ["ops", "reviewer"],
+  /** Staff comments on a proposal (never agents: an agent key is no staff actor and reaches no staff route). */
+  "proposal:comment": ["ops", "reviewer", "admin"],
   "executions:read": ["ops", "admin"],
   "executions:reconcile": ["ops"],
   /** The whole trail: searches across traces, filters, fingerprints, export, evidence packs. */
@@ -34,6 +38,7 @@ export function isRole(value: unknown): value is Role {
 
 /** Dashboard sections and the permission that shows each (navigation is derived, never hard-coded per role). */
 export const navigation = [
+  { key: "inbox", href: "/inbox", permission: "inbox:read" },
   { key: "queue", href: "/queue", permission: "queue:read" },
   { key: "decided", href: "/decided", permission: "proposal:read" },
   { key: "executions", href: "/executions", permission: "executions:read" },

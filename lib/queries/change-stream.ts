@@ -6,6 +6,10 @@
 
 export type ChangeEvent =
   | { type: "change"; kind: "proposal" | "execution"; proposalId: string; status: string }
+  /** An approval was recorded (the proposal may stay pending: it then waits for a second reviewer). */
+  | { type: "change"; kind: "approval"; proposalId: string }
+  /** An admin change or policy version was proposed or decided (what waits for a second admin changed). */
+  | { type: "change"; kind: "admin" }
   /** The stream is (again) live: anything may have changed while it was not, re-read. */
   | { type: "ready" }
   /** The server's listener reconnected: changes may have been missed, re-read. */
@@ -46,7 +50,7 @@ function connect() {
   es.addEventListener("resync", () => emit({ type: "resync" }));
   es.addEventListener("change", (m) => {
     const data = JSON.parse((m as MessageEvent<string>).data) as Omit<Extract<ChangeEvent, { type: "change" }>, "type">;
-    emit({ type: "change", ...data });
+    emit({ type: "change", ...data } as ChangeEvent);
   });
   es.onerror = () => {
     setOpen(false);

@@ -14,6 +14,7 @@ const entries = [
   "app/(dashboard)/queue/_components/queue-toolbar.tsx",
   "app/(dashboard)/queue/_components/queue-keys.tsx",
   "app/(dashboard)/queue/_components/new-proposals-announcer.tsx",
+  "app/(dashboard)/queue/_components/bulk-reject.tsx",
   "components/domain/money.tsx",
   "components/domain/countdown.tsx",
   "components/ui/date-time.tsx",
@@ -22,6 +23,7 @@ const entries = [
   "components/layout/command-menu.tsx",
   "components/layout/mobile-nav.tsx",
   "components/layout/main-nav.tsx",
+  "components/layout/inbox-badge.tsx",
   "components/layout/sign-out-button.tsx",
   "components/theme/theme-switch.tsx",
 ];

@@ -24,6 +24,7 @@ import {
 import { apiError, toolCallAnswer, toolCallRequest, toolListAnswer, traceableError } from "@/lib/schemas/api-wire";
 import { auditSearchInput } from "@/lib/schemas/audit";
 import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
+import { inboxDto } from "@/lib/schemas/inbox-dto";
 import { checkNowResultDto, executionDetailDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
 import { listExecutionsInput } from "@/lib/schemas/executions";
 import { notificationPreferencesDto, updateNotificationPreferencesInput } from "@/lib/schemas/notifications";
@@ -40,14 +41,24 @@ import {
   approvalResultDto,
   claimResultDto,
   editResultDto,
+  bulkRejectResultDto,
   pendingCountDto,
+  proposalCommentDto,
   proposalDetailDto,
   queuePageDto,
   rejectResultDto,
   releaseResultDto,
   reprepareResultDto,
 } from "@/lib/schemas/proposal-dto";
-import { approveProposalInput, decidedFilterInput, editProposalAmountInput, queueFilterInput, rejectProposalInput } from "@/lib/schemas/proposals";
+import {
+  addProposalCommentInput,
+  approveProposalInput,
+  bulkRejectProposalsInput,
+  decidedFilterInput,
+  editProposalAmountInput,
+  queueFilterInput,
+  rejectProposalInput,
+} from "@/lib/schemas/proposals";
 import { updateTenantSettingsInput } from "@/lib/schemas/tenant";
 import { webhookDeliveriesDto } from "@/lib/schemas/webhook-delivery-dto";
 import { toolFormats } from "@/lib/schemas/tools";
@@ -283,6 +294,31 @@ const proposalPaths: ZodOpenApiPathsObject = {
         path: id,
         body: withoutProposalId(passkeyApprovalOptionsInput.shape),
         ok: ok("PublicKeyCredentialRequestOptionsJSON.", authenticationOptionsDto),
+      }),
+    ),
+  },
+  "/api/proposals/bulk-reject": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: "Reject several proposals with one customer message; each is its own decision over its own hash",
+        description:
+          "Each proposal goes through the single rejection (its own transaction and audit event). One that cannot be rejected (stale hash, expired, already decided, not found) is reported as refused with its code; the others are still rejected.",
+        body: bulkRejectProposalsInput,
+        ok: ok("One result per proposal, in the order sent.", bulkRejectResultDto),
+        errors: [400, 401, 403, 413, 500],
+      }),
+    ),
+  },
+  "/api/proposals/{id}/comments": {
+    post: operation(
+      staff({
+        tag: "proposals",
+        summary: "Comment on a proposal (staff only; stored redacted, audited, shown in its history)",
+        path: id,
+        body: withoutProposalId(addProposalCommentInput.shape),
+        ok: ok("The comment as stored.", proposalCommentDto),
+        errors: [400, 401, 403, 404, 413, 500],
       }),
     ),
   },
@@ -751,6 +787,15 @@ const adminPaths: ZodOpenApiPathsObject = {
 };
 
 const accountPaths: ZodOpenApiPathsObject = {
+  "/api/inbox": {
+    get: operation(
+      staff({
+        tag: "account",
+        summary: "What waits for you: second approvals, changes for a second admin, in-doubt refunds (by your roles)",
+        ok: ok("Your inbox; `count` is what the shell's badge shows.", inboxDto),
+      }),
+    ),
+  },
   "/api/account/notifications": {
     get: operation(staff({ tag: "account", summary: "Your own notification preferences", ok: ok("The preferences.", notificationPreferencesDto) })),
     put: operation(

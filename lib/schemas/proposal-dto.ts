@@ -66,6 +66,10 @@ export type QueuePage = z.infer<typeof queuePageDto>;
 
 const linkedProposal = z.object({ id: z.string(), amountMinor: z.int(), status: proposalStatusSchema });
 
+/** A staff comment on a proposal: who, when, and the body as stored (personal data masked). */
+export const proposalCommentDto = z.object({ id: z.string(), author: z.string(), body: z.string(), createdAt: iso });
+export type ProposalComment = z.infer<typeof proposalCommentDto>;
+
 export const proposalDetailDto = z.object({
   id: z.string(),
   status: proposalStatusSchema,
@@ -107,6 +111,8 @@ export const proposalDetailDto = z.object({
     z.object({ kind: z.literal("staff"), name: z.string(), channel: z.null() }),
   ]),
   approvals: z.array(z.object({ id: z.string(), approver: z.string(), authMethod: z.string(), authTime: iso, createdAt: iso, passkey: z.boolean() })),
+  /** Staff comments, oldest first (stored redacted). */
+  comments: z.array(proposalCommentDto),
   supersedes: z.nullable(linkedProposal),
   supersededBy: z.nullable(linkedProposal),
   previouslyRejected: z.nullable(previousRejectionDto),
@@ -114,6 +120,7 @@ export const proposalDetailDto = z.object({
   viewer: z.object({
     canDecide: z.boolean(),
     canReject: z.boolean(),
+    canComment: z.boolean(),
     canEdit: z.boolean(),
     canReprepare: z.boolean(),
     ownRequest: z.boolean(),
@@ -145,3 +152,19 @@ export type ReprepareResult = z.infer<typeof reprepareResultDto>;
 /** GET /api/proposals/pending-count: how many proposals wait (counting stops at a cap: `capped`). */
 export const pendingCountDto = z.object({ count: z.int(), capped: z.boolean() });
 export type PendingCountDto = z.infer<typeof pendingCountDto>;
+
+/**
+ * POST /api/proposals/bulk-reject: one line per proposal, in the order sent — `rejected`, or `refused` with the
+ * code and message the single rejection would have answered (stale hash, expired, already decided, not found).
+ */
+export const bulkRejectResultDto = z.object({
+  results: z.array(
+    z.object({
+      proposalId: z.string(),
+      outcome: z.enum(["rejected", "refused"]),
+      code: z.nullable(z.string()),
+      message: z.nullable(z.string()),
+    }),
+  ),
+});
+export type BulkRejectResult = z.infer<typeof bulkRejectResultDto>;

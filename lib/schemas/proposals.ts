@@ -46,6 +46,49 @@ export const rejectProposalInput = z
   }));
 export type RejectProposalInput = z.output<typeof rejectProposalInput>;
 
+/** At most this many proposals are rejected in one request (each is still its own decision). */
+export const BULK_REJECT_MAX = 50;
+
+/**
+ * Rejecting several pending proposals with one message for the customer (and an optional internal note):
+ * each proposal carries the hash the reviewer saw, and each becomes its own rejection (docs/design.md).
+ */
+export const bulkRejectProposalsInput = z
+  .strictObject({
+    proposals: z
+      .array(z.strictObject({ proposalId, hash }))
+      .min(1, "Select at least one proposal.")
+      .max(BULK_REJECT_MAX, `At most ${BULK_REJECT_MAX} proposals at once.`),
+    customerMessage,
+    internalNote: z.string().trim().max(1000).optional(),
+  })
+  .refine((r) => new Set(r.proposals.map((p) => p.proposalId)).size === r.proposals.length, {
+    path: ["proposals"],
+    message: "Each proposal may be listed once.",
+  });
+export type BulkRejectProposalsInput = z.infer<typeof bulkRejectProposalsInput>;
+
+/** C0 controls and DEL, except tab, line feed and carriage return (a comment may have lines). */
+const isControlCharacter = (ch: string) => {
+  const code = ch.charCodeAt(0);
+  return (code < 0x20 && ch !== "\t" && ch !== "\n" && ch !== "\r") || code === 0x7f;
+};
+
+/** The longest comment (characters, after trimming): a note for colleagues, not a document. */
+export const COMMENT_MAX = 2000;
+
+/** A staff comment on a proposal (docs/design.md "Comments"); stored redacted. */
+export const addProposalCommentInput = z.strictObject({
+  proposalId,
+  body: z
+    .string()
+    .trim()
+    .min(1, "Write a comment first.")
+    .max(COMMENT_MAX, `At most ${COMMENT_MAX} characters.`)
+    .refine((s) => ![...s].some(isControlCharacter), "Control characters are not allowed."),
+});
+export type AddProposalCommentInput = z.infer<typeof addProposalCommentInput>;
+
 export const queueFilterInput = z.strictObject({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),

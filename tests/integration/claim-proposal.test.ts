@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { claimProposal, releaseProposalClaim } from "@/lib/server/proposals/claim-proposal";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -99,5 +100,42 @@ describe("claimProposal", () => {
     const { proposal: open } = await preparedForFreshOrder(7_890, { prefix: "C" });
     await expect(claimProposal(await actorFor(staffOf(ES, "auditor").email), open.id)).rejects.toMatchObject({ code: "permission_denied" });
     expect((await db().proposal.findUniqueOrThrow({ where: { id: open.id } })).claimedByStaffId).toBeNull();
+  });
+});
+
+describe("the claim ends with its holder's decision", () => {
+  const holder = async (id: string) => (await db().proposal.findUniqueOrThrow({ where: { id } })).claimedByStaffId;
+  const decisionEvent = (id: string, action: string) => db().auditEvent.findFirstOrThrow({ where: { proposalId: id, action, outcome: "ok" } });
+
+  it("the holder's approval releases it in the approval's transaction, even when the proposal still waits for a second reviewer", async () => {
+    const [lucia, javier] = await reviewers();
+    const { proposal } = await preparedForFreshOrder(60_000, { prefix: "C" }); // two approvals: stays pending
+    await claimProposal(lucia, proposal.id);
+    await expect(approveProposal(lucia, { proposalId: proposal.id, hash: proposal.hash })).resolves.toMatchObject({ status: "pending_approval" });
+    expect(await holder(proposal.id)).toBeNull();
+    // The second reviewer is no longer told that the first is reviewing it, and may claim it at once.
+    expect((await getProposal(javier, proposal.id)).claim).toBeNull();
+    expect((await decisionEvent(proposal.id, "proposal:approve")).data).toMatchObject({ claimReleased: true });
+    await expect(claimProposal(javier, proposal.id)).resolves.toMatchObject({ claimedBy: { id: javier.userId } });
+  });
+
+  it("the holder's rejection releases it", async () => {
+    const [lucia] = await reviewers();
+    const { proposal } = await preparedForFreshOrder(3_210, { prefix: "C" });
+    await claimProposal(lucia, proposal.id);
+    await rejectProposal(lucia, { proposalId: proposal.id, hash: proposal.hash, customerMessage: "Outside the refund window." });
+    expect(await holder(proposal.id)).toBeNull();
+    expect((await decisionEvent(proposal.id, "proposal:reject")).data).toMatchObject({ claimReleased: true });
+  });
+
+  it("another reviewer's decision, or the holder's refused one, leaves the claim with its holder", async () => {
+    const [lucia, javier] = await reviewers();
+    const { proposal } = await preparedForFreshOrder(61_000, { prefix: "C" });
+    await claimProposal(lucia, proposal.id);
+    await approveProposal(javier, { proposalId: proposal.id, hash: proposal.hash }); // first of two, not the holder
+    expect(await holder(proposal.id)).toBe(lucia.userId);
+    expect((await decisionEvent(proposal.id, "proposal:approve")).data).not.toHaveProperty("claimReleased");
+    await expect(approveProposal(lucia, { proposalId: proposal.id, hash: "0".repeat(64) })).rejects.toMatchObject({ code: "invalid_arguments" });
+    expect(await holder(proposal.id)).toBe(lucia.userId);
   });
 });

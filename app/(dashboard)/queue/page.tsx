@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
 import { getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
+import { can } from "@/lib/domain/permissions";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import { listQueueChannels } from "@/lib/server/proposals/list-queue-channels";
 import type { QueueFilters } from "@/lib/queries/proposals";
@@ -11,6 +12,7 @@ import { buttonVariants } from "@/components/ui/button";
 import { QueueTable } from "./_components/queue-table";
 import { QueueToolbar } from "./_components/queue-toolbar";
 import { QueueKeys } from "./_components/queue-keys";
+import { BulkReject } from "./_components/bulk-reject";
 import { NewProposalsAnnouncer } from "./_components/new-proposals-announcer";
 import { loadQueueParams } from "./_components/queue-params";
 import { QUEUE_MAX_PAGES } from "./_components/queue-options";
@@ -41,6 +43,8 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
     cursor = page.nextCursor;
   }
   const channels = await listQueueChannels(actor);
+  // Reviewers may reject several proposals at once (approvals stay one at a time).
+  const selectable = can(actor.roles, "proposal:decide");
   const more = new URLSearchParams(Object.entries({ ...filters, ...(params.sort !== "expiry" ? { sort: params.sort } : {}) }));
   more.set("pages", String(wanted + 1));
   return (
@@ -54,7 +58,8 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
         renderedAt={new Date().getTime()}
       />
       <NewProposalsAnnouncer rows={rows.map((r) => ({ id: r.id, orderNumber: r.orderNumber, amountMinor: r.amountMinor, currency: r.currency }))} />
-      <QueueTable rows={rows} sort={params.sort} channels={channels} title={t("title")} filtered={!!(params.channel || params.flag)} />
+      {selectable && rows.length > 0 ? <BulkReject /> : null}
+      <QueueTable rows={rows} sort={params.sort} channels={channels} title={t("title")} filtered={!!(params.channel || params.flag)} selectable={selectable} />
       {cursor && wanted < QUEUE_MAX_PAGES ? (
         <p className="mt-4">
           <Link href={`/queue?${more.toString()}`} scroll={false} className={buttonVariants({ variant: "outline" })}>

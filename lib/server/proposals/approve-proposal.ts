@@ -13,7 +13,7 @@ import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password"
 import { renewStepUp } from "@/lib/server/auth/renew-step-up";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
-import { closePending, lockProposal, orderMismatch, storedIntact } from "./proposal-guards";
+import { closePending, lockProposal, orderMismatch, releaseOwnClaim, storedIntact } from "./proposal-guards";
 import { decisionError, invalidateAndRefuse, ORDER_CHANGED, refuse, refuseHashMismatch, type Decision } from "./decision";
 
 export type { ApprovalResult } from "@/lib/schemas/proposal-dto";
@@ -160,6 +160,7 @@ async function decide(
       ...(passkey ? { passkeyCredentialId: passkey.credentialId, passkeyAssertion: passkey.evidence } : {}),
     },
   });
+  const claimReleased = await releaseOwnClaim(tx, p.id, actor.userId);
   const approvals = p.approvals.length + 1;
   let status: ApprovalResult["status"] = S.pendingApproval;
   if (approvals >= p.requiredApprovals) {
@@ -184,8 +185,9 @@ async function decide(
       agentTraceId: p.traceId,
       ...(passkey ? { passkeyId: passkey.credentialId } : {}),
       ...(authMethod === "session" ? { windowOpenedBy: actor.stepUpMethod ?? actor.authMethod } : {}),
+      ...(claimReleased ? { claimReleased } : {}),
     },
-    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId", "passkeyId", "windowOpenedBy"] },
+    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId", "passkeyId", "windowOpenedBy", "claimReleased"] },
   });
   return { value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
 }

@@ -17,7 +17,8 @@ const pending = statusSql(proposalStatus.pendingApproval);
  * "I'm reviewing this": takes (or renews) the advisory claim on a pending proposal for CLAIM_MINUTES.
  * One guarded UPDATE decides — free, already mine, or lapsed — so of two reviewers claiming at once
  * exactly one wins; the other gets `claimed_by_other` naming who holds it. Expiry is a timestamp compared
- * in SQL (no job). A claim never blocks a decision: approve and reject ignore it.
+ * in SQL (no job). A claim never blocks a decision, and its holder's decision (approve or reject) ends it, in the
+ * decision's transaction (proposal-guards.ts releaseOwnClaim).
  */
 export async function claimProposal(actor: Actor, proposalId: string): Promise<ClaimResult> {
   assertCan(actor.roles, "proposal:decide");

@@ -28,6 +28,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       channel: { select: { slug: true, name: true } },
       requestedByAgentKey: { select: { name: true, keyPrefix: true } },
       approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true } } } },
+      comments: { where: { tenantId: actor.tenantId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: { author: { select: { name: true } } } },
       supersedes: { select: { id: true, amountMinor: true, status: true } },
       supersededBy: { select: { id: true, amountMinor: true, status: true } },
       tenant: { select: { stepUpMinutes: true } },
@@ -116,6 +117,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       createdAt: a.createdAt.toISOString(),
       passkey: !!a.passkeyAssertion,
     })),
+    comments: p.comments.map((c) => ({ id: c.id, author: c.author.name, body: c.body, createdAt: c.createdAt.toISOString() })),
     supersedes: p.supersedes,
     supersededBy: p.supersededBy,
     previouslyRejected,
@@ -123,6 +125,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
     viewer: {
       canDecide: can(actor.roles, "proposal:decide") && pending && !ownRequest && !alreadyApproved,
       canReject: can(actor.roles, "proposal:decide") && pending,
+      canComment: can(actor.roles, "proposal:comment"),
       canEdit: can(actor.roles, "proposal:decide") && pending,
       canReprepare: can(actor.roles, "proposal:reprepare") && !p.supersededBy && canBeReprepared(p, now),
       ownRequest,

@@ -61,3 +61,16 @@ export async function orderMismatch(
   const left = await refundableLeft(tx, { id: p.orderId, capturedMinor: p.order.capturedMinor }, { now, excludeProposalId: p.id });
   return left.leftMinor < p.amountMinor ? "amount_no_longer_refundable" : null;
 }
+
+/**
+ * The decider's own review claim ends with their decision (approve or reject), in the decision's transaction:
+ * the others are no longer told "X is reviewing this" about a proposal X has finished with. Only a claim the
+ * decider holds is cleared (someone else's claim stays theirs); answers whether one was cleared.
+ */
+export async function releaseOwnClaim(tx: Tx, proposalId: string, staffUserId: string): Promise<boolean> {
+  const cleared = await tx.proposal.updateMany({
+    where: { id: proposalId, claimedByStaffId: staffUserId },
+    data: { claimedByStaffId: null, claimExpiresAt: null },
+  });
+  return cleared.count === 1;
+}

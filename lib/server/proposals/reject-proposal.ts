@@ -7,11 +7,10 @@ import { assertCan } from "@/lib/domain/permissions";
 import { rejectProposalInput, type RejectProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
-import { auditFingerprint } from "@/lib/server/audit/fingerprint";
-import { scrubText } from "@/lib/domain/redaction";
 import type { Actor } from "@/lib/server/auth/actor";
-import { closePending, lockProposal } from "./proposal-guards";
+import { closePending, lockProposal, releaseOwnClaim } from "./proposal-guards";
 import { decisionError, refuse, refuseHashMismatch, type Decision } from "./decision";
+import { reviewerTextScrubber } from "./scrub-reviewer-text";
 
 /**
  * A reviewer rejects a pending proposal with a message for the customer (stored as `rejectionReason`; the
@@ -40,8 +39,7 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
   const now = new Date();
   // Reviewer text is free text: personal data in it is masked before it is stored, like a support ticket's
   // summary (the agent reads the masked message; the audit writer scrubs its own copy the same way).
-  const customer = await tx.customer.findFirst({ where: { id: p.order.customerId, tenantId: actor.tenantId }, select: { name: true, email: true } });
-  const scrub = (text: string) => scrubText(text, auditFingerprint, new Set(), customer ? [customer.name, customer.email] : []);
+  const scrub = await reviewerTextScrubber(tx, actor.tenantId, p.order.customerId);
   const moved = await closePending(tx, p.id, {
     status: proposalStatus.rejected,
     rejectionReason: scrub(input.customerMessage),
@@ -50,6 +48,7 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
     decidedAt: now,
   });
   if (!moved) throw new Error("proposal changed state under its row lock");
+  const claimReleased = await releaseOwnClaim(tx, p.id, actor.userId);
   // (p.tenantId is the actor's: lockProposal finds proposals of the actor's tenant only.)
   await recordStaffEvent(tx, actor, {
     traceId,
@@ -58,8 +57,8 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
     proposal: ref,
     // The customer message is free text: the audit writer scrubs personal data from it before storing.
     // The internal note stays out of the log entirely (staff read it on the proposal page only).
-    data: { reason: input.customerMessage, internalNote: input.internalNote !== null, agentTraceId: p.traceId },
-    redaction: { clear: ["agentTraceId", "internalNote"] },
+    data: { reason: input.customerMessage, internalNote: input.internalNote !== null, agentTraceId: p.traceId, ...(claimReleased ? { claimReleased } : {}) },
+    redaction: { clear: ["agentTraceId", "internalNote", "claimReleased"] },
   });
   return { value: { proposalId: p.id, status: proposalStatus.rejected } };
 }

@@ -28,7 +28,10 @@ export function streamProposalChanges(actor: Actor, signal: AbortSignal, opts: {
       };
       const onEvent = (e: ProposalChangeEvent) => {
         if (e.kind === "resync") send(frame("resync", {}));
-        else send(frame("change", { kind: e.kind, proposalId: e.proposalId, status: e.status }));
+        else {
+          const { tenantId: _tenant, ...change } = e;
+          send(frame("change", change));
+        }
       };
       const unsubscribe = subscribeProposalChanges(actor.tenantId, onEvent);
       const heartbeat = setInterval(() => send(encoder.encode(": ping\n\n")), HEARTBEAT_MS);

@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { proposalChangeSchema, type ProposalChange } from "@/lib/schemas/proposal-change";
+import { proposalChangeSchema, type ProposalChange, type ProposalStatusChange } from "@/lib/schemas/proposal-change";
 
 // One LISTEN connection fanned out to in-process subscribers and waiters. The process's instance lives in
 // ./proposal-changes.ts; this class is separate so a test (or a bench) can run two "instances" side by side.
@@ -19,7 +19,7 @@ export type ProposalChangeEvent = ProposalChange | { kind: "resync"; tenantId: s
 export type ProposalChangeSubscriber = (event: ProposalChangeEvent) => void;
 
 /** How a wait ended. `resync`: the connection dropped meanwhile, the caller must re-read (a change may be missed). */
-export type WaitOutcome = { outcome: "changed"; change: ProposalChange } | { outcome: "timeout" } | { outcome: "aborted" } | { outcome: "resync" };
+export type WaitOutcome = { outcome: "changed"; change: ProposalStatusChange } | { outcome: "timeout" } | { outcome: "aborted" } | { outcome: "resync" };
 
 /** A registered wait: LISTEN is active, so any change committed from now on resolves `result`. */
 export type ProposalWait = { result: Promise<WaitOutcome>; cancel(): void };
@@ -215,9 +215,13 @@ export class ChangeListener {
       this.#options.onError?.(error, "payload");
       return;
     }
-    for (const w of [...(this.#waiters.get(change.proposalId) ?? [])]) {
-      // A proposal id is unique across tenants, but the tenant is checked all the same.
-      if (w.tenantId === change.tenantId) w.settle({ outcome: "changed", change });
+    // Waits (an agent's get_refund_status) end on a status change only: an approval that leaves the proposal
+    // pending, or an admin change, is nothing the agent can see.
+    if (change.kind === "proposal" || change.kind === "execution") {
+      for (const w of [...(this.#waiters.get(change.proposalId) ?? [])]) {
+        // A proposal id is unique across tenants, but the tenant is checked all the same.
+        if (w.tenantId === change.tenantId) w.settle({ outcome: "changed", change });
+      }
     }
     for (const s of [...(this.#subscribers.get(change.tenantId) ?? [])]) this.#call(s, change);
   }

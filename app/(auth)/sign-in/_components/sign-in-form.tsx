@@ -1,23 +1,11 @@
 "use client";
 
 import { useState, useSyncExternalStore, type FormEvent } from "react";
-import { getCsrfToken, signIn } from "next-auth/react";
+import { signIn } from "next-auth/react";
 import { useTranslations } from "next-intl";
+import { signedIn, signInWithCsrfRetry } from "../../sign-in-with-csrf-retry";
 
 type Props = { callbackPath: string; ssoName: string | null; initialError: "failed" | "ssoFailed" | null; language: "en" | "es" };
-
-// next-auth sets a new CSRF cookie for each of the first parallel requests of a fresh browser, so
-// the very first sign-in can be refused with `?csrf=true`. We fetch the token first (one request,
-// one cookie) and retry once if the CSRF check still failed.
-async function signInWithCsrfRetry(email: string, password: string) {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    await getCsrfToken();
-    const res = await signIn("credentials", { redirect: false, email, password });
-    const csrfRejected = !!res?.url && res.url.includes("csrf=true");
-    if (!csrfRejected) return res;
-  }
-  return { ok: false, error: "CSRF", url: null, status: 403 };
-}
 
 const noSubscription = () => () => {};
 
@@ -40,7 +28,7 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
     setPending(true);
     setError(null);
     const res = await signInWithCsrfRetry(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
-    if (!res || res.error || (res.url && res.url.includes("error="))) {
+    if (!signedIn(res)) {
       setPending(false);
       setError("failed");
       return;

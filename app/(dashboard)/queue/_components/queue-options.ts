@@ -6,3 +6,6 @@ export const queueSorts = ["expiry", "amount_desc", "amount_asc", "newest"] as c
 export type QueueSort = (typeof queueSorts)[number];
 /** "Load more" keeps adding pages of 25 (keyset cursor) up to this many. */
 export const QUEUE_MAX_PAGES = 20;
+
+/** The name of the rows' bulk-reject checkboxes (server-rendered), read by the BulkReject island. */
+export const BULK_CHECKBOX = "bulk-reject";

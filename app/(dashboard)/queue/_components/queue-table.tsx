@@ -13,6 +13,7 @@ import { RelativeTime } from "@/components/ui/date-time";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { QueueSort } from "./queue-options";
+import { BULK_CHECKBOX } from "./queue-options";
 
 const sortToState: Record<QueueSort, SortingState> = {
   expiry: [{ id: "expiresAt", desc: false }],
@@ -79,20 +80,46 @@ async function Flags({ r }: { r: QueueRow }) {
   );
 }
 
+/**
+ * A row's bulk-reject checkbox (reviewers): a native input the BulkReject island reads — value the proposal id,
+ * data-hash the hash shown, so each rejection is bound to what the reviewer saw.
+ */
+function SelectBox({ r, label }: { r: QueueRow; label: string }) {
+  return (
+    <input
+      type="checkbox"
+      name={BULK_CHECKBOX}
+      value={r.id}
+      data-hash={r.hash}
+      data-order={r.orderNumber}
+      aria-label={label}
+      className="relative z-10 size-4 accent-primary"
+    />
+  );
+}
+
 export async function QueueTable({
   rows,
   sort,
   channels,
   title,
   filtered,
+  selectable = false,
 }: {
   rows: QueueRow[];
   sort: QueueSort;
   channels: { slug: string; name: string }[];
   title: string;
   filtered: boolean;
+  /** Reviewers: each row gets a checkbox for bulk reject. */
+  selectable?: boolean;
 }) {
-  const [t, tr, tk] = await Promise.all([getTranslations("queue"), getTranslations("reasons"), getTranslations("paymentMethods")]);
+  const [t, tr, tk, tb] = await Promise.all([
+    getTranslations("queue"),
+    getTranslations("reasons"),
+    getTranslations("paymentMethods"),
+    getTranslations("bulkReject"),
+  ]);
   const channelName = new Map(channels.map((c) => [c.slug, c.name]));
   const reason = (r: QueueRow) => (tr.has(r.reason) ? tr(r.reason) : r.reason);
   const channel = (r: QueueRow) => (r.channel ? (channelName.get(r.channel) ?? r.channel) : "—");
@@ -101,7 +128,9 @@ export async function QueueTable({
     (ctx) =>
       render(ctx.row.original);
 
+  const select = (r: QueueRow) => <SelectBox r={r} label={tb("select", { order: r.orderNumber })} />;
   const columns: ColumnDef<QueueRow>[] = [
+    ...(selectable ? [{ id: "select", header: tb("selectHeader"), cell: cell(select) } satisfies ColumnDef<QueueRow>] : []),
     {
       id: "orderNumber",
       header: t("order"),
@@ -175,6 +204,7 @@ export async function QueueTable({
         {sorted.map(({ original: r }) => (
           <li key={r.id} data-proposal-card={r.id} className="relative rounded-xl border bg-card p-4 focus-within:ring-2 focus-within:ring-ring">
             <div className="flex items-start justify-between gap-3">
+              {selectable ? select(r) : null}
               <Link
                 href={`/proposals/${r.id}`}
                 data-queue-link

@@ -4,10 +4,29 @@ import Link from "next/link";
 import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import { completeSetupAction, type SetupState } from "../actions";
+import { signedIn, signInWithCsrfRetry } from "../../../sign-in-with-csrf-retry";
 
 export function SetupForm({ token, email, minLength }: { token: string; email: string; minLength: number }) {
   const t = useTranslations("setup");
-  const [state, action, pending] = useActionState<SetupState, FormData>(completeSetupAction, { status: "idle" });
+  // Once the password is set, the person is signed in with it (the normal credentials sign-in: lockout,
+  // audit, session) and lands on their own work (`/`, landing by role) instead of a sign-in page.
+  const [state, action, pending] = useActionState<SetupState | { status: "signingIn" }, FormData>(
+    async (previous, form) => {
+      const result = await completeSetupAction(previous.status === "signingIn" ? { status: "idle" } : previous, form);
+      if (result.status !== "done") return result;
+      if (!signedIn(await signInWithCsrfRetry(email, String(form.get("password") ?? "")))) return result;
+      window.location.assign("/");
+      return { status: "signingIn" };
+    },
+    { status: "idle" },
+  );
+  if (state.status === "signingIn") {
+    return (
+      <p className="notice" role="status">
+        {t("signingIn")}
+      </p>
+    );
+  }
   if (state.status === "done") {
     return (
       <div className="stack">

@@ -13,16 +13,14 @@ import { formatMinor } from "@/lib/domain/format-money";
 import type { StepUpInput } from "@/lib/schemas/proposals";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Textarea } from "@/components/ui/textarea";
 import { Input } from "@/components/ui/input";
 import { Kbd } from "@/components/ui/kbd";
 import { useShortcuts } from "@/components/reviewer/use-shortcuts";
 import { useNextProposal } from "@/components/reviewer/use-next-proposal";
+import { RejectFields } from "@/components/reviewer/reject-fields";
 import { PasskeyApproveButton } from "./passkey-approve-button";
 import { ClaimNotice, useClaim } from "./claim-notice";
 import { useClock } from "@/components/ui/use-clock";
-
-const presetReasons = ["not_eligible", "already_resolved", "needs_evidence", "amount_wrong"] as const;
 
 /**
  * Approve / reject for reviewers. The confirmation restates exactly what will happen (and whether this
@@ -31,7 +29,6 @@ const presetReasons = ["not_eligible", "already_resolved", "needs_evidence", "am
  */
 export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const t = useTranslations("proposal");
-  const tp = useTranslations("rejectPresets");
   const tc = useTranslations("proposal.claim");
   const locale = useLocale();
   const clock = useClock();
@@ -267,34 +264,15 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
               <DialogDescription>{t("rejectHelp")}</DialogDescription>
             </DialogHeader>
             <p className="confirm-text m-0">{confirmText}</p>
-            <fieldset className="m-0 grid gap-2 border-0 p-0">
-              <legend className="mb-2 text-sm font-medium">{t("rejectPresets")}</legend>
-              <div className="flex flex-wrap gap-2">
-                {presetReasons.map((k) => (
-                  <Button key={k} type="button" size="sm" variant="secondary" onClick={() => setReason(tp(k))}>
-                    {tp(`${k}_short`)}
-                  </Button>
-                ))}
-              </div>
-            </fieldset>
-            <div className="grid gap-1.5">
-              <label htmlFor="reject-reason">{t("rejectCustomerMessage")}</label>
-              {/* Kept in state: if the proposal expires while the dialog is open, what was typed stays. */}
-              <Textarea
-                ref={reasonInput}
-                id="reject-reason"
-                name="reason"
-                required
-                minLength={3}
-                maxLength={500}
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
-              />
-            </div>
-            <div className="grid gap-1.5">
-              <label htmlFor="reject-internal-note">{t("rejectInternalNote")}</label>
-              <Textarea id="reject-internal-note" name="internalNote" maxLength={1000} value={internalNote} onChange={(e) => setInternalNote(e.target.value)} />
-            </div>
+            {/* Kept in state: if the proposal expires while the dialog is open, what was typed stays. */}
+            <RejectFields
+              idPrefix="reject"
+              reason={reason}
+              onReason={setReason}
+              internalNote={internalNote}
+              onInternalNote={setInternalNote}
+              reasonRef={reasonInput}
+            />
             {dialogError}
             <DialogFooter>
               <Button type="button" variant="outline" onClick={() => setOpen(null)}>

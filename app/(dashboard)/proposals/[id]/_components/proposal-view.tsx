@@ -18,6 +18,7 @@ import { DecisionPanel } from "./decision-panel";
 import { SupersedePanel } from "./supersede-panel";
 import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
 import { SupersedeComparison } from "./supersede-comparison";
+import { CommentForm } from "./comment-form";
 import { useClock } from "@/components/ui/use-clock";
 
 /** Plain words for what became of a proposal that is no longer waiting. */
@@ -91,6 +92,7 @@ export function ProposalView({ id }: { id: string }) {
   const tk = useTranslations("paymentMethods");
   const to = useTranslations("orderStatus");
   const tm = useTranslations("authMethods");
+  const tc = useTranslations("comments");
   const { data: p } = useQuery(proposalQuery(id));
   useLiveInvalidation();
   const now = useNow({ updateInterval: 5_000 });
@@ -260,27 +262,63 @@ export function ProposalView({ id }: { id: string }) {
         <h2 id="history-title" className="mt-0">
           {t("history")}
         </h2>
+        {/* One history in time order: creation, approvals, comments, the rejection (each with its time and zone). */}
         <ol>
-          <li>
-            {t("created")}: <DateTime value={p.createdAt} />
-          </li>
-          {p.approvals.map((a) => (
-            <li key={a.id}>
-              {t("approvedBy", { name: a.approver, method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod })} — <DateTime value={a.createdAt} />
-            </li>
-          ))}
-          {p.rejection ? (
-            <li>
-              {t("rejectedBy", { name: p.rejection.by ?? "—" })}
-              {p.rejection.at ? (
+          {[
+            {
+              at: p.createdAt,
+              key: "created",
+              node: (
                 <>
-                  {" — "}
-                  <DateTime value={p.rejection.at} />
+                  {t("created")}: <DateTime value={p.createdAt} />
                 </>
-              ) : null}
-            </li>
-          ) : null}
+              ),
+            },
+            ...p.approvals.map((a) => ({
+              at: a.createdAt,
+              key: `approval-${a.id}`,
+              node: (
+                <>
+                  {t("approvedBy", { name: a.approver, method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod })} — <DateTime value={a.createdAt} />
+                </>
+              ),
+            })),
+            ...p.comments.map((c) => ({
+              at: c.createdAt,
+              key: `comment-${c.id}`,
+              node: (
+                <div data-comment-id={c.id}>
+                  {tc("by", { name: c.author })} — <DateTime value={c.createdAt} />
+                  <p className="m-0 mt-1 whitespace-pre-wrap break-words">{c.body}</p>
+                </div>
+              ),
+            })),
+            ...(p.rejection
+              ? [
+                  {
+                    at: p.rejection.at ?? p.decidedAt ?? p.createdAt,
+                    key: "rejection",
+                    node: (
+                      <>
+                        {t("rejectedBy", { name: p.rejection.by ?? "—" })}
+                        {p.rejection.at ? (
+                          <>
+                            {" — "}
+                            <DateTime value={p.rejection.at} />
+                          </>
+                        ) : null}
+                      </>
+                    ),
+                  },
+                ]
+              : []),
+          ]
+            .sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+            .map((e) => (
+              <li key={e.key}>{e.node}</li>
+            ))}
         </ol>
+        {p.viewer.canComment ? <CommentForm proposalId={p.id} /> : null}
         <details>
           <summary className="cursor-pointer">{t("hashedJson")}</summary>
           <pre className="mono text-xs whitespace-pre-wrap break-all">{p.canonicalJson}</pre>

@@ -1,0 +1,51 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
+import { api, proposalKeys } from "@/lib/queries/proposals";
+import { proposalCommentDto } from "@/lib/schemas/proposal-dto";
+import { Button } from "@/components/ui/button";
+import { Textarea } from "@/components/ui/textarea";
+
+/** The server's limit (lib/schemas/proposals.ts COMMENT_MAX), repeated here so the form stops there too. */
+const COMMENT_MAX = 2000;
+
+/** Adds a staff comment to the proposal's history (stored redacted: what is shown is what was stored). */
+export function CommentForm({ proposalId }: { proposalId: string }) {
+  const t = useTranslations("comments");
+  const queryClient = useQueryClient();
+  const [body, setBody] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const add = useMutation({
+    mutationFn: (text: string) =>
+      api(`/api/proposals/${encodeURIComponent(proposalId)}/comments`, proposalCommentDto, { method: "POST", body: JSON.stringify({ body: text }) }),
+    onSuccess: () => {
+      setBody("");
+      setError(null);
+    },
+    onError: (e) => setError(e.message),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: proposalKeys.detail(proposalId) }),
+  });
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (body.trim()) add.mutate(body);
+  }
+  return (
+    <form onSubmit={onSubmit} className="mt-3 grid gap-2" aria-label={t("formLabel")}>
+      <label htmlFor="proposal-comment">{t("label")}</label>
+      <Textarea id="proposal-comment" name="body" required maxLength={COMMENT_MAX} value={body} onChange={(e) => setBody(e.target.value)} />
+      <p className="m-0 text-xs text-muted-foreground">{t("help", { max: COMMENT_MAX })}</p>
+      {error ? (
+        <p role="alert" className="m-0 text-sm text-destructive">
+          {error}
+        </p>
+      ) : null}
+      <div>
+        <Button type="submit" size="sm" disabled={add.isPending || !body.trim()}>
+          {add.isPending ? t("sending") : t("add")}
+        </Button>
+      </div>
+    </form>
+  );
+}
