@@ -10,7 +10,6 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as globalWebhookPOST } from "@/app/api/payments/webhook/route";
 import { POST as tenantWebhookPOST } from "@/app/api/payments/webhook/[tenantSlug]/route";
-import { PUT as orderPUT } from "@/app/api/v1/orders/[number]/route";
 import { db } from "@/lib/server/db/client";
 import { setProviderConnection } from "@/lib/server/admin/provider-connection/set-provider-connection";
 import { issueIntegrationKey } from "@/lib/server/integrations/issue-integration-key";
@@ -18,7 +17,8 @@ import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { actorFor, staffOf } from "../support/actors";
 import { startGatewayServer, type RouteHandler } from "../support/gateway-http-server";
 import { startSandboxProvider, type SandboxProvider } from "../support/sandbox-provider";
-import { anthropicCall, ES, headersFor, send, tokenFor } from "./gateway-support";
+import { anthropicCall, ES, headersFor, send } from "./gateway-support";
+import { pushStripeOrder } from "./pushed-stripe-order";
 
 const US = "shop-us";
 const TENANT_KEY = `rk_test_${randomUUID().replace(/-/g, "")}`;
@@ -58,27 +58,7 @@ afterAll(async () => {
 
 /** A card payment captured at the provider, its order pushed through the Orders API, and a pending proposal for all of it. */
 async function orderWithOpenProposal(capturedMinor: number) {
-  const pi = `pi_wt_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await sandbox.control.createPaymentIntent({ id: pi, amount: capturedMinor, currency: "eur" });
-  const number = `WT-${randomUUID().slice(0, 8)}`;
-  const customer = `cus_wt_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-  const res = await orderPUT(
-    new Request(`http://localhost/api/v1/orders/${number}`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${integrationKey}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        customer: { id: customer, email: "wt@example.com", name: "Wen Torres" },
-        currency: "EUR",
-        total_minor: capturedMinor,
-        status: "paid",
-        placed_at: "2026-11-30T10:00:00Z",
-        payments: [{ provider: "stripe", reference: pi, method: "card", captured_minor: capturedMinor, holder: "Wen Torres", display: "Visa •••• 4242" }],
-      }),
-    }),
-    { params: Promise.resolve({ number }) },
-  );
-  expect(res.status).toBe(201);
-  const token = await tokenFor(ES, customer);
+  const { pi, number, token } = await pushStripeOrder({ control: sandbox.control, integrationKey, capturedMinor, prefix: "wt" });
   const r = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token }));
   expect(r.content).toMatchObject({ code: "approval_required", result: { amount: { minor: capturedMinor } } });
   return { pi, number, token, proposalId: String(r.content.result!.proposal_id) };

@@ -5,7 +5,6 @@
 // down at prepare answers temporarily_unavailable with retry_after_seconds.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PUT as orderPUT } from "@/app/api/v1/orders/[number]/route";
 import { recomputeProposalHash } from "@/lib/domain/proposal-hash";
 import { db } from "@/lib/server/db/client";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
@@ -15,7 +14,8 @@ import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { actorFor, staffOf } from "../support/actors";
 import { startSandboxProvider, type SandboxProvider } from "../support/sandbox-provider";
-import { anthropicCall, ES, headersFor, send, tokenFor } from "./gateway-support";
+import { anthropicCall, ES, headersFor, send } from "./gateway-support";
+import { pushStripeOrder } from "./pushed-stripe-order";
 
 let sandbox: SandboxProvider;
 let control: SandboxControl;
@@ -33,29 +33,7 @@ afterAll(async () => {
 });
 
 /** A card payment at the provider (a PaymentIntent the sandbox captured) and the order pushed through the API. */
-async function pushedStripeOrder(capturedMinor: number) {
-  const pi = `pi_sor_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
-  await control.createPaymentIntent({ id: pi, amount: capturedMinor, currency: "eur" });
-  const number = `SOR-${randomUUID().slice(0, 8)}`;
-  const customer = `cus_sor_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-  const res = await orderPUT(
-    new Request(`http://localhost/api/v1/orders/${number}`, {
-      method: "PUT",
-      headers: { authorization: `Bearer ${integrationKey}`, "content-type": "application/json" },
-      body: JSON.stringify({
-        customer: { id: customer, email: "sor@example.com", name: "Sam Ortega" },
-        currency: "EUR",
-        total_minor: capturedMinor,
-        status: "paid",
-        placed_at: "2026-11-30T10:00:00Z",
-        payments: [{ provider: "stripe", reference: pi, method: "card", captured_minor: capturedMinor, holder: "Sam Ortega", display: "Visa •••• 4242" }],
-      }),
-    }),
-    { params: Promise.resolve({ number }) },
-  );
-  expect(res.status).toBe(201);
-  return { pi, number, customer, token: await tokenFor(ES, customer) };
-}
+const pushedStripeOrder = (capturedMinor: number) => pushStripeOrder({ control, integrationKey, capturedMinor, prefix: "sor" });
 
 /** A refund made outside this product: straight at the provider, by anyone holding an API key. */
 async function refundElsewhere(pi: string, amountMinor: number) {
