@@ -188,7 +188,7 @@ export function PolicySection({
         ) : null}
         <FormError id="policy-error" error={propose.error} />
         <StepUpField id="policy-step-up" show={propose.needsStepUp} />
-        <button type="submit" disabled={propose.pending || changes.length === 0}>
+        <button type="submit" disabled={propose.pending || (changes.length === 0 && !invalid)}>
           {t("save")}
         </button>
       </form>
