@@ -54,7 +54,7 @@ export function parseMoneyInput(input: string, currency: string): { ok: true; mi
   const amount = /^(\d+)(?:[.,](\d+))?$/.exec(m[2]!);
   if (!amount) return { ok: false, problem: "format" };
   if ((amount[2] ?? "").length > currencyExponent(currency)) return { ok: false, problem: "decimals" };
-  if (amount[1]!.replace(/^0+(?=\d)/, "").length > 12) return { ok: false, problem: "too_large" };
+  // Leading zeros do not count toward parseMajorToMinor's 12 major digits; past those it refuses: too large.
   const minor = parseMajorToMinor(`${amount[1]!.replace(/^0+(?=\d)/, "")}${amount[2] === undefined ? "" : `.${amount[2]}`}`, currency);
   return minor === null ? { ok: false, problem: "too_large" } : { ok: true, minor };
 }
