@@ -31,7 +31,7 @@ export function ConfirmButton(props: {
           {props.label}
         </button>
       </DialogTrigger>
-      <DialogContent closeLabel={t("cancel")}>
+      <DialogContent closeLabel={t("close")}>
         <DialogHeader>
           <DialogTitle>{props.title}</DialogTitle>
           <DialogDescription>{props.description}</DialogDescription>
