@@ -104,14 +104,15 @@ test("the two-reviewer threshold is typed in dollars and stored in cents; a bad 
   expect(await threshold()).toEqual({ policyVersion: start.policyVersion + 1, dualApprovalThresholdMinor: 99_999 });
 
   // Back to the demo's threshold: a loosening, so a second admin (the auditor, made admin for the moment) approves it.
-  await page.reload();
-  await field.fill(major(start.dualApprovalThresholdMinor));
-  await policy.getByRole("button", { name: "Save as a new version" }).click();
-  await expect(page.locator("main").getByRole("status")).toContainText("waits for a second admin");
+  // (Made admin before the change is proposed: only an admin who held the role then may approve it.)
   const auditor = staff(US, "auditor");
   await withDb((db) => db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor','admin']::"Role"[] WHERE email = $1`, [auditor.email]));
   const second = await browser.newContext();
   try {
+    await page.reload();
+    await field.fill(major(start.dualApprovalThresholdMinor));
+    await policy.getByRole("button", { name: "Save as a new version" }).click();
+    await expect(page.locator("main").getByRole("status")).toContainText("waits for a second admin");
     const p2 = await second.newPage();
     await signIn(p2, auditor);
     await p2.goto("/admin");
