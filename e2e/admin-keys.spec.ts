@@ -49,8 +49,8 @@ test("issue a key (shown once) → it lists tools → revoke → the next call g
   await page.reload();
   await expect(row).toContainText("active");
 
-  page.once("dialog", (d) => void d.accept());
   await row.getByRole("button", { name: "Revoke key E2E helpdesk bot" }).click();
+  await page.getByRole("dialog", { name: "Revoke this agent key?" }).getByRole("button", { name: "Revoke key" }).click();
   await expect(row).toContainText("revoked");
   expect((await tools(key, page.request)).status()).toBe(401);
   const stored = await withDb(async (db) => (await db.query(`SELECT "keyHash", "revokedAt" FROM "AgentKey" WHERE name = 'E2E helpdesk bot'`)).rows);

@@ -7,6 +7,8 @@ import { withDb } from "./support/db";
 
 test.describe.configure({ mode: "serial" });
 const US = "shop-us";
+/** The form takes amounts in major units of the tenant's currency (USD here): 100000 minor → "1000.00". */
+const major = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
 const tenantPolicy = () =>
   withDb(
     async (db) =>
@@ -26,7 +28,7 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
     const policy = page.getByRole("region", { name: /Tenant policy \(version \d+\)/ });
     const threshold = policy.getByLabel(/Two reviewers from/);
     const lower = start.dualApprovalThresholdMinor! - 1_000;
-    await threshold.fill(String(lower));
+    await threshold.fill(major(lower));
     await expect(policy.locator('tr[data-field="dualApprovalThresholdMinor"]')).toContainText("tighter");
     await policy.getByRole("button", { name: "Save as a new version" }).click();
     await expect(policy.getByRole("status")).toContainText(`Version ${start.policyVersion + 1} is now active.`);
@@ -34,7 +36,7 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
 
     await page.reload();
     const raised = start.dualApprovalThresholdMinor! + 5_000;
-    await page.getByLabel(/Two reviewers from/).fill(String(raised));
+    await page.getByLabel(/Two reviewers from/).fill(major(raised));
     await expect(page.getByText("This loosens a control")).toBeVisible();
     await page.getByRole("button", { name: "Save as a new version" }).click();
     await expect(page.locator("main").getByRole("status")).toContainText("waits for a second admin");
@@ -75,7 +77,7 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
 
     // Back to the starting threshold (a tightening: at once) so later specs see the demo policy.
     await page.goto("/admin");
-    await page.getByLabel(/Two reviewers from/).fill(String(start.dualApprovalThresholdMinor));
+    await page.getByLabel(/Two reviewers from/).fill(major(start.dualApprovalThresholdMinor!));
     await page.getByRole("button", { name: "Save as a new version" }).click();
     await expect(page.locator("main").getByRole("status")).toContainText("is now active");
   } finally {

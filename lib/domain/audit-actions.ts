@@ -42,6 +42,8 @@ export const auditActionGroups = {
     "admin:rotate_channel_secret",
     "admin:set_review_webhook",
     "admin:set_slack_webhook",
+    "admin:test_notification",
+    "admin:resend_notification",
     "admin:propose_policy",
     "admin:approve_policy",
     "admin:reject_policy",

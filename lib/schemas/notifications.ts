@@ -21,3 +21,32 @@ export const notificationPreferencesDto = z.object({
   expiringWithinMinutes: z.number().int(),
 });
 export type NotificationPreferencesDto = z.infer<typeof notificationPreferencesDto>;
+
+// The Slack and e-mail delivery history in Admin (GET /api/admin/notification-deliveries; the notification
+// outbox, lib/server/admin/list-notification-deliveries.ts) and "Send test" (POST …/test).
+
+export const notificationChannels = ["slack", "email"] as const;
+
+/** POST /api/admin/notification-deliveries/test: a test message to the tenant's Slack webhook, or a test e-mail to the admin. */
+export const sendTestNotificationInput = z.strictObject({ channel: z.enum(notificationChannels) });
+
+export const notificationDeliveryDto = z.object({
+  id: z.uuid(),
+  channel: z.enum(notificationChannels),
+  kind: z.enum(["new_proposal", "expiring", "in_doubt", "test"]),
+  /** The e-mail's recipient (a staff member of the tenant); null for the Slack channel. */
+  recipient: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  proposalId: z.uuid().nullable(),
+  /** `failed`: given up after the last attempt; `skipped`: nothing to send any more when the job ran. */
+  status: z.enum(["pending", "sent", "failed", "skipped"]),
+  attempts: z.int().min(0),
+  /** The last error or skip reason, with personal data and credentials replaced. */
+  lastError: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  sentAt: z.iso.datetime().nullable(),
+  /** When the worker tries a pending notification next; null once it is sent, failed or skipped. */
+  nextAttemptAt: z.iso.datetime().nullable(),
+});
+export type NotificationDeliveryView = z.infer<typeof notificationDeliveryDto>;
+
+export const notificationDeliveriesDto = z.object({ deliveries: z.array(notificationDeliveryDto) });

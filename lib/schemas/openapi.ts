@@ -27,7 +27,13 @@ import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
 import { inboxDto } from "@/lib/schemas/inbox-dto";
 import { checkNowResultDto, executionDetailDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
 import { listExecutionsInput } from "@/lib/schemas/executions";
-import { notificationPreferencesDto, updateNotificationPreferencesInput } from "@/lib/schemas/notifications";
+import {
+  notificationChannels,
+  notificationDeliveriesDto,
+  notificationPreferencesDto,
+  sendTestNotificationInput,
+  updateNotificationPreferencesInput,
+} from "@/lib/schemas/notifications";
 import { issueIntegrationKeyInput, orderBodyInput, orderNumber } from "@/lib/schemas/orders-api";
 import { removeProviderConnectionInput, setProviderConnectionInput } from "@/lib/schemas/provider-connection";
 import {
@@ -671,6 +677,36 @@ const adminPaths: ZodOpenApiPathsObject = {
         summary: "Send a delivered or failed delivery again (same webhook id and body)",
         path: id,
         ok: ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202),
+      }),
+    ),
+  },
+  "/api/admin/notification-deliveries": {
+    get: operation(
+      staff({
+        tag: "admin",
+        summary: "Slack message and e-mail delivery history (the notification outbox, newest 100)",
+        query: z.object({ channel: z.enum(notificationChannels).optional() }),
+        ok: ok("The deliveries, newest first.", notificationDeliveriesDto),
+      }),
+    ),
+  },
+  "/api/admin/notification-deliveries/{id}/resend": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Attempt a failed Slack message or e-mail again (the same notification, built afresh)",
+        path: id,
+        ok: ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202),
+      }),
+    ),
+  },
+  "/api/admin/notification-deliveries/test": {
+    post: operation(
+      staff({
+        tag: "admin",
+        summary: "Queue a test message to the Slack webhook, or a test e-mail to the signed-in admin",
+        body: sendTestNotificationInput,
+        ok: ok("{id} of the notification.", z.object({ id: uuid }), 202),
       }),
     ),
   },

@@ -127,7 +127,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
                 </td>
                 <td>
                   {s.disabled ? t("disabled") : t("active")}
-                  {s.lockedUntil ? <span className="badge danger">{t("locked", { time: s.lockedUntil.toISOString() })}</span> : null}
+                  {s.lockedUntil ? <span className="badge danger">{t.rich("locked", { time: () => <DateTime value={s.lockedUntil!} /> })}</span> : null}
                   {s.setupPendingUntil ? <span className="badge flag">{tm("setupPending")}</span> : null}
                 </td>
                 <td>{s.passkeys}</td>

@@ -4,9 +4,9 @@ import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
-import { joinSql, pgQuery, sql } from "@/lib/server/db/pg";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { jobTable } from "@/lib/server/jobs/job-types";
+import { nextRunAtByJobKey } from "@/lib/server/jobs/next-run-at";
 import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/deliver-decision-webhook";
 import { REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
 import type { WebhookDeliveryView } from "@/lib/schemas/webhook-delivery-dto";
@@ -23,19 +23,6 @@ export type { WebhookDeliveryView };
 const jobKeyOf = (channelId: string | null, id: string) =>
   `${(channelId ? jobTable.deliver_decision_webhook : jobTable.deliver_review_webhook).keyPrefix}${id}`;
 
-/**
- * The next run of each pending delivery's job, read from graphile-worker's job table by its key (the retry
- * backoff lives there, not in WebhookDelivery). Keys carry delivery ids already scoped to the tenant.
- */
-async function nextAttempts(pending: { id: string; channelId: string | null }[]): Promise<Map<string, string>> {
-  if (pending.length === 0) return new Map();
-  const keys = pending.map((d) => jobKeyOf(d.channelId, d.id));
-  const rows = await pgQuery<{ key: string; runAt: Date }>(
-    sql`SELECT key, run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key IN (${joinSql(keys)})`,
-  );
-  return new Map(rows.map((r) => [r.key, r.runAt.toISOString()]));
-}
-
 /** The latest 100 deliveries, newest first; `channelId` narrows to one channel's decision webhook, "review" to the reviewer webhook. */
 export async function listWebhookDeliveries(actor: Actor, filter: { target?: string | null; channelId?: string | null } = {}): Promise<WebhookDeliveryView[]> {
   assertCan(actor.roles, "admin:manage");
@@ -49,7 +36,7 @@ export async function listWebhookDeliveries(actor: Actor, filter: { target?: str
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: 100,
   });
-  const next = await nextAttempts(rows.filter((r) => r.status === "pending"));
+  const next = await nextRunAtByJobKey(rows.filter((r) => r.status === "pending").map((r) => jobKeyOf(r.channelId, r.id)));
   return rows.map((r) => ({
     id: r.id,
     target: r.channelId ? "decision" : "review",

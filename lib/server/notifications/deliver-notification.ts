@@ -5,10 +5,11 @@ import { proposalStatus } from "@/lib/domain/proposal-state";
 import { db } from "@/lib/server/db/client";
 import { appBaseUrl, webhookAllowPrivate } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
+import { shownDeliveryError } from "./delivery-error";
 import { emailEnabled, sendMail, type OutgoingMail } from "./mailer";
-import { inDoubtMail, proposalMail, type MessageContext } from "./notification-messages";
+import { inDoubtMail, proposalMail, testMail, type MessageContext } from "./notification-messages";
 import { postWebhook } from "./post-webhook";
-import { slackProposalMessage, type SlackMessage } from "./slack-payload";
+import { slackProposalMessage, slackTestMessage, type SlackMessage } from "./slack-payload";
 
 export const SLACK_TIMEOUT_MS = 5_000;
 
@@ -62,16 +63,23 @@ async function prepare(n: NotificationRow): Promise<Prepared> {
     if (!staff || staff.disabled) return { skip: "recipient disabled or gone" };
     const userRoles = staff.roles.filter(isRole);
     const pref = staff.notificationPreference;
+    // A test e-mail goes to the admin who asked for it, whatever their preferences.
     const wanted =
-      n.kind === "in_doubt"
-        ? can(userRoles, "executions:reconcile") && (pref?.emailInDoubt ?? true)
-        : can(userRoles, "proposal:decide") && (n.kind === "new_proposal" ? (pref?.emailNewProposal ?? true) : (pref?.emailExpiring ?? true));
+      n.kind === "test"
+        ? true
+        : n.kind === "in_doubt"
+          ? can(userRoles, "executions:reconcile") && (pref?.emailInDoubt ?? true)
+          : can(userRoles, "proposal:decide") && (n.kind === "new_proposal" ? (pref?.emailNewProposal ?? true) : (pref?.emailExpiring ?? true));
     if (!wanted) return { skip: "recipient opted out or lost the role" };
     recipient = { email: staff.email, locale: staff.locale ?? tenant.locale };
   } else if (!tenant.slackWebhookUrl) {
     return { skip: "the tenant's Slack webhook was turned off" };
   }
   const ctx: MessageContext = { locale: recipient?.locale ?? tenant.locale, timeZone: tenant.timeZone, baseUrl: appBaseUrl() };
+
+  if (n.kind === "test") {
+    return recipient ? { email: { to: recipient.email, ...testMail(ctx) } } : { slack: { url: tenant.slackWebhookUrl!, message: slackTestMessage(ctx) } };
+  }
 
   if (n.kind === "in_doubt") {
     const ex = n.executionId
@@ -141,7 +149,7 @@ export async function deliverNotification(input: { notificationId: string; attem
     data: {
       status: error === null ? "sent" : final ? "failed" : "pending",
       attempts: { increment: 1 },
-      lastError: error,
+      lastError: shownDeliveryError(error),
       sentAt: error === null ? new Date() : null,
     },
   });

@@ -94,3 +94,15 @@ export function inDoubtMail(e: { amountMinor: number; currency: string; recipien
     t("email.inDoubtSubject", { amount }),
   );
 }
+
+/** "Send test" in Admin: a test e-mail to the admin who asked, through the same outbox and worker as every other. */
+export function testMail(ctx: MessageContext): Mail {
+  const t = translator(ctx.locale);
+  return renderMail(
+    t("email.testIntro"),
+    [],
+    { label: t("email.openAdmin"), url: `${ctx.baseUrl}/admin` },
+    t("email.footer", { settingsUrl: `${ctx.baseUrl}/account/notifications` }),
+    t("email.testSubject"),
+  );
+}

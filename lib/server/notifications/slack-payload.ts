@@ -25,6 +25,19 @@ const catalogs = { en: en.notifications, es: es.notifications };
 /** Slack mrkdwn control characters: &, < and > must be escaped in any text we did not write. */
 export const escapeMrkdwn = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
+/** "Send test" in Admin: a header and one line, posted through the same outbox and worker as every other message. */
+export function slackTestMessage(ctx: Pick<MessageContext, "locale">): SlackMessage {
+  const language = languageOf(ctx.locale);
+  const t = createTranslator({ locale: language, messages: { notifications: catalogs[language] }, namespace: "notifications.slack" });
+  return {
+    text: `${t("testHeader")}: ${t("testText")}`,
+    blocks: [
+      { type: "header", text: { type: "plain_text", text: t("testHeader"), emoji: false } },
+      { type: "section", fields: [{ type: "mrkdwn", text: escapeMrkdwn(t("testText")) }] },
+    ],
+  };
+}
+
 export function slackProposalMessage(kind: "new_proposal" | "expiring", p: ProposalFacts, ctx: MessageContext): SlackMessage {
   const language = languageOf(ctx.locale);
   const t = createTranslator({ locale: language, messages: { notifications: catalogs[language] }, namespace: "notifications.slack" });

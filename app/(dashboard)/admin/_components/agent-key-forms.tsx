@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
@@ -63,17 +64,15 @@ export function RevokeKeyButton({ id, label }: { id: string; label: string }) {
   const { run, pending, error } = useAdminRequest();
   return (
     <>
-      <button
-        type="button"
-        className="secondary"
+      <ConfirmButton
+        label={t("revoke")}
+        ariaLabel={t("revokeNamed", { label })}
         disabled={pending}
-        aria-label={t("revokeNamed", { label })}
-        onClick={() => {
-          if (window.confirm(t("revokeConfirm", { label }))) void run("DELETE", `/api/admin/agent-keys/${id}`);
-        }}
-      >
-        {t("revoke")}
-      </button>
+        title={t("revokeTitle")}
+        description={t("revokeConfirm", { label })}
+        confirmLabel={t("revokeConfirmButton")}
+        onConfirm={() => run("DELETE", `/api/admin/agent-keys/${id}`)}
+      />
       <FormError id={`revoke-${id}-error`} error={error} />
     </>
   );

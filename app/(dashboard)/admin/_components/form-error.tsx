@@ -1,5 +1,6 @@
 "use client";
 
+import { CopyButton } from "@/components/ui/copy-button";
 import type { AdminError } from "./use-admin-request";
 
 export function FormError({ id, error }: { id: string; error: AdminError | null }) {
@@ -11,7 +12,7 @@ export function FormError({ id, error }: { id: string; error: AdminError | null 
   );
 }
 
-/** A secret shown once (setup link, agent key, channel secret), selectable and labelled. */
+/** A secret shown once (setup link, agent key, channel secret), selectable, labelled and with a copy button. */
 export function ShownOnce({ label, value, note }: { label: string; value: string; note: string }) {
   return (
     <div className="notice" role="status">
@@ -21,7 +22,8 @@ export function ShownOnce({ label, value, note }: { label: string; value: string
       <p>
         <code className="mono" data-testid="shown-once">
           {value}
-        </code>
+        </code>{" "}
+        <CopyButton value={value} label={label} />
       </p>
       <p className="muted">{note}</p>
     </div>

@@ -7,6 +7,8 @@ import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError } from "./form-error";
 import { Money } from "@/components/domain/money";
+import { DateTime } from "@/components/ui/date-time";
+import { minorToMajorInput, parseMoneyInput, type MoneyInputProblem } from "@/lib/domain/format-money";
 
 type Pending = {
   version: number;
@@ -17,6 +19,8 @@ type Pending = {
 type History = { version: number; status: string; createdAt: string; decidedAt: string | null }[];
 
 const nullable: readonly PolicyField[] = ["dualApprovalThresholdMinor", "reviewerDailyApprovalLimitMinor"];
+/** Amounts: typed and shown in major units of the tenant's currency ("12.50"), stored in minor units. */
+const isMoney = (f: PolicyField) => f.endsWith("Minor");
 
 /** Tenant policy: the active version, an edit form with a live diff, the change awaiting a second admin, history. */
 export function PolicySection({
@@ -34,26 +38,45 @@ export function PolicySection({
 }) {
   const t = useTranslations("policy");
   const [draft, setDraft] = useState<Record<PolicyField, string>>(
-    () => Object.fromEntries(policyFields.map((f) => [f, values[f] === null ? "" : String(values[f])])) as Record<PolicyField, string>,
+    () =>
+      Object.fromEntries(
+        policyFields.map((f) => [f, values[f] === null ? "" : isMoney(f) ? minorToMajorInput(values[f], currency) : String(values[f])]),
+      ) as Record<PolicyField, string>,
   );
   const propose = useAdminRequest<{ version: number; status: string }>();
   const decide = useAdminRequest<{ version: number; status: string }>();
   const [result, setResult] = useState<string | null>(null);
 
-  const parsed = useMemo(() => {
+  // An amount that does not parse keeps the active value (it is left out of the diff) and says why under its field.
+  const { parsed, problems } = useMemo(() => {
     const next = { ...values };
+    const refused: Partial<Record<PolicyField, MoneyInputProblem>> = {};
     for (const f of policyFields) {
       const raw = draft[f].trim();
-      (next as Record<string, number | null>)[f] = raw === "" && nullable.includes(f) ? null : Number(raw);
+      let value: number | null;
+      if (raw === "" && nullable.includes(f)) value = null;
+      else if (isMoney(f)) {
+        const money = parseMoneyInput(raw, currency);
+        if (!money.ok) refused[f] = money.problem;
+        value = money.ok ? money.minor : values[f];
+      } else value = Number(raw);
+      (next as Record<string, number | null>)[f] = value;
     }
-    return next;
-  }, [draft, values]);
+    return { parsed: next, problems: refused };
+  }, [draft, values, currency]);
   const changes = useMemo(() => diffPolicy(values, parsed), [values, parsed]);
-  const show = (v: number | null) => (v === null ? t("none") : String(v));
+  const invalid = Object.keys(problems).length > 0;
+  const [showInvalid, setShowInvalid] = useState(false);
+  const show = (f: PolicyField, v: number | null) => (v === null ? t("none") : isMoney(f) ? <Money minor={v} currency={currency} /> : String(v));
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setResult(null);
+    if (invalid) {
+      setShowInvalid(true);
+      document.getElementById(`policy-${Object.keys(problems)[0]}`)?.focus();
+      return;
+    }
     const changed = Object.fromEntries(changes.map((c) => [c.field, c.after]));
     const r = await propose.run("POST", "/api/admin/policy", { values: changed, ...stepUpValue(new FormData(event.currentTarget)) });
     if (r) setResult(r.status === "active" ? t("activeNow", { version: r.version }) : t("waits", { version: r.version }));
@@ -70,7 +93,7 @@ export function PolicySection({
       {pending ? (
         <div className="stack" aria-labelledby="pending-title">
           <h3 id="pending-title">{t("pendingTitle", { version: pending.version })}</h3>
-          <ChangeTable changes={pending.changes} show={show} />
+          <ChangeTable changes={pending.changes} show={show} currency={currency} />
           <FormError id="decide-error" error={decide.error} />
           {pending.mine ? (
             <p className="muted">{t("ownPending")}</p>
@@ -108,34 +131,64 @@ export function PolicySection({
           {policyFields.map((f) => (
             <div className="field" key={f}>
               <label htmlFor={`policy-${f}`}>{t(`fields.${f}`, { currency })}</label>
-              <input
-                id={`policy-${f}`}
-                name={f}
-                type="number"
-                inputMode="numeric"
-                min={0}
-                step={1}
-                value={draft[f]}
-                required={!nullable.includes(f)}
-                placeholder={nullable.includes(f) ? t("none") : undefined}
-                onChange={(e) => setDraft({ ...draft, [f]: e.target.value })}
-                aria-describedby={f.endsWith("Minor") ? `policy-${f}-amount` : undefined}
-              />
-              {f.endsWith("Minor") ? (
-                // Minor units are easy to misread: the amount they stand for, in the reader's format.
-                <p className="muted" id={`policy-${f}-amount`}>
-                  {/^\d+$/.test(draft[f].trim()) ? <Money minor={Number(draft[f].trim())} currency={currency} /> : t("none")}
-                </p>
-              ) : null}
+              {isMoney(f) ? (
+                <>
+                  <div className="flex items-center gap-2">
+                    <input
+                      id={`policy-${f}`}
+                      name={f}
+                      type="text"
+                      inputMode="decimal"
+                      autoComplete="off"
+                      value={draft[f]}
+                      required={!nullable.includes(f)}
+                      placeholder={nullable.includes(f) ? t("none") : undefined}
+                      onChange={(e) => setDraft({ ...draft, [f]: e.target.value })}
+                      aria-invalid={problems[f] ? true : undefined}
+                      aria-describedby={`policy-${f}-amount`}
+                    />
+                    <span className="mono" aria-hidden="true">
+                      {currency}
+                    </span>
+                  </div>
+                  {/* What the typed amount stands for, in the reader's format — or why it cannot be read. */}
+                  <p className={problems[f] ? "text-sm text-destructive-foreground" : "muted"} id={`policy-${f}-amount`} data-testid={`policy-${f}-amount`}>
+                    {problems[f] ? (
+                      t(`moneyProblems.${problems[f]}`, { currency, example: minorToMajorInput(1250, currency) })
+                    ) : parsed[f] === null ? (
+                      t("none")
+                    ) : (
+                      <Money minor={parsed[f]} currency={currency} exact />
+                    )}
+                  </p>
+                </>
+              ) : (
+                <input
+                  id={`policy-${f}`}
+                  name={f}
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  step={1}
+                  value={draft[f]}
+                  required={!nullable.includes(f)}
+                  onChange={(e) => setDraft({ ...draft, [f]: e.target.value })}
+                />
+              )}
             </div>
           ))}
         </div>
         <h4>{t("diffTitle")}</h4>
-        {changes.length === 0 ? <p className="muted">{t("noChanges")}</p> : <ChangeTable changes={changes} show={show} />}
+        {changes.length === 0 ? <p className="muted">{t("noChanges")}</p> : <ChangeTable changes={changes} show={show} currency={currency} />}
         {changes.some((c) => c.direction === "looser") ? <p className="badge flag">{t("needsSecond")}</p> : null}
+        {invalid && showInvalid ? (
+          <p className="error-box" role="alert" id="policy-invalid">
+            {t("fixAmounts")}
+          </p>
+        ) : null}
         <FormError id="policy-error" error={propose.error} />
         <StepUpField id="policy-step-up" show={propose.needsStepUp} />
-        <button type="submit" disabled={propose.pending || changes.length === 0}>
+        <button type="submit" disabled={propose.pending || (changes.length === 0 && !invalid)}>
           {t("save")}
         </button>
       </form>
@@ -145,7 +198,7 @@ export function PolicySection({
         <ul>
           {history.map((h) => (
             <li key={h.version}>
-              {t("historyItem", { version: h.version, status: t(`status.${h.status}`) })} <span className="muted mono">{h.decidedAt ?? h.createdAt}</span>
+              {t("historyItem", { version: h.version, status: t(`status.${h.status}`) })} <DateTime className="muted" value={h.decidedAt ?? h.createdAt} />
             </li>
           ))}
         </ul>
@@ -157,9 +210,11 @@ export function PolicySection({
 function ChangeTable({
   changes,
   show,
+  currency,
 }: {
   changes: { field: PolicyField; before: number | null; after: number | null; direction: "looser" | "tighter" }[];
-  show: (v: number | null) => string;
+  show: (f: PolicyField, v: number | null) => React.ReactNode;
+  currency: string;
 }) {
   const t = useTranslations("policy");
   return (
@@ -175,9 +230,9 @@ function ChangeTable({
       <tbody>
         {changes.map((c) => (
           <tr key={c.field} data-field={c.field}>
-            <td>{t(`fields.${c.field}`, { currency: "" })}</td>
-            <td className="mono">{show(c.before)}</td>
-            <td className="mono">{show(c.after)}</td>
+            <td>{t(`fields.${c.field}`, { currency })}</td>
+            <td className="mono">{show(c.field, c.before)}</td>
+            <td className="mono">{show(c.field, c.after)}</td>
             <td>{c.direction === "looser" ? <span className="badge flag">{t("looser")}</span> : <span className="badge">{t("tighter")}</span>}</td>
           </tr>
         ))}

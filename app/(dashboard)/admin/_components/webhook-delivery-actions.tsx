@@ -5,8 +5,8 @@ import { useTranslations } from "next-intl";
 import { useAdminRequest } from "./use-admin-request";
 import { FormError } from "./form-error";
 
-/** Queues a `webhook.test` delivery (POST …/test → 202 {id}); the history below shows it after the refresh. */
-export function SendTestButton({ path, label }: { path: string; label: string }) {
+/** Queues a test delivery (POST …/test → 202 {id}, with `body` if given); the history below shows it after the refresh. */
+export function SendTestButton({ path, label, body }: { path: string; label: string; body?: Record<string, unknown> }) {
   const t = useTranslations("webhookDeliveries");
   const { run, pending, error } = useAdminRequest<{ id: string }>();
   const [queued, setQueued] = useState(false);
@@ -18,30 +18,24 @@ export function SendTestButton({ path, label }: { path: string; label: string })
         disabled={pending}
         onClick={async () => {
           setQueued(false);
-          if (await run("POST", path)) setQueued(true);
+          if (await run("POST", path, body)) setQueued(true);
         }}
       >
         {pending ? t("working") : label}
       </button>
       {queued ? <p role="status">{t("queued")}</p> : null}
-      <FormError id={`test-${path.replace(/[^a-z0-9]+/gi, "-")}-error`} error={error} />
+      <FormError id={`test-${(path + JSON.stringify(body ?? "")).replace(/[^a-z0-9]+/gi, "-")}-error`} error={error} />
     </div>
   );
 }
 
-/** Sends a delivered or failed delivery again with the same webhook id and body (POST …/resend → 202). */
-export function ResendDeliveryButton({ id, label }: { id: string; label: string }) {
+/** Sends a delivery again (POST `path` → 202): a webhook with the same id and body, or a failed Slack message or e-mail. */
+export function ResendDeliveryButton({ path, id, label }: { path: string; id: string; label: string }) {
   const t = useTranslations("webhookDeliveries");
   const { run, pending, error } = useAdminRequest<{ id: string; status: "pending" }>();
   return (
     <>
-      <button
-        type="button"
-        className="secondary"
-        disabled={pending}
-        aria-label={label}
-        onClick={() => void run("POST", `/api/admin/webhook-deliveries/${id}/resend`)}
-      >
+      <button type="button" className="secondary" disabled={pending} aria-label={label} onClick={() => void run("POST", path)}>
         {pending ? t("working") : t("resend")}
       </button>
       <FormError id={`resend-${id}-error`} error={error} />

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DateTime } from "@/components/ui/date-time";
 import { useAdminRequest } from "./use-admin-request";
 import { FormError } from "./form-error";
@@ -75,16 +76,14 @@ export function WitnessesSection({ witnesses, quorum, origin, policy }: { witnes
                 </td>
                 <td>{w.lastError ? <span className="badge danger">{w.lastError}</span> : "—"}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="secondary"
+                  <ConfirmButton
+                    label={t("removeNamed", { name: w.name })}
                     disabled={remove.pending}
-                    onClick={async () => {
-                      if (window.confirm(t("removeConfirm", { name: w.name }))) said(await remove.run("DELETE", `/api/admin/witnesses/${w.id}`));
-                    }}
-                  >
-                    {t("removeNamed", { name: w.name })}
-                  </button>
+                    title={t("removeTitle")}
+                    description={t("removeConfirm", { name: w.name })}
+                    confirmLabel={t("removeConfirmButton")}
+                    onConfirm={async () => said(await remove.run("DELETE", `/api/admin/witnesses/${w.id}`))}
+                  />
                 </td>
               </tr>
             ))}

@@ -34,7 +34,9 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ id
         <dt>{t("status")}</dt>
         <dd>
           {member.disabled ? t("disabled") : t("active")}
-          {locked && member.lockedUntil ? <span className="badge danger">{t("locked", { time: member.lockedUntil.toISOString() })}</span> : null}
+          {locked && member.lockedUntil ? (
+            <span className="badge danger">{t.rich("locked", { time: () => <DateTime value={member.lockedUntil!} /> })}</span>
+          ) : null}
         </dd>
         <dt>{tm("passkeys")}</dt>
         <dd>{member._count.passkeys}</dd>
