@@ -15,6 +15,7 @@ export const auditActionGroups = {
     "proposal:invalidate",
     "proposal:claim",
     "proposal:release_claim",
+    "proposal:comment",
   ],
   orders: ["orders:upsert", "payments:external_refund", "payments:dispute"],
   execution: [

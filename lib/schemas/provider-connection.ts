@@ -25,3 +25,21 @@ export const removeProviderConnectionInput = z.strictObject({ stepUpPassword: z.
 
 /** The provider events the per-tenant webhook acts on (docs/systems-of-record.md "Refunds made elsewhere"). */
 export const providerWebhookEvents = ["refund.created", "refund.updated", "refund.failed", "charge.refunded", "charge.dispute.created"] as const;
+
+/** What Admin shows of the connection (never the key). */
+export type ProviderConnectionView = {
+  /** "tenant": its own key is stored; "default": the process-wide PAYMENT_PROVIDER_* settings are used. */
+  source: "tenant" | "default";
+  /** `rk_test_…abcd`: never the key. */
+  apiKeyHint: string | null;
+  updatedAt: string | null;
+  /** Where the provider must send this tenant's events, and which ones. */
+  webhookUrl: string;
+  events: readonly string[];
+  /** False when SECRETS_KEY is not configured: nothing can be stored. */
+  canStore: boolean;
+};
+
+/** The answer of "Test connection". */
+export type ConnectionTest =
+  { ok: true; source: "tenant" | "default" } | { ok: false; source: "tenant" | "default"; problem: "refused" | "unreachable" | "unusable"; message: string };

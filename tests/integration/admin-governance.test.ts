@@ -51,12 +51,14 @@ describe("a tenant with a single admin", () => {
   it("is told plainly what it cannot do alone; nothing is queued; the operator command is the way out (audited as operator)", async () => {
     expect((await listAdminChanges(A)).alone).toBe(true);
     const reviewerId = R.userId;
+    // One at a time: each attempt starts only when the one before it was refused (started together, a refusal
+    // nobody awaits yet is an unhandled rejection).
     for (const attempt of [
-      updateStaff(A, reviewerId, { roles: ["admin", "reviewer"] }),
-      inviteStaff(A, { email: "solo-admin@tienda-es.test", name: "Solo", roles: ["admin"] }),
-      proposePolicyChange(A, { values: { dualApprovalThresholdMinor: 100_000 } }),
+      () => updateStaff(A, reviewerId, { roles: ["admin", "reviewer"] }),
+      () => inviteStaff(A, { email: "solo-admin@tienda-es.test", name: "Solo", roles: ["admin"] }),
+      () => proposePolicyChange(A, { values: { dualApprovalThresholdMinor: 100_000 } }),
     ]) {
-      const r = await refusal(attempt);
+      const r = await refusal(attempt());
       expect(r).toMatchObject({ code: "permission_denied", reason: "no_second_admin" });
       expect(r.message).toContain("npm run admin:grant");
       expect(r.message).toContain("loosening the policy");

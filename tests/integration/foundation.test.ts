@@ -62,7 +62,9 @@ describe("demo data", () => {
     const creds = await demoCredentials();
     expect(creds.tenants).toHaveLength(demoTenants.length);
     for (const t of creds.tenants) {
-      expect(Object.keys(t).sort()).toEqual(["agents", "currency", "customers", "slug", "staff"]);
+      // No sandbox runs here, so no "paymentProvider" (tests/integration/demo-credentials.test.ts has one).
+      expect(Object.keys(t).sort()).toEqual(["agents", "currency", "customers", "integrationKey", "slug", "staff"]);
+      expect(typeof t.integrationKey).toBe("string");
       for (const s of t.staff) expect(Object.keys(s).sort()).toEqual(["email", "password", "roles"]);
       for (const a of t.agents) {
         expect(Object.keys(a).sort()).toEqual(["channel", "key", "tools"]);

@@ -4,8 +4,8 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { paymentProviderFor, ProviderConnectionUnusable } from "@/lib/server/payments/get-payment-provider";
 
-export type ConnectionTest =
-  { ok: true; source: "tenant" | "default" } | { ok: false; source: "tenant" | "default"; problem: "refused" | "unreachable" | "unusable"; message: string };
+export type { ConnectionTest } from "@/lib/schemas/provider-connection";
+import type { ConnectionTest } from "@/lib/schemas/provider-connection";
 
 /**
  * "Test connection": one real call to the provider with the tenant's connection (its own key, else the default),
