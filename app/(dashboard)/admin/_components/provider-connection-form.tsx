@@ -32,7 +32,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
         <dd data-testid="provider-source">
           {view.source === "tenant" ? (
             <>
-              {t("own")} <code className="mono">{view.apiKeyHint}</code>
+              {t("own")} <code className="mono break-all">{view.apiKeyHint}</code>
               {view.updatedAt ? (
                 <>
                   {" "}
@@ -45,15 +45,16 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           )}
         </dd>
         <dt>{t("webhookUrl")}</dt>
-        <dd className="flex flex-wrap items-center gap-1">
-          <code className="mono" data-testid="provider-webhook-url">
+        <dd className="flex min-w-0 flex-wrap items-center gap-1">
+          {/* A long URL breaks anywhere: on a phone it would otherwise widen the page. */}
+          <code className="mono min-w-0 break-all" data-testid="provider-webhook-url">
             {view.webhookUrl}
           </code>
           <CopyButton value={view.webhookUrl} label={t("webhookUrl")} />
         </dd>
         <dt>{t("events")}</dt>
-        <dd className="flex flex-wrap items-center gap-1">
-          <code className="mono">{view.events.join(", ")}</code>
+        <dd className="flex min-w-0 flex-wrap items-center gap-1">
+          <code className="mono min-w-0 break-words">{view.events.join(", ")}</code>
           <CopyButton value={events} label={t("events")} />
         </dd>
       </dl>
