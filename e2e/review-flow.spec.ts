@@ -52,30 +52,42 @@ test("four-eyes: 'approval 1 of 2 — nothing is paid' then 'final approval — 
   await first.getByRole("button", { name: "Approve", exact: true }).click();
   const d1 = first.getByRole("dialog");
   await expect(d1.getByText("You are approval 1 of 2 — nothing is paid until a second reviewer approves.")).toBeVisible();
-  // Opening the dialog claimed it ("I'm reviewing this") for Riley.
+  // Opening the dialog claimed it ("I'm reviewing this") for Riley; the other reviewer sees that, and is not stopped.
   await expect.poll(async () => (await proposalRow(id)).claimedBy).toBe(riley.email);
-  await d1.getByRole("button", { name: "Approve refund" }).click();
-  await expect(first.getByRole("status")).toContainText("1 of 2");
-
   const second = await signedIn(browser, sam);
   await second.goto("/queue");
   await expect(second.locator(`tr[data-proposal-id="${id}"]`).getByTestId("claim-badge")).toHaveText(`${riley.name} reviewing`);
   await second.goto(`/proposals/${id}`);
   await expect(second.getByTestId("claim-notice")).toContainText(`${riley.name} is reviewing this`);
   await expect(second.getByTestId("claim-notice")).toContainText("you can still approve or reject");
+
+  // Riley's decision ends Riley's claim.
+  await d1.getByRole("button", { name: "Approve refund" }).click();
+  await expect(first.getByRole("status")).toContainText("1 of 2");
+  await expect.poll(async () => (await proposalRow(id)).claimedBy).toBeNull();
+
+  await second.reload();
+  await expect(second.getByTestId("claim-notice")).not.toContainText(riley.name); // nobody's claim now: only "I'm reviewing this"
   await second.getByRole("button", { name: "Approve", exact: true }).click();
   const d2 = second.getByRole("dialog");
   await expect(d2.getByText("Yours is the final approval — this pays $1,250.00 now.")).toBeVisible();
-  await expect(d2.getByTestId("claim-lost")).toContainText(riley.name);
+  await expect(d2.getByTestId("claim-lost")).toHaveCount(0);
   await d2.getByRole("button", { name: "Approve refund" }).click();
   await expect(second.getByRole("status")).toContainText("Approved.");
   expect((await proposalRow(id)).status).toMatch(/^(approved|executing|succeeded)$/);
-  // The claim stayed Riley's: Sam's dialog did not take it over, and the claim was audited.
+  // Each claim was audited, Riley's first; the final decision ended Sam's too.
   const claims = await withDb(
     async (c) =>
-      (await c.query(`SELECT "actorId", outcome FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:claim'`, [id])).rows as { outcome: string }[],
+      (
+        await c.query(
+          `SELECT s.email, e.outcome FROM "AuditEvent" e JOIN "StaffUser" s ON s.id::text = e."actorId" WHERE e."proposalId" = $1 AND e.action = 'proposal:claim' ORDER BY e.pos`,
+          [id],
+        )
+      ).rows as { email: string; outcome: string }[],
   );
-  expect(claims.map((e) => e.outcome)).toEqual(["ok"]);
+  expect(claims[0]).toEqual({ email: riley.email, outcome: "ok" });
+  expect(claims.every((e) => e.outcome === "ok")).toBe(true);
+  await expect.poll(async () => (await proposalRow(id)).claimedBy).toBeNull();
   await first.context().close();
   await second.context().close();
 });
