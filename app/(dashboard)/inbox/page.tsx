@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
-import { getInbox } from "@/lib/server/inbox/get-inbox";
+import { getInboxForRequest } from "@/lib/server/inbox/get-inbox";
 import { formatMinor } from "@/lib/domain/format-money";
 import { RefreshOnChange } from "@/components/realtime/refresh-on-change";
 import { DateTime } from "@/components/ui/date-time";
@@ -22,7 +22,7 @@ export default async function InboxPage() {
   const tChanges = await getTranslations("adminChanges");
   const tExec = await getTranslations("executions");
   const locale = await getLocale();
-  const inbox = await getInbox(actor);
+  const inbox = await getInboxForRequest(actor);
   const money = (minor: number, currency: string) => formatMinor(minor, currency, locale);
   const card = "rounded-xl border bg-card p-4";
   return (

@@ -1,4 +1,5 @@
 import "server-only";
+import { cache } from "react";
 import { assertCan, can } from "@/lib/domain/permissions";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { AdminChangeItem, InDoubtItem, Inbox, SecondApprovalItem } from "@/lib/schemas/inbox-dto";
@@ -108,3 +109,10 @@ async function listInDoubt(actor: Actor): Promise<{ total: number; items: InDoub
     })),
   };
 }
+
+/**
+ * getInbox once per server request: the dashboard layout (its badge and the queue's pending count) and the
+ * Inbox page read the same answer instead of computing it twice (React's request cache; outside a render,
+ * e.g. in a route handler, it simply calls through).
+ */
+export const getInboxForRequest = cache(getInbox);
