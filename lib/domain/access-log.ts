@@ -1,8 +1,8 @@
 // The route an access-log line names (docs/operations.md "Logs"): the path without its query string, with
 // every segment that may carry an identifier or a credential (a setup link's token, a proposal id, an order
 // number) replaced by ":param", so ids and secrets never reach the log and lines group by route.
+import { isUuid } from "./validation";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A segment kept as it is: a word without digits (route names, tenant slugs), or an API version ("v1"). */
 const WORD = /^(?:[a-z_.-]{1,40}|v\d{1,2})$/i;
 
@@ -17,7 +17,7 @@ export function accessLogRoute(url: string | undefined): string {
     } catch {
       return ":param";
     }
-    return !UUID.test(decoded) && WORD.test(decoded) && decoded.length < 32 ? decoded : ":param";
+    return !isUuid(decoded) && WORD.test(decoded) && decoded.length < 32 ? decoded : ":param";
   });
   return segments.join("/") || "/";
 }

@@ -23,3 +23,11 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, message
 export function invalidArguments(message: string, problems: InputProblem[], extra: Record<string, unknown> = {}): AppError {
   return new AppError("invalid_arguments", message, { ...extra, problems });
 }
+
+/** A UUID in its text form, any version (ids in URLs are checked with it before they reach a `where`). */
+export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+const uuid = new RegExp(UUID_PATTERN);
+
+export function isUuid(value: string): boolean {
+  return uuid.test(value);
+}

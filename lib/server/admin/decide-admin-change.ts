@@ -14,8 +14,8 @@ import { applyStaffUpdate, readStaff } from "./update-staff";
 import { parseForm } from "./zod-problem";
 import { applyWitnessRemoval } from "./witnesses/remove-witness";
 import { applyApprovedQuorum } from "./witnesses/set-witness-quorum";
+import { isUuid } from "@/lib/domain/validation";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError("not_found", "No such admin change.");
 const notPending = () => new AppError("permission_denied", "This change does not wait for a decision.", { reason: "not_pending" });
 
@@ -39,7 +39,7 @@ export type DecidedAdminChange = {
  */
 export async function decideAdminChange(actor: Actor, id: string, decision: AdminChangeDecision, raw: unknown = {}): Promise<DecidedAdminChange> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   const input = parseForm(decidePolicyInput, raw ?? {});
   if (decision === "approve") await requireStepUp(actor, input.stepUpPassword);
   return db().$transaction(async (tx) => {

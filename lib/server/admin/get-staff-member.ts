@@ -4,13 +4,12 @@ import { assertCan } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
 import type { Actor } from "@/lib/server/auth/actor";
 import { staffSummarySelect } from "./list-staff";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 /** One staff member of the actor's tenant. Another tenant's member is simply not found. */
 export async function getStaffMember(actor: Actor, id: string) {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(id)) throw new AppError("not_found", "No such staff member.");
+  if (!isUuid(id)) throw new AppError("not_found", "No such staff member.");
   const member = await db().staffUser.findFirst({
     where: { id, tenantId: actor.tenantId },
     select: { ...staffSummarySelect, createdAt: true, locale: true },

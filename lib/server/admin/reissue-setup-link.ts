@@ -8,8 +8,7 @@ import { db, type Tx } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "./admin-change-store";
 import { issueSetupToken } from "./setup-token";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 export type SetupLink = { setupUrl: string; expiresAt: Date };
 
@@ -23,7 +22,7 @@ export type SetupLink = { setupUrl: string; expiresAt: Date };
  */
 export async function reissueSetupLink(actor: Actor, id: string, raw: { stepUpPassword?: unknown } = {}): Promise<SetupLink | QueuedAdminChange> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(id)) throw new AppError("not_found", "No such staff member.");
+  if (!isUuid(id)) throw new AppError("not_found", "No such staff member.");
   if (id === actor.userId) throw new AppError("permission_denied", "Use your own account page to change your password.", { reason: "self" });
   await requireStepUp(actor, typeof raw.stepUpPassword === "string" ? raw.stepUpPassword : undefined);
   return db().$transaction(async (tx) => {

@@ -6,8 +6,7 @@ import { db } from "@/lib/server/db/client";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { NOTIFICATION_MAX_ATTEMPTS } from "@/lib/server/notifications/enqueue-notifications";
 import { recordAdminEvent } from "./admin-audit";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 /**
  * Gives a `failed` Slack message or e-mail of the admin's tenant a new round of attempts: the same outbox row
@@ -18,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function resendNotification(actor: Actor, notificationId: string): Promise<{ id: string; status: "pending" }> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(notificationId)) throw new AppError("not_found", "No such delivery.");
+  if (!isUuid(notificationId)) throw new AppError("not_found", "No such delivery.");
   return db().$transaction(async (tx) => {
     const row = await tx.notification.findFirst({
       where: { id: notificationId, tenantId: actor.tenantId },

@@ -4,8 +4,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 /**
  * Revokes an agent key of the admin's tenant. The gateway reads the key row on every call (no cache in
@@ -14,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function revokeAgentKey(actor: Actor, id: string): Promise<{ id: string; revokedAt: Date; alreadyRevoked: boolean }> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(id)) throw new AppError("not_found", "No such agent key.");
+  if (!isUuid(id)) throw new AppError("not_found", "No such agent key.");
   return db().$transaction(async (tx) => {
     const now = new Date();
     const updated = await tx.agentKey.updateMany({ where: { id, tenantId: actor.tenantId, revokedAt: null }, data: { revokedAt: now } });

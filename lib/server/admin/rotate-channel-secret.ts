@@ -8,8 +8,7 @@ import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { generateChannelSecret } from "./create-channel";
 import { parseForm } from "./zod-problem";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 /**
  * Rotates a channel's end-user token secret. The new secret signs from now on and is returned once; the
@@ -20,7 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function rotateChannelSecret(actor: Actor, channelId: string, raw: unknown, now = new Date()) {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(channelId)) throw new AppError("not_found", "No such channel.");
+  if (!isUuid(channelId)) throw new AppError("not_found", "No such channel.");
   const input = parseForm(rotateChannelSecretInput, raw ?? {});
   await requireStepUp(actor, input.stepUpPassword);
   const secret = generateChannelSecret();

@@ -10,8 +10,7 @@ import { checkWebhookUrl } from "@/lib/server/notifications/webhook-url";
 import { recordAdminEvent } from "./admin-audit";
 import { webhookUrlRefused } from "./update-own-tenant";
 import { parseForm } from "./zod-problem";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 /** `secret` only when a new one was issued (first URL or rotation): shown once, never read back. */
 export type DecisionWebhookResult = { channelId: string; url: string | null; secret: string | null; previousSecretValidUntil: Date | null };
@@ -24,7 +23,7 @@ export type DecisionWebhookResult = { channelId: string; url: string | null; sec
  */
 export async function setDecisionWebhook(actor: Actor, channelId: string, raw: unknown, now = new Date()): Promise<DecisionWebhookResult> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(channelId)) throw new AppError("not_found", "No such channel.");
+  if (!isUuid(channelId)) throw new AppError("not_found", "No such channel.");
   const input = parseForm(setDecisionWebhookInput, raw ?? {});
   const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
   if (!checked.ok) throw webhookUrlRefused(checked.problem, "This URL cannot receive webhooks (it must be a public http(s) URL without credentials).");
@@ -68,7 +67,7 @@ export async function setDecisionWebhook(actor: Actor, channelId: string, raw: u
 /** Turns a channel's decision webhook off (URL and secrets removed); pending deliveries then fail for good. */
 export async function clearDecisionWebhook(actor: Actor, channelId: string): Promise<{ channelId: string; url: null }> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(channelId)) throw new AppError("not_found", "No such channel.");
+  if (!isUuid(channelId)) throw new AppError("not_found", "No such channel.");
   return db().$transaction(async (tx) => {
     const channel = await tx.channel.findFirst({
       where: { id: channelId, tenantId: actor.tenantId },

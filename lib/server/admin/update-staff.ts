@@ -9,8 +9,7 @@ import { db, type Tx } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "./admin-change-store";
 import { parseForm } from "./zod-problem";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 export type StaffState = { roles: string[]; disabled: boolean; locked: boolean; sessionVersion: number };
 export type StaffPatch = Omit<UpdateStaffInput, "stepUpPassword">;
@@ -30,7 +29,7 @@ export type AppliedStaffUpdate = { id: string; before: StaffState; after: StaffS
  */
 export async function updateStaff(actor: Actor, id: string, raw: unknown): Promise<AppliedStaffUpdate | ({ id: string } & QueuedAdminChange)> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(id)) throw new AppError("not_found", "No such staff member.");
+  if (!isUuid(id)) throw new AppError("not_found", "No such staff member.");
   const { stepUpPassword, ...patch } = parseForm(updateStaffInput, raw);
   const self = id === actor.userId;
   if (self && patch.roles !== undefined)

@@ -11,11 +11,11 @@ import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/delive
 import { REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
 import type { WebhookDeliveryView } from "@/lib/schemas/webhook-delivery-dto";
 import { recordAdminEvent } from "./admin-audit";
+import { isUuid } from "@/lib/domain/validation";
 
 // The delivery history of the tenant's webhooks (the reviewer webhook and each channel's decision webhook:
 // rows of WebhookDelivery), resend, and "send test". Every query has the admin's tenant in its WHERE.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const TEST_WEBHOOK_EVENT = "webhook.test";
 export type { WebhookDeliveryView };
 
@@ -26,7 +26,7 @@ const jobKeyOf = (channelId: string | null, id: string) =>
 /** The latest 100 deliveries, newest first; `channelId` narrows to one channel's decision webhook, "review" to the reviewer webhook. */
 export async function listWebhookDeliveries(actor: Actor, filter: { target?: string | null; channelId?: string | null } = {}): Promise<WebhookDeliveryView[]> {
   assertCan(actor.roles, "admin:manage");
-  const channelId = filter.channelId && UUID.test(filter.channelId) ? filter.channelId : undefined;
+  const channelId = filter.channelId && isUuid(filter.channelId) ? filter.channelId : undefined;
   if (filter.channelId && !channelId) return [];
   const rows = await db().webhookDelivery.findMany({
     where: {
@@ -65,7 +65,7 @@ async function enqueueDelivery(tx: Tx, id: string, channelId: string | null) {
  */
 export async function resendWebhookDelivery(actor: Actor, deliveryId: string): Promise<{ id: string; status: "pending" }> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(deliveryId)) throw new AppError("not_found", "No such delivery.");
+  if (!isUuid(deliveryId)) throw new AppError("not_found", "No such delivery.");
   return db().$transaction(async (tx) => {
     const row = await tx.webhookDelivery.findFirst({ where: { id: deliveryId, tenantId: actor.tenantId }, select: { id: true, channelId: true, event: true } });
     if (!row) throw new AppError("not_found", "No such delivery.");
@@ -91,7 +91,7 @@ export async function resendWebhookDelivery(actor: Actor, deliveryId: string): P
  */
 export async function sendTestWebhook(actor: Actor, channelId: string | null, now = new Date()): Promise<{ id: string }> {
   assertCan(actor.roles, "admin:manage");
-  if (channelId !== null && !UUID.test(channelId)) throw new AppError("not_found", "No such channel.");
+  if (channelId !== null && !isUuid(channelId)) throw new AppError("not_found", "No such channel.");
   return db().$transaction(async (tx) => {
     const configured = channelId
       ? await tx.channel.findFirst({ where: { id: channelId, tenantId: actor.tenantId }, select: { decisionWebhookUrl: true } }).then((c) => {

@@ -5,7 +5,8 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordStaffEvent } from "./record-event";
-import { auditLookupTraceId, authorizeAuditAccess, UUID_PATTERN } from "./search-audit-events";
+import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events";
+import { isUuid } from "@/lib/domain/validation";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
 
 export type TraceStep = AuditEventView & {
@@ -42,8 +43,6 @@ export type AuditTrace = {
   }[];
   legalHold: { reason: string; createdAt: string } | null;
 };
-
-const UUID = new RegExp(UUID_PATTERN);
 
 function stageOf(action: string): TraceStep["stage"] {
   if (action === "tool:prepare_refund") return "proposal";
@@ -93,7 +92,7 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
   );
   // Who each actor is, by name: staff members and agent keys of this tenant only (an id that is not one of
   // them names nobody here and stays an id).
-  const actorIds = [...new Set(rows.filter((r) => r.actorId && UUID.test(r.actorId)).map((r) => r.actorId!))];
+  const actorIds = [...new Set(rows.filter((r) => r.actorId && isUuid(r.actorId)).map((r) => r.actorId!))];
   const [staffNames, agentNames] = actorIds.length
     ? await Promise.all([
         db().staffUser.findMany({ where: { tenantId, id: { in: actorIds } }, select: { id: true, name: true } }),

@@ -8,6 +8,7 @@ import { auditLeafHash, logIdOf } from "@/lib/domain/audit-log";
 // The writing span's context rides on the queue row only (not the event: it is not evidence), so the
 // sequencer's span can link to the traces whose events it integrates (docs/observability.md).
 import { currentTraceparent } from "@/lib/server/telemetry/tracing";
+import { isUuid } from "@/lib/domain/validation";
 
 /**
  * Input of `recordAuditEvent`. Pass raw values: this writer redacts before anything is stored.
@@ -64,8 +65,7 @@ const short = (value: string | null | undefined, max: number, seen: Set<string>)
 
 // Staff user and agent key ids are UUIDs: kept as they are (free-text scrubbing could take their digit runs
 // for a phone number and fingerprint the id, so "who did it" would be lost).
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const actorIdOf = (id: string | null | undefined, seen: Set<string>): string | null => (id && UUID.test(id) ? id.toLowerCase() : short(id, 128, seen));
+const actorIdOf = (id: string | null | undefined, seen: Set<string>): string | null => (id && isUuid(id) ? id.toLowerCase() : short(id, 128, seen));
 
 export async function recordAuditEvent(tx: Tx | SqlClient, input: AuditEventInput): Promise<RecordedAuditEvent> {
   const { data, fingerprints } = redact(input.data ?? {}, auditFingerprint, input.redaction);

@@ -1,4 +1,5 @@
 import "server-only";
+import { UUID_PATTERN } from "@/lib/domain/validation";
 import { randomUUID } from "node:crypto";
 import { can, type Permission } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
@@ -41,8 +42,6 @@ async function actorIds(r: SqlClient, tenantId: string, actor: string): Promise<
   );
   return staff ? [staff.id] : [];
 }
-
-export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
 /**
  * One keyset page (newest first, by write position) of the tenant's events matching the filters, each with its

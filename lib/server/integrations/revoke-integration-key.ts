@@ -4,8 +4,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import { recordAdminEvent } from "@/lib/server/admin/admin-audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 /**
  * Revokes an integration key of the admin's tenant. Every Orders API request reads the key row, so the next
@@ -14,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export async function revokeIntegrationKey(actor: Actor, id: string, now = new Date()): Promise<{ id: string; alreadyRevoked: boolean }> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(id)) throw new AppError("not_found", "No such integration key.");
+  if (!isUuid(id)) throw new AppError("not_found", "No such integration key.");
   return db().$transaction(async (tx) => {
     const updated = await tx.integrationKey.updateMany({ where: { id, tenantId: actor.tenantId, revokedAt: null }, data: { revokedAt: now } });
     const row = await tx.integrationKey.findFirst({ where: { id, tenantId: actor.tenantId }, select: { name: true, keyPrefix: true } });

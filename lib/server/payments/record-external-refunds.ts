@@ -3,6 +3,7 @@ import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { Tx } from "@/lib/server/db/client";
 import { invalidateUnfitProposals, refreshOrderStatus, type OrderChanger } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import type { ProviderRefund } from "./payment-provider";
+import { isUuid } from "@/lib/domain/validation";
 
 /**
  * Which tenants a verified webhook may speak for: the one whose own secret verified it (its per-tenant endpoint), or
@@ -12,8 +13,6 @@ export type WebhookTenants = { tenantId: string } | { tenantId: { notIn: string[
 
 const PROVIDER: Omit<OrderChanger, "tenantId"> = { actorId: "payment_provider", authMethod: "provider_webhook", source: "provider_webhook" };
 const TERMINAL = new Set(["succeeded", "failed", "canceled"]);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The one payment of the tenants in scope with this provider reference (none, or more than one: not ours to decide). */
 async function paymentOf(tx: Tx, tenants: WebhookTenants, paymentIntent: string) {
   const found = await tx.payment.findMany({
@@ -38,7 +37,7 @@ export async function recordExternalRefund(tx: Tx, tenants: WebhookTenants, refu
   if (!payment) return false;
   const { tenantId, order } = payment;
   const proposalId = refund.metadata.proposalId;
-  if (proposalId && UUID.test(proposalId) && (await tx.proposal.count({ where: { id: proposalId, tenantId } })) > 0) return false;
+  if (proposalId && isUuid(proposalId) && (await tx.proposal.count({ where: { id: proposalId, tenantId } })) > 0) return false;
   const existing = await tx.refund.findUnique({
     where: { tenantId_providerRefundId: { tenantId, providerRefundId: refund.id } },
     select: { origin: true, status: true, amountMinor: true },

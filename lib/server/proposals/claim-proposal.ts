@@ -9,8 +9,8 @@ import { statusSql } from "@/lib/server/db/status-sql";
 import { db } from "@/lib/server/db/client";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
+import { isUuid } from "@/lib/domain/validation";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const pending = statusSql(proposalStatus.pendingApproval);
 
 /**
@@ -22,7 +22,7 @@ const pending = statusSql(proposalStatus.pendingApproval);
  */
 export async function claimProposal(actor: Actor, proposalId: string): Promise<ClaimResult> {
   assertCan(actor.roles, "proposal:decide");
-  if (!UUID.test(proposalId)) throw new AppError("not_found", "No such proposal.");
+  if (!isUuid(proposalId)) throw new AppError("not_found", "No such proposal.");
   const traceId = randomUUID().replace(/-/g, "");
   return db().$transaction(async (tx) => {
     const won = await tx.$queryRaw<{ hash: string; claimExpiresAt: Date }[]>`
@@ -67,7 +67,7 @@ export async function claimProposal(actor: Actor, proposalId: string): Promise<C
 /** Gives the claim back (only the holder can); answers whether there was one to release. Audited when released. */
 export async function releaseProposalClaim(actor: Actor, proposalId: string): Promise<{ proposalId: string; released: boolean }> {
   assertCan(actor.roles, "proposal:decide");
-  if (!UUID.test(proposalId)) throw new AppError("not_found", "No such proposal.");
+  if (!isUuid(proposalId)) throw new AppError("not_found", "No such proposal.");
   const traceId = randomUUID().replace(/-/g, "");
   return db().$transaction(async (tx) => {
     const released = await tx.$queryRaw<{ hash: string }[]>`

@@ -11,15 +11,14 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { hasPasskeys } from "@/lib/server/passkeys/list-passkeys";
 import { openProposalsWhere } from "./refundable-left";
 import { findDuplicateOf, findPreviousRejection } from "./review-signals";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 export type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 
 /** Everything a reviewer needs to decide on one proposal of their tenant, and where each number came from. */
 export async function getProposal(actor: Actor, id: string): Promise<ProposalDetail> {
   assertCan(actor.roles, "proposal:read");
-  if (!UUID.test(id)) throw new AppError("not_found", "No such proposal.");
+  if (!isUuid(id)) throw new AppError("not_found", "No such proposal.");
   const p = await db().proposal.findFirst({
     where: { id, tenantId: actor.tenantId },
     include: {

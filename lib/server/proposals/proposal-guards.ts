@@ -4,8 +4,7 @@ import type { Prisma } from "@/lib/server/db/generated/client";
 import { proposalStatus, type ProposalStatus } from "@/lib/domain/proposal-state";
 import { storedProposalIntact, type HashableProposal } from "@/lib/domain/proposal-hash";
 import { refundableLeft } from "./refundable-left";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 /**
  * Locks one proposal of the tenant for the rest of the transaction (SELECT … FOR UPDATE), so every
@@ -13,7 +12,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * proposal is simply not found.
  */
 export async function lockProposal(tx: Tx, tenantId: string, id: string) {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const locked = await tx.$queryRaw<{ id: string }[]>`
     SELECT "id" FROM "Proposal" WHERE "id" = ${id}::uuid AND "tenantId" = ${tenantId}::uuid FOR UPDATE`;
   if (locked.length === 0) return null;

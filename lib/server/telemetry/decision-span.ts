@@ -5,8 +5,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { metrics } from "./metrics";
 import { contextFrom, linkToActive, withSpan } from "./tracing";
 import { proposalStatus } from "@/lib/domain/proposal-state";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/domain/validation";
 
 type Decided = { status: string };
 
@@ -19,7 +18,7 @@ type Decided = { status: string };
  */
 export async function traceDecision<R extends Decided>(kind: "approve" | "reject", actor: Actor, proposalId: string, run: () => Promise<R>): Promise<R> {
   // Scoped to the reviewer's tenant: another tenant's proposal is not found here either (the use case refuses it).
-  const p = UUID.test(proposalId)
+  const p = isUuid(proposalId)
     ? await db().proposal.findFirst({ where: { id: proposalId, tenantId: actor.tenantId }, select: { hash: true, traceparent: true, createdAt: true } })
     : null;
   const waitSeconds = p ? Math.max(0, (Date.now() - p.createdAt.getTime()) / 1000) : null;

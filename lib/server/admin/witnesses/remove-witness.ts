@@ -5,8 +5,8 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "../admin-change-store";
+import { isUuid } from "@/lib/domain/validation";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError("not_found", "No such witness.");
 
 type Witness = { id: string; name: string; vkey: string; url: string };
@@ -35,7 +35,7 @@ async function readRemovable(tx: Tx, tenantId: string, id: string): Promise<{ wi
  */
 export async function removeWitness(actor: Actor, id: string): Promise<QueuedAdminChange> {
   assertCan(actor.roles, "admin:manage");
-  if (!UUID.test(id)) throw notFound();
+  if (!isUuid(id)) throw notFound();
   return db().$transaction(async (tx) => {
     await lockTenantStaff(tx, actor.tenantId);
     const { witness, quorum, count } = await readRemovable(tx, actor.tenantId, id);
