@@ -42,7 +42,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <p className="lead">{t("description")}</p>
       </div>
       <HydrationBoundary state={dehydrate(client)}>
-        <AuditSearch title={t("title")} />
+        <AuditSearch />
       </HydrationBoundary>
       <ChainPanel actor={actor} />
     </section>

@@ -83,7 +83,7 @@ function Outcome({ code, labels }: { code: string; labels: Labels }) {
   );
 }
 
-export function AuditSearch({ title }: { title: string }) {
+export function AuditSearch() {
   const t = useTranslations("audit");
   const labels = useLabels();
   const router = useRouter();
@@ -97,10 +97,6 @@ export function AuditSearch({ title }: { title: string }) {
   useEffect(() => {
     if (!params.tz && browserZone) void setParams({ tz: browserZone }, { history: "replace" });
   }, [params.tz, browserZone, setParams]);
-
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
 
   const [draft, setDraft] = useState<AuditParams>(params);
   // The form follows the URL when it changes from outside (back / forward, "Clear").
