@@ -13,6 +13,23 @@ const oidcTestProvider = {
   OIDC_NAME: "Test SSO",
 };
 
+// Both projects drive the same browser (the canary scan signs a reviewer in too).
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
@@ -30,24 +47,10 @@ export default defineConfig({
     {
       name: "chromium",
       testIgnore: /canary-scan\.spec\.ts/,
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath,
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-quic",
-          ],
-        },
-      },
+      use: chromium,
     },
     // After every other spec: scan the database and the server's logs for secrets and personal data.
-    { name: "canary-scan", testMatch: /canary-scan\.spec\.ts/, dependencies: ["chromium"] },
+    { name: "canary-scan", testMatch: /canary-scan\.spec\.ts/, dependencies: ["chromium"], use: chromium },
   ],
   // A fresh throw-away embedded PostgreSQL with migrations and the demo, and the production build.
   webServer: {
