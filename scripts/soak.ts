@@ -23,6 +23,7 @@ import { applyMigrations } from "./lib/migrations";
 import { agentKey, customerId, demoTenants, demoUuid, mintEndUserToken, seedDemo } from "./lib/demo-data";
 import { liftWindowBudgets } from "./lib/lift-window-budgets";
 import { prismaFor } from "./lib/prisma";
+import { createPaidOrders } from "./lib/fixtures";
 import { appRoleUrl, ensureAppRole } from "./lib/app-role";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
 import { SIG_COSIGNATURE_V1, ed25519FromSeed, vkeyOf } from "../lib/domain/signed-note";
@@ -502,22 +503,20 @@ async function startWitnesses(url: string, env: NodeJS.ProcessEnv) {
 
 /** ORDERS paid card orders of Ana (tienda-es), so every agent call prepares a new proposal. */
 async function addSoakOrders(url: string) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  const tenantId = demoUuid(`tenant:${TENANT}`);
-  await c.query(
-    `INSERT INTO "Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", status, items, "placedAt", "updatedAt")
-     SELECT gen_random_uuid(), $1::uuid, 'SOAK-' || lpad(i::text, 6, '0'), $2, 'EUR', 1000 + i % 500, 1000 + i % 500, 'paid', '[]'::jsonb, now(), now()
-       FROM generate_series(0, $3 - 1) AS i`,
-    [tenantId, customerId(TENANT, "ana"), ORDERS],
-  );
-  await c.query(
-    `INSERT INTO "Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display, "amountMinor", currency)
-     SELECT gen_random_uuid(), o."tenantId", o.id, 'card', 'pi_soak_' || replace(o.number, '-', '_'), 'Ana García', 'Visa •••• 4242', o."capturedMinor", 'EUR'
-       FROM "Order" o WHERE o."tenantId" = $1::uuid AND o.number LIKE 'SOAK-%'`,
-    [tenantId],
-  );
-  await c.end();
+  const db = prismaFor(url);
+  try {
+    const tenant = await db.tenant.findUniqueOrThrow({ where: { slug: TENANT }, select: { id: true, currency: true } });
+    await createPaidOrders(db, tenant, {
+      count: ORDERS,
+      customerIds: [customerId(TENANT, "ana")],
+      number: (i) => `SOAK-${String(i).padStart(6, "0")}`,
+      amountMinor: (i) => 1000 + (i % 500),
+      paymentRef: (number) => `pi_soak_${number.replace(/-/g, "_")}`,
+      holderName: "Ana García",
+    });
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 /** Registers every payment's intent with the sandbox (as `npm start` does for the demo orders). */

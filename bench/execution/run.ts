@@ -18,6 +18,7 @@ import { startEmbeddedPostgres, findFreePort } from "../../scripts/lib/embedded-
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { agentKey, customerId, demoTenants, mintEndUserToken, seedDemo } from "../../scripts/lib/demo-data";
 import { prismaFor } from "../../scripts/lib/prisma";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 
 const N = Number(process.env.BENCH_APPROVALS ?? 40);
 const WARMUP = 5;
@@ -151,21 +152,12 @@ try {
     const pi = `pi_bench_${i}_${randomUUID().slice(0, 8)}`;
     const amount = 1_000 + i;
     await control.createPaymentIntent({ id: pi, amount, currency: "eur" });
-    const number = `BX-${i}-${randomUUID().slice(0, 6)}`;
-    const order = await db().order.create({
-      data: { tenantId: tenant.id, number, customerId: ana, currency: "EUR", totalMinor: amount, capturedMinor: amount, items: [] },
-    });
-    await db().payment.create({
-      data: {
-        tenantId: tenant.id,
-        orderId: order.id,
-        method: "card",
-        providerPaymentRef: pi,
-        holderName: "Ana García",
-        display: "Visa •••• 4242",
-        amountMinor: amount,
-        currency: "EUR",
-      },
+    const { number } = await createPaidOrder(db(), tenant, {
+      customerId: ana,
+      amountMinor: amount,
+      prefix: `BX-${i}`,
+      paymentRef: pi,
+      holderName: "Ana García",
     });
     const res = await toolCalls(
       new Request("http://localhost/api/agent/tool-calls", {

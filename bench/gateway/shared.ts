@@ -1,7 +1,8 @@
 // Shared by bench/gateway/run.ts and bench/gateway/load.ts (and, through load.ts, bench/audit --with-load).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import pg from "pg";
-import { customerId, demoUuid } from "../../scripts/lib/demo-data";
+import { customerId } from "../../scripts/lib/demo-data";
+import { createPaidOrders } from "../../scripts/lib/fixtures";
+import { prismaFor } from "../../scripts/lib/prisma";
 import { liftWindowBudgets as liftTenantWindowBudgets } from "../../scripts/lib/lift-window-budgets";
 
 export const TENANT = "tienda-es";
@@ -52,23 +53,20 @@ export function benchOrder(i: number, prefix = "BENCH"): string {
 
 /** `count` extra card orders `<prefix>-000000…` for Ana (tienda-es), so every request prepares a new proposal. */
 export async function addBenchOrders(url: string, count: number, prefix = "BENCH") {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  const tenantId = demoUuid(`tenant:${TENANT}`);
-  const cid = customerId(TENANT, "ana");
-  await c.query(
-    `INSERT INTO "Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", status, items, "placedAt", "updatedAt")
-     SELECT gen_random_uuid(), $1::uuid, $4 || '-' || lpad(i::text, 6, '0'), $2, 'EUR', 1000 + i, 1000 + i, 'paid', '[]'::jsonb, now(), now()
-       FROM generate_series(0, $3 - 1) AS i`,
-    [tenantId, cid, count, prefix],
-  );
-  await c.query(
-    `INSERT INTO "Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display, "amountMinor", currency)
-     SELECT gen_random_uuid(), o."tenantId", o.id, 'card', 'pi_bench_' || o.number, 'Ana García', 'Visa •••• 4242', o."capturedMinor", 'EUR'
-       FROM "Order" o WHERE o."tenantId" = $1::uuid AND o.number LIKE $2 || '-%'`,
-    [tenantId, prefix],
-  );
-  await c.end();
+  const db = prismaFor(url);
+  try {
+    const tenant = await db.tenant.findUniqueOrThrow({ where: { slug: TENANT }, select: { id: true, currency: true } });
+    await createPaidOrders(db, tenant, {
+      count,
+      customerIds: [customerId(TENANT, "ana")],
+      number: (i) => benchOrder(i, prefix),
+      amountMinor: (i) => 1000 + i,
+      paymentRef: (number) => `pi_bench_${number}`,
+      holderName: "Ana García",
+    });
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 /** Lifts the per-key and per-end-user window budgets (their upserts still run on every call). */

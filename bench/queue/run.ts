@@ -11,6 +11,7 @@ import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { seedDemo } from "../../scripts/lib/demo-data";
 import { prismaFor } from "../../scripts/lib/prisma";
+import { createPaidOrders } from "../../scripts/lib/fixtures";
 
 const N = Number(process.env.BENCH_PROPOSALS ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -31,24 +32,30 @@ try {
   console.log(`generating ${N.toLocaleString("en")} pending proposals…`);
   const started = performance.now();
   // One order per proposal (the schema allows one pending proposal per order), spread over customers.
+  const fixtures = prismaFor(server.url);
+  const customers = await fixtures.customer.findMany({ where: { tenantId }, select: { id: true }, orderBy: { id: "asc" } });
+  await createPaidOrders(
+    fixtures,
+    { id: tenantId, currency: "EUR" },
+    {
+      count: N,
+      customerIds: customers.map((c) => c.id),
+      number: (i) => `B-${i + 1}`,
+      amountMinor: (i) => 1000 + ((i + 1) % 90000),
+      paymentRef: (number) => `pi_bench_${number}`,
+      holderName: "Bench Holder",
+    },
+  );
+  await fixtures.$disconnect();
   await client.query(
-    `WITH c AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n, count(*) OVER () AS total FROM "Customer" WHERE "tenantId" = $1),
-     o AS (
-       INSERT INTO "Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", status, items, "updatedAt")
-       SELECT gen_random_uuid(), $1, 'B-' || g, c.id, 'EUR', 1000 + g % 90000, 1000 + g % 90000, 'paid', '[]', now()
-         FROM generate_series(1, $2::int) g JOIN c ON c.n = g % c.total
-       RETURNING id, "customerId", "capturedMinor", number),
-     pay AS (
-       INSERT INTO "Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display, "amountMinor", currency)
-       SELECT gen_random_uuid(), $1, o.id, 'card', 'pi_bench_' || o.number, 'Bench Holder', 'Visa •••• 4242', o."capturedMinor", 'EUR' FROM o
-       RETURNING id, "orderId", "amountMinor")
-     INSERT INTO "Proposal" (id, "tenantId", "orderId", "customerId", "paymentId", "amountMinor", currency, "recipientKind", "recipientRef",
+    `INSERT INTO "Proposal" (id, "tenantId", "orderId", "customerId", "paymentId", "amountMinor", currency, "recipientKind", "recipientRef",
                              "recipientHolder", "recipientDisplay", reason, status, hash, "expiresAt", "requiredApprovals", "traceId", "updatedAt")
-     SELECT gen_random_uuid(), $1, o.id, o."customerId", pay.id, pay."amountMinor", 'EUR', 'card', 'pi_bench_' || o.number, 'Bench Holder',
-            'Visa •••• 4242', 'damaged_item', 'pending_approval', md5(o.number) || md5(o.number),
+     SELECT gen_random_uuid(), $1, o.id, o."customerId", pay.id, pay."amountMinor", 'EUR', 'card', pay."providerPaymentRef", pay."holderName",
+            pay.display, 'damaged_item', 'pending_approval', md5(o.number) || md5(o.number),
             now() + interval '1 minute' + random() * interval '30 minutes', CASE WHEN pay."amountMinor" >= 50000 THEN 2 ELSE 1 END, md5(o.id::text), now()
-       FROM o JOIN pay ON pay."orderId" = o.id`,
-    [tenantId, N],
+       FROM "Order" o JOIN "Payment" pay ON pay."orderId" = o.id
+      WHERE o."tenantId" = $1 AND o.number LIKE 'B-%'`,
+    [tenantId],
   );
   await client.query("ANALYZE");
   console.log(`generated in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -10,28 +10,12 @@ import { reprepareProposal } from "@/lib/server/proposals/reprepare-proposal";
 import { editProposalAmount } from "@/lib/server/proposals/edit-proposal-amount";
 import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, pablo, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace } from "./gateway-support";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 
 /** A fresh paid card order for a demo customer, so every test works on its own order. */
-let seq = 0;
 async function newOrder(tenant: string, customer: string, amountMinor: number): Promise<string> {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
-  const number = `T-${Date.now()}-${++seq}`;
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: `pi_test_${number}`,
-      holderName: "Test Holder",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: t.currency,
-    },
-  });
-  return number;
+  return (await createPaidOrder(db(), t, { customerId: customer, amountMinor, prefix: "T" })).number;
 }
 
 async function prepare(orderOrAmount: string | number, customer: string, tenant = ES) {

@@ -8,6 +8,7 @@ import { isRole, type Role } from "@/lib/domain/permissions";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { demoTenants } from "../../scripts/lib/demo-data";
 import { ES, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 
 export async function actorOf(tenant: string, role: Role, n = 0): Promise<Actor> {
   const email = demoTenants.find((t) => t.slug === tenant)!.staff.filter((s) => s.roles.includes(role))[n]!.email;
@@ -29,26 +30,10 @@ export async function actorOf(tenant: string, role: Role, n = 0): Promise<Actor>
 
 export const customerEmail = (tenant: string, key: string) => demoTenants.find((t) => t.slug === tenant)!.customers.find((c) => c.key === key)!.email;
 
-let seq = 0;
 /** A fresh paid card order of the customer and a proposal for it, prepared by the agent under `trace`. */
 export async function preparedProposal(customer: string, amountMinor = 4_321, trace = freshTrace(), tenant = ES) {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
-  const number = `AUD-${Date.now()}-${++seq}`;
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: `pi_aud_${number}`,
-      holderName: "Ana García",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: t.currency,
-    },
-  });
+  const { number } = await createPaidOrder(db(), t, { customerId: customer, amountMinor, prefix: "AUD", holderName: "Ana García" });
   const token = await tokenFor(tenant, customer);
   await send(anthropicCall("lookup_order", { order_id: number }), headersFor({ key: webKey(tenant), token, trace }));
   const a = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ key: webKey(tenant), token, trace }));

@@ -24,6 +24,7 @@ import { scriptedModel } from "../../examples/vercel-ai/scripted-model";
 import { actorFor, staffOf } from "../support/actors";
 import { startGatewayServer } from "../support/gateway-http-server";
 import { ES, ana, freshTrace, tokenFor, webKey } from "./gateway-support";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 
 const execFileAsync = promisify(execFile);
 let gateway: Awaited<ReturnType<typeof startGatewayServer>>;
@@ -46,27 +47,10 @@ async function gatewayConfig(): Promise<GatewayConfig> {
   };
 }
 
-let seq = 0;
 /** A fresh order of Ana's (ES), so each example prepares its own proposal. */
 async function freshOrder(): Promise<string> {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  const number = `EX-${Date.now()}-${++seq}`;
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: ana, currency: "EUR", totalMinor: 3_300, capturedMinor: 3_300, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: `pi_ex_${number}`,
-      holderName: "Ana García",
-      display: "Visa •••• 4242",
-      amountMinor: 3_300,
-      currency: "EUR",
-    },
-  });
-  return number;
+  return (await createPaidOrder(db(), t, { customerId: ana, amountMinor: 3_300, prefix: "EX", holderName: "Ana García" })).number;
 }
 
 /**

@@ -7,28 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { pgPool, pgQuery, PgTransactionTimeoutError, prepared, sql, withPgTransaction } from "@/lib/server/db/pg";
 import { ana, anthropicCall, ES, headersFor, send, tokenFor, webKey } from "./gateway-support";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 
 const tenantId = async () => (await db().tenant.findUniqueOrThrow({ where: { slug: ES }, select: { id: true } })).id;
 
 async function freshOrder(amountMinor: number) {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  const number = `PG-${Date.now()}-${randomUUID().slice(0, 8)}`;
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: ana, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: `pi_pg_${number}`,
-      holderName: "Test Holder",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: t.currency,
-    },
-  });
-  return order;
+  const o = await createPaidOrder(db(), t, { customerId: ana, amountMinor, prefix: "PG" });
+  return { id: o.orderId, number: o.number };
 }
 
 const prepare = async (orderNumber: string, trace: string) =>

@@ -8,6 +8,7 @@ import { db } from "@/lib/server/db/client";
 import { resetPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { purgeWebhookEvents, WEBHOOK_TOLERANCE_SECONDS } from "@/lib/server/executions/settle-from-webhook";
 import { ana, ES } from "./gateway-support";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 
 const SECRET = `whsec_${randomUUID().replace(/-/g, "")}`;
 const stripe = new Stripe("sk_test_unused");
@@ -22,21 +23,9 @@ beforeAll(() => {
 async function pendingExecution() {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
   const n = randomUUID().slice(0, 8);
-  const order = await db().order.create({
-    data: { tenantId: t.id, number: `WH-${n}`, customerId: ana, currency: "EUR", totalMinor: 1_000, capturedMinor: 1_000, items: [] },
-  });
-  const payment = await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: `pi_wh_${n}`,
-      holderName: "Ana García",
-      display: "Visa •••• 4242",
-      amountMinor: 1_000,
-      currency: "EUR",
-    },
-  });
+  const o = await createPaidOrder(db(), t, { customerId: ana, amountMinor: 1_000, prefix: `WH-${n}`, holderName: "Ana García" });
+  const order = { id: o.orderId };
+  const payment = { id: o.paymentId, providerPaymentRef: o.paymentRef };
   const proposal = await db().proposal.create({
     data: {
       id: randomUUID(),

@@ -15,26 +15,11 @@ import { verifyPasskeyApproval } from "@/lib/domain/verify-passkey-approval";
 import { createSoftAuthenticator, type SoftAuthenticator } from "../support/soft-authenticator";
 import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace } from "./gateway-support";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 
-let seq = 0;
 async function prepare(amountMinor: number, customer = ana, tenant = ES) {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
-  const number = `PK-${Date.now()}-${++seq}`;
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: `pi_pk_${number}`,
-      holderName: "Test Holder",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: t.currency,
-    },
-  });
+  const { number } = await createPaidOrder(db(), t, { customerId: customer, amountMinor, prefix: "PK" });
   const a = await send(
     anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
     headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer), trace: freshTrace() }),

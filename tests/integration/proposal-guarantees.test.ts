@@ -11,28 +11,13 @@ import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { verifyCredentials, LOCKOUT_THRESHOLD } from "@/lib/server/auth/verify-credentials";
 import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace, type Answer } from "./gateway-support";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 
-let seq = 0;
 /** A fresh paid card order of a demo customer. */
 async function newOrder(tenant: string, customer: string, amountMinor: number): Promise<{ id: string; number: string; paymentId: string }> {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
-  const number = `G-${Date.now()}-${++seq}`;
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: customer, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
-  });
-  const payment = await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: `pi_guard_${number}`,
-      holderName: "Test Holder",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: t.currency,
-    },
-  });
-  return { id: order.id, number, paymentId: payment.id };
+  const o = await createPaidOrder(db(), t, { customerId: customer, amountMinor, prefix: "G" });
+  return { id: o.orderId, number: o.number, paymentId: o.paymentId };
 }
 
 const customerOf = (tenant: string) => (tenant === US ? john : ana);
@@ -247,7 +232,7 @@ describe("re-asking after a rejection", () => {
         amountMinor: 12_121,
         currency: "EUR",
         status: "succeeded",
-        providerRefundId: `re_dup_${seq}`,
+        providerRefundId: `re_dup_${paid.number}`,
         reason: "test",
       },
     });

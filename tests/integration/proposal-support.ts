@@ -5,6 +5,7 @@ import { expect } from "vitest";
 import type { CreatePaymentIntentInput } from "@/provider-sandbox/control";
 import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { db } from "@/lib/server/db/client";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
 
 let seq = 0;
@@ -15,24 +16,14 @@ export async function freshCardOrder(
   opts: { tenant?: string; customer?: string; prefix?: string; paymentRef?: string; holderName?: string } = {},
 ): Promise<{ number: string; orderId: string; paymentRef: string }> {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: opts.tenant ?? ES } });
-  const number = `${opts.prefix ?? "T"}-${Date.now()}-${++seq}`;
-  const paymentRef = opts.paymentRef ?? `pi_test_${number}`;
-  const order = await db().order.create({
-    data: { tenantId: t.id, number, customerId: opts.customer ?? ana, currency: t.currency, totalMinor: amountMinor, capturedMinor: amountMinor, items: [] },
+  const o = await createPaidOrder(db(), t, {
+    customerId: opts.customer ?? ana,
+    amountMinor,
+    prefix: opts.prefix,
+    paymentRef: opts.paymentRef,
+    holderName: opts.holderName,
   });
-  await db().payment.create({
-    data: {
-      tenantId: t.id,
-      orderId: order.id,
-      method: "card",
-      providerPaymentRef: paymentRef,
-      holderName: opts.holderName ?? "Test Holder",
-      display: "Visa •••• 4242",
-      amountMinor,
-      currency: t.currency,
-    },
-  });
-  return { number, orderId: order.id, paymentRef };
+  return { number: o.number, orderId: o.orderId, paymentRef: o.paymentRef };
 }
 
 /** A fresh paid card order of Ana's (tienda-es, EUR) whose payment intent (`pi_<prefix>_…`) the sandbox knows. */

@@ -12,6 +12,7 @@ import { readProposalFacts } from "@/lib/server/proposals/build-proposal";
 import { leftOf, refundableLeft } from "@/lib/server/proposals/refundable-left";
 import { customerId } from "../../scripts/lib/demo-data";
 import { ES, webKey } from "./gateway-support";
+import { createPaidOrder } from "../../scripts/lib/fixtures";
 
 const REFUND_STATUSES = ["pending", "succeeded", "failed", "requires_action", "canceled"] as const;
 const PROPOSAL_STATUSES = [
@@ -86,29 +87,9 @@ describe("refundable left: one definition, checked against a model", () => {
         await db()
           .$transaction(
             async (tx) => {
-              const order = await tx.order.create({
-                data: {
-                  tenantId: tenant.id,
-                  number: `PROP-${randomUUID()}`,
-                  customerId: customer,
-                  currency: tenant.currency,
-                  totalMinor: l.capturedMinor,
-                  capturedMinor: l.capturedMinor,
-                  items: [],
-                },
-              });
-              const payment = await tx.payment.create({
-                data: {
-                  tenantId: tenant.id,
-                  orderId: order.id,
-                  method: "card",
-                  providerPaymentRef: `pi_prop_${randomUUID().replace(/-/g, "")}`,
-                  holderName: "Ana",
-                  display: "Visa •••• 4242",
-                  amountMinor: l.capturedMinor,
-                  currency: tenant.currency,
-                },
-              });
+              const paid = await createPaidOrder(tx, tenant, { customerId: customer, amountMinor: l.capturedMinor, prefix: "PROP", holderName: "Ana" });
+              const order = { id: paid.orderId, capturedMinor: paid.amountMinor };
+              const payment = { id: paid.paymentId, providerPaymentRef: paid.paymentRef };
               await tx.refund.createMany({
                 data: l.refunds.map((r) => ({
                   tenantId: tenant.id,
