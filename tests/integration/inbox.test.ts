@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
-import { getInbox } from "@/lib/server/inbox/get-inbox";
+import { INBOX_SECTION_LIMIT, getInbox } from "@/lib/server/inbox/get-inbox";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { editProposalAmount } from "@/lib/server/proposals/edit-proposal-amount";
 import { grantAdminByOperator } from "@/lib/server/admin/grant-admin-by-operator";
@@ -17,6 +17,7 @@ import { ChangeListener, type ProposalChangeEvent } from "@/lib/server/realtime/
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
 import { approvedProposal } from "./audit-support";
+import { makeProposal, minutesFromNow } from "./jobs-support";
 import { preparedForFreshOrder } from "./proposal-support";
 import { ES, US, ana } from "./gateway-support";
 
@@ -78,6 +79,50 @@ describe("reviewers: second approvals", () => {
     // Exactly at its expiry it is no longer approvable, so no longer waiting (the queue's own condition).
     await db().proposal.update({ where: { id: q.id }, data: { expiresAt: new Date(Date.now() - 1) } });
     expect(await secondIds(r2)).not.toContain(q.id);
+  });
+});
+
+describe("reviewers: the count does not stop at the list", () => {
+  it("counts every proposal waiting for a second approval though it lists the first INBOX_SECTION_LIMIT; one holding all its approvals is not waiting", async () => {
+    const before = await getInbox(r2);
+    const admin = await actorFor(staffOf(ES, "admin").email);
+    const made: string[] = [];
+    for (let i = 0; i < INBOX_SECTION_LIMIT + 2; i++) {
+      const p = await makeProposal(ES, { expiresAt: minutesFromNow(30), amountMinor: 60_000 });
+      await db().proposal.update({ where: { id: p.id }, data: { requiredApprovals: 2 } });
+      await db().approval.create({
+        data: {
+          tenantId: p.tenantId,
+          proposalId: p.id,
+          approverId: r1.userId,
+          proposalHash: p.hash,
+          authMethod: "password",
+          authTime: new Date(),
+          traceId: p.traceId,
+        },
+      });
+      made.push(p.id);
+    }
+    // Both approvals given, not yet moved on by the executor: nobody is asked for a third.
+    await db().approval.create({
+      data: {
+        tenantId: admin.tenantId,
+        proposalId: made[0]!,
+        approverId: admin.userId,
+        proposalHash: "h",
+        authMethod: "password",
+        authTime: new Date(),
+        traceId: "t",
+      },
+    });
+    try {
+      const after = await getInbox(r2);
+      expect(after.count).toBe(before.count + INBOX_SECTION_LIMIT + 1);
+      expect(after.secondApprovals).toHaveLength(INBOX_SECTION_LIMIT);
+      expect(after.secondApprovals!.map((i) => i.proposalId)).not.toContain(made[0]);
+    } finally {
+      await db().proposal.updateMany({ where: { id: { in: made } }, data: { status: "expired" } });
+    }
   });
 });
 

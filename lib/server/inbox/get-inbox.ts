@@ -31,26 +31,40 @@ export async function getInbox(actor: Actor): Promise<Inbox> {
     can(actor.roles, "executions:reconcile") ? listInDoubt(actor) : null,
   ]);
   return {
-    count: (secondApprovals?.length ?? 0) + (adminChanges?.length ?? 0) + (inDoubt?.total ?? 0),
-    secondApprovals,
+    count: (secondApprovals?.total ?? 0) + (adminChanges?.length ?? 0) + (inDoubt?.total ?? 0),
+    secondApprovals: secondApprovals?.items ?? null,
     pending,
     adminChanges: adminChanges?.slice(0, INBOX_SECTION_LIMIT) ?? null,
     inDoubt: inDoubt?.items ?? null,
   };
 }
 
-async function listSecondApprovals(actor: Actor): Promise<SecondApprovalItem[]> {
+/**
+ * Every proposal waiting for this reviewer's second approval is counted (the badge must not stop at a page);
+ * only the first INBOX_SECTION_LIMIT are read in full. A proposal already holding all its approvals (about to
+ * move on) is not waiting: `approvals < requiredApprovals` compares two columns, so it is checked here on the
+ * narrow list of ids, not in the `where`.
+ */
+async function listSecondApprovals(actor: Actor): Promise<{ total: number; items: SecondApprovalItem[] }> {
+  const waiting = (
+    await db().proposal.findMany({
+      where: {
+        tenantId: actor.tenantId,
+        status: proposalStatus.pendingApproval,
+        expiresAt: { gt: new Date() },
+        requiredApprovals: { gt: 1 },
+        // Someone approved already, and it was not this reviewer (one person never gives two approvals).
+        approvals: { some: { tenantId: actor.tenantId }, none: { approverId: actor.userId } },
+        // Nobody approves what they requested, re-prepared or edited (a NULL requester is an agent's proposal).
+        OR: [{ requestedByStaffId: null }, { requestedByStaffId: { not: actor.userId } }],
+      },
+      select: { id: true, requiredApprovals: true, _count: { select: { approvals: { where: { tenantId: actor.tenantId } } } } },
+      orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
+    })
+  ).filter((p) => p._count.approvals < p.requiredApprovals);
+  const firstIds = waiting.slice(0, INBOX_SECTION_LIMIT).map((p) => p.id);
   const rows = await db().proposal.findMany({
-    where: {
-      tenantId: actor.tenantId,
-      status: proposalStatus.pendingApproval,
-      expiresAt: { gt: new Date() },
-      requiredApprovals: { gt: 1 },
-      // Someone approved already, and it was not this reviewer (one person never gives two approvals).
-      approvals: { some: { tenantId: actor.tenantId }, none: { approverId: actor.userId } },
-      // Nobody approves what they requested, re-prepared or edited (a NULL requester is an agent's proposal).
-      OR: [{ requestedByStaffId: null }, { requestedByStaffId: { not: actor.userId } }],
-    },
+    where: { tenantId: actor.tenantId, id: { in: firstIds } },
     select: {
       id: true,
       amountMinor: true,
@@ -61,11 +75,10 @@ async function listSecondApprovals(actor: Actor): Promise<SecondApprovalItem[]> 
       approvals: { where: { tenantId: actor.tenantId }, select: { approver: { select: { name: true } } }, orderBy: { createdAt: "asc" } },
     },
     orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
-    take: INBOX_SECTION_LIMIT,
   });
-  return rows
-    .filter((p) => p.approvals.length < p.requiredApprovals)
-    .map((p) => ({
+  return {
+    total: waiting.length,
+    items: rows.map((p) => ({
       proposalId: p.id,
       orderNumber: p.order.number,
       amountMinor: p.amountMinor,
@@ -74,7 +87,8 @@ async function listSecondApprovals(actor: Actor): Promise<SecondApprovalItem[]> 
       requiredApprovals: p.requiredApprovals,
       approvedBy: p.approvals.map((a) => a.approver.name),
       expiresAt: p.expiresAt.toISOString(),
-    }));
+    })),
+  };
 }
 
 async function listAdminChanges(actor: Actor): Promise<AdminChangeItem[]> {
