@@ -21,6 +21,7 @@ import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { seedDemo } from "../../scripts/lib/demo-data";
 import { prismaFor } from "../../scripts/lib/prisma";
+import { staffActor } from "../../scripts/lib/fixtures";
 
 const N = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 1000);
@@ -76,22 +77,7 @@ try {
   const { findAuditEvents, searchAuditEvents, parseAuditSearch } = await import("../../lib/server/audit/search-audit-events");
   const { db } = await import("../../lib/server/db/client");
   const { pgAutocommit } = await import("../../lib/server/db/pg");
-  const {
-    rows: [auditor],
-  } = await client.query(`SELECT id FROM "StaffUser" WHERE email = 'auditoria@tienda-es.test'`);
-  const actor = {
-    userId: auditor.id,
-    tenantId,
-    tenantSlug: "tienda-es",
-    name: "bench",
-    email: "bench",
-    roles: ["auditor" as const],
-    locale: "es-ES",
-    timeZone: "UTC",
-    authTime: Math.floor(Date.now() / 1000),
-    authMethod: "password",
-    stepUpMinutes: 5,
-  };
+  const actor = await staffActor(db(), "auditoria@tienda-es.test");
   const traces = Math.max(1, Math.floor(N / PER_TRACE));
   const randomTrace = () => {
     // a trace that has tienda-es events (every trace holds both parities)

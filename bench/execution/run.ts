@@ -18,7 +18,7 @@ import { startEmbeddedPostgres, findFreePort } from "../../scripts/lib/embedded-
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { agentKey, customerId, demoTenants, mintEndUserToken, seedDemo } from "../../scripts/lib/demo-data";
 import { prismaFor } from "../../scripts/lib/prisma";
-import { createPaidOrder } from "../../scripts/lib/fixtures";
+import { createPaidOrder, staffActor } from "../../scripts/lib/fixtures";
 
 const N = Number(process.env.BENCH_APPROVALS ?? 40);
 const WARMUP = 5;
@@ -134,20 +134,7 @@ try {
   const ana = customerId(TENANT, "ana");
   const token = await mintEndUserToken(TENANT, "web_support", ana);
   const reviewerEmail = demoTenants.find((t) => t.slug === TENANT)!.staff.find((s) => s.roles.includes("reviewer"))!.email;
-  const u = await db().staffUser.findUniqueOrThrow({ where: { email: reviewerEmail } });
-  const actor = {
-    userId: u.id,
-    tenantId: u.tenantId,
-    tenantSlug: TENANT,
-    name: u.name,
-    email: u.email,
-    roles: ["reviewer" as const],
-    locale: "es-ES",
-    timeZone: "UTC",
-    authTime: Math.floor(Date.now() / 1000),
-    authMethod: "password",
-    stepUpMinutes: 60,
-  };
+  const actor = { ...(await staffActor(db(), reviewerEmail)), stepUpMinutes: 60 };
   async function prepare(i: number) {
     const pi = `pi_bench_${i}_${randomUUID().slice(0, 8)}`;
     const amount = 1_000 + i;

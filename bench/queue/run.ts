@@ -11,7 +11,7 @@ import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { seedDemo } from "../../scripts/lib/demo-data";
 import { prismaFor } from "../../scripts/lib/prisma";
-import { createPaidOrders } from "../../scripts/lib/fixtures";
+import { createPaidOrders, staffActor } from "../../scripts/lib/fixtures";
 
 const N = Number(process.env.BENCH_PROPOSALS ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -64,22 +64,9 @@ try {
   process.env.DATABASE_URL = server.url;
   process.env.APP_MODE = "demo";
   const { listPendingProposals } = await import("../../lib/server/proposals/list-pending-proposals");
-  const {
-    rows: [reviewer],
-  } = await client.query(`SELECT id FROM "StaffUser" WHERE email = 'lucia.revisora@tienda-es.test'`);
-  const actor = {
-    userId: reviewer.id,
-    tenantId,
-    tenantSlug: "tienda-es",
-    name: "bench",
-    email: "bench",
-    roles: ["reviewer" as const],
-    locale: "es-ES",
-    timeZone: "UTC",
-    authTime: Math.floor(Date.now() / 1000),
-    authMethod: "password",
-    stepUpMinutes: 5,
-  };
+  const staff = prismaFor(server.url);
+  const actor = await staffActor(staff, "lucia.revisora@tienda-es.test");
+  await staff.$disconnect();
   const rawSql = `SELECT p.id, p."amountMinor", p."expiresAt" FROM "Proposal" p
                    WHERE p."tenantId" = $1 AND p.status = 'pending_approval' AND p."expiresAt" > now()
                    ORDER BY p."expiresAt", p.id LIMIT 26`;

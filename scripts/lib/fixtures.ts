@@ -1,7 +1,9 @@
-// The one home for fixture orders: integration tests, browser specs (through fresh-order.ts), the soak, the
+// The one home for fixture rows and actors: integration tests, browser specs (through fresh-order.ts), the soak, the
 // benchmarks and the attack script create their paid card orders here, through Prisma's model API, so an
 // `Order` or `Payment` column added to the schema is filled in one place. The product itself writes orders
 // only through lib/server/orders/upsert-order.ts and the demo seed (scripts/lib/demo-data.ts).
+import { isRole } from "../../lib/domain/permissions";
+import type { Actor } from "../../lib/server/auth/actor";
 import type { PrismaClient } from "../../lib/server/db/generated/client";
 
 /** What the factory needs of a Prisma client or of an interactive transaction. */
@@ -116,4 +118,26 @@ export async function createPaidOrders(
     });
   }
   return opts.count;
+}
+
+/**
+ * A staff member as use cases see them (an `Actor`), built from their row the way getActor() builds it from a
+ * session: signed in with a password `authAgoSeconds` ago (default 10 s), the tenant's locale, zone and
+ * step-up window. Tests that need a recorded session add it (tests/support/actors.ts).
+ */
+export async function staffActor(db: Pick<PrismaClient, "staffUser">, email: string, opts: { authAgoSeconds?: number } = {}): Promise<Actor> {
+  const u = await db.staffUser.findUniqueOrThrow({ where: { email }, include: { tenant: true } });
+  return {
+    userId: u.id,
+    tenantId: u.tenantId,
+    tenantSlug: u.tenant.slug,
+    name: u.name,
+    email: u.email,
+    roles: u.roles.filter(isRole),
+    locale: u.locale ?? u.tenant.locale,
+    timeZone: u.tenant.timeZone,
+    authTime: Math.floor(Date.now() / 1000) - (opts.authAgoSeconds ?? 10),
+    authMethod: "password",
+    stepUpMinutes: u.tenant.stepUpMinutes,
+  };
 }

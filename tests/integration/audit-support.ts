@@ -4,28 +4,15 @@ import pg from "pg";
 import { expect } from "vitest";
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
-import { isRole, type Role } from "@/lib/domain/permissions";
+import type { Role } from "@/lib/domain/permissions";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { demoTenants } from "../../scripts/lib/demo-data";
 import { ES, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
 import { createPaidOrder } from "../../scripts/lib/fixtures";
+import { actorFor, staffOf } from "../support/actors";
 
 export async function actorOf(tenant: string, role: Role, n = 0): Promise<Actor> {
-  const email = demoTenants.find((t) => t.slug === tenant)!.staff.filter((s) => s.roles.includes(role))[n]!.email;
-  const u = await db().staffUser.findUniqueOrThrow({ where: { email }, include: { tenant: true } });
-  return {
-    userId: u.id,
-    tenantId: u.tenantId,
-    tenantSlug: u.tenant.slug,
-    name: u.name,
-    email: u.email,
-    roles: u.roles.filter(isRole),
-    locale: u.locale ?? u.tenant.locale,
-    timeZone: u.tenant.timeZone,
-    authTime: Math.floor(Date.now() / 1000) - 10,
-    authMethod: "password",
-    stepUpMinutes: u.tenant.stepUpMinutes,
-  };
+  return actorFor(staffOf(tenant, role, n).email);
 }
 
 export const customerEmail = (tenant: string, key: string) => demoTenants.find((t) => t.slug === tenant)!.customers.find((c) => c.key === key)!.email;

@@ -9,12 +9,12 @@ import { expect } from "vitest";
 import { sandboxControl, type SandboxControl } from "@/provider-sandbox/control-client";
 import { db } from "@/lib/server/db/client";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
-import { isRole } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { demoTenants } from "../../scripts/lib/demo-data";
 
 import { prepareThroughGateway, sandboxCardOrder } from "./proposal-support";
+import { actorFor, staffOf } from "../support/actors";
 
 export const API_KEY = `sk_test_${randomUUID().replace(/-/g, "")}`;
 const CONTROL_TOKEN = `ctl_${randomUUID()}`;
@@ -110,22 +110,8 @@ export async function startWorker(sandboxUrl: string, env: Record<string, string
   };
 }
 
-const staffOf = (n: number) => demoTenants[0]!.staff.filter((s) => s.roles.includes("reviewer"))[n]!.email;
 export async function reviewer(n = 0): Promise<Actor> {
-  const u = await db().staffUser.findUniqueOrThrow({ where: { email: staffOf(n) }, include: { tenant: true } });
-  return {
-    userId: u.id,
-    tenantId: u.tenantId,
-    tenantSlug: u.tenant.slug,
-    name: u.name,
-    email: u.email,
-    roles: u.roles.filter(isRole),
-    locale: "es-ES",
-    timeZone: "UTC",
-    authTime: Math.floor(Date.now() / 1000),
-    authMethod: "password",
-    stepUpMinutes: 5,
-  };
+  return actorFor(staffOf(demoTenants[0]!.slug, "reviewer", n).email);
 }
 
 export type Prepared = { id: string; hash: string; pi: string; orderId: string; amountMinor: number };
