@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as tenantWebhookPOST } from "@/app/api/payments/webhook/[tenantSlug]/route";
 import { setProviderConnection } from "@/lib/server/admin/provider-connection/set-provider-connection";
 import { db } from "@/lib/server/db/client";
+import { databasePoolSize } from "@/lib/server/env";
 import { issueIntegrationKey } from "@/lib/server/integrations/issue-integration-key";
 import { actorFor, staffOf } from "../support/actors";
 import { startGatewayServer, type RouteHandler } from "../support/gateway-http-server";
@@ -157,6 +158,19 @@ describe("sandbox accounts: one key per tenant, webhooks for all", () => {
     expect(audit.data).toMatchObject({ order: o.number, amountMinor: 4_000, invalidatedProposals: [proposalId] });
     expect(deliveries.filter((d) => d.type === "charge.dispute.created").map((d) => d.slug)).toEqual([ES]);
   });
+
+  it("four times as many concurrent live prepares as the pool has connections all answer (the tenant's connection is read in the prepare's own transaction)", async () => {
+    const n = databasePoolSize() * 4;
+    const orders = [];
+    for (let i = 0; i < n; i++)
+      orders.push(await pushStripeOrder({ control: sandbox.control, integrationKey, capturedMinor: 1_000 + i, prefix: "pool", account: A.account }));
+    const all = Promise.all(
+      orders.map((o) => send(anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }), headersFor({ token: o.token }))),
+    );
+    const answers = await Promise.race([all, new Promise<"hung">((r) => setTimeout(() => r("hung"), 20_000))]);
+    expect(answers).not.toBe("hung");
+    expect((answers as Awaited<typeof all>).map((a) => a.content.code)).toEqual(orders.map(() => "approval_required"));
+  }, 60_000);
 
   it("a dispute or a dashboard refund on a payment intent that does not exist is refused and records nothing", async () => {
     const { events } = await sandbox.control.counters();
