@@ -1,6 +1,7 @@
 // A small typed client for the sandbox's control endpoint, for tests, the demo start and benches.
 // (Refunds themselves go through the payment adapter, lib/server/payments, never through this.)
-import type { BehaviourInput, CreatePaymentIntentInput, FaultInput } from "./control";
+import type { AccountView, RegisterAccountInput } from "./accounts";
+import type { BehaviourInput, CreatePaymentIntentInput, DashboardRefundInput, DisputeInput, FaultInput } from "./control";
 import type { Fault } from "./faults";
 import type { StripeRefund } from "./objects";
 
@@ -14,6 +15,7 @@ export type SandboxCounters = {
 
 export type SandboxPaymentIntent = {
   id: string;
+  account: string;
   amount: number;
   amount_refunded: number;
   currency: string;
@@ -24,6 +26,7 @@ export type SandboxPaymentIntent = {
 
 export type SandboxEventView = {
   id: string;
+  account: string;
   type: string;
   attempts: number;
   delivered_at: string | null;
@@ -46,6 +49,13 @@ export function sandboxControl(baseUrl: string, controlToken: string) {
   };
   return {
     health: () => call<{ ok: boolean }>("GET", "health"),
+    /** A Stripe account of its own: its keys see only its objects; its events go to its endpoint, signed with its secret. */
+    registerAccount: (input: RegisterAccountInput) => call<AccountView>("POST", "accounts", input),
+    accounts: () => call<{ data: AccountView[] }>("GET", "accounts"),
+    /** A refund made at the provider by someone else (the shop's dashboard), in the payment intent's account. */
+    refundElsewhere: (input: DashboardRefundInput) => call<StripeRefund>("POST", "refunds", input),
+    /** Opens a dispute on the payment intent's charge (`charge.dispute.created` to its account's endpoint). */
+    openDispute: (input: DisputeInput) => call<{ id: string; amount: number; payment_intent: string; status: string }>("POST", "disputes", input),
     createPaymentIntent: (input: CreatePaymentIntentInput) => call<SandboxPaymentIntent>("POST", "payment_intents", input),
     paymentIntent: (id: string) => call<SandboxPaymentIntent>("GET", `payment_intents/${encodeURIComponent(id)}`),
     addFault: (input: FaultInput) => call<Fault>("POST", "faults", input),

@@ -1,14 +1,18 @@
 // The sandbox's control endpoint (`/__control/…`, its own bearer token): create payment intents,
-// switch faults and refund behaviour, read counters, settle a pending refund, reset. JSON in and out.
+// register accounts, refund or dispute "from the dashboard", switch faults and refund behaviour, read counters,
+// settle a pending refund, reset. JSON in and out.
 import type pg from "pg";
 import { z } from "zod";
+import { DEFAULT_ACCOUNT, listAccounts, registerAccount, registerAccountInput } from "./accounts";
 import type { FaultBoard } from "./faults";
 import { newId } from "./ids";
-import { nowUnix } from "./objects";
-import { REFUND_MODES, settleRefund, type Answer, type Behaviour } from "./refunds";
+import { disputeObject, nowUnix } from "./objects";
+import { createRefund, insertEvent, REFUND_MODES, settleRefund, type Answer, type Behaviour } from "./refunds";
 import { inTransaction } from "./store";
 
 export const createPaymentIntentInput = z.strictObject({
+  /** The account that owns it (accounts.ts); default: the process's own account. */
+  account: z.string().min(1).optional(),
   id: z
     .string()
     .regex(/^pi_[A-Za-z0-9_]{1,250}$/)
@@ -43,14 +47,34 @@ export const behaviourInput = z.strictObject({
 export type BehaviourInput = z.input<typeof behaviourInput>;
 
 export const settleInput = z.strictObject({ status: z.enum(["succeeded", "failed"]) });
+
+/** A refund made at the provider by someone else (the shop's dashboard, another integration), in the payment intent's account. */
+export const dashboardRefundInput = z.strictObject({
+  paymentIntent: z.string().min(1),
+  /** Without it: all that is left. */
+  amount: z.number().int().positive().max(99_999_999_999).optional(),
+  reason: z.enum(["duplicate", "fraudulent", "requested_by_customer"]).optional(),
+  metadata: z.record(z.string().max(40), z.string().max(500)).optional(),
+});
+export type DashboardRefundInput = z.input<typeof dashboardRefundInput>;
+
+/** A dispute the card holder's bank opens on the payment intent's charge. */
+export const disputeInput = z.strictObject({
+  paymentIntent: z.string().min(1),
+  /** Without it: the whole charge. */
+  amount: z.number().int().positive().max(99_999_999_999).optional(),
+  reason: z.enum(["fraudulent", "duplicate", "product_not_received", "product_unacceptable", "subscription_canceled", "general"]).optional(),
+});
+export type DisputeInput = z.input<typeof disputeInput>;
 export const resetInput = z.strictObject({ data: z.boolean().optional() }).optional();
 
 export type ControlState = {
   pool: pg.Pool;
+  /** The default account's keys (the --api-key flags): no registered account may take one. */
+  defaultKeys: readonly string[];
   faults: FaultBoard;
   behaviour: Behaviour;
   setBehaviour: (b: Behaviour) => Promise<void>;
-  withEvents: boolean;
   stats: Record<string, number>;
 };
 
@@ -70,6 +94,50 @@ export async function handleControl(state: ControlState, method: string, path: s
     case "GET payment_intents/:id": {
       const pi = await state.pool.query<PaymentIntentDbRow>("SELECT * FROM payment_intents WHERE id = $1", [parts[1]]);
       return pi.rows[0] ? { status: 200, body: paymentIntentView(pi.rows[0]) } : bad(`No such payment_intent: '${parts[1]}'`, 404);
+    }
+    case "POST accounts": {
+      const input = registerAccountInput.safeParse(body);
+      if (!input.success) return bad(z.prettifyError(input.error));
+      const registered = await registerAccount(state.pool, state.defaultKeys, input.data);
+      return registered.ok ? { status: 200, body: registered.account } : bad(registered.message, registered.status);
+    }
+    case "GET accounts":
+      return { status: 200, body: { data: await listAccounts(state.pool) } };
+    case "POST refunds": {
+      const input = dashboardRefundInput.safeParse(body);
+      if (!input.success) return bad(z.prettifyError(input.error));
+      const { paymentIntent, amount, reason, metadata } = input.data;
+      return inTransaction(state.pool, async (client) => {
+        const owner = await client.query<{ account: string }>("SELECT account FROM payment_intents WHERE id = $1", [paymentIntent]);
+        if (!owner.rows[0]) return bad(`No such payment_intent: '${paymentIntent}'`, 404);
+        return createRefund(
+          client,
+          owner.rows[0].account,
+          { paymentIntent, amount: amount ?? null, reason: reason ?? null, metadata: metadata ?? {} },
+          { behaviour: state.behaviour, idempotencyKey: null },
+        );
+      });
+    }
+    case "POST disputes": {
+      const input = disputeInput.safeParse(body);
+      if (!input.success) return bad(z.prettifyError(input.error));
+      return inTransaction(state.pool, async (client) => {
+        const pi = await client.query<PaymentIntentDbRow>("SELECT * FROM payment_intents WHERE id = $1", [input.data.paymentIntent]);
+        const row = pi.rows[0];
+        if (!row) return bad(`No such payment_intent: '${input.data.paymentIntent}'`, 404);
+        if ((input.data.amount ?? 0) > Number(row.amount)) return bad("a dispute cannot be larger than the charge");
+        const dispute = disputeObject({
+          id: newId("dp"),
+          charge: row.charge,
+          paymentIntent: row.id,
+          amount: input.data.amount ?? Number(row.amount),
+          currency: row.currency,
+          reason: input.data.reason ?? "general",
+          created: nowUnix(),
+        });
+        await insertEvent(client, row.account, "charge.dispute.created", dispute);
+        return { status: 200, body: dispute };
+      });
     }
     case "POST faults": {
       const input = faultInput.safeParse(body);
@@ -98,14 +166,14 @@ export async function handleControl(state: ControlState, method: string, path: s
     case "POST refunds/:id/settle": {
       const input = settleInput.safeParse(body);
       if (!input.success) return bad(z.prettifyError(input.error));
-      const refund = await inTransaction(state.pool, (client) => settleRefund(client, parts[1]!, input.data.status, state.withEvents));
+      const refund = await inTransaction(state.pool, (client) => settleRefund(client, parts[1]!, input.data.status));
       return refund ? { status: 200, body: refund } : bad(`Refund '${parts[1]}' does not exist or is not pending`, 409);
     }
     case "GET counters":
       return { status: 200, body: await counters(state) };
     case "GET events": {
       const events = await state.pool.query(
-        "SELECT id, type, attempts, delivered_at, gave_up_at, last_status, last_error FROM events ORDER BY seq DESC LIMIT 100",
+        "SELECT id, account, type, attempts, delivered_at, gave_up_at, last_status, last_error FROM events ORDER BY seq DESC LIMIT 100",
       );
       return { status: 200, body: { data: events.rows } };
     }
@@ -125,6 +193,7 @@ export async function handleControl(state: ControlState, method: string, path: s
 
 type PaymentIntentDbRow = {
   id: string;
+  account: string;
   amount: string;
   currency: string;
   amount_refunded: string;
@@ -138,6 +207,7 @@ function paymentIntentView(row: PaymentIntentDbRow) {
   return {
     id: row.id,
     object: "payment_intent",
+    account: row.account,
     amount: Number(row.amount),
     amount_refunded: Number(row.amount_refunded),
     currency: row.currency,
@@ -152,15 +222,18 @@ function paymentIntentView(row: PaymentIntentDbRow) {
 async function createPaymentIntent(pool: pg.Pool, input: z.output<typeof createPaymentIntentInput>): Promise<Answer> {
   if ((input.amountRefunded ?? 0) > input.amount) return bad("amountRefunded is larger than amount");
   const id = input.id ?? newId("pi");
+  const account = input.account ?? DEFAULT_ACCOUNT;
+  const known = await pool.query("SELECT 1 FROM accounts WHERE id = $1", [account]);
+  if (known.rowCount === 0) return bad(`No such account: '${account}'`, 404);
   const inserted = await pool.query<PaymentIntentDbRow>(
-    `INSERT INTO payment_intents (id, amount, currency, amount_refunded, charge, refund_mode, settle_delay_ms, created)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING *`,
-    [id, input.amount, input.currency, input.amountRefunded ?? 0, newId("ch"), input.refundMode ?? null, input.settleDelayMs ?? null, nowUnix()],
+    `INSERT INTO payment_intents (id, amount, currency, amount_refunded, charge, refund_mode, settle_delay_ms, created, account)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING *`,
+    [id, input.amount, input.currency, input.amountRefunded ?? 0, newId("ch"), input.refundMode ?? null, input.settleDelayMs ?? null, nowUnix(), account],
   );
   if (inserted.rows[0]) return { status: 200, body: paymentIntentView(inserted.rows[0]) };
   const existing = (await pool.query<PaymentIntentDbRow>("SELECT * FROM payment_intents WHERE id = $1", [id])).rows[0]!;
-  if (Number(existing.amount) !== input.amount || existing.currency !== input.currency) {
-    return bad(`payment_intent '${id}' exists with another amount or currency`, 409);
+  if (Number(existing.amount) !== input.amount || existing.currency !== input.currency || existing.account !== account) {
+    return bad(`payment_intent '${id}' exists with another amount, currency or account`, 409);
   }
   return { status: 200, body: paymentIntentView(existing) };
 }

@@ -6,6 +6,7 @@ export type RefundStatus = "pending" | "succeeded" | "failed" | "canceled";
 
 export type RefundRow = {
   id: string;
+  account: string;
   payment_intent: string;
   charge: string;
   amount: string | number;
@@ -48,7 +49,7 @@ export function eventObject(input: {
   id: string;
   type: string;
   created: number;
-  refund: StripeRefund;
+  object: unknown;
   previous?: Record<string, unknown>;
   idempotencyKey?: string | null;
 }) {
@@ -57,11 +58,56 @@ export function eventObject(input: {
     object: "event" as const,
     api_version: SANDBOX_API_VERSION,
     created: input.created,
-    data: { object: input.refund, ...(input.previous ? { previous_attributes: input.previous } : {}) },
+    data: { object: input.object, ...(input.previous ? { previous_attributes: input.previous } : {}) },
     livemode: false,
     pending_webhooks: 1,
     request: { id: null, idempotency_key: input.idempotencyKey ?? null },
     type: input.type,
+  };
+}
+
+/** The charge behind a payment intent as `charge.refunded` carries it (Stripe no longer embeds its refund list). */
+export function chargeObject(pi: {
+  id: string;
+  charge: string;
+  amount: string | number;
+  amount_refunded: string | number;
+  currency: string;
+  created: string | number;
+}) {
+  const amount = Number(pi.amount);
+  const refunded = Number(pi.amount_refunded);
+  return {
+    id: pi.charge,
+    object: "charge" as const,
+    amount,
+    amount_captured: amount,
+    amount_refunded: refunded,
+    captured: true,
+    created: Number(pi.created),
+    currency: pi.currency,
+    livemode: false,
+    paid: true,
+    payment_intent: pi.id,
+    refunded: refunded >= amount,
+    status: "succeeded" as const,
+  };
+}
+
+export function disputeObject(input: { id: string; charge: string; paymentIntent: string; amount: number; currency: string; reason: string; created: number }) {
+  return {
+    id: input.id,
+    object: "dispute" as const,
+    amount: input.amount,
+    charge: input.charge,
+    created: input.created,
+    currency: input.currency,
+    is_charge_refundable: false,
+    livemode: false,
+    metadata: {},
+    payment_intent: input.paymentIntent,
+    reason: input.reason,
+    status: "needs_response" as const,
   };
 }
 

@@ -5,7 +5,17 @@ import type pg from "pg";
 import type { FormObject, FormValue } from "./form";
 import { newId } from "./ids";
 import { inTransaction } from "./store";
-import { eventObject, nowUnix, refundObject, stripeError, type ErrorAnswer, type RefundRow, type RefundStatus, type StripeRefund } from "./objects";
+import {
+  chargeObject,
+  eventObject,
+  nowUnix,
+  refundObject,
+  stripeError,
+  type ErrorAnswer,
+  type RefundRow,
+  type RefundStatus,
+  type StripeRefund,
+} from "./objects";
 
 export type RefundMode = "succeed" | "pending_then_succeed" | "pending_then_fail" | "pending" | "fail";
 export const REFUND_MODES: readonly RefundMode[] = ["succeed", "pending_then_succeed", "pending_then_fail", "pending", "fail"];
@@ -80,6 +90,8 @@ export function validateCreateRefund(form: FormObject): CreateRefundParams | Err
 
 type PaymentIntentRow = {
   id: string;
+  account: string;
+  created: string;
   amount: string;
   currency: string;
   amount_refunded: string;
@@ -94,10 +106,15 @@ type PaymentIntentRow = {
  */
 export async function createRefund(
   client: pg.PoolClient,
+  account: string,
   params: CreateRefundParams,
-  ctx: { behaviour: Behaviour; idempotencyKey: string | null; withEvents: boolean },
+  ctx: { behaviour: Behaviour; idempotencyKey: string | null },
 ): Promise<Answer> {
-  const found = await client.query<PaymentIntentRow>("SELECT * FROM payment_intents WHERE id = $1 FOR UPDATE", [params.paymentIntent]);
+  // Another account's payment intent is answered exactly as one that does not exist (accounts.ts).
+  const found = await client.query<PaymentIntentRow>("SELECT * FROM payment_intents WHERE id = $1 AND account = $2 FOR UPDATE", [
+    params.paymentIntent,
+    account,
+  ]);
   const pi = found.rows[0];
   if (!pi)
     return stripeError(404, "invalid_request_error", `No such payment_intent: '${params.paymentIntent}'`, {
@@ -121,8 +138,8 @@ export async function createRefund(
   const status: RefundStatus = mode === "succeed" ? "succeeded" : mode === "fail" ? "failed" : "pending";
   const settleTo = mode === "pending_then_succeed" ? "succeeded" : mode === "pending_then_fail" ? "failed" : null;
   const inserted = await client.query<RefundRow>(
-    `INSERT INTO refunds (id, payment_intent, charge, amount, currency, status, reason, failure_reason, metadata, created, settle_at, settle_to, idempotency_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::text IS NULL THEN NULL ELSE now() + make_interval(secs => $12::double precision / 1000) END, $11, $13)
+    `INSERT INTO refunds (id, payment_intent, charge, amount, currency, status, reason, failure_reason, metadata, created, settle_at, settle_to, idempotency_key, account)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::text IS NULL THEN NULL ELSE now() + make_interval(secs => $12::double precision / 1000) END, $11, $13, $14)
      RETURNING *`,
     [
       newId("re"),
@@ -138,27 +155,33 @@ export async function createRefund(
       settleTo,
       delayMs,
       ctx.idempotencyKey,
+      account,
     ],
   );
   const refund = refundObject(inserted.rows[0]!);
   // A failed refund gives nothing back to the customer, so it does not use up the payment intent.
-  if (status !== "failed") await client.query("UPDATE payment_intents SET amount_refunded = amount_refunded + $2 WHERE id = $1", [pi.id, amount]);
-  if (ctx.withEvents) {
-    await insertEvent(client, "refund.created", refund, undefined, ctx.idempotencyKey);
-    if (status === "failed") await insertEvent(client, "refund.failed", refund, undefined, ctx.idempotencyKey);
+  await insertEvent(client, account, "refund.created", refund, undefined, ctx.idempotencyKey);
+  if (status === "failed") await insertEvent(client, account, "refund.failed", refund, undefined, ctx.idempotencyKey);
+  else {
+    const charged = await client.query<PaymentIntentRow>("UPDATE payment_intents SET amount_refunded = amount_refunded + $2 WHERE id = $1 RETURNING *", [
+      pi.id,
+      amount,
+    ]);
+    // Like Stripe: a refund that is not failed (pending counts) refunds the charge, partly or wholly.
+    await insertEvent(client, account, "charge.refunded", chargeObject(charged.rows[0]!), { amount_refunded: Number(pi.amount_refunded) }, ctx.idempotencyKey);
   }
   return { status: 200, body: refund };
 }
 
-export async function retrieveRefund(client: pg.Pool | pg.PoolClient, id: string): Promise<Answer> {
-  const found = await client.query<RefundRow>("SELECT * FROM refunds WHERE id = $1", [id]);
+export async function retrieveRefund(client: pg.Pool | pg.PoolClient, account: string, id: string): Promise<Answer> {
+  const found = await client.query<RefundRow>("SELECT * FROM refunds WHERE id = $1 AND account = $2", [id, account]);
   const row = found.rows[0];
   if (!row) return stripeError(404, "invalid_request_error", `No such refund: '${id}'`, { code: "resource_missing", param: "id" });
   return { status: 200, body: refundObject(row) };
 }
 
 /** GET /v1/refunds: newest first, `limit` 1..100 (default 10), cursors `starting_after` / `ending_before`. */
-export async function listRefunds(client: pg.Pool | pg.PoolClient, query: FormObject): Promise<Answer> {
+export async function listRefunds(client: pg.Pool | pg.PoolClient, account: string, query: FormObject): Promise<Answer> {
   for (const key of Object.keys(query)) {
     if (!["payment_intent", "limit", "starting_after", "ending_before", "expand"].includes(key)) {
       return stripeError(400, "invalid_request_error", `Received unknown parameter: ${key}`, { code: "parameter_unknown", param: key });
@@ -181,10 +204,15 @@ export async function listRefunds(client: pg.Pool | pg.PoolClient, query: FormOb
     return stripeError(400, "invalid_request_error", "You may only specify one of these parameters: ending_before, starting_after.", {
       param: "starting_after",
     });
+  if (pi !== null) {
+    const known = await client.query("SELECT 1 FROM payment_intents WHERE id = $1 AND account = $2", [pi, account]);
+    if (known.rowCount === 0)
+      return stripeError(404, "invalid_request_error", `No such payment_intent: '${pi}'`, { code: "resource_missing", param: "payment_intent" });
+  }
   const cursorId = after ?? before;
   let cursor: string | null = null;
   if (cursorId) {
-    const c = await client.query<{ seq: string }>("SELECT seq FROM refunds WHERE id = $1", [cursorId]);
+    const c = await client.query<{ seq: string }>("SELECT seq FROM refunds WHERE id = $1 AND account = $2", [cursorId, account]);
     if (!c.rows[0])
       return stripeError(400, "invalid_request_error", `No such refund: '${cursorId}'`, {
         code: "resource_missing",
@@ -195,14 +223,14 @@ export async function listRefunds(client: pg.Pool | pg.PoolClient, query: FormOb
   const rows = before
     ? (
         await client.query<RefundRow>(
-          `SELECT * FROM (SELECT * FROM refunds WHERE ($1::text IS NULL OR payment_intent = $1) AND seq > $2 ORDER BY seq ASC LIMIT $3) r ORDER BY seq DESC`,
-          [pi, cursor, limit + 1],
+          `SELECT * FROM (SELECT * FROM refunds WHERE account = $4 AND ($1::text IS NULL OR payment_intent = $1) AND seq > $2 ORDER BY seq ASC LIMIT $3) r ORDER BY seq DESC`,
+          [pi, cursor, limit + 1, account],
         )
       ).rows
     : (
         await client.query<RefundRow>(
-          `SELECT * FROM refunds WHERE ($1::text IS NULL OR payment_intent = $1) AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`,
-          [pi, cursor, limit + 1],
+          `SELECT * FROM refunds WHERE account = $4 AND ($1::text IS NULL OR payment_intent = $1) AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`,
+          [pi, cursor, limit + 1, account],
         )
       ).rows;
   const hasMore = rows.length > limit;
@@ -210,24 +238,33 @@ export async function listRefunds(client: pg.Pool | pg.PoolClient, query: FormOb
   return { status: 200, body: { object: "list", data: page.map(refundObject), has_more: hasMore, url: "/v1/refunds" } };
 }
 
+/**
+ * Records one event of `account` for delivery, in the caller's transaction — only when the account has a webhook
+ * endpoint (an account without one records nothing, as before accounts existed).
+ */
 export async function insertEvent(
   client: pg.PoolClient,
+  account: string,
   type: string,
-  refund: StripeRefund,
+  object: unknown,
   previous?: Record<string, unknown>,
   idempotencyKey?: string | null,
 ): Promise<void> {
   const id = newId("evt");
   const created = nowUnix();
-  const payload = JSON.stringify(eventObject({ id, type, created, refund, previous, idempotencyKey }), null, 2);
-  await client.query("INSERT INTO events (id, type, payload, created, next_attempt_at) VALUES ($1, $2, $3, $4, now())", [id, type, payload, created]);
+  const payload = JSON.stringify(eventObject({ id, type, created, object, previous, idempotencyKey }), null, 2);
+  await client.query(
+    `INSERT INTO events (id, account, type, payload, created, next_attempt_at)
+     SELECT $1, $2, $3, $4, $5, now() WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $2 AND webhook_url IS NOT NULL)`,
+    [id, account, type, payload, created],
+  );
 }
 
 /**
  * Moves one pending refund to its final state (inside the caller's transaction). A failed refund
  * returns its amount to the payment intent. Returns null when the refund is not pending.
  */
-export async function settleRefund(client: pg.PoolClient, id: string, to: "succeeded" | "failed", withEvents: boolean): Promise<StripeRefund | null> {
+export async function settleRefund(client: pg.PoolClient, id: string, to: "succeeded" | "failed"): Promise<StripeRefund | null> {
   const updated = await client.query<RefundRow>(
     `UPDATE refunds SET status = $2, failure_reason = CASE WHEN $2 = 'failed' THEN $3 ELSE NULL END, settle_at = NULL, settle_to = NULL
      WHERE id = $1 AND status = 'pending' RETURNING *`,
@@ -237,17 +274,17 @@ export async function settleRefund(client: pg.PoolClient, id: string, to: "succe
   if (!row) return null;
   if (to === "failed") await client.query("UPDATE payment_intents SET amount_refunded = amount_refunded - $2 WHERE id = $1", [row.payment_intent, row.amount]);
   const refund = refundObject(row);
-  if (withEvents) await insertEvent(client, to === "failed" ? "refund.failed" : "refund.updated", refund, { status: "pending" });
+  await insertEvent(client, row.account, to === "failed" ? "refund.failed" : "refund.updated", refund, { status: "pending" });
   return refund;
 }
 
 /** Settles the pending refunds whose time has come, in one transaction; returns how many. */
-export function settleDueRefunds(pool: pg.Pool, withEvents: boolean): Promise<number> {
+export function settleDueRefunds(pool: pg.Pool): Promise<number> {
   return inTransaction(pool, async (client) => {
     const due = await client.query<{ id: string; settle_to: "succeeded" | "failed" }>(
       "SELECT id, settle_to FROM refunds WHERE status = 'pending' AND settle_at <= now() AND settle_to IS NOT NULL ORDER BY settle_at LIMIT 50 FOR UPDATE SKIP LOCKED",
     );
-    for (const row of due.rows) await settleRefund(client, row.id, row.settle_to, withEvents);
+    for (const row of due.rows) await settleRefund(client, row.id, row.settle_to);
     return due.rowCount ?? 0;
   });
 }

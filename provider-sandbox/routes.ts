@@ -3,6 +3,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type pg from "pg";
+import { accountOfKey, DEFAULT_ACCOUNT } from "./accounts";
 import { handleControl, type ControlState } from "./control";
 import type { FaultBoard, FaultMatch } from "./faults";
 import { canonicalForm, FormError, parseStripeForm, type FormObject } from "./form";
@@ -22,7 +23,6 @@ export type RoutesContext = {
   controlToken: string;
   control: ControlState;
   behaviour: () => Behaviour;
-  withEvents: boolean;
   stats: Record<string, number>;
 };
 
@@ -54,7 +54,8 @@ export function sandboxRoutes(ctx: RoutesContext) {
     send(res, answer, headers);
   };
 
-  const authorized = (req: IncomingMessage): ErrorAnswer | null => {
+  /** The account the request's key opens (accounts.ts), or Stripe's 401. */
+  const authorized = async (req: IncomingMessage): Promise<{ account: string } | ErrorAnswer> => {
     const header = req.headers.authorization ?? "";
     // Stripe takes the key as a bearer token or as the user name of basic auth (`curl -u sk_test_…:`).
     const basic = /^Basic (.+)$/.exec(header)?.[1];
@@ -66,7 +67,9 @@ export function sandboxRoutes(ctx: RoutesContext) {
         "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
       );
     const given = match[1]!;
-    if (!apiKeys.some((k) => safeEqual(k, given))) {
+    if (apiKeys.some((k) => safeEqual(k, given))) return { account: DEFAULT_ACCOUNT };
+    const account = await accountOfKey(pool, given);
+    if (account === null) {
       return stripeError(
         401,
         "invalid_request_error",
@@ -74,10 +77,10 @@ export function sandboxRoutes(ctx: RoutesContext) {
         { code: "api_key_invalid" },
       );
     }
-    return null;
+    return { account };
   };
 
-  const createRefundRoute = async (req: IncomingMessage, res: ServerResponse, form: FormObject) => {
+  const createRefundRoute = async (req: IncomingMessage, res: ServerResponse, account: string, form: FormObject) => {
     stats.createRefund!++;
     const params = validateCreateRefund(form);
     if ("body" in params) return send(res, params);
@@ -90,11 +93,12 @@ export function sandboxRoutes(ctx: RoutesContext) {
       .digest("hex");
     const fault = faults.match({ endpoint: "create", paymentIntent: params.paymentIntent });
     type Outcome = { refused: ErrorAnswer } | { answer: Answer; headers: Record<string, string> };
+    // Idempotency keys are per account, as at Stripe: two accounts may use the same key for different requests.
     const outcome = await inTransaction(pool, async (client, rollback): Promise<Outcome> => {
       if (idempotencyKey !== null) {
         // Held until COMMIT/ROLLBACK: a second request with this key meanwhile gets 409, like Stripe.
         const lock = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok", [
-          `${IDEMPOTENCY_NAMESPACE}:${idempotencyKey}`,
+          `${IDEMPOTENCY_NAMESPACE}:${account}:${idempotencyKey}`,
         ]);
         if (!lock.rows[0]!.ok) {
           rollback();
@@ -114,8 +118,8 @@ export function sandboxRoutes(ctx: RoutesContext) {
         idempotencyKey === null
           ? null
           : await client.query<{ fingerprint: string; path: string; status_code: number; body: string; request_id: string }>(
-              "SELECT * FROM idempotency_keys WHERE key = $1",
-              [idempotencyKey],
+              "SELECT * FROM idempotency_keys WHERE account = $1 AND key = $2",
+              [account, idempotencyKey],
             );
       const saved = previous?.rows[0];
       if (saved && saved.fingerprint !== fingerprint) {
@@ -142,12 +146,12 @@ export function sandboxRoutes(ctx: RoutesContext) {
           headers: { "idempotent-replayed": "true", "original-request": saved.request_id },
         };
       }
-      const answer = await createRefund(client, params, { behaviour: ctx.behaviour(), idempotencyKey, withEvents: ctx.withEvents });
+      const answer = await createRefund(client, account, params, { behaviour: ctx.behaviour(), idempotencyKey });
       // Stripe saves the result of every request that started executing, errors included.
       if (idempotencyKey !== null) {
         await client.query(
-          "INSERT INTO idempotency_keys (key, method, path, fingerprint, request_id, status_code, body) VALUES ($1, 'POST', '/v1/refunds', $2, $3, $4, $5)",
-          [idempotencyKey, fingerprint, String(res.getHeader("request-id")), answer.status, JSON.stringify(answer.body)],
+          "INSERT INTO idempotency_keys (account, key, method, path, fingerprint, request_id, status_code, body) VALUES ($6, $1, 'POST', '/v1/refunds', $2, $3, $4, $5)",
+          [idempotencyKey, fingerprint, String(res.getHeader("request-id")), answer.status, JSON.stringify(answer.body), account],
         );
       }
       return { answer, headers: {} };
@@ -185,8 +189,9 @@ export function sandboxRoutes(ctx: RoutesContext) {
       return send(res, await handleControl(control, method, url.pathname, body));
     }
 
-    const denied = authorized(req);
-    if (denied) return send(res, denied);
+    const auth = await authorized(req);
+    if (!("account" in auth)) return send(res, auth);
+    const { account } = auth;
     let form: FormObject;
     try {
       form = parseStripeForm(method === "GET" ? url.search.slice(1) : raw);
@@ -195,15 +200,15 @@ export function sandboxRoutes(ctx: RoutesContext) {
       throw error;
     }
     const refundId = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname)?.[1];
-    if (method === "POST" && url.pathname === "/v1/refunds") return createRefundRoute(req, res, form);
+    if (method === "POST" && url.pathname === "/v1/refunds") return createRefundRoute(req, res, account, form);
     if (method === "GET" && url.pathname === "/v1/refunds") {
-      return readRoute(req, res, () => listRefunds(pool, form), typeof form.payment_intent === "string" ? form.payment_intent : null);
+      return readRoute(req, res, () => listRefunds(pool, account, form), typeof form.payment_intent === "string" ? form.payment_intent : null);
     }
-    if (method === "GET" && refundId) return readRoute(req, res, () => retrieveRefund(pool, decodeURIComponent(refundId)), null);
+    if (method === "GET" && refundId) return readRoute(req, res, () => retrieveRefund(pool, account, decodeURIComponent(refundId)), null);
     const intentId = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname)?.[1];
     if (method === "GET" && intentId) {
       const id = decodeURIComponent(intentId);
-      return readRoute(req, res, () => retrievePaymentIntent(pool, id), id);
+      return readRoute(req, res, () => retrievePaymentIntent(pool, account, id), id);
     }
     return send(
       res,

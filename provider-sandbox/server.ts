@@ -5,13 +5,14 @@
 import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import pg from "pg";
+import { ensureDefaultAccount } from "./accounts";
 import type { ControlState } from "./control";
 import { FaultBoard } from "./faults";
 import { stripeError } from "./objects";
 import { REFUND_MODES, settleDueRefunds, type Behaviour } from "./refunds";
 import { sandboxRoutes } from "./routes";
 import { ensureDatabase, ensureSchema } from "./store";
-import { deliverDueEvents, type WebhookTarget } from "./webhooks";
+import { deliverDueEvents, type DeliveryPolicy } from "./webhooks";
 
 export type SandboxProviderOptions = {
   /** URL of the sandbox's own database (created when missing, on the same server). */
@@ -19,10 +20,14 @@ export type SandboxProviderOptions = {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
-  /** Accepted secret keys (`sk_test_…`); requests must send one as `Authorization: Bearer`. */
+  /**
+   * The default account's secret keys (`sk_test_…`, several = one account's secret and restricted keys); requests
+   * must send a key as `Authorization: Bearer`. Other accounts' keys are registered at `/__control/accounts`.
+   */
   apiKey: string | string[];
   /** Bearer token of the `/__control/…` endpoints. */
   controlToken: string;
+  /** The default account's webhook endpoint (without it the default account records no events). */
   webhookUrl?: string;
   webhookSecret?: string;
   /** Webhook retries: attempts in all (default 8) and the first backoff (default 500 ms, doubling). */
@@ -49,22 +54,20 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
     if (!stopping) log(`database pool error: ${error.message}`);
   });
   await ensureSchema(pool);
+  await ensureDefaultAccount(pool, options.webhookUrl ? { url: options.webhookUrl, secret: options.webhookSecret! } : null);
 
   const faults = new FaultBoard();
   const stats: Record<string, number> = { createRefund: 0, replayed: 0, idempotencyConflicts: 0, idempotencyMismatches: 0, failed5xx: 0, hung: 0, dropped: 0 };
   const stored = await pool.query<{ value: Behaviour }>("SELECT value FROM settings WHERE key = 'behaviour'");
   let behaviour: Behaviour = stored.rows[0]?.value ?? { mode: "succeed", delayMs: 500 };
-  const webhook: WebhookTarget | null = options.webhookUrl
-    ? {
-        url: options.webhookUrl,
-        secret: options.webhookSecret!,
-        maxAttempts: options.webhookMaxAttempts ?? 8,
-        baseDelayMs: options.webhookBaseDelayMs ?? 500,
-        timeoutMs: 5_000,
-      }
-    : null;
+  const delivery: DeliveryPolicy = {
+    maxAttempts: options.webhookMaxAttempts ?? 8,
+    baseDelayMs: options.webhookBaseDelayMs ?? 500,
+    timeoutMs: 5_000,
+  };
   const control: ControlState = {
     pool,
+    defaultKeys: apiKeys,
     faults,
     get behaviour() {
       return behaviour;
@@ -76,7 +79,6 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
       ]);
       behaviour = b;
     },
-    withEvents: webhook !== null,
     stats,
   };
 
@@ -88,7 +90,6 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
     controlToken: options.controlToken,
     control,
     behaviour: () => behaviour,
-    withEvents: webhook !== null,
     stats,
   });
 
@@ -112,8 +113,8 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
   const tick = async () => {
-    await settleDueRefunds(pool, webhook !== null);
-    if (webhook) await deliverDueEvents(pool, webhook, log);
+    await settleDueRefunds(pool);
+    await deliverDueEvents(pool, delivery, log);
   };
   const schedule = () => {
     if (stopping) return;

@@ -63,6 +63,27 @@ CREATE TABLE IF NOT EXISTS settings (
   key   text PRIMARY KEY,
   value jsonb NOT NULL
 );
+-- Accounts (accounts.ts): each sees only its own payment intents, refunds and idempotency keys, and its events
+-- go to its own webhook endpoint signed with its own secret. The default account's keys are the process's
+-- --api-key flags (held in memory); the others' are registered through the control endpoint (SHA-256 only).
+CREATE TABLE IF NOT EXISTS accounts (
+  id             text PRIMARY KEY,
+  webhook_url    text NULL,
+  webhook_secret text NULL,
+  created        bigint NOT NULL,
+  CHECK (webhook_url IS NULL OR webhook_secret IS NOT NULL)
+);
+CREATE TABLE IF NOT EXISTS account_keys (
+  key_sha256 text PRIMARY KEY,
+  account    text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE
+);
+ALTER TABLE payment_intents ADD COLUMN IF NOT EXISTS account text NOT NULL DEFAULT 'acct_default';
+ALTER TABLE refunds ADD COLUMN IF NOT EXISTS account text NOT NULL DEFAULT 'acct_default';
+ALTER TABLE events ADD COLUMN IF NOT EXISTS account text NOT NULL DEFAULT 'acct_default';
+-- Idempotency keys are per account, as at Stripe.
+ALTER TABLE idempotency_keys ADD COLUMN IF NOT EXISTS account text NOT NULL DEFAULT 'acct_default';
+ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_pkey;
+CREATE UNIQUE INDEX IF NOT EXISTS idempotency_keys_per_account ON idempotency_keys (account, key);
 `;
 
 /** Creates the database named in `databaseUrl` when it is missing (connecting to `postgres` on the same server). */

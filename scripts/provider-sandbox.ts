@@ -6,7 +6,8 @@
 //                    database `provider_sandbox` on DATABASE_URL's server, else an embedded PostgreSQL
 //                    kept in .data/provider-sandbox-pg (PROVIDER_SANDBOX_PG_DIR).
 //   --port / PROVIDER_SANDBOX_PORT (12111; 0 = any free port)      --host / PROVIDER_SANDBOX_HOST (127.0.0.1)
-//   --api-key (repeatable) / PROVIDER_SANDBOX_API_KEYS (comma-separated)
+//   --api-key (repeatable) / PROVIDER_SANDBOX_API_KEYS (comma-separated): the default account's keys; other
+//                    accounts (one per tenant, own key and webhook) are registered at /__control/accounts
 //   --control-token / PROVIDER_SANDBOX_CONTROL_TOKEN
 //   --webhook-url / PROVIDER_SANDBOX_WEBHOOK_URL   --webhook-secret / PROVIDER_SANDBOX_WEBHOOK_SECRET
 //   --webhook-max-attempts (8)   --webhook-base-delay-ms (500)

@@ -1,4 +1,9 @@
-// npm run bench:gateway [-- --seconds 6] [--no-next] [--rebuild] [--tracing]
+// npm run bench:gateway [-- --seconds 6] [--no-next] [--rebuild] [--tracing | --live-read]
+//
+// --live-read: prepare_refund with the live provider read instead (bench/gateway/live-read.ts): two copies of the
+// route handler in their own processes, "local" (PAYMENT_PROVIDER_LIVE_READS=0: the ledger only) and "live" (reads
+// the real sandbox provider process with tienda-es's own connection), beside "raw"; same slices. Prints the
+// difference per level next to a bare provider round trip (the same two requests, at once, from this process).
 //
 // --tracing: the cost of tracing instead (docs/observability.md). Two copies of the route handler, each in its
 // own process (bench/gateway/traced-server.ts) with the OpenTelemetry SDK registered as the app does: "untraced"
@@ -30,6 +35,7 @@ import { findFreePort, startEmbeddedPostgres } from "../../scripts/lib/embedded-
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { agentKey, customerId, mintEndUserToken, seedDemo } from "../../scripts/lib/demo-data";
 import { prismaFor } from "../../scripts/lib/prisma";
+import { bareRoundTrips, setUpLiveRead, type LiveReadSetup } from "./live-read";
 import { rawPrepareRefundServer } from "./raw-server";
 import { TENANT, adaptRouteHandler, addBenchOrders, benchOrder, isApprovalRequired, liftWindowBudgets, listen, toolCallBody, urlOf } from "./shared";
 
@@ -40,13 +46,14 @@ const flag = (name: string) => {
 };
 const SECONDS = Math.min(Number(flag("seconds") ?? 6), 12);
 const TRACING = argv.includes("--tracing");
-const WITH_NEXT = !argv.includes("--no-next") && !TRACING;
+const LIVE = argv.includes("--live-read");
+const WITH_NEXT = !argv.includes("--no-next") && !TRACING && !LIVE;
 const LEVELS = [1, 8, 32];
 const SLICES = 2;
 const ORDERS_PER_SERVER = 15_000;
 const BUDGET_MS = 240_000; // after the build (if any)
 
-type Side = "route" | "next" | "raw" | "untraced" | "traced";
+type Side = "route" | "next" | "raw" | "untraced" | "traced" | "local" | "live";
 
 if (WITH_NEXT && (argv.includes("--rebuild") || !existsSync(join(process.cwd(), ".next", "BUILD_ID")))) {
   console.log("bench: building the app for `next start` (next build; 1–4 minutes here)…");
@@ -75,6 +82,7 @@ let rawPool: pg.Pool | null = null;
 let nextProc: ChildProcess | null = null;
 const children: ChildProcess[] = [];
 let otlp: Server | null = null;
+let liveSetup: LiveReadSetup | null = null;
 /** Servers that already printed their first unexpected answer (one line each, to say what the errors column counts). */
 const firstErrors = new Set<string>();
 const exported = { requests: 0, bytes: 0 };
@@ -128,7 +136,25 @@ try {
     );
     procs.traced = children.at(-1);
   }
-  const sides = (TRACING ? (["untraced", "traced", "raw"] as const) : (["route", "next", "raw"] as const)).filter((s) => urls[s]);
+  if (LIVE) {
+    liveSetup = await setUpLiveRead(server.url, ORDERS_PER_SERVER * 3);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      DATABASE_POOL_SIZE: String(pool),
+      SECRETS_KEY: liveSetup.secretsKey,
+      PAYMENT_PROVIDER_URL: liveSetup.sandboxUrl,
+    };
+    delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
+    urls.local = await startChild({ ...env, PAYMENT_PROVIDER_LIVE_READS: "0" }, children, join(profiles, "local"));
+    procs.local = children.at(-1);
+    urls.live = await startChild({ ...env, PAYMENT_PROVIDER_LIVE_READS: "1" }, children, join(profiles, "live"));
+    procs.live = children.at(-1);
+  }
+  const sides = (TRACING ? (["untraced", "traced", "raw"] as const) : LIVE ? (["local", "live", "raw"] as const) : (["route", "next", "raw"] as const)).filter(
+    (s) => urls[s],
+  );
 
   const key = agentKey(TENANT, "web_support");
   const token = await mintEndUserToken(TENANT, "web_support", customerId(TENANT, "ana"));
@@ -139,10 +165,12 @@ try {
     // --tracing runs no route/next side: their orders are free.
     untraced: counter(0),
     traced: counter(ORDERS_PER_SERVER),
+    local: counter(0),
+    live: counter(ORDERS_PER_SERVER),
   };
 
   // Round trips per call: every statement an in-process side sends through pg (Prisma's adapter uses pg too).
-  if (!TRACING) {
+  if (!TRACING && !LIVE) {
     const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
     const original = proto.query;
     let count = 0;
@@ -196,6 +224,8 @@ try {
             raw: "raw node:http + pg (baseline)",
             untraced: "route handler, own process, OpenTelemetry not configured",
             traced: "route handler, own process, exporting OTLP/HTTP protobuf",
+            local: "route handler, own process, ledger only (PAYMENT_PROVIDER_LIVE_READS=0)",
+            live: "route handler, own process, live read of the sandbox provider process (tenant's own connection)",
           })[s],
       )
       .join("; ")}`,
@@ -217,6 +247,10 @@ try {
           used.calls += part.latencies.length;
         }
       }
+    }
+    if (cpu.live && cpu.local) {
+      const per = (u: { micros: number; calls: number }) => u.micros / 1000 / u.calls;
+      cpuRows.push([String(c), per(cpu.local).toFixed(2), per(cpu.live).toFixed(2), `${((per(cpu.live) / per(cpu.local) - 1) * 100).toFixed(1)} %`]);
     }
     if (cpu.traced && cpu.untraced) {
       const per = (u: { micros: number; calls: number }) => u.micros / 1000 / u.calls;
@@ -249,6 +283,28 @@ try {
     printTable(["clients", "untraced CPU ms/call", "traced CPU ms/call", "tracing adds"], cpuRows);
     console.log(`the receiver got ${exported.requests} OTLP export requests, ${(exported.bytes / 1024).toFixed(0)} KiB`);
     console.log("goal (observability): traced req/s ≥ 0.9 × untraced at every level (on a quiet machine; see the profile below otherwise).");
+  } else if (LIVE) {
+    const cell = (c: number, side: Side, i: number) => Number(rows.find((r) => r[0] === String(c) && r[1] === side)?.[i] ?? NaN);
+    // The provider's part alone, one pair at a time (no load of ours on the sandbox): payment intents no side used.
+    const bare = await bareRoundTrips(
+      liveSetup!.sandboxUrl,
+      liveSetup!.apiKey,
+      Array.from({ length: 200 }, (_, i) => `pi_bench_${benchOrder(2 * ORDERS_PER_SERVER + ORDERS_PER_SERVER - 1 - i)}`),
+    );
+    const pct = (p: number) => bare[Math.min(bare.length - 1, Math.floor((p / 100) * bare.length))]!;
+    console.log(
+      `\nbare provider round trip (GET payment intent + GET its refunds at once, what readPayment sends; 200 in a row): p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms`,
+    );
+    printTable(
+      ["clients", "live ÷ local req/s", "live − local p50 ms", "÷ bare round trip p50"],
+      LEVELS.map((c) => {
+        const extra = cell(c, "live", 3) - cell(c, "local", 3);
+        return [String(c), (cell(c, "live", 2) / cell(c, "local", 2)).toFixed(2), extra.toFixed(1), (extra / pct(50)).toFixed(2)];
+      }),
+    );
+    console.log("\nCPU time of each server process per call (user + system):");
+    printTable(["clients", "local CPU ms/call", "live CPU ms/call", "live adds"], cpuRows);
+    console.log("expected: at 1 client, live − local p50 ≈ one bare round trip (÷ ≈ 1); more would mean more than one round trip per prepare.");
   } else console.log("goal: req/s ÷ raw ≥ 0.6 and p99 ÷ raw p99 ≤ 3 at every level, for route and next.");
 } finally {
   nextProc?.kill("SIGTERM");
@@ -258,6 +314,7 @@ try {
   await new Promise<void>((r) => (routeHttp ? routeHttp.close(() => r()) : r()));
   await new Promise<void>((r) => (rawHttp ? rawHttp.close(() => r()) : r()));
   await rawPool?.end();
+  await liveSetup?.stop();
   const g = globalThis as unknown as { prisma?: { $disconnect(): Promise<void> } };
   await g.prisma?.$disconnect();
   if (nextProc && nextProc.exitCode === null) await new Promise((r) => nextProc!.once("exit", r));

@@ -6,11 +6,12 @@ import { PUT as orderPUT } from "@/app/api/v1/orders/[number]/route";
 import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { ES, tokenFor } from "./gateway-support";
 
-export async function pushStripeOrder(opts: { control: SandboxControl; integrationKey: string; capturedMinor: number; prefix: string }) {
-  const { control, integrationKey, capturedMinor, prefix } = opts;
+/** `account`: the sandbox account that holds the payment (default: the sandbox process's own account). */
+export async function pushStripeOrder(opts: { control: SandboxControl; integrationKey: string; capturedMinor: number; prefix: string; account?: string }) {
+  const { control, integrationKey, capturedMinor, prefix, account } = opts;
   const id = () => randomUUID().replace(/-/g, "");
   const pi = `pi_${prefix}_${id().slice(0, 20)}`;
-  await control.createPaymentIntent({ id: pi, amount: capturedMinor, currency: "eur" });
+  await control.createPaymentIntent({ id: pi, amount: capturedMinor, currency: "eur", ...(account ? { account } : {}) });
   const number = `${prefix.toUpperCase()}-${randomUUID().slice(0, 8)}`;
   const customer = `cus_${prefix}_${id().slice(0, 12)}`;
   const res = await orderPUT(

@@ -1,6 +1,7 @@
 import "server-only";
 import { openSecret, secretAad, SecretBoxError } from "@/lib/domain/secret-box";
-import { db } from "@/lib/server/db/client";
+import { db, type Tx } from "@/lib/server/db/client";
+import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
 import { paymentProviderConfig, secretsKeys } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { tracedProvider } from "@/lib/server/telemetry/traced-provider";
@@ -69,9 +70,20 @@ export function providerWithCredentials(credentials: { apiKey: string; webhookSe
  * The provider of one tenant: its own connection when it has one, else the process-wide default. One primary-key
  * read per call, so a connection changed in Admin is used by every process (app and workers) from the next call;
  * the decrypted credentials live only inside the cached client. Throws ProviderConnectionUnusable (fail closed).
+ *
+ * `within`: the caller's open transaction, for callers that hold a pooled connection while they ask (prepare's live
+ * read under the order lock). Reading through the pool there needs a second connection per call: with as many
+ * concurrent prepares as the pool has connections, each holds one and waits for another, and none ever returns
+ * (`npm run bench:gateway -- --live-read` at 32 clients hung this way).
  */
-export async function paymentProviderFor(tenantId: string): Promise<PaymentProvider> {
-  const row = await db().providerConnection.findUnique({ where: { tenantId } });
+export async function paymentProviderFor(tenantId: string, within?: Tx | SqlClient): Promise<PaymentProvider> {
+  const row = within
+    ? ((
+        await asSql(within).query<{ tenantId: string; keyId: string; apiKeySealed: string; webhookSecretSealed: string; version: number }>(sql`
+          SELECT "tenantId"::text AS "tenantId", "keyId", "apiKeySealed", "webhookSecretSealed", "version"
+            FROM "ProviderConnection" WHERE "tenantId" = ${tenantId}::uuid`)
+      )[0] ?? null)
+    : await db().providerConnection.findUnique({ where: { tenantId } });
   if (!row) {
     tenants.delete(tenantId);
     return getPaymentProvider();

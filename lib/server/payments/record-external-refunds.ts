@@ -38,6 +38,9 @@ export async function recordExternalRefund(tx: Tx, tenants: WebhookTenants, refu
   const { tenantId, order } = payment;
   const proposalId = refund.metadata.proposalId;
   if (proposalId && isUuid(proposalId) && (await tx.proposal.count({ where: { id: proposalId, tenantId } })) > 0) return false;
+  // Stripe delivers refund.created and charge.refunded about one refund at the same time: without this lock both
+  // read "no row yet" and both record (and audit) it. Held to the end of the webhook's transaction.
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('external-refund'), hashtext(${`${tenantId}:${refund.id}`}))`;
   const existing = await tx.refund.findUnique({
     where: { tenantId_providerRefundId: { tenantId, providerRefundId: refund.id } },
     select: { origin: true, status: true, amountMinor: true },

@@ -97,7 +97,8 @@ export async function refundableLeftLive(tx: Tx | SqlClient, target: LiveTarget,
   }
   let provider;
   try {
-    provider = await paymentProviderFor(target.tenantId);
+    // Through the caller's transaction: it already holds a pooled connection (get-payment-provider.ts).
+    provider = await paymentProviderFor(target.tenantId, tx);
   } catch (error) {
     // A stored connection that does not open fails closed: as if the provider did not answer (logged by the caller's outcome).
     if (error instanceof ProviderConnectionUnusable) return { ok: false, reason: "provider_unavailable", message: error.message };
