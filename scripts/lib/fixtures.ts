@@ -4,7 +4,8 @@
 // only through lib/server/orders/upsert-order.ts and the demo seed (scripts/lib/demo-data.ts).
 import { isRole } from "../../lib/domain/permissions";
 import type { Actor } from "../../lib/server/auth/actor";
-import type { PrismaClient } from "../../lib/server/db/generated/client";
+import { createHash, randomUUID } from "node:crypto";
+import type { PrismaClient, ProposalStatus } from "../../lib/server/db/generated/client";
 
 /** What the factory needs of a Prisma client or of an interactive transaction. */
 export type FixtureDb = Pick<PrismaClient, "order" | "payment">;
@@ -67,6 +68,49 @@ export async function createPaidOrder(
     select: { id: true },
   });
   return { orderId: order.id, number, paymentId: payment.id, paymentRef, amountMinor: opts.amountMinor };
+}
+
+/**
+ * A proposal row for `order`, inserted as it stands after the gateway made it (card refund to the order's
+ * payment), so a test controls status, expiry and approvals exactly. Its hash is a placeholder (sha256 of the
+ * id): tests that need a real, recomputable hash prepare through the gateway instead.
+ */
+export async function createProposalRow(
+  db: Pick<PrismaClient, "proposal">,
+  tenant: FixtureTenant,
+  order: PaidOrder,
+  opts: {
+    customerId: string;
+    expiresAt: Date;
+    status?: ProposalStatus;
+    amountMinor?: number;
+    requiredApprovals?: number;
+    holderName?: string;
+    traceId?: string;
+  },
+) {
+  const id = randomUUID();
+  return db.proposal.create({
+    data: {
+      id,
+      tenantId: tenant.id,
+      orderId: order.orderId,
+      customerId: opts.customerId,
+      paymentId: order.paymentId,
+      amountMinor: opts.amountMinor ?? order.amountMinor,
+      currency: tenant.currency.trim(),
+      recipientKind: "card",
+      recipientRef: order.paymentRef,
+      recipientHolder: opts.holderName ?? "Test Holder",
+      recipientDisplay: "Visa •••• 4242",
+      reason: "damaged_item",
+      status: opts.status ?? "pending_approval",
+      hash: createHash("sha256").update(id).digest("hex"),
+      expiresAt: opts.expiresAt,
+      requiredApprovals: opts.requiredApprovals ?? 1,
+      traceId: opts.traceId ?? `test-trace-${id}`,
+    },
+  });
 }
 
 const BATCH = 2_000;

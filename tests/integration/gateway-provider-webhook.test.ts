@@ -8,7 +8,7 @@ import { db } from "@/lib/server/db/client";
 import { resetPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { purgeWebhookEvents, WEBHOOK_TOLERANCE_SECONDS } from "@/lib/server/executions/settle-from-webhook";
 import { ana, ES } from "./gateway-support";
-import { createPaidOrder } from "../../scripts/lib/fixtures";
+import { createPaidOrder, createProposalRow } from "../../scripts/lib/fixtures";
 
 const SECRET = `whsec_${randomUUID().replace(/-/g, "")}`;
 const stripe = new Stripe("sk_test_unused");
@@ -24,27 +24,12 @@ async function pendingExecution() {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
   const n = randomUUID().slice(0, 8);
   const o = await createPaidOrder(db(), t, { customerId: ana, amountMinor: 1_000, prefix: `WH-${n}`, holderName: "Ana García" });
-  const order = { id: o.orderId };
-  const payment = { id: o.paymentId, providerPaymentRef: o.paymentRef };
-  const proposal = await db().proposal.create({
-    data: {
-      id: randomUUID(),
-      tenantId: t.id,
-      orderId: order.id,
-      customerId: ana,
-      paymentId: payment.id,
-      amountMinor: 1_000,
-      currency: "EUR",
-      recipientKind: "card",
-      recipientRef: payment.providerPaymentRef,
-      recipientHolder: "Ana García",
-      recipientDisplay: "Visa •••• 4242",
-      reason: "damaged_item",
-      status: "executing",
-      hash: "0".repeat(64),
-      expiresAt: new Date(Date.now() + 3600_000),
-      traceId: `wh-${n}-trace`,
-    },
+  const proposal = await createProposalRow(db(), t, o, {
+    customerId: ana,
+    status: "executing",
+    expiresAt: new Date(Date.now() + 3600_000),
+    holderName: "Ana García",
+    traceId: `wh-${n}-trace`,
   });
   const refundId = `re_wh_${n}`;
   const execution = await db().execution.create({

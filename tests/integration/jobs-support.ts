@@ -1,10 +1,9 @@
 // Helpers for the job tests (tests/integration/jobs-*.test.ts): extra orders for demo customers and
 // proposals inserted directly, so a test controls status and expiry exactly.
-import { createHash, randomUUID } from "node:crypto";
 import { db } from "@/lib/server/db/client";
 import type { ProposalStatus } from "@/lib/server/db/generated/client";
 import { customerId } from "../../scripts/lib/demo-data";
-import { createPaidOrder } from "../../scripts/lib/fixtures";
+import { createPaidOrder, createProposalRow } from "../../scripts/lib/fixtures";
 
 export const ES = "tienda-es";
 export const US = "shop-us";
@@ -18,26 +17,12 @@ export async function makeProposal(slug: string, opts: { status?: ProposalStatus
   const cid = customerId(slug, opts.customerKey ?? (slug === ES ? "ana" : "john"));
   // One pending proposal per order: each gets its own paid order.
   const order = await createPaidOrder(db(), tenant, { customerId: cid, amountMinor: opts.amountMinor ?? 10_000, prefix: "ORD-T", holderName: "Ana García" });
-  const id = randomUUID();
-  return db().proposal.create({
-    data: {
-      id,
-      tenantId: tenant.id,
-      orderId: order.orderId,
-      customerId: cid,
-      paymentId: order.paymentId,
-      amountMinor: opts.amountMinor ?? 10_000,
-      currency: tenant.currency,
-      recipientKind: "card",
-      recipientRef: order.paymentRef,
-      recipientHolder: "Ana García",
-      recipientDisplay: "Visa •••• 4242",
-      reason: "damaged_item",
-      status: opts.status ?? "pending_approval",
-      hash: createHash("sha256").update(id).digest("hex"),
-      expiresAt: opts.expiresAt,
-      traceId: `test-trace-${id}`,
-    },
+  return createProposalRow(db(), tenant, order, {
+    customerId: cid,
+    expiresAt: opts.expiresAt,
+    status: opts.status,
+    amountMinor: opts.amountMinor ?? 10_000,
+    holderName: "Ana García",
   });
 }
 
