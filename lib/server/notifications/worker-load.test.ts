@@ -35,5 +35,5 @@ describe("notification modules under the worker's react-server condition", () =>
     // Intl puts (narrow) no-break spaces in amounts and times: \s matches them.
     expect(out.mail).toMatch(/^Reembolso por revisar: 43,21\s€ — caduca 30 nov 2026,\s12:00\sUTC$/);
     expect(out.doubt).toBe("Execution in doubt: refund of €43.21");
-  });
+  }, 60_000); // a fresh Node process compiling the modules: seconds on a loaded machine, not vitest's default 5
 });
