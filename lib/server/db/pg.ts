@@ -5,6 +5,8 @@ import { databasePoolSize, databaseUrl } from "@/lib/server/env";
 import type { Tx } from "./client";
 import { Prisma } from "./generated/client";
 import { SerialQueryClient } from "./serial-query-client";
+import type { UnknownRow } from "kysely";
+import { sqlOver, type Runner, type Sql as SqlHandle } from "./sql";
 
 // node-postgres directly, for the hot path (the agent gateway's per-call transaction): Prisma's request
 // pipeline costs ≈ 1 ms of CPU per statement and ≈ 3 ms per interactive transaction on top of the round trips
@@ -82,6 +84,33 @@ async function run<T>(queryable: pg.Pool | pg.PoolClient, statement: Sql): Promi
   return result.rows as T[];
 }
 
+/** A runner for the typed SQL layer (./sql.ts) on the pool or on one pooled connection. */
+function runnerOn(queryable: pg.Pool | pg.PoolClient): Runner {
+  return async (query, isPrepared) => {
+    const name = isPrepared ? statementName(query.sql) : undefined;
+    const result = await queryable.query({ text: query.sql, values: query.parameters as unknown[], types, ...(name ? { name } : {}) });
+    const wrote = result.command === "INSERT" || result.command === "UPDATE" || result.command === "DELETE" || result.command === "MERGE";
+    return { rows: result.rows as UnknownRow[], ...(wrote && result.rowCount !== null ? { numAffectedRows: BigInt(result.rowCount) } : {}) };
+  };
+}
+
+/** The typed SQL layer on one connection the caller holds (and releases). */
+export function sqlOnConnection(client: pg.PoolClient): SqlHandle {
+  return sqlOver(runnerOn(client));
+}
+
+const globalForSql = globalThis as unknown as { sqlPool?: { pool: pg.Pool; handle: SqlHandle } };
+
+/** The typed SQL layer on the pool: each statement auto-committed on its own (no BEGIN/COMMIT). */
+export function sqlPool(): SqlHandle {
+  const pool = pgPool();
+  const known = globalForSql.sqlPool;
+  if (known?.pool === pool) return known.handle;
+  const handle = sqlOver(runnerOn(pool));
+  globalForSql.sqlPool = { pool, handle };
+  return handle;
+}
+
 /** One statement on the pool, auto-committed (a statement is atomic on its own: no BEGIN/COMMIT needed). */
 export function pgQuery<T = Record<string, unknown>>(statement: Sql): Promise<T[]> {
   return run<T>(pgPool(), statement);
@@ -107,16 +136,25 @@ export class PgTransactionTimeoutError extends Error {
 /** A statement runner bound to one open transaction (withPgTransaction). */
 export class PgTx implements SqlClient {
   #done = false;
+  /** The same transaction as a handle of the typed SQL layer (./sql.ts). */
+  readonly sql: SqlHandle;
   constructor(
     private readonly client: pg.PoolClient,
     private readonly deadline: number,
     private readonly timeout: number,
-  ) {}
+  ) {
+    const runner = runnerOn(client);
+    this.sql = sqlOver((query, isPrepared) => this.#check() ?? runner(query, isPrepared));
+  }
 
-  query<T = Record<string, unknown>>(statement: Sql): Promise<T[]> {
+  #check(): Promise<never> | undefined {
     if (this.#done) return Promise.reject(new Error("the transaction is already finished"));
     if (Date.now() > this.deadline) return Promise.reject(new PgTransactionTimeoutError("the transaction", this.timeout));
-    return run<T>(this.client, statement);
+    return undefined;
+  }
+
+  query<T = Record<string, unknown>>(statement: Sql): Promise<T[]> {
+    return this.#check() ?? run<T>(this.client, statement);
   }
 
   /** @internal */
