@@ -23,7 +23,7 @@ async function tenantRow(handle: Sql) {
 describe("the typed SQL layer", () => {
   it("reads the same row the same way on the pool, a pg transaction and a Prisma transaction", async () => {
     const onPool = await tenantRow(sqlPool());
-    const onPg = await withPgTransaction((tx) => tenantRow(tx.sql), LIMITS);
+    const onPg = await withPgTransaction((tx) => tenantRow(tx), LIMITS);
     const onPrisma = await db().$transaction((tx) => tenantRow(sqlOf(tx)));
     expect(typeof onPool.big).toBe("bigint");
     expect(onPool.createdAt).toBeInstanceOf(Date);
@@ -38,7 +38,7 @@ describe("the typed SQL layer", () => {
     const none = await db().$transaction((tx) => sqlOf(tx).updateTable("Tenant").set({ name: "x" }).where("id", "=", missing).executeTakeFirst());
     expect(none.numUpdatedRows).toBe(0n);
     const t = await db().tenant.findFirstOrThrow({ select: { id: true, name: true } });
-    const one = await withPgTransaction((tx) => tx.sql.updateTable("Tenant").set({ name: t.name }).where("id", "=", t.id).executeTakeFirst(), LIMITS);
+    const one = await withPgTransaction((tx) => tx.updateTable("Tenant").set({ name: t.name }).where("id", "=", t.id).executeTakeFirst(), LIMITS);
     expect(one.numUpdatedRows).toBe(1n);
     const viaPrisma = await db().$transaction((tx) => sqlOf(tx).updateTable("Tenant").set({ name: t.name }).where("id", "=", t.id).executeTakeFirst());
     expect(viaPrisma.numUpdatedRows).toBe(1n);

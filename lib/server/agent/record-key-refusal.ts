@@ -1,6 +1,7 @@
 import "server-only";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import type { KeyCheck } from "./authenticate-agent-key";
 import { GATEWAY_TX } from "./tool-context";
 
@@ -66,7 +67,7 @@ export async function recordKeyRefusal(
     if ((counted[0]?.n ?? 0) <= REFUSAL_LIMITS.maxAuditedSources) {
       await db().$transaction(
         (tx) =>
-          recordAuditEvent(tx, {
+          recordAuditEvent(sqlOf(tx), {
             tenantId: check.tenantId ?? null,
             traceId: ctx.traceId,
             actor: { type: "agent", id: check.keyId ?? null, authMethod: "agent_key" },

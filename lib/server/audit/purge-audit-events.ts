@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { logIdOf } from "@/lib/domain/audit-log";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "./record-event";
 import { verifyAuditChain } from "./verify-chain";
@@ -48,7 +49,7 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
     const [h] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent" e WHERE ${sameLog} AND ${before}`;
     const heldCount = h?.n ?? 0;
     await tx.auditPurge.create({ data: { logId, before: cutoff, treeSize, purgedCount: purged, heldCount } });
-    await recordAuditEvent(tx, {
+    await recordAuditEvent(sqlOf(tx), {
       tenantId,
       traceId: `audit-purge-${randomUUID()}`,
       actor: { type: "system", id: "retention" },

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -28,7 +29,7 @@ export async function recordAccessDenied(actor: Actor, input: { permission?: str
       await tx.accessDenialWindow.deleteMany({
         where: { tenantId: actor.tenantId, staffUserId: actor.userId, windowStart: { lt: new Date(now.getTime() - 86_400_000) } },
       });
-      await recordStaffEvent(tx, actor, {
+      await recordStaffEvent(sqlOf(tx), actor, {
         traceId: `denied-${randomUUID()}`,
         action: "access:denied",
         outcome: "permission_denied",

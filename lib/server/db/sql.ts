@@ -29,7 +29,7 @@ import type { DB } from "./generated/kysely";
 //     statements join that transaction);
 //   - the pool itself (`sqlPool()`: each statement auto-committed on its own).
 
-export { sql } from "kysely";
+export { sql, type RawBuilder } from "kysely";
 export type { DB } from "./generated/kysely";
 
 /** The typed SQL layer's handle: a transaction (pg or Prisma) or the pool. */

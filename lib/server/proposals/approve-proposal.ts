@@ -7,6 +7,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import { isAuthFresh, stepUpClock } from "@/lib/domain/step-up";
 import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password";
@@ -168,9 +169,9 @@ async function decide(
     status = S.approved;
     // Execution is a job committed with the approval: no approval without its execution request,
     // and the job key keeps it to one waiting job per proposal.
-    await enqueueJob(tx, "execute_refund", { proposalId: p.id });
+    await enqueueJob(sqlOf(tx), "execute_refund", { proposalId: p.id });
   }
-  await recordAuditEvent(tx, {
+  await recordAuditEvent(sqlOf(tx), {
     tenantId: p.tenantId,
     traceId,
     actor: { type: "staff", id: actor.userId, authMethod },

@@ -7,6 +7,7 @@ import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { ClaimResult } from "@/lib/schemas/proposal-dto";
 import { statusSql } from "@/lib/server/db/status-sql";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { isUuid } from "@/lib/domain/validation";
@@ -34,7 +35,7 @@ export async function claimProposal(actor: Actor, proposalId: string): Promise<C
       RETURNING "hash", "claimExpiresAt"`;
     const row = won[0];
     if (row) {
-      await recordStaffEvent(tx, actor, {
+      await recordStaffEvent(sqlOf(tx), actor, {
         traceId,
         action: "proposal:claim",
         outcome: "ok",
@@ -81,7 +82,7 @@ export async function releaseProposalClaim(actor: Actor, proposalId: string): Pr
       if (!exists) throw new AppError("not_found", "No such proposal.");
       return { proposalId, released: false };
     }
-    await recordStaffEvent(tx, actor, {
+    await recordStaffEvent(sqlOf(tx), actor, {
       traceId,
       action: "proposal:release_claim",
       outcome: "ok",

@@ -1,6 +1,7 @@
 import "server-only";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { buildProposal } from "./build-proposal";
 
@@ -36,7 +37,7 @@ export async function createSupersedingProposal(
   if (!order) return { ok: false, reason: "no_payment" };
   if (await tx.proposal.findFirst({ where: { orderId: order.id, status: proposalStatus.pendingApproval }, select: { id: true } }))
     return { ok: false, reason: "another_pending" };
-  const built = await buildProposal(tx, {
+  const built = await buildProposal(sqlOf(tx), {
     tenantId: old.tenantId,
     order,
     customerId: old.customerId,
@@ -62,7 +63,7 @@ export async function recordSupersede(
   old: { id: string; hash: string; amountMinor: number; traceId: string },
   made: { id: string; hash: string; amountMinor: number },
 ): Promise<void> {
-  await recordStaffEvent(tx, actor, {
+  await recordStaffEvent(sqlOf(tx), actor, {
     traceId: old.traceId,
     action,
     outcome: "approval_required",

@@ -1,6 +1,7 @@
 import "server-only";
 import { agentOutcomeFor, proposalStatus } from "@/lib/domain/proposal-state";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { statusSql } from "@/lib/server/db/status-sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 
@@ -53,7 +54,7 @@ async function expireBatch(batchSize: number): Promise<number> {
       // A fixed order of tenants: the audit writer takes one advisory lock per tenant chain.
       rows.sort((a, b) => a.tenantId.localeCompare(b.tenantId) || a.expiresAt.getTime() - b.expiresAt.getTime() || a.id.localeCompare(b.id));
       for (const row of rows) {
-        await recordAuditEvent(tx, {
+        await recordAuditEvent(sqlOf(tx), {
           tenantId: row.tenantId,
           traceId: row.traceId,
           actor: SYSTEM_ACTOR,

@@ -57,7 +57,7 @@ export async function orderMismatch(
   if (p.payment.method !== p.recipientKind || p.payment.providerPaymentRef !== p.recipientRef || p.payment.holderName !== p.recipientHolder) {
     return "recipient_changed";
   }
-  const left = await refundableLeft(tx, { id: p.orderId, capturedMinor: p.order.capturedMinor }, { now, excludeProposalId: p.id });
+  const left = await refundableLeft(sqlOf(tx), { id: p.orderId, capturedMinor: p.order.capturedMinor }, { now, excludeProposalId: p.id });
   return left.leftMinor < p.amountMinor ? "amount_no_longer_refundable" : null;
 }
 
