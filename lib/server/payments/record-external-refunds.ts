@@ -1,6 +1,7 @@
 import "server-only";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { invalidateUnfitProposals, refreshOrderStatus, type OrderChanger } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import type { ProviderRefund } from "./payment-provider";
 import { isUuid } from "@/lib/domain/validation";
@@ -62,7 +63,7 @@ export async function recordExternalRefund(tx: Tx, tenants: WebhookTenants, refu
   });
   await refreshOrderStatus(tx, { id: order.id, capturedMinor: order.capturedMinor, cancelled: order.status === "cancelled" });
   const invalidated = await invalidateUnfitProposals(tx, { tenantId, ...PROVIDER }, order.id, ctx.traceId, ctx.now);
-  await recordAuditEvent(tx, {
+  await recordAuditEvent(sqlOf(tx), {
     tenantId,
     traceId: ctx.traceId,
     actor: { type: "system", id: PROVIDER.actorId, authMethod: PROVIDER.authMethod },
@@ -104,7 +105,7 @@ export async function recordDispute(
     ctx.now,
     "payment_disputed",
   );
-  await recordAuditEvent(tx, {
+  await recordAuditEvent(sqlOf(tx), {
     tenantId: payment.tenantId,
     traceId: ctx.traceId,
     actor: { type: "system", id: PROVIDER.actorId, authMethod: PROVIDER.authMethod },
