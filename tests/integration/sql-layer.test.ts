@@ -42,6 +42,10 @@ describe("the typed SQL layer", () => {
     expect(one.numUpdatedRows).toBe(1n);
     const viaPrisma = await db().$transaction((tx) => sqlOf(tx).updateTable("Tenant").set({ name: t.name }).where("id", "=", t.id).executeTakeFirst());
     expect(viaPrisma.numUpdatedRows).toBe(1n);
+    // A raw write (the `sql` tag) reports its count on both carriers too.
+    const raw = sql`UPDATE "Tenant" SET "name" = ${t.name} WHERE "id" = ${t.id}::uuid`;
+    expect((await raw.execute(sqlPool())).numAffectedRows).toBe(1n);
+    expect((await db().$transaction((tx) => raw.execute(sqlOf(tx)))).numAffectedRows).toBe(1n);
   });
 
   it("runs inside the Prisma transaction: rolled back with it", async () => {

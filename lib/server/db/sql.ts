@@ -115,7 +115,14 @@ export function sqlOver(runner: Runner): Sql {
 // Statements that return no rows unless they say RETURNING: on Prisma they go through $executeRawUnsafe,
 // which reports the affected row count (Kysely's numAffectedRows), as pg's rowCount does on the pg side.
 const WRITES = new Set(["InsertQueryNode", "UpdateQueryNode", "DeleteQueryNode", "MergeQueryNode"]);
-const returnsRows = (node: RootOperationNode) => !WRITES.has(node.kind) || ("returning" in node && node.returning !== undefined);
+// A raw statement (Kysely's `sql` tag) is looked at by its text: a write without RETURNING reports its count too.
+// Prisma cannot read a `void` column: call void functions in FROM (`SELECT 1 FROM pg_advisory_xact_lock(…)`).
+const RAW_WRITE = /^\s*(insert|update|delete|merge)\b/i;
+const returnsRows = (query: CompiledQuery) => {
+  const node = query.query;
+  if (node.kind === "RawNode") return !RAW_WRITE.test(query.sql) || /\breturning\b/i.test(query.sql);
+  return !WRITES.has(node.kind) || ("returning" in node && node.returning !== undefined);
+};
 
 const prismaHandles = new WeakMap<object, Sql>();
 
@@ -128,7 +135,7 @@ export function sqlOf(tx: Tx): Sql {
   const known = prismaHandles.get(tx);
   if (known) return known;
   const handle = sqlOver(async (query) => {
-    if (returnsRows(query.query)) {
+    if (returnsRows(query)) {
       const rows = await tx.$queryRawUnsafe<UnknownRow[]>(query.sql, ...query.parameters);
       return { rows };
     }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { executionStatus, refundIdempotencyKey } from "@/lib/domain/execution-state";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import { db, type Tx } from "@/lib/server/db/client";
-import { sqlOf } from "@/lib/server/db/sql";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { paymentProviderFor } from "@/lib/server/payments/get-payment-provider";
@@ -64,7 +64,7 @@ type Begin =
   | { kind: "not_approved" | "already_started" | "revalidation_failed" };
 
 async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin> {
-  const [row] = await tx.$queryRaw<{ tenantId: string }[]>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`;
+  const [row] = (await sql<{ tenantId: string }>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`.execute(sqlOf(tx))).rows;
   if (!row) return { kind: "not_approved" };
   const p = await lockProposal(tx, row.tenantId, proposalId);
   if (!p) return { kind: "not_approved" };
