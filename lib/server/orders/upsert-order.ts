@@ -4,7 +4,7 @@ import { invalidArguments, parseInput, type InputProblem } from "@/lib/domain/va
 import { orderBodyInput, orderNumber, type OrderBodyInput } from "@/lib/schemas/orders-api";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db, type Tx } from "@/lib/server/db/client";
-import { sqlOf } from "@/lib/server/db/sql";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
 import { invalidateUnfitProposals, refreshOrderStatus } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
@@ -49,7 +49,7 @@ export async function upsertOrder(caller: OrderWriter, rawNumber: string, raw: u
 
 async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: OrderBodyInput, traceId: string, now: Date): Promise<UpsertOrderResult> {
   const { tenantId } = caller;
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`order:${tenantId}:${number}`}, 0))`;
+  await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`order:${tenantId}:${number}`}, 0))`.execute(sqlOf(tx));
   const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { currency: true } });
   const existing = await tx.order.findUnique({ where: { tenantId_number: { tenantId, number } }, select: { id: true, customerId: true } });
   await checkConsistency(tx, tenantId, existing?.id ?? null, body, tenant.currency);
