@@ -159,10 +159,14 @@ async function connectWithin(pool: pg.Pool, ms: number): Promise<pg.PoolClient> 
 }
 
 /**
- * A connection of its own, outside the pool (same DATABASE_URL, so the same role): for sessions that must
- * stay on one connection for the life of the process, like LISTEN (lib/server/realtime/change-listener.ts).
- * The caller connects and ends it.
+ * A connection of its own, outside the pool (DATABASE_URL unless told another, so the same role): for sessions
+ * that must stay on one connection for the life of the process — LISTEN (lib/server/realtime/change-listener.ts),
+ * the audit sequencer's session-level advisory locks (lib/server/audit/sequencer.ts). The caller connects and
+ * ends it. The one place in the app that makes a pg client.
  */
-export function dedicatedPgClient(): pg.Client {
-  return new pg.Client({ connectionString: databaseUrl() });
+export function dedicatedPgClient(opts: { connectionString?: string; applicationName?: string } = {}): pg.Client {
+  return new pg.Client({
+    connectionString: opts.connectionString ?? databaseUrl(),
+    ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
+  });
 }
