@@ -63,18 +63,13 @@ describe("the typed SQL layer", () => {
   });
 
   it("refuses to open a transaction of its own (statements never leave the caller's transaction)", async () => {
-    await expect(
-      sqlPool()
-        .transaction()
-        .execute(async () => 1),
-    ).rejects.toThrow(/opens no transaction/);
-    await expect(
-      db().$transaction((tx) =>
-        sqlOf(tx)
-          .transaction()
-          .execute(async () => 1),
-      ),
-    ).rejects.toThrow(/opens no transaction/);
+    let ran = false;
+    const body = async () => {
+      ran = true; // its statements would run outside any transaction, one by one
+    };
+    await expect(sqlPool().transaction().execute(body)).rejects.toThrow(/opens no transaction/);
+    await expect(db().$transaction((tx) => sqlOf(tx).transaction().execute(body))).rejects.toThrow(/opens no transaction/);
+    expect(ran).toBe(false);
   });
 
   it("prepared() runs a named statement on pg; an unmarked one is not kept", async () => {
