@@ -76,7 +76,7 @@ try {
   process.env.APP_MODE = "demo";
   const { findAuditEvents, searchAuditEvents, parseAuditSearch } = await import("../../lib/server/audit/search-audit-events");
   const { db } = await import("../../lib/server/db/client");
-  const { pgAutocommit } = await import("../../lib/server/db/pg");
+  const { sqlPool } = await import("../../lib/server/db/pg");
   const actor = await staffActor(db(), "auditoria@tienda-es.test");
   const traces = Math.max(1, Math.floor(N / PER_TRACE));
   const randomTrace = () => {
@@ -115,7 +115,7 @@ try {
   const run = () =>
     measureInterleaved([
       { label: "raw indexed SQL (pg, ids of one trace)", fn: (trace) => client.query(rawSql, [tenantId, trace]) },
-      { label: "findAuditEvents (page + leaves + names)", fn: (trace) => findAuditEvents(pgAutocommit, tenantId, parseAuditSearch({ traceId: trace })) },
+      { label: "findAuditEvents (page + leaves + names)", fn: (trace) => findAuditEvents(sqlPool(), tenantId, parseAuditSearch({ traceId: trace })) },
       { label: "searchAuditEvents (+ its audit event)", fn: (trace) => searchAuditEvents(actor, { traceId: trace }) },
       // The product prepares its search and event statements (lib/server/db/pg.ts `prepared`); the same
       // lookup prepared is the stricter baseline, printed beside the plain one.

@@ -3,6 +3,7 @@
 // Events are written by the real audit writer at chosen instants (only `Date` is faked while writing).
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { searchAuditEvents } from "@/lib/server/audit/search-audit-events";
 import { ES, US, ana, freshTrace } from "./gateway-support";
@@ -17,7 +18,7 @@ async function eventAt(tenantId: string, trace: string, instant: string, label: 
   vi.useFakeTimers({ toFake: ["Date"], now: new Date(instant) });
   try {
     await db().$transaction((tx) =>
-      recordAuditEvent(tx, {
+      recordAuditEvent(sqlOf(tx), {
         tenantId,
         traceId: trace,
         actor: { type: "system", id: "test-clock" },
@@ -110,7 +111,7 @@ describe("actor names", () => {
     const usAdmin = await actorOf(US, "admin");
     const trace = freshTrace();
     await db().$transaction((tx) =>
-      recordAuditEvent(tx, {
+      recordAuditEvent(sqlOf(tx), {
         tenantId: reviewer.tenantId,
         traceId: trace,
         actor: { type: "staff", id: usAdmin.userId },

@@ -9,6 +9,7 @@ import { runJobsOnce } from "../support/run-jobs-once";
 import { auditLeafHash, type AuditContent } from "@/lib/domain/audit-log";
 import { merkleRoot, verifyConsistency } from "@/lib/domain/merkle";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { integratePending } from "@/lib/server/audit/sequencer";
@@ -193,7 +194,7 @@ describe("tamper evidence", () => {
     expect(crontab).toMatch(/^\S+ \* \* \* \* verify_audit_chain /m);
     expect(crontab).toMatch(/ purge_audit_events /);
     const before = await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } });
-    await db().$transaction((tx) => enqueueJob(tx, "verify_audit_chain", {}));
+    await db().$transaction((tx) => enqueueJob(sqlOf(tx), "verify_audit_chain", {}));
     await runJobsOnce();
     expect(await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } })).toBe(before + 1);
   });

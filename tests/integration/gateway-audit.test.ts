@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import pino from "pino";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
@@ -201,7 +202,7 @@ describe("audit chain", () => {
   it("recordAuditEvent works for other actors (sign-in events from the lead's code) and for tenantless events", async () => {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
     await db().$transaction((tx) =>
-      recordAuditEvent(tx, {
+      recordAuditEvent(sqlOf(tx), {
         tenantId: tenant.id,
         traceId: freshTrace(),
         actor: { type: "staff", id: "staff-1", authMethod: "password" },
@@ -211,7 +212,7 @@ describe("audit chain", () => {
       }),
     );
     const e1 = await db().$transaction((tx) =>
-      recordAuditEvent(tx, {
+      recordAuditEvent(sqlOf(tx), {
         tenantId: null,
         traceId: freshTrace(),
         actor: { type: "staff" },
@@ -221,7 +222,7 @@ describe("audit chain", () => {
       }),
     );
     const e2 = await db().$transaction((tx) =>
-      recordAuditEvent(tx, {
+      recordAuditEvent(sqlOf(tx), {
         tenantId: null,
         traceId: freshTrace(),
         actor: { type: "staff" },

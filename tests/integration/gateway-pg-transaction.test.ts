@@ -5,7 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
-import { pgPool, pgQuery, PgTransactionTimeoutError, prepared, sql, withPgTransaction } from "@/lib/server/db/pg";
+import { pgPool, PgTransactionTimeoutError, sqlPool, withPgTransaction } from "@/lib/server/db/pg";
+import { prepared, sql, sqlOf, type Sql } from "@/lib/server/db/sql";
 import { ana, anthropicCall, ES, headersFor, send, tokenFor, webKey } from "./gateway-support";
 import { createPaidOrder } from "../../scripts/lib/fixtures";
 
@@ -25,16 +26,26 @@ const prepare = async (orderNumber: string, trace: string) =>
 
 /** The transaction ids (xmin) of everything a proposal's creation wrote. */
 async function writersOf(orderId: string, trace: string) {
-  const [proposal] = await pgQuery<{ id: string; xmin: string }>(sql`SELECT "id", xmin::text AS xmin FROM "Proposal" WHERE "orderId" = ${orderId}::uuid`);
+  const [proposal] = (
+    await sql<{ id: string; xmin: string }>`SELECT "id", xmin::text AS xmin FROM "Proposal" WHERE "orderId" = ${orderId}::uuid`.execute(sqlPool())
+  ).rows;
   const pid = proposal?.id ?? "00000000-0000-0000-0000-000000000000";
-  const notifications = await pgQuery<{ id: string; xmin: string }>(sql`SELECT "id", xmin::text AS xmin FROM "Notification" WHERE "proposalId" = ${pid}::uuid`);
-  const deliveries = await pgQuery<{ id: string; xmin: string }>(sql`SELECT "id", xmin::text AS xmin FROM "WebhookDelivery" WHERE "proposalId" = ${pid}::uuid`);
+  const notifications = (
+    await sql<{ id: string; xmin: string }>`SELECT "id", xmin::text AS xmin FROM "Notification" WHERE "proposalId" = ${pid}::uuid`.execute(sqlPool())
+  ).rows;
+  const deliveries = (
+    await sql<{ id: string; xmin: string }>`SELECT "id", xmin::text AS xmin FROM "WebhookDelivery" WHERE "proposalId" = ${pid}::uuid`.execute(sqlPool())
+  ).rows;
   const ids = [...notifications.map((n) => n.id), ...deliveries.map((d) => d.id)];
-  const jobs = await pgQuery<{ xmin: string }>(sql`
+  const jobs = (
+    await sql<{ xmin: string }>`
     SELECT j.xmin::text AS xmin FROM graphile_worker._private_jobs j
-     WHERE coalesce(j.payload->>'notificationId', j.payload->>'deliveryId') = ANY(${ids}::text[])`);
-  const audit = await pgQuery<{ xmin: string; outcome: string }>(sql`
-    SELECT xmin::text AS xmin, "outcome" FROM "AuditEvent" WHERE "traceId" = ${trace} AND "action" = 'tool:prepare_refund'`);
+     WHERE coalesce(j.payload->>'notificationId', j.payload->>'deliveryId') = ANY(${ids}::text[])`.execute(sqlPool())
+  ).rows;
+  const audit = (
+    await sql<{ xmin: string; outcome: string }>`
+    SELECT xmin::text AS xmin, "outcome" FROM "AuditEvent" WHERE "traceId" = ${trace} AND "action" = 'tool:prepare_refund'`.execute(sqlPool())
+  ).rows;
   return { proposal, notifications, deliveries, jobs, audit };
 }
 
@@ -81,7 +92,7 @@ describe("prepare_refund on one pg transaction", () => {
   it("leaves nothing behind when the audit event cannot be written (no effect without its event)", async () => {
     const order = await freshOrder(3_100);
     const trace = `pg-fail-${randomUUID()}`;
-    const [{ since } = { since: new Date(0) }] = await pgQuery<{ since: Date }>(sql`SELECT (clock_timestamp() AT TIME ZONE 'UTC') AS since`);
+    const [{ since } = { since: new Date(0) }] = (await sql<{ since: Date }>`SELECT (clock_timestamp() AT TIME ZONE 'UTC') AS since`.execute(sqlPool())).rows;
     // The last statement of the transaction fails: the proposal and its notifications before it must go too.
     await db().$executeRawUnsafe(`
       CREATE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -102,9 +113,11 @@ describe("prepare_refund on one pg transaction", () => {
     // Nor any notification, webhook delivery or delivery job written since the order was made.
     expect(await db().notification.count({ where: { tenantId: tenant, createdAt: { gte: since } } })).toBe(0);
     expect(await db().webhookDelivery.count({ where: { tenantId: tenant, createdAt: { gte: since } } })).toBe(0);
-    const [jobs] = await pgQuery<{ n: number }>(sql`
+    const [jobs] = (
+      await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-       WHERE t.identifier IN ('deliver_notification', 'deliver_review_webhook') AND j.created_at >= ${since}::timestamptz`);
+       WHERE t.identifier IN ('deliver_notification', 'deliver_review_webhook') AND j.created_at >= ${since}::timestamptz`.execute(sqlPool())
+    ).rows;
     expect(jobs!.n).toBe(0);
     expect(w.audit).toHaveLength(0);
     // The same order prepares normally afterwards (the lock and the connection were released).
@@ -122,13 +135,13 @@ describe("withPgTransaction", () => {
 
   it("commits what fn wrote and returns its value; rolls back and rethrows when fn throws", async () => {
     const ok = `pg-commit-${randomUUID()}`;
-    expect(await withPgTransaction(async (tx) => (await tx.query(counter(ok)), "done"), limits)).toBe("done");
+    expect(await withPgTransaction(async (tx) => (await counter(ok).execute(tx), "done"), limits)).toBe("done");
     expect(await counted(ok)).toBe(true);
 
     const bad = `pg-rollback-${randomUUID()}`;
     await expect(
       withPgTransaction(async (tx) => {
-        await tx.query(counter(bad));
+        await counter(bad).execute(tx);
         throw new Error("boom");
       }, limits),
     ).rejects.toThrow("boom");
@@ -140,8 +153,8 @@ describe("withPgTransaction", () => {
     await expect(
       withPgTransaction(
         async (tx) => {
-          await tx.query(counter(trace));
-          await tx.query(sql`SELECT pg_sleep(5)`);
+          await counter(trace).execute(tx);
+          await sql`SELECT pg_sleep(5)`.execute(tx);
         },
         { maxWait: 10_000, timeout: 200 },
       ),
@@ -154,9 +167,9 @@ describe("withPgTransaction", () => {
     await expect(
       withPgTransaction(
         async (tx) => {
-          await tx.query(counter(trace));
+          await counter(trace).execute(tx);
           await new Promise((r) => setTimeout(r, 300));
-          await tx.query(sql`SELECT 1`);
+          await sql`SELECT 1`.execute(tx);
         },
         { maxWait: 10_000, timeout: 100 },
       ),
@@ -172,24 +185,24 @@ describe("withPgTransaction", () => {
     } finally {
       for (const c of held) c.release();
     }
-    expect(await withPgTransaction(async (tx) => (await tx.query<{ n: number }>(sql`SELECT 1 AS n`))[0]?.n, limits)).toBe(1);
+    expect(await withPgTransaction(async (tx) => (await sql<{ n: number }>`SELECT 1 AS n`.execute(tx)).rows[0]?.n, limits)).toBe(1);
   });
 
   it("returns every connection, also after failed transactions (more failures than the pool has connections)", async () => {
     const size = pgPool().options.max ?? 10;
     for (let i = 0; i < size + 3; i++) {
-      await expect(withPgTransaction(async (tx) => tx.query(sql`SELECT 1/0`), limits)).rejects.toThrow(/division by zero/);
+      await expect(withPgTransaction(async (tx) => sql`SELECT 1/0`.execute(tx), limits)).rejects.toThrow(/division by zero/);
     }
     expect(pgPool().totalCount).toBeLessThanOrEqual(size);
-    expect(await withPgTransaction(async (tx) => (await tx.query<{ n: number }>(sql`SELECT 2 AS n`))[0]?.n, limits)).toBe(2);
+    expect(await withPgTransaction(async (tx) => (await sql<{ n: number }>`SELECT 2 AS n`.execute(tx)).rows[0]?.n, limits)).toBe(2);
   });
 
   it("refuses statements once the transaction is finished (a leaked client cannot write outside it)", async () => {
-    let leaked: { query: (s: ReturnType<typeof sql>) => Promise<unknown> } | null = null;
+    let leaked: Sql | null = null;
     await withPgTransaction(async (tx) => {
       leaked = tx;
     }, limits);
-    await expect(leaked!.query(sql`SELECT 1`)).rejects.toThrow(/already finished/);
+    await expect(sql`SELECT 1`.execute(leaked!)).rejects.toThrow(/already finished/);
   });
 });
 
@@ -199,17 +212,17 @@ describe("rows through pg read as Prisma reads them", () => {
     process.env.TZ = "Pacific/Auckland";
     try {
       const viaPrisma = await db().tenant.findUniqueOrThrow({ where: { slug: ES }, select: { id: true, createdAt: true } });
-      const [viaPg] = await pgQuery<{ createdAt: Date }>(sql`SELECT "createdAt" FROM "Tenant" WHERE "id" = ${viaPrisma.id}::uuid`);
+      const [viaPg] = (await sql<{ createdAt: Date }>`SELECT "createdAt" FROM "Tenant" WHERE "id" = ${viaPrisma.id}::uuid`.execute(sqlPool())).rows;
       expect(viaPg!.createdAt).toBeInstanceOf(Date);
       expect(viaPg!.createdAt.toISOString()).toBe(viaPrisma.createdAt.toISOString());
     } finally {
       if (before === undefined) delete process.env.TZ;
       else process.env.TZ = before;
     }
-    const [n] = await pgQuery<{ n: unknown }>(sql`SELECT 9007199254740993::int8 AS n`);
+    const [n] = (await sql<{ n: unknown }>`SELECT 9007199254740993::int8 AS n`.execute(sqlPool())).rows;
     expect(n!.n).toBe(9007199254740993n);
-    const [me] = await pgQuery<{ who: string }>(sql`SELECT current_user AS who`);
-    const [prismaMe] = await db().$queryRaw<{ who: string }[]>`SELECT current_user AS who`;
+    const [me] = (await sql<{ who: string }>`SELECT current_user AS who`.execute(sqlPool())).rows;
+    const [prismaMe] = (await sql<{ who: string }>`SELECT current_user AS who`.execute(sqlOf(db()))).rows;
     expect(me!.who).toBe(prismaMe!.who);
   });
 });
@@ -217,27 +230,26 @@ describe("rows through pg read as Prisma reads them", () => {
 describe("prepared statements (prepared(sql`…`))", () => {
   it("run as one named statement per text on each connection, with their own values; unmarked statements stay unnamed", async () => {
     const id = await tenantId();
-    const lookup = (slug: string) => prepared(sql`SELECT "id", "slug", "createdAt" FROM "Tenant" WHERE "slug" = ${slug}`);
+    const lookup = (slug: string) =>
+      prepared(sql<{ id: string; slug: string; createdAt: Date }>`SELECT "id", "slug", "createdAt" FROM "Tenant" WHERE "slug" = ${slug}`);
     // More concurrent runs than one connection: several pool connections each prepare the text once.
-    const rows = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => pgQuery<{ id: string; slug: string; createdAt: Date }>(lookup(i % 2 ? ES : "no-such"))),
-    );
+    const rows = await Promise.all(Array.from({ length: 12 }, async (_, i) => (await lookup(i % 2 ? ES : "no-such").execute(sqlPool())).rows));
     rows.forEach((r, i) => expect(r.map((x) => x.id)).toEqual(i % 2 ? [id] : []));
     expect(rows[1]![0]!.createdAt).toBeInstanceOf(Date); // the row types still apply
     // On one connection (a transaction's): the text is held once, under a name derived from it; a second
     // prepared text gets another name; an unmarked statement is not held at all.
     const held = await withPgTransaction(
       async (tx) => {
-        await tx.query(lookup(ES));
-        await tx.query(lookup("again"));
-        expect((await tx.query<{ n: number }>(prepared(sql`SELECT ${2}::int AS n`)))[0]!.n).toBe(2);
-        await tx.query(sql`SELECT ${3}::int AS unmarked`);
-        return tx.query<{ name: string; statement: string }>(sql`SELECT name, statement FROM pg_prepared_statements`);
+        await lookup(ES).execute(tx);
+        await lookup("again").execute(tx);
+        expect((await prepared(sql<{ n: number }>`SELECT ${2}::int AS n`).execute(tx)).rows[0]!.n).toBe(2);
+        await sql`SELECT ${3}::int AS unmarked`.execute(tx);
+        return (await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(tx)).rows;
       },
       { maxWait: 5_000, timeout: 5_000 },
     );
     const texts = held.map((h) => h.statement);
-    expect(texts.filter((t) => t === lookup(ES).text)).toHaveLength(1);
+    expect(texts.filter((t) => t === lookup(ES).compile(sqlPool()).sql)).toHaveLength(1);
     expect(texts).toContain("SELECT $1::int AS n");
     expect(texts).not.toContain("SELECT $1::int AS unmarked");
     expect(new Set(held.map((h) => h.name)).size).toBe(held.length);

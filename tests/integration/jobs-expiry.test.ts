@@ -3,6 +3,7 @@
 import { runJobsOnce } from "../support/run-jobs-once";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
@@ -83,7 +84,7 @@ describe("expire_proposals", () => {
 
   it("runs as a graphile-worker job (the path the crontab takes)", async () => {
     const p = await makeProposal(US, { expiresAt: minutesFromNow(-2) });
-    await db().$transaction((tx) => enqueueJob(tx, "expire_proposals", {}));
+    await db().$transaction((tx) => enqueueJob(sqlOf(tx), "expire_proposals", {}));
     await runJobsOnce();
     expect((await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("expired");
     const left = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs`;

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateWebhookSecret, verifyWebhookSignature } from "@/lib/domain/webhook-signature";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { runWorker } from "@/lib/server/jobs/run-worker";
 import { runJobsOnce } from "../support/run-jobs-once";
 import { notifyReviewersOfProposal, REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
@@ -62,7 +63,7 @@ const holdBack = (deliveryId: string) =>
 
 async function notifyCommitted(slug = ES) {
   const proposal = await makeProposal(slug, { expiresAt: minutesFromNow(30) });
-  const deliveryId = await db().$transaction((tx) => notifyReviewersOfProposal(tx, proposal));
+  const deliveryId = await db().$transaction((tx) => notifyReviewersOfProposal(sqlOf(tx), proposal));
   return { proposal, deliveryId };
 }
 
@@ -72,7 +73,7 @@ describe("reviewer webhook", () => {
     let deliveryId: string | null = null;
     await expect(
       db().$transaction(async (tx) => {
-        deliveryId = await notifyReviewersOfProposal(tx, proposal);
+        deliveryId = await notifyReviewersOfProposal(sqlOf(tx), proposal);
         throw new Error("the proposal was not created after all");
       }),
     ).rejects.toThrow("not created");
@@ -85,7 +86,7 @@ describe("reviewer webhook", () => {
 
   it("does nothing for a tenant without a webhook", async () => {
     const proposal = await makeProposal(US, { expiresAt: minutesFromNow(30) });
-    expect(await db().$transaction((tx) => notifyReviewersOfProposal(tx, proposal))).toBeNull();
+    expect(await db().$transaction((tx) => notifyReviewersOfProposal(sqlOf(tx), proposal))).toBeNull();
     expect(await db().webhookDelivery.count({ where: { proposalId: proposal.id } })).toBe(0);
   });
 

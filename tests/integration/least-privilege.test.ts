@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ROLE, APPEND_ONLY_TABLES, appRoleUrl, ensureAppRole } from "../../scripts/lib/app-role";
 import { prepareJobQueue } from "@/lib/server/jobs/schema";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 
 const ownerUrl = process.env.DATABASE_URL!;
 const password = randomBytes(18).toString("base64url");
@@ -92,7 +93,7 @@ describe("the app's use cases under the runtime role", () => {
     const { db } = await import("@/lib/server/db/client");
     const { purgeAuditEvents } = await import("@/lib/server/audit/purge-audit-events");
     const { verifyAuditChain } = await import("@/lib/server/audit/verify-chain");
-    const [me] = await db().$queryRaw<{ who: string }[]>`SELECT current_user AS who`;
+    const [me] = (await sql<{ who: string }>`SELECT current_user AS who`.execute(sqlOf(db()))).rows;
     expect(me?.who).toBe(APP_ROLE);
     const { anthropicCall, ana, ES, freshTrace, headersFor, send, tokenFor } = await import("./gateway-support");
     const token = await tokenFor(ES, ana);
@@ -107,12 +108,12 @@ describe("the app's use cases under the runtime role", () => {
     expect(result.status === "purged" && result.purged).toBeGreaterThan(0);
     expect((await verifyAuditChain(tenant.id)).ok).toBe(true);
     // The direct way stays closed.
-    await expect(db().$executeRaw`DELETE FROM "AuditEvent" WHERE "tenantId" = ${tenant.id}::uuid`).rejects.toThrow(/permission denied/);
+    await expect(sql`DELETE FROM "AuditEvent" WHERE "tenantId" = ${tenant.id}::uuid`.execute(sqlOf(db()))).rejects.toThrow(/permission denied/);
   });
 
   it("prepares a refund on the gateway's pg transaction as the runtime role (one pool: pg and Prisma connect alike)", async () => {
-    const { pgQuery, sql } = await import("@/lib/server/db/pg");
-    const [me] = await pgQuery<{ who: string }>(sql`SELECT current_user AS who`);
+    const { sqlPool } = await import("@/lib/server/db/pg");
+    const [me] = (await sql<{ who: string }>`SELECT current_user AS who`.execute(sqlPool())).rows;
     expect(me?.who).toBe(APP_ROLE);
     const { preparedForFreshOrder } = await import("./proposal-support");
     const { proposal } = await preparedForFreshOrder(1_500, { prefix: "LP" });

@@ -14,7 +14,8 @@ import { GET as metricsGET } from "@/app/api/metrics/route";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { db } from "@/lib/server/db/client";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
-import { pgAutocommit, sql } from "@/lib/server/db/pg";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { traceDecision } from "@/lib/server/telemetry/decision-span";
@@ -111,7 +112,7 @@ describe("/api/metrics after a flow", () => {
     const reviewer = await actorFor(staffOf(ES, "reviewer").email);
     await approveProposal(reviewer, { proposalId: p.id, hash: p.hash });
     // No execution job: the test plays the worker whose send ended in doubt.
-    await pgAutocommit.query(sql`DELETE FROM graphile_worker._private_jobs WHERE key = ${`execute:${p.id}`}`);
+    await sql`DELETE FROM graphile_worker._private_jobs WHERE key = ${`execute:${p.id}`}`.execute(sqlPool());
     await db().execution.create({
       data: {
         tenantId: p.tenantId,
@@ -122,8 +123,8 @@ describe("/api/metrics after a flow", () => {
         lastAttemptAt: new Date(Date.now() - 600_000),
       },
     });
-    await pgAutocommit.query(sql`UPDATE "AuditPending" SET "occurredAt" = (now() AT TIME ZONE 'UTC') - interval '120 seconds'`);
-    await enqueueJob(pgAutocommit, "expire_proposals", {});
+    await sql`UPDATE "AuditPending" SET "occurredAt" = (now() AT TIME ZONE 'UTC') - interval '120 seconds'`.execute(sqlPool());
+    await enqueueJob(sqlPool(), "expire_proposals", {});
 
     text = await scrape();
     expect(sample(text, "approvalgw_executions_in_doubt")).toBe(inDoubtBefore + 1);

@@ -13,6 +13,7 @@ import { setProviderConnection } from "@/lib/server/admin/provider-connection/se
 import { testProviderConnection } from "@/lib/server/admin/provider-connection/test-provider-connection";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
 import { paymentProviderFor, ProviderConnectionUnusable, resetPaymentProvider } from "@/lib/server/payments/get-payment-provider";
 import { refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { resealProviderConnections } from "@/lib/server/secrets/reseal-provider-connections";
@@ -57,7 +58,7 @@ async function liveLeft(actor: Actor, capturedMinor = 5_000) {
   await sandbox.control.createPaymentIntent({ id: pi, amount: capturedMinor, currency: "eur" });
   const order = await db().order.findFirstOrThrow({ where: { tenantId: actor.tenantId } });
   return refundableLeftLive(
-    db(),
+    sqlPool(),
     { tenantId: actor.tenantId, orderId: order.id, provider: "stripe", paymentRef: pi, ledgerCapturedMinor: capturedMinor },
     { now: new Date() },
   );

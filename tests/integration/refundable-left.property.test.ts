@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { readProposalFacts } from "@/lib/server/proposals/build-proposal";
 import { leftOf, refundableLeft } from "@/lib/server/proposals/refundable-left";
 import { customerId } from "../../scripts/lib/demo-data";
@@ -125,10 +126,10 @@ describe("refundable left: one definition, checked against a model", () => {
                 })),
               });
               const exclude = l.exclude === null ? undefined : ids[l.exclude];
-              const lookup = await refundableLeft(tx, order, { now, excludeProposalId: exclude });
+              const lookup = await refundableLeft(sqlOf(tx), order, { now, excludeProposalId: exclude });
               seen = { lookup: lookup.leftMinor, prepare: -1, sums: { refunded: lookup.refundedOrPendingMinor, open: lookup.openProposalsMinor } };
               if (exclude === undefined) {
-                const facts = await readProposalFacts(tx, tenant.id, order.id, now);
+                const facts = await readProposalFacts(sqlOf(tx), tenant.id, order.id, now);
                 seen.prepare = leftOf(order.capturedMinor, {
                   leftRefundedMinor: facts.refundedOrPendingMinor,
                   leftOpenMinor: facts.openProposalsMinor,

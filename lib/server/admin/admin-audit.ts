@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 
@@ -18,7 +19,7 @@ export function recordAdminEvent(
   actor: Actor,
   input: { action: string; traceId?: string; outcome?: string; target: Record<string, unknown>; before?: unknown; after?: unknown; clear?: string[] },
 ) {
-  return recordStaffEvent(tx, actor, {
+  return recordStaffEvent(sqlOf(tx), actor, {
     traceId: input.traceId ?? adminTraceId(),
     action: `admin:${input.action}`,
     outcome: input.outcome ?? "ok",

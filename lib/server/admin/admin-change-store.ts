@@ -1,4 +1,5 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { AppError } from "@/lib/domain/outcome";
 import {
   ADMIN_CHANGE_DAYS,
@@ -15,7 +16,7 @@ import { recordAdminEvent } from "./admin-audit";
 
 /** Serializes admin-set staff changes of one tenant (the last-admin rule, one pending change per account). */
 export async function lockTenantStaff(tx: Tx, tenantId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('staff-admins'), hashtext(${tenantId}))`;
+  await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('staff-admins'), hashtext(${tenantId}))`.execute(sqlOf(tx));
 }
 
 export const provenanceSelect = {

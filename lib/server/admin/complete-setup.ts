@@ -5,6 +5,7 @@ import { completeSetupInput } from "@/lib/schemas/admin";
 import { hashPassword } from "@/lib/server/auth/password";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { hashSetupToken } from "./setup-token";
 import { zodProblem } from "./zod-problem";
 
@@ -45,7 +46,7 @@ export async function completeSetup(raw: unknown): Promise<{ email: string }> {
       where: { id: row.staffUserId },
       data: { passwordHash, failedLoginCount: 0, lockedUntil: null, sessionVersion: { increment: 1 } },
     });
-    await recordAuditEvent(tx, {
+    await recordAuditEvent(sqlOf(tx), {
       tenantId: row.tenantId,
       traceId: `setup-${randomUUID()}`,
       actor: { type: "staff", id: row.staffUserId, authMethod: "setup_link" },

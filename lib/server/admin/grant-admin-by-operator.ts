@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/outcome";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { lockTenantStaff } from "./admin-change-store";
 
 /** Who acts when the operator runs `npm run admin:grant` (a system actor, like the worker or the retention purge). */
@@ -33,7 +34,7 @@ export async function grantAdminByOperator(input: { tenantSlug: string; email: s
       data: { roles: { set: roles }, adminSince: new Date(), adminGrantedByIds: { set: [] }, sessionVersion: { increment: 1 } },
     });
     if (updated.count !== 1) throw new AppError("permission_denied", "This staff member changed meanwhile; run the command again.", { reason: "conflict" });
-    await recordAuditEvent(tx, {
+    await recordAuditEvent(sqlOf(tx), {
       tenantId: tenant.id,
       traceId: `operator-${randomUUID()}`,
       actor: OPERATOR_ACTOR,

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { NOTIFICATION_MAX_ATTEMPTS } from "@/lib/server/notifications/enqueue-notifications";
 import { recordAdminEvent } from "./admin-audit";
@@ -29,7 +30,7 @@ export async function resendNotification(actor: Actor, notificationId: string): 
       data: { status: "pending", attempts: 0, lastError: null, sentAt: null },
     });
     if (moved.count !== 1) throw new AppError("permission_denied", "Only a delivery that failed for good can be sent again.", { reason: row.status });
-    await enqueueJob(tx, "deliver_notification", { notificationId }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+    await enqueueJob(sqlOf(tx), "deliver_notification", { notificationId }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
     await recordAdminEvent(tx, actor, {
       action: "resend_notification",
       target: { kind: "notification", id: notificationId },

@@ -5,6 +5,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import { sendTestNotificationInput } from "@/lib/schemas/notifications";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { NOTIFICATION_MAX_ATTEMPTS } from "@/lib/server/notifications/enqueue-notifications";
 import { emailEnabled } from "@/lib/server/notifications/mailer";
@@ -43,7 +44,7 @@ export async function sendTestNotification(actor: Actor, raw: unknown): Promise<
         staffUserId: channel === "email" ? actor.userId : null,
       },
     });
-    await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+    await enqueueJob(sqlOf(tx), "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
     await recordAdminEvent(tx, actor, {
       action: "test_notification",
       target: { kind: "tenant", id: actor.tenantId },

@@ -5,6 +5,7 @@ import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { AuditEventInput } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { adminTraceId } from "./admin-audit";
 
@@ -20,7 +21,7 @@ export async function updateOwnTenant(
   await db().$transaction(async (tx) => {
     const updated = await tx.tenant.updateMany({ where: { id: actor.tenantId, active: true }, data });
     if (updated.count !== 1) throw new AppError("not_found", "Tenant not found.");
-    await recordStaffEvent(tx, actor, { ...event, traceId: adminTraceId(), outcome: "ok" });
+    await recordStaffEvent(sqlOf(tx), actor, { ...event, traceId: adminTraceId(), outcome: "ok" });
   });
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { updateTenantSettingsInput } from "@/lib/schemas/tenant";
@@ -28,7 +29,7 @@ export async function updateTenantSettings(actor: Actor, raw: unknown): Promise<
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(updateTenantSettingsInput, raw);
   return db().$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT 1 FROM "Tenant" WHERE "id" = ${actor.tenantId}::uuid FOR UPDATE`;
+    await sql`SELECT 1 FROM "Tenant" WHERE "id" = ${actor.tenantId}::uuid FOR UPDATE`.execute(sqlOf(tx));
     const before = await tx.tenant.findFirst({ where: { id: actor.tenantId, active: true }, select: fields });
     if (!before) throw new AppError("not_found", "Tenant not found.");
     const data = { name: input.name, locale: input.locale, timeZone: input.timeZone, currency: input.currency };

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { jobTable } from "@/lib/server/jobs/job-types";
 import { nextRunAtByJobKey } from "@/lib/server/jobs/next-run-at";
@@ -54,8 +55,8 @@ export async function listWebhookDeliveries(actor: Actor, filter: { target?: str
 }
 
 async function enqueueDelivery(tx: Tx, id: string, channelId: string | null) {
-  if (channelId) await enqueueJob(tx, "deliver_decision_webhook", { deliveryId: id }, { maxAttempts: DECISION_WEBHOOK_MAX_ATTEMPTS });
-  else await enqueueJob(tx, "deliver_review_webhook", { deliveryId: id }, { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
+  if (channelId) await enqueueJob(sqlOf(tx), "deliver_decision_webhook", { deliveryId: id }, { maxAttempts: DECISION_WEBHOOK_MAX_ATTEMPTS });
+  else await enqueueJob(sqlOf(tx), "deliver_review_webhook", { deliveryId: id }, { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { pgQuery, sql } from "@/lib/server/db/pg";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { isToolName, toolNames, type ToolName } from "@/lib/schemas/tools";
 
 /** The authenticated agent: its key, tenant, channel and the tools it may call (key ∩ channel). */
@@ -59,7 +60,8 @@ export async function authenticateAgentKey(authorization: string | null): Promis
   // records when the key was last used (for the admins' key list), at most once a minute per key so that
   // busy keys do not queue on their own row.
   const keyHash = hashAgentKey(m[1]!);
-  const [row] = await pgQuery<KeyRow>(sql`
+  const [row] = (
+    await sql<KeyRow>`
     WITH touched AS (
       UPDATE "AgentKey" SET "lastUsedAt" = (now() AT TIME ZONE 'UTC')
        WHERE "keyHash" = ${keyHash} AND "revokedAt" IS NULL
@@ -73,7 +75,8 @@ export async function authenticateAgentKey(authorization: string | null): Promis
       FROM "AgentKey" k
       JOIN "Channel" c ON c."id" = k."channelId" AND c."tenantId" = k."tenantId"
       JOIN "Tenant" t ON t."id" = k."tenantId"
-     WHERE k."keyHash" = ${keyHash}`);
+     WHERE k."keyHash" = ${keyHash}`.execute(sqlPool())
+  ).rows;
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revokedAt) return { ok: false, reason: "revoked", tenantId: row.tenantId, keyId: row.id };
   if (row.expired) return { ok: false, reason: "expired", tenantId: row.tenantId, keyId: row.id };

@@ -2,7 +2,8 @@ import "server-only";
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { failure, type ToolOutcome } from "@/lib/domain/agent-protocol";
-import { pgQuery, sql } from "@/lib/server/db/pg";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 
 // Budgets per trace (docs/design.md): total calls, identical repeated calls, errors. Counters live in
 // PostgreSQL (AgentTraceCounter) and move with atomic upserts, so every app instance sees the same
@@ -26,7 +27,8 @@ type CounterRow = { counter: string; count: number };
 
 /** Counts this call; answers `limit_exceeded` when the trace has no budget left (and marks it spent). */
 export async function chargeCall(tenantId: string, traceId: string, repeat: string): Promise<ToolOutcome | null> {
-  const rows = await pgQuery<CounterRow>(sql`
+  const rows = (
+    await sql<CounterRow>`
     WITH bumped AS (
       INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count")
       VALUES (${tenantId}::uuid, ${traceId}, 'calls', 1), (${tenantId}::uuid, ${traceId}, ${repeat}, 1)
@@ -41,7 +43,8 @@ export async function chargeCall(tenantId: string, traceId: string, repeat: stri
     UNION ALL
     SELECT 'policy:' || k, v FROM "AgentBudgetPolicy" p,
       LATERAL (VALUES ('calls', p."maxCallsPerTrace"), ('repeats', p."maxRepeatsPerTrace"), ('errors', p."maxErrorsPerTrace")) AS x(k, v)
-     WHERE p."tenantId" = ${tenantId}::uuid`);
+     WHERE p."tenantId" = ${tenantId}::uuid`.execute(sqlPool())
+  ).rows;
   const get = (name: string) => rows.find((r) => r.counter === name)?.count;
   const budget: Budget = {
     maxCallsPerTrace: get("policy:calls") ?? defaultBudget.maxCallsPerTrace,
@@ -87,9 +90,9 @@ export async function chargeError(tenantId: string, traceId: string): Promise<vo
  * must not burn the conversation. The key and end-user windows keep the call: they bound the rate.
  */
 export async function releaseTraceCall(tenantId: string, traceId: string, repeat: string): Promise<void> {
-  await pgQuery(sql`
+  await sql`
     UPDATE "AgentTraceCounter" SET "count" = greatest("count" - 1, 0), "updatedAt" = (now() AT TIME ZONE 'UTC')
-     WHERE "tenantId" = ${tenantId}::uuid AND "traceId" = ${traceId} AND "counter" IN ('calls', ${repeat})`);
+     WHERE "tenantId" = ${tenantId}::uuid AND "traceId" = ${traceId} AND "counter" IN ('calls', ${repeat})`.execute(sqlPool());
 }
 
 // ---- budgets per time window (per agent key, per end user) ---------------------------------------
@@ -107,7 +110,8 @@ type WindowRow = { count: number; limit: number; windowSeconds: number; retryAft
 /** Counts this call in its subject's current window; `limit_exceeded` with `retry_after_seconds` when over. */
 export async function chargeWindow(tenantId: string, subject: WindowSubject): Promise<ToolOutcome | null> {
   const key = subject.kind === "agent_key" ? `key:${subject.keyId}` : `user:${subject.customerId}`;
-  const [row] = await pgQuery<WindowRow>(sql`
+  const [row] = (
+    await sql<WindowRow>`
     WITH p AS (
       SELECT coalesce(max(b."windowSeconds"), ${defaultWindowBudget.windowSeconds}) AS w,
              coalesce(max(CASE WHEN ${subject.kind} = 'agent_key' THEN b."maxCallsPerKeyPerWindow" ELSE b."maxCallsPerEndUserPerWindow" END),
@@ -122,7 +126,8 @@ export async function chargeWindow(tenantId: string, subject: WindowSubject): Pr
     RETURNING "count",
       (SELECT lim FROM win)::int AS "limit",
       (SELECT w FROM win)::int AS "windowSeconds",
-      greatest(1, ceil(extract(epoch FROM "windowStart") + (SELECT w FROM win) - extract(epoch FROM now())))::int AS "retryAfter"`);
+      greatest(1, ceil(extract(epoch FROM "windowStart") + (SELECT w FROM win) - extract(epoch FROM now())))::int AS "retryAfter"`.execute(sqlPool())
+  ).rows;
   if (!row || row.count <= row.limit) return null;
   return windowLimited(subject.kind, row.retryAfter, { calls: row.limit, window_seconds: row.windowSeconds });
 }
@@ -141,11 +146,11 @@ function windowLimited(kind: WindowSubject["kind"], retryAfter: number, limits: 
 }
 
 async function bump(tenantId: string, traceId: string, counter: string): Promise<void> {
-  await pgQuery(sql`
+  await sql`
     INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count")
     VALUES (${tenantId}::uuid, ${traceId}, ${counter}, 1)
     ON CONFLICT ("tenantId", "traceId", "counter")
-    DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')`);
+    DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')`.execute(sqlPool());
 }
 
 // ---- every budget of one call in one statement ------------------------------------------------------
@@ -195,7 +200,8 @@ type ChargeRow = {
  */
 export async function chargeBudgets(tenantId: string, input: ChargeInput): Promise<ChargeResult> {
   const d = { ...defaultBudget, ...defaultWindowBudget };
-  const [row] = await pgQuery<ChargeRow>(sql`
+  const [row] = (
+    await sql<ChargeRow>`
     WITH p AS (
       SELECT coalesce(max(b."windowSeconds"), ${d.windowSeconds}) AS w,
              coalesce(max(b."maxCallsPerKeyPerWindow"), ${d.maxCallsPerKeyPerWindow}) AS key_lim,
@@ -239,7 +245,8 @@ export async function chargeBudgets(tenantId: string, input: ChargeInput): Promi
            win.max_calls::int AS "maxCalls", win.max_repeats::int AS "maxRepeats", win.max_errors::int AS "maxErrors",
            u."count"::int AS "userCount", win.user_lim::int AS "userLimit",
            greatest(1, ceil(extract(epoch FROM u."windowStart") + win.w - extract(epoch FROM now())))::int AS "userRetryAfter"
-      FROM k CROSS JOIN win CROSS JOIN t LEFT JOIN u ON true`);
+      FROM k CROSS JOIN win CROSS JOIN t LEFT JOIN u ON true`.execute(sqlPool())
+  ).rows;
   if (!row) throw new Error("budget statement returned no row");
   const limits = (n: number) => ({ calls: n, window_seconds: row.windowSeconds });
   if (row.keyCount > row.keyLimit) {

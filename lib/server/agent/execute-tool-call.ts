@@ -7,8 +7,9 @@ import { scrubText, truncateText } from "@/lib/domain/redaction";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { isToolName } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
-import { db, type Tx } from "@/lib/server/db/client";
-import { pgAutocommit, withPgTransaction, type SqlClient } from "@/lib/server/db/pg";
+import { db } from "@/lib/server/db/client";
+import { sqlOf, type Sql } from "@/lib/server/db/sql";
+import { sqlPool, withPgTransaction } from "@/lib/server/db/pg";
 import { log } from "@/lib/server/log";
 import { traceToolCall } from "@/lib/server/telemetry/agent-trace";
 import type { AgentCaller } from "./authenticate-agent-key";
@@ -176,7 +177,7 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
     if (ctx.wait?.unchanged) await releaseTraceCall(caller.tenantId, meta.traceId, repeat);
   }
   try {
-    const audited = async (tx: Tx | SqlClient, r: HandlerResult): Promise<CallResult> => {
+    const audited = async (tx: Sql, r: HandlerResult): Promise<CallResult> => {
       // Same transaction as the effect, written last: no effect without its audit event.
       await writeAudit(tx, caller, meta, tool, args, r.outcome, { ...r, endUser: customerId, clear: handler.auditClear });
       return { outcome: r.outcome, proposal: r.proposal ?? null };
@@ -186,7 +187,7 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
     if (handler.tx === "pg") {
       return await withPgTransaction(async (tx) => audited(tx, await handler.run(tx, parsed.data as never, ctx)), GATEWAY_TX);
     }
-    return await db().$transaction(async (tx) => audited(tx, await handler.run(tx, parsed.data as never, ctx)), GATEWAY_TX);
+    return await db().$transaction(async (tx) => audited(sqlOf(tx), await handler.run(tx, parsed.data as never, ctx)), GATEWAY_TX);
   } catch (error) {
     if (!isAppError(error) || error.code === "internal_error") throw error;
     // A use case refused with a documented code: nothing was written; record the refusal.
@@ -196,7 +197,7 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
 }
 
 async function writeAudit(
-  tx: Tx | SqlClient | null,
+  tx: Sql | null,
   caller: AgentCaller,
   meta: CallMeta,
   name: string,
@@ -225,7 +226,7 @@ async function writeAudit(
     redaction: { clear: extra.clear ?? [], knownPersonal: extra.knownPersonal },
   };
   // Without a transaction: the event alone, one statement (atomic on its own), auto-committed on the pool.
-  await recordAuditEvent(tx ?? pgAutocommit, input);
+  await recordAuditEvent(tx ?? sqlPool(), input);
 }
 
 /** Logs what went wrong, scrubbed (error messages may hold SQL parameters or personal data). */

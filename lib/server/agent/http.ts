@@ -3,6 +3,7 @@ import { detectFamily, envelopeCallId, failure, parseEnvelope, toolResponse, typ
 import { toolDefinitions, toolFormats, type ToolFormat } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { resolveAgentTrace } from "@/lib/server/telemetry/agent-trace";
 import { activeTraceresponse } from "@/lib/server/telemetry/tracing";
 import { authenticateAgentKey, type AgentCaller, type KeyCheck } from "./authenticate-agent-key";
@@ -165,7 +166,7 @@ async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: To
   try {
     await db().$transaction(
       (tx) =>
-        recordAuditEvent(tx, {
+        recordAuditEvent(sqlOf(tx), {
           tenantId: caller.tenantId,
           traceId: meta.traceId,
           actor: { type: "agent", id: caller.keyId, authMethod: "agent_key" },

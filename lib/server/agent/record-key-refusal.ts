@@ -1,6 +1,7 @@
 import "server-only";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import type { KeyCheck } from "./authenticate-agent-key";
 import { GATEWAY_TX } from "./tool-context";
 
@@ -43,7 +44,8 @@ export async function recordKeyRefusal(
   check: Extract<KeyCheck, { ok: false }>,
   ctx: { source: string; traceId: string; action: string; model: string | null; promptVersion: string | null },
 ): Promise<RefusalDecision> {
-  const rows = await db().$queryRaw<Row[]>`
+  const rows = (
+    await sql<Row>`
     WITH win AS (SELECT date_trunc('minute', now() AT TIME ZONE 'UTC') AS start)
     INSERT INTO "AgentKeyRefusalWindow" ("windowStart", "source", "count", "reasons")
     SELECT win.start, s.source, 1, ARRAY[${check.reason}]::text[] FROM win, (VALUES (${ctx.source}), ('*')) AS s(source)
@@ -52,7 +54,8 @@ export async function recordKeyRefusal(
       "reasons" = CASE WHEN ${check.reason} = ANY("AgentKeyRefusalWindow"."reasons") THEN "AgentKeyRefusalWindow"."reasons"
                        ELSE "AgentKeyRefusalWindow"."reasons" || ${check.reason}::text END
     RETURNING "source", "count", (xmax = 0) AS "inserted",
-      greatest(1, 60 - floor(extract(epoch FROM (now() AT TIME ZONE 'UTC') - "windowStart")))::int AS "retryAfter"`;
+      greatest(1, 60 - floor(extract(epoch FROM (now() AT TIME ZONE 'UTC') - "windowStart")))::int AS "retryAfter"`.execute(sqlOf(db()))
+  ).rows;
   const mine = rows.find((r) => r.source === ctx.source);
   const all = rows.find((r) => r.source === "*");
   if (!mine || !all) return { throttled: false };
@@ -60,13 +63,15 @@ export async function recordKeyRefusal(
 
   if (mine.inserted) {
     // How many sources already have their event this window: one cheap count on a tiny table.
-    const counted = await db().$queryRaw<{ n: number }[]>`
+    const counted = (
+      await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM "AgentKeyRefusalWindow"
-       WHERE "windowStart" = date_trunc('minute', now() AT TIME ZONE 'UTC') AND "source" <> '*'`;
+       WHERE "windowStart" = date_trunc('minute', now() AT TIME ZONE 'UTC') AND "source" <> '*'`.execute(sqlOf(db()))
+    ).rows;
     if ((counted[0]?.n ?? 0) <= REFUSAL_LIMITS.maxAuditedSources) {
       await db().$transaction(
         (tx) =>
-          recordAuditEvent(tx, {
+          recordAuditEvent(sqlOf(tx), {
             tenantId: check.tenantId ?? null,
             traceId: ctx.traceId,
             actor: { type: "agent", id: check.keyId ?? null, authMethod: "agent_key" },

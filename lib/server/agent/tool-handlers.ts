@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { toolCatalog, type ToolName } from "@/lib/schemas/tools";
 import type { Tx } from "@/lib/server/db/client";
-import type { SqlClient } from "@/lib/server/db/pg";
+import type { Sql } from "@/lib/server/db/sql";
 import { lookupOrder } from "@/lib/server/orders/lookup-order";
 import { prepareRefund } from "@/lib/server/refunds/prepare-refund";
 import { getRefundStatus } from "@/lib/server/refunds/get-refund-status";
@@ -19,7 +19,7 @@ type Common = {
 /** A use case on a Prisma interactive transaction. */
 type PrismaHandler = Common & { tx: "prisma"; run: (tx: Tx, input: never, ctx: ToolContext) => Promise<HandlerResult> };
 /** A hot-path use case on a pg transaction (withPgTransaction, lib/server/db/pg.ts): plain SQL, no Prisma pipeline. */
-type PgHandler = Common & { tx: "pg"; run: (tx: SqlClient, input: never, ctx: ToolContext) => Promise<HandlerResult> };
+type PgHandler = Common & { tx: "pg"; run: (tx: Sql, input: never, ctx: ToolContext) => Promise<HandlerResult> };
 export type ToolHandler = PrismaHandler | PgHandler;
 
 /**

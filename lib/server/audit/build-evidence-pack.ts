@@ -5,6 +5,7 @@ import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
 import { EVIDENCE_PACK_FORMAT, executionFacts, serializeEvidencePack, type EvidencePack, type PackEvent } from "@/lib/domain/evidence-pack";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { inclusionProof } from "@/lib/domain/merkle";
 import { auditContentOf } from "@/lib/domain/audit-log";
@@ -121,7 +122,7 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
   };
   const body = serializeEvidencePack(pack);
   await db().$transaction((tx) =>
-    recordStaffEvent(tx, actor, {
+    recordStaffEvent(sqlOf(tx), actor, {
       traceId: p.traceId,
       action: "audit:evidence_pack",
       outcome: "ok",

@@ -1,4 +1,5 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { divergenceFrom } from "@/lib/domain/audit-log";
 import { db } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
@@ -7,7 +8,7 @@ import { DATABASE_IDENTITY_SQL, readSignedHead, readSignedHeads, type DatabaseId
 export type SignedHistoryProblem = { logId: string; problem: string };
 
 async function identity(): Promise<DatabaseIdentity> {
-  return (await db().$queryRawUnsafe<DatabaseIdentity[]>(DATABASE_IDENTITY_SQL))[0]!;
+  return (await sql.raw<DatabaseIdentity>(DATABASE_IDENTITY_SQL).execute(sqlOf(db()))).rows[0]!;
 }
 
 /**
@@ -23,13 +24,17 @@ export async function signedHistoryProblems(logIds?: readonly string[]): Promise
   if (heads.size === 0) return [];
   const logs = [...heads.keys()];
   const [sizes, signed] = await Promise.all([
-    db().$queryRaw<{ logId: string; size: number }[]>`
+    sql<{ logId: string; size: number }>`
       SELECT l AS "logId", COALESCE((SELECT max("leafIndex") + 1 FROM "AuditLeaf" WHERE "logId" = l), 0)::int AS size
-        FROM unnest(${logs}::uuid[]) AS l`,
-    db().$queryRaw<{ logId: string; treeSize: number; rootHash: string }[]>`
+        FROM unnest(${logs}::uuid[]) AS l`
+      .execute(sqlOf(db()))
+      .then((r) => r.rows),
+    sql<{ logId: string; treeSize: number; rootHash: string }>`
       SELECT c."logId", c."treeSize", c."rootHash" FROM "AuditSignedCheckpoint" c
         JOIN unnest(${logs}::uuid[], ${logs.map((l) => heads.get(l)!.treeSize)}::int[]) AS k("logId", "treeSize")
-          ON c."logId" = k."logId" AND c."treeSize" = k."treeSize"`,
+          ON c."logId" = k."logId" AND c."treeSize" = k."treeSize"`
+      .execute(sqlOf(db()))
+      .then((r) => r.rows),
   ]);
   const problems: SignedHistoryProblem[] = [];
   for (const [logId, kept] of heads) {
@@ -68,14 +73,16 @@ const WITNESS_STALE_MS = 10 * 60_000;
  * witness has not cosigned a checkpoint signed more than ten minutes ago, "none" when no tenant has witnesses.
  */
 export async function checkWitnesses(): Promise<WitnessHealth> {
-  const rows = await db().$queryRaw<{ refusing: number; stale: number; total: number }[]>`
+  const rows = (
+    await sql<{ refusing: number; stale: number; total: number }>`
     SELECT count(*) FILTER (WHERE w."lastError" IS NOT NULL)::int AS refusing,
            count(*) FILTER (WHERE EXISTS (
              SELECT 1 FROM "AuditSignedCheckpoint" c
               WHERE c."logId" = w."tenantId" AND c."treeSize" > COALESCE(w."cosignedSize", 0) AND c."noteSignatures" IS NOT NULL
                 AND c."issuedAt" < ${new Date(Date.now() - WITNESS_STALE_MS)}))::int AS stale,
            count(*)::int AS total
-      FROM "AuditWitness" w`;
+      FROM "AuditWitness" w`.execute(sqlOf(db()))
+  ).rows;
   const r = rows[0]!;
   return r.total === 0 ? "none" : r.refusing > 0 ? "refusing" : r.stale > 0 ? "stale" : "ok";
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "./record-event";
 import { auditLookupTraceId, authorizeAuditAccess, findAuditEvents, parseAuditSearch, searchAuditClear, searchAuditData } from "./search-audit-events";
 import type { AuditEventView } from "./audit-event-view";
@@ -62,12 +63,12 @@ export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, f
       const events: AuditEventView[] = [];
       let cursor: number | undefined;
       while (events.length < EXPORT_MAX_EVENTS) {
-        const page = await findAuditEvents(tx, actor.tenantId, { ...f, cursor }, Math.min(PAGE, EXPORT_MAX_EVENTS - events.length));
+        const page = await findAuditEvents(sqlOf(tx), actor.tenantId, { ...f, cursor }, Math.min(PAGE, EXPORT_MAX_EVENTS - events.length));
         events.push(...page.events);
         if (!page.nextCursor) break;
         cursor = Number(page.nextCursor);
       }
-      await recordStaffEvent(tx, actor, {
+      await recordStaffEvent(sqlOf(tx), actor, {
         traceId: auditLookupTraceId("export", f.traceId),
         action: "audit:export",
         outcome: "ok",

@@ -3,6 +3,7 @@ import { verifyPasskeyApproval } from "@/lib/domain/verify-passkey-approval";
 import { executionFacts, type ExecutionFacts } from "@/lib/domain/evidence-pack";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordStaffEvent } from "./record-event";
 import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events";
@@ -160,7 +161,7 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
     ),
   };
   await db().$transaction((tx) =>
-    recordStaffEvent(tx, actor, {
+    recordStaffEvent(sqlOf(tx), actor, {
       traceId: auditLookupTraceId("view", id),
       action: "audit:view_trace",
       outcome: rows.length ? "ok" : "not_found",

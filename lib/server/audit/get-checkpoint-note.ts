@@ -1,4 +1,5 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { z } from "zod";
 import { AppError } from "@/lib/domain/outcome";
 import { checkpointText } from "@/lib/domain/signed-note";
@@ -73,7 +74,8 @@ const CANDIDATES = 256;
 export async function witnessedCheckpointFor(logId: string, minSize: number, quorum: number): Promise<{ treeSize: number; cosigned: number } | null> {
   // Only the newest checkpoints are candidates (each covers every older event): a bounded backward scan of the
   // primary key, however long the log.
-  const rows = await db().$queryRaw<{ treeSize: number; cosigned: number }[]>`
+  const rows = (
+    await sql<{ treeSize: number; cosigned: number }>`
     SELECT c."treeSize", count(a."witness")::int AS cosigned
       FROM (SELECT "logId", "treeSize" FROM "AuditSignedCheckpoint"
              WHERE "logId" = ${logId}::uuid AND "treeSize" >= ${minSize} AND "noteSignatures" IS NOT NULL
@@ -82,6 +84,7 @@ export async function witnessedCheckpointFor(logId: string, minSize: number, quo
             AND a."witness" IN (SELECT w."name" FROM "AuditWitness" w WHERE w."tenantId" = ${logId}::uuid)
      GROUP BY c."treeSize"
      ORDER BY least(count(a."witness"), ${quorum}::int) DESC, c."treeSize" DESC
-     LIMIT 1`;
+     LIMIT 1`.execute(sqlOf(db()))
+  ).rows;
   return rows[0] ?? null;
 }

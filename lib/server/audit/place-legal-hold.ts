@@ -5,6 +5,7 @@ import { parseInput } from "@/lib/domain/validation";
 import { AppError } from "@/lib/domain/outcome";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "./record-event";
 
 export const legalHoldInput = z.object({ traceId: z.string().trim().min(1).max(128), reason: z.string().trim().min(3).max(500) });
@@ -30,5 +31,5 @@ export async function placeLegalHold(actor: Actor, input: LegalHoldInput) {
 
 /** The audit event of placing or releasing a hold, in the held trace (the trace id and the reason stay readable). */
 export function recordHoldEvent(tx: Tx, actor: Actor, action: "audit:legal_hold" | "audit:legal_hold_release", traceId: string, reason: string) {
-  return recordStaffEvent(tx, actor, { traceId, action, outcome: "ok", data: { traceId, reason }, redaction: { clear: ["traceId"] } });
+  return recordStaffEvent(sqlOf(tx), actor, { traceId, action, outcome: "ok", data: { traceId, reason }, redaction: { clear: ["traceId"] } });
 }

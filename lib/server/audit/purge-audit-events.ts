@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { Prisma } from "@/lib/server/db/generated/client";
 import { logIdOf } from "@/lib/domain/audit-log";
 import { db } from "@/lib/server/db/client";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "./record-event";
 import { verifyAuditChain } from "./verify-chain";
@@ -32,23 +32,27 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
   const verdict = await verifyAuditChain(tenantId);
   if (!verdict.ok) return { tenantId, status: "refused_broken_chain", brokenAtSeq: verdict.brokenAtSeq };
 
-  const sameLog = tenantId === null ? Prisma.sql`e."tenantId" IS NULL` : Prisma.sql`e."tenantId" = ${tenantId}::uuid`;
-  const before = Prisma.sql`e."occurredAt" < (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  const sameLog = tenantId === null ? sql`e."tenantId" IS NULL` : sql`e."tenantId" = ${tenantId}::uuid`;
+  const before = sql`e."occurredAt" < (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
   const logId = logIdOf(tenantId);
   return db().$transaction(async (tx) => {
-    const [size] = await tx.$queryRaw<{ n: number }[]>`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS n FROM "AuditLeaf" WHERE "logId" = ${logId}::uuid`;
+    const [size] = (
+      await sql<{ n: number }>`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS n FROM "AuditLeaf" WHERE "logId" = ${logId}::uuid`.execute(sqlOf(tx))
+    ).rows;
     const treeSize = size?.n ?? 0;
     // The runtime role may not DELETE audit events: the owner's function deletes the content of this log's
     // integrated events (leaf below treeSize) older than the cutoff, active legal holds excepted
     // (prisma/migrations/*_transparency_log). A queued event waits for the sequencer.
-    const [deleted] = await tx.$queryRaw<{ n: number }[]>`
-      SELECT "audit_purge_content"(${logId}::uuid, (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${treeSize}::int) AS n`;
+    const [deleted] = (
+      await sql<{ n: number }>`
+      SELECT "audit_purge_content"(${logId}::uuid, (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${treeSize}::int) AS n`.execute(sqlOf(tx))
+    ).rows;
     const purged = deleted?.n ?? 0;
     if (purged === 0) return { tenantId, status: "nothing_to_purge" as const };
-    const [h] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent" e WHERE ${sameLog} AND ${before}`;
+    const [h] = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM "AuditEvent" e WHERE ${sameLog} AND ${before}`.execute(sqlOf(tx))).rows;
     const heldCount = h?.n ?? 0;
     await tx.auditPurge.create({ data: { logId, before: cutoff, treeSize, purgedCount: purged, heldCount } });
-    await recordAuditEvent(tx, {
+    await recordAuditEvent(sqlOf(tx), {
       tenantId,
       traceId: `audit-purge-${randomUUID()}`,
       actor: { type: "system", id: "retention" },
@@ -68,7 +72,9 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
  */
 export async function dropEmptyAuditPartitions(before: Date): Promise<string[]> {
   try {
-    const rows = await db().$queryRaw<{ name: string }[]>`SELECT "audit_event_drop_empty_partitions"(${before.toISOString().slice(0, 10)}::date) AS name`;
+    const rows = (
+      await sql<{ name: string }>`SELECT "audit_event_drop_empty_partitions"(${before.toISOString().slice(0, 10)}::date) AS name`.execute(sqlOf(db()))
+    ).rows;
     return rows.map((r) => r.name);
   } catch (error) {
     log.warn({ component: "audit-retention", err: error }, "could not drop empty audit partitions");

@@ -1,8 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { redact, scrubText, truncateText, wellFormed, type RedactionPolicy } from "@/lib/domain/redaction";
-import type { Tx } from "@/lib/server/db/client";
-import { asSql, prepared, sql, type SqlClient } from "@/lib/server/db/pg";
+import { prepared, sql, type Sql } from "@/lib/server/db/sql";
 import { auditFingerprint } from "./fingerprint";
 import { auditLeafHash, logIdOf } from "@/lib/domain/audit-log";
 // The writing span's context rides on the queue row only (not the event: it is not evidence), so the
@@ -28,8 +27,9 @@ import { isUuid } from "@/lib/domain/validation";
  *   (`clear` = the field names allowed to stay in clear; everything else is scrubbed or fingerprinted;
  *   secrets such as authorization, tokens, passwords and keys are dropped).
  *
- * Call it inside the transaction that makes the effect (`db().$transaction(async (tx) => …)`, or the pg
- * transaction of the agent gateway: `withPgTransaction`, lib/server/db/pg.ts). It takes no
+ * Call it inside the transaction that makes the effect, with that transaction's handle of the typed SQL layer
+ * (lib/server/db/sql.ts): `sqlOf(tx)` in `db().$transaction(async (tx) => …)`, or the agent gateway's pg
+ * transaction (`withPgTransaction`, lib/server/db/pg.ts). It takes no
  * lock and reads nothing: one INSERT of the event (with its RFC 9162 leaf hash, computed here) and of its
  * queue row for the sequencer, which gives it its place in the tenant's Merkle tree after commit
  * (lib/server/audit/sequencer.ts). If it throws, let the transaction roll back: no effect without its event.
@@ -53,7 +53,7 @@ export type RecordedAuditEvent = { id: string; hash: string };
 
 /** The event of something a signed-in staff member did in their own tenant: who and how they signed in. */
 export function recordStaffEvent(
-  tx: Tx | SqlClient,
+  tx: Sql,
   actor: { tenantId: string; userId: string; authMethod: string },
   input: Omit<AuditEventInput, "tenantId" | "actor">,
 ): Promise<RecordedAuditEvent> {
@@ -67,7 +67,7 @@ const short = (value: string | null | undefined, max: number, seen: Set<string>)
 // for a phone number and fingerprint the id, so "who did it" would be lost).
 const actorIdOf = (id: string | null | undefined, seen: Set<string>): string | null => (id && isUuid(id) ? id.toLowerCase() : short(id, 128, seen));
 
-export async function recordAuditEvent(tx: Tx | SqlClient, input: AuditEventInput): Promise<RecordedAuditEvent> {
+export async function recordAuditEvent(tx: Sql, input: AuditEventInput): Promise<RecordedAuditEvent> {
   const { data, fingerprints } = redact(input.data ?? {}, auditFingerprint, input.redaction);
   const seen = new Set(fingerprints);
   const endUser = input.endUser ? auditFingerprint(input.endUser) : null;
@@ -99,8 +99,8 @@ export async function recordAuditEvent(tx: Tx | SqlClient, input: AuditEventInpu
 
   // One statement, one round trip: the event and its queue row (prepared: its text never changes). `pos` comes from a sequence (no lock,
   // no read of other rows), so concurrent writers of one tenant never wait for each other.
-  await asSql(tx).query(
-    prepared(sql`
+  await prepared(
+    sql`
     WITH e AS (
       INSERT INTO "AuditEvent" ("id", "tenantId", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome",
                                 "proposalId", "proposalHash", "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "hash")
@@ -111,7 +111,7 @@ export async function recordAuditEvent(tx: Tx | SqlClient, input: AuditEventInpu
       RETURNING "pos"
     )
     INSERT INTO "AuditPending" ("eventId", "logId", "pos", "leafHash", "occurredAt", "traceparent")
-    SELECT ${id}::uuid, ${logIdOf(input.tenantId)}::uuid, e."pos", ${hash}, (${at}::timestamptz AT TIME ZONE 'UTC'), ${currentTraceparent()} FROM e`),
-  );
+    SELECT ${id}::uuid, ${logIdOf(input.tenantId)}::uuid, e."pos", ${hash}, (${at}::timestamptz AT TIME ZONE 'UTC'), ${currentTraceparent()} FROM e`,
+  ).execute(tx);
   return { id, hash };
 }

@@ -6,8 +6,9 @@ import { AppError } from "@/lib/domain/outcome";
 import { parseInput } from "@/lib/domain/validation";
 import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db, type Tx } from "@/lib/server/db/client";
-import { asSql, joinSql, pgAutocommit, prepared, sql, type Sql, type SqlClient } from "@/lib/server/db/pg";
+import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { prepared, sql, type RawBuilder, type Sql, sqlOf } from "@/lib/server/db/sql";
 import { auditFingerprintsForSearch } from "./fingerprint";
 import { recordStaffEvent } from "./record-event";
 import { toAuditEventView, type AuditEventView } from "./audit-event-view";
@@ -24,33 +25,34 @@ export function parseAuditSearch(input: AuditSearchInput): AuditSearchFilters {
  * of the tenant's customers, that customer's end-user fingerprint (agent calls made for them carry it) — each
  * under the current key and, during a rotation overlap, the previous one.
  */
-async function subjectFingerprints(r: SqlClient, tenantId: string, subject: string): Promise<string[]> {
+async function subjectFingerprints(r: Sql, tenantId: string, subject: string): Promise<string[]> {
   const fps = auditFingerprintsForSearch(subject);
   if (subject.includes("@")) {
-    const [customer] = await r.query<{ id: string }>(
-      sql`SELECT "id" FROM "Customer" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${subject.trim()}) LIMIT 1`,
-    );
+    const [customer] = (
+      await sql<{ id: string }>`SELECT "id" FROM "Customer" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${subject.trim()}) LIMIT 1`.execute(
+        r,
+      )
+    ).rows;
     if (customer) fps.push(...auditFingerprintsForSearch(customer.id));
   }
   return fps;
 }
 
-async function actorIds(r: SqlClient, tenantId: string, actor: string): Promise<string[]> {
+async function actorIds(r: Sql, tenantId: string, actor: string): Promise<string[]> {
   if (!actor.includes("@")) return [actor];
-  const [staff] = await r.query<{ id: string }>(
-    sql`SELECT "id" FROM "StaffUser" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${actor}) LIMIT 1`,
-  );
+  const [staff] = (
+    await sql<{ id: string }>`SELECT "id" FROM "StaffUser" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${actor}) LIMIT 1`.execute(r)
+  ).rows;
   return staff ? [staff.id] : [];
 }
 
 /**
  * One keyset page (newest first, by write position) of the tenant's events matching the filters, each with its
- * leaf index and its actor's name — one statement, on any SqlClient (the pool for a search, a Prisma
- * transaction for an export).
+ * leaf index and its actor's name — one statement, on any handle of the typed SQL layer (the pool for a
+ * search, a Prisma transaction for an export).
  */
-export async function findAuditEvents(r: Tx | SqlClient, tenantId: string, f: AuditSearchFilters, limit = f.limit): Promise<AuditSearchPage> {
-  const q = asSql(r);
-  const where: Sql[] = [sql`"tenantId" = ${tenantId}::uuid`];
+export async function findAuditEvents(q: Sql, tenantId: string, f: AuditSearchFilters, limit = f.limit): Promise<AuditSearchPage> {
+  const where: RawBuilder<unknown>[] = [sql`"tenantId" = ${tenantId}::uuid`];
   if (f.traceId) where.push(sql`"traceId" = ${f.traceId}`);
   if (f.from) where.push(sql`"occurredAt" >= (${f.from.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
   if (f.to) where.push(sql`"occurredAt" <= (${f.to.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
@@ -66,19 +68,19 @@ export async function findAuditEvents(r: Tx | SqlClient, tenantId: string, f: Au
   // yet — shown as pending) and who its actor is: a staff member or agent key of this tenant only, by primary
   // key (an id from another tenant's row, were there one, names nobody here). Only the columns the view shows.
   // Prepared: one text per combination of filters, so each connection parses it once.
-  const rows = await q.query<Omit<LoggedEvent, "leafIndex"> & { pos: bigint; leafIndex: number | null; actorName: string | null }>(
-    prepared(sql`
+  const { rows } = await prepared(
+    sql<Omit<LoggedEvent, "leafIndex"> & { pos: bigint; leafIndex: number | null; actorName: string | null }>`
     SELECT e.*, l."leafIndex",
            CASE e."actorType" WHEN 'staff' THEN s."name" || ' <' || s."email" || '>' WHEN 'agent' THEN k."name" END AS "actorName"
       FROM (SELECT "id", "pos", "occurredAt", "traceId", "actorType", "actorId", "authMethod", "action", "outcome", "proposalId", "proposalHash",
                    "model", "promptVersion", "channel", "endUser", "data", "fingerprints", "hash",
                    CASE WHEN "actorId" ~ ${UUID_PATTERN} THEN "actorId"::uuid END AS "actorUuid"
-              FROM "AuditEvent" WHERE ${joinSql(where, " AND ")} ORDER BY "pos" DESC LIMIT ${limit + 1}) e
+              FROM "AuditEvent" WHERE ${sql.join(where, sql` AND `)} ORDER BY "pos" DESC LIMIT ${limit + 1}) e
       LEFT JOIN "AuditLeaf" l ON l."eventId" = e."id"
       LEFT JOIN "StaffUser" s ON e."actorType" = 'staff' AND s."id" = e."actorUuid" AND s."tenantId" = ${tenantId}::uuid
       LEFT JOIN "AgentKey" k ON e."actorType" = 'agent' AND k."id" = e."actorUuid" AND k."tenantId" = ${tenantId}::uuid
-     ORDER BY e."pos" DESC`),
-  );
+     ORDER BY e."pos" DESC`,
+  ).execute(q);
   const page = rows.slice(0, limit);
   return {
     events: page.map((row) => ({ ...toAuditEventView(row, row.leafIndex), actorName: row.actorName })),
@@ -131,7 +133,7 @@ export async function authorizeAuditAccess(
 ): Promise<void> {
   if (can(actor.roles, permission)) return;
   await db().$transaction((tx) =>
-    recordStaffEvent(tx, actor, {
+    recordStaffEvent(sqlOf(tx), actor, {
       traceId: auditLookupTraceId("denied", traceId),
       action,
       outcome: "permission_denied",
@@ -155,8 +157,8 @@ export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): 
   const f = parseAuditSearch(input);
   await authorizeAuditAccess(actor, isExactTraceLookup(f) ? "audit:trace" : "audit:read", "audit:search", f.traceId, searchAuditData(f));
   // Straight on the pool: the read and the event are one statement each, auto-committed (no transaction).
-  const page = await findAuditEvents(pgAutocommit, actor.tenantId, f);
-  await recordStaffEvent(pgAutocommit, actor, {
+  const page = await findAuditEvents(sqlPool(), actor.tenantId, f);
+  await recordStaffEvent(sqlPool(), actor, {
     traceId: auditLookupTraceId("search", f.traceId),
     action: "audit:search",
     outcome: "ok",

@@ -14,6 +14,7 @@ import {
 } from "@/lib/domain/merkle";
 import { TENANTLESS_LOG, divergenceFrom, type SignedCheckpoint } from "@/lib/domain/audit-log";
 import { auditSequencerIntervalMs, databaseUrl } from "@/lib/server/env";
+import { dedicatedPgClient } from "@/lib/server/db/pg";
 import { log } from "@/lib/server/log";
 import type { Span } from "@opentelemetry/api";
 import { endIntegrateSpan, startIntegrateSpan } from "@/lib/server/telemetry/audit-span";
@@ -189,7 +190,7 @@ async function integrateLog(client: Client, logId: string): Promise<number> {
  * each log's lock, so it never runs beside a live leader of that log. Returns the events integrated.
  */
 export async function integratePending(opts: { databaseUrl?: string; lockTimeoutMs?: number } = {}): Promise<number> {
-  const client = new pg.Client({ connectionString: opts.databaseUrl ?? databaseUrl() });
+  const client = dedicatedPgClient({ connectionString: opts.databaseUrl ?? databaseUrl() });
   await client.connect();
   try {
     await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(opts.lockTimeoutMs ?? 10_000))}`);
@@ -237,7 +238,7 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
   };
 
   const connect = async () => {
-    const c = new pg.Client({ connectionString: url, application_name: "audit-sequencer" });
+    const c = dedicatedPgClient({ connectionString: url, applicationName: "audit-sequencer" });
     c.on("error", (error) => log.error({ component: "audit-sequencer", err: error }, "sequencer connection error"));
     await c.connect();
     return c;

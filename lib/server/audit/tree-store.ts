@@ -2,6 +2,7 @@ import "server-only";
 import { consistencyProof, getterOf, inclusionProof, neededNodes, type NodeGetter, type NodeRef, type StoredNode } from "@/lib/domain/merkle";
 import type { SignedCheckpoint } from "@/lib/domain/audit-log";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 
 type Reader = Tx | ReturnType<typeof db>;
 
@@ -10,11 +11,14 @@ export async function loadNodes(r: Reader, logId: string, refs: readonly NodeRef
   if (refs.length === 0) return [];
   const leaves = refs.filter((x) => x.level === 0).map((x) => x.index);
   const inner = refs.filter((x) => x.level > 0);
-  return r.$queryRaw<StoredNode[]>`
+  const { rows } = await sql<StoredNode>`
     SELECT 0 AS level, "leafIndex" AS index, "leafHash" AS hash FROM "AuditLeaf" WHERE "logId" = ${logId}::uuid AND "leafIndex" = ANY(${leaves}::int[])
     UNION ALL
     SELECT "level", "index", "hash" FROM "AuditTreeNode"
-     WHERE "logId" = ${logId}::uuid AND ("level", "index") IN (SELECT * FROM unnest(${inner.map((x) => x.level)}::int[], ${inner.map((x) => x.index)}::int[]))`;
+     WHERE "logId" = ${logId}::uuid AND ("level", "index") IN (SELECT * FROM unnest(${inner.map((x) => x.level)}::int[], ${inner.map((x) => x.index)}::int[]))`.execute(
+    sqlOf(r),
+  );
+  return rows;
 }
 
 /** Runs a proof computation over stored nodes: finds what it reads, fetches it, runs it. */

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { keyIdOf, retiredKeyLabel } from "@/lib/domain/audit-log";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "./record-event";
 import { auditRetiredKeys } from "./signing-key";
 import { verifyAuditChain } from "./verify-chain";
@@ -53,7 +54,7 @@ export async function verifyAllAuditChains(source: string): Promise<AllChainsVer
       },
     });
     if (broken) {
-      await recordAuditEvent(tx, {
+      await recordAuditEvent(sqlOf(tx), {
         tenantId: broken.tenantId,
         traceId: `audit-verify-${randomUUID()}`,
         actor: { type: "system", id: source },

@@ -1,7 +1,7 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { verifyLog, logIdOf, type AuditContent, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
 import { verifyConsistency } from "@/lib/domain/merkle";
-import { Prisma } from "@/lib/server/db/generated/client";
 import { db } from "@/lib/server/db/client";
 import { auditRetiredKeys, auditSigningKey } from "./signing-key";
 import { proveConsistency, toSignedCheckpoint } from "./tree-store";
@@ -24,11 +24,13 @@ type Row = { leafIndex: number; leafHash: string; eventId: string; leafOccurredA
 async function* leavesOf(logId: string): AsyncGenerator<LeafRow> {
   for (let from = 0; ; from += PAGE) {
     // The join names the partition key too, so each lookup prunes to one monthly partition.
-    const rows = await db().$queryRaw<Row[]>`
+    const rows = (
+      await sql<Row>`
       SELECT l."leafIndex", l."leafHash", l."eventId", l."occurredAt" AS "leafOccurredAt", e.*
         FROM "AuditLeaf" l LEFT JOIN "AuditEvent" e ON e."id" = l."eventId" AND e."occurredAt" = l."occurredAt"
        WHERE l."logId" = ${logId}::uuid AND l."leafIndex" >= ${from} AND l."leafIndex" < ${from + PAGE}
-       ORDER BY l."leafIndex"`;
+       ORDER BY l."leafIndex"`.execute(sqlOf(db()))
+    ).rows;
     for (const r of rows)
       yield {
         leafIndex: r.leafIndex,
@@ -52,11 +54,13 @@ export async function verifyAuditChain(tenantId: string | null): Promise<ChainVe
   const logId = logIdOf(tenantId);
   const checkpoints = (await db().auditSignedCheckpoint.findMany({ where: { logId }, orderBy: { treeSize: "asc" } })).map(toSignedCheckpoint);
   const purges = await db().auditPurge.findMany({ where: { logId }, select: { before: true, treeSize: true } });
-  const sameLog = tenantId === null ? Prisma.sql`e."tenantId" IS NULL` : Prisma.sql`e."tenantId" = ${tenantId}::uuid`;
-  const orphans = await db().$queryRaw<{ id: string }[]>`
+  const sameLog = tenantId === null ? sql`e."tenantId" IS NULL` : sql`e."tenantId" = ${tenantId}::uuid`;
+  const orphans = (
+    await sql<{ id: string }>`
     SELECT e."id" FROM "AuditEvent" e WHERE ${sameLog}
        AND NOT EXISTS (SELECT 1 FROM "AuditLeaf" l WHERE l."eventId" = e."id")
-       AND NOT EXISTS (SELECT 1 FROM "AuditPending" p WHERE p."eventId" = e."id") LIMIT 1`;
+       AND NOT EXISTS (SELECT 1 FROM "AuditPending" p WHERE p."eventId" = e."id") LIMIT 1`.execute(sqlOf(db()))
+  ).rows;
   const v: LogVerification = await verifyLog({
     leaves: leavesOf(logId),
     checkpoints,

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/server/db/client";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -18,17 +19,19 @@ export async function recordAccessDenied(actor: Actor, input: { permission?: str
   const windowStart = new Date(Math.floor(now.getTime() / (DENIAL_WINDOW_SECONDS * 1000)) * DENIAL_WINDOW_SECONDS * 1000);
   try {
     await db().$transaction(async (tx) => {
-      const [row] = await tx.$queryRaw<{ count: number }[]>`
+      const [row] = (
+        await sql<{ count: number }>`
         INSERT INTO "AccessDenialWindow" ("tenantId", "staffUserId", "target", "windowStart", "count", "lastAt")
         VALUES (${actor.tenantId}::uuid, ${actor.userId}::uuid, ${target}, ${windowStart}, 1, ${now})
         ON CONFLICT ("tenantId", "staffUserId", "target", "windowStart")
         DO UPDATE SET "count" = "AccessDenialWindow"."count" + 1, "lastAt" = EXCLUDED."lastAt"
-        RETURNING "count"`;
+        RETURNING "count"`.execute(sqlOf(tx))
+      ).rows;
       if (row?.count !== 1) return;
       await tx.accessDenialWindow.deleteMany({
         where: { tenantId: actor.tenantId, staffUserId: actor.userId, windowStart: { lt: new Date(now.getTime() - 86_400_000) } },
       });
-      await recordStaffEvent(tx, actor, {
+      await recordStaffEvent(sqlOf(tx), actor, {
         traceId: `denied-${randomUUID()}`,
         action: "access:denied",
         outcome: "permission_denied",

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { CredentialCheck } from "@/lib/server/auth/verify-credentials";
@@ -15,7 +16,7 @@ export async function recordSignIn(input: { email: string; method: "password" | 
   const tenantId = result.ok ? result.user.tenantId : (result.tenantId ?? null);
   const userId = result.ok ? result.user.id : (result.userId ?? null);
   await db().$transaction(async (tx) => {
-    await recordAuditEvent(tx, {
+    await recordAuditEvent(sqlOf(tx), {
       tenantId,
       traceId: randomUUID().replace(/-/g, ""),
       actor: { type: "staff", id: userId, authMethod: input.method },

@@ -1,4 +1,5 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { AppError } from "@/lib/domain/outcome";
 import { isAuthFresh, stepUpClock } from "@/lib/domain/step-up";
 import { renewStepUp } from "@/lib/server/auth/renew-step-up";
@@ -22,13 +23,13 @@ export async function requireStepUp(actor: Actor, password: string | undefined, 
   if (user?.lockedUntil && user.lockedUntil > now)
     throw new AppError("permission_denied", "Your account is paused after too many wrong passwords.", { reason: "locked" });
   if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, password))) {
-    await db().$executeRaw`
+    await sql`
       UPDATE "StaffUser"
          SET "failedLoginCount" = "failedLoginCount" + 1,
              "lockedUntil" = CASE WHEN "failedLoginCount" + 1 >= ${LOCKOUT_THRESHOLD}
                                   THEN now() + make_interval(mins => LEAST(60, power(2, "failedLoginCount" + 2 - ${LOCKOUT_THRESHOLD})::int))
                                   ELSE "lockedUntil" END
-       WHERE id = ${actor.userId}::uuid`;
+       WHERE id = ${actor.userId}::uuid`.execute(sqlOf(db()));
     throw new AppError("permission_denied", "That password is not correct.", { reason: "step_up_failed" });
   }
   await renewStepUp(actor, "password", now);

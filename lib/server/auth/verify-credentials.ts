@@ -1,4 +1,5 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { db } from "@/lib/server/db/client";
 import { dummyPasswordHash, verifyPassword } from "@/lib/server/auth/password";
 
@@ -15,14 +16,16 @@ const MAX_LOCK_MINUTES = 60;
  * Returns false when the account is paused.
  */
 export async function reservePasswordAttempt(userId: string): Promise<boolean> {
-  const reserved = await db().$queryRaw<{ id: string }[]>`
+  const reserved = (
+    await sql<{ id: string }>`
     UPDATE "StaffUser"
        SET "failedLoginCount" = "failedLoginCount" + 1,
            "lockedUntil" = CASE WHEN "failedLoginCount" + 1 >= ${LOCKOUT_THRESHOLD}
                                 THEN now() + make_interval(mins => LEAST(${MAX_LOCK_MINUTES}, power(2, "failedLoginCount" + 2 - ${LOCKOUT_THRESHOLD})::int))
                                 ELSE "lockedUntil" END
      WHERE id = ${userId}::uuid AND ("lockedUntil" IS NULL OR "lockedUntil" <= now())
-    RETURNING id`;
+    RETURNING id`.execute(sqlOf(db()))
+  ).rows;
   return reserved.length === 1;
 }
 

@@ -3,6 +3,7 @@ import { executionStatus as E, settledExecutionStatuses, unsettledExecutionStatu
 import { proposalStatus as P, statesLeadingTo } from "@/lib/domain/proposal-state";
 import { refundStatus, type RefundStatus } from "@/lib/domain/refund-state";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { executionTimings } from "@/lib/server/env";
@@ -38,7 +39,7 @@ export async function applyProviderAnswer(input: { executionId: string; answer: 
         const ex = await tx.execution.findUniqueOrThrow({ where: { id: input.executionId }, include: { proposal: true } });
         await tx.proposal.updateMany({ where: { id: ex.proposalId, status: P.executing }, data: { status: P.needsReconciliation } });
         await audit(tx, ex, "execution:unknown", "result_pending", input.source, { cause: answer.cause, statusCode: answer.statusCode });
-        await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs) });
+        await enqueueJob(sqlOf(tx), "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs) });
         // Ops hear of it (once per execution and person: the outbox's dedupe key), committed with the state.
         await notifyOpsOfInDoubt(tx, ex);
       }
@@ -68,7 +69,7 @@ export async function settleWithRefund(tx: Tx, executionId: string, refund: Prov
     await tx.proposal.updateMany({ where: { id: ex.proposalId, status: { in: [P.executing, P.needsReconciliation] } }, data: { status: P.executing } });
     await upsertRefundRow(tx, ex, refund.id, refundStatus.pending);
     await audit(tx, ex, "execution:pending", "result_pending", source, { refundId: refund.id });
-    await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + 60_000) });
+    await enqueueJob(sqlOf(tx), "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + 60_000) });
   }
 }
 
@@ -137,7 +138,7 @@ async function updateOrderStatus(tx: Tx, orderId: string) {
 }
 
 async function audit(tx: Tx, ex: ExecutionWithProposal, action: string, outcome: string, source: Source, details: Record<string, unknown>) {
-  await recordAuditEvent(tx, {
+  await recordAuditEvent(sqlOf(tx), {
     tenantId: ex.tenantId,
     traceId: ex.proposal.traceId,
     actor: SYSTEM,

@@ -6,6 +6,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import { checkExecutionNowInput } from "@/lib/schemas/executions";
 import type { CheckNowResult } from "@/lib/schemas/execution-dto";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -29,8 +30,8 @@ export async function checkExecutionNow(actor: Actor, raw: unknown): Promise<Che
       });
       if (!ex) throw new AppError("not_found", "No such execution.");
       const settled = isExecutionSettled(ex.status);
-      if (!settled) await enqueueJob(tx, "reconcile_execution", { executionId: ex.id }, { runAt: new Date() });
-      await recordStaffEvent(tx, actor, {
+      if (!settled) await enqueueJob(sqlOf(tx), "reconcile_execution", { executionId: ex.id }, { runAt: new Date() });
+      await recordStaffEvent(sqlOf(tx), actor, {
         traceId: ex.proposal.traceId,
         action: "execution:check_now",
         outcome: settled ? "ok" : "result_pending",

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { executionStatus, refundIdempotencyKey } from "@/lib/domain/execution-state";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { paymentProviderFor } from "@/lib/server/payments/get-payment-provider";
@@ -63,7 +64,7 @@ type Begin =
   | { kind: "not_approved" | "already_started" | "revalidation_failed" };
 
 async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin> {
-  const [row] = await tx.$queryRaw<{ tenantId: string }[]>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`;
+  const [row] = (await sql<{ tenantId: string }>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`.execute(sqlOf(tx))).rows;
   if (!row) return { kind: "not_approved" };
   const p = await lockProposal(tx, row.tenantId, proposalId);
   if (!p) return { kind: "not_approved" };
@@ -87,7 +88,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
     // An expired approval is never executed: the proposal ends here and a new one is needed.
     const status = problem === "approval_expired" ? P.expired : P.invalidated;
     await tx.proposal.updateMany({ where: { id: p.id, status: P.approved }, data: { status, invalidationReason: problem, decidedAt: now } });
-    await recordAuditEvent(tx, {
+    await recordAuditEvent(sqlOf(tx), {
       tenantId: p.tenantId,
       traceId: p.traceId,
       actor: SYSTEM,
@@ -106,7 +107,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
   });
   const moved = await tx.proposal.updateMany({ where: { id: p.id, status: P.approved }, data: { status: P.executing } });
   if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
-  await recordAuditEvent(tx, {
+  await recordAuditEvent(sqlOf(tx), {
     tenantId: p.tenantId,
     traceId: p.traceId,
     actor: SYSTEM,
@@ -117,7 +118,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
     redaction: { clear: ["executionId", "idempotencyKey", "attempt", "amountMinor", "currency", "workerTrace"] },
   });
   // If this worker dies right after the provider call, the reconciler picks the execution up.
-  await enqueueJob(tx, "reconcile_execution", { executionId: execution.id }, { runAt: new Date(now.getTime() + executionTimings().staleSendingMs) });
+  await enqueueJob(sqlOf(tx), "reconcile_execution", { executionId: execution.id }, { runAt: new Date(now.getTime() + executionTimings().staleSendingMs) });
   return {
     kind: "send",
     executionId: execution.id,
@@ -150,7 +151,7 @@ async function providerMismatch(
   now: Date,
 ): Promise<string | null> {
   const live = await refundableLeftLive(
-    tx,
+    sqlOf(tx),
     { tenantId: p.tenantId, orderId: p.orderId, provider: p.payment.provider, paymentRef: p.recipientRef, ledgerCapturedMinor: p.order.capturedMinor },
     { now, excludeProposalId: p.id },
   );

@@ -1,7 +1,8 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { assertCan } from "@/lib/domain/permissions";
 import { executionStates, executionStatus as E, settledExecutionStatuses, type ExecutionState } from "@/lib/domain/execution-state";
-import { statusSql } from "@/lib/server/db/status-sql";
+import { statusLit } from "@/lib/server/db/status-sql";
 import { db } from "@/lib/server/db/client";
 import { executionTimings } from "@/lib/server/env";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -36,20 +37,21 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
   const stale = staleSendingMs / 1000;
   const longPending = LONG_PENDING_MS / 1000;
 
-  const rows = await db().$queryRaw<Row[]>`
+  const rows = (
+    await sql<Row>`
     WITH tracked AS (
       SELECT e.id, e."createdAt",
              CASE e.status
-               WHEN ${statusSql(E.unknown)} THEN e."createdAt"
-               WHEN ${statusSql(E.sending)} THEN COALESCE(e."lastAttemptAt", e."createdAt") + make_interval(secs => ${stale}::float8)
-               WHEN ${statusSql(E.pending)} THEN e."createdAt" + make_interval(secs => ${longPending}::float8)
+               WHEN ${statusLit(E.unknown)} THEN e."createdAt"
+               WHEN ${statusLit(E.sending)} THEN COALESCE(e."lastAttemptAt", e."createdAt") + make_interval(secs => ${stale}::float8)
+               WHEN ${statusLit(E.pending)} THEN e."createdAt" + make_interval(secs => ${longPending}::float8)
                ELSE e."createdAt" + make_interval(secs => ${stale}::float8)
              END AS "inDoubtFrom",
-             CASE WHEN e.status IN (${statusSql(...settledExecutionStatuses)}) THEN COALESCE(e."settledAt", e."updatedAt") END AS "inDoubtUntil"
+             CASE WHEN e.status IN (${statusLit(...settledExecutionStatuses)}) THEN COALESCE(e."settledAt", e."updatedAt") END AS "inDoubtUntil"
         FROM "Execution" e
        WHERE e."tenantId" = ${tenantId}::uuid
          -- Settled before the window: never in doubt inside it.
-         AND (e.status NOT IN (${statusSql(...settledExecutionStatuses)}) OR COALESCE(e."settledAt", e."updatedAt") > now() - interval '25 hours')
+         AND (e.status NOT IN (${statusLit(...settledExecutionStatuses)}) OR COALESCE(e."settledAt", e."updatedAt") > now() - interval '25 hours')
     ),
     -- Each hour is a bucket [lo, hi): an episode counts in every bucket it overlaps, however short (a sample
     -- at the hour would miss a 30-second one). The last point is the instant now() (hi one microsecond on).
@@ -66,7 +68,7 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
     counts AS (SELECT status::text AS status, count(*)::int AS n FROM "Execution" WHERE "tenantId" = ${tenantId}::uuid GROUP BY status),
     doubt AS (
       SELECT ${executionColumns},
-             CASE e.status WHEN ${statusSql(E.unknown)} THEN 'unknown' WHEN ${statusSql(E.sending)} THEN 'stale_sending' ELSE 'long_pending' END AS why
+             CASE e.status WHEN ${statusLit(E.unknown)} THEN 'unknown' WHEN ${statusLit(E.sending)} THEN 'stale_sending' ELSE 'long_pending' END AS why
         FROM tracked x
         JOIN "Execution" e ON e.id = x.id
         JOIN "Proposal" p ON p.id = e."proposalId"
@@ -79,7 +81,8 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
            (SELECT json_object_agg(c.status, c.n) FROM counts c) AS counts
       FROM (SELECT 1) one
       LEFT JOIN doubt d ON true
-     ORDER BY d."createdAt", d.id`;
+     ORDER BY d."createdAt", d.id`.execute(sqlOf(db()))
+  ).rows;
 
   const first = rows[0];
   const counts = Object.fromEntries(executionStates.map((s) => [s, first?.counts?.[s] ?? 0])) as Record<ExecutionState, number>;

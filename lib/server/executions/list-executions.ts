@@ -1,11 +1,11 @@
 import "server-only";
+import { sql, sqlOf, type RawBuilder } from "@/lib/server/db/sql";
 import { decodeKeysetCursor, encodeKeysetCursor } from "@/lib/domain/keyset-cursor";
 import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { listExecutionsInput } from "@/lib/schemas/executions";
 import type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 import { db } from "@/lib/server/db/client";
-import { Prisma } from "@/lib/server/db/generated/client";
 import type { Actor } from "@/lib/server/auth/actor";
 
 export type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
@@ -20,7 +20,7 @@ export const toExecutionRow = (r: RawRow): ExecutionRow => ({
   settledAt: r.settledAt?.toISOString() ?? null,
 });
 
-export const executionColumns = Prisma.sql`e.id, e."proposalId", o.number AS "orderNumber", p."amountMinor", p.currency, e.status::text AS status,
+export const executionColumns = sql`e.id, e."proposalId", o.number AS "orderNumber", p."amountMinor", p.currency, e.status::text AS status,
   e.attempts, e.reconciliations, e."providerRefundId", e."idempotencyKey", e."failureReason", e."lastError",
   e."createdAt", e."lastAttemptAt", e."settledAt"`;
 
@@ -37,28 +37,28 @@ const likeEscape = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function listExecutions(actor: Actor, raw: unknown): Promise<ExecutionsPage> {
   assertCan(actor.roles, "executions:read");
   const f = parseInput(listExecutionsInput, raw ?? {}, "Invalid execution filters.");
-  const conditions: Prisma.Sql[] = [Prisma.sql`e."tenantId" = ${actor.tenantId}::uuid`];
-  if (f.state) conditions.push(Prisma.sql`e.status = ${f.state}::"ExecutionStatus"`);
+  const conditions: RawBuilder<unknown>[] = [sql`e."tenantId" = ${actor.tenantId}::uuid`];
+  if (f.state) conditions.push(sql`e.status = ${f.state}::"ExecutionStatus"`);
   if (f.q) {
     const q = f.q;
-    conditions.push(Prisma.sql`(o.number ILIKE ${`%${likeEscape(q)}%`}
+    conditions.push(sql`(o.number ILIKE ${`%${likeEscape(q)}%`}
       OR lower(e."providerRefundId") = lower(${q}) OR lower(e."idempotencyKey") = lower(${q})
       OR c.id = ${q} OR lower(c.email) = lower(${q}))`);
   }
   const newest = f.sort === "newest";
   if (f.cursor) {
     const c = decodeKeysetCursor(f.cursor);
-    conditions.push(newest ? Prisma.sql`(e."createdAt", e.id) < (${c.at}, ${c.id}::uuid)` : Prisma.sql`(e."createdAt", e.id) > (${c.at}, ${c.id}::uuid)`);
+    conditions.push(newest ? sql`(e."createdAt", e.id) < (${c.at}, ${c.id}::uuid)` : sql`(e."createdAt", e.id) > (${c.at}, ${c.id}::uuid)`);
   }
-  const rows = await db().$queryRaw<RawRow[]>`
+  const { rows } = await sql<RawRow>`
     SELECT ${executionColumns}
       FROM "Execution" e
       JOIN "Proposal" p ON p.id = e."proposalId" AND p."tenantId" = e."tenantId"
       JOIN "Order" o ON o.id = p."orderId" AND o."tenantId" = e."tenantId"
       JOIN "Customer" c ON c.id = o."customerId" AND c."tenantId" = e."tenantId"
-     WHERE ${Prisma.join(conditions, " AND ")}
-     ORDER BY ${newest ? Prisma.sql`e."createdAt" DESC, e.id DESC` : Prisma.sql`e."createdAt" ASC, e.id ASC`}
-     LIMIT ${f.limit + 1}`;
+     WHERE ${sql.join(conditions, sql` AND `)}
+     ORDER BY ${newest ? sql`e."createdAt" DESC, e.id DESC` : sql`e."createdAt" ASC, e.id ASC`}
+     LIMIT ${f.limit + 1}`.execute(sqlOf(db()));
   const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];
   return { rows: page.map(toExecutionRow), nextCursor: rows.length > f.limit && last ? encodeKeysetCursor({ at: last.createdAt, id: last.id }) : null };

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { executionStatus as E, isExecutionSettled } from "@/lib/domain/execution-state";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordAuditEvent, type AuditEventInput } from "@/lib/server/audit/record-event";
 import { paymentProviderFor } from "@/lib/server/payments/get-payment-provider";
 import { applyProviderAnswer, settleWithRefund } from "./apply-provider-answer";
@@ -19,7 +20,7 @@ type Reconciled = { id: string; tenantId: string; proposalId: string; proposal: 
 
 /** An event of the reconciler about one execution, in its proposal's agent trace. */
 function recordReconcilerEvent(tx: Tx, ex: Reconciled, event: Pick<AuditEventInput, "action" | "outcome" | "data" | "redaction">) {
-  return recordAuditEvent(tx, {
+  return recordAuditEvent(sqlOf(tx), {
     ...event,
     tenantId: ex.tenantId,
     traceId: ex.proposal.traceId,

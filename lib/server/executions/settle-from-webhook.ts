@@ -1,4 +1,5 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { db, type Tx } from "@/lib/server/db/client";
 import { getPaymentProvider, paymentProviderFor, ProviderConnectionUnusable } from "@/lib/server/payments/get-payment-provider";
 import type { PaymentProvider, ProviderRefund } from "@/lib/server/payments/payment-provider";
@@ -95,9 +96,13 @@ async function handleProviderWebhook(
   const seenId = (typeof tenants.tenantId === "string" ? `${tenants.tenantId}:${event.id}` : event.id).slice(0, 255);
 
   return db().$transaction(async (tx) => {
-    const fresh = await tx.$executeRaw`
+    const fresh = Number(
+      (
+        await sql`
       INSERT INTO "ProviderWebhookEvent" ("eventId", "type") VALUES (${seenId}, ${event.type.slice(0, 255)})
-      ON CONFLICT ("eventId") DO NOTHING`;
+      ON CONFLICT ("eventId") DO NOTHING`.execute(sqlOf(tx))
+      ).numAffectedRows ?? 0n,
+    );
     if (fresh === 0) return { status: 200, body: { received: true, duplicate: true } };
 
     for (const refund of refunds) {

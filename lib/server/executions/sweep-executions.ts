@@ -1,8 +1,9 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { executionStatus as E } from "@/lib/domain/execution-state";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import { db } from "@/lib/server/db/client";
-import { statusSql } from "@/lib/server/db/status-sql";
+import { statusLit } from "@/lib/server/db/status-sql";
 import { jobKeyPrefix, jobTable, type KeyedJobName } from "@/lib/server/jobs/job-types";
 import { executionTimings } from "@/lib/server/env";
 
@@ -23,24 +24,28 @@ export async function sweepExecutions(): Promise<SweepResult> {
   const staleSeconds = executionTimings().staleSendingMs / 1000;
   const execute = "execute_refund" satisfies KeyedJobName;
   const reconcile = "reconcile_execution" satisfies KeyedJobName;
-  const executions = await db().$queryRaw<{ n: bigint }[]>`
+  const executions = (
+    await sql<{ n: bigint }>`
     WITH due AS (
       SELECT p.id FROM "Proposal" p
-       WHERE p.status = ${statusSql(P.approved)} AND COALESCE(p."decidedAt", p."updatedAt") < now() - interval '1 minute'
+       WHERE p.status = ${statusLit(P.approved)} AND COALESCE(p."decidedAt", p."updatedAt") < now() - interval '1 minute'
          AND NOT EXISTS (SELECT 1 FROM "Execution" e WHERE e."proposalId" = p.id)
        LIMIT ${BATCH})
     SELECT count(graphile_worker.add_job(${execute}::text, json_build_object(${jobTable.execute_refund.keyField}::text, due.id),
              job_key => ${jobKeyPrefix(execute)}::text || due.id, job_key_mode => 'preserve_run_at')) AS n
-      FROM due`;
-  const reconciliations = await db().$queryRaw<{ n: bigint }[]>`
+      FROM due`.execute(sqlOf(db()))
+  ).rows;
+  const reconciliations = (
+    await sql<{ n: bigint }>`
     WITH due AS (
       SELECT e.id FROM "Execution" e
-       WHERE (e.status = ${statusSql(E.unknown)} AND e."updatedAt" < now() - interval '1 minute')
-          OR (e.status = ${statusSql(E.sending)} AND COALESCE(e."lastAttemptAt", e."createdAt") < now() - make_interval(secs => ${staleSeconds}::float8) - interval '1 minute')
-          OR (e.status = ${statusSql(E.pending)} AND e."updatedAt" < now() - interval '5 minutes')
+       WHERE (e.status = ${statusLit(E.unknown)} AND e."updatedAt" < now() - interval '1 minute')
+          OR (e.status = ${statusLit(E.sending)} AND COALESCE(e."lastAttemptAt", e."createdAt") < now() - make_interval(secs => ${staleSeconds}::float8) - interval '1 minute')
+          OR (e.status = ${statusLit(E.pending)} AND e."updatedAt" < now() - interval '5 minutes')
        LIMIT ${BATCH})
     SELECT count(graphile_worker.add_job(${reconcile}::text, json_build_object(${jobTable.reconcile_execution.keyField}::text, due.id),
              job_key => ${jobKeyPrefix(reconcile)}::text || due.id, job_key_mode => 'preserve_run_at')) AS n
-      FROM due`;
+      FROM due`.execute(sqlOf(db()))
+  ).rows;
   return { executions: Number(executions[0]?.n ?? 0), reconciliations: Number(reconciliations[0]?.n ?? 0) };
 }

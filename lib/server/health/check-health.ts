@@ -1,6 +1,8 @@
 import "server-only";
 import { APP_VERSION } from "@/lib/config/version";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { checkAuditLogHealth, type SignedHistoryHealth, type WitnessHealth } from "@/lib/server/audit/check-signed-history";
 
@@ -25,7 +27,7 @@ export async function checkHealth(): Promise<Health> {
   let audit: Awaited<ReturnType<typeof checkAuditLogHealth>> | undefined;
   let signedByRetired: string[] | undefined;
   try {
-    await db().$queryRaw`SELECT 1`;
+    await sql`SELECT 1`.execute(sqlPool());
     // The newest stored verification (job, npm run audit:verify or the admin page), never process memory.
     const last = await db().auditChainCheck.findFirst({ orderBy: { checkedAt: "desc" }, select: { ok: true, signedByRetired: true } });
     auditChain = !last ? "unchecked" : last.ok ? "ok" : "broken";

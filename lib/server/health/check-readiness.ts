@@ -2,7 +2,8 @@ import "server-only";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { APP_VERSION } from "@/lib/config/version";
-import { pgAutocommit, sql } from "@/lib/server/db/pg";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { healthMaxSequencerLagSeconds, paymentProviderConfig } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
@@ -38,9 +39,11 @@ async function checkMigrations(): Promise<CheckResult> {
   const onDisk = readdirSync(join(process.cwd(), "prisma", "migrations"), { withFileTypes: true })
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
-  const rows = await pgAutocommit.query<{ name: string }>(
-    sql`SELECT "migration_name" AS name FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`,
-  );
+  const rows = (
+    await sql<{ name: string }>`SELECT "migration_name" AS name FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`.execute(
+      sqlPool(),
+    )
+  ).rows;
   const applied = new Set(rows.map((r) => r.name));
   const pending = onDisk.filter((name) => !applied.has(name)).sort();
   return pending.length ? { status: "fail", detail: `${pending.length} migration(s) not applied`, pending } : { status: "ok", applied: onDisk.length };
@@ -52,7 +55,7 @@ async function checkMigrations(): Promise<CheckResult> {
  * Skipped while no active tenant exists (nothing can be refunded yet).
  */
 async function checkPaymentProvider(): Promise<CheckResult> {
-  const [row] = await pgAutocommit.query<{ tenants: number }>(sql`SELECT count(*)::int AS tenants FROM "Tenant" WHERE "active"`);
+  const [row] = (await sql<{ tenants: number }>`SELECT count(*)::int AS tenants FROM "Tenant" WHERE "active"`.execute(sqlPool())).rows;
   const tenants = row?.tenants ?? 0;
   if (tenants === 0) return { status: "skipped", detail: "no active tenant" };
   let config = "";
@@ -76,9 +79,14 @@ async function checkPaymentProvider(): Promise<CheckResult> {
 
 /** How long the oldest audit event has waited for the sequencer (docs/audit.md); over the bound = not ready. */
 async function checkSequencer(): Promise<CheckResult> {
-  const [row] = await pgAutocommit.query<{ lag: number | null; pending: number }>(
-    sql`SELECT EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - min("occurredAt"))::float8 AS lag, count(*)::int AS pending FROM "AuditPending"`,
-  );
+  const [row] = (
+    await sql<{
+      lag: number | null;
+      pending: number;
+    }>`SELECT EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - min("occurredAt"))::float8 AS lag, count(*)::int AS pending FROM "AuditPending"`.execute(
+      sqlPool(),
+    )
+  ).rows;
   const lagSeconds = Math.max(0, Math.round(row?.lag ?? 0));
   const maxLagSeconds = healthMaxSequencerLagSeconds();
   return lagSeconds > maxLagSeconds
@@ -99,7 +107,7 @@ async function checkSequencer(): Promise<CheckResult> {
  */
 export async function checkReadiness(): Promise<Readiness> {
   const database = await within("database", async (): Promise<CheckResult> => {
-    await pgAutocommit.query(sql`SELECT 1`);
+    await sql`SELECT 1`.execute(sqlPool());
     return { status: "ok" };
   });
   const skipped: CheckResult = { status: "skipped", detail: "database unreachable" };

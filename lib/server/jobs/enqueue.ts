@@ -1,6 +1,5 @@
 import "server-only";
-import type { Tx } from "@/lib/server/db/client";
-import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
+import { sql, type Sql } from "@/lib/server/db/sql";
 import { currentTraceparent } from "@/lib/server/telemetry/tracing";
 import { jobKeyFor, jobTable, type JobName, type JobPayload } from "./job-types";
 
@@ -21,7 +20,7 @@ export type EnqueueOptions = {
  * replaces the waiting one's payload and run time (graphile-worker `job_key_mode = 'replace'`) instead of
  * adding a second. Returns the job id.
  */
-export async function enqueueJob<N extends JobName>(tx: Tx | SqlClient, task: N, payload: JobPayload<N>, opts: EnqueueOptions = {}): Promise<string> {
+export async function enqueueJob<N extends JobName>(tx: Sql, task: N, payload: JobPayload<N>, opts: EnqueueOptions = {}): Promise<string> {
   if (opts.maxAttempts !== undefined && (!Number.isInteger(opts.maxAttempts) || opts.maxAttempts < 1)) {
     throw new Error("maxAttempts must be a positive integer");
   }
@@ -29,14 +28,14 @@ export async function enqueueJob<N extends JobName>(tx: Tx | SqlClient, task: N,
   if (!checked.success)
     throw new Error(`invalid payload for job ${task}: ${checked.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
   const jobKey = jobKeyFor(task, payload);
-  const rows = await asSql(tx).query<{ id: bigint | string }>(sql`
+  const { rows } = await sql<{ id: bigint | string }>`
     SELECT (graphile_worker.add_job(
       identifier   => ${task}::text,
       payload      => ${JSON.stringify(withTraceContext(checked.data))}::json,
       run_at       => ${opts.runAt ?? null}::timestamptz,
       max_attempts => ${opts.maxAttempts ?? null}::int,
       job_key      => ${jobKey}::text
-    )).id AS id`);
+    )).id AS id`.execute(tx);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error(`add_job returned no job for task ${task}`);
   return String(id);

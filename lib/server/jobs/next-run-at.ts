@@ -1,5 +1,6 @@
 import "server-only";
-import { joinSql, pgQuery, sql } from "@/lib/server/db/pg";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 
 /**
  * When graphile-worker runs each waiting job next, by job key (the retry backoff lives in its job table, not in
@@ -8,8 +9,10 @@ import { joinSql, pgQuery, sql } from "@/lib/server/db/pg";
  */
 export async function nextRunAtByJobKey(keys: string[]): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
-  const rows = await pgQuery<{ key: string; runAt: Date }>(
-    sql`SELECT key, run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key IN (${joinSql(keys)})`,
-  );
+  const rows = (
+    await sql<{ key: string; runAt: Date }>`SELECT key, run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key IN (${sql.join(keys)})`.execute(
+      sqlPool(),
+    )
+  ).rows;
   return new Map(rows.map((r) => [r.key, r.runAt.toISOString()]));
 }

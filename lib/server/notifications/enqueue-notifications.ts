@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import { can, roles, type Permission, type Role } from "@/lib/domain/permissions";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { db, type Tx } from "@/lib/server/db/client";
-import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
-import { statusSql } from "@/lib/server/db/status-sql";
+import { sql, sqlOf, type Sql } from "@/lib/server/db/sql";
+import { statusLit } from "@/lib/server/db/status-sql";
 import { executionStatus } from "@/lib/domain/execution-state";
 import { executionTimings, notifyExpiringWithinMinutes } from "@/lib/server/env";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
@@ -35,17 +35,17 @@ type Row = {
   staffUserId?: string;
 };
 
-async function insertAndEnqueue(tx: Tx | SqlClient, rows: Row[]): Promise<string[]> {
+async function insertAndEnqueue(tx: Sql, rows: Row[]): Promise<string[]> {
   if (rows.length === 0) return [];
   // One statement for every row (ON CONFLICT DO NOTHING: a dedupe key already there is skipped).
   const col = <K extends keyof Row>(k: K) => rows.map((r) => r[k] ?? null);
-  const created = await asSql(tx).query<{ id: string }>(sql`
+  const { rows: created } = await sql<{ id: string }>`
     INSERT INTO "Notification" ("id", "tenantId", "kind", "channel", "dedupeKey", "proposalId", "executionId", "staffUserId", "createdAt")
     SELECT n.*, (now() AT TIME ZONE 'UTC')
       FROM unnest(${col("id")}::uuid[], ${col("tenantId")}::uuid[], ${col("kind")}::"NotificationKind"[], ${col("channel")}::"NotificationChannel"[],
                   ${col("dedupeKey")}::text[], ${col("proposalId")}::uuid[], ${col("executionId")}::uuid[], ${col("staffUserId")}::uuid[]) AS n
     ON CONFLICT DO NOTHING
-    RETURNING "id"`);
+    RETURNING "id"`.execute(tx);
   for (const { id } of created) await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
   return created.map((r) => r.id);
 }
@@ -55,21 +55,16 @@ async function insertAndEnqueue(tx: Tx | SqlClient, rows: Row[]): Promise<string
  * turned new-proposal e-mails off (only when e-mail is configured), and one Slack message when the tenant
  * has a Slack webhook. Returns the notification ids. `known`: the tenant's Slack webhook when the caller
  * has already read it (then nothing is read here when e-mail is off and there is no Slack webhook).
- * Plain SQL (any SqlClient): the agent gateway runs it in its pg transaction.
+ * The typed SQL layer: the agent gateway runs it in its pg transaction.
  */
-export async function notifyOfNewProposal(
-  tx: Tx | SqlClient,
-  proposal: { id: string; tenantId: string },
-  known?: { slackWebhookUrl: string | null },
-): Promise<string[]> {
-  const q = asSql(tx);
+export async function notifyOfNewProposal(q: Sql, proposal: { id: string; tenantId: string }, known?: { slackWebhookUrl: string | null }): Promise<string[]> {
   const rows: Row[] = [];
   if (emailEnabled()) {
-    const staff = await q.query<{ id: string }>(sql`
+    const { rows: staff } = await sql<{ id: string }>`
       SELECT s."id" FROM "StaffUser" s
         LEFT JOIN "NotificationPreference" np ON np."staffUserId" = s."id"
        WHERE s."tenantId" = ${proposal.tenantId}::uuid AND NOT s."disabled" AND s."roles" && ${reviewerRoles()}::"Role"[]
-         AND COALESCE(np."emailNewProposal", true)`);
+         AND COALESCE(np."emailNewProposal", true)`.execute(q);
     for (const s of staff) {
       rows.push({
         id: randomUUID(),
@@ -85,8 +80,7 @@ export async function notifyOfNewProposal(
   const slackWebhookUrl =
     known !== undefined
       ? known.slackWebhookUrl
-      : ((await q.query<{ slackWebhookUrl: string | null }>(sql`SELECT "slackWebhookUrl" FROM "Tenant" WHERE "id" = ${proposal.tenantId}::uuid`))[0]
-          ?.slackWebhookUrl ?? null);
+      : ((await q.selectFrom("Tenant").select("slackWebhookUrl").where("id", "=", proposal.tenantId).executeTakeFirst())?.slackWebhookUrl ?? null);
   if (slackWebhookUrl) {
     rows.push({
       id: randomUUID(),
@@ -116,7 +110,7 @@ export async function notifyOpsOfInDoubt(tx: Tx, execution: { id: string; tenant
     select: { id: true },
   });
   return insertAndEnqueue(
-    tx,
+    sqlOf(tx),
     staff.map((s) => ({
       id: randomUUID(),
       tenantId: execution.tenantId,
@@ -144,10 +138,11 @@ export async function remindExpiringProposals(): Promise<{ created: number }> {
   const minutes = notifyExpiringWithinMinutes();
   const email = emailEnabled();
   const created = await db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
+    const q = sqlOf(tx);
+    const { rows } = await sql<{ id: string }>`
       WITH due AS (
         SELECT p.id, p."tenantId" FROM "Proposal" p
-         WHERE p.status = ${statusSql(proposalStatus.pendingApproval)}
+         WHERE p.status = ${statusLit(proposalStatus.pendingApproval)}
            AND p."expiresAt" > now()
            AND p."expiresAt" <= now() + make_interval(mins => ${minutes}::int)
            AND p."expiresAt" - p."createdAt" > make_interval(mins => ${minutes}::int)
@@ -167,8 +162,8 @@ export async function remindExpiringProposals(): Promise<{ created: number }> {
       INSERT INTO "Notification" (id, "tenantId", kind, channel, "dedupeKey", "proposalId", "staffUserId")
       SELECT gen_random_uuid(), "tenantId", 'expiring', channel::"NotificationChannel", key, "proposalId", "staffUserId" FROM wanted
       ON CONFLICT ("dedupeKey") DO NOTHING
-      RETURNING id`;
-    for (const { id } of rows) await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+      RETURNING id`.execute(q);
+    for (const { id } of rows) await enqueueJob(q, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
     return rows.length;
   });
   return { created };
@@ -184,10 +179,11 @@ export async function alertStaleSendingExecutions(): Promise<{ created: number }
   if (!emailEnabled()) return { created: 0 };
   const staleSeconds = executionTimings().staleSendingMs / 1000;
   const created = await db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
+    const q = sqlOf(tx);
+    const { rows } = await sql<{ id: string }>`
       WITH due AS (
         SELECT e.id, e."tenantId", e."proposalId" FROM "Execution" e
-         WHERE e.status = ${statusSql(executionStatus.sending)}
+         WHERE e.status = ${statusLit(executionStatus.sending)}
            AND COALESCE(e."lastAttemptAt", e."createdAt") < now() - make_interval(secs => ${staleSeconds}::float8)
          ORDER BY e."createdAt", e.id
          LIMIT ${REMINDER_BATCH}
@@ -199,8 +195,8 @@ export async function alertStaleSendingExecutions(): Promise<{ created: number }
         LEFT JOIN "NotificationPreference" np ON np."staffUserId" = s.id
        WHERE COALESCE(np."emailInDoubt", true)
       ON CONFLICT ("dedupeKey") DO NOTHING
-      RETURNING id`;
-    for (const { id } of rows) await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+      RETURNING id`.execute(q);
+    for (const { id } of rows) await enqueueJob(q, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
     return rows.length;
   });
   return { created };

@@ -1,7 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { Tx } from "@/lib/server/db/client";
-import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
+import { sql, type Sql } from "@/lib/server/db/sql";
 import { appBaseUrl } from "@/lib/server/env";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { notifyOfNewProposal } from "./enqueue-notifications";
@@ -27,13 +26,12 @@ export type TenantNotificationUrls = { reviewWebhookUrl: string | null; slackWeb
  * transaction, the reviewers' e-mails and the tenant's Slack message (notification outbox,
  * enqueue-notifications.ts) and, if the tenant has a reviewer webhook, a pending `WebhookDelivery` with
  * its delivery job — so notifications exist if and only if the proposal does. Returns the webhook
- * delivery id, or null when the tenant has no webhook. Never calls the network itself. Plain SQL (any
- * SqlClient: a Prisma transaction, or the gateway's pg transaction).
+ * delivery id, or null when the tenant has no webhook. Never calls the network itself. The typed SQL
+ * layer (lib/server/db/sql.ts), so it runs in a Prisma transaction or the gateway's pg transaction alike.
  */
-export async function notifyReviewersOfProposal(tx: Tx | SqlClient, proposal: ProposalToNotify, known?: TenantNotificationUrls): Promise<string | null> {
-  const q = asSql(tx);
+export async function notifyReviewersOfProposal(q: Sql, proposal: ProposalToNotify, known?: TenantNotificationUrls): Promise<string | null> {
   const targets = known ??
-    (await q.query<TenantNotificationUrls>(sql`SELECT "slackWebhookUrl", "reviewWebhookUrl" FROM "Tenant" WHERE "id" = ${proposal.tenantId}::uuid`))[0] ?? {
+    (await q.selectFrom("Tenant").select(["slackWebhookUrl", "reviewWebhookUrl"]).where("id", "=", proposal.tenantId).executeTakeFirst()) ?? {
       slackWebhookUrl: null,
       reviewWebhookUrl: null,
     };
@@ -42,9 +40,11 @@ export async function notifyReviewersOfProposal(tx: Tx | SqlClient, proposal: Pr
 
   const id = randomUUID();
   const payload = reviewWebhookPayload({ deliveryId: id, proposal, baseUrl: appBaseUrl(), now: new Date() });
-  await q.query(sql`
+  await sql`
     INSERT INTO "WebhookDelivery" ("id", "tenantId", "event", "proposalId", "payload", "createdAt")
-    VALUES (${id}::uuid, ${proposal.tenantId}::uuid, ${REVIEW_WEBHOOK_EVENT}, ${proposal.id}::uuid, ${JSON.stringify(payload)}::jsonb, (now() AT TIME ZONE 'UTC'))`);
+    VALUES (${id}::uuid, ${proposal.tenantId}::uuid, ${REVIEW_WEBHOOK_EVENT}, ${proposal.id}::uuid, ${JSON.stringify(payload)}::jsonb, (now() AT TIME ZONE 'UTC'))`.execute(
+    q,
+  );
   await enqueueJob(q, "deliver_review_webhook", { deliveryId: id }, { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
   return id;
 }

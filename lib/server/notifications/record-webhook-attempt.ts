@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { PostResult } from "./post-webhook";
@@ -47,7 +48,7 @@ export async function recordWebhookAttempt(
     const proposal = delivery.proposalId
       ? await tx.proposal.findUnique({ where: { id: delivery.proposalId }, select: { id: true, hash: true, traceId: true } })
       : null;
-    await recordAuditEvent(tx, {
+    await recordAuditEvent(sqlOf(tx), {
       tenantId: delivery.tenantId,
       traceId: proposal?.traceId ?? `webhook:${delivery.id}`,
       actor: SYSTEM_ACTOR,

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/domain/outcome";
 import { parseInput } from "@/lib/domain/validation";
 import { orderNumber } from "@/lib/schemas/orders-api";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
 
@@ -22,7 +23,7 @@ export async function getOrder(caller: IntegrationCaller, rawNumber: string, now
       },
     });
     if (!o) throw new AppError("not_found", `No order ${JSON.stringify(number)} in this shop.`, { number });
-    const left = await refundableLeft(tx, o, { now });
+    const left = await refundableLeft(sqlOf(tx), o, { now });
     const items = Array.isArray(o.items) ? (o.items as { sku: string; name: string; quantity: number; unitMinor: number }[]) : [];
     return {
       number: o.number,

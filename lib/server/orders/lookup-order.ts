@@ -2,6 +2,7 @@ import "server-only";
 import type { LookupOrderInput } from "@/lib/schemas/tools";
 import { holdingRefundStatuses, refundStatus } from "@/lib/domain/refund-state";
 import type { Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { failure } from "@/lib/domain/agent-protocol";
 import { openAt, refundableLeft, refundableLeftLive } from "@/lib/server/proposals/refundable-left";
@@ -36,7 +37,7 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
   const first = order.payments[0];
   const left = first
     ? await refundableLeftLive(
-        tx,
+        sqlOf(tx),
         {
           tenantId: order.tenantId,
           orderId: order.id,
@@ -46,7 +47,7 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
         },
         { now },
       )
-    : { ok: true as const, live: false, capturedMinor: order.capturedMinor, ...(await refundableLeft(tx, order, { now })) };
+    : { ok: true as const, live: false, capturedMinor: order.capturedMinor, ...(await refundableLeft(sqlOf(tx), order, { now })) };
   if (!left.ok && left.reason === "provider_unavailable") {
     return {
       outcome: failure(

@@ -4,6 +4,7 @@ import { invalidArguments, parseInput, type InputProblem } from "@/lib/domain/va
 import { orderBodyInput, orderNumber, type OrderBodyInput } from "@/lib/schemas/orders-api";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
 import { invalidateUnfitProposals, refreshOrderStatus } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
@@ -48,7 +49,7 @@ export async function upsertOrder(caller: OrderWriter, rawNumber: string, raw: u
 
 async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: OrderBodyInput, traceId: string, now: Date): Promise<UpsertOrderResult> {
   const { tenantId } = caller;
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`order:${tenantId}:${number}`}, 0))`;
+  await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`order:${tenantId}:${number}`}, 0))`.execute(sqlOf(tx));
   const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { currency: true } });
   const existing = await tx.order.findUnique({ where: { tenantId_number: { tenantId, number } }, select: { id: true, customerId: true } });
   await checkConsistency(tx, tenantId, existing?.id ?? null, body, tenant.currency);
@@ -115,9 +116,9 @@ async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: 
   const after = await snapshot(tx, order.id);
   const changed = before !== after;
   const invalidated = changed ? await invalidateUnfitProposals(tx, caller, order.id, traceId, now) : [];
-  const left = await refundableLeft(tx, { id: order.id, capturedMinor }, { now });
+  const left = await refundableLeft(sqlOf(tx), { id: order.id, capturedMinor }, { now });
   const outcome = !existing ? "created" : changed ? "updated" : "unchanged";
-  await recordAuditEvent(tx, {
+  await recordAuditEvent(sqlOf(tx), {
     tenantId,
     traceId,
     actor: { type: "system", id: caller.actorId, authMethod: caller.authMethod },

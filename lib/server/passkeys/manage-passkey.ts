@@ -6,6 +6,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { parseForm } from "@/lib/server/admin/zod-problem";
 
 const CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1024}$/;
@@ -31,7 +32,7 @@ export async function renamePasskey(actor: Actor, id: string, raw: unknown): Pro
     if (!row) throw notFound();
     const updated = await tx.passkeyCredential.updateMany({ where: own(actor, id), data: { name: input.name } });
     if (updated.count !== 1) throw notFound();
-    await audit(actor, "account:rename_passkey", { credential: id.slice(0, 16), before: { name: row.name }, after: { name: input.name } })(tx);
+    await audit(actor, "account:rename_passkey", { credential: id.slice(0, 16), before: { name: row.name }, after: { name: input.name } })(sqlOf(tx));
     return { id, name: input.name };
   });
 }
@@ -50,7 +51,7 @@ export async function removePasskey(actor: Actor, id: string, raw: unknown = {})
   return db().$transaction(async (tx) => {
     const updated = await tx.passkeyCredential.updateMany({ where: own(actor, id), data: { removedAt: new Date() } });
     if (updated.count !== 1) throw notFound();
-    await audit(actor, "account:remove_passkey", { credential: id.slice(0, 16), before: { removed: false }, after: { removed: true } })(tx);
+    await audit(actor, "account:remove_passkey", { credential: id.slice(0, 16), before: { removed: false }, after: { removed: true } })(sqlOf(tx));
     return { id };
   });
 }

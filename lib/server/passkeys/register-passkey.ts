@@ -6,6 +6,7 @@ import { AppError } from "@/lib/domain/outcome";
 import { challengeOf } from "@/lib/domain/verify-passkey-approval";
 import { verifyPasskeyRegistrationInput } from "@/lib/schemas/passkeys";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -61,7 +62,7 @@ export async function registerPasskey(actor: Actor, raw: unknown): Promise<Regis
         name: label,
       },
     });
-    await recordStaffEvent(tx, actor, {
+    await recordStaffEvent(sqlOf(tx), actor, {
       traceId,
       action: "auth:passkey_register",
       outcome: "ok",

@@ -1,7 +1,7 @@
 import "server-only";
 import { openSecret, secretAad, SecretBoxError } from "@/lib/domain/secret-box";
-import { db, type Tx } from "@/lib/server/db/client";
-import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
+import { db } from "@/lib/server/db/client";
+import type { Sql } from "@/lib/server/db/sql";
 import { paymentProviderConfig, secretsKeys } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { tracedProvider } from "@/lib/server/telemetry/traced-provider";
@@ -76,13 +76,13 @@ export function providerWithCredentials(credentials: { apiKey: string; webhookSe
  * concurrent prepares as the pool has connections, each holds one and waits for another, and none ever returns
  * (`npm run bench:gateway -- --live-read` at 32 clients hung this way).
  */
-export async function paymentProviderFor(tenantId: string, within?: Tx | SqlClient): Promise<PaymentProvider> {
+export async function paymentProviderFor(tenantId: string, within?: Sql): Promise<PaymentProvider> {
   const row = within
-    ? ((
-        await asSql(within).query<{ tenantId: string; keyId: string; apiKeySealed: string; webhookSecretSealed: string; version: number }>(sql`
-          SELECT "tenantId"::text AS "tenantId", "keyId", "apiKeySealed", "webhookSecretSealed", "version"
-            FROM "ProviderConnection" WHERE "tenantId" = ${tenantId}::uuid`)
-      )[0] ?? null)
+    ? ((await within
+        .selectFrom("ProviderConnection")
+        .select(["tenantId", "keyId", "apiKeySealed", "webhookSecretSealed", "version"])
+        .where("tenantId", "=", tenantId)
+        .executeTakeFirst()) ?? null)
     : await db().providerConnection.findUnique({ where: { tenantId } });
   if (!row) {
     tenants.delete(tenantId);

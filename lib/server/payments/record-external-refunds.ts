@@ -1,6 +1,7 @@
 import "server-only";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { Tx } from "@/lib/server/db/client";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { invalidateUnfitProposals, refreshOrderStatus, type OrderChanger } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import type { ProviderRefund } from "./payment-provider";
 import { isUuid } from "@/lib/domain/validation";
@@ -40,7 +41,7 @@ export async function recordExternalRefund(tx: Tx, tenants: WebhookTenants, refu
   if (proposalId && isUuid(proposalId) && (await tx.proposal.count({ where: { id: proposalId, tenantId } })) > 0) return false;
   // Stripe delivers refund.created and charge.refunded about one refund at the same time: without this lock both
   // read "no row yet" and both record (and audit) it. Held to the end of the webhook's transaction.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('external-refund'), hashtext(${`${tenantId}:${refund.id}`}))`;
+  await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('external-refund'), hashtext(${`${tenantId}:${refund.id}`}))`.execute(sqlOf(tx));
   const existing = await tx.refund.findUnique({
     where: { tenantId_providerRefundId: { tenantId, providerRefundId: refund.id } },
     select: { origin: true, status: true, amountMinor: true },
@@ -65,7 +66,7 @@ export async function recordExternalRefund(tx: Tx, tenants: WebhookTenants, refu
   });
   await refreshOrderStatus(tx, { id: order.id, capturedMinor: order.capturedMinor, cancelled: order.status === "cancelled" });
   const invalidated = await invalidateUnfitProposals(tx, { tenantId, ...PROVIDER }, order.id, ctx.traceId, ctx.now);
-  await recordAuditEvent(tx, {
+  await recordAuditEvent(sqlOf(tx), {
     tenantId,
     traceId: ctx.traceId,
     actor: { type: "system", id: PROVIDER.actorId, authMethod: PROVIDER.authMethod },
@@ -107,7 +108,7 @@ export async function recordDispute(
     ctx.now,
     "payment_disputed",
   );
-  await recordAuditEvent(tx, {
+  await recordAuditEvent(sqlOf(tx), {
     tenantId: payment.tenantId,
     traceId: ctx.traceId,
     actor: { type: "system", id: PROVIDER.actorId, authMethod: PROVIDER.authMethod },

@@ -6,6 +6,7 @@ import { parseInput } from "@/lib/domain/validation";
 import { addProposalCommentInput } from "@/lib/schemas/proposals";
 import type { ProposalComment } from "@/lib/schemas/proposal-dto";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { reviewerTextScrubber } from "./scrub-reviewer-text";
@@ -29,7 +30,7 @@ export async function addProposalComment(actor: Actor, raw: unknown): Promise<Pr
       data: { tenantId: actor.tenantId, proposalId: p.id, authorId: actor.userId, body: scrub(input.body) },
       select: { id: true, body: true, createdAt: true },
     });
-    await recordStaffEvent(tx, actor, {
+    await recordStaffEvent(sqlOf(tx), actor, {
       traceId,
       action: "proposal:comment",
       outcome: "ok",

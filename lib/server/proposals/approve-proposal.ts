@@ -7,6 +7,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import { isAuthFresh, stepUpClock } from "@/lib/domain/step-up";
 import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password";
@@ -127,14 +128,20 @@ async function decide(
     // One reviewer's approvals are serialized from here to commit (a transaction-scoped advisory lock
     // keyed by the reviewer), so two approvals arriving together cannot both fit under the cap. Taken
     // after the proposal's row lock, as every path does, so the two locks cannot deadlock.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('approval-daily-cap'), hashtext(${actor.userId}))`;
+    await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('approval-daily-cap'), hashtext(${actor.userId}))`.execute(sqlOf(tx));
     // "Today" is the tenant's calendar day, in its time zone (PostgreSQL's zone rules, DST included).
-    const [day] = await tx.$queryRaw<{ start: Date }[]>`
-      SELECT (date_trunc('day', ${now}::timestamptz AT TIME ZONE ${p.tenant.timeZone}) AT TIME ZONE ${p.tenant.timeZone}) AS start`;
+    const [day] = (
+      await sql<{ start: Date }>`
+      SELECT (date_trunc('day', ${now}::timestamptz AT TIME ZONE ${p.tenant.timeZone}) AT TIME ZONE ${p.tenant.timeZone}) AS start`.execute(sqlOf(tx))
+    ).rows;
     const dayStart = day!.start;
-    const [today] = await tx.$queryRaw<{ total: bigint | null }[]>`
+    const [today] = (
+      await sql<{ total: bigint | null }>`
       SELECT SUM(p."amountMinor") AS total FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId"
-       WHERE a."tenantId" = ${p.tenantId}::uuid AND a."approverId" = ${actor.userId}::uuid AND a."createdAt" >= ${dayStart} AND p.currency = ${p.currency}`;
+       WHERE a."tenantId" = ${p.tenantId}::uuid AND a."approverId" = ${actor.userId}::uuid AND a."createdAt" >= ${dayStart} AND p.currency = ${p.currency}`.execute(
+        sqlOf(tx),
+      )
+    ).rows;
     const used = Number(today?.total ?? 0);
     if (used + p.amountMinor > p.tenant.reviewerDailyApprovalLimitMinor) {
       return refuse(tx, actor, traceId, ref, "limit_exceeded", "Approving this would exceed your daily approval total; ask another reviewer.", {
@@ -168,9 +175,9 @@ async function decide(
     status = S.approved;
     // Execution is a job committed with the approval: no approval without its execution request,
     // and the job key keeps it to one waiting job per proposal.
-    await enqueueJob(tx, "execute_refund", { proposalId: p.id });
+    await enqueueJob(sqlOf(tx), "execute_refund", { proposalId: p.id });
   }
-  await recordAuditEvent(tx, {
+  await recordAuditEvent(sqlOf(tx), {
     tenantId: p.tenantId,
     traceId,
     actor: { type: "staff", id: actor.userId, authMethod },

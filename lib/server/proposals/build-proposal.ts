@@ -3,9 +3,8 @@ import type { ToolName } from "@/lib/schemas/tools";
 import { randomUUID } from "node:crypto";
 import { computeProposalHash, hashInputOf } from "@/lib/domain/proposal-hash";
 import { proposalAmountMinor, proposalExpiresAt, requiredApprovalsFor } from "@/lib/domain/proposal-policy";
-import type { Tx } from "@/lib/server/db/client";
-import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
-import { Prisma, type Payment, type PaymentMethod, type PaymentSource, type Proposal } from "@/lib/server/db/generated/client";
+import { sql, type RawBuilder, type Sql } from "@/lib/server/db/sql";
+import { type Payment, type PaymentMethod, type PaymentSource, type Proposal } from "@/lib/server/db/generated/client";
 import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
 import { metrics } from "@/lib/server/telemetry/metrics";
 import { currentTraceparent } from "@/lib/server/telemetry/tracing";
@@ -39,7 +38,7 @@ export type BuildProposalResult = { ok: true; proposal: Proposal; payment: Payme
  * policy, a new id, and the hash over exactly the row that is stored. The reviewer webhook delivery is
  * committed with the row. The caller holds the order's row lock and decides what the proposal supersedes.
  */
-export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInput, known?: ProposalFacts): Promise<BuildProposalResult> {
+export async function buildProposal(tx: Sql, input: BuildProposalInput, known?: ProposalFacts): Promise<BuildProposalResult> {
   const { tenantId, order, now } = input;
   // Everything the builder reads, in one statement (or already read by the caller in its own, under the
   // same order lock and transaction).
@@ -85,7 +84,9 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
   // model query costs a query-plan compilation on top of the round trip. createdAt/updatedAt as Prisma sets them.
   const at = new Date().toISOString();
   const ts = (d: Date | null) => (d ? d.toISOString() : null);
-  const [proposal] = await asSql(tx).query<Proposal>(sql`
+  const {
+    rows: [proposal],
+  } = await sql<Proposal>`
     INSERT INTO "Proposal" ("id", "tenantId", "tool", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
                             "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
                             "hash", "expiresAt", "requiredApprovals", "policyVersion", "sourceProvider", "sourceCapturedMinor", "sourceRefundedMinor",
@@ -96,7 +97,7 @@ export async function buildProposal(tx: Tx | SqlClient, input: BuildProposalInpu
             (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.sourceProvider},
             ${row.sourceCapturedMinor}::int, ${row.sourceRefundedMinor}::int, ${row.supersedesId}::uuid,
             ${row.traceId}, ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
-    RETURNING *`);
+    RETURNING *`.execute(tx);
   if (!proposal) throw new Error("proposal insert returned no row");
   metrics().proposals.inc({ outcome: "prepared" });
   // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook are
@@ -144,8 +145,8 @@ export type ProposalFactsRow = {
 };
 
 /** Lateral joins for `SELECT … FROM (SELECT 1) one <joins>`: one row (none when the tenant does not exist). */
-export function proposalFactsJoins(tenantId: string, orderId: string, now: Date): Prisma.Sql {
-  return Prisma.sql`
+export function proposalFactsJoins(tenantId: string, orderId: string, now: Date): RawBuilder<unknown> {
+  return sql`
     CROSS JOIN LATERAL (${refundableSumsSql(orderId, now)}) sums
     CROSS JOIN LATERAL (
       SELECT sums."leftRefundedMinor" AS "factsRefundedMinor", sums."leftOpenMinor" AS "factsOpenMinor",
@@ -194,8 +195,10 @@ export function proposalFactsOf(r: ProposalFactsRow): ProposalFacts {
 }
 
 /** proposalFactsJoins on its own: one round trip. Throws when the tenant does not exist. */
-export async function readProposalFacts(tx: Tx | SqlClient, tenantId: string, orderId: string, now: Date): Promise<ProposalFacts> {
-  const [row] = await asSql(tx).query<ProposalFactsRow>(sql`SELECT facts.*, pay.* FROM (SELECT 1) one ${proposalFactsJoins(tenantId, orderId, now)}`);
+export async function readProposalFacts(tx: Sql, tenantId: string, orderId: string, now: Date): Promise<ProposalFacts> {
+  const {
+    rows: [row],
+  } = await sql<ProposalFactsRow>`SELECT facts.*, pay.* FROM (SELECT 1) one ${proposalFactsJoins(tenantId, orderId, now)}`.execute(tx);
   if (!row) throw new Error("tenant not found");
   return proposalFactsOf(row);
 }

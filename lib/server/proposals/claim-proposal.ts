@@ -5,13 +5,14 @@ import { assertCan } from "@/lib/domain/permissions";
 import { CLAIM_MINUTES } from "@/lib/domain/proposal-claim";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { ClaimResult } from "@/lib/schemas/proposal-dto";
-import { statusSql } from "@/lib/server/db/status-sql";
+import { statusLit } from "@/lib/server/db/status-sql";
 import { db } from "@/lib/server/db/client";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { isUuid } from "@/lib/domain/validation";
 
-const pending = statusSql(proposalStatus.pendingApproval);
+const pending = statusLit(proposalStatus.pendingApproval);
 
 /**
  * "I'm reviewing this": takes (or renews) the advisory claim on a pending proposal for CLAIM_MINUTES.
@@ -25,16 +26,18 @@ export async function claimProposal(actor: Actor, proposalId: string): Promise<C
   if (!isUuid(proposalId)) throw new AppError("not_found", "No such proposal.");
   const traceId = randomUUID().replace(/-/g, "");
   return db().$transaction(async (tx) => {
-    const won = await tx.$queryRaw<{ hash: string; claimExpiresAt: Date }[]>`
+    const won = (
+      await sql<{ hash: string; claimExpiresAt: Date }>`
       UPDATE "Proposal"
          SET "claimedByStaffId" = ${actor.userId}::uuid, "claimExpiresAt" = now() + make_interval(mins => ${CLAIM_MINUTES}::int)
        WHERE "id" = ${proposalId}::uuid AND "tenantId" = ${actor.tenantId}::uuid
          AND "status" = ${pending} AND "expiresAt" > now()
          AND ("claimedByStaffId" IS NULL OR "claimedByStaffId" = ${actor.userId}::uuid OR "claimExpiresAt" <= now())
-      RETURNING "hash", "claimExpiresAt"`;
+      RETURNING "hash", "claimExpiresAt"`.execute(sqlOf(tx))
+    ).rows;
     const row = won[0];
     if (row) {
-      await recordStaffEvent(tx, actor, {
+      await recordStaffEvent(sqlOf(tx), actor, {
         traceId,
         action: "proposal:claim",
         outcome: "ok",
@@ -45,11 +48,13 @@ export async function claimProposal(actor: Actor, proposalId: string): Promise<C
       return { proposalId, claimedBy: { id: actor.userId, name: actor.name }, until: row.claimExpiresAt.toISOString(), mine: true };
     }
     // Lost: say why (read after the guarded write, for the message only — the write already decided).
-    const p = await tx.$queryRaw<{ status: string; open: boolean; holderId: string | null; holderName: string | null; claimExpiresAt: Date | null }[]>`
+    const p = (
+      await sql<{ status: string; open: boolean; holderId: string | null; holderName: string | null; claimExpiresAt: Date | null }>`
       SELECT p."status"::text AS status, (p."status" = ${pending} AND p."expiresAt" > now()) AS open,
              p."claimedByStaffId" AS "holderId", s.name AS "holderName", p."claimExpiresAt"
         FROM "Proposal" p LEFT JOIN "StaffUser" s ON s.id = p."claimedByStaffId" AND s."tenantId" = p."tenantId"
-       WHERE p."id" = ${proposalId}::uuid AND p."tenantId" = ${actor.tenantId}::uuid`;
+       WHERE p."id" = ${proposalId}::uuid AND p."tenantId" = ${actor.tenantId}::uuid`.execute(sqlOf(tx))
+    ).rows;
     const found = p[0];
     if (!found) throw new AppError("not_found", "No such proposal.");
     if (!found.open) throw new AppError("permission_denied", "Only a proposal that still awaits approval can be claimed.", { reason: "not_pending" });
@@ -70,18 +75,20 @@ export async function releaseProposalClaim(actor: Actor, proposalId: string): Pr
   if (!isUuid(proposalId)) throw new AppError("not_found", "No such proposal.");
   const traceId = randomUUID().replace(/-/g, "");
   return db().$transaction(async (tx) => {
-    const released = await tx.$queryRaw<{ hash: string }[]>`
+    const released = (
+      await sql<{ hash: string }>`
       UPDATE "Proposal" SET "claimedByStaffId" = NULL, "claimExpiresAt" = NULL
        WHERE "id" = ${proposalId}::uuid AND "tenantId" = ${actor.tenantId}::uuid
          AND "claimedByStaffId" = ${actor.userId}::uuid AND "claimExpiresAt" > now()
-      RETURNING "hash"`;
+      RETURNING "hash"`.execute(sqlOf(tx))
+    ).rows;
     const row = released[0];
     if (!row) {
       const exists = await tx.proposal.count({ where: { id: proposalId, tenantId: actor.tenantId } });
       if (!exists) throw new AppError("not_found", "No such proposal.");
       return { proposalId, released: false };
     }
-    await recordStaffEvent(tx, actor, {
+    await recordStaffEvent(sqlOf(tx), actor, {
       traceId,
       action: "proposal:release_claim",
       outcome: "ok",

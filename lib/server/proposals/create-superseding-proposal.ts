@@ -1,6 +1,7 @@
 import "server-only";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { Tx } from "@/lib/server/db/client";
+import { sqlOf, sql } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { buildProposal } from "./build-proposal";
 
@@ -31,12 +32,16 @@ export async function createSupersedingProposal(
   opts: { wantedMinor: number; requestedByStaffId: string; now: Date },
 ): Promise<SupersedeResult> {
   if (await tx.proposal.findUnique({ where: { supersedesId: old.id }, select: { id: true } })) return { ok: false, reason: "already_superseded" };
-  const [order] = await tx.$queryRaw<{ id: string; currency: string; capturedMinor: number }[]>`
-    SELECT "id", "currency", "capturedMinor" FROM "Order" WHERE "id" = ${old.orderId}::uuid AND "tenantId" = ${old.tenantId}::uuid FOR UPDATE`;
+  const [order] = (
+    await sql<{ id: string; currency: string; capturedMinor: number }>`
+    SELECT "id", "currency", "capturedMinor" FROM "Order" WHERE "id" = ${old.orderId}::uuid AND "tenantId" = ${old.tenantId}::uuid FOR UPDATE`.execute(
+      sqlOf(tx),
+    )
+  ).rows;
   if (!order) return { ok: false, reason: "no_payment" };
   if (await tx.proposal.findFirst({ where: { orderId: order.id, status: proposalStatus.pendingApproval }, select: { id: true } }))
     return { ok: false, reason: "another_pending" };
-  const built = await buildProposal(tx, {
+  const built = await buildProposal(sqlOf(tx), {
     tenantId: old.tenantId,
     order,
     customerId: old.customerId,
@@ -62,7 +67,7 @@ export async function recordSupersede(
   old: { id: string; hash: string; amountMinor: number; traceId: string },
   made: { id: string; hash: string; amountMinor: number },
 ): Promise<void> {
-  await recordStaffEvent(tx, actor, {
+  await recordStaffEvent(sqlOf(tx), actor, {
     traceId: old.traceId,
     action,
     outcome: "approval_required",

@@ -2,6 +2,7 @@ import "server-only";
 import { AppError, type ErrorCode } from "@/lib/domain/outcome";
 import { proposalStatus, refusalCodeFor, type ReviewerAction } from "@/lib/domain/proposal-state";
 import type { Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { closePending } from "./proposal-guards";
@@ -23,7 +24,7 @@ export async function refuse(
   details?: Record<string, unknown>,
   action = "proposal:approve",
 ): Promise<Refusal> {
-  await recordStaffEvent(tx, actor, {
+  await recordStaffEvent(sqlOf(tx), actor, {
     traceId,
     action,
     outcome: code,

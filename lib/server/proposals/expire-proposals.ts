@@ -1,10 +1,11 @@
 import "server-only";
 import { agentOutcomeFor, proposalStatus } from "@/lib/domain/proposal-state";
 import { db } from "@/lib/server/db/client";
-import { statusSql } from "@/lib/server/db/status-sql";
+import { sqlOf, sql } from "@/lib/server/db/sql";
+import { statusLit } from "@/lib/server/db/status-sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 
-const pending = statusSql(proposalStatus.pendingApproval);
+const pending = statusLit(proposalStatus.pendingApproval);
 const SYSTEM_ACTOR = { type: "system", id: "worker" } as const;
 const DEFAULT_BATCH = 500;
 const MAX_BATCHES = 20;
@@ -36,7 +37,8 @@ export async function expireProposals(opts: { batchSize?: number } = {}): Promis
 async function expireBatch(batchSize: number): Promise<number> {
   return db().$transaction(
     async (tx) => {
-      const rows = await tx.$queryRaw<ExpiredRow[]>`
+      const rows = (
+        await sql<ExpiredRow>`
         WITH due AS (
           SELECT id FROM "Proposal"
           WHERE status = ${pending} AND "expiresAt" <= now()
@@ -45,15 +47,16 @@ async function expireBatch(batchSize: number): Promise<number> {
           FOR UPDATE SKIP LOCKED
         )
         UPDATE "Proposal" AS p
-        SET status = ${statusSql(proposalStatus.expired)}, "decidedAt" = now(), "updatedAt" = now()
+        SET status = ${statusLit(proposalStatus.expired)}, "decidedAt" = now(), "updatedAt" = now()
         FROM due
         WHERE p.id = due.id AND p.status = ${pending} AND p."expiresAt" <= now()
-        RETURNING p.id, p."tenantId", p.hash, p."traceId", p."expiresAt"`;
+        RETURNING p.id, p."tenantId", p.hash, p."traceId", p."expiresAt"`.execute(sqlOf(tx))
+      ).rows;
 
       // A fixed order of tenants: the audit writer takes one advisory lock per tenant chain.
       rows.sort((a, b) => a.tenantId.localeCompare(b.tenantId) || a.expiresAt.getTime() - b.expiresAt.getTime() || a.id.localeCompare(b.id));
       for (const row of rows) {
-        await recordAuditEvent(tx, {
+        await recordAuditEvent(sqlOf(tx), {
           tenantId: row.tenantId,
           traceId: row.traceId,
           actor: SYSTEM_ACTOR,

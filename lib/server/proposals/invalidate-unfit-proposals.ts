@@ -3,6 +3,7 @@ import { proposalStatus } from "@/lib/domain/proposal-state";
 import { refundStatus } from "@/lib/domain/refund-state";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { closePending, orderMismatch } from "./proposal-guards";
 
 /** Who changed the order, for the audit of what it invalidated: an Orders API key, the import, the provider's webhook. */
@@ -27,7 +28,7 @@ export async function invalidateUnfitProposals(tx: Tx, caller: OrderChanger, ord
     if (!reason) continue;
     if (!(await closePending(tx, p.id, { status: proposalStatus.invalidated, invalidationReason: reason, decidedAt: now }))) continue;
     invalidated.push(p.id);
-    await recordAuditEvent(tx, {
+    await recordAuditEvent(sqlOf(tx), {
       tenantId: caller.tenantId,
       traceId: p.traceId,
       actor: { type: "system", id: caller.actorId, authMethod: caller.authMethod },

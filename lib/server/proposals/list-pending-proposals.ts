@@ -1,26 +1,26 @@
 import "server-only";
+import { sql, sqlOf, type RawBuilder } from "@/lib/server/db/sql";
 import { decodeKeysetCursor, encodeKeysetCursor } from "@/lib/domain/keyset-cursor";
 import { closedWithoutEffectStatuses, proposalStatus } from "@/lib/domain/proposal-state";
 import { parseInput } from "@/lib/domain/validation";
 import type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
-import { statusSql } from "@/lib/server/db/status-sql";
+import { statusLit } from "@/lib/server/db/status-sql";
 import { duplicateSql, previousRejectionLateral, toPreviousRejection, type PreviousRejectionColumns } from "./review-signals";
 import { assertCan } from "@/lib/domain/permissions";
 import { queueFilterInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
-import { Prisma } from "@/lib/server/db/generated/client";
 import type { Actor } from "@/lib/server/auth/actor";
 
 export type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 
-const closedSql = statusSql(...closedWithoutEffectStatuses);
-const VELOCITY_WINDOW = Prisma.sql`interval '30 days'`;
+const closedSql = statusLit(...closedWithoutEffectStatuses);
+const VELOCITY_WINDOW = sql`interval '30 days'`;
 const VELOCITY_COUNT = 3;
 
 // Many refunds for this customer: refunds plus other live proposals in the window. Each count stops
 // at the threshold (ORDER BY + LIMIT walks the (customerId, createdAt) index and stops), so a customer
 // with thousands of rows costs no more than one with three.
-const velocitySql = Prisma.sql`(
+const velocitySql = sql`(
   (SELECT count(*) FROM (
       SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId"
        WHERE ro."tenantId" = p."tenantId" AND ro."customerId" = p."customerId" AND r."createdAt" > now() - ${VELOCITY_WINDOW}
@@ -40,35 +40,36 @@ const velocitySql = Prisma.sql`(
 export async function listPendingProposals(actor: Actor, raw: unknown): Promise<QueuePage> {
   assertCan(actor.roles, "queue:read");
   const f = parseInput(queueFilterInput, raw ?? {}, "Invalid queue filters.");
-  const conditions: Prisma.Sql[] = [
-    Prisma.sql`p."tenantId" = ${actor.tenantId}::uuid`,
-    Prisma.sql`p.status = ${statusSql(proposalStatus.pendingApproval)}`,
-    Prisma.sql`p."expiresAt" > now()`,
+  const conditions: RawBuilder<unknown>[] = [
+    sql`p."tenantId" = ${actor.tenantId}::uuid`,
+    sql`p.status = ${statusLit(proposalStatus.pendingApproval)}`,
+    sql`p."expiresAt" > now()`,
   ];
   if (f.cursor) {
     const c = decodeKeysetCursor(f.cursor);
-    conditions.push(Prisma.sql`(p."expiresAt", p.id) > (${c.at}, ${c.id}::uuid)`);
+    conditions.push(sql`(p."expiresAt", p.id) > (${c.at}, ${c.id}::uuid)`);
   }
-  if (f.channel) conditions.push(Prisma.sql`c.slug = ${f.channel}`);
-  if (f.minMinor !== undefined) conditions.push(Prisma.sql`p."amountMinor" >= ${f.minMinor}`);
-  if (f.maxMinor !== undefined) conditions.push(Prisma.sql`p."amountMinor" <= ${f.maxMinor}`);
-  if (f.flag === "two_approvals") conditions.push(Prisma.sql`p."requiredApprovals" >= 2`);
+  if (f.channel) conditions.push(sql`c.slug = ${f.channel}`);
+  if (f.minMinor !== undefined) conditions.push(sql`p."amountMinor" >= ${f.minMinor}`);
+  if (f.maxMinor !== undefined) conditions.push(sql`p."amountMinor" <= ${f.maxMinor}`);
+  if (f.flag === "two_approvals") conditions.push(sql`p."requiredApprovals" >= 2`);
   if (f.flag === "duplicate") conditions.push(duplicateSql);
   if (f.flag === "velocity") conditions.push(velocitySql);
 
-  const rows = await db().$queryRaw<
-    (Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected" | "claim" | "approvedByMe"> & {
-      expiresAt: Date;
-      createdAt: Date;
-      approvals: bigint;
-      duplicate: boolean;
-      velocity: boolean;
-      claimedById: string | null;
-      claimedByName: string | null;
-      claimUntil: Date | null;
-      approvedByMe: boolean;
-    } & PreviousRejectionColumns)[]
-  >`
+  const rows = (
+    await sql<
+      Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected" | "claim" | "approvedByMe"> & {
+        expiresAt: Date;
+        createdAt: Date;
+        approvals: bigint;
+        duplicate: boolean;
+        velocity: boolean;
+        claimedById: string | null;
+        claimedByName: string | null;
+        claimUntil: Date | null;
+        approvedByMe: boolean;
+      } & PreviousRejectionColumns
+    >`
     SELECT p.id, p.hash, o.number AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
            p."recipientDisplay", p.reason, c.slug AS channel, p."expiresAt", p."createdAt", p."requiredApprovals",
            (SELECT count(*) FROM "Approval" a WHERE a."proposalId" = p.id) AS approvals,
@@ -83,9 +84,10 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
       -- The advisory claim while it lasts (a lapsed claim simply does not join).
       LEFT JOIN "StaffUser" cs ON cs.id = p."claimedByStaffId" AND cs."tenantId" = p."tenantId" AND p."claimExpiresAt" > now()
       ${previousRejectionLateral}
-     WHERE ${Prisma.join(conditions, " AND ")}
+     WHERE ${sql.join(conditions, sql` AND `)}
      ORDER BY p."expiresAt", p.id
-     LIMIT ${f.limit + 1}`;
+     LIMIT ${f.limit + 1}`.execute(sqlOf(db()))
+  ).rows;
 
   const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];

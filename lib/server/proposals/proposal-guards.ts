@@ -1,5 +1,6 @@
 import "server-only";
 import type { Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { proposalStatus, type ProposalStatus } from "@/lib/domain/proposal-state";
 import { storedProposalIntact, type HashableProposal } from "@/lib/domain/proposal-hash";
@@ -13,9 +14,8 @@ import { isUuid } from "@/lib/domain/validation";
  */
 export async function lockProposal(tx: Tx, tenantId: string, id: string) {
   if (!isUuid(id)) return null;
-  const locked = await tx.$queryRaw<{ id: string }[]>`
-    SELECT "id" FROM "Proposal" WHERE "id" = ${id}::uuid AND "tenantId" = ${tenantId}::uuid FOR UPDATE`;
-  if (locked.length === 0) return null;
+  const locked = await sqlOf(tx).selectFrom("Proposal").select("id").where("id", "=", id).where("tenantId", "=", tenantId).forUpdate().executeTakeFirst();
+  if (!locked) return null;
   return tx.proposal.findUniqueOrThrow({
     where: { id },
     include: { order: true, payment: true, tenant: true, approvals: { select: { approverId: true } } },
@@ -57,7 +57,7 @@ export async function orderMismatch(
   if (p.payment.method !== p.recipientKind || p.payment.providerPaymentRef !== p.recipientRef || p.payment.holderName !== p.recipientHolder) {
     return "recipient_changed";
   }
-  const left = await refundableLeft(tx, { id: p.orderId, capturedMinor: p.order.capturedMinor }, { now, excludeProposalId: p.id });
+  const left = await refundableLeft(sqlOf(tx), { id: p.orderId, capturedMinor: p.order.capturedMinor }, { now, excludeProposalId: p.id });
   return left.leftMinor < p.amountMinor ? "amount_no_longer_refundable" : null;
 }
 

@@ -2,9 +2,8 @@ import "server-only";
 import { refundableMinor } from "@/lib/domain/money";
 import { inPaymentStatuses, proposalStatus } from "@/lib/domain/proposal-state";
 import { holdingRefundStatuses } from "@/lib/domain/refund-state";
-import type { Tx } from "@/lib/server/db/client";
-import { Prisma } from "@/lib/server/db/generated/client";
-import { asSql, sql, type SqlClient } from "@/lib/server/db/pg";
+import type { Prisma } from "@/lib/server/db/generated/client";
+import { sql, type RawBuilder, type Sql } from "@/lib/server/db/sql";
 import { paymentLiveReads } from "@/lib/server/env";
 import { paymentProviderFor, ProviderConnectionUnusable } from "@/lib/server/payments/get-payment-provider";
 
@@ -37,10 +36,15 @@ export type RefundableSumsRow = { leftRefundedMinor: bigint | number; leftOpenMi
  * an independent model over random ledgers. `countedAtProvider`: refunds the caller already counted from the
  * provider's own list (a live read) — each refund is counted once, by its reference.
  */
-export function refundableSumsSql(orderId: string, now: Date, excludeProposalId: string | null = null, countedAtProvider: string[] = []): Prisma.Sql {
+export function refundableSumsSql(
+  orderId: string,
+  now: Date,
+  excludeProposalId: string | null = null,
+  countedAtProvider: string[] = [],
+): RawBuilder<RefundableSumsRow> {
   const holding = [...holdingRefundStatuses];
   const inPayment = [...inPaymentStatuses];
-  return Prisma.sql`
+  return sql<RefundableSumsRow>`
     SELECT (SELECT coalesce(sum(r."amountMinor"), 0) FROM "Refund" r
               WHERE r."orderId" = ${orderId}::uuid AND r."status" = ANY(${holding}::"RefundStatus"[])
                 AND NOT (coalesce(r."providerRefundId", '') = ANY(${countedAtProvider}::text[])))::bigint AS "leftRefundedMinor",
@@ -63,12 +67,12 @@ export function leftOf(capturedMinor: number, row: RefundableSumsRow): Refundabl
  * (optionally not counting one). Callers hold the order's row lock when they act on the answer.
  */
 export async function refundableLeft(
-  tx: Tx | SqlClient,
+  tx: Sql,
   order: { id: string; capturedMinor: number },
   opts: { now: Date; excludeProposalId?: string },
 ): Promise<RefundableLeft> {
-  const [row] = await asSql(tx).query<RefundableSumsRow>(sql`${refundableSumsSql(order.id, opts.now, opts.excludeProposalId ?? null)}`);
-  return leftOf(order.capturedMinor, row!);
+  const { rows } = await refundableSumsSql(order.id, opts.now, opts.excludeProposalId ?? null).execute(tx);
+  return leftOf(order.capturedMinor, rows[0]!);
 }
 
 /** A payment the provider holds, and the order it belongs to. */
@@ -86,7 +90,7 @@ export type LiveLeft =
  * (a bank transfer, store credit the shop pushed); minus this product's other open proposals. One provider round
  * trip (the payment intent and its refunds asked at once). Otherwise the ledger alone (refundableLeft).
  */
-export async function refundableLeftLive(tx: Tx | SqlClient, target: LiveTarget, opts: { now: Date; excludeProposalId?: string }): Promise<LiveLeft> {
+export async function refundableLeftLive(tx: Sql, target: LiveTarget, opts: { now: Date; excludeProposalId?: string }): Promise<LiveLeft> {
   if (target.provider !== "stripe" || !paymentLiveReads()) {
     return {
       ok: true,
@@ -111,7 +115,7 @@ export async function refundableLeftLive(tx: Tx | SqlClient, target: LiveTarget,
     .filter((r) => (holdingRefundStatuses as readonly string[]).includes(r.status))
     .reduce((s, r) => s + r.amountMinor, 0);
   const ids = read.snapshot.refunds.map((r) => r.id);
-  const [row] = await asSql(tx).query<RefundableSumsRow>(sql`${refundableSumsSql(target.orderId, opts.now, opts.excludeProposalId ?? null, ids)}`);
+  const [row] = (await refundableSumsSql(target.orderId, opts.now, opts.excludeProposalId ?? null, ids).execute(tx)).rows;
   const left = leftOf(read.snapshot.capturedMinor, { leftRefundedMinor: Number(row!.leftRefundedMinor) + atProvider, leftOpenMinor: row!.leftOpenMinor });
   return { ok: true, live: true, capturedMinor: read.snapshot.capturedMinor, ...left };
 }

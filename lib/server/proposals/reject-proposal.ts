@@ -6,6 +6,7 @@ import type { RejectResult } from "@/lib/schemas/proposal-dto";
 import { assertCan } from "@/lib/domain/permissions";
 import { rejectProposalInput, type RejectProposalInput } from "@/lib/schemas/proposals";
 import { db, type Tx } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { closePending, lockProposal, releaseOwnClaim } from "./proposal-guards";
@@ -50,7 +51,7 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
   if (!moved) throw new Error("proposal changed state under its row lock");
   const claimReleased = await releaseOwnClaim(tx, p.id, actor.userId);
   // (p.tenantId is the actor's: lockProposal finds proposals of the actor's tenant only.)
-  await recordStaffEvent(tx, actor, {
+  await recordStaffEvent(sqlOf(tx), actor, {
     traceId,
     action,
     outcome: "ok",

@@ -1,35 +1,35 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { closedWithoutEffectStatuses, proposalStatus } from "@/lib/domain/proposal-state";
 import { refundStatus } from "@/lib/domain/refund-state";
-import { Prisma } from "@/lib/server/db/generated/client";
 import { db } from "@/lib/server/db/client";
-import { statusSql } from "@/lib/server/db/status-sql";
+import { statusLit } from "@/lib/server/db/status-sql";
 
 // What a reviewer is warned about on a proposal (alias `p` in the SQL below): a possible duplicate and a
 // previous rejection of the same order. Each rule is written once here and used by the queue (per page)
 // and by the detail page.
 
-export const DUPLICATE_WINDOW = Prisma.sql`interval '7 days'`;
+export const DUPLICATE_WINDOW = sql`interval '7 days'`;
 
 /**
  * A real duplicate is the same customer asking again for the same order or the same amount, within the
  * window: another live proposal (not rejected, expired or invalidated), or a refund (not failed) made
  * before this proposal. Different orders with different amounts are not duplicates.
  */
-const liveOtherProposal = Prisma.sql`
+const liveOtherProposal = sql`
   q."customerId" = p."customerId" AND q."tenantId" = p."tenantId" AND q.id <> p.id
-  AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN (${statusSql(...closedWithoutEffectStatuses)})`;
+  AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN (${statusLit(...closedWithoutEffectStatuses)})`;
 // Same order (the (orderId, status) index) or same amount (the (customerId, amountMinor, createdAt) index):
 // two conditions, each served by its own index, instead of one OR that would walk all the customer's rows.
-const sameOrderProposal = Prisma.sql`q."orderId" = p."orderId" AND ${liveOtherProposal}`;
-const sameAmountProposal = Prisma.sql`q."amountMinor" = p."amountMinor" AND q.currency = p.currency AND ${liveOtherProposal}`;
-const duplicateRefundWhere = Prisma.sql`
+const sameOrderProposal = sql`q."orderId" = p."orderId" AND ${liveOtherProposal}`;
+const sameAmountProposal = sql`q."amountMinor" = p."amountMinor" AND q.currency = p.currency AND ${liveOtherProposal}`;
+const duplicateRefundWhere = sql`
   ro."tenantId" = p."tenantId" AND ro."customerId" = p."customerId"
-  AND r."createdAt" > now() - ${DUPLICATE_WINDOW} AND r."createdAt" < p."createdAt" AND r.status <> ${statusSql(refundStatus.failed)}
+  AND r."createdAt" > now() - ${DUPLICATE_WINDOW} AND r."createdAt" < p."createdAt" AND r.status <> ${statusLit(refundStatus.failed)}
   AND (r."orderId" = p."orderId" OR (r."amountMinor" = p."amountMinor" AND r.currency = p.currency))`;
 
 /** The boolean flag (and filter) of the queue. Two EXISTS on indexed columns rather than one OR. */
-export const duplicateSql = Prisma.sql`(
+export const duplicateSql = sql`(
   EXISTS (SELECT 1 FROM "Proposal" q WHERE ${sameOrderProposal})
   OR EXISTS (SELECT 1 FROM "Proposal" q WHERE ${sameAmountProposal})
   OR EXISTS (SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId" WHERE ${duplicateRefundWhere}))`;
@@ -39,7 +39,8 @@ export type PreviousRejection = { proposalId: string; reason: string | null; by:
 
 /** What a proposal possibly duplicates (the newest match), or null. */
 export async function findDuplicateOf(proposalId: string): Promise<DuplicateOf | null> {
-  const rows = await db().$queryRaw<{ kind: "proposal" | "refund"; id: string; orderNumber: string; amountMinor: number; createdAt: Date }[]>`
+  const rows = (
+    await sql<{ kind: "proposal" | "refund"; id: string; orderNumber: string; amountMinor: number; createdAt: Date }>`
     SELECT m.* FROM "Proposal" p,
       LATERAL (
         (SELECT 'proposal' AS kind, q.id, qo.number AS "orderNumber", q."amountMinor", q."createdAt"
@@ -53,7 +54,8 @@ export async function findDuplicateOf(proposalId: string): Promise<DuplicateOf |
       ) m
      WHERE p.id = ${proposalId}::uuid
      ORDER BY m."createdAt" DESC
-     LIMIT 1`;
+     LIMIT 1`.execute(sqlOf(db()))
+  ).rows;
   const m = rows[0];
   return m ? { kind: m.kind, id: m.id, orderNumber: m.orderNumber, amountMinor: m.amountMinor, createdAt: m.createdAt.toISOString() } : null;
 }
@@ -63,10 +65,10 @@ export async function findDuplicateOf(proposalId: string): Promise<DuplicateOf |
  * the reason, the reviewer's name and when — so a re-asked refund never looks brand new. One LATERAL
  * subquery for the queue page; `findPreviousRejection` for one proposal.
  */
-export const previousRejectionLateral = Prisma.sql`LEFT JOIN LATERAL (
+export const previousRejectionLateral = sql`LEFT JOIN LATERAL (
     SELECT q.id AS "rejectedId", q."rejectionReason" AS "rejectedReason", q."decidedAt" AS "rejectedAt", s.name AS "rejectedBy"
       FROM "Proposal" q LEFT JOIN "StaffUser" s ON s.id = q."rejectedByStaffId" AND s."tenantId" = q."tenantId"
-     WHERE q."orderId" = p."orderId" AND q.status = ${statusSql(proposalStatus.rejected)} AND q."createdAt" < p."createdAt"
+     WHERE q."orderId" = p."orderId" AND q.status = ${statusLit(proposalStatus.rejected)} AND q."createdAt" < p."createdAt"
      ORDER BY q."decidedAt" DESC NULLS LAST, q.id DESC
      LIMIT 1) pr ON true`;
 
@@ -77,7 +79,9 @@ export function toPreviousRejection(r: PreviousRejectionColumns): PreviousReject
 }
 
 export async function findPreviousRejection(proposalId: string): Promise<PreviousRejection | null> {
-  const rows = await db().$queryRaw<PreviousRejectionColumns[]>`
-    SELECT pr.* FROM "Proposal" p ${previousRejectionLateral} WHERE p.id = ${proposalId}::uuid`;
+  const rows = (
+    await sql<PreviousRejectionColumns>`
+    SELECT pr.* FROM "Proposal" p ${previousRejectionLateral} WHERE p.id = ${proposalId}::uuid`.execute(sqlOf(db()))
+  ).rows;
   return rows[0] ? toPreviousRejection(rows[0]) : null;
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { failure } from "@/lib/domain/agent-protocol";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { PrepareRefundInput } from "@/lib/schemas/tools";
-import { sql, type SqlClient } from "@/lib/server/db/pg";
+import { sql, type Sql } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
 import { buildProposal, proposalFactsJoins, proposalFactsOf, type ProposalFactsRow } from "@/lib/server/proposals/build-proposal";
@@ -13,26 +13,29 @@ type LockedOrder = { id: string; number: string; currency: string; capturedMinor
 
 /**
  * prepare_refund: a proposal (no effect yet) whose amount, currency and recipient come from the database.
- * Runs in the gateway's pg transaction (SqlClient, lib/server/db/pg.ts): the hot path, off Prisma's pipeline.
+ * Runs in the gateway's pg transaction (the typed SQL layer, lib/server/db/sql.ts): the hot path, off Prisma's pipeline.
  *
  * Race-free: the order row is locked (SELECT … FOR UPDATE) for the rest of the transaction, so concurrent
  * calls for one order run one after the other; the second finds the first's pending proposal and answers
  * it. The partial unique index "one pending proposal per order" backs this up in the schema.
  */
-export async function prepareRefund(tx: SqlClient, input: PrepareRefundInput, ctx: ToolContext): Promise<HandlerResult> {
+export async function prepareRefund(tx: Sql, input: PrepareRefundInput, ctx: ToolContext): Promise<HandlerResult> {
   if (!ctx.customerId) throw new Error("prepare_refund needs a verified customer");
   const { tenantId } = ctx.caller;
-  const [order] = await tx.query<LockedOrder>(sql`
+  const [order] = (
+    await sql<LockedOrder>`
     SELECT "id", "number", "currency", "capturedMinor", "status"::text AS "status"
       FROM "Order"
      WHERE "tenantId" = ${tenantId}::uuid AND "number" = ${input.order_id} AND "customerId" = ${ctx.customerId}
-     FOR UPDATE`);
+     FOR UPDATE`.execute(tx)
+  ).rows;
   if (!order) return { outcome: orderNotFound(input.order_id) };
 
   const now = new Date();
   // One statement for everything decided under the lock: the open proposal, the last rejection (cool-down),
   // the proposal a new one would supersede, and what a new one is built from (buildProposal's facts).
-  const [seen] = await tx.query<SeenRow & ProposalFactsRow>(sql`
+  const [seen] = (
+    await sql<SeenRow & ProposalFactsRow>`
     SELECT pe.*, rj.*, sp.*, facts.*, pay.*
       FROM (SELECT 1) one
       LEFT JOIN LATERAL (
@@ -51,7 +54,8 @@ export async function prepareRefund(tx: SqlClient, input: PrepareRefundInput, ct
           FROM "Proposal" p WHERE p."orderId" = ${order.id}::uuid
          ORDER BY p."createdAt" DESC, p."id" DESC LIMIT 1
       ) sp ON true
-      ${proposalFactsJoins(tenantId, order.id, now)}`);
+      ${proposalFactsJoins(tenantId, order.id, now)}`.execute(tx)
+  ).rows;
   if (!seen) throw new Error("tenant not found");
   const facts = proposalFactsOf(seen);
   const pending = seen.id ? (seen as SeenRow & PendingProposal) : null;
@@ -78,9 +82,9 @@ export async function prepareRefund(tx: SqlClient, input: PrepareRefundInput, ct
     };
   }
   if (pending) {
-    await tx.query(sql`
+    await sql`
       UPDATE "Proposal" SET "status" = ${proposalStatus.expired}::"ProposalStatus", "updatedAt" = (now() AT TIME ZONE 'UTC')
-       WHERE "id" = ${pending.id}::uuid AND "status" = ${proposalStatus.pendingApproval}::"ProposalStatus"`);
+       WHERE "id" = ${pending.id}::uuid AND "status" = ${proposalStatus.pendingApproval}::"ProposalStatus"`.execute(tx);
   }
   // The proposal a new one replaces: the order's latest when it ended expired or invalidated — whoever ended
   // it (this call, the expiry sweep, a status check, an approval attempt, the worker's revalidation) — and
@@ -205,11 +209,13 @@ function rejectionCooldown(seen: SeenRow, cooldownMinutes: number, now: Date) {
 }
 
 /** supersedesId's rule, read from the database (after this call expired the pending proposal). */
-async function supersedableProposal(tx: SqlClient, orderId: string): Promise<string | null> {
-  const [latest] = await tx.query<{ id: string; status: string; superseded: boolean }>(sql`
+async function supersedableProposal(tx: Sql, orderId: string): Promise<string | null> {
+  const [latest] = (
+    await sql<{ id: string; status: string; superseded: boolean }>`
     SELECT p."id", p."status"::text AS "status", EXISTS (SELECT 1 FROM "Proposal" s WHERE s."supersedesId" = p."id") AS "superseded"
       FROM "Proposal" p WHERE p."orderId" = ${orderId}::uuid
-     ORDER BY p."createdAt" DESC, p."id" DESC LIMIT 1`);
+     ORDER BY p."createdAt" DESC, p."id" DESC LIMIT 1`.execute(tx)
+  ).rows;
   if (!latest || latest.superseded) return null;
   return latest.status === proposalStatus.expired || latest.status === proposalStatus.invalidated ? latest.id : null;
 }

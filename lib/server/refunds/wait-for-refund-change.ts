@@ -2,7 +2,8 @@ import "server-only";
 import { agentVisibleState, isProposalStatus, isWorthWaitingFor, proposalStatus } from "@/lib/domain/proposal-state";
 import type { GetRefundStatusInput } from "@/lib/schemas/tools";
 import type { ToolContext, WaitReport } from "@/lib/server/agent/tool-context";
-import { pgQuery, sql } from "@/lib/server/db/pg";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { beginProposalWait } from "@/lib/server/realtime/proposal-changes";
 
 type StateRow = { status: string; expiresAt: Date; executionStatus: string | null };
@@ -26,10 +27,12 @@ export async function waitForRefundChange(input: GetRefundStatusInput, ctx: Tool
     // Register first, read second: a change committed after the read wakes us (never lost in between).
     const wait = await beginProposalWait(tenantId, input.proposal_id, left, signal);
     if ("refused" in wait) return { outcome: wait.refused, unchanged: false };
-    const [row] = await pgQuery<StateRow>(sql`
+    const [row] = (
+      await sql<StateRow>`
       SELECT p."status"::text AS "status", p."expiresAt", e."status"::text AS "executionStatus"
         FROM "Proposal" p LEFT JOIN "Execution" e ON e."proposalId" = p."id"
-       WHERE p."id" = ${input.proposal_id}::uuid AND p."tenantId" = ${tenantId}::uuid AND p."customerId" = ${ctx.customerId}`);
+       WHERE p."id" = ${input.proposal_id}::uuid AND p."tenantId" = ${tenantId}::uuid AND p."customerId" = ${ctx.customerId}`.execute(sqlPool())
+    ).rows;
     const now = new Date();
     if (!row || !isProposalStatus(row.status)) {
       wait.cancel();

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { openSecret, sealSecret, secretAad, SecretBoxError } from "@/lib/domain/secret-box";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { secretsKeys } from "@/lib/server/env";
 
 export type ResealSummary = { resealed: number; current: number; failed: { tenantId: string; reason: string }[] };
@@ -46,7 +47,7 @@ export async function resealProviderConnections(): Promise<ResealSummary> {
         },
       });
       if (count === 1) {
-        await recordAuditEvent(tx, {
+        await recordAuditEvent(sqlOf(tx), {
           tenantId: row.tenantId,
           traceId: `operator-${randomUUID()}`,
           actor: { type: "system", id: "operator", authMethod: "operator_cli" },

@@ -1,6 +1,7 @@
 import "server-only";
 import { executionTimings } from "@/lib/server/env";
-import { pgQuery, sql } from "@/lib/server/db/pg";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { jobNames } from "@/lib/server/jobs/job-types";
 import { metrics } from "./metrics";
 
@@ -22,7 +23,8 @@ type Row = {
  */
 export async function readDatabaseGauges(): Promise<void> {
   const staleBefore = new Date(Date.now() - executionTimings().staleSendingMs).toISOString();
-  const [row] = await pgQuery<Row>(sql`
+  const [row] = (
+    await sql<Row>`
     WITH doubt AS (
       SELECT COALESCE(e."lastAttemptAt", e."createdAt") AS since FROM "Execution" e WHERE e."status" = 'unknown'
       UNION ALL
@@ -48,7 +50,8 @@ export async function readDatabaseGauges(): Promise<void> {
          FROM (SELECT task_id, count(*)::int AS n FROM graphile_worker._private_jobs
                 WHERE is_available AND run_at <= now() GROUP BY task_id) j
          JOIN graphile_worker._private_tasks t ON t.id = j.task_id) AS "jobs"
-    FROM now_utc`);
+    FROM now_utc`.execute(sqlPool())
+  ).rows;
   const m = metrics();
   m.inDoubt.set(row?.inDoubt ?? 0);
   m.inDoubtOldest.set(Math.max(0, row?.inDoubtOldest ?? 0));

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/domain/outcome";
 import { createTenantInput } from "@/lib/schemas/tenant";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { ensureActiveVersion } from "@/lib/server/admin/policy/policy-store";
 import { issueSetupToken } from "@/lib/server/admin/setup-token";
@@ -28,7 +29,7 @@ export async function createTenant(raw: unknown): Promise<CreatedTenant> {
       const policy = await ensureActiveVersion(tx, tenant.id);
       const admin = await tx.staffUser.create({ data: { tenantId: tenant.id, email: input.adminEmail, name: adminName, roles: ["admin"] } });
       const link = await issueSetupToken(tx, { tenantId: tenant.id, staffUserId: admin.id, createdById: null });
-      await recordAuditEvent(tx, {
+      await recordAuditEvent(sqlOf(tx), {
         tenantId: tenant.id,
         traceId: `operator-${randomUUID()}`,
         actor: { type: "system", id: "operator", authMethod: "cli" },

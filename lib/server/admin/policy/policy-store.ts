@@ -1,4 +1,5 @@
 import "server-only";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import type { PolicyValues } from "@/lib/domain/policy";
 import type { Tx } from "@/lib/server/db/client";
 
@@ -13,7 +14,7 @@ const DEFAULT_BUDGET = {
 
 /** Serializes policy changes of one tenant (numbering, the one-pending rule, approval against the base). */
 export async function lockTenantPolicy(tx: Tx, tenantId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('tenant-policy'), hashtext(${tenantId}))`;
+  await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('tenant-policy'), hashtext(${tenantId}))`.execute(sqlOf(tx));
 }
 
 /** The values the product runs with now: the tenant's policy columns and its agent budget row. */
