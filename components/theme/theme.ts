@@ -23,7 +23,6 @@ export function readTheme(): Theme {
 function apply(theme: Theme) {
   const dark = theme === "dark" || (theme === "system" && matchMedia(DARK_QUERY).matches);
   const root = document.documentElement;
-  if (root.classList.contains("dark") === dark && root.style.colorScheme === (dark ? "dark" : "light")) return;
   const pause = document.createElement("style");
   pause.textContent = "*,*::before,*::after{transition:none!important}";
   document.head.appendChild(pause);
