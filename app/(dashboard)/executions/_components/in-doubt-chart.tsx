@@ -75,7 +75,8 @@ export function InDoubtChart({ points }: { points: ChartPoint[] }) {
           {ticks.map((d) => (
             <span
               key={d.at}
-              className="absolute top-0 -translate-x-1/2 whitespace-nowrap first:translate-x-0 last:-translate-x-full"
+              // On a phone only the first and "now": the others would run into each other.
+              className={`absolute top-0 -translate-x-1/2 whitespace-nowrap first:translate-x-0 last:-translate-x-full ${d.i === 0 || d.i === data.length - 1 ? "" : "hidden sm:block"}`}
               style={{ left: `${((d.i * slot + slot / 2) / W) * 100}%` }}
             >
               {d.label}
