@@ -4,6 +4,7 @@ import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
 import { headers } from "next/headers";
 import { Providers } from "@/components/providers";
+import { ThemeScript } from "@/components/theme/theme-script";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -26,11 +27,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // The CSP nonce of this response (proxy.ts), for the theme's inline no-flash script.
   const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
-    // next-themes sets the theme class on <html> before hydration: the mismatch is expected.
+    // The theme script sets the theme class on <html> before hydration: the mismatch is expected.
     <html lang={locale} suppressHydrationWarning>
       <body>
+        <ThemeScript nonce={nonce} />
         <NextIntlClientProvider>
-          <Providers nonce={nonce}>{children}</Providers>
+          <Providers>{children}</Providers>
         </NextIntlClientProvider>
       </body>
     </html>

@@ -2,7 +2,6 @@
 
 import { lazy, useState, type ReactNode } from "react";
 import { usePathname } from "next/navigation";
-import { ThemeProvider } from "@/components/theme/theme-provider";
 
 // React Query + nuqs load only where a page needs them. /queue is rendered on the server (its
 // first-load budget, bench:ui): it gets neither. Once another page has needed them they stay mounted.
@@ -15,9 +14,9 @@ const DataProviders = lazy(() => import("./data-providers").then((m) => ({ defau
 /** Pages that render without the client data providers. */
 export const withoutDataProviders = (pathname: string) => pathname === "/queue";
 
-export function Providers({ children, nonce }: { children: ReactNode; nonce?: string }) {
+export function Providers({ children }: { children: ReactNode }) {
   const pathname = usePathname();
   const [data, setData] = useState(() => !withoutDataProviders(pathname));
   if (!data && !withoutDataProviders(pathname)) setData(true);
-  return <ThemeProvider nonce={nonce}>{data ? <DataProviders>{children}</DataProviders> : children}</ThemeProvider>;
+  return data ? <DataProviders>{children}</DataProviders> : children;
 }

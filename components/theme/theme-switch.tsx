@@ -1,26 +1,18 @@
 "use client";
 
 import { useSyncExternalStore, type ReactNode } from "react";
-import { useTheme } from "next-themes";
 import { useTranslations } from "next-intl";
 import { cx } from "@/lib/cx";
+import { readTheme, setTheme, subscribeTheme, themes as options, type Theme } from "./theme";
 
-const options = ["light", "dark", "system"] as const;
-export type ThemeIcons = Record<(typeof options)[number], ReactNode>;
-
-const subscribeNothing = () => () => undefined;
+export type ThemeIcons = Record<Theme, ReactNode>;
 
 /** Three-way theme picker (light / dark / follow the system) as a radio group of icon buttons. */
 // `icons` come rendered from the server (components/layout/app-shell.tsx): no icon library in the browser.
 export function ThemeSwitch({ className, icons }: { className?: string; icons: ThemeIcons }) {
   const t = useTranslations("theme");
-  const { theme, setTheme } = useTheme();
-  // The stored choice is only known in the browser; render neutral until mounted (no hydration mismatch).
-  const mounted = useSyncExternalStore(
-    subscribeNothing,
-    () => true,
-    () => false,
-  );
+  // The stored choice is only known in the browser: the server (and hydration) render none checked.
+  const theme = useSyncExternalStore(subscribeTheme, readTheme, () => null);
   return (
     <div
       role="radiogroup"
@@ -28,7 +20,7 @@ export function ThemeSwitch({ className, icons }: { className?: string; icons: T
       className={cx("inline-flex w-fit gap-0.5 justify-self-start rounded-lg border bg-background p-0.5", className)}
     >
       {options.map((value) => {
-        const checked = mounted && theme === value;
+        const checked = theme === value;
         return (
           <button
             key={value}

@@ -39,8 +39,4 @@ function NativeSelectOption({ className, ...props }: React.ComponentProps<"optio
   return <option data-slot="native-select-option" className={cx("bg-[Canvas] text-[CanvasText]", className)} {...props} />;
 }
 
-function NativeSelectOptGroup({ className, ...props }: React.ComponentProps<"optgroup">) {
-  return <optgroup data-slot="native-select-optgroup" className={cx("bg-[Canvas] text-[CanvasText]", className)} {...props} />;
-}
-
-export { NativeSelect, NativeSelectOptGroup, NativeSelectOption };
+export { NativeSelect, NativeSelectOption };

@@ -24,6 +24,10 @@ export const executionStates = [
 ] as const;
 export type ExecutionState = (typeof executionStates)[number];
 
+/** The executions list's sort orders (the first is the default). */
+export const executionSorts = ["newest", "oldest"] as const;
+export type ExecutionSort = (typeof executionSorts)[number];
+
 /** Final: a later or repeated provider answer changes nothing. */
 export const settledExecutionStatuses = [executionStatus.succeeded, executionStatus.failed] as const;
 /** Not settled: the guard of every provider answer. */

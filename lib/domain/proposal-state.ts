@@ -61,6 +61,18 @@ export const inPaymentStatuses = [S.approved, S.executing, S.needsReconciliation
 /** Settled by the provider. */
 export const settledStatuses = [S.succeeded, S.failed] as const satisfies readonly ProposalStatus[];
 
+/** Decided (no longer waiting for a reviewer): what the Decided page lists and filters by. */
+export const decidedStatuses = [
+  "approved",
+  "executing",
+  "succeeded",
+  "failed",
+  "needs_reconciliation",
+  "rejected",
+  "expired",
+  "invalidated",
+] as const satisfies readonly ProposalStatus[];
+
 export function isProposalStatus(value: string): value is ProposalStatus {
   return (proposalStatuses as readonly string[]).includes(value);
 }

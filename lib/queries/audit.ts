@@ -1,8 +1,11 @@
 // The audit search resource (same pattern as proposals.ts): key + fetcher shared by the server prefetch
 // and the client hook. Every fetch is an audited search, so results are never refetched in the background.
 import { infiniteQueryOptions } from "@tanstack/react-query";
-import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
 import { api } from "./api";
+
+// The schema (and zod) load with the first search in the browser, not with the page: the first page of
+// results is rendered from the server's prefetch (the /audit JavaScript budget, bench:ui).
+const auditSearchPageDto = () => import("@/lib/schemas/audit-dto").then((m) => m.auditSearchPageDto);
 
 /** The filters as the URL carries them (strings). */
 export type AuditFilters = Partial<Record<"traceId" | "from" | "to" | "tz" | "actor" | "action" | "outcome" | "proposalId" | "subject", string>>;

@@ -3,8 +3,9 @@
 // The shell's inbox badge ("waiting for you", docs/design.md "Inbox"): ONE store per page, however many
 // copies of the navigation render it (sidebar, phone sheet). It re-reads GET /api/inbox when a pushed change
 // arrives (any kind: an approval, an admin change, an execution) and polls as the other live parts do —
-// rarely while the stream is open, at INBOX_POLL_MS while it is down. Plain fetch, schema loaded with the
-// first read (not with the page): the shell is on every page, including the server-rendered /queue.
+// rarely while the stream is open, at INBOX_POLL_MS while it is down. Plain fetch, the count checked by hand
+// (count-answers.ts: zod would join every page's first load, the stream's "ready" triggers the first read).
+import { readInboxCount } from "./count-answers";
 import { isStreamOpen, SAFETY_POLL_MS, subscribeChanges, watchStreamOpen } from "./change-stream";
 
 export const INBOX_POLL_MS = 5_000;
@@ -21,14 +22,13 @@ function set(next: number) {
   for (const w of watchers) w();
 }
 
-/** The count, validated against the inbox DTO. Throws on a failed request or an answer of the wrong shape. */
+/** The count, its shape checked. Throws on a failed request or an answer of the wrong shape. */
 export async function fetchInboxCount(): Promise<number> {
   const res = await fetch("/api/inbox", { cache: "no-store" });
   if (!res.ok) throw new Error(`inbox answered ${res.status}`);
-  const { inboxDto } = await import("@/lib/schemas/inbox-dto");
-  const parsed = await inboxDto["~standard"].validate(await res.json());
-  if (parsed.issues) throw new Error("inbox: unexpected answer");
-  return parsed.value.count;
+  const count = readInboxCount(await res.json());
+  if (count === null) throw new Error("inbox: unexpected answer");
+  return count;
 }
 
 function startLive(): () => void {

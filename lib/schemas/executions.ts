@@ -1,11 +1,9 @@
 import { z } from "zod";
 
-import { executionStates } from "@/lib/domain/execution-state";
+import { executionSorts, executionStates } from "@/lib/domain/execution-state";
 
-export { executionStates, type ExecutionState } from "@/lib/domain/execution-state";
-
-export const executionSorts = ["newest", "oldest"] as const;
-export type ExecutionSort = (typeof executionSorts)[number];
+// Defined in lib/domain (the client imports them from there: this module would bring zod to the browser).
+export { executionSorts, executionStates, type ExecutionSort, type ExecutionState } from "@/lib/domain/execution-state";
 
 export const listExecutionsInput = z.strictObject({
   cursor: z.string().max(200).optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decidedStatuses } from "@/lib/domain/proposal-state";
 import { authenticationResponseInput } from "./passkeys";
 
 const proposalId = z.uuid({ message: "Not a proposal id." });
@@ -110,7 +111,8 @@ export const editProposalAmountInput = z.strictObject({
 export type EditProposalAmountInput = z.infer<typeof editProposalAmountInput>;
 
 /** The "Decided" view: finished proposals, searched by order, customer, amount or reviewer. */
-export const decidedStatuses = ["approved", "executing", "succeeded", "failed", "needs_reconciliation", "rejected", "expired", "invalidated"] as const;
+// Defined in lib/domain (the client imports it from there: this module would bring zod to the browser).
+export { decidedStatuses };
 export const decidedFilterInput = z.strictObject({
   q: z.string().trim().max(100).optional(),
   status: z.enum(decidedStatuses).optional(),

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
-import { getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
+import { formatMinor } from "@/lib/domain/format-money";
 import { pageActor } from "@/lib/server/auth/page";
 import { can } from "@/lib/domain/permissions";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
@@ -31,6 +32,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function QueuePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const actor = await pageActor("queue:read");
   const t = await getTranslations("queue");
+  const locale = await getLocale();
   const params = await loadQueueParams(searchParams);
   const filters: QueueFilters = { ...(params.channel ? { channel: params.channel } : {}), ...(params.flag ? { flag: params.flag } : {}) };
   const wanted = Math.min(QUEUE_MAX_PAGES, Math.max(1, params.pages));
@@ -57,7 +59,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
         print={fingerprint(JSON.stringify(first))}
         renderedAt={new Date().getTime()}
       />
-      <NewProposalsAnnouncer rows={rows.map((r) => ({ id: r.id, orderNumber: r.orderNumber, amountMinor: r.amountMinor, currency: r.currency }))} />
+      <NewProposalsAnnouncer rows={rows.map((r) => ({ id: r.id, orderNumber: r.orderNumber, amount: formatMinor(r.amountMinor, r.currency, locale) }))} />
       {selectable && rows.length > 0 ? <BulkReject /> : null}
       <QueueTable rows={rows} sort={params.sort} channels={channels} title={t("title")} filtered={!!(params.channel || params.flag)} selectable={selectable} />
       {cursor && wanted < QUEUE_MAX_PAGES ? (

@@ -4,7 +4,6 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useQueryStates } from "nuqs";
 import { useFormatter, useTranslations } from "next-intl";
 import { auditActionGroups, auditActions, auditCodeKey, auditOutcomes } from "@/lib/domain/audit-actions";
@@ -14,9 +13,10 @@ import type { AuditEventViewDto } from "@/lib/schemas/audit-dto";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { NativeSelect, NativeSelectOptGroup, NativeSelectOption } from "@/components/ui/native-select";
+import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";
+import { NativeSelectOptGroup } from "@/components/ui/native-select-optgroup";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, type Column } from "@/components/ui/table";
 import { auditFilterFields, auditFiltersOf, auditParams, type AuditParams } from "./audit-params";
 import { useClock } from "@/components/ui/use-clock";
 import { instantFormat } from "@/lib/domain/clock";
@@ -134,24 +134,24 @@ export function AuditSearch() {
     setDraft({ ...draft, from, to: "" });
   };
 
-  const columns = useMemo<ColumnDef<AuditEventViewDto>[]>(
+  const columns = useMemo<Column<AuditEventViewDto>[]>(
     () => [
-      { id: "time", header: t("colTime"), cell: ({ row: { original: e } }) => <AuditTime value={e.occurredAt} zone={zone} /> },
-      { id: "actor", header: t("colActor"), cell: ({ row: { original: e } }) => <Actor e={e} labels={labels} /> },
+      { id: "time", header: t("colTime"), cell: (e) => <AuditTime value={e.occurredAt} zone={zone} /> },
+      { id: "actor", header: t("colActor"), cell: (e) => <Actor e={e} labels={labels} /> },
       {
         id: "action",
         header: t("colAction"),
-        cell: ({ row: { original: e } }) => (
+        cell: (e) => (
           <span title={e.action} data-action={e.action}>
             {labels.action(e.action)}
           </span>
         ),
       },
-      { id: "outcome", header: t("colOutcome"), cell: ({ row: { original: e } }) => <Outcome code={e.outcome} labels={labels} /> },
+      { id: "outcome", header: t("colOutcome"), cell: (e) => <Outcome code={e.outcome} labels={labels} /> },
       {
         id: "trace",
         header: t("colTrace"),
-        cell: ({ row: { original: e } }) => (
+        cell: (e) => (
           <Link
             href={`/audit/traces/${encodeURIComponent(e.traceId)}`}
             aria-label={t("openTrace", { traceId: e.traceId })}
@@ -164,7 +164,7 @@ export function AuditSearch() {
       {
         id: "proposal",
         header: t("colProposal"),
-        cell: ({ row: { original: e } }) =>
+        cell: (e) =>
           e.proposalId ? (
             <span className="font-mono text-xs" title={e.proposalId}>
               {e.proposalId.slice(0, 8)}…
@@ -176,7 +176,7 @@ export function AuditSearch() {
       {
         id: "leaf",
         header: t("colSeq"),
-        cell: ({ row: { original: e } }) =>
+        cell: (e) =>
           e.leafIndex ?? (
             <span title={t("pendingHint")} className="text-muted-foreground">
               {t("pending")}
@@ -186,9 +186,7 @@ export function AuditSearch() {
     ],
     [t, labels, zone],
   );
-  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table's instance is read fresh each render; nothing here is memoized from it
-  const table = useReactTable({ data: events, columns, getCoreRowModel: getCoreRowModel(), getRowId: (e) => e.id });
-  const rows = table.getRowModel().rows;
+  const rows = events;
 
   const text = (name: "traceId" | "actor" | "proposalId" | "subject", hint?: string) => (
     <div className="grid min-w-0 gap-1.5">
@@ -337,22 +335,20 @@ export function AuditSearch() {
             <div data-audit-state="table" className="hidden rounded-xl border bg-card md:block">
               <Table aria-label={t("results")} data-query={auditQueryString(filters)}>
                 <TableHeader>
-                  {table.getHeaderGroups().map((g) => (
-                    <TableRow key={g.id} className="hover:bg-transparent">
-                      {g.headers.map((h) => (
-                        <TableHead key={h.id} scope="col" className="px-3 text-xs tracking-wide text-muted-foreground uppercase">
-                          {flexRender(h.column.columnDef.header, h.getContext())}
-                        </TableHead>
-                      ))}
-                    </TableRow>
-                  ))}
+                  <TableRow className="hover:bg-transparent">
+                    {columns.map((c) => (
+                      <TableHead key={c.id} scope="col" className="px-3 text-xs tracking-wide text-muted-foreground uppercase">
+                        {c.header}
+                      </TableHead>
+                    ))}
+                  </TableRow>
                 </TableHeader>
                 <TableBody>
-                  {rows.map((row) => (
-                    <TableRow key={row.id} data-event-id={row.id} data-action={row.original.action}>
-                      {row.getVisibleCells().map((cell) => (
-                        <TableCell key={cell.id} className="px-3 py-2.5 align-top whitespace-normal">
-                          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  {rows.map((e) => (
+                    <TableRow key={e.id} data-event-id={e.id} data-action={e.action}>
+                      {columns.map((c) => (
+                        <TableCell key={c.id} className="px-3 py-2.5 align-top whitespace-normal">
+                          {c.cell(e)}
                         </TableCell>
                       ))}
                     </TableRow>
@@ -361,7 +357,7 @@ export function AuditSearch() {
               </Table>
             </div>
             <ul className="m-0 grid list-none gap-3 p-0 md:hidden" aria-label={t("results")}>
-              {rows.map(({ original: e }) => (
+              {rows.map((e) => (
                 <li key={e.id} data-event-card={e.id} data-action={e.action} className="grid min-w-0 gap-1 rounded-xl border bg-card p-4 text-sm">
                   <div className="flex flex-wrap items-start justify-between gap-2">
                     <strong title={e.action}>{labels.action(e.action)}</strong>

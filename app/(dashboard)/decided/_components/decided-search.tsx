@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useQueryStates } from "nuqs";
 import { useTranslations } from "next-intl";
-import { decidedStatuses } from "@/lib/schemas/proposals";
+import { decidedStatuses } from "@/lib/domain/proposal-state";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";

@@ -1,8 +1,7 @@
 // The executions list's filters and sort live in the URL (nuqs): they survive reload and can be shared.
 // The same parsers are read by the server page (to seed the first paint) and the client view.
 import { createLoader, parseAsString, parseAsStringLiteral } from "nuqs/server";
-import { executionStates } from "@/lib/domain/execution-state";
-import { executionSorts } from "@/lib/schemas/executions";
+import { executionSorts, executionStates } from "@/lib/domain/execution-state";
 
 export const executionsParams = {
   state: parseAsStringLiteral(executionStates),

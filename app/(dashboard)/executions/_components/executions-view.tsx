@@ -3,11 +3,10 @@
 import Link from "next/link";
 import { useMemo, useState, type FormEvent } from "react";
 import { useInfiniteQuery, useQuery, type InfiniteData, type UseInfiniteQueryResult } from "@tanstack/react-query";
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useQueryStates } from "nuqs";
 import { useTranslations } from "next-intl";
 import { executionOverviewQuery, executionsQuery, normalizeExecutionFilters } from "@/lib/queries/executions";
-import { executionStates, executionSorts, type ExecutionSort, type ExecutionState } from "@/lib/schemas/executions";
+import { executionStates, executionSorts, type ExecutionSort, type ExecutionState } from "@/lib/domain/execution-state";
 import type { ExecutionOverview, ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 import { Money } from "@/components/domain/money";
 import { LiveStatus } from "@/components/domain/live-status";
@@ -17,7 +16,7 @@ import { RelativeTime } from "@/components/ui/date-time";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow, type Column } from "@/components/ui/table";
 import { Toaster } from "@/components/ui/sonner";
 import { InDoubtChart } from "./in-doubt-chart";
 import { CheckNowButton } from "./check-now-button";
@@ -214,36 +213,36 @@ function ExecutionList({ list }: { list: ListQuery }) {
     void setParams({ q: q.trim() || null });
   }
 
-  const columns = useMemo<ColumnDef<ExecutionRow>[]>(
+  const columns = useMemo<Column<ExecutionRow>[]>(
     () => [
       {
         id: "order",
         header: t("order"),
-        cell: ({ row: { original: r } }) => (
+        cell: (r) => (
           <Link href={`/executions/${r.id}`} aria-label={t("openExecution", { order: r.orderNumber })} className="font-medium whitespace-nowrap">
             {r.orderNumber}
           </Link>
         ),
       },
-      { id: "amount", header: t("amount"), cell: ({ row: { original: r } }) => <Money minor={r.amountMinor} currency={r.currency} exact /> },
+      { id: "amount", header: t("amount"), cell: (r) => <Money minor={r.amountMinor} currency={r.currency} exact /> },
       {
         id: "state",
         header: t("state"),
-        cell: ({ row: { original: r } }) => (
+        cell: (r) => (
           <>
             <ExecutionStateBadge state={r.status} />
             {r.failureReason ? <FailureReason reason={r.failureReason} className="block text-xs text-muted-foreground" /> : null}
           </>
         ),
       },
-      { id: "attempts", header: t("attempts"), cell: ({ row: { original: r } }) => r.attempts },
-      { id: "reconciliations", header: t("reconciliations"), cell: ({ row: { original: r } }) => r.reconciliations },
-      { id: "providerRefundId", header: t("providerRefundId"), cell: ({ row: { original: r } }) => <span className={mono}>{r.providerRefundId ?? "—"}</span> },
-      { id: "idempotencyKey", header: t("idempotencyKey"), cell: ({ row: { original: r } }) => <span className={mono}>{r.idempotencyKey}</span> },
+      { id: "attempts", header: t("attempts"), cell: (r) => r.attempts },
+      { id: "reconciliations", header: t("reconciliations"), cell: (r) => r.reconciliations },
+      { id: "providerRefundId", header: t("providerRefundId"), cell: (r) => <span className={mono}>{r.providerRefundId ?? "—"}</span> },
+      { id: "idempotencyKey", header: t("idempotencyKey"), cell: (r) => <span className={mono}>{r.idempotencyKey}</span> },
       {
         id: "age",
         header: t("age"),
-        cell: ({ row: { original: r } }) => (
+        cell: (r) => (
           <>
             {ageOf(r.createdAt)}
             {r.settledAt ? (
@@ -254,13 +253,10 @@ function ExecutionList({ list }: { list: ListQuery }) {
           </>
         ),
       },
-      { id: "lastError", header: t("lastError"), cell: ({ row: { original: r } }) => <span className={mono}>{r.lastError ?? "—"}</span> },
+      { id: "lastError", header: t("lastError"), cell: (r) => <span className={mono}>{r.lastError ?? "—"}</span> },
     ],
     [t],
   );
-
-  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table's instance is read fresh each render; nothing here is memoized from it
-  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), getRowId: (r) => r.id });
 
   return (
     <section aria-labelledby="exec-list-title" className="grid min-w-0 gap-3">
@@ -326,22 +322,20 @@ function ExecutionList({ list }: { list: ListQuery }) {
           <div className="hidden min-w-0 rounded-xl border bg-card md:block">
             <Table aria-label={t("listTitle")}>
               <TableHeader>
-                {table.getHeaderGroups().map((g) => (
-                  <TableRow key={g.id} className="hover:bg-transparent">
-                    {g.headers.map((h) => (
-                      <TableHead key={h.id} scope="col" className={headCell}>
-                        {flexRender(h.column.columnDef.header, h.getContext())}
-                      </TableHead>
-                    ))}
-                  </TableRow>
-                ))}
+                <TableRow className="hover:bg-transparent">
+                  {columns.map((c) => (
+                    <TableHead key={c.id} scope="col" className={headCell}>
+                      {c.header}
+                    </TableHead>
+                  ))}
+                </TableRow>
               </TableHeader>
               <TableBody>
-                {table.getRowModel().rows.map((row) => (
-                  <TableRow key={row.id} data-execution-id={row.id} data-proposal-id={row.original.proposalId} className="focus-within:bg-accent">
-                    {row.getVisibleCells().map((cell) => (
-                      <TableCell key={cell.id} className="px-3 py-2.5 align-top whitespace-normal">
-                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                {rows.map((r) => (
+                  <TableRow key={r.id} data-execution-id={r.id} data-proposal-id={r.proposalId} className="focus-within:bg-accent">
+                    {columns.map((c) => (
+                      <TableCell key={c.id} className="px-3 py-2.5 align-top whitespace-normal">
+                        {c.cell(r)}
                       </TableCell>
                     ))}
                   </TableRow>

@@ -1,10 +1,10 @@
 "use client";
 
 import { useState } from "react";
-import { useLocale, useTranslations } from "next-intl";
-import { formatMinor } from "@/lib/domain/format-money";
+import { useTranslations } from "next-intl";
 
-type Row = { id: string; orderNumber: string; amountMinor: number; currency: string };
+/** `amount` comes formatted from the server (the queue page): no money formatting code in the browser. */
+type Row = { id: string; orderNumber: string; amount: string };
 
 /**
  * Tells screen-reader users, politely, that proposals arrived — "New proposal: order 1042, €12.34" — and
@@ -12,14 +12,13 @@ type Row = { id: string; orderNumber: string; amountMinor: number; currency: str
  */
 export function NewProposalsAnnouncer({ rows }: { rows: Row[] }) {
   const t = useTranslations("queue");
-  const locale = useLocale();
   const [shown, setShown] = useState(() => rows.map((r) => r.id));
   const [message, setMessage] = useState("");
   if (rows.map((r) => r.id).join() !== shown.join()) {
     const before = new Set(shown);
     setShown(rows.map((r) => r.id));
     const fresh = rows.filter((r) => !before.has(r.id));
-    if (fresh.length === 1) setMessage(t("newOne", { order: fresh[0]!.orderNumber, amount: formatMinor(fresh[0]!.amountMinor, fresh[0]!.currency, locale) }));
+    if (fresh.length === 1) setMessage(t("newOne", { order: fresh[0]!.orderNumber, amount: fresh[0]!.amount }));
     else if (fresh.length > 1) setMessage(t("newMany", { count: fresh.length }));
   }
   return (
