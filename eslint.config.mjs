@@ -44,7 +44,10 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
     },
   },
   {
@@ -53,7 +56,10 @@ export default tseslint.config(
       // are async without awaiting anything; the rule only adds noise there.
       "@typescript-eslint/require-await": "off",
       // FormData text fields are typed string | File; String() of an <input> value is the intent.
-      "@typescript-eslint/no-base-to-string": ["error", { ignoredTypeNames: ["Error", "RegExp", "URL", "URLSearchParams", "File"] }],
+      "@typescript-eslint/no-base-to-string": [
+        "error",
+        { ignoredTypeNames: ["Error", "RegExp", "URL", "URLSearchParams", "File"] },
+      ],
     },
   },
   {

@@ -3,7 +3,8 @@ import { existsSync } from "node:fs";
 
 // The browser: Playwright's own when it is installed, else Debian's chromium (see scripts/test.ts).
 const systemChromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
-const executablePath = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? (process.env.PLAYWRIGHT_USE_BUNDLED === "1" ? undefined : systemChromium);
+const executablePath =
+  process.env.PLAYWRIGHT_CHROMIUM_PATH ?? (process.env.PLAYWRIGHT_USE_BUNDLED === "1" ? undefined : systemChromium);
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
 const oidcTestProvider = {

@@ -1,5 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { actionOriginProblem, contentSecurityPolicy, newNonce, requestOrigin, securityHeaders } from "@/lib/config/security-headers";
+import {
+  actionOriginProblem,
+  contentSecurityPolicy,
+  newNonce,
+  requestOrigin,
+  securityHeaders,
+} from "@/lib/config/security-headers";
 import { BODY_LIMITS, bodyTooLargeProblem, readCappedBody } from "@/lib/config/body-limits";
 
 // Every page passes here (not the API, not static files):
@@ -26,7 +32,9 @@ export async function proxy(request: NextRequest) {
   const problem = actionOriginProblem(request.method, request.headers.get("origin"), host);
   if (problem) {
     return new NextResponse(
-      JSON.stringify({ error: problem === "missing_origin" ? "This request needs an Origin header." : "Cross-origin request refused." }),
+      JSON.stringify({
+        error: problem === "missing_origin" ? "This request needs an Origin header." : "Cross-origin request refused.",
+      }),
       {
         status: 403,
         headers: { "content-type": "application/json", ...securityHeaders({ https }) },

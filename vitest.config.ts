@@ -17,7 +17,12 @@ export default defineConfig({
         test: {
           name: "unit",
           sequence: { groupOrder: 0 },
-          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts", "components/**/*.test.ts", "provider-sandbox/**/*.test.ts"],
+          include: [
+            "lib/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "components/**/*.test.ts",
+            "provider-sandbox/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

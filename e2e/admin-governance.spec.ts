@@ -8,9 +8,16 @@ import { withDb } from "./support/db";
 
 const US = "shop-us";
 const rolesOf = (email: string) =>
-  withDb(async (db) => (await db.query(`SELECT roles::text[] AS roles FROM "StaffUser" WHERE email = $1`, [email])).rows[0].roles as string[]);
+  withDb(
+    async (db) =>
+      (await db.query(`SELECT roles::text[] AS roles FROM "StaffUser" WHERE email = $1`, [email])).rows[0]
+        .roles as string[],
+  );
 
-test("admin A proposes granting admin → waits (A cannot approve) → admin B approves → effective", async ({ page, browser }) => {
+test("admin A proposes granting admin → waits (A cannot approve) → admin B approves → effective", async ({
+  page,
+  browser,
+}) => {
   const auditor = staff(US, "auditor");
   const reviewer = staff(US, "reviewer", 0);
   try {
@@ -22,8 +29,13 @@ test("admin A proposes granting admin → waits (A cannot approve) → admin B a
     await expect(section.getByTestId("single-admin")).toContainText(`npm run admin:grant -- --tenant ${US}`);
 
     // A second admin (directly in the database, like the seed's admins).
-    await withDb((db) => db.query(`UPDATE "StaffUser" SET roles = ARRAY['admin','auditor']::"Role"[] WHERE email = $1`, [auditor.email]));
-    const reviewerId = await withDb(async (db) => (await db.query(`SELECT id FROM "StaffUser" WHERE email = $1`, [reviewer.email])).rows[0].id as string);
+    await withDb((db) =>
+      db.query(`UPDATE "StaffUser" SET roles = ARRAY['admin','auditor']::"Role"[] WHERE email = $1`, [auditor.email]),
+    );
+    const reviewerId = await withDb(
+      async (db) =>
+        (await db.query(`SELECT id FROM "StaffUser" WHERE email = $1`, [reviewer.email])).rows[0].id as string,
+    );
     await page.goto(`/admin/staff/${reviewerId}`);
     await page.getByRole("checkbox", { name: "Admin" }).check();
     await page.getByRole("button", { name: "Save roles" }).click();
@@ -38,7 +50,10 @@ test("admin A proposes granting admin → waits (A cannot approve) → admin B a
     await expect(row.getByRole("button", { name: /^Approve/ })).toHaveCount(0);
     // Nor through the API.
     const changeId = await row.getAttribute("data-change");
-    const own = await page.request.post(`/api/admin/changes/${changeId}/approve`, { data: {}, headers: { origin: new URL(page.url()).origin } });
+    const own = await page.request.post(`/api/admin/changes/${changeId}/approve`, {
+      data: {},
+      headers: { origin: new URL(page.url()).origin },
+    });
     expect(own.status()).toBe(403);
     expect((await own.json()).error.reason).toBe("own_change");
 
@@ -48,7 +63,9 @@ test("admin A proposes granting admin → waits (A cannot approve) → admin B a
     await p2.goto("/admin");
     await p2.getByRole("button", { name: `Approve: Grant admin (${reviewer.email})` }).click();
     await expect(p2.locator("main").getByRole("status").first()).toContainText("Approved and applied.");
-    await expect(p2.getByRole("region", { name: "Waiting for a second admin" })).toContainText("Nothing waits for a second admin.");
+    await expect(p2.getByRole("region", { name: "Waiting for a second admin" })).toContainText(
+      "Nothing waits for a second admin.",
+    );
     expect(await rolesOf(reviewer.email)).toEqual(["admin", "reviewer"]);
     await second.close();
 
@@ -64,12 +81,14 @@ test("admin A proposes granting admin → waits (A cannot approve) → admin B a
     expect(audit.slice(-3)).toEqual(["admin:propose_change", "admin:update_staff", "admin:approve_change"]);
   } finally {
     await withDb(async (db) => {
-      await db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor']::"Role"[], "adminSince" = NULL, "adminGrantedByIds" = '{}' WHERE email = $1`, [
-        auditor.email,
-      ]);
-      await db.query(`UPDATE "StaffUser" SET roles = ARRAY['reviewer']::"Role"[], "adminSince" = NULL, "adminGrantedByIds" = '{}' WHERE email = $1`, [
-        reviewer.email,
-      ]);
+      await db.query(
+        `UPDATE "StaffUser" SET roles = ARRAY['auditor']::"Role"[], "adminSince" = NULL, "adminGrantedByIds" = '{}' WHERE email = $1`,
+        [auditor.email],
+      );
+      await db.query(
+        `UPDATE "StaffUser" SET roles = ARRAY['reviewer']::"Role"[], "adminSince" = NULL, "adminGrantedByIds" = '{}' WHERE email = $1`,
+        [reviewer.email],
+      );
       await db.query(`UPDATE "AdminChange" SET status = 'cancelled' WHERE status = 'pending'`);
     });
   }

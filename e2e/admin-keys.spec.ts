@@ -50,10 +50,16 @@ test("issue a key (shown once) → it lists tools → revoke → the next call g
   await expect(row).toContainText("active");
 
   await row.getByRole("button", { name: "Revoke key E2E helpdesk bot" }).click();
-  await page.getByRole("dialog", { name: "Revoke this agent key?" }).getByRole("button", { name: "Revoke key" }).click();
+  await page
+    .getByRole("dialog", { name: "Revoke this agent key?" })
+    .getByRole("button", { name: "Revoke key" })
+    .click();
   await expect(row).toContainText("revoked");
   expect((await tools(key, page.request)).status()).toBe(401);
-  const stored = await withDb(async (db) => (await db.query(`SELECT "keyHash", "revokedAt" FROM "AgentKey" WHERE name = 'E2E helpdesk bot'`)).rows);
+  const stored = await withDb(
+    async (db) =>
+      (await db.query(`SELECT "keyHash", "revokedAt" FROM "AgentKey" WHERE name = 'E2E helpdesk bot'`)).rows,
+  );
   expect(stored[0].revokedAt).not.toBeNull();
   expect(JSON.stringify(stored)).not.toContain(key);
 });
@@ -87,7 +93,9 @@ test("a channel secret rotation keeps old end-user tokens working until the over
   expect(await lookup(page.request, key, newToken)).toBe("ok");
 
   // The overlap ends (moved to the past rather than waiting 30 minutes).
-  await withDb((db) => db.query(`UPDATE "Channel" SET "previousSecretValidUntil" = now() - interval '1 second' WHERE slug = 'e2e_phone'`));
+  await withDb((db) =>
+    db.query(`UPDATE "Channel" SET "previousSecretValidUntil" = now() - interval '1 second' WHERE slug = 'e2e_phone'`),
+  );
   expect(await lookup(page.request, key, oldToken)).not.toBe("ok");
   expect(await lookup(page.request, key, newToken)).toBe("ok");
 });

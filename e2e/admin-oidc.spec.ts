@@ -41,9 +41,17 @@ test("an existing staff email signs in through the OpenID provider; the session 
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   const session = await (await page.request.get("/api/auth/session")).json();
   expect(session.user).toMatchObject({ email: auditor.email, amr: "oidc" });
-  const user = await withDb(async (db) => (await db.query(`SELECT id FROM "StaffUser" WHERE email = $1`, [auditor.email])).rows[0].id);
+  const user = await withDb(
+    async (db) => (await db.query(`SELECT id FROM "StaffUser" WHERE email = $1`, [auditor.email])).rows[0].id,
+  );
   const ok = await withDb(
-    async (db) => (await db.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:sign_in' AND "authMethod" = 'oidc' AND "actorId" = $1`, [user])).rows,
+    async (db) =>
+      (
+        await db.query(
+          `SELECT outcome FROM "AuditEvent" WHERE action = 'auth:sign_in' AND "authMethod" = 'oidc' AND "actorId" = $1`,
+          [user],
+        )
+      ).rows,
   );
   expect(ok.map((r) => r.outcome)).toContain("ok");
 });
@@ -53,7 +61,12 @@ test("an unknown email is refused", async ({ page }) => {
   await expect(page).toHaveURL(/\/sign-in/);
   expect((await (await page.request.get("/api/auth/session")).json())?.user).toBeUndefined();
   const refused = await withDb(
-    async (db) => (await db.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:sign_in' AND "authMethod" = 'oidc' AND outcome <> 'ok'`)).rows,
+    async (db) =>
+      (
+        await db.query(
+          `SELECT outcome FROM "AuditEvent" WHERE action = 'auth:sign_in' AND "authMethod" = 'oidc' AND outcome <> 'ok'`,
+        )
+      ).rows,
   );
   expect(refused.length).toBeGreaterThanOrEqual(1);
 });

@@ -12,7 +12,8 @@ const major = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 10
 const tenantPolicy = () =>
   withDb(
     async (db) =>
-      (await db.query(`SELECT "policyVersion", "dualApprovalThresholdMinor" FROM "Tenant" WHERE slug = $1`, [US])).rows[0] as {
+      (await db.query(`SELECT "policyVersion", "dualApprovalThresholdMinor" FROM "Tenant" WHERE slug = $1`, [US]))
+        .rows[0] as {
         policyVersion: number;
         dualApprovalThresholdMinor: number | null;
       },
@@ -20,7 +21,9 @@ const tenantPolicy = () =>
 
 test("tighten at once; loosen → waits → a second admin approves", async ({ page, browser }) => {
   const auditor = staff(US, "auditor");
-  await withDb((db) => db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor','admin']::"Role"[] WHERE email = $1`, [auditor.email]));
+  await withDb((db) =>
+    db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor','admin']::"Role"[] WHERE email = $1`, [auditor.email]),
+  );
   try {
     const start = await tenantPolicy();
     await signIn(page, staff(US, "admin"));
@@ -49,8 +52,13 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
     await signIn(p2, auditor);
     await p2.goto("/admin");
     await p2.getByRole("button", { name: `Approve version ${start.policyVersion + 2}` }).click();
-    await expect(p2.locator("main").getByRole("status")).toContainText(`Version ${start.policyVersion + 2} is now active.`);
-    expect(await tenantPolicy()).toEqual({ policyVersion: start.policyVersion + 2, dualApprovalThresholdMinor: raised });
+    await expect(p2.locator("main").getByRole("status")).toContainText(
+      `Version ${start.policyVersion + 2} is now active.`,
+    );
+    expect(await tenantPolicy()).toEqual({
+      policyVersion: start.policyVersion + 2,
+      dualApprovalThresholdMinor: raised,
+    });
     const audit = await withDb(async (db) =>
       (
         await db.query(
@@ -65,7 +73,9 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
     // The change is on the audit and trace pages: who, before → after, both versions.
     await page.goto("/audit?action=admin%3Aapprove_policy");
     // Rows carry the stored action code (data-action); the cell shows its plain name.
-    const row = page.getByRole("table", { name: /results|Resultados/i }).locator('tr[data-action="admin:approve_policy"]');
+    const row = page
+      .getByRole("table", { name: /results|Resultados/i })
+      .locator('tr[data-action="admin:approve_policy"]');
     await expect(row).toContainText("Policy change approved");
     await expect(row).toHaveCount(1);
     await row.getByRole("link").click();
@@ -81,6 +91,8 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
     await page.getByRole("button", { name: "Save as a new version" }).click();
     await expect(page.locator("main").getByRole("status")).toContainText("is now active");
   } finally {
-    await withDb((db) => db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor']::"Role"[] WHERE email = $1`, [auditor.email]));
+    await withDb((db) =>
+      db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor']::"Role"[] WHERE email = $1`, [auditor.email]),
+    );
   }
 });

@@ -14,13 +14,16 @@ const major = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 10
 const threshold = () =>
   withDb(
     async (db) =>
-      (await db.query(`SELECT "policyVersion", "dualApprovalThresholdMinor" FROM "Tenant" WHERE slug = $1`, [US])).rows[0] as {
+      (await db.query(`SELECT "policyVersion", "dualApprovalThresholdMinor" FROM "Tenant" WHERE slug = $1`, [US]))
+        .rows[0] as {
         policyVersion: number;
         dualApprovalThresholdMinor: number;
       },
   );
 
-test("a new agent key is copied with its button and revoked through the app's dialog, never confirm()", async ({ page }) => {
+test("a new agent key is copied with its button and revoked through the app's dialog, never confirm()", async ({
+  page,
+}) => {
   const nativeDialogs: string[] = [];
   page.on("dialog", (d) => {
     nativeDialogs.push(d.type());
@@ -56,7 +59,10 @@ test("a new agent key is copied with its button and revoked through the app's di
   await dialog.getByRole("button", { name: "Revoke key" }).click();
   await expect(row).toContainText("revoked");
   const revoked = await withDb(
-    async (db) => (await db.query(`SELECT "revokedAt" FROM "AgentKey" WHERE name = $1`, [label])).rows[0] as { revokedAt: Date | null },
+    async (db) =>
+      (await db.query(`SELECT "revokedAt" FROM "AgentKey" WHERE name = $1`, [label])).rows[0] as {
+        revokedAt: Date | null;
+      },
   );
   expect(revoked.revokedAt).not.toBeNull();
   expect(nativeDialogs).toEqual([]);
@@ -77,7 +83,10 @@ test("an invited person's setup link is copied with its button", async ({ page }
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 });
 
-test("the two-reviewer threshold is typed in dollars and stored in cents; a bad amount is refused in the form", async ({ page, browser }) => {
+test("the two-reviewer threshold is typed in dollars and stored in cents; a bad amount is refused in the form", async ({
+  page,
+  browser,
+}) => {
   const start = await threshold();
   await signIn(page, staff(US, "admin"));
   await page.goto("/admin");
@@ -88,7 +97,9 @@ test("the two-reviewer threshold is typed in dollars and stored in cents; a bad 
 
   // Too many decimals: the field says why, saving is refused in the form, nothing is stored.
   await field.fill("999.995");
-  await expect(policy.getByTestId("policy-dualApprovalThresholdMinor-amount")).toHaveText("USD has fewer decimals than that: such as 12.50.");
+  await expect(policy.getByTestId("policy-dualApprovalThresholdMinor-amount")).toHaveText(
+    "USD has fewer decimals than that: such as 12.50.",
+  );
   await expect(field).toHaveAttribute("aria-invalid", "true");
   await policy.getByRole("button", { name: "Save as a new version" }).click();
   await expect(policy.getByRole("alert")).toContainText("Some amounts cannot be read");
@@ -97,7 +108,9 @@ test("the two-reviewer threshold is typed in dollars and stored in cents; a bad 
 
   // 999.99 USD (a tightening: active at once) is 99999 cents, exactly.
   await field.fill("999.99 USD");
-  await expect(policy.getByTestId("policy-dualApprovalThresholdMinor-amount")).toContainText("99999 USD in minor units");
+  await expect(policy.getByTestId("policy-dualApprovalThresholdMinor-amount")).toContainText(
+    "99999 USD in minor units",
+  );
   await expect(policy.locator('tr[data-field="dualApprovalThresholdMinor"]')).toContainText("$999.99");
   await policy.getByRole("button", { name: "Save as a new version" }).click();
   await expect(policy.getByRole("status")).toContainText(`Version ${start.policyVersion + 1} is now active.`);
@@ -106,7 +119,9 @@ test("the two-reviewer threshold is typed in dollars and stored in cents; a bad 
   // Back to the demo's threshold: a loosening, so a second admin (the auditor, made admin for the moment) approves it.
   // (Made admin before the change is proposed: only an admin who held the role then may approve it.)
   const auditor = staff(US, "auditor");
-  await withDb((db) => db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor','admin']::"Role"[] WHERE email = $1`, [auditor.email]));
+  await withDb((db) =>
+    db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor','admin']::"Role"[] WHERE email = $1`, [auditor.email]),
+  );
   const second = await browser.newContext();
   try {
     await page.reload();
@@ -117,10 +132,14 @@ test("the two-reviewer threshold is typed in dollars and stored in cents; a bad 
     await signIn(p2, auditor);
     await p2.goto("/admin");
     await p2.getByRole("button", { name: `Approve version ${start.policyVersion + 2}` }).click();
-    await expect(p2.locator("main").getByRole("status")).toContainText(`Version ${start.policyVersion + 2} is now active.`);
+    await expect(p2.locator("main").getByRole("status")).toContainText(
+      `Version ${start.policyVersion + 2} is now active.`,
+    );
   } finally {
     await second.close();
-    await withDb((db) => db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor']::"Role"[] WHERE email = $1`, [auditor.email]));
+    await withDb((db) =>
+      db.query(`UPDATE "StaffUser" SET roles = ARRAY['auditor']::"Role"[] WHERE email = $1`, [auditor.email]),
+    );
   }
   expect((await threshold()).dualApprovalThresholdMinor).toBe(start.dualApprovalThresholdMinor);
 });

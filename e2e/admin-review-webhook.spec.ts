@@ -4,7 +4,9 @@
 import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 
-test("an admin sets the reviewer webhook: a bad URL is refused at the field, a good one shows its secret once, clearing turns it off", async ({ page }) => {
+test("an admin sets the reviewer webhook: a bad URL is refused at the field, a good one shows its secret once, clearing turns it off", async ({
+  page,
+}) => {
   await signIn(page, staff("tienda-es", "admin"));
   await page.goto("/admin");
   const section = page.getByRole("region", { name: "Avisos a revisores" });
@@ -31,6 +33,8 @@ test("an admin sets the reviewer webhook: a bad URL is refused at the field, a g
     const clear = section.getByRole("button", { name: "Desactivar los avisos" });
     if (await clear.isVisible()) await clear.click();
   }
-  await expect(section.getByRole("status").filter({ hasText: "Los avisos a revisores están desactivados" })).toBeVisible();
+  await expect(
+    section.getByRole("status").filter({ hasText: "Los avisos a revisores están desactivados" }),
+  ).toBeVisible();
   await expect(section.getByText("desactivados", { exact: true })).toBeVisible();
 });

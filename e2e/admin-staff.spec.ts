@@ -19,7 +19,10 @@ async function axe(page: Page) {
   expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-test("invite → setup link in a fresh browser → password → sign in → approve → disabled → the open session is refused", async ({ page, browser }) => {
+test("invite → setup link in a fresh browser → password → sign in → approve → disabled → the open session is refused", async ({
+  page,
+  browser,
+}) => {
   // Two browsers, an agent run and a dozen page loads: past the default minute on a loaded machine.
   test.setTimeout(180_000);
   // The admin invites a reviewer, using the keyboard for the form.
@@ -48,7 +51,9 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   expect(stored).toHaveLength(1);
   expect(stored[0].passwordHash).toBeNull();
   expect(JSON.stringify(stored)).not.toContain(setupUrl.split("/setup/")[1]);
-  await expect(page.getByRole("row", { name: new RegExp(inviteeEmail.replace(/\./g, "\\.")) })).toContainText("setup pending");
+  await expect(page.getByRole("row", { name: new RegExp(inviteeEmail.replace(/\./g, "\\.")) })).toContainText(
+    "setup pending",
+  );
 
   // The invitee, in a fresh browser, sets a password through the link.
   const invitee = await browser.newContext();
@@ -56,7 +61,9 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   await ip.goto(setupUrl);
   await expect(ip.getByRole("heading", { name: "Set up your account" })).toBeVisible();
   // A tenant name ending in a full stop does not make a sentence end in two.
-  await expect(ip.getByText("Welcome, Erin Invitee. Example Shop Inc. invited you: choose a password to join.")).toBeVisible();
+  await expect(
+    ip.getByText("Welcome, Erin Invitee. Example Shop Inc. invited you: choose a password to join."),
+  ).toBeVisible();
   await axe(ip);
   await ip.getByLabel("New password").fill(inviteePassword);
   await ip.getByLabel("Repeat the password").fill(inviteePassword);
@@ -76,7 +83,13 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   await ip.getByRole("dialog").getByRole("button", { name: "Approve refund" }).click();
   await expect(ip.locator("main").getByRole("status")).toContainText("Approved.");
   const approver = await withDb(
-    async (db) => (await db.query(`SELECT u.email FROM "Approval" a JOIN "StaffUser" u ON u.id = a."approverId" WHERE a."proposalId" = $1`, [proposalId])).rows,
+    async (db) =>
+      (
+        await db.query(
+          `SELECT u.email FROM "Approval" a JOIN "StaffUser" u ON u.id = a."approverId" WHERE a."proposalId" = $1`,
+          [proposalId],
+        )
+      ).rows,
   );
   expect(approver.map((r) => r.email)).toEqual([inviteeEmail]);
 
@@ -89,15 +102,18 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   const deniedEvents = await withDb(
     async (db) =>
       (
-        await db.query(`SELECT e.data FROM "AuditEvent" e JOIN "StaffUser" u ON u.id::text = e."actorId" WHERE u.email = $1 AND e.action = 'access:denied'`, [
-          inviteeEmail,
-        ])
+        await db.query(
+          `SELECT e.data FROM "AuditEvent" e JOIN "StaffUser" u ON u.id::text = e."actorId" WHERE u.email = $1 AND e.action = 'access:denied'`,
+          [inviteeEmail],
+        )
       ).rows,
   );
   expect(deniedEvents).toHaveLength(1);
   expect(deniedEvents[0].data).toMatchObject({ permission: "admin:manage", path: "POST /api/admin/staff" });
   // A second refusal in the same minute is counted, not written again; the admin page refused is its own event.
-  expect((await ip.request.post("/api/admin/staff", { data: {}, headers: { origin: new URL(page.url()).origin } })).status()).toBe(403);
+  expect(
+    (await ip.request.post("/api/admin/staff", { data: {}, headers: { origin: new URL(page.url()).origin } })).status(),
+  ).toBe(403);
   await ip.goto("/admin");
   await expect(ip).toHaveURL(/\/forbidden/);
   const denials = await withDb(
@@ -111,8 +127,12 @@ test("invite → setup link in a fresh browser → password → sign in → appr
   );
   const windows = await withDb(
     async (db) =>
-      (await db.query(`SELECT w.target, w.count FROM "AccessDenialWindow" w JOIN "StaffUser" u ON u.id = w."staffUserId" WHERE u.email = $1`, [inviteeEmail]))
-        .rows,
+      (
+        await db.query(
+          `SELECT w.target, w.count FROM "AccessDenialWindow" w JOIN "StaffUser" u ON u.id = w."staffUserId" WHERE u.email = $1`,
+          [inviteeEmail],
+        )
+      ).rows,
   );
   const apiWindows = windows.filter((w) => w.target.endsWith("POST /api/admin/staff"));
   // Two API refusals, one audit event per minute window (two only if the minute turned in between).
@@ -152,7 +172,10 @@ test("invite → setup link in a fresh browser → password → sign in → appr
 
 test("an admin cannot change their own roles and the last admin cannot be disabled from the API", async ({ page }) => {
   await signIn(page, staff(US, "admin"));
-  const me = await withDb(async (db) => (await db.query(`SELECT id FROM "StaffUser" WHERE email = $1`, [staff(US, "admin").email])).rows[0].id as string);
+  const me = await withDb(
+    async (db) =>
+      (await db.query(`SELECT id FROM "StaffUser" WHERE email = $1`, [staff(US, "admin").email])).rows[0].id as string,
+  );
   await page.goto(`/admin/staff/${me}`);
   await expect(page.getByText("You cannot change your own roles")).toBeVisible();
   await expect(page.getByRole("button", { name: "Save roles" })).toBeDisabled();

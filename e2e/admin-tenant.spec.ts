@@ -11,7 +11,11 @@ test.describe.configure({ mode: "serial" });
 
 type TenantRow = { name: string; locale: string; timeZone: string; currency: string };
 const tenantRow = () =>
-  withDb(async (db) => (await db.query(`SELECT name, locale, "timeZone", currency FROM "Tenant" WHERE slug = $1`, [US])).rows[0] as TenantRow);
+  withDb(
+    async (db) =>
+      (await db.query(`SELECT name, locale, "timeZone", currency FROM "Tenant" WHERE slug = $1`, [US]))
+        .rows[0] as TenantRow,
+  );
 
 async function expectAxeClean(page: Page) {
   const result = await new AxeBuilder({ page }).analyze();
@@ -25,11 +29,18 @@ test.beforeAll(async () => {
 // Other specs show times in this tenant's zone: put it back whatever happened here.
 test.afterAll(async () => {
   await withDb((db) =>
-    db.query(`UPDATE "Tenant" SET name = $2, locale = $3, "timeZone" = $4 WHERE slug = $1`, [US, original.name, original.locale, original.timeZone]),
+    db.query(`UPDATE "Tenant" SET name = $2, locale = $3, "timeZone" = $4 WHERE slug = $1`, [
+      US,
+      original.name,
+      original.locale,
+      original.timeZone,
+    ]),
   );
 });
 
-test("an admin changes the time zone from the keyboard: saved across a reload, audited; a bad value is refused with its message", async ({ page }) => {
+test("an admin changes the time zone from the keyboard: saved across a reload, audited; a bad value is refused with its message", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signIn(page, staff(US, "admin"));
   await page.goto("/admin");
@@ -71,7 +82,9 @@ test("an admin changes the time zone from the keyboard: saved across a reload, a
   await expectAxeClean(page);
 
   await page.reload();
-  await expect(page.getByRole("region", { name: "Tenant settings" }).getByLabel("Time zone")).toHaveValue("America/Chicago");
+  await expect(page.getByRole("region", { name: "Tenant settings" }).getByLabel("Time zone")).toHaveValue(
+    "America/Chicago",
+  );
   expect(await tenantRow()).toEqual({ ...original, timeZone: "America/Chicago" });
   const events = await withDb(
     async (db) =>
@@ -82,7 +95,10 @@ test("an admin changes the time zone from the keyboard: saved across a reload, a
         )
       ).rows,
   );
-  expect(events[0].data).toMatchObject({ before: { timeZone: original.timeZone }, after: { timeZone: "America/Chicago" } });
+  expect(events[0].data).toMatchObject({
+    before: { timeZone: original.timeZone },
+    after: { timeZone: "America/Chicago" },
+  });
 });
 
 test("an empty name is refused with its message, and the name is kept", async ({ page }) => {

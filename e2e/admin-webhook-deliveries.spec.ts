@@ -54,7 +54,10 @@ test("an admin sends a test to a decision webhook, resends it with the same id, 
 
   await signIn(page, admin);
   // The decision webhook is set through its JSON API (the page's session; same origin as the browser's).
-  const put = await page.request.put(`/api/admin/channels/${channelId}/decision-webhook`, { data: { url: hookUrl }, headers: { origin: baseURL! } });
+  const put = await page.request.put(`/api/admin/channels/${channelId}/decision-webhook`, {
+    data: { url: hookUrl },
+    headers: { origin: baseURL! },
+  });
   expect(put.status()).toBe(200);
   try {
     await page.goto("/admin");
@@ -113,7 +116,9 @@ test("an admin sends a test to a decision webhook, resends it with the same id, 
 // Slack webhook points at a local listener that answers 503; a test message is retried until it fails for good
 // (each retry made due at once in the job table instead of waiting out the e^n s backoff), the history shows the
 // error, and Resend sends it once more, delivered (two resends at once: tests/integration/notification-deliveries.test.ts).
-test("an admin sees a failing Slack test message fail for good in the history and resends it once, delivered", async ({ page }) => {
+test("an admin sees a failing Slack test message fail for good in the history and resends it once, delivered", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const posts: string[] = [];
   let answer = 503;
@@ -154,7 +159,11 @@ test("an admin sees a failing Slack test message fail for good in the history an
 
     // Retried until it fails for good: each waiting retry is made due now instead of after its backoff.
     await expect(async () => {
-      await withDb((c) => c.query(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1 AND locked_at IS NULL`, [`notify:${id}`]));
+      await withDb((c) =>
+        c.query(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1 AND locked_at IS NULL`, [
+          `notify:${id}`,
+        ]),
+      );
       await page.reload();
       await expect(cell(row, 3)).toHaveText("failed", { timeout: 1_000 });
     }).toPass({ timeout: 90_000, intervals: [1_000] });

@@ -12,11 +12,17 @@ import { signIn, staff } from "./support/auth";
 import { withDb } from "./support/db";
 import { startWitness } from "../tests/support/witness";
 
-test("an admin adds a running witness, raises the quorum; the only admin cannot loosen it; the witness cosigns", async ({ page }) => {
+test("an admin adds a running witness, raises the quorum; the only admin cannot loosen it; the witness cosigns", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   // Only this run's events count (an earlier run against the same server wrote the same actions).
-  const since = await withDb(async (c) => String((await c.query(`SELECT coalesce(max(pos), 0) AS pos FROM "AuditEvent"`)).rows[0].pos));
-  const keys = (await (await page.request.get("/api/audit/public-keys")).json()) as { keys: { vkey: string; status: string }[] };
+  const since = await withDb(async (c) =>
+    String((await c.query(`SELECT coalesce(max(pos), 0) AS pos FROM "AuditEvent"`)).rows[0].pos),
+  );
+  const keys = (await (await page.request.get("/api/audit/public-keys")).json()) as {
+    keys: { vkey: string; status: string }[];
+  };
   const logVkey = keys.keys.find((k) => k.status === "current")!.vkey;
   const name = "witness.e2e.test";
   const witness = await startWitness(name, mkdtempSync(join(tmpdir(), "e2e-witness-")), [logVkey]);
@@ -59,7 +65,9 @@ test("an admin adds a running witness, raises the quorum; the only admin cannot 
 
     const db = await withDb(async (c) => ({
       witness: (
-        await c.query(`SELECT w.name, w."lastError", t."witnessQuorum" FROM "AuditWitness" w JOIN "Tenant" t ON t.id = w."tenantId" WHERE t.slug = 'tienda-es'`)
+        await c.query(
+          `SELECT w.name, w."lastError", t."witnessQuorum" FROM "AuditWitness" w JOIN "Tenant" t ON t.id = w."tenantId" WHERE t.slug = 'tienda-es'`,
+        )
       ).rows,
       events: (
         await c.query(
@@ -67,7 +75,9 @@ test("an admin adds a running witness, raises the quorum; the only admin cannot 
           [since],
         )
       ).rows.map((r: { action: string }) => r.action),
-      cosignatures: Number((await c.query(`SELECT count(*) FROM "AuditCosignature" WHERE witness = $1`, [name])).rows[0].count),
+      cosignatures: Number(
+        (await c.query(`SELECT count(*) FROM "AuditCosignature" WHERE witness = $1`, [name])).rows[0].count,
+      ),
     }));
     expect(db.witness).toEqual([{ name, lastError: null, witnessQuorum: 1 }]);
     expect(db.events).toEqual(["admin:add_witness", "admin:set_witness_quorum"]);

@@ -15,12 +15,21 @@ test("GET /api/openapi.json serves the OpenAPI 3.1 document from the production 
   };
   expect(doc.openapi).toBe("3.1.0");
   expect(Object.keys(doc.paths)).toEqual(
-    expect.arrayContaining(["/api/agent/tool-calls", "/api/mcp", "/api/admin/webhook-deliveries", "/api/v1/orders/{number}"]),
+    expect.arrayContaining([
+      "/api/agent/tool-calls",
+      "/api/mcp",
+      "/api/admin/webhook-deliveries",
+      "/api/v1/orders/{number}",
+    ]),
   );
-  expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(["agentKey", "integrationKey", "staffSession"]));
+  expect(Object.keys(doc.components.securitySchemes)).toEqual(
+    expect.arrayContaining(["agentKey", "integrationKey", "staffSession"]),
+  );
 });
 
-test("the MCP Inspector path: no key → 401 AgentKey without resource_metadata, and no OAuth discovery document anywhere", async ({ request }) => {
+test("the MCP Inspector path: no key → 401 AgentKey without resource_metadata, and no OAuth discovery document anywhere", async ({
+  request,
+}) => {
   const res = await request.post("/api/mcp", {
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     data: {

@@ -21,11 +21,17 @@ type ProposalRow = {
 const proposalRow = (id: string) =>
   withDb(
     async (db) =>
-      (await db.query(`SELECT p.*, o.number AS "orderNumber" FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE p.id = $1`, [id]))
-        .rows[0] as ProposalRow,
+      (
+        await db.query(
+          `SELECT p.*, o.number AS "orderNumber" FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE p.id = $1`,
+          [id],
+        )
+      ).rows[0] as ProposalRow,
   );
 const approvalCount = (id: string) =>
-  withDb(async (db) => Number((await db.query(`SELECT count(*) FROM "Approval" WHERE "proposalId" = $1`, [id])).rows[0].count));
+  withDb(async (db) =>
+    Number((await db.query(`SELECT count(*) FROM "Approval" WHERE "proposalId" = $1`, [id])).rows[0].count),
+  );
 
 async function openApproveDialog(page: Page) {
   await page.getByRole("button", { name: /^(Approve|Aprobar)$/ }).click();
@@ -34,7 +40,9 @@ async function openApproveDialog(page: Page) {
 
 test.describe.configure({ mode: "serial" });
 
-test("a reviewer sees the agent's proposal appear without reloading, with exactly the database's amount, recipient and expiry", async ({ page }) => {
+test("a reviewer sees the agent's proposal appear without reloading, with exactly the database's amount, recipient and expiry", async ({
+  page,
+}) => {
   const order = await freshOrder("tienda-es", 12_345);
   await signIn(page, staff("tienda-es", "reviewer"));
   await page.goto("/queue");
@@ -67,12 +75,14 @@ test("keyboard only: find, inspect and approve; the approval is stored with the 
   const link = page.getByRole("link", { name: `Review ${db.orderNumber}` });
   await expect(link).toBeVisible();
   // Tab to the row's link, as a keyboard user would.
-  for (let i = 0; i < 40 && !(await link.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 40 && !(await link.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
   await expect(link).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`/proposals/${proposalId}$`));
   const approve = page.getByRole("button", { name: "Approve" });
-  for (let i = 0; i < 60 && !(await approve.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 60 && !(await approve.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
   await expect(approve).toBeFocused();
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog");
@@ -82,16 +92,24 @@ test("keyboard only: find, inspect and approve; the approval is stored with the 
   );
   await expect(dialog).toContainText(db.hash);
   const confirm = dialog.getByRole("button", { name: "Approve refund" });
-  for (let i = 0; i < 10 && !(await confirm.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 10 && !(await confirm.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toContainText("Approved.");
   // The worker of the server under test executes it against the sandbox provider right away.
   await expect.poll(async () => (await proposalRow(proposalId)).status, { timeout: 30_000 }).toBe("succeeded");
-  const approval = await withDb(async (c) => (await c.query(`SELECT * FROM "Approval" WHERE "proposalId" = $1`, [proposalId])).rows);
+  const approval = await withDb(
+    async (c) => (await c.query(`SELECT * FROM "Approval" WHERE "proposalId" = $1`, [proposalId])).rows,
+  );
   expect(approval).toHaveLength(1);
   expect(approval[0].proposalHash).toBe(db.hash);
   const audit = await withDb(
-    async (c) => (await c.query(`SELECT outcome FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:approve'`, [proposalId])).rows,
+    async (c) =>
+      (
+        await c.query(`SELECT outcome FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:approve'`, [
+          proposalId,
+        ])
+      ).rows,
   );
   expect(audit.map((a) => a.outcome)).toEqual(["ok"]);
 });
@@ -103,11 +121,17 @@ test("forged, cross-site, double-clicked and foreign requests change nothing", a
   await signIn(page, staff("tienda-es", "reviewer", 1));
 
   // Another hash: refused, nothing recorded.
-  const forged = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: "f".repeat(64) }, headers: { origin: baseURL } });
+  const forged = await page.request.post(`/api/proposals/${proposalId}/approve`, {
+    data: { hash: "f".repeat(64) },
+    headers: { origin: baseURL },
+  });
   expect(forged.status()).toBe(400);
   expect((await forged.json()).code).toBe("invalid_arguments");
   // A cross-site POST with the reviewer's cookie: refused before anything runs.
-  const crossSite = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: db.hash }, headers: { origin: "https://evil.test" } });
+  const crossSite = await page.request.post(`/api/proposals/${proposalId}/approve`, {
+    data: { hash: db.hash },
+    headers: { origin: "https://evil.test" },
+  });
   expect(crossSite.status()).toBe(403);
   expect(await approvalCount(proposalId)).toBe(0);
 
@@ -116,7 +140,10 @@ test("forged, cross-site, double-clicked and foreign requests change nothing", a
   const otherPage = await other.newPage();
   await signIn(otherPage, staff("shop-us", "reviewer"));
   expect((await otherPage.goto(`/proposals/${proposalId}`))?.status()).toBe(404);
-  const foreign = await otherPage.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: db.hash }, headers: { origin: baseURL } });
+  const foreign = await otherPage.request.post(`/api/proposals/${proposalId}/approve`, {
+    data: { hash: db.hash },
+    headers: { origin: baseURL },
+  });
   expect(foreign.status()).toBe(404);
   await other.close();
 
@@ -126,7 +153,10 @@ test("forged, cross-site, double-clicked and foreign requests change nothing", a
   await tab2.goto(`/proposals/${proposalId}`);
   const d1 = await openApproveDialog(page);
   const d2 = await openApproveDialog(tab2);
-  await Promise.all([d1.getByRole("button", { name: "Aprobar reembolso" }).dblclick(), d2.getByRole("button", { name: "Aprobar reembolso" }).click()]);
+  await Promise.all([
+    d1.getByRole("button", { name: "Aprobar reembolso" }).dblclick(),
+    d2.getByRole("button", { name: "Aprobar reembolso" }).click(),
+  ]);
   // One approval is stored. (The page's own confirmation may already be gone: a pushed update re-renders it
   // as approved or even paid, where the decision panel is no longer shown.)
   await expect.poll(() => approvalCount(proposalId)).toBe(1);
@@ -145,7 +175,10 @@ test("auditors and ops see no approve controls, and their forged requests are re
   await expect(page.getByTestId("amount")).toBeVisible();
   await expect(page.getByRole("button", { name: /Aprobar|Approve/ })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Rechazar|Reject/ })).toHaveCount(0);
-  const opsTry = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: db.hash }, headers: { origin: baseURL } });
+  const opsTry = await page.request.post(`/api/proposals/${proposalId}/approve`, {
+    data: { hash: db.hash },
+    headers: { origin: baseURL },
+  });
   expect(opsTry.status()).toBe(403);
 
   const auditorContext = await browser.newContext();
@@ -153,14 +186,20 @@ test("auditors and ops see no approve controls, and their forged requests are re
   await signIn(auditor, staff("tienda-es", "auditor"));
   await auditor.goto(`/proposals/${proposalId}`);
   await expect(auditor).toHaveURL(/\/forbidden$/);
-  const auditorTry = await auditor.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash: db.hash }, headers: { origin: baseURL } });
+  const auditorTry = await auditor.request.post(`/api/proposals/${proposalId}/approve`, {
+    data: { hash: db.hash },
+    headers: { origin: baseURL },
+  });
   expect(auditorTry.status()).toBe(403);
   expect((await auditorTry.json()).code).toBe("permission_denied");
   await auditorContext.close();
   expect(await approvalCount(proposalId)).toBe(0);
 });
 
-test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step up with its password", async ({ page, browser }) => {
+test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step up with its password", async ({
+  page,
+  browser,
+}) => {
   const order = await freshOrder("shop-us", 125_000);
   const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   const db = await proposalRow(proposalId);
@@ -199,7 +238,9 @@ test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step u
   }
   expect((await proposalRow(proposalId)).status).toMatch(/^(approved|executing|succeeded)$/);
   const methods = await withDb(async (c) =>
-    (await c.query(`SELECT "authMethod" FROM "Approval" WHERE "proposalId" = $1 ORDER BY "createdAt"`, [proposalId])).rows.map((r) => r.authMethod),
+    (
+      await c.query(`SELECT "authMethod" FROM "Approval" WHERE "proposalId" = $1 ORDER BY "createdAt"`, [proposalId])
+    ).rows.map((r) => r.authMethod),
   );
   // The first reviewer typed nothing (a fresh session); the second typed the password.
   expect(methods).toEqual(["session", "password"]);
@@ -219,7 +260,10 @@ test("reject with a reason; the agent is told the reason", async ({ page }) => {
   expect(row.status).toBe("rejected");
 });
 
-test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by its editor; ops re-prepares an expired one", async ({ page, browser }) => {
+test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by its editor; ops re-prepares an expired one", async ({
+  page,
+  browser,
+}) => {
   const order = await freshOrder("shop-us", 20_000);
   const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   await signIn(page, staff("shop-us", "reviewer", 0));
@@ -250,7 +294,10 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
   await expect(ops.getByTestId("amount")).toBeVisible();
   const v3Id = ops.url().split("/").pop()!;
   expect(v3Id).not.toBe(v2Id);
-  const v3 = await withDb(async (c) => (await c.query(`SELECT "supersedesId", "amountMinor", status FROM "Proposal" WHERE id = $1`, [v3Id])).rows[0]);
+  const v3 = await withDb(
+    async (c) =>
+      (await c.query(`SELECT "supersedesId", "amountMinor", status FROM "Proposal" WHERE id = $1`, [v3Id])).rows[0],
+  );
   expect(v3).toEqual({ supersedesId: v2Id, amountMinor: 10050, status: "pending_approval" });
   await opsContext.close();
 });

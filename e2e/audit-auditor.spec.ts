@@ -13,7 +13,15 @@ const zone = "Europe/Madrid";
 /** "YYYY-MM-DDTHH:mm" of an instant in `timeZone` (what a datetime-local field holds). */
 function wallClock(instant: Date, timeZone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(instant)
       .map((p) => [p.type, p.value]),
   );
@@ -27,7 +35,9 @@ async function rejectedProposal(browser: Browser): Promise<{ proposalId: string;
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await signIn(page, staff("shop-us", "reviewer", 1));
-  const hash = await withDb(async (db) => (await db.query(`SELECT hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0].hash as string);
+  const hash = await withDb(
+    async (db) => (await db.query(`SELECT hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0].hash as string,
+  );
   const res = await page.request.post(`/api/proposals/${proposalId}/reject`, {
     data: { hash, reason: "Customer kept the item" },
     headers: { origin: baseURL },
@@ -36,8 +46,12 @@ async function rejectedProposal(browser: Browser): Promise<{ proposalId: string;
   await context.close();
   const ev = await withDb(
     async (db) =>
-      (await db.query(`SELECT id, "occurredAt" FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:reject' AND outcome = 'ok'`, [proposalId]))
-        .rows[0] as { id: string; occurredAt: Date },
+      (
+        await db.query(
+          `SELECT id, "occurredAt" FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:reject' AND outcome = 'ok'`,
+          [proposalId],
+        )
+      ).rows[0] as { id: string; occurredAt: Date },
   );
   // occurredAt is a UTC timestamp without zone; pg reads it as local time of this process: take its parts.
   const at = new Date(
@@ -74,7 +88,9 @@ const rejectionsBetween = (from: Date, to: Date) =>
     ).rows.map((r: { id: string }) => r.id),
   );
 
-test("an auditor's date range in local time finds the events shown in that range; filters survive reload", async ({ browser }) => {
+test("an auditor's date range in local time finds the events shown in that range; filters survive reload", async ({
+  browser,
+}) => {
   const rejection = await rejectedProposal(browser);
   const page = await auditorPage(browser);
 
@@ -131,7 +147,9 @@ test("an auditor's date range in local time finds the events shown in that range
 
   // A quick range fills the start in local time (today at midnight, in the viewer's zone).
   await page.getByRole("group", { name: "Quick ranges" }).getByRole("button", { name: "Today" }).click();
-  await expect(page.getByLabel("From", { exact: true })).toHaveValue(`${wallClock(new Date(), zone).slice(0, 10)}T00:00`);
+  await expect(page.getByLabel("From", { exact: true })).toHaveValue(
+    `${wallClock(new Date(), zone).slice(0, 10)}T00:00`,
+  );
   await expect(page.getByLabel("To", { exact: true })).toHaveValue("");
   await page.getByLabel("From", { exact: true }).fill(local);
   await page.getByLabel("To", { exact: true }).fill(local);
@@ -141,7 +159,9 @@ test("an auditor's date range in local time finds the events shown in that range
   await expect(page.getByLabel("Action or tool")).toHaveValue("proposal:reject");
   await expect(page.getByLabel("From", { exact: true })).toHaveValue(local);
   await expect(page.getByLabel("To", { exact: true })).toHaveValue(local);
-  await expect(page.getByRole("table", { name: "Results" }).locator(`tr[data-event-id="${rejection.eventId}"]`)).toBeVisible();
+  await expect(
+    page.getByRole("table", { name: "Results" }).locator(`tr[data-event-id="${rejection.eventId}"]`),
+  ).toBeVisible();
   await expect(page.locator("#audit-zone")).toContainText(zone);
 
   // The chain panel shows this tenant's signed log; no every-chain verification for auditors.
@@ -161,8 +181,15 @@ async function axeClean(page: Page, label: string) {
 }
 
 for (const scheme of ["light", "dark"] as const)
-  test(`at 390×844 (${scheme}) the audit search has no horizontal scroll, shows results as cards and passes axe`, async ({ browser }) => {
-    const context = await browser.newContext({ baseURL, timezoneId: zone, viewport: { width: 390, height: 844 }, colorScheme: scheme });
+  test(`at 390×844 (${scheme}) the audit search has no horizontal scroll, shows results as cards and passes axe`, async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({
+      baseURL,
+      timezoneId: zone,
+      viewport: { width: 390, height: 844 },
+      colorScheme: scheme,
+    });
     const page = await context.newPage();
     await signIn(page, staff("shop-us", "auditor"));
     // The default view: the tenant's newest events (sign-ins at least).
@@ -178,15 +205,23 @@ for (const scheme of ["light", "dark"] as const)
     await context.close();
   });
 
-test("the evidence summary beside the JSON download says who prepared, who rejected, the hash and that the pack verifies", async ({ browser }) => {
+test("the evidence summary beside the JSON download says who prepared, who rejected, the hash and that the pack verifies", async ({
+  browser,
+}) => {
   const rejection = await rejectedProposal(browser);
   const hash = await withDb(
-    async (db) => (await db.query(`SELECT hash, "traceId" FROM "Proposal" WHERE id = $1`, [rejection.proposalId])).rows[0] as { hash: string; traceId: string },
+    async (db) =>
+      (await db.query(`SELECT hash, "traceId" FROM "Proposal" WHERE id = $1`, [rejection.proposalId])).rows[0] as {
+        hash: string;
+        traceId: string;
+      },
   );
   const page = await auditorPage(browser);
   await page.goto(`/audit/traces/${hash.traceId}`);
   // The timeline speaks plain words; the code stays on hover.
-  const rejectStep = page.getByRole("list", { name: "Timeline" }).locator('li[data-action="proposal:reject"][data-outcome="ok"]');
+  const rejectStep = page
+    .getByRole("list", { name: "Timeline" })
+    .locator('li[data-action="proposal:reject"][data-outcome="ok"]');
   await expect(rejectStep).toContainText("Proposal rejected");
   await expect(rejectStep.getByTitle("proposal:reject")).toBeVisible();
   await page.getByRole("link", { name: "Read the evidence summary" }).click();
@@ -197,7 +232,10 @@ test("the evidence summary beside the JSON download says who prepared, who rejec
   await expect(page.getByTestId("evidence-prepared")).not.toHaveText("—");
   await expect(page.getByLabel("Evidence facts")).toContainText("Rejected by");
   await expect(page.getByLabel("Evidence facts")).toContainText(staff("shop-us", "reviewer", 1).email);
-  await expect(page.getByRole("link", { name: "Download the evidence pack (JSON)" })).toHaveAttribute("href", `/api/audit/evidence/${rejection.proposalId}`);
+  await expect(page.getByRole("link", { name: "Download the evidence pack (JSON)" })).toHaveAttribute(
+    "href",
+    `/api/audit/evidence/${rejection.proposalId}`,
+  );
   await axeClean(page, "evidence 1366");
   // Readable on a phone too: no horizontal page scroll at 390 px.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -30,7 +30,9 @@ test.describe.configure({ mode: "serial" });
 let proposalId: string;
 let traceId: string;
 
-test("an auditor searches the traceId of an approved and executed agent:demo run and sees the whole timeline", async ({ browser }) => {
+test("an auditor searches the traceId of an approved and executed agent:demo run and sees the whole timeline", async ({
+  browser,
+}) => {
   const order = await freshOrder("shop-us", 2_500);
   proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   const p = await proposal(proposalId);
@@ -60,7 +62,12 @@ test("an auditor searches the traceId of an approved and executed agent:demo run
   // People by name, not id; the reason in words, not its code.
   const approver = await withDb(
     async (db) =>
-      (await db.query(`SELECT s.id, s.name FROM "Approval" a JOIN "StaffUser" s ON s.id = a."approverId" WHERE a."proposalId" = $1`, [proposalId])).rows[0] as {
+      (
+        await db.query(
+          `SELECT s.id, s.name FROM "Approval" a JOIN "StaffUser" s ON s.id = a."approverId" WHERE a."proposalId" = $1`,
+          [proposalId],
+        )
+      ).rows[0] as {
         id: string;
         name: string;
       },
@@ -87,7 +94,13 @@ test("an auditor searches the traceId of an approved and executed agent:demo run
   expect(((await pack.json()) as { proposal: { hash: string } }).proposal.hash).toBe(p.hash);
   // Every search is audited.
   const searches = await withDb(async (db) =>
-    Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE "traceId" = $1 AND action = 'audit:view_trace'`, [`audit:${traceId}`])).rows[0].count),
+    Number(
+      (
+        await db.query(`SELECT count(*) FROM "AuditEvent" WHERE "traceId" = $1 AND action = 'audit:view_trace'`, [
+          `audit:${traceId}`,
+        ])
+      ).rows[0].count,
+    ),
   );
   expect(searches).toBeGreaterThanOrEqual(2);
   await auditor.context().close();
@@ -104,7 +117,13 @@ test("the fingerprint search for a demo customer's email finds that customer's e
   await expect(results.getByRole("link", { name: `Open trace ${traceId}` }).first()).toBeVisible();
   // The typed email is stored nowhere in the trail.
   const leaked = await withDb(async (db) =>
-    Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE row_to_json("AuditEvent")::text ILIKE $1`, [`%${email}%`])).rows[0].count),
+    Number(
+      (
+        await db.query(`SELECT count(*) FROM "AuditEvent" WHERE row_to_json("AuditEvent")::text ILIKE $1`, [
+          `%${email}%`,
+        ])
+      ).rows[0].count,
+    ),
   );
   expect(leaked).toBe(0);
   await auditor.context().close();
@@ -153,13 +172,18 @@ for (const role of ["ops", "reviewer"] as const) {
   });
 }
 
-test("an admin verifies the chain from the audit page; health reports the result; the auditor exports the search as CSV", async ({ browser }) => {
+test("an admin verifies the chain from the audit page; health reports the result; the auditor exports the search as CSV", async ({
+  browser,
+}) => {
   const admin = await as(browser, "shop-us", "admin");
   await admin.goto("/audit");
   const panel = admin.getByRole("region", { name: "Chain verification" });
   await panel.getByRole("button", { name: "Verify the chain now" }).click();
   await expect(panel.getByRole("status")).toContainText("every chain verifies");
-  const health = (await (await admin.request.get("/api/health")).json()) as { status: string; checks: { auditChain: string } };
+  const health = (await (await admin.request.get("/api/health")).json()) as {
+    status: string;
+    checks: { auditChain: string };
+  };
   expect(health).toMatchObject({ status: "ok", checks: { auditChain: "ok" } });
   await admin.context().close();
 

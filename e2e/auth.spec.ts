@@ -17,7 +17,9 @@ test.describe("sign-in and role-based navigation", () => {
       await signIn(page, staff("shop-us", role as "ops"));
       const nav = page.getByRole("navigation", { name: "Main navigation" });
       await expect(nav.getByRole("link")).toHaveText(labels);
-      for (const other of NAV_LABELS_EN.filter((l) => !labels.some((x) => (typeof x === "string" ? x === l : x.test(l))))) {
+      for (const other of NAV_LABELS_EN.filter(
+        (l) => !labels.some((x) => (typeof x === "string" ? x === l : x.test(l))),
+      )) {
         await expect(nav.getByRole("link", { name: other })).toHaveCount(0);
       }
     });
@@ -102,7 +104,10 @@ test.describe("sign-in and role-based navigation", () => {
     await page.goto("/queue");
     await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fqueue/);
     // The failure is counted against the account (the lockout), without revealing it on screen.
-    const failed = await withDb(async (db) => (await db.query(`SELECT "failedLoginCount" FROM "StaffUser" WHERE email = $1`, [who.email])).rows[0]);
+    const failed = await withDb(
+      async (db) =>
+        (await db.query(`SELECT "failedLoginCount" FROM "StaffUser" WHERE email = $1`, [who.email])).rows[0],
+    );
     expect(failed.failedLoginCount).toBeGreaterThanOrEqual(1);
   });
 
@@ -115,7 +120,14 @@ test.describe("sign-in and role-based navigation", () => {
   });
 
   test("signed-out visits to dashboard URLs go to sign-in and come back after it", async ({ page }) => {
-    for (const path of ["/queue", "/executions", "/audit", "/admin", "/admin/staff/00000000-0000-4000-a000-000000000000", "/"]) {
+    for (const path of [
+      "/queue",
+      "/executions",
+      "/audit",
+      "/admin",
+      "/admin/staff/00000000-0000-4000-a000-000000000000",
+      "/",
+    ]) {
       await page.goto(path);
       await expect(page).toHaveURL(/\/sign-in/);
     }
@@ -143,7 +155,9 @@ test.describe("sign-in and role-based navigation", () => {
   });
 
   test("a malformed session cookie is treated as signed out, without an error page", async ({ context, page }) => {
-    await context.addCookies([{ name: "next-auth.session-token", value: "garbage.not.a.jwt", url: "http://localhost:3100" }]);
+    await context.addCookies([
+      { name: "next-auth.session-token", value: "garbage.not.a.jwt", url: "http://localhost:3100" },
+    ]);
     const res = await page.goto("/queue");
     await expect(page).toHaveURL(/\/sign-in/);
     expect(res?.status()).toBeLessThan(500);
@@ -154,11 +168,19 @@ test.describe("tenancy and errors", () => {
   test("a tenant-A admin opening a tenant-B staff URL gets not-found", async ({ page }) => {
     const foreignId = await withDb(
       async (db) =>
-        (await db.query(`SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'shop-us' LIMIT 1`)).rows[0].id as string,
+        (
+          await db.query(
+            `SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'shop-us' LIMIT 1`,
+          )
+        ).rows[0].id as string,
     );
     const ownId = await withDb(
       async (db) =>
-        (await db.query(`SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'tienda-es' LIMIT 1`)).rows[0].id as string,
+        (
+          await db.query(
+            `SELECT s.id FROM "StaffUser" s JOIN "Tenant" t ON t.id = s."tenantId" WHERE t.slug = 'tienda-es' LIMIT 1`,
+          )
+        ).rows[0].id as string,
     );
     await signIn(page, staff("tienda-es", "admin"));
     await page.goto(`/admin/staff/${ownId}`);

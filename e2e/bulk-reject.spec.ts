@@ -9,7 +9,10 @@ import { runAgentDemo } from "./support/agent-demo";
 
 test.setTimeout(150_000); // three proposals, two browsers and two sign-ins on a loaded machine
 
-test("select three, one decided meanwhile: two rejected (each audited over its own hash), one reported", async ({ page, browser }) => {
+test("select three, one decided meanwhile: two rejected (each audited over its own hash), one reported", async ({
+  page,
+  browser,
+}) => {
   const orders: string[] = [];
   const ids: string[] = [];
   for (const amount of [2_101, 2_102, 2_103]) {
@@ -35,7 +38,9 @@ test("select three, one decided meanwhile: two rejected (each audited over its o
   await expect(dialog.getByRole("heading", { name: "Reject 3 proposals?" })).toBeVisible();
   await dialog.getByRole("button", { name: "Not eligible" }).click(); // a preset reason, as in the single dialog
   await expect(dialog.getByLabel("Reason for the customer (the agent reads it to them)")).not.toHaveValue("");
-  await dialog.getByLabel("Reason for the customer (the agent reads it to them)").fill("These duplicate requests are not eligible for a refund.");
+  await dialog
+    .getByLabel("Reason for the customer (the agent reads it to them)")
+    .fill("These duplicate requests are not eligible for a refund.");
 
   // Meanwhile another reviewer rejects the second proposal on its own page.
   const other = await browser.newContext();
@@ -86,7 +91,11 @@ test("select three, one decided meanwhile: two rejected (each audited over its o
       rejectionReason: "These duplicate requests are not eligible for a refund.",
     });
   }
-  expect(byId.get(ids[1]!)).toMatchObject({ status: "rejected", rejectedBy: staff("shop-us", "reviewer", 1).email, rejectionReason: "Handled by phone." });
+  expect(byId.get(ids[1]!)).toMatchObject({
+    status: "rejected",
+    rejectedBy: staff("shop-us", "reviewer", 1).email,
+    rejectionReason: "Handled by phone.",
+  });
   const ok = rows.events.filter((e) => e.outcome === "ok");
   expect(ok.map((e) => e.proposalId).sort()).toEqual([ids[0]!, ids[2]!].sort());
   for (const e of ok) expect(e.proposalHash).toBe(byId.get(e.proposalId)!.hash);

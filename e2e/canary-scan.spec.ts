@@ -22,7 +22,9 @@ const CANARY_PHONE = "+34 612 345 678";
 /** Tables that hold customer data as business records, where a customer's own text may stay. */
 const BUSINESS_TABLES = new Set(["Customer", "Order", "Payment", "SupportTicket"]);
 
-test("no secret anywhere, and no planted personal data outside business tables, in the database or the logs", async ({ page }) => {
+test("no secret anywhere, and no planted personal data outside business tables, in the database or the logs", async ({
+  page,
+}) => {
   const creds = await demoCredentials();
   const es = creds.tenants[0]!;
   const agent = es.agents.find((a) => a.channel === "web_support")!;
@@ -30,14 +32,28 @@ test("no secret anywhere, and no planted personal data outside business tables, 
 
   // Plant the canaries where a careless gateway would copy them: arguments and headers.
   for (const body of [
-    { type: "tool_use", id: "toolu_canary1", name: "lookup_order", input: { order_id: `${CANARY_EMAIL} ${CANARY_CARD} ${CANARY_IBAN}` } },
+    {
+      type: "tool_use",
+      id: "toolu_canary1",
+      name: "lookup_order",
+      input: { order_id: `${CANARY_EMAIL} ${CANARY_CARD} ${CANARY_IBAN}` },
+    },
     {
       type: "tool_use",
       id: "toolu_canary2",
       name: "create_support_ticket",
-      input: { category: "billing", priority: "low", summary: `Write to ${CANARY_EMAIL}, card ${CANARY_CARD}, IBAN ${CANARY_IBAN}` },
+      input: {
+        category: "billing",
+        priority: "low",
+        summary: `Write to ${CANARY_EMAIL}, card ${CANARY_CARD}, IBAN ${CANARY_IBAN}`,
+      },
     },
-    { type: "tool_use", id: "toolu_canary3", name: "search_invoices", input: { email: CANARY_EMAIL, card: CANARY_CARD } },
+    {
+      type: "tool_use",
+      id: "toolu_canary3",
+      name: "search_invoices",
+      input: { email: CANARY_EMAIL, card: CANARY_CARD },
+    },
   ]) {
     const res = await fetch(`http://localhost:${port}/api/agent/tool-calls`, {
       method: "POST",
@@ -59,8 +75,12 @@ test("no secret anywhere, and no planted personal data outside business tables, 
   await page.goto(`/proposals/${rejected}`);
   await page.getByRole("button", { name: "Reject", exact: true }).click();
   const dialog = page.getByRole("dialog");
-  await dialog.getByLabel(/Reason/).fill(`Write to ${CANARY_EMAIL} or call ${CANARY_PHONE}; card ${CANARY_CARD}, IBAN ${CANARY_IBAN}`);
-  await dialog.getByLabel(/Internal note/).fill(`Customer ${CANARY_EMAIL}, ${CANARY_PHONE}, card ${CANARY_CARD}, IBAN ${CANARY_IBAN}`);
+  await dialog
+    .getByLabel(/Reason/)
+    .fill(`Write to ${CANARY_EMAIL} or call ${CANARY_PHONE}; card ${CANARY_CARD}, IBAN ${CANARY_IBAN}`);
+  await dialog
+    .getByLabel(/Internal note/)
+    .fill(`Customer ${CANARY_EMAIL}, ${CANARY_PHONE}, card ${CANARY_CARD}, IBAN ${CANARY_IBAN}`);
   await dialog.getByRole("button", { name: "Reject proposal" }).click();
   await expect(page.getByRole("status")).toContainText("Rejected.");
 
@@ -94,7 +114,8 @@ test("no secret anywhere, and no planted personal data outside business tables, 
   const leaks: string[] = [];
   for (const t of dump) {
     for (const s of secrets) if (t.text.includes(s)) leaks.push(`secret ${s.slice(0, 6)}… in table ${t.table}`);
-    if (!BUSINESS_TABLES.has(t.table)) for (const p of personal) if (t.text.includes(p)) leaks.push(`${p} in table ${t.table}`);
+    if (!BUSINESS_TABLES.has(t.table))
+      for (const p of personal) if (t.text.includes(p)) leaks.push(`${p} in table ${t.table}`);
   }
   for (const s of secrets) if (logs.includes(s)) leaks.push(`secret ${s.slice(0, 6)}… in the server log`);
   for (const p of personal) if (logs.includes(p)) leaks.push(`${p} in the server log`);
@@ -103,16 +124,21 @@ test("no secret anywhere, and no planted personal data outside business tables, 
   // The planted calls were recorded (redacted), so the scan looked at something real.
   const planted = await withDb(
     async (db) =>
-      (await db.query(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE action LIKE '%search_invoices%' OR action LIKE '%lookup_order%'`)).rows[0].n as number,
+      (
+        await db.query(
+          `SELECT count(*)::int AS n FROM "AuditEvent" WHERE action LIKE '%search_invoices%' OR action LIKE '%lookup_order%'`,
+        )
+      ).rows[0].n as number,
   );
   expect(planted).toBeGreaterThan(0);
   // …and the rejection was stored (masked), so the Proposal columns were scanned with the canaries in them.
   const stored = await withDb(
     async (db) =>
       (
-        await db.query<{ reason: string; note: string }>(`SELECT "rejectionReason" AS reason, "rejectionInternalNote" AS note FROM "Proposal" WHERE id = $1`, [
-          rejected,
-        ])
+        await db.query<{ reason: string; note: string }>(
+          `SELECT "rejectionReason" AS reason, "rejectionInternalNote" AS note FROM "Proposal" WHERE id = $1`,
+          [rejected],
+        )
       ).rows[0],
   );
   expect(stored?.reason).toMatch(/^Write to \S+ or call \S+/);

@@ -8,7 +8,9 @@ import { runAgentDemo } from "./support/agent-demo";
 
 test.setTimeout(120_000);
 
-test("a reviewer comments on a proposal: shown in the history with name and zoned time, stored redacted, audited", async ({ page }) => {
+test("a reviewer comments on a proposal: shown in the history with name and zoned time, stored redacted, audited", async ({
+  page,
+}) => {
   const order = await freshOrder("shop-us", 3_210);
   const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   const reviewer = staff("shop-us", "reviewer", 0);
@@ -22,7 +24,10 @@ test("a reviewer comments on a proposal: shown in the history with name and zone
 
   const comment = history.locator("[data-comment-id]");
   await expect(comment).toHaveCount(1);
-  const name = await withDb(async (c) => (await c.query(`SELECT name FROM "StaffUser" WHERE email = $1`, [reviewer.email])).rows[0].name as string);
+  const name = await withDb(
+    async (c) =>
+      (await c.query(`SELECT name FROM "StaffUser" WHERE email = $1`, [reviewer.email])).rows[0].name as string,
+  );
   await expect(comment).toContainText(`Comment by ${name}`);
   await expect(comment).toContainText("checking the receipt first.");
   await expect(comment).not.toContainText("someone@example.org"); // stored masked: what is shown is what was stored
@@ -31,8 +36,14 @@ test("a reviewer comments on a proposal: shown in the history with name and zone
 
   const stored = await withDb(async (c) => {
     const id = await comment.getAttribute("data-comment-id");
-    const row = (await c.query(`SELECT body FROM "ProposalComment" WHERE id = $1 AND "proposalId" = $2`, [id, proposalId])).rows[0] as { body: string };
-    const events = (await c.query(`SELECT data FROM "AuditEvent" WHERE action = 'proposal:comment' AND "proposalId" = $1`, [proposalId])).rows as {
+    const row = (
+      await c.query(`SELECT body FROM "ProposalComment" WHERE id = $1 AND "proposalId" = $2`, [id, proposalId])
+    ).rows[0] as { body: string };
+    const events = (
+      await c.query(`SELECT data FROM "AuditEvent" WHERE action = 'proposal:comment' AND "proposalId" = $1`, [
+        proposalId,
+      ])
+    ).rows as {
       data: { commentId: string };
     }[];
     return { id, row, events };
@@ -53,7 +64,9 @@ test("an auditor cannot comment (no proposal access), through the API", async ({
   expect(res.status()).toBe(403);
   expect((await res.json()).code).toBe("permission_denied");
   const count = await withDb(async (c) =>
-    Number((await c.query(`SELECT count(*) FROM "ProposalComment" WHERE "proposalId" = $1`, [proposalId])).rows[0].count),
+    Number(
+      (await c.query(`SELECT count(*) FROM "ProposalComment" WHERE "proposalId" = $1`, [proposalId])).rows[0].count,
+    ),
   );
   expect(count).toBe(0);
 });

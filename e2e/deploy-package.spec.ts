@@ -19,7 +19,9 @@ const compose = readFileSync(join(root, "compose.yaml"), "utf8");
 /** The runtime stage's `COPY --from=build` sources (paths inside the build stage, which holds the repository and its build). */
 function runtimeCopies(): string[] {
   const runtime = dockerfile.slice(dockerfile.indexOf("AS runtime"));
-  return [...runtime.matchAll(/^COPY --from=build (.+) \S+$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((p) => p.replace(/^\/app\/?/, "")));
+  return [...runtime.matchAll(/^COPY --from=build (.+) \S+$/gm)].flatMap((m) =>
+    m[1]!.split(/\s+/).map((p) => p.replace(/^\/app\/?/, "")),
+  );
 }
 
 test("the Dockerfile and compose.yaml name only things that exist", () => {
@@ -29,7 +31,8 @@ test("the Dockerfile and compose.yaml name only things that exist", () => {
   expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/api\/health\/ready/m);
   // Sources copied from the build context.
   for (const m of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) {
-    for (const src of m[1]!.split(/\s+/)) if (src !== ".") expect(existsSync(join(root, src)), `COPY ${src}`).toBe(true);
+    for (const src of m[1]!.split(/\s+/))
+      if (src !== ".") expect(existsSync(join(root, src)), `COPY ${src}`).toBe(true);
   }
   // What the runtime stage takes from the build stage: the repository's files and the build's outputs.
   const copies = runtimeCopies();
@@ -45,7 +48,8 @@ test("the Dockerfile and compose.yaml name only things that exist", () => {
   expect(compose).toMatch(/image: postgres:18\n/);
   expect(compose).toMatch(/- pgdata:\/var\/lib\/postgresql\n/);
   expect(compose).toMatch(/condition: service_completed_successfully/);
-  for (const service of ["db", "migrate", "app", "worker", "sandbox"]) expect(compose).toMatch(new RegExp(`^  ${service}:$`, "m"));
+  for (const service of ["db", "migrate", "app", "worker", "sandbox"])
+    expect(compose).toMatch(new RegExp(`^  ${service}:$`, "m"));
   expect(compose).toMatch(/profiles: \["sandbox"\]/);
   const scripts = [...compose.matchAll(/"(scripts\/[\w-]+\.ts)"/g)].map((m) => m[1]!);
   expect(scripts.sort()).toEqual(["scripts/db-migrate.ts", "scripts/provider-sandbox.ts", "scripts/worker.ts"]);
@@ -57,7 +61,11 @@ test("the Dockerfile and compose.yaml name only things that exist", () => {
 test("the entrypoint starts the pruned tree in production against a real PostgreSQL; every line it prints is JSON", async () => {
   // The tree the runtime stage holds (node_modules linked: this machine has no separate production install).
   const tree = mkdtempSync(join(tmpdir(), "image-"));
-  for (const src of runtimeCopies()) cpSync(join(root, src), join(tree, src), { recursive: true, filter: (p) => !p.includes(`${join(".next", "cache")}`) });
+  for (const src of runtimeCopies())
+    cpSync(join(root, src), join(tree, src), {
+      recursive: true,
+      filter: (p) => !p.includes(`${join(".next", "cache")}`),
+    });
   symlinkSync(join(root, "node_modules"), join(tree, "node_modules"));
 
   // A fresh database on the suite's PostgreSQL server: no demo tenant in it.
@@ -91,12 +99,21 @@ test("the entrypoint starts the pruned tree in production against a real Postgre
   proc.stderr.on("data", (d) => (out += String(d)));
   try {
     await expect
-      .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => null))?.status, { timeout: 180_000, intervals: [500] })
+      .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => null))?.status, {
+        timeout: 180_000,
+        intervals: [500],
+      })
       .toBe(200);
-    const ready = (await (await fetch(`http://127.0.0.1:${port}/api/health/ready`, { headers: { "x-trace-id": "deploy-check-0001" } })).json()) as {
+    const ready = (await (
+      await fetch(`http://127.0.0.1:${port}/api/health/ready`, { headers: { "x-trace-id": "deploy-check-0001" } })
+    ).json()) as {
       checks: Record<string, { status: string }>;
     };
-    expect(ready.checks).toMatchObject({ database: { status: "ok" }, migrations: { status: "ok" }, paymentProvider: { status: "skipped" } });
+    expect(ready.checks).toMatchObject({
+      database: { status: "ok" },
+      migrations: { status: "ok" },
+      paymentProvider: { status: "skipped" },
+    });
     expect((await fetch(`http://127.0.0.1:${port}/api/health/live`)).status).toBe(200);
     await expect.poll(() => out.includes('"msg":"ready: '), { timeout: 30_000 }).toBe(true);
   } finally {
@@ -116,7 +133,9 @@ test("the entrypoint starts the pruned tree in production against a real Postgre
       throw new Error(`not a JSON line: ${line}`);
     }
   });
-  const access = parsed.find((l) => l.msg === "request" && l.route === "/api/health/ready" && l.traceId === "deploy-check-0001");
+  const access = parsed.find(
+    (l) => l.msg === "request" && l.route === "/api/health/ready" && l.traceId === "deploy-check-0001",
+  );
   expect(access).toMatchObject({ method: "GET", status: 200, traceId: "deploy-check-0001" });
   expect(typeof access!.ms).toBe("number");
   expect(out).not.toContain("demo:credentials");

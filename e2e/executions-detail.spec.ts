@@ -17,8 +17,14 @@ async function approveAsReviewer(browser: Browser, proposalId: string) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await signIn(page, staff(TENANT, "reviewer"));
-  const { hash } = await withDb(async (db) => (await db.query(`SELECT hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { hash: string });
-  const res = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash }, headers: { origin: baseURL } });
+  const { hash } = await withDb(
+    async (db) =>
+      (await db.query(`SELECT hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { hash: string },
+  );
+  const res = await page.request.post(`/api/proposals/${proposalId}/approve`, {
+    data: { hash },
+    headers: { origin: baseURL },
+  });
   expect(res.status(), await res.text()).toBe(200);
   await context.close();
 }
@@ -35,8 +41,12 @@ async function succeededExecution(browser: Browser, amountMinor: number) {
 const executionOf = (proposalId: string) =>
   withDb(
     async (db) =>
-      (await db.query(`SELECT id, status, "idempotencyKey", "providerRefundId" FROM "Execution" WHERE "proposalId" = $1`, [proposalId])).rows[0] as
-        { id: string; status: string; idempotencyKey: string; providerRefundId: string | null } | undefined,
+      (
+        await db.query(
+          `SELECT id, status, "idempotencyKey", "providerRefundId" FROM "Execution" WHERE "proposalId" = $1`,
+          [proposalId],
+        )
+      ).rows[0] as { id: string; status: string; idempotencyKey: string; providerRefundId: string | null } | undefined,
   );
 
 async function noSidewaysScroll(page: Page, what: string, width: number) {
@@ -53,7 +63,9 @@ async function noSeriousAxe(page: Page, what: string) {
 test.describe.configure({ mode: "serial" });
 
 for (const size of sizes) {
-  test(`${size.name}: search by order survives reload; the detail opens from the list with its timeline and a working copy button`, async ({ browser }) => {
+  test(`${size.name}: search by order survives reload; the detail opens from the list with its timeline and a working copy button`, async ({
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const { order, proposalId, ex } = await succeededExecution(browser, size.name === "phone" ? 1_390 : 1_366);
 
@@ -84,7 +96,10 @@ for (const size of sizes) {
       size.name === "phone"
         ? page.getByRole("list", { name: /^(All executions|Todas las ejecuciones)$/ })
         : page.getByRole("table", { name: /^(All executions|Todas las ejecuciones)$/ });
-    const item = size.name === "phone" ? list.locator(`li[data-execution-card="${ex.id}"]`) : list.locator(`tr[data-execution-id="${ex.id}"]`);
+    const item =
+      size.name === "phone"
+        ? list.locator(`li[data-execution-card="${ex.id}"]`)
+        : list.locator(`tr[data-execution-id="${ex.id}"]`);
     await expect(item).toBeVisible();
     await expect(list.locator(size.name === "phone" ? "li[data-execution-card]" : "tbody tr")).toHaveCount(1);
     await expect(item.locator('[data-state="succeeded"]')).toBeVisible();
@@ -103,11 +118,19 @@ for (const size of sizes) {
     const timeline = page.getByRole("list", { name: /^(Timeline|Cronología)$/ });
     await expect(timeline.locator('li[data-action="execution:send"]')).toBeVisible();
     await expect(timeline.locator('li[data-action="execution:succeeded"]')).toBeVisible();
-    await expect(timeline.locator('li[data-action="execution:send"]')).toContainText(/Sent to the provider|Enviado al proveedor/);
+    await expect(timeline.locator('li[data-action="execution:send"]')).toContainText(
+      /Sent to the provider|Enviado al proveedor/,
+    );
     await expect(page.getByTestId("idempotency-key")).toHaveText(ex.idempotencyKey);
     await expect(page.getByTestId("provider-refund-id")).toHaveText(ex.providerRefundId!);
-    await expect(page.getByRole("link", { name: /^(Open the proposal|Abrir la propuesta)$/ })).toHaveAttribute("href", `/proposals/${proposalId}`);
-    await expect(page.getByRole("link", { name: /^(Open its trace|Abrir su traza)$/ })).toHaveAttribute("href", /\/audit\/traces\//);
+    await expect(page.getByRole("link", { name: /^(Open the proposal|Abrir la propuesta)$/ })).toHaveAttribute(
+      "href",
+      `/proposals/${proposalId}`,
+    );
+    await expect(page.getByRole("link", { name: /^(Open its trace|Abrir su traza)$/ })).toHaveAttribute(
+      "href",
+      /\/audit\/traces\//,
+    );
 
     await page.getByRole("button", { name: /^(Copy idempotency key|Copiar clave de idempotencia)$/ }).click();
     await expect(page.getByRole("button", { name: /^(Copied|Copiado)$/ })).toBeVisible();
@@ -118,7 +141,10 @@ for (const size of sizes) {
 
     // Live data that stops answering says so instead of looking current.
     await page.route(`**/api/executions/${ex.id}`, (route) => route.fulfill({ status: 503, body: "{}" }));
-    await expect(page.locator('[data-live="failing"]')).toContainText(/Not updating — retrying|Sin actualizar — reintentando/, { timeout: 15_000 });
+    await expect(page.locator('[data-live="failing"]')).toContainText(
+      /Not updating — retrying|Sin actualizar — reintentando/,
+      { timeout: 15_000 },
+    );
     await page.unroute(`**/api/executions/${ex.id}`);
     await expect(page.locator('[data-live="ok"]')).toBeVisible({ timeout: 15_000 });
 
@@ -131,7 +157,10 @@ for (const size of sizes) {
   });
 }
 
-test("another tenant's ops get 404 for the execution, on the JSON route and the page; a reviewer gets 403", async ({ browser, page }) => {
+test("another tenant's ops get 404 for the execution, on the JSON route and the page; a reviewer gets 403", async ({
+  browser,
+  page,
+}) => {
   const { ex } = await succeededExecution(browser, 1_404);
 
   await signIn(page, staff("shop-us", "ops"));

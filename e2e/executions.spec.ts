@@ -13,7 +13,10 @@ async function sandbox(method: string, path: string, body?: unknown) {
   const url = readFileSync(".data/e2e-sandbox-url", "utf8").trim();
   const res = await fetch(`${url}/__control/${path}`, {
     method,
-    headers: { authorization: "Bearer demo-sandbox-control-token", ...(body ? { "content-type": "application/json" } : {}) },
+    headers: {
+      authorization: "Bearer demo-sandbox-control-token",
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   expect(res.ok, await res.clone().text()).toBe(true);
@@ -21,11 +24,17 @@ async function sandbox(method: string, path: string, body?: unknown) {
 
 const paymentRefOf = (proposalId: string) =>
   withDb(
-    async (db) => (await db.query(`SELECT "recipientRef", hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { recipientRef: string; hash: string },
+    async (db) =>
+      (await db.query(`SELECT "recipientRef", hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as {
+        recipientRef: string;
+        hash: string;
+      },
   );
 const executionOf = (proposalId: string) =>
   withDb(
-    async (db) => (await db.query(`SELECT * FROM "Execution" WHERE "proposalId" = $1`, [proposalId])).rows[0] as { id: string; status: string } | undefined,
+    async (db) =>
+      (await db.query(`SELECT * FROM "Execution" WHERE "proposalId" = $1`, [proposalId])).rows[0] as
+        { id: string; status: string } | undefined,
   );
 
 /** A reviewer approves through the JSON route, signed in in a browser context of their own. */
@@ -34,17 +43,25 @@ async function approveAsReviewer(browser: Browser, proposalId: string) {
   const page = await context.newPage();
   await signIn(page, staff(TENANT, "reviewer"));
   const { hash } = await paymentRefOf(proposalId);
-  const res = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { hash }, headers: { origin: baseURL } });
+  const res = await page.request.post(`/api/proposals/${proposalId}/approve`, {
+    data: { hash },
+    headers: { origin: baseURL },
+  });
   expect(res.status(), await res.text()).toBe(200);
   await context.close();
 }
 
 const executionRow = (page: Page, proposalId: string) =>
-  page.getByRole("table", { name: /^(All executions|Todas las ejecuciones)$/ }).locator(`tr[data-proposal-id="${proposalId}"]`);
+  page
+    .getByRole("table", { name: /^(All executions|Todas las ejecuciones)$/ })
+    .locator(`tr[data-proposal-id="${proposalId}"]`);
 
 test.describe.configure({ mode: "serial" });
 
-test("ops sees an approved proposal's execution reach succeeded on the Executions page without reloading", async ({ page, browser }) => {
+test("ops sees an approved proposal's execution reach succeeded on the Executions page without reloading", async ({
+  page,
+  browser,
+}) => {
   const order = await freshOrder(TENANT, 2_345);
   const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
   await signIn(page, staff(TENANT, "ops"));
@@ -62,23 +79,33 @@ test("ops sees an approved proposal's execution reach succeeded on the Execution
 });
 
 for (const role of ["reviewer", "auditor"] as const) {
-  test(`${role === "auditor" ? "an" : "a"} ${role} cannot open the Executions page nor its JSON routes`, async ({ page }) => {
+  test(`${role === "auditor" ? "an" : "a"} ${role} cannot open the Executions page nor its JSON routes`, async ({
+    page,
+  }) => {
     await signIn(page, staff(TENANT, role));
     await expect(page.getByRole("link", { name: /^(Executions|Ejecuciones)$/ })).toHaveCount(0);
     await page.goto("/executions");
     await expect(page).toHaveURL(/\/forbidden/);
     expect((await page.request.get("/api/executions")).status()).toBe(403);
     expect((await page.request.get("/api/executions/overview")).status()).toBe(403);
-    const anyExecution = await withDb(async (db) => (await db.query(`SELECT id FROM "Execution" LIMIT 1`)).rows[0] as { id: string } | undefined);
-    const check = await page.request.post(`/api/executions/${anyExecution?.id ?? "00000000-0000-4000-8000-000000000000"}/check`, {
-      data: {},
-      headers: { origin: baseURL },
-    });
+    const anyExecution = await withDb(
+      async (db) => (await db.query(`SELECT id FROM "Execution" LIMIT 1`)).rows[0] as { id: string } | undefined,
+    );
+    const check = await page.request.post(
+      `/api/executions/${anyExecution?.id ?? "00000000-0000-4000-8000-000000000000"}/check`,
+      {
+        data: {},
+        headers: { origin: baseURL },
+      },
+    );
     expect(check.status()).toBe(403);
   });
 }
 
-test("an in-doubt execution shows in the in-doubt queue with Check now (and no re-send button); Check now reconciles it", async ({ page, browser }) => {
+test("an in-doubt execution shows in the in-doubt queue with Check now (and no re-send button); Check now reconciles it", async ({
+  page,
+  browser,
+}) => {
   const order = await freshOrder(TENANT, 3_456);
   const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
   const { recipientRef: pi } = await paymentRefOf(proposalId);
@@ -92,7 +119,9 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
     await approveAsReviewer(browser, proposalId);
     await expect.poll(async () => (await executionOf(proposalId))?.status, { timeout: 30_000 }).toBe("unknown");
     await sandbox("POST", "faults", { kind: "fail_5xx", on: "read", paymentIntent: pi, once: false });
-    const doubt = page.getByRole("table", { name: /^(In-doubt queue|Cola en duda)$/ }).locator("tr", { hasText: order });
+    const doubt = page
+      .getByRole("table", { name: /^(In-doubt queue|Cola en duda)$/ })
+      .locator("tr", { hasText: order });
     await expect(doubt).toBeVisible({ timeout: 15_000 });
     const checkNow = doubt.getByRole("button", { name: /^(Check now|Comprobar ahora)/ });
     await expect(checkNow).toBeVisible();
@@ -108,12 +137,21 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
     await phone.close();
     await checkNow.click();
     // The outcome arrives when the reconciler has asked: the provider still does not answer → still in doubt.
-    await expect(page.locator("[data-sonner-toast]", { hasText: new RegExp(`${order}: (still in doubt|sigue en duda)`) })).toBeVisible({ timeout: 30_000 });
+    await expect(
+      page.locator("[data-sonner-toast]", { hasText: new RegExp(`${order}: (still in doubt|sigue en duda)`) }),
+    ).toBeVisible({ timeout: 30_000 });
     await expect(doubt.getByRole("status")).toContainText(/still in doubt|sigue en duda/);
     await expect
       .poll(() =>
         withDb(async (db) =>
-          Number((await db.query(`SELECT count(*) FROM "AuditEvent" WHERE action = 'execution:check_now' AND "proposalId" = $1`, [proposalId])).rows[0].count),
+          Number(
+            (
+              await db.query(
+                `SELECT count(*) FROM "AuditEvent" WHERE action = 'execution:check_now' AND "proposalId" = $1`,
+                [proposalId],
+              )
+            ).rows[0].count,
+          ),
         ),
       )
       .toBeGreaterThanOrEqual(1);
@@ -141,14 +179,19 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
     .click();
   const timeline = page.getByRole("list", { name: /^(Timeline|Cronología)$/ });
   // Settled: the send and the success are the story; the "still in doubt" lines between them are folded in place.
-  for (const action of ["execution:send", "execution:succeeded"]) await expect(timeline.locator(`li[data-action="${action}"]`).first()).toBeVisible();
+  for (const action of ["execution:send", "execution:succeeded"])
+    await expect(timeline.locator(`li[data-action="${action}"]`).first()).toBeVisible();
   const folded = timeline.locator("li[data-superseded]").first();
-  await expect(folded).toContainText(/earlier lines? while in doubt, superseded by the settlement|mientras estaba en duda, superadas por el resultado/);
+  await expect(folded).toContainText(
+    /earlier lines? while in doubt, superseded by the settlement|mientras estaba en duda, superadas por el resultado/,
+  );
   await expect(folded.locator('li[data-action="execution:unknown"]').first()).toBeHidden();
   await folded.locator("summary").click();
   for (const action of ["execution:unknown", "execution:check_now", "execution:reconcile"]) {
     await expect(folded.locator(`li[data-action="${action}"]`).first()).toBeVisible();
   }
-  await expect(folded.locator('li[data-action="execution:reconcile"]').first()).toContainText(/did not answer|no respondió/);
+  await expect(folded.locator('li[data-action="execution:reconcile"]').first()).toContainText(
+    /did not answer|no respondió/,
+  );
   await expect(page.getByTestId("last-error")).toHaveCount(0); // cleared once the refund succeeded
 });

@@ -131,7 +131,12 @@ test.afterAll(async () => {
 });
 
 async function startServer(): Promise<void> {
-  server = spawn("npm", ["start"], { cwd: process.cwd(), env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  server = spawn("npm", ["start"], {
+    cwd: process.cwd(),
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   server.stdout!.on("data", (d) => (serverOutput += String(d)));
   server.stderr!.on("data", (d) => (serverOutput += String(d)));
   await expect
@@ -158,7 +163,10 @@ test("tenant:create → setup link → password → admin issues a channel and a
     await test.step("the migrations, as the owner", async () => {
       const migrated = await npm(["run", "db:migrate"]);
       expect(migrated.code, migrated.stderr + migrated.stdout).toBe(0);
-      const [row] = await sql<{ count: string }>(urls.superuser, `SELECT count(*) FROM "_prisma_migrations" WHERE finished_at IS NOT NULL`);
+      const [row] = await sql<{ count: string }>(
+        urls.superuser,
+        `SELECT count(*) FROM "_prisma_migrations" WHERE finished_at IS NOT NULL`,
+      );
       expect(Number(row!.count)).toBeGreaterThan(0);
       expect(await sql(urls.superuser, `SELECT 1 FROM "Tenant"`)).toHaveLength(0);
     });
@@ -186,7 +194,12 @@ test("tenant:create → setup link → password → admin issues a channel and a
       ]);
       expect(created.code, created.stderr).toBe(0);
       const line = created.stdout.split("\n").find((l) => l.startsWith("{"));
-      const printed = JSON.parse(line ?? "null") as { tenant: { slug: string }; admin: { email: string }; setupUrl: string; expiresAt: string };
+      const printed = JSON.parse(line ?? "null") as {
+        tenant: { slug: string };
+        admin: { email: string };
+        setupUrl: string;
+        expiresAt: string;
+      };
       expect(printed).toMatchObject({ tenant: { slug: SLUG }, admin: { email: ADMIN_EMAIL } });
       expect(printed.setupUrl).toMatch(new RegExp(`^${urls.base}/setup/[A-Za-z0-9_-]{43}$`));
       setupUrl = printed.setupUrl;
@@ -226,9 +239,14 @@ test("tenant:create → setup link → password → admin issues a channel and a
     await test.step("the production start on that database, connecting as the runtime role", async () => {
       await startServer();
       expect(serverOutput).not.toContain("demo:credentials");
-      const ready = (await (await fetch(`${urls.base}/api/health/ready`)).json()) as { checks: Record<string, { status: string }> };
+      const ready = (await (await fetch(`${urls.base}/api/health/ready`)).json()) as {
+        checks: Record<string, { status: string }>;
+      };
       expect(ready.checks).toMatchObject({ database: { status: "ok" }, migrations: { status: "ok" } });
-      const roles = await sql<{ usename: string }>(urls.superuser, `SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = 'gateway'`);
+      const roles = await sql<{ usename: string }>(
+        urls.superuser,
+        `SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = 'gateway'`,
+      );
       expect(roles.map((r) => r.usename)).toContain("gateway_app");
     });
 
@@ -237,7 +255,9 @@ test("tenant:create → setup link → password → admin issues a channel and a
     await test.step("the setup link in a real browser: a password, then signed in as that admin", async () => {
       await page.goto(setupUrl);
       await expect(page.getByRole("heading", { name: "Set up your account" })).toBeVisible();
-      await expect(page.getByText("Welcome, Ada Admin. Acme First invited you: choose a password to join.")).toBeVisible();
+      await expect(
+        page.getByText("Welcome, Ada Admin. Acme First invited you: choose a password to join."),
+      ).toBeVisible();
       await page.getByLabel("New password").fill(password);
       await page.getByLabel("Repeat the password").fill(password);
       await page.getByRole("button", { name: "Set password" }).click();
@@ -295,7 +315,14 @@ test("tenant:create → setup link → password → admin issues a channel and a
           placed_at: new Date(Date.now() - 86_400_000).toISOString(),
           items: [{ sku: "MUG-1", name: "Mug", quantity: 1, unit_minor: 4200 }],
           payments: [
-            { provider: "manual", reference: "pay_acme_1001", method: "card", captured_minor: 4200, holder: "Grace Customer", display: "Visa •••• 4242" },
+            {
+              provider: "manual",
+              reference: "pay_acme_1001",
+              method: "card",
+              captured_minor: 4200,
+              holder: "Grace Customer",
+              display: "Visa •••• 4242",
+            },
           ],
         }),
       });
@@ -303,7 +330,10 @@ test("tenant:create → setup link → password → admin issues a channel and a
       expect(await put.json()).toMatchObject({ number: ORDER, refundable: { minor: 4200, currency: "EUR" } });
       // From the first order on, the currency is fixed.
       await page.goto("/admin");
-      await expect(page.getByRole("region", { name: "Tenant settings" }).getByLabel("Currency")).toHaveAttribute("readonly", "");
+      await expect(page.getByRole("region", { name: "Tenant settings" }).getByLabel("Currency")).toHaveAttribute(
+        "readonly",
+        "",
+      );
     });
 
     let proposalId = "";
@@ -318,12 +348,23 @@ test("tenant:create → setup link → password → admin issues a channel and a
       const res = await fetch(`${urls.base}/api/agent/tool-calls`, {
         method: "POST",
         headers: { authorization: `Bearer ${agentKey}`, "x-end-user-token": token, "content-type": "application/json" },
-        body: JSON.stringify({ type: "tool_use", id: "toolu_first_tenant", name: "prepare_refund", input: { order_id: ORDER, reason: "damaged_item" } }),
+        body: JSON.stringify({
+          type: "tool_use",
+          id: "toolu_first_tenant",
+          name: "prepare_refund",
+          input: { order_id: ORDER, reason: "damaged_item" },
+        }),
       });
       expect(res.status).toBe(200);
       const block = (await res.json()) as { is_error: boolean; content: string };
-      const answer = JSON.parse(block.content) as { code: string; result: { proposal_id: string; amount: { minor: number; currency: string } } };
-      expect(answer, block.content).toMatchObject({ code: "approval_required", result: { amount: { minor: 4200, currency: "EUR" } } });
+      const answer = JSON.parse(block.content) as {
+        code: string;
+        result: { proposal_id: string; amount: { minor: number; currency: string } };
+      };
+      expect(answer, block.content).toMatchObject({
+        code: "approval_required",
+        result: { amount: { minor: 4200, currency: "EUR" } },
+      });
       proposalId = answer.result.proposal_id;
     });
 
@@ -345,10 +386,21 @@ test("tenant:create → setup link → password → admin issues a channel and a
     await test.step("npm run db:seed against that database refuses; no demo tenant is created", async () => {
       const seeded = await npm(["run", "db:seed"]);
       expect(seeded.code).not.toBe(0);
-      expect(seeded.stdout + seeded.stderr).toContain(`refusing to load the demo: this database holds tenants that are not demo tenants (${SLUG})`);
-      const tenants = await sql<{ slug: string; demo: boolean }>(urls.superuser, `SELECT slug, demo FROM "Tenant" ORDER BY slug`);
+      expect(seeded.stdout + seeded.stderr).toContain(
+        `refusing to load the demo: this database holds tenants that are not demo tenants (${SLUG})`,
+      );
+      const tenants = await sql<{ slug: string; demo: boolean }>(
+        urls.superuser,
+        `SELECT slug, demo FROM "Tenant" ORDER BY slug`,
+      );
       expect(tenants).toEqual([{ slug: SLUG, demo: false }]);
-      expect(await sql(urls.superuser, `SELECT 1 FROM "StaffUser" WHERE "tenantId" NOT IN (SELECT id FROM "Tenant" WHERE slug = $1)`, [SLUG])).toHaveLength(0);
+      expect(
+        await sql(
+          urls.superuser,
+          `SELECT 1 FROM "StaffUser" WHERE "tenantId" NOT IN (SELECT id FROM "Tenant" WHERE slug = $1)`,
+          [SLUG],
+        ),
+      ).toHaveLength(0);
     });
   } finally {
     // Kept beside the test's results (the app's errors name only a reference in the page).

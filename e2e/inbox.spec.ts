@@ -12,7 +12,10 @@ const countOf = async (page: Page) => Number(await badge(page).getAttribute("dat
 
 test.setTimeout(150_000); // two browsers, two sign-ins and the agent demo on a loaded machine
 
-test("the second reviewer's inbox counts a proposal the first reviewer approved; the first reviewer's does not", async ({ page, browser }) => {
+test("the second reviewer's inbox counts a proposal the first reviewer approved; the first reviewer's does not", async ({
+  page,
+  browser,
+}) => {
   const order = await freshOrder("shop-us", 125_000); // ≥ $1,000.00: two reviewers
   const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
 
@@ -33,7 +36,9 @@ test("the second reviewer's inbox counts a proposal the first reviewer approved;
 
     // Pushed to the second reviewer (no reload); the badge names itself for screen readers.
     await expect(badge(second)).toHaveAttribute("data-count", String(secondBefore + 1), { timeout: 10_000 });
-    await expect(second.getByRole("link", { name: new RegExp(`^Inbox ${secondBefore + 1} waiting for you$`) })).toBeVisible();
+    await expect(
+      second.getByRole("link", { name: new RegExp(`^Inbox ${secondBefore + 1} waiting for you$`) }),
+    ).toBeVisible();
     if (secondBefore === 0) await expect(badge(second)).toHaveText(/^1/);
 
     // The first reviewer approved already: nothing waits for them.

@@ -27,10 +27,14 @@ function start(dataDir: string, pgPort: number, port: number): Started {
   delete env.DATABASE_URL;
   delete env.EMBEDDED_PG_EPHEMERAL;
   delete env.E2E_DATABASE_URL_FILE;
-  const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(port)], {
-    env: env as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const proc = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(port)],
+    {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   proc.stdout.on("data", (d) => (out += String(d)));
   proc.stderr.on("data", (d) => (out += String(d)));
   return { proc, output: () => out };
@@ -54,7 +58,9 @@ const alive = (pid: number) => {
   }
 };
 const postmasterPid = (dataDir: string) =>
-  existsSync(join(dataDir, "postmaster.pid")) ? Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]) : null;
+  existsSync(join(dataDir, "postmaster.pid"))
+    ? Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0])
+    : null;
 
 test("start, restart with the same data, SIGTERM leaves nothing, kill -9 does not block the next start", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "lifecycle-pg-"));
@@ -105,16 +111,20 @@ test("start, restart with the same data, SIGTERM leaves nothing, kill -9 does no
 
 test("a production start (DATABASE_URL set) refuses missing or demo secrets", async () => {
   const { spawnSync } = await import("node:child_process");
-  const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", "1"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: "postgresql://u:p@127.0.0.1:1/x",
-      APP_MODE: "",
-      NEXTAUTH_SECRET: publicDemoSecrets.NEXTAUTH_SECRET,
-      AUDIT_HMAC_KEY: "",
+  const res = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", "1"],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: "postgresql://u:p@127.0.0.1:1/x",
+        APP_MODE: "",
+        NEXTAUTH_SECRET: publicDemoSecrets.NEXTAUTH_SECRET,
+        AUDIT_HMAC_KEY: "",
+      },
+      encoding: "utf8",
     },
-    encoding: "utf8",
-  });
+  );
   expect(res.status).toBe(1);
   expect(res.stderr).toContain("refusing to start in production mode");
   expect(res.stderr).toContain("NEXTAUTH_SECRET is the public demo value");
@@ -127,13 +137,22 @@ test("a second npm start beside a running one: refuses taken ports and data, or 
   const runningSandbox = readFileSync(".data/e2e-sandbox-url", "utf8").trim();
   const runningSandboxPort = Number(new URL(runningSandbox).port);
   const refusal = (env: Record<string, string>, port: number) => {
-    const full: Record<string, string | undefined> = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn", ...env };
+    const full: Record<string, string | undefined> = {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      LOG_LEVEL: "warn",
+      ...env,
+    };
     for (const k of ["DATABASE_URL", "EMBEDDED_PG_EPHEMERAL", "E2E_DATABASE_URL_FILE", "E2E_LOG_FILE"]) delete full[k];
-    const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(port)], {
-      env: full as NodeJS.ProcessEnv,
-      encoding: "utf8",
-      timeout: 120_000,
-    });
+    const res = spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(port)],
+      {
+        env: full as NodeJS.ProcessEnv,
+        encoding: "utf8",
+        timeout: 120_000,
+      },
+    );
     return { status: res.status, stderr: res.stderr };
   };
   const dirs: string[] = [];
@@ -165,7 +184,10 @@ test("a second npm start beside a running one: refuses taken ports and data, or 
     expect(r.stderr).toContain("set EMBEDDED_PG_PORT");
 
     // The running instance's sandbox port, asked for explicitly.
-    r = refusal({ EMBEDDED_PG_DIR: freshDir(), PROVIDER_SANDBOX_PORT: String(runningSandboxPort) }, await findFreePort());
+    r = refusal(
+      { EMBEDDED_PG_DIR: freshDir(), PROVIDER_SANDBOX_PORT: String(runningSandboxPort) },
+      await findFreePort(),
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("set PROVIDER_SANDBOX_PORT");
 
@@ -175,14 +197,30 @@ test("a second npm start beside a running one: refuses taken ports and data, or 
       if (held) blockers.push(held.server);
     }
     const portB = await findFreePort();
-    const env: Record<string, string | undefined> = { ...process.env, EMBEDDED_PG_DIR: freshDir(), NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "warn" };
-    for (const k of ["DATABASE_URL", "EMBEDDED_PG_EPHEMERAL", "E2E_DATABASE_URL_FILE", "E2E_LOG_FILE", "EMBEDDED_PG_PORT", "PROVIDER_SANDBOX_PORT"])
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      EMBEDDED_PG_DIR: freshDir(),
+      NEXT_TELEMETRY_DISABLED: "1",
+      LOG_LEVEL: "warn",
+    };
+    for (const k of [
+      "DATABASE_URL",
+      "EMBEDDED_PG_EPHEMERAL",
+      "E2E_DATABASE_URL_FILE",
+      "E2E_LOG_FILE",
+      "EMBEDDED_PG_PORT",
+      "PROVIDER_SANDBOX_PORT",
+    ])
       delete env[k];
     let out = "";
-    const proc = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(portB)], {
-      env: env as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const proc = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(portB)],
+      {
+        env: env as NodeJS.ProcessEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     proc.stdout.on("data", (d) => (out += String(d)));
     proc.stderr.on("data", (d) => (out += String(d)));
     b = { proc, output: () => out };
@@ -199,14 +237,21 @@ test("a second npm start beside a running one: refuses taken ports and data, or 
     // Each instance's sandbox accepts only its own app's key, made for that run: not the public demo key.
     const publicKey = await fetch(`${runningSandbox}/v1/refunds`, {
       method: "POST",
-      headers: { authorization: "Bearer sk_test_demo_sandbox_do_not_use_in_production", "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        authorization: "Bearer sk_test_demo_sandbox_do_not_use_in_production",
+        "content-type": "application/x-www-form-urlencoded",
+      },
       body: "payment_intent=pi_x&amount=100",
     });
     expect(publicKey.status).toBe(401);
   } finally {
     if (b) {
       b.proc.kill("SIGTERM");
-      await waitFor(() => b!.proc.exitCode !== null || b!.proc.signalCode !== null, "the second instance to stop", 30_000).catch(() => b!.proc.kill("SIGKILL"));
+      await waitFor(
+        () => b!.proc.exitCode !== null || b!.proc.signalCode !== null,
+        "the second instance to stop",
+        30_000,
+      ).catch(() => b!.proc.kill("SIGKILL"));
     }
     for (const s of blockers) s.close();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });

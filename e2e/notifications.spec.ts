@@ -27,7 +27,11 @@ test.beforeAll(async () => {
     onData(stream, session, callback) {
       simpleParser(stream).then(
         (m) => {
-          mails.push({ to: session.envelope.rcptTo.map((a) => a.address), subject: m.subject ?? "", text: m.text ?? "" });
+          mails.push({
+            to: session.envelope.rcptTo.map((a) => a.address),
+            subject: m.subject ?? "",
+            text: m.text ?? "",
+          });
           callback();
         },
         (error: Error) => callback(error),
@@ -73,7 +77,9 @@ test("an e-mail with the proposal's amount and link reaches the test SMTP server
   await expect(page.getByTestId("amount")).toContainText("4567 EUR en unidades mínimas");
 });
 
-test("a reviewer turns new-proposal e-mails off in the prefs page: it persists, and the next proposal reaches only the others", async ({ page }) => {
+test("a reviewer turns new-proposal e-mails off in the prefs page: it persists, and the next proposal reaches only the others", async ({
+  page,
+}) => {
   await signIn(page, javier);
   await page.goto("/account/notifications");
   await expect(page.getByRole("heading", { name: "Notificaciones" })).toBeVisible();
@@ -90,26 +96,44 @@ test("a reviewer turns new-proposal e-mails off in the prefs page: it persists, 
   await expect(page.getByLabel("Una propuesta pendiente está a punto de caducar")).toBeChecked();
   const stored = await withDb(
     async (db) =>
-      (await db.query(`SELECT np.* FROM "NotificationPreference" np JOIN "StaffUser" s ON s.id = np."staffUserId" WHERE s.email = $1`, [javier.email])).rows,
+      (
+        await db.query(
+          `SELECT np.* FROM "NotificationPreference" np JOIN "StaffUser" s ON s.id = np."staffUserId" WHERE s.email = $1`,
+          [javier.email],
+        )
+      ).rows,
   );
   expect(stored).toMatchObject([{ emailNewProposal: false, emailExpiring: true }]);
 
   // The API behind the page: validated, same-origin only, and only ever the caller's own row.
   const origin = `http://localhost:${port}`;
-  const bad = await page.request.put("/api/account/notifications", { data: { emailExpiring: "no" }, headers: { origin } });
+  const bad = await page.request.put("/api/account/notifications", {
+    data: { emailExpiring: "no" },
+    headers: { origin },
+  });
   expect(bad.status()).toBe(400);
   expect(await bad.json()).toMatchObject({ code: "invalid_arguments" });
-  const crossSite = await page.request.put("/api/account/notifications", { data: { emailExpiring: false }, headers: { origin: "https://evil.example" } });
+  const crossSite = await page.request.put("/api/account/notifications", {
+    data: { emailExpiring: false },
+    headers: { origin: "https://evil.example" },
+  });
   expect(crossSite.status()).toBe(403);
   expect((await page.request.get("/api/account/notifications")).ok()).toBe(true);
   await expect
-    .poll(async () => ((await page.request.get("/api/account/notifications")).json() as Promise<{ emailExpiring: boolean }>).then((b) => b.emailExpiring))
+    .poll(async () =>
+      ((await page.request.get("/api/account/notifications")).json() as Promise<{ emailExpiring: boolean }>).then(
+        (b) => b.emailExpiring,
+      ),
+    )
     .toBe(true);
 
   const order = await freshOrder("tienda-es", 3_210);
   const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
   await expect.poll(() => recipientsOf(proposalId), { timeout: 30_000 }).toEqual([lucia.email]);
-  const rows = await withDb(async (db) => (await db.query(`SELECT "staffUserId" FROM "Notification" WHERE "proposalId" = $1`, [proposalId])).rows);
+  const rows = await withDb(
+    async (db) =>
+      (await db.query(`SELECT "staffUserId" FROM "Notification" WHERE "proposalId" = $1`, [proposalId])).rows,
+  );
   expect(rows).toHaveLength(1); // no row at all for the reviewer who opted out
 
   // Back to the default, so that later specs see the demo as it was.
@@ -118,7 +142,9 @@ test("a reviewer turns new-proposal e-mails off in the prefs page: it persists, 
   await expect(page.getByRole("status").filter({ hasText: "Preferencias guardadas." })).toBeVisible();
 });
 
-test("an admin sets a Slack-compatible webhook; the next proposal arrives there as Block Kit with amount, recipient, expiry and link", async ({ page }) => {
+test("an admin sets a Slack-compatible webhook; the next proposal arrives there as Block Kit with amount, recipient, expiry and link", async ({
+  page,
+}) => {
   const posts: { path: string; body: string }[] = [];
   const hook = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -145,7 +171,9 @@ test("an admin sets a Slack-compatible webhook; the next proposal arrives there 
     await expect.poll(() => posts.filter((p) => p.body.includes(proposalId)).length, { timeout: 30_000 }).toBe(1);
     const post = posts.find((p) => p.body.includes(proposalId))!;
     expect(post.path).toBe("/services/T0/B0/e2e");
-    const body = JSON.parse(post.body) as { blocks: { type: string; text?: { text: string }; fields?: { text: string }[]; elements?: { url: string }[] }[] };
+    const body = JSON.parse(post.body) as {
+      blocks: { type: string; text?: { text: string }; fields?: { text: string }[]; elements?: { url: string }[] }[];
+    };
     expect(body.blocks.map((b) => b.type)).toEqual(["header", "section", "actions"]);
     expect(body.blocks[0]!.text!.text).toBe("Reembolso pendiente de revisión");
     const amount = new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" }).format(24.68);
@@ -163,7 +191,9 @@ test("an admin sets a Slack-compatible webhook; the next proposal arrives there 
   }
 });
 
-test("roles that receive no notifications have no preferences: the page and the API refuse an auditor", async ({ page }) => {
+test("roles that receive no notifications have no preferences: the page and the API refuse an auditor", async ({
+  page,
+}) => {
   await signIn(page, staff("tienda-es", "auditor"));
   const res = await page.request.get("/api/account/notifications");
   expect(res.status()).toBe(403);

@@ -46,12 +46,22 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
   expect(credentials).toHaveLength(1);
   const stored = await withDb(
     async (c) =>
-      (await c.query(`SELECT pc.* FROM "PasskeyCredential" pc JOIN "StaffUser" s ON s.id = pc."staffUserId" WHERE s.email = $1`, [reviewer.email])).rows,
+      (
+        await c.query(
+          `SELECT pc.* FROM "PasskeyCredential" pc JOIN "StaffUser" s ON s.id = pc."staffUserId" WHERE s.email = $1`,
+          [reviewer.email],
+        )
+      ).rows,
   );
   expect(stored).toHaveLength(1);
   expect(stored[0].id).toBe(Buffer.from(credentials[0]!.credentialId, "base64").toString("base64url"));
   const registered = await withDb(
-    async (c) => (await c.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:passkey_register' AND "actorId" = $1`, [stored[0].staffUserId])).rows,
+    async (c) =>
+      (
+        await c.query(`SELECT outcome FROM "AuditEvent" WHERE action = 'auth:passkey_register' AND "actorId" = $1`, [
+          stored[0].staffUserId,
+        ])
+      ).rows,
   );
   expect(registered.map((r) => r.outcome)).toEqual(["ok"]);
 
@@ -59,7 +69,12 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
   const order = await freshOrder("tienda-es", 6_543); // its payment intent registered with the sandbox
   const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
   const proposal = await withDb(
-    async (c) => (await c.query(`SELECT id, hash, status FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { id: string; hash: string; status: string },
+    async (c) =>
+      (await c.query(`SELECT id, hash, status FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as {
+        id: string;
+        hash: string;
+        status: string;
+      },
   );
   await withDb((c) => c.query(`UPDATE "Tenant" SET "stepUpMinutes" = 0 WHERE slug = 'tienda-es'`));
   try {
@@ -74,37 +89,72 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
     await withDb((c) => c.query(`UPDATE "Tenant" SET "stepUpMinutes" = 5 WHERE slug = 'tienda-es'`));
   }
 
-  const after = await withDb(async (c) => (await c.query(`SELECT status FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0]);
+  const after = await withDb(
+    async (c) => (await c.query(`SELECT status FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0],
+  );
   // The server's worker may already be executing it.
   expect(after.status).toMatch(/^(approved|executing|succeeded)$/);
-  const approvals = await withDb(async (c) => (await c.query(`SELECT * FROM "Approval" WHERE "proposalId" = $1`, [proposalId])).rows);
+  const approvals = await withDb(
+    async (c) => (await c.query(`SELECT * FROM "Approval" WHERE "proposalId" = $1`, [proposalId])).rows,
+  );
   expect(approvals).toHaveLength(1);
   const approval = approvals[0];
-  expect(approval).toMatchObject({ authMethod: "passkey", passkeyCredentialId: stored[0].id, proposalHash: proposal.hash });
-  const credential = await withDb(async (c) => (await c.query(`SELECT * FROM "PasskeyCredential" WHERE id = $1`, [approval.passkeyCredentialId])).rows[0]);
+  expect(approval).toMatchObject({
+    authMethod: "passkey",
+    passkeyCredentialId: stored[0].id,
+    proposalHash: proposal.hash,
+  });
+  const credential = await withDb(
+    async (c) =>
+      (await c.query(`SELECT * FROM "PasskeyCredential" WHERE id = $1`, [approval.passkeyCredentialId])).rows[0],
+  );
 
   // The signed challenge is the one derived from the proposal's id and hash with the stored nonce.
   const evidence = approval.passkeyAssertion as { nonce: string; response: { response: { clientDataJSON: string } } };
-  const clientData = JSON.parse(Buffer.from(evidence.response.response.clientDataJSON, "base64url").toString("utf8")) as {
+  const clientData = JSON.parse(
+    Buffer.from(evidence.response.response.clientDataJSON, "base64url").toString("utf8"),
+  ) as {
     challenge: string;
     origin: string;
     type: string;
   };
   expect(clientData).toMatchObject({ type: "webauthn.get", origin: baseURL });
-  expect(clientData.challenge).toBe(deriveApprovalChallenge({ proposalId: proposal.id, proposalHash: proposal.hash, nonce: evidence.nonce }));
+  expect(clientData.challenge).toBe(
+    deriveApprovalChallenge({ proposalId: proposal.id, proposalHash: proposal.hash, nonce: evidence.nonce }),
+  );
 
   // Offline: the stored assertion verifies with the stored public key; a changed hash does not.
-  const check = { evidence, proposalId: proposal.id, publicKey: credential.publicKey, credentialId: credential.id, rpID: "localhost", origin: baseURL };
+  const check = {
+    evidence,
+    proposalId: proposal.id,
+    publicKey: credential.publicKey,
+    credentialId: credential.id,
+    rpID: "localhost",
+    origin: baseURL,
+  };
   expect(await verifyPasskeyApproval({ ...check, proposalHash: proposal.hash })).toEqual({ verified: true });
   const changed = proposal.hash.replace(/^./, (ch) => (ch === "0" ? "1" : "0"));
-  expect(await verifyPasskeyApproval({ ...check, proposalHash: changed })).toMatchObject({ verified: false, reason: "challenge_mismatch" });
+  expect(await verifyPasskeyApproval({ ...check, proposalHash: changed })).toMatchObject({
+    verified: false,
+    reason: "challenge_mismatch",
+  });
   // Another key cannot have made it either.
-  const otherKey = { ...check, proposalHash: proposal.hash, publicKey: stored[0].publicKey.replace(/^(.{20})./, (_m: string, p: string) => `${p}A`) };
+  const otherKey = {
+    ...check,
+    proposalHash: proposal.hash,
+    publicKey: stored[0].publicKey.replace(/^(.{20})./, (_m: string, p: string) => `${p}A`),
+  };
   expect((await verifyPasskeyApproval(otherKey)).verified).toBe(false);
 
   expect(Number(credential.counter)).toBeGreaterThan(0);
   const audit = await withDb(
-    async (c) => (await c.query(`SELECT outcome, "authMethod" FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:approve'`, [proposalId])).rows,
+    async (c) =>
+      (
+        await c.query(
+          `SELECT outcome, "authMethod" FROM "AuditEvent" WHERE "proposalId" = $1 AND action = 'proposal:approve'`,
+          [proposalId],
+        )
+      ).rows,
   );
   expect(audit).toEqual([{ outcome: "ok", authMethod: "passkey" }]);
 });

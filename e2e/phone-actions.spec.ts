@@ -8,7 +8,9 @@ import { runAgentDemo } from "./support/agent-demo";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-test("the phone action bar is within the first viewport, the approve dialog fully visible, and approving works", async ({ page }) => {
+test("the phone action bar is within the first viewport, the approve dialog fully visible, and approving works", async ({
+  page,
+}) => {
   test.setTimeout(120_000); // an agent run, a sign-in and an approval on a loaded machine
   const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 1_999)]);
   await signIn(page, staff("shop-us", "reviewer"));
@@ -33,6 +35,8 @@ test("the phone action bar is within the first viewport, the approve dialog full
   await expect(dialog.getByRole("button", { name: "Approve refund" })).toBeInViewport({ ratio: 1 });
   await dialog.getByRole("button", { name: "Approve refund" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Approved." })).toBeVisible();
-  const approvals = await withDb(async (c) => Number((await c.query(`SELECT count(*) FROM "Approval" WHERE "proposalId" = $1`, [id])).rows[0].count));
+  const approvals = await withDb(async (c) =>
+    Number((await c.query(`SELECT count(*) FROM "Approval" WHERE "proposalId" = $1`, [id])).rows[0].count),
+  );
   expect(approvals).toBe(1);
 });

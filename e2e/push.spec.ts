@@ -9,7 +9,10 @@ import { runAgentDemo } from "./support/agent-demo";
 
 test.describe.configure({ mode: "serial" });
 
-const createdAt = (id: string) => withDb(async (c) => (await c.query(`SELECT "createdAt" FROM "Proposal" WHERE id = $1`, [id])).rows[0].createdAt as Date);
+const createdAt = (id: string) =>
+  withDb(
+    async (c) => (await c.query(`SELECT "createdAt" FROM "Proposal" WHERE id = $1`, [id])).rows[0].createdAt as Date,
+  );
 
 test("a new proposal is pushed into an open queue (polling blocked), announced politely", async ({ page }, info) => {
   await signIn(page, staff("tienda-es", "reviewer"));
@@ -29,7 +32,10 @@ test("a new proposal is pushed into an open queue (polling blocked), announced p
   await expect(row).toBeVisible();
   const visibleAt = Date.now();
   const latency = visibleAt - (await createdAt(id)).getTime();
-  info.annotations.push({ type: "push latency (agent's proposal committed → row visible)", description: `${latency} ms` });
+  info.annotations.push({
+    type: "push latency (agent's proposal committed → row visible)",
+    description: `${latency} ms`,
+  });
   const announcer = page.getByTestId("queue-announcer");
   await expect(announcer).toHaveAttribute("role", "status");
   await expect(announcer).toContainText(`Nueva propuesta: pedido ${order}`);
@@ -59,7 +65,9 @@ test("an open proposal page learns of a decision made elsewhere by push", async 
   await expect(page.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
 });
 
-test("without the stream the queue polls: the row still arrives, and the status says when it was updated", async ({ page }) => {
+test("without the stream the queue polls: the row still arrives, and the status says when it was updated", async ({
+  page,
+}) => {
   await signIn(page, staff("tienda-es", "reviewer"));
   await page.route("**/api/stream/changes", (route) => route.abort());
   await page.goto("/queue");

@@ -23,7 +23,9 @@ const externalRefunds = () =>
       ).rows,
   );
 
-test("the reviewer sees the refund made elsewhere in 'where the amount comes from', and the agent was offered only what is left", async ({ page }) => {
+test("the reviewer sees the refund made elsewhere in 'where the amount comes from', and the agent was offered only what is left", async ({
+  page,
+}) => {
   // The sandbox delivers its webhook as soon as the app listens (it retries until then).
   await expect.poll(externalRefunds, { timeout: 90_000, intervals: [500, 1000, 2000] }).toHaveLength(1);
   const [refund] = await externalRefunds();
@@ -32,9 +34,10 @@ test("the reviewer sees the refund made elsewhere in 'where the amount comes fro
   const audited = await withDb(
     async (c) =>
       (
-        await c.query(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE action = 'payments:external_refund' AND data->>'refundRef' = $1`, [
-          refund!.providerRefundId,
-        ])
+        await c.query(
+          `SELECT count(*)::int AS n FROM "AuditEvent" WHERE action = 'payments:external_refund' AND data->>'refundRef' = $1`,
+          [refund!.providerRefundId],
+        )
       ).rows[0].n as number,
   );
   expect(audited).toBe(1);
@@ -51,7 +54,12 @@ test("the reviewer sees the refund made elsewhere in 'where the amount comes fro
       authorization: `Bearer ${agentKey(tenantSlug, "web_support")}`,
       "x-end-user-token": await mintEndUserToken(tenantSlug, "web_support", customerId(tenantSlug, owner.key)),
     },
-    body: JSON.stringify({ type: "tool_use", id: "toolu_elsewhere", name: "prepare_refund", input: { order_id: orderNumber, reason: "damaged_item" } }),
+    body: JSON.stringify({
+      type: "tool_use",
+      id: "toolu_elsewhere",
+      name: "prepare_refund",
+      input: { order_id: orderNumber, reason: "damaged_item" },
+    }),
   });
   const content = JSON.parse(((await res.json()) as { content: string }).content) as {
     code: string;

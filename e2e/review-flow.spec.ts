@@ -10,7 +10,11 @@ import { runAgentDemo, baseURL } from "./support/agent-demo";
 
 test.describe.configure({ mode: "serial" });
 
-async function signedIn(browser: Browser, who: { email: string; password: string }, opts: { fakeClock?: boolean } = {}): Promise<Page> {
+async function signedIn(
+  browser: Browser,
+  who: { email: string; password: string },
+  opts: { fakeClock?: boolean } = {},
+): Promise<Page> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await signIn(page, who);
@@ -51,12 +55,16 @@ test("four-eyes: 'approval 1 of 2 — nothing is paid' then 'final approval — 
   await first.goto(`/proposals/${id}`);
   await first.getByRole("button", { name: "Approve", exact: true }).click();
   const d1 = first.getByRole("dialog");
-  await expect(d1.getByText("You are approval 1 of 2 — nothing is paid until a second reviewer approves.")).toBeVisible();
+  await expect(
+    d1.getByText("You are approval 1 of 2 — nothing is paid until a second reviewer approves."),
+  ).toBeVisible();
   // Opening the dialog claimed it ("I'm reviewing this") for Riley; the other reviewer sees that, and is not stopped.
   await expect.poll(async () => (await proposalRow(id)).claimedBy).toBe(riley.email);
   const second = await signedIn(browser, sam);
   await second.goto("/queue");
-  await expect(second.locator(`tr[data-proposal-id="${id}"]`).getByTestId("claim-badge")).toHaveText(`${riley.name} reviewing`);
+  await expect(second.locator(`tr[data-proposal-id="${id}"]`).getByTestId("claim-badge")).toHaveText(
+    `${riley.name} reviewing`,
+  );
   await second.goto(`/proposals/${id}`);
   await expect(second.getByTestId("claim-notice")).toContainText(`${riley.name} is reviewing this`);
   await expect(second.getByTestId("claim-notice")).toContainText("you can still approve or reject");
@@ -92,7 +100,9 @@ test("four-eyes: 'approval 1 of 2 — nothing is paid' then 'final approval — 
   await second.context().close();
 });
 
-test("a proposal that expires while the reject dialog is open says so, keeps what was typed, and rejects nothing", async ({ browser }) => {
+test("a proposal that expires while the reject dialog is open says so, keeps what was typed, and rejects nothing", async ({
+  browser,
+}) => {
   const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 2_345)]);
   const page = await signedIn(browser, sam, { fakeClock: true });
   await page.goto(`/proposals/${id}`);
@@ -104,7 +114,9 @@ test("a proposal that expires while the reject dialog is open says so, keeps wha
 
   const { expiresAt } = await proposalRow(id);
   await page.clock.fastForward(new Date(expiresAt).getTime() - Date.now() + 5_000);
-  await expect(dialog.getByText("This proposal expired while this window was open. Nothing was approved; what you typed is kept.")).toBeVisible();
+  await expect(
+    dialog.getByText("This proposal expired while this window was open. Nothing was approved; what you typed is kept."),
+  ).toBeVisible();
   await expect(dialog.getByLabel(/Reason/)).toHaveValue("Outside the refund window");
   await expect(dialog.getByLabel(/Internal note/)).toHaveValue("Checked with the warehouse");
   await expect(dialog.getByRole("button", { name: "Reject proposal" })).toBeDisabled();
@@ -114,7 +126,9 @@ test("a proposal that expires while the reject dialog is open says so, keeps wha
   await page.context().close();
 });
 
-test("step-up is asked for as soon as it becomes due while the approve dialog is open, before any click", async ({ browser }) => {
+test("step-up is asked for as soon as it becomes due while the approve dialog is open, before any click", async ({
+  browser,
+}) => {
   const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 2_468)]);
   const page = await signedIn(browser, sam, { fakeClock: true });
   await page.goto(`/proposals/${id}`);
@@ -124,7 +138,9 @@ test("step-up is asked for as soon as it becomes due while the approve dialog is
   await expect(dialog.getByLabel("Password")).toHaveCount(0); // a fresh sign-in: nothing to confirm yet
   // Six minutes pass with the dialog open (the US tenant's step-up window is 5 minutes).
   await page.clock.fastForward("06:00");
-  await expect(dialog.getByText("Your sign-in is older than 5 minutes. Enter your password to confirm it is you.")).toBeVisible();
+  await expect(
+    dialog.getByText("Your sign-in is older than 5 minutes. Enter your password to confirm it is you."),
+  ).toBeVisible();
   await dialog.getByLabel("Password").fill(sam.password);
   await dialog.getByRole("button", { name: "Approve refund" }).click();
   await expect(page.getByRole("status")).toContainText("Approved.");
@@ -132,7 +148,9 @@ test("step-up is asked for as soon as it becomes due while the approve dialog is
   await page.context().close();
 });
 
-test("a rejection with a preset reason and an internal note: who, when, the customer's message and the staff-only note", async ({ browser }) => {
+test("a rejection with a preset reason and an internal note: who, when, the customer's message and the staff-only note", async ({
+  browser,
+}) => {
   const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 3_456)]);
   const page = await signedIn(browser, sam);
   await page.goto(`/proposals/${id}`);
@@ -160,7 +178,12 @@ test("a rejection with a preset reason and an internal note: who, when, the cust
   expect(row.decidedAt).not.toBeNull();
   const leaked = await withDb(async (c) =>
     Number(
-      (await c.query(`SELECT count(*) FROM "AuditEvent" WHERE "proposalId" = $1 AND row_to_json("AuditEvent")::text ILIKE '%final-sale%'`, [id])).rows[0].count,
+      (
+        await c.query(
+          `SELECT count(*) FROM "AuditEvent" WHERE "proposalId" = $1 AND row_to_json("AuditEvent")::text ILIKE '%final-sale%'`,
+          [id],
+        )
+      ).rows[0].count,
     ),
   );
   expect(leaked).toBe(0);

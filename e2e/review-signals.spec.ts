@@ -7,7 +7,8 @@ import { runAgentDemo } from "./support/agent-demo";
 // rejected" (reason, who, when) in the queue and on the detail page. (Plain rendering; styled elsewhere.)
 test.describe.configure({ mode: "serial" });
 
-const setCooldown = (minutes: number) => withDb((db) => db.query(`UPDATE "Tenant" SET "rejectionCooldownMinutes" = $1 WHERE slug = 'shop-us'`, [minutes]));
+const setCooldown = (minutes: number) =>
+  withDb((db) => db.query(`UPDATE "Tenant" SET "rejectionCooldownMinutes" = $1 WHERE slug = 'shop-us'`, [minutes]));
 
 test("a re-asked refund carries the earlier rejection into the queue and the detail page", async ({ page }) => {
   const order = await freshOrder("shop-us", 3_210);

@@ -13,7 +13,10 @@ import { withDb } from "./support/db";
 const port = Number(process.env.E2E_PORT ?? 3100);
 const base = `http://localhost:${port}`;
 
-test("pages carry a nonce-based CSP that is on every script, and COOP/CORP; no HSTS over http", async ({ request, page }) => {
+test("pages carry a nonce-based CSP that is on every script, and COOP/CORP; no HSTS over http", async ({
+  request,
+  page,
+}) => {
   const first = await request.get(`${base}/sign-in`);
   expect(first.status()).toBe(200);
   const csp = first.headers()["content-security-policy"] ?? "";
@@ -50,22 +53,37 @@ test("a forged X-Forwarded-Proto does not turn on HSTS", async ({ request }) => 
   expect(res.headers()["strict-transport-security"]).toBeUndefined();
 });
 
-test("server actions: missing Origin, foreign Origin and forged X-Forwarded-Host are refused with 403", async ({ request }) => {
-  const action = { "next-action": "0000000000000000000000000000000000000000", "content-type": "text/plain;charset=UTF-8" };
+test("server actions: missing Origin, foreign Origin and forged X-Forwarded-Host are refused with 403", async ({
+  request,
+}) => {
+  const action = {
+    "next-action": "0000000000000000000000000000000000000000",
+    "content-type": "text/plain;charset=UTF-8",
+  };
   const missing = await request.post(`${base}/audit`, { headers: action, data: "[]" });
   expect(missing.status()).toBe(403);
   expect(await missing.json()).toEqual({ error: "This request needs an Origin header." });
 
-  const foreign = await request.post(`${base}/audit`, { headers: { ...action, origin: "http://evil.example" }, data: "[]" });
+  const foreign = await request.post(`${base}/audit`, {
+    headers: { ...action, origin: "http://evil.example" },
+    data: "[]",
+  });
   expect(foreign.status()).toBe(403);
 
   // Next.js would compare the Origin with X-Forwarded-Host: the forged pair must not pass.
-  const forged = await request.post(`${base}/audit`, { headers: { ...action, origin: "http://evil.example", "x-forwarded-host": "evil.example" }, data: "[]" });
+  const forged = await request.post(`${base}/audit`, {
+    headers: { ...action, origin: "http://evil.example", "x-forwarded-host": "evil.example" },
+    data: "[]",
+  });
   expect(forged.status()).toBe(403);
   expect(await forged.json()).toEqual({ error: "Cross-origin request refused." });
 
   // The same request from this origin passes the gate (what Next.js then answers is its business).
-  const same = await request.post(`${base}/audit`, { headers: { ...action, origin: base }, data: "[]", maxRedirects: 0 });
+  const same = await request.post(`${base}/audit`, {
+    headers: { ...action, origin: base },
+    data: "[]",
+    maxRedirects: 0,
+  });
   expect(same.status()).not.toBe(403);
 
   const log = readFileSync(".data/e2e-server.log", "utf8");
@@ -73,7 +91,9 @@ test("server actions: missing Origin, foreign Origin and forged X-Forwarded-Host
   expect(log).not.toMatch(/x-forwarded-host.*does not match/i);
 });
 
-test("a session cookie forged with the old public secret opens nothing; one made with this install's secret does", async ({ request }) => {
+test("a session cookie forged with the old public secret opens nothing; one made with this install's secret does", async ({
+  request,
+}) => {
   const staff = await withDb(
     async (db) =>
       (
@@ -98,8 +118,12 @@ test("a session cookie forged with the old public secret opens nothing; one made
   const installed = JSON.parse(readFileSync(".data/demo-secrets.json", "utf8")) as DemoSecrets;
   expect(installed.NEXTAUTH_SECRET).not.toBe(publicDemoSecrets.NEXTAUTH_SECRET);
 
-  const asCookie = async (secret: string) => ({ cookie: `next-auth.session-token=${await encode({ token: claims, secret, maxAge: 3600 })}` });
-  const forged = await request.get(`${base}/api/proposals`, { headers: await asCookie(publicDemoSecrets.NEXTAUTH_SECRET) });
+  const asCookie = async (secret: string) => ({
+    cookie: `next-auth.session-token=${await encode({ token: claims, secret, maxAge: 3600 })}`,
+  });
+  const forged = await request.get(`${base}/api/proposals`, {
+    headers: await asCookie(publicDemoSecrets.NEXTAUTH_SECRET),
+  });
   expect(forged.status()).toBe(401);
   const genuine = await request.get(`${base}/api/proposals`, { headers: await asCookie(installed.NEXTAUTH_SECRET) });
   expect(genuine.status()).toBe(200);
@@ -109,8 +133,12 @@ test("a session cookie forged with the old public secret opens nothing; one made
   const signedInAgo = async (seconds: number) => ({
     cookie: `next-auth.session-token=${await encode({ token: { ...claims, authTime: Math.floor(Date.now() / 1000) - seconds }, secret: installed.NEXTAUTH_SECRET, maxAge: 3600 })}`,
   });
-  const tooOld = await request.get(`${base}/api/proposals`, { headers: await signedInAgo(SESSION_ABSOLUTE_SECONDS + 60) });
+  const tooOld = await request.get(`${base}/api/proposals`, {
+    headers: await signedInAgo(SESSION_ABSOLUTE_SECONDS + 60),
+  });
   expect(tooOld.status()).toBe(401);
-  const justInside = await request.get(`${base}/api/proposals`, { headers: await signedInAgo(SESSION_ABSOLUTE_SECONDS - 60) });
+  const justInside = await request.get(`${base}/api/proposals`, {
+    headers: await signedInAgo(SESSION_ABSOLUTE_SECONDS - 60),
+  });
   expect(justInside.status()).toBe(200);
 });

@@ -8,7 +8,10 @@ import { withDb } from "./support/db";
 
 test.setTimeout(120_000);
 
-test("set a password on the setup page → signed in, on Executions; the sign-in is audited; the link is spent", async ({ page, browser }) => {
+test("set a password on the setup page → signed in, on Executions; the sign-in is audited; the link is spent", async ({
+  page,
+  browser,
+}) => {
   await signIn(page, staff("shop-us", "admin"));
   const email = `setup-${randomBytes(4).toString("hex")}@shop-us.test`;
   const invited = await page.request.post("/api/admin/staff", {

@@ -9,7 +9,9 @@ import { runAgentDemo } from "./support/agent-demo";
 const reviewer = staff("shop-us", "reviewer", 1);
 const methodsOf = (ids: string[]) =>
   withDb(async (c) => {
-    const rows = (await c.query(`SELECT "proposalId", "authMethod" FROM "Approval" WHERE "proposalId" = ANY($1::uuid[])`, [ids])).rows;
+    const rows = (
+      await c.query(`SELECT "proposalId", "authMethod" FROM "Approval" WHERE "proposalId" = ANY($1::uuid[])`, [ids])
+    ).rows;
     return ids.map((id) => rows.find((r) => r.proposalId === id)?.authMethod);
   });
 
@@ -27,13 +29,15 @@ async function approve(page: Page, proposalId: string, password?: string) {
 
 test("step-up is asked once per window: the password renews it, the next approval asks nothing", async ({ page }) => {
   const ids: string[] = [];
-  for (const amount of [2_100, 2_200, 2_300]) ids.push(runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", amount)]));
+  for (const amount of [2_100, 2_200, 2_300])
+    ids.push(runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", amount)]));
   await signIn(page, reviewer);
   // Ten minutes pass (the US tenant's window is 5): the session's window, kept server-side, is moved back.
   await withDb((c) =>
-    c.query(`UPDATE "StaffSession" SET "stepUpAt" = now() - interval '10 minutes' WHERE "staffUserId" = (SELECT id FROM "StaffUser" WHERE email = $1)`, [
-      reviewer.email,
-    ]),
+    c.query(
+      `UPDATE "StaffSession" SET "stepUpAt" = now() - interval '10 minutes' WHERE "staffUserId" = (SELECT id FROM "StaffUser" WHERE email = $1)`,
+      [reviewer.email],
+    ),
   );
 
   await approve(page, ids[0]!, reviewer.password); // asked: the window had passed
@@ -47,9 +51,10 @@ test("step-up is asked once per window: the password renews it, the next approva
   const events = await withDb(
     async (c) =>
       (
-        await c.query(`SELECT "authMethod", data->>'windowOpenedBy' AS opened FROM "AuditEvent" WHERE action = 'proposal:approve' AND "proposalId" = $1`, [
-          ids[1],
-        ])
+        await c.query(
+          `SELECT "authMethod", data->>'windowOpenedBy' AS opened FROM "AuditEvent" WHERE action = 'proposal:approve' AND "proposalId" = $1`,
+          [ids[1]],
+        )
       ).rows,
   );
   expect(events).toEqual([{ authMethod: "session", opened: "password" }]);

@@ -5,7 +5,9 @@ import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { baseURL } from "./support/agent-demo";
 
-test("light / dark / follow the system: applied at once, kept across a reload before hydration", async ({ browser }) => {
+test("light / dark / follow the system: applied at once, kept across a reload before hydration", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ baseURL, colorScheme: "dark", viewport: { width: 1366, height: 900 } });
   const page = await context.newPage();
   await signIn(page, staff("shop-us", "reviewer"));
@@ -13,7 +15,10 @@ test("light / dark / follow the system: applied at once, kept across a reload be
   const html = page.locator("html");
   const picker = page.getByRole("radiogroup", { name: /^(Theme|Tema)$/ }).first();
   await expect(html).toHaveClass(/\bdark\b/); // nothing chosen yet: the system's dark
-  await expect(picker.getByRole("radio", { name: /^(Follow the system|Según el sistema)$/ })).toHaveAttribute("aria-checked", "true");
+  await expect(picker.getByRole("radio", { name: /^(Follow the system|Según el sistema)$/ })).toHaveAttribute(
+    "aria-checked",
+    "true",
+  );
 
   await picker.getByRole("radio", { name: /^(Light|Claro)$/ }).click();
   await expect(html).not.toHaveClass(/\bdark\b/);

@@ -5,11 +5,14 @@ import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { runAgentDemo } from "./support/agent-demo";
 
-test("a reviewer follows a pending proposal's trace link and pastes its traceId into the Trace box: the agent's calls in order", async ({ page }) => {
+test("a reviewer follows a pending proposal's trace link and pastes its traceId into the Trace box: the agent's calls in order", async ({
+  page,
+}) => {
   const order = await freshOrder("shop-us", 1_800);
   const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   const { traceId } = await withDb(
-    async (db) => (await db.query(`SELECT "traceId" FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { traceId: string },
+    async (db) =>
+      (await db.query(`SELECT "traceId" FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { traceId: string },
   );
   const reviewer = staff("shop-us", "reviewer");
   await signIn(page, reviewer);
@@ -20,7 +23,10 @@ test("a reviewer follows a pending proposal's trace link and pastes its traceId 
   await expect(page.getByRole("heading", { level: 1 })).toContainText(traceId);
 
   const timeline = page.getByRole("list", { name: "Timeline" });
-  const actions = async () => timeline.locator("li").evaluateAll((els) => els.map((e) => [e.getAttribute("data-action"), e.getAttribute("data-outcome")]));
+  const actions = async () =>
+    timeline
+      .locator("li")
+      .evaluateAll((els) => els.map((e) => [e.getAttribute("data-action"), e.getAttribute("data-outcome")]));
   const steps = await actions();
   // The agent's calls in the order agent:demo made them: a hallucinated tool refused, the lookup, a
   // model-supplied amount refused, the proposal, a status check.

@@ -13,8 +13,18 @@ const sizes = [
 ] as const;
 const schemes = ["light", "dark"] as const;
 
-async function as(browser: Browser, tenant: string, role: DemoRole, size: (typeof sizes)[number], scheme: (typeof schemes)[number]): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: { width: size.width, height: size.height }, colorScheme: scheme });
+async function as(
+  browser: Browser,
+  tenant: string,
+  role: DemoRole,
+  size: (typeof sizes)[number],
+  scheme: (typeof schemes)[number],
+): Promise<Page> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: { width: size.width, height: size.height },
+    colorScheme: scheme,
+  });
   const page = await context.newPage();
   await signIn(page, staff(tenant, role));
   return page;
@@ -28,11 +38,15 @@ async function check(page: Page, name: string, size: (typeof sizes)[number], sch
   expect(overflow, `${name} at ${size.width}px scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${name} ${size.name} ${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(
+    bad.map((v) => `${name} ${size.name} ${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
   await page.screenshot({ path: `docs/screenshots/${name}-${size.width}-${scheme}.png` });
 }
 
-test("queue, detail, approve dialog, decided, executions, audit and admin: phone and laptop, light and dark", async ({ browser }) => {
+test("queue, detail, approve dialog, decided, executions, audit and admin: phone and laptop, light and dark", async ({
+  browser,
+}) => {
   test.setTimeout(360_000);
   const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 12_999)]);
   for (const size of sizes) {
@@ -41,7 +55,11 @@ test("queue, detail, approve dialog, decided, executions, audit and admin: phone
       // The theme follows the system until the person picks one.
       await expect(reviewer.locator("html")).toHaveClass(scheme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
       await reviewer.goto("/queue");
-      await expect(reviewer.locator(size.name === "phone" ? `[data-proposal-card="${proposalId}"]` : `tr[data-proposal-id="${proposalId}"]`)).toBeVisible();
+      await expect(
+        reviewer.locator(
+          size.name === "phone" ? `[data-proposal-card="${proposalId}"]` : `tr[data-proposal-id="${proposalId}"]`,
+        ),
+      ).toBeVisible();
       await check(reviewer, "queue", size, scheme);
       await reviewer.goto(`/proposals/${proposalId}`);
       await expect(reviewer.getByTestId("amount")).toBeVisible();
@@ -52,7 +70,9 @@ test("queue, detail, approve dialog, decided, executions, audit and admin: phone
       await reviewer.waitForTimeout(300); // the open animation
       // Fully visible: the dialog's box lies inside the viewport, confirm button included.
       const box = await dialog.boundingBox();
-      expect(box && box.y >= 0 && box.x >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width).toBe(true);
+      expect(
+        box && box.y >= 0 && box.x >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width,
+      ).toBe(true);
       await expect(dialog.getByRole("button", { name: "Approve refund" })).toBeInViewport();
       await check(reviewer, "approve-dialog", size, scheme);
       await reviewer.keyboard.press("Escape");
@@ -87,11 +107,14 @@ test("phones get the navigation in a sheet", async ({ browser }) => {
   await page.context().close();
 });
 
-test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each decision is stored", async ({ browser }) => {
+test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each decision is stored", async ({
+  browser,
+}) => {
   // Three agent runs and three decisions, each page pushed live: more than the default minute on a loaded machine.
   test.setTimeout(120_000);
   const ids = [];
-  for (const amount of [2_101, 2_202, 2_303]) ids.push(runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", amount)]));
+  for (const amount of [2_101, 2_202, 2_303])
+    ids.push(runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", amount)]));
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
   await page.goto("/queue");
   await expect(page.locator(`tr[data-proposal-id="${ids[2]}"]`)).toBeVisible();
@@ -135,16 +158,18 @@ test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each dec
   expect(new Set(decided.map((d) => d.id)).size).toBe(3);
   const reviewer = staff("shop-us", "reviewer");
   for (const d of decided) {
-    const row = await withDb(async (c) => (await c.query(`SELECT status FROM "Proposal" WHERE id = $1`, [d.id])).rows[0] as { status: string });
+    const row = await withDb(
+      async (c) => (await c.query(`SELECT status FROM "Proposal" WHERE id = $1`, [d.id])).rows[0] as { status: string },
+    );
     if (d.how === "reject") expect(row.status).toBe("rejected");
     else {
       const approvals = await withDb(
         async (c) =>
           (
-            await c.query(`SELECT a.id FROM "Approval" a JOIN "StaffUser" s ON s.id = a."approverId" WHERE a."proposalId" = $1 AND s.email = $2`, [
-              d.id,
-              reviewer.email,
-            ])
+            await c.query(
+              `SELECT a.id FROM "Approval" a JOIN "StaffUser" s ON s.id = a."approverId" WHERE a."proposalId" = $1 AND s.email = $2`,
+              [d.id, reviewer.email],
+            )
           ).rows,
       );
       expect(approvals).toHaveLength(1);
@@ -171,7 +196,9 @@ test("the help lists the shortcuts and ⌘K jumps to a waiting proposal", async 
   await page.context().close();
 });
 
-test("a queue filter and sort live in the URL and survive a reload, even when chosen before the page is interactive", async ({ browser }) => {
+test("a queue filter and sort live in the URL and survive a reload, even when chosen before the page is interactive", async ({
+  browser,
+}) => {
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
   // The page's scripts are held back: the reviewer's choices land on server-rendered selects that no handler
   // listens to yet. Once the scripts run, the toolbar applies what the browser shows.
@@ -207,13 +234,17 @@ test("a queue filter and sort live in the URL and survive a reload, even when ch
   await expect(page.getByLabel("Channel")).toHaveValue("web_support");
   await expect(page.getByLabel("Sort")).toHaveValue("amount_desc");
   // The sort is applied: amounts are non-increasing down the table.
-  const amounts = await page.locator("tbody tr [data-minor]").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-minor"))));
+  const amounts = await page
+    .locator("tbody tr [data-minor]")
+    .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-minor"))));
   expect(amounts.length).toBeGreaterThan(0);
   expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
   await page.context().close();
 });
 
-test("the Decided view finds a rejected proposal by its order number, and the URL keeps the search", async ({ browser }) => {
+test("the Decided view finds a rejected proposal by its order number, and the URL keeps the search", async ({
+  browser,
+}) => {
   const order = await freshOrder("shop-us", 4_444);
   const id = runAgentDemo(["--tenant", "shop-us", "--order", order]);
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
@@ -248,7 +279,9 @@ const pendingInDb = () =>
       ).rows[0].n as number,
   );
 
-test("reviewers see the pending count in the tab title on every dashboard page, kept live; other roles do not", async ({ browser }) => {
+test("reviewers see the pending count in the tab title on every dashboard page, kept live; other roles do not", async ({
+  browser,
+}) => {
   runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 5_151)]);
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
   await page.goto("/queue");

@@ -19,12 +19,17 @@ export const keyDigest = (key: string) => createHash("sha256").update(key).diges
 
 /** The account of a secret key that is not one of the default account's, or null (an unknown key). */
 export async function accountOfKey(pool: pg.Pool, key: string): Promise<string | null> {
-  const found = await pool.query<{ account: string }>("SELECT account FROM account_keys WHERE key_sha256 = $1", [keyDigest(key)]);
+  const found = await pool.query<{ account: string }>("SELECT account FROM account_keys WHERE key_sha256 = $1", [
+    keyDigest(key),
+  ]);
   return found.rows[0]?.account ?? null;
 }
 
 /** At start: the default account's endpoint is whatever the flags say now (none → it records no events). */
-export async function ensureDefaultAccount(pool: pg.Pool, webhook: { url: string; secret: string } | null): Promise<void> {
+export async function ensureDefaultAccount(
+  pool: pg.Pool,
+  webhook: { url: string; secret: string } | null,
+): Promise<void> {
   await pool.query(
     `INSERT INTO accounts (id, webhook_url, webhook_secret, created) VALUES ($1, $2, $3, $4)
      ON CONFLICT (id) DO UPDATE SET webhook_url = EXCLUDED.webhook_url, webhook_secret = EXCLUDED.webhook_secret`,
@@ -38,10 +43,17 @@ export const registerAccountInput = z
     id: z
       .string()
       .regex(/^acct_[A-Za-z0-9_]{1,64}$/)
-      .refine((id) => id !== DEFAULT_ACCOUNT, "acct_default is the process's own account (its keys are the --api-key flags)")
+      .refine(
+        (id) => id !== DEFAULT_ACCOUNT,
+        "acct_default is the process's own account (its keys are the --api-key flags)",
+      )
       .optional(),
     apiKeys: z
-      .array(z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{8,200}$/, "a secret or restricted key (sk_test_…, rk_test_…)"))
+      .array(
+        z
+          .string()
+          .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{8,200}$/, "a secret or restricted key (sk_test_…, rk_test_…)"),
+      )
       .min(1)
       .max(10),
     webhookUrl: z.url({ protocol: /^https?$/ }).optional(),
@@ -50,7 +62,10 @@ export const registerAccountInput = z
       .regex(/^whsec_[A-Za-z0-9_\-+/=]{8,200}$/)
       .optional(),
   })
-  .refine((v) => !v.webhookUrl === !v.webhookSecret, { message: "webhookUrl and webhookSecret go together", path: ["webhookSecret"] });
+  .refine((v) => !v.webhookUrl === !v.webhookSecret, {
+    message: "webhookUrl and webhookSecret go together",
+    path: ["webhookSecret"],
+  });
 export type RegisterAccountInput = z.input<typeof registerAccountInput>;
 
 export type AccountView = { id: string; webhookUrl: string | null; keys: number };
@@ -61,8 +76,13 @@ export type RegisterOutcome = { ok: true; account: AccountView } | { ok: false; 
  * Creates an account (or replaces the keys and endpoint of one) in one transaction. A key that is one of the
  * default account's, or already another account's, is refused (409): a key opens exactly one account.
  */
-export async function registerAccount(pool: pg.Pool, defaultKeys: readonly string[], input: z.output<typeof registerAccountInput>): Promise<RegisterOutcome> {
-  if (input.apiKeys.some((k) => defaultKeys.includes(k))) return { ok: false, status: 409, message: "an API key is already the default account's" };
+export async function registerAccount(
+  pool: pg.Pool,
+  defaultKeys: readonly string[],
+  input: z.output<typeof registerAccountInput>,
+): Promise<RegisterOutcome> {
+  if (input.apiKeys.some((k) => defaultKeys.includes(k)))
+    return { ok: false, status: 409, message: "an API key is already the default account's" };
   const id = input.id ?? newId("acct", 16);
   return inTransaction(pool, async (client, rollback) => {
     await client.query(
@@ -72,10 +92,10 @@ export async function registerAccount(pool: pg.Pool, defaultKeys: readonly strin
     );
     await client.query("DELETE FROM account_keys WHERE account = $1", [id]);
     const digests = [...new Set(input.apiKeys.map(keyDigest))];
-    const inserted = await client.query("INSERT INTO account_keys (key_sha256, account) SELECT unnest($1::text[]), $2 ON CONFLICT (key_sha256) DO NOTHING", [
-      digests,
-      id,
-    ]);
+    const inserted = await client.query(
+      "INSERT INTO account_keys (key_sha256, account) SELECT unnest($1::text[]), $2 ON CONFLICT (key_sha256) DO NOTHING",
+      [digests, id],
+    );
     if (inserted.rowCount !== digests.length) {
       rollback();
       return { ok: false as const, status: 409, message: "an API key already belongs to another account" };

@@ -63,7 +63,16 @@ export const disputeInput = z.strictObject({
   paymentIntent: z.string().min(1),
   /** Without it: the whole charge. */
   amount: z.number().int().positive().max(99_999_999_999).optional(),
-  reason: z.enum(["fraudulent", "duplicate", "product_not_received", "product_unacceptable", "subscription_canceled", "general"]).optional(),
+  reason: z
+    .enum([
+      "fraudulent",
+      "duplicate",
+      "product_not_received",
+      "product_unacceptable",
+      "subscription_canceled",
+      "general",
+    ])
+    .optional(),
 });
 export type DisputeInput = z.input<typeof disputeInput>;
 export const resetInput = z.strictObject({ data: z.boolean().optional() }).optional();
@@ -78,7 +87,10 @@ export type ControlState = {
   stats: Record<string, number>;
 };
 
-const bad = (message: string, status = 400): Answer => ({ status, body: { error: { type: "invalid_request_error", message } } });
+const bad = (message: string, status = 400): Answer => ({
+  status,
+  body: { error: { type: "invalid_request_error", message } },
+});
 
 export async function handleControl(state: ControlState, method: string, path: string, body: unknown): Promise<Answer> {
   const parts = path.split("/").filter(Boolean).slice(1); // drop "__control"
@@ -93,7 +105,9 @@ export async function handleControl(state: ControlState, method: string, path: s
     }
     case "GET payment_intents/:id": {
       const pi = await state.pool.query<PaymentIntentDbRow>("SELECT * FROM payment_intents WHERE id = $1", [parts[1]]);
-      return pi.rows[0] ? { status: 200, body: paymentIntentView(pi.rows[0]) } : bad(`No such payment_intent: '${parts[1]}'`, 404);
+      return pi.rows[0]
+        ? { status: 200, body: paymentIntentView(pi.rows[0]) }
+        : bad(`No such payment_intent: '${parts[1]}'`, 404);
     }
     case "POST accounts": {
       const input = registerAccountInput.safeParse(body);
@@ -108,7 +122,9 @@ export async function handleControl(state: ControlState, method: string, path: s
       if (!input.success) return bad(z.prettifyError(input.error));
       const { paymentIntent, amount, reason, metadata } = input.data;
       return inTransaction(state.pool, async (client) => {
-        const owner = await client.query<{ account: string }>("SELECT account FROM payment_intents WHERE id = $1", [paymentIntent]);
+        const owner = await client.query<{ account: string }>("SELECT account FROM payment_intents WHERE id = $1", [
+          paymentIntent,
+        ]);
         if (!owner.rows[0]) return bad(`No such payment_intent: '${paymentIntent}'`, 404);
         return createRefund(
           client,
@@ -122,7 +138,9 @@ export async function handleControl(state: ControlState, method: string, path: s
       const input = disputeInput.safeParse(body);
       if (!input.success) return bad(z.prettifyError(input.error));
       return inTransaction(state.pool, async (client) => {
-        const pi = await client.query<PaymentIntentDbRow>("SELECT * FROM payment_intents WHERE id = $1", [input.data.paymentIntent]);
+        const pi = await client.query<PaymentIntentDbRow>("SELECT * FROM payment_intents WHERE id = $1", [
+          input.data.paymentIntent,
+        ]);
         const row = pi.rows[0];
         if (!row) return bad(`No such payment_intent: '${input.data.paymentIntent}'`, 404);
         if ((input.data.amount ?? 0) > Number(row.amount)) return bad("a dispute cannot be larger than the charge");
@@ -161,7 +179,9 @@ export async function handleControl(state: ControlState, method: string, path: s
         "UPDATE payment_intents SET refund_mode = $2, settle_delay_ms = $3 WHERE id = $1 RETURNING *",
         [paymentIntent, mode, delayMs],
       );
-      return updated.rows[0] ? { status: 200, body: paymentIntentView(updated.rows[0]) } : bad(`No such payment_intent: '${paymentIntent}'`, 404);
+      return updated.rows[0]
+        ? { status: 200, body: paymentIntentView(updated.rows[0]) }
+        : bad(`No such payment_intent: '${paymentIntent}'`, 404);
     }
     case "POST refunds/:id/settle": {
       const input = settleInput.safeParse(body);
@@ -228,11 +248,25 @@ async function createPaymentIntent(pool: pg.Pool, input: z.output<typeof createP
   const inserted = await pool.query<PaymentIntentDbRow>(
     `INSERT INTO payment_intents (id, amount, currency, amount_refunded, charge, refund_mode, settle_delay_ms, created, account)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING RETURNING *`,
-    [id, input.amount, input.currency, input.amountRefunded ?? 0, newId("ch"), input.refundMode ?? null, input.settleDelayMs ?? null, nowUnix(), account],
+    [
+      id,
+      input.amount,
+      input.currency,
+      input.amountRefunded ?? 0,
+      newId("ch"),
+      input.refundMode ?? null,
+      input.settleDelayMs ?? null,
+      nowUnix(),
+      account,
+    ],
   );
   if (inserted.rows[0]) return { status: 200, body: paymentIntentView(inserted.rows[0]) };
   const existing = (await pool.query<PaymentIntentDbRow>("SELECT * FROM payment_intents WHERE id = $1", [id])).rows[0]!;
-  if (Number(existing.amount) !== input.amount || existing.currency !== input.currency || existing.account !== account) {
+  if (
+    Number(existing.amount) !== input.amount ||
+    existing.currency !== input.currency ||
+    existing.account !== account
+  ) {
     return bad(`payment_intent '${id}' exists with another amount, currency or account`, 409);
   }
   return { status: 200, body: paymentIntentView(existing) };

@@ -6,7 +6,10 @@ describe("FaultBoard", () => {
     const board = new FaultBoard();
     board.add({ kind: "fail_5xx" });
     board.add({ kind: "latency", latencyMs: 50, once: false });
-    expect(board.match({ endpoint: "create", paymentIntent: "pi_1" })).toMatchObject({ action: "fail_5xx", latencyMs: 50 });
+    expect(board.match({ endpoint: "create", paymentIntent: "pi_1" })).toMatchObject({
+      action: "fail_5xx",
+      latencyMs: 50,
+    });
     expect(board.match({ endpoint: "create", paymentIntent: "pi_1" })).toMatchObject({ action: null, latencyMs: 50 });
     board.clear();
     expect(board.match({ endpoint: "create", paymentIntent: "pi_1" })).toMatchObject({ action: null, latencyMs: 0 });

@@ -16,7 +16,12 @@ export type FaultSpec = {
   latencyMs?: number;
 };
 
-export type Fault = Required<Pick<FaultSpec, "kind" | "once" | "on">> & { id: number; paymentIntent: string | null; latencyMs: number; hits: number };
+export type Fault = Required<Pick<FaultSpec, "kind" | "once" | "on">> & {
+  id: number;
+  paymentIntent: string | null;
+  latencyMs: number;
+  hits: number;
+};
 
 export type FaultAction = Exclude<FaultKind, "latency">;
 export type FaultMatch = { latencyMs: number; action: FaultAction | null; faultIds: number[] };

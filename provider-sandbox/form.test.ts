@@ -3,7 +3,8 @@ import { canonicalForm, FormError, parseStripeForm, splitFormKey } from "./form"
 
 describe("parseStripeForm", () => {
   it("decodes what stripe-node sends for a refund", () => {
-    const body = "payment_intent=pi_123&amount=2500&metadata[proposalId]=p%2F1&metadata[tenantId]=t+1&reason=requested_by_customer";
+    const body =
+      "payment_intent=pi_123&amount=2500&metadata[proposalId]=p%2F1&metadata[tenantId]=t+1&reason=requested_by_customer";
     expect(parseStripeForm(body)).toEqual({
       payment_intent: "pi_123",
       amount: "2500",

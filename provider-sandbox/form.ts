@@ -45,7 +45,8 @@ export function parseStripeForm(body: string): FormObject {
       const last = i === path.length - 1;
       if (Array.isArray(node)) {
         const index = segment === "" ? node.length : Number(segment);
-        if (!Number.isInteger(index) || index < 0 || index > node.length) throw new FormError(`Invalid array index in ${rawKey}`, rawKey);
+        if (!Number.isInteger(index) || index < 0 || index > node.length)
+          throw new FormError(`Invalid array index in ${rawKey}`, rawKey);
         if (last) {
           if (index < node.length) throw new FormError(`Duplicate parameter: ${rawKey}`, rawKey);
           node.push(value);
@@ -65,7 +66,12 @@ export function parseStripeForm(body: string): FormObject {
   return root;
 }
 
-function descend(container: FormObject | FormValue[], key: string | number, nextSegment: string, rawKey: string): FormObject | FormValue[] {
+function descend(
+  container: FormObject | FormValue[],
+  key: string | number,
+  nextSegment: string,
+  rawKey: string,
+): FormObject | FormValue[] {
   const holder = container as Record<string | number, FormValue | undefined>;
   const existing = holder[key];
   const wantsArray = nextSegment === "" || /^\d+$/.test(nextSegment);

@@ -30,7 +30,9 @@ export function refundObject(row: RefundRow) {
     created: Number(row.created),
     currency: row.currency,
     destination_details: null,
-    ...(row.status === "failed" ? { failure_balance_transaction: null, failure_reason: row.failure_reason ?? "unknown" } : {}),
+    ...(row.status === "failed"
+      ? { failure_balance_transaction: null, failure_reason: row.failure_reason ?? "unknown" }
+      : {}),
     metadata: row.metadata,
     payment_intent: row.payment_intent,
     reason: row.reason,
@@ -94,7 +96,15 @@ export function chargeObject(pi: {
   };
 }
 
-export function disputeObject(input: { id: string; charge: string; paymentIntent: string; amount: number; currency: string; reason: string; created: number }) {
+export function disputeObject(input: {
+  id: string;
+  charge: string;
+  paymentIntent: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  created: number;
+}) {
   return {
     id: input.id,
     object: "dispute" as const,
@@ -113,10 +123,28 @@ export function disputeObject(input: { id: string; charge: string; paymentIntent
 
 export type StripeErrorType = "api_error" | "card_error" | "idempotency_error" | "invalid_request_error";
 
-export type ErrorAnswer = { status: number; body: { error: { type: StripeErrorType; code?: string; message: string; param?: string } } };
+export type ErrorAnswer = {
+  status: number;
+  body: { error: { type: StripeErrorType; code?: string; message: string; param?: string } };
+};
 
-export function stripeError(status: number, type: StripeErrorType, message: string, extra: { code?: string; param?: string } = {}): ErrorAnswer {
-  return { status, body: { error: { type, ...(extra.code ? { code: extra.code } : {}), message, ...(extra.param ? { param: extra.param } : {}) } } };
+export function stripeError(
+  status: number,
+  type: StripeErrorType,
+  message: string,
+  extra: { code?: string; param?: string } = {},
+): ErrorAnswer {
+  return {
+    status,
+    body: {
+      error: {
+        type,
+        ...(extra.code ? { code: extra.code } : {}),
+        message,
+        ...(extra.param ? { param: extra.param } : {}),
+      },
+    },
+  };
 }
 
 export const nowUnix = () => Math.floor(Date.now() / 1000);

@@ -7,10 +7,21 @@ import type { Answer } from "./refunds";
 type Row = { id: string; amount: string; currency: string; charge: string; created: string };
 
 /** Another account's payment intent is `resource_missing`, as one that does not exist (accounts.ts). */
-export async function retrievePaymentIntent(client: pg.Pool | pg.PoolClient, account: string, id: string): Promise<Answer> {
-  const found = await client.query<Row>("SELECT id, amount, currency, charge, created FROM payment_intents WHERE id = $1 AND account = $2", [id, account]);
+export async function retrievePaymentIntent(
+  client: pg.Pool | pg.PoolClient,
+  account: string,
+  id: string,
+): Promise<Answer> {
+  const found = await client.query<Row>(
+    "SELECT id, amount, currency, charge, created FROM payment_intents WHERE id = $1 AND account = $2",
+    [id, account],
+  );
   const row = found.rows[0];
-  if (!row) return stripeError(404, "invalid_request_error", `No such payment_intent: '${id}'`, { code: "resource_missing", param: "intent" });
+  if (!row)
+    return stripeError(404, "invalid_request_error", `No such payment_intent: '${id}'`, {
+      code: "resource_missing",
+      param: "intent",
+    });
   const amount = Number(row.amount);
   return {
     status: 200,

@@ -18,10 +18,21 @@ import {
 } from "./objects";
 
 export type RefundMode = "succeed" | "pending_then_succeed" | "pending_then_fail" | "pending" | "fail";
-export const REFUND_MODES: readonly RefundMode[] = ["succeed", "pending_then_succeed", "pending_then_fail", "pending", "fail"];
+export const REFUND_MODES: readonly RefundMode[] = [
+  "succeed",
+  "pending_then_succeed",
+  "pending_then_fail",
+  "pending",
+  "fail",
+];
 export type Behaviour = { mode: RefundMode; delayMs: number };
 
-export type CreateRefundParams = { paymentIntent: string; amount: number | null; metadata: Record<string, string>; reason: string | null };
+export type CreateRefundParams = {
+  paymentIntent: string;
+  amount: number | null;
+  metadata: Record<string, string>;
+  reason: string | null;
+};
 
 export type Answer = { status: number; body: unknown };
 
@@ -33,45 +44,83 @@ export const FAILURE_REASON = "expired_or_canceled_card";
 export function validateCreateRefund(form: FormObject): CreateRefundParams | ErrorAnswer {
   for (const key of Object.keys(form)) {
     if (key === "charge")
-      return stripeError(400, "invalid_request_error", "This sandbox refunds payment intents only: use payment_intent.", {
+      return stripeError(
+        400,
+        "invalid_request_error",
+        "This sandbox refunds payment intents only: use payment_intent.",
+        {
+          code: "parameter_unknown",
+          param: "charge",
+        },
+      );
+    if (!ALLOWED.has(key))
+      return stripeError(400, "invalid_request_error", `Received unknown parameter: ${key}`, {
         code: "parameter_unknown",
-        param: "charge",
+        param: key,
       });
-    if (!ALLOWED.has(key)) return stripeError(400, "invalid_request_error", `Received unknown parameter: ${key}`, { code: "parameter_unknown", param: key });
   }
   const pi = form.payment_intent;
   if (typeof pi !== "string" || pi === "") {
-    return stripeError(400, "invalid_request_error", "One of the following params should be provided for this request: payment_intent or charge.", {
-      code: "parameter_missing",
-      param: "payment_intent",
-    });
+    return stripeError(
+      400,
+      "invalid_request_error",
+      "One of the following params should be provided for this request: payment_intent or charge.",
+      {
+        code: "parameter_missing",
+        param: "payment_intent",
+      },
+    );
   }
   let amount: number | null = null;
   if (form.amount !== undefined) {
     const raw = form.amount;
     if (typeof raw !== "string" || !/^\d{1,15}$/.test(raw))
-      return stripeError(400, "invalid_request_error", "Invalid integer: " + (typeof raw === "string" ? raw : JSON.stringify(raw)), {
+      return stripeError(
+        400,
+        "invalid_request_error",
+        "Invalid integer: " + (typeof raw === "string" ? raw : JSON.stringify(raw)),
+        {
+          code: "parameter_invalid_integer",
+          param: "amount",
+        },
+      );
+    amount = Number(raw);
+    if (amount < 1)
+      return stripeError(400, "invalid_request_error", "Amount must be at least 1.", {
         code: "parameter_invalid_integer",
         param: "amount",
       });
-    amount = Number(raw);
-    if (amount < 1) return stripeError(400, "invalid_request_error", "Amount must be at least 1.", { code: "parameter_invalid_integer", param: "amount" });
   }
   const metadata: Record<string, string> = {};
   if (form.metadata !== undefined) {
     const md: FormValue = form.metadata;
     if (typeof md === "string" || Array.isArray(md)) {
       // `metadata=` (empty) unsets metadata in Stripe; anything else is invalid.
-      if (md !== "") return stripeError(400, "invalid_request_error", "Invalid object", { code: "parameter_invalid_empty", param: "metadata" });
+      if (md !== "")
+        return stripeError(400, "invalid_request_error", "Invalid object", {
+          code: "parameter_invalid_empty",
+          param: "metadata",
+        });
     } else {
       const keys = Object.keys(md);
-      if (keys.length > 50) return stripeError(400, "invalid_request_error", "You can have at most 50 metadata keys.", { param: "metadata" });
+      if (keys.length > 50)
+        return stripeError(400, "invalid_request_error", "You can have at most 50 metadata keys.", {
+          param: "metadata",
+        });
       for (const key of keys) {
         const value = md[key];
-        if (typeof value !== "string") return stripeError(400, "invalid_request_error", `Invalid metadata value for ${key}`, { param: `metadata[${key}]` });
-        if (key.length > 40) return stripeError(400, "invalid_request_error", "Metadata keys can be at most 40 characters.", { param: `metadata[${key}]` });
+        if (typeof value !== "string")
+          return stripeError(400, "invalid_request_error", `Invalid metadata value for ${key}`, {
+            param: `metadata[${key}]`,
+          });
+        if (key.length > 40)
+          return stripeError(400, "invalid_request_error", "Metadata keys can be at most 40 characters.", {
+            param: `metadata[${key}]`,
+          });
         if (value.length > 500)
-          return stripeError(400, "invalid_request_error", "Metadata values can be at most 500 characters.", { param: `metadata[${key}]` });
+          return stripeError(400, "invalid_request_error", "Metadata values can be at most 500 characters.", {
+            param: `metadata[${key}]`,
+          });
         metadata[key] = value;
       }
     }
@@ -79,10 +128,15 @@ export function validateCreateRefund(form: FormObject): CreateRefundParams | Err
   let reason: string | null = null;
   if (form.reason !== undefined) {
     if (typeof form.reason !== "string" || !REASONS.has(form.reason))
-      return stripeError(400, "invalid_request_error", "Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer", {
-        code: "parameter_invalid_string",
-        param: "reason",
-      });
+      return stripeError(
+        400,
+        "invalid_request_error",
+        "Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer",
+        {
+          code: "parameter_invalid_string",
+          param: "reason",
+        },
+      );
     reason = form.reason;
   }
   return { paymentIntent: pi, amount, metadata, reason };
@@ -111,10 +165,10 @@ export async function createRefund(
   ctx: { behaviour: Behaviour; idempotencyKey: string | null },
 ): Promise<Answer> {
   // Another account's payment intent is answered exactly as one that does not exist (accounts.ts).
-  const found = await client.query<PaymentIntentRow>("SELECT * FROM payment_intents WHERE id = $1 AND account = $2 FOR UPDATE", [
-    params.paymentIntent,
-    account,
-  ]);
+  const found = await client.query<PaymentIntentRow>(
+    "SELECT * FROM payment_intents WHERE id = $1 AND account = $2 FOR UPDATE",
+    [params.paymentIntent, account],
+  );
   const pi = found.rows[0];
   if (!pi)
     return stripeError(404, "invalid_request_error", `No such payment_intent: '${params.paymentIntent}'`, {
@@ -122,7 +176,10 @@ export async function createRefund(
       param: "payment_intent",
     });
   const remaining = Number(pi.amount) - Number(pi.amount_refunded);
-  if (remaining <= 0) return stripeError(400, "invalid_request_error", `Charge ${pi.charge} has already been refunded.`, { code: "charge_already_refunded" });
+  if (remaining <= 0)
+    return stripeError(400, "invalid_request_error", `Charge ${pi.charge} has already been refunded.`, {
+      code: "charge_already_refunded",
+    });
   const amount = params.amount ?? remaining;
   if (amount > remaining) {
     return stripeError(
@@ -163,12 +220,19 @@ export async function createRefund(
   await insertEvent(client, account, "refund.created", refund, undefined, ctx.idempotencyKey);
   if (status === "failed") await insertEvent(client, account, "refund.failed", refund, undefined, ctx.idempotencyKey);
   else {
-    const charged = await client.query<PaymentIntentRow>("UPDATE payment_intents SET amount_refunded = amount_refunded + $2 WHERE id = $1 RETURNING *", [
-      pi.id,
-      amount,
-    ]);
+    const charged = await client.query<PaymentIntentRow>(
+      "UPDATE payment_intents SET amount_refunded = amount_refunded + $2 WHERE id = $1 RETURNING *",
+      [pi.id, amount],
+    );
     // Like Stripe: a refund that is not failed (pending counts) refunds the charge, partly or wholly.
-    await insertEvent(client, account, "charge.refunded", chargeObject(charged.rows[0]!), { amount_refunded: Number(pi.amount_refunded) }, ctx.idempotencyKey);
+    await insertEvent(
+      client,
+      account,
+      "charge.refunded",
+      chargeObject(charged.rows[0]!),
+      { amount_refunded: Number(pi.amount_refunded) },
+      ctx.idempotencyKey,
+    );
   }
   return { status: 200, body: refund };
 }
@@ -176,20 +240,36 @@ export async function createRefund(
 export async function retrieveRefund(client: pg.Pool | pg.PoolClient, account: string, id: string): Promise<Answer> {
   const found = await client.query<RefundRow>("SELECT * FROM refunds WHERE id = $1 AND account = $2", [id, account]);
   const row = found.rows[0];
-  if (!row) return stripeError(404, "invalid_request_error", `No such refund: '${id}'`, { code: "resource_missing", param: "id" });
+  if (!row)
+    return stripeError(404, "invalid_request_error", `No such refund: '${id}'`, {
+      code: "resource_missing",
+      param: "id",
+    });
   return { status: 200, body: refundObject(row) };
 }
 
 /** GET /v1/refunds: newest first, `limit` 1..100 (default 10), cursors `starting_after` / `ending_before`. */
-export async function listRefunds(client: pg.Pool | pg.PoolClient, account: string, query: FormObject): Promise<Answer> {
+export async function listRefunds(
+  client: pg.Pool | pg.PoolClient,
+  account: string,
+  query: FormObject,
+): Promise<Answer> {
   for (const key of Object.keys(query)) {
     if (!["payment_intent", "limit", "starting_after", "ending_before", "expand"].includes(key)) {
-      return stripeError(400, "invalid_request_error", `Received unknown parameter: ${key}`, { code: "parameter_unknown", param: key });
+      return stripeError(400, "invalid_request_error", `Received unknown parameter: ${key}`, {
+        code: "parameter_unknown",
+        param: key,
+      });
     }
   }
   let limit = 10;
   if (query.limit !== undefined) {
-    if (typeof query.limit !== "string" || !/^\d+$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > 100) {
+    if (
+      typeof query.limit !== "string" ||
+      !/^\d+$/.test(query.limit) ||
+      Number(query.limit) < 1 ||
+      Number(query.limit) > 100
+    ) {
       return stripeError(400, "invalid_request_error", "Invalid limit: must be an integer between 1 and 100", {
         code: "parameter_invalid_integer",
         param: "limit",
@@ -201,18 +281,29 @@ export async function listRefunds(client: pg.Pool | pg.PoolClient, account: stri
   const after = typeof query.starting_after === "string" ? query.starting_after : null;
   const before = typeof query.ending_before === "string" ? query.ending_before : null;
   if (after && before)
-    return stripeError(400, "invalid_request_error", "You may only specify one of these parameters: ending_before, starting_after.", {
-      param: "starting_after",
-    });
+    return stripeError(
+      400,
+      "invalid_request_error",
+      "You may only specify one of these parameters: ending_before, starting_after.",
+      {
+        param: "starting_after",
+      },
+    );
   if (pi !== null) {
     const known = await client.query("SELECT 1 FROM payment_intents WHERE id = $1 AND account = $2", [pi, account]);
     if (known.rowCount === 0)
-      return stripeError(404, "invalid_request_error", `No such payment_intent: '${pi}'`, { code: "resource_missing", param: "payment_intent" });
+      return stripeError(404, "invalid_request_error", `No such payment_intent: '${pi}'`, {
+        code: "resource_missing",
+        param: "payment_intent",
+      });
   }
   const cursorId = after ?? before;
   let cursor: string | null = null;
   if (cursorId) {
-    const c = await client.query<{ seq: string }>("SELECT seq FROM refunds WHERE id = $1 AND account = $2", [cursorId, account]);
+    const c = await client.query<{ seq: string }>("SELECT seq FROM refunds WHERE id = $1 AND account = $2", [
+      cursorId,
+      account,
+    ]);
     if (!c.rows[0])
       return stripeError(400, "invalid_request_error", `No such refund: '${cursorId}'`, {
         code: "resource_missing",
@@ -264,7 +355,11 @@ export async function insertEvent(
  * Moves one pending refund to its final state (inside the caller's transaction). A failed refund
  * returns its amount to the payment intent. Returns null when the refund is not pending.
  */
-export async function settleRefund(client: pg.PoolClient, id: string, to: "succeeded" | "failed"): Promise<StripeRefund | null> {
+export async function settleRefund(
+  client: pg.PoolClient,
+  id: string,
+  to: "succeeded" | "failed",
+): Promise<StripeRefund | null> {
   const updated = await client.query<RefundRow>(
     `UPDATE refunds SET status = $2, failure_reason = CASE WHEN $2 = 'failed' THEN $3 ELSE NULL END, settle_at = NULL, settle_to = NULL
      WHERE id = $1 AND status = 'pending' RETURNING *`,
@@ -272,9 +367,15 @@ export async function settleRefund(client: pg.PoolClient, id: string, to: "succe
   );
   const row = updated.rows[0];
   if (!row) return null;
-  if (to === "failed") await client.query("UPDATE payment_intents SET amount_refunded = amount_refunded - $2 WHERE id = $1", [row.payment_intent, row.amount]);
+  if (to === "failed")
+    await client.query("UPDATE payment_intents SET amount_refunded = amount_refunded - $2 WHERE id = $1", [
+      row.payment_intent,
+      row.amount,
+    ]);
   const refund = refundObject(row);
-  await insertEvent(client, row.account, to === "failed" ? "refund.failed" : "refund.updated", refund, { status: "pending" });
+  await insertEvent(client, row.account, to === "failed" ? "refund.failed" : "refund.updated", refund, {
+    status: "pending",
+  });
   return refund;
 }
 

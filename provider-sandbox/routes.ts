@@ -10,7 +10,14 @@ import { canonicalForm, FormError, parseStripeForm, type FormObject } from "./fo
 import { newId } from "./ids";
 import { retrievePaymentIntent } from "./payment-intents";
 import { stripeError, type ErrorAnswer } from "./objects";
-import { createRefund, listRefunds, retrieveRefund, validateCreateRefund, type Answer, type Behaviour } from "./refunds";
+import {
+  createRefund,
+  listRefunds,
+  retrieveRefund,
+  validateCreateRefund,
+  type Answer,
+  type Behaviour,
+} from "./refunds";
 import { inTransaction } from "./store";
 
 const MAX_BODY = 64 * 1024;
@@ -34,12 +41,22 @@ export function sandboxRoutes(ctx: RoutesContext) {
   const send = (res: ServerResponse, answer: Answer, headers: Record<string, string> = {}) => {
     if (res.headersSent || res.destroyed) return;
     const body = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
-    res.writeHead(answer.status, { "content-type": "application/json", "stripe-version": "2026-10-28.endive", ...headers });
+    res.writeHead(answer.status, {
+      "content-type": "application/json",
+      "stripe-version": "2026-10-28.endive",
+      ...headers,
+    });
     res.end(body);
   };
 
   /** After the work is done (and committed): answer, or misbehave as a fault asks. */
-  const finish = (req: IncomingMessage, res: ServerResponse, fault: FaultMatch, answer: Answer, headers?: Record<string, string>) => {
+  const finish = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    fault: FaultMatch,
+    answer: Answer,
+    headers?: Record<string, string>,
+  ) => {
     if (fault.action === "accept_then_hang") {
       stats.hung!++;
       parked.add(res);
@@ -59,7 +76,9 @@ export function sandboxRoutes(ctx: RoutesContext) {
     const header = req.headers.authorization ?? "";
     // Stripe takes the key as a bearer token or as the user name of basic auth (`curl -u sk_test_…:`).
     const basic = /^Basic (.+)$/.exec(header)?.[1];
-    const match = basic ? /^([^:]+):?$/.exec(Buffer.from(basic, "base64").toString("utf8")) : /^Bearer (.+)$/.exec(header);
+    const match = basic
+      ? /^([^:]+):?$/.exec(Buffer.from(basic, "base64").toString("utf8"))
+      : /^Bearer (.+)$/.exec(header);
     if (!match)
       return stripeError(
         401,
@@ -86,7 +105,12 @@ export function sandboxRoutes(ctx: RoutesContext) {
     if ("body" in params) return send(res, params);
     const idempotencyKey = headerValue(req, "idempotency-key");
     if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 255)) {
-      return send(res, stripeError(400, "invalid_request_error", "Idempotency keys must be 1 to 255 characters long.", { param: "Idempotency-Key" }));
+      return send(
+        res,
+        stripeError(400, "invalid_request_error", "Idempotency keys must be 1 to 255 characters long.", {
+          param: "Idempotency-Key",
+        }),
+      );
     }
     const fingerprint = createHash("sha256")
       .update(`POST /v1/refunds ${canonicalForm(form)}`)
@@ -97,9 +121,10 @@ export function sandboxRoutes(ctx: RoutesContext) {
     const outcome = await inTransaction(pool, async (client, rollback): Promise<Outcome> => {
       if (idempotencyKey !== null) {
         // Held until COMMIT/ROLLBACK: a second request with this key meanwhile gets 409, like Stripe.
-        const lock = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok", [
-          `${IDEMPOTENCY_NAMESPACE}:${account}:${idempotencyKey}`,
-        ]);
+        const lock = await client.query<{ ok: boolean }>(
+          "SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok",
+          [`${IDEMPOTENCY_NAMESPACE}:${account}:${idempotencyKey}`],
+        );
         if (!lock.rows[0]!.ok) {
           rollback();
           stats.idempotencyConflicts!++;
@@ -117,10 +142,13 @@ export function sandboxRoutes(ctx: RoutesContext) {
       const previous =
         idempotencyKey === null
           ? null
-          : await client.query<{ fingerprint: string; path: string; status_code: number; body: string; request_id: string }>(
-              "SELECT * FROM idempotency_keys WHERE account = $1 AND key = $2",
-              [account, idempotencyKey],
-            );
+          : await client.query<{
+              fingerprint: string;
+              path: string;
+              status_code: number;
+              body: string;
+              request_id: string;
+            }>("SELECT * FROM idempotency_keys WHERE account = $1 AND key = $2", [account, idempotencyKey]);
       const saved = previous?.rows[0];
       if (saved && saved.fingerprint !== fingerprint) {
         rollback();
@@ -136,7 +164,13 @@ export function sandboxRoutes(ctx: RoutesContext) {
       if (fault.action === "fail_5xx") {
         rollback();
         stats.failed5xx!++;
-        return { refused: stripeError(500, "api_error", "An unknown error occurred (sandbox fault fail_5xx); nothing was committed.") };
+        return {
+          refused: stripeError(
+            500,
+            "api_error",
+            "An unknown error occurred (sandbox fault fail_5xx); nothing was committed.",
+          ),
+        };
       }
       if (saved) {
         rollback();
@@ -151,7 +185,14 @@ export function sandboxRoutes(ctx: RoutesContext) {
       if (idempotencyKey !== null) {
         await client.query(
           "INSERT INTO idempotency_keys (account, key, method, path, fingerprint, request_id, status_code, body) VALUES ($6, $1, 'POST', '/v1/refunds', $2, $3, $4, $5)",
-          [idempotencyKey, fingerprint, String(res.getHeader("request-id")), answer.status, JSON.stringify(answer.body), account],
+          [
+            idempotencyKey,
+            fingerprint,
+            String(res.getHeader("request-id")),
+            answer.status,
+            JSON.stringify(answer.body),
+            account,
+          ],
         );
       }
       return { answer, headers: {} };
@@ -160,10 +201,16 @@ export function sandboxRoutes(ctx: RoutesContext) {
     finish(req, res, fault, outcome.answer, outcome.headers);
   };
 
-  const readRoute = async (req: IncomingMessage, res: ServerResponse, run: () => Promise<Answer>, paymentIntent: string | null) => {
+  const readRoute = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    run: () => Promise<Answer>,
+    paymentIntent: string | null,
+  ) => {
     const fault = faults.match({ endpoint: "read", paymentIntent });
     if (fault.latencyMs > 0) await sleep(fault.latencyMs);
-    if (fault.action === "fail_5xx") return send(res, stripeError(500, "api_error", "An unknown error occurred (sandbox fault fail_5xx)."));
+    if (fault.action === "fail_5xx")
+      return send(res, stripeError(500, "api_error", "An unknown error occurred (sandbox fault fail_5xx)."));
     finish(req, res, fault, await run());
   };
 
@@ -196,15 +243,22 @@ export function sandboxRoutes(ctx: RoutesContext) {
     try {
       form = parseStripeForm(method === "GET" ? url.search.slice(1) : raw);
     } catch (error) {
-      if (error instanceof FormError) return send(res, stripeError(400, "invalid_request_error", error.message, { param: error.param }));
+      if (error instanceof FormError)
+        return send(res, stripeError(400, "invalid_request_error", error.message, { param: error.param }));
       throw error;
     }
     const refundId = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname)?.[1];
     if (method === "POST" && url.pathname === "/v1/refunds") return createRefundRoute(req, res, account, form);
     if (method === "GET" && url.pathname === "/v1/refunds") {
-      return readRoute(req, res, () => listRefunds(pool, account, form), typeof form.payment_intent === "string" ? form.payment_intent : null);
+      return readRoute(
+        req,
+        res,
+        () => listRefunds(pool, account, form),
+        typeof form.payment_intent === "string" ? form.payment_intent : null,
+      );
     }
-    if (method === "GET" && refundId) return readRoute(req, res, () => retrieveRefund(pool, account, decodeURIComponent(refundId)), null);
+    if (method === "GET" && refundId)
+      return readRoute(req, res, () => retrieveRefund(pool, account, decodeURIComponent(refundId)), null);
     const intentId = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname)?.[1];
     if (method === "GET" && intentId) {
       const id = decodeURIComponent(intentId);

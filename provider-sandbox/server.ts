@@ -54,10 +54,21 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
     if (!stopping) log(`database pool error: ${error.message}`);
   });
   await ensureSchema(pool);
-  await ensureDefaultAccount(pool, options.webhookUrl ? { url: options.webhookUrl, secret: options.webhookSecret! } : null);
+  await ensureDefaultAccount(
+    pool,
+    options.webhookUrl ? { url: options.webhookUrl, secret: options.webhookSecret! } : null,
+  );
 
   const faults = new FaultBoard();
-  const stats: Record<string, number> = { createRefund: 0, replayed: 0, idempotencyConflicts: 0, idempotencyMismatches: 0, failed5xx: 0, hung: 0, dropped: 0 };
+  const stats: Record<string, number> = {
+    createRefund: 0,
+    replayed: 0,
+    idempotencyConflicts: 0,
+    idempotencyMismatches: 0,
+    failed5xx: 0,
+    hung: 0,
+    dropped: 0,
+  };
   const stored = await pool.query<{ value: Behaviour }>("SELECT value FROM settings WHERE key = 'behaviour'");
   let behaviour: Behaviour = stored.rows[0]?.value ?? { mode: "succeed", delayMs: 500 };
   const delivery: DeliveryPolicy = {
@@ -74,9 +85,10 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
     },
     setBehaviour: async (b) => {
       if (!REFUND_MODES.includes(b.mode)) throw new Error(`unknown refund mode ${b.mode}`);
-      await pool.query("INSERT INTO settings (key, value) VALUES ('behaviour', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [
-        JSON.stringify(b),
-      ]);
+      await pool.query(
+        "INSERT INTO settings (key, value) VALUES ('behaviour', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        [JSON.stringify(b)],
+      );
       behaviour = b;
     },
     stats,
@@ -120,7 +132,9 @@ export async function startSandboxProvider(options: SandboxProviderOptions): Pro
     if (stopping) return;
     timer = setTimeout(() => {
       running = tick()
-        .catch((error: unknown) => log(`background pass failed: ${error instanceof Error ? error.message : String(error)}`))
+        .catch((error: unknown) =>
+          log(`background pass failed: ${error instanceof Error ? error.message : String(error)}`),
+        )
         .finally(schedule);
     }, options.tickMs ?? 100);
   };

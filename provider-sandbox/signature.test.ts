@@ -4,16 +4,25 @@ import { stripeSignatureHeader } from "./signature";
 
 const stripe = new Stripe("sk_test_unit");
 const secret = "whsec_unit_test_secret";
-const payload = JSON.stringify({ id: "evt_1", object: "event", type: "refund.updated", data: { object: { id: "re_1", object: "refund" } } });
+const payload = JSON.stringify({
+  id: "evt_1",
+  object: "event",
+  type: "refund.updated",
+  data: { object: { id: "re_1", object: "refund" } },
+});
 
 describe("stripeSignatureHeader", () => {
   it("has Stripe's format: t=<unix seconds>,v1=<64 hex>", () => {
-    expect(stripeSignatureHeader({ payload, secret, timestamp: 1_700_000_000 })).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/);
+    expect(stripeSignatureHeader({ payload, secret, timestamp: 1_700_000_000 })).toMatch(
+      /^t=1700000000,v1=[0-9a-f]{64}$/,
+    );
   });
 
   it("matches the official library's own test header byte for byte", () => {
     const timestamp = 1_700_000_123;
-    expect(stripeSignatureHeader({ payload, secret, timestamp })).toBe(stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp }));
+    expect(stripeSignatureHeader({ payload, secret, timestamp })).toBe(
+      stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp }),
+    );
   });
 
   it("is accepted by stripe.webhooks.constructEvent, and refused for another body, secret or old timestamp", () => {

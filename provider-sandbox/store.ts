@@ -122,7 +122,10 @@ export async function ensureSchema(pool: pg.Pool): Promise<void> {
  * called `rollback()` (a refusal that must leave nothing behind, advisory locks included); the client always goes
  * back to the pool.
  */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient, rollback: () => void) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient, rollback: () => void) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   let rolledBack = false;
   try {

@@ -10,7 +10,11 @@ type EventRow = { id: string; account: string; payload: string; attempts: number
 type Endpoint = { url: string; secret: string };
 
 /** Sends the events that are due, each to its own account's endpoint; returns how many were attempted. */
-export async function deliverDueEvents(pool: pg.Pool, policy: DeliveryPolicy, log: (line: string) => void): Promise<number> {
+export async function deliverDueEvents(
+  pool: pg.Pool,
+  policy: DeliveryPolicy,
+  log: (line: string) => void,
+): Promise<number> {
   // Claim a batch (lease 60 s), so a crash in the middle only delays these events.
   const claimed = await pool.query<EventRow>(
     `UPDATE events SET attempts = attempts + 1, next_attempt_at = now() + interval '60 seconds'
@@ -25,13 +29,20 @@ export async function deliverDueEvents(pool: pg.Pool, policy: DeliveryPolicy, lo
     [[...new Set(claimed.rows.map((r) => r.account))]],
   );
   const endpointOf = new Map<string, Endpoint>();
-  for (const e of endpoints.rows) if (e.webhook_url && e.webhook_secret) endpointOf.set(e.id, { url: e.webhook_url, secret: e.webhook_secret });
+  for (const e of endpoints.rows)
+    if (e.webhook_url && e.webhook_secret) endpointOf.set(e.id, { url: e.webhook_url, secret: e.webhook_secret });
   const rows = [...claimed.rows].sort((a, b) => a.id.localeCompare(b.id));
   await Promise.all(rows.map((row) => deliverOne(pool, policy, endpointOf.get(row.account) ?? null, row, log)));
   return rows.length;
 }
 
-async function deliverOne(pool: pg.Pool, policy: DeliveryPolicy, target: Endpoint | null, row: EventRow, log: (line: string) => void): Promise<void> {
+async function deliverOne(
+  pool: pg.Pool,
+  policy: DeliveryPolicy,
+  target: Endpoint | null,
+  row: EventRow,
+  log: (line: string) => void,
+): Promise<void> {
   let status: number | null = null;
   let error: string | null = null;
   try {
@@ -54,7 +65,10 @@ async function deliverOne(pool: pg.Pool, policy: DeliveryPolicy, target: Endpoin
     error = e instanceof Error ? e.message : String(e);
   }
   if (status !== null && status >= 200 && status < 300) {
-    await pool.query("UPDATE events SET delivered_at = now(), last_status = $2, last_error = NULL WHERE id = $1", [row.id, status]);
+    await pool.query("UPDATE events SET delivered_at = now(), last_status = $2, last_error = NULL WHERE id = $1", [
+      row.id,
+      status,
+    ]);
     return;
   }
   const giveUp = row.attempts >= policy.maxAttempts;

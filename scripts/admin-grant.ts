@@ -28,7 +28,9 @@ try {
   const r = await grantAdminByOperator({ tenantSlug: tenant, email });
   console.log(`[admin:grant] ${email} is now an admin of ${tenant} (roles: ${r.roles.join(", ")}).`);
 } catch (error) {
-  console.error(`[admin:grant] ${isAppError(error) ? error.message : error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    `[admin:grant] ${isAppError(error) ? error.message : error instanceof Error ? error.message : String(error)}`,
+  );
   code = 1;
 } finally {
   await db().$disconnect();

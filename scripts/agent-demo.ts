@@ -15,7 +15,12 @@ const flag = (name: string, fallback: string) => {
 const baseUrl = flag("base-url", "http://localhost:3000").replace(/\/$/, "");
 const tenantSlug = flag("tenant", "tienda-es");
 
-type Content = { code: string; result?: Record<string, unknown>; error?: Record<string, unknown> & { message: string }; traceId: string };
+type Content = {
+  code: string;
+  result?: Record<string, unknown>;
+  error?: Record<string, unknown> & { message: string };
+  traceId: string;
+};
 
 const creds = await demoCredentials();
 const tenant = creds.tenants.find((t) => t.slug === tenantSlug);
@@ -46,7 +51,9 @@ async function reachable(): Promise<void> {
   try {
     await fetch(`${baseUrl}/api/agent/tools?format=anthropic`, { headers, signal: AbortSignal.timeout(5000) });
   } catch (error) {
-    console.error(`agent:demo: the server at ${baseUrl} is not reachable (${error instanceof Error ? error.message : String(error)}).`);
+    console.error(
+      `agent:demo: the server at ${baseUrl} is not reachable (${error instanceof Error ? error.message : String(error)}).`,
+    );
     console.error("Start it with `npm start` (or pass --base-url), then run `npm run agent:demo` again.");
     process.exit(1);
   }
@@ -55,7 +62,11 @@ async function reachable(): Promise<void> {
 async function callTool(name: string, input: Record<string, unknown>): Promise<Content> {
   const id = `toolu_demo_${step}`;
   console.log(`   → tool_use ${name} ${JSON.stringify(input)}`);
-  const res = await fetch(`${baseUrl}/api/agent/tool-calls`, { method: "POST", headers, body: JSON.stringify({ type: "tool_use", id, name, input }) });
+  const res = await fetch(`${baseUrl}/api/agent/tool-calls`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ type: "tool_use", id, name, input }),
+  });
   const text = await res.text();
   let body: { type?: string; is_error?: boolean; content?: string };
   try {
@@ -78,7 +89,9 @@ console.log(`agent:demo against ${baseUrl}: tenant ${tenant.slug}, customer ${cu
 await reachable();
 
 say("List the tools this key may call");
-const list = (await (await fetch(`${baseUrl}/api/agent/tools?format=anthropic`, { headers })).json()) as { tools?: { name: string }[] };
+const list = (await (await fetch(`${baseUrl}/api/agent/tools?format=anthropic`, { headers })).json()) as {
+  tools?: { name: string }[];
+};
 const toolNames = (list.tools ?? []).map((t) => t.name);
 console.log(`   tools: ${toolNames.join(", ")}`);
 
@@ -89,7 +102,9 @@ if (wrong.code !== "unknown_tool") {
   process.exit(1);
 }
 const available = (wrong.error?.available_tools as string[] | undefined) ?? [];
-console.log(`   the harness reads the error: available = [${available.join(", ")}], closest = ${String(wrong.error?.closest)}`);
+console.log(
+  `   the harness reads the error: available = [${available.join(", ")}], closest = ${String(wrong.error?.closest)}`,
+);
 const recovery = available.includes("lookup_order") ? "lookup_order" : String(wrong.error?.closest);
 
 say(`Recover with a listed tool: ${recovery}`);
@@ -127,7 +142,9 @@ console.log(`   id:        ${String(p.proposal_id)}`);
 console.log(`   hash:      ${String(p.hash)}`);
 const fmt = new Intl.NumberFormat("en", { style: "currency", currency: amount.currency });
 const decimals = fmt.resolvedOptions().maximumFractionDigits ?? 2;
-console.log(`   amount:    ${amount.minor} ${amount.currency} (minor units) = ${fmt.format(amount.minor / 10 ** decimals)}`);
+console.log(
+  `   amount:    ${amount.minor} ${amount.currency} (minor units) = ${fmt.format(amount.minor / 10 ** decimals)}`,
+);
 console.log(`   recipient: ${recipient.kind}, ${recipient.display}, ${recipient.holder}`);
 console.log(`   expires:   ${String(p.expires_at)}`);
 console.log(`   traceId:   ${prepared.traceId}`);

@@ -65,18 +65,22 @@ async function startOwnInstance(): Promise<void> {
   const urlFile = join(dir, "database-url");
   baseUrl = `http://127.0.0.1:${port}`;
   console.log(`starting a throw-away instance on ${baseUrl} (embedded PostgreSQL, worker, sandbox)…`);
-  server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "start.ts"), "--port", String(port)], {
-    env: {
-      ...process.env,
-      EMBEDDED_PG_EPHEMERAL: "1",
-      HOST: "127.0.0.1",
-      NEXTAUTH_URL: baseUrl,
-      E2E_DATABASE_URL_FILE: urlFile,
-      LOG_LEVEL: "warn",
-      NEXT_TELEMETRY_DISABLED: "1",
+  server = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", join("scripts", "start.ts"), "--port", String(port)],
+    {
+      env: {
+        ...process.env,
+        EMBEDDED_PG_EPHEMERAL: "1",
+        HOST: "127.0.0.1",
+        NEXTAUTH_URL: baseUrl,
+        E2E_DATABASE_URL_FILE: urlFile,
+        LOG_LEVEL: "warn",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
     },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  );
   server.on("exit", (code) => {
     if (server) console.error(`attack: the instance exited early (${code})`);
   });
@@ -108,7 +112,12 @@ type Res = { status: number; json: Record<string, unknown> | null; headers: Head
 async function http(path: string, init: RequestInit & { cookies?: string } = {}): Promise<Res> {
   const headers = new Headers(init.headers);
   if (init.cookies) headers.set("cookie", init.cookies);
-  const res = await fetch(`${baseUrl}${path}`, { ...init, headers, redirect: "manual", signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const res = await fetch(`${baseUrl}${path}`, {
+    ...init,
+    headers,
+    redirect: "manual",
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
   const text = await res.text();
   let json: Record<string, unknown> | null;
   try {
@@ -125,7 +134,13 @@ const cookiesOf = (headers: Headers) => headers.getSetCookie().map((c) => c.spli
 async function signIn(email: string, password: string): Promise<string> {
   const csrf = await http("/api/auth/csrf");
   const jar = cookiesOf(csrf.headers);
-  const body = new URLSearchParams({ csrfToken: String(csrf.json?.csrfToken), email, password, json: "true", callbackUrl: `${baseUrl}/queue` });
+  const body = new URLSearchParams({
+    csrfToken: String(csrf.json?.csrfToken),
+    email,
+    password,
+    json: "true",
+    callbackUrl: `${baseUrl}/queue`,
+  });
   const res = await http("/api/auth/callback/credentials", {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseUrl! },
@@ -138,7 +153,12 @@ async function signIn(email: string, password: string): Promise<string> {
 }
 
 const staffPost = (cookies: string, path: string, body: unknown, origin: string | null = baseUrl!) =>
-  http(path, { method: "POST", cookies, headers: { "content-type": "application/json", ...(origin ? { origin } : {}) }, body: JSON.stringify(body) });
+  http(path, {
+    method: "POST",
+    cookies,
+    headers: { "content-type": "application/json", ...(origin ? { origin } : {}) },
+    body: JSON.stringify(body),
+  });
 
 type Creds = Awaited<ReturnType<typeof demoCredentials>>;
 let creds: Creds;
@@ -156,7 +176,12 @@ async function toolCall(
 ): Promise<{ status: number; code: string; result: Record<string, unknown> }> {
   const res = await http("/api/agent/tool-calls", {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${webKey(slug)}`, "x-end-user-token": customerToken(slug), ...extra },
+    headers: {
+      "content-type": "application/json",
+      authorization: `Bearer ${webKey(slug)}`,
+      "x-end-user-token": customerToken(slug),
+      ...extra,
+    },
     body: JSON.stringify({ type: "tool_use", id: `toolu_attack_${++callSeq}`, name, input }),
   });
   const content =
@@ -177,11 +202,22 @@ async function db<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 }
 
 const fresh = (slug: string, amountMinor: number) =>
-  createFreshOrder({ databaseUrl: databaseUrl!, sandboxUrl: sandboxUrl!, tenantSlug: slug, amountMinor, prefix: "ATK" });
+  createFreshOrder({
+    databaseUrl: databaseUrl!,
+    sandboxUrl: sandboxUrl!,
+    tenantSlug: slug,
+    amountMinor,
+    prefix: "ATK",
+  });
 
 async function prepared(slug: string, amountMinor: number): Promise<{ id: string; hash: string; order: string }> {
   const order = await fresh(slug, amountMinor);
-  const a = await toolCall(slug, "prepare_refund", { order_id: order, reason: "damaged_item" }, { "x-trace-id": `attack-${randomUUID()}` });
+  const a = await toolCall(
+    slug,
+    "prepare_refund",
+    { order_id: order, reason: "damaged_item" },
+    { "x-trace-id": `attack-${randomUUID()}` },
+  );
   if (a.code !== "approval_required") throw new Error(`prepare_refund of ${order}: ${a.code}`);
   return { id: String(a.result.proposal_id), hash: String(a.result.hash), order };
 }
@@ -217,36 +253,61 @@ const ROOMY: Budgets = { key: 100_000, endUser: 100_000 };
 // a reviewer, (c) resetting the other admin's sign-in. Harness: the tenant's auditor is made an honest second
 // admin (B) directly in the database for the case; everything is put back afterwards.
 const staffSend = (cookies: string, method: "PATCH" | "POST", path: string, body: unknown) =>
-  http(path, { method, cookies, headers: { "content-type": "application/json", origin: baseUrl! }, body: JSON.stringify(body) });
+  http(path, {
+    method,
+    cookies,
+    headers: { "content-type": "application/json", origin: baseUrl! },
+    body: JSON.stringify(body),
+  });
 const staffIdOf = (email: string) =>
-  db(async (c) => (await c.query<{ id: string; roles: string[] }>(`SELECT id, roles::text[] AS roles FROM "StaffUser" WHERE email = $1`, [email])).rows[0]);
+  db(
+    async (c) =>
+      (
+        await c.query<{ id: string; roles: string[] }>(
+          `SELECT id, roles::text[] AS roles FROM "StaffUser" WHERE email = $1`,
+          [email],
+        )
+      ).rows[0],
+  );
 const policyVersionOf = (slug: string) =>
   db(
     async (c) =>
       (
-        await c.query<{ v: number; t: string | null }>(`SELECT "policyVersion" AS v, "dualApprovalThresholdMinor"::text AS t FROM "Tenant" WHERE slug = $1`, [
-          slug,
-        ])
+        await c.query<{ v: number; t: string | null }>(
+          `SELECT "policyVersion" AS v, "dualApprovalThresholdMinor"::text AS t FROM "Tenant" WHERE slug = $1`,
+          [slug],
+        )
       ).rows[0]!,
   );
 
-async function withSecondAdmin(run: (s: { a: string; b: string; version: number }) => Promise<Outcome>): Promise<Outcome> {
+async function withSecondAdmin(
+  run: (s: { a: string; b: string; version: number }) => Promise<Outcome>,
+): Promise<Outcome> {
   const honest = member(ES, "auditor");
   const promoted = member(ES, "reviewer", 0);
   const tenant = `(SELECT id FROM "Tenant" WHERE slug = '${ES}')`;
-  await db((c) => c.query(`UPDATE "StaffUser" SET roles = ARRAY['admin','auditor']::"Role"[] WHERE email = $1`, [honest.email]));
+  await db((c) =>
+    c.query(`UPDATE "StaffUser" SET roles = ARRAY['admin','auditor']::"Role"[] WHERE email = $1`, [honest.email]),
+  );
   try {
     const a = await signIn(member(ES, "admin").email, member(ES, "admin").password);
     const b = await signIn(honest.email, honest.password);
     // A's own loosening of the policy, waiting for a second admin: what A wants to approve alone.
     const { t } = await policyVersionOf(ES);
-    const loosen = await staffPost(a, "/api/admin/policy", { values: { dualApprovalThresholdMinor: Number(t ?? 0) + 1 } });
-    if (loosen.status !== 201 || loosen.json?.status !== "awaiting_second_admin") throw new Error(`the loosening answered ${loosen.status}`);
+    const loosen = await staffPost(a, "/api/admin/policy", {
+      values: { dualApprovalThresholdMinor: Number(t ?? 0) + 1 },
+    });
+    if (loosen.status !== 201 || loosen.json?.status !== "awaiting_second_admin")
+      throw new Error(`the loosening answered ${loosen.status}`);
     return await run({ a, b, version: Number(loosen.json.version) });
   } finally {
     await db(async (c) => {
-      await c.query(`UPDATE "AdminChange" SET status = 'cancelled' WHERE status = 'pending' AND "tenantId" = ${tenant}`);
-      await c.query(`UPDATE "PolicyVersion" SET status = 'rejected', "decidedAt" = now() WHERE status = 'awaiting_second_admin' AND "tenantId" = ${tenant}`);
+      await c.query(
+        `UPDATE "AdminChange" SET status = 'cancelled' WHERE status = 'pending' AND "tenantId" = ${tenant}`,
+      );
+      await c.query(
+        `UPDATE "PolicyVersion" SET status = 'rejected', "decidedAt" = now() WHERE status = 'awaiting_second_admin' AND "tenantId" = ${tenant}`,
+      );
       for (const [email, roles] of [
         [honest.email, "{auditor}"],
         [promoted.email, "{reviewer}"],
@@ -277,7 +338,11 @@ const governanceCases: Case[] = [
         const res = await staffPost(a, "/api/admin/staff", { email, name: "Attack Admin", roles: ["admin"] });
         const v = await selfApproval(a, res, typeof res.json?.setupUrl === "string" || !!(await staffIdOf(email)));
         const applied = (await policyVersionOf(ES)).v === version;
-        return { tries: 2, violations: v + (applied ? 1 : 0), note: `invite answered ${res.status}; no account, no link until a second admin approves` };
+        return {
+          tries: 2,
+          violations: v + (applied ? 1 : 0),
+          note: `invite answered ${res.status}; no account, no link until a second admin approves`,
+        };
       }),
   },
   {
@@ -311,7 +376,11 @@ const governanceCases: Case[] = [
         let v = await selfApproval(a, res, typeof res.json?.setupUrl === "string");
         // The other admin is not locked out: their password still signs in.
         await signIn(honest.email, honest.password).catch(() => v++);
-        return { tries: 2, violations: v, note: `setup link answered ${res.status}; no link until a second admin approves` };
+        return {
+          tries: 2,
+          violations: v,
+          note: `setup link answered ${res.status}; no link until a second admin approves`,
+        };
       }),
   },
 ];
@@ -332,14 +401,25 @@ const cases: Case[] = [
         const order = await fresh(US, 1_000);
         const answers = await Promise.all(
           Array.from({ length: 20 }, () =>
-            toolCall(US, "prepare_refund", { order_id: order, reason: "damaged_item" }, { "x-trace-id": `attack-${randomUUID()}` }),
+            toolCall(
+              US,
+              "prepare_refund",
+              { order_id: order, reason: "damaged_item" },
+              { "x-trace-id": `attack-${randomUUID()}` },
+            ),
           ),
         );
-        const ids = new Set(answers.filter((a) => a.code === "approval_required").map((a) => String(a.result.proposal_id)));
+        const ids = new Set(
+          answers.filter((a) => a.code === "approval_required").map((a) => String(a.result.proposal_id)),
+        );
         const rows = await db(
           async (c) =>
-            (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE o.number = $1`, [order]))
-              .rows[0]!.n,
+            (
+              await c.query<{ n: number }>(
+                `SELECT count(*)::int AS n FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE o.number = $1`,
+                [order],
+              )
+            ).rows[0]!.n,
         );
         if (ids.size !== 1 || rows !== 1) violations++;
       }
@@ -356,7 +436,9 @@ const cases: Case[] = [
       for (let r = 0; r < rounds; r++) {
         const p = await prepared(US, 1_200);
         await Promise.all(
-          [a, b].flatMap((cookies) => Array.from({ length: 10 }, () => staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash }))),
+          [a, b].flatMap((cookies) =>
+            Array.from({ length: 10 }, () => staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash })),
+          ),
         );
         const [row] = await db(
           async (c) =>
@@ -381,7 +463,12 @@ const cases: Case[] = [
       const cap = 1_000_000;
       const before = await db(
         async (c) =>
-          (await c.query<{ cap: string | null }>(`SELECT "reviewerDailyApprovalLimitMinor"::text AS cap FROM "Tenant" WHERE slug = $1`, [ES])).rows[0]!.cap,
+          (
+            await c.query<{ cap: string | null }>(
+              `SELECT "reviewerDailyApprovalLimitMinor"::text AS cap FROM "Tenant" WHERE slug = $1`,
+              [ES],
+            )
+          ).rows[0]!.cap,
       );
       await db((c) => c.query(`UPDATE "Tenant" SET "reviewerDailyApprovalLimitMinor" = $2 WHERE slug = $1`, [ES, cap]));
       let violations = 0;
@@ -403,11 +490,15 @@ const cases: Case[] = [
         const amount = Math.floor(left / 2) + 1;
         if (amount < 2 || amount > left) break;
         const [p1, p2] = [await prepared(ES, amount), await prepared(ES, amount)];
-        const answers = await Promise.all([p1, p2].map((p) => staffPost(reviewer, `/api/proposals/${p.id}/approve`, { hash: p.hash })));
+        const answers = await Promise.all(
+          [p1, p2].map((p) => staffPost(reviewer, `/api/proposals/${p.id}/approve`, { hash: p.hash })),
+        );
         tries += 2;
         if (answers.filter((x) => x.status === 200).length > 1) violations++;
       }
-      await db((c) => c.query(`UPDATE "Tenant" SET "reviewerDailyApprovalLimitMinor" = $2 WHERE slug = $1`, [ES, before]));
+      await db((c) =>
+        c.query(`UPDATE "Tenant" SET "reviewerDailyApprovalLimitMinor" = $2 WHERE slug = $1`, [ES, before]),
+      );
       return { tries, violations, note: `at most one of each pair may pass (cap ${cap} minor units a day)` };
     },
   },
@@ -418,9 +509,10 @@ const cases: Case[] = [
       const user = await db(
         async (c) =>
           (
-            await c.query<{ id: string; sv: number; tenantId: string }>(`SELECT id, "sessionVersion" AS sv, "tenantId" FROM "StaffUser" WHERE email = $1`, [
-              who.email,
-            ])
+            await c.query<{ id: string; sv: number; tenantId: string }>(
+              `SELECT id, "sessionVersion" AS sv, "tenantId" FROM "StaffUser" WHERE email = $1`,
+              [who.email],
+            )
           ).rows[0]!,
       );
       const now = Math.floor(Date.now() / 1000);
@@ -460,7 +552,9 @@ const cases: Case[] = [
         if (res.status !== 403) violations++;
       }
       const approvals = await db(
-        async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id])).rows[0]!.n,
+        async (c) =>
+          (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id]))
+            .rows[0]!.n,
       );
       if (approvals !== 0) violations++;
       return { tries: 3, violations, note: "403 and no approval" };
@@ -474,7 +568,9 @@ const cases: Case[] = [
       const p = await prepared(US, 700);
       const res = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash });
       const approvals = await db(
-        async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id])).rows[0]!.n,
+        async (c) =>
+          (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Approval" WHERE "proposalId" = $1`, [p.id]))
+            .rows[0]!.n,
       );
       return { tries: 1, violations: (res.status === 404 ? 0 : 1) + approvals, note: "not_found, no approval" };
     },
@@ -498,11 +594,25 @@ const cases: Case[] = [
       const cookies = await signIn(who.email, who.password);
       const p = await prepared(US, 800);
       for (let i = 0; i < 20; i++)
-        await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash, stepUp: { method: "password", password: `wrong-${i}` } });
-      const right = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash, stepUp: { method: "password", password: who.password } });
+        await staffPost(cookies, `/api/proposals/${p.id}/approve`, {
+          hash: p.hash,
+          stepUp: { method: "password", password: `wrong-${i}` },
+        });
+      const right = await staffPost(cookies, `/api/proposals/${p.id}/approve`, {
+        hash: p.hash,
+        stepUp: { method: "password", password: who.password },
+      });
       // Leave the account as we found it for whoever uses the demo next.
-      await db((c) => c.query(`UPDATE "StaffUser" SET "failedLoginCount" = 0, "lockedUntil" = NULL WHERE email = $1`, [who.email]).catch(() => null));
-      return { tries: 21, violations: right.status === 200 ? 1 : 0, note: "the account is paused before the right guess" };
+      await db((c) =>
+        c
+          .query(`UPDATE "StaffUser" SET "failedLoginCount" = 0, "lockedUntil" = NULL WHERE email = $1`, [who.email])
+          .catch(() => null),
+      );
+      return {
+        tries: 21,
+        violations: right.status === 200 ? 1 : 0,
+        note: "the account is paused before the right guess",
+      };
     },
   },
   {
@@ -518,7 +628,14 @@ const cases: Case[] = [
         const calls = limit + 20;
         const answers = [];
         for (let i = 0; i < calls; i++)
-          answers.push(await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, i % 2 ? { "x-trace-id": `attack-${randomUUID()}` } : {}));
+          answers.push(
+            await toolCall(
+              ES,
+              "lookup_order",
+              { order_id: "ORD-1001" },
+              i % 2 ? { "x-trace-id": `attack-${randomUUID()}` } : {},
+            ),
+          );
         const passed = answers.filter((a) => a.code !== "limit_exceeded").length;
         const refused = answers.filter((a) => a.code === "limit_exceeded").length;
         return {
@@ -534,7 +651,11 @@ const cases: Case[] = [
   {
     name: "a flood of requests with bad agent keys",
     async run() {
-      const before = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE "tenantId" IS NULL`)).rows[0]!.n);
+      const before = await db(
+        async (c) =>
+          (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE "tenantId" IS NULL`))
+            .rows[0]!.n,
+      );
       const tries = 300;
       const answers: number[] = [];
       for (let i = 0; i < tries; i += 20) {
@@ -546,7 +667,10 @@ const cases: Case[] = [
                 (
                   await http("/api/agent/tool-calls", {
                     method: "POST",
-                    headers: { "content-type": "application/json", authorization: `Bearer agk_${randomBytes(20).toString("hex")}` },
+                    headers: {
+                      "content-type": "application/json",
+                      authorization: `Bearer agk_${randomBytes(20).toString("hex")}`,
+                    },
                     body: "{}",
                   })
                 ).status,
@@ -554,7 +678,11 @@ const cases: Case[] = [
           )),
         );
       }
-      const after = await db(async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE "tenantId" IS NULL`)).rows[0]!.n);
+      const after = await db(
+        async (c) =>
+          (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditEvent" WHERE "tenantId" IS NULL`))
+            .rows[0]!.n,
+      );
       const throttled = answers.filter((s) => s === 429).length;
       const accepted = answers.filter((s) => s < 400).length;
       // Violations: a bad key that got through, no throttling at all, or one audit row per request.
@@ -565,7 +693,12 @@ const cases: Case[] = [
   {
     name: "an oversized body with a valid agent key",
     async run() {
-      const big = JSON.stringify({ type: "tool_use", id: "toolu_big", name: "lookup_order", input: { order_id: "x".repeat(5 * 1024 * 1024) } });
+      const big = JSON.stringify({
+        type: "tool_use",
+        id: "toolu_big",
+        name: "lookup_order",
+        input: { order_id: "x".repeat(5 * 1024 * 1024) },
+      });
       const res = await http("/api/agent/tool-calls", {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${webKey(US)}` },
@@ -582,7 +715,8 @@ const cases: Case[] = [
     // Last on purpose: it leaves the tenant's log refusing to be signed (which is the point).
     name: "the audit log's tail deleted as the database owner → never signed again, health says tampered",
     async run() {
-      const logOf = async () => db(async (c) => (await c.query<{ id: string }>(`SELECT id FROM "Tenant" WHERE slug = $1`, [ES])).rows[0]!.id);
+      const logOf = async () =>
+        db(async (c) => (await c.query<{ id: string }>(`SELECT id FROM "Tenant" WHERE slug = $1`, [ES])).rows[0]!.id);
       const logId = await logOf();
       const signed = async () =>
         db(
@@ -597,7 +731,12 @@ const cases: Case[] = [
       const settled = async () => {
         for (let i = 0; i < 50; i++) {
           const n = await db(
-            async (c) => (await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditPending" WHERE "logId" = $1`, [logId])).rows[0]!.n,
+            async (c) =>
+              (
+                await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "AuditPending" WHERE "logId" = $1`, [
+                  logId,
+                ])
+              ).rows[0]!.n,
           );
           if (n === 0) return;
           await new Promise((r) => setTimeout(r, 200));
@@ -612,18 +751,24 @@ const cases: Case[] = [
       const keep = before.at(-3)!.size;
       await db(async (c) => {
         await c.query("BEGIN");
-        for (const t of ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint"]) await c.query(`ALTER TABLE "${t}" DISABLE TRIGGER USER`);
+        for (const t of ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint"])
+          await c.query(`ALTER TABLE "${t}" DISABLE TRIGGER USER`);
         await c.query(
           `WITH gone AS (DELETE FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" >= $2 RETURNING "eventId") DELETE FROM "AuditEvent" WHERE id IN (SELECT "eventId" FROM gone)`,
           [logId, keep],
         );
-        await c.query(`DELETE FROM "AuditTreeNode" WHERE "logId" = $1 AND ("index" + 1) * (1 << "level") > $2`, [logId, keep]);
+        await c.query(`DELETE FROM "AuditTreeNode" WHERE "logId" = $1 AND ("index" + 1) * (1 << "level") > $2`, [
+          logId,
+          keep,
+        ]);
         await c.query(`DELETE FROM "AuditSignedCheckpoint" WHERE "logId" = $1 AND "treeSize" > $2`, [logId, keep]);
-        for (const t of ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint"]) await c.query(`ALTER TABLE "${t}" ENABLE TRIGGER USER`);
+        for (const t of ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint"])
+          await c.query(`ALTER TABLE "${t}" ENABLE TRIGGER USER`);
         await c.query("COMMIT");
       });
       // New events: a sequencer without memory would now sign a second history over the sizes it signed.
-      for (let i = 0; i < 3; i++) await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, { "x-trace-id": `attack-${randomUUID()}` });
+      for (let i = 0; i < 3; i++)
+        await toolCall(ES, "lookup_order", { order_id: "ORD-1001" }, { "x-trace-id": `attack-${randomUUID()}` });
       await new Promise((r) => setTimeout(r, 3_000));
       const after = await signed();
       // Every checkpoint of those sizes was deleted: any there now is a new signature over a size already signed.
@@ -660,7 +805,8 @@ const HOSTILE_CALLBACKS = [
 ];
 
 /** Where a browser would land when it follows `location` from a page of `baseUrl` (the URL parser drops TAB/LF/CR). */
-const landsOn = (location: string) => (URL.canParse(location, baseUrl) ? new URL(location, baseUrl).origin : "unparseable");
+const landsOn = (location: string) =>
+  URL.canParse(location, baseUrl) ? new URL(location, baseUrl).origin : "unparseable";
 
 function openRedirectCase(): Case {
   return {
@@ -707,9 +853,14 @@ function openRedirectCase(): Case {
         });
         tries++;
         const soUrl = typeof so.json?.url === "string" ? so.json.url : (so.headers.get("location") ?? "");
-        if (!soUrl || landsOn(soUrl) !== ours) foreign.push(`signout ${JSON.stringify(target)} → ${so.status} ${soUrl}`);
+        if (!soUrl || landsOn(soUrl) !== ours)
+          foreign.push(`signout ${JSON.stringify(target)} → ${so.status} ${soUrl}`);
       }
-      return { tries, violations: foreign.length, note: foreign.length ? foreign.slice(0, 3).join("; ") : "every redirect stayed on this origin" };
+      return {
+        tries,
+        violations: foreign.length,
+        note: foreign.length ? foreign.slice(0, 3).join("; ") : "every redirect stayed on this origin",
+      };
     },
   };
 }
@@ -745,7 +896,10 @@ function unboundedBodyCase(): Case {
       await Promise.all(
         targets.map(async (t) => {
           try {
-            const res = await postChunked(`${baseUrl}${t.path}`, TOTAL, { headers: t.headers, timeoutMs: REQUEST_TIMEOUT_MS * 4 });
+            const res = await postChunked(`${baseUrl}${t.path}`, TOTAL, {
+              headers: t.headers,
+              timeoutMs: REQUEST_TIMEOUT_MS * 4,
+            });
             const code = (() => {
               try {
                 return (JSON.parse(res.text) as { code?: string }).code;
@@ -753,8 +907,10 @@ function unboundedBodyCase(): Case {
                 return undefined;
               }
             })();
-            if (res.status !== 413 || code !== "invalid_arguments") problems.push(`${t.name}: ${res.status} ${res.text.slice(0, 80)}`);
-            else if (t.earlyAnswer && res.bytesSent >= TOTAL) problems.push(`${t.name}: answered only after the whole body`);
+            if (res.status !== 413 || code !== "invalid_arguments")
+              problems.push(`${t.name}: ${res.status} ${res.text.slice(0, 80)}`);
+            else if (t.earlyAnswer && res.bytesSent >= TOTAL)
+              problems.push(`${t.name}: answered only after the whole body`);
           } catch (error) {
             problems.push(`${t.name}: ${error instanceof Error ? error.message : String(error)}`);
           }
@@ -803,16 +959,27 @@ async function main(): Promise<number> {
     try {
       rows.push({ name: c.name, ...(await c.run()) });
     } catch (error) {
-      rows.push({ name: c.name, tries: 0, violations: 1, note: `case failed: ${error instanceof Error ? error.message : String(error)}` });
+      rows.push({
+        name: c.name,
+        tries: 0,
+        violations: 1,
+        note: `case failed: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
   }
   for (const [slug, b] of saved) {
     if (b) await setBudgets(slug, b);
-    else await db((c) => c.query(`DELETE FROM "AgentBudgetPolicy" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`, [slug]));
+    else
+      await db((c) =>
+        c.query(`DELETE FROM "AgentBudgetPolicy" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`, [slug]),
+      );
   }
   const width = Math.max(...rows.map((r) => r.name.length));
   console.log(`\n${"case".padEnd(width)}  tries  violations  note`);
-  for (const r of rows) console.log(`${r.name.padEnd(width)}  ${String(r.tries).padStart(5)}  ${String(r.violations).padStart(10)}  ${r.note}`);
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(width)}  ${String(r.tries).padStart(5)}  ${String(r.violations).padStart(10)}  ${r.note}`,
+    );
   const total = rows.reduce((s, r) => s + r.violations, 0);
   console.log(`\n${total === 0 ? "no violations" : `${total} violation(s)`}`);
   return total === 0 ? 0 : 1;

@@ -20,17 +20,28 @@ const flags = (name: string) => argv.flatMap((a, i) => (a === `--${name}` && arg
 const url = flag("url")?.replace(/\/+(checkpoint)?$/, "");
 const stateFile = flag("state");
 const done = (code: number, message: string): never => {
-  (code === 0 ? console.log : console.error)(`audit:monitor ${["OK", "FORK", "UNKNOWN KEY", "NO QUORUM", "ERROR"][code]}: ${message}`);
+  (code === 0 ? console.log : console.error)(
+    `audit:monitor ${["OK", "FORK", "UNKNOWN KEY", "NO QUORUM", "ERROR"][code]}: ${message}`,
+  );
   process.exit(code);
 };
-if (!url || !stateFile) done(4, "usage: --url https://HOST/api/audit/logs/LOG_ID --state FILE [--vkey VKEY] [--witness VKEY … --quorum N]");
+if (!url || !stateFile)
+  done(4, "usage: --url https://HOST/api/audit/logs/LOG_ID --state FILE [--vkey VKEY] [--witness VKEY … --quorum N]");
 
-type State = { vkeys: string[]; witnesses: string[]; quorum: number; last: { size: number; rootHash: string; note: string } | null };
-const state: State = existsSync(stateFile!) ? (JSON.parse(readFileSync(stateFile!, "utf8")) as State) : { vkeys: [], witnesses: [], quorum: 0, last: null };
+type State = {
+  vkeys: string[];
+  witnesses: string[];
+  quorum: number;
+  last: { size: number; rootHash: string; note: string } | null;
+};
+const state: State = existsSync(stateFile!)
+  ? (JSON.parse(readFileSync(stateFile!, "utf8")) as State)
+  : { vkeys: [], witnesses: [], quorum: 0, last: null };
 for (const v of flags("vkey")) if (!state.vkeys.includes(v)) state.vkeys.push(v);
 for (const v of flags("witness")) if (!state.witnesses.includes(v)) state.witnesses.push(v);
 if (flag("quorum")) state.quorum = Number(flag("quorum"));
-if (state.vkeys.length === 0) done(4, "no log vkey pinned: pass --vkey (from GET /api/audit/public-keys, checked out of band)");
+if (state.vkeys.length === 0)
+  done(4, "no log vkey pinned: pass --vkey (from GET /api/audit/public-keys, checked out of band)");
 
 async function get(path: string): Promise<string> {
   const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(15_000) });
@@ -50,12 +61,16 @@ try {
   const cp = parseCheckpointText(parseNote(note).text);
   const last = state.last;
   if (last && cp.treeSize !== last.size) {
-    const proof = cp.treeSize > last.size ? (await get(`/consistency?from=${last.size}&to=${cp.treeSize}`)).split("\n").filter(Boolean) : null;
+    const proof =
+      cp.treeSize > last.size
+        ? (await get(`/consistency?from=${last.size}&to=${cp.treeSize}`)).split("\n").filter(Boolean)
+        : null;
     const hex = proof?.map((h) => Buffer.from(h, "base64").toString("hex")) ?? null;
     const problem = divergenceFrom({ treeSize: last.size, rootHash: last.rootHash }, cp, hex);
     if (problem || (hex && !verifyConsistency(last.size, cp.treeSize, last.rootHash, cp.rootHash, hex)))
       done(1, `${problem ?? "fork"} (kept size ${last.size}, now ${cp.treeSize})`);
-  } else if (last && cp.rootHash !== last.rootHash) done(1, divergenceFrom({ treeSize: last.size, rootHash: last.rootHash }, cp, null)!);
+  } else if (last && cp.rootHash !== last.rootHash)
+    done(1, divergenceFrom({ treeSize: last.size, rootHash: last.rootHash }, cp, null)!);
   const names = cosigners(
     note,
     state.witnesses.map((v) => parseVkey(v)),
@@ -64,7 +79,11 @@ try {
   const tmp = `${stateFile}.tmp`;
   writeFileSync(tmp, JSON.stringify(state, null, 2) + "\n", { mode: 0o600 });
   renameSync(tmp, stateFile!);
-  if (names.length < state.quorum) done(3, `size ${cp.treeSize}: ${names.length} of ${state.quorum} witness cosignatures (${names.join(", ") || "none"})`);
+  if (names.length < state.quorum)
+    done(
+      3,
+      `size ${cp.treeSize}: ${names.length} of ${state.quorum} witness cosignatures (${names.join(", ") || "none"})`,
+    );
   done(
     0,
     `size ${cp.treeSize}, consistent with ${last ? `size ${last.size}` : "nothing kept yet (first run)"}; cosigned by ${names.join(", ") || "no witness"}`,

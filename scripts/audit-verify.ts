@@ -21,7 +21,9 @@ try {
     for (const line of r.signedByRetired) console.log(`  ${line}`);
   } else {
     const b = r.broken!;
-    console.error(`audit log BROKEN in tenant ${b.tenantSlug ?? "(none)"} at leaf ${b.seq} (event ${b.eventId ?? "?"}): ${b.problem}`);
+    console.error(
+      `audit log BROKEN in tenant ${b.tenantSlug ?? "(none)"} at leaf ${b.seq} (event ${b.eventId ?? "?"}): ${b.problem}`,
+    );
     code = 1;
   }
 } catch (error) {

@@ -18,7 +18,10 @@ if (!name) {
   process.exit(2);
 }
 
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "migration-shadow-")), ephemeral: true });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), "migration-shadow-")),
+  ephemeral: true,
+});
 let code = 0;
 try {
   const sql = await diffMigrationsToSchema(server.url, join(process.cwd(), "prisma", "schema.prisma"));

@@ -7,8 +7,13 @@ import { demoCredentials } from "./lib/demo-data";
 
 function runningSandbox(): { url: string; apiKey: string } | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(join(process.cwd(), ".data", "demo-payment-provider.json"), "utf8")) as { url?: unknown; apiKey?: unknown };
-    return typeof parsed.url === "string" && typeof parsed.apiKey === "string" ? { url: parsed.url, apiKey: parsed.apiKey } : undefined;
+    const parsed = JSON.parse(readFileSync(join(process.cwd(), ".data", "demo-payment-provider.json"), "utf8")) as {
+      url?: unknown;
+      apiKey?: unknown;
+    };
+    return typeof parsed.url === "string" && typeof parsed.apiKey === "string"
+      ? { url: parsed.url, apiKey: parsed.apiKey }
+      : undefined;
   } catch {
     return undefined;
   }

@@ -23,7 +23,9 @@ try {
         }),
       );
       const parsed = (await res.json()) as { content?: string; code?: string };
-      return parsed.content ? (JSON.parse(parsed.content) as { code: string }) : { code: parsed.code ?? "internal_error" };
+      return parsed.content
+        ? (JSON.parse(parsed.content) as { code: string })
+        : { code: parsed.code ?? "internal_error" };
     },
     (msg) => console.log(msg),
   );

@@ -27,7 +27,9 @@ if (!existsSync(dataDir)) {
 const pidFile = join(dataDir, "postmaster.pid");
 const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8").split("\n")[0]) : NaN;
 if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-  console.error(`The demo database is running (PostgreSQL pid ${pid}). Stop \`npm start\` (Ctrl-C) first, then run demo:reset again.`);
+  console.error(
+    `The demo database is running (PostgreSQL pid ${pid}). Stop \`npm start\` (Ctrl-C) first, then run demo:reset again.`,
+  );
   process.exit(1);
 }
 rmSync(dataDir, { recursive: true, force: true });

@@ -26,7 +26,9 @@ const policyArg = valueOf("--policy");
 const file = args.find((a, i) => !a.startsWith("--") && !valued.has(i));
 const usage = (why?: string): never => {
   if (why) console.error(why);
-  console.error("usage: npm run evidence:verify -- FILE --public-key KEY|KEYFILE [--policy POLICY_FILE]   (or AUDIT_PUBLIC_KEY=KEY)");
+  console.error(
+    "usage: npm run evidence:verify -- FILE --public-key KEY|KEYFILE [--policy POLICY_FILE]   (or AUDIT_PUBLIC_KEY=KEY)",
+  );
   process.exit(2);
 };
 if (!file) usage();
@@ -73,5 +75,9 @@ for (const c of verdict.checks) {
   console.log(`${mark} ${c.name}${note ? ` — ${note}` : ""}`);
 }
 const skipped = verdict.checks.filter((c) => c.skipped).map((c) => c.name);
-console.log(verdict.ok ? `evidence pack VERIFIED${skipped.length ? ` (not checked: ${skipped.join(", ")})` : ""}` : "evidence pack FAILED verification");
+console.log(
+  verdict.ok
+    ? `evidence pack VERIFIED${skipped.length ? ` (not checked: ${skipped.join(", ")})` : ""}`
+    : "evidence pack FAILED verification",
+);
 process.exit(verdict.ok ? 0 : 1);

@@ -13,7 +13,10 @@ nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: cons
 const usage = "usage: npm run orders:import -- --tenant SLUG [--resume] FILE (.ndjson or .csv)";
 let args;
 try {
-  args = parseArgs({ options: { tenant: { type: "string" }, resume: { type: "boolean", default: false } }, allowPositionals: true });
+  args = parseArgs({
+    options: { tenant: { type: "string" }, resume: { type: "boolean", default: false } },
+    allowPositionals: true,
+  });
 } catch (error) {
   console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
   process.exit(2);
@@ -30,7 +33,9 @@ if (!existsSync(file)) {
 
 // An external DATABASE_URL is used as it is (migrated by the deployment, `npm run db:migrate`); only the
 // embedded demo database is started, migrated and seeded here.
-const database = process.env.DATABASE_URL ? null : await prepareDatabase({ demo: true, log: (m) => console.error(`[orders:import] ${m}`) });
+const database = process.env.DATABASE_URL
+  ? null
+  : await prepareDatabase({ demo: true, log: (m) => console.error(`[orders:import] ${m}`) });
 if (database) {
   process.env.DATABASE_URL = database.url;
   process.env.APP_MODE ??= "demo";
@@ -55,7 +60,10 @@ try {
   code = refused.length > 0 ? 1 : 0;
 } catch (error) {
   if (error instanceof ImportRefused) console.error(`[orders:import] ${error.message}`);
-  else console.error(`[orders:import] stopped: ${error instanceof Error ? error.message : String(error)} (run again with --resume)`);
+  else
+    console.error(
+      `[orders:import] stopped: ${error instanceof Error ? error.message : String(error)} (run again with --resume)`,
+    );
 } finally {
   await db().$disconnect();
   await database?.embedded?.stop();

@@ -62,10 +62,16 @@ if (!databaseUrl) {
 }
 
 const apiKeys =
-  values["api-key"] ?? (env.PROVIDER_SANDBOX_API_KEYS ? env.PROVIDER_SANDBOX_API_KEYS.split(",").map((k) => k.trim()) : [demoPaymentProvider.apiKey]);
+  values["api-key"] ??
+  (env.PROVIDER_SANDBOX_API_KEYS
+    ? env.PROVIDER_SANDBOX_API_KEYS.split(",").map((k) => k.trim())
+    : [demoPaymentProvider.apiKey]);
 const controlToken = values["control-token"] ?? env.PROVIDER_SANDBOX_CONTROL_TOKEN ?? demoPaymentProvider.controlToken;
 const webhookUrl = values["webhook-url"] ?? env.PROVIDER_SANDBOX_WEBHOOK_URL ?? undefined;
-const webhookSecret = values["webhook-secret"] ?? env.PROVIDER_SANDBOX_WEBHOOK_SECRET ?? (webhookUrl ? demoPaymentProvider.webhookSecret : undefined);
+const webhookSecret =
+  values["webhook-secret"] ??
+  env.PROVIDER_SANDBOX_WEBHOOK_SECRET ??
+  (webhookUrl ? demoPaymentProvider.webhookSecret : undefined);
 
 const sandbox = await startSandboxProvider({
   databaseUrl,
@@ -84,7 +90,9 @@ const sandbox = await startSandboxProvider({
 });
 
 const database = new URL(databaseUrl).pathname.slice(1);
-say(`listening on ${sandbox.url} (database ${database}${webhookUrl ? `, webhooks to ${webhookUrl}` : ", no webhooks"})`);
+say(
+  `listening on ${sandbox.url} (database ${database}${webhookUrl ? `, webhooks to ${webhookUrl}` : ", no webhooks"})`,
+);
 
 let stopping = false;
 const stop = async (signal: string) => {

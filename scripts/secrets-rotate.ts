@@ -4,7 +4,10 @@
 // some row could not be opened (listed by tenant id; those rows are unchanged), 2 when nothing could be done.
 import nextEnv from "@next/env";
 
-nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: (...a: unknown[]) => console.error(a.map(String).join(" ")) });
+nextEnv.loadEnvConfig(process.cwd(), false, {
+  info: () => undefined,
+  error: (...a: unknown[]) => console.error(a.map(String).join(" ")),
+});
 if (!process.env.DATABASE_URL) {
   console.error("[secrets:rotate] DATABASE_URL is not set (the demo's key never rotates: it is generated per install)");
   process.exit(2);

@@ -26,9 +26,16 @@ const server = createServer((req, res) => {
     const traceId =
       typeof answered === "string" && answered
         ? answered
-        : resolveTraceId(String(req.headers.traceparent ?? "") || null, String(req.headers["x-trace-id"] ?? "") || null).traceId;
+        : resolveTraceId(String(req.headers.traceparent ?? "") || null, String(req.headers["x-trace-id"] ?? "") || null)
+            .traceId;
     log.info(
-      { method: req.method, route: accessLogRoute(req.url), status: res.statusCode, ms: Math.round((performance.now() - started) * 10) / 10, traceId },
+      {
+        method: req.method,
+        route: accessLogRoute(req.url),
+        status: res.statusCode,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        traceId,
+      },
       "request",
     );
   });

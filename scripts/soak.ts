@@ -85,7 +85,8 @@ function spawnChild(name: string, args: string[], env: NodeJS.ProcessEnv, readyL
     const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 90_000);
     for (const stream of [child.stdout, child.stderr])
       createInterface({ input: stream }).on("line", (line) => {
-        if (/error|fatal/i.test(line) && !/ECONNRESET|terminating connection/i.test(line)) console.error(`[${name}] ${line.slice(0, 300)}`);
+        if (/error|fatal/i.test(line) && !/ECONNRESET|terminating connection/i.test(line))
+          console.error(`[${name}] ${line.slice(0, 300)}`);
         if (/DeprecationWarning/.test(line)) deprecations.push(`[${name}] ${line.slice(0, 300)}`);
         if (!readyLine || readyLine.test(line)) {
           clearTimeout(timer);
@@ -100,7 +101,11 @@ function spawnChild(name: string, args: string[], env: NodeJS.ProcessEnv, readyL
   });
 }
 
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "soak-pg-")), ephemeral: true, database: "soak" });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), "soak-pg-")),
+  ephemeral: true,
+  database: "soak",
+});
 async function shutdown() {
   for (const c of children) c.kill("SIGKILL");
   await server.stop().catch(() => undefined);
@@ -171,7 +176,13 @@ try {
       { ...baseEnv, NEXTAUTH_URL: `http://127.0.0.1:${appPorts[i]}`, PORT: String(appPorts[i]) },
       /Ready|started server|Local:/,
     );
-  const startWorker = (i: number) => spawnChild(`worker${i + 1}`, [...tsx, join("scripts", "worker.ts")], { ...baseEnv, LOG_LEVEL: "info" }, /worker started/);
+  const startWorker = (i: number) =>
+    spawnChild(
+      `worker${i + 1}`,
+      [...tsx, join("scripts", "worker.ts")],
+      { ...baseEnv, LOG_LEVEL: "info" },
+      /worker started/,
+    );
   await startWitnesses(server.url, baseEnv);
   const apps = await Promise.all([startApp(0), startApp(1)]);
   const workers = await Promise.all([startWorker(0), startWorker(1)]);
@@ -222,7 +233,12 @@ try {
           const r = await fetch(`${bases[pick()]}/api/agent/tool-calls`, {
             method: "POST",
             headers: { "content-type": "application/json", authorization: `Bearer ${key}`, "x-end-user-token": token },
-            body: JSON.stringify({ type: "tool_use", id: `soak_${order}`, name: "prepare_refund", input: { order_id: order, reason: "damaged_item" } }),
+            body: JSON.stringify({
+              type: "tool_use",
+              id: `soak_${order}`,
+              name: "prepare_refund",
+              input: { order_id: order, reason: "damaged_item" },
+            }),
           });
           return { trace: r.headers.get("x-trace-id"), body: (await r.json()) as { content?: string } };
         },
@@ -249,7 +265,9 @@ try {
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie, origin: base },
       body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
     });
-    const session = (r.headers.getSetCookie?.() ?? []).map((c) => c.split(";")[0]!).find((c) => c.startsWith("next-auth.session-token="));
+    const session = (r.headers.getSetCookie?.() ?? [])
+      .map((c) => c.split(";")[0]!)
+      .find((c) => c.startsWith("next-auth.session-token="));
     if (!session) throw new Error(`sign-in failed for ${email}`);
     sessions.set(k, session);
     return session;
@@ -304,7 +322,9 @@ try {
       }
       await timed(
         "auditor search by trace",
-        async () => (await fetch(`${base}/api/audit/events?traceId=${encodeURIComponent(trace)}`, { headers: { cookie } })).status,
+        async () =>
+          (await fetch(`${base}/api/audit/events?traceId=${encodeURIComponent(trace)}`, { headers: { cookie } }))
+            .status,
         (s) => s === 200,
       );
     }
@@ -360,7 +380,11 @@ try {
                FROM "AuditCosignature" a JOIN "AuditSignedCheckpoint" s ON s."logId" = a."logId" AND s."treeSize" = a."treeSize") x`,
     [WITNESSES, demoUuid(`tenant:${TENANT}`)],
   );
-  const refusals = (await c.query<{ name: string; lastError: string }>(`SELECT name, "lastError" FROM "AuditWitness" WHERE "lastError" IS NOT NULL`)).rows;
+  const refusals = (
+    await c.query<{ name: string; lastError: string }>(
+      `SELECT name, "lastError" FROM "AuditWitness" WHERE "lastError" IS NOT NULL`,
+    )
+  ).rows;
   const checks: [string, boolean, string][] = [];
   const check = (name: string, ok: boolean, detail: string) => checks.push([name, ok, detail]);
   const counts = await q(`SELECT
@@ -382,19 +406,35 @@ try {
       `SELECT status::text || COALESCE(' (' || left(COALESCE("failureReason", "lastError"), 80) || ')', '') AS status, count(*)::int AS n FROM "Execution" GROUP BY 1 ORDER BY 1`,
     )
   ).rows;
-  const sandboxDb = new pg.Client({ connectionString: server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`) });
+  const sandboxDb = new pg.Client({
+    connectionString: server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`),
+  });
   await sandboxDb.connect();
   const provider = (
     await sandboxDb
-      .query(`SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys, count(DISTINCT payment_intent)::int AS intents FROM refunds`)
+      .query(
+        `SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys, count(DISTINCT payment_intent)::int AS intents FROM refunds`,
+      )
       .catch(() => ({ rows: [{ n: -1, keys: -2, intents: -3 }] }))
   ).rows[0] as { n: number; keys: number; intents: number };
   await sandboxDb.end();
   await c.end();
 
-  check("every proposal has its audit event", counts.proposalsUnaudited === 0, `${counts.proposals} proposals, ${counts.proposalsUnaudited} without`);
-  check("every approval has its audit event", counts.approvalsUnaudited === 0, `${counts.approvals} approvals, ${counts.approvalsUnaudited} without`);
-  check("every execution has its audit events", counts.executionsUnaudited === 0, `${counts.executions} executions, ${counts.executionsUnaudited} without`);
+  check(
+    "every proposal has its audit event",
+    counts.proposalsUnaudited === 0,
+    `${counts.proposals} proposals, ${counts.proposalsUnaudited} without`,
+  );
+  check(
+    "every approval has its audit event",
+    counts.approvalsUnaudited === 0,
+    `${counts.approvals} approvals, ${counts.approvalsUnaudited} without`,
+  );
+  check(
+    "every execution has its audit events",
+    counts.executionsUnaudited === 0,
+    `${counts.executions} executions, ${counts.executionsUnaudited} without`,
+  );
   check(
     "0 refunds executed twice",
     counts.refundsTwice === 0 && provider.n === provider.keys && provider.n === provider.intents,
@@ -409,14 +449,22 @@ try {
 
   if (WITNESSES > 0) {
     const k = cosign.rows[0]!;
-    check("the witnesses cosigned the log", k.quorum > 0, `${k.quorum} checkpoints cosigned by all ${WITNESSES} witnesses, ${k.n} cosignatures`);
+    check(
+      "the witnesses cosigned the log",
+      k.quorum > 0,
+      `${k.quorum} checkpoints cosigned by all ${WITNESSES} witnesses, ${k.n} cosignatures`,
+    );
   }
 
   // The whole log, every checkpoint, with the library the app uses (signatures, roots, proofs, content).
   process.env.DATABASE_URL = server.url;
   const { verifyAllAuditChains } = await import("../lib/server/audit/verify-all-chains");
   const v = await verifyAllAuditChains("soak");
-  check("all checkpoints consistent, the log verifies", v.ok, v.ok ? `${v.events} events in ${v.tenants} tenants + tenantless` : JSON.stringify(v.broken));
+  check(
+    "all checkpoints consistent, the log verifies",
+    v.ok,
+    v.ok ? `${v.events} events in ${v.tenants} tenants + tenantless` : JSON.stringify(v.broken),
+  );
   const g = globalThis as unknown as { prisma?: { $disconnect(): Promise<void> } };
   await g.prisma?.$disconnect();
   check(
@@ -430,14 +478,30 @@ try {
   const rows = [...ops].map(([op, o]) => {
     o.lat.sort((a, b) => a - b);
     const pct = (p: number) => o.lat[Math.min(o.lat.length - 1, Math.floor(p * o.lat.length))] ?? NaN;
-    return [op, String(o.lat.length), String(o.errors), (o.lat.length / elapsed).toFixed(1), pct(0.5).toFixed(1), pct(0.99).toFixed(1)];
+    return [
+      op,
+      String(o.lat.length),
+      String(o.errors),
+      (o.lat.length / elapsed).toFixed(1),
+      pct(0.5).toFixed(1),
+      pct(0.99).toFixed(1),
+    ];
   });
   const l = latency.rows[0]!;
   rows.push(["audit commit → integrated", String(l.n), "0", "", Number(l.p50).toFixed(1), Number(l.p99).toFixed(1)]);
   const k = cosign.rows[0]!;
-  if (WITNESSES > 0) rows.push(["checkpoint → cosigned", String(k.n), String(refusals.length), "", Number(k.p50).toFixed(1), Number(k.p99).toFixed(1)]);
+  if (WITNESSES > 0)
+    rows.push([
+      "checkpoint → cosigned",
+      String(k.n),
+      String(refusals.length),
+      "",
+      Number(k.p50).toFixed(1),
+      Number(k.p99).toFixed(1),
+    ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join("  ");
   console.log(line(head));
   for (const r of rows) console.log(line(r));
   console.log("");
@@ -481,7 +545,9 @@ async function startWitnesses(url: string, env: NodeJS.ProcessEnv) {
     const seed = randomBytes(32);
     const { publicKey } = ed25519FromSeed(seed);
     const state = join(dir, `${name}.json`);
-    writeFileSync(state, JSON.stringify({ name, seed: seed.toString("base64"), logVkeys: [logVkey], logs: {} }), { mode: 0o600 });
+    writeFileSync(state, JSON.stringify({ name, seed: seed.toString("base64"), logVkeys: [logVkey], logs: {} }), {
+      mode: 0o600,
+    });
     const port = await freePort();
     await spawnChild(
       name,
@@ -489,12 +555,10 @@ async function startWitnesses(url: string, env: NodeJS.ProcessEnv) {
       { ...env, DATABASE_URL: "" },
       /"vkey"/,
     );
-    await c.query(`INSERT INTO "AuditWitness" (id, "tenantId", name, vkey, url) VALUES (gen_random_uuid(), $1::uuid, $2, $3, $4)`, [
-      demoUuid(`tenant:${TENANT}`),
-      name,
-      vkeyOf(name, SIG_COSIGNATURE_V1, publicKey),
-      `http://127.0.0.1:${port}`,
-    ]);
+    await c.query(
+      `INSERT INTO "AuditWitness" (id, "tenantId", name, vkey, url) VALUES (gen_random_uuid(), $1::uuid, $2, $3, $4)`,
+      [demoUuid(`tenant:${TENANT}`), name, vkeyOf(name, SIG_COSIGNATURE_V1, publicKey), `http://127.0.0.1:${port}`],
+    );
   }
   await c.query(`UPDATE "Tenant" SET "witnessQuorum" = $1 WHERE slug = $2`, [WITNESSES, TENANT]);
   await c.end();
@@ -534,11 +598,15 @@ async function registerPaymentIntents(databaseUrl: string, sandboxUrl: string) {
   for (let i = 0; i < rows.length; i += 32)
     await Promise.all(
       rows.slice(i, i + 32).map((r) =>
-        control.createPaymentIntent({ id: r.ref, amount: r.amount, currency: r.currency.trim(), amountRefunded: 0 }).catch((e: unknown) => {
-          failed += 1;
-          first ||= String(e);
-        }),
+        control
+          .createPaymentIntent({ id: r.ref, amount: r.amount, currency: r.currency.trim(), amountRefunded: 0 })
+          .catch((e: unknown) => {
+            failed += 1;
+            first ||= String(e);
+          }),
       ),
     );
-  say(`${rows.length - failed} payment intents registered with the sandbox${failed ? `, ${failed} failed (${first})` : ""}`);
+  say(
+    `${rows.length - failed} payment intents registered with the sandbox${failed ? `, ${failed} failed (${first})` : ""}`,
+  );
 }

@@ -31,7 +31,10 @@ import { demoTenantSlugs } from "./lib/demo-tenants";
 const log = jsonLog("start");
 
 // .env / .env.production, as Next itself would load them, before deciding the mode.
-nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: (...a: unknown[]) => log.error(a.map(String).join(" ")) });
+nextEnv.loadEnvConfig(process.cwd(), false, {
+  info: () => undefined,
+  error: (...a: unknown[]) => log.error(a.map(String).join(" ")),
+});
 
 const args = process.argv.slice(2);
 const dev = args.includes("--dev");
@@ -59,14 +62,17 @@ if (!demo) {
 const baseEnv: NodeJS.ProcessEnv = { ...process.env, APP_MODE: demo ? "demo" : "production" };
 if (demo) {
   for (const [k, v] of Object.entries(loadDemoSecrets())) baseEnv[k] ??= v;
-  say(`demo mode: embedded PostgreSQL, demo data, secrets generated for this install (${demoSecretsFile()}); never use it for real money`);
+  say(
+    `demo mode: embedded PostgreSQL, demo data, secrets generated for this install (${demoSecretsFile()}); never use it for real money`,
+  );
 }
 
 // A `kill -9` of an earlier start can leave its app server running (and holding the port); a second
 // `npm start` beside a running one must not take its port (or stop it).
 const appPidFile = join(process.cwd(), ".data", `app-${port}.pid`);
 await stopLeftoverApp(appPidFile);
-if (!(await isPortFree(port, host))) refuse(`port ${port} is taken (another \`npm start\`?); set PORT (or --port) to a free port`);
+if (!(await isPortFree(port, host)))
+  refuse(`port ${port} is taken (another \`npm start\`?); set PORT (or --port) to a free port`);
 
 const database = await prepareDatabase({ demo, log: say }).catch((error: unknown) =>
   refuse(`database: ${error instanceof Error ? error.message : String(error)}`),
@@ -74,7 +80,9 @@ const database = await prepareDatabase({ demo, log: say }).catch((error: unknown
 
 // Demo data never reaches production unnoticed: its logins have published passwords.
 if (!demo) {
-  const slugs = await demoTenantSlugs(database.url).catch((error: unknown) => refuse(`database: ${error instanceof Error ? error.message : String(error)}`));
+  const slugs = await demoTenantSlugs(database.url).catch((error: unknown) =>
+    refuse(`database: ${error instanceof Error ? error.message : String(error)}`),
+  );
   if (slugs.length && process.env.ALLOW_DEMO_TENANTS !== "1") {
     refuse(
       `refusing to serve: this database holds demo tenants (${slugs.join(", ")}) whose logins have published passwords. Use a database without them, or set ALLOW_DEMO_TENANTS=1 for a staging copy (docs/operations.md)`,
@@ -130,8 +138,18 @@ function echo(out: NodeJS.WriteStream, line: string) {
 }
 
 /** A child whose every output line is relayed as JSON (passed through when it already is), named by `source`. */
-function spawnLogged(source: string, command: string, argv: string[], childEnv: NodeJS.ProcessEnv, onLine?: (line: string) => void, ipc = false): ChildProcess {
-  const child = spawn(command, argv, { stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"], env: childEnv });
+function spawnLogged(
+  source: string,
+  command: string,
+  argv: string[],
+  childEnv: NodeJS.ProcessEnv,
+  onLine?: (line: string) => void,
+  ipc = false,
+): ChildProcess {
+  const child = spawn(command, argv, {
+    stdio: ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
+    env: childEnv,
+  });
   for (const [stream, out, name] of [
     [child.stdout, process.stdout, "stdout"],
     [child.stderr, process.stderr, "stderr"],
@@ -158,7 +176,12 @@ if (!dev && (args.includes("--rebuild") || !existsSync(join(process.cwd(), ".nex
 }
 
 const url = `http://localhost:${port}`;
-const env: NodeJS.ProcessEnv = { ...baseEnv, DATABASE_URL: appDatabaseUrl, NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url, PORT: String(port) };
+const env: NodeJS.ProcessEnv = {
+  ...baseEnv,
+  DATABASE_URL: appDatabaseUrl,
+  NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url,
+  PORT: String(port),
+};
 
 // Demo: the sandbox payment provider as its own process (its own database on the same server), its
 // webhooks pointed at this app, and the demo orders' payment intents registered with it. Production
@@ -174,13 +197,17 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     sandboxPort = Number(wanted);
     if (!(await isPortFree(sandboxPort))) {
       await database.embedded?.stop().catch(() => undefined);
-      refuse(`port ${sandboxPort} is taken (another instance's sandbox?); set PROVIDER_SANDBOX_PORT to a free port, or to 0 for any`);
+      refuse(
+        `port ${sandboxPort} is taken (another instance's sandbox?); set PROVIDER_SANDBOX_PORT to a free port, or to 0 for any`,
+      );
     }
   } else sandboxPort = (await isPortFree(demoPaymentProvider.port)) ? demoPaymentProvider.port : await findFreePort();
   // Credentials made for this run only: this app's refunds are refused by any other instance's sandbox
   // (even one that later takes over the port), and another app's by ours.
-  env.PAYMENT_PROVIDER_API_KEY = process.env.PAYMENT_PROVIDER_API_KEY || `sk_test_${randomBytes(24).toString("base64url")}`;
-  env.PAYMENT_PROVIDER_WEBHOOK_SECRET = process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET || `whsec_${randomBytes(24).toString("base64url")}`;
+  env.PAYMENT_PROVIDER_API_KEY =
+    process.env.PAYMENT_PROVIDER_API_KEY || `sk_test_${randomBytes(24).toString("base64url")}`;
+  env.PAYMENT_PROVIDER_WEBHOOK_SECRET =
+    process.env.PAYMENT_PROVIDER_WEBHOOK_SECRET || `whsec_${randomBytes(24).toString("base64url")}`;
   const sandboxArgs = [
     "--conditions=react-server",
     "--import",
@@ -236,8 +263,11 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
   } else {
     env.PAYMENT_PROVIDER_URL = `http://127.0.0.1:${sandboxPort}`;
     // The browser tests drive the sandbox (payment intents, faults) through its control endpoint.
-    if (process.env.E2E_DATABASE_URL_FILE) writeFileSync(join(dirname(process.env.E2E_DATABASE_URL_FILE), "e2e-sandbox-url"), env.PAYMENT_PROVIDER_URL);
-    await registerDemoPaymentIntents(database.url, env.PAYMENT_PROVIDER_URL).catch((e: unknown) => log.error(`sandbox payment intents: ${String(e)}`));
+    if (process.env.E2E_DATABASE_URL_FILE)
+      writeFileSync(join(dirname(process.env.E2E_DATABASE_URL_FILE), "e2e-sandbox-url"), env.PAYMENT_PROVIDER_URL);
+    await registerDemoPaymentIntents(database.url, env.PAYMENT_PROVIDER_URL).catch((e: unknown) =>
+      log.error(`sandbox payment intents: ${String(e)}`),
+    );
     await refundDemoOrderElsewhere(env.PAYMENT_PROVIDER_URL, env.PAYMENT_PROVIDER_API_KEY).catch((e: unknown) =>
       log.error(`sandbox refund made elsewhere: ${String(e)}`),
     );
@@ -255,9 +285,16 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
 // Demo: a few proposals waiting for review at every start, prepared through the real agent gateway before
 // the app listens (scripts/demo-pending.ts). A failure here is reported and the demo starts anyway.
 if (demo && !args.includes("--no-demo-proposals")) {
-  const topUp = spawnLogged("demo", process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "demo-pending.ts")], env);
+  const topUp = spawnLogged(
+    "demo",
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", join("scripts", "demo-pending.ts")],
+    env,
+  );
   const killer = setTimeout(() => topUp.kill("SIGKILL"), 120_000);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => topUp.once("exit", (c, sig) => resolve([c, sig])));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    topUp.once("exit", (c, sig) => resolve([c, sig])),
+  );
   clearTimeout(killer);
   if (code !== 0) log.error(`demo proposals: the top-up failed (exit ${code ?? signal}); the demo starts without them`);
 }
@@ -265,7 +302,10 @@ if (demo && !args.includes("--no-demo-proposals")) {
 // Production: Next's handler behind scripts/serve.ts (JSON access log, no banner). Dev: `next dev`, its lines wrapped.
 const app: ChildProcess = dev
   ? spawnLogged("next", process.execPath, [nextBin, "dev", "-p", String(port), "-H", host], env)
-  : spawnLogged("approval-gateway", process.execPath, ["--import", "tsx", join("scripts", "serve.ts")], { ...env, BIND_HOST: host });
+  : spawnLogged("approval-gateway", process.execPath, ["--import", "tsx", join("scripts", "serve.ts")], {
+      ...env,
+      BIND_HOST: host,
+    });
 
 if (app.pid) {
   mkdirSync(dirname(appPidFile), { recursive: true });
@@ -283,7 +323,15 @@ const startWorker = () =>
   supervise({
     name: "worker",
     log,
-    start: () => spawnLogged("worker", process.execPath, ["--conditions=react-server", "--import", "tsx", join("scripts", "worker.ts")], env, undefined, true),
+    start: () =>
+      spawnLogged(
+        "worker",
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", join("scripts", "worker.ts")],
+        env,
+        undefined,
+        true,
+      ),
   });
 if (withWorker) worker = startWorker();
 else say("--no-worker: background jobs run only in `npm run worker` processes");
@@ -351,7 +399,9 @@ async function stopLeftoverApp(pidFile: string) {
     .split(/\s+/)
     .map((s) => Number.parseInt(s, 10));
   if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunningNode(owner)) {
-    refuse(`another \`npm start\` (pid ${owner}) is serving port ${port}; stop it, or set PORT (or --port) to run a second instance`);
+    refuse(
+      `another \`npm start\` (pid ${owner}) is serving port ${port}; stop it, or set PORT (or --port) to run a second instance`,
+    );
   }
   rmSync(pidFile, { force: true });
   if (!Number.isInteger(pid) || pid <= 0) return;
@@ -399,8 +449,16 @@ async function refundDemoOrderElsewhere(sandboxUrl: string, apiKey: string) {
   const pi = paymentIntentRef(r.tenantSlug, r.orderNumber);
   const res = await fetch(`${sandboxUrl}/v1/refunds`, {
     method: "POST",
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/x-www-form-urlencoded", "idempotency-key": `demo-refund-elsewhere:${pi}` },
-    body: new URLSearchParams({ payment_intent: pi, amount: String(r.amountMinor), "metadata[made_by]": "demo: the shop's own dashboard" }).toString(),
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      "content-type": "application/x-www-form-urlencoded",
+      "idempotency-key": `demo-refund-elsewhere:${pi}`,
+    },
+    body: new URLSearchParams({
+      payment_intent: pi,
+      amount: String(r.amountMinor),
+      "metadata[made_by]": "demo: the shop's own dashboard",
+    }).toString(),
   });
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
 }
@@ -423,7 +481,13 @@ async function registerDemoPaymentIntents(databaseUrl: string, sandboxUrl: strin
         () => true,
         () => false,
       );
-      if (!known) await control.createPaymentIntent({ id: r.ref, amount: r.amount, currency: r.currency.trim(), amountRefunded: Number(r.refunded) });
+      if (!known)
+        await control.createPaymentIntent({
+          id: r.ref,
+          amount: r.amount,
+          currency: r.currency.trim(),
+          amountRefunded: Number(r.refunded),
+        });
     }
   } finally {
     await client.end();

@@ -46,7 +46,9 @@ if (process.env.APP_MODE !== "demo") {
   if (problems.length) fail(`refusing to run in production mode: ${problems.join("; ")}`);
 }
 
-const database = await prepareDatabase({ demo: false }).catch((error: unknown) => fail(`database: ${error instanceof Error ? error.message : String(error)}`));
+const database = await prepareDatabase({ demo: false }).catch((error: unknown) =>
+  fail(`database: ${error instanceof Error ? error.message : String(error)}`),
+);
 process.env.DATABASE_URL = database.url;
 let code = 0;
 try {
@@ -66,7 +68,9 @@ try {
   );
 } catch (error) {
   const { AppError } = await import("../lib/domain/outcome");
-  process.stderr.write(`tenant:create: ${error instanceof AppError ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`}\n`);
+  process.stderr.write(
+    `tenant:create: ${error instanceof AppError ? error.message : `failed: ${error instanceof Error ? error.message : String(error)}`}\n`,
+  );
   code = 1;
 } finally {
   const { db } = await import("../lib/server/db/client");

@@ -47,10 +47,15 @@ function ensureBrowser(): boolean {
   if (isRoot && existsSync("/usr/bin/apt-get")) {
     console.log("installing Debian's chromium for the browser tests (apt-get)");
     spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-    spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    spawnSync("apt-get", ["install", "-y", "-qq", "chromium"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     if (existsSync("/usr/bin/chromium")) return true;
   }
-  const fetched = spawnSync(node, [join(root, "node_modules", "playwright", "cli.js"), "install", "chromium"], { stdio: "inherit" });
+  const fetched = spawnSync(node, [join(root, "node_modules", "playwright", "cli.js"), "install", "chromium"], {
+    stdio: "inherit",
+  });
   if (fetched.status === 0) {
     env.PLAYWRIGHT_USE_BUNDLED = "1";
     return true;
@@ -66,7 +71,12 @@ const totals: Count = { passed: 0, failed: 0, skipped: 0 };
 
 function addVitest(file: string) {
   if (!existsSync(file)) return;
-  const r = JSON.parse(readFileSync(file, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  const r = JSON.parse(readFileSync(file, "utf8")) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+  };
   totals.passed += r.numPassedTests;
   totals.failed += r.numFailedTests;
   totals.skipped += r.numPendingTests + r.numTodoTests;
@@ -74,7 +84,9 @@ function addVitest(file: string) {
 
 function addPlaywright(file: string) {
   if (!existsSync(file)) return;
-  const r = JSON.parse(readFileSync(file, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
+  const r = JSON.parse(readFileSync(file, "utf8")) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  };
   totals.passed += r.stats.expected + r.stats.flaky;
   totals.failed += r.stats.unexpected;
   totals.skipped += r.stats.skipped;
@@ -83,7 +95,9 @@ function addPlaywright(file: string) {
 // Node 24 comes from the node-<platform> optional dependency (node_modules/.bin is first on npm scripts' PATH).
 console.log(`Node ${process.version} (${process.execPath})`);
 if (Number(process.versions.node.split(".")[0]) < 24) {
-  console.warn("warning: this project targets Node 24; run through `npm test` so node_modules/.bin/node is used, or install Node 24 (.nvmrc)");
+  console.warn(
+    "warning: this project targets Node 24; run through `npm test` so node_modules/.bin/node is used, or install Node 24 (.nvmrc)",
+  );
 }
 
 let failed = false;
@@ -91,7 +105,13 @@ let lintFailed = false;
 if (!skipLint) {
   lintFailed = run("lint", [join(root, "node_modules", "eslint", "bin", "eslint.js"), "--max-warnings=0", "."]) !== 0;
   // Formatting is checked too (Prettier; `npm run format` fixes it): an unformatted file fails the run.
-  lintFailed = run("format check", [join(root, "node_modules", "prettier", "bin", "prettier.cjs"), "--check", "--log-level=warn", "."]) !== 0 || lintFailed;
+  lintFailed =
+    run("format check", [
+      join(root, "node_modules", "prettier", "bin", "prettier.cjs"),
+      "--check",
+      "--log-level=warn",
+      ".",
+    ]) !== 0 || lintFailed;
   failed ||= lintFailed;
 }
 const vitestJson = join(reports, "vitest.json");
@@ -140,13 +160,24 @@ if (!skipE2e) {
     failed = true;
   } else {
     const pwJson = join(reports, "playwright.json");
-    const code = run("browser tests", [join(root, "node_modules", "playwright", "cli.js"), "test", "--reporter=list,json"], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
-    });
+    const code = run(
+      "browser tests",
+      [join(root, "node_modules", "playwright", "cli.js"), "test", "--reporter=list,json"],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
+      },
+    );
     addPlaywright(pwJson);
     failed ||= code !== 0;
     // A shortened soak on the same build: two apps, two workers, one SIGKILLed mid-run (docs/audit.md).
-    const soak = run("soak (40 s)", ["--conditions=react-server", "--import", "tsx", join(root, "scripts", "soak.ts"), "--seconds", "40"]);
+    const soak = run("soak (40 s)", [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      join(root, "scripts", "soak.ts"),
+      "--seconds",
+      "40",
+    ]);
     if (soak === 0) totals.passed += 1;
     else totals.failed += 1;
     failed ||= soak !== 0;

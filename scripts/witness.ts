@@ -61,8 +61,12 @@ const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://witness");
   const get = /^\/([0-9a-f]{64})\/checkpoint$/.exec(url.pathname);
   if (req.method === "GET" && get) {
-    const rec = Object.entries(state.logs).find(([origin]) => createHash("sha256").update(origin).digest("hex") === get[1]);
-    res.writeHead(rec ? 200 : 404, { "content-type": "text/plain; charset=utf-8" }).end(rec ? rec[1].note : "never cosigned\n");
+    const rec = Object.entries(state.logs).find(
+      ([origin]) => createHash("sha256").update(origin).digest("hex") === get[1],
+    );
+    res
+      .writeHead(rec ? 200 : 404, { "content-type": "text/plain; charset=utf-8" })
+      .end(rec ? rec[1].note : "never cosigned\n");
     return;
   }
   if (req.method !== "POST" || url.pathname !== "/add-checkpoint") {
@@ -92,7 +96,9 @@ const server = createServer((req, res) => {
         state.logs[answer.record.origin] = answer.record.value;
         save(); // persisted before the answer
       }
-      console.log(JSON.stringify({ at: new Date().toISOString(), status: answer.status, size: answer.record?.value.size }));
+      console.log(
+        JSON.stringify({ at: new Date().toISOString(), status: answer.status, size: answer.record?.value.size }),
+      );
       res.writeHead(answer.status, { "content-type": answer.contentType }).end(answer.body);
     });
   });

@@ -7,10 +7,15 @@ import { jsonLog } from "./lib/json-log";
 
 // Its own lines are JSON like the job runner's (docs/operations.md "Logs").
 const log = jsonLog("worker");
-nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: (...a: unknown[]) => log.error(a.map(String).join(" ")) });
+nextEnv.loadEnvConfig(process.cwd(), false, {
+  info: () => undefined,
+  error: (...a: unknown[]) => log.error(a.map(String).join(" ")),
+});
 
 if (!process.env.DATABASE_URL) {
-  log.error("DATABASE_URL is not set. `npm start` runs a worker for its own database; for an extra worker, point DATABASE_URL at that database.");
+  log.error(
+    "DATABASE_URL is not set. `npm start` runs a worker for its own database; for an extra worker, point DATABASE_URL at that database.",
+  );
   process.exit(1);
 }
 if (process.env.APP_MODE !== "demo") {
@@ -38,7 +43,8 @@ startSequencer();
 // WORKER_METRICS_PORT: this worker's own counters (executions, provider calls) at GET /metrics.
 const { workerMetricsListen } = await import("../lib/server/env");
 const listen = workerMetricsListen();
-if (listen) await import("../lib/server/telemetry/worker-metrics").then((m) => m.startWorkerMetrics(listen)).catch(fail);
+if (listen)
+  await import("../lib/server/telemetry/worker-metrics").then((m) => m.startWorkerMetrics(listen)).catch(fail);
 // Spawned by `npm start` (IPC channel): if that process goes away, even by kill -9, stop too.
 if (process.send) process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
 // The runner's promise rejects if the worker dies (e.g. the database went away): exit, let the supervisor restart.

@@ -15,4 +15,5 @@ export async function signInWithCsrfRetry(email: string, password: string) {
 }
 
 /** Whether a credentials sign-in answer means the session now exists. */
-export const signedIn = (res: Awaited<ReturnType<typeof signInWithCsrfRetry>> | undefined) => !!res && !res.error && !(res.url && res.url.includes("error="));
+export const signedIn = (res: Awaited<ReturnType<typeof signInWithCsrfRetry>> | undefined) =>
+  !!res && !res.error && !(res.url && res.url.includes("error="));

@@ -8,7 +8,11 @@ import { Button } from "@/components/ui/button";
 export default function DashboardError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   const t = useTranslations("errors");
   return (
-    <div role="alert" data-testid="page-error" className="mx-auto mt-10 max-w-lg rounded-xl border bg-card p-6 text-center shadow-xs">
+    <div
+      role="alert"
+      data-testid="page-error"
+      className="mx-auto mt-10 max-w-lg rounded-xl border bg-card p-6 text-center shadow-xs"
+    >
       <h1>{t("errorTitle")}</h1>
       <p className="text-muted-foreground">{t("error", { ref: error.digest ?? "-" })}</p>
       <Button type="button" variant="outline" onClick={reset}>

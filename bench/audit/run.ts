@@ -29,7 +29,11 @@ const PER_TRACE = 8;
 const WITH_LOAD = !process.argv.includes("--no-load");
 
 let loadProc: ChildProcess | null = null;
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-audit-")), ephemeral: true, database: "bench" });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), "bench-audit-")),
+  ephemeral: true,
+  database: "bench",
+});
 try {
   await applyMigrations(server.url);
   const prisma = prismaFor(server.url);
@@ -74,7 +78,8 @@ try {
 
   process.env.DATABASE_URL = server.url;
   process.env.APP_MODE = "demo";
-  const { findAuditEvents, searchAuditEvents, parseAuditSearch } = await import("../../lib/server/audit/search-audit-events");
+  const { findAuditEvents, searchAuditEvents, parseAuditSearch } =
+    await import("../../lib/server/audit/search-audit-events");
   const { db } = await import("../../lib/server/db/client");
   const { sqlPool } = await import("../../lib/server/db/pg");
   const actor = await staffActor(db(), "auditoria@tienda-es.test");
@@ -92,7 +97,9 @@ try {
    * trace, so whatever else the machine does at a moment (other sessions, checkpoints, the gateway load) falls
    * on all three alike rather than on whichever series happened to run then.
    */
-  async function measureInterleaved(series: { label: string; fn: (trace: string) => Promise<unknown> }[]): Promise<Measured[]> {
+  async function measureInterleaved(
+    series: { label: string; fn: (trace: string) => Promise<unknown> }[],
+  ): Promise<Measured[]> {
     for (let i = 0; i < 20; i++) for (const s of series) await s.fn(randomTrace()); // warm-up
     const times = series.map(() => [] as number[]);
     for (let i = 0; i < ITERATIONS; i++) {
@@ -115,11 +122,17 @@ try {
   const run = () =>
     measureInterleaved([
       { label: "raw indexed SQL (pg, ids of one trace)", fn: (trace) => client.query(rawSql, [tenantId, trace]) },
-      { label: "findAuditEvents (page + leaves + names)", fn: (trace) => findAuditEvents(sqlPool(), tenantId, parseAuditSearch({ traceId: trace })) },
+      {
+        label: "findAuditEvents (page + leaves + names)",
+        fn: (trace) => findAuditEvents(sqlPool(), tenantId, parseAuditSearch({ traceId: trace })),
+      },
       { label: "searchAuditEvents (+ its audit event)", fn: (trace) => searchAuditEvents(actor, { traceId: trace }) },
       // The product prepares its search and event statements (lib/server/db/pg.ts `prepared`); the same
       // lookup prepared is the stricter baseline, printed beside the plain one.
-      { label: "raw indexed SQL, prepared (named statement)", fn: (trace) => client.query({ name: "raw", text: rawSql, values: [tenantId, trace] }) },
+      {
+        label: "raw indexed SQL, prepared (named statement)",
+        fn: (trace) => client.query({ name: "raw", text: rawSql, values: [tenantId, trace] }),
+      },
     ]);
   const quiet = await run();
   let loaded: Measured[] | null = null;
@@ -128,7 +141,16 @@ try {
     console.log("starting the gateway load beside the search (bench/gateway/load.ts, 8 connections)…");
     loadProc = spawn(
       process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "bench/gateway/load.ts", "--database-url", server.url, "--connections", "8"],
+      [
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        "bench/gateway/load.ts",
+        "--database-url",
+        server.url,
+        "--connections",
+        "8",
+      ],
       {
         stdio: ["ignore", "pipe", "inherit"],
       },
@@ -158,10 +180,15 @@ try {
   const report = (title: string, [raw, query, usecase, rawPrepared]: Measured[]) => {
     console.log(title);
     for (const r of [raw!, rawPrepared!, query!, usecase!])
-      console.log(`  ${r.label.padEnd(46)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
-    const ratio = (a: Measured, b: Measured) => `p50 ${(a.p50 / b.p50).toFixed(1)}×   p99 ${(a.p99 / b.p99).toFixed(1)}×`;
+      console.log(
+        `  ${r.label.padEnd(46)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`,
+      );
+    const ratio = (a: Measured, b: Measured) =>
+      `p50 ${(a.p50 / b.p50).toFixed(1)}×   p99 ${(a.p99 / b.p99).toFixed(1)}×`;
     console.log(`  query/raw: ${ratio(query!, raw!)};  use case/raw: ${ratio(usecase!, raw!)}`);
-    console.log(`  against the prepared raw lookup: query ${ratio(query!, rawPrepared!)};  use case ${ratio(usecase!, rawPrepared!)}`);
+    console.log(
+      `  against the prepared raw lookup: query ${ratio(query!, rawPrepared!)};  use case ${ratio(usecase!, rawPrepared!)}`,
+    );
   };
   report("quiet (nothing else on this database):", quiet);
   if (loaded) {

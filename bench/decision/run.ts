@@ -33,9 +33,15 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
 const line = (name: string, xs: number[]) =>
-  console.log(`${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms   (n=${xs.length})`);
+  console.log(
+    `${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(1).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms   (n=${xs.length})`,
+  );
 
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-decision-")), ephemeral: true, database: "bench" });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), "bench-decision-")),
+  ephemeral: true,
+  database: "bench",
+});
 try {
   await applyMigrations(server.url);
   await installJobQueue({ connectionString: server.url });
@@ -86,13 +92,19 @@ try {
         body: JSON.stringify({ type: "tool_use", id: `b_${n}`, ...(input as object) }),
       }),
     );
-    return JSON.parse(((await res.json()) as { content: string }).content) as { code: string; result?: { proposal_id?: string } };
+    return JSON.parse(((await res.json()) as { content: string }).content) as {
+      code: string;
+      result?: { proposal_id?: string };
+    };
   };
 
   const waited: number[] = [];
   const approving: number[] = [];
   for (let i = 0; i < N; i++) {
-    const prepared = await call({ name: "prepare_refund", input: { order_id: benchOrder(i, "DEC"), reason: "damaged_item" } }, i);
+    const prepared = await call(
+      { name: "prepare_refund", input: { order_id: benchOrder(i, "DEC"), reason: "damaged_item" } },
+      i,
+    );
     const id = prepared.result!.proposal_id!;
     const hash = (await db().proposal.findUniqueOrThrow({ where: { id } })).hash;
     let answeredAt = 0;
@@ -132,7 +144,10 @@ try {
       const at = performance.now();
       const body = Buffer.concat(chunks).toString("utf8");
       try {
-        const event = verifier!.verify(body, req.headers as Record<string, string>) as { type: string; data: { proposal_id: string } };
+        const event = verifier!.verify(body, req.headers as Record<string, string>) as {
+          type: string;
+          data: { proposal_id: string };
+        };
         if (event.type === "proposal.approved") arrived.get(event.data.proposal_id)?.(at);
       } catch {
         unverified++;
@@ -142,7 +157,9 @@ try {
   });
   await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
   const channelId = demoUuid(`channel:${TENANT}:web_support`);
-  const { secret } = await setDecisionWebhook(admin, channelId, { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/decisions` });
+  const { secret } = await setDecisionWebhook(admin, channelId, {
+    url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/decisions`,
+  });
   verifier = new Webhook(secret!);
   const worker = await runWorker({
     connectionString: server.url,
@@ -153,7 +170,10 @@ try {
   });
   const webhook: number[] = [];
   for (let i = 0; i < N; i++) {
-    const prepared = await call({ name: "prepare_refund", input: { order_id: benchOrder(i, "DWH"), reason: "damaged_item" } }, N + i);
+    const prepared = await call(
+      { name: "prepare_refund", input: { order_id: benchOrder(i, "DWH"), reason: "damaged_item" } },
+      N + i,
+    );
     const id = prepared.result!.proposal_id!;
     const hash = (await db().proposal.findUniqueOrThrow({ where: { id } })).hash;
     const received = new Promise<number>((resolve, reject) => {
@@ -176,13 +196,17 @@ try {
   line("approval → waiting get_refund_status answers", waited);
   line("approval → signed proposal.approved webhook", webhook);
   // Kept in the figures, not dropped: an answer only at the wait's end is a lost wake-up (or a wait that began late).
-  console.log(`answered only at the 25 s end of the wait: ${waited.filter((ms) => ms > 20_000).length} of ${waited.length}`);
+  console.log(
+    `answered only at the 25 s end of the wait: ${waited.filter((ms) => ms > 20_000).length} of ${waited.length}`,
+  );
   console.log(`webhooks refused by the signature check: ${unverified}`);
   for (const [name, xs] of [
     ["waiting call", waited],
     ["webhook", webhook],
   ] as const)
-    console.log(`${name}: ratio p95 ${(pct(xs, 95) / pct(bare, 95)).toFixed(1)}×   goal p95 ≤ 500 ms: ${pct(xs, 95) <= 500 ? "met" : "NOT met"}`);
+    console.log(
+      `${name}: ratio p95 ${(pct(xs, 95) / pct(bare, 95)).toFixed(1)}×   goal p95 ≤ 500 ms: ${pct(xs, 95) <= 500 ? "met" : "NOT met"}`,
+    );
 } finally {
   await server.stop();
 }

@@ -30,7 +30,11 @@ const hardStop = setTimeout(() => {
 }, 240_000);
 hardStop.unref();
 
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-exec-pg-")), ephemeral: true, database: "bench" });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), "bench-exec-pg-")),
+  ephemeral: true,
+  database: "bench",
+});
 let sandbox: ReturnType<typeof spawn> | null = null;
 try {
   await applyMigrations(server.url);
@@ -133,7 +137,9 @@ try {
   const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: TENANT } });
   const ana = customerId(TENANT, "ana");
   const token = await mintEndUserToken(TENANT, "web_support", ana);
-  const reviewerEmail = demoTenants.find((t) => t.slug === TENANT)!.staff.find((s) => s.roles.includes("reviewer"))!.email;
+  const reviewerEmail = demoTenants
+    .find((t) => t.slug === TENANT)!
+    .staff.find((s) => s.roles.includes("reviewer"))!.email;
   const actor = { ...(await staffActor(db(), reviewerEmail)), stepUpMinutes: 60 };
   async function prepare(i: number) {
     const pi = `pi_bench_${i}_${randomUUID().slice(0, 8)}`;
@@ -149,11 +155,23 @@ try {
     const res = await toolCalls(
       new Request("http://localhost/api/agent/tool-calls", {
         method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${agentKey(TENANT, "web_support")}`, "x-end-user-token": token },
-        body: JSON.stringify({ type: "tool_use", id: `toolu_${i}`, name: "prepare_refund", input: { order_id: number, reason: "damaged_item" } }),
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${agentKey(TENANT, "web_support")}`,
+          "x-end-user-token": token,
+        },
+        body: JSON.stringify({
+          type: "tool_use",
+          id: `toolu_${i}`,
+          name: "prepare_refund",
+          input: { order_id: number, reason: "damaged_item" },
+        }),
       }),
     );
-    const content = JSON.parse((await res.json()).content as string) as { code: string; result: { proposal_id: string } };
+    const content = JSON.parse((await res.json()).content as string) as {
+      code: string;
+      result: { proposal_id: string };
+    };
     if (content.code !== "approval_required") throw new Error(`prepare_refund answered ${content.code}`);
     const p = await db().proposal.findUniqueOrThrow({ where: { id: content.result.proposal_id } });
     return { id: p.id, hash: p.hash, pi, amount };
@@ -217,13 +235,19 @@ try {
   const b = quantiles(raw);
   const e = quantiles(effect);
   const rec = quantiles(recorded);
-  console.log(`\nexecution latency, ${N} approvals one at a time (after ${WARMUP} warm-up), zero-latency sandbox, worker concurrency 4`);
+  console.log(
+    `\nexecution latency, ${N} approvals one at a time (after ${WARMUP} warm-up), zero-latency sandbox, worker concurrency 4`,
+  );
   console.log(fmt("baseline: raw provider call alone (adapter createRefund)", raw));
   console.log(fmt("approveProposal call (approval + enqueue, committed)", approveCall));
   console.log(fmt("approve → provider effect (refund committed at sandbox)", effect));
   console.log(fmt("approve → execution recorded `succeeded`", recorded));
-  console.log(`ratio approve→effect / raw call: p50 ${(e.p50 / b.p50).toFixed(1)}×   p95 ${(e.p95 / b.p95).toFixed(1)}×`);
-  console.log(`ratio approve→recorded / raw call: p50 ${(rec.p50 / b.p50).toFixed(1)}×   p95 ${(rec.p95 / b.p95).toFixed(1)}×`);
+  console.log(
+    `ratio approve→effect / raw call: p50 ${(e.p50 / b.p50).toFixed(1)}×   p95 ${(e.p95 / b.p95).toFixed(1)}×`,
+  );
+  console.log(
+    `ratio approve→recorded / raw call: p50 ${(rec.p50 / b.p50).toFixed(1)}×   p95 ${(rec.p95 / b.p95).toFixed(1)}×`,
+  );
   console.log(`provider refunds per proposal ≠ 1: ${dupes} of ${proposals.length}`);
 
   await sandboxPg.end();

@@ -4,7 +4,17 @@
 //   node --conditions=react-server --import tsx bench/gateway/load.ts --database-url URL [--connections 8]
 import autocannon from "autocannon";
 import { agentKey, customerId, mintEndUserToken } from "../../scripts/lib/demo-data";
-import { TENANT, adaptRouteHandler, addBenchOrders, benchOrder, isApprovalRequired, liftWindowBudgets, listen, toolCallBody, urlOf } from "./shared";
+import {
+  TENANT,
+  adaptRouteHandler,
+  addBenchOrders,
+  benchOrder,
+  isApprovalRequired,
+  liftWindowBudgets,
+  listen,
+  toolCallBody,
+  urlOf,
+} from "./shared";
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => {

@@ -10,7 +10,11 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "perf-micro-")), ephemeral: true, database: "bench" });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), "perf-micro-")),
+  ephemeral: true,
+  database: "bench",
+});
 try {
   process.env.DATABASE_URL = server.url;
   process.env.APP_MODE = "demo";
@@ -24,7 +28,9 @@ try {
     for (let i = 0; i < N; i++) await fn();
     const ms = (performance.now() - t0) / N;
     const cpu = process.cpuUsage(cpu0);
-    console.log(`${label.padEnd(48)} ${ms.toFixed(3)} ms/op wall, ${((cpu.user + cpu.system) / 1000 / N).toFixed(3)} ms/op CPU (this process)`);
+    console.log(
+      `${label.padEnd(48)} ${ms.toFixed(3)} ms/op wall, ${((cpu.user + cpu.system) / 1000 / N).toFixed(3)} ms/op CPU (this process)`,
+    );
   };
   await time("pg: SELECT $1", () => pool.query("SELECT $1::int AS x", [1]));
   await time("prisma $queryRaw SELECT ${1}", () => db().$queryRaw`SELECT ${1}::int AS x`);

@@ -26,13 +26,18 @@ const PENDING = "pending_approval";
 
 export function rawPrepareRefundServer(pool: pg.Pool) {
   const sha = (s: string) => createHash("sha256").update(s).digest("hex");
-  const fingerprint = (s: string) => "fp:" + createHmac("sha256", "bench-fingerprint-key").update(s).digest("hex").slice(0, 16);
+  const fingerprint = (s: string) =>
+    "fp:" + createHmac("sha256", "bench-fingerprint-key").update(s).digest("hex").slice(0, 16);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const traceId = randomUUID().replace(/-/g, "");
     const body = await readAll(req);
     const call = JSON.parse(body) as { id?: string; name: string; input: { order_id: string; reason: string } };
     const send = (code: string, payload: Record<string, unknown>) => {
-      res.writeHead(200, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-trace-id": traceId });
+      res.writeHead(200, {
+        "content-type": "application/json; charset=utf-8",
+        "cache-control": "no-store",
+        "x-trace-id": traceId,
+      });
       res.end(
         JSON.stringify({
           type: "tool_result",
@@ -63,15 +68,20 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
       [keyHash],
     );
     const key = keys[0];
-    if (!key || key.revokedAt || key.expired || !key.active) return send("unauthenticated", { error: { message: "bad key" } });
+    if (!key || key.revokedAt || key.expired || !key.active)
+      return send("unauthenticated", { error: { message: "bad key" } });
     // 2. the end user
-    const { payload } = await jwtVerify(String(req.headers["x-end-user-token"]), new TextEncoder().encode(key.endUserTokenSecret), {
-      algorithms: ["HS256"],
-      requiredClaims: ["exp", "sub", "iat", "aud"],
-      audience: `${key.tenantSlug}/${key.channelSlug}`,
-      maxTokenAge: key.endUserTokenMaxAgeSeconds,
-      clockTolerance: 5,
-    });
+    const { payload } = await jwtVerify(
+      String(req.headers["x-end-user-token"]),
+      new TextEncoder().encode(key.endUserTokenSecret),
+      {
+        algorithms: ["HS256"],
+        requiredClaims: ["exp", "sub", "iat", "aud"],
+        audience: `${key.tenantSlug}/${key.channelSlug}`,
+        maxTokenAge: key.endUserTokenMaxAgeSeconds,
+        clockTolerance: 5,
+      },
+    );
     if (payload.tenant !== key.tenantSlug) return send("permission_denied", { error: { message: "wrong tenant" } });
     const customer = String(payload.sub);
     // 3. the budgets
@@ -79,7 +89,12 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
     const {
       rows: [b],
     } = await pool.query(BUDGETS_SQL, [key.tenantId, `key:${key.id}`, traceId, repeat, customer, `user:${customer}`]);
-    if (b.keyCount > b.keyLimit || b.calls > b.maxCalls || b.repeats > b.maxRepeats || (b.userCount ?? 0) > b.userLimit) {
+    if (
+      b.keyCount > b.keyLimit ||
+      b.calls > b.maxCalls ||
+      b.repeats > b.maxRepeats ||
+      (b.userCount ?? 0) > b.userLimit
+    ) {
       return send("limit_exceeded", { error: { message: "budget" } });
     }
     const client = await pool.connect();
@@ -103,11 +118,17 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
         if (seen.id && seen.expiresAt > now) {
           proposal = seen;
           audit = { order: order.number, reused: true };
-        } else if (seen.rejectedId && seen.rejectedAt.getTime() + seen.factsRejectionCooldownMinutes * 60_000 > now.getTime()) {
+        } else if (
+          seen.rejectedId &&
+          seen.rejectedAt.getTime() + seen.factsRejectionCooldownMinutes * 60_000 > now.getTime()
+        ) {
           throw new Error("bench orders are never rejected");
         } else {
           if (seen.id) throw new Error("bench orders never hold an expired pending proposal");
-          const supersedesId = seen.latestId && !seen.latestSuperseded && ["expired", "invalidated"].includes(seen.latestStatus) ? seen.latestId : null;
+          const supersedesId =
+            seen.latestId && !seen.latestSuperseded && ["expired", "invalidated"].includes(seen.latestStatus)
+              ? seen.latestId
+              : null;
           const left = order.capturedMinor - Number(seen.factsRefundedMinor) - Number(seen.factsOpenMinor);
           if (left <= 0 || !seen.payId) throw new Error("bench orders always have money left and a payment");
           // 6. the proposal
@@ -160,7 +181,12 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
           );
           proposal = created[0];
           if (seen.factsReviewWebhookUrl) throw new Error("the bench tenant has no reviewer webhook");
-          audit = { order: order.number, reused: false, amount: { minor: row.amountMinor, currency: row.currency }, supersedes: supersedesId };
+          audit = {
+            order: order.number,
+            reused: false,
+            amount: { minor: row.amountMinor, currency: row.currency },
+            supersedes: supersedesId,
+          };
         }
       }
       // 7. the audit event (event + sequencer queue row, one statement, no lock)
@@ -219,7 +245,12 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
       await client.query("COMMIT");
       if (!proposal) return send("not_found", { error: { message: "no such order" } });
       return send("approval_required", {
-        result: { proposal_id: proposal.id, status: PENDING, hash: proposal.hash, amount: { minor: proposal.amountMinor, currency: proposal.currency } },
+        result: {
+          proposal_id: proposal.id,
+          status: PENDING,
+          hash: proposal.hash,
+          amount: { minor: proposal.amountMinor, currency: proposal.currency },
+        },
       });
     } catch (e) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -231,7 +262,9 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
   return (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end('{"type":"tool_result","tool_use_id":"unknown","is_error":true,"content":"{\\"code\\":\\"internal_error\\"}"}');
+      res.end(
+        '{"type":"tool_result","tool_use_id":"unknown","is_error":true,"content":"{\\"code\\":\\"internal_error\\"}"}',
+      );
     });
   };
 }

@@ -37,7 +37,17 @@ import { agentKey, customerId, mintEndUserToken, seedDemo } from "../../scripts/
 import { prismaFor } from "../../scripts/lib/prisma";
 import { bareRoundTrips, setUpLiveRead, type LiveReadSetup } from "./live-read";
 import { rawPrepareRefundServer } from "./raw-server";
-import { TENANT, adaptRouteHandler, addBenchOrders, benchOrder, isApprovalRequired, liftWindowBudgets, listen, toolCallBody, urlOf } from "./shared";
+import {
+  TENANT,
+  adaptRouteHandler,
+  addBenchOrders,
+  benchOrder,
+  isApprovalRequired,
+  liftWindowBudgets,
+  listen,
+  toolCallBody,
+  urlOf,
+} from "./shared";
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => {
@@ -57,11 +67,15 @@ type Side = "route" | "next" | "raw" | "untraced" | "traced" | "local" | "live";
 
 if (WITH_NEXT && (argv.includes("--rebuild") || !existsSync(join(process.cwd(), ".next", "BUILD_ID")))) {
   console.log("bench: building the app for `next start` (next build; 1–4 minutes here)…");
-  const built = spawnSync(process.execPath, [join(process.cwd(), "node_modules", "next", "dist", "bin", "next"), "build"], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NODE_ENV: "production" },
-    timeout: 600_000,
-  });
+  const built = spawnSync(
+    process.execPath,
+    [join(process.cwd(), "node_modules", "next", "dist", "bin", "next"), "build"],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, NODE_ENV: "production" },
+      timeout: 600_000,
+    },
+  );
   if (built.status !== 0) {
     console.error("bench: next build failed; run `npm run build` and look at its errors, or pass --no-next");
     process.exit(1);
@@ -75,7 +89,11 @@ const hardStop = setTimeout(() => {
 }, BUDGET_MS);
 hardStop.unref();
 
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-gateway-pg-")), ephemeral: true, database: "bench" });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), "bench-gateway-pg-")),
+  ephemeral: true,
+  database: "bench",
+});
 let routeHttp: Server | null = null;
 let rawHttp: Server | null = null;
 let rawPool: pg.Pool | null = null;
@@ -115,17 +133,40 @@ try {
   const procs: Partial<Record<Side, ChildProcess>> = {};
   if (WITH_NEXT) {
     const port = await findFreePort();
-    nextProc = spawn(process.execPath, [join(process.cwd(), "node_modules", "next", "dist", "bin", "next"), "start", "-H", "127.0.0.1", "-p", String(port)], {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: server.url, APP_MODE: "demo", LOG_LEVEL: "warn", DATABASE_POOL_SIZE: String(pool) },
-    });
+    nextProc = spawn(
+      process.execPath,
+      [
+        join(process.cwd(), "node_modules", "next", "dist", "bin", "next"),
+        "start",
+        "-H",
+        "127.0.0.1",
+        "-p",
+        String(port),
+      ],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+        env: {
+          ...process.env,
+          NODE_ENV: "production",
+          DATABASE_URL: server.url,
+          APP_MODE: "demo",
+          LOG_LEVEL: "warn",
+          DATABASE_POOL_SIZE: String(pool),
+        },
+      },
+    );
     urls.next = `http://127.0.0.1:${port}/api/agent/tool-calls`;
     await waitForHttp(`http://127.0.0.1:${port}/api/agent/tools`, 60_000);
   }
   if (TRACING) {
     otlp = await listenOtlp(exported);
     const endpoint = urlOf(otlp).replace("/api/agent/tool-calls", "");
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", DATABASE_POOL_SIZE: String(pool) };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      DATABASE_POOL_SIZE: String(pool),
+    };
     delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
     urls.untraced = await startChild(env, children, join(profiles, "untraced"));
     procs.untraced = children.at(-1);
@@ -152,9 +193,13 @@ try {
     urls.live = await startChild({ ...env, PAYMENT_PROVIDER_LIVE_READS: "1" }, children, join(profiles, "live"));
     procs.live = children.at(-1);
   }
-  const sides = (TRACING ? (["untraced", "traced", "raw"] as const) : LIVE ? (["local", "live", "raw"] as const) : (["route", "next", "raw"] as const)).filter(
-    (s) => urls[s],
-  );
+  const sides = (
+    TRACING
+      ? (["untraced", "traced", "raw"] as const)
+      : LIVE
+        ? (["local", "live", "raw"] as const)
+        : (["route", "next", "raw"] as const)
+  ).filter((s) => urls[s]);
 
   const key = agentKey(TENANT, "web_support");
   const token = await mintEndUserToken(TENANT, "web_support", customerId(TENANT, "ana"));
@@ -201,9 +246,11 @@ try {
       const d = process.cpuUsage(cpu0);
       return (d.user + d.system) / 1000 / n;
     };
-    for (let i = 0; i < 20; i++) for (const side of ["route", "raw"] as const) await callOnce(urls[side]!, key, token, nextOrder[side]());
+    for (let i = 0; i < 20; i++)
+      for (const side of ["route", "raw"] as const) await callOnce(urls[side]!, key, token, nextOrder[side]());
     const cpu = { route: Infinity, raw: Infinity };
-    for (let round = 0; round < 3; round++) for (const side of ["route", "raw"] as const) cpu[side] = Math.min(cpu[side], await cpuPer(side));
+    for (let round = 0; round < 3; round++)
+      for (const side of ["route", "raw"] as const) cpu[side] = Math.min(cpu[side], await cpuPer(side));
     console.log(
       `CPU per prepare_refund in the bench process (sequential; fetch client included on both sides): route handler ${cpu.route.toFixed(2)} ms, raw ${cpu.raw.toFixed(2)} ms, route − raw ${(cpu.route - cpu.raw).toFixed(2)} ms, route ÷ raw ${(cpu.route / cpu.raw).toFixed(2)}`,
     );
@@ -250,11 +297,21 @@ try {
     }
     if (cpu.live && cpu.local) {
       const per = (u: { micros: number; calls: number }) => u.micros / 1000 / u.calls;
-      cpuRows.push([String(c), per(cpu.local).toFixed(2), per(cpu.live).toFixed(2), `${((per(cpu.live) / per(cpu.local) - 1) * 100).toFixed(1)} %`]);
+      cpuRows.push([
+        String(c),
+        per(cpu.local).toFixed(2),
+        per(cpu.live).toFixed(2),
+        `${((per(cpu.live) / per(cpu.local) - 1) * 100).toFixed(1)} %`,
+      ]);
     }
     if (cpu.traced && cpu.untraced) {
       const per = (u: { micros: number; calls: number }) => u.micros / 1000 / u.calls;
-      cpuRows.push([String(c), per(cpu.untraced).toFixed(2), per(cpu.traced).toFixed(2), `${((per(cpu.traced) / per(cpu.untraced) - 1) * 100).toFixed(1)} %`]);
+      cpuRows.push([
+        String(c),
+        per(cpu.untraced).toFixed(2),
+        per(cpu.traced).toFixed(2),
+        `${((per(cpu.traced) / per(cpu.untraced) - 1) * 100).toFixed(1)} %`,
+      ]);
     }
     for (const side of sides) finish(stats[side]);
     const r = stats.raw;
@@ -279,17 +336,27 @@ try {
       const cost = 1 - rps(String(c), "traced") / rps(String(c), "untraced");
       console.log(`${c} clients: tracing costs ${(cost * 100).toFixed(1)} % of the untraced throughput`);
     }
-    console.log("\nCPU time of each server process per call (user + system; less noisy than req/s, still ±30 % under load):");
+    console.log(
+      "\nCPU time of each server process per call (user + system; less noisy than req/s, still ±30 % under load):",
+    );
     printTable(["clients", "untraced CPU ms/call", "traced CPU ms/call", "tracing adds"], cpuRows);
-    console.log(`the receiver got ${exported.requests} OTLP export requests, ${(exported.bytes / 1024).toFixed(0)} KiB`);
-    console.log("goal (observability): traced req/s ≥ 0.9 × untraced at every level (on a quiet machine; see the profile below otherwise).");
+    console.log(
+      `the receiver got ${exported.requests} OTLP export requests, ${(exported.bytes / 1024).toFixed(0)} KiB`,
+    );
+    console.log(
+      "goal (observability): traced req/s ≥ 0.9 × untraced at every level (on a quiet machine; see the profile below otherwise).",
+    );
   } else if (LIVE) {
-    const cell = (c: number, side: Side, i: number) => Number(rows.find((r) => r[0] === String(c) && r[1] === side)?.[i] ?? NaN);
+    const cell = (c: number, side: Side, i: number) =>
+      Number(rows.find((r) => r[0] === String(c) && r[1] === side)?.[i] ?? NaN);
     // The provider's part alone, one pair at a time (no load of ours on the sandbox): payment intents no side used.
     const bare = await bareRoundTrips(
       liveSetup!.sandboxUrl,
       liveSetup!.apiKey,
-      Array.from({ length: 200 }, (_, i) => `pi_bench_${benchOrder(2 * ORDERS_PER_SERVER + ORDERS_PER_SERVER - 1 - i)}`),
+      Array.from(
+        { length: 200 },
+        (_, i) => `pi_bench_${benchOrder(2 * ORDERS_PER_SERVER + ORDERS_PER_SERVER - 1 - i)}`,
+      ),
     );
     const pct = (p: number) => bare[Math.min(bare.length - 1, Math.floor((p / 100) * bare.length))]!;
     console.log(
@@ -299,17 +366,26 @@ try {
       ["clients", "live ÷ local req/s", "live − local p50 ms", "÷ bare round trip p50"],
       LEVELS.map((c) => {
         const extra = cell(c, "live", 3) - cell(c, "local", 3);
-        return [String(c), (cell(c, "live", 2) / cell(c, "local", 2)).toFixed(2), extra.toFixed(1), (extra / pct(50)).toFixed(2)];
+        return [
+          String(c),
+          (cell(c, "live", 2) / cell(c, "local", 2)).toFixed(2),
+          extra.toFixed(1),
+          (extra / pct(50)).toFixed(2),
+        ];
       }),
     );
     console.log("\nCPU time of each server process per call (user + system):");
     printTable(["clients", "local CPU ms/call", "live CPU ms/call", "live adds"], cpuRows);
-    console.log("expected: at 1 client, live − local p50 ≈ one bare round trip (÷ ≈ 1); more would mean more than one round trip per prepare.");
+    console.log(
+      "expected: at 1 client, live − local p50 ≈ one bare round trip (÷ ≈ 1); more would mean more than one round trip per prepare.",
+    );
   } else console.log("goal: req/s ÷ raw ≥ 0.6 and p99 ÷ raw p99 ≤ 3 at every level, for route and next.");
 } finally {
   nextProc?.kill("SIGTERM");
   for (const child of children) child.kill("SIGTERM");
-  await Promise.all(children.map((child) => new Promise<void>((r) => (child.exitCode === null ? child.once("exit", () => r()) : r()))));
+  await Promise.all(
+    children.map((child) => new Promise<void>((r) => (child.exitCode === null ? child.once("exit", () => r()) : r()))),
+  );
   await new Promise<void>((r) => (otlp ? otlp.close(() => r()) : r()));
   await new Promise<void>((r) => (routeHttp ? routeHttp.close(() => r()) : r()));
   await new Promise<void>((r) => (rawHttp ? rawHttp.close(() => r()) : r()));
@@ -375,7 +451,8 @@ function merge(into: Stats, part: { latencies: number[]; elapsed: number; errors
 }
 function finish(s: Stats) {
   s.latencies.sort((a, b) => a - b);
-  const pct = (p: number) => s.latencies[Math.min(s.latencies.length - 1, Math.floor((p / 100) * s.latencies.length))] ?? NaN;
+  const pct = (p: number) =>
+    s.latencies[Math.min(s.latencies.length - 1, Math.floor((p / 100) * s.latencies.length))] ?? NaN;
   s.rps = s.latencies.length / s.elapsed;
   s.p50 = pct(50);
   s.p99 = pct(99);
@@ -387,7 +464,14 @@ function counter(start: number) {
 }
 
 /** One slice: `connections` closed-loop autocannon connections for `seconds`; every response checked. */
-async function load(url: string, key: string, token: string, connections: number, seconds: number, nextOrder: () => string) {
+async function load(
+  url: string,
+  key: string,
+  token: string,
+  connections: number,
+  seconds: number,
+  nextOrder: () => string,
+) {
   const latencies: number[] = [];
   let errors = 0;
   let n = 0;
@@ -447,7 +531,11 @@ async function waitForHttp(url: string, ms: number) {
 }
 
 function autocannonVersion(): string {
-  return (JSON.parse(readFileSync(join(process.cwd(), "node_modules", "autocannon", "package.json"), "utf8")) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(join(process.cwd(), "node_modules", "autocannon", "package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
 }
 
 function printTable(head: string[], rows: string[][]) {
@@ -478,7 +566,14 @@ function cpuOf(child: ChildProcess): Promise<number> {
 
 /** One bench/gateway/traced-server.ts process; resolves with its URL once it listens. */
 function startChild(env: NodeJS.ProcessEnv, into: ChildProcess[], profileDir: string): Promise<string> {
-  const args = [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`, "--conditions=react-server", "--import", "tsx", join("bench", "gateway", "traced-server.ts")];
+  const args = [
+    `--cpu-prof`,
+    `--cpu-prof-dir=${profileDir}`,
+    "--conditions=react-server",
+    "--import",
+    "tsx",
+    join("bench", "gateway", "traced-server.ts"),
+  ];
   const child = spawn(process.execPath, args, {
     stdio: ["ignore", "pipe", "inherit", "ipc"],
     env,

@@ -74,7 +74,12 @@ export async function addBenchOrders(url: string, count: number, prefix = "BENCH
 export const liftWindowBudgets = (url: string) => liftTenantWindowBudgets(url, TENANT);
 
 export function toolCallBody(order: string, n: number): string {
-  return JSON.stringify({ type: "tool_use", id: `bench_${n}`, name: "prepare_refund", input: { order_id: order, reason: "damaged_item" } });
+  return JSON.stringify({
+    type: "tool_use",
+    id: `bench_${n}`,
+    name: "prepare_refund",
+    input: { order_id: order, reason: "damaged_item" },
+  });
 }
 
 export function isApprovalRequired(text: string): boolean {

@@ -17,7 +17,11 @@ import { prismaFor } from "../../scripts/lib/prisma";
 
 const N = Number(process.env.BENCH_IMPORT_LINES ?? 100_000);
 const dir = mkdtempSync(join(tmpdir(), "bench-import-"));
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-import-pg-")), ephemeral: true, database: "bench" });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), "bench-import-pg-")),
+  ephemeral: true,
+  database: "bench",
+});
 try {
   await applyMigrations(server.url);
   const prisma = prismaFor(server.url);
@@ -59,7 +63,8 @@ try {
   });
   const importSeconds = (performance.now() - t0) / 1000;
   await db().$disconnect();
-  if (summary.created !== N) throw new Error(`expected ${N} created, got ${JSON.stringify({ ...summary, refused: summary.refused.length })}`);
+  if (summary.created !== N)
+    throw new Error(`expected ${N} created, got ${JSON.stringify({ ...summary, refused: summary.refused.length })}`);
 
   // The same rows for the other tenant (same currency so the rows are byte-for-byte alike but for ids).
   const client = new pg.Client({ connectionString: server.url });
@@ -75,7 +80,21 @@ try {
     const r = row(i);
     const orderId = randomUUID();
     customers.push(tsv([`cus_copy_${i}`, tenant, r.customer.name, r.customer.email]));
-    orders.push(tsv([orderId, tenant, r.number, `cus_copy_${i}`, r.currency, r.total_minor, r.total_minor, "paid", "[]", r.placed_at, r.placed_at]));
+    orders.push(
+      tsv([
+        orderId,
+        tenant,
+        r.number,
+        `cus_copy_${i}`,
+        r.currency,
+        r.total_minor,
+        r.total_minor,
+        "paid",
+        "[]",
+        r.placed_at,
+        r.placed_at,
+      ]),
+    );
     payments.push(
       tsv([
         randomUUID(),
@@ -114,8 +133,12 @@ try {
   if (copy.status !== 0) throw new Error(`psql \\copy failed: ${copy.stderr}`);
 
   const fmt = (n: number) => Math.round(n).toLocaleString("en");
-  console.log(`orders:import  ${fmt(N / importSeconds)} lines/s  (${importSeconds.toFixed(1)} s, one transaction + audit event per line)`);
-  console.log(`raw COPY       ${fmt(N / copySeconds)} rows/s   (${copySeconds.toFixed(2)} s, 3 tables, no checks, no audit)`);
+  console.log(
+    `orders:import  ${fmt(N / importSeconds)} lines/s  (${importSeconds.toFixed(1)} s, one transaction + audit event per line)`,
+  );
+  console.log(
+    `raw COPY       ${fmt(N / copySeconds)} rows/s   (${copySeconds.toFixed(2)} s, 3 tables, no checks, no audit)`,
+  );
   console.log(`ratio          COPY is ${(importSeconds / copySeconds).toFixed(0)}× faster`);
 } finally {
   await server.stop();

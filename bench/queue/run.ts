@@ -16,7 +16,11 @@ import { createPaidOrders, staffActor } from "../../scripts/lib/fixtures";
 const N = Number(process.env.BENCH_PROPOSALS ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 
-const server = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "bench-queue-")), ephemeral: true, database: "bench" });
+const server = await startEmbeddedPostgres({
+  dataDir: mkdtempSync(join(tmpdir(), "bench-queue-")),
+  ephemeral: true,
+  database: "bench",
+});
 try {
   await applyMigrations(server.url);
   const prisma = prismaFor(server.url);
@@ -33,7 +37,11 @@ try {
   const started = performance.now();
   // One order per proposal (the schema allows one pending proposal per order), spread over customers.
   const fixtures = prismaFor(server.url);
-  const customers = await fixtures.customer.findMany({ where: { tenantId }, select: { id: true }, orderBy: { id: "asc" } });
+  const customers = await fixtures.customer.findMany({
+    where: { tenantId },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
   await createPaidOrders(
     fixtures,
     { id: tenantId, currency: "EUR" },
@@ -85,9 +93,13 @@ try {
   }
 
   const raw = await measure("raw indexed SQL (pg, same page, no flags)", () => client.query(rawSql, [tenantId]));
-  const product = await measure("listPendingProposals (keyset + flags + shaping)", () => listPendingProposals(actor, {}));
+  const product = await measure("listPendingProposals (keyset + flags + shaping)", () =>
+    listPendingProposals(actor, {}),
+  );
   const page = await listPendingProposals(actor, {});
-  const deep = await measure("listPendingProposals, second page (cursor)", () => listPendingProposals(actor, { cursor: page.nextCursor ?? undefined }));
+  const deep = await measure("listPendingProposals, second page (cursor)", () =>
+    listPendingProposals(actor, { cursor: page.nextCursor ?? undefined }),
+  );
   const plan = await client.query(`EXPLAIN ${rawSql}`, [tenantId]);
   // Debugging aid: BENCH_EXPLAIN_FILE=some.sql prints the plan of any query against this data.
   if (process.env.BENCH_EXPLAIN_FILE) {
@@ -98,8 +110,12 @@ try {
 
   console.log(`\nqueue first page over ${N.toLocaleString("en")} pending proposals, ${ITERATIONS} iterations each`);
   for (const r of [raw, product, deep])
-    console.log(`${r.label.padEnd(52)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`);
-  console.log(`ratio product/raw: p50 ${(product.p50 / raw.p50).toFixed(1)}×   p95 ${(product.p95 / raw.p95).toFixed(1)}×`);
+    console.log(
+      `${r.label.padEnd(52)} p50 ${r.p50.toFixed(2)} ms   p95 ${r.p95.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms`,
+    );
+  console.log(
+    `ratio product/raw: p50 ${(product.p50 / raw.p50).toFixed(1)}×   p95 ${(product.p95 / raw.p95).toFixed(1)}×`,
+  );
   console.log(
     `raw plan: ${plan.rows
       .map((r) => r["QUERY PLAN"])

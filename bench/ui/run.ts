@@ -52,18 +52,26 @@ function buildBare(): string {
   mkdirSync(join(dir, "app"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ private: true, type: "module" }));
   writeFileSync(join(dir, "next.config.js"), `export default { turbopack: { root: ${JSON.stringify(root)} } };\n`);
-  writeFileSync(join(dir, "app", "layout.js"), `export default function L({ children }) { return <html lang="en"><body>{children}</body></html>; }\n`);
+  writeFileSync(
+    join(dir, "app", "layout.js"),
+    `export default function L({ children }) { return <html lang="en"><body>{children}</body></html>; }\n`,
+  );
   writeFileSync(
     join(dir, "app", "page.js"),
     `export default function P() { return <main><table aria-label="bare"><tbody><tr><td>bare</td></tr></tbody></table></main>; }\n`,
   );
-  const r = spawnSync(process.execPath, [nextBin, "build"], { cwd: dir, encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const r = spawnSync(process.execPath, [nextBin, "build"], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (r.status !== 0) throw new Error(`bare build failed:\n${r.stdout}\n${r.stderr}`);
   return dir;
 }
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
-const pct = (xs: number[], p: number) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
 async function measure(context: BrowserContext, url: string, ready: string): Promise<FirstLoad> {
   const load = await firstLoadJs(context, url, ready);
@@ -74,7 +82,10 @@ async function measure(context: BrowserContext, url: string, ready: string): Pro
 
 /** A context signed in as the tenant's first demo staff member with the role (or signed out). */
 async function contextAs(b: Browser, role: string | null): Promise<BrowserContext> {
-  const context = await b.newContext({ baseURL: `http://localhost:${APP_PORT}`, viewport: { width: 1366, height: 900 } });
+  const context = await b.newContext({
+    baseURL: `http://localhost:${APP_PORT}`,
+    viewport: { width: 1366, height: 900 },
+  });
   if (!role) return context;
   const who = demoTenants.find((t) => t.slug === "shop-us")!.staff.find((x) => x.roles.includes(role as never))!;
   const page = await context.newPage();
@@ -92,7 +103,13 @@ async function contextAs(b: Browser, role: string | null): Promise<BrowserContex
  * database) to its row appearing, stamped inside the page at the DOM mutation (not when this process notices).
  */
 async function proposalToRow(page: Page, db: pg.Client, sandboxUrl: string, databaseUrl: string): Promise<number> {
-  const order = await createFreshOrder({ databaseUrl, sandboxUrl, tenantSlug: "shop-us", amountMinor: 1_500, prefix: "BUI" });
+  const order = await createFreshOrder({
+    databaseUrl,
+    sandboxUrl,
+    tenantSlug: "shop-us",
+    amountMinor: 1_500,
+    prefix: "BUI",
+  });
   // A MutationObserver (installed once per page) stamps each row when it first appears; the wait reads the stamp.
   // A string, not a function: tsx would wrap named inner functions in a helper the page does not have.
   await page.evaluate(`(() => {
@@ -135,7 +152,10 @@ async function proposalToRow(page: Page, db: pg.Client, sandboxUrl: string, data
   const visibleAt = (await (await seen).jsonValue()) as number;
   await new Promise((r) => (agent.exitCode !== null ? r(null) : agent.once("exit", r)));
   const created = (
-    await db.query<{ at: Date }>(`SELECT p."createdAt" AS at FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE o.number = $1`, [order])
+    await db.query<{ at: Date }>(
+      `SELECT p."createdAt" AS at FROM "Proposal" p JOIN "Order" o ON o.id = p."orderId" WHERE o.number = $1`,
+      [order],
+    )
   ).rows[0]!.at;
   return visibleAt - created.getTime();
 }
@@ -157,19 +177,35 @@ try {
   // The start script writes its database's and sandbox's URLs next to this file (as for the browser tests).
   mkdirSync(join(root, ".data", "bench-ui"), { recursive: true });
   const urlFile = join(root, ".data", "bench-ui", "database-url");
-  const app = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(APP_PORT), "--no-worker"], {
-    cwd: root,
-    stdio: "ignore",
-    env: { ...process.env, EMBEDDED_PG_EPHEMERAL: "1", NEXT_TELEMETRY_DISABLED: "1", E2E_DATABASE_URL_FILE: urlFile },
-  });
+  const app = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(APP_PORT), "--no-worker"],
+    {
+      cwd: root,
+      stdio: "ignore",
+      env: { ...process.env, EMBEDDED_PG_EPHEMERAL: "1", NEXT_TELEMETRY_DISABLED: "1", E2E_DATABASE_URL_FILE: urlFile },
+    },
+  );
   children.push(app);
-  await Promise.all([waitFor(`http://localhost:${BARE_PORT}/`, 60_000), waitFor(`http://localhost:${APP_PORT}/api/health`, 180_000)]);
+  await Promise.all([
+    waitFor(`http://localhost:${BARE_PORT}/`, 60_000),
+    waitFor(`http://localhost:${APP_PORT}/api/health`, 180_000),
+  ]);
 
   // A few waiting proposals, so the table has rows (the real agent:demo against the running app).
   for (let i = 0; i < 3; i++) {
     spawnSync(
       process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "scripts/agent-demo.ts", "--base-url", `http://localhost:${APP_PORT}`, "--tenant", "shop-us"],
+      [
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        "scripts/agent-demo.ts",
+        "--base-url",
+        `http://localhost:${APP_PORT}`,
+        "--tenant",
+        "shop-us",
+      ],
       { cwd: root, stdio: "ignore", timeout: 60_000 },
     );
   }
@@ -232,14 +268,20 @@ try {
     await context.close();
   }
   await db.end();
-  console.log(`\nnew proposal → row visible in an open queue, ${PUSH_SAMPLES} proposals each (agent:demo against the app)`);
+  console.log(
+    `\nnew proposal → row visible in an open queue, ${PUSH_SAMPLES} proposals each (agent:demo against the app)`,
+  );
   console.log(`${"".padEnd(28)} ${"p50".padStart(9)} ${"p95".padStart(9)} ${"max".padStart(9)}`);
   for (const mode of ["push", "poll"] as const) {
     const xs = latencies[mode];
     const label = mode === "push" ? "push (SSE, LISTEN/NOTIFY)" : "poll (stream blocked)";
-    console.log(`${label.padEnd(28)} ${`${pct(xs, 0.5)} ms`.padStart(9)} ${`${pct(xs, 0.95)} ms`.padStart(9)} ${`${Math.max(...xs)} ms`.padStart(9)}`);
+    console.log(
+      `${label.padEnd(28)} ${`${pct(xs, 0.5)} ms`.padStart(9)} ${`${pct(xs, 0.95)} ms`.padStart(9)} ${`${Math.max(...xs)} ms`.padStart(9)}`,
+    );
   }
-  console.log(`push p95 / poll p95: ${(pct(latencies.push, 0.95) / pct(latencies.poll, 0.95)).toFixed(2)}× (goal: push p95 ≤ 1000 ms)`);
+  console.log(
+    `push p95 / poll p95: ${(pct(latencies.push, 0.95) / pct(latencies.poll, 0.95)).toFixed(2)}× (goal: push p95 ≤ 1000 ms)`,
+  );
 } finally {
   await browser?.close();
   for (const c of children) c.kill("SIGTERM");

@@ -25,7 +25,9 @@ export function Countdown({ until, showAbsolute = true }: { until: string; showA
       const h = Math.floor(s / 3600);
       const m = Math.floor((s % 3600) / 60);
       const sec = s % 60;
-      label = t("expiresIn", { time: h > 0 ? `${h}h ${String(m).padStart(2, "0")}m` : `${m}:${String(sec).padStart(2, "0")}` });
+      label = t("expiresIn", {
+        time: h > 0 ? `${h}h ${String(m).padStart(2, "0")}m` : `${m}:${String(sec).padStart(2, "0")}`,
+      });
     }
   }
   return (

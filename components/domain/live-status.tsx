@@ -10,17 +10,36 @@ import { useClock } from "@/components/ui/use-clock";
  * live region: a clock that ticks every few seconds is noise to a screen reader. Only the failure is
  * announced (once, when it starts); new proposals are announced by the queue itself.
  */
-export function LiveStatus({ updatedAt, failing, pushed = false, className }: { updatedAt: number; failing: boolean; pushed?: boolean; className?: string }) {
+export function LiveStatus({
+  updatedAt,
+  failing,
+  pushed = false,
+  className,
+}: {
+  updatedAt: number;
+  failing: boolean;
+  pushed?: boolean;
+  className?: string;
+}) {
   const t = useTranslations("live");
   const clock = useClock();
-  const text = failing ? null : pushed ? t("pushed") : updatedAt ? t("ok", { time: clock.clock(new Date(updatedAt), true) }) : null;
+  const text = failing
+    ? null
+    : pushed
+      ? t("pushed")
+      : updatedAt
+        ? t("ok", { time: clock.clock(new Date(updatedAt), true) })
+        : null;
   return (
     <p
       data-live={failing ? "failing" : "ok"}
       data-pushed={pushed}
       className={cx("m-0 inline-flex items-center gap-2 text-sm text-muted-foreground", className)}
     >
-      <span aria-hidden className={cx("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")} />
+      <span
+        aria-hidden
+        className={cx("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")}
+      />
       {text}
       <span role="status">{failing ? t("failing") : null}</span>
     </p>

@@ -11,7 +11,11 @@ export function Money({ minor, currency, exact = false }: { minor: number; curre
   return (
     <span data-minor={minor} data-currency={currency}>
       {formatMinor(minor, currency, locale)}
-      {exact ? <span className="block text-xs font-normal text-muted-foreground">{t("minorUnits", { minor: String(minor), currency })}</span> : null}
+      {exact ? (
+        <span className="block text-xs font-normal text-muted-foreground">
+          {t("minorUnits", { minor: String(minor), currency })}
+        </span>
+      ) : null}
     </span>
   );
 }

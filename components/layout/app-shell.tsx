@@ -79,12 +79,20 @@ export async function AppShell({
   // Rendered twice (sidebar, phone sheet): each copy gets its own input id.
   const traceBox = (idSuffix: string) =>
     can(actor.roles, "audit:trace") ? (
-      <TraceBox label={t("traceBox.label")} placeholder={t("traceBox.placeholder")} submit={t("traceBox.open")} idSuffix={idSuffix} />
+      <TraceBox
+        label={t("traceBox.label")}
+        placeholder={t("traceBox.placeholder")}
+        submit={t("traceBox.open")}
+        idSuffix={idSuffix}
+      />
     ) : null;
   return (
     <div className="min-h-dvh md:grid md:grid-cols-[15rem_minmax(0,1fr)]">
       <TabTitle appName={t("app.name")} routes={routes} pending={pending} />
-      <a href="#main" className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
         {t("shell.skip")}
       </a>
       <aside className="sticky top-0 hidden h-dvh flex-col gap-6 border-r bg-sidebar p-4 md:flex">

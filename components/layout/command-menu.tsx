@@ -24,7 +24,11 @@ export function CommandMenu({ items, icon, hint }: { items: NavItem[]; icon: Rea
         event.preventDefault();
         setUsed(true);
         setOpen((o) => !o);
-      } else if (event.key === "?" && !isTypingTarget(event.target) && !document.querySelector("[role=dialog][data-state=open]")) {
+      } else if (
+        event.key === "?" &&
+        !isTypingTarget(event.target) &&
+        !document.querySelector("[role=dialog][data-state=open]")
+      ) {
         event.preventDefault();
         setUsed(true);
         setHelp(true);

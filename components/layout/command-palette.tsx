@@ -9,7 +9,14 @@ import { api } from "@/lib/queries/proposals";
 import { getQueryClient } from "@/lib/queries/query-client";
 import { queuePageDto } from "@/lib/schemas/proposal-dto";
 import { formatMinor } from "@/lib/domain/format-money";
-import { CommandDialog, CommandEmpty, CommandGroup, CommandInput, CommandItem, CommandList } from "@/components/ui/command";
+import {
+  CommandDialog,
+  CommandEmpty,
+  CommandGroup,
+  CommandInput,
+  CommandItem,
+  CommandList,
+} from "@/components/ui/command";
 import type { NavItem } from "./main-nav";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,7 +56,12 @@ function Palette({ open, onOpenChange, items }: Props) {
   const typed = value.trim();
   return (
     <CommandDialog open={open} onOpenChange={onOpenChange} title={t("title")} description={t("description")}>
-      <CommandInput placeholder={t("placeholder")} value={value} onValueChange={setValue} aria-label={t("placeholder")} />
+      <CommandInput
+        placeholder={t("placeholder")}
+        value={value}
+        onValueChange={setValue}
+        aria-label={t("placeholder")}
+      />
       <CommandList>
         <CommandEmpty>{t("empty")}</CommandEmpty>
         {typed ? (
@@ -74,7 +86,11 @@ function Palette({ open, onOpenChange, items }: Props) {
         {pending.data?.rows.length ? (
           <CommandGroup heading={t("waiting")}>
             {pending.data.rows.map((r) => (
-              <CommandItem key={r.id} value={`${r.orderNumber} ${r.recipientHolder} ${r.id}`} onSelect={() => go(`/proposals/${r.id}`)}>
+              <CommandItem
+                key={r.id}
+                value={`${r.orderNumber} ${r.recipientHolder} ${r.id}`}
+                onSelect={() => go(`/proposals/${r.id}`)}
+              >
                 <ListChecks aria-hidden />
                 <span className="font-medium">{r.orderNumber}</span>
                 <span className="text-muted-foreground">

@@ -16,7 +16,10 @@ export function InboxBadge({ initial }: { initial: number }) {
   if (count === 0) return <span data-testid="inbox-count" data-count={0} hidden />;
   return (
     <span data-testid="inbox-count" data-count={count} className="ml-2 inline-flex items-center">
-      <span aria-hidden="true" className="rounded-full bg-primary px-1.5 text-xs leading-5 font-semibold text-primary-foreground tabular-nums">
+      <span
+        aria-hidden="true"
+        className="rounded-full bg-primary px-1.5 text-xs leading-5 font-semibold text-primary-foreground tabular-nums"
+      >
         {count > 99 ? "99+" : count}
       </span>
       <span className="sr-only">{t("badge", { count })}</span>

@@ -17,8 +17,20 @@ export type RouteTitle = { prefix: string; label: string };
  * gets "<section> · <app>" from the navigation. Next.js owns <title> (page metadata); this only rewrites it
  * after Next sets it (a MutationObserver on <head>), never fights it.
  */
-export function TabTitle({ appName, routes, pending }: { appName: string; routes: RouteTitle[]; pending: PendingCount | null }) {
-  return pending ? <CountedTitle appName={appName} routes={routes} initial={pending} /> : <Title appName={appName} routes={routes} count={null} />;
+export function TabTitle({
+  appName,
+  routes,
+  pending,
+}: {
+  appName: string;
+  routes: RouteTitle[];
+  pending: PendingCount | null;
+}) {
+  return pending ? (
+    <CountedTitle appName={appName} routes={routes} initial={pending} />
+  ) : (
+    <Title appName={appName} routes={routes} count={null} />
+  );
 }
 
 function CountedTitle({ appName, routes, initial }: { appName: string; routes: RouteTitle[]; initial: PendingCount }) {
@@ -43,7 +55,8 @@ function CountedTitle({ appName, routes, initial }: { appName: string; routes: R
   useChanges((e) => {
     if (e.type !== "down" && (e.type !== "change" || e.kind === "proposal")) refresh.current();
   });
-  const count = data.count === 0 ? null : data.capped ? t("countCapped", { count: data.count - 1 }) : String(data.count);
+  const count =
+    data.count === 0 ? null : data.capped ? t("countCapped", { count: data.count - 1 }) : String(data.count);
   return <Title appName={appName} routes={routes} count={count} />;
 }
 
@@ -58,7 +71,9 @@ function Title({ appName, routes, count }: { appName: string; routes: RouteTitle
       let base = document.title.replace(COUNT_PREFIX, "");
       // The bare product name, or the fallback written here earlier: this page has no title of its own.
       if (base === appName || (s.fallback && base === s.fallback)) {
-        const route = routes.filter((r) => pathname === r.prefix || pathname.startsWith(r.prefix + "/")).sort((a, b) => b.prefix.length - a.prefix.length)[0];
+        const route = routes
+          .filter((r) => pathname === r.prefix || pathname.startsWith(r.prefix + "/"))
+          .sort((a, b) => b.prefix.length - a.prefix.length)[0];
         s.fallback = route ? `${route.label} · ${appName}` : "";
         base = s.fallback || appName;
       }

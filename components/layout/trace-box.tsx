@@ -5,7 +5,17 @@ import { Input } from "@/components/ui/input";
  * The dashboard's "Trace" box: paste a traceId, open its redacted timeline. A plain GET form (works without
  * JavaScript); /audit sends a bare traceId to the trace page, which checks `audit:trace` itself.
  */
-export function TraceBox({ label, placeholder, submit, idSuffix = "" }: { label: string; placeholder: string; submit: string; idSuffix?: string }) {
+export function TraceBox({
+  label,
+  placeholder,
+  submit,
+  idSuffix = "",
+}: {
+  label: string;
+  placeholder: string;
+  submit: string;
+  idSuffix?: string;
+}) {
   const id = `trace-box-input${idSuffix}`;
   return (
     <form action="/audit" method="get" role="search" aria-label={label} className="trace-box">
@@ -13,7 +23,16 @@ export function TraceBox({ label, placeholder, submit, idSuffix = "" }: { label:
         {label}
       </label>
       <div className="grid gap-2">
-        <Input id={id} name="traceId" required maxLength={128} placeholder={placeholder} autoComplete="off" spellCheck={false} className="font-mono text-xs" />
+        <Input
+          id={id}
+          name="traceId"
+          required
+          maxLength={128}
+          placeholder={placeholder}
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono text-xs"
+        />
         <Button type="submit" variant="outline">
           {submit}
         </Button>

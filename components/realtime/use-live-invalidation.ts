@@ -13,7 +13,8 @@ export function useLiveInvalidation(): void {
   useChanges((e) => {
     if (e.type === "down" || (e.type === "change" && e.kind === "admin")) return;
     // An approval that leaves the proposal pending still changes its page (approvals so far).
-    if (e.type !== "change" || e.kind === "proposal" || e.kind === "approval") void client.invalidateQueries({ queryKey: ["proposals"] });
+    if (e.type !== "change" || e.kind === "proposal" || e.kind === "approval")
+      void client.invalidateQueries({ queryKey: ["proposals"] });
     if (e.type !== "change" || e.kind !== "approval") void client.invalidateQueries({ queryKey: ["executions"] });
   });
 }

@@ -57,7 +57,13 @@ export function RejectFields({
       </div>
       <div className="grid gap-1.5">
         <label htmlFor={`${idPrefix}-internal-note`}>{t("rejectInternalNote")}</label>
-        <Textarea id={`${idPrefix}-internal-note`} name="internalNote" maxLength={1000} value={internalNote} onChange={(e) => onInternalNote(e.target.value)} />
+        <Textarea
+          id={`${idPrefix}-internal-note`}
+          name="internalNote"
+          maxLength={1000}
+          value={internalNote}
+          onChange={(e) => onInternalNote(e.target.value)}
+        />
       </div>
     </>
   );

@@ -6,7 +6,10 @@ import { useEffect, useRef } from "react";
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
-  return ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) || !!target.closest("[role=dialog],[role=menu],[cmdk-root]");
+  return (
+    ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName) ||
+    !!target.closest("[role=dialog],[role=menu],[cmdk-root]")
+  );
 }
 
 /**

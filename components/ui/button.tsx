@@ -14,7 +14,8 @@ const buttonVariants = cva(
         default: "bg-primary text-primary-foreground hover:bg-primary/90",
         destructive:
           "bg-destructive text-white hover:bg-destructive/90 focus-visible:ring-destructive/20 dark:bg-destructive/60 dark:focus-visible:ring-destructive/40",
-        outline: "border bg-background shadow-xs hover:bg-accent hover:text-accent-foreground dark:border-input dark:bg-input/30 dark:hover:bg-input/50",
+        outline:
+          "border bg-background shadow-xs hover:bg-accent hover:text-accent-foreground dark:border-input dark:bg-input/30 dark:hover:bg-input/50",
         secondary: "bg-secondary text-secondary-foreground hover:bg-secondary/80",
         ghost: "hover:bg-accent hover:text-accent-foreground dark:hover:bg-accent/50",
         link: "text-primary underline-offset-4 hover:underline",
@@ -41,8 +42,21 @@ const buttonVariants = cva(
  * A button. No `asChild` (Radix Slot): the button is on every page's first load; for a link that looks
  * like a button, put `buttonVariants({ … })` on the link.
  */
-function Button({ className, variant = "default", size = "default", ...props }: React.ComponentProps<"button"> & VariantProps<typeof buttonVariants>) {
-  return <button data-slot="button" data-variant={variant} data-size={size} className={cx(buttonVariants({ variant, size }), className)} {...props} />;
+function Button({
+  className,
+  variant = "default",
+  size = "default",
+  ...props
+}: React.ComponentProps<"button"> & VariantProps<typeof buttonVariants>) {
+  return (
+    <button
+      data-slot="button"
+      data-variant={variant}
+      data-size={size}
+      className={cx(buttonVariants({ variant, size }), className)}
+      {...props}
+    />
+  );
 }
 
 export { Button, buttonVariants };

@@ -5,7 +5,15 @@ import { cx } from "@/lib/cx";
 import { useClock } from "./use-clock";
 
 /** An instant in the viewer's zone with the zone's label; hover shows the tenant's zone and UTC. */
-export function DateTime({ value, className, clockOnly = false }: { value: string | Date; className?: string; clockOnly?: boolean }) {
+export function DateTime({
+  value,
+  className,
+  clockOnly = false,
+}: {
+  value: string | Date;
+  className?: string;
+  clockOnly?: boolean;
+}) {
   const clock = useClock();
   const date = typeof value === "string" ? new Date(value) : value;
   return (

@@ -2,9 +2,16 @@ import * as React from "react";
 
 import { cx } from "@/lib/cx";
 
-function NativeSelect({ className, size = "default", ...props }: Omit<React.ComponentProps<"select">, "size"> & { size?: "sm" | "default" }) {
+function NativeSelect({
+  className,
+  size = "default",
+  ...props
+}: Omit<React.ComponentProps<"select">, "size"> & { size?: "sm" | "default" }) {
   return (
-    <div className="group/native-select relative w-fit has-[select:disabled]:opacity-50" data-slot="native-select-wrapper">
+    <div
+      className="group/native-select relative w-fit has-[select:disabled]:opacity-50"
+      data-slot="native-select-wrapper"
+    >
       <select
         data-slot="native-select"
         data-size={size}
@@ -36,7 +43,9 @@ function NativeSelect({ className, size = "default", ...props }: Omit<React.Comp
 }
 
 function NativeSelectOption({ className, ...props }: React.ComponentProps<"option">) {
-  return <option data-slot="native-select-option" className={cx("bg-[Canvas] text-[CanvasText]", className)} {...props} />;
+  return (
+    <option data-slot="native-select-option" className={cx("bg-[Canvas] text-[CanvasText]", className)} {...props} />
+  );
 }
 
 export { NativeSelect, NativeSelectOption };

@@ -19,7 +19,8 @@ export function useClock() {
   return {
     zone,
     instant: (d: Date) => format.dateTime(d, { ...instantFormat, timeZone: zone }),
-    clock: (d: Date, seconds = false) => format.dateTime(d, { ...(seconds ? clockSecondsFormat : clockFormat), timeZone: zone }),
+    clock: (d: Date, seconds = false) =>
+      format.dateTime(d, { ...(seconds ? clockSecondsFormat : clockFormat), timeZone: zone }),
     title: (d: Date) =>
       `${format.dateTime(d, { ...instantFormat, second: "2-digit", timeZone: tenantZone })} (${tenantZone}) · ${d.toISOString().replace(".000Z", "Z")}`,
   };

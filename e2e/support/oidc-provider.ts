@@ -29,7 +29,10 @@ export async function startOidcProvider(opts: {
     conformIdTokenClaims: false,
     pkce: { required: () => true },
     features: { devInteractions: { enabled: true } },
-    findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id, email: id, email_verified: true, name: `SSO ${id}` }) }),
+    findAccount: async (_ctx, id) => ({
+      accountId: id,
+      claims: async () => ({ sub: id, email: id, email_verified: true, name: `SSO ${id}` }),
+    }),
   });
   const server: Server = provider.listen(opts.port);
   await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,16 @@
 // the answer goes back to the model as it is: errors included, never swallowed.
 import type Anthropic from "@anthropic-ai/sdk";
 import { codeOf, listGatewayTools, postToolCall, type GatewayConfig } from "../shared/gateway";
-import { BudgetTracker, CLEARED, HANDOVER, NUDGE, SUPPORT_INSTRUCTIONS, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
+import {
+  BudgetTracker,
+  CLEARED,
+  HANDOVER,
+  NUDGE,
+  SUPPORT_INSTRUCTIONS,
+  defaultBudget,
+  type AgentRun,
+  type Budget,
+} from "../shared/harness";
 
 type ToolResult = { type: "tool_result"; tool_use_id: string; is_error: boolean; content: string };
 
@@ -31,11 +40,24 @@ export async function runAnthropicAgent(opts: {
   const toolNames = tools.map((t) => t.name);
   const messages: Anthropic.MessageParam[] = [{ role: "user", content: opts.userMessage }];
   const calls: AgentRun["calls"] = [];
-  const done = (text: string, stoppedBecause: string | null) => ({ text, stoppedBecause, steps: budget.steps, calls, nudged: budget.nudged, messages });
+  const done = (text: string, stoppedBecause: string | null) => ({
+    text,
+    stoppedBecause,
+    steps: budget.steps,
+    calls,
+    nudged: budget.nudged,
+    messages,
+  });
 
   while (budget.step()) {
     clearOldToolResults(messages, budget.budget.keepToolResults);
-    const reply = await opts.client.messages.create({ model: opts.model, max_tokens: 1024, system: SYSTEM, tools, messages });
+    const reply = await opts.client.messages.create({
+      model: opts.model,
+      max_tokens: 1024,
+      system: SYSTEM,
+      tools,
+      messages,
+    });
     messages.push({ role: "assistant", content: reply.content });
     const uses = reply.content.filter((b): b is Anthropic.ToolUseBlock => b.type === "tool_use");
     const text = reply.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
@@ -52,7 +74,12 @@ export async function runAnthropicAgent(opts: {
     let stop: string | null = null;
     for (const use of uses) {
       // The gateway speaks Anthropic: the block goes as it is, the answer comes back as a tool_result.
-      const answer = await postToolCall<ToolResult>(opts.gateway, { type: "tool_use", id: use.id, name: use.name, input: use.input });
+      const answer = await postToolCall<ToolResult>(opts.gateway, {
+        type: "tool_use",
+        id: use.id,
+        name: use.name,
+        input: use.input,
+      });
       const code = codeOf(answer.content);
       calls.push({ name: use.name, code });
       results.push(answer);

@@ -13,7 +13,9 @@ import { SYSTEM, clearOldToolResults } from "../anthropic-messages/agent";
  * request (requestInit.headers) — the server does not use MCP's OAuth flow, so no authProvider is needed.
  */
 export async function connectGatewayMcp(cfg: GatewayConfig): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${cfg.baseUrl}/api/mcp`), { requestInit: { headers: gatewayHeaders(cfg) } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${cfg.baseUrl}/api/mcp`), {
+    requestInit: { headers: gatewayHeaders(cfg) },
+  });
   const client = new Client({ name: "gateway-example-mcp-client", version: "1.0.0" });
   await client.connect(transport);
   return client;
@@ -35,15 +37,31 @@ export async function runMcpAgent(opts: {
     // MCP serves the full JSON Schema (every limit); Anthropic's strict mode accepts a subset, so these tools
     // are sent without `strict` — the gateway validates every call anyway. (GET /api/agent/tools?format=anthropic
     // serves the strict-ready subset when strict sampling matters.)
-    const tools: Anthropic.Tool[] = listed.map((t) => ({ name: t.name, description: t.description ?? t.title ?? t.name, input_schema: t.inputSchema }));
+    const tools: Anthropic.Tool[] = listed.map((t) => ({
+      name: t.name,
+      description: t.description ?? t.title ?? t.name,
+      input_schema: t.inputSchema,
+    }));
     const toolNames = tools.map((t) => t.name);
     const messages: Anthropic.MessageParam[] = [{ role: "user", content: opts.userMessage }];
     const calls: AgentRun["calls"] = [];
-    const done = (text: string, stoppedBecause: string | null): AgentRun => ({ text, stoppedBecause, steps: budget.steps, calls, nudged: budget.nudged });
+    const done = (text: string, stoppedBecause: string | null): AgentRun => ({
+      text,
+      stoppedBecause,
+      steps: budget.steps,
+      calls,
+      nudged: budget.nudged,
+    });
 
     while (budget.step()) {
       clearOldToolResults(messages, budget.budget.keepToolResults);
-      const reply = await opts.anthropic.messages.create({ model: opts.model, max_tokens: 1024, system: SYSTEM, tools, messages });
+      const reply = await opts.anthropic.messages.create({
+        model: opts.model,
+        max_tokens: 1024,
+        system: SYSTEM,
+        tools,
+        messages,
+      });
       messages.push({ role: "assistant", content: reply.content });
       const uses = reply.content.filter((b): b is Anthropic.ToolUseBlock => b.type === "tool_use");
       const text = reply.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");

@@ -11,7 +11,9 @@ const vendor = isScripted() ? await startScriptedVendor(refundScript(orderIn(mes
 const model = vendor ? "scripted" : (process.env.ANTHROPIC_MODEL ?? defaultModels.anthropic);
 const gateway = configFromEnv(model);
 try {
-  const anthropic = vendor ? new Anthropic({ apiKey: "scripted", baseURL: vendor.url, maxRetries: 0 }) : new Anthropic();
+  const anthropic = vendor
+    ? new Anthropic({ apiKey: "scripted", baseURL: vendor.url, maxRetries: 0 })
+    : new Anthropic();
   printRun(gateway.traceId, await runMcpAgent({ anthropic, gateway, model, userMessage: message }));
 } finally {
   await vendor?.close();

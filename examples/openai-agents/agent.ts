@@ -6,9 +6,24 @@
 // message it returns is the gateway's own unknown_tool answer (closest names, audited in the trace).
 import { Agent, OpenAIProvider, Runner, tool, type AgentInputItem, type FunctionTool } from "@openai/agents";
 import { codeOf, listGatewayTools, postToolCall, type GatewayConfig } from "../shared/gateway";
-import { BudgetTracker, CLEARED, HANDOVER, NUDGE, SUPPORT_INSTRUCTIONS, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
+import {
+  BudgetTracker,
+  CLEARED,
+  HANDOVER,
+  NUDGE,
+  SUPPORT_INSTRUCTIONS,
+  defaultBudget,
+  type AgentRun,
+  type Budget,
+} from "../shared/harness";
 
-type ServedTool = { type: "function"; name: string; description: string; parameters: Record<string, unknown>; strict: boolean };
+type ServedTool = {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  strict: boolean;
+};
 type Answer = { type: "function_call_output"; call_id: string; output: string };
 
 export const INSTRUCTIONS = SUPPORT_INSTRUCTIONS;
@@ -17,7 +32,9 @@ export const INSTRUCTIONS = SUPPORT_INSTRUCTIONS;
 export function clearOldToolResults(items: AgentInputItem[], keep: number): AgentInputItem[] {
   const positions = items.flatMap((item, i) => (item.type === "function_call_result" ? [i] : []));
   const clear = new Set(positions.slice(0, Math.max(0, positions.length - keep)));
-  return items.map((item, i) => (clear.has(i) && item.type === "function_call_result" ? { ...item, output: CLEARED } : item));
+  return items.map((item, i) =>
+    clear.has(i) && item.type === "function_call_result" ? { ...item, output: CLEARED } : item,
+  );
 }
 
 export async function runOpenAIAgent(opts: {
@@ -35,7 +52,12 @@ export async function runOpenAIAgent(opts: {
 
   /** Posts one call to the gateway and counts its answer against the harness budget. */
   const callGateway = async (name: string, callId: string, args: string): Promise<string> => {
-    const answer = await postToolCall<Answer>(opts.gateway, { type: "function_call", call_id: callId, name, arguments: args });
+    const answer = await postToolCall<Answer>(opts.gateway, {
+      type: "function_call",
+      call_id: callId,
+      name,
+      arguments: args,
+    });
     const code = codeOf(answer.output);
     calls.push({ name, code });
     stop ??= budget.afterTool(code, code !== "ok" && code !== "approval_required" && code !== "result_pending");
@@ -50,7 +72,8 @@ export async function runOpenAIAgent(opts: {
         // The gateway serves OpenAI's strict subset already; the server validates the rest.
         parameters: t.parameters as never,
         strict: true,
-        execute: async (args, _ctx, details) => callGateway(t.name, details?.toolCall?.callId ?? `call_${calls.length + 1}`, JSON.stringify(args)),
+        execute: async (args, _ctx, details) =>
+          callGateway(t.name, details?.toolCall?.callId ?? `call_${calls.length + 1}`, JSON.stringify(args)),
       }) as FunctionTool,
   );
 
@@ -61,7 +84,9 @@ export async function runOpenAIAgent(opts: {
     tools,
     // After each round of tool calls: stop here (hand over) when the harness budget says so.
     toolUseBehavior: () =>
-      stop ? { isFinalOutput: true, isInterrupted: undefined, finalOutput: HANDOVER } : { isFinalOutput: false, isInterrupted: undefined },
+      stop
+        ? { isFinalOutput: true, isInterrupted: undefined, finalOutput: HANDOVER }
+        : { isFinalOutput: false, isInterrupted: undefined },
   });
   const runner = new Runner({
     modelProvider: opts.provider,
@@ -70,8 +95,12 @@ export async function runOpenAIAgent(opts: {
     // SDK hands the formatter the name and call id only, so the gateway is asked with empty arguments: it
     // answers unknown_tool (with the closest names) whatever the arguments were.
     toolNotFoundBehavior: "return_error_to_model",
-    toolErrorFormatter: async (error) => (error.kind === "tool_not_found" ? callGateway(error.toolName, error.callId, "{}") : undefined),
-    callModelInputFilter: ({ modelData }) => ({ ...modelData, input: clearOldToolResults(modelData.input, budget.budget.keepToolResults) }),
+    toolErrorFormatter: async (error) =>
+      error.kind === "tool_not_found" ? callGateway(error.toolName, error.callId, "{}") : undefined,
+    callModelInputFilter: ({ modelData }) => ({
+      ...modelData,
+      input: clearOldToolResults(modelData.input, budget.budget.keepToolResults),
+    }),
   });
 
   let input: AgentInputItem[] = [{ role: "user", content: opts.userMessage }];
@@ -94,7 +123,15 @@ export async function runOpenAIAgent(opts: {
     }
     budget.steps += result.rawResponses.length;
     const text = String(result.finalOutput ?? "");
-    if (stop) return { text: HANDOVER, stoppedBecause: stop, steps: budget.steps, calls, nudged: budget.nudged, history: result.history };
+    if (stop)
+      return {
+        text: HANDOVER,
+        stoppedBecause: stop,
+        steps: budget.steps,
+        calls,
+        nudged: budget.nudged,
+        history: result.history,
+      };
     if (
       budget.shouldNudge(
         text,

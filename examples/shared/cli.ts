@@ -6,7 +6,9 @@ import type { GatewayConfig } from "./gateway";
 export function configFromEnv(model: string): GatewayConfig {
   const agentKey = process.env.AGENT_KEY;
   if (!agentKey) {
-    console.error("Set AGENT_KEY (a web_support agent key) and END_USER_TOKEN (a customer's token): see examples/README.md.");
+    console.error(
+      "Set AGENT_KEY (a web_support agent key) and END_USER_TOKEN (a customer's token): see examples/README.md.",
+    );
     process.exit(2);
   }
   return {
@@ -25,7 +27,9 @@ export const isScripted = () => process.argv.includes("--scripted");
 /** Without --scripted, the vendor's key must be set. */
 export function requireEnv(name: string): void {
   if (!isScripted() && !process.env[name]) {
-    console.error(`Set ${name} to run this example against the real vendor, or add --scripted to run it against the scripted model (no key needed).`);
+    console.error(
+      `Set ${name} to run this example against the real vendor, or add --scripted to run it against the scripted model (no key needed).`,
+    );
     process.exit(2);
   }
 }
@@ -46,7 +50,12 @@ export const userMessage = () =>
     .join(" ") || "My order ORD-1001 arrived broken. I'd like a refund, please.";
 
 /** What every runnable example prints: the calls made and their codes, the trace id, the final reply. */
-export function printRun(traceId: string, run: { calls: unknown; stoppedBecause: string | null; nudged: boolean; text: string }): void {
-  console.log(JSON.stringify({ traceId, calls: run.calls, stoppedBecause: run.stoppedBecause, nudged: run.nudged }, null, 2));
+export function printRun(
+  traceId: string,
+  run: { calls: unknown; stoppedBecause: string | null; nudged: boolean; text: string },
+): void {
+  console.log(
+    JSON.stringify({ traceId, calls: run.calls, stoppedBecause: run.stoppedBecause, nudged: run.nudged }, null, 2),
+  );
   console.log(`\n${run.text}`);
 }

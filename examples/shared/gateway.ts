@@ -24,8 +24,14 @@ export function gatewayHeaders(cfg: GatewayConfig): Record<string, string> {
 }
 
 /** GET /api/agent/tools?format=… — the tools this key may call, in the vendor's own strict shape. */
-export async function listGatewayTools<T = Record<string, unknown>>(cfg: GatewayConfig, format: "anthropic" | "openai" | "openai_chat"): Promise<T[]> {
-  const res = await fetch(`${cfg.baseUrl}/api/agent/tools?format=${format}`, { headers: gatewayHeaders(cfg), signal: AbortSignal.timeout(15_000) });
+export async function listGatewayTools<T = Record<string, unknown>>(
+  cfg: GatewayConfig,
+  format: "anthropic" | "openai" | "openai_chat",
+): Promise<T[]> {
+  const res = await fetch(`${cfg.baseUrl}/api/agent/tools?format=${format}`, {
+    headers: gatewayHeaders(cfg),
+    signal: AbortSignal.timeout(15_000),
+  });
   if (!res.ok) throw new Error(`GET /api/agent/tools answered HTTP ${res.status}: check the agent key`);
   return ((await res.json()) as { tools: T[] }).tools;
 }

@@ -18,7 +18,8 @@ export type Budget = {
 export const defaultBudget: Budget = { maxSteps: 8, maxToolErrors: 3, keepToolResults: 3 };
 
 /** What replaces a cleared tool result: short, and says where the full answer is. */
-export const CLEARED = "[older tool result cleared to save context; it was already used — the gateway's trace keeps it]";
+export const CLEARED =
+  "[older tool result cleared to save context; it was already used — the gateway's trace keeps it]";
 
 /** Codes after which retrying is pointless: stop and tell the user (DESIGN.md "Outcome codes"). */
 export const STOP_CODES = new Set(["permission_denied", "limit_exceeded", "internal_error", "unauthenticated"]);
@@ -34,7 +35,12 @@ export const NUDGE =
 export function describesToolCall(text: string, toolNames: readonly string[]): boolean {
   const t = text.toLowerCase();
   if (toolNames.some((n) => t.includes(n.toLowerCase()))) return true;
-  if (/\b(i(?:'ll| will| am going to)|let me|now i(?:'ll| will)?)\s+(call|use|invoke|run|execute)\b[^.]{0,60}\b(tool|function)\b/.test(t)) return true;
+  if (
+    /\b(i(?:'ll| will| am going to)|let me|now i(?:'ll| will)?)\s+(call|use|invoke|run|execute)\b[^.]{0,60}\b(tool|function)\b/.test(
+      t,
+    )
+  )
+    return true;
   if (/\{\s*"(name|tool|function)"\s*:/.test(text) || /<\s*(tool_use|function_call|tool_call)\b/.test(t)) return true;
   return false;
 }

@@ -11,7 +11,8 @@ export type ScriptedTurn = { text?: string; calls?: { name: string; args: Record
 export type ScriptedStep = ScriptedTurn | ((seen: string) => ScriptedTurn);
 
 /** The turn for this request: a fixed one, or one built from what the model has seen. */
-export const turnFor = (step: ScriptedStep, seen: string): ScriptedTurn => (typeof step === "function" ? step(seen) : step);
+export const turnFor = (step: ScriptedStep, seen: string): ScriptedTurn =>
+  typeof step === "function" ? step(seen) : step;
 
 export type ScriptedVendor = {
   url: string;
@@ -26,7 +27,8 @@ const nextId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++ids
 function anthropicMessage(turn: ScriptedTurn, model: string) {
   const content: Record<string, unknown>[] = [];
   if (turn.text) content.push({ type: "text", text: turn.text });
-  for (const c of turn.calls ?? []) content.push({ type: "tool_use", id: nextId("toolu"), name: c.name, input: c.args });
+  for (const c of turn.calls ?? [])
+    content.push({ type: "tool_use", id: nextId("toolu"), name: c.name, input: c.args });
   return {
     id: nextId("msg"),
     type: "message",
@@ -51,7 +53,14 @@ function openaiResponse(turn: ScriptedTurn, model: string) {
     });
   }
   for (const c of turn.calls ?? []) {
-    output.push({ type: "function_call", id: nextId("fc"), call_id: nextId("call"), name: c.name, arguments: JSON.stringify(c.args), status: "completed" });
+    output.push({
+      type: "function_call",
+      id: nextId("fc"),
+      call_id: nextId("call"),
+      name: c.name,
+      arguments: JSON.stringify(c.args),
+      status: "completed",
+    });
   }
   return {
     id: nextId("resp"),
@@ -74,7 +83,11 @@ function openaiResponse(turn: ScriptedTurn, model: string) {
 }
 
 function chatCompletion(turn: ScriptedTurn, model: string) {
-  const toolCalls = (turn.calls ?? []).map((c) => ({ id: nextId("call"), type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+  const toolCalls = (turn.calls ?? []).map((c) => ({
+    id: nextId("call"),
+    type: "function",
+    function: { name: c.name, arguments: JSON.stringify(c.args) },
+  }));
   return {
     id: nextId("chatcmpl"),
     object: "chat.completion",
@@ -83,7 +96,12 @@ function chatCompletion(turn: ScriptedTurn, model: string) {
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: turn.text ?? null, refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: "assistant",
+          content: turn.text ?? null,
+          refusal: null,
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        },
         finish_reason: toolCalls.length ? "tool_calls" : "stop",
         logprobs: null,
       },
@@ -108,17 +126,24 @@ export async function startScriptedVendor(script: ScriptedStep[], after?: Script
         /* recorded as empty */
       }
       requests.push({ path, body });
-      const turn = turnFor(i < script.length ? script[i++]! : (after ?? script[script.length - 1]!), JSON.stringify(body));
+      const turn = turnFor(
+        i < script.length ? script[i++]! : (after ?? script[script.length - 1]!),
+        JSON.stringify(body),
+      );
       const model = typeof body.model === "string" ? body.model : "scripted";
       let answer: unknown;
       if (path.endsWith("/messages")) answer = anthropicMessage(turn, model);
       else if (path.endsWith("/responses")) answer = openaiResponse(turn, model);
       else if (path.endsWith("/chat/completions")) answer = chatCompletion(turn, model);
       else {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { type: "not_found", message: `no scripted ${path}` } }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { type: "not_found", message: `no scripted ${path}` } }));
         return;
       }
-      res.writeHead(200, { "content-type": "application/json", "request-id": nextId("req") }).end(JSON.stringify(answer));
+      res
+        .writeHead(200, { "content-type": "application/json", "request-id": nextId("req") })
+        .end(JSON.stringify(answer));
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -144,8 +169,10 @@ export const lastCode = (seen: string) => lastAnswered(seen, "code");
 /** What the scripted model tells the customer after waiting, from the last answer it read. */
 export function afterWait(seen: string): ScriptedTurn {
   const code = lastCode(seen);
-  if (code === "result_pending" || code === "ok") return { text: "Good news: a reviewer approved your refund and it is being paid." };
-  if (code === "rejected") return { text: "A reviewer looked at your refund and could not approve it; the team will contact you." };
+  if (code === "result_pending" || code === "ok")
+    return { text: "Good news: a reviewer approved your refund and it is being paid." };
+  if (code === "rejected")
+    return { text: "A reviewer looked at your refund and could not approve it; the team will contact you." };
   return { text: "Your refund has been prepared and now awaits review by our team." };
 }
 
@@ -162,7 +189,14 @@ export function refundScript(order: string): ScriptedStep[] {
     { calls: [{ name: "lookup_order", args: { order_id: order } }] },
     { calls: [{ name: "prepare_refund", args: { order_id: order, reason: "damaged_item", amount: 5 } }] },
     { calls: [{ name: "prepare_refund", args: { order_id: order, reason: "damaged_item" } }] },
-    (seen) => ({ calls: [{ name: "get_refund_status", args: { proposal_id: lastAnswered(seen, "proposal_id") ?? "missing", wait_seconds: WAIT_SECONDS } }] }),
+    (seen) => ({
+      calls: [
+        {
+          name: "get_refund_status",
+          args: { proposal_id: lastAnswered(seen, "proposal_id") ?? "missing", wait_seconds: WAIT_SECONDS },
+        },
+      ],
+    }),
     afterWait,
   ];
 }

@@ -8,9 +8,21 @@
 // Any AI SDK model works (Anthropic, OpenAI, …); the test and `main.ts --scripted` use the SDK's MockLanguageModelV4.
 import { generateText, jsonSchema, stepCountIs, tool, type LanguageModel, type ModelMessage, type ToolSet } from "ai";
 import { codeOf, listGatewayTools, postToolCall, type GatewayConfig } from "../shared/gateway";
-import { BudgetTracker, CLEARED, HANDOVER, NUDGE, SUPPORT_INSTRUCTIONS, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
+import {
+  BudgetTracker,
+  CLEARED,
+  HANDOVER,
+  NUDGE,
+  SUPPORT_INSTRUCTIONS,
+  defaultBudget,
+  type AgentRun,
+  type Budget,
+} from "../shared/harness";
 
-type ServedTool = { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown>; strict: boolean } };
+type ServedTool = {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown>; strict: boolean };
+};
 type ChatAnswer = { role: "tool"; tool_call_id: string; content: string };
 
 export const SYSTEM = SUPPORT_INSTRUCTIONS;
@@ -29,14 +41,25 @@ export function clearOldToolResults(messages: ModelMessage[], keep: number): Mod
       ...m,
       content: m.content.map((p) =>
         p.type === "tool-result" && ++seen <= total - keep
-          ? { ...p, output: { type: p.output.type === "error-text" ? ("error-text" as const) : ("text" as const), value: CLEARED } }
+          ? {
+              ...p,
+              output: {
+                type: p.output.type === "error-text" ? ("error-text" as const) : ("text" as const),
+                value: CLEARED,
+              },
+            }
           : p,
       ),
     };
   });
 }
 
-export async function runVercelAgent(opts: { model: LanguageModel; gateway: GatewayConfig; userMessage: string; budget?: Budget }): Promise<AgentRun> {
+export async function runVercelAgent(opts: {
+  model: LanguageModel;
+  gateway: GatewayConfig;
+  userMessage: string;
+  budget?: Budget;
+}): Promise<AgentRun> {
   const budget = new BudgetTracker(opts.budget ?? defaultBudget);
   const served = await listGatewayTools<ServedTool>(opts.gateway, "openai_chat");
   const calls: AgentRun["calls"] = [];
@@ -72,14 +95,22 @@ export async function runVercelAgent(opts: { model: LanguageModel; gateway: Gate
   for (;;) {
     const left = budget.budget.maxSteps - budget.steps;
     if (left <= 0)
-      return { text: HANDOVER, stoppedBecause: `step budget of ${budget.budget.maxSteps} spent`, steps: budget.steps, calls, nudged: budget.nudged };
+      return {
+        text: HANDOVER,
+        stoppedBecause: `step budget of ${budget.budget.maxSteps} spent`,
+        steps: budget.steps,
+        calls,
+        nudged: budget.nudged,
+      };
     const result = await generateText({
       model: opts.model,
       system: SYSTEM,
       tools,
       messages,
       stopWhen: [stepCountIs(left), () => stop !== null],
-      prepareStep: ({ messages: current }) => ({ messages: clearOldToolResults(current, budget.budget.keepToolResults) }),
+      prepareStep: ({ messages: current }) => ({
+        messages: clearOldToolResults(current, budget.budget.keepToolResults),
+      }),
       // Tool calls the SDK answered itself (an invented tool name) count against the harness's error budget too.
       onStepFinish: (step) => {
         for (const part of step.content)
@@ -94,7 +125,13 @@ export async function runVercelAgent(opts: { model: LanguageModel; gateway: Gate
     const last = result.steps.at(-1);
     if (last && last.toolCalls.length > 0) {
       // The loop ended on a tool call: the step budget ran out before the model finished.
-      return { text: HANDOVER, stoppedBecause: `step budget of ${budget.budget.maxSteps} spent`, steps: budget.steps, calls, nudged: budget.nudged };
+      return {
+        text: HANDOVER,
+        stoppedBecause: `step budget of ${budget.budget.maxSteps} spent`,
+        steps: budget.steps,
+        calls,
+        nudged: budget.nudged,
+      };
     }
     messages = [...messages, ...result.response.messages];
     if (budget.shouldNudge(result.text, Object.keys(tools))) {

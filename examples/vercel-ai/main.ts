@@ -19,7 +19,9 @@ async function providerModel(): Promise<{ model: LanguageModel; id: string }> {
     process.exit(2);
   }
   const provider = (await import(moduleName)) as Record<string, (id: string) => LanguageModel>;
-  const entry = Object.entries(provider).find(([k, v]) => /^(anthropic|openai|google|mistral)$/.test(k) && typeof v === "function");
+  const entry = Object.entries(provider).find(
+    ([k, v]) => /^(anthropic|openai|google|mistral)$/.test(k) && typeof v === "function",
+  );
   if (!entry) {
     console.error(`${moduleName} exports no default provider function`);
     process.exit(2);
@@ -29,6 +31,8 @@ async function providerModel(): Promise<{ model: LanguageModel; id: string }> {
 }
 
 const message = userMessage();
-const { model, id } = isScripted() ? { model: scriptedModel(refundScript(orderIn(message))).model, id: "scripted" } : await providerModel();
+const { model, id } = isScripted()
+  ? { model: scriptedModel(refundScript(orderIn(message))).model, id: "scripted" }
+  : await providerModel();
 const gateway = configFromEnv(id);
 printRun(gateway.traceId, await runVercelAgent({ model, gateway, userMessage: message }));

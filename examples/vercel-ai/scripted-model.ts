@@ -13,12 +13,20 @@ export function scriptedModel(steps: ScriptedStep[]) {
       const turn = turnFor(i < steps.length ? steps[i++]! : steps[steps.length - 1]!, JSON.stringify(options.prompt));
       const content = [
         ...(turn.text ? [{ type: "text" as const, text: turn.text }] : []),
-        ...(turn.calls ?? []).map((c, n) => ({ type: "tool-call" as const, toolCallId: `tc_${i}_${n}`, toolName: c.name, input: JSON.stringify(c.args) })),
+        ...(turn.calls ?? []).map((c, n) => ({
+          type: "tool-call" as const,
+          toolCallId: `tc_${i}_${n}`,
+          toolName: c.name,
+          input: JSON.stringify(c.args),
+        })),
       ];
       return {
         content,
         finishReason: { unified: turn.calls?.length ? ("tool-calls" as const) : ("stop" as const), raw: undefined },
-        usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 1, text: 1, reasoning: 0 },
+        },
         warnings: [],
       };
     },

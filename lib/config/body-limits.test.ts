@@ -46,14 +46,21 @@ describe("readCappedBody", () => {
 
   it("does not believe a Content-Length that understates the body", async () => {
     const { req } = streamedRequest(4096, 64 * 1024);
-    expect(await readCappedBody(new Request(req, { headers: { "content-length": "10" } }), 16 * 1024)).toEqual({ ok: false, reason: "too_large" });
+    expect(await readCappedBody(new Request(req, { headers: { "content-length": "10" } }), 16 * 1024)).toEqual({
+      ok: false,
+      reason: "too_large",
+    });
   });
 
   it("reads UTF-8 text and the exact bytes", async () => {
     const body = await readCappedBody(new Request("http://app.test/x", { method: "POST", body: "héllo" }), 100);
     expect(body.ok && body.text).toBe("héllo");
     expect(body.ok && body.bytes.byteLength).toBe(6);
-    expect(await readCappedBody(new Request("http://app.test/x"), 100)).toEqual({ ok: true, bytes: new Uint8Array(0), text: "" });
+    expect(await readCappedBody(new Request("http://app.test/x"), 100)).toEqual({
+      ok: true,
+      bytes: new Uint8Array(0),
+      text: "",
+    });
   });
 });
 
@@ -69,7 +76,9 @@ describe("body limits", () => {
   });
 
   it("next.config.js caps server actions at the table's value, and copies enough for proxy.ts to see a body over it", () => {
-    const experimental = (nextConfig as { experimental?: { serverActions?: { bodySizeLimit?: string }; proxyClientMaxBodySize?: string } }).experimental;
+    const experimental = (
+      nextConfig as { experimental?: { serverActions?: { bodySizeLimit?: string }; proxyClientMaxBodySize?: string } }
+    ).experimental;
     const kb = (v: string | undefined) => Number(/^(\d+)kb$/.exec(v ?? "")?.[1]) * 1024;
     expect(kb(experimental?.serverActions?.bodySizeLimit)).toBe(BODY_LIMITS.serverAction);
     // A copy cut short must still be over the cap (chunks are at most 64 KiB).

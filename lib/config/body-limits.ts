@@ -22,10 +22,14 @@ export const BODY_LIMITS = {
 /** The answer to a body over its cap, in the common error shape (sent with HTTP 413). */
 export function bodyTooLargeProblem(max: number) {
   const message = `The request body is larger than ${max} bytes.`;
-  return { code: "invalid_arguments" as const, error: { message, problems: [{ path: "$", expected: `at most ${max} bytes`, message }] } };
+  return {
+    code: "invalid_arguments" as const,
+    error: { message, problems: [{ path: "$", expected: `at most ${max} bytes`, message }] },
+  };
 }
 
-export type CappedBody = { ok: true; bytes: Uint8Array<ArrayBuffer>; text: string } | { ok: false; reason: "too_large" | "unreadable" };
+export type CappedBody =
+  { ok: true; bytes: Uint8Array<ArrayBuffer>; text: string } | { ok: false; reason: "too_large" | "unreadable" };
 
 /**
  * Reads a request body, at most `max` bytes, while it streams: a declared Content-Length over the cap is

@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
-import { loadDemoSecrets, lowEntropyReason, MIN_SECRET_LENGTH, productionSecretProblems, publicDemoSecrets, requiredSecrets } from "./demo-secrets";
+import {
+  loadDemoSecrets,
+  lowEntropyReason,
+  MIN_SECRET_LENGTH,
+  productionSecretProblems,
+  publicDemoSecrets,
+  requiredSecrets,
+} from "./demo-secrets";
 
 const dir = mkdtempSync(join(tmpdir(), "demo-secrets-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,46 +20,74 @@ const real = () => randomBytes(32).toString("base64url");
 
 describe("production secrets", () => {
   it("refuses missing, demo and short secrets", () => {
-    expect(productionSecretProblems({})).toEqual(["NEXTAUTH_SECRET is not set", "AUDIT_HMAC_KEY is not set", "AUDIT_SIGNING_KEY is not set"]);
+    expect(productionSecretProblems({})).toEqual([
+      "NEXTAUTH_SECRET is not set",
+      "AUDIT_HMAC_KEY is not set",
+      "AUDIT_SIGNING_KEY is not set",
+    ]);
     expect(productionSecretProblems({ ...publicDemoSecrets })).toEqual([
       "NEXTAUTH_SECRET is the public demo value",
       "AUDIT_HMAC_KEY is the public demo value",
       "AUDIT_SIGNING_KEY is the public demo value",
     ]);
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: "short", AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed })).toEqual([
-      "NEXTAUTH_SECRET is shorter than 32 characters",
-    ]);
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: real().slice(0, 31), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed })).toEqual([
-      "NEXTAUTH_SECRET is shorter than 32 characters",
-    ]);
+    expect(
+      productionSecretProblems({ NEXTAUTH_SECRET: "short", AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed }),
+    ).toEqual(["NEXTAUTH_SECRET is shorter than 32 characters"]);
+    expect(
+      productionSecretProblems({
+        NEXTAUTH_SECRET: real().slice(0, 31),
+        AUDIT_HMAC_KEY: real(),
+        AUDIT_SIGNING_KEY: seed,
+      }),
+    ).toEqual(["NEXTAUTH_SECRET is shorter than 32 characters"]);
   });
   it("refuses an audit signing key that is not a 32-byte Ed25519 seed", () => {
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: randomBytes(45).toString("base64") })).toEqual([
-      "AUDIT_SIGNING_KEY is not a 32-byte Ed25519 seed in base64",
-    ]);
+    expect(
+      productionSecretProblems({
+        NEXTAUTH_SECRET: real(),
+        AUDIT_HMAC_KEY: real(),
+        AUDIT_SIGNING_KEY: randomBytes(45).toString("base64"),
+      }),
+    ).toEqual(["AUDIT_SIGNING_KEY is not a 32-byte Ed25519 seed in base64"]);
   });
   it("checks SECRETS_KEY when it is set: 32 bytes, random, not the previous one", () => {
     const base = { NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed };
     const key = randomBytes(32).toString("base64");
-    expect(productionSecretProblems({ ...base, SECRETS_KEY: key, SECRETS_KEY_PREVIOUS: randomBytes(32).toString("hex") })).toEqual([]);
+    expect(
+      productionSecretProblems({ ...base, SECRETS_KEY: key, SECRETS_KEY_PREVIOUS: randomBytes(32).toString("hex") }),
+    ).toEqual([]);
     expect(productionSecretProblems({ ...base, SECRETS_KEY: randomBytes(16).toString("hex") })).toEqual([
       "SECRETS_KEY must be 32 random bytes as 64 hex digits or as base64 (generate one with `openssl rand -base64 32`)",
     ]);
-    expect(productionSecretProblems({ ...base, SECRETS_KEY: "ab".repeat(32) })[0]).toMatch(/^SECRETS_KEY is not random enough: it repeats a pattern/);
-    expect(productionSecretProblems({ ...base, SECRETS_KEY: Buffer.alloc(32).toString("base64") })[0]).toMatch(/^SECRETS_KEY is not random enough/);
-    expect(productionSecretProblems({ ...base, SECRETS_KEY: key, SECRETS_KEY_PREVIOUS: key })).toEqual(["SECRETS_KEY_PREVIOUS is the same as SECRETS_KEY"]);
+    expect(productionSecretProblems({ ...base, SECRETS_KEY: "ab".repeat(32) })[0]).toMatch(
+      /^SECRETS_KEY is not random enough: it repeats a pattern/,
+    );
+    expect(productionSecretProblems({ ...base, SECRETS_KEY: Buffer.alloc(32).toString("base64") })[0]).toMatch(
+      /^SECRETS_KEY is not random enough/,
+    );
+    expect(productionSecretProblems({ ...base, SECRETS_KEY: key, SECRETS_KEY_PREVIOUS: key })).toEqual([
+      "SECRETS_KEY_PREVIOUS is the same as SECRETS_KEY",
+    ]);
   });
   it("accepts real secrets", () => {
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed })).toEqual([]);
+    expect(
+      productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed }),
+    ).toEqual([]);
   });
   it("refuses long values of low entropy, saying why", () => {
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: "a".repeat(40), AUDIT_SIGNING_KEY: seed })).toEqual([
+    expect(
+      productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: "a".repeat(40), AUDIT_SIGNING_KEY: seed }),
+    ).toEqual([
       "AUDIT_HMAC_KEY is not random enough: it repeats one character 40 times in a row (generate one with `openssl rand -base64 32`)",
     ]);
     // The signing key is checked too: a 32-byte seed of one repeated byte ("BwcH…=").
-    expect(productionSecretProblems({ NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: Buffer.alloc(32, 7).toString("base64") })[0]).toMatch(
-      /^AUDIT_SIGNING_KEY is not random enough: it uses only 5 distinct characters/,
-    );
+    expect(
+      productionSecretProblems({
+        NEXTAUTH_SECRET: real(),
+        AUDIT_HMAC_KEY: real(),
+        AUDIT_SIGNING_KEY: Buffer.alloc(32, 7).toString("base64"),
+      })[0],
+    ).toMatch(/^AUDIT_SIGNING_KEY is not random enough: it uses only 5 distinct characters/);
   });
   it("measures runs, patterns, alphabets and entropy at their bounds", () => {
     expect(lowEntropyReason("ab".repeat(22))).toBe("repeats a pattern of 2 characters");
@@ -79,8 +114,16 @@ describe("production secrets", () => {
   });
   it("holds a previous secret to the same rules and refuses it equal to the current one", () => {
     const current = { NEXTAUTH_SECRET: real(), AUDIT_HMAC_KEY: real(), AUDIT_SIGNING_KEY: seed };
-    expect(productionSecretProblems({ ...current, NEXTAUTH_SECRET_PREVIOUS: real(), AUDIT_HMAC_KEY_PREVIOUS: real() })).toEqual([]);
-    expect(productionSecretProblems({ ...current, NEXTAUTH_SECRET_PREVIOUS: current.NEXTAUTH_SECRET, AUDIT_HMAC_KEY_PREVIOUS: "b".repeat(44) })).toEqual([
+    expect(
+      productionSecretProblems({ ...current, NEXTAUTH_SECRET_PREVIOUS: real(), AUDIT_HMAC_KEY_PREVIOUS: real() }),
+    ).toEqual([]);
+    expect(
+      productionSecretProblems({
+        ...current,
+        NEXTAUTH_SECRET_PREVIOUS: current.NEXTAUTH_SECRET,
+        AUDIT_HMAC_KEY_PREVIOUS: "b".repeat(44),
+      }),
+    ).toEqual([
       "NEXTAUTH_SECRET_PREVIOUS is the same as NEXTAUTH_SECRET",
       "AUDIT_HMAC_KEY_PREVIOUS is not random enough: it repeats one character 44 times in a row (generate one with `openssl rand -base64 32`)",
     ]);
@@ -121,13 +164,17 @@ describe("demo secrets generated per install", () => {
   });
 
   it("differ between installs", () => {
-    expect(loadDemoSecrets(join(dir, "c.json")).NEXTAUTH_SECRET).not.toBe(loadDemoSecrets(join(dir, "d.json")).NEXTAUTH_SECRET);
+    expect(loadDemoSecrets(join(dir, "c.json")).NEXTAUTH_SECRET).not.toBe(
+      loadDemoSecrets(join(dir, "d.json")).NEXTAUTH_SECRET,
+    );
   });
 
   it("refuse a file holding the public values, short values or broken JSON", () => {
     const pub = join(dir, "public.json");
     writeFileSync(pub, JSON.stringify(publicDemoSecrets));
-    expect(() => loadDemoSecrets(pub)).toThrow(/NEXTAUTH_SECRET, AUDIT_HMAC_KEY, AUDIT_SIGNING_KEY missing, too short or public/);
+    expect(() => loadDemoSecrets(pub)).toThrow(
+      /NEXTAUTH_SECRET, AUDIT_HMAC_KEY, AUDIT_SIGNING_KEY missing, too short or public/,
+    );
     const short = join(dir, "short.json");
     writeFileSync(short, JSON.stringify({ NEXTAUTH_SECRET: "x".repeat(31), AUDIT_HMAC_KEY: "y".repeat(32) }));
     expect(() => loadDemoSecrets(short)).toThrow(/NEXTAUTH_SECRET missing/);

@@ -58,18 +58,28 @@ function read(file: string): DemoSecrets | null {
   }
   const record = (parsed ?? {}) as Record<string, unknown>;
   // A secret added by a later version (AUDIT_SIGNING_KEY) is generated into an older install's file.
-  const added: string[] = requiredSecrets.filter((name) => record[name] === undefined && requiredSecrets.some((other) => record[other] !== undefined));
-  if (record[SECRETS_KEY] === undefined && requiredSecrets.some((other) => record[other] !== undefined)) added.push(SECRETS_KEY);
+  const added: string[] = requiredSecrets.filter(
+    (name) => record[name] === undefined && requiredSecrets.some((other) => record[other] !== undefined),
+  );
+  if (record[SECRETS_KEY] === undefined && requiredSecrets.some((other) => record[other] !== undefined))
+    added.push(SECRETS_KEY);
   if (added.length) {
     const fresh = generate();
     for (const name of added) record[name] = fresh[name as keyof DemoSecrets];
     writeFileSync(file, JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
   }
   const problems: string[] = requiredSecrets.filter((name) => !usable(record[name], name));
-  if (typeof record[SECRETS_KEY] !== "string" || secretsKeyFormatProblem(record[SECRETS_KEY])) problems.push(SECRETS_KEY);
-  if (problems.length) throw new Error(`${file}: ${problems.join(", ")} missing, too short or public; delete the file to generate new demo secrets`);
+  if (typeof record[SECRETS_KEY] !== "string" || secretsKeyFormatProblem(record[SECRETS_KEY]))
+    problems.push(SECRETS_KEY);
+  if (problems.length)
+    throw new Error(
+      `${file}: ${problems.join(", ")} missing, too short or public; delete the file to generate new demo secrets`,
+    );
   return {
-    ...(Object.fromEntries(requiredSecrets.map((name) => [name, record[name] as string])) as Record<SecretName, string>),
+    ...(Object.fromEntries(requiredSecrets.map((name) => [name, record[name] as string])) as Record<
+      SecretName,
+      string
+    >),
     SECRETS_KEY: record[SECRETS_KEY] as string,
   };
 }
@@ -126,7 +136,8 @@ export function lowEntropyReason(value: string): string | null {
   }
   const counts = new Map<string, number>();
   for (const c of chars) counts.set(c, (counts.get(c) ?? 0) + 1);
-  if (counts.size < MIN_SECRET_ALPHABET) return `uses only ${counts.size} distinct characters (at least ${MIN_SECRET_ALPHABET})`;
+  if (counts.size < MIN_SECRET_ALPHABET)
+    return `uses only ${counts.size} distinct characters (at least ${MIN_SECRET_ALPHABET})`;
   let perChar = 0;
   for (const n of counts.values()) perChar -= (n / chars.length) * Math.log2(n / chars.length);
   const bits = Math.floor(perChar * chars.length);
@@ -151,7 +162,8 @@ export function productionSecretProblems(env: Record<string, string | undefined>
     const value = env[name];
     const problem = value ? secretProblem(name, value, publicDemoSecrets[name]) : `${name} is not set`;
     if (problem) problems.push(problem);
-    else if (name === "AUDIT_SIGNING_KEY" && Buffer.from(value!, "base64").length !== 32) problems.push(`${name} is not a 32-byte Ed25519 seed in base64`);
+    else if (name === "AUDIT_SIGNING_KEY" && Buffer.from(value!, "base64").length !== 32)
+      problems.push(`${name} is not a 32-byte Ed25519 seed in base64`);
   }
   // A previous value is optional; when set it is held to the same rules, and it must differ from the current one.
   for (const name of previousSecrets) {
@@ -169,7 +181,8 @@ export function productionSecretProblems(env: Record<string, string | undefined>
     const format = secretsKeyFormatProblem(value);
     const weak = format ? null : lowEntropyReason(value.trim());
     if (format) problems.push(`${name} ${format}`);
-    else if (weak) problems.push(`${name} is not random enough: it ${weak} (generate one with \`openssl rand -base64 32\`)`);
+    else if (weak)
+      problems.push(`${name} is not random enough: it ${weak} (generate one with \`openssl rand -base64 32\`)`);
   }
   if (env[`${SECRETS_KEY}_PREVIOUS`] && env[`${SECRETS_KEY}_PREVIOUS`] === env[SECRETS_KEY])
     problems.push(`${SECRETS_KEY}_PREVIOUS is the same as ${SECRETS_KEY}`);

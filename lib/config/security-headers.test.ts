@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { actionOriginProblem, contentSecurityPolicy, newNonce, requestOrigin, securityHeaders } from "./security-headers";
+import {
+  actionOriginProblem,
+  contentSecurityPolicy,
+  newNonce,
+  requestOrigin,
+  securityHeaders,
+} from "./security-headers";
 
 const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name.toLowerCase()] ?? null });
 
@@ -28,7 +34,10 @@ describe("content security policy", () => {
 
 describe("security headers", () => {
   it("sends COOP and CORP always, HSTS only over https", () => {
-    expect(securityHeaders({ https: false })).toEqual({ "Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Resource-Policy": "same-origin" });
+    expect(securityHeaders({ https: false })).toEqual({
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "Cross-Origin-Resource-Policy": "same-origin",
+    });
     expect(securityHeaders({ https: true })["Strict-Transport-Security"]).toBe("max-age=63072000; includeSubDomains");
   });
 });
@@ -41,13 +50,25 @@ describe("request origin", () => {
     expect(requestOrigin(h, url, true)).toEqual({ host: "evil.example", https: true });
   });
   it("takes the first of a forwarded list, and the URL when no Host came", () => {
-    expect(requestOrigin(headers({ "x-forwarded-host": "a.example, b.example", "x-forwarded-proto": "http,https" }), url, true)).toEqual({
+    expect(
+      requestOrigin(
+        headers({ "x-forwarded-host": "a.example, b.example", "x-forwarded-proto": "http,https" }),
+        url,
+        true,
+      ),
+    ).toEqual({
       host: "a.example",
       https: false,
     });
-    expect(requestOrigin(headers({}), new URL("https://app.example/x"), true)).toEqual({ host: "app.example", https: true });
+    expect(requestOrigin(headers({}), new URL("https://app.example/x"), true)).toEqual({
+      host: "app.example",
+      https: true,
+    });
     // Untrusted, nothing says https: Next.js builds the URL's scheme from X-Forwarded-Proto itself.
-    expect(requestOrigin(headers({}), new URL("https://app.example/x"), false)).toEqual({ host: "app.example", https: false });
+    expect(requestOrigin(headers({}), new URL("https://app.example/x"), false)).toEqual({
+      host: "app.example",
+      https: false,
+    });
   });
 });
 

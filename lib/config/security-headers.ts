@@ -60,7 +60,11 @@ export function requestOrigin(headers: HeaderGetter, url: URL, trustProxy: boole
  * Whether a state-changing request to a page (a server action: POST) may proceed. Next.js lets a request
  * without an Origin header through; here it must carry one, and it must be this host.
  */
-export function actionOriginProblem(method: string, origin: string | null, host: string): "missing_origin" | "foreign_origin" | null {
+export function actionOriginProblem(
+  method: string,
+  origin: string | null,
+  host: string,
+): "missing_origin" | "foreign_origin" | null {
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return null;
   if (!origin || origin === "null") return "missing_origin";
   let originHost: string;

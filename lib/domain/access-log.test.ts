@@ -11,7 +11,9 @@ describe("accessLogRoute", () => {
   it("replaces ids, tokens and numbers so no identifier or credential is logged", () => {
     const token = "p0wVbGm3c2Q9o_kz0yS8tXcE4f1h7JwqLrNn2aBdE5U";
     expect(accessLogRoute(`/setup/${token}`)).toBe("/setup/:param");
-    expect(accessLogRoute("/api/proposals/0b7c8a9e-3f2d-4a1b-9c8d-7e6f5a4b3c2d/approve")).toBe("/api/proposals/:param/approve");
+    expect(accessLogRoute("/api/proposals/0b7c8a9e-3f2d-4a1b-9c8d-7e6f5a4b3c2d/approve")).toBe(
+      "/api/proposals/:param/approve",
+    );
     expect(accessLogRoute("/api/v1/orders/ORD-1001")).toBe("/api/v1/orders/:param");
     expect(accessLogRoute("/api/payments/webhook/tienda-es")).toBe("/api/payments/webhook/tienda-es");
     // A long all-letter segment may be a token too.

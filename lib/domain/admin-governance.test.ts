@@ -48,12 +48,18 @@ describe("which staff changes wait for a second admin", () => {
   it("describes a change in the words the admin page shows", () => {
     expect(describeAdminChange("invite_staff", {})).toEqual(["invite_admin"]);
     expect(describeAdminChange("setup_link", {})).toEqual(["reset_admin"]);
-    expect(describeAdminChange("update_staff", { patch: { roles: ["admin"] }, before: { roles: ["ops"], disabled: false } })).toEqual(["grant_admin"]);
-    expect(describeAdminChange("update_staff", { patch: { roles: ["ops"], unlock: true }, before: { roles: ["admin"], disabled: false } })).toEqual([
-      "remove_admin",
-      "unlock_admin",
-    ]);
-    expect(describeAdminChange("update_staff", { patch: { disabled: true }, before: { roles: ["admin"], disabled: false } })).toEqual(["disable_admin"]);
+    expect(
+      describeAdminChange("update_staff", { patch: { roles: ["admin"] }, before: { roles: ["ops"], disabled: false } }),
+    ).toEqual(["grant_admin"]);
+    expect(
+      describeAdminChange("update_staff", {
+        patch: { roles: ["ops"], unlock: true },
+        before: { roles: ["admin"], disabled: false },
+      }),
+    ).toEqual(["remove_admin", "unlock_admin"]);
+    expect(
+      describeAdminChange("update_staff", { patch: { disabled: true }, before: { roles: ["admin"], disabled: false } }),
+    ).toEqual(["disable_admin"]);
   });
 });
 
@@ -62,7 +68,15 @@ describe("whose approval counts", () => {
   it("an independent admin from before the proposal counts (also an admin from before tracking)", () => {
     expect(approverRefusal(admin(), change)).toBeNull();
     expect(
-      approverRefusal(admin({ adminSince: new Date(at.getTime() - 1), adminGrantedByIds: [C], invitedById: C, credentialsResetByIds: [C] }), change),
+      approverRefusal(
+        admin({
+          adminSince: new Date(at.getTime() - 1),
+          adminGrantedByIds: [C],
+          invitedById: C,
+          credentialsResetByIds: [C],
+        }),
+        change,
+      ),
     ).toBeNull();
   });
   it("refuses the proposer, a non-admin, a disabled admin", () => {
@@ -94,7 +108,11 @@ describe("the witness policy: what loosens it", () => {
     expect(witnessPolicyProblem(2, 3)).toBe("A quorum of 3 needs at least 3 witnesses; this policy would have 2.");
   });
   it("describes a pending witness-policy change", () => {
-    expect(describeAdminChange("witness_policy", { change: { op: "remove_witness", name: "w" } })).toEqual(["remove_witness"]);
-    expect(describeAdminChange("witness_policy", { change: { op: "set_quorum", quorum: 1 } })).toEqual(["lower_witness_quorum"]);
+    expect(describeAdminChange("witness_policy", { change: { op: "remove_witness", name: "w" } })).toEqual([
+      "remove_witness",
+    ]);
+    expect(describeAdminChange("witness_policy", { change: { op: "set_quorum", quorum: 1 } })).toEqual([
+      "lower_witness_quorum",
+    ]);
   });
 });

@@ -5,7 +5,13 @@
 export const ADMIN_CHANGE_DAYS = 7;
 
 /** The states of a pending admin-level change (prisma enum AdminChangeStatus), spelled once. */
-export const adminChangeStatus = { pending: "pending", approved: "approved", rejected: "rejected", cancelled: "cancelled", expired: "expired" } as const;
+export const adminChangeStatus = {
+  pending: "pending",
+  approved: "approved",
+  rejected: "rejected",
+  cancelled: "cancelled",
+  expired: "expired",
+} as const;
 export type AdminChangeStatus = (typeof adminChangeStatus)[keyof typeof adminChangeStatus];
 
 export const adminChangeKinds = ["invite_staff", "update_staff", "setup_link", "witness_policy"] as const;
@@ -46,7 +52,13 @@ export type ApproverProvenance = {
   credentialsResetByIds: readonly string[];
 };
 
-export type ApproverRefusal = "own_change" | "not_admin" | "admin_after_proposal" | "invited_by_proposer" | "promoted_by_proposer" | "reset_by_proposer";
+export type ApproverRefusal =
+  | "own_change"
+  | "not_admin"
+  | "admin_after_proposal"
+  | "invited_by_proposer"
+  | "promoted_by_proposer"
+  | "reset_by_proposer";
 
 /**
  * Why an admin's approval of a change does not count, or null when it does. It counts only from an enabled
@@ -54,11 +66,15 @@ export type ApproverRefusal = "own_change" | "not_admin" | "admin_after_proposal
  * proposer did not invite, promote or reset the credentials of — otherwise one person could create
  * (or take over) the "second admin" they need.
  */
-export function approverRefusal(approver: ApproverProvenance, change: { proposedById: string | null; proposedAt: Date }): ApproverRefusal | null {
+export function approverRefusal(
+  approver: ApproverProvenance,
+  change: { proposedById: string | null; proposedAt: Date },
+): ApproverRefusal | null {
   const proposer = change.proposedById;
   if (proposer !== null && approver.id === proposer) return "own_change";
   if (approver.disabled || !approver.roles.includes("admin")) return "not_admin";
-  if (approver.adminSince !== null && approver.adminSince.getTime() >= change.proposedAt.getTime()) return "admin_after_proposal";
+  if (approver.adminSince !== null && approver.adminSince.getTime() >= change.proposedAt.getTime())
+    return "admin_after_proposal";
   if (proposer === null) return null;
   if (approver.invitedById === proposer) return "invited_by_proposer";
   if (approver.adminGrantedByIds.includes(proposer)) return "promoted_by_proposer";
@@ -70,10 +86,14 @@ export function approverRefusal(approver: ApproverProvenance, change: { proposed
 export const approverRefusalMessage: Record<ApproverRefusal, string> = {
   own_change: "Another admin must approve a change you proposed.",
   not_admin: "Only an active admin can approve this change.",
-  admin_after_proposal: "Your admin role was granted after this change was proposed, so your approval does not count; another admin must approve it.",
-  invited_by_proposer: "The admin who proposed this change invited your account, so your approval does not count; another admin must approve it.",
-  promoted_by_proposer: "The admin who proposed this change made you an admin, so your approval does not count; another admin must approve it.",
-  reset_by_proposer: "The admin who proposed this change reset your credentials, so your approval does not count; another admin must approve it.",
+  admin_after_proposal:
+    "Your admin role was granted after this change was proposed, so your approval does not count; another admin must approve it.",
+  invited_by_proposer:
+    "The admin who proposed this change invited your account, so your approval does not count; another admin must approve it.",
+  promoted_by_proposer:
+    "The admin who proposed this change made you an admin, so your approval does not count; another admin must approve it.",
+  reset_by_proposer:
+    "The admin who proposed this change reset your credentials, so your approval does not count; another admin must approve it.",
 };
 
 /** What a tenant with one active admin cannot do alone (the API's refusal and the admin page say this). */
@@ -94,7 +114,8 @@ export type AdminChangeWhat =
 // ---- The witness policy (docs/audit.md "Witnesses") ------------------------------------------------------
 
 /** A change of a tenant's witness policy (the admin routes /api/admin/witnesses…, /api/admin/witness-policy). */
-export type WitnessPolicyChange = { op: "add_witness" } | { op: "remove_witness"; name: string } | { op: "set_quorum"; quorum: number };
+export type WitnessPolicyChange =
+  { op: "add_witness" } | { op: "remove_witness"; name: string } | { op: "set_quorum"; quorum: number };
 
 /**
  * Whether a witness-policy change loosens the policy and so waits for a second admin: removing a witness
@@ -109,7 +130,9 @@ export function isWitnessPolicyLoosening(before: { quorum: number }, change: Wit
 
 /** Why a witness policy cannot be (quorum above the number of witnesses: no checkpoint could ever meet it); null when it can. */
 export function witnessPolicyProblem(witnesses: number, quorum: number): string | null {
-  return quorum > witnesses ? `A quorum of ${quorum} needs at least ${quorum} witnesses; this policy would have ${witnesses}.` : null;
+  return quorum > witnesses
+    ? `A quorum of ${quorum} needs at least ${quorum} witnesses; this policy would have ${witnesses}.`
+    : null;
 }
 
 /** What a pending change does, in words the admin page translates (an update may do several things). */
@@ -117,11 +140,17 @@ export function describeAdminChange(kind: AdminChangeKind, payload: unknown): Ad
   if (kind === "invite_staff") return ["invite_admin"];
   if (kind === "setup_link") return ["reset_admin"];
   if (kind === "witness_policy")
-    return [(payload as { change: WitnessPolicyChange }).change.op === "remove_witness" ? "remove_witness" : "lower_witness_quorum"];
+    return [
+      (payload as { change: WitnessPolicyChange }).change.op === "remove_witness"
+        ? "remove_witness"
+        : "lower_witness_quorum",
+    ];
   const { patch, before } = payload as { patch: StaffPatch; before: StaffState };
   const what: AdminChangeWhat[] = [];
-  if (patch.roles !== undefined && patch.roles.includes("admin") !== isAdmin(before)) what.push(isAdmin(before) ? "remove_admin" : "grant_admin");
-  if (patch.disabled !== undefined && patch.disabled !== before.disabled && isAdmin(before)) what.push(patch.disabled ? "disable_admin" : "enable_admin");
+  if (patch.roles !== undefined && patch.roles.includes("admin") !== isAdmin(before))
+    what.push(isAdmin(before) ? "remove_admin" : "grant_admin");
+  if (patch.disabled !== undefined && patch.disabled !== before.disabled && isAdmin(before))
+    what.push(patch.disabled ? "disable_admin" : "enable_admin");
   if (patch.unlock && isAdmin(before)) what.push("unlock_admin");
   return what;
 }

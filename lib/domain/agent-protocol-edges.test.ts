@@ -27,7 +27,10 @@ describe("resolveTraceId: traceparent", () => {
   const fromTp = (value: string) => resolveTraceId(value, null);
 
   it("accepts padding and upper case, answering the lower-case trace id", () => {
-    expect(fromTp(`  ${tp("00", TRACE.toUpperCase(), SPAN.toUpperCase(), "01")}  `)).toEqual({ traceId: TRACE, source: "traceparent" });
+    expect(fromTp(`  ${tp("00", TRACE.toUpperCase(), SPAN.toUpperCase(), "01")}  `)).toEqual({
+      traceId: TRACE,
+      source: "traceparent",
+    });
   });
   it("accepts any version but ff, and any flags", () => {
     expect(fromTp(tp("fe", TRACE, SPAN, "00")).source).toBe("traceparent");
@@ -36,8 +39,12 @@ describe("resolveTraceId: traceparent", () => {
   });
   it("refuses an all-zero span id, but not ids that merely start or end with zeros", () => {
     expect(fromTp(tp("00", TRACE, "0000000000000000", "01")).source).toBe("generated");
-    expect(fromTp(tp("00", "00000000000000000000000000000001", SPAN, "01")).traceId).toBe("00000000000000000000000000000001");
-    expect(fromTp(tp("00", "10000000000000000000000000000000", SPAN, "01")).traceId).toBe("10000000000000000000000000000000");
+    expect(fromTp(tp("00", "00000000000000000000000000000001", SPAN, "01")).traceId).toBe(
+      "00000000000000000000000000000001",
+    );
+    expect(fromTp(tp("00", "10000000000000000000000000000000", SPAN, "01")).traceId).toBe(
+      "10000000000000000000000000000000",
+    );
     expect(fromTp(tp("00", TRACE, "0000000000000001", "01")).source).toBe("traceparent");
     expect(fromTp(tp("00", TRACE, "1000000000000000", "01")).source).toBe("traceparent");
   });
@@ -101,7 +108,12 @@ describe("outcomes and audiences", () => {
     const err = failure("not_found", "nope");
     const content = '{"code":"not_found","error":{"message":"nope"},"traceId":"tr"}';
     expect(outcomeContent(err, "tr")).toBe(content);
-    expect(toolResponse("anthropic", "t1", err, "tr")).toEqual({ type: "tool_result", tool_use_id: "t1", is_error: true, content });
+    expect(toolResponse("anthropic", "t1", err, "tr")).toEqual({
+      type: "tool_result",
+      tool_use_id: "t1",
+      is_error: true,
+      content,
+    });
     expect(toolResponse("openai_chat", "c9", err, "tr")).toEqual({ role: "tool", tool_call_id: "c9", content });
     expect(toolResponse("openai", "c1", { code: "ok", result: { a: 1 } }, "tr")).toEqual({
       type: "function_call_output",
@@ -169,7 +181,10 @@ describe("parseEnvelope: every problem, exactly", () => {
   });
   it("a tool name of 1 to 128 characters", () => {
     const named = (name: unknown) => parseEnvelope({ type: "tool_use", id: "t", name, input: {} });
-    expect(named("x".repeat(128))).toEqual({ ok: true, call: { family: "anthropic", callId: "t", name: "x".repeat(128), args: {} } });
+    expect(named("x".repeat(128))).toEqual({
+      ok: true,
+      call: { family: "anthropic", callId: "t", name: "x".repeat(128), args: {} },
+    });
     expect(named("a").ok).toBe(true);
     for (const bad of ["x".repeat(129), "", 5, null]) {
       const r = named(bad);
@@ -185,7 +200,9 @@ describe("parseEnvelope: every problem, exactly", () => {
       ok: false,
       family: "openai",
       callId: "c1",
-      problems: [{ path: "$.arguments", expected: "a string holding a JSON object", message: "arguments is not valid JSON." }],
+      problems: [
+        { path: "$.arguments", expected: "a string holding a JSON object", message: "arguments is not valid JSON." },
+      ],
     });
     for (const bad of [undefined, null, 5, [1], ""]) {
       const r = call(bad);
@@ -197,7 +214,9 @@ describe("parseEnvelope: every problem, exactly", () => {
         ok: false,
         family: "openai",
         callId: "c1",
-        problems: [{ path: "$.arguments", expected: "a string holding a JSON object", message: "Missing or invalid arguments." }],
+        problems: [
+          { path: "$.arguments", expected: "a string holding a JSON object", message: "Missing or invalid arguments." },
+        ],
       });
     }
     expect(parseEnvelope({ type: "tool_use", call_id: "c2", name: "n", arguments: "{}" })).toEqual({
@@ -209,11 +228,21 @@ describe("parseEnvelope: every problem, exactly", () => {
     const noId = parseEnvelope({ type: "function_call", id: "i", name: "n", arguments: "{}" });
     expect(noId).toMatchObject({ ok: false, callId: "unknown" });
     expect(noId.ok === false && noId.problems).toEqual([
-      { path: "$.call_id", expected: "a non-empty string of at most 200 characters", message: "Missing or invalid call_id." },
+      {
+        path: "$.call_id",
+        expected: "a non-empty string of at most 200 characters",
+        message: "Missing or invalid call_id.",
+      },
     ]);
   });
   it("OpenAI Chat Completions: name and arguments nested under function", () => {
-    expect(parseEnvelope({ id: "call_1", type: "function", function: { name: "lookup_order", arguments: '{"order_id":"O"}' } })).toEqual({
+    expect(
+      parseEnvelope({
+        id: "call_1",
+        type: "function",
+        function: { name: "lookup_order", arguments: '{"order_id":"O"}' },
+      }),
+    ).toEqual({
       ok: true,
       call: { family: "openai_chat", callId: "call_1", name: "lookup_order", args: { order_id: "O" } },
     });
@@ -222,8 +251,16 @@ describe("parseEnvelope: every problem, exactly", () => {
       family: "openai_chat",
       callId: "call_1",
       problems: [
-        { path: "$.function.name", expected: "the tool name, a non-empty string", message: "Missing or invalid tool name." },
-        { path: "$.function.arguments", expected: "a string holding a JSON object", message: "Missing or invalid arguments." },
+        {
+          path: "$.function.name",
+          expected: "the tool name, a non-empty string",
+          message: "Missing or invalid tool name.",
+        },
+        {
+          path: "$.function.arguments",
+          expected: "a string holding a JSON object",
+          message: "Missing or invalid arguments.",
+        },
       ],
     });
     expect(parseEnvelope({ id: "call_1", type: "function", function: { name: "n", arguments: "{" } })).toMatchObject({
@@ -282,7 +319,12 @@ describe("names", () => {
 });
 
 describe("validation problems", () => {
-  const issue = (code: string, path: PropertyKey[], extra: Record<string, unknown> = {}) => ({ code, path, message: `m-${code}`, ...extra });
+  const issue = (code: string, path: PropertyKey[], extra: Record<string, unknown> = {}) => ({
+    code,
+    path,
+    message: `m-${code}`,
+    ...extra,
+  });
 
   it("json paths: identifiers dotted, indexes bracketed, other keys quoted and cut at 64", () => {
     expect(jsonPath([])).toBe("$");
@@ -331,11 +373,17 @@ describe("validation problems", () => {
     ]);
   });
   it("names unknown fields one by one under their parent, cut at 64 characters", () => {
-    expect(validationProblems([issue("unrecognized_keys", ["outer"], { keys: ["amount", "x".repeat(70)] }), issue("unrecognized_keys", [])])).toEqual([
+    expect(
+      validationProblems([
+        issue("unrecognized_keys", ["outer"], { keys: ["amount", "x".repeat(70)] }),
+        issue("unrecognized_keys", []),
+      ]),
+    ).toEqual([
       {
         path: "$.outer.amount",
         expected: "no such field",
-        message: 'Unknown field "amount". Only the listed fields are accepted; the server derives identity, amount, currency and recipient itself.',
+        message:
+          'Unknown field "amount". Only the listed fields are accepted; the server derives identity, amount, currency and recipient itself.',
       },
       {
         path: `$.outer.${"x".repeat(70)}`,

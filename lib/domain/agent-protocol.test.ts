@@ -41,11 +41,15 @@ describe("resolveTraceId", () => {
 
 describe("parseEnvelope", () => {
   it("reads Anthropic tool_use and OpenAI function_call (arguments as a JSON string)", () => {
-    expect(parseEnvelope({ type: "tool_use", id: "toolu_1", name: "lookup_order", input: { order_id: "ORD-1" } })).toEqual({
+    expect(
+      parseEnvelope({ type: "tool_use", id: "toolu_1", name: "lookup_order", input: { order_id: "ORD-1" } }),
+    ).toEqual({
       ok: true,
       call: { family: "anthropic", callId: "toolu_1", name: "lookup_order", args: { order_id: "ORD-1" } },
     });
-    expect(parseEnvelope({ type: "function_call", call_id: "c1", name: "lookup_order", arguments: '{"order_id":"ORD-1"}' })).toEqual({
+    expect(
+      parseEnvelope({ type: "function_call", call_id: "c1", name: "lookup_order", arguments: '{"order_id":"ORD-1"}' }),
+    ).toEqual({
       ok: true,
       call: { family: "openai", callId: "c1", name: "lookup_order", args: { order_id: "ORD-1" } },
     });
@@ -96,7 +100,12 @@ describe("validation problems", () => {
 describe("answers", () => {
   it("wraps outcomes in the caller's family", () => {
     const ok = toolResponse("anthropic", "t1", { code: "ok", result: { a: 1 } }, "trace");
-    expect(ok).toEqual({ type: "tool_result", tool_use_id: "t1", is_error: false, content: '{"code":"ok","result":{"a":1},"traceId":"trace"}' });
+    expect(ok).toEqual({
+      type: "tool_result",
+      tool_use_id: "t1",
+      is_error: false,
+      content: '{"code":"ok","result":{"a":1},"traceId":"trace"}',
+    });
     const err = toolResponse("openai", "c1", failure("not_found", "nope", { order_id: "X" }), "trace");
     expect(err).toEqual({
       type: "function_call_output",
@@ -110,11 +119,17 @@ describe("answers", () => {
 describe("tool definitions", () => {
   it("are strict: no extra properties, every property required, strict flag", () => {
     for (const name of toolNames) {
-      const s = toolJsonSchema(name) as { additionalProperties: boolean; required: string[]; properties: Record<string, unknown>; $schema?: string };
+      const s = toolJsonSchema(name) as {
+        additionalProperties: boolean;
+        required: string[];
+        properties: Record<string, unknown>;
+        $schema?: string;
+      };
       expect(s.additionalProperties).toBe(false);
       expect([...s.required].sort()).toEqual(Object.keys(s.properties).sort());
       expect(s.$schema).toBeUndefined();
     }
-    for (const d of [...toolDefinitions(toolNames, "anthropic"), ...toolDefinitions(toolNames, "openai")]) expect(d.strict).toBe(true);
+    for (const d of [...toolDefinitions(toolNames, "anthropic"), ...toolDefinitions(toolNames, "openai")])
+      expect(d.strict).toBe(true);
   });
 });

@@ -3,7 +3,9 @@
 import { randomBytes } from "node:crypto";
 import type { ErrorCode, SuccessCode } from "./outcome";
 
-export type ToolOutcome = { code: SuccessCode; result: Record<string, unknown> } | { code: ErrorCode; error: { message: string } & Record<string, unknown> };
+export type ToolOutcome =
+  | { code: SuccessCode; result: Record<string, unknown> }
+  | { code: ErrorCode; error: { message: string } & Record<string, unknown> };
 
 export function isErrorOutcome(o: ToolOutcome): o is Extract<ToolOutcome, { error: unknown }> {
   return "error" in o;
@@ -37,7 +39,10 @@ export function parseTraceparent(value: string | null | undefined): TraceParent 
  * W3C `traceparent` wins (its trace-id), then a well-formed `X-Trace-Id`, else a fresh 32-hex id.
  * Malformed values are ignored, never echoed.
  */
-export function resolveTraceId(traceparent: string | null, xTraceId: string | null): { traceId: string; source: TraceSource } {
+export function resolveTraceId(
+  traceparent: string | null,
+  xTraceId: string | null,
+): { traceId: string; source: TraceSource } {
   const tp = parseTraceparent(traceparent);
   if (tp) return { traceId: tp.traceId, source: "traceparent" };
   const x = xTraceId?.trim();
@@ -64,7 +69,8 @@ export type ToolCall = { family: Family; callId: string; name: string; args: unk
 
 export type EnvelopeProblem = { path: string; expected: string; message: string };
 
-export type ParsedEnvelope = { ok: true; call: ToolCall } | { ok: false; family: Family; callId: string; problems: EnvelopeProblem[] };
+export type ParsedEnvelope =
+  { ok: true; call: ToolCall } | { ok: false; family: Family; callId: string; problems: EnvelopeProblem[] };
 
 const MAX_ID = 200;
 const safeId = (v: unknown): string | null => (typeof v === "string" && v.length > 0 && v.length <= MAX_ID ? v : null);
@@ -109,9 +115,14 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
   const idField = family === "openai" ? "call_id" : "id";
   const callId = safeId(b[idField]);
   if (!callId)
-    problems.push({ path: `$.${idField}`, expected: `a non-empty string of at most ${MAX_ID} characters`, message: `Missing or invalid ${idField}.` });
+    problems.push({
+      path: `$.${idField}`,
+      expected: `a non-empty string of at most ${MAX_ID} characters`,
+      message: `Missing or invalid ${idField}.`,
+    });
   const expectedType = family === "openai" ? "function_call" : family === "openai_chat" ? "function" : "tool_use";
-  if (b.type !== expectedType) problems.push({ path: "$.type", expected: `"${expectedType}"`, message: `type must be "${expectedType}".` });
+  if (b.type !== expectedType)
+    problems.push({ path: "$.type", expected: `"${expectedType}"`, message: `type must be "${expectedType}".` });
 
   // Chat Completions nests name and arguments under `function`.
   const fn = family === "openai_chat" ? b.function : b;
@@ -123,7 +134,12 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
   }
   const f = fn as Record<string, unknown>;
   const name = typeof f.name === "string" && f.name.length <= 128 ? f.name : null; // "" is refused below too
-  if (!name) problems.push({ path: `${prefix}.name`, expected: "the tool name, a non-empty string", message: "Missing or invalid tool name." });
+  if (!name)
+    problems.push({
+      path: `${prefix}.name`,
+      expected: "the tool name, a non-empty string",
+      message: "Missing or invalid tool name.",
+    });
 
   let args: unknown;
   if (family === "openai" || family === "openai_chat") {
@@ -132,17 +148,29 @@ export function parseEnvelope(body: unknown): ParsedEnvelope {
       try {
         args = JSON.parse(raw);
       } catch {
-        problems.push({ path: `${prefix}.arguments`, expected: "a string holding a JSON object", message: "arguments is not valid JSON." });
+        problems.push({
+          path: `${prefix}.arguments`,
+          expected: "a string holding a JSON object",
+          message: "arguments is not valid JSON.",
+        });
       }
     } else if (raw && typeof raw === "object" && !Array.isArray(raw)) {
       args = raw;
     } else {
-      problems.push({ path: `${prefix}.arguments`, expected: "a string holding a JSON object", message: "Missing or invalid arguments." });
+      problems.push({
+        path: `${prefix}.arguments`,
+        expected: "a string holding a JSON object",
+        message: "Missing or invalid arguments.",
+      });
     }
   } else {
     args = b.input;
     if (!args || typeof args !== "object" || Array.isArray(args)) {
-      problems.push({ path: "$.input", expected: "an object with the tool's arguments", message: "Missing or invalid input." });
+      problems.push({
+        path: "$.input",
+        expected: "an object with the tool's arguments",
+        message: "Missing or invalid input.",
+      });
     }
   }
   if (problems.length > 0) return { ok: false, family, callId: callId ?? "unknown", problems };
@@ -225,14 +253,21 @@ export function jsonPath(path: readonly PropertyKey[]): string {
     "$" +
     path
       .map((p) =>
-        typeof p === "number" ? `[${p}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p).slice(0, 64))}]`,
+        typeof p === "number"
+          ? `[${p}]`
+          : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(p))
+            ? `.${String(p)}`
+            : `[${JSON.stringify(String(p).slice(0, 64))}]`,
       )
       .join("")
   );
 }
 
 /** Every zod issue as {path, expected, message}; unknown fields are named one by one. */
-export function validationProblems(issues: readonly Issue[], shapeHint: Record<string, string> = {}): EnvelopeProblem[] {
+export function validationProblems(
+  issues: readonly Issue[],
+  shapeHint: Record<string, string> = {},
+): EnvelopeProblem[] {
   const out: EnvelopeProblem[] = [];
   for (const i of issues) {
     if (i.code === "unrecognized_keys") {

@@ -4,8 +4,11 @@ import { describe, expect, it } from "vitest";
 import { auditActionGroups, auditActions, auditCodeKey, auditOutcomes } from "./audit-actions";
 import { errorCodes, successCodes } from "./outcome";
 
-type Messages = { audit: { actions: Record<string, string>; outcomes: Record<string, string>; actionGroups: Record<string, string> } };
-const messages = (lang: string) => JSON.parse(readFileSync(join(__dirname, "..", "..", "messages", `${lang}.json`), "utf8")) as Messages;
+type Messages = {
+  audit: { actions: Record<string, string>; outcomes: Record<string, string>; actionGroups: Record<string, string> };
+};
+const messages = (lang: string) =>
+  JSON.parse(readFileSync(join(__dirname, "..", "..", "messages", `${lang}.json`), "utf8")) as Messages;
 
 describe("audit action and outcome labels", () => {
   for (const lang of ["en", "es"]) {

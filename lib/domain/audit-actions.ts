@@ -5,7 +5,14 @@
 import { errorCodes, successCodes } from "./outcome";
 
 export const auditActionGroups = {
-  agent: ["tool:lookup_order", "tool:prepare_refund", "tool:get_refund_status", "tool:create_support_ticket", "tool-call", "agent:key_refused"],
+  agent: [
+    "tool:lookup_order",
+    "tool:prepare_refund",
+    "tool:get_refund_status",
+    "tool:create_support_ticket",
+    "tool-call",
+    "agent:key_refused",
+  ],
   proposal: [
     "proposal:approve",
     "proposal:reject",
@@ -30,7 +37,14 @@ export const auditActionGroups = {
     "execution:reconcile",
     "execution:duplicate_detected",
   ],
-  access: ["auth:sign_in", "auth:complete_setup", "auth:passkey_register", "account:rename_passkey", "account:remove_passkey", "access:denied"],
+  access: [
+    "auth:sign_in",
+    "auth:complete_setup",
+    "auth:passkey_register",
+    "account:rename_passkey",
+    "account:remove_passkey",
+    "access:denied",
+  ],
   admin: [
     "admin:invite_staff",
     "admin:update_staff",

@@ -49,8 +49,17 @@ const content = (i: number): AuditContent => ({
 });
 
 function checkpoint(leaves: readonly Hex[], size: number, k = keys): SignedCheckpoint {
-  const cp = { logId: tenantId, treeSize: size, rootHash: merkleRoot(leaves.slice(0, size)), issuedAt: "2026-01-01T00:01:00.000Z" };
-  return { ...cp, keyId: keyIdOf(k.publicKey), signature: sign(null, Buffer.from(checkpointNote(cp)), k.privateKey).toString("base64") };
+  const cp = {
+    logId: tenantId,
+    treeSize: size,
+    rootHash: merkleRoot(leaves.slice(0, size)),
+    issuedAt: "2026-01-01T00:01:00.000Z",
+  };
+  return {
+    ...cp,
+    keyId: keyIdOf(k.publicKey),
+    signature: sign(null, Buffer.from(checkpointNote(cp)), k.privateKey).toString("base64"),
+  };
 }
 
 /** A sound log of n events, each leaf holding its event. */
@@ -100,7 +109,9 @@ describe("leaf recipe (v3)", () => {
 
 describe("checkpoints", () => {
   it("sign a note of one field per line", () => {
-    expect(checkpointNote({ logId: "L", treeSize: 3, rootHash: "ab", issuedAt: "T" })).toBe("audit-checkpoint/v1\nL\n3\nab\nT\n");
+    expect(checkpointNote({ logId: "L", treeSize: 3, rootHash: "ab", issuedAt: "T" })).toBe(
+      "audit-checkpoint/v1\nL\n3\nab\nT\n",
+    );
   });
   it("read the public key as raw base64 (trimmed) or PEM, and refuse other lengths", () => {
     const raw = rawPublicKey(keys.publicKey);
@@ -109,11 +120,17 @@ describe("checkpoints", () => {
     for (const text of [raw.toString("base64"), ` ${raw.toString("base64")}\n`, pem, `\n${pem}`]) {
       expect(rawPublicKey(publicKeyFrom(text)).equals(raw)).toBe(true);
     }
-    expect(() => publicKeyFrom(raw.subarray(1).toString("base64"))).toThrow("an Ed25519 public key is 32 bytes (base64) or PEM");
-    expect(() => publicKeyFrom(Buffer.concat([raw, Buffer.from([1])]).toString("base64"))).toThrow("an Ed25519 public key is 32 bytes (base64) or PEM");
+    expect(() => publicKeyFrom(raw.subarray(1).toString("base64"))).toThrow(
+      "an Ed25519 public key is 32 bytes (base64) or PEM",
+    );
+    expect(() => publicKeyFrom(Buffer.concat([raw, Buffer.from([1])]).toString("base64"))).toThrow(
+      "an Ed25519 public key is 32 bytes (base64) or PEM",
+    );
   });
   it("carry a key id of 16 hex of SHA-256 over the raw key", () => {
-    expect(keyIdOf(keys.publicKey)).toBe(createHash("sha256").update(rawPublicKey(keys.publicKey)).digest("hex").slice(0, 16));
+    expect(keyIdOf(keys.publicKey)).toBe(
+      createHash("sha256").update(rawPublicKey(keys.publicKey)).digest("hex").slice(0, 16),
+    );
   });
   it("verify only with the signing key, the right key id and the exact note", () => {
     const { hashes } = log(3);
@@ -132,7 +149,13 @@ describe("verifyLog", () => {
     const { rows, hashes } = log(5);
     const checkpoints = [checkpoint(hashes, 0), checkpoint(hashes, 3), checkpoint(hashes, 5)];
     expect(checkpoints[0]!.rootHash).toBe(EMPTY_ROOT);
-    expect(await verifyLog(input({ leaves: rows, checkpoints, orphans: [] }))).toEqual({ ok: true, leaves: 5, checkpoints: 3, purged: 0, legacy: 0 });
+    expect(await verifyLog(input({ leaves: rows, checkpoints, orphans: [] }))).toEqual({
+      ok: true,
+      leaves: 5,
+      checkpoints: 3,
+      purged: 0,
+      legacy: 0,
+    });
     async function* paged() {
       yield* rows;
     }
@@ -141,7 +164,9 @@ describe("verifyLog", () => {
 
   it("refuses a checkpoint signed by another key before reading any leaf", async () => {
     const { rows, hashes } = log(3);
-    expect(await verifyLog(input({ leaves: rows, checkpoints: [checkpoint(hashes, 1), checkpoint(hashes, 3, otherKeys)] }))).toEqual({
+    expect(
+      await verifyLog(input({ leaves: rows, checkpoints: [checkpoint(hashes, 1), checkpoint(hashes, 3, otherKeys)] })),
+    ).toEqual({
       ok: false,
       leaves: 0,
       brokenAtSeq: 2,
@@ -164,23 +189,32 @@ describe("verifyLog", () => {
         problem: "checkpoints are not in increasing size",
       });
     }
-    expect(await verifyLog(input({ leaves: rows, checkpoints: [1, 2, 3].map((s) => checkpoint(hashes, s)) }))).toMatchObject({ ok: true, checkpoints: 3 });
+    expect(
+      await verifyLog(input({ leaves: rows, checkpoints: [1, 2, 3].map((s) => checkpoint(hashes, s)) })),
+    ).toMatchObject({ ok: true, checkpoints: 3 });
   });
 
   it("refuses a signed root that the leaves do not rebuild, at its size (the empty tree too)", async () => {
     const { rows, hashes } = log(4);
     const forged = [...hashes];
     forged[1] = leafHash("forged");
-    expect(await verifyLog(input({ leaves: rows, checkpoints: [checkpoint(hashes, 1), checkpoint(forged, 3)] }))).toEqual({
+    expect(
+      await verifyLog(input({ leaves: rows, checkpoints: [checkpoint(hashes, 1), checkpoint(forged, 3)] })),
+    ).toEqual({
       ok: false,
       leaves: 3,
       brokenAtSeq: 2,
       eventId: null,
       problem: "tree of size 3 does not match its signed checkpoint (history rewritten, reordered or deleted)",
     });
-    expect(await verifyLog(input({ leaves: rows, checkpoints: [checkpoint([leafHash("x")], 0)] }))).toMatchObject({ ok: true });
+    expect(await verifyLog(input({ leaves: rows, checkpoints: [checkpoint([leafHash("x")], 0)] }))).toMatchObject({
+      ok: true,
+    });
     const badEmpty = { ...checkpoint([], 0), rootHash: leafHash("x") };
-    const resigned = { ...badEmpty, signature: sign(null, Buffer.from(checkpointNote(badEmpty)), keys.privateKey).toString("base64") };
+    const resigned = {
+      ...badEmpty,
+      signature: sign(null, Buffer.from(checkpointNote(badEmpty)), keys.privateKey).toString("base64"),
+    };
     expect(await verifyLog(input({ leaves: rows, checkpoints: [resigned] }))).toEqual({
       ok: false,
       leaves: 0,
@@ -251,15 +285,23 @@ describe("verifyLog", () => {
   it("accepts a legacy (v2 chain) event whose leaf covers its stored chain hash", async () => {
     const { rows } = log(3);
     const chainHash = "c".repeat(64);
-    const leaves = rows.map((r, i) => (i === 0 ? { ...r, leafHash: legacyLeafHash(chainHash), event: { ...r.event!, hash: chainHash } } : r));
+    const leaves = rows.map((r, i) =>
+      i === 0 ? { ...r, leafHash: legacyLeafHash(chainHash), event: { ...r.event!, hash: chainHash } } : r,
+    );
     expect(await verifyLog(input({ leaves }))).toEqual({ ok: true, leaves: 3, checkpoints: 0, purged: 0, legacy: 1 });
     const rewritten = leaves.map((r, i) => (i === 0 ? { ...r, event: { ...r.event!, hash: "d".repeat(64) } } : r));
-    expect(await verifyLog(input({ leaves: rewritten }))).toMatchObject({ ok: false, brokenAtSeq: 0, problem: "event hash differs from its leaf in the tree" });
+    expect(await verifyLog(input({ leaves: rewritten }))).toMatchObject({
+      ok: false,
+      brokenAtSeq: 0,
+      problem: "event hash differs from its leaf in the tree",
+    });
   });
 
   it("refuses checkpoints beyond the last leaf (deleted leaves) and events outside the tree", async () => {
     const { rows, hashes } = log(5);
-    expect(await verifyLog(input({ leaves: rows.slice(0, 3), checkpoints: [checkpoint(hashes, 2), checkpoint(hashes, 5)] }))).toEqual({
+    expect(
+      await verifyLog(input({ leaves: rows.slice(0, 3), checkpoints: [checkpoint(hashes, 2), checkpoint(hashes, 5)] })),
+    ).toEqual({
       ok: false,
       leaves: 3,
       brokenAtSeq: 3,
@@ -286,13 +328,21 @@ describe("divergenceFrom: may a tree follow a head the signer signed?", () => {
     expect(divergenceFrom(head(0), head(7), [])).toBeNull();
   });
   it("one leaf fewer than signed is a truncated tail; the same size with another root a fork", () => {
-    expect(divergenceFrom(head(5), head(4), null)).toBe("tail truncated: a checkpoint of size 5 was signed but the log now holds 4 leaves");
-    expect(divergenceFrom(head(5), { treeSize: 5, rootHash: head(6).rootHash }, null)).toMatch(/^fork: a different tree of size 5/);
+    expect(divergenceFrom(head(5), head(4), null)).toBe(
+      "tail truncated: a checkpoint of size 5 was signed but the log now holds 4 leaves",
+    );
+    expect(divergenceFrom(head(5), { treeSize: 5, rootHash: head(6).rootHash }, null)).toMatch(
+      /^fork: a different tree of size 5/,
+    );
   });
   it("a larger tree without a proof, or with one that does not verify: a fork", () => {
-    expect(divergenceFrom(head(5), head(6), null)).toBe("fork: the tree of size 6 does not extend the signed checkpoint of size 5");
+    expect(divergenceFrom(head(5), head(6), null)).toBe(
+      "fork: the tree of size 6 does not extend the signed checkpoint of size 5",
+    );
     expect(divergenceFrom(head(5), head(7), consistencyProof(4, 7, get))).toMatch(/^fork/);
-    expect(divergenceFrom({ treeSize: 5, rootHash: head(4).rootHash }, head(7), consistencyProof(5, 7, get))).toMatch(/^fork/);
+    expect(divergenceFrom({ treeSize: 5, rootHash: head(4).rootHash }, head(7), consistencyProof(5, 7, get))).toMatch(
+      /^fork/,
+    );
   });
 });
 
@@ -300,7 +350,11 @@ describe("rotation: checkpoints signed by a retired key", () => {
   const old = generateKeyPairSync("ed25519");
   const signWith = (k: typeof old, treeSize: number, root: Hex, issuedAt: string): SignedCheckpoint => {
     const cp = { logId: tenantId, treeSize, rootHash: root, issuedAt };
-    return { ...cp, keyId: keyIdOf(k.publicKey), signature: sign(null, Buffer.from(checkpointNote(cp)), k.privateKey).toString("base64") };
+    return {
+      ...cp,
+      keyId: keyIdOf(k.publicKey),
+      signature: sign(null, Buffer.from(checkpointNote(cp)), k.privateKey).toString("base64"),
+    };
   };
   const rows = (n: number): LeafRow[] =>
     Array.from({ length: n }, (_, i) => {
@@ -320,7 +374,10 @@ describe("rotation: checkpoints signed by a retired key", () => {
     retiredKeys: [{ key: old.publicKey, validFrom: "2025-01-01T00:00:00Z", validUntil }],
   });
   it("within its validity: verified, and named as signed by the retired key", async () => {
-    expect(await verifyLog(input("2026-01-15T00:00:00Z"))).toMatchObject({ ok: true, signedByRetired: [keyIdOf(old.publicKey)] });
+    expect(await verifyLog(input("2026-01-15T00:00:00Z"))).toMatchObject({
+      ok: true,
+      signedByRetired: [keyIdOf(old.publicKey)],
+    });
   });
   it("at the boundaries: issued exactly at the end of its validity counts, one millisecond later does not", async () => {
     expect(await verifyLog(input("2026-01-01T00:00:00.000Z"))).toMatchObject({ ok: true });

@@ -82,7 +82,14 @@ export function legacyLeafHash(chainHash: string): Hex {
 
 // ---- Signed checkpoints --------------------------------------------------------------------------------
 
-export type SignedCheckpoint = { logId: string; treeSize: number; rootHash: Hex; issuedAt: string; keyId: string; signature: string };
+export type SignedCheckpoint = {
+  logId: string;
+  treeSize: number;
+  rootHash: Hex;
+  issuedAt: string;
+  keyId: string;
+  signature: string;
+};
 
 export const CHECKPOINT_FORMAT = "audit-checkpoint/v1";
 
@@ -135,9 +142,12 @@ export function divergenceFrom(
   next: Pick<SignedHead, "treeSize" | "rootHash">,
   proof: readonly Hex[] | null,
 ): string | null {
-  if (next.treeSize < kept.treeSize) return `tail truncated: a checkpoint of size ${kept.treeSize} was signed but the log now holds ${next.treeSize} leaves`;
+  if (next.treeSize < kept.treeSize)
+    return `tail truncated: a checkpoint of size ${kept.treeSize} was signed but the log now holds ${next.treeSize} leaves`;
   if (next.treeSize === kept.treeSize)
-    return next.rootHash === kept.rootHash ? null : `fork: a different tree of size ${kept.treeSize} than the one signed (root ${kept.rootHash.slice(0, 16)}…)`;
+    return next.rootHash === kept.rootHash
+      ? null
+      : `fork: a different tree of size ${kept.treeSize} than the one signed (root ${kept.rootHash.slice(0, 16)}…)`;
   if (proof === null || !verifyConsistency(kept.treeSize, next.treeSize, kept.rootHash, next.rootHash, proof))
     return `fork: the tree of size ${next.treeSize} does not extend the signed checkpoint of size ${kept.treeSize}`;
   return null;
@@ -162,7 +172,8 @@ export function keysFromPublished(json: unknown): { current: KeyObject | null; r
     if (typeof k?.publicKey !== "string") throw new Error("a published key has a publicKey");
     if (k.status === "current") current = publicKeyFrom(k.publicKey);
     else if (k.status === "retired") {
-      if (typeof k.validFrom !== "string" || typeof k.validUntil !== "string") throw new Error("a retired key has validFrom and validUntil");
+      if (typeof k.validFrom !== "string" || typeof k.validUntil !== "string")
+        throw new Error("a retired key has validFrom and validUntil");
       retired.push({ key: publicKeyFrom(k.publicKey), validFrom: k.validFrom, validUntil: k.validUntil });
     }
   }
@@ -170,7 +181,8 @@ export function keysFromPublished(json: unknown): { current: KeyObject | null; r
 }
 
 /** How a verifier names a retired key: its id and the period in which what it signed is valid. */
-export const retiredKeyLabel = (r: RetiredKey) => `retired key ${keyIdOf(r.key)} (valid ${r.validFrom} – ${r.validUntil})`;
+export const retiredKeyLabel = (r: RetiredKey) =>
+  `retired key ${keyIdOf(r.key)} (valid ${r.validFrom} – ${r.validUntil})`;
 
 /**
  * Which key signed a checkpoint: the current key, or (after a rotation) a retired key — which counts only for
@@ -187,7 +199,10 @@ export function checkpointSigner(
   if (!retired || !verifyCheckpoint(cp, retired.key)) return { ok: false, problem: "is not signed by the audit key" };
   const at = new Date(cp.issuedAt).getTime();
   if (!(at >= new Date(retired.validFrom).getTime() && at <= new Date(retired.validUntil).getTime()))
-    return { ok: false, problem: `is signed by ${retiredKeyLabel(retired)} outside its validity (issued ${cp.issuedAt})` };
+    return {
+      ok: false,
+      problem: `is signed by ${retiredKeyLabel(retired)} outside its validity (issued ${cp.issuedAt})`,
+    };
   return { ok: true, retired };
 }
 
@@ -235,7 +250,13 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
   let purged = 0;
   let legacy = 0;
   let count = 0;
-  const fail = (brokenAtSeq: number, eventId: string | null, problem: string): LogVerification => ({ ok: false, leaves: count, brokenAtSeq, eventId, problem });
+  const fail = (brokenAtSeq: number, eventId: string | null, problem: string): LogVerification => ({
+    ok: false,
+    leaves: count,
+    brokenAtSeq,
+    eventId,
+    problem,
+  });
 
   const retiredUsed = new Set<string>();
   for (const cp of cps) {
@@ -244,12 +265,17 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
     if (signer.retired) retiredUsed.add(cp.keyId);
   }
   for (let i = 1; i < cps.length; i++)
-    if (cps[i]!.treeSize <= cps[i - 1]!.treeSize) return fail(cps[i]!.treeSize - 1, null, "checkpoints are not in increasing size");
+    if (cps[i]!.treeSize <= cps[i - 1]!.treeSize)
+      return fail(cps[i]!.treeSize - 1, null, "checkpoints are not in increasing size");
 
   const checkRoots = (): LogVerification | null => {
     while (next < cps.length && cps[next]!.treeSize === frontier.size) {
       if (cps[next]!.rootHash !== frontierRoot(frontier))
-        return fail(frontier.size - 1, null, `tree of size ${frontier.size} does not match its signed checkpoint (history rewritten, reordered or deleted)`);
+        return fail(
+          frontier.size - 1,
+          null,
+          `tree of size ${frontier.size} does not match its signed checkpoint (history rewritten, reordered or deleted)`,
+        );
       next += 1;
     }
     return null;
@@ -258,7 +284,8 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
   if (early) return early;
 
   for await (const leaf of input.leaves) {
-    if (leaf.leafIndex !== count) return fail(count, leaf.eventId, `expected leaf ${count}: a leaf is missing or out of order`);
+    if (leaf.leafIndex !== count)
+      return fail(count, leaf.eventId, `expected leaf ${count}: a leaf is missing or out of order`);
     const e = leaf.event;
     if (e === null) {
       if (!input.purgedBefore(leaf.occurredAt, leaf.leafIndex))
@@ -266,7 +293,8 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
       purged += 1;
     } else if (e.hash !== leaf.leafHash) {
       // A legacy event (hash chain v2) keeps its chain hash; its leaf is legacyLeafHash(chain hash).
-      if (legacyLeafHash(e.hash) !== leaf.leafHash) return fail(leaf.leafIndex, e.id, "event hash differs from its leaf in the tree");
+      if (legacyLeafHash(e.hash) !== leaf.leafHash)
+        return fail(leaf.leafIndex, e.id, "event hash differs from its leaf in the tree");
       legacy += 1;
     } else if (auditLeafHash(e) !== leaf.leafHash) {
       return fail(leaf.leafIndex, e.id, "content does not match its leaf hash");
@@ -276,8 +304,25 @@ export async function verifyLog(input: LogVerifyInput): Promise<LogVerification>
     const bad = checkRoots();
     if (bad) return bad;
   }
-  if (next < cps.length) return fail(count, null, `signed checkpoint of size ${cps[next]!.treeSize} but only ${count} leaves: leaves were deleted`);
+  if (next < cps.length)
+    return fail(
+      count,
+      null,
+      `signed checkpoint of size ${cps[next]!.treeSize} but only ${count} leaves: leaves were deleted`,
+    );
   const orphan = input.orphans?.[0];
-  if (orphan) return fail(count, orphan.id, "event is neither in the tree nor waiting for the sequencer (inserted outside the writer?)");
-  return { ok: true, leaves: count, checkpoints: cps.length, purged, legacy, ...(retiredUsed.size ? { signedByRetired: [...retiredUsed] } : {}) };
+  if (orphan)
+    return fail(
+      count,
+      orphan.id,
+      "event is neither in the tree nor waiting for the sequencer (inserted outside the writer?)",
+    );
+  return {
+    ok: true,
+    leaves: count,
+    checkpoints: cps.length,
+    purged,
+    legacy,
+    ...(retiredUsed.size ? { signedByRetired: [...retiredUsed] } : {}),
+  };
 }

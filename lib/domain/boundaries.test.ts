@@ -21,13 +21,23 @@ const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^
 
 describe("layer boundaries", () => {
   it("client code (components, lib/queries, 'use client' files) imports nothing from lib/server", () => {
-    const client = [...files("components"), ...files("lib/queries"), ...files("app").filter((f) => /^\s*["']use client["']/.test(read(f)))];
+    const client = [
+      ...files("components"),
+      ...files("lib/queries"),
+      ...files("app").filter((f) => /^\s*["']use client["']/.test(read(f))),
+    ];
     expect(client.length).toBeGreaterThan(10);
     expect(client.filter((f) => /from\s+["']@\/lib\/server\//.test(read(f)))).toEqual([]);
   });
 
   it("no Prisma outside lib/server and scripts: pages and components call use cases", () => {
-    const outside = [...files("app"), ...files("components"), ...files("lib/queries"), ...files("lib/schemas"), ...files("lib/domain")];
+    const outside = [
+      ...files("app"),
+      ...files("components"),
+      ...files("lib/queries"),
+      ...files("lib/schemas"),
+      ...files("lib/domain"),
+    ];
     expect(outside.filter((f) => /db\(\)|generated\/client|@prisma\//.test(code(read(f))))).toEqual([]);
   });
 
@@ -39,7 +49,9 @@ describe("layer boundaries", () => {
 
   it("proposal statuses are spelled only in lib/domain/proposal-state.ts", () => {
     const literal = /["'`](pending_approval|needs_reconciliation|executing|approved|invalidated)["'`]/;
-    const sources = [...files("lib/server"), ...files("app")].filter((f) => relative(root, join(root, f)) !== "lib/domain/proposal-state.ts");
+    const sources = [...files("lib/server"), ...files("app")].filter(
+      (f) => relative(root, join(root, f)) !== "lib/domain/proposal-state.ts",
+    );
     expect(sources.filter((f) => literal.test(code(read(f))))).toEqual([]);
   });
 });

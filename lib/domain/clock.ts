@@ -14,7 +14,11 @@ export const instantFormat = {
 } as const satisfies Intl.DateTimeFormatOptions;
 
 /** Time of day with the zone's label (for times within the day on screen: expiry, "updated at"). */
-export const clockFormat = { hour: "numeric", minute: "2-digit", timeZoneName: "short" } as const satisfies Intl.DateTimeFormatOptions;
+export const clockFormat = {
+  hour: "numeric",
+  minute: "2-digit",
+  timeZoneName: "short",
+} as const satisfies Intl.DateTimeFormatOptions;
 export const clockSecondsFormat = { ...clockFormat, second: "2-digit" } as const satisfies Intl.DateTimeFormatOptions;
 
 /** "2026-12-01 11:32:05 GMT+1": sortable, with its offset, for exports. */

@@ -109,7 +109,12 @@ describe("proposal hash", () => {
     });
     // A v3 row: the snapshot's columns, with the recipient's reference as the payment it was read from.
     const v3 = { ...row, sourceProvider: "stripe", sourceCapturedMinor: 9000, sourceRefundedMinor: 1000 };
-    expect(hashInputOf(v3).source).toEqual({ provider: "stripe", paymentRef: "pi_123", capturedMinor: 9000, refundedMinor: 1000 });
+    expect(hashInputOf(v3).source).toEqual({
+      provider: "stripe",
+      paymentRef: "pi_123",
+      capturedMinor: 9000,
+      refundedMinor: 1000,
+    });
     expect(recomputeProposalHash({ ...v3, sourceRefundedMinor: 1001 })).not.toBe(recomputeProposalHash(v3));
     expect(recomputeProposalHash(row)).toBe(computeProposalHash(hashInputOf(row)));
     expect(recomputeProposalHash({ ...row, amountMinor: 4598 })).not.toBe(recomputeProposalHash(row));
@@ -129,7 +134,9 @@ describe("proposal hash", () => {
     expect(() => proposalHashPayload({ ...hashInputOf(row), amount: { minor: 45.99, currency: "EUR" } })).toThrow(
       "amount.minor must be an integer number of minor units",
     );
-    expect(() => proposalHashPayload({ ...hashInputOf(row), expiresAt: new Date("nope") })).toThrow("expiresAt is not a valid date");
+    expect(() => proposalHashPayload({ ...hashInputOf(row), expiresAt: new Date("nope") })).toThrow(
+      "expiresAt is not a valid date",
+    );
   });
   it("matches only the exact 64-character lowercase hex hash", () => {
     const input = hashInputOf(row);
@@ -181,7 +188,9 @@ describe("webhook signature", () => {
     const { createHmac } = await import("node:crypto");
     expect(SIGNATURE_VERSION).toBe("v1");
     const h = signWebhook({ id: "d1", secret, body: "{}", now });
-    expect(h["X-Webhook-Signature"]).toBe(`v1=${createHmac("sha256", secret).update(`${ts}.{}`, "utf8").digest("hex")}`);
+    expect(h["X-Webhook-Signature"]).toBe(
+      `v1=${createHmac("sha256", secret).update(`${ts}.{}`, "utf8").digest("hex")}`,
+    );
   });
   it("accepts a good signature among several, separated by commas or spaces", () => {
     const good = computeWebhookSignature(secret, ts, "{}");
@@ -194,8 +203,14 @@ describe("webhook signature", () => {
     const base = { secret, body: "{}", now, signature: `v1=${good}` };
     expect(verifyWebhookSignature({ ...base, timestamp: `x${ts}` })).toEqual({ ok: false, reason: "malformed" });
     expect(verifyWebhookSignature({ ...base, timestamp: `${ts}x` })).toEqual({ ok: false, reason: "malformed" });
-    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: `v1=${good}00` })).toEqual({ ok: false, reason: "mismatch" });
-    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: `v1=00${good}` })).toEqual({ ok: false, reason: "mismatch" });
+    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: `v1=${good}00` })).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
+    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: `v1=00${good}` })).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
   });
   it("makes secrets with the whsec_ prefix", () => {
     expect(WEBHOOK_SECRET_PREFIX).toBe("whsec_");

@@ -5,10 +5,24 @@
 import { generateKeyPairSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { canonicalProposalJson } from "./proposal-hash";
-import { auditLeafHash, checkpointNote, keyIdOf, keysFromPublished, rawPublicKey, type RetiredKey, type SignedCheckpoint } from "./audit-log";
+import {
+  auditLeafHash,
+  checkpointNote,
+  keyIdOf,
+  keysFromPublished,
+  rawPublicKey,
+  type RetiredKey,
+  type SignedCheckpoint,
+} from "./audit-log";
 import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
 import { SIG_COSIGNATURE_V1, checkpointText, cosign, parseVkey, signNote, vkeyOf } from "./signed-note";
-import { EVIDENCE_PACK_FORMAT, serializeEvidencePack, verifyEvidencePack, type EvidencePack, type EvidenceVerifyOptions } from "./evidence-pack";
+import {
+  EVIDENCE_PACK_FORMAT,
+  serializeEvidencePack,
+  verifyEvidencePack,
+  type EvidencePack,
+  type EvidenceVerifyOptions,
+} from "./evidence-pack";
 import { formatWitnessPolicy, parseWitnessPolicy } from "./witness-policy";
 import { packProposal, packProposalHash, packTenantId } from "../../tests/support/evidence-pack-fixture";
 
@@ -24,7 +38,9 @@ const KEY_NAME = "gw.example/audit";
 type Draft = Omit<EvidencePack, "packDigest">;
 
 /** A one-event pack whose checkpoint (size 6) is signed by `signer` at `issuedAt`, its note cosigned by `cosigners`. */
-function pack(opts: { signer?: typeof log; issuedAt?: string; cosigners?: typeof w; extraLines?: string; origin?: string } = {}): Draft {
+function pack(
+  opts: { signer?: typeof log; issuedAt?: string; cosigners?: typeof w; extraLines?: string; origin?: string } = {},
+): Draft {
   const signer = opts.signer ?? log;
   const content = {
     id: "e0",
@@ -48,14 +64,21 @@ function pack(opts: { signer?: typeof log; issuedAt?: string; cosigners?: typeof
   const leaves: Hex[] = Array.from({ length: 6 }, (_, i) => leafHash(`other-${i}`));
   leaves[2] = auditLeafHash(content);
   const get = (level: number, index: number) => merkleRoot(leaves.slice(index * 2 ** level, (index + 1) * 2 ** level));
-  const cp = { logId: tenantId, treeSize: 6, rootHash: merkleRoot(leaves), issuedAt: opts.issuedAt ?? "2026-01-01T00:01:00.000Z" };
+  const cp = {
+    logId: tenantId,
+    treeSize: 6,
+    rootHash: merkleRoot(leaves),
+    issuedAt: opts.issuedAt ?? "2026-01-01T00:01:00.000Z",
+  };
   const checkpoint: SignedCheckpoint = {
     ...cp,
     keyId: keyIdOf(signer.publicKey),
     signature: sign(null, Buffer.from(checkpointNote(cp)), signer.privateKey).toString("base64"),
   };
   const text = checkpointText({ origin: opts.origin ?? `${KEY_NAME}/${tenantId}`, treeSize: 6, rootHash: cp.rootHash });
-  const lines = (opts.cosigners ?? w.slice(0, 2)).map((x) => cosign(text, x.name, x.privateKey, x.publicKey, 1_767_225_700));
+  const lines = (opts.cosigners ?? w.slice(0, 2)).map((x) =>
+    cosign(text, x.name, x.privateKey, x.publicKey, 1_767_225_700),
+  );
   const note = `${text}\n${signNote(text, KEY_NAME, signer.privateKey, signer.publicKey)}${lines.join("")}${opts.extraLines ?? ""}`;
   return {
     format: EVIDENCE_PACK_FORMAT,
@@ -73,7 +96,15 @@ function pack(opts: { signer?: typeof log; issuedAt?: string; cosigners?: typeof
     approvals: [],
     execution: null,
     refunds: [],
-    events: [{ ...content, occurredAt: content.occurredAt.toISOString(), hash: leaves[2], leafIndex: 2, inclusionProof: inclusionProof(2, 6, get) }],
+    events: [
+      {
+        ...content,
+        occurredAt: content.occurredAt.toISOString(),
+        hash: leaves[2],
+        leafIndex: 2,
+        inclusionProof: inclusionProof(2, 6, get),
+      },
+    ],
     checkpoint,
     cosignedCheckpoint: note,
   };
@@ -85,9 +116,11 @@ const policy2of3 = parseWitnessPolicy(
     2,
   ),
 );
-const verify = (p: Draft, opts: EvidenceVerifyOptions = { publicKey: log.publicKey }) => verifyEvidencePack(serializeEvidencePack(p), opts);
+const verify = (p: Draft, opts: EvidenceVerifyOptions = { publicKey: log.publicKey }) =>
+  verifyEvidencePack(serializeEvidencePack(p), opts);
 const failed = async (p: Draft, opts?: EvidenceVerifyOptions) => (await verify(p, opts)).checks.filter((c) => !c.ok);
-const entry = async (p: Draft, name: string, opts?: EvidenceVerifyOptions) => (await verify(p, opts)).checks.find((c) => c.name === name);
+const entry = async (p: Draft, name: string, opts?: EvidenceVerifyOptions) =>
+  (await verify(p, opts)).checks.find((c) => c.name === name);
 
 describe("v3 pack: the cosigned checkpoint and the pinned policy", () => {
   it("with a policy whose quorum is met: verified, naming the cosigners", async () => {
@@ -95,8 +128,16 @@ describe("v3 pack: the cosigned checkpoint and the pinned policy", () => {
     expect(v.ok).toBe(true);
     expect(v.checks).toEqual(
       expect.arrayContaining([
-        { name: "cosigned checkpoint", ok: true, detail: "its origin, size and root must be those of the pack's checkpoint and tenant" },
-        { name: "cosigned checkpoint log signature", ok: true, detail: "a signature line of the log key (valid when the checkpoint was issued)" },
+        {
+          name: "cosigned checkpoint",
+          ok: true,
+          detail: "its origin, size and root must be those of the pack's checkpoint and tenant",
+        },
+        {
+          name: "cosigned checkpoint log signature",
+          ok: true,
+          detail: "a signature line of the log key (valid when the checkpoint was issued)",
+        },
         { name: "witness quorum", ok: true, info: "cosigned by w1.example, w2.example (quorum 2)" },
       ]),
     );
@@ -117,7 +158,9 @@ describe("v3 pack: the cosigned checkpoint and the pinned policy", () => {
     expect(await failed(pack({ cosigners: w.slice(0, 1) }), { publicKey: log.publicKey, policy: policy2of3 })).toEqual([
       { name: "witness quorum", ok: false, detail: "1 of the 2 witness cosignatures the policy requires (w1.example)" },
     ]);
-    expect((await verify(pack({ cosigners: [w[0]!, w[2]!] }), { publicKey: log.publicKey, policy: policy2of3 })).ok).toBe(true);
+    expect(
+      (await verify(pack({ cosigners: [w[0]!, w[2]!] }), { publicKey: log.publicKey, policy: policy2of3 })).ok,
+    ).toBe(true);
   });
 
   it("an unknown cosignature (a witness not in the policy) fails, even when the quorum is met", async () => {
@@ -128,9 +171,14 @@ describe("v3 pack: the cosigned checkpoint and the pinned policy", () => {
     );
     // A policy witness's name with another key is unknown too.
     const impostor = { ...generateKeyPairSync("ed25519"), name: "w3.example" };
-    expect((await entry(pack({ cosigners: [...w.slice(0, 2), impostor] }), "witness quorum", { publicKey: log.publicKey, policy: policy2of3 }))?.ok).toBe(
-      false,
-    );
+    expect(
+      (
+        await entry(pack({ cosigners: [...w.slice(0, 2), impostor] }), "witness quorum", {
+          publicKey: log.publicKey,
+          policy: policy2of3,
+        })
+      )?.ok,
+    ).toBe(false);
   });
 
   it("a forged cosignature (right name and key id, wrong signature) fails", async () => {
@@ -140,18 +188,28 @@ describe("v3 pack: the cosigned checkpoint and the pinned policy", () => {
     const b = Buffer.from(lines[i]!.split(" ")[2]!, "base64");
     b[b.length - 1] = b[b.length - 1]! ^ 1;
     lines[i] = `\u2014 w2.example ${b.toString("base64")}`;
-    expect(await failed({ ...p, cosignedCheckpoint: lines.join("\n") }, { publicKey: log.publicKey, policy: policy2of3 })).toEqual([
-      { name: "witness quorum", ok: false, detail: "the cosignature of w2.example does not verify (forged or altered)" },
+    expect(
+      await failed({ ...p, cosignedCheckpoint: lines.join("\n") }, { publicKey: log.publicKey, policy: policy2of3 }),
+    ).toEqual([
+      {
+        name: "witness quorum",
+        ok: false,
+        detail: "the cosignature of w2.example does not verify (forged or altered)",
+      },
     ]);
   });
 
   it("a note of another size, root or log than the pack's checkpoint fails; a v3 pack without a note fails", async () => {
-    expect((await failed(pack({ origin: `${KEY_NAME}/00000000-0000-4000-8000-000000000002` }))).map((c) => c.name)).toEqual(["cosigned checkpoint"]);
+    expect(
+      (await failed(pack({ origin: `${KEY_NAME}/00000000-0000-4000-8000-000000000002` }))).map((c) => c.name),
+    ).toEqual(["cosigned checkpoint"]);
     const p = pack();
     const other = pack({ issuedAt: "2026-01-01T00:02:00.000Z" });
-    expect((await failed({ ...p, cosignedCheckpoint: other.cosignedCheckpoint!.replace("\n6\n", "\n7\n") })).map((c) => c.name)).toEqual([
-      "cosigned checkpoint",
-    ]);
+    expect(
+      (await failed({ ...p, cosignedCheckpoint: other.cosignedCheckpoint!.replace("\n6\n", "\n7\n") })).map(
+        (c) => c.name,
+      ),
+    ).toEqual(["cosigned checkpoint"]);
     expect((await failed({ ...p, cosignedCheckpoint: null })).map((c) => c.name)).toEqual(["cosigned checkpoint"]);
   });
 
@@ -159,15 +217,23 @@ describe("v3 pack: the cosigned checkpoint and the pinned policy", () => {
     const p = pack();
     const stranger = generateKeyPairSync("ed25519");
     const forged = pack({ signer: stranger }).cosignedCheckpoint!;
-    expect((await failed({ ...p, cosignedCheckpoint: forged })).map((c) => c.name)).toEqual(["cosigned checkpoint log signature"]);
+    expect((await failed({ ...p, cosignedCheckpoint: forged })).map((c) => c.name)).toEqual([
+      "cosigned checkpoint log signature",
+    ]);
   });
 });
 
 describe("a rotated key: packs signed by a retired key", () => {
-  const retired = (validUntil: string): RetiredKey[] => [{ key: oldLog.publicKey, validFrom: "2025-01-01T00:00:00.000Z", validUntil }];
+  const retired = (validUntil: string): RetiredKey[] => [
+    { key: oldLog.publicKey, validFrom: "2025-01-01T00:00:00.000Z", validUntil },
+  ];
   it("within its validity: verified, and the verdict says which retired key and its period", async () => {
     const p = pack({ signer: oldLog, issuedAt: "2026-01-01T00:01:00.000Z" });
-    const v = await verify(p, { publicKey: log.publicKey, retiredKeys: retired("2026-01-01T00:01:00.000Z"), policy: policy2of3 });
+    const v = await verify(p, {
+      publicKey: log.publicKey,
+      retiredKeys: retired("2026-01-01T00:01:00.000Z"),
+      policy: policy2of3,
+    });
     expect(v.ok).toBe(true);
     expect(v.checks.find((c) => c.name === "checkpoint signature")?.info).toBe(
       `signed by retired key ${keyIdOf(oldLog.publicKey)} (valid 2025-01-01T00:00:00.000Z – 2026-01-01T00:01:00.000Z)`,
@@ -183,7 +249,10 @@ describe("a rotated key: packs signed by a retired key", () => {
   });
   it("a retired key the verifier was not given: not signed by the audit key", async () => {
     const p = pack({ signer: oldLog });
-    expect((await failed(p))[0]).toMatchObject({ name: "checkpoint signature", detail: "the checkpoint is not signed by the audit key" });
+    expect((await failed(p))[0]).toMatchObject({
+      name: "checkpoint signature",
+      detail: "the checkpoint is not signed by the audit key",
+    });
   });
 });
 
@@ -220,7 +289,12 @@ describe("the published key list (GET /api/audit/public-keys) as the verifier re
       keys: [
         { publicKey: b64(log), status: "current", validFrom: "2026-01-01T00:01:00.000Z", validUntil: null },
         { publicKey: b64(next), status: "next", validFrom: null, validUntil: null },
-        { publicKey: b64(oldLog), status: "retired", validFrom: "2025-01-01T00:00:00.000Z", validUntil: "2026-01-01T00:01:00.000Z" },
+        {
+          publicKey: b64(oldLog),
+          status: "retired",
+          validFrom: "2025-01-01T00:00:00.000Z",
+          validUntil: "2026-01-01T00:01:00.000Z",
+        },
       ],
     });
     expect(keyIdOf(r.current!)).toBe(keyIdOf(log.publicKey));
@@ -231,6 +305,8 @@ describe("the published key list (GET /api/audit/public-keys) as the verifier re
   it("refuses what is not such a list", () => {
     expect(() => keysFromPublished({ publicKey: b64(log) })).toThrow("not a published key list");
     expect(() => keysFromPublished({ keys: [{ status: "current" }] })).toThrow("a published key has a publicKey");
-    expect(() => keysFromPublished({ keys: [{ publicKey: b64(oldLog), status: "retired" }] })).toThrow("a retired key has validFrom and validUntil");
+    expect(() => keysFromPublished({ keys: [{ publicKey: b64(oldLog), status: "retired" }] })).toThrow(
+      "a retired key has validFrom and validUntil",
+    );
   });
 });

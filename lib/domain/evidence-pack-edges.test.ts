@@ -10,7 +10,14 @@ import { auditLeafHash, checkpointNote, keyIdOf, rawPublicKey, type SignedCheckp
 import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
 import { deriveApprovalChallenge } from "./passkey-challenge";
 import { APPROVAL_CHALLENGE_DERIVATION, type PasskeyApprovalEvidence } from "./verify-passkey-approval";
-import { packDigest, serializeEvidencePack, verifyEvidencePack, type EvidenceCheck, type EvidencePack, type PackEvent } from "./evidence-pack";
+import {
+  packDigest,
+  serializeEvidencePack,
+  verifyEvidencePack,
+  type EvidenceCheck,
+  type EvidencePack,
+  type PackEvent,
+} from "./evidence-pack";
 import { packProposal, packProposalHash, packTenantId } from "../../tests/support/evidence-pack-fixture";
 
 /** These packs are v2 (no cosigned checkpoint): what older packs are, and they still verify. v3: evidence-pack-cosigned.test.ts. */
@@ -65,13 +72,22 @@ function seal(p: Draft, opts: { keepHashes?: boolean; logId?: string } = {}): Dr
     return { ...e, hash: h, leafIndex: 5 + i };
   });
   const get = (level: number, index: number) => merkleRoot(leaves.slice(index * 2 ** level, (index + 1) * 2 ** level));
-  const cp = { logId: opts.logId ?? tenantId, treeSize: size, rootHash: merkleRoot(leaves), issuedAt: "2026-01-01T00:01:00.000Z" };
+  const cp = {
+    logId: opts.logId ?? tenantId,
+    treeSize: size,
+    rootHash: merkleRoot(leaves),
+    issuedAt: "2026-01-01T00:01:00.000Z",
+  };
   const checkpoint: SignedCheckpoint = {
     ...cp,
     keyId: keyIdOf(keys.publicKey),
     signature: sign(null, Buffer.from(checkpointNote(cp)), keys.privateKey).toString("base64"),
   };
-  return { ...p, events: events.map((e) => ({ ...e, inclusionProof: inclusionProof(e.leafIndex, size, get) })), checkpoint };
+  return {
+    ...p,
+    events: events.map((e) => ({ ...e, inclusionProof: inclusionProof(e.leafIndex, size, get) })),
+    checkpoint,
+  };
 }
 
 function draft(): Draft {
@@ -119,7 +135,8 @@ function draft(): Draft {
   });
 }
 
-const verify = (p: Draft, opts: Parameters<typeof verifyEvidencePack>[1] = { publicKey }) => verifyEvidencePack(serializeEvidencePack(p), opts);
+const verify = (p: Draft, opts: Parameters<typeof verifyEvidencePack>[1] = { publicKey }) =>
+  verifyEvidencePack(serializeEvidencePack(p), opts);
 const failed = (v: { checks: EvidenceCheck[] }) => v.checks.filter((c) => !c.ok).map((c) => c.name);
 const names = (v: { checks: EvidenceCheck[] }) => v.checks.map((c) => c.name);
 const entry = (v: { checks: EvidenceCheck[] }, name: string) => v.checks.find((c) => c.name === name);
@@ -152,12 +169,20 @@ describe("evidence pack: the verdict of a sound pack", () => {
     const v = await verify(draft());
     const eventChecks = [0, 1, 2, 3].flatMap((i) => [
       { name: `event e${i} hash`, ok: true, detail: "its content must hash to its leaf hash" },
-      { name: `event e${i} in log`, ok: true, detail: `inclusion proof of leaf ${5 + i} against the checkpoint of size 13` },
+      {
+        name: `event e${i} in log`,
+        ok: true,
+        detail: `inclusion proof of leaf ${5 + i} against the checkpoint of size 13`,
+      },
     ]);
     expect(v).toStrictEqual({
       ok: true,
       checks: [
-        { name: "canonical form", ok: true, detail: "the file must be exactly the RFC 8785 canonical JSON of its content" },
+        {
+          name: "canonical form",
+          ok: true,
+          detail: "the file must be exactly the RFC 8785 canonical JSON of its content",
+        },
         { name: "format", ok: true, detail: V2 },
         { name: "pack digest", ok: true },
         { name: "proposal hash", ok: true, detail: "sha256(canonicalJson) must equal proposal.hash" },
@@ -203,14 +228,22 @@ describe("evidence pack: the file itself", () => {
     expect(await verifyEvidencePack("null", { publicKey })).toStrictEqual({
       ok: false,
       checks: [
-        { name: "canonical form", ok: true, detail: "the file must be exactly the RFC 8785 canonical JSON of its content" },
+        {
+          name: "canonical form",
+          ok: true,
+          detail: "the file must be exactly the RFC 8785 canonical JSON of its content",
+        },
         { name: "format", ok: false, detail: "undefined" },
       ],
     });
     const v = await verify({ ...draft(), format: "audit-evidence-pack/v1" as typeof V2 });
     expect(v.ok).toBe(false);
     expect(v.checks).toStrictEqual([
-      { name: "canonical form", ok: true, detail: "the file must be exactly the RFC 8785 canonical JSON of its content" },
+      {
+        name: "canonical form",
+        ok: true,
+        detail: "the file must be exactly the RFC 8785 canonical JSON of its content",
+      },
       { name: "format", ok: false, detail: "audit-evidence-pack/v1" },
     ]);
   });
@@ -316,10 +349,19 @@ describe("evidence pack: events", () => {
   });
   it("a pack without events fails", async () => {
     const p = seal({ ...draft(), events: [] });
-    expect(failed(await verify(p))).toEqual(["events", "events name the proposal hash", "approval ap1 audited", "execution audited"]);
+    expect(failed(await verify(p))).toEqual([
+      "events",
+      "events name the proposal hash",
+      "approval ap1 audited",
+      "execution audited",
+    ]);
   });
   it("events of another proposal may carry another hash; the proposal's own must carry its hash or none", async () => {
-    const other = { ...event(4, "tool:prepare_refund", "ok", "key"), proposalId: "44444444-4444-4444-8444-444444444444", proposalHash: "ab".repeat(32) };
+    const other = {
+      ...event(4, "tool:prepare_refund", "ok", "key"),
+      proposalId: "44444444-4444-4444-8444-444444444444",
+      proposalHash: "ab".repeat(32),
+    };
     const noHash = { ...event(5, "proposal:view", "ok", "rev"), proposalHash: null };
     const p = draft();
     p.events = [...p.events, other, noHash];
@@ -332,7 +374,11 @@ describe("evidence pack: events", () => {
   it("events that do not name the proposal fail", async () => {
     const p = draft();
     p.events = p.events.map((e) => ({ ...e, proposalId: null, proposalHash: null }));
-    expect(failed(await verify(seal(p)))).toEqual(["events name the proposal hash", "approval ap1 audited", "execution audited"]);
+    expect(failed(await verify(seal(p)))).toEqual([
+      "events name the proposal hash",
+      "approval ap1 audited",
+      "execution audited",
+    ]);
   });
 });
 
@@ -343,7 +389,11 @@ describe("evidence pack: approvals", () => {
     expect(failed(await verify(p))).toEqual(["approval ap1 hash"]);
   });
   it("the approval must be audited as an ok proposal:approve by the approver", async () => {
-    for (const change of [{ action: "proposal:reject" }, { outcome: "permission_denied" }, { actorId: "someone-else" }]) {
+    for (const change of [
+      { action: "proposal:reject" },
+      { outcome: "permission_denied" },
+      { actorId: "someone-else" },
+    ]) {
       const p = draft();
       p.events[2] = { ...p.events[2]!, ...change };
       expect(failed(await verify(seal(p))), JSON.stringify(change)).toEqual(["approval ap1 audited"]);
@@ -365,14 +415,22 @@ describe("evidence pack: approvals", () => {
     p.approvals = [{ ...p.approvals[0]!, authMethod: "passkey", passkey: passkeyEvidence("cd".repeat(32)) }];
     const v = await verify(p);
     expect(failed(v)).toEqual(["approval ap1 passkey signature"]);
-    expect(entry(v, "approval ap1 passkey signature")).toStrictEqual({ name: "approval ap1 passkey signature", ok: false, detail: "challenge_mismatch" });
+    expect(entry(v, "approval ap1 passkey signature")).toStrictEqual({
+      name: "approval ap1 passkey signature",
+      ok: false,
+      detail: "challenge_mismatch",
+    });
   });
   it("a passkey approval without its assertion fails; a password approval's passkey is not judged", async () => {
     const p = draft();
     p.approvals = [{ ...p.approvals[0]!, authMethod: "passkey", passkey: null }];
     const v = await verify(p);
     expect(failed(v)).toEqual(["approval ap1 passkey"]);
-    expect(entry(v, "approval ap1 passkey")).toStrictEqual({ name: "approval ap1 passkey", ok: false, detail: "passkey approval without its assertion" });
+    expect(entry(v, "approval ap1 passkey")).toStrictEqual({
+      name: "approval ap1 passkey",
+      ok: false,
+      detail: "passkey approval without its assertion",
+    });
 
     const q = draft();
     q.approvals = [{ ...q.approvals[0]!, passkey: passkeyEvidence("cd".repeat(32)) }];

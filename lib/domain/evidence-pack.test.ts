@@ -3,7 +3,13 @@ import { describe, expect, it } from "vitest";
 import { canonicalProposalJson, computeProposalHash } from "./proposal-hash";
 import { auditLeafHash, checkpointNote, keyIdOf, rawPublicKey, type SignedCheckpoint } from "./audit-log";
 import { inclusionProof, leafHash, merkleRoot, type Hex } from "./merkle";
-import { executionFacts, serializeEvidencePack, verifyEvidencePack, type EvidencePack, type PackEvent } from "./evidence-pack";
+import {
+  executionFacts,
+  serializeEvidencePack,
+  verifyEvidencePack,
+  type EvidencePack,
+  type PackEvent,
+} from "./evidence-pack";
 import { packProposal, packProposalHash, packTenantId } from "../../tests/support/evidence-pack-fixture";
 
 /** These packs are v2 (no cosigned checkpoint): what older packs are, and they still verify. v3: evidence-pack-cosigned.test.ts. */
@@ -59,7 +65,12 @@ function logAndEvents() {
 function pack(): Omit<EvidencePack, "packDigest"> {
   const { events, leaves } = logAndEvents();
   const get = (level: number, index: number) => merkleRoot(leaves.slice(index * 2 ** level, (index + 1) * 2 ** level));
-  const checkpoint = signed({ logId: tenantId, treeSize: leaves.length, rootHash: merkleRoot(leaves), issuedAt: "2026-01-01T00:01:00.000Z" });
+  const checkpoint = signed({
+    logId: tenantId,
+    treeSize: leaves.length,
+    rootHash: merkleRoot(leaves),
+    issuedAt: "2026-01-01T00:01:00.000Z",
+  });
   const packEvents: PackEvent[] = events.map((e) => ({
     ...e.content,
     occurredAt: e.content.occurredAt.toISOString(),
@@ -115,19 +126,30 @@ describe("evidence pack", () => {
     const v = await verifyEvidencePack(text, { publicKey });
     expect(failed(v)).toEqual([]);
     expect(v.ok).toBe(true);
-    expect((await verifyEvidencePack(text, { publicKey: String(keys.publicKey.export({ format: "pem", type: "spki" })) })).ok).toBe(true);
+    expect(
+      (await verifyEvidencePack(text, { publicKey: String(keys.publicKey.export({ format: "pem", type: "spki" })) }))
+        .ok,
+    ).toBe(true);
   });
   it("fails without a key, and with another key", async () => {
     const text = serializeEvidencePack(pack());
     expect(failed(await verifyEvidencePack(text))).toEqual(["checkpoint signature"]);
-    expect(failed(await verifyEvidencePack(text, { publicKey: otherKeys.publicKey }))).toEqual(["checkpoint signature"]);
-    expect(failed(await verifyEvidencePack(text, { publicKey: "not a key" }))).toEqual(["public key", "checkpoint signature"]);
+    expect(failed(await verifyEvidencePack(text, { publicKey: otherKeys.publicKey }))).toEqual([
+      "checkpoint signature",
+    ]);
+    expect(failed(await verifyEvidencePack(text, { publicKey: "not a key" }))).toEqual([
+      "public key",
+      "checkpoint signature",
+    ]);
   });
   it("any changed byte fails", async () => {
     const text = serializeEvidencePack(pack());
     for (const at of [5, Math.floor(text.length / 3), Math.floor(text.length / 2), text.length - 5]) {
       const c = text.charCodeAt(at);
-      const changed = text.slice(0, at) + String.fromCharCode(c === 0x61 ? 0x62 : c === 0x22 ? 0x27 : c + 1 === 0x22 ? c + 2 : c + 1) + text.slice(at + 1);
+      const changed =
+        text.slice(0, at) +
+        String.fromCharCode(c === 0x61 ? 0x62 : c === 0x22 ? 0x27 : c + 1 === 0x22 ? c + 2 : c + 1) +
+        text.slice(at + 1);
       expect((await verifyEvidencePack(changed, { publicKey })).ok, `byte ${at}`).toBe(false);
     }
   });
@@ -154,7 +176,9 @@ describe("evidence pack", () => {
   it("an event not yet integrated (no proof) fails, naming it", async () => {
     const p = pack();
     p.events[3] = { ...p.events[3]!, leafIndex: null, inclusionProof: null };
-    expect(failed(await verifyEvidencePack(serializeEvidencePack(p), { publicKey }))).toEqual([`event ${p.events[3].id} in log`]);
+    expect(failed(await verifyEvidencePack(serializeEvidencePack(p), { publicKey }))).toEqual([
+      `event ${p.events[3].id} in log`,
+    ]);
   });
   it("a missing approval event or execution link fails", async () => {
     const p = pack();
@@ -164,9 +188,20 @@ describe("evidence pack", () => {
 });
 
 describe("executionFacts", () => {
-  const execution = { status: "succeeded", idempotencyKey: "refund:p1", providerRefundId: "re_1", attempts: 2, reconciliations: 1 };
+  const execution = {
+    status: "succeeded",
+    idempotencyKey: "refund:p1",
+    providerRefundId: "re_1",
+    attempts: 2,
+    reconciliations: 1,
+  };
   it("keeps exactly what shows how repetition was avoided, with the settlement time as ISO text", () => {
-    const facts = executionFacts({ ...execution, settledAt: new Date("2026-03-01T10:00:00.000Z"), id: "e1", secret: "x" } as never);
+    const facts = executionFacts({
+      ...execution,
+      settledAt: new Date("2026-03-01T10:00:00.000Z"),
+      id: "e1",
+      secret: "x",
+    } as never);
     expect(facts).toEqual({ ...execution, settledAt: "2026-03-01T10:00:00.000Z" });
   });
   it("an unsettled execution has settledAt null", () => {

@@ -5,7 +5,15 @@
 // digest, or one of the hashes, proofs and signatures inside.
 import { createHash, type KeyObject } from "node:crypto";
 import canonicalize from "canonicalize";
-import { auditLeafHash, checkpointSigner, publicKeyFrom, retiredKeyLabel, type LoggedEvent, type RetiredKey, type SignedCheckpoint } from "./audit-log";
+import {
+  auditLeafHash,
+  checkpointSigner,
+  publicKeyFrom,
+  retiredKeyLabel,
+  type LoggedEvent,
+  type RetiredKey,
+  type SignedCheckpoint,
+} from "./audit-log";
 import { verifyInclusion } from "./merkle";
 import { refundIdempotencyKey } from "./execution-state";
 import { SIG_ED25519, parseCheckpointText, parseNote, parseVkey, verifiedBy, vkeyOf } from "./signed-note";
@@ -32,7 +40,14 @@ export type ExecutionFacts = {
 
 export function executionFacts(e: Omit<ExecutionFacts, "settledAt"> & { settledAt: Date | null }): ExecutionFacts {
   const { status, idempotencyKey, providerRefundId, attempts, reconciliations } = e;
-  return { status, idempotencyKey, providerRefundId, attempts, reconciliations, settledAt: e.settledAt?.toISOString() ?? null };
+  return {
+    status,
+    idempotencyKey,
+    providerRefundId,
+    attempts,
+    reconciliations,
+    settledAt: e.settledAt?.toISOString() ?? null,
+  };
 }
 
 export type EvidencePack = {
@@ -113,7 +128,11 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
     check("json", false, error instanceof Error ? error.message : String(error));
     return { ok: false, checks };
   }
-  check("canonical form", canonicalize(pack) === text, "the file must be exactly the RFC 8785 canonical JSON of its content");
+  check(
+    "canonical form",
+    canonicalize(pack) === text,
+    "the file must be exactly the RFC 8785 canonical JSON of its content",
+  );
   if (!check("format", READABLE_FORMATS.includes(pack?.format), String(pack?.format))) return { ok: false, checks };
   try {
     check("pack digest", packDigest(pack) === pack.packDigest);
@@ -125,7 +144,11 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
     } catch {
       // reported below
     }
-    check("proposal identity", canonical.id === p.id && canonical.tenantId === pack.tenant.id, "canonicalJson names this proposal and tenant");
+    check(
+      "proposal identity",
+      canonical.id === p.id && canonical.tenantId === pack.tenant.id,
+      "canonicalJson names this proposal and tenant",
+    );
 
     const cp = pack.checkpoint;
     let key: KeyObject | null = null;
@@ -135,7 +158,8 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
       check("public key", false, error instanceof Error ? error.message : String(error));
     }
     const retiredKeys = opts.retiredKeys ?? [];
-    if (!key && retiredKeys.length === 0) check("checkpoint signature", false, "no public key given: pass the log's Ed25519 public key (--public-key)");
+    if (!key && retiredKeys.length === 0)
+      check("checkpoint signature", false, "no public key given: pass the log's Ed25519 public key (--public-key)");
     else if (!cp) check("checkpoint signature", false, "the pack carries no checkpoint");
     else {
       const signer = checkpointSigner(cp, key, retiredKeys);
@@ -152,7 +176,14 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
     if (pack.format === EVIDENCE_PACK_FORMAT) checkCosigned(pack, key, retiredKeys, opts.policy ?? null, check, checks);
     for (const e of pack.events) {
       const name = `event ${e.id}`;
-      if (!check(`${name} hash`, e.tenantId === pack.tenant.id && auditLeafHash(contentOf(e)) === e.hash, "its content must hash to its leaf hash")) continue;
+      if (
+        !check(
+          `${name} hash`,
+          e.tenantId === pack.tenant.id && auditLeafHash(contentOf(e)) === e.hash,
+          "its content must hash to its leaf hash",
+        )
+      )
+        continue;
       if (e.leafIndex === null || e.inclusionProof === null || !cp) {
         check(`${name} in log`, false, "not yet integrated into the log when the pack was built: build the pack again");
         continue;
@@ -165,11 +196,16 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
     }
     check("events", pack.events.length > 0);
     const ownEvents = pack.events.filter((e) => e.proposalId === p.id);
-    check("events name the proposal hash", ownEvents.length > 0 && ownEvents.every((e) => e.proposalHash === null || e.proposalHash === p.hash));
+    check(
+      "events name the proposal hash",
+      ownEvents.length > 0 && ownEvents.every((e) => e.proposalHash === null || e.proposalHash === p.hash),
+    );
 
     for (const a of pack.approvals) {
       check(`approval ${a.id} hash`, a.proposalHash === p.hash);
-      const event = ownEvents.find((e) => e.action === "proposal:approve" && e.outcome === "ok" && e.actorId === a.approverId);
+      const event = ownEvents.find(
+        (e) => e.action === "proposal:approve" && e.outcome === "ok" && e.actorId === a.approverId,
+      );
       check(`approval ${a.id} audited`, event !== undefined, "an ok proposal:approve event by the approver");
       if (a.authMethod === "passkey") {
         if (!a.passkey) {
@@ -235,12 +271,21 @@ function checkCosigned(
   }
   const slash = body.origin.lastIndexOf("/");
   const keyName = body.origin.slice(0, slash);
-  const same = slash > 0 && body.origin.slice(slash + 1) === pack.tenant.id && body.treeSize === cp.treeSize && body.rootHash === cp.rootHash;
-  if (!check("cosigned checkpoint", same, "its origin, size and root must be those of the pack's checkpoint and tenant")) return;
+  const same =
+    slash > 0 &&
+    body.origin.slice(slash + 1) === pack.tenant.id &&
+    body.treeSize === cp.treeSize &&
+    body.rootHash === cp.rootHash;
+  if (
+    !check("cosigned checkpoint", same, "its origin, size and root must be those of the pack's checkpoint and tenant")
+  )
+    return;
   const at = new Date(cp.issuedAt).getTime();
   const logKeys = [
     ...(key ? [key] : []),
-    ...retiredKeys.filter((r) => at >= new Date(r.validFrom).getTime() && at <= new Date(r.validUntil).getTime()).map((r) => r.key),
+    ...retiredKeys
+      .filter((r) => at >= new Date(r.validFrom).getTime() && at <= new Date(r.validUntil).getTime())
+      .map((r) => r.key),
   ];
   let signed: boolean;
   try {
@@ -249,12 +294,26 @@ function checkCosigned(
     check("cosigned checkpoint log signature", false, error instanceof Error ? error.message : String(error));
     return;
   }
-  check("cosigned checkpoint log signature", signed, "a signature line of the log key (valid when the checkpoint was issued)");
+  check(
+    "cosigned checkpoint log signature",
+    signed,
+    "a signature line of the log key (valid when the checkpoint was issued)",
+  );
   if (!policy) {
-    checks.push({ name: "witness quorum", ok: true, skipped: true, detail: "not checked: no pinned witness policy given (--policy FILE)" });
+    checks.push({
+      name: "witness quorum",
+      ok: true,
+      skipped: true,
+      detail: "not checked: no pinned witness policy given (--policy FILE)",
+    });
     return;
   }
   const q = checkQuorum(note, keyName, policy);
   if (!q.ok) check("witness quorum", false, q.problem);
-  else checks.push({ name: "witness quorum", ok: true, info: `cosigned by ${q.cosigners.join(", ") || "no witness"} (quorum ${policy.quorum})` });
+  else
+    checks.push({
+      name: "witness quorum",
+      ok: true,
+      info: `cosigned by ${q.cosigners.join(", ") || "no witness"} (quorum ${policy.quorum})`,
+    });
 }

@@ -31,7 +31,11 @@ export type ExecutionSort = (typeof executionSorts)[number];
 /** Final: a later or repeated provider answer changes nothing. */
 export const settledExecutionStatuses = [executionStatus.succeeded, executionStatus.failed] as const;
 /** Not settled: the guard of every provider answer. */
-export const unsettledExecutionStatuses = [executionStatus.sending, executionStatus.unknown, executionStatus.pending] as const;
+export const unsettledExecutionStatuses = [
+  executionStatus.sending,
+  executionStatus.unknown,
+  executionStatus.pending,
+] as const;
 
 export function isExecutionSettled(status: ExecutionStatus): boolean {
   return (settledExecutionStatuses as readonly ExecutionStatus[]).includes(status);

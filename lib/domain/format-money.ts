@@ -46,7 +46,10 @@ export type MoneyInputProblem = "format" | "currency" | "decimals" | "too_large"
  * reason: not a plain positive amount (`format`: signs, exponents, thousands separators), another currency's
  * code (`currency`), more decimals than the currency has (`decimals`), beyond 12 major digits (`too_large`).
  */
-export function parseMoneyInput(input: string, currency: string): { ok: true; minor: number } | { ok: false; problem: MoneyInputProblem } {
+export function parseMoneyInput(
+  input: string,
+  currency: string,
+): { ok: true; minor: number } | { ok: false; problem: MoneyInputProblem } {
   const m = /^\s*(?:([A-Za-z]{3})\s*)?([^A-Za-z\s]*)\s*(?:([A-Za-z]{3}))?\s*$/.exec(input);
   if (!m || (m[1] && m[3])) return { ok: false, problem: "format" };
   const code = (m[1] ?? m[3])?.toUpperCase();
@@ -55,6 +58,9 @@ export function parseMoneyInput(input: string, currency: string): { ok: true; mi
   if (!amount) return { ok: false, problem: "format" };
   if ((amount[2] ?? "").length > currencyExponent(currency)) return { ok: false, problem: "decimals" };
   // Leading zeros do not count toward parseMajorToMinor's 12 major digits; past those it refuses: too large.
-  const minor = parseMajorToMinor(`${amount[1]!.replace(/^0+(?=\d)/, "")}${amount[2] === undefined ? "" : `.${amount[2]}`}`, currency);
+  const minor = parseMajorToMinor(
+    `${amount[1]!.replace(/^0+(?=\d)/, "")}${amount[2] === undefined ? "" : `.${amount[2]}`}`,
+    currency,
+  );
   return minor === null ? { ok: false, problem: "too_large" } : { ok: true, minor };
 }

@@ -53,12 +53,18 @@ describe("keyset cursor", () => {
       expect(error).toMatchObject({
         code: "invalid_arguments",
         message: "The page cursor is not valid; start from the first page.",
-        details: { problems: [{ path: "$.cursor", expected: "the nextCursor of the previous page", message: "Not a valid page cursor." }] },
+        details: {
+          problems: [
+            { path: "$.cursor", expected: "the nextCursor of the previous page", message: "Not a valid page cursor." },
+          ],
+        },
       });
     }
   });
 
   it("accepts an id of exactly 36 characters from the hex-and-dash alphabet", () => {
-    expect(decodeKeysetCursor(token([AT, "0123456789abcdef-ABCDEF-0123456789ab"])).id).toBe("0123456789abcdef-ABCDEF-0123456789ab");
+    expect(decodeKeysetCursor(token([AT, "0123456789abcdef-ABCDEF-0123456789ab"])).id).toBe(
+      "0123456789abcdef-ABCDEF-0123456789ab",
+    );
   });
 });

@@ -26,7 +26,9 @@ export function decodeKeysetCursor(cursor: string): KeysetPosition {
   }
   if (!position)
     throw new AppError("invalid_arguments", "The page cursor is not valid; start from the first page.", {
-      problems: [{ path: "$.cursor", expected: "the nextCursor of the previous page", message: "Not a valid page cursor." }],
+      problems: [
+        { path: "$.cursor", expected: "the nextCursor of the previous page", message: "Not a valid page cursor." },
+      ],
     });
   return position;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { canonicalTimeZone, instantOfWallClock, isWallClock, wallClockOf } from "./local-time";
 
-const at = (text: string, zone: string, pick?: "earliest" | "latest") => instantOfWallClock(text, zone, pick)?.toISOString() ?? null;
+const at = (text: string, zone: string, pick?: "earliest" | "latest") =>
+  instantOfWallClock(text, zone, pick)?.toISOString() ?? null;
 
 describe("wall-clock times in a time zone", () => {
   it("reads ordinary times with the zone's offset of that day", () => {
@@ -27,7 +28,14 @@ describe("wall-clock times in a time zone", () => {
   });
 
   it("refuses what is not a wall-clock time or does not exist", () => {
-    for (const bad of ["2026-02-30T01:00", "2026-13-01T00:00", "2026-01-01T24:00", "2026-01-01", "2026-01-01T00:00Z", "yesterday"])
+    for (const bad of [
+      "2026-02-30T01:00",
+      "2026-13-01T00:00",
+      "2026-01-01T24:00",
+      "2026-01-01",
+      "2026-01-01T00:00Z",
+      "yesterday",
+    ])
       expect(at(bad, "Europe/Madrid"), bad).toBeNull();
     expect(isWallClock("2026-01-01T00:00")).toBe(true);
     expect(isWallClock("2026-01-01T00:00:00+01:00")).toBe(false);
@@ -36,12 +44,15 @@ describe("wall-clock times in a time zone", () => {
   it("formats an instant back as the zone's wall clock (round trip)", () => {
     expect(wallClockOf(new Date("2026-10-25T00:30:00Z"), "Europe/Madrid")).toBe("2026-10-25T02:30");
     expect(wallClockOf(new Date("2026-10-25T01:30:00Z"), "Europe/Madrid")).toBe("2026-10-25T02:30");
-    expect(wallClockOf(instantOfWallClock("2026-06-01T08:05", "Asia/Kolkata")!, "Asia/Kolkata")).toBe("2026-06-01T08:05");
+    expect(wallClockOf(instantOfWallClock("2026-06-01T08:05", "Asia/Kolkata")!, "Asia/Kolkata")).toBe(
+      "2026-06-01T08:05",
+    );
   });
 
   it("knows IANA zones only", () => {
     expect(canonicalTimeZone("Europe/Madrid")).toBe("Europe/Madrid");
     expect(canonicalTimeZone("UTC")).toBe("UTC");
-    for (const bad of ["+01:00", "Mars/Olympus_Mons", "", "Europe/Madrid; x", "CET123"]) expect(canonicalTimeZone(bad), bad).toBeNull();
+    for (const bad of ["+01:00", "Mars/Olympus_Mons", "", "Europe/Madrid; x", "CET123"])
+      expect(canonicalTimeZone(bad), bad).toBeNull();
   });
 });

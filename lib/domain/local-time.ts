@@ -38,10 +38,21 @@ export function wallClockOf(instant: Date, timeZone: string): string {
  * shows twice (fall-back overlap) has two instants: `earliest` picks the first (for a range's start),
  * `latest` the second (for a range's end), so a range never leaves out what the viewer saw in it.
  */
-export function instantOfWallClock(text: string, timeZone: string, pick: "earliest" | "latest" = "latest"): Date | null {
+export function instantOfWallClock(
+  text: string,
+  timeZone: string,
+  pick: "earliest" | "latest" = "latest",
+): Date | null {
   const m = WALL_CLOCK.exec(text);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1).map((x) => Number(x ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
   const base = new TZDate(year, month - 1, day, hour, minute, second, timeZone);
   if (Number.isNaN(base.getTime()) || base.getDate() !== day || base.getMonth() !== month - 1) return null;
@@ -49,7 +60,8 @@ export function instantOfWallClock(text: string, timeZone: string, pick: "earlie
   const offsetAt = (t: number) => new TZDate(t, timeZone).getTimezoneOffset();
   const shift = Math.abs(offsetAt(base.getTime() - 86_400_000) - offsetAt(base.getTime() + 86_400_000)) * 60_000;
   const wanted = `${text.slice(0, 16)}:${String(second).padStart(2, "0")}`;
-  const shows = (t: number) => `${wallClockOf(new Date(t), timeZone)}:${String(new TZDate(t, timeZone).getSeconds()).padStart(2, "0")}` === wanted;
+  const shows = (t: number) =>
+    `${wallClockOf(new Date(t), timeZone)}:${String(new TZDate(t, timeZone).getSeconds()).padStart(2, "0")}` === wanted;
   const candidates = [base.getTime() - shift, base.getTime(), base.getTime() + shift].filter(shows);
   if (candidates.length === 0) return new Date(base.getTime()); // in a gap: TZDate moved it forward
   return new Date(pick === "earliest" ? Math.min(...candidates) : Math.max(...candidates));

@@ -43,13 +43,17 @@ function naivePath(m: number, d: Hex[]): Hex[] {
   if (d.length <= 1) return [];
   let k = 1;
   while (k * 2 < d.length) k *= 2;
-  return m < k ? [...naivePath(m, d.slice(0, k)), mth(d.slice(k))] : [...naivePath(m - k, d.slice(k)), mth(d.slice(0, k))];
+  return m < k
+    ? [...naivePath(m, d.slice(0, k)), mth(d.slice(k))]
+    : [...naivePath(m - k, d.slice(k)), mth(d.slice(0, k))];
 }
 function naiveSubproof(m: number, d: Hex[], start: boolean): Hex[] {
   if (m === d.length) return start ? [] : [mth(d)];
   let k = 1;
   while (k * 2 < d.length) k *= 2;
-  return m <= k ? [...naiveSubproof(m, d.slice(0, k), start), mth(d.slice(k))] : [...naiveSubproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
+  return m <= k
+    ? [...naiveSubproof(m, d.slice(0, k), start), mth(d.slice(k))]
+    : [...naiveSubproof(m - k, d.slice(k), false), mth(d.slice(0, k))];
 }
 /** A getter that computes perfect subtrees from the leaves (as the database stores them). */
 const naiveGetter =
@@ -186,7 +190,8 @@ describe("consistency proofs", () => {
       const proof = consistencyProof(m, n, get);
       // The later tree rewrote an early leaf: no proof from the honest first tree reaches its root.
       const forged = merkleRoot(rewritten.slice(0, n));
-      if (m > 3) expect(verifyConsistency(m, n, first, forged, consistencyProof(m, n, naiveGetter(rewritten)))).toBe(false);
+      if (m > 3)
+        expect(verifyConsistency(m, n, first, forged, consistencyProof(m, n, naiveGetter(rewritten)))).toBe(false);
       if (n > 3) expect(verifyConsistency(m, n, first, forged, proof)).toBe(false);
       expect(verifyConsistency(m, n, second, first, proof)).toBe(false);
       expect(verifyConsistency(m, n * 2, first, second, proof)).toBe(false);

@@ -73,7 +73,9 @@ function rangeHash(a: number, b: number, get: NodeGetter): Hex {
 function pathOf(m: number, a: number, b: number, get: NodeGetter): Hex[] {
   if (b - a <= 1) return [];
   const k = splitPoint(b - a);
-  return m - a < k ? [...pathOf(m, a, a + k, get), rangeHash(a + k, b, get)] : [...pathOf(m, a + k, b, get), rangeHash(a, a + k, get)];
+  return m - a < k
+    ? [...pathOf(m, a, a + k, get), rangeHash(a + k, b, get)]
+    : [...pathOf(m, a + k, b, get), rangeHash(a, a + k, get)];
 }
 
 /** RFC 9162 §2.1.3.1: the inclusion proof of leaf `index` in the tree of `size` leaves. */
@@ -86,7 +88,9 @@ function subproof(m: number, a: number, b: number, start: boolean, get: NodeGett
   const n = b - a;
   if (m === n) return start ? [] : [rangeHash(a, b, get)];
   const k = splitPoint(n);
-  return m <= k ? [...subproof(m, a, a + k, start, get), rangeHash(a + k, b, get)] : [...subproof(m - k, a + k, b, false, get), rangeHash(a, a + k, get)];
+  return m <= k
+    ? [...subproof(m, a, a + k, start, get), rangeHash(a + k, b, get)]
+    : [...subproof(m - k, a + k, b, false, get), rangeHash(a, a + k, get)];
 }
 
 /** RFC 9162 §2.1.4.1: the consistency proof between the trees of `first` and `second` leaves. */
@@ -157,7 +161,13 @@ export function verifyInclusion(index: number, size: number, leaf: Hex, proof: r
 }
 
 /** RFC 9162 §2.1.4.2: does `proof` show the tree (`second`, `secondRoot`) extends (`first`, `firstRoot`)? */
-export function verifyConsistency(first: number, second: number, firstRoot: Hex, secondRoot: Hex, proof: readonly Hex[]): boolean {
+export function verifyConsistency(
+  first: number,
+  second: number,
+  firstRoot: Hex,
+  secondRoot: Hex,
+  proof: readonly Hex[],
+): boolean {
   if (!(Number.isInteger(first) && Number.isInteger(second) && first >= 0 && first <= second)) return false;
   if (first === second) return proof.length === 0 && firstRoot === secondRoot;
   if (first === 0) return proof.length === 0 && firstRoot === EMPTY_ROOT;
@@ -203,7 +213,10 @@ export function frontierRefs(size: number): NodeRef[] {
 }
 
 /** Appends leaves; returns the new frontier and every perfect node completed on the way (leaves included). */
-export function appendLeaves(frontier: Frontier, leaves: readonly Hex[]): { frontier: Frontier; created: StoredNode[] } {
+export function appendLeaves(
+  frontier: Frontier,
+  leaves: readonly Hex[],
+): { frontier: Frontier; created: StoredNode[] } {
   const stack = [...frontier.nodes];
   const created: StoredNode[] = [];
   let size = frontier.size;

@@ -29,14 +29,25 @@ export function isLoopback(address: string): boolean {
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 
-export function metricsAccess(req: MetricsRequest, config: { token: string | null; trustProxy: boolean }): MetricsAccess {
+export function metricsAccess(
+  req: MetricsRequest,
+  config: { token: string | null; trustProxy: boolean },
+): MetricsAccess {
   if (config.token) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(req.authorization ?? "");
     // Hashes of equal length: the comparison takes the same time whatever the presented token.
     if (m && timingSafeEqual(digest(m[1]!), digest(config.token))) return { ok: true };
-    return { ok: false, status: 401, reason: "A valid metrics token is required: Authorization: Bearer <METRICS_TOKEN>." };
+    return {
+      ok: false,
+      status: 401,
+      reason: "A valid metrics token is required: Authorization: Bearer <METRICS_TOKEN>.",
+    };
   }
   const client = config.trustProxy ? (req.forwardedFor?.split(",").at(-1)?.trim() ?? req.peer) : req.peer;
   if (client && isLoopback(client)) return { ok: true };
-  return { ok: false, status: 403, reason: "Metrics are served to loopback clients only; set METRICS_TOKEN to scrape from elsewhere." };
+  return {
+    ok: false,
+    status: 403,
+    reason: "Metrics are served to loopback clients only; set METRICS_TOKEN to scrape from elsewhere.",
+  };
 }

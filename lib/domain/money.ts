@@ -27,7 +27,11 @@ export function sumMinor(amounts: readonly Money[], currency: string): number {
  * What may still be proposed for refund: captured − refunds that succeeded or are pending − proposals
  * that are still open (awaiting approval, approved, executing or being reconciled). Never negative.
  */
-export function refundableMinor(input: { capturedMinor: number; refundedOrPendingMinor: number; openProposalsMinor: number }): number {
+export function refundableMinor(input: {
+  capturedMinor: number;
+  refundedOrPendingMinor: number;
+  openProposalsMinor: number;
+}): number {
   const left = input.capturedMinor - input.refundedOrPendingMinor - input.openProposalsMinor;
   return Math.max(left, 0);
 }

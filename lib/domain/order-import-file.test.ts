@@ -25,7 +25,16 @@ describe("order import file lines", () => {
         total_minor: 500,
         status: "paid",
         placed_at: "2026-11-30T10:00:00Z",
-        payments: [{ provider: "manual", reference: "pay_1", method: "card", captured_minor: 500, holder: "Ann", display: "Visa •• 1" }],
+        payments: [
+          {
+            provider: "manual",
+            reference: "pay_1",
+            method: "card",
+            captured_minor: 500,
+            holder: "Ann",
+            display: "Visa •• 1",
+          },
+        ],
       },
     });
     const bad = parseImportLine("csv", row.replace(",500,paid", ",5.00,paid"));

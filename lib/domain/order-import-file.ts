@@ -59,7 +59,8 @@ export type ParsedLine = { ok: true; value: unknown } | { ok: false; path: strin
 /** The CSV header line, checked once: exactly orderCsvHeader (a reordered or missing column is refused). */
 export function checkCsvHeader(line: string): string | null {
   const cols = splitCsvLine(line.replace(/^\uFEFF/, "").trim());
-  if (cols && cols.length === orderCsvHeader.length && cols.every((c, i) => c.trim() === orderCsvHeader[i])) return null;
+  if (cols && cols.length === orderCsvHeader.length && cols.every((c, i) => c.trim() === orderCsvHeader[i]))
+    return null;
   return `the CSV header must be exactly: ${orderCsvHeader.join(",")}`;
 }
 
@@ -73,9 +74,14 @@ export function parseImportLine(format: ImportFormat, line: string): ParsedLine 
     }
   }
   const cols = splitCsvLine(line);
-  if (!cols) return { ok: false, path: "$", expected: "quotes closed on the same line", message: "unterminated quoted field" };
-  if (cols.length !== orderCsvHeader.length) return { ok: false, path: "$", expected: `${orderCsvHeader.length} columns`, message: `${cols.length} columns` };
-  const v = Object.fromEntries(orderCsvHeader.map((h, i) => [h, cols[i]!])) as Record<(typeof orderCsvHeader)[number], string>;
+  if (!cols)
+    return { ok: false, path: "$", expected: "quotes closed on the same line", message: "unterminated quoted field" };
+  if (cols.length !== orderCsvHeader.length)
+    return { ok: false, path: "$", expected: `${orderCsvHeader.length} columns`, message: `${cols.length} columns` };
+  const v = Object.fromEntries(orderCsvHeader.map((h, i) => [h, cols[i]!])) as Record<
+    (typeof orderCsvHeader)[number],
+    string
+  >;
   return {
     ok: true,
     value: {

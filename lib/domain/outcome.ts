@@ -26,7 +26,9 @@ export type ErrorCode = (typeof errorCodes)[number];
 export const staffOnlyErrorCodes = ["unauthenticated", "claimed_by_other"] as const satisfies readonly ErrorCode[];
 
 /** The error codes an agent may read in a tool result (docs/design.md "Outcome codes"). */
-export const agentErrorCodes: readonly ErrorCode[] = errorCodes.filter((c) => !(staffOnlyErrorCodes as readonly string[]).includes(c));
+export const agentErrorCodes: readonly ErrorCode[] = errorCodes.filter(
+  (c) => !(staffOnlyErrorCodes as readonly string[]).includes(c),
+);
 
 export type OutcomeCode = SuccessCode | ErrorCode;
 

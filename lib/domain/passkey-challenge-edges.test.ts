@@ -1,7 +1,12 @@
 // Every refusal of the approval-challenge derivation, at its exact boundary (found unchecked by mutation
 // testing, npm run test:mutation): the challenge must be unambiguous and only ever match one proposal.
 import { describe, expect, it } from "vitest";
-import { APPROVAL_NONCE_BYTES, deriveApprovalChallenge, isApprovalChallengeFor, nonceOfApprovalChallenge } from "./passkey-challenge";
+import {
+  APPROVAL_NONCE_BYTES,
+  deriveApprovalChallenge,
+  isApprovalChallengeFor,
+  nonceOfApprovalChallenge,
+} from "./passkey-challenge";
 
 const proposalId = "0b6f2c1e-7d4a-4f3b-9c8e-2a1d5e6f7a8b";
 const proposalHash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
@@ -45,7 +50,14 @@ describe("deriveApprovalChallenge refuses", () => {
     }
   });
   it("a nonce that is not base64url", () => {
-    for (const bad of ["", `${nonce}=`, `=${nonce}`, "AAECAwQFBgcICQoLDA0OD+", "AAECAwQFBgcICQoLDA0OD/", "AAECAwQF BgcICQoLDA0ODw"]) {
+    for (const bad of [
+      "",
+      `${nonce}=`,
+      `=${nonce}`,
+      "AAECAwQFBgcICQoLDA0OD+",
+      "AAECAwQFBgcICQoLDA0OD/",
+      "AAECAwQF BgcICQoLDA0ODw",
+    ]) {
       expect(() => derive({ nonce: bad }), bad).toThrow("nonce must be base64url");
     }
   });
@@ -65,7 +77,9 @@ describe("nonceOfApprovalChallenge", () => {
     expect(nonceOfApprovalChallenge(CHALLENGE)).toBe(nonce);
     expect(nonceOfApprovalChallenge(CHALLENGE.slice(0, -1))).toBeNull(); // 47 bytes
     expect(nonceOfApprovalChallenge(Buffer.alloc(49).toString("base64url"))).toBeNull();
-    expect(nonceOfApprovalChallenge(Buffer.alloc(48, 1).toString("base64url"))).toBe(Buffer.alloc(16, 1).toString("base64url"));
+    expect(nonceOfApprovalChallenge(Buffer.alloc(48, 1).toString("base64url"))).toBe(
+      Buffer.alloc(16, 1).toString("base64url"),
+    );
     expect(nonceOfApprovalChallenge(`${CHALLENGE}=`)).toBeNull();
     expect(nonceOfApprovalChallenge(`=${CHALLENGE}`)).toBeNull();
     expect(nonceOfApprovalChallenge("")).toBeNull();

@@ -14,7 +14,9 @@ describe("approval challenge (v1)", () => {
     const bytes = Buffer.from(challenge, "base64url");
     expect(bytes.length).toBe(48);
     expect(bytes.subarray(16).toString("hex")).toBe("6901f6fa9be7c5865d87922dea638480328a702549d9ff826fb925643053515f");
-    expect(bytes.subarray(16)).toEqual(createHash("sha256").update(`approval-v1:${proposalId}:${proposalHash}:${nonce}`).digest());
+    expect(bytes.subarray(16)).toEqual(
+      createHash("sha256").update(`approval-v1:${proposalId}:${proposalHash}:${nonce}`).digest(),
+    );
   });
 
   it("carries its nonce and commits to exactly one proposal id and hash", () => {

@@ -38,7 +38,9 @@ export function deriveApprovalChallenge({ proposalId, proposalHash, nonce }: App
   if (!UUID.test(proposalId)) throw new Error("proposalId must be a lowercase UUID");
   if (!HASH.test(proposalHash)) throw new Error("proposalHash must be 64 lowercase hex characters");
   const n = nonceBytes(nonce);
-  const digest = createHash("sha256").update(`${APPROVAL_CHALLENGE_VERSION}:${proposalId}:${proposalHash}:${nonce}`).digest(); // UTF-8: update()'s default for strings
+  const digest = createHash("sha256")
+    .update(`${APPROVAL_CHALLENGE_VERSION}:${proposalId}:${proposalHash}:${nonce}`)
+    .digest(); // UTF-8: update()'s default for strings
   return Buffer.concat([n, digest]).toString("base64url");
 }
 
@@ -51,7 +53,10 @@ export function nonceOfApprovalChallenge(challenge: string): string | null {
 }
 
 /** Whether `challenge` is exactly the one derived from this proposal id and hash (and its own nonce). */
-export function isApprovalChallengeFor(challenge: string, proposal: { proposalId: string; proposalHash: string }): boolean {
+export function isApprovalChallengeFor(
+  challenge: string,
+  proposal: { proposalId: string; proposalHash: string },
+): boolean {
   const nonce = nonceOfApprovalChallenge(challenge);
   // Stryker disable next-line ConditionalExpression: deriveApprovalChallenge refuses a null nonce too (caught below).
   if (!nonce) return false;

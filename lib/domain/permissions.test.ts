@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { assertCan, can, landingPath, permissionList, roles, visibleNavigation, type Permission, type Role } from "./permissions";
+import {
+  assertCan,
+  can,
+  landingPath,
+  permissionList,
+  roles,
+  visibleNavigation,
+  type Permission,
+  type Role,
+} from "./permissions";
 
 // The table written out as a matrix, so a change to who may do what shows up as a test diff.
 const expected: Record<Permission, Role[]> = {
@@ -32,7 +41,9 @@ describe("permission table", () => {
 
   it("auditors can never approve, whatever else they read", () => {
     expect(can(["auditor"], "proposal:decide")).toBe(false);
-    expect(() => assertCan(["auditor"], "proposal:decide")).toThrow(expect.objectContaining({ code: "permission_denied" }));
+    expect(() => assertCan(["auditor"], "proposal:decide")).toThrow(
+      expect.objectContaining({ code: "permission_denied" }),
+    );
   });
 
   it("combined roles add up", () => {
@@ -48,7 +59,14 @@ describe("permission table", () => {
     expect(visibleNavigation(["auditor"]).map((n) => n.key)).toEqual(["audit"]);
     expect(visibleNavigation(["ops"]).map((n) => n.key)).toEqual(["inbox", "queue", "decided", "executions"]);
     expect(visibleNavigation(["reviewer"]).map((n) => n.key)).toEqual(["inbox", "queue", "decided"]);
-    expect(visibleNavigation(["admin"]).map((n) => n.key)).toEqual(["inbox", "queue", "decided", "executions", "audit", "admin"]);
+    expect(visibleNavigation(["admin"]).map((n) => n.key)).toEqual([
+      "inbox",
+      "queue",
+      "decided",
+      "executions",
+      "audit",
+      "admin",
+    ]);
   });
 });
 

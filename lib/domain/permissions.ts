@@ -60,15 +60,20 @@ const landing = [
 
 /** The page a person lands on after signing in (`/`): their own work, not the first section they may see. */
 export function landingPath(userRoles: readonly Role[]): string {
-  return landing.find(([role]) => userRoles.includes(role))?.[1] ?? visibleNavigation(userRoles)[0]?.href ?? "/forbidden";
+  return (
+    landing.find(([role]) => userRoles.includes(role))?.[1] ?? visibleNavigation(userRoles)[0]?.href ?? "/forbidden"
+  );
 }
 
 /** Throws permission_denied unless one of the roles grants the permission. */
 export function assertCan(userRoles: readonly Role[], permission: Permission): void {
-  if (!can(userRoles, permission)) throw new AppError("permission_denied", "Your role does not allow this.", { reason: "role", permission });
+  if (!can(userRoles, permission))
+    throw new AppError("permission_denied", "Your role does not allow this.", { reason: "role", permission });
 }
 
 /** Whether an error is a role refusal from assertCan (recorded as a denied access by the HTTP layer). */
-export function isRoleRefusal(error: unknown): error is AppError & { details: { reason: "role"; permission: Permission; recorded?: boolean } } {
+export function isRoleRefusal(
+  error: unknown,
+): error is AppError & { details: { reason: "role"; permission: Permission; recorded?: boolean } } {
   return error instanceof AppError && error.code === "permission_denied" && error.details?.reason === "role";
 }

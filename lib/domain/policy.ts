@@ -66,7 +66,12 @@ const looserWhen: Record<PolicyField, "higher" | "lower"> = {
   endUserTokenMaxAgeSeconds: "higher",
 };
 
-export type PolicyChange = { field: PolicyField; before: number | null; after: number | null; direction: "looser" | "tighter" };
+export type PolicyChange = {
+  field: PolicyField;
+  before: number | null;
+  after: number | null;
+  direction: "looser" | "tighter";
+};
 
 /** null stands for "no limit": above every number. */
 const rank = (v: number | null) => (v === null ? Number.POSITIVE_INFINITY : v);

@@ -24,24 +24,30 @@ describe("proposal hash payload", () => {
     }
   });
   it("is version 2 from policy version 1 and one required approval", () => {
-    expect(proposalHashPayload({ ...base, requiredApprovals: 1, policyVersion: 1 })).toMatchObject({ v: 2, requiredApprovals: 1, policyVersion: 1 });
+    expect(proposalHashPayload({ ...base, requiredApprovals: 1, policyVersion: 1 })).toMatchObject({
+      v: 2,
+      requiredApprovals: 1,
+      policyVersion: 1,
+    });
   });
   it("refuses a policy version below 1 or fractional, and an approvals count below 1 or fractional", () => {
     for (const policyVersion of [0, -1, 1.5, Number.NaN]) {
-      expect(() => proposalHashPayload({ ...base, requiredApprovals: 1, policyVersion }), String(policyVersion)).toThrow(
-        "policyVersion must be a positive integer",
-      );
+      expect(
+        () => proposalHashPayload({ ...base, requiredApprovals: 1, policyVersion }),
+        String(policyVersion),
+      ).toThrow("policyVersion must be a positive integer");
     }
     for (const requiredApprovals of [0, -2, 1.5, undefined]) {
-      expect(() => proposalHashPayload({ ...base, requiredApprovals, policyVersion: 1 }), String(requiredApprovals)).toThrow(
-        "requiredApprovals must be a positive integer",
-      );
+      expect(
+        () => proposalHashPayload({ ...base, requiredApprovals, policyVersion: 1 }),
+        String(requiredApprovals),
+      ).toThrow("requiredApprovals must be a positive integer");
     }
   });
   it("refuses an unsafe amount", () => {
-    expect(() => computeProposalHash({ ...base, amount: { minor: Number.MAX_SAFE_INTEGER + 1, currency: "EUR" } })).toThrow(
-      "amount.minor must be an integer number of minor units",
-    );
+    expect(() =>
+      computeProposalHash({ ...base, amount: { minor: Number.MAX_SAFE_INTEGER + 1, currency: "EUR" } }),
+    ).toThrow("amount.minor must be an integer number of minor units");
   });
   it("matches a presented hash only when it is 64 lowercase hex and equal", () => {
     const hash = computeProposalHash(base);

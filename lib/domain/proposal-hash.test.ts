@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { canonicalProposalJson, computeProposalHash, proposalHashMatches, type ProposalHashInput } from "./proposal-hash";
+import {
+  canonicalProposalJson,
+  computeProposalHash,
+  proposalHashMatches,
+  type ProposalHashInput,
+} from "./proposal-hash";
 
 // Fixed vector, computed independently (Python: json.dumps(sort_keys=True, separators=(",", ":"),
 // ensure_ascii=False) equals RFC 8785 for these values) so a change to the recipe is caught.
@@ -76,7 +81,12 @@ describe("proposal hash v2 (requiredApprovals and policyVersion bound)", () => {
 });
 
 describe("proposal hash v3 (the source snapshot bound)", () => {
-  const source = { provider: "stripe", paymentRef: "pi_demo_0123456789abcdef0123", capturedMinor: 20000, refundedMinor: 5000 };
+  const source = {
+    provider: "stripe",
+    paymentRef: "pi_demo_0123456789abcdef0123",
+    capturedMinor: 20000,
+    refundedMinor: 5000,
+  };
   const v3: ProposalHashInput = { ...vector, requiredApprovals: 2, policyVersion: 3, source };
   // Computed independently (Python json.dumps sort_keys, compact separators, ensure_ascii=False).
   const expectedV3Json =
@@ -96,7 +106,9 @@ describe("proposal hash v3 (the source snapshot bound)", () => {
     ]) {
       expect(computeProposalHash({ ...v3, source: changed })).not.toBe(computeProposalHash(v3));
     }
-    expect(computeProposalHash({ ...v3, source: null })).toBe("f51c84c81297bb186938dfb51da6a9939e105df8dbaf121e440ad2bf0dc06fef");
+    expect(computeProposalHash({ ...v3, source: null })).toBe(
+      "f51c84c81297bb186938dfb51da6a9939e105df8dbaf121e440ad2bf0dc06fef",
+    );
     expect(computeProposalHash({ ...v3, source: undefined, policyVersion: null })).toBe(expectedHash);
   });
 

@@ -48,8 +48,10 @@ export function proposalHashPayload(p: ProposalHashInput) {
     expiresAt: p.expiresAt.toISOString(),
   } as const;
   if (p.policyVersion === undefined || p.policyVersion === null) return v1;
-  if (!Number.isInteger(p.policyVersion) || p.policyVersion < 1) throw new Error("policyVersion must be a positive integer");
-  if (!Number.isInteger(p.requiredApprovals) || p.requiredApprovals! < 1) throw new Error("requiredApprovals must be a positive integer");
+  if (!Number.isInteger(p.policyVersion) || p.policyVersion < 1)
+    throw new Error("policyVersion must be a positive integer");
+  if (!Number.isInteger(p.requiredApprovals) || p.requiredApprovals! < 1)
+    throw new Error("requiredApprovals must be a positive integer");
   const v2 = { ...v1, v: 2, requiredApprovals: p.requiredApprovals!, policyVersion: p.policyVersion } as const;
   if (p.source === undefined || p.source === null) return v2;
   const { provider, paymentRef, capturedMinor, refundedMinor } = p.source;
@@ -116,7 +118,12 @@ export function hashInputOf(p: HashableProposal): ProposalHashInput {
     source:
       p.sourceProvider === null
         ? null
-        : { provider: p.sourceProvider, paymentRef: p.recipientRef, capturedMinor: p.sourceCapturedMinor ?? 0, refundedMinor: p.sourceRefundedMinor ?? 0 },
+        : {
+            provider: p.sourceProvider,
+            paymentRef: p.recipientRef,
+            capturedMinor: p.sourceCapturedMinor ?? 0,
+            refundedMinor: p.sourceRefundedMinor ?? 0,
+          },
   };
 }
 

@@ -24,7 +24,17 @@ const earlier = new Date(now.getTime() - 1);
 describe("proposal states", () => {
   it("lists exactly the nine states of the schema", () => {
     expect([...proposalStatuses].sort()).toEqual(
-      ["approved", "executing", "expired", "failed", "invalidated", "needs_reconciliation", "pending_approval", "rejected", "succeeded"].sort(),
+      [
+        "approved",
+        "executing",
+        "expired",
+        "failed",
+        "invalidated",
+        "needs_reconciliation",
+        "pending_approval",
+        "rejected",
+        "succeeded",
+      ].sort(),
     );
   });
 
@@ -69,13 +79,19 @@ describe("proposal states", () => {
 
   it("refuses a reviewer with the end state's own code on approve, permission_denied otherwise", () => {
     expect(reviewerRefusal(S.pendingApproval, "approve")).toBeNull();
-    expect(reviewerRefusal(S.expired, "approve")).toEqual({ code: "expired", message: "This proposal is expired and can no longer be approved." });
+    expect(reviewerRefusal(S.expired, "approve")).toEqual({
+      code: "expired",
+      message: "This proposal is expired and can no longer be approved.",
+    });
     expect(reviewerRefusal(S.needsReconciliation, "approve")).toEqual({
       code: "permission_denied",
       message: "This proposal is needs reconciliation and can no longer be approved.",
     });
     expect(reviewerRefusal(S.rejected, "reject")?.code).toBe("permission_denied");
-    expect(reviewerRefusal(S.approved, "edit")).toEqual({ code: "permission_denied", message: "Only a proposal that still awaits approval can be edited." });
+    expect(reviewerRefusal(S.approved, "edit")).toEqual({
+      code: "permission_denied",
+      message: "Only a proposal that still awaits approval can be edited.",
+    });
     expect(refusalCodeFor(S.invalidated)).toBe("invalidated");
     expect(refusalCodeFor(S.succeeded)).toBe("permission_denied");
   });
@@ -103,7 +119,8 @@ describe("what a waiting agent can tell apart", () => {
   });
 
   it("tells the phases apart, but not the execution's sending from pending", () => {
-    const at = (status: ProposalStatus, executionStatus: string | null, expiresAt = later) => agentVisibleState({ status, expiresAt, executionStatus }, now);
+    const at = (status: ProposalStatus, executionStatus: string | null, expiresAt = later) =>
+      agentVisibleState({ status, expiresAt, executionStatus }, now);
     expect(at("executing", "sending")).toBe(at("executing", "pending"));
     expect(at("executing", "sending")).not.toBe(at("executing", "unknown"));
     expect(at("pending_approval", null)).not.toBe(at("approved", null));

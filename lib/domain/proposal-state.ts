@@ -50,13 +50,26 @@ export function statesLeadingTo(to: ProposalStatus): ProposalStatus[] {
  * Open: the proposal may still become a refund, so its amount is held back from what is left to refund
  * and `lookup_order` lists it. A pending proposal past its expiry is not open (see `isOpenAt`).
  */
-export const openProposalStatuses = [S.pendingApproval, S.approved, S.executing, S.needsReconciliation] as const satisfies readonly ProposalStatus[];
+export const openProposalStatuses = [
+  S.pendingApproval,
+  S.approved,
+  S.executing,
+  S.needsReconciliation,
+] as const satisfies readonly ProposalStatus[];
 
 /** Closed without any effect: no refund came or will come of it. */
-export const closedWithoutEffectStatuses = [S.rejected, S.expired, S.invalidated] as const satisfies readonly ProposalStatus[];
+export const closedWithoutEffectStatuses = [
+  S.rejected,
+  S.expired,
+  S.invalidated,
+] as const satisfies readonly ProposalStatus[];
 
 /** Being paid: approved, and the money is on its way (or its outcome is being found out). */
-export const inPaymentStatuses = [S.approved, S.executing, S.needsReconciliation] as const satisfies readonly ProposalStatus[];
+export const inPaymentStatuses = [
+  S.approved,
+  S.executing,
+  S.needsReconciliation,
+] as const satisfies readonly ProposalStatus[];
 
 /** Settled by the provider. */
 export const settledStatuses = [S.succeeded, S.failed] as const satisfies readonly ProposalStatus[];
@@ -127,9 +140,13 @@ export function statusLabel(status: ProposalStatus): string {
  * attempt names the end state the agent also sees (expired / invalidated / rejected), so reviewer and
  * agent read the same word; anything else is `permission_denied`.
  */
-export function reviewerRefusal(status: ProposalStatus, action: ReviewerAction): { code: ErrorCode; message: string } | null {
+export function reviewerRefusal(
+  status: ProposalStatus,
+  action: ReviewerAction,
+): { code: ErrorCode; message: string } | null {
   if (status === S.pendingApproval) return null;
-  if (action === "edit") return { code: "permission_denied", message: "Only a proposal that still awaits approval can be edited." };
+  if (action === "edit")
+    return { code: "permission_denied", message: "Only a proposal that still awaits approval can be edited." };
   const code = action === "approve" ? refusalCodeFor(status) : "permission_denied";
   return { code, message: `This proposal is ${statusLabel(status)} and can no longer be ${pastTense[action]}.` };
 }
@@ -150,7 +167,10 @@ export function canBeReprepared(p: { status: ProposalStatus; expiresAt: Date }, 
  * lost and the reconciler is finding out (the proposal needs reconciliation, or its execution's outcome is
  * unknown), `executing` otherwise (approved and queued, or sent and awaiting the provider's settlement).
  */
-export function paymentPhase(status: ProposalStatus, executionStatus: string | null | undefined): "executing" | "in_doubt" {
+export function paymentPhase(
+  status: ProposalStatus,
+  executionStatus: string | null | undefined,
+): "executing" | "in_doubt" {
   return status === S.needsReconciliation || executionStatus === E.unknown ? "in_doubt" : "executing";
 }
 
@@ -159,7 +179,10 @@ export function paymentPhase(status: ProposalStatus, executionStatus: string | n
  * payment phase. A wait ends when this changes; other changes (the execution going from sending to pending)
  * are not news to the agent.
  */
-export function agentVisibleState(p: { status: ProposalStatus; expiresAt: Date; executionStatus: string | null }, now: Date): string {
+export function agentVisibleState(
+  p: { status: ProposalStatus; expiresAt: Date; executionStatus: string | null },
+  now: Date,
+): string {
   const status = effectiveStatus(p, now);
   return agentOutcomeFor(status) === "result_pending" ? `${status}:${paymentPhase(status, p.executionStatus)}` : status;
 }

@@ -2,7 +2,16 @@
 // unchecked: each expectation fails if the guarded line is changed or removed.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { fingerprintWithKey, isPersonalKey, isSecretKey, normalizeForFingerprint, redact, scrubText, truncateText, wellFormed } from "./redaction";
+import {
+  fingerprintWithKey,
+  isPersonalKey,
+  isSecretKey,
+  normalizeForFingerprint,
+  redact,
+  scrubText,
+  truncateText,
+  wellFormed,
+} from "./redaction";
 
 // A stand-in fingerprint without digits or '@', so the patterns never match it a second time.
 const fp = (v: string) =>
@@ -10,11 +19,13 @@ const fp = (v: string) =>
 
 describe("key classification", () => {
   it("recognises secret keys in any case or spelling", () => {
-    for (const k of ["apiKey", "API_KEY", "x-api-key", "Password", "clientSecret", "refreshToken", "authorization"]) expect(isSecretKey(k), k).toBe(true);
+    for (const k of ["apiKey", "API_KEY", "x-api-key", "Password", "clientSecret", "refreshToken", "authorization"])
+      expect(isSecretKey(k), k).toBe(true);
     for (const k of ["amount", "reason", "orderId"]) expect(isSecretKey(k), k).toBe(false);
   });
   it("recognises personal keys in any case or spelling", () => {
-    for (const k of ["Email", "customer_email", "IBAN", "phoneNumber", "holderName", "Recipient"]) expect(isPersonalKey(k), k).toBe(true);
+    for (const k of ["Email", "customer_email", "IBAN", "phoneNumber", "holderName", "Recipient"])
+      expect(isPersonalKey(k), k).toBe(true);
     for (const k of ["amount", "reason", "currency"]) expect(isPersonalKey(k), k).toBe(false);
   });
   it("normalises before fingerprinting, and refuses an empty key", () => {
@@ -36,7 +47,9 @@ describe("free text", () => {
   it("fingerprints known personal strings of 3+ characters, case-insensitively", () => {
     expect(scrubText("hola ANA GARCÍA", fp, new Set(), ["Ana García"])).toBe(`hola ${fp("ANA GARCÍA")}`);
     expect(scrubText("ab is short", fp, new Set(), ["ab", null, undefined, "  "])).toBe("ab is short");
-    expect(scrubText("a.b matches only itself: axb", fp, new Set(), ["a.b"])).toBe(`${fp("a.b")} matches only itself: axb`);
+    expect(scrubText("a.b matches only itself: axb", fp, new Set(), ["a.b"])).toBe(
+      `${fp("a.b")} matches only itself: axb`,
+    );
   });
   it("treats phone numbers from nine digits on, and keeps UUIDs", () => {
     expect(scrubText("call 612 345 678", fp)).toBe(`call ${fp("612 345 678")}`);
@@ -55,7 +68,20 @@ describe("free text", () => {
 
 describe("redact", () => {
   it("keeps null, booleans, small numbers; stringifies non-finite numbers; scrubs long digit runs and bigints", () => {
-    const r = redact({ a: null, b: undefined, c: true, d: false, n: 42, inf: Infinity, big: 4242424242424242, ok: 123456789, bi: 4242424242424242n }, fp);
+    const r = redact(
+      {
+        a: null,
+        b: undefined,
+        c: true,
+        d: false,
+        n: 42,
+        inf: Infinity,
+        big: 4242424242424242,
+        ok: 123456789,
+        bi: 4242424242424242n,
+      },
+      fp,
+    );
     expect(r.data).toEqual({
       a: null,
       b: null,
@@ -74,11 +100,26 @@ describe("redact", () => {
   });
   it("drops secret keys, fingerprints personal ones, keeps clear ones (any case) in clear", () => {
     const r = redact(
-      { password: "hunter2", email: "ana@example.org", Reason: "ana@example.org", other: "ana@example.org", flag: true, n: 5, obj: { a: 1 } },
+      {
+        password: "hunter2",
+        email: "ana@example.org",
+        Reason: "ana@example.org",
+        other: "ana@example.org",
+        flag: true,
+        n: 5,
+        obj: { a: 1 },
+      },
       fp,
       { clear: ["REASON"] },
     );
-    expect(r.data).toEqual({ email: fp("ana@example.org"), Reason: fp("ana@example.org"), other: fp("ana@example.org"), flag: true, n: 5, obj: { a: 1 } });
+    expect(r.data).toEqual({
+      email: fp("ana@example.org"),
+      Reason: fp("ana@example.org"),
+      other: fp("ana@example.org"),
+      flag: true,
+      n: 5,
+      obj: { a: 1 },
+    });
     const p = redact({ email: null, phone: 612345678, iban: { x: 1 }, holder: false }, fp);
     expect(p.data).toEqual({ email: null, phone: fp("612345678"), iban: fp('{"x":1}'), holder: fp("false") });
     const clearText = redact({ reason: "see order 12" }, fp, { clear: ["reason"] });
@@ -87,10 +128,14 @@ describe("redact", () => {
   it("applies the caller's text limit and known personal strings", () => {
     expect(redact({ t: "abcdef" }, fp, { maxTextLength: 3 }).data).toEqual({ t: "abc…[truncated 3 chars]" });
     expect(redact({ t: "word ".repeat(41) }, fp).data).toEqual({ t: `${"word ".repeat(40)}…[truncated 5 chars]` });
-    expect(redact({ t: "by Ana García" }, fp, { knownPersonal: ["Ana García"] }).data).toEqual({ t: `by ${fp("Ana García")}` });
+    expect(redact({ t: "by Ana García" }, fp, { knownPersonal: ["Ana García"] }).data).toEqual({
+      t: `by ${fp("Ana García")}`,
+    });
   });
   it("stops at depth 6 and at 50 entries, saying how many more", () => {
-    expect(redact({ a: { b: { c: { d: { e: { f: { g: 1 } } } } } } }, fp).data).toEqual({ a: { b: { c: { d: { e: { f: "[too deep]" } } } } } });
+    expect(redact({ a: { b: { c: { d: { e: { f: { g: 1 } } } } } } }, fp).data).toEqual({
+      a: { b: { c: { d: { e: { f: "[too deep]" } } } } },
+    });
     expect(redact([[[[[[[1]]]]]]], fp).data).toEqual([[[[[["[too deep]"]]]]]]);
     expect(redact([[[[[[1]]]]]], fp).data).toEqual([[[[[[1]]]]]]);
     const list = redact(
@@ -105,7 +150,10 @@ describe("redact", () => {
         fp,
       ).data,
     ).toHaveLength(50);
-    const obj = redact(Object.fromEntries(Array.from({ length: 53 }, (_, i) => [`k${i}`, i])), fp).data as Record<string, unknown>;
+    const obj = redact(Object.fromEntries(Array.from({ length: 53 }, (_, i) => [`k${i}`, i])), fp).data as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(obj)).toHaveLength(51);
     expect(obj["[more]"]).toBe(3);
     expect(obj.k49).toBe(49);
@@ -124,7 +172,8 @@ describe("redact", () => {
 
 describe("a replacement is never scanned again", () => {
   // A real keyed fingerprint is hex: some have long digit runs. They must come out exactly as made.
-  const digitFp = (v: string) => `fp:${createHash("sha256").update(v).digest("hex").replace(/[a-f]/g, "7").slice(0, 16)}`;
+  const digitFp = (v: string) =>
+    `fp:${createHash("sha256").update(v).digest("hex").replace(/[a-f]/g, "7").slice(0, 16)}`;
   it("keeps fingerprints with long digit runs intact (not taken for a phone or card number)", () => {
     const email = "ana@example.com";
     const card = "4242 4242 4242 4242";

@@ -10,12 +10,32 @@ const groups = (s: string) => s.match(/.{1,4}/g)!.join(" ");
 
 describe("key rules", () => {
   it("secret by a compacted, lower-cased name, or by one of its words", () => {
-    for (const k of ["xApikeyx", "APIKEYX", "pass_word", "mypassword", "clientsecret", "accesstoken", "pin_code", "x_pin"])
+    for (const k of [
+      "xApikeyx",
+      "APIKEYX",
+      "pass_word",
+      "mypassword",
+      "clientsecret",
+      "accesstoken",
+      "pin_code",
+      "x_pin",
+    ])
       expect(isSecretKey(k), k).toBe(true);
     for (const k of ["pinned", "keyboardLayout", "x_pi_n", "spin"]) expect(isSecretKey(k), k).toBe(false);
   });
   it("personal by a compacted name (email, iban, phone), or by one of its words, camelCase split", () => {
-    for (const k of ["xEmailx", "myiban", "i_ban", "ph-one", "xPhonex", "cardHolder", "x9Name", "NAME", "customer_ref", "telephoneNumber"])
+    for (const k of [
+      "xEmailx",
+      "myiban",
+      "i_ban",
+      "ph-one",
+      "xPhonex",
+      "cardHolder",
+      "x9Name",
+      "NAME",
+      "customer_ref",
+      "telephoneNumber",
+    ])
       expect(isPersonalKey(k), k).toBe(true);
     for (const k of ["cardholder", "username2", "filename", "zipped", "x_ipv"]) expect(isPersonalKey(k), k).toBe(false);
   });
@@ -114,16 +134,26 @@ describe("truncation and values", () => {
     const long = `${"ab ".repeat(30)}`;
     const r = redact({ [long]: 1, "mail a@b.cd": 2 }, fp).data as Record<string, unknown>;
     expect(Object.keys(r)).toEqual([`${long.slice(0, 64)}…[truncated ${long.length - 64} chars]`, "mail FP<a@b.cd>"]);
-    const fifty = redact(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])), fp).data as Record<string, unknown>;
+    const fifty = redact(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])), fp).data as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(fifty)).toHaveLength(50);
     expect(fifty).not.toHaveProperty("[more]");
   });
   it("fingerprints a personal value of any type from its text", () => {
-    expect(redact({ customer: () => 1, holder: 12, name: [1, "a"] }, fp).data).toEqual({ customer: "FP<() => 1>", holder: "FP<12>", name: 'FP<[1,"a"]>' });
+    expect(redact({ customer: () => 1, holder: 12, name: [1, "a"] }, fp).data).toEqual({
+      customer: "FP<() => 1>",
+      holder: "FP<12>",
+      name: 'FP<[1,"a"]>',
+    });
     expect(redact({ customer: undefined }, fp)).toEqual({ data: { customer: null }, fingerprints: [] });
   });
   it("an allow-listed personal field stays in clear (any case), still depth-limited", () => {
-    expect(redact({ Holder: "Ana", holder_b: "Ana" }, fp, { clear: ["HOLDER"] }).data).toEqual({ Holder: "Ana", holder_b: "FP<Ana>" });
+    expect(redact({ Holder: "Ana", holder_b: "Ana" }, fp, { clear: ["HOLDER"] }).data).toEqual({
+      Holder: "Ana",
+      holder_b: "FP<Ana>",
+    });
     const deep = { c: { c: { c: { c: { c: { c: { c: 1 } } } } } } };
     expect(redact(deep, fp, { clear: ["c"] }).data).toEqual({ c: { c: { c: { c: { c: { c: "[too deep]" } } } } } });
   });
@@ -133,6 +163,8 @@ describe("truncation and values", () => {
     expect(redact([[[[[[undefined]]]]]], fp).data).toEqual([[[[[[null]]]]]]);
   });
   it("walks arrays inside objects and objects inside arrays", () => {
-    expect(redact([{ email: "a@b.cd", note: ["call 612345678"] }], fp).data).toEqual([{ email: "FP<a@b.cd>", note: ["call FP<612345678>"] }]);
+    expect(redact([{ email: "a@b.cd", note: ["call 612345678"] }], fp).data).toEqual([
+      { email: "FP<a@b.cd>", note: ["call FP<612345678>"] },
+    ]);
   });
 });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { fingerprintWithKey, isPersonalKey, isSecretKey, redact, scrubText, truncateText, wellFormed } from "./redaction";
+import {
+  fingerprintWithKey,
+  isPersonalKey,
+  isSecretKey,
+  redact,
+  scrubText,
+  truncateText,
+  wellFormed,
+} from "./redaction";
 
 const KEY = "unit-test-audit-key-0123456789abcdef";
 const fp = (v: string) => fingerprintWithKey(KEY, v);
@@ -21,13 +29,30 @@ describe("fingerprint", () => {
 });
 
 describe("field classification", () => {
-  it.each(["authorization", "Authorization", "apiKey", "api_key", "x-api-key", "password", "endUserToken", "cookie", "client_secret", "sessionId"])(
-    "%s is a secret",
-    (k) => expect(isSecretKey(k)).toBe(true),
-  );
-  it.each(["email", "customerEmail", "name", "holder_name", "phone", "iban", "card_number", "address", "customer_id", "recipient"])("%s is personal", (k) =>
-    expect(isPersonalKey(k)).toBe(true),
-  );
+  it.each([
+    "authorization",
+    "Authorization",
+    "apiKey",
+    "api_key",
+    "x-api-key",
+    "password",
+    "endUserToken",
+    "cookie",
+    "client_secret",
+    "sessionId",
+  ])("%s is a secret", (k) => expect(isSecretKey(k)).toBe(true));
+  it.each([
+    "email",
+    "customerEmail",
+    "name",
+    "holder_name",
+    "phone",
+    "iban",
+    "card_number",
+    "address",
+    "customer_id",
+    "recipient",
+  ])("%s is personal", (k) => expect(isPersonalKey(k)).toBe(true));
   it.each(["order_id", "reason", "category", "priority", "proposal_id", "summary", "amount"])("%s is neither", (k) => {
     expect(isSecretKey(k)).toBe(false);
     expect(isPersonalKey(k)).toBe(false);
@@ -58,7 +83,9 @@ describe("scrubText", () => {
     expect(scrubText(s, fp)).toBe(s);
   });
   it("scrubs known personal strings (the customer's name)", () => {
-    expect(scrubText("Hola, soy Ana García y quiero…", fp, new Set(), ["Ana García"])).toBe(`Hola, soy ${fp("Ana García")} y quiero…`);
+    expect(scrubText("Hola, soy Ana García y quiero…", fp, new Set(), ["Ana García"])).toBe(
+      `Hola, soy ${fp("Ana García")} y quiero…`,
+    );
   });
 });
 
@@ -80,8 +107,15 @@ describe("redact", () => {
       { clear: ["order_id", "reason"] },
     );
     const text = JSON.stringify(data);
-    for (const canary of [EMAIL, CARD, IBAN, "agk_", "Ana García", "cus_tienda_es_ana"]) expect(text).not.toContain(canary);
-    expect(data).toMatchObject({ order_id: "ORD-1001", reason: "damaged_item", amount: 5000, email: fp(EMAIL), customer_id: fp("cus_tienda_es_ana") });
+    for (const canary of [EMAIL, CARD, IBAN, "agk_", "Ana García", "cus_tienda_es_ana"])
+      expect(text).not.toContain(canary);
+    expect(data).toMatchObject({
+      order_id: "ORD-1001",
+      reason: "damaged_item",
+      amount: 5000,
+      email: fp(EMAIL),
+      customer_id: fp("cus_tienda_es_ana"),
+    });
     expect(text).not.toContain("authorization");
     expect((data as { summary: string }).summary.length).toBeLessThan(260);
     expect(fingerprints).toContain(fp(EMAIL));
@@ -91,11 +125,17 @@ describe("redact", () => {
   it("never lets a canary through, whatever the surrounding structure (property)", () => {
     const canaries = [EMAIL, CARD, IBAN, "agk_0123456789abcdef0123456789abcdef01234567"];
     fc.assert(
-      fc.property(fc.jsonValue(), fc.constantFrom(...canaries), fc.string(), fc.string(), (shape, canary, before, after) => {
-        const value = { wrapper: shape, field: `${before} ${canary} ${after}`, list: [canary] };
-        const out = JSON.stringify(redact(value, fp, { clear: ["field"] }).data);
-        expect(out).not.toContain(canary);
-      }),
+      fc.property(
+        fc.jsonValue(),
+        fc.constantFrom(...canaries),
+        fc.string(),
+        fc.string(),
+        (shape, canary, before, after) => {
+          const value = { wrapper: shape, field: `${before} ${canary} ${after}`, list: [canary] };
+          const out = JSON.stringify(redact(value, fp, { clear: ["field"] }).data);
+          expect(out).not.toContain(canary);
+        },
+      ),
       { numRuns: 500 },
     );
   });

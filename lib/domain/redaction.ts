@@ -42,7 +42,9 @@ export function normalizeForFingerprint(value: string): string {
 /** `fp:` + the first 16 hex of HMAC-SHA256(key, normalized value). */
 export function fingerprintWithKey(key: string, value: string): string {
   if (!key) throw new Error("fingerprint key is empty");
-  return FINGERPRINT_PREFIX + createHmac("sha256", key).update(normalizeForFingerprint(value)).digest("hex").slice(0, 16);
+  return (
+    FINGERPRINT_PREFIX + createHmac("sha256", key).update(normalizeForFingerprint(value)).digest("hex").slice(0, 16)
+  );
 }
 
 const SECRET_TOKENS = new Set([
@@ -113,7 +115,13 @@ function keyTokens(key: string): string[] {
 
 export function isSecretKey(key: string): boolean {
   const compact = key.toLowerCase().replace(/[^a-z0-9]/g, "");
-  if (compact.includes("apikey") || compact.includes("password") || compact.includes("secret") || compact.includes("token")) return true;
+  if (
+    compact.includes("apikey") ||
+    compact.includes("password") ||
+    compact.includes("secret") ||
+    compact.includes("token")
+  )
+    return true;
   return keyTokens(key).some((t) => SECRET_TOKENS.has(t));
 }
 
@@ -143,7 +151,10 @@ function maskIban(m: string, fp: Fingerprinter, seen: Set<string>): string {
 }
 
 const PATTERNS: Pattern[] = [
-  { re: /\b(bearer|basic)(\s+|%20)[A-Za-z0-9._~+/=-]+/gi, replace: (m) => `${m.slice(0, m.search(/\s|%20/))} [secret]` },
+  {
+    re: /\b(bearer|basic)(\s+|%20)[A-Za-z0-9._~+/=-]+/gi,
+    replace: (m) => `${m.slice(0, m.search(/\s|%20/))} [secret]`,
+  },
   { re: /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.?[A-Za-z0-9_-]*/g, replace: () => "[secret]" },
   { re: /[A-Za-z0-9_]{32,}/g, replace: () => "[secret]" },
   { re: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, replace: mask },
@@ -163,7 +174,12 @@ function escapeRegExp(s: string): string {
 }
 
 /** Replaces personal data and credentials inside free text. Does not truncate. */
-export function scrubText(text: string, fp: Fingerprinter, seen: Set<string> = new Set(), knownPersonal?: readonly (string | null | undefined)[]): string {
+export function scrubText(
+  text: string,
+  fp: Fingerprinter,
+  seen: Set<string> = new Set(),
+  knownPersonal?: readonly (string | null | undefined)[],
+): string {
   let out = wellFormed(text);
   // Whatever a step replaces (a fingerprint, "[secret]") or sets aside (a canonical UUID: not personal data,
   // but its digit runs look like phone or card numbers) is held out of the text until the end, so no later

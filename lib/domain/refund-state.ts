@@ -11,4 +11,8 @@ export const refundStatus = {
 export type RefundStatus = (typeof refundStatus)[keyof typeof refundStatus];
 
 /** The refunds that hold money back: counted against what is left to refund, wherever they were made. */
-export const holdingRefundStatuses: readonly RefundStatus[] = [refundStatus.pending, refundStatus.requiresAction, refundStatus.succeeded];
+export const holdingRefundStatuses: readonly RefundStatus[] = [
+  refundStatus.pending,
+  refundStatus.requiresAction,
+  refundStatus.succeeded,
+];

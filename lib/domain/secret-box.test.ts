@@ -1,6 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { openSecret, parseSecretsKey, sealSecret, secretAad, secretHint, SecretBoxError, secretsKeyFormatProblem } from "./secret-box";
+import {
+  openSecret,
+  parseSecretsKey,
+  sealSecret,
+  secretAad,
+  secretHint,
+  SecretBoxError,
+  secretsKeyFormatProblem,
+} from "./secret-box";
 
 const key = () => parseSecretsKey(randomBytes(32).toString("base64"));
 
@@ -31,12 +39,22 @@ describe("secret box (AES-256-GCM)", () => {
     const [v, iv, ct, tag] = s.sealed.split(".");
     const flipped = Buffer.from(ct!, "base64url");
     flipped[0] = flipped[0]! ^ 1;
-    expect(kind(() => openSecret([k], { ...s, sealed: [v, iv, flipped.toString("base64url"), tag].join(".") }, secretAad("t1", "webhookSecret")))).toBe(
+    expect(
+      kind(() =>
+        openSecret(
+          [k],
+          { ...s, sealed: [v, iv, flipped.toString("base64url"), tag].join(".") },
+          secretAad("t1", "webhookSecret"),
+        ),
+      ),
+    ).toBe("not_authentic");
+    expect(kind(() => openSecret([{ id: k.id, bytes: randomBytes(32) }], s, secretAad("t1", "webhookSecret")))).toBe(
       "not_authentic",
     );
-    expect(kind(() => openSecret([{ id: k.id, bytes: randomBytes(32) }], s, secretAad("t1", "webhookSecret")))).toBe("not_authentic");
     expect(kind(() => openSecret([key()], s, secretAad("t1", "webhookSecret")))).toBe("unknown_key");
-    expect(kind(() => openSecret([k], { ...s, sealed: "v2.a.b.c" }, secretAad("t1", "webhookSecret")))).toBe("malformed");
+    expect(kind(() => openSecret([k], { ...s, sealed: "v2.a.b.c" }, secretAad("t1", "webhookSecret")))).toBe(
+      "malformed",
+    );
   });
 
   it("opens with the previous key during a rotation", () => {
@@ -47,7 +65,9 @@ describe("secret box (AES-256-GCM)", () => {
 
   it("takes 32 bytes as hex, base64 or base64url, nothing else", () => {
     const bytes = randomBytes(32);
-    const ids = [bytes.toString("hex"), bytes.toString("base64"), bytes.toString("base64url")].map((r) => parseSecretsKey(r).id);
+    const ids = [bytes.toString("hex"), bytes.toString("base64"), bytes.toString("base64url")].map(
+      (r) => parseSecretsKey(r).id,
+    );
     expect(new Set(ids).size).toBe(1);
     expect(secretsKeyFormatProblem(randomBytes(31).toString("base64"))).toMatch(/32 random bytes/);
     expect(secretsKeyFormatProblem(randomBytes(33).toString("hex"))).toMatch(/32 random bytes/);

@@ -11,7 +11,9 @@ export type SecretsKey = { id: string; bytes: Buffer };
 /** Why a value cannot be SECRETS_KEY (null when it can): 32 bytes as 64 hex digits or as base64 / base64url. */
 export function secretsKeyFormatProblem(raw: string): string | null {
   const bytes = decodeKey(raw);
-  return bytes ? null : "must be 32 random bytes as 64 hex digits or as base64 (generate one with `openssl rand -base64 32`)";
+  return bytes
+    ? null
+    : "must be 32 random bytes as 64 hex digits or as base64 (generate one with `openssl rand -base64 32`)";
 }
 
 function decodeKey(raw: string): Buffer | null {
@@ -26,7 +28,10 @@ function decodeKey(raw: string): Buffer | null {
 export function parseSecretsKey(raw: string): SecretsKey {
   const bytes = decodeKey(raw);
   if (!bytes) throw new SecretBoxError("bad_key", `SECRETS_KEY ${secretsKeyFormatProblem(raw)}`);
-  return { id: createHash("sha256").update("approval-gateway secrets key\n").update(bytes).digest("hex").slice(0, 16), bytes };
+  return {
+    id: createHash("sha256").update("approval-gateway secrets key\n").update(bytes).digest("hex").slice(0, 16),
+    bytes,
+  };
 }
 
 export type SecretBoxErrorKind = "bad_key" | "unknown_key" | "malformed" | "not_authentic";
@@ -51,7 +56,10 @@ export function sealSecret(key: SecretsKey, plaintext: string, aad: string): Sea
   cipher.setAAD(Buffer.from(aad, "utf8"));
   const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   const tag = cipher.getAuthTag();
-  return { keyId: key.id, sealed: ["v1", iv.toString("base64url"), ciphertext.toString("base64url"), tag.toString("base64url")].join(".") };
+  return {
+    keyId: key.id,
+    sealed: ["v1", iv.toString("base64url"), ciphertext.toString("base64url"), tag.toString("base64url")].join("."),
+  };
 }
 
 /**
@@ -62,18 +70,27 @@ export function sealSecret(key: SecretsKey, plaintext: string, aad: string): Sea
  */
 export function openSecret(keys: readonly SecretsKey[], value: Sealed, aad: string): string {
   const key = keys.find((k) => k.id === value.keyId);
-  if (!key) throw new SecretBoxError("unknown_key", `no configured SECRETS_KEY has id ${value.keyId} (set the key it was sealed with as SECRETS_KEY_PREVIOUS)`);
+  if (!key)
+    throw new SecretBoxError(
+      "unknown_key",
+      `no configured SECRETS_KEY has id ${value.keyId} (set the key it was sealed with as SECRETS_KEY_PREVIOUS)`,
+    );
   const parts = value.sealed.split(".");
-  if (parts.length !== 4 || parts[0] !== "v1") throw new SecretBoxError("malformed", "the sealed value is not in the v1 format");
+  if (parts.length !== 4 || parts[0] !== "v1")
+    throw new SecretBoxError("malformed", "the sealed value is not in the v1 format");
   const [iv, ciphertext, tag] = parts.slice(1).map((p) => Buffer.from(p, "base64url")) as [Buffer, Buffer, Buffer];
-  if (iv.length !== 12 || tag.length !== 16) throw new SecretBoxError("malformed", "the sealed value has a bad IV or tag length");
+  if (iv.length !== 12 || tag.length !== 16)
+    throw new SecretBoxError("malformed", "the sealed value has a bad IV or tag length");
   try {
     const decipher = createDecipheriv("aes-256-gcm", key.bytes, iv, { authTagLength: 16 });
     decipher.setAAD(Buffer.from(aad, "utf8"));
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString("utf8");
   } catch {
-    throw new SecretBoxError("not_authentic", `the sealed value does not open with key ${key.id}: wrong key, changed data, or a row of another tenant`);
+    throw new SecretBoxError(
+      "not_authentic",
+      `the sealed value does not open with key ${key.id}: wrong key, changed data, or a row of another tenant`,
+    );
   }
 }
 

@@ -29,7 +29,9 @@ describe("signed notes (c2sp.org/signed-note)", () => {
     expect(verifiedBy(SPEC_NOTE, key)).toHaveLength(1);
   });
   it("a changed byte of the text fails (throws: a known key whose signature fails makes the note malformed)", () => {
-    expect(() => verifiedBy(SPEC_NOTE.replace("example message", "exbmple message"), parseVkey(SPEC_VKEY))).toThrow(/does not verify/);
+    expect(() => verifiedBy(SPEC_NOTE.replace("example message", "exbmple message"), parseVkey(SPEC_VKEY))).toThrow(
+      /does not verify/,
+    );
   });
   it("ignores a line of another key (other name, or same name and another id)", () => {
     const k = generateKeyPairSync("ed25519");
@@ -37,7 +39,9 @@ describe("signed notes (c2sp.org/signed-note)", () => {
     expect(verifiedBy(SPEC_NOTE, other)).toEqual([]);
   });
   it("refuses malformed vkeys and notes", () => {
-    expect(() => parseVkey("example.com/foo+530d903b+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k")).toThrow(/key id does not match/);
+    expect(() => parseVkey("example.com/foo+530d903b+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k")).toThrow(
+      /key id does not match/,
+    );
     expect(() => parseVkey("a b+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k")).toThrow();
     expect(() => parseNote("text\n\u2014 a AAAAAAAA\n")).toThrow(/blank line/);
     expect(() => parseNote("te\u0007xt\n\n\u2014 a AAAAAAAA\n")).toThrow(/control/);
@@ -48,7 +52,11 @@ describe("signed notes (c2sp.org/signed-note)", () => {
 describe("checkpoints and cosignatures", () => {
   const log = generateKeyPairSync("ed25519");
   const witness = generateKeyPairSync("ed25519");
-  const cp = { origin: "example.com/audit/00000000-0000-4000-8000-000000000001", treeSize: 20852163, rootHash: "0a".repeat(32) };
+  const cp = {
+    origin: "example.com/audit/00000000-0000-4000-8000-000000000001",
+    treeSize: 20852163,
+    rootHash: "0a".repeat(32),
+  };
 
   it("a checkpoint body is origin, decimal size and base64 root, and reads back", () => {
     const text = checkpointText(cp);

@@ -19,11 +19,17 @@ const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "he
 /** The Ed25519 key pair of a 32-byte seed (AUDIT_SIGNING_KEY, a witness's state file). */
 export function ed25519FromSeed(seed: Buffer): { privateKey: KeyObject; publicKey: KeyObject } {
   if (seed.length !== 32) throw new Error("an Ed25519 seed is 32 bytes");
-  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: "der", type: "pkcs8" });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]),
+    format: "der",
+    type: "pkcs8",
+  });
   return { privateKey, publicKey: createPublicKey(privateKey) };
 }
-const rawOf = (key: KeyObject) => (key.export({ format: "der", type: "spki" }) as Buffer).subarray(SPKI_ED25519_PREFIX.length);
-const keyFromRaw = (raw: Buffer) => createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, raw]), format: "der", type: "spki" });
+const rawOf = (key: KeyObject) =>
+  (key.export({ format: "der", type: "spki" }) as Buffer).subarray(SPKI_ED25519_PREFIX.length);
+const keyFromRaw = (raw: Buffer) =>
+  createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, raw]), format: "der", type: "spki" });
 
 /** Key names are non-empty and hold no Unicode space and no "+" (signed-note). */
 export function validKeyName(name: string): boolean {
@@ -53,7 +59,8 @@ export function parseVkey(text: string): Vkey {
   const bytes = Buffer.from(b64, "base64");
   if (bytes.toString("base64") !== b64) throw new Error("the vkey's key is not base64");
   const type = bytes[0]!;
-  if ((type !== SIG_ED25519 && type !== SIG_COSIGNATURE_V1) || bytes.length !== 33) throw new Error("only Ed25519 vkeys (type 0x01 or 0x04) are supported");
+  if ((type !== SIG_ED25519 && type !== SIG_COSIGNATURE_V1) || bytes.length !== 33)
+    throw new Error("only Ed25519 vkeys (type 0x01 or 0x04) are supported");
   const publicKey = keyFromRaw(bytes.subarray(1));
   const keyId = noteKeyId(name, type, publicKey);
   if (keyId.toString("hex") !== idHex) throw new Error("the vkey's key id does not match its name and key");
@@ -69,7 +76,11 @@ export function signatureLine(name: string, keyId: Buffer, signature: Buffer): s
 
 /** An Ed25519 (0x01) signature line over a note text. */
 export function signNote(text: string, name: string, privateKey: KeyObject, publicKey: KeyObject): string {
-  return signatureLine(name, noteKeyId(name, SIG_ED25519, publicKey), sign(null, Buffer.from(text, "utf8"), privateKey));
+  return signatureLine(
+    name,
+    noteKeyId(name, SIG_ED25519, publicKey),
+    sign(null, Buffer.from(text, "utf8"), privateKey),
+  );
 }
 
 /** Splits a signed note into its text and signature lines; throws when it is not one. */
@@ -104,7 +115,13 @@ export function verifiedBy(note: string, key: Vkey): NoteSignature[] {
     const ok =
       key.type === SIG_ED25519
         ? verify(null, Buffer.from(text, "utf8"), key.publicKey, s.signature)
-        : s.signature.length === 72 && verify(null, cosignatureMessage(text, Number(s.signature.readBigUInt64BE(0))), key.publicKey, s.signature.subarray(8));
+        : s.signature.length === 72 &&
+          verify(
+            null,
+            cosignatureMessage(text, Number(s.signature.readBigUInt64BE(0))),
+            key.publicKey,
+            s.signature.subarray(8),
+          );
     if (!ok) throw new Error(`the signature of ${key.name} does not verify`);
   }
   return mine;
@@ -122,7 +139,8 @@ export function checkpointText(cp: Checkpoint): string {
 /** Reads a checkpoint body (origin, size without leading zeros, base64 32-byte root; extension lines ignored). */
 export function parseCheckpointText(text: string): Checkpoint {
   const lines = text.split("\n");
-  if (lines.length < 4 || lines.at(-1) !== "" || lines.slice(0, -1).some((l) => l === "")) throw new Error("a checkpoint is origin, size and root lines");
+  if (lines.length < 4 || lines.at(-1) !== "" || lines.slice(0, -1).some((l) => l === ""))
+    throw new Error("a checkpoint is origin, size and root lines");
   const [origin, size, root] = lines as [string, string, string];
   if (!/^(0|[1-9][0-9]{0,15})$/.test(size)) throw new Error("the tree size is a decimal without leading zeros");
   const hash = Buffer.from(root, "base64");
@@ -137,7 +155,13 @@ export function cosignatureMessage(checkpointBody: string, time: number): Buffer
 }
 
 /** A cosignature/v1 line by a witness key over a checkpoint body, at `time` (POSIX seconds). */
-export function cosign(checkpointBody: string, name: string, privateKey: KeyObject, publicKey: KeyObject, time: number): string {
+export function cosign(
+  checkpointBody: string,
+  name: string,
+  privateKey: KeyObject,
+  publicKey: KeyObject,
+  time: number,
+): string {
   const ts = Buffer.alloc(8);
   ts.writeBigUInt64BE(BigInt(time));
   const sig = sign(null, cosignatureMessage(checkpointBody, time), privateKey);

@@ -16,7 +16,12 @@ export function generateStandardWebhookSecret(): string {
 }
 
 /** The three headers of one attempt, signed with every given secret (current first). */
-export function signStandardWebhook(input: { id: string; body: string; secrets: readonly string[]; now?: Date }): StandardWebhookHeaders {
+export function signStandardWebhook(input: {
+  id: string;
+  body: string;
+  secrets: readonly string[];
+  now?: Date;
+}): StandardWebhookHeaders {
   if (input.secrets.length === 0) throw new Error("no webhook secret to sign with");
   const now = input.now ?? new Date();
   const signatures = input.secrets.map((secret) => new Webhook(secret).sign(input.id, now, input.body));

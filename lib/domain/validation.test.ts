@@ -22,7 +22,9 @@ describe("parseInput", () => {
   });
 
   it("throws invalid_arguments listing every problem with its JSON path and what was expected", () => {
-    const error = caught(() => parseInput(schema, { proposalId: "x", amountMinor: 1.5, extra: 1 }, "The request is malformed."));
+    const error = caught(() =>
+      parseInput(schema, { proposalId: "x", amountMinor: 1.5, extra: 1 }, "The request is malformed."),
+    );
     expect(isAppError(error)).toBe(true);
     if (!isAppError(error)) return;
     expect(error.code).toBe("invalid_arguments");

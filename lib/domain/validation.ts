@@ -20,7 +20,11 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown, message
 }
 
 /** An `invalid_arguments` error in the one details shape (extra keys, e.g. a `reason`, sit beside `problems`). */
-export function invalidArguments(message: string, problems: InputProblem[], extra: Record<string, unknown> = {}): AppError {
+export function invalidArguments(
+  message: string,
+  problems: InputProblem[],
+  extra: Record<string, unknown> = {},
+): AppError {
   return new AppError("invalid_arguments", message, { ...extra, problems });
 }
 

@@ -3,7 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { createSoftAuthenticator } from "@/tests/support/soft-authenticator";
 import { deriveApprovalChallenge } from "./passkey-challenge";
-import { APPROVAL_CHALLENGE_DERIVATION, challengeOf, verifyPasskeyApproval, type PasskeyApprovalEvidence } from "./verify-passkey-approval";
+import {
+  APPROVAL_CHALLENGE_DERIVATION,
+  challengeOf,
+  verifyPasskeyApproval,
+  type PasskeyApprovalEvidence,
+} from "./verify-passkey-approval";
 
 const rp = { rpID: "localhost", origin: "http://localhost:3100" };
 const proposalId = "0b6f2c1e-7d4a-4f3b-9c8e-2a1d5e6f7a8b";
@@ -38,7 +43,9 @@ describe("verifyPasskeyApproval: refusals with their detail", () => {
   it("verifies with and without the credential id to compare", async () => {
     const { check, authenticator } = signed();
     expect(await verifyPasskeyApproval(check)).toEqual({ verified: true });
-    expect(await verifyPasskeyApproval({ ...check, credentialId: authenticator.credentialId })).toEqual({ verified: true });
+    expect(await verifyPasskeyApproval({ ...check, credentialId: authenticator.credentialId })).toEqual({
+      verified: true,
+    });
   });
 
   it("names an unsupported version as stored, quoting a non-string one", async () => {
@@ -80,7 +87,10 @@ describe("verifyPasskeyApproval: refusals with their detail", () => {
 
   it("a credential id that differs from the assertion's is refused before the signature", async () => {
     const { check } = signed();
-    expect(await verifyPasskeyApproval({ ...check, credentialId: "other" })).toStrictEqual({ verified: false, reason: "credential_mismatch" });
+    expect(await verifyPasskeyApproval({ ...check, credentialId: "other" })).toStrictEqual({
+      verified: false,
+      reason: "credential_mismatch",
+    });
   });
 
   it("a stored public key that is not text is malformed, not a throw", async () => {

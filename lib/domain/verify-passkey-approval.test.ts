@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createSoftAuthenticator } from "@/tests/support/soft-authenticator";
 import { deriveApprovalChallenge } from "./passkey-challenge";
-import { APPROVAL_CHALLENGE_DERIVATION, verifyPasskeyApproval, type PasskeyApprovalEvidence } from "./verify-passkey-approval";
+import {
+  APPROVAL_CHALLENGE_DERIVATION,
+  verifyPasskeyApproval,
+  type PasskeyApprovalEvidence,
+} from "./verify-passkey-approval";
 
 const rp = { rpID: "localhost", origin: "http://localhost:3100" };
 const proposalId = "0b6f2c1e-7d4a-4f3b-9c8e-2a1d5e6f7a8b";
@@ -48,7 +52,13 @@ describe("verifyPasskeyApproval (offline)", () => {
   it("rejects a changed proposal hash (and a changed proposal id)", async () => {
     const { evidence, authenticator } = approvalEvidence();
     const changed = proposalHash.replace(/^9/, "8");
-    const r = await verifyPasskeyApproval({ evidence, proposalId, proposalHash: changed, publicKey: authenticator.cosePublicKey, ...rp });
+    const r = await verifyPasskeyApproval({
+      evidence,
+      proposalId,
+      proposalHash: changed,
+      publicKey: authenticator.cosePublicKey,
+      ...rp,
+    });
     expect(r).toMatchObject({ verified: false, reason: "challenge_mismatch" });
     const otherId = await verifyPasskeyApproval({
       evidence,
@@ -62,42 +72,103 @@ describe("verifyPasskeyApproval (offline)", () => {
 
   it("rejects evidence whose stored fields were edited to claim another hash: the signed challenge decides", async () => {
     const { evidence, authenticator } = approvalEvidence({ signedHash: "0".repeat(64) });
-    const r = await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp });
+    const r = await verifyPasskeyApproval({
+      evidence,
+      proposalId,
+      proposalHash,
+      publicKey: authenticator.cosePublicKey,
+      ...rp,
+    });
     expect(r).toMatchObject({ verified: false, reason: "challenge_mismatch" });
   });
 
   it("rejects another key, a tampered signature, a foreign RP / origin, missing user verification and junk", async () => {
     const { evidence, authenticator } = approvalEvidence();
     const other = createSoftAuthenticator(rp);
-    expect(await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: other.cosePublicKey, ...rp })).toMatchObject({
+    expect(
+      await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: other.cosePublicKey, ...rp }),
+    ).toMatchObject({
       verified: false,
       reason: "signature_invalid",
     });
     const sig = Buffer.from(evidence.response.response.signature, "base64url");
     sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 1, sig.length - 1);
-    const tampered = { ...evidence, response: { ...evidence.response, response: { ...evidence.response.response, signature: sig.toString("base64url") } } };
-    expect(await verifyPasskeyApproval({ evidence: tampered, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp })).toMatchObject({
+    const tampered = {
+      ...evidence,
+      response: {
+        ...evidence.response,
+        response: { ...evidence.response.response, signature: sig.toString("base64url") },
+      },
+    };
+    expect(
+      await verifyPasskeyApproval({
+        evidence: tampered,
+        proposalId,
+        proposalHash,
+        publicKey: authenticator.cosePublicKey,
+        ...rp,
+      }),
+    ).toMatchObject({
       verified: false,
       reason: "signature_invalid",
     });
     expect(
-      await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, rpID: "evil.test", origin: rp.origin }),
+      await verifyPasskeyApproval({
+        evidence,
+        proposalId,
+        proposalHash,
+        publicKey: authenticator.cosePublicKey,
+        rpID: "evil.test",
+        origin: rp.origin,
+      }),
     ).toMatchObject({ verified: false, reason: "signature_invalid" });
     expect(
-      await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, rpID: rp.rpID, origin: "https://evil.test" }),
+      await verifyPasskeyApproval({
+        evidence,
+        proposalId,
+        proposalHash,
+        publicKey: authenticator.cosePublicKey,
+        rpID: rp.rpID,
+        origin: "https://evil.test",
+      }),
     ).toMatchObject({ verified: false, reason: "signature_invalid" });
     expect(
-      await verifyPasskeyApproval({ evidence, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, credentialId: other.credentialId, ...rp }),
+      await verifyPasskeyApproval({
+        evidence,
+        proposalId,
+        proposalHash,
+        publicKey: authenticator.cosePublicKey,
+        credentialId: other.credentialId,
+        ...rp,
+      }),
     ).toMatchObject({ verified: false, reason: "credential_mismatch" });
     const noUv = approvalEvidence({ userVerified: false });
     expect(
-      await verifyPasskeyApproval({ evidence: noUv.evidence, proposalId, proposalHash, publicKey: noUv.authenticator.cosePublicKey, ...rp }),
+      await verifyPasskeyApproval({
+        evidence: noUv.evidence,
+        proposalId,
+        proposalHash,
+        publicKey: noUv.authenticator.cosePublicKey,
+        ...rp,
+      }),
     ).toMatchObject({ verified: false, reason: "signature_invalid" });
     expect(
-      await verifyPasskeyApproval({ evidence: { version: "approval-v9" }, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp }),
+      await verifyPasskeyApproval({
+        evidence: { version: "approval-v9" },
+        proposalId,
+        proposalHash,
+        publicKey: authenticator.cosePublicKey,
+        ...rp,
+      }),
     ).toMatchObject({ verified: false, reason: "unsupported_version" });
     expect(
-      await verifyPasskeyApproval({ evidence: { ...evidence, response: undefined }, proposalId, proposalHash, publicKey: authenticator.cosePublicKey, ...rp }),
+      await verifyPasskeyApproval({
+        evidence: { ...evidence, response: undefined },
+        proposalId,
+        proposalHash,
+        publicKey: authenticator.cosePublicKey,
+        ...rp,
+      }),
     ).toMatchObject({ verified: false, reason: "malformed_evidence" });
   });
 });

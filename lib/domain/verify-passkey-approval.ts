@@ -48,7 +48,12 @@ export type PasskeyApprovalVerdict =
   | { verified: true }
   | {
       verified: false;
-      reason: "malformed_evidence" | "unsupported_version" | "challenge_mismatch" | "credential_mismatch" | "signature_invalid";
+      reason:
+        | "malformed_evidence"
+        | "unsupported_version"
+        | "challenge_mismatch"
+        | "credential_mismatch"
+        | "signature_invalid";
       detail?: string;
     };
 
@@ -62,22 +67,40 @@ export type PasskeyApprovalVerdict =
 export async function verifyPasskeyApproval(check: PasskeyApprovalCheck): Promise<PasskeyApprovalVerdict> {
   const version = (check.evidence as { version?: unknown } | null)?.version;
   if (version !== undefined && version !== APPROVAL_CHALLENGE_VERSION)
-    return { verified: false, reason: "unsupported_version", detail: typeof version === "string" ? version : JSON.stringify(version) };
+    return {
+      verified: false,
+      reason: "unsupported_version",
+      detail: typeof version === "string" ? version : JSON.stringify(version),
+    };
   const parsed = passkeyApprovalEvidence.safeParse(check.evidence);
-  if (!parsed.success) return { verified: false, reason: "malformed_evidence", detail: parsed.error.issues[0]!.message }; // a failed parse has an issue
+  if (!parsed.success)
+    return { verified: false, reason: "malformed_evidence", detail: parsed.error.issues[0]!.message }; // a failed parse has an issue
   const evidence = parsed.data;
 
   let expected: string;
   try {
-    expected = deriveApprovalChallenge({ proposalId: check.proposalId, proposalHash: check.proposalHash, nonce: evidence.nonce });
+    expected = deriveApprovalChallenge({
+      proposalId: check.proposalId,
+      proposalHash: check.proposalHash,
+      nonce: evidence.nonce,
+    });
   } catch (error) {
-    return { verified: false, reason: "challenge_mismatch", detail: error instanceof Error ? error.message : String(error) };
+    return {
+      verified: false,
+      reason: "challenge_mismatch",
+      detail: error instanceof Error ? error.message : String(error),
+    };
   }
   const signedChallenge = challengeOf(evidence.response.response.clientDataJSON);
   if (signedChallenge !== expected)
-    return { verified: false, reason: "challenge_mismatch", detail: "the signed challenge is not derived from this proposal id and hash" };
+    return {
+      verified: false,
+      reason: "challenge_mismatch",
+      detail: "the signed challenge is not derived from this proposal id and hash",
+    };
 
-  if (check.credentialId !== undefined && evidence.response.id !== check.credentialId) return { verified: false, reason: "credential_mismatch" };
+  if (check.credentialId !== undefined && evidence.response.id !== check.credentialId)
+    return { verified: false, reason: "credential_mismatch" };
 
   let publicKey: Uint8Array<ArrayBuffer>;
   try {
@@ -97,7 +120,11 @@ export async function verifyPasskeyApproval(check: PasskeyApprovalCheck): Promis
     });
     return result.verified ? { verified: true } : { verified: false, reason: "signature_invalid" };
   } catch (error) {
-    return { verified: false, reason: "signature_invalid", detail: error instanceof Error ? error.message : String(error) };
+    return {
+      verified: false,
+      reason: "signature_invalid",
+      detail: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 

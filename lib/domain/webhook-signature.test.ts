@@ -1,7 +1,12 @@
 import { createHmac } from "node:crypto";
 import * as crypto from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
-import { computeWebhookSignature, generateWebhookSecret, signWebhook, verifyWebhookSignature } from "./webhook-signature";
+import {
+  computeWebhookSignature,
+  generateWebhookSecret,
+  signWebhook,
+  verifyWebhookSignature,
+} from "./webhook-signature";
 
 const secret = "whsec_test_secret";
 const body = '{"type":"proposal.needs_review","id":"d1"}';
@@ -25,13 +30,24 @@ describe("webhook signature", () => {
 
   it("verifies its own signature", () => {
     const h = signWebhook({ id: "d1", secret, body, now });
-    expect(verifyWebhookSignature({ secret, body, timestamp: h["X-Webhook-Timestamp"], signature: h["X-Webhook-Signature"], now })).toEqual({ ok: true });
+    expect(
+      verifyWebhookSignature({
+        secret,
+        body,
+        timestamp: h["X-Webhook-Timestamp"],
+        signature: h["X-Webhook-Signature"],
+        now,
+      }),
+    ).toEqual({ ok: true });
   });
 
   it("refuses another body, another secret or another timestamp", () => {
     const h = signWebhook({ id: "d1", secret, body, now });
     const base = { secret, body, timestamp: h["X-Webhook-Timestamp"], signature: h["X-Webhook-Signature"], now };
-    expect(verifyWebhookSignature({ ...base, body: body.replace("d1", "d2") })).toEqual({ ok: false, reason: "mismatch" });
+    expect(verifyWebhookSignature({ ...base, body: body.replace("d1", "d2") })).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
     expect(verifyWebhookSignature({ ...base, secret: "whsec_other" })).toEqual({ ok: false, reason: "mismatch" });
     expect(verifyWebhookSignature({ ...base, timestamp: String(ts + 1) })).toEqual({ ok: false, reason: "mismatch" });
   });
@@ -40,7 +56,14 @@ describe("webhook signature", () => {
     const h = signWebhook({ id: "d1", secret, body, now });
     const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
     const check = (seconds: number, toleranceSeconds?: number) =>
-      verifyWebhookSignature({ secret, body, timestamp: h["X-Webhook-Timestamp"], signature: h["X-Webhook-Signature"], now: at(seconds), toleranceSeconds });
+      verifyWebhookSignature({
+        secret,
+        body,
+        timestamp: h["X-Webhook-Timestamp"],
+        signature: h["X-Webhook-Signature"],
+        now: at(seconds),
+        toleranceSeconds,
+      });
     expect(check(300).ok).toBe(true);
     expect(check(-300).ok).toBe(true);
     expect(check(301)).toEqual({ ok: false, reason: "outside_tolerance" });
@@ -54,17 +77,38 @@ describe("webhook signature", () => {
     const base = { secret, body, timestamp: h["X-Webhook-Timestamp"], now };
     expect(verifyWebhookSignature({ ...base, signature: `${other}, ${h["X-Webhook-Signature"]}` }).ok).toBe(true);
     expect(verifyWebhookSignature({ ...base, signature: `${other} ${h["X-Webhook-Signature"]}` }).ok).toBe(true);
-    expect(verifyWebhookSignature({ ...base, signature: h["X-Webhook-Signature"].replace("v1=", "v0=") })).toEqual({ ok: false, reason: "malformed" });
+    expect(verifyWebhookSignature({ ...base, signature: h["X-Webhook-Signature"].replace("v1=", "v0=") })).toEqual({
+      ok: false,
+      reason: "malformed",
+    });
   });
 
   it("answers malformed for missing or garbled input without throwing", () => {
     const base = { secret, body, now };
-    expect(verifyWebhookSignature({ ...base, timestamp: null, signature: "v1=ab" })).toEqual({ ok: false, reason: "malformed" });
-    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: undefined })).toEqual({ ok: false, reason: "malformed" });
-    expect(verifyWebhookSignature({ ...base, timestamp: "12a", signature: "v1=ab" })).toEqual({ ok: false, reason: "malformed" });
-    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: "v1=zz" })).toEqual({ ok: false, reason: "mismatch" });
-    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: "v1=abcd" })).toEqual({ ok: false, reason: "mismatch" });
-    expect(verifyWebhookSignature({ ...base, secret: "", timestamp: String(ts), signature: "v1=abcd" })).toEqual({ ok: false, reason: "malformed" });
+    expect(verifyWebhookSignature({ ...base, timestamp: null, signature: "v1=ab" })).toEqual({
+      ok: false,
+      reason: "malformed",
+    });
+    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: undefined })).toEqual({
+      ok: false,
+      reason: "malformed",
+    });
+    expect(verifyWebhookSignature({ ...base, timestamp: "12a", signature: "v1=ab" })).toEqual({
+      ok: false,
+      reason: "malformed",
+    });
+    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: "v1=zz" })).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
+    expect(verifyWebhookSignature({ ...base, timestamp: String(ts), signature: "v1=abcd" })).toEqual({
+      ok: false,
+      reason: "mismatch",
+    });
+    expect(verifyWebhookSignature({ ...base, secret: "", timestamp: String(ts), signature: "v1=abcd" })).toEqual({
+      ok: false,
+      reason: "malformed",
+    });
   });
 
   it("compares in constant time (crypto.timingSafeEqual), never with ===", async () => {
@@ -74,7 +118,15 @@ describe("webhook signature", () => {
     vi.doMock("node:crypto", () => ({ ...crypto, timingSafeEqual: spy }));
     const mod = await import("./webhook-signature");
     const h = mod.signWebhook({ id: "d1", secret, body, now });
-    expect(mod.verifyWebhookSignature({ secret, body, timestamp: h["X-Webhook-Timestamp"], signature: h["X-Webhook-Signature"], now }).ok).toBe(true);
+    expect(
+      mod.verifyWebhookSignature({
+        secret,
+        body,
+        timestamp: h["X-Webhook-Timestamp"],
+        signature: h["X-Webhook-Signature"],
+        now,
+      }).ok,
+    ).toBe(true);
     expect(spy).toHaveBeenCalledTimes(1);
     vi.doUnmock("node:crypto");
   });

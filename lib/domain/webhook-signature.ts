@@ -52,7 +52,8 @@ export function verifyWebhookSignature(input: {
   now?: Date;
 }): VerifyResult {
   const { secret, body } = input;
-  if (!secret || !input.timestamp || !input.signature || !/^\d{1,12}$/.test(input.timestamp)) return { ok: false, reason: "malformed" };
+  if (!secret || !input.timestamp || !input.signature || !/^\d{1,12}$/.test(input.timestamp))
+    return { ok: false, reason: "malformed" };
   const timestamp = Number(input.timestamp);
   const nowSeconds = Math.floor((input.now ?? new Date()).getTime() / 1000);
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;

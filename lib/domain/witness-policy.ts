@@ -27,7 +27,8 @@ export function parseWitnessPolicy(text: string): WitnessPolicy {
       } catch (error) {
         throw new Error(`${where}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
-      if (key.type !== SIG_COSIGNATURE_V1) throw new Error(`${where}: a witness key is a cosignature/v1 vkey (type 0x04)`);
+      if (key.type !== SIG_COSIGNATURE_V1)
+        throw new Error(`${where}: a witness key is a cosignature/v1 vkey (type 0x04)`);
       if (witnesses.some((w) => w.name === key.name)) throw new Error(`${where}: witness ${key.name} is listed twice`);
       witnesses.push(key);
     } else if (word === "quorum") {
@@ -37,13 +38,19 @@ export function parseWitnessPolicy(text: string): WitnessPolicy {
     } else throw new Error(`${where}: unknown keyword ${JSON.stringify(word)}`);
   }
   if (quorum === null) throw new Error("the policy has no quorum line");
-  if (quorum > witnesses.length) throw new Error(`quorum ${quorum} is more than the ${witnesses.length} witness(es) listed`);
+  if (quorum > witnesses.length)
+    throw new Error(`quorum ${quorum} is more than the ${witnesses.length} witness(es) listed`);
   return { witnesses, quorum };
 }
 
 /** The policy file for a witness list and quorum (what the admin page offers to download). */
 export function formatWitnessPolicy(witnesses: readonly { vkey: string }[], quorum: number, comment?: string): string {
-  return [...(comment ? [`# ${comment}`] : []), ...witnesses.map((w) => `witness ${w.vkey}`), `quorum ${quorum}`, ""].join("\n");
+  return [
+    ...(comment ? [`# ${comment}`] : []),
+    ...witnesses.map((w) => `witness ${w.vkey}`),
+    `quorum ${quorum}`,
+    "",
+  ].join("\n");
 }
 
 export type QuorumVerdict = { ok: true; cosigners: string[] } | { ok: false; problem: string; cosigners: string[] };
@@ -66,7 +73,11 @@ export function checkQuorum(note: string, logKeyName: string, policy: WitnessPol
     if (s.name === logKeyName) continue;
     const key = policy.witnesses.find((w) => w.name === s.name && w.keyId.equals(s.keyId));
     if (!key)
-      return { ok: false, problem: `unknown cosignature by ${s.name} (key id ${s.keyId.toString("hex")}): not a witness of the pinned policy`, cosigners };
+      return {
+        ok: false,
+        problem: `unknown cosignature by ${s.name} (key id ${s.keyId.toString("hex")}): not a witness of the pinned policy`,
+        cosigners,
+      };
   }
   for (const key of policy.witnesses) {
     try {

@@ -3,7 +3,15 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { appendLeaves, consistencyProof, getterOf, leafHash, merkleRoot } from "./merkle";
-import { SIG_COSIGNATURE_V1, SIG_ED25519, checkpointText, parseVkey, signNote, verifiedBy, vkeyOf } from "./signed-note";
+import {
+  SIG_COSIGNATURE_V1,
+  SIG_ED25519,
+  checkpointText,
+  parseVkey,
+  signNote,
+  verifiedBy,
+  vkeyOf,
+} from "./signed-note";
 import { addCheckpoint, cosigners, type WitnessRecord } from "./witness";
 
 const log = generateKeyPairSync("ed25519");
@@ -22,7 +30,8 @@ function note(size: number, rootHash = root(size), o = origin, signer = log) {
   const text = checkpointText({ origin: o, treeSize: size, rootHash });
   return text + "\n" + signNote(text, "host/audit", signer.privateKey, signer.publicKey);
 }
-const body = (old: number, proof: string[], n: string) => `old ${old}\n${proof.map((h) => `${b64(h)}\n`).join("")}\n${n}`;
+const body = (old: number, proof: string[], n: string) =>
+  `old ${old}\n${proof.map((h) => `${b64(h)}\n`).join("")}\n${n}`;
 const at = (records: Record<string, WitnessRecord>) => (o: string) => records[o] ?? null;
 const now = new Date("2026-12-01T10:00:00Z");
 

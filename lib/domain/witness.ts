@@ -8,12 +8,22 @@ import { checkpointText, cosign, parseCheckpointText, parseNote, verifiedBy, typ
 
 export type WitnessRecord = { size: number; rootHash: string; note: string };
 export type WitnessKey = { name: string; privateKey: KeyObject; publicKey: KeyObject };
-export type WitnessAnswer = { status: number; contentType: string; body: string; record?: { origin: string; value: WitnessRecord } };
+export type WitnessAnswer = {
+  status: number;
+  contentType: string;
+  body: string;
+  record?: { origin: string; value: WitnessRecord };
+};
 
-const text = (status: number, body: string, contentType = "text/plain; charset=utf-8"): WitnessAnswer => ({ status, contentType, body });
+const text = (status: number, body: string, contentType = "text/plain; charset=utf-8"): WitnessAnswer => ({
+  status,
+  contentType,
+  body,
+});
 
 /** The log keys that speak for an origin: a key named N signs the origins "N/…" (and N itself). */
-export const keysFor = (origin: string, trusted: readonly Vkey[]) => trusted.filter((k) => origin === k.name || origin.startsWith(`${k.name}/`));
+export const keysFor = (origin: string, trusted: readonly Vkey[]) =>
+  trusted.filter((k) => origin === k.name || origin.startsWith(`${k.name}/`));
 
 /**
  * Handles one add-checkpoint body. `known(origin)` is the record of the last checkpoint cosigned for that
@@ -63,11 +73,15 @@ export function addCheckpoint(
   if (old !== cosigned) return text(409, `${cosigned}\n`, "text/x.tlog.size");
   if (cp.treeSize === 0 && cp.rootHash !== EMPTY_ROOT) return text(422, "an empty tree has the empty root\n");
   if (old === 0 && proof.length > 0) return text(422, "no proof from the empty tree\n");
-  if (record && old === cp.treeSize && record.rootHash !== cp.rootHash) return text(422, "another root at the size already cosigned\n");
+  if (record && old === cp.treeSize && record.rootHash !== cp.rootHash)
+    return text(422, "another root at the size already cosigned\n");
   if (record && old > 0 && !verifyConsistency(old, cp.treeSize, record.rootHash, cp.rootHash, proof))
     return text(422, "the consistency proof does not verify\n");
   const line = cosign(checkpointText(cp), key.name, key.privateKey, key.publicKey, Math.floor(now.getTime() / 1000));
-  return { ...text(200, line), record: { origin: cp.origin, value: { size: cp.treeSize, rootHash: cp.rootHash, note: note + line } } };
+  return {
+    ...text(200, line),
+    record: { origin: cp.origin, value: { size: cp.treeSize, rootHash: cp.rootHash, note: note + line } },
+  };
 }
 
 /** The witnesses (of `vkeys`) whose cosignature on `note` verifies: what a quorum is counted from. */

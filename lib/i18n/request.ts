@@ -9,7 +9,11 @@ import { languageOf, negotiateLocale } from "@/lib/i18n/locales";
 export default getRequestConfig(async () => {
   const actor = await getActor();
   const picked = (await cookies()).get("ui-locale")?.value;
-  const locale = actor?.locale ?? (picked && /^[a-z]{2}(-[A-Z]{2})?$/.test(picked) ? picked : negotiateLocale((await headers()).get("accept-language")));
+  const locale =
+    actor?.locale ??
+    (picked && /^[a-z]{2}(-[A-Z]{2})?$/.test(picked)
+      ? picked
+      : negotiateLocale((await headers()).get("accept-language")));
   const language = languageOf(locale);
   return {
     locale,

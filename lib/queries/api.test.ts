@@ -67,10 +67,16 @@ describe("api()", () => {
   it("accepts classic zod schemas too", async () => {
     const classic = z.object({ rows: z.array(z.object({ id: z.string() })), nextCursor: z.string().nullable() });
     await expect(api(`${base}/ok`, classic)).resolves.toMatchObject({ rows: [{ id: "p1" }] });
-    await expect(api(`${base}/drift`, z.object({ nextCursor: z.string() }))).rejects.toMatchObject({ code: "internal_error" });
+    await expect(api(`${base}/drift`, z.object({ nextCursor: z.string() }))).rejects.toMatchObject({
+      code: "internal_error",
+    });
   });
 
   it("turns the server's error shape into an ApiError with its code and status", async () => {
-    await expect(api(`${base}/forbidden`, queuePageDto)).rejects.toMatchObject({ code: "forbidden", status: 403, message: "Not allowed" });
+    await expect(api(`${base}/forbidden`, queuePageDto)).rejects.toMatchObject({
+      code: "forbidden",
+      status: 403,
+      message: "Not allowed",
+    });
   });
 });

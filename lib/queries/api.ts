@@ -21,10 +21,27 @@ export class ApiError extends Error {
 /** A DTO schema, or a loader of one (code-split: the schema and zod arrive when first needed). */
 export type SchemaRef<S extends $ZodType> = S | (() => Promise<S>);
 
-export async function api<S extends $ZodType>(path: string, schema: SchemaRef<S>, init?: RequestInit): Promise<output<S>> {
-  const res = await fetch(path, { ...init, headers: { "content-type": "application/json", ...(init?.headers ?? {}) }, cache: "no-store" });
-  const body = (await res.json().catch(() => ({}))) as { code?: string; error?: { message?: string } & Record<string, unknown> };
-  if (!res.ok) throw new ApiError(body.code ?? "internal_error", body.error?.message ?? `Request failed (${res.status})`, body.error ?? {}, res.status);
+export async function api<S extends $ZodType>(
+  path: string,
+  schema: SchemaRef<S>,
+  init?: RequestInit,
+): Promise<output<S>> {
+  const res = await fetch(path, {
+    ...init,
+    headers: { "content-type": "application/json", ...(init?.headers ?? {}) },
+    cache: "no-store",
+  });
+  const body = (await res.json().catch(() => ({}))) as {
+    code?: string;
+    error?: { message?: string } & Record<string, unknown>;
+  };
+  if (!res.ok)
+    throw new ApiError(
+      body.code ?? "internal_error",
+      body.error?.message ?? `Request failed (${res.status})`,
+      body.error ?? {},
+      res.status,
+    );
   const resolved = typeof schema === "function" ? await schema() : schema;
   const parsed = await resolved["~standard"].validate(body);
   if (parsed.issues) {

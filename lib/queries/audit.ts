@@ -8,7 +8,9 @@ import { api } from "./api";
 const auditSearchPageDto = () => import("@/lib/schemas/audit-dto").then((m) => m.auditSearchPageDto);
 
 /** The filters as the URL carries them (strings). */
-export type AuditFilters = Partial<Record<"traceId" | "from" | "to" | "tz" | "actor" | "action" | "outcome" | "proposalId" | "subject", string>>;
+export type AuditFilters = Partial<
+  Record<"traceId" | "from" | "to" | "tz" | "actor" | "action" | "outcome" | "proposalId" | "subject", string>
+>;
 
 export const auditKeys = {
   all: ["audit"] as const,
@@ -16,14 +18,17 @@ export const auditKeys = {
 };
 
 export function auditQueryString(f: AuditFilters, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams(Object.entries({ ...f, ...extra }).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ""));
+  const params = new URLSearchParams(
+    Object.entries({ ...f, ...extra }).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ""),
+  );
   return params.toString();
 }
 
 export const auditSearchQuery = (f: AuditFilters) =>
   infiniteQueryOptions({
     queryKey: auditKeys.search(f),
-    queryFn: ({ pageParam }) => api(`/api/audit/events?${auditQueryString(f, pageParam ? { cursor: pageParam } : {})}`, auditSearchPageDto),
+    queryFn: ({ pageParam }) =>
+      api(`/api/audit/events?${auditQueryString(f, pageParam ? { cursor: pageParam } : {})}`, auditSearchPageDto),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     staleTime: Infinity,

@@ -8,7 +8,22 @@ import { inboxDto } from "@/lib/schemas/inbox-dto";
 import { readInboxCount, readPendingCount } from "./count-answers";
 
 const inbox = (count: unknown) => ({ count, secondApprovals: null, pending: null, adminChanges: null, inDoubt: null });
-const counts: unknown[] = [0, 1, 7, 500, Number.MAX_SAFE_INTEGER, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, NaN, Infinity, "3", null, undefined, true];
+const counts: unknown[] = [
+  0,
+  1,
+  7,
+  500,
+  Number.MAX_SAFE_INTEGER,
+  -1,
+  1.5,
+  Number.MAX_SAFE_INTEGER + 1,
+  NaN,
+  Infinity,
+  "3",
+  null,
+  undefined,
+  true,
+];
 
 describe("readPendingCount agrees with pendingCountDto", () => {
   const samples: unknown[] = [

@@ -3,7 +3,12 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import type { ExecutionState } from "@/lib/domain/execution-state";
 import type { ExecutionSort } from "@/lib/schemas/executions";
-import { checkNowResultDto, executionDetailDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
+import {
+  checkNowResultDto,
+  executionDetailDto,
+  executionOverviewDto,
+  executionsPageDto,
+} from "@/lib/schemas/execution-dto";
 import { api } from "./api";
 import { pollUnlessPushed } from "./change-stream";
 
@@ -18,9 +23,17 @@ export const executionKeys = {
 };
 
 /** Drops defaults so the server prefetch and the client hook build the same key for the same URL. */
-export function normalizeExecutionFilters(f: { state?: ExecutionState | null; q?: string | null; sort?: ExecutionSort | null }): ExecutionFilters {
+export function normalizeExecutionFilters(f: {
+  state?: ExecutionState | null;
+  q?: string | null;
+  sort?: ExecutionSort | null;
+}): ExecutionFilters {
   const q = f.q?.trim();
-  return { ...(f.state ? { state: f.state } : {}), ...(q ? { q } : {}), ...(f.sort && f.sort !== "newest" ? { sort: f.sort } : {}) };
+  return {
+    ...(f.state ? { state: f.state } : {}),
+    ...(q ? { q } : {}),
+    ...(f.sort && f.sort !== "newest" ? { sort: f.sort } : {}),
+  };
 }
 
 // Live: polls while the page is open.

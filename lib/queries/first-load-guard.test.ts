@@ -29,7 +29,11 @@ const entries = [
 ];
 
 function resolveLocal(spec: string, from: string): string | null {
-  const base = spec.startsWith("@/") ? join(root, spec.slice(2)) : spec.startsWith(".") ? resolve(dirname(from), spec) : null;
+  const base = spec.startsWith("@/")
+    ? join(root, spec.slice(2))
+    : spec.startsWith(".")
+      ? resolve(dirname(from), spec)
+      : null;
   if (!base) return null;
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, "index.ts"), join(base, "index.tsx")]) {
     if (existsSync(candidate) && !candidate.endsWith("/") && /\.(ts|tsx)$/.test(candidate)) return candidate;
@@ -45,7 +49,8 @@ function runtimeImports(file: string): string[] {
     if (ts.isImportDeclaration(node)) {
       const clause = node.importClause;
       if (clause?.isTypeOnly) continue;
-      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : null;
+      const named =
+        clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : null;
       if (clause && !clause.name && named && named.length > 0 && named.every((e) => e.isTypeOnly)) continue;
       specs.push((node.moduleSpecifier as ts.StringLiteral).text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {
@@ -67,7 +72,8 @@ function reachablePackages(from: string[] = entries): Map<string, string[]> {
     for (const spec of runtimeImports(file)) {
       const local = resolveLocal(spec, file);
       if (local) queue.push([local, [...path, local.slice(root.length + 1)]]);
-      else if (!spec.startsWith(".") && !spec.startsWith("@/") && !packages.has(spec)) packages.set(spec, [...path, spec]);
+      else if (!spec.startsWith(".") && !spec.startsWith("@/") && !packages.has(spec))
+        packages.set(spec, [...path, spec]);
     }
   }
   return packages;
@@ -83,7 +89,9 @@ describe("first-load JavaScript of /queue", () => {
   });
 
   it("loads no table library, React Query, nuqs, tailwind-merge, Radix, icon library or next/dynamic up front (rows and icons rendered on the server, React.lazy)", () => {
-    const banned = [...packages.entries()].filter(([name]) => /^(@tanstack\/|nuqs($|\/)|tailwind-merge$|@radix-ui\/|lucide-react$|next\/dynamic$)/.test(name));
+    const banned = [...packages.entries()].filter(([name]) =>
+      /^(@tanstack\/|nuqs($|\/)|tailwind-merge$|@radix-ui\/|lucide-react$|next\/dynamic$)/.test(name),
+    );
     expect(banned.map(([, path]) => path.join(" → "))).toEqual([]);
   });
 
@@ -93,7 +101,17 @@ describe("first-load JavaScript of /queue", () => {
     for (const server of [page, table]) expect(server.startsWith('"use client"')).toBe(false);
     const islands = [...`${page}\n${table}`.matchAll(/from "(\.\/_components\/[^"]+|\.\/[^"]+|@\/components\/[^"]+)"/g)]
       .map((m) => m[1]!)
-      .map((s) => resolveLocal(s, join(root, s.startsWith("./_") ? "app/(dashboard)/queue/page.tsx" : "app/(dashboard)/queue/_components/queue-table.tsx")))
+      .map((s) =>
+        resolveLocal(
+          s,
+          join(
+            root,
+            s.startsWith("./_")
+              ? "app/(dashboard)/queue/page.tsx"
+              : "app/(dashboard)/queue/_components/queue-table.tsx",
+          ),
+        ),
+      )
       .filter((f): f is string => !!f && readFileSync(f, "utf8").startsWith('"use client"'))
       .map((f) => f.slice(root.length + 1));
     expect(islands.filter((f) => !entries.includes(f))).toEqual([]);

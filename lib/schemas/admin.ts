@@ -109,7 +109,10 @@ export const policyValuesSchema = z.strictObject({
   endUserTokenMaxAgeSeconds: int(1, 30 * SECONDS_PER_DAY),
 });
 /** POST /api/admin/policy: the values to change (the others stay as in the active version). */
-export const proposePolicyInput = z.strictObject({ values: policyValuesSchema.partial(), stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });
+export const proposePolicyInput = z.strictObject({
+  values: policyValuesSchema.partial(),
+  stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional(),
+});
 export type ProposePolicyInput = z.infer<typeof proposePolicyInput>;
 export const decidePolicyInput = z.strictObject({ stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });
 

@@ -8,7 +8,11 @@ import { errorCodes } from "@/lib/domain/outcome";
 import { toolOutputSchema } from "@/lib/schemas/tools";
 
 const callId = z.string().min(1).max(200);
-const toolName = z.string().min(1).max(128).describe("The tool's name as the model wrote it (an unknown name answers unknown_tool, with the closest names).");
+const toolName = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe("The tool's name as the model wrote it (an unknown name answers unknown_tool, with the closest names).");
 
 /** Anthropic Messages `tool_use` block, as the model returned it. */
 export const anthropicToolUse = z
@@ -62,7 +66,9 @@ export const openaiChatToolMessage = z
 export const toolCallAnswer = z.union([anthropicToolResult, openaiFunctionCallOutput, openaiChatToolMessage]);
 
 /** One validation problem: where, what was expected, what was wrong. */
-export const problem = z.object({ path: z.string(), expected: z.string(), message: z.string() }).meta({ id: "Problem" });
+export const problem = z
+  .object({ path: z.string(), expected: z.string(), message: z.string() })
+  .meta({ id: "Problem" });
 
 /** `error` of every error body: a message safe to show, plus details that depend on the code. */
 const errorDetail = z.looseObject({
@@ -74,14 +80,29 @@ const errorDetail = z.looseObject({
 /** The agent routes' answer when the caller's family is not known yet (401, 429 before the body is read; JSON 404). */
 export const traceableError = z
   .object({ code: z.enum(errorCodes), error: errorDetail, traceId: z.string() })
-  .meta({ id: "TraceableError", description: "The common error shape with the request's trace id (also in the X-Trace-Id header)." });
+  .meta({
+    id: "TraceableError",
+    description: "The common error shape with the request's trace id (also in the X-Trace-Id header).",
+  });
 
 /** Staff, admin and public routes: `{code, error:{message,…}}` with the HTTP status of the code. */
 export const apiError = z
-  .object({ code: z.enum(errorCodes), error: errorDetail, traceId: z.string().optional(), problems: z.array(problem).optional() })
-  .meta({ id: "Error", description: 'The common error shape: a stable code (docs/design.md "Outcome codes") and a message safe to show.' });
+  .object({
+    code: z.enum(errorCodes),
+    error: errorDetail,
+    traceId: z.string().optional(),
+    problems: z.array(problem).optional(),
+  })
+  .meta({
+    id: "Error",
+    description: 'The common error shape: a stable code (docs/design.md "Outcome codes") and a message safe to show.',
+  });
 
 /** GET /api/agent/tools answer. */
 export const toolListAnswer = z
-  .object({ format: z.enum(["anthropic", "openai", "openai_chat"]), tools: z.array(z.record(z.string(), z.unknown())), traceId: z.string() })
+  .object({
+    format: z.enum(["anthropic", "openai", "openai_chat"]),
+    tools: z.array(z.record(z.string(), z.unknown())),
+    traceId: z.string(),
+  })
   .meta({ id: "ToolList" });

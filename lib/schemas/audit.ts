@@ -2,13 +2,17 @@ import { z } from "zod";
 import { canonicalTimeZone, instantOfWallClock, isWallClock } from "@/lib/domain/local-time";
 
 const optionalText = (max: number) =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v), z.string().max(max).optional());
+  z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v),
+    z.string().max(max).optional(),
+  );
 /**
  * A range bound: a wall-clock time as a datetime-local field sends it ("2026-03-29T02:30"), read in the
  * search's `tz`; or an instant with its offset ("2026-03-29T00:30:00Z", "…+02:00") for API clients.
  */
 const optionalBound = z.preprocess(
-  (v) => (v === "" || v == null ? undefined : typeof v === "string" ? v.trim() : v instanceof Date ? v.toISOString() : v),
+  (v) =>
+    v === "" || v == null ? undefined : typeof v === "string" ? v.trim() : v instanceof Date ? v.toISOString() : v,
   z
     .string()
     .max(40)
@@ -51,7 +55,10 @@ export const auditSearchInput = z
     subject: optionalText(200),
     /** Keyset cursor: the write position (`pos`) of the last event of the previous page (newest first). */
     cursor: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().positive().optional()),
-    limit: z.preprocess((v) => (v === "" || v == null ? undefined : v), z.coerce.number().int().min(1).max(200).default(50)),
+    limit: z.preprocess(
+      (v) => (v === "" || v == null ? undefined : v),
+      z.coerce.number().int().min(1).max(200).default(50),
+    ),
   })
   .transform(({ from, to, ...rest }, ctx) => {
     const bound = (text: string | undefined, edge: "from" | "to"): Date | undefined => {
@@ -70,10 +77,21 @@ export const auditSearchInput = z
 export type AuditSearchInput = z.input<typeof auditSearchInput>;
 export type AuditSearchFilters = z.output<typeof auditSearchInput>;
 
-export const auditFilterKeys = ["traceId", "from", "to", "actor", "action", "outcome", "proposalId", "subject"] as const;
+export const auditFilterKeys = [
+  "traceId",
+  "from",
+  "to",
+  "actor",
+  "action",
+  "outcome",
+  "proposalId",
+  "subject",
+] as const;
 
 /** The search params of a request (URLSearchParams or a Next.js searchParams object) as raw input. */
-export function auditSearchParams(params: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string> {
+export function auditSearchParams(
+  params: URLSearchParams | Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of [...auditFilterKeys, "tz", "cursor", "limit"]) {
     const v = params instanceof URLSearchParams ? params.get(key) : params[key];

@@ -37,7 +37,11 @@ export type ChartPoint = z.infer<typeof chartPointDto>;
  * The overview's counters, from the same statement (same snapshot, same `now()`) as the chart: `inDoubt` and
  * `oldestAgeSeconds` are the chart's last point ("now"), `total` is the sum of `counts`.
  */
-export const overviewCountersDto = z.object({ inDoubt: z.number().int(), oldestAgeSeconds: z.number(), total: z.number().int() });
+export const overviewCountersDto = z.object({
+  inDoubt: z.number().int(),
+  oldestAgeSeconds: z.number(),
+  total: z.number().int(),
+});
 
 export const executionOverviewDto = z.object({
   counters: overviewCountersDto,
@@ -50,7 +54,12 @@ export const executionOverviewDto = z.object({
 export type ExecutionOverview = z.infer<typeof executionOverviewDto>;
 
 /** `reconciliations`: the execution's reconciliation count when the check was queued (the next finding is numbered after it). */
-export const checkNowResultDto = z.object({ executionId: z.string(), status: executionStateSchema, queued: z.boolean(), reconciliations: z.number().int() });
+export const checkNowResultDto = z.object({
+  executionId: z.string(),
+  status: executionStateSchema,
+  queued: z.boolean(),
+  reconciliations: z.number().int(),
+});
 export type CheckNowResult = z.infer<typeof checkNowResultDto>;
 
 /** Kinds of execution events on the detail page's timeline (from the execution's audit events). */

@@ -64,7 +64,9 @@ describe("GET /api/openapi.json document", () => {
   });
 
   it("the validator does refuse a broken document (the check above can fail)", async () => {
-    const broken = JSON.parse(JSON.stringify(doc)) as { paths: Record<string, Record<string, { responses?: unknown }>> };
+    const broken = JSON.parse(JSON.stringify(doc)) as {
+      paths: Record<string, Record<string, { responses?: unknown }>>;
+    };
     delete broken.paths["/api/agent/tool-calls"]!.post!.responses;
     broken.paths["/api/health"]!.get!.responses = { "200": { content: {} } }; // a response without its required description
     expect((await new Validator().validate(broken)).valid).toBe(false);
@@ -101,13 +103,16 @@ describe("GET /api/openapi.json document", () => {
     const onDisk = new Map(routeFiles(apiDir).map((f) => [openApiPath(f), exportedMethods(readFileSync(f, "utf8"))]));
     const extra: string[] = [];
     for (const [path, item] of Object.entries(paths))
-      for (const method of Object.keys(item)) if (!onDisk.get(path)?.includes(method.toUpperCase())) extra.push(`${method.toUpperCase()} ${path}`);
+      for (const method of Object.keys(item))
+        if (!onDisk.get(path)?.includes(method.toUpperCase())) extra.push(`${method.toUpperCase()} ${path}`);
     expect(extra).toEqual([]);
     expect(paths[FALLBACK]).toBeUndefined();
   });
 
   it("declares the three credentials the API takes: agent key, integration key, staff session", () => {
-    const schemes = (doc.components as { securitySchemes: Record<string, { type: string; scheme?: string; in?: string }> }).securitySchemes;
+    const schemes = (
+      doc.components as { securitySchemes: Record<string, { type: string; scheme?: string; in?: string }> }
+    ).securitySchemes;
     expect(schemes.agentKey).toMatchObject({ type: "http", scheme: "bearer" });
     expect(schemes.integrationKey).toMatchObject({ type: "http", scheme: "bearer" });
     expect(schemes.staffSession).toMatchObject({ type: "apiKey", in: "cookie" });
@@ -116,11 +121,11 @@ describe("GET /api/openapi.json document", () => {
 
 describe("route file reading", () => {
   it("finds each export form and ignores non-methods", () => {
-    expect(exportedMethods("export const GET = x;\nexport async function POST() {}\nexport function DELETE() {}\nexport const dynamic = 'x';")).toEqual([
-      "DELETE",
-      "GET",
-      "POST",
-    ]);
+    expect(
+      exportedMethods(
+        "export const GET = x;\nexport async function POST() {}\nexport function DELETE() {}\nexport const dynamic = 'x';",
+      ),
+    ).toEqual(["DELETE", "GET", "POST"]);
     expect(exportedMethods("export { authRoute as GET, authRoute as POST };")).toEqual(["GET", "POST"]);
   });
   it("maps dynamic and catch-all segments to path parameters", () => {

@@ -25,7 +25,12 @@ import { apiError, toolCallAnswer, toolCallRequest, toolListAnswer, traceableErr
 import { auditSearchInput } from "@/lib/schemas/audit";
 import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
 import { inboxDto } from "@/lib/schemas/inbox-dto";
-import { checkNowResultDto, executionDetailDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
+import {
+  checkNowResultDto,
+  executionDetailDto,
+  executionOverviewDto,
+  executionsPageDto,
+} from "@/lib/schemas/execution-dto";
 import { listExecutionsInput } from "@/lib/schemas/executions";
 import {
   notificationChannels,
@@ -92,7 +97,11 @@ const securitySchemes = {
     description:
       "A signed-in staff member's session cookie (`__Secure-next-auth.session-token` over HTTPS). State-changing requests must come from the same origin (Origin header); each use case checks the person's roles.",
   },
-  metricsToken: { type: "http", scheme: "bearer", description: "METRICS_TOKEN (docs/observability.md); without one set, only local addresses are served." },
+  metricsToken: {
+    type: "http",
+    scheme: "bearer",
+    description: "METRICS_TOKEN (docs/observability.md); without one set, only local addresses are served.",
+  },
   providerSignature: {
     type: "apiKey",
     in: "header",
@@ -139,7 +148,11 @@ function operation(op: Op): ZodOpenApiOperationObject {
   const errors = op.errors ?? [];
   const responses: Record<string, unknown> = {};
   for (const [status, r] of Object.entries(op.ok)) responses[status] = r;
-  for (const status of errors) responses[String(status)] = { description: errorStatus[status] ?? "An error.", content: json(op.errorSchema ?? apiError) };
+  for (const status of errors)
+    responses[String(status)] = {
+      description: errorStatus[status] ?? "An error.",
+      content: json(op.errorSchema ?? apiError),
+    };
   return {
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
@@ -166,15 +179,28 @@ const ok = (description: string, schema?: Schema | Record<string, unknown>, stat
 
 const uuid = z.uuid();
 const id = { id: uuid };
-const untyped = (description: string) => anyObject(`${description} (no response schema of its own yet: see the docs named in the description).`);
+const untyped = (description: string) =>
+  anyObject(`${description} (no response schema of its own yet: see the docs named in the description).`);
 
 /** The route merges the path's proposal id into the body, so the body is the input without it. */
-const withoutProposalId = <S extends z.ZodRawShape>(shape: S) => z.strictObject(shape).omit({ proposalId: true } as never);
+const withoutProposalId = <S extends z.ZodRawShape>(shape: S) =>
+  z.strictObject(shape).omit({ proposalId: true } as never);
 
 const agentHeaders = z.object({
-  traceparent: z.string().optional().describe("W3C trace context; its trace-id becomes the conversation's trace (budgets and audit trail are per trace)."),
-  "x-trace-id": z.string().optional().describe("A trace id of your own (8–128 of A–Z a–z 0–9 . _ : -) when you send no traceparent."),
-  "x-end-user-token": z.string().optional().describe("The channel integration's signed statement of who the customer is (never the model's)."),
+  traceparent: z
+    .string()
+    .optional()
+    .describe(
+      "W3C trace context; its trace-id becomes the conversation's trace (budgets and audit trail are per trace).",
+    ),
+  "x-trace-id": z
+    .string()
+    .optional()
+    .describe("A trace id of your own (8–128 of A–Z a–z 0–9 . _ : -) when you send no traceparent."),
+  "x-end-user-token": z
+    .string()
+    .optional()
+    .describe("The channel integration's signed statement of who the customer is (never the model's)."),
   "x-agent-model": z.string().optional().describe("Recorded in the audit trail with every call."),
   "x-agent-prompt-version": z.string().optional().describe("Recorded in the audit trail with every call."),
 });
@@ -209,7 +235,10 @@ const agentPaths: ZodOpenApiPathsObject = {
       headers: agentHeaders,
       body: toolCallRequest,
       ok: {
-        ...ok("The tool answer in the family of the request (header X-Trace-Id; traceresponse when traced).", toolCallAnswer),
+        ...ok(
+          "The tool answer in the family of the request (header X-Trace-Id; traceresponse when traced).",
+          toolCallAnswer,
+        ),
         // A body that is not JSON, or too large, still answers in the caller's family, code invalid_arguments inside.
         ...ok("The body is not JSON: invalid_arguments, in the caller's family.", toolCallAnswer, 400),
         ...ok("The body is too large: invalid_arguments, in the caller's family.", toolCallAnswer, 413),
@@ -275,10 +304,23 @@ const proposalPaths: ZodOpenApiPathsObject = {
     ),
   },
   "/api/proposals/pending-count": {
-    get: operation(staff({ tag: "proposals", summary: "How many proposals wait (capped count)", ok: ok("The count.", pendingCountDto) })),
+    get: operation(
+      staff({
+        tag: "proposals",
+        summary: "How many proposals wait (capped count)",
+        ok: ok("The count.", pendingCountDto),
+      }),
+    ),
   },
   "/api/proposals/{id}": {
-    get: operation(staff({ tag: "proposals", summary: "One proposal with everything a reviewer needs", path: id, ok: ok("The proposal.", proposalDetailDto) })),
+    get: operation(
+      staff({
+        tag: "proposals",
+        summary: "One proposal with everything a reviewer needs",
+        path: id,
+        ok: ok("The proposal.", proposalDetailDto),
+      }),
+    ),
   },
   "/api/proposals/{id}/approve": {
     post: operation(
@@ -390,7 +432,12 @@ const proposalPaths: ZodOpenApiPathsObject = {
         tag: "proposals",
         summary: "The dashboard's push channel (server-sent events)",
         description: 'docs/design.md "Live updates".',
-        ok: { 200: { description: "An event stream of proposal changes.", content: { "text/event-stream": { schema: { type: "string" } } } } },
+        ok: {
+          200: {
+            description: "An event stream of proposal changes.",
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          },
+        },
         errors: [401, 403, 500],
       }),
     ),
@@ -400,25 +447,55 @@ const proposalPaths: ZodOpenApiPathsObject = {
 const executionPaths: ZodOpenApiPathsObject = {
   "/api/executions": {
     get: operation(
-      staff({ tag: "executions", summary: "Refund executions, cursor-paged and searchable", query: listExecutionsInput, ok: ok("A page.", executionsPageDto) }),
+      staff({
+        tag: "executions",
+        summary: "Refund executions, cursor-paged and searchable",
+        query: listExecutionsInput,
+        ok: ok("A page.", executionsPageDto),
+      }),
     ),
   },
   "/api/executions/overview": {
-    get: operation(staff({ tag: "executions", summary: "In-doubt counters, chart and oldest rows", ok: ok("The overview.", executionOverviewDto) })),
+    get: operation(
+      staff({
+        tag: "executions",
+        summary: "In-doubt counters, chart and oldest rows",
+        ok: ok("The overview.", executionOverviewDto),
+      }),
+    ),
   },
   "/api/executions/{id}": {
-    get: operation(staff({ tag: "executions", summary: "One execution with its events", path: id, ok: ok("The execution.", executionDetailDto) })),
+    get: operation(
+      staff({
+        tag: "executions",
+        summary: "One execution with its events",
+        path: id,
+        ok: ok("The execution.", executionDetailDto),
+      }),
+    ),
   },
   "/api/executions/{id}/check": {
     post: operation(
-      staff({ tag: "executions", summary: "Ask the provider about this execution now", path: id, ok: ok("Queued or settled.", checkNowResultDto) }),
+      staff({
+        tag: "executions",
+        summary: "Ask the provider about this execution now",
+        path: id,
+        ok: ok("Queued or settled.", checkNowResultDto),
+      }),
     ),
   },
 };
 
 const auditPaths: ZodOpenApiPathsObject = {
   "/api/audit/events": {
-    get: operation(staff({ tag: "audit", summary: "Search the audit trail", query: auditSearchInput, ok: ok("A page of events.", auditSearchPageDto) })),
+    get: operation(
+      staff({
+        tag: "audit",
+        summary: "Search the audit trail",
+        query: auditSearchInput,
+        ok: ok("A page of events.", auditSearchPageDto),
+      }),
+    ),
   },
   "/api/audit/export": {
     get: operation(
@@ -502,7 +579,10 @@ const auditPaths: ZodOpenApiPathsObject = {
       summary: "A leaf's hash and its inclusion proof in the tree of a size",
       path: { logId: z.string() },
       query: z.object({ index: z.string().regex(/^\d+$/), size: z.string().regex(/^\d+$/) }),
-      ok: ok("The proof.", z.object({ leafIndex: z.int(), treeSize: z.int(), leafHash: z.string(), proof: z.array(z.string()) })),
+      ok: ok(
+        "The proof.",
+        z.object({ leafIndex: z.int(), treeSize: z.int(), leafHash: z.string(), proof: z.array(z.string()) }),
+      ),
       errors: [400, 404, 500],
     }),
   },
@@ -522,9 +602,13 @@ const adminPaths: ZodOpenApiPathsObject = {
       staff({
         tag: "admin",
         summary: "Invite a staff member",
-        description: 'With the admin role the invitation waits for a second admin: 202 {status: "awaiting_second_admin", change} (docs/admin-api.md).',
+        description:
+          'With the admin role the invitation waits for a second admin: 202 {status: "awaiting_second_admin", change} (docs/admin-api.md).',
         body: inviteStaffInput,
-        ok: { ...ok("{id, setupUrl, expiresAt}.", untyped("The invitation"), 201), ...ok("Awaiting a second admin.", untyped("The pending change"), 202) },
+        ok: {
+          ...ok("{id, setupUrl, expiresAt}.", untyped("The invitation"), 201),
+          ...ok("Awaiting a second admin.", untyped("The pending change"), 202),
+        },
       }),
     ),
   },
@@ -535,7 +619,10 @@ const adminPaths: ZodOpenApiPathsObject = {
         summary: "Change roles, disable, unlock or sign out a staff member",
         path: id,
         body: updateStaffInput,
-        ok: { ...ok("{id, before, after}.", untyped("The change")), ...ok("Awaiting a second admin.", untyped("The pending change"), 202) },
+        ok: {
+          ...ok("{id, before, after}.", untyped("The change")),
+          ...ok("Awaiting a second admin.", untyped("The pending change"), 202),
+        },
       }),
     ),
   },
@@ -547,13 +634,20 @@ const adminPaths: ZodOpenApiPathsObject = {
         path: id,
         // The same {stepUpPassword?} as every second-admin decision.
         body: decidePolicyInput,
-        ok: { ...ok("{setupUrl, expiresAt}.", untyped("The link"), 201), ...ok("Awaiting a second admin.", untyped("The pending change"), 202) },
+        ok: {
+          ...ok("{setupUrl, expiresAt}.", untyped("The link"), 201),
+          ...ok("Awaiting a second admin.", untyped("The pending change"), 202),
+        },
       }),
     ),
   },
   "/api/admin/changes": {
     get: operation(
-      staff({ tag: "admin", summary: "Admin changes waiting for a second admin", ok: ok("{pending:[…], alone}.", untyped("The pending changes")) }),
+      staff({
+        tag: "admin",
+        summary: "Admin changes waiting for a second admin",
+        ok: ok("{pending:[…], alone}.", untyped("The pending changes")),
+      }),
     ),
   },
   "/api/admin/changes/{id}/{decision}": {
@@ -599,7 +693,11 @@ const adminPaths: ZodOpenApiPathsObject = {
   },
   "/api/admin/tenant": {
     get: operation(
-      staff({ tag: "admin", summary: "The tenant's settings", ok: ok("{slug, name, currency, locale, timeZone, currencyLocked}.", untyped("The settings")) }),
+      staff({
+        tag: "admin",
+        summary: "The tenant's settings",
+        ok: ok("{slug, name, currency, locale, timeZone, currencyLocked}.", untyped("The settings")),
+      }),
     ),
     patch: operation(
       staff({
@@ -642,7 +740,12 @@ const adminPaths: ZodOpenApiPathsObject = {
       }),
     ),
     delete: operation(
-      staff({ tag: "admin", summary: "Clear the channel's decision webhook", path: id, ok: ok("{channelId, url: null}.", untyped("The cleared webhook")) }),
+      staff({
+        tag: "admin",
+        summary: "Clear the channel's decision webhook",
+        path: id,
+        ok: ok("{channelId, url: null}.", untyped("The cleared webhook")),
+      }),
     ),
   },
   "/api/admin/channels/{id}/decision-webhook/test": {
@@ -657,7 +760,11 @@ const adminPaths: ZodOpenApiPathsObject = {
   },
   "/api/admin/review-webhook/test": {
     post: operation(
-      staff({ tag: "admin", summary: "Queue a webhook.test delivery to the reviewer webhook", ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202) }),
+      staff({
+        tag: "admin",
+        summary: "Queue a webhook.test delivery to the reviewer webhook",
+        ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202),
+      }),
     ),
   },
   "/api/admin/webhook-deliveries": {
@@ -721,7 +828,14 @@ const adminPaths: ZodOpenApiPathsObject = {
     ),
   },
   "/api/admin/agent-keys/{id}": {
-    delete: operation(staff({ tag: "admin", summary: "Revoke an agent key (also when it already was)", path: id, ok: { 204: { description: "Revoked." } } })),
+    delete: operation(
+      staff({
+        tag: "admin",
+        summary: "Revoke an agent key (also when it already was)",
+        path: id,
+        ok: { 204: { description: "Revoked." } },
+      }),
+    ),
   },
   "/api/admin/integration-keys": {
     get: operation(
@@ -745,7 +859,10 @@ const adminPaths: ZodOpenApiPathsObject = {
       staff({
         tag: "admin",
         summary: "The audit log's witnesses, the quorum, the log's origin and the policy file for auditors",
-        ok: ok("{witnesses:[{id, name, vkey, url, cosignedSize, cosignedAt, lastError}], quorum, origin, policy} (docs/audit.md).", untyped("The witnesses")),
+        ok: ok(
+          "{witnesses:[{id, name, vkey, url, cosignedSize, cosignedAt, lastError}], quorum, origin, policy} (docs/audit.md).",
+          untyped("The witnesses"),
+        ),
       }),
     ),
     post: operation(
@@ -782,7 +899,12 @@ const adminPaths: ZodOpenApiPathsObject = {
   },
   "/api/admin/integration-keys/{id}": {
     delete: operation(
-      staff({ tag: "admin", summary: "Revoke an integration key (also when it already was)", path: id, ok: { 204: { description: "Revoked." } } }),
+      staff({
+        tag: "admin",
+        summary: "Revoke an integration key (also when it already was)",
+        path: id,
+        ok: { 204: { description: "Revoked." } },
+      }),
     ),
   },
   // The tenant's own payment provider connection (docs/systems-of-record.md "Per-tenant connection").
@@ -790,8 +912,12 @@ const adminPaths: ZodOpenApiPathsObject = {
     get: operation(
       staff({
         tag: "admin",
-        summary: "The tenant's payment provider connection: whose key is used (a hint only), the webhook URL and events",
-        ok: ok("{source: tenant|default, apiKeyHint, updatedAt, webhookUrl, events, canStore}.", untyped("The connection")),
+        summary:
+          "The tenant's payment provider connection: whose key is used (a hint only), the webhook URL and events",
+        ok: ok(
+          "{source: tenant|default, apiKeyHint, updatedAt, webhookUrl, events, canStore}.",
+          untyped("The connection"),
+        ),
       }),
     ),
     put: operation(
@@ -833,7 +959,13 @@ const accountPaths: ZodOpenApiPathsObject = {
     ),
   },
   "/api/account/notifications": {
-    get: operation(staff({ tag: "account", summary: "Your own notification preferences", ok: ok("The preferences.", notificationPreferencesDto) })),
+    get: operation(
+      staff({
+        tag: "account",
+        summary: "Your own notification preferences",
+        ok: ok("The preferences.", notificationPreferencesDto),
+      }),
+    ),
     put: operation(
       staff({
         tag: "account",
@@ -854,7 +986,12 @@ const accountPaths: ZodOpenApiPathsObject = {
   },
   "/api/passkeys/registration/verify": {
     post: operation(
-      staff({ tag: "account", summary: "Register the new passkey", body: verifyPasskeyRegistrationInput, ok: ok("The passkey.", registeredPasskeyDto) }),
+      staff({
+        tag: "account",
+        summary: "Register the new passkey",
+        body: verifyPasskeyRegistrationInput,
+        ok: ok("The passkey.", registeredPasskeyDto),
+      }),
     ),
   },
   "/api/passkeys/{id}": {
@@ -883,7 +1020,8 @@ const accountPaths: ZodOpenApiPathsObject = {
       tag: "account",
       security: "public",
       summary: "next-auth (session, csrf, providers, signin, signout, callback/…)",
-      description: "The sign-in machinery of next-auth 4 (its own routes under /api/auth/…); used by the dashboard, not an API for integrations.",
+      description:
+        "The sign-in machinery of next-auth 4 (its own routes under /api/auth/…); used by the dashboard, not an API for integrations.",
       path: { nextauth: z.string() },
       ok: ok("next-auth's answer.", anyObject("next-auth's JSON")),
     }),
@@ -899,7 +1037,12 @@ const accountPaths: ZodOpenApiPathsObject = {
   },
 };
 
-const healthCheck = z.object({ status: z.string(), version: z.string(), checks: z.record(z.string(), z.unknown()), time: z.string() });
+const healthCheck = z.object({
+  status: z.string(),
+  version: z.string(),
+  checks: z.record(z.string(), z.unknown()),
+  time: z.string(),
+});
 
 const platformPaths: ZodOpenApiPathsObject = {
   "/api/v1/orders/{number}": {
@@ -939,7 +1082,8 @@ const platformPaths: ZodOpenApiPathsObject = {
     post: operation({
       tag: "platform",
       security: "providerSignature",
-      summary: "One tenant's own provider webhook, verified with its own secret (refund.*, charge.refunded, charge.dispute.created)",
+      summary:
+        "One tenant's own provider webhook, verified with its own secret (refund.*, charge.refunded, charge.dispute.created)",
       path: { tenantSlug: z.string().min(1).max(100) },
       body: anyObject("The provider's event."),
       ok: ok("{received: true, …}.", anyObject("The acknowledgement")),
@@ -958,7 +1102,12 @@ const platformPaths: ZodOpenApiPathsObject = {
     }),
   },
   "/api/health/live": {
-    get: operation({ tag: "platform", security: "public", summary: "Liveness: the process serves HTTP", ok: ok("Alive.", healthCheck) }),
+    get: operation({
+      tag: "platform",
+      security: "public",
+      summary: "Liveness: the process serves HTTP",
+      ok: ok("Alive.", healthCheck),
+    }),
   },
   "/api/health/ready": {
     get: operation({
@@ -1001,8 +1150,18 @@ export function buildOpenApiDocument() {
         description:
           "Hash-bound approvals for AI-agent actions. Agents call /api/agent/* (or MCP at /api/mcp) with an agent key; staff routes use the dashboard session; the Orders API (/api/v1) uses an integration key. Errors share one shape, {code, error:{message,…}} (plus traceId where a trace exists), and an unknown /api/… path answers a JSON 404 in that shape. See docs/agent-api.md, docs/staff-api.md, docs/admin-api.md.",
       },
-      tags: ["agent", "proposals", "executions", "audit", "admin", "account", "orders", "platform"].map((name) => ({ name })),
-      paths: { ...agentPaths, ...proposalPaths, ...executionPaths, ...auditPaths, ...adminPaths, ...accountPaths, ...platformPaths },
+      tags: ["agent", "proposals", "executions", "audit", "admin", "account", "orders", "platform"].map((name) => ({
+        name,
+      })),
+      paths: {
+        ...agentPaths,
+        ...proposalPaths,
+        ...executionPaths,
+        ...auditPaths,
+        ...adminPaths,
+        ...accountPaths,
+        ...platformPaths,
+      },
       components: { securitySchemes },
     },
     {
@@ -1011,7 +1170,12 @@ export function buildOpenApiDocument() {
       allowEmptySchema: { custom: true },
       override: ({ jsonSchema, zodSchema, io }) => {
         const def = zodSchema._zod.def as { type: string; in?: z.core.$ZodType; out?: z.core.$ZodType };
-        if (def.type === "pipe" && def.out?._zod.def.type === "custom" && def.in && Object.keys(jsonSchema).length === 0) {
+        if (
+          def.type === "pipe" &&
+          def.out?._zod.def.type === "custom" &&
+          def.in &&
+          Object.keys(jsonSchema).length === 0
+        ) {
           Object.assign(jsonSchema, z.toJSONSchema(def.in, { io }));
           delete jsonSchema.$schema;
         }

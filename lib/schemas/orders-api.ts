@@ -15,7 +15,9 @@ export const issueIntegrationKeyInput = z.strictObject({
 export type IssueIntegrationKeyInput = z.infer<typeof issueIntegrationKeyInput>;
 
 /** An order reference as shops write them: "ORD-1001", "1001", "#1001" without the hash. */
-export const orderNumber = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, '.', '_' or '-', at most 64");
+export const orderNumber = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, '.', '_' or '-', at most 64");
 
 const minor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const currency = z.string().regex(/^[A-Z]{3}$/, "an ISO 4217 code in capitals, e.g. USD");
@@ -44,7 +46,9 @@ export const orderRefundInput = z.strictObject({
 export const orderBodyInput = z.strictObject({
   customer: z.strictObject({
     /** The id the channel's end-user token carries as `sub`. */
-    id: z.string().regex(/^[A-Za-z0-9_.:@-]{1,128}$/, "the customer's id in your shop, as your end-user tokens carry it in `sub`"),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:@-]{1,128}$/, "the customer's id in your shop, as your end-user tokens carry it in `sub`"),
     email: z.string().trim().max(320).pipe(z.email()),
     name: text(200),
   }),
@@ -53,7 +57,14 @@ export const orderBodyInput = z.strictObject({
   status: z.enum(["paid", "canceled"]),
   placed_at: timestamp,
   items: z
-    .array(z.strictObject({ sku: text(64), name: text(200), quantity: z.number().int().min(1).max(100_000), unit_minor: minor }))
+    .array(
+      z.strictObject({
+        sku: text(64),
+        name: text(200),
+        quantity: z.number().int().min(1).max(100_000),
+        unit_minor: minor,
+      }),
+    )
     .max(500)
     .default([]),
   payments: z.array(orderPaymentInput).min(1).max(20),

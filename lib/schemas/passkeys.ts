@@ -66,8 +66,10 @@ const webAuthnOptions = <T>() =>
     (v) => typeof v === "object" && v !== null && typeof (v as { challenge?: unknown }).challenge === "string",
     "Expected WebAuthn options with a challenge.",
   );
-export const registrationOptionsDto = webAuthnOptions<import("@simplewebauthn/browser").PublicKeyCredentialCreationOptionsJSON>();
-export const authenticationOptionsDto = webAuthnOptions<import("@simplewebauthn/browser").PublicKeyCredentialRequestOptionsJSON>();
+export const registrationOptionsDto =
+  webAuthnOptions<import("@simplewebauthn/browser").PublicKeyCredentialCreationOptionsJSON>();
+export const authenticationOptionsDto =
+  webAuthnOptions<import("@simplewebauthn/browser").PublicKeyCredentialRequestOptionsJSON>();
 
 export const registeredPasskeyDto = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
 export type RegisteredPasskeyDto = z.infer<typeof registeredPasskeyDto>;

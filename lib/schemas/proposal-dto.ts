@@ -6,12 +6,20 @@
 import * as z from "zod/mini";
 import { proposalStatuses, proposalStatus } from "@/lib/domain/proposal-state";
 
-export const proposalStatusSchema = z.pipe(z.enum(proposalStatuses as [string, ...string[]]), z.custom<(typeof proposalStatuses)[number]>());
+export const proposalStatusSchema = z.pipe(
+  z.enum(proposalStatuses as [string, ...string[]]),
+  z.custom<(typeof proposalStatuses)[number]>(),
+);
 
 const iso = z.string();
 
 /** "Previously rejected": the newest rejection of a proposal for the same order before this one (reason, who, when). */
-export const previousRejectionDto = z.object({ proposalId: z.string(), reason: z.nullable(z.string()), by: z.nullable(z.string()), at: z.nullable(iso) });
+export const previousRejectionDto = z.object({
+  proposalId: z.string(),
+  reason: z.nullable(z.string()),
+  by: z.nullable(z.string()),
+  at: z.nullable(iso),
+});
 export type PreviousRejection = z.infer<typeof previousRejectionDto>;
 
 /** What a proposal possibly duplicates: a live proposal or an earlier refund of the same customer, same order or amount. */
@@ -87,7 +95,12 @@ export const proposalDetailDto = z.object({
   rejectionReason: z.nullable(z.string()),
   /** Who rejected it, when, the customer message and the staff-only internal note. */
   rejection: z.nullable(
-    z.object({ by: z.nullable(z.string()), at: z.nullable(iso), customerMessage: z.nullable(z.string()), internalNote: z.nullable(z.string()) }),
+    z.object({
+      by: z.nullable(z.string()),
+      at: z.nullable(iso),
+      customerMessage: z.nullable(z.string()),
+      internalNote: z.nullable(z.string()),
+    }),
   ),
   claim: z.nullable(claimDto),
   invalidationReason: z.nullable(z.string()),
@@ -101,16 +114,39 @@ export const proposalDetailDto = z.object({
     placedAt: iso,
     items: z.array(z.object({ sku: z.string(), name: z.string(), quantity: z.number(), unitMinor: z.number() })),
     customer: z.object({ id: z.string(), name: z.string() }),
-    refunds: z.array(z.object({ id: z.string(), amountMinor: z.int(), status: z.string(), origin: z.enum(["local", "external"]), createdAt: iso })),
+    refunds: z.array(
+      z.object({
+        id: z.string(),
+        amountMinor: z.int(),
+        status: z.string(),
+        origin: z.enum(["local", "external"]),
+        createdAt: iso,
+      }),
+    ),
   }),
   /** refundedMinor counts every refund holding money back; elsewhereMinor is the part made outside this product. */
-  derivation: z.object({ capturedMinor: z.int(), refundedMinor: z.int(), elsewhereMinor: z.int(), otherOpenMinor: z.int(), others: z.array(linkedProposal) }),
+  derivation: z.object({
+    capturedMinor: z.int(),
+    refundedMinor: z.int(),
+    elsewhereMinor: z.int(),
+    otherOpenMinor: z.int(),
+    others: z.array(linkedProposal),
+  }),
   payment: z.object({ method: z.string(), display: z.string(), providerPaymentRef: z.string() }),
   requestedBy: z.discriminatedUnion("kind", [
     z.object({ kind: z.literal("agent"), name: z.string(), channel: z.nullable(z.string()) }),
     z.object({ kind: z.literal("staff"), name: z.string(), channel: z.null() }),
   ]),
-  approvals: z.array(z.object({ id: z.string(), approver: z.string(), authMethod: z.string(), authTime: iso, createdAt: iso, passkey: z.boolean() })),
+  approvals: z.array(
+    z.object({
+      id: z.string(),
+      approver: z.string(),
+      authMethod: z.string(),
+      authTime: iso,
+      createdAt: iso,
+      passkey: z.boolean(),
+    }),
+  ),
   /** Staff comments, oldest first (stored redacted). */
   comments: z.array(proposalCommentDto),
   supersedes: z.nullable(linkedProposal),

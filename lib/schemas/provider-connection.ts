@@ -6,7 +6,9 @@ import { z } from "zod";
 export const providerApiKey = z
   .string()
   .trim()
-  .regex(/^(?:rk|sk)_(?:test|live)_[A-Za-z0-9_]{8,240}$/, { error: "a Stripe restricted key (rk_live_… / rk_test_…) or secret key (sk_…)" });
+  .regex(/^(?:rk|sk)_(?:test|live)_[A-Za-z0-9_]{8,240}$/, {
+    error: "a Stripe restricted key (rk_live_… / rk_test_…) or secret key (sk_…)",
+  });
 
 /** A webhook endpoint's signing secret as Stripe shows it. */
 export const providerWebhookSecret = z
@@ -24,7 +26,13 @@ export type SetProviderConnectionInput = z.infer<typeof setProviderConnectionInp
 export const removeProviderConnectionInput = z.strictObject({ stepUpPassword: z.string().min(1).max(1024).optional() });
 
 /** The provider events the per-tenant webhook acts on (docs/systems-of-record.md "Refunds made elsewhere"). */
-export const providerWebhookEvents = ["refund.created", "refund.updated", "refund.failed", "charge.refunded", "charge.dispute.created"] as const;
+export const providerWebhookEvents = [
+  "refund.created",
+  "refund.updated",
+  "refund.failed",
+  "charge.refunded",
+  "charge.dispute.created",
+] as const;
 
 /** What Admin shows of the connection (never the key). */
 export type ProviderConnectionView = {
@@ -42,4 +50,5 @@ export type ProviderConnectionView = {
 
 /** The answer of "Test connection". */
 export type ConnectionTest =
-  { ok: true; source: "tenant" | "default" } | { ok: false; source: "tenant" | "default"; problem: "refused" | "unreachable" | "unusable"; message: string };
+  | { ok: true; source: "tenant" | "default" }
+  | { ok: false; source: "tenant" | "default"; problem: "refused" | "unreachable" | "unusable"; message: string };

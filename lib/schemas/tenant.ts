@@ -47,7 +47,10 @@ export const createTenantInput = z.strictObject({
   slug: z
     .string()
     .trim()
-    .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, "2–40 lower-case letters, digits and hyphens, starting and ending with a letter or digit.")
+    .regex(
+      /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/,
+      "2–40 lower-case letters, digits and hyphens, starting and ending with a letter or digit.",
+    )
     .min(2),
   name,
   currency,
@@ -65,5 +68,8 @@ export const updateTenantSettingsInput = z
     timeZone: timeZone.optional(),
     currency: currency.optional(),
   })
-  .refine((v) => v.name !== undefined || v.locale !== undefined || v.timeZone !== undefined || v.currency !== undefined, "Change at least one setting.");
+  .refine(
+    (v) => v.name !== undefined || v.locale !== undefined || v.timeZone !== undefined || v.currency !== undefined,
+    "Change at least one setting.",
+  );
 export type UpdateTenantSettingsInput = z.input<typeof updateTenantSettingsInput>;

@@ -1,7 +1,14 @@
 // The served tool schemas hold to each vendor's documented strict-mode subset; limits left out reappear
 // in the description; the server-side validation is unchanged.
 import { describe, expect, it } from "vitest";
-import { createSupportTicketInput, isSimplePattern, toolDefinitions, toolJsonSchema, toolNames, vendorSchema } from "./tools";
+import {
+  createSupportTicketInput,
+  isSimplePattern,
+  toolDefinitions,
+  toolJsonSchema,
+  toolNames,
+  vendorSchema,
+} from "./tools";
 
 // Allow-lists written out here on purpose (not imported), so that widening the code's list fails this test.
 // Anthropic: "Strict tool use" → "JSON Schema limitations" (platform.claude.com/docs/agents-and-tools/tool-use/
@@ -9,7 +16,19 @@ import { createSupportTicketInput, isSimplePattern, toolDefinitions, toolJsonSch
 // OpenAI: "Structured Outputs" → "Supported schemas" (platform.openai.com/docs/guides/structured-outputs):
 //   no minLength/maxLength; pattern/format rejected by fine-tuned models under strict: true, so not served.
 const ALLOWED = {
-  anthropic: ["type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "description", "format", "pattern"],
+  anthropic: [
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "enum",
+    "const",
+    "items",
+    "anyOf",
+    "description",
+    "format",
+    "pattern",
+  ],
   openai: ["type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "description"],
 } as const;
 
@@ -18,7 +37,8 @@ type Node = Record<string, unknown>;
 /** Every schema node (the root, each property, items, anyOf members) with its JSON path. */
 function nodes(schema: Node, path = "$"): [string, Node][] {
   const out: [string, Node][] = [[path, schema]];
-  for (const [name, sub] of Object.entries((schema.properties ?? {}) as Record<string, Node>)) out.push(...nodes(sub, `${path}.${name}`));
+  for (const [name, sub] of Object.entries((schema.properties ?? {}) as Record<string, Node>))
+    out.push(...nodes(sub, `${path}.${name}`));
   if (schema.items && typeof schema.items === "object") out.push(...nodes(schema.items as Node, `${path}[]`));
   for (const [i, sub] of ((schema.anyOf ?? []) as Node[]).entries()) out.push(...nodes(sub, `${path}|${i}`));
   return out;
@@ -47,7 +67,8 @@ describe("vendor-exact tool schemas", () => {
         expect([...(d.schema.required as string[])].sort()).toEqual(Object.keys(d.schema.properties as Node).sort());
         for (const [path, node] of nodes(d.schema)) {
           for (const k of Object.keys(node)) expect(allowed.has(k), `${d.name} ${path} uses "${k}"`).toBe(true);
-          if (typeof node.pattern === "string") expect(isSimplePattern(node.pattern), `${d.name} ${path} pattern`).toBe(true);
+          if (typeof node.pattern === "string")
+            expect(isSimplePattern(node.pattern), `${d.name} ${path} pattern`).toBe(true);
         }
       }
     });
@@ -60,19 +81,26 @@ describe("vendor-exact tool schemas", () => {
       const s = vendorSchema(full, vendor) as { properties: Record<string, Node> };
       expect(s.properties.summary!.minLength).toBeUndefined();
       expect(s.properties.summary!.pattern).toBeUndefined();
-      expect(String(s.properties.summary!.description)).toContain("Limits (the server checks them): 10–500 characters; plain text (no NUL characters).");
-      const order = (vendorSchema(toolJsonSchema("lookup_order"), vendor) as { properties: Record<string, Node> }).properties.order_id!;
+      expect(String(s.properties.summary!.description)).toContain(
+        "Limits (the server checks them): 10–500 characters; plain text (no NUL characters).",
+      );
+      const order = (vendorSchema(toolJsonSchema("lookup_order"), vendor) as { properties: Record<string, Node> })
+        .properties.order_id!;
       expect(String(order.description)).toContain("1–40 characters");
-      const proposal = (vendorSchema(toolJsonSchema("get_refund_status"), vendor) as { properties: Record<string, Node> }).properties.proposal_id!;
+      const proposal = (
+        vendorSchema(toolJsonSchema("get_refund_status"), vendor) as { properties: Record<string, Node> }
+      ).properties.proposal_id!;
       // zod emits a uuid pattern with groups and alternation: never served; Anthropic keeps format: uuid.
       expect(proposal.pattern).toBeUndefined();
       if (vendor === "anthropic") expect(proposal.format).toBe("uuid");
       else expect(String(proposal.description)).toContain("a UUID");
     }
     // Anthropic keeps the simple order-reference pattern; OpenAI gets it as text.
-    const a = (vendorSchema(toolJsonSchema("lookup_order"), "anthropic") as { properties: Record<string, Node> }).properties.order_id!;
+    const a = (vendorSchema(toolJsonSchema("lookup_order"), "anthropic") as { properties: Record<string, Node> })
+      .properties.order_id!;
     expect(a.pattern).toBe("^[A-Za-z0-9][A-Za-z0-9_-]*$");
-    const o = (vendorSchema(toolJsonSchema("lookup_order"), "openai") as { properties: Record<string, Node> }).properties.order_id!;
+    const o = (vendorSchema(toolJsonSchema("lookup_order"), "openai") as { properties: Record<string, Node> })
+      .properties.order_id!;
     expect(String(o.description)).toContain("matching the regular expression ^[A-Za-z0-9][A-Za-z0-9_-]*$");
   });
 
@@ -80,7 +108,9 @@ describe("vendor-exact tool schemas", () => {
     const ok = { category: "billing", summary: "Charged twice for one order", priority: "normal" };
     expect(createSupportTicketInput.safeParse(ok).success).toBe(true);
     expect(createSupportTicketInput.safeParse({ ...ok, summary: "short" }).success).toBe(false);
-    expect(createSupportTicketInput.safeParse({ ...ok, summary: "Charged twice \u0000 for one order" }).success).toBe(false);
+    expect(createSupportTicketInput.safeParse({ ...ok, summary: "Charged twice \u0000 for one order" }).success).toBe(
+      false,
+    );
     expect(createSupportTicketInput.safeParse({ ...ok, summary: "x".repeat(501) }).success).toBe(false);
   });
 

@@ -12,7 +12,14 @@ export const orderReference = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)
   .describe('The order reference exactly as the customer gave it, for example "ORD-1001".');
 
-export const refundReasons = ["damaged_item", "not_received", "wrong_item", "duplicate_charge", "cancelled_order", "other"] as const;
+export const refundReasons = [
+  "damaged_item",
+  "not_received",
+  "wrong_item",
+  "duplicate_charge",
+  "cancelled_order",
+  "other",
+] as const;
 export const ticketCategories = ["billing", "technical", "complaint"] as const;
 export const ticketPriorities = ["low", "normal", "urgent"] as const;
 export const TICKET_SUMMARY_MAX = 500;
@@ -22,7 +29,9 @@ export type LookupOrderInput = z.infer<typeof lookupOrderInput>;
 
 export const prepareRefundInput = z.strictObject({
   order_id: orderReference,
-  reason: z.enum(refundReasons).describe("Why the customer wants the refund, as they explained it. Use other when nothing else fits."),
+  reason: z
+    .enum(refundReasons)
+    .describe("Why the customer wants the refund, as they explained it. Use other when nothing else fits."),
 });
 export type PrepareRefundInput = z.infer<typeof prepareRefundInput>;
 
@@ -67,7 +76,12 @@ export const createSupportTicketInput = z.strictObject({
 export type CreateSupportTicketInput = z.infer<typeof createSupportTicketInput>;
 
 /** MCP tool annotations (MCP spec "Tool annotations"). */
-export type ToolAnnotations = { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
+export type ToolAnnotations = {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+};
 
 /** The tool catalogue: name, title, hints, when to call it, its argument schema. Names are boring on purpose. */
 export const toolCatalog = {
@@ -102,7 +116,10 @@ export const toolCatalog = {
       "Open a support ticket for a human agent to follow up. Call it when the customer needs something no other tool can do, or asks to talk to a person.",
     input: createSupportTicketInput,
   },
-} as const satisfies Record<string, { title: string; annotations: ToolAnnotations; description: string; input: z.ZodType }>;
+} as const satisfies Record<
+  string,
+  { title: string; annotations: ToolAnnotations; description: string; input: z.ZodType }
+>;
 
 export type ToolName = keyof typeof toolCatalog;
 export const toolNames = Object.keys(toolCatalog) as ToolName[];
@@ -116,7 +133,11 @@ export function toolJsonSchema(name: ToolName): Record<string, unknown> {
   const schema = z.toJSONSchema(toolCatalog[name].input) as Record<string, unknown>;
   delete schema.$schema;
   // Every property listed as required (vendors' strict modes want that); the optional ones accept null.
-  return { ...schema, required: Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}), additionalProperties: false };
+  return {
+    ...schema,
+    required: Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}),
+    additionalProperties: false,
+  };
 }
 
 // ---- vendor-exact schemas -----------------------------------------------------------------------
@@ -141,8 +162,30 @@ export type Vendor = "anthropic" | "openai";
 
 /** Keywords each vendor's strict mode accepts (the allow-list the unit test holds the served schemas to). */
 export const vendorKeywords: Record<Vendor, ReadonlySet<string>> = {
-  anthropic: new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "description", "format", "pattern"]),
-  openai: new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "description"]),
+  anthropic: new Set([
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "enum",
+    "const",
+    "items",
+    "anyOf",
+    "description",
+    "format",
+    "pattern",
+  ]),
+  openai: new Set([
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "enum",
+    "const",
+    "items",
+    "anyOf",
+    "description",
+  ]),
 };
 
 /** Anthropic supports `pattern` only for simple regexes: no groups, alternation, lookaround, back-references or escapes beyond \d\w\s. */
@@ -187,7 +230,12 @@ export function vendorSchema(schema: Record<string, unknown>, vendor: Vendor): R
       continue;
     }
     if (k === "properties" && v && typeof v === "object") {
-      out.properties = Object.fromEntries(Object.entries(v as Record<string, Record<string, unknown>>).map(([name, sub]) => [name, vendorSchema(sub, vendor)]));
+      out.properties = Object.fromEntries(
+        Object.entries(v as Record<string, Record<string, unknown>>).map(([name, sub]) => [
+          name,
+          vendorSchema(sub, vendor),
+        ]),
+      );
     } else if (k === "items" && v && typeof v === "object" && !Array.isArray(v)) {
       out.items = vendorSchema(v as Record<string, unknown>, vendor);
     } else if (k === "anyOf" && Array.isArray(v)) {
@@ -215,7 +263,8 @@ export function toolDefinitions(names: readonly ToolName[], format: ToolFormat) 
   return names.map((name) => {
     const { description } = toolCatalog[name];
     const full = toolJsonSchema(name);
-    if (format === "anthropic") return { name, description, input_schema: vendorSchema(full, "anthropic"), strict: true };
+    if (format === "anthropic")
+      return { name, description, input_schema: vendorSchema(full, "anthropic"), strict: true };
     const parameters = vendorSchema(full, "openai");
     return format === "openai"
       ? { type: "function" as const, name, description, parameters, strict: true }

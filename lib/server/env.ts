@@ -16,7 +16,8 @@ import { parseSecretsKey, type SecretsKey } from "@/lib/domain/secret-box";
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
 const int = (min: number, max: number, fallback: number) =>
   z.preprocess(
-    (v) => (v === "" || v === undefined ? undefined : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v.trim()) : v),
+    (v) =>
+      v === "" || v === undefined ? undefined : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v.trim()) : v,
     z
       .number({ error: `a whole number from ${min} to ${max}` })
       .int()
@@ -32,7 +33,9 @@ export const envSchema = z.object({
   NEXT_PHASE: optional(z.string()),
   DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/, error: "a postgres:// or postgresql:// URL" })),
   DATABASE_POOL_SIZE: int(1, 200, 10),
-  LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).transform((v) => v ?? "info"),
+  LOG_LEVEL: optional(z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])).transform(
+    (v) => v ?? "info",
+  ),
   NEXTAUTH_SECRET: optional(z.string()),
   AUDIT_HMAC_KEY: optional(z.string()),
   AUDIT_SIGNING_KEY: optional(z.string()),
@@ -86,8 +89,12 @@ export const envSchema = z.object({
   /** Traces (lib/server/telemetry, docs/observability.md): exported over OTLP/HTTP only when an endpoint is set. */
   OTEL_EXPORTER_OTLP_ENDPOINT: optional(httpUrl),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optional(httpUrl),
-  OTEL_EXPORTER_OTLP_PROTOCOL: optional(z.enum(["http/protobuf", "http/json"], { error: "http/protobuf or http/json (gRPC is not supported)" })),
-  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: optional(z.enum(["http/protobuf", "http/json"], { error: "http/protobuf or http/json (gRPC is not supported)" })),
+  OTEL_EXPORTER_OTLP_PROTOCOL: optional(
+    z.enum(["http/protobuf", "http/json"], { error: "http/protobuf or http/json (gRPC is not supported)" }),
+  ),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: optional(
+    z.enum(["http/protobuf", "http/json"], { error: "http/protobuf or http/json (gRPC is not supported)" }),
+  ),
   OTEL_SERVICE_NAME: optional(z.string().max(100)),
   /** GET /api/metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset = loopback scrapers only. */
   METRICS_TOKEN: optional(z.string().min(16, { error: "at least 16 characters" })),
@@ -98,8 +105,13 @@ export const envSchema = z.object({
 
 /** Rules across variables, checked beside the schema so they are listed even when a field is also wrong. */
 function crossProblems(source: Record<string, string | undefined>): string[] {
-  const oidc = [source.OIDC_ISSUER, source.OIDC_CLIENT_ID, source.OIDC_CLIENT_SECRET].filter((v) => v !== undefined && v !== "").length;
-  const problems = oidc !== 0 && oidc !== 3 ? ["OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together"] : [];
+  const oidc = [source.OIDC_ISSUER, source.OIDC_CLIENT_ID, source.OIDC_CLIENT_SECRET].filter(
+    (v) => v !== undefined && v !== "",
+  ).length;
+  const problems =
+    oidc !== 0 && oidc !== 3
+      ? ["OIDC_ISSUER: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together"]
+      : [];
   // Production as scripts/start.ts decides it (it reads this before it sets APP_MODE): a DATABASE_URL, not demo.
   const production = source.APP_MODE === "production" || (source.APP_MODE !== "demo" && !!source.DATABASE_URL);
   if (source.SMTP_URL && !source.MAIL_FROM && production) {
@@ -116,7 +128,10 @@ let cached: { snapshot: string; env: Env } | null = null;
 /** Every problem of an environment, one line each ("NAME: expected …"); empty when it parses. */
 export function envProblems(source: Record<string, string | undefined>): string[] {
   const parsed = envSchema.safeParse(source);
-  return [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`)), ...crossProblems(source)];
+  return [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".") || "(env)"}: ${i.message}`)),
+    ...crossProblems(source),
+  ];
 }
 
 /**
@@ -129,7 +144,8 @@ export function env(): Env {
   if (cached?.snapshot === snapshot) return cached.env;
   const parsed = envSchema.safeParse(source);
   const problems = envProblems(source);
-  if (!parsed.success || problems.length > 0) throw new Error(`invalid environment (see .env.example):\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  if (!parsed.success || problems.length > 0)
+    throw new Error(`invalid environment (see .env.example):\n${problems.map((p) => `  - ${p}`).join("\n")}`);
   cached = { snapshot, env: parsed.data };
   return parsed.data;
 }
@@ -178,7 +194,10 @@ export function secretsKeys(): { current: SecretsKey | null; previous: SecretsKe
   assertSecrets();
   const e = env();
   const current = e.SECRETS_KEY ?? (isDemoMode ? loadDemoSecrets().SECRETS_KEY : undefined);
-  return { current: current ? parseSecretsKey(current) : null, previous: e.SECRETS_KEY_PREVIOUS ? parseSecretsKey(e.SECRETS_KEY_PREVIOUS) : null };
+  return {
+    current: current ? parseSecretsKey(current) : null,
+    previous: e.SECRETS_KEY_PREVIOUS ? parseSecretsKey(e.SECRETS_KEY_PREVIOUS) : null,
+  };
 }
 
 /** ALLOW_DEMO_TENANTS=1: a production process serves a database that holds demo tenants (a staging copy). */
@@ -220,7 +239,10 @@ export function oidcConfig(): OidcConfig | null {
 
 // Payment provider (lib/server/payments, docs/provider-sandbox.md).
 
-export type PaymentProviderConfig = Pick<StripeProviderConfig, "apiKey" | "host" | "port" | "protocol" | "timeoutMs" | "webhookSecret">;
+export type PaymentProviderConfig = Pick<
+  StripeProviderConfig,
+  "apiKey" | "host" | "port" | "protocol" | "timeoutMs" | "webhookSecret"
+>;
 
 /**
  * Where refunds go: Stripe by default, or PAYMENT_PROVIDER_URL (the sandbox provider in the demo and
@@ -239,7 +261,11 @@ export function paymentProviderConfig(): PaymentProviderConfig {
     }
   }
   const rawUrl = e.PAYMENT_PROVIDER_URL ?? (demo ? demoPaymentProvider.url : "");
-  const config: PaymentProviderConfig = { apiKey, timeoutMs: e.PAYMENT_PROVIDER_TIMEOUT_MS, webhookSecret: webhookSecret || null };
+  const config: PaymentProviderConfig = {
+    apiKey,
+    timeoutMs: e.PAYMENT_PROVIDER_TIMEOUT_MS,
+    webhookSecret: webhookSecret || null,
+  };
   if (rawUrl) {
     const url = new URL(rawUrl);
     config.protocol = url.protocol === "http:" ? "http" : "https";
@@ -268,7 +294,11 @@ export function auditSequencerIntervalMs(): number {
 
 export type RetiredAuditKey = { publicKey: string; validFrom: string; validUntil: string };
 const retiredKeys = z.array(
-  z.object({ publicKey: z.string().min(1), validFrom: z.iso.datetime({ offset: true }), validUntil: z.iso.datetime({ offset: true }) }),
+  z.object({
+    publicKey: z.string().min(1),
+    validFrom: z.iso.datetime({ offset: true }),
+    validUntil: z.iso.datetime({ offset: true }),
+  }),
 );
 
 /** The audit signing key's rotation settings (the current key itself is secret("AUDIT_SIGNING_KEY")). */
@@ -277,7 +307,8 @@ export function auditKeyRotation(): { next: string | null; nextFrom: string | nu
   let retired: RetiredAuditKey[] = [];
   if (e.AUDIT_SIGNING_KEYS_RETIRED) {
     const parsed = retiredKeys.safeParse(JSON.parse(e.AUDIT_SIGNING_KEYS_RETIRED));
-    if (!parsed.success) throw new Error("AUDIT_SIGNING_KEYS_RETIRED must be a JSON list of {publicKey, validFrom, validUntil}");
+    if (!parsed.success)
+      throw new Error("AUDIT_SIGNING_KEYS_RETIRED must be a JSON list of {publicKey, validFrom, validUntil}");
     retired = parsed.data;
   }
   return { next: e.AUDIT_SIGNING_KEY_NEXT ?? null, nextFrom: e.AUDIT_SIGNING_KEY_NEXT_FROM ?? null, retired };
@@ -343,7 +374,11 @@ export function notifyExpiringWithinMinutes(): number {
 
 // Observability (lib/server/telemetry, docs/observability.md).
 
-export type TraceExportConfig = { url: string; protocol: "http/protobuf" | "http/json"; serviceName: string | null } | null;
+export type TraceExportConfig = {
+  url: string;
+  protocol: "http/protobuf" | "http/json";
+  serviceName: string | null;
+} | null;
 
 /**
  * Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT (the full URL) or OTEL_EXPORTER_OTLP_ENDPOINT (+ /v1/traces),
@@ -351,9 +386,15 @@ export type TraceExportConfig = { url: string; protocol: "http/protobuf" | "http
  */
 export function traceExportConfig(): TraceExportConfig {
   const e = env();
-  const url = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (e.OTEL_EXPORTER_OTLP_ENDPOINT ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces` : null);
+  const url =
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (e.OTEL_EXPORTER_OTLP_ENDPOINT ? `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces` : null);
   if (!url) return null;
-  return { url, protocol: e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? e.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf", serviceName: e.OTEL_SERVICE_NAME ?? null };
+  return {
+    url,
+    protocol: e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? e.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf",
+    serviceName: e.OTEL_SERVICE_NAME ?? null,
+  };
 }
 
 /** The scrape token of GET /api/metrics (METRICS_TOKEN), or null: loopback only. */

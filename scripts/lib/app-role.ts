@@ -48,17 +48,24 @@ export async function ensureAppRole(ownerUrl: string, options: AppRoleOptions = 
   const client = new pg.Client({ connectionString: ownerUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ db: string; owner: string }>("SELECT current_database() AS db, current_user AS owner");
+    const { rows } = await client.query<{ db: string; owner: string }>(
+      "SELECT current_database() AS db, current_user AS owner",
+    );
     const db = ident(rows[0]!.db);
     const owner = ident(rows[0]!.owner);
-    const exists = (await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [options.role ?? APP_ROLE])).rowCount === 1;
+    const exists =
+      (await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [options.role ?? APP_ROLE])).rowCount === 1;
     await client.query("BEGIN");
     // Concurrent starts on one cluster (tests) would race on CREATE ROLE.
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended('app-role', 0))");
     if (options.password !== undefined) {
-      const stillMissing = (await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [options.role ?? APP_ROLE])).rowCount === 0;
-      if (!exists && stillMissing) await client.query(`CREATE ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS NOINHERIT`);
-      await client.query(`ALTER ROLE ${role} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${literal(options.password)}`);
+      const stillMissing =
+        (await client.query("SELECT 1 FROM pg_roles WHERE rolname = $1", [options.role ?? APP_ROLE])).rowCount === 0;
+      if (!exists && stillMissing)
+        await client.query(`CREATE ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS NOINHERIT`);
+      await client.query(
+        `ALTER ROLE ${role} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOBYPASSRLS PASSWORD ${literal(options.password)}`,
+      );
     }
     const statements = [
       `REVOKE ALL ON DATABASE ${db} FROM ${role}`,
@@ -79,7 +86,8 @@ export async function ensureAppRole(ownerUrl: string, options: AppRoleOptions = 
       `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${SCHEMA} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${role}`,
       `ALTER DEFAULT PRIVILEGES FOR ROLE ${owner} IN SCHEMA ${SCHEMA} GRANT USAGE, SELECT ON SEQUENCES TO ${role}`,
     ];
-    const jobSchema = (await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [JOB_SCHEMA])).rowCount === 1;
+    const jobSchema =
+      (await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [JOB_SCHEMA])).rowCount === 1;
     if (jobSchema) {
       // graphile-worker's own schema (created and migrated by the owner: lib/server/jobs/schema.ts).
       statements.push(

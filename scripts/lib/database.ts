@@ -17,7 +17,9 @@ export async function prepareDatabase(opts: { demo: boolean; log?: (msg: string)
   if (!url) {
     // EMBEDDED_PG_EPHEMERAL=1 (the browser tests): a throw-away server in a temporary folder on a free port.
     const ephemeral = process.env.EMBEDDED_PG_EPHEMERAL === "1";
-    const dataDir = ephemeral ? mkdtempSync(join(tmpdir(), "app-pg-")) : (process.env.EMBEDDED_PG_DIR ?? join(process.cwd(), ".data", "pg"));
+    const dataDir = ephemeral
+      ? mkdtempSync(join(tmpdir(), "app-pg-"))
+      : (process.env.EMBEDDED_PG_DIR ?? join(process.cwd(), ".data", "pg"));
     // EMBEDDED_PG_PORT: that port or a refusal naming it; unset: 54329, or a free port when another
     // instance already listens there.
     const explicit = process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined;

@@ -63,9 +63,24 @@ export const demoTenants: DemoTenant[] = [
     dualApprovalThresholdMinor: 50_000,
     staff: [
       { email: "operaciones@tienda-es.test", name: "Marta Ops", roles: ["ops"], password: "demo-ops-es-2026" },
-      { email: "lucia.revisora@tienda-es.test", name: "Lucía Revisora", roles: ["reviewer"], password: "demo-reviewer1-es-2026" },
-      { email: "javier.revisor@tienda-es.test", name: "Javier Revisor", roles: ["reviewer"], password: "demo-reviewer2-es-2026" },
-      { email: "auditoria@tienda-es.test", name: "Elena Auditora", roles: ["auditor"], password: "demo-auditor-es-2026" },
+      {
+        email: "lucia.revisora@tienda-es.test",
+        name: "Lucía Revisora",
+        roles: ["reviewer"],
+        password: "demo-reviewer1-es-2026",
+      },
+      {
+        email: "javier.revisor@tienda-es.test",
+        name: "Javier Revisor",
+        roles: ["reviewer"],
+        password: "demo-reviewer2-es-2026",
+      },
+      {
+        email: "auditoria@tienda-es.test",
+        name: "Elena Auditora",
+        roles: ["auditor"],
+        password: "demo-auditor-es-2026",
+      },
       { email: "admin@tienda-es.test", name: "Carlos Admin", roles: ["admin"], password: "demo-admin-es-2026" },
     ],
     customers: [
@@ -134,8 +149,18 @@ export const demoTenants: DemoTenant[] = [
     dualApprovalThresholdMinor: 100_000,
     staff: [
       { email: "ops@shop-us.test", name: "Olivia Ops", roles: ["ops"], password: "demo-ops-us-2026" },
-      { email: "riley.reviewer@shop-us.test", name: "Riley Reviewer", roles: ["reviewer"], password: "demo-reviewer1-us-2026" },
-      { email: "sam.reviewer@shop-us.test", name: "Sam Reviewer", roles: ["reviewer"], password: "demo-reviewer2-us-2026" },
+      {
+        email: "riley.reviewer@shop-us.test",
+        name: "Riley Reviewer",
+        roles: ["reviewer"],
+        password: "demo-reviewer1-us-2026",
+      },
+      {
+        email: "sam.reviewer@shop-us.test",
+        name: "Sam Reviewer",
+        roles: ["reviewer"],
+        password: "demo-reviewer2-us-2026",
+      },
       { email: "audit@shop-us.test", name: "Avery Auditor", roles: ["auditor"], password: "demo-auditor-us-2026" },
       { email: "admin@shop-us.test", name: "Alex Admin", roles: ["admin", "ops"], password: "demo-admin-us-2026" },
     ],
@@ -196,7 +221,12 @@ export const demoTenants: DemoTenant[] = [
  * enough orders per tenant to explore, in varied states — paid, partly refunded, fully refunded,
  * card and bank transfer, small amounts and amounts above the two-reviewer threshold.
  */
-function extraCustomers(country: "es" | "us", people: [string, string][], firstNumber: number, products: string[]): DemoCustomer[] {
+function extraCustomers(
+  country: "es" | "us",
+  people: [string, string][],
+  firstNumber: number,
+  products: string[],
+): DemoCustomer[] {
   const domain = country === "es" ? "cliente-es.test" : "customer-us.test";
   const cards = ["Visa •••• 4242", "Mastercard •••• 5454", "Visa •••• 1111", "Amex •••• 8431"];
   const bank = country === "es" ? "IBAN ES12 •••• •••• •••• •••• 7788" : "ACH •••• 2468";
@@ -219,7 +249,9 @@ function extraCustomers(country: "es" | "us", people: [string, string][], firstN
         display: i % 3 === 2 ? bank : cards[i % cards.length]!,
         totalMinor,
         ...(refundedMinor ? { refundedMinor } : {}),
-        items: [{ sku: `${product.slice(0, 3).toUpperCase()}-${i}`, name: product, quantity: 1, unitMinor: totalMinor }],
+        items: [
+          { sku: `${product.slice(0, 3).toUpperCase()}-${i}`, name: product, quantity: 1, unitMinor: totalMinor },
+        ],
       };
     }),
   }));
@@ -227,10 +259,13 @@ function extraCustomers(country: "es" | "us", people: [string, string][], firstN
 
 export const customerId = (tenantSlug: string, key: string) => `cus_${tenantSlug.replace(/-/g, "_")}_${key}`;
 export const channelSecret = (tenantSlug: string, channel: string) => derive(`channel-secret:${tenantSlug}:${channel}`);
-export const agentKey = (tenantSlug: string, channel: string) => `agk_${derive(`agent-key:${tenantSlug}:${channel}`).slice(0, 40)}`;
-export const paymentIntentRef = (tenantSlug: string, orderNumber: string) => `pi_demo_${derive(`pi:${tenantSlug}:${orderNumber}`).slice(0, 20)}`;
+export const agentKey = (tenantSlug: string, channel: string) =>
+  `agk_${derive(`agent-key:${tenantSlug}:${channel}`).slice(0, 40)}`;
+export const paymentIntentRef = (tenantSlug: string, orderNumber: string) =>
+  `pi_demo_${derive(`pi:${tenantSlug}:${orderNumber}`).slice(0, 20)}`;
 /** Each demo tenant's Orders API key (public like the demo's agent keys; orders:read and orders:write). */
-export const integrationKeyOf = (tenantSlug: string) => `igk_demo_${derive(`integration-key:${tenantSlug}`).slice(0, 40)}`;
+export const integrationKeyOf = (tenantSlug: string) =>
+  `igk_demo_${derive(`integration-key:${tenantSlug}`).slice(0, 40)}`;
 
 /**
  * The demo's refund made outside the product: the demo start makes it at the sandbox provider (as a shop's
@@ -248,7 +283,12 @@ export class DemoRefusedError extends Error {}
  * demo logins whose passwords are published.
  */
 export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean }> {
-  const foreign = await prisma.tenant.findMany({ where: { demo: false }, select: { slug: true }, orderBy: { createdAt: "asc" }, take: 3 });
+  const foreign = await prisma.tenant.findMany({
+    where: { demo: false },
+    select: { slug: true },
+    orderBy: { createdAt: "asc" },
+    take: 3,
+  });
   if (foreign.length > 0) {
     throw new DemoRefusedError(
       `refusing to load the demo: this database holds tenants that are not demo tenants (${foreign.map((t) => t.slug).join(", ")}${foreign.length === 3 ? ", …" : ""}); demo data with published passwords never goes into a real database`,
@@ -280,13 +320,27 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
       });
       for (const s of t.staff) {
         await tx.staffUser.create({
-          data: { id: demoUuid(`staff:${s.email}`), tenantId, email: s.email, name: s.name, roles: s.roles, passwordHash: hashes.get(s.email) ?? null },
+          data: {
+            id: demoUuid(`staff:${s.email}`),
+            tenantId,
+            email: s.email,
+            name: s.name,
+            roles: s.roles,
+            passwordHash: hashes.get(s.email) ?? null,
+          },
         });
       }
       for (const c of CHANNELS) {
         const channelId = demoUuid(`channel:${t.slug}:${c.slug}`);
         await tx.channel.create({
-          data: { id: channelId, tenantId, slug: c.slug, name: c.name, endUserTokenSecret: channelSecret(t.slug, c.slug), allowedTools: c.tools },
+          data: {
+            id: channelId,
+            tenantId,
+            slug: c.slug,
+            name: c.name,
+            endUserTokenSecret: channelSecret(t.slug, c.slug),
+            allowedTools: c.tools,
+          },
         });
         const key = agentKey(t.slug, c.slug);
         await tx.agentKey.create({
@@ -377,7 +431,12 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
  * `exp`. The gateway refuses tokens older than the tenant's endUserTokenMaxAgeSeconds (default 1 hour), so
  * the default lifetime matches it.
  */
-export async function mintEndUserToken(tenantSlug: string, channel: string, customer: string, ttlSeconds = 3600): Promise<string> {
+export async function mintEndUserToken(
+  tenantSlug: string,
+  channel: string,
+  customer: string,
+  ttlSeconds = 3600,
+): Promise<string> {
   return new SignJWT({ tenant: tenantSlug })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(customer)

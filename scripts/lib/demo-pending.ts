@@ -22,9 +22,14 @@ export async function topUpDemoProposals(
   const now = new Date();
   for (const t of demoTenants) {
     created[t.slug] = 0;
-    const tenant = await prisma.tenant.findUnique({ where: { slug: t.slug }, select: { id: true, dualApprovalThresholdMinor: true } });
+    const tenant = await prisma.tenant.findUnique({
+      where: { slug: t.slug },
+      select: { id: true, dualApprovalThresholdMinor: true },
+    });
     if (!tenant) continue;
-    const waiting = await prisma.proposal.count({ where: { tenantId: tenant.id, status: proposalStatus.pendingApproval, expiresAt: { gt: now } } });
+    const waiting = await prisma.proposal.count({
+      where: { tenantId: tenant.id, status: proposalStatus.pendingApproval, expiresAt: { gt: now } },
+    });
     let need = PENDING_PER_TENANT - waiting;
     if (need <= 0) continue;
     // Orders nobody has asked about yet (no proposal other than expired ones: no open one, no rejection
@@ -42,7 +47,10 @@ export async function topUpDemoProposals(
     });
     // One above the tenant's two-reviewer threshold first (the four-eyes flow is worth seeing), then small ones.
     const threshold = tenant.dualApprovalThresholdMinor ?? Number.POSITIVE_INFINITY;
-    const ordered = [...orders.filter((o) => o.capturedMinor >= threshold).slice(0, 1), ...orders.filter((o) => o.capturedMinor < threshold)];
+    const ordered = [
+      ...orders.filter((o) => o.capturedMinor >= threshold).slice(0, 1),
+      ...orders.filter((o) => o.capturedMinor < threshold),
+    ];
     const usedCustomers = new Set<string>();
     for (const o of ordered) {
       if (need <= 0) break;

@@ -43,7 +43,9 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedS
   let port: number;
   if (options.port !== undefined) {
     if (!(await isPortFree(options.port)))
-      throw new Error(`port ${options.port} is taken; set ${options.portVariable ?? "the port"} to a free port (or leave it unset to pick one)`);
+      throw new Error(
+        `port ${options.port} is taken; set ${options.portVariable ?? "the port"} to a free port (or leave it unset to pick one)`,
+      );
     port = options.port;
   } else if (options.preferredPort !== undefined && (await isPortFree(options.preferredPort))) {
     port = options.preferredPort;
@@ -59,7 +61,14 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedS
     password: PASSWORD,
     persistent: !ephemeral,
     createPostgresUser: true,
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", "-c", "fsync=" + (ephemeral ? "off" : "on")],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "max_connections=200",
+      "-c",
+      "fsync=" + (ephemeral ? "off" : "on"),
+    ],
     onLog: (m) => {
       logLines.push(String(m));
       options.log?.(String(m));

@@ -4,7 +4,13 @@
 import { gzipSync } from "node:zlib";
 import type { BrowserContext } from "@playwright/test";
 
-export type FirstLoad = { jsGzip: number; jsRaw: number; scripts: number; ms: number; files: { url: string; gzip: number }[] };
+export type FirstLoad = {
+  jsGzip: number;
+  jsRaw: number;
+  scripts: number;
+  ms: number;
+  files: { url: string; gzip: number }[];
+};
 
 /** Loads `url` in a fresh page of `context` and waits for `ready` to be visible, then for the network to go idle. */
 export async function firstLoadJs(context: BrowserContext, url: string, ready: string): Promise<FirstLoad> {

@@ -37,7 +37,14 @@ export function fixtureOrderNumber(prefix: string): string {
 export async function createPaidOrder(
   db: FixtureDb,
   tenant: FixtureTenant,
-  opts: { customerId: string; amountMinor: number; number?: string; prefix?: string; paymentRef?: string; holderName?: string },
+  opts: {
+    customerId: string;
+    amountMinor: number;
+    number?: string;
+    prefix?: string;
+    paymentRef?: string;
+    holderName?: string;
+  },
 ): Promise<PaidOrder> {
   const number = opts.number ?? fixtureOrderNumber(opts.prefix ?? "T");
   const paymentRef = opts.paymentRef ?? `pi_test_${number}`;
@@ -169,7 +176,11 @@ export async function createPaidOrders(
  * session: signed in with a password `authAgoSeconds` ago (default 10 s), the tenant's locale, zone and
  * step-up window. Tests that need a recorded session add it (tests/support/actors.ts).
  */
-export async function staffActor(db: Pick<PrismaClient, "staffUser">, email: string, opts: { authAgoSeconds?: number } = {}): Promise<Actor> {
+export async function staffActor(
+  db: Pick<PrismaClient, "staffUser">,
+  email: string,
+  opts: { authAgoSeconds?: number } = {},
+): Promise<Actor> {
   const u = await db.staffUser.findUniqueOrThrow({ where: { email }, include: { tenant: true } });
   return {
     userId: u.id,

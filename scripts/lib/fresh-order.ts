@@ -21,9 +21,21 @@ export async function createFreshOrder(opts: {
   const db = prismaFor(opts.databaseUrl);
   let currency: string;
   try {
-    const tenant = await db.tenant.findUniqueOrThrow({ where: { slug: opts.tenantSlug }, select: { id: true, currency: true } });
-    const customer = await db.customer.findUniqueOrThrow({ where: { id: customerId(opts.tenantSlug, first.key) }, select: { id: true, name: true } });
-    await createPaidOrder(db, tenant, { customerId: customer.id, amountMinor: opts.amountMinor, number, paymentRef, holderName: customer.name });
+    const tenant = await db.tenant.findUniqueOrThrow({
+      where: { slug: opts.tenantSlug },
+      select: { id: true, currency: true },
+    });
+    const customer = await db.customer.findUniqueOrThrow({
+      where: { id: customerId(opts.tenantSlug, first.key) },
+      select: { id: true, name: true },
+    });
+    await createPaidOrder(db, tenant, {
+      customerId: customer.id,
+      amountMinor: opts.amountMinor,
+      number,
+      paymentRef,
+      holderName: customer.name,
+    });
     currency = tenant.currency.trim();
   } finally {
     await db.$disconnect();

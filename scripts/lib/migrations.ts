@@ -48,12 +48,17 @@ export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR)
   try {
     await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
     await client.query(CREATE_TABLE);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`);
     const failed = rows.find((r) => r.finished_at === null && r.rolled_back_at === null);
     if (failed) {
-      throw new Error(`migration ${failed.migration_name} failed earlier and was not resolved; fix the database, then mark it rolled back`);
+      throw new Error(
+        `migration ${failed.migration_name} failed earlier and was not resolved; fix the database, then mark it rolled back`,
+      );
     }
     const done = new Map(rows.filter((r) => r.finished_at !== null).map((r) => [r.migration_name, r.checksum]));
     const applied: string[] = [];
@@ -62,7 +67,9 @@ export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR)
       const previous = done.get(m.name);
       if (previous !== undefined) {
         if (previous !== m.checksum) {
-          throw new Error(`migration ${m.name} was changed after it was applied (checksum differs); add a new migration instead`);
+          throw new Error(
+            `migration ${m.name} was changed after it was applied (checksum differs); add a new migration instead`,
+          );
         }
         alreadyApplied.push(m.name);
         continue;
@@ -70,18 +77,22 @@ export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR)
       const id = randomUUID();
       await client.query("BEGIN");
       try {
-        await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`, [
-          id,
-          m.checksum,
-          m.name,
-        ]);
+        await client.query(
+          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, applied_steps_count) VALUES ($1, $2, $3, now(), 0)`,
+          [id, m.checksum, m.name],
+        );
         await client.query(m.sql);
-        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+        await client.query(
+          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
+          [id],
+        );
         await client.query("COMMIT");
         applied.push(m.name);
       } catch (error) {
         await client.query("ROLLBACK");
-        throw new Error(`migration ${m.name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        throw new Error(`migration ${m.name} failed: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
       }
     }
     return { applied, alreadyApplied };

@@ -6,5 +6,9 @@ import { PrismaClient } from "../../lib/server/db/generated/client";
 import { SerialQueryClient } from "../../lib/server/db/serial-query-client";
 
 export function prismaFor(url: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg(new pg.Pool({ connectionString: url, Client: SerialQueryClient }), { disposeExternalPool: true }) });
+  return new PrismaClient({
+    adapter: new PrismaPg(new pg.Pool({ connectionString: url, Client: SerialQueryClient }), {
+      disposeExternalPool: true,
+    }),
+  });
 }

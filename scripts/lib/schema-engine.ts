@@ -74,7 +74,11 @@ function connectionFields(url: string): pg.PoolConfig {
 // bodies), so migrations with functions or triggers fail on the shadow database. PostgreSQL's simple
 // query protocol runs a multi-statement script as it is, which is what the native engine does.
 type RawResult = { columnTypes: number[]; rows: object };
-type PatchableAdapter = { executeScript(script: string): Promise<void>; queryRaw(q: unknown): Promise<RawResult>; underlyingDriver(): unknown };
+type PatchableAdapter = {
+  executeScript(script: string): Promise<void>;
+  queryRaw(q: unknown): Promise<RawResult>;
+  underlyingDriver(): unknown;
+};
 function wholeScripts<T>(adapter: T): T {
   const a = adapter as unknown as PatchableAdapter;
   const pool = a.underlyingDriver() as pg.Pool;
@@ -104,7 +108,9 @@ function adapterFactory(url: string) {
       await admin.connect();
       await admin.query(`CREATE DATABASE "${database}"`);
       await admin.end();
-      const adapter = wholeScripts(await new PrismaPg(new CharSafePool({ ...config, database }), { disposeExternalPool: true }).connect());
+      const adapter = wholeScripts(
+        await new PrismaPg(new CharSafePool({ ...config, database }), { disposeExternalPool: true }).connect(),
+      );
       const dispose = adapter.dispose.bind(adapter);
       adapter.dispose = async () => {
         await dispose();
@@ -124,14 +130,18 @@ async function loadEngineModule() {
   const pkgDir = dirname(require.resolve("@prisma/schema-engine-wasm"));
   const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
   const bytes = readFileSync(join(pkgDir, "schema_engine_bg.wasm"));
-  const { instance } = await WebAssembly.instantiate(bytes, { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
+  const { instance } = await WebAssembly.instantiate(bytes, {
+    "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
+  });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wasm-bindgen exports carry no types
   const exports = instance.exports as any;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- internal wasm-bindgen hook, not in the package's types
   (bg as any).__wbg_set_wasm(exports);
   exports.__wbindgen_start?.();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- global the engine reads on panic (TOOLCHAIN.md)
-  (globalThis as any).PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (m: string) => console.error("schema engine panic:", m) };
+  (globalThis as any).PRISMA_WASM_PANIC_REGISTRY ??= {
+    set_message: (m: string) => console.error("schema engine panic:", m),
+  };
   return bg;
 }
 
@@ -140,7 +150,11 @@ export async function openSchemaEngine(databaseUrl: string, schemaPath: string):
   const schema = readFileSync(schemaPath, "utf8");
   const factory = bindMigrationAwareSqlAdapterFactory(adapterFactory(databaseUrl) as never);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- SchemaEngine.new is untyped wasm glue; Engine types its result
-  return (await (bg as any).SchemaEngine.new({ datamodels: [[schemaPath, schema]] }, (log: string) => void log, factory)) as Engine;
+  return (await (bg as any).SchemaEngine.new(
+    { datamodels: [[schemaPath, schema]] },
+    (log: string) => void log,
+    factory,
+  )) as Engine;
 }
 
 /** SQL that takes a database from the state after all existing migrations to the schema file. */

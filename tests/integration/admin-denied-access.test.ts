@@ -10,7 +10,9 @@ import { actorFor, staffOf } from "../support/actors";
 describe("denied access", () => {
   it("a role refusal from a use case is recognisable as such (so the HTTP layer records it)", async () => {
     const reviewer = await actorFor(staffOf("tienda-es", "reviewer").email);
-    const refusal = await inviteStaff(reviewer, { email: "x@tienda-es.test", name: "X", roles: ["ops"] }).catch((e: unknown) => e);
+    const refusal = await inviteStaff(reviewer, { email: "x@tienda-es.test", name: "X", roles: ["ops"] }).catch(
+      (e: unknown) => e,
+    );
     expect(isRoleRefusal(refusal)).toBe(true);
     expect(() => assertCan(["admin"], "admin:manage")).not.toThrow();
   });
@@ -20,19 +22,38 @@ describe("denied access", () => {
     const t0 = new Date(Date.UTC(2026, 10, 30, 10, 0, 5));
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        recordAccessDenied(reviewer, { permission: "admin:manage", path: "POST /api/admin/staff" }, new Date(t0.getTime() + i * 100)),
+        recordAccessDenied(
+          reviewer,
+          { permission: "admin:manage", path: "POST /api/admin/staff" },
+          new Date(t0.getTime() + i * 100),
+        ),
       ),
     );
-    const events = await db().auditEvent.findMany({ where: { tenantId: reviewer.tenantId, action: "access:denied", actorId: reviewer.userId } });
+    const events = await db().auditEvent.findMany({
+      where: { tenantId: reviewer.tenantId, action: "access:denied", actorId: reviewer.userId },
+    });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ outcome: "permission_denied", actorType: "staff" });
-    expect(events[0]!.data).toMatchObject({ permission: "admin:manage", path: "POST /api/admin/staff", roles: ["reviewer"], windowSeconds: 60 });
+    expect(events[0]!.data).toMatchObject({
+      permission: "admin:manage",
+      path: "POST /api/admin/staff",
+      roles: ["reviewer"],
+      windowSeconds: 60,
+    });
     const window = await db().accessDenialWindow.findFirstOrThrow({ where: { staffUserId: reviewer.userId } });
     expect(window.count).toBe(20);
 
     // Another target in the same minute is its own event; the next minute too.
-    await recordAccessDenied(reviewer, { permission: "executions:reconcile", path: "POST /api/executions/x/check" }, t0);
-    await recordAccessDenied(reviewer, { permission: "admin:manage", path: "POST /api/admin/staff" }, new Date(t0.getTime() + 60_000));
+    await recordAccessDenied(
+      reviewer,
+      { permission: "executions:reconcile", path: "POST /api/executions/x/check" },
+      t0,
+    );
+    await recordAccessDenied(
+      reviewer,
+      { permission: "admin:manage", path: "POST /api/admin/staff" },
+      new Date(t0.getTime() + 60_000),
+    );
     expect(await db().auditEvent.count({ where: { action: "access:denied", actorId: reviewer.userId } })).toBe(3);
     // A day later, the old windows of this person are cleaned up when a new one opens.
     await recordAccessDenied(reviewer, { permission: "admin:manage" }, new Date(t0.getTime() + 2 * 86_400_000));

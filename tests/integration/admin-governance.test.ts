@@ -29,7 +29,9 @@ const queued = async (p: Promise<unknown>) => {
 const threshold = async () => (await db().tenant.findFirstOrThrow({ where: { slug: ES } })).dualApprovalThresholdMinor;
 /** A loosening (the dual-approval threshold goes up): waits for a second admin. Returns its version. */
 const loosen = async (actor: Actor) => {
-  const r = await proposePolicyChange(actor, { values: { dualApprovalThresholdMinor: ((await threshold()) ?? 0) + 1_000 } });
+  const r = await proposePolicyChange(actor, {
+    values: { dualApprovalThresholdMinor: ((await threshold()) ?? 0) + 1_000 },
+  });
   expect(r.status).toBe("awaiting_second_admin");
   return r.version;
 };
@@ -67,9 +69,15 @@ describe("a tenant with a single admin", () => {
     expect(await db().adminChange.count()).toBe(0);
     expect(await db().staffUser.count({ where: { email: "solo-admin@tienda-es.test" } })).toBe(0);
 
-    expect(await refusal(grantAdminByOperator({ tenantSlug: "nope", email: B.email }))).toMatchObject({ code: "not_found" });
-    expect(await refusal(grantAdminByOperator({ tenantSlug: ES, email: staffOf("shop-us", "ops").email }))).toMatchObject({ code: "not_found" });
-    expect(await refusal(grantAdminByOperator({ tenantSlug: ES, email: A.email }))).toMatchObject({ problem: "already_admin" });
+    expect(await refusal(grantAdminByOperator({ tenantSlug: "nope", email: B.email }))).toMatchObject({
+      code: "not_found",
+    });
+    expect(
+      await refusal(grantAdminByOperator({ tenantSlug: ES, email: staffOf("shop-us", "ops").email })),
+    ).toMatchObject({ code: "not_found" });
+    expect(await refusal(grantAdminByOperator({ tenantSlug: ES, email: A.email }))).toMatchObject({
+      problem: "already_admin",
+    });
     const granted = await grantAdminByOperator({ tenantSlug: ES, email: ` ${B.email.toUpperCase()} ` });
     expect(granted.roles).toEqual(["admin", "auditor"]);
     expect(await staffRow(B.email)).toMatchObject({ roles: ["admin", "auditor"], adminGrantedByIds: [] });
@@ -85,14 +93,22 @@ describe("(b) promoting an existing reviewer", () => {
   it("waits; the proposer cannot approve; once approved, the promoted admin cannot approve the proposer's loosening", async () => {
     const change = await queued(updateStaff(A, R.userId, { roles: ["admin", "reviewer"] }));
     expect((await staffRow(R.email)).roles).toEqual(["reviewer"]); // nothing took effect
-    expect(await refusal(decideAdminChange(A, change, "approve"))).toMatchObject({ code: "permission_denied", reason: "own_change" });
-    expect(await refusal(updateStaff(A, R.userId, { roles: ["admin", "ops", "reviewer"] }))).toMatchObject({ reason: "change_pending" });
+    expect(await refusal(decideAdminChange(A, change, "approve"))).toMatchObject({
+      code: "permission_denied",
+      reason: "own_change",
+    });
+    expect(await refusal(updateStaff(A, R.userId, { roles: ["admin", "ops", "reviewer"] }))).toMatchObject({
+      reason: "change_pending",
+    });
     expect(await refusal(decideAdminChange(R, change, "approve"))).toMatchObject({ code: "permission_denied" }); // not an admin
 
     expect(await decideAdminChange(B, change, "approve")).toMatchObject({ id: change, status: "approved" });
     expect(await staffRow(R.email)).toMatchObject({ roles: ["admin", "reviewer"], adminGrantedByIds: [A.userId] });
     const events = await db().auditEvent.findMany({
-      where: { tenantId: A.tenantId, action: { in: ["admin:propose_change", "admin:update_staff", "admin:approve_change"] } },
+      where: {
+        tenantId: A.tenantId,
+        action: { in: ["admin:propose_change", "admin:update_staff", "admin:approve_change"] },
+      },
       orderBy: { pos: "asc" },
     });
     expect(events.map((e) => [e.action, e.actorId])).toEqual([
@@ -105,13 +121,24 @@ describe("(b) promoting an existing reviewer", () => {
       before: { roles: ["reviewer"] },
       after: { status: "awaiting_second_admin" },
     });
-    expect(events[1]!.data).toMatchObject({ target: { change }, before: { roles: ["reviewer"] }, after: { roles: ["admin", "reviewer"] } });
-    expect(events[2]!.data).toMatchObject({ before: { status: "pending" }, after: { status: "approved" }, target: { proposedBy: A.userId } });
+    expect(events[1]!.data).toMatchObject({
+      target: { change },
+      before: { roles: ["reviewer"] },
+      after: { roles: ["admin", "reviewer"] },
+    });
+    expect(events[2]!.data).toMatchObject({
+      before: { status: "pending" },
+      after: { status: "approved" },
+      target: { proposedBy: A.userId },
+    });
 
     await refresh();
     const before = await threshold();
     const version = await loosen(A);
-    expect(await refusal(decidePolicyChange(R, version, "approve"))).toMatchObject({ code: "permission_denied", reason: "promoted_by_proposer" });
+    expect(await refusal(decidePolicyChange(R, version, "approve"))).toMatchObject({
+      code: "permission_denied",
+      reason: "promoted_by_proposer",
+    });
     expect(await threshold()).toBe(before);
     await decidePolicyChange(B, version, "reject");
   });
@@ -136,12 +163,18 @@ describe("(a) inviting a new admin", () => {
     expect(await refusal(decideAdminChange(R, change, "approve"))).toMatchObject({ reason: "promoted_by_proposer" });
     const approved = await decideAdminChange(B, change, "approve");
     expect(approved.setupUrl).toMatch(/\/setup\//);
-    expect(await staffRow(email)).toMatchObject({ roles: ["admin"], invitedById: A.userId, adminGrantedByIds: [A.userId, B.userId] });
+    expect(await staffRow(email)).toMatchObject({
+      roles: ["admin"],
+      invitedById: A.userId,
+      adminGrantedByIds: [A.userId, B.userId],
+    });
     await completeSetup({ token: approved.setupUrl!.split("/setup/")[1], password: "nuevo-admin-password-2026" });
     const invited = await actorFor(email);
 
     const version = await loosen(A);
-    expect(await refusal(decidePolicyChange(invited, version, "approve"))).toMatchObject({ reason: "invited_by_proposer" });
+    expect(await refusal(decidePolicyChange(invited, version, "approve"))).toMatchObject({
+      reason: "invited_by_proposer",
+    });
     await decidePolicyChange(B, version, "reject");
   });
 });
@@ -162,7 +195,10 @@ describe("(c) resetting another admin's sign-in", () => {
 
     const before = await threshold();
     const version = await loosen(A);
-    expect(await refusal(decidePolicyChange(B, version, "approve"))).toMatchObject({ code: "permission_denied", reason: "reset_by_proposer" });
+    expect(await refusal(decidePolicyChange(B, version, "approve"))).toMatchObject({
+      code: "permission_denied",
+      reason: "reset_by_proposer",
+    });
     expect(await threshold()).toBe(before);
     expect(await decidePolicyChange(R2, version, "approve")).toMatchObject({ status: "active" });
     expect(await threshold()).not.toBe(before);
@@ -172,14 +208,24 @@ describe("(c) resetting another admin's sign-in", () => {
 describe("deciding pending admin changes", () => {
   it("two concurrent approvals: exactly one applies, one audit event", async () => {
     const target = await db().staffUser.findUniqueOrThrow({ where: { email: "nuevo.admin@tienda-es.test" } });
-    await db().staffUser.update({ where: { id: target.id }, data: { lockedUntil: new Date(Date.now() + 3600_000), failedLoginCount: 9 } });
+    await db().staffUser.update({
+      where: { id: target.id },
+      data: { lockedUntil: new Date(Date.now() + 3600_000), failedLoginCount: 9 },
+    });
     const change = await queued(updateStaff(R, target.id, { unlock: true }));
     expect((await staffRow(target.email)).failedLoginCount).toBe(9);
     const results = await Promise.allSettled([A, B, R2].map((who) => decideAdminChange(who, change, "approve")));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(results.filter((r) => r.status === "rejected").map((r) => r.reason.details.reason)).toEqual(["not_pending", "not_pending"]);
+    expect(results.filter((r) => r.status === "rejected").map((r) => r.reason.details.reason)).toEqual([
+      "not_pending",
+      "not_pending",
+    ]);
     expect(await staffRow(target.email)).toMatchObject({ failedLoginCount: 0, lockedUntil: null });
-    expect(await db().auditEvent.count({ where: { action: "admin:approve_change", data: { path: ["target", "id"], equals: change } } })).toBe(1);
+    expect(
+      await db().auditEvent.count({
+        where: { action: "admin:approve_change", data: { path: ["target", "id"], equals: change } },
+      }),
+    ).toBe(1);
   });
 
   it("cancel (proposer only), reject (another admin), expiry after its lifetime, and a stale change", async () => {
@@ -195,7 +241,11 @@ describe("deciding pending admin changes", () => {
     expect((await listAdminChanges(A)).pending.map((p) => p.id)).not.toContain(c2);
     const c3 = await queued(updateStaff(R, R2.userId, { roles: ["reviewer"] })); // the expired one no longer blocks
     expect((await db().adminChange.findUniqueOrThrow({ where: { id: c2 } })).status).toBe("expired");
-    expect((await listAdminChanges(A)).pending.find((p) => p.id === c3)).toMatchObject({ what: ["remove_admin"], mine: false, approvalRefusal: null });
+    expect((await listAdminChanges(A)).pending.find((p) => p.id === c3)).toMatchObject({
+      what: ["remove_admin"],
+      mine: false,
+      approvalRefusal: null,
+    });
 
     // The account changed since the proposal: approving is refused, the change stays pending, reject it.
     await db().staffUser.update({ where: { id: R2.userId }, data: { roles: ["admin", "ops", "reviewer"] } });

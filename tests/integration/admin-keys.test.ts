@@ -28,7 +28,9 @@ async function refusal(promise: Promise<unknown>) {
 }
 
 const listTools = async (key: string) => {
-  const res = await toolsGET(new Request("http://localhost/api/agent/tools", { headers: { authorization: `Bearer ${key}` } }));
+  const res = await toolsGET(
+    new Request("http://localhost/api/agent/tools", { headers: { authorization: `Bearer ${key}` } }),
+  );
   return { status: res.status, body: (await res.json()) as { tools?: { name: string }[] } };
 };
 
@@ -50,13 +52,20 @@ describe("agent keys", () => {
     const call = await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ key: issued.key }));
     expect(call.status).toBe(200);
     const keys = await listAgentKeys(admin);
-    expect(keys.keys.find((k) => k.id === issued.id)).toMatchObject({ calls: 1, status: "active", label: "Helpdesk bot", channel: "web_support" });
+    expect(keys.keys.find((k) => k.id === issued.id)).toMatchObject({
+      calls: 1,
+      status: "active",
+      label: "Helpdesk bot",
+      channel: "web_support",
+    });
     expect((await db().agentKey.findUniqueOrThrow({ where: { id: issued.id } })).lastUsedAt).toBeInstanceOf(Date);
 
     const revoked = await revokeAgentKey(admin, issued.id);
     expect(revoked.alreadyRevoked).toBe(false);
     expect((await listTools(issued.key)).status).toBe(401);
-    expect((await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ key: issued.key }))).status).toBe(401);
+    expect(
+      (await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ key: issued.key }))).status,
+    ).toBe(401);
     expect((await revokeAgentKey(admin, issued.id)).alreadyRevoked).toBe(true);
 
     const events = await db().auditEvent.findMany({
@@ -70,52 +79,93 @@ describe("agent keys", () => {
 
   it("an expired key gets 401; a key's tools never exceed its channel's; bad input and other tenants refused", async () => {
     const admin = await adminOf(ES);
-    expect(await refusal(issueAgentKey(admin, { channel: "web_support", label: "x", expiresAt: new Date(Date.now() - 1000).toISOString() }))).toMatchObject({
+    expect(
+      await refusal(
+        issueAgentKey(admin, {
+          channel: "web_support",
+          label: "x",
+          expiresAt: new Date(Date.now() - 1000).toISOString(),
+        }),
+      ),
+    ).toMatchObject({
       code: "invalid_arguments",
       problem: "past",
     });
-    const soon = await issueAgentKey(admin, { channel: "web_support", label: "short-lived", expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const soon = await issueAgentKey(admin, {
+      channel: "web_support",
+      label: "short-lived",
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect((await authenticateAgentKey(`Bearer ${soon.key}`)).ok).toBe(true);
     await db().agentKey.update({ where: { id: soon.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await authenticateAgentKey(`Bearer ${soon.key}`)).toMatchObject({ ok: false, reason: "expired" });
     expect((await listTools(soon.key)).status).toBe(401);
 
-    const community = await db().channel.findFirstOrThrow({ where: { tenantId: admin.tenantId, slug: "community_chat" } });
-    const missing = ["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"].find((t) => !community.allowedTools.includes(t))!;
-    expect(await refusal(issueAgentKey(admin, { channel: "community_chat", label: "x", tools: [missing] }))).toMatchObject({
+    const community = await db().channel.findFirstOrThrow({
+      where: { tenantId: admin.tenantId, slug: "community_chat" },
+    });
+    const missing = ["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"].find(
+      (t) => !community.allowedTools.includes(t),
+    )!;
+    expect(
+      await refusal(issueAgentKey(admin, { channel: "community_chat", label: "x", tools: [missing] })),
+    ).toMatchObject({
       code: "invalid_arguments",
       problem: "not_on_channel",
     });
-    expect(await refusal(issueAgentKey(admin, { channel: "no_such", label: "x" }))).toMatchObject({ code: "not_found" });
-    expect(await refusal(issueAgentKey(admin, { channel: "web_support", label: "" }))).toMatchObject({ code: "invalid_arguments" });
-    expect(await refusal(issueAgentKey(admin, { channel: "web_support", label: "x", tools: ["drop_tables"] }))).toMatchObject({ code: "invalid_arguments" });
+    expect(await refusal(issueAgentKey(admin, { channel: "no_such", label: "x" }))).toMatchObject({
+      code: "not_found",
+    });
+    expect(await refusal(issueAgentKey(admin, { channel: "web_support", label: "" }))).toMatchObject({
+      code: "invalid_arguments",
+    });
+    expect(
+      await refusal(issueAgentKey(admin, { channel: "web_support", label: "x", tools: ["drop_tables"] })),
+    ).toMatchObject({ code: "invalid_arguments" });
 
     const usKey = await db().agentKey.findFirstOrThrow({ where: { tenant: { slug: US } } });
     expect(await refusal(revokeAgentKey(admin, usKey.id))).toMatchObject({ code: "not_found" });
     expect((await db().agentKey.findUniqueOrThrow({ where: { id: usKey.id } })).revokedAt).toBeNull();
     const ops = await actorFor(staffOf(ES, "ops").email);
-    expect(await refusal(issueAgentKey(ops, { channel: "web_support", label: "x" }))).toMatchObject({ code: "permission_denied" });
+    expect(await refusal(issueAgentKey(ops, { channel: "web_support", label: "x" }))).toMatchObject({
+      code: "permission_denied",
+    });
     expect(await refusal(revokeAgentKey(ops, soon.id))).toMatchObject({ code: "permission_denied" });
     const stale = await adminOf(ES, { authAgoSeconds: 7200 });
-    expect(await refusal(issueAgentKey(stale, { channel: "web_support", label: "x" }))).toMatchObject({ reason: "step_up_required" });
+    expect(await refusal(issueAgentKey(stale, { channel: "web_support", label: "x" }))).toMatchObject({
+      reason: "step_up_required",
+    });
   });
 });
 
 describe("channels and their end-user token secret", () => {
   it("create → secret shown once → a key on it verifies tokens signed with it", async () => {
     const admin = await adminOf(US);
-    const created = await createChannel(admin, { slug: "phone_bot", name: "Phone bot", allowedTools: ["lookup_order", "get_refund_status"] });
+    const created = await createChannel(admin, {
+      slug: "phone_bot",
+      name: "Phone bot",
+      allowedTools: ["lookup_order", "get_refund_status"],
+    });
     expect(created.secret.length).toBeGreaterThanOrEqual(43);
     const key = await issueAgentKey(admin, { channel: "phone_bot", label: "IVR" });
     const auth = await authenticateAgentKey(`Bearer ${key.key}`);
     if (!auth.ok) throw new Error("key refused");
     expect(auth.caller.tools).toEqual(["lookup_order", "get_refund_status"]);
-    const token = await signToken({ sub: "cus_x", tenant: US, aud: endUserTokenAudience(US, "phone_bot") }, created.secret);
+    const token = await signToken(
+      { sub: "cus_x", tenant: US, aud: endUserTokenAudience(US, "phone_bot") },
+      created.secret,
+    );
     expect(await verifyEndUserToken(token, auth.caller)).toEqual({ kind: "customer", customerId: "cus_x" });
-    const event = await db().auditEvent.findFirstOrThrow({ where: { tenantId: admin.tenantId, action: "admin:create_channel" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { tenantId: admin.tenantId, action: "admin:create_channel" },
+    });
     expect(JSON.stringify(event)).not.toContain(created.secret);
-    expect(await refusal(createChannel(admin, { slug: "phone_bot", name: "again", allowedTools: ["lookup_order"] }))).toMatchObject({ problem: "taken" });
-    expect(await refusal(createChannel(admin, { slug: "Bad Slug", name: "x", allowedTools: ["lookup_order"] }))).toMatchObject({ code: "invalid_arguments" });
+    expect(
+      await refusal(createChannel(admin, { slug: "phone_bot", name: "again", allowedTools: ["lookup_order"] })),
+    ).toMatchObject({ problem: "taken" });
+    expect(
+      await refusal(createChannel(admin, { slug: "Bad Slug", name: "x", allowedTools: ["lookup_order"] })),
+    ).toMatchObject({ code: "invalid_arguments" });
   });
 
   it("rotation with an overlap: old and new tokens both verify until the overlap ends, then only new ones", async () => {
@@ -133,28 +183,51 @@ describe("channels and their end-user token secret", () => {
     expect(await verifyEndUserToken(oldToken, await callerNow())).toMatchObject({ kind: "customer" });
     expect(await verifyEndUserToken(newToken, await callerNow())).toMatchObject({ kind: "customer" });
     // Through the gateway, too: the old token still acts for Ana.
-    const viaGateway = await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token: oldToken }));
+    const viaGateway = await send(
+      anthropicCall("lookup_order", { order_id: "ORD-1001" }),
+      headersFor({ token: oldToken }),
+    );
     expect(viaGateway.content.code).toBe("ok");
     const forged = await signToken({ sub: ana, tenant: ES }, "some-other-secret-entirely-000000000000");
-    expect(await verifyEndUserToken(forged, await callerNow())).toMatchObject({ kind: "invalid", reason: "bad_signature" });
+    expect(await verifyEndUserToken(forged, await callerNow())).toMatchObject({
+      kind: "invalid",
+      reason: "bad_signature",
+    });
 
     // The overlap ends.
-    await db().channel.update({ where: { id: channel.id }, data: { previousSecretValidUntil: new Date(Date.now() - 1000) } });
-    expect(await verifyEndUserToken(oldToken, await callerNow())).toMatchObject({ kind: "invalid", reason: "bad_signature" });
+    await db().channel.update({
+      where: { id: channel.id },
+      data: { previousSecretValidUntil: new Date(Date.now() - 1000) },
+    });
+    expect(await verifyEndUserToken(oldToken, await callerNow())).toMatchObject({
+      kind: "invalid",
+      reason: "bad_signature",
+    });
     expect(await verifyEndUserToken(newToken, await callerNow())).toMatchObject({ kind: "customer" });
 
     // Rotation without overlap: the previous secret stops at once.
     const again = await rotateChannelSecret(admin, channel.id, { overlapMinutes: 0 });
     expect(again.previousSecretValidUntil).toBeNull();
-    expect(await verifyEndUserToken(newToken, await callerNow())).toMatchObject({ kind: "invalid", reason: "bad_signature" });
-    expect(await verifyEndUserToken(await signToken({ sub: ana, tenant: ES }, again.secret), await callerNow())).toMatchObject({ kind: "customer" });
+    expect(await verifyEndUserToken(newToken, await callerNow())).toMatchObject({
+      kind: "invalid",
+      reason: "bad_signature",
+    });
+    expect(
+      await verifyEndUserToken(await signToken({ sub: ana, tenant: ES }, again.secret), await callerNow()),
+    ).toMatchObject({ kind: "customer" });
 
-    const events = await db().auditEvent.findMany({ where: { tenantId: admin.tenantId, action: "admin:rotate_channel_secret" } });
+    const events = await db().auditEvent.findMany({
+      where: { tenantId: admin.tenantId, action: "admin:rotate_channel_secret" },
+    });
     expect(events).toHaveLength(2);
     expect(JSON.stringify(events)).not.toContain(rotated.secret);
     expect(JSON.stringify(events)).not.toContain(again.secret);
-    expect(await refusal(rotateChannelSecret(admin, channel.id, { overlapMinutes: -1 }))).toMatchObject({ code: "invalid_arguments" });
+    expect(await refusal(rotateChannelSecret(admin, channel.id, { overlapMinutes: -1 }))).toMatchObject({
+      code: "invalid_arguments",
+    });
     const usChannel = await db().channel.findFirstOrThrow({ where: { tenant: { slug: US } } });
-    expect(await refusal(rotateChannelSecret(admin, usChannel.id, { overlapMinutes: 5 }))).toMatchObject({ code: "not_found" });
+    expect(await refusal(rotateChannelSecret(admin, usChannel.id, { overlapMinutes: 5 }))).toMatchObject({
+      code: "not_found",
+    });
   });
 });

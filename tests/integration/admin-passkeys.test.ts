@@ -47,20 +47,33 @@ describe("managing one's own passkeys", () => {
     const stale = await actorFor(reviewer.email, { authAgoSeconds: 3600 });
     const p = await prepare(1_111);
     const options = await createApprovalOptions(stale, { proposalId: p.id, hash: p.hash });
-    await approveProposal(stale, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: key.authenticate(options.challenge) } });
+    await approveProposal(stale, {
+      proposalId: p.id,
+      hash: p.hash,
+      stepUp: { method: "passkey", response: key.authenticate(options.challenge) },
+    });
 
     // Removing needs step-up.
-    expect(await refusal(removePasskey(stale, key.credentialId, {}))).toMatchObject({ code: "permission_denied", details: { reason: "step_up_required" } });
+    expect(await refusal(removePasskey(stale, key.credentialId, {}))).toMatchObject({
+      code: "permission_denied",
+      details: { reason: "step_up_required" },
+    });
     await removePasskey(stale, key.credentialId, { stepUpPassword: staffOf(ES, "reviewer").password });
     expect(await listPasskeys(reviewer)).toEqual([]);
     expect((await listStaff(admin, { q: reviewer.email }))[0]!.passkeys).toBe(0);
     const q = await prepare(2_222);
-    expect(await refusal(createApprovalOptions(stale, { proposalId: q.id, hash: q.hash }))).toMatchObject({ details: { reason: "no_passkeys" } });
+    expect(await refusal(createApprovalOptions(stale, { proposalId: q.id, hash: q.hash }))).toMatchObject({
+      details: { reason: "no_passkeys" },
+    });
     // Even an assertion made for a challenge of another credential cannot use it: re-enroll a second key for options.
     const other = await enroll(reviewer, "Phone");
     const o2 = await createApprovalOptions(stale, { proposalId: q.id, hash: q.hash });
     const withRemoved = await refusal(
-      approveProposal(stale, { proposalId: q.id, hash: q.hash, stepUp: { method: "passkey", response: key.authenticate(o2.challenge) } }),
+      approveProposal(stale, {
+        proposalId: q.id,
+        hash: q.hash,
+        stepUp: { method: "passkey", response: key.authenticate(o2.challenge) },
+      }),
     );
     expect(withRemoved).toMatchObject({ code: "permission_denied" });
     expect(await db().approval.count({ where: { proposalId: q.id } })).toBe(0);
@@ -84,10 +97,16 @@ describe("managing one's own passkeys", () => {
     const owner = await actorFor(staffOf(ES, "reviewer", 1).email);
     const key = await enroll(owner, "Mine");
     const admin = await actorFor(staffOf(ES, "admin").email);
-    expect(await refusal(renamePasskey(admin, key.credentialId, { name: "stolen" }))).toMatchObject({ code: "not_found" });
+    expect(await refusal(renamePasskey(admin, key.credentialId, { name: "stolen" }))).toMatchObject({
+      code: "not_found",
+    });
     expect(await refusal(removePasskey(admin, key.credentialId, {}))).toMatchObject({ code: "not_found" });
-    expect(await refusal(renamePasskey(owner, key.credentialId, { name: "" }))).toMatchObject({ code: "invalid_arguments" });
-    expect(await refusal(renamePasskey(owner, key.credentialId, { name: "x".repeat(65) }))).toMatchObject({ code: "invalid_arguments" });
+    expect(await refusal(renamePasskey(owner, key.credentialId, { name: "" }))).toMatchObject({
+      code: "invalid_arguments",
+    });
+    expect(await refusal(renamePasskey(owner, key.credentialId, { name: "x".repeat(65) }))).toMatchObject({
+      code: "invalid_arguments",
+    });
     expect((await db().passkeyCredential.findUniqueOrThrow({ where: { id: key.credentialId } })).name).toBe("Mine");
   });
 });

@@ -33,7 +33,10 @@ let reviewer2: Actor;
 beforeAll(async () => {
   admin = await actorFor(staffOf(ES, "admin").email);
   // A second admin for four eyes on loosening changes.
-  await db().staffUser.update({ where: { email: staffOf(ES, "auditor").email }, data: { roles: ["auditor", "admin"] } });
+  await db().staffUser.update({
+    where: { email: staffOf(ES, "auditor").email },
+    data: { roles: ["auditor", "admin"] },
+  });
   admin2 = await actorFor(staffOf(ES, "auditor").email);
   reviewer = await actorFor(staffOf(ES, "reviewer").email);
   reviewer2 = await actorFor(staffOf(ES, "reviewer", 1).email);
@@ -42,7 +45,11 @@ beforeAll(async () => {
 describe("policy versions", () => {
   it("version 1 is the tenant's starting policy; a proposal carries it and a v2 hash", async () => {
     const policy = await getPolicy(admin);
-    expect(policy).toMatchObject({ version: 1, pending: null, values: { dualApprovalThresholdMinor: 50_000, approvalExpiryMinutes: 30, stepUpMinutes: 5 } });
+    expect(policy).toMatchObject({
+      version: 1,
+      pending: null,
+      values: { dualApprovalThresholdMinor: 50_000, approvalExpiryMinutes: 30, stepUpMinutes: 5 },
+    });
     const p = await prepare(20_000);
     expect(p).toMatchObject({ policyVersion: 1, requiredApprovals: 1 });
     expect(recomputeProposalHash(p)).toBe(p.hash);
@@ -61,12 +68,24 @@ describe("policy versions", () => {
     expect(after).toMatchObject({ policyVersion: 2, requiredApprovals: 2 });
     expect(recomputeProposalHash(after)).toBe(after.hash);
     // The earlier proposal keeps version 1 and its single approval requirement.
-    expect(await db().proposal.findUniqueOrThrow({ where: { id: before.id } })).toMatchObject({ policyVersion: 1, requiredApprovals: 1 });
+    expect(await db().proposal.findUniqueOrThrow({ where: { id: before.id } })).toMatchObject({
+      policyVersion: 1,
+      requiredApprovals: 1,
+    });
     // Two distinct reviewers are needed for the new one.
-    expect(await approveProposal(reviewer, { proposalId: after.id, hash: after.hash })).toMatchObject({ status: "pending_approval", approvals: 1 });
-    expect(await approveProposal(reviewer2, { proposalId: after.id, hash: after.hash })).toMatchObject({ status: "approved", approvals: 2 });
+    expect(await approveProposal(reviewer, { proposalId: after.id, hash: after.hash })).toMatchObject({
+      status: "pending_approval",
+      approvals: 1,
+    });
+    expect(await approveProposal(reviewer2, { proposalId: after.id, hash: after.hash })).toMatchObject({
+      status: "approved",
+      approvals: 2,
+    });
 
-    const event = await db().auditEvent.findFirstOrThrow({ where: { tenantId: admin.tenantId, action: "admin:propose_policy" }, orderBy: { pos: "desc" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { tenantId: admin.tenantId, action: "admin:propose_policy" },
+      orderBy: { pos: "desc" },
+    });
     expect(event.data).toMatchObject({
       target: { kind: "policy", version: 2, basedOnVersion: 1 },
       before: { version: 1 },
@@ -85,15 +104,24 @@ describe("policy versions", () => {
       code: "permission_denied",
       reason: "change_pending",
     });
-    expect(await refusal(decidePolicyChange(admin, 3, "approve"))).toMatchObject({ code: "permission_denied", reason: "own_change" });
+    expect(await refusal(decidePolicyChange(admin, 3, "approve"))).toMatchObject({
+      code: "permission_denied",
+      reason: "own_change",
+    });
     expect(await refusal(decidePolicyChange(reviewer, 3, "approve"))).toMatchObject({ code: "permission_denied" });
-    expect((await getPolicy(admin2)).pending).toMatchObject({ version: 3, changes: [{ field: "dualApprovalThresholdMinor", direction: "looser" }] });
+    expect((await getPolicy(admin2)).pending).toMatchObject({
+      version: 3,
+      changes: [{ field: "dualApprovalThresholdMinor", direction: "looser" }],
+    });
 
     expect(await decidePolicyChange(admin2, 3, "approve")).toEqual({ version: 3, status: "active" });
     expect(await refusal(decidePolicyChange(admin2, 3, "approve"))).toMatchObject({ reason: "not_pending" });
     const next = await prepare(20_000);
     expect(next).toMatchObject({ policyVersion: 3, requiredApprovals: 1 });
-    expect(await db().proposal.findUniqueOrThrow({ where: { id: meanwhile.id } })).toMatchObject({ policyVersion: 2, requiredApprovals: 2 });
+    expect(await db().proposal.findUniqueOrThrow({ where: { id: meanwhile.id } })).toMatchObject({
+      policyVersion: 2,
+      requiredApprovals: 2,
+    });
     const history = (await getPolicy(admin)).history.map((h) => [h.version, h.status]);
     expect(history).toEqual([
       [3, "active"],
@@ -120,30 +148,57 @@ describe("policy versions", () => {
     // The re-prepare cool-down after a rejection is versioned too: longer = tighter (at once), shorter waits.
     const longer = await proposePolicyChange(admin, { values: { rejectionCooldownMinutes: 2880 } });
     expect(longer.status).toBe("active");
-    expect((await db().tenant.findUniqueOrThrow({ where: { id: admin.tenantId } })).rejectionCooldownMinutes).toBe(2880);
-    expect((await proposePolicyChange(admin, { values: { rejectionCooldownMinutes: 10 } })).status).toBe("awaiting_second_admin");
-    expect((await db().tenant.findUniqueOrThrow({ where: { id: admin.tenantId } })).rejectionCooldownMinutes).toBe(2880);
+    expect((await db().tenant.findUniqueOrThrow({ where: { id: admin.tenantId } })).rejectionCooldownMinutes).toBe(
+      2880,
+    );
+    expect((await proposePolicyChange(admin, { values: { rejectionCooldownMinutes: 10 } })).status).toBe(
+      "awaiting_second_admin",
+    );
+    expect((await db().tenant.findUniqueOrThrow({ where: { id: admin.tenantId } })).rejectionCooldownMinutes).toBe(
+      2880,
+    );
   });
 
   it("validates values, refuses a no-op and non-admins; versions are immutable in the database", async () => {
-    expect(await refusal(proposePolicyChange(admin, { values: { approvalExpiryMinutes: 0 } }))).toMatchObject({ code: "invalid_arguments" });
-    expect(await refusal(proposePolicyChange(admin, { values: { dualApprovalThresholdMinor: 1.5 } }))).toMatchObject({ code: "invalid_arguments" });
-    expect(await refusal(proposePolicyChange(admin, { values: { unknownKnob: 1 } }))).toMatchObject({ code: "invalid_arguments" });
-    expect(await refusal(proposePolicyChange(admin, { values: { retentionDays: 365 } }))).toMatchObject({ code: "invalid_arguments", problem: "no_change" });
-    expect(await refusal(proposePolicyChange(reviewer, { values: { retentionDays: 400 } }))).toMatchObject({ code: "permission_denied" });
+    expect(await refusal(proposePolicyChange(admin, { values: { approvalExpiryMinutes: 0 } }))).toMatchObject({
+      code: "invalid_arguments",
+    });
+    expect(await refusal(proposePolicyChange(admin, { values: { dualApprovalThresholdMinor: 1.5 } }))).toMatchObject({
+      code: "invalid_arguments",
+    });
+    expect(await refusal(proposePolicyChange(admin, { values: { unknownKnob: 1 } }))).toMatchObject({
+      code: "invalid_arguments",
+    });
+    expect(await refusal(proposePolicyChange(admin, { values: { retentionDays: 365 } }))).toMatchObject({
+      code: "invalid_arguments",
+      problem: "no_change",
+    });
+    expect(await refusal(proposePolicyChange(reviewer, { values: { retentionDays: 400 } }))).toMatchObject({
+      code: "permission_denied",
+    });
     const stale = await actorFor(admin.email, { authAgoSeconds: 3600 });
-    expect(await refusal(proposePolicyChange(stale, { values: { retentionDays: 400 } }))).toMatchObject({ reason: "step_up_required" });
+    expect(await refusal(proposePolicyChange(stale, { values: { retentionDays: 400 } }))).toMatchObject({
+      reason: "step_up_required",
+    });
     await expect(
-      db().$executeRaw`UPDATE "PolicyVersion" SET "values" = '{}'::jsonb WHERE "tenantId" = ${admin.tenantId}::uuid AND version = 1`,
+      db()
+        .$executeRaw`UPDATE "PolicyVersion" SET "values" = '{}'::jsonb WHERE "tenantId" = ${admin.tenantId}::uuid AND version = 1`,
     ).rejects.toThrow(/immutable/);
-    await expect(db().$executeRaw`DELETE FROM "PolicyVersion" WHERE "tenantId" = ${admin.tenantId}::uuid AND version = 1`).rejects.toThrow(/never deleted/);
+    await expect(
+      db().$executeRaw`DELETE FROM "PolicyVersion" WHERE "tenantId" = ${admin.tenantId}::uuid AND version = 1`,
+    ).rejects.toThrow(/never deleted/);
   });
 });
 
 describe("tampering with what the hash v2 binds", () => {
   it("requiredApprovals or policyVersion changed in the database: approval refused with invalidated (stored-hash mismatch)", async () => {
     // The tool is hashed too: an approval authorizes what the proposal's tool does, read from its row.
-    for (const tamper of [{ requiredApprovals: 2 }, { policyVersion: 1 }, { policyVersion: null }, { tool: "lookup_order" }]) {
+    for (const tamper of [
+      { requiredApprovals: 2 },
+      { policyVersion: 1 },
+      { policyVersion: null },
+      { tool: "lookup_order" },
+    ]) {
       const p = await prepare(5_000);
       await db().proposal.update({ where: { id: p.id }, data: tamper });
       expect(await refusal(approveProposal(reviewer, { proposalId: p.id, hash: p.hash }))).toMatchObject({

@@ -22,17 +22,28 @@ const tokenOf = (setupUrl: string) => setupUrl.split("/setup/")[1]!;
 let n = 0;
 const newEmail = () => `invitee${++n}.${Date.now()}@tienda-es.test`;
 // Invitations and links without the admin role apply at once (with it they wait: admin-governance.test.ts).
-const invite = async (...args: Parameters<typeof inviteStaff>): Promise<InvitedStaff> => (await inviteStaff(...args)) as InvitedStaff;
+const invite = async (...args: Parameters<typeof inviteStaff>): Promise<InvitedStaff> =>
+  (await inviteStaff(...args)) as InvitedStaff;
 
 describe("inviting staff and the one-time setup link", () => {
   it("invite → link shown once, stored only as a hash, 24 h → the person sets a password and signs in; the link then is spent", async () => {
     const admin = await adminOf(ES);
     const email = newEmail();
-    const invited = await invite(admin, { email: `  ${email.toUpperCase()} `, name: "Nuevo Revisor", roles: ["reviewer", "reviewer"] });
+    const invited = await invite(admin, {
+      email: `  ${email.toUpperCase()} `,
+      name: "Nuevo Revisor",
+      roles: ["reviewer", "reviewer"],
+    });
     expect(invited.setupUrl).toMatch(/\/setup\/[A-Za-z0-9_-]{43}$/);
     const token = tokenOf(invited.setupUrl);
     const user = await db().staffUser.findUniqueOrThrow({ where: { id: invited.id } });
-    expect(user).toMatchObject({ tenantId: admin.tenantId, email, roles: ["reviewer"], passwordHash: null, disabled: false });
+    expect(user).toMatchObject({
+      tenantId: admin.tenantId,
+      email,
+      roles: ["reviewer"],
+      passwordHash: null,
+      disabled: false,
+    });
     const stored = await db().staffSetupToken.findFirstOrThrow({ where: { staffUserId: invited.id } });
     expect(stored.tokenHash).toBe(hashSetupToken(token));
     expect(JSON.stringify(stored)).not.toContain(token);
@@ -50,7 +61,10 @@ describe("inviting staff and the one-time setup link", () => {
 
     // Single use.
     expect(await getSetupInvitation(token)).toBeNull();
-    expect(await refusal(completeSetup({ token, password: "another-long-password" }))).toMatchObject({ code: "expired", reason: "invalid_link" });
+    expect(await refusal(completeSetup({ token, password: "another-long-password" }))).toMatchObject({
+      code: "expired",
+      reason: "invalid_link",
+    });
     expect((await verifyCredentials(email, "a-long-enough-password")).ok).toBe(true);
 
     const events = await db().auditEvent.findMany({
@@ -59,7 +73,10 @@ describe("inviting staff and the one-time setup link", () => {
     });
     expect(events.map((e) => e.action)).toEqual(["admin:invite_staff", "auth:complete_setup"]);
     expect(events[0]).toMatchObject({ actorId: admin.userId, outcome: "ok" });
-    expect(events[0]!.data).toMatchObject({ target: { kind: "staff", id: invited.id }, after: { roles: ["reviewer"], disabled: false } });
+    expect(events[0]!.data).toMatchObject({
+      target: { kind: "staff", id: invited.id },
+      after: { roles: ["reviewer"], disabled: false },
+    });
     const trail = JSON.stringify(events);
     expect(trail).not.toContain(token);
     expect(trail).not.toContain(email); // fingerprinted
@@ -81,33 +98,56 @@ describe("inviting staff and the one-time setup link", () => {
   it("an expired link, a reissued (older) link and a disabled person's link do not work", async () => {
     const admin = await adminOf(ES);
     const a = await invite(admin, { email: newEmail(), name: "Expired", roles: ["ops"] });
-    await db().staffSetupToken.updateMany({ where: { staffUserId: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db().staffSetupToken.updateMany({
+      where: { staffUserId: a.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect(await getSetupInvitation(tokenOf(a.setupUrl))).toBeNull();
-    expect(await refusal(completeSetup({ token: tokenOf(a.setupUrl), password: "a-long-enough-password" }))).toMatchObject({ code: "expired" });
+    expect(
+      await refusal(completeSetup({ token: tokenOf(a.setupUrl), password: "a-long-enough-password" })),
+    ).toMatchObject({ code: "expired" });
 
     const b = await invite(admin, { email: newEmail(), name: "Reissued", roles: ["ops"] });
     const again = (await reissueSetupLink(admin, b.id)) as SetupLink;
-    expect(await refusal(completeSetup({ token: tokenOf(b.setupUrl), password: "a-long-enough-password" }))).toMatchObject({ code: "expired" });
+    expect(
+      await refusal(completeSetup({ token: tokenOf(b.setupUrl), password: "a-long-enough-password" })),
+    ).toMatchObject({ code: "expired" });
     const c = await invite(admin, { email: newEmail(), name: "Disabled", roles: ["ops"] });
     await updateStaff(admin, c.id, { disabled: true });
-    expect(await refusal(completeSetup({ token: tokenOf(c.setupUrl), password: "a-long-enough-password" }))).toMatchObject({ code: "expired" });
+    expect(
+      await refusal(completeSetup({ token: tokenOf(c.setupUrl), password: "a-long-enough-password" })),
+    ).toMatchObject({ code: "expired" });
     await completeSetup({ token: tokenOf(again.setupUrl), password: "a-long-enough-password" });
-    expect(await refusal(completeSetup({ token: "x".repeat(43), password: "a-long-enough-password" }))).toMatchObject({ code: "expired" });
+    expect(await refusal(completeSetup({ token: "x".repeat(43), password: "a-long-enough-password" }))).toMatchObject({
+      code: "expired",
+    });
   });
 
   it("refuses a taken email (any tenant), bad input, and non-admins", async () => {
     const admin = await adminOf(ES);
-    expect(await refusal(inviteStaff(admin, { email: staffOf(US, "ops").email, name: "Dup", roles: ["ops"] }))).toMatchObject({
+    expect(
+      await refusal(inviteStaff(admin, { email: staffOf(US, "ops").email, name: "Dup", roles: ["ops"] })),
+    ).toMatchObject({
       code: "invalid_arguments",
       problem: "taken",
     });
-    expect(await refusal(inviteStaff(admin, { email: "not-an-email", name: "X", roles: ["ops"] }))).toMatchObject({ code: "invalid_arguments" });
-    expect(await refusal(inviteStaff(admin, { email: newEmail(), name: "X", roles: [] }))).toMatchObject({ code: "invalid_arguments" });
-    expect(await refusal(inviteStaff(admin, { email: newEmail(), name: "X", roles: ["root"] }))).toMatchObject({ code: "invalid_arguments" });
-    expect(await refusal(inviteStaff(admin, { email: newEmail(), name: "X", roles: ["ops"], tenantId: "x" }))).toMatchObject({ code: "invalid_arguments" });
+    expect(await refusal(inviteStaff(admin, { email: "not-an-email", name: "X", roles: ["ops"] }))).toMatchObject({
+      code: "invalid_arguments",
+    });
+    expect(await refusal(inviteStaff(admin, { email: newEmail(), name: "X", roles: [] }))).toMatchObject({
+      code: "invalid_arguments",
+    });
+    expect(await refusal(inviteStaff(admin, { email: newEmail(), name: "X", roles: ["root"] }))).toMatchObject({
+      code: "invalid_arguments",
+    });
+    expect(
+      await refusal(inviteStaff(admin, { email: newEmail(), name: "X", roles: ["ops"], tenantId: "x" })),
+    ).toMatchObject({ code: "invalid_arguments" });
     for (const role of ["ops", "reviewer", "auditor"] as const) {
       const other = await actorFor(staffOf(ES, role).email);
-      expect(await refusal(inviteStaff(other, { email: newEmail(), name: "X", roles: ["ops"] }))).toMatchObject({ code: "permission_denied" });
+      expect(await refusal(inviteStaff(other, { email: newEmail(), name: "X", roles: ["ops"] }))).toMatchObject({
+        code: "permission_denied",
+      });
     }
   });
 
@@ -117,11 +157,18 @@ describe("inviting staff and the one-time setup link", () => {
       code: "permission_denied",
       reason: "step_up_required",
     });
-    expect(await refusal(inviteStaff(stale, { email: newEmail(), name: "X", roles: ["ops"], stepUpPassword: "wrong" }))).toMatchObject({
+    expect(
+      await refusal(inviteStaff(stale, { email: newEmail(), name: "X", roles: ["ops"], stepUpPassword: "wrong" })),
+    ).toMatchObject({
       reason: "step_up_failed",
     });
     expect((await db().staffUser.findUniqueOrThrow({ where: { id: stale.userId } })).failedLoginCount).toBe(1);
-    const ok = await invite(stale, { email: newEmail(), name: "X", roles: ["ops"], stepUpPassword: staffOf(ES, "admin").password });
+    const ok = await invite(stale, {
+      email: newEmail(),
+      name: "X",
+      roles: ["ops"],
+      stepUpPassword: staffOf(ES, "admin").password,
+    });
     expect(ok.id).toBeTruthy();
     await db().staffUser.update({ where: { id: stale.userId }, data: { failedLoginCount: 0 } });
   });
@@ -142,17 +189,26 @@ describe("changing staff", () => {
     await updateStaff(admin, target.id, { disabled: false });
     expect((await verifyCredentials(target.email, staffOf(US, "reviewer", 1).password)).ok).toBe(true);
 
-    await db().staffUser.update({ where: { id: target.id }, data: { failedLoginCount: 7, lockedUntil: new Date(Date.now() + 3600_000) } });
+    await db().staffUser.update({
+      where: { id: target.id },
+      data: { failedLoginCount: 7, lockedUntil: new Date(Date.now() + 3600_000) },
+    });
     expect((await listStaff(admin, { q: "sam" })).find((s) => s.id === target.id)?.lockedUntil).toBeTruthy();
     const r4 = await updateStaff(admin, target.id, { unlock: true });
     expect(r4).toMatchObject({ before: { locked: true }, after: { locked: false } });
-    expect(await db().staffUser.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({ failedLoginCount: 0, lockedUntil: null });
+    expect(await db().staffUser.findUniqueOrThrow({ where: { id: target.id } })).toMatchObject({
+      failedLoginCount: 0,
+      lockedUntil: null,
+    });
 
     const before = (await db().staffUser.findUniqueOrThrow({ where: { id: target.id } })).sessionVersion;
     await updateStaff(admin, target.id, { signOut: true });
     expect((await db().staffUser.findUniqueOrThrow({ where: { id: target.id } })).sessionVersion).toBe(before + 1);
 
-    const events = await db().auditEvent.findMany({ where: { tenantId: admin.tenantId, action: "admin:update_staff" }, orderBy: { pos: "asc" } });
+    const events = await db().auditEvent.findMany({
+      where: { tenantId: admin.tenantId, action: "admin:update_staff" },
+      orderBy: { pos: "asc" },
+    });
     expect(events.map((e) => (e.data as { target: { changes: string[] } }).target.changes)).toEqual([
       ["roles"],
       ["disable"],
@@ -165,11 +221,20 @@ describe("changing staff", () => {
 
   it("an admin cannot change their own roles nor disable themselves; the last active admin stays, even when two admins approve each other's demotion at once", async () => {
     const admin = await adminOf(ES);
-    expect(await refusal(updateStaff(admin, admin.userId, { roles: ["ops"] }))).toMatchObject({ code: "permission_denied", reason: "own_roles" });
-    expect(await refusal(updateStaff(admin, admin.userId, { disabled: true }))).toMatchObject({ code: "permission_denied", reason: "self_disable" });
+    expect(await refusal(updateStaff(admin, admin.userId, { roles: ["ops"] }))).toMatchObject({
+      code: "permission_denied",
+      reason: "own_roles",
+    });
+    expect(await refusal(updateStaff(admin, admin.userId, { disabled: true }))).toMatchObject({
+      code: "permission_denied",
+      reason: "self_disable",
+    });
 
     // A second admin (made directly in the database: an admin from before provenance tracking, like the seed's).
-    const second = await db().staffUser.update({ where: { email: staffOf(ES, "auditor").email }, data: { roles: ["admin", "auditor"] } });
+    const second = await db().staffUser.update({
+      where: { email: staffOf(ES, "auditor").email },
+      data: { roles: ["admin", "auditor"] },
+    });
     const admin2 = await actorFor(second.email);
     // Each proposes taking admin away from the other; both wait. Approved at the same moment, only one applies.
     const fromFirst = (await updateStaff(admin, second.id, { roles: ["auditor"] })) as QueuedAdminChange;
@@ -180,15 +245,28 @@ describe("changing staff", () => {
       decideAdminChange(admin, fromSecond.change.id, "approve"),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    const admins = await db().staffUser.findMany({ where: { tenantId: admin.tenantId, disabled: false, roles: { has: "admin" } } });
+    const admins = await db().staffUser.findMany({
+      where: { tenantId: admin.tenantId, disabled: false, roles: { has: "admin" } },
+    });
     expect(admins).toHaveLength(1);
     const remainingActor = await actorFor(admins[0]!.email);
     // The last admin cannot be demoted or disabled (by anyone: only themselves could, and that is refused too).
-    expect(await refusal(updateStaff(remainingActor, admins[0]!.id, { roles: ["ops"] }))).toMatchObject({ reason: "own_roles" });
+    expect(await refusal(updateStaff(remainingActor, admins[0]!.id, { roles: ["ops"] }))).toMatchObject({
+      reason: "own_roles",
+    });
     // Restore for the other tests in this file.
-    await db().adminChange.updateMany({ where: { tenantId: admin.tenantId, status: "pending" }, data: { status: "cancelled" } });
-    await db().staffUser.update({ where: { id: admin.userId }, data: { roles: ["admin"], disabled: false, adminSince: null, adminGrantedByIds: [] } });
-    await db().staffUser.update({ where: { id: second.id }, data: { roles: ["auditor"], adminSince: null, adminGrantedByIds: [] } });
+    await db().adminChange.updateMany({
+      where: { tenantId: admin.tenantId, status: "pending" },
+      data: { status: "cancelled" },
+    });
+    await db().staffUser.update({
+      where: { id: admin.userId },
+      data: { roles: ["admin"], disabled: false, adminSince: null, adminGrantedByIds: [] },
+    });
+    await db().staffUser.update({
+      where: { id: second.id },
+      data: { roles: ["auditor"], adminSince: null, adminGrantedByIds: [] },
+    });
   });
 
   it("the last admin cannot be disabled or demoted by a disabled-then-re-enabled path, and a foreign tenant's member is not found", async () => {
@@ -198,12 +276,22 @@ describe("changing staff", () => {
     expect(await refusal(updateStaff(es, "not-a-uuid", { disabled: true }))).toMatchObject({ code: "not_found" });
     expect(await refusal(updateStaff(es, us.userId, {}))).toMatchObject({ code: "invalid_arguments" });
     // A second, disabled admin; then the first is the only active admin and cannot lose the role via the other.
-    const extra = await db().staffUser.create({ data: { tenantId: es.tenantId, email: newEmail(), name: "Extra admin", roles: ["admin"], disabled: true } });
+    const extra = await db().staffUser.create({
+      data: { tenantId: es.tenantId, email: newEmail(), name: "Extra admin", roles: ["admin"], disabled: true },
+    });
     const extraActor = { ...es, userId: extra.id, email: "x" };
-    expect(await refusal(updateStaff(extraActor, es.userId, { roles: ["ops"] }))).toMatchObject({ code: "permission_denied", reason: "last_admin" });
-    expect(await refusal(updateStaff(extraActor, es.userId, { disabled: true }))).toMatchObject({ code: "permission_denied", reason: "last_admin" });
+    expect(await refusal(updateStaff(extraActor, es.userId, { roles: ["ops"] }))).toMatchObject({
+      code: "permission_denied",
+      reason: "last_admin",
+    });
+    expect(await refusal(updateStaff(extraActor, es.userId, { disabled: true }))).toMatchObject({
+      code: "permission_denied",
+      reason: "last_admin",
+    });
     const reviewer = await actorFor(staffOf(ES, "reviewer").email);
-    expect(await refusal(updateStaff(reviewer, extra.id, { disabled: false }))).toMatchObject({ code: "permission_denied" });
+    expect(await refusal(updateStaff(reviewer, extra.id, { disabled: false }))).toMatchObject({
+      code: "permission_denied",
+    });
   });
 
   it("the list: search, passkey count, pending setup, tenant only", async () => {

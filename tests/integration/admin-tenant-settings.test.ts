@@ -11,7 +11,11 @@ import { ES, US } from "./gateway-support";
 const refusal = (p: Promise<unknown>) =>
   p.then(
     () => null,
-    (e: { code?: string; message?: string; details?: unknown }) => ({ code: e.code, message: e.message, details: e.details }),
+    (e: { code?: string; message?: string; details?: unknown }) => ({
+      code: e.code,
+      message: e.message,
+      details: e.details,
+    }),
   );
 
 describe("tenant settings", () => {
@@ -19,11 +23,24 @@ describe("tenant settings", () => {
     const admin = await actorOf(ES, "admin");
     const before = await getTenantSettings(admin);
     expect(before.currencyLocked).toBe(true);
-    const after = await updateTenantSettings(admin, { name: "Tienda Nueva", locale: "es-mx", timeZone: "America/Mexico_City" });
-    expect(after).toMatchObject({ slug: ES, name: "Tienda Nueva", locale: "es-MX", timeZone: "America/Mexico_City", currency: before.currency });
+    const after = await updateTenantSettings(admin, {
+      name: "Tienda Nueva",
+      locale: "es-mx",
+      timeZone: "America/Mexico_City",
+    });
+    expect(after).toMatchObject({
+      slug: ES,
+      name: "Tienda Nueva",
+      locale: "es-MX",
+      timeZone: "America/Mexico_City",
+      currency: before.currency,
+    });
     const row = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
     expect(row).toMatchObject({ name: "Tienda Nueva", locale: "es-MX", timeZone: "America/Mexico_City" });
-    const ev = await db().auditEvent.findFirstOrThrow({ where: { tenantId: admin.tenantId, action: "admin:update_tenant" }, orderBy: { pos: "desc" } });
+    const ev = await db().auditEvent.findFirstOrThrow({
+      where: { tenantId: admin.tenantId, action: "admin:update_tenant" },
+      orderBy: { pos: "desc" },
+    });
     expect(ev).toMatchObject({ actorType: "staff", actorId: admin.userId, outcome: "ok" });
     expect(ev.data).toMatchObject({
       before: { name: before.name, locale: before.locale, timeZone: before.timeZone },
@@ -49,17 +66,32 @@ describe("tenant settings", () => {
       message: expect.stringMatching(/^locale: /),
     });
     expect(await refusal(updateTenantSettings(admin, {}))).toMatchObject({ code: "invalid_arguments" });
-    expect(await refusal(updateTenantSettings(admin, { slug: "taken-over" }))).toMatchObject({ code: "invalid_arguments" });
+    expect(await refusal(updateTenantSettings(admin, { slug: "taken-over" }))).toMatchObject({
+      code: "invalid_arguments",
+    });
     // The same currency is not a change: allowed with orders.
     await updateTenantSettings(admin, { currency: before.currency, name: before.name });
-    expect(await db().tenant.findUniqueOrThrow({ where: { slug: US } })).toMatchObject({ currency: before.currency, slug: US });
+    expect(await db().tenant.findUniqueOrThrow({ where: { slug: US } })).toMatchObject({
+      currency: before.currency,
+      slug: US,
+    });
   });
 
   it("allows a currency change while the tenant has no orders", async () => {
-    const created = await createTenant({ slug: "fresh-co", name: "Fresh", currency: "EUR", locale: "en", timeZone: "UTC", adminEmail: "owner@fresh.example" });
+    const created = await createTenant({
+      slug: "fresh-co",
+      name: "Fresh",
+      currency: "EUR",
+      locale: "en",
+      timeZone: "UTC",
+      adminEmail: "owner@fresh.example",
+    });
     const admin = await actorFor("owner@fresh.example");
     expect((await getTenantSettings(admin)).currencyLocked).toBe(false);
-    expect(await updateTenantSettings(admin, { currency: "gbp" })).toMatchObject({ currency: "GBP", currencyLocked: false });
+    expect(await updateTenantSettings(admin, { currency: "gbp" })).toMatchObject({
+      currency: "GBP",
+      currencyLocked: false,
+    });
     expect((await db().tenant.findUniqueOrThrow({ where: { id: created.tenantId } })).currency).toBe("GBP");
   });
 

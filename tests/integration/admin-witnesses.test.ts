@@ -24,8 +24,10 @@ const US = "shop-us";
 const witnessKey = (name: string) => vkeyOf(name, SIG_COSIGNATURE_V1, generateKeyPairSync("ed25519").publicKey);
 const input = (name: string) => ({ name, vkey: witnessKey(name), url: `http://127.0.0.1:7380/${name}` });
 const quorum = async () => (await db().tenant.findFirstOrThrow({ where: { slug: ES } })).witnessQuorum;
-const witnessNames = async () => (await db().auditWitness.findMany({ where: { tenantId: A.tenantId }, orderBy: { name: "asc" } })).map((w) => w.name);
-const events = (action: string) => db().auditEvent.findMany({ where: { action: `admin:${action}` }, orderBy: { pos: "asc" } });
+const witnessNames = async () =>
+  (await db().auditWitness.findMany({ where: { tenantId: A.tenantId }, orderBy: { name: "asc" } })).map((w) => w.name);
+const events = (action: string) =>
+  db().auditEvent.findMany({ where: { action: `admin:${action}` }, orderBy: { pos: "asc" } });
 
 let A: Actor; // the demo's only admin of tienda-es
 let B: Actor; // the auditor, made admin by the operator (independent of A)
@@ -41,19 +43,39 @@ beforeAll(async () => {
 
 describe("witness administration", () => {
   it("is for admins only", async () => {
-    for (const attempt of [listWitnesses(R), addWitness(R, input("r.example")), setWitnessQuorum(R, { quorum: 1 }), removeWitness(R, crypto.randomUUID())])
+    for (const attempt of [
+      listWitnesses(R),
+      addWitness(R, input("r.example")),
+      setWitnessQuorum(R, { quorum: 1 }),
+      removeWitness(R, crypto.randomUUID()),
+    ])
       expect(await refusal(attempt)).toMatchObject({ code: "permission_denied" });
     expect(await db().auditWitness.count()).toBe(0);
   });
 
   it("adding a witness applies at once, audited; bad keys, names and URLs get a stable code", async () => {
     const bad = async (raw: unknown) => refusal(addWitness(A, raw));
-    expect(await bad({ ...input("w.example"), vkey: "nonsense" })).toMatchObject({ code: "invalid_arguments", problem: "invalid" });
+    expect(await bad({ ...input("w.example"), vkey: "nonsense" })).toMatchObject({
+      code: "invalid_arguments",
+      problem: "invalid",
+    });
     const logKey = vkeyOf("w.example", SIG_ED25519, generateKeyPairSync("ed25519").publicKey);
-    expect(await bad({ ...input("w.example"), vkey: logKey })).toMatchObject({ code: "invalid_arguments", problem: "type" });
-    expect(await bad({ ...input("w.example"), name: "other.example" })).toMatchObject({ code: "invalid_arguments", problem: "mismatch" });
-    expect(await bad({ ...input("w.example"), url: "http://user:pw@127.0.0.1/" })).toMatchObject({ code: "invalid_arguments", problem: "credentials" });
-    expect(await bad({ ...input("w.example"), url: "ftp://127.0.0.1/" })).toMatchObject({ code: "invalid_arguments", problem: "protocol" });
+    expect(await bad({ ...input("w.example"), vkey: logKey })).toMatchObject({
+      code: "invalid_arguments",
+      problem: "type",
+    });
+    expect(await bad({ ...input("w.example"), name: "other.example" })).toMatchObject({
+      code: "invalid_arguments",
+      problem: "mismatch",
+    });
+    expect(await bad({ ...input("w.example"), url: "http://user:pw@127.0.0.1/" })).toMatchObject({
+      code: "invalid_arguments",
+      problem: "credentials",
+    });
+    expect(await bad({ ...input("w.example"), url: "ftp://127.0.0.1/" })).toMatchObject({
+      code: "invalid_arguments",
+      problem: "protocol",
+    });
     expect(await bad({ name: "w.example" })).toMatchObject({ code: "invalid_arguments" });
     expect(await db().auditWitness.count()).toBe(0);
 
@@ -75,10 +97,15 @@ describe("witness administration", () => {
   it("raising the quorum applies at once (up to the number of witnesses, not beyond); the policy file says so", async () => {
     expect(await setWitnessQuorum(A, { quorum: 2 })).toEqual({ status: "applied", quorum: 2 });
     expect(await setWitnessQuorum(A, { quorum: 3 })).toEqual({ status: "applied", quorum: 3 }); // exactly the number of witnesses
-    expect(await refusal(setWitnessQuorum(A, { quorum: 4 }))).toMatchObject({ code: "invalid_arguments", problem: "above_witnesses" });
+    expect(await refusal(setWitnessQuorum(A, { quorum: 4 }))).toMatchObject({
+      code: "invalid_arguments",
+      problem: "above_witnesses",
+    });
     expect(await refusal(setWitnessQuorum(A, { quorum: -1 }))).toMatchObject({ code: "invalid_arguments" });
     expect(await quorum()).toBe(3);
-    expect((await events("set_witness_quorum")).map((e) => (e.data as { before: unknown; after: unknown }).after)).toEqual([{ quorum: 2 }, { quorum: 3 }]);
+    expect(
+      (await events("set_witness_quorum")).map((e) => (e.data as { before: unknown; after: unknown }).after),
+    ).toEqual([{ quorum: 2 }, { quorum: 3 }]);
     const list = await listWitnesses(A);
     expect(list.quorum).toBe(3);
     const policy = parseWitnessPolicy(list.policy);
@@ -88,7 +115,10 @@ describe("witness administration", () => {
   });
 
   it("one admin alone cannot loosen: lowering the quorum or removing a witness is refused, nothing changes", async () => {
-    expect(await refusal(setWitnessQuorum(A, { quorum: 2 }))).toMatchObject({ code: "permission_denied", reason: "no_second_admin" });
+    expect(await refusal(setWitnessQuorum(A, { quorum: 2 }))).toMatchObject({
+      code: "permission_denied",
+      reason: "no_second_admin",
+    });
     await setWitnessQuorum(A, { quorum: 2 }).catch(() => undefined);
     const w3 = (await db().auditWitness.findFirstOrThrow({ where: { tenantId: A.tenantId, name: "w3.example" } })).id;
     expect(await refusal(removeWitness(A, w3))).toMatchObject({ code: "invalid_arguments", problem: "below_quorum" }); // 3 witnesses, quorum 3
@@ -103,14 +133,25 @@ describe("witness administration", () => {
     expect(queued).toMatchObject({ status: "awaiting_second_admin", change: { kind: "witness_policy" } });
     expect(await quorum()).toBe(3);
     const pending = (await listAdminChanges(B)).pending.find((c) => c.id === queued.change.id)!;
-    expect(pending).toMatchObject({ what: ["lower_witness_quorum"], target: { name: "witness policy", email: "quorum 3 → 2" }, approvalRefusal: null });
-    expect(await refusal(decideAdminChange(A, queued.change.id, "approve"))).toMatchObject({ code: "permission_denied", reason: "own_change" });
+    expect(pending).toMatchObject({
+      what: ["lower_witness_quorum"],
+      target: { name: "witness policy", email: "quorum 3 → 2" },
+      approvalRefusal: null,
+    });
+    expect(await refusal(decideAdminChange(A, queued.change.id, "approve"))).toMatchObject({
+      code: "permission_denied",
+      reason: "own_change",
+    });
     expect(await quorum()).toBe(3);
     expect(await decideAdminChange(B, queued.change.id, "approve")).toMatchObject({ status: "approved" });
     expect(await quorum()).toBe(2);
     const last = (await events("set_witness_quorum")).at(-1)!;
     expect(last).toMatchObject({ actorId: B.userId, tenantId: A.tenantId });
-    expect(last.data).toMatchObject({ target: { change: queued.change.id }, before: { quorum: 3 }, after: { quorum: 2 } });
+    expect(last.data).toMatchObject({
+      target: { change: queued.change.id },
+      before: { quorum: 3 },
+      after: { quorum: 2 },
+    });
   });
 
   it("removing a witness waits for the second admin too; applied, it is gone and audited", async () => {
@@ -134,9 +175,14 @@ describe("witness administration", () => {
     const queued = (await setWitnessQuorum(A, { quorum: 1 })) as QueuedAdminChange;
     await addWitness(A, input("w4.example"));
     expect(await setWitnessQuorum(A, { quorum: 3 })).toMatchObject({ status: "applied" });
-    expect(await refusal(decideAdminChange(B, queued.change.id, "approve"))).toMatchObject({ code: "permission_denied", reason: "stale" });
+    expect(await refusal(decideAdminChange(B, queued.change.id, "approve"))).toMatchObject({
+      code: "permission_denied",
+      reason: "stale",
+    });
     expect(await quorum()).toBe(3);
-    expect(await db().adminChange.findUniqueOrThrow({ where: { id: queued.change.id } })).toMatchObject({ status: "pending" });
+    expect(await db().adminChange.findUniqueOrThrow({ where: { id: queued.change.id } })).toMatchObject({
+      status: "pending",
+    });
   });
 
   it("another tenant's admin sees none of it and cannot touch it", async () => {

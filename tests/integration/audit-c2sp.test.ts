@@ -19,7 +19,8 @@ import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } from "
 
 process.env.AUDIT_SIGNER_STATE_DIR = mkdtempSync(join(tmpdir(), "audit-signer-"));
 
-const call = <C>(handler: (r: Request, c: C) => Promise<Response>, path: string, ctx: C) => handler(new Request(`http://localhost:3000${path}`), ctx);
+const call = <C>(handler: (r: Request, c: C) => Promise<Response>, path: string, ctx: C) =>
+  handler(new Request(`http://localhost:3000${path}`), ctx);
 const params = (logId: string) => ({ params: Promise.resolve({ logId }) });
 const hex = (b64: string) => Buffer.from(b64, "base64").toString("hex");
 
@@ -32,11 +33,17 @@ async function calls(n: number) {
   }
 }
 async function noteOf(logId: string, size?: number) {
-  const res = await call(checkpointGET, `/api/audit/logs/${logId}/checkpoint${size ? `?size=${size}` : ""}`, params(logId));
+  const res = await call(
+    checkpointGET,
+    `/api/audit/logs/${logId}/checkpoint${size ? `?size=${size}` : ""}`,
+    params(logId),
+  );
   return { res, text: await res.text() };
 }
 async function vkey(): Promise<string> {
-  const body = (await (await publicKeysGET(new Request("http://localhost:3000/api/audit/public-keys"), undefined)).json()) as {
+  const body = (await (
+    await publicKeysGET(new Request("http://localhost:3000/api/audit/public-keys"), undefined)
+  ).json()) as {
     keys: { vkey: string; status: string }[];
   };
   return body.keys.find((k) => k.status === "current")!.vkey;
@@ -54,7 +61,10 @@ describe("C2SP checkpoints", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
     const { text: body } = parseNote(text);
     const cp = parseCheckpointText(body);
-    const row = await db().auditSignedCheckpoint.findFirstOrThrow({ where: { logId: es }, orderBy: { treeSize: "desc" } });
+    const row = await db().auditSignedCheckpoint.findFirstOrThrow({
+      where: { logId: es },
+      orderBy: { treeSize: "desc" },
+    });
     expect(cp).toEqual({ origin: `localhost:3000/audit/${es}`, treeSize: row.treeSize, rootHash: row.rootHash });
     const key = parseVkey(await vkey());
     expect(key.name).toBe("localhost:3000/audit");
@@ -63,21 +73,33 @@ describe("C2SP checkpoints", () => {
 
   it("public keys list the current key as a vkey beside the old public-key answer (same key)", async () => {
     const old = (await oldCheckpointKeyGET().json()) as { publicKey: string; keyId: string };
-    const body = (await (await publicKeysGET(new Request("http://localhost:3000/api/audit/public-keys"), undefined)).json()) as {
+    const body = (await (
+      await publicKeysGET(new Request("http://localhost:3000/api/audit/public-keys"), undefined)
+    ).json()) as {
       keys: { vkey: string; publicKey: string; keyId: string; status: string; validUntil: string | null }[];
     };
-    expect(body.keys).toEqual([expect.objectContaining({ status: "current", publicKey: old.publicKey, keyId: old.keyId, validUntil: null })]);
+    expect(body.keys).toEqual([
+      expect.objectContaining({ status: "current", publicKey: old.publicKey, keyId: old.keyId, validUntil: null }),
+    ]);
     expect(body.keys[0]!.vkey).toMatch(/^localhost:3000\/audit\+[0-9a-f]{8}\+A[A-Za-z0-9+/]{43}$/);
   });
 
   it("consistency and inclusion proofs are served for monitors and witnesses, and verify", async () => {
-    const sizes = (await db().auditSignedCheckpoint.findMany({ where: { logId: es }, orderBy: { treeSize: "asc" } })).map((c) => c);
+    const sizes = (
+      await db().auditSignedCheckpoint.findMany({ where: { logId: es }, orderBy: { treeSize: "asc" } })
+    ).map((c) => c);
     const a = sizes.at(-3)!;
     const b = sizes.at(-1)!;
-    const res = await call(consistencyGET, `/api/audit/logs/${es}/consistency?from=${a.treeSize}&to=${b.treeSize}`, params(es));
+    const res = await call(
+      consistencyGET,
+      `/api/audit/logs/${es}/consistency?from=${a.treeSize}&to=${b.treeSize}`,
+      params(es),
+    );
     const proof = (await res.text()).split("\n").filter(Boolean).map(hex);
     expect(verifyConsistency(a.treeSize, b.treeSize, a.rootHash, b.rootHash, proof)).toBe(true);
-    const inc = (await (await call(inclusionGET, `/api/audit/logs/${es}/inclusion?index=${a.treeSize - 1}&size=${b.treeSize}`, params(es))).json()) as {
+    const inc = (await (
+      await call(inclusionGET, `/api/audit/logs/${es}/inclusion?index=${a.treeSize - 1}&size=${b.treeSize}`, params(es))
+    ).json()) as {
       leafHash: string;
       proof: string[];
     };
@@ -94,7 +116,10 @@ describe("C2SP checkpoints", () => {
     expect(await bad(`/x?from=1&to=99999`)).toEqual({ status: 404, code: "not_found" });
     expect(await bad(`/x`, checkpointGET, "not-a-uuid")).toEqual({ status: 404, code: "not_found" });
     expect(await bad(`/x?size=99999`, checkpointGET)).toEqual({ status: 404, code: "not_found" });
-    expect(await bad(`/x`, checkpointGET, "11111111-1111-4111-8111-111111111111")).toEqual({ status: 404, code: "not_found" });
+    expect(await bad(`/x`, checkpointGET, "11111111-1111-4111-8111-111111111111")).toEqual({
+      status: 404,
+      code: "not_found",
+    });
   });
 });
 
@@ -130,10 +155,23 @@ func main() {
 }
 `,
     );
-    const env = { ...process.env, GO111MODULE: "off", GOPATH: "/usr/share/gocode", HOME: dir, GOCACHE: join(dir, "cache"), GOFLAGS: "" };
-    const built = spawnSync("go", ["build", "-o", join(dir, "note-verify"), "main.go"], { cwd: dir, env, encoding: "utf8" });
+    const env = {
+      ...process.env,
+      GO111MODULE: "off",
+      GOPATH: "/usr/share/gocode",
+      HOME: dir,
+      GOCACHE: join(dir, "cache"),
+      GOFLAGS: "",
+    };
+    const built = spawnSync("go", ["build", "-o", join(dir, "note-verify"), "main.go"], {
+      cwd: dir,
+      env,
+      encoding: "utf8",
+    });
     if (built.error || built.status !== 0)
-      throw new Error(`go build failed (install golang-go and golang-golang-x-mod-dev): ${built.error?.message ?? built.stderr}`);
+      throw new Error(
+        `go build failed (install golang-go and golang-golang-x-mod-dev): ${built.error?.message ?? built.stderr}`,
+      );
     verifier = join(dir, "note-verify");
   }, 120_000);
 

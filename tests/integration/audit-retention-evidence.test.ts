@@ -58,7 +58,9 @@ describe("retention", () => {
     await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: dropped }));
     await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: held }));
     await placeLegalHold(await actorOf(ES, "admin"), { traceId: held, reason: "dispute 42" });
-    await expect(placeLegalHold(await actorOf(ES, "auditor"), { traceId: held, reason: "x".repeat(5) })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(
+      placeLegalHold(await actorOf(ES, "auditor"), { traceId: held, reason: "x".repeat(5) }),
+    ).rejects.toMatchObject({ code: "permission_denied" });
     const heldBefore = await db().auditEvent.count({ where: { tenantId: es.id, traceId: held } });
     expect(heldBefore).toBe(3); // two calls and the hold itself
     const usBefore = await db().auditEvent.count({ where: { tenantId: (await tenantOf(US)).id } });
@@ -80,7 +82,9 @@ describe("retention", () => {
     // Every leaf stays: the purged event's hash still proves against the checkpoint signed before the purge.
     expect(await db().auditLeaf.count({ where: { logId: es.id } })).toBe(leavesBefore);
     const proof = await proveInclusion(db(), es.id, droppedLeaf.leafIndex, cpBefore.treeSize);
-    expect(verifyInclusion(droppedLeaf.leafIndex, cpBefore.treeSize, droppedEvent.hash, proof, cpBefore.rootHash)).toBe(true);
+    expect(verifyInclusion(droppedLeaf.leafIndex, cpBefore.treeSize, droppedEvent.hash, proof, cpBefore.rootHash)).toBe(
+      true,
+    );
     await integratePending();
     expect(await verifyAuditChain(es.id)).toMatchObject({ ok: true, purged: expect.any(Number) });
     // The purge is an audit event; other tenants are untouched.
@@ -99,29 +103,45 @@ describe("retention", () => {
     // Leaves and purge records cannot be removed or changed.
     const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await c.connect();
-    await expect(c.query(`DELETE FROM "AuditLeaf" WHERE "eventId" = $1`, [droppedEvent.id])).rejects.toThrow(/append-only/);
-    await expect(c.query(`UPDATE "AuditPurge" SET "before" = now() WHERE "logId" = $1`, [es.id])).rejects.toThrow(/append-only/);
+    await expect(c.query(`DELETE FROM "AuditLeaf" WHERE "eventId" = $1`, [droppedEvent.id])).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(c.query(`UPDATE "AuditPurge" SET "before" = now() WHERE "logId" = $1`, [es.id])).rejects.toThrow(
+      /append-only/,
+    );
     // A held event changed after the purge is still named…
     await integratePending();
-    const h = await db().auditEvent.findFirstOrThrow({ where: { tenantId: es.id, traceId: held }, orderBy: { pos: "asc" } });
+    const h = await db().auditEvent.findFirstOrThrow({
+      where: { tenantId: es.id, traceId: held },
+      orderBy: { pos: "asc" },
+    });
     const hLeaf = await db().auditLeaf.findUniqueOrThrow({ where: { eventId: h.id } });
     await c.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
     await c.query(`UPDATE "AuditEvent" SET outcome = 'not_found' WHERE id = $1`, [h.id]);
     expect(await verifyAuditChain(es.id)).toMatchObject({ ok: false, brokenAtSeq: hLeaf.leafIndex, eventId: h.id });
     // …and a broken log is not purged.
-    expect(await purgeAuditEvents(es.id, asOf)).toMatchObject({ status: "refused_broken_chain", brokenAtSeq: hLeaf.leafIndex });
+    expect(await purgeAuditEvents(es.id, asOf)).toMatchObject({
+      status: "refused_broken_chain",
+      brokenAtSeq: hLeaf.leafIndex,
+    });
     await c.query(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [h.id, h.outcome]);
     await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"`);
     await c.end();
     expect(await verifyAuditChain(es.id)).toMatchObject({ ok: true });
 
     // Releasing the hold is admin-only, audited, once; then the next purge drops the trace's content.
-    await expect(releaseLegalHold(await actorOf(ES, "auditor"), { traceId: held, reason: "dispute closed" })).rejects.toMatchObject({
+    await expect(
+      releaseLegalHold(await actorOf(ES, "auditor"), { traceId: held, reason: "dispute closed" }),
+    ).rejects.toMatchObject({
       code: "permission_denied",
     });
     await releaseLegalHold(await actorOf(ES, "admin"), { traceId: held, reason: "dispute closed" });
-    await expect(releaseLegalHold(await actorOf(ES, "admin"), { traceId: held, reason: "again" })).rejects.toMatchObject({ code: "not_found" });
-    expect(await db().auditEvent.count({ where: { tenantId: es.id, traceId: held, action: "audit:legal_hold_release" } })).toBe(1);
+    await expect(
+      releaseLegalHold(await actorOf(ES, "admin"), { traceId: held, reason: "again" }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    expect(
+      await db().auditEvent.count({ where: { tenantId: es.id, traceId: held, action: "audit:legal_hold_release" } }),
+    ).toBe(1);
     await integratePending();
     expect(await purgeAuditEvents(es.id, asOf)).toMatchObject({ status: "purged", held: 0 });
     expect(await db().auditEvent.count({ where: { tenantId: es.id, traceId: held } })).toBe(0);
@@ -143,7 +163,12 @@ describe("retention", () => {
     await c.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
     await c.query(`DELETE FROM "AuditEvent" WHERE id = $1`, [e.id]);
     try {
-      expect(await verifyAuditChain(es.id)).toMatchObject({ ok: false, brokenAtSeq: leaf.leafIndex, eventId: e.id, problem: expect.stringMatching(/missing/) });
+      expect(await verifyAuditChain(es.id)).toMatchObject({
+        ok: false,
+        brokenAtSeq: leaf.leafIndex,
+        eventId: e.id,
+        problem: expect.stringMatching(/missing/),
+      });
     } finally {
       const cols = Object.keys(row!);
       await c.query(
@@ -161,11 +186,17 @@ describe("retention", () => {
       SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"AuditEvent"'::regclass ORDER BY 1`;
     const month = new Date().toISOString().slice(0, 7).replace("-", "_");
     expect(parts.map((p) => p.name)).toEqual(expect.arrayContaining(["AuditEvent_default", `AuditEvent_${month}`]));
-    const [where] = await db().$queryRaw<{ part: string }[]>`SELECT tableoid::regclass::text AS part FROM "AuditEvent" ORDER BY "pos" DESC LIMIT 1`;
+    const [where] = await db().$queryRaw<
+      { part: string }[]
+    >`SELECT tableoid::regclass::text AS part FROM "AuditEvent" ORDER BY "pos" DESC LIMIT 1`;
     expect(where!.part).toBe(`"AuditEvent_${month}"`);
-    expect(await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent_default"`).toEqual([{ n: 0 }]);
+    expect(await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent_default"`).toEqual([
+      { n: 0 },
+    ]);
     // An old, empty month goes; the current one (with rows) stays.
-    await db().$executeRawUnsafe(`CREATE TABLE "AuditEvent_2001_01" PARTITION OF "AuditEvent" FOR VALUES FROM ('2001-01-01') TO ('2001-02-01')`);
+    await db().$executeRawUnsafe(
+      `CREATE TABLE "AuditEvent_2001_01" PARTITION OF "AuditEvent" FOR VALUES FROM ('2001-01-01') TO ('2001-02-01')`,
+    );
     const dropped = await dropEmptyAuditPartitions(new Date());
     expect(dropped).toContain("AuditEvent_2001_01");
     expect(dropped).not.toContain(`AuditEvent_${month}`);
@@ -177,7 +208,10 @@ describe("evidence pack", () => {
     const { proposal } = await preparedProposal(ana, 3_210);
     const reviewer = await actorOf(ES, "reviewer");
     const key = createSoftAuthenticator(webAuthnRelyingParty());
-    await registerPasskey(reviewer, { response: key.register((await createRegistrationOptions(reviewer)).challenge), name: "audit test key" });
+    await registerPasskey(reviewer, {
+      response: key.register((await createRegistrationOptions(reviewer)).challenge),
+      name: "audit test key",
+    });
     const options = await createApprovalOptions(reviewer, { proposalId: proposal.id, hash: proposal.hash });
     await approveProposal(reviewer, {
       proposalId: proposal.id,
@@ -191,17 +225,29 @@ describe("evidence pack", () => {
 
     await integratePending(); // what the worker's sequencer does within ~100 ms
     const { body } = await buildEvidencePack(auditor, proposal.id);
-    const pack = JSON.parse(body) as { approvals: { passkey: unknown }[]; events: { inclusionProof: unknown }[]; checkpoint: { treeSize: number } };
+    const pack = JSON.parse(body) as {
+      approvals: { passkey: unknown }[];
+      events: { inclusionProof: unknown }[];
+      checkpoint: { treeSize: number };
+    };
     expect(pack.approvals[0]!.passkey).not.toBeNull();
     expect(pack.events.length).toBeGreaterThanOrEqual(3);
     expect(pack.events.every((e) => Array.isArray(e.inclusionProof))).toBe(true);
     const verdict = await verifyEvidencePack(body, { publicKey: publicKey() });
     expect(verdict.checks.filter((c) => !c.ok)).toEqual([]);
-    expect(verdict.checks.map((c) => c.name)).toContain(`approval ${(JSON.parse(body) as { approvals: { id: string }[] }).approvals[0]!.id} passkey signature`);
+    expect(verdict.checks.map((c) => c.name)).toContain(
+      `approval ${(JSON.parse(body) as { approvals: { id: string }[] }).approvals[0]!.id} passkey signature`,
+    );
 
     // One byte inside the proposal hash, the signature, an event's data, and the last bytes.
-    const positions = [body.indexOf(proposal.hash) + 10, body.indexOf('"signature":"') + 20, body.indexOf('"data":') + 9, body.length - 3];
-    for (const at of positions) expect((await verifyEvidencePack(flipByte(body, at), { publicKey: publicKey() })).ok, `byte ${at}`).toBe(false);
+    const positions = [
+      body.indexOf(proposal.hash) + 10,
+      body.indexOf('"signature":"') + 20,
+      body.indexOf('"data":') + 9,
+      body.length - 3,
+    ];
+    for (const at of positions)
+      expect((await verifyEvidencePack(flipByte(body, at), { publicKey: publicKey() })).ok, `byte ${at}`).toBe(false);
 
     const dir = mkdtempSync(join(tmpdir(), "evidence-"));
     writeFileSync(join(dir, "ok.json"), body);
@@ -209,11 +255,15 @@ describe("evidence pack", () => {
     // The key as an auditor saves it from GET /api/audit/public-key; the script has no database access.
     writeFileSync(join(dir, "key.json"), JSON.stringify(auditPublicKey()));
     const run = (f: string, key: string[] = ["--public-key", join(dir, "key.json")]) =>
-      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evidence-verify.ts", join(dir, f), ...key], {
-        env: { NODE_ENV: "test", PATH: process.env.PATH },
-        encoding: "utf8",
-        timeout: 60_000,
-      });
+      spawnSync(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "scripts/evidence-verify.ts", join(dir, f), ...key],
+        {
+          env: { NODE_ENV: "test", PATH: process.env.PATH },
+          encoding: "utf8",
+          timeout: 60_000,
+        },
+      );
     const ok = run("ok.json");
     expect(ok.status, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toContain("VERIFIED");
@@ -225,8 +275,12 @@ describe("evidence pack", () => {
 
     // Building a pack is audited; other tenants and other roles get nothing.
     expect(await db().auditEvent.count({ where: { action: "audit:evidence_pack", proposalId: proposal.id } })).toBe(1);
-    await expect(buildEvidencePack(await actorOf(US, "auditor"), proposal.id)).rejects.toMatchObject({ code: "not_found" });
-    await expect(buildEvidencePack(await actorOf(ES, "ops"), proposal.id)).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(buildEvidencePack(await actorOf(US, "auditor"), proposal.id)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(buildEvidencePack(await actorOf(ES, "ops"), proposal.id)).rejects.toMatchObject({
+      code: "permission_denied",
+    });
   });
 
   it("a password-approved proposal's pack verifies too", async () => {

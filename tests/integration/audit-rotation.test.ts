@@ -48,9 +48,15 @@ async function pack(label: string): Promise<{ file: string; body: string }> {
   return { file, body };
 }
 const logLines = (body: string) =>
-  parseNote((JSON.parse(body) as { cosignedCheckpoint: string }).cosignedCheckpoint).signatures.filter((s) => s.name === "localhost:3000/audit");
+  parseNote((JSON.parse(body) as { cosignedCheckpoint: string }).cosignedCheckpoint).signatures.filter(
+    (s) => s.name === "localhost:3000/audit",
+  );
 
-const script = (name: string, args: string[], env: NodeJS.ProcessEnv = { NODE_ENV: "test", PATH: process.env.PATH }) => {
+const script = (
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = { NODE_ENV: "test", PATH: process.env.PATH },
+) => {
   const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", `scripts/${name}`, ...args], {
     env,
     encoding: "utf8",
@@ -66,7 +72,10 @@ const policyFile = (name: string, text: string) => {
 };
 const keysFile = async () => {
   const f = join(dir, `keys-${Date.now()}.json`);
-  writeFileSync(f, await (await publicKeysGET(new Request("http://localhost:3000/api/audit/public-keys"), undefined)).text());
+  writeFileSync(
+    f,
+    await (await publicKeysGET(new Request("http://localhost:3000/api/audit/public-keys"), undefined)).text(),
+  );
   return f;
 };
 
@@ -80,14 +89,17 @@ beforeAll(async () => {
   process.env.AUDIT_SIGNING_KEY_NEXT = nextSeed;
   const nextVkey = auditPublicKeys().find((k) => k.status === "next")!.vkey;
   delete process.env.AUDIT_SIGNING_KEY_NEXT;
-  for (const name of ["w1.example", "w2.example"]) witnesses.push(await startWitness(name, dir, [auditVkey(), nextVkey]));
-  for (const w of witnesses) await db().auditWitness.create({ data: { tenantId: es, name: w.name, vkey: w.vkey, url: w.url } });
+  for (const name of ["w1.example", "w2.example"])
+    witnesses.push(await startWitness(name, dir, [auditVkey(), nextVkey]));
+  for (const w of witnesses)
+    await db().auditWitness.create({ data: { tenantId: es, name: w.name, vkey: w.vkey, url: w.url } });
   await db().tenant.update({ where: { id: es }, data: { witnessQuorum: 2 } });
   policy = policyFile("policy.txt", formatWitnessPolicy(witnesses, 2, "pinned by the auditor"));
 }, 60_000);
 afterAll(() => {
   for (const w of witnesses) w.child.kill("SIGTERM");
-  for (const k of ["AUDIT_SIGNING_KEY_NEXT", "AUDIT_SIGNING_KEY_NEXT_FROM", "AUDIT_SIGNING_KEYS_RETIRED"]) delete process.env[k];
+  for (const k of ["AUDIT_SIGNING_KEY_NEXT", "AUDIT_SIGNING_KEY_NEXT_FROM", "AUDIT_SIGNING_KEYS_RETIRED"])
+    delete process.env[k];
   process.env.AUDIT_SIGNING_KEY = oldSeed;
 });
 
@@ -111,13 +123,35 @@ describe("evidence packs carry the cosigned checkpoint; the pinned policy decide
     const { file } = packs[0]!;
     const keys = await keysFile();
     const third = vkeyOf("w3.example", SIG_COSIGNATURE_V1, generateKeyPairSync("ed25519").publicKey);
-    const short = evidenceVerify(file, "--public-key", keys, "--policy", policyFile("p3.txt", formatWitnessPolicy([w1!, w2!, { vkey: third }], 3)));
+    const short = evidenceVerify(
+      file,
+      "--public-key",
+      keys,
+      "--policy",
+      policyFile("p3.txt", formatWitnessPolicy([w1!, w2!, { vkey: third }], 3)),
+    );
     expect(short.code, short.out).toBe(1);
-    expect(short.out).toContain("FAIL witness quorum — 2 of the 3 witness cosignatures the policy requires (w1.example, w2.example)");
-    const unknown = evidenceVerify(file, "--public-key", keys, "--policy", policyFile("p1.txt", formatWitnessPolicy([w1!], 1)));
+    expect(short.out).toContain(
+      "FAIL witness quorum — 2 of the 3 witness cosignatures the policy requires (w1.example, w2.example)",
+    );
+    const unknown = evidenceVerify(
+      file,
+      "--public-key",
+      keys,
+      "--policy",
+      policyFile("p1.txt", formatWitnessPolicy([w1!], 1)),
+    );
     expect(unknown.code, unknown.out).toBe(1);
-    expect(unknown.out).toMatch(/FAIL witness quorum — unknown cosignature by w2\.example \(key id [0-9a-f]{8}\): not a witness of the pinned policy/);
-    const bad = evidenceVerify(file, "--public-key", keys, "--policy", policyFile("bad.txt", `witness ${w1!.vkey}\nquorum 2\n`));
+    expect(unknown.out).toMatch(
+      /FAIL witness quorum — unknown cosignature by w2\.example \(key id [0-9a-f]{8}\): not a witness of the pinned policy/,
+    );
+    const bad = evidenceVerify(
+      file,
+      "--public-key",
+      keys,
+      "--policy",
+      policyFile("bad.txt", `witness ${w1!.vkey}\nquorum 2\n`),
+    );
     expect(bad.code).toBe(2);
     expect(bad.out).toContain("quorum 2 is more than the 1 witness(es) listed");
   });
@@ -147,7 +181,11 @@ describe("rotating the signing key over older evidence packs", () => {
     delete process.env.AUDIT_SIGNING_KEY_NEXT;
     delete process.env.AUDIT_SIGNING_KEY_NEXT_FROM;
     process.env.AUDIT_SIGNING_KEYS_RETIRED = JSON.stringify([
-      { publicKey: rawPublicKey(publicOf(oldSeed)).toString("base64"), validFrom: "2020-01-01T00:00:00.000Z", validUntil: switchedAt },
+      {
+        publicKey: rawPublicKey(publicOf(oldSeed)).toString("base64"),
+        validFrom: "2020-01-01T00:00:00.000Z",
+        validUntil: switchedAt,
+      },
     ]);
     const after = await pack("after");
     packs.push({ label: "after", ...after });
@@ -158,7 +196,10 @@ describe("rotating the signing key over older evidence packs", () => {
       const r = evidenceVerify(p.file, "--public-key", keys, "--policy", policy);
       expect(r.code, `${p.label}: ${r.out}`).toBe(0);
       if (p.label === "after") expect(r.out).not.toContain("retired key");
-      else expect(r.out, p.label).toContain(`ok   checkpoint signature — signed by retired key ${oldId} (valid 2020-01-01T00:00:00.000Z – ${switchedAt})`);
+      else
+        expect(r.out, p.label).toContain(
+          `ok   checkpoint signature — signed by retired key ${oldId} (valid 2020-01-01T00:00:00.000Z – ${switchedAt})`,
+        );
     }
     // Only the new key (no list of retired keys): the older packs do not verify — the list is what carries them.
     const newOnly = evidenceVerify(packs[0]!.file, "--public-key", rawPublicKey(publicOf(nextSeed)).toString("base64"));
@@ -173,7 +214,9 @@ describe("rotating the signing key over older evidence packs", () => {
     expect(r.out).toContain(`signed by retired key ${oldId} (valid 2020-01-01T00:00:00.000Z – ${switchedAt})`);
     const health = await checkHealth();
     expect(health.checks.auditChain).toBe("ok");
-    expect(health.checks.auditSignedByRetired).toEqual([`signed by retired key ${oldId} (valid 2020-01-01T00:00:00.000Z – ${switchedAt})`]);
+    expect(health.checks.auditSignedByRetired).toEqual([
+      `signed by retired key ${oldId} (valid 2020-01-01T00:00:00.000Z – ${switchedAt})`,
+    ]);
   });
 
   it("the retired key signing after its retirement is a failure: audit:verify BROKEN, health broken, a pack of that checkpoint fails", async () => {
@@ -195,7 +238,9 @@ describe("rotating the signing key over older evidence packs", () => {
 
     const r = script("audit-verify.ts", [], { ...process.env });
     expect(r.code, r.out).toBe(1);
-    expect(r.out).toContain(`signed by retired key ${oldId} (valid 2020-01-01T00:00:00.000Z – ${switchedAt}) outside its validity`);
+    expect(r.out).toContain(
+      `signed by retired key ${oldId} (valid 2020-01-01T00:00:00.000Z – ${switchedAt}) outside its validity`,
+    );
     const health = await checkHealth();
     expect(health.checks.auditChain).toBe("broken");
     expect(health.checks.auditSignedByRetired).toBeUndefined();

@@ -10,14 +10,21 @@ import { ES, US, ana, anthropicCall, freshTrace, headersFor, john, send, tokenFo
 import { actorOf, asAuditOwner } from "./audit-support";
 
 /** Rewrites one event as a database owner would (append-only triggers off). */
-const rewriteOutcome = (eventId: string, outcome: string) => asAuditOwner(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [eventId, outcome]);
+const rewriteOutcome = (eventId: string, outcome: string) =>
+  asAuditOwner(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [eventId, outcome]);
 
 let usTenant: string;
 
 beforeAll(async () => {
   usTenant = (await db().tenant.findUniqueOrThrow({ where: { slug: US } })).id;
-  await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token: await tokenFor(ES, ana), trace: freshTrace() }));
-  await send(anthropicCall("lookup_order", { order_id: "ORD-2001" }), headersFor({ key: webKey(US), token: await tokenFor(US, john), trace: freshTrace() }));
+  await send(
+    anthropicCall("lookup_order", { order_id: "ORD-1001" }),
+    headersFor({ token: await tokenFor(ES, ana), trace: freshTrace() }),
+  );
+  await send(
+    anthropicCall("lookup_order", { order_id: "ORD-2001" }),
+    headersFor({ key: webKey(US), token: await tokenFor(US, john), trace: freshTrace() }),
+  );
   await integratePending();
 });
 
@@ -27,7 +34,12 @@ describe("chain status for auditors", () => {
     await verifyAllAuditChains("test");
     const status = await getChainStatus(auditor);
     expect(status.ownLog?.treeSize).toBe(await db().auditLeaf.count({ where: { logId: auditor.tenantId } }));
-    expect(status).toMatchObject({ check: null, refusedKeys: null, mayVerify: false, retentionDays: expect.any(Number) });
+    expect(status).toMatchObject({
+      check: null,
+      refusedKeys: null,
+      mayVerify: false,
+      retentionDays: expect.any(Number),
+    });
     const admin = await getChainStatus(await actorOf(ES, "admin"));
     expect(admin).toMatchObject({ check: { ok: true }, mayVerify: true, refusedKeys: { ownKeys: expect.any(Number) } });
     for (const role of ["ops", "reviewer"] as const) {

@@ -9,7 +9,8 @@ import { ES, US, ana } from "./gateway-support";
 import { actorOf, approvedProposal, asAuditOwner } from "./audit-support";
 
 /** Rewrites one event as a database owner would (append-only triggers off). */
-const rewriteOutcome = (eventId: string, outcome: string) => asAuditOwner(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [eventId, outcome]);
+const rewriteOutcome = (eventId: string, outcome: string) =>
+  asAuditOwner(`UPDATE "AuditEvent" SET outcome = $2 WHERE id = $1`, [eventId, outcome]);
 
 describe("evidence pack summary", () => {
   it("says who prepared and approved (how, when), the hash, the checkpoint and that the pack verifies", async () => {
@@ -18,12 +19,25 @@ describe("evidence pack summary", () => {
     const auditor = await actorOf(ES, "auditor");
     const reviewer = await actorOf(ES, "reviewer");
     const s = await getEvidenceSummary(auditor, proposal.id);
-    const prepare = await db().auditEvent.findFirstOrThrow({ where: { proposalId: proposal.id, action: "tool:prepare_refund" } });
+    const prepare = await db().auditEvent.findFirstOrThrow({
+      where: { proposalId: proposal.id, action: "tool:prepare_refund" },
+    });
     const key = await db().agentKey.findUniqueOrThrow({ where: { id: prepare.actorId! } });
-    expect(s.proposal).toMatchObject({ id: proposal.id, hash: proposal.hash, amountMinor: 2_750, currency: proposal.currency, reason: "damaged_item" });
+    expect(s.proposal).toMatchObject({
+      id: proposal.id,
+      hash: proposal.hash,
+      amountMinor: 2_750,
+      currency: proposal.currency,
+      reason: "damaged_item",
+    });
     expect(s.preparedBy).toMatchObject({ actorType: "agent", actorId: key.id, name: key.name });
     expect(s.approvals).toEqual([
-      expect.objectContaining({ approverId: reviewer.userId, name: `${reviewer.name} <${reviewer.email}>`, authMethod: "session", passkey: null }),
+      expect.objectContaining({
+        approverId: reviewer.userId,
+        name: `${reviewer.name} <${reviewer.email}>`,
+        authMethod: "session",
+        passkey: null,
+      }),
     ]);
     expect(s.execution).toBeNull();
     expect(s.checkpoint?.treeSize).toBeGreaterThan(0);
@@ -32,13 +46,19 @@ describe("evidence pack summary", () => {
     expect(s.verification).toMatchObject({ ok: true, failed: [] });
     expect(s.verification.checks).toBeGreaterThan(5);
     // Building it is audited like a download.
-    expect(await db().auditEvent.count({ where: { proposalId: proposal.id, action: "audit:evidence_pack", actorId: auditor.userId } })).toBe(1);
+    expect(
+      await db().auditEvent.count({
+        where: { proposalId: proposal.id, action: "audit:evidence_pack", actorId: auditor.userId },
+      }),
+    ).toBe(1);
   });
 
   it("a rewritten event makes the summary say the pack does not verify, and which check failed", async () => {
     const { proposal } = await approvedProposal(ana, 1_999);
     await integratePending();
-    const approve = await db().auditEvent.findFirstOrThrow({ where: { proposalId: proposal.id, action: "proposal:approve" } });
+    const approve = await db().auditEvent.findFirstOrThrow({
+      where: { proposalId: proposal.id, action: "proposal:approve" },
+    });
     await rewriteOutcome(approve.id, "permission_denied");
     try {
       const s = await getEvidenceSummary(await actorOf(ES, "auditor"), proposal.id);
@@ -51,8 +71,14 @@ describe("evidence pack summary", () => {
 
   it("another tenant's auditor gets not_found; reviewers are refused", async () => {
     const { proposal } = await approvedProposal(ana);
-    await expect(getEvidenceSummary(await actorOf(US, "auditor"), proposal.id)).rejects.toMatchObject({ code: "not_found" });
-    await expect(getEvidenceSummary(await actorOf(ES, "reviewer"), proposal.id)).rejects.toMatchObject({ code: "permission_denied" });
-    await expect(getEvidenceSummary(await actorOf(ES, "auditor"), "not-a-uuid")).rejects.toMatchObject({ code: "not_found" });
+    await expect(getEvidenceSummary(await actorOf(US, "auditor"), proposal.id)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(getEvidenceSummary(await actorOf(ES, "reviewer"), proposal.id)).rejects.toMatchObject({
+      code: "permission_denied",
+    });
+    await expect(getEvidenceSummary(await actorOf(ES, "auditor"), "not-a-uuid")).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 });

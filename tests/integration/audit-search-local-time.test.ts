@@ -48,10 +48,9 @@ describe("audit search in the viewer's time zone", () => {
     await eventAt(es.id, trace, "2026-03-29T02:30:00Z", "D 04:30 CEST");
 
     // 01:00 local (00:00Z) to 03:30 local (01:30Z, after the jump), the end minute included.
-    expect(await labels(ES, { traceId: trace, from: "2026-03-29T01:00", to: "2026-03-29T03:30", tz: "Europe/Madrid" })).toEqual([
-      "A 01:30 CET",
-      "B 03:15 CEST",
-    ]);
+    expect(
+      await labels(ES, { traceId: trace, from: "2026-03-29T01:00", to: "2026-03-29T03:30", tz: "Europe/Madrid" }),
+    ).toEqual(["A 01:30 CET", "B 03:15 CEST"]);
     // The same typed values in UTC mean other instants — and find other events.
     expect(await labels(ES, { traceId: trace, from: "2026-03-29T01:00", to: "2026-03-29T03:30", tz: "UTC" })).toEqual([
       "B 03:15 CEST",
@@ -59,16 +58,28 @@ describe("audit search in the viewer's time zone", () => {
       "D 04:30 CEST",
     ]);
     // No zone: UTC.
-    expect(await labels(ES, { traceId: trace, from: "2026-03-29T01:00", to: "2026-03-29T03:30" })).toEqual(["B 03:15 CEST", "C 03:45 CEST", "D 04:30 CEST"]);
-    // The end minute is inclusive: "to 03:45" finds what is shown as 03:45.
-    expect(await labels(ES, { traceId: trace, from: "2026-03-29T03:45", to: "2026-03-29T03:45", tz: "Europe/Madrid" })).toEqual(["C 03:45 CEST"]);
-    // Another zone on the same instants (New York is UTC-4 then).
-    expect(await labels(ES, { traceId: trace, from: "2026-03-28T21:00", to: "2026-03-28T21:59", tz: "America/New_York" })).toEqual([
+    expect(await labels(ES, { traceId: trace, from: "2026-03-29T01:00", to: "2026-03-29T03:30" })).toEqual([
       "B 03:15 CEST",
       "C 03:45 CEST",
+      "D 04:30 CEST",
     ]);
+    // The end minute is inclusive: "to 03:45" finds what is shown as 03:45.
+    expect(
+      await labels(ES, { traceId: trace, from: "2026-03-29T03:45", to: "2026-03-29T03:45", tz: "Europe/Madrid" }),
+    ).toEqual(["C 03:45 CEST"]);
+    // Another zone on the same instants (New York is UTC-4 then).
+    expect(
+      await labels(ES, { traceId: trace, from: "2026-03-28T21:00", to: "2026-03-28T21:59", tz: "America/New_York" }),
+    ).toEqual(["B 03:15 CEST", "C 03:45 CEST"]);
     // Instants with an offset are taken as they are, whatever the zone.
-    expect(await labels(ES, { traceId: trace, from: "2026-03-29T02:00:00Z", to: "2026-03-29T04:00:00+01:00", tz: "Asia/Tokyo" })).toEqual(["D 04:30 CEST"]);
+    expect(
+      await labels(ES, {
+        traceId: trace,
+        from: "2026-03-29T02:00:00Z",
+        to: "2026-03-29T04:00:00+01:00",
+        tz: "Asia/Tokyo",
+      }),
+    ).toEqual(["D 04:30 CEST"]);
   });
 
   it("a repeated hour (fall back, 2026-10-25 03:00 CEST → 02:00 CET) is covered whole: both 02:40s are found", async () => {
@@ -77,21 +88,31 @@ describe("audit search in the viewer's time zone", () => {
     await eventAt(es.id, trace, "2026-10-25T00:40:00Z", "E 02:40 CEST");
     await eventAt(es.id, trace, "2026-10-25T01:40:00Z", "F 02:40 CET");
     await eventAt(es.id, trace, "2026-10-25T02:10:00Z", "G 03:10 CET");
-    expect(await labels(ES, { traceId: trace, from: "2026-10-25T02:30", to: "2026-10-25T02:45", tz: "Europe/Madrid" })).toEqual([
-      "E 02:40 CEST",
-      "F 02:40 CET",
+    expect(
+      await labels(ES, { traceId: trace, from: "2026-10-25T02:30", to: "2026-10-25T02:45", tz: "Europe/Madrid" }),
+    ).toEqual(["E 02:40 CEST", "F 02:40 CET"]);
+    expect(await labels(ES, { traceId: trace, from: "2026-10-25T03:00", tz: "Europe/Madrid" })).toEqual([
+      "G 03:10 CET",
     ]);
-    expect(await labels(ES, { traceId: trace, from: "2026-10-25T03:00", tz: "Europe/Madrid" })).toEqual(["G 03:10 CET"]);
   });
 
   it("refuses a zone Intl does not know and a date that does not exist, with invalid_arguments; records the zone searched in", async () => {
     const auditor = await actorOf(ES, "auditor");
     for (const tz of ["Mars/Olympus_Mons", "+02:00", "Europe/Madrid; DROP TABLE"])
-      await expect(searchAuditEvents(auditor, { from: "2026-03-29T01:00", tz })).rejects.toMatchObject({ code: "invalid_arguments" });
-    await expect(searchAuditEvents(auditor, { from: "2026-02-30T01:00", tz: "Europe/Madrid" })).rejects.toMatchObject({ code: "invalid_arguments" });
-    await expect(searchAuditEvents(auditor, { from: "next tuesday" })).rejects.toMatchObject({ code: "invalid_arguments" });
+      await expect(searchAuditEvents(auditor, { from: "2026-03-29T01:00", tz })).rejects.toMatchObject({
+        code: "invalid_arguments",
+      });
+    await expect(searchAuditEvents(auditor, { from: "2026-02-30T01:00", tz: "Europe/Madrid" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
+    await expect(searchAuditEvents(auditor, { from: "next tuesday" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
     await searchAuditEvents(auditor, { from: "2026-03-29T01:00", tz: "Europe/Madrid" });
-    const ev = await db().auditEvent.findFirstOrThrow({ where: { actorId: auditor.userId, action: "audit:search" }, orderBy: { pos: "desc" } });
+    const ev = await db().auditEvent.findFirstOrThrow({
+      where: { actorId: auditor.userId, action: "audit:search" },
+      orderBy: { pos: "desc" },
+    });
     expect(ev.data).toMatchObject({ tz: "Europe/Madrid", from: "2026-03-29T00:00:00.000Z" });
   });
 });

@@ -6,7 +6,19 @@ import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { searchAuditEvents } from "@/lib/server/audit/search-audit-events";
 import { exportAuditEvents } from "@/lib/server/audit/export-audit-events";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
-import { ES, US, ana, john, pablo, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
+import {
+  ES,
+  US,
+  ana,
+  john,
+  pablo,
+  anthropicCall,
+  freshTrace,
+  headersFor,
+  send,
+  tokenFor,
+  webKey,
+} from "./gateway-support";
 import { actorOf, approvedProposal, customerEmail, preparedProposal } from "./audit-support";
 
 const lastSearchBy = (userId: string, action = "audit:search") =>
@@ -32,7 +44,11 @@ describe("audit search", () => {
     const reviewer = await actorOf(ES, "reviewer");
     const byProposal = await searchAuditEvents(auditor, { proposalId: proposal.id });
     expect(byProposal.events.map((e) => e.action)).toEqual(["proposal:approve", "tool:prepare_refund"]);
-    const approve = await searchAuditEvents(auditor, { proposalId: proposal.id, action: "proposal:approve", outcome: "ok" });
+    const approve = await searchAuditEvents(auditor, {
+      proposalId: proposal.id,
+      action: "proposal:approve",
+      outcome: "ok",
+    });
     expect(approve.events).toHaveLength(1);
     expect(approve.events[0]).toMatchObject({ actorId: reviewer.userId, authMethod: "session" });
     const byActorEmail = await searchAuditEvents(auditor, { actor: reviewer.email, proposalId: proposal.id });
@@ -45,14 +61,18 @@ describe("audit search", () => {
       to: new Date(at.getTime() + 1).toISOString(),
     });
     expect(window.events.map((e) => e.action)).toContain("proposal:approve");
-    const future = await searchAuditEvents(auditor, { proposalId: proposal.id, from: new Date(Date.now() + 3_600_000).toISOString() });
+    const future = await searchAuditEvents(auditor, {
+      proposalId: proposal.id,
+      from: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     expect(future.events).toEqual([]);
   });
 
   it("pages with a keyset cursor: newest first, no overlap, nothing missed", async () => {
     const trace = freshTrace();
     const token = await tokenFor(ES, ana);
-    for (let i = 0; i < 5; i++) await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace }));
+    for (let i = 0; i < 5; i++)
+      await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace }));
     const auditor = await actorOf(ES, "auditor");
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -62,7 +82,9 @@ describe("audit search", () => {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     expect(seen).toHaveLength(5);
-    const newestFirst = (await db().auditEvent.findMany({ where: { traceId: trace }, orderBy: { pos: "desc" }, select: { id: true } })).map((e) => e.id);
+    const newestFirst = (
+      await db().auditEvent.findMany({ where: { traceId: trace }, orderBy: { pos: "desc" }, select: { id: true } })
+    ).map((e) => e.id);
     expect(seen).toEqual(newestFirst);
     expect(new Set(seen).size).toBe(5);
   });
@@ -70,11 +92,18 @@ describe("audit search", () => {
   it("a customer's email finds that customer's events by fingerprint; the typed email is stored nowhere", async () => {
     const email = customerEmail(ES, "ana");
     const trace = freshTrace();
-    await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token: await tokenFor(ES, ana), trace }));
+    await send(
+      anthropicCall("lookup_order", { order_id: "ORD-1001" }),
+      headersFor({ token: await tokenFor(ES, ana), trace }),
+    );
     // Mentioned in free text by another customer's conversation: found through the email's own fingerprint.
     const other = freshTrace();
     await send(
-      anthropicCall("create_support_ticket", { category: "billing", priority: "low", summary: `please write to ${email} about it` }),
+      anthropicCall("create_support_ticket", {
+        category: "billing",
+        priority: "low",
+        summary: `please write to ${email} about it`,
+      }),
       headersFor({ token: await tokenFor(ES, ana), trace: other }),
     );
     const auditor = await actorOf(ES, "auditor");
@@ -82,11 +111,18 @@ describe("audit search", () => {
     const traces = new Set(page.events.map((e) => e.traceId));
     expect(traces.has(trace)).toBe(true);
     expect(traces.has(other)).toBe(true);
-    expect(page.events.every((e) => e.fingerprints.includes(auditFingerprint(email)) || e.fingerprints.includes(auditFingerprint(ana)))).toBe(true);
+    expect(
+      page.events.every(
+        (e) => e.fingerprints.includes(auditFingerprint(email)) || e.fingerprints.includes(auditFingerprint(ana)),
+      ),
+    ).toBe(true);
     // Pablo's events are not Ana's: his own call (which names no email) is not found, and every event found
     // for an end user is Ana's (there is at least one).
     const pablos = freshTrace();
-    await send(anthropicCall("lookup_order", { order_id: "ORD-1003" }), headersFor({ token: await tokenFor(ES, pablo), trace: pablos }));
+    await send(
+      anthropicCall("lookup_order", { order_id: "ORD-1003" }),
+      headersFor({ token: await tokenFor(ES, pablo), trace: pablos }),
+    );
     const again = await searchAuditEvents(auditor, { subject: email, limit: 200 });
     expect(again.events.some((e) => e.traceId === pablos)).toBe(false);
     const endUsers = again.events.map((e) => e.endUser).filter((u) => u !== null);
@@ -111,7 +147,10 @@ describe("audit search", () => {
     expect(view.proposals).toEqual([]);
     // …and their own tenant's customer is found.
     const johns = freshTrace();
-    await send(anthropicCall("lookup_order", { order_id: "ORD-2001" }), headersFor({ key: webKey(US), token: await tokenFor(US, john), trace: johns }));
+    await send(
+      anthropicCall("lookup_order", { order_id: "ORD-2001" }),
+      headersFor({ key: webKey(US), token: await tokenFor(US, john), trace: johns }),
+    );
     const mine = await searchAuditEvents(us, { subject: customerEmail(US, "john") });
     expect(mine.events.map((e) => e.traceId)).toContain(johns);
     expect(mine.events.every((e) => e.fingerprints.includes(auditFingerprint(john)))).toBe(true);
@@ -120,9 +159,15 @@ describe("audit search", () => {
   it("ops and reviewers are refused anything broader than one exact trace, and nothing is returned to them", async () => {
     for (const role of ["ops", "reviewer"] as const) {
       const actor = await actorOf(ES, role);
-      await expect(searchAuditEvents(actor, { action: "tool:lookup_order" })).rejects.toMatchObject({ code: "permission_denied" });
-      await expect(searchAuditEvents(actor, { traceId: "x", outcome: "ok" })).rejects.toMatchObject({ code: "permission_denied" });
-      await expect(exportAuditEvents(actor, { traceId: "x" }, "csv")).rejects.toMatchObject({ code: "permission_denied" });
+      await expect(searchAuditEvents(actor, { action: "tool:lookup_order" })).rejects.toMatchObject({
+        code: "permission_denied",
+      });
+      await expect(searchAuditEvents(actor, { traceId: "x", outcome: "ok" })).rejects.toMatchObject({
+        code: "permission_denied",
+      });
+      await expect(exportAuditEvents(actor, { traceId: "x" }, "csv")).rejects.toMatchObject({
+        code: "permission_denied",
+      });
     }
     const admin = await actorOf(ES, "admin");
     expect(Array.isArray((await searchAuditEvents(admin, { action: "tool:lookup_order" })).events)).toBe(true);
@@ -135,7 +180,9 @@ describe("audit search", () => {
     const lines = csv.body.trim().split("\r\n");
     // One clock: UTC, then the same instant in the search's zone with its offset; the actor's name beside the id.
     expect(lines[0]).toMatch(/^leafIndex,occurredAt,occurredAtLocal,traceId,actorType,actorId,actorName,/);
-    expect(lines[1]).toMatch(/^"[^"]*","\d{4}-\d\d-\d\dT[^"]+Z","\d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT-[45]","[^"]+","agent","[^"]+","Web support chat agent",/);
+    expect(lines[1]).toMatch(
+      /^"[^"]*","\d{4}-\d\d-\d\dT[^"]+Z","\d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT-[45]","[^"]+","agent","[^"]+","Web support chat agent",/,
+    );
     expect(lines).toHaveLength(3);
     expect(csv.body).toContain(trace);
     const json = await exportAuditEvents(auditor, { traceId: trace }, "json");

@@ -29,7 +29,11 @@ async function eventually(done: () => Promise<boolean>, what: string, ms = 15_00
 }
 async function calls(n: number) {
   const token = await tokenFor(ES, ana);
-  await Promise.all(Array.from({ length: n }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))));
+  await Promise.all(
+    Array.from({ length: n }, () =>
+      send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() })),
+    ),
+  );
 }
 const pendingOf = (logId: string) => db().auditPending.count({ where: { logId } });
 
@@ -66,12 +70,18 @@ describe("audit sequencer", () => {
 
   it("when the leader's process is killed (SIGKILL), another sequencer takes the log over", async () => {
     const es = await tenantIdOf(ES);
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/audit-sequencer.ts"], {
-      env: { ...process.env, AUDIT_SEQUENCER_INTERVAL_MS: "50" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/audit-sequencer.ts"],
+      {
+        env: { ...process.env, AUDIT_SEQUENCER_INTERVAL_MS: "50" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     children.push(child);
-    const led = new Promise<void>((resolve) => createInterface({ input: child.stdout }).on("line", (l) => l === `leading ${es}` && resolve()));
+    const led = new Promise<void>((resolve) =>
+      createInterface({ input: child.stdout }).on("line", (l) => l === `leading ${es}` && resolve()),
+    );
     await calls(5);
     await led;
     await eventually(async () => (await pendingOf(es)) === 0, "the child to integrate");

@@ -10,7 +10,12 @@ import { db } from "@/lib/server/db/client";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { checkHealth } from "@/lib/server/health/check-health";
-import { DATABASE_IDENTITY_SQL, databaseKey, readSignedHead, type DatabaseIdentity } from "@/lib/server/audit/signer-state";
+import {
+  DATABASE_IDENTITY_SQL,
+  databaseKey,
+  readSignedHead,
+  type DatabaseIdentity,
+} from "@/lib/server/audit/signer-state";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } from "./gateway-support";
 import { truncateLogTail } from "./audit-support";
 
@@ -26,9 +31,13 @@ beforeAll(async () => {
 
 async function calls(n: number) {
   const token = await tokenFor(ES, ana);
-  for (let i = 0; i < n; i++) await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }));
+  for (let i = 0; i < n; i++)
+    await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }));
 }
-const checkpointSizes = async () => (await db().auditSignedCheckpoint.findMany({ where: { logId: es }, orderBy: { treeSize: "asc" } })).map((c) => c.treeSize);
+const checkpointSizes = async () =>
+  (await db().auditSignedCheckpoint.findMany({ where: { logId: es }, orderBy: { treeSize: "asc" } })).map(
+    (c) => c.treeSize,
+  );
 const headFile = () => join(stateDir, databaseKey(identity), `${es}.json`);
 
 describe("the signer's memory of what it signed", () => {
@@ -36,8 +45,15 @@ describe("the signer's memory of what it signed", () => {
     await calls(3);
     await integratePending();
     const sizes = await checkpointSizes();
-    const newest = await db().auditSignedCheckpoint.findFirstOrThrow({ where: { logId: es }, orderBy: { treeSize: "desc" } });
-    expect(readSignedHead(identity, es)).toMatchObject({ treeSize: sizes.at(-1), rootHash: newest.rootHash, keyId: newest.keyId });
+    const newest = await db().auditSignedCheckpoint.findFirstOrThrow({
+      where: { logId: es },
+      orderBy: { treeSize: "desc" },
+    });
+    expect(readSignedHead(identity, es)).toMatchObject({
+      treeSize: sizes.at(-1),
+      rootHash: newest.rootHash,
+      keyId: newest.keyId,
+    });
     expect(JSON.parse(readFileSync(headFile(), "utf8")).treeSize).toBe(newest.treeSize);
     expect((await checkHealth()).checks.auditSignedHistory).toBe("ok");
     expect((await verifyAuditChain(es)).ok).toBe(true);
@@ -46,7 +62,10 @@ describe("the signer's memory of what it signed", () => {
   it("an older memory (a crash between commit and write) is caught up by a valid consistency proof", async () => {
     const sizes = await checkpointSizes();
     const older = await db().auditSignedCheckpoint.findFirstOrThrow({ where: { logId: es, treeSize: sizes.at(-2)! } });
-    writeFileSync(headFile(), JSON.stringify({ treeSize: older.treeSize, rootHash: older.rootHash, issuedAt: "", keyId: older.keyId }));
+    writeFileSync(
+      headFile(),
+      JSON.stringify({ treeSize: older.treeSize, rootHash: older.rootHash, issuedAt: "", keyId: older.keyId }),
+    );
     await calls(1);
     await integratePending();
     expect(readSignedHead(identity, es)!.treeSize).toBeGreaterThan(sizes.at(-1)!);
@@ -56,9 +75,14 @@ describe("the signer's memory of what it signed", () => {
     const sizes = await checkpointSizes();
     const older = await db().auditSignedCheckpoint.findFirstOrThrow({ where: { logId: es, treeSize: sizes.at(-2)! } });
     const saved = readFileSync(headFile(), "utf8");
-    writeFileSync(headFile(), JSON.stringify({ treeSize: older.treeSize, rootHash: "ab".repeat(32), issuedAt: "", keyId: older.keyId }));
+    writeFileSync(
+      headFile(),
+      JSON.stringify({ treeSize: older.treeSize, rootHash: "ab".repeat(32), issuedAt: "", keyId: older.keyId }),
+    );
     await calls(1);
-    await expect(integratePending()).rejects.toThrow(/refusing to sign: fork: the tree of size \d+ does not extend the signed checkpoint/);
+    await expect(integratePending()).rejects.toThrow(
+      /refusing to sign: fork: the tree of size \d+ does not extend the signed checkpoint/,
+    );
     expect(await checkpointSizes()).toEqual(sizes);
     writeFileSync(headFile(), saved);
     await integratePending();
@@ -85,7 +109,9 @@ describe("the signer's memory of what it signed", () => {
 
     // New events arrive: the sequencer would have to sign a tree of a size it already signed, with another root.
     await calls(3);
-    await expect(integratePending()).rejects.toThrow(new RegExp(`refusing to sign: tail truncated: a checkpoint of size ${signed} was signed`));
+    await expect(integratePending()).rejects.toThrow(
+      new RegExp(`refusing to sign: tail truncated: a checkpoint of size ${signed} was signed`),
+    );
     expect(await checkpointSizes()).toEqual(sizes.filter((s) => s <= keep));
     expect(await db().auditLeaf.count({ where: { logId: es } })).toBe(keep);
     expect(readSignedHead(identity, es)!.treeSize).toBe(signed);
@@ -94,12 +120,21 @@ describe("the signer's memory of what it signed", () => {
   it("a deleted signed checkpoint at the remembered size is reported too", async () => {
     // The tenant log above is already broken; the tenantless log is whole: delete only its newest checkpoint row.
     const logId = "00000000-0000-0000-0000-000000000000";
-    await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ key: "agk_nobody", trace: freshTrace() }));
+    await send(
+      anthropicCall("lookup_order", { order_id: "ORD-1001" }),
+      headersFor({ key: "agk_nobody", trace: freshTrace() }),
+    );
     await integratePending().catch(() => undefined);
     const head = readSignedHead(identity, logId);
     expect(head).not.toBeNull();
     const { asAuditOwner } = await import("./audit-support");
-    await asAuditOwner(`DELETE FROM "AuditSignedCheckpoint" WHERE "logId" = $1 AND "treeSize" = $2`, [logId, head!.treeSize]);
-    expect(await verifyAuditChain(null)).toMatchObject({ ok: false, problem: `tampering: the signed checkpoint of size ${head!.treeSize} was deleted` });
+    await asAuditOwner(`DELETE FROM "AuditSignedCheckpoint" WHERE "logId" = $1 AND "treeSize" = $2`, [
+      logId,
+      head!.treeSize,
+    ]);
+    expect(await verifyAuditChain(null)).toMatchObject({
+      ok: false,
+      problem: `tampering: the signed checkpoint of size ${head!.treeSize} was deleted`,
+    });
   });
 });

@@ -15,15 +15,24 @@ export async function actorOf(tenant: string, role: Role, n = 0): Promise<Actor>
   return actorFor(staffOf(tenant, role, n).email);
 }
 
-export const customerEmail = (tenant: string, key: string) => demoTenants.find((t) => t.slug === tenant)!.customers.find((c) => c.key === key)!.email;
+export const customerEmail = (tenant: string, key: string) =>
+  demoTenants.find((t) => t.slug === tenant)!.customers.find((c) => c.key === key)!.email;
 
 /** A fresh paid card order of the customer and a proposal for it, prepared by the agent under `trace`. */
 export async function preparedProposal(customer: string, amountMinor = 4_321, trace = freshTrace(), tenant = ES) {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
-  const { number } = await createPaidOrder(db(), t, { customerId: customer, amountMinor, prefix: "AUD", holderName: "Ana García" });
+  const { number } = await createPaidOrder(db(), t, {
+    customerId: customer,
+    amountMinor,
+    prefix: "AUD",
+    holderName: "Ana García",
+  });
   const token = await tokenFor(tenant, customer);
   await send(anthropicCall("lookup_order", { order_id: number }), headersFor({ key: webKey(tenant), token, trace }));
-  const a = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ key: webKey(tenant), token, trace }));
+  const a = await send(
+    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+    headersFor({ key: webKey(tenant), token, trace }),
+  );
   expect(a.content.code).toBe("approval_required");
   const id = (a.content.result as { proposal_id: string }).proposal_id;
   return { proposal: await db().proposal.findUniqueOrThrow({ where: { id } }), trace };
@@ -67,6 +76,9 @@ export async function truncateLogTail(logId: string, keep: number): Promise<void
      DELETE FROM "AuditEvent" WHERE "id" IN (SELECT "eventId" FROM gone)`,
     [logId, keep],
   );
-  await asAuditOwner(`DELETE FROM "AuditTreeNode" WHERE "logId" = $1 AND ("index" + 1) * (1 << "level") > $2`, [logId, keep]);
+  await asAuditOwner(`DELETE FROM "AuditTreeNode" WHERE "logId" = $1 AND ("index" + 1) * (1 << "level") > $2`, [
+    logId,
+    keep,
+  ]);
   await asAuditOwner(`DELETE FROM "AuditSignedCheckpoint" WHERE "logId" = $1 AND "treeSize" > $2`, [logId, keep]);
 }

@@ -27,7 +27,12 @@ const sql = <T = Row>(text: string, params: unknown[] = []) => asAuditOwner<T>(t
 
 /** The event at a leaf index of the tenant's log. */
 const eventAt = async (leafIndex: number) =>
-  (await sql(`SELECT e.* FROM "AuditEvent" e JOIN "AuditLeaf" l ON l."eventId" = e.id WHERE l."logId" = $1 AND l."leafIndex" = $2`, [tenantId, leafIndex]))[0]!;
+  (
+    await sql(
+      `SELECT e.* FROM "AuditEvent" e JOIN "AuditLeaf" l ON l."eventId" = e.id WHERE l."logId" = $1 AND l."leafIndex" = $2`,
+      [tenantId, leafIndex],
+    )
+  )[0]!;
 async function restore(row: Row) {
   const cols = Object.keys(row);
   await sql(`DELETE FROM "AuditEvent" WHERE id = $1`, [row.id]);
@@ -50,7 +55,8 @@ beforeAll(async () => {
   const token = await tokenFor(ES, ana);
   // Several sequencer batches, so the log has several signed checkpoints.
   for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 3; j++) await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }));
+    for (let j = 0; j < 3; j++)
+      await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }));
     await integratePending();
   }
 });
@@ -74,13 +80,17 @@ describe("tamper evidence", () => {
     const token = await tokenFor(ES, ana);
     const before = await db().auditLeaf.count({ where: { logId: tenantId } });
     await Promise.all(
-      Array.from({ length: 12 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))),
+      Array.from({ length: 12 }, () =>
+        send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() })),
+      ),
     );
     expect(await db().auditPending.count({ where: { logId: tenantId } })).toBeGreaterThanOrEqual(12);
     await integratePending();
     expect(await db().auditPending.count({ where: { logId: tenantId } })).toBe(0);
     expect(await db().auditLeaf.count({ where: { logId: tenantId } })).toBe(before + 12);
-    expect(await db().auditLeaf.count({ where: { logId: tenantId } })).toBe(await db().auditEvent.count({ where: { tenantId } }));
+    expect(await db().auditLeaf.count({ where: { logId: tenantId } })).toBe(
+      await db().auditEvent.count({ where: { tenantId } }),
+    );
   });
 
   it("a rewritten event is named", async () => {
@@ -98,17 +108,30 @@ describe("tamper evidence", () => {
   it("a deleted event is named; so is a deleted leaf, and an event slipped in outside the writer", async () => {
     const third = await eventAt(3);
     await sql(`DELETE FROM "AuditEvent" WHERE id = $1`, [third.id]);
-    expect(await verifyAuditChain(tenantId)).toMatchObject({ ok: false, brokenAtSeq: 3, eventId: third.id, problem: expect.stringMatching(/missing/) });
+    expect(await verifyAuditChain(tenantId)).toMatchObject({
+      ok: false,
+      brokenAtSeq: 3,
+      eventId: third.id,
+      problem: expect.stringMatching(/missing/),
+    });
     await restore(third);
 
     const [leaf] = await sql(`SELECT * FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" = 2`, [tenantId]);
     await sql(`DELETE FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" = 2`, [tenantId]);
     expect(await verifyAuditChain(tenantId)).toMatchObject({ ok: false, brokenAtSeq: 2 });
-    await sql(`INSERT INTO "AuditLeaf" SELECT * FROM json_populate_record(NULL::"AuditLeaf", $1)`, [JSON.stringify(leaf)]);
+    await sql(`INSERT INTO "AuditLeaf" SELECT * FROM json_populate_record(NULL::"AuditLeaf", $1)`, [
+      JSON.stringify(leaf),
+    ]);
 
     const slipped = { ...(await eventAt(4)), id: "7b3f0a52-58f1-4c0e-9d36-3c1d6f6b9a11" };
-    await sql(`INSERT INTO "AuditEvent" SELECT * FROM json_populate_record(NULL::"AuditEvent", $1)`, [JSON.stringify({ ...slipped, pos: 999_999_999 })]);
-    expect(await verifyAuditChain(tenantId)).toMatchObject({ ok: false, eventId: slipped.id, problem: expect.stringMatching(/neither in the tree/) });
+    await sql(`INSERT INTO "AuditEvent" SELECT * FROM json_populate_record(NULL::"AuditEvent", $1)`, [
+      JSON.stringify({ ...slipped, pos: 999_999_999 }),
+    ]);
+    expect(await verifyAuditChain(tenantId)).toMatchObject({
+      ok: false,
+      eventId: slipped.id,
+      problem: expect.stringMatching(/neither in the tree/),
+    });
     await sql(`DELETE FROM "AuditEvent" WHERE id = $1`, [slipped.id]);
   });
 
@@ -116,7 +139,10 @@ describe("tamper evidence", () => {
     await sql(`UPDATE "AuditLeaf" SET "leafIndex" = -1 WHERE "logId" = $1 AND "leafIndex" = 1`, [tenantId]);
     await sql(`UPDATE "AuditLeaf" SET "leafIndex" = 1 WHERE "logId" = $1 AND "leafIndex" = 2`, [tenantId]);
     await sql(`UPDATE "AuditLeaf" SET "leafIndex" = 2 WHERE "logId" = $1 AND "leafIndex" = -1`, [tenantId]);
-    expect(await verifyAuditChain(tenantId)).toMatchObject({ ok: false, problem: expect.stringMatching(/does not match its signed checkpoint/) });
+    expect(await verifyAuditChain(tenantId)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/does not match its signed checkpoint/),
+    });
     await sql(`UPDATE "AuditLeaf" SET "leafIndex" = -1 WHERE "logId" = $1 AND "leafIndex" = 1`, [tenantId]);
     await sql(`UPDATE "AuditLeaf" SET "leafIndex" = 1 WHERE "logId" = $1 AND "leafIndex" = 2`, [tenantId]);
     await sql(`UPDATE "AuditLeaf" SET "leafIndex" = 2 WHERE "logId" = $1 AND "leafIndex" = -1`, [tenantId]);
@@ -135,9 +161,14 @@ describe("tamper evidence", () => {
     const victim = (await eventAt(1)) as unknown as AuditContent & { id: string };
     const forged = { ...victim, outcome: "permission_denied" };
     const forgedHash = auditLeafHash(forged);
-    await sql(`UPDATE "AuditEvent" SET outcome = 'permission_denied', hash = $2 WHERE id = $1`, [victim.id, forgedHash]);
+    await sql(`UPDATE "AuditEvent" SET outcome = 'permission_denied', hash = $2 WHERE id = $1`, [
+      victim.id,
+      forgedHash,
+    ]);
     await sql(`UPDATE "AuditLeaf" SET "leafHash" = $2 WHERE "eventId" = $1`, [victim.id, forgedHash]);
-    const leaves = (await db().auditLeaf.findMany({ where: { logId: tenantId }, orderBy: { leafIndex: "asc" } })).map((l) => l.leafHash);
+    const leaves = (await db().auditLeaf.findMany({ where: { logId: tenantId }, orderBy: { leafIndex: "asc" } })).map(
+      (l) => l.leafHash,
+    );
     await sql(`DELETE FROM "AuditTreeNode" WHERE "logId" = $1`, [tenantId]);
     for (const cp of snapshot.cps)
       await sql(`UPDATE "AuditSignedCheckpoint" SET "rootHash" = $3 WHERE "logId" = $1 AND "treeSize" = $2`, [
@@ -146,19 +177,33 @@ describe("tamper evidence", () => {
         merkleRoot(leaves.slice(0, cp.treeSize as number)),
       ]);
     // Content and tree now agree; only the signatures give it away.
-    expect(await verifyAuditChain(tenantId)).toMatchObject({ ok: false, problem: expect.stringMatching(/not signed by the audit key/) });
+    expect(await verifyAuditChain(tenantId)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/not signed by the audit key/),
+    });
     // Even with every checkpoint deleted, the auditor's saved one no longer fits the served log.
     await sql(`DELETE FROM "AuditSignedCheckpoint" WHERE "logId" = $1`, [tenantId]);
-    await expect(getAuditCheckpoint(auditor, { consistencyFrom: saved.treeSize })).resolves.toMatchObject({ checkpoint: null });
+    await expect(getAuditCheckpoint(auditor, { consistencyFrom: saved.treeSize })).resolves.toMatchObject({
+      checkpoint: null,
+    });
     expect(merkleRoot(leaves.slice(0, saved.treeSize))).not.toBe(saved.rootHash);
 
     // Put the real history back.
     await sql(`DELETE FROM "AuditEvent" WHERE id = $1`, [victim.id]);
     await restore(snapshot.events.find((e) => e.id === victim.id)!);
-    await sql(`UPDATE "AuditLeaf" SET "leafHash" = $2 WHERE "eventId" = $1`, [victim.id, snapshot.leaves.find((l) => l.eventId === victim.id)!.leafHash]);
-    for (const n of snapshot.nodes) await sql(`INSERT INTO "AuditTreeNode" SELECT * FROM json_populate_record(NULL::"AuditTreeNode", $1)`, [JSON.stringify(n)]);
+    await sql(`UPDATE "AuditLeaf" SET "leafHash" = $2 WHERE "eventId" = $1`, [
+      victim.id,
+      snapshot.leaves.find((l) => l.eventId === victim.id)!.leafHash,
+    ]);
+    for (const n of snapshot.nodes)
+      await sql(`INSERT INTO "AuditTreeNode" SELECT * FROM json_populate_record(NULL::"AuditTreeNode", $1)`, [
+        JSON.stringify(n),
+      ]);
     for (const c of snapshot.cps)
-      await sql(`INSERT INTO "AuditSignedCheckpoint" SELECT * FROM json_populate_record(NULL::"AuditSignedCheckpoint", $1)`, [JSON.stringify(c)]);
+      await sql(
+        `INSERT INTO "AuditSignedCheckpoint" SELECT * FROM json_populate_record(NULL::"AuditSignedCheckpoint", $1)`,
+        [JSON.stringify(c)],
+      );
   });
 
   it("an auditor's saved checkpoint gets a consistency proof to the newest one", async () => {
@@ -169,8 +214,18 @@ describe("tamper evidence", () => {
     await integratePending();
     const now = await getAuditCheckpoint(auditor, { consistencyFrom: saved.treeSize });
     expect(now.checkpoint!.treeSize).toBeGreaterThan(saved.treeSize);
-    expect(verifyConsistency(saved.treeSize, now.checkpoint!.treeSize, saved.rootHash, now.checkpoint!.rootHash, now.consistency!.proof)).toBe(true);
-    await expect(getAuditCheckpoint(auditor, { consistencyFrom: "x" })).rejects.toMatchObject({ code: "invalid_arguments" });
+    expect(
+      verifyConsistency(
+        saved.treeSize,
+        now.checkpoint!.treeSize,
+        saved.rootHash,
+        now.checkpoint!.rootHash,
+        now.consistency!.proof,
+      ),
+    ).toBe(true);
+    await expect(getAuditCheckpoint(auditor, { consistencyFrom: "x" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
     await expect(getAuditCheckpoint(await actorOf(ES, "ops"), {})).rejects.toMatchObject({ code: "permission_denied" });
   });
 
@@ -196,6 +251,8 @@ describe("tamper evidence", () => {
     const before = await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } });
     await db().$transaction((tx) => enqueueJob(sqlOf(tx), "verify_audit_chain", {}));
     await runJobsOnce();
-    expect(await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } })).toBe(before + 1);
+    expect(await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } })).toBe(
+      before + 1,
+    );
   });
 });

@@ -10,7 +10,8 @@ import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
 import { ES, US, ana, anthropicCall, headersFor, send, tokenFor } from "./gateway-support";
 import { actorOf, customerEmail, preparedProposal } from "./audit-support";
 
-const eventsBy = (userId: string, action: string) => db().auditEvent.findMany({ where: { actorId: userId, action }, orderBy: { pos: "asc" } });
+const eventsBy = (userId: string, action: string) =>
+  db().auditEvent.findMany({ where: { actorId: userId, action }, orderBy: { pos: "asc" } });
 
 describe("looking up one trace (audit:trace)", () => {
   it("a reviewer's exact-traceId search returns the agent's calls in order, redacted as auditors see them, and is audited", async () => {
@@ -26,17 +27,30 @@ describe("looking up one trace (audit:trace)", () => {
 
     const mine = await searchAuditEvents(reviewer, { traceId: trace });
     const theirs = await searchAuditEvents(auditor, { traceId: trace });
-    expect(mine.events.map((e) => e.action)).toEqual(["tool:create_support_ticket", "tool:prepare_refund", "tool:lookup_order"]);
+    expect(mine.events.map((e) => e.action)).toEqual([
+      "tool:create_support_ticket",
+      "tool:prepare_refund",
+      "tool:lookup_order",
+    ]);
     expect(mine.events).toEqual(theirs.events);
     expect(JSON.stringify(mine.events)).not.toContain(email);
     expect(mine.events[1]).toMatchObject({ proposalId: proposal.id, proposalHash: proposal.hash });
 
     const [searched] = await eventsBy(reviewer.userId, "audit:search");
-    expect(searched).toMatchObject({ tenantId: reviewer.tenantId, traceId: `audit:${trace}`, outcome: "ok", actorType: "staff" });
+    expect(searched).toMatchObject({
+      tenantId: reviewer.tenantId,
+      traceId: `audit:${trace}`,
+      outcome: "ok",
+      actorType: "staff",
+    });
 
     // The trace page's use case: same events in chain order, the proposal, and a view event of its own.
     const view = await getAuditTrace(reviewer, trace);
-    expect(view.steps.map((s) => s.action)).toEqual(["tool:lookup_order", "tool:prepare_refund", "tool:create_support_ticket"]);
+    expect(view.steps.map((s) => s.action)).toEqual([
+      "tool:lookup_order",
+      "tool:prepare_refund",
+      "tool:create_support_ticket",
+    ]);
     expect(view.proposals.map((p) => p.id)).toEqual([proposal.id]);
     const [viewed] = await eventsBy(reviewer.userId, "audit:view_trace");
     expect(viewed).toMatchObject({ traceId: `audit:${trace}`, outcome: "ok" });
@@ -45,14 +59,18 @@ describe("looking up one trace (audit:trace)", () => {
   it("ops may look up a trace too", async () => {
     const { trace } = await preparedProposal(ana);
     const ops = await actorOf(ES, "ops");
-    expect((await searchAuditEvents(ops, { traceId: trace })).events.map((e) => e.action)).toEqual(["tool:prepare_refund", "tool:lookup_order"]);
+    expect((await searchAuditEvents(ops, { traceId: trace })).events.map((e) => e.action)).toEqual([
+      "tool:prepare_refund",
+      "tool:lookup_order",
+    ]);
   });
 
   it("the same reviewer's fingerprint search, filtered search without a traceId, export and evidence pack are refused and audited", async () => {
     const { proposal, trace } = await preparedProposal(ana);
     const reviewer = await actorOf(ES, "reviewer");
     const email = customerEmail(ES, "ana");
-    const before = (await db().auditEvent.aggregate({ _max: { pos: true }, where: { tenantId: reviewer.tenantId } }))._max.pos ?? 0n;
+    const before =
+      (await db().auditEvent.aggregate({ _max: { pos: true }, where: { tenantId: reviewer.tenantId } }))._max.pos ?? 0n;
     const refusals: [string, () => Promise<unknown>][] = [
       ["audit:search", () => searchAuditEvents(reviewer, { subject: email })],
       ["audit:search", () => searchAuditEvents(reviewer, { action: "tool:prepare_refund" })],
@@ -64,7 +82,10 @@ describe("looking up one trace (audit:trace)", () => {
     ];
     for (const [, attempt] of refusals) await expect(attempt()).rejects.toMatchObject({ code: "permission_denied" });
 
-    const denied = await db().auditEvent.findMany({ where: { actorId: reviewer.userId, pos: { gt: before } }, orderBy: { pos: "asc" } });
+    const denied = await db().auditEvent.findMany({
+      where: { actorId: reviewer.userId, pos: { gt: before } },
+      orderBy: { pos: "asc" },
+    });
     expect(denied.map((e) => e.action)).toEqual(refusals.map(([action]) => action));
     expect(denied.every((e) => e.tenantId === reviewer.tenantId)).toBe(true);
     // The refused fingerprint search records who looked for what without the typed email itself.
@@ -83,7 +104,11 @@ describe("looking up one trace (audit:trace)", () => {
       const view = await getAuditTrace(us, trace);
       expect(view.steps).toEqual([]);
       expect(view.proposals).toEqual([]);
-      const [recorded] = await db().auditEvent.findMany({ where: { actorId: us.userId, action: "audit:view_trace" }, orderBy: { pos: "desc" }, take: 1 });
+      const [recorded] = await db().auditEvent.findMany({
+        where: { actorId: us.userId, action: "audit:view_trace" },
+        orderBy: { pos: "desc" },
+        take: 1,
+      });
       expect(recorded).toMatchObject({ tenantId: us.tenantId, outcome: "not_found" });
     }
   });

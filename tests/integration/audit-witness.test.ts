@@ -44,7 +44,9 @@ let base = "";
 const server = createServer((req, res) => {
   const m = /^\/api\/audit\/logs\/([^/]+)\/(checkpoint|consistency)/.exec(req.url ?? "");
   const handler = m?.[2] === "checkpoint" ? checkpointGET : consistencyGET;
-  void handler(new Request(`http://localhost:3000${req.url}`), { params: Promise.resolve({ logId: m?.[1] ?? "" }) }).then(async (r) => {
+  void handler(new Request(`http://localhost:3000${req.url}`), {
+    params: Promise.resolve({ logId: m?.[1] ?? "" }),
+  }).then(async (r) => {
     res.writeHead(r.status, { "content-type": r.headers.get("content-type") ?? "text/plain" }).end(await r.text());
   });
 });
@@ -76,7 +78,8 @@ const sizeOf = (note: string) => parseCheckpointText(parseNote(note).text).treeS
 beforeAll(async () => {
   es = (await db().tenant.findUniqueOrThrow({ where: { slug: ES } })).id;
   witnesses.push(await startWitness("w1.example"), await startWitness("w2.example"));
-  for (const w of witnesses) await db().auditWitness.create({ data: { tenantId: es, name: w.name, vkey: w.vkey, url: w.url } });
+  for (const w of witnesses)
+    await db().auditWitness.create({ data: { tenantId: es, name: w.name, vkey: w.vkey, url: w.url } });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }, 60_000);
@@ -104,15 +107,26 @@ describe("witnesses cosign the tenant log", () => {
   });
 
   it("audit:monitor pins the log and witness keys, checks consistency from what it kept and the quorum", async () => {
-    const first = await monitor("--vkey", auditVkey(), ...witnesses.flatMap((w) => ["--witness", w.vkey]), "--quorum", "2");
+    const first = await monitor(
+      "--vkey",
+      auditVkey(),
+      ...witnesses.flatMap((w) => ["--witness", w.vkey]),
+      "--quorum",
+      "2",
+    );
     expect(first).toMatchObject({
       code: 0,
-      out: expect.stringMatching(/^audit:monitor OK: size \d+, consistent with nothing kept yet \(first run\); cosigned by w1.example, w2.example\n$/),
+      out: expect.stringMatching(
+        /^audit:monitor OK: size \d+, consistent with nothing kept yet \(first run\); cosigned by w1.example, w2.example\n$/,
+      ),
     });
     await calls(1);
     expect((await monitor()).code).toBe(3); // signed, not yet cosigned: quorum not met
     await submitToWitnesses(es);
-    expect(await monitor()).toMatchObject({ code: 0, out: expect.stringMatching(/consistent with size \d+; cosigned by w1.example, w2.example/) });
+    expect(await monitor()).toMatchObject({
+      code: 0,
+      out: expect.stringMatching(/consistent with size \d+; cosigned by w1.example, w2.example/),
+    });
     const other = join(dir, "unknown-key.json");
     const unknown = spawn(process.execPath, [
       "--import",
@@ -138,7 +152,9 @@ describe("witnesses cosign the tenant log", () => {
 
   it("the tail truncated by someone holding the database and the key: the log re-signs, both witnesses refuse, health says so", async () => {
     const before = await getCheckpointNote(es);
-    const sizes = (await db().auditSignedCheckpoint.findMany({ where: { logId: es }, orderBy: { treeSize: "asc" } })).map((c) => c.treeSize);
+    const sizes = (
+      await db().auditSignedCheckpoint.findMany({ where: { logId: es }, orderBy: { treeSize: "asc" } })
+    ).map((c) => c.treeSize);
     await truncateLogTail(es, sizes.at(-3)!);
     rmSync(stateDir, { recursive: true, force: true }); // the signer's memory gone as well
     await calls(1); // the log signs a second history over sizes it signed before
@@ -154,6 +170,9 @@ describe("witnesses cosign the tenant log", () => {
     const health = await checkHealth();
     expect(health.checks.auditWitnesses).toBe("refusing");
     expect(health.status).toBe("degraded");
-    expect(await monitor()).toMatchObject({ code: 1, out: expect.stringMatching(/^audit:monitor FORK: (tail truncated|fork)/) });
+    expect(await monitor()).toMatchObject({
+      code: 1,
+      out: expect.stringMatching(/^audit:monitor FORK: (tail truncated|fork)/),
+    });
   });
 });

@@ -9,9 +9,13 @@ import { recordSignIn } from "@/lib/server/auth/record-sign-in";
 import { staffOf } from "../support/actors";
 import { ES, US } from "./gateway-support";
 
-const unlock = (email: string) => db().staffUser.update({ where: { email }, data: { failedLoginCount: 0, lockedUntil: null } });
+const unlock = (email: string) =>
+  db().staffUser.update({ where: { email }, data: { failedLoginCount: 0, lockedUntil: null } });
 const reasons = (results: { ok: boolean; reason?: string }[]) =>
-  results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.ok ? "ok" : r.reason!]: (acc[r.ok ? "ok" : r.reason!] ?? 0) + 1 }), {});
+  results.reduce<Record<string, number>>(
+    (acc, r) => ({ ...acc, [r.ok ? "ok" : r.reason!]: (acc[r.ok ? "ok" : r.reason!] ?? 0) + 1 }),
+    {},
+  );
 
 describe("lockout under concurrent guesses", () => {
   it("20 concurrent wrong passwords: exactly 5 evaluated (bad_password), 15 refused as locked; audited as such", async () => {
@@ -29,7 +33,9 @@ describe("lockout under concurrent guesses", () => {
     expect(row.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
     // The right password during the pause is refused too.
     expect(await verifyCredentials(who.email, who.password)).toMatchObject({ ok: false, reason: "locked" });
-    const events = await db().auditEvent.findMany({ where: { action: "auth:sign_in", tenantId: row.tenantId, outcome: "unauthenticated" } });
+    const events = await db().auditEvent.findMany({
+      where: { action: "auth:sign_in", tenantId: row.tenantId, outcome: "unauthenticated" },
+    });
     const byReason = events.reduce<Record<string, number>>((acc, e) => {
       const r = String((e.data as { reason?: string } | null)?.reason ?? "?");
       return { ...acc, [r]: (acc[r] ?? 0) + 1 };
@@ -40,21 +46,31 @@ describe("lockout under concurrent guesses", () => {
 
   it("the boundary: four wrong passwords then the right one signs in; five wrong then the right one is locked", async () => {
     const who = staffOf(ES, "ops");
-    for (let i = 0; i < LOCKOUT_THRESHOLD - 1; i++) expect(await verifyCredentials(who.email, `wrong-${i}`)).toMatchObject({ reason: "bad_password" });
+    for (let i = 0; i < LOCKOUT_THRESHOLD - 1; i++)
+      expect(await verifyCredentials(who.email, `wrong-${i}`)).toMatchObject({ reason: "bad_password" });
     expect((await verifyCredentials(who.email, who.password)).ok).toBe(true);
-    expect(await db().staffUser.findUniqueOrThrow({ where: { email: who.email } })).toMatchObject({ failedLoginCount: 0, lockedUntil: null });
-    for (let i = 0; i < LOCKOUT_THRESHOLD; i++) expect(await verifyCredentials(who.email, `wrong-${i}`)).toMatchObject({ reason: "bad_password" });
+    expect(await db().staffUser.findUniqueOrThrow({ where: { email: who.email } })).toMatchObject({
+      failedLoginCount: 0,
+      lockedUntil: null,
+    });
+    for (let i = 0; i < LOCKOUT_THRESHOLD; i++)
+      expect(await verifyCredentials(who.email, `wrong-${i}`)).toMatchObject({ reason: "bad_password" });
     expect(await verifyCredentials(who.email, who.password)).toMatchObject({ ok: false, reason: "locked" });
     // After the pause the right password works again and clears the counter and the pause.
     await db().staffUser.update({ where: { email: who.email }, data: { lockedUntil: new Date(Date.now() - 1000) } });
     expect((await verifyCredentials(who.email, who.password)).ok).toBe(true);
-    expect(await db().staffUser.findUniqueOrThrow({ where: { email: who.email } })).toMatchObject({ failedLoginCount: 0, lockedUntil: null });
+    expect(await db().staffUser.findUniqueOrThrow({ where: { email: who.email } })).toMatchObject({
+      failedLoginCount: 0,
+      lockedUntil: null,
+    });
   });
 
   it("step-up guesses share the counter: 20 concurrent wrong step-up passwords, exactly 5 evaluated", async () => {
     const who = staffOf(US, "reviewer", 1);
     const user = await db().staffUser.findUniqueOrThrow({ where: { email: who.email } });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => verifyStepUpPassword(user.id, `wrong-${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => verifyStepUpPassword(user.id, `wrong-${i}`)),
+    );
     expect(reasons(results)).toEqual({ bad_password: LOCKOUT_THRESHOLD, locked: 20 - LOCKOUT_THRESHOLD });
     expect(await verifyStepUpPassword(user.id, who.password)).toEqual({ ok: false, reason: "locked" });
     await unlock(who.email);

@@ -24,15 +24,25 @@ const staffJsonEcho: RouteHandler = async (req) => {
 
 beforeAll(async () => {
   server = await startGatewayServer({
-    "/api/auth/*": { methods: { GET: authRoute as RouteHandler, POST: authRoute as RouteHandler }, params: (p) => ({ nextauth: p.split("/").slice(3) }) },
-    "/api/proposals/*": { methods: { POST: rejectPOST as unknown as RouteHandler }, params: (p) => ({ id: p.split("/")[3]! }) },
+    "/api/auth/*": {
+      methods: { GET: authRoute as RouteHandler, POST: authRoute as RouteHandler },
+      params: (p) => ({ nextauth: p.split("/").slice(3) }),
+    },
+    "/api/proposals/*": {
+      methods: { POST: rejectPOST as unknown as RouteHandler },
+      params: (p) => ({ id: p.split("/")[3]! }),
+    },
     "/staff-json": { methods: { POST: staffJsonEcho } },
   });
 });
 afterAll(async () => server?.close());
 
 /** A chunked POST of up to `totalBytes`, or with a declared Content-Length; the answer parsed as JSON. */
-async function send(path: string, totalBytes: number, opts: { contentLength?: string; headers?: Record<string, string> } = {}) {
+async function send(
+  path: string,
+  totalBytes: number,
+  opts: { contentLength?: string; headers?: Record<string, string> } = {},
+) {
   const res = await postChunked(new URL(path, server.url).toString(), totalBytes, opts);
   return { status: res.status, json: res.text ? (JSON.parse(res.text) as unknown) : null, bytesWritten: res.bytesSent };
 }
@@ -76,10 +86,18 @@ describe("request bodies are capped while they stream", () => {
   it("a staff JSON body of exactly the cap is read and parsed", async () => {
     const json = JSON.stringify({ pad: "x".repeat(BODY_LIMITS.staffJson - 10) });
     expect(Buffer.byteLength(json)).toBe(BODY_LIMITS.staffJson);
-    const res = await fetch(`${server.url}/staff-json`, { method: "POST", body: json, headers: { "content-type": "application/json" } });
+    const res = await fetch(`${server.url}/staff-json`, {
+      method: "POST",
+      body: json,
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ keys: ["pad"] });
-    const over = await fetch(`${server.url}/staff-json`, { method: "POST", body: `${json} `, headers: { "content-type": "application/json" } });
+    const over = await fetch(`${server.url}/staff-json`, {
+      method: "POST",
+      body: `${json} `,
+      headers: { "content-type": "application/json" },
+    });
     expect(over.status).toBe(413);
   });
 });

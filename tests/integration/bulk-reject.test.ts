@@ -20,7 +20,9 @@ describe("bulkRejectProposals", () => {
   it("rejects each selected proposal as its own audited decision; one decided meanwhile or with a stale hash is reported, the others still rejected", async () => {
     const lucia = await actorFor(staffOf(ES, "reviewer", 0).email);
     const javier = await actorFor(staffOf(ES, "reviewer", 1).email);
-    const [a, b, c, d] = await Promise.all([1_101, 1_102, 1_103, 1_104].map(async (n) => (await preparedForFreshOrder(n, { prefix: "B" })).proposal));
+    const [a, b, c, d] = await Promise.all(
+      [1_101, 1_102, 1_103, 1_104].map(async (n) => (await preparedForFreshOrder(n, { prefix: "B" })).proposal),
+    );
     const foreign = (await preparedForFreshOrder(1_105, { tenant: US, customer: john, prefix: "B" })).proposal;
     // Meanwhile another reviewer rejected b.
     await rejectProposal(javier, { proposalId: b!.id, hash: b!.hash, customerMessage: "Already handled." });
@@ -45,7 +47,12 @@ describe("bulkRejectProposals", () => {
       { proposalId: d!.id, outcome: "rejected", code: null, message: null },
     ]);
 
-    const rows = new Map((await db().proposal.findMany({ where: { id: { in: [a!.id, b!.id, c!.id, d!.id, foreign.id] } } })).map((r) => [r.id, r]));
+    const rows = new Map(
+      (await db().proposal.findMany({ where: { id: { in: [a!.id, b!.id, c!.id, d!.id, foreign.id] } } })).map((r) => [
+        r.id,
+        r,
+      ]),
+    );
     for (const p of [a!, d!]) {
       const row = rows.get(p.id)!;
       expect(row).toMatchObject({ status: "rejected", rejectedByStaffId: lucia.userId });
@@ -53,7 +60,11 @@ describe("bulkRejectProposals", () => {
       expect(row.rejectionReason).not.toContain(EMAIL);
       expect(row.rejectionReason).toContain(auditFingerprint(EMAIL));
     }
-    expect(rows.get(b!.id)).toMatchObject({ status: "rejected", rejectedByStaffId: javier.userId, rejectionReason: "Already handled." });
+    expect(rows.get(b!.id)).toMatchObject({
+      status: "rejected",
+      rejectedByStaffId: javier.userId,
+      rejectionReason: "Already handled.",
+    });
     expect(rows.get(c!.id)!.status).toBe("pending_approval");
     expect(rows.get(foreign.id)!.status).toBe("pending_approval");
 
@@ -79,9 +90,13 @@ describe("bulkRejectProposals", () => {
     const item = { proposalId: proposal.id, hash: proposal.hash };
     const fake = () => ({ proposalId: randomUUID(), hash: "a".repeat(64) });
     for (const proposals of [[], [item, item], [item, ...Array.from({ length: BULK_REJECT_MAX }, fake)]]) {
-      expect(await refusal(bulkRejectProposals(lucia, { proposals, customerMessage: "Not eligible." }))).toMatchObject({ code: "invalid_arguments" });
+      expect(await refusal(bulkRejectProposals(lucia, { proposals, customerMessage: "Not eligible." }))).toMatchObject({
+        code: "invalid_arguments",
+      });
     }
-    expect(await refusal(bulkRejectProposals(lucia, { proposals: [item], customerMessage: "no" }))).toMatchObject({ code: "invalid_arguments" });
+    expect(await refusal(bulkRejectProposals(lucia, { proposals: [item], customerMessage: "no" }))).toMatchObject({
+      code: "invalid_arguments",
+    });
     expect((await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } })).status).toBe("pending_approval");
     // Exactly at the limit: accepted (the unknown ones are reported, the real one rejected).
     const { results } = await bulkRejectProposals(lucia, {
@@ -98,7 +113,12 @@ describe("bulkRejectProposals", () => {
     for (const role of ["ops", "admin", "auditor"] as const) {
       const actor = await actorFor(staffOf(ES, role).email);
       expect(
-        await refusal(bulkRejectProposals(actor, { proposals: [{ proposalId: proposal.id, hash: proposal.hash }], customerMessage: "Not eligible." })),
+        await refusal(
+          bulkRejectProposals(actor, {
+            proposals: [{ proposalId: proposal.id, hash: proposal.hash }],
+            customerMessage: "Not eligible.",
+          }),
+        ),
       ).toMatchObject({
         code: "permission_denied",
       });

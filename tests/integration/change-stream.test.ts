@@ -63,7 +63,9 @@ describe("change stream", () => {
     await setStatus(ours.id, "rejected");
     await until(() => s.frames.some((f) => f.event === "change"));
     await new Promise((r) => setTimeout(r, 200)); // time for a (wrong) second event to arrive
-    expect(s.frames.filter((f) => f.event === "change")).toEqual([{ event: "change", data: { kind: "proposal", proposalId: ours.id, status: "rejected" } }]);
+    expect(s.frames.filter((f) => f.event === "change")).toEqual([
+      { event: "change", data: { kind: "proposal", proposalId: ours.id, status: "rejected" } },
+    ]);
     abort.abort();
     await until(s.ended);
   });
@@ -77,6 +79,8 @@ describe("change stream", () => {
 
   it("is refused to a role that cannot read proposals (an auditor)", async () => {
     const auditor = await actorFor(staffOf(ES, "auditor").email);
-    expect(() => streamProposalChanges(auditor, new AbortController().signal)).toThrow(expect.objectContaining({ code: "permission_denied" }));
+    expect(() => streamProposalChanges(auditor, new AbortController().signal)).toThrow(
+      expect.objectContaining({ code: "permission_denied" }),
+    );
   });
 });

@@ -28,7 +28,10 @@ describe("claimProposal", () => {
       expect(won).toHaveLength(1);
       expect(lost).toHaveLength(1);
       const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof claimProposal>>>).value.claimedBy;
-      expect(lost[0]!.reason).toMatchObject({ code: "claimed_by_other", details: { claimedBy: { id: winner.id, name: winner.name } } });
+      expect(lost[0]!.reason).toMatchObject({
+        code: "claimed_by_other",
+        details: { claimedBy: { id: winner.id, name: winner.name } },
+      });
       const row = await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } });
       expect(row.claimedByStaffId).toBe(winner.id);
     }
@@ -53,7 +56,9 @@ describe("claimProposal", () => {
     expect((await getProposal(javier, proposal.id)).claim).toBeNull();
     await expect(claimProposal(javier, proposal.id)).resolves.toMatchObject({ claimedBy: { id: javier.userId } });
 
-    const events = await db().auditEvent.findMany({ where: { proposalId: proposal.id, action: { in: ["proposal:claim", "proposal:release_claim"] } } });
+    const events = await db().auditEvent.findMany({
+      where: { proposalId: proposal.id, action: { in: ["proposal:claim", "proposal:release_claim"] } },
+    });
     expect(events.filter((e) => e.action === "proposal:claim" && e.actorId === lucia.userId)).toHaveLength(2);
     expect(events.filter((e) => e.action === "proposal:release_claim" && e.actorId === lucia.userId)).toHaveLength(1);
     expect(events.filter((e) => e.action === "proposal:claim" && e.actorId === javier.userId)).toHaveLength(1);
@@ -67,7 +72,9 @@ describe("claimProposal", () => {
     // Time passes (no job runs): the stored expiry is now in the past.
     await db().proposal.update({ where: { id: proposal.id }, data: { claimExpiresAt: new Date(Date.now() - 1_000) } });
     expect((await getProposal(javier, proposal.id)).claim).toBeNull();
-    expect((await listPendingProposals(javier, { limit: 100 })).rows.find((r) => r.id === proposal.id)?.claim).toBeNull();
+    expect(
+      (await listPendingProposals(javier, { limit: 100 })).rows.find((r) => r.id === proposal.id)?.claim,
+    ).toBeNull();
     await expect(claimProposal(javier, proposal.id)).resolves.toMatchObject({ claimedBy: { id: javier.userId } });
   });
 
@@ -75,14 +82,17 @@ describe("claimProposal", () => {
     const [lucia, javier] = await reviewers();
     const { proposal } = await preparedForFreshOrder(4_567, { prefix: "C" });
     await claimProposal(lucia, proposal.id);
-    await expect(approveProposal(javier, { proposalId: proposal.id, hash: proposal.hash })).resolves.toMatchObject({ status: "approved" });
+    await expect(approveProposal(javier, { proposalId: proposal.id, hash: proposal.hash })).resolves.toMatchObject({
+      status: "approved",
+    });
   });
 
   it("queue rows say whether the viewer already approved (review-next skips those)", async () => {
     const [lucia, javier] = await reviewers();
     const { proposal } = await preparedForFreshOrder(60_000, { prefix: "C" }); // above the ES two-reviewer threshold
     await approveProposal(lucia, { proposalId: proposal.id, hash: proposal.hash });
-    const rowFor = async (who: Actor) => (await listPendingProposals(who, { limit: 100 })).rows.find((r) => r.id === proposal.id);
+    const rowFor = async (who: Actor) =>
+      (await listPendingProposals(who, { limit: 100 })).rows.find((r) => r.id === proposal.id);
     expect(await rowFor(lucia)).toMatchObject({ approvals: 1, approvedByMe: true });
     expect(await rowFor(javier)).toMatchObject({ approvals: 1, approvedByMe: false });
   });
@@ -91,27 +101,35 @@ describe("claimProposal", () => {
     const [lucia, javier] = await reviewers();
     const { proposal } = await preparedForFreshOrder(5_678, { prefix: "C" });
     await approveProposal(javier, { proposalId: proposal.id, hash: proposal.hash });
-    await expect(claimProposal(lucia, proposal.id)).rejects.toMatchObject({ code: "permission_denied", details: { reason: "not_pending" } });
+    await expect(claimProposal(lucia, proposal.id)).rejects.toMatchObject({
+      code: "permission_denied",
+      details: { reason: "not_pending" },
+    });
 
     const other = await preparedForFreshOrder(6_789, { tenant: US, customer: john, prefix: "C" });
     await expect(claimProposal(lucia, other.proposal.id)).rejects.toMatchObject({ code: "not_found" });
     await expect(releaseProposalClaim(lucia, other.proposal.id)).rejects.toMatchObject({ code: "not_found" });
     await expect(claimProposal(lucia, "not-a-uuid")).rejects.toMatchObject({ code: "not_found" });
     const { proposal: open } = await preparedForFreshOrder(7_890, { prefix: "C" });
-    await expect(claimProposal(await actorFor(staffOf(ES, "auditor").email), open.id)).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(claimProposal(await actorFor(staffOf(ES, "auditor").email), open.id)).rejects.toMatchObject({
+      code: "permission_denied",
+    });
     expect((await db().proposal.findUniqueOrThrow({ where: { id: open.id } })).claimedByStaffId).toBeNull();
   });
 });
 
 describe("the claim ends with its holder's decision", () => {
   const holder = async (id: string) => (await db().proposal.findUniqueOrThrow({ where: { id } })).claimedByStaffId;
-  const decisionEvent = (id: string, action: string) => db().auditEvent.findFirstOrThrow({ where: { proposalId: id, action, outcome: "ok" } });
+  const decisionEvent = (id: string, action: string) =>
+    db().auditEvent.findFirstOrThrow({ where: { proposalId: id, action, outcome: "ok" } });
 
   it("the holder's approval releases it in the approval's transaction, even when the proposal still waits for a second reviewer", async () => {
     const [lucia, javier] = await reviewers();
     const { proposal } = await preparedForFreshOrder(60_000, { prefix: "C" }); // two approvals: stays pending
     await claimProposal(lucia, proposal.id);
-    await expect(approveProposal(lucia, { proposalId: proposal.id, hash: proposal.hash })).resolves.toMatchObject({ status: "pending_approval" });
+    await expect(approveProposal(lucia, { proposalId: proposal.id, hash: proposal.hash })).resolves.toMatchObject({
+      status: "pending_approval",
+    });
     expect(await holder(proposal.id)).toBeNull();
     // The second reviewer is no longer told that the first is reviewing it, and may claim it at once.
     expect((await getProposal(javier, proposal.id)).claim).toBeNull();
@@ -123,7 +141,11 @@ describe("the claim ends with its holder's decision", () => {
     const [lucia] = await reviewers();
     const { proposal } = await preparedForFreshOrder(3_210, { prefix: "C" });
     await claimProposal(lucia, proposal.id);
-    await rejectProposal(lucia, { proposalId: proposal.id, hash: proposal.hash, customerMessage: "Outside the refund window." });
+    await rejectProposal(lucia, {
+      proposalId: proposal.id,
+      hash: proposal.hash,
+      customerMessage: "Outside the refund window.",
+    });
     expect(await holder(proposal.id)).toBeNull();
     expect((await decisionEvent(proposal.id, "proposal:reject")).data).toMatchObject({ claimReleased: true });
   });
@@ -135,7 +157,9 @@ describe("the claim ends with its holder's decision", () => {
     await approveProposal(javier, { proposalId: proposal.id, hash: proposal.hash }); // first of two, not the holder
     expect(await holder(proposal.id)).toBe(lucia.userId);
     expect((await decisionEvent(proposal.id, "proposal:approve")).data).not.toHaveProperty("claimReleased");
-    await expect(approveProposal(lucia, { proposalId: proposal.id, hash: "0".repeat(64) })).rejects.toMatchObject({ code: "invalid_arguments" });
+    await expect(approveProposal(lucia, { proposalId: proposal.id, hash: "0".repeat(64) })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
     expect(await holder(proposal.id)).toBe(lucia.userId);
   });
 });

@@ -12,10 +12,14 @@ describe("closePending", () => {
   it("moves a pending proposal once; a closed one (rejected, expired, approved) stays as it is", async () => {
     const { proposal } = await preparedForFreshOrder(1500, { prefix: "CP" });
     const now = new Date();
-    const moved = await db().$transaction((tx) => closePending(tx, proposal.id, { status: S.rejected, rejectionReason: "first", decidedAt: now }));
+    const moved = await db().$transaction((tx) =>
+      closePending(tx, proposal.id, { status: S.rejected, rejectionReason: "first", decidedAt: now }),
+    );
     expect(moved).toBe(true);
     for (const status of [S.invalidated, S.expired, S.approved] as const) {
-      const again = await db().$transaction((tx) => closePending(tx, proposal.id, { status, invalidationReason: "second", decidedAt: new Date() }));
+      const again = await db().$transaction((tx) =>
+        closePending(tx, proposal.id, { status, invalidationReason: "second", decidedAt: new Date() }),
+      );
       expect(again, status).toBe(false);
     }
     const row = await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } });
@@ -26,7 +30,9 @@ describe("closePending", () => {
   it("two concurrent closes of one pending proposal (no row lock held): exactly one wins", async () => {
     const { proposal } = await preparedForFreshOrder(1600, { prefix: "CP" });
     const results = await Promise.all(
-      [S.rejected, S.invalidated].map((status) => db().$transaction((tx) => closePending(tx, proposal.id, { status, decidedAt: new Date() }))),
+      [S.rejected, S.invalidated].map((status) =>
+        db().$transaction((tx) => closePending(tx, proposal.id, { status, decidedAt: new Date() })),
+      ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
     const row = await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } });

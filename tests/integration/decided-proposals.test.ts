@@ -8,7 +8,8 @@ import { actorFor, staffOf } from "../support/actors";
 import { ES, US, ana, john } from "./gateway-support";
 import { preparedForFreshOrder } from "./proposal-support";
 
-const prepare = (tenant: string, customer: string, amountMinor: number) => preparedForFreshOrder(amountMinor, { tenant, customer, prefix: "D" });
+const prepare = (tenant: string, customer: string, amountMinor: number) =>
+  preparedForFreshOrder(amountMinor, { tenant, customer, prefix: "D" });
 
 const ids = (page: { rows: { id: string }[] }) => page.rows.map((r) => r.id);
 
@@ -20,7 +21,11 @@ describe("listDecidedProposals", () => {
     const rejected = await prepare(ES, ana, 27_182);
     const pending = await prepare(ES, ana, 16_180);
     await approveProposal(lucia, { proposalId: approved.proposal.id, hash: approved.proposal.hash });
-    await rejectProposal(javier, { proposalId: rejected.proposal.id, hash: rejected.proposal.hash, reason: "Already replaced" });
+    await rejectProposal(javier, {
+      proposalId: rejected.proposal.id,
+      hash: rejected.proposal.hash,
+      reason: "Already replaced",
+    });
 
     const all = await listDecidedProposals(lucia, {});
     expect(ids(all)).toEqual(expect.arrayContaining([approved.proposal.id, rejected.proposal.id]));
@@ -37,14 +42,25 @@ describe("listDecidedProposals", () => {
     expect(ids(byApprover)).toContain(approved.proposal.id);
     expect(ids(byApprover)).not.toContain(rejected.proposal.id);
     const row = byApprover.rows.find((r) => r.id === approved.proposal.id)!;
-    expect(row).toMatchObject({ status: "approved", reviewers: [lucia.name], amountMinor: 31_337, currency: "EUR", orderNumber: approved.number });
+    expect(row).toMatchObject({
+      status: "approved",
+      reviewers: [lucia.name],
+      amountMinor: 31_337,
+      currency: "EUR",
+      orderNumber: approved.number,
+    });
 
     const byRejecter = await listDecidedProposals(lucia, { q: javier.name.split(" ")[0] });
     expect(ids(byRejecter)).toContain(rejected.proposal.id);
     expect(ids(byRejecter)).not.toContain(approved.proposal.id);
-    expect(byRejecter.rows.find((r) => r.id === rejected.proposal.id)).toMatchObject({ status: "rejected", rejectedBy: javier.name });
+    expect(byRejecter.rows.find((r) => r.id === rejected.proposal.id)).toMatchObject({
+      status: "rejected",
+      rejectedBy: javier.name,
+    });
 
-    expect(ids(await listDecidedProposals(lucia, { status: "rejected", q: rejected.number }))).toEqual([rejected.proposal.id]);
+    expect(ids(await listDecidedProposals(lucia, { status: "rejected", q: rejected.number }))).toEqual([
+      rejected.proposal.id,
+    ]);
     expect(ids(await listDecidedProposals(lucia, { status: "approved", q: rejected.number }))).toEqual([]);
   });
 
@@ -77,9 +93,13 @@ describe("listDecidedProposals", () => {
 
   it("refuses bad filters and roles without proposal access", async () => {
     const lucia = await actorFor(staffOf(ES, "reviewer", 0).email);
-    await expect(listDecidedProposals(lucia, { status: "pending_approval" })).rejects.toMatchObject({ code: "invalid_arguments" });
+    await expect(listDecidedProposals(lucia, { status: "pending_approval" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
     await expect(listDecidedProposals(lucia, { page: "0" })).rejects.toMatchObject({ code: "invalid_arguments" });
-    await expect(listDecidedProposals(lucia, { q: "x".repeat(101) })).rejects.toMatchObject({ code: "invalid_arguments" });
+    await expect(listDecidedProposals(lucia, { q: "x".repeat(101) })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
     const auditor = await actorFor(staffOf(ES, "auditor").email);
     await expect(listDecidedProposals(auditor, {})).rejects.toMatchObject({ code: "permission_denied" });
   });

@@ -16,7 +16,10 @@ afterAll(async () => {
 
 async function prepared(amountMinor: number, trace: string, token: string) {
   const { number } = await freshCardOrder(amountMinor, { prefix: "W" });
-  const a = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token, trace }));
+  const a = await send(
+    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+    headersFor({ token, trace }),
+  );
   expect(a.content.code).toBe("approval_required");
   return { number, id: (a.content.result as { proposal_id: string }).proposal_id, answer: a };
 }
@@ -67,17 +70,29 @@ describe("get_refund_status with wait_seconds", () => {
     const headers = headersFor({ token, trace });
     const codes: string[] = [];
     for (let i = 0; i < 6; i++) codes.push((await send(status(id), headers)).content.code);
-    expect(codes).toEqual(["approval_required", "approval_required", "approval_required", "approval_required", "approval_required", "limit_exceeded"]);
+    expect(codes).toEqual([
+      "approval_required",
+      "approval_required",
+      "approval_required",
+      "approval_required",
+      "approval_required",
+      "limit_exceeded",
+    ]);
   });
 
   it("waits still count in the end user's window (only the trace budget is spared)", async () => {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-    await db().agentBudgetPolicy.create({ data: { tenantId: tenant.id, maxCallsPerEndUserPerWindow: 3, windowSeconds: 3600 } });
+    await db().agentBudgetPolicy.create({
+      data: { tenantId: tenant.id, maxCallsPerEndUserPerWindow: 3, windowSeconds: 3600 },
+    });
     try {
       const token = await tokenFor(ES, pablo);
       const trace = freshTrace();
       const { number } = await freshCardOrder(4400, { prefix: "W", customer: pablo });
-      const a = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token, trace }));
+      const a = await send(
+        anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+        headersFor({ token, trace }),
+      );
       const id = (a.content.result as { proposal_id: string }).proposal_id;
       const codes: string[] = [];
       for (let i = 0; i < 3; i++) codes.push((await send(status(id, 1), headersFor({ token, trace }))).content.code);
@@ -121,8 +136,12 @@ describe("get_refund_status with wait_seconds", () => {
     const over = await send(status(id, 26), headersFor({ token, trace: freshTrace() }));
     expect(over.content.code).toBe("invalid_arguments");
     expect(JSON.stringify(over.content.error)).toContain("wait_seconds");
-    expect((await send(status(id, -1), headersFor({ token, trace: freshTrace() }))).content.code).toBe("invalid_arguments");
-    expect((await send(status(id, 1.5), headersFor({ token, trace: freshTrace() }))).content.code).toBe("invalid_arguments");
+    expect((await send(status(id, -1), headersFor({ token, trace: freshTrace() }))).content.code).toBe(
+      "invalid_arguments",
+    );
+    expect((await send(status(id, 1.5), headersFor({ token, trace: freshTrace() }))).content.code).toBe(
+      "invalid_arguments",
+    );
     const none = await send(status(id, null), headersFor({ token, trace: freshTrace() }));
     expect(none.content.code).toBe("approval_required");
     expect(none.content.result!.wait).toBeUndefined();
@@ -148,7 +167,9 @@ describe("get_refund_status with wait_seconds", () => {
     const edited = await editProposalAmount(reviewer, { proposalId: id, hash: p.hash, amountMinor: 4000 });
     const r = await waiting;
     expect(r.content.code).toBe("invalidated");
-    expect(r.content.error).toMatchObject({ superseded_by: { proposal_id: edited.proposalId, status: "pending_approval", amount: { minor: 4000 } } });
+    expect(r.content.error).toMatchObject({
+      superseded_by: { proposal_id: edited.proposalId, status: "pending_approval", amount: { minor: 4000 } },
+    });
   });
 
   it("past the per-instance bound on waiters, the call answers at once and says so", async () => {

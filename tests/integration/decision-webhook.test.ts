@@ -60,7 +60,11 @@ const reviewer = () => actorFor(staffOf(ES, "reviewer").email);
 beforeEach(async () => {
   received = [];
   answer = 200;
-  const set = await setDecisionWebhook(await admin(), channelId, { url: hookUrl, rotateSecret: true, overlapMinutes: 0 });
+  const set = await setDecisionWebhook(await admin(), channelId, {
+    url: hookUrl,
+    rotateSecret: true,
+    overlapMinutes: 0,
+  });
   secret = set.secret!;
 });
 
@@ -71,7 +75,11 @@ function verified(r: Received, withSecret = secret) {
     "webhook-timestamp": String(r.headers["webhook-timestamp"]),
     "webhook-signature": String(r.headers["webhook-signature"]),
   };
-  return new Webhook(withSecret).verify(r.body, headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+  return new Webhook(withSecret).verify(r.body, headers) as {
+    type: string;
+    timestamp: string;
+    data: Record<string, unknown>;
+  };
 }
 
 describe("decision webhooks", () => {
@@ -104,16 +112,27 @@ describe("decision webhooks", () => {
 
   it("rejected carries the customer message (never the internal note); superseded carries the successor", async () => {
     const a = await prepareThroughGateway((await freshCardOrder(2_000, { prefix: "DW" })).number);
-    await rejectProposal(await reviewer(), { proposalId: a.id, hash: a.hash, reason: "Item not returned yet", internalNote: "customer is rude" });
+    await rejectProposal(await reviewer(), {
+      proposalId: a.id,
+      hash: a.hash,
+      reason: "Item not returned yet",
+      internalNote: "customer is rude",
+    });
     const b = await prepareThroughGateway((await freshCardOrder(2_500, { prefix: "DW" })).number);
     const edited = await editProposalAmount(await reviewer(), { proposalId: b.id, hash: b.hash, amountMinor: 2_000 });
     await runJobsOnce();
     const events = received.map((r) => verified(r));
-    expect(events.find((e) => e.data.proposal_id === a.id)).toMatchObject({ type: "proposal.rejected", data: { reason: "Item not returned yet" } });
+    expect(events.find((e) => e.data.proposal_id === a.id)).toMatchObject({
+      type: "proposal.rejected",
+      data: { reason: "Item not returned yet" },
+    });
     expect(received.map((r) => r.body).join()).not.toContain("rude");
     expect(events.find((e) => e.data.proposal_id === b.id)).toMatchObject({
       type: "proposal.superseded",
-      data: { status: "invalidated", superseded_by: { proposal_id: edited.proposalId, status: "pending_approval", amount: { minor: 2_000 } } },
+      data: {
+        status: "invalidated",
+        superseded_by: { proposal_id: edited.proposalId, status: "pending_approval", amount: { minor: 2_000 } },
+      },
     });
   });
 
@@ -129,14 +148,20 @@ describe("decision webhooks", () => {
     expect(job!.key).toBe(`deliver_decision_webhook:${row!.id}`);
     expect(job!.max_attempts).toBe(DECISION_WEBHOOK_MAX_ATTEMPTS);
     // The history shows when the worker tries again: the job's run_at after the backoff (Admin → deliveries).
-    const [next] = await db().$queryRaw<{ runAt: Date }[]>`SELECT run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key = ${job!.key}`;
+    const [next] = await db().$queryRaw<
+      { runAt: Date }[]
+    >`SELECT run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key = ${job!.key}`;
     const pending = (await listWebhookDeliveries(await admin(), { channelId })).find((d) => d.id === row!.id);
     expect(pending).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: next!.runAt.toISOString() });
     expect(Date.parse(pending!.nextAttemptAt!)).toBeGreaterThan(Date.now());
     answer = 200;
-    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${row!.id}`;
+    await db()
+      .$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${row!.id}`;
     await runJobsOnce();
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: row!.id } })).toMatchObject({ status: "delivered", attempts: 2 });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: row!.id } })).toMatchObject({
+      status: "delivered",
+      attempts: 2,
+    });
     expect((await listWebhookDeliveries(await admin(), { channelId })).find((d) => d.id === row!.id)).toMatchObject({
       status: "delivered",
       nextAttemptAt: null,
@@ -163,7 +188,11 @@ describe("decision webhooks", () => {
 
   it("after a rotation both secrets verify during the overlap; with no overlap only the new one", async () => {
     const old = secret;
-    const rotated = await setDecisionWebhook(await admin(), channelId, { url: hookUrl, rotateSecret: true, overlapMinutes: 60 });
+    const rotated = await setDecisionWebhook(await admin(), channelId, {
+      url: hookUrl,
+      rotateSecret: true,
+      overlapMinutes: 60,
+    });
     expect(rotated.secret).not.toBe(old);
     expect(rotated.previousSecretValidUntil).not.toBeNull();
     const p = await prepareThroughGateway((await freshCardOrder(2_300, { prefix: "DW" })).number);
@@ -173,7 +202,11 @@ describe("decision webhooks", () => {
     expect(verified(received[0]!, old).type).toBe("proposal.expired");
     expect(verified(received[0]!, rotated.secret!).type).toBe("proposal.expired");
 
-    const again = await setDecisionWebhook(await admin(), channelId, { url: hookUrl, rotateSecret: true, overlapMinutes: 0 });
+    const again = await setDecisionWebhook(await admin(), channelId, {
+      url: hookUrl,
+      rotateSecret: true,
+      overlapMinutes: 0,
+    });
     const q = await prepareThroughGateway((await freshCardOrder(2_400, { prefix: "DW" })).number);
     await db().proposal.update({ where: { id: q.id }, data: { status: "expired" } });
     await runJobsOnce();
@@ -190,15 +223,24 @@ describe("decision webhooks", () => {
   });
 
   it("admins only, own tenant only, public URLs only (outside the demo), through the route", async () => {
-    await expect(setDecisionWebhook(await reviewer(), channelId, { url: hookUrl })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(setDecisionWebhook(await reviewer(), channelId, { url: hookUrl })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
     const foreign = await actorFor(staffOf(US, "admin").email);
     await expect(setDecisionWebhook(foreign, channelId, { url: hookUrl })).rejects.toMatchObject({ code: "not_found" });
-    await expect(setDecisionWebhook(await admin(), channelId, { url: "ftp://example.com/x" })).rejects.toMatchObject({ code: "invalid_arguments" });
-    await expect(setDecisionWebhook(await admin(), channelId, { url: "https://user:pw@example.com/x" })).rejects.toMatchObject({ code: "invalid_arguments" });
-    // The route refuses a request without a session (or from another origin) in the common JSON error shape.
-    const res = await decisionWebhookPUT(new Request(`http://localhost/api/admin/channels/${channelId}/decision-webhook`, { method: "PUT", body: "{}" }), {
-      params: Promise.resolve({ id: channelId }),
+    await expect(setDecisionWebhook(await admin(), channelId, { url: "ftp://example.com/x" })).rejects.toMatchObject({
+      code: "invalid_arguments",
     });
+    await expect(
+      setDecisionWebhook(await admin(), channelId, { url: "https://user:pw@example.com/x" }),
+    ).rejects.toMatchObject({ code: "invalid_arguments" });
+    // The route refuses a request without a session (or from another origin) in the common JSON error shape.
+    const res = await decisionWebhookPUT(
+      new Request(`http://localhost/api/admin/channels/${channelId}/decision-webhook`, { method: "PUT", body: "{}" }),
+      {
+        params: Promise.resolve({ id: channelId }),
+      },
+    );
     expect([401, 403]).toContain(res.status);
     expect(await res.json()).toMatchObject({ code: expect.stringMatching(/^(unauthenticated|permission_denied)$/) });
   });
@@ -208,7 +250,14 @@ describe("decision webhooks", () => {
     await runJobsOnce();
     expect(verified(received[0]!)).toMatchObject({ type: "webhook.test", data: { channel_id: channelId } });
     const history = await listWebhookDeliveries(await admin(), { channelId });
-    expect(history[0]).toMatchObject({ id: test.id, target: "decision", event: "webhook.test", status: "delivered", attempts: 1, lastStatus: 200 });
+    expect(history[0]).toMatchObject({
+      id: test.id,
+      target: "decision",
+      event: "webhook.test",
+      status: "delivered",
+      attempts: 1,
+      lastStatus: 200,
+    });
     // The answer matches the DTO the OpenAPI document describes the route with (strictly: no field more or less).
     expect(webhookDeliveriesDto.strict().parse({ deliveries: history }).deliveries).toHaveLength(history.length);
     expect(() => webhookDeliveryDto.strict().parse(history[0])).not.toThrow();
@@ -220,16 +269,28 @@ describe("decision webhooks", () => {
     await runJobsOnce();
     expect(received).toHaveLength(2);
     expect(received[1]!.headers["webhook-id"]).toBe(test.id);
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: test.id } })).toMatchObject({ status: "delivered", attempts: 1 });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: test.id } })).toMatchObject({
+      status: "delivered",
+      attempts: 1,
+    });
 
     // The reviewer webhook (tenant-wide, its own signature scheme) has the same history, resend and test.
-    await db().tenant.update({ where: { slug: ES }, data: { reviewWebhookUrl: `${hookUrl}/review`, reviewWebhookSecret: "whsec_review_test_secret" } });
+    await db().tenant.update({
+      where: { slug: ES },
+      data: { reviewWebhookUrl: `${hookUrl}/review`, reviewWebhookSecret: "whsec_review_test_secret" },
+    });
     try {
       const reviewTest = await sendTestWebhook(await admin(), null);
       await runJobsOnce();
       expect(received.at(-1)!.headers["x-webhook-id"]).toBe(reviewTest.id);
-      expect((await listWebhookDeliveries(await admin(), { target: "review" }))[0]).toMatchObject({ id: reviewTest.id, target: "review", status: "delivered" });
-      expect((await listWebhookDeliveries(await admin(), { target: "review" })).every((d) => d.target === "review")).toBe(true);
+      expect((await listWebhookDeliveries(await admin(), { target: "review" }))[0]).toMatchObject({
+        id: reviewTest.id,
+        target: "review",
+        status: "delivered",
+      });
+      expect(
+        (await listWebhookDeliveries(await admin(), { target: "review" })).every((d) => d.target === "review"),
+      ).toBe(true);
     } finally {
       await db().tenant.update({ where: { slug: ES }, data: { reviewWebhookUrl: null, reviewWebhookSecret: null } });
     }

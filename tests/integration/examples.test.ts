@@ -50,7 +50,9 @@ async function gatewayConfig(): Promise<GatewayConfig> {
 /** A fresh order of Ana's (ES), so each example prepares its own proposal. */
 async function freshOrder(): Promise<string> {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  return (await createPaidOrder(db(), t, { customerId: ana, amountMinor: 3_300, prefix: "EX", holderName: "Ana García" })).number;
+  return (
+    await createPaidOrder(db(), t, { customerId: ana, amountMinor: 3_300, prefix: "EX", holderName: "Ana García" })
+  ).number;
 }
 
 /**
@@ -85,7 +87,12 @@ const SCRIPTED_CALLS = [
  * the wait), the audit trail of the agent's calls (`throughGateway`: whether the invented name reached the
  * gateway, or the SDK answered it), and exactly one wait with wait_seconds.
  */
-async function expectRefundDecided(order: string, traceId: string, run: { calls: { name: string; code: string }[]; text: string }, throughGateway = true) {
+async function expectRefundDecided(
+  order: string,
+  traceId: string,
+  run: { calls: { name: string; code: string }[]; text: string },
+  throughGateway = true,
+) {
   expect(run.calls).toEqual(SCRIPTED_CALLS);
   expect(run.text).toContain("approved");
   const proposals = await db().proposal.findMany({ where: { order: { number: order } } });
@@ -107,7 +114,10 @@ async function expectRefundDecided(order: string, traceId: string, run: { calls:
 
 /** The one get_refund_status call the model made, as the gateway recorded its arguments. */
 async function waitArguments(traceId: string): Promise<unknown[]> {
-  const events = await db().auditEvent.findMany({ where: { traceId, action: "tool:get_refund_status" }, select: { data: true } });
+  const events = await db().auditEvent.findMany({
+    where: { traceId, action: "tool:get_refund_status" },
+    select: { data: true },
+  });
   return events.map((e) => (e.data as { arguments?: { wait_seconds?: unknown } }).arguments?.wait_seconds);
 }
 
@@ -134,7 +144,9 @@ describe("examples/anthropic-messages (@anthropic-ai/sdk)", () => {
       expect(await waitArguments(cfg.traceId)).toEqual([WAIT_SECONDS]);
 
       type Msg = { role: string; content: string | { type: string; content?: string; is_error?: boolean }[] };
-      const sent = vendor.requests.map((r) => r.body as { messages: Msg[]; tools: { name: string; strict?: boolean }[]; system?: string });
+      const sent = vendor.requests.map(
+        (r) => r.body as { messages: Msg[]; tools: { name: string; strict?: boolean }[]; system?: string },
+      );
       expect(sent).toHaveLength(7);
       // The served tools are Anthropic's strict shape straight from the gateway; the instructions say to wait.
       expect(sent[0]!.tools.map((t) => t.name)).toContain("prepare_refund");
@@ -147,7 +159,9 @@ describe("examples/anthropic-messages (@anthropic-ai/sdk)", () => {
       expect(third[0]).toMatchObject({ type: "tool_result", is_error: true });
       expect(JSON.parse(third[0]!.content!).code).toBe("unknown_tool");
       // Last turn: only the newest two tool results are verbatim; the older ones are cleared.
-      const results = sent[6]!.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content.filter((b) => b.type === "tool_result")));
+      const results = sent[6]!.messages.flatMap((m) =>
+        typeof m.content === "string" ? [] : m.content.filter((b) => b.type === "tool_result"),
+      );
       expect(results.map((r) => r.content === CLEARED)).toEqual([true, true, true, false, false]);
     } finally {
       await vendor.close();
@@ -174,16 +188,19 @@ describe("examples/anthropic-messages (@anthropic-ai/sdk)", () => {
     }
   });
 
-  it.skipIf(!process.env.ANTHROPIC_API_KEY)("runs against the real Anthropic API when ANTHROPIC_API_KEY is set", async () => {
-    const order = await freshOrder();
-    const run = await runAnthropicAgent({
-      client: new Anthropic(),
-      gateway: await gatewayConfig(),
-      model: process.env.ANTHROPIC_MODEL ?? defaultModels.anthropic,
-      userMessage: `My order ${order} arrived broken (damaged item). Please refund it.`,
-    });
-    expect(run.calls.some((c) => c.name === "prepare_refund" && c.code === "approval_required")).toBe(true);
-  });
+  it.skipIf(!process.env.ANTHROPIC_API_KEY)(
+    "runs against the real Anthropic API when ANTHROPIC_API_KEY is set",
+    async () => {
+      const order = await freshOrder();
+      const run = await runAnthropicAgent({
+        client: new Anthropic(),
+        gateway: await gatewayConfig(),
+        model: process.env.ANTHROPIC_MODEL ?? defaultModels.anthropic,
+        userMessage: `My order ${order} arrived broken (damaged item). Please refund it.`,
+      });
+      expect(run.calls.some((c) => c.name === "prepare_refund" && c.code === "approval_required")).toBe(true);
+    },
+  );
 });
 
 describe("examples/openai-agents (@openai/agents)", () => {
@@ -209,7 +226,15 @@ describe("examples/openai-agents (@openai/agents)", () => {
       await expectRefundDecided(order, cfg.traceId, run);
       expect(await waitArguments(cfg.traceId)).toEqual([WAIT_SECONDS]);
 
-      type Item = { type?: string; role?: string; content?: unknown; output?: string; name?: string; strict?: boolean; call_id?: string };
+      type Item = {
+        type?: string;
+        role?: string;
+        content?: unknown;
+        output?: string;
+        name?: string;
+        strict?: boolean;
+        call_id?: string;
+      };
       const sent = vendor.requests.map((r) => r.body as { input: Item[]; tools: Item[] });
       expect(sent.every((b) => vendor.requests[0]!.path.endsWith("/responses") && Array.isArray(b.input))).toBe(true);
       expect(sent[0]!.tools.map((t) => t.name)).toContain("prepare_refund");
@@ -283,7 +308,9 @@ describe("examples/vercel-ai (ai, MockLanguageModelV4)", () => {
     // The SDK answers the invented name itself (NoSuchToolError as a tool error): the gateway never sees it.
     await expectRefundDecided(order, cfg.traceId, run, false);
     expect(await waitArguments(cfg.traceId)).toEqual([WAIT_SECONDS]);
-    const audit = await db().auditEvent.findFirst({ where: { traceId: cfg.traceId, action: "tool:prepare_refund", outcome: "approval_required" } });
+    const audit = await db().auditEvent.findFirst({
+      where: { traceId: cfg.traceId, action: "tool:prepare_refund", outcome: "approval_required" },
+    });
     expect((audit?.data as { transport?: string }).transport).toBe("openai_chat");
 
     // strict: true as served reaches the model's tool definitions.
@@ -295,7 +322,10 @@ describe("examples/vercel-ai (ai, MockLanguageModelV4)", () => {
     type Msg = { role: string; content: string | Part[] };
     const seen = prompts as Msg[][];
     expect(JSON.stringify(seen[1])).toContain(NUDGE);
-    const resultsOf = (p: Msg[]) => p.flatMap((m) => (m.role === "tool" && Array.isArray(m.content) ? m.content.filter((x) => x.type === "tool-result") : []));
+    const resultsOf = (p: Msg[]) =>
+      p.flatMap((m) =>
+        m.role === "tool" && Array.isArray(m.content) ? m.content.filter((x) => x.type === "tool-result") : [],
+      );
     // The invented tool came back to the model as an error result naming the real tools.
     const invented = resultsOf(seen[2]!).find((r) => r.toolName === "search_orders")!;
     expect(invented.output!.type).toMatch(/^error-/);
@@ -343,7 +373,9 @@ describe("examples/mcp-client (@modelcontextprotocol/sdk + @anthropic-ai/sdk)", 
       expect(run.nudged).toBe(true);
       await expectRefundDecided(order, cfg.traceId, run);
       expect(await waitArguments(cfg.traceId)).toEqual([WAIT_SECONDS]);
-      const events = await db().auditEvent.findMany({ where: { traceId: cfg.traceId, action: { startsWith: "tool:" } } });
+      const events = await db().auditEvent.findMany({
+        where: { traceId: cfg.traceId, action: { startsWith: "tool:" } },
+      });
       expect(events.every((e) => (e.data as { transport?: string }).transport === "mcp")).toBe(true);
       type Block = { type: string; is_error?: boolean; content?: string };
       const third = (vendor.requests[2]!.body as { messages: { content: Block[] }[] }).messages.at(-1)!.content;
@@ -370,20 +402,29 @@ describe("examples/*/main.ts --scripted (the README path: no vendor key)", () =>
           END_USER_TOKEN: cfg.endUserToken,
         };
         const [out] = await Promise.all([
-          execFileAsync(process.execPath, ["--import", "tsx", `examples/${name}/main.ts`, "--scripted", `My order ${order} arrived broken`], {
-            env,
-            timeout: 50_000,
-          }),
+          execFileAsync(
+            process.execPath,
+            ["--import", "tsx", `examples/${name}/main.ts`, "--scripted", `My order ${order} arrived broken`],
+            {
+              env,
+              timeout: 50_000,
+            },
+          ),
           approveWhenPrepared(order),
         ]);
         return { name, order, stdout: out.stdout };
       }),
     );
     for (const { name, order, stdout } of runs) {
-      const printed = JSON.parse(stdout.slice(0, stdout.lastIndexOf("}") + 1)) as { traceId: string; calls: { name: string; code: string }[] };
+      const printed = JSON.parse(stdout.slice(0, stdout.lastIndexOf("}") + 1)) as {
+        traceId: string;
+        calls: { name: string; code: string }[];
+      };
       expect(printed.calls, name).toEqual(SCRIPTED_CALLS);
       expect(stdout, name).toContain("approved");
-      expect((await db().proposal.findFirstOrThrow({ where: { order: { number: order } } })).status, name).toBe("approved");
+      expect((await db().proposal.findFirstOrThrow({ where: { order: { number: order } } })).status, name).toBe(
+        "approved",
+      );
     }
   }, 60_000);
 });
@@ -404,8 +445,11 @@ describe("OpenAI Chat Completions through the official openai package", () => {
       const cfg = await gatewayConfig();
       const headers = { ...gatewayHeaders(cfg), "content-type": "application/json" };
       const openai = new OpenAI({ apiKey: "test-key", baseURL: `${vendor.url}/v1`, maxRetries: 0 });
-      const tools = (await (await fetch(`${cfg.baseUrl}/api/agent/tools?format=openai_chat`, { headers })).json()).tools as OpenAI.Chat.ChatCompletionTool[];
-      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content: `Refund my broken order ${order}.` }];
+      const tools = (await (await fetch(`${cfg.baseUrl}/api/agent/tools?format=openai_chat`, { headers })).json())
+        .tools as OpenAI.Chat.ChatCompletionTool[];
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+        { role: "user", content: `Refund my broken order ${order}.` },
+      ];
       for (let step = 0; step < 4; step++) {
         const completion = await openai.chat.completions.create({ model: "gpt-scripted", messages, tools });
         const message = completion.choices[0]!.message;
@@ -413,7 +457,9 @@ describe("OpenAI Chat Completions through the official openai package", () => {
         if (!message.tool_calls?.length) break;
         for (const call of message.tool_calls) {
           // The tool call item as the SDK returned it; the answer is a ready tool message.
-          const answer = await (await fetch(`${cfg.baseUrl}/api/agent/tool-calls`, { method: "POST", headers, body: JSON.stringify(call) })).json();
+          const answer = await (
+            await fetch(`${cfg.baseUrl}/api/agent/tool-calls`, { method: "POST", headers, body: JSON.stringify(call) })
+          ).json();
           messages.push(answer as OpenAI.Chat.ChatCompletionToolMessageParam);
         }
       }
@@ -429,9 +475,13 @@ describe("OpenAI Chat Completions through the official openai package", () => {
       expect(sent[0]!.tools.every((t) => t.type === "function" && t.function.strict === true)).toBe(true);
       const toolMessages = sent[1]!.messages.filter((m) => m.role === "tool");
       expect(toolMessages.map((m) => JSON.parse(m.content!).code)).toEqual(["ok", "approval_required"]);
-      const assistantCalls = (sent[1]!.messages.find((m) => m.role === "assistant") as unknown as { tool_calls: { id: string }[] }).tool_calls.map((c) => c.id);
+      const assistantCalls = (
+        sent[1]!.messages.find((m) => m.role === "assistant") as unknown as { tool_calls: { id: string }[] }
+      ).tool_calls.map((c) => c.id);
       expect(toolMessages.map((m) => m.tool_call_id)).toEqual(assistantCalls);
-      expect((await db().proposal.findMany({ where: { order: { number: order } } })).map((p) => p.status)).toEqual(["pending_approval"]);
+      expect((await db().proposal.findMany({ where: { order: { number: order } } })).map((p) => p.status)).toEqual([
+        "pending_approval",
+      ]);
     } finally {
       await vendor.close();
     }

@@ -22,8 +22,16 @@ const CONTROL_TOKEN = `ctl_${randomUUID()}`;
 export type Sandbox = { url: string; control: SandboxControl; stop: () => Promise<void> };
 
 /** Spawns a process and resolves once `ready` appears in its output (rejects if it exits first). */
-function spawnUntil(args: string[], env: NodeJS.ProcessEnv, ready: string, timeoutMs = 60_000): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", ...args], { stdio: ["ignore", "pipe", "pipe"], env });
+function spawnUntil(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: string,
+  timeoutMs = 60_000,
+): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+  });
   let output = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${args[0]} did not start:\n${output.slice(-4000)}`)), timeoutMs);
@@ -75,7 +83,13 @@ export async function startSandbox(serverUrl: string): Promise<Sandbox> {
   };
 }
 
-export type Worker = { child: ChildProcess; pid: number; output: () => string; kill9: () => Promise<void>; stop: () => Promise<void> };
+export type Worker = {
+  child: ChildProcess;
+  pid: number;
+  output: () => string;
+  kill9: () => Promise<void>;
+  stop: () => Promise<void>;
+};
 
 /** A real `scripts/worker.ts` process on this file's database, talking to the sandbox. */
 export async function startWorker(sandboxUrl: string, env: Record<string, string> = {}): Promise<Worker> {
@@ -123,10 +137,16 @@ export async function preparedProposal(control: SandboxControl, amountMinor = 5_
   return { id: p.id, hash: p.hash, pi, orderId, amountMinor };
 }
 
-export const approve = async (p: Prepared, n = 0) => approveProposal(await reviewer(n), { proposalId: p.id, hash: p.hash });
+export const approve = async (p: Prepared, n = 0) =>
+  approveProposal(await reviewer(n), { proposalId: p.id, hash: p.hash });
 
 /** Polls until `check` holds (or fails the test after `timeoutMs`). */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000, everyMs = 25): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 30_000,
+  everyMs = 25,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -39,12 +39,17 @@ async function worker(env: Record<string, string> = {}): Promise<Worker> {
 }
 
 const statusesOf = async (ids: string[]) =>
-  (await db().execution.findMany({ where: { proposalId: { in: ids } }, select: { status: true } })).map((e) => e.status);
-const allSucceeded = async (ids: string[]) => (await db().proposal.count({ where: { id: { in: ids }, status: "succeeded" } })) === ids.length;
+  (await db().execution.findMany({ where: { proposalId: { in: ids } }, select: { status: true } })).map(
+    (e) => e.status,
+  );
+const allSucceeded = async (ids: string[]) =>
+  (await db().proposal.count({ where: { id: { in: ids }, status: "succeeded" } })) === ids.length;
 const executeJobs = async (id: string) =>
   Number(
     (
-      await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      await db().$queryRaw<
+        { n: bigint }[]
+      >`SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
         WHERE t.identifier = 'execute_refund' AND j.payload->>'proposalId' = ${id}`
     )[0]!.n,
   );
@@ -61,7 +66,9 @@ async function exactlyOnce(made: Prepared[]) {
     counts.filter((n) => n === 0),
     "lost refunds",
   ).toEqual([]);
-  expect(await db().proposal.count({ where: { id: { in: made.map((p) => p.id) }, status: "succeeded" } })).toBe(made.length);
+  expect(await db().proposal.count({ where: { id: { in: made.map((p) => p.id) }, status: "succeeded" } })).toBe(
+    made.length,
+  );
   expect(await db().execution.count({ where: { proposalId: { in: made.map((p) => p.id) } } })).toBe(made.length);
   for (const p of made) await refundedNotAboveCaptured(p.orderId);
   expect(await db().auditEvent.count({ where: { action: "execution:duplicate_detected" } })).toBe(0);
@@ -77,14 +84,23 @@ describe("kill -9 of the worker between the provider's commit and recording the 
   // Longer than a kill takes even on a loaded machine (it follows the commit by a poll interval); the new workers'
   // boot takes about as long, so it costs little.
   const STALE_MS = 8_000;
-  const lanes = () => Promise.all(Array.from({ length: LANES }, () => worker({ EXECUTION_STALE_SENDING_MS: String(STALE_MS), WORKER_CONCURRENCY: "1" })));
+  const lanes = () =>
+    Promise.all(
+      Array.from({ length: LANES }, () =>
+        worker({ EXECUTION_STALE_SENDING_MS: String(STALE_MS), WORKER_CONCURRENCY: "1" }),
+      ),
+    );
   const debug = (msg: string) => (process.env.CRASH_DEBUG ? console.info(`[crash] ${msg}`) : undefined);
 
   it(`repeated ${KILLS} times (${ROUNDS} rounds × ${LANES} workers): 0 duplicate refunds, 0 lost, refunded ≤ captured`, async () => {
     const started = Date.now();
     const made: Prepared[] = [];
     for (let i = 0; i < KILLS; i += 5)
-      made.push(...(await Promise.all([0, 1, 2, 3, 4].filter((k) => i + k < KILLS).map((k) => preparedProposal(sandbox.control, 1_000 + i + k)))));
+      made.push(
+        ...(await Promise.all(
+          [0, 1, 2, 3, 4].filter((k) => i + k < KILLS).map((k) => preparedProposal(sandbox.control, 1_000 + i + k)),
+        )),
+      );
     for (const p of made) {
       // The worker sits inside the provider call (latency) while the provider commits, and the provider never
       // answers after committing (accept_then_hang): the worker is frozen after the commit and before it can
@@ -100,7 +116,12 @@ describe("kill -9 of the worker between the provider's commit and recording the 
     let live = await lanes();
     for (let r = 0; r < ROUNDS; r++) {
       // These workers' reconciler settles what the killed ones left `sending` (it asks the provider first).
-      await waitFor(`round ${r - 1} settled by the next workers`, () => allSucceeded(previous.map((p) => p.id)), 90_000, 50);
+      await waitFor(
+        `round ${r - 1} settled by the next workers`,
+        () => allSucceeded(previous.map((p) => p.id)),
+        90_000,
+        50,
+      );
       debug(`round ${r - 1} settled at ${Date.now() - started} ms`);
       const batch = made.slice(r * LANES, (r + 1) * LANES);
       await Promise.all(batch.map((p) => approve(p))); // enqueues execute_refund; the live workers pick them up
@@ -132,7 +153,11 @@ describe("kill -9 of the worker between the provider's commit and recording the 
     expect(counts).toEqual(made.map(() => 1));
     // Settled from the provider's record: no re-send was needed, the key was used once.
     const executions = await db().execution.findMany({ where: { proposalId: { in: made.map((p) => p.id) } } });
-    expect(executions.every((e) => e.status === "succeeded" && e.attempts === 1 && e.idempotencyKey === `refund-${e.proposalId}`)).toBe(true);
+    expect(
+      executions.every(
+        (e) => e.status === "succeeded" && e.attempts === 1 && e.idempotencyKey === `refund-${e.proposalId}`,
+      ),
+    ).toBe(true);
     expect(executions.every((e) => e.reconciliations >= 1)).toBe(true);
     console.info(
       `[crash] ${kills} kill -9 inside the provider call after its commit (${killedInWindow} executions left sending), ${made.length} proposals, refunds per payment intent: ${JSON.stringify(counts)}, ${Math.round((Date.now() - started) / 1000)} s`,
@@ -146,11 +171,13 @@ describe("several workers, many approvals", () => {
     const made: Prepared[] = [];
     for (let i = 0; i < 10; i++) made.push(await preparedProposal(sandbox.control, 2_000 + i));
     // A little latency so that the two workers really overlap on the same proposals.
-    for (const p of made) await sandbox.control.addFault({ kind: "latency", latencyMs: 100, paymentIntent: p.pi, once: false });
+    for (const p of made)
+      await sandbox.control.addFault({ kind: "latency", latencyMs: 100, paymentIntent: p.pi, once: false });
     await db().$transaction(async (tx) => {
       // Extra execute_refund jobs without a job key: at-least-once delivery at its worst, raced by two processes.
       for (const p of made) {
-        for (let k = 0; k < 2; k++) await tx.$queryRaw`SELECT graphile_worker.add_job('execute_refund', ${JSON.stringify({ proposalId: p.id })}::json)`;
+        for (let k = 0; k < 2; k++)
+          await tx.$queryRaw`SELECT graphile_worker.add_job('execute_refund', ${JSON.stringify({ proposalId: p.id })}::json)`;
       }
     });
     await Promise.all(made.map((p) => approve(p)));

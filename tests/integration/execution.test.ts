@@ -36,7 +36,11 @@ beforeAll(async () => {
       }
       void (async () => {
         const response = await webhookPOST(
-          new Request("http://localhost/api/payments/webhook", { method: "POST", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }),
+          new Request("http://localhost/api/payments/webhook", {
+            method: "POST",
+            headers: req.headers as Record<string, string>,
+            body: Buffer.concat(chunks),
+          }),
         );
         res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
       })();
@@ -58,8 +62,16 @@ afterAll(async () => {
 const reviewer = () => actorFor(staffOf(ES, "reviewer").email);
 
 /** A fresh order of Ana's, its payment intent known to the sandbox, a proposal for it, approved. */
-async function approvedProposal(amountMinor = 5_000, opts: { refundMode?: "succeed" | "pending_then_fail" | "pending_then_succeed" } = {}) {
-  const { number, orderId, pi } = await sandboxCardOrder(control, amountMinor, "X", opts.refundMode ? { refundMode: opts.refundMode, settleDelayMs: 200 } : {});
+async function approvedProposal(
+  amountMinor = 5_000,
+  opts: { refundMode?: "succeed" | "pending_then_fail" | "pending_then_succeed" } = {},
+) {
+  const { number, orderId, pi } = await sandboxCardOrder(
+    control,
+    amountMinor,
+    "X",
+    opts.refundMode ? { refundMode: opts.refundMode, settleDelayMs: 200 } : {},
+  );
   const p = await prepareThroughGateway(number);
   await approveProposal(await reviewer(), { proposalId: p.id, hash: p.hash });
   return { id: p.id, pi, orderId, amountMinor };
@@ -68,7 +80,12 @@ async function approvedProposal(amountMinor = 5_000, opts: { refundMode?: "succe
 const refundsAt = async (pi: string) => (await control.counters()).paymentIntents[pi]?.refunds ?? 0;
 const proposalStatus = async (id: string) => (await db().proposal.findUniqueOrThrow({ where: { id } })).status;
 const agentStatus = async (id: string) =>
-  (await send(anthropicCall("get_refund_status", { proposal_id: id }), headersFor({ key: webKey(ES), token: await tokenFor(ES, ana) }))).content;
+  (
+    await send(
+      anthropicCall("get_refund_status", { proposal_id: id }),
+      headersFor({ key: webKey(ES), token: await tokenFor(ES, ana) }),
+    )
+  ).content;
 
 async function refundedNotAboveCaptured(orderId: string) {
   const order = await db().order.findUniqueOrThrow({ where: { id: orderId } });
@@ -99,7 +116,10 @@ describe("execute", () => {
 
   it("an expired approval is not executed; the proposal ends and a new one is needed", async () => {
     const p = await approvedProposal(3_000);
-    await db().approval.updateMany({ where: { proposalId: p.id }, data: { createdAt: new Date(Date.now() - 2 * 3600_000) } });
+    await db().approval.updateMany({
+      where: { proposalId: p.id },
+      data: { createdAt: new Date(Date.now() - 2 * 3600_000) },
+    });
     expect(await executeRefund(p.id)).toBe("revalidation_failed");
     expect(await proposalStatus(p.id)).toBe("expired");
     expect(await refundsAt(p.pi)).toBe(0);
@@ -108,7 +128,9 @@ describe("execute", () => {
 
   it("ten concurrent executions of one proposal make a single external effect", async () => {
     const p = await approvedProposal(2_000);
-    const results = await Promise.all(Array.from({ length: 10 }, () => executeRefund(p.id).catch((e: unknown) => String(e))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => executeRefund(p.id).catch((e: unknown) => String(e))),
+    );
     expect(results.filter((r) => r === "sent")).toHaveLength(1);
     expect(await db().execution.count({ where: { proposalId: p.id } })).toBe(1);
     expect(await refundsAt(p.pi)).toBe(1);
@@ -207,7 +229,11 @@ describe("late outcomes by webhook", () => {
 
   it("a webhook with a bad signature changes nothing", async () => {
     const res = await webhookPOST(
-      new Request("http://localhost/api/payments/webhook", { method: "POST", headers: { "stripe-signature": "t=1,v1=deadbeef" }, body: "{}" }),
+      new Request("http://localhost/api/payments/webhook", {
+        method: "POST",
+        headers: { "stripe-signature": "t=1,v1=deadbeef" },
+        body: "{}",
+      }),
     );
     expect(res.status).toBe(400);
   });
@@ -219,7 +245,10 @@ describe("revalidation before the provider call, and the one idempotency key", (
     const p = await approvedProposal(4_400);
     await db().$executeRaw`UPDATE "Proposal" SET "amountMinor" = "amountMinor" - 100 WHERE id = ${p.id}::uuid`;
     expect(await executeRefund(p.id)).toBe("revalidation_failed");
-    expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: "invalidated", invalidationReason: "stored_hash_mismatch" });
+    expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
+      status: "invalidated",
+      invalidationReason: "stored_hash_mismatch",
+    });
     expect(await db().execution.count({ where: { proposalId: p.id } })).toBe(0);
     expect(await refundsAt(p.pi)).toBe(0);
   });
@@ -246,7 +275,10 @@ describe("revalidation before the provider call, and the one idempotency key", (
     const sandboxPg = new Client({ connectionString: sandbox.databaseUrl });
     await sandboxPg.connect();
     try {
-      const keys = await sandboxPg.query<{ idempotency_key: string | null }>("SELECT idempotency_key FROM refunds WHERE payment_intent = $1", [p.pi]);
+      const keys = await sandboxPg.query<{ idempotency_key: string | null }>(
+        "SELECT idempotency_key FROM refunds WHERE payment_intent = $1",
+        [p.pi],
+      );
       expect(keys.rows.map((r) => r.idempotency_key)).toEqual([`refund-${p.id}`]);
     } finally {
       await sandboxPg.end();

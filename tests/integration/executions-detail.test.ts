@@ -63,7 +63,15 @@ describe("execution detail: timeline of attempts, provider answers and reconcili
       lastError: null, // the earlier 5xx no longer describes this execution
       idempotencyKey: `refund-${proposal.id}`,
       providerRefundId: expect.stringMatching(/^re_/),
-      proposal: { id: proposal.id, orderNumber, amountMinor: 2_610, currency: "EUR", customerId: ana, traceId: proposal.traceId, hash: proposal.hash },
+      proposal: {
+        id: proposal.id,
+        orderNumber,
+        amountMinor: 2_610,
+        currency: "EUR",
+        customerId: ana,
+        traceId: proposal.traceId,
+        hash: proposal.hash,
+      },
     });
     expect(detail.events.map((e) => [e.action, e.kind])).toEqual([
       ["execution:send", "send"],
@@ -75,12 +83,21 @@ describe("execution detail: timeline of attempts, provider answers and reconcili
     ]);
     const [send, unknown, checked, resend, succeeded, reconciled] = detail.events;
     expect(send).toMatchObject({ attempt: 1, actorType: "system" });
-    expect(unknown).toMatchObject({ source: "send", outcome: "result_pending", detail: expect.stringContaining("server_error") });
+    expect(unknown).toMatchObject({
+      source: "send",
+      outcome: "result_pending",
+      detail: expect.stringContaining("server_error"),
+    });
     expect(checked).toMatchObject({ actorType: "staff", actorName: ops.name, status: "unknown" });
     expect(resend).toMatchObject({ attempt: 2, detail: "provider_has_no_refund" });
     expect(succeeded).toMatchObject({ source: "resend", refundId: detail.providerRefundId });
     // The finding Check now waits for: numbered after the count it was given, with the state it left.
-    expect(reconciled).toMatchObject({ finding: "resent", reconciliation: check.reconciliations + 1, status: "succeeded", outcome: "ok" });
+    expect(reconciled).toMatchObject({
+      finding: "resent",
+      reconciliation: check.reconciliations + 1,
+      status: "succeeded",
+      outcome: "ok",
+    });
   });
 
   it("a reconciliation the provider does not answer is on the timeline too (no_answer), and the execution stays in doubt", async () => {
@@ -91,28 +108,48 @@ describe("execution detail: timeline of attempts, provider answers and reconcili
     await expect(reconcileExecution(ex.id)).rejects.toThrow(/provider did not answer/);
     const detail = await getExecutionDetail(await actorOf(ES, "admin"), { executionId: ex.id });
     expect(detail.status).toBe("unknown");
-    expect(detail.events.at(-1)).toMatchObject({ action: "execution:reconcile", finding: "no_answer", status: "unknown", reconciliation: 1 });
+    expect(detail.events.at(-1)).toMatchObject({
+      action: "execution:reconcile",
+      finding: "no_answer",
+      status: "unknown",
+      reconciliation: 1,
+    });
     await control.clearFaults();
   });
 
   it("another tenant's execution is not found (no data); a random id likewise; a malformed id is invalid", async () => {
     const ex = await db().execution.findFirstOrThrow({ where: { tenant: { slug: ES } } });
-    await expect(getExecutionDetail(await actorOf(US, "ops"), { executionId: ex.id })).rejects.toMatchObject({ code: "not_found" });
-    await expect(getExecutionDetail(await actorOf(US, "admin"), { executionId: ex.id })).rejects.toMatchObject({ code: "not_found" });
-    await expect(getExecutionDetail(await actorOf(ES, "ops"), { executionId: randomUUID() })).rejects.toMatchObject({ code: "not_found" });
-    await expect(getExecutionDetail(await actorOf(ES, "ops"), { executionId: "not-an-id" })).rejects.toMatchObject({ code: "invalid_arguments" });
+    await expect(getExecutionDetail(await actorOf(US, "ops"), { executionId: ex.id })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(getExecutionDetail(await actorOf(US, "admin"), { executionId: ex.id })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(getExecutionDetail(await actorOf(ES, "ops"), { executionId: randomUUID() })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(getExecutionDetail(await actorOf(ES, "ops"), { executionId: "not-an-id" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
   });
 
   it("roles without execution access are refused before anything is read", async () => {
     const ex = await db().execution.findFirstOrThrow({ where: { tenant: { slug: ES } } });
     for (const role of ["reviewer", "auditor"] as const) {
-      await expect(getExecutionDetail(await actorOf(ES, role), { executionId: ex.id })).rejects.toMatchObject({ code: "permission_denied" });
+      await expect(getExecutionDetail(await actorOf(ES, role), { executionId: ex.id })).rejects.toMatchObject({
+        code: "permission_denied",
+      });
     }
   });
 });
 
 describe("Last error is cleared once the provider settles or holds the refund", () => {
-  const refund = (id: string, status: "succeeded" | "pending", proposalId: string, tenantId: string): ProviderRefund => ({
+  const refund = (
+    id: string,
+    status: "succeeded" | "pending",
+    proposalId: string,
+    tenantId: string,
+  ): ProviderRefund => ({
     id,
     paymentIntent: "pi_x",
     amountMinor: 1,
@@ -127,15 +164,29 @@ describe("Last error is cleared once the provider settles or holds the refund", 
     for (const status of ["succeeded", "pending"] as const) {
       const { proposal } = await approvedProposal(ana, status === "succeeded" ? 2_630 : 2_640);
       const ex = await db().execution.create({
-        data: { tenantId: proposal.tenantId, proposalId: proposal.id, idempotencyKey: `refund-${proposal.id}`, attempts: 1, status: "sending" },
+        data: {
+          tenantId: proposal.tenantId,
+          proposalId: proposal.id,
+          idempotencyKey: `refund-${proposal.id}`,
+          attempts: 1,
+          status: "sending",
+        },
       });
       await applyProviderAnswer({
         executionId: ex.id,
-        answer: { outcome: "unknown", cause: "timeout", message: "no answer in 1500 ms", statusCode: null, requestId: null },
+        answer: {
+          outcome: "unknown",
+          cause: "timeout",
+          message: "no answer in 1500 ms",
+          statusCode: null,
+          requestId: null,
+        },
         source: "send",
         traceId: "t",
       });
-      expect((await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).lastError).toBe("timeout: no answer in 1500 ms");
+      expect((await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).lastError).toBe(
+        "timeout: no answer in 1500 ms",
+      );
       const r = refund(`re_clear_${status}_${ex.id.slice(0, 8)}`, status, proposal.id, proposal.tenantId);
       await applyProviderAnswer({
         executionId: ex.id,
@@ -143,7 +194,10 @@ describe("Last error is cleared once the provider settles or holds the refund", 
         source: "reconcile",
         traceId: "t",
       });
-      expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({ status, lastError: null });
+      expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
+        status,
+        lastError: null,
+      });
     }
   });
 });
@@ -155,13 +209,16 @@ describe("search by order, refund id, customer", () => {
       where: { tenant: { slug: ES }, status: "succeeded", providerRefundId: { not: null } },
       include: { proposal: { include: { order: true } } },
     });
-    const ids = async (q: string, actor = ops) => (await listExecutions(actor, { q, limit: 100 })).rows.map((r) => r.id);
+    const ids = async (q: string, actor = ops) =>
+      (await listExecutions(actor, { q, limit: 100 })).rows.map((r) => r.id);
     expect(await ids(ex.proposal.order.number)).toEqual([ex.id]);
     expect(await ids(ex.proposal.order.number.slice(4).toLowerCase())).toContain(ex.id);
     expect(await ids(ex.providerRefundId!)).toEqual([ex.id]);
     expect(await ids(ex.providerRefundId!.toUpperCase())).toEqual([ex.id]);
     expect(await ids(ex.idempotencyKey)).toEqual([ex.id]);
-    const anas = await db().execution.count({ where: { tenant: { slug: ES }, proposal: { order: { customerId: ana } } } });
+    const anas = await db().execution.count({
+      where: { tenant: { slug: ES }, proposal: { order: { customerId: ana } } },
+    });
     expect(await ids(ana)).toHaveLength(anas);
     expect(await ids(customerEmail(ES, "ana").toUpperCase())).toHaveLength(anas);
     expect(anas).toBeGreaterThanOrEqual(3);
@@ -170,10 +227,13 @@ describe("search by order, refund id, customer", () => {
     expect(await ids("%")).toEqual([]);
     expect(await ids("_")).toEqual([]);
     // Combined with the state filter.
-    expect((await listExecutions(ops, { q: ana, state: "unknown", limit: 100 })).rows.every((r) => r.status === "unknown")).toBe(true);
+    expect(
+      (await listExecutions(ops, { q: ana, state: "unknown", limit: 100 })).rows.every((r) => r.status === "unknown"),
+    ).toBe(true);
     // Another tenant searching for this order, refund or customer finds nothing.
     const us = await actorOf(US, "ops");
-    for (const q of [ex.proposal.order.number, ex.providerRefundId!, ana, customerEmail(ES, "ana")]) expect(await ids(q, us)).toEqual([]);
+    for (const q of [ex.proposal.order.number, ex.providerRefundId!, ana, customerEmail(ES, "ana")])
+      expect(await ids(q, us)).toEqual([]);
     await expect(listExecutions(ops, { q: "x".repeat(201) })).rejects.toMatchObject({ code: "invalid_arguments" });
   });
 
@@ -204,10 +264,20 @@ describe("counters and chart from one statement", () => {
     const made: Awaited<ReturnType<typeof approvedProposal>>["proposal"][] = [];
     for (const amount of [2_710, 2_720, 2_730]) made.push((await approvedProposal(ana, amount)).proposal);
     const mk = (p: (typeof made)[number], data: Record<string, unknown>) =>
-      db().execution.create({ data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `refund-${p.id}`, attempts: 1, ...data } });
+      db().execution.create({
+        data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `refund-${p.id}`, attempts: 1, ...data },
+      });
     const freshUnknown = await mk(made[0]!, { status: "unknown", lastAttemptAt: new Date() });
-    const longPending = await mk(made[1]!, { status: "pending", createdAt: new Date(Date.now() - 20 * 60_000), providerRefundId: `re_lp_${made[1]!.id}` });
-    const freshPending = await mk(made[2]!, { status: "pending", createdAt: new Date(Date.now() - 60_000), providerRefundId: `re_fp_${made[2]!.id}` });
+    const longPending = await mk(made[1]!, {
+      status: "pending",
+      createdAt: new Date(Date.now() - 20 * 60_000),
+      providerRefundId: `re_lp_${made[1]!.id}`,
+    });
+    const freshPending = await mk(made[2]!, {
+      status: "pending",
+      createdAt: new Date(Date.now() - 60_000),
+      providerRefundId: `re_fp_${made[2]!.id}`,
+    });
 
     const o = await getExecutionOverview(await actorOf(ES, "ops"));
     const now = o.chart.at(-1)!;

@@ -12,16 +12,34 @@ import { ES, US, ana, john } from "./gateway-support";
 import { executionTimings } from "@/lib/server/env";
 
 const hourAgo = new Date(Date.now() - 3600_000);
-const ids: Record<"unknown" | "staleSending" | "succeeded" | "freshSending", string> = { unknown: "", staleSending: "", succeeded: "", freshSending: "" };
+const ids: Record<"unknown" | "staleSending" | "succeeded" | "freshSending", string> = {
+  unknown: "",
+  staleSending: "",
+  succeeded: "",
+  freshSending: "",
+};
 
 beforeAll(async () => {
   const made: Awaited<ReturnType<typeof approvedProposal>>["proposal"][] = [];
   for (let i = 0; i < 4; i++) made.push((await approvedProposal(ana, 1_100 + i)).proposal);
   const row = (p: (typeof made)[number], data: Record<string, unknown>) =>
-    db().execution.create({ data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `refund-${p.id}`, attempts: 1, ...data } });
-  ids.unknown = (await row(made[0]!, { status: "unknown", lastError: "timeout: no answer", createdAt: hourAgo, lastAttemptAt: hourAgo })).id;
+    db().execution.create({
+      data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `refund-${p.id}`, attempts: 1, ...data },
+    });
+  ids.unknown = (
+    await row(made[0]!, {
+      status: "unknown",
+      lastError: "timeout: no answer",
+      createdAt: hourAgo,
+      lastAttemptAt: hourAgo,
+    })
+  ).id;
   ids.staleSending = (
-    await row(made[1]!, { status: "sending", createdAt: new Date(Date.now() - 1800_000), lastAttemptAt: new Date(Date.now() - 1800_000) })
+    await row(made[1]!, {
+      status: "sending",
+      createdAt: new Date(Date.now() - 1800_000),
+      lastAttemptAt: new Date(Date.now() - 1800_000),
+    })
   ).id;
   ids.succeeded = (
     await row(made[2]!, {
@@ -114,21 +132,35 @@ describe("Check now", () => {
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.key).toBe(`reconcile:${ids.unknown}`);
     expect(jobs[0]!.run_at.getTime()).toBeLessThanOrEqual(before + 1000);
-    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "execution:check_now" }, orderBy: { pos: "desc" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { action: "execution:check_now" },
+      orderBy: { pos: "desc" },
+    });
     expect(event).toMatchObject({ actorType: "staff", actorId: ops.userId, outcome: "result_pending" });
   });
 
   it("on a settled execution it queues nothing (and says so)", async () => {
     const ops = await actorOf(ES, "ops");
-    expect(await checkExecutionNow(ops, { executionId: ids.succeeded })).toMatchObject({ status: "succeeded", queued: false });
+    expect(await checkExecutionNow(ops, { executionId: ids.succeeded })).toMatchObject({
+      status: "succeeded",
+      queued: false,
+    });
     expect(await reconcileJobs(ids.succeeded)).toHaveLength(0);
   });
 
   it("only ops may; another tenant's execution is not found; a malformed id is invalid", async () => {
-    await expect(checkExecutionNow(await actorOf(ES, "admin"), { executionId: ids.unknown })).rejects.toMatchObject({ code: "permission_denied" });
-    await expect(checkExecutionNow(await actorOf(ES, "reviewer"), { executionId: ids.unknown })).rejects.toMatchObject({ code: "permission_denied" });
-    await expect(checkExecutionNow(await actorOf(US, "ops"), { executionId: ids.unknown })).rejects.toMatchObject({ code: "not_found" });
-    await expect(checkExecutionNow(await actorOf(ES, "ops"), { executionId: "nope" })).rejects.toMatchObject({ code: "invalid_arguments" });
+    await expect(checkExecutionNow(await actorOf(ES, "admin"), { executionId: ids.unknown })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
+    await expect(checkExecutionNow(await actorOf(ES, "reviewer"), { executionId: ids.unknown })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
+    await expect(checkExecutionNow(await actorOf(US, "ops"), { executionId: ids.unknown })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(checkExecutionNow(await actorOf(ES, "ops"), { executionId: "nope" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
   });
 });
 
@@ -139,7 +171,8 @@ describe("the sweep behind a killed worker's locked jobs", () => {
     >`SELECT j.id::text, j.run_at, j.key, j.locked_at FROM graphile_worker._private_jobs j
       JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = ${task} AND j.payload->>${field} = ${id} ORDER BY j.id`;
   const lockAsDeadWorker = (jobId: string) =>
-    db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'killed-worker' WHERE id = ${jobId}::bigint`;
+    db()
+      .$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'killed-worker' WHERE id = ${jobId}::bigint`;
 
   it("an approved proposal whose execute job is locked by a dead worker gets a fresh job; an in-doubt execution likewise; waiting jobs keep their schedule", async () => {
     // Approved two minutes ago, never started: its execute job is held by a worker that was killed.
@@ -148,7 +181,8 @@ describe("the sweep behind a killed worker's locked jobs", () => {
     const [held] = await jobsOf("execute_refund", "proposalId", proposal.id);
     await lockAsDeadWorker(held!.id);
     // The in-doubt execution's reconcile job (made by Check now above) is held too.
-    await db().$executeRaw`UPDATE "Execution" SET "updatedAt" = now() - interval '1 hour' WHERE id = ${ids.unknown}::uuid`;
+    await db()
+      .$executeRaw`UPDATE "Execution" SET "updatedAt" = now() - interval '1 hour' WHERE id = ${ids.unknown}::uuid`;
     const [reconcileHeld] = await jobsOf("reconcile_execution", "executionId", ids.unknown);
     await lockAsDeadWorker(reconcileHeld!.id);
     // The stale `sending` one has a healthy job waiting an hour from now: the sweep must not pull it forward.

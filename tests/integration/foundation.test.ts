@@ -14,7 +14,9 @@ describe("migrations", () => {
     expect(again.alreadyApplied).toEqual(onDisk.map((m) => m.name));
     const c = new pg.Client({ connectionString: url() });
     await c.connect();
-    const { rows } = await c.query(`SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`);
+    const { rows } = await c.query(
+      `SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`,
+    );
     await c.end();
     expect(rows.map((r) => [r.migration_name, r.checksum])).toEqual(onDisk.map((m) => [m.name, m.checksum]));
     for (const r of rows) {
@@ -29,7 +31,10 @@ describe("migrations", () => {
     const first = readMigrations()[0]!;
     await c.query(`UPDATE "_prisma_migrations" SET checksum = 'tampered' WHERE migration_name = $1`, [first.name]);
     await expect(applyMigrations(url())).rejects.toThrow(/was changed after it was applied/);
-    await c.query(`UPDATE "_prisma_migrations" SET checksum = $2 WHERE migration_name = $1`, [first.name, first.checksum]);
+    await c.query(`UPDATE "_prisma_migrations" SET checksum = $2 WHERE migration_name = $1`, [
+      first.name,
+      first.checksum,
+    ]);
     await c.end();
   });
 
@@ -103,7 +108,11 @@ describe("DATABASE_URL", () => {
     const { join } = await import("node:path");
     const { startEmbeddedPostgres } = await import("../../scripts/lib/embedded-postgres");
     const { prepareDatabase } = await import("../../scripts/lib/database");
-    const other = await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "other-pg-")), ephemeral: true, database: "elsewhere" });
+    const other = await startEmbeddedPostgres({
+      dataDir: mkdtempSync(join(tmpdir(), "other-pg-")),
+      ephemeral: true,
+      database: "elsewhere",
+    });
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = other.url;
     try {

@@ -25,7 +25,9 @@ const streamSym = pino.symbols.streamSym as unknown as keyof typeof log;
 let originalStream: unknown;
 beforeAll(() => {
   originalStream = log[streamSym];
-  (log as unknown as Record<symbol, unknown>)[streamSym as unknown as symbol] = { write: (s: string) => void logLines.push(s) };
+  (log as unknown as Record<symbol, unknown>)[streamSym as unknown as symbol] = {
+    write: (s: string) => void logLines.push(s),
+  };
 });
 afterAll(() => {
   (log as unknown as Record<symbol, unknown>)[streamSym as unknown as symbol] = originalStream;
@@ -68,10 +70,19 @@ describe("audit canaries", () => {
       }),
       canaryHeaders,
     );
-    await send(openaiCall("search_invoices", { customer_email: EMAIL, note: `card 4242 4242 4242 4242 iban ES91 2100 0418 4502 0005 1332` }), canaryHeaders);
+    await send(
+      openaiCall("search_invoices", {
+        customer_email: EMAIL,
+        note: `card 4242 4242 4242 4242 iban ES91 2100 0418 4502 0005 1332`,
+      }),
+      canaryHeaders,
+    );
     await send(anthropicCall("lookup_order", { order_id: CARD }), canaryHeaders);
     // The same canaries with an invalid key (401 path) and a non-JSON body (400 path).
-    await send(anthropicCall("lookup_order", { order_id: EMAIL }), { ...canaryHeaders, authorization: `Bearer ${BEARER_SECRET}` });
+    await send(anthropicCall("lookup_order", { order_id: EMAIL }), {
+      ...canaryHeaders,
+      authorization: `Bearer ${BEARER_SECRET}`,
+    });
     await send(null, canaryHeaders, `not json ${EMAIL} ${CARD} ${IBAN} Bearer ${BEARER_SECRET}`);
 
     const table = await dumpAuditTable();
@@ -91,7 +102,13 @@ describe("audit canaries", () => {
     expect(found.length).toBeGreaterThanOrEqual(3);
     // The email was also in the X-Agent-Model header, so every call of the trace carries its fingerprint.
     expect([...new Set(found.map((e) => e.action))]).toEqual(
-      expect.arrayContaining(["tool:prepare_refund", "tool:create_support_ticket", "tool:search_invoices", "tool:lookup_order", "tool-call"]),
+      expect.arrayContaining([
+        "tool:prepare_refund",
+        "tool:create_support_ticket",
+        "tool:search_invoices",
+        "tool:lookup_order",
+        "tool-call",
+      ]),
     );
     const cardEvents = await db().auditEvent.count({ where: { fingerprints: { has: auditFingerprint(CARD) } } });
     expect(cardEvents).toBeGreaterThanOrEqual(3);
@@ -118,7 +135,9 @@ describe("audit chain", () => {
     for (const c of calls) answers.push(await send(c, headersFor({ token, trace })));
     // Concurrency must not fork the chain.
     await Promise.all(
-      Array.from({ length: 8 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))),
+      Array.from({ length: 8 }, () =>
+        send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() })),
+      ),
     );
 
     const events = await db().auditEvent.findMany({ where: { traceId: trace }, orderBy: { pos: "asc" } });
@@ -138,9 +157,13 @@ describe("audit chain", () => {
     await integratePending();
     const verdict = await verifyAuditChain(tenant.id);
     expect(verdict).toMatchObject({ ok: true, events: before + 12, pending: 0 });
-    const leaves = (await db().auditLeaf.findMany({ where: { logId: tenant.id }, select: { leafIndex: true }, orderBy: { leafIndex: "asc" } })).map(
-      (l) => l.leafIndex,
-    );
+    const leaves = (
+      await db().auditLeaf.findMany({
+        where: { logId: tenant.id },
+        select: { leafIndex: true },
+        orderBy: { leafIndex: "asc" },
+      })
+    ).map((l) => l.leafIndex);
     expect(leaves).toEqual(Array.from({ length: before + 12 }, (_, i) => i));
   });
 
@@ -148,10 +171,17 @@ describe("audit chain", () => {
     const token = await tokenFor(ES, ana);
     const trace = freshTrace();
     const odd = "bad \u0000 byte \uD800 and 🎉 fine";
-    const a = await send(anthropicCall("create_support_ticket", { category: "technical", summary: odd, priority: "low" }), headersFor({ token, trace }));
+    const a = await send(
+      anthropicCall("create_support_ticket", { category: "technical", summary: odd, priority: "low" }),
+      headersFor({ token, trace }),
+    );
     expect(a.content.code).toBe("invalid_arguments");
     const b = await send(
-      anthropicCall("create_support_ticket", { category: "technical", summary: "emoji 🎉 and \uD800 lone surrogate", priority: "low" }),
+      anthropicCall("create_support_ticket", {
+        category: "technical",
+        summary: "emoji 🎉 and \uD800 lone surrogate",
+        priority: "low",
+      }),
       headersFor({ token, trace }),
     );
     expect(b.content.code).toBe("ok");
@@ -187,7 +217,10 @@ describe("audit chain", () => {
     // Make every audit insert fail.
     await c.query(`ALTER TABLE "AuditEvent" ADD CONSTRAINT "test_refuse_all" CHECK (false) NOT VALID`);
     try {
-      const r = await send(anthropicCall("prepare_refund", { order_id: "ORD-1001", reason: "wrong_item" }), headersFor({ token, trace: freshTrace() }));
+      const r = await send(
+        anthropicCall("prepare_refund", { order_id: "ORD-1001", reason: "wrong_item" }),
+        headersFor({ token, trace: freshTrace() }),
+      );
       expect(r.status).toBe(200);
       expect(r.content.code).toBe("internal_error");
       expect(Object.keys(r.content.error!)).toEqual(["message"]);
@@ -232,7 +265,9 @@ describe("audit chain", () => {
       }),
     );
     await integratePending();
-    const [l1, l2] = await Promise.all([e1, e2].map((e) => db().auditLeaf.findUniqueOrThrow({ where: { eventId: e.id } })));
+    const [l1, l2] = await Promise.all(
+      [e1, e2].map((e) => db().auditLeaf.findUniqueOrThrow({ where: { eventId: e.id } })),
+    );
     expect(l1!.logId).toBe(TENANTLESS_LOG);
     expect(l2!.leafIndex).toBe(l1!.leafIndex + 1);
     const table = await dumpAuditTable();

@@ -16,7 +16,10 @@ describe("budgets per trace", () => {
     const other = await send(anthropicCall("lookup_order", { order_id: "ORD-1002" }), headersFor({ token, trace }));
     expect(other.content.code).toBe("limit_exceeded");
     // Another trace is unaffected.
-    expect((await send(anthropicCall("lookup_order", { order_id: "ORD-1002" }), headersFor({ token, trace: freshTrace() }))).content.code).toBe("ok");
+    expect(
+      (await send(anthropicCall("lookup_order", { order_id: "ORD-1002" }), headersFor({ token, trace: freshTrace() })))
+        .content.code,
+    ).toBe("ok");
   });
 
   it("errors beyond the limit → limit_exceeded", async () => {
@@ -26,7 +29,11 @@ describe("budgets per trace", () => {
       expect(r.content.code).toBe("unknown_tool");
     }
     const r = await send(
-      anthropicCall("create_support_ticket", { category: "billing", summary: "A question about my bill", priority: "low" }),
+      anthropicCall("create_support_ticket", {
+        category: "billing",
+        summary: "A question about my bill",
+        priority: "low",
+      }),
       headersFor({ trace }),
     );
     expect(r.content.code).toBe("limit_exceeded");
@@ -36,12 +43,17 @@ describe("budgets per trace", () => {
 
   it("total calls follow the tenant's policy (configurable, shared through the database)", async () => {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-    await db().agentBudgetPolicy.create({ data: { tenantId: tenant.id, maxCallsPerTrace: 3, maxRepeatsPerTrace: 5, maxErrorsPerTrace: 10 } });
+    await db().agentBudgetPolicy.create({
+      data: { tenantId: tenant.id, maxCallsPerTrace: 3, maxRepeatsPerTrace: 5, maxErrorsPerTrace: 10 },
+    });
     const token = await tokenFor(ES, ana);
     const trace = freshTrace();
     const orders = ["ORD-1001", "ORD-1002", "ORD-1001", "ORD-1002"];
     const codes = [];
-    for (const o of orders) codes.push((await send(anthropicCall("lookup_order", { order_id: o }), headersFor({ token, trace }))).content.code);
+    for (const o of orders)
+      codes.push(
+        (await send(anthropicCall("lookup_order", { order_id: o }), headersFor({ token, trace }))).content.code,
+      );
     expect(codes).toEqual(["ok", "ok", "ok", "limit_exceeded"]);
     const counters = await db().agentTraceCounter.findMany({ where: { traceId: trace } });
     expect(counters.find((c) => c.counter === "calls")?.count).toBe(4);
@@ -51,11 +63,15 @@ describe("budgets per trace", () => {
 
   it("concurrent calls on one trace cannot overspend (atomic upserts)", async () => {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-    await db().agentBudgetPolicy.create({ data: { tenantId: tenant.id, maxCallsPerTrace: 10, maxRepeatsPerTrace: 100, maxErrorsPerTrace: 100 } });
+    await db().agentBudgetPolicy.create({
+      data: { tenantId: tenant.id, maxCallsPerTrace: 10, maxRepeatsPerTrace: 100, maxErrorsPerTrace: 100 },
+    });
     const token = await tokenFor(ES, ana);
     const trace = freshTrace();
     const answers = await Promise.all(
-      Array.from({ length: 25 }, () => send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace }))),
+      Array.from({ length: 25 }, () =>
+        send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace })),
+      ),
     );
     expect(answers.filter((a) => a.content.code === "ok")).toHaveLength(10);
     expect(answers.filter((a) => a.content.code === "limit_exceeded")).toHaveLength(15);

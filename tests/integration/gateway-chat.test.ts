@@ -6,11 +6,20 @@ import { ana, anthropicCall, chatCall, ES, freshTrace, headersFor, send, tokenFo
 
 describe("OpenAI Chat Completions", () => {
   it("GET /api/agent/tools?format=openai_chat → {type:'function', function:{name, description, parameters, strict}}", async () => {
-    const res = await toolsGET(new Request("http://localhost/api/agent/tools?format=openai_chat", { headers: { authorization: `Bearer ${webKey()}` } }));
+    const res = await toolsGET(
+      new Request("http://localhost/api/agent/tools?format=openai_chat", {
+        headers: { authorization: `Bearer ${webKey()}` },
+      }),
+    );
     expect(res.status).toBe(200);
     const body = (await res.json()) as { format: string; tools: { type: string; function: Record<string, unknown> }[] };
     expect(body.format).toBe("openai_chat");
-    expect(body.tools.map((t) => t.function.name)).toEqual(["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"]);
+    expect(body.tools.map((t) => t.function.name)).toEqual([
+      "lookup_order",
+      "prepare_refund",
+      "get_refund_status",
+      "create_support_ticket",
+    ]);
     for (const t of body.tools) {
       expect(Object.keys(t).sort()).toEqual(["function", "type"]);
       expect(t.type).toBe("function");
@@ -28,17 +37,25 @@ describe("OpenAI Chat Completions", () => {
     expect(Object.keys(c.body).sort()).toEqual(["content", "role", "tool_call_id"]);
     expect(c.body).toMatchObject({ role: "tool", tool_call_id: call.id });
     expect(c.content.code).toBe("approval_required");
-    const a = await send(anthropicCall("prepare_refund", { order_id: "ORD-1001", reason: "damaged_item" }), headersFor({ token, trace: freshTrace() }));
+    const a = await send(
+      anthropicCall("prepare_refund", { order_id: "ORD-1001", reason: "damaged_item" }),
+      headersFor({ token, trace: freshTrace() }),
+    );
     expect(a.content.result).toEqual(c.content.result);
     const row = await db().proposal.findUniqueOrThrow({ where: { id: String(c.content.result!.proposal_id) } });
     expect(row.status).toBe("pending_approval");
-    const audit = await db().auditEvent.findFirst({ where: { traceId: c.content.traceId, action: "tool:prepare_refund" } });
+    const audit = await db().auditEvent.findFirst({
+      where: { traceId: c.content.traceId, action: "tool:prepare_refund" },
+    });
     expect((audit?.data as { transport?: string } | null)?.transport).toBe("openai_chat");
   });
 
   it("errors come back as tool messages too, with the code inside content", async () => {
     const token = await tokenFor(ES, ana);
-    const bad = await send(chatCall("prepare_refund", { order_id: "ORD-1001", reason: "damaged_item", amount: 1 }), headersFor({ token, trace: freshTrace() }));
+    const bad = await send(
+      chatCall("prepare_refund", { order_id: "ORD-1001", reason: "damaged_item", amount: 1 }),
+      headersFor({ token, trace: freshTrace() }),
+    );
     expect(bad.body.role).toBe("tool");
     expect(bad.content.code).toBe("invalid_arguments");
     const unknown = await send(chatCall("search_invoices", {}), headersFor({ token, trace: freshTrace() }));
@@ -47,7 +64,10 @@ describe("OpenAI Chat Completions", () => {
 
   it("malformed Chat items keep the Chat shape: arguments not JSON, function missing, wrong type", async () => {
     const h = headersFor({ trace: freshTrace() });
-    const notJson = await send({ id: "call_x1", type: "function", function: { name: "lookup_order", arguments: "{order_id:" } }, h);
+    const notJson = await send(
+      { id: "call_x1", type: "function", function: { name: "lookup_order", arguments: "{order_id:" } },
+      h,
+    );
     expect(notJson.body).toMatchObject({ role: "tool", tool_call_id: "call_x1" });
     expect(notJson.content.code).toBe("invalid_arguments");
     expect(JSON.stringify(notJson.content.error!.problems)).toContain("$.function.arguments");
@@ -56,9 +76,14 @@ describe("OpenAI Chat Completions", () => {
     expect(noFn.body).toMatchObject({ role: "tool", tool_call_id: "call_x2" });
     expect(JSON.stringify(noFn.content.error!.problems)).toContain("$.function");
 
-    const wrongType = await send({ id: "call_x3", type: "tool", function: { name: "lookup_order", arguments: "{}" } }, h);
+    const wrongType = await send(
+      { id: "call_x3", type: "tool", function: { name: "lookup_order", arguments: "{}" } },
+      h,
+    );
     expect(wrongType.body).toMatchObject({ role: "tool", tool_call_id: "call_x3" });
-    expect(wrongType.content.error!.problems).toContainEqual(expect.objectContaining({ path: "$.type", expected: '"function"' }));
+    expect(wrongType.content.error!.problems).toContainEqual(
+      expect.objectContaining({ path: "$.type", expected: '"function"' }),
+    );
   });
 
   it("a Chat call without a valid key is a 401 with the neutral body (nothing of it is read)", async () => {

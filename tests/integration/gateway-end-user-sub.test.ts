@@ -35,7 +35,12 @@ describe("end-user token sub with control characters", () => {
       ["prepare_refund", { order_id: "ORD-1001", reason: "damaged_item" }],
       ["create_support_ticket", { category: "billing", priority: "low", summary: "Where is my refund?" }],
     ] as const) {
-      expect(await callWithSub(tool, input, sub)).toEqual({ status: 200, code: "permission_denied", reason: "end_user_token_invalid", problem: "malformed" });
+      expect(await callWithSub(tool, input, sub)).toEqual({
+        status: 200,
+        code: "permission_denied",
+        reason: "end_user_token_invalid",
+        problem: "malformed",
+      });
     }
   });
 

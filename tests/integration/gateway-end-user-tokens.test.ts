@@ -3,7 +3,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { endUserTokenAudience } from "@/lib/domain/agent-protocol";
-import { ana, anthropicCall, channelSecret, ES, freshTrace, headersFor, send, signToken, tokenFor } from "./gateway-support";
+import {
+  ana,
+  anthropicCall,
+  channelSecret,
+  ES,
+  freshTrace,
+  headersFor,
+  send,
+  signToken,
+  tokenFor,
+} from "./gateway-support";
 
 const secret = () => channelSecret(ES, "web_support");
 const now = () => Math.floor(Date.now() / 1000);
@@ -12,7 +22,11 @@ async function lookupWith(token: string) {
   const trace = freshTrace();
   const r = await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace }));
   const event = await db().auditEvent.findFirst({ where: { traceId: trace } });
-  return { code: r.content.code, reason: r.content.error?.reason, problem: (event?.data as { end_user_problem?: string } | null)?.end_user_problem };
+  return {
+    code: r.content.code,
+    reason: r.content.error?.reason,
+    problem: (event?.data as { end_user_problem?: string } | null)?.end_user_problem,
+  };
 }
 
 afterEach(async () => {
@@ -31,13 +45,19 @@ describe("end-user tokens", () => {
       reason: "end_user_token_invalid",
       problem: "malformed",
     });
-    expect(await lookupWith(await signToken({ sub: ana, tenant: ES, aud: null }, secret()))).toMatchObject({ code: "permission_denied", problem: "malformed" });
+    expect(await lookupWith(await signToken({ sub: ana, tenant: ES, aud: null }, secret()))).toMatchObject({
+      code: "permission_denied",
+      problem: "malformed",
+    });
   });
 
   it("a token for another channel (audience) is refused, even signed with this channel's secret", async () => {
     const token = await signToken({ sub: ana, tenant: ES, aud: endUserTokenAudience(ES, "community_chat") }, secret());
     expect(await lookupWith(token)).toMatchObject({ code: "permission_denied", problem: "wrong_audience" });
-    const otherTenant = await signToken({ sub: ana, tenant: ES, aud: endUserTokenAudience("shop-us", "web_support") }, secret());
+    const otherTenant = await signToken(
+      { sub: ana, tenant: ES, aud: endUserTokenAudience("shop-us", "web_support") },
+      secret(),
+    );
     expect(await lookupWith(otherTenant)).toMatchObject({ code: "permission_denied", problem: "wrong_audience" });
   });
 

@@ -40,7 +40,10 @@ describe("refused keys are counted windows, not one audit event per request", ()
     expect((await refusalEvents()) - before).toBe(1);
     const row = await db().agentKeyRefusalWindow.findFirstOrThrow({ where: { source: "203.0.113.7" } });
     expect(row).toMatchObject({ count: REFUSAL_LIMITS.perSource, reasons: ["unknown"] });
-    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "agent:key_refused" }, orderBy: { occurredAt: "desc" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { action: "agent:key_refused" },
+      orderBy: { occurredAt: "desc" },
+    });
     expect(event.data).toMatchObject({ reason: "unknown", source: "203.0.113.7", route: "tool-call" });
 
     const throttled = await badKeyCall("203.0.113.7");
@@ -48,7 +51,10 @@ describe("refused keys are counted windows, not one audit event per request", ()
     const retryAfter = Number(throttled.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(await throttled.json()).toMatchObject({ code: "limit_exceeded", error: { retry_after_seconds: retryAfter } });
+    expect(await throttled.json()).toMatchObject({
+      code: "limit_exceeded",
+      error: { retry_after_seconds: retryAfter },
+    });
     expect((await refusalEvents()) - before).toBe(1);
 
     // Another address is not throttled, and gets its own (single) event.
@@ -59,7 +65,13 @@ describe("refused keys are counted windows, not one audit event per request", ()
       new Request("http://localhost/api/agent/tool-calls", {
         method: "POST",
         headers: { ...headersFor(), "content-type": "application/json", "x-forwarded-for": "203.0.113.7" },
-        body: JSON.stringify(anthropicCall("create_support_ticket", { category: "billing", summary: "A question about my bill", priority: "low" })),
+        body: JSON.stringify(
+          anthropicCall("create_support_ticket", {
+            category: "billing",
+            summary: "A question about my bill",
+            priority: "low",
+          }),
+        ),
       }),
     );
     expect(good.status).toBe(200);
@@ -67,7 +79,9 @@ describe("refused keys are counted windows, not one audit event per request", ()
 
   it("parallel bad-key requests from one address write exactly one event (atomic upsert)", async () => {
     const before = await refusalEvents();
-    const statuses = (await Promise.all(Array.from({ length: 12 }, () => badKeyCall("192.0.2.44")))).map((r) => r.status);
+    const statuses = (await Promise.all(Array.from({ length: 12 }, () => badKeyCall("192.0.2.44")))).map(
+      (r) => r.status,
+    );
     expect(statuses.every((s) => s === 401)).toBe(true);
     expect((await refusalEvents()) - before).toBe(1);
     expect((await db().agentKeyRefusalWindow.findFirstOrThrow({ where: { source: "192.0.2.44" } })).count).toBe(12);
@@ -83,7 +97,9 @@ describe("refused keys are counted windows, not one audit event per request", ()
 
   it("every agent route counts refusals: tools list and MCP", async () => {
     await toolsGET(
-      new Request("http://localhost/api/agent/tools", { headers: { authorization: "Bearer agk_wrong_key_000000000000", "x-forwarded-for": "192.0.2.99" } }),
+      new Request("http://localhost/api/agent/tools", {
+        headers: { authorization: "Bearer agk_wrong_key_000000000000", "x-forwarded-for": "192.0.2.99" },
+      }),
     );
     await mcpPOST(
       new Request("http://localhost/api/mcp", {
@@ -111,7 +127,9 @@ describe("refused keys are counted windows, not one audit event per request", ()
     await db().agentKeyRefusalWindow.create({
       data: { windowStart: new Date(Date.now() - 2 * 86_400_000), source: "192.0.2.1", count: 9, reasons: ["unknown"] },
     });
-    await db().agentKeyRefusalWindow.create({ data: { windowStart: new Date(), source: "192.0.2.2", count: 1, reasons: ["unknown"] } });
+    await db().agentKeyRefusalWindow.create({
+      data: { windowStart: new Date(), source: "192.0.2.2", count: 1, reasons: ["unknown"] },
+    });
     expect(await purgeKeyRefusalWindows()).toBe(1);
     expect((await db().agentKeyRefusalWindow.findMany()).map((r) => r.source)).toEqual(["192.0.2.2"]);
   });
@@ -152,7 +170,11 @@ describe("no body before the key; bodies capped while streaming", () => {
   it("a 10 MB body with a valid key (no Content-Length) is refused with 413 after the cap, not buffered whole", async () => {
     const body = countingBody(10 * 1024 * 1024);
     const res = await toolCallsPOST(
-      streamed("http://localhost/api/agent/tool-calls", { authorization: `Bearer ${webKey()}`, "content-type": "application/json" }, body.stream),
+      streamed(
+        "http://localhost/api/agent/tool-calls",
+        { authorization: `Bearer ${webKey()}`, "content-type": "application/json" },
+        body.stream,
+      ),
     );
     expect(res.status).toBe(413);
     expect(body.pulled()).toBeLessThan(1024 * 1024);
@@ -165,7 +187,11 @@ describe("no body before the key; bodies capped while streaming", () => {
     const res = await toolCallsPOST(
       streamed(
         "http://localhost/api/agent/tool-calls",
-        { authorization: `Bearer ${webKey()}`, "content-type": "application/json", "content-length": String(10 * 1024 * 1024) },
+        {
+          authorization: `Bearer ${webKey()}`,
+          "content-type": "application/json",
+          "content-length": String(10 * 1024 * 1024),
+        },
         body.stream,
       ),
     );
@@ -178,7 +204,11 @@ describe("no body before the key; bodies capped while streaming", () => {
     const mcp = await mcpPOST(
       streamed(
         "http://localhost/api/mcp",
-        { authorization: `Bearer ${webKey()}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        {
+          authorization: `Bearer ${webKey()}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
         mcpBody.stream,
       ),
     );
@@ -186,7 +216,11 @@ describe("no body before the key; bodies capped while streaming", () => {
     expect(mcpBody.pulled()).toBeLessThan(1024 * 1024);
     const hookBody = countingBody(10 * 1024 * 1024);
     const hook = await webhookPOST(
-      streamed("http://localhost/api/payments/webhook", { "stripe-signature": "t=1,v1=00", "content-type": "application/json" }, hookBody.stream),
+      streamed(
+        "http://localhost/api/payments/webhook",
+        { "stripe-signature": "t=1,v1=00", "content-type": "application/json" },
+        hookBody.stream,
+      ),
     );
     expect(hook.status).toBe(413);
     expect(hookBody.pulled()).toBeLessThan(1024 * 1024);

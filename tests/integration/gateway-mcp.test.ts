@@ -20,7 +20,11 @@ function connect(headers: Record<string, string>, seen: string[] = []) {
   return { client, transport };
 }
 
-type Result = { content: { type: string; text: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
+type Result = {
+  content: { type: string; text: string }[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+};
 
 describe("MCP tools/list and tools/call through the official SDK client", () => {
   it("tools carry titles, annotations and an outputSchema", async () => {
@@ -32,8 +36,16 @@ describe("MCP tools/list and tools/call through the official SDK client", () => 
     expect(by.lookup_order!.title).toBe("Look up an order");
     expect(by.lookup_order!.annotations).toMatchObject({ readOnlyHint: true });
     expect(by.get_refund_status!.annotations).toMatchObject({ readOnlyHint: true });
-    expect(by.prepare_refund!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true, destructiveHint: false });
-    expect(by.create_support_ticket!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(by.prepare_refund!.annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: true,
+      destructiveHint: false,
+    });
+    expect(by.create_support_ticket!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
     for (const t of tools) {
       expect(t.title).toBeTruthy();
       expect(t.outputSchema).toMatchObject({ type: "object", required: ["code", "traceId"] });
@@ -50,7 +62,10 @@ describe("MCP tools/list and tools/call through the official SDK client", () => 
     const ok = (await client.callTool({ name: "lookup_order", arguments: { order_id: "ORD-1001" } })) as Result;
     expect(ok.isError).toBe(false);
     expect(ok.structuredContent).toMatchObject({ code: "ok", result: { order_id: "ORD-1001" } });
-    const pending = (await client.callTool({ name: "prepare_refund", arguments: { order_id: "ORD-1001", reason: "damaged_item" } })) as Result;
+    const pending = (await client.callTool({
+      name: "prepare_refund",
+      arguments: { order_id: "ORD-1001", reason: "damaged_item" },
+    })) as Result;
     expect(pending.structuredContent!.code).toBe("approval_required");
     for (const [name, args, code] of [
       ["lookup_order", { order_id: "ORD-2001" }, "not_found"],
@@ -69,7 +84,11 @@ describe("MCP tools/list and tools/call through the official SDK client", () => 
     const res = await mcpPOST(
       new Request("http://localhost/api/mcp", {
         method: "POST",
-        headers: { authorization: "Bearer wrong-key-0000000", "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: {
+          authorization: "Bearer wrong-key-0000000",
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
       }),
     );
@@ -78,8 +97,16 @@ describe("MCP tools/list and tools/call through the official SDK client", () => 
     expect(challenge).not.toMatch(/^\s*bearer/i);
     expect(challenge).not.toMatch(/resource_metadata/i);
     expect(challenge).toMatch(/^AgentKey /);
-    const body = (await res.json()) as { jsonrpc: string; error: { code: number; data: { code: string } }; code: string };
-    expect(body).toMatchObject({ jsonrpc: "2.0", code: "unauthenticated", error: { data: { code: "unauthenticated" } } });
+    const body = (await res.json()) as {
+      jsonrpc: string;
+      error: { code: number; data: { code: string } };
+      code: string;
+    };
+    expect(body).toMatchObject({
+      jsonrpc: "2.0",
+      code: "unauthenticated",
+      error: { data: { code: "unauthenticated" } },
+    });
 
     const seen: string[] = [];
     const { client, transport } = connect({ authorization: "Bearer wrong-key-0000000" }, seen);

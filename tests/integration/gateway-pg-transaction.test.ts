@@ -27,14 +27,23 @@ const prepare = async (orderNumber: string, trace: string) =>
 /** The transaction ids (xmin) of everything a proposal's creation wrote. */
 async function writersOf(orderId: string, trace: string) {
   const [proposal] = (
-    await sql<{ id: string; xmin: string }>`SELECT "id", xmin::text AS xmin FROM "Proposal" WHERE "orderId" = ${orderId}::uuid`.execute(sqlPool())
+    await sql<{
+      id: string;
+      xmin: string;
+    }>`SELECT "id", xmin::text AS xmin FROM "Proposal" WHERE "orderId" = ${orderId}::uuid`.execute(sqlPool())
   ).rows;
   const pid = proposal?.id ?? "00000000-0000-0000-0000-000000000000";
   const notifications = (
-    await sql<{ id: string; xmin: string }>`SELECT "id", xmin::text AS xmin FROM "Notification" WHERE "proposalId" = ${pid}::uuid`.execute(sqlPool())
+    await sql<{
+      id: string;
+      xmin: string;
+    }>`SELECT "id", xmin::text AS xmin FROM "Notification" WHERE "proposalId" = ${pid}::uuid`.execute(sqlPool())
   ).rows;
   const deliveries = (
-    await sql<{ id: string; xmin: string }>`SELECT "id", xmin::text AS xmin FROM "WebhookDelivery" WHERE "proposalId" = ${pid}::uuid`.execute(sqlPool())
+    await sql<{
+      id: string;
+      xmin: string;
+    }>`SELECT "id", xmin::text AS xmin FROM "WebhookDelivery" WHERE "proposalId" = ${pid}::uuid`.execute(sqlPool())
   ).rows;
   const ids = [...notifications.map((n) => n.id), ...deliveries.map((d) => d.id)];
   const jobs = (
@@ -44,7 +53,9 @@ async function writersOf(orderId: string, trace: string) {
   ).rows;
   const audit = (
     await sql<{ xmin: string; outcome: string }>`
-    SELECT xmin::text AS xmin, "outcome" FROM "AuditEvent" WHERE "traceId" = ${trace} AND "action" = 'tool:prepare_refund'`.execute(sqlPool())
+    SELECT xmin::text AS xmin, "outcome" FROM "AuditEvent" WHERE "traceId" = ${trace} AND "action" = 'tool:prepare_refund'`.execute(
+      sqlPool(),
+    )
   ).rows;
   return { proposal, notifications, deliveries, jobs, audit };
 }
@@ -58,13 +69,20 @@ describe("prepare_refund on one pg transaction", () => {
     process.env.MAIL_FROM = "Approvals <approvals@example.test>";
     await db().tenant.update({
       where: { id: tenant },
-      data: { slackWebhookUrl: "http://127.0.0.1:9/slack", reviewWebhookUrl: "http://127.0.0.1:9/hook", reviewWebhookSecret: "s".repeat(40) },
+      data: {
+        slackWebhookUrl: "http://127.0.0.1:9/slack",
+        reviewWebhookUrl: "http://127.0.0.1:9/hook",
+        reviewWebhookSecret: "s".repeat(40),
+      },
     });
   });
   afterAll(async () => {
     delete process.env.SMTP_URL;
     delete process.env.MAIL_FROM;
-    await db().tenant.update({ where: { id: tenant }, data: { slackWebhookUrl: null, reviewWebhookUrl: null, reviewWebhookSecret: null } });
+    await db().tenant.update({
+      where: { id: tenant },
+      data: { slackWebhookUrl: null, reviewWebhookUrl: null, reviewWebhookSecret: null },
+    });
   });
 
   it("commits the proposal, its notifications, webhook delivery, their jobs and the audit event in the same transaction", async () => {
@@ -92,7 +110,9 @@ describe("prepare_refund on one pg transaction", () => {
   it("leaves nothing behind when the audit event cannot be written (no effect without its event)", async () => {
     const order = await freshOrder(3_100);
     const trace = `pg-fail-${randomUUID()}`;
-    const [{ since } = { since: new Date(0) }] = (await sql<{ since: Date }>`SELECT (clock_timestamp() AT TIME ZONE 'UTC') AS since`.execute(sqlPool())).rows;
+    const [{ since } = { since: new Date(0) }] = (
+      await sql<{ since: Date }>`SELECT (clock_timestamp() AT TIME ZONE 'UTC') AS since`.execute(sqlPool())
+    ).rows;
     // The last statement of the transaction fails: the proposal and its notifications before it must go too.
     await db().$executeRawUnsafe(`
       CREATE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -100,7 +120,9 @@ describe("prepare_refund on one pg transaction", () => {
         IF NEW."traceId" = '${trace}' THEN RAISE EXCEPTION 'audit refused by test'; END IF;
         RETURN NEW;
       END $$`);
-    await db().$executeRawUnsafe(`CREATE TRIGGER test_refuse_audit BEFORE INSERT ON "AuditEvent" FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()`);
+    await db().$executeRawUnsafe(
+      `CREATE TRIGGER test_refuse_audit BEFORE INSERT ON "AuditEvent" FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()`,
+    );
     try {
       const answer = await prepare(order.number, trace);
       expect(answer.content.code).toBe("internal_error");
@@ -116,7 +138,9 @@ describe("prepare_refund on one pg transaction", () => {
     const [jobs] = (
       await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-       WHERE t.identifier IN ('deliver_notification', 'deliver_review_webhook') AND j.created_at >= ${since}::timestamptz`.execute(sqlPool())
+       WHERE t.identifier IN ('deliver_notification', 'deliver_review_webhook') AND j.created_at >= ${since}::timestamptz`.execute(
+        sqlPool(),
+      )
     ).rows;
     expect(jobs!.n).toBe(0);
     expect(w.audit).toHaveLength(0);
@@ -181,20 +205,28 @@ describe("withPgTransaction", () => {
     const pool = pgPool();
     const held = await Promise.all(Array.from({ length: pool.options.max ?? 10 }, () => pool.connect()));
     try {
-      await expect(withPgTransaction(async () => "never", { maxWait: 100, timeout: 15_000 })).rejects.toThrow(/waiting for a database connection/);
+      await expect(withPgTransaction(async () => "never", { maxWait: 100, timeout: 15_000 })).rejects.toThrow(
+        /waiting for a database connection/,
+      );
     } finally {
       for (const c of held) c.release();
     }
-    expect(await withPgTransaction(async (tx) => (await sql<{ n: number }>`SELECT 1 AS n`.execute(tx)).rows[0]?.n, limits)).toBe(1);
+    expect(
+      await withPgTransaction(async (tx) => (await sql<{ n: number }>`SELECT 1 AS n`.execute(tx)).rows[0]?.n, limits),
+    ).toBe(1);
   });
 
   it("returns every connection, also after failed transactions (more failures than the pool has connections)", async () => {
     const size = pgPool().options.max ?? 10;
     for (let i = 0; i < size + 3; i++) {
-      await expect(withPgTransaction(async (tx) => sql`SELECT 1/0`.execute(tx), limits)).rejects.toThrow(/division by zero/);
+      await expect(withPgTransaction(async (tx) => sql`SELECT 1/0`.execute(tx), limits)).rejects.toThrow(
+        /division by zero/,
+      );
     }
     expect(pgPool().totalCount).toBeLessThanOrEqual(size);
-    expect(await withPgTransaction(async (tx) => (await sql<{ n: number }>`SELECT 2 AS n`.execute(tx)).rows[0]?.n, limits)).toBe(2);
+    expect(
+      await withPgTransaction(async (tx) => (await sql<{ n: number }>`SELECT 2 AS n`.execute(tx)).rows[0]?.n, limits),
+    ).toBe(2);
   });
 
   it("refuses statements once the transaction is finished (a leaked client cannot write outside it)", async () => {
@@ -211,8 +243,15 @@ describe("rows through pg read as Prisma reads them", () => {
     const before = process.env.TZ;
     process.env.TZ = "Pacific/Auckland";
     try {
-      const viaPrisma = await db().tenant.findUniqueOrThrow({ where: { slug: ES }, select: { id: true, createdAt: true } });
-      const [viaPg] = (await sql<{ createdAt: Date }>`SELECT "createdAt" FROM "Tenant" WHERE "id" = ${viaPrisma.id}::uuid`.execute(sqlPool())).rows;
+      const viaPrisma = await db().tenant.findUniqueOrThrow({
+        where: { slug: ES },
+        select: { id: true, createdAt: true },
+      });
+      const [viaPg] = (
+        await sql<{ createdAt: Date }>`SELECT "createdAt" FROM "Tenant" WHERE "id" = ${viaPrisma.id}::uuid`.execute(
+          sqlPool(),
+        )
+      ).rows;
       expect(viaPg!.createdAt).toBeInstanceOf(Date);
       expect(viaPg!.createdAt.toISOString()).toBe(viaPrisma.createdAt.toISOString());
     } finally {
@@ -231,9 +270,17 @@ describe("prepared statements (prepared(sql`…`))", () => {
   it("run as one named statement per text on each connection, with their own values; unmarked statements stay unnamed", async () => {
     const id = await tenantId();
     const lookup = (slug: string) =>
-      prepared(sql<{ id: string; slug: string; createdAt: Date }>`SELECT "id", "slug", "createdAt" FROM "Tenant" WHERE "slug" = ${slug}`);
+      prepared(
+        sql<{
+          id: string;
+          slug: string;
+          createdAt: Date;
+        }>`SELECT "id", "slug", "createdAt" FROM "Tenant" WHERE "slug" = ${slug}`,
+      );
     // More concurrent runs than one connection: several pool connections each prepare the text once.
-    const rows = await Promise.all(Array.from({ length: 12 }, async (_, i) => (await lookup(i % 2 ? ES : "no-such").execute(sqlPool())).rows));
+    const rows = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => (await lookup(i % 2 ? ES : "no-such").execute(sqlPool())).rows),
+    );
     rows.forEach((r, i) => expect(r.map((x) => x.id)).toEqual(i % 2 ? [id] : []));
     expect(rows[1]![0]!.createdAt).toBeInstanceOf(Date); // the row types still apply
     // On one connection (a transaction's): the text is held once, under a name derived from it; a second
@@ -244,7 +291,9 @@ describe("prepared statements (prepared(sql`…`))", () => {
         await lookup("again").execute(tx);
         expect((await prepared(sql<{ n: number }>`SELECT ${2}::int AS n`).execute(tx)).rows[0]!.n).toBe(2);
         await sql`SELECT ${3}::int AS unmarked`.execute(tx);
-        return (await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(tx)).rows;
+        return (
+          await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(tx)
+        ).rows;
       },
       { maxWait: 5_000, timeout: 5_000 },
     );

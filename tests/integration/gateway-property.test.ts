@@ -12,7 +12,9 @@ import { ana, ES, tokenFor, webKey } from "./gateway-support";
 // gateway-window-budgets.test.ts) so the property exercises the tools rather than limit_exceeded.
 beforeAll(async () => {
   const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  await db().agentBudgetPolicy.create({ data: { tenantId: tenant.id, maxCallsPerKeyPerWindow: 1_000_000, maxCallsPerEndUserPerWindow: 1_000_000 } });
+  await db().agentBudgetPolicy.create({
+    data: { tenantId: tenant.id, maxCallsPerKeyPerWindow: 1_000_000, maxCallsPerEndUserPerWindow: 1_000_000 },
+  });
 });
 
 const KNOWN = new Set<string>([...successCodes, ...errorCodes]);
@@ -29,31 +31,67 @@ const FORBIDDEN = [
 ];
 
 const toolName = fc.oneof(
-  fc.constantFrom("lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket", "search_invoices", "LOOKUP_ORDER", ""),
+  fc.constantFrom(
+    "lookup_order",
+    "prepare_refund",
+    "get_refund_status",
+    "create_support_ticket",
+    "search_invoices",
+    "LOOKUP_ORDER",
+    "",
+  ),
   fc.string({ maxLength: 40 }),
 );
 const orderRef = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-1004") },
-  fc.constantFrom("ORD-1001", "ORD-1002", "ORD-1003", "ORD-2001", "ORD-9999", "", " ORD-1001", 'ORD-1001\'; DROP TABLE "Order"; --'),
+  fc.constantFrom(
+    "ORD-1001",
+    "ORD-1002",
+    "ORD-1003",
+    "ORD-2001",
+    "ORD-9999",
+    "",
+    " ORD-1001",
+    'ORD-1001\'; DROP TABLE "Order"; --',
+  ),
   fc.string({ maxLength: 60 }),
   fc.string({ unit: "binary", maxLength: 20 }),
   fc.integer(),
   fc.constant(null),
 );
-const reason = fc.oneof(fc.constantFrom("damaged_item", "other", "DAMAGED", ""), fc.string({ maxLength: 20 }), fc.integer());
+const reason = fc.oneof(
+  fc.constantFrom("damaged_item", "other", "DAMAGED", ""),
+  fc.string({ maxLength: 20 }),
+  fc.integer(),
+);
 const extraFields = fc.dictionary(
-  fc.oneof(fc.constantFrom("amount", "customer_id", "currency", "recipient", "__proto__", "constructor"), fc.string({ maxLength: 12 })),
+  fc.oneof(
+    fc.constantFrom("amount", "customer_id", "currency", "recipient", "__proto__", "constructor"),
+    fc.string({ maxLength: 12 }),
+  ),
   fc.jsonValue({ maxDepth: 2 }),
   { maxKeys: 3 },
 );
 
 const knownTool = fc.constantFrom("lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket");
-const validReason = fc.constantFrom("damaged_item", "not_received", "wrong_item", "duplicate_charge", "cancelled_order", "other");
+const validReason = fc.constantFrom(
+  "damaged_item",
+  "not_received",
+  "wrong_item",
+  "duplicate_charge",
+  "cancelled_order",
+  "other",
+);
 
 const args = fc.oneof(
   // Plausible calls (some valid, so proposals can happen), then wrong types, extra fields, random shapes.
   { weight: 3, arbitrary: fc.record({ order_id: orderRef, reason: fc.oneof(validReason, reason) }) },
-  { weight: 2, arbitrary: fc.tuple(fc.record({ order_id: orderRef, reason }, { requiredKeys: [] }), extraFields).map(([a, b]) => ({ ...b, ...a })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.record({ order_id: orderRef, reason }, { requiredKeys: [] }), extraFields)
+      .map(([a, b]) => ({ ...b, ...a })),
+  },
   { weight: 1, arbitrary: fc.record({ proposal_id: fc.oneof(fc.uuid(), fc.string({ maxLength: 40 })) }) },
   {
     weight: 1,
@@ -127,7 +165,18 @@ describe("gateway property", () => {
       fc.asyncProperty(
         rawBody,
         fc.constantFrom(...tokens),
-        fc.constantFrom<"valid" | "none" | "garbage">("valid", "valid", "valid", "valid", "valid", "valid", "valid", "valid", "none", "garbage"),
+        fc.constantFrom<"valid" | "none" | "garbage">(
+          "valid",
+          "valid",
+          "valid",
+          "valid",
+          "valid",
+          "valid",
+          "valid",
+          "valid",
+          "none",
+          "garbage",
+        ),
         fc.oneof(
           { weight: 8, arbitrary: fc.constant(undefined) },
           { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
@@ -140,7 +189,9 @@ describe("gateway property", () => {
           if (key === "garbage") headers.authorization = "Bearer not-a-key-at-all-000";
           if (token) headers["x-end-user-token"] = token;
           if (trace !== undefined) headers["x-trace-id"] = trace.replace(/[^\x20-\x7e]/g, "");
-          const res = await POST(new Request("http://localhost/api/agent/tool-calls", { method: "POST", headers, body: raw.text }));
+          const res = await POST(
+            new Request("http://localhost/api/agent/tool-calls", { method: "POST", headers, body: raw.text }),
+          );
 
           // 429: a source sending many bad keys is throttled (gateway-floods.test.ts).
           expect([200, 400, 401, 429]).toContain(res.status);
@@ -149,14 +200,22 @@ describe("gateway property", () => {
           const outer = JSON.parse(text) as Record<string, unknown>;
           if (res.status === 401 || res.status === 429) {
             // Before the key is verified nothing of the body is read: the neutral {code, error, traceId}.
-            expect(outer).toMatchObject({ code: res.status === 401 ? "unauthenticated" : "limit_exceeded", error: { message: expect.any(String) } });
+            expect(outer).toMatchObject({
+              code: res.status === 401 ? "unauthenticated" : "limit_exceeded",
+              error: { message: expect.any(String) },
+            });
             return;
           }
           expect(["tool_result", "function_call_output", undefined]).toContain(outer.type);
           if (outer.type === undefined) expect(outer.role).toBe("tool");
           const inner = outer.type === "function_call_output" ? outer.output : outer.content;
           expect(typeof inner).toBe("string");
-          const content = JSON.parse(inner as string) as { code: string; result?: Record<string, unknown>; error?: { message: unknown }; traceId: unknown };
+          const content = JSON.parse(inner as string) as {
+            code: string;
+            result?: Record<string, unknown>;
+            error?: { message: unknown };
+            traceId: unknown;
+          };
           expect(KNOWN.has(content.code)).toBe(true);
           expect(content.traceId).toBe(res.headers.get("x-trace-id"));
           const isError = (errorCodes as readonly string[]).includes(content.code);

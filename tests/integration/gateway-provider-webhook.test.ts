@@ -23,7 +23,12 @@ beforeAll(() => {
 async function pendingExecution() {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
   const n = randomUUID().slice(0, 8);
-  const o = await createPaidOrder(db(), t, { customerId: ana, amountMinor: 1_000, prefix: `WH-${n}`, holderName: "Ana García" });
+  const o = await createPaidOrder(db(), t, {
+    customerId: ana,
+    amountMinor: 1_000,
+    prefix: `WH-${n}`,
+    holderName: "Ana García",
+  });
   const proposal = await createProposalRow(db(), t, o, {
     customerId: ana,
     status: "executing",
@@ -33,12 +38,25 @@ async function pendingExecution() {
   });
   const refundId = `re_wh_${n}`;
   const execution = await db().execution.create({
-    data: { tenantId: t.id, proposalId: proposal.id, idempotencyKey: `refund-${proposal.id}`, status: "pending", attempts: 1, providerRefundId: refundId },
+    data: {
+      tenantId: t.id,
+      proposalId: proposal.id,
+      idempotencyKey: `refund-${proposal.id}`,
+      status: "pending",
+      attempts: 1,
+      providerRefundId: refundId,
+    },
   });
   return { proposal, execution, refundId, tenantId: t.id };
 }
 
-function refundEvent(refundId: string, proposalId: string, tenantId: string, status = "succeeded", id = `evt_${randomUUID().replace(/-/g, "")}`) {
+function refundEvent(
+  refundId: string,
+  proposalId: string,
+  tenantId: string,
+  status = "succeeded",
+  id = `evt_${randomUUID().replace(/-/g, "")}`,
+) {
   return JSON.stringify({
     id,
     object: "event",
@@ -116,10 +134,14 @@ describe("provider webhook: event ids", () => {
   });
 
   it("remembered ids older than the tolerance are purged", async () => {
-    await db().providerWebhookEvent.create({ data: { eventId: "evt_old_purge_me", type: "refund.updated", receivedAt: new Date(Date.now() - 3600_000) } });
+    await db().providerWebhookEvent.create({
+      data: { eventId: "evt_old_purge_me", type: "refund.updated", receivedAt: new Date(Date.now() - 3600_000) },
+    });
     await db().providerWebhookEvent.create({ data: { eventId: "evt_new_keep_me", type: "refund.updated" } });
     expect(await purgeWebhookEvents()).toBeGreaterThanOrEqual(1);
-    const left = (await db().providerWebhookEvent.findMany({ where: { eventId: { in: ["evt_old_purge_me", "evt_new_keep_me"] } } })).map((e) => e.eventId);
+    const left = (
+      await db().providerWebhookEvent.findMany({ where: { eventId: { in: ["evt_old_purge_me", "evt_new_keep_me"] } } })
+    ).map((e) => e.eventId);
     expect(left).toEqual(["evt_new_keep_me"]);
   });
 });

@@ -39,7 +39,10 @@ describe("prepare_refund", () => {
     // ORD-1003: 200.00 captured, 50.00 already refunded.
     expect(result.amount).toEqual({ minor: 15_000, currency: "EUR" });
     expect(result.recipient).toEqual({ kind: "card", display: "Mastercard •••• 4444", holder: "Pablo Martín" });
-    const row = await db().proposal.findUniqueOrThrow({ where: { id: String(result.proposal_id) }, include: { order: true, payment: true } });
+    const row = await db().proposal.findUniqueOrThrow({
+      where: { id: String(result.proposal_id) },
+      include: { order: true, payment: true },
+    });
     expect(row.status).toBe("pending_approval");
     expect(row.amountMinor).toBe(row.order.capturedMinor - 5_000);
     expect(row.recipientRef).toBe(row.payment.providerPaymentRef);
@@ -58,13 +61,24 @@ describe("prepare_refund", () => {
         requiredApprovals: row.requiredApprovals,
         policyVersion: row.policyVersion,
         // Hash v3: what the amount was derived from — the payment, its capture and what was refunded then.
-        source: { provider: "stripe", paymentRef: row.recipientRef, capturedMinor: row.order.capturedMinor, refundedMinor: 5_000 },
+        source: {
+          provider: "stripe",
+          paymentRef: row.recipientRef,
+          capturedMinor: row.order.capturedMinor,
+          refundedMinor: 5_000,
+        },
       }),
     ).toBe(row.hash);
-    expect(row).toMatchObject({ sourceProvider: "stripe", sourceCapturedMinor: row.order.capturedMinor, sourceRefundedMinor: 5_000 });
+    expect(row).toMatchObject({
+      sourceProvider: "stripe",
+      sourceCapturedMinor: row.order.capturedMinor,
+      sourceRefundedMinor: 5_000,
+    });
     expect(row.policyVersion).toBe(1); // hash v2: the tenant policy version it was prepared under
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: row.tenantId } });
-    expect(Math.abs(row.expiresAt.getTime() - row.createdAt.getTime() - tenant.approvalExpiryMinutes * 60_000)).toBeLessThan(5_000);
+    expect(
+      Math.abs(row.expiresAt.getTime() - row.createdAt.getTime() - tenant.approvalExpiryMinutes * 60_000),
+    ).toBeLessThan(5_000);
     expect(new Date(String(result.expires_at)).toISOString()).toBe(row.expiresAt.toISOString());
   });
 
@@ -76,7 +90,10 @@ describe("prepare_refund", () => {
     expect(b.content.result!.hash).toBe(a.content.result!.hash);
     // 720.00 ≥ the tenant's 500.00 threshold: two reviewers.
     expect(a.content.result!.approvals_required).toBe(2);
-    const s = await send(anthropicCall("get_refund_status", { proposal_id: a.content.result!.proposal_id }), headersFor({ token, trace: freshTrace() }));
+    const s = await send(
+      anthropicCall("get_refund_status", { proposal_id: a.content.result!.proposal_id }),
+      headersFor({ token, trace: freshTrace() }),
+    );
     expect(s.content.code).toBe("approval_required");
     expect(s.content.result!.proposal_id).toBe(a.content.result!.proposal_id);
   });
@@ -85,19 +102,31 @@ describe("prepare_refund", () => {
     const token = await tokenFor(US, john);
     const h = { ...headersFor({ key: webKey(US), token }), "x-trace-id": freshTrace() };
     const a = await send(anthropicCall("prepare_refund", { order_id: "ORD-2001", reason: "wrong_item" }), h);
-    await db().proposal.update({ where: { id: String(a.content.result!.proposal_id) }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const b = await send(anthropicCall("prepare_refund", { order_id: "ORD-2001", reason: "wrong_item" }), { ...h, "x-trace-id": freshTrace() });
+    await db().proposal.update({
+      where: { id: String(a.content.result!.proposal_id) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const b = await send(anthropicCall("prepare_refund", { order_id: "ORD-2001", reason: "wrong_item" }), {
+      ...h,
+      "x-trace-id": freshTrace(),
+    });
     expect(b.content.code).toBe("approval_required");
     expect(b.content.result!.proposal_id).not.toBe(a.content.result!.proposal_id);
     const newRow = await db().proposal.findUniqueOrThrow({ where: { id: String(b.content.result!.proposal_id) } });
     expect(newRow.supersedesId).toBe(a.content.result!.proposal_id);
-    const old = await send(anthropicCall("get_refund_status", { proposal_id: a.content.result!.proposal_id }), { ...h, "x-trace-id": freshTrace() });
+    const old = await send(anthropicCall("get_refund_status", { proposal_id: a.content.result!.proposal_id }), {
+      ...h,
+      "x-trace-id": freshTrace(),
+    });
     expect(old.content.code).toBe("expired");
   });
 
   it("nothing left to refund is a clear permission_denied", async () => {
     const token = await tokenFor(US, john);
-    const order = await db().order.findFirstOrThrow({ where: { number: "ORD-2002", tenant: { slug: US } }, include: { payments: true } });
+    const order = await db().order.findFirstOrThrow({
+      where: { number: "ORD-2002", tenant: { slug: US } },
+      include: { payments: true },
+    });
     await db().refund.create({
       data: {
         tenantId: order.tenantId,
@@ -122,7 +151,10 @@ describe("prepare_refund", () => {
       Array.from({ length: 20 }, (_, i) =>
         i % 2
           ? prepare("ORD-1002", token)
-          : send(openaiCall("prepare_refund", { order_id: "ORD-1002", reason: "not_received" }), headersFor({ token, trace: freshTrace() })),
+          : send(
+              openaiCall("prepare_refund", { order_id: "ORD-1002", reason: "not_received" }),
+              headersFor({ token, trace: freshTrace() }),
+            ),
       ),
     );
     const ids = new Set(answers.map((a) => a.content.result?.proposal_id));
@@ -131,8 +163,13 @@ describe("prepare_refund", () => {
     const order = await db().order.findFirstOrThrow({ where: { number: "ORD-1002", tenant: { slug: ES } } });
     const open = await db().proposal.findMany({ where: { orderId: order.id, status: { in: [...OPEN] } } });
     expect(open).toHaveLength(1);
-    const refunded = await db().refund.aggregate({ where: { orderId: order.id, status: { in: ["succeeded", "pending"] } }, _sum: { amountMinor: true } });
-    expect(open.reduce((s, p) => s + p.amountMinor, 0)).toBeLessThanOrEqual(order.capturedMinor - (refunded._sum.amountMinor ?? 0));
+    const refunded = await db().refund.aggregate({
+      where: { orderId: order.id, status: { in: ["succeeded", "pending"] } },
+      _sum: { amountMinor: true },
+    });
+    expect(open.reduce((s, p) => s + p.amountMinor, 0)).toBeLessThanOrEqual(
+      order.capturedMinor - (refunded._sum.amountMinor ?? 0),
+    );
   });
 });
 
@@ -140,8 +177,13 @@ describe("visibility: other customers and tenants", () => {
   it("another customer's order and another tenant's order are not_found, exactly like a nonexistent order", async () => {
     const token = await tokenFor(ES, ana);
     for (const tool of ["lookup_order", "prepare_refund"] as const) {
-      const args = (order: string) => (tool === "lookup_order" ? { order_id: order } : { order_id: order, reason: "other" });
-      const call = (order: string) => send({ type: "tool_use", id: "toolu_same", name: tool, input: args(order) }, headersFor({ token, trace: freshTrace() }));
+      const args = (order: string) =>
+        tool === "lookup_order" ? { order_id: order } : { order_id: order, reason: "other" };
+      const call = (order: string) =>
+        send(
+          { type: "tool_use", id: "toolu_same", name: tool, input: args(order) },
+          headersFor({ token, trace: freshTrace() }),
+        );
       const pablosOrder = await call("ORD-1003"); // same tenant, other customer
       const otherTenant = await call("ORD-2001"); // shop-us
       const nonexistent = await call("ORD-9999");
@@ -157,13 +199,18 @@ describe("visibility: other customers and tenants", () => {
       }
     }
     expect(await db().proposal.count({ where: { endUserId: ana, order: { customerId: { not: ana } } } })).toBe(0);
-    expect(await db().proposal.count({ where: { order: { number: { in: ["ORD-1003", "ORD-2001"] } }, endUserId: ana } })).toBe(0);
+    expect(
+      await db().proposal.count({ where: { order: { number: { in: ["ORD-1003", "ORD-2001"] } }, endUserId: ana } }),
+    ).toBe(0);
   });
 
   it("a proposal of another customer is not_found through get_refund_status", async () => {
     const mine = await prepare("ORD-1001", await tokenFor(ES, ana));
     const id = mine.content.result!.proposal_id;
-    const other = await send(anthropicCall("get_refund_status", { proposal_id: id }), headersFor({ token: await tokenFor(ES, pablo), trace: freshTrace() }));
+    const other = await send(
+      anthropicCall("get_refund_status", { proposal_id: id }),
+      headersFor({ token: await tokenFor(ES, pablo), trace: freshTrace() }),
+    );
     expect(other.content.code).toBe("not_found");
     expect(other.raw).not.toContain("Ana");
   });
@@ -199,7 +246,11 @@ describe("end users", () => {
       expect(r.content.error!.reason, label).toBe("end_user_token_invalid");
       // Even a tool open to anonymous users refuses a bad token.
       const t = await send(
-        anthropicCall("create_support_ticket", { category: "billing", summary: "Question about my invoice", priority: "low" }),
+        anthropicCall("create_support_ticket", {
+          category: "billing",
+          summary: "Question about my invoice",
+          priority: "low",
+        }),
         headersFor({ token, trace: freshTrace() }),
       );
       expect(t.content.code, label).toBe("permission_denied");
@@ -211,17 +262,28 @@ describe("end users", () => {
 describe("create_support_ticket", () => {
   it("takes the customer from the token, or none for an anonymous user", async () => {
     const r = await send(
-      anthropicCall("create_support_ticket", { category: "technical", summary: "The app crashes when I open my orders", priority: "normal" }),
+      anthropicCall("create_support_ticket", {
+        category: "technical",
+        summary: "The app crashes when I open my orders",
+        priority: "normal",
+      }),
       headersFor({ token: await tokenFor(ES, ana), trace: freshTrace() }),
     );
     expect(r.content.code).toBe("ok");
     const row = await db().supportTicket.findUniqueOrThrow({ where: { id: String(r.content.result!.ticket_id) } });
     expect(row).toMatchObject({ customerId: ana, category: "technical", priority: "normal", status: "open" });
     const anon = await send(
-      anthropicCall("create_support_ticket", { category: "complaint", summary: "Nobody answered my email", priority: "low" }),
+      anthropicCall("create_support_ticket", {
+        category: "complaint",
+        summary: "Nobody answered my email",
+        priority: "low",
+      }),
       headersFor({ trace: freshTrace() }),
     );
     expect(anon.content.code).toBe("ok");
-    expect((await db().supportTicket.findUniqueOrThrow({ where: { id: String(anon.content.result!.ticket_id) } })).customerId).toBeNull();
+    expect(
+      (await db().supportTicket.findUniqueOrThrow({ where: { id: String(anon.content.result!.ticket_id) } }))
+        .customerId,
+    ).toBeNull();
   });
 });

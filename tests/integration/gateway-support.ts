@@ -12,13 +12,18 @@ export const communityKey = (tenant = ES) => agentKey(tenant, "community_chat");
 export const ana = customerId(ES, "ana");
 export const pablo = customerId(ES, "pablo");
 export const john = customerId(US, "john");
-export const tokenFor = (tenant: string, customer: string, ttlSeconds?: number) => mintEndUserToken(tenant, "web_support", customer, ttlSeconds);
+export const tokenFor = (tenant: string, customer: string, ttlSeconds?: number) =>
+  mintEndUserToken(tenant, "web_support", customer, ttlSeconds);
 
 /**
  * A hand-made end-user token. `aud` defaults to the claimed tenant's web_support channel (pass `aud: null`
  * to leave it out); `iat` defaults to now (pass `iat: null` to leave it out, or a number of seconds).
  */
-export async function signToken(claims: Record<string, unknown>, secret: string, exp: number | null = Math.floor(Date.now() / 1000) + 3600): Promise<string> {
+export async function signToken(
+  claims: Record<string, unknown>,
+  secret: string,
+  exp: number | null = Math.floor(Date.now() / 1000) + 3600,
+): Promise<string> {
   const { aud, iat, ...rest } = claims;
   const payload: Record<string, unknown> = { ...rest };
   if (aud !== null) payload.aud = aud ?? endUserTokenAudience(String(claims.tenant), "web_support");
@@ -34,7 +39,12 @@ export type Answer = {
   traceId: string | null;
   body: Record<string, unknown>;
   /** The parsed content/output JSON. */
-  content: { code: string; result?: Record<string, unknown>; error?: Record<string, unknown> & { message: string }; traceId: string };
+  content: {
+    code: string;
+    result?: Record<string, unknown>;
+    error?: Record<string, unknown> & { message: string };
+    traceId: string;
+  };
   raw: string;
 };
 
@@ -60,9 +70,16 @@ export async function send(body: unknown, headers: Record<string, string> = {}, 
 
 let n = 0;
 export const anthropicCall = (name: string, input: unknown) => ({ type: "tool_use", id: `toolu_${++n}`, name, input });
-export const openaiCall = (name: string, args: unknown) => ({ type: "function_call", call_id: `call_${++n}`, name, arguments: JSON.stringify(args) });
+export const openaiCall = (name: string, args: unknown) => ({
+  type: "function_call",
+  call_id: `call_${++n}`,
+  name,
+  arguments: JSON.stringify(args),
+});
 
-export function headersFor(opts: { key?: string | null; token?: string | null; trace?: string; model?: string } = {}): Record<string, string> {
+export function headersFor(
+  opts: { key?: string | null; token?: string | null; trace?: string; model?: string } = {},
+): Record<string, string> {
   const h: Record<string, string> = {};
   const key = opts.key === undefined ? webKey() : opts.key;
   if (key) h.authorization = `Bearer ${key}`;
@@ -73,4 +90,8 @@ export function headersFor(opts: { key?: string | null; token?: string | null; t
 }
 
 export const freshTrace = () => `test-${Math.random().toString(36).slice(2)}-${Date.now()}`;
-export const chatCall = (name: string, args: unknown) => ({ id: `call_chat_${++n}`, type: "function", function: { name, arguments: JSON.stringify(args) } });
+export const chatCall = (name: string, args: unknown) => ({
+  id: `call_chat_${++n}`,
+  type: "function",
+  function: { name, arguments: JSON.stringify(args) },
+});

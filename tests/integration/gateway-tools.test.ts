@@ -2,10 +2,25 @@
 import { describe, expect, it } from "vitest";
 import { GET as toolsGET } from "@/app/api/agent/tools/route";
 import { db } from "@/lib/server/db/client";
-import { ana, anthropicCall, communityKey, ES, freshTrace, headersFor, openaiCall, send, tokenFor, webKey } from "./gateway-support";
+import {
+  ana,
+  anthropicCall,
+  communityKey,
+  ES,
+  freshTrace,
+  headersFor,
+  openaiCall,
+  send,
+  tokenFor,
+  webKey,
+} from "./gateway-support";
 
 async function listTools(format: string, key: string | null = webKey()) {
-  const res = await toolsGET(new Request(`http://localhost/api/agent/tools?format=${format}`, { headers: key ? { authorization: `Bearer ${key}` } : {} }));
+  const res = await toolsGET(
+    new Request(`http://localhost/api/agent/tools?format=${format}`, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+    }),
+  );
   return { status: res.status, body: (await res.json()) as { tools: Record<string, unknown>[]; code?: string } };
 }
 
@@ -13,15 +28,26 @@ describe("GET /api/agent/tools", () => {
   it("lists the web_support tools with strict JSON Schema, in both formats", async () => {
     const a = await listTools("anthropic");
     expect(a.status).toBe(200);
-    expect(a.body.tools.map((t) => t.name)).toEqual(["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"]);
+    expect(a.body.tools.map((t) => t.name)).toEqual([
+      "lookup_order",
+      "prepare_refund",
+      "get_refund_status",
+      "create_support_ticket",
+    ]);
     for (const t of a.body.tools) {
       expect(t.strict).toBe(true);
-      const schema = t.input_schema as { additionalProperties: boolean; required: string[]; properties: Record<string, unknown> };
+      const schema = t.input_schema as {
+        additionalProperties: boolean;
+        required: string[];
+        properties: Record<string, unknown>;
+      };
       expect(schema.additionalProperties).toBe(false);
       expect(schema.required.sort()).toEqual(Object.keys(schema.properties).sort());
       expect(String(t.description)).toMatch(/Call it (once )?when/);
     }
-    const prepare = a.body.tools.find((t) => t.name === "prepare_refund")!.input_schema as { properties: Record<string, { enum?: string[] }> };
+    const prepare = a.body.tools.find((t) => t.name === "prepare_refund")!.input_schema as {
+      properties: Record<string, { enum?: string[] }>;
+    };
     expect(Object.keys(prepare.properties).sort()).toEqual(["order_id", "reason"]);
     expect(prepare.properties.reason!.enum).toContain("damaged_item");
 
@@ -49,9 +75,17 @@ describe("tool resolution", () => {
     expect(a.status).toBe(200);
     expect(a.body.is_error).toBe(true);
     expect(a.content.code).toBe("unknown_tool");
-    expect(a.content.error!.available_tools).toEqual(["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"]);
+    expect(a.content.error!.available_tools).toEqual([
+      "lookup_order",
+      "prepare_refund",
+      "get_refund_status",
+      "create_support_ticket",
+    ]);
     expect(a.content.error!.closest).toBeTypeOf("string");
-    const typo = await send(anthropicCall("lookup_ordr", { order_id: "ORD-1001" }), headersFor({ trace: freshTrace() }));
+    const typo = await send(
+      anthropicCall("lookup_ordr", { order_id: "ORD-1001" }),
+      headersFor({ trace: freshTrace() }),
+    );
     expect(typo.content.error!.closest).toBe("lookup_order");
   });
 
@@ -91,7 +125,10 @@ describe("strict arguments", () => {
 
   it("lists every problem with its path and what was expected", async () => {
     const token = await tokenFor(ES, ana);
-    const r = await send(openaiCall("prepare_refund", { order_id: 1001, reason: "because" }), headersFor({ token, trace: freshTrace() }));
+    const r = await send(
+      openaiCall("prepare_refund", { order_id: 1001, reason: "because" }),
+      headersFor({ token, trace: freshTrace() }),
+    );
     expect(r.body.type).toBe("function_call_output");
     expect(r.content.code).toBe("invalid_arguments");
     const problems = r.content.error!.problems as { path: string; expected: string }[];
@@ -102,11 +139,18 @@ describe("strict arguments", () => {
       ]),
     );
     const missing = await send(anthropicCall("create_support_ticket", {}), headersFor({ token, trace: freshTrace() }));
-    expect((missing.content.error!.problems as { path: string }[]).map((p) => p.path).sort()).toEqual(["$.category", "$.priority", "$.summary"]);
+    expect((missing.content.error!.problems as { path: string }[]).map((p) => p.path).sort()).toEqual([
+      "$.category",
+      "$.priority",
+      "$.summary",
+    ]);
   });
 
   it("OpenAI arguments that are not JSON are an argument problem, not a crash", async () => {
-    const r = await send({ type: "function_call", call_id: "c1", name: "lookup_order", arguments: "{order_id: ORD-1001" }, headersFor({ trace: freshTrace() }));
+    const r = await send(
+      { type: "function_call", call_id: "c1", name: "lookup_order", arguments: "{order_id: ORD-1001" },
+      headersFor({ trace: freshTrace() }),
+    );
     expect(r.status).toBe(200);
     expect(r.content.code).toBe("invalid_arguments");
     expect(r.body.call_id).toBe("c1");
@@ -121,11 +165,16 @@ describe("HTTP-level errors", () => {
     expect(missing.body.type).toBeUndefined();
     expect(missing.traceId).toBe(missing.content.traceId);
 
-    const unknown = await send(openaiCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ key: "agk_not_a_real_key_0000000000" }));
+    const unknown = await send(
+      openaiCall("lookup_order", { order_id: "ORD-1001" }),
+      headersFor({ key: "agk_not_a_real_key_0000000000" }),
+    );
     expect(unknown.status).toBe(401);
     expect(unknown.content.code).toBe("unauthenticated");
 
-    const k = await db().agentKey.findFirstOrThrow({ where: { tenant: { slug: ES }, channel: { slug: "community_chat" } } });
+    const k = await db().agentKey.findFirstOrThrow({
+      where: { tenant: { slug: ES }, channel: { slug: "community_chat" } },
+    });
     await db().agentKey.update({ where: { id: k.id }, data: { revokedAt: new Date() } });
     const revoked = await send(anthropicCall("create_support_ticket", {}), headersFor({ key: communityKey() }));
     expect(revoked.status).toBe(401);
@@ -142,7 +191,10 @@ describe("HTTP-level errors", () => {
 
   it("honours traceparent, then a well-formed X-Trace-Id, else generates one", async () => {
     const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-    const a = await send(anthropicCall("nope", {}), { ...headersFor({ trace: "ignored-because-traceparent" }), traceparent: tp });
+    const a = await send(anthropicCall("nope", {}), {
+      ...headersFor({ trace: "ignored-because-traceparent" }),
+      traceparent: tp,
+    });
     expect(a.traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
     expect(a.content.traceId).toBe(a.traceId);
     const b = await send(anthropicCall("nope", {}), headersFor({ trace: "my-trace-000001" }));
@@ -152,7 +204,9 @@ describe("HTTP-level errors", () => {
   });
 
   it("records when a key was last used", async () => {
-    const k = await db().agentKey.findFirstOrThrow({ where: { tenant: { slug: ES }, channel: { slug: "web_support" } } });
+    const k = await db().agentKey.findFirstOrThrow({
+      where: { tenant: { slug: ES }, channel: { slug: "web_support" } },
+    });
     await db().agentKey.update({ where: { id: k.id }, data: { lastUsedAt: null } });
     const before = Date.now();
     await send(anthropicCall("nope", {}), headersFor({ trace: freshTrace() }));

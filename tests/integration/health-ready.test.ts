@@ -31,7 +31,11 @@ describe("health", () => {
 
   it("/api/health keeps its shape (auditChain included) and names the version", async () => {
     const body = await (await health()).json();
-    expect(body).toMatchObject({ status: expect.any(String), version: APP_VERSION, checks: { app: "ok", database: "ok", auditChain: expect.any(String) } });
+    expect(body).toMatchObject({
+      status: expect.any(String),
+      version: APP_VERSION,
+      checks: { app: "ok", database: "ok", auditChain: expect.any(String) },
+    });
   });
 
   it("ready: database, migrations, payment provider and sequencer all named and ok", async () => {
@@ -75,14 +79,24 @@ describe("health", () => {
   });
 
   it("not ready when a migration on disk is not applied, naming it", async () => {
-    const [last] = await asAuditOwner<{ name: string }>(`SELECT migration_name AS name FROM "_prisma_migrations" ORDER BY migration_name DESC LIMIT 1`);
-    await asAuditOwner(`UPDATE "_prisma_migrations" SET rolled_back_at = now() WHERE migration_name = $1`, [last!.name]);
+    const [last] = await asAuditOwner<{ name: string }>(
+      `SELECT migration_name AS name FROM "_prisma_migrations" ORDER BY migration_name DESC LIMIT 1`,
+    );
+    await asAuditOwner(`UPDATE "_prisma_migrations" SET rolled_back_at = now() WHERE migration_name = $1`, [
+      last!.name,
+    ]);
     try {
       const r = await checkReadiness();
       expect(r.status).toBe("not_ready");
-      expect(r.checks.migrations).toEqual({ status: "fail", detail: "1 migration(s) not applied", pending: [last!.name] });
+      expect(r.checks.migrations).toEqual({
+        status: "fail",
+        detail: "1 migration(s) not applied",
+        pending: [last!.name],
+      });
     } finally {
-      await asAuditOwner(`UPDATE "_prisma_migrations" SET rolled_back_at = NULL WHERE migration_name = $1`, [last!.name]);
+      await asAuditOwner(`UPDATE "_prisma_migrations" SET rolled_back_at = NULL WHERE migration_name = $1`, [
+        last!.name,
+      ]);
     }
     expect((await checkReadiness()).checks.migrations.status).toBe("ok");
   });
@@ -102,7 +116,10 @@ describe("health", () => {
       const under = await checkReadiness();
       expect(under.checks.sequencer).toMatchObject({ status: "ok", maxLagSeconds: 120 });
       expect(under.checks.sequencer.lagSeconds).toBeGreaterThanOrEqual(110);
-      await asAuditOwner(`UPDATE "AuditPending" SET "occurredAt" = "occurredAt" - interval '20 seconds' WHERE "eventId" = $1`, [eventId]);
+      await asAuditOwner(
+        `UPDATE "AuditPending" SET "occurredAt" = "occurredAt" - interval '20 seconds' WHERE "eventId" = $1`,
+        [eventId],
+      );
       const over = await checkReadiness();
       expect(over.status).toBe("not_ready");
       expect(over.checks.sequencer).toMatchObject({ status: "fail", maxLagSeconds: 120 });

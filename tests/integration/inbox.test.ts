@@ -33,7 +33,11 @@ const secondIds = async (actor: Actor) => (await getInbox(actor)).secondApproval
 
 describe("reviewers: second approvals", () => {
   it("after one reviewer's approval of a two-approval proposal it waits for the other reviewer only, then leaves when decided", async () => {
-    const before = { r1: (await getInbox(r1)).count, r2: (await getInbox(r2)).count, us: (await getInbox(usReviewer)).count };
+    const before = {
+      r1: (await getInbox(r1)).count,
+      r2: (await getInbox(r2)).count,
+      us: (await getInbox(usReviewer)).count,
+    };
     const { proposal: p, number } = await preparedForFreshOrder(60_000); // ≥ €500.00: two approvals
     expect(p.requiredApprovals).toBe(2);
     // Pending with no approval yet: the queue's (counted in `pending`), not "waiting for you".
@@ -128,7 +132,10 @@ describe("reviewers: the count does not stop at the list", () => {
 
 describe("who has which section", () => {
   it("auditors have no inbox; each role sees only its own sections", async () => {
-    expect(await refusal(getInbox(await actorFor(staffOf(ES, "auditor").email)))).toMatchObject({ code: "permission_denied", reason: "role" });
+    expect(await refusal(getInbox(await actorFor(staffOf(ES, "auditor").email)))).toMatchObject({
+      code: "permission_denied",
+      reason: "role",
+    });
     const reviewer = await getInbox(r1);
     expect(reviewer).toMatchObject({ adminChanges: null, inDoubt: null, pending: { count: expect.any(Number) } });
     expect(reviewer.secondApprovals).not.toBeNull();
@@ -154,7 +161,9 @@ describe("who has which section", () => {
     });
     const after = await getInbox(esOps);
     expect(after.count).toBe(before.es.count + 1);
-    expect(after.inDoubt).toContainEqual(expect.objectContaining({ executionId: exec.id, proposalId: proposal.id, amountMinor: 1_234, why: "unknown" }));
+    expect(after.inDoubt).toContainEqual(
+      expect.objectContaining({ executionId: exec.id, proposalId: proposal.id, amountMinor: 1_234, why: "unknown" }),
+    );
     expect((await getInbox(usOps)).count).toBe(before.us.count);
     // Settled: no longer in doubt.
     await db().execution.update({ where: { id: exec.id }, data: { status: "succeeded", settledAt: new Date() } });
@@ -175,7 +184,9 @@ describe("admins: changes for a second admin", () => {
 
     const inbox = await getInbox(admin);
     expect(inbox.count).toBe(before + 1);
-    expect(inbox.adminChanges).toContainEqual(expect.objectContaining({ kind: "policy_change", version: proposed.version, proposedBy: second.name }));
+    expect(inbox.adminChanges).toContainEqual(
+      expect.objectContaining({ kind: "policy_change", version: proposed.version, proposedBy: second.name }),
+    );
     // Self-proposed: not in the proposer's inbox.
     expect((await getInbox(second)).adminChanges).toEqual([]);
     // Another tenant's admin never sees it.
@@ -193,7 +204,10 @@ describe("what the database announces for the inbox", () => {
     await Promise.all(opened.splice(0).map((l) => l.close()));
   });
   const listen = async (tenantId: string) => {
-    const l = new ChangeListener({ connect: () => new pg.Client({ connectionString: process.env.DATABASE_URL! }), maxWaiters: 10 });
+    const l = new ChangeListener({
+      connect: () => new pg.Client({ connectionString: process.env.DATABASE_URL! }),
+      maxWaiters: 10,
+    });
     opened.push(l);
     const seen: ProposalChangeEvent[] = [];
     l.subscribe(tenantId, (e) => seen.push(e));

@@ -19,12 +19,16 @@ async function problemOf(promise: Promise<unknown>) {
   throw new Error("expected a refusal");
 }
 
-const tenant = (slug: string) => db().tenant.findUniqueOrThrow({ where: { slug }, select: { reviewWebhookUrl: true, reviewWebhookSecret: true } });
+const tenant = (slug: string) =>
+  db().tenant.findUniqueOrThrow({ where: { slug }, select: { reviewWebhookUrl: true, reviewWebhookSecret: true } });
 
 describe("setting the reviewer webhook", () => {
   it("an admin sets it: new secret returned once and stored, audited with the URL but never the secret", async () => {
     const admin = await actorWith(ES, "admin");
-    const first = await setReviewWebhook(admin, { intent: "save", url: "  https://hooks.example.com/review?team=es  " });
+    const first = await setReviewWebhook(admin, {
+      intent: "save",
+      url: "  https://hooks.example.com/review?team=es  ",
+    });
     expect(first.url).toBe("https://hooks.example.com/review?team=es");
     expect(first.secret).toMatch(/^whsec_/);
     expect(await tenant(ES)).toEqual({ reviewWebhookUrl: first.url, reviewWebhookSecret: first.secret });
@@ -34,9 +38,17 @@ describe("setting the reviewer webhook", () => {
     expect(second.secret).not.toBe(first.secret);
     expect((await tenant(ES)).reviewWebhookSecret).toBe(second.secret);
 
-    const events = await db().auditEvent.findMany({ where: { action: "admin:set_review_webhook", tenantId: admin.tenantId }, orderBy: { pos: "asc" } });
+    const events = await db().auditEvent.findMany({
+      where: { action: "admin:set_review_webhook", tenantId: admin.tenantId },
+      orderBy: { pos: "asc" },
+    });
     expect(events).toHaveLength(2);
-    expect(events[0]).toMatchObject({ actorType: "staff", actorId: admin.userId, authMethod: "password", outcome: "ok" });
+    expect(events[0]).toMatchObject({
+      actorType: "staff",
+      actorId: admin.userId,
+      authMethod: "password",
+      outcome: "ok",
+    });
     expect(events[0]!.data).toMatchObject({ url: "https://hooks.example.com/review?team=es", enabled: true });
     const stored = JSON.stringify(events);
     expect(stored).not.toContain(first.secret!);
@@ -50,7 +62,10 @@ describe("setting the reviewer webhook", () => {
     await setReviewWebhook(admin, { intent: "save", url: "https://example.org/hook" });
     expect(await setReviewWebhook(admin, { intent: "clear" })).toEqual({ url: null, secret: null });
     expect(await tenant(US)).toEqual({ reviewWebhookUrl: null, reviewWebhookSecret: null });
-    const last = await db().auditEvent.findFirstOrThrow({ where: { action: "admin:set_review_webhook", tenantId: admin.tenantId }, orderBy: { pos: "desc" } });
+    const last = await db().auditEvent.findFirstOrThrow({
+      where: { action: "admin:set_review_webhook", tenantId: admin.tenantId },
+      orderBy: { pos: "desc" },
+    });
     expect(last.data).toMatchObject({ url: null, enabled: false });
   });
 
@@ -59,7 +74,9 @@ describe("setting the reviewer webhook", () => {
       const actor = await actorWith(ES, role);
       if (actor.roles.includes("admin")) continue;
       const before = await tenant(ES);
-      expect(await problemOf(setReviewWebhook(actor, { intent: "save", url: "https://evil.example.com/" }))).toMatchObject({ code: "permission_denied" });
+      expect(
+        await problemOf(setReviewWebhook(actor, { intent: "save", url: "https://evil.example.com/" })),
+      ).toMatchObject({ code: "permission_denied" });
       expect(await tenant(ES)).toEqual(before);
     }
   });
@@ -90,11 +107,16 @@ describe("setting the reviewer webhook", () => {
       process.env.APP_MODE = "production";
       delete process.env.WEBHOOK_ALLOW_PRIVATE;
       for (const url of ["http://127.0.0.1:9000/h", "http://localhost/h", "http://169.254.169.254/", "http://[::1]/"]) {
-        expect(await problemOf(setReviewWebhook(admin, { intent: "save", url }))).toEqual({ code: "invalid_arguments", problem: "private_address" });
+        expect(await problemOf(setReviewWebhook(admin, { intent: "save", url }))).toEqual({
+          code: "invalid_arguments",
+          problem: "private_address",
+        });
       }
       process.env.WEBHOOK_ALLOW_PRIVATE = "1";
       process.env.APP_MODE = saved.mode; // the audit writer needs the demo secrets of this test database
-      expect((await setReviewWebhook(admin, { intent: "save", url: "http://127.0.0.1:9000/h" })).url).toBe("http://127.0.0.1:9000/h");
+      expect((await setReviewWebhook(admin, { intent: "save", url: "http://127.0.0.1:9000/h" })).url).toBe(
+        "http://127.0.0.1:9000/h",
+      );
     } finally {
       process.env.APP_MODE = saved.mode;
       if (saved.allow === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;

@@ -9,7 +9,8 @@ import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { ES, US, makeProposal, minutesFromNow, tenantIdOf } from "./jobs-support";
 
-const expireEvents = (proposalId: string) => db().auditEvent.findMany({ where: { action: "proposal:expire", proposalId } });
+const expireEvents = (proposalId: string) =>
+  db().auditEvent.findMany({ where: { action: "proposal:expire", proposalId } });
 
 describe("expire_proposals", () => {
   it("expires pending proposals past their expiry, each with an audit event; leaves the rest alone", async () => {
@@ -66,11 +67,19 @@ describe("expire_proposals", () => {
   it("parallel sweeps expire each proposal exactly once", async () => {
     const made = [];
     for (let i = 0; i < 24; i++)
-      made.push(await makeProposal(i % 3 === 0 ? US : ES, { expiresAt: minutesFromNow(-1 - i), customerKey: i % 3 === 0 ? "john" : i % 2 ? "ana" : "pablo" }));
+      made.push(
+        await makeProposal(i % 3 === 0 ? US : ES, {
+          expiresAt: minutesFromNow(-1 - i),
+          customerKey: i % 3 === 0 ? "john" : i % 2 ? "ana" : "pablo",
+        }),
+      );
     // Small batches so the sweeps really interleave over the same rows.
     const results = await Promise.all(Array.from({ length: 4 }, () => expireProposals({ batchSize: 3 })));
     expect(results.reduce((sum, r) => sum + r.expired, 0)).toBe(made.length);
-    const statuses = await db().proposal.findMany({ where: { id: { in: made.map((p) => p.id) } }, select: { status: true } });
+    const statuses = await db().proposal.findMany({
+      where: { id: { in: made.map((p) => p.id) } },
+      select: { status: true },
+    });
     expect(statuses.every((s) => s.status === "expired")).toBe(true);
     const events = await db().auditEvent.groupBy({
       by: ["proposalId"],

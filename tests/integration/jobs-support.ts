@@ -12,11 +12,19 @@ export async function tenantIdOf(slug: string): Promise<string> {
   return (await db().tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } })).id;
 }
 
-export async function makeProposal(slug: string, opts: { status?: ProposalStatus; expiresAt: Date; customerKey?: string; amountMinor?: number }) {
+export async function makeProposal(
+  slug: string,
+  opts: { status?: ProposalStatus; expiresAt: Date; customerKey?: string; amountMinor?: number },
+) {
   const tenant = await db().tenant.findUniqueOrThrow({ where: { slug } });
   const cid = customerId(slug, opts.customerKey ?? (slug === ES ? "ana" : "john"));
   // One pending proposal per order: each gets its own paid order.
-  const order = await createPaidOrder(db(), tenant, { customerId: cid, amountMinor: opts.amountMinor ?? 10_000, prefix: "ORD-T", holderName: "Ana García" });
+  const order = await createPaidOrder(db(), tenant, {
+    customerId: cid,
+    amountMinor: opts.amountMinor ?? 10_000,
+    prefix: "ORD-T",
+    holderName: "Ana García",
+  });
   return createProposalRow(db(), tenant, order, {
     customerId: cid,
     expiresAt: opts.expiresAt,

@@ -44,7 +44,10 @@ beforeEach(async () => {
   received = [];
   script = [200];
   secret = generateWebhookSecret();
-  await db().tenant.update({ where: { slug: ES }, data: { reviewWebhookUrl: `${baseUrl}/hook`, reviewWebhookSecret: secret } });
+  await db().tenant.update({
+    where: { slug: ES },
+    data: { reviewWebhookUrl: `${baseUrl}/hook`, reviewWebhookSecret: secret },
+  });
 });
 
 const worker = runJobsOnce;
@@ -55,11 +58,13 @@ const jobsFor = async (deliveryId: string) =>
     WHERE t.identifier = 'deliver_review_webhook' AND j.payload->>'deliveryId' = ${deliveryId}`;
 /** The retry backoff is e^attempt seconds; a test makes the waiting job due now instead of sleeping. */
 const makeDueNow = (deliveryId: string) =>
-  db().$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${deliveryId}`;
+  db()
+    .$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${deliveryId}`;
 
 /** The opposite: a waiting job is not due for an hour. */
 const holdBack = (deliveryId: string) =>
-  db().$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() + interval '1 hour' WHERE payload->>'deliveryId' = ${deliveryId}`;
+  db()
+    .$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() + interval '1 hour' WHERE payload->>'deliveryId' = ${deliveryId}`;
 
 async function notifyCommitted(slug = ES) {
   const proposal = await makeProposal(slug, { expiresAt: minutesFromNow(30) });
@@ -93,7 +98,10 @@ describe("reviewer webhook", () => {
   it("delivers a signed body without personal data once committed", async () => {
     const { proposal, deliveryId } = await notifyCommitted();
     expect(deliveryId).not.toBeNull();
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({ status: "pending", attempts: 0 });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({
+      status: "pending",
+      attempts: 0,
+    });
     expect(await jobsFor(deliveryId!)).toHaveLength(1);
 
     await worker();
@@ -134,7 +142,14 @@ describe("reviewer webhook", () => {
       createdAt: expect.any(String),
     });
     const customer = await db().customer.findUniqueOrThrow({ where: { id: proposal.customerId } });
-    for (const personal of [customer.name, customer.email, proposal.recipientHolder, proposal.recipientRef, proposal.recipientDisplay, "4242"]) {
+    for (const personal of [
+      customer.name,
+      customer.email,
+      proposal.recipientHolder,
+      proposal.recipientRef,
+      proposal.recipientDisplay,
+      "4242",
+    ]) {
       expect(hit!.body).not.toContain(personal);
     }
     expect(JSON.stringify(hit!.headers)).not.toContain(secret);
@@ -233,7 +248,11 @@ describe("reviewer webhook", () => {
     const { deliveryId } = await notifyCommitted();
     await worker();
     expect(received.map((r) => r.path)).toEqual(["/hook"]);
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({ status: "pending", attempts: 1, lastStatus: 302 });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      lastStatus: 302,
+    });
   });
 
   it("signs with the tenant's current secret (rotated after enqueue)", async () => {
@@ -251,7 +270,9 @@ describe("reviewer webhook", () => {
       }).ok;
     expect(check(rotated)).toBe(true);
     expect(check(secret)).toBe(false);
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({ status: "delivered" });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({
+      status: "delivered",
+    });
   });
 
   it("gives up at once when the webhook was turned off after enqueue", async () => {
@@ -259,7 +280,10 @@ describe("reviewer webhook", () => {
     await db().tenant.update({ where: { slug: ES }, data: { reviewWebhookUrl: null, reviewWebhookSecret: null } });
     await worker();
     expect(received).toHaveLength(0);
-    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({ status: "failed", attempts: 1 });
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId! } })).toMatchObject({
+      status: "failed",
+      attempts: 1,
+    });
     expect(await jobsFor(deliveryId!)).toHaveLength(0);
   });
 

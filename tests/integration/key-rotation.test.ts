@@ -24,7 +24,10 @@ const key = () => randomBytes(32).toString("base64url");
 /** The session next-auth itself answers for a request carrying this cookie (its own session handler). */
 async function sessionFor(cookie: string) {
   const headers: Record<string, string> = {};
-  const req = { headers: { cookie: `next-auth.session-token=${cookie}` }, cookies: { "next-auth.session-token": cookie } };
+  const req = {
+    headers: { cookie: `next-auth.session-token=${cookie}` },
+    cookies: { "next-auth.session-token": cookie },
+  };
   const res = { getHeader: (n: string) => headers[n], setHeader: (n: string, v: string) => void (headers[n] = v) };
   // @ts-expect-error -- the pages-router call shape (req, res, options); only headers and cookies are read
   const session = await getServerSession(req, res, authOptions());
@@ -70,25 +73,35 @@ describe("AUDIT_HMAC_KEY rotation", () => {
 
     process.env.AUDIT_HMAC_KEY = oldKey;
     const before = freshTrace();
-    await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token: await tokenFor(ES, ana), trace: before }));
+    await send(
+      anthropicCall("lookup_order", { order_id: "ORD-1001" }),
+      headersFor({ token: await tokenFor(ES, ana), trace: before }),
+    );
     const oldEvent = await db().auditEvent.findFirstOrThrow({ where: { traceId: before } });
     expect(oldEvent.endUser).toBe(fingerprintWithKey(oldKey, ana));
 
     process.env.AUDIT_HMAC_KEY = newKey;
     process.env.AUDIT_HMAC_KEY_PREVIOUS = oldKey;
     const after = freshTrace();
-    await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token: await tokenFor(ES, ana), trace: after }));
+    await send(
+      anthropicCall("lookup_order", { order_id: "ORD-1001" }),
+      headersFor({ token: await tokenFor(ES, ana), trace: after }),
+    );
     const newEvent = await db().auditEvent.findFirstOrThrow({ where: { traceId: after } });
     expect(newEvent.endUser).toBe(fingerprintWithKey(newKey, ana));
     expect(newEvent.fingerprints).not.toContain(fingerprintWithKey(oldKey, ana));
 
-    const during = new Set((await searchAuditEvents(auditor, { subject: email, limit: 200 })).events.map((e) => e.traceId));
+    const during = new Set(
+      (await searchAuditEvents(auditor, { subject: email, limit: 200 })).events.map((e) => e.traceId),
+    );
     expect(during.has(before)).toBe(true);
     expect(during.has(after)).toBe(true);
 
     // Without the previous key, the earlier event is no longer found by the person's email (only the new one is).
     delete process.env.AUDIT_HMAC_KEY_PREVIOUS;
-    const without = new Set((await searchAuditEvents(auditor, { subject: email, limit: 200 })).events.map((e) => e.traceId));
+    const without = new Set(
+      (await searchAuditEvents(auditor, { subject: email, limit: 200 })).events.map((e) => e.traceId),
+    );
     expect(without.has(before)).toBe(false);
     expect(without.has(after)).toBe(true);
   });

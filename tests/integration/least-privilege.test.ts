@@ -52,7 +52,9 @@ describe("the runtime role", () => {
 
   it.each(APPEND_ONLY_TABLES)("may read %s but not UPDATE, DELETE or TRUNCATE it", async (table) => {
     expect(await attempt(app, `SELECT count(*) FROM "${table}"`)).toBe("ok");
-    const column = ["AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint", "AuditCosignature"].includes(table) ? `"logId"` : "id"; // tables keyed by log
+    const column = ["AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoint", "AuditCosignature"].includes(table)
+      ? `"logId"`
+      : "id"; // tables keyed by log
     expect(await attempt(app, `UPDATE "${table}" SET ${column} = ${column}`)).toBe(DENIED);
     expect(await attempt(app, `DELETE FROM "${table}"`)).toBe(DENIED);
     expect(await attempt(app, `TRUNCATE "${table}"`)).toBe(DENIED);
@@ -98,7 +100,14 @@ describe("the app's use cases under the runtime role", () => {
     const { anthropicCall, ana, ES, freshTrace, headersFor, send, tokenFor } = await import("./gateway-support");
     const token = await tokenFor(ES, ana);
     for (let i = 0; i < 3; i++)
-      expect((await send(anthropicCall("lookup_order", { order_id: "ORD-1001" }), headersFor({ token, trace: freshTrace() }))).status).toBe(200);
+      expect(
+        (
+          await send(
+            anthropicCall("lookup_order", { order_id: "ORD-1001" }),
+            headersFor({ token, trace: freshTrace() }),
+          )
+        ).status,
+      ).toBe(200);
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES }, select: { id: true } });
     // The worker's sequencer integrates them under the same role (only leaves of the tree are purged).
     const { integratePending } = await import("@/lib/server/audit/sequencer");
@@ -108,7 +117,9 @@ describe("the app's use cases under the runtime role", () => {
     expect(result.status === "purged" && result.purged).toBeGreaterThan(0);
     expect((await verifyAuditChain(tenant.id)).ok).toBe(true);
     // The direct way stays closed.
-    await expect(sql`DELETE FROM "AuditEvent" WHERE "tenantId" = ${tenant.id}::uuid`.execute(sqlOf(db()))).rejects.toThrow(/permission denied/);
+    await expect(
+      sql`DELETE FROM "AuditEvent" WHERE "tenantId" = ${tenant.id}::uuid`.execute(sqlOf(db())),
+    ).rejects.toThrow(/permission denied/);
   });
 
   it("prepares a refund on the gateway's pg transaction as the runtime role (one pool: pg and Prisma connect alike)", async () => {

@@ -28,7 +28,11 @@ const traceparent = () => {
   return { traceId, header: `00-${traceId}-${hex(16)}-01` };
 };
 
-type Result = { content: { type: string; text?: string; uri?: string }[]; isError?: boolean; structuredContent?: Record<string, unknown> };
+type Result = {
+  content: { type: string; text?: string; uri?: string }[];
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+};
 
 describe("MCP params._meta.traceparent", () => {
   it("names the trace of a header-less client: the same trace across requests, so its budget binds", async () => {
@@ -40,7 +44,11 @@ describe("MCP params._meta.traceparent", () => {
     const tp = traceparent();
     const codes: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const r = (await client.callTool({ name: "lookup_order", arguments: { order_id: "ORD-1001" }, _meta: { traceparent: tp.header } })) as Result;
+      const r = (await client.callTool({
+        name: "lookup_order",
+        arguments: { order_id: "ORD-1001" },
+        _meta: { traceparent: tp.header },
+      })) as Result;
       codes.push(String(r.structuredContent?.code));
       expect(r.structuredContent?.traceId).toBe(tp.traceId);
     }
@@ -69,11 +77,18 @@ describe("MCP params._meta.traceparent", () => {
     const { client, transport } = connect(headersFor({ token }));
     await client.connect(transport);
     const { number } = await freshCardOrder(1_234, { prefix: "MCP" });
-    const r = (await client.callTool({ name: "prepare_refund", arguments: { order_id: number, reason: "damaged_item" } })) as Result;
+    const r = (await client.callTool({
+      name: "prepare_refund",
+      arguments: { order_id: number, reason: "damaged_item" },
+    })) as Result;
     expect(r.structuredContent?.code).toBe("approval_required");
     const id = (r.structuredContent?.result as { proposal_id: string }).proposal_id;
     const link = r.content.find((c) => c.type === "resource_link");
-    expect(link).toMatchObject({ type: "resource_link", uri: expect.stringMatching(new RegExp(`/proposals/${id}$`)), mimeType: "text/html" });
+    expect(link).toMatchObject({
+      type: "resource_link",
+      uri: expect.stringMatching(new RegExp(`/proposals/${id}$`)),
+      mimeType: "text/html",
+    });
     // Other results carry none.
     const other = (await client.callTool({ name: "lookup_order", arguments: { order_id: "ORD-1001" } })) as Result;
     expect(other.content.map((c) => c.type)).toEqual(["text"]);

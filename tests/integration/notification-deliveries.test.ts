@@ -47,7 +47,13 @@ beforeEach(async () => {
 });
 
 const jobsOf = async (id: string) =>
-  Number((await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE key = ${`notify:${id}`}`)[0]!.n);
+  Number(
+    (
+      await db().$queryRaw<
+        { n: bigint }[]
+      >`SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE key = ${`notify:${id}`}`
+    )[0]!.n,
+  );
 const rowOf = (id: string) => db().notification.findUniqueOrThrow({ where: { id } });
 
 /** Runs the worker until the notification leaves `pending` (each retry made due at once instead of after its backoff). */
@@ -71,14 +77,31 @@ describe("Slack delivery history", () => {
     await worker();
     expect(await rowOf(n.id)).toMatchObject({ status: "pending", attempts: 1, lastError: "HTTP 503" });
     const listed = (await listNotificationDeliveries(admin)).find((d) => d.id === n.id)!;
-    expect(listed).toMatchObject({ channel: "slack", kind: "new_proposal", status: "pending", attempts: 1, lastError: "HTTP 503", recipient: null });
+    expect(listed).toMatchObject({
+      channel: "slack",
+      kind: "new_proposal",
+      status: "pending",
+      attempts: 1,
+      lastError: "HTTP 503",
+      recipient: null,
+    });
     expect(listed.nextAttemptAt).not.toBeNull();
-    await expect(resendNotification(admin, n.id)).rejects.toMatchObject({ code: "permission_denied", details: { reason: "pending" } });
+    await expect(resendNotification(admin, n.id)).rejects.toMatchObject({
+      code: "permission_denied",
+      details: { reason: "pending" },
+    });
 
     // Retried until the last attempt: failed for good, no job left, no next attempt.
-    expect(await untilSettled(n.id)).toMatchObject({ status: "failed", attempts: NOTIFICATION_MAX_ATTEMPTS, lastError: "HTTP 503" });
+    expect(await untilSettled(n.id)).toMatchObject({
+      status: "failed",
+      attempts: NOTIFICATION_MAX_ATTEMPTS,
+      lastError: "HTTP 503",
+    });
     expect(received).toHaveLength(NOTIFICATION_MAX_ATTEMPTS);
-    expect((await listNotificationDeliveries(admin, { channel: "slack" })).find((d) => d.id === n.id)).toMatchObject({ status: "failed", nextAttemptAt: null });
+    expect((await listNotificationDeliveries(admin, { channel: "slack" })).find((d) => d.id === n.id)).toMatchObject({
+      status: "failed",
+      nextAttemptAt: null,
+    });
 
     // Two resends at once (a double click): one moves it back to pending and enqueues one job; the other is refused.
     answer = 200;
@@ -94,10 +117,17 @@ describe("Slack delivery history", () => {
     expect(received.at(-1)!.text).toContain("Visa");
     expect(await jobsOf(n.id)).toBe(0);
     // Delivered: nothing to resend.
-    await expect(resendNotification(admin, n.id)).rejects.toMatchObject({ code: "permission_denied", details: { reason: "sent" } });
+    await expect(resendNotification(admin, n.id)).rejects.toMatchObject({
+      code: "permission_denied",
+      details: { reason: "sent" },
+    });
 
     const events = await db().auditEvent.findMany({
-      where: { tenantId: admin.tenantId, action: "admin:resend_notification", data: { path: ["target", "id"], equals: n.id } },
+      where: {
+        tenantId: admin.tenantId,
+        action: "admin:resend_notification",
+        data: { path: ["target", "id"], equals: n.id },
+      },
     });
     expect(events).toHaveLength(1);
     expect(events[0]!.actorId).toBe(admin.userId);
@@ -112,8 +142,12 @@ describe("Slack delivery history", () => {
     const usAdmin = await actorOf(US, "admin");
     expect((await listNotificationDeliveries(usAdmin)).map((d) => d.id)).not.toContain(n.id);
     await expect(resendNotification(usAdmin, n.id)).rejects.toMatchObject({ code: "not_found" });
-    await expect(resendNotification(await actorOf(ES, "reviewer"), n.id)).rejects.toMatchObject({ code: "permission_denied" });
-    await expect(resendNotification(await actorOf(ES, "admin"), "not-a-uuid")).rejects.toMatchObject({ code: "not_found" });
+    await expect(resendNotification(await actorOf(ES, "reviewer"), n.id)).rejects.toMatchObject({
+      code: "permission_denied",
+    });
+    await expect(resendNotification(await actorOf(ES, "admin"), "not-a-uuid")).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect(await rowOf(n.id)).toMatchObject({ status: "failed" });
     expect(await jobsOf(n.id)).toBe(0);
   });
@@ -141,16 +175,28 @@ describe("Send test", () => {
   it("posts a test message to the configured Slack URL through the outbox and the worker, audited", async () => {
     const admin = await actorOf(ES, "admin");
     const { id } = await sendTestNotification(admin, { channel: "slack" });
-    expect(await rowOf(id)).toMatchObject({ kind: "test", channel: "slack", status: "pending", tenantId: admin.tenantId });
+    expect(await rowOf(id)).toMatchObject({
+      kind: "test",
+      channel: "slack",
+      status: "pending",
+      tenantId: admin.tenantId,
+    });
     expect(await jobsOf(id)).toBe(1);
     await worker();
     expect(await rowOf(id)).toMatchObject({ status: "sent", attempts: 1 });
     expect(received).toHaveLength(1);
     expect(received[0]!.text).toMatch(/prueba|test/i);
-    expect((await listNotificationDeliveries(admin)).find((d) => d.id === id)).toMatchObject({ kind: "test", status: "sent" });
+    expect((await listNotificationDeliveries(admin)).find((d) => d.id === id)).toMatchObject({
+      kind: "test",
+      status: "sent",
+    });
     expect(
       await db().auditEvent.count({
-        where: { tenantId: admin.tenantId, action: "admin:test_notification", data: { path: ["after", "notificationId"], equals: id } },
+        where: {
+          tenantId: admin.tenantId,
+          action: "admin:test_notification",
+          data: { path: ["after", "notificationId"], equals: id },
+        },
       }),
     ).toBe(1);
   });
@@ -158,10 +204,18 @@ describe("Send test", () => {
   it("refuses a channel that is not configured, a bad body and a non-admin, creating nothing", async () => {
     const usAdmin = await actorOf(US, "admin"); // shop-us has no Slack webhook
     const before = await db().notification.count({ where: { tenantId: await tenantIdOf(US) } });
-    await expect(sendTestNotification(usAdmin, { channel: "slack" })).rejects.toMatchObject({ code: "invalid_arguments" });
-    await expect(sendTestNotification(usAdmin, { channel: "email" })).rejects.toMatchObject({ code: "invalid_arguments" }); // SMTP_URL unset here
-    await expect(sendTestNotification(usAdmin, { channel: "sms" })).rejects.toMatchObject({ code: "invalid_arguments" });
-    await expect(sendTestNotification(await actorOf(ES, "reviewer"), { channel: "slack" })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(sendTestNotification(usAdmin, { channel: "slack" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
+    await expect(sendTestNotification(usAdmin, { channel: "email" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    }); // SMTP_URL unset here
+    await expect(sendTestNotification(usAdmin, { channel: "sms" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
+    await expect(sendTestNotification(await actorOf(ES, "reviewer"), { channel: "slack" })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
     expect(await db().notification.count({ where: { tenantId: await tenantIdOf(US) } })).toBe(before);
   });
 
@@ -180,7 +234,9 @@ describe("Send test", () => {
 
     it("mails the admin who asked (never another address); a refused e-mail is retried, failed, resent and delivered", async () => {
       const admin = await actorOf(ES, "admin");
-      await expect(sendTestNotification(admin, { channel: "email", to: "someone@else.test" })).rejects.toMatchObject({ code: "invalid_arguments" });
+      await expect(sendTestNotification(admin, { channel: "email", to: "someone@else.test" })).rejects.toMatchObject({
+        code: "invalid_arguments",
+      });
       const { id } = await sendTestNotification(admin, { channel: "email" });
       expect(await rowOf(id)).toMatchObject({ channel: "email", staffUserId: admin.userId });
       smtp.refuseNext.push(...Array<number>(NOTIFICATION_MAX_ATTEMPTS).fill(451));

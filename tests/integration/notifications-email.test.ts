@@ -9,7 +9,10 @@ import { AppError } from "@/lib/domain/outcome";
 import { db } from "@/lib/server/db/client";
 import { applyProviderAnswer } from "@/lib/server/executions/apply-provider-answer";
 import { alertStaleSendingExecutions, remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
-import { getNotificationPreferences, updateNotificationPreferences } from "@/lib/server/notifications/notification-preferences";
+import {
+  getNotificationPreferences,
+  updateNotificationPreferences,
+} from "@/lib/server/notifications/notification-preferences";
 import { actorOf } from "./audit-support";
 import { ES, makeProposal, minutesFromNow, US } from "./jobs-support";
 import { makeNotificationJobsDue, startSmtp, staffId, worker, type TestSmtp } from "./notifications-support";
@@ -80,7 +83,9 @@ describe("new-proposal e-mail", () => {
     const { proposal } = await preparedForFreshOrder(1_250, { tenant: US, customer: john });
     await worker();
     expect(recipients()).toEqual(["riley.reviewer@shop-us.test", "sam.reviewer@shop-us.test"]);
-    expect(smtp.mails[0]!.subject).toBe(`Refund to review: $12.50 — expires ${smtp.mails[0]!.subject.split("expires ")[1]}`);
+    expect(smtp.mails[0]!.subject).toBe(
+      `Refund to review: $12.50 — expires ${smtp.mails[0]!.subject.split("expires ")[1]}`,
+    );
     expect(smtp.mails[0]!.text).toContain(`${base}/proposals/${proposal.id}`);
   });
 
@@ -105,7 +110,9 @@ describe("new-proposal e-mail", () => {
     await updateNotificationPreferences(await actorOf(ES, "reviewer", 0), { emailNewProposal: false });
     await worker();
     expect(recipients()).toEqual([JAVIER]);
-    const lucia = await db().notification.findFirstOrThrow({ where: { proposalId: proposal.id, staffUserId: await staffId(LUCIA) } });
+    const lucia = await db().notification.findFirstOrThrow({
+      where: { proposalId: proposal.id, staffUserId: await staffId(LUCIA) },
+    });
     expect(lucia.status).toBe("skipped");
   });
 
@@ -128,7 +135,10 @@ describe("new-proposal e-mail", () => {
     await makeNotificationJobsDue();
     await worker();
     expect(recipients()).toEqual([LUCIA]);
-    expect(await db().notification.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: "sent", attempts: 2 });
+    expect(await db().notification.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      status: "sent",
+      attempts: 2,
+    });
   });
 });
 
@@ -175,7 +185,13 @@ describe("in-doubt alert", () => {
   async function sendingExecution(slug = ES) {
     const p = await makeProposal(slug, { status: "executing", expiresAt: minutesFromNow(30), amountMinor: 5_500 });
     return db().execution.create({
-      data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `test-${randomUUID()}`, status: "sending", attempts: 1 },
+      data: {
+        tenantId: p.tenantId,
+        proposalId: p.id,
+        idempotencyKey: `test-${randomUUID()}`,
+        status: "sending",
+        attempts: 1,
+      },
     });
   }
   const unknown = (executionId: string) =>
@@ -235,14 +251,22 @@ describe("preferences", () => {
     const saved = await updateNotificationPreferences(lucia, { emailExpiring: false });
     expect(saved).toMatchObject({ emailNewProposal: true, emailExpiring: false });
     // Nobody else's row changed.
-    expect(await db().notificationPreference.findMany({ select: { staffUserId: true } })).toEqual([{ staffUserId: lucia.userId }]);
+    expect(await db().notificationPreference.findMany({ select: { staffUserId: true } })).toEqual([
+      { staffUserId: lucia.userId },
+    ]);
 
-    await expect(updateNotificationPreferences(lucia, { emailExpiring: "no" })).rejects.toMatchObject({ code: "invalid_arguments" });
-    await expect(updateNotificationPreferences(lucia, { staffUserId: randomUUID(), emailExpiring: true })).rejects.toMatchObject({
+    await expect(updateNotificationPreferences(lucia, { emailExpiring: "no" })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
+    await expect(
+      updateNotificationPreferences(lucia, { staffUserId: randomUUID(), emailExpiring: true }),
+    ).rejects.toMatchObject({
       code: "invalid_arguments",
     });
     const auditor = await actorOf(ES, "auditor", 0);
     await expect(getNotificationPreferences(auditor)).rejects.toBeInstanceOf(AppError);
-    await expect(updateNotificationPreferences(auditor, { emailNewProposal: false })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(updateNotificationPreferences(auditor, { emailNewProposal: false })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
   });
 });

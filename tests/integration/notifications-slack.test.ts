@@ -8,7 +8,11 @@ import { formatMinor } from "@/lib/domain/format-money";
 import { db } from "@/lib/server/db/client";
 import { remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
 import { purgeOldNotifications } from "@/lib/server/notifications/purge-notifications";
-import { checkSlackWebhookUrl, getSlackWebhookSettings, setSlackWebhook } from "@/lib/server/notifications/slack-webhook-settings";
+import {
+  checkSlackWebhookUrl,
+  getSlackWebhookSettings,
+  setSlackWebhook,
+} from "@/lib/server/notifications/slack-webhook-settings";
 import { actorOf } from "./audit-support";
 import { ES, makeProposal, minutesFromNow, US } from "./jobs-support";
 import { worker } from "./notifications-support";
@@ -26,7 +30,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ path: req.url ?? "", contentType: req.headers["content-type"], body: Buffer.concat(chunks).toString("utf8") });
+      received.push({
+        path: req.url ?? "",
+        contentType: req.headers["content-type"],
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       res.writeHead(answer, { "content-type": "text/plain" });
       res.end(answer === 200 ? "ok" : "invalid_payload");
     });
@@ -72,15 +80,24 @@ describe("Slack-compatible webhook", () => {
     expect(fields[0]!.text).toBe(`*Importe*\n${amount}`);
     expect(fields[1]!.text).toBe("*Destinatario*\nVisa •••• 4242");
     const unix = Math.floor(proposal.expiresAt.getTime() / 1000);
-    expect(fields[2]!.text).toMatch(new RegExp(`^\\*Caduca\\*\\n<!date\\^${unix}\\^\\{date_short_pretty\\} \\{time\\}\\|.+ UTC \\(.+\\)>$`));
+    expect(fields[2]!.text).toMatch(
+      new RegExp(`^\\*Caduca\\*\\n<!date\\^${unix}\\^\\{date_short_pretty\\} \\{time\\}\\|.+ UTC \\(.+\\)>$`),
+    );
     const button = body.blocks[2]!.elements![0]!;
-    expect(button).toMatchObject({ type: "button", url: `${base}/proposals/${proposal.id}`, text: { text: "Revisar propuesta" } });
+    expect(button).toMatchObject({
+      type: "button",
+      url: `${base}/proposals/${proposal.id}`,
+      text: { text: "Revisar propuesta" },
+    });
     expect(body.text).toContain(amount);
     // Nothing beyond what a reviewer sees: no holder name, no provider payment reference, no hash.
     expect(received[0]!.body).not.toContain("Test Holder");
     expect(received[0]!.body).not.toContain(proposal.recipientRef);
     expect(received[0]!.body).not.toContain(proposal.hash);
-    expect(await db().notification.findFirstOrThrow({ where: { proposalId: proposal.id } })).toMatchObject({ status: "sent", attempts: 1 });
+    expect(await db().notification.findFirstOrThrow({ where: { proposalId: proposal.id } })).toMatchObject({
+      status: "sent",
+      attempts: 1,
+    });
   });
 
   it("the reminder goes to the channel once; another tenant's proposal never does", async () => {
@@ -116,13 +133,19 @@ describe("Slack webhook setting", () => {
   it("admins only; stored, shown and audited by host only", async () => {
     const admin = await actorOf(ES, "admin");
     expect(await getSlackWebhookSettings(admin)).toEqual({ host: new URL(hookUrl).host });
-    await expect(setSlackWebhook(await actorOf(ES, "reviewer"), { intent: "clear" })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(setSlackWebhook(await actorOf(ES, "reviewer"), { intent: "clear" })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
     await expect(setSlackWebhook(admin, { intent: "save", url: "not a url" })).rejects.toMatchObject({
       code: "invalid_arguments",
       details: { problem: "invalid" },
     });
-    await expect(setSlackWebhook(admin, { intent: "save", url: "ftp://hooks.example.com/x" })).rejects.toMatchObject({ details: { problem: "protocol" } });
-    const events = await db().auditEvent.findMany({ where: { tenantId: admin.tenantId, action: "admin:set_slack_webhook" } });
+    await expect(setSlackWebhook(admin, { intent: "save", url: "ftp://hooks.example.com/x" })).rejects.toMatchObject({
+      details: { problem: "protocol" },
+    });
+    const events = await db().auditEvent.findMany({
+      where: { tenantId: admin.tenantId, action: "admin:set_slack_webhook" },
+    });
     expect(events.length).toBeGreaterThan(0);
     expect(JSON.stringify(events)).not.toContain("secretpart");
     // The US tenant's setting is untouched by the ES admin.
@@ -131,10 +154,19 @@ describe("Slack webhook setting", () => {
 
   it("outside the demo: https only, no internal addresses (SSRF)", () => {
     expect(checkSlackWebhookUrl("https://hooks.slack.com/services/T/B/x", false)).toMatchObject({ ok: true });
-    expect(checkSlackWebhookUrl("http://hooks.slack.com/services/T/B/x", false)).toEqual({ ok: false, problem: "https_required" });
-    expect(checkSlackWebhookUrl("https://169.254.169.254/latest", false)).toEqual({ ok: false, problem: "private_address" });
+    expect(checkSlackWebhookUrl("http://hooks.slack.com/services/T/B/x", false)).toEqual({
+      ok: false,
+      problem: "https_required",
+    });
+    expect(checkSlackWebhookUrl("https://169.254.169.254/latest", false)).toEqual({
+      ok: false,
+      problem: "private_address",
+    });
     expect(checkSlackWebhookUrl("https://10.0.0.8/hook", false)).toEqual({ ok: false, problem: "private_address" });
-    expect(checkSlackWebhookUrl("https://user:pw@hooks.slack.com/x", false)).toEqual({ ok: false, problem: "credentials" });
+    expect(checkSlackWebhookUrl("https://user:pw@hooks.slack.com/x", false)).toEqual({
+      ok: false,
+      problem: "credentials",
+    });
     expect(checkSlackWebhookUrl("http://127.0.0.1:9/x", true)).toMatchObject({ ok: true });
   });
 });
@@ -155,7 +187,10 @@ describe("retention", () => {
       data: [row("sent", old), row("skipped", old), row("failed", old), row("pending", old), row("sent", new Date())],
     });
     expect(await purgeOldNotifications()).toBe(3);
-    const left = await db().notification.findMany({ where: { dedupeKey: { startsWith: "purge-test:" } }, select: { status: true } });
+    const left = await db().notification.findMany({
+      where: { dedupeKey: { startsWith: "purge-test:" } },
+      select: { status: true },
+    });
     expect(left.map((r) => r.status).sort()).toEqual(["pending", "sent"]);
   });
 });

@@ -62,4 +62,5 @@ export const makeNotificationJobsDue = () =>
   db().$executeRaw`UPDATE graphile_worker._private_jobs j SET run_at = now() - interval '1 second'
                      FROM graphile_worker._private_tasks t WHERE t.id = j.task_id AND t.identifier = 'deliver_notification'`;
 
-export const staffId = async (email: string) => (await db().staffUser.findUniqueOrThrow({ where: { email }, select: { id: true } })).id;
+export const staffId = async (email: string) =>
+  (await db().staffUser.findUniqueOrThrow({ where: { email }, select: { id: true } })).id;

@@ -40,7 +40,9 @@ afterAll(async () => {
 });
 
 async function scrape(): Promise<string> {
-  const res = await metricsGET(new Request("http://localhost/api/metrics", { headers: { authorization: `Bearer ${TOKEN}` } }));
+  const res = await metricsGET(
+    new Request("http://localhost/api/metrics", { headers: { authorization: `Bearer ${TOKEN}` } }),
+  );
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toContain("text/plain");
   return res.text();
@@ -69,7 +71,9 @@ describe("/api/metrics after a flow", () => {
     const rejectedOrder = await sandboxCardOrder(sandbox.control, 800, "METRICS");
     const rejected = await prepareThroughGateway(rejectedOrder.number);
     await send(anthropicCall("search_invoices", { q: "x" }), { authorization: `Bearer ${webKey()}` });
-    await traceDecision("approve", reviewer, approved.id, () => approveProposal(reviewer, { proposalId: approved.id, hash: approved.hash }));
+    await traceDecision("approve", reviewer, approved.id, () =>
+      approveProposal(reviewer, { proposalId: approved.id, hash: approved.hash }),
+    );
     await traceDecision("reject", reviewer, rejected.id, () =>
       rejectProposal(reviewer, { proposalId: rejected.id, hash: rejected.hash, customerMessage: "Not eligible." }),
     );
@@ -123,7 +127,9 @@ describe("/api/metrics after a flow", () => {
         lastAttemptAt: new Date(Date.now() - 600_000),
       },
     });
-    await sql`UPDATE "AuditPending" SET "occurredAt" = (now() AT TIME ZONE 'UTC') - interval '120 seconds'`.execute(sqlPool());
+    await sql`UPDATE "AuditPending" SET "occurredAt" = (now() AT TIME ZONE 'UTC') - interval '120 seconds'`.execute(
+      sqlPool(),
+    );
     await enqueueJob(sqlPool(), "expire_proposals", {});
 
     text = await scrape();
@@ -155,11 +161,15 @@ describe("alert rules", () => {
 
 describe("the Grafana dashboard", () => {
   it("every panel's query is valid PromQL (promtool, as recording rules) over metrics the app exposes", async () => {
-    const dashboard = JSON.parse(readFileSync("ops/grafana/approvalgw-dashboard.json", "utf8")) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const dashboard = JSON.parse(readFileSync("ops/grafana/approvalgw-dashboard.json", "utf8")) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
     const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr.replaceAll("$__rate_interval", "5m")));
     expect(exprs.length).toBeGreaterThanOrEqual(10);
     const dir = mkdtempSync(join(tmpdir(), "dashboard-"));
-    const rules = { groups: [{ name: "dashboard", rules: exprs.map((expr, i) => ({ record: `dashboard:panel_${i}`, expr })) }] };
+    const rules = {
+      groups: [{ name: "dashboard", rules: exprs.map((expr, i) => ({ record: `dashboard:panel_${i}`, expr })) }],
+    };
     writeFileSync(join(dir, "rules.yml"), JSON.stringify(rules));
     const check = promtool(["check", "rules", join(dir, "rules.yml")]);
     expect(check.out).toContain(`SUCCESS: ${exprs.length} rules found`);
@@ -178,14 +188,17 @@ describe("the guard, over real sockets", () => {
     server = createServer((req, res) => {
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-      void metricsGET(new Request("http://localhost/api/metrics", { headers })).then(async (r) => res.writeHead(r.status).end(await r.text()));
+      void metricsGET(new Request("http://localhost/api/metrics", { headers })).then(async (r) =>
+        res.writeHead(r.status).end(await r.text()),
+      );
     });
     await new Promise<void>((r) => server.listen(0, "0.0.0.0", r));
     port = (server.address() as AddressInfo).port;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const get = async (host: string, headers: Record<string, string> = {}) => (await fetch(`http://${host}:${port}/api/metrics`, { headers })).status;
+  const get = async (host: string, headers: Record<string, string> = {}) =>
+    (await fetch(`http://${host}:${port}/api/metrics`, { headers })).status;
   // This machine's own non-loopback address: a connection to it comes from it, not from 127.0.0.1.
   const external = Object.values(networkInterfaces())
     .flat()
@@ -197,7 +210,13 @@ describe("the guard, over real sockets", () => {
       expect(await get("127.0.0.1")).toBe(200);
       expect(external, "a non-loopback IPv4 address on this machine").toBeTruthy();
       expect(await get(external!)).toBe(403);
-      expect(await get(external!, { "x-forwarded-for": "127.0.0.1", "x-approvalgw-peer": "127.0.0.1", "x-real-ip": "127.0.0.1" })).toBe(403);
+      expect(
+        await get(external!, {
+          "x-forwarded-for": "127.0.0.1",
+          "x-approvalgw-peer": "127.0.0.1",
+          "x-real-ip": "127.0.0.1",
+        }),
+      ).toBe(403);
       // Behind a trusted proxy the client is the hop the proxy appended, whatever the client put before it.
       process.env.TRUST_PROXY = "1";
       expect(await get("127.0.0.1", { "x-forwarded-for": "127.0.0.1, 203.0.113.7" })).toBe(403);

@@ -52,7 +52,8 @@ async function received(pred: (s: ReceivedSpan) => boolean, what: string): Promi
     await flushTelemetry();
     const found = receiver.spans.find(pred);
     if (found) return found;
-    if (Date.now() > end) throw new Error(`no ${what} span received; got: ${receiver.spans.map((s) => s.name).join(", ")}`);
+    if (Date.now() > end)
+      throw new Error(`no ${what} span received; got: ${receiver.spans.map((s) => s.name).join(", ")}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -74,7 +75,10 @@ describe("one trace from the agent's call to the provider", () => {
     const proposal = await db().proposal.findUniqueOrThrow({ where: { id: proposalId } });
 
     // The agent's span is the parent; the answer's traceresponse names the span that handled the call.
-    const tool = await received((s) => s.name === "execute_tool prepare_refund" && s.traceId === traceId, "execute_tool");
+    const tool = await received(
+      (s) => s.name === "execute_tool prepare_refund" && s.traceId === traceId,
+      "execute_tool",
+    );
     expect(tool.parentSpanId).toBe(agentSpan);
     expect(tool.attributes).toMatchObject({
       "gen_ai.operation.name": "execute_tool",
@@ -88,7 +92,9 @@ describe("one trace from the agent's call to the provider", () => {
 
     // The reviewer approves (the route runs the use case inside traceDecision, app/api/proposals/[id]/approve).
     const reviewer = await actorFor(staffOf(ES, "reviewer").email);
-    const approved = await traceDecision("approve", reviewer, proposal.id, () => approveProposal(reviewer, { proposalId: proposal.id, hash: proposal.hash }));
+    const approved = await traceDecision("approve", reviewer, proposal.id, () =>
+      approveProposal(reviewer, { proposalId: proposal.id, hash: proposal.hash }),
+    );
     expect(approved.status).toBe("approved");
     const approval = await received((s) => s.name === "approve_proposal" && s.traceId === traceId, "approve_proposal");
     expect(approval.parentSpanId).toBe(tool.spanId);
@@ -106,14 +112,23 @@ describe("one trace from the agent's call to the provider", () => {
     const execution = await received((s) => s.name === "execute_refund" && s.traceId === traceId, "execute_refund");
     expect(execution.parentSpanId).toBe(approval.spanId);
     expect(execution.attributes["approvalgw.proposal.id"]).toBe(proposal.id);
-    const provider = await received((s) => s.name === "payment_provider create_refund" && s.traceId === traceId, "provider call");
+    const provider = await received(
+      (s) => s.name === "payment_provider create_refund" && s.traceId === traceId,
+      "provider call",
+    );
     expect(provider.parentSpanId).toBe(execution.spanId);
-    expect(provider.attributes).toMatchObject({ "approvalgw.provider.outcome": "succeeded", "approvalgw.idempotency_key": `refund-${proposal.id}` });
+    expect(provider.attributes).toMatchObject({
+      "approvalgw.provider.outcome": "succeeded",
+      "approvalgw.idempotency_key": `refund-${proposal.id}`,
+    });
     expect((await db().execution.findUniqueOrThrow({ where: { proposalId: proposal.id } })).status).toBe("succeeded");
 
     // The sequencer's batch is its own trace and links to the spans that wrote this trace's events.
     await integratePending();
-    const batch = await received((s) => s.name === "integrate_audit_batch" && s.links.some((l) => l.traceId === traceId), "integrate_audit_batch");
+    const batch = await received(
+      (s) => s.name === "integrate_audit_batch" && s.links.some((l) => l.traceId === traceId),
+      "integrate_audit_batch",
+    );
     const linked = new Set(batch.links.filter((l) => l.traceId === traceId).map((l) => l.spanId));
     for (const writer of [tool, approval, execution]) expect(linked, writer.name).toContain(writer.spanId);
     expect(batch.traceId).not.toBe(traceId);
@@ -129,12 +144,21 @@ describe("one trace from the agent's call to the provider", () => {
       toolCallsPOST(
         new Request("http://localhost/api/agent/tool-calls", {
           method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${webKey()}`, traceparent: `00-${traceId}-${hex(8)}-${flags}` },
-          body: JSON.stringify(anthropicCall("get_refund_status", { proposal_id: "00000000-0000-4000-8000-000000000000" })),
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${webKey()}`,
+            traceparent: `00-${traceId}-${hex(8)}-${flags}`,
+          },
+          body: JSON.stringify(
+            anthropicCall("get_refund_status", { proposal_id: "00000000-0000-4000-8000-000000000000" }),
+          ),
         }),
       );
     const sampled = await call("01");
-    const tool = await received((s) => s.name === "execute_tool get_refund_status" && s.traceId === traceId, "get_refund_status");
+    const tool = await received(
+      (s) => s.name === "execute_tool get_refund_status" && s.traceId === traceId,
+      "get_refund_status",
+    );
     expect(sampled.headers.get("traceresponse")).toBe(`00-${traceId}-${tool.spanId}-01`);
     const unsampled = await call("00");
     const answered = unsampled.headers.get("traceresponse");
@@ -152,7 +176,10 @@ describe("one trace from the agent's call to the provider", () => {
       }),
     }));
     expect(http.res.traceId).toBe(http.span.traceId);
-    const tool = await received((s) => s.name === "execute_tool lookup_order" && s.traceId === http.span.traceId, "lookup_order under HTTP span");
+    const tool = await received(
+      (s) => s.name === "execute_tool lookup_order" && s.traceId === http.span.traceId,
+      "lookup_order under HTTP span",
+    );
     expect(tool.parentSpanId).toBe(http.span.spanId);
   });
 });
@@ -174,7 +201,11 @@ describe("MCP: the trace context in params._meta", () => {
           jsonrpc: "2.0",
           id: 7,
           method: "tools/call",
-          params: { name: "lookup_order", arguments: { order_id: "ORD-1001" }, _meta: { traceparent: `00-${traceId}-${parent}-01` } },
+          params: {
+            name: "lookup_order",
+            arguments: { order_id: "ORD-1001" },
+            _meta: { traceparent: `00-${traceId}-${parent}-01` },
+          },
         }),
       }),
     );
@@ -182,7 +213,10 @@ describe("MCP: the trace context in params._meta", () => {
     const body = (await res.json()) as { result: { structuredContent: { code: string; traceId: string } } };
     expect(body.result.structuredContent).toMatchObject({ code: "ok", traceId });
     expect(res.headers.get("x-trace-id")).toBe(traceId);
-    const span = await received((s) => s.name === "execute_tool lookup_order" && s.traceId === traceId, "MCP execute_tool");
+    const span = await received(
+      (s) => s.name === "execute_tool lookup_order" && s.traceId === traceId,
+      "MCP execute_tool",
+    );
     expect(span.parentSpanId).toBe(parent);
     expect(span.attributes["approvalgw.transport"]).toBe("mcp");
     expect(span.attributes["gen_ai.tool.call.id"]).toBe("7");
@@ -211,7 +245,11 @@ describe("no personal data on spans", () => {
       headers,
     );
     await send(
-      anthropicCall("create_support_ticket", { category: "billing", priority: "urgent", summary: `Pay ${IBAN} or card ${CARD}, call ${PHONE}, mail ${EMAIL}` }),
+      anthropicCall("create_support_ticket", {
+        category: "billing",
+        priority: "urgent",
+        summary: `Pay ${IBAN} or card ${CARD}, call ${PHONE}, mail ${EMAIL}`,
+      }),
       headers,
     );
     await send(anthropicCall(EMAIL, { note: CARD }), headers);
@@ -221,11 +259,23 @@ describe("no personal data on spans", () => {
     const inTrace = receiver.spans.filter((s) => s.traceId === traceId);
     expect(inTrace.length).toBeGreaterThanOrEqual(5);
     const exported = receiver.bodies.join("\n");
-    for (const canary of [EMAIL, CARD, IBAN, PHONE, "612 345 678", "612345678", token, webKey(), "4242 4242 4242 4242"]) {
+    for (const canary of [
+      EMAIL,
+      CARD,
+      IBAN,
+      PHONE,
+      "612 345 678",
+      "612345678",
+      token,
+      webKey(),
+      "4242 4242 4242 4242",
+    ]) {
       expect(exported, canary).not.toContain(canary);
     }
     // The scan reads real exports: the invented tool names are there, scrubbed.
-    expect(inTrace.map((s) => s.name)).toEqual(expect.arrayContaining(["execute_tool prepare_refund", "execute_tool create_support_ticket"]));
+    expect(inTrace.map((s) => s.name)).toEqual(
+      expect.arrayContaining(["execute_tool prepare_refund", "execute_tool create_support_ticket"]),
+    );
     expect(inTrace.filter((s) => s.attributes["approvalgw.outcome"] === "unknown_tool")).toHaveLength(2);
   });
 });

@@ -46,16 +46,26 @@ function checkResponse(status: number, value: unknown): string[] {
 
 /** The contentSchema the document gives the answer's JSON string (the {code, result|error, traceId} envelope). */
 function checkContent(component: string, field: string, content: string): string[] {
-  const validate = ajv.getSchema(`${DOC_ID}#/${pointer("components", "schemas", component, "properties", field, "contentSchema")}`);
+  const validate = ajv.getSchema(
+    `${DOC_ID}#/${pointer("components", "schemas", component, "properties", field, "contentSchema")}`,
+  );
   if (!validate) throw new Error(`${component}.${field} has no contentSchema`);
   return validate(JSON.parse(content)) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
 
 async function post(body: unknown, opts: { key?: string | null; raw?: string } = {}) {
-  const headers: Record<string, string> = { "content-type": "application/json", "x-trace-id": freshTrace(), "x-end-user-token": await tokenFor(ES, ana) };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-trace-id": freshTrace(),
+    "x-end-user-token": await tokenFor(ES, ana),
+  };
   const key = opts.key === undefined ? webKey(ES) : opts.key;
   if (key) headers.authorization = `Bearer ${key}`;
-  const res = await fetch(`${server.url}/api/agent/tool-calls`, { method: "POST", headers, body: opts.raw ?? JSON.stringify(body) });
+  const res = await fetch(`${server.url}/api/agent/tool-calls`, {
+    method: "POST",
+    headers,
+    body: opts.raw ?? JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -119,8 +129,12 @@ describe("the agent prepare call's answers match GET /api/openapi.json", () => {
     const r = await post(anthropicCall("prepare_refund", { order_id: "ORD-1001", reason: "other", amount: 5 }));
     expect(checkResponse(200, { ...r.body, is_error: "yes" })).not.toEqual([]);
     const inner = JSON.parse(r.body.content as string) as Record<string, unknown>;
-    expect(checkContent("AnthropicToolResult", "content", JSON.stringify({ ...inner, traceId: undefined }))).not.toEqual([]);
-    expect(checkContent("AnthropicToolResult", "content", JSON.stringify({ ...inner, code: "approval_required" }))).not.toEqual([]);
+    expect(
+      checkContent("AnthropicToolResult", "content", JSON.stringify({ ...inner, traceId: undefined })),
+    ).not.toEqual([]);
+    expect(
+      checkContent("AnthropicToolResult", "content", JSON.stringify({ ...inner, code: "approval_required" })),
+    ).not.toEqual([]);
     expect(checkResponse(401, { code: "unauthenticated", error: { message: "x" } })).not.toEqual([]);
   });
 });

@@ -48,14 +48,32 @@ function script(file: string, args: string[], env: Record<string, string> = {}) 
     timeout: 120_000,
   });
 }
-const acme = ["--slug", "acme", "--name", "Acme", "--currency", "eur", "--locale", "en", "--time-zone", "Europe/Berlin", "--admin-email", "Ada@Acme.example"];
+const acme = [
+  "--slug",
+  "acme",
+  "--name",
+  "Acme",
+  "--currency",
+  "eur",
+  "--locale",
+  "en",
+  "--time-zone",
+  "Europe/Berlin",
+  "--admin-email",
+  "Ada@Acme.example",
+];
 
 describe("npm run tenant:create", () => {
   it("creates the tenant, policy v1, the first admin and a one-time setup link, audited, on any DATABASE_URL", async () => {
     const res = script("tenant-create.ts", [...acme, "--admin-name", "Ada Lovelace"]);
     expect(res.stderr).toBe("");
     expect(res.status).toBe(0);
-    const out = JSON.parse(res.stdout) as { tenant: { id: string; slug: string }; admin: { id: string; email: string }; setupUrl: string; expiresAt: string };
+    const out = JSON.parse(res.stdout) as {
+      tenant: { id: string; slug: string };
+      admin: { id: string; email: string };
+      setupUrl: string;
+      expiresAt: string;
+    };
     expect(out.tenant.slug).toBe("acme");
     expect(out.admin.email).toBe("ada@acme.example");
     expect(out.setupUrl).toMatch(/^https:\/\/gateway\.acme\.example\/setup\/[A-Za-z0-9_-]{43}$/);
@@ -73,23 +91,43 @@ describe("npm run tenant:create", () => {
       active: true,
       policyVersion: 1,
     });
-    const policy = (await client.query(`SELECT "version", "status" FROM "PolicyVersion" WHERE "tenantId" = $1`, [tenant.id])).rows;
+    const policy = (
+      await client.query(`SELECT "version", "status" FROM "PolicyVersion" WHERE "tenantId" = $1`, [tenant.id])
+    ).rows;
     expect(policy).toEqual([{ version: 1, status: "active" }]);
     const staff = (
-      await client.query(`SELECT "id", "email", "name", "roles"::text[] AS roles, "passwordHash" FROM "StaffUser" WHERE "tenantId" = $1`, [tenant.id])
+      await client.query(
+        `SELECT "id", "email", "name", "roles"::text[] AS roles, "passwordHash" FROM "StaffUser" WHERE "tenantId" = $1`,
+        [tenant.id],
+      )
     ).rows;
-    expect(staff).toEqual([{ id: out.admin.id, email: "ada@acme.example", name: "Ada Lovelace", roles: ["admin"], passwordHash: null }]);
+    expect(staff).toEqual([
+      { id: out.admin.id, email: "ada@acme.example", name: "Ada Lovelace", roles: ["admin"], passwordHash: null },
+    ]);
     // The link is stored only as its hash, unused, valid 24 h.
     const token = out.setupUrl.split("/").pop()!;
     const links = (
-      await client.query(`SELECT "tokenHash", "usedAt", "expiresAt", "createdById" FROM "StaffSetupToken" WHERE "staffUserId" = $1`, [out.admin.id])
+      await client.query(
+        `SELECT "tokenHash", "usedAt", "expiresAt", "createdById" FROM "StaffSetupToken" WHERE "staffUserId" = $1`,
+        [out.admin.id],
+      )
     ).rows;
     expect(links).toHaveLength(1);
     expect(links[0]).toMatchObject({ tokenHash: hashSetupToken(token), usedAt: null, createdById: null });
     expect(Math.abs(new Date(links[0].expiresAt).getTime() - new Date(out.expiresAt).getTime())).toBeLessThan(1000);
-    const events = (await client.query(`SELECT "actorType", "actorId", "action", "outcome", "data" FROM "AuditEvent" WHERE "tenantId" = $1`, [tenant.id])).rows;
+    const events = (
+      await client.query(
+        `SELECT "actorType", "actorId", "action", "outcome", "data" FROM "AuditEvent" WHERE "tenantId" = $1`,
+        [tenant.id],
+      )
+    ).rows;
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ actorType: "system", actorId: "operator", action: "operator:create_tenant", outcome: "ok" });
+    expect(events[0]).toMatchObject({
+      actorType: "system",
+      actorId: "operator",
+      action: "operator:create_tenant",
+      outcome: "ok",
+    });
     expect(events[0].data.tenant).toMatchObject({ slug: "acme", currency: "EUR", timeZone: "Europe/Berlin" });
     // Personal data is fingerprinted in the audit trail; the link itself is never stored.
     expect(JSON.stringify(events[0])).not.toContain("ada@acme.example");
@@ -145,8 +183,12 @@ describe("demo isolation", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as { msg: string });
-    expect(lines.map((l) => l.msg).join("\n")).toContain("refusing to load the demo: this database holds tenants that are not demo tenants (acme)");
-    const demo = (await client.query(`SELECT count(*) FROM "Tenant" WHERE "demo" OR "slug" IN ('tienda-es', 'shop-us')`)).rows[0];
+    expect(lines.map((l) => l.msg).join("\n")).toContain(
+      "refusing to load the demo: this database holds tenants that are not demo tenants (acme)",
+    );
+    const demo = (
+      await client.query(`SELECT count(*) FROM "Tenant" WHERE "demo" OR "slug" IN ('tienda-es', 'shop-us')`)
+    ).rows[0];
     expect(Number(demo.count)).toBe(0);
     expect(Number((await client.query(`SELECT count(*) FROM "StaffUser"`)).rows[0].count)).toBe(1);
   });

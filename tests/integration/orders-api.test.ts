@@ -29,7 +29,14 @@ function orderBody(over: Record<string, unknown> = {}, customer = "cus_api_jane"
     placed_at: "2026-11-30T10:00:00Z",
     items: [{ sku: "MUG-1", name: "Mug", quantity: 1, unit_minor: 5000 }],
     payments: [
-      { provider: "manual", reference: `pay_${fresh("m")}`, method: "bank_transfer", captured_minor: 5000, holder: "Jane Doe", display: "IBAN ES•• 4321" },
+      {
+        provider: "manual",
+        reference: `pay_${fresh("m")}`,
+        method: "bank_transfer",
+        captured_minor: 5000,
+        holder: "Jane Doe",
+        display: "IBAN ES•• 4321",
+      },
     ],
     refunds: [],
     ...over,
@@ -51,9 +58,12 @@ async function put(number: string, body: unknown, key: string | null) {
   return { status: res.status, body: (await res.json()) as Body };
 }
 async function get(number: string, key: string) {
-  const res = await orderGET(new Request(`http://localhost/api/v1/orders/${number}`, { headers: { authorization: `Bearer ${key}` } }), {
-    params: Promise.resolve({ number }),
-  });
+  const res = await orderGET(
+    new Request(`http://localhost/api/v1/orders/${number}`, { headers: { authorization: `Bearer ${key}` } }),
+    {
+      params: Promise.resolve({ number }),
+    },
+  );
   return { status: res.status, body: (await res.json()) as Body };
 }
 
@@ -74,7 +84,10 @@ describe("integration keys", () => {
     expect((await revokeIntegrationKey(admin, issued.id)).alreadyRevoked).toBe(true);
 
     const events = await db().auditEvent.findMany({
-      where: { tenantId: admin.tenantId, action: { in: ["admin:issue_integration_key", "admin:revoke_integration_key"] } },
+      where: {
+        tenantId: admin.tenantId,
+        action: { in: ["admin:issue_integration_key", "admin:revoke_integration_key"] },
+      },
     });
     expect(events.map((e) => e.action).sort()).toEqual(["admin:issue_integration_key", "admin:revoke_integration_key"]);
     expect(JSON.stringify(events)).not.toContain(issued.key);
@@ -90,7 +103,9 @@ describe("integration keys", () => {
     expect(text).not.toContain(hashIntegrationKey(created.key));
     expect(JSON.stringify(await listIntegrationKeys(await adminOf(US)))).not.toContain(created.id);
     const reviewer = await actorFor(staffOf(ES, "reviewer").email);
-    await expect(issueIntegrationKey(reviewer, { label: "x", scopes: ["orders:write"] })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(issueIntegrationKey(reviewer, { label: "x", scopes: ["orders:write"] })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
     await expect(revokeIntegrationKey(await adminOf(US), created.id)).rejects.toMatchObject({ code: "not_found" });
   });
 
@@ -101,9 +116,19 @@ describe("integration keys", () => {
         () => null,
         (e: unknown) => (isAppError(e) ? e.code : "thrown"),
       );
-    expect(await refusal(issueIntegrationKey(admin, { label: "x", scopes: ["orders:write"], expiresAt: "2020-01-01T00:00:00Z" }))).toBe("invalid_arguments");
-    expect(await refusal(issueIntegrationKey(admin, { label: "x", scopes: ["refunds:write"] }))).toBe("invalid_arguments");
-    const issued = await issueIntegrationKey(admin, { label: "short", scopes: ["orders:write"], expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    expect(
+      await refusal(
+        issueIntegrationKey(admin, { label: "x", scopes: ["orders:write"], expiresAt: "2020-01-01T00:00:00Z" }),
+      ),
+    ).toBe("invalid_arguments");
+    expect(await refusal(issueIntegrationKey(admin, { label: "x", scopes: ["refunds:write"] }))).toBe(
+      "invalid_arguments",
+    );
+    const issued = await issueIntegrationKey(admin, {
+      label: "short",
+      scopes: ["orders:write"],
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     await db().integrationKey.update({ where: { id: issued.id }, data: { expiresAt: new Date(Date.now() - 1) } });
     expect((await put(fresh("ORD"), orderBody(), issued.key)).status).toBe(401);
   });
@@ -115,20 +140,44 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     const number = fresh("ORD");
     const body = orderBody();
     const created = await put(number, body, key);
-    expect(created).toMatchObject({ status: 201, body: { number, refundable: { minor: 5000, currency: "EUR" }, changed: true } });
+    expect(created).toMatchObject({
+      status: 201,
+      body: { number, refundable: { minor: 5000, currency: "EUR" }, changed: true },
+    });
     expect(await put(number, body, key)).toMatchObject({ status: 200, body: { changed: false } });
-    const refunded = { ...body, refunds: [{ reference: `re_ext_${number}`, amount_minor: 1200, status: "succeeded", created_at: "2026-11-30T12:00:00Z" }] };
-    expect(await put(number, refunded, key)).toMatchObject({ status: 200, body: { changed: true, refundable: { minor: 3800 } } });
-    expect(await put(number, refunded, key)).toMatchObject({ status: 200, body: { changed: false, refundable: { minor: 3800 } } });
+    const refunded = {
+      ...body,
+      refunds: [
+        { reference: `re_ext_${number}`, amount_minor: 1200, status: "succeeded", created_at: "2026-11-30T12:00:00Z" },
+      ],
+    };
+    expect(await put(number, refunded, key)).toMatchObject({
+      status: 200,
+      body: { changed: true, refundable: { minor: 3800 } },
+    });
+    expect(await put(number, refunded, key)).toMatchObject({
+      status: 200,
+      body: { changed: false, refundable: { minor: 3800 } },
+    });
 
     const got = await get(number, key);
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ number, status: "partially_refunded", captured_minor: 5000, refundable: { minor: 3800, currency: "EUR" } });
-    expect(got.body.refunds).toEqual([expect.objectContaining({ reference: `re_ext_${number}`, origin: "external", amount_minor: 1200 })]);
+    expect(got.body).toMatchObject({
+      number,
+      status: "partially_refunded",
+      captured_minor: 5000,
+      refundable: { minor: 3800, currency: "EUR" },
+    });
+    expect(got.body.refunds).toEqual([
+      expect.objectContaining({ reference: `re_ext_${number}`, origin: "external", amount_minor: 1200 }),
+    ]);
     const rows = await db().order.count({ where: { number } });
     expect(rows).toBe(1);
 
-    const events = await db().auditEvent.findMany({ where: { action: "orders:upsert", data: { path: ["number"], equals: number } }, orderBy: { pos: "asc" } });
+    const events = await db().auditEvent.findMany({
+      where: { action: "orders:upsert", data: { path: ["number"], equals: number } },
+      orderBy: { pos: "asc" },
+    });
     expect(events.map((e) => e.outcome)).toEqual(["created", "unchanged", "updated", "unchanged"]);
     // Personal data never in clear in the audit trail.
     expect(JSON.stringify(events)).not.toContain("jane.doe@example.com");
@@ -142,13 +191,24 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     expect(bad.body.code).toBe("invalid_arguments");
     const paths = (bad.body.problems as { path: string }[]).map((p) => p.path);
     expect(paths).toEqual(expect.arrayContaining(["$.total_minor", "$.payments"]));
-    expect(bad.body.problems[0]).toEqual({ path: expect.any(String), expected: expect.any(String), message: expect.any(String) });
-    expect(await put(fresh("ORD"), "{not json", key)).toMatchObject({ status: 400, body: { code: "invalid_arguments", problems: [{ path: "$" }] } });
+    expect(bad.body.problems[0]).toEqual({
+      path: expect.any(String),
+      expected: expect.any(String),
+      message: expect.any(String),
+    });
+    expect(await put(fresh("ORD"), "{not json", key)).toMatchObject({
+      status: 400,
+      body: { code: "invalid_arguments", problems: [{ path: "$" }] },
+    });
     expect((await put("bad number!", orderBody(), key)).status).toBe(400);
     // Semantics a schema cannot see: the tenant's currency, refunds beyond the capture.
     const wrongCurrency = await put(fresh("ORD"), orderBody({ currency: "USD" }), key);
     expect(wrongCurrency.body.problems).toEqual([expect.objectContaining({ path: "$.currency", expected: "EUR" })]);
-    const tooMuch = await put(fresh("ORD"), orderBody({ refunds: [{ reference: `re_${fresh("x")}`, amount_minor: 5001, status: "pending" }] }), key);
+    const tooMuch = await put(
+      fresh("ORD"),
+      orderBody({ refunds: [{ reference: `re_${fresh("x")}`, amount_minor: 5001, status: "pending" }] }),
+      key,
+    );
     expect(tooMuch.body.problems).toEqual([expect.objectContaining({ path: "$.payments[0].captured_minor" })]);
     // Exactly the capture is fine; a failed refund holds nothing back.
     const exact = orderBody({
@@ -165,7 +225,10 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     expect((await put(fresh("ORD"), orderBody(), `igk_${"x".repeat(43)}`)).status).toBe(401);
     const readOnly = await keyFor(ES, ["orders:read"]);
     const refused = await put(fresh("ORD"), orderBody(), readOnly);
-    expect(refused).toMatchObject({ status: 403, body: { code: "permission_denied", error: { reason: "scope", scope: "orders:write" } } });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { code: "permission_denied", error: { reason: "scope", scope: "orders:write" } },
+    });
     const writeOnly = await keyFor(ES, ["orders:write"]);
     expect((await get("ORD-1001", writeOnly)).status).toBe(403);
   });
@@ -183,7 +246,10 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     expect(demoOrder.status).toBe(404);
     // The US tenant pushing an order with the ES customer's id is refused, and the ES customer is untouched.
     const taken = await put(fresh("ORD"), orderBody({ currency: "USD" }, "cus_api_shared"), us);
-    expect(taken).toMatchObject({ status: 400, body: { problems: [expect.objectContaining({ path: "$.customer.id" })] } });
+    expect(taken).toMatchObject({
+      status: 400,
+      body: { problems: [expect.objectContaining({ path: "$.customer.id" })] },
+    });
     expect(JSON.stringify(taken.body)).not.toContain("Jane");
     const theirPayment = orderBody({ currency: "USD", payments: body.payments }, "cus_api_us_only");
     expect((await put(fresh("ORD"), theirPayment, us)).status).toBe(201); // payment references are per tenant
@@ -193,14 +259,30 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     const key = await keyFor(ES);
     const number = fresh("ORD");
     const customer = `cus_api_${fresh("c").replace(/-/g, "_")}`;
-    await put(number, orderBody({ refunds: [{ reference: `re_${fresh("x")}`, amount_minor: 700, status: "succeeded" }] }, customer), key);
+    await put(
+      number,
+      orderBody({ refunds: [{ reference: `re_${fresh("x")}`, amount_minor: 700, status: "succeeded" }] }, customer),
+      key,
+    );
     const token = await tokenFor(ES, customer);
     const looked = await send(anthropicCall("lookup_order", { order_id: number }), headersFor({ token }));
-    expect(looked.content).toMatchObject({ code: "ok", result: { order_id: number, refundable: { minor: 4300, currency: "EUR" } } });
-    const prepared = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token }));
-    expect(prepared.content).toMatchObject({ code: "approval_required", result: { amount: { minor: 4300, currency: "EUR" } } });
+    expect(looked.content).toMatchObject({
+      code: "ok",
+      result: { order_id: number, refundable: { minor: 4300, currency: "EUR" } },
+    });
+    const prepared = await send(
+      anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+      headersFor({ token }),
+    );
+    expect(prepared.content).toMatchObject({
+      code: "approval_required",
+      result: { amount: { minor: 4300, currency: "EUR" } },
+    });
     // Another customer's token does not see it.
-    const other = await send(anthropicCall("lookup_order", { order_id: number }), headersFor({ token: await tokenFor(ES, "cus_api_someone_else") }));
+    const other = await send(
+      anthropicCall("lookup_order", { order_id: number }),
+      headersFor({ token: await tokenFor(ES, "cus_api_someone_else") }),
+    );
     expect(other.content.code).toBe("not_found");
   });
 
@@ -211,13 +293,20 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     const body = orderBody({}, customer);
     await put(number, body, key);
     const token = await tokenFor(ES, customer);
-    const prepared = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token }));
+    const prepared = await send(
+      anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+      headersFor({ token }),
+    );
     const proposalId = (prepared.content.result as { proposal_id: string }).proposal_id;
     expect((await put(number, body, key)).body.changed).toBe(false);
     expect((await db().proposal.findUniqueOrThrow({ where: { id: proposalId } })).status).toBe("pending_approval");
 
     // Refunded elsewhere: 1 € back to the customer at the shop's counter.
-    const after = await put(number, { ...body, refunds: [{ reference: `re_${fresh("x")}`, amount_minor: 100, status: "succeeded" }] }, key);
+    const after = await put(
+      number,
+      { ...body, refunds: [{ reference: `re_${fresh("x")}`, amount_minor: 100, status: "succeeded" }] },
+      key,
+    );
     expect(after.body).toMatchObject({ changed: true, refundable: { minor: 4900 } });
     const p = await db().proposal.findUniqueOrThrow({ where: { id: proposalId } });
     expect(p).toMatchObject({ status: "invalidated", invalidationReason: "amount_no_longer_refundable" });
@@ -225,9 +314,14 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     expect(event).toMatchObject({ actorType: "system", authMethod: "integration_key", outcome: "invalidated" });
 
     // Cancelling the order invalidates the next one too.
-    const again = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token }));
+    const again = await send(
+      anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+      headersFor({ token }),
+    );
     const second = (again.content.result as { proposal_id: string }).proposal_id;
     await put(number, { ...body, status: "canceled", refunds: [] }, key);
-    expect((await db().proposal.findUniqueOrThrow({ where: { id: second } })).invalidationReason).toBe("order_cancelled");
+    expect((await db().proposal.findUniqueOrThrow({ where: { id: second } })).invalidationReason).toBe(
+      "order_cancelled",
+    );
   });
 });

@@ -29,7 +29,16 @@ function line(number: string, over: Record<string, unknown> = {}, currency = "EU
     total_minor: 4200,
     status: "paid",
     placed_at: "2026-11-30T10:00:00Z",
-    payments: [{ provider: "manual", reference: `pay_${number}`, method: "card", captured_minor: 4200, holder: "Ana García", display: "Visa •• 4242" }],
+    payments: [
+      {
+        provider: "manual",
+        reference: `pay_${number}`,
+        method: "card",
+        captured_minor: 4200,
+        holder: "Ana García",
+        display: "Visa •• 4242",
+      },
+    ],
     ...over,
   });
 }
@@ -52,7 +61,10 @@ const csvRow = (number: string, captured = "4200") =>
   ].join(",");
 
 const orderOf = async (slug: string, number: string) =>
-  db().order.findFirst({ where: { number, tenant: { slug } }, select: { totalMinor: true, currency: true, customerId: true, tenantId: true } });
+  db().order.findFirst({
+    where: { number, tenant: { slug } },
+    select: { totalMinor: true, currency: true, customerId: true, tenantId: true },
+  });
 
 async function run(tenant: string, path: string, resume = false) {
   const outcomes: LineOutcome[] = [];
@@ -62,10 +74,14 @@ async function run(tenant: string, path: string, resume = false) {
 
 function script(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/orders-import.ts", ...args], {
-      env: process.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/orders-import.ts", ...args],
+      {
+        env: process.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += String(d)));
@@ -83,7 +99,16 @@ describe("orders:import", () => {
         a,
         {
           total_minor: 9900,
-          payments: [{ provider: "manual", reference: `pay_us_${a}`, method: "card", captured_minor: 9900, holder: "Bob", display: "Visa •• 1111" }],
+          payments: [
+            {
+              provider: "manual",
+              reference: `pay_us_${a}`,
+              method: "card",
+              captured_minor: 9900,
+              holder: "Bob",
+              display: "Visa •• 1111",
+            },
+          ],
         },
         "USD",
       ),
@@ -105,7 +130,11 @@ describe("orders:import", () => {
       [4, "refused"],
       [5, "created"],
     ]);
-    expect(outcomes[1]).toMatchObject({ number: b, code: "invalid_arguments", problems: [expect.objectContaining({ path: "$.currency" })] });
+    expect(outcomes[1]).toMatchObject({
+      number: b,
+      code: "invalid_arguments",
+      problems: [expect.objectContaining({ path: "$.currency" })],
+    });
     expect(outcomes[2]).toMatchObject({ number: null, problems: [{ path: "$", message: "not JSON" }] });
     expect(await orderOf(ES, a)).toMatchObject({ totalMinor: 4200, currency: "EUR" });
     expect(await orderOf(ES, c)).toMatchObject({ totalMinor: 4200 });
@@ -113,7 +142,9 @@ describe("orders:import", () => {
     expect(await orderOf(US, a)).toEqual(usBefore);
 
     // Audited like the API, with the operator as actor.
-    const events = await db().auditEvent.findMany({ where: { action: "orders:upsert", actorId: "operator", tenantId: (await orderOf(ES, a))!.tenantId } });
+    const events = await db().auditEvent.findMany({
+      where: { action: "orders:upsert", actorId: "operator", tenantId: (await orderOf(ES, a))!.tenantId },
+    });
     expect(events.length).toBeGreaterThanOrEqual(2);
     expect(events.every((e) => e.authMethod === "operator_cli" && e.actorType === "system")).toBe(true);
 

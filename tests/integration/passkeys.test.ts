@@ -58,7 +58,9 @@ describe("registration", () => {
       name: "Lucía's laptop",
       transports: ["internal"],
     });
-    const events = await db().auditEvent.findMany({ where: { action: "auth:passkey_register", actorId: reviewer.userId } });
+    const events = await db().auditEvent.findMany({
+      where: { action: "auth:passkey_register", actorId: reviewer.userId },
+    });
     expect(events.map((e) => e.outcome)).toEqual(["ok"]);
     expect(events[0]!.data).toMatchObject({ passkeyId: reviewerKey.credentialId });
     expect((await listPasskeys(reviewer)).map((p) => p.id)).toEqual([reviewerKey.credentialId]);
@@ -73,7 +75,10 @@ describe("registration", () => {
     const response = authenticator.register(options.challenge);
     await registerPasskey(auditor, { response });
     const again = createSoftAuthenticator(webAuthnRelyingParty()).register(options.challenge);
-    await expect(registerPasskey(auditor, { response: again })).rejects.toMatchObject({ code: "permission_denied", details: { reason: "challenge_invalid" } });
+    await expect(registerPasskey(auditor, { response: again })).rejects.toMatchObject({
+      code: "permission_denied",
+      details: { reason: "challenge_invalid" },
+    });
     expect(await db().passkeyCredential.count({ where: { staffUserId: auditor.userId } })).toBe(1);
   });
 
@@ -81,14 +86,23 @@ describe("registration", () => {
     const ops = await actorFor(staffOf(ES, "ops").email);
     const authenticator = createSoftAuthenticator(webAuthnRelyingParty());
     const expired = await createRegistrationOptions(ops);
-    await db().webAuthnChallenge.updateMany({ where: { challenge: expired.challenge }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await expect(registerPasskey(ops, { response: authenticator.register(expired.challenge) })).rejects.toMatchObject({ code: "permission_denied" });
+    await db().webAuthnChallenge.updateMany({
+      where: { challenge: expired.challenge },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await expect(registerPasskey(ops, { response: authenticator.register(expired.challenge) })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
 
     const theirs = await createRegistrationOptions(reviewer);
-    await expect(registerPasskey(ops, { response: authenticator.register(theirs.challenge) })).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(registerPasskey(ops, { response: authenticator.register(theirs.challenge) })).rejects.toMatchObject({
+      code: "permission_denied",
+    });
 
     const foreign = await createRegistrationOptions(ops);
-    await expect(registerPasskey(ops, { response: authenticator.register(foreign.challenge, { origin: "https://evil.test" }) })).rejects.toMatchObject({
+    await expect(
+      registerPasskey(ops, { response: authenticator.register(foreign.challenge, { origin: "https://evil.test" }) }),
+    ).rejects.toMatchObject({
       code: "permission_denied",
       details: { reason: "registration_failed" },
     });
@@ -112,14 +126,24 @@ describe("approval options", () => {
     // A second request gets a fresh nonce, still bound to the same proposal.
     const again = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
     expect(again.challenge).not.toBe(options.challenge);
-    expect(again.challenge).toBe(deriveApprovalChallenge({ proposalId: p.id, proposalHash: p.hash, nonce: nonceOfApprovalChallenge(again.challenge)! }));
+    expect(again.challenge).toBe(
+      deriveApprovalChallenge({
+        proposalId: p.id,
+        proposalHash: p.hash,
+        nonce: nonceOfApprovalChallenge(again.challenge)!,
+      }),
+    );
   });
 
   it("are refused to auditors, ops, other tenants, reviewers without passkeys, and for another hash", async () => {
     const p = await prepare(1_212);
     const body = { proposalId: p.id, hash: p.hash };
-    await expect(createApprovalOptions(await actorFor(staffOf(ES, "auditor").email), body)).rejects.toMatchObject({ code: "permission_denied" });
-    await expect(createApprovalOptions(await actorFor(staffOf(ES, "ops").email), body)).rejects.toMatchObject({ code: "permission_denied" });
+    await expect(createApprovalOptions(await actorFor(staffOf(ES, "auditor").email), body)).rejects.toMatchObject({
+      code: "permission_denied",
+    });
+    await expect(createApprovalOptions(await actorFor(staffOf(ES, "ops").email), body)).rejects.toMatchObject({
+      code: "permission_denied",
+    });
     const usReviewer = await actorFor(staffOf(US, "reviewer").email);
     await enroll(usReviewer);
     await expect(createApprovalOptions(usReviewer, body)).rejects.toMatchObject({ code: "not_found" });
@@ -127,8 +151,12 @@ describe("approval options", () => {
       code: "permission_denied",
       details: { reason: "no_passkeys" },
     });
-    await expect(createApprovalOptions(reviewer, { ...body, hash: "f".repeat(64) })).rejects.toMatchObject({ code: "invalid_arguments" });
-    await expect(createApprovalOptions(reviewer, { proposalId: "nope", hash: p.hash })).rejects.toMatchObject({ code: "invalid_arguments" });
+    await expect(createApprovalOptions(reviewer, { ...body, hash: "f".repeat(64) })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
+    await expect(createApprovalOptions(reviewer, { proposalId: "nope", hash: p.hash })).rejects.toMatchObject({
+      code: "invalid_arguments",
+    });
     expect(await db().webAuthnChallenge.count({ where: { proposalId: p.id } })).toBe(0);
   });
 });
@@ -137,7 +165,9 @@ describe("passkey approval", () => {
   it("approves a stale session, stores an assertion that verifies offline against the stored key, and a changed hash fails", async () => {
     const p = await prepare(2_345);
     const stale = await actorFor(reviewer.email, { authAgoSeconds: 60 * 60 });
-    await expect(approveProposal(stale, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ details: { reason: "step_up_required" } });
+    await expect(approveProposal(stale, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+      details: { reason: "step_up_required" },
+    });
 
     const options = await createApprovalOptions(stale, { proposalId: p.id, hash: p.hash });
     const response = reviewerKey.authenticate(options.challenge);
@@ -146,7 +176,11 @@ describe("passkey approval", () => {
     expect(r).toMatchObject({ status: "approved", approvals: 1 });
 
     const approval = await db().approval.findFirstOrThrow({ where: { proposalId: p.id } });
-    expect(approval).toMatchObject({ authMethod: "passkey", passkeyCredentialId: reviewerKey.credentialId, proposalHash: p.hash });
+    expect(approval).toMatchObject({
+      authMethod: "passkey",
+      passkeyCredentialId: reviewerKey.credentialId,
+      proposalHash: p.hash,
+    });
     expect(approval.authTime.getTime()).toBeGreaterThanOrEqual(before - 1000);
     const evidence = approval.passkeyAssertion as Record<string, unknown>;
     expect(evidence).toMatchObject({
@@ -160,9 +194,18 @@ describe("passkey approval", () => {
 
     const credential = await db().passkeyCredential.findUniqueOrThrow({ where: { id: approval.passkeyCredentialId! } });
     const rp = webAuthnRelyingParty();
-    const check = { evidence, proposalId: p.id, publicKey: credential.publicKey, credentialId: credential.id, rpID: rp.rpID, origin: rp.origin };
+    const check = {
+      evidence,
+      proposalId: p.id,
+      publicKey: credential.publicKey,
+      credentialId: credential.id,
+      rpID: rp.rpID,
+      origin: rp.origin,
+    };
     expect(await verifyPasskeyApproval({ ...check, proposalHash: approval.proposalHash })).toEqual({ verified: true });
-    expect(await verifyPasskeyApproval({ ...check, proposalHash: p.hash.replace(/^./, (c) => (c === "0" ? "1" : "0")) })).toMatchObject({
+    expect(
+      await verifyPasskeyApproval({ ...check, proposalHash: p.hash.replace(/^./, (c) => (c === "0" ? "1" : "0")) }),
+    ).toMatchObject({
       verified: false,
       reason: "challenge_mismatch",
     });
@@ -170,7 +213,10 @@ describe("passkey approval", () => {
     expect(credential.counter).toBe(reviewerKey.counter);
     expect(credential.lastUsedAt).not.toBeNull();
     expect((await challengeRow(options.challenge)).usedAt).not.toBeNull();
-    const events = await db().auditEvent.findMany({ where: { proposalId: p.id, action: "proposal:approve" }, orderBy: { pos: "asc" } });
+    const events = await db().auditEvent.findMany({
+      where: { proposalId: p.id, action: "proposal:approve" },
+      orderBy: { pos: "asc" },
+    });
     expect(events.map((e) => [e.outcome, e.authMethod])).toEqual([
       ["permission_denied", "password"],
       ["ok", "passkey"],
@@ -187,11 +233,15 @@ describe("passkey approval", () => {
     const sig = Buffer.from(response.response.signature, "base64url");
     sig.writeUInt8(sig.readUInt8(sig.length - 1) ^ 1, sig.length - 1);
     const forged = { ...response, response: { ...response.response, signature: sig.toString("base64url") } };
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: forged } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: forged } }),
+    ).rejects.toMatchObject({
       code: "permission_denied",
       details: { reason: "step_up_failed", passkey: "assertion_invalid" },
     });
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response } }),
+    ).rejects.toMatchObject({
       details: { reason: "step_up_failed", passkey: "challenge_used" },
     });
     expect(await approvals(p.id)).toBe(0);
@@ -203,16 +253,27 @@ describe("passkey approval", () => {
     const q = await prepare(4_568);
     // Expired.
     const expired = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
-    await db().webAuthnChallenge.updateMany({ where: { challenge: expired.challenge }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db().webAuthnChallenge.updateMany({
+      where: { challenge: expired.challenge },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     await expect(
-      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(expired.challenge) } }),
+      approveProposal(reviewer, {
+        proposalId: p.id,
+        hash: p.hash,
+        stepUp: { method: "passkey", response: reviewerKey.authenticate(expired.challenge) },
+      }),
     ).rejects.toMatchObject({
       details: { passkey: "challenge_expired" },
     });
     // A signature over proposal q's challenge does not approve p.
     const forQ = await createApprovalOptions(reviewer, { proposalId: q.id, hash: q.hash });
     await expect(
-      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(forQ.challenge) } }),
+      approveProposal(reviewer, {
+        proposalId: p.id,
+        hash: p.hash,
+        stepUp: { method: "passkey", response: reviewerKey.authenticate(forQ.challenge) },
+      }),
     ).rejects.toMatchObject({
       details: { passkey: "challenge_unknown" },
     });
@@ -221,13 +282,21 @@ describe("passkey approval", () => {
     const javierKey = await enroll(javier);
     const lucia = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
     await expect(
-      approveProposal(javier, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: reviewerKey.authenticate(lucia.challenge) } }),
+      approveProposal(javier, {
+        proposalId: p.id,
+        hash: p.hash,
+        stepUp: { method: "passkey", response: reviewerKey.authenticate(lucia.challenge) },
+      }),
     ).rejects.toMatchObject({
       details: { passkey: "challenge_unknown" },
     });
     // Lucía answering her own challenge with a key registered to Javier.
     await expect(
-      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: javierKey.authenticate(lucia.challenge) } }),
+      approveProposal(reviewer, {
+        proposalId: p.id,
+        hash: p.hash,
+        stepUp: { method: "passkey", response: javierKey.authenticate(lucia.challenge) },
+      }),
     ).rejects.toMatchObject({
       details: { passkey: "unknown_credential" },
     });
@@ -235,7 +304,11 @@ describe("passkey approval", () => {
     const own = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
     const stranger = createSoftAuthenticator(webAuthnRelyingParty());
     await expect(
-      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response: stranger.authenticate(own.challenge) } }),
+      approveProposal(reviewer, {
+        proposalId: p.id,
+        hash: p.hash,
+        stepUp: { method: "passkey", response: stranger.authenticate(own.challenge) },
+      }),
     ).rejects.toMatchObject({
       details: { passkey: "unknown_credential" },
     });
@@ -261,7 +334,9 @@ describe("passkey approval", () => {
     reviewerKey.counter = 0;
     const response = reviewerKey.authenticate(cloned.challenge);
     reviewerKey.counter = 10;
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response } }),
+    ).rejects.toMatchObject({
       details: { passkey: "assertion_invalid" },
     });
     expect(await approvals(p.id)).toBe(0);
@@ -272,7 +347,9 @@ describe("passkey approval", () => {
     const options = await createApprovalOptions(reviewer, { proposalId: p.id, hash: p.hash });
     const response = reviewerKey.authenticate(options.challenge);
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response } })),
+      Array.from({ length: 10 }, () =>
+        approveProposal(reviewer, { proposalId: p.id, hash: p.hash, stepUp: { method: "passkey", response } }),
+      ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(await approvals(p.id)).toBe(1);
@@ -280,7 +357,11 @@ describe("passkey approval", () => {
     const q = await prepare(6_790, john, US);
     const who = staffOf(US, "reviewer", 1);
     const stale = await actorFor(who.email, { authAgoSeconds: 60 * 60 });
-    await approveProposal(stale, { proposalId: q.id, hash: q.hash, stepUp: { method: "password", password: who.password } });
+    await approveProposal(stale, {
+      proposalId: q.id,
+      hash: q.hash,
+      stepUp: { method: "password", password: who.password },
+    });
     expect(await db().approval.findFirstOrThrow({ where: { proposalId: q.id } })).toMatchObject({
       authMethod: "password",
       passkeyCredentialId: null,

@@ -8,10 +8,14 @@ import { describe, expect, it } from "vitest";
 const run = promisify(execFile);
 
 async function child(mode: "serial" | "plain") {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "tests/support/concurrent-queries-child.ts", mode], {
-    env: { ...process.env, NODE_OPTIONS: "" },
-    timeout: 60_000,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ["--import", "tsx", "tests/support/concurrent-queries-child.ts", mode],
+    {
+      env: { ...process.env, NODE_OPTIONS: "" },
+      timeout: 60_000,
+    },
+  );
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as { warnings: string[]; counts: number[]; finished: string[] };
 }
 

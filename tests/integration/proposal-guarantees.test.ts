@@ -10,11 +10,27 @@ import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { verifyCredentials, LOCKOUT_THRESHOLD } from "@/lib/server/auth/verify-credentials";
 import { actorFor, staffOf } from "../support/actors";
-import { ES, US, ana, john, anthropicCall, headersFor, send, tokenFor, webKey, freshTrace, type Answer } from "./gateway-support";
+import {
+  ES,
+  US,
+  ana,
+  john,
+  anthropicCall,
+  headersFor,
+  send,
+  tokenFor,
+  webKey,
+  freshTrace,
+  type Answer,
+} from "./gateway-support";
 import { createPaidOrder } from "../../scripts/lib/fixtures";
 
 /** A fresh paid card order of a demo customer. */
-async function newOrder(tenant: string, customer: string, amountMinor: number): Promise<{ id: string; number: string; paymentId: string }> {
+async function newOrder(
+  tenant: string,
+  customer: string,
+  amountMinor: number,
+): Promise<{ id: string; number: string; paymentId: string }> {
   const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
   const o = await createPaidOrder(db(), t, { customerId: customer, amountMinor, prefix: "G" });
   return { id: o.orderId, number: o.number, paymentId: o.paymentId };
@@ -23,7 +39,10 @@ async function newOrder(tenant: string, customer: string, amountMinor: number): 
 const customerOf = (tenant: string) => (tenant === US ? john : ana);
 
 async function call(tenant: string, tool: string, input: unknown): Promise<Answer["content"]> {
-  const a = await send(anthropicCall(tool, input), headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customerOf(tenant)), trace: freshTrace() }));
+  const a = await send(
+    anthropicCall(tool, input),
+    headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customerOf(tenant)), trace: freshTrace() }),
+  );
   return a.content;
 }
 
@@ -37,20 +56,28 @@ async function prepare(tenant: string, amountMinor: number) {
   return prepareOrder(tenant, (await newOrder(tenant, customerOf(tenant), amountMinor)).number);
 }
 
-const setTenant = (slug: string, data: Parameters<ReturnType<typeof db>["tenant"]["update"]>[0]["data"]) => db().tenant.update({ where: { slug }, data });
+const setTenant = (slug: string, data: Parameters<ReturnType<typeof db>["tenant"]["update"]>[0]["data"]) =>
+  db().tenant.update({ where: { slug }, data });
 
 /** Sum approved today by a reviewer (this file's database: every approval is from this run, none backdated unless a test does it). */
 async function approvedSum(userId: string): Promise<number> {
-  const rows = await db().approval.findMany({ where: { approverId: userId }, include: { proposal: { select: { amountMinor: true } } } });
+  const rows = await db().approval.findMany({
+    where: { approverId: userId },
+    include: { proposal: { select: { amountMinor: true } } },
+  });
   return rows.reduce((s, r) => s + r.proposal.amountMinor, 0);
 }
 
 /** The instant the current calendar day began in a time zone (Intl, independent of the server's SQL). */
 function midnightIn(timeZone: string, now = new Date()): Date {
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    now,
+  );
   const guess = new Date(`${day}T00:00:00.000Z`);
   const offset = (d: Date) => {
-    const name = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" }).formatToParts(d).find((p) => p.type === "timeZoneName")!.value;
+    const name = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })
+      .formatToParts(d)
+      .find((p) => p.type === "timeZoneName")!.value;
     const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
     return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
   };
@@ -83,9 +110,13 @@ describe("daily approval cap", () => {
     const reviewer = await actorFor(staffOf(ES, "reviewer", 0).email);
     const p = await prepare(ES, 700);
     await setTenant(ES, { reviewerDailyApprovalLimitMinor: (await approvedSum(reviewer.userId)) + 700 });
-    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).resolves.toMatchObject({ status: "approved" });
+    await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).resolves.toMatchObject({
+      status: "approved",
+    });
     const q = await prepare(ES, 1);
-    await expect(approveProposal(reviewer, { proposalId: q.id, hash: q.hash })).rejects.toMatchObject({ code: "limit_exceeded" });
+    await expect(approveProposal(reviewer, { proposalId: q.id, hash: q.hash })).rejects.toMatchObject({
+      code: "limit_exceeded",
+    });
     await setTenant(ES, { reviewerDailyApprovalLimitMinor: null });
   });
 
@@ -107,7 +138,10 @@ describe("daily approval cap", () => {
     });
     await setTenant(ES, { reviewerDailyApprovalLimitMinor: 1_000 });
     const p = await prepare(ES, 900);
-    await expect(approveProposal(madrid, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({ code: "limit_exceeded", details: { usedMinor: 900 } });
+    await expect(approveProposal(madrid, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+      code: "limit_exceeded",
+      details: { usedMinor: 900 },
+    });
     await setTenant(ES, { reviewerDailyApprovalLimitMinor: null });
 
     // An approval just before New York's midnight (already today in UTC) is yesterday in New York.
@@ -127,7 +161,9 @@ describe("daily approval cap", () => {
     });
     await setTenant(US, { reviewerDailyApprovalLimitMinor: 1_000 });
     const q = await prepare(US, 900);
-    await expect(approveProposal(ny, { proposalId: q.id, hash: q.hash })).resolves.toMatchObject({ status: "approved" });
+    await expect(approveProposal(ny, { proposalId: q.id, hash: q.hash })).resolves.toMatchObject({
+      status: "approved",
+    });
     await setTenant(US, { reviewerDailyApprovalLimitMinor: null });
   });
 });
@@ -138,11 +174,23 @@ describe("step-up guessing", () => {
     const stale = await actorFor(who.email, { authAgoSeconds: 60 * 60 });
     const p = await prepare(US, 1_500);
     for (let i = 0; i < LOCKOUT_THRESHOLD; i++) {
-      await expect(approveProposal(stale, { proposalId: p.id, hash: p.hash, stepUp: { method: "password", password: `wrong-${i}` } })).rejects.toMatchObject({
+      await expect(
+        approveProposal(stale, {
+          proposalId: p.id,
+          hash: p.hash,
+          stepUp: { method: "password", password: `wrong-${i}` },
+        }),
+      ).rejects.toMatchObject({
         details: { reason: "step_up_failed" },
       });
     }
-    await expect(approveProposal(stale, { proposalId: p.id, hash: p.hash, stepUp: { method: "password", password: who.password } })).rejects.toMatchObject({
+    await expect(
+      approveProposal(stale, {
+        proposalId: p.id,
+        hash: p.hash,
+        stepUp: { method: "password", password: who.password },
+      }),
+    ).rejects.toMatchObject({
       code: "limit_exceeded",
       details: { reason: "account_locked" },
     });
@@ -172,11 +220,18 @@ describe("step-up guessing", () => {
       { timeout: 30_000, maxWait: 10_000 },
     );
     await lockTaken;
-    const attempt = approveProposal(stale, { proposalId: p.id, hash: p.hash, stepUp: { method: "password", password: "not-it" } }).then(
+    const attempt = approveProposal(stale, {
+      proposalId: p.id,
+      hash: p.hash,
+      stepUp: { method: "password", password: "not-it" },
+    }).then(
       () => "approved",
       (e: unknown) => reasonOf(e).details?.reason ?? "other",
     );
-    const first = await Promise.race([attempt, new Promise<string>((r) => setTimeout(() => r("waited for the proposal lock"), 8_000))]);
+    const first = await Promise.race([
+      attempt,
+      new Promise<string>((r) => setTimeout(() => r("waited for the proposal lock"), 8_000)),
+    ]);
     release();
     await holder;
     expect(first).toBe("step_up_failed");
@@ -189,18 +244,30 @@ describe("re-asking after a rejection", () => {
     const order = await newOrder(ES, ana, 2_222);
     const first = await prepareOrder(ES, order.number);
     const reviewer = await actorFor(staffOf(ES, "reviewer", 0).email);
-    await rejectProposal(reviewer, { proposalId: first.id, hash: first.hash, reason: "Customer already got a replacement" });
+    await rejectProposal(reviewer, {
+      proposalId: first.id,
+      hash: first.hash,
+      reason: "Customer already got a replacement",
+    });
 
     const again = await call(ES, "prepare_refund", { order_id: order.number, reason: "damaged_item" });
     expect(again.code).toBe("rejected");
-    expect(again.error).toMatchObject({ order_id: order.number, reason: "Customer already got a replacement", previous_proposal_id: first.id });
+    expect(again.error).toMatchObject({
+      order_id: order.number,
+      reason: "Customer already got a replacement",
+      previous_proposal_id: first.id,
+    });
     expect(Date.parse(String(again.error?.retry_after))).toBeGreaterThan(Date.now() + 23 * 3600_000);
     expect(await db().proposal.count({ where: { orderId: order.id } })).toBe(1);
 
     await setTenant(ES, { rejectionCooldownMinutes: 0 });
     const second = await prepareOrder(ES, order.number);
     await setTenant(ES, { rejectionCooldownMinutes: 1440 });
-    const expected = { proposalId: first.id, reason: "Customer already got a replacement", by: staffOf(ES, "reviewer", 0).name };
+    const expected = {
+      proposalId: first.id,
+      reason: "Customer already got a replacement",
+      by: staffOf(ES, "reviewer", 0).name,
+    };
     const row = (await listPendingProposals(reviewer, { limit: 100 })).rows.find((r) => r.id === second.id);
     expect(row?.previouslyRejected).toMatchObject(expected);
     const detail = await getProposal(reviewer, second.id);
@@ -218,9 +285,15 @@ describe("re-asking after a rejection", () => {
     const rows = (await listPendingProposals(reviewer, { limit: 100 })).rows;
     const flag = (id: string) => rows.find((r) => r.id === id)?.flags.duplicate;
     expect([flag(a.id), flag(b.id), flag(c.id)]).toEqual([true, true, false]);
-    expect((await getProposal(reviewer, b.id)).possibleDuplicateOf).toMatchObject({ kind: "proposal", id: a.id, amountMinor: 31_337 });
+    expect((await getProposal(reviewer, b.id)).possibleDuplicateOf).toMatchObject({
+      kind: "proposal",
+      id: a.id,
+      amountMinor: 31_337,
+    });
     expect((await getProposal(reviewer, c.id)).possibleDuplicateOf).toBeNull();
-    expect((await listPendingProposals(reviewer, { limit: 100, flag: "duplicate" })).rows.map((r) => r.id)).not.toContain(c.id);
+    expect(
+      (await listPendingProposals(reviewer, { limit: 100, flag: "duplicate" })).rows.map((r) => r.id),
+    ).not.toContain(c.id);
 
     // An earlier refund of the same amount to the same customer, on another order.
     const paid = await newOrder(ES, ana, 12_121);
@@ -237,7 +310,11 @@ describe("re-asking after a rejection", () => {
       },
     });
     const d = await prepare(ES, 12_121);
-    expect((await getProposal(reviewer, d.id)).possibleDuplicateOf).toMatchObject({ kind: "refund", id: refund.id, orderNumber: paid.number });
+    expect((await getProposal(reviewer, d.id)).possibleDuplicateOf).toMatchObject({
+      kind: "refund",
+      id: refund.id,
+      orderNumber: paid.number,
+    });
   });
 });
 
@@ -250,7 +327,10 @@ describe("hash and four eyes at approval", () => {
       code: "invalidated",
       details: { reason: "stored_hash_mismatch" },
     });
-    expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({ status: "invalidated", invalidationReason: "stored_hash_mismatch" });
+    expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
+      status: "invalidated",
+      invalidationReason: "stored_hash_mismatch",
+    });
     expect(await db().approval.count({ where: { proposalId: p.id } })).toBe(0);
   });
 
@@ -266,7 +346,10 @@ describe("hash and four eyes at approval", () => {
       approvals: 1,
       requiredApprovals: 2,
     });
-    await expect(approveProposal(r0, { proposalId: below.id, hash: below.hash })).resolves.toMatchObject({ status: "approved", requiredApprovals: 1 });
+    await expect(approveProposal(r0, { proposalId: below.id, hash: below.hash })).resolves.toMatchObject({
+      status: "approved",
+      requiredApprovals: 1,
+    });
   });
 });
 
@@ -297,7 +380,9 @@ describe("lifecycle after an expiry or invalidation", () => {
 
   it("expired by an approval attempt: the re-prepare records what it supersedes", async () => {
     const { order, p } = await pastExpiry();
-    await expect(approveProposal(await actorFor(staffOf(ES, "reviewer", 0).email), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+    await expect(
+      approveProposal(await actorFor(staffOf(ES, "reviewer", 0).email), { proposalId: p.id, hash: p.hash }),
+    ).rejects.toMatchObject({
       code: "expired",
     });
     const next = await prepareOrder(ES, order.number);
@@ -308,7 +393,9 @@ describe("lifecycle after an expiry or invalidation", () => {
     const order = await newOrder(ES, ana, 3_400);
     const p = await prepareOrder(ES, order.number);
     await db().payment.update({ where: { id: order.paymentId }, data: { holderName: "New Holder" } });
-    await expect(approveProposal(await actorFor(staffOf(ES, "reviewer", 0).email), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
+    await expect(
+      approveProposal(await actorFor(staffOf(ES, "reviewer", 0).email), { proposalId: p.id, hash: p.hash }),
+    ).rejects.toMatchObject({
       code: "invalidated",
       details: { reason: "recipient_changed" },
     });

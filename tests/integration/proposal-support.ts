@@ -49,7 +49,10 @@ export async function prepareThroughGateway(orderNumber: string, tenant = ES, cu
   return db().proposal.findUniqueOrThrow({ where: { id: (a.content.result as { proposal_id: string }).proposal_id } });
 }
 
-export async function preparedForFreshOrder(amountMinor: number, opts: { tenant?: string; customer?: string; prefix?: string } = {}) {
+export async function preparedForFreshOrder(
+  amountMinor: number,
+  opts: { tenant?: string; customer?: string; prefix?: string } = {},
+) {
   const { number } = await freshCardOrder(amountMinor, opts);
   return { number, proposal: await prepareThroughGateway(number, opts.tenant ?? ES, opts.customer ?? ana) };
 }

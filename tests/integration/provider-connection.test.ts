@@ -14,7 +14,11 @@ import { testProviderConnection } from "@/lib/server/admin/provider-connection/t
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
-import { paymentProviderFor, ProviderConnectionUnusable, resetPaymentProvider } from "@/lib/server/payments/get-payment-provider";
+import {
+  paymentProviderFor,
+  ProviderConnectionUnusable,
+  resetPaymentProvider,
+} from "@/lib/server/payments/get-payment-provider";
 import { refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { resealProviderConnections } from "@/lib/server/secrets/reseal-provider-connections";
 import { actorFor, staffOf } from "../support/actors";
@@ -59,29 +63,47 @@ async function liveLeft(actor: Actor, capturedMinor = 5_000) {
   const order = await db().order.findFirstOrThrow({ where: { tenantId: actor.tenantId } });
   return refundableLeftLive(
     sqlPool(),
-    { tenantId: actor.tenantId, orderId: order.id, provider: "stripe", paymentRef: pi, ledgerCapturedMinor: capturedMinor },
+    {
+      tenantId: actor.tenantId,
+      orderId: order.id,
+      provider: "stripe",
+      paymentRef: pi,
+      ledgerCapturedMinor: capturedMinor,
+    },
     { now: new Date() },
   );
 }
 
 describe("per-tenant provider connection", () => {
   it("is for admins, needs step-up, refuses malformed credentials with the field", async () => {
-    expect(await refusal(setProviderConnection(R, { apiKey: TENANT_KEY, webhookSecret: TENANT_SECRET }))).toMatchObject({ code: "permission_denied" });
+    expect(await refusal(setProviderConnection(R, { apiKey: TENANT_KEY, webhookSecret: TENANT_SECRET }))).toMatchObject(
+      { code: "permission_denied" },
+    );
     expect(await refusal(getProviderConnection(R))).toMatchObject({ code: "permission_denied" });
     expect(await refusal(testProviderConnection(R))).toMatchObject({ code: "permission_denied" });
     const stale = await actorFor(staffOf(ES, "admin").email, { authAgoSeconds: 3600 });
-    expect(await refusal(setProviderConnection(stale, { apiKey: TENANT_KEY, webhookSecret: TENANT_SECRET }))).toMatchObject({
+    expect(
+      await refusal(setProviderConnection(stale, { apiKey: TENANT_KEY, webhookSecret: TENANT_SECRET })),
+    ).toMatchObject({
       code: "permission_denied",
       reason: "step_up_required",
     });
-    expect(await refusal(setProviderConnection(stale, { apiKey: TENANT_KEY, webhookSecret: TENANT_SECRET, stepUpPassword: "wrong" }))).toMatchObject({
+    expect(
+      await refusal(
+        setProviderConnection(stale, { apiKey: TENANT_KEY, webhookSecret: TENANT_SECRET, stepUpPassword: "wrong" }),
+      ),
+    ).toMatchObject({
       code: "permission_denied",
       reason: "step_up_failed",
     });
-    const bad = await refusal(setProviderConnection(A, { apiKey: "pk_test_publishable", webhookSecret: TENANT_SECRET }));
+    const bad = await refusal(
+      setProviderConnection(A, { apiKey: "pk_test_publishable", webhookSecret: TENANT_SECRET }),
+    );
     expect(bad).toMatchObject({ code: "invalid_arguments" });
     expect(bad.message).toContain("apiKey");
-    expect(await refusal(setProviderConnection(A, { apiKey: TENANT_KEY, webhookSecret: "secret" }))).toMatchObject({ code: "invalid_arguments" });
+    expect(await refusal(setProviderConnection(A, { apiKey: TENANT_KEY, webhookSecret: "secret" }))).toMatchObject({
+      code: "invalid_arguments",
+    });
     expect(await db().providerConnection.count()).toBe(0);
   });
 
@@ -108,8 +130,12 @@ describe("per-tenant provider connection", () => {
     const view = await getProviderConnection(A);
     expect(view).toMatchObject({ source: "tenant", apiKeyHint: `rk_test_…${TENANT_KEY.slice(-4)}` });
     expect(JSON.stringify(view)).not.toContain(TENANT_KEY.slice(8));
-    const event = await db().auditEvent.findFirstOrThrow({ where: { tenantId: A.tenantId, action: "admin:set_provider_connection" } });
-    expect(event.data).toMatchObject({ after: { restrictedHint: `rk_test_…${TENANT_KEY.slice(-4)}`, webhookSigning: "set" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { tenantId: A.tenantId, action: "admin:set_provider_connection" },
+    });
+    expect(event.data).toMatchObject({
+      after: { restrictedHint: `rk_test_…${TENANT_KEY.slice(-4)}`, webhookSigning: "set" },
+    });
     expect(JSON.stringify(event)).not.toContain(TENANT_KEY.slice(8));
     expect(JSON.stringify(event)).not.toContain(TENANT_SECRET.slice(6));
   });
@@ -118,19 +144,27 @@ describe("per-tenant provider connection", () => {
     expect(await testProviderConnection(A)).toEqual({ ok: true, source: "tenant" });
     const before = sandbox.control;
     expect(before).toBeDefined();
-    await setProviderConnection(A, { apiKey: `rk_test_${randomUUID().replace(/-/g, "")}`, webhookSecret: TENANT_SECRET });
+    await setProviderConnection(A, {
+      apiKey: `rk_test_${randomUUID().replace(/-/g, "")}`,
+      webhookSecret: TENANT_SECRET,
+    });
     const refused = await testProviderConnection(A);
     expect(refused).toMatchObject({ ok: false, source: "tenant", problem: "refused" });
     // The other tenant still uses the default and is unaffected.
     expect(await testProviderConnection(U)).toEqual({ ok: true, source: "default" });
     await setProviderConnection(A, { apiKey: TENANT_KEY, webhookSecret: TENANT_SECRET });
-    expect(await db().auditEvent.count({ where: { tenantId: A.tenantId, action: "admin:set_provider_connection" } })).toBe(3);
+    expect(
+      await db().auditEvent.count({ where: { tenantId: A.tenantId, action: "admin:set_provider_connection" } }),
+    ).toBe(3);
   });
 
   it("live reads use the tenant's own key: a key the provider refuses makes that tenant's read unavailable, not the other's", async () => {
     expect(await liveLeft(A)).toMatchObject({ ok: true, live: true, capturedMinor: 5_000 });
     const { version } = await rowOf(A.tenantId);
-    await setProviderConnection(A, { apiKey: `rk_test_${randomUUID().replace(/-/g, "")}`, webhookSecret: TENANT_SECRET });
+    await setProviderConnection(A, {
+      apiKey: `rk_test_${randomUUID().replace(/-/g, "")}`,
+      webhookSecret: TENANT_SECRET,
+    });
     expect((await rowOf(A.tenantId)).version).toBe(version + 1);
     // The cached provider is rebuilt from the new version at once (no restart).
     expect(await liveLeft(A)).toMatchObject({ ok: false, reason: "provider_unavailable" });
@@ -142,7 +176,13 @@ describe("per-tenant provider connection", () => {
   it("a row copied to another tenant does not open there (the tenant id is the AAD): fails closed, not the default key", async () => {
     const es = await rowOf(A.tenantId);
     await db().providerConnection.create({
-      data: { tenantId: U.tenantId, apiKeyHint: es.apiKeyHint, apiKeySealed: es.apiKeySealed, webhookSecretSealed: es.webhookSecretSealed, keyId: es.keyId },
+      data: {
+        tenantId: U.tenantId,
+        apiKeyHint: es.apiKeyHint,
+        apiKeySealed: es.apiKeySealed,
+        webhookSecretSealed: es.webhookSecretSealed,
+        keyId: es.keyId,
+      },
     });
     await expect(paymentProviderFor(U.tenantId)).rejects.toThrow(ProviderConnectionUnusable);
     await expect(paymentProviderFor(U.tenantId)).rejects.toThrow(/of another tenant/);
@@ -151,16 +191,24 @@ describe("per-tenant provider connection", () => {
     expect(await removeProviderConnection(U, {})).toEqual({ removed: true });
     expect(await removeProviderConnection(U, {})).toEqual({ removed: false });
     expect(await testProviderConnection(U)).toEqual({ ok: true, source: "default" });
-    expect(await db().auditEvent.count({ where: { tenantId: U.tenantId, action: "admin:remove_provider_connection" } })).toBe(1);
+    expect(
+      await db().auditEvent.count({ where: { tenantId: U.tenantId, action: "admin:remove_provider_connection" } }),
+    ).toBe(1);
   });
 });
 
-function rotateScript(env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function rotateScript(
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/secrets-rotate.ts"], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/secrets-rotate.ts"],
+      {
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += String(d)));
@@ -176,7 +224,11 @@ describe("SECRETS_KEY rotation", () => {
     resetPaymentProvider();
     await expect(paymentProviderFor(A.tenantId)).rejects.toThrow(/no configured SECRETS_KEY has id/);
     expect(await liveLeft(A)).toMatchObject({ ok: false, reason: "provider_unavailable" });
-    expect(await testProviderConnection(A)).toMatchObject({ ok: false, problem: "unusable", message: expect.stringMatching(/SECRETS_KEY_PREVIOUS/) });
+    expect(await testProviderConnection(A)).toMatchObject({
+      ok: false,
+      problem: "unusable",
+      message: expect.stringMatching(/SECRETS_KEY_PREVIOUS/),
+    });
     const run = await rotateScript({ APP_MODE: "demo", SECRETS_KEY: process.env.SECRETS_KEY });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ resealed: 0, failed: [{ tenantId: A.tenantId }] });
@@ -202,7 +254,9 @@ describe("SECRETS_KEY rotation", () => {
     expect(resealed.keyId).not.toBe(sealedUnderK1.keyId);
     expect(resealed.apiKeySealed).not.toBe(sealedUnderK1.apiKeySealed);
     expect(resealed.version).toBe(sealedUnderK1.version + 1);
-    expect(await db().auditEvent.count({ where: { tenantId: A.tenantId, action: "operator:reseal_provider_connection" } })).toBe(1);
+    expect(
+      await db().auditEvent.count({ where: { tenantId: A.tenantId, action: "operator:reseal_provider_connection" } }),
+    ).toBe(1);
 
     // The old key removed: everything still opens, and the provider answers with the tenant's key.
     delete process.env.SECRETS_KEY_PREVIOUS;

@@ -19,8 +19,16 @@ import { anthropicCall, ES, headersFor, send, US } from "./gateway-support";
 import { pushStripeOrder } from "./pushed-stripe-order";
 
 const hex = () => randomUUID().replace(/-/g, "");
-const A = { account: `acct_es_${hex().slice(0, 10)}`, key: `rk_test_${hex()}`, secret: `whsec_${randomBytes(24).toString("base64url")}` };
-const B = { account: `acct_us_${hex().slice(0, 10)}`, key: `rk_test_${hex()}`, secret: `whsec_${randomBytes(24).toString("base64url")}` };
+const A = {
+  account: `acct_es_${hex().slice(0, 10)}`,
+  key: `rk_test_${hex()}`,
+  secret: `whsec_${randomBytes(24).toString("base64url")}`,
+};
+const B = {
+  account: `acct_us_${hex().slice(0, 10)}`,
+  key: `rk_test_${hex()}`,
+  secret: `whsec_${randomBytes(24).toString("base64url")}`,
+};
 
 let sandbox: SandboxProvider;
 let server: Awaited<ReturnType<typeof startGatewayServer>>;
@@ -43,7 +51,10 @@ beforeAll(async () => {
     return res;
   };
   server = await startGatewayServer({
-    "/api/payments/webhook/*": { methods: { POST: counted }, params: (pathname) => ({ tenantSlug: decodeURIComponent(pathname.split("/").pop()!) }) },
+    "/api/payments/webhook/*": {
+      methods: { POST: counted },
+      params: (pathname) => ({ tenantSlug: decodeURIComponent(pathname.split("/").pop()!) }),
+    },
   });
   sandbox = await startSandboxProvider();
   for (const [slug, t] of [
@@ -56,10 +67,15 @@ beforeAll(async () => {
       webhookUrl: `${server.url}/api/payments/webhook/${slug}`,
       webhookSecret: t.secret,
     });
-    await setProviderConnection(await actorFor(staffOf(slug, "admin").email), { apiKey: t.key, webhookSecret: t.secret });
+    await setProviderConnection(await actorFor(staffOf(slug, "admin").email), {
+      apiKey: t.key,
+      webhookSecret: t.secret,
+    });
   }
   process.env.PAYMENT_PROVIDER_LIVE_READS = "1";
-  integrationKey = (await issueIntegrationKey(await actorFor(staffOf(ES, "admin").email), { label: "shop", scopes: ["orders:write"] })).key;
+  integrationKey = (
+    await issueIntegrationKey(await actorFor(staffOf(ES, "admin").email), { label: "shop", scopes: ["orders:write"] })
+  ).key;
 });
 afterAll(async () => {
   process.env.PAYMENT_PROVIDER_LIVE_READS = "0";
@@ -80,7 +96,11 @@ async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms
 const stripeErrorOf = (p: Promise<unknown>) =>
   p.then(
     () => null,
-    (e: { statusCode?: number; code?: string; type?: string }) => ({ statusCode: e.statusCode, code: e.code, type: e.type }),
+    (e: { statusCode?: number; code?: string; type?: string }) => ({
+      statusCode: e.statusCode,
+      code: e.code,
+      type: e.type,
+    }),
   );
 const MISSING = { statusCode: 404, code: "resource_missing", type: "StripeInvalidRequestError" };
 
@@ -98,54 +118,94 @@ describe("sandbox accounts: one key per tenant, webhooks for all", () => {
     expect(await stripeErrorOf(b.refunds.retrieve(made.id))).toEqual(MISSING);
     expect(await stripeErrorOf(b.refunds.create({ payment_intent: pi, amount: 1_000 }))).toEqual(MISSING);
     // The same idempotency key in the other account is another request, not a replay of A's refund.
-    expect(await stripeErrorOf(b.refunds.create({ payment_intent: pi, amount: 1_000 }, { idempotencyKey: `k-${pi}` }))).toEqual(MISSING);
+    expect(
+      await stripeErrorOf(b.refunds.create({ payment_intent: pi, amount: 1_000 }, { idempotencyKey: `k-${pi}` })),
+    ).toEqual(MISSING);
     // B's unfiltered list does not show A's refund; the process's own (default) account does not see it either.
     expect((await b.refunds.list({ limit: 100 })).data.map((r) => r.id)).not.toContain(made.id);
-    expect(await stripeErrorOf(stripeFor(process.env.PAYMENT_PROVIDER_API_KEY!).paymentIntents.retrieve(pi))).toEqual(MISSING);
+    expect(await stripeErrorOf(stripeFor(process.env.PAYMENT_PROVIDER_API_KEY!).paymentIntents.retrieve(pi))).toEqual(
+      MISSING,
+    );
     // Nothing of B's attempts reached A's payment intent.
     expect((await sandbox.control.paymentIntent(pi)).amount_refunded).toBe(1_000);
     // A key opens exactly one account.
     await expect(sandbox.control.registerAccount({ apiKeys: [A.key] })).rejects.toThrow(/409/);
-    await expect(sandbox.control.registerAccount({ apiKeys: [process.env.PAYMENT_PROVIDER_API_KEY!] })).rejects.toThrow(/409/);
+    await expect(sandbox.control.registerAccount({ apiKeys: [process.env.PAYMENT_PROVIDER_API_KEY!] })).rejects.toThrow(
+      /409/,
+    );
   });
 
   it("a refund made in the sandbox by someone else on tienda-es's charge reaches tienda-es's endpoint only and enters its ledger as external", async () => {
-    const o = await pushStripeOrder({ control: sandbox.control, integrationKey, capturedMinor: 9_000, prefix: "acc", account: A.account });
-    const r = await send(anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }), headersFor({ token: o.token }));
+    const o = await pushStripeOrder({
+      control: sandbox.control,
+      integrationKey,
+      capturedMinor: 9_000,
+      prefix: "acc",
+      account: A.account,
+    });
+    const r = await send(
+      anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }),
+      headersFor({ token: o.token }),
+    );
     expect(r.content).toMatchObject({ code: "approval_required", result: { amount: { minor: 9_000 } } });
     const proposalId = String(r.content.result!.proposal_id);
 
-    const refund = await sandbox.control.refundElsewhere({ paymentIntent: o.pi, amount: 2_500, metadata: { made_by: "the shop's dashboard" } });
+    const refund = await sandbox.control.refundElsewhere({
+      paymentIntent: o.pi,
+      amount: 2_500,
+      metadata: { made_by: "the shop's dashboard" },
+    });
     const rows = await eventually(
       () => db().refund.findMany({ where: { providerRefundId: refund.id } }),
       (rs) => rs.length > 0,
     );
     expect(rows).toMatchObject([{ amountMinor: 2_500, origin: "external", status: "succeeded" }]);
     expect((await db().tenant.findUniqueOrThrow({ where: { id: rows[0]!.tenantId } })).slug).toBe(ES);
-    expect(await db().proposal.findUniqueOrThrow({ where: { id: proposalId } })).toMatchObject({ status: "invalidated" });
+    expect(await db().proposal.findUniqueOrThrow({ where: { id: proposalId } })).toMatchObject({
+      status: "invalidated",
+    });
 
     // Both of the refund's events were delivered to tienda-es's endpoint, signed with its secret (else 400), none to shop-us's.
     const arrived = await eventually(
       async () => deliveries.filter((d) => d.pi === o.pi),
       (d) => d.length >= 2,
     );
-    expect(arrived.map((d) => `${d.slug} ${d.type} ${d.status}`).sort()).toEqual([`${ES} charge.refunded 200`, `${ES} refund.created 200`]);
+    expect(arrived.map((d) => `${d.slug} ${d.type} ${d.status}`).sort()).toEqual([
+      `${ES} charge.refunded 200`,
+      `${ES} refund.created 200`,
+    ]);
     const events = await sandbox.control.events();
     expect(events.data.filter((e) => e.account === A.account).every((e) => e.last_status === 200)).toBe(true);
     // shop-us's account had no refund, so it has no events; none of tienda-es's went to shop-us's endpoint.
     expect(events.data.filter((e) => e.account === B.account)).toEqual([]);
     expect(deliveries.filter((d) => d.slug === US)).toEqual([]);
     // The two events about one refund, delivered at once, record and audit it once.
-    expect(await db().auditEvent.count({ where: { action: "payments:external_refund", data: { path: ["refundRef"], equals: refund.id } } })).toBe(1);
+    expect(
+      await db().auditEvent.count({
+        where: { action: "payments:external_refund", data: { path: ["refundRef"], equals: refund.id } },
+      }),
+    ).toBe(1);
 
     // The agent's next prepare offers what is left.
-    const again = await send(anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }), headersFor({ token: o.token }));
+    const again = await send(
+      anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }),
+      headersFor({ token: o.token }),
+    );
     expect(again.content).toMatchObject({ code: "approval_required", result: { amount: { minor: 6_500 } } });
   });
 
   it("a dispute opened in the sandbox reaches the tenant's endpoint and invalidates the order's pending proposal", async () => {
-    const o = await pushStripeOrder({ control: sandbox.control, integrationKey, capturedMinor: 4_000, prefix: "dsp", account: A.account });
-    const r = await send(anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }), headersFor({ token: o.token }));
+    const o = await pushStripeOrder({
+      control: sandbox.control,
+      integrationKey,
+      capturedMinor: 4_000,
+      prefix: "dsp",
+      account: A.account,
+    });
+    const r = await send(
+      anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }),
+      headersFor({ token: o.token }),
+    );
     const proposalId = String(r.content.result!.proposal_id);
     const dispute = await sandbox.control.openDispute({ paymentIntent: o.pi, reason: "fraudulent" });
     expect(dispute).toMatchObject({ amount: 4_000, payment_intent: o.pi, status: "needs_response" });
@@ -154,7 +214,9 @@ describe("sandbox accounts: one key per tenant, webhooks for all", () => {
       (x) => x.status === "invalidated",
     );
     expect(p).toMatchObject({ status: "invalidated", invalidationReason: "payment_disputed" });
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "payments:dispute", data: { path: ["disputeRef"], equals: dispute.id } } });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "payments:dispute", data: { path: ["disputeRef"], equals: dispute.id } },
+    });
     expect(audit.data).toMatchObject({ order: o.number, amountMinor: 4_000, invalidatedProposals: [proposalId] });
     expect(deliveries.filter((d) => d.type === "charge.dispute.created").map((d) => d.slug)).toEqual([ES]);
   });
@@ -163,9 +225,22 @@ describe("sandbox accounts: one key per tenant, webhooks for all", () => {
     const n = databasePoolSize() * 4;
     const orders = [];
     for (let i = 0; i < n; i++)
-      orders.push(await pushStripeOrder({ control: sandbox.control, integrationKey, capturedMinor: 1_000 + i, prefix: "pool", account: A.account }));
+      orders.push(
+        await pushStripeOrder({
+          control: sandbox.control,
+          integrationKey,
+          capturedMinor: 1_000 + i,
+          prefix: "pool",
+          account: A.account,
+        }),
+      );
     const all = Promise.all(
-      orders.map((o) => send(anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }), headersFor({ token: o.token }))),
+      orders.map((o) =>
+        send(
+          anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }),
+          headersFor({ token: o.token }),
+        ),
+      ),
     );
     const answers = await Promise.race([all, new Promise<"hung">((r) => setTimeout(() => r("hung"), 20_000))]);
     expect(answers).not.toBe("hung");
@@ -176,7 +251,9 @@ describe("sandbox accounts: one key per tenant, webhooks for all", () => {
     const { events } = await sandbox.control.counters();
     await expect(sandbox.control.openDispute({ paymentIntent: "pi_nope" })).rejects.toThrow(/404/);
     await expect(sandbox.control.refundElsewhere({ paymentIntent: "pi_nope", amount: 1 })).rejects.toThrow(/404/);
-    await expect(sandbox.control.createPaymentIntent({ amount: 100, currency: "eur", account: "acct_unknown" })).rejects.toThrow(/404/);
+    await expect(
+      sandbox.control.createPaymentIntent({ amount: 100, currency: "eur", account: "acct_unknown" }),
+    ).rejects.toThrow(/404/);
     expect((await sandbox.control.counters()).events.total).toBe(events.total);
   });
 });

@@ -172,7 +172,13 @@ describe("sandbox provider through the stripe adapter", () => {
     expect(result).toMatchObject({ outcome: "succeeded", replayed: false });
     if (result.outcome !== "succeeded") throw new Error("unreachable");
     expect(result.refundId).toMatch(/^re_[A-Za-z0-9]{24}$/);
-    expect(result.refund).toMatchObject({ paymentIntent: pi, amountMinor: 2_500, currency: "EUR", status: "succeeded", metadata: input.metadata });
+    expect(result.refund).toMatchObject({
+      paymentIntent: pi,
+      amountMinor: 2_500,
+      currency: "EUR",
+      status: "succeeded",
+      metadata: input.metadata,
+    });
     expect(await refundsOn(pi)).toBe(1);
     expect((await control.paymentIntent(pi)).amount_refunded).toBe(2_500);
 
@@ -181,7 +187,10 @@ describe("sandbox provider through the stripe adapter", () => {
     // The store is a real database of its own, not memory.
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
-    const row = await db.query("SELECT r.amount, k.key FROM refunds r JOIN idempotency_keys k ON k.key = r.idempotency_key WHERE r.id = $1", [result.refundId]);
+    const row = await db.query(
+      "SELECT r.amount, k.key FROM refunds r JOIN idempotency_keys k ON k.key = r.idempotency_key WHERE r.id = $1",
+      [result.refundId],
+    );
     await db.end();
     expect(row.rows).toEqual([{ amount: "2500", key: input.idempotencyKey }]);
   });
@@ -203,7 +212,12 @@ describe("sandbox provider through the stripe adapter", () => {
     const input = refundInput(pi);
     await provider.createRefund(input);
     const other = await provider.createRefund({ ...input, amountMinor: 2_600 });
-    expect(other).toMatchObject({ outcome: "failed", reason: "idempotency_key_reused", refundId: null, statusCode: 400 });
+    expect(other).toMatchObject({
+      outcome: "failed",
+      reason: "idempotency_key_reused",
+      refundId: null,
+      statusCode: 400,
+    });
     expect(await refundsOn(pi)).toBe(1);
   });
 
@@ -216,21 +230,38 @@ describe("sandbox provider through the stripe adapter", () => {
     await control.clearFaults();
     const ids = new Set(results.flatMap((r) => (r.outcome === "succeeded" ? [r.refundId] : [])));
     expect(ids.size).toBe(1);
-    expect(results.filter((r) => r.outcome === "unknown" && r.cause === "idempotency_in_progress").length).toBeGreaterThan(0);
-    expect(results.every((r) => r.outcome === "succeeded" || (r.outcome === "unknown" && r.cause === "idempotency_in_progress"))).toBe(true);
+    expect(
+      results.filter((r) => r.outcome === "unknown" && r.cause === "idempotency_in_progress").length,
+    ).toBeGreaterThan(0);
+    expect(
+      results.every(
+        (r) => r.outcome === "succeeded" || (r.outcome === "unknown" && r.cause === "idempotency_in_progress"),
+      ),
+    ).toBe(true);
     expect(await refundsOn(pi)).toBe(1);
     // Once the first has finished, the key replays it.
-    expect(await provider.createRefund(input)).toMatchObject({ outcome: "succeeded", replayed: true, refundId: [...ids][0] });
+    expect(await provider.createRefund(input)).toMatchObject({
+      outcome: "succeeded",
+      replayed: true,
+      refundId: [...ids][0],
+    });
   });
 
   it("concurrent requests with different keys cannot refund more than was captured", async () => {
     const pi = await paymentIntent(10_000);
-    const results = await Promise.all(Array.from({ length: 6 }, () => provider.createRefund(refundInput(pi, { amountMinor: 3_000 }))));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => provider.createRefund(refundInput(pi, { amountMinor: 3_000 }))),
+    );
     expect(results.filter((r) => r.outcome === "succeeded")).toHaveLength(3);
     expect(results.filter((r) => r.outcome === "failed" && r.reason === "amount_too_large")).toHaveLength(3);
     expect((await control.paymentIntent(pi)).amount_refunded).toBe(9_000);
-    expect(await provider.createRefund(refundInput(pi, { amountMinor: 1_000 }))).toMatchObject({ outcome: "succeeded" });
-    expect(await provider.createRefund(refundInput(pi, { amountMinor: 1 }))).toMatchObject({ outcome: "failed", reason: "already_refunded" });
+    expect(await provider.createRefund(refundInput(pi, { amountMinor: 1_000 }))).toMatchObject({
+      outcome: "succeeded",
+    });
+    expect(await provider.createRefund(refundInput(pi, { amountMinor: 1 }))).toMatchObject({
+      outcome: "failed",
+      reason: "already_refunded",
+    });
   });
 
   it("accept-then-hang: unknown/timeout, and the committed refund is found by proposalId", async () => {
@@ -245,11 +276,22 @@ describe("sandbox provider through the stripe adapter", () => {
     expect(found.outcome).toBe("ok");
     if (found.outcome !== "ok") throw new Error("unreachable");
     expect(found.refunds).toHaveLength(1);
-    expect(found.refunds[0]).toMatchObject({ amountMinor: 2_500, status: "succeeded", metadata: { proposalId: input.metadata.proposalId } });
+    expect(found.refunds[0]).toMatchObject({
+      amountMinor: 2_500,
+      status: "succeeded",
+      metadata: { proposalId: input.metadata.proposalId },
+    });
     // Another proposal on the same payment intent finds nothing.
-    expect(await provider.findRefunds({ paymentIntent: pi, proposalId: randomUUID() })).toEqual({ outcome: "ok", refunds: [] });
+    expect(await provider.findRefunds({ paymentIntent: pi, proposalId: randomUUID() })).toEqual({
+      outcome: "ok",
+      refunds: [],
+    });
     // The same key now replays the committed refund (the fault was one-shot).
-    expect(await provider.createRefund(input)).toMatchObject({ outcome: "succeeded", replayed: true, refundId: found.refunds[0]!.id });
+    expect(await provider.createRefund(input)).toMatchObject({
+      outcome: "succeeded",
+      replayed: true,
+      refundId: found.refunds[0]!.id,
+    });
     expect(await refundsOn(pi)).toBe(1);
   });
 
@@ -276,7 +318,10 @@ describe("sandbox provider through the stripe adapter", () => {
     const result = await provider.createRefund(input);
     expect(result).toMatchObject({ outcome: "unknown", cause: "server_error", statusCode: 500 });
     expect(await refundsOn(pi)).toBe(0);
-    expect(await provider.findRefunds({ paymentIntent: pi, proposalId: input.metadata.proposalId })).toEqual({ outcome: "ok", refunds: [] });
+    expect(await provider.findRefunds({ paymentIntent: pi, proposalId: input.metadata.proposalId })).toEqual({
+      outcome: "ok",
+      refunds: [],
+    });
     // The provider confirms it has no such refund: a re-send with the *same* key is now safe.
     expect(await provider.createRefund(input)).toMatchObject({ outcome: "succeeded", replayed: false });
     expect(await refundsOn(pi)).toBe(1);
@@ -297,7 +342,10 @@ describe("sandbox provider through the stripe adapter", () => {
   it("faults on reads: a failing list is unknown, never an empty answer", async () => {
     const pi = await paymentIntent();
     await control.addFault({ kind: "fail_5xx", on: "read", paymentIntent: pi });
-    expect(await provider.findRefunds({ paymentIntent: pi, proposalId: "x" })).toMatchObject({ outcome: "unknown", cause: "server_error" });
+    expect(await provider.findRefunds({ paymentIntent: pi, proposalId: "x" })).toMatchObject({
+      outcome: "unknown",
+      cause: "server_error",
+    });
     await control.addFault({ kind: "accept_then_hang", on: "read" });
     expect(await impatient.retrieveRefund("re_whatever")).toMatchObject({ outcome: "unknown", cause: "timeout" });
     expect(await provider.retrieveRefund("re_doesnotexist")).toEqual({ outcome: "not_found" });
@@ -321,7 +369,10 @@ describe("sandbox provider through the stripe adapter", () => {
       statusCode: 401,
     });
     const closedPort = await findFreePort();
-    expect(await adapter({ port: closedPort }).createRefund(refundInput(pi))).toMatchObject({ outcome: "unknown", cause: "connection" });
+    expect(await adapter({ port: closedPort }).createRefund(refundInput(pi))).toMatchObject({
+      outcome: "unknown",
+      cause: "connection",
+    });
     expect(await refundsOn(pi)).toBe(0);
     // Programming errors are not provider answers: they throw before anything is sent.
     await expect(provider.createRefund(refundInput(pi, { amountMinor: 0 }))).rejects.toThrow();
@@ -334,7 +385,10 @@ describe("sandbox provider through the stripe adapter", () => {
       await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           provider.createRefund(
-            refundInput(pi, { amountMinor: 10, metadata: { proposalId: batch === 0 && i < 2 ? proposalId : randomUUID(), tenantId: "t" } }),
+            refundInput(pi, {
+              amountMinor: 10,
+              metadata: { proposalId: batch === 0 && i < 2 ? proposalId : randomUUID(), tenantId: "t" },
+            }),
           ),
         ),
       );
@@ -360,10 +414,18 @@ describe("sandbox provider through the stripe adapter", () => {
     if (!verified.ok) throw new Error("unreachable");
     expect(verified.event.type).toBe("refund.updated");
     expect(verified.event.refund).toMatchObject({ id: result.refundId, status: "succeeded", amountMinor: 2_500 });
-    expect(await provider.retrieveRefund(result.refundId)).toMatchObject({ outcome: "found", refund: { status: "succeeded" } });
+    expect(await provider.retrieveRefund(result.refundId)).toMatchObject({
+      outcome: "found",
+      refund: { status: "succeeded" },
+    });
 
     // Tampered body, wrong secret, missing header: refused.
-    expect(provider.verifyWebhook(delivery.body.replace('"amount": 2500', '"amount": 250000'), delivery.headers["stripe-signature"] as string).ok).toBe(false);
+    expect(
+      provider.verifyWebhook(
+        delivery.body.replace('"amount": 2500', '"amount": 250000'),
+        delivery.headers["stripe-signature"] as string,
+      ).ok,
+    ).toBe(false);
     expect(provider.verifyWebhook(delivery.body, undefined).ok).toBe(false);
     const otherSecret = createStripePaymentProvider({ apiKey: API_KEY, timeoutMs: 1000, webhookSecret: "whsec_other" });
     expect(otherSecret.verifyWebhook(delivery.body, delivery.headers["stripe-signature"] as string).ok).toBe(false);
@@ -384,12 +446,20 @@ describe("sandbox provider through the stripe adapter", () => {
       received.find((r) => r.body.includes(`"${result.refundId}"`) && r.body.includes('"refund.failed"')),
     );
     const verified = provider.verifyWebhook(Buffer.from(delivery.body), delivery.headers["stripe-signature"] as string);
-    expect(verified.ok && verified.event.refund).toMatchObject({ id: result.refundId, status: "failed", failureReason: expect.any(String) });
+    expect(verified.ok && verified.event.refund).toMatchObject({
+      id: result.refundId,
+      status: "failed",
+      failureReason: expect.any(String),
+    });
     expect((await control.paymentIntent(pi)).amount_refunded).toBe(0);
     // A refund that fails at once is a definitive failure with its refund id.
     await control.setBehaviour({ paymentIntent: pi, mode: "fail" });
     const failed = await provider.createRefund(refundInput(pi));
-    expect(failed).toMatchObject({ outcome: "failed", reason: "refund_failed", refundId: expect.stringMatching(/^re_/) });
+    expect(failed).toMatchObject({
+      outcome: "failed",
+      reason: "refund_failed",
+      refundId: expect.stringMatching(/^re_/),
+    });
   });
 
   it("20 accept-then-hang refunds: 20 unknown answers, exactly 20 refunds in the store, each found once", async () => {
@@ -418,12 +488,19 @@ describe("sandbox provider through the stripe adapter", () => {
     const before = await control.counters();
 
     const exitCode = await stopSandbox();
-    expect({ exitCode, sandboxOutput }).toEqual({ exitCode: 0, sandboxOutput: expect.stringContaining("SIGTERM: stopping") });
+    expect({ exitCode, sandboxOutput }).toEqual({
+      exitCode: 0,
+      sandboxOutput: expect.stringContaining("SIGTERM: stopping"),
+    });
     expect(await provider.retrieveRefund(first.refundId)).toMatchObject({ outcome: "unknown", cause: "connection" });
     await startSandbox();
 
     expect(await provider.retrieveRefund(first.refundId)).toEqual({ outcome: "found", refund: first.refund });
-    expect(await provider.createRefund(input)).toMatchObject({ outcome: "succeeded", replayed: true, refundId: first.refundId });
+    expect(await provider.createRefund(input)).toMatchObject({
+      outcome: "succeeded",
+      replayed: true,
+      refundId: first.refundId,
+    });
     const after = await control.counters();
     expect(after.refunds.total).toBe(before.refunds.total);
     expect(after.idempotencyKeys).toBe(before.idempotencyKeys);

@@ -42,7 +42,14 @@ beforeAll(async () => {
   });
   // The sandbox signs its events with tienda-es's secret and delivers them to tienda-es's own endpoint.
   sandbox = await startSandboxProvider({
-    extraArgs: ["--api-key", TENANT_KEY, "--webhook-url", `${server.url}/api/payments/webhook/${ES}`, "--webhook-secret", TENANT_SECRET],
+    extraArgs: [
+      "--api-key",
+      TENANT_KEY,
+      "--webhook-url",
+      `${server.url}/api/payments/webhook/${ES}`,
+      "--webhook-secret",
+      TENANT_SECRET,
+    ],
   });
   process.env.PAYMENT_PROVIDER_LIVE_READS = "1";
   const admin = await actorFor(staffOf(ES, "admin").email);
@@ -58,8 +65,16 @@ afterAll(async () => {
 
 /** A card payment captured at the provider, its order pushed through the Orders API, and a pending proposal for all of it. */
 async function orderWithOpenProposal(capturedMinor: number) {
-  const { pi, number, token } = await pushStripeOrder({ control: sandbox.control, integrationKey, capturedMinor, prefix: "wt" });
-  const r = await send(anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }), headersFor({ token }));
+  const { pi, number, token } = await pushStripeOrder({
+    control: sandbox.control,
+    integrationKey,
+    capturedMinor,
+    prefix: "wt",
+  });
+  const r = await send(
+    anthropicCall("prepare_refund", { order_id: number, reason: "damaged_item" }),
+    headersFor({ token }),
+  );
   expect(r.content).toMatchObject({ code: "approval_required", result: { amount: { minor: capturedMinor } } });
   return { pi, number, token, proposalId: String(r.content.result!.proposal_id) };
 }
@@ -86,7 +101,13 @@ async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, ms
   }
 }
 
-const refundEvent = (refundId: string, pi: string, amount: number, id = `evt_${randomUUID().replace(/-/g, "")}`, type = "refund.created") =>
+const refundEvent = (
+  refundId: string,
+  pi: string,
+  amount: number,
+  id = `evt_${randomUUID().replace(/-/g, "")}`,
+  type = "refund.created",
+) =>
   JSON.stringify({
     id,
     object: "event",
@@ -123,18 +144,26 @@ const objectEvent = (type: string, object: Record<string, unknown>) =>
     data: { object },
   });
 
-async function deliver(slug: string | null, payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)) {
+async function deliver(
+  slug: string | null,
+  payload: string,
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+) {
   const signature = stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
   const request = new Request(`http://localhost/api/payments/webhook${slug ? `/${slug}` : ""}`, {
     method: "POST",
     headers: { "stripe-signature": signature, "content-type": "application/json" },
     body: payload,
   });
-  const res = slug ? await tenantWebhookPOST(request, { params: Promise.resolve({ tenantSlug: slug }) }) : await globalWebhookPOST(request);
+  const res = slug
+    ? await tenantWebhookPOST(request, { params: Promise.resolve({ tenantSlug: slug }) })
+    : await globalWebhookPOST(request);
   return { status: res.status, body: (await res.json()) as { received: boolean; duplicate?: boolean; error?: string } };
 }
 
-const externalRefunds = (pi: string) => db().refund.findMany({ where: { origin: "external", payment: { providerPaymentRef: pi } } });
+const externalRefunds = (pi: string) =>
+  db().refund.findMany({ where: { origin: "external", payment: { providerPaymentRef: pi } } });
 
 describe("refunds made elsewhere, through the tenant's own webhook", () => {
   it("an external refund at the provider enters the ledger once, lowers what is left, and invalidates the open proposal that no longer fits", async () => {
@@ -145,11 +174,15 @@ describe("refunds made elsewhere, through the tenant's own webhook", () => {
       () => externalRefunds(o.pi),
       (r) => r.length > 0,
     );
-    expect(rows).toMatchObject([{ providerRefundId: refundId, amountMinor: 3_000, status: "succeeded", origin: "external" }]);
+    expect(rows).toMatchObject([
+      { providerRefundId: refundId, amountMinor: 3_000, status: "succeeded", origin: "external" },
+    ]);
     const p = await db().proposal.findUniqueOrThrow({ where: { id: o.proposalId } });
     expect(p).toMatchObject({ status: "invalidated", invalidationReason: "amount_no_longer_refundable" });
     expect((await db().order.findFirstOrThrow({ where: { number: o.number } })).status).toBe("partially_refunded");
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "payments:external_refund", data: { path: ["refundRef"], equals: refundId } } });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "payments:external_refund", data: { path: ["refundRef"], equals: refundId } },
+    });
     expect(audit.data).toMatchObject({ order: o.number, amountMinor: 3_000, invalidatedProposals: [o.proposalId] });
     expect(await db().auditEvent.count({ where: { proposalId: o.proposalId, action: "proposal:invalidate" } })).toBe(1);
 
@@ -157,10 +190,17 @@ describe("refunds made elsewhere, through the tenant's own webhook", () => {
     const again = await deliver(ES, refundEvent(refundId, o.pi, 3_000, undefined, "refund.updated"), TENANT_SECRET);
     expect(again).toEqual({ status: 200, body: { received: true } });
     expect(await externalRefunds(o.pi)).toHaveLength(1);
-    expect(await db().auditEvent.count({ where: { action: "payments:external_refund", data: { path: ["refundRef"], equals: refundId } } })).toBe(1);
+    expect(
+      await db().auditEvent.count({
+        where: { action: "payments:external_refund", data: { path: ["refundRef"], equals: refundId } },
+      }),
+    ).toBe(1);
 
     // The agent's next prepare offers what is left (the ledger and the provider agree).
-    const r = await send(anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }), headersFor({ token: o.token }));
+    const r = await send(
+      anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }),
+      headersFor({ token: o.token }),
+    );
     expect(r.content).toMatchObject({ code: "approval_required", result: { amount: { minor: 7_000 } } });
   });
 
@@ -169,11 +209,17 @@ describe("refunds made elsewhere, through the tenant's own webhook", () => {
     const refundId = `re_forged_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
     const payload = refundEvent(refundId, o.pi, 5_000);
     // Signed with a secret that is not tienda-es's.
-    expect(await deliver(ES, payload, `whsec_${randomBytes(24).toString("base64url")}`)).toMatchObject({ status: 400, body: { error: "invalid signature" } });
+    expect(await deliver(ES, payload, `whsec_${randomBytes(24).toString("base64url")}`)).toMatchObject({
+      status: 400,
+      body: { error: "invalid signature" },
+    });
     // Signed with the process-wide secret (another account): not tienda-es's either.
     expect(await deliver(ES, payload, DEFAULT_SECRET)).toMatchObject({ status: 400 });
     // Replayed: a genuine signature whose timestamp is older than the tolerance.
-    expect(await deliver(ES, payload, TENANT_SECRET, Math.floor(Date.now() / 1000) - 3600)).toMatchObject({ status: 400, body: { received: false } });
+    expect(await deliver(ES, payload, TENANT_SECRET, Math.floor(Date.now() / 1000) - 3600)).toMatchObject({
+      status: 400,
+      body: { received: false },
+    });
     // … or one from the future (a pre-dated capture).
     expect(await deliver(ES, payload, TENANT_SECRET, Math.floor(Date.now() / 1000) + 3600)).toMatchObject({
       status: 400,
@@ -183,7 +229,10 @@ describe("refunds made elsewhere, through the tenant's own webhook", () => {
     expect(await deliver(US, payload, TENANT_SECRET)).toMatchObject({ status: 404 });
     expect(await deliver("no-such-shop", payload, TENANT_SECRET)).toMatchObject({ status: 404 });
     // … and once it has one, tienda-es's signature does not verify there.
-    await setProviderConnection(await actorFor(staffOf(US, "admin").email), { apiKey: `rk_test_${randomUUID().replace(/-/g, "")}`, webhookSecret: US_SECRET });
+    await setProviderConnection(await actorFor(staffOf(US, "admin").email), {
+      apiKey: `rk_test_${randomUUID().replace(/-/g, "")}`,
+      webhookSecret: US_SECRET,
+    });
     expect(await deliver(US, payload, TENANT_SECRET)).toMatchObject({ status: 400 });
     // shop-us's own, valid signature: verified, but the payment is not shop-us's, so nothing is recorded.
     expect(await deliver(US, payload, US_SECRET)).toEqual({ status: 200, body: { received: true } });
@@ -195,7 +244,10 @@ describe("refunds made elsewhere, through the tenant's own webhook", () => {
 
     // The same event, properly signed for tienda-es, is applied; its exact redelivery is a duplicate.
     expect(await deliver(ES, payload, TENANT_SECRET)).toEqual({ status: 200, body: { received: true } });
-    expect(await deliver(ES, payload, TENANT_SECRET)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(await deliver(ES, payload, TENANT_SECRET)).toEqual({
+      status: 200,
+      body: { received: true, duplicate: true },
+    });
     expect(await externalRefunds(o.pi)).toHaveLength(1);
     expect((await db().proposal.findUniqueOrThrow({ where: { id: o.proposalId } })).status).toBe("invalidated");
   });

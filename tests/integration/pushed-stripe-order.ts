@@ -7,11 +7,22 @@ import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { ES, tokenFor } from "./gateway-support";
 
 /** `account`: the sandbox account that holds the payment (default: the sandbox process's own account). */
-export async function pushStripeOrder(opts: { control: SandboxControl; integrationKey: string; capturedMinor: number; prefix: string; account?: string }) {
+export async function pushStripeOrder(opts: {
+  control: SandboxControl;
+  integrationKey: string;
+  capturedMinor: number;
+  prefix: string;
+  account?: string;
+}) {
   const { control, integrationKey, capturedMinor, prefix, account } = opts;
   const id = () => randomUUID().replace(/-/g, "");
   const pi = `pi_${prefix}_${id().slice(0, 20)}`;
-  await control.createPaymentIntent({ id: pi, amount: capturedMinor, currency: "eur", ...(account ? { account } : {}) });
+  await control.createPaymentIntent({
+    id: pi,
+    amount: capturedMinor,
+    currency: "eur",
+    ...(account ? { account } : {}),
+  });
   const number = `${prefix.toUpperCase()}-${randomUUID().slice(0, 8)}`;
   const customer = `cus_${prefix}_${id().slice(0, 12)}`;
   const res = await orderPUT(
@@ -24,7 +35,16 @@ export async function pushStripeOrder(opts: { control: SandboxControl; integrati
         total_minor: capturedMinor,
         status: "paid",
         placed_at: "2026-11-30T10:00:00Z",
-        payments: [{ provider: "stripe", reference: pi, method: "card", captured_minor: capturedMinor, holder: "Sam Ortega", display: "Visa •••• 4242" }],
+        payments: [
+          {
+            provider: "stripe",
+            reference: pi,
+            method: "card",
+            captured_minor: capturedMinor,
+            holder: "Sam Ortega",
+            display: "Visa •••• 4242",
+          },
+        ],
       }),
     }),
     { params: Promise.resolve({ number }) },

@@ -12,7 +12,12 @@ import { US } from "./gateway-support";
 const url = () => process.env.DATABASE_URL!;
 const opened: ChangeListener[] = [];
 function instance(maxWaiters = 100): ChangeListener {
-  const l = new ChangeListener({ connect: () => new pg.Client({ connectionString: url() }), maxWaiters, minBackoffMs: 20, maxBackoffMs: 100 });
+  const l = new ChangeListener({
+    connect: () => new pg.Client({ connectionString: url() }),
+    maxWaiters,
+    minBackoffMs: 20,
+    maxBackoffMs: 100,
+  });
   opened.push(l);
   return l;
 }
@@ -77,7 +82,9 @@ describe("realtime proposal changes", () => {
     const a = instance();
     const seen = collect(a, p.tenantId);
     await a.ready();
-    const e = await db().execution.create({ data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `rt-${p.id}` } });
+    const e = await db().execution.create({
+      data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey: `rt-${p.id}` },
+    });
     await db().execution.update({ where: { id: e.id }, data: { status: "unknown" } });
     await until(() => seen.length >= 2);
     expect(seen).toEqual([
@@ -88,8 +95,12 @@ describe("realtime proposal changes", () => {
 
   it("gives a subscriber only its own tenant's changes", async () => {
     const es = (await preparedForFreshOrder(1800)).proposal;
-    const us = (await preparedForFreshOrder(1800, { tenant: US, customer: (await db().customer.findFirstOrThrow({ where: { tenant: { slug: US } } })).id }))
-      .proposal;
+    const us = (
+      await preparedForFreshOrder(1800, {
+        tenant: US,
+        customer: (await db().customer.findFirstOrThrow({ where: { tenant: { slug: US } } })).id,
+      })
+    ).proposal;
     const a = instance();
     const seenEs = collect(a, es.tenantId);
     await a.ready();
@@ -107,7 +118,10 @@ describe("realtime proposal changes", () => {
     await a.ready();
     await setStatus(other.id, "rejected");
     await setStatus(p.id, "expired");
-    expect(await waiting).toEqual({ outcome: "changed", change: { tenantId: p.tenantId, proposalId: p.id, status: "expired", kind: "proposal" } });
+    expect(await waiting).toEqual({
+      outcome: "changed",
+      change: { tenantId: p.tenantId, proposalId: p.id, status: "expired", kind: "proposal" },
+    });
     expect(await a.waitForChange(p.tenantId, p.id, 50)).toEqual({ outcome: "timeout" });
     expect(a.waiterCount).toBe(0);
   });

@@ -43,7 +43,11 @@ function modelLeft(l: Ledger): number {
     .reduce((s, r) => s + r.amountMinor, 0);
   const open = l.proposals
     .filter((_, i) => i !== l.exclude)
-    .filter((p) => ["approved", "executing", "needs_reconciliation"].includes(p.status) || (p.status === "pending_approval" && p.expiresInSeconds > 0))
+    .filter(
+      (p) =>
+        ["approved", "executing", "needs_reconciliation"].includes(p.status) ||
+        (p.status === "pending_approval" && p.expiresInSeconds > 0),
+    )
     .reduce((s, p) => s + p.amountMinor, 0);
   return Math.max(0, l.capturedMinor - refunded - open);
 }
@@ -52,9 +56,16 @@ const amount = fc.integer({ min: 1, max: 60_000 });
 const ledger: fc.Arbitrary<Ledger> = fc
   .record({
     capturedMinor: fc.integer({ min: 0, max: 200_000 }),
-    refunds: fc.array(fc.record({ amountMinor: amount, status: fc.constantFrom(...REFUND_STATUSES), external: fc.boolean() }), { maxLength: 6 }),
+    refunds: fc.array(
+      fc.record({ amountMinor: amount, status: fc.constantFrom(...REFUND_STATUSES), external: fc.boolean() }),
+      { maxLength: 6 },
+    ),
     proposals: fc.array(
-      fc.record({ amountMinor: amount, status: fc.constantFrom(...PROPOSAL_STATUSES), expiresInSeconds: fc.constantFrom(-600, -1, 0, 1, 600) }),
+      fc.record({
+        amountMinor: amount,
+        status: fc.constantFrom(...PROPOSAL_STATUSES),
+        expiresInSeconds: fc.constantFrom(-600, -1, 0, 1, 600),
+      }),
       { maxLength: 6 },
     ),
     excludeSeed: fc.nat(),
@@ -88,7 +99,12 @@ describe("refundable left: one definition, checked against a model", () => {
         await db()
           .$transaction(
             async (tx) => {
-              const paid = await createPaidOrder(tx, tenant, { customerId: customer, amountMinor: l.capturedMinor, prefix: "PROP", holderName: "Ana" });
+              const paid = await createPaidOrder(tx, tenant, {
+                customerId: customer,
+                amountMinor: l.capturedMinor,
+                prefix: "PROP",
+                holderName: "Ana",
+              });
               const order = { id: paid.orderId, capturedMinor: paid.amountMinor };
               const payment = { id: paid.paymentId, providerPaymentRef: paid.paymentRef };
               await tx.refund.createMany({
@@ -127,7 +143,11 @@ describe("refundable left: one definition, checked against a model", () => {
               });
               const exclude = l.exclude === null ? undefined : ids[l.exclude];
               const lookup = await refundableLeft(sqlOf(tx), order, { now, excludeProposalId: exclude });
-              seen = { lookup: lookup.leftMinor, prepare: -1, sums: { refunded: lookup.refundedOrPendingMinor, open: lookup.openProposalsMinor } };
+              seen = {
+                lookup: lookup.leftMinor,
+                prepare: -1,
+                sums: { refunded: lookup.refundedOrPendingMinor, open: lookup.openProposalsMinor },
+              };
               if (exclude === undefined) {
                 const facts = await readProposalFacts(sqlOf(tx), tenant.id, order.id, now);
                 seen.prepare = leftOf(order.capturedMinor, {

@@ -16,10 +16,19 @@ describe("rejectProposal with an internal note", () => {
   it("the agent sees only the customer message; the audit log never holds the note; staff see both with who and when", async () => {
     const lucia = await actorFor(staffOf(ES, "reviewer", 0).email);
     const { proposal } = await preparedForFreshOrder(4_321, { prefix: "R" });
-    await rejectProposal(lucia, { proposalId: proposal.id, hash: proposal.hash, customerMessage: MESSAGE, internalNote: NOTE });
+    await rejectProposal(lucia, {
+      proposalId: proposal.id,
+      hash: proposal.hash,
+      customerMessage: MESSAGE,
+      internalNote: NOTE,
+    });
 
     const row = await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } });
-    expect(row).toMatchObject({ rejectionReason: MESSAGE, rejectionInternalNote: NOTE, rejectedByStaffId: lucia.userId });
+    expect(row).toMatchObject({
+      rejectionReason: MESSAGE,
+      rejectionInternalNote: NOTE,
+      rejectedByStaffId: lucia.userId,
+    });
     expect(row.decidedAt).toBeInstanceOf(Date);
 
     const answer = await send(
@@ -34,7 +43,10 @@ describe("rejectProposal with an internal note", () => {
 
     // A new prepare for the same order during the cooldown repeats the rejection: still only the message.
     const again = await send(
-      anthropicCall("prepare_refund", { order_id: (await db().order.findUniqueOrThrow({ where: { id: row.orderId } })).number, reason: "damaged_item" }),
+      anthropicCall("prepare_refund", {
+        order_id: (await db().order.findUniqueOrThrow({ where: { id: row.orderId } })).number,
+        reason: "damaged_item",
+      }),
       headersFor({ key: webKey(ES), token: await tokenFor(ES, ana) }),
     );
     expect(JSON.stringify(again)).not.toContain("chargeback");
@@ -53,10 +65,14 @@ describe("rejectProposal with an internal note", () => {
   it("still accepts `reason` as the customer message; a note is optional; a missing message is invalid_arguments", async () => {
     const lucia = await actorFor(staffOf(ES, "reviewer", 0).email);
     const { proposal } = await preparedForFreshOrder(4_322, { prefix: "R" });
-    await expect(rejectProposal(lucia, { proposalId: proposal.id, hash: proposal.hash, internalNote: NOTE })).rejects.toMatchObject({
+    await expect(
+      rejectProposal(lucia, { proposalId: proposal.id, hash: proposal.hash, internalNote: NOTE }),
+    ).rejects.toMatchObject({
       code: "invalid_arguments",
     });
-    await expect(rejectProposal(lucia, { proposalId: proposal.id, hash: proposal.hash, customerMessage: "no" })).rejects.toMatchObject({
+    await expect(
+      rejectProposal(lucia, { proposalId: proposal.id, hash: proposal.hash, customerMessage: "no" }),
+    ).rejects.toMatchObject({
       code: "invalid_arguments",
     });
     await rejectProposal(lucia, { proposalId: proposal.id, hash: proposal.hash, reason: MESSAGE });

@@ -19,11 +19,17 @@ describe("rejection text is redacted at rest", () => {
     const { proposal } = await preparedForFreshOrder(4_323, { prefix: "R" });
     const message = `Write to ${EMAIL} or call ${PHONE}; we cannot refund card ${CARD} to IBAN ${IBAN}.`;
     const note = `Customer said: email ${EMAIL}, phone ${PHONE}, card ${CARD}, IBAN ${IBAN}.`;
-    await rejectProposal(lucia, { proposalId: proposal.id, hash: proposal.hash, customerMessage: message, internalNote: note });
+    await rejectProposal(lucia, {
+      proposalId: proposal.id,
+      hash: proposal.hash,
+      customerMessage: message,
+      internalNote: note,
+    });
 
     const row = await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } });
     for (const stored of [row.rejectionReason!, row.rejectionInternalNote!]) {
-      for (const clear of [EMAIL, CARD, CARD.replace(/ /g, ""), IBAN, PHONE, "600 123 456"]) expect(stored).not.toContain(clear);
+      for (const clear of [EMAIL, CARD, CARD.replace(/ /g, ""), IBAN, PHONE, "600 123 456"])
+        expect(stored).not.toContain(clear);
       // Masked with the audit fingerprint: an auditor can still find "everything about this e-mail".
       expect(stored).toContain(auditFingerprint(EMAIL));
       expect(stored).toContain(auditFingerprint(IBAN));
@@ -46,7 +52,9 @@ describe("rejection text is redacted at rest", () => {
   it("the proposal's own customer's name and e-mail are masked too; text without personal data is kept as typed", async () => {
     const lucia = await actorFor(staffOf(ES, "reviewer", 0).email);
     const { proposal } = await preparedForFreshOrder(4_324, { prefix: "R" });
-    const customer = await db().customer.findFirstOrThrow({ where: { orders: { some: { proposals: { some: { id: proposal.id } } } } } });
+    const customer = await db().customer.findFirstOrThrow({
+      where: { orders: { some: { proposals: { some: { id: proposal.id } } } } },
+    });
     await rejectProposal(lucia, {
       proposalId: proposal.id,
       hash: proposal.hash,

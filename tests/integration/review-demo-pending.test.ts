@@ -9,7 +9,10 @@ import { ES, US, ana, john, send } from "./gateway-support";
 
 const sendContent = async (body: unknown, headers: Record<string, string>) => (await send(body, headers)).content;
 const waiting = async (slug: string) =>
-  db().proposal.findMany({ where: { tenant: { slug }, status: proposalStatus.pendingApproval, expiresAt: { gt: new Date() } }, include: { order: true } });
+  db().proposal.findMany({
+    where: { tenant: { slug }, status: proposalStatus.pendingApproval, expiresAt: { gt: new Date() } },
+    include: { order: true },
+  });
 
 describe("topUpDemoProposals", () => {
   it("leaves three proposals waiting per demo tenant, prepared by the demo agent, and tops up only what is missing", async () => {
@@ -25,7 +28,9 @@ describe("topUpDemoProposals", () => {
       // One of them needs two reviewers (the four-eyes flow is there to try).
       expect(rows.some((r) => r.requiredApprovals === 2)).toBe(true);
       for (const r of rows) {
-        const prepared = await db().auditEvent.findFirst({ where: { proposalId: r.id, action: "tool:prepare_refund", outcome: "approval_required" } });
+        const prepared = await db().auditEvent.findFirst({
+          where: { proposalId: r.id, action: "tool:prepare_refund", outcome: "approval_required" },
+        });
         expect(prepared?.actorType).toBe("agent");
       }
     }
@@ -34,7 +39,10 @@ describe("topUpDemoProposals", () => {
 
     // A later start, after they expired: three new ones, on other orders.
     const before = await waiting(ES);
-    await db().proposal.updateMany({ where: { id: { in: before.map((r) => r.id) } }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await db().proposal.updateMany({
+      where: { id: { in: before.map((r) => r.id) } },
+      data: { expiresAt: new Date(Date.now() - 1_000) },
+    });
     expect((await topUpDemoProposals(db(), sendContent))[ES]).toBe(PENDING_PER_TENANT);
     expect(await waiting(ES)).toHaveLength(PENDING_PER_TENANT);
   });

@@ -26,7 +26,9 @@ let control: SandboxControl;
 
 beforeAll(async () => {
   // No webhook receiver: every settlement in this suite is the executor's or the reconciler's own.
-  sandbox = await startSandboxProvider({ webhook: { url: "http://127.0.0.1:9/", secret: `whsec_${randomUUID().replace(/-/g, "")}` } });
+  sandbox = await startSandboxProvider({
+    webhook: { url: "http://127.0.0.1:9/", secret: `whsec_${randomUUID().replace(/-/g, "")}` },
+  });
   control = sandbox.control;
 });
 
@@ -40,7 +42,8 @@ const freshOrder = (amountMinor: number) => sandboxCardOrder(control, amountMino
 const anaHeaders = async () => headersFor({ key: webKey(ES), token: await tokenFor(ES, ana), trace: freshTrace() });
 const prepare = async (order: string, extra: Record<string, unknown> = {}) =>
   send(anthropicCall("prepare_refund", { order_id: order, reason: "damaged_item", ...extra }), await anaHeaders());
-const status = async (id: string) => (await send(anthropicCall("get_refund_status", { proposal_id: id }), await anaHeaders())).content;
+const status = async (id: string) =>
+  (await send(anthropicCall("get_refund_status", { proposal_id: id }), await anaHeaders())).content;
 const reviewer = (n = 0) => actorFor(staffOf(ES, "reviewer", n).email);
 const refundsAt = async (pi: string) => (await control.counters()).paymentIntents[pi]?.refunds ?? 0;
 const proposalRow = (id: string) => db().proposal.findUniqueOrThrow({ where: { id } });
@@ -54,7 +57,13 @@ describe("seed matrix", () => {
     const id = String(a.content.result!.proposal_id);
     expect(a.content.result!.amount).toEqual({ minor: 4_200, currency: "EUR" });
     const row = await proposalRow(id);
-    expect(row).toMatchObject({ status: "pending_approval", amountMinor: 4_200, currency: "EUR", recipientRef: o.pi, customerId: ana });
+    expect(row).toMatchObject({
+      status: "pending_approval",
+      amountMinor: 4_200,
+      currency: "EUR",
+      recipientRef: o.pi,
+      customerId: ana,
+    });
 
     // Not approved → not executed.
     expect(await executeRefund(id)).toBe("not_approved");
@@ -66,7 +75,10 @@ describe("seed matrix", () => {
     await approveProposal(await reviewer(), { proposalId: id, hash: row.hash });
     expect(await executeRefund(id)).toBe("sent");
     expect(await refundsAt(o.pi)).toBe(1);
-    expect(await db().refund.findFirstOrThrow({ where: { orderId: o.orderId } })).toMatchObject({ status: "succeeded", amountMinor: 4_200 });
+    expect(await db().refund.findFirstOrThrow({ where: { orderId: o.orderId } })).toMatchObject({
+      status: "succeeded",
+      amountMinor: 4_200,
+    });
     expect(await status(id)).toMatchObject({ code: "ok", result: { status: "succeeded" } });
   });
 
@@ -79,7 +91,13 @@ describe("seed matrix", () => {
     expect(foreign.body.is_error).toBe(true);
     // Indistinguishable from an order that does not exist: same message, no amount, customer or payment.
     expect(foreign.content.error!.message).toBe(missing.content.error!.message.replace("ORD-NOPE-404", usOrder.number));
-    for (const leak of [String(usOrder.capturedMinor), usOrder.customerId, ...usOrder.payments.map((p) => p.display), "USD", john]) {
+    for (const leak of [
+      String(usOrder.capturedMinor),
+      usOrder.customerId,
+      ...usOrder.payments.map((p) => p.display),
+      "USD",
+      john,
+    ]) {
       expect(foreign.raw).not.toContain(leak);
     }
     const lookup = await send(anthropicCall("lookup_order", { order_id: usOrder.number }), await anaHeaders());
@@ -89,7 +107,11 @@ describe("seed matrix", () => {
 
   it("Importe enviado por el modelo (model-supplied amount): refused; the amount comes from the database; never executed unvalidated", async () => {
     const o = await freshOrder(3_100);
-    const withAmount = await prepare(o.number, { amount: 1, currency: "EUR", recipient: "ES91 2100 0418 4502 0005 1332" });
+    const withAmount = await prepare(o.number, {
+      amount: 1,
+      currency: "EUR",
+      recipient: "ES91 2100 0418 4502 0005 1332",
+    });
     expect(withAmount.content.code).toBe("invalid_arguments");
     const paths = (withAmount.content.error!.problems as { path: string }[]).map((p) => p.path).sort();
     expect(paths).toEqual(["$.amount", "$.currency", "$.recipient"]);
@@ -113,7 +135,10 @@ describe("seed matrix", () => {
     const old = await proposalRow(oldId);
     await approveProposal(await reviewer(), { proposalId: oldId, hash: old.hash });
     // The approval is older than the tenant allows by the time the worker runs.
-    await db().approval.updateMany({ where: { proposalId: oldId }, data: { createdAt: new Date(Date.now() - 2 * 3600_000) } });
+    await db().approval.updateMany({
+      where: { proposalId: oldId },
+      data: { createdAt: new Date(Date.now() - 2 * 3600_000) },
+    });
     expect(await executeRefund(oldId)).toBe("revalidation_failed");
     expect((await proposalRow(oldId)).status).toBe("expired");
     expect(await status(oldId)).toMatchObject({ code: "expired" });
@@ -136,7 +161,9 @@ describe("seed matrix", () => {
     const o = await freshOrder(1_900);
     // Eight simultaneous requests (eight conversations, so no per-trace repeat budget interferes).
     const headers = await Promise.all(Array.from({ length: 8 }, () => anaHeaders()));
-    const answers = await Promise.all(headers.map((h) => send(anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }), h)));
+    const answers = await Promise.all(
+      headers.map((h) => send(anthropicCall("prepare_refund", { order_id: o.number, reason: "damaged_item" }), h)),
+    );
     expect(new Set(answers.map((a) => a.content.code))).toEqual(new Set(["approval_required"]));
     const ids = new Set(answers.map((a) => String(a.content.result!.proposal_id)));
     expect(ids.size).toBe(1);
@@ -167,7 +194,11 @@ describe("seed matrix", () => {
 
     expect(await reconcileExecution(ex.id)).toBe("settled");
     expect(await reconcileExecution(ex.id)).toBe("already_settled");
-    expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({ status: "succeeded", attempts: 1, reconciliations: 1 });
+    expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
+      status: "succeeded",
+      attempts: 1,
+      reconciliations: 1,
+    });
     expect(await refundsAt(o.pi)).toBe(1);
     expect((await proposalRow(id)).status).toBe("succeeded");
     expect(await status(id)).toMatchObject({ code: "ok", result: { status: "succeeded" } });

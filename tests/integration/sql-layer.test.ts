@@ -35,12 +35,19 @@ describe("the typed SQL layer", () => {
 
   it("reports affected rows of a write on both kinds of transaction", async () => {
     const missing = randomUUID();
-    const none = await db().$transaction((tx) => sqlOf(tx).updateTable("Tenant").set({ name: "x" }).where("id", "=", missing).executeTakeFirst());
+    const none = await db().$transaction((tx) =>
+      sqlOf(tx).updateTable("Tenant").set({ name: "x" }).where("id", "=", missing).executeTakeFirst(),
+    );
     expect(none.numUpdatedRows).toBe(0n);
     const t = await db().tenant.findFirstOrThrow({ select: { id: true, name: true } });
-    const one = await withPgTransaction((tx) => tx.updateTable("Tenant").set({ name: t.name }).where("id", "=", t.id).executeTakeFirst(), LIMITS);
+    const one = await withPgTransaction(
+      (tx) => tx.updateTable("Tenant").set({ name: t.name }).where("id", "=", t.id).executeTakeFirst(),
+      LIMITS,
+    );
     expect(one.numUpdatedRows).toBe(1n);
-    const viaPrisma = await db().$transaction((tx) => sqlOf(tx).updateTable("Tenant").set({ name: t.name }).where("id", "=", t.id).executeTakeFirst());
+    const viaPrisma = await db().$transaction((tx) =>
+      sqlOf(tx).updateTable("Tenant").set({ name: t.name }).where("id", "=", t.id).executeTakeFirst(),
+    );
     expect(viaPrisma.numUpdatedRows).toBe(1n);
     // A raw write (the `sql` tag) reports its count on both carriers too.
     const raw = sql`UPDATE "Tenant" SET "name" = ${t.name} WHERE "id" = ${t.id}::uuid`;
@@ -68,7 +75,9 @@ describe("the typed SQL layer", () => {
       ran = true; // its statements would run outside any transaction, one by one
     };
     await expect(sqlPool().transaction().execute(body)).rejects.toThrow(/opens no transaction/);
-    await expect(db().$transaction((tx) => sqlOf(tx).transaction().execute(body))).rejects.toThrow(/opens no transaction/);
+    await expect(db().$transaction((tx) => sqlOf(tx).transaction().execute(body))).rejects.toThrow(
+      /opens no transaction/,
+    );
     expect(ran).toBe(false);
   });
 
@@ -82,7 +91,9 @@ describe("the typed SQL layer", () => {
       const { rows } = await client.query<{ statement: string }>(
         `SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%prepared'' AS kind%' OR statement LIKE '%unnamed'' AS kind%'`,
       );
-      expect(rows.map((r) => r.statement).filter((s) => !s.includes("pg_prepared_statements"))).toEqual([expect.stringContaining("'prepared' AS kind")]);
+      expect(rows.map((r) => r.statement).filter((s) => !s.includes("pg_prepared_statements"))).toEqual([
+        expect.stringContaining("'prepared' AS kind"),
+      ]);
     } finally {
       client.release();
     }

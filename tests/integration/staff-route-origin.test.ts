@@ -21,20 +21,33 @@ afterEach(() => {
 describe("staff routes: same-origin check and X-Forwarded-Host", () => {
   it("without TRUST_PROXY a forged X-Forwarded-Host matching a foreign Origin is refused (403)", async () => {
     delete process.env.TRUST_PROXY;
-    const res = await rejectPOST(crossSite({ origin: "http://evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" }), ctx);
+    const res = await rejectPOST(
+      crossSite({ origin: "http://evil.example", "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" }),
+      ctx,
+    );
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ code: "permission_denied", error: { message: "Cross-site request refused." } });
+    expect(await res.json()).toMatchObject({
+      code: "permission_denied",
+      error: { message: "Cross-site request refused." },
+    });
   });
 
   it("without TRUST_PROXY the Host header decides: our own Origin passes the check (then 401, no session)", async () => {
     delete process.env.TRUST_PROXY;
-    expect((await rejectPOST(crossSite({ origin: "http://app.test", "x-forwarded-host": "evil.example" }), ctx)).status).toBe(401);
+    expect(
+      (await rejectPOST(crossSite({ origin: "http://app.test", "x-forwarded-host": "evil.example" }), ctx)).status,
+    ).toBe(401);
   });
 
   it("with TRUST_PROXY=1 the proxy's X-Forwarded-Host is the host the browser used", async () => {
     process.env.TRUST_PROXY = "1";
-    expect((await rejectPOST(crossSite({ origin: "https://public.example", "x-forwarded-host": "public.example" }), ctx)).status).toBe(401);
-    expect((await rejectPOST(crossSite({ origin: "http://app.test", "x-forwarded-host": "public.example" }), ctx)).status).toBe(403);
+    expect(
+      (await rejectPOST(crossSite({ origin: "https://public.example", "x-forwarded-host": "public.example" }), ctx))
+        .status,
+    ).toBe(401);
+    expect(
+      (await rejectPOST(crossSite({ origin: "http://app.test", "x-forwarded-host": "public.example" }), ctx)).status,
+    ).toBe(403);
   });
 
   it("a missing or opaque Origin is refused", async () => {

@@ -24,88 +24,127 @@ afterAll(async () => {
 });
 
 const waitFor = async (cond: () => boolean | Promise<boolean>, what: string, ms = 60_000) => {
-  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) if (await cond()) return;
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 200)))
+    if (await cond()) return;
   throw new Error(`timed out waiting for ${what}`);
 };
 
-it("restarts the worker and the sandbox provider when they exit around a database restart, with backoff, logged as JSON", { timeout: 180_000 }, async () => {
-  const pgPort = await findFreePort();
-  server = await startEmbeddedPostgres({ dataDir, port: pgPort, database: "app" });
-  await applyMigrations(server.url);
-  await prepareJobQueue(server.url);
+it(
+  "restarts the worker and the sandbox provider when they exit around a database restart, with backoff, logged as JSON",
+  { timeout: 180_000 },
+  async () => {
+    const pgPort = await findFreePort();
+    server = await startEmbeddedPostgres({ dataDir, port: pgPort, database: "app" });
+    await applyMigrations(server.url);
+    await prepareJobQueue(server.url);
 
-  const lines: Record<string, unknown>[] = [];
-  const log = pino({ base: { service: "start" } }, new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
-  const outputs = { sandbox: "", worker: "" };
-  const sandboxPort = await findFreePort();
-  const apiKey = `sk_test_${randomUUID().replace(/-/g, "")}`;
-  const tsx = ["--conditions=react-server", "--import", "tsx"];
-  const child = (name: "sandbox" | "worker", args: string[], env: NodeJS.ProcessEnv) => () => {
-    const c = spawn(process.execPath, [...tsx, ...args], { stdio: ["ignore", "pipe", "pipe"], env });
-    c.stdout.on("data", (d) => (outputs[name] += String(d)));
-    c.stderr.on("data", (d) => (outputs[name] += String(d)));
-    return c;
-  };
-  const sandbox = supervise({
-    name: "sandbox",
-    log,
-    basePauseMs: 500,
-    start: child(
-      "sandbox",
-      ["scripts/provider-sandbox.ts", "--port", String(sandboxPort), "--database-url", server.url.replace(/\/app$/, "/sandbox"), "--api-key", apiKey],
-      {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino(
+      { base: { service: "start" } },
+      new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) }),
+    );
+    const outputs = { sandbox: "", worker: "" };
+    const sandboxPort = await findFreePort();
+    const apiKey = `sk_test_${randomUUID().replace(/-/g, "")}`;
+    const tsx = ["--conditions=react-server", "--import", "tsx"];
+    const child = (name: "sandbox" | "worker", args: string[], env: NodeJS.ProcessEnv) => () => {
+      const c = spawn(process.execPath, [...tsx, ...args], { stdio: ["ignore", "pipe", "pipe"], env });
+      c.stdout.on("data", (d) => (outputs[name] += String(d)));
+      c.stderr.on("data", (d) => (outputs[name] += String(d)));
+      return c;
+    };
+    const sandbox = supervise({
+      name: "sandbox",
+      log,
+      basePauseMs: 500,
+      start: child(
+        "sandbox",
+        [
+          "scripts/provider-sandbox.ts",
+          "--port",
+          String(sandboxPort),
+          "--database-url",
+          server.url.replace(/\/app$/, "/sandbox"),
+          "--api-key",
+          apiKey,
+        ],
+        {
+          ...process.env,
+          DATABASE_URL: "",
+        },
+      ),
+    });
+    const worker = supervise({
+      name: "worker",
+      log,
+      basePauseMs: 500,
+      start: child("worker", ["scripts/worker.ts"], {
         ...process.env,
-        DATABASE_URL: "",
-      },
-    ),
-  });
-  const worker = supervise({
-    name: "worker",
-    log,
-    basePauseMs: 500,
-    start: child("worker", ["scripts/worker.ts"], { ...process.env, DATABASE_URL: server.url, APP_MODE: "demo", LOG_LEVEL: "info" }),
-  });
-  supervised.push(sandbox, worker);
-  const count = (name: "sandbox" | "worker", what: string) => outputs[name].split(what).length - 1;
-  const sandboxAnswers = async () =>
-    (await fetch(`http://127.0.0.1:${sandboxPort}/v1/refunds?limit=1`, { headers: { authorization: `Bearer ${apiKey}` } }).catch(() => null))?.status === 200;
-  await waitFor(() => count("sandbox", "listening on") === 1 && count("worker", "worker started") === 1, "both children to start");
-  expect(await sandboxAnswers()).toBe(true);
+        DATABASE_URL: server.url,
+        APP_MODE: "demo",
+        LOG_LEVEL: "info",
+      }),
+    });
+    supervised.push(sandbox, worker);
+    const count = (name: "sandbox" | "worker", what: string) => outputs[name].split(what).length - 1;
+    const sandboxAnswers = async () =>
+      (
+        await fetch(`http://127.0.0.1:${sandboxPort}/v1/refunds?limit=1`, {
+          headers: { authorization: `Bearer ${apiKey}` },
+        }).catch(() => null)
+      )?.status === 200;
+    await waitFor(
+      () => count("sandbox", "listening on") === 1 && count("worker", "worker started") === 1,
+      "both children to start",
+    );
+    expect(await sandboxAnswers()).toBe(true);
 
-  // The database restarts (same data, same port) after a few seconds down. Whether a child exits then depends on
-  // what it was doing (the worker exits when a running job loses its pool; the operator's report had the sandbox
-  // killed): whichever exits is restarted, and both serve again afterwards.
-  await server.stop();
-  server = null;
-  await new Promise((r) => setTimeout(r, 8_000));
-  server = await startEmbeddedPostgres({ dataDir, port: pgPort, database: "app" });
-  const exited = (name: string) => lines.filter((l) => l.process === name && l.msg === `${name} exited; restarting`).length;
-  await waitFor(
-    () => count("worker", "worker started") === 1 + exited("worker") && count("sandbox", "listening on") === 1 + exited("sandbox"),
-    "every exited child back",
-    120_000,
-  );
-  await waitFor(sandboxAnswers, "the sandbox to answer after the restart");
+    // The database restarts (same data, same port) after a few seconds down. Whether a child exits then depends on
+    // what it was doing (the worker exits when a running job loses its pool; the operator's report had the sandbox
+    // killed): whichever exits is restarted, and both serve again afterwards.
+    await server.stop();
+    server = null;
+    await new Promise((r) => setTimeout(r, 8_000));
+    server = await startEmbeddedPostgres({ dataDir, port: pgPort, database: "app" });
+    const exited = (name: string) =>
+      lines.filter((l) => l.process === name && l.msg === `${name} exited; restarting`).length;
+    await waitFor(
+      () =>
+        count("worker", "worker started") === 1 + exited("worker") &&
+        count("sandbox", "listening on") === 1 + exited("sandbox"),
+      "every exited child back",
+      120_000,
+    );
+    await waitFor(sandboxAnswers, "the sandbox to answer after the restart");
 
-  // Killed outright (as a restart did in the report): each is started again, the sandbox on the same port.
-  const before = { sandbox: sandbox.restarts(), worker: worker.restarts() };
-  sandbox.current()!.kill("SIGKILL");
-  worker.current()!.kill("SIGKILL");
-  await waitFor(() => sandbox.restarts() === before.sandbox + 1 && worker.restarts() === before.worker + 1, "both restarts");
-  await waitFor(
-    () => count("worker", "worker started") === 1 + exited("worker") && count("sandbox", "listening on") === 1 + exited("sandbox"),
-    "both children to come back",
-    120_000,
-  );
-  await waitFor(sandboxAnswers, "the sandbox to answer again");
+    // Killed outright (as a restart did in the report): each is started again, the sandbox on the same port.
+    const before = { sandbox: sandbox.restarts(), worker: worker.restarts() };
+    sandbox.current()!.kill("SIGKILL");
+    worker.current()!.kill("SIGKILL");
+    await waitFor(
+      () => sandbox.restarts() === before.sandbox + 1 && worker.restarts() === before.worker + 1,
+      "both restarts",
+    );
+    await waitFor(
+      () =>
+        count("worker", "worker started") === 1 + exited("worker") &&
+        count("sandbox", "listening on") === 1 + exited("sandbox"),
+      "both children to come back",
+      120_000,
+    );
+    await waitFor(sandboxAnswers, "the sandbox to answer again");
 
-  // Each exit logged with its pause; pauses double while the database is still down (backoff).
-  const exits = (name: string) => lines.filter((l) => l.process === name && l.msg === `${name} exited; restarting`).map((l) => l.restartInMs as number);
-  for (const name of ["sandbox", "worker"]) {
-    const pauses = exits(name);
-    expect(pauses[0]).toBe(500);
-    // Quick failures in a row double the pause (the count resets only after a run of 2 minutes).
-    pauses.forEach((p, i) => expect(p).toBe(Math.min(60_000, 500 * 2 ** i)));
-    expect(lines.some((l) => l.process === name && l.msg === `${name} restarting` && l.level === 30)).toBe(true);
-  }
-});
+    // Each exit logged with its pause; pauses double while the database is still down (backoff).
+    const exits = (name: string) =>
+      lines
+        .filter((l) => l.process === name && l.msg === `${name} exited; restarting`)
+        .map((l) => l.restartInMs as number);
+    for (const name of ["sandbox", "worker"]) {
+      const pauses = exits(name);
+      expect(pauses[0]).toBe(500);
+      // Quick failures in a row double the pause (the count resets only after a run of 2 minutes).
+      pauses.forEach((p, i) => expect(p).toBe(Math.min(60_000, 500 * 2 ** i)));
+      expect(lines.some((l) => l.process === name && l.msg === `${name} restarting` && l.level === 30)).toBe(true);
+    }
+  },
+);

@@ -25,7 +25,8 @@ describe("support ticket text is scrubbed like audit text", () => {
   it("stores fingerprints and [secret] instead of e-mail, card, IBAN, phone and credentials", async () => {
     const summary = `Refund to ${EMAIL}, card ${CARD}, IBAN ${IBAN}, call ${PHONE}; my key is ${BEARER}`;
     const stored = await ticket(summary, await tokenFor(ES, ana));
-    for (const clear of [EMAIL, CARD, IBAN, "sk_live_abcdefghijklmnopqrstuvwxyz012345", "612 345 678"]) expect(stored.summary).not.toContain(clear);
+    for (const clear of [EMAIL, CARD, IBAN, "sk_live_abcdefghijklmnopqrstuvwxyz012345", "612 345 678"])
+      expect(stored.summary).not.toContain(clear);
     expect(stored.summary).toContain(auditFingerprint(EMAIL));
     expect(stored.summary).toContain(auditFingerprint(CARD));
     expect(stored.summary).toContain("[secret]");
@@ -34,7 +35,10 @@ describe("support ticket text is scrubbed like audit text", () => {
 
   it("fingerprints the customer's own name and e-mail from the verified token", async () => {
     const customer = await db().customer.findUniqueOrThrow({ where: { id: ana } });
-    const stored = await ticket(`This is ${customer.name} (${customer.email}) asking about my order`, await tokenFor(ES, ana));
+    const stored = await ticket(
+      `This is ${customer.name} (${customer.email}) asking about my order`,
+      await tokenFor(ES, ana),
+    );
     expect(stored.summary).not.toContain(customer.name);
     expect(stored.summary).not.toContain(customer.email);
     expect(stored.summary).toContain(auditFingerprint(customer.name));

@@ -25,7 +25,9 @@ beforeAll(async () => {
   sandbox = await startSandboxProvider();
   control = sandbox.control;
   process.env.PAYMENT_PROVIDER_LIVE_READS = "1";
-  integrationKey = (await issueIntegrationKey(await actorFor(staffOf(ES, "admin").email), { label: "shop", scopes: ["orders:write"] })).key;
+  integrationKey = (
+    await issueIntegrationKey(await actorFor(staffOf(ES, "admin").email), { label: "shop", scopes: ["orders:write"] })
+  ).key;
 });
 afterAll(async () => {
   process.env.PAYMENT_PROVIDER_LIVE_READS = "0";
@@ -33,7 +35,8 @@ afterAll(async () => {
 });
 
 /** A card payment at the provider (a PaymentIntent the sandbox captured) and the order pushed through the API. */
-const pushedStripeOrder = (capturedMinor: number) => pushStripeOrder({ control, integrationKey, capturedMinor, prefix: "sor" });
+const pushedStripeOrder = (capturedMinor: number) =>
+  pushStripeOrder({ control, integrationKey, capturedMinor, prefix: "sor" });
 
 /** A refund made outside this product: straight at the provider, by anyone holding an API key. */
 async function refundElsewhere(pi: string, amountMinor: number) {
@@ -55,7 +58,10 @@ describe("the provider as the truth", () => {
   it("an order pushed through the API is refunded by an agent with the server-derived amount", async () => {
     const o = await pushedStripeOrder(4_200);
     const r = await prepare(o.number, o.token);
-    expect(r.content).toMatchObject({ code: "approval_required", result: { amount: { minor: 4_200, currency: "EUR" } } });
+    expect(r.content).toMatchObject({
+      code: "approval_required",
+      result: { amount: { minor: 4_200, currency: "EUR" } },
+    });
     const id = String(r.content.result!.proposal_id);
     const p = await db().proposal.findUniqueOrThrow({ where: { id } });
     await approveProposal(await reviewer(), { proposalId: id, hash: p.hash });
@@ -68,7 +74,10 @@ describe("the provider as the truth", () => {
     const o = await pushedStripeOrder(12_000);
     await refundElsewhere(o.pi, 5_000);
     const looked = await send(anthropicCall("lookup_order", { order_id: o.number }), headersFor({ token: o.token }));
-    expect(looked.content).toMatchObject({ code: "ok", result: { captured: { minor: 12_000 }, refundable: { minor: 7_000 } } });
+    expect(looked.content).toMatchObject({
+      code: "ok",
+      result: { captured: { minor: 12_000 }, refundable: { minor: 7_000 } },
+    });
     const r = await prepare(o.number, o.token);
     expect(r.content).toMatchObject({ code: "approval_required", result: { amount: { minor: 7_000 } } });
     const p = await db().proposal.findUniqueOrThrow({ where: { id: String(r.content.result!.proposal_id) } });
@@ -85,7 +94,10 @@ describe("the provider as the truth", () => {
     await approveProposal(await reviewer(), { proposalId: id, hash: p.hash });
     await refundElsewhere(o.pi, 3_000);
     expect(await executeRefund(id)).toBe("revalidation_failed");
-    expect(await db().proposal.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "invalidated", invalidationReason: "refunded_elsewhere" });
+    expect(await db().proposal.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: "invalidated",
+      invalidationReason: "refunded_elsewhere",
+    });
     expect(await db().execution.count({ where: { proposalId: id } })).toBe(0);
     const pi = await control.paymentIntent(o.pi);
     expect(pi.amount_refunded).toBe(3_000);

@@ -18,10 +18,17 @@ export const staffOf = (tenant: string, role: Role, n = 0) => {
  * An actor whose sign-in happened `authAgoSeconds` ago (default 10 s: a fresh session). With `session`, the
  * sign-in also opened a recorded session (as a real sign-in does) whose step-up window started then.
  */
-export async function actorFor(email: string, opts: { authAgoSeconds?: number; session?: boolean } = {}): Promise<Actor> {
+export async function actorFor(
+  email: string,
+  opts: { authAgoSeconds?: number; session?: boolean } = {},
+): Promise<Actor> {
   const actor = await staffActor(db(), email, opts);
   if (!opts.session) return actor;
-  const sessionId = await openStaffSession({ id: actor.userId, tenantId: actor.tenantId }, "password", new Date(actor.authTime * 1000));
+  const sessionId = await openStaffSession(
+    { id: actor.userId, tenantId: actor.tenantId },
+    "password",
+    new Date(actor.authTime * 1000),
+  );
   return { ...actor, sessionId, stepUpAt: actor.authTime, stepUpMethod: "password" };
 }
 

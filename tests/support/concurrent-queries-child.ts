@@ -12,11 +12,17 @@ if (mode !== "serial" && mode !== "plain") throw new Error("usage: concurrent-qu
 const warnings: string[] = [];
 process.on("warning", (w) => warnings.push(`${w.name}: ${w.message}`));
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1, Client: mode === "serial" ? SerialQueryClient : pg.Client });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: 1,
+  Client: mode === "serial" ? SerialQueryClient : pg.Client,
+});
 const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
 
 // Independent reads in one interactive transaction: Prisma hands them to the transaction's one client at once.
-const counts = await prisma.$transaction(async (tx) => Promise.all([tx.tenant.count(), tx.staffUser.count(), tx.order.count(), tx.tenant.count()]));
+const counts = await prisma.$transaction(async (tx) =>
+  Promise.all([tx.tenant.count(), tx.staffUser.count(), tx.order.count(), tx.tenant.count()]),
+);
 
 // Three queries on one client, the first slow and the second failing: each must still finish in call order.
 const client = await pool.connect();

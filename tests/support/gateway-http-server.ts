@@ -9,9 +9,15 @@ import { GET as toolsGET } from "@/app/api/agent/tools/route";
 import { POST as toolCallsPOST } from "@/app/api/agent/tool-calls/route";
 import { DELETE as mcpDELETE, GET as mcpGET, POST as mcpPOST } from "@/app/api/mcp/route";
 
-export type RouteHandler = (req: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+export type RouteHandler = (
+  req: NextRequest,
+  context: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 /** A route: its handlers by method, and the route parameters a path gives (Next.js's dynamic segments). */
-export type TestRoute = { methods: Record<string, RouteHandler>; params?: (pathname: string) => Record<string, string | string[]> };
+export type TestRoute = {
+  methods: Record<string, RouteHandler>;
+  params?: (pathname: string) => Record<string, string | string[]>;
+};
 
 const agentRoutes: Record<string, TestRoute> = {
   "/api/agent/tools": { methods: { GET: toolsGET } },
@@ -53,7 +59,8 @@ export async function startGatewayServer(
   let base = "http://127.0.0.1";
   const counter = { pulled: 0 };
   const find = (pathname: string) =>
-    routes[pathname] ?? Object.entries(routes).find(([key]) => key.endsWith("/*") && pathname.startsWith(key.slice(0, -1)))?.[1];
+    routes[pathname] ??
+    Object.entries(routes).find(([key]) => key.endsWith("/*") && pathname.startsWith(key.slice(0, -1)))?.[1];
   const server: Server = createServer((req, res) => {
     const pathname = new URL(req.url ?? "/", base).pathname;
     const route = find(pathname);
@@ -63,7 +70,9 @@ export async function startGatewayServer(
       return;
     }
     void (async () => {
-      const response = await handler(toRequest(req, base, counter), { params: Promise.resolve(route.params?.(pathname) ?? {}) });
+      const response = await handler(toRequest(req, base, counter), {
+        params: Promise.resolve(route.params?.(pathname) ?? {}),
+      });
       res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
       res.end(Buffer.from(await response.arrayBuffer()));
     })().catch(() => res.writeHead(500).end());

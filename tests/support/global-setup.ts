@@ -36,7 +36,11 @@ async function externalServer(url: string): Promise<{ url: string; stop: () => P
 export default async function setup(project: TestProject) {
   const server = process.env.INTEGRATION_PG_URL
     ? await externalServer(process.env.INTEGRATION_PG_URL)
-    : await startEmbeddedPostgres({ dataDir: mkdtempSync(join(tmpdir(), "itest-pg-")), ephemeral: true, database: "template_app" });
+    : await startEmbeddedPostgres({
+        dataDir: mkdtempSync(join(tmpdir(), "itest-pg-")),
+        ephemeral: true,
+        database: "template_app",
+      });
   await applyMigrations(server.url);
   await installJobQueue({ connectionString: server.url }); // graphile-worker's schema, so use cases can enqueue jobs
   const prisma = prismaFor(server.url);
@@ -45,7 +49,9 @@ export default async function setup(project: TestProject) {
   // A template database must have no open connections while it is copied.
   const admin = new pg.Client({ connectionString: server.url.replace(/\/template_app$/, "/postgres") });
   await admin.connect();
-  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'template_app' AND pid <> pg_backend_pid()");
+  await admin.query(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'template_app' AND pid <> pg_backend_pid()",
+  );
   await admin.end();
   project.provide("templateUrl", server.url);
   project.provide("serverUrl", server.url.replace(/\/template_app$/, "/postgres"));

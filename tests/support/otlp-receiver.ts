@@ -30,7 +30,13 @@ export type ReceivedSpan = {
 const valueOf = (v: AnyValue): string | number | boolean =>
   v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue ?? "";
 
-export type OtlpReceiver = { url: string; spans: ReceivedSpan[]; bodies: string[]; requests: { contentType: string }[]; close: () => Promise<void> };
+export type OtlpReceiver = {
+  url: string;
+  spans: ReceivedSpan[];
+  bodies: string[];
+  requests: { contentType: string }[];
+  close: () => Promise<void>;
+};
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
@@ -48,7 +54,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       }
       bodies.push(body);
       const parsed = JSON.parse(body) as {
-        resourceSpans?: { resource?: { attributes?: { key: string; value: AnyValue }[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
+        resourceSpans?: {
+          resource?: { attributes?: { key: string; value: AnyValue }[] };
+          scopeSpans?: { spans?: OtlpSpan[] }[];
+        }[];
       };
       for (const rs of parsed.resourceSpans ?? []) {
         const service = String(valueOf(rs.resource?.attributes?.find((a) => a.key === "service.name")?.value ?? {}));

@@ -5,7 +5,13 @@ export async function refusal(promise: Promise<unknown>) {
   try {
     await promise;
   } catch (error) {
-    if (isAppError(error)) return { code: error.code, reason: error.details?.reason, problem: error.details?.problem, message: error.message };
+    if (isAppError(error))
+      return {
+        code: error.code,
+        reason: error.details?.reason,
+        problem: error.details?.problem,
+        message: error.message,
+      };
     throw error;
   }
   throw new Error("expected a refusal");

@@ -10,7 +10,9 @@ export async function runJobsOnce(): Promise<void> {
   await runOnce({ connectionString: process.env.DATABASE_URL, taskList: tasks, noHandleSignals: true });
   const end = Date.now() + 15_000;
   while (Date.now() < end) {
-    const [row] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL`;
+    const [row] = await db().$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE locked_at IS NOT NULL`;
     if (Number(row?.n ?? 0) === 0) return;
     await new Promise((r) => setTimeout(r, 25));
   }

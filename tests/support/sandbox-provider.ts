@@ -16,10 +16,15 @@ export type SandboxProvider = {
 };
 
 /** `webhook`: where the sandbox posts its webhooks and with which secret (also given to the app). */
-export async function startSandboxProvider(opts: { webhook?: { url: string; secret: string }; extraArgs?: string[] } = {}): Promise<SandboxProvider> {
+export async function startSandboxProvider(
+  opts: { webhook?: { url: string; secret: string }; extraArgs?: string[] } = {},
+): Promise<SandboxProvider> {
   const apiKey = `sk_test_${randomUUID().replace(/-/g, "")}`;
   const controlToken = `ctl_${randomUUID()}`;
-  const databaseUrl = inject("serverUrl").replace(/\/postgres$/, `/provider_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`);
+  const databaseUrl = inject("serverUrl").replace(
+    /\/postgres$/,
+    `/provider_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`,
+  );
   const port = await findFreePort();
   const webhookArgs = opts.webhook ? ["--webhook-url", opts.webhook.url, "--webhook-secret", opts.webhook.secret] : [];
   const sandbox = spawn(

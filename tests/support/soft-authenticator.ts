@@ -19,7 +19,10 @@ export type SoftAuthenticator = {
   cosePublicKey: string;
   counter: number;
   register(challenge: string, opts?: { origin?: string; rpID?: string }): RegistrationResponseJSON;
-  authenticate(challenge: string, opts?: { origin?: string; rpID?: string; userVerified?: boolean }): AuthenticationResponseJSON;
+  authenticate(
+    challenge: string,
+    opts?: { origin?: string; rpID?: string; userVerified?: boolean },
+  ): AuthenticationResponseJSON;
 };
 
 export function createSoftAuthenticator(relyingParty: { rpID: string; origin: string }): SoftAuthenticator {
@@ -42,7 +45,12 @@ export function createSoftAuthenticator(relyingParty: { rpID: string; origin: st
     counter: 0,
     register(challenge, opts = {}) {
       const clientDataJSON = Buffer.from(
-        JSON.stringify({ type: "webauthn.create", challenge, origin: opts.origin ?? relyingParty.origin, crossOrigin: false }),
+        JSON.stringify({
+          type: "webauthn.create",
+          challenge,
+          origin: opts.origin ?? relyingParty.origin,
+          crossOrigin: false,
+        }),
       );
       const idLen = Buffer.alloc(2);
       idLen.writeUInt16BE(id.length);
@@ -67,13 +75,24 @@ export function createSoftAuthenticator(relyingParty: { rpID: string; origin: st
         id: self.credentialId,
         rawId: self.credentialId,
         type: "public-key",
-        response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ["internal"] },
+        response: {
+          clientDataJSON: b64url(clientDataJSON),
+          attestationObject: b64url(attestationObject),
+          transports: ["internal"],
+        },
         clientExtensionResults: {},
       };
     },
     authenticate(challenge, opts = {}) {
       self.counter += 1;
-      const clientDataJSON = Buffer.from(JSON.stringify({ type: "webauthn.get", challenge, origin: opts.origin ?? relyingParty.origin, crossOrigin: false }));
+      const clientDataJSON = Buffer.from(
+        JSON.stringify({
+          type: "webauthn.get",
+          challenge,
+          origin: opts.origin ?? relyingParty.origin,
+          crossOrigin: false,
+        }),
+      );
       const flags = opts.userVerified === false ? 0x01 : 0x05; // UP, plus UV unless told otherwise
       const authData = Buffer.concat([sha256(opts.rpID ?? relyingParty.rpID), Buffer.from([flags]), u32(self.counter)]);
       const signature = sign("sha256", Buffer.concat([authData, sha256(clientDataJSON)]), privateKey); // DER, as WebAuthn ES256
@@ -81,7 +100,11 @@ export function createSoftAuthenticator(relyingParty: { rpID: string; origin: st
         id: self.credentialId,
         rawId: self.credentialId,
         type: "public-key",
-        response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature) },
+        response: {
+          clientDataJSON: b64url(clientDataJSON),
+          authenticatorData: b64url(authData),
+          signature: b64url(signature),
+        },
         clientExtensionResults: {},
       };
     },

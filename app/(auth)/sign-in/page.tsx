@@ -9,9 +9,16 @@ import { SignInForm } from "./_components/sign-in-form";
 
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
-  const callbackPath = safeCallbackPath(typeof params.callbackUrl === "string" ? params.callbackUrl : undefined, appBaseUrl());
+  const callbackPath = safeCallbackPath(
+    typeof params.callbackUrl === "string" ? params.callbackUrl : undefined,
+    appBaseUrl(),
+  );
   if (await getActor()) redirect(callbackPath);
   const t = await getTranslations("signIn");
   const oidc = oidcConfig();

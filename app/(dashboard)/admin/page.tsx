@@ -51,7 +51,14 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
         version={policy.version}
         values={policy.values}
         pending={
-          policy.pending ? { version: policy.pending.version, values: policy.pending.values, changes: policy.pending.changes, mine: policy.pending.mine } : null
+          policy.pending
+            ? {
+                version: policy.pending.version,
+                values: policy.pending.values,
+                changes: policy.pending.changes,
+                mine: policy.pending.mine,
+              }
+            : null
         }
         history={policy.history.map((h) => ({
           version: h.version,
@@ -65,7 +72,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       <AdminChangesSection
         alone={changes.alone}
         tenantSlug={actor.tenantSlug}
-        rows={changes.pending.map((c) => ({ ...c, proposedBy: c.proposedBy.name, expiresAt: c.expiresAt.toISOString() }))}
+        rows={changes.pending.map((c) => ({
+          ...c,
+          proposedBy: c.proposedBy.name,
+          expiresAt: c.expiresAt.toISOString(),
+        }))}
       />
 
       <ReviewWebhookSection actor={actor} />
@@ -127,7 +138,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
                 </td>
                 <td>
                   {s.disabled ? t("disabled") : t("active")}
-                  {s.lockedUntil ? <span className="badge danger">{t.rich("locked", { time: () => <DateTime value={s.lockedUntil!} /> })}</span> : null}
+                  {s.lockedUntil ? (
+                    <span className="badge danger">
+                      {t.rich("locked", { time: () => <DateTime value={s.lockedUntil!} /> })}
+                    </span>
+                  ) : null}
                   {s.setupPendingUntil ? <span className="badge flag">{tm("setupPending")}</span> : null}
                 </td>
                 <td>{s.passkeys}</td>

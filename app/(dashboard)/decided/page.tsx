@@ -23,13 +23,22 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
   const t = await getTranslations("decided");
   const locale = await getLocale();
   const { q, status, page } = await loadDecidedParams(searchParams);
-  const result = await listDecidedProposals(actor, { ...(q ? { q } : {}), ...(status ? { status } : {}), page: Math.max(1, page) });
+  const result = await listDecidedProposals(actor, {
+    ...(q ? { q } : {}),
+    ...(status ? { status } : {}),
+    page: Math.max(1, page),
+  });
   const pages = Math.max(1, Math.ceil(result.total / result.pageSize));
   const link = (p: number) => {
-    const s = new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), ...(p > 1 ? { page: String(p) } : {}) });
+    const s = new URLSearchParams({
+      ...(q ? { q } : {}),
+      ...(status ? { status } : {}),
+      ...(p > 1 ? { page: String(p) } : {}),
+    });
     return `/decided${s.size ? `?${s}` : ""}`;
   };
-  const who = (r: (typeof result.rows)[number]) => (r.rejectedBy ? t("rejectedBy", { name: r.rejectedBy }) : r.reviewers.length ? r.reviewers.join(", ") : "—");
+  const who = (r: (typeof result.rows)[number]) =>
+    r.rejectedBy ? t("rejectedBy", { name: r.rejectedBy }) : r.reviewers.length ? r.reviewers.join(", ") : "—";
   return (
     <section aria-labelledby="decided-title">
       <h1 id="decided-title">{t("title")}</h1>
@@ -48,7 +57,11 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
               <TableHeader>
                 <TableRow className="hover:bg-transparent">
                   {["order", "customer", "amount", "status", "who", "when"].map((c) => (
-                    <TableHead key={c} scope="col" className="px-3 text-xs tracking-wide text-muted-foreground uppercase">
+                    <TableHead
+                      key={c}
+                      scope="col"
+                      className="px-3 text-xs tracking-wide text-muted-foreground uppercase"
+                    >
                       {t(`col.${c}` as "col.order")}
                     </TableHead>
                   ))}

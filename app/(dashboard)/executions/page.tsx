@@ -24,7 +24,10 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
   // Seed the client cache under the keys the client hooks use: the first paint has data, then it polls.
   // A search the server refuses (too long) leaves the list to the client, which shows the error.
   const client = new QueryClient();
-  const [page, overview] = await Promise.all([listExecutions(actor, filters).catch(() => null), getExecutionOverview(actor)]);
+  const [page, overview] = await Promise.all([
+    listExecutions(actor, filters).catch(() => null),
+    getExecutionOverview(actor),
+  ]);
   if (page) client.setQueryData(executionKeys.list(filters), { pages: [page], pageParams: [undefined] });
   client.setQueryData(executionKeys.overview(), overview);
   return (

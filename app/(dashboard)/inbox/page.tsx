@@ -50,8 +50,12 @@ export default async function InboxPage() {
                     {t("secondApprovals.item", { order: p.orderNumber, amount: money(p.amountMinor, p.currency) })}
                   </Link>
                   <p className="m-0 mt-1 text-sm text-muted-foreground">
-                    {t("secondApprovals.progress", { approvals: p.approvals, required: p.requiredApprovals, names: p.approvedBy.join(", ") })} · {t("expires")}{" "}
-                    <DateTime value={p.expiresAt} />
+                    {t("secondApprovals.progress", {
+                      approvals: p.approvals,
+                      required: p.requiredApprovals,
+                      names: p.approvedBy.join(", "),
+                    })}{" "}
+                    · {t("expires")} <DateTime value={p.expiresAt} />
                   </p>
                 </li>
               ))}
@@ -59,7 +63,9 @@ export default async function InboxPage() {
           )}
           {inbox.pending ? (
             <p className="m-0 text-sm">
-              <Link href="/queue">{t("pendingInQueue", { count: inbox.pending.count, capped: inbox.pending.capped ? "yes" : "no" })}</Link>
+              <Link href="/queue">
+                {t("pendingInQueue", { count: inbox.pending.count, capped: inbox.pending.capped ? "yes" : "no" })}
+              </Link>
             </p>
           ) : null}
         </section>
@@ -81,7 +87,8 @@ export default async function InboxPage() {
                       : c.what.map((w) => tChanges(`kinds.${w}` as "kinds.grant_admin")).join(", ")}
                   </Link>
                   <p className="m-0 mt-1 text-sm text-muted-foreground">
-                    {t("adminChanges.proposedBy", { name: c.proposedBy ?? t("adminChanges.operator") })} <DateTime value={c.proposedAt} />
+                    {t("adminChanges.proposedBy", { name: c.proposedBy ?? t("adminChanges.operator") })}{" "}
+                    <DateTime value={c.proposedAt} />
                     {c.expiresAt ? (
                       <>
                         {" "}

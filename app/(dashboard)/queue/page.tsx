@@ -34,7 +34,10 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
   const t = await getTranslations("queue");
   const locale = await getLocale();
   const params = await loadQueueParams(searchParams);
-  const filters: QueueFilters = { ...(params.channel ? { channel: params.channel } : {}), ...(params.flag ? { flag: params.flag } : {}) };
+  const filters: QueueFilters = {
+    ...(params.channel ? { channel: params.channel } : {}),
+    ...(params.flag ? { flag: params.flag } : {}),
+  };
   const wanted = Math.min(QUEUE_MAX_PAGES, Math.max(1, params.pages));
   const first = await listPendingProposals(actor, filters);
   const rows = [...first.rows];
@@ -47,7 +50,9 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
   const channels = await listQueueChannels(actor);
   // Reviewers may reject several proposals at once (approvals stay one at a time).
   const selectable = can(actor.roles, "proposal:decide");
-  const more = new URLSearchParams(Object.entries({ ...filters, ...(params.sort !== "expiry" ? { sort: params.sort } : {}) }));
+  const more = new URLSearchParams(
+    Object.entries({ ...filters, ...(params.sort !== "expiry" ? { sort: params.sort } : {}) }),
+  );
   more.set("pages", String(wanted + 1));
   return (
     <section aria-labelledby="queue-title">
@@ -59,9 +64,22 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
         print={fingerprint(JSON.stringify(first))}
         renderedAt={new Date().getTime()}
       />
-      <NewProposalsAnnouncer rows={rows.map((r) => ({ id: r.id, orderNumber: r.orderNumber, amount: formatMinor(r.amountMinor, r.currency, locale) }))} />
+      <NewProposalsAnnouncer
+        rows={rows.map((r) => ({
+          id: r.id,
+          orderNumber: r.orderNumber,
+          amount: formatMinor(r.amountMinor, r.currency, locale),
+        }))}
+      />
       {selectable && rows.length > 0 ? <BulkReject /> : null}
-      <QueueTable rows={rows} sort={params.sort} channels={channels} title={t("title")} filtered={!!(params.channel || params.flag)} selectable={selectable} />
+      <QueueTable
+        rows={rows}
+        sort={params.sort}
+        channels={channels}
+        title={t("title")}
+        filtered={!!(params.channel || params.flag)}
+        selectable={selectable}
+      />
       {cursor && wanted < QUEUE_MAX_PAGES ? (
         <p className="mt-4">
           <Link href={`/queue?${more.toString()}`} scroll={false} className={buttonVariants({ variant: "outline" })}>

@@ -8,5 +8,7 @@ let document: string | null = null;
 /** GET /api/openapi.json — the OpenAPI 3.1 description of every route (public: it holds no data). */
 export function GET(): Response {
   document ??= JSON.stringify(buildOpenApiDocument());
-  return new Response(document, { headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300" } });
+  return new Response(document, {
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300" },
+  });
 }

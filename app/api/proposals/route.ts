@@ -3,4 +3,6 @@ import { listPendingProposals } from "@/lib/server/proposals/list-pending-propos
 
 export const dynamic = "force-dynamic";
 
-export const GET = staffRoute((actor, request) => listPendingProposals(actor, Object.fromEntries(new URL(request.url).searchParams)));
+export const GET = staffRoute((actor, request) =>
+  listPendingProposals(actor, Object.fromEntries(new URL(request.url).searchParams)),
+);

@@ -17,7 +17,15 @@ export const adminTraceId = () => `admin-${randomUUID()}`;
 export function recordAdminEvent(
   tx: Tx,
   actor: Actor,
-  input: { action: string; traceId?: string; outcome?: string; target: Record<string, unknown>; before?: unknown; after?: unknown; clear?: string[] },
+  input: {
+    action: string;
+    traceId?: string;
+    outcome?: string;
+    target: Record<string, unknown>;
+    before?: unknown;
+    after?: unknown;
+    clear?: string[];
+  },
 ) {
   return recordStaffEvent(sqlOf(tx), actor, {
     traceId: input.traceId ?? adminTraceId(),

@@ -31,7 +31,10 @@ export const provenanceSelect = {
 
 /** The tenant's enabled admins with their provenance (for the approver rule). */
 export function activeAdmins(tx: Tx, tenantId: string): Promise<ApproverProvenance[]> {
-  return tx.staffUser.findMany({ where: { tenantId, disabled: false, roles: { has: "admin" } }, select: provenanceSelect });
+  return tx.staffUser.findMany({
+    where: { tenantId, disabled: false, roles: { has: "admin" } },
+    select: provenanceSelect,
+  });
 }
 
 /**
@@ -39,19 +42,34 @@ export function activeAdmins(tx: Tx, tenantId: string): Promise<ApproverProvenan
  * (lib/domain/admin-governance.ts approverRefusal). Reads the approver's row in the deciding transaction,
  * so a role or reset granted meanwhile is seen.
  */
-export async function assertIndependentApprover(tx: Tx, actor: Actor, change: { proposedById: string | null; proposedAt: Date }): Promise<void> {
-  const approver = await tx.staffUser.findFirst({ where: { id: actor.userId, tenantId: actor.tenantId }, select: provenanceSelect });
+export async function assertIndependentApprover(
+  tx: Tx,
+  actor: Actor,
+  change: { proposedById: string | null; proposedAt: Date },
+): Promise<void> {
+  const approver = await tx.staffUser.findFirst({
+    where: { id: actor.userId, tenantId: actor.tenantId },
+    select: provenanceSelect,
+  });
   const refusal = approver ? approverRefusal(approver, change) : "not_admin";
   if (refusal) throw new AppError("permission_denied", approverRefusalMessage[refusal], { reason: refusal });
 }
 
 /** Whether some enabled admin other than the proposer could approve a change they propose now. */
-export async function hasIndependentAdmin(tx: Tx, tenantId: string, proposedById: string, at = new Date()): Promise<boolean> {
+export async function hasIndependentAdmin(
+  tx: Tx,
+  tenantId: string,
+  proposedById: string,
+  at = new Date(),
+): Promise<boolean> {
   const admins = await activeAdmins(tx, tenantId);
   return admins.some((a) => approverRefusal(a, { proposedById, proposedAt: at }) === null);
 }
 
-export type QueuedAdminChange = { status: "awaiting_second_admin"; change: { id: string; kind: AdminChangeKind; expiresAt: Date } };
+export type QueuedAdminChange = {
+  status: "awaiting_second_admin";
+  change: { id: string; kind: AdminChangeKind; expiresAt: Date };
+};
 
 /**
  * Records an admin-level change as waiting for a second admin (nothing else changes), audited as
@@ -61,7 +79,13 @@ export type QueuedAdminChange = { status: "awaiting_second_admin"; change: { id:
 export async function queueAdminChange(
   tx: Tx,
   actor: Actor,
-  input: { kind: AdminChangeKind; targetId: string | null; payload: Prisma.InputJsonObject; target: Record<string, unknown>; before?: unknown },
+  input: {
+    kind: AdminChangeKind;
+    targetId: string | null;
+    payload: Prisma.InputJsonObject;
+    target: Record<string, unknown>;
+    before?: unknown;
+  },
 ): Promise<QueuedAdminChange> {
   const now = new Date();
   if (!(await hasIndependentAdmin(tx, actor.tenantId, actor.userId, now)))
@@ -72,12 +96,19 @@ export async function queueAdminChange(
       where: { tenantId: actor.tenantId, targetId: input.targetId, status: "pending", expiresAt: { lte: now } },
       data: { status: "expired" },
     });
-    const waiting = await tx.adminChange.findFirst({ where: { tenantId: actor.tenantId, targetId: input.targetId, status: "pending" }, select: { id: true } });
+    const waiting = await tx.adminChange.findFirst({
+      where: { tenantId: actor.tenantId, targetId: input.targetId, status: "pending" },
+      select: { id: true },
+    });
     if (waiting)
-      throw new AppError("permission_denied", "A change to this account already waits for a second admin; decide or cancel it first.", {
-        reason: "change_pending",
-        changeId: waiting.id,
-      });
+      throw new AppError(
+        "permission_denied",
+        "A change to this account already waits for a second admin; decide or cancel it first.",
+        {
+          reason: "change_pending",
+          changeId: waiting.id,
+        },
+      );
   }
   const expiresAt = new Date(now.getTime() + ADMIN_CHANGE_DAYS * 86_400_000);
   const row = await tx.adminChange.create({

@@ -9,17 +9,32 @@ import { sqlOf } from "@/lib/server/db/sql";
 import { hashSetupToken } from "./setup-token";
 import { zodProblem } from "./zod-problem";
 
-const invalidLink = () => new AppError("expired", "This setup link is no longer valid. Ask an admin for a new one.", { reason: "invalid_link" });
+const invalidLink = () =>
+  new AppError("expired", "This setup link is no longer valid. Ask an admin for a new one.", {
+    reason: "invalid_link",
+  });
 
 /** What the setup page shows before the person sets a password (nothing when the link is not valid). */
-export async function getSetupInvitation(token: string): Promise<{ name: string; email: string; tenantName: string; expiresAt: Date } | null> {
+export async function getSetupInvitation(
+  token: string,
+): Promise<{ name: string; email: string; tenantName: string; expiresAt: Date } | null> {
   if (!/^[A-Za-z0-9_-]{32,128}$/.test(token)) return null;
   const row = await db().staffSetupToken.findUnique({
     where: { tokenHash: hashSetupToken(token) },
-    include: { staffUser: { select: { name: true, email: true, disabled: true, tenant: { select: { name: true, active: true } } } } },
+    include: {
+      staffUser: {
+        select: { name: true, email: true, disabled: true, tenant: { select: { name: true, active: true } } },
+      },
+    },
   });
-  if (!row || row.usedAt || row.expiresAt <= new Date() || row.staffUser.disabled || !row.staffUser.tenant.active) return null;
-  return { name: row.staffUser.name, email: row.staffUser.email, tenantName: row.staffUser.tenant.name, expiresAt: row.expiresAt };
+  if (!row || row.usedAt || row.expiresAt <= new Date() || row.staffUser.disabled || !row.staffUser.tenant.active)
+    return null;
+  return {
+    name: row.staffUser.name,
+    email: row.staffUser.email,
+    tenantName: row.staffUser.tenant.name,
+    expiresAt: row.expiresAt,
+  };
 }
 
 /**
@@ -37,10 +52,16 @@ export async function completeSetup(raw: unknown): Promise<{ email: string }> {
   const passwordHash = await hashPassword(password); // slow on purpose: outside the transaction
   const tokenHash = hashSetupToken(token);
   return db().$transaction(async (tx) => {
-    const row = await tx.staffSetupToken.findUnique({ where: { tokenHash }, include: { staffUser: { include: { tenant: { select: { active: true } } } } } });
+    const row = await tx.staffSetupToken.findUnique({
+      where: { tokenHash },
+      include: { staffUser: { include: { tenant: { select: { active: true } } } } },
+    });
     if (!row || row.staffUser.disabled || !row.staffUser.tenant.active) throw invalidLink();
     const now = new Date();
-    const used = await tx.staffSetupToken.updateMany({ where: { id: row.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
+    const used = await tx.staffSetupToken.updateMany({
+      where: { id: row.id, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
     if (used.count !== 1) throw invalidLink();
     await tx.staffUser.update({
       where: { id: row.staffUserId },

@@ -24,7 +24,10 @@ export type AdminChangeAwaiting = {
  * lib/domain/admin-governance.ts approverRefusal). Empty for someone who is not an enabled admin. Tenant in
  * every `where`; reads only.
  */
-export async function listAdminChangesAwaiting(input: { tenantId: string; staffUserId: string }): Promise<AdminChangeAwaiting[]> {
+export async function listAdminChangesAwaiting(input: {
+  tenantId: string;
+  staffUserId: string;
+}): Promise<AdminChangeAwaiting[]> {
   const { tenantId, staffUserId } = input;
   const me = await db().staffUser.findFirst({ where: { id: staffUserId, tenantId }, select: provenanceSelect });
   if (!me || me.disabled || !me.roles.includes("admin")) return [];
@@ -61,7 +64,9 @@ export async function listAdminChangesAwaiting(input: { tenantId: string; staffU
       expiresAt: null,
     })),
   ];
-  return waiting.filter((w) => approverRefusal(me, w) === null).sort((a, b) => a.proposedAt.getTime() - b.proposedAt.getTime());
+  return waiting
+    .filter((w) => approverRefusal(me, w) === null)
+    .sort((a, b) => a.proposedAt.getTime() - b.proposedAt.getTime());
 }
 
 /** How many changes wait for this admin's decision (listAdminChangesAwaiting's length). For a badge; reads only. */

@@ -25,7 +25,13 @@ export async function createChannel(actor: Actor, raw: unknown): Promise<{ id: s
   try {
     return await db().$transaction(async (tx) => {
       const channel = await tx.channel.create({
-        data: { tenantId: actor.tenantId, slug: input.slug, name: input.name, allowedTools: input.allowedTools, endUserTokenSecret: secret },
+        data: {
+          tenantId: actor.tenantId,
+          slug: input.slug,
+          name: input.name,
+          allowedTools: input.allowedTools,
+          endUserTokenSecret: secret,
+        },
       });
       await recordAdminEvent(tx, actor, {
         action: "create_channel",
@@ -37,7 +43,10 @@ export async function createChannel(actor: Actor, raw: unknown): Promise<{ id: s
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw new AppError("invalid_arguments", "A channel with this name already exists.", { field: "slug", problem: "taken" });
+      throw new AppError("invalid_arguments", "A channel with this name already exists.", {
+        field: "slug",
+        problem: "taken",
+      });
     }
     throw error;
   }

@@ -17,7 +17,8 @@ import { applyApprovedQuorum } from "./witnesses/set-witness-quorum";
 import { isUuid } from "@/lib/domain/validation";
 
 const notFound = () => new AppError("not_found", "No such admin change.");
-const notPending = () => new AppError("permission_denied", "This change does not wait for a decision.", { reason: "not_pending" });
+const notPending = () =>
+  new AppError("permission_denied", "This change does not wait for a decision.", { reason: "not_pending" });
 
 export type AdminChangeDecision = "approve" | "reject" | "cancel";
 export type DecidedAdminChange = {
@@ -37,7 +38,12 @@ export type DecidedAdminChange = {
  * The decision is one guarded UPDATE (still pending, not expired), under the tenant's staff lock, so of two
  * concurrent approvals exactly one applies. Audited as `admin:<decision>_change`, before → after.
  */
-export async function decideAdminChange(actor: Actor, id: string, decision: AdminChangeDecision, raw: unknown = {}): Promise<DecidedAdminChange> {
+export async function decideAdminChange(
+  actor: Actor,
+  id: string,
+  decision: AdminChangeDecision,
+  raw: unknown = {},
+): Promise<DecidedAdminChange> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(id)) throw notFound();
   const input = parseForm(decidePolicyInput, raw ?? {});
@@ -48,14 +54,28 @@ export async function decideAdminChange(actor: Actor, id: string, decision: Admi
     if (!row) throw notFound();
     if (row.status !== adminChangeStatus.pending) throw notPending();
     const now = new Date();
-    if (row.expiresAt <= now) throw new AppError("expired", "This change expired without a second admin; propose it again.", { reason: "expired" });
+    if (row.expiresAt <= now)
+      throw new AppError("expired", "This change expired without a second admin; propose it again.", {
+        reason: "expired",
+      });
     const own = row.proposedById === actor.userId;
     if (decision === "cancel" && !own)
-      throw new AppError("permission_denied", "Only the admin who proposed a change can cancel it.", { reason: "not_proposer" });
-    if (decision === "reject" && own) throw new AppError("permission_denied", "Cancel your own change instead of rejecting it.", { reason: "own_change" });
-    if (decision === "approve") await assertIndependentApprover(tx, actor, { proposedById: row.proposedById, proposedAt: row.createdAt });
+      throw new AppError("permission_denied", "Only the admin who proposed a change can cancel it.", {
+        reason: "not_proposer",
+      });
+    if (decision === "reject" && own)
+      throw new AppError("permission_denied", "Cancel your own change instead of rejecting it.", {
+        reason: "own_change",
+      });
+    if (decision === "approve")
+      await assertIndependentApprover(tx, actor, { proposedById: row.proposedById, proposedAt: row.createdAt });
 
-    const status = decision === "approve" ? adminChangeStatus.approved : decision === "reject" ? adminChangeStatus.rejected : adminChangeStatus.cancelled;
+    const status =
+      decision === "approve"
+        ? adminChangeStatus.approved
+        : decision === "reject"
+          ? adminChangeStatus.rejected
+          : adminChangeStatus.cancelled;
     const moved = await tx.adminChange.updateMany({
       where: { id, tenantId: actor.tenantId, status: adminChangeStatus.pending, expiresAt: { gt: now } },
       data: { status, decidedById: actor.userId, decidedAt: now },
@@ -69,8 +89,16 @@ export async function decideAdminChange(actor: Actor, id: string, decision: Admi
       if (row.kind === "invite_staff") {
         const { stepUpPassword: _, ...invitation } = inviteStaffInput.parse(row.payload);
         if (await tx.staffUser.findUnique({ where: { email: invitation.email }, select: { id: true } }))
-          throw new AppError("invalid_arguments", "This email now belongs to an account; reject this invitation.", { field: "email", problem: "taken" });
-        const made = await createInvitedStaff(tx, actor, invitation, { invitedById: row.proposedById, issuedByIds: both, grantedByIds: both, change: id });
+          throw new AppError("invalid_arguments", "This email now belongs to an account; reject this invitation.", {
+            field: "email",
+            problem: "taken",
+          });
+        const made = await createInvitedStaff(tx, actor, invitation, {
+          invitedById: row.proposedById,
+          issuedByIds: both,
+          grantedByIds: both,
+          change: id,
+        });
         result = { ...result, staffId: made.id, setupUrl: made.setupUrl, expiresAt: made.expiresAt };
       } else if (row.kind === "setup_link") {
         const target = await readLinkTarget(tx, actor.tenantId, row.targetId!);
@@ -79,20 +107,34 @@ export async function decideAdminChange(actor: Actor, id: string, decision: Admi
       } else if (row.kind === "witness_policy") {
         const payload = row.payload as { change: WitnessPolicyChange; witnessId?: string; before: { quorum: number } };
         if (payload.change.op === "remove_witness") await applyWitnessRemoval(tx, actor, payload.witnessId!, id);
-        else if (payload.change.op === "set_quorum") await applyApprovedQuorum(tx, actor, { change: payload.change, before: payload.before }, id);
+        else if (payload.change.op === "set_quorum")
+          await applyApprovedQuorum(tx, actor, { change: payload.change, before: payload.before }, id);
       } else {
         const payload = row.payload as { patch: unknown; before: { roles: string[]; disabled: boolean } };
         const { stepUpPassword: _, ...patch } = updateStaffInput.parse(payload.patch);
         const target = await readStaff(tx, actor.tenantId, row.targetId!);
         // Like a stale policy change: the account changed since the proposal, so what was asked is not what would happen.
-        if ([...target.roles].sort().join() !== payload.before.roles.join() || target.disabled !== payload.before.disabled)
-          throw new AppError("permission_denied", "This account changed since the change was proposed; reject it and propose it again.", { reason: "stale" });
+        if (
+          [...target.roles].sort().join() !== payload.before.roles.join() ||
+          target.disabled !== payload.before.disabled
+        )
+          throw new AppError(
+            "permission_denied",
+            "This account changed since the change was proposed; reject it and propose it again.",
+            { reason: "stale" },
+          );
         await applyStaffUpdate(tx, actor, target, patch, { grantedByIds: [row.proposedById], change: id });
       }
     }
     await recordAdminEvent(tx, actor, {
       action: `${decision}_change`,
-      target: { kind: "admin_change", id, changeKind: row.kind, staff: row.targetId ?? result.staffId ?? null, proposedBy: row.proposedById },
+      target: {
+        kind: "admin_change",
+        id,
+        changeKind: row.kind,
+        staff: row.targetId ?? result.staffId ?? null,
+        proposedBy: row.proposedById,
+      },
       before: { status: adminChangeStatus.pending, expiresAt: row.expiresAt.toISOString() },
       after: { status },
       clear: ["changeKind", "staff", "proposedBy"],

@@ -15,7 +15,10 @@ export const OPERATOR_ACTOR = { type: "system" as const, id: "operator", authMet
  * (adminSince) and names no granting admin. Guarded write and its audit event (actor "operator") in one
  * transaction.
  */
-export async function grantAdminByOperator(input: { tenantSlug: string; email: string }): Promise<{ tenantId: string; staffId: string; roles: string[] }> {
+export async function grantAdminByOperator(input: {
+  tenantSlug: string;
+  email: string;
+}): Promise<{ tenantId: string; staffId: string; roles: string[] }> {
   const email = input.email.trim().toLowerCase();
   return db().$transaction(async (tx) => {
     const tenant = await tx.tenant.findUnique({ where: { slug: input.tenantSlug.trim() }, select: { id: true } });
@@ -27,20 +30,33 @@ export async function grantAdminByOperator(input: { tenantSlug: string; email: s
     });
     if (!row) throw new AppError("not_found", "No staff member with this email in that tenant (invite them first).");
     if (row.disabled) throw new AppError("permission_denied", "This account is disabled.", { reason: "disabled" });
-    if (row.roles.includes("admin")) throw new AppError("invalid_arguments", "This person is an admin already.", { problem: "already_admin" });
+    if (row.roles.includes("admin"))
+      throw new AppError("invalid_arguments", "This person is an admin already.", { problem: "already_admin" });
     const roles = [...row.roles, "admin" as const].sort();
     const updated = await tx.staffUser.updateMany({
       where: { id: row.id, tenantId: tenant.id, sessionVersion: row.sessionVersion },
-      data: { roles: { set: roles }, adminSince: new Date(), adminGrantedByIds: { set: [] }, sessionVersion: { increment: 1 } },
+      data: {
+        roles: { set: roles },
+        adminSince: new Date(),
+        adminGrantedByIds: { set: [] },
+        sessionVersion: { increment: 1 },
+      },
     });
-    if (updated.count !== 1) throw new AppError("permission_denied", "This staff member changed meanwhile; run the command again.", { reason: "conflict" });
+    if (updated.count !== 1)
+      throw new AppError("permission_denied", "This staff member changed meanwhile; run the command again.", {
+        reason: "conflict",
+      });
     await recordAuditEvent(sqlOf(tx), {
       tenantId: tenant.id,
       traceId: `operator-${randomUUID()}`,
       actor: OPERATOR_ACTOR,
       action: "admin:operator_grant_admin",
       outcome: "ok",
-      data: { target: { kind: "staff", id: row.id, email }, before: { roles: [...row.roles].sort() }, after: { roles } },
+      data: {
+        target: { kind: "staff", id: row.id, email },
+        before: { roles: [...row.roles].sort() },
+        after: { roles },
+      },
       redaction: { clear: ["target", "kind", "id", "before", "after", "roles"] },
     });
     return { tenantId: tenant.id, staffId: row.id, roles };

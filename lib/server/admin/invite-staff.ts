@@ -15,7 +15,11 @@ import { parseForm } from "./zod-problem";
 export type Invitation = Omit<InviteStaffInput, "stepUpPassword">;
 export type InvitedStaff = { id: string; setupUrl: string; expiresAt: Date };
 
-const taken = () => new AppError("invalid_arguments", "This email cannot be invited: it already belongs to an account.", { field: "email", problem: "taken" });
+const taken = () =>
+  new AppError("invalid_arguments", "This email cannot be invited: it already belongs to an account.", {
+    field: "email",
+    problem: "taken",
+  });
 
 /**
  * Invites a person to the admin's tenant: a staff row without a password and a one-time setup link
@@ -31,7 +35,8 @@ export async function inviteStaff(actor: Actor, raw: unknown): Promise<InvitedSt
   await requireStepUp(actor, stepUpPassword);
   try {
     return await db().$transaction(async (tx) => {
-      if (!isAdminLevelInvite(invitation.roles)) return createInvitedStaff(tx, actor, invitation, { issuedByIds: [actor.userId] });
+      if (!isAdminLevelInvite(invitation.roles))
+        return createInvitedStaff(tx, actor, invitation, { issuedByIds: [actor.userId] });
       await lockTenantStaff(tx, actor.tenantId);
       if (await tx.staffUser.findUnique({ where: { email: invitation.email }, select: { id: true } })) throw taken();
       return queueAdminChange(tx, actor, {
@@ -73,7 +78,12 @@ export async function createInvitedStaff(
       ...(admin ? { adminSince: now, adminGrantedByIds: opts.grantedByIds ?? opts.issuedByIds } : {}),
     },
   });
-  const link = await issueSetupToken(tx, { tenantId: actor.tenantId, staffUserId: user.id, createdById: actor.userId, now });
+  const link = await issueSetupToken(tx, {
+    tenantId: actor.tenantId,
+    staffUserId: user.id,
+    createdById: actor.userId,
+    now,
+  });
   await recordAdminEvent(tx, actor, {
     action: "invite_staff",
     target: { kind: "staff", id: user.id, email: invitation.email, ...(opts.change ? { change: opts.change } : {}) },

@@ -23,7 +23,11 @@ export async function issueAgentKey(
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(issueAgentKeyInput, raw);
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  if (expiresAt && expiresAt <= now) throw new AppError("invalid_arguments", "expiresAt: must be in the future.", { field: "expiresAt", problem: "past" });
+  if (expiresAt && expiresAt <= now)
+    throw new AppError("invalid_arguments", "expiresAt: must be in the future.", {
+      field: "expiresAt",
+      problem: "past",
+    });
   await requireStepUp(actor, input.stepUpPassword);
   const channel = await db().channel.findFirst({
     where: { tenantId: actor.tenantId, slug: input.channel },
@@ -33,12 +37,23 @@ export async function issueAgentKey(
   const tools = input.tools ?? channel.allowedTools;
   const outside = tools.filter((t) => !channel.allowedTools.includes(t));
   if (outside.length > 0)
-    throw new AppError("invalid_arguments", `tools: not allowed on this channel: ${outside.join(", ")}.`, { field: "tools", problem: "not_on_channel" });
+    throw new AppError("invalid_arguments", `tools: not allowed on this channel: ${outside.join(", ")}.`, {
+      field: "tools",
+      problem: "not_on_channel",
+    });
   const key = `agk_${randomBytes(32).toString("base64url")}`;
   const keyPrefix = key.slice(0, 12);
   return db().$transaction(async (tx) => {
     const row = await tx.agentKey.create({
-      data: { tenantId: actor.tenantId, channelId: channel.id, name: input.label, keyPrefix, keyHash: hashAgentKey(key), allowedTools: tools, expiresAt },
+      data: {
+        tenantId: actor.tenantId,
+        channelId: channel.id,
+        name: input.label,
+        keyPrefix,
+        keyHash: hashAgentKey(key),
+        allowedTools: tools,
+        expiresAt,
+      },
     });
     await recordAdminEvent(tx, actor, {
       action: "issue_agent_key",

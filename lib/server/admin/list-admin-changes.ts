@@ -42,15 +42,19 @@ export async function listAdminChanges(actor: Actor): Promise<{ pending: Pending
     });
     const ids = [...new Set(rows.flatMap((r) => [r.proposedById, ...(r.targetId ? [r.targetId] : [])]))];
     const people = new Map(
-      (await tx.staffUser.findMany({ where: { tenantId: actor.tenantId, id: { in: ids } }, select: { id: true, name: true, email: true, roles: true } })).map(
-        (p) => [p.id, p],
-      ),
+      (
+        await tx.staffUser.findMany({
+          where: { tenantId: actor.tenantId, id: { in: ids } },
+          select: { id: true, name: true, email: true, roles: true },
+        })
+      ).map((p) => [p.id, p]),
     );
     const admins = await activeAdmins(tx, actor.tenantId);
     const me = admins.find((a) => a.id === actor.userId);
     const pending = rows.map((r): PendingAdminChange => {
       const invite = r.kind === "invite_staff" ? (r.payload as { email: string; name: string; roles: string[] }) : null;
-      const witness = r.kind === "witness_policy" ? (r.payload as { change: WitnessPolicyChange; before: { quorum: number } }) : null;
+      const witness =
+        r.kind === "witness_policy" ? (r.payload as { change: WitnessPolicyChange; before: { quorum: number } }) : null;
       const person = r.targetId ? people.get(r.targetId) : undefined;
       return {
         id: r.id,
@@ -74,7 +78,9 @@ export async function listAdminChanges(actor: Actor): Promise<{ pending: Pending
         createdAt: r.createdAt,
         expiresAt: r.expiresAt,
         mine: r.proposedById === actor.userId,
-        approvalRefusal: me ? approverRefusal(me, { proposedById: r.proposedById, proposedAt: r.createdAt }) : "not_admin",
+        approvalRefusal: me
+          ? approverRefusal(me, { proposedById: r.proposedById, proposedAt: r.createdAt })
+          : "not_admin",
       };
     });
     const alone = !admins.some((a) => approverRefusal(a, { proposedById: actor.userId, proposedAt: now }) === null);

@@ -15,7 +15,15 @@ export async function listAgentKeys(actor: Actor, now = new Date()) {
     db().channel.findMany({
       where: { tenantId },
       orderBy: { slug: "asc" },
-      select: { id: true, slug: true, name: true, allowedTools: true, previousSecretValidUntil: true, decisionWebhookUrl: true, createdAt: true },
+      select: {
+        id: true,
+        slug: true,
+        name: true,
+        allowedTools: true,
+        previousSecretValidUntil: true,
+        decisionWebhookUrl: true,
+        createdAt: true,
+      },
     }),
     db().agentKey.findMany({
       where: { tenantId },
@@ -32,13 +40,18 @@ export async function listAgentKeys(actor: Actor, now = new Date()) {
         channel: { select: { slug: true } },
       },
     }),
-    db().auditEvent.groupBy({ by: ["actorId"], where: { tenantId, actorType: "agent", action: { startsWith: "tool:" } }, _count: { _all: true } }),
+    db().auditEvent.groupBy({
+      by: ["actorId"],
+      where: { tenantId, actorType: "agent", action: { startsWith: "tool:" } },
+      _count: { _all: true },
+    }),
   ]);
   const callsByKey = new Map(counts.map((c) => [c.actorId, c._count._all]));
   return {
     channels: channels.map((c) => ({
       ...c,
-      previousSecretValidUntil: c.previousSecretValidUntil && c.previousSecretValidUntil > now ? c.previousSecretValidUntil : null,
+      previousSecretValidUntil:
+        c.previousSecretValidUntil && c.previousSecretValidUntil > now ? c.previousSecretValidUntil : null,
     })),
     keys: keys.map((k) => ({
       id: k.id,
@@ -46,7 +59,11 @@ export async function listAgentKeys(actor: Actor, now = new Date()) {
       keyPrefix: k.keyPrefix,
       channel: k.channel.slug,
       tools: k.allowedTools,
-      status: k.revokedAt ? ("revoked" as const) : k.expiresAt && k.expiresAt <= now ? ("expired" as const) : ("active" as const),
+      status: k.revokedAt
+        ? ("revoked" as const)
+        : k.expiresAt && k.expiresAt <= now
+          ? ("expired" as const)
+          : ("active" as const),
       revokedAt: k.revokedAt,
       expiresAt: k.expiresAt,
       lastUsedAt: k.lastUsedAt,

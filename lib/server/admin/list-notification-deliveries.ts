@@ -11,7 +11,10 @@ import { shownDeliveryError } from "@/lib/server/notifications/delivery-error";
  * The latest 100 Slack messages and e-mails of the admin's tenant (the Notification outbox), newest first;
  * `channel` narrows to one. The tenant is in the WHERE; the next attempt comes from the delivery job's run_at.
  */
-export async function listNotificationDeliveries(actor: Actor, filter: { channel?: string | null } = {}): Promise<NotificationDeliveryView[]> {
+export async function listNotificationDeliveries(
+  actor: Actor,
+  filter: { channel?: string | null } = {},
+): Promise<NotificationDeliveryView[]> {
   assertCan(actor.roles, "admin:manage");
   const channel = filter.channel === "slack" || filter.channel === "email" ? filter.channel : undefined;
   if (filter.channel && !channel) return [];

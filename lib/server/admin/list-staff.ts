@@ -27,7 +27,14 @@ export async function listStaff(actor: Actor, raw: unknown = {}) {
   const rows = await db().staffUser.findMany({
     where: {
       tenantId: actor.tenantId,
-      ...(q ? { OR: [{ name: { contains: q, mode: "insensitive" as const } }, { email: { contains: q, mode: "insensitive" as const } }] } : {}),
+      ...(q
+        ? {
+            OR: [
+              { name: { contains: q, mode: "insensitive" as const } },
+              { email: { contains: q, mode: "insensitive" as const } },
+            ],
+          }
+        : {}),
     },
     orderBy: { email: "asc" },
     take: 500,

@@ -20,30 +20,49 @@ export type SetupLink = { setupUrl: string; expiresAt: Date };
  * For an enabled admin it waits for a second admin (whoever holds the link could take over that admin);
  * the approving admin is shown the link (decideAdminChange).
  */
-export async function reissueSetupLink(actor: Actor, id: string, raw: { stepUpPassword?: unknown } = {}): Promise<SetupLink | QueuedAdminChange> {
+export async function reissueSetupLink(
+  actor: Actor,
+  id: string,
+  raw: { stepUpPassword?: unknown } = {},
+): Promise<SetupLink | QueuedAdminChange> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(id)) throw new AppError("not_found", "No such staff member.");
-  if (id === actor.userId) throw new AppError("permission_denied", "Use your own account page to change your password.", { reason: "self" });
+  if (id === actor.userId)
+    throw new AppError("permission_denied", "Use your own account page to change your password.", { reason: "self" });
   await requireStepUp(actor, typeof raw.stepUpPassword === "string" ? raw.stepUpPassword : undefined);
   return db().$transaction(async (tx) => {
     await lockTenantStaff(tx, actor.tenantId);
     const row = await readLinkTarget(tx, actor.tenantId, id);
     if (!isAdminLevelSetupLink(row)) return applySetupLink(tx, actor, row, { issuedByIds: [actor.userId] });
-    return queueAdminChange(tx, actor, { kind: "setup_link", targetId: id, payload: {}, target: { kind: "staff", id, email: row.email } });
+    return queueAdminChange(tx, actor, {
+      kind: "setup_link",
+      targetId: id,
+      payload: {},
+      target: { kind: "staff", id, email: row.email },
+    });
   });
 }
 
 type LinkTarget = { id: string; email: string; roles: string[]; disabled: boolean };
 
 export async function readLinkTarget(tx: Tx, tenantId: string, id: string): Promise<LinkTarget> {
-  const row = await tx.staffUser.findFirst({ where: { id, tenantId }, select: { id: true, email: true, roles: true, disabled: true } });
+  const row = await tx.staffUser.findFirst({
+    where: { id, tenantId },
+    select: { id: true, email: true, roles: true, disabled: true },
+  });
   if (!row) throw new AppError("not_found", "No such staff member.");
-  if (row.disabled) throw new AppError("permission_denied", "Enable the account before sending a setup link.", { reason: "disabled" });
+  if (row.disabled)
+    throw new AppError("permission_denied", "Enable the account before sending a setup link.", { reason: "disabled" });
   return row;
 }
 
 /** Issues the link in the caller's transaction and records who could have held it (`issuedByIds`), audited. */
-export async function applySetupLink(tx: Tx, actor: Actor, row: LinkTarget, opts: { issuedByIds: string[]; change?: string }): Promise<SetupLink> {
+export async function applySetupLink(
+  tx: Tx,
+  actor: Actor,
+  row: LinkTarget,
+  opts: { issuedByIds: string[]; change?: string },
+): Promise<SetupLink> {
   const link = await issueSetupToken(tx, { tenantId: actor.tenantId, staffUserId: row.id, createdById: actor.userId });
   await tx.staffUser.updateMany({
     where: { id: row.id, tenantId: actor.tenantId },

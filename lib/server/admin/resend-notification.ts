@@ -16,7 +16,10 @@ import { isUuid } from "@/lib/domain/validation";
  * Guarded: only a `failed` row moves, so a double click (or two admins) enqueues once; the move, the job and
  * the audit event (`admin:resend_notification`) commit together.
  */
-export async function resendNotification(actor: Actor, notificationId: string): Promise<{ id: string; status: "pending" }> {
+export async function resendNotification(
+  actor: Actor,
+  notificationId: string,
+): Promise<{ id: string; status: "pending" }> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(notificationId)) throw new AppError("not_found", "No such delivery.");
   return db().$transaction(async (tx) => {
@@ -29,7 +32,10 @@ export async function resendNotification(actor: Actor, notificationId: string): 
       where: { id: notificationId, tenantId: actor.tenantId, status: "failed" },
       data: { status: "pending", attempts: 0, lastError: null, sentAt: null },
     });
-    if (moved.count !== 1) throw new AppError("permission_denied", "Only a delivery that failed for good can be sent again.", { reason: row.status });
+    if (moved.count !== 1)
+      throw new AppError("permission_denied", "Only a delivery that failed for good can be sent again.", {
+        reason: row.status,
+      });
     await enqueueJob(sqlOf(tx), "deliver_notification", { notificationId }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
     await recordAdminEvent(tx, actor, {
       action: "resend_notification",

@@ -11,12 +11,18 @@ import { isUuid } from "@/lib/domain/validation";
  * any instance), so the next call after this commit gets 401 everywhere. Revoking twice is a no-op
  * answer (`alreadyRevoked`), not an error; the guarded UPDATE keeps the first revocation time.
  */
-export async function revokeAgentKey(actor: Actor, id: string): Promise<{ id: string; revokedAt: Date; alreadyRevoked: boolean }> {
+export async function revokeAgentKey(
+  actor: Actor,
+  id: string,
+): Promise<{ id: string; revokedAt: Date; alreadyRevoked: boolean }> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(id)) throw new AppError("not_found", "No such agent key.");
   return db().$transaction(async (tx) => {
     const now = new Date();
-    const updated = await tx.agentKey.updateMany({ where: { id, tenantId: actor.tenantId, revokedAt: null }, data: { revokedAt: now } });
+    const updated = await tx.agentKey.updateMany({
+      where: { id, tenantId: actor.tenantId, revokedAt: null },
+      data: { revokedAt: now },
+    });
     const row = await tx.agentKey.findFirst({
       where: { id, tenantId: actor.tenantId },
       select: { id: true, name: true, keyPrefix: true, revokedAt: true, channel: { select: { slug: true } } },

@@ -23,7 +23,8 @@ export async function rotateChannelSecret(actor: Actor, channelId: string, raw: 
   const input = parseForm(rotateChannelSecretInput, raw ?? {});
   await requireStepUp(actor, input.stepUpPassword);
   const secret = generateChannelSecret();
-  const previousSecretValidUntil = input.overlapMinutes > 0 ? new Date(now.getTime() + input.overlapMinutes * 60_000) : null;
+  const previousSecretValidUntil =
+    input.overlapMinutes > 0 ? new Date(now.getTime() + input.overlapMinutes * 60_000) : null;
   return db().$transaction(async (tx) => {
     const channel = await tx.channel.findFirst({
       where: { id: channelId, tenantId: actor.tenantId },
@@ -38,12 +39,18 @@ export async function rotateChannelSecret(actor: Actor, channelId: string, raw: 
         previousSecretValidUntil,
       },
     });
-    if (updated.count !== 1) throw new AppError("permission_denied", "The secret was rotated meanwhile; reload and try again.", { reason: "conflict" });
+    if (updated.count !== 1)
+      throw new AppError("permission_denied", "The secret was rotated meanwhile; reload and try again.", {
+        reason: "conflict",
+      });
     await recordAdminEvent(tx, actor, {
       action: "rotate_channel_secret",
       target: { kind: "channel", id: channel.id, slug: channel.slug },
       before: { previousSecretValidUntil: channel.previousSecretValidUntil?.toISOString() ?? null },
-      after: { previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null, overlapMinutes: input.overlapMinutes },
+      after: {
+        previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,
+        overlapMinutes: input.overlapMinutes,
+      },
       clear: ["overlapMinutes"],
     });
     return { id: channel.id, slug: channel.slug, secret, previousSecretValidUntil };

@@ -27,7 +27,10 @@ export async function sendTestNotification(actor: Actor, raw: unknown): Promise<
     });
   return db().$transaction(async (tx) => {
     if (channel === "slack") {
-      const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { slackWebhookUrl: true } });
+      const tenant = await tx.tenant.findUniqueOrThrow({
+        where: { id: actor.tenantId },
+        select: { slackWebhookUrl: true },
+      });
       if (!tenant.slackWebhookUrl)
         throw new AppError("invalid_arguments", "Set the Slack webhook first.", {
           problems: [{ path: "$.channel", expected: "a configured channel", message: "No Slack webhook is set." }],
@@ -44,7 +47,12 @@ export async function sendTestNotification(actor: Actor, raw: unknown): Promise<
         staffUserId: channel === "email" ? actor.userId : null,
       },
     });
-    await enqueueJob(sqlOf(tx), "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+    await enqueueJob(
+      sqlOf(tx),
+      "deliver_notification",
+      { notificationId: id },
+      { maxAttempts: NOTIFICATION_MAX_ATTEMPTS },
+    );
     await recordAdminEvent(tx, actor, {
       action: "test_notification",
       target: { kind: "tenant", id: actor.tenantId },

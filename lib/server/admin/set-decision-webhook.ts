@@ -13,7 +13,12 @@ import { parseForm } from "./zod-problem";
 import { isUuid } from "@/lib/domain/validation";
 
 /** `secret` only when a new one was issued (first URL or rotation): shown once, never read back. */
-export type DecisionWebhookResult = { channelId: string; url: string | null; secret: string | null; previousSecretValidUntil: Date | null };
+export type DecisionWebhookResult = {
+  channelId: string;
+  url: string | null;
+  secret: string | null;
+  previousSecretValidUntil: Date | null;
+};
 
 /**
  * Sets a channel's decision webhook URL (docs/design.md "Decisions reach the agent"). The first URL comes with a
@@ -21,12 +26,21 @@ export type DecisionWebhookResult = { channelId: string; url: string | null; sec
  * current one signing beside it (a second `v1,` signature) for `overlapMinutes`. Guarded on the secret read,
  * so two parallel rotations cannot both win. Audited with the URL, never a secret.
  */
-export async function setDecisionWebhook(actor: Actor, channelId: string, raw: unknown, now = new Date()): Promise<DecisionWebhookResult> {
+export async function setDecisionWebhook(
+  actor: Actor,
+  channelId: string,
+  raw: unknown,
+  now = new Date(),
+): Promise<DecisionWebhookResult> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(channelId)) throw new AppError("not_found", "No such channel.");
   const input = parseForm(setDecisionWebhookInput, raw ?? {});
   const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
-  if (!checked.ok) throw webhookUrlRefused(checked.problem, "This URL cannot receive webhooks (it must be a public http(s) URL without credentials).");
+  if (!checked.ok)
+    throw webhookUrlRefused(
+      checked.problem,
+      "This URL cannot receive webhooks (it must be a public http(s) URL without credentials).",
+    );
   const url = checked.url.toString();
   return db().$transaction(async (tx) => {
     const channel = await tx.channel.findFirst({
@@ -52,12 +66,19 @@ export async function setDecisionWebhook(actor: Actor, channelId: string, raw: u
           : {}),
       },
     });
-    if (updated.count !== 1) throw new AppError("permission_denied", "The webhook was changed meanwhile; reload and try again.", { reason: "conflict" });
+    if (updated.count !== 1)
+      throw new AppError("permission_denied", "The webhook was changed meanwhile; reload and try again.", {
+        reason: "conflict",
+      });
     await recordAdminEvent(tx, actor, {
       action: "set_decision_webhook",
       target: { kind: "channel", id: channel.id, slug: channel.slug },
       before: { url: channel.decisionWebhookUrl },
-      after: { url, secretRotated: !!secret, previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null },
+      after: {
+        url,
+        secretRotated: !!secret,
+        previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,
+      },
       clear: ["url", "secretRotated"],
     });
     return { channelId: channel.id, url, secret, previousSecretValidUntil };
@@ -76,7 +97,12 @@ export async function clearDecisionWebhook(actor: Actor, channelId: string): Pro
     if (!channel) throw new AppError("not_found", "No such channel.");
     await tx.channel.updateMany({
       where: { id: channel.id, tenantId: actor.tenantId },
-      data: { decisionWebhookUrl: null, decisionWebhookSecret: null, previousDecisionWebhookSecret: null, previousDecisionWebhookSecretUntil: null },
+      data: {
+        decisionWebhookUrl: null,
+        decisionWebhookSecret: null,
+        previousDecisionWebhookSecret: null,
+        previousDecisionWebhookSecretUntil: null,
+      },
     });
     await recordAdminEvent(tx, actor, {
       action: "clear_decision_webhook",

@@ -6,7 +6,11 @@ import { generateWebhookSecret } from "@/lib/domain/webhook-signature";
 import type { Actor } from "@/lib/server/auth/actor";
 import { webhookAllowPrivate } from "@/lib/server/env";
 import { updateOwnTenant, webhookUrlRefused } from "@/lib/server/admin/update-own-tenant";
-import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, type WebhookUrlProblem } from "@/lib/server/notifications/webhook-url";
+import {
+  checkWebhookUrl,
+  MAX_WEBHOOK_URL_LENGTH,
+  type WebhookUrlProblem,
+} from "@/lib/server/notifications/webhook-url";
 
 /** `save` sets the URL and issues a new secret; `clear` turns the webhook off (URL and secret removed). */
 export const setReviewWebhookInput = z.discriminatedUnion("intent", [
@@ -26,7 +30,8 @@ export type SetReviewWebhookResult = { url: string | null; secret: string | null
 export async function setReviewWebhook(actor: Actor, raw: unknown): Promise<SetReviewWebhookResult> {
   assertCan(actor.roles, "admin:manage");
   const parsed = setReviewWebhookInput.safeParse(raw);
-  if (!parsed.success) throw invalidArguments("Enter the webhook URL.", inputProblems(parsed.error), { problem: "invalid" });
+  if (!parsed.success)
+    throw invalidArguments("Enter the webhook URL.", inputProblems(parsed.error), { problem: "invalid" });
   const input = parsed.data;
 
   let url: string | null = null;

@@ -27,14 +27,21 @@ export type AppliedStaffUpdate = { id: string; before: StaffState; after: StaffS
  * An admin-level change (granting or removing admin; disabling, re-enabling or unlocking an admin) does not
  * apply: it waits for a second admin (decideAdminChange), which applies it with applyStaffUpdate.
  */
-export async function updateStaff(actor: Actor, id: string, raw: unknown): Promise<AppliedStaffUpdate | ({ id: string } & QueuedAdminChange)> {
+export async function updateStaff(
+  actor: Actor,
+  id: string,
+  raw: unknown,
+): Promise<AppliedStaffUpdate | ({ id: string } & QueuedAdminChange)> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(id)) throw new AppError("not_found", "No such staff member.");
   const { stepUpPassword, ...patch } = parseForm(updateStaffInput, raw);
   const self = id === actor.userId;
   if (self && patch.roles !== undefined)
-    throw new AppError("permission_denied", "You cannot change your own roles; ask another admin.", { reason: "own_roles" });
-  if (self && patch.disabled === true) throw new AppError("permission_denied", "You cannot disable your own account.", { reason: "self_disable" });
+    throw new AppError("permission_denied", "You cannot change your own roles; ask another admin.", {
+      reason: "own_roles",
+    });
+  if (self && patch.disabled === true)
+    throw new AppError("permission_denied", "You cannot disable your own account.", { reason: "self_disable" });
   if (patch.roles !== undefined || patch.disabled !== undefined) await requireStepUp(actor, stepUpPassword);
 
   return db().$transaction(async (tx) => {
@@ -53,7 +60,14 @@ export async function updateStaff(actor: Actor, id: string, raw: unknown): Promi
   });
 }
 
-type StaffRow = { id: string; email: string; roles: string[]; disabled: boolean; lockedUntil: Date | null; sessionVersion: number };
+type StaffRow = {
+  id: string;
+  email: string;
+  roles: string[];
+  disabled: boolean;
+  lockedUntil: Date | null;
+  sessionVersion: number;
+};
 
 export async function readStaff(tx: Tx, tenantId: string, id: string): Promise<StaffRow> {
   const row = await tx.staffUser.findFirst({
@@ -75,8 +89,13 @@ async function assertKeepsAnAdmin(tx: Tx, tenantId: string, row: StaffRow, patch
   const wasActiveAdmin = row.roles.includes("admin") && !row.disabled;
   const staysActiveAdmin = (patch.roles ?? row.roles).includes("admin") && !(patch.disabled ?? row.disabled);
   if (!wasActiveAdmin || staysActiveAdmin) return;
-  const others = await tx.staffUser.count({ where: { tenantId, disabled: false, roles: { has: "admin" }, id: { not: row.id } } });
-  if (others === 0) throw new AppError("permission_denied", "The tenant must keep at least one active admin.", { reason: "last_admin" });
+  const others = await tx.staffUser.count({
+    where: { tenantId, disabled: false, roles: { has: "admin" }, id: { not: row.id } },
+  });
+  if (others === 0)
+    throw new AppError("permission_denied", "The tenant must keep at least one active admin.", {
+      reason: "last_admin",
+    });
 }
 
 /**
@@ -111,23 +130,37 @@ export async function applyStaffUpdate(
       disabled,
       ...(patch.unlock ? { failedLoginCount: 0, lockedUntil: null } : {}),
       ...(endSessions ? { sessionVersion: { increment: 1 } } : {}),
-      ...(adminStarts ? { adminSince: new Date(), adminGrantedByIds: { set: opts.grantedByIds ?? [actor.userId] } } : {}),
+      ...(adminStarts
+        ? { adminSince: new Date(), adminGrantedByIds: { set: opts.grantedByIds ?? [actor.userId] } }
+        : {}),
       ...(wasAdmin && !isAdmin ? { adminSince: null, adminGrantedByIds: { set: [] } } : {}),
     },
   });
-  if (updated.count !== 1) throw new AppError("permission_denied", "This staff member changed meanwhile; reload and try again.", { reason: "conflict" });
+  if (updated.count !== 1)
+    throw new AppError("permission_denied", "This staff member changed meanwhile; reload and try again.", {
+      reason: "conflict",
+    });
   const after: StaffState = {
     roles,
     disabled,
     locked: patch.unlock ? false : before.locked,
     sessionVersion: row.sessionVersion + (endSessions ? 1 : 0),
   };
-  const actions = [rolesChanged && "roles", disabledChanged && (disabled ? "disable" : "enable"), patch.unlock && "unlock", patch.signOut && "sign_out"].filter(
-    Boolean,
-  );
+  const actions = [
+    rolesChanged && "roles",
+    disabledChanged && (disabled ? "disable" : "enable"),
+    patch.unlock && "unlock",
+    patch.signOut && "sign_out",
+  ].filter(Boolean);
   await recordAdminEvent(tx, actor, {
     action: "update_staff",
-    target: { kind: "staff", id: row.id, email: row.email, changes: actions, ...(opts.change ? { change: opts.change } : {}) },
+    target: {
+      kind: "staff",
+      id: row.id,
+      email: row.email,
+      changes: actions,
+      ...(opts.change ? { change: opts.change } : {}),
+    },
     before,
     after,
     clear: ["changes", "change"],

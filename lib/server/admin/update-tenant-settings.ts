@@ -8,16 +8,33 @@ import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { parseForm } from "./zod-problem";
 
-export type TenantSettings = { slug: string; name: string; currency: string; locale: string; timeZone: string; currencyLocked: boolean };
+export type TenantSettings = {
+  slug: string;
+  name: string;
+  currency: string;
+  locale: string;
+  timeZone: string;
+  currencyLocked: boolean;
+};
 
 const fields = { slug: true, name: true, currency: true, locale: true, timeZone: true } as const;
 
 /** The admin's own tenant's settings; `currencyLocked` once it has orders (amounts are stored in that currency). */
 export async function getTenantSettings(actor: Actor): Promise<TenantSettings> {
   assertCan(actor.roles, "admin:manage");
-  const t = await db().tenant.findFirst({ where: { id: actor.tenantId, active: true }, select: { ...fields, _count: { select: { orders: true } } } });
+  const t = await db().tenant.findFirst({
+    where: { id: actor.tenantId, active: true },
+    select: { ...fields, _count: { select: { orders: true } } },
+  });
   if (!t) throw new AppError("not_found", "Tenant not found.");
-  return { slug: t.slug, name: t.name, currency: t.currency, locale: t.locale, timeZone: t.timeZone, currencyLocked: t._count.orders > 0 };
+  return {
+    slug: t.slug,
+    name: t.name,
+    currency: t.currency,
+    locale: t.locale,
+    timeZone: t.timeZone,
+    currencyLocked: t._count.orders > 0,
+  };
 }
 
 /**
@@ -34,9 +51,15 @@ export async function updateTenantSettings(actor: Actor, raw: unknown): Promise<
     if (!before) throw new AppError("not_found", "Tenant not found.");
     const data = { name: input.name, locale: input.locale, timeZone: input.timeZone, currency: input.currency };
     const changesCurrency = input.currency !== undefined && input.currency !== before.currency;
-    const updated = await tx.tenant.updateMany({ where: { id: actor.tenantId, active: true, ...(changesCurrency ? { orders: { none: {} } } : {}) }, data });
+    const updated = await tx.tenant.updateMany({
+      where: { id: actor.tenantId, active: true, ...(changesCurrency ? { orders: { none: {} } } : {}) },
+      data,
+    });
     if (updated.count !== 1) {
-      throw new AppError("invalid_arguments", "currency: The currency is fixed once the tenant has orders.", { field: "currency", problem: "has_orders" });
+      throw new AppError("invalid_arguments", "currency: The currency is fixed once the tenant has orders.", {
+        field: "currency",
+        problem: "has_orders",
+      });
     }
     const after = { ...before, ...Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) };
     await recordAdminEvent(tx, actor, {
@@ -47,6 +70,13 @@ export async function updateTenantSettings(actor: Actor, raw: unknown): Promise<
       clear: ["name", "currency", "locale", "timeZone"],
     });
     const orders = await tx.order.count({ where: { tenantId: actor.tenantId } });
-    return { slug: before.slug, name: after.name, currency: after.currency, locale: after.locale, timeZone: after.timeZone, currencyLocked: orders > 0 };
+    return {
+      slug: before.slug,
+      name: after.name,
+      currency: after.currency,
+      locale: after.locale,
+      timeZone: after.timeZone,
+      currencyLocked: orders > 0,
+    };
   });
 }

@@ -25,19 +25,30 @@ const jobKeyOf = (channelId: string | null, id: string) =>
   `${(channelId ? jobTable.deliver_decision_webhook : jobTable.deliver_review_webhook).keyPrefix}${id}`;
 
 /** The latest 100 deliveries, newest first; `channelId` narrows to one channel's decision webhook, "review" to the reviewer webhook. */
-export async function listWebhookDeliveries(actor: Actor, filter: { target?: string | null; channelId?: string | null } = {}): Promise<WebhookDeliveryView[]> {
+export async function listWebhookDeliveries(
+  actor: Actor,
+  filter: { target?: string | null; channelId?: string | null } = {},
+): Promise<WebhookDeliveryView[]> {
   assertCan(actor.roles, "admin:manage");
   const channelId = filter.channelId && isUuid(filter.channelId) ? filter.channelId : undefined;
   if (filter.channelId && !channelId) return [];
   const rows = await db().webhookDelivery.findMany({
     where: {
       tenantId: actor.tenantId,
-      ...(channelId ? { channelId } : filter.target === "review" ? { channelId: null } : filter.target === "decision" ? { channelId: { not: null } } : {}),
+      ...(channelId
+        ? { channelId }
+        : filter.target === "review"
+          ? { channelId: null }
+          : filter.target === "decision"
+            ? { channelId: { not: null } }
+            : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: 100,
   });
-  const next = await nextRunAtByJobKey(rows.filter((r) => r.status === "pending").map((r) => jobKeyOf(r.channelId, r.id)));
+  const next = await nextRunAtByJobKey(
+    rows.filter((r) => r.status === "pending").map((r) => jobKeyOf(r.channelId, r.id)),
+  );
   return rows.map((r) => ({
     id: r.id,
     target: r.channelId ? "decision" : "review",
@@ -55,8 +66,20 @@ export async function listWebhookDeliveries(actor: Actor, filter: { target?: str
 }
 
 async function enqueueDelivery(tx: Tx, id: string, channelId: string | null) {
-  if (channelId) await enqueueJob(sqlOf(tx), "deliver_decision_webhook", { deliveryId: id }, { maxAttempts: DECISION_WEBHOOK_MAX_ATTEMPTS });
-  else await enqueueJob(sqlOf(tx), "deliver_review_webhook", { deliveryId: id }, { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });
+  if (channelId)
+    await enqueueJob(
+      sqlOf(tx),
+      "deliver_decision_webhook",
+      { deliveryId: id },
+      { maxAttempts: DECISION_WEBHOOK_MAX_ATTEMPTS },
+    );
+  else
+    await enqueueJob(
+      sqlOf(tx),
+      "deliver_review_webhook",
+      { deliveryId: id },
+      { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS },
+    );
 }
 
 /**
@@ -64,17 +87,24 @@ async function enqueueDelivery(tx: Tx, id: string, channelId: string | null) {
  * it deduplicates; one that missed it gets it). Guarded: only a delivery that is not pending moves back to
  * pending, so a double click enqueues once. Audited as `admin:resend_webhook`.
  */
-export async function resendWebhookDelivery(actor: Actor, deliveryId: string): Promise<{ id: string; status: "pending" }> {
+export async function resendWebhookDelivery(
+  actor: Actor,
+  deliveryId: string,
+): Promise<{ id: string; status: "pending" }> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(deliveryId)) throw new AppError("not_found", "No such delivery.");
   return db().$transaction(async (tx) => {
-    const row = await tx.webhookDelivery.findFirst({ where: { id: deliveryId, tenantId: actor.tenantId }, select: { id: true, channelId: true, event: true } });
+    const row = await tx.webhookDelivery.findFirst({
+      where: { id: deliveryId, tenantId: actor.tenantId },
+      select: { id: true, channelId: true, event: true },
+    });
     if (!row) throw new AppError("not_found", "No such delivery.");
     const moved = await tx.webhookDelivery.updateMany({
       where: { id: row.id, tenantId: actor.tenantId, status: { in: ["delivered", "failed"] } },
       data: { status: "pending", attempts: 0, lastError: null, lastStatus: null, deliveredAt: null },
     });
-    if (moved.count !== 1) throw new AppError("permission_denied", "This delivery is still being sent.", { reason: "pending" });
+    if (moved.count !== 1)
+      throw new AppError("permission_denied", "This delivery is still being sent.", { reason: "pending" });
     await enqueueDelivery(tx, row.id, row.channelId);
     await recordAdminEvent(tx, actor, {
       action: "resend_webhook",
@@ -90,16 +120,24 @@ export async function resendWebhookDelivery(actor: Actor, deliveryId: string): P
  * Queues a `webhook.test` delivery to the reviewer webhook (`channelId` null) or to a channel's decision
  * webhook, signed and retried like any other; the admin then watches it in the delivery history.
  */
-export async function sendTestWebhook(actor: Actor, channelId: string | null, now = new Date()): Promise<{ id: string }> {
+export async function sendTestWebhook(
+  actor: Actor,
+  channelId: string | null,
+  now = new Date(),
+): Promise<{ id: string }> {
   assertCan(actor.roles, "admin:manage");
   if (channelId !== null && !isUuid(channelId)) throw new AppError("not_found", "No such channel.");
   return db().$transaction(async (tx) => {
     const configured = channelId
-      ? await tx.channel.findFirst({ where: { id: channelId, tenantId: actor.tenantId }, select: { decisionWebhookUrl: true } }).then((c) => {
-          if (!c) throw new AppError("not_found", "No such channel.");
-          return !!c.decisionWebhookUrl;
-        })
-      : await tx.tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { reviewWebhookUrl: true } }).then((t) => !!t.reviewWebhookUrl);
+      ? await tx.channel
+          .findFirst({ where: { id: channelId, tenantId: actor.tenantId }, select: { decisionWebhookUrl: true } })
+          .then((c) => {
+            if (!c) throw new AppError("not_found", "No such channel.");
+            return !!c.decisionWebhookUrl;
+          })
+      : await tx.tenant
+          .findUniqueOrThrow({ where: { id: actor.tenantId }, select: { reviewWebhookUrl: true } })
+          .then((t) => !!t.reviewWebhookUrl);
     if (!configured)
       throw new AppError("invalid_arguments", "Set the webhook URL first.", {
         problems: [{ path: "$.url", expected: "a configured webhook URL", message: "No webhook URL is set." }],
@@ -109,7 +147,9 @@ export async function sendTestWebhook(actor: Actor, channelId: string | null, no
     const payload = channelId
       ? { type: TEST_WEBHOOK_EVENT, timestamp, data: { channel_id: channelId } }
       : { type: TEST_WEBHOOK_EVENT, id, createdAt: timestamp };
-    await tx.webhookDelivery.create({ data: { id, tenantId: actor.tenantId, channelId, event: TEST_WEBHOOK_EVENT, payload, createdAt: now } });
+    await tx.webhookDelivery.create({
+      data: { id, tenantId: actor.tenantId, channelId, event: TEST_WEBHOOK_EVENT, payload, createdAt: now },
+    });
     await enqueueDelivery(tx, id, channelId);
     await recordAdminEvent(tx, actor, {
       action: "test_webhook",

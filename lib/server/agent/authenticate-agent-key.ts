@@ -24,7 +24,12 @@ export type AgentCaller = {
 
 export type KeyCheck =
   | { ok: true; caller: AgentCaller }
-  | { ok: false; reason: "missing" | "malformed" | "unknown" | "revoked" | "expired" | "tenant_inactive"; tenantId?: string; keyId?: string };
+  | {
+      ok: false;
+      reason: "missing" | "malformed" | "unknown" | "revoked" | "expired" | "tenant_inactive";
+      tenantId?: string;
+      keyId?: string;
+    };
 
 type KeyRow = {
   id: string;

@@ -73,10 +73,18 @@ async function traceDecision(tenantId: string, traceId: string, c: TraceCounts):
   if (!spent && !which) return null;
 
   if (!spent) await bump(tenantId, traceId, "spent");
-  return failure("limit_exceeded", "This conversation used up its tool budget. Stop calling tools and hand over to a human.", {
-    budget: which ?? "spent",
-    limits: { calls: budget.maxCallsPerTrace, identical_repeats: budget.maxRepeatsPerTrace, errors: budget.maxErrorsPerTrace },
-  });
+  return failure(
+    "limit_exceeded",
+    "This conversation used up its tool budget. Stop calling tools and hand over to a human.",
+    {
+      budget: which ?? "spent",
+      limits: {
+        calls: budget.maxCallsPerTrace,
+        identical_repeats: budget.maxRepeatsPerTrace,
+        errors: budget.maxErrorsPerTrace,
+      },
+    },
+  );
 }
 
 /** Counts an error answer against the trace's error budget. */
@@ -92,7 +100,9 @@ export async function chargeError(tenantId: string, traceId: string): Promise<vo
 export async function releaseTraceCall(tenantId: string, traceId: string, repeat: string): Promise<void> {
   await sql`
     UPDATE "AgentTraceCounter" SET "count" = greatest("count" - 1, 0), "updatedAt" = (now() AT TIME ZONE 'UTC')
-     WHERE "tenantId" = ${tenantId}::uuid AND "traceId" = ${traceId} AND "counter" IN ('calls', ${repeat})`.execute(sqlPool());
+     WHERE "tenantId" = ${tenantId}::uuid AND "traceId" = ${traceId} AND "counter" IN ('calls', ${repeat})`.execute(
+    sqlPool(),
+  );
 }
 
 // ---- budgets per time window (per agent key, per end user) ---------------------------------------
@@ -101,7 +111,11 @@ export async function releaseTraceCall(tenantId: string, traceId: string, repeat
 // N parallel calls over the budget let exactly the budget through, on any number of instances. They do not
 // depend on trace headers: a call without one, or with a fresh X-Trace-Id each time, still counts.
 
-export const defaultWindowBudget = { windowSeconds: 60, maxCallsPerKeyPerWindow: 600, maxCallsPerEndUserPerWindow: 60 } as const;
+export const defaultWindowBudget = {
+  windowSeconds: 60,
+  maxCallsPerKeyPerWindow: 600,
+  maxCallsPerEndUserPerWindow: 60,
+} as const;
 
 export type WindowSubject = { kind: "agent_key"; keyId: string } | { kind: "end_user"; customerId: string };
 
@@ -126,13 +140,19 @@ export async function chargeWindow(tenantId: string, subject: WindowSubject): Pr
     RETURNING "count",
       (SELECT lim FROM win)::int AS "limit",
       (SELECT w FROM win)::int AS "windowSeconds",
-      greatest(1, ceil(extract(epoch FROM "windowStart") + (SELECT w FROM win) - extract(epoch FROM now())))::int AS "retryAfter"`.execute(sqlPool())
+      greatest(1, ceil(extract(epoch FROM "windowStart") + (SELECT w FROM win) - extract(epoch FROM now())))::int AS "retryAfter"`.execute(
+      sqlPool(),
+    )
   ).rows;
   if (!row || row.count <= row.limit) return null;
   return windowLimited(subject.kind, row.retryAfter, { calls: row.limit, window_seconds: row.windowSeconds });
 }
 
-function windowLimited(kind: WindowSubject["kind"], retryAfter: number, limits: { calls: number; window_seconds: number }): ToolOutcome {
+function windowLimited(
+  kind: WindowSubject["kind"],
+  retryAfter: number,
+  limits: { calls: number; window_seconds: number },
+): ToolOutcome {
   const who = kind === "agent_key" ? "this agent" : "this customer";
   return failure(
     "limit_exceeded",
@@ -150,7 +170,9 @@ async function bump(tenantId: string, traceId: string, counter: string): Promise
     INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count")
     VALUES (${tenantId}::uuid, ${traceId}, ${counter}, 1)
     ON CONFLICT ("tenantId", "traceId", "counter")
-    DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')`.execute(sqlPool());
+    DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')`.execute(
+    sqlPool(),
+  );
 }
 
 // ---- every budget of one call in one statement ------------------------------------------------------
@@ -260,6 +282,9 @@ export async function chargeBudgets(tenantId: string, input: ChargeInput): Promi
     spent: (row.spent ?? 0) > 0,
   });
   if (trace) return { key: null, trace, endUser: null };
-  const endUser = row.userCount !== null && row.userCount > row.userLimit ? windowLimited("end_user", row.userRetryAfter ?? 1, limits(row.userLimit)) : null;
+  const endUser =
+    row.userCount !== null && row.userCount > row.userLimit
+      ? windowLimited("end_user", row.userRetryAfter ?? 1, limits(row.userLimit))
+      : null;
   return { key: null, trace: null, endUser };
 }

@@ -1,6 +1,13 @@
 import "server-only";
 import { performance } from "node:perf_hooks";
-import { closestName, failure, isErrorOutcome, validationProblems, type EnvelopeProblem, type ToolOutcome } from "@/lib/domain/agent-protocol";
+import {
+  closestName,
+  failure,
+  isErrorOutcome,
+  validationProblems,
+  type EnvelopeProblem,
+  type ToolOutcome,
+} from "@/lib/domain/agent-protocol";
 import type { TraceParent } from "@/lib/domain/agent-protocol";
 import { isAppError } from "@/lib/domain/outcome";
 import { scrubText, truncateText } from "@/lib/domain/redaction";
@@ -32,7 +39,11 @@ export type CallMeta = {
   parent?: TraceParent | null;
 };
 
-export type CallResult = { outcome: ToolOutcome; proposal: { id: string; hash: string } | null; traceresponse?: string | null };
+export type CallResult = {
+  outcome: ToolOutcome;
+  proposal: { id: string; hash: string } | null;
+  traceresponse?: string | null;
+};
 
 type AuditExtra = {
   proposal?: { id: string; hash: string } | null;
@@ -60,7 +71,13 @@ export async function executeToolCall(
   );
 }
 
-async function runToolCall(caller: AgentCaller, meta: CallMeta, name: string, args: unknown, envelopeProblems: EnvelopeProblem[]): Promise<CallResult> {
+async function runToolCall(
+  caller: AgentCaller,
+  meta: CallMeta,
+  name: string,
+  args: unknown,
+  envelopeProblems: EnvelopeProblem[],
+): Promise<CallResult> {
   const started = performance.now();
   try {
     const result = await dispatch(caller, meta, name, args, envelopeProblems);
@@ -84,14 +101,23 @@ async function runToolCall(caller: AgentCaller, meta: CallMeta, name: string, ar
     return result;
   } catch (error) {
     logFailure("tool call", meta, error);
-    const outcome = failure("internal_error", "Something went wrong on our side. Stop and let a human look up this trace.");
+    const outcome = failure(
+      "internal_error",
+      "Something went wrong on our side. Stop and let a human look up this trace.",
+    );
     await writeAudit(null, caller, meta, name, args, outcome, {}).catch((e) => logFailure("audit", meta, e));
     await chargeError(caller.tenantId, meta.traceId).catch(() => undefined);
     return { outcome, proposal: null };
   }
 }
 
-async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args: unknown, envelopeProblems: EnvelopeProblem[]): Promise<CallResult> {
+async function dispatch(
+  caller: AgentCaller,
+  meta: CallMeta,
+  name: string,
+  args: unknown,
+  envelopeProblems: EnvelopeProblem[],
+): Promise<CallResult> {
   const answer = async (outcome: ToolOutcome, extra: AuditExtra = {}): Promise<CallResult> => {
     await writeAudit(null, caller, meta, name, args, outcome, extra);
     return { outcome, proposal: extra.proposal ?? null };
@@ -117,7 +143,11 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
   if (charged.trace) return answer(charged.trace);
 
   if (envelopeProblems.length > 0) {
-    return answer(failure("invalid_arguments", "The tool call is malformed. Fix the listed problems and call again.", { problems: envelopeProblems }));
+    return answer(
+      failure("invalid_arguments", "The tool call is malformed. Fix the listed problems and call again.", {
+        problems: envelopeProblems,
+      }),
+    );
   }
 
   // Tools not allowed on this key's channel are not revealed: same answer as a tool that does not exist.
@@ -138,9 +168,13 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
 
   if (!parsed.success) {
     return answer(
-      failure("invalid_arguments", `The arguments of ${tool} are invalid. Fix every listed problem, or ask the customer for the missing information.`, {
-        problems: validationProblems(parsed.error.issues),
-      }),
+      failure(
+        "invalid_arguments",
+        `The arguments of ${tool} are invalid. Fix every listed problem, or ask the customer for the missing information.`,
+        {
+          problems: validationProblems(parsed.error.issues),
+        },
+      ),
       { clear: handler.auditClear },
     );
   }
@@ -155,16 +189,23 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
         },
       ),
       // The reason is one of a fixed list (never token content): kept in clear for the investigator.
-      { clear: [...handler.auditClear, "end_user_problem"], audit: { end_user_problem: endUser?.reason ?? "malformed" } },
+      {
+        clear: [...handler.auditClear, "end_user_problem"],
+        audit: { end_user_problem: endUser?.reason ?? "malformed" },
+      },
     );
   }
   const customerId = verifiedCustomer;
   if (customerId && charged.endUser) return answer(charged.endUser, { clear: handler.auditClear, endUser: customerId });
   if (handler.needsCustomer && !customerId) {
     return answer(
-      failure("permission_denied", `${tool} needs a signed-in customer. Ask the customer to sign in; do not look for another way.`, {
-        reason: "end_user_required",
-      }),
+      failure(
+        "permission_denied",
+        `${tool} needs a signed-in customer. Ask the customer to sign in; do not look for another way.`,
+        {
+          reason: "end_user_required",
+        },
+      ),
       { clear: handler.auditClear },
     );
   }
@@ -179,15 +220,25 @@ async function dispatch(caller: AgentCaller, meta: CallMeta, name: string, args:
   try {
     const audited = async (tx: Sql, r: HandlerResult): Promise<CallResult> => {
       // Same transaction as the effect, written last: no effect without its audit event.
-      await writeAudit(tx, caller, meta, tool, args, r.outcome, { ...r, endUser: customerId, clear: handler.auditClear });
+      await writeAudit(tx, caller, meta, tool, args, r.outcome, {
+        ...r,
+        endUser: customerId,
+        clear: handler.auditClear,
+      });
       return { outcome: r.outcome, proposal: r.proposal ?? null };
     };
     // prepare_refund (the hot path) runs on node-postgres directly; the other tools on Prisma. Either way ONE
     // transaction holds the effect, its notifications and its audit event.
     if (handler.tx === "pg") {
-      return await withPgTransaction(async (tx) => audited(tx, await handler.run(tx, parsed.data as never, ctx)), GATEWAY_TX);
+      return await withPgTransaction(
+        async (tx) => audited(tx, await handler.run(tx, parsed.data as never, ctx)),
+        GATEWAY_TX,
+      );
     }
-    return await db().$transaction(async (tx) => audited(sqlOf(tx), await handler.run(tx, parsed.data as never, ctx)), GATEWAY_TX);
+    return await db().$transaction(
+      async (tx) => audited(sqlOf(tx), await handler.run(tx, parsed.data as never, ctx)),
+      GATEWAY_TX,
+    );
   } catch (error) {
     if (!isAppError(error) || error.code === "internal_error") throw error;
     // A use case refused with a documented code: nothing was written; record the refusal.
@@ -232,7 +283,8 @@ async function writeAudit(
 /** Logs what went wrong, scrubbed (error messages may hold SQL parameters or personal data). */
 export function logFailure(what: string, meta: { traceId: string }, error: unknown): void {
   const e = error as { name?: string; code?: string; message?: string; stack?: string } | null;
-  const clean = (s: string | undefined, max: number) => (s ? truncateText(scrubText(s, auditFingerprint), max) : undefined);
+  const clean = (s: string | undefined, max: number) =>
+    s ? truncateText(scrubText(s, auditFingerprint), max) : undefined;
   log.error(
     {
       traceId: meta.traceId,

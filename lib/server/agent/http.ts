@@ -1,5 +1,13 @@
 import "server-only";
-import { detectFamily, envelopeCallId, failure, parseEnvelope, toolResponse, type ToolOutcome, type TraceParent } from "@/lib/domain/agent-protocol";
+import {
+  detectFamily,
+  envelopeCallId,
+  failure,
+  parseEnvelope,
+  toolResponse,
+  type ToolOutcome,
+  type TraceParent,
+} from "@/lib/domain/agent-protocol";
 import { toolDefinitions, toolFormats, type ToolFormat } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
@@ -19,7 +27,13 @@ import { GATEWAY_TX } from "./tool-context";
 /** The largest body any agent route reads (a tool call is a few hundred bytes). */
 export const MAX_BODY = BODY_LIMITS.agent;
 
-export type RequestMeta = { traceId: string; parent: TraceParent | null; model: string | null; promptVersion: string | null; endUserToken: string | null };
+export type RequestMeta = {
+  traceId: string;
+  parent: TraceParent | null;
+  model: string | null;
+  promptVersion: string | null;
+  endUserToken: string | null;
+};
 
 export function requestMeta(req: Request): RequestMeta {
   const h = req.headers;
@@ -33,8 +47,19 @@ export function requestMeta(req: Request): RequestMeta {
   };
 }
 
-function json(body: unknown, status: number, traceId: string, extra: Record<string, string> = {}, traceresponse = activeTraceresponse()): Response {
-  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "x-trace-id": traceId, ...extra };
+function json(
+  body: unknown,
+  status: number,
+  traceId: string,
+  extra: Record<string, string> = {},
+  traceresponse = activeTraceresponse(),
+): Response {
+  const headers: Record<string, string> = {
+    "content-type": "application/json; charset=utf-8",
+    "cache-control": "no-store",
+    "x-trace-id": traceId,
+    ...extra,
+  };
   if (traceresponse) headers.traceresponse = traceresponse;
   return new Response(JSON.stringify(body), { status, headers });
 }
@@ -70,18 +95,28 @@ export async function refuseKey(
     logFailure("key refusal", meta, error);
   }
   if (decision.throttled) {
-    const outcome = failure("limit_exceeded", "Too many requests with an invalid agent key from this address. Wait and check the key.", {
-      retry_after_seconds: decision.retryAfterSeconds,
-    });
+    const outcome = failure(
+      "limit_exceeded",
+      "Too many requests with an invalid agent key from this address. Wait and check the key.",
+      {
+        retry_after_seconds: decision.retryAfterSeconds,
+      },
+    );
     return json(body(outcome), 429, meta.traceId, { "retry-after": String(decision.retryAfterSeconds) });
   }
   return json(body(failure("unauthenticated", UNAUTHENTICATED)), 401, meta.traceId, { "www-authenticate": challenge });
 }
 
 /** The answer shape when the caller's family is not known (the body is not read before the key is verified). */
-export const neutralShape = (traceId: string) => (o: ToolOutcome) => ({ code: o.code, ...("error" in o ? { error: o.error } : {}), traceId });
+export const neutralShape = (traceId: string) => (o: ToolOutcome) => ({
+  code: o.code,
+  ...("error" in o ? { error: o.error } : {}),
+  traceId,
+});
 
-async function readBody(req: Request): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; tooLarge?: boolean }> {
+async function readBody(
+  req: Request,
+): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; tooLarge?: boolean }> {
   const body = await readCappedBody(req, MAX_BODY);
   if (!body.ok) {
     return body.reason === "too_large"
@@ -102,7 +137,8 @@ export async function handleToolCallRequest(req: Request): Promise<Response> {
     // The key first, from the headers alone: nothing of the body is read for an unauthenticated caller, so
     // its 401 cannot be in the caller's family and uses the neutral {code, error, traceId}.
     const key = await authenticateAgentKey(req.headers.get("authorization"));
-    if (!key.ok) return await refuseKey(key, meta, "tool-call", neutralShape(meta.traceId), BEARER_CHALLENGE, req.headers);
+    if (!key.ok)
+      return await refuseKey(key, meta, "tool-call", neutralShape(meta.traceId), BEARER_CHALLENGE, req.headers);
     const caller = key.caller;
 
     const body = await readBody(req);
@@ -112,7 +148,9 @@ export async function handleToolCallRequest(req: Request): Promise<Response> {
 
     if (!body.ok) {
       const outcome = failure("invalid_arguments", `${body.reason} Send one tool call as a JSON object.`, {
-        problems: [{ path: "$", expected: body.tooLarge ? `at most ${MAX_BODY} bytes` : "a JSON object", message: body.reason }],
+        problems: [
+          { path: "$", expected: body.tooLarge ? `at most ${MAX_BODY} bytes` : "a JSON object", message: body.reason },
+        ],
       });
       await recordBadBody(caller, meta, outcome, body.tooLarge ? "body too large" : "body is not JSON");
       return json(shape(outcome), body.tooLarge ? 413 : 400, meta.traceId);
@@ -140,7 +178,16 @@ export async function handleToolCallRequest(req: Request): Promise<Response> {
     return json(toolResponse(family, callId, outcome, meta.traceId), 200, meta.traceId, {}, traceresponse);
   } catch (error) {
     logFailure("tool-calls route", meta, error);
-    return json(toolResponse("anthropic", "unknown", failure("internal_error", "Something went wrong on our side."), meta.traceId), 200, meta.traceId);
+    return json(
+      toolResponse(
+        "anthropic",
+        "unknown",
+        failure("internal_error", "Something went wrong on our side."),
+        meta.traceId,
+      ),
+      200,
+      meta.traceId,
+    );
   }
 }
 
@@ -148,7 +195,9 @@ export async function handleToolCallRequest(req: Request): Promise<Response> {
 function callPart(body: unknown): Record<string, unknown> {
   if (!body || typeof body !== "object") return {};
   const b = body as Record<string, unknown>;
-  return b.function && typeof b.function === "object" && !Array.isArray(b.function) ? (b.function as Record<string, unknown>) : b;
+  return b.function && typeof b.function === "object" && !Array.isArray(b.function)
+    ? (b.function as Record<string, unknown>)
+    : b;
 }
 
 function nameOf(body: unknown): string {
@@ -162,7 +211,12 @@ function argsOf(body: unknown): unknown {
   return b.input ?? b.arguments ?? null;
 }
 
-async function recordBadBody(caller: AgentCaller, meta: RequestMeta, outcome: ToolOutcome, problem: string): Promise<void> {
+async function recordBadBody(
+  caller: AgentCaller,
+  meta: RequestMeta,
+  outcome: ToolOutcome,
+  problem: string,
+): Promise<void> {
   try {
     await db().$transaction(
       (tx) =>
@@ -189,7 +243,8 @@ export async function handleToolListRequest(req: Request): Promise<Response> {
   const meta = requestMeta(req);
   try {
     const key = await authenticateAgentKey(req.headers.get("authorization"));
-    if (!key.ok) return await refuseKey(key, meta, "tools:list", neutralShape(meta.traceId), BEARER_CHALLENGE, req.headers);
+    if (!key.ok)
+      return await refuseKey(key, meta, "tools:list", neutralShape(meta.traceId), BEARER_CHALLENGE, req.headers);
     const raw = new URL(req.url).searchParams.get("format") ?? "anthropic";
     if (!(toolFormats as readonly string[]).includes(raw)) {
       const expected = toolFormats.map((f) => `"${f}"`).join(", ");
@@ -210,6 +265,10 @@ export async function handleToolListRequest(req: Request): Promise<Response> {
     return json({ format, tools: toolDefinitions(key.caller.tools, format), traceId: meta.traceId }, 200, meta.traceId);
   } catch (error) {
     logFailure("tools route", meta, error);
-    return json({ code: "internal_error", error: { message: "Something went wrong on our side." }, traceId: meta.traceId }, 500, meta.traceId);
+    return json(
+      { code: "internal_error", error: { message: "Something went wrong on our side." }, traceId: meta.traceId },
+      500,
+      meta.traceId,
+    );
   }
 }

@@ -32,7 +32,11 @@ function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallT
       description: toolCatalog[name].description,
       // MCP has no strict-mode subset: the full schema, every limit included.
       inputSchema: toolJsonSchema(name) as { type: "object"; properties?: Record<string, object>; required?: string[] },
-      outputSchema: toolOutputSchema as unknown as { type: "object"; properties?: Record<string, object>; required?: string[] },
+      outputSchema: toolOutputSchema as unknown as {
+        type: "object";
+        properties?: Record<string, object>;
+        required?: string[];
+      },
       annotations: { title: toolCatalog[name].title, ...toolCatalog[name].annotations },
     })),
   }));
@@ -59,7 +63,15 @@ function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallT
     const review = outcome.code === "approval_required" && "result" in outcome ? outcome.result.review_url : undefined;
     const link =
       typeof review === "string"
-        ? [{ type: "resource_link" as const, uri: review, name: "review-page", title: "Review this refund", mimeType: "text/html" }]
+        ? [
+            {
+              type: "resource_link" as const,
+              uri: review,
+              name: "review-page",
+              title: "Review this refund",
+              mimeType: "text/html",
+            },
+          ]
         : [];
     return {
       content: [{ type: "text" as const, text }, ...link],
@@ -87,7 +99,11 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
         (o) => ({
           jsonrpc: "2.0",
           id: null,
-          error: { code: -32001, message: "error" in o ? o.error.message : "Unauthenticated.", data: { code: o.code, traceId: meta.traceId } },
+          error: {
+            code: -32001,
+            message: "error" in o ? o.error.message : "Unauthenticated.",
+            data: { code: o.code, traceId: meta.traceId },
+          },
           code: o.code,
           traceId: meta.traceId,
         }),
@@ -97,16 +113,20 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
     }
     if (req.method !== "POST") {
       // Stateless server: no standalone SSE stream and no sessions to delete.
-      return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null }), {
-        status: 405,
-        headers: { "content-type": "application/json", allow: "POST", "x-trace-id": meta.traceId },
-      });
+      return new Response(
+        JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null }),
+        {
+          status: 405,
+          headers: { "content-type": "application/json", allow: "POST", "x-trace-id": meta.traceId },
+        },
+      );
     }
     // Read only now (authenticated), capped while streaming; the transport gets the checked copy.
     const body = await readCappedBody(req, MAX_BODY);
     if (!body.ok) {
       const status = body.reason === "too_large" ? 413 : 400;
-      const message = body.reason === "too_large" ? `The body is larger than ${MAX_BODY} bytes.` : "The body could not be read.";
+      const message =
+        body.reason === "too_large" ? `The body is larger than ${MAX_BODY} bytes.` : "The body could not be read.";
       return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message }, id: null }), {
         status,
         headers: { "content-type": "application/json", "x-trace-id": meta.traceId },
@@ -115,7 +135,10 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
     const checked = new Request(req.url, { method: req.method, headers: req.headers, body: body.text });
     const last: { call: CallTrace | null } = { call: null };
     const server = buildServer(key.caller, meta, last);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       const res = await transport.handleRequest(checked);
@@ -131,6 +154,9 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   } catch (error) {
     logFailure("mcp route", meta, error);
     const content = outcomeContent(failure("internal_error", "Something went wrong on our side."), meta.traceId);
-    return new Response(content, { status: 500, headers: { "content-type": "application/json", "x-trace-id": meta.traceId } });
+    return new Response(content, {
+      status: 500,
+      headers: { "content-type": "application/json", "x-trace-id": meta.traceId },
+    });
   }
 }

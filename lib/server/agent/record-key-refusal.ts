@@ -54,12 +54,15 @@ export async function recordKeyRefusal(
       "reasons" = CASE WHEN ${check.reason} = ANY("AgentKeyRefusalWindow"."reasons") THEN "AgentKeyRefusalWindow"."reasons"
                        ELSE "AgentKeyRefusalWindow"."reasons" || ${check.reason}::text END
     RETURNING "source", "count", (xmax = 0) AS "inserted",
-      greatest(1, 60 - floor(extract(epoch FROM (now() AT TIME ZONE 'UTC') - "windowStart")))::int AS "retryAfter"`.execute(sqlOf(db()))
+      greatest(1, 60 - floor(extract(epoch FROM (now() AT TIME ZONE 'UTC') - "windowStart")))::int AS "retryAfter"`.execute(
+      sqlOf(db()),
+    )
   ).rows;
   const mine = rows.find((r) => r.source === ctx.source);
   const all = rows.find((r) => r.source === "*");
   if (!mine || !all) return { throttled: false };
-  if (mine.count > REFUSAL_LIMITS.perSource || all.count > REFUSAL_LIMITS.global) return { throttled: true, retryAfterSeconds: mine.retryAfter };
+  if (mine.count > REFUSAL_LIMITS.perSource || all.count > REFUSAL_LIMITS.global)
+    return { throttled: true, retryAfterSeconds: mine.retryAfter };
 
   if (mine.inserted) {
     // How many sources already have their event this window: one cheap count on a tiny table.
@@ -97,5 +100,9 @@ export async function recordKeyRefusal(
 
 /** Deletes refusal windows older than a day (job purge_gateway_counters). */
 export async function purgeKeyRefusalWindows(now: Date = new Date()): Promise<number> {
-  return (await db().agentKeyRefusalWindow.deleteMany({ where: { windowStart: { lt: new Date(now.getTime() - 86_400_000) } } })).count;
+  return (
+    await db().agentKeyRefusalWindow.deleteMany({
+      where: { windowStart: { lt: new Date(now.getTime() - 86_400_000) } },
+    })
+  ).count;
 }

@@ -30,8 +30,19 @@ export type ToolHandler = PrismaHandler | PgHandler;
 export const toolHandlers: Record<ToolName, ToolHandler> = {
   lookup_order: { tx: "prisma", run: lookupOrder, needsCustomer: true, auditClear: ["order_id"] },
   prepare_refund: { tx: "pg", run: prepareRefund, needsCustomer: true, auditClear: ["order_id", "reason"] },
-  get_refund_status: { tx: "prisma", run: getRefundStatus, wait: waitForRefundChange, needsCustomer: true, auditClear: ["proposal_id", "wait_seconds"] },
-  create_support_ticket: { tx: "prisma", run: createSupportTicket, needsCustomer: false, auditClear: ["category", "priority"] },
+  get_refund_status: {
+    tx: "prisma",
+    run: getRefundStatus,
+    wait: waitForRefundChange,
+    needsCustomer: true,
+    auditClear: ["proposal_id", "wait_seconds"],
+  },
+  create_support_ticket: {
+    tx: "prisma",
+    run: createSupportTicket,
+    needsCustomer: false,
+    auditClear: ["category", "priority"],
+  },
 };
 
 export function parseToolInput(name: ToolName, args: unknown) {

@@ -7,7 +7,11 @@ import type { AgentCaller } from "./authenticate-agent-key";
 export type EndUser =
   | { kind: "anonymous" }
   | { kind: "customer"; customerId: string }
-  | { kind: "invalid"; reason: "expired" | "too_old" | "issued_in_future" | "wrong_audience" | "bad_signature" | "wrong_tenant" | "malformed" };
+  | {
+      kind: "invalid";
+      reason:
+        "expired" | "too_old" | "issued_in_future" | "wrong_audience" | "bad_signature" | "wrong_tenant" | "malformed";
+    };
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
@@ -23,7 +27,11 @@ const CLOCK_TOLERANCE_SECONDS = 5;
  * working), and so is one issued in the future.
  * No header = anonymous; a header that does not verify is `invalid` (never silently anonymous).
  */
-export async function verifyEndUserToken(token: string | null, caller: AgentCaller, now: Date = new Date()): Promise<EndUser> {
+export async function verifyEndUserToken(
+  token: string | null,
+  caller: AgentCaller,
+  now: Date = new Date(),
+): Promise<EndUser> {
   if (token === null || token.trim() === "") return { kind: "anonymous" };
   if (token.length > 4096) return { kind: "invalid", reason: "malformed" };
   try {
@@ -41,7 +49,8 @@ export async function verifyEndUserToken(token: string | null, caller: AgentCall
       verified = await verify(caller.channelSecret);
     } catch (error) {
       // Secret rotation: during the overlap window the previous secret still verifies.
-      const overlap = caller.previousChannelSecret && caller.previousSecretValidUntil && caller.previousSecretValidUntil > now;
+      const overlap =
+        caller.previousChannelSecret && caller.previousSecretValidUntil && caller.previousSecretValidUntil > now;
       if (!(error instanceof joseErrors.JWSSignatureVerificationFailed) || !overlap) throw error;
       verified = await verify(caller.previousChannelSecret!);
     }
@@ -49,18 +58,22 @@ export async function verifyEndUserToken(token: string | null, caller: AgentCall
     if (typeof payload.iat !== "number" || payload.iat > Math.floor(now.getTime() / 1000) + CLOCK_TOLERANCE_SECONDS)
       return { kind: "invalid", reason: "issued_in_future" };
     if (payload.tenant !== caller.tenantSlug) return { kind: "invalid", reason: "wrong_tenant" };
-    if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 128) return { kind: "invalid", reason: "malformed" };
+    if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 128)
+      return { kind: "invalid", reason: "malformed" };
     // A customer id is printable text: a control character (NUL cannot even be stored in PostgreSQL text)
     // or a lone surrogate makes the token malformed, a clean refusal rather than a failed query later.
-    if (CONTROL.test(payload.sub) || wellFormed(payload.sub) !== payload.sub) return { kind: "invalid", reason: "malformed" };
+    if (CONTROL.test(payload.sub) || wellFormed(payload.sub) !== payload.sub)
+      return { kind: "invalid", reason: "malformed" };
     return { kind: "customer", customerId: payload.sub };
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) return { kind: "invalid", reason: error.claim === "iat" ? "too_old" : "expired" };
+    if (error instanceof joseErrors.JWTExpired)
+      return { kind: "invalid", reason: error.claim === "iat" ? "too_old" : "expired" };
     if (error instanceof joseErrors.JWSSignatureVerificationFailed) return { kind: "invalid", reason: "bad_signature" };
     if (error instanceof joseErrors.JWTClaimValidationFailed) {
       if (error.reason === "missing") return { kind: "invalid", reason: "malformed" };
       if (error.claim === "aud") return { kind: "invalid", reason: "wrong_audience" };
-      if (error.claim === "iat") return { kind: "invalid", reason: error.reason === "check_failed" ? "issued_in_future" : "malformed" };
+      if (error.claim === "iat")
+        return { kind: "invalid", reason: error.reason === "check_failed" ? "issued_in_future" : "malformed" };
     }
     return { kind: "invalid", reason: "malformed" };
   }

@@ -41,7 +41,10 @@ export function toAuditEventView(r: Row, leafIndex: number | null): AuditEventVi
 /** The leaf index of each integrated event among `ids` (one indexed lookup on AuditLeaf.eventId). */
 export async function leafIndexesOf(r: Tx | Db, ids: readonly string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const leaves = await r.auditLeaf.findMany({ where: { eventId: { in: [...ids] } }, select: { eventId: true, leafIndex: true } });
+  const leaves = await r.auditLeaf.findMany({
+    where: { eventId: { in: [...ids] } },
+    select: { eventId: true, leafIndex: true },
+  });
   return new Map(leaves.map((l) => [l.eventId, l.leafIndex]));
 }
 

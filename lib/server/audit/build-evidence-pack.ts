@@ -2,7 +2,13 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/outcome";
 import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
-import { EVIDENCE_PACK_FORMAT, executionFacts, serializeEvidencePack, type EvidencePack, type PackEvent } from "@/lib/domain/evidence-pack";
+import {
+  EVIDENCE_PACK_FORMAT,
+  executionFacts,
+  serializeEvidencePack,
+  type EvidencePack,
+  type PackEvent,
+} from "@/lib/domain/evidence-pack";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
@@ -38,12 +44,17 @@ const toPackEvent = (e: EventRow, leafIndex: number | null, inclusionProof: stri
 async function packCheckpoint(tenantId: string, minSize: number) {
   const tenant = await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { witnessQuorum: true } });
   let chosen = await witnessedCheckpointFor(tenantId, minSize, tenant.witnessQuorum);
-  for (const until = Date.now() + INTEGRATION_WAIT_MS; chosen && chosen.cosigned < tenant.witnessQuorum && Date.now() < until;) {
+  for (
+    const until = Date.now() + INTEGRATION_WAIT_MS;
+    chosen && chosen.cosigned < tenant.witnessQuorum && Date.now() < until;
+  ) {
     await new Promise((r) => setTimeout(r, 100));
     chosen = await witnessedCheckpointFor(tenantId, minSize, tenant.witnessQuorum);
   }
   if (!chosen) return { checkpoint: await latestCheckpoint(db(), tenantId), cosignedCheckpoint: null };
-  const row = await db().auditSignedCheckpoint.findUniqueOrThrow({ where: { logId_treeSize: { logId: tenantId, treeSize: chosen.treeSize } } });
+  const row = await db().auditSignedCheckpoint.findUniqueOrThrow({
+    where: { logId_treeSize: { logId: tenantId, treeSize: chosen.treeSize } },
+  });
   return {
     checkpoint: toSignedCheckpoint(row),
     cosignedCheckpoint: await getCheckpointNote(tenantId, chosen.treeSize, { currentWitnesses: true }),
@@ -59,7 +70,12 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
   if (!/^[0-9a-f-]{36}$/.test(proposalId)) throw new AppError("not_found", "No such proposal.");
   const p = await db().proposal.findFirst({
     where: { id: proposalId, tenantId: actor.tenantId },
-    include: { tenant: { select: { slug: true } }, approvals: { orderBy: { createdAt: "asc" } }, execution: true, order: { select: { id: true } } },
+    include: {
+      tenant: { select: { slug: true } },
+      approvals: { orderBy: { createdAt: "asc" } },
+      execution: true,
+      order: { select: { id: true } },
+    },
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
   const tenantId = actor.tenantId;
@@ -74,15 +90,26 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     await new Promise((r) => setTimeout(r, 100));
     leafIndex = await leafIndexesOf(db(), ids);
   }
-  const { checkpoint, cosignedCheckpoint } = await packCheckpoint(tenantId, Math.max(0, ...[...leafIndex.values()].map((i) => i + 1)));
+  const { checkpoint, cosignedCheckpoint } = await packCheckpoint(
+    tenantId,
+    Math.max(0, ...[...leafIndex.values()].map((i) => i + 1)),
+  );
   // Every proof against the newest signed checkpoint, from one fetch of the stored nodes they need.
   const proven = new Set(checkpoint ? ids.filter((id) => (leafIndex.get(id) ?? Infinity) < checkpoint.treeSize) : []);
   const proofs = checkpoint
-    ? await withNodes(db(), tenantId, (g) => new Map([...proven].map((id) => [id, inclusionProof(leafIndex.get(id)!, checkpoint.treeSize, g)])))
+    ? await withNodes(
+        db(),
+        tenantId,
+        (g) => new Map([...proven].map((id) => [id, inclusionProof(leafIndex.get(id)!, checkpoint.treeSize, g)])),
+      )
     : new Map<string, string[]>();
   const credentialIds = p.approvals.map((a) => a.passkeyCredentialId).filter((x): x is string => !!x);
-  const credentials = new Map((await db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } } })).map((c) => [c.id, c]));
-  const refunds = p.execution?.providerRefundId ? await db().refund.findMany({ where: { tenantId, providerRefundId: p.execution.providerRefundId } }) : [];
+  const credentials = new Map(
+    (await db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } } })).map((c) => [c.id, c]),
+  );
+  const refunds = p.execution?.providerRefundId
+    ? await db().refund.findMany({ where: { tenantId, providerRefundId: p.execution.providerRefundId } })
+    : [];
   const rp = webAuthnRelyingParty();
 
   const pack: Omit<EvidencePack, "packDigest"> = {
@@ -110,12 +137,22 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
         createdAt: a.createdAt.toISOString(),
         passkey:
           a.passkeyCredentialId && a.passkeyAssertion
-            ? { credentialId: a.passkeyCredentialId, publicKey: cred?.publicKey ?? assertion?.publicKey ?? "", assertion: a.passkeyAssertion }
+            ? {
+                credentialId: a.passkeyCredentialId,
+                publicKey: cred?.publicKey ?? assertion?.publicKey ?? "",
+                assertion: a.passkeyAssertion,
+              }
             : null,
       };
     }),
     execution: p.execution ? { id: p.execution.id, ...executionFacts(p.execution) } : null,
-    refunds: refunds.map((r) => ({ id: r.id, status: r.status, providerRefundId: r.providerRefundId, amountMinor: r.amountMinor, currency: r.currency })),
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      status: r.status,
+      providerRefundId: r.providerRefundId,
+      amountMinor: r.amountMinor,
+      currency: r.currency,
+    })),
     events: events.map((e) => toPackEvent(e, proven.has(e.id) ? leafIndex.get(e.id)! : null, proofs.get(e.id) ?? null)),
     checkpoint,
     cosignedCheckpoint,

@@ -20,7 +20,9 @@ async function identity(): Promise<DatabaseIdentity> {
  */
 export async function signedHistoryProblems(logIds?: readonly string[]): Promise<SignedHistoryProblem[]> {
   const id = await identity();
-  const heads = logIds ? new Map(logIds.flatMap((l) => ((h) => (h ? [[l, h] as const] : []))(readSignedHead(id, l)))) : readSignedHeads(id);
+  const heads = logIds
+    ? new Map(logIds.flatMap((l) => ((h) => (h ? [[l, h] as const] : []))(readSignedHead(id, l))))
+    : readSignedHeads(id);
   if (heads.size === 0) return [];
   const logs = [...heads.keys()];
   const [sizes, signed] = await Promise.all([
@@ -59,7 +61,10 @@ export async function checkSignedHistory(): Promise<SignedHistoryHealth> {
     if (readSignedHeads(await identity()).size === 0) return "unknown";
     return (await signedHistoryProblems()).length > 0 ? "tampered" : "ok";
   } catch (error) {
-    log.error({ err: error instanceof Error ? error.message : String(error) }, "health: cannot compare the audit log with the signer's memory");
+    log.error(
+      { err: error instanceof Error ? error.message : String(error) },
+      "health: cannot compare the audit log with the signer's memory",
+    );
     return "unknown";
   }
 }
@@ -88,7 +93,10 @@ export async function checkWitnesses(): Promise<WitnessHealth> {
 }
 
 /** Everything /api/health says about the audit log beyond the stored verification. */
-export async function checkAuditLogHealth(): Promise<{ signedHistory: SignedHistoryHealth; witnesses: WitnessHealth | "unknown" }> {
+export async function checkAuditLogHealth(): Promise<{
+  signedHistory: SignedHistoryHealth;
+  witnesses: WitnessHealth | "unknown";
+}> {
   const signedHistory = await checkSignedHistory();
   const witnesses = await checkWitnesses().catch(() => "unknown" as const);
   return { signedHistory, witnesses };

@@ -28,7 +28,14 @@ export type EvidenceSummary = {
     recipientHolder: string | null;
     requiredApprovals: number | null;
   };
-  preparedBy: { actorType: string; actorId: string | null; name: string | null; at: string; model: string | null; channel: string | null } | null;
+  preparedBy: {
+    actorType: string;
+    actorId: string | null;
+    name: string | null;
+    at: string;
+    model: string | null;
+    channel: string | null;
+  } | null;
   approvals: {
     approverId: string;
     name: string | null;
@@ -71,16 +78,28 @@ export async function getEvidenceSummary(actor: Actor, proposalId: string): Prom
   }
   const own = pack.events.filter((e) => e.proposalId === p.id);
   const prepared =
-    own.find((e) => e.action === "tool:prepare_refund" && e.outcome === "approval_required") ?? own.find((e) => e.action === "tool:prepare_refund");
+    own.find((e) => e.action === "tool:prepare_refund" && e.outcome === "approval_required") ??
+    own.find((e) => e.action === "tool:prepare_refund");
   const rejected = own.filter((e) => e.action === "proposal:reject" && e.outcome === "ok");
-  const staffIds = [...new Set([...pack.approvals.map((a) => a.approverId), ...rejected.map((e) => e.actorId).filter((x): x is string => !!x)])];
+  const staffIds = [
+    ...new Set([
+      ...pack.approvals.map((a) => a.approverId),
+      ...rejected.map((e) => e.actorId).filter((x): x is string => !!x),
+    ]),
+  ];
   const credentialIds = pack.approvals.map((a) => a.passkey?.credentialId).filter((x): x is string => !!x);
   const [staff, agent, credentials] = await Promise.all([
-    db().staffUser.findMany({ where: { tenantId, id: { in: staffIds } }, select: { id: true, name: true, email: true } }),
+    db().staffUser.findMany({
+      where: { tenantId, id: { in: staffIds } },
+      select: { id: true, name: true, email: true },
+    }),
     prepared?.actorType === "agent" && prepared.actorId && /^[0-9a-f-]{36}$/i.test(prepared.actorId)
       ? db().agentKey.findFirst({ where: { tenantId, id: prepared.actorId }, select: { name: true } })
       : null,
-    db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } }, select: { id: true, name: true } }),
+    db().passkeyCredential.findMany({
+      where: { tenantId, id: { in: credentialIds } },
+      select: { id: true, name: true },
+    }),
   ]);
   const staffName = new Map(staff.map((s) => [s.id, `${s.name} <${s.email}>`]));
   const passkeyName = new Map(credentials.map((c) => [c.id, c.name]));
@@ -116,17 +135,27 @@ export async function getEvidenceSummary(actor: Actor, proposalId: string): Prom
       authMethod: a.authMethod,
       authTime: a.authTime,
       at: a.createdAt,
-      passkey: a.passkey ? { credentialId: a.passkey.credentialId, name: passkeyName.get(a.passkey.credentialId) ?? null } : null,
+      passkey: a.passkey
+        ? { credentialId: a.passkey.credentialId, name: passkeyName.get(a.passkey.credentialId) ?? null }
+        : null,
     })),
-    rejections: rejected.map((e) => ({ actorId: e.actorId, name: e.actorId ? (staffName.get(e.actorId) ?? null) : null, at: e.occurredAt })),
+    rejections: rejected.map((e) => ({
+      actorId: e.actorId,
+      name: e.actorId ? (staffName.get(e.actorId) ?? null) : null,
+      at: e.occurredAt,
+    })),
     execution: pack.execution,
     refunds: pack.refunds,
-    checkpoint: pack.checkpoint ? { treeSize: pack.checkpoint.treeSize, issuedAt: pack.checkpoint.issuedAt, keyId: pack.checkpoint.keyId } : null,
+    checkpoint: pack.checkpoint
+      ? { treeSize: pack.checkpoint.treeSize, issuedAt: pack.checkpoint.issuedAt, keyId: pack.checkpoint.keyId }
+      : null,
     events: { total: pack.events.length, proven: pack.events.filter((e) => e.inclusionProof !== null).length },
     verification: {
       ok: verdict.ok,
       checks: verdict.checks.length,
-      failed: verdict.checks.filter((c) => !c.ok).map((c) => (c.detail === undefined ? { name: c.name } : { name: c.name, detail: c.detail })),
+      failed: verdict.checks
+        .filter((c) => !c.ok)
+        .map((c) => (c.detail === undefined ? { name: c.name } : { name: c.name, detail: c.detail })),
     },
   };
 }

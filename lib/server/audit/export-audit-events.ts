@@ -4,7 +4,14 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "./record-event";
-import { auditLookupTraceId, authorizeAuditAccess, findAuditEvents, parseAuditSearch, searchAuditClear, searchAuditData } from "./search-audit-events";
+import {
+  auditLookupTraceId,
+  authorizeAuditAccess,
+  findAuditEvents,
+  parseAuditSearch,
+  searchAuditClear,
+  searchAuditData,
+} from "./search-audit-events";
 import type { AuditEventView } from "./audit-event-view";
 import { exportInstant } from "@/lib/domain/clock";
 
@@ -55,7 +62,11 @@ export function toCsv(events: AuditEventView[], timeZone: string): string {
 }
 
 /** CSV or JSON of every event matching the filters (newest first, capped), recorded as an audit event. */
-export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, format: "csv" | "json"): Promise<AuditExport> {
+export async function exportAuditEvents(
+  actor: Actor,
+  input: AuditSearchInput,
+  format: "csv" | "json",
+): Promise<AuditExport> {
   const f = parseAuditSearch({ ...input, cursor: undefined });
   await authorizeAuditAccess(actor, "audit:read", "audit:export", f.traceId, searchAuditData(f, { format }));
   return db().$transaction(
@@ -63,7 +74,12 @@ export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, f
       const events: AuditEventView[] = [];
       let cursor: number | undefined;
       while (events.length < EXPORT_MAX_EVENTS) {
-        const page = await findAuditEvents(sqlOf(tx), actor.tenantId, { ...f, cursor }, Math.min(PAGE, EXPORT_MAX_EVENTS - events.length));
+        const page = await findAuditEvents(
+          sqlOf(tx),
+          actor.tenantId,
+          { ...f, cursor },
+          Math.min(PAGE, EXPORT_MAX_EVENTS - events.length),
+        );
         events.push(...page.events);
         if (!page.nextCursor) break;
         cursor = Number(page.nextCursor);
@@ -77,12 +93,21 @@ export async function exportAuditEvents(actor: Actor, input: AuditSearchInput, f
       });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       return format === "csv"
-        ? { filename: `audit-${stamp}.csv`, contentType: "text/csv; charset=utf-8", body: toCsv(events, f.tz ?? actor.timeZone), count: events.length }
+        ? {
+            filename: `audit-${stamp}.csv`,
+            contentType: "text/csv; charset=utf-8",
+            body: toCsv(events, f.tz ?? actor.timeZone),
+            count: events.length,
+          }
         : {
             filename: `audit-${stamp}.json`,
             contentType: "application/json; charset=utf-8",
             body: JSON.stringify(
-              { exportedAt: new Date().toISOString(), filters: { ...searchAuditData(f), subjectUser: f.subject ? "(fingerprint search)" : undefined }, events },
+              {
+                exportedAt: new Date().toISOString(),
+                filters: { ...searchAuditData(f), subjectUser: f.subject ? "(fingerprint search)" : undefined },
+                events,
+              },
               null,
               2,
             ),

@@ -27,15 +27,26 @@ export type AuditCheckpointAnswer = {
  * earlier checkpoint the auditor kept — the RFC 9162 consistency proof that the log only grew since.
  * Read-only over signed, non-personal data, so it is not itself recorded (auditors may poll it).
  */
-export async function getAuditCheckpoint(actor: Actor, input: { consistencyFrom?: unknown }): Promise<AuditCheckpointAnswer> {
+export async function getAuditCheckpoint(
+  actor: Actor,
+  input: { consistencyFrom?: unknown },
+): Promise<AuditCheckpointAnswer> {
   assertCan(actor.roles, "audit:read");
   const parsed = auditCheckpointInput.safeParse(input);
-  if (!parsed.success) throw new AppError("invalid_arguments", "consistencyFrom must be the size of an earlier checkpoint.");
+  if (!parsed.success)
+    throw new AppError("invalid_arguments", "consistencyFrom must be the size of an earlier checkpoint.");
   const logId = actor.tenantId;
   const checkpoint = await latestCheckpoint(db(), logId);
   const from = parsed.data.consistencyFrom;
   if (from === undefined || !checkpoint) return { checkpoint, consistency: null };
   const earlier = await db().auditSignedCheckpoint.findUnique({ where: { logId_treeSize: { logId, treeSize: from } } });
-  if (!earlier || from > checkpoint.treeSize) throw new AppError("not_found", "No checkpoint of that size in this log.");
-  return { checkpoint, consistency: { from: toSignedCheckpoint(earlier), proof: await proveConsistency(db(), logId, from, checkpoint.treeSize) } };
+  if (!earlier || from > checkpoint.treeSize)
+    throw new AppError("not_found", "No checkpoint of that size in this log.");
+  return {
+    checkpoint,
+    consistency: {
+      from: toSignedCheckpoint(earlier),
+      proof: await proveConsistency(db(), logId, from, checkpoint.treeSize),
+    },
+  };
 }

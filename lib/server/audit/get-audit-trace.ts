@@ -51,8 +51,13 @@ function stageOf(action: string): TraceStep["stage"] {
   if (action === "proposal:approve" || action === "proposal:reject") return "approval";
   if (action.startsWith("proposal:")) return "proposal";
   // Provider answers (send response, webhook or reconciler finding): the settled / pending / unknown states.
-  if (["execution:succeeded", "execution:failed", "execution:pending", "execution:unknown"].includes(action)) return "provider";
-  if (["execution:resend", "execution:check_now", "execution:duplicate_detected"].includes(action) || action.includes("reconcil")) return "reconciliation";
+  if (["execution:succeeded", "execution:failed", "execution:pending", "execution:unknown"].includes(action))
+    return "provider";
+  if (
+    ["execution:resend", "execution:check_now", "execution:duplicate_detected"].includes(action) ||
+    action.includes("reconcil")
+  )
+    return "reconciliation";
   if (action.startsWith("execution:")) return "execution";
   if (action.startsWith("audit:")) return "audit";
   return "other";
@@ -70,7 +75,10 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
   await authorizeAuditAccess(actor, "audit:trace", "audit:view_trace", id, { traceId: id });
   const proposals = await db().proposal.findMany({
     where: { tenantId, traceId: id },
-    include: { approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true } } } }, execution: true },
+    include: {
+      approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true } } } },
+      execution: true,
+    },
     orderBy: { createdAt: "asc" },
   });
   const ids = proposals.map((p) => p.id);
@@ -84,12 +92,16 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
     db(),
     rows.map((r) => r.id),
   );
-  const credentialIds = proposals.flatMap((p) => p.approvals.map((a) => a.passkeyCredentialId)).filter((x): x is string => !!x);
+  const credentialIds = proposals
+    .flatMap((p) => p.approvals.map((a) => a.passkeyCredentialId))
+    .filter((x): x is string => !!x);
   const keys = new Map(
-    (await db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } }, select: { id: true, publicKey: true } })).map((c) => [
-      c.id,
-      c.publicKey,
-    ]),
+    (
+      await db().passkeyCredential.findMany({
+        where: { tenantId, id: { in: credentialIds } },
+        select: { id: true, publicKey: true },
+      })
+    ).map((c) => [c.id, c.publicKey]),
   );
   // Who each actor is, by name: staff members and agent keys of this tenant only (an id that is not one of
   // them names nobody here and stays an id).
@@ -100,9 +112,14 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
         db().agentKey.findMany({ where: { tenantId, id: { in: actorIds } }, select: { id: true, name: true } }),
       ])
     : [[], []];
-  const names = { staff: new Map(staffNames.map((s) => [s.id, s.name])), agent: new Map(agentNames.map((k) => [k.id, k.name])) };
+  const names = {
+    staff: new Map(staffNames.map((s) => [s.id, s.name])),
+    agent: new Map(agentNames.map((k) => [k.id, k.name])),
+  };
   const nameOf = (r: (typeof rows)[number]) =>
-    r.actorId && (r.actorType === "staff" || r.actorType === "agent") ? (names[r.actorType].get(r.actorId) ?? null) : null;
+    r.actorId && (r.actorType === "staff" || r.actorType === "agent")
+      ? (names[r.actorType].get(r.actorId) ?? null)
+      : null;
   const rp = webAuthnRelyingParty();
   const hold = await db().auditLegalHold.findUnique({ where: { tenantId_traceId: { tenantId, traceId: id } } });
 

@@ -44,10 +44,18 @@ export async function getChainStatus(actor: Actor): Promise<ChainStatus> {
   const since = new Date(Date.now() - 24 * 3600_000);
   const [check, checkpoint, tenant, ownKeys, unknownKeys, signed] = await Promise.all([
     isAdmin ? lastChainCheck() : null,
-    db().auditPurge.findFirst({ where: { logId: tenantId }, orderBy: { before: "desc" }, select: { before: true, purgedCount: true } }),
+    db().auditPurge.findFirst({
+      where: { logId: tenantId },
+      orderBy: { before: "desc" },
+      select: { before: true, purgedCount: true },
+    }),
     db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { slug: true, retentionDays: true } }),
-    isAdmin ? db().auditEvent.count({ where: { tenantId, action: "agent:key_refused", occurredAt: { gte: since } } }) : 0,
-    isAdmin ? db().auditEvent.count({ where: { tenantId: null, action: "agent:key_refused", occurredAt: { gte: since } } }) : 0,
+    isAdmin
+      ? db().auditEvent.count({ where: { tenantId, action: "agent:key_refused", occurredAt: { gte: since } } })
+      : 0,
+    isAdmin
+      ? db().auditEvent.count({ where: { tenantId: null, action: "agent:key_refused", occurredAt: { gte: since } } })
+      : 0,
     latestCheckpoint(db(), tenantId),
   ]);
   let view: ChainStatus["check"] = null;

@@ -25,7 +25,8 @@ export function parseLogId(raw: unknown): string {
 /** A tree size (from 1), or with `min` 0 an index or an old size. */
 export function parseSize(raw: unknown, name: string, min = 1): number {
   const r = countParam(min).safeParse(raw);
-  if (!r.success) throw new AppError("invalid_arguments", `${name} must be a whole number from ${min}.`, { field: name });
+  if (!r.success)
+    throw new AppError("invalid_arguments", `${name} must be a whole number from ${min}.`, { field: name });
   return r.data;
 }
 
@@ -37,7 +38,10 @@ export function parseSize(raw: unknown, name: string, min = 1): number {
 export async function getCheckpointNote(
   rawLogId: unknown,
   rawSize?: unknown,
-  opts: { cosignatures?: boolean; /** only the cosignatures of the tenant's current witnesses */ currentWitnesses?: boolean } = {},
+  opts: {
+    cosignatures?: boolean;
+    /** only the cosignatures of the tenant's current witnesses */ currentWitnesses?: boolean;
+  } = {},
 ): Promise<string> {
   const logId = parseLogId(rawLogId);
   const size = rawSize === undefined || rawSize === null ? undefined : parseSize(rawSize, "size");
@@ -45,7 +49,11 @@ export async function getCheckpointNote(
     where: { logId, noteSignatures: { not: null }, ...(size === undefined ? {} : { treeSize: size }) },
     orderBy: { treeSize: "desc" },
   });
-  if (!cp) throw new AppError("not_found", size === undefined ? "This log has no C2SP checkpoint yet." : "No C2SP checkpoint of that size in this log.");
+  if (!cp)
+    throw new AppError(
+      "not_found",
+      size === undefined ? "This log has no C2SP checkpoint yet." : "No C2SP checkpoint of that size in this log.",
+    );
   const cosignatures =
     opts.cosignatures === false
       ? []
@@ -54,7 +62,13 @@ export async function getCheckpointNote(
             logId,
             treeSize: cp.treeSize,
             ...(opts.currentWitnesses
-              ? { witness: { in: (await db().auditWitness.findMany({ where: { tenantId: logId }, select: { name: true } })).map((w) => w.name) } }
+              ? {
+                  witness: {
+                    in: (await db().auditWitness.findMany({ where: { tenantId: logId }, select: { name: true } })).map(
+                      (w) => w.name,
+                    ),
+                  },
+                }
               : {}),
           },
           orderBy: { witness: "asc" },
@@ -71,7 +85,11 @@ const CANDIDATES = 256;
  * `quorum` (so a newer checkpoint that meets the quorum wins over an older one that has more). Null when
  * the log has no C2SP checkpoint that large.
  */
-export async function witnessedCheckpointFor(logId: string, minSize: number, quorum: number): Promise<{ treeSize: number; cosigned: number } | null> {
+export async function witnessedCheckpointFor(
+  logId: string,
+  minSize: number,
+  quorum: number,
+): Promise<{ treeSize: number; cosigned: number } | null> {
   // Only the newest checkpoints are candidates (each covers every older event): a bounded backward scan of the
   // primary key, however long the log.
   const rows = (

@@ -19,7 +19,8 @@ export async function getConsistencyProof(rawLogId: unknown, rawFrom: unknown, r
   const from = parseSize(rawFrom, "from", 0);
   const to = parseSize(rawTo, "to");
   if (from > to) throw new AppError("invalid_arguments", "from must not be larger than to.", { field: "from" });
-  if (to > (await signedSize(logId))) throw new AppError("not_found", "The log has no signed checkpoint of that size yet.");
+  if (to > (await signedSize(logId)))
+    throw new AppError("not_found", "The log has no signed checkpoint of that size yet.");
   return (await proveConsistency(db(), logId, from, to)).map(b64);
 }
 
@@ -33,8 +34,17 @@ export async function getInclusionProof(
   const size = parseSize(rawSize, "size");
   const index = parseSize(rawIndex, "index", 0);
   if (index >= size) throw new AppError("invalid_arguments", "index must be below size.", { field: "index" });
-  if (size > (await signedSize(logId))) throw new AppError("not_found", "The log has no signed checkpoint of that size yet.");
-  const leaf = await db().auditLeaf.findUnique({ where: { logId_leafIndex: { logId, leafIndex: index } }, select: { leafHash: true } });
+  if (size > (await signedSize(logId)))
+    throw new AppError("not_found", "The log has no signed checkpoint of that size yet.");
+  const leaf = await db().auditLeaf.findUnique({
+    where: { logId_leafIndex: { logId, leafIndex: index } },
+    select: { leafHash: true },
+  });
   if (!leaf) throw new AppError("not_found", "No such leaf.");
-  return { leafIndex: index, treeSize: size, leafHash: b64(leaf.leafHash), proof: (await proveInclusion(db(), logId, index, size)).map(b64) };
+  return {
+    leafIndex: index,
+    treeSize: size,
+    leafHash: b64(leaf.leafHash),
+    proof: (await proveInclusion(db(), logId, index, size)).map(b64),
+  };
 }

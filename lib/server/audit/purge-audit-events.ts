@@ -27,7 +27,8 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
   const days =
     tenantId === null
       ? TENANTLESS_RETENTION_DAYS
-      : (await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { retentionDays: true } })).retentionDays;
+      : (await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { retentionDays: true } }))
+          .retentionDays;
   const cutoff = new Date(asOf.getTime() - days * 86_400_000);
   const verdict = await verifyAuditChain(tenantId);
   if (!verdict.ok) return { tenantId, status: "refused_broken_chain", brokenAtSeq: verdict.brokenAtSeq };
@@ -37,7 +38,11 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
   const logId = logIdOf(tenantId);
   return db().$transaction(async (tx) => {
     const [size] = (
-      await sql<{ n: number }>`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS n FROM "AuditLeaf" WHERE "logId" = ${logId}::uuid`.execute(sqlOf(tx))
+      await sql<{
+        n: number;
+      }>`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS n FROM "AuditLeaf" WHERE "logId" = ${logId}::uuid`.execute(
+        sqlOf(tx),
+      )
     ).rows;
     const treeSize = size?.n ?? 0;
     // The runtime role may not DELETE audit events: the owner's function deletes the content of this log's
@@ -45,11 +50,17 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
     // (prisma/migrations/*_transparency_log). A queued event waits for the sequencer.
     const [deleted] = (
       await sql<{ n: number }>`
-      SELECT "audit_purge_content"(${logId}::uuid, (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${treeSize}::int) AS n`.execute(sqlOf(tx))
+      SELECT "audit_purge_content"(${logId}::uuid, (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${treeSize}::int) AS n`.execute(
+        sqlOf(tx),
+      )
     ).rows;
     const purged = deleted?.n ?? 0;
     if (purged === 0) return { tenantId, status: "nothing_to_purge" as const };
-    const [h] = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM "AuditEvent" e WHERE ${sameLog} AND ${before}`.execute(sqlOf(tx))).rows;
+    const [h] = (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM "AuditEvent" e WHERE ${sameLog} AND ${before}`.execute(
+        sqlOf(tx),
+      )
+    ).rows;
     const heldCount = h?.n ?? 0;
     await tx.auditPurge.create({ data: { logId, before: cutoff, treeSize, purgedCount: purged, heldCount } });
     await recordAuditEvent(sqlOf(tx), {
@@ -73,7 +84,11 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
 export async function dropEmptyAuditPartitions(before: Date): Promise<string[]> {
   try {
     const rows = (
-      await sql<{ name: string }>`SELECT "audit_event_drop_empty_partitions"(${before.toISOString().slice(0, 10)}::date) AS name`.execute(sqlOf(db()))
+      await sql<{
+        name: string;
+      }>`SELECT "audit_event_drop_empty_partitions"(${before.toISOString().slice(0, 10)}::date) AS name`.execute(
+        sqlOf(db()),
+      )
     ).rows;
     return rows.map((r) => r.name);
   } catch (error) {

@@ -57,7 +57,11 @@ export function recordStaffEvent(
   actor: { tenantId: string; userId: string; authMethod: string },
   input: Omit<AuditEventInput, "tenantId" | "actor">,
 ): Promise<RecordedAuditEvent> {
-  return recordAuditEvent(tx, { ...input, tenantId: actor.tenantId, actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod } });
+  return recordAuditEvent(tx, {
+    ...input,
+    tenantId: actor.tenantId,
+    actor: { type: "staff", id: actor.userId, authMethod: actor.authMethod },
+  });
 }
 
 const short = (value: string | null | undefined, max: number, seen: Set<string>): string | null =>
@@ -65,7 +69,8 @@ const short = (value: string | null | undefined, max: number, seen: Set<string>)
 
 // Staff user and agent key ids are UUIDs: kept as they are (free-text scrubbing could take their digit runs
 // for a phone number and fingerprint the id, so "who did it" would be lost).
-const actorIdOf = (id: string | null | undefined, seen: Set<string>): string | null => (id && isUuid(id) ? id.toLowerCase() : short(id, 128, seen));
+const actorIdOf = (id: string | null | undefined, seen: Set<string>): string | null =>
+  id && isUuid(id) ? id.toLowerCase() : short(id, 128, seen);
 
 export async function recordAuditEvent(tx: Sql, input: AuditEventInput): Promise<RecordedAuditEvent> {
   const { data, fingerprints } = redact(input.data ?? {}, auditFingerprint, input.redaction);

@@ -29,7 +29,9 @@ async function subjectFingerprints(r: Sql, tenantId: string, subject: string): P
   const fps = auditFingerprintsForSearch(subject);
   if (subject.includes("@")) {
     const [customer] = (
-      await sql<{ id: string }>`SELECT "id" FROM "Customer" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${subject.trim()}) LIMIT 1`.execute(
+      await sql<{
+        id: string;
+      }>`SELECT "id" FROM "Customer" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${subject.trim()}) LIMIT 1`.execute(
         r,
       )
     ).rows;
@@ -41,7 +43,11 @@ async function subjectFingerprints(r: Sql, tenantId: string, subject: string): P
 async function actorIds(r: Sql, tenantId: string, actor: string): Promise<string[]> {
   if (!actor.includes("@")) return [actor];
   const [staff] = (
-    await sql<{ id: string }>`SELECT "id" FROM "StaffUser" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${actor}) LIMIT 1`.execute(r)
+    await sql<{
+      id: string;
+    }>`SELECT "id" FROM "StaffUser" WHERE "tenantId" = ${tenantId}::uuid AND lower("email") = lower(${actor}) LIMIT 1`.execute(
+      r,
+    )
   ).rows;
   return staff ? [staff.id] : [];
 }
@@ -51,7 +57,12 @@ async function actorIds(r: Sql, tenantId: string, actor: string): Promise<string
  * leaf index and its actor's name — one statement, on any handle of the typed SQL layer (the pool for a
  * search, a Prisma transaction for an export).
  */
-export async function findAuditEvents(q: Sql, tenantId: string, f: AuditSearchFilters, limit = f.limit): Promise<AuditSearchPage> {
+export async function findAuditEvents(
+  q: Sql,
+  tenantId: string,
+  f: AuditSearchFilters,
+  limit = f.limit,
+): Promise<AuditSearchPage> {
   const where: RawBuilder<unknown>[] = [sql`"tenantId" = ${tenantId}::uuid`];
   if (f.traceId) where.push(sql`"traceId" = ${f.traceId}`);
   if (f.from) where.push(sql`"occurredAt" >= (${f.from.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
@@ -113,7 +124,19 @@ export function searchAuditData(f: AuditSearchFilters, extra: Record<string, unk
 export function auditLookupTraceId(kind: string, traceId?: string): string {
   return traceId ? `audit:${traceId}`.slice(0, 128) : `audit-${kind}-${randomUUID()}`;
 }
-export const searchAuditClear = ["traceId", "from", "to", "tz", "action", "outcome", "proposalId", "cursor", "format", "count", "results"];
+export const searchAuditClear = [
+  "traceId",
+  "from",
+  "to",
+  "tz",
+  "action",
+  "outcome",
+  "proposalId",
+  "cursor",
+  "format",
+  "count",
+  "results",
+];
 
 /** A search for one exact traceId and nothing else (paging aside): what `audit:trace` allows. */
 export function isExactTraceLookup(f: AuditSearchFilters): boolean {
@@ -155,7 +178,13 @@ export async function authorizeAuditAccess(
  */
 export async function searchAuditEvents(actor: Actor, input: AuditSearchInput): Promise<AuditSearchPage> {
   const f = parseAuditSearch(input);
-  await authorizeAuditAccess(actor, isExactTraceLookup(f) ? "audit:trace" : "audit:read", "audit:search", f.traceId, searchAuditData(f));
+  await authorizeAuditAccess(
+    actor,
+    isExactTraceLookup(f) ? "audit:trace" : "audit:read",
+    "audit:search",
+    f.traceId,
+    searchAuditData(f),
+  );
   // Straight on the pool: the read and the event are one statement each, auto-committed (no transaction).
   const page = await findAuditEvents(sqlPool(), actor.tenantId, f);
   await recordStaffEvent(sqlPool(), actor, {

@@ -38,12 +38,21 @@ const lockKey = (logId: string) => `audit-sequencer:${logId}`;
 type Client = pg.Client | pg.PoolClient;
 
 /** Integrates up to `max` queued events of one log (the caller holds the log's lock). Returns how many. */
-export async function integrateBatch(client: Client, logId: string, max = BATCH_MAX): Promise<{ integrated: number; checkpoint: SignedCheckpoint | null }> {
+export async function integrateBatch(
+  client: Client,
+  logId: string,
+  max = BATCH_MAX,
+): Promise<{ integrated: number; checkpoint: SignedCheckpoint | null }> {
   await client.query("BEGIN");
   let span: Span | null = null;
   try {
     // occurredAt travels as text: a UTC timestamp copied as is, whatever the process time zone.
-    const pending = await client.query<{ eventId: string; leafHash: string; occurredAt: string; traceparent: string | null }>(
+    const pending = await client.query<{
+      eventId: string;
+      leafHash: string;
+      occurredAt: string;
+      traceparent: string | null;
+    }>(
       `SELECT "eventId", "leafHash", "occurredAt"::text AS "occurredAt", "traceparent" FROM "AuditPending" WHERE "logId" = $1 ORDER BY "pos" LIMIT $2`,
       [logId, max],
     );
@@ -52,7 +61,10 @@ export async function integrateBatch(client: Client, logId: string, max = BATCH_
       return { integrated: 0, checkpoint: null };
     }
     span = startIntegrateSpan(logId, pending.rows);
-    const sizeRow = await client.query<{ size: number }>(`SELECT COALESCE(max("leafIndex") + 1, 0)::int AS size FROM "AuditLeaf" WHERE "logId" = $1`, [logId]);
+    const sizeRow = await client.query<{ size: number }>(
+      `SELECT COALESCE(max("leafIndex") + 1, 0)::int AS size FROM "AuditLeaf" WHERE "logId" = $1`,
+      [logId],
+    );
     const size = sizeRow.rows[0]!.size;
     const refs = frontierRefs(size);
     const byKey = new Map((await fetchNodes(client, logId, refs)).map((n) => [`${n.level}:${n.index}`, n]));
@@ -71,29 +83,52 @@ export async function integrateBatch(client: Client, logId: string, max = BATCH_
     await client.query(
       `INSERT INTO "AuditLeaf" ("logId", "leafIndex", "eventId", "leafHash", "occurredAt")
        SELECT $1, * FROM unnest($2::int[], $3::uuid[], $4::text[], $5::timestamp[])`,
-      [logId, rows.map((_, i) => size + i), rows.map((r) => r.eventId), rows.map((r) => r.leafHash), rows.map((r) => r.occurredAt)],
+      [
+        logId,
+        rows.map((_, i) => size + i),
+        rows.map((r) => r.eventId),
+        rows.map((r) => r.leafHash),
+        rows.map((r) => r.occurredAt),
+      ],
     );
     const inner = created.filter((n) => n.level > 0);
     if (inner.length)
-      await client.query(`INSERT INTO "AuditTreeNode" ("logId", "level", "index", "hash") SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])`, [
-        logId,
-        inner.map((n) => n.level),
-        inner.map((n) => n.index),
-        inner.map((n) => n.hash),
-      ]);
-    const checkpoint = signCheckpoint({ logId, treeSize: frontier.size, rootHash: frontierRoot(frontier), issuedAt: new Date().toISOString() });
+      await client.query(
+        `INSERT INTO "AuditTreeNode" ("logId", "level", "index", "hash") SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])`,
+        [logId, inner.map((n) => n.level), inner.map((n) => n.index), inner.map((n) => n.hash)],
+      );
+    const checkpoint = signCheckpoint({
+      logId,
+      treeSize: frontier.size,
+      rootHash: frontierRoot(frontier),
+      issuedAt: new Date().toISOString(),
+    });
     const origin = auditOrigin(logId);
     const noteSignatures = signCheckpointNote({ origin, treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash });
     await client.query(
       `INSERT INTO "AuditSignedCheckpoint" ("logId", "treeSize", "rootHash", "issuedAt", "keyId", "signature", "origin", "noteSignatures")
        VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC'), $5, $6, $7, $8)`,
-      [logId, checkpoint.treeSize, checkpoint.rootHash, checkpoint.issuedAt, checkpoint.keyId, checkpoint.signature, origin, noteSignatures],
+      [
+        logId,
+        checkpoint.treeSize,
+        checkpoint.rootHash,
+        checkpoint.issuedAt,
+        checkpoint.keyId,
+        checkpoint.signature,
+        origin,
+        noteSignatures,
+      ],
     );
     await client.query(`DELETE FROM "AuditPending" WHERE "eventId" = ANY($1::uuid[])`, [rows.map((r) => r.eventId)]);
     await client.query("COMMIT");
     // Remembered once committed: a signature that never committed was never published. A crash before this
     // line leaves an older head, from which the next batch proves consistency.
-    writeSignedHead(identity, logId, { treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash, issuedAt: checkpoint.issuedAt, keyId: checkpoint.keyId });
+    writeSignedHead(identity, logId, {
+      treeSize: checkpoint.treeSize,
+      rootHash: checkpoint.rootHash,
+      issuedAt: checkpoint.issuedAt,
+      keyId: checkpoint.keyId,
+    });
     endIntegrateSpan(span, { treeSize: checkpoint.treeSize });
     return { integrated: rows.length, checkpoint };
   } catch (error) {
@@ -146,7 +181,12 @@ export class SecondHistoryError extends Error {
  * consistency proof from the stored nodes. A deleted tail, a rewritten tree or a different root at a signed
  * size is refused: the log then stays unsigned (and /api/health says so) rather than sign a second history.
  */
-async function refuseSecondHistory(client: Client, identity: DatabaseIdentity, logId: string, before: Frontier): Promise<void> {
+async function refuseSecondHistory(
+  client: Client,
+  identity: DatabaseIdentity,
+  logId: string,
+  before: Frontier,
+): Promise<void> {
   const kept = readSignedHead(identity, logId);
   if (!kept) return;
   let proof: string[] | null = null;
@@ -160,7 +200,10 @@ async function refuseSecondHistory(client: Client, identity: DatabaseIdentity, l
   } else if (kept.treeSize === 0) proof = [];
   const problem = divergenceFrom(kept, { treeSize: before.size, rootHash: frontierRoot(before) }, proof);
   if (problem) {
-    log.error({ component: "audit-sequencer", logId, kept: kept.treeSize, size: before.size }, `refusing to sign: ${problem}`);
+    log.error(
+      { component: "audit-sequencer", logId, kept: kept.treeSize, size: before.size },
+      `refusing to sign: ${problem}`,
+    );
     throw new SecondHistoryError(logId, problem);
   }
 }
@@ -233,7 +276,9 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
     if (logId === TENANTLESS_LOG || witnessing.has(logId)) return;
     witnessing.add(logId);
     void submitToWitnesses(logId)
-      .catch((error: unknown) => log.error({ component: "audit-witness", logId, err: error }, "witness submission failed"))
+      .catch((error: unknown) =>
+        log.error({ component: "audit-witness", logId, err: error }, "witness submission failed"),
+      )
       .finally(() => witnessing.delete(logId));
   };
 
@@ -252,7 +297,9 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
     }
     for (const logId of await pendingLogs(client)) {
       if (!led.has(logId)) {
-        const r = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok`, [lockKey(logId)]);
+        const r = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok`, [
+          lockKey(logId),
+        ]);
         if (!r.rows[0]?.ok) continue;
         led.add(logId);
         log.info({ component: "audit-sequencer", logId }, "leading audit log");

@@ -16,7 +16,8 @@ import { auditSignerStateDir } from "@/lib/server/env";
 
 export type DatabaseIdentity = { systemIdentifier: string; database: string };
 
-export const databaseKey = (id: DatabaseIdentity) => createHash("sha256").update(`${id.systemIdentifier}/${id.database}`).digest("hex").slice(0, 16);
+export const databaseKey = (id: DatabaseIdentity) =>
+  createHash("sha256").update(`${id.systemIdentifier}/${id.database}`).digest("hex").slice(0, 16);
 
 /** The SQL that reads the identity (a statement every role may run). */
 export const DATABASE_IDENTITY_SQL = `SELECT (pg_control_system()).system_identifier::text AS "systemIdentifier", current_database() AS "database"`;
@@ -31,7 +32,12 @@ function parse(text: string, where: string): SignedHead {
   const v = JSON.parse(text) as Partial<SignedHead>;
   if (!Number.isInteger(v.treeSize) || typeof v.rootHash !== "string" || !/^[0-9a-f]{64}$/.test(v.rootHash))
     throw new Error(`${where}: not a signed head (treeSize, rootHash)`);
-  return { treeSize: v.treeSize!, rootHash: v.rootHash, issuedAt: String(v.issuedAt ?? ""), keyId: String(v.keyId ?? "") };
+  return {
+    treeSize: v.treeSize!,
+    rootHash: v.rootHash,
+    issuedAt: String(v.issuedAt ?? ""),
+    keyId: String(v.keyId ?? ""),
+  };
 }
 
 /** The last head this signer signed for the log; null when it never signed one in this database. */

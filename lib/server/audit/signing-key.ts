@@ -1,7 +1,21 @@
 import "server-only";
 import { sign, type KeyObject } from "node:crypto";
-import { checkpointNote, keyIdOf, publicKeyFrom, rawPublicKey, type RetiredKey, type SignedCheckpoint } from "@/lib/domain/audit-log";
-import { SIG_ED25519, checkpointText, ed25519FromSeed, signNote, vkeyOf, type Checkpoint } from "@/lib/domain/signed-note";
+import {
+  checkpointNote,
+  keyIdOf,
+  publicKeyFrom,
+  rawPublicKey,
+  type RetiredKey,
+  type SignedCheckpoint,
+} from "@/lib/domain/audit-log";
+import {
+  SIG_ED25519,
+  checkpointText,
+  ed25519FromSeed,
+  signNote,
+  vkeyOf,
+  type Checkpoint,
+} from "@/lib/domain/signed-note";
 import { appBaseUrl, auditKeyRotation, secret } from "@/lib/server/env";
 
 // The Ed25519 key that signs audit checkpoints: AUDIT_SIGNING_KEY is its 32-byte seed in base64
@@ -31,7 +45,11 @@ export function auditSigningKey(): SigningKey {
 function nextKey(now = new Date()): { key: SigningKey; from: string | null; signing: boolean } | null {
   const r = auditKeyRotation();
   if (!r.next) return null;
-  return { key: keyFromSeed(r.next, "AUDIT_SIGNING_KEY_NEXT"), from: r.nextFrom, signing: r.nextFrom !== null && new Date(r.nextFrom) <= now };
+  return {
+    key: keyFromSeed(r.next, "AUDIT_SIGNING_KEY_NEXT"),
+    from: r.nextFrom,
+    signing: r.nextFrom !== null && new Date(r.nextFrom) <= now,
+  };
 }
 
 export function signCheckpoint(cp: Omit<SignedCheckpoint, "keyId" | "signature">): SignedCheckpoint {
@@ -86,7 +104,12 @@ export type PublishedKey = {
 /** What GET /api/audit/public-keys lists: the current key, the next (published before it signs), the retired. */
 export function auditPublicKeys(): PublishedKey[] {
   const name = auditKeyName();
-  const entry = (publicKey: KeyObject, status: PublishedKey["status"], validFrom: string | null, validUntil: string | null): PublishedKey => ({
+  const entry = (
+    publicKey: KeyObject,
+    status: PublishedKey["status"],
+    validFrom: string | null,
+    validUntil: string | null,
+  ): PublishedKey => ({
     keyId: keyIdOf(publicKey),
     vkey: vkeyOf(name, SIG_ED25519, publicKey),
     publicKey: rawPublicKey(publicKey).toString("base64"),
@@ -115,5 +138,9 @@ export function auditVkey(): string {
 
 /** Keys retired by a rotation (AUDIT_SIGNING_KEYS_RETIRED), each with the period in which what it signed is valid. */
 export function auditRetiredKeys(): RetiredKey[] {
-  return auditKeyRotation().retired.map((r) => ({ key: publicKeyFrom(r.publicKey), validFrom: r.validFrom, validUntil: r.validUntil }));
+  return auditKeyRotation().retired.map((r) => ({
+    key: publicKeyFrom(r.publicKey),
+    validFrom: r.validFrom,
+    validUntil: r.validUntil,
+  }));
 }

@@ -44,7 +44,10 @@ async function submitOne(logId: string, w: Witness, note: string, size: number):
         data: lines.map((l) => ({ logId, treeSize: size, witness: w.name, line: l.line, cosignedAt })),
         skipDuplicates: true,
       }),
-      db().auditWitness.updateMany({ where: { id: w.id }, data: { cosignedSize: size, cosignedAt, lastAttemptAt: cosignedAt, lastError: null } }),
+      db().auditWitness.updateMany({
+        where: { id: w.id },
+        data: { cosignedSize: size, cosignedAt, lastAttemptAt: cosignedAt, lastError: null },
+      }),
     ]);
     return null;
   }
@@ -75,7 +78,10 @@ export async function submitToWitnesses(logId: string): Promise<{ cosigned: numb
       }
       if (error) {
         log.warn({ component: "audit-witness", logId, witness: w.name, error }, "witness did not cosign");
-        await db().auditWitness.updateMany({ where: { id: w.id }, data: { lastAttemptAt: new Date(), lastError: error.slice(0, 500) } });
+        await db().auditWitness.updateMany({
+          where: { id: w.id },
+          data: { lastAttemptAt: new Date(), lastError: error.slice(0, 500) },
+        });
       }
       return error === null;
     }),

@@ -1,5 +1,13 @@
 import "server-only";
-import { consistencyProof, getterOf, inclusionProof, neededNodes, type NodeGetter, type NodeRef, type StoredNode } from "@/lib/domain/merkle";
+import {
+  consistencyProof,
+  getterOf,
+  inclusionProof,
+  neededNodes,
+  type NodeGetter,
+  type NodeRef,
+  type StoredNode,
+} from "@/lib/domain/merkle";
 import type { SignedCheckpoint } from "@/lib/domain/audit-log";
 import { db, type Tx } from "@/lib/server/db/client";
 import { sql, sqlOf } from "@/lib/server/db/sql";
@@ -28,9 +36,17 @@ export async function withNodes<T>(r: Reader, logId: string, run: (get: NodeGett
 
 export const proveInclusion = (r: Reader, logId: string, leafIndex: number, treeSize: number) =>
   withNodes(r, logId, (g) => inclusionProof(leafIndex, treeSize, g));
-export const proveConsistency = (r: Reader, logId: string, first: number, second: number) => withNodes(r, logId, (g) => consistencyProof(first, second, g));
+export const proveConsistency = (r: Reader, logId: string, first: number, second: number) =>
+  withNodes(r, logId, (g) => consistencyProof(first, second, g));
 
-type CheckpointRow = { logId: string; treeSize: number; rootHash: string; issuedAt: Date; keyId: string; signature: string };
+type CheckpointRow = {
+  logId: string;
+  treeSize: number;
+  rootHash: string;
+  issuedAt: Date;
+  keyId: string;
+  signature: string;
+};
 export const toSignedCheckpoint = (c: CheckpointRow): SignedCheckpoint => ({
   logId: c.logId,
   treeSize: c.treeSize,

@@ -11,7 +11,13 @@ export type AllChainsVerification = {
   ok: boolean;
   tenants: number;
   events: number;
-  broken: { tenantId: string | null; tenantSlug: string | null; seq: number; eventId: string | null; problem: string } | null;
+  broken: {
+    tenantId: string | null;
+    tenantSlug: string | null;
+    seq: number;
+    eventId: string | null;
+    problem: string;
+  } | null;
   /** Retired keys that signed checkpoints within their validity, named with their period (a rotation, not tampering). */
   signedByRetired: string[];
   checkedAt: string;
@@ -24,14 +30,24 @@ export type AllChainsVerification = {
  */
 export async function verifyAllAuditChains(source: string): Promise<AllChainsVerification> {
   const tenants = await db().tenant.findMany({ select: { id: true, slug: true }, orderBy: { slug: "asc" } });
-  const chains: { id: string | null; slug: string | null }[] = [...tenants.map((t) => ({ id: t.id, slug: t.slug })), { id: null, slug: null }];
+  const chains: { id: string | null; slug: string | null }[] = [
+    ...tenants.map((t) => ({ id: t.id, slug: t.slug })),
+    { id: null, slug: null },
+  ];
   let events = 0;
   let broken: AllChainsVerification["broken"] = null;
   const retiredUsed = new Set<string>();
   for (const chain of chains) {
     const v = await verifyAuditChain(chain.id);
     events += v.events;
-    if (!v.ok && !broken) broken = { tenantId: chain.id, tenantSlug: chain.slug, seq: v.brokenAtSeq, eventId: v.eventId, problem: v.problem };
+    if (!v.ok && !broken)
+      broken = {
+        tenantId: chain.id,
+        tenantSlug: chain.slug,
+        seq: v.brokenAtSeq,
+        eventId: v.eventId,
+        problem: v.problem,
+      };
     if (v.ok) for (const k of v.signedByRetired) retiredUsed.add(k);
   }
   const signedByRetired = auditRetiredKeys()

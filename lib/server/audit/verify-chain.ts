@@ -52,7 +52,9 @@ async function* leavesOf(logId: string): AsyncGenerator<LeafRow> {
  */
 export async function verifyAuditChain(tenantId: string | null): Promise<ChainVerification> {
   const logId = logIdOf(tenantId);
-  const checkpoints = (await db().auditSignedCheckpoint.findMany({ where: { logId }, orderBy: { treeSize: "asc" } })).map(toSignedCheckpoint);
+  const checkpoints = (
+    await db().auditSignedCheckpoint.findMany({ where: { logId }, orderBy: { treeSize: "asc" } })
+  ).map(toSignedCheckpoint);
   const purges = await db().auditPurge.findMany({ where: { logId }, select: { before: true, treeSize: true } });
   const sameLog = tenantId === null ? sql`e."tenantId" IS NULL` : sql`e."tenantId" = ${tenantId}::uuid`;
   const orphans = (
@@ -90,5 +92,12 @@ export async function verifyAuditChain(tenantId: string | null): Promise<ChainVe
       };
   }
   const pending = await db().auditPending.count({ where: { logId } });
-  return { ok: true, events: v.leaves, checkpoints: v.checkpoints, pending, purged: v.purged, signedByRetired: v.signedByRetired ?? [] };
+  return {
+    ok: true,
+    events: v.leaves,
+    checkpoints: v.checkpoints,
+    pending,
+    purged: v.purged,
+    signedByRetired: v.signedByRetired ?? [],
+  };
 }

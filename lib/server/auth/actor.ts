@@ -41,7 +41,10 @@ export const getActor = cache(async (): Promise<Actor | null> => {
   const id = session?.user?.id;
   if (!id) return null;
   const sid = session.user.sid;
-  const user = await db().staffUser.findUnique({ where: { id }, include: { tenant: true, sessions: { where: { id: sid ?? undefined }, take: sid ? 1 : 0 } } });
+  const user = await db().staffUser.findUnique({
+    where: { id },
+    include: { tenant: true, sessions: { where: { id: sid ?? undefined }, take: sid ? 1 : 0 } },
+  });
   if (!user || user.disabled || !user.tenant.active) return null;
   if (session.user.sv !== user.sessionVersion) return null;
   if (!isSessionWithinAbsoluteLifetime(session.user.authTime)) return null;
@@ -74,7 +77,11 @@ export async function requirePermission(permission: Permission, path?: string): 
   const actor = await requireActor();
   if (!can(actor.roles, permission)) {
     await recordAccessDenied(actor, { permission, path });
-    throw new AppError("permission_denied", "Your role does not allow this.", { reason: "role", permission, recorded: true });
+    throw new AppError("permission_denied", "Your role does not allow this.", {
+      reason: "role",
+      permission,
+      recorded: true,
+    });
   }
   return actor;
 }

@@ -21,7 +21,9 @@ export async function authRoute(req: NextRequest, ctx: Ctx): Promise<Response> {
     const body = await readCappedBody(req, BODY_LIMITS.auth);
     if (!body.ok) {
       return errorResponse(
-        body.reason === "too_large" ? new BodyTooLargeError(BODY_LIMITS.auth) : new AppError("invalid_arguments", "The request body could not be read."),
+        body.reason === "too_large"
+          ? new BodyTooLargeError(BODY_LIMITS.auth)
+          : new AppError("invalid_arguments", "The request body could not be read."),
       );
     }
     checked = new NextRequest(req.url, { method: req.method, headers: req.headers, body: body.bytes });

@@ -8,11 +8,19 @@ import { SESSION_ABSOLUTE_SECONDS } from "@/lib/server/auth/session-lifetime";
  * The same person's rows past the absolute session lifetime can no longer be used and are removed here,
  * so the table holds at most the sessions of the last 12 hours per person.
  */
-export async function openStaffSession(user: { id: string; tenantId: string }, method: string, now = new Date()): Promise<string> {
+export async function openStaffSession(
+  user: { id: string; tenantId: string },
+  method: string,
+  now = new Date(),
+): Promise<string> {
   const id = randomUUID();
   await db().$transaction([
-    db().staffSession.deleteMany({ where: { staffUserId: user.id, createdAt: { lt: new Date(now.getTime() - SESSION_ABSOLUTE_SECONDS * 1000) } } }),
-    db().staffSession.create({ data: { id, tenantId: user.tenantId, staffUserId: user.id, createdAt: now, stepUpAt: now, stepUpMethod: method } }),
+    db().staffSession.deleteMany({
+      where: { staffUserId: user.id, createdAt: { lt: new Date(now.getTime() - SESSION_ABSOLUTE_SECONDS * 1000) } },
+    }),
+    db().staffSession.create({
+      data: { id, tenantId: user.tenantId, staffUserId: user.id, createdAt: now, stepUpAt: now, stepUpMethod: method },
+    }),
   ]);
   return id;
 }

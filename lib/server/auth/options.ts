@@ -13,7 +13,16 @@ import { SESSION_IDLE_SECONDS } from "@/lib/server/auth/session-lifetime";
 import { sameOriginPath } from "@/lib/domain/safe-callback";
 import { openStaffSession } from "@/lib/server/auth/open-staff-session";
 
-type StaffClaims = { uid: string; tenantId: string; roles: string[]; locale: string; authTime: number; sv: number; amr: string; sid?: string };
+type StaffClaims = {
+  uid: string;
+  tenantId: string;
+  roles: string[];
+  locale: string;
+  authTime: number;
+  sv: number;
+  amr: string;
+  sid?: string;
+};
 
 declare module "next-auth" {
   interface Session {
@@ -120,12 +129,18 @@ export function authOptions(): NextAuthOptions {
         if (!email.success) return false;
         // The provider must vouch for the address: an unverified email is not an identity.
         if ((profile as { email_verified?: unknown } | undefined)?.email_verified === false) return false;
-        const staff = await db().staffUser.findUnique({ where: { email: email.data.toLowerCase() }, include: { tenant: true } });
+        const staff = await db().staffUser.findUnique({
+          where: { email: email.data.toLowerCase() },
+          include: { tenant: true },
+        });
         const ok = !!staff && !staff.disabled && staff.tenant.active;
         await recordSignIn({
           email: email.data,
           method: "oidc",
-          result: ok && staff ? { ok: true, user: { ...staff, locale: staff.locale ?? staff.tenant.locale } } : { ok: false, reason: "unknown_user" },
+          result:
+            ok && staff
+              ? { ok: true, user: { ...staff, locale: staff.locale ?? staff.tenant.locale } }
+              : { ok: false, reason: "unknown_user" },
         });
         return ok;
       },
@@ -134,8 +149,17 @@ export function authOptions(): NextAuthOptions {
         // A fresh sign-in: new claims, new authentication time (the step-up clock).
         let claims: Omit<StaffClaims, "authTime" | "amr" | "sid">;
         if (account?.provider === "oidc") {
-          const staff = await db().staffUser.findUniqueOrThrow({ where: { email: String(user.email).toLowerCase() }, include: { tenant: true } });
-          claims = { uid: staff.id, tenantId: staff.tenantId, roles: staff.roles, locale: staff.locale ?? staff.tenant.locale, sv: staff.sessionVersion };
+          const staff = await db().staffUser.findUniqueOrThrow({
+            where: { email: String(user.email).toLowerCase() },
+            include: { tenant: true },
+          });
+          claims = {
+            uid: staff.id,
+            tenantId: staff.tenantId,
+            roles: staff.roles,
+            locale: staff.locale ?? staff.tenant.locale,
+            sv: staff.sessionVersion,
+          };
         } else {
           const u = user as StaffUserForToken;
           claims = { uid: u.id, tenantId: u.tenantId, roles: u.roles, locale: u.locale, sv: u.sv };
@@ -143,7 +167,15 @@ export function authOptions(): NextAuthOptions {
         const amr = account?.provider === "oidc" ? "oidc" : "password";
         // The session's step-up window is kept server-side (lib/server/auth/renew-step-up.ts renews it).
         const sid = await openStaffSession({ id: claims.uid, tenantId: claims.tenantId }, amr);
-        return { sub: claims.uid, name: user.name, email: user.email, ...claims, authTime: Math.floor(Date.now() / 1000), amr, sid };
+        return {
+          sub: claims.uid,
+          name: user.name,
+          email: user.email,
+          ...claims,
+          authTime: Math.floor(Date.now() / 1000),
+          amr,
+          sid,
+        };
       },
       async session({ session, token }) {
         session.user = {
@@ -169,7 +201,8 @@ export function authOptions(): NextAuthOptions {
       },
     },
     logger: {
-      error: (code, metadata) => log.error({ code, err: metadata instanceof Error ? metadata.message : undefined }, "next-auth error"),
+      error: (code, metadata) =>
+        log.error({ code, err: metadata instanceof Error ? metadata.message : undefined }, "next-auth error"),
       warn: (code) => log.warn({ code }, "next-auth warning"),
       debug: () => undefined,
     },

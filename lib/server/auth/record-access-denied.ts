@@ -14,9 +14,15 @@ export const DENIAL_WINDOW_SECONDS = 60;
  * ones only bump the window's count (a loop of refused requests cannot flood the trail; the count is
  * in AccessDenialWindow). Never throws: the caller refuses anyway.
  */
-export async function recordAccessDenied(actor: Actor, input: { permission?: string; path?: string }, now = new Date()): Promise<void> {
+export async function recordAccessDenied(
+  actor: Actor,
+  input: { permission?: string; path?: string },
+  now = new Date(),
+): Promise<void> {
   const target = `${input.permission ? `permission:${input.permission}` : "role"}${input.path ? ` ${input.path.slice(0, 200)}` : ""}`;
-  const windowStart = new Date(Math.floor(now.getTime() / (DENIAL_WINDOW_SECONDS * 1000)) * DENIAL_WINDOW_SECONDS * 1000);
+  const windowStart = new Date(
+    Math.floor(now.getTime() / (DENIAL_WINDOW_SECONDS * 1000)) * DENIAL_WINDOW_SECONDS * 1000,
+  );
   try {
     await db().$transaction(async (tx) => {
       const [row] = (
@@ -29,7 +35,11 @@ export async function recordAccessDenied(actor: Actor, input: { permission?: str
       ).rows;
       if (row?.count !== 1) return;
       await tx.accessDenialWindow.deleteMany({
-        where: { tenantId: actor.tenantId, staffUserId: actor.userId, windowStart: { lt: new Date(now.getTime() - 86_400_000) } },
+        where: {
+          tenantId: actor.tenantId,
+          staffUserId: actor.userId,
+          windowStart: { lt: new Date(now.getTime() - 86_400_000) },
+        },
       });
       await recordStaffEvent(sqlOf(tx), actor, {
         traceId: `denied-${randomUUID()}`,
@@ -46,6 +56,9 @@ export async function recordAccessDenied(actor: Actor, input: { permission?: str
       });
     });
   } catch (error) {
-    log.error({ err: error instanceof Error ? error.message : String(error), userId: actor.userId }, "recording a denied access failed");
+    log.error(
+      { err: error instanceof Error ? error.message : String(error), userId: actor.userId },
+      "recording a denied access failed",
+    );
   }
 }

@@ -11,7 +11,11 @@ import type { CredentialCheck } from "@/lib/server/auth/verify-credentials";
  * caller refuses the sign-in. The email is stored only as its keyed fingerprint (the audit writer
  * redacts it), so an auditor can still find every attempt for one address.
  */
-export async function recordSignIn(input: { email: string; method: "password" | "oidc"; result: CredentialCheck }): Promise<void> {
+export async function recordSignIn(input: {
+  email: string;
+  method: "password" | "oidc";
+  result: CredentialCheck;
+}): Promise<void> {
   const { result } = input;
   const tenantId = result.ok ? result.user.tenantId : (result.tenantId ?? null);
   const userId = result.ok ? result.user.id : (result.userId ?? null);
@@ -27,5 +31,9 @@ export async function recordSignIn(input: { email: string; method: "password" | 
     });
   });
   if (result.ok) log.info({ event: "sign_in", method: input.method, userId, tenantId }, "staff signed in");
-  else log.warn({ event: "sign_in_failed", method: input.method, reason: result.reason, tenantId }, "staff sign-in refused");
+  else
+    log.warn(
+      { event: "sign_in_failed", method: input.method, reason: result.reason, tenantId },
+      "staff sign-in refused",
+    );
 }

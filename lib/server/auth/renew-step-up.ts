@@ -8,7 +8,12 @@ import type { Actor } from "@/lib/server/auth/actor";
  * only if it belongs to this person: a forged or foreign `sid` renews nothing. Pass the transaction of
  * the action the step-up was for, so the renewal commits with it (a refused approval renews nothing).
  */
-export async function renewStepUp(actor: Actor, method: "password" | "passkey", at: Date, tx: Tx = db()): Promise<void> {
+export async function renewStepUp(
+  actor: Actor,
+  method: "password" | "passkey",
+  at: Date,
+  tx: Tx = db(),
+): Promise<void> {
   if (!actor.sessionId) return;
   await tx.staffSession.updateMany({
     where: { id: actor.sessionId, staffUserId: actor.userId, tenantId: actor.tenantId },

@@ -17,11 +17,20 @@ import type { Actor } from "@/lib/server/auth/actor";
 export async function requireStepUp(actor: Actor, password: string | undefined, now = new Date()): Promise<void> {
   if (isAuthFresh(stepUpClock(actor), actor.stepUpMinutes, now)) return;
   if (!password) {
-    throw new AppError("permission_denied", `Confirm it is you: your sign-in is older than ${actor.stepUpMinutes} minutes.`, { reason: "step_up_required" });
+    throw new AppError(
+      "permission_denied",
+      `Confirm it is you: your sign-in is older than ${actor.stepUpMinutes} minutes.`,
+      { reason: "step_up_required" },
+    );
   }
-  const user = await db().staffUser.findFirst({ where: { id: actor.userId, tenantId: actor.tenantId }, select: { passwordHash: true, lockedUntil: true } });
+  const user = await db().staffUser.findFirst({
+    where: { id: actor.userId, tenantId: actor.tenantId },
+    select: { passwordHash: true, lockedUntil: true },
+  });
   if (user?.lockedUntil && user.lockedUntil > now)
-    throw new AppError("permission_denied", "Your account is paused after too many wrong passwords.", { reason: "locked" });
+    throw new AppError("permission_denied", "Your account is paused after too many wrong passwords.", {
+      reason: "locked",
+    });
   if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, password))) {
     await sql`
       UPDATE "StaffUser"

@@ -35,7 +35,18 @@ export async function clearPasswordFailures(userId: string, data: { lastLoginAt?
 }
 
 export type CredentialCheck =
-  | { ok: true; user: { id: string; tenantId: string; email: string; name: string; roles: string[]; locale: string; sessionVersion: number } }
+  | {
+      ok: true;
+      user: {
+        id: string;
+        tenantId: string;
+        email: string;
+        name: string;
+        roles: string[];
+        locale: string;
+        sessionVersion: number;
+      };
+    }
   | { ok: false; reason: "unknown_user" | "bad_password" | "locked" | "disabled"; userId?: string; tenantId?: string };
 
 /**
@@ -46,7 +57,12 @@ export type CredentialCheck =
  */
 export async function verifyCredentials(emailInput: string, password: string): Promise<CredentialCheck> {
   const email = emailInput.trim().toLowerCase();
-  const user = email ? await db().staffUser.findUnique({ where: { email }, include: { tenant: { select: { locale: true, active: true } } } }) : null;
+  const user = email
+    ? await db().staffUser.findUnique({
+        where: { email },
+        include: { tenant: { select: { locale: true, active: true } } },
+      })
+    : null;
   if (!user || !user.passwordHash) {
     await verifyPassword(await dummyPasswordHash(), password);
     return { ok: false, reason: "unknown_user" };

@@ -37,7 +37,10 @@ const utcTimestamp = (v: string): Date | string => {
   if (v === "infinity" || v === "-infinity") return v;
   return new Date(v.replace(" ", "T") + "Z");
 };
-const defaultParser = pg.types.getTypeParser.bind(pg.types) as (oid: number, format?: "text" | "binary") => (value: string) => unknown;
+const defaultParser = pg.types.getTypeParser.bind(pg.types) as (
+  oid: number,
+  format?: "text" | "binary",
+) => (value: string) => unknown;
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => {
     if (format !== "binary" && oid === TIMESTAMP) return utcTimestamp;
@@ -52,9 +55,21 @@ const statementName = (text: string) => `q_${createHash("sha1").update(text).dig
 function runnerOn(queryable: pg.Pool | pg.PoolClient): Runner {
   return async (query, isPrepared) => {
     const name = isPrepared ? statementName(query.sql) : undefined;
-    const result = await queryable.query({ text: query.sql, values: query.parameters as unknown[], types, ...(name ? { name } : {}) });
-    const wrote = result.command === "INSERT" || result.command === "UPDATE" || result.command === "DELETE" || result.command === "MERGE";
-    return { rows: result.rows as UnknownRow[], ...(wrote && result.rowCount !== null ? { numAffectedRows: BigInt(result.rowCount) } : {}) };
+    const result = await queryable.query({
+      text: query.sql,
+      values: query.parameters as unknown[],
+      types,
+      ...(name ? { name } : {}),
+    });
+    const wrote =
+      result.command === "INSERT" ||
+      result.command === "UPDATE" ||
+      result.command === "DELETE" ||
+      result.command === "MERGE";
+    return {
+      rows: result.rows as UnknownRow[],
+      ...(wrote && result.rowCount !== null ? { numAffectedRows: BigInt(result.rowCount) } : {}),
+    };
   };
 }
 
@@ -115,7 +130,10 @@ class PgTx {
  * set in BEGIN's round trip) and the whole transaction by `timeout` (checked before each statement and the
  * COMMIT). A connection whose ROLLBACK failed is destroyed, never returned to the pool.
  */
-export async function withPgTransaction<T>(fn: (tx: SqlHandle) => Promise<T>, options: PgTransactionOptions): Promise<T> {
+export async function withPgTransaction<T>(
+  fn: (tx: SqlHandle) => Promise<T>,
+  options: PgTransactionOptions,
+): Promise<T> {
   const started = Date.now();
   const client = await connectWithin(pgPool(), options.maxWait);
   const tx = new PgTx(client, started + options.timeout, options.timeout);

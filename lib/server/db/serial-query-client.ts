@@ -20,7 +20,8 @@ export class SerialQueryClient extends pg.Client {
     const params = args as unknown[];
     const [config, values, callback] = params;
     const submittable = typeof (config as { submit?: unknown } | null)?.submit === "function";
-    if (submittable || typeof values === "function" || typeof callback === "function") return (super.query as (...a: unknown[]) => unknown)(...params);
+    if (submittable || typeof values === "function" || typeof callback === "function")
+      return (super.query as (...a: unknown[]) => unknown)(...params);
     const run = () => (super.query as (...a: unknown[]) => Promise<unknown>)(...params);
     const result = this.tail.then(run, run);
     this.tail = result.catch(() => undefined);

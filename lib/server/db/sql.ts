@@ -88,7 +88,9 @@ class RunnerDriver implements Driver {
     return this.#connection;
   }
   async beginTransaction(): Promise<void> {
-    throw new Error("a Sql handle opens no transaction: use withPgTransaction (lib/server/db/pg.ts) or db().$transaction");
+    throw new Error(
+      "a Sql handle opens no transaction: use withPgTransaction (lib/server/db/pg.ts) or db().$transaction",
+    );
   }
   async commitTransaction(): Promise<void> {
     throw new Error("a Sql handle opens no transaction");

@@ -24,7 +24,8 @@ type Status = ProposalStatus | ExecutionStatus | RefundStatus;
 function literals(statuses: readonly Status[]): string {
   if (statuses.length === 0) throw new Error("statusSql needs at least one status");
   for (const s of statuses) {
-    if (![...proposalStatuses, ...executionStates, ...Object.values(refundStatus)].includes(s)) throw new Error(`not a status: ${s}`);
+    if (![...proposalStatuses, ...executionStates, ...Object.values(refundStatus)].includes(s))
+      throw new Error(`not a status: ${s}`);
   }
   return statuses.map((s) => `'${s}'`).join(", ");
 }

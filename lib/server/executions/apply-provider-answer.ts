@@ -1,5 +1,9 @@
 import "server-only";
-import { executionStatus as E, settledExecutionStatuses, unsettledExecutionStatuses } from "@/lib/domain/execution-state";
+import {
+  executionStatus as E,
+  settledExecutionStatuses,
+  unsettledExecutionStatuses,
+} from "@/lib/domain/execution-state";
 import { proposalStatus as P, statesLeadingTo } from "@/lib/domain/proposal-state";
 import { refundStatus, type RefundStatus } from "@/lib/domain/refund-state";
 import { db, type Tx } from "@/lib/server/db/client";
@@ -19,27 +23,52 @@ type Source = "send" | "reconcile" | "resend" | "webhook";
  * never overwritten (a late or repeated answer about a settled execution changes nothing), so the
  * worker, the reconciler and the webhook can all report the same refund in any order.
  */
-export async function applyProviderAnswer(input: { executionId: string; answer: CreateRefundResult; source: Source; traceId: string }): Promise<void> {
+export async function applyProviderAnswer(input: {
+  executionId: string;
+  answer: CreateRefundResult;
+  source: Source;
+  traceId: string;
+}): Promise<void> {
   const { answer } = input;
   await db().$transaction(
     async (tx) => {
       if (answer.outcome === "succeeded" || answer.outcome === "pending") {
         await settleWithRefund(tx, input.executionId, answer.refund, input.source);
       } else if (answer.outcome === "failed") {
-        await settle(tx, input.executionId, { status: E.failed, failureReason: answer.reason, providerRefundId: answer.refundId }, input.source, {
-          reason: answer.reason,
-          code: answer.code,
-        });
+        await settle(
+          tx,
+          input.executionId,
+          { status: E.failed, failureReason: answer.reason, providerRefundId: answer.refundId },
+          input.source,
+          {
+            reason: answer.reason,
+            code: answer.code,
+          },
+        );
       } else if (answer.outcome === "unknown") {
         const moved = await tx.execution.updateMany({
           where: { id: input.executionId, status: { in: [E.sending, E.unknown] } },
           data: { status: E.unknown, lastError: `${answer.cause}: ${answer.message}`.slice(0, 500) },
         });
         if (moved.count === 0) return;
-        const ex = await tx.execution.findUniqueOrThrow({ where: { id: input.executionId }, include: { proposal: true } });
-        await tx.proposal.updateMany({ where: { id: ex.proposalId, status: P.executing }, data: { status: P.needsReconciliation } });
-        await audit(tx, ex, "execution:unknown", "result_pending", input.source, { cause: answer.cause, statusCode: answer.statusCode });
-        await enqueueJob(sqlOf(tx), "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs) });
+        const ex = await tx.execution.findUniqueOrThrow({
+          where: { id: input.executionId },
+          include: { proposal: true },
+        });
+        await tx.proposal.updateMany({
+          where: { id: ex.proposalId, status: P.executing },
+          data: { status: P.needsReconciliation },
+        });
+        await audit(tx, ex, "execution:unknown", "result_pending", input.source, {
+          cause: answer.cause,
+          statusCode: answer.statusCode,
+        });
+        await enqueueJob(
+          sqlOf(tx),
+          "reconcile_execution",
+          { executionId: ex.id },
+          { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs) },
+        );
         // Ops hear of it (once per execution and person: the outbox's dedupe key), committed with the state.
         await notifyOpsOfInDoubt(tx, ex);
       }
@@ -49,14 +78,27 @@ export async function applyProviderAnswer(input: { executionId: string; answer: 
 }
 
 /** The provider has a refund for this execution: record it as what it is now. */
-export async function settleWithRefund(tx: Tx, executionId: string, refund: ProviderRefund, source: Source): Promise<void> {
+export async function settleWithRefund(
+  tx: Tx,
+  executionId: string,
+  refund: ProviderRefund,
+  source: Source,
+): Promise<void> {
   if (refund.status === "succeeded") {
-    await settle(tx, executionId, { status: E.succeeded, providerRefundId: refund.id }, source, { refundId: refund.id });
-  } else if (refund.status === "failed" || refund.status === "canceled") {
-    await settle(tx, executionId, { status: E.failed, providerRefundId: refund.id, failureReason: refund.failureReason ?? refund.status }, source, {
+    await settle(tx, executionId, { status: E.succeeded, providerRefundId: refund.id }, source, {
       refundId: refund.id,
-      reason: refund.failureReason,
     });
+  } else if (refund.status === "failed" || refund.status === "canceled") {
+    await settle(
+      tx,
+      executionId,
+      { status: E.failed, providerRefundId: refund.id, failureReason: refund.failureReason ?? refund.status },
+      source,
+      {
+        refundId: refund.id,
+        reason: refund.failureReason,
+      },
+    );
   } else {
     // Accepted, not settled yet: the money is committed at the provider; a webhook or the reconciler settles it.
     const moved = await tx.execution.updateMany({
@@ -66,10 +108,18 @@ export async function settleWithRefund(tx: Tx, executionId: string, refund: Prov
     });
     if (moved.count === 0) return;
     const ex = await tx.execution.findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } });
-    await tx.proposal.updateMany({ where: { id: ex.proposalId, status: { in: [P.executing, P.needsReconciliation] } }, data: { status: P.executing } });
+    await tx.proposal.updateMany({
+      where: { id: ex.proposalId, status: { in: [P.executing, P.needsReconciliation] } },
+      data: { status: P.executing },
+    });
     await upsertRefundRow(tx, ex, refund.id, refundStatus.pending);
     await audit(tx, ex, "execution:pending", "result_pending", source, { refundId: refund.id });
-    await enqueueJob(sqlOf(tx), "reconcile_execution", { executionId: ex.id }, { runAt: new Date(Date.now() + 60_000) });
+    await enqueueJob(
+      sqlOf(tx),
+      "reconcile_execution",
+      { executionId: ex.id },
+      { runAt: new Date(Date.now() + 60_000) },
+    );
   }
 }
 
@@ -105,12 +155,23 @@ async function settle(
 type ExecutionWithProposal = {
   id: string;
   tenantId: string;
-  proposal: { id: string; hash: string; orderId: string; paymentId: string; amountMinor: number; currency: string; traceId: string };
+  proposal: {
+    id: string;
+    hash: string;
+    orderId: string;
+    paymentId: string;
+    amountMinor: number;
+    currency: string;
+    traceId: string;
+  };
 };
 
 /** Our own ledger of the refund (what "refunded" means for the next proposal of this order). */
 async function upsertRefundRow(tx: Tx, ex: ExecutionWithProposal, providerRefundId: string, status: RefundStatus) {
-  const existing = await tx.refund.findFirst({ where: { providerRefundId, tenantId: ex.tenantId }, select: { id: true } });
+  const existing = await tx.refund.findFirst({
+    where: { providerRefundId, tenantId: ex.tenantId },
+    select: { id: true },
+  });
   if (existing) {
     await tx.refund.update({ where: { id: existing.id }, data: { status } });
     return;
@@ -131,13 +192,23 @@ async function upsertRefundRow(tx: Tx, ex: ExecutionWithProposal, providerRefund
 
 async function updateOrderStatus(tx: Tx, orderId: string) {
   const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
-  const refunded = await tx.refund.aggregate({ where: { orderId, status: refundStatus.succeeded }, _sum: { amountMinor: true } });
+  const refunded = await tx.refund.aggregate({
+    where: { orderId, status: refundStatus.succeeded },
+    _sum: { amountMinor: true },
+  });
   const total = refunded._sum.amountMinor ?? 0;
   const status = total >= order.capturedMinor ? "refunded" : total > 0 ? "partially_refunded" : order.status;
   if (status !== order.status) await tx.order.update({ where: { id: orderId }, data: { status } });
 }
 
-async function audit(tx: Tx, ex: ExecutionWithProposal, action: string, outcome: string, source: Source, details: Record<string, unknown>) {
+async function audit(
+  tx: Tx,
+  ex: ExecutionWithProposal,
+  action: string,
+  outcome: string,
+  source: Source,
+  details: Record<string, unknown>,
+) {
   await recordAuditEvent(sqlOf(tx), {
     tenantId: ex.tenantId,
     traceId: ex.proposal.traceId,

@@ -33,7 +33,10 @@ export type ExecuteOutcome = "sent" | "not_approved" | "already_started" | "reva
  */
 export async function executeRefund(proposalId: string): Promise<ExecuteOutcome> {
   const traceId = randomUUID().replace(/-/g, "");
-  const prepared = await db().$transaction((tx) => begin(tx, proposalId, traceId), { maxWait: 15_000, timeout: 15_000 });
+  const prepared = await db().$transaction((tx) => begin(tx, proposalId, traceId), {
+    maxWait: 15_000,
+    timeout: 15_000,
+  });
   if (prepared.kind !== "send") return prepared.kind;
 
   // The tenant's provider was opened a moment ago by the live read in begin() (cached), so this does not fail
@@ -64,11 +67,14 @@ type Begin =
   | { kind: "not_approved" | "already_started" | "revalidation_failed" };
 
 async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin> {
-  const [row] = (await sql<{ tenantId: string }>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`.execute(sqlOf(tx))).rows;
+  const [row] = (
+    await sql<{ tenantId: string }>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`.execute(sqlOf(tx))
+  ).rows;
   if (!row) return { kind: "not_approved" };
   const p = await lockProposal(tx, row.tenantId, proposalId);
   if (!p) return { kind: "not_approved" };
-  if (await tx.execution.findUnique({ where: { proposalId }, select: { id: true } })) return { kind: "already_started" };
+  if (await tx.execution.findUnique({ where: { proposalId }, select: { id: true } }))
+    return { kind: "already_started" };
   if (p.status !== P.approved) return { kind: "not_approved" };
 
   const now = new Date();
@@ -87,7 +93,10 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
   if (problem) {
     // An expired approval is never executed: the proposal ends here and a new one is needed.
     const status = problem === "approval_expired" ? P.expired : P.invalidated;
-    await tx.proposal.updateMany({ where: { id: p.id, status: P.approved }, data: { status, invalidationReason: problem, decidedAt: now } });
+    await tx.proposal.updateMany({
+      where: { id: p.id, status: P.approved },
+      data: { status, invalidationReason: problem, decidedAt: now },
+    });
     await recordAuditEvent(sqlOf(tx), {
       tenantId: p.tenantId,
       traceId: p.traceId,
@@ -103,9 +112,19 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
 
   const idempotencyKey = refundIdempotencyKey(p.id);
   const execution = await tx.execution.create({
-    data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey, status: executionStatus.sending, attempts: 1, lastAttemptAt: now },
+    data: {
+      tenantId: p.tenantId,
+      proposalId: p.id,
+      idempotencyKey,
+      status: executionStatus.sending,
+      attempts: 1,
+      lastAttemptAt: now,
+    },
   });
-  const moved = await tx.proposal.updateMany({ where: { id: p.id, status: P.approved }, data: { status: P.executing } });
+  const moved = await tx.proposal.updateMany({
+    where: { id: p.id, status: P.approved },
+    data: { status: P.executing },
+  });
   if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
   await recordAuditEvent(sqlOf(tx), {
     tenantId: p.tenantId,
@@ -114,11 +133,23 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
     action: "execution:send",
     outcome: "result_pending",
     proposal: { id: p.id, hash: p.hash },
-    data: { executionId: execution.id, idempotencyKey, attempt: 1, amountMinor: p.amountMinor, currency: p.currency, workerTrace: traceId },
+    data: {
+      executionId: execution.id,
+      idempotencyKey,
+      attempt: 1,
+      amountMinor: p.amountMinor,
+      currency: p.currency,
+      workerTrace: traceId,
+    },
     redaction: { clear: ["executionId", "idempotencyKey", "attempt", "amountMinor", "currency", "workerTrace"] },
   });
   // If this worker dies right after the provider call, the reconciler picks the execution up.
-  await enqueueJob(sqlOf(tx), "reconcile_execution", { executionId: execution.id }, { runAt: new Date(now.getTime() + executionTimings().staleSendingMs) });
+  await enqueueJob(
+    sqlOf(tx),
+    "reconcile_execution",
+    { executionId: execution.id },
+    { runAt: new Date(now.getTime() + executionTimings().staleSendingMs) },
+  );
   return {
     kind: "send",
     executionId: execution.id,
@@ -152,7 +183,13 @@ async function providerMismatch(
 ): Promise<string | null> {
   const live = await refundableLeftLive(
     sqlOf(tx),
-    { tenantId: p.tenantId, orderId: p.orderId, provider: p.payment.provider, paymentRef: p.recipientRef, ledgerCapturedMinor: p.order.capturedMinor },
+    {
+      tenantId: p.tenantId,
+      orderId: p.orderId,
+      provider: p.payment.provider,
+      paymentRef: p.recipientRef,
+      ledgerCapturedMinor: p.order.capturedMinor,
+    },
     { now, excludeProposalId: p.id },
   );
   if (!live.ok) {

@@ -36,13 +36,18 @@ function kindOf(action: string): ExecutionEventKind {
 
 const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 const int = (v: unknown): number | null => (typeof v === "number" && Number.isInteger(v) ? v : null);
-const state = (v: unknown): ExecutionState | null => ((executionStates as readonly unknown[]).includes(v) ? (v as ExecutionState) : null);
+const state = (v: unknown): ExecutionState | null =>
+  (executionStates as readonly unknown[]).includes(v) ? (v as ExecutionState) : null;
 
 /** The recorded (redacted) details of one event, as the timeline shows them; anything else stays out. */
 function detailOf(data: Record<string, unknown>): string | null {
-  const parts = [str(data.reason), str(data.code), str(data.cause), int(data.statusCode)?.toString() ?? null, str(data.because)].filter(
-    (x): x is string => !!x,
-  );
+  const parts = [
+    str(data.reason),
+    str(data.code),
+    str(data.cause),
+    int(data.statusCode)?.toString() ?? null,
+    str(data.because),
+  ].filter((x): x is string => !!x);
   return parts.length ? parts.join(" · ") : null;
 }
 
@@ -87,13 +92,16 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
   });
   const staffIds = [...new Set(rows.filter((r) => r.actorType === "staff" && r.actorId).map((r) => r.actorId!))];
   const names = new Map(
-    (staffIds.length ? await db().staffUser.findMany({ where: { tenantId, id: { in: staffIds } }, select: { id: true, name: true } }) : []).map((s) => [
-      s.id,
-      s.name,
-    ]),
+    (staffIds.length
+      ? await db().staffUser.findMany({ where: { tenantId, id: { in: staffIds } }, select: { id: true, name: true } })
+      : []
+    ).map((s) => [s.id, s.name]),
   );
   const events: ExecutionEvent[] = rows.map((r) => {
-    const data = (r.data && typeof r.data === "object" && !Array.isArray(r.data) ? r.data : {}) as Record<string, unknown>;
+    const data = (r.data && typeof r.data === "object" && !Array.isArray(r.data) ? r.data : {}) as Record<
+      string,
+      unknown
+    >;
     return {
       id: r.id,
       at: r.occurredAt.toISOString(),

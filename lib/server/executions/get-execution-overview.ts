@@ -1,7 +1,12 @@
 import "server-only";
 import { sql, sqlOf } from "@/lib/server/db/sql";
 import { assertCan } from "@/lib/domain/permissions";
-import { executionStates, executionStatus as E, settledExecutionStatuses, type ExecutionState } from "@/lib/domain/execution-state";
+import {
+  executionStates,
+  executionStatus as E,
+  settledExecutionStatuses,
+  type ExecutionState,
+} from "@/lib/domain/execution-state";
 import { statusLit } from "@/lib/server/db/status-sql";
 import { db } from "@/lib/server/db/client";
 import { executionTimings } from "@/lib/server/env";
@@ -85,14 +90,19 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
   ).rows;
 
   const first = rows[0];
-  const counts = Object.fromEntries(executionStates.map((s) => [s, first?.counts?.[s] ?? 0])) as Record<ExecutionState, number>;
+  const counts = Object.fromEntries(executionStates.map((s) => [s, first?.counts?.[s] ?? 0])) as Record<
+    ExecutionState,
+    number
+  >;
   const chart: ChartPoint[] = (first?.chart ?? []).map((c) => ({
     at: new Date(c.at).toISOString(),
     inDoubt: c.inDoubt,
     oldestAgeSeconds: Math.round(c.oldest ?? 0),
   }));
   const now = chart[chart.length - 1];
-  const inDoubt = rows.filter((r): r is Row & Parameters<typeof toExecutionRow>[0] & { why: InDoubtRow["why"] } => !!r.id && !!r.why);
+  const inDoubt = rows.filter(
+    (r): r is Row & Parameters<typeof toExecutionRow>[0] & { why: InDoubtRow["why"] } => !!r.id && !!r.why,
+  );
   return {
     counters: {
       inDoubt: now?.inDoubt ?? 0,

@@ -10,7 +10,11 @@ import type { Actor } from "@/lib/server/auth/actor";
 
 export type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 
-type RawRow = Omit<ExecutionRow, "createdAt" | "lastAttemptAt" | "settledAt"> & { createdAt: Date; lastAttemptAt: Date | null; settledAt: Date | null };
+type RawRow = Omit<ExecutionRow, "createdAt" | "lastAttemptAt" | "settledAt"> & {
+  createdAt: Date;
+  lastAttemptAt: Date | null;
+  settledAt: Date | null;
+};
 
 export const toExecutionRow = (r: RawRow): ExecutionRow => ({
   ...r,
@@ -48,7 +52,11 @@ export async function listExecutions(actor: Actor, raw: unknown): Promise<Execut
   const newest = f.sort === "newest";
   if (f.cursor) {
     const c = decodeKeysetCursor(f.cursor);
-    conditions.push(newest ? sql`(e."createdAt", e.id) < (${c.at}, ${c.id}::uuid)` : sql`(e."createdAt", e.id) > (${c.at}, ${c.id}::uuid)`);
+    conditions.push(
+      newest
+        ? sql`(e."createdAt", e.id) < (${c.at}, ${c.id}::uuid)`
+        : sql`(e."createdAt", e.id) > (${c.at}, ${c.id}::uuid)`,
+    );
   }
   const { rows } = await sql<RawRow>`
     SELECT ${executionColumns}
@@ -61,5 +69,8 @@ export async function listExecutions(actor: Actor, raw: unknown): Promise<Execut
      LIMIT ${f.limit + 1}`.execute(sqlOf(db()));
   const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];
-  return { rows: page.map(toExecutionRow), nextCursor: rows.length > f.limit && last ? encodeKeysetCursor({ at: last.createdAt, id: last.id }) : null };
+  return {
+    rows: page.map(toExecutionRow),
+    nextCursor: rows.length > f.limit && last ? encodeKeysetCursor({ at: last.createdAt, id: last.id }) : null,
+  };
 }

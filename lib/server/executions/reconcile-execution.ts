@@ -19,7 +19,11 @@ type ReconcileFinding = "settled" | "still_pending" | "resent" | "no_answer" | "
 type Reconciled = { id: string; tenantId: string; proposalId: string; proposal: { hash: string; traceId: string } };
 
 /** An event of the reconciler about one execution, in its proposal's agent trace. */
-function recordReconcilerEvent(tx: Tx, ex: Reconciled, event: Pick<AuditEventInput, "action" | "outcome" | "data" | "redaction">) {
+function recordReconcilerEvent(
+  tx: Tx,
+  ex: Reconciled,
+  event: Pick<AuditEventInput, "action" | "outcome" | "data" | "redaction">,
+) {
   return recordAuditEvent(sqlOf(tx), {
     ...event,
     tenantId: ex.tenantId,
@@ -33,7 +37,13 @@ function recordReconcilerEvent(tx: Tx, ex: Reconciled, event: Pick<AuditEventInp
  * One event per reconciliation run that reached a finding, numbered like `Execution.reconciliations`, with
  * the execution's state after it: "Check now" waits for the first one numbered after its click.
  */
-async function recordFinding(tx: Tx, ex: Reconciled, reconciliation: number, finding: ReconcileFinding, detail?: string): Promise<void> {
+async function recordFinding(
+  tx: Tx,
+  ex: Reconciled,
+  reconciliation: number,
+  finding: ReconcileFinding,
+  detail?: string,
+): Promise<void> {
   const now = await tx.execution.findUniqueOrThrow({ where: { id: ex.id }, select: { status: true } });
   await recordReconcilerEvent(tx, ex, {
     action: "execution:reconcile",
@@ -44,7 +54,13 @@ async function recordFinding(tx: Tx, ex: Reconciled, reconciliation: number, fin
 }
 
 /** Records the finding, then asks graphile-worker to run the job again later. */
-async function retryLater(ex: Reconciled, reconciliation: number, finding: "no_answer" | "in_flight", message: string, cause?: string): Promise<never> {
+async function retryLater(
+  ex: Reconciled,
+  reconciliation: number,
+  finding: "no_answer" | "in_flight",
+  message: string,
+  cause?: string,
+): Promise<never> {
   await db().$transaction((tx) => recordFinding(tx, ex, reconciliation, finding, cause));
   throw new RetryLater(message);
 }
@@ -68,15 +84,21 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
     select: { reconciliations: true },
   });
 
-  if (ex.status === E.sending && ex.lastAttemptAt && Date.now() - ex.lastAttemptAt.getTime() < executionTimings().staleSendingMs) {
+  if (
+    ex.status === E.sending &&
+    ex.lastAttemptAt &&
+    Date.now() - ex.lastAttemptAt.getTime() < executionTimings().staleSendingMs
+  ) {
     return retryLater(ex, n, "in_flight", "the send may still be in flight");
   }
 
   if (ex.status === E.pending && ex.providerRefundId) {
     const found = await provider.retrieveRefund(ex.providerRefundId);
-    if (found.outcome === "unknown") return retryLater(ex, n, "no_answer", `provider did not answer: ${found.cause}`, found.cause);
+    if (found.outcome === "unknown")
+      return retryLater(ex, n, "no_answer", `provider did not answer: ${found.cause}`, found.cause);
     if (found.outcome === "found") {
-      const outcome = found.refund.status === "pending" || found.refund.status === "requires_action" ? "still_pending" : "settled";
+      const outcome =
+        found.refund.status === "pending" || found.refund.status === "requires_action" ? "still_pending" : "settled";
       await db().$transaction(async (tx) => {
         await settleWithRefund(tx, ex.id, found.refund, "reconcile");
         await recordFinding(tx, ex, n, outcome);
@@ -86,7 +108,8 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
   }
 
   const search = await provider.findRefunds({ paymentIntent: ex.proposal.recipientRef, proposalId: ex.proposalId });
-  if (search.outcome === "unknown") return retryLater(ex, n, "no_answer", `provider did not answer: ${search.cause}`, search.cause);
+  if (search.outcome === "unknown")
+    return retryLater(ex, n, "no_answer", `provider did not answer: ${search.cause}`, search.cause);
   const [refund, ...others] = search.refunds;
   if (refund) {
     const outcome = refund.status === "pending" || refund.status === "requires_action" ? "still_pending" : "settled";
@@ -117,7 +140,12 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
     await recordReconcilerEvent(tx, ex, {
       action: "execution:resend",
       outcome: "result_pending",
-      data: { executionId: ex.id, idempotencyKey: ex.idempotencyKey, attempt: ex.attempts + 1, because: "provider_has_no_refund" },
+      data: {
+        executionId: ex.id,
+        idempotencyKey: ex.idempotencyKey,
+        attempt: ex.attempts + 1,
+        because: "provider_has_no_refund",
+      },
       redaction: { clear: ["executionId", "idempotencyKey", "attempt", "because"] },
     });
     return true;

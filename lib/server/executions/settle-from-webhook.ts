@@ -1,9 +1,17 @@
 import "server-only";
 import { sql, sqlOf } from "@/lib/server/db/sql";
 import { db, type Tx } from "@/lib/server/db/client";
-import { getPaymentProvider, paymentProviderFor, ProviderConnectionUnusable } from "@/lib/server/payments/get-payment-provider";
+import {
+  getPaymentProvider,
+  paymentProviderFor,
+  ProviderConnectionUnusable,
+} from "@/lib/server/payments/get-payment-provider";
 import type { PaymentProvider, ProviderRefund } from "@/lib/server/payments/payment-provider";
-import { recordDispute, recordExternalRefund, type WebhookTenants } from "@/lib/server/payments/record-external-refunds";
+import {
+  recordDispute,
+  recordExternalRefund,
+  type WebhookTenants,
+} from "@/lib/server/payments/record-external-refunds";
 import { log } from "@/lib/server/log";
 import { settleWithRefund } from "./apply-provider-answer";
 
@@ -26,9 +34,19 @@ function signedTimestamp(header: string): number | null {
  * The process-wide provider webhook (`/api/payments/webhook`), verified with PAYMENT_PROVIDER_WEBHOOK_SECRET: it
  * speaks for every tenant without an own provider connection (they share that account).
  */
-export async function settleFromWebhook(rawBody: string, signature: string | null, now: Date = new Date()): Promise<WebhookResult> {
+export async function settleFromWebhook(
+  rawBody: string,
+  signature: string | null,
+  now: Date = new Date(),
+): Promise<WebhookResult> {
   const own = await db().providerConnection.findMany({ select: { tenantId: true } });
-  return handleProviderWebhook(getPaymentProvider(), { tenantId: { notIn: own.map((o) => o.tenantId) } }, rawBody, signature, now);
+  return handleProviderWebhook(
+    getPaymentProvider(),
+    { tenantId: { notIn: own.map((o) => o.tenantId) } },
+    rawBody,
+    signature,
+    now,
+  );
 }
 
 /**
@@ -37,9 +55,18 @@ export async function settleFromWebhook(rawBody: string, signature: string | nul
  * tenant without an own connection get the same 404 (no secret to verify with; nothing said about which exists).
  * A stored connection that does not open answers 500, so the provider delivers again once it is fixed.
  */
-export async function settleFromTenantWebhook(tenantSlug: string, rawBody: string, signature: string | null, now: Date = new Date()): Promise<WebhookResult> {
-  const tenant = await db().tenant.findUnique({ where: { slug: tenantSlug }, select: { id: true, providerConnection: { select: { tenantId: true } } } });
-  if (!tenant?.providerConnection) return { status: 404, body: { received: false, error: "no provider connection for this endpoint" } };
+export async function settleFromTenantWebhook(
+  tenantSlug: string,
+  rawBody: string,
+  signature: string | null,
+  now: Date = new Date(),
+): Promise<WebhookResult> {
+  const tenant = await db().tenant.findUnique({
+    where: { slug: tenantSlug },
+    select: { id: true, providerConnection: { select: { tenantId: true } } },
+  });
+  if (!tenant?.providerConnection)
+    return { status: 404, body: { received: false, error: "no provider connection for this endpoint" } };
   let provider;
   try {
     provider = await paymentProviderFor(tenant.id);
@@ -88,7 +115,8 @@ async function handleProviderWebhook(
   if (event.type === "charge.refunded" && event.paymentIntent) {
     const read = await provider.readPayment(event.paymentIntent);
     if (read.outcome === "ok") refunds = read.snapshot.refunds;
-    else if (read.outcome !== "not_found") return { status: 503, body: { received: false, error: "provider unavailable" } };
+    else if (read.outcome !== "not_found")
+      return { status: 503, body: { received: false, error: "provider unavailable" } };
   }
   const ctx = { eventType: event.type, traceId: `webhook-${event.id}`.slice(0, 128), now };
   // Event ids are remembered per endpoint: a delivery verified by one tenant's secret can never mark an id as
@@ -119,7 +147,13 @@ async function handleProviderWebhook(
 async function settleOurs(tx: Tx, tenants: WebhookTenants, refund: ProviderRefund): Promise<boolean> {
   const proposalId = refund.metadata.proposalId;
   const execution = await tx.execution.findFirst({
-    where: { ...tenants, OR: [{ providerRefundId: refund.id }, ...(proposalId && /^[0-9a-f-]{36}$/i.test(proposalId) ? [{ proposalId }] : [])] },
+    where: {
+      ...tenants,
+      OR: [
+        { providerRefundId: refund.id },
+        ...(proposalId && /^[0-9a-f-]{36}$/i.test(proposalId) ? [{ proposalId }] : []),
+      ],
+    },
     select: { id: true, tenantId: true },
   });
   if (!execution) return false;

@@ -4,7 +4,11 @@ import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
-import { checkAuditLogHealth, type SignedHistoryHealth, type WitnessHealth } from "@/lib/server/audit/check-signed-history";
+import {
+  checkAuditLogHealth,
+  type SignedHistoryHealth,
+  type WitnessHealth,
+} from "@/lib/server/audit/check-signed-history";
 
 export type Health = {
   status: "ok" | "degraded";
@@ -29,7 +33,10 @@ export async function checkHealth(): Promise<Health> {
   try {
     await sql`SELECT 1`.execute(sqlPool());
     // The newest stored verification (job, npm run audit:verify or the admin page), never process memory.
-    const last = await db().auditChainCheck.findFirst({ orderBy: { checkedAt: "desc" }, select: { ok: true, signedByRetired: true } });
+    const last = await db().auditChainCheck.findFirst({
+      orderBy: { checkedAt: "desc" },
+      select: { ok: true, signedByRetired: true },
+    });
     auditChain = !last ? "unchecked" : last.ok ? "ok" : "broken";
     signedByRetired = last?.ok && last.signedByRetired.length > 0 ? last.signedByRetired : undefined;
     audit = await checkAuditLogHealth();
@@ -38,7 +45,11 @@ export async function checkHealth(): Promise<Health> {
     log.error({ err: error instanceof Error ? error.message : String(error) }, "health: database unreachable");
   }
   const degraded =
-    database !== "ok" || auditChain === "broken" || audit?.signedHistory === "tampered" || audit?.witnesses === "refusing" || audit?.witnesses === "stale";
+    database !== "ok" ||
+    auditChain === "broken" ||
+    audit?.signedHistory === "tampered" ||
+    audit?.witnesses === "refusing" ||
+    audit?.witnesses === "stale";
   return {
     status: degraded ? "degraded" : "ok",
     version: APP_VERSION,

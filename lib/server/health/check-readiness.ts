@@ -29,7 +29,10 @@ function within<T extends CheckResult>(what: string, check: () => Promise<T>): P
       return { status: "fail", detail: `${what} check failed` };
     }),
     new Promise<CheckResult>((resolve) =>
-      setTimeout(() => resolve({ status: "fail", detail: `no answer within ${CHECK_TIMEOUT_MS} ms` }), CHECK_TIMEOUT_MS).unref(),
+      setTimeout(
+        () => resolve({ status: "fail", detail: `no answer within ${CHECK_TIMEOUT_MS} ms` }),
+        CHECK_TIMEOUT_MS,
+      ).unref(),
     ),
   ]);
 }
@@ -40,13 +43,17 @@ async function checkMigrations(): Promise<CheckResult> {
     .filter((d) => d.isDirectory())
     .map((d) => d.name);
   const rows = (
-    await sql<{ name: string }>`SELECT "migration_name" AS name FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`.execute(
+    await sql<{
+      name: string;
+    }>`SELECT "migration_name" AS name FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`.execute(
       sqlPool(),
     )
   ).rows;
   const applied = new Set(rows.map((r) => r.name));
   const pending = onDisk.filter((name) => !applied.has(name)).sort();
-  return pending.length ? { status: "fail", detail: `${pending.length} migration(s) not applied`, pending } : { status: "ok", applied: onDisk.length };
+  return pending.length
+    ? { status: "fail", detail: `${pending.length} migration(s) not applied`, pending }
+    : { status: "ok", applied: onDisk.length };
 }
 
 /**
@@ -55,7 +62,9 @@ async function checkMigrations(): Promise<CheckResult> {
  * Skipped while no active tenant exists (nothing can be refunded yet).
  */
 async function checkPaymentProvider(): Promise<CheckResult> {
-  const [row] = (await sql<{ tenants: number }>`SELECT count(*)::int AS tenants FROM "Tenant" WHERE "active"`.execute(sqlPool())).rows;
+  const [row] = (
+    await sql<{ tenants: number }>`SELECT count(*)::int AS tenants FROM "Tenant" WHERE "active"`.execute(sqlPool())
+  ).rows;
   const tenants = row?.tenants ?? 0;
   if (tenants === 0) return { status: "skipped", detail: "no active tenant" };
   let config = "";
@@ -63,11 +72,18 @@ async function checkPaymentProvider(): Promise<CheckResult> {
   try {
     // The answer is reused only for the same configuration (a changed key is asked about at once).
     config = JSON.stringify(paymentProviderConfig());
-    if (lastProviderCheck?.config === config && Date.now() - lastProviderCheck.at < PROVIDER_CHECK_EVERY_MS) return lastProviderCheck.result;
+    if (lastProviderCheck?.config === config && Date.now() - lastProviderCheck.at < PROVIDER_CHECK_EVERY_MS)
+      return lastProviderCheck.result;
     const answer = await getPaymentProvider().retrieveRefund("re_readiness_probe");
     result =
       answer.outcome === "unknown"
-        ? { status: "fail", detail: answer.cause === "authentication" ? "the provider refused the API key" : `the provider did not answer (${answer.cause})` }
+        ? {
+            status: "fail",
+            detail:
+              answer.cause === "authentication"
+                ? "the provider refused the API key"
+                : `the provider did not answer (${answer.cause})`,
+          }
         : { status: "ok", tenants };
   } catch (error) {
     // Not configured (no PAYMENT_PROVIDER_API_KEY outside the demo): say so, without the value.
@@ -113,7 +129,11 @@ export async function checkReadiness(): Promise<Readiness> {
   const skipped: CheckResult = { status: "skipped", detail: "database unreachable" };
   const [migrations, paymentProvider, sequencer] =
     database.status === "ok"
-      ? await Promise.all([within("migrations", checkMigrations), within("paymentProvider", checkPaymentProvider), within("sequencer", checkSequencer)])
+      ? await Promise.all([
+          within("migrations", checkMigrations),
+          within("paymentProvider", checkPaymentProvider),
+          within("sequencer", checkSequencer),
+        ])
       : [skipped, skipped, skipped];
   const checks = { database, migrations, paymentProvider, sequencer };
   const ready = Object.values(checks).every((c) => c.status !== "fail") && database.status === "ok";

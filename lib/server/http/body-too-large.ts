@@ -15,7 +15,10 @@ export class BodyTooLargeError extends AppError {
 }
 
 /** The body read under its cap, or the refusal thrown: BodyTooLargeError, or invalid_arguments if unreadable. */
-export async function cappedBodyOrThrow(req: Request, max: number): Promise<{ bytes: Uint8Array<ArrayBuffer>; text: string }> {
+export async function cappedBodyOrThrow(
+  req: Request,
+  max: number,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; text: string }> {
   const body = await readCappedBody(req, max);
   if (body.ok) return body;
   if (body.reason === "too_large") throw new BodyTooLargeError(max);

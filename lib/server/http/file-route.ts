@@ -21,10 +21,18 @@ export function staffFileRoute<C>(handler: (actor: Actor, request: Request, cont
         },
       });
     } catch (error) {
-      const e = isAppError(error) ? error : new AppError("internal_error", `Something went wrong on our side (reference ${randomUUID()}).`);
+      const e = isAppError(error)
+        ? error
+        : new AppError("internal_error", `Something went wrong on our side (reference ${randomUUID()}).`);
       if (!isAppError(error))
-        log.error({ err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }, "file route failed");
-      return Response.json({ code: e.code, error: { message: e.message } }, { status: httpStatusFor(e.code), headers: { "Cache-Control": "no-store" } });
+        log.error(
+          { err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname },
+          "file route failed",
+        );
+      return Response.json(
+        { code: e.code, error: { message: e.message } },
+        { status: httpStatusFor(e.code), headers: { "Cache-Control": "no-store" } },
+      );
     }
   };
 }

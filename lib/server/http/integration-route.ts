@@ -2,7 +2,10 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError, httpStatusFor, isAppError } from "@/lib/domain/outcome";
 import type { IntegrationScope } from "@/lib/schemas/orders-api";
-import { authenticateIntegrationKey, type IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
+import {
+  authenticateIntegrationKey,
+  type IntegrationCaller,
+} from "@/lib/server/integrations/authenticate-integration-key";
 import { log } from "@/lib/server/log";
 
 type Handler<C> = (caller: IntegrationCaller, request: Request, context: C, traceId: string) => Promise<Response>;
@@ -26,12 +29,20 @@ export function integrationRoute<C>(scope: IntegrationScope, handler: Handler<C>
       let known: AppError;
       if (isAppError(error)) known = error;
       else {
-        log.error({ traceId, err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }, "orders api failed");
+        log.error(
+          { traceId, err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname },
+          "orders api failed",
+        );
         known = new AppError("internal_error", `Something went wrong on our side (trace ${traceId}).`);
       }
       const problems = known.code === "invalid_arguments" ? (known.details?.problems ?? []) : undefined;
       return Response.json(
-        { code: known.code, error: { message: known.message, ...(known.details ?? {}) }, ...(problems ? { problems } : {}), traceId },
+        {
+          code: known.code,
+          error: { message: known.message, ...(known.details ?? {}) },
+          ...(problems ? { problems } : {}),
+          traceId,
+        },
         { status: httpStatusFor(known.code), headers },
       );
     }
@@ -42,10 +53,14 @@ export function integrationRoute<C>(scope: IntegrationScope, handler: Handler<C>
 export async function integrationJsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
   if (text.length > 1_000_000)
-    throw new AppError("invalid_arguments", "The body is larger than 1 MB.", { problems: [{ path: "$", expected: "at most 1 MB", message: "too large" }] });
+    throw new AppError("invalid_arguments", "The body is larger than 1 MB.", {
+      problems: [{ path: "$", expected: "at most 1 MB", message: "too large" }],
+    });
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new AppError("invalid_arguments", "The body is not JSON.", { problems: [{ path: "$", expected: "a JSON object", message: "not JSON" }] });
+    throw new AppError("invalid_arguments", "The body is not JSON.", {
+      problems: [{ path: "$", expected: "a JSON object", message: "not JSON" }],
+    });
   }
 }

@@ -8,7 +8,10 @@ import { log } from "@/lib/server/log";
  * the signature over the raw body, which is read capped while streaming so an unauthenticated sender cannot make us
  * buffer a huge body. A failure answers 500 (the provider retries later) with no details.
  */
-export async function providerWebhookResponse(request: Request, settle: (body: string, signature: string | null) => Promise<WebhookResult>): Promise<Response> {
+export async function providerWebhookResponse(
+  request: Request,
+  settle: (body: string, signature: string | null) => Promise<WebhookResult>,
+): Promise<Response> {
   try {
     const body = await readCappedBody(request, BODY_LIMITS.agent);
     if (!body.ok)

@@ -12,9 +12,14 @@ export function publicRoute<C>(handler: (request: Request, context: C) => Promis
     try {
       return await handler(request, context);
     } catch (error) {
-      const e = isAppError(error) ? error : new AppError("internal_error", `Something went wrong on our side (reference ${randomUUID()}).`);
+      const e = isAppError(error)
+        ? error
+        : new AppError("internal_error", `Something went wrong on our side (reference ${randomUUID()}).`);
       if (!isAppError(error))
-        log.error({ err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }, "public route failed");
+        log.error(
+          { err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname },
+          "public route failed",
+        );
       return Response.json(
         { code: e.code, error: { message: e.message, ...(e.details ?? {}) } },
         { status: httpStatusFor(e.code), headers: { "Cache-Control": "no-store" } },

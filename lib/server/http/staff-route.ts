@@ -44,11 +44,17 @@ export function staffRoute<C>(handler: Handler<C>) {
     } catch (error) {
       // A role refusal is a denied access: audited (counted per minute, see recordAccessDenied).
       if (actor && isRoleRefusal(error) && !error.details.recorded) {
-        await recordAccessDenied(actor, { permission: error.details.permission, path: `${request.method} ${new URL(request.url).pathname}` });
+        await recordAccessDenied(actor, {
+          permission: error.details.permission,
+          path: `${request.method} ${new URL(request.url).pathname}`,
+        });
       }
       if (isAppError(error)) return errorResponse(error);
       const ref = randomUUID();
-      log.error({ ref, err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname }, "staff route failed");
+      log.error(
+        { ref, err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname },
+        "staff route failed",
+      );
       return errorResponse(new AppError("internal_error", `Something went wrong on our side (reference ${ref}).`));
     }
   };
@@ -61,14 +67,18 @@ export function staffRoute<C>(handler: Handler<C>) {
  */
 function assertSameOrigin(request: Request): void {
   const { host } = requestOrigin(request.headers, new URL(request.url), env().TRUST_PROXY);
-  if (actionOriginProblem(request.method, request.headers.get("origin"), host)) throw new AppError("permission_denied", "Cross-site request refused.");
+  if (actionOriginProblem(request.method, request.headers.get("origin"), host))
+    throw new AppError("permission_denied", "Cross-site request refused.");
 }
 
 /**
  * Reads a JSON body under its cap (BODY_LIMITS.staffJson unless the route needs more), before any parsing:
  * over the cap is 413 (BodyTooLargeError), anything that is not a JSON object is invalid_arguments.
  */
-export async function jsonBody(request: Request, limit: number = BODY_LIMITS.staffJson): Promise<Record<string, unknown>> {
+export async function jsonBody(
+  request: Request,
+  limit: number = BODY_LIMITS.staffJson,
+): Promise<Record<string, unknown>> {
   const { text } = await cappedBodyOrThrow(request, limit);
   try {
     const body: unknown = JSON.parse(text);

@@ -58,7 +58,11 @@ async function listSecondApprovals(actor: Actor): Promise<{ total: number; items
         // Nobody approves what they requested, re-prepared or edited (a NULL requester is an agent's proposal).
         OR: [{ requestedByStaffId: null }, { requestedByStaffId: { not: actor.userId } }],
       },
-      select: { id: true, requiredApprovals: true, _count: { select: { approvals: { where: { tenantId: actor.tenantId } } } } },
+      select: {
+        id: true,
+        requiredApprovals: true,
+        _count: { select: { approvals: { where: { tenantId: actor.tenantId } } } },
+      },
       orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
     })
   ).filter((p) => p._count.approvals < p.requiredApprovals);
@@ -72,7 +76,11 @@ async function listSecondApprovals(actor: Actor): Promise<{ total: number; items
       requiredApprovals: true,
       expiresAt: true,
       order: { select: { number: true } },
-      approvals: { where: { tenantId: actor.tenantId }, select: { approver: { select: { name: true } } }, orderBy: { createdAt: "asc" } },
+      approvals: {
+        where: { tenantId: actor.tenantId },
+        select: { approver: { select: { name: true } } },
+        orderBy: { createdAt: "asc" },
+      },
     },
     orderBy: [{ expiresAt: "asc" }, { id: "asc" }],
   });
@@ -95,7 +103,12 @@ async function listAdminChanges(actor: Actor): Promise<AdminChangeItem[]> {
   const waiting = await listAdminChangesAwaiting({ tenantId: actor.tenantId, staffUserId: actor.userId });
   const ids = [...new Set(waiting.flatMap((w) => (w.proposedById ? [w.proposedById] : [])))];
   const names = new Map(
-    (await db().staffUser.findMany({ where: { tenantId: actor.tenantId, id: { in: ids } }, select: { id: true, name: true } })).map((s) => [s.id, s.name]),
+    (
+      await db().staffUser.findMany({
+        where: { tenantId: actor.tenantId, id: { in: ids } },
+        select: { id: true, name: true },
+      })
+    ).map((s) => [s.id, s.name]),
   );
   return waiting.map((w) => ({
     id: w.id,

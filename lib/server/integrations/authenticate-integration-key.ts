@@ -18,16 +18,31 @@ export function hashIntegrationKey(key: string): string {
  * unknown, revoked, expired, tenant inactive — one answer, so a caller learns nothing about which) or
  * `permission_denied` (403: the key lacks `scope`). The key is looked up by its SHA-256 only.
  */
-export async function authenticateIntegrationKey(authorization: string | null, scope: IntegrationScope, now = new Date()): Promise<IntegrationCaller> {
+export async function authenticateIntegrationKey(
+  authorization: string | null,
+  scope: IntegrationScope,
+  now = new Date(),
+): Promise<IntegrationCaller> {
   const m = authorization?.trim().match(BEARER);
   const refused = new AppError("unauthenticated", "A valid integration key is required: Authorization: Bearer igk_…");
   if (!m) throw refused;
   const row = await db().integrationKey.findUnique({
     where: { keyHash: hashIntegrationKey(m[1]!) },
-    select: { id: true, tenantId: true, scopes: true, revokedAt: true, expiresAt: true, tenant: { select: { slug: true, active: true } } },
+    select: {
+      id: true,
+      tenantId: true,
+      scopes: true,
+      revokedAt: true,
+      expiresAt: true,
+      tenant: { select: { slug: true, active: true } },
+    },
   });
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now) || !row.tenant.active) throw refused;
-  if (!row.scopes.includes(scope)) throw new AppError("permission_denied", `This integration key lacks the scope ${scope}.`, { reason: "scope", scope });
+  if (!row.scopes.includes(scope))
+    throw new AppError("permission_denied", `This integration key lacks the scope ${scope}.`, {
+      reason: "scope",
+      scope,
+    });
   // When it was last used, for the admins' list: at most once a minute per key, so busy keys do not queue on their row.
   await db().integrationKey.updateMany({
     where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - 60_000) } }] },

@@ -19,14 +19,26 @@ export async function issueIntegrationKey(actor: Actor, raw: unknown, now = new 
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(issueIntegrationKeyInput, raw);
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  if (expiresAt && expiresAt <= now) throw new AppError("invalid_arguments", "expiresAt: must be in the future.", { field: "expiresAt", problem: "past" });
+  if (expiresAt && expiresAt <= now)
+    throw new AppError("invalid_arguments", "expiresAt: must be in the future.", {
+      field: "expiresAt",
+      problem: "past",
+    });
   await requireStepUp(actor, input.stepUpPassword);
   const scopes = [...new Set(input.scopes)].sort();
   const key = `igk_${randomBytes(32).toString("base64url")}`;
   const keyPrefix = key.slice(0, 12);
   return db().$transaction(async (tx) => {
     const row = await tx.integrationKey.create({
-      data: { tenantId: actor.tenantId, name: input.label, keyPrefix, keyHash: hashIntegrationKey(key), scopes, expiresAt, createdById: actor.userId },
+      data: {
+        tenantId: actor.tenantId,
+        name: input.label,
+        keyPrefix,
+        keyHash: hashIntegrationKey(key),
+        scopes,
+        expiresAt,
+        createdById: actor.userId,
+      },
     });
     await recordAdminEvent(tx, actor, {
       action: "issue_integration_key",

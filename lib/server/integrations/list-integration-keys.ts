@@ -9,7 +9,16 @@ export async function listIntegrationKeys(actor: Actor) {
   const keys = await db().integrationKey.findMany({
     where: { tenantId: actor.tenantId },
     orderBy: { createdAt: "asc" },
-    select: { id: true, name: true, keyPrefix: true, scopes: true, expiresAt: true, revokedAt: true, lastUsedAt: true, createdAt: true },
+    select: {
+      id: true,
+      name: true,
+      keyPrefix: true,
+      scopes: true,
+      expiresAt: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      createdAt: true,
+    },
   });
   return { keys: keys.map(({ name, ...k }) => ({ ...k, label: name })) };
 }

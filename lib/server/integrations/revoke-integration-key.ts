@@ -11,12 +11,22 @@ import { isUuid } from "@/lib/domain/validation";
  * request after this commit gets 401 on every instance. Revoking twice is a no-op (the guarded UPDATE keeps the
  * first time); another tenant's key is not found.
  */
-export async function revokeIntegrationKey(actor: Actor, id: string, now = new Date()): Promise<{ id: string; alreadyRevoked: boolean }> {
+export async function revokeIntegrationKey(
+  actor: Actor,
+  id: string,
+  now = new Date(),
+): Promise<{ id: string; alreadyRevoked: boolean }> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(id)) throw new AppError("not_found", "No such integration key.");
   return db().$transaction(async (tx) => {
-    const updated = await tx.integrationKey.updateMany({ where: { id, tenantId: actor.tenantId, revokedAt: null }, data: { revokedAt: now } });
-    const row = await tx.integrationKey.findFirst({ where: { id, tenantId: actor.tenantId }, select: { name: true, keyPrefix: true } });
+    const updated = await tx.integrationKey.updateMany({
+      where: { id, tenantId: actor.tenantId, revokedAt: null },
+      data: { revokedAt: now },
+    });
+    const row = await tx.integrationKey.findFirst({
+      where: { id, tenantId: actor.tenantId },
+      select: { name: true, keyPrefix: true },
+    });
     if (!row) throw new AppError("not_found", "No such integration key.");
     if (updated.count === 0) return { id, alreadyRevoked: true };
     await recordAdminEvent(tx, actor, {

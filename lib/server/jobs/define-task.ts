@@ -18,7 +18,10 @@ export type TaskContext = {
  * seconds) up to the job's max attempts; a payload that does not parse is a bug, so it fails without
  * retry-worthy side effects.
  */
-export function defineTask<N extends JobName>(name: N, run: (payload: JobPayload<N>, ctx: TaskContext) => Promise<void>): Task {
+export function defineTask<N extends JobName>(
+  name: N,
+  run: (payload: JobPayload<N>, ctx: TaskContext) => Promise<void>,
+): Task {
   return async (raw, helpers) => {
     const parsed = jobTable[name].payload.safeParse(raw ?? {});
     if (!parsed.success) {

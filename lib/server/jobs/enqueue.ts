@@ -20,13 +20,20 @@ export type EnqueueOptions = {
  * replaces the waiting one's payload and run time (graphile-worker `job_key_mode = 'replace'`) instead of
  * adding a second. Returns the job id.
  */
-export async function enqueueJob<N extends JobName>(tx: Sql, task: N, payload: JobPayload<N>, opts: EnqueueOptions = {}): Promise<string> {
+export async function enqueueJob<N extends JobName>(
+  tx: Sql,
+  task: N,
+  payload: JobPayload<N>,
+  opts: EnqueueOptions = {},
+): Promise<string> {
   if (opts.maxAttempts !== undefined && (!Number.isInteger(opts.maxAttempts) || opts.maxAttempts < 1)) {
     throw new Error("maxAttempts must be a positive integer");
   }
   const checked = jobTable[task].payload.safeParse(payload);
   if (!checked.success)
-    throw new Error(`invalid payload for job ${task}: ${checked.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
+    throw new Error(
+      `invalid payload for job ${task}: ${checked.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`,
+    );
   const jobKey = jobKeyFor(task, payload);
   const { rows } = await sql<{ id: bigint | string }>`
     SELECT (graphile_worker.add_job(

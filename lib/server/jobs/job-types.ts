@@ -13,15 +13,27 @@ export const jobTable = {
   /** Marks pending proposals past their expiry as `expired` (cron, every minute). */
   expire_proposals: { payload: z.object({}).loose(), cron: "* * * * *" },
   /** POSTs one signed reviewer notification; retried with backoff, `failed` after the last attempt. */
-  deliver_review_webhook: { payload: z.object({ deliveryId: z.uuid() }), keyPrefix: "deliver_review_webhook:", keyField: "deliveryId" },
+  deliver_review_webhook: {
+    payload: z.object({ deliveryId: z.uuid() }),
+    keyPrefix: "deliver_review_webhook:",
+    keyField: "deliveryId",
+  },
   /**
    * POSTs one decision webhook (Standard Webhooks) to a channel; retried with backoff, `failed` after the last
    * attempt. Enqueued from SQL by the trigger of prisma/migrations/20261201103000_decision_webhooks, which
    * spells this key ("deliver_decision_webhook:" + deliveryId) and 8 attempts — keep the two in step.
    */
-  deliver_decision_webhook: { payload: z.object({ deliveryId: z.uuid() }), keyPrefix: "deliver_decision_webhook:", keyField: "deliveryId" },
+  deliver_decision_webhook: {
+    payload: z.object({ deliveryId: z.uuid() }),
+    keyPrefix: "deliver_decision_webhook:",
+    keyField: "deliveryId",
+  },
   /** Sends one notification (e-mail or Slack message) of the outbox; retried with backoff, `failed` after the last attempt. */
-  deliver_notification: { payload: z.object({ notificationId: z.uuid() }), keyPrefix: "notify:", keyField: "notificationId" },
+  deliver_notification: {
+    payload: z.object({ notificationId: z.uuid() }),
+    keyPrefix: "notify:",
+    keyField: "notificationId",
+  },
   /** Creates the "about to expire" reminders of pending proposals, once per proposal and recipient (cron, every minute). */
   remind_expiring_proposals: { payload: z.object({}).loose(), cron: "* * * * *" },
   /** Alerts ops (once per execution and person) of executions stuck in `sending` past the stale threshold (cron, every minute). */
@@ -29,7 +41,11 @@ export const jobTable = {
   /** Executes an approved proposal once (revalidate, commit the idempotency key, call the provider). */
   execute_refund: { payload: z.object({ proposalId: z.uuid() }), keyPrefix: "execute:", keyField: "proposalId" },
   /** Asks the provider about an execution whose outcome is unknown or pending; never a blind re-send. */
-  reconcile_execution: { payload: z.object({ executionId: z.uuid() }), keyPrefix: "reconcile:", keyField: "executionId" },
+  reconcile_execution: {
+    payload: z.object({ executionId: z.uuid() }),
+    keyPrefix: "reconcile:",
+    keyField: "executionId",
+  },
   /** Re-enqueues approved proposals and in-doubt executions whose job died with a killed worker (cron, every minute). */
   sweep_executions: { payload: z.object({}).loose(), cron: "* * * * *" },
   /** Walks every audit chain; a break writes an alert event and a stored check that /api/health reports (cron, hourly). */

@@ -10,7 +10,10 @@ import { sql } from "@/lib/server/db/sql";
 export async function nextRunAtByJobKey(keys: string[]): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
   const rows = (
-    await sql<{ key: string; runAt: Date }>`SELECT key, run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key IN (${sql.join(keys)})`.execute(
+    await sql<{
+      key: string;
+      runAt: Date;
+    }>`SELECT key, run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key IN (${sql.join(keys)})`.execute(
       sqlPool(),
     )
   ).rows;

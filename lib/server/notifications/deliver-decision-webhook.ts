@@ -17,7 +17,10 @@ export const DECISION_WEBHOOK_MAX_ATTEMPTS = 8;
  * POSTs it through the same guarded client as every webhook (post-webhook.ts: SSRF checks at connect time,
  * no redirects, bounded). At least once: the same `webhook-id` on every attempt, receivers deduplicate on it.
  */
-export async function deliverDecisionWebhook(input: { deliveryId: string; attempt: number; isLastAttempt: boolean }, now = new Date()): Promise<void> {
+export async function deliverDecisionWebhook(
+  input: { deliveryId: string; attempt: number; isLastAttempt: boolean },
+  now = new Date(),
+): Promise<void> {
   const delivery = await db().webhookDelivery.findUnique({
     where: { id: input.deliveryId },
     select: { id: true, tenantId: true, channelId: true, status: true, payload: true, proposalId: true },
@@ -25,7 +28,12 @@ export async function deliverDecisionWebhook(input: { deliveryId: string; attemp
   if (!delivery || delivery.status !== "pending" || !delivery.channelId) return;
   const channel = await db().channel.findFirst({
     where: { id: delivery.channelId, tenantId: delivery.tenantId },
-    select: { decisionWebhookUrl: true, decisionWebhookSecret: true, previousDecisionWebhookSecret: true, previousDecisionWebhookSecretUntil: true },
+    select: {
+      decisionWebhookUrl: true,
+      decisionWebhookSecret: true,
+      previousDecisionWebhookSecret: true,
+      previousDecisionWebhookSecretUntil: true,
+    },
   });
   let result: PostResult;
   if (!channel?.decisionWebhookUrl || !channel.decisionWebhookSecret) {
@@ -34,9 +42,16 @@ export async function deliverDecisionWebhook(input: { deliveryId: string; attemp
     const body = JSON.stringify(delivery.payload);
     const secrets = [channel.decisionWebhookSecret];
     const until = channel.previousDecisionWebhookSecretUntil;
-    if (channel.previousDecisionWebhookSecret && until && until > now) secrets.push(channel.previousDecisionWebhookSecret);
+    if (channel.previousDecisionWebhookSecret && until && until > now)
+      secrets.push(channel.previousDecisionWebhookSecret);
     const headers = signStandardWebhook({ id: delivery.id, body, secrets, now });
-    result = await postWebhook({ url: channel.decisionWebhookUrl, body, headers, timeoutMs: WEBHOOK_TIMEOUT_MS, allowPrivate: webhookAllowPrivate() });
+    result = await postWebhook({
+      url: channel.decisionWebhookUrl,
+      body,
+      headers,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      allowPrivate: webhookAllowPrivate(),
+    });
   }
   await recordWebhookAttempt(delivery, result, input, "decision webhook");
 }

@@ -50,7 +50,10 @@ type NotificationRow = {
  * or a channel turned off — each makes the notification `skipped` instead of sent.
  */
 async function prepare(n: NotificationRow): Promise<Prepared> {
-  const tenant = await db().tenant.findUniqueOrThrow({ where: { id: n.tenantId }, select: { locale: true, timeZone: true, slackWebhookUrl: true } });
+  const tenant = await db().tenant.findUniqueOrThrow({
+    where: { id: n.tenantId },
+    select: { locale: true, timeZone: true, slackWebhookUrl: true },
+  });
   let recipient: { email: string; locale: string } | null = null;
   if (n.channel === "email") {
     if (!emailEnabled()) return { skip: "e-mail is off" };
@@ -69,23 +72,34 @@ async function prepare(n: NotificationRow): Promise<Prepared> {
         ? true
         : n.kind === "in_doubt"
           ? can(userRoles, "executions:reconcile") && (pref?.emailInDoubt ?? true)
-          : can(userRoles, "proposal:decide") && (n.kind === "new_proposal" ? (pref?.emailNewProposal ?? true) : (pref?.emailExpiring ?? true));
+          : can(userRoles, "proposal:decide") &&
+            (n.kind === "new_proposal" ? (pref?.emailNewProposal ?? true) : (pref?.emailExpiring ?? true));
     if (!wanted) return { skip: "recipient opted out or lost the role" };
     recipient = { email: staff.email, locale: staff.locale ?? tenant.locale };
   } else if (!tenant.slackWebhookUrl) {
     return { skip: "the tenant's Slack webhook was turned off" };
   }
-  const ctx: MessageContext = { locale: recipient?.locale ?? tenant.locale, timeZone: tenant.timeZone, baseUrl: appBaseUrl() };
+  const ctx: MessageContext = {
+    locale: recipient?.locale ?? tenant.locale,
+    timeZone: tenant.timeZone,
+    baseUrl: appBaseUrl(),
+  };
 
   if (n.kind === "test") {
-    return recipient ? { email: { to: recipient.email, ...testMail(ctx) } } : { slack: { url: tenant.slackWebhookUrl!, message: slackTestMessage(ctx) } };
+    return recipient
+      ? { email: { to: recipient.email, ...testMail(ctx) } }
+      : { slack: { url: tenant.slackWebhookUrl!, message: slackTestMessage(ctx) } };
   }
 
   if (n.kind === "in_doubt") {
     const ex = n.executionId
       ? await db().execution.findFirst({
           where: { id: n.executionId, tenantId: n.tenantId },
-          select: { status: true, lastError: true, proposal: { select: { amountMinor: true, currency: true, recipientDisplay: true } } },
+          select: {
+            status: true,
+            lastError: true,
+            proposal: { select: { amountMinor: true, currency: true, recipientDisplay: true } },
+          },
         })
       : null;
     if (!ex) return { skip: "execution not found" };
@@ -100,7 +114,8 @@ async function prepare(n: NotificationRow): Promise<Prepared> {
       })
     : null;
   if (!proposal) return { skip: "proposal not found" };
-  if (proposal.status !== proposalStatus.pendingApproval || proposal.expiresAt <= new Date()) return { skip: "proposal no longer awaits review" };
+  if (proposal.status !== proposalStatus.pendingApproval || proposal.expiresAt <= new Date())
+    return { skip: "proposal no longer awaits review" };
   const kind = n.kind === "expiring" ? "expiring" : "new_proposal";
   if (recipient) return { email: { to: recipient.email, ...proposalMail(kind, proposal, ctx) } };
   return { slack: { url: tenant.slackWebhookUrl!, message: slackProposalMessage(kind, proposal, ctx) } };
@@ -112,14 +127,28 @@ async function prepare(n: NotificationRow): Promise<Prepared> {
  * recorded and the job throws to be retried; after the last attempt the row is `failed`.
  * At-least-once: a crash between the send and the commit sends the same message again.
  */
-export async function deliverNotification(input: { notificationId: string; attempt: number; isLastAttempt: boolean }): Promise<void> {
+export async function deliverNotification(input: {
+  notificationId: string;
+  attempt: number;
+  isLastAttempt: boolean;
+}): Promise<void> {
   const n = await db().notification.findUnique({ where: { id: input.notificationId }, select: notificationSelect });
   if (!n || n.status !== "pending") return;
-  const nlog = log.child({ component: "notifications", notificationId: n.id, tenantId: n.tenantId, kind: n.kind, channel: n.channel, attempt: input.attempt });
+  const nlog = log.child({
+    component: "notifications",
+    notificationId: n.id,
+    tenantId: n.tenantId,
+    kind: n.kind,
+    channel: n.channel,
+    attempt: input.attempt,
+  });
 
   const prepared = await prepare(n);
   if ("skip" in prepared) {
-    await db().notification.updateMany({ where: { id: n.id, status: "pending" }, data: { status: "skipped", lastError: prepared.skip } });
+    await db().notification.updateMany({
+      where: { id: n.id, status: "pending" },
+      data: { status: "skipped", lastError: prepared.skip },
+    });
     nlog.info({ reason: prepared.skip }, "notification skipped");
     return;
   }

@@ -18,7 +18,11 @@ export { WebhookAttemptFailed } from "./record-webhook-attempt";
  * refused URL) the delivery becomes `failed` with an audit event `webhook:failed`.
  * At-least-once: a crash between the POST and the commit resends the same X-Webhook-Id.
  */
-export async function deliverReviewWebhook(input: { deliveryId: string; attempt: number; isLastAttempt: boolean }): Promise<void> {
+export async function deliverReviewWebhook(input: {
+  deliveryId: string;
+  attempt: number;
+  isLastAttempt: boolean;
+}): Promise<void> {
   const delivery = await db().webhookDelivery.findUnique({
     where: { id: input.deliveryId },
     select: {
@@ -39,7 +43,13 @@ export async function deliverReviewWebhook(input: { deliveryId: string; attempt:
   } else {
     const body = JSON.stringify(delivery.payload);
     const headers = signWebhook({ id: delivery.id, secret, body });
-    result = await postWebhook({ url, body, headers, timeoutMs: WEBHOOK_TIMEOUT_MS, allowPrivate: webhookAllowPrivate() });
+    result = await postWebhook({
+      url,
+      body,
+      headers,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      allowPrivate: webhookAllowPrivate(),
+    });
   }
 
   await recordWebhookAttempt(delivery, result, input, "reviewer webhook");

@@ -7,4 +7,5 @@ import { auditFingerprint } from "@/lib/server/audit/fingerprint";
  * server's answer can quote an address), at most 200 characters. Applied when the worker stores it and again
  * when Admin lists it (rows written before this rule).
  */
-export const shownDeliveryError = (error: string | null): string | null => (error ? truncateText(scrubText(error, auditFingerprint), 200) : null);
+export const shownDeliveryError = (error: string | null): string | null =>
+  error ? truncateText(scrubText(error, auditFingerprint), 200) : null;

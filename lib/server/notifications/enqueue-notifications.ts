@@ -46,7 +46,8 @@ async function insertAndEnqueue(tx: Sql, rows: Row[]): Promise<string[]> {
                   ${col("dedupeKey")}::text[], ${col("proposalId")}::uuid[], ${col("executionId")}::uuid[], ${col("staffUserId")}::uuid[]) AS n
     ON CONFLICT DO NOTHING
     RETURNING "id"`.execute(tx);
-  for (const { id } of created) await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+  for (const { id } of created)
+    await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
   return created.map((r) => r.id);
 }
 
@@ -57,7 +58,11 @@ async function insertAndEnqueue(tx: Sql, rows: Row[]): Promise<string[]> {
  * has already read it (then nothing is read here when e-mail is off and there is no Slack webhook).
  * The typed SQL layer: the agent gateway runs it in its pg transaction.
  */
-export async function notifyOfNewProposal(q: Sql, proposal: { id: string; tenantId: string }, known?: { slackWebhookUrl: string | null }): Promise<string[]> {
+export async function notifyOfNewProposal(
+  q: Sql,
+  proposal: { id: string; tenantId: string },
+  known?: { slackWebhookUrl: string | null },
+): Promise<string[]> {
   const rows: Row[] = [];
   if (emailEnabled()) {
     const { rows: staff } = await sql<{ id: string }>`
@@ -80,7 +85,8 @@ export async function notifyOfNewProposal(q: Sql, proposal: { id: string; tenant
   const slackWebhookUrl =
     known !== undefined
       ? known.slackWebhookUrl
-      : ((await q.selectFrom("Tenant").select("slackWebhookUrl").where("id", "=", proposal.tenantId).executeTakeFirst())?.slackWebhookUrl ?? null);
+      : ((await q.selectFrom("Tenant").select("slackWebhookUrl").where("id", "=", proposal.tenantId).executeTakeFirst())
+          ?.slackWebhookUrl ?? null);
   if (slackWebhookUrl) {
     rows.push({
       id: randomUUID(),
@@ -98,7 +104,10 @@ export async function notifyOfNewProposal(q: Sql, proposal: { id: string; tenant
  * An execution's outcome became unknown: one e-mail per enabled ops member of its tenant who has not
  * turned in-doubt alerts off. Once per execution and person, however many unknown answers follow.
  */
-export async function notifyOpsOfInDoubt(tx: Tx, execution: { id: string; tenantId: string; proposalId: string }): Promise<string[]> {
+export async function notifyOpsOfInDoubt(
+  tx: Tx,
+  execution: { id: string; tenantId: string; proposalId: string },
+): Promise<string[]> {
   if (!emailEnabled()) return [];
   const staff = await tx.staffUser.findMany({
     where: {
@@ -163,7 +172,8 @@ export async function remindExpiringProposals(): Promise<{ created: number }> {
       SELECT gen_random_uuid(), "tenantId", 'expiring', channel::"NotificationChannel", key, "proposalId", "staffUserId" FROM wanted
       ON CONFLICT ("dedupeKey") DO NOTHING
       RETURNING id`.execute(q);
-    for (const { id } of rows) await enqueueJob(q, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+    for (const { id } of rows)
+      await enqueueJob(q, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
     return rows.length;
   });
   return { created };
@@ -196,7 +206,8 @@ export async function alertStaleSendingExecutions(): Promise<{ created: number }
        WHERE COALESCE(np."emailInDoubt", true)
       ON CONFLICT ("dedupeKey") DO NOTHING
       RETURNING id`.execute(q);
-    for (const { id } of rows) await enqueueJob(q, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+    for (const { id } of rows)
+      await enqueueJob(q, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
     return rows.length;
   });
   return { created };

@@ -9,6 +9,9 @@ import { db } from "@/lib/server/db/client";
  */
 export async function getReviewWebhookSettings(actor: Actor) {
   assertCan(actor.roles, "admin:manage");
-  const tenant = await db().tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { reviewWebhookUrl: true, reviewWebhookSecret: true } });
+  const tenant = await db().tenant.findUniqueOrThrow({
+    where: { id: actor.tenantId },
+    select: { reviewWebhookUrl: true, reviewWebhookSecret: true },
+  });
   return { url: tenant.reviewWebhookUrl, hasSecret: tenant.reviewWebhookSecret !== null };
 }

@@ -43,7 +43,13 @@ export async function sendMail(mail: OutgoingMail): Promise<MailResult> {
     };
   }
   try {
-    const info = (await transport.transporter.sendMail({ from: config.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })) as {
+    const info = (await transport.transporter.sendMail({
+      from: config.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    })) as {
       messageId?: string;
     };
     return { ok: true, messageId: info.messageId ?? "" };

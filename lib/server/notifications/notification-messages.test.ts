@@ -26,7 +26,9 @@ describe("notification messages", () => {
     expect(proposalMail("new_proposal", p, en).html).toContain("<td>Bank &lt;ES91&gt; &amp; co</td>");
     const slack = slackProposalMessage("new_proposal", p, en);
     const section = slack.blocks[1];
-    expect(section?.type === "section" ? section.fields[1]?.text : null).toBe("*Recipient*\nBank &lt;ES91&gt; &amp; co");
+    expect(section?.type === "section" ? section.fields[1]?.text : null).toBe(
+      "*Recipient*\nBank &lt;ES91&gt; &amp; co",
+    );
   });
 
   it("the in-doubt alert names the amount and the provider's last error, and links the executions view", () => {

@@ -26,7 +26,11 @@ const catalogs = { en: en.notifications, es: es.notifications };
 
 function translator(locale: string) {
   const language = languageOf(locale);
-  return createTranslator({ locale: language, messages: { notifications: catalogs[language] }, namespace: "notifications" });
+  return createTranslator({
+    locale: language,
+    messages: { notifications: catalogs[language] },
+    namespace: "notifications",
+  });
 }
 
 export function proposalUrl(baseUrl: string, proposalId: string): string {
@@ -35,20 +39,42 @@ export function proposalUrl(baseUrl: string, proposalId: string): string {
 
 /** "30 Nov 2026, 14:30 UTC" and the same instant in the tenant's zone ("15:30 CET"). */
 export function formatExpiry(at: Date, locale: string, timeZone: string): { utc: string; local: string } {
-  const utc = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(at) + " UTC";
+  const utc =
+    new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(at) + " UTC";
   // dateStyle/timeStyle cannot be combined with timeZoneName: spell the fields out.
-  const local = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" }).format(
-    at,
-  );
+  const local = new Intl.DateTimeFormat(locale, {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone,
+    timeZoneName: "short",
+  }).format(at);
   return { utc, local };
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 type Mail = { subject: string; text: string; html: string };
 
-function renderMail(intro: string, rows: [string, string][], link: { label: string; url: string }, footer: string, subject: string): Mail {
-  const text = [intro, "", ...rows.map(([k, v]) => `${k}: ${v}`), "", `${link.label}: ${link.url}`, "", "--", footer].join("\n");
+function renderMail(
+  intro: string,
+  rows: [string, string][],
+  link: { label: string; url: string },
+  footer: string,
+  subject: string,
+): Mail {
+  const text = [
+    intro,
+    "",
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    "",
+    `${link.label}: ${link.url}`,
+    "",
+    "--",
+    footer,
+  ].join("\n");
   const html = [
     `<p>${escapeHtml(intro)}</p>`,
     `<table cellpadding="4">${rows.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join("")}</table>`,
@@ -63,7 +89,10 @@ export function proposalMail(kind: "new_proposal" | "expiring", p: ProposalFacts
   const t = translator(ctx.locale);
   const amount = formatMinor(p.amountMinor, p.currency, ctx.locale);
   const expiry = formatExpiry(p.expiresAt, ctx.locale, ctx.timeZone);
-  const subject = t(kind === "new_proposal" ? "email.newSubject" : "email.expiringSubject", { amount, expiresUtc: expiry.utc });
+  const subject = t(kind === "new_proposal" ? "email.newSubject" : "email.expiringSubject", {
+    amount,
+    expiresUtc: expiry.utc,
+  });
   return renderMail(
     t(kind === "new_proposal" ? "email.newIntro" : "email.expiringIntro"),
     [
@@ -78,7 +107,10 @@ export function proposalMail(kind: "new_proposal" | "expiring", p: ProposalFacts
 }
 
 /** The ops alert for an execution whose outcome became unknown. */
-export function inDoubtMail(e: { amountMinor: number; currency: string; recipientDisplay: string; lastError: string | null }, ctx: MessageContext): Mail {
+export function inDoubtMail(
+  e: { amountMinor: number; currency: string; recipientDisplay: string; lastError: string | null },
+  ctx: MessageContext,
+): Mail {
   const t = translator(ctx.locale);
   const amount = formatMinor(e.amountMinor, e.currency, ctx.locale);
   const rows: [string, string][] = [

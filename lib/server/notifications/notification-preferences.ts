@@ -15,9 +15,15 @@ import { emailEnabled } from "./mailer";
  * ops) have preferences; others get permission_denied.
  */
 function assertReceivesNotifications(actor: Actor) {
-  const applies = { newProposal: can(actor.roles, "proposal:decide"), inDoubt: can(actor.roles, "executions:reconcile") };
+  const applies = {
+    newProposal: can(actor.roles, "proposal:decide"),
+    inDoubt: can(actor.roles, "executions:reconcile"),
+  };
   if (!applies.newProposal && !applies.inDoubt) {
-    throw new AppError("permission_denied", "Your roles receive no notifications.", { reason: "role", permission: "proposal:decide" });
+    throw new AppError("permission_denied", "Your roles receive no notifications.", {
+      reason: "role",
+      permission: "proposal:decide",
+    });
   }
   return { newProposal: applies.newProposal, expiring: applies.newProposal, inDoubt: applies.inDoubt };
 }
@@ -42,8 +48,15 @@ export async function getNotificationPreferences(actor: Actor): Promise<Notifica
 /** Changes the given switches of the actor's own preferences (the others keep their value or default). */
 export async function updateNotificationPreferences(actor: Actor, raw: unknown): Promise<NotificationPreferencesDto> {
   assertReceivesNotifications(actor);
-  const input = parseInput(updateNotificationPreferencesInput, raw, "Send the preferences as booleans: emailNewProposal, emailExpiring, emailInDoubt.");
-  const staff = await db().staffUser.findFirst({ where: { id: actor.userId, tenantId: actor.tenantId, disabled: false }, select: { id: true } });
+  const input = parseInput(
+    updateNotificationPreferencesInput,
+    raw,
+    "Send the preferences as booleans: emailNewProposal, emailExpiring, emailInDoubt.",
+  );
+  const staff = await db().staffUser.findFirst({
+    where: { id: actor.userId, tenantId: actor.tenantId, disabled: false },
+    select: { id: true },
+  });
   if (!staff) throw new AppError("not_found", "Staff user not found.");
   await db().notificationPreference.upsert({
     where: { staffUserId: staff.id },

@@ -29,9 +29,17 @@ export type TenantNotificationUrls = { reviewWebhookUrl: string | null; slackWeb
  * delivery id, or null when the tenant has no webhook. Never calls the network itself. The typed SQL
  * layer (lib/server/db/sql.ts), so it runs in a Prisma transaction or the gateway's pg transaction alike.
  */
-export async function notifyReviewersOfProposal(q: Sql, proposal: ProposalToNotify, known?: TenantNotificationUrls): Promise<string | null> {
+export async function notifyReviewersOfProposal(
+  q: Sql,
+  proposal: ProposalToNotify,
+  known?: TenantNotificationUrls,
+): Promise<string | null> {
   const targets = known ??
-    (await q.selectFrom("Tenant").select(["slackWebhookUrl", "reviewWebhookUrl"]).where("id", "=", proposal.tenantId).executeTakeFirst()) ?? {
+    (await q
+      .selectFrom("Tenant")
+      .select(["slackWebhookUrl", "reviewWebhookUrl"])
+      .where("id", "=", proposal.tenantId)
+      .executeTakeFirst()) ?? {
       slackWebhookUrl: null,
       reviewWebhookUrl: null,
     };

@@ -49,7 +49,12 @@ describe("postWebhook", () => {
   it("2xx is delivered, 5xx is a retryable failure", async () => {
     hits = [];
     expect(await post(`http://127.0.0.1:${port}/ok`)).toEqual({ ok: true, status: 204 });
-    expect(await post(`http://127.0.0.1:${port}/fail`)).toEqual({ ok: false, status: 503, error: "HTTP 503", permanent: false });
+    expect(await post(`http://127.0.0.1:${port}/fail`)).toEqual({
+      ok: false,
+      status: 503,
+      error: "HTTP 503",
+      permanent: false,
+    });
     expect(hits).toEqual(["/ok", "/fail"]);
   });
 
@@ -92,6 +97,11 @@ describe("postWebhook", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    expect(await post(`http://127.0.0.1:${closedPort}/`)).toEqual({ ok: false, status: null, error: "connection failed (ECONNREFUSED)", permanent: false });
+    expect(await post(`http://127.0.0.1:${closedPort}/`)).toEqual({
+      ok: false,
+      status: null,
+      error: "connection failed (ECONNREFUSED)",
+      permanent: false,
+    });
   });
 });

@@ -23,7 +23,10 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
       if (error) return callback(error, "", 0);
       const refused = !allowPrivate && addresses.some((a) => isInternalAddress(a.address));
       if (refused || addresses.length === 0) {
-        const err = Object.assign(new Error(refused ? "the webhook host resolves to an internal address" : "no address"), { code: "EREFUSED_INTERNAL" });
+        const err = Object.assign(
+          new Error(refused ? "the webhook host resolves to an internal address" : "no address"),
+          { code: "EREFUSED_INTERNAL" },
+        );
         return callback(err, "", 0);
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
@@ -46,7 +49,8 @@ export async function postWebhook(input: {
   allowPrivate: boolean;
 }): Promise<PostResult> {
   const checked = checkWebhookUrl(input.url, { allowPrivate: input.allowPrivate });
-  if (!checked.ok) return { ok: false, status: null, error: `webhook URL refused (${checked.problem})`, permanent: true };
+  if (!checked.ok)
+    return { ok: false, status: null, error: `webhook URL refused (${checked.problem})`, permanent: true };
   const url = checked.url;
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   const signal = AbortSignal.timeout(input.timeoutMs);
@@ -82,7 +86,12 @@ export async function postWebhook(input: {
           finish(
             status >= 200 && status < 300
               ? { ok: true, status }
-              : { ok: false, status, error: `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}`, permanent: false },
+              : {
+                  ok: false,
+                  status,
+                  error: `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}`,
+                  permanent: false,
+                },
           );
         res.on("end", done);
         res.on("close", done);
@@ -90,8 +99,10 @@ export async function postWebhook(input: {
       },
     );
     req.on("error", (error: NodeJS.ErrnoException) => {
-      if (signal.aborted) return finish({ ok: false, status: null, error: `timeout after ${input.timeoutMs} ms`, permanent: false });
-      if (error.code === "EREFUSED_INTERNAL") return finish({ ok: false, status: null, error: error.message, permanent: false });
+      if (signal.aborted)
+        return finish({ ok: false, status: null, error: `timeout after ${input.timeoutMs} ms`, permanent: false });
+      if (error.code === "EREFUSED_INTERNAL")
+        return finish({ ok: false, status: null, error: error.message, permanent: false });
       finish({ ok: false, status: null, error: `connection failed (${error.code ?? error.name})`, permanent: false });
     });
     req.end(input.body);

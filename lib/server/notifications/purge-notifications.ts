@@ -11,6 +11,8 @@ export const NOTIFICATION_RETENTION_DAYS = 30;
  */
 export async function purgeOldNotifications(now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - NOTIFICATION_RETENTION_DAYS * 86_400_000);
-  const { count } = await db().notification.deleteMany({ where: { status: { in: ["sent", "skipped", "failed"] }, createdAt: { lt: before } } });
+  const { count } = await db().notification.deleteMany({
+    where: { status: { in: ["sent", "skipped", "failed"] }, createdAt: { lt: before } },
+  });
   return count;
 }

@@ -30,7 +30,12 @@ export async function recordWebhookAttempt(
   const final = result.ok || result.permanent || attempt.isLastAttempt;
   const status = result.ok ? "delivered" : final ? "failed" : "pending";
   const lastError = result.ok ? null : result.error;
-  const wlog = log.child({ component: "webhooks", deliveryId: delivery.id, tenantId: delivery.tenantId, attempt: attempt.attempt });
+  const wlog = log.child({
+    component: "webhooks",
+    deliveryId: delivery.id,
+    tenantId: delivery.tenantId,
+    attempt: attempt.attempt,
+  });
 
   await db().$transaction(async (tx) => {
     const updated = await tx.webhookDelivery.updateMany({
@@ -46,7 +51,10 @@ export async function recordWebhookAttempt(
     if (updated.count !== 1 || status === "pending") return;
     const row = await tx.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, select: { attempts: true } });
     const proposal = delivery.proposalId
-      ? await tx.proposal.findUnique({ where: { id: delivery.proposalId }, select: { id: true, hash: true, traceId: true } })
+      ? await tx.proposal.findUnique({
+          where: { id: delivery.proposalId },
+          select: { id: true, hash: true, traceId: true },
+        })
       : null;
     await recordAuditEvent(sqlOf(tx), {
       tenantId: delivery.tenantId,

@@ -17,7 +17,10 @@ type Mrkdwn = { type: "mrkdwn"; text: string };
 export type SlackBlock =
   | { type: "header"; text: PlainText }
   | { type: "section"; fields: Mrkdwn[] }
-  | { type: "actions"; elements: { type: "button"; text: PlainText; url: string; style?: "primary"; action_id: string }[] };
+  | {
+      type: "actions";
+      elements: { type: "button"; text: PlainText; url: string; style?: "primary"; action_id: string }[];
+    };
 export type SlackMessage = { text: string; blocks: SlackBlock[] };
 
 const catalogs = { en: en.notifications, es: es.notifications };
@@ -28,7 +31,11 @@ export const escapeMrkdwn = (s: string) => s.replace(/&/g, "&amp;").replace(/</g
 /** "Send test" in Admin: a header and one line, posted through the same outbox and worker as every other message. */
 export function slackTestMessage(ctx: Pick<MessageContext, "locale">): SlackMessage {
   const language = languageOf(ctx.locale);
-  const t = createTranslator({ locale: language, messages: { notifications: catalogs[language] }, namespace: "notifications.slack" });
+  const t = createTranslator({
+    locale: language,
+    messages: { notifications: catalogs[language] },
+    namespace: "notifications.slack",
+  });
   return {
     text: `${t("testHeader")}: ${t("testText")}`,
     blocks: [
@@ -38,9 +45,17 @@ export function slackTestMessage(ctx: Pick<MessageContext, "locale">): SlackMess
   };
 }
 
-export function slackProposalMessage(kind: "new_proposal" | "expiring", p: ProposalFacts, ctx: MessageContext): SlackMessage {
+export function slackProposalMessage(
+  kind: "new_proposal" | "expiring",
+  p: ProposalFacts,
+  ctx: MessageContext,
+): SlackMessage {
   const language = languageOf(ctx.locale);
-  const t = createTranslator({ locale: language, messages: { notifications: catalogs[language] }, namespace: "notifications.slack" });
+  const t = createTranslator({
+    locale: language,
+    messages: { notifications: catalogs[language] },
+    namespace: "notifications.slack",
+  });
   const amount = formatMinor(p.amountMinor, p.currency, ctx.locale);
   const expiry = formatExpiry(p.expiresAt, ctx.locale, ctx.timeZone);
   const header = t(kind === "new_proposal" ? "newHeader" : "expiringHeader");
@@ -55,7 +70,10 @@ export function slackProposalMessage(kind: "new_proposal" | "expiring", p: Propo
           { type: "mrkdwn", text: `*${t("amount")}*\n${escapeMrkdwn(amount)}` },
           { type: "mrkdwn", text: `*${t("recipient")}*\n${escapeMrkdwn(p.recipientDisplay)}` },
           // Slack shows <!date…> in each reader's own zone; other tools show the fallback after the |.
-          { type: "mrkdwn", text: `*${t("expires")}*\n<!date^${unix}^{date_short_pretty} {time}|${escapeMrkdwn(`${expiry.utc} (${expiry.local})`)}>` },
+          {
+            type: "mrkdwn",
+            text: `*${t("expires")}*\n<!date^${unix}^{date_short_pretty} {time}|${escapeMrkdwn(`${expiry.utc} (${expiry.local})`)}>`,
+          },
         ],
       },
       {

@@ -22,7 +22,10 @@ export const setSlackWebhookInput = z.discriminatedUnion("intent", [
 export type SlackUrlProblem = WebhookUrlProblem | "https_required";
 
 /** https only (the URL is a credential), unless private addresses are allowed (demo, tests). */
-export function checkSlackWebhookUrl(raw: string, allowPrivate: boolean): { ok: true; url: URL } | { ok: false; problem: SlackUrlProblem } {
+export function checkSlackWebhookUrl(
+  raw: string,
+  allowPrivate: boolean,
+): { ok: true; url: URL } | { ok: false; problem: SlackUrlProblem } {
   const checked = checkWebhookUrl(raw, { allowPrivate });
   if (!checked.ok) return checked;
   if (!allowPrivate && checked.url.protocol !== "https:") return { ok: false, problem: "https_required" };
@@ -31,7 +34,10 @@ export function checkSlackWebhookUrl(raw: string, allowPrivate: boolean): { ok: 
 
 export async function getSlackWebhookSettings(actor: Actor): Promise<{ host: string | null }> {
   assertCan(actor.roles, "admin:manage");
-  const tenant = await db().tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { slackWebhookUrl: true } });
+  const tenant = await db().tenant.findUniqueOrThrow({
+    where: { id: actor.tenantId },
+    select: { slackWebhookUrl: true },
+  });
   return { host: tenant.slackWebhookUrl ? new URL(tenant.slackWebhookUrl).host : null };
 }
 
@@ -39,7 +45,8 @@ export async function getSlackWebhookSettings(actor: Actor): Promise<{ host: str
 export async function setSlackWebhook(actor: Actor, raw: unknown): Promise<{ host: string | null }> {
   assertCan(actor.roles, "admin:manage");
   const parsed = setSlackWebhookInput.safeParse(raw);
-  if (!parsed.success) throw invalidArguments("Enter the incoming webhook URL.", inputProblems(parsed.error), { problem: "invalid" });
+  if (!parsed.success)
+    throw invalidArguments("Enter the incoming webhook URL.", inputProblems(parsed.error), { problem: "invalid" });
   let url: string | null = null;
   if (parsed.data.intent === "save") {
     const checked = checkSlackWebhookUrl(parsed.data.url, webhookAllowPrivate());
@@ -50,7 +57,11 @@ export async function setSlackWebhook(actor: Actor, raw: unknown): Promise<{ hos
   await updateOwnTenant(
     actor,
     { slackWebhookUrl: url },
-    { action: "admin:set_slack_webhook", data: { host, enabled: url !== null }, redaction: { clear: ["host", "enabled"] } },
+    {
+      action: "admin:set_slack_webhook",
+      data: { host, enabled: url !== null },
+      redaction: { clear: ["host", "enabled"] },
+    },
   );
   return { host };
 }

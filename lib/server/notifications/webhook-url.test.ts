@@ -12,8 +12,14 @@ describe("webhook URL check", () => {
     expect(checkWebhookUrl("file:///etc/passwd", { allowPrivate: true })).toEqual({ ok: false, problem: "protocol" });
     expect(checkWebhookUrl("javascript:alert(1)", { allowPrivate: true })).toEqual({ ok: false, problem: "protocol" });
     expect(checkWebhookUrl("not a url", { allowPrivate: true })).toEqual({ ok: false, problem: "invalid" });
-    expect(checkWebhookUrl("https://user:pw@example.com/", { allowPrivate: true })).toEqual({ ok: false, problem: "credentials" });
-    expect(checkWebhookUrl(`https://example.com/${"a".repeat(2100)}`, { allowPrivate: true })).toEqual({ ok: false, problem: "too_long" });
+    expect(checkWebhookUrl("https://user:pw@example.com/", { allowPrivate: true })).toEqual({
+      ok: false,
+      problem: "credentials",
+    });
+    expect(checkWebhookUrl(`https://example.com/${"a".repeat(2100)}`, { allowPrivate: true })).toEqual({
+      ok: false,
+      problem: "too_long",
+    });
   });
 
   it.each([
@@ -76,7 +82,10 @@ describe("rare IPv6 literal forms of internal addresses are refused at save time
   });
 
   it("a zone id is no URL host at all; as a resolved address it is classified without it", () => {
-    expect(checkWebhookUrl("http://[fe80::1%25eth0]/", { allowPrivate: false })).toEqual({ ok: false, problem: "invalid" });
+    expect(checkWebhookUrl("http://[fe80::1%25eth0]/", { allowPrivate: false })).toEqual({
+      ok: false,
+      problem: "invalid",
+    });
     expect(isInternalAddress("fe80::1%eth0")).toBe(true);
     expect(isInternalAddress("::ffff:127.0.0.1%1")).toBe(true);
   });

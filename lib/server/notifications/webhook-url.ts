@@ -60,7 +60,8 @@ function ipv6Groups(address: string): number[] | null {
   if (halves.length > 2) return null;
   const head = halves[0] ? halves[0].split(":") : [];
   const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
-  const groups = halves.length === 2 ? [...head, ...Array<string>(8 - head.length - tail.length).fill("0"), ...tail] : head;
+  const groups =
+    halves.length === 2 ? [...head, ...Array<string>(8 - head.length - tail.length).fill("0"), ...tail] : head;
   if (groups.length !== 8) return null;
   return groups.map((g) => parseInt(g, 16));
 }

@@ -23,11 +23,15 @@ const script = `
 
 describe("notification modules under the worker's react-server condition", () => {
   it("load and render", () => {
-    const res = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "--input-type=module", "-e", script], {
-      encoding: "utf8",
-      timeout: 60_000,
-      env: { ...process.env, APP_MODE: "demo", LOG_LEVEL: "silent" },
-    });
+    const res = spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "--input-type=module", "-e", script],
+      {
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, APP_MODE: "demo", LOG_LEVEL: "silent" },
+      },
+    );
     expect(res.stderr).not.toMatch(/SyntaxError|does not provide an export/);
     expect(res.status).toBe(0);
     const out = JSON.parse(res.stdout.trim().split("\n").pop()!) as Record<string, unknown>;

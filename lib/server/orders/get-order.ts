@@ -24,7 +24,9 @@ export async function getOrder(caller: IntegrationCaller, rawNumber: string, now
     });
     if (!o) throw new AppError("not_found", `No order ${JSON.stringify(number)} in this shop.`, { number });
     const left = await refundableLeft(sqlOf(tx), o, { now });
-    const items = Array.isArray(o.items) ? (o.items as { sku: string; name: string; quantity: number; unitMinor: number }[]) : [];
+    const items = Array.isArray(o.items)
+      ? (o.items as { sku: string; name: string; quantity: number; unitMinor: number }[])
+      : [];
     return {
       number: o.number,
       customer: o.customer,

@@ -11,7 +11,14 @@ import { upsertOrder, type OrderWriter } from "@/lib/server/orders/upsert-order"
 
 export type LineOutcome =
   | { line: number; number: string; outcome: "created" | "updated" | "unchanged" }
-  | { line: number; number: string | null; outcome: "refused"; code: string; message: string; problems: InputProblem[] };
+  | {
+      line: number;
+      number: string | null;
+      outcome: "refused";
+      code: string;
+      message: string;
+      problems: InputProblem[];
+    };
 
 export type ImportSummary = {
   format: ImportFormat;
@@ -52,15 +59,27 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
   let skipThrough = 0;
   if (opts.resume && existsSync(stateFile)) {
     const state = JSON.parse(readFileSync(stateFile, "utf8")) as ImportState;
-    if (state.tenant !== opts.tenantSlug) throw new ImportRefused(`The state file ${stateFile} belongs to tenant "${state.tenant}", not "${opts.tenantSlug}".`);
-    if (state.size > totalBytes) throw new ImportRefused(`The file is shorter than when ${stateFile} was written; it is not the same file.`);
+    if (state.tenant !== opts.tenantSlug)
+      throw new ImportRefused(
+        `The state file ${stateFile} belongs to tenant "${state.tenant}", not "${opts.tenantSlug}".`,
+      );
+    if (state.size > totalBytes)
+      throw new ImportRefused(`The file is shorter than when ${stateFile} was written; it is not the same file.`);
     skipThrough = state.doneThrough;
   }
-  const writer: OrderWriter = { tenantId: tenant.id, actorId: "operator", authMethod: "operator_cli", source: "orders_import" };
+  const writer: OrderWriter = {
+    tenantId: tenant.id,
+    actorId: "operator",
+    authMethod: "operator_cli",
+    source: "orders_import",
+  };
   const format = formatOf(opts.file);
   const summary: ImportSummary = { format, read: 0, skipped: 0, created: 0, updated: 0, unchanged: 0, refused: [] };
   const saveState = (doneThrough: number) => {
-    writeFileSync(`${stateFile}.tmp`, JSON.stringify({ tenant: opts.tenantSlug, size: totalBytes, doneThrough } satisfies ImportState));
+    writeFileSync(
+      `${stateFile}.tmp`,
+      JSON.stringify({ tenant: opts.tenantSlug, size: totalBytes, doneThrough } satisfies ImportState),
+    );
     renameSync(`${stateFile}.tmp`, stateFile);
   };
 
@@ -106,7 +125,14 @@ async function importLine(writer: OrderWriter, format: ImportFormat, line: numbe
   const guessNumber = parsed.ok ? numberOf(parsed.value) : null;
   if (!parsed.ok) {
     const { path, expected, message } = parsed;
-    return { line, number: null, outcome: "refused", code: "invalid_arguments", message: "The line cannot be read.", problems: [{ path, expected, message }] };
+    return {
+      line,
+      number: null,
+      outcome: "refused",
+      code: "invalid_arguments",
+      message: "The line cannot be read.",
+      problems: [{ path, expected, message }],
+    };
   }
   try {
     const { number, ...body } = parseInput(orderImportLine, parsed.value, "The order is not valid.");
@@ -126,7 +152,9 @@ async function importLine(writer: OrderWriter, format: ImportFormat, line: numbe
 }
 
 const numberOf = (v: unknown): string | null =>
-  v && typeof v === "object" && typeof (v as { number?: unknown }).number === "string" ? (v as { number: string }).number : null;
+  v && typeof v === "object" && typeof (v as { number?: unknown }).number === "string"
+    ? (v as { number: string }).number
+    : null;
 
 /** The whole import cannot start or go on (unknown tenant, wrong CSV header, a state file of another run). */
 export class ImportRefused extends Error {}

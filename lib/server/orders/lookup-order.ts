@@ -15,7 +15,10 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
   const order = await tx.order.findFirst({
     where: { tenantId: ctx.caller.tenantId, number: input.order_id, customerId: ctx.customerId },
     include: {
-      payments: { orderBy: { createdAt: "asc" }, select: { method: true, display: true, provider: true, providerPaymentRef: true } },
+      payments: {
+        orderBy: { createdAt: "asc" },
+        select: { method: true, display: true, provider: true, providerPaymentRef: true },
+      },
       refunds: { select: { amountMinor: true, status: true, origin: true } },
       proposals: {
         // Open as of now: a pending proposal past its expiry is neither listed nor held back.
@@ -27,12 +30,16 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
   });
   if (!order) return { outcome: orderNotFound(input.order_id) };
 
-  const refunded = order.refunds.filter((r) => r.status === refundStatus.succeeded).reduce((s, r) => s + r.amountMinor, 0);
+  const refunded = order.refunds
+    .filter((r) => r.status === refundStatus.succeeded)
+    .reduce((s, r) => s + r.amountMinor, 0);
   const pendingRefunds = order.refunds
     .filter((r) => r.status === refundStatus.pending || r.status === refundStatus.requiresAction)
     .reduce((s, r) => s + r.amountMinor, 0);
   // Refunds made outside this product (the shop's back office, the provider's dashboard): already in the sums above.
-  const elsewhere = order.refunds.filter((r) => r.origin === "external" && holdingRefundStatuses.includes(r.status)).reduce((s, r) => s + r.amountMinor, 0);
+  const elsewhere = order.refunds
+    .filter((r) => r.origin === "external" && holdingRefundStatuses.includes(r.status))
+    .reduce((s, r) => s + r.amountMinor, 0);
   // The provider as the truth for a payment it holds (docs/systems-of-record.md); the ledger otherwise.
   const first = order.payments[0];
   const left = first
@@ -47,7 +54,12 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
         },
         { now },
       )
-    : { ok: true as const, live: false, capturedMinor: order.capturedMinor, ...(await refundableLeft(sqlOf(tx), order, { now })) };
+    : {
+        ok: true as const,
+        live: false,
+        capturedMinor: order.capturedMinor,
+        ...(await refundableLeft(sqlOf(tx), order, { now })),
+      };
   if (!left.ok && left.reason === "provider_unavailable") {
     return {
       outcome: failure(
@@ -62,7 +74,9 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
     };
   }
   const m = (minor: number) => ({ minor, currency: order.currency });
-  const items = Array.isArray(order.items) ? (order.items as { sku?: string; name?: string; quantity?: number; unitMinor?: number }[]) : [];
+  const items = Array.isArray(order.items)
+    ? (order.items as { sku?: string; name?: string; quantity?: number; unitMinor?: number }[])
+    : [];
   return {
     outcome: {
       code: "ok",
@@ -76,7 +90,12 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
         refunds_in_progress: m(pendingRefunds),
         refunded_elsewhere: m(elsewhere),
         refundable: m(left.ok ? left.leftMinor : 0),
-        items: items.map((i) => ({ sku: i.sku ?? null, name: i.name ?? null, quantity: i.quantity ?? null, unit_price: m(i.unitMinor ?? 0) })),
+        items: items.map((i) => ({
+          sku: i.sku ?? null,
+          name: i.name ?? null,
+          quantity: i.quantity ?? null,
+          unit_price: m(i.unitMinor ?? 0),
+        })),
         payment: order.payments[0] ? { method: order.payments[0].method, display: order.payments[0].display } : null,
         open_refund_proposals: order.proposals.map((p) => ({
           proposal_id: p.id,

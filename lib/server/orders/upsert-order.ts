@@ -13,7 +13,12 @@ import { refundableLeft } from "@/lib/server/proposals/refundable-left";
  * Who writes the order, for the audit: an integration key (the Orders API) or the operator running
  * `npm run orders:import` on the server (docs/systems-of-record.md). Both go through the same upsert below.
  */
-export type OrderWriter = { tenantId: string; actorId: string; authMethod: "integration_key" | "operator_cli"; source: "orders_api" | "orders_import" };
+export type OrderWriter = {
+  tenantId: string;
+  actorId: string;
+  authMethod: "integration_key" | "operator_cli";
+  source: "orders_api" | "orders_import";
+};
 
 export const apiWriter = (caller: IntegrationCaller): OrderWriter => ({
   tenantId: caller.tenantId,
@@ -41,30 +46,57 @@ export type UpsertOrderResult = {
  * the order as it now is (the rule approval and execution apply, proposal-guards.ts) and invalidated when it no
  * longer fits. The write and its audit event commit together; the audit keeps no personal data in clear.
  */
-export async function upsertOrder(caller: OrderWriter, rawNumber: string, raw: unknown, traceId: string, now = new Date()): Promise<UpsertOrderResult> {
+export async function upsertOrder(
+  caller: OrderWriter,
+  rawNumber: string,
+  raw: unknown,
+  traceId: string,
+  now = new Date(),
+): Promise<UpsertOrderResult> {
   const number = parseInput(orderNumber, rawNumber, "The order number in the path is not valid.");
   const body = parseInput(orderBodyInput, raw, "The order is not valid.");
   return db().$transaction((tx) => upsertOrderIn(tx, caller, number, body, traceId, now), { timeout: 20_000 });
 }
 
-async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: OrderBodyInput, traceId: string, now: Date): Promise<UpsertOrderResult> {
+async function upsertOrderIn(
+  tx: Tx,
+  caller: OrderWriter,
+  number: string,
+  body: OrderBodyInput,
+  traceId: string,
+  now: Date,
+): Promise<UpsertOrderResult> {
   const { tenantId } = caller;
-  await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`order:${tenantId}:${number}`}, 0))`.execute(sqlOf(tx));
+  await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`order:${tenantId}:${number}`}, 0))`.execute(
+    sqlOf(tx),
+  );
   const tenant = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { currency: true } });
-  const existing = await tx.order.findUnique({ where: { tenantId_number: { tenantId, number } }, select: { id: true, customerId: true } });
+  const existing = await tx.order.findUnique({
+    where: { tenantId_number: { tenantId, number } },
+    select: { id: true, customerId: true },
+  });
   await checkConsistency(tx, tenantId, existing?.id ?? null, body, tenant.currency);
   const before = existing ? await snapshot(tx, existing.id) : null;
 
-  const customer = await tx.customer.findUnique({ where: { id: body.customer.id }, select: { tenantId: true, name: true, email: true } });
+  const customer = await tx.customer.findUnique({
+    where: { id: body.customer.id },
+    select: { tenantId: true, name: true, email: true },
+  });
   if (customer && customer.tenantId !== tenantId) {
     // Customer ids are global keys today; an id another shop uses cannot be taken over (and nothing of it is shown).
     throw problems("The customer id cannot be used.", [
       { path: "$.customer.id", expected: "an id unique to your shop, e.g. prefixed", message: "not available" },
     ]);
   }
-  if (!customer) await tx.customer.create({ data: { id: body.customer.id, tenantId, name: body.customer.name, email: body.customer.email } });
+  if (!customer)
+    await tx.customer.create({
+      data: { id: body.customer.id, tenantId, name: body.customer.name, email: body.customer.email },
+    });
   else if (customer.name !== body.customer.name || customer.email !== body.customer.email) {
-    await tx.customer.update({ where: { id: body.customer.id }, data: { name: body.customer.name, email: body.customer.email } });
+    await tx.customer.update({
+      where: { id: body.customer.id },
+      data: { name: body.customer.name, email: body.customer.email },
+    });
   }
 
   const capturedMinor = body.payments.reduce((s, p) => s + p.captured_minor, 0);
@@ -83,7 +115,14 @@ async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: 
 
   const payments = new Map<string, string>();
   for (const p of body.payments) {
-    const data = { method: p.method, holderName: p.holder, display: p.display, amountMinor: p.captured_minor, currency: body.currency, provider: p.provider };
+    const data = {
+      method: p.method,
+      holderName: p.holder,
+      display: p.display,
+      amountMinor: p.captured_minor,
+      currency: body.currency,
+      provider: p.provider,
+    };
     const row = await tx.payment.upsert({
       where: { tenantId_providerPaymentRef: { tenantId, providerPaymentRef: p.reference } },
       create: { tenantId, orderId: order.id, providerPaymentRef: p.reference, ...data },
@@ -96,7 +135,10 @@ async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: 
 
   for (const r of body.refunds) {
     const paymentId = payments.get(r.payment_reference ?? body.payments[0]!.reference)!;
-    const found = await tx.refund.findUnique({ where: { tenantId_providerRefundId: { tenantId, providerRefundId: r.reference } }, select: { origin: true } });
+    const found = await tx.refund.findUnique({
+      where: { tenantId_providerRefundId: { tenantId, providerRefundId: r.reference } },
+      select: { origin: true },
+    });
     if (found?.origin === "local") continue; // ours: the execution and its reconciliation keep it
     const data = {
       paymentId,
@@ -107,7 +149,14 @@ async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: 
     };
     await tx.refund.upsert({
       where: { tenantId_providerRefundId: { tenantId, providerRefundId: r.reference } },
-      create: { tenantId, orderId: order.id, providerRefundId: r.reference, origin: "external", reason: "made outside this product", ...data },
+      create: {
+        tenantId,
+        orderId: order.id,
+        providerRefundId: r.reference,
+        origin: "external",
+        reason: "made outside this product",
+        ...data,
+      },
       update: data,
     });
   }
@@ -137,36 +186,78 @@ async function upsertOrderIn(tx: Tx, caller: OrderWriter, number: string, body: 
       invalidatedProposals: invalidated,
       customer: { email: body.customer.email, name: body.customer.name },
     },
-    redaction: { clear: ["number", "currency", "totalMinor", "capturedMinor", "status", "payments", "refunds", "refundableMinor", "invalidatedProposals"] },
+    redaction: {
+      clear: [
+        "number",
+        "currency",
+        "totalMinor",
+        "capturedMinor",
+        "status",
+        "payments",
+        "refunds",
+        "refundableMinor",
+        "invalidatedProposals",
+      ],
+    },
   });
-  return { number, created: !existing, changed, refundable: { minor: left.leftMinor, currency: body.currency }, invalidated };
+  return {
+    number,
+    created: !existing,
+    changed,
+    refundable: { minor: left.leftMinor, currency: body.currency },
+    invalidated,
+  };
 }
 
 const problems = (message: string, list: InputProblem[]) => invalidArguments(message, list);
 
 /** What a schema cannot say: one currency (the tenant's), unique references, refunds that fit their payment. */
-async function checkConsistency(tx: Tx, tenantId: string, orderId: string | null, body: OrderBodyInput, tenantCurrency: string): Promise<void> {
+async function checkConsistency(
+  tx: Tx,
+  tenantId: string,
+  orderId: string | null,
+  body: OrderBodyInput,
+  tenantCurrency: string,
+): Promise<void> {
   const list: InputProblem[] = [];
   if (body.currency !== tenantCurrency)
-    list.push({ path: "$.currency", expected: tenantCurrency, message: `this tenant keeps its books in ${tenantCurrency}` });
+    list.push({
+      path: "$.currency",
+      expected: tenantCurrency,
+      message: `this tenant keeps its books in ${tenantCurrency}`,
+    });
   const refs = body.payments.map((p) => p.reference);
   refs.forEach((ref, i) => {
-    if (refs.indexOf(ref) !== i) list.push({ path: `$.payments[${i}].reference`, expected: "a reference not repeated", message: "sent twice" });
+    if (refs.indexOf(ref) !== i)
+      list.push({ path: `$.payments[${i}].reference`, expected: "a reference not repeated", message: "sent twice" });
   });
   const refundRefs = body.refunds.map((r) => r.reference);
   const holding = new Map<string, number>();
   body.refunds.forEach((r, i) => {
-    if (refundRefs.indexOf(r.reference) !== i) list.push({ path: `$.refunds[${i}].reference`, expected: "a reference not repeated", message: "sent twice" });
+    if (refundRefs.indexOf(r.reference) !== i)
+      list.push({ path: `$.refunds[${i}].reference`, expected: "a reference not repeated", message: "sent twice" });
     const to = r.payment_reference ?? refs[0]!;
     if (!refs.includes(to))
-      list.push({ path: `$.refunds[${i}].payment_reference`, expected: "one of the order's payment references", message: "no such payment" });
-    if (r.status !== refundStatus.failed && r.status !== "canceled") holding.set(to, (holding.get(to) ?? 0) + r.amount_minor);
+      list.push({
+        path: `$.refunds[${i}].payment_reference`,
+        expected: "one of the order's payment references",
+        message: "no such payment",
+      });
+    if (r.status !== refundStatus.failed && r.status !== "canceled")
+      holding.set(to, (holding.get(to) ?? 0) + r.amount_minor);
   });
   body.payments.forEach((p, i) => {
     if ((holding.get(p.reference) ?? 0) > p.captured_minor)
-      list.push({ path: `$.payments[${i}].captured_minor`, expected: "at least the refunds made on it", message: "refunds exceed what was captured" });
+      list.push({
+        path: `$.payments[${i}].captured_minor`,
+        expected: "at least the refunds made on it",
+        message: "refunds exceed what was captured",
+      });
   });
-  const taken = await tx.payment.findMany({ where: { tenantId, providerPaymentRef: { in: refs } }, select: { providerPaymentRef: true, orderId: true } });
+  const taken = await tx.payment.findMany({
+    where: { tenantId, providerPaymentRef: { in: refs } },
+    select: { providerPaymentRef: true, orderId: true },
+  });
   for (const t of taken) {
     if (t.orderId !== orderId)
       list.push({
@@ -189,7 +280,11 @@ async function checkConsistency(tx: Tx, tenantId: string, orderId: string | null
   }
   if (orderId) {
     const kept = await tx.payment.findMany({
-      where: { orderId, providerPaymentRef: { notIn: refs }, OR: [{ refunds: { some: {} } }, { proposals: { some: {} } }] },
+      where: {
+        orderId,
+        providerPaymentRef: { notIn: refs },
+        OR: [{ refunds: { some: {} } }, { proposals: { some: {} } }],
+      },
       select: { providerPaymentRef: true },
     });
     for (const k of kept)
@@ -217,9 +312,19 @@ async function snapshot(tx: Tx, orderId: string): Promise<string> {
       customer: { select: { name: true, email: true } },
       payments: {
         orderBy: { providerPaymentRef: "asc" },
-        select: { providerPaymentRef: true, method: true, holderName: true, display: true, amountMinor: true, provider: true },
+        select: {
+          providerPaymentRef: true,
+          method: true,
+          holderName: true,
+          display: true,
+          amountMinor: true,
+          provider: true,
+        },
       },
-      refunds: { orderBy: { providerRefundId: "asc" }, select: { providerRefundId: true, amountMinor: true, status: true, paymentId: true, origin: true } },
+      refunds: {
+        orderBy: { providerRefundId: "asc" },
+        select: { providerRefundId: true, amountMinor: true, status: true, paymentId: true, origin: true },
+      },
     },
   });
   return JSON.stringify(o);

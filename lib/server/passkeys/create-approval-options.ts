@@ -19,7 +19,10 @@ import { CHALLENGE_TTL_MS } from "./challenges";
  * who presents the hash they were shown, and who has passkeys; the challenge row is single use, 5 minutes.
  * The approval itself re-checks everything under the proposal's row lock.
  */
-export async function createApprovalOptions(actor: Actor, raw: unknown): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export async function createApprovalOptions(
+  actor: Actor,
+  raw: unknown,
+): Promise<PublicKeyCredentialRequestOptionsJSON> {
   assertCan(actor.roles, "proposal:decide");
   const { proposalId, hash } = parseInput(passkeyApprovalOptionsInput, raw, "The passkey request is malformed.");
   const now = new Date();
@@ -36,27 +39,45 @@ export async function createApprovalOptions(actor: Actor, raw: unknown): Promise
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
   const status = effectiveStatus(p, now);
-  if (status !== proposalStatus.pendingApproval) throw new AppError(refusalCodeFor(status), "This proposal can no longer be approved.", { status: p.status });
+  if (status !== proposalStatus.pendingApproval)
+    throw new AppError(refusalCodeFor(status), "This proposal can no longer be approved.", { status: p.status });
   if (hash !== p.hash) {
-    throw new AppError("invalid_arguments", "The hash you approved is not this proposal's hash. Reload the proposal and review it again.", {
-      reason: "hash_mismatch",
-    });
+    throw new AppError(
+      "invalid_arguments",
+      "The hash you approved is not this proposal's hash. Reload the proposal and review it again.",
+      {
+        reason: "hash_mismatch",
+      },
+    );
   }
   if (p.requestedByStaffId === actor.userId)
-    throw new AppError("permission_denied", "You prepared or edited this proposal, so another reviewer must approve it.", { reason: "own_proposal" });
+    throw new AppError(
+      "permission_denied",
+      "You prepared or edited this proposal, so another reviewer must approve it.",
+      { reason: "own_proposal" },
+    );
   if (p.approvals.length > 0)
-    throw new AppError("permission_denied", "You already approved this proposal; it needs a different reviewer.", { reason: "already_approved" });
+    throw new AppError("permission_denied", "You already approved this proposal; it needs a different reviewer.", {
+      reason: "already_approved",
+    });
 
   const credentials = await db().passkeyCredential.findMany({
     where: { staffUserId: actor.userId, tenantId: actor.tenantId, removedAt: null },
     select: { id: true, transports: true },
   });
-  if (credentials.length === 0) throw new AppError("permission_denied", "You have no passkey yet; register one first.", { reason: "no_passkeys" });
+  if (credentials.length === 0)
+    throw new AppError("permission_denied", "You have no passkey yet; register one first.", { reason: "no_passkeys" });
 
   const nonce = randomBytes(APPROVAL_NONCE_BYTES).toString("base64url");
   const challenge = deriveApprovalChallenge({ proposalId: p.id, proposalHash: p.hash, nonce });
   await db().webAuthnChallenge.create({
-    data: { staffUserId: actor.userId, purpose: "approve", proposalId: p.id, challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) },
+    data: {
+      staffUserId: actor.userId,
+      purpose: "approve",
+      proposalId: p.id,
+      challenge,
+      expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
+    },
   });
   return generateAuthenticationOptions({
     rpID: webAuthnRelyingParty().rpID,

@@ -29,7 +29,12 @@ export async function createRegistrationOptions(actor: Actor): Promise<PublicKey
     timeout: 120_000,
   });
   await db().webAuthnChallenge.create({
-    data: { staffUserId: actor.userId, purpose: "register", challenge: options.challenge, expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS) },
+    data: {
+      staffUserId: actor.userId,
+      purpose: "register",
+      challenge: options.challenge,
+      expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
+    },
   });
   return options;
 }

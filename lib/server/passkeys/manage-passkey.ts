@@ -12,16 +12,22 @@ import { parseForm } from "@/lib/server/admin/zod-problem";
 const CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1024}$/;
 const notFound = () => new AppError("not_found", "No such passkey.");
 // Only the owner's own, not yet removed passkeys: another person's (or tenant's) is simply not found.
-const own = (actor: Actor, id: string) => ({ id, staffUserId: actor.userId, tenantId: actor.tenantId, removedAt: null });
+const own = (actor: Actor, id: string) => ({
+  id,
+  staffUserId: actor.userId,
+  tenantId: actor.tenantId,
+  removedAt: null,
+});
 
-const audit = (actor: Actor, action: string, data: Record<string, unknown>) => (tx: Parameters<typeof recordStaffEvent>[0]) =>
-  recordStaffEvent(tx, actor, {
-    traceId: `account-${randomUUID()}`,
-    action,
-    outcome: "ok",
-    data,
-    redaction: { clear: ["credential", "before", "after", "name"] },
-  });
+const audit =
+  (actor: Actor, action: string, data: Record<string, unknown>) => (tx: Parameters<typeof recordStaffEvent>[0]) =>
+    recordStaffEvent(tx, actor, {
+      traceId: `account-${randomUUID()}`,
+      action,
+      outcome: "ok",
+      data,
+      redaction: { clear: ["credential", "before", "after", "name"] },
+    });
 
 /** Renames one of the actor's own passkeys. Audited with before → after. */
 export async function renamePasskey(actor: Actor, id: string, raw: unknown): Promise<{ id: string; name: string }> {
@@ -32,7 +38,11 @@ export async function renamePasskey(actor: Actor, id: string, raw: unknown): Pro
     if (!row) throw notFound();
     const updated = await tx.passkeyCredential.updateMany({ where: own(actor, id), data: { name: input.name } });
     if (updated.count !== 1) throw notFound();
-    await audit(actor, "account:rename_passkey", { credential: id.slice(0, 16), before: { name: row.name }, after: { name: input.name } })(sqlOf(tx));
+    await audit(actor, "account:rename_passkey", {
+      credential: id.slice(0, 16),
+      before: { name: row.name },
+      after: { name: input.name },
+    })(sqlOf(tx));
     return { id, name: input.name };
   });
 }
@@ -51,7 +61,11 @@ export async function removePasskey(actor: Actor, id: string, raw: unknown = {})
   return db().$transaction(async (tx) => {
     const updated = await tx.passkeyCredential.updateMany({ where: own(actor, id), data: { removedAt: new Date() } });
     if (updated.count !== 1) throw notFound();
-    await audit(actor, "account:remove_passkey", { credential: id.slice(0, 16), before: { removed: false }, after: { removed: true } })(sqlOf(tx));
+    await audit(actor, "account:remove_passkey", {
+      credential: id.slice(0, 16),
+      before: { removed: false },
+      after: { removed: true },
+    })(sqlOf(tx));
     return { id };
   });
 }

@@ -25,10 +25,20 @@ export async function registerPasskey(actor: Actor, raw: unknown): Promise<Regis
   const challenge = challengeOf(response.response.clientDataJSON);
   const now = new Date();
   const row = challenge
-    ? await db().webAuthnChallenge.findFirst({ where: { staffUserId: actor.userId, purpose: "register", challenge }, select: { id: true } })
+    ? await db().webAuthnChallenge.findFirst({
+        where: { staffUserId: actor.userId, purpose: "register", challenge },
+        select: { id: true },
+      })
     : null;
-  if (!row || !(await db().$transaction((tx) => consumeChallenge(tx, { id: row.id, staffUserId: actor.userId, purpose: "register" }, now)))) {
-    throw new AppError("permission_denied", "This passkey request expired or was already used. Start again.", { reason: "challenge_invalid" });
+  if (
+    !row ||
+    !(await db().$transaction((tx) =>
+      consumeChallenge(tx, { id: row.id, staffUserId: actor.userId, purpose: "register" }, now),
+    ))
+  ) {
+    throw new AppError("permission_denied", "This passkey request expired or was already used. Start again.", {
+      reason: "challenge_invalid",
+    });
   }
 
   let info;
@@ -72,6 +82,7 @@ export async function registerPasskey(actor: Actor, raw: unknown): Promise<Regis
     });
     return credential;
   });
-  if (!created) throw new AppError("invalid_arguments", "This passkey is already registered.", { reason: "already_registered" });
+  if (!created)
+    throw new AppError("invalid_arguments", "This passkey is already registered.", { reason: "already_registered" });
   return { id: created.id, name: created.name, createdAt: created.createdAt.toISOString() };
 }

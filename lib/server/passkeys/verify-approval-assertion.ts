@@ -1,7 +1,15 @@
 import "server-only";
 import { verifyAuthenticationResponse } from "@simplewebauthn/server";
-import { APPROVAL_CHALLENGE_VERSION, isApprovalChallengeFor, nonceOfApprovalChallenge } from "@/lib/domain/passkey-challenge";
-import { APPROVAL_CHALLENGE_DERIVATION, challengeOf, type PasskeyApprovalEvidence } from "@/lib/domain/verify-passkey-approval";
+import {
+  APPROVAL_CHALLENGE_VERSION,
+  isApprovalChallengeFor,
+  nonceOfApprovalChallenge,
+} from "@/lib/domain/passkey-challenge";
+import {
+  APPROVAL_CHALLENGE_DERIVATION,
+  challengeOf,
+  type PasskeyApprovalEvidence,
+} from "@/lib/domain/verify-passkey-approval";
 import type { AuthenticationResponseInput } from "@/lib/schemas/passkeys";
 import type { Tx } from "@/lib/server/db/client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
@@ -12,7 +20,13 @@ export type ApprovalAssertionResult =
   | {
       ok: false;
       reason:
-        "challenge_unknown" | "challenge_used" | "challenge_expired" | "challenge_mismatch" | "unknown_credential" | "assertion_invalid" | "counter_replay";
+        | "challenge_unknown"
+        | "challenge_used"
+        | "challenge_expired"
+        | "challenge_mismatch"
+        | "unknown_credential"
+        | "assertion_invalid"
+        | "counter_replay";
       message: string;
     };
 
@@ -28,10 +42,20 @@ export type ApprovalAssertionResult =
  */
 export async function verifyApprovalAssertion(
   tx: Tx,
-  args: { userId: string; tenantId: string; proposal: { id: string; hash: string }; response: AuthenticationResponseInput; now: Date },
+  args: {
+    userId: string;
+    tenantId: string;
+    proposal: { id: string; hash: string };
+    response: AuthenticationResponseInput;
+    now: Date;
+  },
 ): Promise<ApprovalAssertionResult> {
   const { userId, tenantId, proposal, response, now } = args;
-  const fail = (reason: Extract<ApprovalAssertionResult, { ok: false }>["reason"], message: string) => ({ ok: false as const, reason, message });
+  const fail = (reason: Extract<ApprovalAssertionResult, { ok: false }>["reason"], message: string) => ({
+    ok: false as const,
+    reason,
+    message,
+  });
 
   const challenge = challengeOf(response.response.clientDataJSON);
   const row = challenge
@@ -40,7 +64,8 @@ export async function verifyApprovalAssertion(
         select: { id: true, usedAt: true, expiresAt: true },
       })
     : null;
-  if (!row || !challenge) return fail("challenge_unknown", "This passkey answer does not belong to a request for this proposal. Try again.");
+  if (!row || !challenge)
+    return fail("challenge_unknown", "This passkey answer does not belong to a request for this proposal. Try again.");
   if (row.usedAt) return fail("challenge_used", "This passkey answer was already used. Try again.");
   if (row.expiresAt <= now) return fail("challenge_expired", "The passkey request expired. Try again.");
   if (!(await consumeChallenge(tx, { id: row.id, staffUserId: userId, purpose: "approve" }, now))) {
@@ -48,10 +73,15 @@ export async function verifyApprovalAssertion(
   }
   // Issued for this proposal, but the hash may have changed since: the signature must cover the current one.
   if (!isApprovalChallengeFor(challenge, { proposalId: proposal.id, proposalHash: proposal.hash })) {
-    return fail("challenge_mismatch", "The passkey signed a different version of this proposal. Reload and review it again.");
+    return fail(
+      "challenge_mismatch",
+      "The passkey signed a different version of this proposal. Reload and review it again.",
+    );
   }
 
-  const credential = await tx.passkeyCredential.findFirst({ where: { id: response.id, staffUserId: userId, tenantId, removedAt: null } });
+  const credential = await tx.passkeyCredential.findFirst({
+    where: { id: response.id, staffUserId: userId, tenantId, removedAt: null },
+  });
   if (!credential) return fail("unknown_credential", "That passkey is not registered to you.");
 
   const rp = webAuthnRelyingParty();

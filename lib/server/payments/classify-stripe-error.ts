@@ -16,7 +16,14 @@ type StripeLikeError = {
 };
 
 export type Classified =
-  | { kind: "failed"; reason: RefundFailureReason; code: string | null; message: string; statusCode: number | null; requestId: string | null }
+  | {
+      kind: "failed";
+      reason: RefundFailureReason;
+      code: string | null;
+      message: string;
+      statusCode: number | null;
+      requestId: string | null;
+    }
   | { kind: "unknown"; cause: UnknownCause; message: string; statusCode: number | null; requestId: string | null }
   | { kind: "not_found"; message: string; statusCode: number; requestId: string | null };
 
@@ -27,7 +34,14 @@ export function classifyStripeError(error: unknown): Classified {
   const message = typeof e.message === "string" && e.message ? e.message : String(error);
   const code = typeof e.code === "string" ? e.code : null;
   const unknown = (cause: UnknownCause): Classified => ({ kind: "unknown", cause, message, statusCode, requestId });
-  const failed = (reason: RefundFailureReason): Classified => ({ kind: "failed", reason, code, message, statusCode, requestId });
+  const failed = (reason: RefundFailureReason): Classified => ({
+    kind: "failed",
+    reason,
+    code,
+    message,
+    statusCode,
+    requestId,
+  });
 
   if (e.type === "StripeConnectionError") return unknown(isTimeout(e) ? "timeout" : "connection");
   // No status: an unreadable answer ("Invalid JSON received") or something unexpected. Unknown.

@@ -20,7 +20,8 @@ let instance: PaymentProvider | null = null;
 /** Per tenant: the provider built from the connection's `version` (a change makes every process rebuild it). */
 const tenants = new Map<string, { version: number; keyId: string; provider: PaymentProvider }>();
 
-const onWarning = (message: string, details: Record<string, unknown>) => log.error({ ...details, component: "payment-provider" }, message);
+const onWarning = (message: string, details: Record<string, unknown>) =>
+  log.error({ ...details, component: "payment-provider" }, message);
 
 export function getPaymentProvider(): PaymentProvider {
   instance ??= tracedProvider(createStripePaymentProvider({ ...paymentProviderConfig(), onWarning }), "stripe");
@@ -42,7 +43,12 @@ export class ProviderConnectionUnusable extends Error {
 }
 
 /** The tenant's credentials in clear, or null when it has no connection. Throws ProviderConnectionUnusable. */
-export function openConnection(row: { tenantId: string; keyId: string; apiKeySealed: string; webhookSecretSealed: string }): {
+export function openConnection(row: {
+  tenantId: string;
+  keyId: string;
+  apiKeySealed: string;
+  webhookSecretSealed: string;
+}): {
   apiKey: string;
   webhookSecret: string;
 } {
@@ -52,7 +58,11 @@ export function openConnection(row: { tenantId: string; keyId: string; apiKeySea
   try {
     return {
       apiKey: openSecret(keys, { keyId: row.keyId, sealed: row.apiKeySealed }, secretAad(row.tenantId, "apiKey")),
-      webhookSecret: openSecret(keys, { keyId: row.keyId, sealed: row.webhookSecretSealed }, secretAad(row.tenantId, "webhookSecret")),
+      webhookSecret: openSecret(
+        keys,
+        { keyId: row.keyId, sealed: row.webhookSecretSealed },
+        secretAad(row.tenantId, "webhookSecret"),
+      ),
     };
   } catch (error) {
     if (error instanceof SecretBoxError) throw new ProviderConnectionUnusable(row.tenantId, error.message);
@@ -63,7 +73,15 @@ export function openConnection(row: { tenantId: string; keyId: string; apiKeySea
 /** A provider with these credentials, sent where the process-wide default goes. */
 export function providerWithCredentials(credentials: { apiKey: string; webhookSecret: string }): PaymentProvider {
   const base = paymentProviderConfig();
-  return tracedProvider(createStripePaymentProvider({ ...base, apiKey: credentials.apiKey, webhookSecret: credentials.webhookSecret, onWarning }), "stripe");
+  return tracedProvider(
+    createStripePaymentProvider({
+      ...base,
+      apiKey: credentials.apiKey,
+      webhookSecret: credentials.webhookSecret,
+      onWarning,
+    }),
+    "stripe",
+  );
 }
 
 /**

@@ -20,7 +20,9 @@ export function noRetryHttpClient(protocol: "http" | "https") {
       inner.makeRequest(...args).catch((error: unknown) => {
         const code = (error as { code?: unknown } | null)?.code;
         if (typeof code === "string" && CLOSED.has(code)) {
-          const closed = new Error(`connection closed before the answer (${code})`, { cause: error }) as Error & { code: string };
+          const closed = new Error(`connection closed before the answer (${code})`, { cause: error }) as Error & {
+            code: string;
+          };
           closed.code = "CONNECTION_CLOSED";
           throw closed;
         }

@@ -43,9 +43,16 @@ export type CreateRefundInput = {
  * - `rate_limited`: 429, this request was not executed; ask again later.
  * - `authentication`: 401/403, this request was refused before executing (credentials); fix, reconcile.
  */
-export type UnknownCause = "timeout" | "connection" | "server_error" | "idempotency_in_progress" | "rate_limited" | "authentication";
+export type UnknownCause =
+  "timeout" | "connection" | "server_error" | "idempotency_in_progress" | "rate_limited" | "authentication";
 
-export type UnknownOutcome = { outcome: "unknown"; cause: UnknownCause; message: string; statusCode: number | null; requestId: string | null };
+export type UnknownOutcome = {
+  outcome: "unknown";
+  cause: UnknownCause;
+  message: string;
+  statusCode: number | null;
+  requestId: string | null;
+};
 
 /**
  * A definitive refusal: the refund was not made and retrying the same request cannot change that.
@@ -56,10 +63,21 @@ export type UnknownOutcome = { outcome: "unknown"; cause: UnknownCause; message:
  * - `invalid_request`: any other 4xx refusal of the parameters.
  */
 export type RefundFailureReason =
-  "refund_failed" | "amount_too_large" | "already_refunded" | "payment_intent_not_found" | "idempotency_key_reused" | "invalid_request";
+  | "refund_failed"
+  | "amount_too_large"
+  | "already_refunded"
+  | "payment_intent_not_found"
+  | "idempotency_key_reused"
+  | "invalid_request";
 
 export type CreateRefundResult =
-  | { outcome: "succeeded" | "pending"; refundId: string; refund: ProviderRefund; replayed: boolean; requestId: string | null }
+  | {
+      outcome: "succeeded" | "pending";
+      refundId: string;
+      refund: ProviderRefund;
+      replayed: boolean;
+      requestId: string | null;
+    }
   | {
       outcome: "failed";
       reason: RefundFailureReason;
@@ -71,14 +89,21 @@ export type CreateRefundResult =
     }
   | UnknownOutcome;
 
-export type RetrieveRefundResult = { outcome: "found"; refund: ProviderRefund } | { outcome: "not_found" } | UnknownOutcome;
+export type RetrieveRefundResult =
+  { outcome: "found"; refund: ProviderRefund } | { outcome: "not_found" } | UnknownOutcome;
 
 export type FindRefundsResult = { outcome: "ok"; refunds: ProviderRefund[] } | UnknownOutcome;
 
 /** What the provider holds for one payment, read live: what it captured and every refund on it, made by anyone. */
-export type PaymentSnapshot = { paymentIntent: string; capturedMinor: number; currency: string; refunds: ProviderRefund[] };
+export type PaymentSnapshot = {
+  paymentIntent: string;
+  capturedMinor: number;
+  currency: string;
+  refunds: ProviderRefund[];
+};
 
-export type ReadPaymentResult = { outcome: "ok"; snapshot: PaymentSnapshot } | { outcome: "not_found" } | UnknownOutcome;
+export type ReadPaymentResult =
+  { outcome: "ok"; snapshot: PaymentSnapshot } | { outcome: "not_found" } | UnknownOutcome;
 
 export type ProviderWebhookEvent = {
   id: string;
@@ -93,7 +118,8 @@ export type ProviderWebhookEvent = {
   dispute: { id: string; amountMinor: number; currency: string; reason: string | null } | null;
 };
 
-export type CheckCredentialsResult = { outcome: "ok" } | { outcome: "refused"; message: string; statusCode: number | null } | UnknownOutcome;
+export type CheckCredentialsResult =
+  { outcome: "ok" } | { outcome: "refused"; message: string; statusCode: number | null } | UnknownOutcome;
 
 export type VerifyWebhookResult = { ok: true; event: ProviderWebhookEvent } | { ok: false; reason: string };
 

@@ -2,7 +2,11 @@ import "server-only";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { Tx } from "@/lib/server/db/client";
 import { sql, sqlOf } from "@/lib/server/db/sql";
-import { invalidateUnfitProposals, refreshOrderStatus, type OrderChanger } from "@/lib/server/proposals/invalidate-unfit-proposals";
+import {
+  invalidateUnfitProposals,
+  refreshOrderStatus,
+  type OrderChanger,
+} from "@/lib/server/proposals/invalidate-unfit-proposals";
 import type { ProviderRefund } from "./payment-provider";
 import { isUuid } from "@/lib/domain/validation";
 
@@ -12,13 +16,22 @@ import { isUuid } from "@/lib/domain/validation";
  */
 export type WebhookTenants = { tenantId: string } | { tenantId: { notIn: string[] } };
 
-const PROVIDER: Omit<OrderChanger, "tenantId"> = { actorId: "payment_provider", authMethod: "provider_webhook", source: "provider_webhook" };
+const PROVIDER: Omit<OrderChanger, "tenantId"> = {
+  actorId: "payment_provider",
+  authMethod: "provider_webhook",
+  source: "provider_webhook",
+};
 const TERMINAL = new Set(["succeeded", "failed", "canceled"]);
 /** The one payment of the tenants in scope with this provider reference (none, or more than one: not ours to decide). */
 async function paymentOf(tx: Tx, tenants: WebhookTenants, paymentIntent: string) {
   const found = await tx.payment.findMany({
     where: { ...tenants, providerPaymentRef: paymentIntent },
-    select: { id: true, tenantId: true, currency: true, order: { select: { id: true, number: true, capturedMinor: true, status: true } } },
+    select: {
+      id: true,
+      tenantId: true,
+      currency: true,
+      order: { select: { id: true, number: true, capturedMinor: true, status: true } },
+    },
     take: 2,
   });
   return found.length === 1 ? found[0]! : null;
@@ -32,16 +45,24 @@ async function paymentOf(tx: Tx, tenants: WebhookTenants, paymentIntent: string)
  * (`payments:external_refund`). Refunds this product made (an execution's, or any carrying one of our proposal ids)
  * are not touched here. Returns whether the ledger changed.
  */
-export async function recordExternalRefund(tx: Tx, tenants: WebhookTenants, refund: ProviderRefund, ctx: { eventType: string; traceId: string; now: Date }) {
+export async function recordExternalRefund(
+  tx: Tx,
+  tenants: WebhookTenants,
+  refund: ProviderRefund,
+  ctx: { eventType: string; traceId: string; now: Date },
+) {
   if (!refund.paymentIntent) return false;
   const payment = await paymentOf(tx, tenants, refund.paymentIntent);
   if (!payment) return false;
   const { tenantId, order } = payment;
   const proposalId = refund.metadata.proposalId;
-  if (proposalId && isUuid(proposalId) && (await tx.proposal.count({ where: { id: proposalId, tenantId } })) > 0) return false;
+  if (proposalId && isUuid(proposalId) && (await tx.proposal.count({ where: { id: proposalId, tenantId } })) > 0)
+    return false;
   // Stripe delivers refund.created and charge.refunded about one refund at the same time: without this lock both
   // read "no row yet" and both record (and audit) it. Held to the end of the webhook's transaction.
-  await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('external-refund'), hashtext(${`${tenantId}:${refund.id}`}))`.execute(sqlOf(tx));
+  await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('external-refund'), hashtext(${`${tenantId}:${refund.id}`}))`.execute(
+    sqlOf(tx),
+  );
   const existing = await tx.refund.findUnique({
     where: { tenantId_providerRefundId: { tenantId, providerRefundId: refund.id } },
     select: { origin: true, status: true, amountMinor: true },
@@ -64,7 +85,11 @@ export async function recordExternalRefund(tx: Tx, tenants: WebhookTenants, refu
     },
     update: data,
   });
-  await refreshOrderStatus(tx, { id: order.id, capturedMinor: order.capturedMinor, cancelled: order.status === "cancelled" });
+  await refreshOrderStatus(tx, {
+    id: order.id,
+    capturedMinor: order.capturedMinor,
+    cancelled: order.status === "cancelled",
+  });
   const invalidated = await invalidateUnfitProposals(tx, { tenantId, ...PROVIDER }, order.id, ctx.traceId, ctx.now);
   await recordAuditEvent(sqlOf(tx), {
     tenantId,
@@ -81,7 +106,9 @@ export async function recordExternalRefund(tx: Tx, tenants: WebhookTenants, refu
       eventType: ctx.eventType,
       invalidatedProposals: invalidated,
     },
-    redaction: { clear: ["order", "refundRef", "amountMinor", "currency", "status", "eventType", "invalidatedProposals"] },
+    redaction: {
+      clear: ["order", "refundRef", "amountMinor", "currency", "status", "eventType", "invalidatedProposals"],
+    },
   });
   return true;
 }

@@ -43,7 +43,10 @@ const createRefundInput = z.object({
   metadata: z
     .object({ proposalId: z.string().min(1).max(500), tenantId: z.string().min(1).max(500) })
     .catchall(metadataValue)
-    .refine((m) => Object.keys(m).length <= 50 && Object.keys(m).every((k) => k.length >= 1 && k.length <= 40), "at most 50 metadata keys of 1-40 characters"),
+    .refine(
+      (m) => Object.keys(m).length <= 50 && Object.keys(m).every((k) => k.length >= 1 && k.length <= 40),
+      "at most 50 metadata keys of 1-40 characters",
+    ),
   reason: z.enum(["requested_by_customer", "duplicate", "fraudulent"]).optional(),
 });
 
@@ -65,21 +68,37 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
 
   const unknownFrom = (error: unknown): UnknownOutcome | null => {
     const c = classifyStripeError(error);
-    return c.kind === "unknown" ? { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId } : null;
+    return c.kind === "unknown"
+      ? { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId }
+      : null;
   };
 
   /** Every refund of a payment intent, newest first, all pages. */
-  const listAllRefunds = async (paymentIntent: string): Promise<{ outcome: "ok"; refunds: ProviderRefund[] } | { outcome: "not_found" } | UnknownOutcome> => {
+  const listAllRefunds = async (
+    paymentIntent: string,
+  ): Promise<{ outcome: "ok"; refunds: ProviderRefund[] } | { outcome: "not_found" } | UnknownOutcome> => {
     const found: ProviderRefund[] = [];
     let startingAfter: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
       let list: Stripe.ApiList<Stripe.Refund>;
       try {
-        list = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100, ...(startingAfter ? { starting_after: startingAfter } : {}) });
+        list = await stripe.refunds.list({
+          payment_intent: paymentIntent,
+          limit: 100,
+          ...(startingAfter ? { starting_after: startingAfter } : {}),
+        });
       } catch (error) {
         const c = classifyStripeError(error);
         if (c.kind === "not_found") return { outcome: "not_found" };
-        return unknownFrom(error) ?? { outcome: "unknown", cause: "server_error", message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        return (
+          unknownFrom(error) ?? {
+            outcome: "unknown",
+            cause: "server_error",
+            message: c.message,
+            statusCode: c.statusCode,
+            requestId: c.requestId,
+          }
+        );
       }
       for (const refund of list.data) found.push(toProviderRefund(refund));
       if (!list.has_more || list.data.length === 0) return { outcome: "ok", refunds: found };
@@ -101,12 +120,24 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
       let refund: Stripe.Response<Stripe.Refund>;
       try {
         refund = await stripe.refunds.create(
-          { payment_intent: valid.paymentIntent, amount: valid.amountMinor, metadata: valid.metadata, ...(valid.reason ? { reason: valid.reason } : {}) },
+          {
+            payment_intent: valid.paymentIntent,
+            amount: valid.amountMinor,
+            metadata: valid.metadata,
+            ...(valid.reason ? { reason: valid.reason } : {}),
+          },
           { idempotencyKey: valid.idempotencyKey },
         );
       } catch (error) {
         const c = classifyStripeError(error);
-        if (c.kind === "unknown") return { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        if (c.kind === "unknown")
+          return {
+            outcome: "unknown",
+            cause: c.cause,
+            message: c.message,
+            statusCode: c.statusCode,
+            requestId: c.requestId,
+          };
         if (c.kind === "not_found")
           return {
             outcome: "failed",
@@ -117,11 +148,23 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
             statusCode: c.statusCode,
             requestId: c.requestId,
           };
-        return { outcome: "failed", reason: c.reason, refundId: null, code: c.code, message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        return {
+          outcome: "failed",
+          reason: c.reason,
+          refundId: null,
+          code: c.code,
+          message: c.message,
+          statusCode: c.statusCode,
+          requestId: c.requestId,
+        };
       }
       const mapped = toProviderRefund(refund);
       const requestId = refund.lastResponse?.requestId ?? null;
-      if (mapped.currency !== valid.currency.toUpperCase() || mapped.amountMinor !== valid.amountMinor || mapped.paymentIntent !== valid.paymentIntent) {
+      if (
+        mapped.currency !== valid.currency.toUpperCase() ||
+        mapped.amountMinor !== valid.amountMinor ||
+        mapped.paymentIntent !== valid.paymentIntent
+      ) {
         warn("provider refund differs from the request", {
           refundId: mapped.id,
           expected: { currency: valid.currency, amountMinor: valid.amountMinor, paymentIntent: valid.paymentIntent },
@@ -140,7 +183,13 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
           requestId,
         };
       }
-      return { outcome: mapped.status === "succeeded" ? "succeeded" : "pending", refundId: mapped.id, refund: mapped, replayed, requestId };
+      return {
+        outcome: mapped.status === "succeeded" ? "succeeded" : "pending",
+        refundId: mapped.id,
+        refund: mapped,
+        replayed,
+        requestId,
+      };
     },
 
     async retrieveRefund(refundId: string): Promise<RetrieveRefundResult> {
@@ -149,9 +198,22 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
       } catch (error) {
         const c = classifyStripeError(error);
         if (c.kind === "not_found") return { outcome: "not_found" };
-        if (c.kind === "unknown") return { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        if (c.kind === "unknown")
+          return {
+            outcome: "unknown",
+            cause: c.cause,
+            message: c.message,
+            statusCode: c.statusCode,
+            requestId: c.requestId,
+          };
         // Any other refusal of a read says nothing about the refund: unknown, so nobody acts on it.
-        return { outcome: "unknown", cause: "server_error", message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        return {
+          outcome: "unknown",
+          cause: "server_error",
+          message: c.message,
+          statusCode: c.statusCode,
+          requestId: c.requestId,
+        };
       }
     },
 
@@ -174,14 +236,27 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
       if (!intent.ok) {
         const c = classifyStripeError(intent.error);
         if (c.kind === "not_found") return { outcome: "not_found" };
-        return unknownFrom(intent.error) ?? { outcome: "unknown", cause: "server_error", message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        return (
+          unknownFrom(intent.error) ?? {
+            outcome: "unknown",
+            cause: "server_error",
+            message: c.message,
+            statusCode: c.statusCode,
+            requestId: c.requestId,
+          }
+        );
       }
       if (refunds.outcome === "not_found") return { outcome: "not_found" };
       if (refunds.outcome !== "ok") return refunds;
       const pi = intent.pi;
       return {
         outcome: "ok",
-        snapshot: { paymentIntent: pi.id, capturedMinor: pi.amount_received, currency: pi.currency.toUpperCase(), refunds: refunds.refunds },
+        snapshot: {
+          paymentIntent: pi.id,
+          capturedMinor: pi.amount_received,
+          currency: pi.currency.toUpperCase(),
+          refunds: refunds.refunds,
+        },
       };
     },
 
@@ -191,8 +266,16 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
         return { outcome: "ok" };
       } catch (error) {
         const c = classifyStripeError(error);
-        if (c.kind === "unknown" && c.cause === "authentication") return { outcome: "refused", message: c.message, statusCode: c.statusCode };
-        if (c.kind === "unknown") return { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId };
+        if (c.kind === "unknown" && c.cause === "authentication")
+          return { outcome: "refused", message: c.message, statusCode: c.statusCode };
+        if (c.kind === "unknown")
+          return {
+            outcome: "unknown",
+            cause: c.cause,
+            message: c.message,
+            statusCode: c.statusCode,
+            requestId: c.requestId,
+          };
         // Any other refusal of a plain list: the key is accepted but may not read refunds.
         return { outcome: "refused", message: c.message, statusCode: c.statusCode };
       }
@@ -203,7 +286,12 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
       if (!signatureHeader) return { ok: false, reason: "missing Stripe-Signature header" };
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, signatureHeader, config.webhookSecret, config.webhookToleranceSeconds ?? 300);
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          signatureHeader,
+          config.webhookSecret,
+          config.webhookToleranceSeconds ?? 300,
+        );
       } catch (error) {
         return { ok: false, reason: error instanceof Error ? error.message : "signature verification failed" };
       }
@@ -224,7 +312,14 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
             : object?.object === "charge" || dispute
               ? intentOf(object as { payment_intent?: string | { id: string } | null })
               : null,
-          dispute: dispute ? { id: dispute.id, amountMinor: dispute.amount, currency: dispute.currency.toUpperCase(), reason: dispute.reason ?? null } : null,
+          dispute: dispute
+            ? {
+                id: dispute.id,
+                amountMinor: dispute.amount,
+                currency: dispute.currency.toUpperCase(),
+                reason: dispute.reason ?? null,
+              }
+            : null,
         },
       };
     },
@@ -234,10 +329,13 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
 const STATUSES: ProviderRefundStatus[] = ["pending", "requires_action", "succeeded", "failed", "canceled"];
 
 export function toProviderRefund(refund: Stripe.Refund): ProviderRefund {
-  const status = STATUSES.includes(refund.status as ProviderRefundStatus) ? (refund.status as ProviderRefundStatus) : "pending";
+  const status = STATUSES.includes(refund.status as ProviderRefundStatus)
+    ? (refund.status as ProviderRefundStatus)
+    : "pending";
   return {
     id: refund.id,
-    paymentIntent: typeof refund.payment_intent === "string" ? refund.payment_intent : (refund.payment_intent?.id ?? ""),
+    paymentIntent:
+      typeof refund.payment_intent === "string" ? refund.payment_intent : (refund.payment_intent?.id ?? ""),
     amountMinor: refund.amount,
     currency: refund.currency.toUpperCase(),
     status,

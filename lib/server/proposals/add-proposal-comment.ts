@@ -23,7 +23,10 @@ export async function addProposalComment(actor: Actor, raw: unknown): Promise<Pr
   const input = parseInput(addProposalCommentInput, raw, "The comment is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
   return db().$transaction(async (tx) => {
-    const p = await tx.proposal.findFirst({ where: { id: input.proposalId, tenantId: actor.tenantId }, select: { id: true, hash: true, customerId: true } });
+    const p = await tx.proposal.findFirst({
+      where: { id: input.proposalId, tenantId: actor.tenantId },
+      select: { id: true, hash: true, customerId: true },
+    });
     if (!p) throw new AppError("not_found", "No such proposal.");
     const scrub = await reviewerTextScrubber(tx, actor.tenantId, p.customerId);
     const comment = await tx.proposalComment.create({

@@ -15,7 +15,14 @@ import { renewStepUp } from "@/lib/server/auth/renew-step-up";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
 import { closePending, lockProposal, orderMismatch, releaseOwnClaim, storedIntact } from "./proposal-guards";
-import { decisionError, invalidateAndRefuse, ORDER_CHANGED, refuse, refuseHashMismatch, type Decision } from "./decision";
+import {
+  decisionError,
+  invalidateAndRefuse,
+  ORDER_CHANGED,
+  refuse,
+  refuseHashMismatch,
+  type Decision,
+} from "./decision";
 
 export type { ApprovalResult } from "@/lib/schemas/proposal-dto";
 
@@ -40,20 +47,36 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
   if (input.stepUp?.method === "password") {
     const checked = await verifyStepUpPassword(actor.userId, input.stepUp.password);
     if (!checked.ok) {
-      const ref = await db().proposal.findFirst({ where: { id: input.proposalId, tenantId: actor.tenantId }, select: { id: true, hash: true } });
+      const ref = await db().proposal.findFirst({
+        where: { id: input.proposalId, tenantId: actor.tenantId },
+        select: { id: true, hash: true },
+      });
       const refusal = await db().$transaction((tx) =>
         checked.reason === "locked"
-          ? refuse(tx, actor, traceId, ref, "limit_exceeded", "Too many wrong passwords: your account is paused for a few minutes.", {
-              reason: "account_locked",
-            })
-          : refuse(tx, actor, traceId, ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" }),
+          ? refuse(
+              tx,
+              actor,
+              traceId,
+              ref,
+              "limit_exceeded",
+              "Too many wrong passwords: your account is paused for a few minutes.",
+              {
+                reason: "account_locked",
+              },
+            )
+          : refuse(tx, actor, traceId, ref, "permission_denied", "That password is not correct.", {
+              reason: "step_up_failed",
+            }),
       );
       throw decisionError(refusal);
     }
     passwordStepUp = checked;
   }
   // Many reviewers (or one double click) may wait on the same row lock: allow for the wait.
-  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId, passwordStepUp), { maxWait: 20_000, timeout: 20_000 });
+  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId, passwordStepUp), {
+    maxWait: 20_000,
+    timeout: 20_000,
+  });
   if ("error" in decision) throw decisionError(decision);
   return decision.value;
 }
@@ -74,9 +97,17 @@ async function decide(
   if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status });
   if (p.expiresAt <= now) {
     await closePending(tx, p.id, { status: S.expired, decidedAt: now });
-    return refuse(tx, actor, traceId, ref, refusalCodeFor(S.expired), "This proposal expired before it was approved; re-prepare it from current data.", {
-      expiresAt: p.expiresAt.toISOString(),
-    });
+    return refuse(
+      tx,
+      actor,
+      traceId,
+      ref,
+      refusalCodeFor(S.expired),
+      "This proposal expired before it was approved; re-prepare it from current data.",
+      {
+        expiresAt: p.expiresAt.toISOString(),
+      },
+    );
   }
   if (!storedIntact(p)) {
     // The stored row no longer hashes to its recorded hash (or asks for no approval at all): it was
@@ -88,14 +119,30 @@ async function decide(
   const mismatch = await orderMismatch(tx, p);
   if (mismatch) return invalidateAndRefuse(tx, actor, traceId, ref, mismatch, ORDER_CHANGED, now);
   if (p.requestedByStaffId === actor.userId) {
-    return refuse(tx, actor, traceId, ref, "permission_denied", "You prepared or edited this proposal, so another reviewer must approve it.", {
-      reason: "own_proposal",
-    });
+    return refuse(
+      tx,
+      actor,
+      traceId,
+      ref,
+      "permission_denied",
+      "You prepared or edited this proposal, so another reviewer must approve it.",
+      {
+        reason: "own_proposal",
+      },
+    );
   }
   if (p.approvals.some((a) => a.approverId === actor.userId)) {
-    return refuse(tx, actor, traceId, ref, "permission_denied", "You already approved this proposal; it needs a different reviewer.", {
-      reason: "already_approved",
-    });
+    return refuse(
+      tx,
+      actor,
+      traceId,
+      ref,
+      "permission_denied",
+      "You already approved this proposal; it needs a different reviewer.",
+      {
+        reason: "already_approved",
+      },
+    );
   }
 
   // The method names what happened for this approval: "passkey" or "password" when one was presented
@@ -106,9 +153,18 @@ async function decide(
   if (input.stepUp?.method === "passkey") {
     // A passkey approval is its own fresh authentication, whatever the session's age: the assertion
     // signs a challenge derived from this proposal's hash and is stored as the reviewer's signature.
-    const verified = await verifyApprovalAssertion(tx, { userId: actor.userId, tenantId: p.tenantId, proposal: ref, response: input.stepUp.response, now });
+    const verified = await verifyApprovalAssertion(tx, {
+      userId: actor.userId,
+      tenantId: p.tenantId,
+      proposal: ref,
+      response: input.stepUp.response,
+      now,
+    });
     if (!verified.ok) {
-      return refuse(tx, actor, traceId, ref, "permission_denied", verified.message, { reason: "step_up_failed", passkey: verified.reason });
+      return refuse(tx, actor, traceId, ref, "permission_denied", verified.message, {
+        reason: "step_up_failed",
+        passkey: verified.reason,
+      });
     }
     passkey = verified;
     authMethod = "passkey";
@@ -120,19 +176,31 @@ async function decide(
     authMethod = "session";
     authTime = new Date(stepUpClock(actor) * 1000);
   } else {
-    return refuse(tx, actor, traceId, ref, "permission_denied", `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`, {
-      reason: "step_up_required",
-    });
+    return refuse(
+      tx,
+      actor,
+      traceId,
+      ref,
+      "permission_denied",
+      `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`,
+      {
+        reason: "step_up_required",
+      },
+    );
   }
   if (p.tenant.reviewerDailyApprovalLimitMinor !== null) {
     // One reviewer's approvals are serialized from here to commit (a transaction-scoped advisory lock
     // keyed by the reviewer), so two approvals arriving together cannot both fit under the cap. Taken
     // after the proposal's row lock, as every path does, so the two locks cannot deadlock.
-    await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('approval-daily-cap'), hashtext(${actor.userId}))`.execute(sqlOf(tx));
+    await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('approval-daily-cap'), hashtext(${actor.userId}))`.execute(
+      sqlOf(tx),
+    );
     // "Today" is the tenant's calendar day, in its time zone (PostgreSQL's zone rules, DST included).
     const [day] = (
       await sql<{ start: Date }>`
-      SELECT (date_trunc('day', ${now}::timestamptz AT TIME ZONE ${p.tenant.timeZone}) AT TIME ZONE ${p.tenant.timeZone}) AS start`.execute(sqlOf(tx))
+      SELECT (date_trunc('day', ${now}::timestamptz AT TIME ZONE ${p.tenant.timeZone}) AT TIME ZONE ${p.tenant.timeZone}) AS start`.execute(
+        sqlOf(tx),
+      )
     ).rows;
     const dayStart = day!.start;
     const [today] = (
@@ -144,11 +212,19 @@ async function decide(
     ).rows;
     const used = Number(today?.total ?? 0);
     if (used + p.amountMinor > p.tenant.reviewerDailyApprovalLimitMinor) {
-      return refuse(tx, actor, traceId, ref, "limit_exceeded", "Approving this would exceed your daily approval total; ask another reviewer.", {
-        reason: "daily_total",
-        usedMinor: used,
-        limitMinor: p.tenant.reviewerDailyApprovalLimitMinor,
-      });
+      return refuse(
+        tx,
+        actor,
+        traceId,
+        ref,
+        "limit_exceeded",
+        "Approving this would exceed your daily approval total; ask another reviewer.",
+        {
+          reason: "daily_total",
+          usedMinor: used,
+          limitMinor: p.tenant.reviewerDailyApprovalLimitMinor,
+        },
+      );
     }
   }
 
@@ -171,7 +247,8 @@ async function decide(
   const approvals = p.approvals.length + 1;
   let status: ApprovalResult["status"] = S.pendingApproval;
   if (approvals >= p.requiredApprovals) {
-    if (!(await closePending(tx, p.id, { status: S.approved, decidedAt: now }))) throw new Error("proposal changed state under its row lock");
+    if (!(await closePending(tx, p.id, { status: S.approved, decidedAt: now })))
+      throw new Error("proposal changed state under its row lock");
     status = S.approved;
     // Execution is a job committed with the approval: no approval without its execution request,
     // and the job key keeps it to one waiting job per proposal.
@@ -194,7 +271,18 @@ async function decide(
       ...(authMethod === "session" ? { windowOpenedBy: actor.stepUpMethod ?? actor.authMethod } : {}),
       ...(claimReleased ? { claimReleased } : {}),
     },
-    redaction: { clear: ["approvals", "requiredApprovals", "status", "authTime", "agentTraceId", "passkeyId", "windowOpenedBy", "claimReleased"] },
+    redaction: {
+      clear: [
+        "approvals",
+        "requiredApprovals",
+        "status",
+        "authTime",
+        "agentTraceId",
+        "passkeyId",
+        "windowOpenedBy",
+        "claimReleased",
+      ],
+    },
   });
   return { value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
 }

@@ -29,7 +29,8 @@ export type BuildProposalInput = {
   now: Date;
 };
 
-export type BuildProposalResult = { ok: true; proposal: Proposal; payment: Payment } | { ok: false; reason: "nothing_left_to_refund" | "no_payment" };
+export type BuildProposalResult =
+  { ok: true; proposal: Proposal; payment: Payment } | { ok: false; reason: "nothing_left_to_refund" | "no_payment" };
 
 /**
  * The one proposal builder (prepare_refund, re-prepare, edit): every number comes from the database and
@@ -38,12 +39,19 @@ export type BuildProposalResult = { ok: true; proposal: Proposal; payment: Payme
  * policy, a new id, and the hash over exactly the row that is stored. The reviewer webhook delivery is
  * committed with the row. The caller holds the order's row lock and decides what the proposal supersedes.
  */
-export async function buildProposal(tx: Sql, input: BuildProposalInput, known?: ProposalFacts): Promise<BuildProposalResult> {
+export async function buildProposal(
+  tx: Sql,
+  input: BuildProposalInput,
+  known?: ProposalFacts,
+): Promise<BuildProposalResult> {
   const { tenantId, order, now } = input;
   // Everything the builder reads, in one statement (or already read by the caller in its own, under the
   // same order lock and transaction).
   const facts = known ?? (await readProposalFacts(tx, tenantId, order.id, now));
-  const { leftMinor } = leftOf(order.capturedMinor, { leftRefundedMinor: facts.refundedOrPendingMinor, leftOpenMinor: facts.openProposalsMinor });
+  const { leftMinor } = leftOf(order.capturedMinor, {
+    leftRefundedMinor: facts.refundedOrPendingMinor,
+    leftOpenMinor: facts.openProposalsMinor,
+  });
   const amountMinor = proposalAmountMinor(leftMinor, input.wantedMinor);
   if (amountMinor <= 0) return { ok: false, reason: "nothing_left_to_refund" };
   const { payment, policy } = facts;
@@ -103,7 +111,10 @@ export async function buildProposal(tx: Sql, input: BuildProposalInput, known?: 
   // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook are
   // recorded with it (outbox rows + delivery jobs committed in this transaction). The tenant's webhook URLs
   // were read above with the facts: no extra round trip when the tenant has none and e-mail is off.
-  await notifyReviewersOfProposal(tx, proposal, { reviewWebhookUrl: facts.reviewWebhookUrl, slackWebhookUrl: facts.slackWebhookUrl });
+  await notifyReviewersOfProposal(tx, proposal, {
+    reviewWebhookUrl: facts.reviewWebhookUrl,
+    slackWebhookUrl: facts.slackWebhookUrl,
+  });
   return { ok: true, proposal, payment };
 }
 
@@ -116,7 +127,12 @@ export type ProposalFacts = {
   refundedOrPendingMinor: number;
   openProposalsMinor: number;
   payment: Payment | null;
-  policy: { approvalExpiryMinutes: number; dualApprovalThresholdMinor: number | null; policyVersion: number; rejectionCooldownMinutes: number };
+  policy: {
+    approvalExpiryMinutes: number;
+    dualApprovalThresholdMinor: number | null;
+    policyVersion: number;
+    rejectionCooldownMinutes: number;
+  };
   reviewWebhookUrl: string | null;
   slackWebhookUrl: string | null;
 };
@@ -198,7 +214,10 @@ export function proposalFactsOf(r: ProposalFactsRow): ProposalFacts {
 export async function readProposalFacts(tx: Sql, tenantId: string, orderId: string, now: Date): Promise<ProposalFacts> {
   const {
     rows: [row],
-  } = await sql<ProposalFactsRow>`SELECT facts.*, pay.* FROM (SELECT 1) one ${proposalFactsJoins(tenantId, orderId, now)}`.execute(tx);
+  } =
+    await sql<ProposalFactsRow>`SELECT facts.*, pay.* FROM (SELECT 1) one ${proposalFactsJoins(tenantId, orderId, now)}`.execute(
+      tx,
+    );
   if (!row) throw new Error("tenant not found");
   return proposalFactsOf(row);
 }

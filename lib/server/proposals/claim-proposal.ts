@@ -45,11 +45,22 @@ export async function claimProposal(actor: Actor, proposalId: string): Promise<C
         data: { until: row.claimExpiresAt.toISOString() },
         redaction: { clear: ["until"] },
       });
-      return { proposalId, claimedBy: { id: actor.userId, name: actor.name }, until: row.claimExpiresAt.toISOString(), mine: true };
+      return {
+        proposalId,
+        claimedBy: { id: actor.userId, name: actor.name },
+        until: row.claimExpiresAt.toISOString(),
+        mine: true,
+      };
     }
     // Lost: say why (read after the guarded write, for the message only — the write already decided).
     const p = (
-      await sql<{ status: string; open: boolean; holderId: string | null; holderName: string | null; claimExpiresAt: Date | null }>`
+      await sql<{
+        status: string;
+        open: boolean;
+        holderId: string | null;
+        holderName: string | null;
+        claimExpiresAt: Date | null;
+      }>`
       SELECT p."status"::text AS status, (p."status" = ${pending} AND p."expiresAt" > now()) AS open,
              p."claimedByStaffId" AS "holderId", s.name AS "holderName", p."claimExpiresAt"
         FROM "Proposal" p LEFT JOIN "StaffUser" s ON s.id = p."claimedByStaffId" AND s."tenantId" = p."tenantId"
@@ -57,7 +68,10 @@ export async function claimProposal(actor: Actor, proposalId: string): Promise<C
     ).rows;
     const found = p[0];
     if (!found) throw new AppError("not_found", "No such proposal.");
-    if (!found.open) throw new AppError("permission_denied", "Only a proposal that still awaits approval can be claimed.", { reason: "not_pending" });
+    if (!found.open)
+      throw new AppError("permission_denied", "Only a proposal that still awaits approval can be claimed.", {
+        reason: "not_pending",
+      });
     throw new AppError(
       "claimed_by_other",
       `${found.holderName ?? "Another reviewer"} is reviewing this proposal. You can still decide: the claim is advisory.`,
@@ -70,7 +84,10 @@ export async function claimProposal(actor: Actor, proposalId: string): Promise<C
 }
 
 /** Gives the claim back (only the holder can); answers whether there was one to release. Audited when released. */
-export async function releaseProposalClaim(actor: Actor, proposalId: string): Promise<{ proposalId: string; released: boolean }> {
+export async function releaseProposalClaim(
+  actor: Actor,
+  proposalId: string,
+): Promise<{ proposalId: string; released: boolean }> {
   assertCan(actor.roles, "proposal:decide");
   if (!isUuid(proposalId)) throw new AppError("not_found", "No such proposal.");
   const traceId = randomUUID().replace(/-/g, "");

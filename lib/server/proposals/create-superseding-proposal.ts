@@ -31,7 +31,8 @@ export async function createSupersedingProposal(
   old: Old,
   opts: { wantedMinor: number; requestedByStaffId: string; now: Date },
 ): Promise<SupersedeResult> {
-  if (await tx.proposal.findUnique({ where: { supersedesId: old.id }, select: { id: true } })) return { ok: false, reason: "already_superseded" };
+  if (await tx.proposal.findUnique({ where: { supersedesId: old.id }, select: { id: true } }))
+    return { ok: false, reason: "already_superseded" };
   const [order] = (
     await sql<{ id: string; currency: string; capturedMinor: number }>`
     SELECT "id", "currency", "capturedMinor" FROM "Order" WHERE "id" = ${old.orderId}::uuid AND "tenantId" = ${old.tenantId}::uuid FOR UPDATE`.execute(
@@ -39,7 +40,12 @@ export async function createSupersedingProposal(
     )
   ).rows;
   if (!order) return { ok: false, reason: "no_payment" };
-  if (await tx.proposal.findFirst({ where: { orderId: order.id, status: proposalStatus.pendingApproval }, select: { id: true } }))
+  if (
+    await tx.proposal.findFirst({
+      where: { orderId: order.id, status: proposalStatus.pendingApproval },
+      select: { id: true },
+    })
+  )
     return { ok: false, reason: "another_pending" };
   const built = await buildProposal(sqlOf(tx), {
     tenantId: old.tenantId,
@@ -56,7 +62,10 @@ export async function createSupersedingProposal(
     now: opts.now,
   });
   if (!built.ok) return built;
-  return { ok: true, proposal: { id: built.proposal.id, hash: built.proposal.hash, amountMinor: built.proposal.amountMinor } };
+  return {
+    ok: true,
+    proposal: { id: built.proposal.id, hash: built.proposal.hash, amountMinor: built.proposal.amountMinor },
+  };
 }
 
 /** The audit event of a supersede (edit or re-prepare): the new proposal, and what it replaces. */
@@ -72,7 +81,12 @@ export async function recordSupersede(
     action,
     outcome: "approval_required",
     proposal: { id: made.id, hash: made.hash },
-    data: { supersedes: old.id, supersedesHash: old.hash, amountMinor: made.amountMinor, previousAmountMinor: old.amountMinor },
+    data: {
+      supersedes: old.id,
+      supersedesHash: old.hash,
+      amountMinor: made.amountMinor,
+      previousAmountMinor: old.amountMinor,
+    },
     redaction: { clear: ["supersedes", "supersedesHash", "amountMinor", "previousAmountMinor"] },
   });
 }

@@ -12,7 +12,8 @@ import { closePending } from "./proposal-guards";
  * transaction still commits what the refusal itself changed (a proposal found expired or invalidated)
  * together with the audit event of the denied attempt; the caller throws after the commit.
  */
-export type Decision<T> = { value: T } | { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
+export type Decision<T> =
+  { value: T } | { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 export async function refuse(
   tx: Tx,
@@ -38,7 +39,8 @@ export async function refuse(
 type Refusal = { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 /** Why a decision on a proposal whose order changed was refused (approve and edit). */
-export const ORDER_CHANGED = "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.";
+export const ORDER_CHANGED =
+  "The order changed since this proposal was prepared, so it was invalidated. Re-prepare it from current data.";
 
 /** The reviewer presented a hash other than the proposal's: refused, nothing changes (reload and review again). */
 export function refuseHashMismatch(
@@ -68,7 +70,11 @@ export async function invalidateAndRefuse(
   now: Date,
   action = "proposal:approve",
 ): Promise<Refusal> {
-  await closePending(tx, proposal.id, { status: proposalStatus.invalidated, invalidationReason: reason, decidedAt: now });
+  await closePending(tx, proposal.id, {
+    status: proposalStatus.invalidated,
+    invalidationReason: reason,
+    decidedAt: now,
+  });
   return refuse(tx, actor, traceId, proposal, refusalCodeFor(proposalStatus.invalidated), message, { reason }, action);
 }
 

@@ -54,7 +54,12 @@ async function expireBatch(batchSize: number): Promise<number> {
       ).rows;
 
       // A fixed order of tenants: the audit writer takes one advisory lock per tenant chain.
-      rows.sort((a, b) => a.tenantId.localeCompare(b.tenantId) || a.expiresAt.getTime() - b.expiresAt.getTime() || a.id.localeCompare(b.id));
+      rows.sort(
+        (a, b) =>
+          a.tenantId.localeCompare(b.tenantId) ||
+          a.expiresAt.getTime() - b.expiresAt.getTime() ||
+          a.id.localeCompare(b.id),
+      );
       for (const row of rows) {
         await recordAuditEvent(sqlOf(tx), {
           tenantId: row.tenantId,

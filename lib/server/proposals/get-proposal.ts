@@ -22,12 +22,18 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
   const p = await db().proposal.findFirst({
     where: { id, tenantId: actor.tenantId },
     include: {
-      order: { include: { refunds: { orderBy: { createdAt: "asc" } }, customer: { select: { id: true, name: true } } } },
+      order: {
+        include: { refunds: { orderBy: { createdAt: "asc" } }, customer: { select: { id: true, name: true } } },
+      },
       payment: true,
       channel: { select: { slug: true, name: true } },
       requestedByAgentKey: { select: { name: true, keyPrefix: true } },
       approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true } } } },
-      comments: { where: { tenantId: actor.tenantId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: { author: { select: { name: true } } } },
+      comments: {
+        where: { tenantId: actor.tenantId },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        include: { author: { select: { name: true } } },
+      },
       supersedes: { select: { id: true, amountMinor: true, status: true } },
       supersededBy: { select: { id: true, amountMinor: true, status: true } },
       tenant: { select: { stepUpMinutes: true } },
@@ -44,15 +50,20 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
   // (the same order, still open) as a "possible duplicate".
   const possibleDuplicateOf = p.supersededBy ? null : await findDuplicateOf(p.id);
   const requester = p.requestedByStaffId
-    ? await db().staffUser.findFirst({ where: { id: p.requestedByStaffId, tenantId: actor.tenantId }, select: { name: true } })
+    ? await db().staffUser.findFirst({
+        where: { id: p.requestedByStaffId, tenantId: actor.tenantId },
+        select: { name: true },
+      })
     : null;
   const staffIds = [p.rejectedByStaffId, p.claimedByStaffId].filter((x): x is string => !!x);
   const staffNames = new Map(
     staffIds.length
-      ? (await db().staffUser.findMany({ where: { id: { in: staffIds }, tenantId: actor.tenantId }, select: { id: true, name: true } })).map((s) => [
-          s.id,
-          s.name,
-        ])
+      ? (
+          await db().staffUser.findMany({
+            where: { id: { in: staffIds }, tenantId: actor.tenantId },
+            select: { id: true, name: true },
+          })
+        ).map((s) => [s.id, s.name])
       : [],
   );
   // What holds money back (a canceled refund does not), wherever it was made.
@@ -88,7 +99,11 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
     // Shown only while it lasts and the proposal still awaits review.
     claim:
       pending && p.claimedByStaffId && p.claimExpiresAt && p.claimExpiresAt > now
-        ? { by: staffNames.get(p.claimedByStaffId) ?? "—", mine: p.claimedByStaffId === actor.userId, until: p.claimExpiresAt.toISOString() }
+        ? {
+            by: staffNames.get(p.claimedByStaffId) ?? "—",
+            mine: p.claimedByStaffId === actor.userId,
+            until: p.claimExpiresAt.toISOString(),
+          }
         : null,
     invalidationReason: p.invalidationReason,
     recipient: { kind: p.recipientKind, holder: p.recipientHolder, ref: p.recipientRef, display: p.recipientDisplay },
@@ -101,9 +116,21 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       placedAt: p.order.placedAt.toISOString(),
       items: p.order.items as { sku: string; name: string; quantity: number; unitMinor: number }[],
       customer: p.order.customer,
-      refunds: p.order.refunds.map((r) => ({ id: r.id, amountMinor: r.amountMinor, status: r.status, origin: r.origin, createdAt: r.createdAt.toISOString() })),
+      refunds: p.order.refunds.map((r) => ({
+        id: r.id,
+        amountMinor: r.amountMinor,
+        status: r.status,
+        origin: r.origin,
+        createdAt: r.createdAt.toISOString(),
+      })),
     },
-    derivation: { capturedMinor: p.order.capturedMinor, refundedMinor, elsewhereMinor, otherOpenMinor: others.reduce((s, o) => s + o.amountMinor, 0), others },
+    derivation: {
+      capturedMinor: p.order.capturedMinor,
+      refundedMinor,
+      elsewhereMinor,
+      otherOpenMinor: others.reduce((s, o) => s + o.amountMinor, 0),
+      others,
+    },
     payment: { method: p.payment.method, display: p.payment.display, providerPaymentRef: p.payment.providerPaymentRef },
     requestedBy: p.requestedByAgentKey
       ? { kind: "agent" as const, name: p.requestedByAgentKey.name, channel: p.channel?.slug ?? null }
@@ -116,7 +143,12 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       createdAt: a.createdAt.toISOString(),
       passkey: !!a.passkeyAssertion,
     })),
-    comments: p.comments.map((c) => ({ id: c.id, author: c.author.name, body: c.body, createdAt: c.createdAt.toISOString() })),
+    comments: p.comments.map((c) => ({
+      id: c.id,
+      author: c.author.name,
+      body: c.body,
+      createdAt: c.createdAt.toISOString(),
+    })),
     supersedes: p.supersedes,
     supersededBy: p.supersededBy,
     previouslyRejected,

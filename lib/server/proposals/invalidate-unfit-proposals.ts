@@ -17,16 +17,31 @@ export type OrderChanger = { tenantId: string; actorId: string; authMethod: stri
  * the provider webhook (lib/server/payments/record-external-refunds.ts). With `because`, every pending proposal of
  * the order is invalidated for that reason (a dispute opened on its payment).
  */
-export async function invalidateUnfitProposals(tx: Tx, caller: OrderChanger, orderId: string, traceId: string, now: Date, because?: string): Promise<string[]> {
+export async function invalidateUnfitProposals(
+  tx: Tx,
+  caller: OrderChanger,
+  orderId: string,
+  traceId: string,
+  now: Date,
+  because?: string,
+): Promise<string[]> {
   const pending = await tx.proposal.findMany({
     where: { tenantId: caller.tenantId, orderId, status: proposalStatus.pendingApproval },
     include: { order: true, payment: true },
   });
   const invalidated: string[] = [];
   for (const p of pending) {
-    const reason = because ?? (p.order.customerId !== p.customerId ? "customer_changed" : await orderMismatch(tx, p, now));
+    const reason =
+      because ?? (p.order.customerId !== p.customerId ? "customer_changed" : await orderMismatch(tx, p, now));
     if (!reason) continue;
-    if (!(await closePending(tx, p.id, { status: proposalStatus.invalidated, invalidationReason: reason, decidedAt: now }))) continue;
+    if (
+      !(await closePending(tx, p.id, {
+        status: proposalStatus.invalidated,
+        invalidationReason: reason,
+        decidedAt: now,
+      }))
+    )
+      continue;
     invalidated.push(p.id);
     await recordAuditEvent(sqlOf(tx), {
       tenantId: caller.tenantId,
@@ -43,8 +58,14 @@ export async function invalidateUnfitProposals(tx: Tx, caller: OrderChanger, ord
 }
 
 /** The order's status from its succeeded refunds (cancelled stays cancelled), written and returned. */
-export async function refreshOrderStatus(tx: Tx, order: { id: string; capturedMinor: number; cancelled: boolean }): Promise<string> {
-  const succeeded = await tx.refund.aggregate({ where: { orderId: order.id, status: refundStatus.succeeded }, _sum: { amountMinor: true } });
+export async function refreshOrderStatus(
+  tx: Tx,
+  order: { id: string; capturedMinor: number; cancelled: boolean },
+): Promise<string> {
+  const succeeded = await tx.refund.aggregate({
+    where: { orderId: order.id, status: refundStatus.succeeded },
+    _sum: { amountMinor: true },
+  });
   const refunded = succeeded._sum.amountMinor ?? 0;
   const status = order.cancelled
     ? "cancelled"

@@ -38,13 +38,23 @@ export async function listDecidedProposals(actor: Actor, raw: unknown): Promise<
   const where: Prisma.ProposalWhereInput = { tenantId, status: status ? status : { in: [...decidedStatuses] } };
   if (q) {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { currency: true } });
-    const staffIds = (await db().staffUser.findMany({ where: { tenantId, name: { contains: q, mode: "insensitive" } }, select: { id: true } })).map(
-      (s) => s.id,
-    );
+    const staffIds = (
+      await db().staffUser.findMany({
+        where: { tenantId, name: { contains: q, mode: "insensitive" } },
+        select: { id: true },
+      })
+    ).map((s) => s.id);
     const rejectedByThem = staffIds.length
       ? (
           await db().auditEvent.findMany({
-            where: { tenantId, action: "proposal:reject", outcome: "ok", actorType: "staff", actorId: { in: staffIds }, proposalId: { not: null } },
+            where: {
+              tenantId,
+              action: "proposal:reject",
+              outcome: "ok",
+              actorType: "staff",
+              actorId: { in: staffIds },
+              proposalId: { not: null },
+            },
             select: { proposalId: true },
           })
         ).map((e) => e.proposalId!)
@@ -90,12 +100,17 @@ export async function listDecidedProposals(actor: Actor, raw: unknown): Promise<
     : [];
   const rejecterIds = [...new Set(rejectEvents.map((e) => e.actorId).filter((x): x is string => !!x))];
   const names = new Map(
-    (rejecterIds.length ? await db().staffUser.findMany({ where: { tenantId, id: { in: rejecterIds } }, select: { id: true, name: true } }) : []).map((s) => [
-      s.id,
-      s.name,
-    ]),
+    (rejecterIds.length
+      ? await db().staffUser.findMany({
+          where: { tenantId, id: { in: rejecterIds } },
+          select: { id: true, name: true },
+        })
+      : []
+    ).map((s) => [s.id, s.name]),
   );
-  const rejecterOf = new Map(rejectEvents.map((e) => [e.proposalId!, e.actorId ? (names.get(e.actorId) ?? null) : null]));
+  const rejecterOf = new Map(
+    rejectEvents.map((e) => [e.proposalId!, e.actorId ? (names.get(e.actorId) ?? null) : null]),
+  );
 
   return {
     total,

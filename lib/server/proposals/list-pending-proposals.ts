@@ -5,7 +5,12 @@ import { closedWithoutEffectStatuses, proposalStatus } from "@/lib/domain/propos
 import { parseInput } from "@/lib/domain/validation";
 import type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 import { statusLit } from "@/lib/server/db/status-sql";
-import { duplicateSql, previousRejectionLateral, toPreviousRejection, type PreviousRejectionColumns } from "./review-signals";
+import {
+  duplicateSql,
+  previousRejectionLateral,
+  toPreviousRejection,
+  type PreviousRejectionColumns,
+} from "./review-signals";
 import { assertCan } from "@/lib/domain/permissions";
 import { queueFilterInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
@@ -58,7 +63,10 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
 
   const rows = (
     await sql<
-      Omit<QueueRow, "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected" | "claim" | "approvedByMe"> & {
+      Omit<
+        QueueRow,
+        "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected" | "claim" | "approvedByMe"
+      > & {
         expiresAt: Date;
         createdAt: Date;
         approvals: bigint;
@@ -110,8 +118,12 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
       flags: { duplicate: r.duplicate, velocity: r.velocity, twoApprovals: r.requiredApprovals >= 2 },
       previouslyRejected: toPreviousRejection(r),
       approvedByMe: r.approvedByMe,
-      claim: r.claimedById && r.claimUntil ? { by: r.claimedByName ?? "—", mine: r.claimedById === actor.userId, until: r.claimUntil.toISOString() } : null,
+      claim:
+        r.claimedById && r.claimUntil
+          ? { by: r.claimedByName ?? "—", mine: r.claimedById === actor.userId, until: r.claimUntil.toISOString() }
+          : null,
     })),
-    nextCursor: rows.length > f.limit && last ? encodeKeysetCursor({ at: new Date(last.expiresAt), id: last.id }) : null,
+    nextCursor:
+      rows.length > f.limit && last ? encodeKeysetCursor({ at: new Date(last.expiresAt), id: last.id }) : null,
   };
 }

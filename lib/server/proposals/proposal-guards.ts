@@ -14,7 +14,13 @@ import { isUuid } from "@/lib/domain/validation";
  */
 export async function lockProposal(tx: Tx, tenantId: string, id: string) {
   if (!isUuid(id)) return null;
-  const locked = await sqlOf(tx).selectFrom("Proposal").select("id").where("id", "=", id).where("tenantId", "=", tenantId).forUpdate().executeTakeFirst();
+  const locked = await sqlOf(tx)
+    .selectFrom("Proposal")
+    .select("id")
+    .where("id", "=", id)
+    .where("tenantId", "=", tenantId)
+    .forUpdate()
+    .executeTakeFirst();
   if (!locked) return null;
   return tx.proposal.findUniqueOrThrow({
     where: { id },
@@ -54,10 +60,18 @@ export async function orderMismatch(
 ): Promise<string | null> {
   if (p.order.status === "cancelled" || p.order.status === "refunded") return `order_${p.order.status}`;
   if (p.order.currency !== p.currency) return "currency_changed";
-  if (p.payment.method !== p.recipientKind || p.payment.providerPaymentRef !== p.recipientRef || p.payment.holderName !== p.recipientHolder) {
+  if (
+    p.payment.method !== p.recipientKind ||
+    p.payment.providerPaymentRef !== p.recipientRef ||
+    p.payment.holderName !== p.recipientHolder
+  ) {
     return "recipient_changed";
   }
-  const left = await refundableLeft(sqlOf(tx), { id: p.orderId, capturedMinor: p.order.capturedMinor }, { now, excludeProposalId: p.id });
+  const left = await refundableLeft(
+    sqlOf(tx),
+    { id: p.orderId, capturedMinor: p.order.capturedMinor },
+    { now, excludeProposalId: p.id },
+  );
   return left.leftMinor < p.amountMinor ? "amount_no_longer_refundable" : null;
 }
 

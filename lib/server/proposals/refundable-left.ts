@@ -14,7 +14,12 @@ import { paymentProviderFor, ProviderConnectionUnusable } from "@/lib/server/pay
  * form lists them (lookup_order); the sum below is the SQL form of the same rule.
  */
 export function openAt(now: Date): Prisma.ProposalWhereInput {
-  return { OR: [{ status: { in: [...inPaymentStatuses] } }, { status: proposalStatus.pendingApproval, expiresAt: { gt: now } }] };
+  return {
+    OR: [
+      { status: { in: [...inPaymentStatuses] } },
+      { status: proposalStatus.pendingApproval, expiresAt: { gt: now } },
+    ],
+  };
 }
 
 /** The open proposals of one order at `now`, optionally not counting one (the reviewer's list of them). */
@@ -59,7 +64,11 @@ export function refundableSumsSql(
 export function leftOf(capturedMinor: number, row: RefundableSumsRow): RefundableLeft {
   const refundedOrPendingMinor = Number(row.leftRefundedMinor);
   const openProposalsMinor = Number(row.leftOpenMinor);
-  return { leftMinor: refundableMinor({ capturedMinor, refundedOrPendingMinor, openProposalsMinor }), refundedOrPendingMinor, openProposalsMinor };
+  return {
+    leftMinor: refundableMinor({ capturedMinor, refundedOrPendingMinor, openProposalsMinor }),
+    refundedOrPendingMinor,
+    openProposalsMinor,
+  };
 }
 
 /**
@@ -76,7 +85,13 @@ export async function refundableLeft(
 }
 
 /** A payment the provider holds, and the order it belongs to. */
-export type LiveTarget = { tenantId: string; orderId: string; provider: string; paymentRef: string; ledgerCapturedMinor: number };
+export type LiveTarget = {
+  tenantId: string;
+  orderId: string;
+  provider: string;
+  paymentRef: string;
+  ledgerCapturedMinor: number;
+};
 
 export type LiveLeft =
   | ({ ok: true; live: boolean; capturedMinor: number } & RefundableLeft)
@@ -90,7 +105,11 @@ export type LiveLeft =
  * (a bank transfer, store credit the shop pushed); minus this product's other open proposals. One provider round
  * trip (the payment intent and its refunds asked at once). Otherwise the ledger alone (refundableLeft).
  */
-export async function refundableLeftLive(tx: Sql, target: LiveTarget, opts: { now: Date; excludeProposalId?: string }): Promise<LiveLeft> {
+export async function refundableLeftLive(
+  tx: Sql,
+  target: LiveTarget,
+  opts: { now: Date; excludeProposalId?: string },
+): Promise<LiveLeft> {
   if (target.provider !== "stripe" || !paymentLiveReads()) {
     return {
       ok: true,
@@ -105,7 +124,8 @@ export async function refundableLeftLive(tx: Sql, target: LiveTarget, opts: { no
     provider = await paymentProviderFor(target.tenantId, tx);
   } catch (error) {
     // A stored connection that does not open fails closed: as if the provider did not answer (logged by the caller's outcome).
-    if (error instanceof ProviderConnectionUnusable) return { ok: false, reason: "provider_unavailable", message: error.message };
+    if (error instanceof ProviderConnectionUnusable)
+      return { ok: false, reason: "provider_unavailable", message: error.message };
     throw error;
   }
   const read = await provider.readPayment(target.paymentRef);
@@ -115,7 +135,11 @@ export async function refundableLeftLive(tx: Sql, target: LiveTarget, opts: { no
     .filter((r) => (holdingRefundStatuses as readonly string[]).includes(r.status))
     .reduce((s, r) => s + r.amountMinor, 0);
   const ids = read.snapshot.refunds.map((r) => r.id);
-  const [row] = (await refundableSumsSql(target.orderId, opts.now, opts.excludeProposalId ?? null, ids).execute(tx)).rows;
-  const left = leftOf(read.snapshot.capturedMinor, { leftRefundedMinor: Number(row!.leftRefundedMinor) + atProvider, leftOpenMinor: row!.leftOpenMinor });
+  const [row] = (await refundableSumsSql(target.orderId, opts.now, opts.excludeProposalId ?? null, ids).execute(tx))
+    .rows;
+  const left = leftOf(read.snapshot.capturedMinor, {
+    leftRefundedMinor: Number(row!.leftRefundedMinor) + atProvider,
+    leftOpenMinor: row!.leftOpenMinor,
+  });
   return { ok: true, live: true, capturedMinor: read.snapshot.capturedMinor, ...left };
 }

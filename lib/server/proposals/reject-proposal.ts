@@ -29,7 +29,12 @@ export async function rejectProposal(actor: Actor, raw: unknown): Promise<Reject
   return decision.value;
 }
 
-async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId: string): Promise<Decision<RejectResult>> {
+async function decide(
+  tx: Tx,
+  actor: Actor,
+  input: RejectProposalInput,
+  traceId: string,
+): Promise<Decision<RejectResult>> {
   const action = "proposal:reject";
   const p = await lockProposal(tx, actor.tenantId, input.proposalId);
   if (!p) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.", undefined, action);
@@ -58,7 +63,12 @@ async function decide(tx: Tx, actor: Actor, input: RejectProposalInput, traceId:
     proposal: ref,
     // The customer message is free text: the audit writer scrubs personal data from it before storing.
     // The internal note stays out of the log entirely (staff read it on the proposal page only).
-    data: { reason: input.customerMessage, internalNote: input.internalNote !== null, agentTraceId: p.traceId, ...(claimReleased ? { claimReleased } : {}) },
+    data: {
+      reason: input.customerMessage,
+      internalNote: input.internalNote !== null,
+      agentTraceId: p.traceId,
+      ...(claimReleased ? { claimReleased } : {}),
+    },
     redaction: { clear: ["agentTraceId", "internalNote", "claimReleased"] },
   });
   return { value: { proposalId: p.id, status: proposalStatus.rejected } };

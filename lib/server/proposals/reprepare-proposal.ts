@@ -22,7 +22,10 @@ const messages = {
  * (new id and hash, `supersedes` recorded) whose requester is the re-preparer, so another reviewer
  * must approve it. The old one is never revived.
  */
-export async function reprepareProposal(actor: Actor, raw: unknown): Promise<{ proposalId: string; supersedes: string }> {
+export async function reprepareProposal(
+  actor: Actor,
+  raw: unknown,
+): Promise<{ proposalId: string; supersedes: string }> {
   assertCan(actor.roles, "proposal:reprepare");
   const input = parseInput(reprepareProposalInput, raw, "The request is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
@@ -47,9 +50,22 @@ export async function reprepareProposal(actor: Actor, raw: unknown): Promise<{ p
         action,
       );
     }
-    const made = await createSupersedingProposal(tx, old, { wantedMinor: old.amountMinor, requestedByStaffId: actor.userId, now });
+    const made = await createSupersedingProposal(tx, old, {
+      wantedMinor: old.amountMinor,
+      requestedByStaffId: actor.userId,
+      now,
+    });
     if (!made.ok) {
-      return refuse(tx, actor, traceId, { id: old.id, hash: old.hash }, "permission_denied", messages[made.reason], { reason: made.reason }, action);
+      return refuse(
+        tx,
+        actor,
+        traceId,
+        { id: old.id, hash: old.hash },
+        "permission_denied",
+        messages[made.reason],
+        { reason: made.reason },
+        action,
+      );
     }
     await recordSupersede(tx, actor, action, old, made.proposal);
     return { value: { proposalId: made.proposal.id, supersedes: old.id } };

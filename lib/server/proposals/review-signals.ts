@@ -34,7 +34,13 @@ export const duplicateSql = sql`(
   OR EXISTS (SELECT 1 FROM "Proposal" q WHERE ${sameAmountProposal})
   OR EXISTS (SELECT 1 FROM "Refund" r JOIN "Order" ro ON ro.id = r."orderId" WHERE ${duplicateRefundWhere}))`;
 
-export type DuplicateOf = { kind: "proposal" | "refund"; id: string; orderNumber: string; amountMinor: number; createdAt: string };
+export type DuplicateOf = {
+  kind: "proposal" | "refund";
+  id: string;
+  orderNumber: string;
+  amountMinor: number;
+  createdAt: string;
+};
 export type PreviousRejection = { proposalId: string; reason: string | null; by: string | null; at: string | null };
 
 /** What a proposal possibly duplicates (the newest match), or null. */
@@ -57,7 +63,15 @@ export async function findDuplicateOf(proposalId: string): Promise<DuplicateOf |
      LIMIT 1`.execute(sqlOf(db()))
   ).rows;
   const m = rows[0];
-  return m ? { kind: m.kind, id: m.id, orderNumber: m.orderNumber, amountMinor: m.amountMinor, createdAt: m.createdAt.toISOString() } : null;
+  return m
+    ? {
+        kind: m.kind,
+        id: m.id,
+        orderNumber: m.orderNumber,
+        amountMinor: m.amountMinor,
+        createdAt: m.createdAt.toISOString(),
+      }
+    : null;
 }
 
 /**
@@ -72,10 +86,17 @@ export const previousRejectionLateral = sql`LEFT JOIN LATERAL (
      ORDER BY q."decidedAt" DESC NULLS LAST, q.id DESC
      LIMIT 1) pr ON true`;
 
-export type PreviousRejectionColumns = { rejectedId: string | null; rejectedReason: string | null; rejectedAt: Date | null; rejectedBy: string | null };
+export type PreviousRejectionColumns = {
+  rejectedId: string | null;
+  rejectedReason: string | null;
+  rejectedAt: Date | null;
+  rejectedBy: string | null;
+};
 
 export function toPreviousRejection(r: PreviousRejectionColumns): PreviousRejection | null {
-  return r.rejectedId ? { proposalId: r.rejectedId, reason: r.rejectedReason, by: r.rejectedBy, at: r.rejectedAt?.toISOString() ?? null } : null;
+  return r.rejectedId
+    ? { proposalId: r.rejectedId, reason: r.rejectedReason, by: r.rejectedBy, at: r.rejectedAt?.toISOString() ?? null }
+    : null;
 }
 
 export async function findPreviousRejection(proposalId: string): Promise<PreviousRejection | null> {

@@ -9,8 +9,15 @@ import { auditFingerprint } from "@/lib/server/audit/fingerprint";
  * own name and e-mail become audit fingerprints (lib/domain/redaction.ts, the audit log's redaction). Returns
  * the scrubber for one customer of the tenant.
  */
-export async function reviewerTextScrubber(tx: Tx, tenantId: string, customerId: string): Promise<(text: string) => string> {
-  const customer = await tx.customer.findFirst({ where: { id: customerId, tenantId }, select: { name: true, email: true } });
+export async function reviewerTextScrubber(
+  tx: Tx,
+  tenantId: string,
+  customerId: string,
+): Promise<(text: string) => string> {
+  const customer = await tx.customer.findFirst({
+    where: { id: customerId, tenantId },
+    select: { name: true, email: true },
+  });
   const known = customer ? [customer.name, customer.email] : [];
   return (text) => scrubText(text, auditFingerprint, new Set(), known);
 }

@@ -1,7 +1,11 @@
 import "server-only";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
-import { proposalChangesReady, subscribeProposalChanges, type ProposalChangeEvent } from "@/lib/server/realtime/proposal-changes";
+import {
+  proposalChangesReady,
+  subscribeProposalChanges,
+  type ProposalChangeEvent,
+} from "@/lib/server/realtime/proposal-changes";
 
 /** A stream lives this long, then ends; the browser reconnects at once and the session is checked again. */
 export const STREAM_MAX_MS = 5 * 60_000;
@@ -17,7 +21,11 @@ const frame = (event: string, data: object) => encoder.encode(`event: ${event}\n
  * re-reads everything. Authorized like the pages that use it; the subscription is the actor's tenant's, so
  * another tenant's change never reaches the stream (tests/integration/change-stream.test.ts).
  */
-export function streamProposalChanges(actor: Actor, signal: AbortSignal, opts: { maxMs?: number } = {}): ReadableStream<Uint8Array> {
+export function streamProposalChanges(
+  actor: Actor,
+  signal: AbortSignal,
+  opts: { maxMs?: number } = {},
+): ReadableStream<Uint8Array> {
   assertCan(actor.roles, "proposal:read");
   let stop = () => {};
   return new ReadableStream<Uint8Array>({

@@ -19,7 +19,11 @@ export type ProposalChangeEvent = ProposalChange | { kind: "resync"; tenantId: s
 export type ProposalChangeSubscriber = (event: ProposalChangeEvent) => void;
 
 /** How a wait ended. `resync`: the connection dropped meanwhile, the caller must re-read (a change may be missed). */
-export type WaitOutcome = { outcome: "changed"; change: ProposalStatusChange } | { outcome: "timeout" } | { outcome: "aborted" } | { outcome: "resync" };
+export type WaitOutcome =
+  | { outcome: "changed"; change: ProposalStatusChange }
+  | { outcome: "timeout" }
+  | { outcome: "aborted" }
+  | { outcome: "resync" };
 
 /** A registered wait: LISTEN is active, so any change committed from now on resolves `result`. */
 export type ProposalWait = { result: Promise<WaitOutcome>; cancel(): void };
@@ -93,7 +97,12 @@ export class ChangeListener {
    * Registers a wait for the next change of one proposal, then makes sure LISTEN is active. Register first,
    * read the proposal after: a change committed after the read is then never missed.
    */
-  async beginWait(tenantId: string, proposalId: string, timeoutMs: number, signal?: AbortSignal): Promise<ProposalWait | WaitRefusal> {
+  async beginWait(
+    tenantId: string,
+    proposalId: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<ProposalWait | WaitRefusal> {
     if (this.#waiterCount >= this.#options.maxWaiters) return { refused: "too_many_waiters" };
     let settle!: (outcome: WaitOutcome) => void;
     const result = new Promise<WaitOutcome>((resolve) => (settle = resolve));
@@ -131,7 +140,12 @@ export class ChangeListener {
   }
 
   /** Waits for the next change of one proposal, at most `timeoutMs`. */
-  async waitForChange(tenantId: string, proposalId: string, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome | WaitRefusal> {
+  async waitForChange(
+    tenantId: string,
+    proposalId: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<WaitOutcome | WaitRefusal> {
     const wait = await this.beginWait(tenantId, proposalId, timeoutMs, signal);
     return "refused" in wait ? wait : wait.result;
   }
@@ -204,7 +218,8 @@ export class ChangeListener {
 
   #resync() {
     for (const set of [...this.#waiters.values()]) for (const w of [...set]) w.settle({ outcome: "resync" });
-    for (const [tenantId, set] of this.#subscribers) for (const s of [...set]) this.#call(s, { kind: "resync", tenantId });
+    for (const [tenantId, set] of this.#subscribers)
+      for (const s of [...set]) this.#call(s, { kind: "resync", tenantId });
   }
 
   #dispatch(payload: string | undefined) {

@@ -2,12 +2,24 @@ import "server-only";
 import { dedicatedPgClient } from "@/lib/server/db/pg";
 import { realtimeMaxWaiters } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
-import { ChangeListener, type ProposalChangeSubscriber, type ProposalWait, type WaitOutcome, type WaitRefusal } from "./change-listener";
+import {
+  ChangeListener,
+  type ProposalChangeSubscriber,
+  type ProposalWait,
+  type WaitOutcome,
+  type WaitRefusal,
+} from "./change-listener";
 
 // The process's one change listener (one dedicated LISTEN connection, started on first use, kept on
 // globalThis so dev hot reloads do not open another). docs/architecture.md "Realtime" describes the API.
 
-export type { ProposalChangeEvent, ProposalChangeSubscriber, ProposalWait, WaitOutcome, WaitRefusal } from "./change-listener";
+export type {
+  ProposalChangeEvent,
+  ProposalChangeSubscriber,
+  ProposalWait,
+  WaitOutcome,
+  WaitRefusal,
+} from "./change-listener";
 export type { ProposalChange } from "@/lib/schemas/proposal-change";
 
 const globalForRealtime = globalThis as unknown as { proposalChanges?: ChangeListener };
@@ -16,7 +28,8 @@ function listener(): ChangeListener {
   globalForRealtime.proposalChanges ??= new ChangeListener({
     connect: dedicatedPgClient,
     maxWaiters: realtimeMaxWaiters(),
-    onError: (error, context) => log.warn({ err: error instanceof Error ? error.message : String(error), context }, "realtime listener"),
+    onError: (error, context) =>
+      log.warn({ err: error instanceof Error ? error.message : String(error), context }, "realtime listener"),
   });
   return globalForRealtime.proposalChanges;
 }
@@ -32,12 +45,22 @@ export function subscribeProposalChanges(tenantId: string, subscriber: ProposalC
  * `{refused: "too_many_waiters"}` past REALTIME_MAX_WAITERS on this instance; `{refused: "unavailable"}`
  * when the listener cannot connect in time.
  */
-export function beginProposalWait(tenantId: string, proposalId: string, timeoutMs: number, signal?: AbortSignal): Promise<ProposalWait | WaitRefusal> {
+export function beginProposalWait(
+  tenantId: string,
+  proposalId: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ProposalWait | WaitRefusal> {
   return listener().beginWait(tenantId, proposalId, timeoutMs, signal);
 }
 
 /** The next change of one proposal, or how the wait ended (`timeout`, `aborted`, `resync`, or a refusal). */
-export function waitForProposalChange(tenantId: string, proposalId: string, timeoutMs: number, signal?: AbortSignal): Promise<WaitOutcome | WaitRefusal> {
+export function waitForProposalChange(
+  tenantId: string,
+  proposalId: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<WaitOutcome | WaitRefusal> {
   return listener().waitForChange(tenantId, proposalId, timeoutMs, signal);
 }
 

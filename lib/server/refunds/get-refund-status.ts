@@ -11,7 +11,10 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
   if (!ctx.customerId) throw new Error("get_refund_status needs a verified customer");
   const where = { id: input.proposal_id, tenantId: ctx.caller.tenantId, customerId: ctx.customerId };
   // A pending proposal past its expiry is expired, whether or not the expiry job ran yet (guarded write).
-  await tx.proposal.updateMany({ where: { ...where, status: S.pendingApproval, expiresAt: { lte: new Date() } }, data: { status: S.expired } });
+  await tx.proposal.updateMany({
+    where: { ...where, status: S.pendingApproval, expiresAt: { lte: new Date() } },
+    data: { status: S.expired },
+  });
   const p = await tx.proposal.findFirst({
     where,
     include: {
@@ -22,7 +25,11 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
   });
   if (!p) {
     return {
-      outcome: failure("not_found", `No refund proposal ${JSON.stringify(input.proposal_id)} was found for this customer.`, { proposal_id: input.proposal_id }),
+      outcome: failure(
+        "not_found",
+        `No refund proposal ${JSON.stringify(input.proposal_id)} was found for this customer.`,
+        { proposal_id: input.proposal_id },
+      ),
     };
   }
   const proposal = { id: p.id, hash: p.hash };
@@ -42,7 +49,17 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
         ? "Approved and sent, but the payment provider's answer was lost; it is being checked and the refund is paid at most once. Tell the customer it is being confirmed. Wait with get_refund_status and wait_seconds. Do not re-submit."
         : "Approved; the refund is being paid. Wait with get_refund_status and wait_seconds, or check again after poll_after_seconds. Do not re-submit.";
     return {
-      outcome: { code, result: { ...base, status: p.status, phase, poll_after_seconds: POLL_AFTER_SECONDS[phase], next_step, ...waited } },
+      outcome: {
+        code,
+        result: {
+          ...base,
+          status: p.status,
+          phase,
+          poll_after_seconds: POLL_AFTER_SECONDS[phase],
+          next_step,
+          ...waited,
+        },
+      },
       proposal,
     };
   }
@@ -50,23 +67,40 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
   // Ended without effect: rejected, expired or invalidated — each the agent's error code of the same name.
   switch (p.status) {
     case S.rejected:
-      return { outcome: failure(code, "A reviewer rejected this refund.", { ...base, reason: p.rejectionReason ?? null }), proposal };
+      return {
+        outcome: failure(code, "A reviewer rejected this refund.", { ...base, reason: p.rejectionReason ?? null }),
+        proposal,
+      };
     case S.expired:
       return {
-        outcome: failure(code, "This refund proposal expired before anyone approved it. Prepare a new one only if the customer still wants it.", base),
+        outcome: failure(
+          code,
+          "This refund proposal expired before anyone approved it. Prepare a new one only if the customer still wants it.",
+          base,
+        ),
         proposal,
       };
     case S.invalidated:
       return {
-        outcome: failure(code, "This refund proposal can no longer be approved (the order changed or a reviewer replaced it).", {
-          ...base,
-          reason: p.invalidationReason ?? null,
-          replaced_by: p.supersededBy ? { proposal_id: p.supersededBy.id, amount: { minor: p.supersededBy.amountMinor, currency: p.currency } } : null,
-          // The proposal that took its place (a reviewer lowered the amount): follow it with get_refund_status.
-          superseded_by: p.supersededBy
-            ? { proposal_id: p.supersededBy.id, status: p.supersededBy.status, amount: { minor: p.supersededBy.amountMinor, currency: p.currency } }
-            : null,
-        }),
+        outcome: failure(
+          code,
+          "This refund proposal can no longer be approved (the order changed or a reviewer replaced it).",
+          {
+            ...base,
+            reason: p.invalidationReason ?? null,
+            replaced_by: p.supersededBy
+              ? { proposal_id: p.supersededBy.id, amount: { minor: p.supersededBy.amountMinor, currency: p.currency } }
+              : null,
+            // The proposal that took its place (a reviewer lowered the amount): follow it with get_refund_status.
+            superseded_by: p.supersededBy
+              ? {
+                  proposal_id: p.supersededBy.id,
+                  status: p.supersededBy.status,
+                  amount: { minor: p.supersededBy.amountMinor, currency: p.currency },
+                }
+              : null,
+          },
+        ),
         proposal,
       };
     default:

@@ -5,7 +5,12 @@ import type { PrepareRefundInput } from "@/lib/schemas/tools";
 import { sql, type Sql } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
-import { buildProposal, proposalFactsJoins, proposalFactsOf, type ProposalFactsRow } from "@/lib/server/proposals/build-proposal";
+import {
+  buildProposal,
+  proposalFactsJoins,
+  proposalFactsOf,
+  type ProposalFactsRow,
+} from "@/lib/server/proposals/build-proposal";
 import { refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { approvalRequired, type PendingProposalAnswer } from "./proposal-answer";
 
@@ -61,7 +66,11 @@ export async function prepareRefund(tx: Sql, input: PrepareRefundInput, ctx: Too
   const pending = seen.id ? (seen as SeenRow & PendingProposal) : null;
   if (pending && pending.expiresAt > now) {
     // Same logical operation: answer the open proposal, do not make another one.
-    return { outcome: approvalRequired(pending, order.number), proposal: { id: pending.id, hash: pending.hash }, audit: { order: order.number, reused: true } };
+    return {
+      outcome: approvalRequired(pending, order.number),
+      proposal: { id: pending.id, hash: pending.hash },
+      audit: { order: order.number, reused: true },
+    };
   }
   const cooldown = rejectionCooldown(seen, facts.policy.rejectionCooldownMinutes, now);
   if (cooldown) {
@@ -91,7 +100,9 @@ export async function prepareRefund(tx: Sql, input: PrepareRefundInput, ctx: Too
   // nothing replaced it yet. Read again only when this call has just expired a pending one (rare).
   const supersedesId = pending
     ? await supersedableProposal(tx, order.id)
-    : seen.latestId && !seen.latestSuperseded && (seen.latestStatus === proposalStatus.expired || seen.latestStatus === proposalStatus.invalidated)
+    : seen.latestId &&
+        !seen.latestSuperseded &&
+        (seen.latestStatus === proposalStatus.expired || seen.latestStatus === proposalStatus.invalidated)
       ? seen.latestId
       : null;
 
@@ -113,22 +124,32 @@ export async function prepareRefund(tx: Sql, input: PrepareRefundInput, ctx: Too
   if (live && !live.ok) {
     if (live.reason === "payment_not_at_provider") {
       return {
-        outcome: failure("permission_denied", `The payment of order ${JSON.stringify(order.number)} is not known to the payment provider.`, {
-          order_id: order.number,
-          reason: "payment_not_at_provider",
-        }),
+        outcome: failure(
+          "permission_denied",
+          `The payment of order ${JSON.stringify(order.number)} is not known to the payment provider.`,
+          {
+            order_id: order.number,
+            reason: "payment_not_at_provider",
+          },
+        ),
         audit: { order: order.number },
       };
     }
     return {
-      outcome: failure("temporarily_unavailable", "The payment provider did not answer, so the amount cannot be derived now. Try again once after the wait.", {
-        order_id: order.number,
-        retry_after_seconds: PROVIDER_RETRY_AFTER_SECONDS,
-      }),
+      outcome: failure(
+        "temporarily_unavailable",
+        "The payment provider did not answer, so the amount cannot be derived now. Try again once after the wait.",
+        {
+          order_id: order.number,
+          retry_after_seconds: PROVIDER_RETRY_AFTER_SECONDS,
+        },
+      ),
       audit: { order: order.number, provider: "unavailable" },
     };
   }
-  const derivedFacts = live ? { ...facts, refundedOrPendingMinor: live.refundedOrPendingMinor, openProposalsMinor: live.openProposalsMinor } : facts;
+  const derivedFacts = live
+    ? { ...facts, refundedOrPendingMinor: live.refundedOrPendingMinor, openProposalsMinor: live.openProposalsMinor }
+    : facts;
 
   const built = await buildProposal(
     tx,
@@ -161,17 +182,26 @@ export async function prepareRefund(tx: Sql, input: PrepareRefundInput, ctx: Too
   }
   if (!built.ok) {
     return {
-      outcome: failure("permission_denied", `Order ${JSON.stringify(order.number)} has no payment that can be refunded.`, {
-        order_id: order.number,
-        reason: "no_payment",
-      }),
+      outcome: failure(
+        "permission_denied",
+        `Order ${JSON.stringify(order.number)} has no payment that can be refunded.`,
+        {
+          order_id: order.number,
+          reason: "no_payment",
+        },
+      ),
     };
   }
   const { proposal, payment } = built;
   return {
     outcome: approvalRequired(proposal, order.number),
     proposal: { id: proposal.id, hash: proposal.hash },
-    audit: { order: order.number, reused: false, amount: { minor: proposal.amountMinor, currency: proposal.currency }, supersedes: supersedesId },
+    audit: {
+      order: order.number,
+      reused: false,
+      amount: { minor: proposal.amountMinor, currency: proposal.currency },
+      supersedes: supersedesId,
+    },
     knownPersonal: [payment.holderName],
   };
 }

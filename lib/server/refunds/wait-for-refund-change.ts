@@ -15,7 +15,11 @@ type StateRow = { status: string; expiresAt: Date; executionStatus: string | nul
  * getRefundStatus as usual. Only the verified customer's own proposal is looked at (tenant and customer in
  * the WHERE); anything else answers at once (and getRefundStatus says not_found).
  */
-export async function waitForRefundChange(input: GetRefundStatusInput, ctx: ToolContext, signal?: AbortSignal): Promise<WaitReport | undefined> {
+export async function waitForRefundChange(
+  input: GetRefundStatusInput,
+  ctx: ToolContext,
+  signal?: AbortSignal,
+): Promise<WaitReport | undefined> {
   const seconds = input.wait_seconds ?? 0;
   if (seconds <= 0 || !ctx.customerId) return undefined;
   const tenantId = ctx.caller.tenantId;
@@ -31,7 +35,9 @@ export async function waitForRefundChange(input: GetRefundStatusInput, ctx: Tool
       await sql<StateRow>`
       SELECT p."status"::text AS "status", p."expiresAt", e."status"::text AS "executionStatus"
         FROM "Proposal" p LEFT JOIN "Execution" e ON e."proposalId" = p."id"
-       WHERE p."id" = ${input.proposal_id}::uuid AND p."tenantId" = ${tenantId}::uuid AND p."customerId" = ${ctx.customerId}`.execute(sqlPool())
+       WHERE p."id" = ${input.proposal_id}::uuid AND p."tenantId" = ${tenantId}::uuid AND p."customerId" = ${ctx.customerId}`.execute(
+        sqlPool(),
+      )
     ).rows;
     const now = new Date();
     if (!row || !isProposalStatus(row.status)) {
@@ -50,7 +56,11 @@ export async function waitForRefundChange(input: GetRefundStatusInput, ctx: Tool
       return { outcome: "nothing_to_wait_for", unchanged: false };
     }
     // A pending proposal turns expired by the clock, not by a write: wake at its expiry too.
-    const ended = await untilOrExpiry(wait.result, row.expiresAt.getTime() - now.getTime(), row.status === proposalStatus.pendingApproval);
+    const ended = await untilOrExpiry(
+      wait.result,
+      row.expiresAt.getTime() - now.getTime(),
+      row.status === proposalStatus.pendingApproval,
+    );
     if (ended === "expiry") {
       wait.cancel();
       return { outcome: "changed", unchanged: false };
@@ -64,7 +74,9 @@ export async function waitForRefundChange(input: GetRefundStatusInput, ctx: Tool
 async function untilOrExpiry<T>(result: Promise<T>, msToExpiry: number, pending: boolean): Promise<T | "expiry"> {
   if (!pending) return result;
   let timer: NodeJS.Timeout | undefined;
-  const expiry = new Promise<"expiry">((resolve) => (timer = setTimeout(() => resolve("expiry"), Math.max(0, msToExpiry))));
+  const expiry = new Promise<"expiry">(
+    (resolve) => (timer = setTimeout(() => resolve("expiry"), Math.max(0, msToExpiry))),
+  );
   try {
     return await Promise.race([result, expiry]);
   } finally {

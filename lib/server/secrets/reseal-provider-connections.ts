@@ -30,7 +30,11 @@ export async function resealProviderConnections(): Promise<ResealSummary> {
     let apiKey: string, webhookSecret: string;
     try {
       apiKey = openSecret(keys, { keyId: row.keyId, sealed: row.apiKeySealed }, secretAad(row.tenantId, "apiKey"));
-      webhookSecret = openSecret(keys, { keyId: row.keyId, sealed: row.webhookSecretSealed }, secretAad(row.tenantId, "webhookSecret"));
+      webhookSecret = openSecret(
+        keys,
+        { keyId: row.keyId, sealed: row.webhookSecretSealed },
+        secretAad(row.tenantId, "webhookSecret"),
+      );
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
       summary.failed.push({ tenantId: row.tenantId, reason: error.message });

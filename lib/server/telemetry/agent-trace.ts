@@ -1,6 +1,13 @@
 import "server-only";
 import { context, trace, SpanKind, type Context, type Link } from "@opentelemetry/api";
-import { isErrorOutcome, parseTraceparent, resolveTraceId, type TraceParent, type TraceSource, type ToolOutcome } from "@/lib/domain/agent-protocol";
+import {
+  isErrorOutcome,
+  parseTraceparent,
+  resolveTraceId,
+  type TraceParent,
+  type TraceSource,
+  type ToolOutcome,
+} from "@/lib/domain/agent-protocol";
 import { scrubText, truncateText } from "@/lib/domain/redaction";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { metrics, toolLabel } from "./metrics";
@@ -20,7 +27,8 @@ export function resolveAgentTrace(traceparent: string | null | undefined, xTrace
   const parent = resolved.source === "traceparent" ? parseTraceparent(traceparent) : null;
   if (resolved.source === "generated") {
     const active = trace.getSpanContext(context.active());
-    if (active && trace.isSpanContextValid(active)) return { traceId: active.traceId, source: "generated", parent: null };
+    if (active && trace.isSpanContextValid(active))
+      return { traceId: active.traceId, source: "generated", parent: null };
   }
   return { ...resolved, parent };
 }
@@ -29,7 +37,10 @@ export function resolveAgentTrace(traceparent: string | null | undefined, xTrace
  * The trace of one MCP tool call: a valid `params._meta.traceparent` wins over the request's headers (MCP
  * clients without HTTP headers carry the trace context there); otherwise the request's trace.
  */
-export function mcpCallTrace(request: Pick<AgentTrace, "traceId" | "parent">, meta: unknown): Pick<AgentTrace, "traceId" | "parent"> {
+export function mcpCallTrace(
+  request: Pick<AgentTrace, "traceId" | "parent">,
+  meta: unknown,
+): Pick<AgentTrace, "traceId" | "parent"> {
   const tp = meta && typeof meta === "object" ? (meta as Record<string, unknown>).traceparent : undefined;
   if (typeof tp !== "string" || !parseTraceparent(tp)) return request;
   const own = resolveAgentTrace(tp, null);
@@ -45,7 +56,12 @@ function parentOf(parent: TraceParent | null): { ctx: Context; links: Link[] } {
   const active = context.active();
   const activeSc = trace.getSpanContext(active);
   if (!parent || (activeSc && activeSc.traceId === parent.traceId)) return { ctx: active, links: [] };
-  const ctx = trace.setSpanContext(active, { traceId: parent.traceId, spanId: parent.spanId, traceFlags: parent.sampled ? 1 : 0, isRemote: true });
+  const ctx = trace.setSpanContext(active, {
+    traceId: parent.traceId,
+    spanId: parent.spanId,
+    traceFlags: parent.sampled ? 1 : 0,
+    isRemote: true,
+  });
   return { ctx, links: activeSc && trace.isSpanContextValid(activeSc) ? [{ context: activeSc }] : [] };
 }
 
@@ -90,7 +106,11 @@ export async function traceToolCall<R extends { outcome: ToolOutcome; proposal: 
       const result = await run();
       const code = result.outcome.code;
       span.setAttribute("approvalgw.outcome", code);
-      if (result.proposal) span.setAttributes({ "approvalgw.proposal.id": result.proposal.id, "approvalgw.proposal.hash": result.proposal.hash });
+      if (result.proposal)
+        span.setAttributes({
+          "approvalgw.proposal.id": result.proposal.id,
+          "approvalgw.proposal.hash": result.proposal.hash,
+        });
       if (isErrorOutcome(result.outcome)) markError(span, code);
       metrics().toolCalls.inc({ tool: toolLabel(info.name), code });
       return { ...result, traceresponse: traceresponseOf(span) };

@@ -16,10 +16,18 @@ type Decided = { status: string };
  * and hash, the decision, the reviewer's staff id, the wait since the proposal was made, the resulting status
  * or refusal code. A final decision (approved, rejected) moves the proposal counter and the wait histogram.
  */
-export async function traceDecision<R extends Decided>(kind: "approve" | "reject", actor: Actor, proposalId: string, run: () => Promise<R>): Promise<R> {
+export async function traceDecision<R extends Decided>(
+  kind: "approve" | "reject",
+  actor: Actor,
+  proposalId: string,
+  run: () => Promise<R>,
+): Promise<R> {
   // Scoped to the reviewer's tenant: another tenant's proposal is not found here either (the use case refuses it).
   const p = isUuid(proposalId)
-    ? await db().proposal.findFirst({ where: { id: proposalId, tenantId: actor.tenantId }, select: { hash: true, traceparent: true, createdAt: true } })
+    ? await db().proposal.findFirst({
+        where: { id: proposalId, tenantId: actor.tenantId },
+        select: { hash: true, traceparent: true, createdAt: true },
+      })
     : null;
   const waitSeconds = p ? Math.max(0, (Date.now() - p.createdAt.getTime()) / 1000) : null;
   const attributes = {

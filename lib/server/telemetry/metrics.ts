@@ -65,7 +65,11 @@ function create(): Metrics {
       labelNames: ["operation", "outcome"],
       registers,
     }),
-    inDoubt: new Gauge({ name: "approvalgw_executions_in_doubt", help: "Executions whose outcome is unknown (being reconciled), all instances.", registers }),
+    inDoubt: new Gauge({
+      name: "approvalgw_executions_in_doubt",
+      help: "Executions whose outcome is unknown (being reconciled), all instances.",
+      registers,
+    }),
     inDoubtOldest: new Gauge({
       name: "approvalgw_executions_in_doubt_oldest_seconds",
       help: "Age of the oldest execution in doubt, since its last send (0 when none).",

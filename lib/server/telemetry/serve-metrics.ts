@@ -7,7 +7,10 @@ import { peerAddress } from "./peer-address";
 import { readDatabaseGauges } from "./read-database-gauges";
 
 const text = (body: string, status: number, extra: Record<string, string> = {}) =>
-  new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...extra } });
+  new Response(body, {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...extra },
+  });
 
 /**
  * GET /api/metrics (the app) and GET /metrics (a worker's own listener, worker-metrics.ts): the guard of
@@ -16,14 +19,26 @@ const text = (body: string, status: number, extra: Record<string, string> = {}) 
  */
 export async function serveMetrics(req: Request): Promise<Response> {
   const access = metricsAccess(
-    { authorization: req.headers.get("authorization"), peer: peerAddress(req.headers), forwardedFor: req.headers.get("x-forwarded-for") },
+    {
+      authorization: req.headers.get("authorization"),
+      peer: peerAddress(req.headers),
+      forwardedFor: req.headers.get("x-forwarded-for"),
+    },
     { token: metricsToken(), trustProxy: trustProxy() },
   );
-  if (!access.ok) return text(`${access.reason}\n`, access.status, access.status === 401 ? { "www-authenticate": 'Bearer realm="metrics"' } : {});
+  if (!access.ok)
+    return text(
+      `${access.reason}\n`,
+      access.status,
+      access.status === 401 ? { "www-authenticate": 'Bearer realm="metrics"' } : {},
+    );
   try {
     await readDatabaseGauges();
   } catch (error) {
-    log.error({ component: "metrics", err: { name: (error as Error | null)?.name } }, "metrics: database gauges could not be read");
+    log.error(
+      { component: "metrics", err: { name: (error as Error | null)?.name } },
+      "metrics: database gauges could not be read",
+    );
     return text("The database did not answer.\n", 503);
   }
   const registry = metrics().registry;

@@ -4,7 +4,14 @@ import { context, propagation, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TracerProvider, type SpanExporter } from "@opentelemetry/sdk-trace";
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TracerProvider,
+  type SpanExporter,
+} from "@opentelemetry/sdk-trace";
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as OTLPProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { traceExportConfig } from "@/lib/server/env";
@@ -39,7 +46,15 @@ export function startTelemetry(role: "app" | "worker"): Started {
     }),
     sampler: exporter ? new ParentBasedSampler({ root: new AlwaysOnSampler() }) : new AlwaysOffSampler(),
     spanProcessors: exporter
-      ? [new BatchSpanProcessor({ exporter, maxQueueSize: MAX_QUEUE, maxExportBatchSize: 512, scheduledDelayMillis: 1000, exportTimeoutMillis: 10_000 })]
+      ? [
+          new BatchSpanProcessor({
+            exporter,
+            maxQueueSize: MAX_QUEUE,
+            maxExportBatchSize: 512,
+            scheduledDelayMillis: 1000,
+            exportTimeoutMillis: 10_000,
+          }),
+        ]
       : [],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

@@ -4,7 +4,14 @@ import type { PaymentProvider } from "@/lib/server/payments/payment-provider";
 import { metrics } from "./metrics";
 import { markError, withSpan } from "./tracing";
 
-type Answer = { outcome: string; cause?: string; reason?: string; refundId?: string | null; requestId?: string | null; statusCode?: number | null };
+type Answer = {
+  outcome: string;
+  cause?: string;
+  reason?: string;
+  refundId?: string | null;
+  requestId?: string | null;
+  statusCode?: number | null;
+};
 
 /** What a span and the counters keep of a provider answer: its outcome and ids, never amounts' owners or messages. */
 function record(span: Span, operation: string, answer: Answer): void {
@@ -49,12 +56,18 @@ export function tracedProvider(provider: PaymentProvider, name: string): Payment
       metrics().executions.inc({ result: answer.outcome });
       return answer;
     },
-    retrieveRefund: (refundId) => call("retrieve_refund", { "approvalgw.provider.refund_id": refundId }, () => provider.retrieveRefund(refundId)),
+    retrieveRefund: (refundId) =>
+      call("retrieve_refund", { "approvalgw.provider.refund_id": refundId }, () => provider.retrieveRefund(refundId)),
     findRefunds: (query) =>
-      call("find_refunds", { "approvalgw.proposal.id": query.proposalId, "approvalgw.provider.payment_ref": query.paymentIntent }, () =>
-        provider.findRefunds(query),
+      call(
+        "find_refunds",
+        { "approvalgw.proposal.id": query.proposalId, "approvalgw.provider.payment_ref": query.paymentIntent },
+        () => provider.findRefunds(query),
       ),
-    readPayment: (paymentIntent) => call("read_payment", { "approvalgw.provider.payment_ref": paymentIntent }, () => provider.readPayment(paymentIntent)),
+    readPayment: (paymentIntent) =>
+      call("read_payment", { "approvalgw.provider.payment_ref": paymentIntent }, () =>
+        provider.readPayment(paymentIntent),
+      ),
     checkCredentials: () => call("check_credentials", {}, () => provider.checkCredentials()),
     verifyWebhook: (rawBody, signature) => provider.verifyWebhook(rawBody, signature),
   };

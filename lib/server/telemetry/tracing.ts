@@ -25,8 +25,17 @@ export type SpanOptions = { parent?: Context; links?: Link[]; kind?: SpanKind };
  * Runs `fn` inside a new active span (children and enqueued jobs join it) and ends it. A throw marks the span
  * as an error with the error's class (or code) as `error.type` — not its message — and is re-thrown.
  */
-export async function withSpan<T>(name: string, attributes: Attributes, fn: (span: Span) => Promise<T>, opts: SpanOptions = {}): Promise<T> {
-  const span = tracer().startSpan(name, { attributes, kind: opts.kind ?? SpanKind.INTERNAL, links: opts.links }, opts.parent ?? context.active());
+export async function withSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+  opts: SpanOptions = {},
+): Promise<T> {
+  const span = tracer().startSpan(
+    name,
+    { attributes, kind: opts.kind ?? SpanKind.INTERNAL, links: opts.links },
+    opts.parent ?? context.active(),
+  );
   try {
     return await context.with(trace.setSpan(opts.parent ?? context.active(), span), () => fn(span));
   } catch (error) {
@@ -62,7 +71,14 @@ export function currentTraceparent(): string | null {
 /** A stored or received `traceparent` as a remote span context, or null when it is missing or malformed. */
 export function spanContextOf(traceparent: string | null | undefined): SpanContext | null {
   const tp = parseTraceparent(traceparent);
-  return tp ? { traceId: tp.traceId, spanId: tp.spanId, traceFlags: tp.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE, isRemote: true } : null;
+  return tp
+    ? {
+        traceId: tp.traceId,
+        spanId: tp.spanId,
+        traceFlags: tp.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
+        isRemote: true,
+      }
+    : null;
 }
 
 /** The context whose parent is the stored `traceparent` (or the active context when there is none). */

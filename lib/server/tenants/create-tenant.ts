@@ -24,10 +24,18 @@ export async function createTenant(raw: unknown): Promise<CreatedTenant> {
   try {
     return await db().$transaction(async (tx) => {
       const tenant = await tx.tenant.create({
-        data: { slug: input.slug, name: input.name, currency: input.currency, locale: input.locale, timeZone: input.timeZone },
+        data: {
+          slug: input.slug,
+          name: input.name,
+          currency: input.currency,
+          locale: input.locale,
+          timeZone: input.timeZone,
+        },
       });
       const policy = await ensureActiveVersion(tx, tenant.id);
-      const admin = await tx.staffUser.create({ data: { tenantId: tenant.id, email: input.adminEmail, name: adminName, roles: ["admin"] } });
+      const admin = await tx.staffUser.create({
+        data: { tenantId: tenant.id, email: input.adminEmail, name: adminName, roles: ["admin"] },
+      });
       const link = await issueSetupToken(tx, { tenantId: tenant.id, staffUserId: admin.id, createdById: null });
       await recordAuditEvent(sqlOf(tx), {
         tenantId: tenant.id,
@@ -36,21 +44,60 @@ export async function createTenant(raw: unknown): Promise<CreatedTenant> {
         action: "operator:create_tenant",
         outcome: "ok",
         data: {
-          tenant: { id: tenant.id, slug: tenant.slug, name: tenant.name, currency: tenant.currency, locale: tenant.locale, timeZone: tenant.timeZone },
+          tenant: {
+            id: tenant.id,
+            slug: tenant.slug,
+            name: tenant.name,
+            currency: tenant.currency,
+            locale: tenant.locale,
+            timeZone: tenant.timeZone,
+          },
           policy: { version: policy.version },
-          admin: { id: admin.id, email: input.adminEmail, roles: admin.roles, setupLinkExpiresAt: link.expiresAt.toISOString() },
+          admin: {
+            id: admin.id,
+            email: input.adminEmail,
+            roles: admin.roles,
+            setupLinkExpiresAt: link.expiresAt.toISOString(),
+          },
         },
-        redaction: { clear: ["tenant", "policy", "admin", "id", "slug", "name", "currency", "locale", "timeZone", "version", "roles", "setupLinkExpiresAt"] },
+        redaction: {
+          clear: [
+            "tenant",
+            "policy",
+            "admin",
+            "id",
+            "slug",
+            "name",
+            "currency",
+            "locale",
+            "timeZone",
+            "version",
+            "roles",
+            "setupLinkExpiresAt",
+          ],
+        },
       });
-      return { tenantId: tenant.id, slug: tenant.slug, adminId: admin.id, setupUrl: link.setupUrl, expiresAt: link.expiresAt };
+      return {
+        tenantId: tenant.id,
+        slug: tenant.slug,
+        adminId: admin.id,
+        setupUrl: link.setupUrl,
+        expiresAt: link.expiresAt,
+      };
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       const target = JSON.stringify(error.meta ?? {});
       if (target.includes("email")) {
-        throw new AppError("invalid_arguments", `The email ${input.adminEmail} already belongs to an account.`, { field: "adminEmail", problem: "taken" });
+        throw new AppError("invalid_arguments", `The email ${input.adminEmail} already belongs to an account.`, {
+          field: "adminEmail",
+          problem: "taken",
+        });
       }
-      throw new AppError("invalid_arguments", `A tenant with the slug "${input.slug}" already exists.`, { field: "slug", problem: "taken" });
+      throw new AppError("invalid_arguments", `A tenant with the slug "${input.slug}" already exists.`, {
+        field: "slug",
+        problem: "taken",
+      });
     }
     throw error;
   }

@@ -12,11 +12,21 @@ import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context
  * card numbers, IBANs, phone numbers and the customer's own name and e-mail become fingerprints (the
  * ticket already points at the customer).
  */
-export async function createSupportTicket(tx: Tx, input: CreateSupportTicketInput, ctx: ToolContext): Promise<HandlerResult> {
+export async function createSupportTicket(
+  tx: Tx,
+  input: CreateSupportTicketInput,
+  ctx: ToolContext,
+): Promise<HandlerResult> {
   let known: string[] = [];
   if (ctx.customerId) {
-    const customer = await tx.customer.findFirst({ where: { id: ctx.customerId, tenantId: ctx.caller.tenantId }, select: { name: true, email: true } });
-    if (!customer) return { outcome: failure("permission_denied", "The end user of this conversation is not a customer of this shop.") };
+    const customer = await tx.customer.findFirst({
+      where: { id: ctx.customerId, tenantId: ctx.caller.tenantId },
+      select: { name: true, email: true },
+    });
+    if (!customer)
+      return {
+        outcome: failure("permission_denied", "The end user of this conversation is not a customer of this shop."),
+      };
     known = [customer.name, customer.email];
   }
   const ticket = await tx.supportTicket.create({
@@ -33,7 +43,10 @@ export async function createSupportTicket(tx: Tx, input: CreateSupportTicketInpu
     select: { id: true, status: true },
   });
   return {
-    outcome: { code: "ok", result: { ticket_id: ticket.id, status: ticket.status, category: input.category, priority: input.priority } },
+    outcome: {
+      code: "ok",
+      result: { ticket_id: ticket.id, status: ticket.status, category: input.category, priority: input.priority },
+    },
     audit: { ticket: ticket.id },
     knownPersonal: known,
   };

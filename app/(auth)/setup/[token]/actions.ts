@@ -5,7 +5,9 @@ import { completeSetup } from "@/lib/server/admin/complete-setup";
 import { log } from "@/lib/server/log";
 
 export type SetupState =
-  { status: "idle" } | { status: "done" } | { status: "error"; problem: "invalid_link" | "weak_password" | "mismatch" | "internal_error" };
+  | { status: "idle" }
+  | { status: "done" }
+  | { status: "error"; problem: "invalid_link" | "weak_password" | "mismatch" | "internal_error" };
 
 // A server action is a public POST endpoint: the token is the only credential; completeSetup checks it.
 export async function completeSetupAction(_prev: SetupState, form: FormData): Promise<SetupState> {
@@ -15,7 +17,8 @@ export async function completeSetupAction(_prev: SetupState, form: FormData): Pr
     await completeSetup({ token: form.get("token"), password });
     return { status: "done" };
   } catch (error) {
-    if (isAppError(error)) return { status: "error", problem: error.code === "invalid_arguments" ? "weak_password" : "invalid_link" };
+    if (isAppError(error))
+      return { status: "error", problem: error.code === "invalid_arguments" ? "weak_password" : "invalid_link" };
     log.error({ err: error instanceof Error ? error.message : String(error) }, "account setup failed");
     return { status: "error", problem: "internal_error" };
   }

@@ -5,7 +5,12 @@ import { signIn } from "next-auth/react";
 import { useTranslations } from "next-intl";
 import { signedIn, signInWithCsrfRetry } from "../../sign-in-with-csrf-retry";
 
-type Props = { callbackPath: string; ssoName: string | null; initialError: "failed" | "ssoFailed" | null; language: "en" | "es" };
+type Props = {
+  callbackPath: string;
+  ssoName: string | null;
+  initialError: "failed" | "ssoFailed" | null;
+  language: "en" | "es";
+};
 
 const noSubscription = () => () => {};
 

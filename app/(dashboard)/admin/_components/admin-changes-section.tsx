@@ -23,7 +23,15 @@ export type AdminChangeRow = {
  * "Waiting for a second admin": the tenant's pending admin-level changes with Approve / Reject (another admin)
  * or Cancel (the proposer), and, when nobody could approve the viewer's changes, what the tenant cannot do alone.
  */
-export function AdminChangesSection({ rows, alone, tenantSlug }: { rows: AdminChangeRow[]; alone: boolean; tenantSlug: string }) {
+export function AdminChangesSection({
+  rows,
+  alone,
+  tenantSlug,
+}: {
+  rows: AdminChangeRow[];
+  alone: boolean;
+  tenantSlug: string;
+}) {
   const t = useTranslations("adminChanges");
   const tm = useTranslations("adminManage");
   const decide = useAdminRequest<{ status: string; setupUrl?: string }>();
@@ -94,7 +102,12 @@ export function AdminChangesSection({ rows, alone, tenantSlug }: { rows: AdminCh
                     {r.mine ? (
                       <>
                         <p className="muted">{t("mine")}</p>
-                        <button type="button" className="secondary" disabled={decide.pending} onClick={() => send(r.id, "cancel")}>
+                        <button
+                          type="button"
+                          className="secondary"
+                          disabled={decide.pending}
+                          onClick={() => send(r.id, "cancel")}
+                        >
                           {t("cancelNamed", named)}
                         </button>
                       </>
@@ -115,7 +128,12 @@ export function AdminChangesSection({ rows, alone, tenantSlug }: { rows: AdminCh
                             </button>
                           </form>
                         )}
-                        <button type="button" className="secondary" disabled={decide.pending} onClick={() => send(r.id, "reject")}>
+                        <button
+                          type="button"
+                          className="secondary"
+                          disabled={decide.pending}
+                          onClick={() => send(r.id, "reject")}
+                        >
                           {t("rejectNamed", named)}
                         </button>
                       </div>

@@ -128,12 +128,18 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
 /** Rotate a channel's secret, keeping the old one valid for an overlap window. */
 export function RotateSecretForm({ id, slug }: { id: string; slug: string }) {
   const t = useTranslations("adminManage");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{ secret: string; previousSecretValidUntil: string | null }>();
+  const { run, pending, error, needsStepUp } = useAdminRequest<{
+    secret: string;
+    previousSecretValidUntil: string | null;
+  }>();
   const [secret, setSecret] = useState<string | null>(null);
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const result = await run("POST", `/api/admin/channels/${id}/rotate-secret`, { overlapMinutes: Number(form.get("overlapMinutes")), ...stepUpValue(form) });
+    const result = await run("POST", `/api/admin/channels/${id}/rotate-secret`, {
+      overlapMinutes: Number(form.get("overlapMinutes")),
+      ...stepUpValue(form),
+    });
     if (result) setSecret(result.secret);
   }
   return (
@@ -142,7 +148,15 @@ export function RotateSecretForm({ id, slug }: { id: string; slug: string }) {
       <FormError id={`rotate-${id}-error`} error={error} />
       <div className="field">
         <label htmlFor={`overlap-${id}`}>{t("overlapMinutes")}</label>
-        <input id={`overlap-${id}`} name="overlapMinutes" type="number" min={0} max={10080} defaultValue={60} required />
+        <input
+          id={`overlap-${id}`}
+          name="overlapMinutes"
+          type="number"
+          min={0}
+          max={10080}
+          defaultValue={60}
+          required
+        />
       </div>
       <StepUpField id={`rotate-${id}-step-up`} show={needsStepUp} />
       <button type="submit" className="secondary" disabled={pending}>

@@ -17,13 +17,24 @@ export type DeliveryHistoryRow = {
   resend: { path: string; label: string } | null;
 };
 
-export type DeliveryHistoryHeadings = Record<"created" | "target" | "event" | "status" | "attempts" | "lastError" | "nextAttempt" | "done" | "actions", string>;
+export type DeliveryHistoryHeadings = Record<
+  "created" | "target" | "event" | "status" | "attempts" | "lastError" | "nextAttempt" | "done" | "actions",
+  string
+>;
 
 /**
  * The delivery history table of Admin (webhook deliveries and Slack/e-mail notifications share it): times in the
  * viewer's zone with its label (components/ui/date-time.tsx), a resend button per row that may be sent again.
  */
-export function DeliveryHistoryTable({ labelledBy, headings, rows }: { labelledBy: string; headings: DeliveryHistoryHeadings; rows: DeliveryHistoryRow[] }) {
+export function DeliveryHistoryTable({
+  labelledBy,
+  headings,
+  rows,
+}: {
+  labelledBy: string;
+  headings: DeliveryHistoryHeadings;
+  rows: DeliveryHistoryRow[];
+}) {
   return (
     <table aria-labelledby={labelledBy}>
       <thead>

@@ -10,14 +10,23 @@ import { FormError, ShownOnce } from "./form-error";
 export function InviteStaffForm() {
   const t = useTranslations("adminManage");
   const tr = useTranslations("roles");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{ id?: string; setupUrl?: string; change?: { id: string } }>();
+  const { run, pending, error, needsStepUp } = useAdminRequest<{
+    id?: string;
+    setupUrl?: string;
+    change?: { id: string };
+  }>();
   const [link, setLink] = useState<string | null>(null);
   const [waits, setWaits] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const body = { email: form.get("email"), name: form.get("name"), roles: form.getAll("roles"), ...stepUpValue(form) };
+    const body = {
+      email: form.get("email"),
+      name: form.get("name"),
+      roles: form.getAll("roles"),
+      ...stepUpValue(form),
+    };
     const result = await run("POST", "/api/admin/staff", body);
     if (result) {
       // An invitation with the admin role only waits for a second admin: no account, no link yet.

@@ -24,8 +24,20 @@ export async function NotificationDeliveriesSection({ actor }: { actor: Actor })
       <h3 id="notification-tests-title">{tw("sendTests")}</h3>
       {slack.host || email ? (
         <div className="stack" aria-labelledby="notification-tests-title" role="group">
-          {slack.host ? <SendTestButton path="/api/admin/notification-deliveries/test" body={{ channel: "slack" }} label={t("testSlack")} /> : null}
-          {email ? <SendTestButton path="/api/admin/notification-deliveries/test" body={{ channel: "email" }} label={t("testEmail")} /> : null}
+          {slack.host ? (
+            <SendTestButton
+              path="/api/admin/notification-deliveries/test"
+              body={{ channel: "slack" }}
+              label={t("testSlack")}
+            />
+          ) : null}
+          {email ? (
+            <SendTestButton
+              path="/api/admin/notification-deliveries/test"
+              body={{ channel: "email" }}
+              label={t("testEmail")}
+            />
+          ) : null}
         </div>
       ) : (
         <p className="muted">{t("noTargets")}</p>
@@ -62,7 +74,10 @@ export async function NotificationDeliveriesSection({ actor }: { actor: Actor })
               doneAt: d.sentAt,
               resend:
                 d.status === "failed"
-                  ? { path: `/api/admin/notification-deliveries/${d.id}/resend`, label: tw("resendNamed", { event: kind, ref: d.id.slice(0, 8) }) }
+                  ? {
+                      path: `/api/admin/notification-deliveries/${d.id}/resend`,
+                      label: tw("resendNamed", { event: kind, ref: d.id.slice(0, 8) }),
+                    }
                   : null,
             };
           })}

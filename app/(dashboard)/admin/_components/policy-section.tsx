@@ -40,7 +40,10 @@ export function PolicySection({
   const [draft, setDraft] = useState<Record<PolicyField, string>>(
     () =>
       Object.fromEntries(
-        policyFields.map((f) => [f, values[f] === null ? "" : isMoney(f) ? minorToMajorInput(values[f], currency) : String(values[f])]),
+        policyFields.map((f) => [
+          f,
+          values[f] === null ? "" : isMoney(f) ? minorToMajorInput(values[f], currency) : String(values[f]),
+        ]),
       ) as Record<PolicyField, string>,
   );
   const propose = useAdminRequest<{ version: number; status: string }>();
@@ -67,7 +70,8 @@ export function PolicySection({
   const changes = useMemo(() => diffPolicy(values, parsed), [values, parsed]);
   const invalid = Object.keys(problems).length > 0;
   const [showInvalid, setShowInvalid] = useState(false);
-  const show = (f: PolicyField, v: number | null) => (v === null ? t("none") : isMoney(f) ? <Money minor={v} currency={currency} /> : String(v));
+  const show = (f: PolicyField, v: number | null) =>
+    v === null ? t("none") : isMoney(f) ? <Money minor={v} currency={currency} /> : String(v);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -78,8 +82,12 @@ export function PolicySection({
       return;
     }
     const changed = Object.fromEntries(changes.map((c) => [c.field, c.after]));
-    const r = await propose.run("POST", "/api/admin/policy", { values: changed, ...stepUpValue(new FormData(event.currentTarget)) });
-    if (r) setResult(r.status === "active" ? t("activeNow", { version: r.version }) : t("waits", { version: r.version }));
+    const r = await propose.run("POST", "/api/admin/policy", {
+      values: changed,
+      ...stepUpValue(new FormData(event.currentTarget)),
+    });
+    if (r)
+      setResult(r.status === "active" ? t("activeNow", { version: r.version }) : t("waits", { version: r.version }));
   }
 
   return (
@@ -101,7 +109,11 @@ export function PolicySection({
             <form
               onSubmit={async (e) => {
                 e.preventDefault();
-                const r = await decide.run("POST", `/api/admin/policy/${pending.version}/approve`, stepUpValue(new FormData(e.currentTarget)));
+                const r = await decide.run(
+                  "POST",
+                  `/api/admin/policy/${pending.version}/approve`,
+                  stepUpValue(new FormData(e.currentTarget)),
+                );
                 if (r) setResult(t("activeNow", { version: r.version }));
               }}
             >
@@ -116,7 +128,8 @@ export function PolicySection({
             className="secondary"
             disabled={decide.pending}
             onClick={async () =>
-              (await decide.run("POST", `/api/admin/policy/${pending.version}/reject`, {})) && setResult(t("rejected", { version: pending.version }))
+              (await decide.run("POST", `/api/admin/policy/${pending.version}/reject`, {})) &&
+              setResult(t("rejected", { version: pending.version }))
             }
           >
             {t("reject", { version: pending.version })}
@@ -152,7 +165,11 @@ export function PolicySection({
                     </span>
                   </div>
                   {/* What the typed amount stands for, in the reader's format — or why it cannot be read. */}
-                  <p className={problems[f] ? "text-sm text-destructive-foreground" : "muted"} id={`policy-${f}-amount`} data-testid={`policy-${f}-amount`}>
+                  <p
+                    className={problems[f] ? "text-sm text-destructive-foreground" : "muted"}
+                    id={`policy-${f}-amount`}
+                    data-testid={`policy-${f}-amount`}
+                  >
                     {problems[f] ? (
                       t(`moneyProblems.${problems[f]}`, { currency, example: minorToMajorInput(1250, currency) })
                     ) : parsed[f] === null ? (
@@ -179,7 +196,11 @@ export function PolicySection({
           ))}
         </div>
         <h4>{t("diffTitle")}</h4>
-        {changes.length === 0 ? <p className="muted">{t("noChanges")}</p> : <ChangeTable changes={changes} show={show} currency={currency} />}
+        {changes.length === 0 ? (
+          <p className="muted">{t("noChanges")}</p>
+        ) : (
+          <ChangeTable changes={changes} show={show} currency={currency} />
+        )}
         {changes.some((c) => c.direction === "looser") ? <p className="badge flag">{t("needsSecond")}</p> : null}
         {invalid && showInvalid ? (
           <p className="error-box" role="alert" id="policy-invalid">
@@ -198,7 +219,8 @@ export function PolicySection({
         <ul>
           {history.map((h) => (
             <li key={h.version}>
-              {t("historyItem", { version: h.version, status: t(`status.${h.status}`) })} <DateTime className="muted" value={h.decidedAt ?? h.createdAt} />
+              {t("historyItem", { version: h.version, status: t(`status.${h.status}`) })}{" "}
+              <DateTime className="muted" value={h.decidedAt ?? h.createdAt} />
             </li>
           ))}
         </ul>
@@ -233,7 +255,13 @@ function ChangeTable({
             <td>{t(`fields.${c.field}`, { currency })}</td>
             <td className="mono">{show(c.field, c.before)}</td>
             <td className="mono">{show(c.field, c.after)}</td>
-            <td>{c.direction === "looser" ? <span className="badge flag">{t("looser")}</span> : <span className="badge">{t("tighter")}</span>}</td>
+            <td>
+              {c.direction === "looser" ? (
+                <span className="badge flag">{t("looser")}</span>
+              ) : (
+                <span className="badge">{t("tighter")}</span>
+              )}
+            </td>
           </tr>
         ))}
       </tbody>

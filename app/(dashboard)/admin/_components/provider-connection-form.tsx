@@ -80,7 +80,9 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
         <FormError id="provider-test-error" error={test.error} />
         {tested ? (
           <p role="status" data-testid="provider-test-result" className={tested.ok ? "notice" : "error-box"}>
-            {tested.ok ? t("testOk", { source: t(`source.${tested.source}`) }) : t(`testFailed.${tested.problem}`, { message: tested.message })}
+            {tested.ok
+              ? t("testOk", { source: t(`source.${tested.source}`) })
+              : t(`testFailed.${tested.problem}`, { message: tested.message })}
           </p>
         ) : null}
       </div>
@@ -110,11 +112,27 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           <FormError id="provider-save-error" error={save.error} />
           <div className="field">
             <label htmlFor="provider-api-key">{t("apiKey")}</label>
-            <input id="provider-api-key" name="apiKey" type="password" required autoComplete="off" className="mono" placeholder="rk_live_…" />
+            <input
+              id="provider-api-key"
+              name="apiKey"
+              type="password"
+              required
+              autoComplete="off"
+              className="mono"
+              placeholder="rk_live_…"
+            />
           </div>
           <div className="field">
             <label htmlFor="provider-webhook-secret">{t("webhookSecret")}</label>
-            <input id="provider-webhook-secret" name="webhookSecret" type="password" required autoComplete="off" className="mono" placeholder="whsec_…" />
+            <input
+              id="provider-webhook-secret"
+              name="webhookSecret"
+              type="password"
+              required
+              autoComplete="off"
+              className="mono"
+              placeholder="whsec_…"
+            />
           </div>
           <StepUpField id="provider-step-up" show={save.needsStepUp} />
           <button type="submit" disabled={save.pending}>
@@ -132,7 +150,11 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           onSubmit={async (e) => {
             e.preventDefault();
             if (!window.confirm(t("removeConfirm"))) return;
-            const r = await remove.run("DELETE", "/api/admin/provider-connection", stepUpValue(new FormData(e.currentTarget)));
+            const r = await remove.run(
+              "DELETE",
+              "/api/admin/provider-connection",
+              stepUpValue(new FormData(e.currentTarget)),
+            );
             if (r) {
               setTested(null);
               setDone(t("removed"));

@@ -21,7 +21,13 @@ export function ReviewWebhookForm({ currentUrl }: Props) {
       pending={pending}
       error={error}
       errorText={error ? t(`problems.${error}`) : null}
-      labels={{ url: t("url"), help: t("help"), save: currentUrl ? t("saveRotate") : t("save"), saving: t("saving"), clear: t("clear") }}
+      labels={{
+        url: t("url"),
+        help: t("help"),
+        save: currentUrl ? t("saveRotate") : t("save"),
+        saving: t("saving"),
+        clear: t("clear"),
+      }}
       placeholder="https://hooks.example.com/review"
       defaultValue={currentUrl ?? ""}
       canClear={currentUrl !== null}
@@ -58,7 +64,13 @@ function SecretOnce({ secret }: { secret: string }) {
       <p>{t("secretOnce")}</p>
       <div className="field">
         <label htmlFor="review-webhook-secret">{t("secretLabel")}</label>
-        <input id="review-webhook-secret" className="mono" readOnly value={secret} onFocus={(e) => e.currentTarget.select()} />
+        <input
+          id="review-webhook-secret"
+          className="mono"
+          readOnly
+          value={secret}
+          onFocus={(e) => e.currentTarget.select()}
+        />
       </div>
       <button type="button" className="secondary" onClick={copy}>
         {t("copy")}

@@ -15,7 +15,9 @@ export async function ReviewWebhookSection({ actor }: { actor: Actor }) {
       <p className="muted">{t("description")}</p>
       <dl className="facts">
         <dt>{t("status")}</dt>
-        <dd>{url && hasSecret ? <span className="badge">{t("on")}</span> : <span className="badge">{t("off")}</span>}</dd>
+        <dd>
+          {url && hasSecret ? <span className="badge">{t("on")}</span> : <span className="badge">{t("off")}</span>}
+        </dd>
         {url ? (
           <>
             <dt>{t("url")}</dt>

@@ -4,7 +4,14 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
 import { useAdminRequest } from "./use-admin-request";
 
-export type TenantSettingsValues = { slug: string; name: string; currency: string; locale: string; timeZone: string; currencyLocked: boolean };
+export type TenantSettingsValues = {
+  slug: string;
+  name: string;
+  currency: string;
+  locale: string;
+  timeZone: string;
+  currencyLocked: boolean;
+};
 
 const fields = ["name", "locale", "timeZone", "currency"] as const;
 type Field = (typeof fields)[number];
@@ -59,7 +66,9 @@ export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSe
       inputs.current[name] = el;
     },
     "aria-invalid": invalid === name ? true : undefined,
-    "aria-describedby": [`tenant-${name}-help`, invalid === name ? "tenant-settings-error" : null].filter(Boolean).join(" "),
+    "aria-describedby": [`tenant-${name}-help`, invalid === name ? "tenant-settings-error" : null]
+      .filter(Boolean)
+      .join(" "),
     autoComplete: "off",
     spellCheck: false,
     ...extra,

@@ -6,7 +6,13 @@ import { useRouter } from "next/navigation";
 /** A refusal: its code and message, and for bad input the field it names (`details.field`, or the first problem's path). */
 export type AdminError = { code: string; message: string; reason?: string; field?: string; problem?: string };
 
-type ErrorDetails = { message?: string; reason?: string; field?: unknown; problem?: unknown; problems?: { path?: unknown }[] };
+type ErrorDetails = {
+  message?: string;
+  reason?: string;
+  field?: unknown;
+  problem?: unknown;
+  problems?: { path?: unknown }[];
+};
 
 function fieldOf(details: ErrorDetails | undefined): string | undefined {
   if (typeof details?.field === "string") return details.field;
@@ -26,7 +32,11 @@ export function useAdminRequest<T = unknown>() {
   const [error, setError] = useState<AdminError | null>(null);
   const [needsStepUp, setNeedsStepUp] = useState(false);
 
-  async function run(method: "POST" | "PUT" | "PATCH" | "DELETE", path: string, body?: Record<string, unknown>): Promise<T | null> {
+  async function run(
+    method: "POST" | "PUT" | "PATCH" | "DELETE",
+    path: string,
+    body?: Record<string, unknown>,
+  ): Promise<T | null> {
     setPending(true);
     setError(null);
     try {

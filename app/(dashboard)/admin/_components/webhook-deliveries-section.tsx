@@ -35,7 +35,11 @@ export async function WebhookDeliveriesSection({
           <div className="stack" aria-labelledby="webhook-tests-title" role="group">
             {reviewOn ? <SendTestButton path="/api/admin/review-webhook/test" label={t("testReview")} /> : null}
             {withDecisionWebhook.map((c) => (
-              <SendTestButton key={c.id} path={`/api/admin/channels/${c.id}/decision-webhook/test`} label={t("testDecision", { channel: c.name })} />
+              <SendTestButton
+                key={c.id}
+                path={`/api/admin/channels/${c.id}/decision-webhook/test`}
+                label={t("testDecision", { channel: c.name })}
+              />
             ))}
           </div>
         ) : (
@@ -61,7 +65,9 @@ export async function WebhookDeliveriesSection({
             rows={deliveries.map((d) => ({
               id: d.id,
               createdAt: d.createdAt,
-              target: d.channelId ? t("targetDecision", { channel: channelName.get(d.channelId) ?? d.channelId }) : t("targetReview"),
+              target: d.channelId
+                ? t("targetDecision", { channel: channelName.get(d.channelId) ?? d.channelId })
+                : t("targetReview"),
               event: d.event,
               status: t(`statuses.${d.status}` as "statuses.pending"),
               failed: d.status === "failed",
@@ -72,7 +78,10 @@ export async function WebhookDeliveriesSection({
               resend:
                 d.status === "pending"
                   ? null
-                  : { path: `/api/admin/webhook-deliveries/${d.id}/resend`, label: t("resendNamed", { event: d.event, ref: d.id.slice(0, 8) }) },
+                  : {
+                      path: `/api/admin/webhook-deliveries/${d.id}/resend`,
+                      label: t("resendNamed", { event: d.event, ref: d.id.slice(0, 8) }),
+                    },
             }))}
           />
         )}

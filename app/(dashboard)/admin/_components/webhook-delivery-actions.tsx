@@ -35,7 +35,13 @@ export function ResendDeliveryButton({ path, id, label }: { path: string; id: st
   const { run, pending, error } = useAdminRequest<{ id: string; status: "pending" }>();
   return (
     <>
-      <button type="button" className="secondary" disabled={pending} aria-label={label} onClick={() => void run("POST", path)}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={pending}
+        aria-label={label}
+        onClick={() => void run("POST", path)}
+      >
         {pending ? t("working") : t("resend")}
       </button>
       <FormError id={`resend-${id}-error`} error={error} />

@@ -20,7 +20,18 @@ type Props = {
 };
 
 /** The URL form of a tenant webhook (reviewer webhook, Slack): one URL field, save, and clear when one is set. */
-export function WebhookUrlForm({ id, formAction, pending, error, errorText, labels, placeholder, defaultValue, canClear, children }: Props) {
+export function WebhookUrlForm({
+  id,
+  formAction,
+  pending,
+  error,
+  errorText,
+  labels,
+  placeholder,
+  defaultValue,
+  canClear,
+  children,
+}: Props) {
   return (
     <div className="stack">
       {error ? (

@@ -25,7 +25,17 @@ type Answer = { status: "applied" | "awaiting_second_admin" };
  * applies at once; removing a witness or lowering the quorum waits for a second admin (shown under
  * "Changes waiting for a second admin").
  */
-export function WitnessesSection({ witnesses, quorum, origin, policy }: { witnesses: WitnessView[]; quorum: number; origin: string; policy: string }) {
+export function WitnessesSection({
+  witnesses,
+  quorum,
+  origin,
+  policy,
+}: {
+  witnesses: WitnessView[];
+  quorum: number;
+  origin: string;
+  policy: string;
+}) {
   const t = useTranslations("adminWitnesses");
   const add = useAdminRequest<Answer>();
   const remove = useAdminRequest<Answer>();
@@ -96,14 +106,26 @@ export function WitnessesSection({ witnesses, quorum, origin, policy }: { witnes
         aria-labelledby="witness-quorum-title"
         onSubmit={async (e) => {
           e.preventDefault();
-          said(await setQuorum.run("PUT", "/api/admin/witness-policy", { quorum: Number(new FormData(e.currentTarget).get("quorum")) }));
+          said(
+            await setQuorum.run("PUT", "/api/admin/witness-policy", {
+              quorum: Number(new FormData(e.currentTarget).get("quorum")),
+            }),
+          );
         }}
       >
         <h3 id="witness-quorum-title">{t("quorumTitle")}</h3>
         <FormError id="witness-quorum-error" error={setQuorum.error} />
         <div className="field">
           <label htmlFor="witness-quorum">{t("quorum", { count: witnesses.length })}</label>
-          <input id="witness-quorum" name="quorum" type="number" min={0} max={witnesses.length} defaultValue={quorum} required />
+          <input
+            id="witness-quorum"
+            name="quorum"
+            type="number"
+            min={0}
+            max={witnesses.length}
+            defaultValue={quorum}
+            required
+          />
         </div>
         <button type="submit" disabled={setQuorum.pending}>
           {t("setQuorum")}
@@ -117,7 +139,11 @@ export function WitnessesSection({ witnesses, quorum, origin, policy }: { witnes
           e.preventDefault();
           const form = e.currentTarget;
           const f = new FormData(form);
-          const r = await add.run("POST", "/api/admin/witnesses", { name: f.get("name"), vkey: f.get("vkey"), url: f.get("url") });
+          const r = await add.run("POST", "/api/admin/witnesses", {
+            name: f.get("name"),
+            vkey: f.get("vkey"),
+            url: f.get("url"),
+          });
           if (r) {
             form.reset();
             setDone(t("added"));
@@ -133,7 +159,15 @@ export function WitnessesSection({ witnesses, quorum, origin, policy }: { witnes
         </div>
         <div className="field">
           <label htmlFor="witness-vkey">{t("vkey")}</label>
-          <input id="witness-vkey" name="vkey" type="text" required maxLength={400} autoComplete="off" className="mono" />
+          <input
+            id="witness-vkey"
+            name="vkey"
+            type="text"
+            required
+            maxLength={400}
+            autoComplete="off"
+            className="mono"
+          />
         </div>
         <div className="field">
           <label htmlFor="witness-url">{t("url")}</label>

@@ -23,7 +23,16 @@ export type AuditParams = { [K in keyof typeof auditParams]: string | null };
 
 export const loadAuditParams = createLoader(auditParams);
 
-export const auditFilterFields = ["traceId", "from", "to", "actor", "action", "outcome", "proposalId", "subject"] as const;
+export const auditFilterFields = [
+  "traceId",
+  "from",
+  "to",
+  "actor",
+  "action",
+  "outcome",
+  "proposalId",
+  "subject",
+] as const;
 
 /**
  * The search a set of params stands for: the non-empty filters, and the zone only when a date bound needs

@@ -38,13 +38,22 @@ function AuditTime({ value, zone }: { value: string; zone: string }) {
   const clock = useClock();
   const date = new Date(value);
   return (
-    <time dateTime={date.toISOString()} title={clock.title(date)} className="whitespace-nowrap" suppressHydrationWarning>
+    <time
+      dateTime={date.toISOString()}
+      title={clock.title(date)}
+      className="whitespace-nowrap"
+      suppressHydrationWarning
+    >
       {format.dateTime(date, { ...instantFormat, timeZone: zone })}
     </time>
   );
 }
 
-type Labels = { action: (code: string) => string; outcome: (code: string) => string; actorType: (type: string) => string };
+type Labels = {
+  action: (code: string) => string;
+  outcome: (code: string) => string;
+  actorType: (type: string) => string;
+};
 
 function useLabels(): Labels {
   const t = useTranslations("audit");
@@ -60,11 +69,15 @@ function useLabels(): Labels {
 
 function Actor({ e, labels }: { e: AuditEventViewDto; labels: Labels }) {
   const t = useTranslations("audit");
-  const title = e.actorId ? t("actorIdHint", { type: labels.actorType(e.actorType), id: e.actorId }) : labels.actorType(e.actorType);
+  const title = e.actorId
+    ? t("actorIdHint", { type: labels.actorType(e.actorType), id: e.actorId })
+    : labels.actorType(e.actorType);
   return (
     <span title={title} data-actor-id={e.actorId ?? undefined} className="break-words">
       {e.actorName ?? (e.actorType === "system" && e.actorId ? e.actorId : labels.actorType(e.actorType))}
-      {e.actorName ? <span className="block text-xs text-muted-foreground">{labels.actorType(e.actorType)}</span> : null}
+      {e.actorName ? (
+        <span className="block text-xs text-muted-foreground">{labels.actorType(e.actorType)}</span>
+      ) : null}
     </span>
   );
 }
@@ -112,7 +125,10 @@ export function AuditSearch() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const next = Object.fromEntries(auditFilterFields.map((k) => [k, draft[k]?.trim() || null])) as Record<(typeof auditFilterFields)[number], string | null>;
+    const next = Object.fromEntries(auditFilterFields.map((k) => [k, draft[k]?.trim() || null])) as Record<
+      (typeof auditFilterFields)[number],
+      string | null
+    >;
     // A bare trace id is the trace page (what the proposal page's trace link opens too).
     if (next.traceId && auditFilterFields.every((k) => k === "traceId" || !next[k])) {
       router.push(`/audit/traces/${encodeURIComponent(next.traceId)}`);
@@ -227,7 +243,13 @@ export function AuditSearch() {
     return (
       <div className="grid min-w-0 gap-1.5 [&_[data-slot=native-select-wrapper]]:w-full">
         <label htmlFor={`audit-${name}`}>{t(name)}</label>
-        <NativeSelect id={`audit-${name}`} name={name} className="w-full" value={value ?? ""} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}>
+        <NativeSelect
+          id={`audit-${name}`}
+          name={name}
+          className="w-full"
+          value={value ?? ""}
+          onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+        >
           <NativeSelectOption value="">{t(name === "action" ? "anyAction" : "anyOutcome")}</NativeSelectOption>
           {value && !known.includes(value) ? <NativeSelectOption value={value}>{value}</NativeSelectOption> : null}
           {options}
@@ -238,7 +260,12 @@ export function AuditSearch() {
 
   return (
     <>
-      <form onSubmit={submit} role="search" aria-label={t("searchTitle")} className="mb-6 grid gap-4 rounded-xl border bg-card p-4">
+      <form
+        onSubmit={submit}
+        role="search"
+        aria-label={t("searchTitle")}
+        className="mb-6 grid gap-4 rounded-xl border bg-card p-4"
+      >
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {date("from")}
           {date("to")}
@@ -302,11 +329,19 @@ export function AuditSearch() {
             {active ? t("results") : t("recent")}
           </h2>
           <p className="m-0 text-sm">
-            <a href={`/api/audit/export?${auditQueryString(filters, { format: "csv" })}`} download className="underline">
+            <a
+              href={`/api/audit/export?${auditQueryString(filters, { format: "csv" })}`}
+              download
+              className="underline"
+            >
               {t("exportCsv")}
             </a>{" "}
             ·{" "}
-            <a href={`/api/audit/export?${auditQueryString(filters, { format: "json" })}`} download className="underline">
+            <a
+              href={`/api/audit/export?${auditQueryString(filters, { format: "json" })}`}
+              download
+              className="underline"
+            >
               {t("exportJson")}
             </a>
           </p>
@@ -320,7 +355,12 @@ export function AuditSearch() {
             </Button>
           </div>
         ) : search.isPending ? (
-          <div role="status" aria-busy="true" data-audit-state="loading" className="grid gap-2 rounded-xl border bg-card p-4">
+          <div
+            role="status"
+            aria-busy="true"
+            data-audit-state="loading"
+            className="grid gap-2 rounded-xl border bg-card p-4"
+          >
             <span className="sr-only">{t("loading")}</span>
             {Array.from({ length: 5 }, (_, i) => (
               <Skeleton key={i} className="h-10 w-full" />
@@ -337,7 +377,11 @@ export function AuditSearch() {
                 <TableHeader>
                   <TableRow className="hover:bg-transparent">
                     {columns.map((c) => (
-                      <TableHead key={c.id} scope="col" className="px-3 text-xs tracking-wide text-muted-foreground uppercase">
+                      <TableHead
+                        key={c.id}
+                        scope="col"
+                        className="px-3 text-xs tracking-wide text-muted-foreground uppercase"
+                      >
                         {c.header}
                       </TableHead>
                     ))}
@@ -358,7 +402,12 @@ export function AuditSearch() {
             </div>
             <ul className="m-0 grid list-none gap-3 p-0 md:hidden" aria-label={t("results")}>
               {rows.map((e) => (
-                <li key={e.id} data-event-card={e.id} data-action={e.action} className="grid min-w-0 gap-1 rounded-xl border bg-card p-4 text-sm">
+                <li
+                  key={e.id}
+                  data-event-card={e.id}
+                  data-action={e.action}
+                  className="grid min-w-0 gap-1 rounded-xl border bg-card p-4 text-sm"
+                >
                   <div className="flex flex-wrap items-start justify-between gap-2">
                     <strong title={e.action}>{labels.action(e.action)}</strong>
                     <Outcome code={e.outcome} labels={labels} />

@@ -33,7 +33,10 @@ export async function ChainPanel({ actor }: { actor: Actor }) {
       <p className="m-0 text-sm text-muted-foreground">{t("retention", { days: retentionDays })}</p>
       {checkpoint ? (
         <p className="m-0 text-sm text-muted-foreground">
-          {t("checkpoint", { seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }), count: checkpoint.purgedCount })}
+          {t("checkpoint", {
+            seq: format.dateTime(checkpoint.before, { dateStyle: "medium" }),
+            count: checkpoint.purgedCount,
+          })}
         </p>
       ) : null}
       <VerifyOwnLog />

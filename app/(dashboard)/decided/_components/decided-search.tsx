@@ -23,14 +23,22 @@ export function DecidedSearch() {
     <form role="search" onSubmit={submit} className="mb-4 flex flex-wrap items-end gap-3">
       <div className="grid min-w-0 flex-1 basis-64 gap-1.5">
         <label htmlFor="decided-q">{t("search")}</label>
-        <Input id="decided-q" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder={t("searchHint")} />
+        <Input
+          id="decided-q"
+          type="search"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder={t("searchHint")}
+        />
       </div>
       <div className="grid gap-1.5">
         <label htmlFor="decided-status">{t("status")}</label>
         <NativeSelect
           id="decided-status"
           value={params.status ?? ""}
-          onChange={(e) => void setParams({ status: (e.target.value || null) as (typeof decidedStatuses)[number] | null, page: null })}
+          onChange={(e) =>
+            void setParams({ status: (e.target.value || null) as (typeof decidedStatuses)[number] | null, page: null })
+          }
         >
           <NativeSelectOption value="">{t("anyStatus")}</NativeSelectOption>
           {decidedStatuses.map((s) => (

@@ -27,16 +27,29 @@ async function watchOutcome(client: QueryClient, queued: CheckNowResult): Promis
     const d = await client.fetchQuery({ ...executionDetailQuery(queued.executionId), staleTime: 0 }).catch(() => null);
     if (!d) continue;
     state = d.status;
-    const finding = d.events.find((e) => e.action === "execution:reconcile" && (e.reconciliation ?? 0) > queued.reconciliations);
+    const finding = d.events.find(
+      (e) => e.action === "execution:reconcile" && (e.reconciliation ?? 0) > queued.reconciliations,
+    );
     if (isExecutionSettled(d.status) || finding) {
-      return { kind: d.status === "succeeded" ? "succeeded" : d.status === "failed" ? "failed" : "stillInDoubt", state: d.status };
+      return {
+        kind: d.status === "succeeded" ? "succeeded" : d.status === "failed" ? "failed" : "stillInDoubt",
+        state: d.status,
+      };
     }
   }
   return { kind: "noAnswerYet", state };
 }
 
 /** Runs reconciliation now (asks the provider first) and reports what it found. There is deliberately no re-send button. */
-export function CheckNowButton({ executionId, order, size = "sm" }: { executionId: string; order: string; size?: "sm" | "default" }) {
+export function CheckNowButton({
+  executionId,
+  order,
+  size = "sm",
+}: {
+  executionId: string;
+  order: string;
+  size?: "sm" | "default";
+}) {
   const t = useTranslations("executions");
   const ts = useTranslations("executions.states");
   const client = useQueryClient();
@@ -66,7 +79,14 @@ export function CheckNowButton({ executionId, order, size = "sm" }: { executionI
   });
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <Button type="button" variant="outline" size={size} aria-label={t("checkNowFor", { order })} disabled={check.isPending} onClick={() => check.mutate()}>
+      <Button
+        type="button"
+        variant="outline"
+        size={size}
+        aria-label={t("checkNowFor", { order })}
+        disabled={check.isPending}
+        onClick={() => check.mutate()}
+      >
         {t("checkNow")}
       </Button>
       <span role="status" className="text-xs text-muted-foreground">

@@ -25,7 +25,8 @@ import { FailureReason } from "./failure-reason";
 import { executionsParams } from "./executions-params";
 
 const panel = "rounded-xl border bg-card p-4";
-const headCell = "h-auto px-3 py-2 align-bottom text-xs tracking-wide whitespace-normal text-muted-foreground uppercase";
+const headCell =
+  "h-auto px-3 py-2 align-bottom text-xs tracking-wide whitespace-normal text-muted-foreground uppercase";
 const mono = "font-mono text-xs break-all";
 
 export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
@@ -46,7 +47,11 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
           <h2 id="exec-counts-title" className="m-0 text-lg font-semibold">
             {t("countsTitle")}
           </h2>
-          <LiveStatus updatedAt={Math.max(overview.dataUpdatedAt, list.dataUpdatedAt)} failing={failing} pushed={pushed} />
+          <LiveStatus
+            updatedAt={Math.max(overview.dataUpdatedAt, list.dataUpdatedAt)}
+            failing={failing}
+            pushed={pushed}
+          />
         </div>
         {o ? <Counters o={o} /> : null}
       </section>
@@ -56,7 +61,11 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
           {t("inDoubtTitle")}
         </h2>
         <p className="mt-1 mb-3 text-sm text-muted-foreground">{t("inDoubtHelp")}</p>
-        {!o || o.inDoubt.length === 0 ? <p className="m-0">{t("inDoubtEmpty")}</p> : <InDoubtQueue rows={o.inDoubt} canReconcile={canReconcile} />}
+        {!o || o.inDoubt.length === 0 ? (
+          <p className="m-0">{t("inDoubtEmpty")}</p>
+        ) : (
+          <InDoubtQueue rows={o.inDoubt} canReconcile={canReconcile} />
+        )}
       </section>
 
       <section aria-labelledby="exec-chart-title" className={`min-w-0 ${panel}`}>
@@ -85,7 +94,11 @@ function Counters({ o }: { o: ExecutionOverview }) {
         </div>
         <div className={card} data-counter="oldest">
           <dt className="text-sm text-muted-foreground">{t("counters.oldest")}</dt>
-          <dd className={big}>{o.counters.inDoubt ? t("durationMinutes", { count: Math.round(o.counters.oldestAgeSeconds / 60) }) : t("counters.none")}</dd>
+          <dd className={big}>
+            {o.counters.inDoubt
+              ? t("durationMinutes", { count: Math.round(o.counters.oldestAgeSeconds / 60) })
+              : t("counters.none")}
+          </dd>
         </div>
         <div className={card} data-counter="total">
           <dt className="text-sm text-muted-foreground">{t("counters.total")}</dt>
@@ -151,7 +164,11 @@ function InDoubtQueue({ rows, canReconcile }: { rows: ExecutionOverview["inDoubt
             {rows.map((r) => (
               <TableRow key={r.id} data-execution-id={r.id}>
                 <TableCell className="px-3 align-top">
-                  <Link href={`/executions/${r.id}`} aria-label={t("openExecution", { order: r.orderNumber })} className="font-medium whitespace-nowrap">
+                  <Link
+                    href={`/executions/${r.id}`}
+                    aria-label={t("openExecution", { order: r.orderNumber })}
+                    className="font-medium whitespace-nowrap"
+                  >
                     {r.orderNumber}
                   </Link>
                 </TableCell>
@@ -177,7 +194,11 @@ function InDoubtQueue({ rows, canReconcile }: { rows: ExecutionOverview["inDoubt
         {rows.map((r) => (
           <li key={r.id} data-execution-card={r.id} className="grid gap-1 rounded-lg border p-3">
             <div className="flex items-start justify-between gap-3">
-              <Link href={`/executions/${r.id}`} aria-label={t("openExecution", { order: r.orderNumber })} className="font-semibold">
+              <Link
+                href={`/executions/${r.id}`}
+                aria-label={t("openExecution", { order: r.orderNumber })}
+                className="font-semibold"
+              >
                 {r.orderNumber}
               </Link>
               <span className="font-semibold">
@@ -219,7 +240,11 @@ function ExecutionList({ list }: { list: ListQuery }) {
         id: "order",
         header: t("order"),
         cell: (r) => (
-          <Link href={`/executions/${r.id}`} aria-label={t("openExecution", { order: r.orderNumber })} className="font-medium whitespace-nowrap">
+          <Link
+            href={`/executions/${r.id}`}
+            aria-label={t("openExecution", { order: r.orderNumber })}
+            className="font-medium whitespace-nowrap"
+          >
             {r.orderNumber}
           </Link>
         ),
@@ -231,14 +256,24 @@ function ExecutionList({ list }: { list: ListQuery }) {
         cell: (r) => (
           <>
             <ExecutionStateBadge state={r.status} />
-            {r.failureReason ? <FailureReason reason={r.failureReason} className="block text-xs text-muted-foreground" /> : null}
+            {r.failureReason ? (
+              <FailureReason reason={r.failureReason} className="block text-xs text-muted-foreground" />
+            ) : null}
           </>
         ),
       },
       { id: "attempts", header: t("attempts"), cell: (r) => r.attempts },
       { id: "reconciliations", header: t("reconciliations"), cell: (r) => r.reconciliations },
-      { id: "providerRefundId", header: t("providerRefundId"), cell: (r) => <span className={mono}>{r.providerRefundId ?? "—"}</span> },
-      { id: "idempotencyKey", header: t("idempotencyKey"), cell: (r) => <span className={mono}>{r.idempotencyKey}</span> },
+      {
+        id: "providerRefundId",
+        header: t("providerRefundId"),
+        cell: (r) => <span className={mono}>{r.providerRefundId ?? "—"}</span>,
+      },
+      {
+        id: "idempotencyKey",
+        header: t("idempotencyKey"),
+        cell: (r) => <span className={mono}>{r.idempotencyKey}</span>,
+      },
       {
         id: "age",
         header: t("age"),
@@ -266,7 +301,14 @@ function ExecutionList({ list }: { list: ListQuery }) {
       <form role="search" onSubmit={submit} className="flex flex-wrap items-end gap-3">
         <div className="grid min-w-0 flex-1 basis-64 gap-1.5">
           <label htmlFor="exec-q">{t("searchLabel")}</label>
-          <Input id="exec-q" type="search" value={q} maxLength={200} onChange={(e) => setQ(e.target.value)} placeholder={t("searchHint")} />
+          <Input
+            id="exec-q"
+            type="search"
+            value={q}
+            maxLength={200}
+            onChange={(e) => setQ(e.target.value)}
+            placeholder={t("searchHint")}
+          />
         </div>
         <Button type="submit">{t("searchSubmit")}</Button>
         <div className="grid gap-1.5">
@@ -286,7 +328,11 @@ function ExecutionList({ list }: { list: ListQuery }) {
         </div>
         <div className="grid gap-1.5">
           <label htmlFor="exec-sort">{t("sort")}</label>
-          <NativeSelect id="exec-sort" value={params.sort} onChange={(e) => void setParams({ sort: e.target.value as ExecutionSort })}>
+          <NativeSelect
+            id="exec-sort"
+            value={params.sort}
+            onChange={(e) => void setParams({ sort: e.target.value as ExecutionSort })}
+          >
             {executionSorts.map((s) => (
               <NativeSelectOption key={s} value={s}>
                 {t(`sorts.${s}`)}
@@ -332,7 +378,12 @@ function ExecutionList({ list }: { list: ListQuery }) {
               </TableHeader>
               <TableBody>
                 {rows.map((r) => (
-                  <TableRow key={r.id} data-execution-id={r.id} data-proposal-id={r.proposalId} className="focus-within:bg-accent">
+                  <TableRow
+                    key={r.id}
+                    data-execution-id={r.id}
+                    data-proposal-id={r.proposalId}
+                    className="focus-within:bg-accent"
+                  >
                     {columns.map((c) => (
                       <TableCell key={c.id} className="px-3 py-2.5 align-top whitespace-normal">
                         {c.cell(r)}
@@ -368,7 +419,9 @@ function ExecutionList({ list }: { list: ListQuery }) {
                   <ExecutionStateBadge state={r.status} />
                   {ageOf(r.createdAt)}
                 </div>
-                {r.providerRefundId ? <p className={`m-0 text-muted-foreground ${mono}`}>{r.providerRefundId}</p> : null}
+                {r.providerRefundId ? (
+                  <p className={`m-0 text-muted-foreground ${mono}`}>{r.providerRefundId}</p>
+                ) : null}
                 {r.lastError ? <p className={`m-0 text-muted-foreground ${mono}`}>{r.lastError}</p> : null}
               </li>
             ))}

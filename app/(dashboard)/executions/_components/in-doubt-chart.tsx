@@ -24,7 +24,10 @@ export function InDoubtChart({ points }: { points: ChartPoint[] }) {
   if (points.length === 0) return null;
   const data = points.map((p, i) => ({
     at: p.at,
-    label: i === points.length - 1 ? t("chartNow") : format.dateTime(new Date(p.at), { hour: "2-digit", minute: "2-digit", timeZone: clock.zone }),
+    label:
+      i === points.length - 1
+        ? t("chartNow")
+        : format.dateTime(new Date(p.at), { hour: "2-digit", minute: "2-digit", timeZone: clock.zone }),
     inDoubt: p.inDoubt,
     oldestMinutes: Math.round(p.oldestAgeSeconds / 60),
   }));
@@ -38,20 +41,43 @@ export function InDoubtChart({ points }: { points: ChartPoint[] }) {
   const slot = W / data.length;
   const barWidth = slot * 0.7;
   const y = (v: number, top: number) => H - (v / top) * H;
-  const line = data.map((d, i) => `${(i * slot + slot / 2).toFixed(1)},${y(d.oldestMinutes, minutesTop).toFixed(1)}`).join(" ");
+  const line = data
+    .map((d, i) => `${(i * slot + slot / 2).toFixed(1)},${y(d.oldestMinutes, minutesTop).toFixed(1)}`)
+    .join(" ");
   // A handful of x labels: the first, every fourth, and "now" (the last).
-  const ticks = data.map((d, i) => ({ ...d, i })).filter((d) => d.i === 0 || d.i === data.length - 1 || (d.i % 4 === 0 && d.i < data.length - 2));
+  const ticks = data
+    .map((d, i) => ({ ...d, i }))
+    .filter((d) => d.i === 0 || d.i === data.length - 1 || (d.i % 4 === 0 && d.i < data.length - 2));
   return (
     <figure className="m-0 grid gap-2">
-      <div role="img" aria-label={summary} data-chart="in-doubt" className="grid w-full min-w-0 grid-cols-[2.5rem_1fr_2.5rem] gap-x-1">
+      <div
+        role="img"
+        aria-label={summary}
+        data-chart="in-doubt"
+        className="grid w-full min-w-0 grid-cols-[2.5rem_1fr_2.5rem] gap-x-1"
+      >
         <div className={`flex h-48 flex-col justify-between text-right ${axisText}`} aria-hidden="true">
           <span>{countTop}</span>
           <span>{Math.round(countTop / 2) === countTop / 2 ? countTop / 2 : ""}</span>
           <span>0</span>
         </div>
-        <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" className="block h-48 w-full overflow-visible" focusable="false">
+        <svg
+          viewBox={`0 0 ${W} ${H}`}
+          preserveAspectRatio="none"
+          className="block h-48 w-full overflow-visible"
+          focusable="false"
+        >
           {[0, 0.5, 1].map((f) => (
-            <line key={f} x1={0} x2={W} y1={H * f} y2={H * f} strokeDasharray="3 3" vectorEffect="non-scaling-stroke" style={{ stroke: "var(--border)" }} />
+            <line
+              key={f}
+              x1={0}
+              x2={W}
+              y1={H * f}
+              y2={H * f}
+              strokeDasharray="3 3"
+              vectorEffect="non-scaling-stroke"
+              style={{ stroke: "var(--border)" }}
+            />
           ))}
           {data.map((d, i) => {
             const h = (d.inDoubt / countTop) * H;
@@ -60,11 +86,27 @@ export function InDoubtChart({ points }: { points: ChartPoint[] }) {
                 <title>{`${d.label}: ${t("chartAxisCount")} ${d.inDoubt}, ${t("chartAxisAge")} ${d.oldestMinutes}`}</title>
                 {/* A full-height transparent slot, so the tooltip shows anywhere above the bar too. */}
                 <rect x={i * slot} y={0} width={slot} height={H} fill="transparent" />
-                {h > 0 ? <rect x={i * slot + (slot - barWidth) / 2} y={H - h} width={barWidth} height={h} rx={3} style={{ fill: "var(--chart-1)" }} /> : null}
+                {h > 0 ? (
+                  <rect
+                    x={i * slot + (slot - barWidth) / 2}
+                    y={H - h}
+                    width={barWidth}
+                    height={h}
+                    rx={3}
+                    style={{ fill: "var(--chart-1)" }}
+                  />
+                ) : null}
               </g>
             );
           })}
-          <polyline points={line} fill="none" strokeWidth={2} vectorEffect="non-scaling-stroke" style={{ stroke: "var(--chart-2)" }} pointerEvents="none" />
+          <polyline
+            points={line}
+            fill="none"
+            strokeWidth={2}
+            vectorEffect="non-scaling-stroke"
+            style={{ stroke: "var(--chart-2)" }}
+            pointerEvents="none"
+          />
         </svg>
         <div className={`flex h-48 flex-col justify-between ${axisText}`} aria-hidden="true">
           <span>{minutesTop}</span>
@@ -86,7 +128,10 @@ export function InDoubtChart({ points }: { points: ChartPoint[] }) {
       </div>
       <p className="m-0 flex flex-wrap gap-x-4 text-xs text-muted-foreground" aria-hidden="true">
         <span>
-          <span className="mr-1 inline-block size-2.5 rounded-sm align-middle" style={{ background: "var(--chart-1)" }} />
+          <span
+            className="mr-1 inline-block size-2.5 rounded-sm align-middle"
+            style={{ background: "var(--chart-1)" }}
+          />
           {t("chartAxisCount")}
         </span>
         <span>

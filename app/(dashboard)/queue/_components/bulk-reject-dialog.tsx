@@ -6,7 +6,14 @@ import { useTranslations } from "next-intl";
 import { api, ApiError } from "@/lib/queries/api";
 import type { BulkRejectResult } from "@/lib/schemas/proposal-dto";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { RejectFields } from "@/components/reviewer/reject-fields";
 
 export type BulkItem = { proposalId: string; hash: string; orderNumber: string };
@@ -16,7 +23,15 @@ export type BulkItem = { proposalId: string; hash: string; orderNumber: string }
  * rejects each as its own decision over the hash sent and answers per proposal. The answer is shown line by
  * line (one may have changed meanwhile and be refused while the others are rejected); closing refreshes the queue.
  */
-export function BulkRejectDialog({ open, items, onClose }: { open: boolean; items: BulkItem[]; onClose: (decided: boolean) => void }) {
+export function BulkRejectDialog({
+  open,
+  items,
+  onClose,
+}: {
+  open: boolean;
+  items: BulkItem[];
+  onClose: (decided: boolean) => void;
+}) {
   const t = useTranslations("bulkReject");
   const tp = useTranslations("proposal");
   const router = useRouter();
@@ -25,7 +40,9 @@ export function BulkRejectDialog({ open, items, onClose }: { open: boolean; item
   const [internalNote, setInternalNote] = useState("");
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [results, setResults] = useState<{ item: BulkItem; result: BulkRejectResult["results"][number] }[] | null>(null);
+  const [results, setResults] = useState<{ item: BulkItem; result: BulkRejectResult["results"][number] }[] | null>(
+    null,
+  );
   const reasonInput = useRef<HTMLTextAreaElement>(null);
 
   function close() {
@@ -45,14 +62,18 @@ export function BulkRejectDialog({ open, items, onClose }: { open: boolean; item
     setSending(true);
     setError(null);
     try {
-      const answer = await api("/api/proposals/bulk-reject", () => import("@/lib/schemas/proposal-dto").then((m) => m.bulkRejectResultDto), {
-        method: "POST",
-        body: JSON.stringify({
-          proposals: items.map(({ proposalId, hash }) => ({ proposalId, hash })),
-          customerMessage: reason,
-          ...(internalNote.trim() ? { internalNote } : {}),
-        }),
-      });
+      const answer = await api(
+        "/api/proposals/bulk-reject",
+        () => import("@/lib/schemas/proposal-dto").then((m) => m.bulkRejectResultDto),
+        {
+          method: "POST",
+          body: JSON.stringify({
+            proposals: items.map(({ proposalId, hash }) => ({ proposalId, hash })),
+            customerMessage: reason,
+            ...(internalNote.trim() ? { internalNote } : {}),
+          }),
+        },
+      );
       const byId = new Map(items.map((i) => [i.proposalId, i]));
       setResults(answer.results.map((result) => ({ item: byId.get(result.proposalId)!, result })));
     } catch (e) {
@@ -76,13 +97,22 @@ export function BulkRejectDialog({ open, items, onClose }: { open: boolean; item
           <div className="grid gap-4">
             <DialogHeader>
               <DialogTitle>{t("doneTitle")}</DialogTitle>
-              <DialogDescription role="status">{t("summary", { rejected, refused: results.length - rejected })}</DialogDescription>
+              <DialogDescription role="status">
+                {t("summary", { rejected, refused: results.length - rejected })}
+              </DialogDescription>
             </DialogHeader>
             <ul className="m-0 grid max-h-72 list-none gap-2 overflow-y-auto p-0" aria-label={t("resultsLabel")}>
               {results.map(({ item, result }) => (
-                <li key={result.proposalId} data-result-for={result.proposalId} data-outcome={result.outcome} className="rounded-md border p-2 text-sm">
+                <li
+                  key={result.proposalId}
+                  data-result-for={result.proposalId}
+                  data-outcome={result.outcome}
+                  className="rounded-md border p-2 text-sm"
+                >
                   <strong>{t("order", { order: item?.orderNumber ?? result.proposalId })}</strong>:{" "}
-                  {result.outcome === "rejected" ? t("rejected") : t("refused", { message: result.message ?? result.code ?? "" })}
+                  {result.outcome === "rejected"
+                    ? t("rejected")
+                    : t("refused", { message: result.message ?? result.code ?? "" })}
                 </li>
               ))}
             </ul>

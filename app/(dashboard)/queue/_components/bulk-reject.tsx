@@ -15,7 +15,12 @@ const BulkRejectDialog = lazy(() => import("./bulk-reject-dialog").then((m) => (
 function readSelection(): BulkItem[] {
   const seen = new Map<string, BulkItem>();
   for (const box of document.querySelectorAll<HTMLInputElement>(`input[name="${BULK_CHECKBOX}"]:checked`)) {
-    if (!seen.has(box.value)) seen.set(box.value, { proposalId: box.value, hash: box.dataset.hash ?? "", orderNumber: box.dataset.order ?? box.value });
+    if (!seen.has(box.value))
+      seen.set(box.value, {
+        proposalId: box.value,
+        hash: box.dataset.hash ?? "",
+        orderNumber: box.dataset.order ?? box.value,
+      });
   }
   return [...seen.values()];
 }

@@ -5,7 +5,9 @@
 import { useShortcuts } from "@/components/reviewer/use-shortcuts";
 
 function focusItem(step: 1 | -1) {
-  const links = [...document.querySelectorAll<HTMLAnchorElement>("[data-queue-link]")].filter((el) => el.offsetParent !== null);
+  const links = [...document.querySelectorAll<HTMLAnchorElement>("[data-queue-link]")].filter(
+    (el) => el.offsetParent !== null,
+  );
   if (links.length === 0) return;
   const at = links.findIndex((el) => el === document.activeElement);
   const next = links[at < 0 ? (step === 1 ? 0 : links.length - 1) : Math.min(links.length - 1, Math.max(0, at + step))];

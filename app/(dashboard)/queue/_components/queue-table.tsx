@@ -5,7 +5,14 @@
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
-import { createTable, getCoreRowModel, getSortedRowModel, type CellContext, type ColumnDef, type SortingState } from "@tanstack/table-core";
+import {
+  createTable,
+  getCoreRowModel,
+  getSortedRowModel,
+  type CellContext,
+  type ColumnDef,
+  type SortingState,
+} from "@tanstack/table-core";
 import type { QueueRow } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
 import { Countdown } from "@/components/domain/countdown";
@@ -62,7 +69,12 @@ async function Flags({ r }: { r: QueueRow }) {
         </Badge>
       ) : null}
       {r.previouslyRejected ? (
-        <Badge variant="outline" className={warn} title={r.previouslyRejected.reason ?? undefined} data-testid="previously-rejected-badge">
+        <Badge
+          variant="outline"
+          className={warn}
+          title={r.previouslyRejected.reason ?? undefined}
+          data-testid="previously-rejected-badge"
+        >
           {tf("previouslyRejected")}
         </Badge>
       ) : null}
@@ -130,17 +142,29 @@ export async function QueueTable({
 
   const select = (r: QueueRow) => <SelectBox r={r} label={tb("select", { order: r.orderNumber })} />;
   const columns: ColumnDef<QueueRow>[] = [
-    ...(selectable ? [{ id: "select", header: tb("selectHeader"), cell: cell(select) } satisfies ColumnDef<QueueRow>] : []),
+    ...(selectable
+      ? [{ id: "select", header: tb("selectHeader"), cell: cell(select) } satisfies ColumnDef<QueueRow>]
+      : []),
     {
       id: "orderNumber",
       header: t("order"),
       cell: cell((r) => (
-        <Link href={`/proposals/${r.id}`} data-queue-link aria-label={t("open", { order: r.orderNumber })} className="font-medium whitespace-nowrap">
+        <Link
+          href={`/proposals/${r.id}`}
+          data-queue-link
+          aria-label={t("open", { order: r.orderNumber })}
+          className="font-medium whitespace-nowrap"
+        >
           {r.orderNumber}
         </Link>
       )),
     },
-    { id: "amountMinor", accessorKey: "amountMinor", header: t("amount"), cell: cell((r) => <Money minor={r.amountMinor} currency={r.currency} exact />) },
+    {
+      id: "amountMinor",
+      accessorKey: "amountMinor",
+      header: t("amount"),
+      cell: cell((r) => <Money minor={r.amountMinor} currency={r.currency} exact />),
+    },
     {
       id: "recipient",
       header: t("recipient"),
@@ -153,10 +177,20 @@ export async function QueueTable({
         </>
       )),
     },
-    { id: "expiresAt", accessorFn: (r) => r.expiresAt, header: t("expires"), cell: cell((r) => <Countdown until={r.expiresAt} showAbsolute={false} />) },
+    {
+      id: "expiresAt",
+      accessorFn: (r) => r.expiresAt,
+      header: t("expires"),
+      cell: cell((r) => <Countdown until={r.expiresAt} showAbsolute={false} />),
+    },
     { id: "reason", header: t("reason"), cell: cell(reason) },
     { id: "channel", header: t("channel"), cell: cell(channel) },
-    { id: "createdAt", accessorFn: (r) => r.createdAt, header: t("age"), cell: cell((r) => <RelativeTime value={r.createdAt} />) },
+    {
+      id: "createdAt",
+      accessorFn: (r) => r.createdAt,
+      header: t("age"),
+      cell: cell((r) => <RelativeTime value={r.createdAt} />),
+    },
     { id: "flags", header: t("flags"), cell: cell((r) => <Flags r={r} />) },
   ];
 
@@ -179,7 +213,11 @@ export async function QueueTable({
             {table.getHeaderGroups().map((g) => (
               <TableRow key={g.id} className="hover:bg-transparent">
                 {g.headers.map((h) => (
-                  <TableHead key={h.id} scope="col" className="px-3 text-xs tracking-wide text-muted-foreground uppercase">
+                  <TableHead
+                    key={h.id}
+                    scope="col"
+                    className="px-3 text-xs tracking-wide text-muted-foreground uppercase"
+                  >
                     {h.column.columnDef.header as string}
                   </TableHead>
                 ))}
@@ -202,7 +240,11 @@ export async function QueueTable({
       {/* Phones: one card per proposal, the whole card is the link target. */}
       <ul className="m-0 grid list-none gap-3 p-0 md:hidden" aria-label={title}>
         {sorted.map(({ original: r }) => (
-          <li key={r.id} data-proposal-card={r.id} className="relative rounded-xl border bg-card p-4 focus-within:ring-2 focus-within:ring-ring">
+          <li
+            key={r.id}
+            data-proposal-card={r.id}
+            className="relative rounded-xl border bg-card p-4 focus-within:ring-2 focus-within:ring-ring"
+          >
             <div className="flex items-start justify-between gap-3">
               {selectable ? select(r) : null}
               <Link

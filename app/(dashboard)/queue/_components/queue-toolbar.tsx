@@ -78,7 +78,12 @@ export function QueueToolbar({
     <div className="mb-4 flex flex-wrap items-end gap-3" role="search">
       <div className="grid gap-1.5">
         <label htmlFor="filter-channel">{t("filterChannel")}</label>
-        <NativeSelect ref={channelRef} id="filter-channel" value={want.channel ?? ""} onChange={(e) => set({ channel: e.target.value || null })}>
+        <NativeSelect
+          ref={channelRef}
+          id="filter-channel"
+          value={want.channel ?? ""}
+          onChange={(e) => set({ channel: e.target.value || null })}
+        >
           <NativeSelectOption value="">{t("any")}</NativeSelectOption>
           {channels.map((c) => (
             <NativeSelectOption key={c.slug} value={c.slug}>
@@ -89,7 +94,12 @@ export function QueueToolbar({
       </div>
       <div className="grid gap-1.5">
         <label htmlFor="filter-flag">{t("filterFlag")}</label>
-        <NativeSelect ref={flagRef} id="filter-flag" value={want.flag ?? ""} onChange={(e) => set({ flag: (e.target.value || null) as QueueFlag | null })}>
+        <NativeSelect
+          ref={flagRef}
+          id="filter-flag"
+          value={want.flag ?? ""}
+          onChange={(e) => set({ flag: (e.target.value || null) as QueueFlag | null })}
+        >
           <NativeSelectOption value="">{t("any")}</NativeSelectOption>
           {queueFlags.map((f) => (
             <NativeSelectOption key={f} value={f}>
@@ -100,7 +110,12 @@ export function QueueToolbar({
       </div>
       <div className="grid gap-1.5">
         <label htmlFor="queue-sort">{t("sort")}</label>
-        <NativeSelect ref={sortRef} id="queue-sort" value={want.sort} onChange={(e) => set({ sort: e.target.value as QueueSort })}>
+        <NativeSelect
+          ref={sortRef}
+          id="queue-sort"
+          value={want.sort}
+          onChange={(e) => set({ sort: e.target.value as QueueSort })}
+        >
           {queueSorts.map((s) => (
             <NativeSelectOption key={s} value={s}>
               {t(`sorts.${s}`)}

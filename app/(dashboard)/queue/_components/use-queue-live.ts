@@ -13,7 +13,17 @@ import { useChanges, useStreamOpen } from "@/components/realtime/use-change-stre
 
 export const QUEUE_POLL_MS = 3000;
 
-export function useQueueLive({ channel, flag, print, renderedAt }: { channel: string | null; flag: string | null; print: string; renderedAt: number }) {
+export function useQueueLive({
+  channel,
+  flag,
+  print,
+  renderedAt,
+}: {
+  channel: string | null;
+  flag: string | null;
+  print: string;
+  renderedAt: number;
+}) {
   const router = useRouter();
   const [, startTransition] = useTransition();
   const pushed = useStreamOpen();

@@ -1,5 +1,8 @@
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
-import { getNotificationPreferences, updateNotificationPreferences } from "@/lib/server/notifications/notification-preferences";
+import {
+  getNotificationPreferences,
+  updateNotificationPreferences,
+} from "@/lib/server/notifications/notification-preferences";
 
 export const dynamic = "force-dynamic";
 

@@ -5,7 +5,9 @@ import { listStaff } from "@/lib/server/admin/list-staff";
 export const dynamic = "force-dynamic";
 
 /** GET /api/admin/staff?q= — the tenant's staff (search on name or email). */
-export const GET = staffRoute(async (actor, request) => ({ staff: await listStaff(actor, { q: new URL(request.url).searchParams.get("q") ?? undefined }) }));
+export const GET = staffRoute(async (actor, request) => ({
+  staff: await listStaff(actor, { q: new URL(request.url).searchParams.get("q") ?? undefined }),
+}));
 
 /**
  * POST /api/admin/staff {email, name, roles} → 201 {id, setupUrl, expiresAt}; with the admin role

@@ -9,5 +9,8 @@ export const GET = staffRoute(async (actor) => listWitnesses(actor));
 
 /** POST /api/admin/witnesses {name, vkey, url} → 201 {id, name}: applies at once (a tightening). */
 export const POST = staffRoute(async (actor, request) =>
-  Response.json(await addWitness(actor, await jsonBody(request)), { status: 201, headers: { "Cache-Control": "no-store" } }),
+  Response.json(await addWitness(actor, await jsonBody(request)), {
+    status: 201,
+    headers: { "Cache-Control": "no-store" },
+  }),
 );

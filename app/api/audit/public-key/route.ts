@@ -11,6 +11,9 @@ export function GET(): Response {
   try {
     return Response.json(auditPublicKey(), { headers: { "Cache-Control": "public, max-age=300" } });
   } catch {
-    return Response.json({ code: "internal_error", error: { message: "The audit signing key is not configured." } }, { status: 503 });
+    return Response.json(
+      { code: "internal_error", error: { message: "The audit signing key is not configured." } },
+      { status: 503 },
+    );
   }
 }

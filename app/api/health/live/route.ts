@@ -6,7 +6,12 @@ export const dynamic = "force-dynamic";
 // provider outage never gets a healthy instance restarted by its orchestrator; readiness says whether to route to it.
 export function GET() {
   return Response.json(
-    { status: "ok", version: APP_VERSION, checks: { process: { status: "ok", uptimeSeconds: Math.round(process.uptime()) } }, time: new Date().toISOString() },
+    {
+      status: "ok",
+      version: APP_VERSION,
+      checks: { process: { status: "ok", uptimeSeconds: Math.round(process.uptime()) } },
+      time: new Date().toISOString(),
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }

@@ -12,7 +12,10 @@ export const PATCH = staffRoute<Ctx>(async (actor, request, { params }) =>
 
 /** DELETE /api/passkeys/{id} {stepUpPassword?} → 204 — remove one of your own passkeys (step-up). */
 export const DELETE = staffRoute<Ctx>(async (actor, request, { params }) => {
-  const body = request.headers.get("content-length") && request.headers.get("content-length") !== "0" ? await jsonBody(request) : {};
+  const body =
+    request.headers.get("content-length") && request.headers.get("content-length") !== "0"
+      ? await jsonBody(request)
+      : {};
   await removePasskey(actor, decodeURIComponent((await params).id), body);
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 });

@@ -3,4 +3,6 @@ import { listDecidedProposals } from "@/lib/server/proposals/list-decided-propos
 
 export const dynamic = "force-dynamic";
 
-export const GET = staffRoute((actor, request) => listDecidedProposals(actor, Object.fromEntries(new URL(request.url).searchParams)));
+export const GET = staffRoute((actor, request) =>
+  listDecidedProposals(actor, Object.fromEntries(new URL(request.url).searchParams)),
+);

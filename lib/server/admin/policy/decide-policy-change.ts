@@ -34,11 +34,16 @@ export async function decidePolicyChange(
     if (row.status !== "awaiting_second_admin")
       throw new AppError("permission_denied", "This version does not wait for a decision.", { reason: "not_pending" });
     // Only an independent admin's approval counts (not the proposer, nor an admin they made or reset).
-    if (decision === "approve") await assertIndependentApprover(tx, actor, { proposedById: row.createdById, proposedAt: row.createdAt });
+    if (decision === "approve")
+      await assertIndependentApprover(tx, actor, { proposedById: row.createdById, proposedAt: row.createdAt });
     const active = await ensureActiveVersion(tx, actor.tenantId);
     const now = new Date();
     if (decision === "approve" && row.basedOnVersion !== active.version) {
-      throw new AppError("permission_denied", "The policy changed since this was proposed; reject it and propose it again.", { reason: "stale" });
+      throw new AppError(
+        "permission_denied",
+        "The policy changed since this was proposed; reject it and propose it again.",
+        { reason: "stale" },
+      );
     }
     const status = decision === "approve" ? ("active" as const) : ("rejected" as const);
     if (status === "active") await supersedeActive(tx, actor.tenantId);
@@ -46,14 +51,19 @@ export async function decidePolicyChange(
       where: { id: row.id, status: "awaiting_second_admin" },
       data: { status, decidedAt: now, decidedById: actor.userId },
     });
-    if (moved.count !== 1) throw new AppError("permission_denied", "This version does not wait for a decision.", { reason: "not_pending" });
+    if (moved.count !== 1)
+      throw new AppError("permission_denied", "This version does not wait for a decision.", { reason: "not_pending" });
     const values = policyValuesSchema.parse(row.values);
     if (status === "active") await applyVersion(tx, actor.tenantId, version, values);
     await recordAdminEvent(tx, actor, {
       action: decision === "approve" ? "approve_policy" : "reject_policy",
       target: { kind: "policy", version, basedOnVersion: row.basedOnVersion, proposedBy: row.createdById },
       before: { version: active.version, values: active.values },
-      after: { version: status === "active" ? version : active.version, status, changes: diffPolicy(active.values as PolicyValues, values) },
+      after: {
+        version: status === "active" ? version : active.version,
+        status,
+        changes: diffPolicy(active.values as PolicyValues, values),
+      },
       clear: ["basedOnVersion", "proposedBy", "changes", "field", "direction", ...Object.keys(values)],
     });
     return { version, status };

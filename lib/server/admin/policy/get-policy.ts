@@ -12,7 +12,11 @@ export async function getPolicy(actor: Actor) {
     await lockTenantPolicy(tx, actor.tenantId);
     const active = await ensureActiveVersion(tx, actor.tenantId);
     const values = active.values as PolicyValues;
-    const rows = await tx.policyVersion.findMany({ where: { tenantId: actor.tenantId }, orderBy: { version: "desc" }, take: 50 });
+    const rows = await tx.policyVersion.findMany({
+      where: { tenantId: actor.tenantId },
+      orderBy: { version: "desc" },
+      take: 50,
+    });
     const pendingRow = rows.find((r) => r.status === "awaiting_second_admin") ?? null;
     const pending = pendingRow
       ? {

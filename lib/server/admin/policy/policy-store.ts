@@ -18,7 +18,10 @@ export async function lockTenantPolicy(tx: Tx, tenantId: string): Promise<void> 
 }
 
 /** The values the product runs with now: the tenant's policy columns and its agent budget row. */
-export async function readEffectivePolicy(tx: Tx, tenantId: string): Promise<{ version: number; values: PolicyValues }> {
+export async function readEffectivePolicy(
+  tx: Tx,
+  tenantId: string,
+): Promise<{ version: number; values: PolicyValues }> {
   const t = await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, include: { agentPolicy: true } });
   return {
     version: t.policyVersion,
@@ -34,7 +37,8 @@ export async function readEffectivePolicy(tx: Tx, tenantId: string): Promise<{ v
       maxErrorsPerTrace: t.agentPolicy?.maxErrorsPerTrace ?? DEFAULT_BUDGET.maxErrorsPerTrace,
       rejectionCooldownMinutes: t.rejectionCooldownMinutes,
       maxCallsPerKeyPerWindow: t.agentPolicy?.maxCallsPerKeyPerWindow ?? DEFAULT_BUDGET.maxCallsPerKeyPerWindow,
-      maxCallsPerEndUserPerWindow: t.agentPolicy?.maxCallsPerEndUserPerWindow ?? DEFAULT_BUDGET.maxCallsPerEndUserPerWindow,
+      maxCallsPerEndUserPerWindow:
+        t.agentPolicy?.maxCallsPerEndUserPerWindow ?? DEFAULT_BUDGET.maxCallsPerEndUserPerWindow,
       windowSeconds: t.agentPolicy?.windowSeconds ?? DEFAULT_BUDGET.windowSeconds,
       endUserTokenMaxAgeSeconds: t.endUserTokenMaxAgeSeconds,
     },

@@ -12,7 +12,11 @@ import { SINGLE_ADMIN_MESSAGE } from "@/lib/domain/admin-governance";
 import { parseForm } from "../zod-problem";
 import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
 
-export type ProposePolicyResult = { version: number; status: "active" | "awaiting_second_admin"; changes: PolicyChange[] };
+export type ProposePolicyResult = {
+  version: number;
+  status: "active" | "awaiting_second_admin";
+  changes: PolicyChange[];
+};
 
 /**
  * A policy change = a new immutable version N+1 of the tenant's policy (the given values over the active
@@ -30,16 +34,26 @@ export async function proposePolicyChange(actor: Actor, raw: unknown): Promise<P
     const before = policyValuesSchema.parse(active.values);
     const after: PolicyValues = { ...before, ...input.values };
     const changes = diffPolicy(before, after);
-    if (changes.length === 0) throw new AppError("invalid_arguments", "Nothing changes: these are the active values.", { problem: "no_change" });
-    const waiting = await tx.policyVersion.findFirst({ where: { tenantId: actor.tenantId, status: "awaiting_second_admin" }, select: { version: true } });
+    if (changes.length === 0)
+      throw new AppError("invalid_arguments", "Nothing changes: these are the active values.", {
+        problem: "no_change",
+      });
+    const waiting = await tx.policyVersion.findFirst({
+      where: { tenantId: actor.tenantId, status: "awaiting_second_admin" },
+      select: { version: true },
+    });
     const loosens = needsSecondAdmin(changes);
     if (loosens && !(await hasIndependentAdmin(tx, actor.tenantId, actor.userId)))
       throw new AppError("permission_denied", SINGLE_ADMIN_MESSAGE, { reason: "no_second_admin" });
     if (loosens && waiting) {
-      throw new AppError("permission_denied", `Version ${waiting.version} already waits for a second admin; approve or reject it first.`, {
-        reason: "change_pending",
-        version: waiting.version,
-      });
+      throw new AppError(
+        "permission_denied",
+        `Version ${waiting.version} already waits for a second admin; approve or reject it first.`,
+        {
+          reason: "change_pending",
+          version: waiting.version,
+        },
+      );
     }
     const last = await tx.policyVersion.aggregate({ where: { tenantId: actor.tenantId }, _max: { version: true } });
     const version = (last._max.version ?? 0) + 1;

@@ -11,7 +11,10 @@ import type { ProviderConnectionView } from "@/lib/schemas/provider-connection";
 /** The admin's view of the tenant's provider connection (docs/systems-of-record.md "Per-tenant connection"). Never a secret. */
 export async function getProviderConnection(actor: Actor): Promise<ProviderConnectionView> {
   assertCan(actor.roles, "admin:manage");
-  const row = await db().providerConnection.findUnique({ where: { tenantId: actor.tenantId }, select: { apiKeyHint: true, updatedAt: true } });
+  const row = await db().providerConnection.findUnique({
+    where: { tenantId: actor.tenantId },
+    select: { apiKeyHint: true, updatedAt: true },
+  });
   return {
     source: row ? "tenant" : "default",
     apiKeyHint: row?.apiKeyHint ?? null,

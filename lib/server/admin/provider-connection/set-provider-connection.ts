@@ -17,20 +17,30 @@ import { parseForm } from "../zod-problem";
  * statement, so every process rebuilds its cached provider (lib/server/payments/get-payment-provider.ts).
  * Audited with the key's hint only (`rk_test_…abcd`): never the key or the secret.
  */
-export async function setProviderConnection(actor: Actor, raw: unknown): Promise<{ source: "tenant"; apiKeyHint: string }> {
+export async function setProviderConnection(
+  actor: Actor,
+  raw: unknown,
+): Promise<{ source: "tenant"; apiKeyHint: string }> {
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(setProviderConnectionInput, raw);
   const key = secretsKeys().current;
   if (!key)
-    throw new AppError("invalid_arguments", "This installation has no SECRETS_KEY, so a provider connection cannot be stored (docs/operations.md).", {
-      problem: "no_secrets_key",
-    });
+    throw new AppError(
+      "invalid_arguments",
+      "This installation has no SECRETS_KEY, so a provider connection cannot be stored (docs/operations.md).",
+      {
+        problem: "no_secrets_key",
+      },
+    );
   await requireStepUp(actor, input.stepUpPassword);
   const apiKeyHint = secretHint(input.apiKey);
   const apiKey = sealSecret(key, input.apiKey, secretAad(actor.tenantId, "apiKey"));
   const webhookSecret = sealSecret(key, input.webhookSecret, secretAad(actor.tenantId, "webhookSecret"));
   return db().$transaction(async (tx) => {
-    const before = await tx.providerConnection.findUnique({ where: { tenantId: actor.tenantId }, select: { apiKeyHint: true } });
+    const before = await tx.providerConnection.findUnique({
+      where: { tenantId: actor.tenantId },
+      select: { apiKeyHint: true },
+    });
     await tx.providerConnection.upsert({
       where: { tenantId: actor.tenantId },
       create: {

@@ -20,7 +20,8 @@ export async function testProviderConnection(actor: Actor): Promise<ConnectionTe
   try {
     provider = await paymentProviderFor(actor.tenantId);
   } catch (error) {
-    if (error instanceof ProviderConnectionUnusable) return { ok: false, source, problem: "unusable", message: error.message };
+    if (error instanceof ProviderConnectionUnusable)
+      return { ok: false, source, problem: "unusable", message: error.message };
     throw error;
   }
   const answer = await provider.checkCredentials();

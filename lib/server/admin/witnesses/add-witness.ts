@@ -26,27 +26,42 @@ export async function addWitness(actor: Actor, raw: unknown): Promise<{ id: stri
   try {
     vkey = parseVkey(input.vkey);
   } catch (error) {
-    throw new AppError("invalid_arguments", `Not a witness key: ${error instanceof Error ? error.message : String(error)}.`, {
-      field: "vkey",
-      problem: "invalid",
-    });
+    throw new AppError(
+      "invalid_arguments",
+      `Not a witness key: ${error instanceof Error ? error.message : String(error)}.`,
+      {
+        field: "vkey",
+        problem: "invalid",
+      },
+    );
   }
   if (vkey.type !== SIG_COSIGNATURE_V1)
-    throw new AppError("invalid_arguments", "A witness key is a cosignature/v1 vkey (its key starts with type 0x04), as `npm run witness` prints it.", {
-      field: "vkey",
-      problem: "type",
-    });
+    throw new AppError(
+      "invalid_arguments",
+      "A witness key is a cosignature/v1 vkey (its key starts with type 0x04), as `npm run witness` prints it.",
+      {
+        field: "vkey",
+        problem: "type",
+      },
+    );
   if (vkey.name !== input.name)
-    throw new AppError("invalid_arguments", `The vkey is the key of "${vkey.name}": the witness's name must be the same.`, {
-      field: "name",
-      problem: "mismatch",
-    });
+    throw new AppError(
+      "invalid_arguments",
+      `The vkey is the key of "${vkey.name}": the witness's name must be the same.`,
+      {
+        field: "name",
+        problem: "mismatch",
+      },
+    );
   const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
-  if (!checked.ok) throw webhookUrlRefused(checked.problem, "A witness URL must be a public http(s) URL without credentials.");
+  if (!checked.ok)
+    throw webhookUrlRefused(checked.problem, "A witness URL must be a public http(s) URL without credentials.");
   try {
     return await db().$transaction(async (tx) => {
       await lockTenantStaff(tx, actor.tenantId);
-      const row = await tx.auditWitness.create({ data: { tenantId: actor.tenantId, name: vkey.name, vkey: vkey.text, url: checked.url.toString() } });
+      const row = await tx.auditWitness.create({
+        data: { tenantId: actor.tenantId, name: vkey.name, vkey: vkey.text, url: checked.url.toString() },
+      });
       await recordAdminEvent(tx, actor, {
         action: "add_witness",
         target: { kind: "witness", id: row.id, name: row.name },
@@ -57,7 +72,10 @@ export async function addWitness(actor: Actor, raw: unknown): Promise<{ id: stri
     });
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
-      throw new AppError("invalid_arguments", "This tenant already has a witness of that name.", { field: "name", problem: "taken" });
+      throw new AppError("invalid_arguments", "This tenant already has a witness of that name.", {
+        field: "name",
+        problem: "taken",
+      });
     throw error;
   }
 }

@@ -33,7 +33,17 @@ export async function listWitnesses(actor: Actor): Promise<WitnessList> {
     db().auditWitness.findMany({
       where: { tenantId: actor.tenantId },
       orderBy: { name: "asc" },
-      select: { id: true, name: true, vkey: true, url: true, createdAt: true, cosignedSize: true, cosignedAt: true, lastAttemptAt: true, lastError: true },
+      select: {
+        id: true,
+        name: true,
+        vkey: true,
+        url: true,
+        createdAt: true,
+        cosignedSize: true,
+        cosignedAt: true,
+        lastAttemptAt: true,
+        lastError: true,
+      },
     }),
   ]);
   const origin = auditOrigin(actor.tenantId);
@@ -41,6 +51,10 @@ export async function listWitnesses(actor: Actor): Promise<WitnessList> {
     witnesses,
     quorum: tenant.witnessQuorum,
     origin,
-    policy: formatWitnessPolicy(witnesses, tenant.witnessQuorum, `witness policy of ${origin} (tenant ${tenant.slug}); verify it with each witness's owner`),
+    policy: formatWitnessPolicy(
+      witnesses,
+      tenant.witnessQuorum,
+      `witness policy of ${origin} (tenant ${tenant.slug}); verify it with each witness's owner`,
+    ),
   };
 }

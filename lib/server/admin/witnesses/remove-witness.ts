@@ -12,18 +12,29 @@ const notFound = () => new AppError("not_found", "No such witness.");
 type Witness = { id: string; name: string; vkey: string; url: string };
 
 /** The witness and the tenant's quorum, read under the tenant's lock; refused when removing it would leave fewer witnesses than the quorum. */
-async function readRemovable(tx: Tx, tenantId: string, id: string): Promise<{ witness: Witness; quorum: number; count: number }> {
-  const witness = await tx.auditWitness.findFirst({ where: { id, tenantId }, select: { id: true, name: true, vkey: true, url: true } });
+async function readRemovable(
+  tx: Tx,
+  tenantId: string,
+  id: string,
+): Promise<{ witness: Witness; quorum: number; count: number }> {
+  const witness = await tx.auditWitness.findFirst({
+    where: { id, tenantId },
+    select: { id: true, name: true, vkey: true, url: true },
+  });
   if (!witness) throw notFound();
   const [tenant, count] = await Promise.all([
     tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { witnessQuorum: true } }),
     tx.auditWitness.count({ where: { tenantId } }),
   ]);
   if (count - 1 < tenant.witnessQuorum)
-    throw new AppError("invalid_arguments", `The quorum is ${tenant.witnessQuorum}: lower it before removing a witness, or no checkpoint could meet it.`, {
-      field: "quorum",
-      problem: "below_quorum",
-    });
+    throw new AppError(
+      "invalid_arguments",
+      `The quorum is ${tenant.witnessQuorum}: lower it before removing a witness, or no checkpoint could meet it.`,
+      {
+        field: "quorum",
+        problem: "below_quorum",
+      },
+    );
   return { witness, quorum: tenant.witnessQuorum, count };
 }
 
@@ -42,7 +53,11 @@ export async function removeWitness(actor: Actor, id: string): Promise<QueuedAdm
     return queueAdminChange(tx, actor, {
       kind: "witness_policy",
       targetId: null,
-      payload: { change: { op: "remove_witness", name: witness.name }, witnessId: witness.id, before: { quorum, witnesses: count } },
+      payload: {
+        change: { op: "remove_witness", name: witness.name },
+        witnessId: witness.id,
+        before: { quorum, witnesses: count },
+      },
       target: { kind: "witness", id: witness.id, name: witness.name },
       before: { quorum, witnesses: count },
     });
@@ -51,7 +66,10 @@ export async function removeWitness(actor: Actor, id: string): Promise<QueuedAdm
 
 /** Applies an approved removal in the deciding transaction (under the tenant's lock): gone already → stale. */
 export async function applyWitnessRemoval(tx: Tx, actor: Actor, witnessId: string, change: string): Promise<void> {
-  const stale = () => new AppError("permission_denied", "This witness changed since the removal was proposed; reject it.", { reason: "stale" });
+  const stale = () =>
+    new AppError("permission_denied", "This witness changed since the removal was proposed; reject it.", {
+      reason: "stale",
+    });
   let removable;
   try {
     removable = await readRemovable(tx, actor.tenantId, witnessId);

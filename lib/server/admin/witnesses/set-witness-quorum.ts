@@ -19,9 +19,14 @@ async function applyQuorum(tx: Tx, actor: Actor, before: number, quorum: number,
   const witnesses = await tx.auditWitness.count({ where: { tenantId: actor.tenantId } });
   const problem = witnessPolicyProblem(witnesses, quorum);
   if (problem) throw new AppError("invalid_arguments", problem, { field: "quorum", problem: "above_witnesses" });
-  const moved = await tx.tenant.updateMany({ where: { id: actor.tenantId, witnessQuorum: before }, data: { witnessQuorum: quorum } });
+  const moved = await tx.tenant.updateMany({
+    where: { id: actor.tenantId, witnessQuorum: before },
+    data: { witnessQuorum: quorum },
+  });
   if (moved.count !== 1)
-    throw new AppError("permission_denied", "The quorum changed since this was proposed; reload and try again.", { reason: change ? "stale" : "conflict" });
+    throw new AppError("permission_denied", "The quorum changed since this was proposed; reload and try again.", {
+      reason: change ? "stale" : "conflict",
+    });
   await recordAdminEvent(tx, actor, {
     action: "set_witness_quorum",
     target: { kind: "witness_policy", ...(change ? { change } : {}) },
@@ -41,7 +46,9 @@ export async function setWitnessQuorum(actor: Actor, raw: unknown): Promise<Quor
   const { quorum } = parseForm(witnessPolicyInput, raw);
   return db().$transaction(async (tx) => {
     await lockTenantStaff(tx, actor.tenantId);
-    const before = (await tx.tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { witnessQuorum: true } })).witnessQuorum;
+    const before = (
+      await tx.tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { witnessQuorum: true } })
+    ).witnessQuorum;
     if (!isWitnessPolicyLoosening({ quorum: before }, { op: "set_quorum", quorum })) {
       await applyQuorum(tx, actor, before, quorum);
       return { status: "applied" as const, quorum };
@@ -57,6 +64,11 @@ export async function setWitnessQuorum(actor: Actor, raw: unknown): Promise<Quor
 }
 
 /** Applies an approved lowering in the deciding transaction: the quorum must still be what it was when proposed. */
-export function applyApprovedQuorum(tx: Tx, actor: Actor, payload: { change: { quorum: number }; before: { quorum: number } }, change: string) {
+export function applyApprovedQuorum(
+  tx: Tx,
+  actor: Actor,
+  payload: { change: { quorum: number }; before: { quorum: number } },
+  change: string,
+) {
   return applyQuorum(tx, actor, payload.before.quorum, payload.change.quorum, change);
 }

@@ -53,14 +53,29 @@ export function SetupForm({ token, email, minLength }: { token: string; email: s
       </div>
       <div className="field">
         <label htmlFor="setup-password">{t("password")}</label>
-        <input id="setup-password" name="password" type="password" autoComplete="new-password" minLength={minLength} required aria-describedby="setup-help" />
+        <input
+          id="setup-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={minLength}
+          required
+          aria-describedby="setup-help"
+        />
         <p id="setup-help" className="muted">
           {t("help", { min: minLength })}
         </p>
       </div>
       <div className="field">
         <label htmlFor="setup-confirm">{t("confirm")}</label>
-        <input id="setup-confirm" name="confirm" type="password" autoComplete="new-password" minLength={minLength} required />
+        <input
+          id="setup-confirm"
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          minLength={minLength}
+          required
+        />
       </div>
       <button type="submit" disabled={pending}>
         {pending ? t("saving") : t("submit")}

@@ -6,7 +6,11 @@ import { api, ApiError } from "@/lib/queries/api";
 import { notificationPreferencesDto, type NotificationPreferencesDto } from "@/lib/schemas/notifications";
 
 type Switch = "emailNewProposal" | "emailExpiring" | "emailInDoubt";
-const switches: { key: Switch; applies: keyof NotificationPreferencesDto["applies"]; label: "newProposal" | "expiring" | "inDoubt" }[] = [
+const switches: {
+  key: Switch;
+  applies: keyof NotificationPreferencesDto["applies"];
+  label: "newProposal" | "expiring" | "inDoubt";
+}[] = [
   { key: "emailNewProposal", applies: "newProposal", label: "newProposal" },
   { key: "emailExpiring", applies: "expiring", label: "expiring" },
   { key: "emailInDoubt", applies: "inDoubt", label: "inDoubt" },
@@ -16,14 +20,21 @@ const switches: { key: Switch; applies: keyof NotificationPreferencesDto["applie
 export function NotificationPreferencesForm({ initial }: { initial: NotificationPreferencesDto }) {
   const t = useTranslations("notifications.prefs");
   const [prefs, setPrefs] = useState(initial);
-  const [state, setState] = useState<{ status: "idle" | "saving" | "saved" } | { status: "error"; message: string }>({ status: "idle" });
+  const [state, setState] = useState<{ status: "idle" | "saving" | "saved" } | { status: "error"; message: string }>({
+    status: "idle",
+  });
 
   async function save(form: HTMLFormElement) {
     const data = new FormData(form);
-    const body = Object.fromEntries(switches.filter((s) => prefs.applies[s.applies]).map((s) => [s.key, data.get(s.key) === "on"]));
+    const body = Object.fromEntries(
+      switches.filter((s) => prefs.applies[s.applies]).map((s) => [s.key, data.get(s.key) === "on"]),
+    );
     setState({ status: "saving" });
     try {
-      const saved = await api("/api/account/notifications", notificationPreferencesDto, { method: "PUT", body: JSON.stringify(body) });
+      const saved = await api("/api/account/notifications", notificationPreferencesDto, {
+        method: "PUT",
+        body: JSON.stringify(body),
+      });
       setPrefs(saved);
       setState({ status: "saved" });
     } catch (error) {
@@ -43,7 +54,8 @@ export function NotificationPreferencesForm({ initial }: { initial: Notification
         <legend className="sr-only">{t("title")}</legend>
         {switches.map((s) => {
           const applies = prefs.applies[s.applies];
-          const help = s.label === "expiring" ? t("expiringHelp", { minutes: prefs.expiringWithinMinutes }) : t(`${s.label}Help`);
+          const help =
+            s.label === "expiring" ? t("expiringHelp", { minutes: prefs.expiringWithinMinutes }) : t(`${s.label}Help`);
           return (
             <div key={s.key} className="flex items-start gap-2">
               <input

@@ -34,7 +34,12 @@ export function PasskeyRowActions({ id, name }: { id: string; name: string }) {
           </button>
         </form>
       ) : (
-        <button type="button" className="secondary" onClick={() => setEditing(true)} aria-label={t("renameNamed", { name })}>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => setEditing(true)}
+          aria-label={t("renameNamed", { name })}
+        >
           {t("rename")}
         </button>
       )}

@@ -26,7 +26,10 @@ export function RegisterPasskeyForm() {
     const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
     setPending(true);
     try {
-      const optionsJSON = await api("/api/passkeys/registration/options", registrationOptionsDto, { method: "POST", body: "{}" });
+      const optionsJSON = await api("/api/passkeys/registration/options", registrationOptionsDto, {
+        method: "POST",
+        body: "{}",
+      });
       const response = await startRegistration({ optionsJSON });
       const saved = await api("/api/passkeys/registration/verify", registeredPasskeyDto, {
         method: "POST",

@@ -35,7 +35,9 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ id
         <dd>
           {member.disabled ? t("disabled") : t("active")}
           {locked && member.lockedUntil ? (
-            <span className="badge danger">{t.rich("locked", { time: () => <DateTime value={member.lockedUntil!} /> })}</span>
+            <span className="badge danger">
+              {t.rich("locked", { time: () => <DateTime value={member.lockedUntil!} /> })}
+            </span>
           ) : null}
         </dd>
         <dt>{tm("passkeys")}</dt>
@@ -47,7 +49,15 @@ export default async function StaffMemberPage({ params }: { params: Promise<{ id
           <DateTime value={member.createdAt} />
         </dd>
       </dl>
-      <StaffActions member={{ id: member.id, roles: member.roles, disabled: member.disabled, locked, self: member.id === actor.userId }} />
+      <StaffActions
+        member={{
+          id: member.id,
+          roles: member.roles,
+          disabled: member.disabled,
+          locked,
+          self: member.id === actor.userId,
+        }}
+      />
     </div>
   );
 }

@@ -31,7 +31,8 @@ export default async function EvidencePage({ params }: Props) {
     throw error;
   });
   const p = s.proposal;
-  const label = (tr: { has: (k: string) => boolean; (k: string): string }, code: string | null) => (code ? (tr.has(code) ? tr(code) : code) : "—");
+  const label = (tr: { has: (k: string) => boolean; (k: string): string }, code: string | null) =>
+    code ? (tr.has(code) ? tr(code) : code) : "—";
   return (
     <section aria-labelledby="evidence-title" className="grid min-w-0 gap-6">
       <p className="m-0">
@@ -49,7 +50,9 @@ export default async function EvidencePage({ params }: Props) {
         data-verification={s.verification.ok ? "ok" : "failed"}
         className={`rounded-xl border p-4 ${s.verification.ok ? "bg-card" : "border-2 border-destructive bg-card"}`}
       >
-        <p className="m-0 font-semibold">{s.verification.ok ? t("evidenceVerified", { checks: s.verification.checks }) : t("evidenceNotVerified")}</p>
+        <p className="m-0 font-semibold">
+          {s.verification.ok ? t("evidenceVerified", { checks: s.verification.checks }) : t("evidenceNotVerified")}
+        </p>
         {s.verification.failed.length ? (
           <ul className="mt-2 mb-0">
             {s.verification.failed.map((c) => (
@@ -68,13 +71,18 @@ export default async function EvidencePage({ params }: Props) {
         </p>
       </div>
 
-      <dl className="m-0 grid min-w-0 gap-x-6 gap-y-3 rounded-xl border bg-card p-4 sm:grid-cols-[max-content_1fr]" aria-label={t("evidenceFacts")}>
+      <dl
+        className="m-0 grid min-w-0 gap-x-6 gap-y-3 rounded-xl border bg-card p-4 sm:grid-cols-[max-content_1fr]"
+        aria-label={t("evidenceFacts")}
+      >
         <dt className="font-medium">{t("evidenceStatus")}</dt>
         <dd className="m-0" data-status={p.status}>
           {label(ts, p.status)}
         </dd>
         <dt className="font-medium">{t("evidenceAmount")}</dt>
-        <dd className="m-0">{p.amountMinor !== null && p.currency ? <Money minor={p.amountMinor} currency={p.currency} exact /> : "—"}</dd>
+        <dd className="m-0">
+          {p.amountMinor !== null && p.currency ? <Money minor={p.amountMinor} currency={p.currency} exact /> : "—"}
+        </dd>
         <dt className="font-medium">{t("evidenceRecipient")}</dt>
         <dd className="m-0">
           {p.recipientHolder ?? "—"} · {label(tk, p.recipientKind)}
@@ -107,7 +115,10 @@ export default async function EvidencePage({ params }: Props) {
               {s.approvals.map((a) => (
                 <li key={`${a.approverId}-${a.at}`} data-approver-id={a.approverId} data-auth-method={a.authMethod}>
                   <span title={a.approverId}>{a.name ?? a.approverId}</span> · {label(tm, a.authMethod)}
-                  {a.passkey ? ` (${t("evidencePasskey", { name: a.passkey.name ?? a.passkey.credentialId.slice(0, 12) })})` : ""} · <DateTime value={a.at} />
+                  {a.passkey
+                    ? ` (${t("evidencePasskey", { name: a.passkey.name ?? a.passkey.credentialId.slice(0, 12) })})`
+                    : ""}{" "}
+                  · <DateTime value={a.at} />
                 </li>
               ))}
             </ul>
@@ -155,14 +166,18 @@ export default async function EvidencePage({ params }: Props) {
 
         <dt className="font-medium">{t("evidenceLog")}</dt>
         <dd className="m-0" data-testid="evidence-log">
-          {s.checkpoint ? t("evidenceCheckpoint", { size: s.checkpoint.treeSize, keyId: s.checkpoint.keyId }) : t("evidenceNoCheckpoint")}
+          {s.checkpoint
+            ? t("evidenceCheckpoint", { size: s.checkpoint.treeSize, keyId: s.checkpoint.keyId })
+            : t("evidenceNoCheckpoint")}
           {s.checkpoint ? (
             <>
               {" "}
               <DateTime value={s.checkpoint.issuedAt} />
             </>
           ) : null}
-          <span className="block text-sm text-muted-foreground">{t("evidenceEvents", { total: s.events.total, proven: s.events.proven })}</span>
+          <span className="block text-sm text-muted-foreground">
+            {t("evidenceEvents", { total: s.events.total, proven: s.events.proven })}
+          </span>
         </dd>
       </dl>
       <p className="m-0 text-sm text-muted-foreground">

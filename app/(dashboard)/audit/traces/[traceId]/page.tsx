@@ -39,7 +39,8 @@ export default async function TracePage({ params }: Props) {
   const tm = await getTranslations("authMethods");
   const tr = await getTranslations("reasons");
   // Plain words for codes, the code itself on hover (and for anything without a name).
-  const plain = (kind: "actions" | "outcomes", code: string) => (ta.has(`${kind}.${auditCodeKey(code)}`) ? ta(`${kind}.${auditCodeKey(code)}`) : code);
+  const plain = (kind: "actions" | "outcomes", code: string) =>
+    ta.has(`${kind}.${auditCodeKey(code)}`) ? ta(`${kind}.${auditCodeKey(code)}`) : code;
   const trace = await getAuditTrace(actor, safeDecode(traceId));
   const isAdmin = can(actor.roles, "admin:manage");
   const mayDownloadEvidence = can(actor.roles, "audit:read");
@@ -90,9 +91,14 @@ export default async function TracePage({ params }: Props) {
                 <ul>
                   {p.approvals.map((a) => (
                     <li key={a.id} data-auth-method={a.authMethod} data-passkey-check={a.passkeyCheck}>
-                      {t("approvedBy", { name: a.approverName, method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod })} —{" "}
-                      <DateTime value={a.createdAt} /> —{" "}
-                      {a.passkeyCheck === "failed" ? t("passkey_failed", { reason: a.passkeyDetail ?? "" }) : t(`passkey_${a.passkeyCheck}`)}
+                      {t("approvedBy", {
+                        name: a.approverName,
+                        method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod,
+                      })}{" "}
+                      — <DateTime value={a.createdAt} /> —{" "}
+                      {a.passkeyCheck === "failed"
+                        ? t("passkey_failed", { reason: a.passkeyDetail ?? "" })
+                        : t(`passkey_${a.passkeyCheck}`)}
                     </li>
                   ))}
                 </ul>
@@ -101,7 +107,9 @@ export default async function TracePage({ params }: Props) {
               {p.execution ? (
                 <dl className="facts" data-execution-status={p.execution.status}>
                   <dt>{t("status")}</dt>
-                  <dd title={p.execution.status}>{tx.has(p.execution.status) ? tx(p.execution.status) : p.execution.status}</dd>
+                  <dd title={p.execution.status}>
+                    {tx.has(p.execution.status) ? tx(p.execution.status) : p.execution.status}
+                  </dd>
                   <dt>{t("idempotencyKey")}</dt>
                   <dd className="mono">{p.execution.idempotencyKey}</dd>
                   <dt>{t("providerRefund")}</dt>
@@ -136,8 +144,8 @@ export default async function TracePage({ params }: Props) {
             {trace.steps.map((s) => (
               <li key={s.id} className="panel" data-stage={s.stage} data-action={s.action} data-outcome={s.outcome}>
                 <p>
-                  <strong>{t(`stage_${s.stage}`)}</strong> · <span title={s.action}>{plain("actions", s.action)}</span> ·{" "}
-                  <span title={s.outcome}>{plain("outcomes", s.outcome)}</span> · <DateTime value={s.occurredAt} /> ·{" "}
+                  <strong>{t(`stage_${s.stage}`)}</strong> · <span title={s.action}>{plain("actions", s.action)}</span>{" "}
+                  · <span title={s.outcome}>{plain("outcomes", s.outcome)}</span> · <DateTime value={s.occurredAt} /> ·{" "}
                   <span className="muted" title={`${s.deltaMs} ms`}>
                     {t("delta", splitOffset(s.deltaMs))}
                   </span>
@@ -148,7 +156,8 @@ export default async function TracePage({ params }: Props) {
                     <span title={s.actorId ?? undefined}> {s.actorName}</span>
                   ) : s.actorId ? (
                     <span className="mono"> {s.actorId}</span>
-                  ) : null} · {t("auth")}: {s.authMethod ? (tm.has(s.authMethod) ? tm(s.authMethod) : s.authMethod) : "—"}
+                  ) : null}{" "}
+                  · {t("auth")}: {s.authMethod ? (tm.has(s.authMethod) ? tm(s.authMethod) : s.authMethod) : "—"}
                   {s.model ? ` · ${s.model}` : ""}
                   {s.proposalHash ? ` · ${s.proposalHash.slice(0, 12)}…` : ""}
                 </p>

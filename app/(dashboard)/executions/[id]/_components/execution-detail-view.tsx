@@ -73,7 +73,9 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
         </div>
         <div className="flex flex-wrap items-center justify-between gap-3">
           <LiveStatus updatedAt={q.dataUpdatedAt} failing={failing} pushed={pushed} />
-          {canReconcile && !isExecutionSettled(d.status) ? <CheckNowButton executionId={d.id} order={d.orderNumber} size="default" /> : null}
+          {canReconcile && !isExecutionSettled(d.status) ? (
+            <CheckNowButton executionId={d.id} order={d.orderNumber} size="default" />
+          ) : null}
         </div>
       </div>
 
@@ -189,10 +191,16 @@ function Timeline({ events }: { events: ExecutionEvent[] }) {
             if (item.type === "event") return <TimelineEntry key={item.event.id} event={item.event} last={last} />;
             // In-doubt lines the settlement made obsolete: kept, folded, in their place.
             return (
-              <li key={item.events[0]!.id} data-superseded={item.events.length} className="relative grid grid-cols-[1.25rem_1fr] gap-x-3 pb-4 last:pb-0">
+              <li
+                key={item.events[0]!.id}
+                data-superseded={item.events.length}
+                className="relative grid grid-cols-[1.25rem_1fr] gap-x-3 pb-4 last:pb-0"
+              >
                 <Connector className="bg-muted" last={last} />
                 <details className="min-w-0 text-sm">
-                  <summary className="cursor-pointer text-muted-foreground">{td("superseded", { count: item.events.length })}</summary>
+                  <summary className="cursor-pointer text-muted-foreground">
+                    {td("superseded", { count: item.events.length })}
+                  </summary>
                   <ol className="m-0 mt-3 grid list-none gap-0 p-0 opacity-80">
                     {item.events.map((e, j) => (
                       <TimelineEntry key={e.id} event={e} last={j === item.events.length - 1} />
@@ -230,18 +238,29 @@ function TimelineEntry({ event: e, last }: { event: ExecutionEvent; last: boolea
     e.status && e.kind !== "answer" ? td("stateAfter", { state: ts(e.status) }) : null,
   ].filter((x): x is string => !!x);
   return (
-    <li data-action={e.action} data-kind={e.kind} className="relative grid grid-cols-[1.25rem_1fr] gap-x-3 pb-4 last:pb-0">
+    <li
+      data-action={e.action}
+      data-kind={e.kind}
+      className="relative grid grid-cols-[1.25rem_1fr] gap-x-3 pb-4 last:pb-0"
+    >
       <Connector className={dot[e.kind]} last={last} />
       <div className="grid min-w-0 gap-0.5">
         <p className="m-0 flex flex-wrap items-baseline gap-x-2 text-sm">
-          <span className="text-xs font-medium tracking-wide text-muted-foreground uppercase">{t(`kinds.${e.kind}`)}</span>
-          <DateTime value={e.at} className="text-xs text-muted-foreground" /> <RelativeTime value={e.at} className="text-xs text-muted-foreground" />
+          <span className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
+            {t(`kinds.${e.kind}`)}
+          </span>
+          <DateTime value={e.at} className="text-xs text-muted-foreground" />{" "}
+          <RelativeTime value={e.at} className="text-xs text-muted-foreground" />
         </p>
         <p className="m-0 font-medium">{label}</p>
         {facts.length ? <p className="m-0 text-sm text-muted-foreground">{facts.join(" · ")}</p> : null}
-        {e.refundId ? <p className={cn("m-0 text-muted-foreground", mono)}>{td("refund", { id: e.refundId })}</p> : null}
+        {e.refundId ? (
+          <p className={cn("m-0 text-muted-foreground", mono)}>{td("refund", { id: e.refundId })}</p>
+        ) : null}
         {e.detail ? <p className={cn("m-0 text-muted-foreground", mono)}>{e.detail}</p> : null}
-        <p className="m-0 text-xs text-muted-foreground">{e.actorName ? td("by", { name: e.actorName }) : td("bySystem")}</p>
+        <p className="m-0 text-xs text-muted-foreground">
+          {e.actorName ? td("by", { name: e.actorName }) : td("bySystem")}
+        </p>
       </div>
     </li>
   );

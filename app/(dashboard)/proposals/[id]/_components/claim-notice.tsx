@@ -34,7 +34,15 @@ export function useClaim(proposalId: string) {
 }
 
 /** "Ana is reviewing this — 3 min left" (or "You are reviewing this"), with the buttons to take or give it back. */
-export function ClaimNotice({ proposalId, claim, canClaim }: { proposalId: string; claim: Claim | null; canClaim: boolean }) {
+export function ClaimNotice({
+  proposalId,
+  claim,
+  canClaim,
+}: {
+  proposalId: string;
+  claim: Claim | null;
+  canClaim: boolean;
+}) {
   const t = useTranslations("proposal.claim");
   const now = useNow({ updateInterval: 15_000 });
   const { take, release } = useClaim(proposalId);
@@ -56,7 +64,13 @@ export function ClaimNotice({ proposalId, claim, canClaim }: { proposalId: strin
             </Button>
           ) : null}
           {live?.mine ? (
-            <Button type="button" size="sm" variant="ghost" disabled={release.isPending} onClick={() => release.mutate()}>
+            <Button
+              type="button"
+              size="sm"
+              variant="ghost"
+              disabled={release.isPending}
+              onClick={() => release.mutate()}
+            >
               {t("release")}
             </Button>
           ) : null}

@@ -19,7 +19,10 @@ export function CommentForm({ proposalId }: { proposalId: string }) {
   const [error, setError] = useState<string | null>(null);
   const add = useMutation({
     mutationFn: (text: string) =>
-      api(`/api/proposals/${encodeURIComponent(proposalId)}/comments`, proposalCommentDto, { method: "POST", body: JSON.stringify({ body: text }) }),
+      api(`/api/proposals/${encodeURIComponent(proposalId)}/comments`, proposalCommentDto, {
+        method: "POST",
+        body: JSON.stringify({ body: text }),
+      }),
     onSuccess: () => {
       setBody("");
       setError(null);
@@ -34,7 +37,14 @@ export function CommentForm({ proposalId }: { proposalId: string }) {
   return (
     <form onSubmit={onSubmit} className="mt-3 grid gap-2" aria-label={t("formLabel")}>
       <label htmlFor="proposal-comment">{t("label")}</label>
-      <Textarea id="proposal-comment" name="body" required maxLength={COMMENT_MAX} value={body} onChange={(e) => setBody(e.target.value)} />
+      <Textarea
+        id="proposal-comment"
+        name="body"
+        required
+        maxLength={COMMENT_MAX}
+        value={body}
+        onChange={(e) => setBody(e.target.value)}
+      />
       <p className="m-0 text-xs text-muted-foreground">{t("help", { max: COMMENT_MAX })}</p>
       {error ? (
         <p role="alert" className="m-0 text-sm text-destructive">

@@ -12,7 +12,14 @@ import { approvalResultDto, rejectResultDto, type ProposalDetail } from "@/lib/s
 import { formatMinor } from "@/lib/domain/format-money";
 import type { StepUpInput } from "@/lib/schemas/proposals";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "@/components/ui/dialog";
 import { Input } from "@/components/ui/input";
 import { Kbd } from "@/components/ui/kbd";
 import { useShortcuts } from "@/components/reviewer/use-shortcuts";
@@ -64,7 +71,10 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
       setOpen(null);
       setError(null);
       setDecided(true);
-      const text = r.status === proposalStatus.approved ? t("approvedNotice") : t("partialNotice", { count: r.approvals, required: r.requiredApprovals });
+      const text =
+        r.status === proposalStatus.approved
+          ? t("approvedNotice")
+          : t("partialNotice", { count: r.approvals, required: r.requiredApprovals });
       setNotice(text);
       toast.success(text);
     },
@@ -106,7 +116,13 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const stepUpDue = needsStepUp || now.getTime() > new Date(p.viewer.stepUpAfter).getTime();
   const amount = formatMinor(p.amountMinor, p.currency, locale);
   const expires = clock.clock(new Date(p.expiresAt));
-  const confirmText = t("confirm", { amount, recipient: p.recipient.display, holder: p.recipient.holder, order: p.order.number, expires });
+  const confirmText = t("confirm", {
+    amount,
+    recipient: p.recipient.display,
+    holder: p.recipient.holder,
+    order: p.order.number,
+    expires,
+  });
   const position = p.approvals.length + 1;
   const fourEyes =
     p.requiredApprovals > 1 && position < p.requiredApprovals
@@ -119,7 +135,10 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
     event.preventDefault();
     if (expiredWhileOpen) return;
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
-    approve.mutate({ hash: p.hash, ...(stepUpDue && password ? { stepUp: { method: "password" as const, password } } : {}) });
+    approve.mutate({
+      hash: p.hash,
+      ...(stepUpDue && password ? { stepUp: { method: "password" as const, password } } : {}),
+    });
   }
   function onReject(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -228,13 +247,26 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
             </p>
             <p className="m-0 text-sm break-all text-muted-foreground">{t("confirmHash", { hash: p.hash })}</p>
             {p.viewer.hasPasskeys ? (
-              <PasskeyApproveButton proposalId={p.id} hash={p.hash} busy={approve.isPending} onApprove={(body) => approve.mutate(body)} onError={setError} />
+              <PasskeyApproveButton
+                proposalId={p.id}
+                hash={p.hash}
+                busy={approve.isPending}
+                onApprove={(body) => approve.mutate(body)}
+                onError={setError}
+              />
             ) : null}
             {stepUpDue ? (
               <div className="grid gap-1.5">
                 <p className="m-0 text-sm">{t("stepUpNeeded", { minutes: p.viewer.stepUpMinutes })}</p>
                 <label htmlFor="step-up-password">{t("password")}</label>
-                <Input ref={passwordInput} id="step-up-password" name="password" type="password" autoComplete="current-password" required />
+                <Input
+                  ref={passwordInput}
+                  id="step-up-password"
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                />
               </div>
             ) : null}
             {dialogError}

@@ -29,12 +29,19 @@ export function PasskeyApproveButton(props: {
     }
     setPending(true);
     try {
-      const optionsJSON = await api(`/api/proposals/${props.proposalId}/approve/passkey-options`, authenticationOptionsDto, {
-        method: "POST",
-        body: JSON.stringify({ hash: props.hash }),
-      });
+      const optionsJSON = await api(
+        `/api/proposals/${props.proposalId}/approve/passkey-options`,
+        authenticationOptionsDto,
+        {
+          method: "POST",
+          body: JSON.stringify({ hash: props.hash }),
+        },
+      );
       const response = await startAuthentication({ optionsJSON });
-      props.onApprove({ hash: props.hash, stepUp: { method: "passkey", response: response as Extract<StepUpInput, { method: "passkey" }>["response"] } });
+      props.onApprove({
+        hash: props.hash,
+        stepUp: { method: "passkey", response: response as Extract<StepUpInput, { method: "passkey" }>["response"] },
+      });
     } catch (e) {
       props.onError(e instanceof ApiError ? e.message : t("cancelled"));
     } finally {
@@ -44,7 +51,12 @@ export function PasskeyApproveButton(props: {
 
   return (
     <div className="field">
-      <button type="button" onClick={approveWithPasskey} disabled={pending || props.busy} aria-describedby="passkey-approve-hint">
+      <button
+        type="button"
+        onClick={approveWithPasskey}
+        disabled={pending || props.busy}
+        aria-describedby="passkey-approve-hint"
+      >
         {pending ? t("waiting") : t("approveWith")}
       </button>
       <p className="muted" id="passkey-approve-hint">

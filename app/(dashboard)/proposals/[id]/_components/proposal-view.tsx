@@ -46,12 +46,17 @@ function Outcome({ p }: { p: ProposalDetail }) {
       <ul className="mt-3 mb-0">
         {p.approvals.map((a) => (
           <li key={a.id}>
-            {t("approvedBy", { name: a.approver, method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod })} — <DateTime value={a.createdAt} />
+            {t("approvedBy", { name: a.approver, method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod })} —{" "}
+            <DateTime value={a.createdAt} />
           </li>
         ))}
         {p.rejection ? <Rejection p={p} /> : null}
         {p.invalidationReason ? (
-          <li>{t("invalidatedWith", { reason: ti.has(p.invalidationReason) ? ti(p.invalidationReason) : p.invalidationReason })}</li>
+          <li>
+            {t("invalidatedWith", {
+              reason: ti.has(p.invalidationReason) ? ti(p.invalidationReason) : p.invalidationReason,
+            })}
+          </li>
         ) : null}
         {p.supersededBy ? (
           <li>
@@ -80,7 +85,9 @@ function Rejection({ p }: { p: ProposalDetail }) {
           </>
         ) : null}
       </li>
-      {r.customerMessage ? <li data-testid="customer-message">{t("customerMessage", { message: r.customerMessage })}</li> : null}
+      {r.customerMessage ? (
+        <li data-testid="customer-message">{t("customerMessage", { message: r.customerMessage })}</li>
+      ) : null}
       {r.internalNote ? <li data-testid="internal-note">{t("internalNote", { note: r.internalNote })}</li> : null}
     </>
   );
@@ -190,7 +197,9 @@ export function ProposalView({ id }: { id: string }) {
               <CopyButton value={p.traceId} label={t("trace")} />
             </dd>
           </dl>
-          <p className="muted mb-0">{t("approvalsProgress", { count: p.approvals.length, required: p.requiredApprovals })}</p>
+          <p className="muted mb-0">
+            {t("approvalsProgress", { count: p.approvals.length, required: p.requiredApprovals })}
+          </p>
           <DecisionPanel proposal={p} />
           <SupersedePanel proposal={p} />
         </section>
@@ -247,7 +256,8 @@ export function ProposalView({ id }: { id: string }) {
               <ul>
                 {p.order.refunds.map((r) => (
                   <li key={r.id} className="flex flex-wrap items-center gap-1">
-                    {m(r.amountMinor)} · {r.status} · {r.origin === "external" ? <span className="badge flag">{t("refundedElsewhere")}</span> : null}{" "}
+                    {m(r.amountMinor)} · {r.status} ·{" "}
+                    {r.origin === "external" ? <span className="badge flag">{t("refundedElsewhere")}</span> : null}{" "}
                     <DateTime value={r.createdAt} /> <code className="mono text-xs">{r.id.slice(0, 8)}…</code>
                     <CopyButton value={r.id} label={t("refundId")} />
                   </li>
@@ -279,7 +289,11 @@ export function ProposalView({ id }: { id: string }) {
               key: `approval-${a.id}`,
               node: (
                 <>
-                  {t("approvedBy", { name: a.approver, method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod })} — <DateTime value={a.createdAt} />
+                  {t("approvedBy", {
+                    name: a.approver,
+                    method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod,
+                  })}{" "}
+                  — <DateTime value={a.createdAt} />
                 </>
               ),
             })),

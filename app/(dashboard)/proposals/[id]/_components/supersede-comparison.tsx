@@ -16,7 +16,11 @@ export function SupersedeComparison({ before, after }: { before: Side; after: Si
   const money = (minor: number) => formatMinor(minor, after.currency, locale);
   const lowered = before.amountMinor - after.amountMinor;
   return (
-    <section aria-labelledby="supersede-title" className="m-0 grid gap-1 rounded-md border bg-card px-3 py-2 text-sm" data-testid="supersede-comparison">
+    <section
+      aria-labelledby="supersede-title"
+      className="m-0 grid gap-1 rounded-md border bg-card px-3 py-2 text-sm"
+      data-testid="supersede-comparison"
+    >
       <h2 id="supersede-title" className="m-0 text-sm font-medium">
         {t("comparisonTitle")}
       </h2>
@@ -28,7 +32,9 @@ export function SupersedeComparison({ before, after }: { before: Side; after: Si
         <span>
           {t("comparisonAfter")}: <strong data-testid="amount-after">{money(after.amountMinor)}</strong>
         </span>
-        <span className="text-muted-foreground">({lowered > 0 ? t("comparisonLowered", { amount: money(lowered) }) : t("comparisonSame")})</span>
+        <span className="text-muted-foreground">
+          ({lowered > 0 ? t("comparisonLowered", { amount: money(lowered) }) : t("comparisonSame")})
+        </span>
         <Link href={`/proposals/${before.id}`}>{t("openEarlier")}</Link>
       </p>
     </section>

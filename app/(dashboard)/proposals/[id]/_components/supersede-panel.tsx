@@ -33,7 +33,10 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
   });
   const edit = useMutation({
     mutationFn: (amountMinor: number) =>
-      api(`/api/proposals/${p.id}/edit`, editResultDto, { method: "POST", body: JSON.stringify({ hash: p.hash, amountMinor }) }),
+      api(`/api/proposals/${p.id}/edit`, editResultDto, {
+        method: "POST",
+        body: JSON.stringify({ hash: p.hash, amountMinor }),
+      }),
     // The old proposal is closed now: the reviewer goes on with the new one (it shows before → after).
     onSuccess: (r) => {
       onSuccess(r);

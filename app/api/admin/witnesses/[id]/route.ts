@@ -5,5 +5,8 @@ export const dynamic = "force-dynamic";
 
 /** DELETE /api/admin/witnesses/{id} → 202 {status: "awaiting_second_admin", change}: a loosening waits for a second admin. */
 export const DELETE = staffRoute(async (actor, _request, ctx: { params: Promise<{ id: string }> }) =>
-  Response.json(await removeWitness(actor, (await ctx.params).id), { status: 202, headers: { "Cache-Control": "no-store" } }),
+  Response.json(await removeWitness(actor, (await ctx.params).id), {
+    status: 202,
+    headers: { "Cache-Control": "no-store" },
+  }),
 );

@@ -4,4 +4,6 @@ import { registerPasskey } from "@/lib/server/passkeys/register-passkey";
 
 export const dynamic = "force-dynamic";
 
-export const POST = staffRoute(async (actor, request) => registerPasskey(actor, await jsonBody(request, BODY_LIMITS.passkey)));
+export const POST = staffRoute(async (actor, request) =>
+  registerPasskey(actor, await jsonBody(request, BODY_LIMITS.passkey)),
+);

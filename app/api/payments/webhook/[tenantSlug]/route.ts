@@ -4,7 +4,10 @@ import { providerWebhookResponse } from "@/lib/server/http/provider-webhook-rout
 export const dynamic = "force-dynamic";
 
 // One tenant's own payment provider webhook, verified with that tenant's webhook secret (Admin → Payment provider).
-export async function POST(request: Request, { params }: { params: Promise<{ tenantSlug: string }> }): Promise<Response> {
+export async function POST(
+  request: Request,
+  { params }: { params: Promise<{ tenantSlug: string }> },
+): Promise<Response> {
   const { tenantSlug } = await params;
   return providerWebhookResponse(request, (body, signature) => settleFromTenantWebhook(tenantSlug, body, signature));
 }

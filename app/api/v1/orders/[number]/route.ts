@@ -10,7 +10,10 @@ type Params = { params: Promise<{ number: string }> };
 export const PUT = integrationRoute<Params>("orders:write", async (caller, request, { params }, traceId) => {
   const { number } = await params;
   const result = await upsertOrder(apiWriter(caller), number, await integrationJsonBody(request), traceId);
-  return Response.json({ number: result.number, refundable: result.refundable, changed: result.changed }, { status: result.created ? 201 : 200 });
+  return Response.json(
+    { number: result.number, refundable: result.refundable, changed: result.changed },
+    { status: result.created ? 201 : 200 },
+  );
 });
 
 /** GET /api/v1/orders/{number} (scope orders:read): the stored order with what is left to refund. */

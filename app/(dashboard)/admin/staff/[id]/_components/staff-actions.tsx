@@ -72,7 +72,11 @@ export function StaffActions({ member }: { member: Member }) {
         <h2>{t("access")}</h2>
         <div className="row-actions">
           {member.self ? null : (
-            <form onSubmit={(e) => submit(e, { disabled: !member.disabled }, member.disabled ? t("enabled") : t("disabledDone"))}>
+            <form
+              onSubmit={(e) =>
+                submit(e, { disabled: !member.disabled }, member.disabled ? t("enabled") : t("disabledDone"))
+              }
+            >
               <StepUpField id="disable-step-up" show={needsStepUp} />
               <button type="submit" className={member.disabled ? undefined : "secondary"} disabled={pending}>
                 {member.disabled ? t("enable") : t("disable")}

@@ -7,9 +7,11 @@ export const dynamic = "force-dynamic";
 const decisions = ["approve", "reject", "cancel"] as const;
 
 /** POST /api/admin/changes/{id}/approve|reject|cancel {stepUpPassword?} → {id, status, setupUrl?, staffId?, expiresAt?}. */
-export const POST = staffRoute<{ params: Promise<{ id: string; decision: string }> }>(async (actor, request, { params }) => {
-  const { id, decision } = await params;
-  const known = decisions.find((d) => d === decision);
-  if (!known) throw new AppError("not_found", "No such action.");
-  return decideAdminChange(actor, id, known, await jsonBody(request));
-});
+export const POST = staffRoute<{ params: Promise<{ id: string; decision: string }> }>(
+  async (actor, request, { params }) => {
+    const { id, decision } = await params;
+    const known = decisions.find((d) => d === decision);
+    if (!known) throw new AppError("not_found", "No such action.");
+    return decideAdminChange(actor, id, known, await jsonBody(request));
+  },
+);

@@ -11,5 +11,7 @@ export const PUT = staffRoute<{ params: Promise<{ id: string }> }>(async (actor,
 
 /** DELETE /api/admin/channels/{id}/decision-webhook → 200 {channelId, url: null}. */
 export const DELETE = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, _request, { params }) => {
-  return Response.json(await clearDecisionWebhook(actor, (await params).id), { headers: { "Cache-Control": "no-store" } });
+  return Response.json(await clearDecisionWebhook(actor, (await params).id), {
+    headers: { "Cache-Control": "no-store" },
+  });
 });
