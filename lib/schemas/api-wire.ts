@@ -78,12 +78,10 @@ const errorDetail = z.looseObject({
 });
 
 /** The agent routes' answer when the caller's family is not known yet (401, 429 before the body is read; JSON 404). */
-export const traceableError = z
-  .object({ code: z.enum(errorCodes), error: errorDetail, traceId: z.string() })
-  .meta({
-    id: "TraceableError",
-    description: "The common error shape with the request's trace id (also in the X-Trace-Id header).",
-  });
+export const traceableError = z.object({ code: z.enum(errorCodes), error: errorDetail, traceId: z.string() }).meta({
+  id: "TraceableError",
+  description: "The common error shape with the request's trace id (also in the X-Trace-Id header).",
+});
 
 /** Staff, admin and public routes: `{code, error:{message,…}}` with the HTTP status of the code. */
 export const apiError = z
