@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, useSyncExternalStore, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { signIn } from "next-auth/react";
 import { useTranslations } from "next-intl";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { signedIn, signInWithCsrfRetry } from "../../sign-in-with-csrf-retry";
 
 type Props = {
@@ -12,18 +13,12 @@ type Props = {
   language: "en" | "es";
 };
 
-const noSubscription = () => () => {};
-
 export function SignInForm({ callbackPath, ssoName, initialError, language }: Props) {
   const t = useTranslations("signIn");
   // Until the page is hydrated the form cannot sign in (next-auth's client does): the button stays disabled,
   // and a native submit (Enter before hydration) is a POST to this page — never a GET that would put the
   // password in the URL, the browser history and the server's access logs.
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const [error, setError] = useState(initialError);
   const [pending, setPending] = useState(false);
 

@@ -28,6 +28,7 @@ import { RejectFields } from "@/components/reviewer/reject-fields";
 import { PasskeyApproveButton } from "./passkey-approve-button";
 import { ClaimNotice, useClaim } from "./claim-notice";
 import { useClock } from "@/components/ui/use-clock";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /**
  * Approve / reject for reviewers. The confirmation restates exactly what will happen (and whether this
@@ -105,6 +106,8 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
 
   const canDecide = p.viewer.canDecide && !decided;
   const canReject = p.viewer.canReject && !decided;
+  // Until React owns the page the buttons cannot open their dialogs: disabled, so an early click is not lost.
+  const hydrated = useHydrated();
   useShortcuts({
     a: () => canDecide && openDialog("approve"),
     r: () => canReject && openDialog("reject"),
@@ -213,12 +216,18 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
           className="mt-4 flex flex-wrap gap-3 max-md:sticky max-md:bottom-0 max-md:z-10 max-md:-mx-4 max-md:border-t max-md:bg-card/95 max-md:px-4 max-md:py-3 max-md:backdrop-blur max-md:[&>button]:flex-1"
         >
           {canDecide ? (
-            <Button type="button" onClick={() => openDialog("approve")} aria-keyshortcuts="a">
+            <Button type="button" onClick={() => openDialog("approve")} aria-keyshortcuts="a" disabled={!hydrated}>
               {t("approve")}
             </Button>
           ) : null}
           {canReject ? (
-            <Button type="button" variant="outline" onClick={() => openDialog("reject")} aria-keyshortcuts="r">
+            <Button
+              type="button"
+              variant="outline"
+              onClick={() => openDialog("reject")}
+              aria-keyshortcuts="r"
+              disabled={!hydrated}
+            >
               {t("reject")}
             </Button>
           ) : null}
