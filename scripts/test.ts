@@ -15,6 +15,13 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { createDebianCluster, debianPostgresUnavailable } from "./lib/debian-postgres";
+import {
+  readPlaywrightReport,
+  readVitestReport,
+  type PlaywrightJson,
+  type TestReport,
+  type VitestJson,
+} from "./lib/test-reports";
 
 const args = process.argv.slice(2);
 const skipE2e = args.includes("--skip-e2e");
@@ -66,31 +73,21 @@ function ensureBrowser(): boolean {
   return false;
 }
 
-type Count = { passed: number; failed: number; skipped: number };
-const totals: Count = { passed: 0, failed: 0, skipped: 0 };
-
-function addVitest(file: string) {
-  if (!existsSync(file)) return;
-  const r = JSON.parse(readFileSync(file, "utf8")) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-  };
-  totals.passed += r.numPassedTests;
-  totals.failed += r.numFailedTests;
-  totals.skipped += r.numPendingTests + r.numTodoTests;
+const totals = { passed: 0, failed: 0, skipped: 0 };
+// The name of every failed test, printed again just before the last line: CI keeps only the tail of a long run.
+const failures: string[] = [];
+function add(report: TestReport) {
+  totals.passed += report.passed;
+  totals.failed += report.failed;
+  totals.skipped += report.skipped;
+  failures.push(...report.failures);
 }
-
-function addPlaywright(file: string) {
-  if (!existsSync(file)) return;
-  const r = JSON.parse(readFileSync(file, "utf8")) as {
-    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-  };
-  totals.passed += r.stats.expected + r.stats.flaky;
-  totals.failed += r.stats.unexpected;
-  totals.skipped += r.stats.skipped;
-}
+const addVitest = (file: string, label: string) => {
+  if (existsSync(file)) add(readVitestReport(JSON.parse(readFileSync(file, "utf8")) as VitestJson, label, root));
+};
+const addPlaywright = (file: string) => {
+  if (existsSync(file)) add(readPlaywrightReport(JSON.parse(readFileSync(file, "utf8")) as PlaywrightJson));
+};
 
 // Node 24 comes from the node-<platform> optional dependency (node_modules/.bin is first on npm scripts' PATH).
 console.log(`Node ${process.version} (${process.execPath})`);
@@ -122,7 +119,7 @@ const vitestCode = run("unit and integration tests", [
   "--reporter=json",
   `--outputFile.json=${vitestJson}`,
 ]);
-addVitest(vitestJson);
+addVitest(vitestJson, "vitest");
 failed ||= vitestCode !== 0;
 
 // The integration tests once more, on a PostgreSQL server that is not the embedded one (Debian's, version 15).
@@ -146,7 +143,7 @@ if (debianMissing) {
       ],
       { INTEGRATION_PG_URL: cluster.url },
     );
-    addVitest(debianJson);
+    addVitest(debianJson, `vitest on PostgreSQL ${cluster.version}`);
     failed ||= code !== 0;
   } finally {
     cluster.drop();
@@ -179,13 +176,21 @@ if (!skipE2e) {
       "40",
     ]);
     if (soak === 0) totals.passed += 1;
-    else totals.failed += 1;
+    else {
+      totals.failed += 1;
+      failures.push("soak — see its output above");
+    }
     failed ||= soak !== 0;
   }
 }
 
 if (totals.passed + totals.failed === 0) failed = true; // a run that tested nothing is not a pass
 if (totals.failed > 0) failed = true; // whatever a runner's own exit code said
+if (failures.length > 0) {
+  console.log(`\nFailed (${failures.length}):`);
+  for (const f of failures) console.log(`  ✘ ${f}`);
+}
+if (lintFailed) console.log("\nlint or format check failed: see its output above");
 console.log(
   `\nTests: ${totals.passed} passed, ${totals.failed + (lintFailed ? 1 : 0)} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}${lintFailed ? " (lint failed)" : ""}`,
 );
