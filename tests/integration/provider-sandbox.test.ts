@@ -466,7 +466,13 @@ describe("sandbox provider through the stripe adapter", () => {
     const pi = await paymentIntent(1_000_000);
     await control.addFault({ kind: "accept_then_hang", paymentIntent: pi, once: false });
     const inputs = Array.from({ length: 20 }, () => refundInput(pi, { amountMinor: 1_000 }));
+    const hungBefore = (await control.counters()).requests.hung ?? 0;
     const results = await Promise.all(inputs.map((input) => impatient.createRefund(input)));
+    // The client gives up after 1.5 s; on a loaded machine the sandbox may still be committing the last of the
+    // 20 (they queue on one payment intent). Count once it has parked all 20 answers, i.e. committed each.
+    await waitFor("the sandbox to commit and park all 20", async () =>
+      ((await control.counters()).requests.hung ?? 0) - hungBefore >= 20 ? true : undefined,
+    );
     await control.clearFaults();
     expect(results.map((r) => (r.outcome === "unknown" ? r.cause : r.outcome))).toEqual(Array(20).fill("timeout"));
     expect(await refundsOn(pi)).toBe(20);
