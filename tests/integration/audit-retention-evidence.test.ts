@@ -9,6 +9,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { purgeAuditEvents } from "@/lib/server/audit/purge-audit-events";
@@ -81,7 +82,7 @@ describe("retention", () => {
     expect(await db().auditEvent.count({ where: { tenantId: es.id, traceId: held } })).toBe(heldBefore);
     // Every leaf stays: the purged event's hash still proves against the checkpoint signed before the purge.
     expect(await db().auditLeaf.count({ where: { logId: es.id } })).toBe(leavesBefore);
-    const proof = await proveInclusion(db(), es.id, droppedLeaf.leafIndex, cpBefore.treeSize);
+    const proof = await proveInclusion(sqlPool(), es.id, droppedLeaf.leafIndex, cpBefore.treeSize);
     expect(verifyInclusion(droppedLeaf.leafIndex, cpBefore.treeSize, droppedEvent.hash, proof, cpBefore.rootHash)).toBe(
       true,
     );

@@ -10,9 +10,10 @@ import { db } from "@/lib/server/db/client";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { checkHealth } from "@/lib/server/health/check-health";
+import { sqlPool } from "@/lib/server/db/pg";
 import {
-  DATABASE_IDENTITY_SQL,
   databaseKey,
+  readDatabaseIdentity,
   readSignedHead,
   type DatabaseIdentity,
 } from "@/lib/server/audit/signer-state";
@@ -26,7 +27,7 @@ let es = "";
 let identity: DatabaseIdentity;
 beforeAll(async () => {
   es = (await db().tenant.findUniqueOrThrow({ where: { slug: ES } })).id;
-  identity = (await db().$queryRawUnsafe<DatabaseIdentity[]>(DATABASE_IDENTITY_SQL))[0]!;
+  identity = await readDatabaseIdentity(sqlPool());
 });
 
 async function calls(n: number) {

@@ -14,8 +14,7 @@ import { scrubText, truncateText } from "@/lib/domain/redaction";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { isToolName } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
-import { db } from "@/lib/server/db/client";
-import { sqlOf, type Sql } from "@/lib/server/db/sql";
+import type { Sql } from "@/lib/server/db/sql";
 import { sqlPool, withPgTransaction } from "@/lib/server/db/pg";
 import { log } from "@/lib/server/log";
 import { traceToolCall } from "@/lib/server/telemetry/agent-trace";
@@ -227,16 +226,9 @@ async function dispatch(
       });
       return { outcome: r.outcome, proposal: r.proposal ?? null };
     };
-    // prepare_refund (the hot path) runs on node-postgres directly; the other tools on Prisma. Either way ONE
-    // transaction holds the effect, its notifications and its audit event.
-    if (handler.tx === "pg") {
-      return await withPgTransaction(
-        async (tx) => audited(tx, await handler.run(tx, parsed.data as never, ctx)),
-        GATEWAY_TX,
-      );
-    }
-    return await db().$transaction(
-      async (tx) => audited(sqlOf(tx), await handler.run(tx, parsed.data as never, ctx)),
+    // Every tool: ONE pg transaction holds the effect, its notifications and its audit event.
+    return await withPgTransaction(
+      async (tx) => audited(tx, await handler.run(tx, parsed.data as never, ctx)),
       GATEWAY_TX,
     );
   } catch (error) {

@@ -1,7 +1,6 @@
 import "server-only";
 import type { z } from "zod";
 import { toolCatalog, type ToolName } from "@/lib/schemas/tools";
-import type { Tx } from "@/lib/server/db/client";
 import type { Sql } from "@/lib/server/db/sql";
 import { lookupOrder } from "@/lib/server/orders/lookup-order";
 import { prepareRefund } from "@/lib/server/refunds/prepare-refund";
@@ -10,35 +9,32 @@ import { createSupportTicket } from "@/lib/server/tickets/create-support-ticket"
 import { waitForRefundChange } from "@/lib/server/refunds/wait-for-refund-change";
 import type { HandlerResult, ToolContext, WaitReport } from "./tool-context";
 
-type Common = {
+export type ToolHandler = {
+  /**
+   * The use case, on the gateway's one transaction (withPgTransaction, lib/server/db/pg.ts) as a handle of the
+   * typed SQL layer (lib/server/db/sql.ts): its effect and its audit event commit together.
+   */
+  run: (tx: Sql, input: never, ctx: ToolContext) => Promise<HandlerResult>;
   needsCustomer: boolean;
   auditClear: readonly string[];
   /** Runs before the transaction, holding nothing: waits for a change worth answering (undefined = no wait). */
   wait?: (input: never, ctx: ToolContext, signal?: AbortSignal) => Promise<WaitReport | undefined>;
 };
-/** A use case on a Prisma interactive transaction. */
-type PrismaHandler = Common & { tx: "prisma"; run: (tx: Tx, input: never, ctx: ToolContext) => Promise<HandlerResult> };
-/** A hot-path use case on a pg transaction (withPgTransaction, lib/server/db/pg.ts): plain SQL, no Prisma pipeline. */
-type PgHandler = Common & { tx: "pg"; run: (tx: Sql, input: never, ctx: ToolContext) => Promise<HandlerResult> };
-export type ToolHandler = PrismaHandler | PgHandler;
 
 /**
- * How each tool runs: its use case and the transaction it runs in, whether it needs a verified customer
- * (anonymous end users may not look at orders or money), and the argument fields allowed to stay in clear
- * in the audit trail.
+ * How each tool runs: its use case, whether it needs a verified customer (anonymous end users may not look at
+ * orders or money), and the argument fields allowed to stay in clear in the audit trail.
  */
 export const toolHandlers: Record<ToolName, ToolHandler> = {
-  lookup_order: { tx: "prisma", run: lookupOrder, needsCustomer: true, auditClear: ["order_id"] },
-  prepare_refund: { tx: "pg", run: prepareRefund, needsCustomer: true, auditClear: ["order_id", "reason"] },
+  lookup_order: { run: lookupOrder, needsCustomer: true, auditClear: ["order_id"] },
+  prepare_refund: { run: prepareRefund, needsCustomer: true, auditClear: ["order_id", "reason"] },
   get_refund_status: {
-    tx: "prisma",
     run: getRefundStatus,
     wait: waitForRefundChange,
     needsCustomer: true,
     auditClear: ["proposal_id", "wait_seconds"],
   },
   create_support_ticket: {
-    tx: "prisma",
     run: createSupportTicket,
     needsCustomer: false,
     auditClear: ["category", "priority"],

@@ -1,6 +1,6 @@
 import "server-only";
 import type { LoggedEvent } from "@/lib/domain/audit-log";
-import type { Db, Tx } from "@/lib/server/db/client";
+import type { Tx } from "@/lib/server/db/client";
 
 /**
  * One audit event as auditors see it (already redacted at write time): its content, leaf hash and place in
@@ -38,20 +38,15 @@ export function toAuditEventView(r: Row, leafIndex: number | null): AuditEventVi
   };
 }
 
-/** The leaf index of each integrated event among `ids` (one indexed lookup on AuditLeaf.eventId). */
-export async function leafIndexesOf(r: Tx | Db, ids: readonly string[]): Promise<Map<string, number>> {
+/**
+ * The leaf index of each integrated event among `ids` (one indexed lookup on AuditLeaf.eventId). A model query:
+ * it takes Prisma's type (a transaction, or the client itself, which has every model a transaction has).
+ */
+export async function leafIndexesOf(r: Tx, ids: readonly string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
   const leaves = await r.auditLeaf.findMany({
     where: { eventId: { in: [...ids] } },
     select: { eventId: true, leafIndex: true },
   });
   return new Map(leaves.map((l) => [l.eventId, l.leafIndex]));
-}
-
-export async function toAuditEventViews(r: Tx | Db, rows: readonly Row[]): Promise<AuditEventView[]> {
-  const idx = await leafIndexesOf(
-    r,
-    rows.map((x) => x.id),
-  );
-  return rows.map((x) => toAuditEventView(x, idx.get(x.id) ?? null));
 }

@@ -11,6 +11,7 @@ import {
 } from "@/lib/domain/evidence-pack";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
 import { sqlOf } from "@/lib/server/db/sql";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { inclusionProof } from "@/lib/domain/merkle";
@@ -98,7 +99,7 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
   const proven = new Set(checkpoint ? ids.filter((id) => (leafIndex.get(id) ?? Infinity) < checkpoint.treeSize) : []);
   const proofs = checkpoint
     ? await withNodes(
-        db(),
+        sqlPool(),
         tenantId,
         (g) => new Map([...proven].map((id) => [id, inclusionProof(leafIndex.get(id)!, checkpoint.treeSize, g)])),
       )

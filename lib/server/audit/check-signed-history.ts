@@ -3,13 +3,11 @@ import { sql, sqlOf } from "@/lib/server/db/sql";
 import { divergenceFrom } from "@/lib/domain/audit-log";
 import { db } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
-import { DATABASE_IDENTITY_SQL, readSignedHead, readSignedHeads, type DatabaseIdentity } from "./signer-state";
+import { readDatabaseIdentity, readSignedHead, readSignedHeads } from "./signer-state";
 
 export type SignedHistoryProblem = { logId: string; problem: string };
 
-async function identity(): Promise<DatabaseIdentity> {
-  return (await sql.raw<DatabaseIdentity>(DATABASE_IDENTITY_SQL).execute(sqlOf(db()))).rows[0]!;
-}
+const identity = () => readDatabaseIdentity(sqlOf(db()));
 
 /**
  * Compares the database with what the signer remembers having signed (lib/server/audit/signer-state.ts):

@@ -5,6 +5,7 @@ import { AppError } from "@/lib/domain/outcome";
 import type { SignedCheckpoint } from "@/lib/domain/audit-log";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
 import { latestCheckpoint, proveConsistency, toSignedCheckpoint } from "./tree-store";
 
 export const auditCheckpointInput = z.object({
@@ -46,7 +47,7 @@ export async function getAuditCheckpoint(
     checkpoint,
     consistency: {
       from: toSignedCheckpoint(earlier),
-      proof: await proveConsistency(db(), logId, from, checkpoint.treeSize),
+      proof: await proveConsistency(sqlPool(), logId, from, checkpoint.treeSize),
     },
   };
 }

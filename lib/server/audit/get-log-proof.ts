@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
 import { latestCheckpoint, proveConsistency, proveInclusion } from "./tree-store";
 import { parseLogId, parseSize } from "./get-checkpoint-note";
 
@@ -21,7 +22,7 @@ export async function getConsistencyProof(rawLogId: unknown, rawFrom: unknown, r
   if (from > to) throw new AppError("invalid_arguments", "from must not be larger than to.", { field: "from" });
   if (to > (await signedSize(logId)))
     throw new AppError("not_found", "The log has no signed checkpoint of that size yet.");
-  return (await proveConsistency(db(), logId, from, to)).map(b64);
+  return (await proveConsistency(sqlPool(), logId, from, to)).map(b64);
 }
 
 /** The leaf hash at `index` and its inclusion proof in the tree of `size` (≤ the newest signed size). Public. */
@@ -45,6 +46,6 @@ export async function getInclusionProof(
     leafIndex: index,
     treeSize: size,
     leafHash: b64(leaf.leafHash),
-    proof: (await proveInclusion(db(), logId, index, size)).map(b64),
+    proof: (await proveInclusion(sqlPool(), logId, index, size)).map(b64),
   };
 }

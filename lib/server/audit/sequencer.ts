@@ -1,26 +1,23 @@
 import "server-only";
-import pg from "pg";
 import {
   appendLeaves,
   consistencyProof,
   frontierRefs,
   frontierRoot,
-  getterOf,
-  neededNodes,
   type Frontier,
   type NodeGetter,
-  type NodeRef,
-  type StoredNode,
 } from "@/lib/domain/merkle";
 import { TENANTLESS_LOG, divergenceFrom, type SignedCheckpoint } from "@/lib/domain/audit-log";
 import { auditSequencerIntervalMs, databaseUrl } from "@/lib/server/env";
-import { dedicatedPgClient } from "@/lib/server/db/pg";
+import { connectDedicatedSql, type DedicatedSql } from "@/lib/server/db/pg";
+import { sql, utc, type Sql } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import type { Span } from "@opentelemetry/api";
 import { endIntegrateSpan, startIntegrateSpan } from "@/lib/server/telemetry/audit-span";
 import { auditOrigin, signCheckpoint, signCheckpointNote } from "./signing-key";
 import { submitToWitnesses } from "./submit-to-witnesses";
-import { DATABASE_IDENTITY_SQL, readSignedHead, writeSignedHead, type DatabaseIdentity } from "./signer-state";
+import { readDatabaseIdentity, readSignedHead, writeSignedHead, type DatabaseIdentity } from "./signer-state";
+import { loadNodes, withNodes } from "./tree-store";
 
 // The audit sequencer (docs/audit.md), Trillian-style: writers only append events and a queue row
 // (AuditPending); one sequencer per log — the leader, by a session-level PostgreSQL advisory lock held on its
@@ -29,74 +26,70 @@ import { DATABASE_IDENTITY_SQL, readSignedHead, writeSignedHead, type DatabaseId
 // A leader that dies loses its connection and with it the lock: another worker's sequencer takes the log
 // over at its next tick. Correctness does not rest on the lock alone: leaves have a primary key
 // (logId, leafIndex), so two sequencers could never both commit the same index.
+//
+// Its statements run on that one connection as a handle of the typed SQL layer (connectDedicatedSql,
+// lib/server/db/pg.ts), so BEGIN … COMMIT and the session's advisory locks stay on it.
 
 const BATCH_MAX = 2_000;
 /** How long a log whose database no longer matches what was signed waits before the next attempt. */
 const REFUSED_RETRY_MS = 60_000;
 const lockKey = (logId: string) => `audit-sequencer:${logId}`;
 
-type Client = pg.Client | pg.PoolClient;
-
-/** Integrates up to `max` queued events of one log (the caller holds the log's lock). Returns how many. */
+/**
+ * Integrates up to `max` queued events of one log (the caller holds the log's lock). Returns how many. `session`
+ * is a dedicated connection's handle: the batch is its own transaction on it.
+ */
 export async function integrateBatch(
-  client: Client,
+  session: Sql,
   logId: string,
   max = BATCH_MAX,
 ): Promise<{ integrated: number; checkpoint: SignedCheckpoint | null }> {
-  await client.query("BEGIN");
+  await sql`BEGIN`.execute(session);
   let span: Span | null = null;
   try {
     // occurredAt travels as text: a UTC timestamp copied as is, whatever the process time zone.
-    const pending = await client.query<{
-      eventId: string;
-      leafHash: string;
-      occurredAt: string;
-      traceparent: string | null;
-    }>(
-      `SELECT "eventId", "leafHash", "occurredAt"::text AS "occurredAt", "traceparent" FROM "AuditPending" WHERE "logId" = $1 ORDER BY "pos" LIMIT $2`,
-      [logId, max],
-    );
-    if (pending.rows.length === 0) {
-      await client.query("COMMIT");
+    const rows = await session
+      .selectFrom("AuditPending")
+      .select(["eventId", "leafHash", sql<string>`"occurredAt"::text`.as("occurredAt"), "traceparent"])
+      .where("logId", "=", logId)
+      .orderBy("pos")
+      .limit(max)
+      .execute();
+    if (rows.length === 0) {
+      await sql`COMMIT`.execute(session);
       return { integrated: 0, checkpoint: null };
     }
-    span = startIntegrateSpan(logId, pending.rows);
-    const sizeRow = await client.query<{ size: number }>(
-      `SELECT COALESCE(max("leafIndex") + 1, 0)::int AS size FROM "AuditLeaf" WHERE "logId" = $1`,
-      [logId],
-    );
-    const size = sizeRow.rows[0]!.size;
+    span = startIntegrateSpan(logId, rows);
+    const { size } = await session
+      .selectFrom("AuditLeaf")
+      .select(sql<number>`COALESCE(max("leafIndex") + 1, 0)::int`.as("size"))
+      .where("logId", "=", logId)
+      .executeTakeFirstOrThrow();
     const refs = frontierRefs(size);
-    const byKey = new Map((await fetchNodes(client, logId, refs)).map((n) => [`${n.level}:${n.index}`, n]));
+    const byKey = new Map((await loadNodes(session, logId, refs)).map((n) => [`${n.level}:${n.index}`, n]));
     const nodes = refs.map((r) => {
       const n = byKey.get(`${r.level}:${r.index}`);
       if (!n) throw new Error(`audit log ${logId}: frontier node ${r.level}:${r.index} of size ${size} is missing`);
       return n;
     });
-    const identity = await identityOf(client);
-    await refuseSecondHistory(client, identity, logId, { size, nodes });
+    const identity = await identityOf(session);
+    await refuseSecondHistory(session, identity, logId, { size, nodes });
     const { frontier, created } = appendLeaves(
       { size, nodes },
-      pending.rows.map((p) => p.leafHash),
+      rows.map((p) => p.leafHash),
     );
-    const rows = pending.rows;
-    await client.query(
-      `INSERT INTO "AuditLeaf" ("logId", "leafIndex", "eventId", "leafHash", "occurredAt")
-       SELECT $1, * FROM unnest($2::int[], $3::uuid[], $4::text[], $5::timestamp[])`,
-      [
-        logId,
-        rows.map((_, i) => size + i),
-        rows.map((r) => r.eventId),
-        rows.map((r) => r.leafHash),
-        rows.map((r) => r.occurredAt),
-      ],
+    await sql`
+      INSERT INTO "AuditLeaf" ("logId", "leafIndex", "eventId", "leafHash", "occurredAt")
+      SELECT ${logId}::uuid, * FROM unnest(${rows.map((_, i) => size + i)}::int[], ${rows.map((r) => r.eventId)}::uuid[],
+                                          ${rows.map((r) => r.leafHash)}::text[], ${rows.map((r) => r.occurredAt)}::timestamp[])`.execute(
+      session,
     );
     const inner = created.filter((n) => n.level > 0);
     if (inner.length)
-      await client.query(
-        `INSERT INTO "AuditTreeNode" ("logId", "level", "index", "hash") SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[])`,
-        [logId, inner.map((n) => n.level), inner.map((n) => n.index), inner.map((n) => n.hash)],
-      );
+      await sql`
+        INSERT INTO "AuditTreeNode" ("logId", "level", "index", "hash")
+        SELECT ${logId}::uuid, * FROM unnest(${inner.map((n) => n.level)}::int[], ${inner.map((n) => n.index)}::int[],
+                                            ${inner.map((n) => n.hash)}::text[])`.execute(session);
     const checkpoint = signCheckpoint({
       logId,
       treeSize: frontier.size,
@@ -105,22 +98,24 @@ export async function integrateBatch(
     });
     const origin = auditOrigin(logId);
     const noteSignatures = signCheckpointNote({ origin, treeSize: checkpoint.treeSize, rootHash: checkpoint.rootHash });
-    await client.query(
-      `INSERT INTO "AuditSignedCheckpoint" ("logId", "treeSize", "rootHash", "issuedAt", "keyId", "signature", "origin", "noteSignatures")
-       VALUES ($1, $2, $3, ($4::timestamptz AT TIME ZONE 'UTC'), $5, $6, $7, $8)`,
-      [
+    await session
+      .insertInto("AuditSignedCheckpoint")
+      .values({
         logId,
-        checkpoint.treeSize,
-        checkpoint.rootHash,
-        checkpoint.issuedAt,
-        checkpoint.keyId,
-        checkpoint.signature,
+        treeSize: checkpoint.treeSize,
+        rootHash: checkpoint.rootHash,
+        issuedAt: utc(new Date(checkpoint.issuedAt)),
+        keyId: checkpoint.keyId,
+        signature: checkpoint.signature,
         origin,
         noteSignatures,
-      ],
-    );
-    await client.query(`DELETE FROM "AuditPending" WHERE "eventId" = ANY($1::uuid[])`, [rows.map((r) => r.eventId)]);
-    await client.query("COMMIT");
+      })
+      .execute();
+    await session
+      .deleteFrom("AuditPending")
+      .where("eventId", "=", (eb) => eb.fn.any(eb.val(rows.map((r) => r.eventId))))
+      .execute();
+    await sql`COMMIT`.execute(session);
     // Remembered once committed: a signature that never committed was never published. A crash before this
     // line leaves an older head, from which the next batch proves consistency.
     writeSignedHead(identity, logId, {
@@ -132,35 +127,18 @@ export async function integrateBatch(
     endIntegrateSpan(span, { treeSize: checkpoint.treeSize });
     return { integrated: rows.length, checkpoint };
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    await sql`ROLLBACK`.execute(session).catch(() => undefined);
     endIntegrateSpan(span, { error });
     throw error;
   }
 }
 
-/** Stored perfect-subtree hashes of a log (level 0 from AuditLeaf), in one query. */
-async function fetchNodes(client: Client, logId: string, refs: readonly NodeRef[]): Promise<StoredNode[]> {
-  if (refs.length === 0) return [];
-  const r = await client.query<StoredNode>(
-    `SELECT 0 AS level, "leafIndex" AS index, "leafHash" AS hash FROM "AuditLeaf" WHERE "logId" = $1 AND "leafIndex" = ANY($2::int[])
-     UNION ALL
-     SELECT "level", "index", "hash" FROM "AuditTreeNode" WHERE "logId" = $1 AND ("level", "index") IN (SELECT * FROM unnest($3::int[], $4::int[]))`,
-    [
-      logId,
-      refs.filter((x) => x.level === 0).map((x) => x.index),
-      refs.filter((x) => x.level > 0).map((x) => x.level),
-      refs.filter((x) => x.level > 0).map((x) => x.index),
-    ],
-  );
-  return r.rows;
-}
-
-const identities = new WeakMap<Client, DatabaseIdentity>();
-async function identityOf(client: Client): Promise<DatabaseIdentity> {
-  let id = identities.get(client);
+const identities = new WeakMap<Sql, DatabaseIdentity>();
+async function identityOf(session: Sql): Promise<DatabaseIdentity> {
+  let id = identities.get(session);
   if (!id) {
-    id = (await client.query<DatabaseIdentity>(DATABASE_IDENTITY_SQL)).rows[0]!;
-    identities.set(client, id);
+    id = await readDatabaseIdentity(session);
+    identities.set(session, id);
   }
   return id;
 }
@@ -182,7 +160,7 @@ export class SecondHistoryError extends Error {
  * size is refused: the log then stays unsigned (and /api/health says so) rather than sign a second history.
  */
 async function refuseSecondHistory(
-  client: Client,
+  session: Sql,
   identity: DatabaseIdentity,
   logId: string,
   before: Frontier,
@@ -191,9 +169,8 @@ async function refuseSecondHistory(
   if (!kept) return;
   let proof: string[] | null = null;
   if (kept.treeSize < before.size && kept.treeSize > 0) {
-    const run = (g: NodeGetter) => consistencyProof(kept.treeSize, before.size, g);
     try {
-      proof = run(getterOf(await fetchNodes(client, logId, neededNodes(run))));
+      proof = await withNodes(session, logId, (g: NodeGetter) => consistencyProof(kept.treeSize, before.size, g));
     } catch {
       proof = null; // a stored node is missing: no proof, refused below
     }
@@ -208,21 +185,33 @@ async function refuseSecondHistory(
   }
 }
 
-async function pendingLogs(client: Client): Promise<string[]> {
+async function pendingLogs(session: Sql): Promise<string[]> {
   // A loose index scan over AuditPending_logId_pos_idx: one probe per log, however long the queue.
-  const r = await client.query<{ logId: string }>(`
+  const { rows } = await sql<{ logId: string }>`
     WITH RECURSIVE logs AS (
       (SELECT "logId" FROM "AuditPending" ORDER BY "logId" LIMIT 1)
       UNION ALL
       SELECT (SELECT "logId" FROM "AuditPending" WHERE "logId" > logs."logId" ORDER BY "logId" LIMIT 1) FROM logs WHERE logs."logId" IS NOT NULL
-    ) SELECT "logId" FROM logs WHERE "logId" IS NOT NULL`);
-  return r.rows.map((x) => x.logId);
+    ) SELECT "logId" FROM logs WHERE "logId" IS NOT NULL`.execute(session);
+  return rows.map((x) => x.logId);
 }
 
-async function integrateLog(client: Client, logId: string): Promise<number> {
+/** Session-level advisory locks, one per log: held until unlocked or until the connection closes. */
+const lockLog = (session: Sql, logId: string) =>
+  sql`SELECT pg_advisory_lock(hashtextextended(${lockKey(logId)}, 0))`.execute(session);
+const unlockLog = (session: Sql, logId: string) =>
+  sql`SELECT pg_advisory_unlock(hashtextextended(${lockKey(logId)}, 0))`.execute(session);
+async function tryLockLog(session: Sql, logId: string): Promise<boolean> {
+  const { rows } = await sql<{
+    ok: boolean;
+  }>`SELECT pg_try_advisory_lock(hashtextextended(${lockKey(logId)}, 0)) AS ok`.execute(session);
+  return rows[0]?.ok === true;
+}
+
+async function integrateLog(session: Sql, logId: string): Promise<number> {
   let total = 0;
   for (;;) {
-    const { integrated } = await integrateBatch(client, logId);
+    const { integrated } = await integrateBatch(session, logId);
     total += integrated;
     if (integrated < BATCH_MAX) return total;
   }
@@ -233,22 +222,23 @@ async function integrateLog(client: Client, logId: string): Promise<number> {
  * each log's lock, so it never runs beside a live leader of that log. Returns the events integrated.
  */
 export async function integratePending(opts: { databaseUrl?: string; lockTimeoutMs?: number } = {}): Promise<number> {
-  const client = dedicatedPgClient({ connectionString: opts.databaseUrl ?? databaseUrl() });
-  await client.connect();
+  const { sql: session, end } = await connectDedicatedSql({ connectionString: opts.databaseUrl ?? databaseUrl() });
   try {
-    await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(opts.lockTimeoutMs ?? 10_000))}`);
+    // For the whole session (is_local = false): every lock wait below, not one transaction's.
+    const lockTimeout = String(Math.max(1, Math.floor(opts.lockTimeoutMs ?? 10_000)));
+    await sql`SELECT set_config('lock_timeout', ${lockTimeout}, false)`.execute(session);
     let total = 0;
-    for (const logId of await pendingLogs(client)) {
-      await client.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [lockKey(logId)]);
+    for (const logId of await pendingLogs(session)) {
+      await lockLog(session, logId);
       try {
-        total += await integrateLog(client, logId);
+        total += await integrateLog(session, logId);
       } finally {
-        await client.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [lockKey(logId)]);
+        await unlockLog(session, logId);
       }
     }
     return total;
   } finally {
-    await client.end();
+    await end();
   }
 }
 
@@ -262,7 +252,7 @@ export type Sequencer = { stop: () => Promise<void>; leading: () => string[]; in
 export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number } = {}): Sequencer {
   const interval = opts.intervalMs ?? auditSequencerIntervalMs();
   const url = opts.databaseUrl ?? databaseUrl();
-  let client: pg.Client | null = null;
+  let connection: DedicatedSql | null = null;
   const led = new Set<string>();
   let stopped = false;
   let total = 0;
@@ -282,31 +272,29 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
       .finally(() => witnessing.delete(logId));
   };
 
-  const connect = async () => {
-    const c = dedicatedPgClient({ connectionString: url, applicationName: "audit-sequencer" });
-    c.on("error", (error) => log.error({ component: "audit-sequencer", err: error }, "sequencer connection error"));
-    await c.connect();
-    return c;
-  };
+  const connect = () =>
+    connectDedicatedSql({
+      connectionString: url,
+      applicationName: "audit-sequencer",
+      onError: (error) => log.error({ component: "audit-sequencer", err: error }, "sequencer connection error"),
+    });
 
   const tick = async () => {
-    client ??= await connect();
+    connection ??= await connect();
+    const session = connection.sql;
     if (Date.now() - partitionsCheckedAt > 3_600_000) {
-      await client.query(`SELECT "audit_event_ensure_partitions"((now() AT TIME ZONE 'UTC')::date, 3)`);
+      await sql`SELECT "audit_event_ensure_partitions"((now() AT TIME ZONE 'UTC')::date, 3)`.execute(session);
       partitionsCheckedAt = Date.now();
     }
-    for (const logId of await pendingLogs(client)) {
+    for (const logId of await pendingLogs(session)) {
       if (!led.has(logId)) {
-        const r = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok`, [
-          lockKey(logId),
-        ]);
-        if (!r.rows[0]?.ok) continue;
+        if (!(await tryLockLog(session, logId))) continue;
         led.add(logId);
         log.info({ component: "audit-sequencer", logId }, "leading audit log");
       }
       if ((refusedUntil.get(logId) ?? 0) > Date.now()) continue;
       try {
-        total += await integrateLog(client, logId);
+        total += await integrateLog(session, logId);
         witness(logId);
       } catch (error) {
         // One log that must not be signed does not stop the others; it is tried again a minute later.
@@ -323,8 +311,8 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
       } catch (error) {
         log.error({ component: "audit-sequencer", err: error }, "sequencer tick failed; reconnecting");
         led.clear();
-        const c = client as pg.Client | null;
-        client = null;
+        const c = connection as DedicatedSql | null;
+        connection = null;
         await c?.end().catch(() => undefined);
       }
       if (stopped) break;
@@ -345,9 +333,9 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
       wake?.();
       await loop;
       // Closing the connection releases every log lock at once.
-      const c = client;
+      const c = connection;
       await c?.end().catch(() => undefined);
-      client = null;
+      connection = null;
       led.clear();
     },
     leading: () => [...led],

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SignedHead } from "@/lib/domain/audit-log";
+import { sql, type Sql } from "@/lib/server/db/sql";
 import { auditSignerStateDir } from "@/lib/server/env";
 
 // The signer's own memory of what it signed (docs/audit.md, "A log that never signs two histories"): per log,
@@ -19,8 +20,15 @@ export type DatabaseIdentity = { systemIdentifier: string; database: string };
 export const databaseKey = (id: DatabaseIdentity) =>
   createHash("sha256").update(`${id.systemIdentifier}/${id.database}`).digest("hex").slice(0, 16);
 
-/** The SQL that reads the identity (a statement every role may run). */
-export const DATABASE_IDENTITY_SQL = `SELECT (pg_control_system()).system_identifier::text AS "systemIdentifier", current_database() AS "database"`;
+/** The identity of the database the handle is connected to (a statement every role may run). */
+export function readDatabaseIdentity(s: Sql): Promise<DatabaseIdentity> {
+  return s
+    .selectNoFrom([
+      sql<string>`(pg_control_system()).system_identifier::text`.as("systemIdentifier"),
+      sql<string>`current_database()`.as("database"),
+    ])
+    .executeTakeFirstOrThrow();
+}
 
 const dirOf = (id: DatabaseIdentity) => join(auditSignerStateDir(), databaseKey(id));
 const fileOf = (id: DatabaseIdentity, logId: string) => {

@@ -1,6 +1,7 @@
 import "server-only";
 import { parseCheckpointText, parseNote, parseVkey, verifiedBy } from "@/lib/domain/signed-note";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
 import { log } from "@/lib/server/log";
 import { getCheckpointNote } from "./get-checkpoint-note";
 import { proveConsistency } from "./tree-store";
@@ -29,7 +30,7 @@ async function submitOne(logId: string, w: Witness, note: string, size: number):
   // The witness is the authority on what it cosigned: our row may be stale (or rewritten), so a 409 wins.
   let old = w.cosignedSize ?? 0;
   for (let attempt = 0; attempt < 2; attempt++) {
-    const proof = old === 0 || old > size ? [] : await proveConsistency(db(), logId, old, size);
+    const proof = old === 0 || old > size ? [] : await proveConsistency(sqlPool(), logId, old, size);
     const r = await post(w, old, proof, note);
     if (r.status === 409 && attempt === 0 && /^\d+\n?$/.test(r.body)) {
       old = Number(r.body.trim());

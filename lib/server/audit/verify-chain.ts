@@ -3,6 +3,7 @@ import { sql, sqlOf } from "@/lib/server/db/sql";
 import { verifyLog, logIdOf, type AuditContent, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
 import { verifyConsistency } from "@/lib/domain/merkle";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
 import { auditRetiredKeys, auditSigningKey } from "./signing-key";
 import { proveConsistency, toSignedCheckpoint } from "./tree-store";
 import { signedHistoryProblems } from "./check-signed-history";
@@ -81,7 +82,7 @@ export async function verifyAuditChain(tenantId: string | null): Promise<ChainVe
   for (let i = 1; i < recent.length; i++) {
     const a = recent[i - 1]!;
     const b = recent[i]!;
-    const proof = await proveConsistency(db(), logId, a.treeSize, b.treeSize);
+    const proof = await proveConsistency(sqlPool(), logId, a.treeSize, b.treeSize);
     if (!verifyConsistency(a.treeSize, b.treeSize, a.rootHash, b.rootHash, proof))
       return {
         ok: false,

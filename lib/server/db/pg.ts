@@ -51,8 +51,8 @@ const types = {
 
 const statementName = (text: string) => `q_${createHash("sha1").update(text).digest("hex").slice(0, 30)}`;
 
-/** A runner for the typed SQL layer (./sql.ts) on the pool or on one pooled connection. */
-function runnerOn(queryable: pg.Pool | pg.PoolClient): Runner {
+/** A runner for the typed SQL layer (./sql.ts) on the pool or on one connection (pooled or dedicated). */
+function runnerOn(queryable: pg.Pool | pg.ClientBase): Runner {
   return async (query, isPrepared) => {
     const name = isPrepared ? statementName(query.sql) : undefined;
     const result = await queryable.query({
@@ -187,4 +187,25 @@ export function dedicatedPgClient(opts: { connectionString?: string; application
     connectionString: opts.connectionString ?? databaseUrl(),
     ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
   });
+}
+
+/** A dedicated connection as a handle of the typed SQL layer, for as long as its session lasts. */
+export type DedicatedSql = {
+  /** Every statement on the one connection, in its session (session-level locks, a BEGIN … COMMIT of its own). */
+  sql: SqlHandle;
+  /** Closes the connection; the server then drops whatever the session held (its advisory locks). */
+  end: () => Promise<void>;
+};
+
+/**
+ * Opens a dedicated connection (dedicatedPgClient) and hands it out as a Sql handle: the audit sequencer's
+ * session, whose advisory locks must outlive any one transaction. `onError`: the connection broke while idle.
+ */
+export async function connectDedicatedSql(
+  opts: { connectionString?: string; applicationName?: string; onError?: (error: Error) => void } = {},
+): Promise<DedicatedSql> {
+  const client = dedicatedPgClient(opts);
+  if (opts.onError) client.on("error", opts.onError);
+  await client.connect();
+  return { sql: sqlOver(runnerOn(client)), end: () => client.end() };
 }

@@ -14,6 +14,7 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Tx } from "./client";
 import type { DB } from "./generated/kysely";
 
@@ -29,11 +30,24 @@ import type { DB } from "./generated/kysely";
 //     statements join that transaction);
 //   - the pool itself (`sqlPool()`: each statement auto-committed on its own).
 
-export { sql, type RawBuilder } from "kysely";
+export { sql, type RawBuilder };
+export type { SqlBool } from "kysely";
 export type { DB } from "./generated/kysely";
 
 /** The typed SQL layer's handle: a transaction (pg or Prisma) or the pool. */
 export type Sql = Kysely<DB>;
+
+/**
+ * A JS time as a `timestamp` value (without time zone: how Prisma stores DateTime, in UTC) for a comparison or a
+ * write, whatever the process's TZ. A Date passed as a plain parameter would not do: pg sends it in the process's
+ * local time, and PostgreSQL drops the offset when it casts that text to `timestamp`.
+ */
+export function utc(at: Date): RawBuilder<Date> {
+  return sql<Date>`(${at.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+}
+
+/** The database's clock as a `timestamp` in UTC: what Prisma writes for `@default(now())` and `@updatedAt`. */
+export const nowUtc: RawBuilder<Date> = sql<Date>`(now() AT TIME ZONE 'UTC')`;
 
 /** Runs one compiled statement; `prepared` = as a named, server-side prepared statement (where possible). */
 export type Runner = (query: CompiledQuery, prepared: boolean) => Promise<QueryResult<UnknownRow>>;

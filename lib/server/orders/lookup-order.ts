@@ -1,34 +1,48 @@
 import "server-only";
 import type { LookupOrderInput } from "@/lib/schemas/tools";
 import { holdingRefundStatuses, refundStatus } from "@/lib/domain/refund-state";
-import type { Tx } from "@/lib/server/db/client";
-import { sqlOf } from "@/lib/server/db/sql";
+import type { Sql } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { failure } from "@/lib/domain/agent-protocol";
-import { openAt, refundableLeft, refundableLeftLive } from "@/lib/server/proposals/refundable-left";
+import { openProposalSql, refundableLeft, refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { orderNotFound } from "./order-not-found";
 
 /** lookup_order: one order of the verified customer, scoped by tenant and customer in the query itself. */
-export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolContext): Promise<HandlerResult> {
+export async function lookupOrder(tx: Sql, input: LookupOrderInput, ctx: ToolContext): Promise<HandlerResult> {
   if (!ctx.customerId) throw new Error("lookup_order needs a verified customer");
   const now = new Date();
-  const order = await tx.order.findFirst({
-    where: { tenantId: ctx.caller.tenantId, number: input.order_id, customerId: ctx.customerId },
-    include: {
-      payments: {
-        orderBy: { createdAt: "asc" },
-        select: { method: true, display: true, provider: true, providerPaymentRef: true },
-      },
-      refunds: { select: { amountMinor: true, status: true, origin: true } },
-      proposals: {
-        // Open as of now: a pending proposal past its expiry is neither listed nor held back.
-        where: openAt(now),
-        select: { id: true, status: true, amountMinor: true, expiresAt: true },
-        orderBy: { createdAt: "desc" },
-      },
-    },
-  });
-  if (!order) return { outcome: orderNotFound(input.order_id) };
+  const found = await tx
+    .selectFrom("Order")
+    .select(["id", "tenantId", "number", "currency", "totalMinor", "capturedMinor", "status", "items", "placedAt"])
+    .where("tenantId", "=", ctx.caller.tenantId)
+    .where("number", "=", input.order_id)
+    .where("customerId", "=", ctx.customerId)
+    .executeTakeFirst();
+  if (!found) return { outcome: orderNotFound(input.order_id) };
+  const order = {
+    ...found,
+    // The order's original payment (the first one): what the refund goes back to.
+    payment: await tx
+      .selectFrom("Payment")
+      .select(["method", "display", "provider", "providerPaymentRef"])
+      .where("orderId", "=", found.id)
+      .orderBy("createdAt", "asc")
+      .limit(1)
+      .executeTakeFirst(),
+    refunds: await tx
+      .selectFrom("Refund")
+      .select(["amountMinor", "status", "origin"])
+      .where("orderId", "=", found.id)
+      .execute(),
+    // Open as of now: a pending proposal past its expiry is neither listed nor held back.
+    proposals: await tx
+      .selectFrom("Proposal as p")
+      .select(["p.id", "p.status", "p.amountMinor", "p.expiresAt"])
+      .where("p.orderId", "=", found.id)
+      .where(openProposalSql(now))
+      .orderBy("p.createdAt", "desc")
+      .execute(),
+  };
 
   const refunded = order.refunds
     .filter((r) => r.status === refundStatus.succeeded)
@@ -41,10 +55,10 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
     .filter((r) => r.origin === "external" && holdingRefundStatuses.includes(r.status))
     .reduce((s, r) => s + r.amountMinor, 0);
   // The provider as the truth for a payment it holds (docs/systems-of-record.md); the ledger otherwise.
-  const first = order.payments[0];
+  const first = order.payment;
   const left = first
     ? await refundableLeftLive(
-        sqlOf(tx),
+        tx,
         {
           tenantId: order.tenantId,
           orderId: order.id,
@@ -58,7 +72,7 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
         ok: true as const,
         live: false,
         capturedMinor: order.capturedMinor,
-        ...(await refundableLeft(sqlOf(tx), order, { now })),
+        ...(await refundableLeft(tx, order, { now })),
       };
   if (!left.ok && left.reason === "provider_unavailable") {
     return {
@@ -96,7 +110,7 @@ export async function lookupOrder(tx: Tx, input: LookupOrderInput, ctx: ToolCont
           quantity: i.quantity ?? null,
           unit_price: m(i.unitMinor ?? 0),
         })),
-        payment: order.payments[0] ? { method: order.payments[0].method, display: order.payments[0].display } : null,
+        payment: first ? { method: first.method, display: first.display } : null,
         open_refund_proposals: order.proposals.map((p) => ({
           proposal_id: p.id,
           status: p.status,

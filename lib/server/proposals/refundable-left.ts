@@ -3,7 +3,7 @@ import { refundableMinor } from "@/lib/domain/money";
 import { inPaymentStatuses, proposalStatus } from "@/lib/domain/proposal-state";
 import { holdingRefundStatuses } from "@/lib/domain/refund-state";
 import type { Prisma } from "@/lib/server/db/generated/client";
-import { sql, type RawBuilder, type Sql } from "@/lib/server/db/sql";
+import { sql, utc, type RawBuilder, type Sql, type SqlBool } from "@/lib/server/db/sql";
 import { paymentLiveReads } from "@/lib/server/env";
 import { paymentProviderFor, ProviderConnectionUnusable } from "@/lib/server/payments/get-payment-provider";
 
@@ -11,7 +11,7 @@ import { paymentProviderFor, ProviderConnectionUnusable } from "@/lib/server/pay
  * The proposals of an order that hold money back at `now`: being paid, or awaiting review and not past
  * their expiry. A pending proposal past its expiry holds nothing back, whether or not the sweep has
  * marked it `expired` yet (so `lookup_order` and a new prepare agree with get_refund_status). The Prisma
- * form lists them (lookup_order); the sum below is the SQL form of the same rule.
+ * form lists them for the reviewer (get-proposal.ts); `openProposalSql` below is the SQL form of the same rule.
  */
 export function openAt(now: Date): Prisma.ProposalWhereInput {
   return {
@@ -48,16 +48,23 @@ export function refundableSumsSql(
   countedAtProvider: string[] = [],
 ): RawBuilder<RefundableSumsRow> {
   const holding = [...holdingRefundStatuses];
-  const inPayment = [...inPaymentStatuses];
   return sql<RefundableSumsRow>`
     SELECT (SELECT coalesce(sum(r."amountMinor"), 0) FROM "Refund" r
               WHERE r."orderId" = ${orderId}::uuid AND r."status" = ANY(${holding}::"RefundStatus"[])
                 AND NOT (coalesce(r."providerRefundId", '') = ANY(${countedAtProvider}::text[])))::bigint AS "leftRefundedMinor",
            (SELECT coalesce(sum(p."amountMinor"), 0) FROM "Proposal" p
               WHERE p."orderId" = ${orderId}::uuid AND (${excludeProposalId}::uuid IS NULL OR p."id" <> ${excludeProposalId}::uuid)
-                AND (p."status" = ANY(${inPayment}::"ProposalStatus"[])
+                AND ${openProposalSql(now)})::bigint AS "leftOpenMinor"`;
+}
+
+/**
+ * `openAt` in SQL, on a proposal aliased `p`: whether it holds money back at `now` (being paid, or awaiting
+ * review and not past its expiry). The sum above and lookup_order's list of open proposals both use it.
+ */
+export function openProposalSql(now: Date): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(p."status" = ANY(${[...inPaymentStatuses]}::"ProposalStatus"[])
                      OR (p."status" = ${proposalStatus.pendingApproval}::"ProposalStatus"
-                         AND p."expiresAt" > (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC'))))::bigint AS "leftOpenMinor"`;
+                         AND p."expiresAt" > ${utc(now)}))`;
 }
 
 /** What is left to refund from a row of `refundableSumsSql` and the order's capture. */

@@ -2,27 +2,57 @@ import "server-only";
 import { failure } from "@/lib/domain/agent-protocol";
 import { agentOutcomeFor, paymentPhase, proposalStatus as S } from "@/lib/domain/proposal-state";
 import type { GetRefundStatusInput } from "@/lib/schemas/tools";
-import type { Tx } from "@/lib/server/db/client";
+import { jsonObjectFrom } from "kysely/helpers/postgres";
+import { nowUtc, utc, type Sql } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { approvalRequired, POLL_AFTER_SECONDS } from "./proposal-answer";
 
 /** get_refund_status: where a proposal of the verified customer stands (docs/design.md "Flow", last line). */
-export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: ToolContext): Promise<HandlerResult> {
+export async function getRefundStatus(tx: Sql, input: GetRefundStatusInput, ctx: ToolContext): Promise<HandlerResult> {
   if (!ctx.customerId) throw new Error("get_refund_status needs a verified customer");
-  const where = { id: input.proposal_id, tenantId: ctx.caller.tenantId, customerId: ctx.customerId };
+  const { tenantId } = ctx.caller;
+  const { customerId } = ctx;
   // A pending proposal past its expiry is expired, whether or not the expiry job ran yet (guarded write).
-  await tx.proposal.updateMany({
-    where: { ...where, status: S.pendingApproval, expiresAt: { lte: new Date() } },
-    data: { status: S.expired },
-  });
-  const p = await tx.proposal.findFirst({
-    where,
-    include: {
-      order: { select: { number: true } },
-      supersededBy: { select: { id: true, amountMinor: true, status: true } },
-      execution: { select: { status: true } },
-    },
-  });
+  await tx
+    .updateTable("Proposal")
+    .set({ status: S.expired, updatedAt: nowUtc })
+    .where("id", "=", input.proposal_id)
+    .where("tenantId", "=", tenantId)
+    .where("customerId", "=", customerId)
+    .where("status", "=", S.pendingApproval)
+    .where("expiresAt", "<=", utc(new Date()))
+    .execute();
+  const p = await tx
+    .selectFrom("Proposal as p")
+    .innerJoin("Order as o", "o.id", "p.orderId")
+    .select((eb) => [
+      "p.id",
+      "p.hash",
+      "p.status",
+      "p.amountMinor",
+      "p.currency",
+      "p.recipientKind",
+      "p.recipientDisplay",
+      "p.recipientHolder",
+      "p.reason",
+      "p.expiresAt",
+      "p.requiredApprovals",
+      "p.rejectionReason",
+      "p.invalidationReason",
+      "o.number as orderNumber",
+      // The proposal that replaced this one (a reviewer lowered the amount), if any.
+      jsonObjectFrom(
+        eb
+          .selectFrom("Proposal as s")
+          .select(["s.id", "s.amountMinor", "s.status"])
+          .whereRef("s.supersedesId", "=", "p.id"),
+      ).as("supersededBy"),
+      eb.selectFrom("Execution as e").select("e.status").whereRef("e.proposalId", "=", "p.id").as("executionStatus"),
+    ])
+    .where("p.id", "=", input.proposal_id)
+    .where("p.tenantId", "=", tenantId)
+    .where("p.customerId", "=", customerId)
+    .executeTakeFirst();
   if (!p) {
     return {
       outcome: failure(
@@ -33,17 +63,17 @@ export async function getRefundStatus(tx: Tx, input: GetRefundStatusInput, ctx: 
     };
   }
   const proposal = { id: p.id, hash: p.hash };
-  const base = { proposal_id: p.id, order_id: p.order.number, amount: { minor: p.amountMinor, currency: p.currency } };
+  const base = { proposal_id: p.id, order_id: p.orderNumber, amount: { minor: p.amountMinor, currency: p.currency } };
   // The code comes from the one state → outcome mapping; the words and details per outcome are here.
   const code = agentOutcomeFor(p.status);
   // How the wait asked for ended (wait_seconds): "timeout" = nothing changed meanwhile.
   const waited = ctx.wait ? { wait: { outcome: ctx.wait.outcome } } : {};
   if (code === "approval_required") {
-    const answer = approvalRequired(p, p.order.number);
+    const answer = approvalRequired(p, p.orderNumber);
     return { outcome: "result" in answer ? { ...answer, result: { ...answer.result, ...waited } } : answer, proposal };
   }
   if (code === "result_pending") {
-    const phase = paymentPhase(p.status, p.execution?.status);
+    const phase = paymentPhase(p.status, p.executionStatus);
     const next_step =
       phase === "in_doubt"
         ? "Approved and sent, but the payment provider's answer was lost; it is being checked and the refund is paid at most once. Tell the customer it is being confirmed. Wait with get_refund_status and wait_seconds. Do not re-submit."

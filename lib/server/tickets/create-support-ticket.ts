@@ -1,9 +1,10 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { failure } from "@/lib/domain/agent-protocol";
 import { scrubText } from "@/lib/domain/redaction";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import type { CreateSupportTicketInput } from "@/lib/schemas/tools";
-import type { Tx } from "@/lib/server/db/client";
+import { nowUtc, type Sql } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 
 /**
@@ -13,24 +14,28 @@ import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context
  * ticket already points at the customer).
  */
 export async function createSupportTicket(
-  tx: Tx,
+  tx: Sql,
   input: CreateSupportTicketInput,
   ctx: ToolContext,
 ): Promise<HandlerResult> {
   let known: string[] = [];
   if (ctx.customerId) {
-    const customer = await tx.customer.findFirst({
-      where: { id: ctx.customerId, tenantId: ctx.caller.tenantId },
-      select: { name: true, email: true },
-    });
+    const customer = await tx
+      .selectFrom("Customer")
+      .select(["name", "email"])
+      .where("id", "=", ctx.customerId)
+      .where("tenantId", "=", ctx.caller.tenantId)
+      .executeTakeFirst();
     if (!customer)
       return {
         outcome: failure("permission_denied", "The end user of this conversation is not a customer of this shop."),
       };
     known = [customer.name, customer.email];
   }
-  const ticket = await tx.supportTicket.create({
-    data: {
+  const ticket = await tx
+    .insertInto("SupportTicket")
+    .values({
+      id: randomUUID(),
       tenantId: ctx.caller.tenantId,
       customerId: ctx.customerId,
       agentKeyId: ctx.caller.keyId,
@@ -39,9 +44,10 @@ export async function createSupportTicket(
       priority: input.priority,
       summary: scrubText(input.summary, auditFingerprint, new Set(), known),
       traceId: ctx.traceId,
-    },
-    select: { id: true, status: true },
-  });
+      createdAt: nowUtc,
+    })
+    .returning(["id", "status"])
+    .executeTakeFirstOrThrow();
   return {
     outcome: {
       code: "ok",
