@@ -842,7 +842,10 @@ const adminPaths: ZodOpenApiPathsObject = {
       staff({
         tag: "admin",
         summary: "The Orders API integration keys",
-        ok: ok("{keys:[{id, label, keyPrefix, scopes, expiresAt, revokedAt, lastUsedAt}]}.", untyped("The keys")),
+        ok: ok(
+          "{keys:[{id, label, keyPrefix, scopes, expiresAt, revokedAt, lastUsedAt, createdAt, status: active|revoked|expired}]}.",
+          untyped("The keys"),
+        ),
       }),
     ),
     post: operation(

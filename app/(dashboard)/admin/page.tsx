@@ -18,6 +18,7 @@ import { TenantSettingsForm } from "./_components/tenant-settings-form";
 import { listWitnesses } from "@/lib/server/admin/witnesses/list-witnesses";
 import { WitnessesSection } from "./_components/witnesses-section";
 import { ProviderConnectionSection } from "./_components/provider-connection-section";
+import { IntegrationKeysSection } from "./_components/integration-keys-section";
 
 export const dynamic = "force-dynamic";
 
@@ -227,6 +228,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
         </table>
         <IssueAgentKeyForm channels={channels.map((c) => ({ slug: c.slug, name: c.name }))} />
       </section>
+
+      <IntegrationKeysSection actor={actor} />
     </div>
   );
 }

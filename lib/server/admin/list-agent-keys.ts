@@ -1,4 +1,5 @@
 import "server-only";
+import { keyStatus } from "@/lib/domain/key-status";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
@@ -59,11 +60,7 @@ export async function listAgentKeys(actor: Actor, now = new Date()) {
       keyPrefix: k.keyPrefix,
       channel: k.channel.slug,
       tools: k.allowedTools,
-      status: k.revokedAt
-        ? ("revoked" as const)
-        : k.expiresAt && k.expiresAt <= now
-          ? ("expired" as const)
-          : ("active" as const),
+      status: keyStatus(k, now),
       revokedAt: k.revokedAt,
       expiresAt: k.expiresAt,
       lastUsedAt: k.lastUsedAt,

@@ -59,19 +59,29 @@ export function IssueAgentKeyForm({ channels }: { channels: { slug: string; name
   );
 }
 
-export function RevokeKeyButton({ id, label }: { id: string; label: string }) {
+/** Revokes an agent key, or (kind "integration") an integration key of the Orders API, after a confirmation. */
+export function RevokeKeyButton({
+  id,
+  label,
+  kind = "agent",
+}: {
+  id: string;
+  label: string;
+  kind?: "agent" | "integration";
+}) {
   const t = useTranslations("adminManage");
   const { run, pending, error } = useAdminRequest();
+  const integration = kind === "integration";
   return (
     <>
       <ConfirmButton
         label={t("revoke")}
         ariaLabel={t("revokeNamed", { label })}
         disabled={pending}
-        title={t("revokeTitle")}
-        description={t("revokeConfirm", { label })}
+        title={t(integration ? "revokeIntegrationTitle" : "revokeTitle")}
+        description={t(integration ? "revokeIntegrationConfirm" : "revokeConfirm", { label })}
         confirmLabel={t("revokeConfirmButton")}
-        onConfirm={() => run("DELETE", `/api/admin/agent-keys/${id}`)}
+        onConfirm={() => run("DELETE", `/api/admin/${integration ? "integration-keys" : "agent-keys"}/${id}`)}
       />
       <FormError id={`revoke-${id}-error`} error={error} />
     </>

@@ -4,7 +4,7 @@ import { listIntegrationKeys } from "@/lib/server/integrations/list-integration-
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/admin/integration-keys → {keys:[{id, label, keyPrefix, scopes, expiresAt, revokedAt, lastUsedAt}]}. */
+/** GET /api/admin/integration-keys → {keys:[{id, label, keyPrefix, scopes, expiresAt, revokedAt, lastUsedAt, createdAt, status}]}. */
 export const GET = staffRoute(async (actor) => listIntegrationKeys(actor));
 
 /** POST /api/admin/integration-keys {label, scopes, expiresAt?} → 201 {id, key, keyPrefix, scopes}; the key is shown only here. */
