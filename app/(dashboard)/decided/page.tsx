@@ -82,7 +82,7 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
         rows={result.rows}
         rowKey={(r) => r.id}
         rowAttributes={(r) => ({ "data-proposal-id": r.id })}
-        cellClassName="py-2 whitespace-nowrap"
+        cellClassName="py-2 align-middle whitespace-nowrap"
         empty={<div className="rounded-xl border bg-card p-6 text-center text-muted-foreground">{t("empty")}</div>}
         cardClassName="block text-base"
         card={(r) => (
