@@ -2,9 +2,6 @@ import * as React from "react";
 
 import { cn } from "@/lib/utils";
 
-/** A column of a data table: its header and how one row fills its cell (plain rendering, no table library). */
-export type Column<T> = { id: string; header: React.ReactNode; cell: (row: T) => React.ReactNode };
-
 function Table({ className, ...props }: React.ComponentProps<"table">) {
   return (
     <div data-slot="table-container" className="relative w-full overflow-x-auto">

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
+import { expiresAtValue } from "./form-values";
 import { FormError, ShownOnce } from "./form-error";
 
 /** Issue an agent key on a channel; the key is shown once. */
@@ -16,11 +17,10 @@ export function IssueAgentKeyForm({ channels }: { channels: { slug: string; name
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const expires = String(form.get("expiresAt") ?? "");
     const result = await run("POST", "/api/admin/agent-keys", {
       channel: form.get("channel"),
       label: form.get("label"),
-      ...(expires ? { expiresAt: new Date(expires).toISOString() } : {}),
+      ...expiresAtValue(form),
       ...stepUpValue(form),
     });
     if (result) setKey(result.key);

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
+import { expiresAtValue } from "./form-values";
 import { FormError, ShownOnce } from "./form-error";
 
 /** Issue an integration key for the shop's systems (Orders API); the key is shown once. */
@@ -15,11 +16,10 @@ export function IssueIntegrationKeyForm() {
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const expires = String(form.get("expiresAt") ?? "");
     const result = await run("POST", "/api/admin/integration-keys", {
       label: form.get("label"),
       scopes: form.getAll("scopes"),
-      ...(expires ? { expiresAt: new Date(expires).toISOString() } : {}),
+      ...expiresAtValue(form),
       ...stepUpValue(form),
     });
     if (result) setKey(result.key);

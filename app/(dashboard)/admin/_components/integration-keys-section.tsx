@@ -2,6 +2,7 @@ import { getTranslations } from "next-intl/server";
 import { DateTime } from "@/components/ui/date-time";
 import type { Actor } from "@/lib/server/auth/actor";
 import { listIntegrationKeys } from "@/lib/server/integrations/list-integration-keys";
+import { KeyStatusText, LastUsedText } from "./key-validity";
 import { RevokeKeyButton } from "./agent-key-forms";
 import { IssueIntegrationKeyForm } from "./integration-key-form";
 
@@ -36,18 +37,14 @@ export async function IntegrationKeysSection({ actor }: { actor: Actor }) {
                 <td className="mono">{k.keyPrefix}…</td>
                 <td className="mono">{k.scopes.join(", ")}</td>
                 <td>
-                  {tm(`keyStatus.${k.status}`)}
-                  {k.status === "active" && k.expiresAt ? (
-                    <>
-                      {" "}
-                      ({tm("expires")} <DateTime value={k.expiresAt} />)
-                    </>
-                  ) : null}
+                  <KeyStatusText status={k.status} expiresAt={k.expiresAt} />
                 </td>
                 <td>
                   <DateTime value={k.createdAt} />
                 </td>
-                <td>{k.lastUsedAt ? <DateTime value={k.lastUsedAt} /> : t("never")}</td>
+                <td>
+                  <LastUsedText at={k.lastUsedAt} />
+                </td>
                 <td>
                   {k.status === "revoked" ? null : <RevokeKeyButton id={k.id} label={k.label} kind="integration" />}
                 </td>

@@ -6,21 +6,14 @@ import { diffPolicy, policyFields, type PolicyField, type PolicyValues } from "@
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError } from "./form-error";
-import { Money } from "@/components/domain/money";
+import { ChangeTable, isMoneyField } from "./policy-change-table";
+import { nullablePolicyFields, PolicyFieldInput } from "./policy-field-input";
+import { PolicyPending, type PendingPolicy } from "./policy-pending";
 import { DateTime } from "@/components/ui/date-time";
 import { minorToMajorInput, parseMoneyInput, type MoneyInputProblem } from "@/lib/domain/format-money";
 
-type Pending = {
-  version: number;
-  values: PolicyValues;
-  changes: { field: PolicyField; before: number | null; after: number | null; direction: "looser" | "tighter" }[];
-  mine: boolean;
-} | null;
+type Pending = (PendingPolicy & { values: PolicyValues }) | null;
 type History = { version: number; status: string; createdAt: string; decidedAt: string | null }[];
-
-const nullable: readonly PolicyField[] = ["dualApprovalThresholdMinor", "reviewerDailyApprovalLimitMinor"];
-/** Amounts: typed and shown in major units of the tenant's currency ("12.50"), stored in minor units. */
-const isMoney = (f: PolicyField) => f.endsWith("Minor");
 
 /** Tenant policy: the active version, an edit form with a live diff, the change awaiting a second admin, history. */
 export function PolicySection({
@@ -42,12 +35,11 @@ export function PolicySection({
       Object.fromEntries(
         policyFields.map((f) => [
           f,
-          values[f] === null ? "" : isMoney(f) ? minorToMajorInput(values[f], currency) : String(values[f]),
+          values[f] === null ? "" : isMoneyField(f) ? minorToMajorInput(values[f], currency) : String(values[f]),
         ]),
       ) as Record<PolicyField, string>,
   );
   const propose = useAdminRequest<{ version: number; status: string }>();
-  const decide = useAdminRequest<{ version: number; status: string }>();
   const [result, setResult] = useState<string | null>(null);
 
   // An amount that does not parse keeps the active value (it is left out of the diff) and says why under its field.
@@ -57,8 +49,8 @@ export function PolicySection({
     for (const f of policyFields) {
       const raw = draft[f].trim();
       let value: number | null;
-      if (raw === "" && nullable.includes(f)) value = null;
-      else if (isMoney(f)) {
+      if (raw === "" && nullablePolicyFields.includes(f)) value = null;
+      else if (isMoneyField(f)) {
         const money = parseMoneyInput(raw, currency);
         if (!money.ok) refused[f] = money.problem;
         value = money.ok ? money.minor : values[f];
@@ -70,8 +62,6 @@ export function PolicySection({
   const changes = useMemo(() => diffPolicy(values, parsed), [values, parsed]);
   const invalid = Object.keys(problems).length > 0;
   const [showInvalid, setShowInvalid] = useState(false);
-  const show = (f: PolicyField, v: number | null) =>
-    v === null ? t("none") : isMoney(f) ? <Money minor={v} currency={currency} /> : String(v);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -98,108 +88,29 @@ export function PolicySection({
           {result}
         </p>
       ) : null}
-      {pending ? (
-        <div className="stack" aria-labelledby="pending-title">
-          <h3 id="pending-title">{t("pendingTitle", { version: pending.version })}</h3>
-          <ChangeTable changes={pending.changes} show={show} currency={currency} />
-          <FormError id="decide-error" error={decide.error} />
-          {pending.mine ? (
-            <p className="muted">{t("ownPending")}</p>
-          ) : (
-            <form
-              onSubmit={async (e) => {
-                e.preventDefault();
-                const r = await decide.run(
-                  "POST",
-                  `/api/admin/policy/${pending.version}/approve`,
-                  stepUpValue(new FormData(e.currentTarget)),
-                );
-                if (r) setResult(t("activeNow", { version: r.version }));
-              }}
-            >
-              <StepUpField id="decide-step-up" show={decide.needsStepUp} />
-              <button type="submit" disabled={decide.pending}>
-                {t("approve", { version: pending.version })}
-              </button>
-            </form>
-          )}
-          <button
-            type="button"
-            className="secondary"
-            disabled={decide.pending}
-            onClick={async () =>
-              (await decide.run("POST", `/api/admin/policy/${pending.version}/reject`, {})) &&
-              setResult(t("rejected", { version: pending.version }))
-            }
-          >
-            {t("reject", { version: pending.version })}
-          </button>
-        </div>
-      ) : null}
+      {pending ? <PolicyPending pending={pending} currency={currency} onResult={setResult} /> : null}
 
       <form onSubmit={onSubmit} aria-labelledby="policy-edit-title">
         <h3 id="policy-edit-title">{t("editTitle")}</h3>
         <p className="muted">{t("editHelp")}</p>
         <div className="grid-2">
           {policyFields.map((f) => (
-            <div className="field" key={f}>
-              <label htmlFor={`policy-${f}`}>{t(`fields.${f}`, { currency })}</label>
-              {isMoney(f) ? (
-                <>
-                  <div className="flex items-center gap-2">
-                    <input
-                      id={`policy-${f}`}
-                      name={f}
-                      type="text"
-                      inputMode="decimal"
-                      autoComplete="off"
-                      value={draft[f]}
-                      required={!nullable.includes(f)}
-                      placeholder={nullable.includes(f) ? t("none") : undefined}
-                      onChange={(e) => setDraft({ ...draft, [f]: e.target.value })}
-                      aria-invalid={problems[f] ? true : undefined}
-                      aria-describedby={`policy-${f}-amount`}
-                    />
-                    <span className="mono" aria-hidden="true">
-                      {currency}
-                    </span>
-                  </div>
-                  {/* What the typed amount stands for, in the reader's format — or why it cannot be read. */}
-                  <p
-                    className={problems[f] ? "text-sm text-destructive-foreground" : "muted"}
-                    id={`policy-${f}-amount`}
-                    data-testid={`policy-${f}-amount`}
-                  >
-                    {problems[f] ? (
-                      t(`moneyProblems.${problems[f]}`, { currency, example: minorToMajorInput(1250, currency) })
-                    ) : parsed[f] === null ? (
-                      t("none")
-                    ) : (
-                      <Money minor={parsed[f]} currency={currency} exact />
-                    )}
-                  </p>
-                </>
-              ) : (
-                <input
-                  id={`policy-${f}`}
-                  name={f}
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  step={1}
-                  value={draft[f]}
-                  required={!nullable.includes(f)}
-                  onChange={(e) => setDraft({ ...draft, [f]: e.target.value })}
-                />
-              )}
-            </div>
+            <PolicyFieldInput
+              key={f}
+              f={f}
+              currency={currency}
+              draft={draft}
+              setDraft={setDraft}
+              value={parsed[f]}
+              problem={problems[f]}
+            />
           ))}
         </div>
         <h4>{t("diffTitle")}</h4>
         {changes.length === 0 ? (
           <p className="muted">{t("noChanges")}</p>
         ) : (
-          <ChangeTable changes={changes} show={show} currency={currency} />
+          <ChangeTable changes={changes} currency={currency} />
         )}
         {changes.some((c) => c.direction === "looser") ? <p className="badge flag">{t("needsSecond")}</p> : null}
         {invalid && showInvalid ? (
@@ -226,45 +137,5 @@ export function PolicySection({
         </ul>
       </details>
     </section>
-  );
-}
-
-function ChangeTable({
-  changes,
-  show,
-  currency,
-}: {
-  changes: { field: PolicyField; before: number | null; after: number | null; direction: "looser" | "tighter" }[];
-  show: (f: PolicyField, v: number | null) => React.ReactNode;
-  currency: string;
-}) {
-  const t = useTranslations("policy");
-  return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">{t("field")}</th>
-          <th scope="col">{t("before")}</th>
-          <th scope="col">{t("after")}</th>
-          <th scope="col">{t("effect")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {changes.map((c) => (
-          <tr key={c.field} data-field={c.field}>
-            <td>{t(`fields.${c.field}`, { currency })}</td>
-            <td className="mono">{show(c.field, c.before)}</td>
-            <td className="mono">{show(c.field, c.after)}</td>
-            <td>
-              {c.direction === "looser" ? (
-                <span className="badge flag">{t("looser")}</span>
-              ) : (
-                <span className="badge">{t("tighter")}</span>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

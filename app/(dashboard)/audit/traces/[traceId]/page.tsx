@@ -7,8 +7,8 @@ import { splitOffset } from "@/lib/domain/clock";
 import { pageActor } from "@/lib/server/auth/page";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
 import { DateTime } from "@/components/ui/date-time";
-import { Money } from "@/components/domain/money";
 import { holdTrace } from "../../actions";
+import { TraceProposal } from "./_components/trace-proposal";
 
 export const dynamic = "force-dynamic";
 
@@ -34,10 +34,7 @@ export default async function TracePage({ params }: Props) {
   const { traceId } = await params;
   const t = await getTranslations("trace");
   const ta = await getTranslations("audit");
-  const ts = await getTranslations("status");
-  const tx = await getTranslations("executions.states");
   const tm = await getTranslations("authMethods");
-  const tr = await getTranslations("reasons");
   // Plain words for codes, the code itself on hover (and for anything without a name).
   const plain = (kind: "actions" | "outcomes", code: string) =>
     ta.has(`${kind}.${auditCodeKey(code)}`) ? ta(`${kind}.${auditCodeKey(code)}`) : code;
@@ -64,73 +61,7 @@ export default async function TracePage({ params }: Props) {
         <section aria-labelledby="trace-proposals" className="stack">
           <h2 id="trace-proposals">{t("proposals")}</h2>
           {trace.proposals.map((p) => (
-            <article key={p.id} className="panel" aria-label={t("proposal", { id: p.id })} data-proposal-id={p.id}>
-              <h3 className="mono">{t("proposal", { id: p.id })}</h3>
-              <dl className="facts">
-                <dt>{t("status")}</dt>
-                <dd title={p.status}>{ts.has(p.status) ? ts(p.status) : p.status}</dd>
-                <dt>{t("amount")}</dt>
-                <dd>
-                  <Money minor={p.amountMinor} currency={p.currency} exact />
-                </dd>
-                <dt>{t("recipient")}</dt>
-                <dd>{p.recipientDisplay}</dd>
-                <dt>{t("reason")}</dt>
-                <dd title={p.reason}>{tr.has(p.reason) ? tr(p.reason) : p.reason}</dd>
-                <dt>{t("proposalHash")}</dt>
-                <dd className="mono">{p.hash}</dd>
-                <dt>{t("expires")}</dt>
-                <dd>
-                  <DateTime value={p.expiresAt} />
-                </dd>
-              </dl>
-              <h4>{t("approvals")}</h4>
-              {p.approvals.length === 0 ? (
-                <p className="muted">{t("noApprovals")}</p>
-              ) : (
-                <ul>
-                  {p.approvals.map((a) => (
-                    <li key={a.id} data-auth-method={a.authMethod} data-passkey-check={a.passkeyCheck}>
-                      {t("approvedBy", {
-                        name: a.approverName,
-                        method: tm.has(a.authMethod) ? tm(a.authMethod) : a.authMethod,
-                      })}{" "}
-                      — <DateTime value={a.createdAt} /> —{" "}
-                      {a.passkeyCheck === "failed"
-                        ? t("passkey_failed", { reason: a.passkeyDetail ?? "" })
-                        : t(`passkey_${a.passkeyCheck}`)}
-                    </li>
-                  ))}
-                </ul>
-              )}
-              <h4>{t("execution")}</h4>
-              {p.execution ? (
-                <dl className="facts" data-execution-status={p.execution.status}>
-                  <dt>{t("status")}</dt>
-                  <dd title={p.execution.status}>
-                    {tx.has(p.execution.status) ? tx(p.execution.status) : p.execution.status}
-                  </dd>
-                  <dt>{t("idempotencyKey")}</dt>
-                  <dd className="mono">{p.execution.idempotencyKey}</dd>
-                  <dt>{t("providerRefund")}</dt>
-                  <dd className="mono">{p.execution.providerRefundId ?? "—"}</dd>
-                  <dt>{t("attempts")}</dt>
-                  <dd>{p.execution.attempts}</dd>
-                  <dt>{t("reconciliations")}</dt>
-                  <dd>{p.execution.reconciliations}</dd>
-                </dl>
-              ) : (
-                <p className="muted">{t("noExecution")}</p>
-              )}
-              {mayDownloadEvidence ? (
-                <p>
-                  <a href={`/api/audit/evidence/${p.id}`} download>
-                    {t("evidence")}
-                  </a>{" "}
-                  · <Link href={`/audit/evidence/${p.id}`}>{ta("evidenceSummaryLink")}</Link>
-                </p>
-              ) : null}
-            </article>
+            <TraceProposal key={p.id} p={p} mayDownloadEvidence={mayDownloadEvidence} />
           ))}
         </section>
       ) : null}

@@ -1,0 +1,127 @@
+"use client";
+
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { useTranslations } from "next-intl";
+import type { ExecutionDetail } from "@/lib/schemas/execution-dto";
+import { Money } from "@/components/domain/money";
+import { StatusBadge } from "@/components/domain/status-badge";
+import { CopyButton } from "@/components/ui/copy-button";
+import { DateTime } from "@/components/ui/date-time";
+import { cn } from "@/lib/utils";
+import { FailureReason } from "../../_components/failure-reason";
+
+const panel = "min-w-0 rounded-xl border bg-card p-4";
+const mono = "font-mono text-xs break-all";
+
+function Field({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <div className={cn("grid min-w-0 gap-0.5", wide && "sm:col-span-2")}>
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="m-0 min-w-0">{children}</dd>
+    </div>
+  );
+}
+
+/** What is paid, to whom, for which order and why, with links to the proposal and its trace. */
+export function ExecutionSummary({ d }: { d: ExecutionDetail }) {
+  const td = useTranslations("executions.detail");
+  const tr = useTranslations("reasons");
+  const tk = useTranslations("paymentMethods");
+  const p = d.proposal;
+  return (
+    <section aria-labelledby="exec-summary-title" className={panel}>
+      <h2 id="exec-summary-title" className="m-0 mb-3 text-lg font-semibold">
+        {td("summaryTitle")}
+      </h2>
+      <dl className="m-0 grid gap-3 sm:grid-cols-2">
+        <Field label={td("amount")}>
+          <span className="text-lg font-semibold">
+            <Money minor={p.amountMinor} currency={p.currency} exact />
+          </span>
+        </Field>
+        <Field label={td("recipient")}>
+          {p.recipientDisplay}
+          <span className="block text-xs text-muted-foreground">
+            {p.recipientHolder} · {tk.has(p.recipientKind) ? tk(p.recipientKind) : p.recipientKind}
+          </span>
+        </Field>
+        <Field label={td("order")}>{p.orderNumber}</Field>
+        <Field label={td("customer")}>
+          {p.customerName}
+          <span className={cn("block text-muted-foreground", mono)}>{p.customerId}</span>
+        </Field>
+        <Field label={td("reason")}>{tr.has(p.reason) ? tr(p.reason) : p.reason}</Field>
+        <Field label={td("proposalStatus")}>
+          <StatusBadge status={p.status} />
+        </Field>
+      </dl>
+      <p className="mt-4 mb-0 flex flex-wrap gap-x-4 gap-y-2 text-sm">
+        <Link href={`/proposals/${p.id}`}>{td("openProposal")}</Link>
+        <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`}>{td("openTrace")}</Link>
+      </p>
+    </section>
+  );
+}
+
+/** The execution's keys (with copy buttons), counters, times, and why it failed if it did. */
+export function ExecutionKeys({ d }: { d: ExecutionDetail }) {
+  const t = useTranslations("executions");
+  const td = useTranslations("executions.detail");
+  return (
+    <section aria-labelledby="exec-keys-title" className={panel}>
+      <h2 id="exec-keys-title" className="m-0 mb-3 text-lg font-semibold">
+        {td("executionTitle")}
+      </h2>
+      <dl className="m-0 grid gap-3 sm:grid-cols-2">
+        <Field wide label={td("idempotencyKey")}>
+          <span className="flex items-start gap-1">
+            <span className={mono} data-testid="idempotency-key">
+              {d.idempotencyKey}
+            </span>
+            <CopyButton value={d.idempotencyKey} label={t("idempotencyKeyName")} />
+          </span>
+        </Field>
+        <Field wide label={td("providerRefundId")}>
+          {d.providerRefundId ? (
+            <span className="flex items-start gap-1">
+              <span className={mono} data-testid="provider-refund-id">
+                {d.providerRefundId}
+              </span>
+              <CopyButton value={d.providerRefundId} label={td("providerRefundId")} />
+            </span>
+          ) : (
+            <span className="text-muted-foreground">{td("notYet")}</span>
+          )}
+        </Field>
+        <Field label={td("attempts")}>{d.attempts}</Field>
+        <Field label={td("reconciliations")}>{d.reconciliations}</Field>
+        <Field label={td("createdAt")}>
+          <DateTime value={d.createdAt} />
+        </Field>
+        {d.lastAttemptAt ? (
+          <Field label={td("lastAttemptAt")}>
+            <DateTime value={d.lastAttemptAt} />
+          </Field>
+        ) : null}
+        {d.settledAt ? (
+          <Field label={td("settledAt")}>
+            <DateTime value={d.settledAt} />
+          </Field>
+        ) : null}
+        {d.failureReason ? (
+          <Field label={td("failureReason")}>
+            <FailureReason reason={d.failureReason} />
+          </Field>
+        ) : null}
+        {d.lastError ? (
+          <Field wide label={td("lastError")}>
+            <span className={mono} data-testid="last-error">
+              {d.lastError}
+            </span>
+          </Field>
+        ) : null}
+      </dl>
+    </section>
+  );
+}

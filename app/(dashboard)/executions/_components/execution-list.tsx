@@ -1,0 +1,140 @@
+"use client";
+
+import { useMemo } from "react";
+import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";
+import { useQueryStates } from "nuqs";
+import { useTranslations } from "next-intl";
+import type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
+import { Money } from "@/components/domain/money";
+import { RelativeTime } from "@/components/ui/date-time";
+import { Button } from "@/components/ui/button";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { ExecutionStateBadge } from "./execution-state-badge";
+import { ExecutionFilters } from "./execution-filters";
+import { ExecutionLink, executionHeadClass, mono } from "./execution-cells";
+import { FailureReason } from "./failure-reason";
+import { executionsParams } from "./executions-params";
+
+type ListQuery = UseInfiniteQueryResult<InfiniteData<ExecutionsPage>, Error>;
+
+function useExecutionColumns() {
+  const t = useTranslations("executions");
+  return useMemo<Column<ExecutionRow>[]>(
+    () => [
+      {
+        id: "order",
+        header: t("order"),
+        cell: (r) => <ExecutionLink id={r.id} order={r.orderNumber} className="font-medium whitespace-nowrap" />,
+      },
+      { id: "amount", header: t("amount"), cell: (r) => <Money minor={r.amountMinor} currency={r.currency} exact /> },
+      {
+        id: "state",
+        header: t("state"),
+        cell: (r) => (
+          <>
+            <ExecutionStateBadge state={r.status} />
+            {r.failureReason ? (
+              <FailureReason reason={r.failureReason} className="block text-xs text-muted-foreground" />
+            ) : null}
+          </>
+        ),
+      },
+      { id: "attempts", header: t("attempts"), cell: (r) => r.attempts },
+      { id: "reconciliations", header: t("reconciliations"), cell: (r) => r.reconciliations },
+      {
+        id: "providerRefundId",
+        header: t("providerRefundId"),
+        cell: (r) => <span className={mono}>{r.providerRefundId ?? "—"}</span>,
+      },
+      {
+        id: "idempotencyKey",
+        header: t("idempotencyKey"),
+        cell: (r) => <span className={mono}>{r.idempotencyKey}</span>,
+      },
+      {
+        id: "age",
+        header: t("age"),
+        cell: (r) => (
+          <>
+            <RelativeTime value={r.createdAt} />
+            {r.settledAt ? (
+              <span className="block text-xs text-muted-foreground">
+                {t("settled")} <RelativeTime value={r.settledAt} />
+              </span>
+            ) : null}
+          </>
+        ),
+      },
+      { id: "lastError", header: t("lastError"), cell: (r) => <span className={mono}>{r.lastError ?? "—"}</span> },
+    ],
+    [t],
+  );
+}
+
+/** Every execution, searchable and sortable: a table on wide screens, a card per execution on phones. */
+export function ExecutionList({ list }: { list: ListQuery }) {
+  const t = useTranslations("executions");
+  const [params] = useQueryStates(executionsParams);
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
+  const filtered = !!(params.state || params.q);
+  const columns = useExecutionColumns();
+
+  return (
+    <section aria-labelledby="exec-list-title" className="grid min-w-0 gap-3">
+      <h2 id="exec-list-title" className="m-0 text-lg font-semibold">
+        {t("listTitle")}
+      </h2>
+      <ExecutionFilters />
+      {list.isError && !list.data ? (
+        <div role="alert" className="rounded-xl border border-destructive/40 bg-card p-4 text-sm">
+          {list.error.message}
+        </div>
+      ) : (
+        <DataTable
+          label={t("listTitle")}
+          columns={columns}
+          rows={rows}
+          rowKey={(r) => r.id}
+          rowAttributes={(r) => ({ "data-execution-id": r.id, "data-proposal-id": r.proposalId })}
+          rowClassName="focus-within:bg-accent"
+          headClassName={executionHeadClass}
+          empty={
+            <div data-list-state="empty" className="rounded-xl border bg-card p-6 text-center text-muted-foreground">
+              {filtered ? t("emptyFiltered") : t("empty")}
+            </div>
+          }
+          cardAttributes={(r) => ({ "data-execution-card": r.id, "data-proposal-id": r.proposalId })}
+          // Phones: the whole card is the link target.
+          cardClassName="relative text-base focus-within:ring-2 focus-within:ring-ring"
+          card={(r) => (
+            <>
+              <div className="flex items-start justify-between gap-3">
+                <ExecutionLink
+                  id={r.id}
+                  order={r.orderNumber}
+                  className="font-semibold after:absolute after:inset-0 focus-visible:outline-none"
+                />
+                <span className="text-right font-semibold">
+                  <Money minor={r.amountMinor} currency={r.currency} />
+                </span>
+              </div>
+              <div className="flex flex-wrap items-center gap-2 text-sm">
+                <ExecutionStateBadge state={r.status} />
+                <RelativeTime value={r.createdAt} />
+              </div>
+              {r.providerRefundId ? <p className={`m-0 text-muted-foreground ${mono}`}>{r.providerRefundId}</p> : null}
+              {r.lastError ? <p className={`m-0 text-muted-foreground ${mono}`}>{r.lastError}</p> : null}
+            </>
+          )}
+        />
+      )}
+      {list.hasNextPage ? (
+        <p className="m-0">
+          <Button variant="outline" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+            {t("loadMore")}
+          </Button>
+        </p>
+      ) : null}
+    </section>
+  );
+}

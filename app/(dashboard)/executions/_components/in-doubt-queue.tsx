@@ -1,0 +1,76 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import type { ExecutionOverview } from "@/lib/schemas/execution-dto";
+import { Money } from "@/components/domain/money";
+import { RelativeTime } from "@/components/ui/date-time";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { CheckNowButton } from "./check-now-button";
+import { ExecutionLink, executionHeadClass, mono } from "./execution-cells";
+
+type InDoubtRow = ExecutionOverview["inDoubt"][number];
+
+/** The refunds whose outcome is not known yet, oldest first, each with "check now" for those who may. */
+export function InDoubtQueue({ rows, canReconcile }: { rows: InDoubtRow[]; canReconcile: boolean }) {
+  const t = useTranslations("executions");
+  const columns: Column<InDoubtRow>[] = [
+    {
+      id: "order",
+      header: t("order"),
+      cell: (r) => <ExecutionLink id={r.id} order={r.orderNumber} className="font-medium whitespace-nowrap" />,
+    },
+    { id: "amount", header: t("amount"), cell: (r) => <Money minor={r.amountMinor} currency={r.currency} /> },
+    { id: "why", header: t("why"), cell: (r) => t(`whys.${r.why}`), className: "whitespace-normal" },
+    { id: "age", header: t("age"), cell: (r) => <RelativeTime value={r.createdAt} /> },
+    { id: "attempts", header: t("attempts"), cell: (r) => r.attempts },
+    { id: "reconciliations", header: t("reconciliations"), cell: (r) => r.reconciliations },
+    {
+      id: "lastError",
+      header: t("lastError"),
+      cell: (r) => r.lastError ?? "—",
+      className: `whitespace-normal ${mono}`,
+    },
+    ...(canReconcile
+      ? [
+          {
+            id: "action",
+            header: t("action"),
+            cell: (r: InDoubtRow) => <CheckNowButton executionId={r.id} order={r.orderNumber} />,
+            className: "whitespace-normal",
+          },
+        ]
+      : []),
+  ];
+  return (
+    <DataTable
+      label={t("inDoubtTitle")}
+      columns={columns}
+      rows={rows}
+      rowKey={(r) => r.id}
+      rowAttributes={(r) => ({ "data-execution-id": r.id })}
+      wrapperClassName="rounded-none border-0 bg-transparent"
+      headClassName={executionHeadClass}
+      cellClassName="py-2 whitespace-nowrap"
+      cardAttributes={(r) => ({ "data-execution-card": r.id })}
+      cardClassName="rounded-lg bg-transparent p-3 text-base"
+      card={(r) => (
+        <>
+          <div className="flex items-start justify-between gap-3">
+            <ExecutionLink id={r.id} order={r.orderNumber} className="font-semibold" />
+            <span className="font-semibold">
+              <Money minor={r.amountMinor} currency={r.currency} />
+            </span>
+          </div>
+          <p className="m-0 text-sm">
+            {t(`whys.${r.why}`)} · <RelativeTime value={r.createdAt} />
+          </p>
+          <p className="m-0 text-sm text-muted-foreground">
+            {t("attempts")}: {r.attempts} · {t("reconciliations")}: {r.reconciliations}
+          </p>
+          {r.lastError ? <p className={`m-0 text-muted-foreground ${mono}`}>{r.lastError}</p> : null}
+          {canReconcile ? <CheckNowButton executionId={r.id} order={r.orderNumber} /> : null}
+        </>
+      )}
+    />
+  );
+}

@@ -1,0 +1,131 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { useRouter } from "next/navigation";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useLocale, useNow, useTranslations } from "next-intl";
+import { toast } from "sonner";
+import { api, ApiError, proposalKeys } from "@/lib/queries/proposals";
+import { proposalStatus } from "@/lib/domain/proposal-state";
+import { approvalResultDto, rejectResultDto, type ProposalDetail } from "@/lib/schemas/proposal-dto";
+import { formatMinor } from "@/lib/domain/format-money";
+import type { StepUpInput } from "@/lib/schemas/proposals";
+import { useShortcuts } from "@/components/reviewer/use-shortcuts";
+import { useNextProposal } from "@/components/reviewer/use-next-proposal";
+import { useClock } from "@/components/ui/use-clock";
+import { useHydrated } from "@/components/ui/use-hydrated";
+import { useClaim } from "./claim-notice";
+
+/**
+ * A reviewer's decision on one proposal: which dialog is open, the approve and reject requests (each carries
+ * the hash that was on screen), the a / r / n shortcuts, and what the dialogs restate.
+ */
+export function useDecision(p: ProposalDetail) {
+  const t = useTranslations("proposal");
+  const locale = useLocale();
+  const clock = useClock();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const now = useNow({ updateInterval: 1000 });
+  const [open, setOpen] = useState<"approve" | "reject" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [decided, setDecided] = useState(false);
+  const [needsStepUp, setNeedsStepUp] = useState(false);
+  const [reason, setReason] = useState("");
+  const [internalNote, setInternalNote] = useState("");
+  const next = useNextProposal(p.id, decided);
+  const claim = useClaim(p.id);
+  // Opening a decision dialog takes (or renews) the advisory claim, so the other reviewers see who is on it.
+  // Losing it to someone else changes nothing here: the dialog says who, and the decision still counts.
+  const openDialog = (kind: "approve" | "reject") => {
+    setError(null);
+    setOpen(kind);
+    if (!p.claim || p.claim.mine) claim.take.mutate();
+  };
+  const done = (text: string) => {
+    setOpen(null);
+    setError(null);
+    setDecided(true);
+    setNotice(text);
+    toast.success(text);
+  };
+
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
+  const approve = useMutation({
+    mutationFn: (body: { hash: string; stepUp?: StepUpInput }) =>
+      api(`/api/proposals/${p.id}/approve`, approvalResultDto, { method: "POST", body: JSON.stringify(body) }),
+    onSuccess: (r) =>
+      done(
+        r.status === proposalStatus.approved
+          ? t("approvedNotice")
+          : t("partialNotice", { count: r.approvals, required: r.requiredApprovals }),
+      ),
+    onError: (e) => {
+      if (e instanceof ApiError && e.details.reason === "step_up_required") setNeedsStepUp(true);
+      setError(e.message);
+    },
+    onSettled: invalidate,
+  });
+  const reject = useMutation({
+    mutationFn: (body: { hash: string; customerMessage: string; internalNote?: string }) =>
+      api(`/api/proposals/${p.id}/reject`, rejectResultDto, { method: "POST", body: JSON.stringify(body) }),
+    onSuccess: () => done(t("rejectedNotice")),
+    onError: (e) => setError(e.message),
+    onSettled: invalidate,
+  });
+
+  const canDecide = p.viewer.canDecide && !decided;
+  const canReject = p.viewer.canReject && !decided;
+  // Until React owns the page the buttons cannot open their dialogs: disabled, so an early click is not lost.
+  const hydrated = useHydrated();
+  useShortcuts({
+    a: () => canDecide && openDialog("approve"),
+    r: () => canReject && openDialog("reject"),
+    n: () => next.data && router.push(`/proposals/${next.data.id}`),
+  });
+
+  // Both become due while the page is open, not only after a refused click.
+  const expiredWhileOpen = now.getTime() >= new Date(p.expiresAt).getTime();
+  const stepUpDue = needsStepUp || now.getTime() > new Date(p.viewer.stepUpAfter).getTime();
+  const amount = formatMinor(p.amountMinor, p.currency, locale);
+  const confirmText = t("confirm", {
+    amount,
+    recipient: p.recipient.display,
+    holder: p.recipient.holder,
+    order: p.order.number,
+    expires: clock.clock(new Date(p.expiresAt)),
+  });
+  const position = p.approvals.length + 1;
+  const fourEyes =
+    p.requiredApprovals > 1 && position < p.requiredApprovals
+      ? t("fourEyesFirst", { position, required: p.requiredApprovals })
+      : p.requiredApprovals > 1
+        ? t("fourEyesFinal", { amount })
+        : t("singlePays", { amount });
+
+  function onApprove(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (expiredWhileOpen) return;
+    const password = String(new FormData(event.currentTarget).get("password") ?? "");
+    approve.mutate({
+      hash: p.hash,
+      ...(stepUpDue && password ? { stepUp: { method: "password" as const, password } } : {}),
+    });
+  }
+  function onReject(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (expiredWhileOpen) return;
+    reject.mutate({ hash: p.hash, customerMessage: reason, ...(internalNote.trim() ? { internalNote } : {}) });
+  }
+
+  const otherReviewer = claim.lostTo ?? (p.claim && !p.claim.mine ? p.claim.by : null);
+  // prettier-ignore
+  return {
+    open, setOpen, openDialog, error, setError, notice, decided, next, otherReviewer,
+    reason, setReason, internalNote, setInternalNote, approve, reject, onApprove, onReject,
+    canDecide, canReject, hydrated, expiredWhileOpen, stepUpDue, confirmText, fourEyes,
+  };
+}
+
+export type Decision = ReturnType<typeof useDecision>;

@@ -1,0 +1,61 @@
+// DataTable renders on the server as well as in the browser: checked here through react-dom/server.
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { DataTable, type Column } from "./data-table";
+
+type Row = { id: string; name: string; amount: number };
+const rows: Row[] = [
+  { id: "a", name: "Ada", amount: 5 },
+  { id: "b", name: "Bo", amount: 12 },
+];
+const columns: Column<Row>[] = [
+  { id: "name", header: "Name", cell: (r) => r.name },
+  { id: "amount", header: "Amount", cell: (r) => String(r.amount), align: "end", className: "whitespace-nowrap" },
+];
+
+const html = (props: Partial<Parameters<typeof DataTable<Row>>[0]> = {}) =>
+  renderToStaticMarkup(
+    createElement(DataTable<Row>, { label: "People", columns, rows, rowKey: (r) => r.id, ...props }),
+  );
+
+describe("DataTable", () => {
+  it("renders a header per column and a cell per row and column, in order, with row attributes", () => {
+    const out = html({ rowAttributes: (r) => ({ "data-person-id": r.id }) });
+    expect(out).toContain('aria-label="People"');
+    expect([...out.matchAll(/<th[^>]*scope="col"[^>]*>([^<]*)</g)].map((m) => m[1])).toEqual(["Name", "Amount"]);
+    expect([...out.matchAll(/<td[^>]*>([^<]*)</g)].map((m) => m[1])).toEqual(["Ada", "5", "Bo", "12"]);
+    expect([...out.matchAll(/data-person-id="(\w)"/g)].map((m) => m[1])).toEqual(["a", "b"]);
+  });
+
+  it("a caller's className overrides a conflicting default (cn: the caller's wins, in TableCell and DataTable)", () => {
+    const cells = [...html().matchAll(/<td[^>]*class="([^"]*)"/g)].map((m) => m[1]!.split(" "));
+    // DataTable's cell class over TableCell's own whitespace-nowrap (components/ui/table.tsx).
+    expect(cells[0]).toContain("whitespace-normal");
+    expect(cells[0]).not.toContain("whitespace-nowrap");
+    // The column's class over DataTable's whitespace-normal.
+    expect(cells[1]).toContain("whitespace-nowrap");
+    expect(cells[1]).not.toContain("whitespace-normal");
+    expect(cells[1]).toContain("text-right");
+  });
+
+  it("shows the empty state instead of the table when there are no rows", () => {
+    const out = html({ rows: [], empty: createElement("p", { "data-empty": "" }, "Nobody") });
+    expect(out).toBe('<p data-empty="">Nobody</p>');
+  });
+
+  it("with a card renderer: the table is for wide screens, phones get one card per row", () => {
+    const out = html({ card: (r) => r.name, cardAttributes: (r) => ({ "data-card": r.id }) });
+    expect(out).toMatch(/<div class="[^"]*hidden md:block[^"]*"><div data-slot="table-container"/);
+    expect(out).toMatch(/<ul class="[^"]*md:hidden[^"]*" aria-label="People">/);
+    expect([...out.matchAll(/<li data-card="(\w)"[^>]*>(\w+)<\/li>/g)].map((m) => [m[1], m[2]])).toEqual([
+      ["a", "Ada"],
+      ["b", "Bo"],
+    ]);
+  });
+
+  it("without a card renderer the table shows on every screen", () => {
+    expect(html()).not.toContain("md:hidden");
+    expect(html()).not.toContain("hidden md:block");
+  });
+});

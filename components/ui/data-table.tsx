@@ -1,0 +1,120 @@
+import type * as React from "react";
+
+import { cn } from "@/lib/utils";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+
+/** A column of a data table: its header, how one row fills its cell, and optional classes for its cells. */
+export type Column<T> = {
+  id: string;
+  header: React.ReactNode;
+  cell: (row: T) => React.ReactNode;
+  /** Classes of this column's cells, after the table's own (so they win under cn). */
+  className?: string;
+  align?: "start" | "end";
+};
+
+/** Attributes a row carries for tests and links (data-*, aria-*), computed from the row. */
+type RowAttributes = Record<`data-${string}` | `aria-${string}`, string | undefined>;
+
+type DataTableProps<T> = {
+  /** The table's accessible name (wide screens) and the card list's (phones). */
+  label: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  rowAttributes?: (row: T) => RowAttributes;
+  rowClassName?: string;
+  /** Extra classes of every header and body cell (a column's className comes after). */
+  headClassName?: string;
+  cellClassName?: string;
+  /** Shown instead of the table when there are no rows. */
+  empty?: React.ReactNode;
+  /** Phones: one card per row instead of the table (the table shows from the md breakpoint). */
+  card?: (row: T) => React.ReactNode;
+  cardAttributes?: (row: T) => RowAttributes;
+  cardClassName?: string;
+  /** Classes and attributes of the wide-screen wrapper and of the table (data-* only). */
+  wrapperClassName?: string;
+  wrapperAttributes?: RowAttributes;
+  tableAttributes?: RowAttributes;
+};
+
+const headBase = "px-3 text-xs tracking-wide text-muted-foreground uppercase";
+const cellBase = "px-3 py-2.5 align-top whitespace-normal";
+const alignEnd = "text-right";
+
+/**
+ * The lists' one table (audit search, executions, decided): headers and cells from typed columns over
+ * components/ui/table.tsx, an empty state, and on phones an optional card per row. No hooks and no
+ * "use client", so server components render it too.
+ */
+export function DataTable<T>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  rowAttributes,
+  rowClassName,
+  headClassName,
+  cellClassName,
+  empty,
+  card,
+  cardAttributes,
+  cardClassName,
+  wrapperClassName,
+  wrapperAttributes,
+  tableAttributes,
+}: DataTableProps<T>) {
+  if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
+  return (
+    <>
+      <div
+        {...wrapperAttributes}
+        className={cn("min-w-0 rounded-xl border bg-card", wrapperClassName, card && "hidden md:block")}
+      >
+        <Table aria-label={label} {...tableAttributes}>
+          <TableHeader>
+            <TableRow className="hover:bg-transparent">
+              {columns.map((c) => (
+                <TableHead
+                  key={c.id}
+                  scope="col"
+                  className={cn(headBase, headClassName, c.align === "end" && alignEnd)}
+                >
+                  {c.header}
+                </TableHead>
+              ))}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow key={rowKey(row)} {...rowAttributes?.(row)} className={rowClassName}>
+                {columns.map((c) => (
+                  <TableCell
+                    key={c.id}
+                    className={cn(cellBase, cellClassName, c.className, c.align === "end" && alignEnd)}
+                  >
+                    {c.cell(row)}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+      {card ? (
+        <ul className="m-0 grid list-none gap-3 p-0 md:hidden" aria-label={label}>
+          {rows.map((row) => (
+            <li
+              key={rowKey(row)}
+              {...cardAttributes?.(row)}
+              className={cn("grid min-w-0 gap-1 rounded-xl border bg-card p-4 text-sm", cardClassName)}
+            >
+              {card(row)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
