@@ -1,7 +1,7 @@
 // A PostgreSQL restart under `npm start`'s children (scripts/lib/supervise.ts): the sandbox payment provider and
 // the job worker exit when their database goes away; the supervisor starts them again, with a growing pause,
 // logging each exit and restart as JSON — until then nothing restarted them.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,14 +43,22 @@ it(
       { base: { service: "start" } },
       new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) }),
     );
-    const outputs = { sandbox: "", worker: "" };
+    // Each process the supervisor starts, with its own output: "back" means the CURRENT process of a child is
+    // alive and has printed its ready line. (Counting ready lines against exits never converged when a restart
+    // attempt died before its ready line, the database still down: one more exit, no more ready lines.)
+    const instances = {
+      sandbox: [] as { proc: ChildProcess; out: string }[],
+      worker: [] as { proc: ChildProcess; out: string }[],
+    };
     const sandboxPort = await findFreePort();
     const apiKey = `sk_test_${randomUUID().replace(/-/g, "")}`;
     const tsx = ["--conditions=react-server", "--import", "tsx"];
     const child = (name: "sandbox" | "worker", args: string[], env: NodeJS.ProcessEnv) => () => {
       const c = spawn(process.execPath, [...tsx, ...args], { stdio: ["ignore", "pipe", "pipe"], env });
-      c.stdout.on("data", (d) => (outputs[name] += String(d)));
-      c.stderr.on("data", (d) => (outputs[name] += String(d)));
+      const instance = { proc: c, out: "" };
+      instances[name].push(instance);
+      c.stdout.on("data", (d) => (instance.out += String(d)));
+      c.stderr.on("data", (d) => (instance.out += String(d)));
       return c;
     };
     const sandbox = supervise({
@@ -86,17 +94,43 @@ it(
       }),
     });
     supervised.push(sandbox, worker);
-    const count = (name: "sandbox" | "worker", what: string) => outputs[name].split(what).length - 1;
+    const serving = (s: Supervised, name: "sandbox" | "worker", ready: string) => {
+      const last = instances[name].at(-1);
+      const current = s.current();
+      return (
+        !!last &&
+        current === last.proc &&
+        current.exitCode === null &&
+        current.signalCode === null &&
+        last.out.includes(ready)
+      );
+    };
+    const bothServing = () =>
+      serving(sandbox, "sandbox", "listening on") && serving(worker, "worker", "worker started");
+    // Serving, and still serving 3 s later (a child that has not noticed the database went away yet may still exit).
+    const bothServingSteadily = (what: string) => {
+      let since: number | null = null;
+      return waitFor(
+        () => {
+          if (!bothServing()) {
+            since = null;
+            return false;
+          }
+          since ??= Date.now();
+          return Date.now() - since >= 3_000;
+        },
+        what,
+        120_000,
+      );
+    };
     const sandboxAnswers = async () =>
       (
         await fetch(`http://127.0.0.1:${sandboxPort}/v1/refunds?limit=1`, {
           headers: { authorization: `Bearer ${apiKey}` },
         }).catch(() => null)
       )?.status === 200;
-    await waitFor(
-      () => count("sandbox", "listening on") === 1 && count("worker", "worker started") === 1,
-      "both children to start",
-    );
+    await waitFor(bothServing, "both children to start");
+    expect(instances.sandbox.length + instances.worker.length).toBe(2);
     expect(await sandboxAnswers()).toBe(true);
 
     // The database restarts (same data, same port) after a few seconds down. Whether a child exits then depends on
@@ -106,15 +140,7 @@ it(
     server = null;
     await new Promise((r) => setTimeout(r, 8_000));
     server = await startEmbeddedPostgres({ dataDir, port: pgPort, database: "app" });
-    const exited = (name: string) =>
-      lines.filter((l) => l.process === name && l.msg === `${name} exited; restarting`).length;
-    await waitFor(
-      () =>
-        count("worker", "worker started") === 1 + exited("worker") &&
-        count("sandbox", "listening on") === 1 + exited("sandbox"),
-      "every exited child back",
-      120_000,
-    );
+    await bothServingSteadily("every exited child back");
     await waitFor(sandboxAnswers, "the sandbox to answer after the restart");
 
     // Killed outright (as a restart did in the report): each is started again, the sandbox on the same port.
@@ -125,13 +151,7 @@ it(
       () => sandbox.restarts() === before.sandbox + 1 && worker.restarts() === before.worker + 1,
       "both restarts",
     );
-    await waitFor(
-      () =>
-        count("worker", "worker started") === 1 + exited("worker") &&
-        count("sandbox", "listening on") === 1 + exited("sandbox"),
-      "both children to come back",
-      120_000,
-    );
+    await bothServingSteadily("both children to come back");
     await waitFor(sandboxAnswers, "the sandbox to answer again");
 
     // Each exit logged with its pause; pauses double while the database is still down (backoff).
