@@ -5,57 +5,31 @@ import { useTranslations } from "next-intl";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
-import { expiresAtValue } from "./form-values";
+import { IssueKeyForm } from "./issue-key-form";
 import { FormError, ShownOnce } from "./form-error";
 
 /** Issue an agent key on a channel; the key is shown once. */
 export function IssueAgentKeyForm({ channels }: { channels: { slug: string; name: string }[] }) {
   const t = useTranslations("adminManage");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{ key: string }>();
-  const [key, setKey] = useState<string | null>(null);
-
-  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const result = await run("POST", "/api/admin/agent-keys", {
-      channel: form.get("channel"),
-      label: form.get("label"),
-      ...expiresAtValue(form),
-      ...stepUpValue(form),
-    });
-    if (result) setKey(result.key);
-  }
-
   return (
-    <section aria-labelledby="issue-key-title" className="panel">
-      <h3 id="issue-key-title">{t("issueKeyTitle")}</h3>
-      {key ? <ShownOnce label={t("agentKey")} value={key} note={t("shownOnceNote")} /> : null}
-      <FormError id="issue-key-error" error={error} />
-      <form onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor="key-channel">{t("channel")}</label>
-          <select id="key-channel" name="channel" required>
-            {channels.map((c) => (
-              <option key={c.slug} value={c.slug}>
-                {c.name} ({c.slug})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="key-label">{t("label")}</label>
-          <input id="key-label" name="label" type="text" required maxLength={80} autoComplete="off" />
-        </div>
-        <div className="field">
-          <label htmlFor="key-expires">{t("expiresOptional")}</label>
-          <input id="key-expires" name="expiresAt" type="datetime-local" />
-        </div>
-        <StepUpField id="key-step-up" show={needsStepUp} />
-        <button type="submit" disabled={pending}>
-          {pending ? t("working") : t("issueKey")}
-        </button>
-      </form>
-    </section>
+    <IssueKeyForm
+      idPrefix="key"
+      title={t("issueKeyTitle")}
+      keyName={t("agentKey")}
+      endpoint="/api/admin/agent-keys"
+      fields={(form) => ({ channel: form.get("channel") })}
+    >
+      <div className="field">
+        <label htmlFor="key-channel">{t("channel")}</label>
+        <select id="key-channel" name="channel" required>
+          {channels.map((c) => (
+            <option key={c.slug} value={c.slug}>
+              {c.name} ({c.slug})
+            </option>
+          ))}
+        </select>
+      </div>
+    </IssueKeyForm>
   );
 }
 

@@ -1,0 +1,72 @@
+"use client";
+
+import { useState, type ReactNode } from "react";
+import { useTranslations } from "next-intl";
+import { useAdminRequest } from "./use-admin-request";
+import { StepUpField, stepUpValue } from "./step-up-field";
+import { FormError, ShownOnce } from "./form-error";
+
+/** The optional expiry (a datetime-local field), as the API takes it. */
+function expiresAtValue(form: FormData): { expiresAt?: string } {
+  const expires = String(form.get("expiresAt") ?? "");
+  return expires ? { expiresAt: new Date(expires).toISOString() } : {};
+}
+
+/**
+ * How a credential is issued (agent keys, integration keys): a label, the kind's own fields (`children`, sent as
+ * `fields(form)` returns them), an optional expiry, the password when step-up is due; the new key shown once.
+ */
+export function IssueKeyForm({
+  idPrefix,
+  title,
+  keyName,
+  endpoint,
+  fields,
+  children,
+}: {
+  idPrefix: string;
+  title: string;
+  keyName: string;
+  endpoint: string;
+  fields: (form: FormData) => Record<string, unknown>;
+  children: ReactNode;
+}) {
+  const t = useTranslations("adminManage");
+  const { run, pending, error, needsStepUp } = useAdminRequest<{ key: string }>();
+  const [key, setKey] = useState<string | null>(null);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const result = await run("POST", endpoint, {
+      label: form.get("label"),
+      ...fields(form),
+      ...expiresAtValue(form),
+      ...stepUpValue(form),
+    });
+    if (result) setKey(result.key);
+  }
+
+  return (
+    <section aria-labelledby={`issue-${idPrefix}-title`} className="panel">
+      <h3 id={`issue-${idPrefix}-title`}>{title}</h3>
+      {key ? <ShownOnce label={keyName} value={key} note={t("shownOnceNote")} /> : null}
+      <FormError id={`issue-${idPrefix}-error`} error={error} />
+      <form onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor={`${idPrefix}-label`}>{t("label")}</label>
+          <input id={`${idPrefix}-label`} name="label" type="text" required maxLength={80} autoComplete="off" />
+        </div>
+        {children}
+        <div className="field">
+          <label htmlFor={`${idPrefix}-expires`}>{t("expiresOptional")}</label>
+          <input id={`${idPrefix}-expires`} name="expiresAt" type="datetime-local" />
+        </div>
+        <StepUpField id={`${idPrefix}-step-up`} show={needsStepUp} />
+        <button type="submit" disabled={pending}>
+          {pending ? t("working") : t("issueKey")}
+        </button>
+      </form>
+    </section>
+  );
+}
