@@ -48,7 +48,9 @@ describe("npm test's failure list", () => {
               {
                 fullName: "sandbox 20 refunds",
                 status: "failed",
-                failureMessages: ["\nAssertionError: expected 19 to be 20\n at …"],
+                failureMessages: [
+                  "\nAssertionError: expected 19 to be 20\n    at waitFor (/repo/tests/helpers.ts:9:3)\n    at /repo/tests/integration/a.test.ts:436:70\n    at /repo/tests/integration/a.test.ts:12:1",
+                ],
               },
             ],
           },
@@ -69,7 +71,7 @@ describe("npm test's failure list", () => {
       failed: 2,
       skipped: 1,
       failures: [
-        "vitest › tests/integration/a.test.ts › sandbox 20 refunds — AssertionError: expected 19 to be 20",
+        "vitest › tests/integration/a.test.ts:436 › sandbox 20 refunds — AssertionError: expected 19 to be 20",
         "vitest › lib/b.test.ts — Failed to load url ./missing",
       ],
     });

@@ -15,6 +15,15 @@ export function firstLine(text: string | undefined): string {
   return line.trim().slice(0, 300);
 }
 
+/** `:LINE` of the first stack frame in the test file itself (the failing assertion), or "" when there is none. */
+function lineIn(message: string | undefined, file: string): string {
+  const text = (message ?? "").replace(COLOUR, "");
+  const at = text.indexOf(`${file}:`);
+  if (at < 0) return "";
+  const line = /^:(\d+)/.exec(text.slice(at + file.length))?.[1];
+  return line ? `:${line}` : "";
+}
+
 export type VitestJson = {
   numPassedTests: number;
   numFailedTests: number;
@@ -39,7 +48,9 @@ export function readVitestReport(r: VitestJson, label: string, root: string): Te
     const where = file.name.startsWith(`${root}/`) ? file.name.slice(root.length + 1) : file.name;
     const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
     for (const t of failed)
-      out.failures.push(`${label} › ${where} › ${t.fullName} — ${firstLine(t.failureMessages?.[0])}`);
+      out.failures.push(
+        `${label} › ${where}${lineIn(t.failureMessages?.[0], file.name)} › ${t.fullName} — ${firstLine(t.failureMessages?.[0])}`,
+      );
     // A file that failed before any of its tests ran (an import error, a failing beforeAll hook) reports no
     // failed test: it is one failure all the same.
     if (file.status === "failed" && failed.length === 0) {

@@ -430,10 +430,16 @@ describe("sandbox provider through the stripe adapter", () => {
     const otherSecret = createStripePaymentProvider({ apiKey: API_KEY, timeoutMs: 1000, webhookSecret: "whsec_other" });
     expect(otherSecret.verifyWebhook(delivery.body, delivery.headers["stripe-signature"] as string).ok).toBe(false);
 
-    // refund.created came first, and the failed first attempt was retried.
-    const events = (await control.events()).data;
-    expect(events.some((e) => e.type === "refund.created" && e.delivered_at !== null)).toBe(true);
-    expect(events.some((e) => e.attempts >= 2 && e.delivered_at !== null && e.last_status === 200)).toBe(true);
+    // refund.created was delivered too, and the failed first attempt was retried until it got its 200. Both are
+    // eventual: deliveries run concurrently, so refund.updated may land before the retry does (it did on a loaded
+    // CI machine) — wait for them instead of reading the events once.
+    const settled = await waitFor("refund.created delivered and the failed delivery retried", async () => {
+      const events = (await control.events()).data;
+      const created = events.some((e) => e.type === "refund.created" && e.delivered_at !== null);
+      const retried = events.some((e) => e.attempts >= 2 && e.delivered_at !== null && e.last_status === 200);
+      return created && retried ? events : undefined;
+    });
+    expect(settled.some((e) => e.type === "refund.created" && e.delivered_at !== null)).toBe(true);
   });
 
   it("a pending refund that fails: refund.failed webhook, and the amount is refundable again", async () => {
