@@ -155,7 +155,7 @@ describe("channels and their end-user token secret", () => {
       { sub: "cus_x", tenant: US, aud: endUserTokenAudience(US, "phone_bot") },
       created.secret,
     );
-    expect(await verifyEndUserToken(token, auth.caller)).toEqual({ kind: "customer", customerId: "cus_x" });
+    expect(await verifyEndUserToken(token, auth.caller)).toEqual({ ok: true, customerId: "cus_x" });
     const event = await db().auditEvent.findFirstOrThrow({
       where: { tenantId: admin.tenantId, action: "admin:create_channel" },
     });
@@ -180,8 +180,14 @@ describe("channels and their end-user token secret", () => {
       if (!a.ok) throw new Error("demo key refused");
       return a.caller;
     };
-    expect(await verifyEndUserToken(oldToken, await callerNow())).toMatchObject({ kind: "customer" });
-    expect(await verifyEndUserToken(newToken, await callerNow())).toMatchObject({ kind: "customer" });
+    expect(await verifyEndUserToken(oldToken, await callerNow())).toMatchObject({
+      ok: true,
+      customerId: expect.any(String),
+    });
+    expect(await verifyEndUserToken(newToken, await callerNow())).toMatchObject({
+      ok: true,
+      customerId: expect.any(String),
+    });
     // Through the gateway, too: the old token still acts for Ana.
     const viaGateway = await send(
       anthropicCall("lookup_order", { order_id: "ORD-1001" }),
@@ -190,7 +196,7 @@ describe("channels and their end-user token secret", () => {
     expect(viaGateway.content.code).toBe("ok");
     const forged = await signToken({ sub: ana, tenant: ES }, "some-other-secret-entirely-000000000000");
     expect(await verifyEndUserToken(forged, await callerNow())).toMatchObject({
-      kind: "invalid",
+      ok: false,
       reason: "bad_signature",
     });
 
@@ -200,21 +206,24 @@ describe("channels and their end-user token secret", () => {
       data: { previousSecretValidUntil: new Date(Date.now() - 1000) },
     });
     expect(await verifyEndUserToken(oldToken, await callerNow())).toMatchObject({
-      kind: "invalid",
+      ok: false,
       reason: "bad_signature",
     });
-    expect(await verifyEndUserToken(newToken, await callerNow())).toMatchObject({ kind: "customer" });
+    expect(await verifyEndUserToken(newToken, await callerNow())).toMatchObject({
+      ok: true,
+      customerId: expect.any(String),
+    });
 
     // Rotation without overlap: the previous secret stops at once.
     const again = await rotateChannelSecret(admin, channel.id, { overlapMinutes: 0 });
     expect(again.previousSecretValidUntil).toBeNull();
     expect(await verifyEndUserToken(newToken, await callerNow())).toMatchObject({
-      kind: "invalid",
+      ok: false,
       reason: "bad_signature",
     });
     expect(
       await verifyEndUserToken(await signToken({ sub: ana, tenant: ES }, again.secret), await callerNow()),
-    ).toMatchObject({ kind: "customer" });
+    ).toMatchObject({ ok: true, customerId: expect.any(String) });
 
     const events = await db().auditEvent.findMany({
       where: { tenantId: admin.tenantId, action: "admin:rotate_channel_secret" },

@@ -129,7 +129,7 @@ async function dispatch(
   const handler = tool ? toolHandlers[tool] : null;
   const parsed = tool && envelopeProblems.length === 0 ? parseToolInput(tool, args) : null;
   const endUser = parsed?.success ? await verifyEndUserToken(meta.endUserToken, caller) : null;
-  const verifiedCustomer = endUser?.kind === "customer" ? endUser.customerId : null;
+  const verifiedCustomer = endUser?.ok ? endUser.customerId : null;
 
   const repeat = repeatKey(name, args);
   const charged = await chargeBudgets(caller.tenantId, {
@@ -178,7 +178,7 @@ async function dispatch(
     );
   }
 
-  if (!endUser || endUser.kind === "invalid") {
+  if (!endUser?.ok) {
     return answer(
       failure(
         "permission_denied",

@@ -4,11 +4,11 @@ import { endUserTokenAudience } from "@/lib/domain/agent-protocol";
 import { wellFormed } from "@/lib/domain/redaction";
 import type { AgentCaller } from "./authenticate-agent-key";
 
+/** Verified: the customer the token names, or `null` when there is no token (anonymous). */
 export type EndUser =
-  | { kind: "anonymous" }
-  | { kind: "customer"; customerId: string }
+  | { ok: true; customerId: string | null }
   | {
-      kind: "invalid";
+      ok: false;
       reason:
         "expired" | "too_old" | "issued_in_future" | "wrong_audience" | "bad_signature" | "wrong_tenant" | "malformed";
     };
@@ -25,15 +25,15 @@ const CLOCK_TOLERANCE_SECONDS = 5;
  * bound to the key's channel), `iat` and `exp` (both required). A token older than the tenant's
  * `endUserTokenMaxAgeSeconds` is refused even when its `exp` is far away (a leaked long-lived token stops
  * working), and so is one issued in the future.
- * No header = anonymous; a header that does not verify is `invalid` (never silently anonymous).
+ * No header = anonymous (`customerId: null`); a header that does not verify is refused (never silently anonymous).
  */
 export async function verifyEndUserToken(
   token: string | null,
   caller: AgentCaller,
   now: Date = new Date(),
 ): Promise<EndUser> {
-  if (token === null || token.trim() === "") return { kind: "anonymous" };
-  if (token.length > 4096) return { kind: "invalid", reason: "malformed" };
+  if (token === null || token.trim() === "") return { ok: true, customerId: null };
+  if (token.length > 4096) return { ok: false, reason: "malformed" };
   try {
     const verify = (secret: string) =>
       jwtVerify(token.trim(), new TextEncoder().encode(secret), {
@@ -56,25 +56,25 @@ export async function verifyEndUserToken(
     }
     const { payload } = verified;
     if (typeof payload.iat !== "number" || payload.iat > Math.floor(now.getTime() / 1000) + CLOCK_TOLERANCE_SECONDS)
-      return { kind: "invalid", reason: "issued_in_future" };
-    if (payload.tenant !== caller.tenantSlug) return { kind: "invalid", reason: "wrong_tenant" };
+      return { ok: false, reason: "issued_in_future" };
+    if (payload.tenant !== caller.tenantSlug) return { ok: false, reason: "wrong_tenant" };
     if (typeof payload.sub !== "string" || payload.sub.length === 0 || payload.sub.length > 128)
-      return { kind: "invalid", reason: "malformed" };
+      return { ok: false, reason: "malformed" };
     // A customer id is printable text: a control character (NUL cannot even be stored in PostgreSQL text)
     // or a lone surrogate makes the token malformed, a clean refusal rather than a failed query later.
     if (CONTROL.test(payload.sub) || wellFormed(payload.sub) !== payload.sub)
-      return { kind: "invalid", reason: "malformed" };
-    return { kind: "customer", customerId: payload.sub };
+      return { ok: false, reason: "malformed" };
+    return { ok: true, customerId: payload.sub };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired)
-      return { kind: "invalid", reason: error.claim === "iat" ? "too_old" : "expired" };
-    if (error instanceof joseErrors.JWSSignatureVerificationFailed) return { kind: "invalid", reason: "bad_signature" };
+      return { ok: false, reason: error.claim === "iat" ? "too_old" : "expired" };
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed) return { ok: false, reason: "bad_signature" };
     if (error instanceof joseErrors.JWTClaimValidationFailed) {
-      if (error.reason === "missing") return { kind: "invalid", reason: "malformed" };
-      if (error.claim === "aud") return { kind: "invalid", reason: "wrong_audience" };
+      if (error.reason === "missing") return { ok: false, reason: "malformed" };
+      if (error.claim === "aud") return { ok: false, reason: "wrong_audience" };
       if (error.claim === "iat")
-        return { kind: "invalid", reason: error.reason === "check_failed" ? "issued_in_future" : "malformed" };
+        return { ok: false, reason: error.reason === "check_failed" ? "issued_in_future" : "malformed" };
     }
-    return { kind: "invalid", reason: "malformed" };
+    return { ok: false, reason: "malformed" };
   }
 }

@@ -77,7 +77,7 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
     maxWait: 20_000,
     timeout: 20_000,
   });
-  if ("error" in decision) throw decisionError(decision);
+  if (!decision.ok) throw decisionError(decision);
   return decision.value;
 }
 
@@ -284,5 +284,5 @@ async function decide(
       ],
     },
   });
-  return { value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
+  return { ok: true, value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
 }

@@ -12,8 +12,7 @@ import { closePending } from "./proposal-guards";
  * transaction still commits what the refusal itself changed (a proposal found expired or invalidated)
  * together with the audit event of the denied attempt; the caller throws after the commit.
  */
-export type Decision<T> =
-  { value: T } | { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
+export type Decision<T> = { ok: true; value: T } | Refusal;
 
 export async function refuse(
   tx: Tx,
@@ -33,10 +32,10 @@ export async function refuse(
     data: details ?? {},
     redaction: { clear: ["reason", "status", "expiresAt", "usedMinor", "limitMinor"] },
   });
-  return { error: { code, message, details } };
+  return { ok: false, error: { code, message, details } };
 }
 
-type Refusal = { error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
+type Refusal = { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 /** Why a decision on a proposal whose order changed was refused (approve and edit). */
 export const ORDER_CHANGED =

@@ -68,9 +68,12 @@ export async function editProposalAmount(
       });
       if (!made.ok) throw new Error(`could not supersede an editable proposal: ${made.reason}`);
       await recordSupersede(tx, actor, action, old, made.proposal);
-      return { value: { proposalId: made.proposal.id, supersedes: old.id, amountMinor: made.proposal.amountMinor } };
+      return {
+        ok: true,
+        value: { proposalId: made.proposal.id, supersedes: old.id, amountMinor: made.proposal.amountMinor },
+      };
     },
   );
-  if ("error" in decision) throw decisionError(decision);
+  if (!decision.ok) throw decisionError(decision);
   return decision.value;
 }

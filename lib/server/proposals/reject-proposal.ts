@@ -25,7 +25,7 @@ export async function rejectProposal(actor: Actor, raw: unknown): Promise<Reject
   const input = parseInput(rejectProposalInput, raw, "The rejection request is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
   const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId));
-  if ("error" in decision) throw decisionError(decision);
+  if (!decision.ok) throw decisionError(decision);
   return decision.value;
 }
 
@@ -71,5 +71,5 @@ async function decide(
     },
     redaction: { clear: ["agentTraceId", "internalNote", "claimReleased"] },
   });
-  return { value: { proposalId: p.id, status: proposalStatus.rejected } };
+  return { ok: true, value: { proposalId: p.id, status: proposalStatus.rejected } };
 }

@@ -68,8 +68,8 @@ export async function reprepareProposal(
       );
     }
     await recordSupersede(tx, actor, action, old, made.proposal);
-    return { value: { proposalId: made.proposal.id, supersedes: old.id } };
+    return { ok: true, value: { proposalId: made.proposal.id, supersedes: old.id } };
   });
-  if ("error" in decision) throw decisionError(decision);
+  if (!decision.ok) throw decisionError(decision);
   return decision.value;
 }
