@@ -38,6 +38,19 @@ describe("tenant scope of the tools (same customer id claimed at another shop)",
     expect(own.content.result).toMatchObject({ proposal_id: proposal.id, order_id: order.number });
   });
 
+  it("get_refund_status expires a stale proposal only at its own shop: shop-us cannot expire Ana's tienda-es proposal", async () => {
+    const order = await freshCardOrder(1_357, { prefix: "SCOPE" });
+    const proposal = await prepareThroughGateway(order.number);
+    // Past its expiry, still pending: the next get_refund_status at its own shop marks it expired.
+    await db().proposal.update({ where: { id: proposal.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    const foreign = await as(US, "get_refund_status", { proposal_id: proposal.id });
+    expect(foreign.content.code).toBe("not_found");
+    expect((await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } })).status).toBe("pending_approval");
+    const own = await as(ES, "get_refund_status", { proposal_id: proposal.id });
+    expect(own.content.code).toBe("expired");
+    expect((await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } })).status).toBe("expired");
+  });
+
   it("create_support_ticket: shop-us cannot file a ticket for tienda-es's customer (and learns nothing about her)", async () => {
     const input = { category: "billing", priority: "low", summary: "Where is my refund?" };
     const before = await db().supportTicket.count({ where: { customerId: ana } });
