@@ -150,13 +150,13 @@ export type ProposalFactsRow = {
   payId: string | null;
   payTenantId: string | null;
   payOrderId: string | null;
-  payMethod: string | null;
+  payMethod: PaymentMethod | null;
   payProviderPaymentRef: string | null;
   payHolderName: string | null;
   payDisplay: string | null;
   payAmountMinor: number | null;
   payCurrency: string | null;
-  payProvider: string | null;
+  payProvider: PaymentSource | null;
   payCreatedAt: Date | null;
 };
 
@@ -180,25 +180,45 @@ export function proposalFactsJoins(tenantId: string, orderId: string, now: Date)
     ) pay ON true`;
 }
 
+/** The order's original payment from its LEFT JOIN columns: null when there is none (every column is null then). */
+function paymentOf(r: ProposalFactsRow): Payment | null {
+  const { payId: id, payTenantId: tenantId, payOrderId: orderId, payMethod: method } = r;
+  const { payProviderPaymentRef: providerPaymentRef, payHolderName: holderName, payDisplay: display } = r;
+  const { payAmountMinor: amountMinor, payCurrency: currency, payProvider: provider, payCreatedAt: createdAt } = r;
+  if (
+    id === null ||
+    tenantId === null ||
+    orderId === null ||
+    method === null ||
+    providerPaymentRef === null ||
+    holderName === null ||
+    display === null ||
+    amountMinor === null ||
+    currency === null ||
+    provider === null ||
+    createdAt === null
+  )
+    return null;
+  return {
+    id,
+    tenantId,
+    orderId,
+    method,
+    providerPaymentRef,
+    holderName,
+    display,
+    amountMinor,
+    currency,
+    provider,
+    createdAt,
+  };
+}
+
 export function proposalFactsOf(r: ProposalFactsRow): ProposalFacts {
   return {
     refundedOrPendingMinor: Number(r.factsRefundedMinor),
     openProposalsMinor: Number(r.factsOpenMinor),
-    payment: r.payId
-      ? {
-          id: r.payId,
-          tenantId: r.payTenantId!,
-          orderId: r.payOrderId!,
-          method: r.payMethod as PaymentMethod,
-          providerPaymentRef: r.payProviderPaymentRef!,
-          holderName: r.payHolderName!,
-          display: r.payDisplay!,
-          amountMinor: r.payAmountMinor!,
-          currency: r.payCurrency!,
-          provider: r.payProvider as PaymentSource,
-          createdAt: r.payCreatedAt!,
-        }
-      : null,
+    payment: paymentOf(r),
     policy: {
       approvalExpiryMinutes: r.factsApprovalExpiryMinutes,
       dualApprovalThresholdMinor: r.factsDualApprovalThresholdMinor,
