@@ -72,6 +72,12 @@ async function run(tenant: string, path: string, resume = false) {
   return { summary, outcomes };
 }
 
+/**
+ * A test that runs the script as a child process: each run starts Node, tsx and the app's modules (≈ 10 s on a
+ * quiet 2-core machine, 30 s and more on a loaded one, as seen in a CI run).
+ */
+const SCRIPT_TEST_MS = 240_000;
+
 function script(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(
@@ -91,76 +97,84 @@ function script(args: string[]): Promise<{ code: number | null; stdout: string; 
 }
 
 describe("orders:import", () => {
-  it("the script: good lines imported, a bad line named by number, exit 1; a re-run is all unchanged; another tenant's same numbers untouched", async () => {
-    const [a, b, c] = [fresh("IMP"), fresh("IMP"), fresh("IMP")];
-    // The other shop already has an order numbered like line 1's.
-    const us = file("us.ndjson", [
-      line(
-        a,
-        {
-          total_minor: 9900,
-          payments: [
-            {
-              provider: "manual",
-              reference: `pay_us_${a}`,
-              method: "card",
-              captured_minor: 9900,
-              holder: "Bob",
-              display: "Visa •• 1111",
-            },
-          ],
-        },
-        "USD",
-      ),
-    ]);
-    expect((await run(US, us)).summary.created).toBe(1);
-    const usBefore = await orderOf(US, a);
+  it(
+    "the script: good lines imported, a bad line named by number, exit 1; a re-run is all unchanged; another tenant's same numbers untouched",
+    async () => {
+      const [a, b, c] = [fresh("IMP"), fresh("IMP"), fresh("IMP")];
+      // The other shop already has an order numbered like line 1's.
+      const us = file("us.ndjson", [
+        line(
+          a,
+          {
+            total_minor: 9900,
+            payments: [
+              {
+                provider: "manual",
+                reference: `pay_us_${a}`,
+                method: "card",
+                captured_minor: 9900,
+                holder: "Bob",
+                display: "Visa •• 1111",
+              },
+            ],
+          },
+          "USD",
+        ),
+      ]);
+      expect((await run(US, us)).summary.created).toBe(1);
+      const usBefore = await orderOf(US, a);
 
-    const path = file("es.ndjson", [line(a), "", line(b, { currency: "eur" }), "{not json", line(c)]);
-    const first = await script(["--tenant", ES, path]);
-    expect(first.code).toBe(1);
-    expect(first.stderr).toContain("refused lines: 3, 4");
-    const outcomes = first.stdout
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as LineOutcome);
-    expect(outcomes.map((o) => [o.line, o.outcome])).toEqual([
-      [1, "created"],
-      [3, "refused"],
-      [4, "refused"],
-      [5, "created"],
-    ]);
-    expect(outcomes[1]).toMatchObject({
-      number: b,
-      code: "invalid_arguments",
-      problems: [expect.objectContaining({ path: "$.currency" })],
-    });
-    expect(outcomes[2]).toMatchObject({ number: null, problems: [{ path: "$", message: "not JSON" }] });
-    expect(await orderOf(ES, a)).toMatchObject({ totalMinor: 4200, currency: "EUR" });
-    expect(await orderOf(ES, c)).toMatchObject({ totalMinor: 4200 });
-    expect(await orderOf(ES, b)).toBeNull();
-    expect(await orderOf(US, a)).toEqual(usBefore);
+      const path = file("es.ndjson", [line(a), "", line(b, { currency: "eur" }), "{not json", line(c)]);
+      const first = await script(["--tenant", ES, path]);
+      expect(first.code).toBe(1);
+      expect(first.stderr).toContain("refused lines: 3, 4");
+      const outcomes = first.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as LineOutcome);
+      expect(outcomes.map((o) => [o.line, o.outcome])).toEqual([
+        [1, "created"],
+        [3, "refused"],
+        [4, "refused"],
+        [5, "created"],
+      ]);
+      expect(outcomes[1]).toMatchObject({
+        number: b,
+        code: "invalid_arguments",
+        problems: [expect.objectContaining({ path: "$.currency" })],
+      });
+      expect(outcomes[2]).toMatchObject({ number: null, problems: [{ path: "$", message: "not JSON" }] });
+      expect(await orderOf(ES, a)).toMatchObject({ totalMinor: 4200, currency: "EUR" });
+      expect(await orderOf(ES, c)).toMatchObject({ totalMinor: 4200 });
+      expect(await orderOf(ES, b)).toBeNull();
+      expect(await orderOf(US, a)).toEqual(usBefore);
 
-    // Audited like the API, with the operator as actor.
-    const events = await db().auditEvent.findMany({
-      where: { action: "orders:upsert", actorId: "operator", tenantId: (await orderOf(ES, a))!.tenantId },
-    });
-    expect(events.length).toBeGreaterThanOrEqual(2);
-    expect(events.every((e) => e.authMethod === "operator_cli" && e.actorType === "system")).toBe(true);
+      // Audited like the API, with the operator as actor.
+      const events = await db().auditEvent.findMany({
+        where: { action: "orders:upsert", actorId: "operator", tenantId: (await orderOf(ES, a))!.tenantId },
+      });
+      expect(events.length).toBeGreaterThanOrEqual(2);
+      expect(events.every((e) => e.authMethod === "operator_cli" && e.actorType === "system")).toBe(true);
 
-    const again = await run(ES, path);
-    expect(again.outcomes.map((o) => o.outcome)).toEqual(["unchanged", "refused", "refused", "unchanged"]);
-    expect(again.summary).toMatchObject({ created: 0, updated: 0, unchanged: 2, refused: [3, 4] });
-    expect(await orderOf(US, a)).toEqual(usBefore);
-  }, 60_000);
+      const again = await run(ES, path);
+      expect(again.outcomes.map((o) => o.outcome)).toEqual(["unchanged", "refused", "refused", "unchanged"]);
+      expect(again.summary).toMatchObject({ created: 0, updated: 0, unchanged: 2, refused: [3, 4] });
+      expect(await orderOf(US, a)).toEqual(usBefore);
+    },
+    SCRIPT_TEST_MS,
+  );
 
-  it("the script exits 0 when every line is imported, 2 for an unknown tenant", async () => {
-    const path = file("ok.ndjson", [line(fresh("IMP"))]);
-    expect((await script(["--tenant", ES, path])).code).toBe(0);
-    const unknown = await script(["--tenant", "no-such-shop", path]);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('No tenant with the slug "no-such-shop"');
-  }, 60_000);
+  it(
+    "the script exits 0 when every line is imported, 2 for an unknown tenant",
+    async () => {
+      const path = file("ok.ndjson", [line(fresh("IMP"))]);
+      expect((await script(["--tenant", ES, path])).code).toBe(0);
+      const unknown = await script(["--tenant", "no-such-shop", path]);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('No tenant with the slug "no-such-shop"');
+    },
+    SCRIPT_TEST_MS,
+  );
 
   it("CSV with the documented header: one payment per row, quoted commas; a bad row refused by line number", async () => {
     const [a, b, c] = [fresh("CSV"), fresh("CSV"), fresh("CSV")];
