@@ -91,6 +91,11 @@ describe("agent keys", () => {
       code: "invalid_arguments",
       problem: "past",
     });
+    // The boundary: an expiry exactly at the moment of issue is already past; one millisecond later is not.
+    const at = new Date("2026-06-01T12:00:00.000Z");
+    const exactly = { channel: "web_support", label: "boundary", expiresAt: at.toISOString() };
+    expect(await refusal(issueAgentKey(admin, exactly, at))).toMatchObject({ problem: "past" });
+    expect(await issueAgentKey(admin, exactly, new Date(at.getTime() - 1))).toMatchObject({ expiresAt: at });
     const soon = await issueAgentKey(admin, {
       channel: "web_support",
       label: "short-lived",

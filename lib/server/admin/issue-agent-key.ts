@@ -1,13 +1,12 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { issueAgentKeyInput } from "@/lib/schemas/admin";
 import { hashAgentKey } from "@/lib/server/agent/authenticate-agent-key";
 import type { Actor } from "@/lib/server/auth/actor";
-import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
+import { credentialToIssue } from "./credential-to-issue";
 import { parseForm } from "./zod-problem";
 
 /**
@@ -22,13 +21,7 @@ export async function issueAgentKey(
 ): Promise<{ id: string; key: string; keyPrefix: string; tools: string[]; expiresAt: Date | null }> {
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(issueAgentKeyInput, raw);
-  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  if (expiresAt && expiresAt <= now)
-    throw new AppError("invalid_arguments", "expiresAt: must be in the future.", {
-      field: "expiresAt",
-      problem: "past",
-    });
-  await requireStepUp(actor, input.stepUpPassword);
+  const { key, keyPrefix, expiresAt } = await credentialToIssue(actor, input, "agk", now);
   const channel = await db().channel.findFirst({
     where: { tenantId: actor.tenantId, slug: input.channel },
     select: { id: true, slug: true, allowedTools: true },
@@ -41,8 +34,6 @@ export async function issueAgentKey(
       field: "tools",
       problem: "not_on_channel",
     });
-  const key = `agk_${randomBytes(32).toString("base64url")}`;
-  const keyPrefix = key.slice(0, 12);
   return db().$transaction(async (tx) => {
     const row = await tx.agentKey.create({
       data: {

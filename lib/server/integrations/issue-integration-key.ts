@@ -1,12 +1,10 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
-import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { issueIntegrationKeyInput } from "@/lib/schemas/orders-api";
 import { recordAdminEvent } from "@/lib/server/admin/admin-audit";
+import { credentialToIssue } from "@/lib/server/admin/credential-to-issue";
 import { parseForm } from "@/lib/server/admin/zod-problem";
 import type { Actor } from "@/lib/server/auth/actor";
-import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { hashIntegrationKey } from "./authenticate-integration-key";
 
@@ -18,16 +16,8 @@ import { hashIntegrationKey } from "./authenticate-integration-key";
 export async function issueIntegrationKey(actor: Actor, raw: unknown, now = new Date()) {
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(issueIntegrationKeyInput, raw);
-  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  if (expiresAt && expiresAt <= now)
-    throw new AppError("invalid_arguments", "expiresAt: must be in the future.", {
-      field: "expiresAt",
-      problem: "past",
-    });
-  await requireStepUp(actor, input.stepUpPassword);
+  const { key, keyPrefix, expiresAt } = await credentialToIssue(actor, input, "igk", now);
   const scopes = [...new Set(input.scopes)].sort();
-  const key = `igk_${randomBytes(32).toString("base64url")}`;
-  const keyPrefix = key.slice(0, 12);
   return db().$transaction(async (tx) => {
     const row = await tx.integrationKey.create({
       data: {
