@@ -1,7 +1,7 @@
 import "server-only";
 import Stripe from "stripe";
 import { z } from "zod";
-import { classifyStripeError } from "./classify-stripe-error";
+import { classifyStripeError, type Classified } from "./classify-stripe-error";
 import { noRetryHttpClient } from "./no-retry-http-client";
 import type {
   CheckCredentialsResult,
@@ -66,12 +66,18 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
   });
   const warn = config.onWarning ?? (() => undefined);
 
-  const unknownFrom = (error: unknown): UnknownOutcome | null => {
-    const c = classifyStripeError(error);
-    return c.kind === "unknown"
-      ? { outcome: "unknown", cause: c.cause, message: c.message, statusCode: c.statusCode, requestId: c.requestId }
-      : null;
-  };
+  /**
+   * A classified error as an unknown outcome: its own cause when Stripe's answer left the outcome open (timeout,
+   * connection, 5xx, rate limit, authentication); otherwise — a read the provider refused — `server_error`, since
+   * a refused read says nothing about the refund either, so nobody may act on it.
+   */
+  const asUnknown = (c: Classified): UnknownOutcome => ({
+    outcome: "unknown",
+    cause: c.kind === "unknown" ? c.cause : "server_error",
+    message: c.message,
+    statusCode: c.statusCode,
+    requestId: c.requestId,
+  });
 
   /** Every refund of a payment intent, newest first, all pages. */
   const listAllRefunds = async (
@@ -90,15 +96,7 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
       } catch (error) {
         const c = classifyStripeError(error);
         if (c.kind === "not_found") return { outcome: "not_found" };
-        return (
-          unknownFrom(error) ?? {
-            outcome: "unknown",
-            cause: "server_error",
-            message: c.message,
-            statusCode: c.statusCode,
-            requestId: c.requestId,
-          }
-        );
+        return asUnknown(c);
       }
       for (const refund of list.data) found.push(toProviderRefund(refund));
       if (!list.has_more || list.data.length === 0) return { outcome: "ok", refunds: found };
@@ -130,14 +128,7 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
         );
       } catch (error) {
         const c = classifyStripeError(error);
-        if (c.kind === "unknown")
-          return {
-            outcome: "unknown",
-            cause: c.cause,
-            message: c.message,
-            statusCode: c.statusCode,
-            requestId: c.requestId,
-          };
+        if (c.kind === "unknown") return asUnknown(c);
         if (c.kind === "not_found")
           return {
             outcome: "failed",
@@ -198,22 +189,8 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
       } catch (error) {
         const c = classifyStripeError(error);
         if (c.kind === "not_found") return { outcome: "not_found" };
-        if (c.kind === "unknown")
-          return {
-            outcome: "unknown",
-            cause: c.cause,
-            message: c.message,
-            statusCode: c.statusCode,
-            requestId: c.requestId,
-          };
         // Any other refusal of a read says nothing about the refund: unknown, so nobody acts on it.
-        return {
-          outcome: "unknown",
-          cause: "server_error",
-          message: c.message,
-          statusCode: c.statusCode,
-          requestId: c.requestId,
-        };
+        return asUnknown(c);
       }
     },
 
@@ -236,15 +213,7 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
       if (!intent.ok) {
         const c = classifyStripeError(intent.error);
         if (c.kind === "not_found") return { outcome: "not_found" };
-        return (
-          unknownFrom(intent.error) ?? {
-            outcome: "unknown",
-            cause: "server_error",
-            message: c.message,
-            statusCode: c.statusCode,
-            requestId: c.requestId,
-          }
-        );
+        return asUnknown(c);
       }
       if (refunds.outcome === "not_found") return { outcome: "not_found" };
       if (refunds.outcome !== "ok") return refunds;
@@ -268,14 +237,7 @@ export function createStripePaymentProvider(config: StripeProviderConfig): Payme
         const c = classifyStripeError(error);
         if (c.kind === "unknown" && c.cause === "authentication")
           return { outcome: "refused", message: c.message, statusCode: c.statusCode };
-        if (c.kind === "unknown")
-          return {
-            outcome: "unknown",
-            cause: c.cause,
-            message: c.message,
-            statusCode: c.statusCode,
-            requestId: c.requestId,
-          };
+        if (c.kind === "unknown") return asUnknown(c);
         // Any other refusal of a plain list: the key is accepted but may not read refunds.
         return { outcome: "refused", message: c.message, statusCode: c.statusCode };
       }
