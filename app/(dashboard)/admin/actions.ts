@@ -1,10 +1,9 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { isAppError } from "@/lib/domain/outcome";
 import { requirePermission } from "@/lib/server/auth/actor";
 import { setReviewWebhook } from "@/lib/server/admin/set-review-webhook";
-import { log } from "@/lib/server/log";
+import { webhookFormProblem, type FormAccessProblem } from "./webhook-form-problem";
 
 /** What the webhook form shows after a submit. `secret` appears once, in the answer to the save. */
 export type ReviewWebhookFormState =
@@ -13,17 +12,9 @@ export type ReviewWebhookFormState =
   | { status: "cleared" }
   | { status: "error"; problem: ReviewWebhookProblem };
 
-export type ReviewWebhookProblem =
-  | "invalid"
-  | "protocol"
-  | "credentials"
-  | "private_address"
-  | "too_long"
-  | "unauthenticated"
-  | "permission_denied"
-  | "internal_error";
+const inputProblems = ["invalid", "protocol", "credentials", "private_address", "too_long"] as const;
 
-const knownProblems = new Set<string>(["invalid", "protocol", "credentials", "private_address", "too_long"]);
+export type ReviewWebhookProblem = (typeof inputProblems)[number] | FormAccessProblem;
 
 // A server action is a public POST endpoint: the use case re-checks permission, tenant and input.
 export async function saveReviewWebhook(
@@ -40,17 +31,6 @@ export async function saveReviewWebhook(
       ? { status: "saved", url: result.url, secret: result.secret }
       : { status: "cleared" };
   } catch (error) {
-    if (isAppError(error)) {
-      if (error.code === "unauthenticated" || error.code === "permission_denied")
-        return { status: "error", problem: error.code };
-      const problem = typeof error.details?.problem === "string" ? error.details.problem : "invalid";
-      if (error.code === "invalid_arguments" && knownProblems.has(problem))
-        return { status: "error", problem: problem as ReviewWebhookProblem };
-    }
-    log.error(
-      { err: error instanceof Error ? { name: error.name, message: error.message } : String(error) },
-      "saving the reviewer webhook failed",
-    );
-    return { status: "error", problem: "internal_error" };
+    return { status: "error", problem: webhookFormProblem(error, inputProblems, "reviewer webhook") };
   }
 }
