@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { sqlPool } from "@/lib/server/db/pg";
-import { sql } from "@/lib/server/db/sql";
+import { sql, nowUtc } from "@/lib/server/db/sql";
 import { isToolName, toolNames, type ToolName } from "@/lib/schemas/tools";
 
 /** The authenticated agent: its key, tenant, channel and the tools it may call (key ∩ channel). */
@@ -68,12 +68,12 @@ export async function authenticateAgentKey(authorization: string | null): Promis
   const [row] = (
     await sql<KeyRow>`
     WITH touched AS (
-      UPDATE "AgentKey" SET "lastUsedAt" = (now() AT TIME ZONE 'UTC')
+      UPDATE "AgentKey" SET "lastUsedAt" = ${nowUtc}
        WHERE "keyHash" = ${keyHash} AND "revokedAt" IS NULL
-         AND ("lastUsedAt" IS NULL OR "lastUsedAt" < (now() AT TIME ZONE 'UTC') - interval '1 minute')
+         AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ${nowUtc} - interval '1 minute')
     )
     SELECT k."id", k."tenantId", k."channelId", k."allowedTools", k."revokedAt",
-           (k."expiresAt" IS NOT NULL AND k."expiresAt" <= (now() AT TIME ZONE 'UTC')) AS "expired",
+           (k."expiresAt" IS NOT NULL AND k."expiresAt" <= ${nowUtc}) AS "expired",
            c."slug" AS "channelSlug", c."endUserTokenSecret", c."allowedTools" AS "channelTools",
            c."previousEndUserTokenSecret", c."previousSecretValidUntil",
            t."slug" AS "tenantSlug", t."active", t."approvalExpiryMinutes", t."dualApprovalThresholdMinor", t."endUserTokenMaxAgeSeconds"

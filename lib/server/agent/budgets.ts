@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { failure, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { sqlPool } from "@/lib/server/db/pg";
-import { sql } from "@/lib/server/db/sql";
+import { sql, nowUtc } from "@/lib/server/db/sql";
 
 // Budgets per trace (docs/design.md): total calls, identical repeated calls, errors. Counters live in
 // PostgreSQL (AgentTraceCounter) and move with atomic upserts, so every app instance sees the same
@@ -33,7 +33,7 @@ export async function chargeCall(tenantId: string, traceId: string, repeat: stri
       INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count")
       VALUES (${tenantId}::uuid, ${traceId}, 'calls', 1), (${tenantId}::uuid, ${traceId}, ${repeat}, 1)
       ON CONFLICT ("tenantId", "traceId", "counter")
-      DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')
+      DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = ${nowUtc}
       RETURNING "counter", "count"
     )
     SELECT "counter", "count" FROM bumped
@@ -99,7 +99,7 @@ export async function chargeError(tenantId: string, traceId: string): Promise<vo
  */
 export async function releaseTraceCall(tenantId: string, traceId: string, repeat: string): Promise<void> {
   await sql`
-    UPDATE "AgentTraceCounter" SET "count" = greatest("count" - 1, 0), "updatedAt" = (now() AT TIME ZONE 'UTC')
+    UPDATE "AgentTraceCounter" SET "count" = greatest("count" - 1, 0), "updatedAt" = ${nowUtc}
      WHERE "tenantId" = ${tenantId}::uuid AND "traceId" = ${traceId} AND "counter" IN ('calls', ${repeat})`.execute(
     sqlPool(),
   );
@@ -170,9 +170,7 @@ async function bump(tenantId: string, traceId: string, counter: string): Promise
     INSERT INTO "AgentTraceCounter" ("tenantId", "traceId", "counter", "count")
     VALUES (${tenantId}::uuid, ${traceId}, ${counter}, 1)
     ON CONFLICT ("tenantId", "traceId", "counter")
-    DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')`.execute(
-    sqlPool(),
-  );
+    DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = ${nowUtc}`.execute(sqlPool());
 }
 
 // ---- every budget of one call in one statement ------------------------------------------------------
@@ -245,7 +243,7 @@ export async function chargeBudgets(tenantId: string, input: ChargeInput): Promi
         FROM k, win, (VALUES ('calls'), (${input.repeat})) AS x(c)
        WHERE k."count" <= win.key_lim
       ON CONFLICT ("tenantId", "traceId", "counter")
-      DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = (now() AT TIME ZONE 'UTC')
+      DO UPDATE SET "count" = "AgentTraceCounter"."count" + 1, "updatedAt" = ${nowUtc}
       RETURNING "counter", "count"
     ), t AS (
       SELECT (SELECT "count" FROM tr WHERE "counter" = 'calls') AS calls,

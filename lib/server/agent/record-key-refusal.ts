@@ -1,7 +1,7 @@
 import "server-only";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
-import { sqlOf, sql } from "@/lib/server/db/sql";
+import { sqlOf, sql, nowUtc } from "@/lib/server/db/sql";
 import type { KeyCheck } from "./authenticate-agent-key";
 import { GATEWAY_TX } from "./tool-context";
 
@@ -54,9 +54,7 @@ export async function recordKeyRefusal(
       "reasons" = CASE WHEN ${check.reason} = ANY("AgentKeyRefusalWindow"."reasons") THEN "AgentKeyRefusalWindow"."reasons"
                        ELSE "AgentKeyRefusalWindow"."reasons" || ${check.reason}::text END
     RETURNING "source", "count", (xmax = 0) AS "inserted",
-      greatest(1, 60 - floor(extract(epoch FROM (now() AT TIME ZONE 'UTC') - "windowStart")))::int AS "retryAfter"`.execute(
-      sqlOf(db()),
-    )
+      greatest(1, 60 - floor(extract(epoch FROM ${nowUtc} - "windowStart")))::int AS "retryAfter"`.execute(sqlOf(db()))
   ).rows;
   const mine = rows.find((r) => r.source === ctx.source);
   const all = rows.find((r) => r.source === "*");

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { logIdOf } from "@/lib/domain/audit-log";
 import { db } from "@/lib/server/db/client";
-import { sqlOf, sql } from "@/lib/server/db/sql";
+import { sqlOf, sql, utc } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "./record-event";
 import { verifyAuditChain } from "./verify-chain";
@@ -34,7 +34,7 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
   if (!verdict.ok) return { tenantId, status: "refused_broken_chain", brokenAtSeq: verdict.brokenAtSeq };
 
   const sameLog = tenantId === null ? sql`e."tenantId" IS NULL` : sql`e."tenantId" = ${tenantId}::uuid`;
-  const before = sql`e."occurredAt" < (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+  const before = sql`e."occurredAt" < ${utc(cutoff)}`;
   const logId = logIdOf(tenantId);
   return db().$transaction(async (tx) => {
     const [size] = (
@@ -50,9 +50,7 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
     // (prisma/migrations/*_transparency_log). A queued event waits for the sequencer.
     const [deleted] = (
       await sql<{ n: number }>`
-      SELECT "audit_purge_content"(${logId}::uuid, (${cutoff.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${treeSize}::int) AS n`.execute(
-        sqlOf(tx),
-      )
+      SELECT "audit_purge_content"(${logId}::uuid, ${utc(cutoff)}, ${treeSize}::int) AS n`.execute(sqlOf(tx))
     ).rows;
     const purged = deleted?.n ?? 0;
     if (purged === 0) return { tenantId, status: "nothing_to_purge" as const };

@@ -8,7 +8,7 @@ import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
-import { prepared, sql, type RawBuilder, type Sql, sqlOf } from "@/lib/server/db/sql";
+import { prepared, sql, type RawBuilder, type Sql, sqlOf, utc } from "@/lib/server/db/sql";
 import { auditFingerprintsForSearch } from "./fingerprint";
 import { recordStaffEvent } from "./record-event";
 import { toAuditEventView, type AuditEventView } from "./audit-event-view";
@@ -65,8 +65,8 @@ export async function findAuditEvents(
 ): Promise<AuditSearchPage> {
   const where: RawBuilder<unknown>[] = [sql`"tenantId" = ${tenantId}::uuid`];
   if (f.traceId) where.push(sql`"traceId" = ${f.traceId}`);
-  if (f.from) where.push(sql`"occurredAt" >= (${f.from.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
-  if (f.to) where.push(sql`"occurredAt" <= (${f.to.toISOString()}::timestamptz AT TIME ZONE 'UTC')`);
+  if (f.from) where.push(sql`"occurredAt" >= ${utc(f.from)}`);
+  if (f.to) where.push(sql`"occurredAt" <= ${utc(f.to)}`);
   if (f.actor) where.push(sql`"actorId" = ANY(${await actorIds(q, tenantId, f.actor)}::text[])`);
   if (f.action) where.push(sql`"action" = ${f.action}`);
   if (f.outcome) where.push(sql`"outcome" = ${f.outcome}`);

@@ -10,7 +10,7 @@ import {
 import { TENANTLESS_LOG, divergenceFrom, type SignedCheckpoint } from "@/lib/domain/audit-log";
 import { auditSequencerIntervalMs, databaseUrl } from "@/lib/server/env";
 import { connectDedicatedSql, type DedicatedSql } from "@/lib/server/db/pg";
-import { sql, utc, type Sql } from "@/lib/server/db/sql";
+import { sql, utc, type Sql, nowUtc } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import type { Span } from "@opentelemetry/api";
 import { endIntegrateSpan, startIntegrateSpan } from "@/lib/server/telemetry/audit-span";
@@ -283,7 +283,7 @@ export function startSequencer(opts: { databaseUrl?: string; intervalMs?: number
     connection ??= await connect();
     const session = connection.sql;
     if (Date.now() - partitionsCheckedAt > 3_600_000) {
-      await sql`SELECT "audit_event_ensure_partitions"((now() AT TIME ZONE 'UTC')::date, 3)`.execute(session);
+      await sql`SELECT "audit_event_ensure_partitions"(${nowUtc}::date, 3)`.execute(session);
       partitionsCheckedAt = Date.now();
     }
     for (const logId of await pendingLogs(session)) {

@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { APP_VERSION } from "@/lib/config/version";
 import { sqlPool } from "@/lib/server/db/pg";
-import { sql } from "@/lib/server/db/sql";
+import { sql, nowUtc } from "@/lib/server/db/sql";
 import { healthMaxSequencerLagSeconds, paymentProviderConfig } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { getPaymentProvider } from "@/lib/server/payments/get-payment-provider";
@@ -99,7 +99,7 @@ async function checkSequencer(): Promise<CheckResult> {
     await sql<{
       lag: number | null;
       pending: number;
-    }>`SELECT EXTRACT(EPOCH FROM (now() AT TIME ZONE 'UTC') - min("occurredAt"))::float8 AS lag, count(*)::int AS pending FROM "AuditPending"`.execute(
+    }>`SELECT EXTRACT(EPOCH FROM ${nowUtc} - min("occurredAt"))::float8 AS lag, count(*)::int AS pending FROM "AuditPending"`.execute(
       sqlPool(),
     )
   ).rows;

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { can, roles, type Permission, type Role } from "@/lib/domain/permissions";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { db, type Tx } from "@/lib/server/db/client";
-import { sql, sqlOf, type Sql } from "@/lib/server/db/sql";
+import { sql, sqlOf, type Sql, nowUtc } from "@/lib/server/db/sql";
 import { statusLit } from "@/lib/server/db/status-sql";
 import { executionStatus } from "@/lib/domain/execution-state";
 import { executionTimings, notifyExpiringWithinMinutes } from "@/lib/server/env";
@@ -41,7 +41,7 @@ async function insertAndEnqueue(tx: Sql, rows: Row[]): Promise<string[]> {
   const col = <K extends keyof Row>(k: K) => rows.map((r) => r[k] ?? null);
   const { rows: created } = await sql<{ id: string }>`
     INSERT INTO "Notification" ("id", "tenantId", "kind", "channel", "dedupeKey", "proposalId", "executionId", "staffUserId", "createdAt")
-    SELECT n.*, (now() AT TIME ZONE 'UTC')
+    SELECT n.*, ${nowUtc}
       FROM unnest(${col("id")}::uuid[], ${col("tenantId")}::uuid[], ${col("kind")}::"NotificationKind"[], ${col("channel")}::"NotificationChannel"[],
                   ${col("dedupeKey")}::text[], ${col("proposalId")}::uuid[], ${col("executionId")}::uuid[], ${col("staffUserId")}::uuid[]) AS n
     ON CONFLICT DO NOTHING

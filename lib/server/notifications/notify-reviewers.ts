@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { sql, type Sql } from "@/lib/server/db/sql";
+import { sql, type Sql, nowUtc } from "@/lib/server/db/sql";
 import { appBaseUrl } from "@/lib/server/env";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { notifyOfNewProposal } from "./enqueue-notifications";
@@ -50,7 +50,7 @@ export async function notifyReviewersOfProposal(
   const payload = reviewWebhookPayload({ deliveryId: id, proposal, baseUrl: appBaseUrl(), now: new Date() });
   await sql`
     INSERT INTO "WebhookDelivery" ("id", "tenantId", "event", "proposalId", "payload", "createdAt")
-    VALUES (${id}::uuid, ${proposal.tenantId}::uuid, ${REVIEW_WEBHOOK_EVENT}, ${proposal.id}::uuid, ${JSON.stringify(payload)}::jsonb, (now() AT TIME ZONE 'UTC'))`.execute(
+    VALUES (${id}::uuid, ${proposal.tenantId}::uuid, ${REVIEW_WEBHOOK_EVENT}, ${proposal.id}::uuid, ${JSON.stringify(payload)}::jsonb, ${nowUtc})`.execute(
     q,
   );
   await enqueueJob(q, "deliver_review_webhook", { deliveryId: id }, { maxAttempts: REVIEW_WEBHOOK_MAX_ATTEMPTS });

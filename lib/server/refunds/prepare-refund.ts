@@ -2,7 +2,7 @@ import "server-only";
 import { failure } from "@/lib/domain/agent-protocol";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { PrepareRefundInput } from "@/lib/schemas/tools";
-import { sql, type Sql } from "@/lib/server/db/sql";
+import { sql, type Sql, nowUtc } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
 import {
@@ -92,7 +92,7 @@ export async function prepareRefund(tx: Sql, input: PrepareRefundInput, ctx: Too
   }
   if (pending) {
     await sql`
-      UPDATE "Proposal" SET "status" = ${proposalStatus.expired}::"ProposalStatus", "updatedAt" = (now() AT TIME ZONE 'UTC')
+      UPDATE "Proposal" SET "status" = ${proposalStatus.expired}::"ProposalStatus", "updatedAt" = ${nowUtc}
        WHERE "id" = ${pending.id}::uuid AND "status" = ${proposalStatus.pendingApproval}::"ProposalStatus"`.execute(tx);
   }
   // The proposal a new one replaces: the order's latest when it ended expired or invalidated — whoever ended
