@@ -3,8 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { api, proposalKeys } from "@/lib/queries/proposals";
-import { proposalCommentDto } from "@/lib/schemas/proposal-dto";
+import { api, proposalDto, proposalKeys } from "@/lib/queries/proposals";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 
@@ -19,7 +18,7 @@ export function CommentForm({ proposalId }: { proposalId: string }) {
   const [error, setError] = useState<string | null>(null);
   const add = useMutation({
     mutationFn: (text: string) =>
-      api(`/api/proposals/${encodeURIComponent(proposalId)}/comments`, proposalCommentDto, {
+      api(`/api/proposals/${encodeURIComponent(proposalId)}/comments`, proposalDto("proposalCommentDto"), {
         method: "POST",
         body: JSON.stringify({ body: text }),
       }),

@@ -1,13 +1,18 @@
 "use client";
 
+import { lazy, Suspense, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Button } from "@/components/ui/button";
-import { ApproveDialog } from "./approve-dialog";
 import { ClaimNotice } from "./claim-notice";
 import { DecisionStatus } from "./decision-notes";
-import { RejectDialog } from "./reject-dialog";
 import { useDecision } from "./use-decision";
+
+// The dialogs (Radix dialog, and the passkey client in the approve one) load on the first open, not with the
+// page (the page's JavaScript budget, bench:ui). React.lazy, as the shell's palette: next/dynamic's loader
+// would cost more than it saves.
+const ApproveDialog = lazy(() => import("./approve-dialog").then((m) => ({ default: m.ApproveDialog })));
+const RejectDialog = lazy(() => import("./reject-dialog").then((m) => ({ default: m.RejectDialog })));
 
 /**
  * Approve / reject for reviewers. The request carries the hash that was on screen, the server recomputes it
@@ -16,6 +21,9 @@ import { useDecision } from "./use-decision";
 export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const t = useTranslations("proposal");
   const d = useDecision(p);
+  // Mounted from the first open on and kept, so a dialog closes (and hands focus back) as Radix does.
+  const [used, setUsed] = useState(false);
+  if (d.open && !used) setUsed(true);
 
   if (!p.viewer.canDecide && !p.viewer.canReject) {
     return (
@@ -58,8 +66,12 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
           ) : null}
         </div>
       ) : null}
-      <ApproveDialog p={p} d={d} />
-      <RejectDialog d={d} />
+      {used ? (
+        <Suspense fallback={null}>
+          <ApproveDialog p={p} d={d} />
+          <RejectDialog d={d} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
