@@ -4,7 +4,6 @@ import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocale, useNow, useTranslations } from "next-intl";
-import { toast } from "sonner";
 import { api, ApiError, proposalDto, proposalKeys } from "@/lib/queries/proposals";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
@@ -14,6 +13,7 @@ import { useShortcuts } from "@/components/reviewer/use-shortcuts";
 import { useNextProposal } from "@/components/reviewer/use-next-proposal";
 import { useClock } from "@/components/ui/use-clock";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { loadToast } from "@/components/ui/toast";
 import { useClaim } from "./claim-notice";
 
 /**
@@ -41,6 +41,7 @@ export function useDecision(p: ProposalDetail) {
   const openDialog = (kind: "approve" | "reject") => {
     setError(null);
     setOpen(kind);
+    void loadToast(); // the decision ends in a toast: its code loads while the reviewer reads the dialog
     if (!p.claim || p.claim.mine) claim.take.mutate();
   };
   const done = (text: string) => {
@@ -48,7 +49,7 @@ export function useDecision(p: ProposalDetail) {
     setError(null);
     setDecided(true);
     setNotice(text);
-    toast.success(text);
+    void loadToast().then((toast) => toast.success(text));
   };
 
   const invalidate = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
