@@ -4,11 +4,9 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { api, proposalDto, proposalKeys } from "@/lib/queries/proposals";
+import { COMMENT_MAX } from "@/lib/domain/decision-text-limits";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
-
-/** The server's limit (lib/schemas/proposals.ts COMMENT_MAX), repeated here so the form stops there too. */
-const COMMENT_MAX = 2000;
 
 /** Adds a staff comment to the proposal's history (stored redacted: what is shown is what was stored). */
 export function CommentForm({ proposalId }: { proposalId: string }) {
