@@ -35,7 +35,11 @@ const approvalCount = (id: string) =>
 
 async function openApproveDialog(page: Page) {
   await page.getByRole("button", { name: /^(Approve|Aprobar)$/ }).click();
-  return page.getByRole("dialog");
+  // The dialog's code loads on its first open (decision-panel.tsx): wait until it is open, so two tabs confirm
+  // at the same moment rather than one tab approving while the other is still loading its dialog.
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  return dialog;
 }
 
 test.describe.configure({ mode: "serial" });

@@ -2,6 +2,7 @@
 
 import type { Ref } from "react";
 import { useTranslations } from "next-intl";
+import { CUSTOMER_MESSAGE_MAX, CUSTOMER_MESSAGE_MIN, INTERNAL_NOTE_MAX } from "@/lib/domain/decision-text-limits";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 
@@ -49,8 +50,8 @@ export function RejectFields({
           id={`${idPrefix}-reason`}
           name="reason"
           required
-          minLength={3}
-          maxLength={500}
+          minLength={CUSTOMER_MESSAGE_MIN}
+          maxLength={CUSTOMER_MESSAGE_MAX}
           value={reason}
           onChange={(e) => onReason(e.target.value)}
         />
@@ -60,7 +61,7 @@ export function RejectFields({
         <Textarea
           id={`${idPrefix}-internal-note`}
           name="internalNote"
-          maxLength={1000}
+          maxLength={INTERNAL_NOTE_MAX}
           value={internalNote}
           onChange={(e) => onInternalNote(e.target.value)}
         />

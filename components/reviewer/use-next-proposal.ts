@@ -1,8 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api } from "@/lib/queries/proposals";
-import { queuePageDto } from "@/lib/schemas/proposal-dto";
+import { api, proposalDto } from "@/lib/queries/proposals";
 
 /**
  * The next pending proposal after `currentId` (soonest expiry first), for "review next" after a decision:
@@ -13,7 +12,7 @@ export function useNextProposal(currentId: string, enabled: boolean) {
   return useQuery({
     queryKey: ["proposals", "next", currentId],
     queryFn: async () => {
-      const page = await api("/api/proposals?limit=25", queuePageDto);
+      const page = await api("/api/proposals?limit=25", proposalDto("queuePageDto"));
       const open = page.rows.filter((r) => r.id !== currentId && !r.approvedByMe);
       return open.find((r) => !r.claim || r.claim.mine) ?? open[0] ?? null;
     },

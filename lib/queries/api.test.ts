@@ -1,11 +1,12 @@
 // The client fetcher against a real HTTP server: answers are validated with the DTO schemas (zod/mini, a
-// lazily loaded schema, or classic zod), drift and server errors become ApiErrors with stable codes.
+// lazily loaded schema, or classic zod), drift and server errors become ApiErrors with stable codes;
+// apiTyped reads an answer as its type (no schema) with the same error handling.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { queuePageDto } from "@/lib/schemas/proposal-dto";
-import { api, ApiError } from "./api";
+import { api, ApiError, apiTyped } from "./api";
 
 const row = {
   id: "p1",
@@ -78,5 +79,32 @@ describe("api()", () => {
       status: 403,
       message: "Not allowed",
     });
+  });
+
+  it("loads a lazily referenced schema alongside the request; a failed request stays an ApiError (no unhandled rejection)", async () => {
+    let loaded = 0;
+    const lazy = () => {
+      loaded++;
+      return Promise.reject(new Error("chunk failed"));
+    };
+    await expect(api(`${base}/forbidden`, lazy)).rejects.toMatchObject({ code: "forbidden", status: 403 });
+    expect(loaded).toBe(1);
+    await expect(api(`${base}/ok`, lazy)).rejects.toThrow("chunk failed");
+  });
+});
+
+describe("apiTyped()", () => {
+  it("returns the answer as it came (no schema: a drifted answer is not caught here)", async () => {
+    await expect(apiTyped(`${base}/ok`)).resolves.toEqual(answers["/ok"]![1]);
+    await expect(apiTyped(`${base}/drift`)).resolves.toEqual(answers["/drift"]![1]);
+  });
+
+  it("turns the server's error shape into an ApiError with its code and status, as api() does", async () => {
+    await expect(apiTyped(`${base}/forbidden`)).rejects.toMatchObject({
+      code: "forbidden",
+      status: 403,
+      message: "Not allowed",
+    });
+    await expect(apiTyped(`${base}/missing`)).rejects.toMatchObject({ code: "internal_error", status: 404 });
   });
 });

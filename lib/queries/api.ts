@@ -1,9 +1,12 @@
 // The client's one fetcher: same-origin JSON, the server's error shape `{code, error:{message,…}}` turned
-// into an ApiError, and every successful answer validated against its DTO schema (lib/schemas), so a
-// response that drifted from the contract fails loudly here instead of rendering wrong data.
+// into an ApiError. `api(path, schema)` validates a successful answer against its DTO schema (lib/schemas),
+// so a response that drifted from the contract fails loudly here instead of rendering wrong data.
 // Takes any zod v4 schema (classic `zod` or `zod/mini`) — or a function that loads one (`() =>
 // import("@/lib/schemas/x-dto").then((m) => m.xDto)`), so a page whose first paint comes from the server
-// downloads zod with its first refetch instead of with the page (the /queue JavaScript budget, bench:ui).
+// downloads zod with its first action instead of with the page (the JavaScript budgets, bench:ui).
+// `apiTyped<T>(path)` reads an answer as its DTO type without checking it at run time: for the reads a live
+// page repeats on its first load (the change stream's "ready" re-reads them at once), where a schema would
+// put zod's ~35 KiB on that load. Why that is safe: docs/architecture.md, "JavaScript budget".
 // Validation goes through the schema's Standard Schema interface: this file imports no zod code itself.
 import type { $ZodType, output } from "zod/v4/core";
 
@@ -21,11 +24,8 @@ export class ApiError extends Error {
 /** A DTO schema, or a loader of one (code-split: the schema and zod arrive when first needed). */
 export type SchemaRef<S extends $ZodType> = S | (() => Promise<S>);
 
-export async function api<S extends $ZodType>(
-  path: string,
-  schema: SchemaRef<S>,
-  init?: RequestInit,
-): Promise<output<S>> {
+/** Fetches a same-origin JSON answer; a non-2xx answer becomes an ApiError with the server's code. */
+async function request(path: string, init?: RequestInit): Promise<{ status: number; body: unknown }> {
   const res = await fetch(path, {
     ...init,
     headers: { "content-type": "application/json", ...(init?.headers ?? {}) },
@@ -42,7 +42,19 @@ export async function api<S extends $ZodType>(
       body.error ?? {},
       res.status,
     );
-  const resolved = typeof schema === "function" ? await schema() : schema;
+  return { status: res.status, body };
+}
+
+export async function api<S extends $ZodType>(
+  path: string,
+  schema: SchemaRef<S>,
+  init?: RequestInit,
+): Promise<output<S>> {
+  // A lazily referenced schema loads while the request is in flight, not after it.
+  const loading = typeof schema === "function" ? schema() : Promise.resolve(schema);
+  loading.catch(() => {}); // awaited below; a failed request must not leave this rejection unhandled
+  const { status, body } = await request(path, init);
+  const resolved = await loading;
   const parsed = await resolved["~standard"].validate(body);
   if (parsed.issues) {
     throw new ApiError(
@@ -54,8 +66,17 @@ export async function api<S extends $ZodType>(
           message: i.message,
         })),
       },
-      res.status,
+      status,
     );
   }
   return parsed.value;
+}
+
+/**
+ * A same-origin answer read as `T` (its DTO's type), not checked at run time — only for the reads a live page
+ * repeats on its first load (see the header). The server's use case returns the same type (the compiler holds
+ * both ends to it) and tests/integration/client-dto-contract.test.ts parses real answers with the DTO schema.
+ */
+export async function apiTyped<T>(path: string, init?: RequestInit): Promise<T> {
+  return (await request(path, init)).body as T;
 }

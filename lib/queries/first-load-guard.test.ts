@@ -126,3 +126,30 @@ describe("first-load JavaScript of /queue", () => {
     expect(server.get("lucide-react")?.join(" → ")).toBeUndefined();
   });
 });
+
+// The ≤ 200 KiB pages that keep their data live in React Query (bench:ui, PAGE_BUDGETS): the proposal page and
+// the executions page. What put them over is kept off their static imports: zod (their live reads are typed,
+// actions load their schemas lazily), the decision dialogs' Radix dialog and the passkey client (loaded on
+// first open), sonner (loaded with the first action that toasts, components/ui/toast.tsx).
+describe("first-load JavaScript of /proposals/:id and /executions", () => {
+  const views = {
+    proposal: "app/(dashboard)/proposals/[id]/_components/proposal-view.tsx",
+    executions: "app/(dashboard)/executions/_components/executions-view.tsx",
+  };
+
+  it("walks a real graph (the views reach React Query and their own action code)", () => {
+    for (const view of Object.values(views)) expect(reachablePackages([view]).has("@tanstack/react-query")).toBe(true);
+    const proposal = reachablePackages([views.proposal]);
+    expect(proposal.has("next/navigation")).toBe(true); // via the decision panel's use-decision.ts
+  });
+
+  it.each(Object.entries(views))(
+    "%s loads no zod, Radix dialog, @simplewebauthn/browser or sonner up front",
+    (_, view) => {
+      const banned = [...reachablePackages([view]).entries()].filter(([name]) =>
+        /^(zod($|\/)|@radix-ui\/react-dialog$|@simplewebauthn\/browser$|sonner$)/.test(name),
+      );
+      expect(banned.map(([, path]) => path.join(" → "))).toEqual([]);
+    },
+  );
+});

@@ -1,12 +1,18 @@
 // One queryOptions factory per resource: the key and the fetcher, shared by the server (which seeds the
 // cache with the same key) and the client hooks. Mutations invalidate `proposalKeys.all`.
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "./api";
+import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
+import { apiTyped } from "./api";
 import { pollUnlessPushed } from "./change-stream";
 
-// The DTO schemas (and zod with them) load with the first refetch, not with the page: the server seeds the
-// first paint, so validation code is not part of a page's first-load JavaScript (bench:ui).
-const dto = () => import("@/lib/schemas/proposal-dto");
+/**
+ * The DTO schemas (and zod with them) load with the first action that needs one (an approval's answer, the
+ * next proposal after a decision), not with the page: for `api(path, proposalDto("approvalResultDto"))`.
+ */
+export const proposalDto =
+  <K extends keyof typeof import("@/lib/schemas/proposal-dto")>(name: K) =>
+  () =>
+    import("@/lib/schemas/proposal-dto").then((m) => m[name]);
 
 export { api, ApiError } from "./api";
 
@@ -21,6 +27,8 @@ export const proposalKeys = {
 export const proposalQuery = (id: string) =>
   queryOptions({
     queryKey: proposalKeys.detail(id),
-    queryFn: () => api(`/api/proposals/${encodeURIComponent(id)}`, () => dto().then((m) => m.proposalDetailDto)),
+    // Typed, not validated in the browser: the change stream's "ready" re-reads it on every first load, and a
+    // schema would bring zod with it (lib/queries/api.ts).
+    queryFn: () => apiTyped<ProposalDetail>(`/api/proposals/${encodeURIComponent(id)}`),
     refetchInterval: pollUnlessPushed(5000),
   });

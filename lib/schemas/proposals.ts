@@ -1,5 +1,11 @@
 import { z } from "zod";
 import { decidedStatuses } from "@/lib/domain/proposal-state";
+import {
+  COMMENT_MAX,
+  CUSTOMER_MESSAGE_MAX,
+  CUSTOMER_MESSAGE_MIN,
+  INTERNAL_NOTE_MAX,
+} from "@/lib/domain/decision-text-limits";
 import { authenticationResponseInput } from "./passkeys";
 
 const proposalId = z.uuid({ message: "Not a proposal id." });
@@ -22,7 +28,9 @@ export const approveProposalInput = z.strictObject({
 });
 export type ApproveProposalInput = z.infer<typeof approveProposalInput>;
 
-const customerMessage = z.string().trim().min(3, "Give the message for the customer (at least 3 characters).").max(500);
+const customerMessageRequired = `Give the message for the customer (at least ${CUSTOMER_MESSAGE_MIN} characters).`;
+const customerMessage = z.string().trim().min(CUSTOMER_MESSAGE_MIN, customerMessageRequired).max(CUSTOMER_MESSAGE_MAX);
+const internalNote = z.string().trim().max(INTERNAL_NOTE_MAX);
 
 /**
  * A rejection: `customerMessage` is what the agent (and so the customer) may read; `internalNote` is for
@@ -34,11 +42,11 @@ export const rejectProposalInput = z
     hash,
     customerMessage: customerMessage.optional(),
     reason: customerMessage.optional(),
-    internalNote: z.string().trim().max(1000).optional(),
+    internalNote: internalNote.optional(),
   })
   .refine((r) => r.customerMessage !== undefined || r.reason !== undefined, {
     path: ["customerMessage"],
-    message: "Give the message for the customer (at least 3 characters).",
+    message: customerMessageRequired,
   })
   .transform(({ reason, customerMessage, internalNote, ...rest }) => ({
     ...rest,
@@ -61,7 +69,7 @@ export const bulkRejectProposalsInput = z
       .min(1, "Select at least one proposal.")
       .max(BULK_REJECT_MAX, `At most ${BULK_REJECT_MAX} proposals at once.`),
     customerMessage,
-    internalNote: z.string().trim().max(1000).optional(),
+    internalNote: internalNote.optional(),
   })
   .refine((r) => new Set(r.proposals.map((p) => p.proposalId)).size === r.proposals.length, {
     path: ["proposals"],
@@ -75,8 +83,7 @@ const isControlCharacter = (ch: string) => {
   return (code < 0x20 && ch !== "\t" && ch !== "\n" && ch !== "\r") || code === 0x7f;
 };
 
-/** The longest comment (characters, after trimming): a note for colleagues, not a document. */
-export const COMMENT_MAX = 2000;
+export { COMMENT_MAX };
 
 /** A staff comment on a proposal (docs/design.md "Comments"); stored redacted. */
 export const addProposalCommentInput = z.strictObject({

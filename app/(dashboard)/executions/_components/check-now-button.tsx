@@ -3,11 +3,11 @@
 import { useState } from "react";
 import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { toast } from "sonner";
 import { isExecutionSettled } from "@/lib/domain/execution-state";
 import { checkExecutionNow, executionDetailQuery, executionKeys } from "@/lib/queries/executions";
 import type { CheckNowResult, ExecutionDetail } from "@/lib/schemas/execution-dto";
 import { Button } from "@/components/ui/button";
+import { loadToast } from "@/components/ui/toast";
 
 const WATCH_INTERVAL_MS = 1000;
 const WATCH_ROUNDS = 90;
@@ -57,6 +57,7 @@ export function CheckNowButton({
   const check = useMutation({
     mutationFn: () => checkExecutionNow(executionId),
     onSuccess: async (queued) => {
+      const toast = await loadToast();
       if (!queued.queued) {
         const text = t("checkOutcome.alreadySettled", { order, state: ts(queued.status) });
         setSaid(text);
@@ -73,7 +74,7 @@ export function CheckNowButton({
     },
     onError: (error) => {
       setSaid(error.message);
-      toast.error(error.message);
+      void loadToast().then((toast) => toast.error(error.message));
     },
     onSettled: () => client.invalidateQueries({ queryKey: executionKeys.all }),
   });
@@ -85,7 +86,10 @@ export function CheckNowButton({
         size={size}
         aria-label={t("checkNowFor", { order })}
         disabled={check.isPending}
-        onClick={() => check.mutate()}
+        onClick={() => {
+          void loadToast(); // the answer is a toast: sonner loads while the check runs
+          check.mutate();
+        }}
       >
         {t("checkNow")}
       </Button>

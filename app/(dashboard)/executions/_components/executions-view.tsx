@@ -7,7 +7,7 @@ import { executionOverviewQuery, executionsQuery, normalizeExecutionFilters } fr
 import { LiveStatus } from "@/components/domain/live-status";
 import { useStreamOpen } from "@/components/realtime/use-change-stream";
 import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
-import { Toaster } from "@/components/ui/sonner";
+import { LazyToaster } from "@/components/ui/toast";
 import { InDoubtChart } from "./in-doubt-chart";
 import { ExecutionCounters } from "./execution-counters";
 import { ExecutionList } from "./execution-list";
@@ -29,7 +29,7 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
 
   return (
     <div className="grid min-w-0 gap-6">
-      <Toaster richColors closeButton position="bottom-right" />
+      <LazyToaster richColors closeButton position="bottom-right" />
       <section aria-labelledby="exec-counts-title" className="grid gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 id="exec-counts-title" className="m-0 text-lg font-semibold">

@@ -9,7 +9,7 @@ import { executionDetailQuery } from "@/lib/queries/executions";
 import { LiveStatus } from "@/components/domain/live-status";
 import { useStreamOpen } from "@/components/realtime/use-change-stream";
 import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
-import { Toaster } from "@/components/ui/sonner";
+import { LazyToaster } from "@/components/ui/toast";
 import { CheckNowButton } from "../../_components/check-now-button";
 import { ExecutionStateBadge } from "../../_components/execution-state-badge";
 import { ExecutionKeys, ExecutionSummary } from "./execution-facts";
@@ -27,7 +27,7 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
 
   return (
     <article aria-labelledby="execution-title" className="grid min-w-0 gap-6">
-      <Toaster richColors closeButton position="bottom-right" />
+      <LazyToaster richColors closeButton position="bottom-right" />
       <div className="grid gap-2">
         <Link href="/executions" className="inline-flex w-fit items-center gap-1 text-sm">
           <ArrowLeft aria-hidden className="size-4" />

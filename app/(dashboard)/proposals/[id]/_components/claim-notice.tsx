@@ -2,8 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNow, useTranslations } from "next-intl";
-import { api, ApiError, proposalKeys } from "@/lib/queries/proposals";
-import { claimResultDto, releaseResultDto, type Claim } from "@/lib/schemas/proposal-dto";
+import { api, ApiError, proposalDto, proposalKeys } from "@/lib/queries/proposals";
+import type { Claim } from "@/lib/schemas/proposal-dto";
 import { Button } from "@/components/ui/button";
 
 /** Whole minutes left on a claim (0 in its last minute). */
@@ -19,11 +19,12 @@ export function useClaim(proposalId: string) {
   const queryClient = useQueryClient();
   const invalidate = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
   const take = useMutation({
-    mutationFn: () => api(`/api/proposals/${proposalId}/claim`, claimResultDto, { method: "POST", body: "{}" }),
+    mutationFn: () =>
+      api(`/api/proposals/${proposalId}/claim`, proposalDto("claimResultDto"), { method: "POST", body: "{}" }),
     onSettled: invalidate,
   });
   const release = useMutation({
-    mutationFn: () => api(`/api/proposals/${proposalId}/claim`, releaseResultDto, { method: "DELETE" }),
+    mutationFn: () => api(`/api/proposals/${proposalId}/claim`, proposalDto("releaseResultDto"), { method: "DELETE" }),
     onSettled: invalidate,
   });
   const lostTo =

@@ -3,13 +3,10 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { api, proposalKeys } from "@/lib/queries/proposals";
-import { proposalCommentDto } from "@/lib/schemas/proposal-dto";
+import { api, proposalDto, proposalKeys } from "@/lib/queries/proposals";
+import { COMMENT_MAX } from "@/lib/domain/decision-text-limits";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
-
-/** The server's limit (lib/schemas/proposals.ts COMMENT_MAX), repeated here so the form stops there too. */
-const COMMENT_MAX = 2000;
 
 /** Adds a staff comment to the proposal's history (stored redacted: what is shown is what was stored). */
 export function CommentForm({ proposalId }: { proposalId: string }) {
@@ -19,7 +16,7 @@ export function CommentForm({ proposalId }: { proposalId: string }) {
   const [error, setError] = useState<string | null>(null);
   const add = useMutation({
     mutationFn: (text: string) =>
-      api(`/api/proposals/${encodeURIComponent(proposalId)}/comments`, proposalCommentDto, {
+      api(`/api/proposals/${encodeURIComponent(proposalId)}/comments`, proposalDto("proposalCommentDto"), {
         method: "POST",
         body: JSON.stringify({ body: text }),
       }),

@@ -1,13 +1,22 @@
 "use client";
 
+import { lazy, Suspense, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Button } from "@/components/ui/button";
-import { ApproveDialog } from "./approve-dialog";
 import { ClaimNotice } from "./claim-notice";
 import { DecisionStatus } from "./decision-notes";
-import { RejectDialog } from "./reject-dialog";
 import { useDecision } from "./use-decision";
+
+// The dialogs (Radix dialog, and the passkey client in the approve one) load on the first open, not with the
+// page (the page's JavaScript budget, bench:ui). React.lazy, as the shell's palette: next/dynamic's loader
+// would cost more than it saves.
+const loadApprove = () => import("./approve-dialog");
+const loadReject = () => import("./reject-dialog");
+const ApproveDialog = lazy(() => loadApprove().then((m) => ({ default: m.ApproveDialog })));
+const RejectDialog = lazy(() => loadReject().then((m) => ({ default: m.RejectDialog })));
+/** On intent (pointer over, or focus on, a decision button) the dialogs' code starts loading before the click. */
+const preload = () => void Promise.all([loadApprove(), loadReject()]).catch(() => {});
 
 /**
  * Approve / reject for reviewers. The request carries the hash that was on screen, the server recomputes it
@@ -16,6 +25,9 @@ import { useDecision } from "./use-decision";
 export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const t = useTranslations("proposal");
   const d = useDecision(p);
+  // Mounted from the first open on and kept, so a dialog closes (and hands focus back) as Radix does.
+  const [used, setUsed] = useState(false);
+  if (d.open && !used) setUsed(true);
 
   if (!p.viewer.canDecide && !p.viewer.canReject) {
     return (
@@ -41,7 +53,14 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
           className="mt-4 flex flex-wrap gap-3 max-md:sticky max-md:bottom-0 max-md:z-10 max-md:-mx-4 max-md:border-t max-md:bg-card/95 max-md:px-4 max-md:py-3 max-md:backdrop-blur max-md:[&>button]:flex-1"
         >
           {d.canDecide ? (
-            <Button type="button" onClick={() => d.openDialog("approve")} aria-keyshortcuts="a" disabled={!d.hydrated}>
+            <Button
+              type="button"
+              onClick={() => d.openDialog("approve")}
+              onPointerEnter={preload}
+              onFocus={preload}
+              aria-keyshortcuts="a"
+              disabled={!d.hydrated}
+            >
               {t("approve")}
             </Button>
           ) : null}
@@ -50,6 +69,8 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
               type="button"
               variant="outline"
               onClick={() => d.openDialog("reject")}
+              onPointerEnter={preload}
+              onFocus={preload}
               aria-keyshortcuts="r"
               disabled={!d.hydrated}
             >
@@ -58,8 +79,12 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
           ) : null}
         </div>
       ) : null}
-      <ApproveDialog p={p} d={d} />
-      <RejectDialog d={d} />
+      {used ? (
+        <Suspense fallback={null}>
+          <ApproveDialog p={p} d={d} />
+          <RejectDialog d={d} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

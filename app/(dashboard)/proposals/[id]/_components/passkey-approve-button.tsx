@@ -3,7 +3,6 @@
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { browserSupportsWebAuthn, startAuthentication } from "@simplewebauthn/browser";
-import { authenticationOptionsDto } from "@/lib/schemas/passkeys";
 import { api, ApiError } from "@/lib/queries/proposals";
 import type { StepUpInput } from "@/lib/schemas/proposals";
 
@@ -31,7 +30,7 @@ export function PasskeyApproveButton(props: {
     try {
       const optionsJSON = await api(
         `/api/proposals/${props.proposalId}/approve/passkey-options`,
-        authenticationOptionsDto,
+        () => import("@/lib/schemas/passkeys").then((m) => m.authenticationOptionsDto),
         {
           method: "POST",
           body: JSON.stringify({ hash: props.hash }),

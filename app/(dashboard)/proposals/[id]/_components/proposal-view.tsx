@@ -6,7 +6,7 @@ import { useNow, useTranslations } from "next-intl";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { proposalQuery } from "@/lib/queries/proposals";
 import { StatusBadge } from "@/components/domain/status-badge";
-import { Toaster } from "@/components/ui/sonner";
+import { LazyToaster } from "@/components/ui/toast";
 import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
 import { SupersedeComparison } from "./supersede-comparison";
 import { ProposalHistory } from "./proposal-history";
@@ -25,8 +25,8 @@ export function ProposalView({ id }: { id: string }) {
   const waiting = p.status === proposalStatus.pendingApproval && new Date(p.expiresAt).getTime() > now.getTime();
   return (
     <div className="stack">
-      {/* Toasts are only raised here (decisions); mounting them per page keeps sonner off the queue's cold load. */}
-      <Toaster richColors closeButton position="bottom-right" />
+      {/* Toasts are only raised here (decisions), and sonner loads with the first decision dialog (toast.tsx). */}
+      <LazyToaster richColors closeButton position="bottom-right" />
       <p className="m-0">
         <Link href="/queue">← {t("back")}</Link>
       </p>

@@ -5,8 +5,8 @@ import { useRef, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { api, proposalKeys } from "@/lib/queries/proposals";
-import { editResultDto, reprepareResultDto, type ProposalDetail } from "@/lib/schemas/proposal-dto";
+import { api, proposalDto, proposalKeys } from "@/lib/queries/proposals";
+import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { parseMajorToMinor } from "@/lib/domain/format-money";
 import { DialogActions } from "@/components/ui/dialog-actions";
 import { Button } from "@/components/ui/button";
@@ -26,14 +26,15 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
     setMade(r.proposalId);
   };
   const reprepare = useMutation({
-    mutationFn: () => api(`/api/proposals/${p.id}/reprepare`, reprepareResultDto, { method: "POST", body: "{}" }),
+    mutationFn: () =>
+      api(`/api/proposals/${p.id}/reprepare`, proposalDto("reprepareResultDto"), { method: "POST", body: "{}" }),
     onSuccess,
     onError: (e) => setError(e.message),
     onSettled,
   });
   const edit = useMutation({
     mutationFn: (amountMinor: number) =>
-      api(`/api/proposals/${p.id}/edit`, editResultDto, {
+      api(`/api/proposals/${p.id}/edit`, proposalDto("editResultDto"), {
         method: "POST",
         body: JSON.stringify({ hash: p.hash, amountMinor }),
       }),

@@ -4,16 +4,16 @@ import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocale, useNow, useTranslations } from "next-intl";
-import { toast } from "sonner";
-import { api, ApiError, proposalKeys } from "@/lib/queries/proposals";
+import { api, ApiError, proposalDto, proposalKeys } from "@/lib/queries/proposals";
 import { proposalStatus } from "@/lib/domain/proposal-state";
-import { approvalResultDto, rejectResultDto, type ProposalDetail } from "@/lib/schemas/proposal-dto";
+import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { formatMinor } from "@/lib/domain/format-money";
 import type { StepUpInput } from "@/lib/schemas/proposals";
 import { useShortcuts } from "@/components/reviewer/use-shortcuts";
 import { useNextProposal } from "@/components/reviewer/use-next-proposal";
 import { useClock } from "@/components/ui/use-clock";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { loadToast } from "@/components/ui/toast";
 import { useClaim } from "./claim-notice";
 
 /**
@@ -41,6 +41,7 @@ export function useDecision(p: ProposalDetail) {
   const openDialog = (kind: "approve" | "reject") => {
     setError(null);
     setOpen(kind);
+    void loadToast(); // the decision ends in a toast: its code loads while the reviewer reads the dialog
     if (!p.claim || p.claim.mine) claim.take.mutate();
   };
   const done = (text: string) => {
@@ -48,13 +49,16 @@ export function useDecision(p: ProposalDetail) {
     setError(null);
     setDecided(true);
     setNotice(text);
-    toast.success(text);
+    void loadToast().then((toast) => toast.success(text));
   };
 
   const invalidate = () => queryClient.invalidateQueries({ queryKey: proposalKeys.all });
   const approve = useMutation({
     mutationFn: (body: { hash: string; stepUp?: StepUpInput }) =>
-      api(`/api/proposals/${p.id}/approve`, approvalResultDto, { method: "POST", body: JSON.stringify(body) }),
+      api(`/api/proposals/${p.id}/approve`, proposalDto("approvalResultDto"), {
+        method: "POST",
+        body: JSON.stringify(body),
+      }),
     onSuccess: (r) =>
       done(
         r.status === proposalStatus.approved
@@ -69,7 +73,10 @@ export function useDecision(p: ProposalDetail) {
   });
   const reject = useMutation({
     mutationFn: (body: { hash: string; customerMessage: string; internalNote?: string }) =>
-      api(`/api/proposals/${p.id}/reject`, rejectResultDto, { method: "POST", body: JSON.stringify(body) }),
+      api(`/api/proposals/${p.id}/reject`, proposalDto("rejectResultDto"), {
+        method: "POST",
+        body: JSON.stringify(body),
+      }),
     onSuccess: () => done(t("rejectedNotice")),
     onError: (e) => setError(e.message),
     onSettled: invalidate,
