@@ -51,14 +51,11 @@ export function WitnessesSection({
       <form
         className="panel"
         aria-labelledby="witness-quorum-title"
-        onSubmit={async (e) => {
-          e.preventDefault();
+        onSubmit={async (e) =>
           said(
-            await setQuorum.run("PUT", "/api/admin/witness-policy", {
-              quorum: Number(new FormData(e.currentTarget).get("quorum")),
-            }),
-          );
-        }}
+            await setQuorum.submit(e, "PUT", "/api/admin/witness-policy", (f) => ({ quorum: Number(f.get("quorum")) })),
+          )
+        }
       >
         <h3 id="witness-quorum-title">{t("quorumTitle")}</h3>
         <FormError id="witness-quorum-error" error={setQuorum.error} />
@@ -83,18 +80,8 @@ export function WitnessesSection({
         className="panel"
         aria-labelledby="witness-add-title"
         onSubmit={async (e) => {
-          e.preventDefault();
-          const form = e.currentTarget;
-          const f = new FormData(form);
-          const r = await add.run("POST", "/api/admin/witnesses", {
-            name: f.get("name"),
-            vkey: f.get("vkey"),
-            url: f.get("url"),
-          });
-          if (r) {
-            form.reset();
-            setDone(t("added"));
-          }
+          const fields = (f: FormData) => ({ name: f.get("name"), vkey: f.get("vkey"), url: f.get("url") });
+          if (await add.submit(e, "POST", "/api/admin/witnesses", fields, true)) setDone(t("added"));
         }}
       >
         <h3 id="witness-add-title">{t("addTitle")}</h3>
