@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { auditFilterKeys } from "@/lib/domain/audit-filters";
 import { canonicalTimeZone, instantOfWallClock, isWallClock } from "@/lib/domain/local-time";
 
 const optionalText = (max: number) =>
@@ -76,17 +77,6 @@ export const auditSearchInput = z
   });
 export type AuditSearchInput = z.input<typeof auditSearchInput>;
 export type AuditSearchFilters = z.output<typeof auditSearchInput>;
-
-export const auditFilterKeys = [
-  "traceId",
-  "from",
-  "to",
-  "actor",
-  "action",
-  "outcome",
-  "proposalId",
-  "subject",
-] as const;
 
 /** The search params of a request (URLSearchParams or a Next.js searchParams object) as raw input. */
 export function auditSearchParams(

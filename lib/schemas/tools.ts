@@ -160,32 +160,23 @@ export function toolJsonSchema(name: ToolName): Record<string, unknown> {
 
 export type Vendor = "anthropic" | "openai";
 
+/** OpenAI's strict subset; Anthropic's is this plus `format` and (simple) `pattern`. */
+const openaiKeywords = [
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "enum",
+  "const",
+  "items",
+  "anyOf",
+  "description",
+] as const;
+
 /** Keywords each vendor's strict mode accepts (the allow-list the unit test holds the served schemas to). */
 export const vendorKeywords: Record<Vendor, ReadonlySet<string>> = {
-  anthropic: new Set([
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "enum",
-    "const",
-    "items",
-    "anyOf",
-    "description",
-    "format",
-    "pattern",
-  ]),
-  openai: new Set([
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "enum",
-    "const",
-    "items",
-    "anyOf",
-    "description",
-  ]),
+  anthropic: new Set([...openaiKeywords, "format", "pattern"]),
+  openai: new Set(openaiKeywords),
 };
 
 /** Anthropic supports `pattern` only for simple regexes: no groups, alternation, lookaround, back-references or escapes beyond \d\w\s. */

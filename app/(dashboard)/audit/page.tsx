@@ -8,7 +8,8 @@ import { pageActor } from "@/lib/server/auth/page";
 import { searchAuditEvents } from "@/lib/server/audit/search-audit-events";
 import { AuditSearch } from "./_components/audit-search";
 import { ChainPanel } from "./_components/chain-panel";
-import { auditFilterFields, auditFiltersOf, loadAuditParams } from "./_components/audit-params";
+import { auditFilterKeys } from "@/lib/domain/audit-filters";
+import { auditFiltersOf, loadAuditParams } from "./_components/audit-params";
 
 export const dynamic = "force-dynamic";
 
@@ -21,7 +22,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const bareTrace = params.traceId?.trim() ?? "";
   // A bare traceId (the proposal page's "trace" link, the Trace box) is the trace page, open to every role
   // that may look up one trace; anything else is the auditors' search.
-  if (bareTrace && auditFilterFields.every((k) => k === "traceId" || !params[k])) {
+  if (bareTrace && auditFilterKeys.every((k) => k === "traceId" || !params[k])) {
     await pageActor("audit:trace");
     redirect(`/audit/traces/${encodeURIComponent(bareTrace)}`);
   }

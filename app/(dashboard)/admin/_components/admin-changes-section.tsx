@@ -3,7 +3,9 @@
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import type { AdminChangeWhat, ApproverRefusal } from "@/lib/domain/admin-governance";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
+import { adminCellClass } from "./admin-table";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
@@ -55,6 +57,58 @@ export function AdminChangesSection({
     if (r.setupUrl) setLink(r.setupUrl);
   }
 
+  // The proposer may cancel; another admin approves (when the rules let them) or rejects.
+  const actions = (r: AdminChangeRow, named: { what: string; email: string }) =>
+    r.mine ? (
+      <>
+        <p className="muted">{t("mine")}</p>
+        <button type="button" className="secondary" disabled={decide.pending} onClick={() => send(r.id, "cancel")}>
+          {t("cancelNamed", named)}
+        </button>
+      </>
+    ) : (
+      <div className="row-actions">
+        {r.approvalRefusal ? (
+          <p className="muted">{t(`refusals.${r.approvalRefusal}`)}</p>
+        ) : (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void send(r.id, "approve", stepUpValue(new FormData(e.currentTarget)));
+            }}
+          >
+            <StepUpField id={`approve-step-up-${r.id}`} show={decide.needsStepUp} />
+            <button type="submit" disabled={decide.pending}>
+              {t("approveNamed", named)}
+            </button>
+          </form>
+        )}
+        <button type="button" className="secondary" disabled={decide.pending} onClick={() => send(r.id, "reject")}>
+          {t("rejectNamed", named)}
+        </button>
+      </div>
+    );
+  const whatOf = (r: AdminChangeRow) => r.what.map((w) => t(`kinds.${w}`)).join(", ");
+  const columns: Column<AdminChangeRow>[] = [
+    { id: "what", header: t("what"), cell: whatOf },
+    {
+      id: "account",
+      header: t("account"),
+      cell: (r) => (
+        <>
+          {r.target.name} <span className="muted">({r.target.email})</span>
+        </>
+      ),
+    },
+    { id: "proposedBy", header: t("proposedBy"), cell: (r) => r.proposedBy },
+    { id: "expires", header: t("expires"), cell: (r) => <DateTime value={r.expiresAt} /> },
+    {
+      id: "actions",
+      header: t("actions"),
+      cell: (r) => actions(r, { what: whatOf(r), email: r.target.email }),
+    },
+  ];
+
   return (
     <section aria-labelledby="admin-changes-title" className="panel stack">
       <h2 id="admin-changes-title">{t("title")}</h2>
@@ -71,80 +125,15 @@ export function AdminChangesSection({
       ) : null}
       {link ? <ShownOnce label={tm("setupLink")} value={link} note={tm("setupLinkNote")} /> : null}
       <FormError id="admin-change-error" error={decide.error} />
-      {rows.length === 0 ? (
-        <p className="muted">{t("none")}</p>
-      ) : (
-        <table aria-labelledby="admin-changes-title">
-          <thead>
-            <tr>
-              <th scope="col">{t("what")}</th>
-              <th scope="col">{t("account")}</th>
-              <th scope="col">{t("proposedBy")}</th>
-              <th scope="col">{t("expires")}</th>
-              <th scope="col">{t("actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => {
-              const what = r.what.map((w) => t(`kinds.${w}`)).join(", ");
-              const named = { what, email: r.target.email };
-              return (
-                <tr key={r.id} data-change={r.id}>
-                  <td>{what}</td>
-                  <td>
-                    {r.target.name} <span className="muted">({r.target.email})</span>
-                  </td>
-                  <td>{r.proposedBy}</td>
-                  <td>
-                    <DateTime value={r.expiresAt} />
-                  </td>
-                  <td>
-                    {r.mine ? (
-                      <>
-                        <p className="muted">{t("mine")}</p>
-                        <button
-                          type="button"
-                          className="secondary"
-                          disabled={decide.pending}
-                          onClick={() => send(r.id, "cancel")}
-                        >
-                          {t("cancelNamed", named)}
-                        </button>
-                      </>
-                    ) : (
-                      <div className="row-actions">
-                        {r.approvalRefusal ? (
-                          <p className="muted">{t(`refusals.${r.approvalRefusal}`)}</p>
-                        ) : (
-                          <form
-                            onSubmit={(e) => {
-                              e.preventDefault();
-                              void send(r.id, "approve", stepUpValue(new FormData(e.currentTarget)));
-                            }}
-                          >
-                            <StepUpField id={`approve-step-up-${r.id}`} show={decide.needsStepUp} />
-                            <button type="submit" disabled={decide.pending}>
-                              {t("approveNamed", named)}
-                            </button>
-                          </form>
-                        )}
-                        <button
-                          type="button"
-                          className="secondary"
-                          disabled={decide.pending}
-                          onClick={() => send(r.id, "reject")}
-                        >
-                          {t("rejectNamed", named)}
-                        </button>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        label={t("title")}
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r.id}
+        rowAttributes={(r) => ({ "data-change": r.id })}
+        cellClassName={adminCellClass}
+        empty={<p className="muted">{t("none")}</p>}
+      />
     </section>
   );
 }

@@ -1,5 +1,8 @@
+import { getTranslations } from "next-intl/server";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
 import { ResendDeliveryButton } from "./webhook-delivery-actions";
+import { adminCellClass } from "./admin-table";
 
 /** One row of a delivery history, whatever the outbox (webhooks or Slack/e-mail): labels already translated. */
 export type DeliveryHistoryRow = {
@@ -17,58 +20,62 @@ export type DeliveryHistoryRow = {
   resend: { path: string; label: string } | null;
 };
 
-export type DeliveryHistoryHeadings = Record<
-  "created" | "target" | "event" | "status" | "attempts" | "lastError" | "nextAttempt" | "done" | "actions",
-  string
->;
+/** The headings that differ between the two outboxes; the others are the webhook history's. */
+export type DeliveryHistoryHeadings = Record<"target" | "event" | "lastError" | "done", string>;
+
+const when = (at: string | null) => (at ? <DateTime value={at} /> : "—");
 
 /**
  * The delivery history table of Admin (webhook deliveries and Slack/e-mail notifications share it): times in the
  * viewer's zone with its label (components/ui/date-time.tsx), a resend button per row that may be sent again.
+ * The section's heading names the table; with no delivery, "No deliveries yet" shows instead.
  */
-export function DeliveryHistoryTable({
-  labelledBy,
-  headings,
+export async function DeliveryHistoryTable({
+  label,
+  headings: own,
   rows,
 }: {
-  labelledBy: string;
+  label: string;
   headings: DeliveryHistoryHeadings;
   rows: DeliveryHistoryRow[];
 }) {
+  const t = await getTranslations("webhookDeliveries");
+  const headings = {
+    ...own,
+    created: t("created"),
+    status: t("status"),
+    attempts: t("attempts"),
+    nextAttempt: t("nextAttempt"),
+    actions: t("actions"),
+  };
+  const columns: Column<DeliveryHistoryRow>[] = [
+    { id: "created", header: headings.created, cell: (d) => <DateTime value={d.createdAt} /> },
+    { id: "target", header: headings.target, cell: (d) => d.target },
+    { id: "event", header: headings.event, cell: (d) => d.event, className: "mono" },
+    {
+      id: "status",
+      header: headings.status,
+      cell: (d) => <span className={d.failed ? "badge danger" : "badge"}>{d.status}</span>,
+    },
+    { id: "attempts", header: headings.attempts, cell: (d) => d.attempts },
+    { id: "lastError", header: headings.lastError, cell: (d) => d.lastError, className: "mono" },
+    { id: "nextAttempt", header: headings.nextAttempt, cell: (d) => when(d.nextAttemptAt) },
+    { id: "done", header: headings.done, cell: (d) => when(d.doneAt) },
+    {
+      id: "actions",
+      header: headings.actions,
+      cell: (d) => (d.resend ? <ResendDeliveryButton path={d.resend.path} id={d.id} label={d.resend.label} /> : null),
+    },
+  ];
   return (
-    <table aria-labelledby={labelledBy}>
-      <thead>
-        <tr>
-          <th scope="col">{headings.created}</th>
-          <th scope="col">{headings.target}</th>
-          <th scope="col">{headings.event}</th>
-          <th scope="col">{headings.status}</th>
-          <th scope="col">{headings.attempts}</th>
-          <th scope="col">{headings.lastError}</th>
-          <th scope="col">{headings.nextAttempt}</th>
-          <th scope="col">{headings.done}</th>
-          <th scope="col">{headings.actions}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((d) => (
-          <tr key={d.id} data-delivery-id={d.id}>
-            <td>
-              <DateTime value={d.createdAt} />
-            </td>
-            <td>{d.target}</td>
-            <td className="mono">{d.event}</td>
-            <td>
-              <span className={d.failed ? "badge danger" : "badge"}>{d.status}</span>
-            </td>
-            <td>{d.attempts}</td>
-            <td className="mono">{d.lastError}</td>
-            <td>{d.nextAttemptAt ? <DateTime value={d.nextAttemptAt} /> : "—"}</td>
-            <td>{d.doneAt ? <DateTime value={d.doneAt} /> : "—"}</td>
-            <td>{d.resend ? <ResendDeliveryButton path={d.resend.path} id={d.id} label={d.resend.label} /> : null}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      label={label}
+      columns={columns}
+      rows={rows}
+      rowKey={(d) => d.id}
+      rowAttributes={(d) => ({ "data-delivery-id": d.id })}
+      cellClassName={adminCellClass}
+      empty={<p className="muted">{t("none")}</p>}
+    />
   );
 }

@@ -43,46 +43,32 @@ export async function NotificationDeliveriesSection({ actor }: { actor: Actor })
         <p className="muted">{t("noTargets")}</p>
       )}
 
-      {deliveries.length === 0 ? (
-        <p className="muted">{tw("none")}</p>
-      ) : (
-        <DeliveryHistoryTable
-          labelledBy="notification-deliveries-title"
-          headings={{
-            created: tw("created"),
-            target: t("target"),
-            event: t("kind"),
-            status: tw("status"),
-            attempts: tw("attempts"),
-            lastError: t("lastError"),
-            nextAttempt: tw("nextAttempt"),
-            done: t("sentAt"),
-            actions: tw("actions"),
-          }}
-          rows={deliveries.map((d) => {
-            const kind = t(`kinds.${d.kind}`);
-            return {
-              id: d.id,
-              createdAt: d.createdAt,
-              target: d.channel === "slack" ? t("targetSlack") : t("targetEmail", { name: d.recipient?.name ?? "—" }),
-              event: kind,
-              status: t(`statuses.${d.status}`),
-              failed: d.status === "failed",
-              attempts: d.attempts,
-              lastError: d.lastError ?? "—",
-              nextAttemptAt: d.nextAttemptAt,
-              doneAt: d.sentAt,
-              resend:
-                d.status === "failed"
-                  ? {
-                      path: `/api/admin/notification-deliveries/${d.id}/resend`,
-                      label: tw("resendNamed", { event: kind, ref: d.id.slice(0, 8) }),
-                    }
-                  : null,
-            };
-          })}
-        />
-      )}
+      <DeliveryHistoryTable
+        label={t("title")}
+        headings={{ target: t("target"), event: t("kind"), lastError: t("lastError"), done: t("sentAt") }}
+        rows={deliveries.map((d) => {
+          const kind = t(`kinds.${d.kind}`);
+          return {
+            id: d.id,
+            createdAt: d.createdAt,
+            target: d.channel === "slack" ? t("targetSlack") : t("targetEmail", { name: d.recipient?.name ?? "—" }),
+            event: kind,
+            status: t(`statuses.${d.status}`),
+            failed: d.status === "failed",
+            attempts: d.attempts,
+            lastError: d.lastError ?? "—",
+            nextAttemptAt: d.nextAttemptAt,
+            doneAt: d.sentAt,
+            resend:
+              d.status === "failed"
+                ? {
+                    path: `/api/admin/notification-deliveries/${d.id}/resend`,
+                    label: tw("resendNamed", { event: kind, ref: d.id.slice(0, 8) }),
+                  }
+                : null,
+          };
+        })}
+      />
     </section>
   );
 }

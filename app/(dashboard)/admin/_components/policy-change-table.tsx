@@ -1,8 +1,11 @@
 "use client";
 
+import type * as React from "react";
 import { useTranslations } from "next-intl";
 import type { PolicyField } from "@/lib/domain/policy";
 import { Money } from "@/components/domain/money";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { adminCellClass } from "./admin-table";
 
 export type PolicyChange = {
   field: PolicyField;
@@ -14,37 +17,48 @@ export type PolicyChange = {
 /** Amounts: typed and shown in major units of the tenant's currency ("12.50"), stored in minor units. */
 export const isMoneyField = (f: PolicyField) => f.endsWith("Minor");
 
-/** A policy change field by field: before, after, and whether it loosens (needs a second admin) or tightens. */
-export function ChangeTable({ changes, currency }: { changes: PolicyChange[]; currency: string }) {
+/**
+ * A policy change field by field: before, after, and whether it loosens (needs a second admin) or tightens;
+ * `label` is the heading above it (the draft's "Changes" or the pending version's title).
+ */
+export function ChangeTable({
+  label,
+  changes,
+  currency,
+  empty,
+}: {
+  label: string;
+  changes: PolicyChange[];
+  currency: string;
+  empty?: React.ReactNode;
+}) {
   const t = useTranslations("policy");
   const show = (f: PolicyField, v: number | null) =>
     v === null ? t("none") : isMoneyField(f) ? <Money minor={v} currency={currency} /> : String(v);
+  const columns: Column<PolicyChange>[] = [
+    { id: "field", header: t("field"), cell: (c) => t(`fields.${c.field}`, { currency }) },
+    { id: "before", header: t("before"), cell: (c) => show(c.field, c.before), className: "mono" },
+    { id: "after", header: t("after"), cell: (c) => show(c.field, c.after), className: "mono" },
+    {
+      id: "effect",
+      header: t("effect"),
+      cell: (c) =>
+        c.direction === "looser" ? (
+          <span className="badge flag">{t("looser")}</span>
+        ) : (
+          <span className="badge">{t("tighter")}</span>
+        ),
+    },
+  ];
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">{t("field")}</th>
-          <th scope="col">{t("before")}</th>
-          <th scope="col">{t("after")}</th>
-          <th scope="col">{t("effect")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {changes.map((c) => (
-          <tr key={c.field} data-field={c.field}>
-            <td>{t(`fields.${c.field}`, { currency })}</td>
-            <td className="mono">{show(c.field, c.before)}</td>
-            <td className="mono">{show(c.field, c.after)}</td>
-            <td>
-              {c.direction === "looser" ? (
-                <span className="badge flag">{t("looser")}</span>
-              ) : (
-                <span className="badge">{t("tighter")}</span>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      label={label}
+      columns={columns}
+      rows={changes}
+      rowKey={(c) => c.field}
+      rowAttributes={(c) => ({ "data-field": c.field })}
+      cellClassName={adminCellClass}
+      empty={empty}
+    />
   );
 }

@@ -23,7 +23,11 @@ export function PolicyPending({
   return (
     <div className="stack" aria-labelledby="pending-title">
       <h3 id="pending-title">{t("pendingTitle", { version: pending.version })}</h3>
-      <ChangeTable changes={pending.changes} currency={currency} />
+      <ChangeTable
+        label={t("pendingTitle", { version: pending.version })}
+        changes={pending.changes}
+        currency={currency}
+      />
       <FormError id="decide-error" error={decide.error} />
       {pending.mine ? (
         <p className="muted">{t("ownPending")}</p>

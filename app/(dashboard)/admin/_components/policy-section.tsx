@@ -107,11 +107,12 @@ export function PolicySection({
           ))}
         </div>
         <h4>{t("diffTitle")}</h4>
-        {changes.length === 0 ? (
-          <p className="muted">{t("noChanges")}</p>
-        ) : (
-          <ChangeTable changes={changes} currency={currency} />
-        )}
+        <ChangeTable
+          label={t("diffTitle")}
+          changes={changes}
+          currency={currency}
+          empty={<p className="muted">{t("noChanges")}</p>}
+        />
         {changes.some((c) => c.direction === "looser") ? <p className="badge flag">{t("needsSecond")}</p> : null}
         {invalid && showInvalid ? (
           <p className="error-box" role="alert" id="policy-invalid">

@@ -92,16 +92,14 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           className="panel"
           aria-labelledby="provider-save-title"
           onSubmit={async (e) => {
-            e.preventDefault();
-            const form = e.currentTarget;
-            const f = new FormData(form);
-            const r = await save.run("PUT", "/api/admin/provider-connection", {
-              apiKey: f.get("apiKey"),
-              webhookSecret: f.get("webhookSecret"),
-              ...stepUpValue(f),
-            });
+            const r = await save.submit(
+              e,
+              "PUT",
+              "/api/admin/provider-connection",
+              (f) => ({ apiKey: f.get("apiKey"), webhookSecret: f.get("webhookSecret"), ...stepUpValue(f) }),
+              true,
+            );
             if (r) {
-              form.reset();
               setTested(null);
               setDone(t("saved", { hint: r.apiKeyHint }));
             }

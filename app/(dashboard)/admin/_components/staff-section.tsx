@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { listStaff } from "@/lib/server/admin/list-staff";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
+import { adminCellClass } from "./admin-table";
 import { InviteStaffForm } from "./invite-staff-form";
 
 type Staff = Awaited<ReturnType<typeof listStaff>>;
@@ -11,6 +13,41 @@ export async function StaffSection({ staff, q }: { staff: Staff; q: string | und
   const t = await getTranslations("admin");
   const tm = await getTranslations("adminManage");
   const tr = await getTranslations("roles");
+  const columns: Column<Staff[number]>[] = [
+    { id: "name", header: t("name"), cell: (s) => <Link href={`/admin/staff/${s.id}`}>{s.name}</Link> },
+    { id: "email", header: t("email"), cell: (s) => s.email },
+    {
+      id: "roles",
+      header: t("roles"),
+      cell: (s) =>
+        s.roles.map((r) => (
+          <span key={r} className="badge">
+            {tr(r)}
+          </span>
+        )),
+    },
+    {
+      id: "status",
+      header: t("status"),
+      cell: (s) => (
+        <>
+          {s.disabled ? t("disabled") : t("active")}
+          {s.lockedUntil ? (
+            <span className="badge danger">
+              {t.rich("locked", { time: () => <DateTime value={s.lockedUntil!} /> })}
+            </span>
+          ) : null}
+          {s.setupPendingUntil ? <span className="badge flag">{tm("setupPending")}</span> : null}
+        </>
+      ),
+    },
+    { id: "passkeys", header: tm("passkeys"), cell: (s) => s.passkeys },
+    {
+      id: "lastLogin",
+      header: t("lastLogin"),
+      cell: (s) => (s.lastLoginAt ? <DateTime value={s.lastLoginAt} /> : t("never")),
+    },
+  ];
   return (
     <section aria-labelledby="staff-title" className="stack">
       <h2 id="staff-title">{t("staff")}</h2>
@@ -23,47 +60,14 @@ export async function StaffSection({ staff, q }: { staff: Staff; q: string | und
           {tm("search")}
         </button>
       </form>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t("name")}</th>
-            <th scope="col">{t("email")}</th>
-            <th scope="col">{t("roles")}</th>
-            <th scope="col">{t("status")}</th>
-            <th scope="col">{tm("passkeys")}</th>
-            <th scope="col">{t("lastLogin")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {staff.map((s) => (
-            <tr key={s.id}>
-              <td>
-                <Link href={`/admin/staff/${s.id}`}>{s.name}</Link>
-              </td>
-              <td>{s.email}</td>
-              <td>
-                {s.roles.map((r) => (
-                  <span key={r} className="badge">
-                    {tr(r)}
-                  </span>
-                ))}
-              </td>
-              <td>
-                {s.disabled ? t("disabled") : t("active")}
-                {s.lockedUntil ? (
-                  <span className="badge danger">
-                    {t.rich("locked", { time: () => <DateTime value={s.lockedUntil!} /> })}
-                  </span>
-                ) : null}
-                {s.setupPendingUntil ? <span className="badge flag">{tm("setupPending")}</span> : null}
-              </td>
-              <td>{s.passkeys}</td>
-              <td>{s.lastLoginAt ? <DateTime value={s.lastLoginAt} /> : t("never")}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {staff.length === 0 ? <p className="muted">{tm("noStaffFound")}</p> : null}
+      <DataTable
+        label={t("staff")}
+        columns={columns}
+        rows={staff}
+        rowKey={(s) => s.id}
+        cellClassName={adminCellClass}
+        empty={<p className="muted">{tm("noStaffFound")}</p>}
+      />
       <InviteStaffForm />
     </section>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import type * as React from "react";
 import { useRouter } from "next/navigation";
 
 /** A refusal: its code and message, and for bad input the field it names (`details.field`, or the first problem's path). */
@@ -73,5 +74,23 @@ export function useAdminRequest<T = unknown>() {
       setPending(false);
     }
   }
-  return { run, pending, error, needsStepUp };
+  /**
+   * A form's submit: sends the body read from its fields and, when `reset` is set and the server accepted it,
+   * empties the form (a secret or a new row's fields are not left behind for the next entry).
+   */
+  async function submit(
+    e: React.FormEvent<HTMLFormElement>,
+    method: "POST" | "PUT",
+    path: string,
+    body: (fields: FormData) => Record<string, unknown>,
+    reset = false,
+  ): Promise<T | null> {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const r = await run(method, path, body(new FormData(form)));
+    if (r && reset) form.reset();
+    return r;
+  }
+
+  return { run, submit, pending, error, needsStepUp };
 }

@@ -46,45 +46,31 @@ export async function WebhookDeliveriesSection({
           <p className="muted">{t("noTargets")}</p>
         )}
 
-        {deliveries.length === 0 ? (
-          <p className="muted">{t("none")}</p>
-        ) : (
-          <DeliveryHistoryTable
-            labelledBy="webhook-deliveries-title"
-            headings={{
-              created: t("created"),
-              target: t("target"),
-              event: t("event"),
-              status: t("status"),
-              attempts: t("attempts"),
-              lastError: t("lastError"),
-              nextAttempt: t("nextAttempt"),
-              done: t("deliveredAt"),
-              actions: t("actions"),
-            }}
-            rows={deliveries.map((d) => ({
-              id: d.id,
-              createdAt: d.createdAt,
-              target: d.channelId
-                ? t("targetDecision", { channel: channelName.get(d.channelId) ?? d.channelId })
-                : t("targetReview"),
-              event: d.event,
-              status: t(`statuses.${d.status}` as "statuses.pending"),
-              failed: d.status === "failed",
-              attempts: d.attempts,
-              lastError: d.lastError ?? (d.lastStatus === null ? "—" : `HTTP ${d.lastStatus}`),
-              nextAttemptAt: d.nextAttemptAt,
-              doneAt: d.deliveredAt,
-              resend:
-                d.status === "pending"
-                  ? null
-                  : {
-                      path: `/api/admin/webhook-deliveries/${d.id}/resend`,
-                      label: t("resendNamed", { event: d.event, ref: d.id.slice(0, 8) }),
-                    },
-            }))}
-          />
-        )}
+        <DeliveryHistoryTable
+          label={t("title")}
+          headings={{ target: t("target"), event: t("event"), lastError: t("lastError"), done: t("deliveredAt") }}
+          rows={deliveries.map((d) => ({
+            id: d.id,
+            createdAt: d.createdAt,
+            target: d.channelId
+              ? t("targetDecision", { channel: channelName.get(d.channelId) ?? d.channelId })
+              : t("targetReview"),
+            event: d.event,
+            status: t(`statuses.${d.status}` as "statuses.pending"),
+            failed: d.status === "failed",
+            attempts: d.attempts,
+            lastError: d.lastError ?? (d.lastStatus === null ? "—" : `HTTP ${d.lastStatus}`),
+            nextAttemptAt: d.nextAttemptAt,
+            doneAt: d.deliveredAt,
+            resend:
+              d.status === "pending"
+                ? null
+                : {
+                    path: `/api/admin/webhook-deliveries/${d.id}/resend`,
+                    label: t("resendNamed", { event: d.event, ref: d.id.slice(0, 8) }),
+                  },
+          }))}
+        />
       </section>
       <NotificationDeliveriesSection actor={actor} />
     </>

@@ -2,20 +2,9 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
-import { ConfirmButton } from "@/components/ui/confirm-button";
-import { DateTime } from "@/components/ui/date-time";
 import { useAdminRequest } from "./use-admin-request";
 import { FormError } from "./form-error";
-
-export type WitnessView = {
-  id: string;
-  name: string;
-  vkey: string;
-  url: string;
-  cosignedSize: number | null;
-  cosignedAt: string | null;
-  lastError: string | null;
-};
+import { WitnessTable, type WitnessView } from "./witness-table";
 
 type Answer = { status: "applied" | "awaiting_second_admin" };
 
@@ -53,65 +42,20 @@ export function WitnessesSection({
         </p>
       ) : null}
       <FormError id="witness-remove-error" error={remove.error} />
-      {witnesses.length === 0 ? (
-        <p className="muted">{t("none")}</p>
-      ) : (
-        <table aria-labelledby="witnesses-title">
-          <thead>
-            <tr>
-              <th scope="col">{t("name")}</th>
-              <th scope="col">{t("url")}</th>
-              <th scope="col">{t("cosigned")}</th>
-              <th scope="col">{t("lastError")}</th>
-              <th scope="col">{t("actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {witnesses.map((w) => (
-              <tr key={w.id}>
-                <td>
-                  {w.name}
-                  <br />
-                  <code className="mono small">{w.vkey}</code>
-                </td>
-                <td className="mono">{w.url}</td>
-                <td>
-                  {w.cosignedSize === null ? (
-                    t("never")
-                  ) : (
-                    <>
-                      {t("size", { size: w.cosignedSize })} {w.cosignedAt ? <DateTime value={w.cosignedAt} /> : null}
-                    </>
-                  )}
-                </td>
-                <td>{w.lastError ? <span className="badge danger">{w.lastError}</span> : "—"}</td>
-                <td>
-                  <ConfirmButton
-                    label={t("removeNamed", { name: w.name })}
-                    disabled={remove.pending}
-                    title={t("removeTitle")}
-                    description={t("removeConfirm", { name: w.name })}
-                    confirmLabel={t("removeConfirmButton")}
-                    onConfirm={async () => said(await remove.run("DELETE", `/api/admin/witnesses/${w.id}`))}
-                  />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <WitnessTable
+        witnesses={witnesses}
+        removing={remove.pending}
+        onRemove={async (w) => said(await remove.run("DELETE", `/api/admin/witnesses/${w.id}`))}
+      />
 
       <form
         className="panel"
         aria-labelledby="witness-quorum-title"
-        onSubmit={async (e) => {
-          e.preventDefault();
+        onSubmit={async (e) =>
           said(
-            await setQuorum.run("PUT", "/api/admin/witness-policy", {
-              quorum: Number(new FormData(e.currentTarget).get("quorum")),
-            }),
-          );
-        }}
+            await setQuorum.submit(e, "PUT", "/api/admin/witness-policy", (f) => ({ quorum: Number(f.get("quorum")) })),
+          )
+        }
       >
         <h3 id="witness-quorum-title">{t("quorumTitle")}</h3>
         <FormError id="witness-quorum-error" error={setQuorum.error} />
@@ -136,18 +80,8 @@ export function WitnessesSection({
         className="panel"
         aria-labelledby="witness-add-title"
         onSubmit={async (e) => {
-          e.preventDefault();
-          const form = e.currentTarget;
-          const f = new FormData(form);
-          const r = await add.run("POST", "/api/admin/witnesses", {
-            name: f.get("name"),
-            vkey: f.get("vkey"),
-            url: f.get("url"),
-          });
-          if (r) {
-            form.reset();
-            setDone(t("added"));
-          }
+          const fields = (f: FormData) => ({ name: f.get("name"), vkey: f.get("vkey"), url: f.get("url") });
+          if (await add.submit(e, "POST", "/api/admin/witnesses", fields, true)) setDone(t("added"));
         }}
       >
         <h3 id="witness-add-title">{t("addTitle")}</h3>

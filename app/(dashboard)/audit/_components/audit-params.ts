@@ -2,6 +2,7 @@
 // be shared (a shared link keeps meaning the same instants: its `tz` travels with it). The same parsers are
 // read by the server page (to seed the first paint) and the client search.
 import { createLoader, createParser, parseAsString } from "nuqs/server";
+import { auditFilterKeys } from "@/lib/domain/audit-filters";
 import { canonicalTimeZone } from "@/lib/domain/local-time";
 import type { AuditFilters } from "@/lib/queries/audit";
 
@@ -23,24 +24,13 @@ export type AuditParams = { [K in keyof typeof auditParams]: string | null };
 
 export const loadAuditParams = createLoader(auditParams);
 
-export const auditFilterFields = [
-  "traceId",
-  "from",
-  "to",
-  "actor",
-  "action",
-  "outcome",
-  "proposalId",
-  "subject",
-] as const;
-
 /**
  * The search a set of params stands for: the non-empty filters, and the zone only when a date bound needs
  * it (so the default view and non-date searches share one cache entry whatever the zone).
  */
 export function auditFiltersOf(p: AuditParams, zone: string): AuditFilters {
   const f: AuditFilters = {};
-  for (const k of auditFilterFields) {
+  for (const k of auditFilterKeys) {
     const v = p[k]?.trim();
     if (v) f[k] = v;
   }

@@ -6,7 +6,8 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useQueryStates } from "nuqs";
 import { canonicalTimeZone, wallClockOf } from "@/lib/domain/local-time";
 import { auditSearchQuery } from "@/lib/queries/audit";
-import { auditFilterFields, auditFiltersOf, auditParams, type AuditParams } from "./audit-params";
+import { auditFilterKeys } from "@/lib/domain/audit-filters";
+import { auditFiltersOf, auditParams, type AuditParams } from "./audit-params";
 
 const noSubscribe = () => () => {};
 /** The browser's IANA zone (null while rendering on the server: no zone is guessed there). */
@@ -18,7 +19,7 @@ function useBrowserZone(): string | null {
   );
 }
 
-type FilterField = (typeof auditFilterFields)[number];
+type FilterField = (typeof auditFilterKeys)[number];
 
 /**
  * The audit search's state: the applied filters in the URL (audit-params.ts), the form's draft, the zone
@@ -30,7 +31,7 @@ export function useAuditSearch() {
   const browserZone = useBrowserZone();
   const zone = params.tz ?? browserZone ?? "UTC";
   const filters = auditFiltersOf(params, zone);
-  const active = auditFilterFields.some((k) => !!params[k]);
+  const active = auditFilterKeys.some((k) => !!params[k]);
 
   // The zone travels in the URL, so a reload or a shared link reads the same dates the same way.
   useEffect(() => {
@@ -39,7 +40,7 @@ export function useAuditSearch() {
 
   const [draft, setDraft] = useState<AuditParams>(params);
   // The form follows the URL when it changes from outside (back / forward, "Clear").
-  const urlKey = auditFilterFields.map((k) => params[k] ?? "").join("\u0000");
+  const urlKey = auditFilterKeys.map((k) => params[k] ?? "").join("\u0000");
   const [seenKey, setSeenKey] = useState(urlKey);
   if (seenKey !== urlKey) {
     setSeenKey(urlKey);
@@ -51,18 +52,18 @@ export function useAuditSearch() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const next = Object.fromEntries(auditFilterFields.map((k) => [k, draft[k]?.trim() || null])) as Record<
+    const next = Object.fromEntries(auditFilterKeys.map((k) => [k, draft[k]?.trim() || null])) as Record<
       FilterField,
       string | null
     >;
     // A bare trace id is the trace page (what the proposal page's trace link opens too).
-    if (next.traceId && auditFilterFields.every((k) => k === "traceId" || !next[k])) {
+    if (next.traceId && auditFilterKeys.every((k) => k === "traceId" || !next[k])) {
       router.push(`/audit/traces/${encodeURIComponent(next.traceId)}`);
       return;
     }
     void setParams({ ...next, tz: zone });
   };
-  const clear = () => void setParams(Object.fromEntries(auditFilterFields.map((k) => [k, null])));
+  const clear = () => void setParams(Object.fromEntries(auditFilterKeys.map((k) => [k, null])));
   // Quick ranges, in the zone the dates are read in: they fill the fields; Search applies them.
   const preset = (range: "hour" | "today" | "week") => {
     const now = new Date();

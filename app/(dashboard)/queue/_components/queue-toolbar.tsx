@@ -4,6 +4,7 @@
 // and the live state (pushed changes, polling as the fallback: ./use-queue-live.ts). A failing poll turns
 // "Live" into "Not updating — retrying" until one succeeds again.
 import { useEffect, useRef, useState, useTransition } from "react";
+import type * as React from "react";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { LiveStatus } from "@/components/domain/live-status";
@@ -21,6 +22,36 @@ function href(p: Params): string {
   if (p.sort !== "expiry") q.set("sort", p.sort);
   const s = q.toString();
   return s ? `/queue?${s}` : "/queue";
+}
+
+/** One of the toolbar's selects with its label above it; "" is the "any" choice of a filter. */
+function LabelledSelect({
+  ref,
+  id,
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  ref: React.Ref<HTMLSelectElement>;
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <div className="grid gap-1.5">
+      <label htmlFor={id}>{label}</label>
+      <NativeSelect ref={ref} id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((o) => (
+          <NativeSelectOption key={o.value} value={o.value}>
+            {o.label}
+          </NativeSelectOption>
+        ))}
+      </NativeSelect>
+    </div>
+  );
 }
 
 export function QueueToolbar({
@@ -76,53 +107,30 @@ export function QueueToolbar({
   const filtered = !!(want.channel || want.flag);
   return (
     <div className="mb-4 flex flex-wrap items-end gap-3" role="search">
-      <div className="grid gap-1.5">
-        <label htmlFor="filter-channel">{t("filterChannel")}</label>
-        <NativeSelect
-          ref={channelRef}
-          id="filter-channel"
-          value={want.channel ?? ""}
-          onChange={(e) => set({ channel: e.target.value || null })}
-        >
-          <NativeSelectOption value="">{t("any")}</NativeSelectOption>
-          {channels.map((c) => (
-            <NativeSelectOption key={c.slug} value={c.slug}>
-              {c.name}
-            </NativeSelectOption>
-          ))}
-        </NativeSelect>
-      </div>
-      <div className="grid gap-1.5">
-        <label htmlFor="filter-flag">{t("filterFlag")}</label>
-        <NativeSelect
-          ref={flagRef}
-          id="filter-flag"
-          value={want.flag ?? ""}
-          onChange={(e) => set({ flag: (e.target.value || null) as QueueFlag | null })}
-        >
-          <NativeSelectOption value="">{t("any")}</NativeSelectOption>
-          {queueFlags.map((f) => (
-            <NativeSelectOption key={f} value={f}>
-              {tf(f)}
-            </NativeSelectOption>
-          ))}
-        </NativeSelect>
-      </div>
-      <div className="grid gap-1.5">
-        <label htmlFor="queue-sort">{t("sort")}</label>
-        <NativeSelect
-          ref={sortRef}
-          id="queue-sort"
-          value={want.sort}
-          onChange={(e) => set({ sort: e.target.value as QueueSort })}
-        >
-          {queueSorts.map((s) => (
-            <NativeSelectOption key={s} value={s}>
-              {t(`sorts.${s}`)}
-            </NativeSelectOption>
-          ))}
-        </NativeSelect>
-      </div>
+      <LabelledSelect
+        ref={channelRef}
+        id="filter-channel"
+        label={t("filterChannel")}
+        value={want.channel ?? ""}
+        onChange={(v) => set({ channel: v || null })}
+        options={[{ value: "", label: t("any") }, ...channels.map((c) => ({ value: c.slug, label: c.name }))]}
+      />
+      <LabelledSelect
+        ref={flagRef}
+        id="filter-flag"
+        label={t("filterFlag")}
+        value={want.flag ?? ""}
+        onChange={(v) => set({ flag: (v || null) as QueueFlag | null })}
+        options={[{ value: "", label: t("any") }, ...queueFlags.map((f) => ({ value: f, label: tf(f) }))]}
+      />
+      <LabelledSelect
+        ref={sortRef}
+        id="queue-sort"
+        label={t("sort")}
+        value={want.sort}
+        onChange={(v) => set({ sort: v as QueueSort })}
+        options={queueSorts.map((s) => ({ value: s, label: t(`sorts.${s}`) }))}
+      />
       {filtered ? (
         <Button variant="ghost" size="sm" onClick={() => set({ channel: null, flag: null })}>
           {t("clearFilters")}
