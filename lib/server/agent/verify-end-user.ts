@@ -62,8 +62,7 @@ export async function verifyEndUserToken(
       return { ok: false, reason: "malformed" };
     // A customer id is printable text: a control character (NUL cannot even be stored in PostgreSQL text)
     // or a lone surrogate makes the token malformed, a clean refusal rather than a failed query later.
-    if (CONTROL.test(payload.sub) || wellFormed(payload.sub) !== payload.sub)
-      return { ok: false, reason: "malformed" };
+    if (CONTROL.test(payload.sub) || wellFormed(payload.sub) !== payload.sub) return { ok: false, reason: "malformed" };
     return { ok: true, customerId: payload.sub };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired)
