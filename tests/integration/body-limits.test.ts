@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authRoute } from "@/lib/server/auth/auth-route";
 import { POST as rejectPOST } from "@/app/api/proposals/[id]/reject/route";
-import { errorResponse, jsonBody } from "@/lib/server/http/staff-route";
+import { jsonBody } from "@/lib/server/http/staff-route";
+import { errorResponse } from "@/lib/server/http/error-response";
 import { isAppError } from "@/lib/domain/outcome";
 import { BODY_LIMITS, bodyTooLargeProblem } from "@/lib/config/body-limits";
 import { startGatewayServer, type RouteHandler } from "../support/gateway-http-server";

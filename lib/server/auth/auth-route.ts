@@ -5,7 +5,7 @@ import { AppError } from "@/lib/domain/outcome";
 import { BODY_LIMITS, readCappedBody } from "@/lib/config/body-limits";
 import { authOptions } from "@/lib/server/auth/options";
 import { BodyTooLargeError } from "@/lib/server/http/body-too-large";
-import { errorResponse } from "@/lib/server/http/staff-route";
+import { errorResponse } from "@/lib/server/http/error-response";
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 

@@ -1,8 +1,6 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { AppError, httpStatusFor, isAppError } from "@/lib/domain/outcome";
 import { requireActor, type Actor } from "@/lib/server/auth/actor";
-import { log } from "@/lib/server/log";
+import { errorResponse, knownError } from "@/lib/server/http/error-response";
 
 export type FileAnswer = { filename: string; contentType: string; body: string };
 
@@ -21,18 +19,7 @@ export function staffFileRoute<C>(handler: (actor: Actor, request: Request, cont
         },
       });
     } catch (error) {
-      const e = isAppError(error)
-        ? error
-        : new AppError("internal_error", `Something went wrong on our side (reference ${randomUUID()}).`);
-      if (!isAppError(error))
-        log.error(
-          { err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname },
-          "file route failed",
-        );
-      return Response.json(
-        { code: e.code, error: { message: e.message } },
-        { status: httpStatusFor(e.code), headers: { "Cache-Control": "no-store" } },
-      );
+      return errorResponse(knownError(error, request, "file route failed"));
     }
   };
 }

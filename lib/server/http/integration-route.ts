@@ -1,12 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { AppError, httpStatusFor, isAppError } from "@/lib/domain/outcome";
+import { AppError, httpStatusFor } from "@/lib/domain/outcome";
 import type { IntegrationScope } from "@/lib/schemas/orders-api";
 import {
   authenticateIntegrationKey,
   type IntegrationCaller,
 } from "@/lib/server/integrations/authenticate-integration-key";
-import { log } from "@/lib/server/log";
+import { knownError } from "@/lib/server/http/error-response";
 
 type Handler<C> = (caller: IntegrationCaller, request: Request, context: C, traceId: string) => Promise<Response>;
 
@@ -26,15 +26,7 @@ export function integrationRoute<C>(scope: IntegrationScope, handler: Handler<C>
       for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
       return response;
     } catch (error) {
-      let known: AppError;
-      if (isAppError(error)) known = error;
-      else {
-        log.error(
-          { traceId, err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname },
-          "orders api failed",
-        );
-        known = new AppError("internal_error", `Something went wrong on our side (trace ${traceId}).`);
-      }
+      const known = knownError(error, request, "orders api failed", { label: "trace", id: traceId });
       const problems = known.code === "invalid_arguments" ? (known.details?.problems ?? []) : undefined;
       return Response.json(
         {

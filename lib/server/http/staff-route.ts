@@ -1,29 +1,15 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { AppError, httpStatusFor, isAppError } from "@/lib/domain/outcome";
+import { AppError } from "@/lib/domain/outcome";
 import { requireActor, type Actor } from "@/lib/server/auth/actor";
-import { log } from "@/lib/server/log";
 import { isRoleRefusal } from "@/lib/domain/permissions";
 import { recordAccessDenied } from "@/lib/server/auth/record-access-denied";
 import { BODY_LIMITS } from "@/lib/config/body-limits";
 import { actionOriginProblem, requestOrigin } from "@/lib/config/security-headers";
 import { env } from "@/lib/server/env";
-import { BodyTooLargeError, cappedBodyOrThrow } from "@/lib/server/http/body-too-large";
+import { cappedBodyOrThrow } from "@/lib/server/http/body-too-large";
+import { errorResponse, knownError } from "@/lib/server/http/error-response";
 
 type Handler<C> = (actor: Actor, request: Request, context: C) => Promise<unknown>;
-
-/** The HTTP status of a refusal: the code's, except a body over its cap (413). */
-function httpStatusOf(error: AppError): number {
-  return error instanceof BodyTooLargeError ? error.httpStatus : httpStatusFor(error.code);
-}
-
-/** The common error shape `{code, error:{message,…}}` with its HTTP status. */
-export function errorResponse(error: AppError): Response {
-  return Response.json(
-    { code: error.code, error: { message: error.message, ...(error.details ?? {}) } },
-    { status: httpStatusOf(error), headers: { "Cache-Control": "no-store" } },
-  );
-}
 
 /**
  * Wraps a staff-facing JSON route handler: a signed-in actor (use cases check the permission
@@ -49,13 +35,7 @@ export function staffRoute<C>(handler: Handler<C>) {
           path: `${request.method} ${new URL(request.url).pathname}`,
         });
       }
-      if (isAppError(error)) return errorResponse(error);
-      const ref = randomUUID();
-      log.error(
-        { ref, err: error instanceof Error ? error.message : String(error), path: new URL(request.url).pathname },
-        "staff route failed",
-      );
-      return errorResponse(new AppError("internal_error", `Something went wrong on our side (reference ${ref}).`));
+      return errorResponse(knownError(error, request, "staff route failed"));
     }
   };
 }
