@@ -11,7 +11,7 @@
 //   --skip-e2e    only steps 0 and 1
 //   --skip-lint   skip step 0
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { createDebianCluster, debianPostgresUnavailable } from "./lib/debian-postgres";
@@ -28,6 +28,8 @@ const skipE2e = args.includes("--skip-e2e");
 const skipLint = args.includes("--skip-lint");
 const root = process.cwd();
 const reports = join(root, "test-results");
+// Reports of an earlier run must not stand in for this one's (a runner killed before writing its own).
+for (const f of ["vitest.json", "vitest-debian-pg.json", "playwright.json"]) rmSync(join(reports, f), { force: true });
 mkdirSync(reports, { recursive: true });
 type Env = Record<string, string | undefined>;
 const env: Env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
@@ -36,6 +38,8 @@ const node = process.execPath;
 function run(label: string, argv: string[], extraEnv: Env = {}): number {
   console.log(`\n=== ${label} ===`);
   const res = spawnSync(node, argv, { stdio: "inherit", env: { ...env, ...extraEnv } as NodeJS.ProcessEnv });
+  if (res.signal) console.log(`\n${label}: ended by ${res.signal}`);
+  if (res.error) console.log(`\n${label}: could not run (${res.error.message})`);
   return res.status ?? 1;
 }
 
@@ -82,11 +86,18 @@ function add(report: TestReport) {
   totals.skipped += report.skipped;
   failures.push(...report.failures);
 }
+/** A runner that left no report (killed, crashed before writing it) is one failure, named, not silence. */
+const noReport = (label: string) => {
+  totals.failed += 1;
+  failures.push(`${label} — no report: the run ended before writing it (see its output above)`);
+};
 const addVitest = (file: string, label: string) => {
   if (existsSync(file)) add(readVitestReport(JSON.parse(readFileSync(file, "utf8")) as VitestJson, label, root));
+  else noReport(label);
 };
 const addPlaywright = (file: string) => {
   if (existsSync(file)) add(readPlaywrightReport(JSON.parse(readFileSync(file, "utf8")) as PlaywrightJson));
+  else noReport("browser tests");
 };
 
 // Node 24 comes from the node-<platform> optional dependency (node_modules/.bin is first on npm scripts' PATH).
