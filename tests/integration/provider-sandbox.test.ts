@@ -22,12 +22,16 @@ const serverUrl = inject("serverUrl");
 const sandboxDb = `provider_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 const databaseUrl = serverUrl.replace(/\/postgres$/, `/${sandboxDb}`);
 
-type Received = { headers: IncomingHttpHeaders; body: string };
+type Received = { headers: IncomingHttpHeaders; body: string; status: number };
 let receiver: Server;
 let receiverUrl: string;
 const received: Received[] = [];
-/** Status codes the webhook receiver answers with, in order; then 200. */
-let receiverScript: number[] = [];
+/**
+ * When set, the receiver answers 500 to the first delivery whose body contains this text (then clears it);
+ * everything else gets 200. Keyed by content, not by order: earlier tests' webhooks (a hundred refunds in one
+ * of them) may still be arriving when a test starts.
+ */
+let failFirstDeliveryOf: string | null = null;
 
 let port: number;
 let sandbox: ChildProcess | null = null;
@@ -141,8 +145,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
-      const status = receiverScript.shift() ?? 200;
+      const body = Buffer.concat(chunks).toString("utf8");
+      const fail = failFirstDeliveryOf !== null && body.includes(failFirstDeliveryOf);
+      if (fail) failFirstDeliveryOf = null;
+      received.push({ headers: req.headers, body, status: fail ? 500 : 200 });
+      const status = fail ? 500 : 200;
       res.writeHead(status).end();
     });
   });
@@ -401,7 +408,7 @@ describe("sandbox provider through the stripe adapter", () => {
   it("pending refunds settle later, announced by Stripe-signed webhooks that verifyWebhook accepts", async () => {
     const pi = await paymentIntent();
     await control.setBehaviour({ paymentIntent: pi, mode: "pending_then_succeed", delayMs: 200 });
-    receiverScript = [500]; // the first delivery fails: the sandbox retries
+    failFirstDeliveryOf = `"${pi}"`; // this refund's first webhook delivery fails: the sandbox retries it
     const result = await provider.createRefund(refundInput(pi));
     expect(result.outcome).toBe("pending");
     if (result.outcome !== "pending") throw new Error("unreachable");
@@ -430,16 +437,29 @@ describe("sandbox provider through the stripe adapter", () => {
     const otherSecret = createStripePaymentProvider({ apiKey: API_KEY, timeoutMs: 1000, webhookSecret: "whsec_other" });
     expect(otherSecret.verifyWebhook(delivery.body, delivery.headers["stripe-signature"] as string).ok).toBe(false);
 
-    // refund.created was delivered too, and the failed first attempt was retried until it got its 200. Both are
-    // eventual: deliveries run concurrently, so refund.updated may land before the retry does (it did on a loaded
-    // CI machine) — wait for them instead of reading the events once.
-    const settled = await waitFor("refund.created delivered and the failed delivery retried", async () => {
-      const events = (await control.events()).data;
-      const created = events.some((e) => e.type === "refund.created" && e.delivered_at !== null);
-      const retried = events.some((e) => e.attempts >= 2 && e.delivered_at !== null && e.last_status === 200);
-      return created && retried ? events : undefined;
+    // The delivery that got the 500 (this refund's first event) was sent again, the same event, and got its 200;
+    // refund.created was delivered too. Deliveries run concurrently, so wait for both rather than read once.
+    const eventId = (r: Received) => (JSON.parse(r.body) as { id: string }).id;
+    const mine = () => received.filter((r) => r.body.includes(`"${pi}"`));
+    const failed = await waitFor("the failed delivery", () => mine().find((r) => r.status === 500));
+    await waitFor("the retried delivery", () =>
+      mine().find((r) => r.status === 200 && eventId(r) === eventId(failed) && r !== failed),
+    );
+    const settled = await waitFor("refund.created and the retried event delivered", async () => {
+      const events = (await control.events()).data.filter(
+        (e) => e.id === eventId(failed) || e.type === "refund.created",
+      );
+      const retried = events.find((e) => e.id === eventId(failed));
+      const ok =
+        retried !== undefined &&
+        retried.attempts >= 2 &&
+        retried.delivered_at !== null &&
+        retried.last_status === 200 &&
+        mine().some((r) => r.body.includes('"refund.created"') && r.status === 200);
+      return ok ? retried : undefined;
     });
-    expect(settled.some((e) => e.type === "refund.created" && e.delivered_at !== null)).toBe(true);
+    expect(settled).toMatchObject({ attempts: expect.any(Number), last_status: 200 });
+    expect(settled.attempts).toBeGreaterThanOrEqual(2);
   });
 
   it("a pending refund that fails: refund.failed webhook, and the amount is refundable again", async () => {
