@@ -106,6 +106,9 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
   page,
   browser,
 }) => {
+  // Many waits in a row (the worker's unknown outcome, the reconciler twice, the live row): the default 60 s
+  // is their sum's lower end on a loaded machine, not a bound on any one of them.
+  test.slow();
   const order = await freshOrder(TENANT, 3_456);
   const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
   const { recipientRef: pi } = await paymentRefOf(proposalId);
