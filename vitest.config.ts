@@ -19,6 +19,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           include: [
             "lib/**/*.test.ts",
+            "app/**/*.test.ts",
             "scripts/**/*.test.ts",
             "components/**/*.test.ts",
             "provider-sandbox/**/*.test.ts",
