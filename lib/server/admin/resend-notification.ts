@@ -1,13 +1,15 @@
 import "server-only";
-import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
+import type { Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { NOTIFICATION_MAX_ATTEMPTS } from "@/lib/server/notifications/enqueue-notifications";
 import { recordAdminEvent } from "./admin-audit";
-import { isUuid } from "@/lib/domain/validation";
+import { assertMoved, changeTenantRow, type TenantRowWhere } from "./tenant-row";
+
+const readNotification = (tx: Tx, where: TenantRowWhere) =>
+  tx.notification.findFirst({ where, select: { kind: true, channel: true, status: true } });
 
 /**
  * Gives a `failed` Slack message or e-mail of the admin's tenant a new round of attempts: the same outbox row
@@ -21,21 +23,12 @@ export async function resendNotification(
   notificationId: string,
 ): Promise<{ id: string; status: "pending" }> {
   assertCan(actor.roles, "admin:manage");
-  if (!isUuid(notificationId)) throw new AppError("not_found", "No such delivery.");
-  return db().$transaction(async (tx) => {
-    const row = await tx.notification.findFirst({
-      where: { id: notificationId, tenantId: actor.tenantId },
-      select: { kind: true, channel: true, status: true },
-    });
-    if (!row) throw new AppError("not_found", "No such delivery.");
+  return changeTenantRow(actor.tenantId, notificationId, "delivery", readNotification, async (tx, row) => {
     const moved = await tx.notification.updateMany({
       where: { id: notificationId, tenantId: actor.tenantId, status: "failed" },
       data: { status: "pending", attempts: 0, lastError: null, sentAt: null },
     });
-    if (moved.count !== 1)
-      throw new AppError("permission_denied", "Only a delivery that failed for good can be sent again.", {
-        reason: row.status,
-      });
+    assertMoved(moved, "Only a delivery that failed for good can be sent again.", row.status);
     await enqueueJob(sqlOf(tx), "deliver_notification", { notificationId }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
     await recordAdminEvent(tx, actor, {
       action: "resend_notification",

@@ -12,6 +12,7 @@ import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/delive
 import { REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
 import type { WebhookDeliveryView } from "@/lib/schemas/webhook-delivery-dto";
 import { recordAdminEvent } from "./admin-audit";
+import { assertMoved, assertRowId, changeTenantRow, notFound, type TenantRowWhere } from "./tenant-row";
 import { isUuid } from "@/lib/domain/validation";
 
 // The delivery history of the tenant's webhooks (the reviewer webhook and each channel's decision webhook:
@@ -82,6 +83,9 @@ async function enqueueDelivery(tx: Tx, id: string, channelId: string | null) {
     );
 }
 
+const readDelivery = (tx: Tx, where: TenantRowWhere) =>
+  tx.webhookDelivery.findFirst({ where, select: { id: true, channelId: true, event: true } });
+
 /**
  * Sends a delivered or failed delivery again, with the same webhook id and body (a receiver that already has
  * it deduplicates; one that missed it gets it). Guarded: only a delivery that is not pending moves back to
@@ -92,19 +96,12 @@ export async function resendWebhookDelivery(
   deliveryId: string,
 ): Promise<{ id: string; status: "pending" }> {
   assertCan(actor.roles, "admin:manage");
-  if (!isUuid(deliveryId)) throw new AppError("not_found", "No such delivery.");
-  return db().$transaction(async (tx) => {
-    const row = await tx.webhookDelivery.findFirst({
-      where: { id: deliveryId, tenantId: actor.tenantId },
-      select: { id: true, channelId: true, event: true },
-    });
-    if (!row) throw new AppError("not_found", "No such delivery.");
+  return changeTenantRow(actor.tenantId, deliveryId, "delivery", readDelivery, async (tx, row) => {
     const moved = await tx.webhookDelivery.updateMany({
       where: { id: row.id, tenantId: actor.tenantId, status: { in: ["delivered", "failed"] } },
       data: { status: "pending", attempts: 0, lastError: null, lastStatus: null, deliveredAt: null },
     });
-    if (moved.count !== 1)
-      throw new AppError("permission_denied", "This delivery is still being sent.", { reason: "pending" });
+    assertMoved(moved, "This delivery is still being sent.", "pending");
     await enqueueDelivery(tx, row.id, row.channelId);
     await recordAdminEvent(tx, actor, {
       action: "resend_webhook",
@@ -126,13 +123,13 @@ export async function sendTestWebhook(
   now = new Date(),
 ): Promise<{ id: string }> {
   assertCan(actor.roles, "admin:manage");
-  if (channelId !== null && !isUuid(channelId)) throw new AppError("not_found", "No such channel.");
+  if (channelId !== null) assertRowId(channelId, "channel");
   return db().$transaction(async (tx) => {
     const configured = channelId
       ? await tx.channel
           .findFirst({ where: { id: channelId, tenantId: actor.tenantId }, select: { decisionWebhookUrl: true } })
           .then((c) => {
-            if (!c) throw new AppError("not_found", "No such channel.");
+            if (!c) throw notFound("channel");
             return !!c.decisionWebhookUrl;
           })
       : await tx.tenant
