@@ -12,7 +12,8 @@ import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/delive
 import { REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
 import type { WebhookDeliveryView } from "@/lib/schemas/webhook-delivery-dto";
 import { recordAdminEvent } from "./admin-audit";
-import { assertMoved, assertRowId, changeTenantRow, notFound, type TenantRowWhere } from "./tenant-row";
+import { assertRowId, notFound } from "./tenant-row";
+import { resendDelivery } from "./resend-delivery";
 import { isUuid } from "@/lib/domain/validation";
 
 // The delivery history of the tenant's webhooks (the reviewer webhook and each channel's decision webhook:
@@ -83,33 +84,27 @@ async function enqueueDelivery(tx: Tx, id: string, channelId: string | null) {
     );
 }
 
-const readDelivery = (tx: Tx, where: TenantRowWhere) =>
-  tx.webhookDelivery.findFirst({ where, select: { id: true, channelId: true, event: true } });
-
 /**
  * Sends a delivered or failed delivery again, with the same webhook id and body (a receiver that already has
  * it deduplicates; one that missed it gets it). Guarded: only a delivery that is not pending moves back to
  * pending, so a double click enqueues once. Audited as `admin:resend_webhook`.
  */
-export async function resendWebhookDelivery(
-  actor: Actor,
-  deliveryId: string,
-): Promise<{ id: string; status: "pending" }> {
-  assertCan(actor.roles, "admin:manage");
-  return changeTenantRow(actor.tenantId, deliveryId, "delivery", readDelivery, async (tx, row) => {
-    const moved = await tx.webhookDelivery.updateMany({
-      where: { id: row.id, tenantId: actor.tenantId, status: { in: ["delivered", "failed"] } },
-      data: { status: "pending", attempts: 0, lastError: null, lastStatus: null, deliveredAt: null },
-    });
-    assertMoved(moved, "This delivery is still being sent.", "pending");
-    await enqueueDelivery(tx, row.id, row.channelId);
-    await recordAdminEvent(tx, actor, {
+export function resendWebhookDelivery(actor: Actor, deliveryId: string): Promise<{ id: string; status: "pending" }> {
+  return resendDelivery(actor, deliveryId, {
+    read: (tx, where) => tx.webhookDelivery.findFirst({ where, select: { id: true, channelId: true, event: true } }),
+    moveToPending: (tx, where) =>
+      tx.webhookDelivery.updateMany({
+        where: { ...where, status: { in: ["delivered", "failed"] } },
+        data: { status: "pending", attempts: 0, lastError: null, lastStatus: null, deliveredAt: null },
+      }),
+    refusal: () => ["This delivery is still being sent.", "pending"],
+    enqueue: (tx, row) => enqueueDelivery(tx, row.id, row.channelId),
+    audit: (row) => ({
       action: "resend_webhook",
       target: { kind: "webhook_delivery", id: row.id },
       after: { event: row.event },
       clear: ["event"],
-    });
-    return { id: row.id, status: "pending" as const };
+    }),
   });
 }
 
