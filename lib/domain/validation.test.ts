@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { decodeKeysetCursor, encodeKeysetCursor } from "./keyset-cursor";
 import { isAppError } from "./outcome";
-import { parseInput } from "./validation";
+import { parseInput, takenError } from "./validation";
 
 const schema = z.strictObject({ proposalId: z.uuid(), amountMinor: z.number().int().positive() });
 
@@ -55,5 +55,15 @@ describe("keyset cursor", () => {
       const error = caught(() => decodeKeysetCursor(cursor));
       expect(isAppError(error) && error.code).toBe("invalid_arguments");
     }
+  });
+});
+
+describe("takenError", () => {
+  it("is invalid_arguments naming the field, with problem taken", () => {
+    const error = takenError("slug", "A channel with this name already exists.");
+    expect(isAppError(error)).toBe(true);
+    expect(error.code).toBe("invalid_arguments");
+    expect(error.message).toBe("A channel with this name already exists.");
+    expect(error.details).toEqual({ field: "slug", problem: "taken" });
   });
 });

@@ -29,6 +29,11 @@ export function invalidArguments(
 }
 
 /** A UUID in its text form, any version (ids in URLs are checked with it before they reach a `where`). */
+/** A form field whose value is taken already (a unique name, slug or email): `invalid_arguments` naming the field. */
+export function takenError(field: string, message: string): AppError {
+  return new AppError("invalid_arguments", message, { field, problem: "taken" });
+}
+
 export const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 const uuid = new RegExp(UUID_PATTERN);
 

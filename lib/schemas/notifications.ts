@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { deliveryAttemptsShape } from "./delivery-dto";
 
 // Per-user notification preferences: the body of PUT /api/account/notifications and its answer.
 
@@ -36,16 +37,10 @@ export const notificationDeliveryDto = z.object({
   kind: z.enum(["new_proposal", "expiring", "in_doubt", "test"]),
   /** The e-mail's recipient (a staff member of the tenant); null for the Slack channel. */
   recipient: z.object({ id: z.uuid(), name: z.string() }).nullable(),
-  proposalId: z.uuid().nullable(),
   /** `failed`: given up after the last attempt; `skipped`: nothing to send any more when the job ran. */
   status: z.enum(["pending", "sent", "failed", "skipped"]),
-  attempts: z.int().min(0),
-  /** The last error or skip reason, with personal data and credentials replaced. */
-  lastError: z.string().nullable(),
-  createdAt: z.iso.datetime(),
   sentAt: z.iso.datetime().nullable(),
-  /** When the worker tries a pending notification next; null once it is sent, failed or skipped. */
-  nextAttemptAt: z.iso.datetime().nullable(),
+  ...deliveryAttemptsShape,
 });
 export type NotificationDeliveryView = z.infer<typeof notificationDeliveryDto>;
 

@@ -182,6 +182,14 @@ const id = { id: uuid };
 const untyped = (description: string) =>
   anyObject(`${description} (no response schema of its own yet: see the docs named in the description).`);
 
+/** An Admin operation: staff session, tag "admin". */
+const admin = (o: Omit<Parameters<typeof staff>[0], "tag">) => operation(staff({ ...o, tag: "admin" }));
+/** A decision on a change that waits for a second admin: the same {stepUpPassword?} body, 409 once it is decided. */
+const secondAdminDecision = (o: Pick<Op, "summary" | "path" | "ok">) =>
+  admin({ ...o, body: decidePolicyInput, errors: [400, 401, 403, 404, 409, 413, 500] });
+/** The 202 of an admin change that waits for a second admin (docs/admin-api.md). */
+const awaitingSecondAdmin = ok("Awaiting a second admin.", untyped("The pending change"), 202);
+
 /** The route merges the path's proposal id into the body, so the body is the input without it. */
 const withoutProposalId = <S extends z.ZodRawShape>(shape: S) =>
   z.strictObject(shape).omit({ proposalId: true } as never);
@@ -486,6 +494,12 @@ const executionPaths: ZodOpenApiPathsObject = {
   },
 };
 
+/** A whole number in a query parameter (a tree size, a leaf index). */
+const digits = z.string().regex(/^\d+$/);
+/** A public read of one tenant log (C2SP tlog style, for witnesses and auditors): no session, `logId` in the path. */
+const publicLogRead = (o: Pick<Op, "summary" | "query" | "ok">) =>
+  operation({ ...o, tag: "audit", security: "public", path: { logId: z.string() }, errors: [400, 404, 500] });
+
 const auditPaths: ZodOpenApiPathsObject = {
   "/api/audit/events": {
     get: operation(
@@ -527,7 +541,7 @@ const auditPaths: ZodOpenApiPathsObject = {
       staff({
         tag: "audit",
         summary: "The tenant log's newest signed checkpoint, with a consistency proof from an earlier size",
-        query: z.object({ consistencyFrom: z.string().regex(/^\d+$/).optional() }),
+        query: z.object({ consistencyFrom: digits.optional() }),
         ok: ok("{checkpoint, consistency} (docs/audit.md).", untyped("A signed checkpoint")),
       }),
     ),
@@ -551,403 +565,281 @@ const auditPaths: ZodOpenApiPathsObject = {
     }),
   },
   "/api/audit/logs/{logId}/checkpoint": {
-    get: operation({
-      tag: "audit",
-      security: "public",
+    get: publicLogRead({
       summary: "A log's checkpoint as a C2SP signed note with witness cosignatures",
-      path: { logId: z.string() },
-      query: z.object({ size: z.string().regex(/^\d+$/).optional() }),
+      query: z.object({ size: digits.optional() }),
       ok: { 200: { description: "The signed note.", content: text("A C2SP signed note.") } },
-      errors: [400, 404, 500],
     }),
   },
   "/api/audit/logs/{logId}/consistency": {
-    get: operation({
-      tag: "audit",
-      security: "public",
+    get: publicLogRead({
       summary: "RFC 9162 consistency proof between two sizes",
-      path: { logId: z.string() },
-      query: z.object({ from: z.string().regex(/^\d+$/), to: z.string().regex(/^\d+$/) }),
+      query: z.object({ from: digits, to: digits }),
       ok: { 200: { description: "One base64 hash per line.", content: text("Base64 hashes, one per line.") } },
-      errors: [400, 404, 500],
     }),
   },
   "/api/audit/logs/{logId}/inclusion": {
-    get: operation({
-      tag: "audit",
-      security: "public",
+    get: publicLogRead({
       summary: "A leaf's hash and its inclusion proof in the tree of a size",
-      path: { logId: z.string() },
-      query: z.object({ index: z.string().regex(/^\d+$/), size: z.string().regex(/^\d+$/) }),
+      query: z.object({ index: digits, size: digits }),
       ok: ok(
         "The proof.",
         z.object({ leafIndex: z.int(), treeSize: z.int(), leafHash: z.string(), proof: z.array(z.string()) }),
       ),
-      errors: [400, 404, 500],
     }),
   },
 };
 
 const adminPaths: ZodOpenApiPathsObject = {
   "/api/admin/staff": {
-    get: operation(
-      staff({
-        tag: "admin",
-        summary: "The tenant's staff (search on name or email)",
-        query: z.object({ q: z.string().max(100).optional() }),
-        ok: ok("{staff:[…]}.", untyped("The staff list")),
-      }),
-    ),
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Invite a staff member",
-        description:
-          'With the admin role the invitation waits for a second admin: 202 {status: "awaiting_second_admin", change} (docs/admin-api.md).',
-        body: inviteStaffInput,
-        ok: {
-          ...ok("{id, setupUrl, expiresAt}.", untyped("The invitation"), 201),
-          ...ok("Awaiting a second admin.", untyped("The pending change"), 202),
-        },
-      }),
-    ),
+    get: admin({
+      summary: "The tenant's staff (search on name or email)",
+      query: z.object({ q: z.string().max(100).optional() }),
+      ok: ok("{staff:[…]}.", untyped("The staff list")),
+    }),
+    post: admin({
+      summary: "Invite a staff member",
+      description:
+        'With the admin role the invitation waits for a second admin: 202 {status: "awaiting_second_admin", change} (docs/admin-api.md).',
+      body: inviteStaffInput,
+      ok: {
+        ...ok("{id, setupUrl, expiresAt}.", untyped("The invitation"), 201),
+        ...awaitingSecondAdmin,
+      },
+    }),
   },
   "/api/admin/staff/{id}": {
-    patch: operation(
-      staff({
-        tag: "admin",
-        summary: "Change roles, disable, unlock or sign out a staff member",
-        path: id,
-        body: updateStaffInput,
-        ok: {
-          ...ok("{id, before, after}.", untyped("The change")),
-          ...ok("Awaiting a second admin.", untyped("The pending change"), 202),
-        },
-      }),
-    ),
+    patch: admin({
+      summary: "Change roles, disable, unlock or sign out a staff member",
+      path: id,
+      body: updateStaffInput,
+      ok: {
+        ...ok("{id, before, after}.", untyped("The change")),
+        ...awaitingSecondAdmin,
+      },
+    }),
   },
   "/api/admin/staff/{id}/setup-link": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Issue a new setup link (voids older ones)",
-        path: id,
-        // The same {stepUpPassword?} as every second-admin decision.
-        body: decidePolicyInput,
-        ok: {
-          ...ok("{setupUrl, expiresAt}.", untyped("The link"), 201),
-          ...ok("Awaiting a second admin.", untyped("The pending change"), 202),
-        },
-      }),
-    ),
+    post: admin({
+      summary: "Issue a new setup link (voids older ones)",
+      path: id,
+      // The same {stepUpPassword?} as every second-admin decision.
+      body: decidePolicyInput,
+      ok: {
+        ...ok("{setupUrl, expiresAt}.", untyped("The link"), 201),
+        ...awaitingSecondAdmin,
+      },
+    }),
   },
   "/api/admin/changes": {
-    get: operation(
-      staff({
-        tag: "admin",
-        summary: "Admin changes waiting for a second admin",
-        ok: ok("{pending:[…], alone}.", untyped("The pending changes")),
-      }),
-    ),
+    get: admin({
+      summary: "Admin changes waiting for a second admin",
+      ok: ok("{pending:[…], alone}.", untyped("The pending changes")),
+    }),
   },
   "/api/admin/changes/{id}/{decision}": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Approve, reject or cancel a pending admin change",
-        path: { id: uuid, decision: z.enum(["approve", "reject", "cancel"]) },
-        body: decidePolicyInput,
-        ok: ok("{id, status, setupUrl?, staffId?, expiresAt?}.", untyped("The decided change")),
-        errors: [400, 401, 403, 404, 409, 413, 500],
-      }),
-    ),
+    post: secondAdminDecision({
+      summary: "Approve, reject or cancel a pending admin change",
+      path: { id: uuid, decision: z.enum(["approve", "reject", "cancel"]) },
+      ok: ok("{id, status, setupUrl?, staffId?, expiresAt?}.", untyped("The decided change")),
+    }),
   },
   "/api/admin/policy": {
-    get: operation(
-      staff({
-        tag: "admin",
-        summary: "The active policy, the pending change and the history",
-        ok: ok("{version, values, pending, history}.", untyped("The policy")),
-      }),
-    ),
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Propose a policy change (loosening waits for a second admin)",
-        body: proposePolicyInput,
-        ok: ok("{version, status, changes}.", untyped("The proposed version"), 201),
-      }),
-    ),
+    get: admin({
+      summary: "The active policy, the pending change and the history",
+      ok: ok("{version, values, pending, history}.", untyped("The policy")),
+    }),
+    post: admin({
+      summary: "Propose a policy change (loosening waits for a second admin)",
+      body: proposePolicyInput,
+      ok: ok("{version, status, changes}.", untyped("The proposed version"), 201),
+    }),
   },
   "/api/admin/policy/{version}/{decision}": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "A second admin approves or rejects a policy version",
-        path: { version: z.string().regex(/^\d{1,9}$/), decision: z.enum(["approve", "reject"]) },
-        body: decidePolicyInput,
-        ok: ok("{version, status}.", untyped("The decided version")),
-        errors: [400, 401, 403, 404, 409, 413, 500],
-      }),
-    ),
+    post: secondAdminDecision({
+      summary: "A second admin approves or rejects a policy version",
+      path: { version: z.string().regex(/^\d{1,9}$/), decision: z.enum(["approve", "reject"]) },
+      ok: ok("{version, status}.", untyped("The decided version")),
+    }),
   },
   "/api/admin/tenant": {
-    get: operation(
-      staff({
-        tag: "admin",
-        summary: "The tenant's settings",
-        ok: ok("{slug, name, currency, locale, timeZone, currencyLocked}.", untyped("The settings")),
-      }),
-    ),
-    patch: operation(
-      staff({
-        tag: "admin",
-        summary: "Change the tenant's settings (audited)",
-        body: updateTenantSettingsInput,
-        ok: ok("The settings after the change.", untyped("The settings")),
-      }),
-    ),
+    get: admin({
+      summary: "The tenant's settings",
+      ok: ok("{slug, name, currency, locale, timeZone, currencyLocked}.", untyped("The settings")),
+    }),
+    patch: admin({
+      summary: "Change the tenant's settings (audited)",
+      body: updateTenantSettingsInput,
+      ok: ok("The settings after the change.", untyped("The settings")),
+    }),
   },
   "/api/admin/channels": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Create a channel; its secret is shown only here",
-        body: createChannelInput,
-        ok: ok("{id, slug, secret}.", untyped("The channel"), 201),
-      }),
-    ),
+    post: admin({
+      summary: "Create a channel; its secret is shown only here",
+      body: createChannelInput,
+      ok: ok("{id, slug, secret}.", untyped("The channel"), 201),
+    }),
   },
   "/api/admin/channels/{id}/rotate-secret": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Rotate a channel's end-user-token secret with an overlap",
-        path: id,
-        body: rotateChannelSecretInput,
-        ok: ok("{id, slug, secret, previousSecretValidUntil}.", untyped("The new secret"), 201),
-      }),
-    ),
+    post: admin({
+      summary: "Rotate a channel's end-user-token secret with an overlap",
+      path: id,
+      body: rotateChannelSecretInput,
+      ok: ok("{id, slug, secret, previousSecretValidUntil}.", untyped("The new secret"), 201),
+    }),
   },
   "/api/admin/channels/{id}/decision-webhook": {
-    put: operation(
-      staff({
-        tag: "admin",
-        summary: "Set the channel's decision webhook (Standard Webhooks); the secret whsec_… is shown once",
-        path: id,
-        body: setDecisionWebhookInput,
-        ok: ok("{channelId, url, secret (once), previousSecretValidUntil}.", untyped("The webhook")),
-      }),
-    ),
-    delete: operation(
-      staff({
-        tag: "admin",
-        summary: "Clear the channel's decision webhook",
-        path: id,
-        ok: ok("{channelId, url: null}.", untyped("The cleared webhook")),
-      }),
-    ),
+    put: admin({
+      summary: "Set the channel's decision webhook (Standard Webhooks); the secret whsec_… is shown once",
+      path: id,
+      body: setDecisionWebhookInput,
+      ok: ok("{channelId, url, secret (once), previousSecretValidUntil}.", untyped("The webhook")),
+    }),
+    delete: admin({
+      summary: "Clear the channel's decision webhook",
+      path: id,
+      ok: ok("{channelId, url: null}.", untyped("The cleared webhook")),
+    }),
   },
   "/api/admin/channels/{id}/decision-webhook/test": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Queue a webhook.test delivery to the channel's decision webhook",
-        path: id,
-        ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202),
-      }),
-    ),
+    post: admin({
+      summary: "Queue a webhook.test delivery to the channel's decision webhook",
+      path: id,
+      ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202),
+    }),
   },
   "/api/admin/review-webhook/test": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Queue a webhook.test delivery to the reviewer webhook",
-        ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202),
-      }),
-    ),
+    post: admin({
+      summary: "Queue a webhook.test delivery to the reviewer webhook",
+      ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202),
+    }),
   },
   "/api/admin/webhook-deliveries": {
-    get: operation(
-      staff({
-        tag: "admin",
-        summary: "Webhook delivery history (newest 100)",
-        query: z.object({ target: z.enum(["review", "decision"]).optional(), channelId: uuid.optional() }),
-        ok: ok("The deliveries, newest first.", webhookDeliveriesDto),
-      }),
-    ),
+    get: admin({
+      summary: "Webhook delivery history (newest 100)",
+      query: z.object({ target: z.enum(["review", "decision"]).optional(), channelId: uuid.optional() }),
+      ok: ok("The deliveries, newest first.", webhookDeliveriesDto),
+    }),
   },
   "/api/admin/webhook-deliveries/{id}/resend": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Send a delivered or failed delivery again (same webhook id and body)",
-        path: id,
-        ok: ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202),
-      }),
-    ),
+    post: admin({
+      summary: "Send a delivered or failed delivery again (same webhook id and body)",
+      path: id,
+      ok: ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202),
+    }),
   },
   "/api/admin/notification-deliveries": {
-    get: operation(
-      staff({
-        tag: "admin",
-        summary: "Slack message and e-mail delivery history (the notification outbox, newest 100)",
-        query: z.object({ channel: z.enum(notificationChannels).optional() }),
-        ok: ok("The deliveries, newest first.", notificationDeliveriesDto),
-      }),
-    ),
+    get: admin({
+      summary: "Slack message and e-mail delivery history (the notification outbox, newest 100)",
+      query: z.object({ channel: z.enum(notificationChannels).optional() }),
+      ok: ok("The deliveries, newest first.", notificationDeliveriesDto),
+    }),
   },
   "/api/admin/notification-deliveries/{id}/resend": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Attempt a failed Slack message or e-mail again (the same notification, built afresh)",
-        path: id,
-        ok: ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202),
-      }),
-    ),
+    post: admin({
+      summary: "Attempt a failed Slack message or e-mail again (the same notification, built afresh)",
+      path: id,
+      ok: ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202),
+    }),
   },
   "/api/admin/notification-deliveries/test": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Queue a test message to the Slack webhook, or a test e-mail to the signed-in admin",
-        body: sendTestNotificationInput,
-        ok: ok("{id} of the notification.", z.object({ id: uuid }), 202),
-      }),
-    ),
+    post: admin({
+      summary: "Queue a test message to the Slack webhook, or a test e-mail to the signed-in admin",
+      body: sendTestNotificationInput,
+      ok: ok("{id} of the notification.", z.object({ id: uuid }), 202),
+    }),
   },
   "/api/admin/agent-keys": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Issue an agent key; the key is shown only here",
-        body: issueAgentKeyInput,
-        ok: ok("{id, key, …}.", untyped("The key"), 201),
-      }),
-    ),
+    post: admin({
+      summary: "Issue an agent key; the key is shown only here",
+      body: issueAgentKeyInput,
+      ok: ok("{id, key, …}.", untyped("The key"), 201),
+    }),
   },
   "/api/admin/agent-keys/{id}": {
-    delete: operation(
-      staff({
-        tag: "admin",
-        summary: "Revoke an agent key (also when it already was)",
-        path: id,
-        ok: { 204: { description: "Revoked." } },
-      }),
-    ),
+    delete: admin({
+      summary: "Revoke an agent key (also when it already was)",
+      path: id,
+      ok: { 204: { description: "Revoked." } },
+    }),
   },
   "/api/admin/integration-keys": {
-    get: operation(
-      staff({
-        tag: "admin",
-        summary: "The Orders API integration keys",
-        ok: ok(
-          "{keys:[{id, label, keyPrefix, scopes, expiresAt, revokedAt, lastUsedAt, createdAt, status: active|revoked|expired}]}.",
-          untyped("The keys"),
-        ),
-      }),
-    ),
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Issue an integration key; the key is shown only here",
-        body: issueIntegrationKeyInput,
-        ok: ok("{id, key, keyPrefix, scopes}.", untyped("The key"), 201),
-      }),
-    ),
+    get: admin({
+      summary: "The Orders API integration keys",
+      ok: ok(
+        "{keys:[{id, label, keyPrefix, scopes, expiresAt, revokedAt, lastUsedAt, createdAt, status: active|revoked|expired}]}.",
+        untyped("The keys"),
+      ),
+    }),
+    post: admin({
+      summary: "Issue an integration key; the key is shown only here",
+      body: issueIntegrationKeyInput,
+      ok: ok("{id, key, keyPrefix, scopes}.", untyped("The key"), 201),
+    }),
   },
   "/api/admin/witnesses": {
-    get: operation(
-      staff({
-        tag: "admin",
-        summary: "The audit log's witnesses, the quorum, the log's origin and the policy file for auditors",
-        ok: ok(
-          "{witnesses:[{id, name, vkey, url, cosignedSize, cosignedAt, lastError}], quorum, origin, policy} (docs/audit.md).",
-          untyped("The witnesses"),
-        ),
-      }),
-    ),
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Add a witness (a tightening: applies at once)",
-        body: addWitnessInput,
-        ok: ok("{id, name}.", untyped("The witness"), 201),
-      }),
-    ),
+    get: admin({
+      summary: "The audit log's witnesses, the quorum, the log's origin and the policy file for auditors",
+      ok: ok(
+        "{witnesses:[{id, name, vkey, url, cosignedSize, cosignedAt, lastError}], quorum, origin, policy} (docs/audit.md).",
+        untyped("The witnesses"),
+      ),
+    }),
+    post: admin({
+      summary: "Add a witness (a tightening: applies at once)",
+      body: addWitnessInput,
+      ok: ok("{id, name}.", untyped("The witness"), 201),
+    }),
   },
   "/api/admin/witnesses/{id}": {
-    delete: operation(
-      staff({
-        tag: "admin",
-        summary: "Ask to remove a witness (a loosening: waits for a second admin)",
-        path: id,
-        ok: ok('{status: "awaiting_second_admin", change} (docs/admin-api.md).', untyped("The waiting change"), 202),
-      }),
-    ),
+    delete: admin({
+      summary: "Ask to remove a witness (a loosening: waits for a second admin)",
+      path: id,
+      ok: ok('{status: "awaiting_second_admin", change} (docs/admin-api.md).', untyped("The waiting change"), 202),
+    }),
   },
   "/api/admin/witness-policy": {
-    put: operation(
-      staff({
-        tag: "admin",
-        summary: "Set the witness quorum: raising applies at once, lowering waits for a second admin",
-        body: witnessPolicyInput,
-        ok: {
-          ...ok('{status: "applied", quorum}.', untyped("The applied quorum")),
-          ...ok('{status: "awaiting_second_admin", change} (docs/admin-api.md).', untyped("The waiting change"), 202),
-        },
-      }),
-    ),
+    put: admin({
+      summary: "Set the witness quorum: raising applies at once, lowering waits for a second admin",
+      body: witnessPolicyInput,
+      ok: {
+        ...ok('{status: "applied", quorum}.', untyped("The applied quorum")),
+        ...ok('{status: "awaiting_second_admin", change} (docs/admin-api.md).', untyped("The waiting change"), 202),
+      },
+    }),
   },
   "/api/admin/integration-keys/{id}": {
-    delete: operation(
-      staff({
-        tag: "admin",
-        summary: "Revoke an integration key (also when it already was)",
-        path: id,
-        ok: { 204: { description: "Revoked." } },
-      }),
-    ),
+    delete: admin({
+      summary: "Revoke an integration key (also when it already was)",
+      path: id,
+      ok: { 204: { description: "Revoked." } },
+    }),
   },
   // The tenant's own payment provider connection (docs/systems-of-record.md "Per-tenant connection").
   "/api/admin/provider-connection": {
-    get: operation(
-      staff({
-        tag: "admin",
-        summary:
-          "The tenant's payment provider connection: whose key is used (a hint only), the webhook URL and events",
-        ok: ok(
-          "{source: tenant|default, apiKeyHint, updatedAt, webhookUrl, events, canStore}.",
-          untyped("The connection"),
-        ),
-      }),
-    ),
-    put: operation(
-      staff({
-        tag: "admin",
-        summary: "Store the tenant's Stripe restricted key and webhook secret (sealed under SECRETS_KEY; step-up)",
-        body: setProviderConnectionInput,
-        ok: ok('{source: "tenant", apiKeyHint}.', untyped("The stored connection")),
-      }),
-    ),
-    delete: operation(
-      staff({
-        tag: "admin",
-        summary: "Remove the tenant's own connection (back to the process-wide default; step-up)",
-        body: removeProviderConnectionInput,
-        ok: ok("{removed}.", untyped("Whether a connection was removed")),
-      }),
-    ),
+    get: admin({
+      summary: "The tenant's payment provider connection: whose key is used (a hint only), the webhook URL and events",
+      ok: ok(
+        "{source: tenant|default, apiKeyHint, updatedAt, webhookUrl, events, canStore}.",
+        untyped("The connection"),
+      ),
+    }),
+    put: admin({
+      summary: "Store the tenant's Stripe restricted key and webhook secret (sealed under SECRETS_KEY; step-up)",
+      body: setProviderConnectionInput,
+      ok: ok('{source: "tenant", apiKeyHint}.', untyped("The stored connection")),
+    }),
+    delete: admin({
+      summary: "Remove the tenant's own connection (back to the process-wide default; step-up)",
+      body: removeProviderConnectionInput,
+      ok: ok("{removed}.", untyped("Whether a connection was removed")),
+    }),
   },
   "/api/admin/provider-connection/test": {
-    post: operation(
-      staff({
-        tag: "admin",
-        summary: "Test the tenant's connection with one real call to the provider",
-        ok: ok("{ok, source, problem?: refused|unreachable|unusable, message?}.", untyped("What the provider said")),
-      }),
-    ),
+    post: admin({
+      summary: "Test the tenant's connection with one real call to the provider",
+      ok: ok("{ok, source, problem?: refused|unreachable|unusable, message?}.", untyped("What the provider said")),
+    }),
   },
 };
 

@@ -95,6 +95,17 @@ describe("tenant settings", () => {
     expect((await db().tenant.findUniqueOrThrow({ where: { id: created.tenantId } })).currency).toBe("GBP");
   });
 
+  it("tenant:create refuses a taken slug or admin email, naming the field, and writes nothing", async () => {
+    const base = { name: "Twice", currency: "EUR", locale: "en", timeZone: "UTC" };
+    await createTenant({ ...base, slug: "twice-co", adminEmail: "owner@twice.example" });
+    const slugTaken = await refusal(createTenant({ ...base, slug: "twice-co", adminEmail: "other@twice.example" }));
+    expect(slugTaken).toMatchObject({ code: "invalid_arguments", details: { field: "slug", problem: "taken" } });
+    const emailTaken = await refusal(createTenant({ ...base, slug: "twice-two", adminEmail: "owner@twice.example" }));
+    expect(emailTaken).toMatchObject({ code: "invalid_arguments", details: { field: "adminEmail", problem: "taken" } });
+    expect(await db().tenant.count({ where: { slug: "twice-two" } })).toBe(0);
+    expect(await db().staffUser.count({ where: { email: "other@twice.example" } })).toBe(0);
+  });
+
   it("refuses non-admins", async () => {
     const reviewer = await actorOf(ES, "reviewer");
     expect(await refusal(updateTenantSettings(reviewer, { name: "x" }))).toMatchObject({ code: "permission_denied" });

@@ -220,6 +220,31 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     expect(await put(fresh("ORD"), exact, key)).toMatchObject({ status: 201, body: { refundable: { minor: 0 } } });
   });
 
+  it("a payment or refund reference stored under another order of the tenant is refused at its own path", async () => {
+    const key = await keyFor(ES);
+    const refund = { reference: `re_${fresh("r")}`, amount_minor: 1000, status: "succeeded" };
+    const first = orderBody({ refunds: [refund] });
+    expect((await put(fresh("ORD"), first, key)).status).toBe(201);
+    // A second order that names the first one's payment (second in its list) and refund: both refused, nothing stored.
+    const own = orderBody().payments[0]!;
+    const number = fresh("ORD");
+    const moved = await put(
+      number,
+      orderBody({
+        payments: [own, { ...first.payments[0], captured_minor: 0 }],
+        total_minor: 5000,
+        refunds: [{ ...refund, payment_reference: own.reference, amount_minor: 10 }],
+      }),
+      key,
+    );
+    expect(moved).toMatchObject({ status: 400, body: { code: "invalid_arguments" } });
+    expect(moved.body.problems).toEqual([
+      { path: "$.payments[1].reference", expected: "a payment of this order", message: "belongs to another order" },
+      { path: "$.refunds[0].reference", expected: "a refund of this order", message: "belongs to another order" },
+    ]);
+    expect((await get(number, key)).status).toBe(404);
+  });
+
   it("401 without or with a wrong key; 403 for a key without the scope", async () => {
     expect((await put(fresh("ORD"), orderBody(), null)).status).toBe(401);
     expect((await put(fresh("ORD"), orderBody(), `igk_${"x".repeat(43)}`)).status).toBe(401);

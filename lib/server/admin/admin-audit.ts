@@ -5,6 +5,13 @@ import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 
+/** The audit target of a change to a channel. */
+export const channelTarget = (channel: { id: string; slug: string }) => ({
+  kind: "channel",
+  id: channel.id,
+  slug: channel.slug,
+});
+
 /** A trace id for one admin action (admin changes are not part of an agent's trace). */
 export const adminTraceId = () => `admin-${randomUUID()}`;
 

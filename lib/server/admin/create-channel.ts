@@ -1,13 +1,12 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
+import { takenError } from "@/lib/domain/validation";
 import { createChannelInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db } from "@/lib/server/db/client";
-import { Prisma } from "@/lib/server/db/generated/client";
-import { recordAdminEvent } from "./admin-audit";
+import { transactionUnlessTaken } from "@/lib/server/db/unique-violation";
+import { channelTarget, recordAdminEvent } from "./admin-audit";
 import { parseForm } from "./zod-problem";
 
 /** A fresh HS256 secret for end-user tokens (256 random bits). */
@@ -22,8 +21,8 @@ export async function createChannel(actor: Actor, raw: unknown): Promise<{ id: s
   const input = parseForm(createChannelInput, raw);
   await requireStepUp(actor, input.stepUpPassword);
   const secret = generateChannelSecret();
-  try {
-    return await db().$transaction(async (tx) => {
+  return transactionUnlessTaken(
+    async (tx) => {
       const channel = await tx.channel.create({
         data: {
           tenantId: actor.tenantId,
@@ -35,19 +34,12 @@ export async function createChannel(actor: Actor, raw: unknown): Promise<{ id: s
       });
       await recordAdminEvent(tx, actor, {
         action: "create_channel",
-        target: { kind: "channel", id: channel.id, slug: channel.slug },
+        target: channelTarget(channel),
         after: { name: input.name, allowedTools: input.allowedTools },
         clear: ["name"],
       });
       return { id: channel.id, slug: channel.slug, secret };
-    });
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw new AppError("invalid_arguments", "A channel with this name already exists.", {
-        field: "slug",
-        problem: "taken",
-      });
-    }
-    throw error;
-  }
+    },
+    () => takenError("slug", "A channel with this name already exists."),
+  );
 }

@@ -14,7 +14,7 @@ import { applyStaffUpdate, readStaff } from "./update-staff";
 import { parseForm } from "./zod-problem";
 import { applyWitnessRemoval } from "./witnesses/remove-witness";
 import { applyApprovedQuorum } from "./witnesses/set-witness-quorum";
-import { isUuid } from "@/lib/domain/validation";
+import { isUuid, takenError } from "@/lib/domain/validation";
 
 const notFound = () => new AppError("not_found", "No such admin change.");
 const notPending = () =>
@@ -89,10 +89,7 @@ export async function decideAdminChange(
       if (row.kind === "invite_staff") {
         const { stepUpPassword: _, ...invitation } = inviteStaffInput.parse(row.payload);
         if (await tx.staffUser.findUnique({ where: { email: invitation.email }, select: { id: true } }))
-          throw new AppError("invalid_arguments", "This email now belongs to an account; reject this invitation.", {
-            field: "email",
-            problem: "taken",
-          });
+          throw takenError("email", "This email now belongs to an account; reject this invitation.");
         const made = await createInvitedStaff(tx, actor, invitation, {
           invitedById: row.proposedById,
           issuedByIds: both,

@@ -1,13 +1,10 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/outcome";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordOperatorEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { lockTenantStaff } from "./admin-change-store";
-
-/** Who acts when the operator runs `npm run admin:grant` (a system actor, like the worker or the retention purge). */
-export const OPERATOR_ACTOR = { type: "system" as const, id: "operator", authMethod: "cli" };
+import { assertMoved } from "./tenant-row";
 
 /**
  * The way out for a tenant with a single admin (who cannot grant admin alone): the operator, who holds the
@@ -42,16 +39,10 @@ export async function grantAdminByOperator(input: {
         sessionVersion: { increment: 1 },
       },
     });
-    if (updated.count !== 1)
-      throw new AppError("permission_denied", "This staff member changed meanwhile; run the command again.", {
-        reason: "conflict",
-      });
-    await recordAuditEvent(sqlOf(tx), {
+    assertMoved(updated, "This staff member changed meanwhile; run the command again.", "conflict");
+    await recordOperatorEvent(sqlOf(tx), "cli", {
       tenantId: tenant.id,
-      traceId: `operator-${randomUUID()}`,
-      actor: OPERATOR_ACTOR,
       action: "admin:operator_grant_admin",
-      outcome: "ok",
       data: {
         target: { kind: "staff", id: row.id, email },
         before: { roles: [...row.roles].sort() },

@@ -1,12 +1,12 @@
 import "server-only";
-import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
+import { takenError } from "@/lib/domain/validation";
 import { isAdminLevelInvite } from "@/lib/domain/admin-governance";
 import { inviteStaffInput, type InviteStaffInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db, type Tx } from "@/lib/server/db/client";
-import { Prisma } from "@/lib/server/db/generated/client";
+import type { Tx } from "@/lib/server/db/client";
+import { transactionUnlessTaken } from "@/lib/server/db/unique-violation";
 import { recordAdminEvent } from "./admin-audit";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "./admin-change-store";
 import { issueSetupToken } from "./setup-token";
@@ -15,11 +15,7 @@ import { parseForm } from "./zod-problem";
 export type Invitation = Omit<InviteStaffInput, "stepUpPassword">;
 export type InvitedStaff = { id: string; setupUrl: string; expiresAt: Date };
 
-const taken = () =>
-  new AppError("invalid_arguments", "This email cannot be invited: it already belongs to an account.", {
-    field: "email",
-    problem: "taken",
-  });
+const taken = () => takenError("email", "This email cannot be invited: it already belongs to an account.");
 
 /**
  * Invites a person to the admin's tenant: a staff row without a password and a one-time setup link
@@ -33,24 +29,19 @@ export async function inviteStaff(actor: Actor, raw: unknown): Promise<InvitedSt
   assertCan(actor.roles, "admin:manage");
   const { stepUpPassword, ...invitation } = parseForm(inviteStaffInput, raw);
   await requireStepUp(actor, stepUpPassword);
-  try {
-    return await db().$transaction(async (tx) => {
-      if (!isAdminLevelInvite(invitation.roles))
-        return createInvitedStaff(tx, actor, invitation, { issuedByIds: [actor.userId] });
-      await lockTenantStaff(tx, actor.tenantId);
-      if (await tx.staffUser.findUnique({ where: { email: invitation.email }, select: { id: true } })) throw taken();
-      return queueAdminChange(tx, actor, {
-        kind: "invite_staff",
-        targetId: null,
-        payload: invitation,
-        target: { kind: "staff", email: invitation.email },
-      });
+  // The email is the sign-in name, unique across tenants. The message does not say which tenant has it.
+  return transactionUnlessTaken(async (tx) => {
+    if (!isAdminLevelInvite(invitation.roles))
+      return createInvitedStaff(tx, actor, invitation, { issuedByIds: [actor.userId] });
+    await lockTenantStaff(tx, actor.tenantId);
+    if (await tx.staffUser.findUnique({ where: { email: invitation.email }, select: { id: true } })) throw taken();
+    return queueAdminChange(tx, actor, {
+      kind: "invite_staff",
+      targetId: null,
+      payload: invitation,
+      target: { kind: "staff", email: invitation.email },
     });
-  } catch (error) {
-    // The email is the sign-in name, unique across tenants. The message does not say which tenant has it.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw taken();
-    throw error;
-  }
+  }, taken);
 }
 
 /**

@@ -1,8 +1,8 @@
 import "server-only";
-import { keyStatus } from "@/lib/domain/key-status";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { keyListColumns, keyListEntry } from "./key-list";
 
 /**
  * Channels and agent keys of the admin's tenant, with per-key call counts: the number of tool calls the
@@ -29,17 +29,7 @@ export async function listAgentKeys(actor: Actor, now = new Date()) {
     db().agentKey.findMany({
       where: { tenantId },
       orderBy: { createdAt: "asc" },
-      select: {
-        id: true,
-        name: true,
-        keyPrefix: true,
-        allowedTools: true,
-        revokedAt: true,
-        expiresAt: true,
-        lastUsedAt: true,
-        createdAt: true,
-        channel: { select: { slug: true } },
-      },
+      select: { ...keyListColumns, allowedTools: true, channel: { select: { slug: true } } },
     }),
     db().auditEvent.groupBy({
       by: ["actorId"],
@@ -55,16 +45,9 @@ export async function listAgentKeys(actor: Actor, now = new Date()) {
         c.previousSecretValidUntil && c.previousSecretValidUntil > now ? c.previousSecretValidUntil : null,
     })),
     keys: keys.map((k) => ({
-      id: k.id,
-      label: k.name,
-      keyPrefix: k.keyPrefix,
+      ...keyListEntry(k, now),
       channel: k.channel.slug,
       tools: k.allowedTools,
-      status: keyStatus(k, now),
-      revokedAt: k.revokedAt,
-      expiresAt: k.expiresAt,
-      lastUsedAt: k.lastUsedAt,
-      createdAt: k.createdAt,
       calls: callsByKey.get(k.id) ?? 0,
     })),
   };

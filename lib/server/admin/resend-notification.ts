@@ -1,13 +1,9 @@
 import "server-only";
-import { AppError } from "@/lib/domain/outcome";
-import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { NOTIFICATION_MAX_ATTEMPTS } from "@/lib/server/notifications/enqueue-notifications";
-import { recordAdminEvent } from "./admin-audit";
-import { isUuid } from "@/lib/domain/validation";
+import { resendDelivery } from "./resend-delivery";
 
 /**
  * Gives a `failed` Slack message or e-mail of the admin's tenant a new round of attempts: the same outbox row
@@ -16,33 +12,28 @@ import { isUuid } from "@/lib/domain/validation";
  * Guarded: only a `failed` row moves, so a double click (or two admins) enqueues once; the move, the job and
  * the audit event (`admin:resend_notification`) commit together.
  */
-export async function resendNotification(
-  actor: Actor,
-  notificationId: string,
-): Promise<{ id: string; status: "pending" }> {
-  assertCan(actor.roles, "admin:manage");
-  if (!isUuid(notificationId)) throw new AppError("not_found", "No such delivery.");
-  return db().$transaction(async (tx) => {
-    const row = await tx.notification.findFirst({
-      where: { id: notificationId, tenantId: actor.tenantId },
-      select: { kind: true, channel: true, status: true },
-    });
-    if (!row) throw new AppError("not_found", "No such delivery.");
-    const moved = await tx.notification.updateMany({
-      where: { id: notificationId, tenantId: actor.tenantId, status: "failed" },
-      data: { status: "pending", attempts: 0, lastError: null, sentAt: null },
-    });
-    if (moved.count !== 1)
-      throw new AppError("permission_denied", "Only a delivery that failed for good can be sent again.", {
-        reason: row.status,
-      });
-    await enqueueJob(sqlOf(tx), "deliver_notification", { notificationId }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
-    await recordAdminEvent(tx, actor, {
+export function resendNotification(actor: Actor, notificationId: string): Promise<{ id: string; status: "pending" }> {
+  return resendDelivery(actor, notificationId, {
+    read: (tx, where) =>
+      tx.notification.findFirst({ where, select: { id: true, kind: true, channel: true, status: true } }),
+    moveToPending: (tx, where) =>
+      tx.notification.updateMany({
+        where: { ...where, status: "failed" },
+        data: { status: "pending", attempts: 0, lastError: null, sentAt: null },
+      }),
+    refusal: (row) => ["Only a delivery that failed for good can be sent again.", row.status],
+    enqueue: (tx, row) =>
+      enqueueJob(
+        sqlOf(tx),
+        "deliver_notification",
+        { notificationId: row.id },
+        { maxAttempts: NOTIFICATION_MAX_ATTEMPTS },
+      ),
+    audit: (row) => ({
       action: "resend_notification",
-      target: { kind: "notification", id: notificationId },
+      target: { kind: "notification", id: row.id },
       after: { channel: row.channel, notificationKind: row.kind },
       clear: ["notificationKind"],
-    });
-    return { id: notificationId, status: "pending" as const };
+    }),
   });
 }

@@ -1,14 +1,20 @@
 import "server-only";
-import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { rotateChannelSecretInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
+import type { Tx } from "@/lib/server/db/client";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db } from "@/lib/server/db/client";
-import { recordAdminEvent } from "./admin-audit";
+import { channelTarget, recordAdminEvent } from "./admin-audit";
+import { assertMoved, assertRowId, changeTenantRow, type TenantRowWhere } from "./tenant-row";
 import { generateChannelSecret } from "./create-channel";
 import { parseForm } from "./zod-problem";
-import { isUuid } from "@/lib/domain/validation";
+
+/** The channel with its current secret, as the rotation reads it (to guard the write and keep it in overlap). */
+const readSecret = (tx: Tx, where: TenantRowWhere) =>
+  tx.channel.findFirst({
+    where,
+    select: { id: true, slug: true, endUserTokenSecret: true, previousSecretValidUntil: true },
+  });
 
 /**
  * Rotates a channel's end-user token secret. The new secret signs from now on and is returned once; the
@@ -19,18 +25,13 @@ import { isUuid } from "@/lib/domain/validation";
  */
 export async function rotateChannelSecret(actor: Actor, channelId: string, raw: unknown, now = new Date()) {
   assertCan(actor.roles, "admin:manage");
-  if (!isUuid(channelId)) throw new AppError("not_found", "No such channel.");
+  assertRowId(channelId, "channel");
   const input = parseForm(rotateChannelSecretInput, raw ?? {});
   await requireStepUp(actor, input.stepUpPassword);
   const secret = generateChannelSecret();
   const previousSecretValidUntil =
     input.overlapMinutes > 0 ? new Date(now.getTime() + input.overlapMinutes * 60_000) : null;
-  return db().$transaction(async (tx) => {
-    const channel = await tx.channel.findFirst({
-      where: { id: channelId, tenantId: actor.tenantId },
-      select: { id: true, slug: true, endUserTokenSecret: true, previousSecretValidUntil: true },
-    });
-    if (!channel) throw new AppError("not_found", "No such channel.");
+  return changeTenantRow(actor.tenantId, channelId, "channel", readSecret, async (tx, channel) => {
     const updated = await tx.channel.updateMany({
       where: { id: channel.id, tenantId: actor.tenantId, endUserTokenSecret: channel.endUserTokenSecret },
       data: {
@@ -39,13 +40,10 @@ export async function rotateChannelSecret(actor: Actor, channelId: string, raw: 
         previousSecretValidUntil,
       },
     });
-    if (updated.count !== 1)
-      throw new AppError("permission_denied", "The secret was rotated meanwhile; reload and try again.", {
-        reason: "conflict",
-      });
+    assertMoved(updated, "The secret was rotated meanwhile; reload and try again.", "conflict");
     await recordAdminEvent(tx, actor, {
       action: "rotate_channel_secret",
-      target: { kind: "channel", id: channel.id, slug: channel.slug },
+      target: channelTarget(channel),
       before: { previousSecretValidUntil: channel.previousSecretValidUntil?.toISOString() ?? null },
       after: {
         previousSecretValidUntil: previousSecretValidUntil?.toISOString() ?? null,

@@ -1,16 +1,15 @@
 import "server-only";
-import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { generateStandardWebhookSecret } from "@/lib/domain/standard-webhook";
 import { setDecisionWebhookInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
+import type { Tx } from "@/lib/server/db/client";
 import { webhookAllowPrivate } from "@/lib/server/env";
 import { checkWebhookUrl } from "@/lib/server/notifications/webhook-url";
-import { recordAdminEvent } from "./admin-audit";
+import { channelTarget, recordAdminEvent } from "./admin-audit";
+import { assertMoved, assertRowId, changeTenantRow, type TenantRowWhere } from "./tenant-row";
 import { webhookUrlRefused } from "./update-own-tenant";
 import { parseForm } from "./zod-problem";
-import { isUuid } from "@/lib/domain/validation";
 
 /** `secret` only when a new one was issued (first URL or rotation): shown once, never read back. */
 export type DecisionWebhookResult = {
@@ -19,6 +18,13 @@ export type DecisionWebhookResult = {
   secret: string | null;
   previousSecretValidUntil: Date | null;
 };
+
+/** The channel with its decision webhook, as the change reads it (its secret only to guard the write). */
+const readWebhook = (tx: Tx, where: TenantRowWhere) =>
+  tx.channel.findFirst({
+    where,
+    select: { id: true, slug: true, decisionWebhookUrl: true, decisionWebhookSecret: true },
+  });
 
 /**
  * Sets a channel's decision webhook URL (docs/design.md "Decisions reach the agent"). The first URL comes with a
@@ -33,7 +39,7 @@ export async function setDecisionWebhook(
   now = new Date(),
 ): Promise<DecisionWebhookResult> {
   assertCan(actor.roles, "admin:manage");
-  if (!isUuid(channelId)) throw new AppError("not_found", "No such channel.");
+  assertRowId(channelId, "channel");
   const input = parseForm(setDecisionWebhookInput, raw ?? {});
   const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
   if (!checked.ok)
@@ -42,12 +48,7 @@ export async function setDecisionWebhook(
       "This URL cannot receive webhooks (it must be a public http(s) URL without credentials).",
     );
   const url = checked.url.toString();
-  return db().$transaction(async (tx) => {
-    const channel = await tx.channel.findFirst({
-      where: { id: channelId, tenantId: actor.tenantId },
-      select: { id: true, slug: true, decisionWebhookUrl: true, decisionWebhookSecret: true },
-    });
-    if (!channel) throw new AppError("not_found", "No such channel.");
+  return changeTenantRow(actor.tenantId, channelId, "channel", readWebhook, async (tx, channel) => {
     const current = channel.decisionWebhookSecret;
     const issue = !current || input.rotateSecret;
     const secret = issue ? generateStandardWebhookSecret() : null;
@@ -66,13 +67,10 @@ export async function setDecisionWebhook(
           : {}),
       },
     });
-    if (updated.count !== 1)
-      throw new AppError("permission_denied", "The webhook was changed meanwhile; reload and try again.", {
-        reason: "conflict",
-      });
+    assertMoved(updated, "The webhook was changed meanwhile; reload and try again.", "conflict");
     await recordAdminEvent(tx, actor, {
       action: "set_decision_webhook",
-      target: { kind: "channel", id: channel.id, slug: channel.slug },
+      target: channelTarget(channel),
       before: { url: channel.decisionWebhookUrl },
       after: {
         url,
@@ -88,13 +86,7 @@ export async function setDecisionWebhook(
 /** Turns a channel's decision webhook off (URL and secrets removed); pending deliveries then fail for good. */
 export async function clearDecisionWebhook(actor: Actor, channelId: string): Promise<{ channelId: string; url: null }> {
   assertCan(actor.roles, "admin:manage");
-  if (!isUuid(channelId)) throw new AppError("not_found", "No such channel.");
-  return db().$transaction(async (tx) => {
-    const channel = await tx.channel.findFirst({
-      where: { id: channelId, tenantId: actor.tenantId },
-      select: { id: true, slug: true, decisionWebhookUrl: true },
-    });
-    if (!channel) throw new AppError("not_found", "No such channel.");
+  return changeTenantRow(actor.tenantId, channelId, "channel", readWebhook, async (tx, channel) => {
     await tx.channel.updateMany({
       where: { id: channel.id, tenantId: actor.tenantId },
       data: {
@@ -106,7 +98,7 @@ export async function clearDecisionWebhook(actor: Actor, channelId: string): Pro
     });
     await recordAdminEvent(tx, actor, {
       action: "clear_decision_webhook",
-      target: { kind: "channel", id: channel.id, slug: channel.slug },
+      target: channelTarget(channel),
       before: { url: channel.decisionWebhookUrl },
       after: { url: null },
       clear: ["url"],

@@ -7,6 +7,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
+import { assertMoved } from "./tenant-row";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "./admin-change-store";
 import { parseForm } from "./zod-problem";
 import { isUuid } from "@/lib/domain/validation";
@@ -136,10 +137,7 @@ export async function applyStaffUpdate(
       ...(wasAdmin && !isAdmin ? { adminSince: null, adminGrantedByIds: { set: [] } } : {}),
     },
   });
-  if (updated.count !== 1)
-    throw new AppError("permission_denied", "This staff member changed meanwhile; reload and try again.", {
-      reason: "conflict",
-    });
+  assertMoved(updated, "This staff member changed meanwhile; reload and try again.", "conflict");
   const after: StaffState = {
     roles,
     disabled,

@@ -12,6 +12,8 @@ import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/delive
 import { REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
 import type { WebhookDeliveryView } from "@/lib/schemas/webhook-delivery-dto";
 import { recordAdminEvent } from "./admin-audit";
+import { assertRowId, notFound } from "./tenant-row";
+import { resendDelivery } from "./resend-delivery";
 import { isUuid } from "@/lib/domain/validation";
 
 // The delivery history of the tenant's webhooks (the reviewer webhook and each channel's decision webhook:
@@ -87,32 +89,22 @@ async function enqueueDelivery(tx: Tx, id: string, channelId: string | null) {
  * it deduplicates; one that missed it gets it). Guarded: only a delivery that is not pending moves back to
  * pending, so a double click enqueues once. Audited as `admin:resend_webhook`.
  */
-export async function resendWebhookDelivery(
-  actor: Actor,
-  deliveryId: string,
-): Promise<{ id: string; status: "pending" }> {
-  assertCan(actor.roles, "admin:manage");
-  if (!isUuid(deliveryId)) throw new AppError("not_found", "No such delivery.");
-  return db().$transaction(async (tx) => {
-    const row = await tx.webhookDelivery.findFirst({
-      where: { id: deliveryId, tenantId: actor.tenantId },
-      select: { id: true, channelId: true, event: true },
-    });
-    if (!row) throw new AppError("not_found", "No such delivery.");
-    const moved = await tx.webhookDelivery.updateMany({
-      where: { id: row.id, tenantId: actor.tenantId, status: { in: ["delivered", "failed"] } },
-      data: { status: "pending", attempts: 0, lastError: null, lastStatus: null, deliveredAt: null },
-    });
-    if (moved.count !== 1)
-      throw new AppError("permission_denied", "This delivery is still being sent.", { reason: "pending" });
-    await enqueueDelivery(tx, row.id, row.channelId);
-    await recordAdminEvent(tx, actor, {
+export function resendWebhookDelivery(actor: Actor, deliveryId: string): Promise<{ id: string; status: "pending" }> {
+  return resendDelivery(actor, deliveryId, {
+    read: (tx, where) => tx.webhookDelivery.findFirst({ where, select: { id: true, channelId: true, event: true } }),
+    moveToPending: (tx, where) =>
+      tx.webhookDelivery.updateMany({
+        where: { ...where, status: { in: ["delivered", "failed"] } },
+        data: { status: "pending", attempts: 0, lastError: null, lastStatus: null, deliveredAt: null },
+      }),
+    refusal: () => ["This delivery is still being sent.", "pending"],
+    enqueue: (tx, row) => enqueueDelivery(tx, row.id, row.channelId),
+    audit: (row) => ({
       action: "resend_webhook",
       target: { kind: "webhook_delivery", id: row.id },
       after: { event: row.event },
       clear: ["event"],
-    });
-    return { id: row.id, status: "pending" as const };
+    }),
   });
 }
 
@@ -126,13 +118,13 @@ export async function sendTestWebhook(
   now = new Date(),
 ): Promise<{ id: string }> {
   assertCan(actor.roles, "admin:manage");
-  if (channelId !== null && !isUuid(channelId)) throw new AppError("not_found", "No such channel.");
+  if (channelId !== null) assertRowId(channelId, "channel");
   return db().$transaction(async (tx) => {
     const configured = channelId
       ? await tx.channel
           .findFirst({ where: { id: channelId, tenantId: actor.tenantId }, select: { decisionWebhookUrl: true } })
           .then((c) => {
-            if (!c) throw new AppError("not_found", "No such channel.");
+            if (!c) throw notFound("channel");
             return !!c.decisionWebhookUrl;
           })
       : await tx.tenant

@@ -66,20 +66,24 @@ export async function executeToolCall(
 ): Promise<CallResult> {
   const who = { tenantId: caller.tenantId, agentKeyId: caller.keyId, channel: caller.channelSlug };
   return traceToolCall({ name, callId: meta.callId, transport: meta.transport, trace: meta, ...who }, () =>
-    runToolCall(caller, meta, name, args, envelopeProblems),
+    runToolCall({ caller, meta, name, args, envelopeProblems }),
   );
 }
 
-async function runToolCall(
-  caller: AgentCaller,
-  meta: CallMeta,
-  name: string,
-  args: unknown,
-  envelopeProblems: EnvelopeProblem[],
-): Promise<CallResult> {
+/** One call as it arrived: who calls, the call's meta, the tool's name and arguments, the envelope's problems. */
+type ToolCall = {
+  caller: AgentCaller;
+  meta: CallMeta;
+  name: string;
+  args: unknown;
+  envelopeProblems: EnvelopeProblem[];
+};
+
+async function runToolCall(call: ToolCall): Promise<CallResult> {
+  const { caller, meta, name, args } = call;
   const started = performance.now();
   try {
-    const result = await dispatch(caller, meta, name, args, envelopeProblems);
+    const result = await dispatch(call);
     if (isErrorOutcome(result.outcome) && result.outcome.code !== "limit_exceeded") {
       await chargeError(caller.tenantId, meta.traceId).catch((error) => logFailure("budget", meta, error));
     }
@@ -110,13 +114,7 @@ async function runToolCall(
   }
 }
 
-async function dispatch(
-  caller: AgentCaller,
-  meta: CallMeta,
-  name: string,
-  args: unknown,
-  envelopeProblems: EnvelopeProblem[],
-): Promise<CallResult> {
+async function dispatch({ caller, meta, name, args, envelopeProblems }: ToolCall): Promise<CallResult> {
   const answer = async (outcome: ToolOutcome, extra: AuditExtra = {}): Promise<CallResult> => {
     await writeAudit(null, caller, meta, name, args, outcome, extra);
     return { outcome, proposal: extra.proposal ?? null };

@@ -114,6 +114,17 @@ export const neutralShape = (traceId: string) => (o: ToolOutcome) => ({
   traceId,
 });
 
+/**
+ * The agent key first, from the headers alone: nothing of the body is read for an unauthenticated caller, so its
+ * refusal cannot be in the caller's family and uses the neutral {code, error, traceId} with the Bearer challenge.
+ * The caller, or the refusal to send.
+ */
+async function callerOrRefusal(req: Request, meta: RequestMeta, action: string): Promise<AgentCaller | Response> {
+  const key = await authenticateAgentKey(req.headers.get("authorization"));
+  if (key.ok) return key.caller;
+  return refuseKey(key, meta, action, neutralShape(meta.traceId), BEARER_CHALLENGE, req.headers);
+}
+
 async function readBody(
   req: Request,
 ): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; tooLarge?: boolean }> {
@@ -134,12 +145,8 @@ async function readBody(
 export async function handleToolCallRequest(req: Request): Promise<Response> {
   const meta = requestMeta(req);
   try {
-    // The key first, from the headers alone: nothing of the body is read for an unauthenticated caller, so
-    // its 401 cannot be in the caller's family and uses the neutral {code, error, traceId}.
-    const key = await authenticateAgentKey(req.headers.get("authorization"));
-    if (!key.ok)
-      return await refuseKey(key, meta, "tool-call", neutralShape(meta.traceId), BEARER_CHALLENGE, req.headers);
-    const caller = key.caller;
+    const caller = await callerOrRefusal(req, meta, "tool-call");
+    if (caller instanceof Response) return caller;
 
     const body = await readBody(req);
     const family = body.ok ? detectFamily(body.value) : "anthropic";
@@ -242,9 +249,8 @@ async function recordBadBody(
 export async function handleToolListRequest(req: Request): Promise<Response> {
   const meta = requestMeta(req);
   try {
-    const key = await authenticateAgentKey(req.headers.get("authorization"));
-    if (!key.ok)
-      return await refuseKey(key, meta, "tools:list", neutralShape(meta.traceId), BEARER_CHALLENGE, req.headers);
+    const caller = await callerOrRefusal(req, meta, "tools:list");
+    if (caller instanceof Response) return caller;
     const raw = new URL(req.url).searchParams.get("format") ?? "anthropic";
     if (!(toolFormats as readonly string[]).includes(raw)) {
       const expected = toolFormats.map((f) => `"${f}"`).join(", ");
@@ -262,7 +268,7 @@ export async function handleToolListRequest(req: Request): Promise<Response> {
       );
     }
     const format = raw as ToolFormat;
-    return json({ format, tools: toolDefinitions(key.caller.tools, format), traceId: meta.traceId }, 200, meta.traceId);
+    return json({ format, tools: toolDefinitions(caller.tools, format), traceId: meta.traceId }, 200, meta.traceId);
   } catch (error) {
     logFailure("tools route", meta, error);
     return json(

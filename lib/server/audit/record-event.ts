@@ -64,6 +64,24 @@ export function recordStaffEvent(
   });
 }
 
+/**
+ * The audit event of a command the operator runs on the server: the system actor "operator" (like the worker or
+ * the retention purge), a trace of its own, outcome ok. `authMethod` is the command path the event has always
+ * named: "cli" for tenant:create and admin:grant, "operator_cli" for the commands that share a writer with an API.
+ */
+export function recordOperatorEvent(
+  tx: Sql,
+  authMethod: "cli" | "operator_cli",
+  input: Omit<AuditEventInput, "actor" | "traceId" | "outcome"> & { tenantId: string },
+): Promise<RecordedAuditEvent> {
+  return recordAuditEvent(tx, {
+    ...input,
+    traceId: `operator-${randomUUID()}`,
+    actor: { type: "system", id: "operator", authMethod },
+    outcome: "ok",
+  });
+}
+
 const short = (value: string | null | undefined, max: number, seen: Set<string>): string | null =>
   value == null || value === "" ? null : truncateText(scrubText(value, auditFingerprint, seen), max);
 

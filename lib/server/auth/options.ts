@@ -26,18 +26,8 @@ type StaffClaims = {
 
 declare module "next-auth" {
   interface Session {
-    user: {
-      id: string;
-      name: string;
-      email: string;
-      tenantId: string;
-      roles: string[];
-      locale: string;
-      authTime: number;
-      sv: number;
-      amr: string;
-      sid?: string;
-    };
+    // The session's user carries the token's staff claims (uid becomes id) beside next-auth's name and email.
+    user: { id: string; name: string; email: string } & Omit<StaffClaims, "uid">;
   }
 }
 declare module "next-auth/jwt" {

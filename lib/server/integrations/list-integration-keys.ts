@@ -1,8 +1,8 @@
 import "server-only";
-import { keyStatus } from "@/lib/domain/key-status";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { keyListColumns, keyListEntry } from "@/lib/server/admin/key-list";
 
 /** The integration keys of the admin's tenant: label, prefix, scopes, validity and status. Never the hash. */
 export async function listIntegrationKeys(actor: Actor, now = new Date()) {
@@ -10,16 +10,7 @@ export async function listIntegrationKeys(actor: Actor, now = new Date()) {
   const keys = await db().integrationKey.findMany({
     where: { tenantId: actor.tenantId },
     orderBy: { createdAt: "asc" },
-    select: {
-      id: true,
-      name: true,
-      keyPrefix: true,
-      scopes: true,
-      expiresAt: true,
-      revokedAt: true,
-      lastUsedAt: true,
-      createdAt: true,
-    },
+    select: { ...keyListColumns, scopes: true },
   });
-  return { keys: keys.map(({ name, ...k }) => ({ ...k, label: name, status: keyStatus(k, now) })) };
+  return { keys: keys.map((k) => ({ ...keyListEntry(k, now), scopes: k.scopes })) };
 }

@@ -2,6 +2,18 @@ import "server-only";
 import { z } from "zod";
 
 /**
+ * A job keyed per subject: its payload is the subject's id (a UUID) under `keyField`, and its job key is
+ * `keyPrefix` + that id — the field named once for both.
+ */
+function keyedBy<F extends string>(keyField: F, keyPrefix: string) {
+  const shape = { [keyField]: z.uuid() } as { [K in F]: z.ZodUUID };
+  return { payload: z.object(shape), keyPrefix, keyField };
+}
+
+/** A recurring job (crontab): no subject, so no key but its own name; its payload is whatever the cron sends. */
+const recurring = (cron: string) => ({ payload: z.object({}).loose(), cron });
+
+/**
  * The one table of background jobs: each task's name, its payload schema (zod; payloads are ids, never
  * secrets or personal data — they are stored in clear), and its job key. A job key keeps at most one
  * waiting job per subject (graphile-worker replaces the waiting job's payload and run time), so it must be
@@ -11,53 +23,37 @@ import { z } from "zod";
  */
 export const jobTable = {
   /** Marks pending proposals past their expiry as `expired` (cron, every minute). */
-  expire_proposals: { payload: z.object({}).loose(), cron: "* * * * *" },
+  expire_proposals: recurring("* * * * *"),
   /** POSTs one signed reviewer notification; retried with backoff, `failed` after the last attempt. */
-  deliver_review_webhook: {
-    payload: z.object({ deliveryId: z.uuid() }),
-    keyPrefix: "deliver_review_webhook:",
-    keyField: "deliveryId",
-  },
+  deliver_review_webhook: keyedBy("deliveryId", "deliver_review_webhook:"),
   /**
    * POSTs one decision webhook (Standard Webhooks) to a channel; retried with backoff, `failed` after the last
    * attempt. Enqueued from SQL by the trigger of prisma/migrations/20261201103000_decision_webhooks, which
    * spells this key ("deliver_decision_webhook:" + deliveryId) and 8 attempts — keep the two in step.
    */
-  deliver_decision_webhook: {
-    payload: z.object({ deliveryId: z.uuid() }),
-    keyPrefix: "deliver_decision_webhook:",
-    keyField: "deliveryId",
-  },
+  deliver_decision_webhook: keyedBy("deliveryId", "deliver_decision_webhook:"),
   /** Sends one notification (e-mail or Slack message) of the outbox; retried with backoff, `failed` after the last attempt. */
-  deliver_notification: {
-    payload: z.object({ notificationId: z.uuid() }),
-    keyPrefix: "notify:",
-    keyField: "notificationId",
-  },
+  deliver_notification: keyedBy("notificationId", "notify:"),
   /** Creates the "about to expire" reminders of pending proposals, once per proposal and recipient (cron, every minute). */
-  remind_expiring_proposals: { payload: z.object({}).loose(), cron: "* * * * *" },
+  remind_expiring_proposals: recurring("* * * * *"),
   /** Alerts ops (once per execution and person) of executions stuck in `sending` past the stale threshold (cron, every minute). */
-  alert_stale_executions: { payload: z.object({}).loose(), cron: "* * * * *" },
+  alert_stale_executions: recurring("* * * * *"),
   /** Executes an approved proposal once (revalidate, commit the idempotency key, call the provider). */
-  execute_refund: { payload: z.object({ proposalId: z.uuid() }), keyPrefix: "execute:", keyField: "proposalId" },
+  execute_refund: keyedBy("proposalId", "execute:"),
   /** Asks the provider about an execution whose outcome is unknown or pending; never a blind re-send. */
-  reconcile_execution: {
-    payload: z.object({ executionId: z.uuid() }),
-    keyPrefix: "reconcile:",
-    keyField: "executionId",
-  },
+  reconcile_execution: keyedBy("executionId", "reconcile:"),
   /** Re-enqueues approved proposals and in-doubt executions whose job died with a killed worker (cron, every minute). */
-  sweep_executions: { payload: z.object({}).loose(), cron: "* * * * *" },
+  sweep_executions: recurring("* * * * *"),
   /** Walks every audit chain; a break writes an alert event and a stored check that /api/health reports (cron, hourly). */
-  verify_audit_chain: { payload: z.object({}).loose(), cron: "17 * * * *" },
+  verify_audit_chain: recurring("17 * * * *"),
   /** Retention: purges events older than each tenant's retentionDays, leaving a checkpoint (cron, daily). */
-  purge_audit_events: { payload: z.object({}).loose(), cron: "43 3 * * *" },
+  purge_audit_events: recurring("43 3 * * *"),
   /**
    * Deletes gateway bookkeeping past its use: agent budget counters (window counters after a day, trace
    * counters idle for a week), refused-key windows after a day, provider webhook event ids past the signature
    * tolerance, finished notifications after 30 days (cron, hourly).
    */
-  purge_gateway_counters: { payload: z.object({}).loose(), cron: "29 * * * *" },
+  purge_gateway_counters: recurring("29 * * * *"),
 } as const satisfies Record<string, JobSpec>;
 
 type JobSpec = { payload: z.ZodType; keyPrefix?: string; keyField?: string; cron?: string };

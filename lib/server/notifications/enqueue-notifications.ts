@@ -46,9 +46,25 @@ async function insertAndEnqueue(tx: Sql, rows: Row[]): Promise<string[]> {
                   ${col("dedupeKey")}::text[], ${col("proposalId")}::uuid[], ${col("executionId")}::uuid[], ${col("staffUserId")}::uuid[]) AS n
     ON CONFLICT DO NOTHING
     RETURNING "id"`.execute(tx);
-  for (const { id } of created)
-    await enqueueJob(tx, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+  await enqueueDeliveries(tx, created);
   return created.map((r) => r.id);
+}
+
+/** The delivery job of each new notification, enqueued in the transaction that inserted it. */
+async function enqueueDeliveries(q: Sql, created: { id: string }[]): Promise<void> {
+  for (const { id } of created)
+    await enqueueJob(q, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
+}
+
+/** A sweep: one INSERT … RETURNING id of the notifications now due, and their delivery jobs, in one transaction. */
+async function sweep(insertDue: (q: Sql) => Promise<{ id: string }[]>): Promise<{ created: number }> {
+  const created = await db().$transaction(async (tx) => {
+    const q = sqlOf(tx);
+    const rows = await insertDue(q);
+    await enqueueDeliveries(q, rows);
+    return rows.length;
+  });
+  return { created };
 }
 
 /**
@@ -146,8 +162,7 @@ const REMINDER_BATCH = 1000;
 export async function remindExpiringProposals(): Promise<{ created: number }> {
   const minutes = notifyExpiringWithinMinutes();
   const email = emailEnabled();
-  const created = await db().$transaction(async (tx) => {
-    const q = sqlOf(tx);
+  return sweep(async (q) => {
     const { rows } = await sql<{ id: string }>`
       WITH due AS (
         SELECT p.id, p."tenantId" FROM "Proposal" p
@@ -172,11 +187,8 @@ export async function remindExpiringProposals(): Promise<{ created: number }> {
       SELECT gen_random_uuid(), "tenantId", 'expiring', channel::"NotificationChannel", key, "proposalId", "staffUserId" FROM wanted
       ON CONFLICT ("dedupeKey") DO NOTHING
       RETURNING id`.execute(q);
-    for (const { id } of rows)
-      await enqueueJob(q, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
-    return rows.length;
+    return rows;
   });
-  return { created };
 }
 
 /**
@@ -188,8 +200,7 @@ export async function remindExpiringProposals(): Promise<{ created: number }> {
 export async function alertStaleSendingExecutions(): Promise<{ created: number }> {
   if (!emailEnabled()) return { created: 0 };
   const staleSeconds = executionTimings().staleSendingMs / 1000;
-  const created = await db().$transaction(async (tx) => {
-    const q = sqlOf(tx);
+  return sweep(async (q) => {
     const { rows } = await sql<{ id: string }>`
       WITH due AS (
         SELECT e.id, e."tenantId", e."proposalId" FROM "Execution" e
@@ -206,9 +217,6 @@ export async function alertStaleSendingExecutions(): Promise<{ created: number }
        WHERE COALESCE(np."emailInDoubt", true)
       ON CONFLICT ("dedupeKey") DO NOTHING
       RETURNING id`.execute(q);
-    for (const { id } of rows)
-      await enqueueJob(q, "deliver_notification", { notificationId: id }, { maxAttempts: NOTIFICATION_MAX_ATTEMPTS });
-    return rows.length;
+    return rows;
   });
-  return { created };
 }

@@ -8,6 +8,7 @@ import { sqlOf, sql } from "@/lib/server/db/sql";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
 import { invalidateUnfitProposals, refreshOrderStatus } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
+import { upsertExternalRefund } from "@/lib/server/payments/upsert-external-refund";
 
 /**
  * Who writes the order, for the audit: an integration key (the Orders API) or the operator running
@@ -147,18 +148,7 @@ async function upsertOrderIn(
       status: r.status,
       ...(r.created_at ? { createdAt: new Date(r.created_at) } : {}),
     };
-    await tx.refund.upsert({
-      where: { tenantId_providerRefundId: { tenantId, providerRefundId: r.reference } },
-      create: {
-        tenantId,
-        orderId: order.id,
-        providerRefundId: r.reference,
-        origin: "external",
-        reason: "made outside this product",
-        ...data,
-      },
-      update: data,
-    });
+    await upsertExternalRefund(tx, { tenantId, orderId: order.id, paymentId, providerRefundId: r.reference }, data);
   }
   const status = await refreshOrderStatus(tx, { id: order.id, capturedMinor, cancelled: body.status === "canceled" });
 
@@ -254,30 +244,30 @@ async function checkConsistency(
         message: "refunds exceed what was captured",
       });
   });
-  const taken = await tx.payment.findMany({
-    where: { tenantId, providerPaymentRef: { in: refs } },
-    select: { providerPaymentRef: true, orderId: true },
-  });
-  for (const t of taken) {
-    if (t.orderId !== orderId)
-      list.push({
-        path: `$.payments[${refs.indexOf(t.providerPaymentRef)}].reference`,
-        expected: "a payment of this order",
-        message: "belongs to another order",
-      });
-  }
-  const refundsTaken = await tx.refund.findMany({
-    where: { tenantId, providerRefundId: { in: refundRefs } },
-    select: { providerRefundId: true, orderId: true },
-  });
-  for (const t of refundsTaken) {
-    if (t.orderId !== orderId)
-      list.push({
-        path: `$.refunds[${refundRefs.indexOf(t.providerRefundId!)}].reference`,
-        expected: "a refund of this order",
-        message: "belongs to another order",
-      });
-  }
+  // A reference already stored under another order of the tenant cannot move to this one.
+  const sent = { payments: refs, refunds: refundRefs };
+  const stored = {
+    payments: (
+      await tx.payment.findMany({
+        where: { tenantId, providerPaymentRef: { in: refs } },
+        select: { providerPaymentRef: true, orderId: true },
+      })
+    ).map((p) => ({ ref: p.providerPaymentRef, orderId: p.orderId })),
+    refunds: (
+      await tx.refund.findMany({
+        where: { tenantId, providerRefundId: { in: refundRefs } },
+        select: { providerRefundId: true, orderId: true },
+      })
+    ).map((r) => ({ ref: r.providerRefundId!, orderId: r.orderId })),
+  };
+  for (const field of ["payments", "refunds"] as const)
+    for (const t of stored[field])
+      if (t.orderId !== orderId)
+        list.push({
+          path: `$.${field}[${sent[field].indexOf(t.ref)}].reference`,
+          expected: `a ${field === "payments" ? "payment" : "refund"} of this order`,
+          message: "belongs to another order",
+        });
   if (orderId) {
     const kept = await tx.payment.findMany({
       where: {

@@ -8,6 +8,7 @@ import {
   type OrderChanger,
 } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import type { ProviderRefund } from "./payment-provider";
+import { upsertExternalRefund } from "./upsert-external-refund";
 import { isUuid } from "@/lib/domain/validation";
 
 /**
@@ -71,20 +72,12 @@ export async function recordExternalRefund(
   if (existing && TERMINAL.has(existing.status) && !TERMINAL.has(refund.status)) return false; // a late, older event
   if (existing && existing.status === refund.status && existing.amountMinor === refund.amountMinor) return false;
   const data = { amountMinor: refund.amountMinor, currency: refund.currency, status: refund.status };
-  await tx.refund.upsert({
-    where: { tenantId_providerRefundId: { tenantId, providerRefundId: refund.id } },
-    create: {
-      tenantId,
-      orderId: order.id,
-      paymentId: payment.id,
-      providerRefundId: refund.id,
-      origin: "external",
-      reason: "made outside this product",
-      createdAt: refund.createdAt,
-      ...data,
-    },
-    update: data,
-  });
+  const { id: providerRefundId, createdAt } = refund;
+  await upsertExternalRefund(
+    tx,
+    { tenantId, orderId: order.id, paymentId: payment.id, providerRefundId, createdAt },
+    data,
+  );
   await refreshOrderStatus(tx, {
     id: order.id,
     capturedMinor: order.capturedMinor,

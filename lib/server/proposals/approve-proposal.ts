@@ -6,7 +6,7 @@ import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { isAuthFresh, stepUpClock } from "@/lib/domain/step-up";
 import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
-import { db, type Tx } from "@/lib/server/db/client";
+import { db } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
@@ -14,14 +14,14 @@ import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password"
 import { renewStepUp } from "@/lib/server/auth/renew-step-up";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
-import { closePending, lockProposal, orderMismatch, releaseOwnClaim, storedIntact } from "./proposal-guards";
+import { closePending, orderMismatch, releaseOwnClaim, storedIntact } from "./proposal-guards";
 import {
+  decideOnProposal,
   decisionError,
-  invalidateAndRefuse,
   ORDER_CHANGED,
-  refuse,
-  refuseHashMismatch,
+  refusals,
   type Decision,
+  type DecisionScope,
 } from "./decision";
 
 export type { ApprovalResult } from "@/lib/schemas/proposal-dto";
@@ -51,99 +51,55 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
         where: { id: input.proposalId, tenantId: actor.tenantId },
         select: { id: true, hash: true },
       });
-      const refusal = await db().$transaction((tx) =>
-        checked.reason === "locked"
-          ? refuse(
-              tx,
-              actor,
-              traceId,
-              ref,
-              "limit_exceeded",
-              "Too many wrong passwords: your account is paused for a few minutes.",
-              {
-                reason: "account_locked",
-              },
-            )
-          : refuse(tx, actor, traceId, ref, "permission_denied", "That password is not correct.", {
-              reason: "step_up_failed",
-            }),
-      );
+      const refusal = await db().$transaction((tx) => {
+        const no = refusals(tx, actor, traceId, "proposal:approve");
+        if (checked.reason !== "locked")
+          return no.refuse(ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" });
+        const message = "Too many wrong passwords: your account is paused for a few minutes.";
+        return no.refuse(ref, "limit_exceeded", message, { reason: "account_locked" });
+      });
       throw decisionError(refusal);
     }
     passwordStepUp = checked;
   }
   // Many reviewers (or one double click) may wait on the same row lock: allow for the wait.
-  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId, passwordStepUp), {
+  const on = { proposalId: input.proposalId, traceId, action: "proposal:approve" };
+  return decideOnProposal(actor, on, (scope) => decide(scope, actor, input, passwordStepUp), {
     maxWait: 20_000,
     timeout: 20_000,
   });
-  if (!decision.ok) throw decisionError(decision);
-  return decision.value;
 }
 
 async function decide(
-  tx: Tx,
+  { tx, p, ref, traceId, no }: DecisionScope,
   actor: Actor,
   input: ApproveProposalInput,
-  traceId: string,
   passwordStepUp: { at: Date } | null,
 ): Promise<Decision<ApprovalResult>> {
-  const p = await lockProposal(tx, actor.tenantId, input.proposalId);
-  if (!p) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.");
-  const ref = { id: p.id, hash: p.hash };
+  const denied = (reason: string, message: string, more: Record<string, unknown> = {}) =>
+    no.refuse(ref, "permission_denied", message, { reason, ...more });
   const now = new Date();
 
   const refusal = reviewerRefusal(p.status, "approve");
-  if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status });
+  if (refusal) return no.refuse(ref, refusal.code, refusal.message, { status: p.status });
   if (p.expiresAt <= now) {
     await closePending(tx, p.id, { status: S.expired, decidedAt: now });
-    return refuse(
-      tx,
-      actor,
-      traceId,
-      ref,
-      refusalCodeFor(S.expired),
-      "This proposal expired before it was approved; re-prepare it from current data.",
-      {
-        expiresAt: p.expiresAt.toISOString(),
-      },
-    );
+    const message = "This proposal expired before it was approved; re-prepare it from current data.";
+    return no.refuse(ref, refusalCodeFor(S.expired), message, { expiresAt: p.expiresAt.toISOString() });
   }
   if (!storedIntact(p)) {
     // The stored row no longer hashes to its recorded hash (or asks for no approval at all): it was
     // altered outside the product.
     const message = "This proposal's stored data does not match its hash; it was invalidated.";
-    return invalidateAndRefuse(tx, actor, traceId, ref, "stored_hash_mismatch", message, now);
+    return no.invalidate(ref, "stored_hash_mismatch", message, now);
   }
-  if (input.hash !== p.hash) return refuseHashMismatch(tx, actor, traceId, ref, "approve");
+  if (input.hash !== p.hash) return no.hashMismatch(ref, "approve");
   const mismatch = await orderMismatch(tx, p);
-  if (mismatch) return invalidateAndRefuse(tx, actor, traceId, ref, mismatch, ORDER_CHANGED, now);
-  if (p.requestedByStaffId === actor.userId) {
-    return refuse(
-      tx,
-      actor,
-      traceId,
-      ref,
-      "permission_denied",
-      "You prepared or edited this proposal, so another reviewer must approve it.",
-      {
-        reason: "own_proposal",
-      },
-    );
-  }
-  if (p.approvals.some((a) => a.approverId === actor.userId)) {
-    return refuse(
-      tx,
-      actor,
-      traceId,
-      ref,
-      "permission_denied",
-      "You already approved this proposal; it needs a different reviewer.",
-      {
-        reason: "already_approved",
-      },
-    );
-  }
+  if (mismatch) return no.invalidate(ref, mismatch, ORDER_CHANGED, now);
+  if (p.requestedByStaffId === actor.userId)
+    return denied("own_proposal", "You prepared or edited this proposal, so another reviewer must approve it.");
+  if (p.approvals.some((a) => a.approverId === actor.userId))
+    return denied("already_approved", "You already approved this proposal; it needs a different reviewer.");
 
   // The method names what happened for this approval: "passkey" or "password" when one was presented
   // and verified, "session" when the session's step-up window was still open (its opener is in the audit).
@@ -160,12 +116,7 @@ async function decide(
       response: input.stepUp.response,
       now,
     });
-    if (!verified.ok) {
-      return refuse(tx, actor, traceId, ref, "permission_denied", verified.message, {
-        reason: "step_up_failed",
-        passkey: verified.reason,
-      });
-    }
+    if (!verified.ok) return denied("step_up_failed", verified.message, { passkey: verified.reason });
     passkey = verified;
     authMethod = "passkey";
     authTime = now;
@@ -176,16 +127,9 @@ async function decide(
     authMethod = "session";
     authTime = new Date(stepUpClock(actor) * 1000);
   } else {
-    return refuse(
-      tx,
-      actor,
-      traceId,
-      ref,
-      "permission_denied",
+    return denied(
+      "step_up_required",
       `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`,
-      {
-        reason: "step_up_required",
-      },
     );
   }
   if (p.tenant.reviewerDailyApprovalLimitMinor !== null) {
@@ -212,19 +156,9 @@ async function decide(
     ).rows;
     const used = Number(today?.total ?? 0);
     if (used + p.amountMinor > p.tenant.reviewerDailyApprovalLimitMinor) {
-      return refuse(
-        tx,
-        actor,
-        traceId,
-        ref,
-        "limit_exceeded",
-        "Approving this would exceed your daily approval total; ask another reviewer.",
-        {
-          reason: "daily_total",
-          usedMinor: used,
-          limitMinor: p.tenant.reviewerDailyApprovalLimitMinor,
-        },
-      );
+      const message = "Approving this would exceed your daily approval total; ask another reviewer.";
+      const limitMinor = p.tenant.reviewerDailyApprovalLimitMinor;
+      return no.refuse(ref, "limit_exceeded", message, { reason: "daily_total", usedMinor: used, limitMinor });
     }
   }
 

@@ -1,16 +1,14 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { proposalStatus, reviewerRefusal } from "@/lib/domain/proposal-state";
 import { parseInput } from "@/lib/domain/validation";
 import type { RejectResult } from "@/lib/schemas/proposal-dto";
 import { assertCan } from "@/lib/domain/permissions";
 import { rejectProposalInput, type RejectProposalInput } from "@/lib/schemas/proposals";
-import { db, type Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
-import { closePending, lockProposal, releaseOwnClaim } from "./proposal-guards";
-import { decisionError, refuse, refuseHashMismatch, type Decision } from "./decision";
+import { closePending, releaseOwnClaim } from "./proposal-guards";
+import { decideOnProposal, type Decision, type DecisionScope } from "./decision";
 import { reviewerTextScrubber } from "./scrub-reviewer-text";
 
 /**
@@ -23,25 +21,19 @@ import { reviewerTextScrubber } from "./scrub-reviewer-text";
 export async function rejectProposal(actor: Actor, raw: unknown): Promise<RejectResult> {
   assertCan(actor.roles, "proposal:decide");
   const input = parseInput(rejectProposalInput, raw, "The rejection request is malformed.");
-  const traceId = randomUUID().replace(/-/g, "");
-  const decision = await db().$transaction((tx) => decide(tx, actor, input, traceId));
-  if (!decision.ok) throw decisionError(decision);
-  return decision.value;
+  return decideOnProposal(actor, { proposalId: input.proposalId, action: "proposal:reject" }, (scope) =>
+    decide(scope, actor, input),
+  );
 }
 
 async function decide(
-  tx: Tx,
+  { tx, p, ref, traceId, no }: DecisionScope,
   actor: Actor,
   input: RejectProposalInput,
-  traceId: string,
 ): Promise<Decision<RejectResult>> {
-  const action = "proposal:reject";
-  const p = await lockProposal(tx, actor.tenantId, input.proposalId);
-  if (!p) return refuse(tx, actor, traceId, null, "not_found", "No such proposal.", undefined, action);
-  const ref = { id: p.id, hash: p.hash };
   const refusal = reviewerRefusal(p.status, "reject");
-  if (refusal) return refuse(tx, actor, traceId, ref, refusal.code, refusal.message, { status: p.status }, action);
-  if (input.hash !== p.hash) return refuseHashMismatch(tx, actor, traceId, ref, "reject", action);
+  if (refusal) return no.refuse(ref, refusal.code, refusal.message, { status: p.status });
+  if (input.hash !== p.hash) return no.hashMismatch(ref, "reject");
   const now = new Date();
   // Reviewer text is free text: personal data in it is masked before it is stored, like a support ticket's
   // summary (the agent reads the masked message; the audit writer scrubs its own copy the same way).
@@ -58,7 +50,7 @@ async function decide(
   // (p.tenantId is the actor's: lockProposal finds proposals of the actor's tenant only.)
   await recordStaffEvent(sqlOf(tx), actor, {
     traceId,
-    action,
+    action: "proposal:reject",
     outcome: "ok",
     proposal: ref,
     // The customer message is free text: the audit writer scrubs personal data from it before storing.

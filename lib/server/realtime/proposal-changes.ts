@@ -39,29 +39,22 @@ export function subscribeProposalChanges(tenantId: string, subscriber: ProposalC
   return listener().subscribe(tenantId, subscriber);
 }
 
+/** What a wait for one proposal's next change names: the tenant, the proposal, how long, and what may abort it. */
+type ProposalWaitArgs = [tenantId: string, proposalId: string, timeoutMs: number, signal?: AbortSignal];
+
 /**
  * Registers a wait for the next change of one proposal and resolves once LISTEN is active; read the
  * proposal after this resolves, then await `result` (or `cancel()` when what you read needs no wait).
  * `{refused: "too_many_waiters"}` past REALTIME_MAX_WAITERS on this instance; `{refused: "unavailable"}`
  * when the listener cannot connect in time.
  */
-export function beginProposalWait(
-  tenantId: string,
-  proposalId: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<ProposalWait | WaitRefusal> {
-  return listener().beginWait(tenantId, proposalId, timeoutMs, signal);
+export function beginProposalWait(...wait: ProposalWaitArgs): Promise<ProposalWait | WaitRefusal> {
+  return listener().beginWait(...wait);
 }
 
 /** The next change of one proposal, or how the wait ended (`timeout`, `aborted`, `resync`, or a refusal). */
-export function waitForProposalChange(
-  tenantId: string,
-  proposalId: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<WaitOutcome | WaitRefusal> {
-  return listener().waitForChange(tenantId, proposalId, timeoutMs, signal);
+export function waitForProposalChange(...wait: ProposalWaitArgs): Promise<WaitOutcome | WaitRefusal> {
+  return listener().waitForChange(...wait);
 }
 
 /** How many waits this process holds now (a bench waits for its call to be registered before deciding). */

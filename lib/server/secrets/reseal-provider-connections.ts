@@ -1,7 +1,6 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { openSecret, sealSecret, secretAad, SecretBoxError } from "@/lib/domain/secret-box";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { recordOperatorEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { secretsKeys } from "@/lib/server/env";
@@ -51,12 +50,9 @@ export async function resealProviderConnections(): Promise<ResealSummary> {
         },
       });
       if (count === 1) {
-        await recordAuditEvent(sqlOf(tx), {
+        await recordOperatorEvent(sqlOf(tx), "operator_cli", {
           tenantId: row.tenantId,
-          traceId: `operator-${randomUUID()}`,
-          actor: { type: "system", id: "operator", authMethod: "operator_cli" },
           action: "operator:reseal_provider_connection",
-          outcome: "ok",
           data: { fromKeyId: row.keyId, toKeyId: current.id },
           redaction: { clear: ["fromKeyId", "toKeyId"] },
         });

@@ -1,11 +1,9 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { AppError } from "@/lib/domain/outcome";
+import { takenError } from "@/lib/domain/validation";
 import { createTenantInput } from "@/lib/schemas/tenant";
-import { recordAuditEvent } from "@/lib/server/audit/record-event";
-import { db } from "@/lib/server/db/client";
+import { recordOperatorEvent } from "@/lib/server/audit/record-event";
 import { sqlOf } from "@/lib/server/db/sql";
-import { Prisma } from "@/lib/server/db/generated/client";
+import { transactionUnlessTaken } from "@/lib/server/db/unique-violation";
 import { ensureActiveVersion } from "@/lib/server/admin/policy/policy-store";
 import { issueSetupToken } from "@/lib/server/admin/setup-token";
 import { parseForm } from "@/lib/server/admin/zod-problem";
@@ -21,28 +19,18 @@ export type CreatedTenant = { tenantId: string; slug: string; adminId: string; s
 export async function createTenant(raw: unknown): Promise<CreatedTenant> {
   const input = parseForm(createTenantInput, raw);
   const adminName = input.adminName ?? input.adminEmail.split("@")[0]!;
-  try {
-    return await db().$transaction(async (tx) => {
-      const tenant = await tx.tenant.create({
-        data: {
-          slug: input.slug,
-          name: input.name,
-          currency: input.currency,
-          locale: input.locale,
-          timeZone: input.timeZone,
-        },
-      });
+  const { slug, name, currency, locale, timeZone } = input;
+  return transactionUnlessTaken(
+    async (tx) => {
+      const tenant = await tx.tenant.create({ data: { slug, name, currency, locale, timeZone } });
       const policy = await ensureActiveVersion(tx, tenant.id);
       const admin = await tx.staffUser.create({
         data: { tenantId: tenant.id, email: input.adminEmail, name: adminName, roles: ["admin"] },
       });
       const link = await issueSetupToken(tx, { tenantId: tenant.id, staffUserId: admin.id, createdById: null });
-      await recordAuditEvent(sqlOf(tx), {
+      await recordOperatorEvent(sqlOf(tx), "cli", {
         tenantId: tenant.id,
-        traceId: `operator-${randomUUID()}`,
-        actor: { type: "system", id: "operator", authMethod: "cli" },
         action: "operator:create_tenant",
-        outcome: "ok",
         data: {
           tenant: {
             id: tenant.id,
@@ -84,21 +72,10 @@ export async function createTenant(raw: unknown): Promise<CreatedTenant> {
         setupUrl: link.setupUrl,
         expiresAt: link.expiresAt,
       };
-    });
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      const target = JSON.stringify(error.meta ?? {});
-      if (target.includes("email")) {
-        throw new AppError("invalid_arguments", `The email ${input.adminEmail} already belongs to an account.`, {
-          field: "adminEmail",
-          problem: "taken",
-        });
-      }
-      throw new AppError("invalid_arguments", `A tenant with the slug "${input.slug}" already exists.`, {
-        field: "slug",
-        problem: "taken",
-      });
-    }
-    throw error;
-  }
+    },
+    (error) =>
+      JSON.stringify(error.meta ?? {}).includes("email")
+        ? takenError("adminEmail", `The email ${input.adminEmail} already belongs to an account.`)
+        : takenError("slug", `A tenant with the slug "${input.slug}" already exists.`),
+  );
 }

@@ -7,6 +7,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
+import { assertMoved } from "../tenant-row";
 import { assertIndependentApprover } from "../admin-change-store";
 import { parseForm } from "../zod-problem";
 import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
@@ -51,8 +52,7 @@ export async function decidePolicyChange(
       where: { id: row.id, status: "awaiting_second_admin" },
       data: { status, decidedAt: now, decidedById: actor.userId },
     });
-    if (moved.count !== 1)
-      throw new AppError("permission_denied", "This version does not wait for a decision.", { reason: "not_pending" });
+    assertMoved(moved, "This version does not wait for a decision.", "not_pending");
     const values = policyValuesSchema.parse(row.values);
     if (status === "active") await applyVersion(tx, actor.tenantId, version, values);
     await recordAdminEvent(tx, actor, {

@@ -1,11 +1,11 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
+import { takenError } from "@/lib/domain/validation";
 import { SIG_COSIGNATURE_V1, parseVkey } from "@/lib/domain/signed-note";
 import { addWitnessInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
-import { Prisma } from "@/lib/server/db/generated/client";
+import { transactionUnlessTaken } from "@/lib/server/db/unique-violation";
 import { webhookAllowPrivate } from "@/lib/server/env";
 import { checkWebhookUrl } from "@/lib/server/notifications/webhook-url";
 import { recordAdminEvent } from "../admin-audit";
@@ -56,8 +56,8 @@ export async function addWitness(actor: Actor, raw: unknown): Promise<{ id: stri
   const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
   if (!checked.ok)
     throw webhookUrlRefused(checked.problem, "A witness URL must be a public http(s) URL without credentials.");
-  try {
-    return await db().$transaction(async (tx) => {
+  return transactionUnlessTaken(
+    async (tx) => {
       await lockTenantStaff(tx, actor.tenantId);
       const row = await tx.auditWitness.create({
         data: { tenantId: actor.tenantId, name: vkey.name, vkey: vkey.text, url: checked.url.toString() },
@@ -69,13 +69,7 @@ export async function addWitness(actor: Actor, raw: unknown): Promise<{ id: stri
         clear: ["name", "vkey", "url"],
       });
       return { id: row.id, name: row.name };
-    });
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
-      throw new AppError("invalid_arguments", "This tenant already has a witness of that name.", {
-        field: "name",
-        problem: "taken",
-      });
-    throw error;
-  }
+    },
+    () => takenError("name", "This tenant already has a witness of that name."),
+  );
 }

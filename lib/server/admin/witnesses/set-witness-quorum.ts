@@ -6,6 +6,7 @@ import { witnessPolicyInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db, type Tx } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
+import { assertMoved } from "../tenant-row";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "../admin-change-store";
 import { parseForm } from "../zod-problem";
 
@@ -23,10 +24,11 @@ async function applyQuorum(tx: Tx, actor: Actor, before: number, quorum: number,
     where: { id: actor.tenantId, witnessQuorum: before },
     data: { witnessQuorum: quorum },
   });
-  if (moved.count !== 1)
-    throw new AppError("permission_denied", "The quorum changed since this was proposed; reload and try again.", {
-      reason: change ? "stale" : "conflict",
-    });
+  assertMoved(
+    moved,
+    "The quorum changed since this was proposed; reload and try again.",
+    change ? "stale" : "conflict",
+  );
   await recordAdminEvent(tx, actor, {
     action: "set_witness_quorum",
     target: { kind: "witness_policy", ...(change ? { change } : {}) },
