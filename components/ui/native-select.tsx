@@ -1,4 +1,5 @@
 import * as React from "react";
+import { LineIcon } from "./line-icon";
 import { slotElement } from "./slot-element";
 
 // Defaults of the select, its options and option groups: app/globals.css, `[data-slot="native-select…"]` in
@@ -14,20 +15,13 @@ function NativeSelect({
     >
       <select data-slot="native-select" data-size={size} {...props} />
       {/* lucide's chevron-down, inline: no icon library on the queue's first load (bench:ui). */}
-      <svg
-        xmlns="http://www.w3.org/2000/svg"
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-        strokeLinejoin="round"
+      <LineIcon
+        name="chevron-down"
         className="pointer-events-none absolute top-1/2 right-3.5 size-4 -translate-y-1/2 text-muted-foreground opacity-50 select-none"
-        aria-hidden="true"
         data-slot="native-select-icon"
       >
         <path d="m6 9 6 6 6-6" />
-      </svg>
+      </LineIcon>
     </div>
   );
 }
