@@ -1,9 +1,9 @@
-// One class helper (lib/utils.ts `cn`, clsx only): a caller's className beats a component's default because
-// the defaults sit in the `components` CSS layer and the caller's utilities in `utilities` (app/globals.css,
-// docs/architecture.md "Class helper: one `cn`, defaults in a layer"). Read in a real browser from the built
-// stylesheet: the computed style of real components, with and without a conflicting caller utility. Each
-// conflict is chosen so that, were the defaults utilities again, Tailwind's own order would let the default
-// win (h-9 is emitted after h-14, bg-primary after bg-card, bg-secondary after bg-primary/12): this spec
+// One class helper (lib/utils.ts `cn`, clsx only): a caller's className beats a component's default because the
+// defaults sit in the `components` CSS layer and the caller's utilities in `utilities` (components/ui/*.css
+// imported by app/globals.css; docs/architecture.md "Class helper: one `cn`, defaults in a layer"). Read in a real
+// browser from the built stylesheet: the computed style of real components, with and without a conflicting caller
+// utility. Each conflict is chosen so that, were the defaults utilities again, Tailwind's own order would let the
+// default win (h-9 is emitted after h-14, bg-primary after bg-card, bg-secondary after bg-primary/12): this spec
 // goes red then (checked by building with the defaults' block in `@layer utilities`).
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { signIn, staff } from "./support/auth";

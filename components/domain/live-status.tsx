@@ -9,7 +9,7 @@ import { useClock } from "@/components/ui/use-clock";
  * "Not updating — retrying" as soon as a refresh fails, so nobody trusts a list that stopped moving. Not a
  * live region: a clock that ticks every few seconds is noise to a screen reader. Only the failure is
  * announced (once, when it starts); new proposals are announced by the queue itself. Its defaults:
- * app/globals.css, `[data-slot="live-status"]` (a caller's className wins).
+ * components/ui/small-parts.css, `[data-slot="live-status"]` (a caller's className wins).
  */
 export function LiveStatus({
   updatedAt,
@@ -32,12 +32,7 @@ export function LiveStatus({
         ? t("ok", { time: clock.clock(new Date(updatedAt), true) })
         : null;
   return (
-    <p
-      data-live={failing ? "failing" : "ok"}
-      data-pushed={pushed}
-      data-slot="live-status"
-      className={className}
-    >
+    <p data-live={failing ? "failing" : "ok"} data-pushed={pushed} data-slot="live-status" className={className}>
       <span
         aria-hidden
         className={cn("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")}

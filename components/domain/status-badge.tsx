@@ -2,7 +2,7 @@ import { useTranslations } from "next-intl";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
 
-// On a secondary Badge, as its caller: these utilities win over the badge's defaults (app/globals.css).
+// On a secondary Badge, as its caller: these utilities win over the badge's defaults (components/ui/badge.css).
 const tone: Record<string, string> = {
   pending_approval: "bg-primary/12 text-primary",
   approved: "bg-success/15 text-success-foreground",

@@ -9,7 +9,7 @@ export type ThemeIcons = Record<Theme, ReactNode>;
 
 /** Three-way theme picker (light / dark / follow the system) as a radio group of icon buttons. */
 // `icons` come rendered from the server (components/layout/app-shell.tsx): no icon library in the browser.
-// The group's defaults: app/globals.css, `[data-slot="theme-switch"]` (a caller's className wins).
+// The group's defaults: components/ui/small-parts.css, `[data-slot="theme-switch"]` (a caller's className wins).
 export function ThemeSwitch({ className, icons }: { className?: string; icons: ThemeIcons }) {
   const t = useTranslations("theme");
   // The stored choice is only known in the browser: the server (and hydration) render none checked.

@@ -4,7 +4,7 @@ import { Slot } from "@radix-ui/react-slot";
 
 import { cn } from "@/lib/utils";
 
-// Styles in app/globals.css (`@layer components`, below the utilities): a caller's className overrides them.
+// Styles in components/ui/badge.css (`@layer components`, below the utilities): a caller's className overrides them.
 const badgeVariants = cva("ui-badge", {
   variants: {
     variant: {

@@ -3,7 +3,7 @@ import { cva, type VariantProps } from "class-variance-authority";
 
 import { cn } from "@/lib/utils";
 
-// The styles of each name are in app/globals.css (`@layer components`, below the utilities), so a caller's
+// The styles of each name are in components/ui/button.css (`@layer components`, below the utilities), so a caller's
 // className overrides any of them, and the browser gets names instead of utility lists.
 const buttonVariants = cva("ui-button", {
   variants: {

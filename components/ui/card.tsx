@@ -1,6 +1,6 @@
 import { slotElement } from "./slot-element";
 
-// Defaults of every part: app/globals.css, `[data-slot="card…"]` in `@layer components`.
+// Defaults of every part: components/ui/card.css, `[data-slot="card…"]` in `@layer components`.
 const Card = slotElement("div", "card");
 const CardHeader = slotElement("div", "card-header");
 const CardTitle = slotElement("div", "card-title");

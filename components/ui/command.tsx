@@ -7,7 +7,7 @@ import { SearchIcon } from "lucide-react";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { slotElement } from "./slot-element";
 
-// Defaults of every part: app/globals.css, `[data-slot="command…"]` in `@layer components` (a caller's
+// Defaults of every part: components/ui/command.css, `[data-slot="command…"]` in `@layer components` (a caller's
 // className wins over them); the palette's dialog: `[data-slot="dialog-content"][data-variant="command"]`.
 const Command = slotElement(CommandPrimitive, "command");
 

@@ -29,7 +29,7 @@ describe("DataTable", () => {
   });
 
   it("leaves its defaults to the stylesheet: the markup carries data-slot and only the callers' classes", () => {
-    // The defaults (DataTable's cells over TableCell's) are rules in app/globals.css under `@layer components`,
+    // The defaults (DataTable's cells over TableCell's) are rules in components/ui/table.css under `@layer components`,
     // so a column's utilities win by the cascade; e2e/class-override.spec.ts checks that in a browser.
     const out = html();
     expect(out).toMatch(/^<div data-slot="data-table" class=""><div data-slot="table-container"/);

@@ -8,7 +8,7 @@ export type Column<T> = {
   id: string;
   header: React.ReactNode;
   cell: (row: T) => React.ReactNode;
-  /** Classes of this column's cells: utilities, so they win over the table's defaults (app/globals.css). */
+  /** Classes of this column's cells: utilities, so they win over the table's defaults (components/ui/table.css). */
   className?: string;
   align?: "start" | "end";
 };
@@ -44,8 +44,9 @@ const alignEnd = "text-right";
 /**
  * The lists' one table (audit search, executions, decided): headers and cells from typed columns over
  * components/ui/table.tsx, an empty state, and on phones an optional card per row. No hooks and no
- * "use client", so server components render it too. Its defaults (wrapper, header and body cells, phone cards)
- * are in app/globals.css, `[data-slot="data-table…"]` in `@layer components`: every className prop wins over them.
+ * "use client", so server components render it too. Its defaults (wrapper, header and body cells, phone
+ * cards) are in components/ui/table.css, `[data-slot="data-table…"]` in `@layer components`: every className
+ * prop wins over them.
  */
 export function DataTable<T>({
   label,

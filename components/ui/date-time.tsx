@@ -24,7 +24,8 @@ export function DateTime({
 
 /**
  * "just now", "2 min ago", "in 3 hours": a relative time that reads naturally, exact value on hover. Kept on
- * one line by its default (app/globals.css, `[data-slot="relative-time"]`), which a caller's className overrides.
+ * one line by its default (components/ui/small-parts.css, `[data-slot="relative-time"]`), which a caller's
+ * className overrides.
  */
 export function RelativeTime({ value, className }: { value: string | Date; className?: string }) {
   const t = useTranslations("time");

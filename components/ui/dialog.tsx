@@ -7,7 +7,7 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { Button } from "@/components/ui/button";
 import { slotElement } from "./slot-element";
 
-// Defaults of every part: app/globals.css, `[data-slot="dialog…"]` in `@layer components` (a caller's
+// Defaults of every part: components/ui/dialog.css, `[data-slot="dialog…"]` in `@layer components` (a caller's
 // className wins over them). components/ui/sheet.tsx is this dialog from a side, on the same parts.
 const Dialog = slotElement(DialogPrimitive.Root, "dialog");
 const DialogTrigger = slotElement(DialogPrimitive.Trigger, "dialog-trigger");

@@ -1,6 +1,6 @@
 import { slotElement } from "./slot-element";
 
-// Its defaults: app/globals.css, `[data-slot="input"]` in `@layer components`.
+// Its defaults: components/ui/fields.css, `[data-slot="input"]` in `@layer components`.
 const Input = slotElement("input", "input");
 
 export { Input };

@@ -1,6 +1,6 @@
 import { slotElement } from "./slot-element";
 
-// Defaults of both: app/globals.css, `[data-slot="kbd"]` and `[data-slot="kbd-group"]` in `@layer components`.
+// Defaults of both: components/ui/kbd.css, `[data-slot="kbd"]` and `[data-slot="kbd-group"]` in `@layer components`.
 const Kbd = slotElement("kbd", "kbd");
 const KbdGroup = slotElement("kbd", "kbd-group");
 

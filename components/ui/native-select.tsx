@@ -2,7 +2,7 @@ import * as React from "react";
 import { LineIcon } from "./line-icon";
 import { slotElement } from "./slot-element";
 
-// Defaults of the select, its options and option groups: app/globals.css, `[data-slot="native-select…"]` in
+// Defaults of the select, its options and option groups: components/ui/fields.css, `[data-slot="native-select…"]` in
 // `@layer components` (a caller's className wins).
 function NativeSelect({
   size = "default",

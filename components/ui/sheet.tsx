@@ -7,7 +7,7 @@ import { DialogCornerClose, DialogOverlay, DialogPortal } from "./dialog";
 import { slotElement } from "./slot-element";
 
 // A dialog that slides in from a side: the same Radix primitive and the same overlay, portal and × as
-// components/ui/dialog.tsx. Defaults of every part: app/globals.css, `[data-slot="sheet…"]` (the side from
+// components/ui/dialog.tsx. Defaults of every part: components/ui/dialog.css, `[data-slot="sheet…"]` (the side from
 // `data-side`) in `@layer components`, below the utilities, so a caller's className wins over them.
 const Sheet = slotElement(SheetPrimitive.Root, "sheet");
 const SheetTrigger = slotElement(SheetPrimitive.Trigger, "sheet-trigger");

@@ -1,6 +1,6 @@
 import { slotElement } from "./slot-element";
 
-// Its defaults: app/globals.css, `[data-slot="skeleton"]` in `@layer components`.
+// Its defaults: components/ui/skeleton.css, `[data-slot="skeleton"]` in `@layer components`.
 const Skeleton = slotElement("div", "skeleton");
 
 export { Skeleton };

@@ -2,8 +2,8 @@ import * as React from "react";
 
 import { slotElement } from "./slot-element";
 
-// Defaults of every part: app/globals.css, `[data-slot="table…"]` in `@layer components` (a caller's className
-// wins over them).
+// Defaults of every part: components/ui/table.css, `[data-slot="table…"]` in `@layer components` (a caller's
+// className wins over them).
 function Table(props: React.ComponentProps<"table">) {
   return (
     <div data-slot="table-container" className="relative w-full overflow-x-auto">
