@@ -64,17 +64,18 @@ test("a caller's className wins over a Button's and an Input's defaults; without
     .toBe(await colour(page, "color-mix(in oklab, var(--primary) 90%, transparent)"));
   await page.mouse.move(0, 0);
 
+  // Polled: the Button's transition-all animates the change.
   await addClasses(button, "h-14", "bg-card");
-  expect(await style(button, "height")).toBe("56px");
-  expect(await style(button, "backgroundColor")).toBe(await colour(page, "var(--card)"));
+  await expect.poll(() => style(button, "height")).toBe("56px");
+  await expect.poll(async () => style(button, "backgroundColor")).toBe(await colour(page, "var(--card)"));
 
   const input = page.locator('[data-slot="input"]').first();
   await expect(input).toBeVisible();
   expect(await style(input, "height")).toBe("36px");
   expect(await style(input, "backgroundColor")).toBe("rgba(0, 0, 0, 0)"); // bg-transparent
   await addClasses(input, "h-14", "bg-card");
-  expect(await style(input, "height")).toBe("56px");
-  expect(await style(input, "backgroundColor")).toBe(await colour(page, "var(--card)"));
+  await expect.poll(() => style(input, "height")).toBe("56px");
+  await expect.poll(() => style(input, "backgroundColor")).toBe(await colour(page, "var(--card)"));
   await context.close();
 });
 
@@ -98,7 +99,7 @@ test("a status badge's tone (its className) wins over the secondary Badge's back
   expect(await style(badge, "fontSize")).toBe("12px"); // the badge's own text-xs
   // Without the caller's tone: the secondary variant's default background.
   await badge.evaluate((node) => node.classList.remove("bg-primary/12", "text-primary"));
-  expect(await style(badge, "backgroundColor")).toBe(await colour(page, "var(--secondary)"));
+  await expect.poll(() => style(badge, "backgroundColor")).toBe(await colour(page, "var(--secondary)"));
 
   // A dark: default applies in the dark theme (NativeSelect: dark:bg-input/30).
   await page.goto("/queue");
