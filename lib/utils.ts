@@ -1,14 +1,13 @@
 import { clsx, type ClassValue } from "clsx";
-import { twMerge } from "tailwind-merge";
 
 /**
- * Joins class names, letting later Tailwind utilities win over earlier ones (shadcn/ui's helper). Costs
- * tailwind-merge (~9 KiB gzip) in every browser bundle that reaches it: fine in server components and in
- * code loaded on demand (dialogs, menus); not in what /queue loads up front (bench:ui, first-load guard).
+ * Joins class names (clsx). The one class helper, on the server and in the browser. It resolves no
+ * conflicts and needs not to: a component's defaults live in the `components` CSS layer (components/ui/*.css,
+ * imported by app/globals.css), below the utilities a caller passes, so a caller's `className` wins over a
+ * default it conflicts with by the cascade, in any order. Two utilities that conflict inside one className are
+ * the caller's own mistake.
+ * docs/architecture.md, "Class helper: one `cn`, defaults in a layer".
  */
 export function cn(...inputs: ClassValue[]) {
-  return twMerge(clsx(inputs));
+  return clsx(inputs);
 }
-
-// Conflict-free joining for the queue's first-load client code: lib/cx.ts (this file pulls tailwind-merge).
-export { cx } from "./cx";

@@ -1,14 +1,15 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { cx } from "@/lib/cx";
+import { cn } from "@/lib/utils";
 import { useClock } from "@/components/ui/use-clock";
 
 /**
  * "Live" while changes are pushed, "Live · updated 10:30:51" while the page polls (the stream is down), and
  * "Not updating — retrying" as soon as a refresh fails, so nobody trusts a list that stopped moving. Not a
  * live region: a clock that ticks every few seconds is noise to a screen reader. Only the failure is
- * announced (once, when it starts); new proposals are announced by the queue itself.
+ * announced (once, when it starts); new proposals are announced by the queue itself. Its defaults:
+ * components/ui/small-parts.css, `[data-slot="live-status"]` (a caller's className wins).
  */
 export function LiveStatus({
   updatedAt,
@@ -31,14 +32,10 @@ export function LiveStatus({
         ? t("ok", { time: clock.clock(new Date(updatedAt), true) })
         : null;
   return (
-    <p
-      data-live={failing ? "failing" : "ok"}
-      data-pushed={pushed}
-      className={cx("m-0 inline-flex items-center gap-2 text-sm text-muted-foreground", className)}
-    >
+    <p data-live={failing ? "failing" : "ok"} data-pushed={pushed} data-slot="live-status" className={className}>
       <span
         aria-hidden
-        className={cx("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")}
+        className={cn("size-2 rounded-full", failing ? "animate-pulse bg-destructive" : "bg-success")}
       />
       {text}
       <span role="status">{failing ? t("failing") : null}</span>

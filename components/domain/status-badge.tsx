@@ -2,6 +2,7 @@ import { useTranslations } from "next-intl";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
 
+// On a secondary Badge, as its caller: these utilities win over the badge's defaults (components/ui/badge.css).
 const tone: Record<string, string> = {
   pending_approval: "bg-primary/12 text-primary",
   approved: "bg-success/15 text-success-foreground",
@@ -17,7 +18,7 @@ const tone: Record<string, string> = {
 export function StatusBadge({ status }: { status: string }) {
   const t = useTranslations("status");
   return (
-    <Badge variant="secondary" data-status={status} className={cn("align-middle text-xs", tone[status])}>
+    <Badge variant="secondary" data-status={status} className={cn("align-middle", tone[status])}>
       {t(status as "pending_approval")}
     </Badge>
   );

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { usePathname } from "next/navigation";
-import { cx } from "@/lib/cx";
+import { cn } from "@/lib/utils";
 
 /** `badge`: rendered after the label (the inbox's live count), by the server. */
 export type NavItem = { href: string; label: string; badge?: ReactNode };
@@ -21,7 +21,7 @@ export function MainNav({ items, label, onNavigate }: { items: NavItem[]; label:
                 href={item.href}
                 onClick={onNavigate}
                 aria-current={current ? "page" : undefined}
-                className={cx(
+                className={cn(
                   "block rounded-md px-3 py-2 text-sm font-medium text-sidebar-foreground no-underline hover:bg-sidebar-accent hover:no-underline",
                   current && "bg-sidebar-accent",
                 )}

@@ -31,7 +31,8 @@ export function TraceBox({
           placeholder={placeholder}
           autoComplete="off"
           spellCheck={false}
-          className="font-mono text-xs"
+          // text-sm from md up as the Input's own default had it (its md:text-sm outlived a plain text-xs).
+          className="font-mono text-xs md:text-sm"
         />
         <Button type="submit" variant="outline">
           {submit}

@@ -8,7 +8,7 @@ export type Column<T> = {
   id: string;
   header: React.ReactNode;
   cell: (row: T) => React.ReactNode;
-  /** Classes of this column's cells, after the table's own (so they win under cn). */
+  /** Classes of this column's cells: utilities, so they win over the table's defaults (components/ui/table.css). */
   className?: string;
   align?: "start" | "end";
 };
@@ -39,14 +39,14 @@ type DataTableProps<T> = {
   tableAttributes?: RowAttributes;
 };
 
-const headBase = "px-3 text-xs tracking-wide text-muted-foreground uppercase";
-const cellBase = "px-3 py-2.5 align-top whitespace-normal";
 const alignEnd = "text-right";
 
 /**
  * The lists' one table (audit search, executions, decided): headers and cells from typed columns over
  * components/ui/table.tsx, an empty state, and on phones an optional card per row. No hooks and no
- * "use client", so server components render it too.
+ * "use client", so server components render it too. Its defaults (wrapper, header and body cells, phone
+ * cards) are in components/ui/table.css, `[data-slot="data-table…"]` in `@layer components`: every className
+ * prop wins over them.
  */
 export function DataTable<T>({
   label,
@@ -68,19 +68,12 @@ export function DataTable<T>({
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
   return (
     <>
-      <div
-        {...wrapperAttributes}
-        className={cn("min-w-0 rounded-xl border bg-card", wrapperClassName, card && "hidden md:block")}
-      >
+      <div {...wrapperAttributes} data-slot="data-table" className={cn(wrapperClassName, card && "hidden md:block")}>
         <Table aria-label={label} {...tableAttributes}>
           <TableHeader>
             <TableRow className="hover:bg-transparent">
               {columns.map((c) => (
-                <TableHead
-                  key={c.id}
-                  scope="col"
-                  className={cn(headBase, headClassName, c.align === "end" && alignEnd)}
-                >
+                <TableHead key={c.id} scope="col" className={cn(headClassName, c.align === "end" && alignEnd)}>
                   {c.header}
                 </TableHead>
               ))}
@@ -90,10 +83,7 @@ export function DataTable<T>({
             {rows.map((row) => (
               <TableRow key={rowKey(row)} {...rowAttributes?.(row)} className={rowClassName}>
                 {columns.map((c) => (
-                  <TableCell
-                    key={c.id}
-                    className={cn(cellBase, cellClassName, c.className, c.align === "end" && alignEnd)}
-                  >
+                  <TableCell key={c.id} className={cn(cellClassName, c.className, c.align === "end" && alignEnd)}>
                     {c.cell(row)}
                   </TableCell>
                 ))}
@@ -105,11 +95,7 @@ export function DataTable<T>({
       {card ? (
         <ul className="m-0 grid list-none gap-3 p-0 md:hidden" aria-label={label}>
           {rows.map((row) => (
-            <li
-              key={rowKey(row)}
-              {...cardAttributes?.(row)}
-              className={cn("grid min-w-0 gap-1 rounded-xl border bg-card p-4 text-sm", cardClassName)}
-            >
+            <li key={rowKey(row)} {...cardAttributes?.(row)} data-slot="data-table-card" className={cardClassName}>
               {card(row)}
             </li>
           ))}

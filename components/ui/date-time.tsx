@@ -1,7 +1,6 @@
 "use client";
 
 import { useFormatter, useNow, useTranslations } from "next-intl";
-import { cx } from "@/lib/cx";
 import { useClock } from "./use-clock";
 
 /** An instant in the viewer's zone with the zone's label; hover shows the tenant's zone and UTC. */
@@ -23,7 +22,11 @@ export function DateTime({
   );
 }
 
-/** "just now", "2 min ago", "in 3 hours": a relative time that reads naturally, exact value on hover. */
+/**
+ * "just now", "2 min ago", "in 3 hours": a relative time that reads naturally, exact value on hover. Kept on
+ * one line by its default (components/ui/small-parts.css, `[data-slot="relative-time"]`), which a caller's
+ * className overrides.
+ */
 export function RelativeTime({ value, className }: { value: string | Date; className?: string }) {
   const t = useTranslations("time");
   const format = useFormatter();
@@ -36,7 +39,8 @@ export function RelativeTime({ value, className }: { value: string | Date; class
     <time
       dateTime={date.toISOString()}
       title={`${clock.instant(date)} · ${clock.title(date)}`}
-      className={cx("whitespace-nowrap", className)}
+      data-slot="relative-time"
+      className={className}
       suppressHydrationWarning
     >
       {label}

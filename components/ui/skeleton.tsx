@@ -1,7 +1,6 @@
-import { cn } from "@/lib/utils";
+import { slotElement } from "./slot-element";
 
-function Skeleton({ className, ...props }: React.ComponentProps<"div">) {
-  return <div data-slot="skeleton" className={cn("animate-pulse rounded-md bg-accent", className)} {...props} />;
-}
+// Its defaults: components/ui/skeleton.css, `[data-slot="skeleton"]` in `@layer components`.
+const Skeleton = slotElement("div", "skeleton");
 
 export { Skeleton };

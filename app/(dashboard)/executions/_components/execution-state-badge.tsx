@@ -17,7 +17,7 @@ const tone: Record<ExecutionState, string> = {
 export function ExecutionStateBadge({ state, className }: { state: ExecutionState; className?: string }) {
   const t = useTranslations("executions.states");
   return (
-    <Badge variant="secondary" data-state={state} className={cn("align-middle text-xs", tone[state], className)}>
+    <Badge variant="secondary" data-state={state} className={cn("align-middle", tone[state], className)}>
       {t(state)}
     </Badge>
   );
