@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { Field, InputField, requiredText } from "@/components/forms/field";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
@@ -19,16 +20,17 @@ export function IssueAgentKeyForm({ channels }: { channels: { slug: string; name
       endpoint="/api/admin/agent-keys"
       fields={(form) => ({ channel: form.get("channel") })}
     >
-      <div className="field">
-        <label htmlFor="key-channel">{t("channel")}</label>
-        <select id="key-channel" name="channel" required>
-          {channels.map((c) => (
-            <option key={c.slug} value={c.slug}>
-              {c.name} ({c.slug})
-            </option>
-          ))}
-        </select>
-      </div>
+      <Field id="key-channel" label={t("channel")}>
+        {(control) => (
+          <select {...control} name="channel" required>
+            {channels.map((c) => (
+              <option key={c.slug} value={c.slug}>
+                {c.name} ({c.slug})
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
     </IssueKeyForm>
   );
 }
@@ -84,14 +86,14 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
       {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("shownOnceNote")} /> : null}
       <FormError id="create-channel-error" error={error} />
       <form onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor="channel-slug">{t("channelSlug")}</label>
-          <input id="channel-slug" name="slug" type="text" required pattern="[a-z][a-z0-9_]{1,39}" autoComplete="off" />
-        </div>
-        <div className="field">
-          <label htmlFor="channel-name">{t("name")}</label>
-          <input id="channel-name" name="name" type="text" required maxLength={80} autoComplete="off" />
-        </div>
+        <InputField
+          {...requiredText}
+          id="channel-slug"
+          label={t("channelSlug")}
+          name="slug"
+          pattern="[a-z][a-z0-9_]{1,39}"
+        />
+        <InputField {...requiredText} id="channel-name" label={t("name")} name="name" maxLength={80} />
         <fieldset className="field">
           <legend>{t("tools")}</legend>
           {tools.map((tool) => (
@@ -130,18 +132,16 @@ export function RotateSecretForm({ id, slug }: { id: string; slug: string }) {
     <form onSubmit={onSubmit} aria-label={t("rotateNamed", { slug })}>
       {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("shownOnceNote")} /> : null}
       <FormError id={`rotate-${id}-error`} error={error} />
-      <div className="field">
-        <label htmlFor={`overlap-${id}`}>{t("overlapMinutes")}</label>
-        <input
-          id={`overlap-${id}`}
-          name="overlapMinutes"
-          type="number"
-          min={0}
-          max={10080}
-          defaultValue={60}
-          required
-        />
-      </div>
+      <InputField
+        id={`overlap-${id}`}
+        label={t("overlapMinutes")}
+        name="overlapMinutes"
+        type="number"
+        min={0}
+        max={10080}
+        defaultValue={60}
+        required
+      />
       <StepUpField id={`rotate-${id}-step-up`} show={needsStepUp} />
       <button type="submit" className="secondary" disabled={pending}>
         {t("rotateSecret")}

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { InputField, requiredText } from "@/components/forms/field";
 import { roles } from "@/lib/domain/permissions";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
@@ -47,14 +48,8 @@ export function InviteStaffForm() {
       ) : null}
       <FormError id="invite-error" error={error} />
       <form onSubmit={onSubmit} aria-describedby={error ? "invite-error" : undefined}>
-        <div className="field">
-          <label htmlFor="invite-email">{t("email")}</label>
-          <input id="invite-email" name="email" type="email" autoComplete="off" required />
-        </div>
-        <div className="field">
-          <label htmlFor="invite-name">{t("name")}</label>
-          <input id="invite-name" name="name" type="text" autoComplete="off" required />
-        </div>
+        <InputField {...requiredText} id="invite-email" label={t("email")} name="email" type="email" />
+        <InputField {...requiredText} id="invite-name" label={t("name")} name="name" />
         <fieldset className="field">
           <legend>{t("roles")}</legend>
           <p className="muted">{t("adminLevelNote")}</p>

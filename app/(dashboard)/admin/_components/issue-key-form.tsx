@@ -2,6 +2,7 @@
 
 import { useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
+import { InputField, requiredText } from "@/components/forms/field";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
@@ -53,15 +54,9 @@ export function IssueKeyForm({
       {key ? <ShownOnce label={keyName} value={key} note={t("shownOnceNote")} /> : null}
       <FormError id={`issue-${idPrefix}-error`} error={error} />
       <form onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor={`${idPrefix}-label`}>{t("label")}</label>
-          <input id={`${idPrefix}-label`} name="label" type="text" required maxLength={80} autoComplete="off" />
-        </div>
+        <InputField {...requiredText} id={`${idPrefix}-label`} label={t("label")} name="label" maxLength={80} />
         {children}
-        <div className="field">
-          <label htmlFor={`${idPrefix}-expires`}>{t("expiresOptional")}</label>
-          <input id={`${idPrefix}-expires`} name="expiresAt" type="datetime-local" />
-        </div>
+        <InputField id={`${idPrefix}-expires`} label={t("expiresOptional")} name="expiresAt" type="datetime-local" />
         <StepUpField id={`${idPrefix}-step-up`} show={needsStepUp} />
         <button type="submit" disabled={pending}>
           {pending ? t("working") : t("issueKey")}

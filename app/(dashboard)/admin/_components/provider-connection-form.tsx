@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { InputField } from "@/components/forms/field";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
 import type { ConnectionTest, ProviderConnectionView } from "@/lib/schemas/provider-connection";
@@ -108,30 +109,13 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           <h3 id="provider-save-title">{view.source === "tenant" ? t("replaceTitle") : t("saveTitle")}</h3>
           <p className="muted">{t("saveHelp")}</p>
           <FormError id="provider-save-error" error={save.error} />
-          <div className="field">
-            <label htmlFor="provider-api-key">{t("apiKey")}</label>
-            <input
-              id="provider-api-key"
-              name="apiKey"
-              type="password"
-              required
-              autoComplete="off"
-              className="mono"
-              placeholder="rk_live_…"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="provider-webhook-secret">{t("webhookSecret")}</label>
-            <input
-              id="provider-webhook-secret"
-              name="webhookSecret"
-              type="password"
-              required
-              autoComplete="off"
-              className="mono"
-              placeholder="whsec_…"
-            />
-          </div>
+          <SecretField id="provider-api-key" name="apiKey" label={t("apiKey")} placeholder="rk_live_…" />
+          <SecretField
+            id="provider-webhook-secret"
+            name="webhookSecret"
+            label={t("webhookSecret")}
+            placeholder="whsec_…"
+          />
           <StepUpField id="provider-step-up" show={save.needsStepUp} />
           <button type="submit" disabled={save.pending}>
             {t("save")}
@@ -169,4 +153,9 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
       ) : null}
     </section>
   );
+}
+
+/** A secret the admin pastes from Stripe's dashboard: masked, never autofilled, in the code font. */
+function SecretField(props: { id: string; name: string; label: string; placeholder: string }) {
+  return <InputField {...props} type="password" required autoComplete="off" className="mono" />;
 }

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { listStaff } from "@/lib/server/admin/list-staff";
+import { InputField } from "@/components/forms/field";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
 import { adminCellClass } from "./admin-table";
@@ -52,10 +53,7 @@ export async function StaffSection({ staff, q }: { staff: Staff; q: string | und
     <section aria-labelledby="staff-title" className="stack">
       <h2 id="staff-title">{t("staff")}</h2>
       <form method="get" className="filters" role="search" aria-label={tm("searchStaff")}>
-        <div className="field">
-          <label htmlFor="staff-q">{tm("searchStaff")}</label>
-          <input id="staff-q" name="q" type="search" defaultValue={q ?? ""} />
-        </div>
+        <InputField id="staff-q" label={tm("searchStaff")} name="q" type="search" defaultValue={q ?? ""} />
         <button type="submit" className="secondary">
           {tm("search")}
         </button>

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
+import { InputField } from "@/components/forms/field";
 import { browserSupportsWebAuthn, startRegistration } from "@simplewebauthn/browser";
 import { registeredPasskeyDto, registrationOptionsDto } from "@/lib/schemas/passkeys";
 import { api, ApiError } from "@/lib/queries/proposals";
@@ -56,10 +57,14 @@ export function RegisterPasskeyForm() {
           {error}
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor="passkey-name">{t("nameLabel")}</label>
-        <input id="passkey-name" name="name" maxLength={60} placeholder={t("namePlaceholder")} autoComplete="off" />
-      </div>
+      <InputField
+        id="passkey-name"
+        label={t("nameLabel")}
+        name="name"
+        maxLength={60}
+        placeholder={t("namePlaceholder")}
+        autoComplete="off"
+      />
       <button type="submit" disabled={pending}>
         {pending ? t("waiting") : t("register")}
       </button>

@@ -6,6 +6,7 @@ import { auditCodeKey } from "@/lib/domain/audit-actions";
 import { splitOffset } from "@/lib/domain/clock";
 import { pageActor } from "@/lib/server/auth/page";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
+import { InputField } from "@/components/forms/field";
 import { DateTime } from "@/components/ui/date-time";
 import { holdTrace } from "../../actions";
 import { TraceProposal } from "./_components/trace-proposal";
@@ -119,10 +120,7 @@ export default async function TracePage({ params }: Props) {
         {isAdmin && !trace.legalHold && trace.steps.length ? (
           <form action={holdTrace}>
             <input type="hidden" name="traceId" value={trace.traceId} />
-            <div className="field">
-              <label htmlFor="hold-reason">{t("holdReason")}</label>
-              <input id="hold-reason" name="reason" required minLength={3} maxLength={500} />
-            </div>
+            <InputField id="hold-reason" label={t("holdReason")} name="reason" required minLength={3} maxLength={500} />
             <button type="submit">{t("hold")}</button>
           </form>
         ) : null}
