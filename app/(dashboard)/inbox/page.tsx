@@ -6,6 +6,7 @@ import { getInboxForRequest } from "@/lib/server/inbox/get-inbox";
 import { formatMinor } from "@/lib/domain/format-money";
 import { RefreshOnChange } from "@/components/realtime/refresh-on-change";
 import { DateTime } from "@/components/ui/date-time";
+import { Section } from "@/components/page/section";
 
 export const dynamic = "force-dynamic";
 
@@ -37,8 +38,7 @@ export default async function InboxPage() {
       </div>
 
       {inbox.secondApprovals !== null ? (
-        <section aria-labelledby="inbox-second" className="grid gap-3">
-          <h2 id="inbox-second">{t("secondApprovals.title")}</h2>
+        <Section titleId="inbox-second" title={t("secondApprovals.title")} className="grid gap-3">
           <p className="m-0 text-sm text-muted-foreground">{t("secondApprovals.help")}</p>
           {inbox.secondApprovals.length === 0 ? (
             <p className={card}>{t("secondApprovals.empty")}</p>
@@ -68,12 +68,11 @@ export default async function InboxPage() {
               </Link>
             </p>
           ) : null}
-        </section>
+        </Section>
       ) : null}
 
       {inbox.adminChanges !== null ? (
-        <section aria-labelledby="inbox-admin" className="grid gap-3">
-          <h2 id="inbox-admin">{t("adminChanges.title")}</h2>
+        <Section titleId="inbox-admin" title={t("adminChanges.title")} className="grid gap-3">
           <p className="m-0 text-sm text-muted-foreground">{t("adminChanges.help")}</p>
           {inbox.adminChanges.length === 0 ? (
             <p className={card}>{t("adminChanges.empty")}</p>
@@ -100,12 +99,11 @@ export default async function InboxPage() {
               ))}
             </ul>
           )}
-        </section>
+        </Section>
       ) : null}
 
       {inbox.inDoubt !== null ? (
-        <section aria-labelledby="inbox-doubt" className="grid gap-3">
-          <h2 id="inbox-doubt">{t("inDoubt.title")}</h2>
+        <Section titleId="inbox-doubt" title={t("inDoubt.title")} className="grid gap-3">
           <p className="m-0 text-sm text-muted-foreground">{t("inDoubt.help")}</p>
           {inbox.inDoubt.length === 0 ? (
             <p className={card}>{t("inDoubt.empty")}</p>
@@ -123,7 +121,7 @@ export default async function InboxPage() {
               ))}
             </ul>
           )}
-        </section>
+        </Section>
       ) : null}
     </section>
   );

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { Field, InputField, requiredText } from "@/components/forms/field";
 import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Section } from "@/components/page/section";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { IssueKeyForm } from "./issue-key-form";
@@ -81,8 +82,7 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
     if (result) setSecret(result.secret);
   }
   return (
-    <section aria-labelledby="create-channel-title" className="panel">
-      <h3 id="create-channel-title">{t("createChannelTitle")}</h3>
+    <Section titleId="create-channel-title" title={t("createChannelTitle")} level={3} className="panel">
       {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("shownOnceNote")} /> : null}
       <FormError id="create-channel-error" error={error} />
       <form onSubmit={onSubmit}>
@@ -107,7 +107,7 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
           {pending ? t("working") : t("createChannel")}
         </button>
       </form>
-    </section>
+    </Section>
   );
 }
 

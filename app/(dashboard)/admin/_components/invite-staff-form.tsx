@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField, requiredText } from "@/components/forms/field";
 import { roles } from "@/lib/domain/permissions";
+import { Section } from "@/components/page/section";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
@@ -38,8 +39,7 @@ export function InviteStaffForm() {
   }
 
   return (
-    <section aria-labelledby="invite-title" className="panel">
-      <h3 id="invite-title">{t("inviteTitle")}</h3>
+    <Section titleId="invite-title" title={t("inviteTitle")} level={3} className="panel">
       {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
       {waits ? (
         <p className="notice" role="status">
@@ -64,6 +64,6 @@ export function InviteStaffForm() {
           {pending ? t("working") : t("invite")}
         </button>
       </form>
-    </section>
+    </Section>
   );
 }

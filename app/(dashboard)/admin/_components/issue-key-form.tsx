@@ -3,6 +3,7 @@
 import { useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { InputField, requiredText } from "@/components/forms/field";
+import { Section } from "@/components/page/section";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
@@ -49,8 +50,7 @@ export function IssueKeyForm({
   }
 
   return (
-    <section aria-labelledby={`issue-${idPrefix}-title`} className="panel">
-      <h3 id={`issue-${idPrefix}-title`}>{title}</h3>
+    <Section titleId={`issue-${idPrefix}-title`} title={title} level={3} className="panel">
       {key ? <ShownOnce label={keyName} value={key} note={t("shownOnceNote")} /> : null}
       <FormError id={`issue-${idPrefix}-error`} error={error} />
       <form onSubmit={onSubmit}>
@@ -62,6 +62,6 @@ export function IssueKeyForm({
           {pending ? t("working") : t("issueKey")}
         </button>
       </form>
-    </section>
+    </Section>
   );
 }

@@ -3,6 +3,7 @@
 import { useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import { diffPolicy, policyFields, type PolicyField, type PolicyValues } from "@/lib/domain/policy";
+import { Section } from "@/components/page/section";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError } from "./form-error";
@@ -81,8 +82,7 @@ export function PolicySection({
   }
 
   return (
-    <section aria-labelledby="policy-title" className="panel stack">
-      <h2 id="policy-title">{t("title", { version })}</h2>
+    <Section titleId="policy-title" title={t("title", { version })} className="panel stack">
       {result ? (
         <p className="notice" role="status">
           {result}
@@ -137,6 +137,6 @@ export function PolicySection({
           ))}
         </ul>
       </details>
-    </section>
+    </Section>
   );
 }

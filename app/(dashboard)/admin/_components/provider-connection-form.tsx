@@ -6,6 +6,7 @@ import { InputField } from "@/components/forms/field";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
 import type { ConnectionTest, ProviderConnectionView } from "@/lib/schemas/provider-connection";
+import { Section } from "@/components/page/section";
 import { FormError } from "./form-error";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { useAdminRequest } from "./use-admin-request";
@@ -25,8 +26,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
   const events = view.events.join("\n");
 
   return (
-    <section aria-labelledby="provider-title" className="stack">
-      <h2 id="provider-title">{t("title")}</h2>
+    <Section titleId="provider-title" title={t("title")} className="stack">
       <p className="muted">{t("intro")}</p>
       <dl className="facts">
         <dt>{t("inUse")}</dt>
@@ -151,7 +151,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           </button>
         </form>
       ) : null}
-    </section>
+    </Section>
   );
 }
 

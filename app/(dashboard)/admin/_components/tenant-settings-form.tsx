@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
+import { Section } from "@/components/page/section";
 import { useAdminRequest } from "./use-admin-request";
 
 export type TenantSettingsValues = {
@@ -89,8 +90,7 @@ export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSe
   };
 
   return (
-    <section aria-labelledby="tenant-settings-title" className="panel">
-      <h2 id="tenant-settings-title">{t("title")}</h2>
+    <Section titleId="tenant-settings-title" title={t("title")} className="panel">
       <p className="muted">{t("description", { slug: values.slug })}</p>
       {message ? (
         <p className="error-box" role="alert" id="tenant-settings-error">
@@ -115,6 +115,6 @@ export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSe
           {pending ? t("saving") : t("save")}
         </button>
       </form>
-    </section>
+    </Section>
   );
 }

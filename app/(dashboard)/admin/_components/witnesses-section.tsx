@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField, requiredText } from "@/components/forms/field";
+import { Section } from "@/components/page/section";
 import { useAdminRequest } from "./use-admin-request";
 import { FormError } from "./form-error";
 import { WitnessTable, type WitnessView } from "./witness-table";
@@ -34,8 +35,7 @@ export function WitnessesSection({
   const said = (r: Answer | null) => r && setDone(r.status === "applied" ? t("applied") : t("waiting"));
 
   return (
-    <section aria-labelledby="witnesses-title" className="stack">
-      <h2 id="witnesses-title">{t("title")}</h2>
+    <Section titleId="witnesses-title" title={t("title")} className="stack">
       <p className="muted">{t("intro", { origin })}</p>
       {done ? (
         <p className="notice" role="status">
@@ -111,6 +111,6 @@ export function WitnessesSection({
           {t("download")}
         </a>
       </div>
-    </section>
+    </Section>
   );
 }
