@@ -4,8 +4,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { CardSection, Section } from "./section";
 
-const html = (el: Parameters<typeof createElement>[0], props: Record<string, unknown>) =>
-  renderToStaticMarkup(createElement(el as typeof Section, props as Parameters<typeof Section>[0]));
+type SectionProps = Parameters<typeof Section>[0];
+const html = (el: typeof Section, props: SectionProps) => renderToStaticMarkup(createElement(el, props));
 
 describe("Section", () => {
   it("is a region named by its heading: aria-labelledby points at the heading's id", () => {
@@ -22,9 +22,8 @@ describe("Section", () => {
   });
 
   it("passes other attributes to the section (test ids)", () => {
-    expect(html(Section, { titleId: "o", title: "Outcome", "data-testid": "outcome" })).toContain(
-      'data-testid="outcome"',
-    );
+    const testId = { "data-testid": "outcome" };
+    expect(html(Section, { titleId: "o", title: "Outcome", ...testId })).toContain('data-testid="outcome"');
   });
 });
 
