@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { CheckboxGroup } from "@/components/forms/checkbox-group";
 import { Field, InputField, requiredText } from "@/components/forms/field";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Section } from "@/components/page/section";
@@ -94,14 +95,13 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
           pattern="[a-z][a-z0-9_]{1,39}"
         />
         <InputField {...requiredText} id="channel-name" label={t("name")} name="name" maxLength={80} />
-        <fieldset className="field">
-          <legend>{t("tools")}</legend>
-          {tools.map((tool) => (
-            <label key={tool} className="mono">
-              <input type="checkbox" name="allowedTools" value={tool} /> {tool}
-            </label>
-          ))}
-        </fieldset>
+        <CheckboxGroup
+          legend={t("tools")}
+          name="allowedTools"
+          choices={tools}
+          label={(tool) => tool}
+          labelClassName="mono"
+        />
         <StepUpField id="channel-step-up" show={needsStepUp} />
         <button type="submit" disabled={pending}>
           {pending ? t("working") : t("createChannel")}

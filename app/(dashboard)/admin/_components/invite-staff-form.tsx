@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { CheckboxGroup } from "@/components/forms/checkbox-group";
 import { InputField, requiredText } from "@/components/forms/field";
 import { roles } from "@/lib/domain/permissions";
 import { Section } from "@/components/page/section";
@@ -50,15 +51,13 @@ export function InviteStaffForm() {
       <form onSubmit={onSubmit} aria-describedby={error ? "invite-error" : undefined}>
         <InputField {...requiredText} id="invite-email" label={t("email")} name="email" type="email" />
         <InputField {...requiredText} id="invite-name" label={t("name")} name="name" />
-        <fieldset className="field">
-          <legend>{t("roles")}</legend>
-          <p className="muted">{t("adminLevelNote")}</p>
-          {roles.map((r) => (
-            <label key={r}>
-              <input type="checkbox" name="roles" value={r} /> {tr(r)}
-            </label>
-          ))}
-        </fieldset>
+        <CheckboxGroup
+          legend={t("roles")}
+          note={t("adminLevelNote")}
+          name="roles"
+          choices={roles}
+          label={(r) => tr(r)}
+        />
         <StepUpField id="invite-step-up" show={needsStepUp} />
         <button type="submit" disabled={pending}>
           {pending ? t("working") : t("invite")}

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { CheckboxGroup } from "@/components/forms/checkbox-group";
 import { roles as allRoles } from "@/lib/domain/permissions";
 import { useAdminRequest } from "../../../_components/use-admin-request";
 import { StepUpField, stepUpValue } from "../../../_components/step-up-field";
@@ -54,14 +55,14 @@ export function StaffActions({ member }: { member: Member }) {
       >
         <h2 id="roles-form-title">{t("roles")}</h2>
         {member.self ? <p className="muted">{t("ownRoles")}</p> : null}
-        <fieldset className="field" disabled={member.self}>
-          <legend>{t("rolesLegend")}</legend>
-          {allRoles.map((r) => (
-            <label key={r}>
-              <input type="checkbox" name="roles" value={r} defaultChecked={member.roles.includes(r)} /> {tr(r)}
-            </label>
-          ))}
-        </fieldset>
+        <CheckboxGroup
+          legend={t("rolesLegend")}
+          name="roles"
+          choices={allRoles}
+          label={(r) => tr(r)}
+          checked={(r) => member.roles.includes(r)}
+          disabled={member.self}
+        />
         <StepUpField id="roles-step-up" show={needsStepUp} />
         <button type="submit" disabled={pending || member.self}>
           {t("saveRoles")}
