@@ -6,6 +6,7 @@ import type { AdminChangeWhat, ApproverRefusal } from "@/lib/domain/admin-govern
 import type { Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
 import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { AdminTable } from "./admin-table";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
@@ -118,11 +119,7 @@ export function AdminChangesSection({
           {t("alone", { tenant: tenantSlug })}
         </p>
       ) : null}
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice>{done}</Notice>
       {link ? <ShownOnce label={tm("setupLink")} value={link} note={tm("setupLinkNote")} /> : null}
       <FormError id="admin-change-error" error={decide.error} />
       <AdminTable

@@ -6,6 +6,7 @@ import { CheckboxGroup } from "@/components/forms/checkbox-group";
 import { InputField, requiredText } from "@/components/forms/field";
 import { roles } from "@/lib/domain/permissions";
 import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
@@ -42,11 +43,7 @@ export function InviteStaffForm() {
   return (
     <Section titleId="invite-title" title={t("inviteTitle")} level={3} className="panel">
       {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
-      {waits ? (
-        <p className="notice" role="status">
-          {t("waitsForSecond")}
-        </p>
-      ) : null}
+      {waits ? <Notice>{t("waitsForSecond")}</Notice> : null}
       <FormError id="invite-error" error={error} />
       <form onSubmit={onSubmit} aria-describedby={error ? "invite-error" : undefined}>
         <InputField {...requiredText} id="invite-email" label={t("email")} name="email" type="email" />

@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import { diffPolicy, policyFields, type PolicyField, type PolicyValues } from "@/lib/domain/policy";
 import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError } from "./form-error";
@@ -83,11 +84,7 @@ export function PolicySection({
 
   return (
     <Section titleId="policy-title" title={t("title", { version })} className="panel stack">
-      {result ? (
-        <p className="notice" role="status">
-          {result}
-        </p>
-      ) : null}
+      <Notice>{result}</Notice>
       {pending ? <PolicyPending pending={pending} currency={currency} onResult={setResult} /> : null}
 
       <form onSubmit={onSubmit} aria-labelledby="policy-edit-title">

@@ -7,6 +7,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
 import type { ConnectionTest, ProviderConnectionView } from "@/lib/schemas/provider-connection";
 import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { FormError } from "./form-error";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { useAdminRequest } from "./use-admin-request";
@@ -60,11 +61,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
         </dd>
       </dl>
 
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice>{done}</Notice>
 
       <div>
         <button

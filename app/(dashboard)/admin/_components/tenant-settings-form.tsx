@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
 import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
 
 export type TenantSettingsValues = {
@@ -97,11 +98,7 @@ export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSe
           {message}
         </p>
       ) : null}
-      {saved ? (
-        <p className="notice" role="status">
-          {t("saved")}
-        </p>
-      ) : null}
+      {saved ? <Notice>{t("saved")}</Notice> : null}
       <form onSubmit={onSubmit} noValidate>
         {fields.map((name) => (
           <InputField key={name} {...input(name)} {...extra[name]} />

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField, requiredText } from "@/components/forms/field";
 import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
 import { FormError } from "./form-error";
 import { WitnessTable, type WitnessView } from "./witness-table";
@@ -37,11 +38,7 @@ export function WitnessesSection({
   return (
     <Section titleId="witnesses-title" title={t("title")} className="stack">
       <p className="muted">{t("intro", { origin })}</p>
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice>{done}</Notice>
       <FormError id="witness-remove-error" error={remove.error} />
       <WitnessTable
         witnesses={witnesses}

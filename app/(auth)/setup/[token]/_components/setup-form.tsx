@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useActionState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
+import { Notice } from "@/components/forms/notice";
 import { completeSetupAction, type SetupState } from "../actions";
 import { signedIn, signInWithCsrfRetry } from "../../../sign-in-with-csrf-retry";
 
@@ -24,18 +25,12 @@ export function SetupForm({ token, email, minLength }: { token: string; email: s
   // The password and its confirmation are held to the same rule.
   const newPassword = { type: "password", autoComplete: "new-password", minLength, required: true } as const;
   if (state.status === "signingIn") {
-    return (
-      <p className="notice" role="status">
-        {t("signingIn")}
-      </p>
-    );
+    return <Notice>{t("signingIn")}</Notice>;
   }
   if (state.status === "done") {
     return (
       <div className="stack">
-        <p className="notice" role="status">
-          {t("done")}
-        </p>
+        <Notice>{t("done")}</Notice>
         <Link href="/sign-in" className="button">
           {t("toSignIn")}
         </Link>

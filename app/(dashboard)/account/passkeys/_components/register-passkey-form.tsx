@@ -7,6 +7,7 @@ import { InputField } from "@/components/forms/field";
 import { browserSupportsWebAuthn, startRegistration } from "@simplewebauthn/browser";
 import { registeredPasskeyDto, registrationOptionsDto } from "@/lib/schemas/passkeys";
 import { api, ApiError } from "@/lib/queries/proposals";
+import { Notice } from "@/components/forms/notice";
 
 /** Registers a passkey on this device: options from the server → the browser's WebAuthn prompt → verify. */
 export function RegisterPasskeyForm() {
@@ -47,11 +48,7 @@ export function RegisterPasskeyForm() {
 
   return (
     <form onSubmit={onSubmit} className="passkey-register">
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Notice>{notice}</Notice>
       {error ? (
         <p className="error-box" role="alert">
           {error}

@@ -9,6 +9,7 @@ import { api, proposalDto, proposalKeys } from "@/lib/queries/proposals";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { parseMajorToMinor } from "@/lib/domain/format-money";
 import { InputField } from "@/components/forms/field";
+import { Notice } from "@/components/forms/notice";
 import { DialogActions } from "@/components/ui/dialog-actions";
 import { Button } from "@/components/ui/button";
 
@@ -63,9 +64,9 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
   return (
     <div className="stack">
       {made ? (
-        <p className="notice" role="status">
+        <Notice>
           {t("reprepared")} <Link href={`/proposals/${made}`}>{t("openNew")}</Link>
-        </p>
+        </Notice>
       ) : null}
       {/* eslint-disable-next-line react-hooks/refs -- reads whether the native <details> is open; setError re-renders after it changes */}
       {error && !editRef.current?.open ? (

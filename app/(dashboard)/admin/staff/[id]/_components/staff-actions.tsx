@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { CheckboxGroup } from "@/components/forms/checkbox-group";
 import { roles as allRoles } from "@/lib/domain/permissions";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "../../../_components/use-admin-request";
 import { StepUpField, stepUpValue } from "../../../_components/step-up-field";
 import { FormError, ShownOnce } from "../../../_components/form-error";
@@ -41,11 +42,7 @@ export function StaffActions({ member }: { member: Member }) {
     <div className="stack">
       <p className="muted">{t("adminLevelNote")}</p>
       <FormError id="staff-error" error={error} />
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice>{done}</Notice>
       {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
 
       <form
