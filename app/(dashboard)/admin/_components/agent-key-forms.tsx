@@ -69,17 +69,15 @@ export function RevokeKeyButton({
 /** Create a channel; its end-user token secret is shown once. */
 export function CreateChannelForm({ tools }: { tools: string[] }) {
   const t = useTranslations("adminManage");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{ secret: string }>();
+  const { submit, pending, error, needsStepUp } = useAdminRequest<{ secret: string }>();
   const [secret, setSecret] = useState<string | null>(null);
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const result = await run("POST", "/api/admin/channels", {
+    const result = await submit(event, "POST", "/api/admin/channels", (form) => ({
       slug: form.get("slug"),
       name: form.get("name"),
       allowedTools: form.getAll("allowedTools"),
       ...stepUpValue(form),
-    });
+    }));
     if (result) setSecret(result.secret);
   }
   return (
@@ -114,18 +112,16 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
 /** Rotate a channel's secret, keeping the old one valid for an overlap window. */
 export function RotateSecretForm({ id, slug }: { id: string; slug: string }) {
   const t = useTranslations("adminManage");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{
+  const { submit, pending, error, needsStepUp } = useAdminRequest<{
     secret: string;
     previousSecretValidUntil: string | null;
   }>();
   const [secret, setSecret] = useState<string | null>(null);
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const result = await run("POST", `/api/admin/channels/${id}/rotate-secret`, {
+    const result = await submit(event, "POST", `/api/admin/channels/${id}/rotate-secret`, (form) => ({
       overlapMinutes: Number(form.get("overlapMinutes")),
       ...stepUpValue(form),
-    });
+    }));
     if (result) setSecret(result.secret);
   }
   return (

@@ -14,7 +14,7 @@ import { FormError, ShownOnce } from "./form-error";
 export function InviteStaffForm() {
   const t = useTranslations("adminManage");
   const tr = useTranslations("roles");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{
+  const { submit, pending, error, needsStepUp } = useAdminRequest<{
     id?: string;
     setupUrl?: string;
     change?: { id: string };
@@ -23,20 +23,18 @@ export function InviteStaffForm() {
   const [waits, setWaits] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const body = {
+    const body = (form: FormData) => ({
       email: form.get("email"),
       name: form.get("name"),
       roles: form.getAll("roles"),
       ...stepUpValue(form),
-    };
-    const result = await run("POST", "/api/admin/staff", body);
+    });
+    // Emptied once accepted, ready for the next invitation.
+    const result = await submit(event, "POST", "/api/admin/staff", body, true);
     if (result) {
       // An invitation with the admin role only waits for a second admin: no account, no link yet.
       setLink(result.setupUrl ?? null);
       setWaits(!!result.change);
-      (event.target as HTMLFormElement).reset();
     }
   }
 

@@ -34,18 +34,16 @@ export function IssueKeyForm({
   children: ReactNode;
 }) {
   const t = useTranslations("adminManage");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{ key: string }>();
+  const { submit, pending, error, needsStepUp } = useAdminRequest<{ key: string }>();
   const [key, setKey] = useState<string | null>(null);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const result = await run("POST", endpoint, {
+    const result = await submit(event, "POST", endpoint, (form) => ({
       label: form.get("label"),
       ...fields(form),
       ...expiresAtValue(form),
       ...stepUpValue(form),
-    });
+    }));
     if (result) setKey(result.key);
   }
 
