@@ -8,6 +8,7 @@ import { formatMinor } from "@/lib/domain/format-money";
 import { StatusBadge } from "@/components/domain/status-badge";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { RefreshOnChange } from "@/components/realtime/refresh-on-change";
+import { Section } from "@/components/page/section";
 import { DecidedSearch } from "./_components/decided-search";
 import { loadDecidedParams } from "./_components/decided-params";
 import { DateTime } from "@/components/ui/date-time";
@@ -68,9 +69,7 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
     },
   ];
   return (
-    <section aria-labelledby="decided-title">
-      <h1 id="decided-title">{t("title")}</h1>
-      <p className="lead">{t("description")}</p>
+    <Section titleId="decided-title" title={t("title")} level={1} lead={t("description")}>
       <DecidedSearch />
       <RefreshOnChange />
       <p className="text-sm text-muted-foreground" aria-live="polite">
@@ -107,6 +106,6 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
           {page < pages ? <Link href={link(page + 1)}>{t("next")} →</Link> : null}
         </nav>
       ) : null}
-    </section>
+    </Section>
   );
 }

@@ -7,6 +7,7 @@ import { pageActor } from "@/lib/server/auth/page";
 import { listExecutions } from "@/lib/server/executions/list-executions";
 import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
 import { executionKeys, normalizeExecutionFilters } from "@/lib/queries/executions";
+import { Section } from "@/components/page/section";
 import { ExecutionsView } from "./_components/executions-view";
 import { loadExecutionsParams } from "./_components/executions-params";
 
@@ -31,12 +32,10 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
   if (page) client.setQueryData(executionKeys.list(filters), { pages: [page], pageParams: [undefined] });
   client.setQueryData(executionKeys.overview(), overview);
   return (
-    <section aria-labelledby="executions-title">
-      <h1 id="executions-title">{t("title")}</h1>
-      <p className="lead">{t("description")}</p>
+    <Section titleId="executions-title" title={t("title")} level={1} lead={t("description")}>
       <HydrationBoundary state={dehydrate(client)}>
         <ExecutionsView canReconcile={can(actor.roles, "executions:reconcile")} />
       </HydrationBoundary>
-    </section>
+    </Section>
   );
 }

@@ -6,6 +6,7 @@ import { getInboxForRequest } from "@/lib/server/inbox/get-inbox";
 import { formatMinor } from "@/lib/domain/format-money";
 import { RefreshOnChange } from "@/components/realtime/refresh-on-change";
 import { DateTime } from "@/components/ui/date-time";
+import { InboxGroup } from "./_components/inbox-group";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +25,6 @@ export default async function InboxPage() {
   const locale = await getLocale();
   const inbox = await getInboxForRequest(actor);
   const money = (minor: number, currency: string) => formatMinor(minor, currency, locale);
-  const card = "rounded-xl border bg-card p-4";
   return (
     <section aria-labelledby="inbox-title" className="grid gap-6">
       <RefreshOnChange kinds={ALL_KINDS} />
@@ -37,30 +37,28 @@ export default async function InboxPage() {
       </div>
 
       {inbox.secondApprovals !== null ? (
-        <section aria-labelledby="inbox-second" className="grid gap-3">
-          <h2 id="inbox-second">{t("secondApprovals.title")}</h2>
-          <p className="m-0 text-sm text-muted-foreground">{t("secondApprovals.help")}</p>
-          {inbox.secondApprovals.length === 0 ? (
-            <p className={card}>{t("secondApprovals.empty")}</p>
-          ) : (
-            <ul className="m-0 grid list-none gap-3 p-0" aria-labelledby="inbox-second">
-              {inbox.secondApprovals.map((p) => (
-                <li key={p.proposalId} className={card} data-proposal-id={p.proposalId}>
-                  <Link href={`/proposals/${p.proposalId}`} className="font-semibold">
-                    {t("secondApprovals.item", { order: p.orderNumber, amount: money(p.amountMinor, p.currency) })}
-                  </Link>
-                  <p className="m-0 mt-1 text-sm text-muted-foreground">
-                    {t("secondApprovals.progress", {
-                      approvals: p.approvals,
-                      required: p.requiredApprovals,
-                      names: p.approvedBy.join(", "),
-                    })}{" "}
-                    · {t("expires")} <DateTime value={p.expiresAt} />
-                  </p>
-                </li>
-              ))}
-            </ul>
-          )}
+        <InboxGroup
+          titleId="inbox-second"
+          title={t("secondApprovals.title")}
+          help={t("secondApprovals.help")}
+          empty={t("secondApprovals.empty")}
+          items={inbox.secondApprovals.map((p) => ({
+            key: p.proposalId,
+            href: `/proposals/${p.proposalId}`,
+            data: { "data-proposal-id": p.proposalId },
+            title: t("secondApprovals.item", { order: p.orderNumber, amount: money(p.amountMinor, p.currency) }),
+            detail: (
+              <>
+                {t("secondApprovals.progress", {
+                  approvals: p.approvals,
+                  required: p.requiredApprovals,
+                  names: p.approvedBy.join(", "),
+                })}{" "}
+                · {t("expires")} <DateTime value={p.expiresAt} />
+              </>
+            ),
+          }))}
+        >
           {inbox.pending ? (
             <p className="m-0 text-sm">
               <Link href="/queue">
@@ -68,62 +66,57 @@ export default async function InboxPage() {
               </Link>
             </p>
           ) : null}
-        </section>
+        </InboxGroup>
       ) : null}
 
       {inbox.adminChanges !== null ? (
-        <section aria-labelledby="inbox-admin" className="grid gap-3">
-          <h2 id="inbox-admin">{t("adminChanges.title")}</h2>
-          <p className="m-0 text-sm text-muted-foreground">{t("adminChanges.help")}</p>
-          {inbox.adminChanges.length === 0 ? (
-            <p className={card}>{t("adminChanges.empty")}</p>
-          ) : (
-            <ul className="m-0 grid list-none gap-3 p-0" aria-labelledby="inbox-admin">
-              {inbox.adminChanges.map((c) => (
-                <li key={c.id} className={card} data-change-id={c.id}>
-                  <Link href="/admin" className="font-semibold">
-                    {c.kind === "policy_change"
-                      ? t("adminChanges.policy", { version: c.version ?? 0 })
-                      : c.what.map((w) => tChanges(`kinds.${w}` as "kinds.grant_admin")).join(", ")}
-                  </Link>
-                  <p className="m-0 mt-1 text-sm text-muted-foreground">
-                    {t("adminChanges.proposedBy", { name: c.proposedBy ?? t("adminChanges.operator") })}{" "}
-                    <DateTime value={c.proposedAt} />
-                    {c.expiresAt ? (
-                      <>
-                        {" "}
-                        · {t("expires")} <DateTime value={c.expiresAt} />
-                      </>
-                    ) : null}
-                  </p>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <InboxGroup
+          titleId="inbox-admin"
+          title={t("adminChanges.title")}
+          help={t("adminChanges.help")}
+          empty={t("adminChanges.empty")}
+          items={inbox.adminChanges.map((c) => ({
+            key: c.id,
+            href: "/admin",
+            data: { "data-change-id": c.id },
+            title:
+              c.kind === "policy_change"
+                ? t("adminChanges.policy", { version: c.version ?? 0 })
+                : c.what.map((w) => tChanges(`kinds.${w}` as "kinds.grant_admin")).join(", "),
+            detail: (
+              <>
+                {t("adminChanges.proposedBy", { name: c.proposedBy ?? t("adminChanges.operator") })}{" "}
+                <DateTime value={c.proposedAt} />
+                {c.expiresAt ? (
+                  <>
+                    {" "}
+                    · {t("expires")} <DateTime value={c.expiresAt} />
+                  </>
+                ) : null}
+              </>
+            ),
+          }))}
+        />
       ) : null}
 
       {inbox.inDoubt !== null ? (
-        <section aria-labelledby="inbox-doubt" className="grid gap-3">
-          <h2 id="inbox-doubt">{t("inDoubt.title")}</h2>
-          <p className="m-0 text-sm text-muted-foreground">{t("inDoubt.help")}</p>
-          {inbox.inDoubt.length === 0 ? (
-            <p className={card}>{t("inDoubt.empty")}</p>
-          ) : (
-            <ul className="m-0 grid list-none gap-3 p-0" aria-labelledby="inbox-doubt">
-              {inbox.inDoubt.map((e) => (
-                <li key={e.executionId} className={card} data-execution-id={e.executionId}>
-                  <Link href={`/executions/${e.executionId}`} className="font-semibold">
-                    {t("inDoubt.item", { order: e.orderNumber, amount: money(e.amountMinor, e.currency) })}
-                  </Link>
-                  <p className="m-0 mt-1 text-sm text-muted-foreground">
-                    {tExec(`whys.${e.why}`)} · {t("inDoubt.since")} <DateTime value={e.since} />
-                  </p>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <InboxGroup
+          titleId="inbox-doubt"
+          title={t("inDoubt.title")}
+          help={t("inDoubt.help")}
+          empty={t("inDoubt.empty")}
+          items={inbox.inDoubt.map((e) => ({
+            key: e.executionId,
+            href: `/executions/${e.executionId}`,
+            data: { "data-execution-id": e.executionId },
+            title: t("inDoubt.item", { order: e.orderNumber, amount: money(e.amountMinor, e.currency) }),
+            detail: (
+              <>
+                {tExec(`whys.${e.why}`)} · {t("inDoubt.since")} <DateTime value={e.since} />
+              </>
+            ),
+          }))}
+        />
       ) : null}
     </section>
   );

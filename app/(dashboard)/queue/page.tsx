@@ -10,6 +10,7 @@ import { listQueueChannels } from "@/lib/server/proposals/list-queue-channels";
 import type { QueueFilters } from "@/lib/queries/proposals";
 import { fingerprint } from "@/lib/queries/queue-fingerprint";
 import { buttonVariants } from "@/components/ui/button";
+import { Section } from "@/components/page/section";
 import { QueueTable } from "./_components/queue-table";
 import { QueueToolbar } from "./_components/queue-toolbar";
 import { QueueKeys } from "./_components/queue-keys";
@@ -55,9 +56,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
   );
   more.set("pages", String(wanted + 1));
   return (
-    <section aria-labelledby="queue-title">
-      <h1 id="queue-title">{t("title")}</h1>
-      <p className="lead">{t("description")}</p>
+    <Section titleId="queue-title" title={t("title")} level={1} lead={t("description")}>
       <QueueToolbar
         channels={channels}
         params={{ channel: params.channel, flag: params.flag, sort: params.sort }}
@@ -89,6 +88,6 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
       ) : null}
       <QueueKeys />
       <p className="mt-4 hidden text-xs text-muted-foreground md:block">{t("shortcutsHint")}</p>
-    </section>
+    </Section>
   );
 }

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { signIn } from "next-auth/react";
 import { useTranslations } from "next-intl";
+import { Field, InputField } from "@/components/forms/field";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { signedIn, signInWithCsrfRetry } from "../../sign-in-with-csrf-retry";
 
@@ -50,14 +51,15 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
         </div>
       ) : null}
       <form method="post" onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined}>
-        <div className="field">
-          <label htmlFor="email">{t("email")}</label>
-          <input id="email" name="email" type="email" autoComplete="username" required />
-        </div>
-        <div className="field">
-          <label htmlFor="password">{t("password")}</label>
-          <input id="password" name="password" type="password" autoComplete="current-password" required />
-        </div>
+        <InputField id="email" label={t("email")} name="email" type="email" autoComplete="username" required />
+        <InputField
+          id="password"
+          label={t("password")}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
         <button type="submit" disabled={pending || !hydrated}>
           {pending ? t("submitting") : t("submit")}
         </button>
@@ -70,13 +72,14 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
           </button>
         </>
       ) : null}
-      <div className="field" style={{ marginTop: "1.5rem" }}>
-        <label htmlFor="language">{t("language")}</label>
-        <select id="language" defaultValue={language} onChange={(e) => changeLanguage(e.target.value)}>
-          <option value="en">English</option>
-          <option value="es">Español</option>
-        </select>
-      </div>
+      <Field id="language" label={t("language")} className="field mt-6">
+        {(control) => (
+          <select {...control} defaultValue={language} onChange={(e) => changeLanguage(e.target.value)}>
+            <option value="en">English</option>
+            <option value="es">Español</option>
+          </select>
+        )}
+      </Field>
     </>
   );
 }

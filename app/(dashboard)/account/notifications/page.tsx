@@ -4,6 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { isAppError } from "@/lib/domain/outcome";
 import { getActor } from "@/lib/server/auth/actor";
 import { getNotificationPreferences } from "@/lib/server/notifications/notification-preferences";
+import { Section } from "@/components/page/section";
 import { NotificationPreferencesForm } from "./_components/notification-preferences-form";
 
 export const dynamic = "force-dynamic";
@@ -23,9 +24,12 @@ export default async function NotificationPreferencesPage() {
   });
   const t = await getTranslations("notifications.prefs");
   return (
-    <section aria-labelledby="notification-prefs-title">
-      <h1 id="notification-prefs-title">{t("title")}</h1>
-      <p className="lead">{t("description", { email: actor.email })}</p>
+    <Section
+      titleId="notification-prefs-title"
+      title={t("title")}
+      level={1}
+      lead={t("description", { email: actor.email })}
+    >
       {prefs.emailEnabled ? null : (
         <p className="muted" role="note" data-testid="email-off">
           {t("emailOff")}
@@ -33,6 +37,6 @@ export default async function NotificationPreferencesPage() {
       )}
       <NotificationPreferencesForm initial={prefs} />
       <p className="muted">{t("slackNote")}</p>
-    </section>
+    </Section>
   );
 }

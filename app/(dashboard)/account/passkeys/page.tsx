@@ -4,6 +4,7 @@ import { getActor } from "@/lib/server/auth/actor";
 import { listPasskeys } from "@/lib/server/passkeys/list-passkeys";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
+import { Section } from "@/components/page/section";
 import { RegisterPasskeyForm } from "./_components/register-passkey-form";
 import { PasskeyRowActions } from "./_components/passkey-row-actions";
 
@@ -27,9 +28,7 @@ export default async function PasskeysPage() {
     { id: "actions", header: tm("actions"), cell: (p) => <PasskeyRowActions id={p.id} name={p.name} /> },
   ];
   return (
-    <section aria-labelledby="passkeys-title">
-      <h1 id="passkeys-title">{t("title")}</h1>
-      <p className="lead">{t("description")}</p>
+    <Section titleId="passkeys-title" title={t("title")} level={1} lead={t("description")}>
       <DataTable
         label={t("listLabel")}
         columns={columns}
@@ -44,6 +43,6 @@ export default async function PasskeysPage() {
         }
       />
       <RegisterPasskeyForm />
-    </section>
+    </Section>
   );
 }

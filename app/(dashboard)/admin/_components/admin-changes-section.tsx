@@ -3,9 +3,11 @@
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import type { AdminChangeWhat, ApproverRefusal } from "@/lib/domain/admin-governance";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import type { Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
-import { adminCellClass } from "./admin-table";
+import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
+import { AdminTable } from "./admin-table";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
@@ -110,30 +112,23 @@ export function AdminChangesSection({
   ];
 
   return (
-    <section aria-labelledby="admin-changes-title" className="panel stack">
-      <h2 id="admin-changes-title">{t("title")}</h2>
+    <Section titleId="admin-changes-title" title={t("title")} className="panel stack">
       <p className="muted">{t("intro")}</p>
       {alone ? (
         <p className="notice" data-testid="single-admin">
           {t("alone", { tenant: tenantSlug })}
         </p>
       ) : null}
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice>{done}</Notice>
       {link ? <ShownOnce label={tm("setupLink")} value={link} note={tm("setupLinkNote")} /> : null}
       <FormError id="admin-change-error" error={decide.error} />
-      <DataTable
+      <AdminTable
         label={t("title")}
         columns={columns}
         rows={rows}
-        rowKey={(r) => r.id}
         rowAttributes={(r) => ({ "data-change": r.id })}
-        cellClassName={adminCellClass}
         empty={<p className="muted">{t("none")}</p>}
       />
-    </section>
+    </Section>
   );
 }

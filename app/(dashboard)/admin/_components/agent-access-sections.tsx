@@ -1,10 +1,11 @@
 import { getTranslations } from "next-intl/server";
 import type { listAgentKeys } from "@/lib/server/admin/list-agent-keys";
 import { toolNames } from "@/lib/schemas/tools";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import type { Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
+import { Section } from "@/components/page/section";
 import { keyColumns } from "./key-validity";
-import { adminCellClass } from "./admin-table";
+import { AdminTable } from "./admin-table";
 import { CreateChannelForm, IssueAgentKeyForm, RotateSecretForm } from "./agent-key-forms";
 
 type AgentAccess = Awaited<ReturnType<typeof listAgentKeys>>;
@@ -50,29 +51,15 @@ export async function AgentAccessSections({ channels, keys }: AgentAccess) {
   );
   return (
     <>
-      <section aria-labelledby="channels-title" className="stack">
-        <h2 id="channels-title">{t("channels")}</h2>
-        <DataTable
-          label={t("channels")}
-          columns={channelColumns}
-          rows={channels}
-          rowKey={(c) => c.id}
-          cellClassName={adminCellClass}
-        />
+      <Section titleId="channels-title" title={t("channels")} className="stack">
+        <AdminTable label={t("channels")} columns={channelColumns} rows={channels} />
         <CreateChannelForm tools={[...toolNames]} />
-      </section>
+      </Section>
 
-      <section aria-labelledby="keys-title" className="stack">
-        <h2 id="keys-title">{t("agentKeys")}</h2>
-        <DataTable
-          label={t("agentKeys")}
-          columns={columns}
-          rows={keys}
-          rowKey={(k) => k.id}
-          cellClassName={adminCellClass}
-        />
+      <Section titleId="keys-title" title={t("agentKeys")} className="stack">
+        <AdminTable label={t("agentKeys")} columns={columns} rows={keys} />
         <IssueAgentKeyForm channels={channels.map((c) => ({ slug: c.slug, name: c.name }))} />
-      </section>
+      </Section>
     </>
   );
 }

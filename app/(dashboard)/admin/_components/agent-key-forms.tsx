@@ -2,7 +2,10 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { CheckboxGroup } from "@/components/forms/checkbox-group";
+import { Field, InputField, requiredText } from "@/components/forms/field";
 import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Section } from "@/components/page/section";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { IssueKeyForm } from "./issue-key-form";
@@ -19,16 +22,17 @@ export function IssueAgentKeyForm({ channels }: { channels: { slug: string; name
       endpoint="/api/admin/agent-keys"
       fields={(form) => ({ channel: form.get("channel") })}
     >
-      <div className="field">
-        <label htmlFor="key-channel">{t("channel")}</label>
-        <select id="key-channel" name="channel" required>
-          {channels.map((c) => (
-            <option key={c.slug} value={c.slug}>
-              {c.name} ({c.slug})
-            </option>
-          ))}
-        </select>
-      </div>
+      <Field id="key-channel" label={t("channel")}>
+        {(control) => (
+          <select {...control} name="channel" required>
+            {channels.map((c) => (
+              <option key={c.slug} value={c.slug}>
+                {c.name} ({c.slug})
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
     </IssueKeyForm>
   );
 }
@@ -65,83 +69,75 @@ export function RevokeKeyButton({
 /** Create a channel; its end-user token secret is shown once. */
 export function CreateChannelForm({ tools }: { tools: string[] }) {
   const t = useTranslations("adminManage");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{ secret: string }>();
+  const { submit, pending, error, needsStepUp } = useAdminRequest<{ secret: string }>();
   const [secret, setSecret] = useState<string | null>(null);
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const result = await run("POST", "/api/admin/channels", {
+    const result = await submit(event, "POST", "/api/admin/channels", (form) => ({
       slug: form.get("slug"),
       name: form.get("name"),
       allowedTools: form.getAll("allowedTools"),
       ...stepUpValue(form),
-    });
+    }));
     if (result) setSecret(result.secret);
   }
   return (
-    <section aria-labelledby="create-channel-title" className="panel">
-      <h3 id="create-channel-title">{t("createChannelTitle")}</h3>
+    <Section titleId="create-channel-title" title={t("createChannelTitle")} level={3} className="panel">
       {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("shownOnceNote")} /> : null}
       <FormError id="create-channel-error" error={error} />
       <form onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor="channel-slug">{t("channelSlug")}</label>
-          <input id="channel-slug" name="slug" type="text" required pattern="[a-z][a-z0-9_]{1,39}" autoComplete="off" />
-        </div>
-        <div className="field">
-          <label htmlFor="channel-name">{t("name")}</label>
-          <input id="channel-name" name="name" type="text" required maxLength={80} autoComplete="off" />
-        </div>
-        <fieldset className="field">
-          <legend>{t("tools")}</legend>
-          {tools.map((tool) => (
-            <label key={tool} className="mono">
-              <input type="checkbox" name="allowedTools" value={tool} /> {tool}
-            </label>
-          ))}
-        </fieldset>
+        <InputField
+          {...requiredText}
+          id="channel-slug"
+          label={t("channelSlug")}
+          name="slug"
+          pattern="[a-z][a-z0-9_]{1,39}"
+        />
+        <InputField {...requiredText} id="channel-name" label={t("name")} name="name" maxLength={80} />
+        <CheckboxGroup
+          legend={t("tools")}
+          name="allowedTools"
+          choices={tools}
+          label={(tool) => tool}
+          labelClassName="mono"
+        />
         <StepUpField id="channel-step-up" show={needsStepUp} />
         <button type="submit" disabled={pending}>
           {pending ? t("working") : t("createChannel")}
         </button>
       </form>
-    </section>
+    </Section>
   );
 }
 
 /** Rotate a channel's secret, keeping the old one valid for an overlap window. */
 export function RotateSecretForm({ id, slug }: { id: string; slug: string }) {
   const t = useTranslations("adminManage");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{
+  const { submit, pending, error, needsStepUp } = useAdminRequest<{
     secret: string;
     previousSecretValidUntil: string | null;
   }>();
   const [secret, setSecret] = useState<string | null>(null);
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const result = await run("POST", `/api/admin/channels/${id}/rotate-secret`, {
+    const result = await submit(event, "POST", `/api/admin/channels/${id}/rotate-secret`, (form) => ({
       overlapMinutes: Number(form.get("overlapMinutes")),
       ...stepUpValue(form),
-    });
+    }));
     if (result) setSecret(result.secret);
   }
   return (
     <form onSubmit={onSubmit} aria-label={t("rotateNamed", { slug })}>
       {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("shownOnceNote")} /> : null}
       <FormError id={`rotate-${id}-error`} error={error} />
-      <div className="field">
-        <label htmlFor={`overlap-${id}`}>{t("overlapMinutes")}</label>
-        <input
-          id={`overlap-${id}`}
-          name="overlapMinutes"
-          type="number"
-          min={0}
-          max={10080}
-          defaultValue={60}
-          required
-        />
-      </div>
+      <InputField
+        id={`overlap-${id}`}
+        label={t("overlapMinutes")}
+        name="overlapMinutes"
+        type="number"
+        min={0}
+        max={10080}
+        defaultValue={60}
+        required
+      />
       <StepUpField id={`rotate-${id}-step-up`} show={needsStepUp} />
       <button type="submit" className="secondary" disabled={pending}>
         {t("rotateSecret")}

@@ -1,8 +1,8 @@
 import { getTranslations } from "next-intl/server";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import type { Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
 import { ResendDeliveryButton } from "./webhook-delivery-actions";
-import { adminCellClass } from "./admin-table";
+import { AdminTable } from "./admin-table";
 
 /** One row of a delivery history, whatever the outbox (webhooks or Slack/e-mail): labels already translated. */
 export type DeliveryHistoryRow = {
@@ -68,13 +68,11 @@ export async function DeliveryHistoryTable({
     },
   ];
   return (
-    <DataTable
+    <AdminTable
       label={label}
       columns={columns}
       rows={rows}
-      rowKey={(d) => d.id}
       rowAttributes={(d) => ({ "data-delivery-id": d.id })}
-      cellClassName={adminCellClass}
       empty={<p className="muted">{t("none")}</p>}
     />
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { CheckboxGroup } from "@/components/forms/checkbox-group";
 import { IssueKeyForm } from "./issue-key-form";
 
 /** Issue an integration key for the shop's systems (Orders API): its scopes; the key is shown once. */
@@ -14,15 +15,13 @@ export function IssueIntegrationKeyForm() {
       endpoint="/api/admin/integration-keys"
       fields={(form) => ({ scopes: form.getAll("scopes") })}
     >
-      <fieldset className="field">
-        <legend>{t("scopes")}</legend>
-        <label>
-          <input type="checkbox" name="scopes" value="orders:write" defaultChecked /> {t("scopeOrdersWrite")}
-        </label>
-        <label>
-          <input type="checkbox" name="scopes" value="orders:read" defaultChecked /> {t("scopeOrdersRead")}
-        </label>
-      </fieldset>
+      <CheckboxGroup
+        legend={t("scopes")}
+        name="scopes"
+        choices={["orders:write", "orders:read"] as const}
+        label={(s) => t(s === "orders:write" ? "scopeOrdersWrite" : "scopeOrdersRead")}
+        checked={() => true}
+      />
     </IssueKeyForm>
   );
 }

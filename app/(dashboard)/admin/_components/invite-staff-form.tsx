@@ -2,7 +2,11 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { CheckboxGroup } from "@/components/forms/checkbox-group";
+import { InputField, requiredText } from "@/components/forms/field";
 import { roles } from "@/lib/domain/permissions";
+import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
@@ -10,7 +14,7 @@ import { FormError, ShownOnce } from "./form-error";
 export function InviteStaffForm() {
   const t = useTranslations("adminManage");
   const tr = useTranslations("roles");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{
+  const { submit, pending, error, needsStepUp } = useAdminRequest<{
     id?: string;
     setupUrl?: string;
     change?: { id: string };
@@ -19,56 +23,41 @@ export function InviteStaffForm() {
   const [waits, setWaits] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const body = {
+    const body = (form: FormData) => ({
       email: form.get("email"),
       name: form.get("name"),
       roles: form.getAll("roles"),
       ...stepUpValue(form),
-    };
-    const result = await run("POST", "/api/admin/staff", body);
+    });
+    // Emptied once accepted, ready for the next invitation.
+    const result = await submit(event, "POST", "/api/admin/staff", body, true);
     if (result) {
       // An invitation with the admin role only waits for a second admin: no account, no link yet.
       setLink(result.setupUrl ?? null);
       setWaits(!!result.change);
-      (event.target as HTMLFormElement).reset();
     }
   }
 
   return (
-    <section aria-labelledby="invite-title" className="panel">
-      <h3 id="invite-title">{t("inviteTitle")}</h3>
+    <Section titleId="invite-title" title={t("inviteTitle")} level={3} className="panel">
       {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
-      {waits ? (
-        <p className="notice" role="status">
-          {t("waitsForSecond")}
-        </p>
-      ) : null}
+      {waits ? <Notice>{t("waitsForSecond")}</Notice> : null}
       <FormError id="invite-error" error={error} />
       <form onSubmit={onSubmit} aria-describedby={error ? "invite-error" : undefined}>
-        <div className="field">
-          <label htmlFor="invite-email">{t("email")}</label>
-          <input id="invite-email" name="email" type="email" autoComplete="off" required />
-        </div>
-        <div className="field">
-          <label htmlFor="invite-name">{t("name")}</label>
-          <input id="invite-name" name="name" type="text" autoComplete="off" required />
-        </div>
-        <fieldset className="field">
-          <legend>{t("roles")}</legend>
-          <p className="muted">{t("adminLevelNote")}</p>
-          {roles.map((r) => (
-            <label key={r}>
-              <input type="checkbox" name="roles" value={r} /> {tr(r)}
-            </label>
-          ))}
-        </fieldset>
+        <InputField {...requiredText} id="invite-email" label={t("email")} name="email" type="email" />
+        <InputField {...requiredText} id="invite-name" label={t("name")} name="name" />
+        <CheckboxGroup
+          legend={t("roles")}
+          note={t("adminLevelNote")}
+          name="roles"
+          choices={roles}
+          label={(r) => tr(r)}
+        />
         <StepUpField id="invite-step-up" show={needsStepUp} />
         <button type="submit" disabled={pending}>
           {pending ? t("working") : t("invite")}
         </button>
       </form>
-    </section>
+    </Section>
   );
 }

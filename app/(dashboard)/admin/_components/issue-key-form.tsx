@@ -2,6 +2,8 @@
 
 import { useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
+import { InputField, requiredText } from "@/components/forms/field";
+import { Section } from "@/components/page/section";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
@@ -32,41 +34,32 @@ export function IssueKeyForm({
   children: ReactNode;
 }) {
   const t = useTranslations("adminManage");
-  const { run, pending, error, needsStepUp } = useAdminRequest<{ key: string }>();
+  const { submit, pending, error, needsStepUp } = useAdminRequest<{ key: string }>();
   const [key, setKey] = useState<string | null>(null);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const result = await run("POST", endpoint, {
+    const result = await submit(event, "POST", endpoint, (form) => ({
       label: form.get("label"),
       ...fields(form),
       ...expiresAtValue(form),
       ...stepUpValue(form),
-    });
+    }));
     if (result) setKey(result.key);
   }
 
   return (
-    <section aria-labelledby={`issue-${idPrefix}-title`} className="panel">
-      <h3 id={`issue-${idPrefix}-title`}>{title}</h3>
+    <Section titleId={`issue-${idPrefix}-title`} title={title} level={3} className="panel">
       {key ? <ShownOnce label={keyName} value={key} note={t("shownOnceNote")} /> : null}
       <FormError id={`issue-${idPrefix}-error`} error={error} />
       <form onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor={`${idPrefix}-label`}>{t("label")}</label>
-          <input id={`${idPrefix}-label`} name="label" type="text" required maxLength={80} autoComplete="off" />
-        </div>
+        <InputField {...requiredText} id={`${idPrefix}-label`} label={t("label")} name="label" maxLength={80} />
         {children}
-        <div className="field">
-          <label htmlFor={`${idPrefix}-expires`}>{t("expiresOptional")}</label>
-          <input id={`${idPrefix}-expires`} name="expiresAt" type="datetime-local" />
-        </div>
+        <InputField id={`${idPrefix}-expires`} label={t("expiresOptional")} name="expiresAt" type="datetime-local" />
         <StepUpField id={`${idPrefix}-step-up`} show={needsStepUp} />
         <button type="submit" disabled={pending}>
           {pending ? t("working") : t("issueKey")}
         </button>
       </form>
-    </section>
+    </Section>
   );
 }

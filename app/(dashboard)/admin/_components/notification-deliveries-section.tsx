@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { listNotificationDeliveries } from "@/lib/server/admin/list-notification-deliveries";
 import { getSlackWebhookSettings } from "@/lib/server/notifications/slack-webhook-settings";
 import { emailEnabled } from "@/lib/server/notifications/mailer";
+import { Section } from "@/components/page/section";
 import { DeliveryHistoryTable } from "./delivery-history-table";
 import { SendTestButton } from "./webhook-delivery-actions";
 
@@ -17,8 +18,7 @@ export async function NotificationDeliveriesSection({ actor }: { actor: Actor })
   const tw = await getTranslations("webhookDeliveries");
   const email = emailEnabled();
   return (
-    <section aria-labelledby="notification-deliveries-title" className="panel stack">
-      <h2 id="notification-deliveries-title">{t("title")}</h2>
+    <Section titleId="notification-deliveries-title" title={t("title")} className="panel stack">
       <p className="muted">{t("description")}</p>
 
       <h3 id="notification-tests-title">{tw("sendTests")}</h3>
@@ -69,6 +69,6 @@ export async function NotificationDeliveriesSection({ actor }: { actor: Actor })
           };
         })}
       />
-    </section>
+    </Section>
   );
 }

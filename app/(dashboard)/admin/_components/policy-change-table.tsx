@@ -4,8 +4,8 @@ import type * as React from "react";
 import { useTranslations } from "next-intl";
 import type { PolicyField } from "@/lib/domain/policy";
 import { Money } from "@/components/domain/money";
-import { DataTable, type Column } from "@/components/ui/data-table";
-import { adminCellClass } from "./admin-table";
+import type { Column } from "@/components/ui/data-table";
+import { AdminTable } from "./admin-table";
 
 export type PolicyChange = {
   field: PolicyField;
@@ -51,13 +51,12 @@ export function ChangeTable({
     },
   ];
   return (
-    <DataTable
+    <AdminTable
       label={label}
       columns={columns}
       rows={changes}
       rowKey={(c) => c.field}
       rowAttributes={(c) => ({ "data-field": c.field })}
-      cellClassName={adminCellClass}
       empty={empty}
     />
   );

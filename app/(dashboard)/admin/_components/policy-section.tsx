@@ -3,6 +3,8 @@
 import { useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import { diffPolicy, policyFields, type PolicyField, type PolicyValues } from "@/lib/domain/policy";
+import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError } from "./form-error";
@@ -81,13 +83,8 @@ export function PolicySection({
   }
 
   return (
-    <section aria-labelledby="policy-title" className="panel stack">
-      <h2 id="policy-title">{t("title", { version })}</h2>
-      {result ? (
-        <p className="notice" role="status">
-          {result}
-        </p>
-      ) : null}
+    <Section titleId="policy-title" title={t("title", { version })} className="panel stack">
+      <Notice>{result}</Notice>
       {pending ? <PolicyPending pending={pending} currency={currency} onResult={setResult} /> : null}
 
       <form onSubmit={onSubmit} aria-labelledby="policy-edit-title">
@@ -137,6 +134,6 @@ export function PolicySection({
           ))}
         </ul>
       </details>
-    </section>
+    </Section>
   );
 }

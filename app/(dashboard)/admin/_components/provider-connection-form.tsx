@@ -2,9 +2,12 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { InputField } from "@/components/forms/field";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
 import type { ConnectionTest, ProviderConnectionView } from "@/lib/schemas/provider-connection";
+import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { FormError } from "./form-error";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { useAdminRequest } from "./use-admin-request";
@@ -24,8 +27,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
   const events = view.events.join("\n");
 
   return (
-    <section aria-labelledby="provider-title" className="stack">
-      <h2 id="provider-title">{t("title")}</h2>
+    <Section titleId="provider-title" title={t("title")} className="stack">
       <p className="muted">{t("intro")}</p>
       <dl className="facts">
         <dt>{t("inUse")}</dt>
@@ -59,11 +61,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
         </dd>
       </dl>
 
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice>{done}</Notice>
 
       <div>
         <button
@@ -108,30 +106,13 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           <h3 id="provider-save-title">{view.source === "tenant" ? t("replaceTitle") : t("saveTitle")}</h3>
           <p className="muted">{t("saveHelp")}</p>
           <FormError id="provider-save-error" error={save.error} />
-          <div className="field">
-            <label htmlFor="provider-api-key">{t("apiKey")}</label>
-            <input
-              id="provider-api-key"
-              name="apiKey"
-              type="password"
-              required
-              autoComplete="off"
-              className="mono"
-              placeholder="rk_live_…"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="provider-webhook-secret">{t("webhookSecret")}</label>
-            <input
-              id="provider-webhook-secret"
-              name="webhookSecret"
-              type="password"
-              required
-              autoComplete="off"
-              className="mono"
-              placeholder="whsec_…"
-            />
-          </div>
+          <SecretField id="provider-api-key" name="apiKey" label={t("apiKey")} placeholder="rk_live_…" />
+          <SecretField
+            id="provider-webhook-secret"
+            name="webhookSecret"
+            label={t("webhookSecret")}
+            placeholder="whsec_…"
+          />
           <StepUpField id="provider-step-up" show={save.needsStepUp} />
           <button type="submit" disabled={save.pending}>
             {t("save")}
@@ -167,6 +148,11 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           </button>
         </form>
       ) : null}
-    </section>
+    </Section>
   );
+}
+
+/** A secret the admin pastes from Stripe's dashboard: masked, never autofilled, in the code font. */
+function SecretField(props: { id: string; name: string; label: string; placeholder: string }) {
+  return <InputField {...props} type="password" required autoComplete="off" className="mono" />;
 }

@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from "react";
 import { useTranslations } from "next-intl";
+import { InputField } from "@/components/forms/field";
 import { saveReviewWebhook, type ReviewWebhookFormState } from "../actions";
 import { WebhookUrlForm } from "./webhook-url-form";
 
@@ -62,16 +63,14 @@ function SecretOnce({ secret }: { secret: string }) {
         <strong>{t("secretTitle")}</strong>
       </p>
       <p>{t("secretOnce")}</p>
-      <div className="field">
-        <label htmlFor="review-webhook-secret">{t("secretLabel")}</label>
-        <input
-          id="review-webhook-secret"
-          className="mono"
-          readOnly
-          value={secret}
-          onFocus={(e) => e.currentTarget.select()}
-        />
-      </div>
+      <InputField
+        id="review-webhook-secret"
+        label={t("secretLabel")}
+        className="mono"
+        readOnly
+        value={secret}
+        onFocus={(e) => e.currentTarget.select()}
+      />
       <button type="button" className="secondary" onClick={copy}>
         {t("copy")}
       </button>{" "}

@@ -2,6 +2,7 @@ import { getTranslations } from "next-intl/server";
 import type { Actor } from "@/lib/server/auth/actor";
 import { getReviewWebhookSettings } from "@/lib/server/notifications/get-review-webhook-settings";
 import { getSlackWebhookSettings } from "@/lib/server/notifications/slack-webhook-settings";
+import { Section } from "@/components/page/section";
 import { ReviewWebhookForm } from "./review-webhook-form";
 import { SlackWebhookForm } from "./slack-webhook-form";
 
@@ -10,8 +11,7 @@ export async function ReviewWebhookSection({ actor }: { actor: Actor }) {
   const { url, hasSecret } = await getReviewWebhookSettings(actor);
   const t = await getTranslations("webhook");
   return (
-    <section aria-labelledby="review-webhook-title" className="panel">
-      <h2 id="review-webhook-title">{t("title")}</h2>
+    <Section titleId="review-webhook-title" title={t("title")} className="panel">
       <p className="muted">{t("description")}</p>
       <dl className="facts">
         <dt>{t("status")}</dt>
@@ -29,7 +29,7 @@ export async function ReviewWebhookSection({ actor }: { actor: Actor }) {
 
       <p className="muted">{t("deliveriesBelow")}</p>
       <SlackWebhookSection actor={actor} />
-    </section>
+    </Section>
   );
 }
 
@@ -38,8 +38,7 @@ async function SlackWebhookSection({ actor }: { actor: Actor }) {
   const { host } = await getSlackWebhookSettings(actor);
   const t = await getTranslations("notifications.slackAdmin");
   return (
-    <section aria-labelledby="slack-webhook-title">
-      <h3 id="slack-webhook-title">{t("title")}</h3>
+    <Section titleId="slack-webhook-title" title={t("title")} level={3}>
       <p className="muted">{t("description")}</p>
       <dl className="facts">
         <dt>{t("status")}</dt>
@@ -50,6 +49,6 @@ async function SlackWebhookSection({ actor }: { actor: Actor }) {
         </dd>
       </dl>
       <SlackWebhookForm host={host} />
-    </section>
+    </Section>
   );
 }

@@ -1,9 +1,11 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { listStaff } from "@/lib/server/admin/list-staff";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import { InputField } from "@/components/forms/field";
+import type { Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
-import { adminCellClass } from "./admin-table";
+import { Section } from "@/components/page/section";
+import { AdminTable } from "./admin-table";
 import { InviteStaffForm } from "./invite-staff-form";
 
 type Staff = Awaited<ReturnType<typeof listStaff>>;
@@ -49,26 +51,20 @@ export async function StaffSection({ staff, q }: { staff: Staff; q: string | und
     },
   ];
   return (
-    <section aria-labelledby="staff-title" className="stack">
-      <h2 id="staff-title">{t("staff")}</h2>
+    <Section titleId="staff-title" title={t("staff")} className="stack">
       <form method="get" className="filters" role="search" aria-label={tm("searchStaff")}>
-        <div className="field">
-          <label htmlFor="staff-q">{tm("searchStaff")}</label>
-          <input id="staff-q" name="q" type="search" defaultValue={q ?? ""} />
-        </div>
+        <InputField id="staff-q" label={tm("searchStaff")} name="q" type="search" defaultValue={q ?? ""} />
         <button type="submit" className="secondary">
           {tm("search")}
         </button>
       </form>
-      <DataTable
+      <AdminTable
         label={t("staff")}
         columns={columns}
         rows={staff}
-        rowKey={(s) => s.id}
-        cellClassName={adminCellClass}
         empty={<p className="muted">{tm("noStaffFound")}</p>}
       />
       <InviteStaffForm />
-    </section>
+    </Section>
   );
 }

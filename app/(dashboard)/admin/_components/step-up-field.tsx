@@ -1,16 +1,21 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { InputField } from "@/components/forms/field";
 
 /** The password field shown when the server asked to confirm identity (step-up) for this change. */
 export function StepUpField({ id, show }: { id: string; show: boolean }) {
   const t = useTranslations("adminManage");
   if (!show) return null;
   return (
-    <div className="field">
-      <label htmlFor={id}>{t("stepUpPassword")}</label>
-      <input id={id} name="stepUpPassword" type="password" autoComplete="current-password" required />
-    </div>
+    <InputField
+      id={id}
+      label={t("stepUpPassword")}
+      name="stepUpPassword"
+      type="password"
+      autoComplete="current-password"
+      required
+    />
   );
 }
 

@@ -2,6 +2,9 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
+import { InputField } from "@/components/forms/field";
+import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
 
 export type TenantSettingsValues = {
@@ -57,82 +60,58 @@ export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSe
     }
   }
 
-  const field = (name: Field, extra: React.InputHTMLAttributes<HTMLInputElement> = {}) => ({
+  // Every field is a text input wired the same way: its value in state, refusals marked and described.
+  const input = (name: Field) => ({
     id: `tenant-${name}`,
     name,
+    label: t(name),
     value: values[name],
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
     ref: (el: HTMLInputElement | null) => {
       inputs.current[name] = el;
     },
-    "aria-invalid": invalid === name ? true : undefined,
-    "aria-describedby": [`tenant-${name}-help`, invalid === name ? "tenant-settings-error" : null]
-      .filter(Boolean)
-      .join(" "),
+    invalid: invalid === name,
+    describedBy: [invalid === name ? "tenant-settings-error" : null],
+    type: "text",
     autoComplete: "off",
     spellCheck: false,
-    ...extra,
   });
+  const locked = values.currencyLocked;
+  const extra: Record<Field, Partial<React.ComponentProps<typeof InputField>>> = {
+    name: { maxLength: 120, hint: t("nameHelp") },
+    locale: { maxLength: 35, hint: t("localeHelp") },
+    timeZone: { maxLength: 64, hint: t("timeZoneHelp"), list: "tenant-time-zones" },
+    currency: {
+      maxLength: 3,
+      hint: locked ? t("currencyLocked") : t("currencyHelp"),
+      autoCapitalize: "characters",
+      readOnly: locked,
+      className: locked ? "bg-muted" : undefined,
+    },
+  };
 
   return (
-    <section aria-labelledby="tenant-settings-title" className="panel">
-      <h2 id="tenant-settings-title">{t("title")}</h2>
+    <Section titleId="tenant-settings-title" title={t("title")} className="panel">
       <p className="muted">{t("description", { slug: values.slug })}</p>
       {message ? (
         <p className="error-box" role="alert" id="tenant-settings-error">
           {message}
         </p>
       ) : null}
-      {saved ? (
-        <p className="notice" role="status">
-          {t("saved")}
-        </p>
-      ) : null}
+      {saved ? <Notice>{t("saved")}</Notice> : null}
       <form onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor="tenant-name">{t("name")}</label>
-          <input type="text" maxLength={120} {...field("name")} />
-          <p id="tenant-name-help" className="muted">
-            {t("nameHelp")}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor="tenant-locale">{t("locale")}</label>
-          <input type="text" maxLength={35} {...field("locale")} />
-          <p id="tenant-locale-help" className="muted">
-            {t("localeHelp")}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor="tenant-timeZone">{t("timeZone")}</label>
-          <input type="text" maxLength={64} list="tenant-time-zones" {...field("timeZone")} />
-          <datalist id="tenant-time-zones">
-            {timeZones.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
-          <p id="tenant-timeZone-help" className="muted">
-            {t("timeZoneHelp")}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor="tenant-currency">{t("currency")}</label>
-          <input
-            type="text"
-            maxLength={3}
-            autoCapitalize="characters"
-            readOnly={values.currencyLocked}
-            className={values.currencyLocked ? "bg-muted" : undefined}
-            {...field("currency")}
-          />
-          <p id="tenant-currency-help" className="muted">
-            {values.currencyLocked ? t("currencyLocked") : t("currencyHelp")}
-          </p>
-        </div>
+        {fields.map((name) => (
+          <InputField key={name} {...input(name)} {...extra[name]} />
+        ))}
+        <datalist id="tenant-time-zones">
+          {timeZones.map((z) => (
+            <option key={z} value={z} />
+          ))}
+        </datalist>
         <button type="submit" disabled={pending}>
           {pending ? t("saving") : t("save")}
         </button>
       </form>
-    </section>
+    </Section>
   );
 }

@@ -2,6 +2,7 @@ import { getTranslations } from "next-intl/server";
 import type { Actor } from "@/lib/server/auth/actor";
 import { listWebhookDeliveries } from "@/lib/server/admin/webhook-deliveries";
 import { getReviewWebhookSettings } from "@/lib/server/notifications/get-review-webhook-settings";
+import { Section } from "@/components/page/section";
 import { DeliveryHistoryTable } from "./delivery-history-table";
 import { NotificationDeliveriesSection } from "./notification-deliveries-section";
 import { SendTestButton } from "./webhook-delivery-actions";
@@ -26,8 +27,7 @@ export async function WebhookDeliveriesSection({
   const reviewOn = Boolean(review.url && review.hasSecret);
   return (
     <>
-      <section aria-labelledby="webhook-deliveries-title" className="panel stack">
-        <h2 id="webhook-deliveries-title">{t("title")}</h2>
+      <Section titleId="webhook-deliveries-title" title={t("title")} className="panel stack">
         <p className="muted">{t("description")}</p>
 
         <h3 id="webhook-tests-title">{t("sendTests")}</h3>
@@ -71,7 +71,7 @@ export async function WebhookDeliveriesSection({
                   },
           }))}
         />
-      </section>
+      </Section>
       <NotificationDeliveriesSection actor={actor} />
     </>
   );

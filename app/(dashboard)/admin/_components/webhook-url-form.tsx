@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { InputField } from "@/components/forms/field";
 
 type Props = {
   /** Prefix of the element ids (`<id>-url`, `<id>-help`, `<id>-error`). */
@@ -41,24 +42,20 @@ export function WebhookUrlForm({
       ) : null}
       {children}
       <form action={formAction} noValidate aria-describedby={error ? `${id}-error` : undefined}>
-        <div className="field">
-          <label htmlFor={`${id}-url`}>{labels.url}</label>
-          <input
-            id={`${id}-url`}
-            name="url"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={placeholder}
-            defaultValue={defaultValue}
-            aria-invalid={error && error !== "internal_error" ? true : undefined}
-            aria-describedby={`${id}-help`}
-          />
-          <p id={`${id}-help`} className="muted">
-            {labels.help}
-          </p>
-        </div>
+        <InputField
+          id={`${id}-url`}
+          label={labels.url}
+          hint={labels.help}
+          hintId={`${id}-help`}
+          invalid={!!error && error !== "internal_error"}
+          name="url"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={placeholder}
+          defaultValue={defaultValue}
+        />
         <div>
           <button type="submit" name="intent" value="save" disabled={pending}>
             {pending ? labels.saving : labels.save}

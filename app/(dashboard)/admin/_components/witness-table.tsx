@@ -2,9 +2,9 @@
 
 import { useTranslations } from "next-intl";
 import { ConfirmButton } from "@/components/ui/confirm-button";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import type { Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
-import { adminCellClass } from "./admin-table";
+import { AdminTable } from "./admin-table";
 
 export type WitnessView = {
   id: string;
@@ -73,13 +73,6 @@ export function WitnessTable({
     },
   ];
   return (
-    <DataTable
-      label={t("title")}
-      columns={columns}
-      rows={witnesses}
-      rowKey={(w) => w.id}
-      cellClassName={adminCellClass}
-      empty={<p className="muted">{t("none")}</p>}
-    />
+    <AdminTable label={t("title")} columns={columns} rows={witnesses} empty={<p className="muted">{t("none")}</p>} />
   );
 }

@@ -2,6 +2,9 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { InputField, requiredText } from "@/components/forms/field";
+import { Section } from "@/components/page/section";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
 import { FormError } from "./form-error";
 import { WitnessTable, type WitnessView } from "./witness-table";
@@ -33,14 +36,9 @@ export function WitnessesSection({
   const said = (r: Answer | null) => r && setDone(r.status === "applied" ? t("applied") : t("waiting"));
 
   return (
-    <section aria-labelledby="witnesses-title" className="stack">
-      <h2 id="witnesses-title">{t("title")}</h2>
+    <Section titleId="witnesses-title" title={t("title")} className="stack">
       <p className="muted">{t("intro", { origin })}</p>
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice>{done}</Notice>
       <FormError id="witness-remove-error" error={remove.error} />
       <WitnessTable
         witnesses={witnesses}
@@ -59,18 +57,16 @@ export function WitnessesSection({
       >
         <h3 id="witness-quorum-title">{t("quorumTitle")}</h3>
         <FormError id="witness-quorum-error" error={setQuorum.error} />
-        <div className="field">
-          <label htmlFor="witness-quorum">{t("quorum", { count: witnesses.length })}</label>
-          <input
-            id="witness-quorum"
-            name="quorum"
-            type="number"
-            min={0}
-            max={witnesses.length}
-            defaultValue={quorum}
-            required
-          />
-        </div>
+        <InputField
+          id="witness-quorum"
+          label={t("quorum", { count: witnesses.length })}
+          name="quorum"
+          type="number"
+          min={0}
+          max={witnesses.length}
+          defaultValue={quorum}
+          required
+        />
         <button type="submit" disabled={setQuorum.pending}>
           {t("setQuorum")}
         </button>
@@ -87,26 +83,16 @@ export function WitnessesSection({
         <h3 id="witness-add-title">{t("addTitle")}</h3>
         <p className="muted">{t("addHelp")}</p>
         <FormError id="witness-add-error" error={add.error} />
-        <div className="field">
-          <label htmlFor="witness-name">{t("name")}</label>
-          <input id="witness-name" name="name" type="text" required maxLength={200} autoComplete="off" />
-        </div>
-        <div className="field">
-          <label htmlFor="witness-vkey">{t("vkey")}</label>
-          <input
-            id="witness-vkey"
-            name="vkey"
-            type="text"
-            required
-            maxLength={400}
-            autoComplete="off"
-            className="mono"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="witness-url">{t("url")}</label>
-          <input id="witness-url" name="url" type="url" required maxLength={2048} autoComplete="off" />
-        </div>
+        <InputField {...requiredText} id="witness-name" label={t("name")} name="name" maxLength={200} />
+        <InputField
+          {...requiredText}
+          id="witness-vkey"
+          label={t("vkey")}
+          name="vkey"
+          maxLength={400}
+          className="mono"
+        />
+        <InputField {...requiredText} id="witness-url" label={t("url")} name="url" type="url" maxLength={2048} />
         <button type="submit" disabled={add.pending}>
           {t("add")}
         </button>
@@ -122,6 +108,6 @@ export function WitnessesSection({
           {t("download")}
         </a>
       </div>
-    </section>
+    </Section>
   );
 }

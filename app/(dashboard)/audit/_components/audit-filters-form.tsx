@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { auditActionGroups, auditActions, auditOutcomes } from "@/lib/domain/audit-actions";
+import { Field } from "@/components/forms/field";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";
@@ -17,37 +18,32 @@ export function AuditFiltersForm({ state, labels }: Props) {
   const t = useTranslations("audit");
   const { draft, setDraft, zone, foreignZone } = state;
 
-  const text = (name: "traceId" | "actor" | "proposalId" | "subject", hint?: string) => (
-    <div className="grid min-w-0 gap-1.5">
-      <label htmlFor={`audit-${name}`}>{t(name)}</label>
-      <Input
+  // A text or date-time filter: its value in the draft; a date-time is read in the zone the note names.
+  const input = (name: "traceId" | "actor" | "proposalId" | "subject" | "from" | "to", hint?: string) => {
+    const date = name === "from" || name === "to";
+    return (
+      <Field
         id={`audit-${name}`}
-        name={name}
-        value={draft[name] ?? ""}
-        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
-        autoComplete="off"
-        aria-describedby={hint ? `audit-${name}-hint` : undefined}
-      />
-      {hint ? (
-        <small id={`audit-${name}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </small>
-      ) : null}
-    </div>
-  );
-  const date = (name: "from" | "to") => (
-    <div className="grid min-w-0 gap-1.5">
-      <label htmlFor={`audit-${name}`}>{t(name)}</label>
-      <Input
-        id={`audit-${name}`}
-        name={name}
-        type="datetime-local"
-        value={draft[name] ?? ""}
-        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
-        aria-describedby="audit-zone"
-      />
-    </div>
-  );
+        label={t(name)}
+        hint={hint}
+        hintId={`audit-${name}-hint`}
+        describedBy={date ? ["audit-zone"] : []}
+        className="grid min-w-0 gap-1.5"
+        hintClassName="m-0 text-xs text-muted-foreground"
+      >
+        {(control) => (
+          <Input
+            {...control}
+            name={name}
+            type={date ? "datetime-local" : undefined}
+            value={draft[name] ?? ""}
+            onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+            autoComplete={date ? undefined : "off"}
+          />
+        )}
+      </Field>
+    );
+  };
   // An action or outcome picker; a code the list does not know (a tool an agent invented, from a link) stays
   // selectable as itself.
   const picker = (name: "action" | "outcome", known: readonly string[], options: ReactNode) => {
@@ -78,8 +74,8 @@ export function AuditFiltersForm({ state, labels }: Props) {
       className="mb-6 grid gap-4 rounded-xl border bg-card p-4"
     >
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        {date("from")}
-        {date("to")}
+        {input("from")}
+        {input("to")}
         {picker(
           "action",
           auditActions,
@@ -119,10 +115,10 @@ export function AuditFiltersForm({ state, labels }: Props) {
         ) : null}
       </p>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        {text("traceId")}
-        {text("actor")}
-        {text("proposalId")}
-        {text("subject", t("subjectHint"))}
+        {input("traceId")}
+        {input("actor")}
+        {input("proposalId")}
+        {input("subject", t("subjectHint"))}
       </div>
       <div className="flex flex-wrap gap-2">
         <Button type="submit">{t("search")}</Button>

@@ -3,6 +3,7 @@ import { instantFormat } from "@/lib/domain/clock";
 import type { Actor } from "@/lib/server/auth/actor";
 import { getChainStatus } from "@/lib/server/audit/get-chain-status";
 import { Button } from "@/components/ui/button";
+import { CardSection } from "@/components/page/section";
 import { verifyChainNow } from "../actions";
 import { VerifyOwnLog } from "./verify-own-log";
 
@@ -17,10 +18,7 @@ export async function ChainPanel({ actor }: { actor: Actor }) {
   const { ownLog, check, checkpoint, retentionDays, refusedKeys, mayVerify } = await getChainStatus(actor);
   const time = check ? format.dateTime(check.checkedAt, instantFormat) : "";
   return (
-    <section aria-labelledby="chain-title" className="grid min-w-0 gap-3 rounded-xl border bg-card p-4">
-      <h2 id="chain-title" className="m-0 text-lg font-semibold">
-        {t("chainTitle")}
-      </h2>
+    <CardSection titleId="chain-title" title={t("chainTitle")} className="grid gap-3">
       <p className="m-0" data-testid="own-log">
         {ownLog
           ? t("ownLogSigned", {
@@ -64,6 +62,6 @@ export async function ChainPanel({ actor }: { actor: Actor }) {
           </form>
         </div>
       ) : null}
-    </section>
+    </CardSection>
   );
 }

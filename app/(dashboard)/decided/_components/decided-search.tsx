@@ -1,12 +1,11 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
 import { useQueryStates } from "nuqs";
 import { useTranslations } from "next-intl";
 import { decidedStatuses } from "@/lib/domain/proposal-state";
+import { anyOption, LabelledSelect } from "@/components/forms/labelled-select";
+import { FilterBar, SearchInput, useSearchDraft } from "@/components/forms/search-filter";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";
 import { decidedParams } from "./decided-params";
 
 /** The search form; submitting writes to the URL and the server page renders the results. */
@@ -14,41 +13,18 @@ export function DecidedSearch() {
   const t = useTranslations("decided");
   const ts = useTranslations("status");
   const [params, setParams] = useQueryStates(decidedParams, { shallow: false });
-  const [q, setQ] = useState(params.q);
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    void setParams({ q: q.trim() || null, page: null });
-  }
+  const draft = useSearchDraft(params.q, (q) => void setParams({ q, page: null }));
   return (
-    <form role="search" onSubmit={submit} className="mb-4 flex flex-wrap items-end gap-3">
-      <div className="grid min-w-0 flex-1 basis-64 gap-1.5">
-        <label htmlFor="decided-q">{t("search")}</label>
-        <Input
-          id="decided-q"
-          type="search"
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-          placeholder={t("searchHint")}
-        />
-      </div>
-      <div className="grid gap-1.5">
-        <label htmlFor="decided-status">{t("status")}</label>
-        <NativeSelect
-          id="decided-status"
-          value={params.status ?? ""}
-          onChange={(e) =>
-            void setParams({ status: (e.target.value || null) as (typeof decidedStatuses)[number] | null, page: null })
-          }
-        >
-          <NativeSelectOption value="">{t("anyStatus")}</NativeSelectOption>
-          {decidedStatuses.map((s) => (
-            <NativeSelectOption key={s} value={s}>
-              {ts(s)}
-            </NativeSelectOption>
-          ))}
-        </NativeSelect>
-      </div>
+    <FilterBar onSubmit={draft.submit} className="mb-4">
+      <SearchInput id="decided-q" label={t("search")} placeholder={t("searchHint")} draft={draft} />
+      <LabelledSelect
+        id="decided-status"
+        label={t("status")}
+        value={params.status ?? ""}
+        onChange={(v) => void setParams({ status: (v || null) as (typeof decidedStatuses)[number] | null, page: null })}
+        options={anyOption(t("anyStatus"), decidedStatuses, ts)}
+      />
       <Button type="submit">{t("submit")}</Button>
-    </form>
+    </FilterBar>
   );
 }

@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
 import { cache } from "react";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { getTranslations } from "next-intl/server";
 import { can } from "@/lib/domain/permissions";
-import { isAppError } from "@/lib/domain/outcome";
 import { pageActor } from "@/lib/server/auth/page";
+import { orNotFound } from "@/app/(dashboard)/or-not-found";
 import { getExecutionDetail } from "@/lib/server/executions/get-execution-detail";
 import { executionKeys } from "@/lib/queries/executions";
 import { ExecutionDetailView } from "./_components/execution-detail-view";
@@ -17,10 +16,7 @@ type Props = { params: Promise<{ id: string }> };
 /** Another tenant's execution, an unknown or a malformed id: the same 404, nothing about it. Once per request. */
 const load = cache(async (id: string) => {
   const actor = await pageActor("executions:read");
-  const detail = await getExecutionDetail(actor, { executionId: id }).catch((error: unknown) => {
-    if (isAppError(error) && (error.code === "not_found" || error.code === "invalid_arguments")) notFound();
-    throw error;
-  });
+  const detail = await orNotFound(getExecutionDetail(actor, { executionId: id }), ["not_found", "invalid_arguments"]);
   return { actor, detail };
 });
 

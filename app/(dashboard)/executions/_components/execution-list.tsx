@@ -9,6 +9,7 @@ import { Money } from "@/components/domain/money";
 import { RelativeTime } from "@/components/ui/date-time";
 import { Button } from "@/components/ui/button";
 import { DataTable, type Column } from "@/components/ui/data-table";
+import { Section } from "@/components/page/section";
 import { ExecutionStateBadge } from "./execution-state-badge";
 import { ExecutionFilters } from "./execution-filters";
 import { ExecutionLink, executionHeadClass, mono } from "./execution-cells";
@@ -80,10 +81,12 @@ export function ExecutionList({ list }: { list: ListQuery }) {
   const columns = useExecutionColumns();
 
   return (
-    <section aria-labelledby="exec-list-title" className="grid min-w-0 gap-3">
-      <h2 id="exec-list-title" className="m-0 text-lg font-semibold">
-        {t("listTitle")}
-      </h2>
+    <Section
+      titleId="exec-list-title"
+      title={t("listTitle")}
+      headingClassName="m-0 text-lg font-semibold"
+      className="grid min-w-0 gap-3"
+    >
       <ExecutionFilters />
       {list.isError && !list.data ? (
         <div role="alert" className="rounded-xl border border-destructive/40 bg-card p-4 text-sm">
@@ -135,6 +138,6 @@ export function ExecutionList({ list }: { list: ListQuery }) {
           </Button>
         </p>
       ) : null}
-    </section>
+    </Section>
   );
 }

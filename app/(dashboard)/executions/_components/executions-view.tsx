@@ -8,13 +8,12 @@ import { LiveStatus } from "@/components/domain/live-status";
 import { useStreamOpen } from "@/components/realtime/use-change-stream";
 import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
 import { LazyToaster } from "@/components/ui/toast";
+import { CardSection } from "@/components/page/section";
 import { InDoubtChart } from "./in-doubt-chart";
 import { ExecutionCounters } from "./execution-counters";
 import { ExecutionList } from "./execution-list";
 import { InDoubtQueue } from "./in-doubt-queue";
 import { executionsParams } from "./executions-params";
-
-const panel = "rounded-xl border bg-card p-4";
 
 /** The ops page: counters, the in-doubt queue, the in-doubt chart and the list, kept live by push and poll. */
 export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
@@ -44,24 +43,18 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
         {o ? <ExecutionCounters o={o} /> : null}
       </section>
 
-      <section aria-labelledby="exec-doubt-title" className={`min-w-0 ${panel}`}>
-        <h2 id="exec-doubt-title" className="m-0 text-lg font-semibold">
-          {t("inDoubtTitle")}
-        </h2>
+      <CardSection titleId="exec-doubt-title" title={t("inDoubtTitle")}>
         <p className="mt-1 mb-3 text-sm text-muted-foreground">{t("inDoubtHelp")}</p>
         {!o || o.inDoubt.length === 0 ? (
           <p className="m-0">{t("inDoubtEmpty")}</p>
         ) : (
           <InDoubtQueue rows={o.inDoubt} canReconcile={canReconcile} />
         )}
-      </section>
+      </CardSection>
 
-      <section aria-labelledby="exec-chart-title" className={`min-w-0 ${panel}`}>
-        <h2 id="exec-chart-title" className="m-0 mb-3 text-lg font-semibold">
-          {t("chartTitle")}
-        </h2>
+      <CardSection titleId="exec-chart-title" title={t("chartTitle")} headingClassName="mb-3">
         {o ? <InDoubtChart points={o.chart} /> : null}
-      </section>
+      </CardSection>
 
       <ExecutionList list={list} />
     </div>

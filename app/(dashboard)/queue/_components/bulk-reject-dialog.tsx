@@ -6,14 +6,8 @@ import { useTranslations } from "next-intl";
 import { api, ApiError } from "@/lib/queries/api";
 import type { BulkRejectResult } from "@/lib/schemas/proposal-dto";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { DialogFooter } from "@/components/ui/dialog";
+import { DecisionDialog, DecisionForm, DecisionHeading } from "@/components/forms/decision-dialog";
 import { RejectFields } from "@/components/reviewer/reject-fields";
 
 export type BulkItem = { proposalId: string; hash: string; orderNumber: string };
@@ -85,74 +79,67 @@ export function BulkRejectDialog({
 
   const rejected = results?.filter((r) => r.result.outcome === "rejected").length ?? 0;
   return (
-    <Dialog open={open} onOpenChange={(o) => (o ? undefined : close())}>
-      <DialogContent
-        closeLabel={tp("cancel")}
-        onOpenAutoFocus={(e) => {
-          e.preventDefault();
-          reasonInput.current?.focus();
-        }}
-      >
-        {results ? (
-          <div className="grid gap-4">
-            <DialogHeader>
-              <DialogTitle>{t("doneTitle")}</DialogTitle>
-              <DialogDescription role="status">
-                {t("summary", { rejected, refused: results.length - rejected })}
-              </DialogDescription>
-            </DialogHeader>
-            <ul className="m-0 grid max-h-72 list-none gap-2 overflow-y-auto p-0" aria-label={t("resultsLabel")}>
-              {results.map(({ item, result }) => (
-                <li
-                  key={result.proposalId}
-                  data-result-for={result.proposalId}
-                  data-outcome={result.outcome}
-                  className="rounded-md border p-2 text-sm"
-                >
-                  <strong>{t("order", { order: item?.orderNumber ?? result.proposalId })}</strong>:{" "}
-                  {result.outcome === "rejected"
-                    ? t("rejected")
-                    : t("refused", { message: result.message ?? result.code ?? "" })}
-                </li>
-              ))}
-            </ul>
-            <DialogFooter>
-              <Button type="button" onClick={close}>
-                {t("close")}
-              </Button>
-            </DialogFooter>
-          </div>
-        ) : (
-          <form onSubmit={onSubmit} className="grid gap-4">
-            <DialogHeader>
-              <DialogTitle>{t("title", { count: items.length })}</DialogTitle>
-              <DialogDescription>{t("help")}</DialogDescription>
-            </DialogHeader>
-            <p className="m-0 text-sm">{t("orders", { orders: items.map((i) => i.orderNumber).join(", ") })}</p>
-            <RejectFields
-              idPrefix="bulk-reject"
-              reason={reason}
-              onReason={setReason}
-              internalNote={internalNote}
-              onInternalNote={setInternalNote}
-              reasonRef={reasonInput}
-            />
-            {error ? (
-              <p role="alert" className="m-0 text-sm text-destructive">
-                {error}
-              </p>
-            ) : null}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={close}>
-                {tp("cancel")}
-              </Button>
-              <Button type="submit" variant="destructive" disabled={sending || items.length === 0}>
-                {sending ? tp("working") : t("confirm", { count: items.length })}
-              </Button>
-            </DialogFooter>
-          </form>
-        )}
-      </DialogContent>
-    </Dialog>
+    <DecisionDialog
+      open={open}
+      onOpenChange={(o) => (o ? undefined : close())}
+      closeLabel={tp("cancel")}
+      focus={() => reasonInput.current}
+    >
+      {results ? (
+        <div className="grid gap-4">
+          <DecisionHeading
+            title={t("doneTitle")}
+            description={t("summary", { rejected, refused: results.length - rejected })}
+            descriptionProps={{ role: "status" }}
+          />
+          <ul className="m-0 grid max-h-72 list-none gap-2 overflow-y-auto p-0" aria-label={t("resultsLabel")}>
+            {results.map(({ item, result }) => (
+              <li
+                key={result.proposalId}
+                data-result-for={result.proposalId}
+                data-outcome={result.outcome}
+                className="rounded-md border p-2 text-sm"
+              >
+                <strong>{t("order", { order: item?.orderNumber ?? result.proposalId })}</strong>:{" "}
+                {result.outcome === "rejected"
+                  ? t("rejected")
+                  : t("refused", { message: result.message ?? result.code ?? "" })}
+              </li>
+            ))}
+          </ul>
+          <DialogFooter>
+            <Button type="button" onClick={close}>
+              {t("close")}
+            </Button>
+          </DialogFooter>
+        </div>
+      ) : (
+        <DecisionForm
+          onSubmit={onSubmit}
+          heading={{ title: t("title", { count: items.length }), description: t("help") }}
+          cancel={{ label: tp("cancel"), onClick: close }}
+          confirm={{
+            label: sending ? tp("working") : t("confirm", { count: items.length }),
+            disabled: sending || items.length === 0,
+            variant: "destructive",
+          }}
+        >
+          <p className="m-0 text-sm">{t("orders", { orders: items.map((i) => i.orderNumber).join(", ") })}</p>
+          <RejectFields
+            idPrefix="bulk-reject"
+            reason={reason}
+            onReason={setReason}
+            internalNote={internalNote}
+            onInternalNote={setInternalNote}
+            reasonRef={reasonInput}
+          />
+          {error ? (
+            <p role="alert" className="m-0 text-sm text-destructive">
+              {error}
+            </p>
+          ) : null}
+        </DecisionForm>
+      )}
+    </DecisionDialog>
   );
 }

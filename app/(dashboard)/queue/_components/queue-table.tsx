@@ -38,22 +38,24 @@ export async function QueueTable({
   const reason = (r: QueueRow) => (tr.has(r.reason) ? tr(r.reason) : r.reason);
   const channel = (r: QueueRow) => (r.channel ? (channelName.get(r.channel) ?? r.channel) : "—");
   const select = (r: QueueRow) => <SelectBox r={r} label={tb("select", { order: r.orderNumber })} />;
+  // The link to a proposal (j/k move between these: queue-keys.tsx), in a table cell or across a phone's card.
+  const open = (r: QueueRow, className: string) => (
+    <Link
+      href={`/proposals/${r.id}`}
+      data-queue-link
+      aria-label={t("open", { order: r.orderNumber })}
+      className={className}
+    >
+      {r.orderNumber}
+    </Link>
+  );
 
   const columns: Column<QueueRow>[] = [
     ...(selectable ? [{ id: "select", header: tb("selectHeader"), cell: select }] : []),
     {
       id: "orderNumber",
       header: t("order"),
-      cell: (r) => (
-        <Link
-          href={`/proposals/${r.id}`}
-          data-queue-link
-          aria-label={t("open", { order: r.orderNumber })}
-          className="font-medium whitespace-nowrap"
-        >
-          {r.orderNumber}
-        </Link>
-      ),
+      cell: (r) => open(r, "font-medium whitespace-nowrap"),
     },
     {
       id: "amountMinor",
@@ -100,14 +102,7 @@ export async function QueueTable({
         <>
           <div className="flex items-start justify-between gap-3">
             {selectable ? select(r) : null}
-            <Link
-              href={`/proposals/${r.id}`}
-              data-queue-link
-              aria-label={t("open", { order: r.orderNumber })}
-              className="font-semibold after:absolute after:inset-0 focus-visible:outline-none"
-            >
-              {r.orderNumber}
-            </Link>
+            {open(r, "font-semibold after:absolute after:inset-0 focus-visible:outline-none")}
             <span className="text-right text-lg font-semibold">
               <Money minor={r.amountMinor} currency={r.currency} exact />
             </span>

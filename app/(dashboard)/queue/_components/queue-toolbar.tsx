@@ -4,12 +4,11 @@
 // and the live state (pushed changes, polling as the fallback: ./use-queue-live.ts). A failing poll turns
 // "Live" into "Not updating — retrying" until one succeeds again.
 import { useEffect, useRef, useState, useTransition } from "react";
-import type * as React from "react";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { LiveStatus } from "@/components/domain/live-status";
+import { anyOption, LabelledSelect } from "@/components/forms/labelled-select";
 import { Button } from "@/components/ui/button";
-import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";
 import { useQueueLive } from "./use-queue-live";
 import { queueFlags, queueSorts, type QueueFlag, type QueueSort } from "./queue-options";
 
@@ -22,36 +21,6 @@ function href(p: Params): string {
   if (p.sort !== "expiry") q.set("sort", p.sort);
   const s = q.toString();
   return s ? `/queue?${s}` : "/queue";
-}
-
-/** One of the toolbar's selects with its label above it; "" is the "any" choice of a filter. */
-function LabelledSelect({
-  ref,
-  id,
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  ref: React.Ref<HTMLSelectElement>;
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  options: { value: string; label: string }[];
-}) {
-  return (
-    <div className="grid gap-1.5">
-      <label htmlFor={id}>{label}</label>
-      <NativeSelect ref={ref} id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map((o) => (
-          <NativeSelectOption key={o.value} value={o.value}>
-            {o.label}
-          </NativeSelectOption>
-        ))}
-      </NativeSelect>
-    </div>
-  );
 }
 
 export function QueueToolbar({
@@ -121,7 +90,7 @@ export function QueueToolbar({
         label={t("filterFlag")}
         value={want.flag ?? ""}
         onChange={(v) => set({ flag: (v || null) as QueueFlag | null })}
-        options={[{ value: "", label: t("any") }, ...queueFlags.map((f) => ({ value: f, label: tf(f) }))]}
+        options={anyOption(t("any"), queueFlags, tf)}
       />
       <LabelledSelect
         ref={sortRef}

@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import { useTranslations } from "next-intl";
+import { InputField } from "@/components/forms/field";
+import { Notice } from "@/components/forms/notice";
 import { completeSetupAction, type SetupState } from "../actions";
 import { signedIn, signInWithCsrfRetry } from "../../../sign-in-with-csrf-retry";
 
@@ -20,19 +22,15 @@ export function SetupForm({ token, email, minLength }: { token: string; email: s
     },
     { status: "idle" },
   );
+  // The password and its confirmation are held to the same rule.
+  const newPassword = { type: "password", autoComplete: "new-password", minLength, required: true } as const;
   if (state.status === "signingIn") {
-    return (
-      <p className="notice" role="status">
-        {t("signingIn")}
-      </p>
-    );
+    return <Notice>{t("signingIn")}</Notice>;
   }
   if (state.status === "done") {
     return (
       <div className="stack">
-        <p className="notice" role="status">
-          {t("done")}
-        </p>
+        <Notice>{t("done")}</Notice>
         <Link href="/sign-in" className="button">
           {t("toSignIn")}
         </Link>
@@ -47,36 +45,16 @@ export function SetupForm({ token, email, minLength }: { token: string; email: s
         </p>
       ) : null}
       <input type="hidden" name="token" value={token} />
-      <div className="field">
-        <label htmlFor="setup-email">{t("email")}</label>
-        <input id="setup-email" type="email" value={email} readOnly autoComplete="username" />
-      </div>
-      <div className="field">
-        <label htmlFor="setup-password">{t("password")}</label>
-        <input
-          id="setup-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          minLength={minLength}
-          required
-          aria-describedby="setup-help"
-        />
-        <p id="setup-help" className="muted">
-          {t("help", { min: minLength })}
-        </p>
-      </div>
-      <div className="field">
-        <label htmlFor="setup-confirm">{t("confirm")}</label>
-        <input
-          id="setup-confirm"
-          name="confirm"
-          type="password"
-          autoComplete="new-password"
-          minLength={minLength}
-          required
-        />
-      </div>
+      <InputField id="setup-email" label={t("email")} type="email" value={email} readOnly autoComplete="username" />
+      <InputField
+        {...newPassword}
+        id="setup-password"
+        label={t("password")}
+        hint={t("help", { min: minLength })}
+        hintId="setup-help"
+        name="password"
+      />
+      <InputField {...newPassword} id="setup-confirm" label={t("confirm")} name="confirm" />
       <button type="submit" disabled={pending}>
         {pending ? t("saving") : t("submit")}
       </button>

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { InputField } from "@/components/forms/field";
 import { useAdminRequest } from "@/app/(dashboard)/admin/_components/use-admin-request";
 import { StepUpField, stepUpValue } from "@/app/(dashboard)/admin/_components/step-up-field";
 import { FormError } from "@/app/(dashboard)/admin/_components/form-error";
@@ -22,10 +23,14 @@ export function PasskeyRowActions({ id, name }: { id: string; name: string }) {
             if (await rename.run("PATCH", path, { name: new FormData(e.currentTarget).get("name") })) setEditing(false);
           }}
         >
-          <div className="field">
-            <label htmlFor={`rename-${id}`}>{t("newName")}</label>
-            <input id={`rename-${id}`} name="name" defaultValue={name} maxLength={64} required />
-          </div>
+          <InputField
+            id={`rename-${id}`}
+            label={t("newName")}
+            name="name"
+            defaultValue={name}
+            maxLength={64}
+            required
+          />
           <button type="submit" disabled={rename.pending}>
             {t("save")}
           </button>{" "}

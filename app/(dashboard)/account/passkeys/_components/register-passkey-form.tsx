@@ -3,9 +3,11 @@
 import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
+import { InputField } from "@/components/forms/field";
 import { browserSupportsWebAuthn, startRegistration } from "@simplewebauthn/browser";
 import { registeredPasskeyDto, registrationOptionsDto } from "@/lib/schemas/passkeys";
 import { api, ApiError } from "@/lib/queries/proposals";
+import { Notice } from "@/components/forms/notice";
 
 /** Registers a passkey on this device: options from the server → the browser's WebAuthn prompt → verify. */
 export function RegisterPasskeyForm() {
@@ -46,20 +48,20 @@ export function RegisterPasskeyForm() {
 
   return (
     <form onSubmit={onSubmit} className="passkey-register">
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <Notice>{notice}</Notice>
       {error ? (
         <p className="error-box" role="alert">
           {error}
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor="passkey-name">{t("nameLabel")}</label>
-        <input id="passkey-name" name="name" maxLength={60} placeholder={t("namePlaceholder")} autoComplete="off" />
-      </div>
+      <InputField
+        id="passkey-name"
+        label={t("nameLabel")}
+        name="name"
+        maxLength={60}
+        placeholder={t("namePlaceholder")}
+        autoComplete="off"
+      />
       <button type="submit" disabled={pending}>
         {pending ? t("waiting") : t("register")}
       </button>

@@ -1,9 +1,8 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
+import { orNotFound } from "@/app/(dashboard)/or-not-found";
 import { getStaffMember } from "@/lib/server/admin/get-staff-member";
-import { isAppError } from "@/lib/domain/outcome";
 import { DateTime } from "@/components/ui/date-time";
 import { StaffActions } from "./_components/staff-actions";
 
@@ -12,10 +11,7 @@ export const dynamic = "force-dynamic";
 export default async function StaffMemberPage({ params }: { params: Promise<{ id: string }> }) {
   const actor = await pageActor("admin:manage");
   const { id } = await params;
-  const member = await getStaffMember(actor, id).catch((error: unknown) => {
-    if (isAppError(error) && error.code === "not_found") notFound();
-    throw error;
-  });
+  const member = await orNotFound(getStaffMember(actor, id));
   const t = await getTranslations("admin");
   const tr = await getTranslations("roles");
   const tm = await getTranslations("adminManage");

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
-import { isAppError } from "@/lib/domain/outcome";
 import { pageActor } from "@/lib/server/auth/page";
+import { orNotFound } from "@/app/(dashboard)/or-not-found";
 import { getEvidenceSummary } from "@/lib/server/audit/evidence-summary";
 import { DateTime } from "@/components/ui/date-time";
 import { Money } from "@/components/domain/money";
@@ -26,10 +25,7 @@ export default async function EvidencePage({ params }: Props) {
   const tm = await getTranslations("authMethods");
   const tr = await getTranslations("reasons");
   const tk = await getTranslations("paymentMethods");
-  const s = await getEvidenceSummary(actor, proposalId).catch((error: unknown) => {
-    if (isAppError(error) && error.code === "not_found") notFound();
-    throw error;
-  });
+  const s = await orNotFound(getEvidenceSummary(actor, proposalId));
   const p = s.proposal;
   const label = (tr: { has: (k: string) => boolean; (k: string): string }, code: string | null) =>
     code ? (tr.has(code) ? tr(code) : code) : "—";

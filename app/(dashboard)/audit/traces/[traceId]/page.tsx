@@ -6,7 +6,9 @@ import { auditCodeKey } from "@/lib/domain/audit-actions";
 import { splitOffset } from "@/lib/domain/clock";
 import { pageActor } from "@/lib/server/auth/page";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
+import { InputField } from "@/components/forms/field";
 import { DateTime } from "@/components/ui/date-time";
+import { Section } from "@/components/page/section";
 import { holdTrace } from "../../actions";
 import { TraceProposal } from "./_components/trace-proposal";
 
@@ -58,16 +60,14 @@ export default async function TracePage({ params }: Props) {
       ) : null}
 
       {trace.proposals.length ? (
-        <section aria-labelledby="trace-proposals" className="stack">
-          <h2 id="trace-proposals">{t("proposals")}</h2>
+        <Section titleId="trace-proposals" title={t("proposals")} className="stack">
           {trace.proposals.map((p) => (
             <TraceProposal key={p.id} p={p} mayDownloadEvidence={mayDownloadEvidence} />
           ))}
-        </section>
+        </Section>
       ) : null}
 
-      <section aria-labelledby="trace-timeline" className="stack">
-        <h2 id="trace-timeline">{t("timeline")}</h2>
+      <Section titleId="trace-timeline" title={t("timeline")} className="stack">
         {trace.steps.length === 0 ? (
           <div className="panel">{t("empty")}</div>
         ) : (
@@ -105,10 +105,9 @@ export default async function TracePage({ params }: Props) {
             ))}
           </ol>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="trace-hold" className="panel stack">
-        <h2 id="trace-hold">{t("legalHold")}</h2>
+      <Section titleId="trace-hold" title={t("legalHold")} className="panel stack">
         {trace.legalHold ? (
           <p>
             {t("held", { reason: trace.legalHold.reason })} <DateTime value={trace.legalHold.createdAt} />
@@ -119,14 +118,11 @@ export default async function TracePage({ params }: Props) {
         {isAdmin && !trace.legalHold && trace.steps.length ? (
           <form action={holdTrace}>
             <input type="hidden" name="traceId" value={trace.traceId} />
-            <div className="field">
-              <label htmlFor="hold-reason">{t("holdReason")}</label>
-              <input id="hold-reason" name="reason" required minLength={3} maxLength={500} />
-            </div>
+            <InputField id="hold-reason" label={t("holdReason")} name="reason" required minLength={3} maxLength={500} />
             <button type="submit">{t("hold")}</button>
           </form>
         ) : null}
-      </section>
+      </Section>
     </section>
   );
 }

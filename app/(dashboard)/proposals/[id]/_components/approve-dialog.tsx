@@ -3,15 +3,7 @@
 import { useRef } from "react";
 import { useTranslations } from "next-intl";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
-import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { DecisionDialog, DecisionForm } from "@/components/forms/decision-dialog";
 import { Input } from "@/components/ui/input";
 import { PasskeyApproveButton } from "./passkey-approve-button";
 import { DialogNotes } from "./decision-notes";
@@ -26,61 +18,57 @@ export function ApproveDialog({ p, d }: { p: ProposalDetail; d: Decision }) {
   const confirmButton = useRef<HTMLButtonElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
   return (
-    <Dialog open={d.open === "approve"} onOpenChange={(o) => d.setOpen(o ? "approve" : null)}>
-      <DialogContent
-        closeLabel={t("cancel")}
-        aria-describedby="approve-four-eyes"
-        // Keyboard-first: focus lands on what the reviewer does next (the password when due, else confirm).
-        onOpenAutoFocus={(e) => {
-          e.preventDefault();
-          (passwordInput.current ?? confirmButton.current)?.focus();
+    <DecisionDialog
+      open={d.open === "approve"}
+      onOpenChange={(o) => d.setOpen(o ? "approve" : null)}
+      closeLabel={t("cancel")}
+      describedBy="approve-four-eyes"
+      // The password when a step-up is due, else the confirm button.
+      focus={() => passwordInput.current ?? confirmButton.current}
+    >
+      <DecisionForm
+        onSubmit={d.onApprove}
+        heading={{
+          title: t("approveTitle"),
+          description: d.fourEyes,
+          descriptionProps: { id: "approve-four-eyes", className: "font-medium text-foreground" },
         }}
+        cancel={{ label: t("cancel"), onClick: () => d.setOpen(null) }}
+        confirm={{
+          label: d.approve.isPending ? t("working") : t("confirmApprove"),
+          disabled: d.approve.isPending || d.expiredWhileOpen,
+        }}
+        confirmRef={confirmButton}
       >
-        <form onSubmit={d.onApprove} className="grid gap-4">
-          <DialogHeader>
-            <DialogTitle>{t("approveTitle")}</DialogTitle>
-            <DialogDescription id="approve-four-eyes" className="font-medium text-foreground">
-              {d.fourEyes}
-            </DialogDescription>
-          </DialogHeader>
-          <p className="confirm-text m-0" data-testid="confirm-text">
-            {d.confirmText}
-          </p>
-          <p className="m-0 text-sm break-all text-muted-foreground">{t("confirmHash", { hash: p.hash })}</p>
-          {p.viewer.hasPasskeys ? (
-            <PasskeyApproveButton
-              proposalId={p.id}
-              hash={p.hash}
-              busy={d.approve.isPending}
-              onApprove={(body) => d.approve.mutate(body)}
-              onError={d.setError}
+        <p className="confirm-text m-0" data-testid="confirm-text">
+          {d.confirmText}
+        </p>
+        <p className="m-0 text-sm break-all text-muted-foreground">{t("confirmHash", { hash: p.hash })}</p>
+        {p.viewer.hasPasskeys ? (
+          <PasskeyApproveButton
+            proposalId={p.id}
+            hash={p.hash}
+            busy={d.approve.isPending}
+            onApprove={(body) => d.approve.mutate(body)}
+            onError={d.setError}
+          />
+        ) : null}
+        {d.stepUpDue ? (
+          <div className="grid gap-1.5">
+            <p className="m-0 text-sm">{t("stepUpNeeded", { minutes: p.viewer.stepUpMinutes })}</p>
+            <label htmlFor="step-up-password">{t("password")}</label>
+            <Input
+              ref={passwordInput}
+              id="step-up-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
             />
-          ) : null}
-          {d.stepUpDue ? (
-            <div className="grid gap-1.5">
-              <p className="m-0 text-sm">{t("stepUpNeeded", { minutes: p.viewer.stepUpMinutes })}</p>
-              <label htmlFor="step-up-password">{t("password")}</label>
-              <Input
-                ref={passwordInput}
-                id="step-up-password"
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                required
-              />
-            </div>
-          ) : null}
-          <DialogNotes d={d} />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => d.setOpen(null)}>
-              {t("cancel")}
-            </Button>
-            <Button ref={confirmButton} type="submit" disabled={d.approve.isPending || d.expiredWhileOpen}>
-              {d.approve.isPending ? t("working") : t("confirmApprove")}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+          </div>
+        ) : null}
+        <DialogNotes d={d} />
+      </DecisionForm>
+    </DecisionDialog>
   );
 }

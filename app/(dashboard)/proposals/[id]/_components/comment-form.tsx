@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { api, proposalDto, proposalKeys } from "@/lib/queries/proposals";
 import { COMMENT_MAX } from "@/lib/domain/decision-text-limits";
+import { Field } from "@/components/forms/field";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 
@@ -33,16 +34,24 @@ export function CommentForm({ proposalId }: { proposalId: string }) {
   }
   return (
     <form onSubmit={onSubmit} className="mt-3 grid gap-2" aria-label={t("formLabel")}>
-      <label htmlFor="proposal-comment">{t("label")}</label>
-      <Textarea
+      <Field
         id="proposal-comment"
-        name="body"
-        required
-        maxLength={COMMENT_MAX}
-        value={body}
-        onChange={(e) => setBody(e.target.value)}
-      />
-      <p className="m-0 text-xs text-muted-foreground">{t("help", { max: COMMENT_MAX })}</p>
+        label={t("label")}
+        hint={t("help", { max: COMMENT_MAX })}
+        className="grid gap-2"
+        hintClassName="m-0 text-xs text-muted-foreground"
+      >
+        {(control) => (
+          <Textarea
+            {...control}
+            name="body"
+            required
+            maxLength={COMMENT_MAX}
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+          />
+        )}
+      </Field>
       {error ? (
         <p role="alert" className="m-0 text-sm text-destructive">
           {error}

@@ -29,6 +29,21 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
   const [used, setUsed] = useState(false);
   if (d.open && !used) setUsed(true);
 
+  // A button that opens a decision's dialog; its key is the shortcut use-decision.ts binds to it.
+  const open = (kind: "approve" | "reject", key: string, variant?: "outline") => (
+    <Button
+      type="button"
+      variant={variant}
+      onClick={() => d.openDialog(kind)}
+      onPointerEnter={preload}
+      onFocus={preload}
+      aria-keyshortcuts={key}
+      disabled={!d.hydrated}
+    >
+      {t(kind)}
+    </Button>
+  );
+
   if (!p.viewer.canDecide && !p.viewer.canReject) {
     return (
       <>
@@ -52,31 +67,8 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
           data-testid="decision-actions"
           className="mt-4 flex flex-wrap gap-3 max-md:sticky max-md:bottom-0 max-md:z-10 max-md:-mx-4 max-md:border-t max-md:bg-card/95 max-md:px-4 max-md:py-3 max-md:backdrop-blur max-md:[&>button]:flex-1"
         >
-          {d.canDecide ? (
-            <Button
-              type="button"
-              onClick={() => d.openDialog("approve")}
-              onPointerEnter={preload}
-              onFocus={preload}
-              aria-keyshortcuts="a"
-              disabled={!d.hydrated}
-            >
-              {t("approve")}
-            </Button>
-          ) : null}
-          {d.canReject ? (
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() => d.openDialog("reject")}
-              onPointerEnter={preload}
-              onFocus={preload}
-              aria-keyshortcuts="r"
-              disabled={!d.hydrated}
-            >
-              {t("reject")}
-            </Button>
-          ) : null}
+          {d.canDecide ? open("approve", "a") : null}
+          {d.canReject ? open("reject", "r", "outline") : null}
         </div>
       ) : null}
       {used ? (

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { DateTime } from "@/components/ui/date-time";
+import { Section } from "@/components/page/section";
 import { CommentForm } from "./comment-form";
 
 /** The proposal's history in time order, the comment form for staff who may comment, the hashed JSON. */
@@ -11,10 +12,7 @@ export function ProposalHistory({ p }: { p: ProposalDetail }) {
   const tm = useTranslations("authMethods");
   const tc = useTranslations("comments");
   return (
-    <section aria-labelledby="history-title" className="panel">
-      <h2 id="history-title" className="mt-0">
-        {t("history")}
-      </h2>
+    <Section titleId="history-title" title={t("history")} headingClassName="mt-0" className="panel">
       {/* One history in time order: creation, approvals, comments, the rejection (each with its time and zone). */}
       <ol>
         {[
@@ -80,6 +78,6 @@ export function ProposalHistory({ p }: { p: ProposalDetail }) {
         <summary className="cursor-pointer">{t("hashedJson")}</summary>
         <pre className="mono text-xs whitespace-pre-wrap break-all">{p.canonicalJson}</pre>
       </details>
-    </section>
+    </Section>
   );
 }

@@ -5,6 +5,7 @@ import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
+import { Section } from "@/components/page/section";
 
 /** The order behind the proposal: today's figures, the derivation while it waits, items and refunds. */
 export function ProposalOrder({ p, waiting }: { p: ProposalDetail; waiting: boolean }) {
@@ -12,10 +13,16 @@ export function ProposalOrder({ p, waiting }: { p: ProposalDetail; waiting: bool
   const to = useTranslations("orderStatus");
   const m = (minor: number) => <Money minor={minor} currency={p.currency} />;
   return (
-    <section aria-labelledby="order-title" className="panel">
-      <h2 id="order-title" className="mt-0">
-        {t("order")} {p.order.number}
-      </h2>
+    <Section
+      titleId="order-title"
+      title={
+        <>
+          {t("order")} {p.order.number}
+        </>
+      }
+      headingClassName="mt-0"
+      className="panel"
+    >
       <dl className="facts">
         <dt>{t("customer")}</dt>
         <dd>{p.order.customer.name}</dd>
@@ -73,6 +80,6 @@ export function ProposalOrder({ p, waiting }: { p: ProposalDetail; waiting: bool
           </ul>
         </>
       ) : null}
-    </section>
+    </Section>
   );
 }

@@ -6,6 +6,7 @@ import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
 import { DateTime } from "@/components/ui/date-time";
+import { Section } from "@/components/page/section";
 
 /** Plain words for what became of a proposal that is no longer waiting. */
 export function ProposalOutcome({ p }: { p: ProposalDetail }) {
@@ -14,10 +15,13 @@ export function ProposalOutcome({ p }: { p: ProposalDetail }) {
   const tm = useTranslations("authMethods");
   const expiredUnnoticed = p.status === proposalStatus.pendingApproval;
   return (
-    <section aria-labelledby="outcome-title" className="panel" data-testid="outcome">
-      <h2 id="outcome-title" className="mt-0">
-        {t("whatHappened")}
-      </h2>
+    <Section
+      titleId="outcome-title"
+      title={t("whatHappened")}
+      headingClassName="mt-0"
+      className="panel"
+      data-testid="outcome"
+    >
       <p className="m-0 text-base">
         {t(`outcome.${expiredUnnoticed ? proposalStatus.expired : p.status}` as "outcome.expired")}
         {p.decidedAt ? (
@@ -51,7 +55,7 @@ export function ProposalOutcome({ p }: { p: ProposalDetail }) {
           </li>
         ) : null}
       </ul>
-    </section>
+    </Section>
   );
 }
 

@@ -8,6 +8,7 @@ import { Countdown } from "@/components/domain/countdown";
 import { ProposalHash } from "@/components/domain/proposal-hash";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
+import { Section } from "@/components/page/section";
 import { DecisionPanel } from "./decision-panel";
 import { SupersedePanel } from "./supersede-panel";
 
@@ -17,10 +18,12 @@ export function ProposalSummary({ p, waiting }: { p: ProposalDetail; waiting: bo
   const tr = useTranslations("reasons");
   const tk = useTranslations("paymentMethods");
   return (
-    <section aria-labelledby="summary-title" className="panel">
-      <h2 id="summary-title" className="mt-0">
-        {waiting ? t("summary") : t("summaryDone")}
-      </h2>
+    <Section
+      titleId="summary-title"
+      title={waiting ? t("summary") : t("summaryDone")}
+      headingClassName="mt-0"
+      className="panel"
+    >
       <dl className="facts">
         <dt>{t("amount")}</dt>
         <dd data-testid="amount">
@@ -71,6 +74,6 @@ export function ProposalSummary({ p, waiting }: { p: ProposalDetail; waiting: bo
       </p>
       <DecisionPanel proposal={p} />
       <SupersedePanel proposal={p} />
-    </section>
+    </Section>
   );
 }

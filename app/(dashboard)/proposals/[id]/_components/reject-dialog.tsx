@@ -2,15 +2,7 @@
 
 import { useRef } from "react";
 import { useTranslations } from "next-intl";
-import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { DecisionDialog, DecisionForm } from "@/components/forms/decision-dialog";
 import { RejectFields } from "@/components/reviewer/reject-fields";
 import { DialogNotes } from "./decision-notes";
 import type { Decision } from "./use-decision";
@@ -20,40 +12,34 @@ export function RejectDialog({ d }: { d: Decision }) {
   const t = useTranslations("proposal");
   const reasonInput = useRef<HTMLTextAreaElement>(null);
   return (
-    <Dialog open={d.open === "reject"} onOpenChange={(o) => d.setOpen(o ? "reject" : null)}>
-      <DialogContent
-        closeLabel={t("cancel")}
-        onOpenAutoFocus={(e) => {
-          e.preventDefault();
-          reasonInput.current?.focus();
+    <DecisionDialog
+      open={d.open === "reject"}
+      onOpenChange={(o) => d.setOpen(o ? "reject" : null)}
+      closeLabel={t("cancel")}
+      focus={() => reasonInput.current}
+    >
+      <DecisionForm
+        onSubmit={d.onReject}
+        heading={{ title: t("rejectTitle"), description: t("rejectHelp") }}
+        cancel={{ label: t("cancel"), onClick: () => d.setOpen(null) }}
+        confirm={{
+          label: d.reject.isPending ? t("working") : t("confirmReject"),
+          disabled: d.reject.isPending || d.expiredWhileOpen,
+          variant: "destructive",
         }}
       >
-        <form onSubmit={d.onReject} className="grid gap-4">
-          <DialogHeader>
-            <DialogTitle>{t("rejectTitle")}</DialogTitle>
-            <DialogDescription>{t("rejectHelp")}</DialogDescription>
-          </DialogHeader>
-          <p className="confirm-text m-0">{d.confirmText}</p>
-          {/* Kept in state: if the proposal expires while the dialog is open, what was typed stays. */}
-          <RejectFields
-            idPrefix="reject"
-            reason={d.reason}
-            onReason={d.setReason}
-            internalNote={d.internalNote}
-            onInternalNote={d.setInternalNote}
-            reasonRef={reasonInput}
-          />
-          <DialogNotes d={d} />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => d.setOpen(null)}>
-              {t("cancel")}
-            </Button>
-            <Button type="submit" variant="destructive" disabled={d.reject.isPending || d.expiredWhileOpen}>
-              {d.reject.isPending ? t("working") : t("confirmReject")}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+        <p className="confirm-text m-0">{d.confirmText}</p>
+        {/* Kept in state: if the proposal expires while the dialog is open, what was typed stays. */}
+        <RejectFields
+          idPrefix="reject"
+          reason={d.reason}
+          onReason={d.setReason}
+          internalNote={d.internalNote}
+          onInternalNote={d.setInternalNote}
+          reasonRef={reasonInput}
+        />
+        <DialogNotes d={d} />
+      </DecisionForm>
+    </DecisionDialog>
   );
 }

@@ -8,6 +8,8 @@ import { useTranslations } from "next-intl";
 import { api, proposalDto, proposalKeys } from "@/lib/queries/proposals";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { parseMajorToMinor } from "@/lib/domain/format-money";
+import { InputField } from "@/components/forms/field";
+import { Notice } from "@/components/forms/notice";
 import { DialogActions } from "@/components/ui/dialog-actions";
 import { Button } from "@/components/ui/button";
 
@@ -62,9 +64,9 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
   return (
     <div className="stack">
       {made ? (
-        <p className="notice" role="status">
+        <Notice>
           {t("reprepared")} <Link href={`/proposals/${made}`}>{t("openNew")}</Link>
-        </p>
+        </Notice>
       ) : null}
       {/* eslint-disable-next-line react-hooks/refs -- reads whether the native <details> is open; setError re-renders after it changes */}
       {error && !editRef.current?.open ? (
@@ -95,10 +97,14 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
         <form onSubmit={onEdit}>
           <h2 id="edit-title">{t("editTitle")}</h2>
           <p>{t("editHelp")}</p>
-          <div className="field">
-            <label htmlFor="edit-amount">{t("newAmount", { currency: p.currency })}</label>
-            <input id="edit-amount" name="amount" inputMode="decimal" autoComplete="off" required />
-          </div>
+          <InputField
+            id="edit-amount"
+            label={t("newAmount", { currency: p.currency })}
+            name="amount"
+            inputMode="decimal"
+            autoComplete="off"
+            required
+          />
           <DialogActions
             dialogRef={editRef}
             error={error}

@@ -2,7 +2,9 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { CheckboxGroup } from "@/components/forms/checkbox-group";
 import { roles as allRoles } from "@/lib/domain/permissions";
+import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "../../../_components/use-admin-request";
 import { StepUpField, stepUpValue } from "../../../_components/step-up-field";
 import { FormError, ShownOnce } from "../../../_components/form-error";
@@ -40,11 +42,7 @@ export function StaffActions({ member }: { member: Member }) {
     <div className="stack">
       <p className="muted">{t("adminLevelNote")}</p>
       <FormError id="staff-error" error={error} />
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice>{done}</Notice>
       {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
 
       <form
@@ -54,14 +52,14 @@ export function StaffActions({ member }: { member: Member }) {
       >
         <h2 id="roles-form-title">{t("roles")}</h2>
         {member.self ? <p className="muted">{t("ownRoles")}</p> : null}
-        <fieldset className="field" disabled={member.self}>
-          <legend>{t("rolesLegend")}</legend>
-          {allRoles.map((r) => (
-            <label key={r}>
-              <input type="checkbox" name="roles" value={r} defaultChecked={member.roles.includes(r)} /> {tr(r)}
-            </label>
-          ))}
-        </fieldset>
+        <CheckboxGroup
+          legend={t("rolesLegend")}
+          name="roles"
+          choices={allRoles}
+          label={(r) => tr(r)}
+          checked={(r) => member.roles.includes(r)}
+          disabled={member.self}
+        />
         <StepUpField id="roles-step-up" show={needsStepUp} />
         <button type="submit" disabled={pending || member.self}>
           {t("saveRoles")}
