@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Input } from "@/components/ui/input";
+import { cn } from "@/lib/utils";
 
 /**
  * The free text of a list's filter bar: typed freely, applied only on submit (Enter or the button), trimmed,
@@ -25,7 +26,7 @@ export function FilterBar({
   children: ReactNode;
 }) {
   return (
-    <form role="search" onSubmit={onSubmit} className={`flex flex-wrap items-end gap-3 ${className ?? ""}`.trim()}>
+    <form role="search" onSubmit={onSubmit} className={cn("flex flex-wrap items-end gap-3", className)}>
       {children}
     </form>
   );

@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from "react";
+import { cn } from "@/lib/utils";
 
 /**
  * A titled region of a page: a `<section>` named by its heading (`aria-labelledby`), so assistive technology
@@ -33,8 +34,6 @@ export function Section({
   );
 }
 
-const join = (...classes: (string | undefined)[]) => classes.filter(Boolean).join(" ");
-
 /**
  * A `Section` drawn as a card (the executions and audit pages' boxes): bordered, padded, its heading sized for
  * a card; `className` and `headingClassName` add to that (layout inside, a margin under the heading).
@@ -43,8 +42,8 @@ export function CardSection({ className, headingClassName, ...props }: Component
   return (
     <Section
       {...props}
-      className={join("min-w-0 rounded-xl border bg-card p-4", className)}
-      headingClassName={join("m-0 text-lg font-semibold", headingClassName)}
+      className={cn("min-w-0 rounded-xl border bg-card p-4", className)}
+      headingClassName={cn("m-0 text-lg font-semibold", headingClassName)}
     />
   );
 }
