@@ -3,15 +3,8 @@
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from "@/components/ui/dialog";
+import { DecisionHeading } from "@/components/forms/decision-dialog";
+import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
 
 /**
  * A button that asks first, in the app's own dialog (components/ui/dialog.tsx) instead of the browser's
@@ -40,10 +33,7 @@ export function ConfirmButton(props: {
         </button>
       </DialogTrigger>
       <DialogContent closeLabel={t("close")}>
-        <DialogHeader>
-          <DialogTitle>{props.title}</DialogTitle>
-          <DialogDescription>{props.description}</DialogDescription>
-        </DialogHeader>
+        <DecisionHeading title={props.title} description={props.description} />
         <DialogFooter>
           <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={busy}>
             {t("cancel")}
