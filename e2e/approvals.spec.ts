@@ -53,7 +53,9 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
   await expect(page.getByRole("heading", { name: "Cola de revisión" })).toBeVisible();
   const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
   const row = page.locator(`tr[data-proposal-id="${proposalId}"]`);
-  await expect(row).toBeVisible({ timeout: 15_000 }); // polled in, no reload
+  // Pushed in (or polled in, every 3 s), no reload. 30 s: in one loaded CI run it took longer than 15 s; alone
+  // on the same build it passes at once.
+  await expect(row).toBeVisible({ timeout: 30_000 });
   const db = await proposalRow(proposalId);
   await expect(row.locator("[data-minor]")).toHaveAttribute("data-minor", String(db.amountMinor));
   await expect(row.locator("[data-minor]")).toHaveAttribute("data-currency", db.currency.trim());
