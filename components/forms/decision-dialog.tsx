@@ -2,14 +2,7 @@
 
 import type { ComponentProps, FormEvent, ReactNode, Ref } from "react";
 import { Button } from "@/components/ui/button";
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogFooter, DialogHeading } from "@/components/ui/dialog";
 
 /**
  * The frame of a decision's confirmation (approve, reject, bulk reject): a modal dialog that, keyboard-first,
@@ -49,24 +42,6 @@ export function DecisionDialog({
   );
 }
 
-/** The title and the line under it that every decision dialog opens with. */
-export function DecisionHeading({
-  title,
-  description,
-  descriptionProps,
-}: {
-  title: ReactNode;
-  description: ReactNode;
-  descriptionProps?: ComponentProps<typeof DialogDescription>;
-}) {
-  return (
-    <DialogHeader>
-      <DialogTitle>{title}</DialogTitle>
-      <DialogDescription {...descriptionProps}>{description}</DialogDescription>
-    </DialogHeader>
-  );
-}
-
 /**
  * A decision dialog's form: heading, the caller's fields, then Cancel and the confirm button (disabled while
  * pending or when the decision can no longer be made).
@@ -80,7 +55,7 @@ export function DecisionForm({
   children,
 }: {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
-  heading: ComponentProps<typeof DecisionHeading>;
+  heading: ComponentProps<typeof DialogHeading>;
   cancel: { label: string; onClick: () => void };
   confirm: { label: string; disabled: boolean; variant?: "destructive" };
   confirmRef?: Ref<HTMLButtonElement>;
@@ -88,7 +63,7 @@ export function DecisionForm({
 }) {
   return (
     <form onSubmit={onSubmit} className="grid gap-4">
-      <DecisionHeading {...heading} />
+      <DialogHeading {...heading} />
       {children}
       <DialogFooter>
         <Button type="button" variant="outline" onClick={cancel.onClick}>

@@ -3,8 +3,7 @@
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
-import { DecisionHeading } from "@/components/forms/decision-dialog";
-import { Dialog, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
 
 /**
  * A button that asks first, in the app's own dialog (components/ui/dialog.tsx) instead of the browser's
@@ -33,7 +32,7 @@ export function ConfirmButton(props: {
         </button>
       </DialogTrigger>
       <DialogContent closeLabel={t("close")}>
-        <DecisionHeading title={props.title} description={props.description} />
+        <DialogHeading title={props.title} description={props.description} />
         <DialogFooter>
           <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={busy}>
             {t("cancel")}

@@ -70,6 +70,24 @@ function DialogFooter({
   );
 }
 
+/** The title and the line under it that a dialog opens with. */
+function DialogHeading({
+  title,
+  description,
+  descriptionProps,
+}: {
+  title: React.ReactNode;
+  description: React.ReactNode;
+  descriptionProps?: React.ComponentProps<typeof DialogDescription>;
+}) {
+  return (
+    <DialogHeader>
+      <DialogTitle>{title}</DialogTitle>
+      <DialogDescription {...descriptionProps}>{description}</DialogDescription>
+    </DialogHeader>
+  );
+}
+
 export {
   Dialog,
   DialogClose,
@@ -78,6 +96,7 @@ export {
   DialogDescription,
   DialogFooter,
   DialogHeader,
+  DialogHeading,
   DialogOverlay,
   DialogPortal,
   DialogTitle,

@@ -7,7 +7,8 @@ import { api, ApiError } from "@/lib/queries/api";
 import type { BulkRejectResult } from "@/lib/schemas/proposal-dto";
 import { Button } from "@/components/ui/button";
 import { DialogFooter } from "@/components/ui/dialog";
-import { DecisionDialog, DecisionForm, DecisionHeading } from "@/components/forms/decision-dialog";
+import { DecisionDialog, DecisionForm } from "@/components/forms/decision-dialog";
+import { DialogHeading } from "@/components/ui/dialog";
 import { RejectFields } from "@/components/reviewer/reject-fields";
 
 export type BulkItem = { proposalId: string; hash: string; orderNumber: string };
@@ -87,7 +88,7 @@ export function BulkRejectDialog({
     >
       {results ? (
         <div className="grid gap-4">
-          <DecisionHeading
+          <DialogHeading
             title={t("doneTitle")}
             description={t("summary", { rejected, refused: results.length - rejected })}
             descriptionProps={{ role: "status" }}
