@@ -8,6 +8,7 @@ import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { searchAuditEvents } from "@/lib/server/audit/search-audit-events";
 import { ES, US, ana, freshTrace } from "./gateway-support";
 import { actorOf, approvedProposal } from "./audit-support";
+import { transaction } from "@/lib/server/db/transaction";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -17,7 +18,7 @@ afterEach(() => {
 async function eventAt(tenantId: string, trace: string, instant: string, label: string) {
   vi.useFakeTimers({ toFake: ["Date"], now: new Date(instant) });
   try {
-    await db().$transaction((tx) =>
+    await transaction((tx) =>
       recordAuditEvent(sqlOf(tx), {
         tenantId,
         traceId: trace,
@@ -131,7 +132,7 @@ describe("actor names", () => {
     // A staff id from shop-us written into a tienda-es event (as a forged or migrated row would be).
     const usAdmin = await actorOf(US, "admin");
     const trace = freshTrace();
-    await db().$transaction((tx) =>
+    await transaction((tx) =>
       recordAuditEvent(sqlOf(tx), {
         tenantId: reviewer.tenantId,
         traceId: trace,

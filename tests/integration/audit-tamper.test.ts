@@ -19,6 +19,7 @@ import { crontab } from "@/lib/server/jobs/tasks";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor } from "./gateway-support";
 import { actorOf, asAuditOwner } from "./audit-support";
+import { transaction } from "@/lib/server/db/transaction";
 
 let tenantId: string;
 type Row = Record<string, unknown> & { id: string };
@@ -249,7 +250,7 @@ describe("tamper evidence", () => {
     expect(crontab).toMatch(/^\S+ \* \* \* \* verify_audit_chain /m);
     expect(crontab).toMatch(/ purge_audit_events /);
     const before = await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } });
-    await db().$transaction((tx) => enqueueJob(sqlOf(tx), "verify_audit_chain", {}));
+    await transaction((tx) => enqueueJob(sqlOf(tx), "verify_audit_chain", {}));
     await runJobsOnce();
     expect(await db().auditChainCheck.count({ where: { source: "job:verify_audit_chain", ok: true } })).toBe(
       before + 1,

@@ -7,17 +7,18 @@ import { proposalStatus as S } from "@/lib/domain/proposal-state";
 import { db } from "@/lib/server/db/client";
 import { closePending } from "@/lib/server/proposals/proposal-guards";
 import { preparedForFreshOrder } from "./proposal-support";
+import { transaction } from "@/lib/server/db/transaction";
 
 describe("closePending", () => {
   it("moves a pending proposal once; a closed one (rejected, expired, approved) stays as it is", async () => {
     const { proposal } = await preparedForFreshOrder(1500, { prefix: "CP" });
     const now = new Date();
-    const moved = await db().$transaction((tx) =>
+    const moved = await transaction((tx) =>
       closePending(tx, proposal.id, { status: S.rejected, rejectionReason: "first", decidedAt: now }),
     );
     expect(moved).toBe(true);
     for (const status of [S.invalidated, S.expired, S.approved] as const) {
-      const again = await db().$transaction((tx) =>
+      const again = await transaction((tx) =>
         closePending(tx, proposal.id, { status, invalidationReason: "second", decidedAt: new Date() }),
       );
       expect(again, status).toBe(false);
@@ -31,7 +32,7 @@ describe("closePending", () => {
     const { proposal } = await preparedForFreshOrder(1600, { prefix: "CP" });
     const results = await Promise.all(
       [S.rejected, S.invalidated].map((status) =>
-        db().$transaction((tx) => closePending(tx, proposal.id, { status, decidedAt: new Date() })),
+        transaction((tx) => closePending(tx, proposal.id, { status, decidedAt: new Date() })),
       ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);

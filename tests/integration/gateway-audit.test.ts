@@ -12,6 +12,7 @@ import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { TENANTLESS_LOG } from "@/lib/domain/audit-log";
 import { ana, anthropicCall, ES, freshTrace, headersFor, openaiCall, send, tokenFor, webKey } from "./gateway-support";
+import { transaction } from "@/lib/server/db/transaction";
 
 const EMAIL = "canary.person@example.org";
 const CARD = "4242424242424242";
@@ -234,7 +235,7 @@ describe("audit chain", () => {
 
   it("recordAuditEvent works for other actors (sign-in events from the lead's code) and for tenantless events", async () => {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-    await db().$transaction((tx) =>
+    await transaction((tx) =>
       recordAuditEvent(sqlOf(tx), {
         tenantId: tenant.id,
         traceId: freshTrace(),
@@ -244,7 +245,7 @@ describe("audit chain", () => {
         data: { email: "lucia.revisora@tienda-es.test", password: "hunter2hunter2", ip: "203.0.113.9" },
       }),
     );
-    const e1 = await db().$transaction((tx) =>
+    const e1 = await transaction((tx) =>
       recordAuditEvent(sqlOf(tx), {
         tenantId: null,
         traceId: freshTrace(),
@@ -254,7 +255,7 @@ describe("audit chain", () => {
         data: { email: "who@nowhere.test" },
       }),
     );
-    const e2 = await db().$transaction((tx) =>
+    const e2 = await transaction((tx) =>
       recordAuditEvent(sqlOf(tx), {
         tenantId: null,
         traceId: freshTrace(),

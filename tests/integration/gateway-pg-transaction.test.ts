@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { pgPool, PgTransactionTimeoutError, sqlPool, withPgTransaction } from "@/lib/server/db/pg";
-import { prepared, sql, sqlOf, type Sql } from "@/lib/server/db/sql";
+import { prepared, sql, type Sql } from "@/lib/server/db/sql";
 import { ana, anthropicCall, ES, headersFor, send, tokenFor, webKey } from "./gateway-support";
 import { createPaidOrder } from "../../scripts/lib/fixtures";
 
@@ -261,7 +261,7 @@ describe("rows through pg read as Prisma reads them", () => {
     const [n] = (await sql<{ n: unknown }>`SELECT 9007199254740993::int8 AS n`.execute(sqlPool())).rows;
     expect(n!.n).toBe(9007199254740993n);
     const [me] = (await sql<{ who: string }>`SELECT current_user AS who`.execute(sqlPool())).rows;
-    const [prismaMe] = (await sql<{ who: string }>`SELECT current_user AS who`.execute(sqlOf(db()))).rows;
+    const [prismaMe] = (await sql<{ who: string }>`SELECT current_user AS who`.execute(sqlPool())).rows;
     expect(me!.who).toBe(prismaMe!.who);
   });
 });

@@ -8,6 +8,7 @@ import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { ES, US, makeProposal, minutesFromNow, tenantIdOf } from "./jobs-support";
+import { transaction } from "@/lib/server/db/transaction";
 
 const expireEvents = (proposalId: string) =>
   db().auditEvent.findMany({ where: { action: "proposal:expire", proposalId } });
@@ -93,7 +94,7 @@ describe("expire_proposals", () => {
 
   it("runs as a graphile-worker job (the path the crontab takes)", async () => {
     const p = await makeProposal(US, { expiresAt: minutesFromNow(-2) });
-    await db().$transaction((tx) => enqueueJob(sqlOf(tx), "expire_proposals", {}));
+    await transaction((tx) => enqueueJob(sqlOf(tx), "expire_proposals", {}));
     await runJobsOnce();
     expect((await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("expired");
     const left = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs`;

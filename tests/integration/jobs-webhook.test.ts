@@ -11,6 +11,7 @@ import { runWorker } from "@/lib/server/jobs/run-worker";
 import { runJobsOnce } from "../support/run-jobs-once";
 import { notifyReviewersOfProposal, REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
 import { ES, US, makeProposal, minutesFromNow, tenantIdOf } from "./jobs-support";
+import { transaction } from "@/lib/server/db/transaction";
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: string };
 let server: Server;
@@ -68,7 +69,7 @@ const holdBack = (deliveryId: string) =>
 
 async function notifyCommitted(slug = ES) {
   const proposal = await makeProposal(slug, { expiresAt: minutesFromNow(30) });
-  const deliveryId = await db().$transaction((tx) => notifyReviewersOfProposal(sqlOf(tx), proposal));
+  const deliveryId = await transaction((tx) => notifyReviewersOfProposal(sqlOf(tx), proposal));
   return { proposal, deliveryId };
 }
 
@@ -77,7 +78,7 @@ describe("reviewer webhook", () => {
     const proposal = await makeProposal(ES, { expiresAt: minutesFromNow(30) });
     let deliveryId: string | null = null;
     await expect(
-      db().$transaction(async (tx) => {
+      transaction(async (tx) => {
         deliveryId = await notifyReviewersOfProposal(sqlOf(tx), proposal);
         throw new Error("the proposal was not created after all");
       }),
@@ -91,7 +92,7 @@ describe("reviewer webhook", () => {
 
   it("does nothing for a tenant without a webhook", async () => {
     const proposal = await makeProposal(US, { expiresAt: minutesFromNow(30) });
-    expect(await db().$transaction((tx) => notifyReviewersOfProposal(sqlOf(tx), proposal))).toBeNull();
+    expect(await transaction((tx) => notifyReviewersOfProposal(sqlOf(tx), proposal))).toBeNull();
     expect(await db().webhookDelivery.count({ where: { proposalId: proposal.id } })).toBe(0);
   });
 
@@ -166,7 +167,7 @@ describe("reviewer webhook", () => {
     expect(JSON.stringify(events[0])).not.toContain(secret);
 
     // Re-running the delivery after success sends nothing more.
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       await tx.$executeRaw`SELECT graphile_worker.add_job('deliver_review_webhook', json_build_object('deliveryId', ${deliveryId}::text))`;
     });
     await worker();

@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ROLE, APPEND_ONLY_TABLES, appRoleUrl, ensureAppRole } from "../../scripts/lib/app-role";
 import { prepareJobQueue } from "@/lib/server/jobs/schema";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sql } from "@/lib/server/db/sql";
 
 const ownerUrl = process.env.DATABASE_URL!;
 const password = randomBytes(18).toString("base64url");
@@ -93,9 +93,10 @@ describe("the app's use cases under the runtime role", () => {
   it("purge old audit events through the owner's function and leave a verifiable chain", async () => {
     process.env.DATABASE_URL = appRoleUrl(ownerUrl, password); // the data layer connects as the app does
     const { db } = await import("@/lib/server/db/client");
+    const { sqlPool } = await import("@/lib/server/db/pg");
     const { purgeAuditEvents } = await import("@/lib/server/audit/purge-audit-events");
     const { verifyAuditChain } = await import("@/lib/server/audit/verify-chain");
-    const [me] = (await sql<{ who: string }>`SELECT current_user AS who`.execute(sqlOf(db()))).rows;
+    const [me] = (await sql<{ who: string }>`SELECT current_user AS who`.execute(sqlPool())).rows;
     expect(me?.who).toBe(APP_ROLE);
     const { anthropicCall, ana, ES, freshTrace, headersFor, send, tokenFor } = await import("./gateway-support");
     const token = await tokenFor(ES, ana);
@@ -118,7 +119,7 @@ describe("the app's use cases under the runtime role", () => {
     expect((await verifyAuditChain(tenant.id)).ok).toBe(true);
     // The direct way stays closed.
     await expect(
-      sql`DELETE FROM "AuditEvent" WHERE "tenantId" = ${tenant.id}::uuid`.execute(sqlOf(db())),
+      sql`DELETE FROM "AuditEvent" WHERE "tenantId" = ${tenant.id}::uuid`.execute(sqlPool()),
     ).rejects.toThrow(/permission denied/);
   });
 

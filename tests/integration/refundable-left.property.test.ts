@@ -14,6 +14,7 @@ import { leftOf, refundableLeft } from "@/lib/server/proposals/refundable-left";
 import { customerId } from "../../scripts/lib/demo-data";
 import { ES, webKey } from "./gateway-support";
 import { createPaidOrder } from "../../scripts/lib/fixtures";
+import { transaction } from "@/lib/server/db/transaction";
 
 const REFUND_STATUSES = ["pending", "succeeded", "failed", "requires_action", "canceled"] as const;
 const PROPOSAL_STATUSES = [
@@ -96,72 +97,70 @@ describe("refundable left: one definition, checked against a model", () => {
       fc.asyncProperty(ledger, async (l) => {
         const now = new Date(Math.floor(Date.now() / 1000) * 1000);
         let seen: { lookup: number; prepare: number; sums: { refunded: number; open: number } } | null = null;
-        await db()
-          .$transaction(
-            async (tx) => {
-              const paid = await createPaidOrder(tx, tenant, {
+        await transaction(
+          async (tx) => {
+            const paid = await createPaidOrder(tx, tenant, {
+              customerId: customer,
+              amountMinor: l.capturedMinor,
+              prefix: "PROP",
+              holderName: "Ana",
+            });
+            const order = { id: paid.orderId, capturedMinor: paid.amountMinor };
+            const payment = { id: paid.paymentId, providerPaymentRef: paid.paymentRef };
+            await tx.refund.createMany({
+              data: l.refunds.map((r) => ({
+                tenantId: tenant.id,
+                orderId: order.id,
+                paymentId: payment.id,
+                amountMinor: r.amountMinor,
+                currency: tenant.currency,
+                status: r.status,
+                origin: r.external ? ("external" as const) : ("local" as const),
+                providerRefundId: `re_prop_${randomUUID()}`,
+              })),
+            });
+            const ids = l.proposals.map(() => randomUUID());
+            await tx.proposal.createMany({
+              data: l.proposals.map((p, i) => ({
+                id: ids[i]!,
+                tenantId: tenant.id,
+                orderId: order.id,
                 customerId: customer,
-                amountMinor: l.capturedMinor,
-                prefix: "PROP",
-                holderName: "Ana",
-              });
-              const order = { id: paid.orderId, capturedMinor: paid.amountMinor };
-              const payment = { id: paid.paymentId, providerPaymentRef: paid.paymentRef };
-              await tx.refund.createMany({
-                data: l.refunds.map((r) => ({
-                  tenantId: tenant.id,
-                  orderId: order.id,
-                  paymentId: payment.id,
-                  amountMinor: r.amountMinor,
-                  currency: tenant.currency,
-                  status: r.status,
-                  origin: r.external ? ("external" as const) : ("local" as const),
-                  providerRefundId: `re_prop_${randomUUID()}`,
-                })),
-              });
-              const ids = l.proposals.map(() => randomUUID());
-              await tx.proposal.createMany({
-                data: l.proposals.map((p, i) => ({
-                  id: ids[i]!,
-                  tenantId: tenant.id,
-                  orderId: order.id,
-                  customerId: customer,
-                  paymentId: payment.id,
-                  requestedByAgentKeyId: agentKey.id,
-                  amountMinor: p.amountMinor,
-                  currency: tenant.currency,
-                  recipientKind: "card",
-                  recipientRef: payment.providerPaymentRef,
-                  recipientHolder: "Ana",
-                  recipientDisplay: "Visa •••• 4242",
-                  reason: "other",
-                  status: p.status,
-                  hash: "0".repeat(64),
-                  expiresAt: new Date(now.getTime() + p.expiresInSeconds * 1000),
-                  traceId: `prop-${i}`,
-                })),
-              });
-              const exclude = l.exclude === null ? undefined : ids[l.exclude];
-              const lookup = await refundableLeft(sqlOf(tx), order, { now, excludeProposalId: exclude });
-              seen = {
-                lookup: lookup.leftMinor,
-                prepare: -1,
-                sums: { refunded: lookup.refundedOrPendingMinor, open: lookup.openProposalsMinor },
-              };
-              if (exclude === undefined) {
-                const facts = await readProposalFacts(sqlOf(tx), tenant.id, order.id, now);
-                seen.prepare = leftOf(order.capturedMinor, {
-                  leftRefundedMinor: facts.refundedOrPendingMinor,
-                  leftOpenMinor: facts.openProposalsMinor,
-                }).leftMinor;
-              }
-              throw new Rollback();
-            },
-            { timeout: 20_000 },
-          )
-          .catch((e: unknown) => {
-            if (!(e instanceof Rollback)) throw e;
-          });
+                paymentId: payment.id,
+                requestedByAgentKeyId: agentKey.id,
+                amountMinor: p.amountMinor,
+                currency: tenant.currency,
+                recipientKind: "card",
+                recipientRef: payment.providerPaymentRef,
+                recipientHolder: "Ana",
+                recipientDisplay: "Visa •••• 4242",
+                reason: "other",
+                status: p.status,
+                hash: "0".repeat(64),
+                expiresAt: new Date(now.getTime() + p.expiresInSeconds * 1000),
+                traceId: `prop-${i}`,
+              })),
+            });
+            const exclude = l.exclude === null ? undefined : ids[l.exclude];
+            const lookup = await refundableLeft(sqlOf(tx), order, { now, excludeProposalId: exclude });
+            seen = {
+              lookup: lookup.leftMinor,
+              prepare: -1,
+              sums: { refunded: lookup.refundedOrPendingMinor, open: lookup.openProposalsMinor },
+            };
+            if (exclude === undefined) {
+              const facts = await readProposalFacts(sqlOf(tx), tenant.id, order.id, now);
+              seen.prepare = leftOf(order.capturedMinor, {
+                leftRefundedMinor: facts.refundedOrPendingMinor,
+                leftOpenMinor: facts.openProposalsMinor,
+              }).leftMinor;
+            }
+            throw new Rollback();
+          },
+          { timeout: 20_000 },
+        ).catch((e: unknown) => {
+          if (!(e instanceof Rollback)) throw e;
+        });
         runs++;
         const expected = modelLeft(l);
         expect(seen!.lookup).toBe(expected);

@@ -8,6 +8,7 @@ import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { hashSetupToken } from "./setup-token";
 import { zodProblem } from "./zod-problem";
+import { transaction } from "@/lib/server/db/transaction";
 
 const invalidLink = () =>
   new AppError("expired", "This setup link is no longer valid. Ask an admin for a new one.", {
@@ -51,7 +52,7 @@ export async function completeSetup(raw: unknown): Promise<{ email: string }> {
   const { token, password } = parsed.data;
   const passwordHash = await hashPassword(password); // slow on purpose: outside the transaction
   const tokenHash = hashSetupToken(token);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const row = await tx.staffSetupToken.findUnique({
       where: { tokenHash },
       include: { staffUser: { include: { tenant: { select: { active: true } } } } },

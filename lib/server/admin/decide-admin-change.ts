@@ -5,7 +5,6 @@ import { assertCan } from "@/lib/domain/permissions";
 import { decidePolicyInput, inviteStaffInput, updateStaffInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { assertIndependentApprover, lockTenantStaff } from "./admin-change-store";
 import { createInvitedStaff } from "./invite-staff";
@@ -15,6 +14,7 @@ import { parseForm } from "./zod-problem";
 import { applyWitnessRemoval } from "./witnesses/remove-witness";
 import { applyApprovedQuorum } from "./witnesses/set-witness-quorum";
 import { isUuid, takenError } from "@/lib/domain/validation";
+import { transaction } from "@/lib/server/db/transaction";
 
 const notFound = () => new AppError("not_found", "No such admin change.");
 const notPending = () =>
@@ -48,7 +48,7 @@ export async function decideAdminChange(
   if (!isUuid(id)) throw notFound();
   const input = parseForm(decidePolicyInput, raw ?? {});
   if (decision === "approve") await requireStepUp(actor, input.stepUpPassword);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await lockTenantStaff(tx, actor.tenantId);
     const row = await tx.adminChange.findFirst({ where: { id, tenantId: actor.tenantId } });
     if (!row) throw notFound();

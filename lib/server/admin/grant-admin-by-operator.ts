@@ -1,10 +1,10 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { recordOperatorEvent } from "@/lib/server/audit/record-event";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { lockTenantStaff } from "./admin-change-store";
 import { assertMoved } from "./tenant-row";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * The way out for a tenant with a single admin (who cannot grant admin alone): the operator, who holds the
@@ -17,7 +17,7 @@ export async function grantAdminByOperator(input: {
   email: string;
 }): Promise<{ tenantId: string; staffId: string; roles: string[] }> {
   const email = input.email.trim().toLowerCase();
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const tenant = await tx.tenant.findUnique({ where: { slug: input.tenantSlug.trim() }, select: { id: true } });
     if (!tenant) throw new AppError("not_found", `No tenant with the slug "${input.tenantSlug}".`);
     await lockTenantStaff(tx, tenant.id);

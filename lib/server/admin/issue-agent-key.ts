@@ -8,6 +8,7 @@ import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { credentialToIssue } from "./credential-to-issue";
 import { parseForm } from "./zod-problem";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Issues an agent key on a channel of the admin's tenant. The key (`agk_` + 256 random bits) is returned
@@ -34,7 +35,7 @@ export async function issueAgentKey(
       field: "tools",
       problem: "not_on_channel",
     });
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const row = await tx.agentKey.create({
       data: {
         tenantId: actor.tenantId,

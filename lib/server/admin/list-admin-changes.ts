@@ -9,8 +9,8 @@ import {
   type WitnessPolicyChange,
 } from "@/lib/domain/admin-governance";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { activeAdmins } from "./admin-change-store";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type PendingAdminChange = {
   id: string;
@@ -33,7 +33,7 @@ export type PendingAdminChange = {
  */
 export async function listAdminChanges(actor: Actor): Promise<{ pending: PendingAdminChange[]; alone: boolean }> {
   assertCan(actor.roles, "admin:manage");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const now = new Date();
     const rows = await tx.adminChange.findMany({
       where: { tenantId: actor.tenantId, status: "pending", expiresAt: { gt: now } },

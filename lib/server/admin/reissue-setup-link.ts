@@ -4,11 +4,12 @@ import { assertCan } from "@/lib/domain/permissions";
 import { isAdminLevelSetupLink } from "@/lib/domain/admin-governance";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "./admin-change-store";
 import { issueSetupToken } from "./setup-token";
 import { isUuid } from "@/lib/domain/validation";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type SetupLink = { setupUrl: string; expiresAt: Date };
 
@@ -30,7 +31,7 @@ export async function reissueSetupLink(
   if (id === actor.userId)
     throw new AppError("permission_denied", "Use your own account page to change your password.", { reason: "self" });
   await requireStepUp(actor, typeof raw.stepUpPassword === "string" ? raw.stepUpPassword : undefined);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await lockTenantStaff(tx, actor.tenantId);
     const row = await readLinkTarget(tx, actor.tenantId, id);
     if (!isAdminLevelSetupLink(row)) return applySetupLink(tx, actor, row, { issuedByIds: [actor.userId] });

@@ -2,9 +2,9 @@ import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { isUuid } from "@/lib/domain/validation";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Revokes an agent key of the admin's tenant. The gateway reads the key row on every call (no cache in
@@ -17,7 +17,7 @@ export async function revokeAgentKey(
 ): Promise<{ id: string; revokedAt: Date; alreadyRevoked: boolean }> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(id)) throw new AppError("not_found", "No such agent key.");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const now = new Date();
     const updated = await tx.agentKey.updateMany({
       where: { id, tenantId: actor.tenantId, revokedAt: null },

@@ -4,13 +4,13 @@ import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { sendTestNotificationInput } from "@/lib/schemas/notifications";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { NOTIFICATION_MAX_ATTEMPTS } from "@/lib/server/notifications/enqueue-notifications";
 import { emailEnabled } from "@/lib/server/notifications/mailer";
 import { recordAdminEvent } from "./admin-audit";
 import { parseForm } from "./zod-problem";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * "Send test": one `test` notification through the outbox and the worker like every other — a message to the
@@ -25,7 +25,7 @@ export async function sendTestNotification(actor: Actor, raw: unknown): Promise<
     throw new AppError("invalid_arguments", "E-mail is off on this server (SMTP_URL is not set).", {
       problems: [{ path: "$.channel", expected: "a configured channel", message: "E-mail is not configured." }],
     });
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     if (channel === "slack") {
       const tenant = await tx.tenant.findUniqueOrThrow({
         where: { id: actor.tenantId },

@@ -1,7 +1,8 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { isUuid } from "@/lib/domain/validation";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
+import { transaction } from "@/lib/server/db/transaction";
 
 /** What a malformed id, a missing row and another tenant's row all answer alike. */
 export const notFound = (what: string) => new AppError("not_found", `No such ${what}.`);
@@ -27,7 +28,7 @@ export async function changeTenantRow<R, T>(
   change: (tx: Tx, row: R) => Promise<T>,
 ): Promise<T> {
   assertRowId(id, what);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const row = await read(tx, { id, tenantId });
     if (!row) throw notFound(what);
     return change(tx, row);

@@ -4,10 +4,10 @@ import { invalidArguments } from "@/lib/domain/validation";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { AuditEventInput } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { adminTraceId } from "./admin-audit";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Writes settings of the admin's own tenant and their audit event in one transaction. The tenant scope is in
@@ -18,7 +18,7 @@ export async function updateOwnTenant(
   data: Prisma.TenantUpdateManyMutationInput,
   event: Pick<AuditEventInput, "action" | "data" | "redaction">,
 ): Promise<void> {
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const updated = await tx.tenant.updateMany({ where: { id: actor.tenantId, active: true }, data });
     if (updated.count !== 1) throw new AppError("not_found", "Tenant not found.");
     await recordStaffEvent(sqlOf(tx), actor, { ...event, traceId: adminTraceId(), outcome: "ok" });

@@ -5,12 +5,13 @@ import { isAdminLevelUpdate } from "@/lib/domain/admin-governance";
 import { updateStaffInput, type UpdateStaffInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { assertMoved } from "./tenant-row";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "./admin-change-store";
 import { parseForm } from "./zod-problem";
 import { isUuid } from "@/lib/domain/validation";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type StaffState = { roles: string[]; disabled: boolean; locked: boolean; sessionVersion: number };
 export type StaffPatch = Omit<UpdateStaffInput, "stepUpPassword">;
@@ -45,7 +46,7 @@ export async function updateStaff(
     throw new AppError("permission_denied", "You cannot disable your own account.", { reason: "self_disable" });
   if (patch.roles !== undefined || patch.disabled !== undefined) await requireStepUp(actor, stepUpPassword);
 
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await lockTenantStaff(tx, actor.tenantId);
     const row = await readStaff(tx, actor.tenantId, id);
     if (!isAdminLevelUpdate(row, patch)) return applyStaffUpdate(tx, actor, row, patch);

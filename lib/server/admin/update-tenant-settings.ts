@@ -7,6 +7,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { parseForm } from "./zod-problem";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type TenantSettings = {
   slug: string;
@@ -45,7 +46,7 @@ export async function getTenantSettings(actor: Actor): Promise<TenantSettings> {
 export async function updateTenantSettings(actor: Actor, raw: unknown): Promise<TenantSettings> {
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(updateTenantSettingsInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await sql`SELECT 1 FROM "Tenant" WHERE "id" = ${actor.tenantId}::uuid FOR UPDATE`.execute(sqlOf(tx));
     const before = await tx.tenant.findFirst({ where: { id: actor.tenantId, active: true }, select: fields });
     if (!before) throw new AppError("not_found", "Tenant not found.");

@@ -15,6 +15,7 @@ import { recordAdminEvent } from "./admin-audit";
 import { assertRowId, notFound } from "./tenant-row";
 import { resendDelivery } from "./resend-delivery";
 import { isUuid } from "@/lib/domain/validation";
+import { transaction } from "@/lib/server/db/transaction";
 
 // The delivery history of the tenant's webhooks (the reviewer webhook and each channel's decision webhook:
 // rows of WebhookDelivery), resend, and "send test". Every query has the admin's tenant in its WHERE.
@@ -119,7 +120,7 @@ export async function sendTestWebhook(
 ): Promise<{ id: string }> {
   assertCan(actor.roles, "admin:manage");
   if (channelId !== null) assertRowId(channelId, "channel");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const configured = channelId
       ? await tx.channel
           .findFirst({ where: { id: channelId, tenantId: actor.tenantId }, select: { decisionWebhookUrl: true } })

@@ -10,7 +10,6 @@ import {
 } from "@/lib/domain/agent-protocol";
 import { toolDefinitions, toolFormats, type ToolFormat } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { resolveAgentTrace } from "@/lib/server/telemetry/agent-trace";
 import { activeTraceresponse } from "@/lib/server/telemetry/tracing";
@@ -19,6 +18,7 @@ import { executeToolCall, logFailure } from "./execute-tool-call";
 import { BODY_LIMITS, readCappedBody } from "@/lib/config/body-limits";
 import { clientSource, recordKeyRefusal, type RefusalDecision } from "./record-key-refusal";
 import { GATEWAY_TX } from "./tool-context";
+import { transaction } from "@/lib/server/db/transaction";
 
 // The agent HTTP contract (docs/design.md): every answer is JSON in the caller's family with an X-Trace-Id
 // header. HTTP errors only for a missing/invalid agent key (401, 429 when a source floods bad keys), a
@@ -225,7 +225,7 @@ async function recordBadBody(
   problem: string,
 ): Promise<void> {
   try {
-    await db().$transaction(
+    await transaction(
       (tx) =>
         recordAuditEvent(sqlOf(tx), {
           tenantId: caller.tenantId,

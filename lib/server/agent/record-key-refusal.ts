@@ -4,6 +4,8 @@ import { db } from "@/lib/server/db/client";
 import { sqlOf, sql, nowUtc } from "@/lib/server/db/sql";
 import type { KeyCheck } from "./authenticate-agent-key";
 import { GATEWAY_TX } from "./tool-context";
+import { transaction } from "@/lib/server/db/transaction";
+import { sqlPool } from "@/lib/server/db/pg";
 
 // Floods of bad agent keys. Every refusal bumps two counters in PostgreSQL (shared by every
 // instance): its client address's row and the window's global row ("*"), both for the current one-minute
@@ -54,7 +56,7 @@ export async function recordKeyRefusal(
       "reasons" = CASE WHEN ${check.reason} = ANY("AgentKeyRefusalWindow"."reasons") THEN "AgentKeyRefusalWindow"."reasons"
                        ELSE "AgentKeyRefusalWindow"."reasons" || ${check.reason}::text END
     RETURNING "source", "count", (xmax = 0) AS "inserted",
-      greatest(1, 60 - floor(extract(epoch FROM ${nowUtc} - "windowStart")))::int AS "retryAfter"`.execute(sqlOf(db()))
+      greatest(1, 60 - floor(extract(epoch FROM ${nowUtc} - "windowStart")))::int AS "retryAfter"`.execute(sqlPool())
   ).rows;
   const mine = rows.find((r) => r.source === ctx.source);
   const all = rows.find((r) => r.source === "*");
@@ -67,10 +69,10 @@ export async function recordKeyRefusal(
     const counted = (
       await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM "AgentKeyRefusalWindow"
-       WHERE "windowStart" = date_trunc('minute', now() AT TIME ZONE 'UTC') AND "source" <> '*'`.execute(sqlOf(db()))
+       WHERE "windowStart" = date_trunc('minute', now() AT TIME ZONE 'UTC') AND "source" <> '*'`.execute(sqlPool())
     ).rows;
     if ((counted[0]?.n ?? 0) <= REFUSAL_LIMITS.maxAuditedSources) {
-      await db().$transaction(
+      await transaction(
         (tx) =>
           recordAuditEvent(sqlOf(tx), {
             tenantId: check.tenantId ?? null,

@@ -21,6 +21,7 @@ import { leafIndexesOf } from "./audit-event-view";
 import { getCheckpointNote, witnessedCheckpointFor } from "./get-checkpoint-note";
 import { latestCheckpoint, toSignedCheckpoint, withNodes } from "./tree-store";
 import { authorizeAuditAccess } from "./search-audit-events";
+import { transaction } from "@/lib/server/db/transaction";
 
 const EVENTS_MAX = 2_000;
 /** How long a pack waits for the sequencer to integrate the proposal's newest events (it runs every ~100 ms). */
@@ -159,7 +160,7 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     cosignedCheckpoint,
   };
   const body = serializeEvidencePack(pack);
-  await db().$transaction((tx) =>
+  await transaction((tx) =>
     recordStaffEvent(sqlOf(tx), actor, {
       traceId: p.traceId,
       action: "audit:evidence_pack",

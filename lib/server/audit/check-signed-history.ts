@@ -1,13 +1,13 @@
 import "server-only";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sql } from "@/lib/server/db/sql";
 import { divergenceFrom } from "@/lib/domain/audit-log";
-import { db } from "@/lib/server/db/client";
 import { log } from "@/lib/server/log";
 import { readDatabaseIdentity, readSignedHead, readSignedHeads } from "./signer-state";
+import { sqlPool } from "@/lib/server/db/pg";
 
 export type SignedHistoryProblem = { logId: string; problem: string };
 
-const identity = () => readDatabaseIdentity(sqlOf(db()));
+const identity = () => readDatabaseIdentity(sqlPool());
 
 /**
  * Compares the database with what the signer remembers having signed (lib/server/audit/signer-state.ts):
@@ -27,13 +27,13 @@ export async function signedHistoryProblems(logIds?: readonly string[]): Promise
     sql<{ logId: string; size: number }>`
       SELECT l AS "logId", COALESCE((SELECT max("leafIndex") + 1 FROM "AuditLeaf" WHERE "logId" = l), 0)::int AS size
         FROM unnest(${logs}::uuid[]) AS l`
-      .execute(sqlOf(db()))
+      .execute(sqlPool())
       .then((r) => r.rows),
     sql<{ logId: string; treeSize: number; rootHash: string }>`
       SELECT c."logId", c."treeSize", c."rootHash" FROM "AuditSignedCheckpoint" c
         JOIN unnest(${logs}::uuid[], ${logs.map((l) => heads.get(l)!.treeSize)}::int[]) AS k("logId", "treeSize")
           ON c."logId" = k."logId" AND c."treeSize" = k."treeSize"`
-      .execute(sqlOf(db()))
+      .execute(sqlPool())
       .then((r) => r.rows),
   ]);
   const problems: SignedHistoryProblem[] = [];
@@ -84,7 +84,7 @@ export async function checkWitnesses(): Promise<WitnessHealth> {
               WHERE c."logId" = w."tenantId" AND c."treeSize" > COALESCE(w."cosignedSize", 0) AND c."noteSignatures" IS NOT NULL
                 AND c."issuedAt" < ${new Date(Date.now() - WITNESS_STALE_MS)}))::int AS stale,
            count(*)::int AS total
-      FROM "AuditWitness" w`.execute(sqlOf(db()))
+      FROM "AuditWitness" w`.execute(sqlPool())
   ).rows;
   const r = rows[0]!;
   return r.total === 0 ? "none" : r.refusing > 0 ? "refusing" : r.stale > 0 ? "stale" : "ok";

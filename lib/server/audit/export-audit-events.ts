@@ -1,7 +1,6 @@
 import "server-only";
 import type { AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "./record-event";
 import {
@@ -14,6 +13,7 @@ import {
 } from "./search-audit-events";
 import type { AuditEventView } from "./audit-event-view";
 import { exportInstant } from "@/lib/domain/clock";
+import { transaction } from "@/lib/server/db/transaction";
 
 export const EXPORT_MAX_EVENTS = 10_000;
 const PAGE = 500;
@@ -69,7 +69,7 @@ export async function exportAuditEvents(
 ): Promise<AuditExport> {
   const f = parseAuditSearch({ ...input, cursor: undefined });
   await authorizeAuditAccess(actor, "audit:read", "audit:export", f.traceId, searchAuditData(f, { format }));
-  return db().$transaction(
+  return transaction(
     async (tx) => {
       const events: AuditEventView[] = [];
       let cursor: number | undefined;

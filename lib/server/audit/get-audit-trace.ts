@@ -9,6 +9,7 @@ import { recordStaffEvent } from "./record-event";
 import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events";
 import { isUuid } from "@/lib/domain/validation";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type TraceStep = AuditEventView & {
   /** The staff member's or agent key's name (this tenant's), else null. */
@@ -177,7 +178,7 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
       })),
     ),
   };
-  await db().$transaction((tx) =>
+  await transaction((tx) =>
     recordStaffEvent(sqlOf(tx), actor, {
       traceId: auditLookupTraceId("view", id),
       action: "audit:view_trace",

@@ -1,9 +1,10 @@
 import "server-only";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sql } from "@/lib/server/db/sql";
 import { z } from "zod";
 import { AppError } from "@/lib/domain/outcome";
 import { checkpointText } from "@/lib/domain/signed-note";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
 
 export const logIdParam = z.uuid({ error: "a log id is a UUID" });
 const countParam = (min: number) =>
@@ -102,7 +103,7 @@ export async function witnessedCheckpointFor(
             AND a."witness" IN (SELECT w."name" FROM "AuditWitness" w WHERE w."tenantId" = ${logId}::uuid)
      GROUP BY c."treeSize"
      ORDER BY least(count(a."witness"), ${quorum}::int) DESC, c."treeSize" DESC
-     LIMIT 1`.execute(sqlOf(db()))
+     LIMIT 1`.execute(sqlPool())
   ).rows;
   return rows[0] ?? null;
 }

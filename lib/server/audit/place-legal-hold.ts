@@ -4,9 +4,10 @@ import { assertCan } from "@/lib/domain/permissions";
 import { parseInput } from "@/lib/domain/validation";
 import { AppError } from "@/lib/domain/outcome";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "./record-event";
+import { transaction } from "@/lib/server/db/transaction";
 
 export const legalHoldInput = z.object({
   traceId: z.string().trim().min(1).max(128),
@@ -18,7 +19,7 @@ export type LegalHoldInput = z.infer<typeof legalHoldInput>;
 export async function placeLegalHold(actor: Actor, input: LegalHoldInput) {
   assertCan(actor.roles, "admin:manage");
   const { traceId, reason } = parseInput(legalHoldInput, input, "A trace id and a reason are required.");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const exists = await tx.auditEvent.findFirst({
       where: { tenantId: actor.tenantId, traceId },
       select: { id: true },

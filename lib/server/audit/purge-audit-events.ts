@@ -6,6 +6,8 @@ import { sqlOf, sql, utc } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "./record-event";
 import { verifyAuditChain } from "./verify-chain";
+import { transaction } from "@/lib/server/db/transaction";
+import { sqlPool } from "@/lib/server/db/pg";
 
 /** Retention of the tenantless log (refused agent keys, unknown sign-in names): no tenant sets it. */
 export const TENANTLESS_RETENTION_DAYS = 90;
@@ -36,7 +38,7 @@ export async function purgeAuditEvents(tenantId: string | null, asOf: Date = new
   const sameLog = tenantId === null ? sql`e."tenantId" IS NULL` : sql`e."tenantId" = ${tenantId}::uuid`;
   const before = sql`e."occurredAt" < ${utc(cutoff)}`;
   const logId = logIdOf(tenantId);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const [size] = (
       await sql<{
         n: number;
@@ -85,7 +87,7 @@ export async function dropEmptyAuditPartitions(before: Date): Promise<string[]> 
       await sql<{
         name: string;
       }>`SELECT "audit_event_drop_empty_partitions"(${before.toISOString().slice(0, 10)}::date) AS name`.execute(
-        sqlOf(db()),
+        sqlPool(),
       )
     ).rows;
     return rows.map((r) => r.name);

@@ -28,7 +28,7 @@ import { isUuid } from "@/lib/domain/validation";
  *   secrets such as authorization, tokens, passwords and keys are dropped).
  *
  * Call it inside the transaction that makes the effect, with that transaction's handle of the typed SQL layer
- * (lib/server/db/sql.ts): `sqlOf(tx)` in `db().$transaction(async (tx) => …)`, or the agent gateway's pg
+ * (lib/server/db/sql.ts): `sqlOf(tx)` in `transaction(async (tx) => …)`, or the agent gateway's pg
  * transaction (`withPgTransaction`, lib/server/db/pg.ts). It takes no
  * lock and reads nothing: one INSERT of the event (with its RFC 9162 leaf hash, computed here) and of its
  * queue row for the sequencer, which gives it its place in the tenant's Merkle tree after commit

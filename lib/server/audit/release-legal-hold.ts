@@ -3,8 +3,8 @@ import { assertCan } from "@/lib/domain/permissions";
 import { AppError } from "@/lib/domain/outcome";
 import { parseInput } from "@/lib/domain/validation";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { legalHoldInput, recordHoldEvent } from "./place-legal-hold";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Releases an active legal hold of the actor's tenant (admins): the next retention purge may then drop the
@@ -14,7 +14,7 @@ import { legalHoldInput, recordHoldEvent } from "./place-legal-hold";
 export async function releaseLegalHold(actor: Actor, input: { traceId: string; reason: string }) {
   assertCan(actor.roles, "admin:manage");
   const { traceId, reason } = parseInput(legalHoldInput, input, "A trace id and a reason are required.");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const released = await tx.auditLegalHold.updateMany({
       where: { tenantId: actor.tenantId, traceId, releasedAt: null },
       data: { releasedAt: new Date(), releasedById: actor.userId },

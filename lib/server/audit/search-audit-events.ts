@@ -6,13 +6,13 @@ import { AppError } from "@/lib/domain/outcome";
 import { parseInput } from "@/lib/domain/validation";
 import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { prepared, sql, type RawBuilder, type Sql, sqlOf, utc } from "@/lib/server/db/sql";
 import { auditFingerprintsForSearch } from "./fingerprint";
 import { recordStaffEvent } from "./record-event";
 import { toAuditEventView, type AuditEventView } from "./audit-event-view";
 import type { LoggedEvent } from "@/lib/domain/audit-log";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type AuditSearchPage = { events: AuditEventView[]; nextCursor: string | null };
 
@@ -155,7 +155,7 @@ export async function authorizeAuditAccess(
   data: Record<string, unknown>,
 ): Promise<void> {
   if (can(actor.roles, permission)) return;
-  await db().$transaction((tx) =>
+  await transaction((tx) =>
     recordStaffEvent(sqlOf(tx), actor, {
       traceId: auditLookupTraceId("denied", traceId),
       action,

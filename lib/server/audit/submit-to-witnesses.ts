@@ -5,6 +5,7 @@ import { sqlPool } from "@/lib/server/db/pg";
 import { log } from "@/lib/server/log";
 import { getCheckpointNote } from "./get-checkpoint-note";
 import { proveConsistency } from "./tree-store";
+import { transaction } from "@/lib/server/db/transaction";
 
 const TIMEOUT_MS = 5_000;
 const b64 = (hex: string) => Buffer.from(hex, "hex").toString("base64");
@@ -40,16 +41,16 @@ async function submitOne(logId: string, w: Witness, note: string, size: number):
     const lines = verifiedBy(parseNote(note).text + "\n" + r.body, parseVkey(w.vkey));
     if (lines.length === 0) return "200 without a cosignature of its key";
     const cosignedAt = new Date();
-    await db().$transaction([
-      db().auditCosignature.createMany({
+    await transaction(async (tx) => {
+      await tx.auditCosignature.createMany({
         data: lines.map((l) => ({ logId, treeSize: size, witness: w.name, line: l.line, cosignedAt })),
         skipDuplicates: true,
-      }),
-      db().auditWitness.updateMany({
+      });
+      await tx.auditWitness.updateMany({
         where: { id: w.id },
         data: { cosignedSize: size, cosignedAt, lastAttemptAt: cosignedAt, lastError: null },
-      }),
-    ]);
+      });
+    });
     return null;
   }
   return "409 twice";

@@ -6,6 +6,7 @@ import { sqlOf } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "./record-event";
 import { auditRetiredKeys } from "./signing-key";
 import { verifyAuditChain } from "./verify-chain";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type AllChainsVerification = {
   ok: boolean;
@@ -54,7 +55,7 @@ export async function verifyAllAuditChains(source: string): Promise<AllChainsVer
     .filter((r) => retiredUsed.has(keyIdOf(r.key)))
     .map((r) => `signed by ${retiredKeyLabel(r)}`);
   const checkedAt = new Date();
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     await tx.auditChainCheck.create({
       data: {
         ok: !broken,

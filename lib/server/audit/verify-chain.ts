@@ -1,5 +1,5 @@
 import "server-only";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sql } from "@/lib/server/db/sql";
 import { verifyLog, logIdOf, type AuditContent, type LeafRow, type LogVerification } from "@/lib/domain/audit-log";
 import { verifyConsistency } from "@/lib/domain/merkle";
 import { db } from "@/lib/server/db/client";
@@ -30,7 +30,7 @@ async function* leavesOf(logId: string): AsyncGenerator<LeafRow> {
       SELECT l."leafIndex", l."leafHash", l."eventId", l."occurredAt" AS "leafOccurredAt", e.*
         FROM "AuditLeaf" l LEFT JOIN "AuditEvent" e ON e."id" = l."eventId" AND e."occurredAt" = l."occurredAt"
        WHERE l."logId" = ${logId}::uuid AND l."leafIndex" >= ${from} AND l."leafIndex" < ${from + PAGE}
-       ORDER BY l."leafIndex"`.execute(sqlOf(db()))
+       ORDER BY l."leafIndex"`.execute(sqlPool())
     ).rows;
     for (const r of rows)
       yield {
@@ -62,7 +62,7 @@ export async function verifyAuditChain(tenantId: string | null): Promise<ChainVe
     await sql<{ id: string }>`
     SELECT e."id" FROM "AuditEvent" e WHERE ${sameLog}
        AND NOT EXISTS (SELECT 1 FROM "AuditLeaf" l WHERE l."eventId" = e."id")
-       AND NOT EXISTS (SELECT 1 FROM "AuditPending" p WHERE p."eventId" = e."id") LIMIT 1`.execute(sqlOf(db()))
+       AND NOT EXISTS (SELECT 1 FROM "AuditPending" p WHERE p."eventId" = e."id") LIMIT 1`.execute(sqlPool())
   ).rows;
   const v: LogVerification = await verifyLog({
     leaves: leavesOf(logId),

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { db } from "@/lib/server/db/client";
 import { SESSION_ABSOLUTE_SECONDS } from "@/lib/server/auth/session-lifetime";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * A sign-in opens a session row (its id becomes the cookie's `sid` claim) whose step-up window starts now.
@@ -14,13 +14,13 @@ export async function openStaffSession(
   now = new Date(),
 ): Promise<string> {
   const id = randomUUID();
-  await db().$transaction([
-    db().staffSession.deleteMany({
+  await transaction(async (tx) => {
+    await tx.staffSession.deleteMany({
       where: { staffUserId: user.id, createdAt: { lt: new Date(now.getTime() - SESSION_ABSOLUTE_SECONDS * 1000) } },
-    }),
-    db().staffSession.create({
+    });
+    await tx.staffSession.create({
       data: { id, tenantId: user.tenantId, staffUserId: user.id, createdAt: now, stepUpAt: now, stepUpMethod: method },
-    }),
-  ]);
+    });
+  });
   return id;
 }

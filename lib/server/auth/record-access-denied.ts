@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { db } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
+import { transaction } from "@/lib/server/db/transaction";
 
 export const DENIAL_WINDOW_SECONDS = 60;
 
@@ -24,7 +24,7 @@ export async function recordAccessDenied(
     Math.floor(now.getTime() / (DENIAL_WINDOW_SECONDS * 1000)) * DENIAL_WINDOW_SECONDS * 1000,
   );
   try {
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       const [row] = (
         await sql<{ count: number }>`
         INSERT INTO "AccessDenialWindow" ("tenantId", "staffUserId", "target", "windowStart", "count", "lastAt")

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { CredentialCheck } from "@/lib/server/auth/verify-credentials";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Writes the audit event of a sign-in attempt. Fails closed: when the event cannot be written the
@@ -19,7 +19,7 @@ export async function recordSignIn(input: {
   const { result } = input;
   const tenantId = result.ok ? result.user.tenantId : (result.tenantId ?? null);
   const userId = result.ok ? result.user.id : (result.userId ?? null);
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     await recordAuditEvent(sqlOf(tx), {
       tenantId,
       traceId: randomUUID().replace(/-/g, ""),

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sql } from "@/lib/server/db/sql";
 import { AppError } from "@/lib/domain/outcome";
 import { isAuthFresh, stepUpClock } from "@/lib/domain/step-up";
 import { renewStepUp } from "@/lib/server/auth/renew-step-up";
@@ -7,6 +7,7 @@ import { db } from "@/lib/server/db/client";
 import { verifyPassword } from "@/lib/server/auth/password";
 import { LOCKOUT_THRESHOLD } from "@/lib/server/auth/verify-credentials";
 import type { Actor } from "@/lib/server/auth/actor";
+import { sqlPool } from "@/lib/server/db/pg";
 
 /**
  * Step-up for sensitive changes: the actor's sign-in must be younger than the tenant's step-up window,
@@ -38,7 +39,7 @@ export async function requireStepUp(actor: Actor, password: string | undefined, 
              "lockedUntil" = CASE WHEN "failedLoginCount" + 1 >= ${LOCKOUT_THRESHOLD}
                                   THEN now() + make_interval(mins => LEAST(60, power(2, "failedLoginCount" + 2 - ${LOCKOUT_THRESHOLD})::int))
                                   ELSE "lockedUntil" END
-       WHERE id = ${actor.userId}::uuid`.execute(sqlOf(db()));
+       WHERE id = ${actor.userId}::uuid`.execute(sqlPool());
     throw new AppError("permission_denied", "That password is not correct.", { reason: "step_up_failed" });
   }
   await renewStepUp(actor, "password", now);

@@ -1,7 +1,8 @@
 import "server-only";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sql } from "@/lib/server/db/sql";
 import { db } from "@/lib/server/db/client";
 import { dummyPasswordHash, verifyPassword } from "@/lib/server/auth/password";
+import { sqlPool } from "@/lib/server/db/pg";
 
 export const LOCKOUT_THRESHOLD = 5;
 const MAX_LOCK_MINUTES = 60;
@@ -24,7 +25,7 @@ export async function reservePasswordAttempt(userId: string): Promise<boolean> {
                                 THEN now() + make_interval(mins => LEAST(${MAX_LOCK_MINUTES}, power(2, "failedLoginCount" + 2 - ${LOCKOUT_THRESHOLD})::int))
                                 ELSE "lockedUntil" END
      WHERE id = ${userId}::uuid AND ("lockedUntil" IS NULL OR "lockedUntil" <= now())
-    RETURNING id`.execute(sqlOf(db()))
+    RETURNING id`.execute(sqlPool())
   ).rows;
   return reserved.length === 1;
 }

@@ -11,10 +11,13 @@ function createClient(): PrismaClient {
   // statements (./pg.ts), so Prisma and pg together never hold more than the pool size.
   // `$disconnect()` ends it (tests and benches rely on that to exit).
   const adapter = new PrismaPg(pgPool(), { disposeExternalPool: true });
-  // AuditEvent.pos (a BIGINT write position) is left out of default selections: it is only for ordering
-  // and keyset pages, and a bigint in a row would break JSON.stringify of that row.
-  return new PrismaClient({ adapter, omit: { auditEvent: { pos: true } } });
+  return new PrismaClient({ adapter, omit });
 }
+
+// AuditEvent.pos (a BIGINT write position) is left out of default selections: it is only for ordering and
+// keyset pages, and a bigint in a row would break JSON.stringify of that row. Shared with transaction.ts's
+// client, so a transaction's rows have the same shape and type as db()'s.
+export const omit = { auditEvent: { pos: true } } as const;
 
 export function db(): PrismaClient {
   globalForPrisma.prisma ??= createClient();

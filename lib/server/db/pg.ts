@@ -130,19 +130,33 @@ class PgTx {
  * set in BEGIN's round trip) and the whole transaction by `timeout` (checked before each statement and the
  * COMMIT). A connection whose ROLLBACK failed is destroyed, never returned to the pool.
  */
-export async function withPgTransaction<T>(
-  fn: (tx: SqlHandle) => Promise<T>,
+export function withPgTransaction<T>(fn: (tx: SqlHandle) => Promise<T>, options: PgTransactionOptions): Promise<T> {
+  return onPgTransaction((tx) => fn(tx.sql), options);
+}
+
+/** What `transaction` (./transaction.ts) builds on: the open transaction's connection beside its Sql handle. */
+export type OpenPgTransaction = {
+  sql: SqlHandle;
+  connection: pg.PoolClient;
+  /** Milliseconds left before the transaction's deadline. */
+  remaining: () => number;
+};
+
+/** withPgTransaction, handing fn the connection too (for ./transaction.ts only). */
+export async function onPgTransaction<T>(
+  fn: (tx: OpenPgTransaction) => Promise<T>,
   options: PgTransactionOptions,
 ): Promise<T> {
   const started = Date.now();
+  const deadline = started + options.timeout;
   const client = await connectWithin(pgPool(), options.maxWait);
-  const tx = new PgTx(client, started + options.timeout, options.timeout);
+  const tx = new PgTx(client, deadline, options.timeout);
   let broken: unknown = undefined;
   try {
     // One round trip (simple protocol, no values): the statement timeout lasts for this transaction only.
     await client.query(`BEGIN; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(options.timeout))}`);
-    const result = await fn(tx.sql);
-    if (Date.now() > started + options.timeout) throw new PgTransactionTimeoutError("the transaction", options.timeout);
+    const result = await fn({ sql: tx.sql, connection: client, remaining: () => deadline - Date.now() });
+    if (Date.now() > deadline) throw new PgTransactionTimeoutError("the transaction", options.timeout);
     tx.finish();
     await client.query("COMMIT");
     return result;

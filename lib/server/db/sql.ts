@@ -24,17 +24,18 @@ import type { DB } from "./generated/kysely";
 // cannot say something, Kysely's `sql` template tag says it — still parameterized, still in this layer.
 // docs/architecture.md ("Data access") says why and what it costs.
 //
-// A `Sql` handle runs on whatever it was made from, with the same statements:
-//   - a pg transaction of the process's one pool (`withPgTransaction`, lib/server/db/pg.ts: the hot path);
-//   - a Prisma interactive transaction (`sqlOf(tx)`: through `$queryRawUnsafe` / `$executeRawUnsafe`, so the
-//     statements join that transaction);
-//   - the pool itself (`sqlPool()`: each statement auto-committed on its own).
+// A `Sql` handle runs on node-postgres, with the same statements wherever it comes from:
+//   - a transaction on a connection of the process's one pool — `withPgTransaction` (lib/server/db/pg.ts: the
+//     gateway's hot path) or `transaction` (./transaction.ts: the same transaction with Prisma's model API on
+//     it; `sqlOf(tx)` is its handle);
+//   - the pool itself (`sqlPool()`: each statement auto-committed on its own);
+//   - a dedicated connection (`connectDedicatedSql()`: the audit sequencer's session).
 
 export { sql, type RawBuilder };
 export type { SqlBool } from "kysely";
 export type { DB } from "./generated/kysely";
 
-/** The typed SQL layer's handle: a transaction (pg or Prisma) or the pool. */
+/** The typed SQL layer's handle: a transaction, the pool or a dedicated connection. */
 export type Sql = Kysely<DB>;
 
 /**
@@ -69,7 +70,7 @@ const preparedPlugin: KyselyPlugin = {
  * Marks a statement to run as a named (server-side prepared) statement on pg: each connection parses and
  * analyses its text once and keeps it, so later runs skip straight to planning and execution. For hot
  * statements whose text is fixed, or drawn from a small set (the audit event insert, the audit search page per
- * filter combination) — never for text built from a growing list. Ignored on a Prisma transaction. (Behind a
+ * filter combination) — never for text built from a growing list. (Behind a
  * connection pooler in transaction mode, that pooler must support prepared statements.)
  */
 export function prepared<Q extends { withPlugin(plugin: KyselyPlugin): Q }>(query: Q): Q {
@@ -90,7 +91,7 @@ class RunnerConnection implements DatabaseConnection {
 /**
  * A driver over one runner: the transaction (or the pool) it was made from. It opens no transaction of its
  * own — `.transaction()` on a handle is refused, so a statement can never silently leave the caller's
- * transaction: open transactions with `withPgTransaction` (lib/server/db/pg.ts) or `db().$transaction`.
+ * transaction: open transactions with `transaction` (./transaction.ts) or `withPgTransaction` (./pg.ts).
  */
 class RunnerDriver implements Driver {
   readonly #connection: RunnerConnection;
@@ -103,7 +104,7 @@ class RunnerDriver implements Driver {
   }
   async beginTransaction(): Promise<void> {
     throw new Error(
-      "a Sql handle opens no transaction: use withPgTransaction (lib/server/db/pg.ts) or db().$transaction",
+      "a Sql handle opens no transaction: use transaction (lib/server/db/transaction.ts) or withPgTransaction",
     );
   }
   async commitTransaction(): Promise<void> {
@@ -116,7 +117,7 @@ class RunnerDriver implements Driver {
   async destroy(): Promise<void> {}
 }
 
-/** A Sql handle over a runner (the pg side builds its own in pg.ts; Prisma's is sqlOf, below). */
+/** A Sql handle over a runner (pg.ts builds the runners). */
 export function sqlOver(runner: Runner): Sql {
   return new Kysely<DB>({
     dialect: {
@@ -128,36 +129,21 @@ export function sqlOver(runner: Runner): Sql {
   });
 }
 
-// Statements that return no rows unless they say RETURNING: on Prisma they go through $executeRawUnsafe,
-// which reports the affected row count (Kysely's numAffectedRows), as pg's rowCount does on the pg side.
-const WRITES = new Set(["InsertQueryNode", "UpdateQueryNode", "DeleteQueryNode", "MergeQueryNode"]);
-// A raw statement (Kysely's `sql` tag) is looked at by its text: a write without RETURNING reports its count too.
-// Prisma cannot read a `void` column: call void functions in FROM (`SELECT 1 FROM pg_advisory_xact_lock(…)`).
-const RAW_WRITE = /^\s*(insert|update|delete|merge)\b/i;
-const returnsRows = (query: CompiledQuery) => {
-  const node = query.query;
-  if (node.kind === "RawNode") return !RAW_WRITE.test(query.sql) || /\breturning\b/i.test(query.sql);
-  return !WRITES.has(node.kind) || ("returning" in node && node.returning !== undefined);
-};
+const ormHandles = new WeakMap<object, Sql>();
 
-const prismaHandles = new WeakMap<object, Sql>();
+/** Records the Sql handle of the pg transaction a Prisma transaction is a savepoint of (./transaction.ts). */
+export function bindOrmToSql(tx: Tx, handle: Sql): void {
+  ormHandles.set(tx, handle);
+}
 
 /**
- * The Sql handle of a Prisma interactive transaction (or of the Prisma client itself): its statements run
- * inside that transaction, rows come back as Prisma's raw queries return them (int8 as bigint, timestamps as
- * Date). One handle per transaction.
+ * The Sql handle of the transaction a Prisma transaction client belongs to (`transaction(fn)`,
+ * ./transaction.ts): the same pg transaction, on the same connection, without Prisma's request pipeline.
+ * Throws for anything else — a Prisma client or a transaction opened some other way has no pg transaction
+ * under it (statements outside a transaction take `sqlPool()`).
  */
 export function sqlOf(tx: Tx): Sql {
-  const known = prismaHandles.get(tx);
-  if (known) return known;
-  const handle = sqlOver(async (query) => {
-    if (returnsRows(query)) {
-      const rows = await tx.$queryRawUnsafe<UnknownRow[]>(query.sql, ...query.parameters);
-      return { rows };
-    }
-    const count = await tx.$executeRawUnsafe(query.sql, ...query.parameters);
-    return { rows: [], numAffectedRows: BigInt(count) };
-  });
-  prismaHandles.set(tx, handle);
-  return handle;
+  const known = ormHandles.get(tx);
+  if (!known) throw new Error("sqlOf: not a transaction opened by transaction() (lib/server/db/transaction.ts)");
+  return known;
 }

@@ -1,7 +1,8 @@
 import "server-only";
 import type { AppError } from "@/lib/domain/outcome";
-import { db, type Tx } from "@/lib/server/db/client";
+import type { Tx } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
+import { transaction } from "./transaction";
 
 /** Whether a write failed on a unique constraint (Prisma's P2002; `meta` names the constraint's fields). */
 export function isUniqueViolation(error: unknown): error is Prisma.PrismaClientKnownRequestError {
@@ -18,7 +19,7 @@ export async function transactionUnlessTaken<T>(
   taken: (error: Prisma.PrismaClientKnownRequestError) => AppError,
 ): Promise<T> {
   try {
-    return await db().$transaction(write);
+    return await transaction(write);
   } catch (error) {
     if (isUniqueViolation(error)) throw taken(error);
     throw error;

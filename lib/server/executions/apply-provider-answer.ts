@@ -6,13 +6,14 @@ import {
 } from "@/lib/domain/execution-state";
 import { proposalStatus as P, statesLeadingTo } from "@/lib/domain/proposal-state";
 import { refundStatus, type RefundStatus } from "@/lib/domain/refund-state";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { executionTimings } from "@/lib/server/env";
 import { notifyOpsOfInDoubt } from "@/lib/server/notifications/enqueue-notifications";
 import type { CreateRefundResult, ProviderRefund } from "@/lib/server/payments/payment-provider";
+import { transaction } from "@/lib/server/db/transaction";
 
 const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
 
@@ -30,7 +31,7 @@ export async function applyProviderAnswer(input: {
   traceId: string;
 }): Promise<void> {
   const { answer } = input;
-  await db().$transaction(
+  await transaction(
     async (tx) => {
       if (answer.outcome === "succeeded" || answer.outcome === "pending") {
         await settleWithRefund(tx, input.executionId, answer.refund, input.source);

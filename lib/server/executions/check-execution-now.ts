@@ -5,11 +5,11 @@ import { isExecutionSettled } from "@/lib/domain/execution-state";
 import { assertCan } from "@/lib/domain/permissions";
 import { checkExecutionNowInput } from "@/lib/schemas/executions";
 import type { CheckNowResult } from "@/lib/schemas/execution-dto";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import type { Actor } from "@/lib/server/auth/actor";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type { CheckNowResult } from "@/lib/schemas/execution-dto";
 
@@ -22,7 +22,7 @@ export type { CheckNowResult } from "@/lib/schemas/execution-dto";
 export async function checkExecutionNow(actor: Actor, raw: unknown): Promise<CheckNowResult> {
   assertCan(actor.roles, "executions:reconcile");
   const { executionId } = parseInput(checkExecutionNowInput, raw, "Not an execution id.");
-  return db().$transaction(
+  return transaction(
     async (tx) => {
       const ex = await tx.execution.findFirst({
         where: { id: executionId, tenantId: actor.tenantId },

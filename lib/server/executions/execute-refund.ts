@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { executionStatus, refundIdempotencyKey } from "@/lib/domain/execution-state";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
@@ -11,6 +11,7 @@ import { lockProposal, orderMismatch, storedIntact } from "@/lib/server/proposal
 import { refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { applyProviderAnswer } from "./apply-provider-answer";
 import { executionTimings } from "@/lib/server/env";
+import { transaction } from "@/lib/server/db/transaction";
 
 const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
 
@@ -33,7 +34,7 @@ export type ExecuteOutcome = "sent" | "not_approved" | "already_started" | "reva
  */
 export async function executeRefund(proposalId: string): Promise<ExecuteOutcome> {
   const traceId = randomUUID().replace(/-/g, "");
-  const prepared = await db().$transaction((tx) => begin(tx, proposalId, traceId), {
+  const prepared = await transaction((tx) => begin(tx, proposalId, traceId), {
     maxWait: 15_000,
     timeout: 15_000,
   });

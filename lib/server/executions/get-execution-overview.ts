@@ -1,5 +1,5 @@
 import "server-only";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sql } from "@/lib/server/db/sql";
 import { assertCan } from "@/lib/domain/permissions";
 import {
   executionStates,
@@ -8,11 +8,11 @@ import {
   type ExecutionState,
 } from "@/lib/domain/execution-state";
 import { statusLit } from "@/lib/server/db/status-sql";
-import { db } from "@/lib/server/db/client";
 import { executionTimings } from "@/lib/server/env";
 import type { Actor } from "@/lib/server/auth/actor";
 import type { ChartPoint, ExecutionOverview, InDoubtRow } from "@/lib/schemas/execution-dto";
 import { executionColumns, toExecutionRow } from "./list-executions";
+import { sqlPool } from "@/lib/server/db/pg";
 
 /** A refund the provider accepted but has not settled for this long is worth a look by ops. */
 export const LONG_PENDING_MS = 15 * 60_000;
@@ -86,7 +86,7 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
            (SELECT json_object_agg(c.status, c.n) FROM counts c) AS counts
       FROM (SELECT 1) one
       LEFT JOIN doubt d ON true
-     ORDER BY d."createdAt", d.id`.execute(sqlOf(db()))
+     ORDER BY d."createdAt", d.id`.execute(sqlPool())
   ).rows;
 
   const first = rows[0];

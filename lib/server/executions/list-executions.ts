@@ -1,12 +1,12 @@
 import "server-only";
-import { sql, sqlOf, type RawBuilder } from "@/lib/server/db/sql";
+import { sql, type RawBuilder } from "@/lib/server/db/sql";
 import { decodeKeysetCursor, encodeKeysetCursor } from "@/lib/domain/keyset-cursor";
 import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { listExecutionsInput } from "@/lib/schemas/executions";
 import type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
-import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
+import { sqlPool } from "@/lib/server/db/pg";
 
 export type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 
@@ -66,7 +66,7 @@ export async function listExecutions(actor: Actor, raw: unknown): Promise<Execut
       JOIN "Customer" c ON c.id = o."customerId" AND c."tenantId" = e."tenantId"
      WHERE ${sql.join(conditions, sql` AND `)}
      ORDER BY ${newest ? sql`e."createdAt" DESC, e.id DESC` : sql`e."createdAt" ASC, e.id ASC`}
-     LIMIT ${f.limit + 1}`.execute(sqlOf(db()));
+     LIMIT ${f.limit + 1}`.execute(sqlPool());
   const page = rows.slice(0, f.limit);
   const last = page[page.length - 1];
   return {

@@ -7,6 +7,7 @@ import { recordAuditEvent, type AuditEventInput } from "@/lib/server/audit/recor
 import { paymentProviderFor } from "@/lib/server/payments/get-payment-provider";
 import { applyProviderAnswer, settleWithRefund } from "./apply-provider-answer";
 import { executionTimings } from "@/lib/server/env";
+import { transaction } from "@/lib/server/db/transaction";
 
 /** Thrown to have the job run again later (graphile-worker's backoff). */
 export class RetryLater extends Error {}
@@ -61,7 +62,7 @@ async function retryLater(
   message: string,
   cause?: string,
 ): Promise<never> {
-  await db().$transaction((tx) => recordFinding(tx, ex, reconciliation, finding, cause));
+  await transaction((tx) => recordFinding(tx, ex, reconciliation, finding, cause));
   throw new RetryLater(message);
 }
 
@@ -99,7 +100,7 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
     if (found.outcome === "found") {
       const outcome =
         found.refund.status === "pending" || found.refund.status === "requires_action" ? "still_pending" : "settled";
-      await db().$transaction(async (tx) => {
+      await transaction(async (tx) => {
         await settleWithRefund(tx, ex.id, found.refund, "reconcile");
         await recordFinding(tx, ex, n, outcome);
       });
@@ -113,7 +114,7 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
   const [refund, ...others] = search.refunds;
   if (refund) {
     const outcome = refund.status === "pending" || refund.status === "requires_action" ? "still_pending" : "settled";
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       if (others.length > 0) {
         // More than one refund for one proposal would be a duplicate effect: say so loudly.
         await recordReconcilerEvent(tx, ex, {
@@ -131,7 +132,7 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
 
   // The provider answered and has no refund for this proposal: re-send with the same key. The guarded
   // update makes concurrent reconcilers agree on one re-send (and the key would make a second one a replay).
-  const claimed = await db().$transaction(async (tx) => {
+  const claimed = await transaction(async (tx) => {
     const moved = await tx.execution.updateMany({
       where: { id: ex.id, attempts: ex.attempts, status: { in: [E.unknown, E.sending] } },
       data: { attempts: { increment: 1 }, status: E.sending, lastAttemptAt: new Date() },
@@ -159,6 +160,6 @@ export async function reconcileExecution(executionId: string): Promise<Reconcile
     metadata: { proposalId: ex.proposalId, tenantId: ex.tenantId },
   });
   await applyProviderAnswer({ executionId: ex.id, answer, source: "resend", traceId: randomUUID() });
-  await db().$transaction((tx) => recordFinding(tx, ex, n, "resent"));
+  await transaction((tx) => recordFinding(tx, ex, n, "resent"));
   return "resent";
 }

@@ -14,6 +14,7 @@ import {
 } from "@/lib/server/payments/record-external-refunds";
 import { log } from "@/lib/server/log";
 import { settleWithRefund } from "./apply-provider-answer";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type WebhookResult = { status: number; body: { received: boolean; duplicate?: boolean; error?: string } };
 
@@ -123,7 +124,7 @@ async function handleProviderWebhook(
   // seen for another tenant's endpoint (or the process-wide one).
   const seenId = (typeof tenants.tenantId === "string" ? `${tenants.tenantId}:${event.id}` : event.id).slice(0, 255);
 
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const fresh = Number(
       (
         await sql`

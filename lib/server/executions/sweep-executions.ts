@@ -1,11 +1,11 @@
 import "server-only";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sql } from "@/lib/server/db/sql";
 import { executionStatus as E } from "@/lib/domain/execution-state";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
-import { db } from "@/lib/server/db/client";
 import { statusLit } from "@/lib/server/db/status-sql";
 import { jobKeyPrefix, jobTable, type KeyedJobName } from "@/lib/server/jobs/job-types";
 import { executionTimings } from "@/lib/server/env";
+import { sqlPool } from "@/lib/server/db/pg";
 
 const BATCH = 200;
 
@@ -33,7 +33,7 @@ export async function sweepExecutions(): Promise<SweepResult> {
        LIMIT ${BATCH})
     SELECT count(graphile_worker.add_job(${execute}::text, json_build_object(${jobTable.execute_refund.keyField}::text, due.id),
              job_key => ${jobKeyPrefix(execute)}::text || due.id, job_key_mode => 'preserve_run_at')) AS n
-      FROM due`.execute(sqlOf(db()))
+      FROM due`.execute(sqlPool())
   ).rows;
   const reconciliations = (
     await sql<{ n: bigint }>`
@@ -45,7 +45,7 @@ export async function sweepExecutions(): Promise<SweepResult> {
        LIMIT ${BATCH})
     SELECT count(graphile_worker.add_job(${reconcile}::text, json_build_object(${jobTable.reconcile_execution.keyField}::text, due.id),
              job_key => ${jobKeyPrefix(reconcile)}::text || due.id, job_key_mode => 'preserve_run_at')) AS n
-      FROM due`.execute(sqlOf(db()))
+      FROM due`.execute(sqlPool())
   ).rows;
   return { executions: Number(executions[0]?.n ?? 0), reconciliations: Number(reconciliations[0]?.n ?? 0) };
 }

@@ -5,8 +5,8 @@ import { recordAdminEvent } from "@/lib/server/admin/admin-audit";
 import { credentialToIssue } from "@/lib/server/admin/credential-to-issue";
 import { parseForm } from "@/lib/server/admin/zod-problem";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { hashIntegrationKey } from "./authenticate-integration-key";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Issues an integration key of the admin's tenant (the Orders API's credential). The key (`igk_` + 256 random
@@ -18,7 +18,7 @@ export async function issueIntegrationKey(actor: Actor, raw: unknown, now = new 
   const input = parseForm(issueIntegrationKeyInput, raw);
   const { key, keyPrefix, expiresAt } = await credentialToIssue(actor, input, "igk", now);
   const scopes = [...new Set(input.scopes)].sort();
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const row = await tx.integrationKey.create({
       data: {
         tenantId: actor.tenantId,

@@ -3,8 +3,8 @@ import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { recordAdminEvent } from "@/lib/server/admin/admin-audit";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { isUuid } from "@/lib/domain/validation";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Revokes an integration key of the admin's tenant. Every Orders API request reads the key row, so the next
@@ -18,7 +18,7 @@ export async function revokeIntegrationKey(
 ): Promise<{ id: string; alreadyRevoked: boolean }> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(id)) throw new AppError("not_found", "No such integration key.");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const updated = await tx.integrationKey.updateMany({
       where: { id, tenantId: actor.tenantId, revokedAt: null },
       data: { revokedAt: now },

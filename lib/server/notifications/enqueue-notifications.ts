@@ -2,13 +2,14 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { can, roles, type Permission, type Role } from "@/lib/domain/permissions";
 import { proposalStatus } from "@/lib/domain/proposal-state";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { sql, sqlOf, type Sql, nowUtc } from "@/lib/server/db/sql";
 import { statusLit } from "@/lib/server/db/status-sql";
 import { executionStatus } from "@/lib/domain/execution-state";
 import { executionTimings, notifyExpiringWithinMinutes } from "@/lib/server/env";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { emailEnabled } from "./mailer";
+import { transaction } from "@/lib/server/db/transaction";
 
 // The notification outbox. Each function is called inside the transaction of the change that causes the
 // notification (a proposal is created, an execution becomes unknown) or, for reminders, is that
@@ -58,7 +59,7 @@ async function enqueueDeliveries(q: Sql, created: { id: string }[]): Promise<voi
 
 /** A sweep: one INSERT … RETURNING id of the notifications now due, and their delivery jobs, in one transaction. */
 async function sweep(insertDue: (q: Sql) => Promise<{ id: string }[]>): Promise<{ created: number }> {
-  const created = await db().$transaction(async (tx) => {
+  const created = await transaction(async (tx) => {
     const q = sqlOf(tx);
     const rows = await insertDue(q);
     await enqueueDeliveries(q, rows);

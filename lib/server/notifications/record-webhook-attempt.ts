@@ -1,9 +1,9 @@
 import "server-only";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { PostResult } from "./post-webhook";
+import { transaction } from "@/lib/server/db/transaction";
 
 const SYSTEM_ACTOR = { type: "system", id: "worker" } as const;
 
@@ -37,7 +37,7 @@ export async function recordWebhookAttempt(
     attempt: attempt.attempt,
   });
 
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     const updated = await tx.webhookDelivery.updateMany({
       where: { id: delivery.id, status: "pending" },
       data: {

@@ -2,10 +2,10 @@ import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { parseInput } from "@/lib/domain/validation";
 import { orderNumber } from "@/lib/schemas/orders-api";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * `GET /api/v1/orders/{number}`: the stored order of the caller's tenant, in the PUT's shape, with what is left to
@@ -13,7 +13,7 @@ import { refundableLeft } from "@/lib/server/proposals/refundable-left";
  */
 export async function getOrder(caller: IntegrationCaller, rawNumber: string, now = new Date()) {
   const number = parseInput(orderNumber, rawNumber, "The order number in the path is not valid.");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const o = await tx.order.findUnique({
       where: { tenantId_number: { tenantId: caller.tenantId, number } },
       include: {

@@ -3,12 +3,13 @@ import { refundStatus } from "@/lib/domain/refund-state";
 import { invalidArguments, parseInput, type InputProblem } from "@/lib/domain/validation";
 import { orderBodyInput, orderNumber, type OrderBodyInput } from "@/lib/schemas/orders-api";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
 import { invalidateUnfitProposals, refreshOrderStatus } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
 import { upsertExternalRefund } from "@/lib/server/payments/upsert-external-refund";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Who writes the order, for the audit: an integration key (the Orders API) or the operator running
@@ -56,7 +57,7 @@ export async function upsertOrder(
 ): Promise<UpsertOrderResult> {
   const number = parseInput(orderNumber, rawNumber, "The order number in the path is not valid.");
   const body = parseInput(orderBodyInput, raw, "The order is not valid.");
-  return db().$transaction((tx) => upsertOrderIn(tx, caller, number, body, traceId, now), { timeout: 20_000 });
+  return transaction((tx) => upsertOrderIn(tx, caller, number, body, traceId, now), { timeout: 20_000 });
 }
 
 async function upsertOrderIn(

@@ -8,6 +8,7 @@ import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { parseForm } from "@/lib/server/admin/zod-problem";
+import { transaction } from "@/lib/server/db/transaction";
 
 const CREDENTIAL_ID = /^[A-Za-z0-9_-]{1,1024}$/;
 const notFound = () => new AppError("not_found", "No such passkey.");
@@ -33,7 +34,7 @@ const audit =
 export async function renamePasskey(actor: Actor, id: string, raw: unknown): Promise<{ id: string; name: string }> {
   if (!CREDENTIAL_ID.test(id)) throw notFound();
   const input = parseForm(renamePasskeyInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const row = await tx.passkeyCredential.findFirst({ where: own(actor, id), select: { name: true } });
     if (!row) throw notFound();
     const updated = await tx.passkeyCredential.updateMany({ where: own(actor, id), data: { name: input.name } });
@@ -58,7 +59,7 @@ export async function removePasskey(actor: Actor, id: string, raw: unknown = {})
   const exists = await db().passkeyCredential.count({ where: own(actor, id) });
   if (exists !== 1) throw notFound();
   await requireStepUp(actor, input.stepUpPassword);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const updated = await tx.passkeyCredential.updateMany({ where: own(actor, id), data: { removedAt: new Date() } });
     if (updated.count !== 1) throw notFound();
     await audit(actor, "account:remove_passkey", {

@@ -11,6 +11,7 @@ import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { consumeChallenge } from "./challenges";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type RegisteredPasskey = { id: string; name: string; createdAt: string };
 
@@ -32,7 +33,7 @@ export async function registerPasskey(actor: Actor, raw: unknown): Promise<Regis
     : null;
   if (
     !row ||
-    !(await db().$transaction((tx) =>
+    !(await transaction((tx) =>
       consumeChallenge(tx, { id: row.id, staffUserId: actor.userId, purpose: "register" }, now),
     ))
   ) {
@@ -58,7 +59,7 @@ export async function registerPasskey(actor: Actor, raw: unknown): Promise<Regis
 
   const label = name ?? `Passkey ${now.toISOString().slice(0, 10)}`;
   const traceId = randomUUID().replace(/-/g, "");
-  const created = await db().$transaction(async (tx) => {
+  const created = await transaction(async (tx) => {
     const taken = await tx.passkeyCredential.findUnique({ where: { id: info.credential.id }, select: { id: true } });
     if (taken) return null;
     const credential = await tx.passkeyCredential.create({

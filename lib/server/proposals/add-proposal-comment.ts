@@ -5,11 +5,11 @@ import { assertCan } from "@/lib/domain/permissions";
 import { parseInput } from "@/lib/domain/validation";
 import { addProposalCommentInput } from "@/lib/schemas/proposals";
 import type { ProposalComment } from "@/lib/schemas/proposal-dto";
-import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { reviewerTextScrubber } from "./scrub-reviewer-text";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * A staff member comments on a proposal of their tenant (docs/design.md "Comments"): any state, staff only (an
@@ -22,7 +22,7 @@ export async function addProposalComment(actor: Actor, raw: unknown): Promise<Pr
   assertCan(actor.roles, "proposal:comment");
   const input = parseInput(addProposalCommentInput, raw, "The comment is malformed.");
   const traceId = randomUUID().replace(/-/g, "");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const p = await tx.proposal.findFirst({
       where: { id: input.proposalId, tenantId: actor.tenantId },
       select: { id: true, hash: true, customerId: true },

@@ -23,6 +23,7 @@ import {
   type Decision,
   type DecisionScope,
 } from "./decision";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type { ApprovalResult } from "@/lib/schemas/proposal-dto";
 
@@ -51,7 +52,7 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
         where: { id: input.proposalId, tenantId: actor.tenantId },
         select: { id: true, hash: true },
       });
-      const refusal = await db().$transaction((tx) => {
+      const refusal = await transaction((tx) => {
         const no = refusals(tx, actor, traceId, "proposal:approve");
         if (checked.reason !== "locked")
           return no.refuse(ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" });

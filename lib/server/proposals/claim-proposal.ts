@@ -6,11 +6,11 @@ import { CLAIM_MINUTES } from "@/lib/domain/proposal-claim";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { ClaimResult } from "@/lib/schemas/proposal-dto";
 import { statusLit } from "@/lib/server/db/status-sql";
-import { db } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { isUuid } from "@/lib/domain/validation";
+import { transaction } from "@/lib/server/db/transaction";
 
 const pending = statusLit(proposalStatus.pendingApproval);
 
@@ -25,7 +25,7 @@ export async function claimProposal(actor: Actor, proposalId: string): Promise<C
   assertCan(actor.roles, "proposal:decide");
   if (!isUuid(proposalId)) throw new AppError("not_found", "No such proposal.");
   const traceId = randomUUID().replace(/-/g, "");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const won = (
       await sql<{ hash: string; claimExpiresAt: Date }>`
       UPDATE "Proposal"
@@ -91,7 +91,7 @@ export async function releaseProposalClaim(
   assertCan(actor.roles, "proposal:decide");
   if (!isUuid(proposalId)) throw new AppError("not_found", "No such proposal.");
   const traceId = randomUUID().replace(/-/g, "");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const released = (
       await sql<{ hash: string }>`
       UPDATE "Proposal" SET "claimedByStaffId" = NULL, "claimExpiresAt" = NULL

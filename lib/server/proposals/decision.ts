@@ -2,11 +2,12 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError, type ErrorCode } from "@/lib/domain/outcome";
 import { proposalStatus, refusalCodeFor, type ReviewerAction } from "@/lib/domain/proposal-state";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
 import { closePending, lockProposal } from "./proposal-guards";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * The result of a decision taken inside a transaction. A refusal is *returned*, not thrown, so the
@@ -90,7 +91,7 @@ export async function decideOnProposal<T>(
   options?: { maxWait: number; timeout: number },
 ): Promise<T> {
   const traceId = on.traceId ?? randomUUID().replace(/-/g, "");
-  const decision = await db().$transaction(async (tx): Promise<Decision<T>> => {
+  const decision = await transaction(async (tx): Promise<Decision<T>> => {
     const no = refusals(tx, actor, traceId, on.action);
     const p = await lockProposal(tx, actor.tenantId, on.proposalId);
     if (!p) return no.refuse(null, "not_found", "No such proposal.");

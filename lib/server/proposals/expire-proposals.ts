@@ -1,9 +1,9 @@
 import "server-only";
 import { agentOutcomeFor, proposalStatus } from "@/lib/domain/proposal-state";
-import { db } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
 import { statusLit } from "@/lib/server/db/status-sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
+import { transaction } from "@/lib/server/db/transaction";
 
 const pending = statusLit(proposalStatus.pendingApproval);
 const SYSTEM_ACTOR = { type: "system", id: "worker" } as const;
@@ -35,7 +35,7 @@ export async function expireProposals(opts: { batchSize?: number } = {}): Promis
 }
 
 async function expireBatch(batchSize: number): Promise<number> {
-  return db().$transaction(
+  return transaction(
     async (tx) => {
       const rows = (
         await sql<ExpiredRow>`

@@ -1,5 +1,5 @@
 import "server-only";
-import { sql, sqlOf, type RawBuilder } from "@/lib/server/db/sql";
+import { sql, type RawBuilder } from "@/lib/server/db/sql";
 import { decodeKeysetCursor, encodeKeysetCursor } from "@/lib/domain/keyset-cursor";
 import { closedWithoutEffectStatuses, proposalStatus } from "@/lib/domain/proposal-state";
 import { parseInput } from "@/lib/domain/validation";
@@ -13,8 +13,8 @@ import {
 } from "./review-signals";
 import { assertCan } from "@/lib/domain/permissions";
 import { queueFilterInput } from "@/lib/schemas/proposals";
-import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
+import { sqlPool } from "@/lib/server/db/pg";
 
 export type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 
@@ -94,7 +94,7 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
       ${previousRejectionLateral}
      WHERE ${sql.join(conditions, sql` AND `)}
      ORDER BY p."expiresAt", p.id
-     LIMIT ${f.limit + 1}`.execute(sqlOf(db()))
+     LIMIT ${f.limit + 1}`.execute(sqlPool())
   ).rows;
 
   const page = rows.slice(0, f.limit);

@@ -1,9 +1,9 @@
 import "server-only";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sql } from "@/lib/server/db/sql";
 import { closedWithoutEffectStatuses, proposalStatus } from "@/lib/domain/proposal-state";
 import { refundStatus } from "@/lib/domain/refund-state";
-import { db } from "@/lib/server/db/client";
 import { statusLit } from "@/lib/server/db/status-sql";
+import { sqlPool } from "@/lib/server/db/pg";
 
 // What a reviewer is warned about on a proposal (alias `p` in the SQL below): a possible duplicate and a
 // previous rejection of the same order. Each rule is written once here and used by the queue (per page)
@@ -60,7 +60,7 @@ export async function findDuplicateOf(proposalId: string): Promise<DuplicateOf |
       ) m
      WHERE p.id = ${proposalId}::uuid
      ORDER BY m."createdAt" DESC
-     LIMIT 1`.execute(sqlOf(db()))
+     LIMIT 1`.execute(sqlPool())
   ).rows;
   const m = rows[0];
   return m
@@ -102,7 +102,7 @@ export function toPreviousRejection(r: PreviousRejectionColumns): PreviousReject
 export async function findPreviousRejection(proposalId: string): Promise<PreviousRejection | null> {
   const rows = (
     await sql<PreviousRejectionColumns>`
-    SELECT pr.* FROM "Proposal" p ${previousRejectionLateral} WHERE p.id = ${proposalId}::uuid`.execute(sqlOf(db()))
+    SELECT pr.* FROM "Proposal" p ${previousRejectionLateral} WHERE p.id = ${proposalId}::uuid`.execute(sqlPool())
   ).rows;
   return rows[0] ? toPreviousRejection(rows[0]) : null;
 }

@@ -4,6 +4,7 @@ import { recordOperatorEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { secretsKeys } from "@/lib/server/env";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type ResealSummary = { resealed: number; current: number; failed: { tenantId: string; reason: string }[] };
 
@@ -39,7 +40,7 @@ export async function resealProviderConnections(): Promise<ResealSummary> {
       summary.failed.push({ tenantId: row.tenantId, reason: error.message });
       continue;
     }
-    const changed = await db().$transaction(async (tx) => {
+    const changed = await transaction(async (tx) => {
       const { count } = await tx.providerConnection.updateMany({
         where: { tenantId: row.tenantId, keyId: row.keyId, version: row.version },
         data: {

@@ -5,12 +5,12 @@ import { diffPolicy, type PolicyValues } from "@/lib/domain/policy";
 import { decidePolicyInput, policyValuesSchema } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
 import { assertMoved } from "../tenant-row";
 import { assertIndependentApprover } from "../admin-change-store";
 import { parseForm } from "../zod-problem";
 import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * A second admin approves or rejects a loosening policy change. Four eyes: the approval counts only from an
@@ -28,7 +28,7 @@ export async function decidePolicyChange(
   if (!Number.isInteger(version) || version < 1) throw new AppError("not_found", "No such policy version.");
   const input = parseForm(decidePolicyInput, raw ?? {});
   if (decision === "approve") await requireStepUp(actor, input.stepUpPassword);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await lockTenantPolicy(tx, actor.tenantId);
     const row = await tx.policyVersion.findFirst({ where: { tenantId: actor.tenantId, version } });
     if (!row) throw new AppError("not_found", "No such policy version.");

@@ -2,13 +2,13 @@ import "server-only";
 import { assertCan } from "@/lib/domain/permissions";
 import { diffPolicy, type PolicyValues } from "@/lib/domain/policy";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db } from "@/lib/server/db/client";
 import { ensureActiveVersion, lockTenantPolicy } from "./policy-store";
+import { transaction } from "@/lib/server/db/transaction";
 
 /** The active policy version and its values, the change awaiting a second admin (with its diff), and the history. */
 export async function getPolicy(actor: Actor) {
   assertCan(actor.roles, "admin:manage");
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await lockTenantPolicy(tx, actor.tenantId);
     const active = await ensureActiveVersion(tx, actor.tenantId);
     const values = active.values as PolicyValues;

@@ -5,12 +5,12 @@ import { diffPolicy, needsSecondAdmin, type PolicyChange, type PolicyValues } fr
 import { policyValuesSchema, proposePolicyInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
 import { hasIndependentAdmin } from "../admin-change-store";
 import { SINGLE_ADMIN_MESSAGE } from "@/lib/domain/admin-governance";
 import { parseForm } from "../zod-problem";
 import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type ProposePolicyResult = {
   version: number;
@@ -28,7 +28,7 @@ export async function proposePolicyChange(actor: Actor, raw: unknown): Promise<P
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(proposePolicyInput, raw);
   await requireStepUp(actor, input.stepUpPassword);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await lockTenantPolicy(tx, actor.tenantId);
     const active = await ensureActiveVersion(tx, actor.tenantId);
     const before = policyValuesSchema.parse(active.values);

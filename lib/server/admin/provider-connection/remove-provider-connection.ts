@@ -3,9 +3,9 @@ import { assertCan } from "@/lib/domain/permissions";
 import { removeProviderConnectionInput } from "@/lib/schemas/provider-connection";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
 import { parseForm } from "../zod-problem";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Removes the tenant's own provider connection: its payments go back to the process-wide default connection.
@@ -15,7 +15,7 @@ export async function removeProviderConnection(actor: Actor, raw: unknown): Prom
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(removeProviderConnectionInput, raw ?? {});
   await requireStepUp(actor, input.stepUpPassword);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const gone = await tx.providerConnection.deleteMany({ where: { tenantId: actor.tenantId } });
     if (gone.count === 0) return { removed: false };
     await recordAdminEvent(tx, actor, {

@@ -5,10 +5,10 @@ import { sealSecret, secretAad, secretHint } from "@/lib/domain/secret-box";
 import { setProviderConnectionInput } from "@/lib/schemas/provider-connection";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db } from "@/lib/server/db/client";
 import { secretsKeys } from "@/lib/server/env";
 import { recordAdminEvent } from "../admin-audit";
 import { parseForm } from "../zod-problem";
+import { transaction } from "@/lib/server/db/transaction";
 
 /**
  * Stores the tenant's own Stripe restricted key and webhook signing secret (docs/systems-of-record.md
@@ -36,7 +36,7 @@ export async function setProviderConnection(
   const apiKeyHint = secretHint(input.apiKey);
   const apiKey = sealSecret(key, input.apiKey, secretAad(actor.tenantId, "apiKey"));
   const webhookSecret = sealSecret(key, input.webhookSecret, secretAad(actor.tenantId, "webhookSecret"));
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const before = await tx.providerConnection.findUnique({
       where: { tenantId: actor.tenantId },
       select: { apiKeyHint: true },

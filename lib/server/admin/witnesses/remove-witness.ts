@@ -2,10 +2,11 @@ import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "../admin-change-store";
 import { isUuid } from "@/lib/domain/validation";
+import { transaction } from "@/lib/server/db/transaction";
 
 const notFound = () => new AppError("not_found", "No such witness.");
 
@@ -47,7 +48,7 @@ async function readRemovable(
 export async function removeWitness(actor: Actor, id: string): Promise<QueuedAdminChange> {
   assertCan(actor.roles, "admin:manage");
   if (!isUuid(id)) throw notFound();
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await lockTenantStaff(tx, actor.tenantId);
     const { witness, quorum, count } = await readRemovable(tx, actor.tenantId, id);
     return queueAdminChange(tx, actor, {

@@ -4,11 +4,12 @@ import { isWitnessPolicyLoosening, witnessPolicyProblem } from "@/lib/domain/adm
 import { assertCan } from "@/lib/domain/permissions";
 import { witnessPolicyInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
-import { db, type Tx } from "@/lib/server/db/client";
+import { type Tx } from "@/lib/server/db/client";
 import { recordAdminEvent } from "../admin-audit";
 import { assertMoved } from "../tenant-row";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "../admin-change-store";
 import { parseForm } from "../zod-problem";
+import { transaction } from "@/lib/server/db/transaction";
 
 export type QuorumSet = { status: "applied"; quorum: number };
 
@@ -46,7 +47,7 @@ async function applyQuorum(tx: Tx, actor: Actor, before: number, quorum: number,
 export async function setWitnessQuorum(actor: Actor, raw: unknown): Promise<QuorumSet | QueuedAdminChange> {
   assertCan(actor.roles, "admin:manage");
   const { quorum } = parseForm(witnessPolicyInput, raw);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     await lockTenantStaff(tx, actor.tenantId);
     const before = (
       await tx.tenant.findUniqueOrThrow({ where: { id: actor.tenantId }, select: { witnessQuorum: true } })
