@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { accessSync, constants, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
+import { openPgClient } from "../lib/server/db/pg-client";
 import { findFreePort } from "../scripts/lib/embedded-postgres";
 
 test.setTimeout(240_000);
@@ -73,8 +73,7 @@ test("the entrypoint starts the pruned tree in production against a real Postgre
     .trim()
     .replace(/\/[^/?]+(\?.*)?$/, "/postgres");
   const name = `image_${randomUUID().replace(/-/g, "").slice(0, 10)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
+  const admin = await openPgClient(serverUrl);
   await admin.query(`CREATE DATABASE "${name}"`);
   const port = await findFreePort();
   let out = "";

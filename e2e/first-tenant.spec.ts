@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignJWT } from "jose";
-import pg from "pg";
+import type pg from "pg";
+import { withPgClient } from "../lib/server/db/pg-client";
 import { createDebianCluster, debianPostgresUnavailable, type DebianCluster } from "../scripts/lib/debian-postgres";
 import { findFreePort } from "../scripts/lib/embedded-postgres";
 
@@ -68,13 +69,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
 }
 
 async function sql<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
+  return withPgClient(url, async (client) => (await client.query<T>(text, values)).rows);
 }
 
 test.beforeAll(async () => {

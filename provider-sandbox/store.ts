@@ -1,6 +1,7 @@
 // The sandbox provider's own tables, in its own database. Created at start (idempotent), under an
 // advisory lock so two sandbox processes starting on one database do not race.
-import pg from "pg";
+import type pg from "pg";
+import { withPgClient } from "../lib/server/db/pg-client";
 
 const SCHEMA_LOCK = 7_311_402_651;
 
@@ -93,9 +94,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   if (!name) throw new Error("the sandbox database URL names no database");
   const admin = new URL(databaseUrl);
   admin.pathname = "/postgres";
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
+  await withPgClient(admin.toString(), async (client) => {
     const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (exists.rowCount === 0) {
       try {
@@ -105,9 +104,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
         if ((error as { code?: string }).code !== "42P04") throw error;
       }
     }
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 export async function ensureSchema(pool: pg.Pool): Promise<void> {

@@ -16,9 +16,10 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { encode } from "next-auth/jwt";
 import { publicDemoSecrets } from "../lib/config/demo-secrets";
+import { withPgClient } from "../lib/server/db/pg-client";
 import { demoCredentials, demoTenants } from "./lib/demo-data";
 import { createFreshOrder } from "./lib/fresh-order";
 import { findFreePort } from "./lib/embedded-postgres";
@@ -191,14 +192,8 @@ async function toolCall(
   return { status: res.status, code: content.code, result: content.result ?? {} };
 }
 
-async function db<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ connectionString: databaseUrl });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
+function db<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  return withPgClient(databaseUrl!, fn);
 }
 
 const fresh = (slug: string, amountMinor: number) =>

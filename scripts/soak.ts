@@ -17,7 +17,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
 import { startEmbeddedPostgres } from "./lib/embedded-postgres";
 import { applyMigrations } from "./lib/migrations";
 import { agentKey, customerId, demoTenants, demoUuid, mintEndUserToken, seedDemo } from "./lib/demo-data";
@@ -26,6 +25,7 @@ import { prismaFor } from "./lib/prisma";
 import { createPaidOrders } from "./lib/fixtures";
 import { appRoleUrl, ensureAppRole } from "./lib/app-role";
 import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
+import { openPgClient, withPgClient } from "../lib/server/db/pg-client";
 import { SIG_COSIGNATURE_V1, ed25519FromSeed, vkeyOf } from "../lib/domain/signed-note";
 
 const argv = process.argv.slice(2);
@@ -353,8 +353,7 @@ try {
   const elapsed = (performance.now() - t0) / 1000;
   say(`traffic done in ${elapsed.toFixed(0)}s; draining (executions, audit sequencer)`);
 
-  const c = new pg.Client({ connectionString: server.url });
-  await c.connect();
+  const c = await openPgClient(server.url);
   const q = async (sql: string) => (await c.query(sql)).rows[0] as Record<string, number>;
   const drainUntil = Date.now() + DRAIN_MS;
   for (;;) {
@@ -406,18 +405,17 @@ try {
       `SELECT status::text || COALESCE(' (' || left(COALESCE("failureReason", "lastError"), 80) || ')', '') AS status, count(*)::int AS n FROM "Execution" GROUP BY 1 ORDER BY 1`,
     )
   ).rows;
-  const sandboxDb = new pg.Client({
-    connectionString: server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`),
-  });
-  await sandboxDb.connect();
-  const provider = (
-    await sandboxDb
-      .query(
-        `SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys, count(DISTINCT payment_intent)::int AS intents FROM refunds`,
-      )
-      .catch(() => ({ rows: [{ n: -1, keys: -2, intents: -3 }] }))
-  ).rows[0] as { n: number; keys: number; intents: number };
-  await sandboxDb.end();
+  const provider = await withPgClient(
+    server.url.replace(/\/[^/?]+(\?.*)?$/, `/${demoPaymentProvider.database}`),
+    async (sandboxDb) =>
+      (
+        await sandboxDb
+          .query(
+            `SELECT count(*)::int AS n, count(DISTINCT idempotency_key)::int AS keys, count(DISTINCT payment_intent)::int AS intents FROM refunds`,
+          )
+          .catch(() => ({ rows: [{ n: -1, keys: -2, intents: -3 }] }))
+      ).rows[0] as { n: number; keys: number; intents: number },
+  );
   await c.end();
 
   check(
@@ -538,30 +536,29 @@ async function startWitnesses(url: string, env: NodeJS.ProcessEnv) {
   const { auditVkey } = await import("../lib/server/audit/signing-key");
   const logVkey = auditVkey();
   const dir = mkdtempSync(join(tmpdir(), "soak-witness-"));
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  for (let i = 1; i <= WITNESSES; i++) {
-    const name = `witness${i}.soak.test`;
-    const seed = randomBytes(32);
-    const { publicKey } = ed25519FromSeed(seed);
-    const state = join(dir, `${name}.json`);
-    writeFileSync(state, JSON.stringify({ name, seed: seed.toString("base64"), logVkeys: [logVkey], logs: {} }), {
-      mode: 0o600,
-    });
-    const port = await freePort();
-    await spawnChild(
-      name,
-      ["--import", "tsx", join("scripts", "witness.ts"), "--name", name, "--port", String(port), "--state", state],
-      { ...env, DATABASE_URL: "" },
-      /"vkey"/,
-    );
-    await c.query(
-      `INSERT INTO "AuditWitness" (id, "tenantId", name, vkey, url) VALUES (gen_random_uuid(), $1::uuid, $2, $3, $4)`,
-      [demoUuid(`tenant:${TENANT}`), name, vkeyOf(name, SIG_COSIGNATURE_V1, publicKey), `http://127.0.0.1:${port}`],
-    );
-  }
-  await c.query(`UPDATE "Tenant" SET "witnessQuorum" = $1 WHERE slug = $2`, [WITNESSES, TENANT]);
-  await c.end();
+  await withPgClient(url, async (c) => {
+    for (let i = 1; i <= WITNESSES; i++) {
+      const name = `witness${i}.soak.test`;
+      const seed = randomBytes(32);
+      const { publicKey } = ed25519FromSeed(seed);
+      const state = join(dir, `${name}.json`);
+      writeFileSync(state, JSON.stringify({ name, seed: seed.toString("base64"), logVkeys: [logVkey], logs: {} }), {
+        mode: 0o600,
+      });
+      const port = await freePort();
+      await spawnChild(
+        name,
+        ["--import", "tsx", join("scripts", "witness.ts"), "--name", name, "--port", String(port), "--state", state],
+        { ...env, DATABASE_URL: "" },
+        /"vkey"/,
+      );
+      await c.query(
+        `INSERT INTO "AuditWitness" (id, "tenantId", name, vkey, url) VALUES (gen_random_uuid(), $1::uuid, $2, $3, $4)`,
+        [demoUuid(`tenant:${TENANT}`), name, vkeyOf(name, SIG_COSIGNATURE_V1, publicKey), `http://127.0.0.1:${port}`],
+      );
+    }
+    await c.query(`UPDATE "Tenant" SET "witnessQuorum" = $1 WHERE slug = $2`, [WITNESSES, TENANT]);
+  });
   say(`${WITNESSES} witnesses of ${TENANT}'s log, quorum ${WITNESSES}`);
 }
 
@@ -587,12 +584,11 @@ async function addSoakOrders(url: string) {
 async function registerPaymentIntents(databaseUrl: string, sandboxUrl: string) {
   const { sandboxControl } = await import("../provider-sandbox/control-client");
   const control = sandboxControl(sandboxUrl, demoPaymentProvider.controlToken);
-  const c = new pg.Client({ connectionString: databaseUrl });
-  await c.connect();
-  const { rows } = await c.query<{ ref: string; amount: number; currency: string }>(
-    `SELECT "providerPaymentRef" AS ref, "amountMinor" AS amount, currency FROM "Payment"`,
+  const { rows } = await withPgClient(databaseUrl, (c) =>
+    c.query<{ ref: string; amount: number; currency: string }>(
+      `SELECT "providerPaymentRef" AS ref, "amountMinor" AS amount, currency FROM "Payment"`,
+    ),
   );
-  await c.end();
   let failed = 0;
   let first = "";
   for (let i = 0; i < rows.length; i += 32)

@@ -465,12 +465,10 @@ async function refundDemoOrderElsewhere(sandboxUrl: string, apiKey: string) {
 
 /** The sandbox must know each demo payment (as a payment intent) before it can refund it. */
 async function registerDemoPaymentIntents(databaseUrl: string, sandboxUrl: string) {
-  const { default: pg } = await import("pg");
+  const { withPgClient } = await import("../lib/server/db/pg-client");
   const { sandboxControl } = await import("../provider-sandbox/control-client");
   const control = sandboxControl(sandboxUrl, demoPaymentProvider.controlToken);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  await withPgClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ ref: string; amount: number; currency: string; refunded: string }>(
       `SELECT p."providerPaymentRef" AS ref, p."amountMinor" AS amount, p.currency,
               COALESCE((SELECT sum(r."amountMinor") FROM "Refund" r WHERE r."paymentId" = p.id AND r.status = 'succeeded'), 0) AS refunded
@@ -489,7 +487,5 @@ async function registerDemoPaymentIntents(databaseUrl: string, sandboxUrl: strin
           amountRefunded: Number(r.refunded),
         });
     }
-  } finally {
-    await client.end();
-  }
+  });
 }

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createHash } from "node:crypto";
-import pg from "pg";
+import { openPgClient } from "../../lib/server/db/pg-client";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { seedDemo } from "../../scripts/lib/demo-data";
@@ -40,8 +40,7 @@ try {
   await seedDemo(prisma);
   await prisma.$disconnect();
 
-  const client = new pg.Client({ connectionString: server.url });
-  await client.connect();
+  const client = await openPgClient(server.url);
   const {
     rows: [t],
   } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'tienda-es'`);

@@ -12,9 +12,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
 import { Logger, run as runWorker, runMigrations as installJobQueue } from "graphile-worker";
 import { Webhook } from "standardwebhooks";
+import { openPgClient } from "../../lib/server/db/pg-client";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { agentKey, customerId, demoUuid, mintEndUserToken, seedDemo } from "../../scripts/lib/demo-data";
@@ -53,10 +53,8 @@ try {
   await liftWindowBudgets(server.url);
 
   // Baseline: a bare NOTIFY from one connection to a LISTENing one.
-  const listener = new pg.Client({ connectionString: server.url });
-  const notifier = new pg.Client({ connectionString: server.url });
-  await listener.connect();
-  await notifier.connect();
+  const listener = await openPgClient(server.url);
+  const notifier = await openPgClient(server.url);
   await listener.query("LISTEN bench_decision");
   const bare: number[] = [];
   for (let i = 0; i < N; i++) {

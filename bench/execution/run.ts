@@ -13,7 +13,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
+import type pg from "pg";
+import { openPgClient } from "../../lib/server/db/pg-client";
 import { startEmbeddedPostgres, findFreePort } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { agentKey, customerId, demoTenants, mintEndUserToken, seedDemo } from "../../scripts/lib/demo-data";
@@ -99,13 +100,11 @@ try {
   const control = sandboxControl(sandboxUrl, controlToken);
 
   // Effects observed on commit: NOTIFY from triggers in this throw-away run's databases.
-  const sandboxPg = new pg.Client({ connectionString: sandboxDb });
-  await sandboxPg.connect();
+  const sandboxPg = await openPgClient(sandboxDb);
   await sandboxPg.query(`CREATE OR REPLACE FUNCTION bench_refund_notify() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN PERFORM pg_notify('bench_refund', NEW.payment_intent); RETURN NEW; END $$;
     CREATE TRIGGER bench_refund AFTER INSERT ON refunds FOR EACH ROW EXECUTE FUNCTION bench_refund_notify();`);
-  const appPg = new pg.Client({ connectionString: server.url });
-  await appPg.connect();
+  const appPg = await openPgClient(server.url);
   await appPg.query(`CREATE OR REPLACE FUNCTION bench_execution_notify() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN PERFORM pg_notify('bench_execution', NEW."proposalId"::text); RETURN NEW; END $$;
     CREATE TRIGGER bench_execution AFTER UPDATE OF status ON "Execution" FOR EACH ROW WHEN (NEW.status = 'succeeded') EXECUTE FUNCTION bench_execution_notify();`);

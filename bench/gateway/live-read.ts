@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
+import { withPgClient } from "../../lib/server/db/pg-client";
 import { parseSecretsKey, sealSecret, secretAad, secretHint } from "../../lib/domain/secret-box";
 import { sandboxControl } from "../../provider-sandbox/control-client";
 import { demoUuid } from "../../scripts/lib/demo-data";
@@ -54,32 +54,30 @@ export async function setUpLiveRead(databaseUrl: string, count: number, prefix =
   });
   const control = sandboxControl(sandboxUrl, controlToken);
   await control.registerAccount({ id: "acct_bench_tienda", apiKeys: [apiKey] });
-  const sandbox = new pg.Client({ connectionString: sandboxDb });
-  await sandbox.connect();
-  await sandbox.query(
-    `INSERT INTO payment_intents (id, account, amount, currency, amount_refunded, charge, created)
+  await withPgClient(sandboxDb, (sandbox) =>
+    sandbox.query(
+      `INSERT INTO payment_intents (id, account, amount, currency, amount_refunded, charge, created)
      SELECT 'pi_bench_' || $2 || '-' || lpad(i::text, 6, '0'), 'acct_bench_tienda', 1000 + i, 'eur', 0, 'ch_bench_' || i, extract(epoch FROM now())::bigint
        FROM generate_series(0, $1 - 1) AS i`,
-    [count, prefix],
+      [count, prefix],
+    ),
   );
-  await sandbox.end();
 
   const secretsKey = randomBytes(32).toString("base64");
   const key = parseSecretsKey(secretsKey);
   const tenantId = demoUuid(`tenant:${TENANT}`);
-  const app = new pg.Client({ connectionString: databaseUrl });
-  await app.connect();
-  await app.query(
-    `INSERT INTO "ProviderConnection" ("tenantId", "apiKeyHint", "apiKeySealed", "webhookSecretSealed", "keyId", "updatedAt") VALUES ($1::uuid, $2, $3, $4, $5, now())`,
-    [
-      tenantId,
-      secretHint(apiKey),
-      sealSecret(key, apiKey, secretAad(tenantId, "apiKey")).sealed,
-      sealSecret(key, `whsec_bench_${randomBytes(16).toString("hex")}`, secretAad(tenantId, "webhookSecret")).sealed,
-      key.id,
-    ],
+  await withPgClient(databaseUrl, (app) =>
+    app.query(
+      `INSERT INTO "ProviderConnection" ("tenantId", "apiKeyHint", "apiKeySealed", "webhookSecretSealed", "keyId", "updatedAt") VALUES ($1::uuid, $2, $3, $4, $5, now())`,
+      [
+        tenantId,
+        secretHint(apiKey),
+        sealSecret(key, apiKey, secretAad(tenantId, "apiKey")).sealed,
+        sealSecret(key, `whsec_bench_${randomBytes(16).toString("hex")}`, secretAad(tenantId, "webhookSecret")).sealed,
+        key.id,
+      ],
+    ),
   );
-  await app.end();
   return {
     sandboxUrl,
     apiKey,

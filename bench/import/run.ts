@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
+import { withPgClient } from "../../lib/server/db/pg-client";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { seedDemo } from "../../scripts/lib/demo-data";
@@ -67,11 +67,10 @@ try {
     throw new Error(`expected ${N} created, got ${JSON.stringify({ ...summary, refused: summary.refused.length })}`);
 
   // The same rows for the other tenant (same currency so the rows are byte-for-byte alike but for ids).
-  const client = new pg.Client({ connectionString: server.url });
-  await client.connect();
-  const { rows } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'shop-us'`);
+  const { rows } = await withPgClient(server.url, (client) =>
+    client.query(`SELECT id FROM "Tenant" WHERE slug = 'shop-us'`),
+  );
   const tenant = rows[0].id as string;
-  await client.end();
   const tsv = (cells: (string | number)[]) => cells.join("\t");
   const customers: string[] = [];
   const orders: string[] = [];

@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
+import { openPgClient } from "../../lib/server/db/pg-client";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { seedDemo } from "../../scripts/lib/demo-data";
@@ -27,8 +27,7 @@ try {
   await seedDemo(prisma);
   await prisma.$disconnect();
 
-  const client = new pg.Client({ connectionString: server.url });
-  await client.connect();
+  const client = await openPgClient(server.url);
   const {
     rows: [t],
   } = await client.query(`SELECT id FROM "Tenant" WHERE slug = 'tienda-es'`);

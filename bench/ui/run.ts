@@ -15,7 +15,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from "@playwri
 import { demoTenants } from "../../scripts/lib/demo-data";
 import { createFreshOrder } from "../../scripts/lib/fresh-order";
 import { firstLoadJs, kib, PAGE_BUDGETS, type FirstLoad } from "../../scripts/lib/first-load-js";
-import pg from "pg";
+import type pg from "pg";
+import { openPgClient } from "../../lib/server/db/pg-client";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PUSH_SAMPLES = Number(process.env.BENCH_PUSH_SAMPLES ?? 10);
@@ -215,8 +216,7 @@ try {
   });
   const databaseUrl = readFileSync(urlFile, "utf8").trim();
   const sandboxUrl = readFileSync(join(root, ".data", "bench-ui", "e2e-sandbox-url"), "utf8").trim();
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
+  const db = await openPgClient(databaseUrl);
   const pending = (
     await db.query<{ id: string }>(
       `SELECT p.id FROM "Proposal" p JOIN "Tenant" t ON t.id = p."tenantId" WHERE t.slug = 'shop-us' AND p.status = 'pending_approval' LIMIT 1`,

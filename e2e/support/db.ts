@@ -1,17 +1,11 @@
 import { readFileSync } from "node:fs";
-import pg from "pg";
+import type pg from "pg";
+import { withPgClient } from "../../lib/server/db/pg-client";
 import { createFreshOrder } from "../../scripts/lib/fresh-order";
 
 /** The database of the server under test (its start script writes the URL for us). */
-export async function withDb<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const url = readFileSync(".data/e2e-database-url", "utf8").trim();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
+export function withDb<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  return withPgClient(readFileSync(".data/e2e-database-url", "utf8").trim(), fn);
 }
 
 /**

@@ -2,7 +2,7 @@
 // (@anthropic-ai/sdk) deciding the calls: tools come from MCP tools/list, calls go through MCP tools/call,
 // and every result — isError ones included — goes back to the model as a tool_result.
 import type Anthropic from "@anthropic-ai/sdk";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { gatewayHeaders, type GatewayConfig } from "../shared/gateway";
 import { BudgetTracker, HANDOVER, NUDGE, defaultBudget, type AgentRun, type Budget } from "../shared/harness";
@@ -12,11 +12,11 @@ import { SYSTEM, clearOldToolResults } from "../anthropic-messages/agent";
  * Connects to POST /api/mcp. The agent key, end-user token and trace id travel as HTTP headers on every
  * request (requestInit.headers) — the server does not use MCP's OAuth flow, so no authProvider is needed.
  */
-export async function connectGatewayMcp(cfg: GatewayConfig): Promise<Client> {
+export async function connectGatewayMcp(cfg: GatewayConfig): Promise<McpClient> {
   const transport = new StreamableHTTPClientTransport(new URL(`${cfg.baseUrl}/api/mcp`), {
     requestInit: { headers: gatewayHeaders(cfg) },
   });
-  const client = new Client({ name: "gateway-example-mcp-client", version: "1.0.0" });
+  const client = new McpClient({ name: "gateway-example-mcp-client", version: "1.0.0" });
   await client.connect(transport);
   return client;
 }

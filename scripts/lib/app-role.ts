@@ -7,7 +7,7 @@
 //     needs in its own schema.
 // The grants are generic and re-applied after the migrations at every start, so a table added by a later
 // migration is covered without a change here; a new append-only table only has to be listed below.
-import pg from "pg";
+import { openPgClient } from "../../lib/server/db/pg-client";
 
 /** Name of the runtime role `npm start` creates on the embedded PostgreSQL. */
 export const APP_ROLE = "app_runtime";
@@ -45,8 +45,7 @@ export type AppRoleOptions = {
  */
 export async function ensureAppRole(ownerUrl: string, options: AppRoleOptions = {}): Promise<void> {
   const role = ident(options.role ?? APP_ROLE);
-  const client = new pg.Client({ connectionString: ownerUrl });
-  await client.connect();
+  const client = await openPgClient(ownerUrl);
   try {
     const { rows } = await client.query<{ db: string; owner: string }>(
       "SELECT current_database() AS db, current_user AS owner",

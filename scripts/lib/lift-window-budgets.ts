@@ -1,4 +1,4 @@
-import pg from "pg";
+import { withPgClient } from "../../lib/server/db/pg-client";
 import { demoUuid } from "./demo-data";
 
 /**
@@ -8,15 +8,11 @@ import { demoUuid } from "./demo-data";
  * Never used by the product; only on the scripts' own throw-away databases.
  */
 export async function liftWindowBudgets(url: string, tenantSlug: string) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query(
+  await withPgClient(url, (c) =>
+    c.query(
       `INSERT INTO "AgentBudgetPolicy" ("tenantId", "maxCallsPerKeyPerWindow", "maxCallsPerEndUserPerWindow", "updatedAt") VALUES ($1::uuid, 100000000, 100000000, now())
        ON CONFLICT ("tenantId") DO UPDATE SET "maxCallsPerKeyPerWindow" = 100000000, "maxCallsPerEndUserPerWindow" = 100000000`,
       [demoUuid(`tenant:${tenantSlug}`)],
-    );
-  } finally {
-    await c.end();
-  }
+    ),
+  );
 }

@@ -9,7 +9,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import pg from "pg";
+import { openPgClient } from "../../lib/server/db/pg-client";
 
 export const MIGRATIONS_DIR = join(process.cwd(), "prisma", "migrations");
 const PRISMA_ADVISORY_LOCK = 72707369;
@@ -43,8 +43,7 @@ export type ApplyResult = { applied: string[]; alreadyApplied: string[] };
 
 export async function applyMigrations(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<ApplyResult> {
   const migrations = readMigrations(dir);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = await openPgClient(databaseUrl);
   try {
     await client.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
     await client.query(CREATE_TABLE);

@@ -14,6 +14,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import { withPgClient } from "../../lib/server/db/pg-client";
 import { readMigrations, MIGRATIONS_DIR } from "./migrations";
 
 type Engine = {
@@ -104,20 +105,14 @@ function adapterFactory(url: string) {
     connect: async () => wholeScripts(await base.connect()),
     connectToShadowDb: async () => {
       const database = `prisma_shadow_${randomUUID().replace(/-/g, "")}`;
-      const admin = new pg.Client(config);
-      await admin.connect();
-      await admin.query(`CREATE DATABASE "${database}"`);
-      await admin.end();
+      await withPgClient(url, (admin) => admin.query(`CREATE DATABASE "${database}"`));
       const adapter = wholeScripts(
         await new PrismaPg(new CharSafePool({ ...config, database }), { disposeExternalPool: true }).connect(),
       );
       const dispose = adapter.dispose.bind(adapter);
       adapter.dispose = async () => {
         await dispose();
-        const cleanup = new pg.Client(config);
-        await cleanup.connect();
-        await cleanup.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-        await cleanup.end();
+        await withPgClient(url, (cleanup) => cleanup.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`));
       };
       return adapter;
     },

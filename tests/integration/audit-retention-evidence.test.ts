@@ -6,10 +6,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
+import { openPgClient } from "@/lib/server/db/pg-client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
 import { purgeAuditEvents } from "@/lib/server/audit/purge-audit-events";
@@ -102,8 +102,7 @@ describe("retention", () => {
     ]);
 
     // Leaves and purge records cannot be removed or changed.
-    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await c.connect();
+    const c = await openPgClient(process.env.DATABASE_URL!);
     await expect(c.query(`DELETE FROM "AuditLeaf" WHERE "eventId" = $1`, [droppedEvent.id])).rejects.toThrow(
       /append-only/,
     );
@@ -158,8 +157,7 @@ describe("retention", () => {
     // A recent event (no purge covers its time).
     const e = await db().auditEvent.findFirstOrThrow({ where: { tenantId: es.id }, orderBy: { pos: "desc" } });
     const leaf = await db().auditLeaf.findUniqueOrThrow({ where: { eventId: e.id } });
-    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await c.connect();
+    const c = await openPgClient(process.env.DATABASE_URL!);
     const [row] = (await c.query(`SELECT * FROM "AuditEvent" WHERE id = $1`, [e.id])).rows as Record<string, unknown>[];
     await c.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
     await c.query(`DELETE FROM "AuditEvent" WHERE id = $1`, [e.id]);

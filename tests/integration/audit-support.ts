@@ -1,8 +1,8 @@
 // Helpers for the audit integration tests: actors built from the demo staff rows, a prepared (and
 // approved) proposal made through the real gateway and use cases.
-import pg from "pg";
 import { expect } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { withPgClient } from "@/lib/server/db/pg-client";
 import type { Actor } from "@/lib/server/auth/actor";
 import type { Role } from "@/lib/domain/permissions";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
@@ -48,21 +48,19 @@ const TABLES = ["AuditEvent", "AuditLeaf", "AuditTreeNode", "AuditSignedCheckpoi
 
 /** Runs statements as someone who bypasses the append-only triggers (a database owner). */
 export async function asAuditOwner<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query("BEGIN");
-    for (const t of TABLES) await c.query(`ALTER TABLE "${t}" DISABLE TRIGGER USER`);
-    const r = await c.query(text, params);
-    for (const t of TABLES) await c.query(`ALTER TABLE "${t}" ENABLE TRIGGER USER`);
-    await c.query("COMMIT");
-    return r.rows as T[];
-  } catch (e) {
-    await c.query("ROLLBACK");
-    throw e;
-  } finally {
-    await c.end();
-  }
+  return withPgClient(process.env.DATABASE_URL!, async (c) => {
+    try {
+      await c.query("BEGIN");
+      for (const t of TABLES) await c.query(`ALTER TABLE "${t}" DISABLE TRIGGER USER`);
+      const r = await c.query(text, params);
+      for (const t of TABLES) await c.query(`ALTER TABLE "${t}" ENABLE TRIGGER USER`);
+      await c.query("COMMIT");
+      return r.rows as T[];
+    } catch (e) {
+      await c.query("ROLLBACK");
+      throw e;
+    }
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { startSandboxProvider, type SandboxProvider } from "../support/sandbox-provider";
 import { db } from "@/lib/server/db/client";
+import { withPgClient } from "@/lib/server/db/pg-client";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
@@ -271,17 +272,12 @@ describe("revalidation before the provider call, and the one idempotency key", (
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
     expect(await reconcileExecution(ex.id)).toBe("resent");
     // What the provider itself recorded: every refund of this payment intent carries the one key.
-    const { Client } = await import("pg");
-    const sandboxPg = new Client({ connectionString: sandbox.databaseUrl });
-    await sandboxPg.connect();
-    try {
+    await withPgClient(sandbox.databaseUrl, async (sandboxPg) => {
       const keys = await sandboxPg.query<{ idempotency_key: string | null }>(
         "SELECT idempotency_key FROM refunds WHERE payment_intent = $1",
         [p.pi],
       );
       expect(keys.rows.map((r) => r.idempotency_key)).toEqual([`refund-${p.id}`]);
-    } finally {
-      await sandboxPg.end();
-    }
+    });
   });
 });

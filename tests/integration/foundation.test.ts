@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import pg from "pg";
 import { applyMigrations, readMigrations } from "../../scripts/lib/migrations";
 import { demoCredentials, demoTenants } from "../../scripts/lib/demo-data";
 import { db } from "@/lib/server/db/client";
+import { withPgClient } from "@/lib/server/db/pg-client";
 
 const url = () => process.env.DATABASE_URL ?? "";
 
@@ -12,12 +12,11 @@ describe("migrations", () => {
     expect(again.applied).toEqual([]);
     const onDisk = readMigrations();
     expect(again.alreadyApplied).toEqual(onDisk.map((m) => m.name));
-    const c = new pg.Client({ connectionString: url() });
-    await c.connect();
-    const { rows } = await c.query(
-      `SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`,
+    const { rows } = await withPgClient(url(), (c) =>
+      c.query(
+        `SELECT migration_name, checksum, finished_at, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name`,
+      ),
     );
-    await c.end();
     expect(rows.map((r) => [r.migration_name, r.checksum])).toEqual(onDisk.map((m) => [m.name, m.checksum]));
     for (const r of rows) {
       expect(r.finished_at).toBeInstanceOf(Date);
@@ -26,16 +25,15 @@ describe("migrations", () => {
   });
 
   it("refuses a migration whose file changed after it was applied", async () => {
-    const c = new pg.Client({ connectionString: url() });
-    await c.connect();
-    const first = readMigrations()[0]!;
-    await c.query(`UPDATE "_prisma_migrations" SET checksum = 'tampered' WHERE migration_name = $1`, [first.name]);
-    await expect(applyMigrations(url())).rejects.toThrow(/was changed after it was applied/);
-    await c.query(`UPDATE "_prisma_migrations" SET checksum = $2 WHERE migration_name = $1`, [
-      first.name,
-      first.checksum,
-    ]);
-    await c.end();
+    await withPgClient(url(), async (c) => {
+      const first = readMigrations()[0]!;
+      await c.query(`UPDATE "_prisma_migrations" SET checksum = 'tampered' WHERE migration_name = $1`, [first.name]);
+      await expect(applyMigrations(url())).rejects.toThrow(/was changed after it was applied/);
+      await c.query(`UPDATE "_prisma_migrations" SET checksum = $2 WHERE migration_name = $1`, [
+        first.name,
+        first.checksum,
+      ]);
+    });
   });
 
   it("concurrent applies (several instances starting at once) serialize on the advisory lock", async () => {
@@ -93,10 +91,7 @@ describe("demo data", () => {
   it("stores agent keys only as hashes", async () => {
     const creds = await demoCredentials();
     const keys = creds.tenants.flatMap((t) => t.agents.map((a) => a.key));
-    const c = new pg.Client({ connectionString: url() });
-    await c.connect();
-    const { rows } = await c.query(`SELECT row_to_json(k)::text AS j FROM "AgentKey" k`);
-    await c.end();
+    const { rows } = await withPgClient(url(), (c) => c.query(`SELECT row_to_json(k)::text AS j FROM "AgentKey" k`));
     for (const r of rows) for (const k of keys) expect(r.j).not.toContain(k);
   });
 });

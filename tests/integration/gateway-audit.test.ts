@@ -1,9 +1,9 @@
 // The audit trail of agent calls: every call leaves a chained event; secrets and personal data sent in
 // arguments and headers never appear in clear in the table or the logs; a fingerprint finds them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
 import pino from "pino";
 import { db } from "@/lib/server/db/client";
+import { openPgClient, withPgClient } from "@/lib/server/db/pg-client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
@@ -35,10 +35,9 @@ afterAll(() => {
 });
 
 async function dumpAuditTable(): Promise<string> {
-  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await c.connect();
-  const { rows } = await c.query(`SELECT row_to_json(e)::text AS j FROM "AuditEvent" e ORDER BY "tenantId", pos`);
-  await c.end();
+  const { rows } = await withPgClient(process.env.DATABASE_URL!, (c) =>
+    c.query(`SELECT row_to_json(e)::text AS j FROM "AuditEvent" e ORDER BY "tenantId", pos`),
+  );
   return rows.map((r) => r.j as string).join("\n");
 }
 
@@ -199,12 +198,11 @@ describe("audit chain", () => {
     await expect(db().auditEvent.updateMany({ where: { id: first.id }, data: { outcome: "ok" } })).rejects.toThrow();
     await expect(db().auditEvent.deleteMany({ where: { id: first.id } })).rejects.toThrow();
     // Simulate tampering by someone who can bypass the trigger.
-    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await c.connect();
-    await c.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
-    await c.query(`UPDATE "AuditEvent" SET outcome = 'ok' WHERE id = $1`, [first.id]);
-    await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"`);
-    await c.end();
+    await withPgClient(process.env.DATABASE_URL!, async (c) => {
+      await c.query(`ALTER TABLE "AuditEvent" DISABLE TRIGGER "AuditEvent_append_only"`);
+      await c.query(`UPDATE "AuditEvent" SET outcome = 'ok' WHERE id = $1`, [first.id]);
+      await c.query(`ALTER TABLE "AuditEvent" ENABLE TRIGGER "AuditEvent_append_only"`);
+    });
     const verdict = await verifyAuditChain(tenant.id);
     expect(verdict).toMatchObject({ ok: false, brokenAtSeq: leaf.leafIndex, eventId: first.id });
   });
@@ -213,8 +211,7 @@ describe("audit chain", () => {
     const token = await tokenFor(ES, ana);
     const order = await db().order.findFirstOrThrow({ where: { number: "ORD-1001", tenant: { slug: ES } } });
     const before = await db().proposal.count({ where: { orderId: order.id } });
-    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await c.connect();
+    const c = await openPgClient(process.env.DATABASE_URL!);
     // Make every audit insert fail.
     await c.query(`ALTER TABLE "AuditEvent" ADD CONSTRAINT "test_refuse_all" CHECK (false) NOT VALID`);
     try {

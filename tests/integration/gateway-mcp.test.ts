@@ -1,7 +1,7 @@
 // MCP through the official SDK client over Streamable HTTP against the route: titles, annotations, an
 // outputSchema the client validates on success AND error results, and a 401 that starts no OAuth flow.
 import { describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { POST as mcpPOST } from "@/app/api/mcp/route";
 import { ana, ES, freshTrace, headersFor, tokenFor } from "./gateway-support";
@@ -16,7 +16,7 @@ function connect(headers: Record<string, string>, seen: string[] = []) {
       return mcpPOST(new Request(url, init));
     },
   });
-  const client = new Client({ name: "gateway-mcp-test", version: "1.0.0" });
+  const client = new McpClient({ name: "gateway-mcp-test", version: "1.0.0" });
   return { client, transport };
 }
 

@@ -1,6 +1,6 @@
 // The same call through the Anthropic, OpenAI and MCP shapes gives the same code and the same proposal.
 import { describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { POST as mcpPOST } from "@/app/api/mcp/route";
 import { db } from "@/lib/server/db/client";
@@ -22,7 +22,7 @@ async function mcpClient(headers: Record<string, string>) {
     requestInit: { headers },
     fetch: async (url, init) => mcpPOST(new Request(url, init)),
   });
-  const client = new Client({ name: "gateway-test", version: "1.0.0" });
+  const client = new McpClient({ name: "gateway-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
 }

@@ -3,9 +3,9 @@
 // admin wait for the admins whose approval counts, never for their proposer; ops see refunds in doubt. Own
 // tenant only. And the database announces what changes it (an approval, an admin change) without waking an
 // agent's status wait.
-import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { pgClient } from "@/lib/server/db/pg-client";
 import type { Actor } from "@/lib/server/auth/actor";
 import { INBOX_SECTION_LIMIT, getInbox } from "@/lib/server/inbox/get-inbox";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
@@ -205,7 +205,7 @@ describe("what the database announces for the inbox", () => {
   });
   const listen = async (tenantId: string) => {
     const l = new ChangeListener({
-      connect: () => new pg.Client({ connectionString: process.env.DATABASE_URL! }),
+      connect: () => pgClient(process.env.DATABASE_URL!),
       maxWaiters: 10,
     });
     opened.push(l);

@@ -2,10 +2,11 @@
 // and cannot UPDATE, DELETE or TRUNCATE the audit evidence; TRUNCATE is refused even to the owner. The
 // app's own use cases (an audit purge among them) still work under that role.
 import { randomBytes } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ROLE, APPEND_ONLY_TABLES, appRoleUrl, ensureAppRole } from "../../scripts/lib/app-role";
 import { prepareJobQueue } from "@/lib/server/jobs/schema";
+import { pgClient } from "@/lib/server/db/pg-client";
 import { sql } from "@/lib/server/db/sql";
 
 const ownerUrl = process.env.DATABASE_URL!;
@@ -17,8 +18,8 @@ beforeAll(async () => {
   await prepareJobQueue(ownerUrl);
   await ensureAppRole(ownerUrl, { password });
   await ensureAppRole(ownerUrl, { password }); // idempotent: a second start changes nothing
-  app = new pg.Client({ connectionString: appRoleUrl(ownerUrl, password) });
-  owner = new pg.Client({ connectionString: ownerUrl });
+  app = pgClient(appRoleUrl(ownerUrl, password));
+  owner = pgClient(ownerUrl);
   await Promise.all([app.connect(), owner.connect()]);
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 // MCP clients that send no trace headers carry the W3C trace context in `params._meta.traceparent`: it names
 // the trace (so per-trace budgets bind for them, and the audit trail joins), and approval results link the
 // review page as an MCP `resource_link`.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { POST as mcpPOST } from "@/app/api/mcp/route";
@@ -19,7 +19,7 @@ function connect(headers: Record<string, string>, traceHeaders: (string | null)[
       return res;
     },
   });
-  return { client: new Client({ name: "mcp-trace-meta-test", version: "1.0.0" }), transport };
+  return { client: new McpClient({ name: "mcp-trace-meta-test", version: "1.0.0" }), transport };
 }
 
 const traceparent = () => {

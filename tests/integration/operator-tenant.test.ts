@@ -3,9 +3,10 @@
 // demo never goes into a database holding real tenants; a production start refuses a database with demo tenants.
 import { spawnSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { hashSetupToken } from "@/lib/server/admin/setup-token";
+import { openPgClient, withPgClient } from "@/lib/server/db/pg-client";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
 
 const serverUrl = inject("serverUrl");
@@ -19,17 +20,11 @@ const secrets = {
 let client: pg.Client;
 
 beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`); // empty: not the demo template
-  await admin.end();
+  await withPgClient(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`)); // empty: not the demo template
 });
 afterAll(async () => {
   await client?.end();
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.end();
+  await withPgClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 });
 
 function script(file: string, args: string[], env: Record<string, string> = {}) {
@@ -78,8 +73,7 @@ describe("npm run tenant:create", () => {
     expect(out.admin.email).toBe("ada@acme.example");
     expect(out.setupUrl).toMatch(/^https:\/\/gateway\.acme\.example\/setup\/[A-Za-z0-9_-]{43}$/);
 
-    client = new pg.Client({ connectionString: url });
-    await client.connect();
+    client = await openPgClient(url);
     const tenant = (await client.query(`SELECT * FROM "Tenant" WHERE "slug" = 'acme'`)).rows[0];
     expect(tenant).toMatchObject({
       id: out.tenant.id,

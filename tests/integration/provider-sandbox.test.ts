@@ -5,9 +5,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sandboxControl, type SandboxControl } from "@/provider-sandbox/control-client";
+import { withPgClient } from "@/lib/server/db/pg-client";
 import type { CreateRefundInput, PaymentProvider } from "@/lib/server/payments/payment-provider";
 import { createStripePaymentProvider } from "@/lib/server/payments/stripe-provider";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
@@ -165,10 +165,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopSandbox();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${sandboxDb}" WITH (FORCE)`);
-  await admin.end();
+  await withPgClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${sandboxDb}" WITH (FORCE)`));
 });
 
 describe("sandbox provider through the stripe adapter", () => {
@@ -192,13 +189,12 @@ describe("sandbox provider through the stripe adapter", () => {
     const retrieved = await provider.retrieveRefund(result.refundId);
     expect(retrieved).toEqual({ outcome: "found", refund: result.refund });
     // The store is a real database of its own, not memory.
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
-    const row = await db.query(
-      "SELECT r.amount, k.key FROM refunds r JOIN idempotency_keys k ON k.key = r.idempotency_key WHERE r.id = $1",
-      [result.refundId],
+    const row = await withPgClient(databaseUrl, (db) =>
+      db.query(
+        "SELECT r.amount, k.key FROM refunds r JOIN idempotency_keys k ON k.key = r.idempotency_key WHERE r.id = $1",
+        [result.refundId],
+      ),
     );
-    await db.end();
     expect(row.rows).toEqual([{ amount: "2500", key: input.idempotencyKey }]);
   });
 

@@ -1,9 +1,9 @@
 // The realtime core (lib/server/realtime): PostgreSQL triggers announce every status change of a proposal
 // and of its execution; each app instance holds ONE LISTEN connection and fans the changes out. Two
 // listeners here stand for two instances: both see the same NOTIFY.
-import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { pgClient } from "@/lib/server/db/pg-client";
 import { ChangeListener, type ProposalChangeEvent } from "@/lib/server/realtime/change-listener";
 import { beginProposalWait, stopProposalChanges, waitForProposalChange } from "@/lib/server/realtime/proposal-changes";
 import { preparedForFreshOrder } from "./proposal-support";
@@ -13,7 +13,7 @@ const url = () => process.env.DATABASE_URL!;
 const opened: ChangeListener[] = [];
 function instance(maxWaiters = 100): ChangeListener {
   const l = new ChangeListener({
-    connect: () => new pg.Client({ connectionString: url() }),
+    connect: () => pgClient(url()),
     maxWaiters,
     minBackoffMs: 20,
     maxBackoffMs: 100,

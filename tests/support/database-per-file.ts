@@ -1,14 +1,11 @@
 // Gives each integration test file its own database, copied from the migrated and seeded template.
 import { randomUUID } from "node:crypto";
-import pg from "pg";
 import { afterAll, inject } from "vitest";
+import { withPgClient } from "../../lib/server/db/pg-client";
 
 const serverUrl = inject("serverUrl");
 const name = `t_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE "${name}" TEMPLATE template_app`);
-await admin.end();
+await withPgClient(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE template_app`));
 
 process.env.DATABASE_URL = serverUrl.replace(/\/postgres$/, `/${name}`);
 process.env.APP_MODE = "demo";
@@ -19,8 +16,5 @@ process.env.PAYMENT_PROVIDER_LIVE_READS = "0";
 afterAll(async () => {
   const g = globalThis as unknown as { prisma?: { $disconnect(): Promise<void> } };
   await g.prisma?.$disconnect();
-  const c = new pg.Client({ connectionString: serverUrl });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await c.end();
+  await withPgClient(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 });

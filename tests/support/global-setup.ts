@@ -4,9 +4,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { runMigrations as installJobQueue } from "graphile-worker";
 import type { TestProject } from "vitest/node";
+import { withPgClient } from "../../lib/server/db/pg-client";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
 import { applyMigrations } from "../../scripts/lib/migrations";
 import { seedDemo } from "../../scripts/lib/demo-data";
@@ -25,11 +25,10 @@ declare module "vitest" {
  * tests prove every supported version (docs/operations.md).
  */
 async function externalServer(url: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query("DROP DATABASE IF EXISTS template_app WITH (FORCE)");
-  await admin.query("CREATE DATABASE template_app");
-  await admin.end();
+  await withPgClient(url, async (admin) => {
+    await admin.query("DROP DATABASE IF EXISTS template_app WITH (FORCE)");
+    await admin.query("CREATE DATABASE template_app");
+  });
   return { url: url.replace(/\/postgres(\?.*)?$/, "/template_app"), stop: async () => undefined };
 }
 
@@ -47,12 +46,11 @@ export default async function setup(project: TestProject) {
   await seedDemo(prisma);
   await prisma.$disconnect();
   // A template database must have no open connections while it is copied.
-  const admin = new pg.Client({ connectionString: server.url.replace(/\/template_app$/, "/postgres") });
-  await admin.connect();
-  await admin.query(
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'template_app' AND pid <> pg_backend_pid()",
+  await withPgClient(server.url.replace(/\/template_app$/, "/postgres"), (admin) =>
+    admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'template_app' AND pid <> pg_backend_pid()",
+    ),
   );
-  await admin.end();
   project.provide("templateUrl", server.url);
   project.provide("serverUrl", server.url.replace(/\/template_app$/, "/postgres"));
   return async () => {
