@@ -1,6 +1,6 @@
 // Structural rules of docs/architecture.md, checked over the source tree: they go red when someone
-// imports the data layer into client code, queries Prisma from a page, or spells a proposal status
-// outside lib/domain/proposal-state.ts.
+// imports the data layer into client code, queries Prisma from a page, opens a transaction or runs raw SQL
+// around the data layer, or spells a proposal status outside lib/domain/proposal-state.ts.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -45,6 +45,17 @@ describe("layer boundaries", () => {
     const app = [...files("app"), ...files("components"), ...files("lib")];
     expect(app.length).toBeGreaterThan(50);
     expect(app.filter((f) => /from\s+["'](@\/|(\.\.\/)+)provider-sandbox\//.test(code(read(f))))).toEqual([]);
+  });
+
+  it("one transaction manager and one SQL layer: no $transaction, raw Prisma SQL or pg client outside lib/server/db", () => {
+    const app = [...files("app"), ...files("components"), ...files("lib")].filter(
+      (f) => !f.startsWith("lib/server/db/"),
+    );
+    expect(app.length).toBeGreaterThan(50);
+    // Transactions come from transaction() / withPgTransaction (lib/server/db); statements Prisma's model API
+    // cannot say go through the typed SQL layer; connections of the app's own come from lib/server/db/pg.ts.
+    const outside = /\$transaction\b|\$(queryRaw|executeRaw)(Unsafe)?\b|new\s+(pg\.)?(Client|Pool)\(/;
+    expect(app.filter((f) => outside.test(code(read(f))))).toEqual([]);
   });
 
   it("proposal statuses are spelled only in lib/domain/proposal-state.ts", () => {
