@@ -10,12 +10,14 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { startEmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
+import { applyMigrations } from "../../scripts/lib/migrations";
 const server = await startEmbeddedPostgres({
   dataDir: mkdtempSync(join(tmpdir(), "perf-micro-")),
   ephemeral: true,
   database: "bench",
 });
 try {
+  await applyMigrations(server.url);
   process.env.DATABASE_URL = server.url;
   process.env.APP_MODE = "demo";
   const { db } = await import("../../lib/server/db/client");
@@ -29,7 +31,7 @@ try {
     const ms = (performance.now() - t0) / N;
     const cpu = process.cpuUsage(cpu0);
     console.log(
-      `${label.padEnd(48)} ${ms.toFixed(3)} ms/op wall, ${((cpu.user + cpu.system) / 1000 / N).toFixed(3)} ms/op CPU (this process)`,
+      `${label.padEnd(56)} ${ms.toFixed(3)} ms/op wall, ${((cpu.user + cpu.system) / 1000 / N).toFixed(3)} ms/op CPU (this process)`,
     );
   };
   await time("pg: SELECT $1", () => pool.query("SELECT $1::int AS x", [1]));
@@ -49,6 +51,29 @@ try {
     db().$transaction(async (tx) => {
       await tx.$queryRaw`SELECT ${1}::int`;
       await tx.$queryRaw`SELECT ${2}::int`;
+    }),
+  );
+  // A staff use case's transaction: two model reads and one statement of the typed SQL layer. Before the one
+  // manager (lib/server/db/transaction.ts), a Prisma interactive transaction with the statement sent through
+  // `$queryRawUnsafe` (what the old sqlOf did); now a pg transaction with Prisma's model API as a savepoint of it
+  // and the statement on pg.
+  const { transaction } = await import("../../lib/server/db/transaction");
+  const { sqlOf } = await import("../../lib/server/db/sql");
+  const tenant = await db().tenant.create({
+    data: { slug: `bench-${Date.now()}`, name: "Bench", currency: "EUR", locale: "es-ES", timeZone: "Europe/Madrid" },
+  });
+  await time("before: $transaction(2 model reads, 1 raw via Prisma)", () =>
+    db().$transaction(async (tx) => {
+      await tx.tenant.findUnique({ where: { id: tenant.id } });
+      await tx.staffUser.findMany({ where: { tenantId: tenant.id }, take: 5 });
+      await tx.$queryRawUnsafe(`SELECT "id" FROM "Tenant" WHERE "id" = $1::uuid FOR UPDATE`, tenant.id);
+    }),
+  );
+  await time("now: transaction(2 model reads, 1 layer on pg)", () =>
+    transaction(async (tx) => {
+      await tx.tenant.findUnique({ where: { id: tenant.id } });
+      await tx.staffUser.findMany({ where: { tenantId: tenant.id }, take: 5 });
+      await sqlOf(tx).selectFrom("Tenant").select("id").where("id", "=", tenant.id).forUpdate().execute();
     }),
   );
   await pool.end();
