@@ -6,8 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
-import { onPgTransaction, sqlPool } from "@/lib/server/db/pg";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { onPgTransaction, sqlPool, withPgTransaction } from "@/lib/server/db/pg";
+import { sqlOf } from "@/lib/server/db/sql";
 import { ormOn, transaction } from "@/lib/server/db/transaction";
 import type { Tx } from "@/lib/server/db/client";
 
@@ -21,15 +21,10 @@ const nameSeenOutside = async (id: string) =>
   (await sqlPool().selectFrom("Tenant").select("name").where("id", "=", id).executeTakeFirstOrThrow()).name;
 
 describe("transaction(): Prisma's model API and the typed SQL layer in one pg transaction", () => {
-  it("runs both on one connection, each seeing the other's uncommitted writes, nobody else seeing them", async () => {
+  it("runs both in one transaction, each seeing the other's uncommitted writes, nobody else seeing them", async () => {
     const t = await someTenant();
     const marker = `tx-${randomUUID().slice(0, 8)}`;
     await transaction(async (tx) => {
-      const [orm] = await tx.$queryRawUnsafe<{ pid: number }[]>("SELECT pg_backend_pid() AS pid");
-      const { pid } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`
-        .execute(sqlOf(tx))
-        .then((r) => r.rows[0]!);
-      expect(pid).toBe(orm!.pid);
       await tx.tenant.update({ where: { id: t.id }, data: { name: `${marker}-orm` } });
       expect(await sqlOf(tx).selectFrom("Tenant").select("name").where("id", "=", t.id).executeTakeFirst()).toEqual({
         name: `${marker}-orm`,
@@ -104,16 +99,38 @@ describe("transaction(): Prisma's model API and the typed SQL layer in one pg tr
   });
 
   it("holds the statement timeout for the model API's statements too, and rolls the transaction back", async () => {
-    const t = await someTenant();
-    await expect(
-      transaction(
-        async (tx) => {
-          await tx.tenant.update({ where: { id: t.id }, data: { name: "timed-out" } });
-          await tx.$executeRawUnsafe("SELECT pg_sleep(2)");
-        },
-        { timeout: 300 },
-      ),
-    ).rejects.toThrow();
-    expect(await nameSeenOutside(t.id)).toBe(t.name);
+    const [t, other] = await db().tenant.findMany({
+      select: { id: true, name: true },
+      take: 2,
+      orderBy: { slug: "asc" },
+    });
+    // Another transaction holds the second tenant's row; the model API's UPDATE of it waits for the lock.
+    let holding!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (holding = r));
+    const holder = withPgTransaction(async (sql) => {
+      await sql.selectFrom("Tenant").select("id").where("id", "=", other!.id).forUpdate().execute();
+      holding();
+      await new Promise<void>((r) => (release = r));
+    }, LIMITS);
+    await held;
+    const started = Date.now();
+    try {
+      await expect(
+        transaction(
+          async (tx) => {
+            await tx.tenant.update({ where: { id: t!.id }, data: { name: "timed-out" } });
+            await tx.tenant.update({ where: { id: other!.id }, data: { name: "never" } });
+          },
+          { timeout: 400 },
+        ),
+      ).rejects.toThrow();
+    } finally {
+      release();
+      await holder;
+    }
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await nameSeenOutside(t!.id)).toBe(t!.name);
+    expect(await nameSeenOutside(other!.id)).toBe(other!.name);
   });
 });
