@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
 import { getLocale, getTranslations } from "next-intl/server";
@@ -12,12 +11,11 @@ import { Section } from "@/components/page/section";
 import { DecidedSearch } from "./_components/decided-search";
 import { loadDecidedParams } from "./_components/decided-params";
 import { DateTime } from "@/components/ui/date-time";
+import { titleMetadata } from "@/components/page/title-metadata";
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("decided"))("title") };
-}
+export const generateMetadata = titleMetadata("decided");
 
 export default async function DecidedPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const actor = await pageActor("proposal:read");
