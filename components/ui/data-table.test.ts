@@ -2,7 +2,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { DataTable, type Column } from "./data-table";
+import { DataTable, DataTableEmpty, type Column } from "./data-table";
 
 type Row = { id: string; name: string; amount: number };
 const rows: Row[] = [
@@ -57,5 +57,16 @@ describe("DataTable", () => {
   it("without a card renderer the table shows on every screen", () => {
     expect(html()).not.toContain("md:hidden");
     expect(html()).not.toContain("hidden md:block");
+  });
+});
+
+describe("DataTableEmpty", () => {
+  it("is the lists' one empty box, carrying the attributes the specs find it by", () => {
+    const out = renderToStaticMarkup(
+      createElement(DataTableEmpty, { "data-list-state": "empty", children: "Nothing" }),
+    );
+    expect(out).toBe(
+      '<div data-list-state="empty" class="rounded-xl border bg-card p-6 text-center text-muted-foreground">Nothing</div>',
+    );
   });
 });

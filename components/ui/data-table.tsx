@@ -104,3 +104,12 @@ export function DataTable<T>({
     </>
   );
 }
+
+/** What a list shows instead of its table when it has no rows (DataTable's `empty`): a card-like box of text. */
+export function DataTableEmpty({ children, ...attributes }: { children: React.ReactNode } & RowAttributes) {
+  return (
+    <div {...attributes} className="rounded-xl border bg-card p-6 text-center text-muted-foreground">
+      {children}
+    </div>
+  );
+}

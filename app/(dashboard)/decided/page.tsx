@@ -5,7 +5,7 @@ import { pageActor } from "@/lib/server/auth/page";
 import { listDecidedProposals } from "@/lib/server/proposals/list-decided-proposals";
 import { formatMinor } from "@/lib/domain/format-money";
 import { StatusBadge } from "@/components/domain/status-badge";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import { DataTable, DataTableEmpty, type Column } from "@/components/ui/data-table";
 import { RefreshOnChange } from "@/components/realtime/refresh-on-change";
 import { Section } from "@/components/page/section";
 import { DecidedSearch } from "./_components/decided-search";
@@ -80,7 +80,7 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
         rowKey={(r) => r.id}
         rowAttributes={(r) => ({ "data-proposal-id": r.id })}
         cellClassName="py-2 align-middle whitespace-nowrap"
-        empty={<div className="rounded-xl border bg-card p-6 text-center text-muted-foreground">{t("empty")}</div>}
+        empty={<DataTableEmpty>{t("empty")}</DataTableEmpty>}
         cardClassName="block text-base"
         card={(r) => (
           <>
