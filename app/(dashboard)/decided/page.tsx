@@ -77,7 +77,6 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
         label={t("title")}
         columns={columns}
         rows={result.rows}
-        rowKey={(r) => r.id}
         rowAttributes={(r) => ({ "data-proposal-id": r.id })}
         cellClassName="py-2 align-middle whitespace-nowrap"
         empty={<DataTableEmpty>{t("empty")}</DataTableEmpty>}

@@ -104,7 +104,6 @@ export function AuditResults({ state, labels }: Props) {
           label={t("results")}
           columns={columns}
           rows={events}
-          rowKey={(e) => e.id}
           rowAttributes={(e) => ({ "data-event-id": e.id, "data-action": e.action })}
           wrapperAttributes={{ "data-audit-state": "table" }}
           tableAttributes={{ "data-query": auditQueryString(filters) }}

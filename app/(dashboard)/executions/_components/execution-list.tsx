@@ -97,7 +97,6 @@ export function ExecutionList({ list }: { list: ListQuery }) {
           label={t("listTitle")}
           columns={columns}
           rows={rows}
-          rowKey={(r) => r.id}
           rowAttributes={(r) => ({ "data-execution-id": r.id, "data-proposal-id": r.proposalId })}
           rowClassName="focus-within:bg-accent"
           headClassName={executionHeadClass}

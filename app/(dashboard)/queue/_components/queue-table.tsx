@@ -86,7 +86,6 @@ export async function QueueTable({
       label={title}
       columns={columns}
       rows={sortQueueRows(rows, sort)}
-      rowKey={(r) => r.id}
       rowAttributes={(r) => ({ "data-proposal-id": r.id })}
       rowClassName="focus-within:bg-accent"
       wrapperAttributes={{ "data-queue-state": "table" }}
