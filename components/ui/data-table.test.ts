@@ -1,8 +1,8 @@
 // DataTable renders on the server as well as in the browser: checked here through react-dom/server.
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
-import { DataTable, type Column } from "./data-table";
+import { describe, expect, it, vi } from "vitest";
+import { DataTable, DataTableEmpty, type Column } from "./data-table";
 
 type Row = { id: string; name: string; amount: number };
 const rows: Row[] = [
@@ -57,5 +57,43 @@ describe("DataTable", () => {
   it("without a card renderer the table shows on every screen", () => {
     expect(html()).not.toContain("md:hidden");
     expect(html()).not.toContain("hidden md:block");
+  });
+});
+
+describe("DataTable row keys", () => {
+  // React names a list child without a usable key in a console error; a key per row keeps it quiet.
+  const keyWarnings = (render: () => void) => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      render();
+      return error.mock.calls.filter((call) => String(call[0]).includes("key")).length;
+    } finally {
+      error.mockRestore();
+    }
+  };
+  const cards = { card: (r: Row) => r.name };
+
+  it("keys rows by their id when no rowKey is given", () => {
+    const render = () =>
+      renderToStaticMarkup(createElement(DataTable<Row>, { label: "People", columns, rows, ...cards }));
+    expect(keyWarnings(render)).toBe(0);
+  });
+
+  it("(the check above can fail: rows without an id and no rowKey draw React's warning)", () => {
+    const noIds = rows.map(({ name, amount }) => ({ name, amount })) as unknown as Row[];
+    const render = () =>
+      renderToStaticMarkup(createElement(DataTable<Row>, { label: "People", columns, rows: noIds, ...cards }));
+    expect(keyWarnings(render)).toBeGreaterThan(0);
+  });
+});
+
+describe("DataTableEmpty", () => {
+  it("is the lists' one empty box, carrying the attributes the specs find it by", () => {
+    const out = renderToStaticMarkup(
+      createElement(DataTableEmpty, { "data-list-state": "empty", children: "Nothing" }),
+    );
+    expect(out).toBe(
+      '<div data-list-state="empty" class="rounded-xl border bg-card p-6 text-center text-muted-foreground">Nothing</div>',
+    );
   });
 });

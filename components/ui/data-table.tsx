@@ -16,12 +16,17 @@ export type Column<T> = {
 /** Attributes a row carries for tests and links (data-*, aria-*), computed from the row. */
 type RowAttributes = Record<`data-${string}` | `aria-${string}`, string | undefined>;
 
-type DataTableProps<T> = {
+/** How a row is told apart: by its `id` when it has one, else as the caller says. */
+export type RowKey<T> = { rowKey?: (row: T) => string } & (T extends { id: string }
+  ? unknown
+  : { rowKey: (row: T) => string });
+
+/** DataTable's props but for `rowKey` (RowKey). */
+export type DataTableOwnProps<T> = {
   /** The table's accessible name (wide screens) and the card list's (phones). */
   label: string;
   columns: readonly Column<T>[];
   rows: readonly T[];
-  rowKey: (row: T) => string;
   rowAttributes?: (row: T) => RowAttributes;
   rowClassName?: string;
   /** Extra classes of every header and body cell (a column's className comes after). */
@@ -38,6 +43,8 @@ type DataTableProps<T> = {
   wrapperAttributes?: RowAttributes;
   tableAttributes?: RowAttributes;
 };
+
+export type DataTableProps<T> = DataTableOwnProps<T> & RowKey<T>;
 
 const alignEnd = "text-right";
 
@@ -66,6 +73,8 @@ export function DataTable<T>({
   tableAttributes,
 }: DataTableProps<T>) {
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
+  // Without a rowKey the type above guarantees an id.
+  const keyOf = rowKey ?? ((row: T) => (row as { id: string }).id);
   return (
     <>
       <div {...wrapperAttributes} data-slot="data-table" className={cn(wrapperClassName, card && "hidden md:block")}>
@@ -81,7 +90,7 @@ export function DataTable<T>({
           </TableHeader>
           <TableBody>
             {rows.map((row) => (
-              <TableRow key={rowKey(row)} {...rowAttributes?.(row)} className={rowClassName}>
+              <TableRow key={keyOf(row)} {...rowAttributes?.(row)} className={rowClassName}>
                 {columns.map((c) => (
                   <TableCell key={c.id} className={cn(cellClassName, c.className, c.align === "end" && alignEnd)}>
                     {c.cell(row)}
@@ -95,12 +104,21 @@ export function DataTable<T>({
       {card ? (
         <ul className="m-0 grid list-none gap-3 p-0 md:hidden" aria-label={label}>
           {rows.map((row) => (
-            <li key={rowKey(row)} {...cardAttributes?.(row)} data-slot="data-table-card" className={cardClassName}>
+            <li key={keyOf(row)} {...cardAttributes?.(row)} data-slot="data-table-card" className={cardClassName}>
               {card(row)}
             </li>
           ))}
         </ul>
       ) : null}
     </>
+  );
+}
+
+/** What a list shows instead of its table when it has no rows (DataTable's `empty`): a card-like box of text. */
+export function DataTableEmpty({ children, ...attributes }: { children: React.ReactNode } & RowAttributes) {
+  return (
+    <div {...attributes} className="rounded-xl border bg-card p-6 text-center text-muted-foreground">
+      {children}
+    </div>
   );
 }

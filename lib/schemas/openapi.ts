@@ -590,6 +590,13 @@ const auditPaths: ZodOpenApiPathsObject = {
   },
 };
 
+/** The 202 of a webhook.test delivery queued to a webhook (decision or reviewer). */
+const testDeliveryQueued = ok("{id} of the delivery.", z.object({ id: uuid }), 202);
+/** The 202 of a delivery queued to be sent again (webhook or notification). */
+const queuedAgain = ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202);
+/** The 204 of a revoked key (agent or integration), also when it already was. */
+const revoked = { 204: { description: "Revoked." } };
+
 const adminPaths: ZodOpenApiPathsObject = {
   "/api/admin/staff": {
     get: admin({
@@ -705,13 +712,13 @@ const adminPaths: ZodOpenApiPathsObject = {
     post: admin({
       summary: "Queue a webhook.test delivery to the channel's decision webhook",
       path: id,
-      ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202),
+      ok: testDeliveryQueued,
     }),
   },
   "/api/admin/review-webhook/test": {
     post: admin({
       summary: "Queue a webhook.test delivery to the reviewer webhook",
-      ok: ok("{id} of the delivery.", z.object({ id: uuid }), 202),
+      ok: testDeliveryQueued,
     }),
   },
   "/api/admin/webhook-deliveries": {
@@ -725,7 +732,7 @@ const adminPaths: ZodOpenApiPathsObject = {
     post: admin({
       summary: "Send a delivered or failed delivery again (same webhook id and body)",
       path: id,
-      ok: ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202),
+      ok: queuedAgain,
     }),
   },
   "/api/admin/notification-deliveries": {
@@ -739,7 +746,7 @@ const adminPaths: ZodOpenApiPathsObject = {
     post: admin({
       summary: "Attempt a failed Slack message or e-mail again (the same notification, built afresh)",
       path: id,
-      ok: ok("Queued.", z.object({ id: uuid, status: z.literal("pending") }), 202),
+      ok: queuedAgain,
     }),
   },
   "/api/admin/notification-deliveries/test": {
@@ -760,7 +767,7 @@ const adminPaths: ZodOpenApiPathsObject = {
     delete: admin({
       summary: "Revoke an agent key (also when it already was)",
       path: id,
-      ok: { 204: { description: "Revoked." } },
+      ok: revoked,
     }),
   },
   "/api/admin/integration-keys": {
@@ -812,7 +819,7 @@ const adminPaths: ZodOpenApiPathsObject = {
     delete: admin({
       summary: "Revoke an integration key (also when it already was)",
       path: id,
-      ok: { 204: { description: "Revoked." } },
+      ok: revoked,
     }),
   },
   // The tenant's own payment provider connection (docs/systems-of-record.md "Per-tenant connection").

@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import type { SearchParams } from "nuqs/server";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { redirect } from "next/navigation";
@@ -10,12 +9,11 @@ import { AuditSearch } from "./_components/audit-search";
 import { ChainPanel } from "./_components/chain-panel";
 import { auditFilterKeys } from "@/lib/domain/audit-filters";
 import { auditFiltersOf, loadAuditParams } from "./_components/audit-params";
+import { titleMetadata } from "@/components/page/title-metadata";
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("audit"))("title") };
-}
+export const generateMetadata = titleMetadata("audit");
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await loadAuditParams(searchParams);

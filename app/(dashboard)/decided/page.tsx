@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
 import { getLocale, getTranslations } from "next-intl/server";
@@ -6,18 +5,17 @@ import { pageActor } from "@/lib/server/auth/page";
 import { listDecidedProposals } from "@/lib/server/proposals/list-decided-proposals";
 import { formatMinor } from "@/lib/domain/format-money";
 import { StatusBadge } from "@/components/domain/status-badge";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import { DataTable, DataTableEmpty, type Column } from "@/components/ui/data-table";
 import { RefreshOnChange } from "@/components/realtime/refresh-on-change";
 import { Section } from "@/components/page/section";
 import { DecidedSearch } from "./_components/decided-search";
 import { loadDecidedParams } from "./_components/decided-params";
 import { DateTime } from "@/components/ui/date-time";
+import { titleMetadata } from "@/components/page/title-metadata";
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("decided"))("title") };
-}
+export const generateMetadata = titleMetadata("decided");
 
 export default async function DecidedPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const actor = await pageActor("proposal:read");
@@ -79,10 +77,9 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
         label={t("title")}
         columns={columns}
         rows={result.rows}
-        rowKey={(r) => r.id}
         rowAttributes={(r) => ({ "data-proposal-id": r.id })}
         cellClassName="py-2 align-middle whitespace-nowrap"
-        empty={<div className="rounded-xl border bg-card p-6 text-center text-muted-foreground">{t("empty")}</div>}
+        empty={<DataTableEmpty>{t("empty")}</DataTableEmpty>}
         cardClassName="block text-base"
         card={(r) => (
           <>

@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import type { SearchParams } from "nuqs/server";
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { getTranslations } from "next-intl/server";
@@ -10,12 +9,11 @@ import { executionKeys, normalizeExecutionFilters } from "@/lib/queries/executio
 import { Section } from "@/components/page/section";
 import { ExecutionsView } from "./_components/executions-view";
 import { loadExecutionsParams } from "./_components/executions-params";
+import { titleMetadata } from "@/components/page/title-metadata";
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("executions"))("title") };
-}
+export const generateMetadata = titleMetadata("executions");
 
 export default async function ExecutionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const actor = await pageActor("executions:read");

@@ -1,11 +1,9 @@
-import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { ShieldX } from "lucide-react";
+import { titleMetadata } from "@/components/page/title-metadata";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("errors"))("forbiddenTitle") };
-}
+export const generateMetadata = titleMetadata("errors", "forbiddenTitle");
 
 // Inside the app shell: the person keeps their navigation and sees where they can go instead.
 export default async function Forbidden() {

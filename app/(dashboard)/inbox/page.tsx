@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
@@ -7,12 +6,11 @@ import { formatMinor } from "@/lib/domain/format-money";
 import { RefreshOnChange } from "@/components/realtime/refresh-on-change";
 import { DateTime } from "@/components/ui/date-time";
 import { InboxGroup } from "./_components/inbox-group";
+import { titleMetadata } from "@/components/page/title-metadata";
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("inbox"))("title") };
-}
+export const generateMetadata = titleMetadata("inbox");
 
 const ALL_KINDS = ["proposal", "execution", "approval", "admin"] as const;
 

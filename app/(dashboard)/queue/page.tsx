@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import Link from "next/link";
 import type { SearchParams } from "nuqs/server";
 import { getLocale, getTranslations } from "next-intl/server";
@@ -18,12 +17,11 @@ import { BulkReject } from "./_components/bulk-reject";
 import { NewProposalsAnnouncer } from "./_components/new-proposals-announcer";
 import { loadQueueParams } from "./_components/queue-params";
 import { QUEUE_MAX_PAGES } from "./_components/queue-options";
+import { titleMetadata } from "@/components/page/title-metadata";
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("queue"))("title") };
-}
+export const generateMetadata = titleMetadata("queue");
 
 /**
  * The review queue, rendered on the server (the browser gets HTML, not a table library).

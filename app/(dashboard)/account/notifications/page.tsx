@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { isAppError } from "@/lib/domain/outcome";
@@ -6,12 +5,11 @@ import { getActor } from "@/lib/server/auth/actor";
 import { getNotificationPreferences } from "@/lib/server/notifications/notification-preferences";
 import { Section } from "@/components/page/section";
 import { NotificationPreferencesForm } from "./_components/notification-preferences-form";
+import { titleMetadata } from "@/components/page/title-metadata";
 
 export const dynamic = "force-dynamic";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("notifications.prefs"))("title") };
-}
+export const generateMetadata = titleMetadata("notifications.prefs");
 
 // Each reviewer / ops member chooses their own notification e-mails (the use case only ever reads and
 // writes the signed-in person's row).

@@ -33,7 +33,6 @@ export default async function PasskeysPage() {
         label={t("listLabel")}
         columns={columns}
         rows={passkeys}
-        rowKey={(p) => p.id}
         rowAttributes={(p) => ({ "data-passkey-id": p.id })}
         tableAttributes={{ "data-testid": "passkey-list" }}
         empty={

@@ -1,27 +1,20 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
-import { saveReviewWebhook, type ReviewWebhookFormState } from "../actions";
+import { saveReviewWebhook } from "../actions";
 import { WebhookUrlForm } from "./webhook-url-form";
 
 type Props = { currentUrl: string | null };
 
-const initial: ReviewWebhookFormState = { status: "idle" };
-
 export function ReviewWebhookForm({ currentUrl }: Props) {
   const t = useTranslations("webhook");
-  const [state, formAction, pending] = useActionState(saveReviewWebhook, initial);
-  const error = state.status === "error" ? state.problem : null;
-
   return (
     <WebhookUrlForm
       id="review-webhook"
-      formAction={formAction}
-      pending={pending}
-      error={error}
-      errorText={error ? t(`problems.${error}`) : null}
+      action={saveReviewWebhook}
+      problemText={(problem) => t(`problems.${problem}`)}
       labels={{
         url: t("url"),
         help: t("help"),
@@ -33,12 +26,16 @@ export function ReviewWebhookForm({ currentUrl }: Props) {
       defaultValue={currentUrl ?? ""}
       canClear={currentUrl !== null}
     >
-      {state.status === "saved" ? <SecretOnce secret={state.secret} /> : null}
-      {state.status === "cleared" ? (
-        <p role="status" className="muted">
-          {t("cleared")}
-        </p>
-      ) : null}
+      {(state) => (
+        <>
+          {state.status === "saved" ? <SecretOnce secret={state.secret} /> : null}
+          {state.status === "cleared" ? (
+            <p role="status" className="muted">
+              {t("cleared")}
+            </p>
+          ) : null}
+        </>
+      )}
     </WebhookUrlForm>
   );
 }

@@ -5,7 +5,7 @@ import { useTranslations } from "next-intl";
 import { auditQueryString } from "@/lib/queries/audit";
 import type { AuditEventViewDto } from "@/lib/schemas/audit-dto";
 import { Button, buttonVariants } from "@/components/ui/button";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import { DataTable, DataTableEmpty, type Column } from "@/components/ui/data-table";
 import { Skeleton } from "@/components/ui/skeleton";
 import { AuditActor, AuditOutcome, AuditTime, TraceLink, type AuditLabels } from "./audit-cells";
 import type { AuditSearchState } from "./use-audit-search";
@@ -104,15 +104,10 @@ export function AuditResults({ state, labels }: Props) {
           label={t("results")}
           columns={columns}
           rows={events}
-          rowKey={(e) => e.id}
           rowAttributes={(e) => ({ "data-event-id": e.id, "data-action": e.action })}
           wrapperAttributes={{ "data-audit-state": "table" }}
           tableAttributes={{ "data-query": auditQueryString(filters) }}
-          empty={
-            <div data-audit-state="empty" className="rounded-xl border bg-card p-6 text-center text-muted-foreground">
-              {t("empty")}
-            </div>
-          }
+          empty={<DataTableEmpty data-audit-state="empty">{t("empty")}</DataTableEmpty>}
           cardAttributes={(e) => ({ "data-event-card": e.id, "data-action": e.action })}
           card={(e) => (
             <>

@@ -8,7 +8,7 @@ import type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 import { Money } from "@/components/domain/money";
 import { RelativeTime } from "@/components/ui/date-time";
 import { Button } from "@/components/ui/button";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import { DataTable, DataTableEmpty, type Column } from "@/components/ui/data-table";
 import { Section } from "@/components/page/section";
 import { ExecutionStateBadge } from "./execution-state-badge";
 import { ExecutionFilters } from "./execution-filters";
@@ -97,15 +97,10 @@ export function ExecutionList({ list }: { list: ListQuery }) {
           label={t("listTitle")}
           columns={columns}
           rows={rows}
-          rowKey={(r) => r.id}
           rowAttributes={(r) => ({ "data-execution-id": r.id, "data-proposal-id": r.proposalId })}
           rowClassName="focus-within:bg-accent"
           headClassName={executionHeadClass}
-          empty={
-            <div data-list-state="empty" className="rounded-xl border bg-card p-6 text-center text-muted-foreground">
-              {filtered ? t("emptyFiltered") : t("empty")}
-            </div>
-          }
+          empty={<DataTableEmpty data-list-state="empty">{filtered ? t("emptyFiltered") : t("empty")}</DataTableEmpty>}
           cardAttributes={(r) => ({ "data-execution-card": r.id, "data-proposal-id": r.proposalId })}
           // Phones: the whole card is the link target.
           cardClassName="relative text-base focus-within:ring-2 focus-within:ring-ring"

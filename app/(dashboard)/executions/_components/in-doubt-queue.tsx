@@ -46,7 +46,6 @@ export function InDoubtQueue({ rows, canReconcile }: { rows: InDoubtRow[]; canRe
       label={t("inDoubtTitle")}
       columns={columns}
       rows={rows}
-      rowKey={(r) => r.id}
       rowAttributes={(r) => ({ "data-execution-id": r.id })}
       wrapperClassName="rounded-none border-0 bg-transparent"
       headClassName={executionHeadClass}

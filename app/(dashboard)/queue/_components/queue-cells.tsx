@@ -13,6 +13,17 @@ export async function Flags({ r }: { r: QueueRow }) {
     getTranslations("proposal.claim"),
   ]);
   const warn = "border-warning-foreground/40 bg-warning text-warning-foreground";
+  // The warnings, in this order, alike but for their name and what they say on hover; those that hold are shown.
+  const warnings = [
+    { flag: "duplicate", holds: r.flags.duplicate, title: tfh("duplicate") },
+    {
+      flag: "previouslyRejected",
+      holds: !!r.previouslyRejected,
+      title: r.previouslyRejected?.reason ?? undefined,
+      testId: "previously-rejected-badge",
+    },
+    { flag: "velocity", holds: r.flags.velocity, title: tfh("velocity") },
+  ].filter((w) => w.holds);
   return (
     <span className="flex flex-wrap gap-1">
       {r.claim ? (
@@ -21,26 +32,11 @@ export async function Flags({ r }: { r: QueueRow }) {
           {r.claim.mine ? tc("badgeMine") : tc("badge", { name: r.claim.by })}
         </Badge>
       ) : null}
-      {r.flags.duplicate ? (
-        <Badge variant="outline" className={warn} title={tfh("duplicate")}>
-          {tf("duplicate")}
+      {warnings.map((w) => (
+        <Badge key={w.flag} variant="outline" className={warn} title={w.title} data-testid={w.testId}>
+          {tf(w.flag)}
         </Badge>
-      ) : null}
-      {r.previouslyRejected ? (
-        <Badge
-          variant="outline"
-          className={warn}
-          title={r.previouslyRejected.reason ?? undefined}
-          data-testid="previously-rejected-badge"
-        >
-          {tf("previouslyRejected")}
-        </Badge>
-      ) : null}
-      {r.flags.velocity ? (
-        <Badge variant="outline" className={warn} title={tfh("velocity")}>
-          {tf("velocity")}
-        </Badge>
-      ) : null}
+      ))}
       {r.flags.twoApprovals ? (
         <Badge variant="secondary" title={tfh("two_approvals")}>
           {t("approvals", { count: r.approvals, required: r.requiredApprovals })}

@@ -7,7 +7,7 @@ import type { QueueRow } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
 import { Countdown } from "@/components/domain/countdown";
 import { RelativeTime } from "@/components/ui/date-time";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import { DataTable, DataTableEmpty, type Column } from "@/components/ui/data-table";
 import type { QueueSort } from "./queue-options";
 import { Flags, SelectBox } from "./queue-cells";
 import { sortQueueRows } from "./queue-sort";
@@ -86,15 +86,10 @@ export async function QueueTable({
       label={title}
       columns={columns}
       rows={sortQueueRows(rows, sort)}
-      rowKey={(r) => r.id}
       rowAttributes={(r) => ({ "data-proposal-id": r.id })}
       rowClassName="focus-within:bg-accent"
       wrapperAttributes={{ "data-queue-state": "table" }}
-      empty={
-        <div data-queue-state="empty" className="rounded-xl border bg-card p-6 text-center text-muted-foreground">
-          {filtered ? t("emptyFiltered") : t("empty")}
-        </div>
-      }
+      empty={<DataTableEmpty data-queue-state="empty">{filtered ? t("emptyFiltered") : t("empty")}</DataTableEmpty>}
       // Phones: one card per proposal, the whole card is the link target.
       cardAttributes={(r) => ({ "data-proposal-card": r.id })}
       cardClassName="relative block gap-0 text-base focus-within:ring-2 focus-within:ring-ring"

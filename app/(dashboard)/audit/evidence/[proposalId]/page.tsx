@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { pageActor } from "@/lib/server/auth/page";
@@ -6,14 +5,13 @@ import { orNotFound } from "@/app/(dashboard)/or-not-found";
 import { getEvidenceSummary } from "@/lib/server/audit/evidence-summary";
 import { DateTime } from "@/components/ui/date-time";
 import { Money } from "@/components/domain/money";
+import { titleMetadata } from "@/components/page/title-metadata";
 
 export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ proposalId: string }> };
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("audit"))("evidenceTitle") };
-}
+export const generateMetadata = titleMetadata("audit", "evidenceTitle");
 
 /** The evidence pack in words, beside its JSON download (auditors, admins). */
 export default async function EvidencePage({ params }: Props) {

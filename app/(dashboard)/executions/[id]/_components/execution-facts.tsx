@@ -8,10 +8,10 @@ import { Money } from "@/components/domain/money";
 import { StatusBadge } from "@/components/domain/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
+import { CardSection } from "@/components/page/section";
 import { cn } from "@/lib/utils";
 import { FailureReason } from "../../_components/failure-reason";
 
-const panel = "min-w-0 rounded-xl border bg-card p-4";
 const mono = "font-mono text-xs break-all";
 
 function Field({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
@@ -23,6 +23,18 @@ function Field({ label, children, wide = false }: { label: string; children: Rea
   );
 }
 
+/** A key in full (wrapped anywhere), with a button that copies it; `label` names it for the button. */
+function CopiableKey({ value, label, testId }: { value: string; label: string; testId: string }) {
+  return (
+    <span className="flex items-start gap-1">
+      <span className={mono} data-testid={testId}>
+        {value}
+      </span>
+      <CopyButton value={value} label={label} />
+    </span>
+  );
+}
+
 /** What is paid, to whom, for which order and why, with links to the proposal and its trace. */
 export function ExecutionSummary({ d }: { d: ExecutionDetail }) {
   const td = useTranslations("executions.detail");
@@ -30,10 +42,7 @@ export function ExecutionSummary({ d }: { d: ExecutionDetail }) {
   const tk = useTranslations("paymentMethods");
   const p = d.proposal;
   return (
-    <section aria-labelledby="exec-summary-title" className={panel}>
-      <h2 id="exec-summary-title" className="m-0 mb-3 text-lg font-semibold">
-        {td("summaryTitle")}
-      </h2>
+    <CardSection titleId="exec-summary-title" title={td("summaryTitle")} headingClassName="mb-3">
       <dl className="m-0 grid gap-3 sm:grid-cols-2">
         <Field label={td("amount")}>
           <span className="text-lg font-semibold">
@@ -60,55 +69,40 @@ export function ExecutionSummary({ d }: { d: ExecutionDetail }) {
         <Link href={`/proposals/${p.id}`}>{td("openProposal")}</Link>
         <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`}>{td("openTrace")}</Link>
       </p>
-    </section>
+    </CardSection>
   );
 }
+
+/** The execution's times, in order, each under the label of its own name (the later ones once they happened). */
+const times = ["createdAt", "lastAttemptAt", "settledAt"] as const;
 
 /** The execution's keys (with copy buttons), counters, times, and why it failed if it did. */
 export function ExecutionKeys({ d }: { d: ExecutionDetail }) {
   const t = useTranslations("executions");
   const td = useTranslations("executions.detail");
   return (
-    <section aria-labelledby="exec-keys-title" className={panel}>
-      <h2 id="exec-keys-title" className="m-0 mb-3 text-lg font-semibold">
-        {td("executionTitle")}
-      </h2>
+    <CardSection titleId="exec-keys-title" title={td("executionTitle")} headingClassName="mb-3">
       <dl className="m-0 grid gap-3 sm:grid-cols-2">
         <Field wide label={td("idempotencyKey")}>
-          <span className="flex items-start gap-1">
-            <span className={mono} data-testid="idempotency-key">
-              {d.idempotencyKey}
-            </span>
-            <CopyButton value={d.idempotencyKey} label={t("idempotencyKeyName")} />
-          </span>
+          <CopiableKey value={d.idempotencyKey} label={t("idempotencyKeyName")} testId="idempotency-key" />
         </Field>
         <Field wide label={td("providerRefundId")}>
           {d.providerRefundId ? (
-            <span className="flex items-start gap-1">
-              <span className={mono} data-testid="provider-refund-id">
-                {d.providerRefundId}
-              </span>
-              <CopyButton value={d.providerRefundId} label={td("providerRefundId")} />
-            </span>
+            <CopiableKey value={d.providerRefundId} label={td("providerRefundId")} testId="provider-refund-id" />
           ) : (
             <span className="text-muted-foreground">{td("notYet")}</span>
           )}
         </Field>
         <Field label={td("attempts")}>{d.attempts}</Field>
         <Field label={td("reconciliations")}>{d.reconciliations}</Field>
-        <Field label={td("createdAt")}>
-          <DateTime value={d.createdAt} />
-        </Field>
-        {d.lastAttemptAt ? (
-          <Field label={td("lastAttemptAt")}>
-            <DateTime value={d.lastAttemptAt} />
-          </Field>
-        ) : null}
-        {d.settledAt ? (
-          <Field label={td("settledAt")}>
-            <DateTime value={d.settledAt} />
-          </Field>
-        ) : null}
+        {times.map((time) => {
+          const at = d[time];
+          return at ? (
+            <Field key={time} label={td(time)}>
+              <DateTime value={at} />
+            </Field>
+          ) : null;
+        })}
         {d.failureReason ? (
           <Field label={td("failureReason")}>
             <FailureReason reason={d.failureReason} />
@@ -122,6 +116,6 @@ export function ExecutionKeys({ d }: { d: ExecutionDetail }) {
           </Field>
         ) : null}
       </dl>
-    </section>
+    </CardSection>
   );
 }

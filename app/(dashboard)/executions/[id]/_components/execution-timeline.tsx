@@ -4,9 +4,9 @@ import { useTranslations } from "next-intl";
 import { foldSupersededLines } from "@/lib/domain/execution-timeline";
 import type { ExecutionEvent } from "@/lib/schemas/execution-dto";
 import { DateTime, RelativeTime } from "@/components/ui/date-time";
+import { CardSection } from "@/components/page/section";
 import { cn } from "@/lib/utils";
 
-const panel = "min-w-0 rounded-xl border bg-card p-4";
 const mono = "font-mono text-xs break-all";
 
 const dot: Record<ExecutionEvent["kind"], string> = {
@@ -23,10 +23,7 @@ export function Timeline({ events }: { events: ExecutionEvent[] }) {
   const td = useTranslations("executions.detail");
   const items = foldSupersededLines(events);
   return (
-    <section aria-labelledby="exec-timeline-title" className={panel}>
-      <h2 id="exec-timeline-title" className="m-0 text-lg font-semibold">
-        {td("timelineTitle")}
-      </h2>
+    <CardSection titleId="exec-timeline-title" title={td("timelineTitle")}>
       <p className="mt-1 mb-4 text-sm text-muted-foreground">{td("timelineHelp")}</p>
       {events.length === 0 ? (
         <p className="m-0">{td("timelineEmpty")}</p>
@@ -58,7 +55,7 @@ export function Timeline({ events }: { events: ExecutionEvent[] }) {
           })}
         </ol>
       )}
-    </section>
+    </CardSection>
   );
 }
 
