@@ -3,6 +3,8 @@
 // tampering requiredApprovals or policyVersion in the database is refused at approval and at execution.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { isAppError } from "@/lib/domain/outcome";
 import { recomputeProposalHash } from "@/lib/domain/proposal-hash";
 import { getPolicy } from "@/lib/server/admin/policy/get-policy";
@@ -181,11 +183,12 @@ describe("policy versions", () => {
       reason: "step_up_required",
     });
     await expect(
-      db()
-        .$executeRaw`UPDATE "PolicyVersion" SET "values" = '{}'::jsonb WHERE "tenantId" = ${admin.tenantId}::uuid AND version = 1`,
+      sql`UPDATE "PolicyVersion" SET "values" = '{}'::jsonb WHERE "tenantId" = ${admin.tenantId}::uuid AND version = 1`.execute(
+        sqlPool(),
+      ),
     ).rejects.toThrow(/immutable/);
     await expect(
-      db().$executeRaw`DELETE FROM "PolicyVersion" WHERE "tenantId" = ${admin.tenantId}::uuid AND version = 1`,
+      sql`DELETE FROM "PolicyVersion" WHERE "tenantId" = ${admin.tenantId}::uuid AND version = 1`.execute(sqlPool()),
     ).rejects.toThrow(/never deleted/);
   });
 });

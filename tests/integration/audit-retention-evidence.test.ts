@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { openPgClient } from "@/lib/server/db/pg-client";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
@@ -181,20 +182,24 @@ describe("retention", () => {
   });
 
   it("events live in monthly partitions of AuditEvent; empty old months are dropped", async () => {
-    const parts = await db().$queryRaw<{ name: string }[]>`
-      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"AuditEvent"'::regclass ORDER BY 1`;
+    const { rows: parts } = await sql<{ name: string }>`
+      SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = '"AuditEvent"'::regclass ORDER BY 1`.execute(
+      sqlPool(),
+    );
     const month = new Date().toISOString().slice(0, 7).replace("-", "_");
     expect(parts.map((p) => p.name)).toEqual(expect.arrayContaining(["AuditEvent_default", `AuditEvent_${month}`]));
-    const [where] = await db().$queryRaw<
-      { part: string }[]
-    >`SELECT tableoid::regclass::text AS part FROM "AuditEvent" ORDER BY "pos" DESC LIMIT 1`;
+    const {
+      rows: [where],
+    } = await sql<{
+      part: string;
+    }>`SELECT tableoid::regclass::text AS part FROM "AuditEvent" ORDER BY "pos" DESC LIMIT 1`.execute(sqlPool());
     expect(where!.part).toBe(`"AuditEvent_${month}"`);
-    expect(await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "AuditEvent_default"`).toEqual([
-      { n: 0 },
-    ]);
+    expect(
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM "AuditEvent_default"`.execute(sqlPool())).rows,
+    ).toEqual([{ n: 0 }]);
     // An old, empty month goes; the current one (with rows) stays.
-    await db().$executeRawUnsafe(
-      `CREATE TABLE "AuditEvent_2001_01" PARTITION OF "AuditEvent" FOR VALUES FROM ('2001-01-01') TO ('2001-02-01')`,
+    await sql`CREATE TABLE "AuditEvent_2001_01" PARTITION OF "AuditEvent" FOR VALUES FROM ('2001-01-01') TO ('2001-02-01')`.execute(
+      sqlPool(),
     );
     const dropped = await dropEmptyAuditPartitions(new Date());
     expect(dropped).toContain("AuditEvent_2001_01");

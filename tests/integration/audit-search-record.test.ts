@@ -4,6 +4,8 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { searchAuditEvents } from "@/lib/server/audit/search-audit-events";
 import { ES, ana } from "./gateway-support";
 import { actorOf, preparedProposal } from "./audit-support";
@@ -14,18 +16,20 @@ describe("audited search: no results without the record", () => {
     const auditor = await actorOf(ES, "auditor");
     const fn = `refuse_search_${randomUUID().replace(/-/g, "")}`;
     // Refuses only this test's search event (other tests share the database).
-    await db().$executeRawUnsafe(
-      `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit write refused by the test'; END $$`,
+    // DDL takes no parameters: the names go in as identifiers, the trace id as a literal.
+    const name = sql.id(fn);
+    await sql`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit write refused by the test'; END $$`.execute(
+      sqlPool(),
     );
-    await db().$executeRawUnsafe(
-      `CREATE TRIGGER ${fn} BEFORE INSERT ON "AuditEvent" FOR EACH ROW WHEN (NEW."traceId" = 'audit:${trace}') EXECUTE FUNCTION ${fn}()`,
+    await sql`CREATE TRIGGER ${name} BEFORE INSERT ON "AuditEvent" FOR EACH ROW WHEN (NEW."traceId" = ${sql.lit(`audit:${trace}`)}) EXECUTE FUNCTION ${name}()`.execute(
+      sqlPool(),
     );
     try {
       await expect(searchAuditEvents(auditor, { traceId: trace })).rejects.toThrow();
       expect(await db().auditEvent.count({ where: { traceId: `audit:${trace}` } })).toBe(0);
     } finally {
-      await db().$executeRawUnsafe(`DROP TRIGGER ${fn} ON "AuditEvent"`);
-      await db().$executeRawUnsafe(`DROP FUNCTION ${fn}()`);
+      await sql`DROP TRIGGER ${name} ON "AuditEvent"`.execute(sqlPool());
+      await sql`DROP FUNCTION ${name}()`.execute(sqlPool());
     }
     const page = await searchAuditEvents(auditor, { traceId: trace });
     expect(page.events.map((e) => e.action)).toContain("tool:prepare_refund");

@@ -1,7 +1,8 @@
 // The dashboard's push channel (app/api/stream/changes): server-sent events fed by the realtime core.
 // Real database, real NOTIFY triggers; the stream is read as the browser's EventSource would read it.
 import { afterAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { streamProposalChanges } from "@/lib/server/proposals/stream-proposal-changes";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { actorFor, staffOf } from "../support/actors";
@@ -48,7 +49,7 @@ async function until(check: () => boolean, ms = 5_000) {
   }
 }
 const setStatus = (id: string, status: string) =>
-  db().$executeRawUnsafe(`UPDATE "Proposal" SET "status" = $1::"ProposalStatus" WHERE "id" = $2::uuid`, status, id);
+  sql`UPDATE "Proposal" SET "status" = ${status}::"ProposalStatus" WHERE "id" = ${id}::uuid`.execute(sqlPool());
 
 describe("change stream", () => {
   it("pushes the tenant's changes (ids and status only); another tenant's change never reaches it", async () => {

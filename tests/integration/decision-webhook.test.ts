@@ -11,6 +11,8 @@ import { PUT as decisionWebhookPUT } from "@/app/api/admin/channels/[id]/decisio
 import { clearDecisionWebhook, setDecisionWebhook } from "@/lib/server/admin/set-decision-webhook";
 import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhook } from "@/lib/server/admin/webhook-deliveries";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { webhookDeliveriesDto, webhookDeliveryDto } from "@/lib/schemas/webhook-delivery-dto";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/deliver-decision-webhook";
@@ -143,20 +145,27 @@ describe("decision webhooks", () => {
     await runJobsOnce();
     const [row] = await db().webhookDelivery.findMany({ where: { proposalId: p.id } });
     expect(row).toMatchObject({ event: "proposal.expired", status: "pending", attempts: 1, lastStatus: 503 });
-    const [job] = await db().$queryRaw<{ max_attempts: number; key: string }[]>`
-      SELECT j.max_attempts, j.key FROM graphile_worker._private_jobs j WHERE j.payload->>'deliveryId' = ${row!.id}`;
+    const {
+      rows: [job],
+    } = await sql<{ max_attempts: number; key: string }>`
+      SELECT j.max_attempts, j.key FROM graphile_worker._private_jobs j WHERE j.payload->>'deliveryId' = ${row!.id}`.execute(
+      sqlPool(),
+    );
     expect(job!.key).toBe(`deliver_decision_webhook:${row!.id}`);
     expect(job!.max_attempts).toBe(DECISION_WEBHOOK_MAX_ATTEMPTS);
     // The history shows when the worker tries again: the job's run_at after the backoff (Admin → deliveries).
-    const [next] = await db().$queryRaw<
-      { runAt: Date }[]
-    >`SELECT run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key = ${job!.key}`;
+    const {
+      rows: [next],
+    } = await sql<{
+      runAt: Date;
+    }>`SELECT run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key = ${job!.key}`.execute(sqlPool());
     const pending = (await listWebhookDeliveries(await admin(), { channelId })).find((d) => d.id === row!.id);
     expect(pending).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: next!.runAt.toISOString() });
     expect(Date.parse(pending!.nextAttemptAt!)).toBeGreaterThan(Date.now());
     answer = 200;
-    await db()
-      .$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${row!.id}`;
+    await sql`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${row!.id}`.execute(
+      sqlPool(),
+    );
     await runJobsOnce();
     expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: row!.id } })).toMatchObject({
       status: "delivered",

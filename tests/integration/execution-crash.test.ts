@@ -5,6 +5,9 @@
 // and 50 parallel approvals of one proposal: one provider refund per proposal, always.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlPool, withPgTransaction } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
+import { DEFAULT_TRANSACTION } from "@/lib/server/db/transaction";
 import { AppError } from "@/lib/domain/outcome";
 import {
   approve,
@@ -47,11 +50,11 @@ const allSucceeded = async (ids: string[]) =>
 const executeJobs = async (id: string) =>
   Number(
     (
-      await db().$queryRaw<
-        { n: bigint }[]
-      >`SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-        WHERE t.identifier = 'execute_refund' AND j.payload->>'proposalId' = ${id}`
-    )[0]!.n,
+      await sql<{
+        n: bigint;
+      }>`SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE t.identifier = 'execute_refund' AND j.payload->>'proposalId' = ${id}`.execute(sqlPool())
+    ).rows[0]!.n,
   );
 
 /** Every proposal: exactly one refund at the provider, `succeeded` here, refunded ≤ captured, no duplicate alarm. */
@@ -173,13 +176,15 @@ describe("several workers, many approvals", () => {
     // A little latency so that the two workers really overlap on the same proposals.
     for (const p of made)
       await sandbox.control.addFault({ kind: "latency", latencyMs: 100, paymentIntent: p.pi, once: false });
-    await db().$transaction(async (tx) => {
+    await withPgTransaction(async (tx) => {
       // Extra execute_refund jobs without a job key: at-least-once delivery at its worst, raced by two processes.
       for (const p of made) {
         for (let k = 0; k < 2; k++)
-          await tx.$queryRaw`SELECT graphile_worker.add_job('execute_refund', ${JSON.stringify({ proposalId: p.id })}::json)`;
+          await sql`SELECT graphile_worker.add_job('execute_refund', ${JSON.stringify({ proposalId: p.id })}::json)`.execute(
+            tx,
+          );
       }
-    });
+    }, DEFAULT_TRANSACTION);
     await Promise.all(made.map((p) => approve(p)));
     for (const p of made) expect(await executeJobs(p.id)).toBeGreaterThanOrEqual(1);
     await waitFor("every proposal executed", () => allSucceeded(made.map((p) => p.id)), 60_000, 100);

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { startSandboxProvider, type SandboxProvider } from "../support/sandbox-provider";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
 import { withPgClient } from "@/lib/server/db/pg-client";
+import { sql } from "@/lib/server/db/sql";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
@@ -97,10 +99,12 @@ async function refundedNotAboveCaptured(orderId: string) {
 describe("execute", () => {
   it("the final approval enqueues execution; the worker's handler pays once and the agent sees ok", async () => {
     const p = await approvedProposal(4_000);
-    const job = await db().$queryRaw<
-      { n: bigint }[]
-    >`SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'execute_refund' AND j.payload->>'proposalId' = ${p.id}`;
-    expect(Number(job[0]!.n)).toBe(1);
+    const job = await sql<{
+      n: bigint;
+    }>`SELECT count(*) AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'execute_refund' AND j.payload->>'proposalId' = ${p.id}`.execute(
+      sqlPool(),
+    );
+    expect(Number(job.rows[0]!.n)).toBe(1);
     expect(await executeRefund(p.id)).toBe("sent");
     expect(await proposalStatus(p.id)).toBe("succeeded");
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
@@ -244,7 +248,7 @@ describe("late outcomes by webhook", () => {
 describe("revalidation before the provider call, and the one idempotency key", () => {
   it("a stored amount LOWERED in the database after approval no longer matches the hash: invalidated, nothing sent", async () => {
     const p = await approvedProposal(4_400);
-    await db().$executeRaw`UPDATE "Proposal" SET "amountMinor" = "amountMinor" - 100 WHERE id = ${p.id}::uuid`;
+    await sql`UPDATE "Proposal" SET "amountMinor" = "amountMinor" - 100 WHERE id = ${p.id}::uuid`.execute(sqlPool());
     expect(await executeRefund(p.id)).toBe("revalidation_failed");
     expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
       status: "invalidated",
@@ -256,7 +260,9 @@ describe("revalidation before the provider call, and the one idempotency key", (
 
   it("an approval recorded for another hash does not count: invalidated, nothing sent", async () => {
     const p = await approvedProposal(4_500);
-    await db().$executeRaw`UPDATE "Approval" SET "proposalHash" = ${"0".repeat(64)} WHERE "proposalId" = ${p.id}::uuid`;
+    await sql`UPDATE "Approval" SET "proposalHash" = ${"0".repeat(64)} WHERE "proposalId" = ${p.id}::uuid`.execute(
+      sqlPool(),
+    );
     expect(await executeRefund(p.id)).toBe("revalidation_failed");
     expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
       status: "invalidated",

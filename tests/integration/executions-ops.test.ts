@@ -3,6 +3,8 @@
 // foreign tenant's execution is simply not found.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { listExecutions } from "@/lib/server/executions/list-executions";
 import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
 import { checkExecutionNow } from "@/lib/server/executions/check-execution-now";
@@ -111,16 +113,20 @@ describe("listing and overview", () => {
 });
 
 describe("Check now", () => {
-  const reconcileJobs = (executionId: string) =>
-    db().$queryRaw<
-      { run_at: Date; key: string | null }[]
-    >`SELECT j.run_at, j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-      WHERE t.identifier = 'reconcile_execution' AND j.payload->>'executionId' = ${executionId}`;
+  const reconcileJobs = async (executionId: string) =>
+    (
+      await sql<{
+        run_at: Date;
+        key: string | null;
+      }>`SELECT j.run_at, j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      WHERE t.identifier = 'reconcile_execution' AND j.payload->>'executionId' = ${executionId}`.execute(sqlPool())
+    ).rows;
 
   it("enqueues reconcile_execution now under the execution's job key (one job, moved forward) and audits it", async () => {
     const ops = await actorOf(ES, "ops");
-    await db()
-      .$executeRaw`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.unknown })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.unknown}`})`;
+    await sql`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.unknown })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.unknown}`})`.execute(
+      sqlPool(),
+    );
     const before = Date.now();
     expect(await checkExecutionNow(ops, { executionId: ids.unknown })).toEqual({
       executionId: ids.unknown,
@@ -165,14 +171,22 @@ describe("Check now", () => {
 });
 
 describe("the sweep behind a killed worker's locked jobs", () => {
-  const jobsOf = (task: string, field: string, id: string) =>
-    db().$queryRaw<
-      { id: string; run_at: Date; key: string | null; locked_at: Date | null }[]
-    >`SELECT j.id::text, j.run_at, j.key, j.locked_at FROM graphile_worker._private_jobs j
-      JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = ${task} AND j.payload->>${field} = ${id} ORDER BY j.id`;
+  const jobsOf = async (task: string, field: string, id: string) =>
+    (
+      await sql<{
+        id: string;
+        run_at: Date;
+        key: string | null;
+        locked_at: Date | null;
+      }>`SELECT j.id::text, j.run_at, j.key, j.locked_at FROM graphile_worker._private_jobs j
+      JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = ${task} AND j.payload->>${field} = ${id} ORDER BY j.id`.execute(
+        sqlPool(),
+      )
+    ).rows;
   const lockAsDeadWorker = (jobId: string) =>
-    db()
-      .$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'killed-worker' WHERE id = ${jobId}::bigint`;
+    sql`UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'killed-worker' WHERE id = ${jobId}::bigint`.execute(
+      sqlPool(),
+    );
 
   it("an approved proposal whose execute job is locked by a dead worker gets a fresh job; an in-doubt execution likewise; waiting jobs keep their schedule", async () => {
     // Approved two minutes ago, never started: its execute job is held by a worker that was killed.
@@ -181,13 +195,15 @@ describe("the sweep behind a killed worker's locked jobs", () => {
     const [held] = await jobsOf("execute_refund", "proposalId", proposal.id);
     await lockAsDeadWorker(held!.id);
     // The in-doubt execution's reconcile job (made by Check now above) is held too.
-    await db()
-      .$executeRaw`UPDATE "Execution" SET "updatedAt" = now() - interval '1 hour' WHERE id = ${ids.unknown}::uuid`;
+    await sql`UPDATE "Execution" SET "updatedAt" = now() - interval '1 hour' WHERE id = ${ids.unknown}::uuid`.execute(
+      sqlPool(),
+    );
     const [reconcileHeld] = await jobsOf("reconcile_execution", "executionId", ids.unknown);
     await lockAsDeadWorker(reconcileHeld!.id);
     // The stale `sending` one has a healthy job waiting an hour from now: the sweep must not pull it forward.
-    await db()
-      .$executeRaw`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.staleSending })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.staleSending}`})`;
+    await sql`SELECT graphile_worker.add_job('reconcile_execution', ${JSON.stringify({ executionId: ids.staleSending })}::json, run_at => now() + interval '1 hour', job_key => ${`reconcile:${ids.staleSending}`})`.execute(
+      sqlPool(),
+    );
     const [waiting] = await jobsOf("reconcile_execution", "executionId", ids.staleSending);
 
     const result = await sweepExecutions();

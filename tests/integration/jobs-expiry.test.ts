@@ -3,7 +3,8 @@
 import { runJobsOnce } from "../support/run-jobs-once";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
-import { sqlOf } from "@/lib/server/db/sql";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { verifyAuditChain } from "@/lib/server/audit/verify-chain";
@@ -97,7 +98,7 @@ describe("expire_proposals", () => {
     await transaction((tx) => enqueueJob(sqlOf(tx), "expire_proposals", {}));
     await runJobsOnce();
     expect((await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).status).toBe("expired");
-    const left = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker._private_jobs`;
-    expect(Number(left[0]?.n)).toBe(0);
+    const left = await sql<{ n: bigint }>`SELECT count(*) AS n FROM graphile_worker._private_jobs`.execute(sqlPool());
+    expect(Number(left.rows[0]?.n)).toBe(0);
   });
 });

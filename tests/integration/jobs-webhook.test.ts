@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { generateWebhookSecret, verifyWebhookSignature } from "@/lib/domain/webhook-signature";
 import { db } from "@/lib/server/db/client";
-import { sqlOf } from "@/lib/server/db/sql";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { runWorker } from "@/lib/server/jobs/run-worker";
 import { runJobsOnce } from "../support/run-jobs-once";
 import { notifyReviewersOfProposal, REVIEW_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/notify-reviewers";
@@ -53,19 +54,23 @@ beforeEach(async () => {
 
 const worker = runJobsOnce;
 const jobsFor = async (deliveryId: string) =>
-  db().$queryRaw<{ id: bigint; attempts: number; run_at: Date; updated_at: Date; last_error: string | null }[]>`
+  (
+    await sql<{ id: bigint; attempts: number; run_at: Date; updated_at: Date; last_error: string | null }>`
     SELECT j.id, j.attempts, j.run_at, j.updated_at, j.last_error FROM graphile_worker._private_jobs j
     JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-    WHERE t.identifier = 'deliver_review_webhook' AND j.payload->>'deliveryId' = ${deliveryId}`;
+    WHERE t.identifier = 'deliver_review_webhook' AND j.payload->>'deliveryId' = ${deliveryId}`.execute(sqlPool())
+  ).rows;
 /** The retry backoff is e^attempt seconds; a test makes the waiting job due now instead of sleeping. */
 const makeDueNow = (deliveryId: string) =>
-  db()
-    .$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${deliveryId}`;
+  sql`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second' WHERE payload->>'deliveryId' = ${deliveryId}`.execute(
+    sqlPool(),
+  );
 
 /** The opposite: a waiting job is not due for an hour. */
 const holdBack = (deliveryId: string) =>
-  db()
-    .$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() + interval '1 hour' WHERE payload->>'deliveryId' = ${deliveryId}`;
+  sql`UPDATE graphile_worker._private_jobs SET run_at = now() + interval '1 hour' WHERE payload->>'deliveryId' = ${deliveryId}`.execute(
+    sqlPool(),
+  );
 
 async function notifyCommitted(slug = ES) {
   const proposal = await makeProposal(slug, { expiresAt: minutesFromNow(30) });
@@ -168,7 +173,9 @@ describe("reviewer webhook", () => {
 
     // Re-running the delivery after success sends nothing more.
     await transaction(async (tx) => {
-      await tx.$executeRaw`SELECT graphile_worker.add_job('deliver_review_webhook', json_build_object('deliveryId', ${deliveryId}::text))`;
+      await sql`SELECT graphile_worker.add_job('deliver_review_webhook', json_build_object('deliveryId', ${deliveryId}::text))`.execute(
+        sqlOf(tx),
+      );
     });
     await worker();
     expect(received).toHaveLength(1);

@@ -7,6 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { listNotificationDeliveries } from "@/lib/server/admin/list-notification-deliveries";
 import { resendNotification } from "@/lib/server/admin/resend-notification";
 import { sendTestNotification } from "@/lib/server/admin/send-test-notification";
@@ -49,10 +51,10 @@ beforeEach(async () => {
 const jobsOf = async (id: string) =>
   Number(
     (
-      await db().$queryRaw<
-        { n: bigint }[]
-      >`SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE key = ${`notify:${id}`}`
-    )[0]!.n,
+      await sql<{
+        n: bigint;
+      }>`SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE key = ${`notify:${id}`}`.execute(sqlPool())
+    ).rows[0]!.n,
   );
 const rowOf = (id: string) => db().notification.findUniqueOrThrow({ where: { id } });
 

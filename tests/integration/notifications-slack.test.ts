@@ -6,6 +6,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { formatMinor } from "@/lib/domain/format-money";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
 import { purgeOldNotifications } from "@/lib/server/notifications/purge-notifications";
 import {
@@ -122,7 +124,7 @@ describe("Slack-compatible webhook", () => {
     const row = await db().notification.findFirstOrThrow({ where: { proposalId: proposal.id } });
     expect(row).toMatchObject({ status: "pending", attempts: 1, lastError: "HTTP 400" });
     await setSlackWebhook(await actorOf(ES, "admin"), { intent: "clear" });
-    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second'`;
+    await sql`UPDATE graphile_worker._private_jobs SET run_at = now() - interval '1 second'`.execute(sqlPool());
     await worker();
     expect(received).toHaveLength(1);
     expect(await db().notification.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ status: "skipped" });

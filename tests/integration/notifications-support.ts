@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { runJobsOnce } from "../support/run-jobs-once";
 
 export type ReceivedMail = { to: string[]; from: string; subject: string; text: string; html: string };
@@ -58,9 +60,13 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
 export const worker = runJobsOnce;
 
 /** The retry backoff is e^attempt seconds; a test makes the waiting delivery jobs due now instead of sleeping. */
-export const makeNotificationJobsDue = () =>
-  db().$executeRaw`UPDATE graphile_worker._private_jobs j SET run_at = now() - interval '1 second'
-                     FROM graphile_worker._private_tasks t WHERE t.id = j.task_id AND t.identifier = 'deliver_notification'`;
+export const makeNotificationJobsDue = async (): Promise<number> => {
+  const done = await sql`UPDATE graphile_worker._private_jobs j SET run_at = now() - interval '1 second'
+                     FROM graphile_worker._private_tasks t WHERE t.id = j.task_id AND t.identifier = 'deliver_notification'`.execute(
+    sqlPool(),
+  );
+  return Number(done.numAffectedRows ?? 0);
+};
 
 export const staffId = async (email: string) =>
   (await db().staffUser.findUniqueOrThrow({ where: { email }, select: { id: true } })).id;

@@ -3,6 +3,8 @@
 // real use cases, real database; each test names the guard it protects.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlPool, withPgTransaction } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
@@ -211,9 +213,9 @@ describe("step-up guessing", () => {
     let taken!: () => void;
     const lockTaken = new Promise<void>((r) => (taken = r));
     const held = new Promise<void>((r) => (release = r));
-    const holder = db().$transaction(
+    const holder = withPgTransaction(
       async (tx) => {
-        await tx.$queryRaw`SELECT id FROM "Proposal" WHERE id = ${p.id}::uuid FOR UPDATE`;
+        await sql`SELECT id FROM "Proposal" WHERE id = ${p.id}::uuid FOR UPDATE`.execute(tx);
         taken();
         await held;
       },
@@ -321,7 +323,7 @@ describe("re-asking after a rejection", () => {
 describe("hash and four eyes at approval", () => {
   it("an amount LOWERED in the database after preparing no longer matches the stored hash: invalidated, not approved", async () => {
     const p = await prepare(ES, 5_500);
-    await db().$executeRaw`UPDATE "Proposal" SET "amountMinor" = 5000 WHERE id = ${p.id}::uuid`;
+    await sql`UPDATE "Proposal" SET "amountMinor" = 5000 WHERE id = ${p.id}::uuid`.execute(sqlPool());
     const reviewer = await actorFor(staffOf(ES, "reviewer", 0).email);
     await expect(approveProposal(reviewer, { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
       code: "invalidated",

@@ -3,6 +3,8 @@
 // with zero approvals" and never internal_error (the hash code throws on such a value).
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { computeProposalHash, hashInputOf } from "@/lib/domain/proposal-hash";
@@ -17,7 +19,7 @@ describe("requiredApprovals of zero or less found in the database", () => {
     "v2 proposal with requiredApprovals = %i: approval refused as invalidated, no Approval row",
     async (required) => {
       const { proposal: p } = await preparedForFreshOrder(3_100 + required, { prefix: "Z" });
-      await db().$executeRaw`UPDATE "Proposal" SET "requiredApprovals" = ${required} WHERE id = ${p.id}::uuid`;
+      await sql`UPDATE "Proposal" SET "requiredApprovals" = ${required} WHERE id = ${p.id}::uuid`.execute(sqlPool());
       await expect(approveProposal(await reviewer(), { proposalId: p.id, hash: p.hash })).rejects.toMatchObject({
         code: "invalidated",
         details: { reason: "stored_hash_mismatch" },
@@ -40,8 +42,9 @@ describe("requiredApprovals of zero or less found in the database", () => {
     // Rewrite it as a consistent v1 row: no policy version, and the v1 hash of its own fields.
     const v1 = { ...p, policyVersion: null, requiredApprovals: 0 };
     const hash = computeProposalHash(hashInputOf(v1));
-    await db()
-      .$executeRaw`UPDATE "Proposal" SET "policyVersion" = NULL, "requiredApprovals" = 0, hash = ${hash} WHERE id = ${p.id}::uuid`;
+    await sql`UPDATE "Proposal" SET "policyVersion" = NULL, "requiredApprovals" = 0, hash = ${hash} WHERE id = ${p.id}::uuid`.execute(
+      sqlPool(),
+    );
     await expect(approveProposal(await reviewer(), { proposalId: p.id, hash })).rejects.toMatchObject({
       code: "invalidated",
     });
@@ -51,7 +54,9 @@ describe("requiredApprovals of zero or less found in the database", () => {
   it("an approved proposal whose requiredApprovals became 0 is not executed: revalidation fails, nothing is sent", async () => {
     const { proposal: p } = await preparedForFreshOrder(3_200, { prefix: "Z" });
     // Approved without any Approval row, asking for none: the state a database owner could write.
-    await db().$executeRaw`UPDATE "Proposal" SET "requiredApprovals" = 0, status = 'approved' WHERE id = ${p.id}::uuid`;
+    await sql`UPDATE "Proposal" SET "requiredApprovals" = 0, status = 'approved' WHERE id = ${p.id}::uuid`.execute(
+      sqlPool(),
+    );
     expect(await executeRefund(p.id)).toBe("revalidation_failed");
     expect(await db().proposal.findUniqueOrThrow({ where: { id: p.id } })).toMatchObject({
       status: "invalidated",

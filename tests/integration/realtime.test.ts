@@ -3,7 +3,10 @@
 // listeners here stand for two instances: both see the same NOTIFY.
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
+import { sqlPool, withPgTransaction } from "@/lib/server/db/pg";
 import { pgClient } from "@/lib/server/db/pg-client";
+import { sql } from "@/lib/server/db/sql";
+import { DEFAULT_TRANSACTION } from "@/lib/server/db/transaction";
 import { ChangeListener, type ProposalChangeEvent } from "@/lib/server/realtime/change-listener";
 import { beginProposalWait, stopProposalChanges, waitForProposalChange } from "@/lib/server/realtime/proposal-changes";
 import { preparedForFreshOrder } from "./proposal-support";
@@ -29,7 +32,7 @@ afterAll(async () => {
 });
 
 const setStatus = (id: string, status: string) =>
-  db().$executeRawUnsafe(`UPDATE "Proposal" SET "status" = $1::"ProposalStatus" WHERE "id" = $2::uuid`, status, id);
+  sql`UPDATE "Proposal" SET "status" = ${status}::"ProposalStatus" WHERE "id" = ${id}::uuid`.execute(sqlPool());
 
 function collect(l: ChangeListener, tenantId: string): ProposalChangeEvent[] {
   const seen: ProposalChangeEvent[] = [];
@@ -65,12 +68,10 @@ describe("realtime proposal changes", () => {
     const seen = collect(a, p.tenantId);
     await a.ready();
     await db().proposal.update({ where: { id: p.id }, data: { reason: "other" } });
-    await db()
-      .$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`UPDATE "Proposal" SET "status" = 'expired' WHERE "id" = $1::uuid`, p.id);
-        throw new Error("roll back");
-      })
-      .catch(() => undefined);
+    await withPgTransaction(async (tx) => {
+      await sql`UPDATE "Proposal" SET "status" = 'expired' WHERE "id" = ${p.id}::uuid`.execute(tx);
+      throw new Error("roll back");
+    }, DEFAULT_TRANSACTION).catch(() => undefined);
     // A later, committed change arrives: everything before it was sent already if it was sent at all.
     await setStatus(p.id, "rejected");
     await until(() => seen.length > 0);
@@ -168,8 +169,8 @@ describe("realtime proposal changes", () => {
     const seen = collect(a, p.tenantId);
     const wait = await a.beginWait(p.tenantId, p.id, 10_000);
     if ("refused" in wait) throw new Error("refused");
-    await db().$queryRawUnsafe(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN proposal_changes' AND datname = current_database()`,
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN proposal_changes' AND datname = current_database()`.execute(
+      sqlPool(),
     );
     expect(await wait.result).toEqual({ outcome: "resync" });
     await until(() => seen.some((e) => e.kind === "resync"));
