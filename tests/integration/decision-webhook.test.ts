@@ -13,6 +13,7 @@ import { listWebhookDeliveries, resendWebhookDelivery, sendTestWebhook } from "@
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
+import { transaction } from "@/lib/server/db/transaction";
 import { webhookDeliveriesDto, webhookDeliveryDto } from "@/lib/schemas/webhook-delivery-dto";
 import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { DECISION_WEBHOOK_MAX_ATTEMPTS } from "@/lib/server/notifications/deliver-decision-webhook";
@@ -182,12 +183,10 @@ describe("decision webhooks", () => {
 
   it("a rolled-back change sends nothing; a change on a channel without a webhook sends nothing", async () => {
     const p = await prepareThroughGateway((await freshCardOrder(2_200, { prefix: "DW" })).number);
-    await db()
-      .$transaction(async (tx) => {
-        await tx.proposal.update({ where: { id: p.id }, data: { status: "expired" } });
-        throw new Error("roll back");
-      })
-      .catch(() => undefined);
+    await transaction(async (tx) => {
+      await tx.proposal.update({ where: { id: p.id }, data: { status: "expired" } });
+      throw new Error("roll back");
+    }).catch(() => undefined);
     await clearDecisionWebhook(await admin(), channelId);
     await db().proposal.update({ where: { id: p.id }, data: { status: "expired" } });
     await runJobsOnce();

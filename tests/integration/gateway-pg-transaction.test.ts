@@ -114,21 +114,21 @@ describe("prepare_refund on one pg transaction", () => {
       await sql<{ since: Date }>`SELECT (clock_timestamp() AT TIME ZONE 'UTC') AS since`.execute(sqlPool())
     ).rows;
     // The last statement of the transaction fails: the proposal and its notifications before it must go too.
-    await db().$executeRawUnsafe(`
+    await sql`
       CREATE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW."traceId" = '${trace}' THEN RAISE EXCEPTION 'audit refused by test'; END IF;
+        IF NEW."traceId" = ${sql.lit(trace)} THEN RAISE EXCEPTION 'audit refused by test'; END IF;
         RETURN NEW;
-      END $$`);
-    await db().$executeRawUnsafe(
-      `CREATE TRIGGER test_refuse_audit BEFORE INSERT ON "AuditEvent" FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()`,
+      END $$`.execute(sqlPool());
+    await sql`CREATE TRIGGER test_refuse_audit BEFORE INSERT ON "AuditEvent" FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()`.execute(
+      sqlPool(),
     );
     try {
       const answer = await prepare(order.number, trace);
       expect(answer.content.code).toBe("internal_error");
     } finally {
-      await db().$executeRawUnsafe(`DROP TRIGGER test_refuse_audit ON "AuditEvent"`);
-      await db().$executeRawUnsafe(`DROP FUNCTION test_refuse_audit()`);
+      await sql`DROP TRIGGER test_refuse_audit ON "AuditEvent"`.execute(sqlPool());
+      await sql`DROP FUNCTION test_refuse_audit()`.execute(sqlPool());
     }
     const w = await writersOf(order.id, trace);
     expect(w.proposal).toBeUndefined();
