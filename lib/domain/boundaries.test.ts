@@ -7,12 +7,12 @@ import { describe, expect, it } from "vitest";
 
 const root = join(__dirname, "..", "..");
 
-function files(dir: string): string[] {
+function files(dir: string, withTests = false): string[] {
   return readdirSync(join(root, dir)).flatMap((name) => {
     const path = join(dir, name);
     if (name === "node_modules" || name === "generated") return [];
-    if (statSync(join(root, path)).isDirectory()) return files(path);
-    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+    if (statSync(join(root, path)).isDirectory()) return files(path, withTests);
+    return /\.(ts|tsx)$/.test(name) && (withTests || !/\.test\.tsx?$/.test(name)) ? [path] : [];
   });
 }
 const read = (path: string) => readFileSync(join(root, path), "utf8");
@@ -56,6 +56,17 @@ describe("layer boundaries", () => {
     // cannot say go through the typed SQL layer; connections of the app's own come from lib/server/db/pg.ts.
     const outside = /\$transaction\b|\$(queryRaw|executeRaw)(Unsafe)?\b|new\s+(pg\.)?(Client|Pool)\(/;
     expect(app.filter((f) => outside.test(code(read(f))))).toEqual([]);
+  });
+
+  it("no raw Prisma SQL and no pg client of its own anywhere else either: tests, specs, scripts, benches", () => {
+    const everywhere = ["app", "components", "lib", "tests", "e2e", "scripts", "bench", "provider-sandbox", "examples"]
+      .flatMap((dir) => files(dir, true))
+      .filter((f) => !f.startsWith("lib/server/db/") && f !== "lib/domain/boundaries.test.ts");
+    expect(everywhere.length).toBeGreaterThan(300);
+    // Statements go through the typed SQL layer (sqlPool(), a transaction's handle); pg clients of scripts,
+    // tests and benches come from lib/server/db/pg-client.ts.
+    const outside = /\$(queryRaw|executeRaw)(Unsafe)?\b|new\s+(pg\.)?Client\(/;
+    expect(everywhere.filter((f) => outside.test(code(read(f))))).toEqual([]);
   });
 
   it("proposal statuses are spelled only in lib/domain/proposal-state.ts", () => {
