@@ -53,7 +53,14 @@ export const nowUtc: RawBuilder<Date> = sql<Date>`(now() AT TIME ZONE 'UTC')`;
 /** Runs one compiled statement; `prepared` = as a named, server-side prepared statement (where possible). */
 export type Runner = (query: CompiledQuery, prepared: boolean) => Promise<QueryResult<UnknownRow>>;
 
-const preparedQueries = new WeakSet<object>();
+// The module's registries live on globalThis: a Next.js build can load this module more than once in one process
+// (one copy per bundle layer), and what one copy records (a prepared statement, a transaction's handle) another
+// copy looks up.
+const globalForSql = globalThis as unknown as {
+  preparedQueries?: WeakSet<object>;
+  ormHandles?: WeakMap<object, Sql>;
+};
+const preparedQueries = (globalForSql.preparedQueries ??= new WeakSet<object>());
 
 /** Marks every query compiled through it (prepared(), below): the driver sees the mark on the query id. */
 const preparedPlugin: KyselyPlugin = {
@@ -129,7 +136,7 @@ export function sqlOver(runner: Runner): Sql {
   });
 }
 
-const ormHandles = new WeakMap<object, Sql>();
+const ormHandles = (globalForSql.ormHandles ??= new WeakMap<object, Sql>());
 
 /** Records the Sql handle of the pg transaction a Prisma transaction is a savepoint of (./transaction.ts). */
 export function bindOrmToSql(tx: Tx, handle: Sql): void {

@@ -16,8 +16,6 @@ import { bindOrmToSql } from "./sql";
 // the one the calling transaction holds, found through an AsyncLocalStorage entered for that one call.
 // docs/architecture.md ("Data access") says why and what it costs.
 
-const callerConnection = new AsyncLocalStorage<pg.ClientBase>();
-
 /** Prisma's transaction control statements as what they become on the caller's transaction: its savepoint. */
 function asSavepoint(statement: string, name: string): string | null {
   const text = statement.trim().toUpperCase();
@@ -36,7 +34,7 @@ function asSavepoint(statement: string, name: string): string | null {
 class CallerConnection extends pg.Pool {
   #savepoints = 0;
 
-  constructor() {
+  constructor(private readonly callerConnection: AsyncLocalStorage<pg.ClientBase>) {
     super({ max: 1 });
   }
 
@@ -47,7 +45,7 @@ class CallerConnection extends pg.Pool {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's connect overloads cannot be restated here
   override connect(): any {
-    const conn = callerConnection.getStore();
+    const conn = this.callerConnection.getStore();
     if (!conn) return Promise.reject(new Error("no pg transaction to run this Prisma transaction in"));
     const name = `orm_${++this.#savepoints}`;
     const connection = {
@@ -66,11 +64,20 @@ class CallerConnection extends pg.Pool {
   }
 }
 
-const globalForOrm = globalThis as unknown as { transactionOrm?: PrismaClient };
+type TransactionOrm = { client: PrismaClient; callerConnection: AsyncLocalStorage<pg.ClientBase> };
+const globalForOrm = globalThis as unknown as { transactionOrm?: TransactionOrm };
 
-/** One Prisma client per process for transactions (it holds no connection; building one costs ~60 ms). */
-function transactionOrm(): PrismaClient {
-  globalForOrm.transactionOrm ??= new PrismaClient({ adapter: new PrismaPg(new CallerConnection()), omit });
+/**
+ * One Prisma client per process for transactions (it holds no connection; building one costs ~60 ms), with the
+ * AsyncLocalStorage its pool reads. Both on globalThis, together: a Next.js build can load this module more than
+ * once in one process (one copy per bundle layer), and every copy must enter the store the client reads.
+ */
+function transactionOrm(): TransactionOrm {
+  if (!globalForOrm.transactionOrm) {
+    const callerConnection = new AsyncLocalStorage<pg.ClientBase>();
+    const adapter = new PrismaPg(new CallerConnection(callerConnection));
+    globalForOrm.transactionOrm = { callerConnection, client: new PrismaClient({ adapter, omit }) };
+  }
   return globalForOrm.transactionOrm;
 }
 
@@ -91,8 +98,9 @@ export function transaction<T>(fn: (tx: Tx) => Promise<T>, options: Partial<PgTr
 export function ormOn<T>(open: OpenPgTransaction, fn: (tx: Tx) => Promise<T>): Promise<T> {
   // The outer transaction already has its connection and its deadline; Prisma's own limits only echo them.
   const left = Math.max(1, open.remaining());
+  const { client, callerConnection } = transactionOrm();
   return callerConnection.run(open.connection, () =>
-    transactionOrm().$transaction(
+    client.$transaction(
       (tx) => {
         bindOrmToSql(tx, open.sql);
         return fn(tx);
