@@ -159,10 +159,12 @@ test("forged, cross-site, double-clicked and foreign requests change nothing", a
   await tab2.goto(`/proposals/${proposalId}`);
   const d1 = await openApproveDialog(page);
   const d2 = await openApproveDialog(tab2);
-  await Promise.all([
-    d1.getByRole("button", { name: "Aprobar reembolso" }).dblclick(),
-    d2.getByRole("button", { name: "Aprobar reembolso" }).click(),
-  ]);
+  const confirm1 = d1.getByRole("button", { name: "Aprobar reembolso" });
+  const confirm2 = d2.getByRole("button", { name: "Aprobar reembolso" });
+  // Both confirmations ready (opening animation over) before either is pressed: otherwise the first tab's
+  // approval, pushed to the second, can close its dialog while the second click still waits for it to settle.
+  await Promise.all([confirm1.click({ trial: true }), confirm2.click({ trial: true })]);
+  await Promise.all([confirm1.dblclick(), confirm2.click()]);
   // One approval is stored. (The page's own confirmation may already be gone: a pushed update re-renders it
   // as approved or even paid, where the decision panel is no longer shown.)
   await expect.poll(() => approvalCount(proposalId)).toBe(1);
