@@ -10,15 +10,13 @@ import {
 } from "@/lib/domain/agent-protocol";
 import { toolDefinitions, toolFormats, type ToolFormat } from "@/lib/schemas/tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
-import { sqlOf } from "@/lib/server/db/sql";
 import { resolveAgentTrace } from "@/lib/server/telemetry/agent-trace";
 import { activeTraceresponse } from "@/lib/server/telemetry/tracing";
 import { authenticateAgentKey, type AgentCaller, type KeyCheck } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
 import { BODY_LIMITS, readCappedBody } from "@/lib/config/body-limits";
 import { clientSource, recordKeyRefusal, type RefusalDecision } from "./record-key-refusal";
-import { GATEWAY_TX } from "./tool-context";
-import { transaction } from "@/lib/server/db/transaction";
+import { sqlPool } from "@/lib/server/db/pg";
 
 // The agent HTTP contract (docs/design.md): every answer is JSON in the caller's family with an X-Trace-Id
 // header. HTTP errors only for a missing/invalid agent key (401, 429 when a source floods bad keys), a
@@ -225,21 +223,17 @@ async function recordBadBody(
   problem: string,
 ): Promise<void> {
   try {
-    await transaction(
-      (tx) =>
-        recordAuditEvent(sqlOf(tx), {
-          tenantId: caller.tenantId,
-          traceId: meta.traceId,
-          actor: { type: "agent", id: caller.keyId, authMethod: "agent_key" },
-          action: "tool-call",
-          outcome: outcome.code,
-          model: meta.model,
-          promptVersion: meta.promptVersion,
-          channel: caller.channelSlug,
-          data: { problem },
-        }),
-      GATEWAY_TX,
-    );
+    await recordAuditEvent(sqlPool(), {
+      tenantId: caller.tenantId,
+      traceId: meta.traceId,
+      actor: { type: "agent", id: caller.keyId, authMethod: "agent_key" },
+      action: "tool-call",
+      outcome: outcome.code,
+      model: meta.model,
+      promptVersion: meta.promptVersion,
+      channel: caller.channelSlug,
+      data: { problem },
+    });
   } catch (error) {
     logFailure("audit", meta, error);
   }

@@ -1,10 +1,8 @@
 import "server-only";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
-import { sqlOf, sql, nowUtc } from "@/lib/server/db/sql";
+import { sql, nowUtc } from "@/lib/server/db/sql";
 import type { KeyCheck } from "./authenticate-agent-key";
-import { GATEWAY_TX } from "./tool-context";
-import { transaction } from "@/lib/server/db/transaction";
 import { sqlPool } from "@/lib/server/db/pg";
 
 // Floods of bad agent keys. Every refusal bumps two counters in PostgreSQL (shared by every
@@ -72,27 +70,23 @@ export async function recordKeyRefusal(
        WHERE "windowStart" = date_trunc('minute', now() AT TIME ZONE 'UTC') AND "source" <> '*'`.execute(sqlPool())
     ).rows;
     if ((counted[0]?.n ?? 0) <= REFUSAL_LIMITS.maxAuditedSources) {
-      await transaction(
-        (tx) =>
-          recordAuditEvent(sqlOf(tx), {
-            tenantId: check.tenantId ?? null,
-            traceId: ctx.traceId,
-            actor: { type: "agent", id: check.keyId ?? null, authMethod: "agent_key" },
-            action: "agent:key_refused",
-            outcome: "unauthenticated",
-            model: ctx.model,
-            promptVersion: ctx.promptVersion,
-            data: {
-              reason: check.reason,
-              route: ctx.action,
-              source: ctx.source,
-              window: "1m",
-              note: "first refusal from this source in this minute; further ones are counted in AgentKeyRefusalWindow",
-            },
-            redaction: { clear: ["reason", "route", "source", "window", "note"] },
-          }),
-        GATEWAY_TX,
-      );
+      await recordAuditEvent(sqlPool(), {
+        tenantId: check.tenantId ?? null,
+        traceId: ctx.traceId,
+        actor: { type: "agent", id: check.keyId ?? null, authMethod: "agent_key" },
+        action: "agent:key_refused",
+        outcome: "unauthenticated",
+        model: ctx.model,
+        promptVersion: ctx.promptVersion,
+        data: {
+          reason: check.reason,
+          route: ctx.action,
+          source: ctx.source,
+          window: "1m",
+          note: "first refusal from this source in this minute; further ones are counted in AgentKeyRefusalWindow",
+        },
+        redaction: { clear: ["reason", "route", "source", "window", "note"] },
+      });
     }
   }
   return { throttled: false };

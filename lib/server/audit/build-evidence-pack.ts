@@ -12,7 +12,6 @@ import {
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
-import { sqlOf } from "@/lib/server/db/sql";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { inclusionProof } from "@/lib/domain/merkle";
 import { auditContentOf } from "@/lib/domain/audit-log";
@@ -21,7 +20,6 @@ import { leafIndexesOf } from "./audit-event-view";
 import { getCheckpointNote, witnessedCheckpointFor } from "./get-checkpoint-note";
 import { latestCheckpoint, toSignedCheckpoint, withNodes } from "./tree-store";
 import { authorizeAuditAccess } from "./search-audit-events";
-import { transaction } from "@/lib/server/db/transaction";
 
 const EVENTS_MAX = 2_000;
 /** How long a pack waits for the sequencer to integrate the proposal's newest events (it runs every ~100 ms). */
@@ -160,15 +158,13 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     cosignedCheckpoint,
   };
   const body = serializeEvidencePack(pack);
-  await transaction((tx) =>
-    recordStaffEvent(sqlOf(tx), actor, {
-      traceId: p.traceId,
-      action: "audit:evidence_pack",
-      outcome: "ok",
-      proposal: { id: p.id, hash: p.hash },
-      data: { events: events.length, proven: proven.size, treeSize: checkpoint?.treeSize ?? 0, ref: randomUUID() },
-      redaction: { clear: ["events", "proven", "treeSize", "ref"] },
-    }),
-  );
+  await recordStaffEvent(sqlPool(), actor, {
+    traceId: p.traceId,
+    action: "audit:evidence_pack",
+    outcome: "ok",
+    proposal: { id: p.id, hash: p.hash },
+    data: { events: events.length, proven: proven.size, treeSize: checkpoint?.treeSize ?? 0, ref: randomUUID() },
+    redaction: { clear: ["events", "proven", "treeSize", "ref"] },
+  });
   return { filename: `evidence-${p.id}.json`, body };
 }

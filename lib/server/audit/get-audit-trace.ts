@@ -3,13 +3,12 @@ import { verifyPasskeyApproval } from "@/lib/domain/verify-passkey-approval";
 import { executionFacts, type ExecutionFacts } from "@/lib/domain/evidence-pack";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
-import { sqlOf } from "@/lib/server/db/sql";
 import { webAuthnRelyingParty } from "@/lib/server/env";
 import { recordStaffEvent } from "./record-event";
 import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events";
 import { isUuid } from "@/lib/domain/validation";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
-import { transaction } from "@/lib/server/db/transaction";
+import { sqlPool } from "@/lib/server/db/pg";
 
 export type TraceStep = AuditEventView & {
   /** The staff member's or agent key's name (this tenant's), else null. */
@@ -178,14 +177,12 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
       })),
     ),
   };
-  await transaction((tx) =>
-    recordStaffEvent(sqlOf(tx), actor, {
-      traceId: auditLookupTraceId("view", id),
-      action: "audit:view_trace",
-      outcome: rows.length ? "ok" : "not_found",
-      data: { traceId: id, events: rows.length },
-      redaction: { clear: ["traceId", "events"] },
-    }),
-  );
+  await recordStaffEvent(sqlPool(), actor, {
+    traceId: auditLookupTraceId("view", id),
+    action: "audit:view_trace",
+    outcome: rows.length ? "ok" : "not_found",
+    data: { traceId: id, events: rows.length },
+    redaction: { clear: ["traceId", "events"] },
+  });
   return view;
 }

@@ -7,12 +7,11 @@ import { parseInput } from "@/lib/domain/validation";
 import { auditSearchInput, type AuditSearchFilters, type AuditSearchInput } from "@/lib/schemas/audit";
 import type { Actor } from "@/lib/server/auth/actor";
 import { sqlPool } from "@/lib/server/db/pg";
-import { prepared, sql, type RawBuilder, type Sql, sqlOf, utc } from "@/lib/server/db/sql";
+import { prepared, sql, type RawBuilder, type Sql, utc } from "@/lib/server/db/sql";
 import { auditFingerprintsForSearch } from "./fingerprint";
 import { recordStaffEvent } from "./record-event";
 import { toAuditEventView, type AuditEventView } from "./audit-event-view";
 import type { LoggedEvent } from "@/lib/domain/audit-log";
-import { transaction } from "@/lib/server/db/transaction";
 
 export type AuditSearchPage = { events: AuditEventView[]; nextCursor: string | null };
 
@@ -155,15 +154,13 @@ export async function authorizeAuditAccess(
   data: Record<string, unknown>,
 ): Promise<void> {
   if (can(actor.roles, permission)) return;
-  await transaction((tx) =>
-    recordStaffEvent(sqlOf(tx), actor, {
-      traceId: auditLookupTraceId("denied", traceId),
-      action,
-      outcome: "permission_denied",
-      data: { ...data, permission },
-      redaction: { clear: [...searchAuditClear, "permission"] },
-    }),
-  );
+  await recordStaffEvent(sqlPool(), actor, {
+    traceId: auditLookupTraceId("denied", traceId),
+    action,
+    outcome: "permission_denied",
+    data: { ...data, permission },
+    redaction: { clear: [...searchAuditClear, "permission"] },
+  });
   throw new AppError("permission_denied", "Your role does not allow this.");
 }
 

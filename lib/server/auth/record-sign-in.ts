@@ -1,10 +1,9 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { sqlOf } from "@/lib/server/db/sql";
 import { log } from "@/lib/server/log";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { CredentialCheck } from "@/lib/server/auth/verify-credentials";
-import { transaction } from "@/lib/server/db/transaction";
+import { sqlPool } from "@/lib/server/db/pg";
 
 /**
  * Writes the audit event of a sign-in attempt. Fails closed: when the event cannot be written the
@@ -19,16 +18,14 @@ export async function recordSignIn(input: {
   const { result } = input;
   const tenantId = result.ok ? result.user.tenantId : (result.tenantId ?? null);
   const userId = result.ok ? result.user.id : (result.userId ?? null);
-  await transaction(async (tx) => {
-    await recordAuditEvent(sqlOf(tx), {
-      tenantId,
-      traceId: randomUUID().replace(/-/g, ""),
-      actor: { type: "staff", id: userId, authMethod: input.method },
-      action: "auth:sign_in",
-      outcome: result.ok ? "ok" : result.reason === "locked" ? "limit_exceeded" : "unauthenticated",
-      data: { email: input.email, reason: result.ok ? null : result.reason },
-      redaction: { clear: ["reason"] },
-    });
+  await recordAuditEvent(sqlPool(), {
+    tenantId,
+    traceId: randomUUID().replace(/-/g, ""),
+    actor: { type: "staff", id: userId, authMethod: input.method },
+    action: "auth:sign_in",
+    outcome: result.ok ? "ok" : result.reason === "locked" ? "limit_exceeded" : "unauthenticated",
+    data: { email: input.email, reason: result.ok ? null : result.reason },
+    redaction: { clear: ["reason"] },
   });
   if (result.ok) log.info({ event: "sign_in", method: input.method, userId, tenantId }, "staff signed in");
   else
