@@ -299,15 +299,17 @@ describe("names", () => {
     expect(editDistance("flaw", "lawn")).toBe(2);
     expect(editDistance("sunday", "saturday")).toBe(3);
   });
-  it("closest name: case-insensitive, containment counts 1 from 3 characters, ties go to the first", () => {
+  it("closest name: case-insensitive, containment counts 1 from 4 characters, ties go to the first", () => {
     expect(closestName("LOOKUP_ORDER", ["prepare_refund", "lookup_order"])).toBe("lookup_order");
-    expect(closestName("x", ["Lookup_Order"])).toBe("Lookup_Order");
+    // One character is nothing like a tool name: no suggestion.
+    expect(closestName("x", ["Lookup_Order"])).toBeNull();
     // Upper case contained in a candidate counts only because both sides are lower-cased.
-    expect(closestName("ORD", ["abc", "lookup_order"])).toBe("lookup_order");
-    // "ord" is contained in lookup_order (distance 1) but 3 edits from "abc".
-    expect(closestName("ord", ["abc", "lookup_order"])).toBe("lookup_order");
-    // Two characters are not enough to count as contained: "or" is 2 edits from "ab", 10 from lookup_order.
-    expect(closestName("or", ["ab", "lookup_order"])).toBe("ab");
+    expect(closestName("ORDER", ["abc", "lookup_order"])).toBe("lookup_order");
+    // "order" is contained in lookup_order (distance 1); "ord" is too short to count as contained.
+    expect(closestName("order", ["abc", "lookup_order"])).toBe("lookup_order");
+    expect(closestName("ord", ["abc", "lookup_order"])).toBeNull();
+    // Two edits on two characters are not close: "or" gets nothing, not "ab".
+    expect(closestName("or", ["ab", "lookup_order"])).toBeNull();
     // A name containing the candidate also counts 1.
     expect(closestName("lookup_order_now", ["lookup_orders_x", "lookup"])).toBe("lookup");
     expect(closestName("abc", ["abd", "abe"])).toBe("abd");
