@@ -22,7 +22,7 @@ import type { AgentCaller } from "./authenticate-agent-key";
 import { chargeBudgets, chargeError, releaseTraceCall, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
 import { GATEWAY_TX, type HandlerResult, type ToolContext } from "./tool-context";
-import { verifyEndUserToken } from "./verify-end-user";
+import { endUserTokenReason, verifyEndUserToken } from "./verify-end-user";
 
 /** Everything about one call that does not come from the model's arguments. */
 export type CallMeta = {
@@ -181,8 +181,10 @@ async function dispatch({ caller, meta, name, args, envelopeProblems }: ToolCall
       failure(
         "permission_denied",
         "The end user's identity could not be verified (the token is invalid or expired). Ask the customer to sign in again; do not retry.",
+        // The same instruction for the agent whatever the problem; the reason tells the integrator which one
+        // (a fixed list, never token content): end_user_token_expired, _too_old, _wrong_audience, …
         {
-          reason: "end_user_token_invalid",
+          reason: endUserTokenReason(endUser?.reason ?? "malformed"),
         },
       ),
       // The reason is one of a fixed list (never token content): kept in clear for the investigator.
