@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   closestName,
+  AGENT_UNKNOWN_FIELD_NOTE,
   detectFamily,
   editDistance,
   endUserTokenAudience,
@@ -374,12 +375,22 @@ describe("validation problems", () => {
       { path: "$.h", expected: "an order id like ORD-1", message: "m-custom" },
     ]);
   });
+  it("an unknown field outside the agent gateway: no word about what the gateway derives", () => {
+    expect(validationProblems([issue("unrecognized_keys", [], { keys: ["stepUp"] })])).toEqual([
+      {
+        path: "$.stepUp",
+        expected: "no such field",
+        message: 'Unknown field "stepUp". Only the listed fields are accepted.',
+      },
+    ]);
+  });
   it("names unknown fields one by one under their parent, cut at 64 characters", () => {
     expect(
-      validationProblems([
-        issue("unrecognized_keys", ["outer"], { keys: ["amount", "x".repeat(70)] }),
-        issue("unrecognized_keys", []),
-      ]),
+      validationProblems(
+        [issue("unrecognized_keys", ["outer"], { keys: ["amount", "x".repeat(70)] }), issue("unrecognized_keys", [])],
+        {},
+        AGENT_UNKNOWN_FIELD_NOTE,
+      ),
     ).toEqual([
       {
         path: "$.outer.amount",

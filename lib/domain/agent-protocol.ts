@@ -267,10 +267,18 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   );
 }
 
+/**
+ * What the agent gateway adds to an unknown field's message: a model that writes `amount` or `customer_id` into
+ * a tool call learns why it is refused. Other callers (the admin and staff APIs) do not derive those: their
+ * message stops at "Only the listed fields are accepted."
+ */
+export const AGENT_UNKNOWN_FIELD_NOTE = "the server derives identity, amount, currency and recipient itself.";
+
 /** Every zod issue as {path, expected, message}; unknown fields are named one by one. */
 export function validationProblems(
   issues: readonly Issue[],
   shapeHint: Record<string, string> = {},
+  unknownFieldNote: string | null = null,
 ): EnvelopeProblem[] {
   const out: EnvelopeProblem[] = [];
   for (const i of issues) {
@@ -279,7 +287,7 @@ export function validationProblems(
         out.push({
           path: jsonPath([...i.path, k]),
           expected: "no such field",
-          message: `Unknown field "${k.slice(0, 64)}". Only the listed fields are accepted; the server derives identity, amount, currency and recipient itself.`,
+          message: `Unknown field "${k.slice(0, 64)}". Only the listed fields are accepted${unknownFieldNote ? `; ${unknownFieldNote}` : "."}`,
         });
       }
       continue;

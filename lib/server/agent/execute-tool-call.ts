@@ -5,6 +5,7 @@ import {
   failure,
   isErrorOutcome,
   validationProblems,
+  AGENT_UNKNOWN_FIELD_NOTE,
   type EnvelopeProblem,
   type ToolOutcome,
 } from "@/lib/domain/agent-protocol";
@@ -169,7 +170,7 @@ async function dispatch({ caller, meta, name, args, envelopeProblems }: ToolCall
         "invalid_arguments",
         `The arguments of ${tool} are invalid. Fix every listed problem, or ask the customer for the missing information.`,
         {
-          problems: validationProblems(parsed.error.issues),
+          problems: validationProblems(parsed.error.issues, {}, AGENT_UNKNOWN_FIELD_NOTE),
         },
       ),
       { clear: handler.auditClear },
