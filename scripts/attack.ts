@@ -15,10 +15,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type pg from "pg";
 import { encode } from "next-auth/jwt";
 import { publicDemoSecrets } from "../lib/config/demo-secrets";
+import { SIG_COSIGNATURE_V1, vkeyOf } from "../lib/domain/signed-note";
 import { withPgClient } from "../lib/server/db/pg-client";
 import { demoCredentials, demoTenants } from "./lib/demo-data";
 import { createFreshOrder } from "./lib/fresh-order";
@@ -705,6 +708,8 @@ const cases: Case[] = [
   },
   openRedirectCase(),
   unboundedBodyCase(),
+  witnessReadBackCase(),
+  unstorableOrderValuesCase(),
   ...governanceCases,
   {
     // Last on purpose: it leaves the tenant's log refusing to be signed (which is the point).
@@ -917,6 +922,175 @@ function unboundedBodyCase(): Case {
         tries: targets.length,
         violations: problems.length,
         note: problems.length ? problems.join("; ") : "413 in the common shape, read no further than the cap",
+      };
+    },
+  };
+}
+
+// ── witnesses and the Orders API (issue #34 findings 6 and 7) ──────────────────────────────────────────
+function witnessReadBackCase(): Case {
+  /** A local HTTP server on a free loopback port; `handle` answers, every request is counted. */
+  async function localServer(
+    handle: (path: string, res: import("node:http").ServerResponse) => void,
+  ): Promise<{ url: string; hits: string[]; server: Server }> {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? "");
+      req.resume();
+      req.on("end", () => handle(req.url ?? "", res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, server };
+  }
+  return {
+    name: "witness SSRF: witnesses that redirect inside or answer a body; nothing followed, nothing read back",
+    async run() {
+      const MARK = `ATTACK-BODY-${randomUUID()}`;
+      // Stands in for a loopback-only page: a followed redirect would reach it.
+      const inside = await localServer((_path, res) => res.writeHead(200).end(`# HELP ${MARK} inside\n`));
+      const witness = await localServer((path, res) => {
+        if (path.startsWith("/to-inside/")) return res.writeHead(307, { location: `${inside.url}/secret` }).end(MARK);
+        if (path.startsWith("/to-metrics/"))
+          return res.writeHead(307, { location: `${baseUrl}/api/metrics` }).end(MARK);
+        if (path.startsWith("/as-200/")) return res.writeHead(200).end(`# HELP ${MARK}\n`);
+        res.writeHead(400).end(MARK);
+      });
+      const admin = await signIn(member(US, "admin").email, member(US, "admin").password);
+      const names: string[] = [];
+      const problems: string[] = [];
+      try {
+        for (const path of ["/to-inside/", "/to-metrics/", "/as-200/", "/error/"]) {
+          const name = `atk-${randomBytes(4).toString("hex")}.example`;
+          const vkey = vkeyOf(name, SIG_COSIGNATURE_V1, generateKeyPairSync("ed25519").publicKey);
+          const added = await staffPost(admin, "/api/admin/witnesses", { name, vkey, url: `${witness.url}${path}` });
+          if (added.status === 201) names.push(name);
+          else if (added.status !== 400) problems.push(`adding ${path}: ${added.status}`);
+        }
+        if (names.length > 0) {
+          // An audit event in the tenant's log: the worker's sequencer signs it and submits to the witnesses.
+          const until = Date.now() + 60_000;
+          let rows: { name: string; lastError: string | null; lastAttemptAt: string | null }[] = [];
+          while (Date.now() < until) {
+            await toolCall(US, "lookup_order", { order_id: "ORD-0000" }, { "x-trace-id": `attack-${randomUUID()}` });
+            await new Promise((r) => setTimeout(r, 2_000));
+            const list = await http("/api/admin/witnesses", { cookies: admin });
+            rows = ((list.json?.witnesses ?? []) as typeof rows).filter((w) => names.includes(w.name));
+            if (rows.length === names.length && rows.every((w) => w.lastAttemptAt)) break;
+          }
+          if (!rows.every((w) => w.lastAttemptAt)) problems.push("no submission was attempted within 60 s");
+          const listed = JSON.stringify(await http("/api/admin/witnesses", { cookies: admin }).then((r) => r.json));
+          if (listed.includes(MARK) || listed.includes("# HELP")) problems.push("an answer's body was read back");
+          for (const w of rows) if (w.lastError && w.lastError.length > 80) problems.push(`long lastError ${w.name}`);
+        }
+        if (inside.hits.length > 0) problems.push(`a redirect was followed: ${inside.hits.join(", ")}`);
+      } finally {
+        if (names.length > 0)
+          await db((c) => c.query(`DELETE FROM "AuditWitness" WHERE name = ANY($1::text[])`, [names]));
+        for (const s of [inside.server, witness.server]) {
+          s.closeAllConnections();
+          s.close();
+        }
+      }
+      return {
+        tries: 4,
+        violations: problems.length,
+        note: problems.length
+          ? problems.join("; ")
+          : names.length
+            ? "no redirect followed; lastError names the failure, no body"
+            : "witness URLs refused at save (not demo mode)",
+      };
+    },
+  };
+}
+
+function unstorableOrderValuesCase(): Case {
+  return {
+    name: "Orders API: values the database cannot hold → 400 invalid_arguments with problems, never 500",
+    async run() {
+      const admin = await signIn(member(US, "admin").email, member(US, "admin").password);
+      const issued = await staffPost(admin, "/api/admin/integration-keys", {
+        label: "attack",
+        scopes: ["orders:write"],
+      });
+      if (issued.status !== 201) throw new Error(`issuing an integration key answered ${issued.status}`);
+      const key = String(issued.json?.key);
+      const body = () => ({
+        customer: { id: `cus_atk_${randomBytes(4).toString("hex")}`, email: "atk@example.com", name: "Atk" },
+        currency: "USD",
+        total_minor: 1000,
+        status: "paid",
+        placed_at: "2026-11-30T10:00:00Z",
+        items: [{ sku: "SKU-1", name: "Mug", quantity: 1, unit_minor: 1000 }],
+        payments: [
+          {
+            provider: "manual",
+            reference: `pay_atk_${randomBytes(6).toString("hex")}`,
+            method: "card",
+            captured_minor: 1000,
+            holder: "Atk",
+            display: "Visa •• 4242",
+          },
+        ],
+        refunds: [{ reference: `re_atk_${randomBytes(6).toString("hex")}`, amount_minor: 10, status: "succeeded" }],
+      });
+      type B = ReturnType<typeof body>;
+      const edges: [string, (b: B) => unknown][] = [
+        ["money 2^31", (b) => ({ ...b, total_minor: 2 ** 31 })],
+        ["capture 2^31", (b) => ({ ...b, payments: [{ ...b.payments[0]!, captured_minor: 2 ** 31 }] })],
+        [
+          "captures summing over 2^31-1",
+          (b) => ({
+            ...b,
+            payments: [0, 1].map((i) => ({
+              ...b.payments[0]!,
+              reference: `${b.payments[0]!.reference}${i}`,
+              captured_minor: 2 ** 30 + 1,
+            })),
+            refunds: [],
+          }),
+        ],
+        ["refund 2^31", (b) => ({ ...b, refunds: [{ ...b.refunds[0]!, amount_minor: 2 ** 31 }] })],
+        ["item price 2^31", (b) => ({ ...b, items: [{ ...b.items[0]!, unit_minor: 2 ** 31 }] })],
+        ["negative", (b) => ({ ...b, total_minor: -1 })],
+        ["fractional", (b) => ({ ...b, total_minor: 0.5 })],
+        ["year 0000", (b) => ({ ...b, placed_at: "0000-01-01T00:00:00Z" })],
+        ["year 10000", (b) => ({ ...b, placed_at: "10000-01-01T00:00:00Z" })],
+        ["30 February", (b) => ({ ...b, placed_at: "2026-02-30T00:00:00Z" })],
+        ["refund in year 0000", (b) => ({ ...b, refunds: [{ ...b.refunds[0]!, created_at: "0000-01-01T00:00:00Z" }] })],
+        ["NUL in the name", (b) => ({ ...b, customer: { ...b.customer, name: "A\u0000" } })],
+        ["NUL in an item", (b) => ({ ...b, items: [{ ...b.items[0]!, name: "M\u0000" }] })],
+        ["NUL in the holder", (b) => ({ ...b, payments: [{ ...b.payments[0]!, holder: "A\u0000" }] })],
+        ["lone surrogate in the name", (b) => ({ ...b, customer: { ...b.customer, name: "A\uD800" } })],
+        ["lone surrogate in a sku", (b) => ({ ...b, items: [{ ...b.items[0]!, sku: "S\uDC00" }] })],
+        ["a name over its length", (b) => ({ ...b, customer: { ...b.customer, name: "x".repeat(201) } })],
+        ["no payment", (b) => ({ ...b, payments: [] })],
+        ["501 items", (b) => ({ ...b, items: Array.from({ length: 501 }, () => b.items[0]) })],
+        ["an unknown currency", (b) => ({ ...b, currency: "XXX" })],
+      ];
+      const problems: string[] = [];
+      try {
+        for (const [name, make] of edges) {
+          const number = `ATK-EDGE-${randomBytes(5).toString("hex")}`;
+          const res = await http(`/api/v1/orders/${number}`, {
+            method: "PUT",
+            headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+            body: JSON.stringify(make(body())),
+          });
+          if (res.status !== 400 || res.json?.code !== "invalid_arguments" || !Array.isArray(res.json?.problems))
+            problems.push(`${name}: ${res.status} ${String(res.json?.code)}`);
+        }
+      } finally {
+        await http(`/api/admin/integration-keys/${String(issued.json?.id)}`, {
+          method: "DELETE",
+          cookies: admin,
+          headers: { origin: baseUrl! },
+        });
+      }
+      return {
+        tries: edges.length,
+        violations: problems.length,
+        note: problems.length ? problems.slice(0, 4).join("; ") : "every edge case refused at its path",
       };
     },
   };
