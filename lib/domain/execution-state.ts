@@ -54,9 +54,13 @@ export function isExecutionSettled(status: ExecutionStatus): boolean {
 export const refundIdempotencyKey = (proposalId: string) => `refund-${proposalId}`;
 
 /**
- * Who must confirm a recorded manual payout: at or above the tenant's four-eyes threshold a second person,
- * never the one who recorded it (the database refuses it too: CHECK "Execution_payout_four_eyes").
+ * Whether a recorded manual payout needs a second person's confirmation (never the one who recorded it; the
+ * database refuses it too: CHECK "Execution_payout_four_eyes"): at or above the tenant's four-eyes threshold as
+ * it is now, or when the proposal itself needed two approvals.
  */
-export function payoutNeedsSecondPerson(amountMinor: number, fourEyesThresholdMinor: number | null): boolean {
-  return fourEyesThresholdMinor !== null && amountMinor >= fourEyesThresholdMinor;
+export function payoutNeedsSecondPerson(
+  p: { amountMinor: number; requiredApprovals: number },
+  fourEyesThresholdMinor: number | null,
+): boolean {
+  return p.requiredApprovals >= 2 || (fourEyesThresholdMinor !== null && p.amountMinor >= fourEyesThresholdMinor);
 }

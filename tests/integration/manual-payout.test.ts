@@ -12,6 +12,8 @@ import { reconcileExecution } from "@/lib/server/executions/reconcile-execution"
 import { confirmManualPayout, recordManualPayout } from "@/lib/server/executions/record-manual-payout";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { executionFacts } from "@/lib/domain/evidence-pack";
+import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
+import { getExecutionDetail } from "@/lib/server/executions/get-execution-detail";
 import { actorFor, staffOf } from "../support/actors";
 import { US, anthropicCall, freshTrace, headersFor, john, send, tokenFor, webKey } from "./gateway-support";
 import { freshCardOrder, prepareThroughGateway } from "./proposal-support";
@@ -65,6 +67,20 @@ describe("manual payouts", () => {
     expect(await executeRefund(proposal.id)).toBe("already_started");
     expect(await reconcileExecution(executionId)).toBe("awaiting_payout");
     expect((await db().execution.findUniqueOrThrow({ where: { id: executionId } })).status).toBe("awaiting_payout");
+    // Ops see it under "To pay out", never as in doubt, however old it is.
+    await sql`UPDATE "Execution" SET "createdAt" = now() - interval '2 days' WHERE id = ${executionId}::uuid`.execute(
+      sqlPool(),
+    );
+    const o = await getExecutionOverview(await ops());
+    expect(o.toPayOut).toContainEqual(
+      expect.objectContaining({ id: executionId, amountMinor: 4_500, awaitingConfirmation: false }),
+    );
+    expect(o.inDoubt.map((r) => r.id)).not.toContain(executionId);
+    expect((await getExecutionDetail(await ops(), { executionId })).payout).toMatchObject({
+      reference: null,
+      needsSecondPerson: false,
+      recordedByViewer: false,
+    });
   });
 
   it("below four-eyes, one ops member's recorded transfer settles it: ledger, order, agent and audit follow", async () => {

@@ -62,10 +62,6 @@ async function lockPayout(tx: Tx, tenantId: string, executionId: string): Promis
   return row;
 }
 
-/** At or above four-eyes (the tenant's threshold now, or the two approvals the proposal was prepared with). */
-const needsSecondPerson = (p: LockedPayout) =>
-  p.requiredApprovals >= 2 || payoutNeedsSecondPerson(p.amountMinor, p.threshold);
-
 /**
  * Ops record that they paid a manual payment's refund out (bank transfer, store credit) with the transfer's
  * reference. Below four-eyes that settles it; at or above, the execution keeps waiting until a second person
@@ -86,7 +82,7 @@ export async function recordManualPayout(actor: Actor, raw: unknown): Promise<Pa
         where: { id: p.id, status: E.awaitingPayout, payoutRecordedById: null },
         data: { payoutReference: input.reference, payoutRecordedById: actor.userId, payoutRecordedAt: now },
       });
-      const second = needsSecondPerson(p);
+      const second = payoutNeedsSecondPerson(p, p.threshold);
       await recordStaffEvent(sqlOf(tx), actor, {
         traceId: p.traceId,
         action: "execution:payout_recorded",
