@@ -36,6 +36,9 @@ export const auditActionGroups = {
     "execution:check_now",
     "execution:reconcile",
     "execution:duplicate_detected",
+    "execution:awaiting_payout",
+    "execution:payout_recorded",
+    "execution:payout_confirmed",
   ],
   access: [
     "auth:sign_in",

@@ -27,11 +27,12 @@ import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
 import { inboxDto } from "@/lib/schemas/inbox-dto";
 import {
   checkNowResultDto,
+  payoutResultDto,
   executionDetailDto,
   executionOverviewDto,
   executionsPageDto,
 } from "@/lib/schemas/execution-dto";
-import { listExecutionsInput } from "@/lib/schemas/executions";
+import { listExecutionsInput, recordPayoutInput } from "@/lib/schemas/executions";
 import {
   notificationChannels,
   notificationDeliveriesDto,
@@ -489,6 +490,27 @@ const executionPaths: ZodOpenApiPathsObject = {
         summary: "Ask the provider about this execution now",
         path: id,
         ok: ok("Queued or settled.", checkNowResultDto),
+      }),
+    ),
+  },
+  "/api/executions/{id}/payout": {
+    post: operation(
+      staff({
+        tag: "executions",
+        summary: "Record a manual payout's transfer reference (ops)",
+        path: id,
+        body: recordPayoutInput.omit({ executionId: true }),
+        ok: ok("Recorded: settled, or awaiting a second person's confirmation.", payoutResultDto),
+      }),
+    ),
+  },
+  "/api/executions/{id}/payout/confirm": {
+    post: operation(
+      staff({
+        tag: "executions",
+        summary: "Confirm a recorded manual payout (a second ops member)",
+        path: id,
+        ok: ok("Confirmed: the refund is paid.", payoutResultDto),
       }),
     ),
   },

@@ -191,7 +191,7 @@ async function upsertRefundRow(tx: Tx, ex: ExecutionWithProposal, providerRefund
   });
 }
 
-async function updateOrderStatus(tx: Tx, orderId: string) {
+export async function updateOrderStatus(tx: Tx, orderId: string) {
   const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
   const refunded = await tx.refund.aggregate({
     where: { orderId, status: refundStatus.succeeded },

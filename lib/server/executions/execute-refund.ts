@@ -17,7 +17,7 @@ const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
 
 /** The idempotency key of a proposal's refund: deterministic, so no second key can ever exist for it. */
 
-export type ExecuteOutcome = "sent" | "not_approved" | "already_started" | "revalidation_failed";
+export type ExecuteOutcome = "sent" | "awaiting_payout" | "not_approved" | "already_started" | "revalidation_failed";
 
 /**
  * Executes an approved proposal at most once (the `execute_refund` job):
@@ -31,6 +31,10 @@ export type ExecuteOutcome = "sent" | "not_approved" | "already_started" | "reva
  * 3. Record the answer: succeeded / pending / failed, or unknown → `needs_reconciliation` and a
  *    reconcile job. A crash between 2 and 3 leaves the execution `sending`: the reconciler treats a
  *    stale `sending` like `unknown` and asks the provider first — never a blind re-send.
+ *
+ * A payment no connected provider holds (`manual`: bank transfer, store credit) is never sent to a provider:
+ * step 1 commits the execution as `awaiting_payout` and ops pay it out and record the transfer
+ * (record-manual-payout.ts).
  */
 export async function executeRefund(proposalId: string): Promise<ExecuteOutcome> {
   const traceId = randomUUID().replace(/-/g, "");
@@ -65,7 +69,7 @@ type Begin =
       tenantId: string;
       traceId: string;
     }
-  | { kind: "not_approved" | "already_started" | "revalidation_failed" };
+  | { kind: "awaiting_payout" | "not_approved" | "already_started" | "revalidation_failed" };
 
 async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin> {
   const [row] = (
@@ -112,6 +116,7 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
   }
 
   const idempotencyKey = refundIdempotencyKey(p.id);
+  if (p.payment.provider === "manual") return awaitPayout(tx, p, idempotencyKey, traceId);
   const execution = await tx.execution.create({
     data: {
       tenantId: p.tenantId,
@@ -161,6 +166,44 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
     tenantId: p.tenantId,
     traceId: p.traceId,
   };
+}
+
+/**
+ * A manual payment: no provider holds it, so nothing is sent. The execution waits as `awaiting_payout` (the key
+ * still makes a second execution impossible) until ops record the transfer; the agent reads `result_pending`.
+ * No reconcile job: there is no provider to ask, and the sweep never picks this state up.
+ */
+async function awaitPayout(
+  tx: Tx,
+  p: { id: string; tenantId: string; hash: string; traceId: string; amountMinor: number; currency: string },
+  idempotencyKey: string,
+  traceId: string,
+): Promise<Begin> {
+  const execution = await tx.execution.create({
+    data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey, status: executionStatus.awaitingPayout },
+  });
+  const moved = await tx.proposal.updateMany({
+    where: { id: p.id, status: P.approved },
+    data: { status: P.executing },
+  });
+  if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
+  await recordAuditEvent(sqlOf(tx), {
+    tenantId: p.tenantId,
+    traceId: p.traceId,
+    actor: SYSTEM,
+    action: "execution:awaiting_payout",
+    outcome: "result_pending",
+    proposal: { id: p.id, hash: p.hash },
+    data: {
+      executionId: execution.id,
+      idempotencyKey,
+      amountMinor: p.amountMinor,
+      currency: p.currency,
+      workerTrace: traceId,
+    },
+    redaction: { clear: ["executionId", "idempotencyKey", "amountMinor", "currency", "workerTrace"] },
+  });
+  return { kind: "awaiting_payout" };
 }
 
 /**
