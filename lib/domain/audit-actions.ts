@@ -84,6 +84,7 @@ export const auditActionGroups = {
     "audit:search",
     "audit:export",
     "audit:view_trace",
+    "audit:export_trace",
     "audit:evidence_pack",
     "audit:legal_hold",
     "audit:legal_hold_release",

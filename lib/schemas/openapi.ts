@@ -548,6 +548,22 @@ const auditPaths: ZodOpenApiPathsObject = {
       }),
     ),
   },
+  "/api/audit/traces/{traceId}/export": {
+    get: operation(
+      staff({
+        tag: "audit",
+        summary: "Download exactly what a trace's page shows (its events and its proposals' decisions and execution)",
+        path: { traceId: z.string().max(128) },
+        query: z.object({ format: z.enum(["csv", "json"]).default("csv") }),
+        ok: {
+          200: {
+            description: "A file (Content-Disposition: attachment).",
+            content: { "text/csv": { schema: { type: "string" } }, "application/json": { schema: { type: "string" } } },
+          },
+        },
+      }),
+    ),
+  },
   "/api/audit/evidence/{proposalId}": {
     get: operation(
       staff({
