@@ -15,6 +15,7 @@ import { useClock } from "@/components/ui/use-clock";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { loadToast } from "@/components/ui/toast";
 import { useClaim } from "./claim-notice";
+import { useDecidedElsewhere } from "./use-decided-elsewhere";
 
 /**
  * A reviewer's decision on one proposal: which dialog is open, the approve and reject requests (each carries
@@ -127,9 +128,10 @@ export function useDecision(p: ProposalDetail) {
   }
 
   const otherReviewer = claim.lostTo ?? (p.claim && !p.claim.mine ? p.claim.by : null);
+  const elsewhere = useDecidedElsewhere(p, decided, () => setOpen(null));
   // prettier-ignore
   return {
-    open, setOpen, openDialog, error, setError, notice, decided, next, otherReviewer,
+    open, setOpen, openDialog, error, setError, notice: notice ?? elsewhere, decided, next, otherReviewer,
     reason, setReason, internalNote, setInternalNote, approve, reject, onApprove, onReject,
     canDecide, canReject, hydrated, expiredWhileOpen, stepUpDue, confirmText, fourEyes,
   };
