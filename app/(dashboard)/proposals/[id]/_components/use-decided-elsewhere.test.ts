@@ -39,14 +39,14 @@ describe("a decision made elsewhere, in words (second tab)", () => {
     };
     expect(whatChanged(base, now, t, at)).toBe('decidedElsewhere.rejected {"name":"Diego","time":"11:00"}');
   });
-  it("says nothing of the viewer's own approval, nor when nothing changed", () => {
+  it("tells a second tab of the viewer's own approval elsewhere, and says nothing when nothing changed", () => {
     const mine = {
       ...base,
       status: "approved" as const,
       approvals: [approval("Me", "2026-12-04T10:15:00Z")],
       viewer: { alreadyApproved: true },
     };
-    expect(whatChanged(base, mine, t, at)).toBeNull();
+    expect(whatChanged(base, mine, t, at)).toBe('decidedElsewhere.yours {"time":"10:15"}');
     expect(whatChanged(base, { ...base }, t, at)).toBeNull();
   });
   it("says when it expired or was invalidated while open", () => {
