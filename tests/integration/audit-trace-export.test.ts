@@ -4,6 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/server/db/client";
 import { exportAuditTrace } from "@/lib/server/audit/export-audit-trace";
+import { exportAuditEvents } from "@/lib/server/audit/export-audit-events";
+import { claimProposal } from "@/lib/server/proposals/claim-proposal";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { actorFor, staffOf } from "../support/actors";
@@ -20,9 +22,30 @@ async function preparedAndApproved() {
   const p = await db().proposal.findUniqueOrThrow({
     where: { id: (a.content.result as { proposal_id: string }).proposal_id },
   });
-  await approveProposal(await actorFor(staffOf(ES, "reviewer").email), { proposalId: p.id, hash: p.hash });
+  const reviewer = await actorFor(staffOf(ES, "reviewer").email);
+  await claimProposal(reviewer, p.id);
+  await approveProposal(reviewer, { proposalId: p.id, hash: p.hash });
   return { trace, proposal: p };
 }
+
+describe("decisions belong to the proposal's trace", () => {
+  it("the audit export by traceId holds the claim and the approval, the reviewer's request trace kept as a link", async () => {
+    const { trace } = await preparedAndApproved();
+    const auditor = await actorFor(staffOf(ES, "auditor").email);
+    const file = await exportAuditEvents(auditor, { traceId: trace }, "json");
+    const events = (
+      JSON.parse(file.body) as { events: { action: string; traceId: string; data: Record<string, unknown> }[] }
+    ).events;
+    expect(events.map((e) => e.action)).toEqual(
+      expect.arrayContaining(["tool:prepare_refund", "proposal:claim", "proposal:approve"]),
+    );
+    const approve = events.find((e) => e.action === "proposal:approve")!;
+    expect(approve.traceId).toBe(trace);
+    expect(typeof approve.data.requestTrace).toBe("string");
+    expect(approve.data.requestTrace).not.toBe(trace);
+    expect(file.body).toContain("proposal:claim");
+  });
+});
 
 describe("the trace page's export", () => {
   it("holds exactly the page's steps — the approval included — as JSON and CSV, for a reviewer too", async () => {

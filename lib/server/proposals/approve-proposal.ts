@@ -48,12 +48,13 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
   if (input.stepUp?.method === "password") {
     const checked = await verifyStepUpPassword(actor.userId, input.stepUp.password);
     if (!checked.ok) {
-      const ref = await db().proposal.findFirst({
+      const found = await db().proposal.findFirst({
         where: { id: input.proposalId, tenantId: actor.tenantId },
-        select: { id: true, hash: true },
+        select: { id: true, hash: true, traceId: true },
       });
+      const ref = found && { id: found.id, hash: found.hash };
       const refusal = await transaction((tx) => {
-        const no = refusals(tx, actor, traceId, "proposal:approve");
+        const no = refusals(tx, actor, found?.traceId ?? traceId, "proposal:approve", traceId);
         if (checked.reason !== "locked")
           return no.refuse(ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" });
         const message = "Too many wrong passwords: your account is paused for a few minutes.";
@@ -72,7 +73,7 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
 }
 
 async function decide(
-  { tx, p, ref, traceId, no }: DecisionScope,
+  { tx, p, ref, traceId, requestTraceId, no }: DecisionScope,
   actor: Actor,
   input: ApproveProposalInput,
   passwordStepUp: { at: Date } | null,
@@ -174,7 +175,8 @@ async function decide(
       proposalHash: p.hash,
       authMethod,
       authTime,
-      traceId,
+      // The approval row keeps the reviewer's own request trace (its span); its audit event is in the proposal's.
+      traceId: requestTraceId,
       ...(passkey ? { passkeyCredentialId: passkey.credentialId, passkeyAssertion: passkey.evidence } : {}),
     },
   });
@@ -201,7 +203,7 @@ async function decide(
       requiredApprovals: p.requiredApprovals,
       status,
       authTime: authTime.toISOString(),
-      agentTraceId: p.traceId,
+      requestTrace: requestTraceId,
       ...(passkey ? { passkeyId: passkey.credentialId } : {}),
       ...(authMethod === "session" ? { windowOpenedBy: actor.stepUpMethod ?? actor.authMethod } : {}),
       ...(claimReleased ? { claimReleased } : {}),
@@ -212,7 +214,7 @@ async function decide(
         "requiredApprovals",
         "status",
         "authTime",
-        "agentTraceId",
+        "requestTrace",
         "passkeyId",
         "windowOpenedBy",
         "claimReleased",
