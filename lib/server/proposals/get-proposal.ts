@@ -3,7 +3,7 @@ import { AppError } from "@/lib/domain/outcome";
 import { stepUpClock } from "@/lib/domain/step-up";
 import { assertCan, can } from "@/lib/domain/permissions";
 import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
-import { canBeReprepared, isAwaitingReview } from "@/lib/domain/proposal-state";
+import { canBeReprepared, effectiveStatus, isAwaitingReview } from "@/lib/domain/proposal-state";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { holdingRefundStatuses } from "@/lib/domain/refund-state";
 import { db } from "@/lib/server/db/client";
@@ -75,7 +75,8 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
   const alreadyApproved = p.approvals.some((a) => a.approverId === actor.userId);
   return {
     id: p.id,
-    status: p.status,
+    // Derived from the clock: past its expiry a pending proposal reads `expired` even before the sweep wrote it.
+    status: effectiveStatus(p, now),
     hash: p.hash,
     canonicalJson: canonicalProposalJson(hashInputOf(p)),
     amountMinor: p.amountMinor,

@@ -83,8 +83,10 @@ export function useDecision(p: ProposalDetail) {
     onSettled: invalidate,
   });
 
-  const canDecide = p.viewer.canDecide && !decided;
-  const canReject = p.viewer.canReject && !decided;
+  // Past the expiry the page reads expired (proposal-view.tsx): no Approve / Reject beside it.
+  const expiredNow = now.getTime() >= new Date(p.expiresAt).getTime() && p.status === proposalStatus.pendingApproval;
+  const canDecide = p.viewer.canDecide && !decided && !expiredNow;
+  const canReject = p.viewer.canReject && !decided && !expiredNow;
   // Until React owns the page the buttons cannot open their dialogs: disabled, so an early click is not lost.
   const hydrated = useHydrated();
   useShortcuts({
