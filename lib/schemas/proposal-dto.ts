@@ -105,6 +105,8 @@ export const proposalDetailDto = z.object({
   claim: z.nullable(claimDto),
   invalidationReason: z.nullable(z.string()),
   recipient: z.object({ kind: z.string(), holder: z.string(), ref: z.string(), display: z.string() }),
+  /** `manual`: no connected provider holds the payment; ops pay the refund out by hand (docs/systems-of-record.md). */
+  payout: z.enum(["provider", "manual"]),
   order: z.object({
     id: z.string(),
     number: z.string(),

@@ -11,6 +11,7 @@ import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { confirmManualPayout, recordManualPayout } from "@/lib/server/executions/record-manual-payout";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { executionFacts } from "@/lib/domain/evidence-pack";
 import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
 import { getExecutionDetail } from "@/lib/server/executions/get-execution-detail";
@@ -54,6 +55,18 @@ const agentStatus = async (proposalId: string) =>
   );
 
 describe("manual payouts", () => {
+  it("the reviewer is told before approving that ops pay it out by hand (from the hashed source)", async () => {
+    const o = await manualOrder(4_200);
+    const p = await prepareThroughGateway(o.number, US, john);
+    expect(p.sourceProvider).toBe("manual");
+    expect((await getProposal(await reviewer(), p.id)).payout).toBe("manual");
+    const card = await freshCardOrder(4_200, { tenant: US, customer: john, prefix: "MPC" });
+    const cardProposal = await db().proposal.create({
+      data: { ...p, id: crypto.randomUUID(), orderId: card.orderId, sourceProvider: "stripe", supersedesId: null },
+    });
+    expect((await getProposal(await reviewer(), cardProposal.id)).payout).toBe("provider");
+  });
+
   it("is never sent: the execution waits for ops and the agent reads awaiting_payout", async () => {
     const { proposal, executionId } = await awaitingPayout(4_500);
     const ex = await db().execution.findUniqueOrThrow({ where: { id: executionId } });

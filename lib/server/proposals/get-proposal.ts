@@ -108,6 +108,8 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
         : null,
     invalidationReason: p.invalidationReason,
     recipient: { kind: p.recipientKind, holder: p.recipientHolder, ref: p.recipientRef, display: p.recipientDisplay },
+    // Who pays it: the provider, or ops by hand (a manual payment) — from the hashed source (v3), else the payment.
+    payout: (p.sourceProvider ?? p.payment.provider) === "manual" ? "manual" : "provider",
     order: {
       id: p.order.id,
       number: p.order.number,

@@ -110,9 +110,11 @@ export function useDecision(p: ProposalDetail) {
   const fourEyes =
     p.requiredApprovals > 1 && position < p.requiredApprovals
       ? t("fourEyesFirst", { position, required: p.requiredApprovals })
-      : p.requiredApprovals > 1
-        ? t("fourEyesFinal", { amount })
-        : t("singlePays", { amount });
+      : p.payout === "manual"
+        ? t(p.requiredApprovals > 1 ? "fourEyesFinalManual" : "singlePaysManual", { amount })
+        : p.requiredApprovals > 1
+          ? t("fourEyesFinal", { amount })
+          : t("singlePays", { amount });
 
   function onApprove(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
