@@ -24,6 +24,8 @@ import { publicDemoSecrets } from "../lib/config/demo-secrets";
 import { SIG_COSIGNATURE_V1, vkeyOf } from "../lib/domain/signed-note";
 import { withPgClient } from "../lib/server/db/pg-client";
 import { demoCredentials, demoTenants } from "./lib/demo-data";
+import { sandboxControl } from "../provider-sandbox/control-client";
+import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
 import { createFreshOrder } from "./lib/fresh-order";
 import { findFreePort } from "./lib/embedded-postgres";
 import { postChunked } from "./lib/chunked-post";
@@ -710,6 +712,10 @@ const cases: Case[] = [
   unboundedBodyCase(),
   witnessReadBackCase(),
   unstorableOrderValuesCase(),
+  foreignPaymentCase(),
+  providerCurrencyCase(),
+  webhookPlacementCase(),
+  providerSwitchCase(),
   ...governanceCases,
   {
     // Last on purpose: it leaves the tenant's log refusing to be signed (which is the point).
@@ -1091,6 +1097,209 @@ function unstorableOrderValuesCase(): Case {
         tries: edges.length,
         violations: problems.length,
         note: problems.length ? problems.slice(0, 4).join("; ") : "every edge case refused at its path",
+      };
+    },
+  };
+}
+
+// ── whose payment it is (issue #34 findings 1, 2, 3, 8; docs/systems-of-record.md "Whose payment it is") ──
+const sandbox = () => sandboxControl(sandboxUrl!, demoPaymentProvider.controlToken);
+const newPi = () => `pi_atk_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
+const newNumber = () => `ATK-PAY-${randomUUID().slice(0, 8).toUpperCase()}`;
+
+/** The Orders API as the tenant's shop backend, for its first demo customer (name and email as stored: unchanged). */
+async function pushOrder(
+  slug: string,
+  number: string,
+  pay: { reference: string; provider: "stripe" | "manual"; capturedMinor: number },
+): Promise<Res> {
+  const customer = tenantOf(slug).customers[0]!.id;
+  const stored = await db(
+    async (c) =>
+      (await c.query<{ name: string; email: string }>(`SELECT name, email FROM "Customer" WHERE id = $1`, [customer]))
+        .rows[0]!,
+  );
+  return http(`/api/v1/orders/${encodeURIComponent(number)}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", authorization: `Bearer ${tenantOf(slug).integrationKey}` },
+    body: JSON.stringify({
+      customer: { id: customer, name: stored.name, email: stored.email },
+      currency: tenantOf(slug).currency,
+      total_minor: pay.capturedMinor,
+      status: "paid",
+      placed_at: new Date().toISOString(),
+      payments: [
+        {
+          provider: pay.provider,
+          reference: pay.reference,
+          method: "card",
+          captured_minor: pay.capturedMinor,
+          holder: stored.name,
+          display: "Visa •••• 4242",
+        },
+      ],
+    }),
+  });
+}
+const paymentRefOf = (number: string) =>
+  db(
+    async (c) =>
+      (
+        await c.query<{ ref: string }>(
+          `SELECT y."providerPaymentRef" AS ref FROM "Payment" y JOIN "Order" o ON o.id = y."orderId" WHERE o.number = $1`,
+          [number],
+        )
+      ).rows[0]!.ref,
+  );
+const proposalStatusOf = (id: string) =>
+  db(
+    async (c) =>
+      (
+        await c.query<{ status: string; reason: string | null }>(
+          `SELECT status::text AS status, "invalidationReason" AS reason FROM "Proposal" WHERE id = $1`,
+          [id],
+        )
+      ).rows[0]!,
+  );
+async function within<T>(ms: number, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function foreignPaymentCase(): Case {
+  return {
+    name: "a payment intent another tenant holds: tienda-es's shop pushes shop-us's pi_… (as stripe, and manual → stripe)",
+    async run() {
+      const victim = await fresh(US, 129_900);
+      const pi = await paymentRefOf(victim);
+      const problems: string[] = [];
+      const leaks = (r: Res) => [US, victim, "USD"].some((x) => JSON.stringify(r.json ?? {}).includes(x));
+      // 1. Straight: the victim's payment intent as tienda-es's stripe payment.
+      const direct = await pushOrder(ES, newNumber(), { reference: pi, provider: "stripe", capturedMinor: 129_900 });
+      if (direct.status !== 400) problems.push(`stripe push answered ${direct.status}`);
+      if (leaks(direct)) problems.push("the refusal names the other tenant's data");
+      // 2. Around the check: as the shop's own (manual) number first, then switched to stripe.
+      const number = newNumber();
+      const manual = await pushOrder(ES, number, { reference: pi, provider: "manual", capturedMinor: 129_900 });
+      const switched = await pushOrder(ES, number, { reference: pi, provider: "stripe", capturedMinor: 129_900 });
+      if (manual.status === 201 && switched.status !== 400)
+        problems.push(`manual → stripe answered ${switched.status}`);
+      const held = await db(
+        async (c) =>
+          (
+            await c.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM "Payment" y JOIN "Tenant" t ON t.id = y."tenantId" WHERE t.slug = $1 AND y."providerPaymentRef" = $2 AND y.provider = 'stripe'`,
+              [ES, pi],
+            )
+          ).rows[0]!.n,
+      );
+      if (held > 0) problems.push("tienda-es holds shop-us's payment intent as a stripe payment");
+      return {
+        tries: 2,
+        violations: problems.length,
+        note: problems.length
+          ? problems.join("; ")
+          : "refused at $.payments[0].reference (not available), naming no one",
+      };
+    },
+  };
+}
+
+function providerCurrencyCase(): Case {
+  return {
+    name: "a payment the provider holds in another currency or capture: prepare_refund derives nothing from it",
+    async run() {
+      const problems: string[] = [];
+      for (const pi of [
+        { currency: "gbp", amount: 10_000, pushed: 10_000 },
+        { currency: tenantOf(ES).currency.toLowerCase(), amount: 9_000, pushed: 10_000 },
+      ]) {
+        const id = newPi();
+        await sandbox().createPaymentIntent({ id, amount: pi.amount, currency: pi.currency });
+        const number = newNumber();
+        const pushed = await pushOrder(ES, number, { reference: id, provider: "stripe", capturedMinor: pi.pushed });
+        if (pushed.status !== 201) throw new Error(`push of ${number}: ${pushed.status}`);
+        const a = await toolCall(ES, "prepare_refund", { order_id: number, reason: "damaged_item" });
+        if (a.code !== "permission_denied")
+          problems.push(`${pi.currency.toUpperCase()} ${pi.amount} at the provider, ${pi.pushed} pushed: ${a.code}`);
+      }
+      return {
+        tries: 2,
+        violations: problems.length,
+        note: problems.length ? problems.join("; ") : "permission_denied (payment_mismatch), no proposal",
+      };
+    },
+  };
+}
+
+function webhookPlacementCase(): Case {
+  return {
+    name: "another tenant's row with shop-us's reference: shop-us's dispute and outside refund still reach shop-us",
+    async run() {
+      const p = await prepared(US, 20_000);
+      const pi = await paymentRefOf(p.order);
+      // tienda-es takes the same reference as its own (manual) number: allowed, and must change nothing for shop-us.
+      const taken = await pushOrder(ES, newNumber(), { reference: pi, provider: "manual", capturedMinor: 20_000 });
+      const problems: string[] = [];
+      if (taken.status !== 201) problems.push(`the manual push answered ${taken.status}`);
+      await sandbox().openDispute({ paymentIntent: pi, reason: "fraudulent" });
+      const after = await within(
+        20_000,
+        () => proposalStatusOf(p.id),
+        (r) => r.status !== "pending_approval",
+      );
+      if (after.status !== "invalidated")
+        problems.push(`shop-us's proposal is still ${after.status} after the dispute`);
+      const made = await sandbox().refundElsewhere({ paymentIntent: pi, amount: 1_000 });
+      const tenants = await within(
+        20_000,
+        () =>
+          db(async (c) =>
+            (
+              await c.query<{ slug: string }>(
+                `SELECT t.slug FROM "Refund" r JOIN "Tenant" t ON t.id = r."tenantId" WHERE r."providerRefundId" = $1`,
+                [made.id],
+              )
+            ).rows.map((r) => r.slug),
+          ),
+        (rows) => rows.length > 0,
+      );
+      if (tenants.join() !== US) problems.push(`the outside refund reached [${tenants.join()}], not shop-us's ledger`);
+      return {
+        tries: 2,
+        violations: problems.length,
+        note: problems.length
+          ? problems.join("; ")
+          : "dispute invalidated the proposal; the refund entered shop-us's ledger",
+      };
+    },
+  };
+}
+
+function providerSwitchCase(): Case {
+  return {
+    name: "a payment switched from stripe to manual under an open proposal",
+    async run() {
+      const id = newPi();
+      await sandbox().createPaymentIntent({ id, amount: 7_000, currency: tenantOf(ES).currency.toLowerCase() });
+      const number = newNumber();
+      const pushed = await pushOrder(ES, number, { reference: id, provider: "stripe", capturedMinor: 7_000 });
+      if (pushed.status !== 201) throw new Error(`push of ${number}: ${pushed.status}`);
+      const a = await toolCall(ES, "prepare_refund", { order_id: number, reason: "damaged_item" });
+      if (a.code !== "approval_required") throw new Error(`prepare_refund of ${number}: ${a.code}`);
+      await pushOrder(ES, number, { reference: id, provider: "manual", capturedMinor: 7_000 });
+      const after = await proposalStatusOf(String(a.result.proposal_id));
+      const ok = after.status === "invalidated";
+      return {
+        tries: 1,
+        violations: ok ? 0 : 1,
+        note: ok
+          ? `invalidated (${after.reason})`
+          : `the proposal stayed ${after.status}: approvable without a live read`,
       };
     },
   };

@@ -221,7 +221,7 @@ async function providerMismatch(
     recipientRef: string;
     amountMinor: number;
     order: { capturedMinor: number };
-    payment: { provider: string };
+    payment: { provider: string; currency: string; amountMinor: number };
   },
   now: Date,
 ): Promise<string | null> {
@@ -233,11 +233,14 @@ async function providerMismatch(
       provider: p.payment.provider,
       paymentRef: p.recipientRef,
       ledgerCapturedMinor: p.order.capturedMinor,
+      payment: { currency: p.payment.currency, capturedMinor: p.payment.amountMinor },
     },
     { now, excludeProposalId: p.id },
   );
   if (!live.ok) {
     if (live.reason === "payment_not_at_provider") return "payment_not_at_provider";
+    // Another currency or capture at the provider than the approved order's payment: never pay it.
+    if (live.reason === "payment_mismatch") return "payment_mismatch";
     throw new Error(`payment provider unavailable before execution: ${live.message}`);
   }
   return live.live && live.leftMinor < p.amountMinor ? "refunded_elsewhere" : null;

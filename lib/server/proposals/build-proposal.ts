@@ -157,6 +157,7 @@ export type ProposalFactsRow = {
   payAmountMinor: number | null;
   payCurrency: string | null;
   payProvider: PaymentSource | null;
+  payProviderAccount: string | null;
   payCreatedAt: Date | null;
 };
 
@@ -174,7 +175,8 @@ export function proposalFactsJoins(tenantId: string, orderId: string, now: Date)
     LEFT JOIN LATERAL (
       SELECT y."id" AS "payId", y."tenantId" AS "payTenantId", y."orderId" AS "payOrderId", y."method"::text AS "payMethod",
              y."providerPaymentRef" AS "payProviderPaymentRef", y."holderName" AS "payHolderName", y."display" AS "payDisplay",
-             y."amountMinor" AS "payAmountMinor", y."currency" AS "payCurrency", y."provider"::text AS "payProvider", y."createdAt" AS "payCreatedAt"
+             y."amountMinor" AS "payAmountMinor", y."currency" AS "payCurrency", y."provider"::text AS "payProvider", y."createdAt" AS "payCreatedAt",
+             y."providerAccount" AS "payProviderAccount"
         FROM "Payment" y WHERE y."orderId" = ${orderId}::uuid AND y."tenantId" = ${tenantId}::uuid
        ORDER BY y."createdAt" ASC LIMIT 1
     ) pay ON true`;
@@ -185,6 +187,7 @@ function paymentOf(r: ProposalFactsRow): Payment | null {
   const { payId: id, payTenantId: tenantId, payOrderId: orderId, payMethod: method } = r;
   const { payProviderPaymentRef: providerPaymentRef, payHolderName: holderName, payDisplay: display } = r;
   const { payAmountMinor: amountMinor, payCurrency: currency, payProvider: provider, payCreatedAt: createdAt } = r;
+  const { payProviderAccount: providerAccount } = r;
   if (
     id === null ||
     tenantId === null ||
@@ -196,6 +199,7 @@ function paymentOf(r: ProposalFactsRow): Payment | null {
     amountMinor === null ||
     currency === null ||
     provider === null ||
+    providerAccount === null ||
     createdAt === null
   )
     return null;
@@ -210,6 +214,7 @@ function paymentOf(r: ProposalFactsRow): Payment | null {
     amountMinor,
     currency,
     provider,
+    providerAccount,
     createdAt,
   };
 }

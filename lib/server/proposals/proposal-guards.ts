@@ -66,14 +66,14 @@ export const storedIntact = storedProposalIntact;
 
 /**
  * Why the proposal no longer matches its order, or null when it still does: the order was cancelled
- * or fully refunded, the payment (the recipient) changed, or what is left to refund — counting refunds
+ * or fully refunded, the payment (the recipient, or its provider) changed, or what is left to refund — counting refunds
  * made elsewhere and other open proposals — no longer covers this proposal's amount.
  */
 export async function orderMismatch(
   tx: Tx,
   p: HashableProposal & {
     order: { capturedMinor: number; status: string; currency: string };
-    payment: { method: string; providerPaymentRef: string; holderName: string };
+    payment: { method: string; providerPaymentRef: string; holderName: string; provider: string };
   },
   now: Date = new Date(),
 ): Promise<string | null> {
@@ -86,6 +86,9 @@ export async function orderMismatch(
   ) {
     return "recipient_changed";
   }
+  // Where the money is (the provider, read live, or the shop's own ledger for `manual`) is part of what was approved
+  // (hash v3 source.provider): a switch under an open proposal would skip the live read before paying. Null: v1/v2.
+  if (p.sourceProvider !== null && p.payment.provider !== p.sourceProvider) return "payment_changed";
   const left = await refundableLeft(
     sqlOf(tx),
     { id: p.orderId, capturedMinor: p.order.capturedMinor },
