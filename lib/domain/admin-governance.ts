@@ -101,8 +101,7 @@ export type PossibleApprover = { name: string; email: string };
  * admin of the tenant can, the operator's way out (an admin the operator grants is independent).
  */
 export function whoCanApprove(approvers: readonly PossibleApprover[], tenantSlug: string): string {
-  if (approvers.length > 0)
-    return `Who can approve it: ${approvers.map((a) => `${a.name} (${a.email})`).join(", ")}.`;
+  if (approvers.length > 0) return `Who can approve it: ${approvers.map((a) => `${a.name} (${a.email})`).join(", ")}.`;
   return `No admin of this tenant can approve it. Ask your operator to grant admin to a colleague: npm run admin:grant -- --tenant ${tenantSlug} --email <their email> (an admin the operator grants counts as independent, even if you invited them).`;
 }
 
