@@ -97,6 +97,7 @@ const SECONDS_PER_DAY = 24 * 3600;
 export const policyValuesSchema = z.strictObject({
   approvalExpiryMinutes: int(1, 7 * MINUTES_PER_DAY),
   stepUpMinutes: int(0, MINUTES_PER_DAY),
+  approvalSessionMinutes: int(0, MINUTES_PER_DAY),
   dualApprovalThresholdMinor: minorOrNull(0),
   reviewerDailyApprovalLimitMinor: minorOrNull(1),
   maxApprovalAgeMinutes: int(1, 30 * MINUTES_PER_DAY),

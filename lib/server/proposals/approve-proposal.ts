@@ -5,6 +5,7 @@ import type { ApprovalResult } from "@/lib/schemas/proposal-dto";
 import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { isAuthFresh, stepUpClock } from "@/lib/domain/step-up";
+import { approvalSessionWindow } from "@/lib/domain/policy";
 import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
@@ -125,13 +126,17 @@ async function decide(
   } else if (passwordStepUp) {
     authMethod = "password";
     authTime = passwordStepUp.at;
-  } else if (isAuthFresh(stepUpClock(actor), p.tenant.stepUpMinutes, now)) {
+  } else if (isAuthFresh(stepUpClock(actor), approvalSessionWindow(p.tenant), now)) {
+    // The tenant's policy says how long an open session approves (approvalSessionMinutes, 0 = never).
     authMethod = "session";
     authTime = new Date(stepUpClock(actor) * 1000);
   } else {
+    const window = approvalSessionWindow(p.tenant);
     return denied(
       "step_up_required",
-      `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`,
+      window === 0
+        ? "Confirm it is you: every approval needs your password or a passkey."
+        : `Confirm it is you: your sign-in is older than ${window} minutes.`,
     );
   }
   if (p.tenant.reviewerDailyApprovalLimitMinor !== null) {

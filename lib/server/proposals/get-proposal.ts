@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { stepUpClock } from "@/lib/domain/step-up";
+import { approvalSessionWindow } from "@/lib/domain/policy";
 import { assertCan, can } from "@/lib/domain/permissions";
 import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
 import { canBeReprepared, effectiveStatus, isAwaitingReview } from "@/lib/domain/proposal-state";
@@ -36,7 +37,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       },
       supersedes: { select: { id: true, amountMinor: true, status: true } },
       supersededBy: { select: { id: true, amountMinor: true, status: true } },
-      tenant: { select: { stepUpMinutes: true } },
+      tenant: { select: { stepUpMinutes: true, approvalSessionMinutes: true } },
     },
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
@@ -168,7 +169,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       hasPasskeys: can(actor.roles, "proposal:decide") && (await hasPasskeys(actor)),
       // After this instant an approval needs re-authentication (the server checks it anyway).
       stepUpMinutes: p.tenant.stepUpMinutes,
-      stepUpAfter: new Date((stepUpClock(actor) + p.tenant.stepUpMinutes * 60) * 1000).toISOString(),
+      stepUpAfter: new Date((stepUpClock(actor) + approvalSessionWindow(p.tenant) * 60) * 1000).toISOString(),
     },
   };
 }
