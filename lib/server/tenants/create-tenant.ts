@@ -93,5 +93,7 @@ export async function createTenant(raw: unknown): Promise<CreatedTenant> {
       JSON.stringify(error.meta ?? {}).includes("email")
         ? takenError("adminEmail", `The email ${input.adminEmail} already belongs to an account.`)
         : takenError("slug", `A tenant with the slug "${input.slug}" already exists.`),
+    // An operator's one-off command, not a request path: a busy database may take longer than a request may.
+    { timeout: 30_000, maxWait: 10_000 },
   );
 }
