@@ -95,30 +95,7 @@ export type PgTransactionOptions = {
   maxWait: number;
   /** Longest the whole transaction may take (like Prisma's `timeout`); also each statement's timeout. */
   timeout: number;
-  /**
-   * How often a transaction that PostgreSQL ended with a deadlock (40P01) or serialization failure (40001) is run
-   * again (default CONFLICT_RETRIES). Safe because a transaction here changes nothing outside the database: what
-   * it wrote was rolled back, and the caller's side effects (a provider call, a webhook) happen after it commits.
-   * 0 for a transaction that must not be replayed.
-   */
-  retries?: number;
 };
-
-/** Bounded: a conflict that keeps coming back is reported, not hidden. */
-export const CONFLICT_RETRIES = 3;
-
-/** Whether PostgreSQL ended the transaction for a deadlock or a serialization failure (also through Prisma). */
-export function isRetryableConflict(error: unknown): boolean {
-  let e: unknown = error;
-  for (let depth = 0; e && typeof e === "object" && depth < 6; depth++) {
-    const { code, meta, message } = e as { code?: unknown; meta?: { code?: unknown }; message?: unknown };
-    if (code === "40P01" || code === "40001" || code === "P2034") return true;
-    if (meta && (meta.code === "40P01" || meta.code === "40001")) return true;
-    if (typeof message === "string" && /deadlock detected|could not serialize access/.test(message)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 export class PgTransactionTimeoutError extends Error {
   constructor(what: string, ms: number) {
@@ -165,26 +142,8 @@ export type OpenPgTransaction = {
   remaining: () => number;
 };
 
-/**
- * withPgTransaction, handing fn the connection too (for ./transaction.ts only). A transaction PostgreSQL ended for a
- * deadlock or a serialization failure runs again, at most `retries` times, after a short random pause.
- */
+/** withPgTransaction, handing fn the connection too (for ./transaction.ts only). */
 export async function onPgTransaction<T>(
-  fn: (tx: OpenPgTransaction) => Promise<T>,
-  options: PgTransactionOptions,
-): Promise<T> {
-  const retries = options.retries ?? CONFLICT_RETRIES;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await onePgTransaction(fn, options);
-    } catch (error) {
-      if (attempt >= retries || !isRetryableConflict(error)) throw error;
-      await new Promise((r) => setTimeout(r, 5 + Math.random() * 25 * (attempt + 1)));
-    }
-  }
-}
-
-async function onePgTransaction<T>(
   fn: (tx: OpenPgTransaction) => Promise<T>,
   options: PgTransactionOptions,
 ): Promise<T> {

@@ -14,7 +14,6 @@ import { executionTimings } from "@/lib/server/env";
 import { notifyOpsOfInDoubt } from "@/lib/server/notifications/enqueue-notifications";
 import type { CreateRefundResult, ProviderRefund } from "@/lib/server/payments/payment-provider";
 import { transaction } from "@/lib/server/db/transaction";
-import { lockOrderOf } from "@/lib/server/proposals/proposal-guards";
 
 const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
 
@@ -34,7 +33,6 @@ export async function applyProviderAnswer(input: {
   const { answer } = input;
   await transaction(
     async (tx) => {
-      await lockOrderOf(tx, { executionId: input.executionId }); // the one lock order: order → proposal → execution
       if (answer.outcome === "succeeded" || answer.outcome === "pending") {
         await settleWithRefund(tx, input.executionId, answer.refund, input.source);
       } else if (answer.outcome === "failed") {
@@ -87,7 +85,6 @@ export async function settleWithRefund(
   refund: ProviderRefund,
   source: Source,
 ): Promise<void> {
-  await lockOrderOf(tx, { executionId }); // (already held when called from applyProviderAnswer: a no-op then)
   if (refund.status === "succeeded") {
     await settle(tx, executionId, { status: E.succeeded, providerRefundId: refund.id }, source, {
       refundId: refund.id,

@@ -11,7 +11,6 @@ import { sqlOf, sql } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
-import { lockOrderOf } from "@/lib/server/proposals/proposal-guards";
 import { updateOrderStatus } from "./apply-provider-answer";
 
 export type PayoutResult = {
@@ -39,11 +38,10 @@ type LockedPayout = {
 };
 
 /**
- * The order's row, then the execution's, scoped to the actor's tenant: another tenant's execution is simply not
- * found (its order's lock, taken first, is released with the refusal's rollback).
+ * The execution row first (as the provider's answers take it: execution, then proposal), scoped to the actor's
+ * tenant: another tenant's execution is simply not found.
  */
 async function lockPayout(tx: Tx, tenantId: string, executionId: string): Promise<LockedPayout> {
-  await lockOrderOf(tx, { executionId }); // the one lock order: order → proposal → execution
   const [row] = (
     await sql<LockedPayout>`
       SELECT e.id, e."tenantId", e.status::text AS status, e."payoutReference", e."payoutRecordedById",

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Tx } from "@/lib/server/db/client";
-import { sqlOf, sql } from "@/lib/server/db/sql";
+import { sqlOf } from "@/lib/server/db/sql";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { proposalStatus, type ProposalStatus } from "@/lib/domain/proposal-state";
 import { storedProposalIntact, type HashableProposal } from "@/lib/domain/proposal-hash";
@@ -14,9 +14,6 @@ import { isUuid } from "@/lib/domain/validation";
  */
 export async function lockProposal(tx: Tx, tenantId: string, id: string) {
   if (!isUuid(id)) return null;
-  // One lock order on every path: the order row first, then its proposal (docs/architecture.md "Locks"). A
-  // proposal's order never changes, so reading which order it is needs no lock.
-  await lockOrderOf(tx, { tenantId, proposalId: id });
   const locked = await sqlOf(tx)
     .selectFrom("Proposal")
     .select("id")
@@ -29,22 +26,6 @@ export async function lockProposal(tx: Tx, tenantId: string, id: string) {
     where: { id },
     include: { order: true, payment: true, tenant: true, approvals: { select: { approverId: true } } },
   });
-}
-
-/**
- * Locks the order row of a proposal or of an execution (SELECT … FOR UPDATE) — the first lock of every transaction
- * that changes an order, its proposals or their executions, so that any two of them take their row locks in the
- * same order (order → proposal → execution) and cannot deadlock. Nothing is locked when there is no such row.
- */
-export async function lockOrderOf(
-  tx: Tx,
-  of: { tenantId: string; proposalId: string } | { executionId: string },
-): Promise<void> {
-  const orderId =
-    "executionId" in of
-      ? sql`(SELECT p."orderId" FROM "Execution" e JOIN "Proposal" p ON p.id = e."proposalId" WHERE e.id = ${of.executionId}::uuid)`
-      : sql`(SELECT "orderId" FROM "Proposal" WHERE id = ${of.proposalId}::uuid AND "tenantId" = ${of.tenantId}::uuid)`;
-  await sql`SELECT 1 FROM "Order" WHERE id = ${orderId} FOR UPDATE`.execute(sqlOf(tx));
 }
 
 /**
