@@ -9,6 +9,9 @@ import { isAppError } from "@/lib/domain/outcome";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authenticate-agent-key";
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
+import { GATEWAY_TX } from "@/lib/server/agent/tool-context";
+import { withPgTransaction } from "@/lib/server/db/pg";
+import { prepareRefund } from "@/lib/server/refunds/prepare-refund";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { transaction } from "@/lib/server/db/transaction";
@@ -20,6 +23,7 @@ import { editProposalAmount } from "@/lib/server/proposals/edit-proposal-amount"
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { reprepareProposal } from "@/lib/server/proposals/reprepare-proposal";
+import { metrics } from "@/lib/server/telemetry/metrics";
 import { actorFor, staffOf } from "../support/actors";
 import { ES, tokenFor, webKey } from "./gateway-support";
 
@@ -53,7 +57,14 @@ beforeAll(async () => {
   writer = { tenantId, actorId: "lock-order-test", authMethod: "operator_cli", source: "orders_import" };
 });
 
-type Shop = { number: string; customer: string; paymentRef: string; holder: string; refunds: unknown[] };
+type Shop = {
+  number: string;
+  customer: string;
+  paymentRef: string;
+  holder: string;
+  refunds: unknown[];
+  token?: string;
+};
 
 function bodyOf(shop: Shop, over: Record<string, unknown> = {}) {
   return {
@@ -100,7 +111,7 @@ async function prepare(shop: Shop) {
       traceId: `lock-${randomUUID()}`,
       transport: "anthropic",
       callId: `toolu_${++seq}`,
-      endUserToken: await tokenFor(ES, shop.customer),
+      endUserToken: (shop.token ??= await tokenFor(ES, shop.customer)),
       model: null,
       promptVersion: null,
     },
@@ -110,12 +121,16 @@ async function prepare(shop: Shop) {
   return result.outcome;
 }
 
-/** A pending proposal of the order (made by prepare_refund when none is open). */
+/**
+ * A pending proposal of the order: prepare_refund's use case in the gateway's transaction, without the gateway's
+ * budgets and audit around it (a round's setup, not what is raced — cheaper on CI's two cores).
+ */
 async function pendingOf(shop: Shop) {
-  const outcome = await prepare(shop);
+  const ctx = { caller, customerId: shop.customer, traceId: `lock-${randomUUID()}` };
+  const input = { order_id: shop.number, reason: "damaged_item" as const };
+  const { outcome, proposal } = await withPgTransaction((tx) => prepareRefund(tx, input, ctx), GATEWAY_TX);
   expect(outcome.code, JSON.stringify(outcome)).toBe("approval_required");
-  const id = (outcome as { result: { proposal_id: string } }).result.proposal_id;
-  return db().proposal.findUniqueOrThrow({ where: { id } });
+  return db().proposal.findUniqueOrThrow({ where: { id: proposal!.id } });
 }
 
 /** What went wrong beyond a documented refusal: unexpected errors and internal_error tool outcomes. */
@@ -132,16 +147,27 @@ async function settled(what: string, run: () => Promise<unknown>): Promise<void>
   }
 }
 
-/** ROUNDS rounds of `round`, in LANES lanes (each lane its own order set up by `setup`). */
+/** Deadlocks and serialization failures so far, replayed or not (lib/server/db/retry.ts counts each). */
+const conflicts = async () => (await metrics().transactionConflicts.get()).values.reduce((sum, v) => sum + v.value, 0);
+
+/**
+ * ROUNDS rounds of `round`, in LANES lanes (each lane its own order set up by `setup`): what went wrong, and every
+ * deadlock or serialization failure — even one the bounded replay absorbed (it would hide a wrong lock order).
+ */
 async function race<S>(setup: () => Promise<S>, round: (state: S, i: number) => Promise<void>): Promise<string[]> {
   unexpected.length = 0;
+  const before = await conflicts();
   await Promise.all(
     Array.from({ length: LANES }, async (_, lane) => {
       const state = await setup();
       for (let i = lane; i < ROUNDS; i += LANES) await round(state, i);
     }),
   );
-  return [...unexpected];
+  const seen = (await conflicts()) - before;
+  return [
+    ...unexpected,
+    ...(seen > 0 ? [`${seen} transactions rolled back for a deadlock or serialization failure`] : []),
+  ];
 }
 
 /** The order's push with the holder changed (the recipient changed: every pending proposal is invalidated). */
