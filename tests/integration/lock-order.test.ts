@@ -28,8 +28,13 @@ import { actorFor, staffOf } from "../support/actors";
 import { ES, tokenFor, webKey } from "./gateway-support";
 
 const ROUNDS = Number(process.env.LOCK_RACE_ROUNDS ?? 200);
-/** Rounds of one pair run in this many lanes at once, each on its own order (2 cores: a few lanes are plenty). */
-const LANES = 4;
+/**
+ * Rounds of one pair run in this many lanes at once, each on its own order. Two: each racing call holds a pooled
+ * connection (10 by default) while it waits for a lock, and more lanes only add contention on two cores.
+ */
+const LANES = 2;
+/** 200 rounds of a pair take 10–40 s on two busy cores (LOCK_RACE_ROUNDS=40 for a quick look). */
+const RACE_TIMEOUT = 240_000;
 
 let tenantId: string;
 let caller: AgentCaller;
@@ -177,84 +182,104 @@ const holderChange = (shop: Shop, i: number) => {
 };
 
 describe("one lock order: order row, then proposal rows", () => {
-  it("lowering the amount races an Orders API change of the same order: no deadlock, no 500", async () => {
-    const problems = await race(freshShopOrder, async (shop, i) => {
-      const p = await pendingOf(shop);
-      await Promise.all([
-        settled("edit", () => editProposalAmount(editor, { proposalId: p.id, hash: p.hash, amountMinor: 1_000 })),
-        settled("orders api", () => holderChange(shop, i)),
-      ]);
-    });
-    expect(problems).toEqual([]);
-  });
-
-  it("prepare races re-prepare (and the expiry sweep) of a just-expired proposal: one successor, no deadlock", async () => {
-    const problems = await race(
-      async () => {
-        const shop = await freshShopOrder();
-        await pendingOf(shop);
-        return shop;
-      },
-      async (shop) => {
-        const [p] = await db().proposal.findMany({
-          where: { tenantId, order: { number: shop.number }, status: proposalStatus.pendingApproval },
-        });
-        await db().proposal.update({ where: { id: p!.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
-        await Promise.all([
-          settled("prepare", () => prepare(shop)),
-          settled("re-prepare", () => reprepareProposal(editor, { proposalId: p!.id })),
-          settled("expiry sweep", () => expireProposals({ batchSize: 10 })),
-        ]);
-        const successors = await db().proposal.count({ where: { supersedesId: p!.id } });
-        if (successors !== 1) unexpected.push(`re-prepare: ${successors} successors of one expired proposal`);
-      },
-    );
-    expect(problems).toEqual([]);
-  });
-
-  it("the provider's webhook (a refund made elsewhere) races lowering the amount: no deadlock, no 500", async () => {
-    const problems = await race(freshShopOrder, async (shop, i) => {
-      const p = await pendingOf(shop);
-      const refund = {
-        id: `re_lock_${i}_${++seq}`,
-        paymentIntent: shop.paymentRef,
-        amountMinor: 1,
-        currency: "EUR",
-        status: "succeeded" as const,
-        failureReason: null,
-        metadata: {},
-        createdAt: new Date(),
-      };
-      const ctx = { eventType: "refund.created", traceId: `webhook-${randomUUID()}`, now: new Date() };
-      await Promise.all([
-        settled("edit", () => editProposalAmount(editor, { proposalId: p.id, hash: p.hash, amountMinor: 1_000 })),
-        settled("webhook", () => transaction((tx) => recordExternalRefund(tx, { tenantId }, refund, ctx))),
-      ]);
-      // Keep the pushed order in step with the ledger (the shop would send the refund too).
-      shop.refunds = [...shop.refunds, { reference: refund.id, amount_minor: 1, status: "succeeded" }];
-    });
-    expect(problems).toEqual([]);
-  });
-
-  it("approve, reject and bulk reject race an Orders API change of the same order: no deadlock, no 500", async () => {
-    const problems = await race(
-      async () => null,
-      async (_, i) => {
-        const shop = await freshShopOrder();
+  it(
+    "lowering the amount races an Orders API change of the same order: no deadlock, no 500",
+    async () => {
+      const problems = await race(freshShopOrder, async (shop, i) => {
         const p = await pendingOf(shop);
-        const decide = [
-          () => approveProposal(approver, { proposalId: p.id, hash: p.hash }),
-          () =>
-            rejectProposal(approver, { proposalId: p.id, hash: p.hash, customerMessage: "Not eligible for a refund." }),
-          () =>
-            bulkRejectProposals(approver, {
-              proposals: [{ proposalId: p.id, hash: p.hash }],
-              customerMessage: "Not eligible for a refund.",
-            }),
-        ][i % 3]!;
-        await Promise.all([settled("decision", decide), settled("orders api", () => holderChange(shop, i))]);
-      },
-    );
-    expect(problems).toEqual([]);
-  });
+        await Promise.all([
+          settled("edit", () => editProposalAmount(editor, { proposalId: p.id, hash: p.hash, amountMinor: 1_000 })),
+          settled("orders api", () => holderChange(shop, i)),
+        ]);
+      });
+      expect(problems).toEqual([]);
+    },
+    RACE_TIMEOUT,
+  );
+
+  it(
+    "prepare races re-prepare (and the expiry sweep) of a just-expired proposal: one successor, no deadlock",
+    async () => {
+      const problems = await race(
+        async () => {
+          const shop = await freshShopOrder();
+          await pendingOf(shop);
+          return shop;
+        },
+        async (shop) => {
+          const [p] = await db().proposal.findMany({
+            where: { tenantId, order: { number: shop.number }, status: proposalStatus.pendingApproval },
+          });
+          await db().proposal.update({ where: { id: p!.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+          await Promise.all([
+            settled("prepare", () => prepare(shop)),
+            settled("re-prepare", () => reprepareProposal(editor, { proposalId: p!.id })),
+            settled("expiry sweep", () => expireProposals({ batchSize: 10 })),
+          ]);
+          const successors = await db().proposal.count({ where: { supersedesId: p!.id } });
+          if (successors !== 1) unexpected.push(`re-prepare: ${successors} successors of one expired proposal`);
+        },
+      );
+      expect(problems).toEqual([]);
+    },
+    RACE_TIMEOUT,
+  );
+
+  it(
+    "the provider's webhook (a refund made elsewhere) races lowering the amount: no deadlock, no 500",
+    async () => {
+      const problems = await race(freshShopOrder, async (shop, i) => {
+        const p = await pendingOf(shop);
+        const refund = {
+          id: `re_lock_${i}_${++seq}`,
+          paymentIntent: shop.paymentRef,
+          amountMinor: 1,
+          currency: "EUR",
+          status: "succeeded" as const,
+          failureReason: null,
+          metadata: {},
+          createdAt: new Date(),
+        };
+        const ctx = { eventType: "refund.created", traceId: `webhook-${randomUUID()}`, now: new Date() };
+        await Promise.all([
+          settled("edit", () => editProposalAmount(editor, { proposalId: p.id, hash: p.hash, amountMinor: 1_000 })),
+          settled("webhook", () => transaction((tx) => recordExternalRefund(tx, { tenantId }, refund, ctx))),
+        ]);
+        // Keep the pushed order in step with the ledger (the shop would send the refund too).
+        shop.refunds = [...shop.refunds, { reference: refund.id, amount_minor: 1, status: "succeeded" }];
+      });
+      expect(problems).toEqual([]);
+    },
+    RACE_TIMEOUT,
+  );
+
+  it(
+    "approve, reject and bulk reject race an Orders API change of the same order: no deadlock, no 500",
+    async () => {
+      const problems = await race(
+        async () => null,
+        async (_, i) => {
+          const shop = await freshShopOrder();
+          const p = await pendingOf(shop);
+          const decide = [
+            () => approveProposal(approver, { proposalId: p.id, hash: p.hash }),
+            () =>
+              rejectProposal(approver, {
+                proposalId: p.id,
+                hash: p.hash,
+                customerMessage: "Not eligible for a refund.",
+              }),
+            () =>
+              bulkRejectProposals(approver, {
+                proposals: [{ proposalId: p.id, hash: p.hash }],
+                customerMessage: "Not eligible for a refund.",
+              }),
+          ][i % 3]!;
+          await Promise.all([settled("decision", decide), settled("orders api", () => holderChange(shop, i))]);
+        },
+      );
+      expect(problems).toEqual([]);
+    },
+    RACE_TIMEOUT,
+  );
 });
