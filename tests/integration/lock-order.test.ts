@@ -14,6 +14,8 @@ import { withPgTransaction } from "@/lib/server/db/pg";
 import { prepareRefund } from "@/lib/server/refunds/prepare-refund";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { noteOutsideEffect } from "@/lib/server/db/retry";
+import { sqlOf } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { upsertOrder, type OrderWriter } from "@/lib/server/orders/upsert-order";
 import { recordExternalRefund } from "@/lib/server/payments/record-external-refunds";
@@ -21,6 +23,7 @@ import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { bulkRejectProposals } from "@/lib/server/proposals/bulk-reject-proposals";
 import { editProposalAmount } from "@/lib/server/proposals/edit-proposal-amount";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
+import { lockOrder } from "@/lib/server/proposals/locks";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { reprepareProposal } from "@/lib/server/proposals/reprepare-proposal";
 import { metrics } from "@/lib/server/telemetry/metrics";
@@ -282,4 +285,49 @@ describe("one lock order: order row, then proposal rows", () => {
     },
     RACE_TIMEOUT,
   );
+});
+
+describe("a real deadlock is replayed (lib/server/db/retry.ts wired into every transaction)", () => {
+  /** Two transactions lock two orders in opposite orders, each waiting for the other's first lock: a deadlock. */
+  async function crossed(retry: false | undefined, effect = false) {
+    const [a, b] = [await freshShopOrder(), await freshShopOrder()];
+    const ids = await Promise.all(
+      [a, b].map(async (s) => (await db().order.findFirstOrThrow({ where: { number: s.number } })).id),
+    );
+    let bothLocked!: () => void;
+    const barrier = new Promise<void>((resolve) => (bothLocked = resolve));
+    let holding = 0;
+    let tries = 0;
+    const run = (first: string, second: string) =>
+      transaction(
+        async (tx) => {
+          tries++;
+          const handle = sqlOf(tx);
+          await lockOrder(handle, tenantId, first);
+          if (++holding === 2) bothLocked();
+          await barrier;
+          if (effect) noteOutsideEffect();
+          await lockOrder(handle, tenantId, second);
+          return "committed";
+        },
+        retry === false ? { retry: false } : {},
+      ).catch((error: unknown) => error);
+    const results = await Promise.all([run(ids[0]!, ids[1]!), run(ids[1]!, ids[0]!)]);
+    return { results, tries };
+  }
+
+  it("the victim of a deadlock runs again and commits; without the replay it fails with 40P01", async () => {
+    const replayed = await crossed(undefined);
+    expect(replayed.results).toEqual(["committed", "committed"]);
+    expect(replayed.tries).toBe(3);
+    const once = await crossed(false);
+    expect(once.results.filter((r) => r === "committed")).toHaveLength(1);
+    expect(once.results.find((r) => r !== "committed")).toMatchObject({ code: "40P01" });
+  });
+
+  it("a transaction that noted an outside effect is not replayed: its deadlock is thrown as it came", async () => {
+    const { results, tries } = await crossed(undefined, true);
+    expect(tries).toBe(2);
+    expect(results.find((r) => r !== "committed")).toMatchObject({ code: "40P01" });
+  });
 });
