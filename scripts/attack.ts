@@ -716,6 +716,7 @@ const cases: Case[] = [
   providerCurrencyCase(),
   webhookPlacementCase(),
   providerSwitchCase(),
+  lockOrderCase(),
   ...governanceCases,
   {
     // Last on purpose: it leaves the tenant's log refusing to be signed (which is the point).
@@ -1300,6 +1301,119 @@ function providerSwitchCase(): Case {
         note: ok
           ? `invalidated (${after.reason})`
           : `the proposal stayed ${after.status}: approvable without a live read`,
+      };
+    },
+  };
+}
+
+function lockOrderCase(): Case {
+  return {
+    name: "deadlocks: lower the amount vs an Orders API change; prepare vs re-prepare of a just-expired proposal",
+    async run() {
+      const ROUNDS = 15;
+      const slug = US;
+      const problems: string[] = [];
+      const reviewer = await signIn(member(slug, "reviewer", 0).email, member(slug, "reviewer", 0).password);
+      // An integration key for the shop's Orders API, stored as the admin page would store it (its SHA-256).
+      const key = `igk_${randomBytes(32).toString("base64url")}`;
+      await db((c) =>
+        c.query(
+          `INSERT INTO "IntegrationKey" ("id", "tenantId", "name", "keyPrefix", "keyHash", "scopes")
+           SELECT gen_random_uuid(), id, 'attack: lock order', left($2, 8), encode(sha256(convert_to($2, 'UTF8')), 'hex'), ARRAY['orders:write']
+             FROM "Tenant" WHERE slug = $1`,
+          [slug, key],
+        ),
+      );
+      let tries = 0;
+      const noServerError = (what: string, status: number) => {
+        tries++;
+        if (status >= 500) problems.push(`${what}: ${status}`);
+      };
+      try {
+        // 1. A reviewer lowers the amount while the shop cancels the order (which invalidates the proposal).
+        for (let r = 0; r < ROUNDS; r++) {
+          const p = await prepared(slug, 5_000);
+          const row = await db(
+            async (c) =>
+              (
+                await c.query<{ customerId: string; email: string; name: string; currency: string; ref: string }>(
+                  `SELECT o."customerId", cu.email, cu.name, o.currency, pay."providerPaymentRef" AS ref
+                     FROM "Order" o JOIN "Customer" cu ON cu.id = o."customerId" JOIN "Payment" pay ON pay."orderId" = o.id
+                    WHERE o.number = $1`,
+                  [p.order],
+                )
+              ).rows[0]!,
+          );
+          const body = {
+            customer: { id: row.customerId, email: row.email, name: row.name },
+            currency: row.currency.trim(),
+            total_minor: 5_000,
+            status: "canceled",
+            placed_at: new Date().toISOString(),
+            items: [{ sku: "ATK-1", name: "Attack item", quantity: 1, unit_minor: 5_000 }],
+            payments: [
+              {
+                provider: "stripe",
+                reference: row.ref,
+                method: "card",
+                captured_minor: 5_000,
+                holder: row.name,
+                display: "Visa •••• 4242",
+              },
+            ],
+            refunds: [],
+          };
+          const [edit, put] = await Promise.all([
+            staffPost(reviewer, `/api/proposals/${p.id}/edit`, { hash: p.hash, amountMinor: 1_000 }),
+            http(`/api/v1/orders/${encodeURIComponent(p.order)}`, {
+              method: "PUT",
+              headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+              body: JSON.stringify(body),
+            }),
+          ]);
+          noServerError("edit", edit.status);
+          noServerError("orders api", put.status);
+        }
+        // 2. The agent prepares again while a reviewer re-prepares the same just-expired proposal.
+        for (let r = 0; r < ROUNDS; r++) {
+          const p = await prepared(slug, 5_000);
+          await db((c) =>
+            c.query(`UPDATE "Proposal" SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [p.id]),
+          );
+          const [agent, staff] = await Promise.all([
+            toolCall(
+              slug,
+              "prepare_refund",
+              { order_id: p.order, reason: "damaged_item" },
+              { "x-trace-id": `attack-${randomUUID()}` },
+            ),
+            staffPost(reviewer, `/api/proposals/${p.id}/reprepare`, {}),
+          ]);
+          noServerError("prepare", agent.status);
+          if (agent.code === "internal_error") problems.push("prepare: internal_error");
+          noServerError("re-prepare", staff.status);
+          const successors = await db(
+            async (c) =>
+              (
+                await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Proposal" WHERE "supersedesId" = $1`, [
+                  p.id,
+                ])
+              ).rows[0]!.n,
+          );
+          if (successors !== 1) problems.push(`re-prepare: ${successors} successors`);
+        }
+      } finally {
+        await db((c) =>
+          c.query(
+            `UPDATE "IntegrationKey" SET "revokedAt" = now() WHERE "keyHash" = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+            [key],
+          ),
+        );
+      }
+      return {
+        tries,
+        violations: problems.length,
+        note: problems.length ? problems.slice(0, 3).join("; ") : "no 500, no internal_error, one successor each",
       };
     },
   };

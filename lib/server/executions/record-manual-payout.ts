@@ -11,6 +11,7 @@ import { sqlOf, sql } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { recordStaffEvent } from "@/lib/server/audit/record-event";
 import type { Actor } from "@/lib/server/auth/actor";
+import { lockOrderOfExecution } from "@/lib/server/proposals/locks";
 import { updateOrderStatus } from "./apply-provider-answer";
 
 export type PayoutResult = {
@@ -38,10 +39,11 @@ type LockedPayout = {
 };
 
 /**
- * The execution row first (as the provider's answers take it: execution, then proposal), scoped to the actor's
- * tenant: another tenant's execution is simply not found.
+ * The order's row first (lib/server/proposals/locks.ts), then the execution's, scoped to the actor's tenant: another
+ * tenant's execution is simply not found.
  */
 async function lockPayout(tx: Tx, tenantId: string, executionId: string): Promise<LockedPayout> {
+  await lockOrderOfExecution(sqlOf(tx), executionId); // the one lock order: order, then proposal, then execution
   const [row] = (
     await sql<LockedPayout>`
       SELECT e.id, e."tenantId", e.status::text AS status, e."payoutReference", e."payoutRecordedById",

@@ -7,6 +7,7 @@ import { type Tx } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
 import { invalidateUnfitProposals, refreshOrderStatus } from "@/lib/server/proposals/invalidate-unfit-proposals";
+import { lockOrder } from "@/lib/server/proposals/locks";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
 import { upsertExternalRefund } from "@/lib/server/payments/upsert-external-refund";
 import { providerAccountOf } from "@/lib/server/payments/provider-account";
@@ -89,6 +90,8 @@ async function upsertOrderIn(
     where: { tenantId_number: { tenantId, number } },
     select: { id: true, customerId: true },
   });
+  // The order row before anything of its proposals, as every path (lib/server/proposals/locks.ts).
+  if (existing) await lockOrder(sqlOf(tx), tenantId, existing.id);
   const providerAccount = await providerAccountOf(sqlOf(tx), tenantId);
   await checkConsistency(tx, tenantId, existing?.id ?? null, body, tenant.currency, providerAccount);
   const before = existing ? await snapshot(tx, existing.id) : null;

@@ -9,6 +9,7 @@ import {
 } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import type { ProviderRefund } from "./payment-provider";
 import { upsertExternalRefund } from "./upsert-external-refund";
+import { lockOrder } from "@/lib/server/proposals/locks";
 import { isUuid } from "@/lib/domain/validation";
 import { log } from "@/lib/server/log";
 import { metrics } from "@/lib/server/telemetry/metrics";
@@ -76,6 +77,8 @@ export async function recordExternalRefund(
   const proposalId = refund.metadata.proposalId;
   if (proposalId && isUuid(proposalId) && (await tx.proposal.count({ where: { id: proposalId, tenantId } })) > 0)
     return false;
+  // The order row first (lib/server/proposals/locks.ts): its refunds, status and proposals change below.
+  await lockOrder(sqlOf(tx), tenantId, order.id);
   // Stripe delivers refund.created and charge.refunded about one refund at the same time: without this lock both
   // read "no row yet" and both record (and audit) it. Held to the end of the webhook's transaction.
   await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('external-refund'), hashtext(${`${tenantId}:${refund.id}`}))`.execute(

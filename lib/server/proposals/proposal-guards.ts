@@ -5,22 +5,16 @@ import type { Prisma } from "@/lib/server/db/generated/client";
 import { proposalStatus, type ProposalStatus } from "@/lib/domain/proposal-state";
 import { storedProposalIntact, type HashableProposal } from "@/lib/domain/proposal-hash";
 import { refundableLeft } from "./refundable-left";
-import { isUuid } from "@/lib/domain/validation";
+import { lockOrderThenProposal } from "./locks";
 
 /**
  * Locks one proposal of the tenant for the rest of the transaction (SELECT … FOR UPDATE), so every
- * decision on it runs one at a time: no double approval, no approve-while-rejecting. Another tenant's
- * proposal is simply not found.
+ * decision on it runs one at a time: no double approval, no approve-while-rejecting. Its order row is
+ * locked first (./locks.ts: the one lock order), so a decision never deadlocks with the Orders API,
+ * prepare_refund or the provider's webhook. Another tenant's proposal is simply not found.
  */
 export async function lockProposal(tx: Tx, tenantId: string, id: string) {
-  if (!isUuid(id)) return null;
-  const locked = await sqlOf(tx)
-    .selectFrom("Proposal")
-    .select("id")
-    .where("id", "=", id)
-    .where("tenantId", "=", tenantId)
-    .forUpdate()
-    .executeTakeFirst();
+  const locked = await lockOrderThenProposal(sqlOf(tx), tenantId, id);
   if (!locked) return null;
   return tx.proposal.findUniqueOrThrow({
     where: { id },
