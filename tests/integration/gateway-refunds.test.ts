@@ -243,7 +243,8 @@ describe("end users", () => {
     for (const [label, token] of Object.entries(tokens)) {
       const r = await send(anthropicCall("lookup_order", order), headersFor({ token, trace: freshTrace() }));
       expect(r.content.code, label).toBe("permission_denied");
-      expect(r.content.error!.reason, label).toBe("end_user_token_invalid");
+      // The precise reason per token is tested in gateway-end-user-tokens.test.ts.
+      expect(r.content.error!.reason, label).toMatch(/^end_user_token_[a-z_]+$/);
       // Even a tool open to anonymous users refuses a bad token.
       const t = await send(
         anthropicCall("create_support_ticket", {

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { shortTraceId } from "@/lib/domain/short-trace-id";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { can } from "@/lib/domain/permissions";
@@ -18,7 +19,7 @@ type Props = { params: Promise<{ traceId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { traceId } = await params;
-  return { title: (await getTranslations("trace"))("title", { traceId: safeDecode(traceId).slice(0, 64) }) };
+  return { title: (await getTranslations("trace"))("title", { traceId: shortTraceId(safeDecode(traceId), 64) }) };
 }
 
 /** A malformed escape in the URL is searched as typed, never a 500. */
