@@ -67,7 +67,8 @@ function run(label: string, argv: string[], extraEnv: Env = {}): number {
   if (res.error) console.log(`\n${label}: could not run (${res.error.message})`);
   const seconds = secondsSince(t);
   steps.push({ name: label, seconds });
-  console.log(`\n=== ${label}: ${res.status === 0 ? "passed" : "failed"} in ${seconds.toFixed(1)} s ===`);
+  // The exit code, not "passed": a runner can exit 0 with failed tests (its report counts them, below).
+  console.log(`\n=== ${label}: ${seconds.toFixed(1)} s (exit code ${res.status ?? res.signal}) ===`);
   return res.status ?? 1;
 }
 
