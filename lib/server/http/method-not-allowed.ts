@@ -1,3 +1,4 @@
+import "server-only";
 import { resolveTraceId } from "@/lib/domain/agent-protocol";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
