@@ -116,39 +116,9 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
   }
 
   const idempotencyKey = refundIdempotencyKey(p.id);
-  if (p.payment.provider === "manual") return awaitPayout(tx, p, idempotencyKey, traceId);
-  const execution = await tx.execution.create({
-    data: {
-      tenantId: p.tenantId,
-      proposalId: p.id,
-      idempotencyKey,
-      status: executionStatus.sending,
-      attempts: 1,
-      lastAttemptAt: now,
-    },
-  });
-  const moved = await tx.proposal.updateMany({
-    where: { id: p.id, status: P.approved },
-    data: { status: P.executing },
-  });
-  if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
-  await recordAuditEvent(sqlOf(tx), {
-    tenantId: p.tenantId,
-    traceId: p.traceId,
-    actor: SYSTEM,
-    action: "execution:send",
-    outcome: "result_pending",
-    proposal: { id: p.id, hash: p.hash },
-    data: {
-      executionId: execution.id,
-      idempotencyKey,
-      attempt: 1,
-      amountMinor: p.amountMinor,
-      currency: p.currency,
-      workerTrace: traceId,
-    },
-    redaction: { clear: ["executionId", "idempotencyKey", "attempt", "amountMinor", "currency", "workerTrace"] },
-  });
+  const manual = p.payment.provider === "manual";
+  const execution = await startExecution(tx, p, { manual, idempotencyKey, now, traceId });
+  if (manual) return { kind: "awaiting_payout" };
   // If this worker dies right after the provider call, the reconciler picks the execution up.
   await enqueueJob(
     sqlOf(tx),
@@ -169,18 +139,26 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
 }
 
 /**
- * A manual payment: no provider holds it, so nothing is sent. The execution waits as `awaiting_payout` (the key
- * still makes a second execution impossible) until ops record the transfer; the agent reads `result_pending`.
- * No reconcile job: there is no provider to ask, and the sweep never picks this state up.
+ * Commits the execution with its idempotency key (the unique key makes a second execution impossible), moves the
+ * proposal to `executing` under its row lock, and records it. A provider refund starts as `sending` (attempt 1);
+ * a manual payment — no provider holds it, so nothing is sent — waits as `awaiting_payout` until ops record the
+ * transfer (record-manual-payout.ts); it gets no reconcile job, and the sweep never picks that state up.
  */
-async function awaitPayout(
+async function startExecution(
   tx: Tx,
   p: { id: string; tenantId: string; hash: string; traceId: string; amountMinor: number; currency: string },
-  idempotencyKey: string,
-  traceId: string,
-): Promise<Begin> {
+  opts: { manual: boolean; idempotencyKey: string; now: Date; traceId: string },
+): Promise<{ id: string }> {
+  const { manual, idempotencyKey } = opts;
   const execution = await tx.execution.create({
-    data: { tenantId: p.tenantId, proposalId: p.id, idempotencyKey, status: executionStatus.awaitingPayout },
+    data: {
+      tenantId: p.tenantId,
+      proposalId: p.id,
+      idempotencyKey,
+      ...(manual
+        ? { status: executionStatus.awaitingPayout }
+        : { status: executionStatus.sending, attempts: 1, lastAttemptAt: opts.now }),
+    },
   });
   const moved = await tx.proposal.updateMany({
     where: { id: p.id, status: P.approved },
@@ -191,19 +169,20 @@ async function awaitPayout(
     tenantId: p.tenantId,
     traceId: p.traceId,
     actor: SYSTEM,
-    action: "execution:awaiting_payout",
+    action: manual ? "execution:awaiting_payout" : "execution:send",
     outcome: "result_pending",
     proposal: { id: p.id, hash: p.hash },
     data: {
       executionId: execution.id,
       idempotencyKey,
+      ...(manual ? {} : { attempt: 1 }),
       amountMinor: p.amountMinor,
       currency: p.currency,
-      workerTrace: traceId,
+      workerTrace: opts.traceId,
     },
-    redaction: { clear: ["executionId", "idempotencyKey", "amountMinor", "currency", "workerTrace"] },
+    redaction: { clear: ["executionId", "idempotencyKey", "attempt", "amountMinor", "currency", "workerTrace"] },
   });
-  return { kind: "awaiting_payout" };
+  return execution;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ToPayOutRow } from "@/lib/schemas/execution-dto";
 import { Money } from "@/components/domain/money";
 import { RelativeTime } from "@/components/ui/date-time";
 import { DataTable, type Column } from "@/components/ui/data-table";
-import { ExecutionLink, executionHeadClass } from "./execution-cells";
+import { ExecutionCardHead, ExecutionLink, embeddedTableLook } from "./execution-cells";
 
 /**
  * Manual payouts ops have to make (payments no provider holds: bank transfer, store credit), oldest first: what to
@@ -37,19 +37,11 @@ export function ToPayOut({ rows }: { rows: ToPayOutRow[] }) {
       columns={columns}
       rows={rows}
       rowAttributes={(r) => ({ "data-payout-id": r.id })}
-      wrapperClassName="rounded-none border-0 bg-transparent"
-      headClassName={executionHeadClass}
-      cellClassName="py-2 whitespace-nowrap"
+      {...embeddedTableLook}
       cardAttributes={(r) => ({ "data-payout-card": r.id })}
-      cardClassName="rounded-lg bg-transparent p-3 text-base"
       card={(r) => (
         <>
-          <div className="flex items-start justify-between gap-3">
-            <ExecutionLink id={r.id} order={r.orderNumber} className="font-semibold" />
-            <span className="font-semibold">
-              <Money minor={r.amountMinor} currency={r.currency} />
-            </span>
-          </div>
+          <ExecutionCardHead {...r} />
           <p className="m-0 text-sm">
             {r.recipientHolder} · {r.recipientDisplay}
           </p>
