@@ -83,10 +83,11 @@ export function useDecision(p: ProposalDetail) {
     onSettled: invalidate,
   });
 
-  // Past the expiry the page reads expired (proposal-view.tsx): no Approve / Reject beside it.
-  const expiredNow = now.getTime() >= new Date(p.expiresAt).getTime() && p.status === proposalStatus.pendingApproval;
-  const canDecide = p.viewer.canDecide && !decided && !expiredNow;
-  const canReject = p.viewer.canReject && !decided && !expiredNow;
+  // Both become due while the page is open, not only after a refused click. Past the expiry the page reads
+  // expired (proposal-view.tsx): no Approve / Reject beside it (the viewer's flags were computed while pending).
+  const expiredWhileOpen = now.getTime() >= new Date(p.expiresAt).getTime();
+  const canDecide = p.viewer.canDecide && !decided && !expiredWhileOpen;
+  const canReject = p.viewer.canReject && !decided && !expiredWhileOpen;
   // Until React owns the page the buttons cannot open their dialogs: disabled, so an early click is not lost.
   const hydrated = useHydrated();
   useShortcuts({
@@ -95,8 +96,6 @@ export function useDecision(p: ProposalDetail) {
     n: () => next.data && router.push(`/proposals/${next.data.id}`),
   });
 
-  // Both become due while the page is open, not only after a refused click.
-  const expiredWhileOpen = now.getTime() >= new Date(p.expiresAt).getTime();
   const stepUpDue = needsStepUp || now.getTime() > new Date(p.viewer.stepUpAfter).getTime();
   const amount = formatMinor(p.amountMinor, p.currency, locale);
   const confirmText = t("confirm", {
