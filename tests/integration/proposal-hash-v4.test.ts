@@ -120,6 +120,15 @@ describe("hash v4: a new proposal binds what the reviewer reads", () => {
       recipientDisplay: "IBAN ES•• 4321",
     });
   });
+
+  it("an order row renamed in the database behind the proposal: the queue and the page still show the hashed number", async () => {
+    const { number, proposal: p } = await prepared();
+    await sql`UPDATE "Order" SET number = ${`${number}-X`} WHERE id = ${p.orderId}::uuid`.execute(sqlPool());
+    const r = await reviewer();
+    expect((await getProposal(r, p.id)).order.number).toBe(number);
+    const queue = await listPendingProposals(r, { limit: 100 });
+    expect(queue.rows.find((row) => row.id === p.id)?.orderNumber).toBe(number);
+  });
 });
 
 describe("hash v4: each presented field changed in the database behind the hash → the approval is refused", () => {
