@@ -5,7 +5,11 @@
 // the hashed values. v1–v3 rows keep verifying and approving. Real route handlers, real database.
 import { describe, expect, it } from "vitest";
 import { PUT as orderPUT } from "@/app/api/v1/orders/[number]/route";
+import { verifyEvidencePack } from "@/lib/domain/evidence-pack";
 import { recomputeProposalHash } from "@/lib/domain/proposal-hash";
+import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
+import { integratePending } from "@/lib/server/audit/sequencer";
+import { auditPublicKey } from "@/lib/server/audit/signing-key";
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
@@ -15,7 +19,8 @@ import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
-import { anthropicCall, ES, headersFor, send, tokenFor } from "./gateway-support";
+import { createPaidOrder, createProposalRow } from "../../scripts/lib/fixtures";
+import { ana, anthropicCall, ES, headersFor, send, tokenFor } from "./gateway-support";
 
 let seq = 0;
 const fresh = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++seq}`;
@@ -223,40 +228,48 @@ describe("hash v4: the Orders API changes what the reviewer reads under a pendin
 });
 
 describe("v1–v3 proposals stay verifiable and approvable", () => {
-  it.each([1, 2, 3])("a stored v%i row (no order snapshot) recomputes to its hash and approves", async (version) => {
-    const { number, proposal: p } = await prepared();
-    const legacy = {
-      ...p,
-      hashVersion: version,
-      orderNumber: null,
-      customerName: null,
-      orderItems: null,
-      ...(version < 3 ? { sourceProvider: null, sourceCapturedMinor: null, sourceRefundedMinor: null } : {}),
-      ...(version < 2 ? { policyVersion: null } : {}),
-    };
-    const hash = recomputeProposalHash(legacy);
-    expect(hash).not.toBe(p.hash);
-    await db().proposal.update({
-      where: { id: p.id },
-      data: {
+  it.each([1, 2, 3])(
+    "a stored v%i row (no order snapshot) recomputes to its hash, approves, and its pack verifies",
+    async (version) => {
+      // A row as the release of that version stored it: its fields, its version, its hash (and no prepare event
+      // naming another hash), on a paid order of a demo customer.
+      const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
+      const order = await createPaidOrder(db(), tenant, { customerId: ana, amountMinor: 4_000, prefix: "L" });
+      const row = await createProposalRow(db(), tenant, order, {
+        customerId: ana,
+        expiresAt: new Date(Date.now() + 30 * 60_000),
+      });
+      const legacy = {
+        ...row,
         hashVersion: version,
-        hash,
-        orderNumber: null,
-        customerName: null,
-        orderItems: undefined,
-        sourceProvider: legacy.sourceProvider,
-        sourceCapturedMinor: legacy.sourceCapturedMinor,
-        sourceRefundedMinor: legacy.sourceRefundedMinor,
-        policyVersion: legacy.policyVersion,
-      },
-    });
-    await sql`UPDATE "Proposal" SET "orderItems" = NULL WHERE id = ${p.id}::uuid`.execute(sqlPool());
-    const r = await reviewer();
-    const page = await getProposal(r, p.id);
-    expect(page).toMatchObject({ hashVersion: version, hashIntact: true, changedSincePrepared: null });
-    // Before v4 nothing of the order was hashed: the page reads today's order, as it always did.
-    expect(page.order.number).toBe(number);
-    expect((JSON.parse(page.canonicalJson) as { v: number }).v).toBe(version);
-    expect(await approveProposal(r, { proposalId: p.id, hash })).toMatchObject({ status: "approved" });
-  });
+        policyVersion: version >= 2 ? 1 : null,
+        sourceProvider: version >= 3 ? ("manual" as const) : null,
+        sourceCapturedMinor: version >= 3 ? 4_000 : null,
+        sourceRefundedMinor: version >= 3 ? 0 : null,
+      };
+      const hash = recomputeProposalHash(legacy);
+      const { id: _id, ...data } = { ...legacy, hash };
+      await db().proposal.update({ where: { id: row.id }, data: { ...data, orderItems: undefined } });
+      const stored = await db().proposal.findUniqueOrThrow({ where: { id: row.id } });
+      expect(stored).toMatchObject({ hashVersion: version, orderNumber: null, customerName: null, orderItems: null });
+      expect(recomputeProposalHash(stored)).toBe(hash);
+
+      const r = await reviewer();
+      const page = await getProposal(r, row.id);
+      expect(page).toMatchObject({ hashVersion: version, hashIntact: true, changedSincePrepared: null });
+      // Before v4 nothing of the order was hashed: the page reads today's order, as it always did.
+      expect(page.order.number).toBe(order.number);
+      expect((JSON.parse(page.canonicalJson) as { v: number }).v).toBe(version);
+      expect(await approveProposal(r, { proposalId: row.id, hash })).toMatchObject({ status: "approved" });
+
+      // Its evidence pack verifies offline (what `npm run evidence:verify` runs) with the canonical JSON of its version.
+      await integratePending();
+      const { body } = await buildEvidencePack(await actorFor(staffOf(ES, "auditor").email), row.id);
+      const verdict = await verifyEvidencePack(body, { publicKey: auditPublicKey().publicKey });
+      expect(verdict.checks.filter((c) => !c.ok)).toEqual([]);
+      const packed = JSON.parse(body) as { proposal: { hash: string; canonicalJson: string } };
+      expect(packed.proposal.hash).toBe(hash);
+      expect((JSON.parse(packed.proposal.canonicalJson) as { v: number }).v).toBe(version);
+    },
+  );
 });
