@@ -717,6 +717,7 @@ const cases: Case[] = [
   webhookPlacementCase(),
   providerSwitchCase(),
   lockOrderCase(),
+  hashedDisplayCase(),
   ...governanceCases,
   {
     // Last on purpose: it leaves the tenant's log refusing to be signed (which is the point).
@@ -1414,6 +1415,58 @@ function lockOrderCase(): Case {
         tries,
         violations: problems.length,
         note: problems.length ? problems.slice(0, 3).join("; ") : "no 500, no internal_error, one successor each",
+      };
+    },
+  };
+}
+
+function hashedDisplayCase(): Case {
+  return {
+    name: "what the reviewer reads altered behind the hash with the app's database role, then approved",
+    async run() {
+      const who = member(US, "reviewer", 0);
+      const cookies = await signIn(who.email, who.password);
+      // The finding's replay: the dialog would say "Refund … to IBAN DE89 •••• 0000 (attacker)"; and the order as
+      // the reviewer reads it (hash v4 binds both).
+      const tampers = [
+        `"recipientDisplay" = 'IBAN DE89 •••• 0000 (attacker)'`,
+        `"customerName" = 'Someone Else'`,
+        `"orderNumber" = 'ORD-ATTACKER'`,
+      ];
+      const problems: string[] = [];
+      let asApp = true;
+      for (const set of tampers) {
+        const p = await prepared(US, 1_874);
+        await db(async (c) => {
+          // The runtime role the app connects as (scripts/lib/app-role.ts); as the owner where it cannot be assumed.
+          try {
+            await c.query('SET ROLE "app_runtime"');
+          } catch {
+            asApp = false;
+          }
+          await c.query(`UPDATE "Proposal" SET ${set} WHERE id = $1`, [p.id]);
+          if (asApp) await c.query("RESET ROLE");
+        });
+        const res = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash });
+        const row = await db(
+          async (c) =>
+            (
+              await c.query<{ status: string; approvals: number }>(
+                `SELECT status::text AS status, (SELECT count(*)::int FROM "Approval" a WHERE a."proposalId" = p.id) AS approvals
+                   FROM "Proposal" p WHERE p.id = $1`,
+                [p.id],
+              )
+            ).rows[0]!,
+        );
+        if (res.status < 400 || row.approvals > 0 || row.status !== "invalidated")
+          problems.push(`${set}: ${res.status}, ${row.status}, ${row.approvals} approval(s)`);
+      }
+      return {
+        tries: tampers.length,
+        violations: problems.length,
+        note: problems.length
+          ? problems.join("; ")
+          : `refused and invalidated (stored hash mismatch)${asApp ? "" : "; altered as the owner: SET ROLE app_runtime was not allowed"}`,
       };
     },
   };

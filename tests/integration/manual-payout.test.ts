@@ -62,7 +62,14 @@ describe("manual payouts", () => {
     expect((await getProposal(await reviewer(), p.id)).payout).toBe("manual");
     const card = await freshCardOrder(4_200, { tenant: US, customer: john, prefix: "MPC" });
     const cardProposal = await db().proposal.create({
-      data: { ...p, id: crypto.randomUUID(), orderId: card.orderId, sourceProvider: "stripe", supersedesId: null },
+      data: {
+        ...p,
+        id: crypto.randomUUID(),
+        orderId: card.orderId,
+        sourceProvider: "stripe",
+        supersedesId: null,
+        orderItems: p.orderItems ?? undefined,
+      },
     });
     expect((await getProposal(await reviewer(), cardProposal.id)).payout).toBe("provider");
   });

@@ -116,6 +116,7 @@ export const serverNeutral: string[] = [
   "pg-serial-queries.test.ts",
   "proposal-comments.test.ts",
   "proposal-expiry-read.test.ts",
+  "proposal-hash-v4.test.ts",
   "proposal-zero-approvals.test.ts",
   "provider-connection.test.ts",
   "provider-sandbox-accounts.test.ts",

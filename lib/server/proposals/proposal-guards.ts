@@ -41,14 +41,14 @@ export const storedIntact = storedProposalIntact;
 
 /**
  * Why the proposal no longer matches its order, or null when it still does: the order was cancelled
- * or fully refunded, the payment (the recipient, or its provider) changed, or what is left to refund — counting refunds
+ * or fully refunded, the payment (the recipient: method, reference, holder or its masked display, or its provider) changed, or what is left to refund — counting refunds
  * made elsewhere and other open proposals — no longer covers this proposal's amount.
  */
 export async function orderMismatch(
   tx: Tx,
   p: HashableProposal & {
     order: { capturedMinor: number; status: string; currency: string };
-    payment: { method: string; providerPaymentRef: string; holderName: string; provider: string };
+    payment: { method: string; providerPaymentRef: string; holderName: string; display: string; provider: string };
   },
   now: Date = new Date(),
 ): Promise<string | null> {
@@ -57,7 +57,9 @@ export async function orderMismatch(
   if (
     p.payment.method !== p.recipientKind ||
     p.payment.providerPaymentRef !== p.recipientRef ||
-    p.payment.holderName !== p.recipientHolder
+    p.payment.holderName !== p.recipientHolder ||
+    // What the reviewer reads as the recipient ("Visa •••• 4242") is part of the action (hashed from v4 on).
+    p.payment.display !== p.recipientDisplay
   ) {
     return "recipient_changed";
   }
