@@ -173,13 +173,15 @@ export function canBeReprepared(p: { status: ProposalStatus; expiresAt: Date }, 
 /**
  * What `result_pending` tells the agent about a refund on its way: `in_doubt` when the provider's answer was
  * lost and the reconciler is finding out (the proposal needs reconciliation, or its execution's outcome is
- * unknown), `executing` otherwise (approved and queued, or sent and awaiting the provider's settlement).
+ * unknown), `awaiting_payout` when no provider holds the payment and ops pay it out by hand (a manual payment),
+ * `executing` otherwise (approved and queued, or sent and awaiting the provider's settlement).
  */
 export function paymentPhase(
   status: ProposalStatus,
   executionStatus: string | null | undefined,
-): "executing" | "in_doubt" {
-  return status === S.needsReconciliation || executionStatus === E.unknown ? "in_doubt" : "executing";
+): "executing" | "in_doubt" | "awaiting_payout" {
+  if (status === S.needsReconciliation || executionStatus === E.unknown) return "in_doubt";
+  return executionStatus === E.awaitingPayout ? "awaiting_payout" : "executing";
 }
 
 /**

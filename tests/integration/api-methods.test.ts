@@ -63,7 +63,7 @@ describe("methods an API route does not serve", () => {
   });
 
   it("the agent's tool-call route: GET is a JSON 405 pointing at POST", async () => {
-    const { GET } = (await import("@/app/api/agent/tool-calls/route")) as { GET: Handler };
+    const { GET } = (await import("@/app/api/agent/tool-calls/route")) as unknown as { GET: Handler };
     const res = await GET(new Request("http://localhost/api/agent/tool-calls"));
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");

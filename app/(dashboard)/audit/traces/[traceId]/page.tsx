@@ -59,6 +59,18 @@ export default async function TracePage({ params }: Props) {
           {t("started")} <DateTime value={trace.startedAt} />
         </p>
       ) : null}
+      {trace.steps.length ? (
+        <p>
+          {t("export")}{" "}
+          <a href={`/api/audit/traces/${encodeURIComponent(trace.traceId)}/export?format=csv`} download>
+            CSV
+          </a>{" "}
+          ·{" "}
+          <a href={`/api/audit/traces/${encodeURIComponent(trace.traceId)}/export?format=json`} download>
+            JSON
+          </a>
+        </p>
+      ) : null}
 
       {trace.proposals.length ? (
         <Section titleId="trace-proposals" title={t("proposals")} className="stack">
