@@ -11,6 +11,7 @@ COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY prisma.config.ts ./
 COPY scripts/prisma-generate.mjs ./scripts/prisma-generate.mjs
+COPY scripts/check-node.mjs ./scripts/check-node.mjs
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN node scripts/prisma-generate.mjs && node node_modules/next/dist/bin/next build

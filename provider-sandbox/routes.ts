@@ -8,7 +8,7 @@ import { handleControl, type ControlState } from "./control";
 import type { FaultBoard, FaultMatch } from "./faults";
 import { canonicalForm, FormError, parseStripeForm, type FormObject } from "./form";
 import { newId } from "./ids";
-import { retrievePaymentIntent } from "./payment-intents";
+import { createPaymentIntentFromApi, retrievePaymentIntent } from "./payment-intents";
 import { stripeError, type ErrorAnswer } from "./objects";
 import {
   createRefund,
@@ -259,6 +259,10 @@ export function sandboxRoutes(ctx: RoutesContext) {
     }
     if (method === "GET" && refundId)
       return readRoute(req, res, () => retrieveRefund(pool, account, decodeURIComponent(refundId)), null);
+    if (method === "POST" && url.pathname === "/v1/payment_intents") {
+      stats.createPaymentIntent = (stats.createPaymentIntent ?? 0) + 1;
+      return send(res, await createPaymentIntentFromApi(pool, account, form));
+    }
     const intentId = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname)?.[1];
     if (method === "GET" && intentId) {
       const id = decodeURIComponent(intentId);

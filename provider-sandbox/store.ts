@@ -79,6 +79,8 @@ CREATE TABLE IF NOT EXISTS account_keys (
   account    text NOT NULL REFERENCES accounts(id) ON DELETE CASCADE
 );
 ALTER TABLE payment_intents ADD COLUMN IF NOT EXISTS account text NOT NULL DEFAULT 'acct_default';
+-- Set when a payment intent is created through POST /v1/payment_intents (metadata[…]).
+ALTER TABLE payment_intents ADD COLUMN IF NOT EXISTS metadata jsonb NOT NULL DEFAULT '{}'::jsonb;
 ALTER TABLE refunds ADD COLUMN IF NOT EXISTS account text NOT NULL DEFAULT 'acct_default';
 ALTER TABLE events ADD COLUMN IF NOT EXISTS account text NOT NULL DEFAULT 'acct_default';
 -- Idempotency keys are per account, as at Stripe.

@@ -1,18 +1,21 @@
 // npm run agent:demo [-- --base-url http://localhost:3000] [--tenant tienda-es] [--order ORD-1001]
+// (the default base URL follows PORT, as `npm start` does: PORT=3100 npm run agent:demo)
 //
 // Drives the agent gateway the way a careful harness would: it lists the tools it may call, tries a
-// hallucinated tool name, reads the structured `unknown_tool` answer and recovers with the closest
-// listed tool, looks up an order, prepares a refund and prints the proposal that now awaits a human.
+// hallucinated tool name, reads the structured `unknown_tool` answer and recovers with a listed tool
+// (`closest` is null here: search_invoices is close to no tool), looks up an order, prepares a refund and
+// prints the proposal that now awaits a human.
 // Needs a running server with the demo data (npm start). Credentials come from demoCredentials().
 import { randomBytes } from "node:crypto";
 import { demoCredentials } from "./lib/demo-data";
+import { demoBaseUrl } from "./lib/demo-base-url";
 
 const argv = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
 };
-const baseUrl = flag("base-url", "http://localhost:3000").replace(/\/$/, "");
+const baseUrl = demoBaseUrl(argv, process.env);
 const tenantSlug = flag("tenant", "tienda-es");
 
 type Content = {

@@ -74,3 +74,16 @@ export const updateTenantSettingsInput = z
     "Change at least one setting.",
   );
 export type UpdateTenantSettingsInput = z.input<typeof updateTenantSettingsInput>;
+
+/**
+ * A tenant's settings as GET/PATCH /api/admin/tenant answer them (lib/server/admin/update-tenant-settings.ts) and
+ * the admin page's form shows them: declared once. `currencyLocked` once the tenant has orders.
+ */
+export type TenantSettings = {
+  slug: string;
+  name: string;
+  currency: string;
+  locale: string;
+  timeZone: string;
+  currencyLocked: boolean;
+};

@@ -16,7 +16,7 @@ function routeFiles(dir: string): string[] {
   );
 }
 
-type Handler = ((request: Request, context?: unknown) => Response | Promise<Response>) & { allows?: string[] };
+type Handler = ((request: Request, context?: unknown) => Response | Promise<Response>) & { allows?: readonly string[] };
 
 describe("methods an API route does not serve", () => {
   const files = routeFiles(apiDir).sort();

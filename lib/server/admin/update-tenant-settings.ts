@@ -2,21 +2,14 @@ import "server-only";
 import { sql, sqlOf } from "@/lib/server/db/sql";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
-import { updateTenantSettingsInput } from "@/lib/schemas/tenant";
+import { updateTenantSettingsInput, type TenantSettings } from "@/lib/schemas/tenant";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
 import { parseForm } from "./zod-problem";
 import { transaction } from "@/lib/server/db/transaction";
 
-export type TenantSettings = {
-  slug: string;
-  name: string;
-  currency: string;
-  locale: string;
-  timeZone: string;
-  currencyLocked: boolean;
-};
+export type { TenantSettings };
 
 const fields = { slug: true, name: true, currency: true, locale: true, timeZone: true } as const;
 

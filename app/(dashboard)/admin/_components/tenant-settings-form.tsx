@@ -5,16 +5,8 @@ import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
 import { Section } from "@/components/page/section";
 import { Notice } from "@/components/forms/notice";
+import type { TenantSettings } from "@/lib/schemas/tenant";
 import { useAdminRequest } from "./use-admin-request";
-
-export type TenantSettingsValues = {
-  slug: string;
-  name: string;
-  currency: string;
-  locale: string;
-  timeZone: string;
-  currencyLocked: boolean;
-};
 
 const fields = ["name", "locale", "timeZone", "currency"] as const;
 type Field = (typeof fields)[number];
@@ -25,9 +17,9 @@ const isField = (v: string | undefined): v is Field => (fields as readonly strin
  * only while the tenant has no orders (their amounts are stored in it), read-only afterwards. A refusal names its
  * field, which is marked invalid and focused.
  */
-export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSettingsValues; timeZones: string[] }) {
+export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSettings; timeZones: string[] }) {
   const t = useTranslations("tenantSettings");
-  const { run, pending, error } = useAdminRequest<TenantSettingsValues>();
+  const { run, pending, error } = useAdminRequest<TenantSettings>();
   const [values, setValues] = useState(settings);
   const [saved, setSaved] = useState(false);
   const inputs = useRef<Partial<Record<Field, HTMLInputElement | null>>>({});
