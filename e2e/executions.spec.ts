@@ -64,7 +64,7 @@ test("ops sees an approved proposal's execution reach succeeded on the Execution
 }) => {
   const order = await freshOrder(TENANT, 2_345);
   const proposalId = await proposeRefund(TENANT, order);
-  await useSession(page, staff(TENANT, "ops"));
+  await useSession(page, staff(TENANT, "ops"), { landing: true });
   await page.getByRole("link", { name: /^(Executions|Ejecuciones)$/ }).click();
   await expect(page).toHaveURL(/\/executions$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -82,7 +82,7 @@ for (const role of ["reviewer", "auditor"] as const) {
   test(`${role === "auditor" ? "an" : "a"} ${role} cannot open the Executions page nor its JSON routes`, async ({
     page,
   }) => {
-    await useSession(page, staff(TENANT, role));
+    await useSession(page, staff(TENANT, role), { landing: true });
     await expect(page.getByRole("link", { name: /^(Executions|Ejecuciones)$/ })).toHaveCount(0);
     await page.goto("/executions");
     await expect(page).toHaveURL(/\/forbidden/);

@@ -26,14 +26,16 @@ export const authFile = (email: string) => `.data/e2e-auth/${email}.json`;
 
 /**
  * Signs the page's browser context in as a demo staff member with the session auth.setup.ts opened once for
- * them (its cookie), then opens the dashboard. For specs that test something other than signing in; a spec that
- * approves with a session it expects fresh (step-up) or ends the session signs in for real with signIn().
+ * them (its cookie); with `landing`, also opens the dashboard (where a sign-in lands). For specs that test
+ * something other than signing in; a spec that approves with a session it expects fresh (step-up) or ends the
+ * session signs in for real with signIn().
  */
-export async function useSession(page: Page, who: { email: string }) {
+export async function useSession(page: Page, who: { email: string }, opts: { landing?: boolean } = {}) {
   const state = JSON.parse(readFileSync(authFile(who.email), "utf8")) as {
     cookies: Parameters<BrowserContext["addCookies"]>[0];
   };
   await page.context().addCookies(state.cookies);
+  if (!opts.landing) return;
   await page.goto("/");
   await expect(page).not.toHaveURL(/\/sign-in/);
 }
