@@ -71,7 +71,8 @@ export default defineConfig({
   },
   projects: [
     // Every demo staff member signs in once; specs that do not test signing in reuse it (useSession).
-    { name: "setup", testMatch: /auth\.setup\.ts/, fullyParallel: true, use: chromium },
+    // (Retried: every other project waits for it, and one slow sign-in must not skip the whole run.)
+    { name: "setup", testMatch: /auth\.setup\.ts/, fullyParallel: true, retries: 2, use: chromium },
     // Specs on their own orders and proposals, two at a time (fresh orders via e2e/support/db.ts).
     {
       name: "chromium",

@@ -10,6 +10,6 @@ mkdirSync(".data/e2e-auth", { recursive: true });
 
 for (const member of demoTenants.flatMap((t) => t.staff))
   test(`sign in ${member.email}`, async ({ page }) => {
-    await signIn(page, member);
+    await signIn(page, member, { timeout: 30_000 });
     await page.context().storageState({ path: authFile(member.email) });
   });

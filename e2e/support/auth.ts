@@ -13,12 +13,12 @@ export function staff(tenantSlug: string, role: DemoRole, n = 0) {
 }
 
 /** Signs in through the sign-in form, as a person would, and waits for the dashboard. */
-export async function signIn(page: Page, who: { email: string; password: string }) {
+export async function signIn(page: Page, who: { email: string; password: string }, opts: { timeout?: number } = {}) {
   await page.goto("/sign-in");
   await page.getByLabel(/^(Email|Correo electrónico)$/).fill(who.email);
   await page.getByLabel(/^(Password|Contraseña)$/).fill(who.password);
   await page.getByRole("button", { name: /^(Sign in|Entrar)$/ }).click();
-  await expect(page).not.toHaveURL(/\/sign-in/);
+  await expect(page).not.toHaveURL(/\/sign-in/, opts);
 }
 
 /** Where auth.setup.ts keeps a demo staff member's signed-in browser state (its session cookie). */
