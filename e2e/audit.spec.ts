@@ -34,7 +34,7 @@ test("an auditor searches the traceId of an approved and executed agent:demo run
   browser,
 }) => {
   const order = await freshOrder("shop-us", 2_500);
-  proposalId = await proposeRefund("shop-us", order);
+  proposalId = await proposeRefund("shop-us", order, { conversation: true });
   const p = await proposal(proposalId);
   traceId = p.traceId;
 

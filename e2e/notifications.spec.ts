@@ -1,6 +1,6 @@
 // Notification e-mails through the running app: this spec listens with a real SMTP server (smtp-server)
 // on E2E_PORT + 60 — the SMTP_URL that playwright.config.ts gives the server under test — the agent
-// prepares a refund over HTTP (npm run agent:demo), and the worker's e-mail with the proposal's amount
+// prepares a refund over HTTP (e2e/support/gateway.ts), and the worker's e-mail with the proposal's amount
 // and link arrives. Then a reviewer follows the link, and turns a preference off in the prefs page.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
