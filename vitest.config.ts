@@ -23,6 +23,8 @@ export default defineConfig({
             "scripts/**/*.test.ts",
             "components/**/*.test.ts",
             "provider-sandbox/**/*.test.ts",
+            // The guard over the server-dependent / server-neutral lists of integration files.
+            "tests/support/**/*.test.ts",
           ],
           environment: "node",
         },

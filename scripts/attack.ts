@@ -15,12 +15,17 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes, randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomBytes, randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type pg from "pg";
 import { encode } from "next-auth/jwt";
 import { publicDemoSecrets } from "../lib/config/demo-secrets";
+import { SIG_COSIGNATURE_V1, vkeyOf } from "../lib/domain/signed-note";
 import { withPgClient } from "../lib/server/db/pg-client";
 import { demoCredentials, demoTenants } from "./lib/demo-data";
+import { sandboxControl } from "../provider-sandbox/control-client";
+import { demoPaymentProvider } from "../lib/config/demo-payment-provider";
 import { createFreshOrder } from "./lib/fresh-order";
 import { findFreePort } from "./lib/embedded-postgres";
 import { postChunked } from "./lib/chunked-post";
@@ -705,6 +710,14 @@ const cases: Case[] = [
   },
   openRedirectCase(),
   unboundedBodyCase(),
+  witnessReadBackCase(),
+  unstorableOrderValuesCase(),
+  foreignPaymentCase(),
+  providerCurrencyCase(),
+  webhookPlacementCase(),
+  providerSwitchCase(),
+  lockOrderCase(),
+  hashedDisplayCase(),
   ...governanceCases,
   {
     // Last on purpose: it leaves the tenant's log refusing to be signed (which is the point).
@@ -917,6 +930,543 @@ function unboundedBodyCase(): Case {
         tries: targets.length,
         violations: problems.length,
         note: problems.length ? problems.join("; ") : "413 in the common shape, read no further than the cap",
+      };
+    },
+  };
+}
+
+// ── witnesses and the Orders API (issue #34 findings 6 and 7) ──────────────────────────────────────────
+function witnessReadBackCase(): Case {
+  /** A local HTTP server on a free loopback port; `handle` answers, every request is counted. */
+  async function localServer(
+    handle: (path: string, res: import("node:http").ServerResponse) => void,
+  ): Promise<{ url: string; hits: string[]; server: Server }> {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? "");
+      req.resume();
+      req.on("end", () => handle(req.url ?? "", res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, server };
+  }
+  return {
+    name: "witness SSRF: witnesses that redirect inside or answer a body; nothing followed, nothing read back",
+    async run() {
+      const MARK = `ATTACK-BODY-${randomUUID()}`;
+      // Stands in for a loopback-only page: a followed redirect would reach it.
+      const inside = await localServer((_path, res) => res.writeHead(200).end(`# HELP ${MARK} inside\n`));
+      const witness = await localServer((path, res) => {
+        if (path.startsWith("/to-inside/")) return res.writeHead(307, { location: `${inside.url}/secret` }).end(MARK);
+        if (path.startsWith("/to-metrics/"))
+          return res.writeHead(307, { location: `${baseUrl}/api/metrics` }).end(MARK);
+        if (path.startsWith("/as-200/")) return res.writeHead(200).end(`# HELP ${MARK}\n`);
+        res.writeHead(400).end(MARK);
+      });
+      const admin = await signIn(member(US, "admin").email, member(US, "admin").password);
+      const names: string[] = [];
+      const problems: string[] = [];
+      try {
+        for (const path of ["/to-inside/", "/to-metrics/", "/as-200/", "/error/"]) {
+          const name = `atk-${randomBytes(4).toString("hex")}.example`;
+          const vkey = vkeyOf(name, SIG_COSIGNATURE_V1, generateKeyPairSync("ed25519").publicKey);
+          const added = await staffPost(admin, "/api/admin/witnesses", { name, vkey, url: `${witness.url}${path}` });
+          if (added.status === 201) names.push(name);
+          else if (added.status !== 400) problems.push(`adding ${path}: ${added.status}`);
+        }
+        if (names.length > 0) {
+          // An audit event in the tenant's log: the worker's sequencer signs it and submits to the witnesses.
+          const until = Date.now() + 60_000;
+          let rows: { name: string; lastError: string | null; lastAttemptAt: string | null }[] = [];
+          while (Date.now() < until) {
+            await toolCall(US, "lookup_order", { order_id: "ORD-0000" }, { "x-trace-id": `attack-${randomUUID()}` });
+            await new Promise((r) => setTimeout(r, 2_000));
+            const list = await http("/api/admin/witnesses", { cookies: admin });
+            rows = ((list.json?.witnesses ?? []) as typeof rows).filter((w) => names.includes(w.name));
+            if (rows.length === names.length && rows.every((w) => w.lastAttemptAt)) break;
+          }
+          if (!rows.every((w) => w.lastAttemptAt)) problems.push("no submission was attempted within 60 s");
+          const listed = JSON.stringify(await http("/api/admin/witnesses", { cookies: admin }).then((r) => r.json));
+          if (listed.includes(MARK) || listed.includes("# HELP")) problems.push("an answer's body was read back");
+          for (const w of rows) if (w.lastError && w.lastError.length > 80) problems.push(`long lastError ${w.name}`);
+        }
+        if (inside.hits.length > 0) problems.push(`a redirect was followed: ${inside.hits.join(", ")}`);
+      } finally {
+        if (names.length > 0)
+          await db((c) => c.query(`DELETE FROM "AuditWitness" WHERE name = ANY($1::text[])`, [names]));
+        for (const s of [inside.server, witness.server]) {
+          s.closeAllConnections();
+          s.close();
+        }
+      }
+      return {
+        tries: 4,
+        violations: problems.length,
+        note: problems.length
+          ? problems.join("; ")
+          : names.length
+            ? "no redirect followed; lastError names the failure, no body"
+            : "witness URLs refused at save (not demo mode)",
+      };
+    },
+  };
+}
+
+function unstorableOrderValuesCase(): Case {
+  return {
+    name: "Orders API: values the database cannot hold → 400 invalid_arguments with problems, never 500",
+    async run() {
+      const admin = await signIn(member(US, "admin").email, member(US, "admin").password);
+      const issued = await staffPost(admin, "/api/admin/integration-keys", {
+        label: "attack",
+        scopes: ["orders:write"],
+      });
+      if (issued.status !== 201) throw new Error(`issuing an integration key answered ${issued.status}`);
+      const key = String(issued.json?.key);
+      const body = () => ({
+        customer: { id: `cus_atk_${randomBytes(4).toString("hex")}`, email: "atk@example.com", name: "Atk" },
+        currency: "USD",
+        total_minor: 1000,
+        status: "paid",
+        placed_at: "2026-11-30T10:00:00Z",
+        items: [{ sku: "SKU-1", name: "Mug", quantity: 1, unit_minor: 1000 }],
+        payments: [
+          {
+            provider: "manual",
+            reference: `pay_atk_${randomBytes(6).toString("hex")}`,
+            method: "card",
+            captured_minor: 1000,
+            holder: "Atk",
+            display: "Visa •• 4242",
+          },
+        ],
+        refunds: [{ reference: `re_atk_${randomBytes(6).toString("hex")}`, amount_minor: 10, status: "succeeded" }],
+      });
+      type B = ReturnType<typeof body>;
+      const edges: [string, (b: B) => unknown][] = [
+        ["money 2^31", (b) => ({ ...b, total_minor: 2 ** 31 })],
+        ["capture 2^31", (b) => ({ ...b, payments: [{ ...b.payments[0]!, captured_minor: 2 ** 31 }] })],
+        [
+          "captures summing over 2^31-1",
+          (b) => ({
+            ...b,
+            payments: [0, 1].map((i) => ({
+              ...b.payments[0]!,
+              reference: `${b.payments[0]!.reference}${i}`,
+              captured_minor: 2 ** 30 + 1,
+            })),
+            refunds: [],
+          }),
+        ],
+        ["refund 2^31", (b) => ({ ...b, refunds: [{ ...b.refunds[0]!, amount_minor: 2 ** 31 }] })],
+        ["item price 2^31", (b) => ({ ...b, items: [{ ...b.items[0]!, unit_minor: 2 ** 31 }] })],
+        ["negative", (b) => ({ ...b, total_minor: -1 })],
+        ["fractional", (b) => ({ ...b, total_minor: 0.5 })],
+        ["year 0000", (b) => ({ ...b, placed_at: "0000-01-01T00:00:00Z" })],
+        ["year 10000", (b) => ({ ...b, placed_at: "10000-01-01T00:00:00Z" })],
+        ["30 February", (b) => ({ ...b, placed_at: "2026-02-30T00:00:00Z" })],
+        ["refund in year 0000", (b) => ({ ...b, refunds: [{ ...b.refunds[0]!, created_at: "0000-01-01T00:00:00Z" }] })],
+        ["NUL in the name", (b) => ({ ...b, customer: { ...b.customer, name: "A\u0000" } })],
+        ["NUL in an item", (b) => ({ ...b, items: [{ ...b.items[0]!, name: "M\u0000" }] })],
+        ["NUL in the holder", (b) => ({ ...b, payments: [{ ...b.payments[0]!, holder: "A\u0000" }] })],
+        ["lone surrogate in the name", (b) => ({ ...b, customer: { ...b.customer, name: "A\uD800" } })],
+        ["lone surrogate in a sku", (b) => ({ ...b, items: [{ ...b.items[0]!, sku: "S\uDC00" }] })],
+        ["a name over its length", (b) => ({ ...b, customer: { ...b.customer, name: "x".repeat(201) } })],
+        ["no payment", (b) => ({ ...b, payments: [] })],
+        ["501 items", (b) => ({ ...b, items: Array.from({ length: 501 }, () => b.items[0]) })],
+        ["an unknown currency", (b) => ({ ...b, currency: "XXX" })],
+      ];
+      const problems: string[] = [];
+      try {
+        for (const [name, make] of edges) {
+          const number = `ATK-EDGE-${randomBytes(5).toString("hex")}`;
+          const res = await http(`/api/v1/orders/${number}`, {
+            method: "PUT",
+            headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+            body: JSON.stringify(make(body())),
+          });
+          if (res.status !== 400 || res.json?.code !== "invalid_arguments" || !Array.isArray(res.json?.problems))
+            problems.push(`${name}: ${res.status} ${String(res.json?.code)}`);
+        }
+      } finally {
+        await http(`/api/admin/integration-keys/${String(issued.json?.id)}`, {
+          method: "DELETE",
+          cookies: admin,
+          headers: { origin: baseUrl! },
+        });
+      }
+      return {
+        tries: edges.length,
+        violations: problems.length,
+        note: problems.length ? problems.slice(0, 4).join("; ") : "every edge case refused at its path",
+      };
+    },
+  };
+}
+
+// ── whose payment it is (issue #34 findings 1, 2, 3, 8; docs/systems-of-record.md "Whose payment it is") ──
+const sandbox = () => sandboxControl(sandboxUrl!, demoPaymentProvider.controlToken);
+const newPi = () => `pi_atk_${randomUUID().replace(/-/g, "").slice(0, 20)}`;
+const newNumber = () => `ATK-PAY-${randomUUID().slice(0, 8).toUpperCase()}`;
+
+/** The Orders API as the tenant's shop backend, for its first demo customer (name and email as stored: unchanged). */
+async function pushOrder(
+  slug: string,
+  number: string,
+  pay: { reference: string; provider: "stripe" | "manual"; capturedMinor: number },
+): Promise<Res> {
+  const customer = tenantOf(slug).customers[0]!.id;
+  const stored = await db(
+    async (c) =>
+      (await c.query<{ name: string; email: string }>(`SELECT name, email FROM "Customer" WHERE id = $1`, [customer]))
+        .rows[0]!,
+  );
+  return http(`/api/v1/orders/${encodeURIComponent(number)}`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", authorization: `Bearer ${tenantOf(slug).integrationKey}` },
+    body: JSON.stringify({
+      customer: { id: customer, name: stored.name, email: stored.email },
+      currency: tenantOf(slug).currency,
+      total_minor: pay.capturedMinor,
+      status: "paid",
+      placed_at: new Date().toISOString(),
+      payments: [
+        {
+          provider: pay.provider,
+          reference: pay.reference,
+          method: "card",
+          captured_minor: pay.capturedMinor,
+          holder: stored.name,
+          display: "Visa •••• 4242",
+        },
+      ],
+    }),
+  });
+}
+const paymentRefOf = (number: string) =>
+  db(
+    async (c) =>
+      (
+        await c.query<{ ref: string }>(
+          `SELECT y."providerPaymentRef" AS ref FROM "Payment" y JOIN "Order" o ON o.id = y."orderId" WHERE o.number = $1`,
+          [number],
+        )
+      ).rows[0]!.ref,
+  );
+const proposalStatusOf = (id: string) =>
+  db(
+    async (c) =>
+      (
+        await c.query<{ status: string; reason: string | null }>(
+          `SELECT status::text AS status, "invalidationReason" AS reason FROM "Proposal" WHERE id = $1`,
+          [id],
+        )
+      ).rows[0]!,
+  );
+async function within<T>(ms: number, read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function foreignPaymentCase(): Case {
+  return {
+    name: "a payment intent another tenant holds: tienda-es's shop pushes shop-us's pi_… (as stripe, and manual → stripe)",
+    async run() {
+      const victim = await fresh(US, 129_900);
+      const pi = await paymentRefOf(victim);
+      const problems: string[] = [];
+      const leaks = (r: Res) => [US, victim, "USD"].some((x) => JSON.stringify(r.json ?? {}).includes(x));
+      // 1. Straight: the victim's payment intent as tienda-es's stripe payment.
+      const direct = await pushOrder(ES, newNumber(), { reference: pi, provider: "stripe", capturedMinor: 129_900 });
+      if (direct.status !== 400) problems.push(`stripe push answered ${direct.status}`);
+      if (leaks(direct)) problems.push("the refusal names the other tenant's data");
+      // 2. Around the check: as the shop's own (manual) number first, then switched to stripe.
+      const number = newNumber();
+      const manual = await pushOrder(ES, number, { reference: pi, provider: "manual", capturedMinor: 129_900 });
+      const switched = await pushOrder(ES, number, { reference: pi, provider: "stripe", capturedMinor: 129_900 });
+      if (manual.status === 201 && switched.status !== 400)
+        problems.push(`manual → stripe answered ${switched.status}`);
+      const held = await db(
+        async (c) =>
+          (
+            await c.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM "Payment" y JOIN "Tenant" t ON t.id = y."tenantId" WHERE t.slug = $1 AND y."providerPaymentRef" = $2 AND y.provider = 'stripe'`,
+              [ES, pi],
+            )
+          ).rows[0]!.n,
+      );
+      if (held > 0) problems.push("tienda-es holds shop-us's payment intent as a stripe payment");
+      return {
+        tries: 2,
+        violations: problems.length,
+        note: problems.length
+          ? problems.join("; ")
+          : "refused at $.payments[0].reference (not available), naming no one",
+      };
+    },
+  };
+}
+
+function providerCurrencyCase(): Case {
+  return {
+    name: "a payment the provider holds in another currency or capture: prepare_refund derives nothing from it",
+    async run() {
+      const problems: string[] = [];
+      for (const pi of [
+        { currency: "gbp", amount: 10_000, pushed: 10_000 },
+        { currency: tenantOf(ES).currency.toLowerCase(), amount: 9_000, pushed: 10_000 },
+      ]) {
+        const id = newPi();
+        await sandbox().createPaymentIntent({ id, amount: pi.amount, currency: pi.currency });
+        const number = newNumber();
+        const pushed = await pushOrder(ES, number, { reference: id, provider: "stripe", capturedMinor: pi.pushed });
+        if (pushed.status !== 201) throw new Error(`push of ${number}: ${pushed.status}`);
+        const a = await toolCall(ES, "prepare_refund", { order_id: number, reason: "damaged_item" });
+        if (a.code !== "permission_denied")
+          problems.push(`${pi.currency.toUpperCase()} ${pi.amount} at the provider, ${pi.pushed} pushed: ${a.code}`);
+      }
+      return {
+        tries: 2,
+        violations: problems.length,
+        note: problems.length ? problems.join("; ") : "permission_denied (payment_mismatch), no proposal",
+      };
+    },
+  };
+}
+
+function webhookPlacementCase(): Case {
+  return {
+    name: "another tenant's row with shop-us's reference: shop-us's dispute and outside refund still reach shop-us",
+    async run() {
+      const p = await prepared(US, 20_000);
+      const pi = await paymentRefOf(p.order);
+      // tienda-es takes the same reference as its own (manual) number: allowed, and must change nothing for shop-us.
+      const taken = await pushOrder(ES, newNumber(), { reference: pi, provider: "manual", capturedMinor: 20_000 });
+      const problems: string[] = [];
+      if (taken.status !== 201) problems.push(`the manual push answered ${taken.status}`);
+      await sandbox().openDispute({ paymentIntent: pi, reason: "fraudulent" });
+      const after = await within(
+        20_000,
+        () => proposalStatusOf(p.id),
+        (r) => r.status !== "pending_approval",
+      );
+      if (after.status !== "invalidated")
+        problems.push(`shop-us's proposal is still ${after.status} after the dispute`);
+      const made = await sandbox().refundElsewhere({ paymentIntent: pi, amount: 1_000 });
+      const tenants = await within(
+        20_000,
+        () =>
+          db(async (c) =>
+            (
+              await c.query<{ slug: string }>(
+                `SELECT t.slug FROM "Refund" r JOIN "Tenant" t ON t.id = r."tenantId" WHERE r."providerRefundId" = $1`,
+                [made.id],
+              )
+            ).rows.map((r) => r.slug),
+          ),
+        (rows) => rows.length > 0,
+      );
+      if (tenants.join() !== US) problems.push(`the outside refund reached [${tenants.join()}], not shop-us's ledger`);
+      return {
+        tries: 2,
+        violations: problems.length,
+        note: problems.length
+          ? problems.join("; ")
+          : "dispute invalidated the proposal; the refund entered shop-us's ledger",
+      };
+    },
+  };
+}
+
+function providerSwitchCase(): Case {
+  return {
+    name: "a payment switched from stripe to manual under an open proposal",
+    async run() {
+      const id = newPi();
+      await sandbox().createPaymentIntent({ id, amount: 7_000, currency: tenantOf(ES).currency.toLowerCase() });
+      const number = newNumber();
+      const pushed = await pushOrder(ES, number, { reference: id, provider: "stripe", capturedMinor: 7_000 });
+      if (pushed.status !== 201) throw new Error(`push of ${number}: ${pushed.status}`);
+      const a = await toolCall(ES, "prepare_refund", { order_id: number, reason: "damaged_item" });
+      if (a.code !== "approval_required") throw new Error(`prepare_refund of ${number}: ${a.code}`);
+      await pushOrder(ES, number, { reference: id, provider: "manual", capturedMinor: 7_000 });
+      const after = await proposalStatusOf(String(a.result.proposal_id));
+      const ok = after.status === "invalidated";
+      return {
+        tries: 1,
+        violations: ok ? 0 : 1,
+        note: ok
+          ? `invalidated (${after.reason})`
+          : `the proposal stayed ${after.status}: approvable without a live read`,
+      };
+    },
+  };
+}
+
+function lockOrderCase(): Case {
+  return {
+    name: "deadlocks: lower the amount vs an Orders API change; prepare vs re-prepare of a just-expired proposal",
+    async run() {
+      const ROUNDS = 15;
+      const slug = US;
+      const problems: string[] = [];
+      const reviewer = await signIn(member(slug, "reviewer", 0).email, member(slug, "reviewer", 0).password);
+      // An integration key for the shop's Orders API, stored as the admin page would store it (its SHA-256).
+      const key = `igk_${randomBytes(32).toString("base64url")}`;
+      await db((c) =>
+        c.query(
+          `INSERT INTO "IntegrationKey" ("id", "tenantId", "name", "keyPrefix", "keyHash", "scopes")
+           SELECT gen_random_uuid(), id, 'attack: lock order', left($2, 8), encode(sha256(convert_to($2, 'UTF8')), 'hex'), ARRAY['orders:write']
+             FROM "Tenant" WHERE slug = $1`,
+          [slug, key],
+        ),
+      );
+      let tries = 0;
+      const noServerError = (what: string, status: number) => {
+        tries++;
+        if (status >= 500) problems.push(`${what}: ${status}`);
+      };
+      try {
+        // 1. A reviewer lowers the amount while the shop cancels the order (which invalidates the proposal).
+        for (let r = 0; r < ROUNDS; r++) {
+          const p = await prepared(slug, 5_000);
+          const row = await db(
+            async (c) =>
+              (
+                await c.query<{ customerId: string; email: string; name: string; currency: string; ref: string }>(
+                  `SELECT o."customerId", cu.email, cu.name, o.currency, pay."providerPaymentRef" AS ref
+                     FROM "Order" o JOIN "Customer" cu ON cu.id = o."customerId" JOIN "Payment" pay ON pay."orderId" = o.id
+                    WHERE o.number = $1`,
+                  [p.order],
+                )
+              ).rows[0]!,
+          );
+          const body = {
+            customer: { id: row.customerId, email: row.email, name: row.name },
+            currency: row.currency.trim(),
+            total_minor: 5_000,
+            status: "canceled",
+            placed_at: new Date().toISOString(),
+            items: [{ sku: "ATK-1", name: "Attack item", quantity: 1, unit_minor: 5_000 }],
+            payments: [
+              {
+                provider: "stripe",
+                reference: row.ref,
+                method: "card",
+                captured_minor: 5_000,
+                holder: row.name,
+                display: "Visa •••• 4242",
+              },
+            ],
+            refunds: [],
+          };
+          const [edit, put] = await Promise.all([
+            staffPost(reviewer, `/api/proposals/${p.id}/edit`, { hash: p.hash, amountMinor: 1_000 }),
+            http(`/api/v1/orders/${encodeURIComponent(p.order)}`, {
+              method: "PUT",
+              headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+              body: JSON.stringify(body),
+            }),
+          ]);
+          noServerError("edit", edit.status);
+          noServerError("orders api", put.status);
+        }
+        // 2. The agent prepares again while a reviewer re-prepares the same just-expired proposal.
+        for (let r = 0; r < ROUNDS; r++) {
+          const p = await prepared(slug, 5_000);
+          await db((c) =>
+            c.query(`UPDATE "Proposal" SET "expiresAt" = now() - interval '1 second' WHERE id = $1`, [p.id]),
+          );
+          const [agent, staff] = await Promise.all([
+            toolCall(
+              slug,
+              "prepare_refund",
+              { order_id: p.order, reason: "damaged_item" },
+              { "x-trace-id": `attack-${randomUUID()}` },
+            ),
+            staffPost(reviewer, `/api/proposals/${p.id}/reprepare`, {}),
+          ]);
+          noServerError("prepare", agent.status);
+          if (agent.code === "internal_error") problems.push("prepare: internal_error");
+          noServerError("re-prepare", staff.status);
+          const successors = await db(
+            async (c) =>
+              (
+                await c.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Proposal" WHERE "supersedesId" = $1`, [
+                  p.id,
+                ])
+              ).rows[0]!.n,
+          );
+          if (successors !== 1) problems.push(`re-prepare: ${successors} successors`);
+        }
+      } finally {
+        await db((c) =>
+          c.query(
+            `UPDATE "IntegrationKey" SET "revokedAt" = now() WHERE "keyHash" = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+            [key],
+          ),
+        );
+      }
+      return {
+        tries,
+        violations: problems.length,
+        note: problems.length ? problems.slice(0, 3).join("; ") : "no 500, no internal_error, one successor each",
+      };
+    },
+  };
+}
+
+function hashedDisplayCase(): Case {
+  return {
+    name: "what the reviewer reads altered behind the hash with the app's database role, then approved",
+    async run() {
+      const who = member(US, "reviewer", 0);
+      const cookies = await signIn(who.email, who.password);
+      // The finding's replay: the dialog would say "Refund … to IBAN DE89 •••• 0000 (attacker)"; and the order as
+      // the reviewer reads it (hash v4 binds both).
+      const tampers = [
+        `"recipientDisplay" = 'IBAN DE89 •••• 0000 (attacker)'`,
+        `"customerName" = 'Someone Else'`,
+        `"orderNumber" = 'ORD-ATTACKER'`,
+      ];
+      const problems: string[] = [];
+      let asApp = true;
+      for (const set of tampers) {
+        const p = await prepared(US, 1_874);
+        await db(async (c) => {
+          // The runtime role the app connects as (scripts/lib/app-role.ts); as the owner where it cannot be assumed.
+          try {
+            await c.query('SET ROLE "app_runtime"');
+          } catch {
+            asApp = false;
+          }
+          await c.query(`UPDATE "Proposal" SET ${set} WHERE id = $1`, [p.id]);
+          if (asApp) await c.query("RESET ROLE");
+        });
+        const res = await staffPost(cookies, `/api/proposals/${p.id}/approve`, { hash: p.hash });
+        const row = await db(
+          async (c) =>
+            (
+              await c.query<{ status: string; approvals: number }>(
+                `SELECT status::text AS status, (SELECT count(*)::int FROM "Approval" a WHERE a."proposalId" = p.id) AS approvals
+                   FROM "Proposal" p WHERE p.id = $1`,
+                [p.id],
+              )
+            ).rows[0]!,
+        );
+        if (res.status < 400 || row.approvals > 0 || row.status !== "invalidated")
+          problems.push(`${set}: ${res.status}, ${row.status}, ${row.approvals} approval(s)`);
+      }
+      return {
+        tries: tampers.length,
+        violations: problems.length,
+        note: problems.length
+          ? problems.join("; ")
+          : `refused and invalidated (stored hash mismatch)${asApp ? "" : "; altered as the owner: SET ROLE app_runtime was not allowed"}`,
       };
     },
   };

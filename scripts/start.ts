@@ -472,7 +472,7 @@ async function registerDemoPaymentIntents(databaseUrl: string, sandboxUrl: strin
     const { rows } = await client.query<{ ref: string; amount: number; currency: string; refunded: string }>(
       `SELECT p."providerPaymentRef" AS ref, p."amountMinor" AS amount, p.currency,
               COALESCE((SELECT sum(r."amountMinor") FROM "Refund" r WHERE r."paymentId" = p.id AND r.status = 'succeeded'), 0) AS refunded
-         FROM "Payment" p`,
+         FROM "Payment" p WHERE p.provider = 'stripe'`,
     );
     for (const r of rows) {
       const known = await control.paymentIntent(r.ref).then(

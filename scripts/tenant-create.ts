@@ -1,15 +1,18 @@
 // npm run tenant:create -- --slug acme --name "Acme" --currency EUR --locale en --time-zone Europe/Berlin
 //                          --admin-email ada@acme.example [--admin-name "Ada"]
-// An operator's first tenant without SQL (docs/operations.md): the tenant, its policy version 1, its first
-// admin and that admin's one-time setup link (24 h), audited. On DATABASE_URL (migrated first), or on the
-// embedded demo database when DATABASE_URL is unset, like the other scripts. Prints one JSON object with the
-// setup link — the only time it is shown — and exits 0; a refusal (existing slug or email, a bad value) is
-// printed on stderr with the reason and exits 1. Outside the demo the production secrets must be set (the
-// audit event is fingerprinted with AUDIT_HMAC_KEY) and APP_URL / NEXTAUTH_URL give the link its origin.
+// An operator's first tenant without SQL (docs/operations.md): the tenant, its policy version 1 (with the safe
+// defaults of a new tenant), its first admin and that admin's one-time setup link (24 h), audited. On
+// DATABASE_URL (migrated first). Refused, before anything is touched, on the demo's database — no DATABASE_URL
+// (the embedded demo database) or one holding demo tenants: a tenant of one's own there stops `npm start` from
+// loading the demo, and `npm run demo:reset` would delete it. Prints one JSON object with the setup link — the
+// only time it is shown — and exits 0; a refusal (existing slug or email, a bad value, the demo database) is
+// printed on stderr with the reason and exits 1. The production secrets must be set (the audit event is
+// fingerprinted with AUDIT_HMAC_KEY); APP_URL / NEXTAUTH_URL give the link its origin, else the local app on PORT.
 import { parseArgs } from "node:util";
 import nextEnv from "@next/env";
 import { productionSecretProblems } from "../lib/config/demo-secrets";
 import { prepareDatabase } from "./lib/database";
+import { demoTenantSlugs } from "./lib/demo-tenants";
 
 nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
 
@@ -39,12 +42,28 @@ try {
 const missing = ["slug", "name", "currency", "locale", "time-zone", "admin-email"].filter((k) => !values![k]);
 if (missing.length) fail(`missing ${missing.map((k) => `--${k}`).join(", ")}`);
 
-const demo = !process.env.DATABASE_URL;
-process.env.APP_MODE ??= demo ? "demo" : "production";
+// A real tenant never goes into the demo's database (docs/operations.md "From nothing to a first tenant").
+const productionPath =
+  "For a tenant of your own: create a PostgreSQL database, set DATABASE_URL to it and the production secrets (.env.example), run `npm run db:migrate`, then this command again (docs/operations.md).";
+if (!process.env.DATABASE_URL)
+  fail(
+    `refusing: DATABASE_URL is not set, so this would write into the embedded demo database — \`npm start\` then refuses to load the demo beside your tenant, and \`npm run demo:reset\` deletes it. ${productionPath}`,
+  );
+const demoTenants = await demoTenantSlugs(process.env.DATABASE_URL!).catch(() => [] as string[]); // not migrated yet: none
+if (demoTenants.length)
+  fail(
+    `refusing: this database holds the demo's tenants (${demoTenants.join(", ")}) — \`npm start\` refuses to serve it in production and \`npm run demo:reset\` would delete your tenant. ${productionPath}`,
+  );
+process.env.APP_MODE ??= "production";
 if (process.env.APP_MODE !== "demo") {
   const problems = productionSecretProblems(process.env);
   if (problems.length) fail(`refusing to run in production mode: ${problems.join("; ")}`);
 }
+// The link's origin: APP_URL, else NEXTAUTH_URL, else the app `npm start` serves on PORT (lib/server/env.ts).
+if (!process.env.APP_URL && !process.env.NEXTAUTH_URL)
+  process.stderr.write(
+    `tenant:create: APP_URL and NEXTAUTH_URL are not set: the setup link points at http://localhost:${process.env.PORT || 3000} (PORT); set APP_URL to the dashboard's public origin.\n`,
+  );
 
 const database = await prepareDatabase({ demo: false }).catch((error: unknown) =>
   fail(`database: ${error instanceof Error ? error.message : String(error)}`),

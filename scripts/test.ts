@@ -1,23 +1,36 @@
 // npm test: every test, the way CI runs them.
 //   0. lint (ESLint; any problem counts as a failure) and the format check (Prettier)
 //   1. unit tests and integration tests (vitest; integration against a throw-away embedded PostgreSQL 18), then
-//      the integration tests again on Debian's PostgreSQL (a throw-away pg_createcluster cluster; skipped with a
-//      message when not root or the package is missing) — the supported versions, docs/operations.md
+//      the server-dependent integration tests (tests/support/server-dependent.ts) again on Debian's PostgreSQL
+//      (a throw-away pg_createcluster cluster; skipped with a message when not root or the package is missing)
+//      — the supported versions, docs/operations.md
 //   2. a production build of the app
 //   3. browser tests (Playwright against that build, its own embedded PostgreSQL and demo data)
 //   4. a shortened soak (npm run soak -- --seconds 40) on that build
 // It provides its own browser: Playwright's where one is installed, else Debian's chromium (installed
-// with apt-get when we are root and it is missing). It ends with one line "Tests: N passed, N failed".
-//   --skip-e2e    only steps 0 and 1
-//   --skip-lint   skip step 0
+// with apt-get when we are root and it is missing). Each step prints its wall time as it ends; at the end come
+// the 15 slowest test files and the time per step (all of it in test-results/timings.json, with .ci/run's own
+// phases when run under it; docs/testing.md), a warning when the run outgrew its budget, the failed tests, and
+// last one line "Tests: N passed, N failed".
+//   --skip-e2e       only steps 0 and 1
+//   --skip-lint      skip step 0
+//   --all-postgres   every integration file on Debian's PostgreSQL too, not only the server-dependent ones
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
+import { serverDependentFiles } from "../tests/support/server-dependent";
 import { createDebianCluster, debianPostgresUnavailable } from "./lib/debian-postgres";
 import {
+  playwrightFileTimes,
+  readCiPhases,
   readPlaywrightReport,
   readVitestReport,
+  summariseTimings,
+  timingLines,
+  vitestFileTimes,
+  type FileTime,
+  type Phase,
   type PlaywrightJson,
   type TestReport,
   type VitestJson,
@@ -26,20 +39,36 @@ import {
 const args = process.argv.slice(2);
 const skipE2e = args.includes("--skip-e2e");
 const skipLint = args.includes("--skip-lint");
+const allPostgres = args.includes("--all-postgres");
+const started = performance.now();
 const root = process.cwd();
 const reports = join(root, "test-results");
+// .ci/run's own phases (apt-get, npm ci), read now: Playwright empties test-results/ when it starts. Only under
+// .ci/run (CI_PHASES_FILE): a file left by an earlier CI run must not count in a local one.
+const ciPhaseFile = process.env.CI_PHASES_FILE;
+const ciPhases = readCiPhases(ciPhaseFile && existsSync(ciPhaseFile) ? readFileSync(ciPhaseFile, "utf8") : undefined);
 // Reports of an earlier run must not stand in for this one's (a runner killed before writing its own).
-for (const f of ["vitest.json", "vitest-debian-pg.json", "playwright.json"]) rmSync(join(reports, f), { force: true });
+for (const f of ["vitest.json", "vitest-debian-pg.json", "playwright.json", "timings.json"])
+  rmSync(join(reports, f), { force: true });
 mkdirSync(reports, { recursive: true });
 type Env = Record<string, string | undefined>;
 const env: Env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const node = process.execPath;
 
+const steps: Phase[] = [];
+const fileTimes: FileTime[] = [];
+const secondsSince = (t: number) => Math.round((performance.now() - t) / 100) / 10;
+
 function run(label: string, argv: string[], extraEnv: Env = {}): number {
   console.log(`\n=== ${label} ===`);
+  const t = performance.now();
   const res = spawnSync(node, argv, { stdio: "inherit", env: { ...env, ...extraEnv } as NodeJS.ProcessEnv });
   if (res.signal) console.log(`\n${label}: ended by ${res.signal}`);
   if (res.error) console.log(`\n${label}: could not run (${res.error.message})`);
+  const seconds = secondsSince(t);
+  steps.push({ name: label, seconds });
+  // The exit code, not "passed": a runner can exit 0 with failed tests (its report counts them, below).
+  console.log(`\n=== ${label}: ${seconds.toFixed(1)} s (exit code ${res.status ?? res.signal}) ===`);
   return res.status ?? 1;
 }
 
@@ -92,12 +121,16 @@ const noReport = (label: string) => {
   failures.push(`${label} — no report: the run ended before writing it (see its output above)`);
 };
 const addVitest = (file: string, label: string) => {
-  if (existsSync(file)) add(readVitestReport(JSON.parse(readFileSync(file, "utf8")) as VitestJson, label, root));
-  else noReport(label);
+  if (!existsSync(file)) return noReport(label);
+  const report = JSON.parse(readFileSync(file, "utf8")) as VitestJson;
+  add(readVitestReport(report, label, root));
+  fileTimes.push(...vitestFileTimes(report, label, root));
 };
 const addPlaywright = (file: string) => {
-  if (existsSync(file)) add(readPlaywrightReport(JSON.parse(readFileSync(file, "utf8")) as PlaywrightJson));
-  else noReport("browser tests");
+  if (!existsSync(file)) return noReport("browser tests");
+  const report = JSON.parse(readFileSync(file, "utf8")) as PlaywrightJson;
+  add(readPlaywrightReport(report));
+  fileTimes.push(...playwrightFileTimes(report));
 };
 
 // Node 24 comes from the node-<platform> optional dependency (node_modules/.bin is first on npm scripts' PATH).
@@ -133,16 +166,20 @@ const vitestCode = run("unit and integration tests", [
 addVitest(vitestJson, "vitest");
 failed ||= vitestCode !== 0;
 
-// The integration tests once more, on a PostgreSQL server that is not the embedded one (Debian's, version 15).
+// The server-dependent integration tests once more (every one with --all-postgres), on a PostgreSQL server that
+// is not the embedded one (Debian's, version 15). Which files depend on the server: tests/support/server-dependent.ts.
 const debianMissing = debianPostgresUnavailable();
 if (debianMissing) {
   console.log(`\n=== integration tests on Debian's PostgreSQL: skipped (${debianMissing}) ===`);
 } else {
+  const t = performance.now();
   const cluster = await createDebianCluster("itest");
+  steps.push({ name: `Debian's PostgreSQL ${cluster.version}: pg_createcluster`, seconds: secondsSince(t) });
   try {
     const debianJson = join(reports, "vitest-debian-pg.json");
+    const files = allPostgres ? [] : serverDependentFiles();
     const code = run(
-      `integration tests on Debian's PostgreSQL ${cluster.version} (port ${cluster.port})`,
+      `${allPostgres ? "all" : `${files.length} server-dependent`} integration test files on Debian's PostgreSQL ${cluster.version} (port ${cluster.port})`,
       [
         join(root, "node_modules", "vitest", "vitest.mjs"),
         "run",
@@ -151,6 +188,7 @@ if (debianMissing) {
         "--reporter=default",
         "--reporter=json",
         `--outputFile.json=${debianJson}`,
+        ...files,
       ],
       { INTEGRATION_PG_URL: cluster.url },
     );
@@ -197,6 +235,12 @@ if (!skipE2e) {
 
 if (totals.passed + totals.failed === 0) failed = true; // a run that tested nothing is not a pass
 if (totals.failed > 0) failed = true; // whatever a runner's own exit code said
+// Where the time went (docs/testing.md): the slowest files and every step, kept in test-results/timings.json.
+const timings = summariseTimings(ciPhases, steps, fileTimes, secondsSince(started));
+mkdirSync(reports, { recursive: true });
+writeFileSync(join(reports, "timings.json"), `${JSON.stringify(timings, null, 2)}\n`);
+console.log("");
+for (const line of timingLines(timings)) console.log(line);
 if (failures.length > 0) {
   console.log(`\nFailed (${failures.length}):`);
   for (const f of failures) console.log(`  ✘ ${f}`);

@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type pg from "pg";
 import canonicalize from "canonicalize";
 import { jwtVerify } from "jose";
-import { computeProposalHash, hashInputOf } from "../../lib/domain/proposal-hash";
+import { computeProposalHash, hashInputOf, itemsOf } from "../../lib/domain/proposal-hash";
 import { auditLeafHash } from "../../lib/domain/audit-log";
 import { proposalExpiresAt, requiredApprovalsFor } from "../../lib/domain/proposal-policy";
 
@@ -142,20 +142,29 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
             recipientKind: seen.payMethod as string,
             recipientRef: seen.payProviderPaymentRef as string,
             recipientHolder: seen.payHolderName as string,
+            recipientDisplay: seen.payDisplay as string,
+            hashVersion: 4,
+            customerId: customer,
+            orderNumber: seen.factsOrderNumber as string,
+            customerName: seen.factsCustomerName as string,
+            orderItems: itemsOf(seen.factsOrderItems),
             reason: call.input.reason,
             expiresAt: proposalExpiresAt(now, seen.factsApprovalExpiryMinutes),
             requiredApprovals: requiredApprovalsFor(left, seen.factsDualApprovalThresholdMinor),
             policyVersion: seen.factsPolicyVersion as number,
-            sourceProvider: null,
-            sourceCapturedMinor: null,
-            sourceRefundedMinor: null,
+            // The product binds the provider snapshot (v3+); the bench reads the ledger only: its sums stand in.
+            sourceProvider: "manual",
+            sourceCapturedMinor: order.capturedMinor as number,
+            sourceRefundedMinor: Number(seen.factsRefundedMinor),
           };
           const hash = computeProposalHash(hashInputOf(row));
           const { rows: created } = await client.query(
             `INSERT INTO "Proposal" ("id", "tenantId", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "channelId", "endUserId", "amountMinor", "currency",
                "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason", "hash", "expiresAt", "requiredApprovals", "policyVersion",
-               "supersedesId", "traceId", "updatedAt")
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $4, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, now()) RETURNING *`,
+               "supersedesId", "traceId", "sourceProvider", "sourceCapturedMinor", "sourceRefundedMinor", "hashVersion", "orderNumber",
+               "customerName", "orderItems", "updatedAt")
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $4, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+                     $21, $22, $23, $24, $25, $26, $27::jsonb, now()) RETURNING *`,
             [
               row.id,
               row.tenantId,
@@ -177,6 +186,13 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
               row.policyVersion,
               supersedesId,
               traceId,
+              row.sourceProvider,
+              row.sourceCapturedMinor,
+              row.sourceRefundedMinor,
+              row.hashVersion,
+              row.orderNumber,
+              row.customerName,
+              JSON.stringify(row.orderItems),
             ],
           );
           proposal = created[0];
@@ -344,8 +360,12 @@ const SEEN_SQL = `
                        OR (p."status" = 'pending_approval'::"ProposalStatus" AND p."expiresAt" > ($3::timestamptz AT TIME ZONE 'UTC'))))::bigint AS "factsOpenMinor",
              t."approvalExpiryMinutes" AS "factsApprovalExpiryMinutes", t."dualApprovalThresholdMinor" AS "factsDualApprovalThresholdMinor",
              t."policyVersion" AS "factsPolicyVersion", t."rejectionCooldownMinutes" AS "factsRejectionCooldownMinutes",
-             t."reviewWebhookUrl" AS "factsReviewWebhookUrl", t."slackWebhookUrl" AS "factsSlackWebhookUrl"
-        FROM "Tenant" t WHERE t."id" = $2::uuid
+             t."reviewWebhookUrl" AS "factsReviewWebhookUrl", t."slackWebhookUrl" AS "factsSlackWebhookUrl",
+             o."number" AS "factsOrderNumber", c."name" AS "factsCustomerName", o."items" AS "factsOrderItems"
+        FROM "Tenant" t
+        LEFT JOIN "Order" o ON o."id" = $1::uuid AND o."tenantId" = t."id"
+        LEFT JOIN "Customer" c ON c."id" = o."customerId" AND c."tenantId" = t."id"
+       WHERE t."id" = $2::uuid
     ) facts
     LEFT JOIN LATERAL (
       SELECT y."id" AS "payId", y."method"::text AS "payMethod", y."providerPaymentRef" AS "payProviderPaymentRef",

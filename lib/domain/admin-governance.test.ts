@@ -6,6 +6,7 @@ import {
   isAdminLevelSetupLink,
   isAdminLevelUpdate,
   isWitnessPolicyLoosening,
+  whoCanApprove,
   witnessPolicyProblem,
   type ApproverProvenance,
 } from "./admin-governance";
@@ -22,6 +23,8 @@ const admin = (over: Partial<ApproverProvenance> = {}): ApproverProvenance => ({
   adminSince: null,
   adminGrantedByIds: [],
   credentialsResetByIds: [],
+  credentialsResetAt: null,
+  operatorGrantedAt: null,
   ...over,
 });
 
@@ -92,6 +95,26 @@ describe("whose approval counts", () => {
     expect(approverRefusal(admin({ invitedById: A }), change)).toBe("invited_by_proposer");
     expect(approverRefusal(admin({ adminGrantedByIds: [C, A] }), change)).toBe("promoted_by_proposer");
     expect(approverRefusal(admin({ credentialsResetByIds: [A] }), change)).toBe("reset_by_proposer");
+  });
+  it("counts an admin the operator granted, though the proposer invited them and issued their first link", () => {
+    const before = new Date(at.getTime() - 60_000);
+    const granted = new Date(at.getTime() - 1_000);
+    const invited = { invitedById: A, credentialsResetByIds: [A], credentialsResetAt: before, adminSince: granted };
+    expect(approverRefusal(admin(invited), change)).toBe("invited_by_proposer");
+    expect(approverRefusal(admin({ ...invited, operatorGrantedAt: granted }), change)).toBeNull();
+    // A link the proposer issued after the operator's grant: the proposer could hold the password now.
+    const relinked = { ...invited, operatorGrantedAt: granted, credentialsResetAt: new Date(granted.getTime() + 1) };
+    expect(approverRefusal(admin(relinked), change)).toBe("reset_by_proposer");
+    // The operator's grant is still an admin role that starts then: not for a change proposed before it.
+    expect(approverRefusal(admin({ ...invited, adminSince: at, operatorGrantedAt: at }), change)).toBe(
+      "admin_after_proposal",
+    );
+  });
+  it("every refusal says who can approve, or the operator's command for this tenant", () => {
+    expect(whoCanApprove([{ name: "Bea", email: "bea@x.example" }], "acme")).toBe(
+      "Who can approve it: Bea (bea@x.example).",
+    );
+    expect(whoCanApprove([], "acme")).toContain("npm run admin:grant -- --tenant acme --email");
   });
 });
 

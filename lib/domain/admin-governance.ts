@@ -50,6 +50,10 @@ export type ApproverProvenance = {
   adminSince: Date | null;
   adminGrantedByIds: readonly string[];
   credentialsResetByIds: readonly string[];
+  /** When the last setup link was issued (who could set the password: credentialsResetByIds). */
+  credentialsResetAt: Date | null;
+  /** When the operator (npm run admin:grant) granted the current admin role; null: a tenant admin did, or nobody. */
+  operatorGrantedAt: Date | null;
 };
 
 export type ApproverRefusal =
@@ -76,10 +80,29 @@ export function approverRefusal(
   if (approver.adminSince !== null && approver.adminSince.getTime() >= change.proposedAt.getTime())
     return "admin_after_proposal";
   if (proposer === null) return null;
-  if (approver.invitedById === proposer) return "invited_by_proposer";
-  if (approver.adminGrantedByIds.includes(proposer)) return "promoted_by_proposer";
-  if (approver.credentialsResetByIds.includes(proposer)) return "reset_by_proposer";
+  // An admin the operator granted is vouched for by the operator at that moment: who invited them, and who
+  // issued a setup link before then, no longer matters. A link the proposer issued after the grant still does.
+  const vouched = approver.operatorGrantedAt;
+  if (vouched === null && approver.invitedById === proposer) return "invited_by_proposer";
+  if (vouched === null && approver.adminGrantedByIds.includes(proposer)) return "promoted_by_proposer";
+  if (
+    approver.credentialsResetByIds.includes(proposer) &&
+    (vouched === null || (approver.credentialsResetAt !== null && approver.credentialsResetAt > vouched))
+  )
+    return "reset_by_proposer";
   return null;
+}
+
+/** Who can approve: an admin whose approval of the change would count (approverRefusal null). */
+export type PossibleApprover = { name: string; email: string };
+
+/**
+ * The sentence every refusal of the second-admin rule ends with: who can approve the change, or, when no
+ * admin of the tenant can, the operator's way out (an admin the operator grants is independent).
+ */
+export function whoCanApprove(approvers: readonly PossibleApprover[], tenantSlug: string): string {
+  if (approvers.length > 0) return `Who can approve it: ${approvers.map((a) => `${a.name} (${a.email})`).join(", ")}.`;
+  return `No admin of this tenant can approve it. Ask your operator to grant admin to a colleague: npm run admin:grant -- --tenant ${tenantSlug} --email <their email> (an admin the operator grants counts as independent, even if you invited them).`;
 }
 
 /** The plain message of each refusal (API error message; the UI shows it as is). */
@@ -96,9 +119,9 @@ export const approverRefusalMessage: Record<ApproverRefusal, string> = {
     "The admin who proposed this change reset your credentials, so your approval does not count; another admin must approve it.",
 };
 
-/** What a tenant with one active admin cannot do alone (the API's refusal and the admin page say this). */
-export const SINGLE_ADMIN_MESSAGE =
-  "No other admin can approve this: granting or removing the admin role, disabling, unlocking or resetting the sign-in of an admin, and loosening the policy each need a second, independent admin. Ask your operator to grant admin to a colleague (npm run admin:grant).";
+/** What a tenant with no independent second admin cannot do alone, and the operator command that helps (API refusal, admin page). */
+export const singleAdminMessage = (tenantSlug: string) =>
+  `No other admin can approve this: granting or removing the admin role, disabling, unlocking or resetting the sign-in of an admin, and loosening the policy each need a second, independent admin. ${whoCanApprove([], tenantSlug)}`;
 
 export type AdminChangeWhat =
   | "invite_admin"

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import {
   closestName,
+  AGENT_UNKNOWN_FIELD_NOTE,
   detectFamily,
   editDistance,
   endUserTokenAudience,
@@ -299,15 +300,17 @@ describe("names", () => {
     expect(editDistance("flaw", "lawn")).toBe(2);
     expect(editDistance("sunday", "saturday")).toBe(3);
   });
-  it("closest name: case-insensitive, containment counts 1 from 3 characters, ties go to the first", () => {
+  it("closest name: case-insensitive, containment counts 1 from 4 characters, ties go to the first", () => {
     expect(closestName("LOOKUP_ORDER", ["prepare_refund", "lookup_order"])).toBe("lookup_order");
-    expect(closestName("x", ["Lookup_Order"])).toBe("Lookup_Order");
+    // One character is nothing like a tool name: no suggestion.
+    expect(closestName("x", ["Lookup_Order"])).toBeNull();
     // Upper case contained in a candidate counts only because both sides are lower-cased.
-    expect(closestName("ORD", ["abc", "lookup_order"])).toBe("lookup_order");
-    // "ord" is contained in lookup_order (distance 1) but 3 edits from "abc".
-    expect(closestName("ord", ["abc", "lookup_order"])).toBe("lookup_order");
-    // Two characters are not enough to count as contained: "or" is 2 edits from "ab", 10 from lookup_order.
-    expect(closestName("or", ["ab", "lookup_order"])).toBe("ab");
+    expect(closestName("ORDER", ["abc", "lookup_order"])).toBe("lookup_order");
+    // "order" is contained in lookup_order (distance 1); "ord" is too short to count as contained.
+    expect(closestName("order", ["abc", "lookup_order"])).toBe("lookup_order");
+    expect(closestName("ord", ["abc", "lookup_order"])).toBeNull();
+    // Two edits on two characters are not close: "or" gets nothing, not "ab".
+    expect(closestName("or", ["ab", "lookup_order"])).toBeNull();
     // A name containing the candidate also counts 1.
     expect(closestName("lookup_order_now", ["lookup_orders_x", "lookup"])).toBe("lookup");
     expect(closestName("abc", ["abd", "abe"])).toBe("abd");
@@ -372,12 +375,22 @@ describe("validation problems", () => {
       { path: "$.h", expected: "an order id like ORD-1", message: "m-custom" },
     ]);
   });
+  it("an unknown field outside the agent gateway: no word about what the gateway derives", () => {
+    expect(validationProblems([issue("unrecognized_keys", [], { keys: ["stepUp"] })])).toEqual([
+      {
+        path: "$.stepUp",
+        expected: "no such field",
+        message: 'Unknown field "stepUp". Only the listed fields are accepted.',
+      },
+    ]);
+  });
   it("names unknown fields one by one under their parent, cut at 64 characters", () => {
     expect(
-      validationProblems([
-        issue("unrecognized_keys", ["outer"], { keys: ["amount", "x".repeat(70)] }),
-        issue("unrecognized_keys", []),
-      ]),
+      validationProblems(
+        [issue("unrecognized_keys", ["outer"], { keys: ["amount", "x".repeat(70)] }), issue("unrecognized_keys", [])],
+        {},
+        AGENT_UNKNOWN_FIELD_NOTE,
+      ),
     ).toEqual([
       {
         path: "$.outer.amount",

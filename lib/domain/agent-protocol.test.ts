@@ -76,6 +76,45 @@ describe("names", () => {
     expect(closestName("get_refund", toolNames)).toBe("get_refund_status");
     expect(closestName("anything", [])).toBeNull();
   });
+
+  it("suggests a tool for typos, plurals, other cases and separators, and parts of its name", () => {
+    const typos: Record<string, string> = {
+      lookup_ordr: "lookup_order",
+      lookup_orders: "lookup_order",
+      lookupOrder: "lookup_order",
+      "lookup order": "lookup_order",
+      LOOKUP_ORDER: "lookup_order",
+      prepare_refnd: "prepare_refund",
+      prepare_refunds: "prepare_refund",
+      prepareRefund: "prepare_refund",
+      get_refund_stauts: "get_refund_status",
+      getRefundStatus: "get_refund_status",
+      refund_status: "get_refund_status",
+      get_refund: "get_refund_status",
+      create_suport_ticket: "create_support_ticket",
+      create_support_tickets: "create_support_ticket",
+      support_ticket: "create_support_ticket",
+    };
+    for (const [typo, tool] of Object.entries(typos)) expect(closestName(typo, toolNames), typo).toBe(tool);
+  });
+
+  it("suggests nothing for a name unlike every tool (no guess by the least distance)", () => {
+    for (const unrelated of [
+      "update_shipping_address",
+      "search_invoices",
+      "cancel_order",
+      "delete_order",
+      "get_order",
+      "send_email",
+      "get_status",
+      "issue_refund",
+      "create_ticket",
+      "order_lookup",
+      "x",
+      "ord",
+    ])
+      expect(closestName(unrelated, toolNames), unrelated).toBeNull();
+  });
 });
 
 describe("validation problems", () => {

@@ -214,8 +214,11 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidate closest to `name`: case-insensitive edit distance, where a name contained in a candidate
- * (or containing it) counts as 1 — "get_refund" means get_refund_status, not prepare_refund. Ties: first listed.
+ * The candidate closest to `name`, or null when none is close: case-insensitive edit distance, at most a third of
+ * the longer name (a typo, a plural, another case or separator: "lookup_ordr", "getRefundStatus"), where a name
+ * contained in a candidate (or containing it) counts as 1 from 4 characters — "refund_status" means
+ * get_refund_status. A name nothing like any tool ("update_shipping_address") gets no suggestion: pointing it at
+ * get_refund_status would send the agent the wrong way. Ties: first listed.
  */
 export function closestName(name: string, candidates: readonly string[]): string | null {
   let best: string | null = null;
@@ -223,8 +226,9 @@ export function closestName(name: string, candidates: readonly string[]): string
   const n = name.toLowerCase().slice(0, 128);
   for (const c of candidates) {
     const lc = c.toLowerCase();
-    const contained = n.length >= 3 && (lc.includes(n) || n.includes(lc));
+    const contained = Math.min(n.length, lc.length) >= 4 && (lc.includes(n) || n.includes(lc));
     const d = contained ? Math.min(1, editDistance(n, lc)) : editDistance(n, lc);
+    if (d > Math.floor(Math.max(n.length, lc.length) / 3)) continue;
     if (d < bestDistance) {
       best = c;
       bestDistance = d;
@@ -263,10 +267,18 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   );
 }
 
+/**
+ * What the agent gateway adds to an unknown field's message: a model that writes `amount` or `customer_id` into
+ * a tool call learns why it is refused. Other callers (the admin and staff APIs) do not derive those: their
+ * message stops at "Only the listed fields are accepted."
+ */
+export const AGENT_UNKNOWN_FIELD_NOTE = "the server derives identity, amount, currency and recipient itself.";
+
 /** Every zod issue as {path, expected, message}; unknown fields are named one by one. */
 export function validationProblems(
   issues: readonly Issue[],
   shapeHint: Record<string, string> = {},
+  unknownFieldNote: string | null = null,
 ): EnvelopeProblem[] {
   const out: EnvelopeProblem[] = [];
   for (const i of issues) {
@@ -275,7 +287,7 @@ export function validationProblems(
         out.push({
           path: jsonPath([...i.path, k]),
           expected: "no such field",
-          message: `Unknown field "${k.slice(0, 64)}". Only the listed fields are accepted; the server derives identity, amount, currency and recipient itself.`,
+          message: `Unknown field "${k.slice(0, 64)}". Only the listed fields are accepted${unknownFieldNote ? `; ${unknownFieldNote}` : "."}`,
         });
       }
       continue;

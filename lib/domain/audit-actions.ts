@@ -36,6 +36,9 @@ export const auditActionGroups = {
     "execution:check_now",
     "execution:reconcile",
     "execution:duplicate_detected",
+    "execution:awaiting_payout",
+    "execution:payout_recorded",
+    "execution:payout_confirmed",
   ],
   access: [
     "auth:sign_in",
@@ -81,6 +84,7 @@ export const auditActionGroups = {
     "audit:search",
     "audit:export",
     "audit:view_trace",
+    "audit:export_trace",
     "audit:evidence_pack",
     "audit:legal_hold",
     "audit:legal_hold_release",

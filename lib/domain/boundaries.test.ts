@@ -69,6 +69,25 @@ describe("layer boundaries", () => {
     expect(everywhere.filter((f) => outside.test(code(read(f))))).toEqual([]);
   });
 
+  it('one lock order: row locks only where docs/architecture.md "Locks" lists them (the order before its proposals)', () => {
+    // A proposal is row-locked only through lib/server/proposals/locks.ts, which locks its order first; the other
+    // row locks lock an order (first thing in their transaction) or a tenant, or skip what is locked (the sweep).
+    // A new path that row-locks something lands here: take the locks through locks.ts, or add it with its reason.
+    const allowed = [
+      "lib/server/proposals/locks.ts", // order, then proposal: lockOrder, lockOrderThenProposal, lockOrderOfExecution
+      "lib/server/refunds/prepare-refund.ts", // the order, first
+      "lib/server/proposals/create-superseding-proposal.ts", // the order, already held by lockProposal
+      "lib/server/proposals/expire-proposals.ts", // proposals with SKIP LOCKED: never waits, so never in a cycle
+      "lib/server/admin/update-tenant-settings.ts", // the tenant row; no order or proposal in that transaction
+      "lib/server/executions/record-manual-payout.ts", // the execution, after lockOrderOfExecution took its order
+    ];
+    const rowLock =
+      /\bFOR\s+(NO\s+KEY\s+)?UPDATE\b|\bFOR\s+(KEY\s+)?SHARE\b|\.for(Update|NoKeyUpdate|Share|KeyShare)\(/;
+    const app = [...files("app"), ...files("lib"), ...files("scripts")].filter((f) => !f.startsWith("lib/server/db/"));
+    expect(app.filter((f) => rowLock.test(code(read(f))) && !allowed.includes(f))).toEqual([]);
+    expect(allowed.filter((f) => !rowLock.test(code(read(f))))).toEqual([]);
+  });
+
   it("proposal statuses are spelled only in lib/domain/proposal-state.ts", () => {
     const literal = /["'`](pending_approval|needs_reconciliation|executing|approved|invalidated)["'`]/;
     const sources = [...files("lib/server"), ...files("app")].filter(

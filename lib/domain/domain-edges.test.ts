@@ -74,6 +74,7 @@ describe("permissions", () => {
 });
 
 const row: HashableProposal = {
+  hashVersion: 2,
   id: "0b9d2c5e-1f3a-4c1e-9a7b-2f4e6d8c0a11",
   tenantId: "5f0e6a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b",
   tool: "prepare_refund",
@@ -90,25 +91,38 @@ const row: HashableProposal = {
   sourceProvider: null,
   sourceCapturedMinor: null,
   sourceRefundedMinor: null,
+  recipientDisplay: "Visa •••• 4242",
+  customerId: "cus_1",
+  orderNumber: null,
+  customerName: null,
+  orderItems: null,
 };
 
 describe("proposal hash", () => {
   it("maps the stored row to exactly the hashed fields", () => {
     expect(hashInputOf(row)).toEqual({
+      v: 2,
       id: row.id,
       tenantId: row.tenantId,
       tool: row.tool,
       orderId: row.orderId,
       amount: { minor: 4599, currency: "EUR" },
-      recipient: { kind: "original_payment", ref: "pi_123", holder: "Ana García" },
+      recipient: { kind: "original_payment", ref: "pi_123", holder: "Ana García", display: "Visa •••• 4242" },
       reason: "damaged",
       expiresAt: row.expiresAt,
       requiredApprovals: 2,
       policyVersion: 3,
       source: null,
+      order: null,
     });
     // A v3 row: the snapshot's columns, with the recipient's reference as the payment it was read from.
-    const v3 = { ...row, sourceProvider: "stripe", sourceCapturedMinor: 9000, sourceRefundedMinor: 1000 };
+    const v3 = {
+      ...row,
+      hashVersion: 3,
+      sourceProvider: "stripe",
+      sourceCapturedMinor: 9000,
+      sourceRefundedMinor: 1000,
+    };
     expect(hashInputOf(v3).source).toEqual({
       provider: "stripe",
       paymentRef: "pi_123",

@@ -36,10 +36,42 @@ export type ExecutionFacts = {
   attempts: number;
   reconciliations: number;
   settledAt: string | null;
+  /**
+   * A manual payout (a payment no provider holds): the transfer's reference, the ops member who recorded it and,
+   * at or above four-eyes, the second person who confirmed it. Absent for provider refunds (and in older packs).
+   */
+  payout?: {
+    reference: string | null;
+    recordedBy: string | null;
+    recordedAt: string | null;
+    confirmedBy: string | null;
+    confirmedAt: string | null;
+  };
 };
 
-export function executionFacts(e: Omit<ExecutionFacts, "settledAt"> & { settledAt: Date | null }): ExecutionFacts {
+type ExecutionRow = Omit<ExecutionFacts, "settledAt" | "payout"> & {
+  settledAt: Date | null;
+  payoutReference?: string | null;
+  payoutRecordedById?: string | null;
+  payoutRecordedAt?: Date | null;
+  payoutConfirmedById?: string | null;
+  payoutConfirmedAt?: Date | null;
+};
+
+export function executionFacts(e: ExecutionRow): ExecutionFacts {
   const { status, idempotencyKey, providerRefundId, attempts, reconciliations } = e;
+  const payout =
+    e.payoutRecordedById || status === "awaiting_payout"
+      ? {
+          payout: {
+            reference: e.payoutReference ?? null,
+            recordedBy: e.payoutRecordedById ?? null,
+            recordedAt: e.payoutRecordedAt?.toISOString() ?? null,
+            confirmedBy: e.payoutConfirmedById ?? null,
+            confirmedAt: e.payoutConfirmedAt?.toISOString() ?? null,
+          },
+        }
+      : {};
   return {
     status,
     idempotencyKey,
@@ -47,6 +79,7 @@ export function executionFacts(e: Omit<ExecutionFacts, "settledAt"> & { settledA
     attempts,
     reconciliations,
     settledAt: e.settledAt?.toISOString() ?? null,
+    ...payout,
   };
 }
 

@@ -10,12 +10,18 @@ export const executionStatus = {
   failed: "failed",
   /** Timeout, 5xx, dropped connection or a crash after sending: the reconciler asks the provider. */
   unknown: "unknown",
+  /**
+   * A refund of a payment no connected provider holds (`manual`): nothing is sent; ops pay it out outside the
+   * product and record the transfer's reference. Never reconciled with a provider (there is none to ask).
+   */
+  awaitingPayout: "awaiting_payout",
 } as const;
 
 export type ExecutionStatus = (typeof executionStatus)[keyof typeof executionStatus];
 
 /** In the order the ops view lists them. */
 export const executionStates = [
+  executionStatus.awaitingPayout,
   executionStatus.sending,
   executionStatus.pending,
   executionStatus.unknown,
@@ -46,3 +52,15 @@ export function isExecutionSettled(status: ExecutionStatus): boolean {
  * provider is called, so every retry and reconciliation of the same proposal presents the same key.
  */
 export const refundIdempotencyKey = (proposalId: string) => `refund-${proposalId}`;
+
+/**
+ * Whether a recorded manual payout needs a second person's confirmation (never the one who recorded it; the
+ * database refuses it too: CHECK "Execution_payout_four_eyes"): at or above the tenant's four-eyes threshold as
+ * it is now, or when the proposal itself needed two approvals.
+ */
+export function payoutNeedsSecondPerson(
+  p: { amountMinor: number; requiredApprovals: number },
+  fourEyesThresholdMinor: number | null,
+): boolean {
+  return p.requiredApprovals >= 2 || (fourEyesThresholdMinor !== null && p.amountMinor >= fourEyesThresholdMinor);
+}

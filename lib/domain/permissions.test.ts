@@ -20,6 +20,7 @@ const expected: Record<Permission, Role[]> = {
   "proposal:comment": ["ops", "reviewer", "admin"],
   "executions:read": ["ops", "admin"],
   "executions:reconcile": ["ops"],
+  "executions:payout": ["ops"],
   "audit:read": ["auditor", "admin"],
   "audit:trace": ["ops", "reviewer", "auditor", "admin"],
   "admin:manage": ["admin"],

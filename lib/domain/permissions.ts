@@ -17,6 +17,8 @@ const table = {
   "proposal:comment": ["ops", "reviewer", "admin"],
   "executions:read": ["ops", "admin"],
   "executions:reconcile": ["ops"],
+  /** Record (and, above four-eyes, confirm) a manual payout: ops pay a manual payment's refund out by hand. */
+  "executions:payout": ["ops"],
   /** The whole trail: searches across traces, filters, fingerprints, export, evidence packs. */
   "audit:read": ["auditor", "admin"],
   /** One trace looked up by its exact traceId (the redacted timeline): what the agent did before a decision. */

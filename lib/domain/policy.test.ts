@@ -1,9 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { diffPolicy, needsSecondAdmin, type PolicyValues } from "./policy";
+import {
+  approvalSessionWindow,
+  diffPolicy,
+  needsSecondAdmin,
+  policyWarnings,
+  storedPolicyValues,
+  type PolicyValues,
+} from "./policy";
 
 const base: PolicyValues = {
   approvalExpiryMinutes: 30,
   stepUpMinutes: 5,
+  approvalSessionMinutes: 1440,
   dualApprovalThresholdMinor: 50_000,
   reviewerDailyApprovalLimitMinor: null,
   maxApprovalAgeMinutes: 60,
@@ -52,5 +60,28 @@ describe("policy diff", () => {
   it("a mixed change needs a second admin; a purely tightening one does not", () => {
     expect(needsSecondAdmin(diffPolicy(base, { ...base, stepUpMinutes: 1, retentionDays: 400 }))).toBe(false);
     expect(needsSecondAdmin(diffPolicy(base, { ...base, stepUpMinutes: 1, maxErrorsPerTrace: 11 }))).toBe(true);
+  });
+  it("letting an open session approve (longer approvalSessionMinutes) loosens; asking at every approval tightens", () => {
+    expect(diffPolicy({ ...base, approvalSessionMinutes: 0 }, base)[0]!.direction).toBe("looser");
+    expect(diffPolicy(base, { ...base, approvalSessionMinutes: 0 })[0]!.direction).toBe("tighter");
+  });
+});
+
+describe("step-up at approval and the warnings of the admin page", () => {
+  it("an open session approves for the shorter of the two windows; 0 = every approval asks", () => {
+    expect(approvalSessionWindow({ stepUpMinutes: 5, approvalSessionMinutes: 1440 })).toBe(5);
+    expect(approvalSessionWindow({ stepUpMinutes: 5, approvalSessionMinutes: 0 })).toBe(0);
+    expect(approvalSessionWindow({ stepUpMinutes: 15, approvalSessionMinutes: 2 })).toBe(2);
+  });
+  it("a stored version from before the field ran with 1440 (the step-up window alone)", () => {
+    const { approvalSessionMinutes: _, ...old } = base;
+    expect(storedPolicyValues(old)).toEqual(base);
+    expect(storedPolicyValues({ ...old, approvalSessionMinutes: 0 }).approvalSessionMinutes).toBe(0);
+  });
+  it("warns while four eyes, the daily cap or step-up at approval is off", () => {
+    expect(policyWarnings(base)).toEqual(["no_daily_cap", "session_approves"]);
+    const safe = { ...base, reviewerDailyApprovalLimitMinor: 200_000, approvalSessionMinutes: 0 };
+    expect(policyWarnings(safe)).toEqual([]);
+    expect(policyWarnings({ ...safe, dualApprovalThresholdMinor: null })).toEqual(["no_four_eyes"]);
   });
 });

@@ -7,6 +7,11 @@ export type PolicyValues = {
   approvalExpiryMinutes: number;
   /** Minutes a sign-in counts as fresh for approvals and admin changes. Longer = looser. */
   stepUpMinutes: number;
+  /**
+   * Minutes an open session (its sign-in or last step-up) approves a proposal without asking again for the
+   * password or a passkey; the step-up window caps it. 0 = every approval asks. Longer = looser.
+   */
+  approvalSessionMinutes: number;
   /** At or above this amount (minor units) two reviewers are needed; null = never. Higher/null = looser. */
   dualApprovalThresholdMinor: number | null;
   /** Cap on what one reviewer approves per day (minor units); null = no cap. Higher/null = looser. */
@@ -33,6 +38,7 @@ export type PolicyValues = {
 export const policyFields = [
   "approvalExpiryMinutes",
   "stepUpMinutes",
+  "approvalSessionMinutes",
   "dualApprovalThresholdMinor",
   "reviewerDailyApprovalLimitMinor",
   "maxApprovalAgeMinutes",
@@ -52,6 +58,7 @@ export type PolicyField = (typeof policyFields)[number];
 const looserWhen: Record<PolicyField, "higher" | "lower"> = {
   approvalExpiryMinutes: "higher",
   stepUpMinutes: "higher",
+  approvalSessionMinutes: "higher",
   dualApprovalThresholdMinor: "higher",
   reviewerDailyApprovalLimitMinor: "higher",
   maxApprovalAgeMinutes: "higher",
@@ -93,4 +100,37 @@ export function diffPolicy(before: PolicyValues, after: PolicyValues): PolicyCha
 /** A change set needs a second admin when any one of its changes loosens a control. */
 export function needsSecondAdmin(changes: readonly PolicyChange[]): boolean {
   return changes.some((c) => c.direction === "looser");
+}
+
+/**
+ * The values of a stored version (PolicyVersion.values, immutable): one stored before a field existed ran
+ * with that field's then-behaviour — approvalSessionMinutes 1440, the step-up window alone deciding.
+ */
+export function storedPolicyValues(stored: unknown): Record<string, unknown> {
+  return { approvalSessionMinutes: 1440, ...(stored as Record<string, unknown>) };
+}
+
+/** The minutes an open session approves for without a fresh password or passkey (0: every approval asks). */
+export const approvalSessionWindow = (t: { stepUpMinutes: number; approvalSessionMinutes: number }) =>
+  Math.min(t.stepUpMinutes, t.approvalSessionMinutes);
+
+/**
+ * What a new tenant starts with (npm run tenant:create, docs/operations.md "Safe defaults"), in major units of
+ * its currency: two reviewers at or above 500, at most 2,000 approved per reviewer per day, and every
+ * approval confirmed with the password or a passkey. Loosening any of them later needs a second admin.
+ */
+export const NEW_TENANT_DEFAULTS = {
+  dualApprovalThresholdMajor: 500,
+  reviewerDailyApprovalLimitMajor: 2_000,
+  approvalSessionMinutes: 0,
+} as const;
+
+/** A control that is off (or weaker than the new-tenant default): the admin page warns while it is. */
+export type PolicyWarning = "no_four_eyes" | "no_daily_cap" | "session_approves";
+export function policyWarnings(v: PolicyValues): PolicyWarning[] {
+  const warnings: PolicyWarning[] = [];
+  if (v.dualApprovalThresholdMinor === null) warnings.push("no_four_eyes");
+  if (v.reviewerDailyApprovalLimitMinor === null) warnings.push("no_daily_cap");
+  if (approvalSessionWindow(v) > 0) warnings.push("session_approves");
+  return warnings;
 }

@@ -117,3 +117,93 @@ describe("proposal hash v3 (the source snapshot bound)", () => {
     expect(() => computeProposalHash({ ...v3, source: { ...source, capturedMinor: -1 } })).toThrow();
   });
 });
+
+describe("proposal hash v4 (what the reviewer reads is bound: the recipient's display and the order snapshot)", () => {
+  const source = {
+    provider: "stripe",
+    paymentRef: "pi_demo_0123456789abcdef0123",
+    capturedMinor: 20000,
+    refundedMinor: 5000,
+  };
+  const order = {
+    number: "ORD-1001",
+    customer: { id: "cus_ana", name: "Ana García" },
+    items: [
+      { sku: "AUR-01", name: "Auriculares", quantity: 1, unitMinor: 12345 },
+      { sku: "LIB-07", name: "Libro de cocina", quantity: 2, unitMinor: 4495 },
+    ],
+  };
+  const v4: ProposalHashInput = {
+    ...vector,
+    v: 4,
+    recipient: { ...vector.recipient, display: "Visa •••• 4242" },
+    requiredApprovals: 2,
+    policyVersion: 3,
+    source,
+    order,
+  };
+  // Computed independently (Python json.dumps sort_keys, compact separators, ensure_ascii=False).
+  const expectedV4Json =
+    '{"amount":{"currency":"EUR","minor":12345},"expiresAt":"2026-11-29T20:15:00.000Z","id":"0b0e8c2a-5f27-4c55-9a3e-3b1f2c9d7e10","order":{"customer":{"id":"cus_ana","name":"Ana García"},"items":[{"name":"Auriculares","quantity":1,"sku":"AUR-01","unitMinor":12345},{"name":"Libro de cocina","quantity":2,"sku":"LIB-07","unitMinor":4495}],"number":"ORD-1001"},"orderId":"1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5","policyVersion":3,"reason":"damaged_item","recipient":{"display":"Visa •••• 4242","holder":"Ana García","kind":"card","ref":"pi_demo_0123456789abcdef0123"},"requiredApprovals":2,"source":{"capturedMinor":20000,"paymentRef":"pi_demo_0123456789abcdef0123","provider":"stripe","refundedMinor":5000},"tenantId":"6d1f7c1e-2a4b-4c3d-8e9f-0a1b2c3d4e5f","tool":"prepare_refund","v":4}';
+
+  it("matches the fixed v4 vector", () => {
+    expect(canonicalProposalJson(v4)).toBe(expectedV4Json);
+    expect(computeProposalHash(v4)).toBe("0dc4c1b294dfaacace38dd1c89b446bd5454c28e3a4a8e321686df67698e0550");
+  });
+
+  it("changes with the display, the order number, the customer and every part of an item", () => {
+    const item = order.items[0]!;
+    const variants: ProposalHashInput[] = [
+      { ...v4, recipient: { ...v4.recipient, display: "IBAN DE89 •••• 0000" } },
+      { ...v4, order: { ...order, number: "ORD-1002" } },
+      { ...v4, order: { ...order, customer: { ...order.customer, name: "Mallory" } } },
+      { ...v4, order: { ...order, customer: { ...order.customer, id: "cus_other" } } },
+      { ...v4, order: { ...order, items: [order.items[1]!, item] } },
+      { ...v4, order: { ...order, items: [item] } },
+      { ...v4, order: { ...order, items: [{ ...item, sku: "X" }, order.items[1]!] } },
+      { ...v4, order: { ...order, items: [{ ...item, name: "TV" }, order.items[1]!] } },
+      { ...v4, order: { ...order, items: [{ ...item, quantity: 2 }, order.items[1]!] } },
+      { ...v4, order: { ...order, items: [{ ...item, unitMinor: 1 }, order.items[1]!] } },
+    ];
+    const hashes = new Set([computeProposalHash(v4), ...variants.map(computeProposalHash)]);
+    expect(hashes.size).toBe(variants.length + 1);
+  });
+
+  it("takes the version from the input, never from the fields present (v1–v3 of the same values stay as they were)", () => {
+    expect(computeProposalHash({ ...v4, v: 3 })).toBe(
+      "38df157f053ef9e3dada53b639afb016db0afc78e28e2c0978c59fee8d88777a",
+    );
+    expect(computeProposalHash({ ...v4, v: 2 })).toBe(
+      "f51c84c81297bb186938dfb51da6a9939e105df8dbaf121e440ad2bf0dc06fef",
+    );
+    expect(computeProposalHash({ ...v4, v: 1 })).toBe(expectedHash);
+    // Without `v`, v4's extra fields are not enough to make it v4: v4 is only ever asked for.
+    expect(computeProposalHash({ ...v4, v: undefined })).toBe(
+      "38df157f053ef9e3dada53b639afb016db0afc78e28e2c0978c59fee8d88777a",
+    );
+  });
+
+  it("refuses a v4 input without the display, the order snapshot, or with malformed items; and unknown versions", () => {
+    expect(() => computeProposalHash({ ...v4, recipient: vector.recipient })).toThrow("display");
+    expect(() => computeProposalHash({ ...v4, order: null })).toThrow("order snapshot");
+    expect(() => computeProposalHash({ ...v4, source: null })).toThrow("source");
+    for (const items of [
+      "nope",
+      [null],
+      [{ sku: "A", name: "B", quantity: 1.5, unitMinor: 1 }],
+      [{ sku: "A", name: "B", quantity: 1, unitMinor: "1" }],
+      [{ sku: 1, name: "B", quantity: 1, unitMinor: 1 }],
+    ]) {
+      expect(
+        () => computeProposalHash({ ...v4, order: { ...order, items: items as never } }),
+        JSON.stringify(items),
+      ).toThrow();
+    }
+    for (const v of [0, 5, 3.5]) expect(() => computeProposalHash({ ...v4, v }), String(v)).toThrow("hash version");
+  });
+
+  it("hashes only the item fields it names (an extra key in a stored item is not hashed, nor shown)", () => {
+    const extra = { ...order, items: order.items.map((i) => ({ ...i, note: "x" })) };
+    expect(computeProposalHash({ ...v4, order: extra })).toBe(computeProposalHash(v4));
+  });
+});

@@ -81,12 +81,20 @@ describe("proposal states", () => {
     expect(reviewerRefusal(S.pendingApproval, "approve")).toBeNull();
     expect(reviewerRefusal(S.expired, "approve")).toEqual({
       code: "expired",
-      message: "This proposal is expired and can no longer be approved.",
+      message: "This proposal has expired; it can no longer be approved.",
     });
     expect(reviewerRefusal(S.needsReconciliation, "approve")).toEqual({
       code: "permission_denied",
-      message: "This proposal is needs reconciliation and can no longer be approved.",
+      message:
+        "This proposal was approved and its outcome is being checked with the payment provider; it can no longer be approved.",
     });
+    // Not "This proposal is succeeded…": every state reads as a sentence.
+    expect(reviewerRefusal(S.succeeded, "reject")?.message).toBe(
+      "This proposal has already been carried out; it can no longer be rejected.",
+    );
+    for (const status of Object.values(S).filter((x) => x !== S.pendingApproval))
+      for (const action of ["approve", "reject"] as const)
+        expect(reviewerRefusal(status, action)!.message).not.toMatch(/ is [a-z]+(ed|_)/);
     expect(reviewerRefusal(S.rejected, "reject")?.code).toBe("permission_denied");
     expect(reviewerRefusal(S.approved, "edit")).toEqual({
       code: "permission_denied",

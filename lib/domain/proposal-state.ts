@@ -129,10 +129,18 @@ export type ReviewerAction = "approve" | "reject" | "edit";
 
 const pastTense: Record<ReviewerAction, string> = { approve: "approved", reject: "rejected", edit: "edited" };
 
-/** A state's words for people: "needs reconciliation". */
-export function statusLabel(status: ProposalStatus): string {
-  return status.replace(/_/g, " ");
-}
+/** What a proposal in this state has come to, as a sentence's predicate: "This proposal has already been carried out". */
+const whereItStands: Record<ProposalStatus, string> = {
+  pending_approval: "still awaits approval",
+  approved: "has already been approved",
+  executing: "has been approved and is being carried out",
+  succeeded: "has already been carried out",
+  failed: "was approved and its execution failed",
+  needs_reconciliation: "was approved and its outcome is being checked with the payment provider",
+  rejected: "has been rejected",
+  expired: "has expired",
+  invalidated: "has been invalidated (its order changed or a new proposal replaced it)",
+};
 
 /**
  * Why a reviewer cannot approve (or reject, or edit) a proposal in this stored state, or null when the
@@ -148,7 +156,7 @@ export function reviewerRefusal(
   if (action === "edit")
     return { code: "permission_denied", message: "Only a proposal that still awaits approval can be edited." };
   const code = action === "approve" ? refusalCodeFor(status) : "permission_denied";
-  return { code, message: `This proposal is ${statusLabel(status)} and can no longer be ${pastTense[action]}.` };
+  return { code, message: `This proposal ${whereItStands[status]}; it can no longer be ${pastTense[action]}.` };
 }
 
 /** The error code of a refused approval of a proposal in this state: the end state's own code, else permission_denied. */
@@ -165,13 +173,15 @@ export function canBeReprepared(p: { status: ProposalStatus; expiresAt: Date }, 
 /**
  * What `result_pending` tells the agent about a refund on its way: `in_doubt` when the provider's answer was
  * lost and the reconciler is finding out (the proposal needs reconciliation, or its execution's outcome is
- * unknown), `executing` otherwise (approved and queued, or sent and awaiting the provider's settlement).
+ * unknown), `awaiting_payout` when no provider holds the payment and ops pay it out by hand (a manual payment),
+ * `executing` otherwise (approved and queued, or sent and awaiting the provider's settlement).
  */
 export function paymentPhase(
   status: ProposalStatus,
   executionStatus: string | null | undefined,
-): "executing" | "in_doubt" {
-  return status === S.needsReconciliation || executionStatus === E.unknown ? "in_doubt" : "executing";
+): "executing" | "in_doubt" | "awaiting_payout" {
+  if (status === S.needsReconciliation || executionStatus === E.unknown) return "in_doubt";
+  return executionStatus === E.awaitingPayout ? "awaiting_payout" : "executing";
 }
 
 /**

@@ -72,3 +72,18 @@ export const checkExecutionNow = (executionId: string) =>
     () => import("@/lib/schemas/execution-dto").then((m) => m.checkNowResultDto),
     { method: "POST", body: "{}" },
   );
+
+/** Ops record a manual payout's transfer reference (then, at or above four-eyes, a second person confirms). */
+export const recordPayout = (executionId: string, reference: string) =>
+  api(
+    `/api/executions/${encodeURIComponent(executionId)}/payout`,
+    () => import("@/lib/schemas/execution-dto").then((m) => m.payoutResultDto),
+    { method: "POST", body: JSON.stringify({ reference }) },
+  );
+
+export const confirmPayout = (executionId: string) =>
+  api(
+    `/api/executions/${encodeURIComponent(executionId)}/payout/confirm`,
+    () => import("@/lib/schemas/execution-dto").then((m) => m.payoutResultDto),
+    { method: "POST", body: "{}" },
+  );

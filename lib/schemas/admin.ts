@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int4, storable, storedDateTime, storedText } from "./stored";
 import { roles } from "@/lib/domain/permissions";
 import { isToolName, toolNames } from "@/lib/schemas/tools";
 
@@ -21,7 +22,7 @@ const stepUp = { stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() 
 
 export const inviteStaffInput = z.strictObject({
   email: z.string().trim().toLowerCase().max(320).pipe(z.email()),
-  name: z.string().trim().min(1).max(120),
+  name: storedText(120),
   roles: roleList,
   ...stepUp,
 });
@@ -53,7 +54,7 @@ const slug = z
 
 export const createChannelInput = z.strictObject({
   slug,
-  name: z.string().trim().min(1).max(80),
+  name: storedText(80),
   allowedTools: z
     .array(toolName)
     .min(1)
@@ -72,29 +73,31 @@ export type RotateChannelSecretInput = z.infer<typeof rotateChannelSecretInput>;
 
 export const issueAgentKeyInput = z.strictObject({
   channel: slug,
-  label: z.string().trim().min(1).max(80),
+  label: storedText(80),
   /** Defaults to every tool of the channel; never more than the channel allows. */
   tools: z.array(toolName).min(1).optional(),
-  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  expiresAt: storedDateTime().optional(),
   ...stepUp,
 });
 export type IssueAgentKeyInput = z.infer<typeof issueAgentKeyInput>;
 
-export const listStaffInput = z.object({ q: z.string().trim().max(100).optional() });
+export const listStaffInput = z.object({ q: storable(z.string().trim().max(100)).optional() });
 
 /** A staff member's own passkey: rename, or remove (with step-up). */
-export const renamePasskeyInput = z.strictObject({ name: z.string().trim().min(1).max(64) });
+export const renamePasskeyInput = z.strictObject({ name: storedText(64) });
 export const removePasskeyInput = z.strictObject({ ...stepUp });
 
 /** A whole number from `min` to `max`. */
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
-const minorOrNull = (min: number) => int(min, Number.MAX_SAFE_INTEGER).nullable();
+// Minor-unit limits are int4 columns of the tenant (stored.ts).
+const minorOrNull = (min: number) => int4(min).nullable();
 const MINUTES_PER_DAY = 24 * 60;
 const SECONDS_PER_DAY = 24 * 3600;
 /** Every policy value with its allowed range (lib/domain/policy.ts says which way loosens). */
 export const policyValuesSchema = z.strictObject({
   approvalExpiryMinutes: int(1, 7 * MINUTES_PER_DAY),
   stepUpMinutes: int(0, MINUTES_PER_DAY),
+  approvalSessionMinutes: int(0, MINUTES_PER_DAY),
   dualApprovalThresholdMinor: minorOrNull(0),
   reviewerDailyApprovalLimitMinor: minorOrNull(1),
   maxApprovalAgeMinutes: int(1, 30 * MINUTES_PER_DAY),
@@ -118,7 +121,7 @@ export const decidePolicyInput = z.strictObject({ stepUpPassword: z.string().min
 
 /** PUT /api/admin/channels/{id}/decision-webhook. A new secret comes with the first URL, or on `rotateSecret`. */
 export const setDecisionWebhookInput = z.strictObject({
-  url: z.string().trim().min(1).max(2048),
+  url: storedText(2048),
   /** Issue a new secret; the current one keeps signing beside it for `overlapMinutes` (0 = stop at once). */
   rotateSecret: z.boolean().default(false),
   overlapMinutes: z.number().int().min(0).max(MAX_OVERLAP_MINUTES).default(1440),
@@ -127,11 +130,11 @@ export type SetDecisionWebhookInput = z.infer<typeof setDecisionWebhookInput>;
 
 /** POST /api/admin/witnesses: a witness of the tenant's audit log (its name is its vkey's name). */
 export const addWitnessInput = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  name: storedText(200),
   /** Its cosignature/v1 vkey, as `npm run witness` prints it first: name+key id+base64(0x04 ‖ key). */
-  vkey: z.string().trim().min(1).max(400),
+  vkey: storedText(400),
   /** URL prefix of its tlog-witness API (the log POSTs <url>/add-checkpoint). */
-  url: z.string().trim().min(1).max(2048),
+  url: storedText(2048),
 });
 export type AddWitnessInput = z.infer<typeof addWitnessInput>;
 /** PUT /api/admin/witness-policy: how many of the tenant's witnesses must cosign a checkpoint. */

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { isStorableInstant, storable } from "./stored";
 import { auditFilterKeys } from "@/lib/domain/audit-filters";
 import { canonicalTimeZone, instantOfWallClock, isWallClock } from "@/lib/domain/local-time";
 
 const optionalText = (max: number) =>
   z.preprocess(
     (v) => (typeof v === "string" && v.trim() === "" ? undefined : typeof v === "string" ? v.trim() : v),
-    z.string().max(max).optional(),
+    storable(z.string().max(max)).optional(),
   );
 /**
  * A range bound: a wall-clock time as a datetime-local field sends it ("2026-03-29T02:30"), read in the
@@ -20,6 +21,7 @@ const optionalBound = z.preprocess(
     .refine((s) => isWallClock(s) || (/(Z|[+-]\d{2}:?\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s))), {
       message: "Expected a local date and time (YYYY-MM-DDTHH:mm) or an ISO 8601 instant with its offset.",
     })
+    .refine(isStorableInstant, { message: "Expected a date in the years 0001–9999." })
     .optional(),
 );
 /** An IANA time zone Intl knows (the browser's own, e.g. "Europe/Madrid"); UTC when absent. */

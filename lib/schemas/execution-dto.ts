@@ -43,10 +43,24 @@ export const overviewCountersDto = z.object({
   total: z.number().int(),
 });
 
+/** A manual payout ops have to make (oldest first): what to pay to whom, and whether it awaits a second person. */
+export const toPayOutRowDto = z.object({
+  id: z.string(),
+  orderNumber: z.string(),
+  amountMinor: z.number().int(),
+  currency: z.string(),
+  recipientDisplay: z.string(),
+  recipientHolder: z.string(),
+  createdAt: iso,
+  awaitingConfirmation: z.boolean(),
+});
+export type ToPayOutRow = z.infer<typeof toPayOutRowDto>;
+
 export const executionOverviewDto = z.object({
   counters: overviewCountersDto,
   counts: z.record(executionStateSchema, z.number().int()),
   inDoubt: z.array(inDoubtRowDto),
+  toPayOut: z.array(toPayOutRowDto),
   chart: z.array(chartPointDto),
   staleSendingMs: z.number(),
   longPendingMs: z.number(),
@@ -63,7 +77,7 @@ export const checkNowResultDto = z.object({
 export type CheckNowResult = z.infer<typeof checkNowResultDto>;
 
 /** Kinds of execution events on the detail page's timeline (from the execution's audit events). */
-export const executionEventKinds = ["send", "answer", "resend", "reconcile", "check", "other"] as const;
+export const executionEventKinds = ["send", "answer", "resend", "reconcile", "check", "payout", "other"] as const;
 export type ExecutionEventKind = (typeof executionEventKinds)[number];
 
 export const executionEventDto = z.object({
@@ -107,5 +121,27 @@ export const executionDetailDto = executionRowDto.extend({
   }),
   /** Oldest first. */
   events: z.array(executionEventDto),
+  /**
+   * A manual payout (a payment no provider holds): the transfer's reference once ops recorded it, who recorded and
+   * confirmed it, and whether a second person must confirm (at or above four-eyes). Null for provider refunds.
+   */
+  payout: z
+    .object({
+      reference: z.string().nullable(),
+      recordedByName: z.string().nullable(),
+      recordedAt: z.string().nullable(),
+      confirmedByName: z.string().nullable(),
+      confirmedAt: z.string().nullable(),
+      needsSecondPerson: z.boolean(),
+      /** The viewer recorded it (so cannot confirm it). */
+      recordedByViewer: z.boolean(),
+    })
+    .nullable(),
 });
 export type ExecutionDetail = z.infer<typeof executionDetailDto>;
+
+export const payoutResultDto = z.object({
+  executionId: z.string(),
+  status: z.enum(["awaiting_confirmation", "succeeded"]),
+  reference: z.string(),
+});

@@ -28,3 +28,23 @@ export type CheckExecutionNowInput = z.infer<typeof checkExecutionNowInput>;
 export const getExecutionInput = z.strictObject({
   executionId: z.uuid({ message: "Not an execution id." }),
 });
+
+/**
+ * A manual payout recorded by ops: the transfer's (or store credit's) reference as the bank or the shop's
+ * system shows it. Printable text only (no control characters): it is shown to a second person and audited.
+ */
+export const recordPayoutInput = z.strictObject({
+  executionId: z.uuid({ message: "Not an execution id." }),
+  reference: z
+    .string()
+    .trim()
+    .min(3, { message: "Give the transfer's reference (3 characters at least)." })
+    .max(100, { message: "The reference is too long (100 characters at most)." })
+    .regex(/^[^\p{Cc}\p{Cs}]*$/u, { message: "The reference may not contain control characters." }),
+});
+export type RecordPayoutInput = z.infer<typeof recordPayoutInput>;
+
+export const confirmPayoutInput = z.strictObject({
+  executionId: z.uuid({ message: "Not an execution id." }),
+});
+export type ConfirmPayoutInput = z.infer<typeof confirmPayoutInput>;

@@ -25,7 +25,10 @@ function openApiPath(file: string): string {
   return `/${segments.map((s) => s.replace(/^\[(?:\.\.\.)?([^\]]+)\]$/, "{$1}")).join("/")}`;
 }
 
-/** The HTTP methods a route file exports: `export const GET`, `export (async) function POST`, `export { x as GET }`. */
+/**
+ * The HTTP methods a route file serves: `export const GET`, `export (async) function POST`, `export { x as GET }`
+ * — not a `GET = methodNotAllowed(…)`, the JSON 405 of a route that serves other methods only.
+ */
 function exportedMethods(source: string): string[] {
   const found = new Set<string>();
   for (const m of source.matchAll(/export\s+(?:const|let|(?:async\s+)?function)\s+([A-Z]+)\b/g)) found.add(m[1]!);
@@ -37,6 +40,7 @@ function exportedMethods(source: string): string[] {
         .pop();
       if (name) found.add(name);
     }
+  for (const m of source.matchAll(/export\s+const\s+([A-Z]+)\s*=\s*methodNotAllowed\(/g)) found.delete(m[1]!);
   return [...found].filter((n) => (METHODS as readonly string[]).includes(n)).sort();
 }
 
@@ -127,6 +131,7 @@ describe("route file reading", () => {
       ),
     ).toEqual(["DELETE", "GET", "POST"]);
     expect(exportedMethods("export { authRoute as GET, authRoute as POST };")).toEqual(["GET", "POST"]);
+    expect(exportedMethods('export const POST = x;\nexport const GET = methodNotAllowed("POST");')).toEqual(["POST"]);
   });
   it("maps dynamic and catch-all segments to path parameters", () => {
     expect(openApiPath(join(apiDir, "proposals", "[id]", "approve", "route.ts"))).toBe("/api/proposals/{id}/approve");

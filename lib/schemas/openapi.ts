@@ -27,11 +27,12 @@ import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
 import { inboxDto } from "@/lib/schemas/inbox-dto";
 import {
   checkNowResultDto,
+  payoutResultDto,
   executionDetailDto,
   executionOverviewDto,
   executionsPageDto,
 } from "@/lib/schemas/execution-dto";
-import { listExecutionsInput } from "@/lib/schemas/executions";
+import { listExecutionsInput, recordPayoutInput } from "@/lib/schemas/executions";
 import {
   notificationChannels,
   notificationDeliveriesDto,
@@ -492,6 +493,27 @@ const executionPaths: ZodOpenApiPathsObject = {
       }),
     ),
   },
+  "/api/executions/{id}/payout": {
+    post: operation(
+      staff({
+        tag: "executions",
+        summary: "Record a manual payout's transfer reference (ops)",
+        path: id,
+        body: recordPayoutInput.omit({ executionId: true }),
+        ok: ok("Recorded: settled, or awaiting a second person's confirmation.", payoutResultDto),
+      }),
+    ),
+  },
+  "/api/executions/{id}/payout/confirm": {
+    post: operation(
+      staff({
+        tag: "executions",
+        summary: "Confirm a recorded manual payout (a second ops member)",
+        path: id,
+        ok: ok("Confirmed: the refund is paid.", payoutResultDto),
+      }),
+    ),
+  },
 };
 
 /** A whole number in a query parameter (a tree size, a leaf index). */
@@ -517,6 +539,22 @@ const auditPaths: ZodOpenApiPathsObject = {
         tag: "audit",
         summary: "Download the whole search result (capped)",
         query: auditSearchInput.in.extend({ format: z.enum(["csv", "json"]).default("csv") }),
+        ok: {
+          200: {
+            description: "A file (Content-Disposition: attachment).",
+            content: { "text/csv": { schema: { type: "string" } }, "application/json": { schema: { type: "string" } } },
+          },
+        },
+      }),
+    ),
+  },
+  "/api/audit/traces/{traceId}/export": {
+    get: operation(
+      staff({
+        tag: "audit",
+        summary: "Download exactly what a trace's page shows (its events and its proposals' decisions and execution)",
+        path: { traceId: z.string().max(128) },
+        query: z.object({ format: z.enum(["csv", "json"]).default("csv") }),
         ok: {
           200: {
             description: "A file (Content-Disposition: attachment).",

@@ -2,14 +2,15 @@
 // import script's lines and the integration keys' admin form. snake_case like the agent API; money in integer
 // minor units; every object strict, so a misspelled field is a problem with its path, not a silent drop.
 import { z } from "zod";
+import { INT4_MAX, minorUnits, storable, storedDateTime, storedText } from "./stored";
 
 export const integrationScopes = ["orders:write", "orders:read"] as const;
 export type IntegrationScope = (typeof integrationScopes)[number];
 
 export const issueIntegrationKeyInput = z.strictObject({
-  label: z.string().trim().min(1).max(80),
+  label: storedText(80),
   scopes: z.array(z.enum(integrationScopes)).min(1).max(integrationScopes.length),
-  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  expiresAt: storedDateTime().optional(),
   stepUpPassword: z.string().min(1).max(1024).optional(),
 });
 export type IssueIntegrationKeyInput = z.infer<typeof issueIntegrationKeyInput>;
@@ -19,10 +20,11 @@ export const orderNumber = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "letters, digits, '.', '_' or '-', at most 64");
 
-const minor = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+// Every value fits its column (stored.ts): money an int4, text without NUL or lone surrogates, years 1–9999.
+const minor = minorUnits;
 const currency = z.string().regex(/^[A-Z]{3}$/, "an ISO 4217 code in capitals, e.g. USD");
-const timestamp = z.iso.datetime({ offset: true });
-const text = (max: number) => z.string().trim().min(1).max(max);
+const timestamp = storedDateTime();
+const text = storedText;
 
 export const orderPaymentInput = z.strictObject({
   provider: z.enum(["stripe", "manual"]),
@@ -40,10 +42,10 @@ export const orderRefundInput = z.strictObject({
   status: z.enum(["pending", "requires_action", "succeeded", "failed", "canceled"]),
   created_at: timestamp.optional(),
   /** Which payment it went back to (its reference); default: the order's first payment. */
-  payment_reference: z.string().min(1).max(255).optional(),
+  payment_reference: storable(z.string().min(1).max(255)).optional(),
 });
 
-export const orderBodyInput = z.strictObject({
+const orderBodyFields = {
   customer: z.strictObject({
     /** The id the channel's end-user token carries as `sub`. */
     id: z
@@ -69,9 +71,23 @@ export const orderBodyInput = z.strictObject({
     .default([]),
   payments: z.array(orderPaymentInput).min(1).max(20),
   refunds: z.array(orderRefundInput).max(200).default([]),
-});
+};
+
+/** The order's captured total (the sum of its payments) is an int4 column too. */
+function capturedFits(body: { payments: { captured_minor: number }[] }, ctx: z.RefinementCtx) {
+  if (body.payments.reduce((sum, p) => sum + p.captured_minor, 0) > INT4_MAX)
+    ctx.addIssue({
+      code: "too_big",
+      origin: "number",
+      maximum: INT4_MAX,
+      path: ["payments"],
+      message: `the payments' captured amounts add up to more than ${INT4_MAX}`,
+    });
+}
+
+export const orderBodyInput = z.strictObject(orderBodyFields).superRefine(capturedFits);
 export type OrderBodyInput = z.infer<typeof orderBodyInput>;
 
 /** One line of an import file: the same body with its number. */
-export const orderImportLine = orderBodyInput.extend({ number: orderNumber });
+export const orderImportLine = z.strictObject({ ...orderBodyFields, number: orderNumber }).superRefine(capturedFits);
 export type OrderImportLine = z.infer<typeof orderImportLine>;

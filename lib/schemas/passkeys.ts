@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storedText } from "./stored";
 
 // WebAuthn responses as @simplewebauthn/browser serialises them (base64url fields). Lengths are generous
 // upper bounds so that nobody can post megabytes; the library verifies the content.
@@ -48,7 +49,7 @@ export const registrationResponseInput = z.object({
 
 export const verifyPasskeyRegistrationInput = z.strictObject({
   response: registrationResponseInput,
-  name: z.string().trim().min(1).max(60).optional(),
+  name: storedText(60).optional(),
 });
 export type VerifyPasskeyRegistrationInput = z.infer<typeof verifyPasskeyRegistrationInput>;
 

@@ -78,11 +78,28 @@ const linkedProposal = z.object({ id: z.string(), amountMinor: z.int(), status: 
 export const proposalCommentDto = z.object({ id: z.string(), author: z.string(), body: z.string(), createdAt: iso });
 export type ProposalComment = z.infer<typeof proposalCommentDto>;
 
+const orderItemDto = z.object({ sku: z.string(), name: z.string(), quantity: z.number(), unitMinor: z.number() });
+
 export const proposalDetailDto = z.object({
   id: z.string(),
   status: proposalStatusSchema,
   hash: z.string(),
   canonicalJson: z.string(),
+  /**
+   * The hash version. From 4 on, everything presented as the action — amount, recipient (display included), order
+   * number, customer name, items, reason, expiry — is the hashed value; before 4 the display, the order number,
+   * the customer and the items are read from today's rows and are not bound.
+   */
+  hashVersion: z.int(),
+  /** Whether the stored row still recomputes to its hash (false: altered outside the product; approval is refused). */
+  hashIntact: z.boolean(),
+  /**
+   * What the order says today where it differs from what was hashed at prepare (v4): the customer's name and the
+   * items. Shown as "changed since prepared"; the values above stay the hashed ones. Null when nothing differs.
+   */
+  changedSincePrepared: z.nullable(
+    z.object({ customerName: z.nullable(z.string()), items: z.nullable(z.array(orderItemDto)) }),
+  ),
   amountMinor: z.int(),
   currency: z.string(),
   reason: z.string(),
@@ -105,6 +122,8 @@ export const proposalDetailDto = z.object({
   claim: z.nullable(claimDto),
   invalidationReason: z.nullable(z.string()),
   recipient: z.object({ kind: z.string(), holder: z.string(), ref: z.string(), display: z.string() }),
+  /** `manual`: no connected provider holds the payment; ops pay the refund out by hand (docs/systems-of-record.md). */
+  payout: z.enum(["provider", "manual"]),
   order: z.object({
     id: z.string(),
     number: z.string(),
@@ -112,7 +131,7 @@ export const proposalDetailDto = z.object({
     totalMinor: z.int(),
     capturedMinor: z.int(),
     placedAt: iso,
-    items: z.array(z.object({ sku: z.string(), name: z.string(), quantity: z.number(), unitMinor: z.number() })),
+    items: z.array(orderItemDto),
     customer: z.object({ id: z.string(), name: z.string() }),
     refunds: z.array(
       z.object({

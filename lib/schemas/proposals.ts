@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INT4_MAX, storable } from "./stored";
 import { decidedStatuses } from "@/lib/domain/proposal-state";
 import {
   COMMENT_MAX,
@@ -29,8 +30,10 @@ export const approveProposalInput = z.strictObject({
 export type ApproveProposalInput = z.infer<typeof approveProposalInput>;
 
 const customerMessageRequired = `Give the message for the customer (at least ${CUSTOMER_MESSAGE_MIN} characters).`;
-const customerMessage = z.string().trim().min(CUSTOMER_MESSAGE_MIN, customerMessageRequired).max(CUSTOMER_MESSAGE_MAX);
-const internalNote = z.string().trim().max(INTERNAL_NOTE_MAX);
+const customerMessage = storable(
+  z.string().trim().min(CUSTOMER_MESSAGE_MIN, customerMessageRequired).max(CUSTOMER_MESSAGE_MAX),
+);
+const internalNote = storable(z.string().trim().max(INTERNAL_NOTE_MAX));
 
 /**
  * A rejection: `customerMessage` is what the agent (and so the customer) may read; `internalNote` is for
@@ -88,22 +91,24 @@ export { COMMENT_MAX };
 /** A staff comment on a proposal (docs/design.md "Comments"); stored redacted. */
 export const addProposalCommentInput = z.strictObject({
   proposalId,
-  body: z
-    .string()
-    .trim()
-    .min(1, "Write a comment first.")
-    .max(COMMENT_MAX, `At most ${COMMENT_MAX} characters.`)
-    .refine((s) => ![...s].some(isControlCharacter), "Control characters are not allowed."),
+  body: storable(
+    z
+      .string()
+      .trim()
+      .min(1, "Write a comment first.")
+      .max(COMMENT_MAX, `At most ${COMMENT_MAX} characters.`)
+      .refine((s) => ![...s].some(isControlCharacter), "Control characters are not allowed."),
+  ),
 });
 export type AddProposalCommentInput = z.infer<typeof addProposalCommentInput>;
 
 export const queueFilterInput = z.strictObject({
-  cursor: z.string().max(200).optional(),
+  cursor: storable(z.string().max(200)).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(25),
-  channel: z.string().max(64).optional(),
+  channel: storable(z.string().max(64)).optional(),
   flag: z.enum(["duplicate", "velocity", "two_approvals"]).optional(),
-  minMinor: z.coerce.number().int().min(0).optional(),
-  maxMinor: z.coerce.number().int().min(0).optional(),
+  minMinor: z.coerce.number().int().min(0).max(INT4_MAX).optional(),
+  maxMinor: z.coerce.number().int().min(0).max(INT4_MAX).optional(),
 });
 export type QueueFilterInput = z.infer<typeof queueFilterInput>;
 
@@ -113,7 +118,7 @@ export type ReprepareProposalInput = z.infer<typeof reprepareProposalInput>;
 export const editProposalAmountInput = z.strictObject({
   proposalId,
   hash,
-  amountMinor: z.number().int("Whole minor units only (for example 1250 for 12.50).").positive(),
+  amountMinor: z.number().int("Whole minor units only (for example 1250 for 12.50).").positive().max(INT4_MAX),
 });
 export type EditProposalAmountInput = z.infer<typeof editProposalAmountInput>;
 
@@ -121,7 +126,7 @@ export type EditProposalAmountInput = z.infer<typeof editProposalAmountInput>;
 // Defined in lib/domain (the client imports it from there: this module would bring zod to the browser).
 export { decidedStatuses };
 export const decidedFilterInput = z.strictObject({
-  q: z.string().trim().max(100).optional(),
+  q: storable(z.string().trim().max(100)).optional(),
   status: z.enum(decidedStatuses).optional(),
   page: z.coerce.number().int().min(1).max(1000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),

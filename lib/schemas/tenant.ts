@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { storedText } from "./stored";
 import { canonicalTimeZone } from "@/lib/domain/local-time";
 
 // A tenant's own settings: created by the operator (npm run tenant:create, lib/server/tenants/create-tenant.ts)
 // and edited by its admins (lib/server/admin/update-tenant-settings.ts).
 
-const name = z.string().trim().min(1).max(120);
+const name = storedText(120);
 
 /** A BCP 47 language tag, in its canonical form ("en", "es-ES"). */
 const locale = z
@@ -57,7 +58,7 @@ export const createTenantInput = z.strictObject({
   locale,
   timeZone,
   adminEmail: z.string().trim().toLowerCase().max(320).pipe(z.email()),
-  adminName: z.string().trim().min(1).max(120).optional(),
+  adminName: storedText(120).optional(),
 });
 export type CreateTenantInput = z.input<typeof createTenantInput>;
 

@@ -3,6 +3,7 @@
 // Every object is strict: an unknown field (amount, customer_id, currency, recipient…) is refused,
 // because identity, tenant, amount and recipient are derived by the server, never taken from a model.
 import { z } from "zod";
+import { storable } from "./stored";
 import { agentErrorCodes, successCodes } from "@/lib/domain/outcome";
 
 export const orderReference = z
@@ -60,17 +61,19 @@ export const createSupportTicketInput = z.strictObject({
     .describe(
       "billing: charges, invoices, refunds questions; technical: the product or site does not work; complaint: anything else the customer is unhappy about.",
     ),
-  summary: z
-    .string()
-    .trim()
-    .min(10)
-    .max(TICKET_SUMMARY_MAX)
-    // NUL cannot be stored in PostgreSQL text; other control characters are harmless.
-    // eslint-disable-next-line no-control-regex -- refusing NUL is the point of this check
-    .regex(/^[^\u0000]*$/)
-    .describe(
-      `What the customer needs, in one or two sentences (10–${TICKET_SUMMARY_MAX} characters). Do not include card numbers, passwords or other secrets.`,
-    ),
+  // NUL cannot be stored in PostgreSQL text (the pattern says so to the model); storable() refuses a lone
+  // surrogate as well (lib/schemas/stored.ts). Other control characters are harmless.
+  summary: storable(
+    z
+      .string()
+      .trim()
+      .min(10)
+      .max(TICKET_SUMMARY_MAX)
+      // eslint-disable-next-line no-control-regex -- refusing NUL is the point of this check
+      .regex(/^[^\u0000]*$/),
+  ).describe(
+    `What the customer needs, in one or two sentences (10–${TICKET_SUMMARY_MAX} characters). Do not include card numbers, passwords or other secrets.`,
+  ),
   priority: z.enum(ticketPriorities).describe("urgent only when the customer is blocked right now; normal by default."),
 });
 export type CreateSupportTicketInput = z.infer<typeof createSupportTicketInput>;

@@ -100,6 +100,8 @@ export const envSchema = z.object({
   METRICS_TOKEN: optional(z.string().min(16, { error: "at least 16 characters" })),
   /** A worker serves its own counters at GET /metrics on this port (unset: no listener), on WORKER_METRICS_HOST. */
   WORKER_METRICS_PORT: optional(z.coerce.number({ error: "a port number" }).int().min(1).max(65535)),
+  /** The app's HTTP port (npm start); the origin of links when neither APP_URL nor NEXTAUTH_URL is set. */
+  PORT: optional(z.coerce.number({ error: "a port number" }).int().min(1).max(65535)),
   WORKER_METRICS_HOST: optional(z.string().min(1).max(255)).transform((v) => v ?? "127.0.0.1"),
 });
 
@@ -325,10 +327,13 @@ export function webhookAllowPrivate(): boolean {
   return e.APP_MODE === "demo" || e.WEBHOOK_ALLOW_PRIVATE;
 }
 
-/** Public base URL of the dashboard, for links in notifications (APP_URL, else NEXTAUTH_URL). */
+/**
+ * Public base URL of the dashboard, for links in notifications and setup links (APP_URL, else NEXTAUTH_URL,
+ * else the local app on PORT — what `npm start` itself falls back to — or 3000).
+ */
 export function appBaseUrl(): string {
   const e = env();
-  return (e.APP_URL ?? e.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
+  return (e.APP_URL ?? e.NEXTAUTH_URL ?? `http://localhost:${e.PORT ?? 3000}`).replace(/\/+$/, "");
 }
 
 /**

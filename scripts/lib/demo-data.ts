@@ -35,6 +35,8 @@ const CHANNELS = [
 type DemoOrder = {
   number: string;
   method: "card" | "bank_transfer";
+  /** "manual": no connected provider holds it (paid by bank transfer): its refunds are manual payouts by ops. */
+  provider?: "manual";
   display: string;
   totalMinor: number;
   refundedMinor?: number;
@@ -195,6 +197,7 @@ export const demoTenants: DemoTenant[] = [
           {
             number: "ORD-2003",
             method: "bank_transfer",
+            provider: "manual",
             display: "ACH •••• 6789",
             totalMinor: 32_050,
             items: [{ sku: "CHR-1", name: "Office chair", quantity: 1, unitMinor: 32_050 }],
@@ -395,6 +398,7 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
               tenantId,
               orderId,
               method: o.method,
+              ...(o.provider ? { provider: o.provider } : {}),
               providerPaymentRef: paymentIntentRef(t.slug, o.number),
               holderName: cu.name,
               display: o.display,

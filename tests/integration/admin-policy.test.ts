@@ -55,7 +55,7 @@ describe("policy versions", () => {
     const p = await prepare(20_000);
     expect(p).toMatchObject({ policyVersion: 1, requiredApprovals: 1 });
     expect(recomputeProposalHash(p)).toBe(p.hash);
-    expect(recomputeProposalHash({ ...p, policyVersion: null })).not.toBe(p.hash);
+    expect(recomputeProposalHash({ ...p, hashVersion: 1, policyVersion: null })).not.toBe(p.hash);
   });
 
   it("lowering the dual-approval threshold applies at once: the next proposal needs two approvals and carries the new version; an earlier one keeps its version", async () => {
@@ -232,9 +232,9 @@ describe("tampering with what the hash v2 binds", () => {
 
   it("a v1 proposal (prepared before policy versions) still approves", async () => {
     const p = await prepare(5_000);
-    // Re-create the legacy shape: no policy version, hash over the v1 fields.
-    const v1Hash = recomputeProposalHash({ ...p, policyVersion: null });
-    await db().proposal.update({ where: { id: p.id }, data: { policyVersion: null, hash: v1Hash } });
+    // Re-create the legacy shape: no policy version, hash over the v1 fields, stored as version 1.
+    const v1Hash = recomputeProposalHash({ ...p, hashVersion: 1, policyVersion: null });
+    await db().proposal.update({ where: { id: p.id }, data: { hashVersion: 1, policyVersion: null, hash: v1Hash } });
     expect(await approveProposal(reviewer, { proposalId: p.id, hash: v1Hash })).toMatchObject({ status: "approved" });
   });
 });

@@ -184,10 +184,16 @@ describe("audit chain", () => {
       }),
       headersFor({ token, trace }),
     );
-    expect(b.content.code).toBe("ok");
+    // A lone surrogate cannot be stored as text (PostgreSQL would keep U+FFFD): refused like NUL, with the path.
+    expect(b.content.code).toBe("invalid_arguments");
+    const emoji = await send(
+      anthropicCall("create_support_ticket", { category: "technical", summary: "emoji 🎉 fine", priority: "low" }),
+      headersFor({ token, trace }),
+    );
+    expect(emoji.content.code).toBe("ok");
     const c = await send(anthropicCall("lookup_order", { "\u0000key": odd }), headersFor({ token, trace }));
     expect(c.content.code).toBe("invalid_arguments");
-    expect(await db().auditEvent.count({ where: { traceId: trace } })).toBe(3);
+    expect(await db().auditEvent.count({ where: { traceId: trace } })).toBe(4);
   });
 
   it("is append-only, and a tampered event is named by the verifier", async () => {

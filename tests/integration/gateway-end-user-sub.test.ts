@@ -29,7 +29,7 @@ describe("end-user token sub with control characters", () => {
     ["DEL", `${ana}\u007f`],
     ["C1", `${ana}\u0085`],
     ["lone surrogate", `${ana}\ud800`],
-  ])("%s → permission_denied (end_user_token_invalid, malformed), audited", async (_, sub) => {
+  ])("%s → permission_denied (end_user_token_malformed), audited", async (_, sub) => {
     for (const [tool, input] of [
       ["lookup_order", { order_id: "ORD-1001" }],
       ["prepare_refund", { order_id: "ORD-1001", reason: "damaged_item" }],
@@ -38,7 +38,7 @@ describe("end-user token sub with control characters", () => {
       expect(await callWithSub(tool, input, sub)).toEqual({
         status: 200,
         code: "permission_denied",
-        reason: "end_user_token_invalid",
+        reason: "end_user_token_malformed",
         problem: "malformed",
       });
     }

@@ -2,6 +2,9 @@
 // tenant, policy v1, the first admin and a one-time setup link, audited; refusals exit 1 with the reason; the
 // demo never goes into a database holding real tenants; a production start refuses a database with demo tenants.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { randomBytes, randomUUID } from "node:crypto";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
@@ -199,5 +202,47 @@ describe("demo isolation", () => {
     expect(lines.at(-1)).toMatchObject({ level: 50 });
     expect(lines.at(-1)!.msg).toContain("refusing to serve: this database holds demo tenants (shop-us, tienda-es)");
     expect(lines.at(-1)!.msg).toContain("ALLOW_DEMO_TENANTS=1");
+  });
+});
+
+describe("tenant:create stays out of the demo's database", () => {
+  it("without DATABASE_URL (the embedded demo database): refused with the reason and the production path, exit 1, nothing started or written", () => {
+    const dir = join(tmpdir(), `never-created-${randomUUID()}`);
+    const res = script("tenant-create.ts", acme, { DATABASE_URL: "", EMBEDDED_PG_DIR: dir });
+    expect(res.status).toBe(1);
+    expect(res.stdout).toBe("");
+    expect(res.stderr).toContain("refusing: DATABASE_URL is not set");
+    expect(res.stderr).toContain("npm run demo:reset` deletes it");
+    expect(res.stderr).toContain("set DATABASE_URL to it and the production secrets");
+    expect(res.stderr).toContain("npm run db:migrate");
+    expect(existsSync(dir)).toBe(false); // the embedded PostgreSQL was never started
+  });
+
+  it("on a database holding the demo's tenants: refused naming them, exit 1, the database untouched", async () => {
+    const demoUrl = process.env.DATABASE_URL!; // this file's own copy of the demo template
+    const tenants = () =>
+      withPgClient(demoUrl, async (c) => (await c.query(`SELECT "slug" FROM "Tenant" ORDER BY "slug"`)).rows);
+    const before = await tenants();
+    const res = script(
+      "tenant-create.ts",
+      acme.map((a) => (a === "acme" ? "acme-demo" : a === "Ada@Acme.example" ? "ada@acme-demo.example" : a)),
+      { DATABASE_URL: demoUrl },
+    );
+    expect(res.status).toBe(1);
+    expect(res.stdout).toBe("");
+    expect(res.stderr).toContain("refusing: this database holds the demo's tenants (shop-us, tienda-es)");
+    expect(res.stderr).toContain("npm run db:migrate");
+    expect(await tenants()).toEqual(before);
+  });
+
+  it("without APP_URL or NEXTAUTH_URL the setup link points at the port the app runs on (PORT)", () => {
+    const res = script(
+      "tenant-create.ts",
+      acme.map((a) => (a === "acme" ? "acme-port" : a === "Ada@Acme.example" ? "ada@acme-port.example" : a)),
+      { APP_URL: "", NEXTAUTH_URL: "", PORT: "3123" },
+    );
+    expect(res.status).toBe(0);
+    expect((JSON.parse(res.stdout) as { setupUrl: string }).setupUrl).toMatch(/^http:\/\/localhost:3123\/setup\//);
+    expect(res.stderr).toContain("the setup link points at http://localhost:3123 (PORT)");
   });
 });

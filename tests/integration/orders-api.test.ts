@@ -220,6 +220,110 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     expect(await put(fresh("ORD"), exact, key)).toMatchObject({ status: 201, body: { refundable: { minor: 0 } } });
   });
 
+  // Issue #34 finding 7: values the database cannot hold (int4 money, timestamps outside years 1–9999, NUL and
+  // lone surrogates in text and jsonb) answered 500. Each is refused by the schema at its own path, and nothing
+  // is written. The valid body has every optional part, so every string field is reached.
+  it("values the database cannot hold → 400 invalid_arguments with the problem's path, never a 500, nothing written", async () => {
+    const key = await keyFor(ES);
+    const INT4_MAX = 2_147_483_647;
+    const full = () =>
+      orderBody({
+        refunds: [
+          {
+            reference: `re_${fresh("e")}`,
+            amount_minor: 100,
+            status: "succeeded",
+            created_at: "2026-11-30T12:00:00Z",
+            payment_reference: "",
+          },
+        ],
+      }) as Body;
+    const payment = (captured: number) => ({
+      ...(full().payments[0] as Body),
+      reference: `pay_${fresh("p")}`,
+      captured_minor: captured,
+    });
+    type Edge = [string, (b: Body) => void, string[]];
+    const edges: Edge[] = [
+      ["money over 2^31-1", (b) => (b.total_minor = INT4_MAX + 1), ["$.total_minor"]],
+      ["negative money", (b) => (b.total_minor = -1), ["$.total_minor"]],
+      ["fractional money", (b) => (b.total_minor = 10.5), ["$.total_minor"]],
+      ["1e308", (b) => (b.total_minor = 1e308), ["$.total_minor"]],
+      ["a capture over 2^31-1", (b) => (b.payments[0].captured_minor = INT4_MAX + 1), ["$.payments[0].captured_minor"]],
+      [
+        "captures summing over 2^31-1",
+        (b) => {
+          b.payments = [payment(2_000_000_000), payment(2_000_000_000)];
+          b.refunds[0].payment_reference = b.payments[0].reference;
+        },
+        ["$.payments"],
+      ],
+      ["a refund over 2^31-1", (b) => (b.refunds[0].amount_minor = INT4_MAX + 1), ["$.refunds[0].amount_minor"]],
+      ["an item price over 2^31-1", (b) => (b.items[0].unit_minor = INT4_MAX + 1), ["$.items[0].unit_minor"]],
+      ["year 0000", (b) => (b.placed_at = "0000-01-01T00:00:00Z"), ["$.placed_at"]],
+      ["year 10000", (b) => (b.placed_at = "10000-01-01T00:00:00Z"), ["$.placed_at"]],
+      ["year 0 once in UTC", (b) => (b.placed_at = "0001-01-01T00:30:00+01:00"), ["$.placed_at"]],
+      ["30 February", (b) => (b.placed_at = "2026-02-30T10:00:00Z"), ["$.placed_at"]],
+      ["a refund in year 0000", (b) => (b.refunds[0].created_at = "0000-06-01T00:00:00Z"), ["$.refunds[0].created_at"]],
+      ["a name over its length", (b) => (b.customer.name = "x".repeat(201)), ["$.customer.name"]],
+      ["a sku over its length", (b) => (b.items[0].sku = "x".repeat(65)), ["$.items[0].sku"]],
+      ["no payment", (b) => (b.payments = []), ["$.payments"]],
+      ["501 items", (b) => (b.items = Array.from({ length: 501 }, () => b.items[0])), ["$.items"]],
+      ["201 refunds", (b) => (b.refunds = Array.from({ length: 201 }, () => b.refunds[0])), ["$.refunds"]],
+      ["an unknown currency", (b) => (b.currency = "XXX"), ["$.currency"]],
+      ["a lowercase currency", (b) => (b.currency = "eur"), ["$.currency"]],
+    ];
+    // NUL and a lone surrogate (high, then low) in every string field.
+    const strings: [string, (b: Body, bad: string) => void][] = [
+      ["customer.id", (b, x) => (b.customer.id += x)],
+      ["customer.email", (b, x) => (b.customer.email = `jane${x}@example.com`)],
+      ["customer.name", (b, x) => (b.customer.name += x)],
+      ["currency", (b, x) => (b.currency = `EU${x}`)],
+      ["status", (b, x) => (b.status += x)],
+      ["placed_at", (b, x) => (b.placed_at += x)],
+      ["items[0].sku", (b, x) => (b.items[0].sku += x)],
+      ["items[0].name", (b, x) => (b.items[0].name += x)],
+      ["payments[0].provider", (b, x) => (b.payments[0].provider += x)],
+      ["payments[0].reference", (b, x) => (b.payments[0].reference += x)],
+      ["payments[0].method", (b, x) => (b.payments[0].method += x)],
+      ["payments[0].holder", (b, x) => (b.payments[0].holder += x)],
+      ["payments[0].display", (b, x) => (b.payments[0].display += x)],
+      ["refunds[0].reference", (b, x) => (b.refunds[0].reference += x)],
+      ["refunds[0].status", (b, x) => (b.refunds[0].status += x)],
+      ["refunds[0].created_at", (b, x) => (b.refunds[0].created_at += x)],
+      ["refunds[0].payment_reference", (b, x) => (b.refunds[0].payment_reference = `${b.payments[0].reference}${x}`)],
+    ];
+    for (const [field, set] of strings)
+      for (const [what, bad] of [
+        ["NUL", "\u0000"],
+        ["a lone high surrogate", "\uD800"],
+        ["a lone low surrogate", "a\uDC00"],
+      ] as const)
+        edges.push([`${what} in ${field}`, (b) => set(b, bad), [`$.${field}`]]);
+
+    const answers: string[] = [];
+    for (const [name, mutate, paths] of edges) {
+      const body = full();
+      body.refunds[0].payment_reference = body.payments[0].reference;
+      mutate(body);
+      const number = fresh("EDGE");
+      const res = await put(number, body, key);
+      const got = ((res.body.problems ?? []) as { path: string }[]).map((p) => p.path);
+      if (res.status !== 400 || res.body.code !== "invalid_arguments" || !paths.every((p) => got.includes(p)))
+        answers.push(`${name}: ${res.status} ${String(res.body.code)} ${JSON.stringify(got)}`);
+      if ((await db().order.count({ where: { number } })) !== 0) answers.push(`${name}: written`);
+    }
+    expect(answers).toEqual([]);
+    expect(edges.length).toBeGreaterThanOrEqual(20 + 17 * 3);
+    // The same body without the bad value is accepted: the refusals are the values', not the body's.
+    const ok = full();
+    ok.refunds[0].payment_reference = ok.payments[0].reference;
+    ok.total_minor = INT4_MAX;
+    ok.payments[0].captured_minor = INT4_MAX;
+    ok.placed_at = "0001-01-01T00:00:00Z";
+    expect((await put(fresh("EDGE"), ok, key)).status).toBe(201);
+  });
+
   it("a payment or refund reference stored under another order of the tenant is refused at its own path", async () => {
     const key = await keyFor(ES);
     const refund = { reference: `re_${fresh("r")}`, amount_minor: 1000, status: "succeeded" };

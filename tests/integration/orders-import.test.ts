@@ -176,6 +176,38 @@ describe("orders:import", () => {
     SCRIPT_TEST_MS,
   );
 
+  it(
+    "values the database cannot hold refuse their own line by number; the other lines are imported, exit 1 not 2",
+    async () => {
+      const [a, b, c, d, e] = [fresh("IMP"), fresh("IMP"), fresh("IMP"), fresh("IMP"), fresh("IMP")];
+      const path = file("edge.ndjson", [
+        line(a),
+        line(b, { total_minor: 2_147_483_648 }),
+        line(c, { customer: { id: `cus_imp_EUR_${c}`, email: "ana.garcia@example.com", name: "Ana\u0000" } }),
+        line(d, { placed_at: "0000-01-01T00:00:00Z" }),
+        line(e),
+      ]);
+      const run = await script(["--tenant", ES, path]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("refused lines: 2, 3, 4");
+      const outcomes = run.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as LineOutcome);
+      expect(outcomes.map((o) => [o.line, o.outcome, o.outcome === "refused" ? o.problems[0]?.path : null])).toEqual([
+        [1, "created", null],
+        [2, "refused", "$.total_minor"],
+        [3, "refused", "$.customer.name"],
+        [4, "refused", "$.placed_at"],
+        [5, "created", null],
+      ]);
+      expect(outcomes.filter((o) => o.outcome === "refused").every((o) => o.code === "invalid_arguments")).toBe(true);
+      for (const n of [b, c, d]) expect(await orderOf(ES, n)).toBeNull();
+      expect(await orderOf(ES, e)).toMatchObject({ totalMinor: 4200 });
+    },
+    SCRIPT_TEST_MS,
+  );
+
   it("CSV with the documented header: one payment per row, quoted commas; a bad row refused by line number", async () => {
     const [a, b, c] = [fresh("CSV"), fresh("CSV"), fresh("CSV")];
     const path = file("orders.csv", [orderCsvHeader.join(","), csvRow(a), csvRow(b, "42.00"), csvRow(c)]);

@@ -40,9 +40,9 @@ describe("requiredApprovals of zero or less found in the database", () => {
   it("v1 proposal (requiredApprovals not in its hash) with requiredApprovals = 0 and a hash that matches: still refused", async () => {
     const { proposal: p } = await preparedForFreshOrder(3_150, { prefix: "Z" });
     // Rewrite it as a consistent v1 row: no policy version, and the v1 hash of its own fields.
-    const v1 = { ...p, policyVersion: null, requiredApprovals: 0 };
+    const v1 = { ...p, hashVersion: 1, policyVersion: null, requiredApprovals: 0 };
     const hash = computeProposalHash(hashInputOf(v1));
-    await sql`UPDATE "Proposal" SET "policyVersion" = NULL, "requiredApprovals" = 0, hash = ${hash} WHERE id = ${p.id}::uuid`.execute(
+    await sql`UPDATE "Proposal" SET "hashVersion" = 1, "policyVersion" = NULL, "requiredApprovals" = 0, hash = ${hash} WHERE id = ${p.id}::uuid`.execute(
       sqlPool(),
     );
     await expect(approveProposal(await reviewer(), { proposalId: p.id, hash })).rejects.toMatchObject({

@@ -69,6 +69,7 @@ async function liveLeft(actor: Actor, capturedMinor = 5_000) {
       provider: "stripe",
       paymentRef: pi,
       ledgerCapturedMinor: capturedMinor,
+      payment: { currency: "EUR", capturedMinor },
     },
     { now: new Date() },
   );

@@ -32,7 +32,7 @@ export default async function SignInPage({
         <SignInForm
           callbackPath={callbackPath}
           ssoName={oidc?.name ?? null}
-          initialError={error ? (error === "CredentialsSignin" ? "failed" : "ssoFailed") : null}
+          initialError={error ?? null}
           language={languageOf(await getLocale())}
         />
       </div>

@@ -16,6 +16,7 @@ import { listWitnesses } from "@/lib/server/admin/witnesses/list-witnesses";
 import { WitnessesSection } from "./_components/witnesses-section";
 import { ProviderConnectionSection } from "./_components/provider-connection-section";
 import { IntegrationKeysSection } from "./_components/integration-keys-section";
+import { AdminNav, adminSectionOf, type AdminSection } from "./_components/admin-nav";
 
 export const dynamic = "force-dynamic";
 
@@ -24,83 +25,99 @@ function timeZoneChoices(current: string): string[] {
   return [...new Set([current, "UTC", ...Intl.supportedValuesOf("timeZone")])].sort();
 }
 
-export default async function AdminPage({ searchParams }: { searchParams: Promise<{ q?: string | string[] }> }) {
+export default async function AdminPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ q?: string | string[]; section?: string | string[] }>;
+}) {
   const actor = await pageActor("admin:manage");
-  const raw = (await searchParams).q;
+  const params = await searchParams;
+  const raw = params.q;
   const q = typeof raw === "string" ? raw.slice(0, 100) : undefined;
-  const [tenant, staff, { channels, keys }, policy, changes, witnesses] = await Promise.all([
+  // ?section=<id>: that section alone (the page's navigation); none or an unknown one: every section.
+  const section = adminSectionOf(params.section);
+  const show = (s: AdminSection) => section === null || section === s;
+  const [tenant, staff, agents, policy, changes, witnesses] = await Promise.all([
     getTenantSettings(actor),
-    listStaff(actor, { q }),
-    listAgentKeys(actor),
-    getPolicy(actor),
-    listAdminChanges(actor),
-    listWitnesses(actor),
+    show("staff") ? listStaff(actor, { q }) : null,
+    show("agents") || show("deliveries") ? listAgentKeys(actor) : null,
+    show("policy") ? getPolicy(actor) : null,
+    show("changes") ? listAdminChanges(actor) : null,
+    show("witnesses") ? listWitnesses(actor) : null,
   ]);
   const t = await getTranslations("admin");
   return (
     <div className="stack">
       <h1>{t("title")}</h1>
 
-      <TenantSettingsForm settings={tenant} timeZones={timeZoneChoices(tenant.timeZone)} />
+      <AdminNav current={section} />
 
-      <PolicySection
-        version={policy.version}
-        values={policy.values}
-        pending={
-          policy.pending
-            ? {
-                version: policy.pending.version,
-                values: policy.pending.values,
-                changes: policy.pending.changes,
-                mine: policy.pending.mine,
-              }
-            : null
-        }
-        history={policy.history.map((h) => ({
-          version: h.version,
-          status: h.status,
-          createdAt: h.createdAt.toISOString(),
-          decidedAt: h.decidedAt?.toISOString() ?? null,
-        }))}
-        currency={tenant.currency}
-      />
+      {show("tenant") ? <TenantSettingsForm settings={tenant} timeZones={timeZoneChoices(tenant.timeZone)} /> : null}
 
-      <AdminChangesSection
-        alone={changes.alone}
-        tenantSlug={actor.tenantSlug}
-        rows={changes.pending.map((c) => ({
-          ...c,
-          proposedBy: c.proposedBy.name,
-          expiresAt: c.expiresAt.toISOString(),
-        }))}
-      />
+      {policy ? (
+        <PolicySection
+          version={policy.version}
+          values={policy.values}
+          pending={
+            policy.pending
+              ? {
+                  version: policy.pending.version,
+                  values: policy.pending.values,
+                  changes: policy.pending.changes,
+                  mine: policy.pending.mine,
+                }
+              : null
+          }
+          history={policy.history.map((h) => ({
+            version: h.version,
+            status: h.status,
+            createdAt: h.createdAt.toISOString(),
+            decidedAt: h.decidedAt?.toISOString() ?? null,
+          }))}
+          currency={tenant.currency}
+        />
+      ) : null}
 
-      <ReviewWebhookSection actor={actor} />
+      {changes ? (
+        <AdminChangesSection
+          alone={changes.alone}
+          tenantSlug={actor.tenantSlug}
+          rows={changes.pending.map((c) => ({
+            ...c,
+            proposedBy: c.proposedBy.name,
+            expiresAt: c.expiresAt.toISOString(),
+          }))}
+        />
+      ) : null}
 
-      <WebhookDeliveriesSection actor={actor} channels={channels} />
+      {show("notifications") ? <ReviewWebhookSection actor={actor} /> : null}
 
-      <WitnessesSection
-        witnesses={witnesses.witnesses.map((w) => ({
-          id: w.id,
-          name: w.name,
-          vkey: w.vkey,
-          url: w.url,
-          cosignedSize: w.cosignedSize,
-          cosignedAt: w.cosignedAt?.toISOString() ?? null,
-          lastError: w.lastError,
-        }))}
-        quorum={witnesses.quorum}
-        origin={witnesses.origin}
-        policy={witnesses.policy}
-      />
+      {agents && show("deliveries") ? <WebhookDeliveriesSection actor={actor} channels={agents.channels} /> : null}
 
-      <ProviderConnectionSection actor={actor} />
+      {witnesses ? (
+        <WitnessesSection
+          witnesses={witnesses.witnesses.map((w) => ({
+            id: w.id,
+            name: w.name,
+            vkey: w.vkey,
+            url: w.url,
+            cosignedSize: w.cosignedSize,
+            cosignedAt: w.cosignedAt?.toISOString() ?? null,
+            lastError: w.lastError,
+          }))}
+          quorum={witnesses.quorum}
+          origin={witnesses.origin}
+          policy={witnesses.policy}
+        />
+      ) : null}
 
-      <StaffSection staff={staff} q={q} />
+      {show("provider") ? <ProviderConnectionSection actor={actor} /> : null}
 
-      <AgentAccessSections channels={channels} keys={keys} />
+      {staff ? <StaffSection staff={staff} q={q} section={section ?? undefined} /> : null}
 
-      <IntegrationKeysSection actor={actor} />
+      {agents && show("agents") ? <AgentAccessSections channels={agents.channels} keys={agents.keys} /> : null}
+
+      {show("integrations") ? <IntegrationKeysSection actor={actor} /> : null}
     </div>
   );
 }

@@ -3,9 +3,10 @@ import { sql, sqlOf } from "@/lib/server/db/sql";
 import { AppError } from "@/lib/domain/outcome";
 import {
   ADMIN_CHANGE_DAYS,
-  SINGLE_ADMIN_MESSAGE,
   approverRefusal,
   approverRefusalMessage,
+  singleAdminMessage,
+  whoCanApprove,
   type AdminChangeKind,
   type ApproverProvenance,
 } from "@/lib/domain/admin-governance";
@@ -27,6 +28,8 @@ export const provenanceSelect = {
   adminSince: true,
   adminGrantedByIds: true,
   credentialsResetByIds: true,
+  credentialsResetAt: true,
+  operatorGrantedAt: true,
 } as const;
 
 /** The tenant's enabled admins with their provenance (for the approver rule). */
@@ -52,7 +55,19 @@ export async function assertIndependentApprover(
     select: provenanceSelect,
   });
   const refusal = approver ? approverRefusal(approver, change) : "not_admin";
-  if (refusal) throw new AppError("permission_denied", approverRefusalMessage[refusal], { reason: refusal });
+  if (!refusal) return;
+  // Every refusal names who can approve instead (or the operator's way out when nobody can).
+  const admins = await tx.staffUser.findMany({
+    where: { tenantId: actor.tenantId, disabled: false, roles: { has: "admin" } },
+    select: { ...provenanceSelect, name: true, email: true },
+    orderBy: { name: "asc" },
+  });
+  const can = admins.filter((a) => approverRefusal(a, change) === null);
+  throw new AppError(
+    "permission_denied",
+    `${approverRefusalMessage[refusal]} ${whoCanApprove(can, actor.tenantSlug)}`,
+    { reason: refusal, approvers: can.map((a) => a.id) },
+  );
 }
 
 /** Whether some enabled admin other than the proposer could approve a change they propose now. */
@@ -89,7 +104,7 @@ export async function queueAdminChange(
 ): Promise<QueuedAdminChange> {
   const now = new Date();
   if (!(await hasIndependentAdmin(tx, actor.tenantId, actor.userId, now)))
-    throw new AppError("permission_denied", SINGLE_ADMIN_MESSAGE, { reason: "no_second_admin" });
+    throw new AppError("permission_denied", singleAdminMessage(actor.tenantSlug), { reason: "no_second_admin" });
   if (input.targetId) {
     // A change past its lifetime no longer blocks a new one for the same account.
     await tx.adminChange.updateMany({

@@ -9,8 +9,9 @@ import { transaction } from "@/lib/server/db/transaction";
 /**
  * The way out for a tenant with a single admin (who cannot grant admin alone): the operator, who holds the
  * database, grants the admin role to an existing, enabled staff member of a tenant. The grant counts from now
- * (adminSince) and names no granting admin. Guarded write and its audit event (actor "operator") in one
- * transaction.
+ * (adminSince) and names no granting admin; the operator vouches for the person (operatorGrantedAt), so their
+ * approval counts even of a change proposed by the admin who invited them (lib/domain/admin-governance.ts).
+ * Guarded write and its audit event (actor "operator") in one transaction.
  */
 export async function grantAdminByOperator(input: {
   tenantSlug: string;
@@ -30,12 +31,14 @@ export async function grantAdminByOperator(input: {
     if (row.roles.includes("admin"))
       throw new AppError("invalid_arguments", "This person is an admin already.", { problem: "already_admin" });
     const roles = [...row.roles, "admin" as const].sort();
+    const now = new Date();
     const updated = await tx.staffUser.updateMany({
       where: { id: row.id, tenantId: tenant.id, sessionVersion: row.sessionVersion },
       data: {
         roles: { set: roles },
-        adminSince: new Date(),
+        adminSince: now,
         adminGrantedByIds: { set: [] },
+        operatorGrantedAt: now,
         sessionVersion: { increment: 1 },
       },
     });

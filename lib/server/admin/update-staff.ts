@@ -132,10 +132,15 @@ export async function applyStaffUpdate(
       disabled,
       ...(patch.unlock ? { failedLoginCount: 0, lockedUntil: null } : {}),
       ...(endSessions ? { sessionVersion: { increment: 1 } } : {}),
+      // A role a tenant admin (re)starts or removes is no longer the operator's grant.
       ...(adminStarts
-        ? { adminSince: new Date(), adminGrantedByIds: { set: opts.grantedByIds ?? [actor.userId] } }
+        ? {
+            adminSince: new Date(),
+            adminGrantedByIds: { set: opts.grantedByIds ?? [actor.userId] },
+            operatorGrantedAt: null,
+          }
         : {}),
-      ...(wasAdmin && !isAdmin ? { adminSince: null, adminGrantedByIds: { set: [] } } : {}),
+      ...(wasAdmin && !isAdmin ? { adminSince: null, adminGrantedByIds: { set: [] }, operatorGrantedAt: null } : {}),
     },
   });
   assertMoved(updated, "This staff member changed meanwhile; reload and try again.", "conflict");

@@ -5,6 +5,7 @@ import {
   failure,
   isErrorOutcome,
   validationProblems,
+  AGENT_UNKNOWN_FIELD_NOTE,
   type EnvelopeProblem,
   type ToolOutcome,
 } from "@/lib/domain/agent-protocol";
@@ -22,7 +23,7 @@ import type { AgentCaller } from "./authenticate-agent-key";
 import { chargeBudgets, chargeError, releaseTraceCall, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
 import { GATEWAY_TX, type HandlerResult, type ToolContext } from "./tool-context";
-import { verifyEndUserToken } from "./verify-end-user";
+import { endUserTokenReason, verifyEndUserToken } from "./verify-end-user";
 
 /** Everything about one call that does not come from the model's arguments. */
 export type CallMeta = {
@@ -169,7 +170,7 @@ async function dispatch({ caller, meta, name, args, envelopeProblems }: ToolCall
         "invalid_arguments",
         `The arguments of ${tool} are invalid. Fix every listed problem, or ask the customer for the missing information.`,
         {
-          problems: validationProblems(parsed.error.issues),
+          problems: validationProblems(parsed.error.issues, {}, AGENT_UNKNOWN_FIELD_NOTE),
         },
       ),
       { clear: handler.auditClear },
@@ -181,8 +182,10 @@ async function dispatch({ caller, meta, name, args, envelopeProblems }: ToolCall
       failure(
         "permission_denied",
         "The end user's identity could not be verified (the token is invalid or expired). Ask the customer to sign in again; do not retry.",
+        // The same instruction for the agent whatever the problem; the reason tells the integrator which one
+        // (a fixed list, never token content): end_user_token_expired, _too_old, _wrong_audience, …
         {
-          reason: "end_user_token_invalid",
+          reason: endUserTokenReason(endUser?.reason ?? "malformed"),
         },
       ),
       // The reason is one of a fixed list (never token content): kept in clear for the investigator.

@@ -4,14 +4,29 @@ import { endUserTokenAudience } from "@/lib/domain/agent-protocol";
 import { wellFormed } from "@/lib/domain/redaction";
 import type { AgentCaller } from "./authenticate-agent-key";
 
+/** Why a token was refused (docs/agent-api.md "End user"). */
+export const END_USER_TOKEN_PROBLEMS = [
+  "expired",
+  "too_old",
+  "issued_in_future",
+  "wrong_audience",
+  "bad_signature",
+  "wrong_tenant",
+  "malformed",
+] as const;
+export type EndUserTokenProblem = (typeof END_USER_TOKEN_PROBLEMS)[number];
+
 /** Verified: the customer the token names, or `null` when there is no token (anonymous). */
-export type EndUser =
-  | { ok: true; customerId: string | null }
-  | {
-      ok: false;
-      reason:
-        "expired" | "too_old" | "issued_in_future" | "wrong_audience" | "bad_signature" | "wrong_tenant" | "malformed";
-    };
+export type EndUser = { ok: true; customerId: string | null } | { ok: false; reason: EndUserTokenProblem };
+
+/**
+ * The `reason` of the agent's `permission_denied` for a refused token: `end_user_token_<problem>`, so the
+ * integrator reads which (expired, too old, another channel, bad signature, malformed …) while the agent gets one
+ * instruction. Every reason starts with `end_user_token_`.
+ */
+export function endUserTokenReason(problem: EndUserTokenProblem): `end_user_token_${EndUserTokenProblem}` {
+  return `end_user_token_${problem}`;
+}
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

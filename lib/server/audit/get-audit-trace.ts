@@ -70,9 +70,22 @@ function stageOf(action: string): TraceStep["stage"] {
  * passkey, the offline signature check. Opening a trace is itself an audit event.
  */
 export async function getAuditTrace(actor: Actor, traceId: string): Promise<AuditTrace> {
-  const tenantId = actor.tenantId;
   const id = traceId.trim().slice(0, 128);
   await authorizeAuditAccess(actor, "audit:trace", "audit:view_trace", id, { traceId: id });
+  const view = await loadAuditTrace(actor, id);
+  await recordStaffEvent(sqlPool(), actor, {
+    traceId: auditLookupTraceId("view", id),
+    action: "audit:view_trace",
+    outcome: view.steps.length ? "ok" : "not_found",
+    data: { traceId: id, events: view.steps.length },
+    redaction: { clear: ["traceId", "events"] },
+  });
+  return view;
+}
+
+/** The trace as its page shows it, for an actor already authorised to look it up (getAuditTrace, exportAuditTrace). */
+export async function loadAuditTrace(actor: Actor, id: string): Promise<AuditTrace> {
+  const tenantId = actor.tenantId;
   const proposals = await db().proposal.findMany({
     where: { tenantId, traceId: id },
     include: {
@@ -177,12 +190,5 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
       })),
     ),
   };
-  await recordStaffEvent(sqlPool(), actor, {
-    traceId: auditLookupTraceId("view", id),
-    action: "audit:view_trace",
-    outcome: rows.length ? "ok" : "not_found",
-    data: { traceId: id, events: rows.length },
-    redaction: { clear: ["traceId", "events"] },
-  });
   return view;
 }

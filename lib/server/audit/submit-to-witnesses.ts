@@ -2,7 +2,9 @@ import "server-only";
 import { parseCheckpointText, parseNote, parseVkey, verifiedBy } from "@/lib/domain/signed-note";
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
+import { webhookAllowPrivate } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
+import { guardedPost, type GuardedAnswer } from "@/lib/server/notifications/guarded-post";
 import { getCheckpointNote } from "./get-checkpoint-note";
 import { proveConsistency } from "./tree-store";
 import { transaction } from "@/lib/server/db/transaction";
@@ -12,14 +14,46 @@ const b64 = (hex: string) => Buffer.from(hex, "hex").toString("base64");
 
 type Witness = { id: string; name: string; vkey: string; url: string; cosignedSize: number | null };
 
-async function post(w: Witness, old: number, proof: string[], note: string): Promise<{ status: number; body: string }> {
-  const res = await fetch(`${w.url.replace(/\/+$/, "")}/add-checkpoint`, {
-    method: "POST",
-    headers: { "content-type": "text/plain; charset=utf-8" },
+/** A witness answers a size (409) or cosignature lines (200): a few hundred bytes. */
+const MAX_ANSWER_BYTES = 16 * 1024;
+
+/**
+ * What an error status means (c2sp.org/tlog-witness add-checkpoint). `lastError` names the failure in these
+ * words and never quotes the answer: admins read it, and the URL is theirs to point anywhere.
+ */
+const STATUS_MEANING: Record<number, string> = {
+  400: "the witness found the request malformed",
+  403: "the witness does not trust this log's key",
+  404: "the witness does not know this log",
+  409: "the witness holds another size than the proof starts from",
+  413: "the witness found the request too large",
+  422: "the consistency proof does not verify at the witness",
+};
+const statusError = (status: number) =>
+  status >= 300 && status < 400
+    ? `${status} redirect not followed`
+    : `${status} ${STATUS_MEANING[status] ?? "not a witness answer"}`;
+
+/** One add-checkpoint POST through the webhooks' guarded client: internal addresses refused, no redirect. */
+function post(w: Witness, old: number, proof: string[], note: string): Promise<GuardedAnswer> {
+  return guardedPost({
+    url: `${w.url.replace(/\/+$/, "")}/add-checkpoint`,
     body: `old ${old}\n${proof.map((h) => `${b64(h)}\n`).join("")}\n${note}`,
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    headers: { "content-type": "text/plain; charset=utf-8", "user-agent": "approval-gateway-witness/1" },
+    timeoutMs: TIMEOUT_MS,
+    allowPrivate: webhookAllowPrivate(),
+    maxResponseBytes: MAX_ANSWER_BYTES,
+    label: "witness",
   });
-  return { status: res.status, body: await res.text() };
+}
+
+/** The witness's cosignature lines of its key in a 200 answer; none when the answer is not a cosigned note. */
+function cosignatureLines(w: Witness, note: string, body: string) {
+  try {
+    return verifiedBy(parseNote(note).text + "\n" + body, parseVkey(w.vkey));
+  } catch {
+    return []; // the parser's message may quote the answer: it is not kept
+  }
 }
 
 /**
@@ -33,13 +67,14 @@ async function submitOne(logId: string, w: Witness, note: string, size: number):
   for (let attempt = 0; attempt < 2; attempt++) {
     const proof = old === 0 || old > size ? [] : await proveConsistency(sqlPool(), logId, old, size);
     const r = await post(w, old, proof, note);
-    if (r.status === 409 && attempt === 0 && /^\d+\n?$/.test(r.body)) {
+    if (!r.ok) return r.error;
+    if (r.status === 409 && attempt === 0 && r.complete && /^\d+\n?$/.test(r.body)) {
       old = Number(r.body.trim());
       continue;
     }
-    if (r.status !== 200) return `${r.status} ${r.body.trim().slice(0, 200)}`;
-    const lines = verifiedBy(parseNote(note).text + "\n" + r.body, parseVkey(w.vkey));
-    if (lines.length === 0) return "200 without a cosignature of its key";
+    if (r.status !== 200) return statusError(r.status);
+    const lines = r.complete ? cosignatureLines(w, note, r.body) : [];
+    if (lines.length === 0) return "200 without a valid cosignature of its key";
     const cosignedAt = new Date();
     await transaction(async (tx) => {
       await tx.auditCosignature.createMany({

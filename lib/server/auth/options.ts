@@ -11,6 +11,7 @@ import { recordSignIn } from "@/lib/server/auth/record-sign-in";
 import { signInInput } from "@/lib/schemas/auth";
 import { SESSION_IDLE_SECONDS } from "@/lib/server/auth/session-lifetime";
 import { sameOriginPath } from "@/lib/domain/safe-callback";
+import { signInPausedError } from "@/lib/domain/sign-in-error";
 import { openStaffSession } from "@/lib/server/auth/open-staff-session";
 
 type StaffClaims = {
@@ -90,6 +91,10 @@ export function authOptions(): NextAuthOptions {
           if (!parsed.success) return null;
           const result = await verifyCredentials(parsed.data.email, parsed.data.password);
           await recordSignIn({ email: parsed.data.email, method: "password", result });
+          // A paused account: say so and until when (next-auth carries the thrown message to the page). Said
+          // whatever the password, which is not evaluated during a pause — it reveals only that this email has
+          // an account that is paused, never whether a password is right (docs/staff-api.md "Sign-in").
+          if (!result.ok && result.reason === "locked") throw new Error(signInPausedError(result.lockedUntil));
           if (!result.ok) return null;
           const u = result.user;
           return {

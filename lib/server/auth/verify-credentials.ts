@@ -48,13 +48,15 @@ export type CredentialCheck =
         sessionVersion: number;
       };
     }
-  | { ok: false; reason: "unknown_user" | "bad_password" | "locked" | "disabled"; userId?: string; tenantId?: string };
+  | { ok: false; reason: "unknown_user" | "bad_password" | "disabled"; userId?: string; tenantId?: string }
+  | { ok: false; reason: "locked"; lockedUntil: Date; userId: string; tenantId: string };
 
 /**
  * Checks an email and password. Every path verifies one argon2id hash, so an unknown email costs
  * the same time as a wrong password (a paused account verifies the dummy hash: its password is not
  * evaluated, and the answer takes the same time). The attempt is reserved before the check
- * (reservePasswordAttempt), so parallel guesses cannot slip past the threshold.
+ * (reservePasswordAttempt), so parallel guesses cannot slip past the threshold. A paused account answers
+ * `locked` with the pause's end whatever the password: the password is never evaluated during a pause.
  */
 export async function verifyCredentials(emailInput: string, password: string): Promise<CredentialCheck> {
   const email = emailInput.trim().toLowerCase();
@@ -75,7 +77,10 @@ export async function verifyCredentials(emailInput: string, password: string): P
   }
   if (!(await reservePasswordAttempt(user.id))) {
     await verifyPassword(await dummyPasswordHash(), password);
-    return { ok: false, reason: "locked", ...who };
+    // Until when, to tell the person (the sign-in page says it, and that an admin can unlock): read after the
+    // refusal, as a concurrent guess may just have started the pause.
+    const paused = await db().staffUser.findUnique({ where: { id: user.id }, select: { lockedUntil: true } });
+    return { ok: false, reason: "locked", lockedUntil: paused?.lockedUntil ?? new Date(), ...who };
   }
   if (!(await verifyPassword(user.passwordHash, password))) return { ok: false, reason: "bad_password", ...who };
   await clearPasswordFailures(user.id, { lastLoginAt: new Date() });

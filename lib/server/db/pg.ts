@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { databasePoolSize, databaseUrl } from "@/lib/server/env";
 import type { UnknownRow } from "kysely";
+import { DEFAULT_RETRY, withConflictRetry, type RetryPolicy } from "./retry";
 import { SerialQueryClient } from "./serial-query-client";
 import { sqlOver, type Runner, type Sql as SqlHandle } from "./sql";
 
@@ -95,6 +96,12 @@ export type PgTransactionOptions = {
   maxWait: number;
   /** Longest the whole transaction may take (like Prisma's `timeout`); also each statement's timeout. */
   timeout: number;
+  /**
+   * Replays after a serialization failure or a deadlock (./retry.ts): DEFAULT_RETRY unless told otherwise,
+   * `false` for never. Each try is a whole new transaction with its own limits; fn runs again from the start,
+   * so it must not keep state of a failed try (a try that noted an outside effect is never replayed).
+   */
+  retry?: RetryPolicy | false;
 };
 
 export class PgTransactionTimeoutError extends Error {
@@ -128,7 +135,8 @@ class PgTx {
  * or ROLLBACK when fn throws (its error is rethrown). Like Prisma's interactive transaction with the same
  * limits: waiting for a connection is bounded by `maxWait`, each statement by `timeout` (statement_timeout,
  * set in BEGIN's round trip) and the whole transaction by `timeout` (checked before each statement and the
- * COMMIT). A connection whose ROLLBACK failed is destroyed, never returned to the pool.
+ * COMMIT). A connection whose ROLLBACK failed is destroyed, never returned to the pool. A try rolled back for a
+ * deadlock or a serialization failure is replayed (`options.retry`, ./retry.ts).
  */
 export function withPgTransaction<T>(fn: (tx: SqlHandle) => Promise<T>, options: PgTransactionOptions): Promise<T> {
   return onPgTransaction((tx) => fn(tx.sql), options);
@@ -143,7 +151,17 @@ export type OpenPgTransaction = {
 };
 
 /** withPgTransaction, handing fn the connection too (for ./transaction.ts only). */
-export async function onPgTransaction<T>(
+export function onPgTransaction<T>(
+  fn: (tx: OpenPgTransaction) => Promise<T>,
+  options: PgTransactionOptions,
+): Promise<T> {
+  const retry = options.retry === undefined ? DEFAULT_RETRY : options.retry;
+  if (retry === false) return onePgTransaction(fn, options);
+  return withConflictRetry(() => onePgTransaction(fn, options), retry);
+}
+
+/** One try of onPgTransaction: BEGIN, fn, COMMIT — or ROLLBACK and the error. */
+async function onePgTransaction<T>(
   fn: (tx: OpenPgTransaction) => Promise<T>,
   options: PgTransactionOptions,
 ): Promise<T> {

@@ -87,7 +87,8 @@ export const DEFAULT_TRANSACTION: PgTransactionOptions = { maxWait: 2_000, timeo
  * Runs fn in one pg transaction (READ COMMITTED, on the process's one pool) with Prisma's model API on it:
  * `tx` is a Prisma transaction client whose statements run in that transaction, `sqlOf(tx)` its Sql handle.
  * COMMIT when fn returns, ROLLBACK when it throws (the error is rethrown). Limits as withPgTransaction's:
- * `maxWait` for a connection, `timeout` for each statement and for the whole transaction.
+ * `maxWait` for a connection, `timeout` for each statement and for the whole transaction; after a deadlock or a
+ * serialization failure, fn runs again in a new transaction (`retry`, ./retry.ts).
  */
 export function transaction<T>(fn: (tx: Tx) => Promise<T>, options: Partial<PgTransactionOptions> = {}): Promise<T> {
   return onPgTransaction((open) => ormOn(open, fn), { ...DEFAULT_TRANSACTION, ...options });

@@ -17,9 +17,10 @@ export function isUniqueViolation(error: unknown): error is Prisma.PrismaClientK
 export async function transactionUnlessTaken<T>(
   write: (tx: Tx) => Promise<T>,
   taken: (error: Prisma.PrismaClientKnownRequestError) => AppError,
+  limits?: Parameters<typeof transaction>[1],
 ): Promise<T> {
   try {
-    return await transaction(write);
+    return await transaction(write, limits);
   } catch (error) {
     if (isUniqueViolation(error)) throw taken(error);
     throw error;

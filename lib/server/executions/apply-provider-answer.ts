@@ -8,6 +8,7 @@ import { proposalStatus as P, statesLeadingTo } from "@/lib/domain/proposal-stat
 import { refundStatus, type RefundStatus } from "@/lib/domain/refund-state";
 import { type Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
+import { lockOrderOfExecution } from "@/lib/server/proposals/locks";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { executionTimings } from "@/lib/server/env";
@@ -33,6 +34,8 @@ export async function applyProviderAnswer(input: {
   const { answer } = input;
   await transaction(
     async (tx) => {
+      // The order first (lib/server/proposals/locks.ts): the proposal's status and the order's ledger change.
+      await lockOrderOfExecution(sqlOf(tx), input.executionId);
       if (answer.outcome === "succeeded" || answer.outcome === "pending") {
         await settleWithRefund(tx, input.executionId, answer.refund, input.source);
       } else if (answer.outcome === "failed") {
@@ -85,6 +88,8 @@ export async function settleWithRefund(
   refund: ProviderRefund,
   source: Source,
 ): Promise<void> {
+  // The order first (lib/server/proposals/locks.ts), for every caller (worker, reconciler, webhook).
+  await lockOrderOfExecution(sqlOf(tx), executionId);
   if (refund.status === "succeeded") {
     await settle(tx, executionId, { status: E.succeeded, providerRefundId: refund.id }, source, {
       refundId: refund.id,
@@ -191,7 +196,7 @@ async function upsertRefundRow(tx: Tx, ex: ExecutionWithProposal, providerRefund
   });
 }
 
-async function updateOrderStatus(tx: Tx, orderId: string) {
+export async function updateOrderStatus(tx: Tx, orderId: string) {
   const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
   const refunded = await tx.refund.aggregate({
     where: { orderId, status: refundStatus.succeeded },

@@ -17,7 +17,7 @@ const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
 
 /** The idempotency key of a proposal's refund: deterministic, so no second key can ever exist for it. */
 
-export type ExecuteOutcome = "sent" | "not_approved" | "already_started" | "revalidation_failed";
+export type ExecuteOutcome = "sent" | "awaiting_payout" | "not_approved" | "already_started" | "revalidation_failed";
 
 /**
  * Executes an approved proposal at most once (the `execute_refund` job):
@@ -31,6 +31,10 @@ export type ExecuteOutcome = "sent" | "not_approved" | "already_started" | "reva
  * 3. Record the answer: succeeded / pending / failed, or unknown → `needs_reconciliation` and a
  *    reconcile job. A crash between 2 and 3 leaves the execution `sending`: the reconciler treats a
  *    stale `sending` like `unknown` and asks the provider first — never a blind re-send.
+ *
+ * A payment no connected provider holds (`manual`: bank transfer, store credit) is never sent to a provider:
+ * step 1 commits the execution as `awaiting_payout` and ops pay it out and record the transfer
+ * (record-manual-payout.ts).
  */
 export async function executeRefund(proposalId: string): Promise<ExecuteOutcome> {
   const traceId = randomUUID().replace(/-/g, "");
@@ -65,7 +69,7 @@ type Begin =
       tenantId: string;
       traceId: string;
     }
-  | { kind: "not_approved" | "already_started" | "revalidation_failed" };
+  | { kind: "awaiting_payout" | "not_approved" | "already_started" | "revalidation_failed" };
 
 async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin> {
   const [row] = (
@@ -112,38 +116,9 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
   }
 
   const idempotencyKey = refundIdempotencyKey(p.id);
-  const execution = await tx.execution.create({
-    data: {
-      tenantId: p.tenantId,
-      proposalId: p.id,
-      idempotencyKey,
-      status: executionStatus.sending,
-      attempts: 1,
-      lastAttemptAt: now,
-    },
-  });
-  const moved = await tx.proposal.updateMany({
-    where: { id: p.id, status: P.approved },
-    data: { status: P.executing },
-  });
-  if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
-  await recordAuditEvent(sqlOf(tx), {
-    tenantId: p.tenantId,
-    traceId: p.traceId,
-    actor: SYSTEM,
-    action: "execution:send",
-    outcome: "result_pending",
-    proposal: { id: p.id, hash: p.hash },
-    data: {
-      executionId: execution.id,
-      idempotencyKey,
-      attempt: 1,
-      amountMinor: p.amountMinor,
-      currency: p.currency,
-      workerTrace: traceId,
-    },
-    redaction: { clear: ["executionId", "idempotencyKey", "attempt", "amountMinor", "currency", "workerTrace"] },
-  });
+  const manual = p.payment.provider === "manual";
+  const execution = await startExecution(tx, p, { manual, idempotencyKey, now, traceId });
+  if (manual) return { kind: "awaiting_payout" };
   // If this worker dies right after the provider call, the reconciler picks the execution up.
   await enqueueJob(
     sqlOf(tx),
@@ -164,6 +139,53 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
 }
 
 /**
+ * Commits the execution with its idempotency key (the unique key makes a second execution impossible), moves the
+ * proposal to `executing` under its row lock, and records it. A provider refund starts as `sending` (attempt 1);
+ * a manual payment — no provider holds it, so nothing is sent — waits as `awaiting_payout` until ops record the
+ * transfer (record-manual-payout.ts); it gets no reconcile job, and the sweep never picks that state up.
+ */
+async function startExecution(
+  tx: Tx,
+  p: { id: string; tenantId: string; hash: string; traceId: string; amountMinor: number; currency: string },
+  opts: { manual: boolean; idempotencyKey: string; now: Date; traceId: string },
+): Promise<{ id: string }> {
+  const { manual, idempotencyKey } = opts;
+  const execution = await tx.execution.create({
+    data: {
+      tenantId: p.tenantId,
+      proposalId: p.id,
+      idempotencyKey,
+      ...(manual
+        ? { status: executionStatus.awaitingPayout }
+        : { status: executionStatus.sending, attempts: 1, lastAttemptAt: opts.now }),
+    },
+  });
+  const moved = await tx.proposal.updateMany({
+    where: { id: p.id, status: P.approved },
+    data: { status: P.executing },
+  });
+  if (moved.count !== 1) throw new Error("proposal changed state under its row lock");
+  await recordAuditEvent(sqlOf(tx), {
+    tenantId: p.tenantId,
+    traceId: p.traceId,
+    actor: SYSTEM,
+    action: manual ? "execution:awaiting_payout" : "execution:send",
+    outcome: "result_pending",
+    proposal: { id: p.id, hash: p.hash },
+    data: {
+      executionId: execution.id,
+      idempotencyKey,
+      ...(manual ? {} : { attempt: 1 }),
+      amountMinor: p.amountMinor,
+      currency: p.currency,
+      workerTrace: opts.traceId,
+    },
+    redaction: { clear: ["executionId", "idempotencyKey", "attempt", "amountMinor", "currency", "workerTrace"] },
+  });
+  return execution;
+}
+
+/**
  * The provider as the truth, once more right before paying: when less is left at the provider (refunds made
  * elsewhere since approval, counted with this product's other open proposals) than this proposal's amount, it is
  * `refunded_elsewhere` and never sent — so the total refunded never exceeds the capture. A provider that does not
@@ -178,7 +200,7 @@ async function providerMismatch(
     recipientRef: string;
     amountMinor: number;
     order: { capturedMinor: number };
-    payment: { provider: string };
+    payment: { provider: string; currency: string; amountMinor: number };
   },
   now: Date,
 ): Promise<string | null> {
@@ -190,11 +212,14 @@ async function providerMismatch(
       provider: p.payment.provider,
       paymentRef: p.recipientRef,
       ledgerCapturedMinor: p.order.capturedMinor,
+      payment: { currency: p.payment.currency, capturedMinor: p.payment.amountMinor },
     },
     { now, excludeProposalId: p.id },
   );
   if (!live.ok) {
     if (live.reason === "payment_not_at_provider") return "payment_not_at_provider";
+    // Another currency or capture at the provider than the approved order's payment: never pay it.
+    if (live.reason === "payment_mismatch") return "payment_mismatch";
     throw new Error(`payment provider unavailable before execution: ${live.message}`);
   }
   return live.live && live.leftMinor < p.amountMinor ? "refunded_elsewhere" : null;

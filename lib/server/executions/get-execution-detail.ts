@@ -2,7 +2,12 @@ import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
-import { executionStates, type ExecutionState } from "@/lib/domain/execution-state";
+import {
+  executionStatus as E,
+  executionStates,
+  payoutNeedsSecondPerson,
+  type ExecutionState,
+} from "@/lib/domain/execution-state";
 import { getExecutionInput } from "@/lib/schemas/executions";
 import type { ExecutionDetail, ExecutionEvent, ExecutionEventKind } from "@/lib/schemas/execution-dto";
 import { db } from "@/lib/server/db/client";
@@ -29,6 +34,10 @@ function kindOf(action: string): ExecutionEventKind {
       return "reconcile";
     case "execution:check_now":
       return "check";
+    case "execution:awaiting_payout":
+    case "execution:payout_recorded":
+    case "execution:payout_confirmed":
+      return "payout";
     default:
       return "other";
   }
@@ -77,7 +86,9 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
           recipientHolder: true,
           recipientKind: true,
           reason: true,
+          requiredApprovals: true,
           order: { select: { number: true, customer: { select: { id: true, name: true } } } },
+          tenant: { select: { dualApprovalThresholdMinor: true } },
         },
       },
     },
@@ -90,7 +101,10 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
     take: EVENT_LIMIT,
     select: { id: true, occurredAt: true, action: true, outcome: true, actorType: true, actorId: true, data: true },
   });
-  const staffIds = [...new Set(rows.filter((r) => r.actorType === "staff" && r.actorId).map((r) => r.actorId!))];
+  const payoutPeople = [ex.payoutRecordedById, ex.payoutConfirmedById].filter((x): x is string => !!x);
+  const staffIds = [
+    ...new Set([...rows.filter((r) => r.actorType === "staff" && r.actorId).map((r) => r.actorId!), ...payoutPeople]),
+  ];
   const names = new Map(
     (staffIds.length
       ? await db().staffUser.findMany({ where: { tenantId, id: { in: staffIds } }, select: { id: true, name: true } })
@@ -155,5 +169,17 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
       customerName: p.order.customer.name,
     },
     events,
+    payout:
+      ex.status === E.awaitingPayout || ex.payoutRecordedById
+        ? {
+            reference: ex.payoutReference,
+            recordedByName: ex.payoutRecordedById ? (names.get(ex.payoutRecordedById) ?? null) : null,
+            recordedAt: ex.payoutRecordedAt?.toISOString() ?? null,
+            confirmedByName: ex.payoutConfirmedById ? (names.get(ex.payoutConfirmedById) ?? null) : null,
+            confirmedAt: ex.payoutConfirmedAt?.toISOString() ?? null,
+            needsSecondPerson: payoutNeedsSecondPerson(p, p.tenant.dualApprovalThresholdMinor),
+            recordedByViewer: ex.payoutRecordedById === actor.userId,
+          }
+        : null,
   };
 }

@@ -20,10 +20,21 @@ const IN_DOUBT_LIMIT = 50;
 
 export type { ChartPoint, ExecutionOverview, InDoubtRow } from "@/lib/schemas/execution-dto";
 
+type PayoutJson = {
+  id: string;
+  orderNumber: string;
+  amountMinor: number;
+  currency: string;
+  recipientDisplay: string;
+  recipientHolder: string;
+  createdAt: string;
+  payoutRecordedAt: string | null;
+};
 type Row = Partial<Parameters<typeof toExecutionRow>[0]> & {
   why: InDoubtRow["why"] | null;
   chart: { at: string; inDoubt: number; oldest: number | null }[];
   counts: Record<string, number> | null;
+  payouts: PayoutJson[] | null;
 };
 
 /**
@@ -31,7 +42,8 @@ type Row = Partial<Parameters<typeof toExecutionRow>[0]> & {
  * in-doubt queue cannot disagree. One definition of "in doubt" serves all three: an execution is in doubt
  * from `inDoubtFrom` (unknown: at once; sending: once stale, i.e. a worker that probably died after calling
  * the provider; pending: after LONG_PENDING_MS; a settled one: if it stayed unsettled past the stale
- * threshold) until it settles. The chart counts, per hour of the last 24 h, every execution in doubt at any
+ * threshold) until it settles. A manual payout (`awaiting_payout`) is never in doubt: it waits for ops, listed in
+ * `toPayOut` (oldest first) with whether it awaits a second person's confirmation. The chart counts, per hour of the last 24 h, every execution in doubt at any
  * moment of that hour, and the count at this instant; the counters are the chart's "now" point; the queue lists the executions in doubt now, oldest first. Counts per state
  * are all-time. Tenant in every `where`.
  */
@@ -55,6 +67,8 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
              CASE WHEN e.status IN (${statusLit(...settledExecutionStatuses)}) THEN COALESCE(e."settledAt", e."updatedAt") END AS "inDoubtUntil"
         FROM "Execution" e
        WHERE e."tenantId" = ${tenantId}::uuid
+         -- A manual payout waits for ops by design (the "To pay out" list), it is not in doubt.
+         AND e.status <> ${statusLit(E.awaitingPayout)}
          -- Settled before the window: never in doubt inside it.
          AND (e.status NOT IN (${statusLit(...settledExecutionStatuses)}) OR COALESCE(e."settledAt", e."updatedAt") > now() - interval '25 hours')
     ),
@@ -80,10 +94,20 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
         JOIN "Order" o ON o.id = p."orderId"
        WHERE x."inDoubtUntil" IS NULL AND x."inDoubtFrom" <= now()
        ORDER BY e."createdAt", e.id
+       LIMIT ${IN_DOUBT_LIMIT}),
+    payouts AS (
+      SELECT e.id, o.number AS "orderNumber", p."amountMinor", p.currency, p."recipientDisplay", p."recipientHolder",
+             e."createdAt", e."payoutRecordedAt"
+        FROM "Execution" e
+        JOIN "Proposal" p ON p.id = e."proposalId"
+        JOIN "Order" o ON o.id = p."orderId"
+       WHERE e."tenantId" = ${tenantId}::uuid AND e.status = ${statusLit(E.awaitingPayout)}
+       ORDER BY e."createdAt", e.id
        LIMIT ${IN_DOUBT_LIMIT})
     SELECT d.*,
            (SELECT json_agg(json_build_object('at', s.at, 'inDoubt', s."inDoubt", 'oldest', s.oldest) ORDER BY s.at) FROM series s) AS chart,
-           (SELECT json_object_agg(c.status, c.n) FROM counts c) AS counts
+           (SELECT json_object_agg(c.status, c.n) FROM counts c) AS counts,
+           (SELECT json_agg(x ORDER BY x."createdAt", x.id) FROM payouts x) AS payouts
       FROM (SELECT 1) one
       LEFT JOIN doubt d ON true
      ORDER BY d."createdAt", d.id`.execute(sqlPool())
@@ -110,7 +134,20 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
       total: Object.values(counts).reduce((a, b) => a + b, 0),
     },
     counts,
-    inDoubt: inDoubt.map(({ chart: _chart, counts: _counts, why, ...r }) => ({ ...toExecutionRow(r), why })),
+    inDoubt: inDoubt.map(({ chart: _chart, counts: _counts, payouts: _payouts, why, ...r }) => ({
+      ...toExecutionRow(r),
+      why,
+    })),
+    toPayOut: (first?.payouts ?? []).map((x) => ({
+      id: x.id,
+      orderNumber: x.orderNumber,
+      amountMinor: x.amountMinor,
+      currency: x.currency.trim(),
+      recipientDisplay: x.recipientDisplay,
+      recipientHolder: x.recipientHolder,
+      createdAt: new Date(x.createdAt).toISOString(),
+      awaitingConfirmation: x.payoutRecordedAt !== null,
+    })),
     chart,
     staleSendingMs,
     longPendingMs: LONG_PENDING_MS,

@@ -12,7 +12,7 @@ import { transaction } from "@/lib/server/db/transaction";
 /** Thrown to have the job run again later (graphile-worker's backoff). */
 export class RetryLater extends Error {}
 
-export type ReconcileOutcome = "settled" | "already_settled" | "resent" | "still_pending";
+export type ReconcileOutcome = "settled" | "already_settled" | "resent" | "still_pending" | "awaiting_payout";
 
 /** What one reconciliation run found, as its `execution:reconcile` audit event records it (the ops timeline). */
 type ReconcileFinding = "settled" | "still_pending" | "resent" | "no_answer" | "in_flight";
@@ -73,11 +73,14 @@ async function retryLater(
  * - the provider has the refund → record it as it is (succeeded / failed / pending);
  * - the provider answers, and has none → re-send with the *same* idempotency key (never a new key);
  * - the provider does not answer → try again later.
+ * A manual payout (`awaiting_payout`) is never reconciled: no provider holds it; ops record it.
  * A fresh `sending` (the worker may still be waiting for the provider) is left alone until stale.
  */
 export async function reconcileExecution(executionId: string): Promise<ReconcileOutcome> {
   const ex = await db().execution.findUnique({ where: { id: executionId }, include: { proposal: true } });
   if (!ex || isExecutionSettled(ex.status)) return "already_settled";
+  // A manual payout has no provider to ask (nor to re-send to): ops settle it by recording the transfer.
+  if (ex.status === E.awaitingPayout) return "awaiting_payout";
   const provider = await paymentProviderFor(ex.tenantId);
   const { reconciliations: n } = await db().execution.update({
     where: { id: ex.id },

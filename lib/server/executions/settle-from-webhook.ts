@@ -13,6 +13,7 @@ import {
   type WebhookTenants,
 } from "@/lib/server/payments/record-external-refunds";
 import { log } from "@/lib/server/log";
+import { DEFAULT_PROVIDER_ACCOUNT } from "@/lib/server/payments/provider-account";
 import { settleWithRefund } from "./apply-provider-answer";
 import { transaction } from "@/lib/server/db/transaction";
 
@@ -43,7 +44,7 @@ export async function settleFromWebhook(
   const own = await db().providerConnection.findMany({ select: { tenantId: true } });
   return handleProviderWebhook(
     getPaymentProvider(),
-    { tenantId: { notIn: own.map((o) => o.tenantId) } },
+    { tenantId: { notIn: own.map((o) => o.tenantId) }, providerAccount: DEFAULT_PROVIDER_ACCOUNT },
     rawBody,
     signature,
     now,
@@ -149,7 +150,7 @@ async function settleOurs(tx: Tx, tenants: WebhookTenants, refund: ProviderRefun
   const proposalId = refund.metadata.proposalId;
   const execution = await tx.execution.findFirst({
     where: {
-      ...tenants,
+      tenantId: tenants.tenantId,
       OR: [
         { providerRefundId: refund.id },
         ...(proposalId && /^[0-9a-f-]{36}$/i.test(proposalId) ? [{ proposalId }] : []),

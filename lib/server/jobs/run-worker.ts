@@ -7,6 +7,7 @@ import { flushTelemetry } from "@/lib/server/telemetry/setup";
 import { jobLogger } from "./logger";
 import { JOB_SCHEMA } from "./schema";
 import { crontab, tasks } from "./tasks";
+import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 
 export type WorkerOptions = {
   databaseUrl?: string;
@@ -18,9 +19,17 @@ export type WorkerOptions = {
   noCron?: boolean;
   /** How often to look for jobs scheduled in the future (retries); new jobs arrive via LISTEN/NOTIFY. */
   pollIntervalMs?: number;
+  /** How often this worker sweeps expired proposals between the crontab's ticks (EXPIRY_SWEEP_MS). */
+  expirySweepMs?: number;
 };
 
 const STOP_TIMEOUT_MS = 15_000;
+/**
+ * Between the crontab's minute ticks the worker sweeps expired proposals every few seconds, so the state the
+ * agent, the queue and the page read turns `expired` within seconds of the expiry (the reads derive it from the
+ * clock meanwhile). The sweep is one indexed, SKIP LOCKED update: any number of workers may run it at once.
+ */
+export const EXPIRY_SWEEP_MS = 5_000;
 
 /**
  * Runs the job worker until stopped: the task registry, the crontab, `concurrency` jobs at once.
@@ -45,6 +54,13 @@ export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
     noHandleSignals: true,
   });
   log.info({ component: "jobs", concurrency, tasks: Object.keys(tasks) }, "worker started");
+  if (!opts.noCron) {
+    const sweep = setInterval(() => {
+      expireProposals().catch((error: unknown) => log.warn({ component: "jobs", err: error }, "expiry sweep failed"));
+    }, opts.expirySweepMs ?? EXPIRY_SWEEP_MS);
+    sweep.unref();
+    void runner.promise.finally(() => clearInterval(sweep));
+  }
 
   if (opts.handleSignals) {
     let stopping = false;

@@ -24,7 +24,7 @@ export async function lookupOrder(tx: Sql, input: LookupOrderInput, ctx: ToolCon
     // The order's original payment (the first one): what the refund goes back to.
     payment: await tx
       .selectFrom("Payment")
-      .select(["method", "display", "provider", "providerPaymentRef"])
+      .select(["method", "display", "provider", "providerPaymentRef", "currency", "amountMinor"])
       .where("orderId", "=", found.id)
       .orderBy("createdAt", "asc")
       .limit(1)
@@ -65,6 +65,7 @@ export async function lookupOrder(tx: Sql, input: LookupOrderInput, ctx: ToolCon
           provider: first.provider,
           paymentRef: first.providerPaymentRef,
           ledgerCapturedMinor: order.capturedMinor,
+          payment: { currency: first.currency, capturedMinor: first.amountMinor },
         },
         { now },
       )

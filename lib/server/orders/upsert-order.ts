@@ -7,9 +7,12 @@ import { type Tx } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
 import { invalidateUnfitProposals, refreshOrderStatus } from "@/lib/server/proposals/invalidate-unfit-proposals";
+import { lockOrder } from "@/lib/server/proposals/locks";
 import { refundableLeft } from "@/lib/server/proposals/refundable-left";
 import { upsertExternalRefund } from "@/lib/server/payments/upsert-external-refund";
+import { providerAccountOf } from "@/lib/server/payments/provider-account";
 import { transaction } from "@/lib/server/db/transaction";
+import { isUniqueViolation } from "@/lib/server/db/unique-violation";
 
 /**
  * Who writes the order, for the audit: an integration key (the Orders API) or the operator running
@@ -57,7 +60,17 @@ export async function upsertOrder(
 ): Promise<UpsertOrderResult> {
   const number = parseInput(orderNumber, rawNumber, "The order number in the path is not valid.");
   const body = parseInput(orderBodyInput, raw, "The order is not valid.");
-  return transaction((tx) => upsertOrderIn(tx, caller, number, body, traceId, now), { timeout: 20_000 });
+  try {
+    return await transaction((tx) => upsertOrderIn(tx, caller, number, body, traceId, now), { timeout: 20_000 });
+  } catch (error) {
+    // A reference (payment, refund, customer id) another push claimed between our check and our write — another
+    // tenant's at the shared provider account included: refused like the check refuses it, naming no one.
+    if (isUniqueViolation(error))
+      throw problems("The order could not be stored: a reference it names is not available.", [
+        { path: "$", expected: "references unique to your shop", message: "not available" },
+      ]);
+    throw error;
+  }
 }
 
 async function upsertOrderIn(
@@ -77,7 +90,10 @@ async function upsertOrderIn(
     where: { tenantId_number: { tenantId, number } },
     select: { id: true, customerId: true },
   });
-  await checkConsistency(tx, tenantId, existing?.id ?? null, body, tenant.currency);
+  // The order row before anything of its proposals, as every path (lib/server/proposals/locks.ts).
+  if (existing) await lockOrder(sqlOf(tx), tenantId, existing.id);
+  const providerAccount = await providerAccountOf(sqlOf(tx), tenantId);
+  await checkConsistency(tx, tenantId, existing?.id ?? null, body, tenant.currency, providerAccount);
   const before = existing ? await snapshot(tx, existing.id) : null;
 
   const customer = await tx.customer.findUnique({
@@ -124,6 +140,7 @@ async function upsertOrderIn(
       amountMinor: p.captured_minor,
       currency: body.currency,
       provider: p.provider,
+      providerAccount,
     };
     const row = await tx.payment.upsert({
       where: { tenantId_providerPaymentRef: { tenantId, providerPaymentRef: p.reference } },
@@ -209,6 +226,7 @@ async function checkConsistency(
   orderId: string | null,
   body: OrderBodyInput,
   tenantCurrency: string,
+  providerAccount: string,
 ): Promise<void> {
   const list: InputProblem[] = [];
   if (body.currency !== tenantCurrency)
@@ -269,6 +287,28 @@ async function checkConsistency(
           expected: `a ${field === "payments" ? "payment" : "refund"} of this order`,
           message: "belongs to another order",
         });
+  // A payment intent of the provider account this tenant shares with others (the installation's default connection)
+  // that another tenant already holds is that tenant's: refused, without saying whose (docs/systems-of-record.md
+  // "Whose payment it is"). The partial unique index "Payment_stripe_account_reference_key" backs this up.
+  const stripeRefs = body.payments.filter((p) => p.provider === "stripe").map((p) => p.reference);
+  const foreign =
+    stripeRefs.length === 0
+      ? []
+      : await tx.payment.findMany({
+          where: {
+            providerAccount,
+            provider: "stripe",
+            providerPaymentRef: { in: stripeRefs },
+            tenantId: { not: tenantId },
+          },
+          select: { providerPaymentRef: true },
+        });
+  for (const f of foreign)
+    list.push({
+      path: `$.payments[${refs.indexOf(f.providerPaymentRef)}].reference`,
+      expected: "a payment intent of your shop's provider account",
+      message: "not available",
+    });
   if (orderId) {
     const kept = await tx.payment.findMany({
       where: {

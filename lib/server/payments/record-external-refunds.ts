@@ -9,13 +9,19 @@ import {
 } from "@/lib/server/proposals/invalidate-unfit-proposals";
 import type { ProviderRefund } from "./payment-provider";
 import { upsertExternalRefund } from "./upsert-external-refund";
+import { lockOrder } from "@/lib/server/proposals/locks";
 import { isUuid } from "@/lib/domain/validation";
+import { log } from "@/lib/server/log";
+import { metrics } from "@/lib/server/telemetry/metrics";
+import { DEFAULT_PROVIDER_ACCOUNT } from "./provider-account";
 
 /**
  * Which tenants a verified webhook may speak for: the one whose own secret verified it (its per-tenant endpoint), or
- * every tenant without an own connection (the process-wide endpoint, verified with the process-wide secret).
+ * every tenant without an own connection (the process-wide endpoint, verified with the process-wide secret) — and
+ * there only their payments in the installation's account (`providerAccount: "default"`).
  */
-export type WebhookTenants = { tenantId: string } | { tenantId: { notIn: string[] } };
+export type WebhookTenants =
+  { tenantId: string } | { tenantId: { notIn: string[] }; providerAccount?: typeof DEFAULT_PROVIDER_ACCOUNT };
 
 const PROVIDER: Omit<OrderChanger, "tenantId"> = {
   actorId: "payment_provider",
@@ -23,10 +29,17 @@ const PROVIDER: Omit<OrderChanger, "tenantId"> = {
   source: "provider_webhook",
 };
 const TERMINAL = new Set(["succeeded", "failed", "canceled"]);
-/** The one payment of the tenants in scope with this provider reference (none, or more than one: not ours to decide). */
-async function paymentOf(tx: Tx, tenants: WebhookTenants, paymentIntent: string) {
+
+/**
+ * The payment an event is about: by (account of the endpoint that verified it, reference), among payments at the
+ * provider (`stripe`; a `manual` reference is the shop's own number, whatever it looks like). One account holds a
+ * reference once (the partial unique index), so another tenant's rows cannot make an event ambiguous. An event
+ * that finds no payment, or (rows from before the index) more than one, is never dropped silently: it is logged
+ * and counted (`approvalgw_provider_webhook_events_total{result="unplaced"|"ambiguous"}`).
+ */
+async function paymentOf(tx: Tx, tenants: WebhookTenants, paymentIntent: string, eventType: string) {
   const found = await tx.payment.findMany({
-    where: { ...tenants, providerPaymentRef: paymentIntent },
+    where: { ...tenants, provider: "stripe", providerPaymentRef: paymentIntent },
     select: {
       id: true,
       tenantId: true,
@@ -35,7 +48,12 @@ async function paymentOf(tx: Tx, tenants: WebhookTenants, paymentIntent: string)
     },
     take: 2,
   });
-  return found.length === 1 ? found[0]! : null;
+  if (found.length === 1) return found[0]!;
+  const result = found.length === 0 ? "unplaced" : "ambiguous";
+  metrics().providerWebhookEvents.inc({ result });
+  const scope = typeof tenants.tenantId === "string" ? "tenant" : "installation";
+  log.warn({ paymentIntent, eventType, scope, result }, "provider webhook: the event's payment cannot be placed");
+  return null;
 }
 
 /**
@@ -53,12 +71,14 @@ export async function recordExternalRefund(
   ctx: { eventType: string; traceId: string; now: Date },
 ) {
   if (!refund.paymentIntent) return false;
-  const payment = await paymentOf(tx, tenants, refund.paymentIntent);
+  const payment = await paymentOf(tx, tenants, refund.paymentIntent, ctx.eventType);
   if (!payment) return false;
   const { tenantId, order } = payment;
   const proposalId = refund.metadata.proposalId;
   if (proposalId && isUuid(proposalId) && (await tx.proposal.count({ where: { id: proposalId, tenantId } })) > 0)
     return false;
+  // The order row first (lib/server/proposals/locks.ts): its refunds, status and proposals change below.
+  await lockOrder(sqlOf(tx), tenantId, order.id);
   // Stripe delivers refund.created and charge.refunded about one refund at the same time: without this lock both
   // read "no row yet" and both record (and audit) it. Held to the end of the webhook's transaction.
   await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtext('external-refund'), hashtext(${`${tenantId}:${refund.id}`}))`.execute(
@@ -118,7 +138,7 @@ export async function recordDispute(
   dispute: { id: string; amountMinor: number; currency: string; reason: string | null },
   ctx: { traceId: string; now: Date },
 ) {
-  const payment = await paymentOf(tx, tenants, paymentIntent);
+  const payment = await paymentOf(tx, tenants, paymentIntent, "charge.dispute.created");
   if (!payment) return false;
   const invalidated = await invalidateUnfitProposals(
     tx,

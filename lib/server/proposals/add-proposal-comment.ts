@@ -1,5 +1,4 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { parseInput } from "@/lib/domain/validation";
@@ -21,11 +20,10 @@ import { transaction } from "@/lib/server/db/transaction";
 export async function addProposalComment(actor: Actor, raw: unknown): Promise<ProposalComment> {
   assertCan(actor.roles, "proposal:comment");
   const input = parseInput(addProposalCommentInput, raw, "The comment is malformed.");
-  const traceId = randomUUID().replace(/-/g, "");
   return transaction(async (tx) => {
     const p = await tx.proposal.findFirst({
       where: { id: input.proposalId, tenantId: actor.tenantId },
-      select: { id: true, hash: true, customerId: true },
+      select: { id: true, hash: true, customerId: true, traceId: true },
     });
     if (!p) throw new AppError("not_found", "No such proposal.");
     const scrub = await reviewerTextScrubber(tx, actor.tenantId, p.customerId);
@@ -34,7 +32,7 @@ export async function addProposalComment(actor: Actor, raw: unknown): Promise<Pr
       select: { id: true, body: true, createdAt: true },
     });
     await recordStaffEvent(sqlOf(tx), actor, {
-      traceId,
+      traceId: p.traceId, // the proposal's trace: its story holds the discussion
       action: "proposal:comment",
       outcome: "ok",
       proposal: { id: p.id, hash: p.hash },

@@ -5,6 +5,7 @@ import type { ApprovalResult } from "@/lib/schemas/proposal-dto";
 import { parseInput } from "@/lib/domain/validation";
 import { assertCan } from "@/lib/domain/permissions";
 import { isAuthFresh, stepUpClock } from "@/lib/domain/step-up";
+import { approvalSessionWindow } from "@/lib/domain/policy";
 import { approveProposalInput, type ApproveProposalInput } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
@@ -48,12 +49,13 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
   if (input.stepUp?.method === "password") {
     const checked = await verifyStepUpPassword(actor.userId, input.stepUp.password);
     if (!checked.ok) {
-      const ref = await db().proposal.findFirst({
+      const found = await db().proposal.findFirst({
         where: { id: input.proposalId, tenantId: actor.tenantId },
-        select: { id: true, hash: true },
+        select: { id: true, hash: true, traceId: true },
       });
+      const ref = found && { id: found.id, hash: found.hash };
       const refusal = await transaction((tx) => {
-        const no = refusals(tx, actor, traceId, "proposal:approve");
+        const no = refusals(tx, actor, found?.traceId ?? traceId, "proposal:approve", traceId);
         if (checked.reason !== "locked")
           return no.refuse(ref, "permission_denied", "That password is not correct.", { reason: "step_up_failed" });
         const message = "Too many wrong passwords: your account is paused for a few minutes.";
@@ -72,7 +74,7 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
 }
 
 async function decide(
-  { tx, p, ref, traceId, no }: DecisionScope,
+  { tx, p, ref, traceId, requestTraceId, no }: DecisionScope,
   actor: Actor,
   input: ApproveProposalInput,
   passwordStepUp: { at: Date } | null,
@@ -124,13 +126,17 @@ async function decide(
   } else if (passwordStepUp) {
     authMethod = "password";
     authTime = passwordStepUp.at;
-  } else if (isAuthFresh(stepUpClock(actor), p.tenant.stepUpMinutes, now)) {
+  } else if (isAuthFresh(stepUpClock(actor), approvalSessionWindow(p.tenant), now)) {
+    // The tenant's policy says how long an open session approves (approvalSessionMinutes, 0 = never).
     authMethod = "session";
     authTime = new Date(stepUpClock(actor) * 1000);
   } else {
+    const window = approvalSessionWindow(p.tenant);
     return denied(
       "step_up_required",
-      `Confirm it is you: your sign-in is older than ${p.tenant.stepUpMinutes} minutes.`,
+      window === 0
+        ? "Confirm it is you: every approval needs your password or a passkey."
+        : `Confirm it is you: your sign-in is older than ${window} minutes.`,
     );
   }
   if (p.tenant.reviewerDailyApprovalLimitMinor !== null) {
@@ -174,7 +180,8 @@ async function decide(
       proposalHash: p.hash,
       authMethod,
       authTime,
-      traceId,
+      // The approval row keeps the reviewer's own request trace (its span); its audit event is in the proposal's.
+      traceId: requestTraceId,
       ...(passkey ? { passkeyCredentialId: passkey.credentialId, passkeyAssertion: passkey.evidence } : {}),
     },
   });
@@ -201,7 +208,7 @@ async function decide(
       requiredApprovals: p.requiredApprovals,
       status,
       authTime: authTime.toISOString(),
-      agentTraceId: p.traceId,
+      requestTrace: requestTraceId,
       ...(passkey ? { passkeyId: passkey.credentialId } : {}),
       ...(authMethod === "session" ? { windowOpenedBy: actor.stepUpMethod ?? actor.authMethod } : {}),
       ...(claimReleased ? { claimReleased } : {}),
@@ -212,7 +219,7 @@ async function decide(
         "requiredApprovals",
         "status",
         "authTime",
-        "agentTraceId",
+        "requestTrace",
         "passkeyId",
         "windowOpenedBy",
         "claimReleased",

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ToolName } from "@/lib/schemas/tools";
 import { randomUUID } from "node:crypto";
-import { computeProposalHash, hashInputOf } from "@/lib/domain/proposal-hash";
+import { computeProposalHash, hashInputOf, itemsOf, PROPOSAL_HASH_VERSION } from "@/lib/domain/proposal-hash";
 import { proposalAmountMinor, proposalExpiresAt, requiredApprovalsFor } from "@/lib/domain/proposal-policy";
 import { sql, type RawBuilder, type Sql } from "@/lib/server/db/sql";
 import { type Payment, type PaymentMethod, type PaymentSource, type Proposal } from "@/lib/server/db/generated/client";
@@ -56,6 +56,7 @@ export async function buildProposal(
   if (amountMinor <= 0) return { ok: false, reason: "nothing_left_to_refund" };
   const { payment, policy } = facts;
   if (!payment) return { ok: false, reason: "no_payment" };
+  if (!facts.order) throw new Error("the locked order was not found");
 
   const row = {
     id: randomUUID(),
@@ -75,6 +76,11 @@ export async function buildProposal(
     recipientRef: payment.providerPaymentRef,
     recipientHolder: payment.holderName,
     recipientDisplay: payment.display,
+    // Hash v4: what the reviewer reads about the order, as it is now (under the order's lock); shown from here.
+    hashVersion: PROPOSAL_HASH_VERSION,
+    orderNumber: facts.order.number,
+    customerName: facts.order.customerName,
+    orderItems: itemsOf(facts.order.items),
     reason: input.reason,
     expiresAt: proposalExpiresAt(now, policy.approvalExpiryMinutes),
     requiredApprovals: requiredApprovalsFor(amountMinor, policy.dualApprovalThresholdMinor),
@@ -98,12 +104,13 @@ export async function buildProposal(
     INSERT INTO "Proposal" ("id", "tenantId", "tool", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
                             "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
                             "hash", "expiresAt", "requiredApprovals", "policyVersion", "sourceProvider", "sourceCapturedMinor", "sourceRefundedMinor",
-                            "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt")
+                            "hashVersion", "orderNumber", "customerName", "orderItems", "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt")
     VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.tool}, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
             ${row.requestedByStaffId}::uuid, ${row.channelId}::uuid, ${row.endUserId}, ${row.amountMinor}::int, ${row.currency}, ${row.recipientKind},
             ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
             (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.sourceProvider},
-            ${row.sourceCapturedMinor}::int, ${row.sourceRefundedMinor}::int, ${row.supersedesId}::uuid,
+            ${row.sourceCapturedMinor}::int, ${row.sourceRefundedMinor}::int, ${row.hashVersion}::int, ${row.orderNumber}, ${row.customerName},
+            ${JSON.stringify(row.orderItems)}::jsonb, ${row.supersedesId}::uuid,
             ${row.traceId}, ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING *`.execute(tx);
   if (!proposal) throw new Error("proposal insert returned no row");
@@ -120,8 +127,9 @@ export async function buildProposal(
 
 /**
  * What a new proposal for an order is built from, as it is now: the refunds holding money back and the open
- * proposals (the sums of refundableSumsSql, refundable-left.ts), the order's original payment, and the tenant's
- * policy (approval expiry, dual-approval threshold, policy version, cool-down, reviewer webhook, Slack webhook).
+ * proposals (the sums of refundableSumsSql, refundable-left.ts), the order's original payment, the tenant's
+ * policy (approval expiry, dual-approval threshold, policy version, cool-down, reviewer webhook, Slack webhook),
+ * and what the reviewer reads about the order (its number, its customer's name, its items — hash v4).
  */
 export type ProposalFacts = {
   refundedOrPendingMinor: number;
@@ -135,6 +143,8 @@ export type ProposalFacts = {
   };
   reviewWebhookUrl: string | null;
   slackWebhookUrl: string | null;
+  /** What a v4 proposal binds of the order (number, its customer's name, items); null when the order is not the tenant's. */
+  order: { number: string; customerName: string; items: unknown } | null;
 };
 
 /** The columns proposalFactsJoins adds to a statement (prefixed, so it composes with other lateral joins). */
@@ -147,6 +157,9 @@ export type ProposalFactsRow = {
   factsRejectionCooldownMinutes: number;
   factsReviewWebhookUrl: string | null;
   factsSlackWebhookUrl: string | null;
+  factsOrderNumber: string | null;
+  factsCustomerName: string | null;
+  factsOrderItems: unknown;
   payId: string | null;
   payTenantId: string | null;
   payOrderId: string | null;
@@ -157,6 +170,7 @@ export type ProposalFactsRow = {
   payAmountMinor: number | null;
   payCurrency: string | null;
   payProvider: PaymentSource | null;
+  payProviderAccount: string | null;
   payCreatedAt: Date | null;
 };
 
@@ -168,13 +182,18 @@ export function proposalFactsJoins(tenantId: string, orderId: string, now: Date)
       SELECT sums."leftRefundedMinor" AS "factsRefundedMinor", sums."leftOpenMinor" AS "factsOpenMinor",
              t."approvalExpiryMinutes" AS "factsApprovalExpiryMinutes", t."dualApprovalThresholdMinor" AS "factsDualApprovalThresholdMinor",
              t."policyVersion" AS "factsPolicyVersion", t."rejectionCooldownMinutes" AS "factsRejectionCooldownMinutes",
-             t."reviewWebhookUrl" AS "factsReviewWebhookUrl", t."slackWebhookUrl" AS "factsSlackWebhookUrl"
-        FROM "Tenant" t WHERE t."id" = ${tenantId}::uuid
+             t."reviewWebhookUrl" AS "factsReviewWebhookUrl", t."slackWebhookUrl" AS "factsSlackWebhookUrl",
+             o."number" AS "factsOrderNumber", c."name" AS "factsCustomerName", o."items" AS "factsOrderItems"
+        FROM "Tenant" t
+        LEFT JOIN "Order" o ON o."id" = ${orderId}::uuid AND o."tenantId" = t."id"
+        LEFT JOIN "Customer" c ON c."id" = o."customerId" AND c."tenantId" = t."id"
+       WHERE t."id" = ${tenantId}::uuid
     ) facts
     LEFT JOIN LATERAL (
       SELECT y."id" AS "payId", y."tenantId" AS "payTenantId", y."orderId" AS "payOrderId", y."method"::text AS "payMethod",
              y."providerPaymentRef" AS "payProviderPaymentRef", y."holderName" AS "payHolderName", y."display" AS "payDisplay",
-             y."amountMinor" AS "payAmountMinor", y."currency" AS "payCurrency", y."provider"::text AS "payProvider", y."createdAt" AS "payCreatedAt"
+             y."amountMinor" AS "payAmountMinor", y."currency" AS "payCurrency", y."provider"::text AS "payProvider", y."createdAt" AS "payCreatedAt",
+             y."providerAccount" AS "payProviderAccount"
         FROM "Payment" y WHERE y."orderId" = ${orderId}::uuid AND y."tenantId" = ${tenantId}::uuid
        ORDER BY y."createdAt" ASC LIMIT 1
     ) pay ON true`;
@@ -185,6 +204,7 @@ function paymentOf(r: ProposalFactsRow): Payment | null {
   const { payId: id, payTenantId: tenantId, payOrderId: orderId, payMethod: method } = r;
   const { payProviderPaymentRef: providerPaymentRef, payHolderName: holderName, payDisplay: display } = r;
   const { payAmountMinor: amountMinor, payCurrency: currency, payProvider: provider, payCreatedAt: createdAt } = r;
+  const { payProviderAccount: providerAccount } = r;
   if (
     id === null ||
     tenantId === null ||
@@ -196,6 +216,7 @@ function paymentOf(r: ProposalFactsRow): Payment | null {
     amountMinor === null ||
     currency === null ||
     provider === null ||
+    providerAccount === null ||
     createdAt === null
   )
     return null;
@@ -210,6 +231,7 @@ function paymentOf(r: ProposalFactsRow): Payment | null {
     amountMinor,
     currency,
     provider,
+    providerAccount,
     createdAt,
   };
 }
@@ -227,6 +249,10 @@ export function proposalFactsOf(r: ProposalFactsRow): ProposalFacts {
     },
     reviewWebhookUrl: r.factsReviewWebhookUrl,
     slackWebhookUrl: r.factsSlackWebhookUrl,
+    order:
+      r.factsOrderNumber === null || r.factsCustomerName === null
+        ? null
+        : { number: r.factsOrderNumber, customerName: r.factsCustomerName, items: r.factsOrderItems },
   };
 }
 

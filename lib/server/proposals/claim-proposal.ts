@@ -1,5 +1,4 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { CLAIM_MINUTES } from "@/lib/domain/proposal-claim";
@@ -24,21 +23,21 @@ const pending = statusLit(proposalStatus.pendingApproval);
 export async function claimProposal(actor: Actor, proposalId: string): Promise<ClaimResult> {
   assertCan(actor.roles, "proposal:decide");
   if (!isUuid(proposalId)) throw new AppError("not_found", "No such proposal.");
-  const traceId = randomUUID().replace(/-/g, "");
   return transaction(async (tx) => {
     const won = (
-      await sql<{ hash: string; claimExpiresAt: Date }>`
+      await sql<{ hash: string; traceId: string; claimExpiresAt: Date }>`
       UPDATE "Proposal"
          SET "claimedByStaffId" = ${actor.userId}::uuid, "claimExpiresAt" = now() + make_interval(mins => ${CLAIM_MINUTES}::int)
        WHERE "id" = ${proposalId}::uuid AND "tenantId" = ${actor.tenantId}::uuid
          AND "status" = ${pending} AND "expiresAt" > now()
          AND ("claimedByStaffId" IS NULL OR "claimedByStaffId" = ${actor.userId}::uuid OR "claimExpiresAt" <= now())
-      RETURNING "hash", "claimExpiresAt"`.execute(sqlOf(tx))
+      RETURNING "hash", "traceId", "claimExpiresAt"`.execute(sqlOf(tx))
     ).rows;
     const row = won[0];
     if (row) {
+      // Filed under the proposal's own trace: the trace's story (and its export) holds who reviewed it.
       await recordStaffEvent(sqlOf(tx), actor, {
-        traceId,
+        traceId: row.traceId,
         action: "proposal:claim",
         outcome: "ok",
         proposal: { id: proposalId, hash: row.hash },
@@ -90,14 +89,13 @@ export async function releaseProposalClaim(
 ): Promise<{ proposalId: string; released: boolean }> {
   assertCan(actor.roles, "proposal:decide");
   if (!isUuid(proposalId)) throw new AppError("not_found", "No such proposal.");
-  const traceId = randomUUID().replace(/-/g, "");
   return transaction(async (tx) => {
     const released = (
-      await sql<{ hash: string }>`
+      await sql<{ hash: string; traceId: string }>`
       UPDATE "Proposal" SET "claimedByStaffId" = NULL, "claimExpiresAt" = NULL
        WHERE "id" = ${proposalId}::uuid AND "tenantId" = ${actor.tenantId}::uuid
          AND "claimedByStaffId" = ${actor.userId}::uuid AND "claimExpiresAt" > now()
-      RETURNING "hash"`.execute(sqlOf(tx))
+      RETURNING "hash", "traceId"`.execute(sqlOf(tx))
     ).rows;
     const row = released[0];
     if (!row) {
@@ -106,7 +104,7 @@ export async function releaseProposalClaim(
       return { proposalId, released: false };
     }
     await recordStaffEvent(sqlOf(tx), actor, {
-      traceId,
+      traceId: row.traceId,
       action: "proposal:release_claim",
       outcome: "ok",
       proposal: { id: proposalId, hash: row.hash },

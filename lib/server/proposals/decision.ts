@@ -28,7 +28,7 @@ export const ORDER_CHANGED =
  * denied attempt is recorded under (`proposal:approve`, `proposal:reject`, …): each refusal then names only
  * the proposal, the code, the message and the details.
  */
-export function refusals(tx: Tx, actor: Actor, traceId: string, action: string) {
+export function refusals(tx: Tx, actor: Actor, traceId: string, action: string, requestTraceId?: string) {
   const refuse = async (
     proposal: ProposalRef | null,
     code: ErrorCode,
@@ -40,8 +40,11 @@ export function refusals(tx: Tx, actor: Actor, traceId: string, action: string) 
       action,
       outcome: code,
       proposal,
-      data: details ?? {},
-      redaction: { clear: ["reason", "status", "expiresAt", "usedMinor", "limitMinor"] },
+      data: {
+        ...(details ?? {}),
+        ...(requestTraceId && requestTraceId !== traceId ? { requestTrace: requestTraceId } : {}),
+      },
+      redaction: { clear: ["reason", "status", "expiresAt", "usedMinor", "limitMinor", "requestTrace"] },
     });
     return { ok: false, error: { code, message, details } };
   };
@@ -75,14 +78,25 @@ export function decisionError(d: Refusal): AppError {
 export type Refusals = ReturnType<typeof refusals>;
 export type LockedProposal = NonNullable<Awaited<ReturnType<typeof lockProposal>>>;
 
-/** What a decision works with: its transaction, the locked proposal, its reference, trace and refusals. */
-export type DecisionScope = { tx: Tx; p: LockedProposal; ref: ProposalRef; traceId: string; no: Refusals };
+/**
+ * What a decision works with: its transaction, the locked proposal, its reference, refusals, the trace its events
+ * belong to — the proposal's own (the agent's request that prepared it), so an export of that trace holds the
+ * human decision — and the reviewer's request trace, kept as a link (`requestTrace` in the event's data).
+ */
+export type DecisionScope = {
+  tx: Tx;
+  p: LockedProposal;
+  ref: ProposalRef;
+  traceId: string;
+  requestTraceId: string;
+  no: Refusals;
+};
 
 /**
  * One decision on one proposal of the actor's tenant, in one transaction: the proposal is locked first
  * (another tenant's is simply not found), the refusals are recorded under `action`, and a refusal is thrown
- * only after the commit, so what the refusal changed and its audit event are kept. A new trace id unless the
- * caller already has one.
+ * only after the commit, so what the refusal changed and its audit event are kept. The events go to the proposal's
+ * trace; the request's own trace id (new unless the caller has one) is kept as their `requestTrace` link.
  */
 export async function decideOnProposal<T>(
   actor: Actor,
@@ -92,10 +106,10 @@ export async function decideOnProposal<T>(
 ): Promise<T> {
   const traceId = on.traceId ?? randomUUID().replace(/-/g, "");
   const decision = await transaction(async (tx): Promise<Decision<T>> => {
-    const no = refusals(tx, actor, traceId, on.action);
     const p = await lockProposal(tx, actor.tenantId, on.proposalId);
-    if (!p) return no.refuse(null, "not_found", "No such proposal.");
-    return decide({ tx, p, ref: { id: p.id, hash: p.hash }, traceId, no });
+    if (!p) return refusals(tx, actor, traceId, on.action).refuse(null, "not_found", "No such proposal.");
+    const no = refusals(tx, actor, p.traceId, on.action, traceId);
+    return decide({ tx, p, ref: { id: p.id, hash: p.hash }, traceId: p.traceId, requestTraceId: traceId, no });
   }, options);
   if (!decision.ok) throw decisionError(decision);
   return decision.value;

@@ -1,9 +1,10 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { stepUpClock } from "@/lib/domain/step-up";
+import { approvalSessionWindow } from "@/lib/domain/policy";
 import { assertCan, can } from "@/lib/domain/permissions";
-import { canonicalProposalJson, hashInputOf } from "@/lib/domain/proposal-hash";
-import { canBeReprepared, isAwaitingReview } from "@/lib/domain/proposal-state";
+import { canonicalProposalJson, hashInputOf, itemsOf, storedProposalIntact } from "@/lib/domain/proposal-hash";
+import { canBeReprepared, effectiveStatus, isAwaitingReview } from "@/lib/domain/proposal-state";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { holdingRefundStatuses } from "@/lib/domain/refund-state";
 import { db } from "@/lib/server/db/client";
@@ -36,7 +37,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       },
       supersedes: { select: { id: true, amountMinor: true, status: true } },
       supersededBy: { select: { id: true, amountMinor: true, status: true } },
-      tenant: { select: { stepUpMinutes: true } },
+      tenant: { select: { stepUpMinutes: true, approvalSessionMinutes: true } },
     },
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
@@ -71,13 +72,18 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
   const refundedMinor = holding.reduce((s, r) => s + r.amountMinor, 0);
   const elsewhereMinor = holding.filter((r) => r.origin === "external").reduce((s, r) => s + r.amountMinor, 0);
   const pending = isAwaitingReview(p, now);
+  const presented = presentedOrder(p);
   const ownRequest = p.requestedByStaffId === actor.userId;
   const alreadyApproved = p.approvals.some((a) => a.approverId === actor.userId);
   return {
     id: p.id,
-    status: p.status,
+    // Derived from the clock: past its expiry a pending proposal reads `expired` even before the sweep wrote it.
+    status: effectiveStatus(p, now),
     hash: p.hash,
-    canonicalJson: canonicalProposalJson(hashInputOf(p)),
+    canonicalJson: canonicalJsonOf(p),
+    hashVersion: p.hashVersion,
+    hashIntact: storedProposalIntact(p),
+    changedSincePrepared: presented.changed,
     amountMinor: p.amountMinor,
     currency: p.currency,
     reason: p.reason,
@@ -107,15 +113,17 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
         : null,
     invalidationReason: p.invalidationReason,
     recipient: { kind: p.recipientKind, holder: p.recipientHolder, ref: p.recipientRef, display: p.recipientDisplay },
+    // Who pays it: the provider, or ops by hand (a manual payment) — from the hashed source (v3), else the payment.
+    payout: (p.sourceProvider ?? p.payment.provider) === "manual" ? "manual" : "provider",
     order: {
       id: p.order.id,
-      number: p.order.number,
+      number: presented.number,
       status: p.order.status,
       totalMinor: p.order.totalMinor,
       capturedMinor: p.order.capturedMinor,
       placedAt: p.order.placedAt.toISOString(),
-      items: p.order.items as { sku: string; name: string; quantity: number; unitMinor: number }[],
-      customer: p.order.customer,
+      items: presented.items,
+      customer: { id: p.order.customer.id, name: presented.customerName },
       refunds: p.order.refunds.map((r) => ({
         id: r.id,
         amountMinor: r.amountMinor,
@@ -165,7 +173,53 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       hasPasskeys: can(actor.roles, "proposal:decide") && (await hasPasskeys(actor)),
       // After this instant an approval needs re-authentication (the server checks it anyway).
       stepUpMinutes: p.tenant.stepUpMinutes,
-      stepUpAfter: new Date((stepUpClock(actor) + p.tenant.stepUpMinutes * 60) * 1000).toISOString(),
+      stepUpAfter: new Date((stepUpClock(actor) + approvalSessionWindow(p.tenant) * 60) * 1000).toISOString(),
     },
   };
+}
+
+type Item = ProposalDetail["order"]["items"][number];
+const sameItems = (a: Item[], b: Item[]) => JSON.stringify(a) === JSON.stringify(b);
+/** Items as stored; a malformed list (a row altered outside the product) is shown as none rather than failing the page. */
+const itemsOrNone = (raw: unknown): Item[] => {
+  try {
+    return itemsOf(raw);
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * What the page presents about the order. A v4 proposal: the number, the customer's name and the items it hashed
+ * (what the approval will bind), plus today's name and items where they differ ("changed since prepared"). Before
+ * v4 nothing of the order was hashed: today's rows, as they were always shown.
+ */
+function presentedOrder(p: {
+  hashVersion: number;
+  orderNumber: string | null;
+  customerName: string | null;
+  orderItems: unknown;
+  order: { number: string; items: unknown; customer: { name: string } };
+}) {
+  const today = { number: p.order.number, customerName: p.order.customer.name, items: itemsOrNone(p.order.items) };
+  if (p.hashVersion < 4 || p.orderNumber === null || p.customerName === null) return { ...today, changed: null };
+  const hashed = { number: p.orderNumber, customerName: p.customerName, items: itemsOrNone(p.orderItems) };
+  const nameChanged = today.customerName !== hashed.customerName;
+  const itemsChanged = !sameItems(today.items, hashed.items);
+  return {
+    ...hashed,
+    changed:
+      nameChanged || itemsChanged
+        ? { customerName: nameChanged ? today.customerName : null, items: itemsChanged ? today.items : null }
+        : null,
+  };
+}
+
+/** The canonical JSON the hash is computed over; a row altered so that it cannot be hashed shows none. */
+function canonicalJsonOf(p: Parameters<typeof hashInputOf>[0]): string {
+  try {
+    return canonicalProposalJson(hashInputOf(p));
+  } catch {
+    return "";
+  }
 }

@@ -4,6 +4,7 @@ import { refundStatus } from "@/lib/domain/refund-state";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import type { Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
+import { lockOrder } from "./locks";
 import { closePending, orderMismatch } from "./proposal-guards";
 
 /** Who changed the order, for the audit of what it invalidated: an Orders API key, the import, the provider's webhook. */
@@ -25,6 +26,8 @@ export async function invalidateUnfitProposals(
   now: Date,
   because?: string,
 ): Promise<string[]> {
+  // The order before its proposals (./locks.ts), whatever the caller already locked.
+  await lockOrder(sqlOf(tx), caller.tenantId, orderId);
   const pending = await tx.proposal.findMany({
     where: { tenantId: caller.tenantId, orderId, status: proposalStatus.pendingApproval },
     include: { order: true, payment: true },

@@ -78,7 +78,7 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
         approvedByMe: boolean;
       } & PreviousRejectionColumns
     >`
-    SELECT p.id, p.hash, o.number AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
+    SELECT p.id, p.hash, CASE WHEN p."hashVersion" >= 4 THEN p."orderNumber" ELSE o.number END AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
            p."recipientDisplay", p.reason, c.slug AS channel, p."expiresAt", p."createdAt", p."requiredApprovals",
            (SELECT count(*) FROM "Approval" a WHERE a."proposalId" = p.id) AS approvals,
            EXISTS (SELECT 1 FROM "Approval" a WHERE a."proposalId" = p.id AND a."approverId" = ${actor.userId}::uuid) AS "approvedByMe",

@@ -5,22 +5,16 @@ import type { Prisma } from "@/lib/server/db/generated/client";
 import { proposalStatus, type ProposalStatus } from "@/lib/domain/proposal-state";
 import { storedProposalIntact, type HashableProposal } from "@/lib/domain/proposal-hash";
 import { refundableLeft } from "./refundable-left";
-import { isUuid } from "@/lib/domain/validation";
+import { lockOrderThenProposal } from "./locks";
 
 /**
  * Locks one proposal of the tenant for the rest of the transaction (SELECT … FOR UPDATE), so every
- * decision on it runs one at a time: no double approval, no approve-while-rejecting. Another tenant's
- * proposal is simply not found.
+ * decision on it runs one at a time: no double approval, no approve-while-rejecting. Its order row is
+ * locked first (./locks.ts: the one lock order), so a decision never deadlocks with the Orders API,
+ * prepare_refund or the provider's webhook. Another tenant's proposal is simply not found.
  */
 export async function lockProposal(tx: Tx, tenantId: string, id: string) {
-  if (!isUuid(id)) return null;
-  const locked = await sqlOf(tx)
-    .selectFrom("Proposal")
-    .select("id")
-    .where("id", "=", id)
-    .where("tenantId", "=", tenantId)
-    .forUpdate()
-    .executeTakeFirst();
+  const locked = await lockOrderThenProposal(sqlOf(tx), tenantId, id);
   if (!locked) return null;
   return tx.proposal.findUniqueOrThrow({
     where: { id },
@@ -47,14 +41,14 @@ export const storedIntact = storedProposalIntact;
 
 /**
  * Why the proposal no longer matches its order, or null when it still does: the order was cancelled
- * or fully refunded, the payment (the recipient) changed, or what is left to refund — counting refunds
+ * or fully refunded, the payment (the recipient: method, reference, holder or its masked display, or its provider) changed, or what is left to refund — counting refunds
  * made elsewhere and other open proposals — no longer covers this proposal's amount.
  */
 export async function orderMismatch(
   tx: Tx,
   p: HashableProposal & {
     order: { capturedMinor: number; status: string; currency: string };
-    payment: { method: string; providerPaymentRef: string; holderName: string };
+    payment: { method: string; providerPaymentRef: string; holderName: string; display: string; provider: string };
   },
   now: Date = new Date(),
 ): Promise<string | null> {
@@ -63,10 +57,15 @@ export async function orderMismatch(
   if (
     p.payment.method !== p.recipientKind ||
     p.payment.providerPaymentRef !== p.recipientRef ||
-    p.payment.holderName !== p.recipientHolder
+    p.payment.holderName !== p.recipientHolder ||
+    // What the reviewer reads as the recipient ("Visa •••• 4242") is part of the action (hashed from v4 on).
+    p.payment.display !== p.recipientDisplay
   ) {
     return "recipient_changed";
   }
+  // Where the money is (the provider, read live, or the shop's own ledger for `manual`) is part of what was approved
+  // (hash v3 source.provider): a switch under an open proposal would skip the live read before paying. Null: v1/v2.
+  if (p.sourceProvider !== null && p.payment.provider !== p.sourceProvider) return "payment_changed";
   const left = await refundableLeft(
     sqlOf(tx),
     { id: p.orderId, capturedMinor: p.order.capturedMinor },

@@ -91,19 +91,24 @@ export async function refundableLeft(
   return leftOf(order.capturedMinor, rows[0]!);
 }
 
-/** A payment the provider holds, and the order it belongs to. */
+/**
+ * A payment the provider holds, and the order it belongs to. `payment`: what the shop told us of that payment (its
+ * currency and what it captured), compared with what the provider holds under the reference.
+ */
 export type LiveTarget = {
   tenantId: string;
   orderId: string;
   provider: string;
   paymentRef: string;
   ledgerCapturedMinor: number;
+  payment: { currency: string; capturedMinor: number };
 };
 
 export type LiveLeft =
   | ({ ok: true; live: boolean; capturedMinor: number } & RefundableLeft)
   | { ok: false; reason: "provider_unavailable"; message: string }
-  | { ok: false; reason: "payment_not_at_provider" };
+  | { ok: false; reason: "payment_not_at_provider" }
+  | { ok: false; reason: "payment_mismatch"; field: "currency" | "captured" };
 
 /**
  * What is left to refund with the provider as the truth (docs/systems-of-record.md "Stripe as the truth"): for a
@@ -138,6 +143,13 @@ export async function refundableLeftLive(
   const read = await provider.readPayment(target.paymentRef);
   if (read.outcome === "not_found") return { ok: false, reason: "payment_not_at_provider" };
   if (read.outcome !== "ok") return { ok: false, reason: "provider_unavailable", message: read.message };
+  // The object under this reference must be the payment the order names: the same currency and capture. Otherwise
+  // it is another payment (another tenant's or order's at a shared account, a changed one): the amount would be
+  // derived from it and paid in a currency nobody approved (docs/systems-of-record.md "Whose payment it is").
+  if (read.snapshot.currency !== target.payment.currency.trim().toUpperCase())
+    return { ok: false, reason: "payment_mismatch", field: "currency" };
+  if (read.snapshot.capturedMinor !== target.payment.capturedMinor)
+    return { ok: false, reason: "payment_mismatch", field: "captured" };
   const atProvider = read.snapshot.refunds
     .filter((r) => (holdingRefundStatuses as readonly string[]).includes(r.status))
     .reduce((s, r) => s + r.amountMinor, 0);

@@ -27,7 +27,7 @@ export async function rejectProposal(actor: Actor, raw: unknown): Promise<Reject
 }
 
 async function decide(
-  { tx, p, ref, traceId, no }: DecisionScope,
+  { tx, p, ref, traceId, requestTraceId, no }: DecisionScope,
   actor: Actor,
   input: RejectProposalInput,
 ): Promise<Decision<RejectResult>> {
@@ -58,10 +58,10 @@ async function decide(
     data: {
       reason: input.customerMessage,
       internalNote: input.internalNote !== null,
-      agentTraceId: p.traceId,
+      requestTrace: requestTraceId,
       ...(claimReleased ? { claimReleased } : {}),
     },
-    redaction: { clear: ["agentTraceId", "internalNote", "claimReleased"] },
+    redaction: { clear: ["requestTrace", "internalNote", "claimReleased"] },
   });
   return { ok: true, value: { proposalId: p.id, status: proposalStatus.rejected } };
 }

@@ -74,10 +74,14 @@ export async function getRefundStatus(tx: Sql, input: GetRefundStatusInput, ctx:
   }
   if (code === "result_pending") {
     const phase = paymentPhase(p.status, p.executionStatus);
-    const next_step =
-      phase === "in_doubt"
-        ? "Approved and sent, but the payment provider's answer was lost; it is being checked and the refund is paid at most once. Tell the customer it is being confirmed. Wait with get_refund_status and wait_seconds. Do not re-submit."
-        : "Approved; the refund is being paid. Wait with get_refund_status and wait_seconds, or check again after poll_after_seconds. Do not re-submit.";
+    const next_step = {
+      in_doubt:
+        "Approved and sent, but the payment provider's answer was lost; it is being checked and the refund is paid at most once. Tell the customer it is being confirmed. Wait with get_refund_status and wait_seconds. Do not re-submit.",
+      awaiting_payout:
+        "Approved; awaiting payout: the shop's staff pay this refund out by bank transfer (the original payment was not made through a connected payment provider), which can take a few business days. Tell the customer so. Check again after poll_after_seconds. Do not re-submit.",
+      executing:
+        "Approved; the refund is being paid. Wait with get_refund_status and wait_seconds, or check again after poll_after_seconds. Do not re-submit.",
+    }[phase];
     return {
       outcome: {
         code,

@@ -117,6 +117,7 @@ export async function prepareRefund(tx: Sql, input: PrepareRefundInput, ctx: Too
           provider: facts.payment.provider,
           paymentRef: facts.payment.providerPaymentRef,
           ledgerCapturedMinor: order.capturedMinor,
+          payment: { currency: facts.payment.currency, capturedMinor: facts.payment.amountMinor },
         },
         { now },
       )
@@ -133,6 +134,18 @@ export async function prepareRefund(tx: Sql, input: PrepareRefundInput, ctx: Too
           },
         ),
         audit: { order: order.number },
+      };
+    }
+    if (live.reason === "payment_mismatch") {
+      // The provider holds something else under the reference (another currency or capture): never derive an
+      // amount from it. The message names no other tenant, order or figure.
+      return {
+        outcome: failure(
+          "permission_denied",
+          `The payment of order ${JSON.stringify(order.number)} does not match what the payment provider holds for it (${live.field === "currency" ? "currency" : "captured amount"}); it cannot be refunded through this product until the shop corrects it.`,
+          { order_id: order.number, reason: "payment_mismatch" },
+        ),
+        audit: { order: order.number, mismatch: live.field },
       };
     }
     return {

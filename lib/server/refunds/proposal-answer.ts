@@ -8,7 +8,7 @@ import { appBaseUrl } from "@/lib/server/env";
  * Suggested pause before asking again without wait_seconds: a reviewer takes minutes, a payment seconds, a
  * reconciliation a minute or more. An agent that waits with wait_seconds needs no pause at all.
  */
-export const POLL_AFTER_SECONDS = { pending_review: 30, executing: 5, in_doubt: 60 } as const;
+export const POLL_AFTER_SECONDS = { pending_review: 30, executing: 5, in_doubt: 60, awaiting_payout: 300 } as const;
 
 /** The proposal's page in the dashboard (APP_URL, else NEXTAUTH_URL): a link the agent may hand to a person. */
 export function reviewUrl(proposalId: string): string {

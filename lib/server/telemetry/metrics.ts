@@ -15,6 +15,8 @@ type Metrics = {
   approvalWait: Histogram;
   executions: Counter<"result">;
   providerCalls: Counter<"operation" | "outcome">;
+  providerWebhookEvents: Counter<"result">;
+  transactionConflicts: Counter<"outcome">;
   inDoubt: Gauge;
   inDoubtOldest: Gauge;
   sequencerLag: Gauge;
@@ -63,6 +65,18 @@ function create(): Metrics {
       name: "approvalgw_provider_calls_total",
       help: "Payment provider calls by operation and outcome (unknown = no usable answer: timeout, 5xx, dropped connection).",
       labelNames: ["operation", "outcome"],
+      registers,
+    }),
+    providerWebhookEvents: new Counter({
+      name: "approvalgw_provider_webhook_events_total",
+      help: "Provider webhook events about a payment that could not be placed: unplaced (no payment of the endpoint's account has the reference), ambiguous (more than one).",
+      labelNames: ["result"],
+      registers,
+    }),
+    transactionConflicts: new Counter({
+      name: "approvalgw_transaction_conflicts_total",
+      help: "Transactions PostgreSQL rolled back for a deadlock or a serialization failure, by what followed: replayed, gave_up (replays spent), outside_effect (not replayable).",
+      labelNames: ["outcome"],
       registers,
     }),
     inDoubt: new Gauge({

@@ -1,5 +1,6 @@
 import "server-only";
 import { SpanKind, type Span } from "@opentelemetry/api";
+import { noteOutsideEffect } from "@/lib/server/db/retry";
 import type { PaymentProvider } from "@/lib/server/payments/payment-provider";
 import { metrics } from "./metrics";
 import { markError, withSpan } from "./tracing";
@@ -44,6 +45,8 @@ export function tracedProvider(provider: PaymentProvider, name: string): Payment
     );
   return {
     createRefund: async (input) => {
+      // Money moves: a transaction around this call (none today) must never be replayed (lib/server/db/retry.ts).
+      noteOutsideEffect();
       const answer = await call(
         "create_refund",
         {

@@ -7,6 +7,8 @@ import { transactionUnlessTaken } from "@/lib/server/db/unique-violation";
 import { ensureActiveVersion } from "@/lib/server/admin/policy/policy-store";
 import { issueSetupToken } from "@/lib/server/admin/setup-token";
 import { parseForm } from "@/lib/server/admin/zod-problem";
+import { NEW_TENANT_DEFAULTS } from "@/lib/domain/policy";
+import { currencyExponent } from "@/lib/domain/format-money";
 
 export type CreatedTenant = { tenantId: string; slug: string; adminId: string; setupUrl: string; expiresAt: Date };
 
@@ -22,7 +24,21 @@ export async function createTenant(raw: unknown): Promise<CreatedTenant> {
   const { slug, name, currency, locale, timeZone } = input;
   return transactionUnlessTaken(
     async (tx) => {
-      const tenant = await tx.tenant.create({ data: { slug, name, currency, locale, timeZone } });
+      // Safe from the start (docs/operations.md "Safe defaults"): four eyes above an amount, a daily cap per
+      // reviewer, and every approval confirmed with the password or a passkey. Loosening waits for a second admin.
+      const unit = 10 ** currencyExponent(currency);
+      const tenant = await tx.tenant.create({
+        data: {
+          slug,
+          name,
+          currency,
+          locale,
+          timeZone,
+          dualApprovalThresholdMinor: NEW_TENANT_DEFAULTS.dualApprovalThresholdMajor * unit,
+          reviewerDailyApprovalLimitMinor: NEW_TENANT_DEFAULTS.reviewerDailyApprovalLimitMajor * unit,
+          approvalSessionMinutes: NEW_TENANT_DEFAULTS.approvalSessionMinutes,
+        },
+      });
       const policy = await ensureActiveVersion(tx, tenant.id);
       const admin = await tx.staffUser.create({
         data: { tenantId: tenant.id, email: input.adminEmail, name: adminName, roles: ["admin"] },
@@ -77,5 +93,7 @@ export async function createTenant(raw: unknown): Promise<CreatedTenant> {
       JSON.stringify(error.meta ?? {}).includes("email")
         ? takenError("adminEmail", `The email ${input.adminEmail} already belongs to an account.`)
         : takenError("slug", `A tenant with the slug "${input.slug}" already exists.`),
+    // An operator's one-off command, not a request path: a busy database may take longer than a request may.
+    { timeout: 30_000, maxWait: 10_000 },
   );
 }

@@ -2,7 +2,8 @@
 
 import { useState, type FormEvent } from "react";
 import { signIn } from "next-auth/react";
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
+import { signInProblem, type SignInProblem } from "@/lib/domain/sign-in-error";
 import { Field, InputField } from "@/components/forms/field";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { signedIn, signInWithCsrfRetry } from "../../sign-in-with-csrf-retry";
@@ -10,7 +11,8 @@ import { signedIn, signInWithCsrfRetry } from "../../sign-in-with-csrf-retry";
 type Props = {
   callbackPath: string;
   ssoName: string | null;
-  initialError: "failed" | "ssoFailed" | null;
+  /** The `error` of the page's URL (a native submit or a redirect), if any. */
+  initialError: string | null;
   language: "en" | "es";
 };
 
@@ -20,7 +22,10 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
   // and a native submit (Enter before hydration) is a POST to this page — never a GET that would put the
   // password in the URL, the browser history and the server's access logs.
   const hydrated = useHydrated();
-  const [error, setError] = useState(initialError);
+  const format = useFormatter();
+  const [error, setError] = useState<SignInProblem | null>(
+    initialError ? signInProblem(initialError, "ssoFailed") : null,
+  );
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -31,7 +36,7 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
     const res = await signInWithCsrfRetry(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
     if (!signedIn(res)) {
       setPending(false);
-      setError("failed");
+      setError(signInProblem(res?.error, "failed"));
       return;
     }
     // A full navigation, so every server component renders with the new session.
@@ -47,7 +52,17 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
     <>
       {error ? (
         <div className="error-box" role="alert" id="sign-in-error">
-          {t(error)}
+          {error.kind === "paused"
+            ? t("paused", {
+                // The viewer's own zone once hydrated (no one is signed in: the app's zone is UTC), always named.
+                until: format.dateTime(error.until, {
+                  hour: "2-digit",
+                  minute: "2-digit",
+                  timeZoneName: "short",
+                  timeZone: hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone : "UTC",
+                }),
+              })
+            : t(error.kind)}
         </div>
       ) : null}
       <form method="post" onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined}>

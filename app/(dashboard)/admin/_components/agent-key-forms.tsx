@@ -82,7 +82,7 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
   }
   return (
     <Section titleId="create-channel-title" title={t("createChannelTitle")} level={3} className="panel">
-      {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("shownOnceNote")} /> : null}
+      {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("channelSecretNote")} /> : null}
       <FormError id="create-channel-error" error={error} />
       <form onSubmit={onSubmit}>
         <InputField
@@ -126,7 +126,7 @@ export function RotateSecretForm({ id, slug }: { id: string; slug: string }) {
   }
   return (
     <form onSubmit={onSubmit} aria-label={t("rotateNamed", { slug })}>
-      {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("shownOnceNote")} /> : null}
+      {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("channelSecretNote")} /> : null}
       <FormError id={`rotate-${id}-error`} error={error} />
       <InputField
         id={`overlap-${id}`}

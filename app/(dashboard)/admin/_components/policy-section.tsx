@@ -2,7 +2,14 @@
 
 import { useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
-import { diffPolicy, policyFields, type PolicyField, type PolicyValues } from "@/lib/domain/policy";
+import {
+  approvalSessionWindow,
+  diffPolicy,
+  policyFields,
+  policyWarnings,
+  type PolicyField,
+  type PolicyValues,
+} from "@/lib/domain/policy";
 import { Section } from "@/components/page/section";
 import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
@@ -32,6 +39,8 @@ export function PolicySection({
   currency: string;
 }) {
   const t = useTranslations("policy");
+  // A control that is off is said while it is (the safe values a new tenant starts with: docs/operations.md).
+  const warnings = policyWarnings(values);
   const [draft, setDraft] = useState<Record<PolicyField, string>>(
     () =>
       Object.fromEntries(
@@ -85,6 +94,21 @@ export function PolicySection({
   return (
     <Section titleId="policy-title" title={t("title", { version })} className="panel stack">
       <Notice>{result}</Notice>
+      {warnings.length > 0 ? (
+        <div
+          className="rounded-md border border-warning-foreground/40 bg-warning px-3 py-2 text-warning-foreground"
+          role="note"
+          aria-labelledby="policy-warnings-title"
+          data-testid="policy-warnings"
+        >
+          <h3 id="policy-warnings-title">{t("warningsTitle")}</h3>
+          <ul>
+            {warnings.map((w) => (
+              <li key={w}>{t(`warnings.${w}`, { minutes: approvalSessionWindow(values) })}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {pending ? <PolicyPending pending={pending} currency={currency} onResult={setResult} /> : null}
 
       <form onSubmit={onSubmit} aria-labelledby="policy-edit-title">

@@ -11,7 +11,16 @@ import { InviteStaffForm } from "./invite-staff-form";
 type Staff = Awaited<ReturnType<typeof listStaff>>;
 
 /** The tenant's staff (searchable by the `q` in the URL): roles, status, passkeys, last sign-in; the invite form. */
-export async function StaffSection({ staff, q }: { staff: Staff; q: string | undefined }) {
+export async function StaffSection({
+  staff,
+  q,
+  section,
+}: {
+  staff: Staff;
+  q: string | undefined;
+  /** The page's `?section=` (kept by the search, so it stays on the section shown). */
+  section?: string;
+}) {
   const t = await getTranslations("admin");
   const tm = await getTranslations("adminManage");
   const tr = await getTranslations("roles");
@@ -53,6 +62,7 @@ export async function StaffSection({ staff, q }: { staff: Staff; q: string | und
   return (
     <Section titleId="staff-title" title={t("staff")} className="stack">
       <form method="get" className="filters" role="search" aria-label={tm("searchStaff")}>
+        {section ? <input type="hidden" name="section" value={section} /> : null}
         <InputField id="staff-q" label={tm("searchStaff")} name="q" type="search" defaultValue={q ?? ""} />
         <button type="submit" className="secondary">
           {tm("search")}

@@ -33,7 +33,11 @@ export default async function ExecutionPage({ params }: Props) {
   client.setQueryData(executionKeys.detail(id), detail);
   return (
     <HydrationBoundary state={dehydrate(client)}>
-      <ExecutionDetailView id={id} canReconcile={can(actor.roles, "executions:reconcile")} />
+      <ExecutionDetailView
+        id={id}
+        canReconcile={can(actor.roles, "executions:reconcile")}
+        canPayout={can(actor.roles, "executions:payout")}
+      />
     </HydrationBoundary>
   );
 }

@@ -9,6 +9,7 @@ const tone: Record<ExecutionState, string> = {
   sending: "bg-primary/12 text-primary",
   pending: "bg-primary/12 text-primary",
   unknown: "bg-warning text-warning-foreground",
+  awaiting_payout: "bg-warning text-warning-foreground",
   succeeded: "bg-success/15 text-success-foreground",
   failed: "bg-destructive/12 text-destructive-foreground",
 };

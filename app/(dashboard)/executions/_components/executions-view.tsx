@@ -13,6 +13,7 @@ import { InDoubtChart } from "./in-doubt-chart";
 import { ExecutionCounters } from "./execution-counters";
 import { ExecutionList } from "./execution-list";
 import { InDoubtQueue } from "./in-doubt-queue";
+import { ToPayOut } from "./to-pay-out";
 import { executionsParams } from "./executions-params";
 
 /** The ops page: counters, the in-doubt queue, the in-doubt chart and the list, kept live by push and poll. */
@@ -51,6 +52,13 @@ export function ExecutionsView({ canReconcile }: { canReconcile: boolean }) {
           <InDoubtQueue rows={o.inDoubt} canReconcile={canReconcile} />
         )}
       </CardSection>
+
+      {o && o.toPayOut.length > 0 ? (
+        <CardSection titleId="exec-payout-title" title={t("payout.listTitle")}>
+          <p className="mt-1 mb-3 text-sm text-muted-foreground">{t("payout.listHelp")}</p>
+          <ToPayOut rows={o.toPayOut} />
+        </CardSection>
+      ) : null}
 
       <CardSection titleId="exec-chart-title" title={t("chartTitle")} headingClassName="mb-3">
         {o ? <InDoubtChart points={o.chart} /> : null}

@@ -6,7 +6,7 @@ import { Money } from "@/components/domain/money";
 import { RelativeTime } from "@/components/ui/date-time";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { CheckNowButton } from "./check-now-button";
-import { ExecutionLink, executionHeadClass, mono } from "./execution-cells";
+import { ExecutionCardHead, ExecutionLink, embeddedTableLook, mono } from "./execution-cells";
 
 type InDoubtRow = ExecutionOverview["inDoubt"][number];
 
@@ -47,19 +47,11 @@ export function InDoubtQueue({ rows, canReconcile }: { rows: InDoubtRow[]; canRe
       columns={columns}
       rows={rows}
       rowAttributes={(r) => ({ "data-execution-id": r.id })}
-      wrapperClassName="rounded-none border-0 bg-transparent"
-      headClassName={executionHeadClass}
-      cellClassName="py-2 whitespace-nowrap"
+      {...embeddedTableLook}
       cardAttributes={(r) => ({ "data-execution-card": r.id })}
-      cardClassName="rounded-lg bg-transparent p-3 text-base"
       card={(r) => (
         <>
-          <div className="flex items-start justify-between gap-3">
-            <ExecutionLink id={r.id} order={r.orderNumber} className="font-semibold" />
-            <span className="font-semibold">
-              <Money minor={r.amountMinor} currency={r.currency} />
-            </span>
-          </div>
+          <ExecutionCardHead {...r} />
           <p className="m-0 text-sm">
             {t(`whys.${r.why}`)} · <RelativeTime value={r.createdAt} />
           </p>

@@ -1,5 +1,6 @@
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
 import { removePasskey, renamePasskey } from "@/lib/server/passkeys/manage-passkey";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -19,3 +20,6 @@ export const DELETE = staffRoute<Ctx>(async (actor, request, { params }) => {
   await removePasskey(actor, decodeURIComponent((await params).id), body);
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 });
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("PATCH", "DELETE");

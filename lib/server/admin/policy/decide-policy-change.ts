@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
-import { diffPolicy, type PolicyValues } from "@/lib/domain/policy";
+import { diffPolicy, storedPolicyValues } from "@/lib/domain/policy";
 import { decidePolicyInput, policyValuesSchema } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
@@ -53,16 +53,17 @@ export async function decidePolicyChange(
       data: { status, decidedAt: now, decidedById: actor.userId },
     });
     assertMoved(moved, "This version does not wait for a decision.", "not_pending");
-    const values = policyValuesSchema.parse(row.values);
+    const values = policyValuesSchema.parse(storedPolicyValues(row.values));
+    const activeValues = policyValuesSchema.parse(storedPolicyValues(active.values));
     if (status === "active") await applyVersion(tx, actor.tenantId, version, values);
     await recordAdminEvent(tx, actor, {
       action: decision === "approve" ? "approve_policy" : "reject_policy",
       target: { kind: "policy", version, basedOnVersion: row.basedOnVersion, proposedBy: row.createdById },
-      before: { version: active.version, values: active.values },
+      before: { version: active.version, values: activeValues },
       after: {
         version: status === "active" ? version : active.version,
         status,
-        changes: diffPolicy(active.values as PolicyValues, values),
+        changes: diffPolicy(activeValues, values),
       },
       clear: ["basedOnVersion", "proposedBy", "changes", "field", "direction", ...Object.keys(values)],
     });

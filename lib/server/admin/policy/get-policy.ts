@@ -1,6 +1,6 @@
 import "server-only";
 import { assertCan } from "@/lib/domain/permissions";
-import { diffPolicy, type PolicyValues } from "@/lib/domain/policy";
+import { diffPolicy, storedPolicyValues, type PolicyValues } from "@/lib/domain/policy";
 import type { Actor } from "@/lib/server/auth/actor";
 import { ensureActiveVersion, lockTenantPolicy } from "./policy-store";
 import { transaction } from "@/lib/server/db/transaction";
@@ -11,7 +11,7 @@ export async function getPolicy(actor: Actor) {
   return transaction(async (tx) => {
     await lockTenantPolicy(tx, actor.tenantId);
     const active = await ensureActiveVersion(tx, actor.tenantId);
-    const values = active.values as PolicyValues;
+    const values = storedPolicyValues(active.values) as PolicyValues;
     const rows = await tx.policyVersion.findMany({
       where: { tenantId: actor.tenantId },
       orderBy: { version: "desc" },
@@ -22,8 +22,8 @@ export async function getPolicy(actor: Actor) {
       ? {
           version: pendingRow.version,
           basedOnVersion: pendingRow.basedOnVersion,
-          values: pendingRow.values as PolicyValues,
-          changes: diffPolicy(values, pendingRow.values as PolicyValues),
+          values: storedPolicyValues(pendingRow.values) as PolicyValues,
+          changes: diffPolicy(values, storedPolicyValues(pendingRow.values) as PolicyValues),
           createdById: pendingRow.createdById,
           createdAt: pendingRow.createdAt,
           mine: pendingRow.createdById === actor.userId,

@@ -28,6 +28,7 @@ export async function readEffectivePolicy(
     values: {
       approvalExpiryMinutes: t.approvalExpiryMinutes,
       stepUpMinutes: t.stepUpMinutes,
+      approvalSessionMinutes: t.approvalSessionMinutes,
       dualApprovalThresholdMinor: t.dualApprovalThresholdMinor,
       reviewerDailyApprovalLimitMinor: t.reviewerDailyApprovalLimitMinor,
       maxApprovalAgeMinutes: t.maxApprovalAgeMinutes,
@@ -73,6 +74,7 @@ export async function applyVersion(tx: Tx, tenantId: string, version: number, va
       policyVersion: version,
       approvalExpiryMinutes: values.approvalExpiryMinutes,
       stepUpMinutes: values.stepUpMinutes,
+      approvalSessionMinutes: values.approvalSessionMinutes,
       dualApprovalThresholdMinor: values.dualApprovalThresholdMinor,
       reviewerDailyApprovalLimitMinor: values.reviewerDailyApprovalLimitMinor,
       maxApprovalAgeMinutes: values.maxApprovalAgeMinutes,

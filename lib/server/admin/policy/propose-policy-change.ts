@@ -1,13 +1,19 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
-import { diffPolicy, needsSecondAdmin, type PolicyChange, type PolicyValues } from "@/lib/domain/policy";
+import {
+  diffPolicy,
+  needsSecondAdmin,
+  storedPolicyValues,
+  type PolicyChange,
+  type PolicyValues,
+} from "@/lib/domain/policy";
 import { policyValuesSchema, proposePolicyInput } from "@/lib/schemas/admin";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { recordAdminEvent } from "../admin-audit";
 import { hasIndependentAdmin } from "../admin-change-store";
-import { SINGLE_ADMIN_MESSAGE } from "@/lib/domain/admin-governance";
+import { singleAdminMessage } from "@/lib/domain/admin-governance";
 import { parseForm } from "../zod-problem";
 import { applyVersion, ensureActiveVersion, lockTenantPolicy, supersedeActive } from "./policy-store";
 import { transaction } from "@/lib/server/db/transaction";
@@ -31,7 +37,7 @@ export async function proposePolicyChange(actor: Actor, raw: unknown): Promise<P
   return transaction(async (tx) => {
     await lockTenantPolicy(tx, actor.tenantId);
     const active = await ensureActiveVersion(tx, actor.tenantId);
-    const before = policyValuesSchema.parse(active.values);
+    const before = policyValuesSchema.parse(storedPolicyValues(active.values));
     const after: PolicyValues = { ...before, ...input.values };
     const changes = diffPolicy(before, after);
     if (changes.length === 0)
@@ -44,7 +50,7 @@ export async function proposePolicyChange(actor: Actor, raw: unknown): Promise<P
     });
     const loosens = needsSecondAdmin(changes);
     if (loosens && !(await hasIndependentAdmin(tx, actor.tenantId, actor.userId)))
-      throw new AppError("permission_denied", SINGLE_ADMIN_MESSAGE, { reason: "no_second_admin" });
+      throw new AppError("permission_denied", singleAdminMessage(actor.tenantSlug), { reason: "no_second_admin" });
     if (loosens && waiting) {
       throw new AppError(
         "permission_denied",

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { shortTraceId } from "@/lib/domain/short-trace-id";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { can } from "@/lib/domain/permissions";
@@ -18,7 +19,7 @@ type Props = { params: Promise<{ traceId: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { traceId } = await params;
-  return { title: (await getTranslations("trace"))("title", { traceId: safeDecode(traceId).slice(0, 64) }) };
+  return { title: (await getTranslations("trace"))("title", { traceId: shortTraceId(safeDecode(traceId), 64) }) };
 }
 
 /** A malformed escape in the URL is searched as typed, never a 500. */
@@ -56,6 +57,18 @@ export default async function TracePage({ params }: Props) {
       {trace.startedAt ? (
         <p className="muted">
           {t("started")} <DateTime value={trace.startedAt} />
+        </p>
+      ) : null}
+      {trace.steps.length ? (
+        <p>
+          {t("export")}{" "}
+          <a href={`/api/audit/traces/${encodeURIComponent(trace.traceId)}/export?format=csv`} download>
+            CSV
+          </a>{" "}
+          ·{" "}
+          <a href={`/api/audit/traces/${encodeURIComponent(trace.traceId)}/export?format=json`} download>
+            JSON
+          </a>
         </p>
       ) : null}
 

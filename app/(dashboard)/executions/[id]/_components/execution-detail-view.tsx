@@ -14,9 +14,18 @@ import { CheckNowButton } from "../../_components/check-now-button";
 import { ExecutionStateBadge } from "../../_components/execution-state-badge";
 import { ExecutionKeys, ExecutionSummary } from "./execution-facts";
 import { Timeline } from "./execution-timeline";
+import { PayoutPanel } from "./payout-panel";
 
 /** One execution: what is paid and to whom, its keys with copy buttons, and the timeline of what happened. */
-export function ExecutionDetailView({ id, canReconcile }: { id: string; canReconcile: boolean }) {
+export function ExecutionDetailView({
+  id,
+  canReconcile,
+  canPayout,
+}: {
+  id: string;
+  canReconcile: boolean;
+  canPayout: boolean;
+}) {
   const td = useTranslations("executions.detail");
   const q = useQuery(executionDetailQuery(id));
   const pushed = useStreamOpen();
@@ -41,11 +50,13 @@ export function ExecutionDetailView({ id, canReconcile }: { id: string; canRecon
         </div>
         <div className="flex flex-wrap items-center justify-between gap-3">
           <LiveStatus updatedAt={q.dataUpdatedAt} failing={failing} pushed={pushed} />
-          {canReconcile && !isExecutionSettled(d.status) ? (
+          {canReconcile && !isExecutionSettled(d.status) && d.status !== "awaiting_payout" ? (
             <CheckNowButton executionId={d.id} order={d.orderNumber} size="default" />
           ) : null}
         </div>
       </div>
+
+      {d.payout ? <PayoutPanel d={{ ...d, payout: d.payout }} canPayout={canPayout} /> : null}
 
       <div className="grid min-w-0 gap-4 lg:grid-cols-2">
         <ExecutionSummary d={d} />

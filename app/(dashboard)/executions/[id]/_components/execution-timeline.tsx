@@ -15,6 +15,7 @@ const dot: Record<ExecutionEvent["kind"], string> = {
   resend: "bg-warning-foreground",
   reconcile: "bg-chart-2",
   check: "bg-muted-foreground",
+  payout: "bg-success",
   other: "bg-muted-foreground",
 };
 

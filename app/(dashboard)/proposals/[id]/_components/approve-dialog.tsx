@@ -43,6 +43,11 @@ export function ApproveDialog({ p, d }: { p: ProposalDetail; d: Decision }) {
         <p className="confirm-text m-0" data-testid="confirm-text">
           {d.confirmText}
         </p>
+        {p.changedSincePrepared ? (
+          <p className="m-0 text-sm" data-testid="confirm-order-changed">
+            {t("changedSincePrepared")}
+          </p>
+        ) : null}
         <p className="m-0 text-sm break-all text-muted-foreground">{t("confirmHash", { hash: p.hash })}</p>
         {p.viewer.hasPasskeys ? (
           <PasskeyApproveButton

@@ -6,13 +6,30 @@ import { formatMinor } from "@/lib/domain/format-money";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { useClock } from "@/components/ui/use-clock";
 
-/** What the reviewer should know before deciding: an earlier refusal of the same order, a possible duplicate. */
+/**
+ * What the reviewer should know before deciding: a row that no longer matches its hash, values not bound by an old
+ * hash version, an earlier refusal of the same order, a possible duplicate.
+ */
 export function ProposalNotices({ p }: { p: ProposalDetail }) {
   const t = useTranslations("proposal");
   const clock = useClock();
   const locale = useLocale();
   return (
     <>
+      {!p.hashIntact ? (
+        <p
+          className="m-0 rounded-md border border-destructive/40 bg-card px-3 py-2 text-sm text-destructive"
+          data-testid="hash-broken"
+          role="alert"
+        >
+          {t("hashBroken")}
+        </p>
+      ) : null}
+      {p.hashVersion < 4 ? (
+        <p className="m-0 rounded-md border bg-card px-3 py-2 text-sm" data-testid="not-hash-bound">
+          {t("notHashBound")}
+        </p>
+      ) : null}
       {p.previouslyRejected ? (
         // The same order was refused before: the reviewer sees who, when and why before deciding again.
         <p

@@ -7,7 +7,10 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
 import { Section } from "@/components/page/section";
 
-/** The order behind the proposal: today's figures, the derivation while it waits, items and refunds. */
+/**
+ * The order behind the proposal: today's figures, the derivation while it waits, items and refunds. The number, the
+ * customer's name and the items are the hashed ones (hash v4); today's, where they differ, are shown beside them.
+ */
 export function ProposalOrder({ p, waiting }: { p: ProposalDetail; waiting: boolean }) {
   const t = useTranslations("proposal");
   const to = useTranslations("orderStatus");
@@ -25,7 +28,14 @@ export function ProposalOrder({ p, waiting }: { p: ProposalDetail; waiting: bool
     >
       <dl className="facts">
         <dt>{t("customer")}</dt>
-        <dd>{p.order.customer.name}</dd>
+        <dd>
+          {p.order.customer.name}
+          {p.changedSincePrepared?.customerName != null ? (
+            <span className="badge flag ml-1" data-testid="customer-changed">
+              {t("changedName", { name: p.changedSincePrepared.customerName })}
+            </span>
+          ) : null}
+        </dd>
         <dt>{t("orderStatus")}</dt>
         <dd>{to.has(p.order.status) ? to(p.order.status) : p.order.status}</dd>
         <dt>{t("captured")}</dt>
@@ -65,6 +75,18 @@ export function ProposalOrder({ p, waiting }: { p: ProposalDetail; waiting: bool
           </li>
         ))}
       </ul>
+      {p.changedSincePrepared?.items ? (
+        <div data-testid="items-changed">
+          <p className="badge flag">{t("changedItems")}</p>
+          <ul>
+            {p.changedSincePrepared.items.map((i) => (
+              <li key={i.sku}>
+                {i.quantity} × {i.name} — {m(i.unitMinor)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {p.order.refunds.length ? (
         <>
           <h3>{t("orderRefunds")}</h3>

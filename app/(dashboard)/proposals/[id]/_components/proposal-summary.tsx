@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { shortTraceId } from "@/lib/domain/short-trace-id";
 import { useTranslations } from "next-intl";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
@@ -64,7 +65,7 @@ export function ProposalSummary({ p, waiting }: { p: ProposalDetail; waiting: bo
         <dt>{t("trace")}</dt>
         <dd className="flex flex-wrap items-center gap-1">
           <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`} className="mono break-all">
-            {t("traceLink", { trace: p.traceId.slice(0, 16) })}
+            {t("traceLink", { trace: shortTraceId(p.traceId) })}
           </Link>
           <CopyButton value={p.traceId} label={t("trace")} />
         </dd>

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useNow, useTranslations } from "next-intl";
-import { proposalStatus } from "@/lib/domain/proposal-state";
+import { effectiveStatus, proposalStatus } from "@/lib/domain/proposal-state";
 import { proposalQuery } from "@/lib/queries/proposals";
 import { StatusBadge } from "@/components/domain/status-badge";
 import { LazyToaster } from "@/components/ui/toast";
@@ -22,7 +22,9 @@ export function ProposalView({ id }: { id: string }) {
   useLiveInvalidation();
   const now = useNow({ updateInterval: 5_000 });
   if (!p) return null;
-  const waiting = p.status === proposalStatus.pendingApproval && new Date(p.expiresAt).getTime() > now.getTime();
+  // One state on the page: past the expiry it reads expired (badge, outcome, no decision), whatever was fetched.
+  const status = effectiveStatus({ status: p.status, expiresAt: new Date(p.expiresAt) }, now);
+  const waiting = status === proposalStatus.pendingApproval;
   return (
     <div className="stack">
       {/* Toasts are only raised here (decisions), and sonner loads with the first decision dialog (toast.tsx). */}
@@ -31,7 +33,7 @@ export function ProposalView({ id }: { id: string }) {
         <Link href="/queue">← {t("back")}</Link>
       </p>
       <h1 className="flex flex-wrap items-center gap-2">
-        {t("title", { order: p.order.number })} <StatusBadge status={p.status} />
+        {t("title", { order: p.order.number })} <StatusBadge status={status} />
       </h1>
 
       {p.supersedes ? <SupersedeComparison before={p.supersedes} after={p} /> : null}

@@ -15,6 +15,7 @@ import { useClock } from "@/components/ui/use-clock";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { loadToast } from "@/components/ui/toast";
 import { useClaim } from "./claim-notice";
+import { useDecidedElsewhere } from "./use-decided-elsewhere";
 
 /**
  * A reviewer's decision on one proposal: which dialog is open, the approve and reject requests (each carries
@@ -82,8 +83,11 @@ export function useDecision(p: ProposalDetail) {
     onSettled: invalidate,
   });
 
-  const canDecide = p.viewer.canDecide && !decided;
-  const canReject = p.viewer.canReject && !decided;
+  // Both become due while the page is open, not only after a refused click. Past the expiry the page reads
+  // expired (proposal-view.tsx): no Approve / Reject beside it (the viewer's flags were computed while pending).
+  const expiredWhileOpen = now.getTime() >= new Date(p.expiresAt).getTime();
+  const canDecide = p.viewer.canDecide && !decided && !expiredWhileOpen;
+  const canReject = p.viewer.canReject && !decided && !expiredWhileOpen;
   // Until React owns the page the buttons cannot open their dialogs: disabled, so an early click is not lost.
   const hydrated = useHydrated();
   useShortcuts({
@@ -92,8 +96,6 @@ export function useDecision(p: ProposalDetail) {
     n: () => next.data && router.push(`/proposals/${next.data.id}`),
   });
 
-  // Both become due while the page is open, not only after a refused click.
-  const expiredWhileOpen = now.getTime() >= new Date(p.expiresAt).getTime();
   const stepUpDue = needsStepUp || now.getTime() > new Date(p.viewer.stepUpAfter).getTime();
   const amount = formatMinor(p.amountMinor, p.currency, locale);
   const confirmText = t("confirm", {
@@ -107,9 +109,11 @@ export function useDecision(p: ProposalDetail) {
   const fourEyes =
     p.requiredApprovals > 1 && position < p.requiredApprovals
       ? t("fourEyesFirst", { position, required: p.requiredApprovals })
-      : p.requiredApprovals > 1
-        ? t("fourEyesFinal", { amount })
-        : t("singlePays", { amount });
+      : p.payout === "manual"
+        ? t(p.requiredApprovals > 1 ? "fourEyesFinalManual" : "singlePaysManual", { amount })
+        : p.requiredApprovals > 1
+          ? t("fourEyesFinal", { amount })
+          : t("singlePays", { amount });
 
   function onApprove(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -127,9 +131,10 @@ export function useDecision(p: ProposalDetail) {
   }
 
   const otherReviewer = claim.lostTo ?? (p.claim && !p.claim.mine ? p.claim.by : null);
+  const elsewhere = useDecidedElsewhere(p, decided, () => setOpen(null));
   // prettier-ignore
   return {
-    open, setOpen, openDialog, error, setError, notice, decided, next, otherReviewer,
+    open, setOpen, openDialog, error, setError, notice: notice ?? elsewhere, decided, next, otherReviewer,
     reason, setReason, internalNote, setInternalNote, approve, reject, onApprove, onReject,
     canDecide, canReject, hydrated, expiredWhileOpen, stepUpDue, confirmText, fourEyes,
   };

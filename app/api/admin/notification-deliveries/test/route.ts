@@ -1,5 +1,6 @@
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
 import { sendTestNotification } from "@/lib/server/admin/send-test-notification";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -7,3 +8,6 @@ export const dynamic = "force-dynamic";
 export const POST = staffRoute(async (actor, request) => {
   return Response.json(await sendTestNotification(actor, await jsonBody(request)), { status: 202 });
 });
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("POST");

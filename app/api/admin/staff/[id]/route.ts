@@ -1,5 +1,6 @@
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
 import { updateStaff } from "@/lib/server/admin/update-staff";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -11,3 +12,6 @@ export const PATCH = staffRoute<{ params: Promise<{ id: string }> }>(async (acto
   const result = await updateStaff(actor, (await params).id, await jsonBody(request));
   return Response.json(result, { status: "change" in result ? 202 : 200, headers: { "Cache-Control": "no-store" } });
 });
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("PATCH");

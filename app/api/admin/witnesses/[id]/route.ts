@@ -1,5 +1,6 @@
 import { staffRoute } from "@/lib/server/http/staff-route";
 import { removeWitness } from "@/lib/server/admin/witnesses/remove-witness";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -10,3 +11,6 @@ export const DELETE = staffRoute(async (actor, _request, ctx: { params: Promise<
     headers: { "Cache-Control": "no-store" },
   }),
 );
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("DELETE");

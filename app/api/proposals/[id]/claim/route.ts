@@ -1,5 +1,6 @@
 import { staffRoute } from "@/lib/server/http/staff-route";
 import { claimProposal, releaseProposalClaim } from "@/lib/server/proposals/claim-proposal";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -12,3 +13,6 @@ export const POST = staffRoute<{ params: Promise<{ id: string }> }>(async (actor
 export const DELETE = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, _request, { params }) =>
   releaseProposalClaim(actor, (await params).id),
 );
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("POST", "DELETE");

@@ -1,6 +1,7 @@
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
 import { traceDecision } from "@/lib/server/telemetry/decision-span";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -9,3 +10,6 @@ export const POST = staffRoute<{ params: Promise<{ id: string }> }>(async (actor
   const body = await jsonBody(request);
   return traceDecision("reject", actor, proposalId, () => rejectProposal(actor, { ...body, proposalId }));
 });
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("POST");

@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/domain/outcome";
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
 import { decideAdminChange } from "@/lib/server/admin/decide-admin-change";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -15,3 +16,6 @@ export const POST = staffRoute<{ params: Promise<{ id: string; decision: string 
     return decideAdminChange(actor, id, known, await jsonBody(request));
   },
 );
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("POST");

@@ -1,5 +1,6 @@
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
 import { clearDecisionWebhook, setDecisionWebhook } from "@/lib/server/admin/set-decision-webhook";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -15,3 +16,6 @@ export const DELETE = staffRoute<{ params: Promise<{ id: string }> }>(async (act
     headers: { "Cache-Control": "no-store" },
   });
 });
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("PUT", "DELETE");

@@ -1,5 +1,6 @@
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
 import { rotateChannelSecret } from "@/lib/server/admin/rotate-channel-secret";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -8,3 +9,6 @@ export const POST = staffRoute<{ params: Promise<{ id: string }> }>(async (actor
   const rotated = await rotateChannelSecret(actor, (await params).id, await jsonBody(request));
   return Response.json(rotated, { status: 201, headers: { "Cache-Control": "no-store" } });
 });
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("POST");

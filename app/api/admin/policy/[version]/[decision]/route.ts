@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/domain/outcome";
 import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
 import { decidePolicyChange } from "@/lib/server/admin/policy/decide-policy-change";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -13,3 +14,6 @@ export const POST = staffRoute<{ params: Promise<{ version: string; decision: st
     return decidePolicyChange(actor, Number(version), decision, await jsonBody(request));
   },
 );
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("POST");

@@ -1,5 +1,6 @@
 import { staffRoute } from "@/lib/server/http/staff-route";
 import { sendTestWebhook } from "@/lib/server/admin/webhook-deliveries";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -7,3 +8,6 @@ export const dynamic = "force-dynamic";
 export const POST = staffRoute<{ params: Promise<{ id: string }> }>(async (actor, _request, { params }) => {
   return Response.json(await sendTestWebhook(actor, (await params).id), { status: 202 });
 });
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("POST");
