@@ -14,7 +14,31 @@ const oidcTestProvider = {
   OIDC_NAME: "Test SSO",
 };
 
-// Both projects drive the same browser (the canary scan signs a reviewer in too).
+// Must run alone (see the "serial" project).
+const serialSpecs = new RegExp(
+  `/(${[
+    "admin-governance",
+    "admin-keys",
+    "admin-oidc",
+    "admin-policy",
+    "admin-polish",
+    "admin-review-webhook",
+    "admin-tenant",
+    "admin-webhook-deliveries",
+    "admin-witnesses",
+    "approvals",
+    "executions",
+    "inbox",
+    "notifications",
+    "passkeys",
+    "push",
+    "review-signals",
+    "step-up-window",
+    "ui-dashboard",
+  ].join("|")})\\.spec\\.ts$`,
+);
+
+// Every project drives the same browser (the canary scan signs a reviewer in too).
 const chromium = {
   ...devices["Desktop Chrome"],
   launchOptions: {
@@ -34,9 +58,10 @@ const chromium = {
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
-  timeout: 60_000,
+  // E2E_TIMEOUT_MS: a longer per-test timeout on a machine shared with other heavy work (60 s otherwise).
+  timeout: Number(process.env.E2E_TIMEOUT_MS ?? 60_000),
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
@@ -45,13 +70,21 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
+    // Every demo staff member signs in once; specs that do not test signing in reuse it (useSession).
+    // (Retried: every other project waits for it, and one slow sign-in must not skip the whole run.)
+    { name: "setup", testMatch: /auth\.setup\.ts/, fullyParallel: true, retries: 2, use: chromium },
+    // Specs on their own orders and proposals, two at a time (fresh orders via e2e/support/db.ts).
     {
       name: "chromium",
-      testIgnore: /canary-scan\.spec\.ts/,
+      testIgnore: [/canary-scan\.spec\.ts/, /auth\.setup\.ts/, serialSpecs],
+      dependencies: ["setup"],
       use: chromium,
     },
+    // Specs that change what other specs rely on (a tenant's settings, roles, sessions' step-up, the sandbox's
+    // faults, the channel secrets) or count the whole queue: alone, one after another, after the others.
+    { name: "serial", testMatch: serialSpecs, dependencies: ["chromium"], workers: 1, use: chromium },
     // After every other spec: scan the database and the server's logs for secrets and personal data.
-    { name: "canary-scan", testMatch: /canary-scan\.spec\.ts/, dependencies: ["chromium"], use: chromium },
+    { name: "canary-scan", testMatch: /canary-scan\.spec\.ts/, dependencies: ["serial"], use: chromium },
   ],
   // A fresh throw-away embedded PostgreSQL with migrations and the demo, and the production build.
   webServer: {

@@ -1,7 +1,7 @@
 // An admin issues the shop's Orders API key in the product (no curl): shown once, listed with its scopes,
 // it writes an order; a read-only key is refused a write (403); revoked, the key gets 401 on its next request.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { withDb } from "./support/db";
 
 const US = "shop-us";
@@ -44,7 +44,7 @@ test("issue an integration key in Admin (shown once) → it writes an order; rea
 }) => {
   test.setTimeout(90_000);
   const stamp = Date.now().toString(36);
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   await page.goto("/admin");
   const key = await issue(page, `E2E shop backend ${stamp}`, { write: true, read: true });
 
@@ -86,7 +86,7 @@ test("issue an integration key in Admin (shown once) → it writes an order; rea
 });
 
 test("no scope chosen: the form says so and issues nothing", async ({ page }) => {
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   await page.goto("/admin");
   const form = page.getByRole("region", { name: "Issue an integration key" });
   await form.getByLabel("Label").fill("E2E no scopes");

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { SignJWT } from "jose";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { withDb } from "./support/db";
 import { customerId } from "../scripts/lib/demo-data";
 import { endUserTokenAudience } from "../lib/domain/agent-protocol";
@@ -33,7 +33,7 @@ const sign = (secret: string) =>
     .sign(new TextEncoder().encode(secret));
 
 test("issue a key (shown once) → it lists tools → revoke → the next call gets 401", async ({ page }) => {
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   await page.goto("/admin");
   const form = page.getByRole("region", { name: "Issue an agent key" });
   await form.getByLabel("Channel").selectOption("web_support");
@@ -65,7 +65,7 @@ test("issue a key (shown once) → it lists tools → revoke → the next call g
 });
 
 test("a channel secret rotation keeps old end-user tokens working until the overlap ends", async ({ page }) => {
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   await page.goto("/admin");
   const create = page.getByRole("region", { name: "Create a channel" });
   await create.getByLabel("Channel id (e.g. phone_bot)").fill("e2e_phone");

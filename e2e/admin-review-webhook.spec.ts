@@ -2,12 +2,12 @@
 // WebhookUrlForm): a refused URL is named beside the field; a saved one shows its signing secret once and the
 // save button then says it rotates the secret; clearing removes URL and secret. A real browser on the real app.
 import { expect, test } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 
 test("an admin sets the reviewer webhook: a bad URL is refused at the field, a good one shows its secret once, clearing turns it off", async ({
   page,
 }) => {
-  await signIn(page, staff("tienda-es", "admin"));
+  await useSession(page, staff("tienda-es", "admin"));
   await page.goto("/admin");
   const section = page.getByRole("region", { name: "Avisos a revisores" });
   const url = section.getByLabel("URL del webhook", { exact: true });

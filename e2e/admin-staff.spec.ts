@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 // An admin invites a reviewer; the invitee opens the setup link in a fresh browser,
 // sets a password, signs in and approves a proposal; the admin disables them and their open session is
@@ -77,7 +77,7 @@ test("invite → setup link in a fresh browser → password → sign in → appr
 
   // They approve an agent's proposal.
   const order = await freshOrder(US, 2_500);
-  const proposalId = runAgentDemo(["--tenant", US, "--order", order]);
+  const proposalId = await proposeRefund(US, order);
   await ip.goto(`/proposals/${proposalId}`);
   await ip.getByRole("button", { name: "Approve" }).click();
   await ip.getByRole("dialog").getByRole("button", { name: "Approve refund" }).click();

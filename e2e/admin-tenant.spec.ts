@@ -3,7 +3,7 @@
 // refused with the field's message and nothing changes; the currency is read-only once the tenant has orders.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { withDb } from "./support/db";
 
 const US = "shop-us";
@@ -42,7 +42,7 @@ test("an admin changes the time zone from the keyboard: saved across a reload, a
   page,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   await page.goto("/admin");
   const section = page.getByRole("region", { name: "Tenant settings" });
   const timeZone = section.getByLabel("Time zone");
@@ -102,7 +102,7 @@ test("an admin changes the time zone from the keyboard: saved across a reload, a
 });
 
 test("an empty name is refused with its message, and the name is kept", async ({ page }) => {
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   await page.goto("/admin");
   const section = page.getByRole("region", { name: "Tenant settings" });
   const name = section.getByLabel("Name");

@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { withDb } from "./support/db";
 
 type Received = { webhookId: string; type: string };
@@ -52,7 +52,7 @@ test("an admin sends a test to a decision webhook, resends it with the same id, 
   });
   const startedAt = new Date();
 
-  await signIn(page, admin);
+  await useSession(page, admin);
   // The decision webhook is set through its JSON API (the page's session; same origin as the browser's).
   const put = await page.request.put(`/api/admin/channels/${channelId}/decision-webhook`, {
     data: { url: hookUrl },
@@ -135,7 +135,7 @@ test("an admin sees a failing Slack test message fail for good in the history an
   const admin = staff("shop-us", "admin");
   const startedAt = new Date();
 
-  await signIn(page, admin);
+  await useSession(page, admin);
   await page.goto("/admin");
   const slack = page.getByRole("region", { name: "Slack notifications" });
   await slack.getByLabel("Incoming webhook URL").fill(hookUrl);

@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { withDb } from "./support/db";
 import { startWitness } from "../tests/support/witness";
 
@@ -28,7 +28,7 @@ test("an admin adds a running witness, raises the quorum; the only admin cannot 
   const witness = await startWitness(name, mkdtempSync(join(tmpdir(), "e2e-witness-")), [logVkey]);
   const { vkey, child } = witness;
   try {
-    await signIn(page, staff("tienda-es", "admin"));
+    await useSession(page, staff("tienda-es", "admin"));
     await page.goto("/admin");
     const section = page.getByRole("region", { name: "Testigos del registro de auditoría" });
     await expect(section.getByText("Aún no hay testigos", { exact: false })).toBeVisible();

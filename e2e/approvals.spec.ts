@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -51,7 +51,7 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
   await signIn(page, staff("tienda-es", "reviewer"));
   await page.goto("/queue");
   await expect(page.getByRole("heading", { name: "Cola de revisión" })).toBeVisible();
-  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = await proposeRefund("tienda-es", order);
   const row = page.locator(`tr[data-proposal-id="${proposalId}"]`);
   // Pushed in (or polled in, every 3 s), no reload. 30 s: in one loaded CI run it took longer than 15 s; alone
   // on the same build it passes at once.
@@ -74,7 +74,7 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
 
 test("keyboard only: find, inspect and approve; the approval is stored with the hash and audited", async ({ page }) => {
   const order = await freshOrder("shop-us", 4_999);
-  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = await proposeRefund("shop-us", order);
   const db = await proposalRow(proposalId);
   await signIn(page, staff("shop-us", "reviewer"));
   await page.goto("/queue");
@@ -122,7 +122,7 @@ test("keyboard only: find, inspect and approve; the approval is stored with the 
 
 test("forged, cross-site, double-clicked and foreign requests change nothing", async ({ page, browser }) => {
   const order = await freshOrder("tienda-es", 8_990);
-  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = await proposeRefund("tienda-es", order);
   const db = await proposalRow(proposalId);
   await signIn(page, staff("tienda-es", "reviewer", 1));
 
@@ -175,7 +175,7 @@ test("forged, cross-site, double-clicked and foreign requests change nothing", a
 
 test("auditors and ops see no approve controls, and their forged requests are refused", async ({ page, browser }) => {
   const order = await freshOrder("tienda-es", 7_000);
-  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = await proposeRefund("tienda-es", order);
   const db = await proposalRow(proposalId);
 
   await signIn(page, staff("tienda-es", "ops"));
@@ -209,7 +209,7 @@ test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step u
   browser,
 }) => {
   const order = await freshOrder("shop-us", 125_000);
-  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = await proposeRefund("shop-us", order);
   const db = await proposalRow(proposalId);
   expect(db.amountMinor).toBeGreaterThanOrEqual(100_000); // the US tenant's two-reviewer threshold
 
@@ -256,7 +256,7 @@ test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step u
 
 test("reject with a reason; the agent is told the reason", async ({ page }) => {
   const order = await freshOrder("shop-us", 3_000);
-  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = await proposeRefund("shop-us", order);
   await signIn(page, staff("shop-us", "reviewer", 1));
   await page.goto(`/proposals/${proposalId}`);
   await page.getByRole("button", { name: "Reject" }).click();
@@ -273,7 +273,7 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
   browser,
 }) => {
   const order = await freshOrder("shop-us", 20_000);
-  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = await proposeRefund("shop-us", order);
   await signIn(page, staff("shop-us", "reviewer", 0));
   await page.goto(`/proposals/${proposalId}`);
   await page.getByRole("button", { name: "Lower the amount" }).click();
@@ -312,7 +312,7 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
 
 test("the queue and detail pages have no serious or critical accessibility violations", async ({ page }) => {
   const order = await freshOrder("tienda-es", 5_000);
-  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = await proposeRefund("tienda-es", order);
   await signIn(page, staff("tienda-es", "reviewer"));
   for (const path of ["/queue", `/proposals/${proposalId}`]) {
     await page.goto(path);

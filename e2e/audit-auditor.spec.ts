@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -31,10 +31,10 @@ function wallClock(instant: Date, timeZone: string): string {
 /** A proposal for a fresh shop-us order, rejected by a reviewer through the API; its rejection event. */
 async function rejectedProposal(browser: Browser): Promise<{ proposalId: string; eventId: string; at: Date }> {
   const order = await freshOrder("shop-us", 1_500);
-  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = await proposeRefund("shop-us", order);
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await signIn(page, staff("shop-us", "reviewer", 1));
+  await useSession(page, staff("shop-us", "reviewer", 1));
   const hash = await withDb(
     async (db) => (await db.query(`SELECT hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0].hash as string,
   );
@@ -71,7 +71,7 @@ async function rejectedProposal(browser: Browser): Promise<{ proposalId: string;
 async function auditorPage(browser: Browser, viewport = { width: 1366, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ baseURL, timezoneId: zone, viewport });
   const page = await context.newPage();
-  await signIn(page, staff("shop-us", "auditor"));
+  await useSession(page, staff("shop-us", "auditor"));
   return page;
 }
 
@@ -191,7 +191,7 @@ for (const scheme of ["light", "dark"] as const)
       colorScheme: scheme,
     });
     const page = await context.newPage();
-    await signIn(page, staff("shop-us", "auditor"));
+    await useSession(page, staff("shop-us", "auditor"));
     // The default view: the tenant's newest events (sign-ins at least).
     await page.goto("/audit");
     await expect(page.locator("[data-event-card]").first()).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { signIn, staff, type DemoRole } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { demoTenants } from "../scripts/lib/demo-data";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -34,7 +34,7 @@ test("an auditor searches the traceId of an approved and executed agent:demo run
   browser,
 }) => {
   const order = await freshOrder("shop-us", 2_500);
-  proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  proposalId = await proposeRefund("shop-us", order, { conversation: true });
   const p = await proposal(proposalId);
   traceId = p.traceId;
 

@@ -5,14 +5,14 @@
 import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { freshOrder } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 test("before hydration Approve, Reject and Sign in are disabled; once hydrated they work", async ({
   page,
   browser,
 }) => {
   test.setTimeout(120_000); // an agent run and a sign-in on a loaded machine
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 2_345)]);
+  const id = await proposeRefund("shop-us", await freshOrder("shop-us", 2_345));
   await signIn(page, staff("shop-us", "reviewer"));
 
   // The same session, scripts off: exactly what the server rendered, before any hydration.

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { BODY_LIMITS, bodyTooLargeProblem } from "../lib/config/body-limits";
 import { postChunked } from "../scripts/lib/chunked-post";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 
 // Against `next start`: every route that reads a body caps it while it streams. Bodies are sent chunked
 // (no Content-Length to refuse them by) and much larger than the cap; the 413 must arrive while the client
@@ -17,7 +17,7 @@ test.describe("oversized request bodies are refused while they stream", () => {
   });
 
   test("a staff JSON route, signed in", async ({ page, baseURL }) => {
-    await signIn(page, staff("shop-us", "reviewer"));
+    await useSession(page, staff("shop-us", "reviewer"));
     const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     const origin = new URL(baseURL!).origin;
     const res = await postChunked(`${origin}/api/proposals/00000000-0000-4000-a000-000000000000/reject`, HUGE, {

@@ -3,9 +3,9 @@
 // its own hash. One proposal is rejected by another reviewer while the dialog is open: it is reported, the
 // others are still rejected, and the database and audit trail say exactly that.
 import { expect, test } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 test.setTimeout(150_000); // three proposals, two browsers and two sign-ins on a loaded machine
 
@@ -18,10 +18,10 @@ test("select three, one decided meanwhile: two rejected (each audited over its o
   for (const amount of [2_101, 2_102, 2_103]) {
     const order = await freshOrder("shop-us", amount);
     orders.push(order);
-    ids.push(runAgentDemo(["--tenant", "shop-us", "--order", order]));
+    ids.push(await proposeRefund("shop-us", order));
   }
   const reviewer = staff("shop-us", "reviewer", 0);
-  await signIn(page, reviewer);
+  await useSession(page, reviewer);
   await page.goto("/queue");
   const open = page.getByRole("button", { name: /^Reject selected/ });
   await expect(open).toBeDisabled();
@@ -46,7 +46,7 @@ test("select three, one decided meanwhile: two rejected (each audited over its o
   const other = await browser.newContext();
   try {
     const second = await other.newPage();
-    await signIn(second, staff("shop-us", "reviewer", 1));
+    await useSession(second, staff("shop-us", "reviewer", 1));
     await second.goto(`/proposals/${ids[1]}`);
     await second.getByRole("button", { name: "Reject" }).click();
     await second.getByLabel("Reason for the customer (the agent reads it to them)").fill("Handled by phone.");

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { demoCredentials } from "../scripts/lib/demo-data";
 import { freshOrder, withDb } from "./support/db";
 import { signIn, staff } from "./support/auth";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const CANARY_EMAIL = "canary.leak.check@example.test";
@@ -70,7 +70,7 @@ test("no secret anywhere, and no planted personal data outside business tables, 
   }
 
   // A reviewer types the canaries into a rejection: the message the agent reads, and the staff-only note.
-  const rejected = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 2_345)]);
+  const rejected = await proposeRefund("shop-us", await freshOrder("shop-us", 2_345));
   await signIn(page, staff("shop-us", "reviewer"));
   await page.goto(`/proposals/${rejected}`);
   await page.getByRole("button", { name: "Reject", exact: true }).click();

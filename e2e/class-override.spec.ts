@@ -6,8 +6,8 @@
 // default win (h-9 is emitted after h-14, bg-primary after bg-card, bg-secondary after bg-primary/12): this spec
 // goes red then (checked by building with the defaults' block in `@layer utilities`).
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
-import { baseURL } from "./support/agent-demo";
+import { useSession, staff } from "./support/auth";
+import { baseURL } from "./support/gateway";
 
 /** The colour the browser computes for a CSS background value in this page (theme variables resolved). */
 async function colour(page: Page, background: string): Promise<string> {
@@ -50,7 +50,7 @@ test("a caller's className wins over a Button's and an Input's defaults; without
 }) => {
   const context = await browser.newContext({ baseURL, colorScheme: "light", viewport: { width: 1366, height: 900 } });
   const page = await context.newPage();
-  await signIn(page, staff("shop-us", "admin"));
+  await useSession(page, staff("shop-us", "admin"));
   await page.goto("/executions");
 
   const button = page.locator('form [data-slot="button"][data-variant="default"][data-size="default"]').first();
@@ -84,7 +84,7 @@ test("a status badge's tone (its className) wins over the secondary Badge's back
 }) => {
   const context = await browser.newContext({ baseURL, colorScheme: "dark", viewport: { width: 1366, height: 900 } });
   const page = await context.newPage();
-  await signIn(page, staff("shop-us", "reviewer"));
+  await useSession(page, staff("shop-us", "reviewer"));
   await page.goto("/queue");
   const href = await page.locator('a[href^="/proposals/"]').first().getAttribute("href");
   await page.goto(href!);

@@ -3,9 +3,9 @@
 // scroll, axe; another tenant's execution answers 404 and shows nothing.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { signIn, useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { baseURL, runAgentDemo } from "./support/agent-demo";
+import { baseURL, proposeRefund } from "./support/gateway";
 
 const TENANT = "tienda-es";
 const sizes = [
@@ -16,7 +16,7 @@ const sizes = [
 async function approveAsReviewer(browser: Browser, proposalId: string) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await signIn(page, staff(TENANT, "reviewer"));
+  await signIn(page, staff(TENANT, "reviewer")); // a fresh sign-in: approving needs a recent step-up
   const { hash } = await withDb(
     async (db) =>
       (await db.query(`SELECT hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { hash: string },
@@ -32,7 +32,7 @@ async function approveAsReviewer(browser: Browser, proposalId: string) {
 /** A fresh order of the tenant, refunded through the agent, a reviewer's approval and the worker. */
 async function succeededExecution(browser: Browser, amountMinor: number) {
   const order = await freshOrder(TENANT, amountMinor);
-  const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
+  const proposalId = await proposeRefund(TENANT, order);
   await approveAsReviewer(browser, proposalId);
   await expect.poll(async () => (await executionOf(proposalId))?.status, { timeout: 30_000 }).toBe("succeeded");
   return { order, proposalId, ex: (await executionOf(proposalId))! };
@@ -80,7 +80,7 @@ for (const size of sizes) {
     // No push stream here: these pages then poll at their fallback pace, which the "not updating" check below
     // relies on (with the stream open they re-read only every 30 s; push itself is e2e/push.spec.ts).
     await page.route("**/api/stream/**", (route) => route.abort());
-    await signIn(page, staff(TENANT, "ops"));
+    await useSession(page, staff(TENANT, "ops"));
     await page.goto("/executions");
     await expect(page).toHaveTitle(/^(Executions|Ejecuciones)/);
     await noSidewaysScroll(page, "executions", size.width);
@@ -163,7 +163,7 @@ test("another tenant's ops get 404 for the execution, on the JSON route and the 
 }) => {
   const { ex } = await succeededExecution(browser, 1_404);
 
-  await signIn(page, staff("shop-us", "ops"));
+  await useSession(page, staff("shop-us", "ops"));
   const res = await page.request.get(`/api/executions/${ex.id}`);
   expect(res.status()).toBe(404);
   const body = (await res.json()) as { code: string };
@@ -179,7 +179,7 @@ test("another tenant's ops get 404 for the execution, on the JSON route and the 
 
   const context = await browser.newContext({ baseURL });
   const reviewer = await context.newPage();
-  await signIn(reviewer, staff(TENANT, "reviewer"));
+  await useSession(reviewer, staff(TENANT, "reviewer"));
   expect((await reviewer.request.get(`/api/executions/${ex.id}`)).status()).toBe(403);
   await reviewer.goto(`/executions/${ex.id}`);
   await expect(reviewer).toHaveURL(/\/forbidden/);

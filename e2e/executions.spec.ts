@@ -1,8 +1,8 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { signIn, staff } from "./support/auth";
+import { signIn, useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -41,7 +41,7 @@ const executionOf = (proposalId: string) =>
 async function approveAsReviewer(browser: Browser, proposalId: string) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await signIn(page, staff(TENANT, "reviewer"));
+  await signIn(page, staff(TENANT, "reviewer")); // a fresh sign-in: approving needs a recent step-up
   const { hash } = await paymentRefOf(proposalId);
   const res = await page.request.post(`/api/proposals/${proposalId}/approve`, {
     data: { hash },
@@ -63,8 +63,8 @@ test("ops sees an approved proposal's execution reach succeeded on the Execution
   browser,
 }) => {
   const order = await freshOrder(TENANT, 2_345);
-  const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
-  await signIn(page, staff(TENANT, "ops"));
+  const proposalId = await proposeRefund(TENANT, order);
+  await useSession(page, staff(TENANT, "ops"), { landing: true });
   await page.getByRole("link", { name: /^(Executions|Ejecuciones)$/ }).click();
   await expect(page).toHaveURL(/\/executions$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -82,7 +82,7 @@ for (const role of ["reviewer", "auditor"] as const) {
   test(`${role === "auditor" ? "an" : "a"} ${role} cannot open the Executions page nor its JSON routes`, async ({
     page,
   }) => {
-    await signIn(page, staff(TENANT, role));
+    await useSession(page, staff(TENANT, role), { landing: true });
     await expect(page.getByRole("link", { name: /^(Executions|Ejecuciones)$/ })).toHaveCount(0);
     await page.goto("/executions");
     await expect(page).toHaveURL(/\/forbidden/);
@@ -110,14 +110,14 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
   // is their sum's lower end on a loaded machine, not a bound on any one of them.
   test.slow();
   const order = await freshOrder(TENANT, 3_456);
-  const proposalId = runAgentDemo(["--tenant", TENANT, "--order", order]);
+  const proposalId = await proposeRefund(TENANT, order);
   const { recipientRef: pi } = await paymentRefOf(proposalId);
   // The provider fails every create for this payment intent: the worker's outcome is unknown. Reads still
   // answer until then, because the worker reads the payment again before it sends (what is left to refund);
   // once the outcome is unknown, reads fail too, so the reconciler cannot find out and it stays in doubt.
   await sandbox("POST", "faults", { kind: "fail_5xx", on: "create", paymentIntent: pi, once: false });
   try {
-    await signIn(page, staff(TENANT, "ops"));
+    await useSession(page, staff(TENANT, "ops"));
     await page.goto("/executions");
     await approveAsReviewer(browser, proposalId);
     await expect.poll(async () => (await executionOf(proposalId))?.status, { timeout: 30_000 }).toBe("unknown");
@@ -132,7 +132,7 @@ test("an in-doubt execution shows in the in-doubt queue with Check now (and no r
     // On a phone the in-doubt queue is a list of cards, each with its Check now; the page never scrolls sideways.
     const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
     const small = await phone.newPage();
-    await signIn(small, staff(TENANT, "ops"));
+    await useSession(small, staff(TENANT, "ops"));
     await small.goto("/executions");
     const card = small.getByRole("list", { name: /^(In-doubt queue|Cola en duda)$/ }).locator("li", { hasText: order });
     await expect(card.getByRole("button", { name: /^(Check now|Comprobar ahora)/ })).toBeVisible();

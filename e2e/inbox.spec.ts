@@ -5,7 +5,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { freshOrder } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 const badge = (page: Page) => page.getByRole("navigation", { name: "Main navigation" }).getByTestId("inbox-count");
 const countOf = async (page: Page) => Number(await badge(page).getAttribute("data-count"));
@@ -17,7 +17,7 @@ test("the second reviewer's inbox counts a proposal the first reviewer approved;
   browser,
 }) => {
   const order = await freshOrder("shop-us", 125_000); // ≥ $1,000.00: two reviewers
-  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = await proposeRefund("shop-us", order);
 
   const otherContext = await browser.newContext();
   const second = await otherContext.newPage();

@@ -1,15 +1,15 @@
 // Notification e-mails through the running app: this spec listens with a real SMTP server (smtp-server)
 // on E2E_PORT + 60 — the SMTP_URL that playwright.config.ts gives the server under test — the agent
-// prepares a refund over HTTP (npm run agent:demo), and the worker's e-mail with the proposal's amount
+// prepares a refund over HTTP (e2e/support/gateway.ts), and the worker's e-mail with the proposal's amount
 // and link arrives. Then a reviewer follows the link, and turns a preference off in the prefs page.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const smtpPort = port + 60;
@@ -59,7 +59,7 @@ const recipientsOf = (proposalId: string) =>
 
 test("an e-mail with the proposal's amount and link reaches the test SMTP server", async ({ page }) => {
   const order = await freshOrder("tienda-es", 4_567);
-  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = await proposeRefund("tienda-es", order);
 
   // Both reviewers of the tenant, nobody else (ops, auditor, admin, the other tenant).
   await expect.poll(() => recipientsOf(proposalId), { timeout: 30_000 }).toEqual([javier.email, lucia.email].sort());
@@ -72,7 +72,7 @@ test("an e-mail with the proposal's amount and link reaches the test SMTP server
   expect(link).toBe(`http://localhost:${port}/proposals/${proposalId}`);
 
   // The link opens the proposal for a signed-in reviewer.
-  await signIn(page, lucia);
+  await useSession(page, lucia);
   await page.goto(link!);
   await expect(page.getByTestId("amount")).toContainText("4567 EUR en unidades mínimas");
 });
@@ -80,7 +80,7 @@ test("an e-mail with the proposal's amount and link reaches the test SMTP server
 test("a reviewer turns new-proposal e-mails off in the prefs page: it persists, and the next proposal reaches only the others", async ({
   page,
 }) => {
-  await signIn(page, javier);
+  await useSession(page, javier);
   await page.goto("/account/notifications");
   await expect(page.getByRole("heading", { name: "Notificaciones" })).toBeVisible();
   const newProposal = page.getByLabel("Una nueva propuesta de reembolso necesita revisión");
@@ -128,7 +128,7 @@ test("a reviewer turns new-proposal e-mails off in the prefs page: it persists, 
     .toBe(true);
 
   const order = await freshOrder("tienda-es", 3_210);
-  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = await proposeRefund("tienda-es", order);
   await expect.poll(() => recipientsOf(proposalId), { timeout: 30_000 }).toEqual([lucia.email]);
   const rows = await withDb(
     async (db) =>
@@ -157,7 +157,7 @@ test("an admin sets a Slack-compatible webhook; the next proposal arrives there 
   await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
   const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/services/T0/B0/e2e`;
   try {
-    await signIn(page, staff("tienda-es", "admin"));
+    await useSession(page, staff("tienda-es", "admin"));
     await page.goto("/admin");
     const section = page.getByRole("region", { name: "Notificaciones de Slack" });
     await expect(section.getByTestId("slack-status")).toHaveText("desactivado");
@@ -167,7 +167,7 @@ test("an admin sets a Slack-compatible webhook; the next proposal arrives there 
     await expect(section.getByLabel("URL del webhook entrante")).toHaveValue(""); // the URL is never shown back
 
     const order = await freshOrder("tienda-es", 2_468);
-    const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+    const proposalId = await proposeRefund("tienda-es", order);
     await expect.poll(() => posts.filter((p) => p.body.includes(proposalId)).length, { timeout: 30_000 }).toBe(1);
     const post = posts.find((p) => p.body.includes(proposalId))!;
     expect(post.path).toBe("/services/T0/B0/e2e");
@@ -194,7 +194,7 @@ test("an admin sets a Slack-compatible webhook; the next proposal arrives there 
 test("roles that receive no notifications have no preferences: the page and the API refuse an auditor", async ({
   page,
 }) => {
-  await signIn(page, staff("tienda-es", "auditor"));
+  await useSession(page, staff("tienda-es", "auditor"));
   const res = await page.request.get("/api/account/notifications");
   expect(res.status()).toBe(403);
   expect(await res.json()).toMatchObject({ code: "permission_denied" });

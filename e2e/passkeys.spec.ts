@@ -4,7 +4,7 @@ import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { deriveApprovalChallenge } from "../lib/domain/passkey-challenge";
 import { verifyPasskeyApproval } from "../lib/domain/verify-passkey-approval";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -67,7 +67,7 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
 
   // A proposal from the agent, and a session older than the tenant's step-up window (0 minutes here).
   const order = await freshOrder("tienda-es", 6_543); // its payment intent registered with the sandbox
-  const proposalId = runAgentDemo(["--tenant", "tienda-es", "--order", order]);
+  const proposalId = await proposeRefund("tienda-es", order);
   const proposal = await withDb(
     async (c) =>
       (await c.query(`SELECT id, hash, status FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as {

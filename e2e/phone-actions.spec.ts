@@ -4,7 +4,7 @@
 import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -12,7 +12,7 @@ test("the phone action bar is within the first viewport, the approve dialog full
   page,
 }) => {
   test.setTimeout(120_000); // an agent run, a sign-in and an approval on a loaded machine
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 1_999)]);
+  const id = await proposeRefund("shop-us", await freshOrder("shop-us", 1_999));
   await signIn(page, staff("shop-us", "reviewer"));
   await page.goto(`/proposals/${id}`);
   const bar = page.getByRole("group", { name: "Decision" });

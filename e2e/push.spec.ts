@@ -5,7 +5,7 @@
 import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 test.describe.configure({ mode: "serial" });
 
@@ -27,7 +27,7 @@ test("a new proposal is pushed into an open queue (polling blocked), announced p
   await expect(page.locator("[data-live][aria-live], [data-live] [aria-live]")).toHaveCount(0); // "Live" is no ticking live region
   const order = await freshOrder("tienda-es", 4_321);
 
-  const id = runAgentDemo(["--order", order]);
+  const id = await proposeRefund("tienda-es", order);
   const row = page.locator(`tr[data-proposal-id="${id}"]`);
   await expect(row).toBeVisible();
   const visibleAt = Date.now();
@@ -45,7 +45,7 @@ test("a new proposal is pushed into an open queue (polling blocked), announced p
 
 test("an open proposal page learns of a decision made elsewhere by push", async ({ page, browser }) => {
   const order = await freshOrder("shop-us", 3_100);
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const id = await proposeRefund("shop-us", order);
   await signIn(page, staff("shop-us", "reviewer", 0));
   await page.goto(`/proposals/${id}`);
   await expect(page.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
@@ -72,6 +72,6 @@ test("without the stream the queue polls: the row still arrives, and the status 
   await page.route("**/api/stream/changes", (route) => route.abort());
   await page.goto("/queue");
   await expect(page.locator('[data-live="ok"][data-pushed="false"]')).toContainText(/actualizado|updated/);
-  const id = runAgentDemo(["--order", await freshOrder("tienda-es", 2_468)]);
+  const id = await proposeRefund("tienda-es", await freshOrder("tienda-es", 2_468));
   await expect(page.locator(`tr[data-proposal-id="${id}"]`)).toBeVisible();
 });

@@ -5,8 +5,8 @@
 // amount comes from" on the proposal page. Nothing here writes the ledger: the spec only reads it.
 import { expect, test } from "@playwright/test";
 import { agentKey, customerId, demoRefundElsewhere, demoTenants, mintEndUserToken } from "../scripts/lib/demo-data";
-import { baseURL } from "./support/agent-demo";
-import { signIn, staff } from "./support/auth";
+import { baseURL } from "./support/gateway";
+import { useSession, staff } from "./support/auth";
 import { withDb } from "./support/db";
 
 const { tenantSlug, orderNumber, amountMinor } = demoRefundElsewhere;
@@ -68,7 +68,7 @@ test("the reviewer sees the refund made elsewhere in 'where the amount comes fro
   expect(content.code).toBe("approval_required");
   expect(content.result!.amount.minor).toBe(left);
 
-  await signIn(page, staff(tenantSlug, "reviewer"));
+  await useSession(page, staff(tenantSlug, "reviewer"));
   await page.goto(`/proposals/${content.result!.proposal_id}`);
   const derivation = page.getByTestId("derivation");
   await expect(derivation).toContainText(String(order.totalMinor));

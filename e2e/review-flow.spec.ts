@@ -6,7 +6,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo, baseURL } from "./support/agent-demo";
+import { proposeRefund, baseURL } from "./support/gateway";
 
 test.describe.configure({ mode: "serial" });
 
@@ -50,7 +50,7 @@ const sam = staff("shop-us", "reviewer", 1);
 test("four-eyes: 'approval 1 of 2 — nothing is paid' then 'final approval — pays $1,250.00 now'; the claim is shown to the other reviewer and does not stop them", async ({
   browser,
 }) => {
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 125_000)]);
+  const id = await proposeRefund("shop-us", await freshOrder("shop-us", 125_000));
   const first = await signedIn(browser, riley);
   await first.goto(`/proposals/${id}`);
   await first.getByRole("button", { name: "Approve", exact: true }).click();
@@ -103,7 +103,7 @@ test("four-eyes: 'approval 1 of 2 — nothing is paid' then 'final approval — 
 test("a proposal that expires while the reject dialog is open says so, keeps what was typed, and rejects nothing", async ({
   browser,
 }) => {
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 2_345)]);
+  const id = await proposeRefund("shop-us", await freshOrder("shop-us", 2_345));
   const page = await signedIn(browser, sam, { fakeClock: true });
   await page.goto(`/proposals/${id}`);
   await page.getByRole("button", { name: "Reject", exact: true }).click();
@@ -129,7 +129,7 @@ test("a proposal that expires while the reject dialog is open says so, keeps wha
 test("step-up is asked for as soon as it becomes due while the approve dialog is open, before any click", async ({
   browser,
 }) => {
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 2_468)]);
+  const id = await proposeRefund("shop-us", await freshOrder("shop-us", 2_468));
   const page = await signedIn(browser, sam, { fakeClock: true });
   await page.goto(`/proposals/${id}`);
   await page.getByRole("button", { name: "Approve", exact: true }).click();
@@ -151,7 +151,7 @@ test("step-up is asked for as soon as it becomes due while the approve dialog is
 test("a rejection with a preset reason and an internal note: who, when, the customer's message and the staff-only note", async ({
   browser,
 }) => {
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 3_456)]);
+  const id = await proposeRefund("shop-us", await freshOrder("shop-us", 3_456));
   const page = await signedIn(browser, sam);
   await page.goto(`/proposals/${id}`);
   await page.getByRole("button", { name: "Reject", exact: true }).click();
@@ -191,7 +191,7 @@ test("a rejection with a preset reason and an internal note: who, when, the cust
 });
 
 test("a superseded proposal and its replacement link to each other in plain words", async ({ browser }) => {
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 20_000)]);
+  const id = await proposeRefund("shop-us", await freshOrder("shop-us", 20_000));
   const page = await signedIn(browser, riley);
   await page.goto(`/proposals/${id}`);
   await page.getByRole("button", { name: "Lower the amount" }).click();

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 // In the browser: a refund asked again after a rejection shows the reviewer "previously
 // rejected" (reason, who, when) in the queue and on the detail page. (Plain rendering; styled elsewhere.)
@@ -12,9 +12,9 @@ const setCooldown = (minutes: number) =>
 
 test("a re-asked refund carries the earlier rejection into the queue and the detail page", async ({ page }) => {
   const order = await freshOrder("shop-us", 3_210);
-  const first = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const first = await proposeRefund("shop-us", order);
   const reviewer = staff("shop-us", "reviewer", 1);
-  await signIn(page, reviewer);
+  await useSession(page, reviewer);
   await page.goto(`/proposals/${first}`);
   await page.getByRole("button", { name: "Reject" }).click();
   const dialog = page.getByRole("dialog");
@@ -25,7 +25,7 @@ test("a re-asked refund carries the earlier rejection into the queue and the det
   await setCooldown(0);
   let second: string;
   try {
-    second = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+    second = await proposeRefund("shop-us", order);
   } finally {
     await setCooldown(1440);
   }

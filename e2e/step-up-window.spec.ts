@@ -4,7 +4,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 const reviewer = staff("shop-us", "reviewer", 1);
 const methodsOf = (ids: string[]) =>
@@ -30,7 +30,7 @@ async function approve(page: Page, proposalId: string, password?: string) {
 test("step-up is asked once per window: the password renews it, the next approval asks nothing", async ({ page }) => {
   const ids: string[] = [];
   for (const amount of [2_100, 2_200, 2_300])
-    ids.push(runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", amount)]));
+    ids.push(await proposeRefund("shop-us", await freshOrder("shop-us", amount)));
   await signIn(page, reviewer);
   // Ten minutes pass (the US tenant's window is 5): the session's window, kept server-side, is moved back.
   await withDb((c) =>

@@ -2,15 +2,15 @@
 // other theme (the inline script sets the class before the page's JavaScript runs), and "Follow the system"
 // hands it back to the browser's colour scheme.
 import { expect, test } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
-import { baseURL } from "./support/agent-demo";
+import { useSession, staff } from "./support/auth";
+import { baseURL } from "./support/gateway";
 
 test("light / dark / follow the system: applied at once, kept across a reload before hydration", async ({
   browser,
 }) => {
   const context = await browser.newContext({ baseURL, colorScheme: "dark", viewport: { width: 1366, height: 900 } });
   const page = await context.newPage();
-  await signIn(page, staff("shop-us", "reviewer"));
+  await useSession(page, staff("shop-us", "reviewer"));
   await page.goto("/queue");
   const html = page.locator("html");
   const picker = page.getByRole("radiogroup", { name: /^(Theme|Tema)$/ }).first();

@@ -1,21 +1,21 @@
 // A reviewer deciding a refund looks up what the agent did in that conversation — the redacted
 // timeline of one trace — from the proposal's trace link and from the Trace box in the dashboard.
 import { expect, test } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo } from "./support/agent-demo";
+import { proposeRefund } from "./support/gateway";
 
 test("a reviewer follows a pending proposal's trace link and pastes its traceId into the Trace box: the agent's calls in order", async ({
   page,
 }) => {
   const order = await freshOrder("shop-us", 1_800);
-  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const proposalId = await proposeRefund("shop-us", order, { conversation: true });
   const { traceId } = await withDb(
     async (db) =>
       (await db.query(`SELECT "traceId" FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { traceId: string },
   );
   const reviewer = staff("shop-us", "reviewer");
-  await signIn(page, reviewer);
+  await useSession(page, reviewer);
 
   await page.goto(`/proposals/${proposalId}`);
   await page.getByRole("link", { name: /Open the trace/ }).click();
@@ -28,7 +28,7 @@ test("a reviewer follows a pending proposal's trace link and pastes its traceId 
       .locator("li")
       .evaluateAll((els) => els.map((e) => [e.getAttribute("data-action"), e.getAttribute("data-outcome")]));
   const steps = await actions();
-  // The agent's calls in the order agent:demo made them: a hallucinated tool refused, the lookup, a
+  // The agent's calls in the order it made them (agent:demo's conversation): a hallucinated tool refused, the lookup, a
   // model-supplied amount refused, the proposal, a status check.
   expect(steps.filter(([a]) => a?.startsWith("tool:"))).toEqual([
     ["tool:search_invoices", "unknown_tool"],

@@ -5,7 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { signIn, staff, type DemoRole } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { runAgentDemo, baseURL } from "./support/agent-demo";
+import { proposeRefund, baseURL } from "./support/gateway";
 
 const sizes = [
   { name: "phone", width: 390, height: 844 },
@@ -48,7 +48,7 @@ test("queue, detail, approve dialog, decided, executions, audit and admin: phone
   browser,
 }) => {
   test.setTimeout(360_000);
-  const proposalId = runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 12_999)]);
+  const proposalId = await proposeRefund("shop-us", await freshOrder("shop-us", 12_999));
   for (const size of sizes) {
     for (const scheme of schemes) {
       const reviewer = await as(browser, "shop-us", "reviewer", size, scheme);
@@ -114,7 +114,7 @@ test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each dec
   test.setTimeout(120_000);
   const ids = [];
   for (const amount of [2_101, 2_202, 2_303])
-    ids.push(runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", amount)]));
+    ids.push(await proposeRefund("shop-us", await freshOrder("shop-us", amount)));
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
   await page.goto("/queue");
   await expect(page.locator(`tr[data-proposal-id="${ids[2]}"]`)).toBeVisible();
@@ -180,7 +180,7 @@ test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each dec
 
 test("the help lists the shortcuts and ⌘K jumps to a waiting proposal", async ({ browser }) => {
   const order = await freshOrder("shop-us", 3_131);
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const id = await proposeRefund("shop-us", order);
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "dark");
   await page.goto("/queue");
   await page.locator("body").click({ position: { x: 5, y: 400 } });
@@ -246,7 +246,7 @@ test("the Decided view finds a rejected proposal by its order number, and the UR
   browser,
 }) => {
   const order = await freshOrder("shop-us", 4_444);
-  const id = runAgentDemo(["--tenant", "shop-us", "--order", order]);
+  const id = await proposeRefund("shop-us", order);
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
   await page.goto(`/proposals/${id}`);
   await page.getByRole("button", { name: "Reject" }).click();
@@ -282,7 +282,7 @@ const pendingInDb = () =>
 test("reviewers see the pending count in the tab title on every dashboard page, kept live; other roles do not", async ({
   browser,
 }) => {
-  runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 5_151)]);
+  await proposeRefund("shop-us", await freshOrder("shop-us", 5_151));
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
   await page.goto("/queue");
   const n = await pendingInDb();
@@ -300,7 +300,7 @@ test("reviewers see the pending count in the tab title on every dashboard page, 
   await expect(page).toHaveTitle(new RegExp(`^\\(${n}\\) .+ · Approval Gateway$`));
 
   // Work arrives while the reviewer is elsewhere: the title follows without a reload.
-  runAgentDemo(["--tenant", "shop-us", "--order", await freshOrder("shop-us", 5_252)]);
+  await proposeRefund("shop-us", await freshOrder("shop-us", 5_252));
   await expect(page).toHaveTitle(new RegExp(`^\\(${n + 1}\\) `), { timeout: 20_000 });
   await page.context().close();
 

@@ -11,7 +11,7 @@ export function withDb<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 /**
  * A fresh paid card order of the tenant's first demo customer (the one `agent:demo` acts for), its
  * payment intent registered with the server's sandbox provider, so a spec never depends on demo orders
- * that another spec may already have refunded. Returns the order number to pass to agent:demo.
+ * that another spec may already have refunded. Returns the order number to pass to proposeRefund (support/gateway.ts).
  */
 export function freshOrder(tenantSlug: string, amountMinor: number): Promise<string> {
   return createFreshOrder({
