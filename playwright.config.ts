@@ -33,6 +33,7 @@ const serialSpecs = new RegExp(
     "passkeys",
     "push",
     "review-signals",
+    "sign-out",
     "step-up-window",
     "ui-dashboard",
   ].join("|")})\\.spec\\.ts$`,

@@ -10,17 +10,14 @@ export const baseURL = `http://localhost:${port}`;
 
 type Content = { code: string; result?: Record<string, unknown>; error?: { message: string } };
 
-/**
- * The tenant's `web_support` agent, acting for the tenant's first demo customer on one W3C trace, prepares a
- * refund of `order` and returns the proposal id. With `conversation`, first the calls `agent:demo` makes before
- * (an invented tool, the order lookup, an amount the server refuses) and the status check after, so the trace
- * holds the whole conversation.
- */
-export async function proposeRefund(
-  tenantSlug: string,
-  order: string,
-  opts: { conversation?: boolean } = {},
-): Promise<string> {
+/** One call of `tool` by the tenant's `web_support` agent for its first demo customer; the parsed content. */
+export async function agentCall(tenantSlug: string, tool: string, input: Record<string, unknown>): Promise<Content> {
+  const { call } = await agentSession(tenantSlug);
+  return call(tool, input);
+}
+
+/** The tenant's `web_support` agent acting for its first demo customer on one fresh W3C trace. */
+async function agentSession(tenantSlug: string) {
   const tenant = (await demoCredentials()).tenants.find((t) => t.slug === tenantSlug);
   const agent = tenant?.agents.find((a) => a.channel === "web_support");
   const customer = tenant?.customers[0];
@@ -51,6 +48,21 @@ export async function proposeRefund(
     expect(body.content, `HTTP ${res.status}: ${text}`).toBeTruthy();
     return JSON.parse(body.content!) as Content;
   };
+  return { call };
+}
+
+/**
+ * The tenant's `web_support` agent, acting for the tenant's first demo customer on one W3C trace, prepares a
+ * refund of `order` and returns the proposal id. With `conversation`, first the calls `agent:demo` makes before
+ * (an invented tool, the order lookup, an amount the server refuses) and the status check after, so the trace
+ * holds the whole conversation.
+ */
+export async function proposeRefund(
+  tenantSlug: string,
+  order: string,
+  opts: { conversation?: boolean } = {},
+): Promise<string> {
+  const { call } = await agentSession(tenantSlug);
   if (opts.conversation) {
     expect((await call("search_invoices", { query: `order ${order}` })).code).toBe("unknown_tool");
     expect((await call("lookup_order", { order_id: order })).code).toBe("ok");

@@ -52,7 +52,8 @@ export function AdminNav({ current }: { current: AdminSection | null }) {
           <li key={s ?? "all"}>{link(s, "inline-block rounded-md px-3 py-1.5 text-sm no-underline")}</li>
         ))}
       </ul>
-      <details className="rounded-md border sm:hidden">
+      {/* Keyed by the section: choosing one closes the menu instead of leaving it open over the section. */}
+      <details key={current ?? "all"} className="rounded-md border sm:hidden">
         <summary className="cursor-pointer px-3 py-2 font-medium">{t("sectionsMenu", { name: name(current) })}</summary>
         <ul className="grid gap-0.5 p-1">
           {items.map((s) => (
