@@ -5,7 +5,7 @@
 // export holds the human decision (issue #36 item 2), not only the agent's call and the execution.
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { staff, useSession } from "./support/auth";
+import { signIn, staff, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { agentCall, proposeRefund } from "./support/gateway";
 
@@ -28,9 +28,9 @@ test("a bank-transfer refund: approved as a manual payout, recorded by ops under
   );
   const id = await proposeRefund("shop-us", order);
 
-  // The reviewer is told before approving who pays and how.
+  // The reviewer is told before approving who pays and how (signed in now: a fresh sign-in counts as step-up).
   const reviewer = await browser.newPage();
-  await useSession(reviewer, riley);
+  await signIn(reviewer, riley);
   await reviewer.goto(`/proposals/${id}`);
   await reviewer.getByRole("button", { name: "Approve", exact: true }).click();
   const dialog = reviewer.getByRole("dialog");
