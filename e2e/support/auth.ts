@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, renameSync, statSync } from "node:fs";
 import { expect, type BrowserContext, type Page } from "@playwright/test";
 import { demoTenants } from "../../scripts/lib/demo-data";
+import { baseURL } from "./gateway";
 
 export type DemoRole = "ops" | "reviewer" | "auditor" | "admin";
 
@@ -25,13 +26,38 @@ export async function signIn(page: Page, who: { email: string; password: string 
 export const authFile = (email: string) => `.data/e2e-auth/${email}.json`;
 
 /**
- * Signs the page's browser context in as a demo staff member with the session auth.setup.ts opened once for
- * them (its cookie); with `landing`, also opens the dashboard (where a sign-in lands). For specs that test
- * something other than signing in; a spec that approves with a session it expects fresh (step-up) or ends the
- * session signs in for real with signIn().
+ * How old a stored session may be when a spec starts with it: a sign-in counts as step-up for 5 minutes (the demo
+ * tenants' policy), and a spec that approves or changes settings must not be asked for the password half-way.
  */
-export async function useSession(page: Page, who: { email: string }, opts: { landing?: boolean } = {}) {
-  const state = JSON.parse(readFileSync(authFile(who.email), "utf8")) as {
+const FRESH_ENOUGH_MS = 2.5 * 60_000;
+
+/**
+ * Signs the page's browser context in as a demo staff member with the session auth.setup.ts opened for them (its
+ * cookie), signing in again through the form first when that session is older than FRESH_ENOUGH_MS (the new state
+ * replaces the file atomically: parallel workers read whole files); with `landing`, also opens the dashboard (where
+ * a sign-in lands). For specs that test something other than signing in; a spec that needs an old session (step-up)
+ * or ends the session signs in with signIn().
+ */
+export async function useSession(
+  page: Page,
+  who: { email: string; password: string },
+  opts: { landing?: boolean } = {},
+) {
+  const file = authFile(who.email);
+  if (Date.now() - statSync(file).mtimeMs > FRESH_ENOUGH_MS) {
+    const browser = page.context().browser();
+    if (!browser) throw new Error("useSession: the page's context has no browser");
+    const fresh = await browser.newContext({ baseURL });
+    try {
+      await signIn(await fresh.newPage(), who, { timeout: 30_000 });
+      const tmp = `${file}.${process.pid}.tmp`;
+      await fresh.storageState({ path: tmp });
+      renameSync(tmp, file);
+    } finally {
+      await fresh.close();
+    }
+  }
+  const state = JSON.parse(readFileSync(file, "utf8")) as {
     cookies: Parameters<BrowserContext["addCookies"]>[0];
   };
   await page.context().addCookies(state.cookies);
