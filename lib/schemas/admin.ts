@@ -2,6 +2,7 @@ import { z } from "zod";
 import { int4, storable, storedDateTime, storedText } from "./stored";
 import { roles } from "@/lib/domain/permissions";
 import { isToolName, toolNames } from "@/lib/schemas/tools";
+import { PASSWORD_MAX, stepUp } from "./step-up";
 
 const toolName = z.string().refine(isToolName, "Unknown tool.");
 
@@ -9,16 +10,13 @@ const toolName = z.string().refine(isToolName, "Unknown tool.");
 // (which call those routes). The use cases parse again; the routes only pass the body through.
 
 export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 1024;
+export { PASSWORD_MAX };
 
 const roleList = z
   .array(z.enum(roles))
   .min(1, "Pick at least one role.")
   .max(roles.length)
   .transform((r) => [...new Set(r)].sort());
-
-/** Optional re-confirmation when the admin's sign-in is older than the step-up window. */
-const stepUp = { stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() };
 
 export const inviteStaffInput = z.strictObject({
   email: z.string().trim().toLowerCase().max(320).pipe(z.email()),
@@ -84,7 +82,7 @@ export type IssueAgentKeyInput = z.infer<typeof issueAgentKeyInput>;
 export const listStaffInput = z.object({ q: storable(z.string().trim().max(100)).optional() });
 
 /** A staff member's own passkey: rename, or remove (with step-up). */
-export const renamePasskeyInput = z.strictObject({ name: storedText(64) });
+export const renamePasskeyInput = z.strictObject({ name: storedText(64), ...stepUp });
 export const removePasskeyInput = z.strictObject({ ...stepUp });
 
 /** A whole number from `min` to `max`. */
@@ -114,10 +112,10 @@ export const policyValuesSchema = z.strictObject({
 /** POST /api/admin/policy: the values to change (the others stay as in the active version). */
 export const proposePolicyInput = z.strictObject({
   values: policyValuesSchema.partial(),
-  stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional(),
+  ...stepUp,
 });
 export type ProposePolicyInput = z.infer<typeof proposePolicyInput>;
-export const decidePolicyInput = z.strictObject({ stepUpPassword: z.string().min(1).max(PASSWORD_MAX).optional() });
+export const decidePolicyInput = z.strictObject({ ...stepUp });
 
 /** PUT /api/admin/channels/{id}/decision-webhook. A new secret comes with the first URL, or on `rotateSecret`. */
 export const setDecisionWebhookInput = z.strictObject({
@@ -125,6 +123,7 @@ export const setDecisionWebhookInput = z.strictObject({
   /** Issue a new secret; the current one keeps signing beside it for `overlapMinutes` (0 = stop at once). */
   rotateSecret: z.boolean().default(false),
   overlapMinutes: z.number().int().min(0).max(MAX_OVERLAP_MINUTES).default(1440),
+  ...stepUp,
 });
 export type SetDecisionWebhookInput = z.infer<typeof setDecisionWebhookInput>;
 
@@ -135,8 +134,9 @@ export const addWitnessInput = z.strictObject({
   vkey: storedText(400),
   /** URL prefix of its tlog-witness API (the log POSTs <url>/add-checkpoint). */
   url: storedText(2048),
+  ...stepUp,
 });
 export type AddWitnessInput = z.infer<typeof addWitnessInput>;
 /** PUT /api/admin/witness-policy: how many of the tenant's witnesses must cosign a checkpoint. */
-export const witnessPolicyInput = z.strictObject({ quorum: z.number().int().min(0).max(100) });
+export const witnessPolicyInput = z.strictObject({ quorum: z.number().int().min(0).max(100), ...stepUp });
 export type WitnessPolicyInput = z.infer<typeof witnessPolicyInput>;

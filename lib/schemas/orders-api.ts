@@ -2,6 +2,7 @@
 // import script's lines and the integration keys' admin form. snake_case like the agent API; money in integer
 // minor units; every object strict, so a misspelled field is a problem with its path, not a silent drop.
 import { z } from "zod";
+import { stepUp } from "./step-up";
 import { INT4_MAX, minorUnits, storable, storedDateTime, storedText } from "./stored";
 
 export const integrationScopes = ["orders:write", "orders:read"] as const;
@@ -11,7 +12,7 @@ export const issueIntegrationKeyInput = z.strictObject({
   label: storedText(80),
   scopes: z.array(z.enum(integrationScopes)).min(1).max(integrationScopes.length),
   expiresAt: storedDateTime().optional(),
-  stepUpPassword: z.string().min(1).max(1024).optional(),
+  ...stepUp,
 });
 export type IssueIntegrationKeyInput = z.infer<typeof issueIntegrationKeyInput>;
 

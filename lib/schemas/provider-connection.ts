@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { stepUp } from "./step-up";
 
 // The tenant's own payment provider connection (Admin → Payment provider, PUT /api/admin/provider-connection).
 
@@ -19,11 +20,11 @@ export const providerWebhookSecret = z
 export const setProviderConnectionInput = z.strictObject({
   apiKey: providerApiKey,
   webhookSecret: providerWebhookSecret,
-  stepUpPassword: z.string().min(1).max(1024).optional(),
+  ...stepUp,
 });
 export type SetProviderConnectionInput = z.infer<typeof setProviderConnectionInput>;
 
-export const removeProviderConnectionInput = z.strictObject({ stepUpPassword: z.string().min(1).max(1024).optional() });
+export const removeProviderConnectionInput = z.strictObject({ ...stepUp });
 
 /** The provider events the per-tenant webhook acts on (docs/systems-of-record.md "Refunds made elsewhere"). */
 export const providerWebhookEvents = [

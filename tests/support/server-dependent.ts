@@ -48,6 +48,7 @@ export const serverNeutral: string[] = [
   "admin-passkeys.test.ts",
   "admin-policy.test.ts",
   "admin-staff.test.ts",
+  "admin-step-up-rule.test.ts",
   "admin-tenant-settings.test.ts",
   "admin-witnesses.test.ts",
   "agent-demo.test.ts",

@@ -10,6 +10,7 @@ import { channelTarget, recordAdminEvent } from "./admin-audit";
 import { assertMoved, assertRowId, changeTenantRow, type TenantRowWhere } from "./tenant-row";
 import { webhookUrlRefused } from "./update-own-tenant";
 import { parseForm } from "./zod-problem";
+import { requireStepUp } from "@/lib/server/auth/require-step-up";
 
 /** `secret` only when a new one was issued (first URL or rotation): shown once, never read back. */
 export type DecisionWebhookResult = {
@@ -41,6 +42,8 @@ export async function setDecisionWebhook(
   assertCan(actor.roles, "admin:manage");
   assertRowId(channelId, "channel");
   const input = parseForm(setDecisionWebhookInput, raw ?? {});
+  // Where the tenant's signed decisions go, and the secret that signs them: a step-up change.
+  await requireStepUp(actor, input.stepUpPassword);
   const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
   if (!checked.ok)
     throw webhookUrlRefused(

@@ -6,6 +6,7 @@ import { InputField, requiredText } from "@/components/forms/field";
 import { Section } from "@/components/page/section";
 import { Notice } from "@/components/forms/notice";
 import { useAdminRequest } from "./use-admin-request";
+import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError } from "./form-error";
 import { WitnessTable, type WitnessView } from "./witness-table";
 
@@ -51,7 +52,10 @@ export function WitnessesSection({
         aria-labelledby="witness-quorum-title"
         onSubmit={async (e) =>
           said(
-            await setQuorum.submit(e, "PUT", "/api/admin/witness-policy", (f) => ({ quorum: Number(f.get("quorum")) })),
+            await setQuorum.submit(e, "PUT", "/api/admin/witness-policy", (f) => ({
+              quorum: Number(f.get("quorum")),
+              ...stepUpValue(f),
+            })),
           )
         }
       >
@@ -67,6 +71,7 @@ export function WitnessesSection({
           defaultValue={quorum}
           required
         />
+        <StepUpField id="witness-quorum-step-up" show={setQuorum.needsStepUp} />
         <button type="submit" disabled={setQuorum.pending}>
           {t("setQuorum")}
         </button>
@@ -76,7 +81,12 @@ export function WitnessesSection({
         className="panel"
         aria-labelledby="witness-add-title"
         onSubmit={async (e) => {
-          const fields = (f: FormData) => ({ name: f.get("name"), vkey: f.get("vkey"), url: f.get("url") });
+          const fields = (f: FormData) => ({
+            name: f.get("name"),
+            vkey: f.get("vkey"),
+            url: f.get("url"),
+            ...stepUpValue(f),
+          });
           if (await add.submit(e, "POST", "/api/admin/witnesses", fields, true)) setDone(t("added"));
         }}
       >
@@ -93,6 +103,7 @@ export function WitnessesSection({
           className="mono"
         />
         <InputField {...requiredText} id="witness-url" label={t("url")} name="url" type="url" maxLength={2048} />
+        <StepUpField id="witness-add-step-up" show={add.needsStepUp} />
         <button type="submit" disabled={add.pending}>
           {t("add")}
         </button>

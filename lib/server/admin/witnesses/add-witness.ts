@@ -12,6 +12,7 @@ import { recordAdminEvent } from "../admin-audit";
 import { lockTenantStaff } from "../admin-change-store";
 import { webhookUrlRefused } from "../update-own-tenant";
 import { parseForm } from "../zod-problem";
+import { requireStepUp } from "@/lib/server/auth/require-step-up";
 
 /**
  * Adds a witness to the admin's tenant (docs/admin-api.md "Witnesses"). One more party whose cosignature
@@ -22,6 +23,8 @@ import { parseForm } from "../zod-problem";
 export async function addWitness(actor: Actor, raw: unknown): Promise<{ id: string; name: string }> {
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(addWitnessInput, raw);
+  // Whose cosignature counts for the tenant's log: a step-up change.
+  await requireStepUp(actor, input.stepUpPassword);
   let vkey;
   try {
     vkey = parseVkey(input.vkey);

@@ -9,6 +9,7 @@ import { recordAdminEvent } from "../admin-audit";
 import { assertMoved } from "../tenant-row";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "../admin-change-store";
 import { parseForm } from "../zod-problem";
+import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { transaction } from "@/lib/server/db/transaction";
 
 export type QuorumSet = { status: "applied"; quorum: number };
@@ -46,7 +47,8 @@ async function applyQuorum(tx: Tx, actor: Actor, before: number, quorum: number,
  */
 export async function setWitnessQuorum(actor: Actor, raw: unknown): Promise<QuorumSet | QueuedAdminChange> {
   assertCan(actor.roles, "admin:manage");
-  const { quorum } = parseForm(witnessPolicyInput, raw);
+  const { quorum, stepUpPassword } = parseForm(witnessPolicyInput, raw);
+  await requireStepUp(actor, stepUpPassword);
   return transaction(async (tx) => {
     await lockTenantStaff(tx, actor.tenantId);
     const before = (
