@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { generateStandardWebhookSecret, signStandardWebhook } from "./standard-webhook";
+import { generateStandardWebhookSecret, signStandardWebhook, standardWebhookSecretOf } from "./standard-webhook";
 
 describe("Standard Webhooks signing", () => {
   const body = JSON.stringify({
@@ -37,5 +37,21 @@ describe("Standard Webhooks signing", () => {
 
   it("refuses to sign without a secret", () => {
     expect(() => signStandardWebhook({ id: "x", body, secrets: [] })).toThrow();
+  });
+});
+
+describe("standardWebhookSecretOf (reviewer webhook secrets from before Standard Webhooks)", () => {
+  it("writes a base64url key in standard base64 with the same key bytes; a standard secret stays as it is", () => {
+    const bytes = Buffer.from(Array.from({ length: 32 }, (_, i) => 250 - i)); // encodes with - and _ in base64url
+    const legacy = `whsec_${bytes.toString("base64url")}`;
+    expect(legacy).toMatch(/[-_]/);
+    const standard = standardWebhookSecretOf(legacy);
+    expect(standard).toBe(`whsec_${bytes.toString("base64")}`);
+    expect(standardWebhookSecretOf(standard)).toBe(standard);
+    const fresh = generateStandardWebhookSecret();
+    expect(standardWebhookSecretOf(fresh)).toBe(fresh);
+    // Signed with the converted secret, the spec's package verifies with it.
+    const headers = signStandardWebhook({ id: "msg_1", body: "{}", secrets: [standard] });
+    expect(new Webhook(standard).verify("{}", headers)).toEqual({});
   });
 });

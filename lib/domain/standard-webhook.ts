@@ -15,6 +15,17 @@ export function generateStandardWebhookSecret(): string {
   return STANDARD_WEBHOOK_SECRET_PREFIX + randomBytes(32).toString("base64");
 }
 
+/**
+ * A `whsec_` secret whose key part is written in base64url (the reviewer webhook's secrets before they moved to
+ * Standard Webhooks) in the standard base64 the spec's libraries read; the key bytes are the same. Others as given.
+ */
+export function standardWebhookSecretOf(secret: string): string {
+  if (!secret.startsWith(STANDARD_WEBHOOK_SECRET_PREFIX)) return secret;
+  const key = secret.slice(STANDARD_WEBHOOK_SECRET_PREFIX.length);
+  if (!/[-_]/.test(key) && key.length % 4 === 0) return secret;
+  return STANDARD_WEBHOOK_SECRET_PREFIX + Buffer.from(key, "base64url").toString("base64");
+}
+
 /** The three headers of one attempt, signed with every given secret (current first). */
 export function signStandardWebhook(input: {
   id: string;

@@ -4,7 +4,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Webhook } from "standardwebhooks";
 import { generateWebhookSecret, verifyWebhookSignature } from "@/lib/domain/webhook-signature";
+import { generateStandardWebhookSecret, standardWebhookSecretOf } from "@/lib/domain/standard-webhook";
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql, sqlOf } from "@/lib/server/db/sql";
@@ -133,6 +135,23 @@ describe("reviewer webhook", () => {
         signature: hit!.headers["x-webhook-signature"] as string,
       }).ok,
     ).toBe(false);
+
+    // Standard Webhooks too (issue #36): the spec's reference package verifies the same delivery; the secret of
+    // this tenant is an older base64url one, read in standard base64 (the same key bytes).
+    const standard = new Webhook(standardWebhookSecretOf(secret)).verify(hit!.body, {
+      "webhook-id": hit!.headers["webhook-id"] as string,
+      "webhook-timestamp": hit!.headers["webhook-timestamp"] as string,
+      "webhook-signature": hit!.headers["webhook-signature"] as string,
+    });
+    expect(standard).toEqual(JSON.parse(hit!.body));
+    expect(hit!.headers["webhook-id"]).toBe(deliveryId);
+    expect(() =>
+      new Webhook(generateStandardWebhookSecret()).verify(hit!.body, {
+        "webhook-id": hit!.headers["webhook-id"] as string,
+        "webhook-timestamp": hit!.headers["webhook-timestamp"] as string,
+        "webhook-signature": hit!.headers["webhook-signature"] as string,
+      }),
+    ).toThrow();
 
     const body = JSON.parse(hit!.body);
     expect(body).toEqual({

@@ -2,7 +2,7 @@ import "server-only";
 import { inputProblems, invalidArguments } from "@/lib/domain/validation";
 import { z } from "zod";
 import { assertCan } from "@/lib/domain/permissions";
-import { generateWebhookSecret } from "@/lib/domain/webhook-signature";
+import { generateStandardWebhookSecret } from "@/lib/domain/standard-webhook";
 import type { Actor } from "@/lib/server/auth/actor";
 import { webhookAllowPrivate } from "@/lib/server/env";
 import { updateOwnTenant, webhookUrlRefused } from "@/lib/server/admin/update-own-tenant";
@@ -40,7 +40,7 @@ export async function setReviewWebhook(actor: Actor, raw: unknown): Promise<SetR
     const checked = checkWebhookUrl(input.url, { allowPrivate: webhookAllowPrivate() });
     if (!checked.ok) throw webhookUrlRefused(checked.problem, problemMessages[checked.problem]);
     url = checked.url.toString();
-    secret = generateWebhookSecret();
+    secret = generateStandardWebhookSecret();
   }
 
   await updateOwnTenant(

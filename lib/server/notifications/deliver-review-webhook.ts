@@ -1,5 +1,6 @@
 import "server-only";
 import { signWebhook } from "@/lib/domain/webhook-signature";
+import { signStandardWebhook, standardWebhookSecretOf } from "@/lib/domain/standard-webhook";
 import { db } from "@/lib/server/db/client";
 import { webhookAllowPrivate } from "@/lib/server/env";
 import { postWebhook, type PostResult } from "./post-webhook";
@@ -42,7 +43,13 @@ export async function deliverReviewWebhook(input: {
     result = { ok: false, status: null, error: "the tenant's reviewer webhook was turned off", permanent: true };
   } else {
     const body = JSON.stringify(delivery.payload);
-    const headers = signWebhook({ id: delivery.id, secret, body });
+    // Standard Webhooks (webhook-id / -timestamp / -signature), as decision webhooks sign; the older X-Webhook-*
+    // headers are still sent beside them until their deprecation ends (docs/notifications.md "Signature").
+    const now = new Date();
+    const headers = {
+      ...signStandardWebhook({ id: delivery.id, body, secrets: [standardWebhookSecretOf(secret)], now }),
+      ...signWebhook({ id: delivery.id, secret, body, now }),
+    };
     result = await postWebhook({
       url,
       body,
