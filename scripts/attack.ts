@@ -1118,8 +1118,12 @@ async function pushOrder(
   const customer = tenantOf(slug).customers[0]!.id;
   const stored = await db(
     async (c) =>
-      (await c.query<{ name: string; email: string }>(`SELECT name, email FROM "Customer" WHERE id = $1`, [customer]))
-        .rows[0]!,
+      (
+        await c.query<{ name: string; email: string }>(
+          `SELECT c.name, c.email FROM "Customer" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = $1 AND t.slug = $2`,
+          [customer, slug],
+        )
+      ).rows[0]!,
   );
   return http(`/api/v1/orders/${encodeURIComponent(number)}`, {
     method: "PUT",
@@ -1339,7 +1343,7 @@ function lockOrderCase(): Case {
               (
                 await c.query<{ customerId: string; email: string; name: string; currency: string; ref: string }>(
                   `SELECT o."customerId", cu.email, cu.name, o.currency, pay."providerPaymentRef" AS ref
-                     FROM "Order" o JOIN "Customer" cu ON cu.id = o."customerId" JOIN "Payment" pay ON pay."orderId" = o.id
+                     FROM "Order" o JOIN "Customer" cu ON cu.id = o."customerId" AND cu."tenantId" = o."tenantId" JOIN "Payment" pay ON pay."orderId" = o.id
                     WHERE o.number = $1`,
                   [p.order],
                 )

@@ -26,7 +26,7 @@ export async function createFreshOrder(opts: {
       select: { id: true, currency: true },
     });
     const customer = await db.customer.findUniqueOrThrow({
-      where: { id: customerId(opts.tenantSlug, first.key) },
+      where: { tenantId_id: { tenantId: tenant.id, id: customerId(opts.tenantSlug, first.key) } },
       select: { id: true, name: true },
     });
     await createPaidOrder(db, tenant, {

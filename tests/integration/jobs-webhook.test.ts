@@ -166,7 +166,9 @@ describe("reviewer webhook", () => {
       },
       createdAt: expect.any(String),
     });
-    const customer = await db().customer.findUniqueOrThrow({ where: { id: proposal.customerId } });
+    const customer = await db().customer.findUniqueOrThrow({
+      where: { tenantId_id: { tenantId: proposal.tenantId, id: proposal.customerId } },
+    });
     for (const personal of [
       customer.name,
       customer.email,

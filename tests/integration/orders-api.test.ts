@@ -11,7 +11,7 @@ import { issueIntegrationKey } from "@/lib/server/integrations/issue-integration
 import { listIntegrationKeys } from "@/lib/server/integrations/list-integration-keys";
 import { revokeIntegrationKey } from "@/lib/server/integrations/revoke-integration-key";
 import { actorFor, staffOf } from "../support/actors";
-import { anthropicCall, ES, headersFor, send, tokenFor, US } from "./gateway-support";
+import { anthropicCall, ES, headersFor, send, tokenFor, US, webKey } from "./gateway-support";
 
 const adminOf = (slug: string) => actorFor(staffOf(slug, "admin").email);
 const keyFor = async (slug: string, scopes: string[] = ["orders:write", "orders:read"]) =>
@@ -362,7 +362,7 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     expect((await get("ORD-1001", writeOnly)).status).toBe(403);
   });
 
-  it("another tenant's key sees nothing and cannot take over a payment, refund or customer id", async () => {
+  it("another tenant's key sees nothing and cannot take over a payment or refund; customer ids are per tenant", async () => {
     const es = await keyFor(ES);
     const us = await keyFor(US);
     const number = fresh("ORD");
@@ -373,13 +373,38 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     expect(JSON.stringify(foreign.body)).not.toContain("Jane");
     const demoOrder = await get("ORD-1001", us);
     expect(demoOrder.status).toBe(404);
-    // The US tenant pushing an order with the ES customer's id is refused, and the ES customer is untouched.
-    const taken = await put(fresh("ORD"), orderBody({ currency: "USD" }, "cus_api_shared"), us);
-    expect(taken).toMatchObject({
-      status: 400,
-      body: { problems: [expect.objectContaining({ path: "$.customer.id" })] },
+    // The US shop's own "cus_api_shared" is another customer: stored as the US shop's, the ES customer untouched,
+    // and nothing in the answer says the id exists elsewhere.
+    const usNumber = fresh("ORD");
+    const usBody = {
+      ...orderBody({ currency: "USD" }, "cus_api_shared"),
+      customer: { id: "cus_api_shared", email: "sam.roe@example.com", name: "Sam Roe" },
+    };
+    const mine = await put(usNumber, usBody, us);
+    expect(mine.status).toBe(201);
+    expect(JSON.stringify(mine.body)).not.toMatch(/Jane|tienda|another/i);
+    const stored = await db().customer.findMany({
+      where: { id: "cus_api_shared" },
+      select: { name: true, email: true, tenant: { select: { slug: true } } },
     });
-    expect(JSON.stringify(taken.body)).not.toContain("Jane");
+    expect(stored.map((c) => [c.tenant.slug, c.name, c.email])).toEqual(
+      expect.arrayContaining([
+        [ES, "Jane Doe", "jane.doe@example.com"],
+        [US, "Sam Roe", "sam.roe@example.com"],
+      ]),
+    );
+    expect(stored).toHaveLength(2);
+    // Each shop's agent acting for "cus_api_shared" sees its own shop's order only.
+    const esHeaders = headersFor({ key: webKey(ES), token: await tokenFor(ES, "cus_api_shared") });
+    const usHeaders = headersFor({ key: webKey(US), token: await tokenFor(US, "cus_api_shared") });
+    const lookup = async (n: string, h: Record<string, string>) =>
+      (await send(anthropicCall("lookup_order", { order_id: n }), h)).content;
+    expect(await lookup(number, esHeaders)).toMatchObject({ code: "ok", result: { order_id: number } });
+    expect(await lookup(usNumber, usHeaders)).toMatchObject({ code: "ok", result: { order_id: usNumber } });
+    const crossed = await lookup(usNumber, esHeaders);
+    expect(crossed.code).toBe("not_found");
+    expect((await lookup(number, usHeaders)).code).toBe("not_found");
+    expect(JSON.stringify(crossed)).not.toContain("Sam");
     const theirPayment = orderBody({ currency: "USD", payments: body.payments }, "cus_api_us_only");
     expect((await put(fresh("ORD"), theirPayment, us)).status).toBe(201); // payment references are per tenant
   });

@@ -22,7 +22,7 @@ describe("addProposalComment", () => {
     const lucia = await actorFor(staffOf(ES, "reviewer", 0).email);
     const ops = await actorFor(staffOf(ES, "ops").email);
     const { proposal } = await preparedForFreshOrder(2_468, { prefix: "K" });
-    const customer = await db().customer.findUniqueOrThrow({ where: { id: ana } });
+    const customer = await db().customer.findFirstOrThrow({ where: { id: ana } });
     const first = await addProposalComment(lucia, {
       proposalId: proposal.id,
       body: `  Called ${customer.name} on ${PHONE}; she will mail ${EMAIL} the receipt.  `,

@@ -34,7 +34,7 @@ describe("support ticket text is scrubbed like audit text", () => {
   });
 
   it("fingerprints the customer's own name and e-mail from the verified token", async () => {
-    const customer = await db().customer.findUniqueOrThrow({ where: { id: ana } });
+    const customer = await db().customer.findFirstOrThrow({ where: { id: ana } });
     const stored = await ticket(
       `This is ${customer.name} (${customer.email}) asking about my order`,
       await tokenFor(ES, ana),

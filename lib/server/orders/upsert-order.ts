@@ -96,23 +96,16 @@ async function upsertOrderIn(
   await checkConsistency(tx, tenantId, existing?.id ?? null, body, tenant.currency, providerAccount);
   const before = existing ? await snapshot(tx, existing.id) : null;
 
-  const customer = await tx.customer.findUnique({
-    where: { id: body.customer.id },
-    select: { tenantId: true, name: true, email: true },
-  });
-  if (customer && customer.tenantId !== tenantId) {
-    // Customer ids are global keys today; an id another shop uses cannot be taken over (and nothing of it is shown).
-    throw problems("The customer id cannot be used.", [
-      { path: "$.customer.id", expected: "an id unique to your shop, e.g. prefixed", message: "not available" },
-    ]);
-  }
+  // Customer ids are the shop's own, unique per tenant: another shop's "C-1" is another customer, never looked at.
+  const customerKey = { tenantId_id: { tenantId, id: body.customer.id } };
+  const customer = await tx.customer.findUnique({ where: customerKey, select: { name: true, email: true } });
   if (!customer)
     await tx.customer.create({
       data: { id: body.customer.id, tenantId, name: body.customer.name, email: body.customer.email },
     });
   else if (customer.name !== body.customer.name || customer.email !== body.customer.email) {
     await tx.customer.update({
-      where: { id: body.customer.id },
+      where: customerKey,
       data: { name: body.customer.name, email: body.customer.email },
     });
   }
