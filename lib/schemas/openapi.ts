@@ -42,6 +42,7 @@ import {
 } from "@/lib/schemas/notifications";
 import { issueIntegrationKeyInput, orderBodyInput, orderNumber } from "@/lib/schemas/orders-api";
 import { removeProviderConnectionInput, setProviderConnectionInput } from "@/lib/schemas/provider-connection";
+import { clearTenantWebhookInput, setTenantWebhookInput } from "@/lib/schemas/tenant-webhooks";
 import {
   authenticationOptionsDto,
   passkeyApprovalOptionsInput,
@@ -751,6 +752,31 @@ const adminPaths: ZodOpenApiPathsObject = {
       summary: "Queue a webhook.test delivery to the channel's decision webhook",
       path: id,
       ok: testDeliveryQueued,
+    }),
+  },
+  // Admin → Notifications: the reviewer webhook and the Slack webhook (docs/notifications.md).
+  "/api/admin/review-webhook": {
+    put: admin({
+      summary: "Set the reviewer webhook's URL; a new Standard Webhooks signing secret is answered this once",
+      body: setTenantWebhookInput,
+      ok: ok("{url, secret} (the secret is never shown again).", untyped("The webhook and its new secret")),
+    }),
+    delete: admin({
+      summary: "Turn the reviewer webhook off (URL and secret removed)",
+      body: clearTenantWebhookInput,
+      ok: ok("{url: null, secret: null}.", untyped("The webhook, off")),
+    }),
+  },
+  "/api/admin/slack-webhook": {
+    put: admin({
+      summary: "Set the Slack incoming-webhook URL (stored, never shown back: only its host)",
+      body: setTenantWebhookInput,
+      ok: ok("{host}.", untyped("The host the messages go to")),
+    }),
+    delete: admin({
+      summary: "Turn Slack messages off",
+      body: clearTenantWebhookInput,
+      ok: ok("{host: null}.", untyped("Off")),
     }),
   },
   "/api/admin/review-webhook/test": {

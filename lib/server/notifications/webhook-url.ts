@@ -1,5 +1,6 @@
 import "server-only";
 import { BlockList, isIP } from "node:net";
+import { MAX_TENANT_WEBHOOK_URL_LENGTH } from "@/lib/schemas/tenant-webhooks";
 
 // Which webhook URLs we are willing to call. Outside demo mode a tenant's webhook must not reach
 // loopback, private, link-local or otherwise internal addresses (SSRF: the URL is typed by an admin,
@@ -10,7 +11,7 @@ import { BlockList, isIP } from "node:net";
 export type WebhookUrlProblem = "invalid" | "protocol" | "credentials" | "private_address" | "too_long";
 export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; problem: WebhookUrlProblem };
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
+export const MAX_WEBHOOK_URL_LENGTH = MAX_TENANT_WEBHOOK_URL_LENGTH;
 
 const internal = new BlockList();
 for (const [net, prefix] of [

@@ -3,17 +3,20 @@
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
-import { saveReviewWebhook } from "../actions";
 import { WebhookUrlForm } from "./webhook-url-form";
+
+/** The input problems the reviewer webhook's URL can have (webhook-url.ts), each with its words. */
+const problems = ["invalid", "protocol", "credentials", "private_address", "too_long"] as const;
 
 type Props = { currentUrl: string | null };
 
 export function ReviewWebhookForm({ currentUrl }: Props) {
   const t = useTranslations("webhook");
   return (
-    <WebhookUrlForm
+    <WebhookUrlForm<{ url: string | null; secret: string | null }>
       id="review-webhook"
-      action={saveReviewWebhook}
+      path="/api/admin/review-webhook"
+      problems={problems}
       problemText={(problem) => t(`problems.${problem}`)}
       labels={{
         url: t("url"),
@@ -28,7 +31,7 @@ export function ReviewWebhookForm({ currentUrl }: Props) {
     >
       {(state) => (
         <>
-          {state.status === "saved" ? <SecretOnce secret={state.secret} /> : null}
+          {state.status === "saved" && state.answer.secret ? <SecretOnce secret={state.answer.secret} /> : null}
           {state.status === "cleared" ? (
             <p role="status" className="muted">
               {t("cleared")}
