@@ -18,6 +18,7 @@ export function SlackWebhookForm({ host }: { host: string | null }) {
       labels={{ url: t("url"), help: t("help"), save: t("save"), saving: t("saving"), clear: t("clear") }}
       placeholder="https://hooks.slack.com/services/…"
       canClear={host !== null}
+      resetOnSave
     >
       {(state) =>
         state.status === "saved" || state.status === "cleared" ? (

@@ -22,6 +22,8 @@ type Props<T> = {
   defaultValue?: string;
   /** Offer "clear" (a URL is set). */
   canClear: boolean;
+  /** Empty the form after a save (a URL that is never shown back). */
+  resetOnSave?: boolean;
   /** What the last save said (saved / cleared, a secret shown once), between the error and the form. */
   children: (state: WebhookFormState<T>) => ReactNode;
 };
@@ -47,6 +49,7 @@ export function WebhookUrlForm<T>({
   placeholder,
   defaultValue,
   canClear,
+  resetOnSave = false,
   children,
 }: Props<T>) {
   const request = useAdminRequest<T>();
@@ -75,9 +78,11 @@ export function WebhookUrlForm<T>({
         aria-describedby={error ? `${id}-error` : undefined}
         onSubmit={async (e) => {
           e.preventDefault();
-          const submitter = (e.nativeEvent).submitter as HTMLButtonElement | null;
+          const submitter = e.nativeEvent.submitter as HTMLButtonElement | null;
           const intent = submitter?.value === "clear" ? "clear" : "save";
-          const answer = await send(intent, e.currentTarget);
+          const form = e.currentTarget;
+          const answer = await send(intent, form);
+          if (answer && resetOnSave) form.reset();
           setState(
             !answer ? { status: "idle" } : intent === "save" ? { status: "saved", answer } : { status: "cleared" },
           );
