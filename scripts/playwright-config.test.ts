@@ -6,8 +6,10 @@ import config from "../playwright.config";
 describe("playwright.config", () => {
   const projects = config.projects ?? [];
 
-  it("has the browser project and the canary scan after it", () => {
-    expect(projects.map((p) => p.name)).toEqual(["chromium", "canary-scan"]);
+  it("signs in once, runs the parallel and the serial specs, and the canary scan after everything", () => {
+    expect(projects.map((p) => p.name)).toEqual(["setup", "chromium", "serial", "canary-scan"]);
+    const deps = Object.fromEntries(projects.map((p) => [p.name, p.dependencies ?? []]));
+    expect(deps).toEqual({ setup: [], chromium: ["setup"], serial: ["chromium"], "canary-scan": ["serial"] });
   });
 
   it("launches the same browser, with the same flags, in every project", () => {
