@@ -6,6 +6,7 @@ import type { z } from "zod";
 import * as admin from "./admin";
 import * as orders from "./orders-api";
 import * as provider from "./provider-connection";
+import * as tenantWebhooks from "./tenant-webhooks";
 import { stepUpPassword } from "./step-up";
 
 /** Inputs that are not a signed-in staff member's change. */
@@ -19,6 +20,7 @@ const inputs = Object.entries({
   ...admin,
   issueIntegrationKeyInput: orders.issueIntegrationKeyInput,
   ...provider,
+  ...tenantWebhooks,
 }).filter(
   ([name, value]) => name.endsWith("Input") && typeof value === "object" && value !== null && "safeParse" in value,
 ) as [string, z.ZodType][];

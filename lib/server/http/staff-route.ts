@@ -68,3 +68,8 @@ export async function jsonBody(
   }
   throw new AppError("invalid_arguments", "The request body must be a JSON object.");
 }
+
+/** The JSON body of a request that may have none (a DELETE): `{}` without a JSON content type, else jsonBody. */
+export async function optionalJsonBody(request: Request): Promise<Record<string, unknown>> {
+  return request.headers.get("content-type")?.includes("json") ? jsonBody(request) : {};
+}

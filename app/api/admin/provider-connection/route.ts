@@ -1,4 +1,4 @@
-import { jsonBody, staffRoute } from "@/lib/server/http/staff-route";
+import { jsonBody, optionalJsonBody, staffRoute } from "@/lib/server/http/staff-route";
 import { getProviderConnection } from "@/lib/server/admin/provider-connection/get-provider-connection";
 import { removeProviderConnection } from "@/lib/server/admin/provider-connection/remove-provider-connection";
 import { setProviderConnection } from "@/lib/server/admin/provider-connection/set-provider-connection";
@@ -13,5 +13,5 @@ export const PUT = staffRoute(async (actor, request) => setProviderConnection(ac
 
 /** DELETE /api/admin/provider-connection {stepUpPassword?} → 200 {removed}: back to the default connection. */
 export const DELETE = staffRoute(async (actor, request) =>
-  removeProviderConnection(actor, request.headers.get("content-type")?.includes("json") ? await jsonBody(request) : {}),
+  removeProviderConnection(actor, await optionalJsonBody(request)),
 );
