@@ -44,7 +44,7 @@ export async function deliverReviewWebhook(input: {
   } else {
     const body = JSON.stringify(delivery.payload);
     // Standard Webhooks (webhook-id / -timestamp / -signature), as decision webhooks sign; the older X-Webhook-*
-    // headers are still sent beside them until their deprecation ends (docs/notifications.md "Signature").
+    // headers are still sent beside them until their deprecation ends (docs/jobs.md "deliver_review_webhook").
     const now = new Date();
     const headers = {
       ...signStandardWebhook({ id: delivery.id, body, secrets: [standardWebhookSecretOf(secret)], now }),
