@@ -70,6 +70,10 @@ function connect() {
 export function subscribeChanges(listener: Listener): () => void {
   listeners.add(listener);
   connect();
+  // Joining a stream another component opened (the tab title opens it first): that stream's "ready" is past, and a
+  // change pushed between this page's render and now reached only the listeners there were. Tell this one it is
+  // live, so it re-reads what it may have missed, as every listener does on "ready".
+  if (open) queueMicrotask(() => listeners.has(listener) && listener({ type: "ready" }));
   return () => {
     listeners.delete(listener);
     if (listeners.size) return;
