@@ -3,7 +3,7 @@
 // the two-reviewer threshold typed in major units of the tenant's currency, stored in minor units — with a bad
 // amount refused in the form, nothing saved.
 import { expect, test } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { staff, useSession } from "./support/auth";
 import { withDb } from "./support/db";
 
 test.describe.configure({ mode: "serial" });
@@ -29,7 +29,7 @@ test("a new agent key is copied with its button and revoked through the app's di
     nativeDialogs.push(d.type());
     void d.dismiss();
   });
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   await page.goto("/admin");
   const label = `E2E copy bot ${Date.now().toString(36)}`;
   const form = page.getByRole("region", { name: "Issue an agent key" });
@@ -69,7 +69,7 @@ test("a new agent key is copied with its button and revoked through the app's di
 });
 
 test("an invited person's setup link is copied with its button", async ({ page }) => {
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   await page.goto("/admin");
   const invite = page.getByRole("region", { name: "Invite a person" });
   await invite.getByLabel("Email").fill(`e2e.copy.${Date.now().toString(36)}@shop-us.test`);
@@ -88,7 +88,7 @@ test("the two-reviewer threshold is typed in dollars and stored in cents; a bad 
   browser,
 }) => {
   const start = await threshold();
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   await page.goto("/admin");
   const policy = page.getByRole("region", { name: /Tenant policy \(version \d+\)/ });
   const field = policy.getByLabel(/Two reviewers from \(USD/);
@@ -129,7 +129,7 @@ test("the two-reviewer threshold is typed in dollars and stored in cents; a bad 
     await policy.getByRole("button", { name: "Save as a new version" }).click();
     await expect(page.locator("main").getByRole("status")).toContainText("waits for a second admin");
     const p2 = await second.newPage();
-    await signIn(p2, auditor);
+    await useSession(p2, auditor);
     await p2.goto("/admin");
     await p2.getByRole("button", { name: `Approve version ${start.policyVersion + 2}` }).click();
     await expect(p2.locator("main").getByRole("status")).toContainText(

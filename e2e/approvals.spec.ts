@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { signIn, staff } from "./support/auth";
+import { signIn, staff, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
 
@@ -48,7 +48,7 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
   page,
 }) => {
   const order = await freshOrder("tienda-es", 12_345);
-  await signIn(page, staff("tienda-es", "reviewer"));
+  await useSession(page, staff("tienda-es", "reviewer"));
   await page.goto("/queue");
   await expect(page.getByRole("heading", { name: "Cola de revisión" })).toBeVisible();
   const proposalId = await proposeRefund("tienda-es", order);
@@ -76,7 +76,7 @@ test("keyboard only: find, inspect and approve; the approval is stored with the 
   const order = await freshOrder("shop-us", 4_999);
   const proposalId = await proposeRefund("shop-us", order);
   const db = await proposalRow(proposalId);
-  await signIn(page, staff("shop-us", "reviewer"));
+  await useSession(page, staff("shop-us", "reviewer"));
   await page.goto("/queue");
   const link = page.getByRole("link", { name: `Review ${db.orderNumber}` });
   await expect(link).toBeVisible();
@@ -124,7 +124,7 @@ test("forged, cross-site, double-clicked and foreign requests change nothing", a
   const order = await freshOrder("tienda-es", 8_990);
   const proposalId = await proposeRefund("tienda-es", order);
   const db = await proposalRow(proposalId);
-  await signIn(page, staff("tienda-es", "reviewer", 1));
+  await useSession(page, staff("tienda-es", "reviewer", 1), { landing: true });
 
   // Another hash: refused, nothing recorded.
   const forged = await page.request.post(`/api/proposals/${proposalId}/approve`, {
@@ -144,7 +144,7 @@ test("forged, cross-site, double-clicked and foreign requests change nothing", a
   // A tenant-B reviewer: not found, in the UI and through the API.
   const other = await browser.newContext();
   const otherPage = await other.newPage();
-  await signIn(otherPage, staff("shop-us", "reviewer"));
+  await useSession(otherPage, staff("shop-us", "reviewer"));
   expect((await otherPage.goto(`/proposals/${proposalId}`))?.status()).toBe(404);
   const foreign = await otherPage.request.post(`/api/proposals/${proposalId}/approve`, {
     data: { hash: db.hash },
@@ -178,7 +178,7 @@ test("auditors and ops see no approve controls, and their forged requests are re
   const proposalId = await proposeRefund("tienda-es", order);
   const db = await proposalRow(proposalId);
 
-  await signIn(page, staff("tienda-es", "ops"));
+  await useSession(page, staff("tienda-es", "ops"));
   await page.goto(`/proposals/${proposalId}`);
   await expect(page.getByTestId("amount")).toBeVisible();
   await expect(page.getByRole("button", { name: /Aprobar|Approve/ })).toHaveCount(0);
@@ -191,7 +191,7 @@ test("auditors and ops see no approve controls, and their forged requests are re
 
   const auditorContext = await browser.newContext();
   const auditor = await auditorContext.newPage();
-  await signIn(auditor, staff("tienda-es", "auditor"));
+  await useSession(auditor, staff("tienda-es", "auditor"));
   await auditor.goto(`/proposals/${proposalId}`);
   await expect(auditor).toHaveURL(/\/forbidden$/);
   const auditorTry = await auditor.request.post(`/api/proposals/${proposalId}/approve`, {
@@ -213,7 +213,7 @@ test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step u
   const db = await proposalRow(proposalId);
   expect(db.amountMinor).toBeGreaterThanOrEqual(100_000); // the US tenant's two-reviewer threshold
 
-  await signIn(page, staff("shop-us", "reviewer", 0));
+  await useSession(page, staff("shop-us", "reviewer", 0));
   await page.goto(`/proposals/${proposalId}`);
   const d1 = await openApproveDialog(page);
   await d1.getByRole("button", { name: "Approve refund" }).click();
@@ -257,7 +257,7 @@ test("four-eyes: two reviewers, '1 of 2' in between; a stale session must step u
 test("reject with a reason; the agent is told the reason", async ({ page }) => {
   const order = await freshOrder("shop-us", 3_000);
   const proposalId = await proposeRefund("shop-us", order);
-  await signIn(page, staff("shop-us", "reviewer", 1));
+  await useSession(page, staff("shop-us", "reviewer", 1));
   await page.goto(`/proposals/${proposalId}`);
   await page.getByRole("button", { name: "Reject" }).click();
   const dialog = page.getByRole("dialog");
@@ -274,7 +274,7 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
 }) => {
   const order = await freshOrder("shop-us", 20_000);
   const proposalId = await proposeRefund("shop-us", order);
-  await signIn(page, staff("shop-us", "reviewer", 0));
+  await useSession(page, staff("shop-us", "reviewer", 0));
   await page.goto(`/proposals/${proposalId}`);
   await page.getByRole("button", { name: "Lower the amount" }).click();
   const dialog = page.getByRole("dialog");
@@ -294,7 +294,7 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
   await withDb((c) => c.query(`UPDATE "Proposal" SET status = 'expired' WHERE id = $1`, [v2Id]));
   const opsContext = await browser.newContext();
   const ops = await opsContext.newPage();
-  await signIn(ops, staff("shop-us", "ops"));
+  await useSession(ops, staff("shop-us", "ops"));
   await ops.goto(`/proposals/${v2Id}`);
   await ops.getByRole("button", { name: "Re-prepare from current data" }).click();
   await ops.getByRole("link", { name: "Open the new proposal" }).click();
@@ -313,7 +313,7 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
 test("the queue and detail pages have no serious or critical accessibility violations", async ({ page }) => {
   const order = await freshOrder("tienda-es", 5_000);
   const proposalId = await proposeRefund("tienda-es", order);
-  await signIn(page, staff("tienda-es", "reviewer"));
+  await useSession(page, staff("tienda-es", "reviewer"), { landing: true });
   for (const path of ["/queue", `/proposals/${proposalId}`]) {
     await page.goto(path);
     await expect(page.locator("main")).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { signIn, staff, type DemoRole } from "./support/auth";
+import { staff, type DemoRole, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { demoTenants } from "../scripts/lib/demo-data";
 import { proposeRefund } from "./support/gateway";
@@ -21,7 +21,7 @@ const proposal = (id: string) =>
 async function as(browser: Browser, tenant: string, role: DemoRole): Promise<Page> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await signIn(page, staff(tenant, role));
+  await useSession(page, staff(tenant, role), { landing: true });
   return page;
 }
 

@@ -3,7 +3,7 @@
 // the row. When the stream is unavailable the queue falls back to polling. New proposals are announced
 // politely; the clock beside "Live" is not a live region.
 import { expect, test } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { staff, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
 
@@ -15,7 +15,7 @@ const createdAt = (id: string) =>
   );
 
 test("a new proposal is pushed into an open queue (polling blocked), announced politely", async ({ page }, info) => {
-  await signIn(page, staff("tienda-es", "reviewer"));
+  await useSession(page, staff("tienda-es", "reviewer"), { landing: true });
   // Polling of the list is made impossible: a row can only arrive by push.
   let polls = 0;
   await page.route(/\/api\/proposals\?/, (route) => {
@@ -46,13 +46,13 @@ test("a new proposal is pushed into an open queue (polling blocked), announced p
 test("an open proposal page learns of a decision made elsewhere by push", async ({ page, browser }) => {
   const order = await freshOrder("shop-us", 3_100);
   const id = await proposeRefund("shop-us", order);
-  await signIn(page, staff("shop-us", "reviewer", 0));
+  await useSession(page, staff("shop-us", "reviewer", 0));
   await page.goto(`/proposals/${id}`);
   await expect(page.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
   const other = await browser.newContext();
   const second = await other.newPage();
   try {
-    await signIn(second, staff("shop-us", "reviewer", 1));
+    await useSession(second, staff("shop-us", "reviewer", 1));
     await second.goto(`/proposals/${id}`);
     await second.getByRole("button", { name: "Reject" }).click();
     await second.getByLabel("Reason for the customer (the agent reads it to them)").fill("Not eligible for a refund.");
@@ -68,7 +68,7 @@ test("an open proposal page learns of a decision made elsewhere by push", async 
 test("without the stream the queue polls: the row still arrives, and the status says when it was updated", async ({
   page,
 }) => {
-  await signIn(page, staff("tienda-es", "reviewer"));
+  await useSession(page, staff("tienda-es", "reviewer"), { landing: true });
   await page.route("**/api/stream/changes", (route) => route.abort());
   await page.goto("/queue");
   await expect(page.locator('[data-live="ok"][data-pushed="false"]')).toContainText(/actualizado|updated/);

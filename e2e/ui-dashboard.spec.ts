@@ -3,7 +3,7 @@
 // and filters that survive a reload.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { signIn, staff, type DemoRole } from "./support/auth";
+import { staff, useSession, type DemoRole } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund, baseURL } from "./support/gateway";
 
@@ -26,7 +26,9 @@ async function as(
     colorScheme: scheme,
   });
   const page = await context.newPage();
-  await signIn(page, staff(tenant, role));
+  // The session auth.setup.ts opened (renewed when older than the step-up window allows): signing in through the
+  // form is auth.spec's job, and twelve sign-ins were a third of this file's time.
+  await useSession(page, staff(tenant, role));
   return page;
 }
 
@@ -52,9 +54,9 @@ test("queue, detail, approve dialog, decided, executions, audit and admin: phone
   for (const size of sizes) {
     for (const scheme of schemes) {
       const reviewer = await as(browser, "shop-us", "reviewer", size, scheme);
+      await reviewer.goto("/queue");
       // The theme follows the system until the person picks one.
       await expect(reviewer.locator("html")).toHaveClass(scheme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
-      await reviewer.goto("/queue");
       await expect(
         reviewer.locator(
           size.name === "phone" ? `[data-proposal-card="${proposalId}"]` : `tr[data-proposal-id="${proposalId}"]`,
