@@ -11,7 +11,8 @@ import {
   toolResponse,
   validationProblems,
 } from "./agent-protocol";
-import { prepareRefundInput, toolDefinitions, toolJsonSchema, toolNames } from "@/lib/schemas/tools";
+import { prepareRefundInput } from "@/lib/actions/refund/tools";
+import { toolDefinitions, toolJsonSchema, toolNames } from "@/lib/schemas/tools";
 
 describe("resolveTraceId", () => {
   it("takes the trace-id of a valid traceparent", () => {

@@ -4,56 +4,18 @@
 // because identity, tenant, amount and recipient are derived by the server, never taken from a model.
 import { z } from "zod";
 import { storable } from "./stored";
+import { orderReference, type ToolDeclaration } from "./agent-inputs";
 import { agentErrorCodes, successCodes } from "@/lib/domain/outcome";
+import { kindTools } from "@/lib/actions/registry";
 
-export const orderReference = z
-  .string()
-  .min(1)
-  .max(40)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/)
-  .describe('The order reference exactly as the customer gave it, for example "ORD-1001".');
+export { MAX_WAIT_SECONDS, orderReference, type ToolAnnotations } from "./agent-inputs";
 
-export const refundReasons = [
-  "damaged_item",
-  "not_received",
-  "wrong_item",
-  "duplicate_charge",
-  "cancelled_order",
-  "other",
-] as const;
 export const ticketCategories = ["billing", "technical", "complaint"] as const;
 export const ticketPriorities = ["low", "normal", "urgent"] as const;
 export const TICKET_SUMMARY_MAX = 500;
 
 export const lookupOrderInput = z.strictObject({ order_id: orderReference });
 export type LookupOrderInput = z.infer<typeof lookupOrderInput>;
-
-export const prepareRefundInput = z.strictObject({
-  order_id: orderReference,
-  reason: z
-    .enum(refundReasons)
-    .describe("Why the customer wants the refund, as they explained it. Use other when nothing else fits."),
-});
-export type PrepareRefundInput = z.infer<typeof prepareRefundInput>;
-
-/** Longest wait_seconds of get_refund_status: below common HTTP client and proxy timeouts (30 s). */
-export const MAX_WAIT_SECONDS = 25;
-
-export const getRefundStatusInput = z.strictObject({
-  proposal_id: z.uuid().describe("The proposal id that prepare_refund returned."),
-  // Optional for the server (older clients send only proposal_id), nullable so that vendors whose strict
-  // mode wants every property listed as required can send null.
-  wait_seconds: z
-    .int()
-    .min(0)
-    .max(MAX_WAIT_SECONDS)
-    .nullable()
-    .optional()
-    .describe(
-      `Wait up to this many seconds (0–${MAX_WAIT_SECONDS}) for the refund's status to change before answering; the answer comes as soon as it changes. Use ${MAX_WAIT_SECONDS} while it awaits a reviewer or is being paid; null or 0 answers at once. Waiting on an unchanged refund does not use up the conversation's tool budget.`,
-    ),
-});
-export type GetRefundStatusInput = z.infer<typeof getRefundStatusInput>;
 
 export const createSupportTicketInput = z.strictObject({
   category: z
@@ -78,15 +40,10 @@ export const createSupportTicketInput = z.strictObject({
 });
 export type CreateSupportTicketInput = z.infer<typeof createSupportTicketInput>;
 
-/** MCP tool annotations (MCP spec "Tool annotations"). */
-export type ToolAnnotations = {
-  readOnlyHint: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint: boolean;
-};
-
-/** The tool catalogue: name, title, hints, when to call it, its argument schema. Names are boring on purpose. */
+/**
+ * The tool catalogue: name, title, hints, when to call it, its argument schema. Names are boring on purpose. The
+ * gateway's own tools are here; each action kind's tools come from its folder through the registry (lib/actions).
+ */
 export const toolCatalog = {
   lookup_order: {
     title: "Look up an order",
@@ -96,21 +53,8 @@ export const toolCatalog = {
       "Look up one order of the signed-in customer: status, items, amounts paid and refunded, and how much can still be refunded. Call it when the customer asks about an order they name, before preparing a refund.",
     input: lookupOrderInput,
   },
-  prepare_refund: {
-    title: "Prepare a refund for approval",
-    // Prepares only (a proposal; nothing is paid); a repeat answers the same open proposal.
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    description:
-      "Prepare a refund of an order of the signed-in customer for a human to approve. The server decides the amount (everything still refundable) and the recipient (the original payment); nothing is paid yet. Call it once when the customer asks for a refund and the order is theirs; then tell them it awaits review. Calling it again returns the same pending proposal.",
-    input: prepareRefundInput,
-  },
-  get_refund_status: {
-    title: "Get a refund's status",
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    description:
-      "Get the status of a refund proposal prepared earlier (awaiting approval, in progress, done, rejected with the reviewer's reason, expired, replaced by another one). Call it when the customer asks how their refund is going, or with wait_seconds to wait for a reviewer's decision. Never re-submit a refund instead.",
-    input: getRefundStatusInput,
-  },
+  // The action kinds' tools (prepare_refund, get_refund_status, …): declared in each kind's folder.
+  ...kindTools,
   create_support_ticket: {
     title: "Open a support ticket",
     // Adds a ticket; each call opens a new one, so not idempotent.
@@ -119,10 +63,7 @@ export const toolCatalog = {
       "Open a support ticket for a human agent to follow up. Call it when the customer needs something no other tool can do, or asks to talk to a person.",
     input: createSupportTicketInput,
   },
-} as const satisfies Record<
-  string,
-  { title: string; annotations: ToolAnnotations; description: string; input: z.ZodType }
->;
+} as const satisfies Record<string, ToolDeclaration>;
 
 export type ToolName = keyof typeof toolCatalog;
 export const toolNames = Object.keys(toolCatalog) as ToolName[];

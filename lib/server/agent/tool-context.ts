@@ -1,5 +1,6 @@
 import "server-only";
 import type { ToolOutcome } from "@/lib/domain/agent-protocol";
+import type { Sql } from "@/lib/server/db/sql";
 import type { AgentCaller } from "./authenticate-agent-key";
 
 /** What every tool use case receives: the authenticated agent and the verified end user (never the model's word). */
@@ -28,6 +29,21 @@ export type HandlerResult = {
   audit?: Record<string, unknown>;
   /** Personal strings the writer must scrub from free text (the customer's name and email). */
   knownPersonal?: string[];
+};
+
+/** How one tool runs on the gateway: the gateway's own tools (tool-handlers.ts) and every action kind's alike. */
+export type ToolHandler = {
+  /**
+   * The use case, on the gateway's one transaction (withPgTransaction, lib/server/db/pg.ts) as a handle of the
+   * typed SQL layer (lib/server/db/sql.ts): its effect and its audit event commit together.
+   */
+  run: (tx: Sql, input: never, ctx: ToolContext) => Promise<HandlerResult>;
+  /** Whether it needs a verified customer (anonymous end users may not look at orders or money). */
+  needsCustomer: boolean;
+  /** The argument fields allowed to stay in clear in the audit trail. */
+  auditClear: readonly string[];
+  /** Runs before the transaction, holding nothing: waits for a change worth answering (undefined = no wait). */
+  wait?: (input: never, ctx: ToolContext, signal?: AbortSignal) => Promise<WaitReport | undefined>;
 };
 
 /**

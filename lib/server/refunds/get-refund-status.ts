@@ -1,7 +1,7 @@
 import "server-only";
 import { failure } from "@/lib/domain/agent-protocol";
 import { agentOutcomeFor, paymentPhase, proposalStatus as S } from "@/lib/domain/proposal-state";
-import type { GetRefundStatusInput } from "@/lib/schemas/tools";
+import type { GetRefundStatusInput } from "@/lib/actions/refund/tools";
 import { jsonObjectFrom } from "kysely/helpers/postgres";
 import { nowUtc, utc, type Sql } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";

@@ -1,6 +1,6 @@
 import "server-only";
 import { agentVisibleState, isProposalStatus, isWorthWaitingFor, proposalStatus } from "@/lib/domain/proposal-state";
-import type { GetRefundStatusInput } from "@/lib/schemas/tools";
+import type { GetRefundStatusInput } from "@/lib/actions/refund/tools";
 import type { ToolContext, WaitReport } from "@/lib/server/agent/tool-context";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";

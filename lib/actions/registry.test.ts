@@ -1,0 +1,100 @@
+// The registry and the seam's layout (docs/action-kinds.md): every kind's tools reach the catalogue and the
+// gateway's handlers, a tool name two kinds declare is refused, kinds never import each other, and the core
+// imports no kind folder (only the registry may list them).
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { declareKindTools, mergeKindTools } from "./kind";
+import { actionKinds, kindTools } from "./registry";
+import { kindToolHandlers } from "./registry.server";
+import { toolCatalog, toolNames } from "@/lib/schemas/tools";
+import { toolHandlers } from "@/lib/server/agent/tool-handlers";
+
+const root = join(__dirname, "..", "..");
+const tool = (title: string) => ({
+  title,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  description: title,
+  input: z.strictObject({}),
+});
+
+describe("the action kinds' registry", () => {
+  it("every registered kind's tools are in the tool catalogue and have a handler on the gateway, and nothing else", () => {
+    expect(actionKinds.map((k) => k.kind)).toContain("refund");
+    const declared = actionKinds.flatMap((k) => Object.keys(k.tools));
+    expect(declared).toEqual(expect.arrayContaining(["prepare_refund", "get_refund_status"]));
+    for (const name of declared) {
+      expect(toolNames).toContain(name);
+      expect(toolCatalog[name as keyof typeof toolCatalog]).toBe(kindTools[name as keyof typeof kindTools]);
+      expect(toolHandlers[name as keyof typeof toolHandlers]).toBe(
+        kindToolHandlers[name as keyof typeof kindToolHandlers],
+      );
+    }
+    expect(Object.keys(kindToolHandlers).sort()).toEqual([...declared].sort());
+    // The gateway's own tools stay its own, in the catalogue's published order.
+    expect(toolNames).toEqual(["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"]);
+  });
+
+  it("refuses a tool name two kinds declare, a kind registered twice, and names that are not lower snake case", () => {
+    const a = declareKindTools({ kind: "kind_a", tools: { prepare_a: tool("a") } });
+    const b = declareKindTools({ kind: "kind_b", tools: { prepare_a: tool("b") } });
+    expect(() => mergeKindTools([a, b])).toThrow(/prepare_a is declared by two action kinds/);
+    expect(() => mergeKindTools([a, a])).toThrow(/registered twice/);
+    expect(() => declareKindTools({ kind: "Kind-C", tools: {} })).toThrow(/action kind name/);
+    expect(() => declareKindTools({ kind: "kind_c", tools: { "prepare c": tool("c") } })).toThrow(/tool name/);
+    expect(Object.keys(mergeKindTools([a, declareKindTools({ kind: "kind_c", tools: { get_c: tool("c") } })]))).toEqual(
+      ["prepare_a", "get_c"],
+    );
+  });
+});
+
+function files(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) return files(path);
+    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+const imports = (path: string) =>
+  [...readFileSync(join(root, path), "utf8").matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]!);
+const kindFolders = readdirSync(join(root, "lib/actions")).filter((n) =>
+  statSync(join(root, "lib/actions", n)).isDirectory(),
+);
+/** The kind folder an import points at, if any (relative imports resolved from the importing file's folder). */
+function kindOf(from: string, spec: string): string | null {
+  const target = spec.startsWith("@/") ? spec.slice(2) : spec.startsWith(".") ? join(from, "..", spec) : null;
+  const m = target?.match(/^lib\/actions\/([^/]+)\//);
+  return m && kindFolders.includes(m[1]!) ? m[1]! : null;
+}
+
+describe("the seam's layout", () => {
+  it("a kind imports the core, never another kind", () => {
+    expect(kindFolders).toContain("refund");
+    const crossing = kindFolders.flatMap((kind) =>
+      files(`lib/actions/${kind}`).flatMap((f) =>
+        imports(f)
+          .map((spec) => [spec, kindOf(f, spec)] as const)
+          .filter(([, k]) => k !== null && k !== kind)
+          .map(([spec]) => `${f} → ${spec}`),
+      ),
+    );
+    expect(crossing).toEqual([]);
+  });
+
+  it("the core imports no kind folder: only the registry lists them", () => {
+    const registry = ["lib/actions/registry.ts", "lib/actions/registry.server.ts"];
+    const core = ["app", "components", "lib", "scripts"]
+      .flatMap(files)
+      .filter((f) => !registry.includes(f) && !kindFolders.some((k) => f.startsWith(`lib/actions/${k}/`)));
+    expect(core.length).toBeGreaterThan(300);
+    const reaching = core.flatMap((f) =>
+      imports(f)
+        .filter((spec) => kindOf(f, spec) !== null)
+        .map((spec) => `${f} → ${spec}`),
+    );
+    // Refund code not yet moved into its folder still reads its own tool inputs' types (lib/server/refunds) and
+    // one protocol test reads the refund input; nothing of the core proper (proposals, executions, agent, audit).
+    expect(reaching.filter((r) => !r.startsWith("lib/server/refunds/"))).toEqual([]);
+  });
+});

@@ -1,0 +1,14 @@
+// The registry: every action kind, listed once (docs/action-kinds.md). A new kind adds its folder under
+// lib/actions/, one line here and one in registry.server.ts, and its messages — nothing in the core. The tool
+// catalogue (lib/schemas/tools.ts), and from it the HTTP and MCP tool lists, OpenAPI and the per-channel tool
+// allow-lists, are built from this list. Client-safe: declarations only; how the tools run is registry.server.ts.
+import { mergeKindTools } from "./kind";
+import { refundKindTools } from "./refund/tools";
+
+export const actionKinds = [refundKindTools] as const;
+
+/** Every kind's agent tools, by tool name (a name two kinds declare is refused at load). */
+export const kindTools = mergeKindTools(actionKinds);
+
+/** The registered kinds' names. */
+export const actionKindNames = actionKinds.map((k) => k.kind);
