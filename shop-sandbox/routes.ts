@@ -60,7 +60,7 @@ export function shopRoutes(ctx: RoutesContext) {
 
   /**
    * Standard Webhooks: `webhook-signature` must hold `v1,<base64 HMAC-SHA256(secret, "<webhook-id>.<webhook-timestamp>.<raw body>")>`
-   * and the timestamp be within 5 minutes of now. A GET signs the empty body. Null when it does, else the 401.
+   * and the timestamp be within 5 minutes of now. A GET signs the idempotency key it asks about. Null when it does, else the 401.
    */
   const refusedSignature = (req: IncomingMessage, raw: string): Answer | null => {
     try {
@@ -195,13 +195,14 @@ export function shopRoutes(ctx: RoutesContext) {
     const keyInPath = /^\/actions\/([^/]+)$/.exec(url.pathname)?.[1];
     if (keyInPath !== undefined) {
       if (method !== "GET") return send(res, notAllowed(method, "GET"), { allow: "GET" });
-      if (refused(req, res, raw)) return;
       let key: string;
       try {
         key = decodeURIComponent(keyInPath);
       } catch {
         return send(res, invalid("the idempotency key in the path is not valid percent-encoding"));
       }
+      // A GET has no body: it signs the key it asks about, so a captured signature reads that key's answer only.
+      if (refused(req, res, key)) return;
       return readAction(req, res, key);
     }
     return send(res, {
@@ -213,10 +214,9 @@ export function shopRoutes(ctx: RoutesContext) {
     });
   };
 
-  /** Sends the 401 when the request's signature does not hold; true when it did. */
-  const refused = (req: IncomingMessage, res: ServerResponse, raw: string): boolean => {
-    // A GET carries no body: it signs the empty string.
-    const answer = refusedSignature(req, req.method === "GET" ? "" : raw);
+  /** Sends the 401 when the signature over `signedContent` (a POST's raw body, a GET's key) does not hold; true when it did. */
+  const refused = (req: IncomingMessage, res: ServerResponse, signedContent: string): boolean => {
+    const answer = refusedSignature(req, signedContent);
     if (answer) send(res, answer);
     return answer !== null;
   };

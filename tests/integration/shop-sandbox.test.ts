@@ -71,7 +71,7 @@ async function stopShop(): Promise<number | null> {
   return code;
 }
 
-/** The three Standard Webhooks headers over `body` ("" for a GET). */
+/** The three Standard Webhooks headers over `body` (for a GET: the idempotency key it asks about). */
 function signed(body: string, opts: { secret?: string; at?: Date } = {}): Record<string, string> {
   const id = `msg_${randomUUID()}`;
   const at = opts.at ?? new Date();
@@ -100,7 +100,7 @@ async function post(
   return { status: response.status, body: await response.json(), headers: response.headers };
 }
 
-async function get(key: string, headers: Record<string, string> = signed("")): Promise<Reply> {
+async function get(key: string, headers: Record<string, string> = signed(key)): Promise<Reply> {
   const response = await fetch(`${base}/actions/${encodeURIComponent(key)}`, {
     headers,
     signal: AbortSignal.timeout(15_000),
@@ -291,6 +291,17 @@ describe("sandbox shop: the action endpoint", () => {
     const missing = await get(`act_${randomUUID()}`);
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: "not_found" });
+  });
+
+  it("a GET's signature covers the key it asks about: one signed for another key, or over the empty body, is 401", async () => {
+    const number = await order();
+    const action = cancel(number);
+    expect((await post(action)).status).toBe(200);
+    const forOther = await get(action.idempotency_key, signed(`act_${randomUUID()}`));
+    expect(forOther.status).toBe(401);
+    expect(forOther.body).toMatchObject({ error: "invalid_signature" });
+    expect((await get(action.idempotency_key, signed(""))).status).toBe(401);
+    expect((await get(action.idempotency_key)).status).toBe(200);
   });
 
   it("fail_5xx: 500, nothing done and nothing stored; the same key then succeeds", async () => {
