@@ -1,7 +1,7 @@
 // The sandbox provider's own tables, in its own database. Created at start (idempotent), under an
 // advisory lock so two sandbox processes starting on one database do not race.
 import type pg from "pg";
-import { withPgClient } from "../lib/server/db/pg-client";
+import { withPgConnection } from "./pg-connection";
 
 const SCHEMA_LOCK = 7_311_402_651;
 
@@ -96,7 +96,7 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   if (!name) throw new Error("the sandbox database URL names no database");
   const admin = new URL(databaseUrl);
   admin.pathname = "/postgres";
-  await withPgClient(admin.toString(), async (client) => {
+  await withPgConnection(admin.toString(), async (client) => {
     const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (exists.rowCount === 0) {
       try {

@@ -41,10 +41,22 @@ describe("layer boundaries", () => {
     expect(outside.filter((f) => /db\(\)|generated\/client|@prisma\//.test(code(read(f))))).toEqual([]);
   });
 
-  it("the app imports nothing from the sandbox provider: it is a separate program (provider-sandbox/)", () => {
+  it("the app imports nothing from the sandboxes: they are separate programs (provider-sandbox/, shop-sandbox/)", () => {
     const app = [...files("app"), ...files("components"), ...files("lib")];
     expect(app.length).toBeGreaterThan(50);
-    expect(app.filter((f) => /from\s+["'](@\/|(\.\.\/)+)provider-sandbox\//.test(code(read(f))))).toEqual([]);
+    expect(app.filter((f) => /from\s+["'](@\/|(\.\.\/)+)(provider|shop)-sandbox\//.test(code(read(f))))).toEqual([]);
+  });
+
+  it("each sandbox stands for an outside system: it imports nothing of the product (lib/, app/, components/) nor the other sandbox", () => {
+    for (const [dir, other] of [
+      ["provider-sandbox", "shop-sandbox"],
+      ["shop-sandbox", "provider-sandbox"],
+    ] as const) {
+      const own = files(dir);
+      expect(own.length).toBeGreaterThan(3);
+      const product = new RegExp(`from\\s+["'](@\\/|(\\.\\.\\/)+)(lib|app|components|${other})\\/`);
+      expect(own.filter((f) => product.test(code(read(f))))).toEqual([]);
+    }
   });
 
   it("one transaction manager and one SQL layer: no $transaction, raw Prisma SQL or pg client outside lib/server/db", () => {
@@ -59,7 +71,18 @@ describe("layer boundaries", () => {
   });
 
   it("no raw Prisma SQL and no pg client of its own anywhere else either: tests, specs, scripts, benches", () => {
-    const everywhere = ["app", "components", "lib", "tests", "e2e", "scripts", "bench", "provider-sandbox", "examples"]
+    const everywhere = [
+      "app",
+      "components",
+      "lib",
+      "tests",
+      "e2e",
+      "scripts",
+      "bench",
+      "provider-sandbox",
+      "shop-sandbox",
+      "examples",
+    ]
       .flatMap((dir) => files(dir, true))
       .filter((f) => !f.startsWith("lib/server/db/") && f !== "lib/domain/boundaries.test.ts");
     expect(everywhere.length).toBeGreaterThan(300);

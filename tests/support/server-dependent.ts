@@ -130,6 +130,7 @@ export const serverNeutral: string[] = [
   "reject-redaction.test.ts",
   "review-demo-pending.test.ts",
   "seed-matrix.test.ts",
+  "shop-sandbox.test.ts",
   "staff-route-origin.test.ts",
   "step-up-renewal.test.ts",
   "supersede-flow.test.ts",

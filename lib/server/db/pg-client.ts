@@ -1,9 +1,9 @@
 import pg from "pg";
 
-// The one place the scripts, tests, benches, e2e specs and the provider sandbox make a node-postgres client:
+// The one place the scripts, tests, benches and e2e specs make a node-postgres client:
 // a connection of their own to a URL they are given (migrations, setup, fixtures, measurements). The app's own
 // connections come from ./pg.ts (its pool and dedicatedPgClient). Plain Node: no "server-only", and nothing
-// imported but `pg`, so Playwright, tsx scripts and the sandbox load it as they are.
+// imported but `pg`, so Playwright and tsx scripts load it as they are (the sandboxes, outside systems, have their own).
 
 export type PgClientOptions = {
   /** The session's application_name (pg_stat_activity), when the caller names its connection. */

@@ -1,0 +1,114 @@
+// What the shop does with an action: the request body's shape (parseActionRequest) and the kinds it carries out
+// (performAction), each inside the transaction that also stores the answer under the idempotency key (routes.ts).
+// A new kind is one handler in KINDS; any other kind is answered `failed` / "unsupported kind", never an error.
+import { randomBytes } from "node:crypto";
+import type pg from "pg";
+import type { ActionStatus, OrderStatus } from "./store";
+
+export type ActionRequest = {
+  kind: string;
+  proposal_id: string;
+  idempotency_key: string;
+  subject: { type: string; ref: string };
+  params: Record<string, unknown>;
+};
+
+/** The endpoint's answer (200): `reference` is the shop's id of what it did, null when it did nothing. */
+export type ActionAnswer = { status: ActionStatus; reference: string | null; message?: string };
+
+const FIELDS = ["kind", "proposal_id", "idempotency_key", "subject", "params"];
+
+/** The body of `POST /actions`, exactly these five fields, or what is wrong with it (400). */
+export function parseActionRequest(value: unknown): ActionRequest | { error: string } {
+  if (!isObject(value)) return { error: "the body must be a JSON object" };
+  const extra = Object.keys(value).filter((k) => !FIELDS.includes(k));
+  if (extra.length > 0) return { error: `unknown field(s): ${extra.join(", ")}` };
+  const { kind, proposal_id, idempotency_key, subject, params } = value;
+  if (!isText(kind, 100)) return { error: "kind must be a string of 1 to 100 characters" };
+  if (!isText(proposal_id, 255)) return { error: "proposal_id must be a string of 1 to 255 characters" };
+  if (!isText(idempotency_key, 255)) return { error: "idempotency_key must be a string of 1 to 255 characters" };
+  if (
+    !isObject(subject) ||
+    Object.keys(subject).length !== 2 ||
+    !isText(subject.type, 100) ||
+    !isText(subject.ref, 255)
+  ) {
+    return { error: "subject must be { type, ref }, two strings" };
+  }
+  if (!isObject(params)) return { error: "params must be a JSON object" };
+  return { kind, proposal_id, idempotency_key, subject: { type: subject.type, ref: subject.ref }, params };
+}
+
+type KindHandler = (client: pg.PoolClient, request: ActionRequest) => Promise<ActionAnswer>;
+
+const KINDS: Record<string, KindHandler> = {
+  /** subject: the order; refused once it has shipped (or been delivered), or when it is already cancelled. */
+  cancel_order: async (client, request) => {
+    const order = await lockOrder(client, request.subject);
+    if ("refused" in order) return order.refused;
+    if (order.status !== "unfulfilled") {
+      return failed(order.status === "cancelled" ? "order_already_cancelled" : `order_${order.status}`);
+    }
+    await client.query("UPDATE shop_orders SET status = 'cancelled', updated_at = now() WHERE order_number = $1", [
+      request.subject.ref,
+    ]);
+    return { status: "succeeded", reference: newReference("cxl") };
+  },
+  /** subject: the order; params.after: the new address (stored as given). Refused once shipped, or when cancelled. */
+  change_shipping_address: async (client, request) => {
+    const after = request.params.after;
+    if (!isObject(after)) return failed("invalid_address");
+    const order = await lockOrder(client, request.subject);
+    if ("refused" in order) return order.refused;
+    if (order.status !== "unfulfilled") return failed(`order_${order.status}`);
+    await client.query("UPDATE shop_orders SET shipping_address = $2, updated_at = now() WHERE order_number = $1", [
+      request.subject.ref,
+      JSON.stringify(after),
+    ]);
+    return { status: "succeeded", reference: newReference("adr") };
+  },
+};
+
+export const SUPPORTED_KINDS = Object.keys(KINDS);
+
+/** Carries out the action on `client` (inside the caller's transaction) and says how it went. */
+export async function performAction(client: pg.PoolClient, request: ActionRequest): Promise<ActionAnswer> {
+  const handler = Object.hasOwn(KINDS, request.kind) ? KINDS[request.kind] : undefined;
+  if (!handler) return failed("unsupported kind");
+  return handler(client, request);
+}
+
+/** The order named by the subject, row-locked until the transaction ends (two actions on it take turns). */
+async function lockOrder(
+  client: pg.PoolClient,
+  subject: ActionRequest["subject"],
+): Promise<{ status: OrderStatus } | { refused: ActionAnswer }> {
+  if (subject.type !== "order") return { refused: failed("unsupported subject type") };
+  const row = await client.query<{ status: OrderStatus }>(
+    "SELECT status FROM shop_orders WHERE order_number = $1 FOR UPDATE",
+    [subject.ref],
+  );
+  return row.rows[0] ? { status: row.rows[0].status } : { refused: failed("order_not_found") };
+}
+
+const failed = (message: string): ActionAnswer => ({ status: "failed", reference: null, message });
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** `<prefix>_` and 24 random base-62 characters (`cxl_…`, `adr_…`). */
+export function newReference(prefix: string, length = 24): string {
+  let out = "";
+  while (out.length < length) {
+    // Rejection sampling keeps the characters uniform (248 = 4 × 62).
+    for (const b of randomBytes(length * 2)) if (b < 248 && out.length < length) out += ALPHABET[b % 62];
+  }
+  return `${prefix}_${out}`;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isText(value: unknown, max: number): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= max;
+}

@@ -1,0 +1,94 @@
+// The sandbox shop's own tables, in its own database: the orders' fulfilment state (shop_orders) and every action
+// received, keyed by its idempotency key, with the answer given (shop_actions). Created at start (idempotent),
+// under an advisory lock so two shop processes starting on one database do not race. Also the two connection
+// helpers the shop needs (a one-off connection to create its database, a transaction on the pool): the shop is an
+// outside system and imports nothing from the app.
+import pg from "pg";
+
+const SCHEMA_LOCK = 7_311_402_652;
+
+export const ORDER_STATUSES = ["unfulfilled", "shipped", "delivered", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const ACTION_STATUSES = ["succeeded", "failed", "pending"] as const;
+export type ActionStatus = (typeof ACTION_STATUSES)[number];
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS shop_orders (
+  order_number     text PRIMARY KEY,
+  status           text NOT NULL DEFAULT 'unfulfilled'
+                   CHECK (status IN ('unfulfilled', 'shipped', 'delivered', 'cancelled')),
+  shipping_address jsonb NULL,
+  updated_at       timestamptz NOT NULL DEFAULT now()
+);
+-- One row per idempotency key. The row is inserted first in the action's transaction (the key's row lock, held
+-- until COMMIT, makes a concurrent request with the same key wait), the work follows, and the answer is written
+-- into the row before the same COMMIT: the effect and the stored answer commit together or not at all.
+CREATE TABLE IF NOT EXISTS shop_actions (
+  idempotency_key text PRIMARY KEY,
+  kind            text NOT NULL,
+  proposal_id     text NOT NULL,
+  request         jsonb NOT NULL,
+  status          text NOT NULL CHECK (status IN ('succeeded', 'failed', 'pending')),
+  reference       text NULL,
+  message         text NULL,
+  created_at      timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS shop_actions_newest ON shop_actions (created_at DESC);
+`;
+
+/** Creates the database named in `databaseUrl` when it is missing (connecting to `postgres` on the same server). */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ""));
+  if (!name) throw new Error("the shop's database URL names no database");
+  const admin = new URL(databaseUrl);
+  admin.pathname = "/postgres";
+  // One connection, through a pool of one (the shop makes no pg.Client of its own).
+  const pool = new pg.Pool({ connectionString: admin.toString(), max: 1 });
+  pool.on("error", () => undefined);
+  try {
+    const exists = await pool.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (exists.rowCount === 0) {
+      try {
+        await pool.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+      } catch (error) {
+        // Another shop process created it between our check and our CREATE.
+        if ((error as { code?: string }).code !== "42P04") throw error;
+      }
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+export async function ensureSchema(pool: pg.Pool): Promise<void> {
+  await inTransaction(pool, async (client) => {
+    await client.query("SELECT pg_advisory_xact_lock($1)", [SCHEMA_LOCK]);
+    await client.query(DDL);
+  });
+}
+
+/**
+ * Runs `fn` in one transaction on a pooled client: COMMIT when it returns, ROLLBACK when it throws or when it
+ * called `rollback()` (a refusal that must leave nothing behind); the client always goes back to the pool.
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient, rollback: () => void) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let rolledBack = false;
+  try {
+    await client.query("BEGIN");
+    const value = await fn(client, () => {
+      rolledBack = true;
+    });
+    await client.query(rolledBack ? "ROLLBACK" : "COMMIT");
+    return value;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
