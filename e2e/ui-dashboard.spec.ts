@@ -1,101 +1,11 @@
-// The dashboard as its people use it: phone and laptop sizes in light and dark, axe, no sideways
-// scrolling (screenshots written to docs/screenshots/), a keyboard-only review of three proposals,
-// and filters that survive a reload.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { staff, useSession, type DemoRole } from "./support/auth";
+// The dashboard as its people use it, on the shared queue (serial: it walks and counts the whole queue): the
+// phone navigation sheet, a keyboard-only review of three proposals, shortcuts, filters that survive a reload,
+// the live tab title. Every screen at phone and laptop sizes in light and dark is ui-screens.spec.ts.
+import { expect, test } from "@playwright/test";
+import { staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
-import { proposeRefund, baseURL } from "./support/gateway";
-
-const sizes = [
-  { name: "phone", width: 390, height: 844 },
-  { name: "laptop", width: 1366, height: 900 },
-] as const;
-const schemes = ["light", "dark"] as const;
-
-async function as(
-  browser: Browser,
-  tenant: string,
-  role: DemoRole,
-  size: (typeof sizes)[number],
-  scheme: (typeof schemes)[number],
-): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL,
-    viewport: { width: size.width, height: size.height },
-    colorScheme: scheme,
-  });
-  const page = await context.newPage();
-  // The session auth.setup.ts opened (renewed when older than the step-up window allows): signing in through the
-  // form is auth.spec's job, and twelve sign-ins were a third of this file's time.
-  await useSession(page, staff(tenant, role));
-  return page;
-}
-
-/** No horizontal page scroll, no serious/critical axe violations, and a screenshot for the docs. */
-async function check(page: Page, name: string, size: (typeof sizes)[number], scheme: string) {
-  // Not "networkidle": a signed-in page keeps its change stream (server-sent events) open.
-  await page.waitForLoadState("load");
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, `${name} at ${size.width}px scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    bad.map((v) => `${name} ${size.name} ${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-  ).toEqual([]);
-  await page.screenshot({ path: `docs/screenshots/${name}-${size.width}-${scheme}.png` });
-}
-
-test("queue, detail, approve dialog, decided, executions, audit and admin: phone and laptop, light and dark", async ({
-  browser,
-}) => {
-  test.setTimeout(360_000);
-  const proposalId = await proposeRefund("shop-us", await freshOrder("shop-us", 12_999));
-  for (const size of sizes) {
-    for (const scheme of schemes) {
-      const reviewer = await as(browser, "shop-us", "reviewer", size, scheme);
-      await reviewer.goto("/queue");
-      // The theme follows the system until the person picks one.
-      await expect(reviewer.locator("html")).toHaveClass(scheme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
-      await expect(
-        reviewer.locator(
-          size.name === "phone" ? `[data-proposal-card="${proposalId}"]` : `tr[data-proposal-id="${proposalId}"]`,
-        ),
-      ).toBeVisible();
-      await check(reviewer, "queue", size, scheme);
-      await reviewer.goto(`/proposals/${proposalId}`);
-      await expect(reviewer.getByTestId("amount")).toBeVisible();
-      await check(reviewer, "detail", size, scheme);
-      await reviewer.getByRole("button", { name: "Approve", exact: true }).click();
-      const dialog = reviewer.getByRole("dialog");
-      await expect(dialog).toBeVisible();
-      await reviewer.waitForTimeout(300); // the open animation
-      // Fully visible: the dialog's box lies inside the viewport, confirm button included.
-      const box = await dialog.boundingBox();
-      expect(
-        box && box.y >= 0 && box.x >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width,
-      ).toBe(true);
-      await expect(dialog.getByRole("button", { name: "Approve refund" })).toBeInViewport();
-      await check(reviewer, "approve-dialog", size, scheme);
-      await reviewer.keyboard.press("Escape");
-      await reviewer.goto("/decided");
-      await check(reviewer, "decided", size, scheme);
-      await reviewer.context().close();
-
-      const admin = await as(browser, "shop-us", "admin", size, scheme); // admin + ops in the US demo
-      await admin.goto("/executions");
-      await check(admin, "executions", size, scheme);
-      await admin.goto("/admin");
-      await check(admin, "admin", size, scheme);
-      await admin.context().close();
-
-      const auditor = await as(browser, "shop-us", "auditor", size, scheme);
-      await auditor.goto("/audit");
-      await check(auditor, "audit", size, scheme);
-      await auditor.context().close();
-    }
-  }
-});
+import { proposeRefund } from "./support/gateway";
+import { as, sizes } from "./support/ui";
 
 test("phones get the navigation in a sheet", async ({ browser }) => {
   const page = await as(browser, "shop-us", "reviewer", sizes[0], "light");

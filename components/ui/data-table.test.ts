@@ -23,6 +23,8 @@ describe("DataTable", () => {
   it("renders a header per column and a cell per row and column, in order, with row attributes", () => {
     const out = html({ rowAttributes: (r) => ({ "data-person-id": r.id }) });
     expect(out).toContain('aria-label="People"');
+    // The sideways-scrolling container is a named group a keyboard user can focus (axe scrollable-region-focusable).
+    expect(out).toMatch(/<div data-slot="table-container"[^>]*role="group"[^>]*aria-label="People"[^>]*tabindex="0"/i);
     expect([...out.matchAll(/<th[^>]*scope="col"[^>]*>([^<]*)</g)].map((m) => m[1])).toEqual(["Name", "Amount"]);
     expect([...out.matchAll(/<td[^>]*>([^<]*)</g)].map((m) => m[1])).toEqual(["Ada", "5", "Bo", "12"]);
     expect([...out.matchAll(/data-person-id="(\w)"/g)].map((m) => m[1])).toEqual(["a", "b"]);

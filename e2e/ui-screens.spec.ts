@@ -1,0 +1,75 @@
+// Every screen as its people see it, at phone and laptop sizes in light and dark: no sideways scrolling, no serious
+// or critical axe violation, the approve dialog fully in view, and a screenshot for the docs (docs/screenshots/).
+// One test per size and scheme, so both workers share them; it reads the queue, never walks or counts it, so it
+// runs beside the other parallel specs (their proposals may show in the screenshots).
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { freshOrder } from "./support/db";
+import { proposeRefund } from "./support/gateway";
+import { as, schemes, sizes } from "./support/ui";
+
+test.describe.configure({ mode: "parallel" });
+
+/** No horizontal page scroll, no serious/critical axe violations, and a screenshot for the docs. */
+async function check(page: Page, name: string, size: (typeof sizes)[number], scheme: string) {
+  // Not "networkidle": a signed-in page keeps its change stream (server-sent events) open.
+  await page.waitForLoadState("load");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${name} at ${size.width}px scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    bad.map((v) => `${name} ${size.name} ${scheme} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
+  await page.screenshot({ path: `docs/screenshots/${name}-${size.width}-${scheme}.png` });
+}
+
+for (const size of sizes)
+  for (const scheme of schemes)
+    test(`${size.name} ${scheme}: queue, detail, approve dialog, decided, executions, audit and admin`, async ({
+      browser,
+    }) => {
+      test.setTimeout(180_000);
+      const proposalId = await proposeRefund("shop-us", await freshOrder("shop-us", 12_999));
+      const reviewer = await as(browser, "shop-us", "reviewer", size, scheme);
+      // Newest first: other specs add proposals beside this one, and the default order puts it last.
+      await reviewer.goto("/queue?sort=newest");
+      // The theme follows the system until the person picks one.
+      await expect(reviewer.locator("html")).toHaveClass(scheme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+      await expect(
+        reviewer.locator(
+          size.name === "phone" ? `[data-proposal-card="${proposalId}"]` : `tr[data-proposal-id="${proposalId}"]`,
+        ),
+      ).toBeVisible();
+      await check(reviewer, "queue", size, scheme);
+      await reviewer.goto(`/proposals/${proposalId}`);
+      await expect(reviewer.getByTestId("amount")).toBeVisible();
+      await check(reviewer, "detail", size, scheme);
+      await reviewer.getByRole("button", { name: "Approve", exact: true }).click();
+      const dialog = reviewer.getByRole("dialog");
+      await expect(dialog).toBeVisible();
+      await reviewer.waitForTimeout(300); // the open animation
+      // Fully visible: the dialog's box lies inside the viewport, confirm button included.
+      const box = await dialog.boundingBox();
+      expect(
+        box && box.y >= 0 && box.x >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width,
+      ).toBe(true);
+      await expect(dialog.getByRole("button", { name: "Approve refund" })).toBeInViewport();
+      await check(reviewer, "approve-dialog", size, scheme);
+      await reviewer.keyboard.press("Escape");
+      await reviewer.goto("/decided");
+      await check(reviewer, "decided", size, scheme);
+      await reviewer.context().close();
+
+      const admin = await as(browser, "shop-us", "admin", size, scheme); // admin + ops in the US demo
+      await admin.goto("/executions");
+      await check(admin, "executions", size, scheme);
+      await admin.goto("/admin");
+      await check(admin, "admin", size, scheme);
+      await admin.context().close();
+
+      const auditor = await as(browser, "shop-us", "auditor", size, scheme);
+      await auditor.goto("/audit");
+      await check(auditor, "audit", size, scheme);
+      await auditor.context().close();
+    });
