@@ -2,6 +2,7 @@
 // garbage tokens, non-JSON text), the gateway answers in the documented shape with a known code, never
 // HTTP 500, never a stack trace or SQL text, and never makes a proposal from invalid input.
 import { beforeAll, describe, expect, it } from "vitest";
+import { refundReasons } from "@/lib/actions/refund/tools";
 import fc from "fast-check";
 import { errorCodes, successCodes } from "@/lib/domain/outcome";
 import { db } from "@/lib/server/db/client";
@@ -74,14 +75,8 @@ const extraFields = fc.dictionary(
 );
 
 const knownTool = fc.constantFrom("lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket");
-const validReason = fc.constantFrom(
-  "damaged_item",
-  "not_received",
-  "wrong_item",
-  "duplicate_charge",
-  "cancelled_order",
-  "other",
-);
+// The refund kind's own list: a reason it adds is exercised here too.
+const validReason = fc.constantFrom(...refundReasons);
 
 const args = fc.oneof(
   // Plausible calls (some valid, so proposals can happen), then wrong types, extra fields, random shapes.
