@@ -144,6 +144,12 @@ export function rawPrepareRefundServer(pool: pg.Pool) {
             recipientHolder: seen.payHolderName as string,
             recipientDisplay: seen.payDisplay as string,
             hashVersion: 4,
+            // The refund's kind and subject (the INSERT below leaves them to the column default and the migration's
+            // subject trigger, as the release before kinds does).
+            kind: "refund",
+            subject: null,
+            params: null,
+            source: null,
             customerId: customer,
             orderNumber: seen.factsOrderNumber as string,
             customerName: seen.factsCustomerName as string,

@@ -3,6 +3,10 @@ import {
   canonicalProposalJson,
   computeProposalHash,
   proposalHashMatches,
+  recomputeProposalHash,
+  storedProposalIntact,
+  type HashableProposal,
+  type KindHashInput,
   type ProposalHashInput,
 } from "./proposal-hash";
 
@@ -199,11 +203,126 @@ describe("proposal hash v4 (what the reviewer reads is bound: the recipient's di
         JSON.stringify(items),
       ).toThrow();
     }
-    for (const v of [0, 5, 3.5]) expect(() => computeProposalHash({ ...v4, v }), String(v)).toThrow("hash version");
+    for (const v of [0, 6, 3.5]) expect(() => computeProposalHash({ ...v4, v }), String(v)).toThrow("hash version");
+    // v5 is the kinds' shape: a refund-shaped input marked v5 is refused, not hashed with made-up fields.
+    expect(() => computeProposalHash({ ...v4, v: 5 })).toThrow(/kind/);
   });
 
   it("hashes only the item fields it names (an extra key in a stored item is not hashed, nor shown)", () => {
     const extra = { ...order, items: order.items.map((i) => ({ ...i, note: "x" })) };
     expect(computeProposalHash({ ...v4, order: extra })).toBe(computeProposalHash(v4));
+  });
+});
+
+describe("proposal hash v5 (the action kinds': kind, subject, params, source)", () => {
+  const v5: KindHashInput = {
+    v: 5,
+    id: "3f2a1b0c-9d8e-4f7a-8b6c-5d4e3f2a1b0c",
+    tenantId: "6d1f7c1e-2a4b-4c3d-8e9f-0a1b2c3d4e5f",
+    kind: "change_shipping_address",
+    tool: "prepare_address_change",
+    subject: { type: "order", ref: "1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5" },
+    params: {
+      order: { number: "ORD-1001" },
+      before: {
+        name: "Ana García",
+        line1: "Calle Mayor 1",
+        line2: null,
+        city: "Madrid",
+        postalCode: "28013",
+        region: null,
+        country: "ES",
+      },
+      after: {
+        name: "Ana García",
+        line1: "Rue de Rivoli 10",
+        line2: null,
+        city: "Paris",
+        postalCode: "75001",
+        region: null,
+        country: "FR",
+      },
+    },
+    source: { orderUpdatedAt: "2026-12-05T10:00:00.000Z", fulfilment: "unfulfilled" },
+    reason: "",
+    expiresAt: new Date("2026-12-05T20:15:00.000Z"),
+    requiredApprovals: 1,
+    policyVersion: 2,
+  };
+  // Computed independently (Python json.dumps sort_keys, compact separators, ensure_ascii=False).
+  const expected = "723ac2041427c5f79c5774db2f85ac4e33c68ca857e8ba20f2344260bdd49ba2";
+
+  it("matches the fixed vector", () => {
+    expect(canonicalProposalJson(v5)).toContain('"kind":"change_shipping_address"');
+    expect(computeProposalHash(v5)).toBe(expected);
+  });
+
+  it("changes when the kind, the subject, any param or the source changes", () => {
+    const after = v5.params.after as Record<string, string | null>;
+    const variants: KindHashInput[] = [
+      { ...v5, kind: "cancel_order" },
+      { ...v5, tool: "prepare_order_cancellation" },
+      { ...v5, subject: { ...v5.subject, ref: "1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f6" } },
+      { ...v5, subject: { ...v5.subject, type: "customer" } },
+      { ...v5, params: { ...v5.params, after: { ...after, postalCode: "75002" } } },
+      { ...v5, params: { ...v5.params, after: { ...after, line2: "" } } },
+      { ...v5, source: null },
+      { ...v5, source: { ...v5.source, fulfilment: "shipped" } },
+      { ...v5, reason: "customer_request" },
+      { ...v5, requiredApprovals: 2 },
+      { ...v5, policyVersion: 3 },
+    ];
+    const hashes = new Set(variants.map(computeProposalHash));
+    expect(hashes.size).toBe(variants.length);
+    expect(hashes.has(expected)).toBe(false);
+  });
+
+  it("refuses what JSON cannot keep exactly, and a missing subject or policy", () => {
+    expect(() => computeProposalHash({ ...v5, params: { amount: 12.5 } })).toThrow(/integers only/);
+    expect(() => computeProposalHash({ ...v5, params: { when: new Date() as never } })).toThrow(/cannot keep/);
+    expect(() => computeProposalHash({ ...v5, params: { x: undefined as never } })).toThrow(/cannot keep/);
+    expect(() => computeProposalHash({ ...v5, subject: { type: "order", ref: "" } })).toThrow(/subject/);
+    expect(() => computeProposalHash({ ...v5, kind: "" })).toThrow(/kind/);
+    expect(() => computeProposalHash({ ...v5, policyVersion: 0 })).toThrow(/policyVersion/);
+    expect(() => computeProposalHash({ ...v5, requiredApprovals: 0 })).toThrow(/requiredApprovals/);
+  });
+
+  it("a stored v5 row hashes from its kind, subject, params and source columns — never from refund columns", () => {
+    const row: HashableProposal = {
+      hashVersion: 5,
+      id: v5.id,
+      tenantId: v5.tenantId,
+      tool: v5.tool,
+      kind: v5.kind,
+      subject: v5.subject,
+      params: v5.params,
+      source: v5.source,
+      orderId: v5.subject.ref,
+      amountMinor: null,
+      currency: null,
+      recipientKind: null,
+      recipientRef: null,
+      recipientHolder: null,
+      reason: "",
+      expiresAt: v5.expiresAt,
+      requiredApprovals: 1,
+      policyVersion: 2,
+      sourceProvider: null,
+      sourceCapturedMinor: null,
+      sourceRefundedMinor: null,
+      recipientDisplay: null,
+      customerId: "cus_1",
+      orderNumber: null,
+      customerName: null,
+      orderItems: null,
+    };
+    expect(recomputeProposalHash(row)).toBe(expected);
+    expect(storedProposalIntact({ ...row, hash: expected })).toBe(true);
+    // A param altered in the row is no longer what was approved.
+    const altered = { ...row, params: { ...v5.params, after: { ...(v5.params.after as object), city: "Lyon" } } };
+    expect(storedProposalIntact({ ...altered, hash: expected })).toBe(false);
+    // A refund-shaped version on a row without the refund's columns is not intact (never hashed with made-up values).
+    expect(storedProposalIntact({ ...row, hashVersion: 4, hash: expected })).toBe(false);
+    expect(storedProposalIntact({ ...row, kind: "refund", hashVersion: 3, hash: expected })).toBe(false);
   });
 });

@@ -10,6 +10,10 @@
 // its version in `Proposal.hashVersion` (never inferred); the input-level rule "absent `v` → v1–v3 by the fields
 // present" is kept only for the fixed vectors and offline tools. The approve request carries the hash the reviewer
 // saw; the server recomputes it from its own rows with this function and refuses a mismatch.
+// Version 5 is the action kinds' hash (docs/action-kinds.md): `{v, id, tenantId, kind, tool, subject, params, source,
+// reason, expiresAt, requiredApprovals, policyVersion}`, where `subject` ({type, ref}), `params` (the exact values a
+// person approves) and `source` (the snapshot they were derived from) are what the kind derived, stored as JSON in
+// the row's own columns. v1–v4 are the refund's own shapes and stay verifiable.
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { isMinorUnits } from "./money";
@@ -42,14 +46,97 @@ export type ProposalItem = { sku: string; name: string; quantity: number; unitMi
 /** What a v4 proposal binds of its order: what the reviewer reads about it. */
 export type ProposalOrderSnapshot = { number: string; customer: { id: string; name: string }; items: ProposalItem[] };
 
-/** The newest hash version: what a new proposal is hashed with. */
+/** The newest refund-shaped hash version: what a new refund proposal is hashed with. */
 export const PROPOSAL_HASH_VERSION = 4;
+/** The action kinds' hash version (every kind but the refund, whose own shape v4 already binds all it shows). */
+export const KIND_HASH_VERSION = 5;
+
+/** A JSON value as a kind's params and source may hold it: no floats (money is integer minor units), no undefined. */
+export type HashedJson = string | number | boolean | null | HashedJson[] | { [key: string]: HashedJson };
+
+/** What the action is done to: `{type: "order", ref: <order id>}`, `{type: "customer", ref: <customer id>}`… */
+export type ProposalSubject = { type: string; ref: string };
+
+/** Hash v5: a proposal of any kind, over what the kind derived. */
+export type KindHashInput = {
+  v: 5;
+  id: string;
+  tenantId: string;
+  kind: string;
+  tool: string;
+  subject: ProposalSubject;
+  params: { [key: string]: HashedJson };
+  source: { [key: string]: HashedJson } | null;
+  /** The reason the model gave, when the kind's tool takes one ("" otherwise). */
+  reason: string;
+  expiresAt: Date;
+  requiredApprovals: number;
+  policyVersion: number;
+};
 
 /** The snapshot a v3 proposal's amount was derived from (docs/systems-of-record.md). */
 export type ProposalSource = { provider: string; paymentRef: string; capturedMinor: number; refundedMinor: number };
 
+/** Whether a hash input is the kinds' (v5) rather than a refund's own shape (v1–v4). */
+function isKindInput(p: ProposalHashInput | KindHashInput): p is KindHashInput {
+  return p.v === KIND_HASH_VERSION;
+}
+
+/**
+ * A kind's JSON exactly as hashed: plain objects, arrays, strings, booleans, null and safe integers only. A float, a
+ * non-finite number, undefined, a Date or any other object throws — a value that would not survive a round trip
+ * through the database's jsonb unchanged can never be part of what a person approved.
+ */
+export function hashedJsonOf(raw: unknown, path = "params"): HashedJson {
+  if (raw === null || typeof raw === "string" || typeof raw === "boolean") return raw;
+  if (typeof raw === "number") {
+    if (!Number.isSafeInteger(raw)) throw new Error(`${path} must hold integers only (money in minor units)`);
+    return raw;
+  }
+  if (Array.isArray(raw)) return raw.map((v, i) => hashedJsonOf(v, `${path}[${i}]`));
+  if (typeof raw === "object" && Object.getPrototypeOf(raw) === Object.prototype) {
+    const out: { [key: string]: HashedJson } = {};
+    for (const [k, v] of Object.entries(raw)) out[k] = hashedJsonOf(v, `${path}.${k}`);
+    return out;
+  }
+  throw new Error(`${path} holds a value JSON cannot keep exactly`);
+}
+
+function hashedObjectOf(raw: unknown, path: string): { [key: string]: HashedJson } {
+  const v = hashedJsonOf(raw, path);
+  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error(`${path} must be an object`);
+  return v;
+}
+
+function kindPayload(p: KindHashInput) {
+  if (Number.isNaN(p.expiresAt.getTime())) throw new Error("expiresAt is not a valid date");
+  if (typeof p.kind !== "string" || p.kind === "") throw new Error("hash v5 needs the kind");
+  if (typeof p.subject?.type !== "string" || typeof p.subject.ref !== "string" || !p.subject.type || !p.subject.ref)
+    throw new Error("hash v5 needs the subject {type, ref}");
+  if (!Number.isInteger(p.policyVersion) || p.policyVersion < 1)
+    throw new Error("policyVersion must be a positive integer");
+  if (!Number.isInteger(p.requiredApprovals) || p.requiredApprovals < 1)
+    throw new Error("requiredApprovals must be a positive integer");
+  if (typeof p.reason !== "string") throw new Error("reason must be a string");
+  return {
+    v: 5,
+    id: p.id,
+    tenantId: p.tenantId,
+    kind: p.kind,
+    tool: p.tool,
+    subject: { type: p.subject.type, ref: p.subject.ref },
+    params: hashedObjectOf(p.params, "params"),
+    source: p.source === null ? null : hashedObjectOf(p.source, "source"),
+    reason: p.reason,
+    expiresAt: p.expiresAt.toISOString(),
+    requiredApprovals: p.requiredApprovals,
+    policyVersion: p.policyVersion,
+  } as const;
+}
+
 /** The exact object that is canonicalized and hashed (exported so a reviewer tool can show it). */
-export function proposalHashPayload(p: ProposalHashInput) {
+export function proposalHashPayload(p: ProposalHashInput | KindHashInput) {
+  if (isKindInput(p)) return kindPayload(p);
   if (!isMinorUnits(p.amount.minor)) throw new Error("amount.minor must be an integer number of minor units");
   if (Number.isNaN(p.expiresAt.getTime())) throw new Error("expiresAt is not a valid date");
   const v1 = {
@@ -110,18 +197,18 @@ export function itemsOf(raw: unknown): ProposalItem[] {
   });
 }
 
-export function canonicalProposalJson(p: ProposalHashInput): string {
+export function canonicalProposalJson(p: ProposalHashInput | KindHashInput): string {
   // A plain object of strings and numbers always canonicalizes (undefined comes only from a top-level toJSON).
   return canonicalize(proposalHashPayload(p))!;
 }
 
-export function computeProposalHash(p: ProposalHashInput): string {
+export function computeProposalHash(p: ProposalHashInput | KindHashInput): string {
   // update() hashes a string as UTF-8.
   return createHash("sha256").update(canonicalProposalJson(p)).digest("hex");
 }
 
 /** Whether a presented hash is exactly the recomputed one (64 lowercase hex: anything else never equals it). */
-export function proposalHashMatches(p: ProposalHashInput, presented: string): boolean {
+export function proposalHashMatches(p: ProposalHashInput | KindHashInput, presented: string): boolean {
   return computeProposalHash(p) === presented;
 }
 
@@ -132,12 +219,18 @@ export type HashableProposal = {
   id: string;
   tenantId: string;
   tool: string;
-  orderId: string;
-  amountMinor: number;
-  currency: string;
-  recipientKind: string;
-  recipientRef: string;
-  recipientHolder: string;
+  /** The kind and what it derived (hash v5; a refund hashed v1–v4 has kind "refund" and its own columns instead). */
+  kind: string;
+  subject: unknown;
+  params: unknown;
+  source: unknown;
+  /** The refund's own columns (hash v1–v4): null on every other kind (a CHECK constraint keeps a refund's set). */
+  orderId: string | null;
+  amountMinor: number | null;
+  currency: string | null;
+  recipientKind: string | null;
+  recipientRef: string | null;
+  recipientHolder: string | null;
   reason: string;
   expiresAt: Date;
   requiredApprovals: number;
@@ -148,8 +241,8 @@ export type HashableProposal = {
   sourceCapturedMinor: number | null;
   sourceRefundedMinor: number | null;
   /** Hash v4: the masked recipient and the order as the reviewer reads it, as at prepare (null before v4). */
-  recipientDisplay: string;
-  customerId: string;
+  recipientDisplay: string | null;
+  customerId: string | null;
   orderNumber: string | null;
   customerName: string | null;
   /** Order.items as copied at prepare (JSON). */
@@ -162,15 +255,38 @@ export type HashableProposal = {
  * version adds its fields here and in `proposalHashPayload` (v2 added requiredApprovals and policyVersion, v3 the source,
  * v4 the recipient's display and the order snapshot). The row's `hashVersion` decides which fields are hashed.
  */
-export function hashInputOf(p: HashableProposal): ProposalHashInput {
+export function hashInputOf(p: HashableProposal): ProposalHashInput | KindHashInput {
+  if (p.hashVersion === KIND_HASH_VERSION) {
+    const subject = p.subject as Partial<ProposalSubject> | null;
+    return {
+      v: KIND_HASH_VERSION,
+      id: p.id,
+      tenantId: p.tenantId,
+      kind: p.kind,
+      tool: p.tool,
+      subject: { type: String(subject?.type ?? ""), ref: String(subject?.ref ?? "") },
+      params: hashedObjectOf(p.params, "params"),
+      source: p.source === null || p.source === undefined ? null : hashedObjectOf(p.source, "source"),
+      reason: p.reason,
+      expiresAt: p.expiresAt,
+      requiredApprovals: p.requiredApprovals,
+      policyVersion: p.policyVersion ?? 0,
+    };
+  }
+  const refund = refundColumnsOf(p);
   return {
     v: p.hashVersion,
     id: p.id,
     tenantId: p.tenantId,
     tool: p.tool,
-    orderId: p.orderId,
-    amount: { minor: p.amountMinor, currency: p.currency },
-    recipient: { kind: p.recipientKind, ref: p.recipientRef, holder: p.recipientHolder, display: p.recipientDisplay },
+    orderId: refund.orderId,
+    amount: { minor: refund.amountMinor, currency: refund.currency },
+    recipient: {
+      kind: refund.recipientKind,
+      ref: refund.recipientRef,
+      holder: refund.recipientHolder,
+      display: refund.recipientDisplay ?? undefined,
+    },
     reason: p.reason,
     expiresAt: p.expiresAt,
     requiredApprovals: p.requiredApprovals,
@@ -180,7 +296,7 @@ export function hashInputOf(p: HashableProposal): ProposalHashInput {
         ? null
         : {
             provider: p.sourceProvider,
-            paymentRef: p.recipientRef,
+            paymentRef: refund.recipientRef,
             capturedMinor: p.sourceCapturedMinor ?? 0,
             refundedMinor: p.sourceRefundedMinor ?? 0,
           },
@@ -189,9 +305,35 @@ export function hashInputOf(p: HashableProposal): ProposalHashInput {
         ? null
         : {
             number: p.orderNumber,
-            customer: { id: p.customerId, name: p.customerName },
+            customer: { id: refund.customerId, name: p.customerName },
             items: p.orderItems as ProposalItem[],
           },
+  };
+}
+
+/** A refund-shaped row's own columns, or a throw: a v1–v4 hash is over them, so none may be missing. */
+function refundColumnsOf(p: HashableProposal) {
+  const { orderId, amountMinor, currency, recipientKind, recipientRef, recipientHolder, customerId } = p;
+  if (
+    p.kind !== "refund" ||
+    orderId === null ||
+    amountMinor === null ||
+    currency === null ||
+    recipientKind === null ||
+    recipientRef === null ||
+    recipientHolder === null ||
+    customerId === null
+  )
+    throw new Error(`hash v${p.hashVersion} is a refund's: the row lacks the refund's columns`);
+  return {
+    orderId,
+    amountMinor,
+    currency,
+    recipientKind,
+    recipientRef,
+    recipientHolder,
+    customerId,
+    recipientDisplay: p.recipientDisplay,
   };
 }
 

@@ -2,6 +2,7 @@
 // import script's lines and the integration keys' admin form. snake_case like the agent API; money in integer
 // minor units; every object strict, so a misspelled field is a problem with its path, not a silent drop.
 import { z } from "zod";
+import { normalisePostalAddress, postalAddressInput } from "@/lib/domain/postal-address";
 import { stepUp } from "./step-up";
 import { INT4_MAX, minorUnits, storable, storedDateTime, storedText } from "./stored";
 
@@ -72,6 +73,10 @@ const orderBodyFields = {
     .default([]),
   payments: z.array(orderPaymentInput).min(1).max(20),
   refunds: z.array(orderRefundInput).max(200).default([]),
+  /** Where fulfilment stands in the shop. Absent: unchanged (a new order is unfulfilled). */
+  fulfilment: z.enum(["unfulfilled", "shipped", "delivered"]).optional(),
+  /** Where the order ships to; null: none. Absent: unchanged. Normalised and checked (lib/domain/postal-address.ts). */
+  shipping_address: postalAddressInput.nullable().optional(),
 };
 
 /** The order's captured total (the sum of its payments) is an int4 column too. */
@@ -86,9 +91,23 @@ function capturedFits(body: { payments: { captured_minor: number }[] }, ctx: z.R
     });
 }
 
-export const orderBodyInput = z.strictObject(orderBodyFields).superRefine(capturedFits);
+/** A shipping address must normalise: a country that exists, a postal code of its format, no empty lines. */
+function addressFits(body: { shipping_address?: z.infer<typeof postalAddressInput> | null }, ctx: z.RefinementCtx) {
+  if (!body.shipping_address) return;
+  const normalised = normalisePostalAddress(body.shipping_address);
+  if (!normalised.ok)
+    for (const p of normalised.problems)
+      ctx.addIssue({ code: "custom", path: ["shipping_address", p.path], message: p.message });
+}
+
+function orderFits(body: Parameters<typeof capturedFits>[0] & Parameters<typeof addressFits>[0], ctx: z.RefinementCtx) {
+  capturedFits(body, ctx);
+  addressFits(body, ctx);
+}
+
+export const orderBodyInput = z.strictObject(orderBodyFields).superRefine(orderFits);
 export type OrderBodyInput = z.infer<typeof orderBodyInput>;
 
 /** One line of an import file: the same body with its number. */
-export const orderImportLine = z.strictObject({ ...orderBodyFields, number: orderNumber }).superRefine(capturedFits);
+export const orderImportLine = z.strictObject({ ...orderBodyFields, number: orderNumber }).superRefine(orderFits);
 export type OrderImportLine = z.infer<typeof orderImportLine>;

@@ -6,6 +6,7 @@ import { createHash, createHmac } from "node:crypto";
 import { SignJWT } from "jose";
 import { endUserTokenAudience } from "../../lib/domain/agent-protocol";
 import type { PrismaClient } from "../../lib/server/db/generated/client";
+import { normalisePostalAddress, type PostalAddress } from "../../lib/domain/postal-address";
 
 const DEMO_SEED = "agent-approval-gateway-demo-v1";
 
@@ -41,8 +42,12 @@ type DemoOrder = {
   totalMinor: number;
   refundedMinor?: number;
   items: { sku: string; name: string; quantity: number; unitMinor: number }[];
+  /** Where the shop's fulfilment stands (default unfulfilled). */
+  fulfilment?: "shipped" | "delivered";
 };
-type DemoCustomer = { key: string; name: string; email: string; orders: DemoOrder[] };
+/** Where a customer's orders ship to: [line1, city, postal code, region | null, country]. */
+type DemoAddress = [string, string, string, string | null, string];
+type DemoCustomer = { key: string; name: string; email: string; address: DemoAddress; orders: DemoOrder[] };
 type DemoStaff = { email: string; name: string; roles: ("ops" | "reviewer" | "auditor" | "admin")[]; password: string };
 type DemoTenant = {
   slug: string;
@@ -90,6 +95,7 @@ export const demoTenants: DemoTenant[] = [
         key: "ana",
         name: "Ana García",
         email: "ana.garcia@cliente-es.test",
+        address: ["Calle Mayor 1", "Madrid", "28013", null, "ES"],
         orders: [
           {
             number: "ORD-1001",
@@ -111,6 +117,7 @@ export const demoTenants: DemoTenant[] = [
         key: "pablo",
         name: "Pablo Martín",
         email: "pablo.martin@cliente-es.test",
+        address: ["Carrer de Balmes 20", "Barcelona", "08007", null, "ES"],
         orders: [
           {
             number: "ORD-1003",
@@ -126,6 +133,7 @@ export const demoTenants: DemoTenant[] = [
             display: "Visa •••• 1881",
             totalMinor: 72_000,
             items: [{ sku: "BIC-02", name: "Bicicleta plegable", quantity: 1, unitMinor: 72_000 }],
+            fulfilment: "shipped",
           },
         ],
       },
@@ -171,6 +179,7 @@ export const demoTenants: DemoTenant[] = [
         key: "john",
         name: "John Smith",
         email: "john.smith@customer-us.test",
+        address: ["500 Market St", "San Francisco", "94105", "CA", "US"],
         orders: [
           {
             number: "ORD-2001",
@@ -186,6 +195,7 @@ export const demoTenants: DemoTenant[] = [
             totalMinor: 150_000,
             refundedMinor: 25_000,
             items: [{ sku: "DSK-9", name: "Standing desk", quantity: 1, unitMinor: 150_000 }],
+            fulfilment: "delivered",
           },
         ],
       },
@@ -193,6 +203,7 @@ export const demoTenants: DemoTenant[] = [
         key: "maria",
         name: "Maria Lopez",
         email: "maria.lopez@customer-us.test",
+        address: ["1 Main St", "Springfield", "62701", "IL", "US"],
         orders: [
           {
             number: "ORD-2003",
@@ -239,6 +250,10 @@ function extraCustomers(
     key,
     name,
     email: `${key}@${domain}`,
+    address:
+      country === "es"
+        ? [`Calle de Alcalá ${10 + ci}`, "Madrid", "28014", null, "ES"]
+        : [`${100 + ci} Broadway`, "New York", "10006", "NY", "US"],
     orders: Array.from({ length: 5 }, (_, oi): DemoOrder => {
       const i = ci * 5 + oi;
       const totalMinor = amounts[i % amounts.length]!;
@@ -389,6 +404,8 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
               capturedMinor: o.totalMinor,
               status: refunded >= o.totalMinor ? "refunded" : refunded > 0 ? "partially_refunded" : "paid",
               items: o.items,
+              fulfilment: o.fulfilment ?? "unfulfilled",
+              shippingAddress: demoAddress(cu.name, cu.address),
               placedAt: new Date(Date.UTC(2026, 9, day, 10, 0, 0)),
             },
           });
@@ -486,4 +503,19 @@ export async function demoCredentials(paymentProvider?: { url: string; apiKey: s
       })),
     ),
   };
+}
+
+/** A demo customer's address as an order stores it (normalised: the demo's own values must pass the same check). */
+function demoAddress(name: string, [line1, city, postalCode, region, country]: DemoAddress): PostalAddress {
+  const normalised = normalisePostalAddress({
+    name,
+    line1,
+    line2: null,
+    city,
+    postal_code: postalCode,
+    region,
+    country,
+  });
+  if (!normalised.ok) throw new Error(`demo address of ${name}: ${JSON.stringify(normalised.problems)}`);
+  return normalised.address;
 }

@@ -6,6 +6,7 @@ import { isRole } from "../../lib/domain/permissions";
 import type { Actor } from "../../lib/server/auth/actor";
 import { createHash, randomUUID } from "node:crypto";
 import type { PrismaClient, ProposalStatus } from "../../lib/server/db/generated/client";
+import { asRefund } from "../../lib/domain/refund-row";
 
 /** What the factory needs of a Prisma client or of an interactive transaction. */
 export type FixtureDb = Pick<PrismaClient, "order" | "payment">;
@@ -97,27 +98,31 @@ export async function createProposalRow(
   },
 ) {
   const id = randomUUID();
-  return db.proposal.create({
-    data: {
-      id,
-      tenantId: tenant.id,
-      orderId: order.orderId,
-      customerId: opts.customerId,
-      paymentId: order.paymentId,
-      amountMinor: opts.amountMinor ?? order.amountMinor,
-      currency: tenant.currency.trim(),
-      recipientKind: "card",
-      recipientRef: order.paymentRef,
-      recipientHolder: opts.holderName ?? "Test Holder",
-      recipientDisplay: "Visa •••• 4242",
-      reason: "damaged_item",
-      status: opts.status ?? "pending_approval",
-      hash: createHash("sha256").update(id).digest("hex"),
-      expiresAt: opts.expiresAt,
-      requiredApprovals: opts.requiredApprovals ?? 1,
-      traceId: opts.traceId ?? `test-trace-${id}`,
-    },
-  });
+  return asRefund(
+    await db.proposal.create({
+      data: {
+        id,
+        tenantId: tenant.id,
+        kind: "refund",
+        subject: { type: "order", ref: order.orderId },
+        orderId: order.orderId,
+        customerId: opts.customerId,
+        paymentId: order.paymentId,
+        amountMinor: opts.amountMinor ?? order.amountMinor,
+        currency: tenant.currency.trim(),
+        recipientKind: "card",
+        recipientRef: order.paymentRef,
+        recipientHolder: opts.holderName ?? "Test Holder",
+        recipientDisplay: "Visa •••• 4242",
+        reason: "damaged_item",
+        status: opts.status ?? "pending_approval",
+        hash: createHash("sha256").update(id).digest("hex"),
+        expiresAt: opts.expiresAt,
+        requiredApprovals: opts.requiredApprovals ?? 1,
+        traceId: opts.traceId ?? `test-trace-${id}`,
+      },
+    }),
+  );
 }
 
 const BATCH = 2_000;

@@ -10,6 +10,7 @@ import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { startGatewayServer } from "../support/gateway-http-server";
 import { ES, ana } from "./gateway-support";
 import { createPaidOrder } from "../../scripts/lib/fixtures";
+import { asRefund } from "@/lib/domain/refund-row";
 
 const execFileAsync = promisify(execFile);
 let gateway: Awaited<ReturnType<typeof startGatewayServer>>;
@@ -41,7 +42,7 @@ describe("npm run agent:demo", () => {
     expect(stdout).toContain("← unknown_tool (is_error)");
     expect(stdout).toContain("Proposal awaiting a human reviewer:");
     const id = /id:\s+([0-9a-f-]{36})/.exec(stdout)?.[1];
-    const proposal = await db().proposal.findUniqueOrThrow({ where: { id: id! }, include: { order: true } });
+    const proposal = asRefund(await db().proposal.findUniqueOrThrow({ where: { id: id! }, include: { order: true } }));
     expect(proposal).toMatchObject({ status: "pending_approval", amountMinor: 4_321 });
     expect(proposal.order.number).toBe(number);
     const trail = await db().auditEvent.findMany({

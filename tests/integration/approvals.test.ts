@@ -23,6 +23,7 @@ import {
   freshTrace,
 } from "./gateway-support";
 import { createPaidOrder } from "../../scripts/lib/fixtures";
+import { asRefund } from "@/lib/domain/refund-row";
 
 /** A fresh paid card order for a demo customer, so every test works on its own order. */
 async function newOrder(tenant: string, customer: string, amountMinor: number): Promise<string> {
@@ -39,7 +40,7 @@ async function prepare(orderOrAmount: string | number, customer: string, tenant 
   expect(a.content.code).toBe("approval_required");
   const result = a.content.result as { proposal_id?: string; id?: string; hash: string };
   const id = result.proposal_id ?? result.id!;
-  return db().proposal.findUniqueOrThrow({ where: { id } });
+  return asRefund(await db().proposal.findUniqueOrThrow({ where: { id } }));
 }
 
 async function refundStatus(proposalId: string, customer: string, tenant = ES) {

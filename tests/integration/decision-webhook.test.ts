@@ -96,12 +96,15 @@ describe("decision webhooks", () => {
     expect(events.map((e) => e.type)).toEqual(["proposal.approved", "refund.succeeded"]);
     expect(events[0]!.data).toEqual({
       proposal_id: p.id,
+      // The kind names the outcome events (refund.succeeded…); the subject is what it acts on (the order's id).
+      kind: "refund",
+      subject: { type: "order", ref: p.orderId },
       status: "approved",
       order_id: number,
       amount: { minor: 3_300, currency: "EUR" },
       trace_id: p.traceId,
     });
-    expect(events[1]!.data).toMatchObject({ proposal_id: p.id, status: "succeeded" });
+    expect(events[1]!.data).toMatchObject({ proposal_id: p.id, kind: "refund", status: "succeeded" });
     expect(pi).toBeTruthy();
     // Ids and amounts only: no customer name, e-mail or payment reference.
     expect(received.map((r) => r.body).join()).not.toMatch(/Ana|@|pi_dw/i);

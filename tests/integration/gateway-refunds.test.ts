@@ -18,6 +18,7 @@ import {
   US,
   webKey,
 } from "./gateway-support";
+import { asRefund } from "@/lib/domain/refund-row";
 
 const OPEN = ["pending_approval", "approved", "executing", "needs_reconciliation"] as const;
 
@@ -39,10 +40,12 @@ describe("prepare_refund", () => {
     // ORD-1003: 200.00 captured, 50.00 already refunded.
     expect(result.amount).toEqual({ minor: 15_000, currency: "EUR" });
     expect(result.recipient).toEqual({ kind: "card", display: "Mastercard •••• 4444", holder: "Pablo Martín" });
-    const row = await db().proposal.findUniqueOrThrow({
-      where: { id: String(result.proposal_id) },
-      include: { order: { include: { customer: true } }, payment: true },
-    });
+    const row = asRefund(
+      await db().proposal.findUniqueOrThrow({
+        where: { id: String(result.proposal_id) },
+        include: { order: { include: { customer: true } }, payment: true },
+      }),
+    );
     expect(row.status).toBe("pending_approval");
     expect(row.amountMinor).toBe(row.order.capturedMinor - 5_000);
     expect(row.recipientRef).toBe(row.payment.providerPaymentRef);
@@ -174,7 +177,9 @@ describe("prepare_refund", () => {
     expect(answers.map((a) => a.content.code)).toEqual(Array(20).fill("approval_required"));
     expect(ids.size).toBe(1);
     const order = await db().order.findFirstOrThrow({ where: { number: "ORD-1002", tenant: { slug: ES } } });
-    const open = await db().proposal.findMany({ where: { orderId: order.id, status: { in: [...OPEN] } } });
+    const open = (await db().proposal.findMany({ where: { orderId: order.id, status: { in: [...OPEN] } } })).map(
+      asRefund,
+    );
     expect(open).toHaveLength(1);
     const refunded = await db().refund.aggregate({
       where: { orderId: order.id, status: { in: ["succeeded", "pending"] } },

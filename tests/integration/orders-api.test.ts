@@ -479,3 +479,66 @@ describe("PUT/GET /api/v1/orders/{number}", () => {
     );
   });
 });
+
+describe("fulfilment and shipping address (what the cancellation and address-change kinds derive from)", () => {
+  const address = {
+    name: "Jane  Doe",
+    line1: " 10 rue de Rivoli ",
+    line2: null,
+    city: "Paris",
+    postal_code: "75001",
+    region: null,
+    country: "fr",
+  };
+
+  it("stored normalised, returned by GET and lookup-ready; absent keeps what was pushed; null clears the address", async () => {
+    const key = await keyFor(ES);
+    const number = fresh("ORD-SHIP");
+    const base = orderBody(); // one payment reference for every push of this order
+    const push = (over: Record<string, unknown>) => put(number, { ...base, ...over }, key);
+    expect((await push({ shipping_address: address })).status).toBe(201);
+    const normalised = {
+      name: "Jane Doe",
+      line1: "10 rue de Rivoli",
+      line2: null,
+      city: "Paris",
+      postal_code: "75001",
+      region: null,
+      country: "FR",
+    };
+    expect((await get(number, key)).body).toMatchObject({ fulfilment: "unfulfilled", shipping_address: normalised });
+    const row = await db().order.findFirstOrThrow({ where: { number } });
+    expect(row.shippingAddress).toEqual({ ...normalised, postalCode: "75001", postal_code: undefined });
+
+    // A push without the fields (a CSV line has no such columns) changes neither.
+    const shipped = await push({ shipping_address: address, fulfilment: "shipped" });
+    expect(shipped.body.changed).toBe(true);
+    expect((await push({})).body.changed).toBe(false);
+    expect((await get(number, key)).body).toMatchObject({ fulfilment: "shipped", shipping_address: normalised });
+    // The same address written differently is the same address: nothing changed.
+    expect((await push({ shipping_address: { ...address, city: " Paris " } })).body.changed).toBe(false);
+    expect((await push({ shipping_address: null })).body.changed).toBe(true);
+    expect((await get(number, key)).body.shipping_address).toBeNull();
+  });
+
+  it("an address that does not normalise is refused at each field's path, and nothing is written", async () => {
+    const key = await keyFor(ES);
+    const number = fresh("ORD-SHIP");
+    const pathsOf = (body: Body) =>
+      (body.error?.problems ?? body.problems ?? []).map((p: { path: string }) => p.path) as string[];
+    const lost = await put(number, orderBody({ fulfilment: "lost" }), key);
+    expect(lost.status).toBe(400);
+    expect(pathsOf(lost.body)).toEqual(["$.fulfilment"]);
+    const bad = await put(number, orderBody({ shipping_address: { ...address, country: "XX", line1: " " } }), key);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe("invalid_arguments");
+    // Every problem of the address, each at its own path.
+    expect(pathsOf(bad.body).sort()).toEqual(["$.shipping_address.country", "$.shipping_address.line1"]);
+    const wrongCode = await put(number, orderBody({ shipping_address: { ...address, postal_code: "7500" } }), key);
+    expect(wrongCode.status).toBe(400);
+    expect(JSON.stringify(wrongCode.body)).toContain("shipping_address.postal_code");
+    const missingKey = await put(number, orderBody({ shipping_address: { ...address, line2: undefined } }), key);
+    expect(missingKey.status).toBe(400);
+    expect(await db().order.count({ where: { number } })).toBe(0);
+  });
+});

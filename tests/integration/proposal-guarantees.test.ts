@@ -26,6 +26,7 @@ import {
   type Answer,
 } from "./gateway-support";
 import { createPaidOrder } from "../../scripts/lib/fixtures";
+import { asRefund } from "@/lib/domain/refund-row";
 
 /** A fresh paid card order of a demo customer. */
 async function newOrder(
@@ -67,7 +68,7 @@ async function approvedSum(userId: string): Promise<number> {
     where: { approverId: userId },
     include: { proposal: { select: { amountMinor: true } } },
   });
-  return rows.reduce((s, r) => s + r.proposal.amountMinor, 0);
+  return rows.reduce((s, r) => s + asRefund(r.proposal).amountMinor, 0);
 }
 
 /** The instant the current calendar day began in a time zone (Intl, independent of the server's SQL). */

@@ -251,7 +251,10 @@ describe("v1–v3 proposals stay verifiable and approvable", () => {
       };
       const hash = recomputeProposalHash(legacy);
       const { id: _id, ...data } = { ...legacy, hash };
-      await db().proposal.update({ where: { id: row.id }, data: { ...data, orderItems: undefined } });
+      await db().proposal.update({
+        where: { id: row.id },
+        data: { ...data, subject: undefined, params: undefined, source: undefined, orderItems: undefined },
+      });
       const stored = await db().proposal.findUniqueOrThrow({ where: { id: row.id } });
       expect(stored).toMatchObject({ hashVersion: version, orderNumber: null, customerName: null, orderItems: null });
       expect(recomputeProposalHash(stored)).toBe(hash);

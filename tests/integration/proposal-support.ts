@@ -7,6 +7,7 @@ import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { db } from "@/lib/server/db/client";
 import { createPaidOrder } from "../../scripts/lib/fixtures";
 import { ES, ana, anthropicCall, freshTrace, headersFor, send, tokenFor, webKey } from "./gateway-support";
+import { asRefund } from "@/lib/domain/refund-row";
 
 let seq = 0;
 
@@ -46,7 +47,9 @@ export async function prepareThroughGateway(orderNumber: string, tenant = ES, cu
     headersFor({ key: webKey(tenant), token: await tokenFor(tenant, customer), trace: freshTrace() }),
   );
   expect(a.content.code).toBe("approval_required");
-  return db().proposal.findUniqueOrThrow({ where: { id: (a.content.result as { proposal_id: string }).proposal_id } });
+  return asRefund(
+    await db().proposal.findUniqueOrThrow({ where: { id: (a.content.result as { proposal_id: string }).proposal_id } }),
+  );
 }
 
 export async function preparedForFreshOrder(

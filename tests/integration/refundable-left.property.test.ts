@@ -124,6 +124,8 @@ describe("refundable left: one definition, checked against a model", () => {
               data: l.proposals.map((p, i) => ({
                 id: ids[i]!,
                 tenantId: tenant.id,
+                kind: "refund",
+                subject: { type: "order", ref: order.id },
                 orderId: order.id,
                 customerId: customer,
                 paymentId: payment.id,

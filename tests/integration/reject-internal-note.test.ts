@@ -8,6 +8,7 @@ import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { actorFor, staffOf } from "../support/actors";
 import { ES, ana, anthropicCall, headersFor, send, tokenFor, webKey } from "./gateway-support";
 import { preparedForFreshOrder } from "./proposal-support";
+import { asRefund } from "@/lib/domain/refund-row";
 
 const NOTE = "Internal: customer flagged for chargeback abuse, ticket ZX-991";
 const MESSAGE = "This order is outside the refund window.";
@@ -23,7 +24,7 @@ describe("rejectProposal with an internal note", () => {
       internalNote: NOTE,
     });
 
-    const row = await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } });
+    const row = asRefund(await db().proposal.findUniqueOrThrow({ where: { id: proposal.id } }));
     expect(row).toMatchObject({
       rejectionReason: MESSAGE,
       rejectionInternalNote: NOTE,

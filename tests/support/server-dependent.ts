@@ -8,6 +8,8 @@
 
 /** File name in tests/integration → why its behaviour depends on the server. */
 export const serverDependent: Record<string, string> = {
+  "action-kinds-schema.test.ts":
+    "constraints and triggers: CHECKs on the refund's columns and the subject, a partial unique index on jsonb expressions, the previous release's BEFORE INSERT trigger, the kind-named decision webhook trigger",
   "foundation.test.ts":
     "migrations: re-applying is a no-op, a changed migration is refused, concurrent applies serialize on an advisory lock",
   "schema-drift.test.ts":

@@ -9,6 +9,7 @@ import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events"
 import { isUuid } from "@/lib/domain/validation";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
 import { sqlPool } from "@/lib/server/db/pg";
+import { asRefund } from "@/lib/domain/refund-row";
 
 export type TraceStep = AuditEventView & {
   /** The staff member's or agent key's name (this tenant's), else null. */
@@ -147,7 +148,8 @@ export async function loadAuditTrace(actor: Actor, id: string): Promise<AuditTra
     })),
     legalHold: hold && !hold.releasedAt ? { reason: hold.reason, createdAt: hold.createdAt.toISOString() } : null,
     proposals: await Promise.all(
-      proposals.map(async (p) => ({
+      // Refunds' columns (the only kind so far; the registry's review fields take their place for the others).
+      proposals.map(asRefund).map(async (p) => ({
         id: p.id,
         status: p.status,
         hash: p.hash,

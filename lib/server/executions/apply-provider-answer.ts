@@ -15,6 +15,7 @@ import { executionTimings } from "@/lib/server/env";
 import { notifyOpsOfInDoubt } from "@/lib/server/notifications/enqueue-notifications";
 import type { CreateRefundResult, ProviderRefund } from "@/lib/server/payments/payment-provider";
 import { transaction } from "@/lib/server/db/transaction";
+import { asRefund, type AsRefund } from "@/lib/domain/refund-row";
 
 const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
 
@@ -55,10 +56,9 @@ export async function applyProviderAnswer(input: {
           data: { status: E.unknown, lastError: `${answer.cause}: ${answer.message}`.slice(0, 500) },
         });
         if (moved.count === 0) return;
-        const ex = await tx.execution.findUniqueOrThrow({
-          where: { id: input.executionId },
-          include: { proposal: true },
-        });
+        const ex = await tx.execution
+          .findUniqueOrThrow({ where: { id: input.executionId }, include: { proposal: true } })
+          .then(withRefund);
         await tx.proposal.updateMany({
           where: { id: ex.proposalId, status: P.executing },
           data: { status: P.needsReconciliation },
@@ -113,7 +113,9 @@ export async function settleWithRefund(
       data: { status: E.pending, providerRefundId: refund.id, lastError: null },
     });
     if (moved.count === 0) return;
-    const ex = await tx.execution.findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } });
+    const ex = await tx.execution
+      .findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } })
+      .then(withRefund);
     await tx.proposal.updateMany({
       where: { id: ex.proposalId, status: { in: [P.executing, P.needsReconciliation] } },
       data: { status: P.executing },
@@ -148,7 +150,9 @@ async function settle(
     },
   });
   if (moved.count === 0) return; // already settled: a repeated or late answer changes nothing
-  const ex = await tx.execution.findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } });
+  const ex = await tx.execution
+    .findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } })
+    .then(withRefund);
   await tx.proposal.updateMany({
     where: { id: ex.proposalId, status: { in: statesLeadingTo(data.status) } },
     data: { status: data.status },
@@ -225,4 +229,11 @@ async function audit(
     data: { executionId: ex.id, source, ...details },
     redaction: { clear: ["executionId", "source", "refundId", "reason", "code", "cause", "statusCode"] },
   });
+}
+
+/** An execution with its proposal as a refund's (this chain settles the payment provider's refunds). */
+function withRefund<E extends { proposal: object }>(
+  ex: E,
+): Omit<E, "proposal"> & { proposal: AsRefund<E["proposal"]> } {
+  return { ...ex, proposal: asRefund(ex.proposal) } as Omit<E, "proposal"> & { proposal: AsRefund<E["proposal"]> };
 }

@@ -12,6 +12,7 @@ import { refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { applyProviderAnswer } from "./apply-provider-answer";
 import { executionTimings } from "@/lib/server/env";
 import { transaction } from "@/lib/server/db/transaction";
+import { asRefund } from "@/lib/domain/refund-row";
 
 const SYSTEM = { type: "system" as const, id: "worker", authMethod: "job" };
 
@@ -76,8 +77,10 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
     await sql<{ tenantId: string }>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`.execute(sqlOf(tx))
   ).rows;
   if (!row) return { kind: "not_approved" };
-  const p = await lockProposal(tx, row.tenantId, proposalId);
-  if (!p) return { kind: "not_approved" };
+  const locked = await lockProposal(tx, row.tenantId, proposalId);
+  if (!locked) return { kind: "not_approved" };
+  // This chain pays refunds through the payment provider: the proposal is a refund's, with its columns.
+  const p = asRefund(locked);
   if (await tx.execution.findUnique({ where: { proposalId }, select: { id: true } }))
     return { kind: "already_started" };
   if (p.status !== P.approved) return { kind: "not_approved" };

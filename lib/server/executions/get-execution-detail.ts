@@ -13,6 +13,7 @@ import type { ExecutionDetail, ExecutionEvent, ExecutionEventKind } from "@/lib/
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
 import { toExecutionRow } from "./list-executions";
+import { asRefund } from "@/lib/domain/refund-row";
 
 export type { ExecutionDetail, ExecutionEvent } from "@/lib/schemas/execution-dto";
 
@@ -134,7 +135,8 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
     };
   });
 
-  const p = ex.proposal;
+  // Executions so far are refunds' (the payment provider or a manual payout): the proposal has the refund's columns.
+  const p = asRefund(ex.proposal);
   return {
     ...toExecutionRow({
       id: ex.id,

@@ -8,6 +8,7 @@ import { paymentProviderFor } from "@/lib/server/payments/get-payment-provider";
 import { applyProviderAnswer, settleWithRefund } from "./apply-provider-answer";
 import { executionTimings } from "@/lib/server/env";
 import { transaction } from "@/lib/server/db/transaction";
+import { asRefund } from "@/lib/domain/refund-row";
 
 /** Thrown to have the job run again later (graphile-worker's backoff). */
 export class RetryLater extends Error {}
@@ -77,7 +78,9 @@ async function retryLater(
  * A fresh `sending` (the worker may still be waiting for the provider) is left alone until stale.
  */
 export async function reconcileExecution(executionId: string): Promise<ReconcileOutcome> {
-  const ex = await db().execution.findUnique({ where: { id: executionId }, include: { proposal: true } });
+  const found = await db().execution.findUnique({ where: { id: executionId }, include: { proposal: true } });
+  // Executions so far are refunds' (the payment provider's): the proposal has the refund's columns.
+  const ex = found && { ...found, proposal: asRefund<typeof found.proposal>(found.proposal) };
   if (!ex || isExecutionSettled(ex.status)) return "already_settled";
   // A manual payout has no provider to ask (nor to re-send to): ops settle it by recording the transfer.
   if (ex.status === E.awaitingPayout) return "awaiting_payout";

@@ -8,6 +8,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { listAdminChangesAwaiting } from "@/lib/server/admin/count-pending-admin-changes";
 import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
 import { countPendingProposals } from "@/lib/server/proposals/count-pending-proposals";
+import { asRefund } from "@/lib/domain/refund-row";
 
 /** Lines per section: the inbox is a to-do list, not a search; its count says how many there are in all. */
 export const INBOX_SECTION_LIMIT = 50;
@@ -86,7 +87,8 @@ async function listSecondApprovals(actor: Actor): Promise<{ total: number; items
   });
   return {
     total: waiting.length,
-    items: rows.map((p) => ({
+    // Refunds' columns (the only kind so far; the registry's review fields take their place for the others).
+    items: rows.map(asRefund).map((p) => ({
       proposalId: p.id,
       orderNumber: p.order.number,
       amountMinor: p.amountMinor,

@@ -10,6 +10,7 @@ import { emailEnabled, sendMail, type OutgoingMail } from "./mailer";
 import { inDoubtMail, proposalMail, testMail, type MessageContext } from "./notification-messages";
 import { postWebhook } from "./post-webhook";
 import { slackProposalMessage, slackTestMessage, type SlackMessage } from "./slack-payload";
+import { asRefund } from "@/lib/domain/refund-row";
 
 export const SLACK_TIMEOUT_MS = 5_000;
 
@@ -104,9 +105,12 @@ async function prepare(n: NotificationRow): Promise<Prepared> {
       : null;
     if (!ex) return { skip: "execution not found" };
     if (isExecutionSettled(ex.status)) return { skip: "execution settled before the alert went out" };
-    return { email: { to: recipient!.email, ...inDoubtMail({ ...ex.proposal, lastError: ex.lastError }, ctx) } };
+    return {
+      email: { to: recipient!.email, ...inDoubtMail({ ...asRefund(ex.proposal), lastError: ex.lastError }, ctx) },
+    };
   }
 
+  // Refunds' columns (the only kind so far; the registry's review fields take their place for the others).
   const proposal = n.proposalId
     ? await db().proposal.findFirst({
         where: { id: n.proposalId, tenantId: n.tenantId },
@@ -114,11 +118,12 @@ async function prepare(n: NotificationRow): Promise<Prepared> {
       })
     : null;
   if (!proposal) return { skip: "proposal not found" };
+  const refund = asRefund(proposal);
   if (proposal.status !== proposalStatus.pendingApproval || proposal.expiresAt <= new Date())
     return { skip: "proposal no longer awaits review" };
   const kind = n.kind === "expiring" ? "expiring" : "new_proposal";
-  if (recipient) return { email: { to: recipient.email, ...proposalMail(kind, proposal, ctx) } };
-  return { slack: { url: tenant.slackWebhookUrl!, message: slackProposalMessage(kind, proposal, ctx) } };
+  if (recipient) return { email: { to: recipient.email, ...proposalMail(kind, refund, ctx) } };
+  return { slack: { url: tenant.slackWebhookUrl!, message: slackProposalMessage(kind, refund, ctx) } };
 }
 
 /**

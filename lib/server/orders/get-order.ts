@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/domain/outcome";
+import type { PostalAddress } from "@/lib/domain/postal-address";
 import { parseInput } from "@/lib/domain/validation";
 import { orderNumber } from "@/lib/schemas/orders-api";
 import { sqlOf } from "@/lib/server/db/sql";
@@ -34,6 +35,8 @@ export async function getOrder(caller: IntegrationCaller, rawNumber: string, now
       total_minor: o.totalMinor,
       captured_minor: o.capturedMinor,
       status: o.status,
+      fulfilment: o.fulfilment,
+      shipping_address: wireAddress(o.shippingAddress),
       placed_at: o.placedAt.toISOString(),
       items: items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, unit_minor: i.unitMinor })),
       payments: o.payments.map((p) => ({
@@ -55,4 +58,19 @@ export async function getOrder(caller: IntegrationCaller, rawNumber: string, now
       refundable: { minor: left.leftMinor, currency: o.currency },
     };
   });
+}
+
+/** A stored (normalised) address in the wire's spelling, or null. */
+function wireAddress(stored: unknown) {
+  if (!stored || typeof stored !== "object") return null;
+  const a = stored as PostalAddress;
+  return {
+    name: a.name,
+    line1: a.line1,
+    line2: a.line2,
+    city: a.city,
+    postal_code: a.postalCode,
+    region: a.region,
+    country: a.country,
+  };
 }

@@ -6,6 +6,7 @@ import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context
 import { failure } from "@/lib/domain/agent-protocol";
 import { openProposalSql, refundableLeft, refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { orderNotFound } from "./order-not-found";
+import { asRefund } from "@/lib/domain/refund-row";
 
 /** lookup_order: one order of the verified customer, scoped by tenant and customer in the query itself. */
 export async function lookupOrder(tx: Sql, input: LookupOrderInput, ctx: ToolContext): Promise<HandlerResult> {
@@ -13,7 +14,18 @@ export async function lookupOrder(tx: Sql, input: LookupOrderInput, ctx: ToolCon
   const now = new Date();
   const found = await tx
     .selectFrom("Order")
-    .select(["id", "tenantId", "number", "currency", "totalMinor", "capturedMinor", "status", "items", "placedAt"])
+    .select([
+      "id",
+      "tenantId",
+      "number",
+      "currency",
+      "totalMinor",
+      "capturedMinor",
+      "status",
+      "fulfilment",
+      "items",
+      "placedAt",
+    ])
     .where("tenantId", "=", ctx.caller.tenantId)
     .where("number", "=", input.order_id)
     .where("customerId", "=", ctx.customerId)
@@ -39,6 +51,7 @@ export async function lookupOrder(tx: Sql, input: LookupOrderInput, ctx: ToolCon
       .selectFrom("Proposal as p")
       .select(["p.id", "p.status", "p.amountMinor", "p.expiresAt"])
       .where("p.orderId", "=", found.id)
+      .where("p.kind", "=", "refund")
       .where(openProposalSql(now))
       .orderBy("p.createdAt", "desc")
       .execute(),
@@ -98,6 +111,8 @@ export async function lookupOrder(tx: Sql, input: LookupOrderInput, ctx: ToolCon
       result: {
         order_id: order.number,
         status: order.status,
+        // Whether it has left the warehouse (a shipped order can no longer be cancelled or re-addressed).
+        fulfilment: order.fulfilment,
         placed_at: order.placedAt.toISOString(),
         total: m(order.totalMinor),
         captured: m(left.ok ? left.capturedMinor : order.capturedMinor),
@@ -112,7 +127,7 @@ export async function lookupOrder(tx: Sql, input: LookupOrderInput, ctx: ToolCon
           unit_price: m(i.unitMinor ?? 0),
         })),
         payment: first ? { method: first.method, display: first.display } : null,
-        open_refund_proposals: order.proposals.map((p) => ({
+        open_refund_proposals: order.proposals.map(asRefund).map((p) => ({
           proposal_id: p.id,
           status: p.status,
           amount: m(p.amountMinor),

@@ -4,6 +4,7 @@ import { invalidArguments, parseInput, type InputProblem } from "@/lib/domain/va
 import { orderBodyInput, orderNumber, type OrderBodyInput } from "@/lib/schemas/orders-api";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { type Tx } from "@/lib/server/db/client";
+import { Prisma } from "@/lib/server/db/generated/client";
 import { sqlOf, sql } from "@/lib/server/db/sql";
 import type { IntegrationCaller } from "@/lib/server/integrations/authenticate-integration-key";
 import { invalidateUnfitProposals, refreshOrderStatus } from "@/lib/server/proposals/invalidate-unfit-proposals";
@@ -13,6 +14,7 @@ import { upsertExternalRefund } from "@/lib/server/payments/upsert-external-refu
 import { providerAccountOf } from "@/lib/server/payments/provider-account";
 import { transaction } from "@/lib/server/db/transaction";
 import { isUniqueViolation } from "@/lib/server/db/unique-violation";
+import { normalisePostalAddress } from "@/lib/domain/postal-address";
 
 /**
  * Who writes the order, for the audit: an integration key (the Orders API) or the operator running
@@ -119,6 +121,9 @@ async function upsertOrderIn(
     capturedMinor,
     items,
     placedAt: new Date(body.placed_at),
+    // Absent: what the shop pushed before stays (a CSV line, which has no such columns, changes neither).
+    ...(body.fulfilment ? { fulfilment: body.fulfilment } : {}),
+    ...(body.shipping_address === undefined ? {} : { shippingAddress: shippingAddressOf(body.shipping_address) }),
   };
   const order = existing
     ? await tx.order.update({ where: { id: existing.id }, data: orderData, select: { id: true } })
@@ -211,6 +216,14 @@ async function upsertOrderIn(
 }
 
 const problems = (message: string, list: InputProblem[]) => invalidArguments(message, list);
+
+/** The normalised address as stored (the schema already refused one that does not normalise). */
+function shippingAddressOf(raw: NonNullable<OrderBodyInput["shipping_address"]> | null) {
+  if (raw === null) return Prisma.DbNull;
+  const normalised = normalisePostalAddress(raw);
+  if (!normalised.ok) throw new Error("the order schema let through an address that does not normalise");
+  return normalised.address;
+}
 
 /** What a schema cannot say: one currency (the tenant's), unique references, refunds that fit their payment. */
 async function checkConsistency(
@@ -332,6 +345,8 @@ async function snapshot(tx: Tx, orderId: string): Promise<string> {
       capturedMinor: true,
       status: true,
       items: true,
+      fulfilment: true,
+      shippingAddress: true,
       placedAt: true,
       customer: { select: { name: true, email: true } },
       payments: {

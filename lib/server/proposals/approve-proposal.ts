@@ -15,6 +15,7 @@ import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password"
 import { renewStepUp } from "@/lib/server/auth/renew-step-up";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
+import { asRefund } from "@/lib/domain/refund-row";
 import { closePending, orderMismatch, releaseOwnClaim, storedIntact } from "./proposal-guards";
 import {
   decideOnProposal,
@@ -97,7 +98,8 @@ async function decide(
     return no.invalidate(ref, "stored_hash_mismatch", message, now);
   }
   if (input.hash !== p.hash) return no.hashMismatch(ref, "approve");
-  const mismatch = await orderMismatch(tx, p);
+  // The refund's revalidation (the only kind so far; the registry's `revalidate` takes its place, docs/action-kinds.md).
+  const mismatch = await orderMismatch(tx, asRefund(p));
   if (mismatch) return no.invalidate(ref, mismatch, ORDER_CHANGED, now);
   if (p.requestedByStaffId === actor.userId)
     return denied("own_proposal", "You prepared or edited this proposal, so another reviewer must approve it.");
@@ -139,7 +141,8 @@ async function decide(
         : `Confirm it is you: your sign-in is older than ${window} minutes.`,
     );
   }
-  if (p.tenant.reviewerDailyApprovalLimitMinor !== null) {
+  // The money cap counts what the proposal pays out (a kind without an amount moves no money).
+  if (p.tenant.reviewerDailyApprovalLimitMinor !== null && p.amountMinor !== null) {
     // One reviewer's approvals are serialized from here to commit (a transaction-scoped advisory lock
     // keyed by the reviewer), so two approvals arriving together cannot both fit under the cap. Taken
     // after the proposal's row lock, as every path does, so the two locks cannot deadlock.

@@ -8,6 +8,7 @@ import { type Payment, type PaymentMethod, type PaymentSource, type Proposal } f
 import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
 import { metrics } from "@/lib/server/telemetry/metrics";
 import { currentTraceparent } from "@/lib/server/telemetry/tracing";
+import { asRefund, type AsRefund } from "@/lib/domain/refund-row";
 import { leftOf, refundableSumsSql } from "./refundable-left";
 
 /** Who asks for the proposal: an agent key (prepare_refund) or a staff member (re-prepare, edit). */
@@ -30,7 +31,8 @@ export type BuildProposalInput = {
 };
 
 export type BuildProposalResult =
-  { ok: true; proposal: Proposal; payment: Payment } | { ok: false; reason: "nothing_left_to_refund" | "no_payment" };
+  | { ok: true; proposal: AsRefund<Proposal>; payment: Payment }
+  | { ok: false; reason: "nothing_left_to_refund" | "no_payment" };
 
 /**
  * The one proposal builder (prepare_refund, re-prepare, edit): every number comes from the database and
@@ -63,6 +65,11 @@ export async function buildProposal(
     tenantId,
     // What an approval of this proposal authorizes; stored and hashed (a row whose tool is changed is not intact).
     tool: "prepare_refund" satisfies ToolName,
+    kind: "refund",
+    // What it acts on: the order (one pending refund per order — the unique index is per tenant, kind and subject).
+    subject: { type: "order", ref: order.id },
+    params: null,
+    source: null,
     orderId: order.id,
     customerId: input.customerId,
     paymentId: payment.id,
@@ -99,13 +106,13 @@ export async function buildProposal(
   const at = new Date().toISOString();
   const ts = (d: Date | null) => (d ? d.toISOString() : null);
   const {
-    rows: [proposal],
+    rows: [inserted],
   } = await sql<Proposal>`
-    INSERT INTO "Proposal" ("id", "tenantId", "tool", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
+    INSERT INTO "Proposal" ("id", "tenantId", "tool", "kind", "subject", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
                             "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
                             "hash", "expiresAt", "requiredApprovals", "policyVersion", "sourceProvider", "sourceCapturedMinor", "sourceRefundedMinor",
                             "hashVersion", "orderNumber", "customerName", "orderItems", "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt")
-    VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.tool}, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
+    VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.tool}, ${row.kind}, ${JSON.stringify(row.subject)}::jsonb, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
             ${row.requestedByStaffId}::uuid, ${row.channelId}::uuid, ${row.endUserId}, ${row.amountMinor}::int, ${row.currency}, ${row.recipientKind},
             ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
             (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.sourceProvider},
@@ -113,7 +120,8 @@ export async function buildProposal(
             ${JSON.stringify(row.orderItems)}::jsonb, ${row.supersedesId}::uuid,
             ${row.traceId}, ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING *`.execute(tx);
-  if (!proposal) throw new Error("proposal insert returned no row");
+  if (!inserted) throw new Error("proposal insert returned no row");
+  const proposal = asRefund(inserted);
   metrics().proposals.inc({ outcome: "prepared" });
   // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook are
   // recorded with it (outbox rows + delivery jobs committed in this transaction). The tenant's webhook URLs

@@ -7,6 +7,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { closePending, orderMismatch } from "./proposal-guards";
 import { createSupersedingProposal, recordSupersede } from "./create-superseding-proposal";
 import { decideOnProposal, ORDER_CHANGED } from "./decision";
+import { asRefund } from "@/lib/domain/refund-row";
 
 /**
  * Edit = supersede: a reviewer lowers the amount of a pending proposal (a partial refund). That
@@ -20,7 +21,9 @@ export async function editProposalAmount(
   assertCan(actor.roles, "proposal:decide");
   const input = parseInput(editProposalAmountInput, raw, "The edit is malformed.");
   const action = "proposal:edit";
-  return decideOnProposal(actor, { proposalId: input.proposalId, action }, async ({ tx, p: old, ref, no }) => {
+  return decideOnProposal(actor, { proposalId: input.proposalId, action }, async ({ tx, p: locked, ref, no }) => {
+    // Editing and re-preparing are the refund's (its amount, from its order).
+    const old = asRefund(locked);
     const now = new Date();
     const refusal = reviewerRefusal(old.expiresAt <= now ? S.expired : old.status, "edit");
     if (refusal) return no.refuse(ref, refusal.code, refusal.message, { status: old.status });

@@ -13,6 +13,7 @@ import { hasPasskeys } from "@/lib/server/passkeys/list-passkeys";
 import { openProposalsWhere } from "./refundable-left";
 import { findDuplicateOf, findPreviousRejection } from "./review-signals";
 import { isUuid } from "@/lib/domain/validation";
+import { asRefund } from "@/lib/domain/refund-row";
 
 export type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 
@@ -20,7 +21,7 @@ export type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 export async function getProposal(actor: Actor, id: string): Promise<ProposalDetail> {
   assertCan(actor.roles, "proposal:read");
   if (!isUuid(id)) throw new AppError("not_found", "No such proposal.");
-  const p = await db().proposal.findFirst({
+  const found = await db().proposal.findFirst({
     where: { id, tenantId: actor.tenantId },
     include: {
       order: {
@@ -40,12 +41,20 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
       tenant: { select: { stepUpMinutes: true, approvalSessionMinutes: true } },
     },
   });
-  if (!p) throw new AppError("not_found", "No such proposal.");
+  if (!found) throw new AppError("not_found", "No such proposal.");
+  // The page is the refund's (the only kind so far; the registry's `review` fields take its place for the others).
+  const p = {
+    ...asRefund(found),
+    supersedes: found.supersedes && asRefund(found.supersedes),
+    supersededBy: found.supersededBy && asRefund(found.supersededBy),
+  };
   const now = new Date();
-  const others = await db().proposal.findMany({
-    where: openProposalsWhere(p.orderId, now, p.id),
-    select: { id: true, amountMinor: true, status: true },
-  });
+  const others = (
+    await db().proposal.findMany({
+      where: openProposalsWhere(p.orderId, now, p.id),
+      select: { id: true, amountMinor: true, status: true },
+    })
+  ).map((o) => asRefund(o));
   const previouslyRejected = await findPreviousRejection(p.id);
   // A replaced proposal is closed and points to its replacement: it never warns about that replacement
   // (the same order, still open) as a "possible duplicate".

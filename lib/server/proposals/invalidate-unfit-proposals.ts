@@ -6,6 +6,7 @@ import type { Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { lockOrder } from "./locks";
 import { closePending, orderMismatch } from "./proposal-guards";
+import { asRefund } from "@/lib/domain/refund-row";
 
 /** Who changed the order, for the audit of what it invalidated: an Orders API key, the import, the provider's webhook. */
 export type OrderChanger = { tenantId: string; actorId: string; authMethod: string; source: string };
@@ -29,11 +30,12 @@ export async function invalidateUnfitProposals(
   // The order before its proposals (./locks.ts), whatever the caller already locked.
   await lockOrder(sqlOf(tx), caller.tenantId, orderId);
   const pending = await tx.proposal.findMany({
-    where: { tenantId: caller.tenantId, orderId, status: proposalStatus.pendingApproval },
+    // The order's refunds (other kinds revalidate through their own declaration).
+    where: { tenantId: caller.tenantId, orderId, kind: "refund", status: proposalStatus.pendingApproval },
     include: { order: true, payment: true },
   });
   const invalidated: string[] = [];
-  for (const p of pending) {
+  for (const p of pending.map(asRefund)) {
     const reason =
       because ?? (p.order.customerId !== p.customerId ? "customer_changed" : await orderMismatch(tx, p, now));
     if (!reason) continue;

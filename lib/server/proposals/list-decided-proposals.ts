@@ -6,6 +6,7 @@ import { decidedFilterInput, decidedStatuses } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import type { Actor } from "@/lib/server/auth/actor";
+import { asRefund } from "@/lib/domain/refund-row";
 
 export type DecidedRow = {
   id: string;
@@ -116,7 +117,8 @@ export async function listDecidedProposals(actor: Actor, raw: unknown): Promise<
     total,
     page,
     pageSize,
-    rows: rows.map((r) => ({
+    // Refunds' columns (the only kind so far; the registry's review fields take their place for the others).
+    rows: rows.map(asRefund).map((r) => ({
       id: r.id,
       orderNumber: r.order.number,
       customerName: r.order.customer.name,

@@ -4,6 +4,7 @@ import { sqlOf } from "@/lib/server/db/sql";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import { proposalStatus, type ProposalStatus } from "@/lib/domain/proposal-state";
 import { storedProposalIntact, type HashableProposal } from "@/lib/domain/proposal-hash";
+import type { AsRefund } from "@/lib/domain/refund-row";
 import { refundableLeft } from "./refundable-left";
 import { lockOrderThenProposal } from "./locks";
 
@@ -46,7 +47,7 @@ export const storedIntact = storedProposalIntact;
  */
 export async function orderMismatch(
   tx: Tx,
-  p: HashableProposal & {
+  p: AsRefund<HashableProposal> & {
     order: { capturedMinor: number; status: string; currency: string };
     payment: { method: string; providerPaymentRef: string; holderName: string; display: string; provider: string };
   },

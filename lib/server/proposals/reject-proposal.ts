@@ -37,7 +37,7 @@ async function decide(
   const now = new Date();
   // Reviewer text is free text: personal data in it is masked before it is stored, like a support ticket's
   // summary (the agent reads the masked message; the audit writer scrubs its own copy the same way).
-  const scrub = await reviewerTextScrubber(tx, actor.tenantId, p.order.customerId);
+  const scrub = await reviewerTextScrubber(tx, actor.tenantId, p.order?.customerId ?? p.customerId);
   const moved = await closePending(tx, p.id, {
     status: proposalStatus.rejected,
     rejectionReason: scrub(input.customerMessage),

@@ -7,6 +7,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { closePending } from "./proposal-guards";
 import { createSupersedingProposal, recordSupersede } from "./create-superseding-proposal";
 import { decideOnProposal } from "./decision";
+import { asRefund } from "@/lib/domain/refund-row";
 
 const messages = {
   nothing_left_to_refund: "Nothing is left to refund on this order.",
@@ -27,7 +28,9 @@ export async function reprepareProposal(
   assertCan(actor.roles, "proposal:reprepare");
   const input = parseInput(reprepareProposalInput, raw, "The request is malformed.");
   const action = "proposal:reprepare";
-  return decideOnProposal(actor, { proposalId: input.proposalId, action }, async ({ tx, p: old, ref, no }) => {
+  return decideOnProposal(actor, { proposalId: input.proposalId, action }, async ({ tx, p: locked, ref, no }) => {
+    // Editing and re-preparing are the refund's (its amount, from its order).
+    const old = asRefund(locked);
     const now = new Date();
     if (effectiveStatus(old, now) !== old.status) {
       await closePending(tx, old.id, { status: S.expired, decidedAt: now });

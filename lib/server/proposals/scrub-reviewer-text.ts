@@ -12,12 +12,13 @@ import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 export async function reviewerTextScrubber(
   tx: Tx,
   tenantId: string,
-  customerId: string,
+  /** The customer the proposal concerns (null when its kind concerns none: then only the patterns are scrubbed). */
+  customerId: string | null,
 ): Promise<(text: string) => string> {
-  const customer = await tx.customer.findFirst({
-    where: { id: customerId, tenantId },
-    select: { name: true, email: true },
-  });
+  const customer =
+    customerId === null
+      ? null
+      : await tx.customer.findFirst({ where: { id: customerId, tenantId }, select: { name: true, email: true } });
   const known = customer ? [customer.name, customer.email] : [];
   return (text) => scrubText(text, auditFingerprint, new Set(), known);
 }

@@ -6,6 +6,7 @@ import { jsonObjectFrom } from "kysely/helpers/postgres";
 import { nowUtc, utc, type Sql } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { approvalRequired, POLL_AFTER_SECONDS } from "./proposal-answer";
+import { asRefund } from "@/lib/domain/refund-row";
 
 /** get_refund_status: where a proposal of the verified customer stands (docs/design.md "Flow", last line). */
 export async function getRefundStatus(tx: Sql, input: GetRefundStatusInput, ctx: ToolContext): Promise<HandlerResult> {
@@ -52,7 +53,10 @@ export async function getRefundStatus(tx: Sql, input: GetRefundStatusInput, ctx:
     .where("p.id", "=", input.proposal_id)
     .where("p.tenantId", "=", tenantId)
     .where("p.customerId", "=", customerId)
-    .executeTakeFirst();
+    // get_refund_status answers for refunds (get_action_status for every kind).
+    .where("p.kind", "=", "refund")
+    .executeTakeFirst()
+    .then((row) => row && asRefund(row));
   if (!p) {
     return {
       outcome: failure(
