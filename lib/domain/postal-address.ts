@@ -42,6 +42,7 @@ export type PostalAddressInput = z.infer<typeof postalAddressInput>;
 export type AddressProblem = { path: string; message: string };
 
 // Control characters (C0 but the tab, which counts as a space; DEL, C1) and line breaks never belong on a label line.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/u;
 
 /** NFC, trimmed, inner whitespace collapsed to one space. */
