@@ -2,6 +2,19 @@ import "server-only";
 // How every registered kind's tools run (the declarations are ./registry.ts). One line per kind, in the same
 // order; a handler for a tool no kind declares, or a declared tool without a handler, fails the type check and
 // lib/actions/registry.test.ts.
+import type { KindBehaviour } from "./kind.server";
+import { refundBehaviour } from "./refund/behaviour";
 import { refundToolHandlers } from "./refund/server";
 
 export const kindToolHandlers = { ...refundToolHandlers };
+
+/** What the core asks of each kind about its proposals: one line per kind, every registered kind present (tested). */
+export const kindBehaviours: Readonly<Record<string, KindBehaviour>> = { refund: refundBehaviour };
+
+/**
+ * The behaviour of a stored proposal's kind, or null when this release does not know the kind (a proposal written
+ * by a newer release, read after a rollback): the caller refuses to act on it, and never guesses.
+ */
+export function kindBehaviourOf(kind: string): KindBehaviour | null {
+  return Object.hasOwn(kindBehaviours, kind) ? kindBehaviours[kind]! : null;
+}

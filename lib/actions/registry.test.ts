@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { declareKindTools, mergeKindTools } from "./kind";
-import { actionKinds, kindTools } from "./registry";
-import { kindToolHandlers } from "./registry.server";
+import { actionKindNames, actionKinds, kindTools } from "./registry";
+import { kindBehaviourOf, kindBehaviours, kindToolHandlers } from "./registry.server";
 import { toolCatalog, toolNames } from "@/lib/schemas/tools";
 import { toolHandlers } from "@/lib/server/agent/tool-handlers";
 
@@ -69,6 +69,13 @@ function kindOf(from: string, spec: string): string | null {
 }
 
 describe("the seam's layout", () => {
+  it("every registered kind has its behaviour (revalidate…), and only those; an unknown kind has none", () => {
+    expect(Object.keys(kindBehaviours).sort()).toEqual([...actionKindNames].sort());
+    for (const kind of actionKindNames) expect(typeof kindBehaviourOf(kind)?.revalidate).toBe("function");
+    expect(kindBehaviourOf("kind_of_a_newer_release")).toBeNull();
+    expect(kindBehaviourOf("toString")).toBeNull();
+  });
+
   it("a kind imports the core, never another kind", () => {
     expect(kindFolders).toContain("refund");
     const crossing = kindFolders.flatMap((kind) =>

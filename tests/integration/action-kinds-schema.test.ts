@@ -8,6 +8,8 @@ import { computeProposalHash, KIND_HASH_VERSION } from "@/lib/domain/proposal-ha
 import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
+import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { actorFor, staffOf } from "../support/actors";
 import { customerId } from "../../scripts/lib/demo-data";
 import { createPaidOrder, createProposalRow } from "../../scripts/lib/fixtures";
 
@@ -177,5 +179,17 @@ describe("Proposal: every action kind in one table", () => {
     } finally {
       await db().channel.update({ where: { id: channel.id }, data: { decisionWebhookUrl: before } });
     }
+  });
+
+  it("approval asks the proposal's kind to revalidate through the registry; a kind this release does not know is refused, not approved", async () => {
+    const id = await insertKind(es, { kind: "kind_of_a_newer_release" });
+    const row = await db().proposal.findUniqueOrThrow({ where: { id } });
+    const reviewer = await actorFor(staffOf(ES, "reviewer").email);
+    await expect(approveProposal(reviewer, { proposalId: id, hash: row.hash })).rejects.toMatchObject({
+      code: "temporarily_unavailable",
+      details: expect.objectContaining({ reason: "unknown_kind" }),
+    });
+    expect(await db().proposal.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "pending_approval" });
+    expect(await db().approval.count({ where: { proposalId: id } })).toBe(0);
   });
 });

@@ -15,8 +15,8 @@ import { verifyStepUpPassword } from "@/lib/server/auth/verify-step-up-password"
 import { renewStepUp } from "@/lib/server/auth/renew-step-up";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
-import { asRefund } from "@/lib/domain/refund-row";
-import { closePending, orderMismatch, releaseOwnClaim, storedIntact } from "./proposal-guards";
+import { kindBehaviourOf } from "@/lib/actions/registry.server";
+import { closePending, releaseOwnClaim, storedIntact } from "./proposal-guards";
 import {
   decideOnProposal,
   decisionError,
@@ -98,8 +98,15 @@ async function decide(
     return no.invalidate(ref, "stored_hash_mismatch", message, now);
   }
   if (input.hash !== p.hash) return no.hashMismatch(ref, "approve");
-  // The refund's revalidation (the only kind so far; the registry's `revalidate` takes its place, docs/action-kinds.md).
-  const mismatch = await orderMismatch(tx, asRefund(p));
+  // The kind re-derives from its system of record (docs/action-kinds.md): any difference invalidates. A kind this
+  // release does not know (a newer release wrote it) is refused, never approved unchecked nor invalidated.
+  const behaviour = kindBehaviourOf(p.kind);
+  if (!behaviour) {
+    const message =
+      "This kind of action cannot be approved by this version of the product; try again after the upgrade.";
+    return no.refuse(ref, "temporarily_unavailable", message, { reason: "unknown_kind", kind: p.kind });
+  }
+  const mismatch = await behaviour.revalidate(tx, p, now);
   if (mismatch) return no.invalidate(ref, mismatch, ORDER_CHANGED, now);
   if (p.requestedByStaffId === actor.userId)
     return denied("own_proposal", "You prepared or edited this proposal, so another reviewer must approve it.");

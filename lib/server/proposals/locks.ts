@@ -16,26 +16,28 @@ export async function lockOrder(tx: Sql, tenantId: string, orderId: string): Pro
 }
 
 /**
- * Locks one proposal of the tenant for the rest of the transaction — its order row first, then the proposal row
- * (one statement each). Null when the tenant has no such proposal: another tenant's is simply not found.
+ * Locks one proposal of the tenant for the rest of the transaction — its order row first when it concerns an order,
+ * then the proposal row (one statement each). Null when the tenant has no such proposal: another tenant's is simply
+ * not found. A proposal that concerns no order (a kind whose subject is a customer, a segment…) has only its own row.
  */
 export async function lockOrderThenProposal(
   tx: Sql,
   tenantId: string,
   proposalId: string,
-): Promise<{ id: string; orderId: string } | null> {
+): Promise<{ id: string; orderId: string | null } | null> {
   if (!isUuid(proposalId)) return null;
   // A proposal's order never changes, so the order read here (unlocked) is the one to lock.
-  const { rows: orders } = await sql<{ id: string }>`
-    SELECT o."id" FROM "Order" o
-     WHERE o."id" = (SELECT p."orderId" FROM "Proposal" p WHERE p."id" = ${proposalId}::uuid AND p."tenantId" = ${tenantId}::uuid)
-       AND o."tenantId" = ${tenantId}::uuid
-       FOR UPDATE`.execute(tx);
-  const order = orders[0];
-  if (!order) return null;
-  const { rows } = await sql<{ id: string; orderId: string }>`
+  const { rows: found } = await sql<{ orderId: string | null }>`
+    SELECT p."orderId" FROM "Proposal" p WHERE p."id" = ${proposalId}::uuid AND p."tenantId" = ${tenantId}::uuid`.execute(
+    tx,
+  );
+  if (!found[0]) return null;
+  const { orderId } = found[0];
+  if (orderId !== null && !(await lockOrder(tx, tenantId, orderId))) return null;
+  const { rows } = await sql<{ id: string; orderId: string | null }>`
     SELECT "id", "orderId" FROM "Proposal"
-     WHERE "id" = ${proposalId}::uuid AND "tenantId" = ${tenantId}::uuid AND "orderId" = ${order.id}::uuid
+     WHERE "id" = ${proposalId}::uuid AND "tenantId" = ${tenantId}::uuid
+       AND "orderId" IS NOT DISTINCT FROM ${orderId}::uuid
        FOR UPDATE`.execute(tx);
   return rows[0] ?? null;
 }

@@ -23,6 +23,9 @@ export async function lockProposal(tx: Tx, tenantId: string, id: string) {
   });
 }
 
+/** A proposal as lockProposal returns it: the row with its order, payment, tenant and approvers. */
+export type LockedProposal = NonNullable<Awaited<ReturnType<typeof lockProposal>>>;
+
 /**
  * Closes a proposal that is still pending approval — the guarded UPDATE every reviewer decision ends with
  * (`WHERE status = pending_approval`), so a proposal another transaction already moved is never moved twice.
