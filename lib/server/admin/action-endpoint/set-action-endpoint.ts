@@ -48,20 +48,18 @@ export async function setActionEndpoint(actor: Actor, raw: unknown): Promise<Set
           secretHint: secretHint(secret),
           keyId: key.id,
         }
-      : {};
-    const row = await tx.actionEndpoint.upsert({
-      where: { tenantId: actor.tenantId },
-      create: {
-        tenantId: actor.tenantId,
-        url,
-        secretSealed: sealed.secretSealed!,
-        secretHint: sealed.secretHint!,
-        keyId: key.id,
-        updatedById: actor.userId,
-      },
-      update: { url, ...sealed, updatedById: actor.userId, version: { increment: 1 } },
-      select: { url: true, secretHint: true },
-    });
+      : null;
+    const select = { url: true, secretHint: true } as const;
+    const row = before
+      ? await tx.actionEndpoint.update({
+          where: { tenantId: actor.tenantId },
+          data: { url, ...sealed, updatedById: actor.userId, version: { increment: 1 } },
+          select,
+        })
+      : await tx.actionEndpoint.create({
+          data: { tenantId: actor.tenantId, url, ...sealed!, updatedById: actor.userId },
+          select,
+        });
     await recordAdminEvent(tx, actor, {
       action: "set_action_endpoint",
       target: { kind: "action_endpoint" },
