@@ -8,7 +8,7 @@ import {
   type ActionEndpointRequest,
 } from "@/lib/schemas/action-endpoint";
 import { webhookAllowPrivate } from "@/lib/server/env";
-import { guardedRequest, type GuardedAnswer } from "@/lib/server/notifications/guarded-post";
+import { guardedRequest, type GuardedRequestAnswer } from "@/lib/server/notifications/guarded-post";
 import { ActionEndpointUnavailable, openActionEndpoint, type OpenedActionEndpoint } from "./stored-endpoint";
 
 // The product's client of a tenant's action endpoint (docs/action-endpoint.md; the design's "Action kinds",
@@ -105,7 +105,7 @@ export function keyUrl(base: string, idempotencyKey: string): string {
 async function call(
   endpoint: Pick<OpenedActionEndpoint, "url" | "secret">,
   request: { method: "GET" | "POST"; url: string; body?: string; signed: string; timeoutMs: number },
-): Promise<GuardedAnswer> {
+): Promise<GuardedRequestAnswer> {
   const headers = signStandardWebhook({ id: `msg_${randomUUID()}`, body: request.signed, secrets: [endpoint.secret] });
   const answer = await guardedRequest({
     method: request.method,
@@ -128,7 +128,7 @@ async function call(
   return answer;
 }
 
-function readAnswer(answer: GuardedAnswer, opts: { notFoundAllowed: boolean }): LookupActionResult {
+function readAnswer(answer: GuardedRequestAnswer, opts: { notFoundAllowed: boolean }): LookupActionResult {
   if (!answer.ok)
     return {
       outcome: "unknown",

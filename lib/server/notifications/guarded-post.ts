@@ -11,18 +11,19 @@ import { checkWebhookUrl, isInternalAddress } from "./webhook-url";
 export type GuardedAnswer =
   /** Any HTTP status, 3xx included (never followed). `complete`: the body was read whole, under the cap. */
   | { ok: true; status: number; body: string; complete: boolean }
-  /**
-   * No HTTP answer. `permanent`: retrying cannot help (the URL itself is refused). `failure`: why, for callers
-   * that answer with a code (the URL refused by the check, a host resolving inside our network at connect
-   * time, the timeout, any other connection failure).
-   */
-  | {
-      ok: false;
-      status: null;
-      error: string;
-      permanent: boolean;
+  /** No HTTP answer. `permanent`: retrying cannot help (the URL itself is refused). */
+  | { ok: false; status: null; error: string; permanent: boolean };
+
+/**
+ * guardedRequest's answer: guardedPost's, and when there was no HTTP answer, `failure` says why for callers that
+ * answer with a code: the URL refused by the check, a host resolving inside our network at connect time (nothing
+ * was sent in either case), the timeout, any other connection failure.
+ */
+export type GuardedRequestAnswer =
+  | Extract<GuardedAnswer, { ok: true }>
+  | (Extract<GuardedAnswer, { ok: false }> & {
       failure: "url_refused" | "internal_address" | "timeout" | "connection";
-    };
+    });
 
 /**
  * A DNS lookup that refuses internal addresses at connect time, so a public name that resolves (or is
@@ -69,15 +70,19 @@ export type GuardedRequest = {
  * Errors are short and never contain the URL's query, the headers or the answer's body: what the caller
  * keeps or shows of the body is its own decision.
  */
-export function guardedPost(input: Omit<GuardedRequest, "method" | "body"> & { body: string }): Promise<GuardedAnswer> {
-  return guardedRequest({ ...input, method: "POST" });
+export async function guardedPost(
+  input: Omit<GuardedRequest, "method" | "body"> & { body: string },
+): Promise<GuardedAnswer> {
+  const answer = await guardedRequest({ ...input, method: "POST" });
+  if (answer.ok) return answer;
+  return { ok: false, status: null, error: answer.error, permanent: answer.permanent };
 }
 
 /**
  * guardedPost's client for either method: the same URL check, connect-time address check, no redirects, one
  * timeout over the whole exchange and the same cap on the answer. A GET sends no body.
  */
-export async function guardedRequest(input: GuardedRequest): Promise<GuardedAnswer> {
+export async function guardedRequest(input: GuardedRequest): Promise<GuardedRequestAnswer> {
   const checked = checkWebhookUrl(input.url, { allowPrivate: input.allowPrivate });
   if (!checked.ok)
     return {
@@ -92,9 +97,9 @@ export async function guardedRequest(input: GuardedRequest): Promise<GuardedAnsw
   const signal = AbortSignal.timeout(input.timeoutMs);
   const body = input.method === "POST" ? (input.body ?? "") : null;
 
-  return new Promise<GuardedAnswer>((resolve) => {
+  return new Promise<GuardedRequestAnswer>((resolve) => {
     let settled = false;
-    const finish = (result: GuardedAnswer) => {
+    const finish = (result: GuardedRequestAnswer) => {
       if (settled) return;
       settled = true;
       resolve(result);
