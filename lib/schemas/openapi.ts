@@ -42,6 +42,7 @@ import {
 } from "@/lib/schemas/notifications";
 import { issueIntegrationKeyInput, orderBodyInput, orderNumber } from "@/lib/schemas/orders-api";
 import { removeProviderConnectionInput, setProviderConnectionInput } from "@/lib/schemas/provider-connection";
+import { removeActionEndpointInput, setActionEndpointInput } from "@/lib/schemas/action-endpoint";
 import { clearTenantWebhookInput, setTenantWebhookInput } from "@/lib/schemas/tenant-webhooks";
 import {
   authenticationOptionsDto,
@@ -910,6 +911,33 @@ const adminPaths: ZodOpenApiPathsObject = {
     post: admin({
       summary: "Test the tenant's connection with one real call to the provider",
       ok: ok("{ok, source, problem?: refused|unreachable|unusable, message?}.", untyped("What the provider said")),
+    }),
+  },
+  // The tenant's action endpoint: where the shop carries out approved actions (docs/action-endpoint.md).
+  "/api/admin/action-endpoint": {
+    get: admin({
+      summary: "The tenant's action endpoint: its URL and the signing secret's hint (never the secret)",
+      ok: ok("{configured, url, secretHint, updatedAt, canStore}.", untyped("The endpoint")),
+    }),
+    put: admin({
+      summary:
+        "Set the action endpoint's URL; a new Standard Webhooks signing secret (first save, or rotateSecret) is answered this once (step-up)",
+      body: setActionEndpointInput,
+      ok: ok("{url, secretHint, secret: whsec_… once, or null when kept}.", untyped("The stored endpoint")),
+    }),
+    delete: admin({
+      summary: "Remove the tenant's action endpoint (URL and secret; step-up)",
+      body: removeActionEndpointInput,
+      ok: ok("{removed}.", untyped("Whether an endpoint was removed")),
+    }),
+  },
+  "/api/admin/action-endpoint/test": {
+    post: admin({
+      summary: "Test the action endpoint: a signed GET of a random key, which must answer 404 (no effect at the shop)",
+      ok: ok(
+        "{ok: true, status, latencyMs} or {ok: false, problem: not_configured|unusable|url_refused|unreachable|timeout|signature_refused|bad_answer, message, status}.",
+        untyped("What the endpoint answered"),
+      ),
     }),
   },
 };

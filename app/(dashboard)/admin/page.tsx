@@ -15,6 +15,7 @@ import { TenantSettingsForm } from "./_components/tenant-settings-form";
 import { listWitnesses } from "@/lib/server/admin/witnesses/list-witnesses";
 import { WitnessesSection } from "./_components/witnesses-section";
 import { ProviderConnectionSection } from "./_components/provider-connection-section";
+import { ActionEndpointSection } from "./_components/action-endpoint-section";
 import { IntegrationKeysSection } from "./_components/integration-keys-section";
 import { AdminNav, adminSectionOf, type AdminSection } from "./_components/admin-nav";
 
@@ -112,6 +113,8 @@ export default async function AdminPage({
       ) : null}
 
       {show("provider") ? <ProviderConnectionSection actor={actor} /> : null}
+
+      {show("actionEndpoint") ? <ActionEndpointSection actor={actor} /> : null}
 
       {staff ? <StaffSection staff={staff} q={q} section={section ?? undefined} /> : null}
 

@@ -6,13 +6,24 @@ import type { LookupFunction } from "node:net";
 import { checkWebhookUrl, isInternalAddress } from "./webhook-url";
 
 // The one outbound client for URLs an admin typed (reviewer and decision webhooks, Slack/Teams incoming
-// webhooks, audit witnesses): the request leaves from inside our network, so it must not be steerable there.
+// webhooks, audit witnesses, the tenant's action endpoint): the request leaves from inside our network, so it must not be steerable there.
 
 export type GuardedAnswer =
   /** Any HTTP status, 3xx included (never followed). `complete`: the body was read whole, under the cap. */
   | { ok: true; status: number; body: string; complete: boolean }
   /** No HTTP answer. `permanent`: retrying cannot help (the URL itself is refused). */
   | { ok: false; status: null; error: string; permanent: boolean };
+
+/**
+ * guardedRequest's answer: guardedPost's, and when there was no HTTP answer, `failure` says why for callers that
+ * answer with a code: the URL refused by the check, a host resolving inside our network at connect time (nothing
+ * was sent in either case), the timeout, any other connection failure.
+ */
+export type GuardedRequestAnswer =
+  | Extract<GuardedAnswer, { ok: true }>
+  | (Extract<GuardedAnswer, { ok: false }> & {
+      failure: "url_refused" | "internal_address" | "timeout" | "connection";
+    });
 
 /**
  * A DNS lookup that refuses internal addresses at connect time, so a public name that resolves (or is
@@ -38,6 +49,20 @@ function guardedLookup(allowPrivate: boolean, label: string): LookupFunction {
   };
 }
 
+/** One request through the guarded client: a POST with a body, or a GET without one. */
+export type GuardedRequest = {
+  method: "GET" | "POST";
+  url: string;
+  /** The request body (POST only; a GET sends none). */
+  body?: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  allowPrivate: boolean;
+  maxResponseBytes: number;
+  /** What the URL is, in error messages: "webhook", "witness", "action endpoint". */
+  label: string;
+};
+
 /**
  * POSTs one body to a URL checked like a webhook's (checkWebhookUrl; every resolved address checked again at
  * connect time). No redirect is followed: a 3xx is answered as it came. The whole exchange is bounded by
@@ -45,26 +70,36 @@ function guardedLookup(allowPrivate: boolean, label: string): LookupFunction {
  * Errors are short and never contain the URL's query, the headers or the answer's body: what the caller
  * keeps or shows of the body is its own decision.
  */
-export async function guardedPost(input: {
-  url: string;
-  body: string;
-  headers: Record<string, string>;
-  timeoutMs: number;
-  allowPrivate: boolean;
-  maxResponseBytes: number;
-  /** What the URL is, in error messages: "webhook", "witness". */
-  label: string;
-}): Promise<GuardedAnswer> {
+export async function guardedPost(
+  input: Omit<GuardedRequest, "method" | "body"> & { body: string },
+): Promise<GuardedAnswer> {
+  const answer = await guardedRequest({ ...input, method: "POST" });
+  if (answer.ok) return answer;
+  return { ok: false, status: null, error: answer.error, permanent: answer.permanent };
+}
+
+/**
+ * guardedPost's client for either method: the same URL check, connect-time address check, no redirects, one
+ * timeout over the whole exchange and the same cap on the answer. A GET sends no body.
+ */
+export async function guardedRequest(input: GuardedRequest): Promise<GuardedRequestAnswer> {
   const checked = checkWebhookUrl(input.url, { allowPrivate: input.allowPrivate });
   if (!checked.ok)
-    return { ok: false, status: null, error: `${input.label} URL refused (${checked.problem})`, permanent: true };
+    return {
+      ok: false,
+      status: null,
+      error: `${input.label} URL refused (${checked.problem})`,
+      permanent: true,
+      failure: "url_refused",
+    };
   const url = checked.url;
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   const signal = AbortSignal.timeout(input.timeoutMs);
+  const body = input.method === "POST" ? (input.body ?? "") : null;
 
-  return new Promise<GuardedAnswer>((resolve) => {
+  return new Promise<GuardedRequestAnswer>((resolve) => {
     let settled = false;
-    const finish = (result: GuardedAnswer) => {
+    const finish = (result: GuardedRequestAnswer) => {
       if (settled) return;
       settled = true;
       resolve(result);
@@ -72,8 +107,8 @@ export async function guardedPost(input: {
     const req = send(
       url,
       {
-        method: "POST",
-        headers: { ...input.headers, "content-length": Buffer.byteLength(input.body) },
+        method: input.method,
+        headers: body === null ? input.headers : { ...input.headers, "content-length": Buffer.byteLength(body) },
         lookup: guardedLookup(input.allowPrivate, input.label),
         signal,
       },
@@ -98,11 +133,23 @@ export async function guardedPost(input: {
     );
     req.on("error", (error: NodeJS.ErrnoException) => {
       if (signal.aborted)
-        return finish({ ok: false, status: null, error: `timeout after ${input.timeoutMs} ms`, permanent: false });
+        return finish({
+          ok: false,
+          status: null,
+          error: `timeout after ${input.timeoutMs} ms`,
+          permanent: false,
+          failure: "timeout",
+        });
       if (error.code === "EREFUSED_INTERNAL")
-        return finish({ ok: false, status: null, error: error.message, permanent: false });
-      finish({ ok: false, status: null, error: `connection failed (${error.code ?? error.name})`, permanent: false });
+        return finish({ ok: false, status: null, error: error.message, permanent: false, failure: "internal_address" });
+      finish({
+        ok: false,
+        status: null,
+        error: `connection failed (${error.code ?? error.name})`,
+        permanent: false,
+        failure: "connection",
+      });
     });
-    req.end(input.body);
+    req.end(body ?? undefined);
   });
 }

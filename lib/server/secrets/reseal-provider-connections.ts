@@ -1,12 +1,18 @@
 import "server-only";
-import { openSecret, sealSecret, secretAad, SecretBoxError } from "@/lib/domain/secret-box";
+import { openSecret, sealSecret, secretAad, SecretBoxError, type SecretsKey } from "@/lib/domain/secret-box";
+import { ACTION_ENDPOINT_SECRET_FIELD } from "@/lib/server/action-endpoint/stored-endpoint";
 import { recordOperatorEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { secretsKeys } from "@/lib/server/env";
 import { transaction } from "@/lib/server/db/transaction";
 
-export type ResealSummary = { resealed: number; current: number; failed: { tenantId: string; reason: string }[] };
+export type ResealSummary = {
+  resealed: number;
+  current: number;
+  /** Rows that did not open; `what` names the table (a provider connection or an action endpoint). */
+  failed: { tenantId: string; reason: string; what: "provider_connection" | "action_endpoint" }[];
+};
 
 /**
  * The rotation of SECRETS_KEY (docs/operations.md "Keys and rotation"): every provider connection not yet sealed
@@ -15,6 +21,8 @@ export type ResealSummary = { resealed: number; current: number; failed: { tenan
  * admin changed meanwhile is left as the admin wrote it) with its audit event in the same transaction. The
  * version goes up, so every running process rebuilds that tenant's provider. A row that does not open is
  * reported, never changed (fail closed), and the others go on. Idempotent: a second run finds nothing to do.
+ * The tenants' action endpoint secrets (lib/server/action-endpoint) are sealed under the same key and re-sealed
+ * the same way in the same run; the summary counts both.
  */
 export async function resealProviderConnections(): Promise<ResealSummary> {
   const { current, previous } = secretsKeys();
@@ -37,7 +45,7 @@ export async function resealProviderConnections(): Promise<ResealSummary> {
       );
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
-      summary.failed.push({ tenantId: row.tenantId, reason: error.message });
+      summary.failed.push({ tenantId: row.tenantId, reason: error.message, what: "provider_connection" });
       continue;
     }
     const changed = await transaction(async (tx) => {
@@ -63,5 +71,43 @@ export async function resealProviderConnections(): Promise<ResealSummary> {
     if (changed) summary.resealed++;
     else summary.current++;
   }
+  await resealActionEndpoints(keys, current, summary);
   return summary;
+}
+
+/** The same rotation for the action endpoints' signing secrets (one sealed field per row), into `summary`. */
+async function resealActionEndpoints(keys: SecretsKey[], current: SecretsKey, summary: ResealSummary): Promise<void> {
+  const rows = await db().actionEndpoint.findMany({ orderBy: { tenantId: "asc" } });
+  for (const row of rows) {
+    if (row.keyId === current.id) {
+      summary.current++;
+      continue;
+    }
+    const aad = secretAad(row.tenantId, ACTION_ENDPOINT_SECRET_FIELD);
+    let secret: string;
+    try {
+      secret = openSecret(keys, { keyId: row.keyId, sealed: row.secretSealed }, aad);
+    } catch (error) {
+      if (!(error instanceof SecretBoxError)) throw error;
+      summary.failed.push({ tenantId: row.tenantId, reason: error.message, what: "action_endpoint" });
+      continue;
+    }
+    const changed = await transaction(async (tx) => {
+      const { count } = await tx.actionEndpoint.updateMany({
+        where: { tenantId: row.tenantId, keyId: row.keyId, version: row.version },
+        data: { secretSealed: sealSecret(current, secret, aad).sealed, keyId: current.id, version: { increment: 1 } },
+      });
+      if (count === 1) {
+        await recordOperatorEvent(sqlOf(tx), "operator_cli", {
+          tenantId: row.tenantId,
+          action: "operator:reseal_action_endpoint",
+          data: { fromKeyId: row.keyId, toKeyId: current.id },
+          redaction: { clear: ["fromKeyId", "toKeyId"] },
+        });
+      }
+      return count === 1;
+    });
+    if (changed) summary.resealed++;
+    else summary.current++;
+  }
 }

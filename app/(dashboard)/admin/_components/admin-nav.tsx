@@ -11,6 +11,7 @@ export const adminSections = [
   "deliveries",
   "witnesses",
   "provider",
+  "actionEndpoint",
   "staff",
   "agents",
   "integrations",
