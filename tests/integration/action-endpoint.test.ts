@@ -232,6 +232,17 @@ describe("Admin → Action endpoint", () => {
     expect(await rowOf(A.tenantId)).toEqual(ours);
   });
 
+  it("two first saves at once: one generates the secret, the other keeps it — the secret answered is the one stored", async () => {
+    for (let round = 0; round < 10; round++) {
+      const saves = await Promise.allSettled([1, 2, 3].map(() => setActionEndpoint(U, { url: `${base}/actions` })));
+      expect(saves.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+      const answered = saves.flatMap((s) => (s.status === "fulfilled" && s.value.secret ? [s.value.secret] : []));
+      expect(answered).toHaveLength(1);
+      expect((await rowOf(U.tenantId)).secretHint).toBe(`whsec_…${answered[0]!.slice(-4)}`);
+      expect(await removeActionEndpoint(U, {})).toEqual({ removed: true });
+    }
+  });
+
   it("Test fails with a clear code: nothing listening, a wrong path, a private address where none is allowed", async () => {
     const free = await findFreePort();
     const keep = await setActionEndpoint(A, { url: `http://127.0.0.1:${free}/actions` });

@@ -10,6 +10,7 @@ import { Section } from "@/components/page/section";
 import { Notice } from "@/components/forms/notice";
 import { FormError } from "./form-error";
 import { StepUpField, stepUpValue } from "./step-up-field";
+import { RemoveCredentialForm } from "./remove-credential-form";
 import { useAdminRequest } from "./use-admin-request";
 
 /**
@@ -20,7 +21,6 @@ import { useAdminRequest } from "./use-admin-request";
 export function ActionEndpointForm({ view }: { view: ActionEndpointView }) {
   const t = useTranslations("adminActionEndpoint");
   const save = useAdminRequest<SetActionEndpointResult>();
-  const remove = useAdminRequest<{ removed: boolean }>();
   const test = useAdminRequest<ActionEndpointTest>();
   const [tested, setTested] = useState<ActionEndpointTest | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
@@ -150,31 +150,18 @@ export function ActionEndpointForm({ view }: { view: ActionEndpointView }) {
       )}
 
       {view.configured ? (
-        <form
-          className="panel"
-          aria-labelledby="action-endpoint-remove-title"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (!window.confirm(t("removeConfirm"))) return;
-            const r = await remove.run(
-              "DELETE",
-              "/api/admin/action-endpoint",
-              stepUpValue(new FormData(e.currentTarget)),
-            );
-            if (r) {
-              setTested(null);
-              setSecret(null);
-              setDone(t("removed"));
-            }
+        <RemoveCredentialForm
+          idPrefix="action-endpoint"
+          path="/api/admin/action-endpoint"
+          title={t("removeTitle")}
+          confirm={t("removeConfirm")}
+          button={t("remove")}
+          onRemoved={() => {
+            setTested(null);
+            setSecret(null);
+            setDone(t("removed"));
           }}
-        >
-          <h3 id="action-endpoint-remove-title">{t("removeTitle")}</h3>
-          <FormError id="action-endpoint-remove-error" error={remove.error} />
-          <StepUpField id="action-endpoint-remove-step-up" show={remove.needsStepUp} />
-          <button type="submit" className="secondary" disabled={remove.pending}>
-            {t("remove")}
-          </button>
-        </form>
+        />
       ) : null}
     </Section>
   );

@@ -10,6 +10,7 @@ import { Section } from "@/components/page/section";
 import { Notice } from "@/components/forms/notice";
 import { FormError } from "./form-error";
 import { StepUpField, stepUpValue } from "./step-up-field";
+import { RemoveCredentialForm } from "./remove-credential-form";
 import { useAdminRequest } from "./use-admin-request";
 
 /**
@@ -20,7 +21,6 @@ import { useAdminRequest } from "./use-admin-request";
 export function ProviderConnectionForm({ view }: { view: ProviderConnectionView }) {
   const t = useTranslations("adminProvider");
   const save = useAdminRequest<{ apiKeyHint: string }>();
-  const remove = useAdminRequest<{ removed: boolean }>();
   const test = useAdminRequest<ConnectionTest>();
   const [tested, setTested] = useState<ConnectionTest | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -123,30 +123,17 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
       )}
 
       {view.source === "tenant" ? (
-        <form
-          className="panel"
-          aria-labelledby="provider-remove-title"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (!window.confirm(t("removeConfirm"))) return;
-            const r = await remove.run(
-              "DELETE",
-              "/api/admin/provider-connection",
-              stepUpValue(new FormData(e.currentTarget)),
-            );
-            if (r) {
-              setTested(null);
-              setDone(t("removed"));
-            }
+        <RemoveCredentialForm
+          idPrefix="provider"
+          path="/api/admin/provider-connection"
+          title={t("removeTitle")}
+          confirm={t("removeConfirm")}
+          button={t("remove")}
+          onRemoved={() => {
+            setTested(null);
+            setDone(t("removed"));
           }}
-        >
-          <h3 id="provider-remove-title">{t("removeTitle")}</h3>
-          <FormError id="provider-remove-error" error={remove.error} />
-          <StepUpField id="provider-remove-step-up" show={remove.needsStepUp} />
-          <button type="submit" className="secondary" disabled={remove.pending}>
-            {t("remove")}
-          </button>
-        </form>
+        />
       ) : null}
     </Section>
   );

@@ -7,6 +7,7 @@ import { setActionEndpointInput, type SetActionEndpointResult } from "@/lib/sche
 import { ACTION_ENDPOINT_SECRET_FIELD } from "@/lib/server/action-endpoint/stored-endpoint";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
+import { sql, sqlOf } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { secretsKeys, webhookAllowPrivate } from "@/lib/server/env";
 import { checkWebhookUrl, type WebhookUrlProblem } from "@/lib/server/notifications/webhook-url";
@@ -36,6 +37,11 @@ export async function setActionEndpoint(actor: Actor, raw: unknown): Promise<Set
   const url = checked.url.toString();
   await requireStepUp(actor, input.stepUpPassword);
   return transaction(async (tx) => {
+    // Two admins saving at once are serialised: the second sees the first's row (and keeps its secret) instead of
+    // failing on the key, or answering a secret that is not the stored one.
+    await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`action-endpoint:${actor.tenantId}`}, 0))`.execute(
+      sqlOf(tx),
+    );
     const before = await tx.actionEndpoint.findUnique({
       where: { tenantId: actor.tenantId },
       select: { url: true, secretHint: true },
