@@ -1,4 +1,4 @@
-// npm run secrets:rotate: re-seals every tenant's provider connection under SECRETS_KEY, opening rows sealed
+// npm run secrets:rotate: re-seals every tenant's provider connection and action endpoint secret under SECRETS_KEY, opening rows sealed
 // under SECRETS_KEY_PREVIOUS (docs/operations.md "Keys and rotation"). On DATABASE_URL (the owner's or the
 // runtime role's URL). Prints one JSON summary line; exit 0 when every row is under SECRETS_KEY now, 1 when
 // some row could not be opened (listed by tenant id; those rows are unchanged), 2 when nothing could be done.
