@@ -21,4 +21,33 @@ export type KindBehaviour = {
    * non-null answer invalidates the proposal.
    */
   revalidate(tx: Tx, proposal: LockedProposal, now: Date): Promise<string | null>;
+  /**
+   * How an approved proposal of the kind takes effect, exactly once: `execute` (the execute job: revalidate, commit
+   * the idempotency key, send) and `reconcile` (an execution in doubt: look it up by its key, never a blind re-send).
+   * The refund's is the payment provider's chain; a kind the shop carries out builds its own with
+   * `actionEndpointExecutor` (lib/server/executions/action-endpoint-executor.ts).
+   */
+  executor: KindExecutor;
+  /**
+   * What reviewers read as the action on the generic proposal page, queue row and approve dialog — every value from
+   * the proposal's hashed params (never today's rows). Absent for a kind with pages of its own (the refund's).
+   */
+  review?: (params: unknown) => KindReview;
+};
+
+/** One labelled value of the action (label: messages `kinds.<kind>.fields.<key>`), before → after where it changes. */
+export type ReviewField = { key: string; before: string | null; after: string | null; changed: boolean };
+
+export type KindReview = {
+  fields: ReviewField[];
+  /** The values of the one-sentence confirmation (messages `kinds.<kind>.confirm`). */
+  sentence: Record<string, string>;
+  /** One line for lists (the queue). */
+  summary: string;
+};
+
+/** What the execute and reconcile jobs call for a proposal of the kind. */
+export type KindExecutor = {
+  execute(proposalId: string): Promise<string>;
+  reconcile(executionId: string): Promise<string>;
 };

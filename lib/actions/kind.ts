@@ -17,6 +17,12 @@ export type ActionKindName = string;
 export type ActionKindTools<Tools extends Record<string, ToolDeclaration> = Record<string, ToolDeclaration>> = {
   kind: ActionKindName;
   tools: Tools;
+  /**
+   * Set while the kind's proposals cannot yet be reviewed in the dashboard (what is still missing, in a sentence):
+   * its tools run on the gateway, but Admin does not offer them to channels or keys, so no agent reaches a proposal
+   * that no reviewer could open.
+   */
+  preview?: string;
 };
 
 /** Declares a kind's tools, keeping the tool names as literal types (the catalogue's ToolName is built from them). */

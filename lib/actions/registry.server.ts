@@ -3,13 +3,18 @@ import "server-only";
 // order; a handler for a tool no kind declares, or a declared tool without a handler, fails the type check and
 // lib/actions/registry.test.ts.
 import type { KindBehaviour } from "./kind.server";
+import { addressChangeBehaviour } from "./address-change/behaviour";
+import { addressChangeToolHandlers } from "./address-change/server";
 import { refundBehaviour } from "./refund/behaviour";
 import { refundToolHandlers } from "./refund/server";
 
-export const kindToolHandlers = { ...refundToolHandlers };
+export const kindToolHandlers = { ...refundToolHandlers, ...addressChangeToolHandlers };
 
 /** What the core asks of each kind about its proposals: one line per kind, every registered kind present (tested). */
-export const kindBehaviours: Readonly<Record<string, KindBehaviour>> = { refund: refundBehaviour };
+export const kindBehaviours: Readonly<Record<string, KindBehaviour>> = {
+  refund: refundBehaviour,
+  change_shipping_address: addressChangeBehaviour,
+};
 
 /**
  * The behaviour of a stored proposal's kind, or null when this release does not know the kind (a proposal written

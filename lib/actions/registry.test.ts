@@ -6,9 +6,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { declareKindTools, mergeKindTools } from "./kind";
-import { actionKindNames, actionKinds, kindTools } from "./registry";
+import { actionKindNames, actionKinds, kindTools, previewToolNames } from "./registry";
 import { kindBehaviourOf, kindBehaviours, kindToolHandlers } from "./registry.server";
-import { toolCatalog, toolNames } from "@/lib/schemas/tools";
+import { createChannelInput, issueAgentKeyInput } from "@/lib/schemas/admin";
+import { isOfferedToolName, isToolName, offeredToolNames, toolCatalog, toolNames } from "@/lib/schemas/tools";
 import { toolHandlers } from "@/lib/server/agent/tool-handlers";
 
 const root = join(__dirname, "..", "..");
@@ -33,7 +34,26 @@ describe("the action kinds' registry", () => {
     }
     expect(Object.keys(kindToolHandlers).sort()).toEqual([...declared].sort());
     // The gateway's own tools stay its own, in the catalogue's published order.
-    expect(toolNames).toEqual(["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"]);
+    expect(toolNames).toEqual([
+      "lookup_order",
+      "prepare_refund",
+      "get_refund_status",
+      "prepare_address_change",
+      "create_support_ticket",
+    ]);
+  });
+
+  it("a kind in preview runs on the gateway but is not offered to channels or keys", () => {
+    expect([...previewToolNames]).toEqual(["prepare_address_change"]);
+    expect(offeredToolNames).toEqual(["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"]);
+    expect(isToolName("prepare_address_change")).toBe(true);
+    expect(isOfferedToolName("prepare_address_change")).toBe(false);
+    const channel = { slug: "web", name: "Web", stepUpPassword: "x" };
+    expect(createChannelInput.safeParse({ ...channel, allowedTools: ["prepare_refund"] }).success).toBe(true);
+    expect(createChannelInput.safeParse({ ...channel, allowedTools: ["prepare_address_change"] }).success).toBe(false);
+    expect(
+      issueAgentKeyInput.safeParse({ channel: "web", label: "k", tools: ["prepare_address_change"] }).success,
+    ).toBe(false);
   });
 
   it("refuses a tool name two kinds declare, a kind registered twice, and names that are not lower snake case", () => {

@@ -3,12 +3,18 @@
 // catalogue (lib/schemas/tools.ts), and from it the HTTP and MCP tool lists, OpenAPI and the per-channel tool
 // allow-lists, are built from this list. Client-safe: declarations only; how the tools run is registry.server.ts.
 import { mergeKindTools } from "./kind";
+import { addressChangeKindTools } from "./address-change/tools";
 import { refundKindTools } from "./refund/tools";
 
-export const actionKinds = [refundKindTools] as const;
+export const actionKinds = [refundKindTools, addressChangeKindTools] as const;
 
 /** Every kind's agent tools, by tool name (a name two kinds declare is refused at load). */
 export const kindTools = mergeKindTools(actionKinds);
 
 /** The registered kinds' names. */
 export const actionKindNames = actionKinds.map((k) => k.kind);
+
+/** Tools of kinds still in preview (ActionKindTools.preview): Admin does not offer them to channels or keys. */
+export const previewToolNames: ReadonlySet<string> = new Set(
+  actionKinds.flatMap((k): string[] => ("preview" in k && k.preview ? Object.keys(k.tools) : [])),
+);

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { int4, storable, storedDateTime, storedText } from "./stored";
 import { roles } from "@/lib/domain/permissions";
-import { isToolName, toolNames } from "@/lib/schemas/tools";
+import { isOfferedToolName, toolNames } from "@/lib/schemas/tools";
 import { PASSWORD_MAX, stepUp } from "./step-up";
 
-const toolName = z.string().refine(isToolName, "Unknown tool.");
+// A tool of a kind still in preview is not offered (lib/actions/kind.ts `preview`): refused like an unknown one.
+const toolName = z.string().refine(isOfferedToolName, "Unknown tool.");
 
 // Input of every admin action: shared by the JSON routes under /api/admin/… and the admin pages
 // (which call those routes). The use cases parse again; the routes only pass the body through.

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { storable } from "./stored";
 import { orderReference, type ToolDeclaration } from "./agent-inputs";
 import { agentErrorCodes, successCodes } from "@/lib/domain/outcome";
-import { kindTools } from "@/lib/actions/registry";
+import { kindTools, previewToolNames } from "@/lib/actions/registry";
 
 export { MAX_WAIT_SECONDS, orderReference, type ToolAnnotations } from "./agent-inputs";
 
@@ -67,6 +67,13 @@ export const toolCatalog = {
 
 export type ToolName = keyof typeof toolCatalog;
 export const toolNames = Object.keys(toolCatalog) as ToolName[];
+
+/** The tools Admin offers to channels and keys: every tool but those of kinds still in preview (lib/actions/kind.ts). */
+export const offeredToolNames = toolNames.filter((n) => !previewToolNames.has(n));
+
+export function isOfferedToolName(value: string): value is ToolName {
+  return isToolName(value) && !previewToolNames.has(value);
+}
 
 export function isToolName(value: string): value is ToolName {
   return Object.hasOwn(toolCatalog, value);

@@ -5,7 +5,6 @@
 // shop, nothing listening, a private address where none is allowed, a wrong path); the client sends actions once
 // per key, reads them back by key, and turns every fault (5xx, timeout, a hang, a dropped connection) into
 // "unknown", which the GET reconciles; the secret re-seals with SECRETS_KEY's rotation.
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { shopControl, type ShopControl } from "@/shop-sandbox/control-client";
@@ -22,6 +21,7 @@ import { withPgClient } from "@/lib/server/db/pg-client";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
+import { startShopProcess, type ShopProcess } from "../support/shop-process";
 
 const ES = "tienda-es";
 const US = "shop-us";
@@ -35,7 +35,7 @@ const shopDatabaseUrl = serverUrl.replace(/\/postgres$/, `/${shopDb}`);
 
 let port: number;
 let base: string;
-let shop: ChildProcess | null = null;
+let shop: ShopProcess | null = null;
 let control: ShopControl;
 let A: Actor; // tienda-es admin
 let U: Actor; // shop-us admin
@@ -45,52 +45,13 @@ let secret: string;
 
 /** Starts the shop on `port` with `signingSecret` (the shop's own configuration: the admin pastes the secret there). */
 async function startShop(signingSecret: string): Promise<void> {
-  let output = "";
-  const child = spawn(
-    process.execPath,
-    [
-      "--conditions=react-server",
-      "--import",
-      "tsx",
-      "scripts/shop-sandbox.ts",
-      "--port",
-      String(port),
-      "--database-url",
-      shopDatabaseUrl,
-      "--signing-secret",
-      signingSecret,
-      "--control-token",
-      CONTROL_TOKEN,
-    ],
-    { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, DATABASE_URL: "" } },
-  );
-  shop = child;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`shop did not start in 30 s:\n${output}`)), 30_000);
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (/listening on http:\/\/127\.0\.0\.1:\d+/.test(output)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`shop exited with ${code}:\n${output}`));
-    });
-  });
+  shop = await startShopProcess({ port, databaseUrl: shopDatabaseUrl, signingSecret, controlToken: CONTROL_TOKEN });
 }
 
 async function stopShop(): Promise<void> {
-  const child = shop;
+  const running = shop;
   shop = null;
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
+  await running?.stop();
 }
 
 /** The shop's operator sets the signing secret the gateway's admin was shown (a restart with the new value). */

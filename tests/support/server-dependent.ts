@@ -45,6 +45,7 @@ export const serverDependent: Record<string, string> = {
 /** Files whose behaviour does not depend on the server (they run on the embedded PostgreSQL only). */
 export const serverNeutral: string[] = [
   "action-endpoint.test.ts",
+  "address-change.test.ts",
   "admin-denied-access.test.ts",
   "admin-governance.test.ts",
   "admin-keys.test.ts",

@@ -7,7 +7,8 @@ import { sqlOf, sql } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { paymentProviderFor } from "@/lib/server/payments/get-payment-provider";
-import { lockProposal, orderMismatch, storedIntact } from "@/lib/server/proposals/proposal-guards";
+import { lockProposal, orderMismatch } from "@/lib/server/proposals/proposal-guards";
+import { approvalProblem, endApprovedProposal } from "./revalidate-approved";
 import { refundableLeftLive } from "@/lib/server/proposals/refundable-left";
 import { applyProviderAnswer } from "./apply-provider-answer";
 import { executionTimings } from "@/lib/server/env";
@@ -86,35 +87,11 @@ async function begin(tx: Tx, proposalId: string, traceId: string): Promise<Begin
   if (p.status !== P.approved) return { kind: "not_approved" };
 
   const now = new Date();
-  const approvals = await tx.approval.findMany({ where: { proposalId } });
-  const maxAgeMs = p.tenant.maxApprovalAgeMinutes * 60_000;
-  let problem = !p.tenant.active
-    ? "tenant_inactive"
-    : !storedIntact(p)
-      ? "stored_hash_mismatch"
-      : approvals.length < p.requiredApprovals || approvals.some((a) => a.proposalHash !== p.hash)
-        ? "approvals_not_bound_to_hash"
-        : approvals.some((a) => now.getTime() - a.createdAt.getTime() > maxAgeMs)
-          ? "approval_expired"
-          : await orderMismatch(tx, p);
+  let problem = (await approvalProblem(tx, p, now)) ?? (await orderMismatch(tx, p));
   if (!problem) problem = await providerMismatch(tx, p, now);
   if (problem) {
     // An expired approval is never executed: the proposal ends here and a new one is needed.
-    const status = problem === "approval_expired" ? P.expired : P.invalidated;
-    await tx.proposal.updateMany({
-      where: { id: p.id, status: P.approved },
-      data: { status, invalidationReason: problem, decidedAt: now },
-    });
-    await recordAuditEvent(sqlOf(tx), {
-      tenantId: p.tenantId,
-      traceId: p.traceId,
-      actor: SYSTEM,
-      action: "execution:revalidate",
-      outcome: status,
-      proposal: { id: p.id, hash: p.hash },
-      data: { reason: problem },
-      redaction: { clear: ["reason"] },
-    });
+    await endApprovedProposal(tx, p, problem, now);
     return { kind: "revalidation_failed" };
   }
 

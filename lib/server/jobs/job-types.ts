@@ -38,9 +38,13 @@ export const jobTable = {
   remind_expiring_proposals: recurring("* * * * *"),
   /** Alerts ops (once per execution and person) of executions stuck in `sending` past the stale threshold (cron, every minute). */
   alert_stale_executions: recurring("* * * * *"),
-  /** Executes an approved proposal once (revalidate, commit the idempotency key, call the provider). */
+  /**
+   * Executes an approved proposal once, whatever its kind (revalidate, commit the idempotency key, call the kind's
+   * executor: the payment provider, the shop's action endpoint). The name is from when only refunds existed; kept,
+   * since jobs of the previous release wait under it.
+   */
   execute_refund: keyedBy("proposalId", "execute:"),
-  /** Asks the provider about an execution whose outcome is unknown or pending; never a blind re-send. */
+  /** Asks the executor (provider, action endpoint) about an execution whose outcome is unknown or pending; never a blind re-send. */
   reconcile_execution: keyedBy("executionId", "reconcile:"),
   /** Re-enqueues approved proposals and in-doubt executions whose job died with a killed worker (cron, every minute). */
   sweep_executions: recurring("* * * * *"),

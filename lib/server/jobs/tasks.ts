@@ -7,8 +7,7 @@ import { deliverNotification } from "@/lib/server/notifications/deliver-notifica
 import { deliverDecisionWebhook } from "@/lib/server/notifications/deliver-decision-webhook";
 import { alertStaleSendingExecutions, remindExpiringProposals } from "@/lib/server/notifications/enqueue-notifications";
 import { purgeOldNotifications } from "@/lib/server/notifications/purge-notifications";
-import { executeRefund } from "@/lib/server/executions/execute-refund";
-import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
+import { executeApprovedProposal, reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
 import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { purgeAllAuditEvents } from "@/lib/server/audit/purge-audit-events";
@@ -45,10 +44,10 @@ export const tasks: Record<JobName, Task> = {
     await alertStaleSendingExecutions();
   }),
   execute_refund: defineTask("execute_refund", async ({ proposalId }) => {
-    await executeRefund(proposalId);
+    await executeApprovedProposal(proposalId);
   }),
   reconcile_execution: defineTask("reconcile_execution", async ({ executionId }) => {
-    await reconcileExecution(executionId);
+    await reconcileAnyExecution(executionId);
   }),
   sweep_executions: defineTask("sweep_executions", async () => {
     await sweepExecutions();

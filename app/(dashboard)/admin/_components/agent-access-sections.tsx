@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import type { listAgentKeys } from "@/lib/server/admin/list-agent-keys";
-import { toolNames } from "@/lib/schemas/tools";
+import { offeredToolNames } from "@/lib/schemas/tools";
 import type { Column } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
 import { Section } from "@/components/page/section";
@@ -53,7 +53,7 @@ export async function AgentAccessSections({ channels, keys }: AgentAccess) {
     <>
       <Section titleId="channels-title" title={t("channels")} className="stack">
         <AdminTable label={t("channels")} columns={channelColumns} rows={channels} />
-        <CreateChannelForm tools={[...toolNames]} />
+        <CreateChannelForm tools={[...offeredToolNames]} />
       </Section>
 
       <Section titleId="keys-title" title={t("agentKeys")} className="stack">

@@ -1,0 +1,339 @@
+// The address-change kind (docs/action-kinds.md) end to end, against the real database and the real sandbox shop (a
+// spawned process on its own database): prepare_address_change through the gateway (normalised address, refusals,
+// one proposal per order, a new address replaces the pending one, two approvals across a border), approval bound to
+// the hash, the order re-checked at approval and before execution, and execution on the shop's action endpoint
+// exactly once — a lost answer is reconciled by the GET, a 5xx re-sent with the same key, a refusal by the shop
+// fails cleanly; the audit trail keeps fingerprints of the addresses, never the addresses.
+import { randomBytes, randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { shopControl, type ShopControl } from "@/shop-sandbox/control-client";
+import { executionStatus } from "@/lib/domain/execution-state";
+import { proposalStatus as P } from "@/lib/domain/proposal-state";
+import { storedProposalIntact, KIND_HASH_VERSION } from "@/lib/domain/proposal-hash";
+import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authenticate-agent-key";
+import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
+import { setActionEndpoint } from "@/lib/server/admin/action-endpoint/set-action-endpoint";
+import type { Actor } from "@/lib/server/auth/actor";
+import { db } from "@/lib/server/db/client";
+import { withPgClient } from "@/lib/server/db/pg-client";
+import { reconcileAnyExecution } from "@/lib/server/executions/run-execution";
+import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { findFreePort } from "../../scripts/lib/embedded-postgres";
+import { actorFor, staffOf } from "../support/actors";
+import { refusal } from "../support/refusal";
+import { runJobsOnce } from "../support/run-jobs-once";
+import { startShopProcess, type ShopProcess } from "../support/shop-process";
+import { ES, US, ana, john, pablo, tokenFor, webKey } from "./gateway-support";
+
+const TOOL = "prepare_address_change";
+const CONTROL_TOKEN = `ctl_${randomUUID()}`;
+const serverUrl = inject("serverUrl");
+const shopDb = `shop_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+
+let shop: ShopProcess;
+let control: ShopControl;
+let esCaller: AgentCaller;
+let usCaller: AgentCaller;
+let reviewer: Actor;
+let reviewer2: Actor;
+let seq = 0;
+
+/** A Madrid address in the wire form the model sends. */
+const madrid = (line1 = "Calle de Alcalá 50", over: Record<string, unknown> = {}) => ({
+  name: "Ana García",
+  line1,
+  line2: null,
+  city: "Madrid",
+  postal_code: "28014",
+  region: null,
+  country: "es",
+  ...over,
+});
+
+async function call(caller: AgentCaller, tenant: string, customer: string, args: unknown) {
+  return executeToolCall(
+    caller,
+    {
+      traceId: `addr-${randomUUID()}`,
+      transport: "anthropic",
+      callId: `toolu_${++seq}`,
+      endUserToken: await tokenFor(tenant, customer),
+      model: null,
+      promptVersion: null,
+    },
+    TOOL,
+    args,
+  );
+}
+const prepare = (orderId: string, address: unknown, customer = ana) =>
+  call(esCaller, ES, customer, { order_id: orderId, new_address: address });
+
+/** A fresh unfulfilled order of ana's, known to the shop too (the shop owns fulfilment). */
+async function freshOrder(): Promise<string> {
+  const template = await db().order.findFirstOrThrow({ where: { number: "ORD-1001", tenant: { slug: ES } } });
+  const number = `ORD-A${Date.now().toString(36)}${++seq}`.toUpperCase();
+  const { id: _id, updatedAt: _u, number: _n, ...rest } = template;
+  await db().order.create({
+    data: { ...rest, number, items: rest.items ?? [], shippingAddress: rest.shippingAddress ?? undefined },
+  });
+  await control.setOrder(number, { status: "unfulfilled" });
+  return number;
+}
+
+const proposalOf = (id: string) => db().proposal.findUniqueOrThrow({ where: { id } });
+const orderRow = (number: string) => db().order.findFirstOrThrow({ where: { number, tenant: { slug: ES } } });
+const approve = (actor: Actor, p: { id: string; hash: string }) =>
+  approveProposal(actor, { proposalId: p.id, hash: p.hash });
+
+beforeAll(async () => {
+  const port = await findFreePort();
+  // The tenant's admin saves the endpoint (the product generates the secret); the shop's operator configures it.
+  const admin = await actorFor(staffOf(ES, "admin").email);
+  process.env.SECRETS_KEY = randomBytes(32).toString("base64");
+  const saved = await setActionEndpoint(admin, { url: `http://127.0.0.1:${port}/actions` });
+  shop = await startShopProcess({
+    port,
+    databaseUrl: serverUrl.replace(/\/postgres$/, `/${shopDb}`),
+    signingSecret: saved.secret!,
+    controlToken: CONTROL_TOKEN,
+  });
+  control = shopControl(`http://127.0.0.1:${port}`, CONTROL_TOKEN);
+  // An admin allows the new tool on the web channel and its key (a new tool is allowed nowhere until then).
+  for (const slug of [ES, US]) {
+    const tenant = await db().tenant.findUniqueOrThrow({ where: { slug } });
+    const channel = await db().channel.findFirstOrThrow({ where: { tenantId: tenant.id, slug: "web_support" } });
+    await db().channel.update({ where: { id: channel.id }, data: { allowedTools: { push: TOOL } } });
+    await db().agentKey.updateMany({ where: { channelId: channel.id }, data: { allowedTools: { push: TOOL } } });
+  }
+  const es = await authenticateAgentKey(`Bearer ${webKey(ES)}`);
+  const us = await authenticateAgentKey(`Bearer ${webKey(US)}`);
+  if (!es.ok || !us.ok) throw new Error("demo agent key refused");
+  esCaller = es.caller;
+  usCaller = us.caller;
+  reviewer = await actorFor(staffOf(ES, "reviewer").email);
+  reviewer2 = await actorFor(staffOf(ES, "reviewer", 1).email);
+});
+
+afterAll(async () => {
+  await shop?.stop();
+  delete process.env.SECRETS_KEY;
+  await withPgClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${shopDb}" WITH (FORCE)`));
+});
+
+beforeEach(async () => {
+  await control.clearFaults();
+});
+
+describe("prepare_address_change", () => {
+  it("derives before → after from the order, normalised, hashed (v5), one reviewer within a country", async () => {
+    const number = await freshOrder();
+    const before = (await orderRow(number)).shippingAddress;
+    const { outcome, proposal } = await prepare(number, madrid("  Calle de  Alcalá 50 "));
+    expect(outcome).toMatchObject({
+      code: "approval_required",
+      result: {
+        kind: "change_shipping_address",
+        order_id: number,
+        before,
+        after: { line1: "Calle de Alcalá 50", country: "ES", postalCode: "28014", line2: null },
+        changed: ["line1", "postalCode"],
+        approvals_required: 1,
+      },
+    });
+    const row = await proposalOf(proposal!.id);
+    expect(row).toMatchObject({
+      kind: "change_shipping_address",
+      hashVersion: KIND_HASH_VERSION,
+      status: P.pendingApproval,
+    });
+    expect(row.amountMinor).toBeNull();
+    expect(storedProposalIntact(row)).toBe(true);
+    // The audit keeps fingerprints of the addresses, never the street.
+    const events = await db().auditEvent.findMany({ where: { proposalId: proposal!.id } });
+    expect(events.length).toBeGreaterThan(0);
+    const written = JSON.stringify(events.map((e) => e.data));
+    expect(written).not.toContain("Alcal");
+    expect(written).toMatch(/fp:[0-9a-f]{16}/);
+  });
+
+  it("refuses an address that is not valid for its country, naming the field; nothing is created", async () => {
+    const number = await freshOrder();
+    const { outcome } = await prepare(number, madrid(undefined, { postal_code: "ABC" }));
+    expect(outcome).toMatchObject({
+      code: "invalid_arguments",
+      error: { problems: [{ path: "$.new_address.postal_code" }] },
+    });
+    const bad = await prepare(number, madrid(undefined, { country: "XX" }));
+    expect(bad.outcome).toMatchObject({
+      code: "invalid_arguments",
+      error: { problems: [{ path: "$.new_address.country" }] },
+    });
+    expect(await db().proposal.count({ where: { orderNumber: number } })).toBe(0);
+  });
+
+  it("refuses a shipped order, another customer's and another tenant's order alike (not found)", async () => {
+    // ORD-1004 is pablo's and has shipped.
+    expect((await prepare("ORD-1004", madrid(), pablo)).outcome).toMatchObject({
+      code: "permission_denied",
+      error: { reason: "order_shipped" },
+    });
+    const mine = await prepare("ORD-1003", madrid(), ana); // pablo's order, ana asking
+    expect(mine.outcome).toMatchObject({ code: "not_found" });
+    const foreign = await call(usCaller, US, john, { order_id: "ORD-1001", new_address: madrid() });
+    expect(foreign.outcome).toMatchObject({ code: "not_found" });
+    // The same answer as for an order that does not exist: nothing of ana's order shows through.
+    expect(JSON.stringify(foreign.outcome)).not.toContain("Calle Mayor");
+  });
+
+  it("refuses the address the order already has", async () => {
+    const number = await freshOrder();
+    const { postalCode, ...current } = (await orderRow(number)).shippingAddress as Record<string, string | null>;
+    const same = { ...current, postal_code: postalCode };
+    expect((await prepare(number, same)).outcome).toMatchObject({
+      code: "invalid_arguments",
+      error: { reason: "address_unchanged" },
+    });
+  });
+
+  it("concurrent prepares of the same change make one proposal; another address replaces it", async () => {
+    const number = await freshOrder();
+    const results = await Promise.all(Array.from({ length: 5 }, () => prepare(number, madrid())));
+    const ids = new Set(results.map((r) => r.proposal?.id));
+    expect(ids.size).toBe(1);
+    expect(await db().proposal.count({ where: { orderNumber: number, status: P.pendingApproval } })).toBe(1);
+    const [first] = [...ids];
+    const replaced = await prepare(number, madrid("Calle de Alcalá 52"));
+    expect(replaced.proposal!.id).not.toBe(first);
+    expect(await proposalOf(first!)).toMatchObject({
+      status: P.invalidated,
+      invalidationReason: "replaced_by_new_address",
+    });
+    expect(await proposalOf(replaced.proposal!.id)).toMatchObject({ status: P.pendingApproval, supersedesId: first });
+  });
+
+  it("a new country needs two reviewers", async () => {
+    const number = await freshOrder();
+    const lisbon = { ...madrid("Rua Augusta 10"), city: "Lisboa", postal_code: "1100-053", country: "PT" };
+    const { outcome, proposal } = await prepare(number, lisbon);
+    expect(outcome).toMatchObject({ code: "approval_required", result: { approvals_required: 2 } });
+    expect(await approve(reviewer, proposal!)).toMatchObject({ status: P.pendingApproval, approvals: 1 });
+    expect(await approve(reviewer2, proposal!)).toMatchObject({ status: P.approved, approvals: 2 });
+  });
+});
+
+describe("approval and execution on the shop's action endpoint", () => {
+  it("approved → the shop changes the address once, and our copy of the order follows", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid());
+    await approve(reviewer, proposal!);
+    await runJobsOnce();
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
+    expect(ex).toMatchObject({
+      status: executionStatus.succeeded,
+      idempotencyKey: `change_shipping_address-${proposal!.id}`,
+      attempts: 1,
+    });
+    expect(ex.actionReference).toMatch(/^adr_/);
+    expect(await proposalOf(proposal!.id)).toMatchObject({ status: P.succeeded });
+    expect((await control.order(number))?.shippingAddress).toMatchObject({
+      line1: "Calle de Alcalá 50",
+      country: "ES",
+    });
+    expect((await orderRow(number)).shippingAddress).toMatchObject({
+      line1: "Calle de Alcalá 50",
+      postalCode: "28014",
+    });
+    expect((await control.actions({ orderNumber: number })).data).toHaveLength(1);
+  });
+
+  it("an address changed elsewhere, or a shipment, between prepare and approval invalidates it", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid());
+    const order = await orderRow(number);
+    await db().order.update({
+      where: { id: order.id },
+      data: { shippingAddress: { ...(order.shippingAddress as object), line1: "Calle Mayor 3" } },
+    });
+    expect(await refusal(approve(reviewer, proposal!))).toMatchObject({ code: "invalidated" });
+    expect(await proposalOf(proposal!.id)).toMatchObject({
+      status: P.invalidated,
+      invalidationReason: "address_changed",
+    });
+
+    const shipped = await freshOrder();
+    const second = await prepare(shipped, madrid());
+    await db().order.updateMany({ where: { number: shipped }, data: { fulfilment: "shipped" } });
+    expect(await refusal(approve(reviewer, second.proposal!))).toMatchObject({ code: "invalidated" });
+    expect(await proposalOf(second.proposal!.id)).toMatchObject({ invalidationReason: "order_shipped" });
+  });
+
+  it("a hashed value changed in the database behind the hash: approval refused, nothing sent", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid());
+    const row = await proposalOf(proposal!.id);
+    const params = row.params as { after: Record<string, unknown> };
+    await db().proposal.update({
+      where: { id: row.id },
+      data: { params: { ...params, after: { ...params.after, line1: "Elsewhere 1" } } },
+    });
+    expect(await refusal(approve(reviewer, proposal!))).toMatchObject({ code: "invalidated" });
+    expect(await proposalOf(row.id)).toMatchObject({ invalidationReason: "stored_hash_mismatch" });
+    expect((await control.actions({ orderNumber: number })).data).toHaveLength(0);
+  });
+
+  it("the shop's answer lost after it committed: in doubt, then the GET settles it without a second action", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid());
+    await control.addFault({ kind: "drop_after_commit", once: true });
+    await approve(reviewer, proposal!);
+    await runJobsOnce();
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
+    expect(ex.status).toBe(executionStatus.unknown);
+    expect(await proposalOf(proposal!.id)).toMatchObject({ status: P.needsReconciliation });
+    expect((await orderRow(number)).shippingAddress).not.toMatchObject({ line1: "Calle de Alcalá 50" });
+
+    expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+    expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
+      status: executionStatus.succeeded,
+      attempts: 1,
+    });
+    expect(await proposalOf(proposal!.id)).toMatchObject({ status: P.succeeded });
+    expect((await orderRow(number)).shippingAddress).toMatchObject({ line1: "Calle de Alcalá 50" });
+    expect((await control.actions({ orderNumber: number })).data).toHaveLength(1);
+    // Settled: a later reconciliation changes nothing.
+    expect(await reconcileAnyExecution(ex.id)).toBe("already_settled");
+  });
+
+  it("a 5xx before the shop did anything: the GET finds nothing, the re-send uses the same key, one action", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid());
+    await control.addFault({ kind: "fail_5xx", once: true });
+    await approve(reviewer, proposal!);
+    await runJobsOnce();
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
+    expect(ex.status).toBe(executionStatus.unknown);
+    expect(await reconcileAnyExecution(ex.id)).toBe("resent");
+    expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
+      status: executionStatus.succeeded,
+      attempts: 2,
+      idempotencyKey: ex.idempotencyKey,
+    });
+    const actions = (await control.actions({ orderNumber: number })).data;
+    expect(actions).toHaveLength(1);
+    expect(actions[0]).toMatchObject({ idempotencyKey: ex.idempotencyKey });
+  });
+
+  it("the shop refuses (shipped meanwhile at the shop): failed, and our copy keeps the old address", async () => {
+    const number = await freshOrder();
+    const before = (await orderRow(number)).shippingAddress;
+    const { proposal } = await prepare(number, madrid());
+    await control.setOrder(number, { status: "shipped" });
+    await approve(reviewer, proposal!);
+    await runJobsOnce();
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
+    expect(ex).toMatchObject({ status: executionStatus.failed });
+    expect(ex.failureReason).toContain("order_shipped");
+    expect(await proposalOf(proposal!.id)).toMatchObject({ status: P.failed });
+    expect((await orderRow(number)).shippingAddress).toEqual(before);
+  });
+});
