@@ -17,6 +17,7 @@ const oidcTestProvider = {
 // Must run alone (see the "serial" project).
 const serialSpecs = new RegExp(
   `/(${[
+    "address-change",
     "admin-governance",
     "admin-keys",
     "admin-oidc",

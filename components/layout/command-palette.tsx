@@ -88,13 +88,15 @@ function Palette({ open, onOpenChange, items }: Props) {
             {pending.data.rows.map((r) => (
               <CommandItem
                 key={r.id}
-                value={`${r.orderNumber} ${r.recipientHolder} ${r.id}`}
+                value={`${r.orderNumber} ${r.recipientHolder ?? r.summary ?? ""} ${r.id}`}
                 onSelect={() => go(`/proposals/${r.id}`)}
               >
                 <ListChecks aria-hidden />
                 <span className="font-medium">{r.orderNumber}</span>
                 <span className="text-muted-foreground">
-                  {formatMinor(r.amountMinor, r.currency, locale)} · {r.recipientHolder}
+                  {r.amountMinor !== null && r.currency !== null
+                    ? `${formatMinor(r.amountMinor, r.currency, locale)} · ${r.recipientHolder}`
+                    : r.summary}
                 </span>
               </CommandItem>
             ))}

@@ -17,6 +17,8 @@ const row = {
   recipientKind: "card",
   recipientHolder: "Ada",
   recipientDisplay: "•••• 4242",
+  kind: "refund",
+  summary: null,
   reason: "damaged",
   channel: null,
   expiresAt: "2026-11-30T10:00:00.000Z",

@@ -1,7 +1,7 @@
 // One queryOptions factory per resource: the key and the fetcher, shared by the server (which seeds the
 // cache with the same key) and the client hooks. Mutations invalidate `proposalKeys.all`.
 import { queryOptions } from "@tanstack/react-query";
-import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
+import type { ProposalPage } from "@/lib/schemas/proposal-dto";
 import { apiTyped } from "./api";
 import { pollUnlessPushed } from "./change-stream";
 
@@ -29,6 +29,6 @@ export const proposalQuery = (id: string) =>
     queryKey: proposalKeys.detail(id),
     // Typed, not validated in the browser: the change stream's "ready" re-reads it on every first load, and a
     // schema would bring zod with it (lib/queries/api.ts).
-    queryFn: () => apiTyped<ProposalDetail>(`/api/proposals/${encodeURIComponent(id)}`),
+    queryFn: () => apiTyped<ProposalPage>(`/api/proposals/${encodeURIComponent(id)}`),
     refetchInterval: pollUnlessPushed(5000),
   });

@@ -10,6 +10,8 @@ const page: QueuePage = {
     {
       id: "6f1d2c1e-0000-4000-8000-000000000001",
       hash: "h1",
+      kind: "refund",
+      summary: null,
       orderNumber: "ORD-1",
       amountMinor: 4999,
       currency: "USD",

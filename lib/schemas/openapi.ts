@@ -59,6 +59,7 @@ import {
   pendingCountDto,
   proposalCommentDto,
   proposalDetailDto,
+  kindProposalDetailDto,
   queuePageDto,
   rejectResultDto,
   releaseResultDto,
@@ -329,7 +330,8 @@ const proposalPaths: ZodOpenApiPathsObject = {
         tag: "proposals",
         summary: "One proposal with everything a reviewer needs",
         path: id,
-        ok: ok("The proposal.", proposalDetailDto),
+        // A refund's own detail, or another kind's (its review: before → after from the hashed params).
+        ok: ok("The proposal.", z.union([proposalDetailDto, kindProposalDetailDto])),
       }),
     ),
   },

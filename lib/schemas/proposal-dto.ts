@@ -49,12 +49,16 @@ export const releaseResultDto = z.object({ proposalId: z.string(), released: z.b
 export const queueRowDto = z.object({
   id: z.string(),
   hash: z.string(),
+  /** The kind (docs/action-kinds.md): a refund has its amount and recipient; another kind its `summary`. */
+  kind: z.string(),
   orderNumber: z.string(),
-  amountMinor: z.int(),
-  currency: z.string(),
-  recipientKind: z.string(),
-  recipientHolder: z.string(),
-  recipientDisplay: z.string(),
+  amountMinor: z.nullable(z.int()),
+  currency: z.nullable(z.string()),
+  recipientKind: z.nullable(z.string()),
+  recipientHolder: z.nullable(z.string()),
+  recipientDisplay: z.nullable(z.string()),
+  /** Another kind's one line, from its hashed params (the kind's review); null for a refund. */
+  summary: z.nullable(z.string()),
   reason: z.string(),
   channel: z.nullable(z.string()),
   expiresAt: iso,
@@ -80,7 +84,46 @@ export type ProposalComment = z.infer<typeof proposalCommentDto>;
 
 const orderItemDto = z.object({ sku: z.string(), name: z.string(), quantity: z.number(), unitMinor: z.number() });
 
+/** Who rejected it, when, the customer message and the staff-only internal note. */
+const rejectionDto = z.object({
+  by: z.nullable(z.string()),
+  at: z.nullable(iso),
+  customerMessage: z.nullable(z.string()),
+  internalNote: z.nullable(z.string()),
+});
+
+const requestedByDto = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("agent"), name: z.string(), channel: z.nullable(z.string()) }),
+  z.object({ kind: z.literal("staff"), name: z.string(), channel: z.null() }),
+]);
+
+const approvalsDto = z.array(
+  z.object({
+    id: z.string(),
+    approver: z.string(),
+    authMethod: z.string(),
+    authTime: iso,
+    createdAt: iso,
+    passkey: z.boolean(),
+  }),
+);
+
+const viewerDto = z.object({
+  canDecide: z.boolean(),
+  canReject: z.boolean(),
+  canComment: z.boolean(),
+  canEdit: z.boolean(),
+  canReprepare: z.boolean(),
+  ownRequest: z.boolean(),
+  alreadyApproved: z.boolean(),
+  hasPasskeys: z.boolean(),
+  stepUpMinutes: z.int(),
+  stepUpAfter: iso,
+});
+
 export const proposalDetailDto = z.object({
+  /** The refund's detail (a proposal of another kind answers kindProposalDetailDto). */
+  kind: z.literal("refund"),
   id: z.string(),
   status: proposalStatusSchema,
   hash: z.string(),
@@ -110,15 +153,7 @@ export const proposalDetailDto = z.object({
   requiredApprovals: z.int(),
   /** The message for the customer (what the agent reads through get_refund_status). */
   rejectionReason: z.nullable(z.string()),
-  /** Who rejected it, when, the customer message and the staff-only internal note. */
-  rejection: z.nullable(
-    z.object({
-      by: z.nullable(z.string()),
-      at: z.nullable(iso),
-      customerMessage: z.nullable(z.string()),
-      internalNote: z.nullable(z.string()),
-    }),
-  ),
+  rejection: z.nullable(rejectionDto),
   claim: z.nullable(claimDto),
   invalidationReason: z.nullable(z.string()),
   recipient: z.object({ kind: z.string(), holder: z.string(), ref: z.string(), display: z.string() }),
@@ -152,40 +187,73 @@ export const proposalDetailDto = z.object({
     others: z.array(linkedProposal),
   }),
   payment: z.object({ method: z.string(), display: z.string(), providerPaymentRef: z.string() }),
-  requestedBy: z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("agent"), name: z.string(), channel: z.nullable(z.string()) }),
-    z.object({ kind: z.literal("staff"), name: z.string(), channel: z.null() }),
-  ]),
-  approvals: z.array(
-    z.object({
-      id: z.string(),
-      approver: z.string(),
-      authMethod: z.string(),
-      authTime: iso,
-      createdAt: iso,
-      passkey: z.boolean(),
-    }),
-  ),
+  requestedBy: requestedByDto,
+  approvals: approvalsDto,
   /** Staff comments, oldest first (stored redacted). */
   comments: z.array(proposalCommentDto),
   supersedes: z.nullable(linkedProposal),
   supersededBy: z.nullable(linkedProposal),
   previouslyRejected: z.nullable(previousRejectionDto),
   possibleDuplicateOf: z.nullable(duplicateOfDto),
-  viewer: z.object({
-    canDecide: z.boolean(),
-    canReject: z.boolean(),
-    canComment: z.boolean(),
-    canEdit: z.boolean(),
-    canReprepare: z.boolean(),
-    ownRequest: z.boolean(),
-    alreadyApproved: z.boolean(),
-    hasPasskeys: z.boolean(),
-    stepUpMinutes: z.int(),
-    stepUpAfter: iso,
-  }),
+  viewer: viewerDto,
 });
 export type ProposalDetail = z.infer<typeof proposalDetailDto>;
+
+const reviewFieldDto = z.object({
+  key: z.string(),
+  before: z.nullable(z.string()),
+  after: z.nullable(z.string()),
+  changed: z.boolean(),
+});
+
+/**
+ * GET /api/proposals/{id} for a proposal of any kind but the refund (docs/action-kinds.md): the action as the kind's
+ * `review` presents it — labelled fields, before → after, the confirmation sentence's values — every value from the
+ * hashed params; the rest as for a refund (state, expiry, approvals, comments, who asked, the viewer's rights).
+ */
+export const kindProposalDetailDto = z.object({
+  kind: z.string(),
+  id: z.string(),
+  status: proposalStatusSchema,
+  hash: z.string(),
+  canonicalJson: z.string(),
+  hashVersion: z.int(),
+  hashIntact: z.boolean(),
+  reason: z.string(),
+  expiresAt: iso,
+  createdAt: iso,
+  decidedAt: z.nullable(iso),
+  traceId: z.string(),
+  requiredApprovals: z.int(),
+  rejectionReason: z.nullable(z.string()),
+  rejection: z.nullable(rejectionDto),
+  claim: z.nullable(claimDto),
+  invalidationReason: z.nullable(z.string()),
+  review: z.object({
+    fields: z.array(reviewFieldDto),
+    sentence: z.record(z.string(), z.string()),
+    summary: z.string(),
+  }),
+  /** Its execution once approved: the state, the executor's reference, why it failed. */
+  execution: z.nullable(
+    z.object({
+      id: z.string(),
+      status: z.string(),
+      reference: z.nullable(z.string()),
+      failureReason: z.nullable(z.string()),
+    }),
+  ),
+  requestedBy: requestedByDto,
+  approvals: approvalsDto,
+  comments: z.array(proposalCommentDto),
+  supersedes: z.nullable(z.object({ id: z.string(), status: proposalStatusSchema })),
+  supersededBy: z.nullable(z.object({ id: z.string(), status: proposalStatusSchema })),
+  viewer: viewerDto,
+});
+export type KindProposalDetail = z.infer<typeof kindProposalDetailDto>;
+
+/** What the proposal page reads: a refund's own detail, or another kind's (narrow with ./proposal-page.ts). */
+export type ProposalPage = ProposalDetail | KindProposalDetail;
 
 export const approvalResultDto = z.object({
   proposalId: z.string(),

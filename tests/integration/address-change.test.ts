@@ -18,6 +18,9 @@ import { db } from "@/lib/server/db/client";
 import { withPgClient } from "@/lib/server/db/pg-client";
 import { reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { getProposal } from "@/lib/server/proposals/get-proposal";
+import { isRefundDetail } from "@/lib/schemas/proposal-page";
+import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
@@ -335,5 +338,55 @@ describe("approval and execution on the shop's action endpoint", () => {
     expect(ex.failureReason).toContain("order_shipped");
     expect(await proposalOf(proposal!.id)).toMatchObject({ status: P.failed });
     expect((await orderRow(number)).shippingAddress).toEqual(before);
+  });
+});
+
+describe("what reviewers read: the queue row and the proposal page, from the hashed params", () => {
+  it("the page shows before → after field by field and the sentence's values; the queue row its one line", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid());
+    const page = await getProposal(reviewer, proposal!.id);
+    expect(page).toMatchObject({ kind: "change_shipping_address", hash: proposal!.hash, hashIntact: true });
+    if (isRefundDetail(page)) throw new Error("not the kind's page");
+    const field = (key: string) => page.review.fields.find((f) => f.key === key);
+    expect(field("order")).toMatchObject({ after: number, changed: false });
+    expect(field("line1")).toMatchObject({ before: "Calle Mayor 1", after: "Calle de Alcalá 50", changed: true });
+    expect(field("postalCode")).toMatchObject({ before: "28013", after: "28014", changed: true });
+    expect(field("city")).toMatchObject({ before: "Madrid", after: "Madrid", changed: false });
+    expect(page.review.sentence).toEqual({
+      order: number,
+      address: "Ana García, Calle de Alcalá 50, 28014 Madrid, ES",
+    });
+    expect(page.viewer).toMatchObject({ canDecide: true, canEdit: false, canReprepare: false });
+    const row = (await listPendingProposals(reviewer, {})).rows.find((r) => r.id === proposal!.id);
+    expect(row).toMatchObject({
+      kind: "change_shipping_address",
+      orderNumber: number,
+      amountMinor: null,
+      recipientDisplay: null,
+      summary: "Ana García, Calle de Alcalá 50, 28014 Madrid, ES",
+    });
+    // Another tenant's reviewer does not see it.
+    const foreign = await actorFor(staffOf(US, "reviewer").email);
+    expect(await refusal(getProposal(foreign, proposal!.id))).toMatchObject({ code: "not_found" });
+  });
+
+  it("what is shown is what is hashed: the order's address changed since prepare leaves the page on the hashed values", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid());
+    const order = await orderRow(number);
+    await db().order.update({
+      where: { id: order.id },
+      data: { shippingAddress: { ...(order.shippingAddress as object), line1: "Calle Mayor 9" } },
+    });
+    const page = await getProposal(reviewer, proposal!.id);
+    if (isRefundDetail(page)) throw new Error("not the kind's page");
+    expect(page.review.fields.find((f) => f.key === "line1")).toMatchObject({ before: "Calle Mayor 1" });
+    // The stored params altered behind the hash: the page says so, and the approval is refused (tested above).
+    await db().proposal.update({
+      where: { id: proposal!.id },
+      data: { params: { ...((await proposalOf(proposal!.id)).params as object), changed: [] } },
+    });
+    expect(await getProposal(reviewer, proposal!.id)).toMatchObject({ hashIntact: false });
   });
 });

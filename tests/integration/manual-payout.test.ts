@@ -11,7 +11,7 @@ import { executeRefund } from "@/lib/server/executions/execute-refund";
 import { reconcileExecution } from "@/lib/server/executions/reconcile-execution";
 import { confirmManualPayout, recordManualPayout } from "@/lib/server/executions/record-manual-payout";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
-import { getProposal } from "@/lib/server/proposals/get-proposal";
+import { getRefundDetail } from "@/lib/server/proposals/get-proposal";
 import { executionFacts } from "@/lib/domain/evidence-pack";
 import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
 import { getExecutionDetail } from "@/lib/server/executions/get-execution-detail";
@@ -59,7 +59,7 @@ describe("manual payouts", () => {
     const o = await manualOrder(4_200);
     const p = await prepareThroughGateway(o.number, US, john);
     expect(p.sourceProvider).toBe("manual");
-    expect((await getProposal(await reviewer(), p.id)).payout).toBe("manual");
+    expect((await getRefundDetail(await reviewer(), p.id)).payout).toBe("manual");
     const card = await freshCardOrder(4_200, { tenant: US, customer: john, prefix: "MPC" });
     const cardProposal = await db().proposal.create({
       data: {
@@ -74,7 +74,7 @@ describe("manual payouts", () => {
         orderItems: p.orderItems ?? undefined,
       },
     });
-    expect((await getProposal(await reviewer(), cardProposal.id)).payout).toBe("provider");
+    expect((await getRefundDetail(await reviewer(), cardProposal.id)).payout).toBe("provider");
   });
 
   it("is never sent: the execution waits for ops and the agent reads awaiting_payout", async () => {

@@ -8,7 +8,7 @@ import { sql } from "@/lib/server/db/sql";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
-import { getProposal } from "@/lib/server/proposals/get-proposal";
+import { getRefundDetail } from "@/lib/server/proposals/get-proposal";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
 import { verifyCredentials, LOCKOUT_THRESHOLD } from "@/lib/server/auth/verify-credentials";
 import { actorFor, staffOf } from "../support/actors";
@@ -273,11 +273,11 @@ describe("re-asking after a rejection", () => {
     };
     const row = (await listPendingProposals(reviewer, { limit: 100 })).rows.find((r) => r.id === second.id);
     expect(row?.previouslyRejected).toMatchObject(expected);
-    const detail = await getProposal(reviewer, second.id);
+    const detail = await getRefundDetail(reviewer, second.id);
     expect(detail.previouslyRejected).toMatchObject(expected);
     expect(Date.parse(detail.previouslyRejected!.at!)).toBeGreaterThan(Date.now() - 60_000);
     // A proposal with no rejection before it says so.
-    expect((await getProposal(reviewer, first.id)).previouslyRejected).toBeNull();
+    expect((await getRefundDetail(reviewer, first.id)).previouslyRejected).toBeNull();
   });
 
   it("'possible duplicate' only for the same customer with the same order or amount, and the detail names what it duplicates", async () => {
@@ -288,12 +288,12 @@ describe("re-asking after a rejection", () => {
     const rows = (await listPendingProposals(reviewer, { limit: 100 })).rows;
     const flag = (id: string) => rows.find((r) => r.id === id)?.flags.duplicate;
     expect([flag(a.id), flag(b.id), flag(c.id)]).toEqual([true, true, false]);
-    expect((await getProposal(reviewer, b.id)).possibleDuplicateOf).toMatchObject({
+    expect((await getRefundDetail(reviewer, b.id)).possibleDuplicateOf).toMatchObject({
       kind: "proposal",
       id: a.id,
       amountMinor: 31_337,
     });
-    expect((await getProposal(reviewer, c.id)).possibleDuplicateOf).toBeNull();
+    expect((await getRefundDetail(reviewer, c.id)).possibleDuplicateOf).toBeNull();
     expect(
       (await listPendingProposals(reviewer, { limit: 100, flag: "duplicate" })).rows.map((r) => r.id),
     ).not.toContain(c.id);
@@ -313,7 +313,7 @@ describe("re-asking after a rejection", () => {
       },
     });
     const d = await prepare(ES, 12_121);
-    expect((await getProposal(reviewer, d.id)).possibleDuplicateOf).toMatchObject({
+    expect((await getRefundDetail(reviewer, d.id)).possibleDuplicateOf).toMatchObject({
       kind: "refund",
       id: refund.id,
       orderNumber: paid.number,

@@ -15,7 +15,7 @@ import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { issueIntegrationKey } from "@/lib/server/integrations/issue-integration-key";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
-import { getProposal } from "@/lib/server/proposals/get-proposal";
+import { getRefundDetail } from "@/lib/server/proposals/get-proposal";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
@@ -105,7 +105,7 @@ describe("hash v4: a new proposal binds what the reviewer reads", () => {
       ],
     });
     expect(recomputeProposalHash(p)).toBe(p.hash);
-    const page = await getProposal(await reviewer(), p.id);
+    const page = await getRefundDetail(await reviewer(), p.id);
     expect(page).toMatchObject({
       hashVersion: 4,
       hashIntact: true,
@@ -130,7 +130,7 @@ describe("hash v4: a new proposal binds what the reviewer reads", () => {
     const { number, proposal: p } = await prepared();
     await sql`UPDATE "Order" SET number = ${`${number}-X`} WHERE id = ${p.orderId}::uuid`.execute(sqlPool());
     const r = await reviewer();
-    expect((await getProposal(r, p.id)).order.number).toBe(number);
+    expect((await getRefundDetail(r, p.id)).order.number).toBe(number);
     const queue = await listPendingProposals(r, { limit: 100 });
     expect(queue.rows.find((row) => row.id === p.id)?.orderNumber).toBe(number);
   });
@@ -158,7 +158,7 @@ describe("hash v4: each presented field changed in the database behind the hash 
     const { proposal: p } = await prepared();
     await sql`UPDATE "Proposal" SET ${set} WHERE id = ${p.id}::uuid`.execute(sqlPool());
     const r = await reviewer();
-    expect((await getProposal(r, p.id)).hashIntact).toBe(false);
+    expect((await getRefundDetail(r, p.id)).hashIntact).toBe(false);
     expect(await refusal(approveProposal(r, { proposalId: p.id, hash: p.hash }))).toMatchObject({
       code: "invalidated",
       reason: "stored_hash_mismatch",
@@ -195,7 +195,7 @@ describe("hash v4: the Orders API changes what the reviewer reads under a pendin
     const pushed = await put(number, { ...body, customer: { ...body.customer, name: "Jane Roe" }, items });
     expect(pushed).toMatchObject({ changed: true });
     const r = await reviewer();
-    const page = await getProposal(r, p.id);
+    const page = await getRefundDetail(r, p.id);
     expect(page).toMatchObject({
       status: "pending_approval",
       hashIntact: true,
@@ -220,7 +220,7 @@ describe("hash v4: the Orders API changes what the reviewer reads under a pendin
     // Only the name changing is reported as only the name.
     const other = await prepared();
     await put(other.number, { ...other.body, customer: { ...other.body.customer, name: "Jane Roe" } });
-    expect((await getProposal(r, other.proposal.id)).changedSincePrepared).toEqual({
+    expect((await getRefundDetail(r, other.proposal.id)).changedSincePrepared).toEqual({
       customerName: "Jane Roe",
       items: null,
     });
@@ -260,7 +260,7 @@ describe("v1–v3 proposals stay verifiable and approvable", () => {
       expect(recomputeProposalHash(stored)).toBe(hash);
 
       const r = await reviewer();
-      const page = await getProposal(r, row.id);
+      const page = await getRefundDetail(r, row.id);
       expect(page).toMatchObject({ hashVersion: version, hashIntact: true, changedSincePrepared: null });
       // Before v4 nothing of the order was hashed: the page reads today's order, as it always did.
       expect(page.order.number).toBe(order.number);

@@ -65,7 +65,10 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
         rows={rows.map((r) => ({
           id: r.id,
           orderNumber: r.orderNumber,
-          amount: formatMinor(r.amountMinor, r.currency, locale),
+          amount:
+            r.amountMinor !== null && r.currency !== null
+              ? formatMinor(r.amountMinor, r.currency, locale)
+              : (r.summary ?? ""),
         }))}
       />
       {selectable && rows.length > 0 ? <BulkReject /> : null}

@@ -20,8 +20,9 @@ export type PrepareAddressChangeInput = z.infer<typeof prepareAddressChangeInput
 
 export const addressChangeKindTools = declareKindTools({
   kind: ADDRESS_CHANGE_KIND,
-  preview:
-    "the queue, the proposal page and the approve dialog do not show an address change's before → after yet (issue #37)",
+  // The queue, the proposal page and the approve dialog present it (before → after); the decided list, the inbox, the
+  // execution detail, the trace page, evidence packs and notifications are still the refund's (issue #37).
+  preview: "the decided list, inbox, execution detail, trace page, evidence and notifications do not present it yet",
   tools: {
     prepare_address_change: {
       title: "Prepare a shipping address change for approval",

@@ -5,7 +5,8 @@ import { approvalSessionWindow } from "@/lib/domain/policy";
 import { assertCan, can } from "@/lib/domain/permissions";
 import { canonicalProposalJson, hashInputOf, itemsOf, storedProposalIntact } from "@/lib/domain/proposal-hash";
 import { canBeReprepared, effectiveStatus, isAwaitingReview } from "@/lib/domain/proposal-state";
-import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
+import type { ProposalDetail, ProposalPage } from "@/lib/schemas/proposal-dto";
+import { isRefundDetail } from "@/lib/schemas/proposal-page";
 import { holdingRefundStatuses } from "@/lib/domain/refund-state";
 import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -14,13 +15,30 @@ import { openProposalsWhere } from "./refundable-left";
 import { findDuplicateOf, findPreviousRejection } from "./review-signals";
 import { isUuid } from "@/lib/domain/validation";
 import { asRefund } from "@/lib/domain/refund-row";
+import { getKindProposal } from "./get-kind-proposal";
 
 export type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 
 /** Everything a reviewer needs to decide on one proposal of their tenant, and where each number came from. */
-export async function getProposal(actor: Actor, id: string): Promise<ProposalDetail> {
+export async function getProposal(actor: Actor, id: string): Promise<ProposalPage> {
   assertCan(actor.roles, "proposal:read");
   if (!isUuid(id)) throw new AppError("not_found", "No such proposal.");
+  const kind = await db().proposal.findFirst({ where: { id, tenantId: actor.tenantId }, select: { kind: true } });
+  if (!kind) throw new AppError("not_found", "No such proposal.");
+  // Every other kind: the registry's review presents it (get-kind-proposal.ts).
+  if (kind.kind !== "refund") return getKindProposal(actor, id);
+  return getRefundProposal(actor, id);
+}
+
+/** getProposal for a refund's id (a proposal of another kind is not found here): its detail, typed as the refund's. */
+export async function getRefundDetail(actor: Actor, id: string): Promise<ProposalDetail> {
+  const page = await getProposal(actor, id);
+  if (!isRefundDetail(page)) throw new AppError("not_found", "No such refund proposal.");
+  return page;
+}
+
+/** The refund's page: the amount, the recipient, the order and where each number came from. */
+async function getRefundProposal(actor: Actor, id: string): Promise<ProposalDetail> {
   const found = await db().proposal.findFirst({
     where: { id, tenantId: actor.tenantId },
     include: {
@@ -85,6 +103,7 @@ export async function getProposal(actor: Actor, id: string): Promise<ProposalDet
   const ownRequest = p.requestedByStaffId === actor.userId;
   const alreadyApproved = p.approvals.some((a) => a.approverId === actor.userId);
   return {
+    kind: "refund",
     id: p.id,
     // Derived from the clock: past its expiry a pending proposal reads `expired` even before the sweep wrote it.
     status: effectiveStatus(p, now),

@@ -15,6 +15,16 @@ import { assertCan } from "@/lib/domain/permissions";
 import { queueFilterInput } from "@/lib/schemas/proposals";
 import type { Actor } from "@/lib/server/auth/actor";
 import { sqlPool } from "@/lib/server/db/pg";
+import { kindBehaviourOf } from "@/lib/actions/registry.server";
+
+/** Another kind's one line for the queue, from its hashed params; "" when it cannot be read (shown, never guessed). */
+function summaryOf(kind: string, params: unknown): string {
+  try {
+    return kindBehaviourOf(kind)?.review?.(params).summary ?? "";
+  } catch {
+    return "";
+  }
+}
 
 export type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 
@@ -65,8 +75,9 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
     await sql<
       Omit<
         QueueRow,
-        "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected" | "claim" | "approvedByMe"
+        "expiresAt" | "createdAt" | "flags" | "approvals" | "previouslyRejected" | "claim" | "approvedByMe" | "summary"
       > & {
+        params: unknown;
         expiresAt: Date;
         createdAt: Date;
         approvals: bigint;
@@ -78,7 +89,7 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
         approvedByMe: boolean;
       } & PreviousRejectionColumns
     >`
-    SELECT p.id, p.hash, CASE WHEN p."hashVersion" >= 4 THEN p."orderNumber" ELSE o.number END AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
+    SELECT p.id, p.hash, p.kind, p.params, CASE WHEN p."hashVersion" >= 4 THEN p."orderNumber" ELSE o.number END AS "orderNumber", p."amountMinor", p.currency, p."recipientKind", p."recipientHolder",
            p."recipientDisplay", p.reason, c.slug AS channel, p."expiresAt", p."createdAt", p."requiredApprovals",
            (SELECT count(*) FROM "Approval" a WHERE a."proposalId" = p.id) AS approvals,
            EXISTS (SELECT 1 FROM "Approval" a WHERE a."proposalId" = p.id AND a."approverId" = ${actor.userId}::uuid) AS "approvedByMe",
@@ -87,7 +98,7 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
            cs.id AS "claimedById", cs.name AS "claimedByName", p."claimExpiresAt" AS "claimUntil",
            pr.*
       FROM "Proposal" p
-      JOIN "Order" o ON o.id = p."orderId"
+      LEFT JOIN "Order" o ON o.id = p."orderId"
       LEFT JOIN "Channel" c ON c.id = p."channelId"
       -- The advisory claim while it lasts (a lapsed claim simply does not join).
       LEFT JOIN "StaffUser" cs ON cs.id = p."claimedByStaffId" AND cs."tenantId" = p."tenantId" AND p."claimExpiresAt" > now()
@@ -103,12 +114,14 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
     rows: page.map((r) => ({
       id: r.id,
       hash: r.hash,
+      kind: r.kind,
       orderNumber: r.orderNumber,
       amountMinor: r.amountMinor,
-      currency: r.currency.trim(),
+      currency: r.currency?.trim() ?? null,
       recipientKind: r.recipientKind,
       recipientHolder: r.recipientHolder,
       recipientDisplay: r.recipientDisplay,
+      summary: r.kind === "refund" ? null : summaryOf(r.kind, r.params),
       reason: r.reason,
       channel: r.channel,
       expiresAt: r.expiresAt.toISOString(),

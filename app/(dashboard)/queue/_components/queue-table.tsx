@@ -28,12 +28,31 @@ export async function QueueTable({
   /** Reviewers: each row gets a checkbox for bulk reject. */
   selectable?: boolean;
 }) {
-  const [t, tr, tk, tb] = await Promise.all([
+  const [t, tr, tk, tb, tkind] = await Promise.all([
     getTranslations("queue"),
     getTranslations("reasons"),
     getTranslations("paymentMethods"),
     getTranslations("bulkReject"),
+    getTranslations("kinds"),
   ]);
+  // A refund shows its amount and recipient; another kind its name and its one line (from its hashed params).
+  const amount = (r: QueueRow) =>
+    r.amountMinor !== null && r.currency !== null ? (
+      <Money minor={r.amountMinor} currency={r.currency} exact />
+    ) : (
+      <span data-kind={r.kind}>{tkind.has(`${r.kind}.title`) ? tkind(`${r.kind}.title`) : r.kind}</span>
+    );
+  const recipient = (r: QueueRow) =>
+    r.recipientDisplay !== null ? (
+      <>
+        {r.recipientDisplay}
+        <span className="block text-xs text-muted-foreground">
+          {r.recipientHolder} · {r.recipientKind && tk.has(r.recipientKind) ? tk(r.recipientKind) : r.recipientKind}
+        </span>
+      </>
+    ) : (
+      <span data-summary>{r.summary}</span>
+    );
   const channelName = new Map(channels.map((c) => [c.slug, c.name]));
   const reason = (r: QueueRow) => (tr.has(r.reason) ? tr(r.reason) : r.reason);
   const channel = (r: QueueRow) => (r.channel ? (channelName.get(r.channel) ?? r.channel) : "—");
@@ -60,20 +79,9 @@ export async function QueueTable({
     {
       id: "amountMinor",
       header: t("amount"),
-      cell: (r) => <Money minor={r.amountMinor} currency={r.currency} exact />,
+      cell: amount,
     },
-    {
-      id: "recipient",
-      header: t("recipient"),
-      cell: (r) => (
-        <>
-          {r.recipientDisplay}
-          <span className="block text-xs text-muted-foreground">
-            {r.recipientHolder} · {tk.has(r.recipientKind) ? tk(r.recipientKind) : r.recipientKind}
-          </span>
-        </>
-      ),
-    },
+    { id: "recipient", header: t("recipient"), cell: recipient },
     { id: "expiresAt", header: t("expires"), cell: (r) => <Countdown until={r.expiresAt} showAbsolute={false} /> },
     { id: "reason", header: t("reason"), cell: reason },
     { id: "channel", header: t("channel"), cell: channel },
@@ -98,12 +106,10 @@ export async function QueueTable({
           <div className="flex items-start justify-between gap-3">
             {selectable ? select(r) : null}
             {open(r, "font-semibold after:absolute after:inset-0 focus-visible:outline-none")}
-            <span className="text-right text-lg font-semibold">
-              <Money minor={r.amountMinor} currency={r.currency} exact />
-            </span>
+            <span className="text-right text-lg font-semibold">{amount(r)}</span>
           </div>
           <p className="m-0 mt-1 text-sm">
-            {r.recipientDisplay} · {r.recipientHolder}
+            {r.recipientDisplay !== null ? `${r.recipientDisplay} · ${r.recipientHolder}` : r.summary}
           </p>
           <p className="m-0 mt-1 text-sm text-muted-foreground">
             {reason(r)} · {channel(r)} · <RelativeTime value={r.createdAt} />

@@ -2,7 +2,7 @@
 
 import { useRef } from "react";
 import { useTranslations } from "next-intl";
-import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
+import type { ProposalPage } from "@/lib/schemas/proposal-dto";
 import { DecisionDialog, DecisionForm } from "@/components/forms/decision-dialog";
 import { Input } from "@/components/ui/input";
 import { PasskeyApproveButton } from "./passkey-approve-button";
@@ -13,8 +13,9 @@ import type { Decision } from "./use-decision";
  * The approval's confirmation: it restates exactly what will happen (and whether this approval pays or waits
  * for a second reviewer) and the hash it signs; a passkey or the password when a step-up is due.
  */
-export function ApproveDialog({ p, d }: { p: ProposalDetail; d: Decision }) {
+export function ApproveDialog({ p, d }: { p: ProposalPage; d: Decision }) {
   const t = useTranslations("proposal");
+  const refund = p.kind === "refund";
   const confirmButton = useRef<HTMLButtonElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
   return (
@@ -29,13 +30,13 @@ export function ApproveDialog({ p, d }: { p: ProposalDetail; d: Decision }) {
       <DecisionForm
         onSubmit={d.onApprove}
         heading={{
-          title: t("approveTitle"),
+          title: t(refund ? "approveTitle" : "kindApproveTitle"),
           description: d.fourEyes,
           descriptionProps: { id: "approve-four-eyes", className: "font-medium text-foreground" },
         }}
         cancel={{ label: t("cancel"), onClick: () => d.setOpen(null) }}
         confirm={{
-          label: d.approve.isPending ? t("working") : t("confirmApprove"),
+          label: d.approve.isPending ? t("working") : t(refund ? "confirmApprove" : "kindConfirmApprove"),
           disabled: d.approve.isPending || d.expiredWhileOpen,
         }}
         confirmRef={confirmButton}
@@ -43,7 +44,7 @@ export function ApproveDialog({ p, d }: { p: ProposalDetail; d: Decision }) {
         <p className="confirm-text m-0" data-testid="confirm-text">
           {d.confirmText}
         </p>
-        {p.changedSincePrepared ? (
+        {"changedSincePrepared" in p && p.changedSincePrepared ? (
           <p className="m-0 text-sm" data-testid="confirm-order-changed">
             {t("changedSincePrepared")}
           </p>

@@ -2,7 +2,7 @@
 
 import { lazy, Suspense, useState } from "react";
 import { useTranslations } from "next-intl";
-import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
+import type { ProposalPage } from "@/lib/schemas/proposal-dto";
 import { Button } from "@/components/ui/button";
 import { ClaimNotice } from "./claim-notice";
 import { DecisionStatus } from "./decision-notes";
@@ -22,7 +22,7 @@ const preload = () => void Promise.all([loadApprove(), loadReject()]).catch(() =
  * Approve / reject for reviewers. The request carries the hash that was on screen, the server recomputes it
  * and refuses any difference (use-decision.ts); the dialogs restate exactly what will happen.
  */
-export function DecisionPanel({ proposal: p }: { proposal: ProposalDetail }) {
+export function DecisionPanel({ proposal: p }: { proposal: ProposalPage }) {
   const t = useTranslations("proposal");
   const d = useDecision(p);
   // Mounted from the first open on and kept, so a dialog closes (and hands focus back) as Radix does.

@@ -1,13 +1,13 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
+import type { ProposalPage } from "@/lib/schemas/proposal-dto";
 import { DateTime } from "@/components/ui/date-time";
 import { Section } from "@/components/page/section";
 import { CommentForm } from "./comment-form";
 
 /** The proposal's history in time order, the comment form for staff who may comment, the hashed JSON. */
-export function ProposalHistory({ p }: { p: ProposalDetail }) {
+export function ProposalHistory({ p }: { p: ProposalPage }) {
   const t = useTranslations("proposal");
   const tm = useTranslations("authMethods");
   const tc = useTranslations("comments");

@@ -14,10 +14,13 @@ import { ProposalNotices } from "./proposal-notices";
 import { ProposalOrder } from "./proposal-order";
 import { ProposalOutcome } from "./proposal-outcome";
 import { ProposalSummary } from "./proposal-summary";
+import { KindProposalOutcome, KindProposalSummary } from "./kind-proposal";
+import { isRefundDetail } from "@/lib/schemas/proposal-page";
 
 /** One proposal, kept live by push and poll: what it is, what became of it, its order and its history. */
 export function ProposalView({ id }: { id: string }) {
   const t = useTranslations("proposal");
+  const tk = useTranslations("kinds");
   const { data: p } = useQuery(proposalQuery(id));
   useLiveInvalidation();
   const now = useNow({ updateInterval: 5_000 });
@@ -25,6 +28,23 @@ export function ProposalView({ id }: { id: string }) {
   // One state on the page: past the expiry it reads expired (badge, outcome, no decision), whatever was fetched.
   const status = effectiveStatus({ status: p.status, expiresAt: new Date(p.expiresAt) }, now);
   const waiting = status === proposalStatus.pendingApproval;
+  if (!isRefundDetail(p)) {
+    // Another kind: the registry's review of its hashed params (kind-proposal.tsx).
+    return (
+      <div className="stack">
+        <LazyToaster richColors closeButton position="bottom-right" />
+        <p className="m-0">
+          <Link href="/queue">← {t("back")}</Link>
+        </p>
+        <h1 className="flex flex-wrap items-center gap-2">
+          {tk.has(`${p.kind}.title`) ? tk(`${p.kind}.title`) : p.kind} <StatusBadge status={status} />
+        </h1>
+        {waiting ? null : <KindProposalOutcome p={p} />}
+        <KindProposalSummary p={p} waiting={waiting} />
+        <ProposalHistory p={p} />
+      </div>
+    );
+  }
   return (
     <div className="stack">
       {/* Toasts are only raised here (decisions), and sonner loads with the first decision dialog (toast.tsx). */}

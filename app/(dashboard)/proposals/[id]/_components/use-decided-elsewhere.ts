@@ -2,14 +2,14 @@
 
 import { useEffect, useState } from "react";
 import { useTranslations } from "next-intl";
-import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
+import type { ProposalPage } from "@/lib/schemas/proposal-dto";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { useClock } from "@/components/ui/use-clock";
 import { loadToast } from "@/components/ui/toast";
 
 type Say = (key: string, values?: Record<string, string | number>) => string;
-type Reading = Pick<ProposalDetail, "status" | "approvals" | "requiredApprovals" | "rejection"> & {
-  viewer: Pick<ProposalDetail["viewer"], "alreadyApproved">;
+type Reading = Pick<ProposalPage, "status" | "approvals" | "requiredApprovals" | "rejection"> & {
+  viewer: Pick<ProposalPage["viewer"], "alreadyApproved">;
 };
 
 /** What changed between two readings of the proposal that this viewer did not do, in the words shown. */
@@ -44,7 +44,7 @@ export function whatChanged(before: Reading, now: Reading, t: Say, at: (iso: str
  * already took its buttons away) and the page says who decided and when, instead of closing silently. The
  * viewer's own decision is not news (`decided`, or their approval is the newest).
  */
-export function useDecidedElsewhere(p: ProposalDetail, decided: boolean, closeDialog: () => void): string | null {
+export function useDecidedElsewhere(p: ProposalPage, decided: boolean, closeDialog: () => void): string | null {
   const t = useTranslations("proposal");
   const clock = useClock();
   const [seen, setSeen] = useState(p);

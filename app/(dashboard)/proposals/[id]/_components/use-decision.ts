@@ -6,7 +6,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocale, useNow, useTranslations } from "next-intl";
 import { api, ApiError, proposalDto, proposalKeys } from "@/lib/queries/proposals";
 import { proposalStatus } from "@/lib/domain/proposal-state";
-import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
+import type { ProposalPage } from "@/lib/schemas/proposal-dto";
+import { isRefundDetail } from "@/lib/schemas/proposal-page";
 import { formatMinor } from "@/lib/domain/format-money";
 import type { StepUpInput } from "@/lib/schemas/proposals";
 import { useShortcuts } from "@/components/reviewer/use-shortcuts";
@@ -21,8 +22,9 @@ import { useDecidedElsewhere } from "./use-decided-elsewhere";
  * A reviewer's decision on one proposal: which dialog is open, the approve and reject requests (each carries
  * the hash that was on screen), the a / r / n shortcuts, and what the dialogs restate.
  */
-export function useDecision(p: ProposalDetail) {
+export function useDecision(p: ProposalPage) {
   const t = useTranslations("proposal");
+  const tk = useTranslations("kinds");
   const locale = useLocale();
   const clock = useClock();
   const router = useRouter();
@@ -97,23 +99,37 @@ export function useDecision(p: ProposalDetail) {
   });
 
   const stepUpDue = needsStepUp || now.getTime() > new Date(p.viewer.stepUpAfter).getTime();
-  const amount = formatMinor(p.amountMinor, p.currency, locale);
-  const confirmText = t("confirm", {
-    amount,
-    recipient: p.recipient.display,
-    holder: p.recipient.holder,
-    order: p.order.number,
-    expires: clock.clock(new Date(p.expiresAt)),
-  });
   const position = p.approvals.length + 1;
-  const fourEyes =
-    p.requiredApprovals > 1 && position < p.requiredApprovals
-      ? t("fourEyesFirst", { position, required: p.requiredApprovals })
-      : p.payout === "manual"
-        ? t(p.requiredApprovals > 1 ? "fourEyesFinalManual" : "singlePaysManual", { amount })
-        : p.requiredApprovals > 1
-          ? t("fourEyesFinal", { amount })
-          : t("singlePays", { amount });
+  const expires = clock.clock(new Date(p.expiresAt));
+  let confirmText: string;
+  let fourEyes: string;
+  if (isRefundDetail(p)) {
+    const amount = formatMinor(p.amountMinor, p.currency, locale);
+    confirmText = t("confirm", {
+      amount,
+      recipient: p.recipient.display,
+      holder: p.recipient.holder,
+      order: p.order.number,
+      expires,
+    });
+    fourEyes =
+      p.requiredApprovals > 1 && position < p.requiredApprovals
+        ? t("fourEyesFirst", { position, required: p.requiredApprovals })
+        : p.payout === "manual"
+          ? t(p.requiredApprovals > 1 ? "fourEyesFinalManual" : "singlePaysManual", { amount })
+          : p.requiredApprovals > 1
+            ? t("fourEyesFinal", { amount })
+            : t("singlePays", { amount });
+  } else {
+    // Another kind: its own sentence (messages kinds.<kind>.confirm), every value from the hashed params.
+    confirmText = tk.has(`${p.kind}.confirm`)
+      ? tk(`${p.kind}.confirm`, { ...p.review.sentence, expires })
+      : p.review.summary;
+    fourEyes =
+      p.requiredApprovals > 1 && position < p.requiredApprovals
+        ? t("kindFourEyesFirst", { position, required: p.requiredApprovals })
+        : t(p.requiredApprovals > 1 ? "kindFourEyesFinal" : "kindSingleActs");
+  }
 
   function onApprove(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

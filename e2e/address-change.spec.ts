@@ -1,0 +1,163 @@
+// A shipping address change, the first kind beside the refund (docs/action-kinds.md), as a reviewer meets it: the
+// queue row names the kind and the new address; the proposal page shows the address on record and the new one field
+// by field, the changed ones marked; the approve dialog restates the change; after approval the shop's action
+// endpoint (a stand-in here that checks the Standard Webhooks signature with the secret the product generated, as
+// the sandbox shop does) carries it out once and the page says so with the shop's reference.
+// Runs alone (the serial project): it turns the tool on for shop-us's web channel and sets that tenant's endpoint.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "@playwright/test";
+import { Webhook } from "standardwebhooks";
+import { staff, useSession } from "./support/auth";
+import { withDb, freshOrder } from "./support/db";
+import { agentCall, baseURL } from "./support/gateway";
+
+const TENANT = "shop-us";
+const TOOL = "prepare_address_change";
+const onRecord = {
+  name: "John Smith",
+  line1: "500 Market St",
+  line2: null,
+  city: "San Francisco",
+  postalCode: "94105",
+  region: "CA",
+  country: "US",
+};
+
+test("a reviewer approves an address change seeing before → after, and the shop carries it out once", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  let secret = "";
+  const received: { key: string; body: Record<string, unknown> }[] = [];
+  const answers = new Map<string, string>();
+  const endpoint: Server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c: Buffer) => (raw += c.toString()));
+    req.on("end", () => {
+      const headers = {
+        "webhook-id": String(req.headers["webhook-id"] ?? ""),
+        "webhook-timestamp": String(req.headers["webhook-timestamp"] ?? ""),
+        "webhook-signature": String(req.headers["webhook-signature"] ?? ""),
+      };
+      const key = decodeURIComponent(/^\/actions\/([^/?]+)/.exec(req.url ?? "")?.[1] ?? "");
+      try {
+        new Webhook(secret).verify(req.method === "GET" ? key : raw, headers, { jsonParse: false });
+      } catch {
+        res.writeHead(401, { "content-type": "application/json" }).end('{"error":"invalid_signature"}');
+        return;
+      }
+      if (req.method === "GET") {
+        const known = answers.get(key);
+        res.writeHead(known ? 200 : 404, { "content-type": "application/json" }).end(known ?? '{"error":"not_found"}');
+        return;
+      }
+      const body = JSON.parse(raw) as { idempotency_key: string };
+      const answer =
+        answers.get(body.idempotency_key) ?? JSON.stringify({ status: "succeeded", reference: "adr_e2e_1" });
+      if (!answers.has(body.idempotency_key)) received.push({ key: body.idempotency_key, body });
+      answers.set(body.idempotency_key, answer);
+      res.writeHead(200, { "content-type": "application/json" }).end(answer);
+    });
+  });
+  await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/actions`;
+  const admin = staff(TENANT, "admin");
+  const reviewer = staff(TENANT, "reviewer");
+  const enable = (sql: string) =>
+    withDb((c) =>
+      c.query(
+        `UPDATE "${sql}" SET "allowedTools" = array_remove("allowedTools", $1) || ARRAY[$1]
+          WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $2)`,
+        [TOOL, TENANT],
+      ),
+    );
+  try {
+    // The tenant's admin sets the endpoint (the product generates the secret, shown once) …
+    await useSession(page, admin);
+    const saved = await page.request.put("/api/admin/action-endpoint", {
+      data: { url, stepUpPassword: admin.password },
+      headers: { origin: new URL(baseURL).origin },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+    secret = ((await saved.json()) as { secret: string }).secret;
+    // … and allows the tool on the web channel and its key (a kind in preview is not offered in Admin yet).
+    await enable("Channel");
+    await enable("AgentKey");
+
+    const number = await freshOrder(TENANT, 5000);
+    await withDb((c) =>
+      c.query(`UPDATE "Order" SET "shippingAddress" = $1::jsonb WHERE "number" = $2`, [
+        JSON.stringify(onRecord),
+        number,
+      ]),
+    );
+    const prepared = await agentCall(TENANT, TOOL, {
+      order_id: number,
+      new_address: {
+        name: onRecord.name,
+        line1: "600 Market St",
+        line2: null,
+        city: onRecord.city,
+        postal_code: onRecord.postalCode,
+        region: onRecord.region,
+        country: "us",
+      },
+    });
+    expect(prepared, JSON.stringify(prepared)).toMatchObject({ code: "approval_required" });
+    const proposalId = String(prepared.result!.proposal_id);
+
+    // The queue: the kind's name and the new address on one line.
+    await useSession(page, reviewer);
+    await page.goto("/queue");
+    const row = page.locator(`[data-proposal-id="${proposalId}"]`);
+    await expect(row).toContainText("Shipping address change");
+    await expect(row).toContainText("John Smith, 600 Market St, 94105 San Francisco, CA, US");
+
+    // The page: before → after, field by field, the changed one marked.
+    await page.goto(`/proposals/${proposalId}`);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Shipping address change");
+    const review = page.getByTestId("kind-review");
+    const street = review.locator('[data-field="line1"]');
+    await expect(street).toHaveAttribute("data-changed", "true");
+    await expect(street).toContainText("500 Market St");
+    await expect(street).toContainText("600 Market St");
+    await expect(review.locator('[data-field="city"]')).not.toHaveAttribute("data-changed", "true");
+    await expect(review.locator('[data-field="order"]')).toContainText(number);
+
+    await page.getByRole("button", { name: "Approve", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByTestId("confirm-text")).toContainText(
+      `Change the shipping address of order ${number} to: John Smith, 600 Market St, 94105 San Francisco, CA, US.`,
+    );
+    const password = dialog.getByLabel("Password");
+    if (await password.count()) await password.fill(reviewer.password);
+    await dialog.getByRole("button", { name: "Approve change" }).click();
+
+    // Carried out once at the shop, with the key and the hashed after; the page follows.
+    await expect(page.getByTestId("outcome")).toContainText("Approved and done: the shop confirmed it.", {
+      timeout: 30_000,
+    });
+    await expect(page.getByTestId("kind-execution")).toContainText("adr_e2e_1");
+    expect(received).toHaveLength(1);
+    expect(received[0]!.key).toBe(`change_shipping_address-${proposalId}`);
+    expect(received[0]!.body).toMatchObject({
+      kind: "change_shipping_address",
+      subject: { type: "order", ref: number },
+      params: { after: { line1: "600 Market St", postalCode: "94105", country: "US" } },
+    });
+  } finally {
+    await withDb(async (c) => {
+      for (const table of ["Channel", "AgentKey"])
+        await c.query(
+          `UPDATE "${table}" SET "allowedTools" = array_remove("allowedTools", $1)
+            WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $2)`,
+          [TOOL, TENANT],
+        );
+      await c.query(`DELETE FROM "ActionEndpoint" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`, [
+        TENANT,
+      ]);
+    });
+    await new Promise<void>((resolve) => endpoint.close(() => resolve()));
+  }
+});
