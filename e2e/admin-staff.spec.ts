@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { signIn, staff } from "./support/auth";
+import { signIn, staff, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
 
@@ -171,7 +171,7 @@ test("invite → setup link in a fresh browser → password → sign in → appr
 });
 
 test("an admin cannot change their own roles and the last admin cannot be disabled from the API", async ({ page }) => {
-  await signIn(page, staff(US, "admin"));
+  await useSession(page, staff(US, "admin"));
   const me = await withDb(
     async (db) =>
       (await db.query(`SELECT id FROM "StaffUser" WHERE email = $1`, [staff(US, "admin").email])).rows[0].id as string,

@@ -3,7 +3,7 @@
 // scroll, axe; another tenant's execution answers 404 and shows nothing.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { signIn, useSession, staff } from "./support/auth";
+import { signInByRequest, useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { baseURL, proposeRefund } from "./support/gateway";
 
@@ -16,7 +16,8 @@ const sizes = [
 async function approveAsReviewer(browser: Browser, proposalId: string) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await signIn(page, staff(TENANT, "reviewer")); // a fresh sign-in: approving needs a recent step-up
+  // A fresh sign-in (approving needs a recent step-up), with the form's request: signing in is not this spec's subject.
+  await signInByRequest(context, staff(TENANT, "reviewer"));
   const { hash } = await withDb(
     async (db) =>
       (await db.query(`SELECT hash FROM "Proposal" WHERE id = $1`, [proposalId])).rows[0] as { hash: string },

@@ -1,5 +1,6 @@
-// The README's start command as a person uses it: first start, second start reusing the data,
-// Ctrl-C / SIGTERM leaving no PostgreSQL behind, and a start after `kill -9`.
+// The README's start command as a person uses it: first start (beside this suite's running instance, with the
+// default ports taken: it picks free ones), second start reusing the data, Ctrl-C / SIGTERM leaving no PostgreSQL
+// behind, and a start after `kill -9`; a second start refused for what the running instance holds.
 import { expect, test } from "@playwright/test";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,19 +15,25 @@ test.setTimeout(180_000);
 
 type Started = { proc: ChildProcess; output: () => string };
 
-function start(dataDir: string, pgPort: number, port: number): Started {
+/** `npm start` on a data directory; without pgPort, on the default PostgreSQL and sandbox ports (or free ones). */
+function start(dataDir: string, pgPort: number | null, port: number): Started {
   let out = "";
   const env: Record<string, string | undefined> = {
     ...process.env,
     EMBEDDED_PG_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(pgPort),
-    PROVIDER_SANDBOX_PORT: "0",
+    EMBEDDED_PG_PORT: pgPort === null ? undefined : String(pgPort),
+    PROVIDER_SANDBOX_PORT: pgPort === null ? undefined : "0",
     NEXT_TELEMETRY_DISABLED: "1",
     LOG_LEVEL: "warn",
   };
-  delete env.DATABASE_URL;
-  delete env.EMBEDDED_PG_EPHEMERAL;
-  delete env.E2E_DATABASE_URL_FILE;
+  for (const k of [
+    "DATABASE_URL",
+    "EMBEDDED_PG_EPHEMERAL",
+    "E2E_DATABASE_URL_FILE",
+    "E2E_LOG_FILE",
+    ...(pgPort === null ? ["EMBEDDED_PG_PORT", "PROVIDER_SANDBOX_PORT"] : []),
+  ])
+    delete env[k];
   const proc = spawn(
     process.execPath,
     ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(port)],
@@ -62,16 +69,33 @@ const postmasterPid = (dataDir: string) =>
     ? Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0])
     : null;
 
-test("start, restart with the same data, SIGTERM leaves nothing, kill -9 does not block the next start", async () => {
+test("first start beside a running one picks free ports and never reaches the other's sandbox; restart with the same data, SIGTERM leaves nothing, kill -9 does not block the next start", async () => {
+  // The running instance is this suite's own server (playwright.config.ts webServer).
+  const runningPort = Number(process.env.E2E_PORT ?? 3100);
+  const runningSandbox = readFileSync(".data/e2e-sandbox-url", "utf8").trim();
   const dataDir = mkdtempSync(join(tmpdir(), "lifecycle-pg-"));
-  const pgPort = await findFreePort();
   const port = await findFreePort();
   const health = async () => (await fetch(`http://localhost:${port}/api/health`).catch(() => null))?.ok === true;
+  const blockers: Server[] = [];
   try {
+    // Defaults taken (54329, 12111: held here if nobody holds them already): the first start picks free ports.
+    for (const p of [54329, 12111]) {
+      const held = await listenOn(p).catch(() => null);
+      if (held) blockers.push(held.server);
+    }
     // First start: demo loaded, URL printed.
-    let s = start(dataDir, pgPort, port);
+    let s = start(dataDir, null, port);
     await waitFor(() => s.output().includes(`ready: http://localhost:${port}`), "first start");
     expect(s.output()).toContain("demo data loaded");
+    const pgPort = Number(/embedded PostgreSQL on port (\d+)/.exec(s.output())?.[1]);
+    const sandboxUrl = /sandbox payment provider on (http:\/\/\S+)/.exec(s.output())?.[1] ?? "";
+    expect(pgPort).toBeGreaterThan(0);
+    expect(pgPort).not.toBe(54329);
+    expect(sandboxUrl).not.toBe("");
+    expect(sandboxUrl).not.toBe(runningSandbox);
+    expect(new URL(sandboxUrl).port).not.toBe("12111");
+    expect((await fetch(`http://localhost:${runningPort}/api/health`)).ok).toBe(true); // the first one is untouched
+    for (const b of blockers.splice(0)) b.close();
     const pg1 = postmasterPid(dataDir)!;
     expect(alive(pg1)).toBe(true);
 
@@ -82,7 +106,7 @@ test("start, restart with the same data, SIGTERM leaves nothing, kill -9 does no
     expect(alive(pg1)).toBe(false);
     expect(await health()).toBe(false);
 
-    // Second start reuses the data.
+    // Second start reuses the data (on the PostgreSQL port the first one picked).
     s = start(dataDir, pgPort, port);
     await waitFor(() => s.output().includes("ready:"), "second start");
     expect(s.output()).toContain("demo data: already present");
@@ -105,6 +129,7 @@ test("start, restart with the same data, SIGTERM leaves nothing, kill -9 does no
     await waitFor(() => s.proc.exitCode !== null, "exit after SIGINT");
     expect(postmasterPid(dataDir) === null || !alive(postmasterPid(dataDir)!)).toBe(true);
   } finally {
+    for (const b of blockers) b.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
@@ -131,7 +156,9 @@ test("a production start (DATABASE_URL set) refuses missing or demo secrets", as
   expect(res.stderr).toContain("AUDIT_HMAC_KEY is not set");
 });
 
-test("a second npm start beside a running one: refuses taken ports and data, or picks free ports, and never reaches the other's sandbox", async () => {
+// (A second instance beside a running one that picks free ports and never reaches the other's sandbox: the first
+// start of the test above, which is such an instance.)
+test("a second npm start beside a running one refuses taken ports and data; the running sandbox refuses the public demo key", async () => {
   // The running instance is this suite's own server (playwright.config.ts webServer).
   const runningPort = Number(process.env.E2E_PORT ?? 3100);
   const runningSandbox = readFileSync(".data/e2e-sandbox-url", "utf8").trim();
@@ -162,7 +189,6 @@ test("a second npm start beside a running one: refuses taken ports and data, or 
     return d;
   };
   const blockers: Server[] = [];
-  let b: Started | null = null;
   try {
     // Its HTTP port.
     let r = refusal({ EMBEDDED_PG_DIR: freshDir() }, runningPort);
@@ -191,49 +217,6 @@ test("a second npm start beside a running one: refuses taken ports and data, or 
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("set PROVIDER_SANDBOX_PORT");
 
-    // Defaults taken (54329, 12111: held here if nobody holds them already): a second instance picks free ports.
-    for (const p of [54329, 12111]) {
-      const held = await listenOn(p).catch(() => null);
-      if (held) blockers.push(held.server);
-    }
-    const portB = await findFreePort();
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      EMBEDDED_PG_DIR: freshDir(),
-      NEXT_TELEMETRY_DISABLED: "1",
-      LOG_LEVEL: "warn",
-    };
-    for (const k of [
-      "DATABASE_URL",
-      "EMBEDDED_PG_EPHEMERAL",
-      "E2E_DATABASE_URL_FILE",
-      "E2E_LOG_FILE",
-      "EMBEDDED_PG_PORT",
-      "PROVIDER_SANDBOX_PORT",
-    ])
-      delete env[k];
-    let out = "";
-    const proc = spawn(
-      process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "scripts/start.ts", "--port", String(portB)],
-      {
-        env: env as NodeJS.ProcessEnv,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    proc.stdout.on("data", (d) => (out += String(d)));
-    proc.stderr.on("data", (d) => (out += String(d)));
-    b = { proc, output: () => out };
-    await waitFor(() => out.includes("ready:"), "the second instance");
-    const pgPort = Number(/embedded PostgreSQL on port (\d+)/.exec(out)?.[1]);
-    const sandboxUrl = /sandbox payment provider on (http:\/\/\S+)/.exec(out)?.[1] ?? "";
-    expect(pgPort).toBeGreaterThan(0);
-    expect(pgPort).not.toBe(54329);
-    expect(sandboxUrl).not.toBe("");
-    expect(sandboxUrl).not.toBe(runningSandbox);
-    expect(new URL(sandboxUrl).port).not.toBe("12111");
-    expect((await fetch(`http://localhost:${runningPort}/api/health`)).ok).toBe(true); // the first one is untouched
-
     // Each instance's sandbox accepts only its own app's key, made for that run: not the public demo key.
     const publicKey = await fetch(`${runningSandbox}/v1/refunds`, {
       method: "POST",
@@ -245,14 +228,6 @@ test("a second npm start beside a running one: refuses taken ports and data, or 
     });
     expect(publicKey.status).toBe(401);
   } finally {
-    if (b) {
-      b.proc.kill("SIGTERM");
-      await waitFor(
-        () => b!.proc.exitCode !== null || b!.proc.signalCode !== null,
-        "the second instance to stop",
-        30_000,
-      ).catch(() => b!.proc.kill("SIGKILL"));
-    }
     for (const s of blockers) s.close();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }

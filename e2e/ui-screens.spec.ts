@@ -70,6 +70,12 @@ for (const size of sizes)
 
       const auditor = await as(browser, "shop-us", "auditor", size, scheme);
       await auditor.goto("/audit");
+      // The default view (the tenant's newest events, sign-ins at least): cards on a phone, the table on a laptop.
+      await expect(
+        size.name === "phone"
+          ? auditor.locator("[data-event-card]").first()
+          : auditor.getByRole("table", { name: "Results" }),
+      ).toBeVisible();
       await check(auditor, "audit", size, scheme);
       await auditor.context().close();
     });

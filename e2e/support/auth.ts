@@ -22,6 +22,27 @@ export async function signIn(page: Page, who: { email: string; password: string 
   await expect(page).not.toHaveURL(/\/sign-in/, opts);
 }
 
+/**
+ * Signs a browser context in with the request the sign-in form sends (next-auth's CSRF token, then the credentials
+ * callback, as `signIn("credentials")` posts it) without rendering the form or the landing page, and checks that
+ * the session is there. For the stored sessions (auth.setup.ts, useSession): the form itself, its landing and its
+ * errors are auth.spec's, open-redirect's and the other sign-in specs' to test, with signIn().
+ */
+export async function signInByRequest(context: BrowserContext, who: { email: string; password: string }) {
+  const origin = new URL(baseURL).origin;
+  const csrf = await context.request.get("/api/auth/csrf");
+  expect(csrf.status()).toBe(200);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await context.request.post("/api/auth/callback/credentials", {
+    form: { csrfToken, email: who.email, password: who.password, callbackUrl: `${origin}/`, json: "true" },
+    headers: { origin },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  expect(((await res.json()) as { url: string }).url).not.toMatch(/[?&](error|csrf)=/);
+  const session = (await (await context.request.get("/api/auth/session")).json()) as { user?: { email?: string } };
+  expect(session.user?.email).toBe(who.email);
+}
+
 /** Where auth.setup.ts keeps a demo staff member's signed-in browser state (its session cookie). */
 export const authFile = (email: string) => `.data/e2e-auth/${email}.json`;
 
@@ -33,7 +54,7 @@ const FRESH_ENOUGH_MS = 2.5 * 60_000;
 
 /**
  * Signs the page's browser context in as a demo staff member with the session auth.setup.ts opened for them (its
- * cookie), signing in again through the form first when that session is older than FRESH_ENOUGH_MS (the new state
+ * cookie), signing in again first (signInByRequest) when that session is older than FRESH_ENOUGH_MS (the new state
  * replaces the file atomically: parallel workers read whole files); with `landing`, also opens the dashboard (where
  * a sign-in lands). For specs that test something other than signing in; a spec that needs an old session (step-up)
  * or ends the session signs in with signIn().
@@ -49,7 +70,7 @@ export async function useSession(
     if (!browser) throw new Error("useSession: the page's context has no browser");
     const fresh = await browser.newContext({ baseURL });
     try {
-      await signIn(await fresh.newPage(), who, { timeout: 30_000 });
+      await signInByRequest(fresh, who);
       const tmp = `${file}.${process.pid}.tmp`;
       await fresh.storageState({ path: tmp });
       renameSync(tmp, file);
