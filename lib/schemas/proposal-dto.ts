@@ -121,6 +121,21 @@ const viewerDto = z.object({
   stepUpAfter: iso,
 });
 
+/** Where any proposal stands, whatever its kind: its reason, times, trace, approvals needed, rejection, claim. */
+const proposalStateShape = {
+  reason: z.string(),
+  expiresAt: iso,
+  createdAt: iso,
+  decidedAt: z.nullable(iso),
+  traceId: z.string(),
+  requiredApprovals: z.int(),
+  /** The message for the customer (what the agent reads through get_refund_status). */
+  rejectionReason: z.nullable(z.string()),
+  rejection: z.nullable(rejectionDto),
+  claim: z.nullable(claimDto),
+  invalidationReason: z.nullable(z.string()),
+};
+
 export const proposalDetailDto = z.object({
   /** The refund's detail (a proposal of another kind answers kindProposalDetailDto). */
   kind: z.literal("refund"),
@@ -145,17 +160,7 @@ export const proposalDetailDto = z.object({
   ),
   amountMinor: z.int(),
   currency: z.string(),
-  reason: z.string(),
-  expiresAt: iso,
-  createdAt: iso,
-  decidedAt: z.nullable(iso),
-  traceId: z.string(),
-  requiredApprovals: z.int(),
-  /** The message for the customer (what the agent reads through get_refund_status). */
-  rejectionReason: z.nullable(z.string()),
-  rejection: z.nullable(rejectionDto),
-  claim: z.nullable(claimDto),
-  invalidationReason: z.nullable(z.string()),
+  ...proposalStateShape,
   recipient: z.object({ kind: z.string(), holder: z.string(), ref: z.string(), display: z.string() }),
   /** `manual`: no connected provider holds the payment; ops pay the refund out by hand (docs/systems-of-record.md). */
   payout: z.enum(["provider", "manual"]),
@@ -219,16 +224,7 @@ export const kindProposalDetailDto = z.object({
   canonicalJson: z.string(),
   hashVersion: z.int(),
   hashIntact: z.boolean(),
-  reason: z.string(),
-  expiresAt: iso,
-  createdAt: iso,
-  decidedAt: z.nullable(iso),
-  traceId: z.string(),
-  requiredApprovals: z.int(),
-  rejectionReason: z.nullable(z.string()),
-  rejection: z.nullable(rejectionDto),
-  claim: z.nullable(claimDto),
-  invalidationReason: z.nullable(z.string()),
+  ...proposalStateShape,
   review: z.object({
     fields: z.array(reviewFieldDto),
     sentence: z.record(z.string(), z.string()),
