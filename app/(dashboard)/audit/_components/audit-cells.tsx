@@ -81,6 +81,8 @@ export function TraceLink({ traceId }: { traceId: string }) {
   return (
     <Link
       href={`/audit/traces/${encodeURIComponent(traceId)}`}
+      // An audited lookup (audit:view_trace): only a person's click opens it, never a prefetch.
+      prefetch={false}
       aria-label={t("openTrace", { traceId })}
       className="font-mono text-xs break-all"
     >

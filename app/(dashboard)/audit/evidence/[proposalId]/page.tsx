@@ -30,7 +30,7 @@ export default async function EvidencePage({ params }: Props) {
   return (
     <section aria-labelledby="evidence-title" className="grid min-w-0 gap-6">
       <p className="m-0">
-        <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`} className="underline">
+        <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`} prefetch={false} className="underline">
           {t("evidenceBack")}
         </Link>
       </p>

@@ -67,7 +67,9 @@ export function ExecutionSummary({ d }: { d: ExecutionDetail }) {
       </dl>
       <p className="mt-4 mb-0 flex flex-wrap gap-x-4 gap-y-2 text-sm">
         <Link href={`/proposals/${p.id}`}>{td("openProposal")}</Link>
-        <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`}>{td("openTrace")}</Link>
+        <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`} prefetch={false}>
+          {td("openTrace")}
+        </Link>
       </p>
     </CardSection>
   );

@@ -32,7 +32,8 @@ export function RequestFacts({ p }: { p: Pick<ProposalPage, "requestedBy" | "has
       </dd>
       <dt>{t("trace")}</dt>
       <dd className="flex flex-wrap items-center gap-1">
-        <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`} className="mono break-all">
+        {/* Opening a trace is an audited lookup (audit:view_trace): never prefetched, so only a person's click counts. */}
+        <Link href={`/audit/traces/${encodeURIComponent(p.traceId)}`} prefetch={false} className="mono break-all">
           {t("traceLink", { trace: shortTraceId(p.traceId) })}
         </Link>
         <CopyButton value={p.traceId} label={t("trace")} />
