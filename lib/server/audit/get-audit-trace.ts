@@ -88,7 +88,8 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
 export async function loadAuditTrace(actor: Actor, id: string): Promise<AuditTrace> {
   const tenantId = actor.tenantId;
   const proposals = await db().proposal.findMany({
-    where: { tenantId, traceId: id },
+    // The refund's panel; another kind's proposal is not shown here yet (docs/action-kinds.md "Preview"), its events are.
+    where: { tenantId, traceId: id, kind: "refund" },
     include: {
       approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true } } } },
       execution: true,

@@ -51,6 +51,8 @@ async function listSecondApprovals(actor: Actor): Promise<{ total: number; items
     await db().proposal.findMany({
       where: {
         tenantId: actor.tenantId,
+        // Refunds only until the inbox presents every kind (docs/action-kinds.md "Preview").
+        kind: "refund",
         status: proposalStatus.pendingApproval,
         expiresAt: { gt: new Date() },
         requiredApprovals: { gt: 1 },

@@ -36,7 +36,13 @@ export async function listDecidedProposals(actor: Actor, raw: unknown): Promise<
   const { q, status, page, pageSize } = parsed.data;
   const tenantId = actor.tenantId;
 
-  const where: Prisma.ProposalWhereInput = { tenantId, status: status ? status : { in: [...decidedStatuses] } };
+  // Refunds only until the registry presents every kind here (docs/action-kinds.md "Preview"): a kind's row has no
+  // amount or recipient, and this list would otherwise refuse the whole page for it.
+  const where: Prisma.ProposalWhereInput = {
+    tenantId,
+    kind: "refund",
+    status: status ? status : { in: [...decidedStatuses] },
+  };
   if (q) {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { currency: true } });
     const staffIds = (
