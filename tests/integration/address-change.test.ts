@@ -15,6 +15,7 @@ import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
 import { setActionEndpoint } from "@/lib/server/admin/action-endpoint/set-action-endpoint";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { Prisma } from "@/lib/server/db/generated/client";
 import { withPgClient } from "@/lib/server/db/pg-client";
 import { reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
@@ -212,6 +213,28 @@ describe("prepare_address_change", () => {
       invalidationReason: "replaced_by_new_address",
     });
     expect(await proposalOf(replaced.proposal!.id)).toMatchObject({ status: P.pendingApproval, supersedesId: first });
+  });
+
+  it("no address on record to compare with needs two reviewers; a tenant without an action endpoint is told so", async () => {
+    const number = await freshOrder();
+    await db().order.updateMany({ where: { number }, data: { shippingAddress: Prisma.DbNull } });
+    const { outcome } = await prepare(number, madrid());
+    expect(outcome).toMatchObject({ code: "approval_required", result: { before: null, approvals_required: 2 } });
+
+    // Without an endpoint nothing could ever carry it out: refused at prepare, no proposal.
+    const tenantId = (await orderRow(number)).tenantId;
+    const endpoint = await db().actionEndpoint.findUniqueOrThrow({ where: { tenantId } });
+    await db().actionEndpoint.delete({ where: { tenantId } });
+    try {
+      const other = await freshOrder();
+      expect((await prepare(other, madrid())).outcome).toMatchObject({
+        code: "permission_denied",
+        error: { reason: "action_endpoint_not_configured" },
+      });
+      expect(await db().proposal.count({ where: { orderNumber: other } })).toBe(0);
+    } finally {
+      await db().actionEndpoint.create({ data: endpoint });
+    }
   });
 
   it("a new country needs two reviewers", async () => {

@@ -23,10 +23,6 @@ export type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 export async function getProposal(actor: Actor, id: string): Promise<ProposalPage> {
   assertCan(actor.roles, "proposal:read");
   if (!isUuid(id)) throw new AppError("not_found", "No such proposal.");
-  const kind = await db().proposal.findFirst({ where: { id, tenantId: actor.tenantId }, select: { kind: true } });
-  if (!kind) throw new AppError("not_found", "No such proposal.");
-  // Every other kind: the registry's review presents it (get-kind-proposal.ts).
-  if (kind.kind !== "refund") return getKindProposal(actor, id);
   return getRefundProposal(actor, id);
 }
 
@@ -37,8 +33,11 @@ export async function getRefundDetail(actor: Actor, id: string): Promise<Proposa
   return page;
 }
 
-/** The refund's page: the amount, the recipient, the order and where each number came from. */
-async function getRefundProposal(actor: Actor, id: string): Promise<ProposalDetail> {
+/**
+ * The refund's page: the amount, the recipient, the order and where each number came from. A proposal of another kind
+ * is presented by the registry's review instead (get-kind-proposal.ts); refunds, the common case, take one read.
+ */
+async function getRefundProposal(actor: Actor, id: string): Promise<ProposalPage> {
   const found = await db().proposal.findFirst({
     where: { id, tenantId: actor.tenantId },
     include: {
@@ -60,6 +59,7 @@ async function getRefundProposal(actor: Actor, id: string): Promise<ProposalDeta
     },
   });
   if (!found) throw new AppError("not_found", "No such proposal.");
+  if (found.kind !== "refund") return getKindProposal(actor, id);
   // The page is the refund's (the only kind so far; the registry's `review` fields take its place for the others).
   const p = {
     ...asRefund(found),
