@@ -2,9 +2,11 @@ import "server-only";
 // The server half of the seam (./kind.ts holds the declarations): how a kind's tools run on the gateway. A kind
 // gives one handler per tool it declares; the gateway (lib/server/agent/tool-handlers.ts) runs them in its one
 // transaction, with the same authentication, budgets, audit and answer envelope for every kind.
+import type { Selectable } from "kysely";
 import type { ActionKindTools } from "./kind";
 import type { ToolHandler } from "@/lib/server/agent/tool-context";
 import type { Tx } from "@/lib/server/db/client";
+import type { DB } from "@/lib/server/db/sql";
 import type { LockedProposal } from "@/lib/server/proposals/proposal-guards";
 
 /** One handler for each tool the kind declares, and no other. */
@@ -33,7 +35,15 @@ export type KindBehaviour = {
    * the proposal's hashed params (never today's rows). Absent for a kind with pages of its own (the refund's).
    */
   review?: (params: unknown) => KindReview;
+  /**
+   * The action as the agent is told it (get_action_status's `action`, for every kind): exactly the stored values a
+   * person approves — the hashed params, or a refund's hashed columns — in the words of the kind's prepare answer.
+   */
+  agentAction(proposal: StoredProposal): Record<string, unknown>;
 };
+
+/** A stored proposal as a status answer reads it: its row, and its order's number when it concerns an order. */
+export type StoredProposal = Selectable<DB["Proposal"]> & { orderRef: string | null };
 
 /** One labelled value of the action (label: messages `kinds.<kind>.fields.<key>`), before → after where it changes. */
 export type ReviewField = { key: string; before: string | null; after: string | null; changed: boolean };

@@ -11,6 +11,7 @@ import { kindBehaviourOf, kindBehaviours, kindToolHandlers } from "./registry.se
 import { createChannelInput, issueAgentKeyInput } from "@/lib/schemas/admin";
 import { isOfferedToolName, isToolName, offeredToolNames, toolCatalog, toolNames } from "@/lib/schemas/tools";
 import { toolHandlers } from "@/lib/server/agent/tool-handlers";
+import { auditActions } from "@/lib/domain/audit-actions";
 
 const root = join(__dirname, "..", "..");
 const tool = (title: string) => ({
@@ -39,13 +40,24 @@ describe("the action kinds' registry", () => {
       "prepare_refund",
       "get_refund_status",
       "prepare_address_change",
+      "get_action_status",
       "create_support_ticket",
     ]);
   });
 
+  it("every tool's calls can be picked in the audit search, with a plain name (lib/domain/audit-actions.ts)", () => {
+    expect(toolNames.filter((n) => !auditActions.includes(`tool:${n}`))).toEqual([]);
+  });
+
   it("a kind in preview runs on the gateway but is not offered to channels or keys", () => {
     expect([...previewToolNames]).toEqual(["prepare_address_change"]);
-    expect(offeredToolNames).toEqual(["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"]);
+    expect(offeredToolNames).toEqual([
+      "lookup_order",
+      "prepare_refund",
+      "get_refund_status",
+      "get_action_status",
+      "create_support_ticket",
+    ]);
     expect(isToolName("prepare_address_change")).toBe(true);
     expect(isOfferedToolName("prepare_address_change")).toBe(false);
     const channel = { slug: "web", name: "Web", stepUpPassword: "x" };

@@ -9,6 +9,8 @@ export const auditActionGroups = {
     "tool:lookup_order",
     "tool:prepare_refund",
     "tool:get_refund_status",
+    "tool:prepare_address_change",
+    "tool:get_action_status",
     "tool:create_support_ticket",
     "tool-call",
     "agent:key_refused",

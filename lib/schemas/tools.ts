@@ -4,7 +4,7 @@
 // because identity, tenant, amount and recipient are derived by the server, never taken from a model.
 import { z } from "zod";
 import { storable } from "./stored";
-import { orderReference, type ToolDeclaration } from "./agent-inputs";
+import { MAX_WAIT_SECONDS, orderReference, type ToolDeclaration } from "./agent-inputs";
 import { agentErrorCodes, successCodes } from "@/lib/domain/outcome";
 import { kindTools, previewToolNames } from "@/lib/actions/registry";
 
@@ -40,6 +40,23 @@ export const createSupportTicketInput = z.strictObject({
 });
 export type CreateSupportTicketInput = z.infer<typeof createSupportTicketInput>;
 
+export const getActionStatusInput = z.strictObject({
+  proposal_id: z
+    .uuid()
+    .describe("The proposal id a prepare tool (prepare_refund, prepare_address_change, …) returned."),
+  // Optional for the server, nullable so that vendors whose strict mode wants every property required can send null.
+  wait_seconds: z
+    .int()
+    .min(0)
+    .max(MAX_WAIT_SECONDS)
+    .nullable()
+    .optional()
+    .describe(
+      `Wait up to this many seconds (0–${MAX_WAIT_SECONDS}) for the action's status to change before answering; the answer comes as soon as it changes. Use ${MAX_WAIT_SECONDS} while it awaits a reviewer or is being carried out; null or 0 answers at once. Waiting on an unchanged action does not use up the conversation's tool budget.`,
+    ),
+});
+export type GetActionStatusInput = z.infer<typeof getActionStatusInput>;
+
 /**
  * The tool catalogue: name, title, hints, when to call it, its argument schema. Names are boring on purpose. The
  * gateway's own tools are here; each action kind's tools come from its folder through the registry (lib/actions).
@@ -55,6 +72,13 @@ export const toolCatalog = {
   },
   // The action kinds' tools (prepare_refund, get_refund_status, …): declared in each kind's folder.
   ...kindTools,
+  get_action_status: {
+    title: "Get an action's status",
+    annotations: { readOnlyHint: true, openWorldHint: false },
+    description:
+      "Get the status of any action prepared earlier (a refund, an address change, …): awaiting approval, being carried out, done, rejected with the reviewer's reason, expired, or replaced by another one, with the exact action a person approves. Call it when the customer asks how their request is going, or with wait_seconds to wait for a reviewer's decision. Never prepare the action again instead.",
+    input: getActionStatusInput,
+  },
   create_support_ticket: {
     title: "Open a support ticket",
     // Adds a ticket; each call opens a new one, so not idempotent.

@@ -26,7 +26,13 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
-export const ALL_TOOLS = ["lookup_order", "prepare_refund", "get_refund_status", "create_support_ticket"];
+export const ALL_TOOLS = [
+  "lookup_order",
+  "prepare_refund",
+  "get_refund_status",
+  "get_action_status",
+  "create_support_ticket",
+];
 const CHANNELS = [
   { slug: "web_support", name: "Web support chat", tools: ALL_TOOLS },
   // A community chat agent may open tickets, never look at orders or money.

@@ -19,6 +19,8 @@ import { Prisma } from "@/lib/server/db/generated/client";
 import { withPgClient } from "@/lib/server/db/pg-client";
 import { reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
+import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { isRefundDetail } from "@/lib/schemas/proposal-page";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
@@ -54,7 +56,7 @@ const madrid = (line1 = "Calle de Alcalá 50", over: Record<string, unknown> = {
   ...over,
 });
 
-async function call(caller: AgentCaller, tenant: string, customer: string, args: unknown) {
+async function call(caller: AgentCaller, tenant: string, customer: string, args: unknown, tool: string = TOOL) {
   return executeToolCall(
     caller,
     {
@@ -65,10 +67,24 @@ async function call(caller: AgentCaller, tenant: string, customer: string, args:
       model: null,
       promptVersion: null,
     },
-    TOOL,
+    tool,
     args,
   );
 }
+/** A success answer's result (a failure has none: the test fails on it). */
+function resultOf(outcome: { code: string }): Record<string, unknown> {
+  if (!("result" in outcome)) throw new Error(`expected a result, got ${JSON.stringify(outcome)}`);
+  return outcome.result as Record<string, unknown>;
+}
+/** get_action_status, the status tool every kind shares. */
+const actionStatus = (proposalId: string, waitSeconds: number | null = null, customer = ana, caller = () => esCaller) =>
+  call(
+    caller(),
+    caller() === esCaller ? ES : US,
+    customer,
+    { proposal_id: proposalId, wait_seconds: waitSeconds },
+    "get_action_status",
+  );
 const prepare = (orderId: string, address: unknown, customer = ana) =>
   call(esCaller, ES, customer, { order_id: orderId, new_address: address });
 
@@ -119,6 +135,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await stopProposalChanges();
   await shop?.stop();
   delete process.env.SECRETS_KEY;
   await withPgClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${shopDb}" WITH (FORCE)`));
@@ -411,5 +428,105 @@ describe("what reviewers read: the queue row and the proposal page, from the has
       data: { params: { ...((await proposalOf(proposal!.id)).params as object), changed: [] } },
     });
     expect(await getProposal(reviewer, proposal!.id)).toMatchObject({ hashIntact: false });
+  });
+});
+
+describe("get_action_status: the status of any kind's proposal", () => {
+  it("follows an address change: the exact hashed change awaiting review, a wait woken by the approval, then done", async () => {
+    const number = await freshOrder();
+    const prepared = await prepare(number, madrid());
+    const shown = resultOf(prepared.outcome);
+    const pending = await actionStatus(prepared.proposal!.id);
+    expect(pending.outcome).toMatchObject({
+      code: "approval_required",
+      result: {
+        proposal_id: prepared.proposal!.id,
+        kind: "change_shipping_address",
+        status: P.pendingApproval,
+        hash: prepared.proposal!.hash,
+        approvals_required: 1,
+        // The same values the prepare answer showed, from the hashed params.
+        action: { order_id: number, before: shown.before, after: shown.after, changed: shown.changed },
+      },
+    });
+    expect((resultOf(pending.outcome) as { action: { after: unknown } }).action.after).toMatchObject({
+      line1: "Calle de Alcalá 50",
+      postalCode: "28014",
+    });
+
+    // A wait on it returns as soon as the reviewer approves.
+    const waiting = actionStatus(prepared.proposal!.id, 25);
+    await new Promise((r) => setTimeout(r, 300));
+    await approve(reviewer, prepared.proposal!);
+    expect((await waiting).outcome).toMatchObject({
+      code: "result_pending",
+      result: { kind: "change_shipping_address", status: P.approved, phase: "executing", wait: { outcome: "changed" } },
+    });
+    await runJobsOnce();
+    expect((await actionStatus(prepared.proposal!.id)).outcome).toMatchObject({
+      code: "ok",
+      result: { status: P.succeeded, action: { order_id: number } },
+    });
+  });
+
+  it("a replaced change is invalidated with what replaced it; a rejected one carries the reason; another customer's or tenant's is not found", async () => {
+    const number = await freshOrder();
+    const first = await prepare(number, madrid());
+    const second = await prepare(number, madrid("Calle de Alcalá 52"));
+    expect((await actionStatus(first.proposal!.id)).outcome).toMatchObject({
+      code: "invalidated",
+      error: {
+        kind: "change_shipping_address",
+        reason: "replaced_by_new_address",
+        superseded_by: { proposal_id: second.proposal!.id, status: P.pendingApproval },
+      },
+    });
+    await rejectProposal(reviewer, {
+      proposalId: second.proposal!.id,
+      hash: second.proposal!.hash,
+      customerMessage: "We cannot ship to that street.",
+    });
+    expect((await actionStatus(second.proposal!.id)).outcome).toMatchObject({
+      code: "rejected",
+      error: { reason: "We cannot ship to that street.", action: { order_id: number } },
+    });
+    // Another customer of the same tenant, and another tenant's key: the same not_found as an id that never was.
+    for (const outcome of [
+      (await actionStatus(second.proposal!.id, null, pablo)).outcome,
+      (await actionStatus(second.proposal!.id, null, john, () => usCaller)).outcome,
+      (await actionStatus(randomUUID())).outcome,
+    ])
+      expect(outcome).toMatchObject({ code: "not_found" });
+  });
+
+  it("answers a refund too, with the values prepare_refund showed, and get_refund_status does not answer an address change", async () => {
+    const refund = await call(esCaller, ES, ana, { order_id: "ORD-1001", reason: "damaged_item" }, "prepare_refund");
+    expect(refund.outcome.code).toBe("approval_required");
+    const shown = resultOf(refund.outcome);
+    expect((await actionStatus(refund.proposal!.id)).outcome).toMatchObject({
+      code: "approval_required",
+      result: {
+        kind: "refund",
+        action: { order_id: shown.order_id, amount: shown.amount, recipient: shown.recipient, reason: "damaged_item" },
+      },
+    });
+    const change = await prepare(await freshOrder(), madrid());
+    expect(
+      (await call(esCaller, ES, ana, { proposal_id: change.proposal!.id }, "get_refund_status")).outcome,
+    ).toMatchObject({ code: "not_found" });
+  });
+
+  it("a proposal of a kind this release does not know is never guessed at", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid());
+    await db().proposal.update({ where: { id: proposal!.id }, data: { kind: "from_a_newer_release" } });
+    try {
+      expect((await actionStatus(proposal!.id)).outcome).toMatchObject({
+        code: "temporarily_unavailable",
+        error: { proposal_id: proposal!.id },
+      });
+    } finally {
+      await db().proposal.update({ where: { id: proposal!.id }, data: { kind: "change_shipping_address" } });
+    }
   });
 });

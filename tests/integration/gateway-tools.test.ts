@@ -32,6 +32,7 @@ describe("GET /api/agent/tools", () => {
       "lookup_order",
       "prepare_refund",
       "get_refund_status",
+      "get_action_status",
       "create_support_ticket",
     ]);
     for (const t of a.body.tools) {
@@ -79,6 +80,7 @@ describe("tool resolution", () => {
       "lookup_order",
       "prepare_refund",
       "get_refund_status",
+      "get_action_status",
       "create_support_ticket",
     ]);
     // Nothing like any tool: no suggestion rather than the least distant one.

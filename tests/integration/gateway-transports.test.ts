@@ -73,6 +73,7 @@ describe("three transports, one behaviour", () => {
       "lookup_order",
       "prepare_refund",
       "get_refund_status",
+      "get_action_status",
       "create_support_ticket",
     ]);
     expect(tools.tools[1]!.inputSchema).toMatchObject({

@@ -7,7 +7,7 @@ import "server-only";
 import type { PostalAddress } from "@/lib/domain/postal-address";
 import { actionEndpointExecutor, type ExecutedProposal } from "@/lib/server/executions/action-endpoint-executor";
 import type { KindBehaviour, KindReview } from "../kind.server";
-import { addressKey, orderRefusal, type AddressChangeParams } from "./prepare";
+import { addressKey, agentAction, orderRefusal, type AddressChangeParams } from "./prepare";
 
 const paramsOf = (p: { params: unknown }) => p.params as AddressChangeParams;
 
@@ -51,6 +51,7 @@ function review(raw: unknown): KindReview {
 export const addressChangeBehaviour: KindBehaviour = {
   revalidate,
   review,
+  agentAction: (p) => agentAction(paramsOf(p)),
   executor: actionEndpointExecutor({
     revalidate,
     request: (p: ExecutedProposal) => {

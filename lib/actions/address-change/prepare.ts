@@ -13,8 +13,9 @@ import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { sql, nowUtc, type Sql } from "@/lib/server/db/sql";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
 import { insertKindProposal, readKindPolicy, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
-import { reviewUrl, POLL_AFTER_SECONDS } from "@/lib/server/refunds/proposal-answer";
+import { pendingPollAfter, reviewUrl } from "@/lib/server/proposals/agent-answer";
 import { ADDRESS_CHANGE_KIND, type PrepareAddressChangeInput } from "./tools";
+import { MAX_WAIT_SECONDS } from "@/lib/schemas/agent-inputs";
 
 /** The hashed params of an address change: exactly what a reviewer approves. */
 export type AddressChangeParams = {
@@ -179,30 +180,30 @@ export async function prepareAddressChange(
   };
 }
 
+/** The change as prepare_address_change's answer and get_action_status name it (hashed params only). */
+export function agentAction(params: AddressChangeParams) {
+  return { order_id: params.order.number, before: params.before, after: params.after, changed: params.changed };
+}
+
 /** The `approval_required` answer: the exact change a person will be asked to approve. */
 function approvalRequired(
   p: Pick<KindProposal, "id" | "hash" | "expiresAt" | "requiredApprovals">,
   params: AddressChangeParams,
   now: Date,
 ): ToolOutcome {
-  const toExpiry = Math.ceil((p.expiresAt.getTime() - now.getTime()) / 1000);
   return {
     code: "approval_required",
     result: {
       proposal_id: p.id,
       kind: ADDRESS_CHANGE_KIND,
       status: proposalStatus.pendingApproval,
-      order_id: params.order.number,
-      before: params.before,
-      after: params.after,
-      changed: params.changed,
+      ...agentAction(params),
       expires_at: p.expiresAt.toISOString(),
       hash: p.hash,
       approvals_required: p.requiredApprovals,
       review_url: reviewUrl(p.id),
-      poll_after_seconds: Math.max(1, Math.min(POLL_AFTER_SECONDS.pending_review, toExpiry)),
-      next_step:
-        "A person must approve this address change before the shop changes anything. Tell the customer it awaits review and read the new address back to them. Do not call prepare_address_change again unless the customer gives another address.",
+      poll_after_seconds: pendingPollAfter(p.expiresAt, now),
+      next_step: `A person must approve this address change before the shop changes anything. Tell the customer it awaits review and read the new address back to them. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_address_change again unless the customer gives another address.`,
     },
   };
 }

@@ -13,4 +13,14 @@ export const refundBehaviour: KindBehaviour = {
   revalidate: (tx, proposal, now) => orderMismatch(tx, asRefund(proposal), now),
   // The payment provider with the refund's idempotency key (a `manual` payment waits for ops' recorded payout).
   executor: { execute: executeRefund, reconcile: reconcileExecution },
+  // As prepare_refund and get_refund_status name them: the order, the amount and where the money goes.
+  agentAction: (row) => {
+    const p = asRefund(row);
+    return {
+      order_id: p.orderRef,
+      amount: { minor: p.amountMinor, currency: p.currency.trim() },
+      recipient: { kind: p.recipientKind, display: p.recipientDisplay, holder: p.recipientHolder },
+      reason: p.reason,
+    };
+  },
 };

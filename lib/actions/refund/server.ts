@@ -5,14 +5,14 @@ import "server-only";
 import type { KindToolHandlers } from "../kind.server";
 import { getRefundStatus } from "@/lib/server/refunds/get-refund-status";
 import { prepareRefund } from "@/lib/server/refunds/prepare-refund";
-import { waitForRefundChange } from "@/lib/server/refunds/wait-for-refund-change";
+import { waitForProposalChange } from "@/lib/server/proposals/wait-for-proposal-change";
 import type { refundKindTools } from "./tools";
 
 export const refundToolHandlers = {
   prepare_refund: { run: prepareRefund, needsCustomer: true, auditClear: ["order_id", "reason"] },
   get_refund_status: {
     run: getRefundStatus,
-    wait: waitForRefundChange,
+    wait: waitForProposalChange,
     needsCustomer: true,
     auditClear: ["proposal_id", "wait_seconds"],
   },

@@ -3,6 +3,8 @@ import type { z } from "zod";
 import { kindToolHandlers } from "@/lib/actions/registry.server";
 import { toolCatalog, type ToolName } from "@/lib/schemas/tools";
 import { lookupOrder } from "@/lib/server/orders/lookup-order";
+import { getActionStatus } from "@/lib/server/proposals/get-action-status";
+import { waitForProposalChange } from "@/lib/server/proposals/wait-for-proposal-change";
 import { createSupportTicket } from "@/lib/server/tickets/create-support-ticket";
 import type { ToolHandler } from "./tool-context";
 
@@ -16,6 +18,12 @@ export type { ToolHandler } from "./tool-context";
 export const toolHandlers: Record<ToolName, ToolHandler> = {
   lookup_order: { run: lookupOrder, needsCustomer: true, auditClear: ["order_id"] },
   ...kindToolHandlers,
+  get_action_status: {
+    run: getActionStatus,
+    wait: waitForProposalChange,
+    needsCustomer: true,
+    auditClear: ["proposal_id", "wait_seconds"],
+  },
   create_support_ticket: {
     run: createSupportTicket,
     needsCustomer: false,

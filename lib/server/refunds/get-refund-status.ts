@@ -3,7 +3,8 @@ import { failure } from "@/lib/domain/agent-protocol";
 import { agentOutcomeFor, paymentPhase, proposalStatus as S } from "@/lib/domain/proposal-state";
 import type { GetRefundStatusInput } from "@/lib/actions/refund/tools";
 import { jsonObjectFrom } from "kysely/helpers/postgres";
-import { nowUtc, utc, type Sql } from "@/lib/server/db/sql";
+import type { Sql } from "@/lib/server/db/sql";
+import { expireIfDue } from "@/lib/server/proposals/agent-answer";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { approvalRequired, POLL_AFTER_SECONDS } from "./proposal-answer";
 import { asRefund } from "@/lib/domain/refund-row";
@@ -13,16 +14,7 @@ export async function getRefundStatus(tx: Sql, input: GetRefundStatusInput, ctx:
   if (!ctx.customerId) throw new Error("get_refund_status needs a verified customer");
   const { tenantId } = ctx.caller;
   const { customerId } = ctx;
-  // A pending proposal past its expiry is expired, whether or not the expiry job ran yet (guarded write).
-  await tx
-    .updateTable("Proposal")
-    .set({ status: S.expired, updatedAt: nowUtc })
-    .where("id", "=", input.proposal_id)
-    .where("tenantId", "=", tenantId)
-    .where("customerId", "=", customerId)
-    .where("status", "=", S.pendingApproval)
-    .where("expiresAt", "<=", utc(new Date()))
-    .execute();
+  await expireIfDue(tx, { tenantId, customerId, proposalId: input.proposal_id });
   const p = await tx
     .selectFrom("Proposal as p")
     .innerJoin("Order as o", "o.id", "p.orderId")

@@ -2,18 +2,9 @@ import "server-only";
 import type { ToolOutcome } from "@/lib/domain/agent-protocol";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { MAX_WAIT_SECONDS } from "@/lib/schemas/tools";
-import { appBaseUrl } from "@/lib/server/env";
+import { pendingPollAfter, reviewUrl } from "@/lib/server/proposals/agent-answer";
 
-/**
- * Suggested pause before asking again without wait_seconds: a reviewer takes minutes, a payment seconds, a
- * reconciliation a minute or more. An agent that waits with wait_seconds needs no pause at all.
- */
-export const POLL_AFTER_SECONDS = { pending_review: 30, executing: 5, in_doubt: 60, awaiting_payout: 300 } as const;
-
-/** The proposal's page in the dashboard (APP_URL, else NEXTAUTH_URL): a link the agent may hand to a person. */
-export function reviewUrl(proposalId: string): string {
-  return `${appBaseUrl()}/proposals/${encodeURIComponent(proposalId)}`;
-}
+export { POLL_AFTER_SECONDS, reviewUrl } from "@/lib/server/proposals/agent-answer";
 
 /** The proposal fields the agent is shown when one awaits review. */
 export type PendingProposalAnswer = {
@@ -31,7 +22,6 @@ export type PendingProposalAnswer = {
 
 /** The `approval_required` answer: what a human will be asked to approve, exactly. */
 export function approvalRequired(p: PendingProposalAnswer, orderNumber: string, now = new Date()): ToolOutcome {
-  const toExpiry = Math.ceil((p.expiresAt.getTime() - now.getTime()) / 1000);
   return {
     code: "approval_required",
     result: {
@@ -45,7 +35,7 @@ export function approvalRequired(p: PendingProposalAnswer, orderNumber: string, 
       hash: p.hash,
       approvals_required: p.requiredApprovals,
       review_url: reviewUrl(p.id),
-      poll_after_seconds: Math.max(1, Math.min(POLL_AFTER_SECONDS.pending_review, toExpiry)),
+      poll_after_seconds: pendingPollAfter(p.expiresAt, now),
       next_step: `A person must approve this refund before anything is paid. Tell the customer it awaits review. To learn the decision, call get_refund_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides; repeat while it still awaits review), or check again after poll_after_seconds. Do not call prepare_refund again.`,
     },
   };

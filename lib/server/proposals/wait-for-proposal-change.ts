@@ -1,6 +1,5 @@
 import "server-only";
 import { agentVisibleState, isProposalStatus, isWorthWaitingFor, proposalStatus } from "@/lib/domain/proposal-state";
-import type { GetRefundStatusInput } from "@/lib/actions/refund/tools";
 import type { ToolContext, WaitReport } from "@/lib/server/agent/tool-context";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
@@ -8,15 +7,18 @@ import { beginProposalWait } from "@/lib/server/realtime/proposal-changes";
 
 type StateRow = { status: string; expiresAt: Date; executionStatus: string | null };
 
+/** What a status tool asks for (get_refund_status, get_action_status): the proposal and how long to wait. */
+export type ProposalWaitInput = { proposal_id: string; wait_seconds?: number | null };
+
 /**
- * get_refund_status's `wait_seconds`: holds the call (outside any transaction, no connection held) until
- * what the agent can see of the proposal changes, it expires, or the wait ends. No polling: the realtime
- * listener (lib/server/realtime) wakes it on the database's NOTIFY. The answer itself is then read by
- * getRefundStatus as usual. Only the verified customer's own proposal is looked at (tenant and customer in
- * the WHERE); anything else answers at once (and getRefundStatus says not_found).
+ * A status tool's `wait_seconds` (get_refund_status, get_action_status; any kind): holds the call (outside any
+ * transaction, no connection held) until what the agent can see of the proposal changes, it expires, or the wait
+ * ends. No polling: the realtime listener (lib/server/realtime) wakes it on the database's NOTIFY. The answer itself
+ * is then read by the status tool as usual. Only the verified customer's own proposal is looked at (tenant and
+ * customer in the WHERE); anything else answers at once (and the status tool says not_found).
  */
-export async function waitForRefundChange(
-  input: GetRefundStatusInput,
+export async function waitForProposalChange(
+  input: ProposalWaitInput,
   ctx: ToolContext,
   signal?: AbortSignal,
 ): Promise<WaitReport | undefined> {
