@@ -8,9 +8,11 @@ const iso = z.string();
 /** A two-approval proposal that another reviewer approved and this reviewer may approve second. */
 export const secondApprovalItemDto = z.object({
   proposalId: z.string(),
+  /** The action kind: a refund has its amount; another kind is named by its kind (its page shows the action). */
+  kind: z.string(),
   orderNumber: z.string(),
-  amountMinor: z.int(),
-  currency: z.string(),
+  amountMinor: z.nullable(z.int()),
+  currency: z.nullable(z.string()),
   approvals: z.int(),
   requiredApprovals: z.int(),
   /** Who approved so far (names). */

@@ -20,6 +20,9 @@ import { withPgClient } from "@/lib/server/db/pg-client";
 import { reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
+import { listDecidedProposals } from "@/lib/server/proposals/list-decided-proposals";
+import { getInbox } from "@/lib/server/inbox/get-inbox";
+import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { isRefundDetail } from "@/lib/schemas/proposal-page";
@@ -29,6 +32,7 @@ import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
 import { runJobsOnce } from "../support/run-jobs-once";
 import { startShopProcess, type ShopProcess } from "../support/shop-process";
+import { freshCardOrder } from "./proposal-support";
 import { ES, US, ana, john, pablo, tokenFor, webKey } from "./gateway-support";
 
 const TOOL = "prepare_address_change";
@@ -528,5 +532,79 @@ describe("get_action_status: the status of any kind's proposal", () => {
     } finally {
       await db().proposal.update({ where: { id: proposal!.id }, data: { kind: "change_shipping_address" } });
     }
+  });
+});
+
+describe("the staff's lists present an address change beside the refunds", () => {
+  it("the decided list: the kind and its one line from the hashed params, no amount; found by its order number", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid("Calle de Alcalá 60"));
+    await rejectProposal(reviewer, { proposalId: proposal!.id, hash: proposal!.hash, customerMessage: "No." });
+    const page = await listDecidedProposals(reviewer, { q: number });
+    expect(page.rows).toEqual([
+      expect.objectContaining({
+        id: proposal!.id,
+        kind: "change_shipping_address",
+        orderNumber: number,
+        status: P.rejected,
+        amountMinor: null,
+        currency: null,
+        summary: expect.stringContaining("Calle de Alcalá 60"),
+        rejectedBy: staffOf(ES, "reviewer").name,
+      }),
+    ]);
+    // A refund keeps its amount in the same list.
+    const paid = await freshCardOrder(3_100, { prefix: "D" });
+    const refund = await call(esCaller, ES, ana, { order_id: paid.number, reason: "damaged_item" }, "prepare_refund");
+    await rejectProposal(reviewer, {
+      proposalId: refund.proposal!.id,
+      hash: refund.proposal!.hash,
+      customerMessage: "No.",
+    });
+    expect((await listDecidedProposals(reviewer, { q: paid.number })).rows).toEqual([
+      expect.objectContaining({ kind: "refund", amountMinor: 3_100, currency: "EUR", summary: null }),
+    ]);
+  });
+
+  it("the inbox: a second reviewer is asked for the second approval of a change across a border; the first is not", async () => {
+    const number = await freshOrder();
+    const lisbon = { ...madrid("Rua Augusta 12"), city: "Lisboa", postal_code: "1100-053", country: "PT" };
+    const { proposal } = await prepare(number, lisbon);
+    await approve(reviewer, proposal!);
+    const second = (await getInbox(reviewer2)).secondApprovals ?? [];
+    expect(second.find((i) => i.proposalId === proposal!.id)).toMatchObject({
+      kind: "change_shipping_address",
+      orderNumber: number,
+      amountMinor: null,
+      approvals: 1,
+      requiredApprovals: 2,
+    });
+    expect(((await getInbox(reviewer)).secondApprovals ?? []).map((i) => i.proposalId)).not.toContain(proposal!.id);
+  });
+
+  it("the trace page: the proposal with its kind and hashed before → after, its prepare step a proposal step", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid("Calle de Alcalá 70"));
+    const { traceId } = await proposalOf(proposal!.id);
+    const auditor = await actorFor(staffOf(ES, "auditor").email);
+    const trace = await getAuditTrace(auditor, traceId!);
+    expect(trace.proposals).toEqual([
+      expect.objectContaining({
+        id: proposal!.id,
+        kind: "change_shipping_address",
+        amountMinor: null,
+        hash: proposal!.hash,
+      }),
+    ]);
+    expect(trace.proposals[0]!.fields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key: "order", after: number }),
+        expect.objectContaining({ key: "line1", after: "Calle de Alcalá 70", changed: true }),
+      ]),
+    );
+    expect(trace.steps.find((s) => s.action === "tool:prepare_address_change")).toMatchObject({ stage: "proposal" });
+    // Another tenant's auditor finds nothing of it.
+    const foreign = await actorFor(staffOf(US, "auditor").email);
+    expect((await getAuditTrace(foreign, traceId!)).proposals).toEqual([]);
   });
 });

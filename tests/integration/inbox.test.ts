@@ -49,6 +49,7 @@ describe("reviewers: second approvals", () => {
     expect(inbox2.count).toBe(before.r2 + 1);
     expect(inbox2.secondApprovals).toContainEqual({
       proposalId: p.id,
+      kind: "refund",
       orderNumber: number,
       amountMinor: 60_000,
       currency: "EUR",

@@ -20,6 +20,7 @@ export const generateMetadata = titleMetadata("decided");
 export default async function DecidedPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const actor = await pageActor("proposal:read");
   const t = await getTranslations("decided");
+  const tkind = await getTranslations("kinds");
   const locale = await getLocale();
   const { q, status, page } = await loadDecidedParams(searchParams);
   const result = await listDecidedProposals(actor, {
@@ -37,6 +38,16 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
     return `/decided${s.size ? `?${s}` : ""}`;
   };
   type Row = (typeof result.rows)[number];
+  // A refund's amount; another kind's name and its one line, both from the hashed params.
+  const action = (r: Row) =>
+    r.amountMinor !== null && r.currency !== null ? (
+      formatMinor(r.amountMinor, r.currency, locale)
+    ) : (
+      <span data-kind={r.kind}>
+        {tkind.has(`${r.kind}.title`) ? tkind(`${r.kind}.title`) : r.kind}
+        {r.summary ? <span className="block text-xs text-muted-foreground whitespace-normal">{r.summary}</span> : null}
+      </span>
+    );
   const who = (r: Row) =>
     r.rejectedBy ? t("rejectedBy", { name: r.rejectedBy }) : r.reviewers.length ? r.reviewers.join(", ") : "—";
   const columns: Column<Row>[] = [
@@ -50,7 +61,7 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
       ),
     },
     { id: "customer", header: t("col.customer"), cell: (r) => r.customerName, className: "whitespace-normal" },
-    { id: "amount", header: t("col.amount"), cell: (r) => formatMinor(r.amountMinor, r.currency, locale) },
+    { id: "amount", header: t("col.amount"), cell: action },
     { id: "status", header: t("col.status"), cell: (r) => <StatusBadge status={r.status} /> },
     { id: "who", header: t("col.who"), cell: who, className: "whitespace-normal" },
     {
@@ -87,7 +98,7 @@ export default async function DecidedPage({ searchParams }: { searchParams: Prom
               <Link href={`/proposals/${r.id}`} className="font-semibold">
                 {r.orderNumber}
               </Link>
-              <span className="font-semibold">{formatMinor(r.amountMinor, r.currency, locale)}</span>
+              <span className="font-semibold">{action(r)}</span>
             </div>
             <p className="m-0 mt-1 text-sm">{r.customerName}</p>
             <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-muted-foreground">

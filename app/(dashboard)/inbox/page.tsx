@@ -20,6 +20,7 @@ export default async function InboxPage() {
   const t = await getTranslations("inbox");
   const tChanges = await getTranslations("adminChanges");
   const tExec = await getTranslations("executions");
+  const tKind = await getTranslations("kinds");
   const locale = await getLocale();
   const inbox = await getInboxForRequest(actor);
   const money = (minor: number, currency: string) => formatMinor(minor, currency, locale);
@@ -44,7 +45,16 @@ export default async function InboxPage() {
             key: p.proposalId,
             href: `/proposals/${p.proposalId}`,
             data: { "data-proposal-id": p.proposalId },
-            title: t("secondApprovals.item", { order: p.orderNumber, amount: money(p.amountMinor, p.currency) }),
+            // A refund's amount; another kind's name (its page shows the hashed action).
+            title: t("secondApprovals.item", {
+              order: p.orderNumber,
+              amount:
+                p.amountMinor !== null && p.currency !== null
+                  ? money(p.amountMinor, p.currency)
+                  : tKind.has(`${p.kind}.title`)
+                    ? tKind(`${p.kind}.title`)
+                    : p.kind,
+            }),
             detail: (
               <>
                 {t("secondApprovals.progress", {

@@ -9,7 +9,8 @@ import { auditLookupTraceId, authorizeAuditAccess } from "./search-audit-events"
 import { isUuid } from "@/lib/domain/validation";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
 import { sqlPool } from "@/lib/server/db/pg";
-import { asRefund } from "@/lib/domain/refund-row";
+import type { ReviewField } from "@/lib/actions/kind.server";
+import { kindFieldsOf } from "@/lib/server/proposals/kind-summary";
 
 export type TraceStep = AuditEventView & {
   /** The staff member's or agent key's name (this tenant's), else null. */
@@ -24,11 +25,15 @@ export type AuditTrace = {
   steps: TraceStep[];
   proposals: {
     id: string;
+    /** The action kind: a refund's facts are its amount and recipient; another kind's are its review `fields`. */
+    kind: string;
     status: string;
     hash: string;
-    amountMinor: number;
-    currency: string;
-    recipientDisplay: string;
+    amountMinor: number | null;
+    currency: string | null;
+    recipientDisplay: string | null;
+    /** A non-refund kind's labelled values from the hashed params (null for the refund, or a kind not known here). */
+    fields: ReviewField[] | null;
     reason: string;
     requiredApprovals: number;
     expiresAt: string;
@@ -47,7 +52,8 @@ export type AuditTrace = {
 };
 
 function stageOf(action: string): TraceStep["stage"] {
-  if (action === "tool:prepare_refund") return "proposal";
+  // Every kind's prepare tool (prepare_refund, prepare_address_change…) makes the proposal.
+  if (action.startsWith("tool:prepare_")) return "proposal";
   if (action.startsWith("tool:") || action === "tool-call") return "agent";
   if (action === "proposal:approve" || action === "proposal:reject") return "approval";
   if (action.startsWith("proposal:")) return "proposal";
@@ -88,8 +94,7 @@ export async function getAuditTrace(actor: Actor, traceId: string): Promise<Audi
 export async function loadAuditTrace(actor: Actor, id: string): Promise<AuditTrace> {
   const tenantId = actor.tenantId;
   const proposals = await db().proposal.findMany({
-    // The refund's panel; another kind's proposal is not shown here yet (docs/action-kinds.md "Preview"), its events are.
-    where: { tenantId, traceId: id, kind: "refund" },
+    where: { tenantId, traceId: id },
     include: {
       approvals: { orderBy: { createdAt: "asc" }, include: { approver: { select: { name: true } } } },
       execution: true,
@@ -149,14 +154,15 @@ export async function loadAuditTrace(actor: Actor, id: string): Promise<AuditTra
     })),
     legalHold: hold && !hold.releasedAt ? { reason: hold.reason, createdAt: hold.createdAt.toISOString() } : null,
     proposals: await Promise.all(
-      // Refunds' columns (the only kind so far; the registry's review fields take their place for the others).
-      proposals.map(asRefund).map(async (p) => ({
+      proposals.map(async (p) => ({
         id: p.id,
+        kind: p.kind,
         status: p.status,
         hash: p.hash,
         amountMinor: p.amountMinor,
-        currency: p.currency,
+        currency: p.currency?.trim() ?? null,
         recipientDisplay: p.recipientDisplay,
+        fields: kindFieldsOf(p.kind, p.params),
         reason: p.reason,
         requiredApprovals: p.requiredApprovals,
         expiresAt: p.expiresAt.toISOString(),

@@ -8,7 +8,6 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { listAdminChangesAwaiting } from "@/lib/server/admin/count-pending-admin-changes";
 import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
 import { countPendingProposals } from "@/lib/server/proposals/count-pending-proposals";
-import { asRefund } from "@/lib/domain/refund-row";
 
 /** Lines per section: the inbox is a to-do list, not a search; its count says how many there are in all. */
 export const INBOX_SECTION_LIMIT = 50;
@@ -51,8 +50,6 @@ async function listSecondApprovals(actor: Actor): Promise<{ total: number; items
     await db().proposal.findMany({
       where: {
         tenantId: actor.tenantId,
-        // Refunds only until the inbox presents every kind (docs/action-kinds.md "Preview").
-        kind: "refund",
         status: proposalStatus.pendingApproval,
         expiresAt: { gt: new Date() },
         requiredApprovals: { gt: 1 },
@@ -74,6 +71,8 @@ async function listSecondApprovals(actor: Actor): Promise<{ total: number; items
     where: { tenantId: actor.tenantId, id: { in: firstIds } },
     select: {
       id: true,
+      kind: true,
+      orderNumber: true,
       amountMinor: true,
       currency: true,
       requiredApprovals: true,
@@ -89,12 +88,12 @@ async function listSecondApprovals(actor: Actor): Promise<{ total: number; items
   });
   return {
     total: waiting.length,
-    // Refunds' columns (the only kind so far; the registry's review fields take their place for the others).
-    items: rows.map(asRefund).map((p) => ({
+    items: rows.map((p) => ({
       proposalId: p.id,
-      orderNumber: p.order.number,
+      kind: p.kind,
+      orderNumber: p.order?.number ?? p.orderNumber ?? "—",
       amountMinor: p.amountMinor,
-      currency: p.currency,
+      currency: p.currency?.trim() ?? null,
       approvals: p.approvals.length,
       requiredApprovals: p.requiredApprovals,
       approvedBy: p.approvals.map((a) => a.approver.name),

@@ -6,14 +6,17 @@ import { decidedFilterInput, decidedStatuses } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import type { Actor } from "@/lib/server/auth/actor";
-import { asRefund } from "@/lib/domain/refund-row";
+import { kindSummaryOf } from "./kind-summary";
 
 export type DecidedRow = {
   id: string;
+  /** The action kind; a refund's row has its amount, another kind's its one-line `summary` (from hashed params). */
+  kind: string;
   orderNumber: string;
   customerName: string;
-  amountMinor: number;
-  currency: string;
+  amountMinor: number | null;
+  currency: string | null;
+  summary: string | null;
   status: string;
   decidedAt: string | null;
   createdAt: string;
@@ -36,11 +39,8 @@ export async function listDecidedProposals(actor: Actor, raw: unknown): Promise<
   const { q, status, page, pageSize } = parsed.data;
   const tenantId = actor.tenantId;
 
-  // Refunds only until the registry presents every kind here (docs/action-kinds.md "Preview"): a kind's row has no
-  // amount or recipient, and this list would otherwise refuse the whole page for it.
   const where: Prisma.ProposalWhereInput = {
     tenantId,
-    kind: "refund",
     status: status ? status : { in: [...decidedStatuses] },
   };
   if (q) {
@@ -85,6 +85,9 @@ export async function listDecidedProposals(actor: Actor, raw: unknown): Promise<
       take: pageSize,
       select: {
         id: true,
+        kind: true,
+        params: true,
+        orderNumber: true,
         amountMinor: true,
         currency: true,
         status: true,
@@ -123,13 +126,14 @@ export async function listDecidedProposals(actor: Actor, raw: unknown): Promise<
     total,
     page,
     pageSize,
-    // Refunds' columns (the only kind so far; the registry's review fields take their place for the others).
-    rows: rows.map(asRefund).map((r) => ({
+    rows: rows.map((r) => ({
       id: r.id,
-      orderNumber: r.order.number,
-      customerName: r.order.customer.name,
+      kind: r.kind,
+      orderNumber: r.order?.number ?? r.orderNumber ?? "—",
+      customerName: r.order?.customer.name ?? "—",
       amountMinor: r.amountMinor,
-      currency: r.currency.trim(),
+      currency: r.currency?.trim() ?? null,
+      summary: kindSummaryOf(r.kind, r.params),
       status: r.status,
       decidedAt: r.decidedAt?.toISOString() ?? null,
       createdAt: r.createdAt.toISOString(),

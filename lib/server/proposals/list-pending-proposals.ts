@@ -15,16 +15,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import { queueFilterInput } from "@/lib/schemas/proposals";
 import type { Actor } from "@/lib/server/auth/actor";
 import { sqlPool } from "@/lib/server/db/pg";
-import { kindBehaviourOf } from "@/lib/actions/registry.server";
-
-/** Another kind's one line for the queue, from its hashed params; "" when it cannot be read (shown, never guessed). */
-function summaryOf(kind: string, params: unknown): string {
-  try {
-    return kindBehaviourOf(kind)?.review?.(params).summary ?? "";
-  } catch {
-    return "";
-  }
-}
+import { kindSummaryOf } from "./kind-summary";
 
 export type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 
@@ -121,7 +112,7 @@ export async function listPendingProposals(actor: Actor, raw: unknown): Promise<
       recipientKind: r.recipientKind,
       recipientHolder: r.recipientHolder,
       recipientDisplay: r.recipientDisplay,
-      summary: r.kind === "refund" ? null : summaryOf(r.kind, r.params),
+      summary: kindSummaryOf(r.kind, r.params),
       reason: r.reason,
       channel: r.channel,
       expiresAt: r.expiresAt.toISOString(),

@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
@@ -14,18 +15,38 @@ export async function TraceProposal({ p, mayDownloadEvidence }: { p: TracePropos
   const tx = await getTranslations("executions.states");
   const tm = await getTranslations("authMethods");
   const tr = await getTranslations("reasons");
+  const tk = await getTranslations("kinds");
+  const label = (key: string) => (tk.has(`${p.kind}.fields.${key}`) ? tk(`${p.kind}.fields.${key}`) : key);
   return (
     <article className="panel" aria-label={t("proposal", { id: p.id })} data-proposal-id={p.id}>
       <h3 className="mono">{t("proposal", { id: p.id })}</h3>
       <dl className="facts">
         <dt>{t("status")}</dt>
         <dd title={p.status}>{ts.has(p.status) ? ts(p.status) : p.status}</dd>
-        <dt>{t("amount")}</dt>
-        <dd>
-          <Money minor={p.amountMinor} currency={p.currency} exact />
-        </dd>
-        <dt>{t("recipient")}</dt>
-        <dd>{p.recipientDisplay}</dd>
+        {p.amountMinor !== null && p.currency !== null ? (
+          <>
+            <dt>{t("amount")}</dt>
+            <dd>
+              <Money minor={p.amountMinor} currency={p.currency} exact />
+            </dd>
+            <dt>{t("recipient")}</dt>
+            <dd>{p.recipientDisplay}</dd>
+          </>
+        ) : (
+          <>
+            <dt>{t("kind")}</dt>
+            <dd data-kind={p.kind}>{tk.has(`${p.kind}.title`) ? tk(`${p.kind}.title`) : p.kind}</dd>
+            {/* The kind's values from the hashed params: before → after where it changes. */}
+            {(p.fields ?? []).map((f) => (
+              <Fragment key={f.key}>
+                <dt>{label(f.key)}</dt>
+                <dd data-field={f.key} data-changed={f.changed ? "true" : undefined}>
+                  {f.changed && f.before !== null ? `${f.before} → ${f.after ?? "—"}` : (f.after ?? "—")}
+                </dd>
+              </Fragment>
+            ))}
+          </>
+        )}
         <dt>{t("reason")}</dt>
         <dd title={p.reason}>{tr.has(p.reason) ? tr(p.reason) : p.reason}</dd>
         <dt>{t("proposalHash")}</dt>
