@@ -15,7 +15,7 @@ import {
   type SignedCheckpoint,
 } from "./audit-log";
 import { verifyInclusion } from "./merkle";
-import { refundIdempotencyKey } from "./execution-state";
+import { actionIdempotencyKey } from "./execution-state";
 import { SIG_ED25519, parseCheckpointText, parseNote, parseVkey, verifiedBy, vkeyOf } from "./signed-note";
 import { verifyPasskeyApproval } from "./verify-passkey-approval";
 import { checkQuorum, type WitnessPolicy } from "./witness-policy";
@@ -37,6 +37,11 @@ export type ExecutionFacts = {
   reconciliations: number;
   settledAt: string | null;
   /**
+   * The shop's reference for an action carried out on the tenant's action endpoint (an address change…): what the
+   * shop answered it did, under the execution's idempotency key. Absent for refunds (and in older packs).
+   */
+  actionReference?: string;
+  /**
    * A manual payout (a payment no provider holds): the transfer's reference, the ops member who recorded it and,
    * at or above four-eyes, the second person who confirmed it. Absent for provider refunds (and in older packs).
    */
@@ -49,8 +54,9 @@ export type ExecutionFacts = {
   };
 };
 
-type ExecutionRow = Omit<ExecutionFacts, "settledAt" | "payout"> & {
+type ExecutionRow = Omit<ExecutionFacts, "settledAt" | "payout" | "actionReference"> & {
   settledAt: Date | null;
+  actionReference?: string | null;
   payoutReference?: string | null;
   payoutRecordedById?: string | null;
   payoutRecordedAt?: Date | null;
@@ -79,6 +85,7 @@ export function executionFacts(e: ExecutionRow): ExecutionFacts {
     attempts,
     reconciliations,
     settledAt: e.settledAt?.toISOString() ?? null,
+    ...(e.actionReference ? { actionReference: e.actionReference } : {}),
     ...payout,
   };
 }
@@ -171,7 +178,7 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
     check("pack digest", packDigest(pack) === pack.packDigest);
     const p = pack.proposal;
     check("proposal hash", sha256(p.canonicalJson) === p.hash, "sha256(canonicalJson) must equal proposal.hash");
-    let canonical: { id?: string; tenantId?: string } = {};
+    let canonical: { id?: string; tenantId?: string; kind?: string } = {};
     try {
       canonical = JSON.parse(p.canonicalJson) as typeof canonical;
     } catch {
@@ -259,7 +266,12 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
     }
     const ex = pack.execution;
     if (ex) {
-      check("execution idempotency key", ex.idempotencyKey === refundIdempotencyKey(p.id));
+      // The key is the hashed kind's (`<kind>-<proposal id>`); hashes before kinds (v1–v3) are refunds'.
+      check(
+        "execution idempotency key",
+        ex.idempotencyKey ===
+          actionIdempotencyKey(typeof canonical.kind === "string" ? canonical.kind : "refund", p.id),
+      );
       if (ex.providerRefundId)
         check(
           "provider refund linked",

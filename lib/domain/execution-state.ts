@@ -51,7 +51,13 @@ export function isExecutionSettled(status: ExecutionStatus): boolean {
  * The provider idempotency key of a proposal's refund: one per proposal, stored on its execution before the
  * provider is called, so every retry and reconciliation of the same proposal presents the same key.
  */
-export const refundIdempotencyKey = (proposalId: string) => `refund-${proposalId}`;
+export const refundIdempotencyKey = (proposalId: string) => actionIdempotencyKey("refund", proposalId);
+
+/**
+ * Every kind's execution key, `<kind>-<proposal id>` (the refund's is `refund-<id>`): what the executor commits before
+ * it acts and what an evidence pack's verifier expects from the pack's hashed kind.
+ */
+export const actionIdempotencyKey = (kind: string, proposalId: string) => `${kind}-${proposalId}`;
 
 /**
  * Whether a recorded manual payout needs a second person's confirmation (never the one who recorded it; the

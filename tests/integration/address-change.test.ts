@@ -23,6 +23,10 @@ import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { listDecidedProposals } from "@/lib/server/proposals/list-decided-proposals";
 import { getInbox } from "@/lib/server/inbox/get-inbox";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
+import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
+import { auditPublicKey } from "@/lib/server/audit/signing-key";
+import { integratePending } from "@/lib/server/audit/sequencer";
+import { verifyEvidencePack } from "@/lib/domain/evidence-pack";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { isRefundDetail } from "@/lib/schemas/proposal-page";
@@ -587,7 +591,7 @@ describe("the staff's lists present an address change beside the refunds", () =>
     const { proposal } = await prepare(number, madrid("Calle de Alcalá 70"));
     const { traceId } = await proposalOf(proposal!.id);
     const auditor = await actorFor(staffOf(ES, "auditor").email);
-    const trace = await getAuditTrace(auditor, traceId!);
+    const trace = await getAuditTrace(auditor, traceId);
     expect(trace.proposals).toEqual([
       expect.objectContaining({
         id: proposal!.id,
@@ -605,6 +609,47 @@ describe("the staff's lists present an address change beside the refunds", () =>
     expect(trace.steps.find((s) => s.action === "tool:prepare_address_change")).toMatchObject({ stage: "proposal" });
     // Another tenant's auditor finds nothing of it.
     const foreign = await actorFor(staffOf(US, "auditor").email);
-    expect((await getAuditTrace(foreign, traceId!)).proposals).toEqual([]);
+    expect((await getAuditTrace(foreign, traceId)).proposals).toEqual([]);
+  });
+});
+
+describe("evidence", () => {
+  it("an executed address change's pack verifies offline: the hashed before → after, the approval, the shop's reference", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid("Calle de Alcalá 80"));
+    await approve(reviewer, proposal!);
+    await runJobsOnce();
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
+    expect(ex.status).toBe(executionStatus.succeeded);
+    const auditor = await actorFor(staffOf(ES, "auditor").email);
+    await integratePending(); // the sequencer's batch (it runs in the app; here, once)
+    const { body } = await buildEvidencePack(auditor, proposal!.id);
+    const verdict = await verifyEvidencePack(body, { publicKey: auditPublicKey().publicKey });
+    expect(verdict.checks.filter((c) => !c.ok)).toEqual([]);
+    const pack = JSON.parse(body) as {
+      proposal: { hash: string; canonicalJson: string };
+      approvals: { approverId: string; proposalHash: string }[];
+      execution: { idempotencyKey: string; actionReference?: string; status: string };
+    };
+    expect(pack.proposal.hash).toBe(proposal!.hash);
+    const canonical = JSON.parse(pack.proposal.canonicalJson) as {
+      kind: string;
+      params: { after: { line1: string }; order: { number: string } };
+    };
+    expect(canonical).toMatchObject({
+      kind: "change_shipping_address",
+      params: { after: { line1: "Calle de Alcalá 80" }, order: { number } },
+    });
+    expect(pack.approvals).toEqual([
+      expect.objectContaining({ approverId: reviewer.userId, proposalHash: proposal!.hash }),
+    ]);
+    expect(pack.execution).toMatchObject({
+      status: executionStatus.succeeded,
+      idempotencyKey: `change_shipping_address-${proposal!.id}`,
+      actionReference: ex.actionReference,
+    });
+    // A pack whose hashed address was edited no longer verifies.
+    const forged = body.replace("Calle de Alcalá 80", "Calle de Alcalá 81");
+    expect((await verifyEvidencePack(forged, { publicKey: auditPublicKey().publicKey })).ok).toBe(false);
   });
 });

@@ -1,6 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { executionStatus as E, isExecutionSettled, unsettledExecutionStatuses } from "@/lib/domain/execution-state";
+import {
+  actionIdempotencyKey,
+  executionStatus as E,
+  isExecutionSettled,
+  unsettledExecutionStatuses,
+} from "@/lib/domain/execution-state";
 import { proposalStatus as P, statesLeadingTo } from "@/lib/domain/proposal-state";
 import type { ActionEndpointRequest } from "@/lib/schemas/action-endpoint";
 import {
@@ -51,9 +56,6 @@ export type ExecutedProposal = {
   params: unknown;
   orderId: string | null;
 };
-
-/** The idempotency key of a proposal's action: one per proposal, committed before anything is sent. */
-export const actionIdempotencyKey = (kind: string, proposalId: string) => `${kind}-${proposalId}`;
 
 export function actionEndpointExecutor(spec: ActionEndpointSpec) {
   return {
