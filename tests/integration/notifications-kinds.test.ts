@@ -20,6 +20,7 @@ import { transaction } from "@/lib/server/db/transaction";
 import {
   alertStaleSendingExecutions,
   notifyOpsOfInDoubt,
+  NOTIFICATION_MAX_ATTEMPTS,
   remindExpiringProposals,
 } from "@/lib/server/notifications/enqueue-notifications";
 import { setSlackWebhook } from "@/lib/server/notifications/slack-webhook-settings";
@@ -28,7 +29,7 @@ import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorFor, staffOf } from "../support/actors";
 import { actorOf } from "./audit-support";
 import { ES, ana, tokenFor, webKey } from "./gateway-support";
-import { startSmtp, worker, type TestSmtp } from "./notifications-support";
+import { makeNotificationJobsDue, startSmtp, worker, type TestSmtp } from "./notifications-support";
 
 const TOOL = "prepare_address_change";
 const base = "http://approvals.test";
@@ -217,6 +218,37 @@ describe("a new address-change proposal", () => {
     ]);
     expect(smtp.mails).toEqual([]);
     expect(received.filter((r) => r.path.startsWith("/services/"))).toEqual([]);
+  });
+});
+
+describe("a message that cannot be built", () => {
+  it("is retried like a failed send and ends failed with its reason, not pending with no job left", async () => {
+    const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
+    // Bad data the message builder chokes on (formatting the expiry in the tenant's zone throws).
+    await db().tenant.update({ where: { id: tenant.id }, data: { timeZone: "Mars/Olympus_Mons" } });
+    try {
+      const p = await prepareAddressChange();
+      await worker();
+      const first = await notificationsOf({ proposalId: p.id });
+      expect(first.map((r) => [r.status, r.attempts])).toEqual([
+        ["pending", 1],
+        ["pending", 1],
+        ["pending", 1],
+      ]);
+      expect(first[0]!.lastError).toMatch(/^message not built: .*time ?zone/i);
+      for (let i = 1; i < NOTIFICATION_MAX_ATTEMPTS; i++) {
+        await makeNotificationJobsDue();
+        await worker();
+      }
+      expect((await notificationsOf({ proposalId: p.id })).map((r) => [r.status, r.attempts])).toEqual([
+        ["failed", NOTIFICATION_MAX_ATTEMPTS],
+        ["failed", NOTIFICATION_MAX_ATTEMPTS],
+        ["failed", NOTIFICATION_MAX_ATTEMPTS],
+      ]);
+      expect(smtp.mails).toEqual([]);
+    } finally {
+      await db().tenant.update({ where: { id: tenant.id }, data: { timeZone: tenant.timeZone } });
+    }
   });
 });
 

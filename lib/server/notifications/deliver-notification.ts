@@ -192,7 +192,14 @@ export async function deliverNotification(input: {
     attempt: input.attempt,
   });
 
-  const prepared = await prepare(n);
+  let prepared: Prepared | { notBuilt: string };
+  try {
+    prepared = await prepare(n);
+  } catch (e) {
+    // A message that cannot be built (a row this code cannot read, a bad time zone) fails like a send: recorded,
+    // retried, and `failed` after the last attempt — never left `pending` with no job behind it.
+    prepared = { notBuilt: `message not built: ${e instanceof Error ? e.message : String(e)}` };
+  }
   if ("skip" in prepared) {
     await db().notification.updateMany({
       where: { id: n.id, status: "pending" },
@@ -204,7 +211,9 @@ export async function deliverNotification(input: {
 
   let error: string | null = null;
   let permanent = false;
-  if ("email" in prepared) {
+  if ("notBuilt" in prepared) {
+    error = prepared.notBuilt;
+  } else if ("email" in prepared) {
     const sent = await sendMail(prepared.email);
     if (!sent.ok) error = sent.error;
   } else {
