@@ -159,6 +159,7 @@ describe("reviewer webhook", () => {
       id: deliveryId,
       proposal: {
         id: proposal.id,
+        kind: "refund",
         hash: proposal.hash,
         amount: { minor: proposal.amountMinor, currency: proposal.currency },
         expiresAt: proposal.expiresAt.toISOString(),

@@ -110,6 +110,7 @@ export const serverNeutral: string[] = [
   "new-tenant-governance.test.ts",
   "notification-deliveries.test.ts",
   "notifications-email.test.ts",
+  "notifications-kinds.test.ts",
   "notifications-slack.test.ts",
   "observability-metrics.test.ts",
   "observability-traces.test.ts",

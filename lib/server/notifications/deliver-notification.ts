@@ -7,10 +7,18 @@ import { appBaseUrl, webhookAllowPrivate } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
 import { shownDeliveryError } from "./delivery-error";
 import { emailEnabled, sendMail, type OutgoingMail } from "./mailer";
-import { inDoubtMail, proposalMail, testMail, type MessageContext } from "./notification-messages";
+import {
+  hasAmount,
+  inDoubtMail,
+  proposalMail,
+  testMail,
+  type KindProposalFacts,
+  type MessageContext,
+  type ProposalFacts,
+} from "./notification-messages";
 import { postWebhook } from "./post-webhook";
 import { slackProposalMessage, slackTestMessage, type SlackMessage } from "./slack-payload";
-import { asRefund } from "@/lib/domain/refund-row";
+import { kindBehaviourOf } from "@/lib/actions/registry.server";
 
 export const SLACK_TIMEOUT_MS = 5_000;
 
@@ -96,34 +104,70 @@ async function prepare(n: NotificationRow): Promise<Prepared> {
     const ex = n.executionId
       ? await db().execution.findFirst({
           where: { id: n.executionId, tenantId: n.tenantId },
-          select: {
-            status: true,
-            lastError: true,
-            proposal: { select: { amountMinor: true, currency: true, recipientDisplay: true } },
-          },
+          select: { id: true, status: true, lastError: true, proposal: { select: proposalSelect } },
         })
       : null;
     if (!ex) return { skip: "execution not found" };
     if (isExecutionSettled(ex.status)) return { skip: "execution settled before the alert went out" };
-    return {
-      email: { to: recipient!.email, ...inDoubtMail({ ...asRefund(ex.proposal), lastError: ex.lastError }, ctx) },
-    };
+    const facts = factsOf(ex.proposal);
+    if ("skip" in facts) return facts;
+    const alert = hasAmount(facts)
+      ? { ...facts, lastError: ex.lastError }
+      : { executionId: ex.id, kind: facts.kind, orderNumber: facts.orderNumber, lastError: ex.lastError };
+    return { email: { to: recipient!.email, ...inDoubtMail(alert, ctx) } };
   }
 
-  // Refunds' columns (the only kind so far; the registry's review fields take their place for the others).
   const proposal = n.proposalId
     ? await db().proposal.findFirst({
         where: { id: n.proposalId, tenantId: n.tenantId },
-        select: { id: true, status: true, amountMinor: true, currency: true, recipientDisplay: true, expiresAt: true },
+        select: { ...proposalSelect, status: true },
       })
     : null;
   if (!proposal) return { skip: "proposal not found" };
-  const refund = asRefund(proposal);
   if (proposal.status !== proposalStatus.pendingApproval || proposal.expiresAt <= new Date())
     return { skip: "proposal no longer awaits review" };
+  const facts = factsOf(proposal);
+  if ("skip" in facts) return facts;
   const kind = n.kind === "expiring" ? "expiring" : "new_proposal";
-  if (recipient) return { email: { to: recipient.email, ...proposalMail(kind, refund, ctx) } };
-  return { slack: { url: tenant.slackWebhookUrl!, message: slackProposalMessage(kind, refund, ctx) } };
+  if (recipient) return { email: { to: recipient.email, ...proposalMail(kind, facts, ctx) } };
+  return { slack: { url: tenant.slackWebhookUrl!, message: slackProposalMessage(kind, facts, ctx) } };
+}
+
+const proposalSelect = {
+  id: true,
+  kind: true,
+  orderNumber: true,
+  amountMinor: true,
+  currency: true,
+  recipientDisplay: true,
+  expiresAt: true,
+} as const;
+
+/**
+ * What a message may say about a proposal. One with an amount and a masked recipient (the refund's columns) is
+ * shown with them; one of another kind by its kind's label and its order number — never its params, which hold
+ * personal data. A kind this release does not know (a newer release wrote it, read after a rollback) is skipped,
+ * never guessed at: the registry (`kindBehaviourOf`) is the one list of kinds.
+ */
+function factsOf(p: {
+  id: string;
+  kind: string;
+  orderNumber: string | null;
+  amountMinor: number | null;
+  currency: string | null;
+  recipientDisplay: string | null;
+  expiresAt: Date;
+}): ProposalFacts | KindProposalFacts | { skip: string } {
+  if (!kindBehaviourOf(p.kind)) return { skip: `unknown action kind ${p.kind}` };
+  if (p.amountMinor !== null && p.currency !== null && p.recipientDisplay !== null)
+    return {
+      id: p.id,
+      amountMinor: p.amountMinor,
+      currency: p.currency,
+      recipientDisplay: p.recipientDisplay,
+      expiresAt: p.expiresAt,
+    };
+  return { id: p.id, kind: p.kind, orderNumber: p.orderNumber, expiresAt: p.expiresAt };
 }
 
 /**
@@ -148,7 +192,14 @@ export async function deliverNotification(input: {
     attempt: input.attempt,
   });
 
-  const prepared = await prepare(n);
+  let prepared: Prepared | { notBuilt: string };
+  try {
+    prepared = await prepare(n);
+  } catch (e) {
+    // A message that cannot be built (a row this code cannot read, a bad time zone) fails like a send: recorded,
+    // retried, and `failed` after the last attempt — never left `pending` with no job behind it.
+    prepared = { notBuilt: `message not built: ${e instanceof Error ? e.message : String(e)}` };
+  }
   if ("skip" in prepared) {
     await db().notification.updateMany({
       where: { id: n.id, status: "pending" },
@@ -160,7 +211,9 @@ export async function deliverNotification(input: {
 
   let error: string | null = null;
   let permanent = false;
-  if ("email" in prepared) {
+  if ("notBuilt" in prepared) {
+    error = prepared.notBuilt;
+  } else if ("email" in prepared) {
     const sent = await sendMail(prepared.email);
     if (!sent.ok) error = sent.error;
   } else {

@@ -10,7 +10,10 @@ import es from "@/messages/es.json";
 // What a notification says, in the recipient's language (staff locale, else the tenant's). Only what a
 // reviewer sees in the app: the amount, the masked recipient ("Visa •••• 4242"), the expiry and a link —
 // never the holder's or customer's name, the full payment reference, or the hash-bound details.
+// A proposal of another kind (docs/action-kinds.md) is named by its kind's label (messages `kinds.<kind>.title`)
+// and its order number, never by its params: those hold personal data (a new street address, a name).
 
+/** A proposal with an amount and a recipient of its own (the refund's columns). */
 export type ProposalFacts = {
   id: string;
   amountMinor: number;
@@ -20,9 +23,38 @@ export type ProposalFacts = {
   expiresAt: Date;
 };
 
+/** A proposal of a kind without amount columns: what it is (its kind) and what it concerns (the order's number). */
+export type KindProposalFacts = {
+  id: string;
+  /** The stored kind's name (`Proposal.kind`), labelled from messages `kinds.<kind>.title`. */
+  kind: string;
+  /** Proposal.orderNumber, when the action concerns an order. */
+  orderNumber: string | null;
+  expiresAt: Date;
+};
+
+export const hasAmount = (p: ProposalFacts | KindProposalFacts): p is ProposalFacts => "amountMinor" in p;
+
 export type MessageContext = { locale: string; timeZone: string; baseUrl: string };
 
 const catalogs = { en: en.notifications, es: es.notifications };
+const kindCatalogs: Record<"en" | "es", Record<string, { title?: string }>> = { en: en.kinds, es: es.kinds };
+
+/** The kind's label in the recipient's language (messages `kinds.<kind>.title`), else the kind's own name. */
+export function kindLabel(kind: string, locale: string): string {
+  const catalog = kindCatalogs[languageOf(locale)];
+  return (Object.hasOwn(catalog, kind) ? catalog[kind]?.title : undefined) ?? kind;
+}
+
+/** "Shipping address change, order ORD-1001" — or the label alone for an action concerning no order. */
+function kindWhat(
+  t: ReturnType<typeof translator>,
+  p: { kind: string; orderNumber: string | null },
+  locale: string,
+): string {
+  const kind = kindLabel(p.kind, locale);
+  return p.orderNumber ? t("email.whatOfOrder", { kind, order: p.orderNumber }) : kind;
+}
 
 function translator(locale: string) {
   const language = languageOf(locale);
@@ -85,7 +117,12 @@ function renderMail(
 }
 
 /** The e-mail for a new proposal (`new_proposal`) or its reminder (`expiring`). */
-export function proposalMail(kind: "new_proposal" | "expiring", p: ProposalFacts, ctx: MessageContext): Mail {
+export function proposalMail(
+  kind: "new_proposal" | "expiring",
+  p: ProposalFacts | KindProposalFacts,
+  ctx: MessageContext,
+): Mail {
+  if (!hasAmount(p)) return kindProposalMail(kind, p, ctx);
   const t = translator(ctx.locale);
   const amount = formatMinor(p.amountMinor, p.currency, ctx.locale);
   const expiry = formatExpiry(p.expiresAt, ctx.locale, ctx.timeZone);
@@ -106,12 +143,47 @@ export function proposalMail(kind: "new_proposal" | "expiring", p: ProposalFacts
   );
 }
 
-/** The ops alert for an execution whose outcome became unknown. */
-export function inDoubtMail(
-  e: { amountMinor: number; currency: string; recipientDisplay: string; lastError: string | null },
-  ctx: MessageContext,
-): Mail {
+function kindProposalMail(kind: "new_proposal" | "expiring", p: KindProposalFacts, ctx: MessageContext): Mail {
   const t = translator(ctx.locale);
+  const expiry = formatExpiry(p.expiresAt, ctx.locale, ctx.timeZone);
+  const what = kindWhat(t, p, ctx.locale);
+  const rows: [string, string][] = [[t("email.action"), kindLabel(p.kind, ctx.locale)]];
+  if (p.orderNumber) rows.push([t("email.order"), p.orderNumber]);
+  rows.push([t("email.expires"), t("email.expiresValue", expiry)]);
+  return renderMail(
+    t(kind === "new_proposal" ? "email.kindNewIntro" : "email.kindExpiringIntro"),
+    rows,
+    { label: t("email.open"), url: proposalUrl(ctx.baseUrl, p.id) },
+    t("email.footer", { settingsUrl: `${ctx.baseUrl}/account/notifications` }),
+    t(kind === "new_proposal" ? "email.kindNewSubject" : "email.kindExpiringSubject", {
+      what,
+      expiresUtc: expiry.utc,
+    }),
+  );
+}
+
+export type InDoubtFacts =
+  | { amountMinor: number; currency: string; recipientDisplay: string; lastError: string | null }
+  | { executionId: string; kind: string; orderNumber: string | null; lastError: string | null };
+
+/** The ops alert for an execution whose outcome became unknown. */
+export function inDoubtMail(e: InDoubtFacts, ctx: MessageContext): Mail {
+  const t = translator(ctx.locale);
+  if (!("amountMinor" in e)) {
+    const rows: [string, string][] = [[t("email.action"), kindLabel(e.kind, ctx.locale)]];
+    if (e.orderNumber) rows.push([t("email.order"), e.orderNumber]);
+    if (e.lastError) rows.push([t("email.inDoubtCause"), e.lastError.slice(0, 200)]);
+    return renderMail(
+      t("email.kindInDoubtIntro"),
+      rows,
+      {
+        label: t("email.openThisExecution"),
+        url: `${ctx.baseUrl}/executions/${encodeURIComponent(e.executionId)}`,
+      },
+      t("email.footer", { settingsUrl: `${ctx.baseUrl}/account/notifications` }),
+      t("email.kindInDoubtSubject", { what: kindWhat(t, e, ctx.locale) }),
+    );
+  }
   const amount = formatMinor(e.amountMinor, e.currency, ctx.locale);
   const rows: [string, string][] = [
     [t("email.amount"), amount],

@@ -9,12 +9,17 @@ import { REVIEW_WEBHOOK_EVENT, reviewWebhookPayload } from "./review-webhook-pay
 /** Attempts per delivery before it is `failed` (backoff between them: e^1 … e^7 s, ≈ 30 min in all). */
 export const REVIEW_WEBHOOK_MAX_ATTEMPTS = 8;
 
+/**
+ * What notifying needs of a new proposal, whatever its kind: the refund gives its amount, a kind without one
+ * (docs/action-kinds.md) gives null — messages then name the kind and the order, built when they are delivered.
+ */
 export type ProposalToNotify = {
   id: string;
   tenantId: string;
+  kind: string;
   hash: string;
-  amountMinor: number;
-  currency: string;
+  amountMinor: number | null;
+  currency: string | null;
   expiresAt: Date;
 };
 
@@ -22,7 +27,8 @@ export type ProposalToNotify = {
 export type TenantNotificationUrls = { reviewWebhookUrl: string | null; slackWebhookUrl: string | null };
 
 /**
- * Call inside the transaction that creates a `pending_approval` proposal. Records, in the same
+ * Call inside the transaction that creates a `pending_approval` proposal of any kind (build-proposal.ts for the
+ * refund, insert-kind-proposal.ts for every other kind). Records, in the same
  * transaction, the reviewers' e-mails and the tenant's Slack message (notification outbox,
  * enqueue-notifications.ts) and, if the tenant has a reviewer webhook, a pending `WebhookDelivery` with
  * its delivery job — so notifications exist if and only if the proposal does. Returns the webhook

@@ -12,8 +12,11 @@ export type ReviewWebhookPayload = {
   id: string;
   proposal: {
     id: string;
+    /** The proposal's action kind (`Proposal.kind`), named as decision webhooks name it. */
+    kind: string;
     hash: string;
-    amount: { minor: number; currency: string };
+    /** Only on a proposal with an amount (a refund); absent for a kind without one. */
+    amount?: { minor: number; currency: string };
     expiresAt: string;
     reviewUrl: string;
   };
@@ -22,7 +25,14 @@ export type ReviewWebhookPayload = {
 
 export function reviewWebhookPayload(input: {
   deliveryId: string;
-  proposal: { id: string; hash: string; amountMinor: number; currency: string; expiresAt: Date };
+  proposal: {
+    id: string;
+    kind: string;
+    hash: string;
+    amountMinor: number | null;
+    currency: string | null;
+    expiresAt: Date;
+  };
   baseUrl: string;
   now: Date;
 }): ReviewWebhookPayload {
@@ -32,8 +42,11 @@ export function reviewWebhookPayload(input: {
     id: input.deliveryId,
     proposal: {
       id: p.id,
+      kind: p.kind,
       hash: p.hash,
-      amount: { minor: p.amountMinor, currency: p.currency },
+      ...(p.amountMinor !== null && p.currency !== null
+        ? { amount: { minor: p.amountMinor, currency: p.currency } }
+        : {}),
       expiresAt: p.expiresAt.toISOString(),
       reviewUrl: `${input.baseUrl}/proposals/${encodeURIComponent(p.id)}`,
     },

@@ -17,6 +17,7 @@ const script = `
     mail: proposalMail("new_proposal", p, ctx).subject,
     doubt: inDoubtMail({ ...p, lastError: null }, { ...ctx, locale: "en-US" }).subject,
     slack: slackProposalMessage("expiring", p, ctx).blocks[0].text.text,
+    kind: proposalMail("new_proposal", { id: "p2", kind: "change_shipping_address", orderNumber: "ORD-1", expiresAt: p.expiresAt }, ctx).subject,
   }));
   process.exit(0);
 `;
@@ -39,5 +40,7 @@ describe("notification modules under the worker's react-server condition", () =>
     // Intl puts (narrow) no-break spaces in amounts and times: \s matches them.
     expect(out.mail).toMatch(/^Reembolso por revisar: 43,21\s€ — caduca 30 nov 2026,\s12:00\sUTC$/);
     expect(out.doubt).toBe("Execution in doubt: refund of €43.21");
+    // A kind's label comes from messages' `kinds` section, loaded the same way.
+    expect(out.kind).toMatch(/^Por revisar: Cambio de dirección de envío, pedido ORD-1 — caduca/);
   }, 60_000); // a fresh Node process compiling the modules: seconds on a loaded machine, not vitest's default 5
 });

@@ -11,6 +11,7 @@ import {
 import { proposalExpiresAt } from "@/lib/domain/proposal-policy";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { sql, type Sql } from "@/lib/server/db/sql";
+import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
 import { metrics } from "@/lib/server/telemetry/metrics";
 import { currentTraceparent } from "@/lib/server/telemetry/tracing";
 import type { ProposalRequester } from "./build-proposal";
@@ -96,6 +97,18 @@ export async function insertKindProposal(tx: Sql, input: KindProposalInput): Pro
     RETURNING "id"`.execute(tx);
   if (rows.length !== 1) throw new Error("proposal insert returned no row");
   metrics().proposals.inc({ outcome: "prepared" });
+  // A new proposal awaits review, whatever its kind: the reviewers' e-mails, the tenant's Slack message and reviewer
+  // webhook are recorded in this transaction (outbox rows + delivery jobs), as for refunds (build-proposal.ts). The
+  // messages are built at delivery from the kind's label and the order number, never from the params.
+  await notifyReviewersOfProposal(tx, {
+    id: hashInput.id,
+    tenantId: input.tenantId,
+    kind: input.kind,
+    hash,
+    amountMinor: null,
+    currency: null,
+    expiresAt: hashInput.expiresAt,
+  });
   return {
     id: hashInput.id,
     hash,
