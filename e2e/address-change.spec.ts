@@ -2,7 +2,8 @@
 // queue row names the kind and the new address; the proposal page shows the address on record and the new one field
 // by field, the changed ones marked; the approve dialog restates the change; after approval the shop's action
 // endpoint (a stand-in here that checks the Standard Webhooks signature with the secret the product generated, as
-// the sandbox shop does) carries it out once and the page says so with the shop's reference.
+// the sandbox shop does) carries it out once and the page says so with the shop's reference; ops then find the
+// execution on the Executions page and open its detail (the fields as approved, before → after).
 // Runs alone (the serial project): it turns the tool on for shop-us's web channel and sets that tenant's endpoint.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -146,6 +147,38 @@ test("a reviewer approves an address change seeing before → after, and the sho
       subject: { type: "order", ref: number },
       params: { after: { line1: "600 Market St", postalCode: "94105", country: "US" } },
     });
+
+    // Ops: the Executions page lists it (found by its order number) with the kind, its one line and the shop's
+    // reference, and its detail shows the fields as approved, before → after — from the hashed params.
+    const executionId = (
+      await withDb((c) => c.query<{ id: string }>(`SELECT id FROM "Execution" WHERE "proposalId" = $1`, [proposalId]))
+    ).rows[0]!.id;
+    await useSession(page, staff(TENANT, "ops"));
+    await page.goto("/executions");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Executions");
+    await page.getByRole("searchbox", { name: "Search" }).fill(number);
+    await page.getByRole("button", { name: "Search" }).click();
+    const list = page.getByRole("table", { name: "All executions" });
+    const item = list.locator(`tr[data-execution-id="${executionId}"]`);
+    await expect(item).toContainText("Shipping address change");
+    await expect(item).toContainText("John Smith, 600 Market St, 94105 San Francisco, CA, US");
+    await expect(item).toContainText("adr_e2e_1");
+    await expect(list.locator("tbody tr")).toHaveCount(1);
+
+    await item.getByRole("link", { name: `Execution details for order ${number}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/executions/${executionId}$`));
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(number);
+    await expect(page.getByRole("heading", { name: "What is being done" })).toBeVisible();
+    const fields = page.getByTestId("execution-kind-fields");
+    const changed = fields.locator('[data-field="line1"]');
+    await expect(changed).toHaveAttribute("data-changed", "true");
+    await expect(changed).toContainText("500 Market St");
+    await expect(changed).toContainText("600 Market St");
+    await expect(fields.locator('[data-field="city"]')).not.toHaveAttribute("data-changed", "true");
+    await expect(page.getByTestId("action-reference")).toHaveText("adr_e2e_1");
+    await expect(page.getByTestId("idempotency-key")).toHaveText(`change_shipping_address-${proposalId}`);
+    const timeline = page.getByRole("list", { name: "Timeline" });
+    await expect(timeline.locator('li[data-action="execution:succeeded"]')).toContainText("Shop: action done");
   } finally {
     await withDb(async (c) => {
       for (const table of ["Channel", "AgentKey"])

@@ -5,16 +5,28 @@ import { executionStates } from "@/lib/domain/execution-state";
 const iso = z.string();
 export const executionStateSchema = z.enum(executionStates);
 
+/**
+ * One execution as the lists show it, for every action kind (docs/action-kinds.md). A refund has its amount and
+ * currency and `summary` null; another kind has no amount (null) and a one-line `summary` from its review of the
+ * proposal's hashed params. `providerRefundId` is the payment provider's reference (refunds), `actionReference` the
+ * shop's (a kind carried out on the action endpoint).
+ */
 export const executionRowDto = z.object({
   id: z.string(),
   proposalId: z.string(),
+  /** The proposal's kind: `refund`, `change_shipping_address`… (labels: messages `kinds.<kind>.title`). */
+  kind: z.string(),
+  /** The order's number; for a proposal about no order, its subject's reference. */
   orderNumber: z.string(),
-  amountMinor: z.number().int(),
-  currency: z.string(),
+  amountMinor: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  /** The kind's one line from the hashed params; null for the refund (its amount speaks) or a kind unknown here. */
+  summary: z.string().nullable(),
   status: executionStateSchema,
   attempts: z.number().int(),
   reconciliations: z.number().int(),
   providerRefundId: z.string().nullable(),
+  actionReference: z.string().nullable(),
   idempotencyKey: z.string(),
   failureReason: z.string().nullable(),
   lastError: z.string().nullable(),
@@ -109,15 +121,24 @@ export const executionDetailDto = executionRowDto.extend({
     status: z.string(),
     hash: z.string(),
     traceId: z.string(),
-    amountMinor: z.number().int(),
-    currency: z.string(),
-    recipientDisplay: z.string(),
-    recipientHolder: z.string(),
-    recipientKind: z.string(),
+    /** A refund's; null for another kind. */
+    amountMinor: z.number().int().nullable(),
+    currency: z.string().nullable(),
+    recipientDisplay: z.string().nullable(),
+    recipientHolder: z.string().nullable(),
+    recipientKind: z.string().nullable(),
     reason: z.string(),
     orderNumber: z.string(),
-    customerId: z.string(),
-    customerName: z.string(),
+    /** The order's customer; null for a proposal about no order. */
+    customerId: z.string().nullable(),
+    customerName: z.string().nullable(),
+    /**
+     * Another kind's action as its review presents it from the hashed params: labelled fields (messages
+     * `kinds.<kind>.fields.<key>`), before → after where something changes. Empty for a refund.
+     */
+    fields: z.array(
+      z.object({ key: z.string(), before: z.string().nullable(), after: z.string().nullable(), changed: z.boolean() }),
+    ),
   }),
   /** Oldest first. */
   events: z.array(executionEventDto),

@@ -462,7 +462,8 @@ const executionPaths: ZodOpenApiPathsObject = {
     get: operation(
       staff({
         tag: "executions",
-        summary: "Refund executions, cursor-paged and searchable",
+        summary:
+          "Executions of every action kind (refunds and the kinds the shop carries out), cursor-paged and searchable",
         query: listExecutionsInput,
         ok: ok("A page.", executionsPageDto),
       }),

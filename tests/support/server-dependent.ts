@@ -85,6 +85,7 @@ export const serverNeutral: string[] = [
   "execution-crash.test.ts",
   "execution.test.ts",
   "executions-detail.test.ts",
+  "executions-kinds.test.ts",
   "executions-ops.test.ts",
   "gateway-audit.test.ts",
   "gateway-budgets.test.ts",

@@ -14,10 +14,15 @@ import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
 import { toExecutionRow } from "./list-executions";
 import { asRefund } from "@/lib/domain/refund-row";
+import { reviewOfKind } from "./present-kind";
 
 export type { ExecutionDetail, ExecutionEvent } from "@/lib/schemas/execution-dto";
 
 const EVENT_LIMIT = 500;
+
+/** The reference of a proposal's subject (`{type, ref}`), naming a proposal about no order. */
+const subjectRef = (subject: unknown): string =>
+  subject && typeof subject === "object" && "ref" in subject && typeof subject.ref === "string" ? subject.ref : "—";
 
 function kindOf(action: string): ExecutionEventKind {
   switch (action) {
@@ -63,7 +68,8 @@ function detailOf(data: Record<string, unknown>): string | null {
 
 /**
  * One execution of the caller's tenant, for the ops detail page: the execution, a summary of its proposal
- * (amount, recipient, order, customer, trace) and its timeline — the execution's own audit events (send,
+ * (a refund's amount and recipient, or another kind's fields from its hashed params; order, customer, trace) and its
+ * timeline — the execution's own audit events (send,
  * provider answers with their source, re-sends, reconciliations with their finding, "Check now"), oldest
  * first. An execution of another tenant, or none, is `not_found` (the tenant is in every `where`).
  */
@@ -78,6 +84,9 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
         select: {
           id: true,
           tenantId: true,
+          kind: true,
+          subject: true,
+          params: true,
           status: true,
           hash: true,
           traceId: true,
@@ -135,19 +144,25 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
     };
   });
 
-  // Executions so far are refunds' (the payment provider or a manual payout): the proposal has the refund's columns.
-  const p = asRefund(ex.proposal);
+  // Every kind: a refund shows its amount and recipient (its own columns); another kind its review of the hashed
+  // params (labelled fields, before → after), through the registry.
+  const p = ex.proposal;
+  const review = reviewOfKind(p.kind, p.params);
+  const orderNumber = p.order?.number ?? subjectRef(p.subject);
   return {
     ...toExecutionRow({
       id: ex.id,
       proposalId: ex.proposalId,
-      orderNumber: p.order.number,
+      kind: p.kind,
+      orderNumber,
       amountMinor: p.amountMinor,
       currency: p.currency,
+      params: p.params,
       status: ex.status,
       attempts: ex.attempts,
       reconciliations: ex.reconciliations,
       providerRefundId: ex.providerRefundId,
+      actionReference: ex.actionReference,
       idempotencyKey: ex.idempotencyKey,
       failureReason: ex.failureReason,
       lastError: ex.lastError,
@@ -161,14 +176,15 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
       hash: p.hash,
       traceId: p.traceId,
       amountMinor: p.amountMinor,
-      currency: p.currency.trim(),
+      currency: p.currency?.trim() ?? null,
       recipientDisplay: p.recipientDisplay,
       recipientHolder: p.recipientHolder,
       recipientKind: p.recipientKind,
       reason: p.reason,
-      orderNumber: p.order.number,
-      customerId: p.order.customer.id,
-      customerName: p.order.customer.name,
+      orderNumber,
+      customerId: p.order?.customer.id ?? null,
+      customerName: p.order?.customer.name ?? null,
+      fields: review?.fields ?? [],
     },
     events,
     payout:
@@ -179,7 +195,8 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
             recordedAt: ex.payoutRecordedAt?.toISOString() ?? null,
             confirmedByName: ex.payoutConfirmedById ? (names.get(ex.payoutConfirmedById) ?? null) : null,
             confirmedAt: ex.payoutConfirmedAt?.toISOString() ?? null,
-            needsSecondPerson: payoutNeedsSecondPerson(p, p.tenant.dualApprovalThresholdMinor),
+            // A manual payout is a refund's (the provider's chain): the proposal has the refund's columns.
+            needsSecondPerson: payoutNeedsSecondPerson(asRefund(p), p.tenant.dualApprovalThresholdMinor),
             recordedByViewer: ex.payoutRecordedById === actor.userId,
           }
         : null,

@@ -91,7 +91,8 @@ export async function getExecutionOverview(actor: Actor): Promise<ExecutionOverv
         FROM tracked x
         JOIN "Execution" e ON e.id = x.id
         JOIN "Proposal" p ON p.id = e."proposalId"
-        JOIN "Order" o ON o.id = p."orderId"
+        -- Every kind: a proposal about no order is in doubt all the same (named by its subject).
+        LEFT JOIN "Order" o ON o.id = p."orderId"
        WHERE x."inDoubtUntil" IS NULL AND x."inDoubtFrom" <= now()
        ORDER BY e."createdAt", e.id
        LIMIT ${IN_DOUBT_LIMIT}),

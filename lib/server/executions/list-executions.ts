@@ -7,25 +7,35 @@ import { listExecutionsInput } from "@/lib/schemas/executions";
 import type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 import type { Actor } from "@/lib/server/auth/actor";
 import { sqlPool } from "@/lib/server/db/pg";
+import { reviewOfKind } from "./present-kind";
 
 export type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 
-type RawRow = Omit<ExecutionRow, "createdAt" | "lastAttemptAt" | "settledAt"> & {
+type RawRow = Omit<ExecutionRow, "createdAt" | "lastAttemptAt" | "settledAt" | "summary"> & {
+  /** The proposal's hashed params (another kind's), read for its summary and never sent to the browser. */
+  params: unknown;
   createdAt: Date;
   lastAttemptAt: Date | null;
   settledAt: Date | null;
 };
 
-export const toExecutionRow = (r: RawRow): ExecutionRow => ({
+export const toExecutionRow = ({ params, ...r }: RawRow): ExecutionRow => ({
   ...r,
-  currency: r.currency.trim(),
+  currency: r.currency?.trim() ?? null,
+  summary: reviewOfKind(r.kind, params)?.summary ?? null,
   createdAt: r.createdAt.toISOString(),
   lastAttemptAt: r.lastAttemptAt?.toISOString() ?? null,
   settledAt: r.settledAt?.toISOString() ?? null,
 });
 
-export const executionColumns = sql`e.id, e."proposalId", o.number AS "orderNumber", p."amountMinor", p.currency, e.status::text AS status,
-  e.attempts, e.reconciliations, e."providerRefundId", e."idempotencyKey", e."failureReason", e."lastError",
+/**
+ * An execution's columns for the lists, every kind alike: the refund's amount and currency are null on another
+ * kind's proposal, whose params give its summary. Joined with `o` as a LEFT JOIN (a proposal about no order is listed
+ * too, named by its subject's reference).
+ */
+export const executionColumns = sql`e.id, e."proposalId", p.kind, COALESCE(o.number, p.subject->>'ref') AS "orderNumber",
+  p."amountMinor", p.currency, p.params, e.status::text AS status,
+  e.attempts, e.reconciliations, e."providerRefundId", e."actionReference", e."idempotencyKey", e."failureReason", e."lastError",
   e."createdAt", e."lastAttemptAt", e."settledAt"`;
 
 /** Escapes LIKE wildcards so a search for "ORD_1" or "50%" matches those characters literally. */
@@ -34,9 +44,10 @@ const likeEscape = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 /**
  * The tenant's executions, newest (or oldest) first, keyset-paginated on (createdAt, id) (the
  * (tenantId, status, createdAt) index serves the state filter). `q` finds an execution by order number
- * (part of it), provider refund id, idempotency key, customer id or customer e-mail (case-insensitive,
- * whole value). Foreign tenants' rows are not in the `where`: the tenant is on the execution and on the
- * joined order and customer alike.
+ * (part of it), provider refund id, the shop's action reference, idempotency key, customer id or customer
+ * e-mail (case-insensitive, whole value). Every kind is listed (a kind's summary comes from its review, through the
+ * registry). Foreign tenants' rows are not in the `where`: the tenant is on the execution and on the joined
+ * proposal, order and customer alike.
  */
 export async function listExecutions(actor: Actor, raw: unknown): Promise<ExecutionsPage> {
   assertCan(actor.roles, "executions:read");
@@ -46,7 +57,8 @@ export async function listExecutions(actor: Actor, raw: unknown): Promise<Execut
   if (f.q) {
     const q = f.q;
     conditions.push(sql`(o.number ILIKE ${`%${likeEscape(q)}%`}
-      OR lower(e."providerRefundId") = lower(${q}) OR lower(e."idempotencyKey") = lower(${q})
+      OR lower(e."providerRefundId") = lower(${q}) OR lower(e."actionReference") = lower(${q})
+      OR lower(e."idempotencyKey") = lower(${q})
       OR c.id = ${q} OR lower(c.email) = lower(${q}))`);
   }
   const newest = f.sort === "newest";
@@ -62,8 +74,8 @@ export async function listExecutions(actor: Actor, raw: unknown): Promise<Execut
     SELECT ${executionColumns}
       FROM "Execution" e
       JOIN "Proposal" p ON p.id = e."proposalId" AND p."tenantId" = e."tenantId"
-      JOIN "Order" o ON o.id = p."orderId" AND o."tenantId" = e."tenantId"
-      JOIN "Customer" c ON c.id = o."customerId" AND c."tenantId" = e."tenantId"
+      LEFT JOIN "Order" o ON o.id = p."orderId" AND o."tenantId" = e."tenantId"
+      LEFT JOIN "Customer" c ON c.id = o."customerId" AND c."tenantId" = e."tenantId"
      WHERE ${sql.join(conditions, sql` AND `)}
      ORDER BY ${newest ? sql`e."createdAt" DESC, e.id DESC` : sql`e."createdAt" ASC, e.id ASC`}
      LIMIT ${f.limit + 1}`.execute(sqlPool());

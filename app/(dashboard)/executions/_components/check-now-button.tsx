@@ -45,10 +45,13 @@ export function CheckNowButton({
   executionId,
   order,
   size = "sm",
+  byShop = false,
 }: {
   executionId: string;
   order: string;
   size?: "sm" | "default";
+  /** The shop carries it out (another kind's execution): its outcome is told in the shop's words. */
+  byShop?: boolean;
 }) {
   const t = useTranslations("executions");
   const ts = useTranslations("executions.states");
@@ -65,9 +68,12 @@ export function CheckNowButton({
         return;
       }
       setSaid(t("checkQueued"));
-      const id = toast.loading(t("checkOutcome.waiting", { order }));
+      const id = toast.loading(t(byShop ? "shopCheckOutcome.waiting" : "checkOutcome.waiting", { order }));
       const found = await watchOutcome(client, queued);
-      const text = t(`checkOutcome.${found.kind}`, { order, state: ts(found.state) });
+      const text =
+        byShop && (found.kind === "succeeded" || found.kind === "failed")
+          ? t(`shopCheckOutcome.${found.kind}`, { order })
+          : t(`checkOutcome.${found.kind}`, { order, state: ts(found.state) });
       setSaid(text);
       const show = found.kind === "succeeded" ? toast.success : found.kind === "failed" ? toast.error : toast.warning;
       show(text, { id, duration: 10_000 });

@@ -5,14 +5,13 @@ import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query
 import { useQueryStates } from "nuqs";
 import { useTranslations } from "next-intl";
 import type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
-import { Money } from "@/components/domain/money";
 import { RelativeTime } from "@/components/ui/date-time";
 import { Button } from "@/components/ui/button";
 import { DataTable, DataTableEmpty, type Column } from "@/components/ui/data-table";
 import { Section } from "@/components/page/section";
 import { ExecutionStateBadge } from "./execution-state-badge";
 import { ExecutionFilters } from "./execution-filters";
-import { ExecutionLink, executionHeadClass, mono } from "./execution-cells";
+import { ExecutionLink, ExecutionWhat, executionHeadClass, mono, referenceOf } from "./execution-cells";
 import { FailureReason } from "./failure-reason";
 import { executionsParams } from "./executions-params";
 
@@ -27,7 +26,7 @@ function useExecutionColumns() {
         header: t("order"),
         cell: (r) => <ExecutionLink id={r.id} order={r.orderNumber} className="font-medium whitespace-nowrap" />,
       },
-      { id: "amount", header: t("amount"), cell: (r) => <Money minor={r.amountMinor} currency={r.currency} exact /> },
+      { id: "amount", header: t("amountOrAction"), cell: (r) => <ExecutionWhat r={r} exact /> },
       {
         id: "state",
         header: t("state"),
@@ -44,8 +43,8 @@ function useExecutionColumns() {
       { id: "reconciliations", header: t("reconciliations"), cell: (r) => r.reconciliations },
       {
         id: "providerRefundId",
-        header: t("providerRefundId"),
-        cell: (r) => <span className={mono}>{r.providerRefundId ?? "—"}</span>,
+        header: t("reference"),
+        cell: (r) => <span className={mono}>{referenceOf(r) ?? "—"}</span>,
       },
       {
         id: "idempotencyKey",
@@ -113,14 +112,14 @@ export function ExecutionList({ list }: { list: ListQuery }) {
                   className="font-semibold after:absolute after:inset-0 focus-visible:outline-none"
                 />
                 <span className="text-right font-semibold">
-                  <Money minor={r.amountMinor} currency={r.currency} />
+                  <ExecutionWhat r={r} />
                 </span>
               </div>
               <div className="flex flex-wrap items-center gap-2 text-sm">
                 <ExecutionStateBadge state={r.status} />
                 <RelativeTime value={r.createdAt} />
               </div>
-              {r.providerRefundId ? <p className={`m-0 text-muted-foreground ${mono}`}>{r.providerRefundId}</p> : null}
+              {referenceOf(r) ? <p className={`m-0 text-muted-foreground ${mono}`}>{referenceOf(r)}</p> : null}
               {r.lastError ? <p className={`m-0 text-muted-foreground ${mono}`}>{r.lastError}</p> : null}
             </>
           )}

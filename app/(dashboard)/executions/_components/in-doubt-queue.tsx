@@ -2,15 +2,14 @@
 
 import { useTranslations } from "next-intl";
 import type { ExecutionOverview } from "@/lib/schemas/execution-dto";
-import { Money } from "@/components/domain/money";
 import { RelativeTime } from "@/components/ui/date-time";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { CheckNowButton } from "./check-now-button";
-import { ExecutionCardHead, ExecutionLink, embeddedTableLook, mono } from "./execution-cells";
+import { ExecutionCardHead, ExecutionLink, ExecutionWhat, byShop, embeddedTableLook, mono } from "./execution-cells";
 
 type InDoubtRow = ExecutionOverview["inDoubt"][number];
 
-/** The refunds whose outcome is not known yet, oldest first, each with "check now" for those who may. */
+/** The executions (refunds and other kinds) whose outcome is not known yet, oldest first, each with "check now" for those who may. */
 export function InDoubtQueue({ rows, canReconcile }: { rows: InDoubtRow[]; canReconcile: boolean }) {
   const t = useTranslations("executions");
   const columns: Column<InDoubtRow>[] = [
@@ -19,7 +18,7 @@ export function InDoubtQueue({ rows, canReconcile }: { rows: InDoubtRow[]; canRe
       header: t("order"),
       cell: (r) => <ExecutionLink id={r.id} order={r.orderNumber} className="font-medium whitespace-nowrap" />,
     },
-    { id: "amount", header: t("amount"), cell: (r) => <Money minor={r.amountMinor} currency={r.currency} /> },
+    { id: "amount", header: t("amountOrAction"), cell: (r) => <ExecutionWhat r={r} /> },
     { id: "why", header: t("why"), cell: (r) => t(`whys.${r.why}`), className: "whitespace-normal" },
     { id: "age", header: t("age"), cell: (r) => <RelativeTime value={r.createdAt} /> },
     { id: "attempts", header: t("attempts"), cell: (r) => r.attempts },
@@ -35,7 +34,7 @@ export function InDoubtQueue({ rows, canReconcile }: { rows: InDoubtRow[]; canRe
           {
             id: "action",
             header: t("action"),
-            cell: (r: InDoubtRow) => <CheckNowButton executionId={r.id} order={r.orderNumber} />,
+            cell: (r: InDoubtRow) => <CheckNowButton executionId={r.id} order={r.orderNumber} byShop={byShop(r)} />,
             className: "whitespace-normal",
           },
         ]
@@ -59,7 +58,7 @@ export function InDoubtQueue({ rows, canReconcile }: { rows: InDoubtRow[]; canRe
             {t("attempts")}: {r.attempts} · {t("reconciliations")}: {r.reconciliations}
           </p>
           {r.lastError ? <p className={`m-0 text-muted-foreground ${mono}`}>{r.lastError}</p> : null}
-          {canReconcile ? <CheckNowButton executionId={r.id} order={r.orderNumber} /> : null}
+          {canReconcile ? <CheckNowButton executionId={r.id} order={r.orderNumber} byShop={byShop(r)} /> : null}
         </>
       )}
     />

@@ -11,12 +11,13 @@ import { useStreamOpen } from "@/components/realtime/use-change-stream";
 import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation";
 import { LazyToaster } from "@/components/ui/toast";
 import { CheckNowButton } from "../../_components/check-now-button";
+import { byShop } from "../../_components/execution-cells";
 import { ExecutionStateBadge } from "../../_components/execution-state-badge";
 import { ExecutionKeys, ExecutionSummary } from "./execution-facts";
 import { Timeline } from "./execution-timeline";
 import { PayoutPanel } from "./payout-panel";
 
-/** One execution: what is paid and to whom, its keys with copy buttons, and the timeline of what happened. */
+/** One execution: what is paid and to whom (or another kind's fields), its keys with copy buttons, and the timeline of what happened. */
 export function ExecutionDetailView({
   id,
   canReconcile,
@@ -51,7 +52,7 @@ export function ExecutionDetailView({
         <div className="flex flex-wrap items-center justify-between gap-3">
           <LiveStatus updatedAt={q.dataUpdatedAt} failing={failing} pushed={pushed} />
           {canReconcile && !isExecutionSettled(d.status) && d.status !== "awaiting_payout" ? (
-            <CheckNowButton executionId={d.id} order={d.orderNumber} size="default" />
+            <CheckNowButton executionId={d.id} order={d.orderNumber} size="default" byShop={byShop(d)} />
           ) : null}
         </div>
       </div>
@@ -63,7 +64,7 @@ export function ExecutionDetailView({
         <ExecutionKeys d={d} />
       </div>
 
-      <Timeline events={d.events} />
+      <Timeline events={d.events} byShop={byShop(d)} />
     </article>
   );
 }

@@ -10,7 +10,9 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
 import { CardSection } from "@/components/page/section";
 import { cn } from "@/lib/utils";
+import { byShop } from "../../_components/execution-cells";
 import { FailureReason } from "../../_components/failure-reason";
+import { KindFields } from "./kind-fields";
 
 const mono = "font-mono text-xs break-all";
 
@@ -35,30 +37,58 @@ function CopiableKey({ value, label, testId }: { value: string; label: string; t
   );
 }
 
-/** What is paid, to whom, for which order and why, with links to the proposal and its trace. */
+/**
+ * What the execution does, for which order and why, with links to the proposal and its trace: a refund's amount and
+ * recipient, or another kind's name and fields (from the hashed params, as the DTO carries them).
+ */
 export function ExecutionSummary({ d }: { d: ExecutionDetail }) {
   const td = useTranslations("executions.detail");
   const tr = useTranslations("reasons");
   const tk = useTranslations("paymentMethods");
+  const tkind = useTranslations("kinds");
   const p = d.proposal;
+  const refund =
+    p.amountMinor !== null && p.currency !== null ? { amountMinor: p.amountMinor, currency: p.currency } : null;
   return (
-    <CardSection titleId="exec-summary-title" title={td("summaryTitle")} headingClassName="mb-3">
+    <CardSection
+      titleId="exec-summary-title"
+      title={refund ? td("summaryTitle") : td("kindSummaryTitle")}
+      headingClassName="mb-3"
+    >
       <dl className="m-0 grid gap-3 sm:grid-cols-2">
-        <Field label={td("amount")}>
-          <span className="text-lg font-semibold">
-            <Money minor={p.amountMinor} currency={p.currency} exact />
-          </span>
-        </Field>
-        <Field label={td("recipient")}>
-          {p.recipientDisplay}
-          <span className="block text-xs text-muted-foreground">
-            {p.recipientHolder} · {tk.has(p.recipientKind) ? tk(p.recipientKind) : p.recipientKind}
-          </span>
-        </Field>
+        {refund ? (
+          <>
+            <Field label={td("amount")}>
+              <span className="text-lg font-semibold">
+                <Money minor={refund.amountMinor} currency={refund.currency} exact />
+              </span>
+            </Field>
+            <Field label={td("recipient")}>
+              {p.recipientDisplay}
+              <span className="block text-xs text-muted-foreground">
+                {p.recipientHolder} ·{" "}
+                {p.recipientKind && tk.has(p.recipientKind) ? tk(p.recipientKind) : p.recipientKind}
+              </span>
+            </Field>
+          </>
+        ) : (
+          <>
+            <Field wide label={td("kind")}>
+              <span className="text-lg font-semibold" data-kind={d.kind}>
+                {tkind.has(`${d.kind}.title`) ? tkind(`${d.kind}.title`) : d.kind}
+              </span>
+            </Field>
+            {p.fields.length ? (
+              <Field wide label={td("kindFields")}>
+                <KindFields kind={d.kind} fields={p.fields} />
+              </Field>
+            ) : null}
+          </>
+        )}
         <Field label={td("order")}>{p.orderNumber}</Field>
         <Field label={td("customer")}>
-          {p.customerName}
-          <span className={cn("block text-muted-foreground", mono)}>{p.customerId}</span>
+          {p.customerName ?? "—"}
+          {p.customerId ? <span className={cn("block text-muted-foreground", mono)}>{p.customerId}</span> : null}
         </Field>
         <Field label={td("reason")}>{tr.has(p.reason) ? tr(p.reason) : p.reason}</Field>
         <Field label={td("proposalStatus")}>
@@ -88,14 +118,25 @@ export function ExecutionKeys({ d }: { d: ExecutionDetail }) {
         <Field wide label={td("idempotencyKey")}>
           <CopiableKey value={d.idempotencyKey} label={t("idempotencyKeyName")} testId="idempotency-key" />
         </Field>
-        <Field wide label={td("providerRefundId")}>
-          {d.providerRefundId ? (
-            <CopiableKey value={d.providerRefundId} label={td("providerRefundId")} testId="provider-refund-id" />
-          ) : (
-            <span className="text-muted-foreground">{td("notYet")}</span>
-          )}
-        </Field>
-        <Field label={td("attempts")}>{d.attempts}</Field>
+        {byShop(d) ? (
+          // A kind carried out by the shop: the shop's reference for the action.
+          <Field wide label={td("actionReference")}>
+            {d.actionReference ? (
+              <CopiableKey value={d.actionReference} label={td("actionReference")} testId="action-reference" />
+            ) : (
+              <span className="text-muted-foreground">{td("notYet")}</span>
+            )}
+          </Field>
+        ) : (
+          <Field wide label={td("providerRefundId")}>
+            {d.providerRefundId ? (
+              <CopiableKey value={d.providerRefundId} label={td("providerRefundId")} testId="provider-refund-id" />
+            ) : (
+              <span className="text-muted-foreground">{td("notYet")}</span>
+            )}
+          </Field>
+        )}
+        <Field label={byShop(d) ? td("attemptsShop") : td("attempts")}>{d.attempts}</Field>
         <Field label={td("reconciliations")}>{d.reconciliations}</Field>
         {times.map((time) => {
           const at = d[time];

@@ -20,7 +20,7 @@ const dot: Record<ExecutionEvent["kind"], string> = {
 };
 
 /** What happened to the execution, in order, with absolute times; in-doubt lines a settlement made obsolete folded. */
-export function Timeline({ events }: { events: ExecutionEvent[] }) {
+export function Timeline({ events, byShop = false }: { events: ExecutionEvent[]; byShop?: boolean }) {
   const td = useTranslations("executions.detail");
   const items = foldSupersededLines(events);
   return (
@@ -32,7 +32,8 @@ export function Timeline({ events }: { events: ExecutionEvent[] }) {
         <ol className="m-0 grid list-none gap-0 p-0" aria-labelledby="exec-timeline-title">
           {items.map((item, i) => {
             const last = i === items.length - 1;
-            if (item.type === "event") return <TimelineEntry key={item.event.id} event={item.event} last={last} />;
+            if (item.type === "event")
+              return <TimelineEntry key={item.event.id} event={item.event} last={last} byShop={byShop} />;
             // In-doubt lines the settlement made obsolete: kept, folded, in their place.
             return (
               <li
@@ -47,7 +48,7 @@ export function Timeline({ events }: { events: ExecutionEvent[] }) {
                   </summary>
                   <ol className="m-0 mt-3 grid list-none gap-0 p-0 opacity-80">
                     {item.events.map((e, j) => (
-                      <TimelineEntry key={e.id} event={e} last={j === item.events.length - 1} />
+                      <TimelineEntry key={e.id} event={e} last={j === item.events.length - 1} byShop={byShop} />
                     ))}
                   </ol>
                 </details>
@@ -69,14 +70,27 @@ function Connector({ className, last }: { className: string; last: boolean }) {
   );
 }
 
-function TimelineEntry({ event: e, last }: { event: ExecutionEvent; last: boolean }) {
+/** One event; `byShop`: the execution is the shop's (another kind's), told in the shop's words where they differ. */
+function TimelineEntry({ event: e, last, byShop }: { event: ExecutionEvent; last: boolean; byShop: boolean }) {
   const t = useTranslations("executions");
   const td = useTranslations("executions.detail");
   const ts = useTranslations("executions.states");
-  const label = t.has(`events.${e.action}`) ? t(`events.${e.action}`) : t("events.other", { action: e.action });
+  const label =
+    byShop && t.has(`shopEvents.${e.action}`)
+      ? t(`shopEvents.${e.action}`)
+      : t.has(`events.${e.action}`)
+        ? t(`events.${e.action}`)
+        : t("events.other", { action: e.action });
+  const finding = !e.finding
+    ? null
+    : byShop && t.has(`shopFindings.${e.finding}`)
+      ? t(`shopFindings.${e.finding}`)
+      : t.has(`findings.${e.finding}`)
+        ? t(`findings.${e.finding}`)
+        : null;
   const facts = [
     e.source && t.has(`sources.${e.source}`) ? t(`sources.${e.source}`) : null,
-    e.finding && t.has(`findings.${e.finding}`) ? t(`findings.${e.finding}`) : null,
+    finding,
     e.attempt ? td("attempt", { n: e.attempt }) : null,
     e.reconciliation ? td("reconciliation", { n: e.reconciliation }) : null,
     e.status && e.kind !== "answer" ? td("stateAfter", { state: ts(e.status) }) : null,

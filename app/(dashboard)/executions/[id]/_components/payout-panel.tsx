@@ -36,10 +36,13 @@ export function PayoutPanel({ d, canPayout }: { d: ExecutionDetail & { payout: P
   return (
     <CardSection titleId="payout-title" title={t("title")} data-payout={d.id}>
       <p className="mt-1 mb-3 text-sm">
-        {t("what", { holder: d.proposal.recipientHolder, recipient: d.proposal.recipientDisplay })}{" "}
-        <strong>
-          <Money minor={d.proposal.amountMinor} currency={d.proposal.currency} />
-        </strong>
+        {t("what", { holder: d.proposal.recipientHolder ?? "—", recipient: d.proposal.recipientDisplay ?? "—" })}{" "}
+        {/* A manual payout is always a refund's: its amount is there. */}
+        {d.proposal.amountMinor !== null && d.proposal.currency !== null ? (
+          <strong>
+            <Money minor={d.proposal.amountMinor} currency={d.proposal.currency} />
+          </strong>
+        ) : null}
       </p>
       {p.reference ? (
         <dl className="m-0 grid gap-1 text-sm">
