@@ -35,13 +35,15 @@ export const adminChangeItemDto = z.object({
 });
 export type AdminChangeItem = z.infer<typeof adminChangeItemDto>;
 
-/** A refund whose outcome is unknown now (the executions overview's definition of in doubt). */
+/** An execution whose outcome is unknown now (the executions overview's definition of in doubt), of any kind. */
 export const inDoubtItemDto = z.object({
   executionId: z.string(),
   proposalId: z.string(),
+  /** The action kind: a refund has its amount; another kind is named by its kind. */
+  kind: z.string(),
   orderNumber: z.string(),
-  amountMinor: z.int(),
-  currency: z.string(),
+  amountMinor: z.nullable(z.int()),
+  currency: z.nullable(z.string()),
   why: z.enum(["unknown", "stale_sending", "long_pending"]),
   since: iso,
 });

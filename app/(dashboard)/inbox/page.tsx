@@ -23,7 +23,13 @@ export default async function InboxPage() {
   const tKind = await getTranslations("kinds");
   const locale = await getLocale();
   const inbox = await getInboxForRequest(actor);
-  const money = (minor: number, currency: string) => formatMinor(minor, currency, locale);
+  // A refund's amount; another kind's name (its page shows the hashed action).
+  const actionOf = (i: { kind: string; amountMinor: number | null; currency: string | null }) =>
+    i.amountMinor !== null && i.currency !== null
+      ? formatMinor(i.amountMinor, i.currency, locale)
+      : tKind.has(`${i.kind}.title`)
+        ? tKind(`${i.kind}.title`)
+        : i.kind;
   return (
     <section aria-labelledby="inbox-title" className="grid gap-6">
       <RefreshOnChange kinds={ALL_KINDS} />
@@ -45,15 +51,9 @@ export default async function InboxPage() {
             key: p.proposalId,
             href: `/proposals/${p.proposalId}`,
             data: { "data-proposal-id": p.proposalId },
-            // A refund's amount; another kind's name (its page shows the hashed action).
             title: t("secondApprovals.item", {
               order: p.orderNumber,
-              amount:
-                p.amountMinor !== null && p.currency !== null
-                  ? money(p.amountMinor, p.currency)
-                  : tKind.has(`${p.kind}.title`)
-                    ? tKind(`${p.kind}.title`)
-                    : p.kind,
+              amount: actionOf(p),
             }),
             detail: (
               <>
@@ -117,7 +117,7 @@ export default async function InboxPage() {
             key: e.executionId,
             href: `/executions/${e.executionId}`,
             data: { "data-execution-id": e.executionId },
-            title: t("inDoubt.item", { order: e.orderNumber, amount: money(e.amountMinor, e.currency) }),
+            title: t("inDoubt.item", { order: e.orderNumber, amount: actionOf(e) }),
             detail: (
               <>
                 {tExec(`whys.${e.why}`)} · {t("inDoubt.since")} <DateTime value={e.since} />

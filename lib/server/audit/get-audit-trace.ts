@@ -10,7 +10,7 @@ import { isUuid } from "@/lib/domain/validation";
 import { leafIndexesOf, toAuditEventView, type AuditEventView } from "./audit-event-view";
 import { sqlPool } from "@/lib/server/db/pg";
 import type { ReviewField } from "@/lib/actions/kind.server";
-import { kindFieldsOf } from "@/lib/server/proposals/kind-summary";
+import { kindFieldsOf } from "@/lib/server/proposals/kind-review";
 
 export type TraceStep = AuditEventView & {
   /** The staff member's or agent key's name (this tenant's), else null. */

@@ -21,6 +21,7 @@ import { sql, sqlOf } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { executionTimings } from "@/lib/server/env";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
+import { notifyOpsOfInDoubt } from "@/lib/server/notifications/enqueue-notifications";
 import { lockOrderOfExecution } from "@/lib/server/proposals/locks";
 import { lockProposal, type LockedProposal } from "@/lib/server/proposals/proposal-guards";
 import { approvalProblem, endApprovedProposal } from "./revalidate-approved";
@@ -238,6 +239,8 @@ async function applyAnswer(
           { executionId },
           { runAt: new Date(Date.now() + executionTimings().reconcileDelayMs) },
         );
+        // Ops hear of it (once per execution and person: the outbox's dedupe key), committed with the state.
+        await notifyOpsOfInDoubt(tx, ex);
       }
     },
     { maxWait: 15_000, timeout: 15_000 },

@@ -14,7 +14,7 @@ import { db } from "@/lib/server/db/client";
 import type { Actor } from "@/lib/server/auth/actor";
 import { toExecutionRow } from "./list-executions";
 import { asRefund } from "@/lib/domain/refund-row";
-import { reviewOfKind } from "./present-kind";
+import { reviewOfKind } from "@/lib/server/proposals/kind-review";
 
 export type { ExecutionDetail, ExecutionEvent } from "@/lib/schemas/execution-dto";
 

@@ -7,7 +7,7 @@ import { listExecutionsInput } from "@/lib/schemas/executions";
 import type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 import type { Actor } from "@/lib/server/auth/actor";
 import { sqlPool } from "@/lib/server/db/pg";
-import { reviewOfKind } from "./present-kind";
+import { reviewOfKind } from "@/lib/server/proposals/kind-review";
 
 export type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 

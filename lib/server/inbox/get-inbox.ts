@@ -128,23 +128,16 @@ async function listInDoubt(actor: Actor): Promise<{ total: number; items: InDoub
   const overview = await getExecutionOverview(actor);
   return {
     total: overview.counters.inDoubt,
-    // The inbox lists refunds in doubt (their amount); another kind's is counted in `total` and listed on the
-    // Executions page, until the inbox presents kinds (docs/action-kinds.md, "Preview").
-    items: overview.inDoubt.flatMap((r) =>
-      r.amountMinor !== null && r.currency !== null
-        ? [
-            {
-              executionId: r.id,
-              proposalId: r.proposalId,
-              orderNumber: r.orderNumber,
-              amountMinor: r.amountMinor,
-              currency: r.currency,
-              why: r.why,
-              since: r.createdAt,
-            },
-          ]
-        : [],
-    ),
+    items: overview.inDoubt.map((r) => ({
+      executionId: r.id,
+      proposalId: r.proposalId,
+      kind: r.kind,
+      orderNumber: r.orderNumber,
+      amountMinor: r.amountMinor,
+      currency: r.currency,
+      why: r.why,
+      since: r.createdAt,
+    })),
   };
 }
 

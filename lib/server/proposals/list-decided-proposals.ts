@@ -6,7 +6,7 @@ import { decidedFilterInput, decidedStatuses } from "@/lib/schemas/proposals";
 import { db } from "@/lib/server/db/client";
 import type { Prisma } from "@/lib/server/db/generated/client";
 import type { Actor } from "@/lib/server/auth/actor";
-import { kindSummaryOf } from "./kind-summary";
+import { kindSummaryOf } from "./kind-review";
 
 export type DecidedRow = {
   id: string;

@@ -15,7 +15,7 @@ import { assertCan } from "@/lib/domain/permissions";
 import { queueFilterInput } from "@/lib/schemas/proposals";
 import type { Actor } from "@/lib/server/auth/actor";
 import { sqlPool } from "@/lib/server/db/pg";
-import { kindSummaryOf } from "./kind-summary";
+import { kindSummaryOf } from "./kind-review";
 
 export type { QueuePage, QueueRow } from "@/lib/schemas/proposal-dto";
 
