@@ -20,6 +20,8 @@ import { withPgClient } from "@/lib/server/db/pg-client";
 import { reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
+import { editProposalAmount } from "@/lib/server/proposals/edit-proposal-amount";
+import { reprepareProposal } from "@/lib/server/proposals/reprepare-proposal";
 import { listDecidedProposals } from "@/lib/server/proposals/list-decided-proposals";
 import { getInbox } from "@/lib/server/inbox/get-inbox";
 import { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
@@ -269,6 +271,23 @@ describe("prepare_address_change", () => {
     expect(outcome).toMatchObject({ code: "approval_required", result: { approvals_required: 2 } });
     expect(await approve(reviewer, proposal!)).toMatchObject({ status: P.pendingApproval, approvals: 1 });
     expect(await approve(reviewer2, proposal!)).toMatchObject({ status: P.approved, approvals: 2 });
+  });
+});
+
+describe("the refund's own staff actions on an address change", () => {
+  it("a forged 'lower the amount' or 're-prepare' is refused with a stable code and changes nothing", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid("Calle de Alcalá 90"));
+    const ops = await actorFor(staffOf(ES, "ops").email);
+    expect(
+      await refusal(editProposalAmount(reviewer, { proposalId: proposal!.id, hash: proposal!.hash, amountMinor: 100 })),
+    ).toMatchObject({ code: "invalid_arguments", reason: "kind_not_supported" });
+    await db().proposal.update({ where: { id: proposal!.id }, data: { status: P.expired } });
+    expect(await refusal(reprepareProposal(ops, { proposalId: proposal!.id }))).toMatchObject({
+      code: "invalid_arguments",
+      reason: "kind_not_supported",
+    });
+    expect(await db().proposal.count({ where: { supersedesId: proposal!.id } })).toBe(0);
   });
 });
 

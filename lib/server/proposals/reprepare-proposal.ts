@@ -29,7 +29,13 @@ export async function reprepareProposal(
   const input = parseInput(reprepareProposalInput, raw, "The request is malformed.");
   const action = "proposal:reprepare";
   return decideOnProposal(actor, { proposalId: input.proposalId, action }, async ({ tx, p: locked, ref, no }) => {
-    // Editing and re-preparing are the refund's (its amount, from its order).
+    // Editing and re-preparing are the refund's (its amount, from its order); another kind's proposal is refused
+    // with a stable code (its page offers neither), never narrowed into an error.
+    if (locked.kind !== "refund")
+      return no.refuse(ref, "invalid_arguments", "Only a refund proposal can be re-prepared here.", {
+        reason: "kind_not_supported",
+        kind: locked.kind,
+      });
     const old = asRefund(locked);
     const now = new Date();
     if (effectiveStatus(old, now) !== old.status) {
