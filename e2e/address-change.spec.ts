@@ -3,7 +3,8 @@
 // by field, the changed ones marked; the approve dialog restates the change; after approval the shop's action
 // endpoint (a stand-in here that checks the Standard Webhooks signature with the secret the product generated, as
 // the sandbox shop does) carries it out once and the page says so with the shop's reference; ops then find the
-// execution on the Executions page and open its detail (the fields as approved, before → after).
+// execution on the Executions page and open its detail (the fields as approved, before → after); the Decided view and
+// an auditor's trace page present it too.
 // Runs alone (the serial project): it turns the tool on for shop-us's web channel and sets that tenant's endpoint.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -82,7 +83,8 @@ test("a reviewer approves an address change seeing before → after, and the sho
     });
     expect(saved.status(), await saved.text()).toBe(200);
     secret = ((await saved.json()) as { secret: string }).secret;
-    // … and allows the tool on the web channel and its key (a kind in preview is not offered in Admin yet).
+    // … and allows the tool on the web channel and its key (as Admin → Channels would; a new tool is allowed nowhere
+    // until an admin allows it).
     await enable("Channel");
     await enable("AgentKey");
 
@@ -179,6 +181,23 @@ test("a reviewer approves an address change seeing before → after, and the sho
     await expect(page.getByTestId("idempotency-key")).toHaveText(`change_shipping_address-${proposalId}`);
     const timeline = page.getByRole("list", { name: "Timeline" });
     await expect(timeline.locator('li[data-action="execution:succeeded"]')).toContainText("Shop: action done");
+
+    // The reviewer's Decided view finds it by its order number: the kind and its one line where a refund has an amount.
+    await useSession(page, reviewer);
+    await page.goto(`/decided?q=${encodeURIComponent(number)}`);
+    const decided = page.locator(`[data-proposal-id="${proposalId}"]`).first();
+    await expect(decided).toContainText("Shipping address change");
+    await expect(decided).toContainText("600 Market St");
+
+    // An auditor's trace page: the proposal's panel names the kind and shows the hashed change, before → after.
+    const traceId = (
+      await withDb((c) => c.query<{ traceId: string }>(`SELECT "traceId" FROM "Proposal" WHERE id = $1`, [proposalId]))
+    ).rows[0]!.traceId;
+    await useSession(page, staff(TENANT, "auditor"));
+    await page.goto(`/audit/traces/${encodeURIComponent(traceId)}`);
+    const panel = page.locator(`article[data-proposal-id="${proposalId}"]`);
+    await expect(panel.locator(`[data-kind="change_shipping_address"]`)).toHaveText("Shipping address change");
+    await expect(panel.locator('[data-field="line1"]')).toHaveText("500 Market St → 600 Market St");
   } finally {
     await withDb(async (c) => {
       for (const table of ["Channel", "AgentKey"])

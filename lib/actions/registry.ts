@@ -2,7 +2,7 @@
 // lib/actions/, one line here and one in registry.server.ts, and its messages — nothing in the core. The tool
 // catalogue (lib/schemas/tools.ts), and from it the HTTP and MCP tool lists, OpenAPI and the per-channel tool
 // allow-lists, are built from this list. Client-safe: declarations only; how the tools run is registry.server.ts.
-import { mergeKindTools } from "./kind";
+import { mergeKindTools, type ActionKindTools } from "./kind";
 import { addressChangeKindTools } from "./address-change/tools";
 import { refundKindTools } from "./refund/tools";
 
@@ -14,7 +14,10 @@ export const kindTools = mergeKindTools(actionKinds);
 /** The registered kinds' names. */
 export const actionKindNames = actionKinds.map((k) => k.kind);
 
-/** Tools of kinds still in preview (ActionKindTools.preview): Admin does not offer them to channels or keys. */
-export const previewToolNames: ReadonlySet<string> = new Set(
-  actionKinds.flatMap((k): string[] => ("preview" in k && k.preview ? Object.keys(k.tools) : [])),
-);
+/** The tools of those kinds that are still in preview (ActionKindTools.preview). */
+export function previewToolsOf(kinds: readonly ActionKindTools[]): ReadonlySet<string> {
+  return new Set(kinds.flatMap((k): string[] => (k.preview ? Object.keys(k.tools) : [])));
+}
+
+/** Tools of kinds still in preview: Admin does not offer them to channels or keys (none today). */
+export const previewToolNames: ReadonlySet<string> = previewToolsOf(actionKinds);

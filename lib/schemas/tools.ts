@@ -92,11 +92,16 @@ export const toolCatalog = {
 export type ToolName = keyof typeof toolCatalog;
 export const toolNames = Object.keys(toolCatalog) as ToolName[];
 
-/** The tools Admin offers to channels and keys: every tool but those of kinds still in preview (lib/actions/kind.ts). */
-export const offeredToolNames = toolNames.filter((n) => !previewToolNames.has(n));
+/** Of these tools, those Admin may offer: every one but the tools of kinds still in preview (lib/actions/kind.ts). */
+export function offeredAmong<N extends string>(names: readonly N[], preview: ReadonlySet<string>): N[] {
+  return names.filter((n) => !preview.has(n));
+}
+
+/** The tools Admin offers to channels and keys. */
+export const offeredToolNames = offeredAmong(toolNames, previewToolNames);
 
 export function isOfferedToolName(value: string): value is ToolName {
-  return isToolName(value) && !previewToolNames.has(value);
+  return (offeredToolNames as string[]).includes(value);
 }
 
 export function isToolName(value: string): value is ToolName {

@@ -22,7 +22,6 @@ export const addressChangeKindTools = declareKindTools({
   kind: ADDRESS_CHANGE_KIND,
   // The queue, the proposal page and the approve dialog present it (before → after); the decided list, the inbox, the
   // execution detail, the trace page, evidence packs and notifications are still the refund's (issue #37).
-  preview: "the decided list, inbox, execution detail, trace page, evidence and notifications do not present it yet",
   tools: {
     prepare_address_change: {
       title: "Prepare a shipping address change for approval",
