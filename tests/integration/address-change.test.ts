@@ -274,6 +274,37 @@ describe("prepare_address_change", () => {
   });
 });
 
+describe("after a rejection", () => {
+  it("the same address is answered rejected with the reviewer's reason during the cool-down; a corrected one is a new request", async () => {
+    const number = await freshOrder();
+    const { proposal } = await prepare(number, madrid("Calle de Alcalá 95"));
+    await rejectProposal(reviewer, {
+      proposalId: proposal!.id,
+      hash: proposal!.hash,
+      customerMessage: "That street number does not exist.",
+    });
+    const again = await prepare(number, madrid("  calle de alcalá 95 "));
+    expect(again.outcome).toMatchObject({
+      code: "rejected",
+      error: {
+        order_id: number,
+        reason: "That street number does not exist.",
+        previous_proposal_id: proposal!.id,
+        retry_after: expect.any(String),
+      },
+    });
+    expect(await db().proposal.count({ where: { orderNumber: number } })).toBe(1);
+    // A corrected address: a new proposal.
+    expect((await prepare(number, madrid("Calle de Alcalá 59"))).outcome).toMatchObject({ code: "approval_required" });
+    // Once the cool-down is over, the rejected address may be asked again.
+    await db().proposal.update({
+      where: { id: proposal!.id },
+      data: { decidedAt: new Date(Date.now() - 7 * 24 * 3_600_000) },
+    });
+    expect((await prepare(number, madrid("Calle de Alcalá 95"))).outcome).toMatchObject({ code: "approval_required" });
+  });
+});
+
 describe("the refund's own staff actions on an address change", () => {
   it("a forged 'lower the amount' or 're-prepare' is refused with a stable code and changes nothing", async () => {
     const number = await freshOrder();

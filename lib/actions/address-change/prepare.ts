@@ -134,6 +134,44 @@ export async function prepareAddressChange(
         audit: { ...audit, reused: true },
       };
   }
+  // The tenant's cool-down after a rejection: the same address a reviewer rejected for this order is answered
+  // `rejected` with the reviewer's reason until it ends, so an agent cannot simply ask again until someone says yes.
+  // Another address (the customer corrected a typo) is a new request.
+  const policy = await readKindPolicy(tx, tenantId);
+  const { rows: rejectedRows } = await sql<{
+    id: string;
+    hash: string;
+    params: unknown;
+    rejectionReason: string | null;
+    decidedAt: Date;
+  }>`
+    SELECT p."id", p."hash", p."params", p."rejectionReason", p."decidedAt"
+      FROM "Proposal" p
+     WHERE p."tenantId" = ${tenantId}::uuid AND p."kind" = ${ADDRESS_CHANGE_KIND} AND p."subject" ->> 'type' = ${subject.type}
+       AND p."subject" ->> 'ref' = ${subject.ref} AND p."status" = ${proposalStatus.rejected}::"ProposalStatus"
+       AND p."decidedAt" > (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC') - make_interval(mins => ${policy.rejectionCooldownMinutes}::int)
+     ORDER BY p."decidedAt" DESC, p."id" DESC`.execute(tx);
+  // Compared without case: a re-capitalised address is still the one the reviewer rejected.
+  const looseKey = (a: PostalAddress) => addressKey(a).toLowerCase();
+  const rejected = rejectedRows.find((r) => looseKey((r.params as AddressChangeParams).after) === looseKey(after));
+  if (rejected) {
+    const until = new Date(rejected.decidedAt.getTime() + policy.rejectionCooldownMinutes * 60_000).toISOString();
+    return {
+      outcome: failure(
+        "rejected",
+        `A reviewer rejected this address change for order ${JSON.stringify(order.number)} on ${rejected.decidedAt.toISOString()}. It cannot be requested again before ${until}. Tell the customer the reason; do not retry.`,
+        {
+          order_id: order.number,
+          reason: rejected.rejectionReason,
+          rejected_at: rejected.decidedAt.toISOString(),
+          retry_after: until,
+          previous_proposal_id: rejected.id,
+        },
+      ),
+      proposal: { id: rejected.id, hash: rejected.hash },
+      audit: { ...audit, cooldown: true },
+    };
+  }
   if (pending) {
     await sql`
       UPDATE "Proposal" SET "status" = ${proposalStatus.invalidated}::"ProposalStatus", "invalidationReason" = 'replaced_by_new_address',
@@ -147,7 +185,6 @@ export async function prepareAddressChange(
     after,
     changed: changedAddressFields(before, after),
   };
-  const policy = await readKindPolicy(tx, tenantId);
   // A parcel sent to another country is the costly mistake (customs, fraud): two people look at it. So is a change
   // with nothing on record to compare it with.
   const requiredApprovals = before === null || before.country !== after.country ? 2 : 1;
