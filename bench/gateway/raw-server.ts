@@ -337,7 +337,7 @@ const BUDGETS_SQL = `
          greatest(1, ceil(extract(epoch FROM u."windowStart") + win.w - extract(epoch FROM now())))::int AS "userRetryAfter"
     FROM k CROSS JOIN win CROSS JOIN t LEFT JOIN u ON true`;
 
-// lib/server/refunds/prepare-refund.ts + lib/server/proposals/build-proposal.ts proposalFactsJoins.
+// lib/actions/refund/prepare-refund.ts + lib/server/proposals/build-proposal.ts proposalFactsJoins.
 const SEEN_SQL = `
   SELECT pe.*, rj.*, sp.*, facts.*, pay.*
     FROM (SELECT 1) one

@@ -139,8 +139,6 @@ describe("the seam's layout", () => {
         .filter((spec) => kindOf(f, spec) !== null)
         .map((spec) => `${f} → ${spec}`),
     );
-    // Refund code not yet moved into its folder still reads its own tool inputs' types (lib/server/refunds) and
-    // one protocol test reads the refund input; nothing of the core proper (proposals, executions, agent, audit).
-    expect(reaching.filter((r) => !r.startsWith("lib/server/refunds/"))).toEqual([]);
+    expect(reaching).toEqual([]);
   });
 });

@@ -98,7 +98,7 @@ describe("layer boundaries", () => {
     // A new path that row-locks something lands here: take the locks through locks.ts, or add it with its reason.
     const allowed = [
       "lib/server/proposals/locks.ts", // order, then proposal: lockOrder, lockOrderThenProposal, lockOrderOfExecution
-      "lib/server/refunds/prepare-refund.ts", // the order, first
+      "lib/actions/refund/prepare-refund.ts", // the order, first
       "lib/actions/address-change/prepare.ts", // the order, first (its pending proposals are read under that lock)
       "lib/server/proposals/create-superseding-proposal.ts", // the order, already held by lockProposal
       "lib/server/proposals/expire-proposals.ts", // proposals with SKIP LOCKED: never waits, so never in a cycle

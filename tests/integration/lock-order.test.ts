@@ -11,7 +11,7 @@ import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authe
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
 import { GATEWAY_TX } from "@/lib/server/agent/tool-context";
 import { withPgTransaction } from "@/lib/server/db/pg";
-import { prepareRefund } from "@/lib/server/refunds/prepare-refund";
+import { prepareRefund } from "@/lib/actions/refund/prepare-refund";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { noteOutsideEffect } from "@/lib/server/db/retry";

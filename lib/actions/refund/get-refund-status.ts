@@ -1,7 +1,7 @@
 import "server-only";
 import { failure } from "@/lib/domain/agent-protocol";
 import { agentOutcomeFor, paymentPhase, proposalStatus as S } from "@/lib/domain/proposal-state";
-import type { GetRefundStatusInput } from "@/lib/actions/refund/tools";
+import type { GetRefundStatusInput } from "./tools";
 import { jsonObjectFrom } from "kysely/helpers/postgres";
 import type { Sql } from "@/lib/server/db/sql";
 import { expireIfDue } from "@/lib/server/proposals/agent-answer";

@@ -1,7 +1,7 @@
 import "server-only";
 import { failure } from "@/lib/domain/agent-protocol";
 import { proposalStatus } from "@/lib/domain/proposal-state";
-import type { PrepareRefundInput } from "@/lib/actions/refund/tools";
+import type { PrepareRefundInput } from "./tools";
 import { sql, type Sql, nowUtc } from "@/lib/server/db/sql";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
