@@ -12,6 +12,7 @@ import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import { storedProposalIntact, KIND_HASH_VERSION } from "@/lib/domain/proposal-hash";
 import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authenticate-agent-key";
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
+import { metrics } from "@/lib/server/telemetry/metrics";
 import { setActionEndpoint } from "@/lib/server/admin/action-endpoint/set-action-endpoint";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
@@ -81,6 +82,12 @@ async function call(caller: AgentCaller, tenant: string, customer: string, args:
     args,
   );
 }
+/** This process's approvalgw_executions_total for a kind and result (0 before the first). */
+async function executionsCounted(kind: string, result: string): Promise<number> {
+  const { values } = await metrics().executions.get();
+  return values.find((v) => v.labels.kind === kind && v.labels.result === result)?.value ?? 0;
+}
+
 /** A success answer's result (a failure has none: the test fails on it). */
 function resultOf(outcome: { code: string }): Record<string, unknown> {
   if (!("result" in outcome)) throw new Error(`expected a result, got ${JSON.stringify(outcome)}`);
@@ -324,10 +331,14 @@ describe("the refund's own staff actions on an address change", () => {
 
 describe("approval and execution on the shop's action endpoint", () => {
   it("approved → the shop changes the address once, and our copy of the order follows", async () => {
+    await runJobsOnce(); // what earlier cases left queued, so only this one's send is counted below
+    const sends = await executionsCounted("change_shipping_address", "succeeded");
     const number = await freshOrder();
     const { proposal } = await prepare(number, madrid());
     await approve(reviewer, proposal!);
     await runJobsOnce();
+    // Counted by kind, as the payment provider's sends are (approvalgw_executions_total).
+    expect((await executionsCounted("change_shipping_address", "succeeded")) - sends).toBe(1);
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
     expect(ex).toMatchObject({
       status: executionStatus.succeeded,

@@ -86,11 +86,11 @@ describe("/api/metrics after a flow", () => {
     // An invented tool name is counted, under "unknown" (caller text never becomes a label).
     expect(moved('approvalgw_tool_calls_total{tool="unknown",code="unknown_tool"}')).toBe(1);
     expect(after).not.toContain("search_invoices");
-    expect(moved('approvalgw_proposals_total{outcome="prepared"}')).toBe(2);
-    expect(moved('approvalgw_proposals_total{outcome="approved"}')).toBe(1);
-    expect(moved('approvalgw_proposals_total{outcome="rejected"}')).toBe(1);
+    expect(moved('approvalgw_proposals_total{kind="refund",outcome="prepared"}')).toBe(2);
+    expect(moved('approvalgw_proposals_total{kind="refund",outcome="approved"}')).toBe(1);
+    expect(moved('approvalgw_proposals_total{kind="refund",outcome="rejected"}')).toBe(1);
     expect(moved("approvalgw_approval_wait_seconds_count")).toBe(2);
-    expect(moved('approvalgw_executions_total{result="succeeded"}')).toBe(1);
+    expect(moved('approvalgw_executions_total{kind="refund",result="succeeded"}')).toBe(1);
     expect(moved('approvalgw_provider_calls_total{operation="create_refund",outcome="succeeded"}')).toBe(1);
     // No ids or e-mails as labels.
     for (const id of [approved.id, rejected.id, reviewer.userId, reviewer.email]) expect(after).not.toContain(id);

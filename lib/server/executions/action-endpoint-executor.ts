@@ -21,6 +21,7 @@ import { sql, sqlOf } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { executionTimings } from "@/lib/server/env";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
+import { metrics } from "@/lib/server/telemetry/metrics";
 import { notifyOpsOfInDoubt } from "@/lib/server/notifications/enqueue-notifications";
 import { lockOrderOfExecution } from "@/lib/server/proposals/locks";
 import { lockProposal, type LockedProposal } from "@/lib/server/proposals/proposal-guards";
@@ -142,6 +143,17 @@ async function begin(
 
 /** POSTs the action; an endpoint that cannot be opened (removed, its secret unusable) is an unknown outcome too. */
 async function send(tenantId: string, request: ActionEndpointRequest): Promise<SendActionResult> {
+  const answer = await sendOnce(tenantId, request);
+  // Counted like the payment provider's sends: by kind and what the shop answered (a refusal of our request is an
+  // unknown outcome, reconciled like one).
+  metrics().executions.inc({
+    kind: request.kind,
+    result: "status" in answer ? answer.status : answer.outcome === "refused" ? "unknown" : answer.outcome,
+  });
+  return answer;
+}
+
+async function sendOnce(tenantId: string, request: ActionEndpointRequest): Promise<SendActionResult> {
   try {
     return await sendAction(tenantId, request);
   } catch (error) {

@@ -122,7 +122,7 @@ export async function buildProposal(
     RETURNING *`.execute(tx);
   if (!inserted) throw new Error("proposal insert returned no row");
   const proposal = asRefund(inserted);
-  metrics().proposals.inc({ outcome: "prepared" });
+  metrics().proposals.inc({ kind: proposal.kind, outcome: "prepared" });
   // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook are
   // recorded with it (outbox rows + delivery jobs committed in this transaction). The tenant's webhook URLs
   // were read above with the facts: no extra round trip when the tenant has none and e-mail is off.

@@ -96,7 +96,7 @@ export async function insertKindProposal(tx: Sql, input: KindProposalInput): Pro
             ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING "id"`.execute(tx);
   if (rows.length !== 1) throw new Error("proposal insert returned no row");
-  metrics().proposals.inc({ outcome: "prepared" });
+  metrics().proposals.inc({ kind: input.kind, outcome: "prepared" });
   // A new proposal awaits review, whatever its kind: the reviewers' e-mails, the tenant's Slack message and reviewer
   // webhook are recorded in this transaction (outbox rows + delivery jobs), as for refunds (build-proposal.ts). The
   // messages are built at delivery from the kind's label and the order number, never from the params.

@@ -26,7 +26,7 @@ export async function traceDecision<R extends Decided>(
   const p = isUuid(proposalId)
     ? await db().proposal.findFirst({
         where: { id: proposalId, tenantId: actor.tenantId },
-        select: { hash: true, traceparent: true, createdAt: true },
+        select: { hash: true, traceparent: true, createdAt: true, kind: true },
       })
     : null;
   const waitSeconds = p ? Math.max(0, (Date.now() - p.createdAt.getTime()) / 1000) : null;
@@ -46,7 +46,7 @@ export async function traceDecision<R extends Decided>(
       const result = await run();
       span.setAttribute("approvalgw.outcome", result.status);
       if (result.status === proposalStatus.approved || result.status === proposalStatus.rejected) {
-        metrics().proposals.inc({ outcome: result.status });
+        metrics().proposals.inc({ kind: p?.kind ?? "unknown", outcome: result.status });
         if (waitSeconds !== null) metrics().approvalWait.observe(waitSeconds);
       }
       return result;

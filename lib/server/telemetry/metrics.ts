@@ -11,9 +11,9 @@ import { isToolName } from "@/lib/schemas/tools";
 type Metrics = {
   registry: Registry;
   toolCalls: Counter<"tool" | "code">;
-  proposals: Counter<"outcome">;
+  proposals: Counter<"kind" | "outcome">;
   approvalWait: Histogram;
-  executions: Counter<"result">;
+  executions: Counter<"kind" | "result">;
   providerCalls: Counter<"operation" | "outcome">;
   providerWebhookEvents: Counter<"result">;
   transactionConflicts: Counter<"outcome">;
@@ -45,8 +45,8 @@ function create(): Metrics {
     }),
     proposals: new Counter({
       name: "approvalgw_proposals_total",
-      help: "Proposals by what happened to them in this process: prepared, approved, rejected.",
-      labelNames: ["outcome"],
+      help: "Proposals by action kind and what happened to them in this process: prepared, approved, rejected.",
+      labelNames: ["kind", "outcome"],
       registers,
     }),
     approvalWait: new Histogram({
@@ -57,8 +57,8 @@ function create(): Metrics {
     }),
     executions: new Counter({
       name: "approvalgw_executions_total",
-      help: "Refund sends (first send and re-sends with the same key) by the provider's answer: succeeded, pending, failed, unknown.",
-      labelNames: ["result"],
+      help: "Executions sent (first send and re-sends with the same key) by action kind and the answer of the system that acts (the payment provider, the shop's action endpoint): succeeded, pending, failed, unknown.",
+      labelNames: ["kind", "result"],
       registers,
     }),
     providerCalls: new Counter({

@@ -56,7 +56,8 @@ export function tracedProvider(provider: PaymentProvider, name: string): Payment
         },
         () => provider.createRefund(input),
       );
-      metrics().executions.inc({ result: answer.outcome });
+      // The payment provider refunds: its sends are the refund kind's.
+      metrics().executions.inc({ kind: "refund", result: answer.outcome });
       return answer;
     },
     retrieveRefund: (refundId) =>
