@@ -18,6 +18,7 @@ describe("OpenAI Chat Completions", () => {
       "lookup_order",
       "prepare_refund",
       "get_refund_status",
+      "get_action_status",
       "create_support_ticket",
     ]);
     for (const t of body.tools) {
