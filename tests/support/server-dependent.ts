@@ -105,6 +105,7 @@ export const serverNeutral: string[] = [
   "jobs-admin-webhook.test.ts",
   "jobs-expiry.test.ts",
   "key-rotation.test.ts",
+  "kind-conformance.test.ts",
   "lock-order.test.ts",
   "manual-payout.test.ts",
   "mcp-trace-meta.test.ts",

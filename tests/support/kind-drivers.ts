@@ -1,0 +1,203 @@
+// What the conformance suite (tests/integration/kind-conformance.test.ts) needs to know of each registered action
+// kind, and nothing more: how to make a fresh subject in the system of record, the prepare tool and its valid
+// arguments, a value the server derives (the model must not be able to supply it), how to change the subject so a
+// proposal no longer matches it, how to make the effect's system lose its answer after committing, and how to count
+// the effects that system holds. The cases themselves are written once, in the suite.
+//
+// Each driver starts the real external system its kind's effects go to (the payment sandbox for the refund, the
+// sandbox shop behind the tenant's action endpoint for the address change), once per file.
+import { randomBytes, randomUUID } from "node:crypto";
+import { inject } from "vitest";
+import { shopControl, type ShopControl } from "@/shop-sandbox/control-client";
+import type { SandboxControl } from "@/provider-sandbox/control-client";
+import { setActionEndpoint } from "@/lib/server/admin/action-endpoint/set-action-endpoint";
+import { db } from "@/lib/server/db/client";
+import { withPgClient } from "@/lib/server/db/pg-client";
+import { findFreePort } from "../../scripts/lib/embedded-postgres";
+import { ES } from "../integration/gateway-support";
+import { freshCardOrder } from "../integration/proposal-support";
+import { actorFor, staffOf } from "./actors";
+import { startSandboxProvider, type SandboxProvider } from "./sandbox-provider";
+import { startShopProcess, type ShopProcess } from "./shop-process";
+
+/** A subject (an order) made for one test: its tenant and customer, our row's id, the number the model uses. */
+export type KindSubject = { tenant: string; customer: string; number: string; orderId: string; paymentRef: string };
+
+export type KindDriver = {
+  kind: string;
+  prepareTool: string;
+  /** Starts the system the kind's effects go to and points the tenants at it; once per file. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Before each case: no fault left switched on by an earlier one. */
+  clearFaults(): Promise<void>;
+  /** A fresh order of `customer` in `tenant`, which the kind can act on (known to the external system too). */
+  freshSubject(tenant: string, customer: string): Promise<KindSubject>;
+  /** Valid arguments of the prepare tool for the subject, as the model would send them. */
+  prepareArgs(s: KindSubject): Record<string, unknown>;
+  /** The proposal's stored `subject` for it ({type, ref}): where the suite counts the proposals made. */
+  proposalSubject(s: KindSubject): { type: string; ref: string };
+  /** A field the server derives, with a value the model might make up: strict input must refuse it. */
+  derivedField(s: KindSubject): { name: string; value: unknown };
+  /** Changes the subject in our copy of the system of record so a proposal no longer matches: the expected reason. */
+  changeSubject(s: KindSubject): Promise<string>;
+  /** Makes the effect's system commit the next effect on the subject and lose its answer (once). */
+  loseNextAnswerAfterCommit(s: KindSubject): Promise<void>;
+  /** How many effects the external system holds for the subject. */
+  effects(s: KindSubject): Promise<number>;
+  /** Whether our copy of the system of record reflects the effect (after it succeeded). */
+  ourCopyFollows(s: KindSubject): Promise<boolean>;
+};
+
+let seq = 0;
+
+// ---- refund: the payment provider's chain, against the payment sandbox in its own process ----
+
+function refundDriver(): KindDriver {
+  let sandbox: SandboxProvider | undefined;
+  const control = (): SandboxControl => {
+    if (!sandbox) throw new Error("the refund driver was not started");
+    return sandbox.control;
+  };
+  return {
+    kind: "refund",
+    prepareTool: "prepare_refund",
+    async start() {
+      // No webhook receiver: every settlement here is the executor's or the reconciler's own (as seed-matrix.test).
+      sandbox = await startSandboxProvider({
+        webhook: { url: "http://127.0.0.1:9/", secret: `whsec_${randomUUID().replace(/-/g, "")}` },
+      });
+    },
+    async stop() {
+      await sandbox?.stop();
+    },
+    clearFaults: async () => void (await control().clearFaults()),
+    async freshSubject(tenant, customer) {
+      const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
+      const amountMinor = 2_000; // under both tenants' two-reviewer thresholds: one approval
+      const pi = `pi_conf_${Date.now().toString(36)}_${++seq}`;
+      await control().createPaymentIntent({ id: pi, amount: amountMinor, currency: t.currency.trim().toLowerCase() });
+      const o = await freshCardOrder(amountMinor, { tenant, customer, prefix: "K", paymentRef: pi });
+      return { tenant, customer, number: o.number, orderId: o.orderId, paymentRef: pi };
+    },
+    prepareArgs: (s) => ({ order_id: s.number, reason: "damaged_item" }),
+    proposalSubject: (s) => ({ type: "order", ref: s.orderId }),
+    // The amount is derived from the order and its payment (everything still refundable), never the model's.
+    derivedField: () => ({ name: "amount", value: 1 }),
+    async changeSubject(s) {
+      // The shop cancelled the order meanwhile (as its Orders API would push it).
+      await db().order.update({ where: { id: s.orderId }, data: { status: "cancelled" } });
+      return "order_cancelled";
+    },
+    async loseNextAnswerAfterCommit(s) {
+      // The provider commits the refund and never answers: the adapter's 1.5 s timeout (sandbox-provider.ts).
+      await control().addFault({ kind: "accept_then_hang", paymentIntent: s.paymentRef });
+    },
+    effects: async (s) => (await control().counters()).paymentIntents[s.paymentRef]?.refunds ?? 0,
+    ourCopyFollows: async (s) =>
+      (await db().refund.count({ where: { orderId: s.orderId, status: "succeeded", amountMinor: 2_000 } })) === 1,
+  };
+}
+
+// ---- change_shipping_address: the tenant's action endpoint, served by the sandbox shop in its own process ----
+
+/** The address on record of the orders made here, and the one the customer asks for (as address-change.test). */
+const onRecord = {
+  name: "Ana García",
+  line1: "Calle Mayor 1",
+  line2: null,
+  city: "Madrid",
+  postalCode: "28013",
+  region: null,
+  country: "ES",
+};
+const asked = {
+  name: "Ana García",
+  line1: "Calle de Alcalá 50",
+  line2: null,
+  city: "Madrid",
+  postal_code: "28014",
+  region: null,
+  country: "ES",
+};
+
+function addressChangeDriver(): KindDriver {
+  const TOOL = "prepare_address_change";
+  const serverUrl = inject("serverUrl");
+  const shopDb = `shop_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+  const controlToken = `ctl_${randomUUID()}`;
+  let shop: ShopProcess | undefined;
+  let shopControlClient: ShopControl | undefined;
+  const control = (): ShopControl => {
+    if (!shopControlClient) throw new Error("the address-change driver was not started");
+    return shopControlClient;
+  };
+  return {
+    kind: "change_shipping_address",
+    prepareTool: TOOL,
+    async start() {
+      // As address-change.test: tienda-es's admin saves the endpoint (the product generates the secret), the
+      // shop's operator configures it; the tool is allowed on both tenants' web channel and key.
+      const port = await findFreePort();
+      const admin = await actorFor(staffOf(ES, "admin").email);
+      process.env.SECRETS_KEY = randomBytes(32).toString("base64");
+      const saved = await setActionEndpoint(admin, { url: `http://127.0.0.1:${port}/actions` });
+      shop = await startShopProcess({
+        port,
+        databaseUrl: serverUrl.replace(/\/postgres$/, `/${shopDb}`),
+        signingSecret: saved.secret!,
+        controlToken,
+      });
+      shopControlClient = shopControl(`http://127.0.0.1:${port}`, controlToken);
+      for (const tenant of await db().tenant.findMany()) {
+        const channel = await db().channel.findFirst({ where: { tenantId: tenant.id, slug: "web_support" } });
+        if (!channel || channel.allowedTools.includes(TOOL)) continue;
+        await db().channel.update({ where: { id: channel.id }, data: { allowedTools: { push: TOOL } } });
+        await db().agentKey.updateMany({ where: { channelId: channel.id }, data: { allowedTools: { push: TOOL } } });
+      }
+    },
+    async stop() {
+      await shop?.stop();
+      delete process.env.SECRETS_KEY;
+      await withPgClient(serverUrl, (a) => a.query(`DROP DATABASE IF EXISTS "${shopDb}" WITH (FORCE)`));
+    },
+    clearFaults: async () => void (await control().clearFaults()),
+    async freshSubject(tenant, customer) {
+      const o = await freshCardOrder(2_000, { tenant, customer, prefix: "K" });
+      await db().order.update({ where: { id: o.orderId }, data: { shippingAddress: onRecord } });
+      // The shop behind tienda-es's endpoint owns fulfilment: it knows the order, unfulfilled.
+      if (tenant === ES) await control().setOrder(o.number, { status: "unfulfilled", shippingAddress: onRecord });
+      return { tenant, customer, number: o.number, orderId: o.orderId, paymentRef: o.paymentRef };
+    },
+    prepareArgs: (s) => ({ order_id: s.number, new_address: asked }),
+    // The proposal's subject is our order row (the request to the shop names it by its number).
+    proposalSubject: (s) => ({ type: "order", ref: s.orderId }),
+    // `before` is the address on record, read under the order's lock: the model cannot say what it was.
+    derivedField: () => ({ name: "before", value: { ...asked, line1: "Somewhere else 1" } }),
+    async changeSubject(s) {
+      // The address changed elsewhere (the Orders API) between prepare and approval.
+      await db().order.update({
+        where: { id: s.orderId },
+        data: { shippingAddress: { ...onRecord, line1: "Calle Mayor 3" } },
+      });
+      return "address_changed";
+    },
+    async loseNextAnswerAfterCommit(s) {
+      // The shop commits the change and the connection drops before it answers. Not a timeout: the action
+      // endpoint's POST timeout is a fixed 15 s (lib/server/action-endpoint/client.ts, ACTION_POST_TIMEOUT_MS), too
+      // long for this file; the executor treats both alike (unknown → reconcile by GET), as action-endpoint.test shows.
+      await control().addFault({ kind: "drop_after_commit", orderNumber: s.number });
+    },
+    effects: async (s) => (await control().actions({ orderNumber: s.number })).data.length,
+    async ourCopyFollows(s) {
+      const order = await db().order.findUniqueOrThrow({ where: { id: s.orderId } });
+      const address = order.shippingAddress as { line1?: string; postalCode?: string } | null;
+      return address?.line1 === asked.line1 && address.postalCode === asked.postal_code;
+    },
+  };
+}
+
+/** One driver per registered kind, by kind name (the suite fails for a registered kind without one). */
+export function kindDrivers(): Record<string, KindDriver> {
+  return Object.fromEntries([refundDriver(), addressChangeDriver()].map((d) => [d.kind, d]));
+}
