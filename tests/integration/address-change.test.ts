@@ -4,20 +4,18 @@
 // the hash, the order re-checked at approval and before execution, and execution on the shop's action endpoint
 // exactly once — a lost answer is reconciled by the GET, a 5xx re-sent with the same key, a refusal by the shop
 // fails cleanly; the audit trail keeps fingerprints of the addresses, never the addresses.
-import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { shopControl, type ShopControl } from "@/shop-sandbox/control-client";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ShopControl } from "@/shop-sandbox/control-client";
 import { executionStatus } from "@/lib/domain/execution-state";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import { storedProposalIntact, KIND_HASH_VERSION } from "@/lib/domain/proposal-hash";
 import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authenticate-agent-key";
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
 import { metrics } from "@/lib/server/telemetry/metrics";
-import { setActionEndpoint } from "@/lib/server/admin/action-endpoint/set-action-endpoint";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
-import { withPgClient } from "@/lib/server/db/pg-client";
 import { reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
@@ -34,20 +32,21 @@ import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { isRefundDetail } from "@/lib/schemas/proposal-page";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
-import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
 import { runJobsOnce } from "../support/run-jobs-once";
-import { startShopProcess, type ShopProcess } from "../support/shop-process";
+import {
+  ADDRESS_CHANGE_TOOL,
+  allowAddressChangeTool,
+  copyDemoOrder,
+  startShopBehindEndpoint,
+} from "../support/address-change-shop";
 import { freshCardOrder } from "./proposal-support";
 import { ES, US, ana, john, pablo, tokenFor, webKey } from "./gateway-support";
 
-const TOOL = "prepare_address_change";
-const CONTROL_TOKEN = `ctl_${randomUUID()}`;
-const serverUrl = inject("serverUrl");
-const shopDb = `shop_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+const TOOL = ADDRESS_CHANGE_TOOL;
 
-let shop: ShopProcess;
+let stopShop: (() => Promise<void>) | undefined;
 let control: ShopControl;
 let esCaller: AgentCaller;
 let usCaller: AgentCaller;
@@ -106,16 +105,7 @@ const prepare = (orderId: string, address: unknown, customer = ana) =>
   call(esCaller, ES, customer, { order_id: orderId, new_address: address });
 
 /** A fresh unfulfilled order of ana's, known to the shop too (the shop owns fulfilment). */
-async function freshOrder(): Promise<string> {
-  const template = await db().order.findFirstOrThrow({ where: { number: "ORD-1001", tenant: { slug: ES } } });
-  const number = `ORD-A${Date.now().toString(36)}${++seq}`.toUpperCase();
-  const { id: _id, updatedAt: _u, number: _n, ...rest } = template;
-  await db().order.create({
-    data: { ...rest, number, items: rest.items ?? [], shippingAddress: rest.shippingAddress ?? undefined },
-  });
-  await control.setOrder(number, { status: "unfulfilled" });
-  return number;
-}
+const freshOrder = () => copyDemoOrder("A", control);
 
 const proposalOf = (id: string) => db().proposal.findUniqueOrThrow({ where: { id } });
 const orderRow = (number: string) => db().order.findFirstOrThrow({ where: { number, tenant: { slug: ES } } });
@@ -123,25 +113,8 @@ const approve = (actor: Actor, p: { id: string; hash: string }) =>
   approveProposal(actor, { proposalId: p.id, hash: p.hash });
 
 beforeAll(async () => {
-  const port = await findFreePort();
-  // The tenant's admin saves the endpoint (the product generates the secret); the shop's operator configures it.
-  const admin = await actorFor(staffOf(ES, "admin").email);
-  process.env.SECRETS_KEY = randomBytes(32).toString("base64");
-  const saved = await setActionEndpoint(admin, { url: `http://127.0.0.1:${port}/actions` });
-  shop = await startShopProcess({
-    port,
-    databaseUrl: serverUrl.replace(/\/postgres$/, `/${shopDb}`),
-    signingSecret: saved.secret!,
-    controlToken: CONTROL_TOKEN,
-  });
-  control = shopControl(`http://127.0.0.1:${port}`, CONTROL_TOKEN);
-  // An admin allows the new tool on the web channel and its key (a new tool is allowed nowhere until then).
-  for (const slug of [ES, US]) {
-    const tenant = await db().tenant.findUniqueOrThrow({ where: { slug } });
-    const channel = await db().channel.findFirstOrThrow({ where: { tenantId: tenant.id, slug: "web_support" } });
-    await db().channel.update({ where: { id: channel.id }, data: { allowedTools: { push: TOOL } } });
-    await db().agentKey.updateMany({ where: { channelId: channel.id }, data: { allowedTools: { push: TOOL } } });
-  }
+  ({ control, stop: stopShop } = await startShopBehindEndpoint(ES));
+  await allowAddressChangeTool([ES, US]);
   const es = await authenticateAgentKey(`Bearer ${webKey(ES)}`);
   const us = await authenticateAgentKey(`Bearer ${webKey(US)}`);
   if (!es.ok || !us.ok) throw new Error("demo agent key refused");
@@ -153,9 +126,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopProposalChanges();
-  await shop?.stop();
-  delete process.env.SECRETS_KEY;
-  await withPgClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${shopDb}" WITH (FORCE)`));
+  await stopShop?.();
 });
 
 beforeEach(async () => {

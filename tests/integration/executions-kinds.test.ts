@@ -3,16 +3,14 @@
 // beside a refund's execution (kind, one-line summary from the hashed params, the shop's reference, no amount), found
 // by its order number, opened in detail (the kind's labelled fields, before → after), in doubt in the overview with
 // "Check now" settling it through the kind's executor, and invisible to another tenant (the same not-found as none).
-import { randomBytes, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { shopControl, type ShopControl } from "@/shop-sandbox/control-client";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ShopControl } from "@/shop-sandbox/control-client";
 import { executionStatus as E } from "@/lib/domain/execution-state";
 import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authenticate-agent-key";
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
-import { setActionEndpoint } from "@/lib/server/admin/action-endpoint/set-action-endpoint";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
-import { withPgClient } from "@/lib/server/db/pg-client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { jobKeyPrefix } from "@/lib/server/jobs/job-types";
@@ -22,22 +20,23 @@ import { getExecutionOverview } from "@/lib/server/executions/get-execution-over
 import { listExecutions } from "@/lib/server/executions/list-executions";
 import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
-import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
 import { runJobsOnce } from "../support/run-jobs-once";
-import { startShopProcess, type ShopProcess } from "../support/shop-process";
+import {
+  ADDRESS_CHANGE_TOOL,
+  allowAddressChangeTool,
+  copyDemoOrder,
+  startShopBehindEndpoint,
+} from "../support/address-change-shop";
 import { executionDetailDto, executionOverviewDto, executionsPageDto } from "@/lib/schemas/execution-dto";
 import { approvedProposal } from "./audit-support";
 import { ES, US, ana, tokenFor, webKey } from "./gateway-support";
 
 const KIND = "change_shipping_address";
-const TOOL = "prepare_address_change";
-const CONTROL_TOKEN = `ctl_${randomUUID()}`;
-const serverUrl = inject("serverUrl");
-const shopDb = `shop_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
+const TOOL = ADDRESS_CHANGE_TOOL;
 
-let shop: ShopProcess;
+let stopShop: (() => Promise<void>) | undefined;
 let control: ShopControl;
 let caller: AgentCaller;
 let reviewer: Actor;
@@ -56,16 +55,7 @@ const madrid = {
 const madridLine = "Ana García, Calle de Alcalá 50, 28014 Madrid, ES";
 
 /** A fresh unfulfilled order of Ana's, known to the shop too. */
-async function freshOrder(): Promise<string> {
-  const template = await db().order.findFirstOrThrow({ where: { number: "ORD-1001", tenant: { slug: ES } } });
-  const number = `ORD-X${Date.now().toString(36)}${++seq}`.toUpperCase();
-  const { id: _id, updatedAt: _u, number: _n, ...rest } = template;
-  await db().order.create({
-    data: { ...rest, number, items: rest.items ?? [], shippingAddress: rest.shippingAddress ?? undefined },
-  });
-  await control.setOrder(number, { status: "unfulfilled" });
-  return number;
-}
+const freshOrder = () => copyDemoOrder("X", control);
 
 /** Prepares the Madrid address for a fresh order through the gateway, approves it, and runs the execute job. */
 async function executedAddressChange() {
@@ -97,21 +87,8 @@ let kindRun: Awaited<ReturnType<typeof executedAddressChange>>;
 let refundExecutionId: string;
 
 beforeAll(async () => {
-  const port = await findFreePort();
-  const admin = await actorFor(staffOf(ES, "admin").email);
-  process.env.SECRETS_KEY = randomBytes(32).toString("base64");
-  const saved = await setActionEndpoint(admin, { url: `http://127.0.0.1:${port}/actions` });
-  shop = await startShopProcess({
-    port,
-    databaseUrl: serverUrl.replace(/\/postgres$/, `/${shopDb}`),
-    signingSecret: saved.secret!,
-    controlToken: CONTROL_TOKEN,
-  });
-  control = shopControl(`http://127.0.0.1:${port}`, CONTROL_TOKEN);
-  const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  const channel = await db().channel.findFirstOrThrow({ where: { tenantId: tenant.id, slug: "web_support" } });
-  await db().channel.update({ where: { id: channel.id }, data: { allowedTools: { push: TOOL } } });
-  await db().agentKey.updateMany({ where: { channelId: channel.id }, data: { allowedTools: { push: TOOL } } });
+  ({ control, stop: stopShop } = await startShopBehindEndpoint(ES));
+  await allowAddressChangeTool([ES]);
   const es = await authenticateAgentKey(`Bearer ${webKey(ES)}`);
   if (!es.ok) throw new Error("demo agent key refused");
   caller = es.caller;
@@ -138,9 +115,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await shop?.stop();
-  delete process.env.SECRETS_KEY;
-  await withPgClient(serverUrl, (a) => a.query(`DROP DATABASE IF EXISTS "${shopDb}" WITH (FORCE)`));
+  await stopShop?.();
 });
 
 describe("the executions list with a kind's execution", () => {

@@ -27,11 +27,12 @@ import { setSlackWebhook } from "@/lib/server/notifications/slack-webhook-settin
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorFor, staffOf } from "../support/actors";
+import { ADDRESS_CHANGE_TOOL, allowAddressChangeTool, copyDemoOrder } from "../support/address-change-shop";
 import { actorOf } from "./audit-support";
 import { ES, ana, tokenFor, webKey } from "./gateway-support";
 import { makeNotificationJobsDue, startSmtp, worker, type TestSmtp } from "./notifications-support";
 
-const TOOL = "prepare_address_change";
+const TOOL = ADDRESS_CHANGE_TOOL;
 const base = "http://approvals.test";
 const LUCIA = "lucia.revisora@tienda-es.test";
 const JAVIER = "javier.revisor@tienda-es.test";
@@ -66,10 +67,7 @@ beforeAll(async () => {
   // an approved change's POST finds no connection, and its outcome is unknown — in doubt.
   const admin = await actorFor(staffOf(ES, "admin").email);
   await setActionEndpoint(admin, { url: `http://127.0.0.1:${await findFreePort()}/actions` });
-  const tenant = await db().tenant.findUniqueOrThrow({ where: { slug: ES } });
-  const channel = await db().channel.findFirstOrThrow({ where: { tenantId: tenant.id, slug: "web_support" } });
-  await db().channel.update({ where: { id: channel.id }, data: { allowedTools: { push: TOOL } } });
-  await db().agentKey.updateMany({ where: { channelId: channel.id }, data: { allowedTools: { push: TOOL } } });
+  await allowAddressChangeTool([ES]);
   const auth = await authenticateAgentKey(`Bearer ${webKey(ES)}`);
   if (!auth.ok) throw new Error("demo agent key refused");
   caller = auth.caller;
@@ -92,15 +90,7 @@ beforeEach(async () => {
 });
 
 /** A fresh unfulfilled order of ana's (her ORD-1001 copied under a new number). */
-async function freshOrder(): Promise<string> {
-  const template = await db().order.findFirstOrThrow({ where: { number: "ORD-1001", tenant: { slug: ES } } });
-  const number = `ORD-N${Date.now().toString(36)}${++seq}`.toUpperCase();
-  const { id: _id, updatedAt: _u, number: _n, ...rest } = template;
-  await db().order.create({
-    data: { ...rest, number, items: rest.items ?? [], shippingAddress: rest.shippingAddress ?? undefined },
-  });
-  return number;
-}
+const freshOrder = () => copyDemoOrder("N");
 
 /** prepare_address_change through the gateway, as the agent calls it: the one real path to a kind's proposal. */
 async function prepareAddressChange(): Promise<{ id: string; hash: string; number: string }> {

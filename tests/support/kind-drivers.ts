@@ -6,19 +6,14 @@
 //
 // Each driver starts the real external system its kind's effects go to (the payment sandbox for the refund, the
 // sandbox shop behind the tenant's action endpoint for the address change), once per file.
-import { randomBytes, randomUUID } from "node:crypto";
-import { inject } from "vitest";
-import { shopControl, type ShopControl } from "@/shop-sandbox/control-client";
+import { randomUUID } from "node:crypto";
+import type { ShopControl } from "@/shop-sandbox/control-client";
 import type { SandboxControl } from "@/provider-sandbox/control-client";
-import { setActionEndpoint } from "@/lib/server/admin/action-endpoint/set-action-endpoint";
 import { db } from "@/lib/server/db/client";
-import { withPgClient } from "@/lib/server/db/pg-client";
-import { findFreePort } from "../../scripts/lib/embedded-postgres";
-import { ES } from "../integration/gateway-support";
+import { ES, US } from "../integration/gateway-support";
 import { freshCardOrder } from "../integration/proposal-support";
-import { actorFor, staffOf } from "./actors";
 import { startSandboxProvider, type SandboxProvider } from "./sandbox-provider";
-import { startShopProcess, type ShopProcess } from "./shop-process";
+import { ADDRESS_CHANGE_TOOL, allowAddressChangeTool, startShopBehindEndpoint } from "./address-change-shop";
 
 /** A subject (an order) made for one test: its tenant and customer, our row's id, the number the model uses. */
 export type KindSubject = { tenant: string; customer: string; number: string; orderId: string; paymentRef: string };
@@ -122,44 +117,22 @@ const asked = {
 };
 
 function addressChangeDriver(): KindDriver {
-  const TOOL = "prepare_address_change";
-  const serverUrl = inject("serverUrl");
-  const shopDb = `shop_sandbox_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
-  const controlToken = `ctl_${randomUUID()}`;
-  let shop: ShopProcess | undefined;
-  let shopControlClient: ShopControl | undefined;
+  let shop: { control: ShopControl; stop(): Promise<void> } | undefined;
   const control = (): ShopControl => {
-    if (!shopControlClient) throw new Error("the address-change driver was not started");
-    return shopControlClient;
+    if (!shop) throw new Error("the address-change driver was not started");
+    return shop.control;
   };
   return {
     kind: "change_shipping_address",
-    prepareTool: TOOL,
+    prepareTool: ADDRESS_CHANGE_TOOL,
     async start() {
-      // As address-change.test: tienda-es's admin saves the endpoint (the product generates the secret), the
-      // shop's operator configures it; the tool is allowed on both tenants' web channel and key.
-      const port = await findFreePort();
-      const admin = await actorFor(staffOf(ES, "admin").email);
-      process.env.SECRETS_KEY = randomBytes(32).toString("base64");
-      const saved = await setActionEndpoint(admin, { url: `http://127.0.0.1:${port}/actions` });
-      shop = await startShopProcess({
-        port,
-        databaseUrl: serverUrl.replace(/\/postgres$/, `/${shopDb}`),
-        signingSecret: saved.secret!,
-        controlToken,
-      });
-      shopControlClient = shopControl(`http://127.0.0.1:${port}`, controlToken);
-      for (const tenant of await db().tenant.findMany()) {
-        const channel = await db().channel.findFirst({ where: { tenantId: tenant.id, slug: "web_support" } });
-        if (!channel || channel.allowedTools.includes(TOOL)) continue;
-        await db().channel.update({ where: { id: channel.id }, data: { allowedTools: { push: TOOL } } });
-        await db().agentKey.updateMany({ where: { channelId: channel.id }, data: { allowedTools: { push: TOOL } } });
-      }
+      // As address-change.test: tienda-es's endpoint served by a real shop process; the tool allowed on both
+      // tenants' web channel and key.
+      shop = await startShopBehindEndpoint(ES);
+      await allowAddressChangeTool([ES, US]);
     },
     async stop() {
       await shop?.stop();
-      delete process.env.SECRETS_KEY;
-      await withPgClient(serverUrl, (a) => a.query(`DROP DATABASE IF EXISTS "${shopDb}" WITH (FORCE)`));
     },
     clearFaults: async () => void (await control().clearFaults()),
     async freshSubject(tenant, customer) {
