@@ -13,6 +13,23 @@ export const orderReference = z
 /** Longest wait_seconds of a status tool (get_refund_status): below common HTTP client and proxy timeouts (30 s). */
 export const MAX_WAIT_SECONDS = 25;
 
+/**
+ * A status tool's `wait_seconds`: optional for the server (older clients send only the id), nullable so that vendors
+ * whose strict mode wants every property listed as required can send null. `what` names the thing waited on ("the
+ * refund's", "the action's"), `busy` what it may be doing meanwhile ("being paid").
+ */
+export function waitSecondsInput(what: { status: string; busy: string; unchanged: string }) {
+  return z
+    .int()
+    .min(0)
+    .max(MAX_WAIT_SECONDS)
+    .nullable()
+    .optional()
+    .describe(
+      `Wait up to this many seconds (0–${MAX_WAIT_SECONDS}) for ${what.status} status to change before answering; the answer comes as soon as it changes. Use ${MAX_WAIT_SECONDS} while it awaits a reviewer or is ${what.busy}; null or 0 answers at once. Waiting on an unchanged ${what.unchanged} does not use up the conversation's tool budget.`,
+    );
+}
+
 /** MCP tool annotations (MCP spec "Tool annotations"). */
 export type ToolAnnotations = {
   readOnlyHint: boolean;

@@ -4,7 +4,7 @@
 // because identity, tenant, amount and recipient are derived by the server, never taken from a model.
 import { z } from "zod";
 import { storable } from "./stored";
-import { MAX_WAIT_SECONDS, orderReference, type ToolDeclaration } from "./agent-inputs";
+import { orderReference, waitSecondsInput, type ToolDeclaration } from "./agent-inputs";
 import { agentErrorCodes, successCodes } from "@/lib/domain/outcome";
 import { kindTools, previewToolNames } from "@/lib/actions/registry";
 
@@ -44,16 +44,7 @@ export const getActionStatusInput = z.strictObject({
   proposal_id: z
     .uuid()
     .describe("The proposal id a prepare tool (prepare_refund, prepare_address_change, …) returned."),
-  // Optional for the server, nullable so that vendors whose strict mode wants every property required can send null.
-  wait_seconds: z
-    .int()
-    .min(0)
-    .max(MAX_WAIT_SECONDS)
-    .nullable()
-    .optional()
-    .describe(
-      `Wait up to this many seconds (0–${MAX_WAIT_SECONDS}) for the action's status to change before answering; the answer comes as soon as it changes. Use ${MAX_WAIT_SECONDS} while it awaits a reviewer or is being carried out; null or 0 answers at once. Waiting on an unchanged action does not use up the conversation's tool budget.`,
-    ),
+  wait_seconds: waitSecondsInput({ status: "the action's", busy: "being carried out", unchanged: "action" }),
 });
 export type GetActionStatusInput = z.infer<typeof getActionStatusInput>;
 

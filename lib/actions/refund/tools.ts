@@ -3,7 +3,7 @@
 // taken from the model —, get_refund_status reads it (and waits for a change). Client-safe: the catalogue
 // (lib/schemas/tools.ts) publishes these through the registry; how they run is ./server.ts.
 import { z } from "zod";
-import { MAX_WAIT_SECONDS, orderReference } from "@/lib/schemas/agent-inputs";
+import { orderReference, waitSecondsInput } from "@/lib/schemas/agent-inputs";
 import { declareKindTools } from "../kind";
 
 export const refundReasons = [
@@ -24,17 +24,7 @@ export type PrepareRefundInput = z.infer<typeof prepareRefundInput>;
 
 export const getRefundStatusInput = z.strictObject({
   proposal_id: z.uuid().describe("The proposal id that prepare_refund returned."),
-  // Optional for the server (older clients send only proposal_id), nullable so that vendors whose strict
-  // mode wants every property listed as required can send null.
-  wait_seconds: z
-    .int()
-    .min(0)
-    .max(MAX_WAIT_SECONDS)
-    .nullable()
-    .optional()
-    .describe(
-      `Wait up to this many seconds (0–${MAX_WAIT_SECONDS}) for the refund's status to change before answering; the answer comes as soon as it changes. Use ${MAX_WAIT_SECONDS} while it awaits a reviewer or is being paid; null or 0 answers at once. Waiting on an unchanged refund does not use up the conversation's tool budget.`,
-    ),
+  wait_seconds: waitSecondsInput({ status: "the refund's", busy: "being paid", unchanged: "refund" }),
 });
 export type GetRefundStatusInput = z.infer<typeof getRefundStatusInput>;
 
