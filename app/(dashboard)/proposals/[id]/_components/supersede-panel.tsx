@@ -79,7 +79,12 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
       ) : null}
       <div className="row-actions">
         {p.viewer.canReprepare && !made ? (
-          <Button type="button" variant="outline" disabled={!hydrated || reprepare.isPending} onClick={() => reprepare.mutate()}>
+          <Button
+            type="button"
+            variant="outline"
+            disabled={!hydrated || reprepare.isPending}
+            onClick={() => reprepare.mutate()}
+          >
             {t("reprepare")}
           </Button>
         ) : null}
