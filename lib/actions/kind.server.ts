@@ -3,6 +3,7 @@ import "server-only";
 // gives one handler per tool it declares; the gateway (lib/server/agent/tool-handlers.ts) runs them in its one
 // transaction, with the same authentication, budgets, audit and answer envelope for every kind.
 import type { Selectable } from "kysely";
+import type { Proposal } from "@/lib/server/db/generated/client";
 import type { ActionKindTools } from "./kind";
 import type { ToolHandler } from "@/lib/server/agent/tool-context";
 import type { Tx } from "@/lib/server/db/client";
@@ -40,7 +41,16 @@ export type KindBehaviour = {
    * person approves — the hashed params, or a refund's hashed columns — in the words of the kind's prepare answer.
    */
   agentAction(proposal: StoredProposal): Record<string, unknown>;
+  /**
+   * A kind carried out in two steps declares its second here (docs/action-kinds.md, "Steps"): a follow-up proposal
+   * (its `parentId` is this kind's proposal) is authorised by the parent's approval only when the parent's kind says
+   * the follow-up is exactly what its hashed params approved. The core asks this before the follow-up's effect.
+   */
+  followUp?: { authorises(parent: ProposalRow, child: ProposalRow): boolean };
 };
+
+/** A proposal row as stored. */
+export type ProposalRow = Proposal;
 
 /** A stored proposal as a status answer reads it: its row, and its order's number when it concerns an order. */
 export type StoredProposal = Selectable<DB["Proposal"]> & { orderRef: string | null };

@@ -5,15 +5,18 @@ import "server-only";
 import type { KindBehaviour } from "./kind.server";
 import { addressChangeBehaviour } from "./address-change/behaviour";
 import { addressChangeToolHandlers } from "./address-change/server";
+import { cancelOrderBehaviour } from "./cancel-order/behaviour";
+import { cancelOrderToolHandlers } from "./cancel-order/server";
 import { refundBehaviour } from "./refund/behaviour";
 import { refundToolHandlers } from "./refund/server";
 
-export const kindToolHandlers = { ...refundToolHandlers, ...addressChangeToolHandlers };
+export const kindToolHandlers = { ...refundToolHandlers, ...addressChangeToolHandlers, ...cancelOrderToolHandlers };
 
 /** What the core asks of each kind about its proposals: one line per kind, every registered kind present (tested). */
 export const kindBehaviours: Readonly<Record<string, KindBehaviour>> = {
   refund: refundBehaviour,
   change_shipping_address: addressChangeBehaviour,
+  cancel_order: cancelOrderBehaviour,
 };
 
 /**

@@ -40,6 +40,7 @@ describe("the action kinds' registry", () => {
       "prepare_refund",
       "get_refund_status",
       "prepare_address_change",
+      "prepare_order_cancellation",
       "get_action_status",
       "create_support_ticket",
     ]);

@@ -4,9 +4,10 @@
 // allow-lists, are built from this list. Client-safe: declarations only; how the tools run is registry.server.ts.
 import { mergeKindTools, type ActionKindTools } from "./kind";
 import { addressChangeKindTools } from "./address-change/tools";
+import { cancelOrderKindTools } from "./cancel-order/tools";
 import { refundKindTools } from "./refund/tools";
 
-export const actionKinds = [refundKindTools, addressChangeKindTools] as const;
+export const actionKinds = [refundKindTools, addressChangeKindTools, cancelOrderKindTools] as const;
 
 /** Every kind's agent tools, by tool name (a name two kinds declare is refused at load). */
 export const kindTools = mergeKindTools(actionKinds);

@@ -34,6 +34,10 @@ beforeAll(async () => {
   // Each kind's external system starts once for the file, side by side.
   await Promise.all(actionKindNames.filter((k) => drivers[k]).map((k) => drivers[k]!.start()));
   for (const tenant of [ES, US]) {
+    // Every kind's cases prepare as ana within a minute: the per-window budgets are not what this file is about.
+    const { id: tenantId } = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
+    const unlimited = { maxCallsPerKeyPerWindow: 1_000_000, maxCallsPerEndUserPerWindow: 1_000_000 };
+    await db().agentBudgetPolicy.upsert({ where: { tenantId }, create: { tenantId, ...unlimited }, update: unlimited });
     const auth = await authenticateAgentKey(`Bearer ${webKey(tenant)}`);
     if (!auth.ok) throw new Error(`demo agent key of ${tenant} refused`);
     callers[tenant] = auth.caller;

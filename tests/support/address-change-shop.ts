@@ -13,20 +13,26 @@ import { actorFor, staffOf } from "./actors";
 import { startShopProcess } from "./shop-process";
 
 export const ADDRESS_CHANGE_TOOL = "prepare_address_change";
+export const CANCELLATION_TOOL = "prepare_order_cancellation";
 
 /** Allows prepare_address_change on these tenants' web_support channel and its keys (once per tenant). */
 export async function allowAddressChangeTool(tenants: string[]): Promise<void> {
+  await allowKindTool(tenants, ADDRESS_CHANGE_TOOL);
+}
+
+/** Allows a kind's tool on these tenants' web_support channel and its keys, as their admin would (once per tenant). */
+export async function allowKindTool(tenants: string[], tool: string): Promise<void> {
   for (const slug of tenants) {
     const tenant = await db().tenant.findUniqueOrThrow({ where: { slug } });
     const channel = await db().channel.findFirstOrThrow({ where: { tenantId: tenant.id, slug: "web_support" } });
-    if (!channel.allowedTools.includes(ADDRESS_CHANGE_TOOL))
-      await db().channel.update({ where: { id: channel.id }, data: { allowedTools: { push: ADDRESS_CHANGE_TOOL } } });
+    if (!channel.allowedTools.includes(tool))
+      await db().channel.update({ where: { id: channel.id }, data: { allowedTools: { push: tool } } });
     const keys = await db().agentKey.findMany({
       where: { channelId: channel.id },
       select: { id: true, allowedTools: true },
     });
-    for (const key of keys.filter((k) => !k.allowedTools.includes(ADDRESS_CHANGE_TOOL)))
-      await db().agentKey.update({ where: { id: key.id }, data: { allowedTools: { push: ADDRESS_CHANGE_TOOL } } });
+    for (const key of keys.filter((k) => !k.allowedTools.includes(tool)))
+      await db().agentKey.update({ where: { id: key.id }, data: { allowedTools: { push: tool } } });
   }
 }
 

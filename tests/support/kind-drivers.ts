@@ -13,7 +13,13 @@ import { db } from "@/lib/server/db/client";
 import { ES, US } from "../integration/gateway-support";
 import { freshCardOrder } from "../integration/proposal-support";
 import { startSandboxProvider, type SandboxProvider } from "./sandbox-provider";
-import { ADDRESS_CHANGE_TOOL, allowAddressChangeTool, startShopBehindEndpoint } from "./address-change-shop";
+import {
+  ADDRESS_CHANGE_TOOL,
+  CANCELLATION_TOOL,
+  allowAddressChangeTool,
+  allowKindTool,
+  startShopBehindEndpoint,
+} from "./address-change-shop";
 
 /** A subject (an order) made for one test: its tenant and customer, our row's id, the number the model uses. */
 export type KindSubject = { tenant: string; customer: string; number: string; orderId: string; paymentRef: string };
@@ -48,7 +54,7 @@ let seq = 0;
 
 // ---- refund: the payment provider's chain, against the payment sandbox in its own process ----
 
-function refundDriver(): KindDriver {
+function refundDriver(): KindDriver & { payments(): SandboxControl } {
   let sandbox: SandboxProvider | undefined;
   const control = (): SandboxControl => {
     if (!sandbox) throw new Error("the refund driver was not started");
@@ -57,6 +63,7 @@ function refundDriver(): KindDriver {
   return {
     kind: "refund",
     prepareTool: "prepare_refund",
+    payments: control,
     async start() {
       // No webhook receiver: every settlement here is the executor's or the reconciler's own (as seed-matrix.test).
       sandbox = await startSandboxProvider({
@@ -116,7 +123,7 @@ const asked = {
   country: "ES",
 };
 
-function addressChangeDriver(): KindDriver {
+function addressChangeDriver(): KindDriver & { shop(): ShopControl } {
   let shop: { control: ShopControl; stop(): Promise<void> } | undefined;
   const control = (): ShopControl => {
     if (!shop) throw new Error("the address-change driver was not started");
@@ -125,11 +132,13 @@ function addressChangeDriver(): KindDriver {
   return {
     kind: "change_shipping_address",
     prepareTool: ADDRESS_CHANGE_TOOL,
+    shop: control,
     async start() {
       // As address-change.test: tienda-es's endpoint served by a real shop process; the tool allowed on both
       // tenants' web channel and key.
       shop = await startShopBehindEndpoint(ES);
       await allowAddressChangeTool([ES, US]);
+      await allowKindTool([ES, US], CANCELLATION_TOOL);
     },
     async stop() {
       await shop?.stop();
@@ -170,7 +179,55 @@ function addressChangeDriver(): KindDriver {
   };
 }
 
+// ---- cancel_order: step 1 on the tenant's action endpoint (the sandbox shop), step 2 a refund on the payment sandbox ----
+
+/**
+ * A tenant has one payment provider and one action endpoint: the cancellation uses those the refund's and the address
+ * change's drivers started (it starts nothing of its own). Its effect, for the cases, is the shop's cancellation
+ * (step 1); the refund that follows it is cancel-order.test's.
+ */
+function cancelOrderDriver(refund: ReturnType<typeof refundDriver>, address: ReturnType<typeof addressChangeDriver>) {
+  return {
+    kind: "cancel_order",
+    prepareTool: CANCELLATION_TOOL,
+    start: async () => undefined,
+    stop: async () => undefined,
+    clearFaults: async () => void (await address.shop().clearFaults()),
+    async freshSubject(tenant, customer) {
+      const t = await db().tenant.findUniqueOrThrow({ where: { slug: tenant } });
+      const pi = `pi_cxl_${Date.now().toString(36)}_${++seq}`;
+      await refund.payments().createPaymentIntent({ id: pi, amount: 2_000, currency: t.currency.trim().toLowerCase() });
+      const o = await freshCardOrder(2_000, { tenant, customer, prefix: "C", paymentRef: pi });
+      if (tenant === ES) await address.shop().setOrder(o.number, { status: "unfulfilled" });
+      return { tenant, customer, number: o.number, orderId: o.orderId, paymentRef: pi };
+    },
+    prepareArgs: (s) => ({ order_id: s.number, reason: "changed_mind" }),
+    proposalSubject: (s) => ({ type: "order", ref: s.orderId }),
+    // The refund's amount is derived from the ledger (everything still refundable), never the model's.
+    derivedField: () => ({ name: "refund_amount", value: 1 }),
+    async changeSubject(s) {
+      // The shop shipped it meanwhile (as its Orders API would push it): it can no longer be cancelled.
+      await db().order.update({ where: { id: s.orderId }, data: { fulfilment: "shipped" } });
+      return "order_shipped";
+    },
+    async loseNextAnswerAfterCommit(s) {
+      await address.shop().addFault({ kind: "drop_after_commit", orderNumber: s.number });
+    },
+    effects: async (s) => (await address.shop().actions({ orderNumber: s.number })).data.length,
+    async ourCopyFollows(s) {
+      const order = await db().order.findUniqueOrThrow({ where: { id: s.orderId } });
+      // Step 1 reflected here, and step 2 created under the approval: the refund that goes with it, approved.
+      const followUp = await db().proposal.findFirst({
+        where: { orderId: s.orderId, kind: "refund", parentId: { not: null } },
+      });
+      return order.status === "cancelled" && followUp?.amountMinor === 2_000;
+    },
+  } satisfies KindDriver;
+}
+
 /** One driver per registered kind, by kind name (the suite fails for a registered kind without one). */
 export function kindDrivers(): Record<string, KindDriver> {
-  return Object.fromEntries([refundDriver(), addressChangeDriver()].map((d) => [d.kind, d]));
+  const refund = refundDriver();
+  const address = addressChangeDriver();
+  return Object.fromEntries([refund, address, cancelOrderDriver(refund, address)].map((d) => [d.kind, d]));
 }

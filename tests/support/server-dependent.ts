@@ -46,6 +46,7 @@ export const serverDependent: Record<string, string> = {
 export const serverNeutral: string[] = [
   "action-endpoint.test.ts",
   "address-change.test.ts",
+  "cancel-order.test.ts",
   "admin-denied-access.test.ts",
   "admin-governance.test.ts",
   "admin-keys.test.ts",

@@ -57,6 +57,14 @@ export type ExecutedProposal = {
   subject: unknown;
   params: unknown;
   orderId: string | null;
+  hash: string;
+  traceId: string;
+  customerId: string | null;
+  channelId: string | null;
+  endUserId: string | null;
+  requestedByAgentKeyId: string | null;
+  requestedByStaffId: string | null;
+  requiredApprovals: number;
 };
 
 export function actionEndpointExecutor(spec: ActionEndpointSpec) {

@@ -202,6 +202,8 @@ async function upsertRefundRow(tx: Tx, ex: ExecutionWithProposal, providerRefund
 
 export async function updateOrderStatus(tx: Tx, orderId: string) {
   const order = await tx.order.findUniqueOrThrow({ where: { id: orderId } });
+  // A cancelled order stays cancelled (as refreshOrderStatus): the refund that goes with a cancellation is paid after it.
+  if (order.status === "cancelled") return;
   const refunded = await tx.refund.aggregate({
     where: { orderId, status: refundStatus.succeeded },
     _sum: { amountMinor: true },

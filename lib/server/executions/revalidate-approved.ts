@@ -11,26 +11,55 @@ import { storedIntact } from "@/lib/server/proposals/proposal-guards";
 /**
  * Why the approval no longer authorises the effect, or null: the tenant is inactive, the stored row no longer
  * recomputes to its hash, fewer approvals than required are bound to the current hash, or one of them is older
- * than the tenant's maximum approval age.
+ * than the tenant's maximum approval age. A follow-up step (`parentId`) has no approval of its own: see
+ * followUpProblem.
  */
 export async function approvalProblem(
   tx: Tx,
   p: Parameters<typeof storedIntact>[0] & {
     id: string;
+    tenantId: string;
     hash: string;
     requiredApprovals: number;
+    parentId?: string | null;
     tenant: { active: boolean; maxApprovalAgeMinutes: number };
   },
   now: Date,
 ): Promise<string | null> {
   if (!p.tenant.active) return "tenant_inactive";
   if (!storedIntact(p)) return "stored_hash_mismatch";
+  if (p.parentId) return followUpProblem(tx, { ...p, parentId: p.parentId });
   const approvals = await tx.approval.findMany({ where: { proposalId: p.id } });
   if (approvals.length < p.requiredApprovals || approvals.some((a) => a.proposalHash !== p.hash))
     return "approvals_not_bound_to_hash";
   const maxAgeMs = p.tenant.maxApprovalAgeMinutes * 60_000;
   if (approvals.some((a) => now.getTime() - a.createdAt.getTime() > maxAgeMs)) return "approval_expired";
   return null;
+}
+
+/**
+ * Why a follow-up step (the refund that goes with a cancellation) is not authorised by its parent's approval, or null.
+ * Its parent — in the same tenant — must have carried out its own step (`succeeded`), still recompute to its hash,
+ * and hold its required approvals bound to that hash; and the parent's kind must say the follow-up is exactly what
+ * its hashed params approved (KindBehaviour.followUp). The approvals' age is not checked again: it was when the
+ * parent's first step began, and the second step must follow the first however long the first was in doubt.
+ */
+async function followUpProblem(
+  tx: Tx,
+  child: { id: string; tenantId: string; parentId: string },
+): Promise<string | null> {
+  const parent = await tx.proposal.findFirst({
+    where: { id: child.parentId, tenantId: child.tenantId },
+    include: { approvals: { select: { proposalHash: true } } },
+  });
+  if (!parent || parent.status !== P.succeeded) return "parent_not_carried_out";
+  if (!storedIntact(parent)) return "stored_hash_mismatch";
+  if (parent.approvals.length < parent.requiredApprovals || parent.approvals.some((a) => a.proposalHash !== parent.hash))
+    return "approvals_not_bound_to_hash";
+  // Imported when needed: the registry's kinds import this file (their executors revalidate through it).
+  const { kindBehaviourOf } = await import("@/lib/actions/registry.server");
+  const row = await tx.proposal.findUniqueOrThrow({ where: { id: child.id } });
+  return kindBehaviourOf(parent.kind)?.followUp?.authorises(parent, row) ? null : "follow_up_not_authorised";
 }
 
 /**

@@ -1,3 +1,4 @@
+import { actionMoneyOf } from "@/lib/domain/action-money";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { proposalStatus, refusalCodeFor, reviewerRefusal } from "@/lib/domain/proposal-state";
@@ -148,8 +149,10 @@ async function decide(
         : `Confirm it is you: your sign-in is older than ${window} minutes.`,
     );
   }
-  // The money cap counts what the proposal pays out (a kind without an amount moves no money).
-  if (p.tenant.reviewerDailyApprovalLimitMinor !== null && p.amountMinor !== null) {
+  // The money cap counts what the proposal pays out, whatever its kind (lib/domain/action-money.ts): a refund's
+  // amount, a cancellation's refund; a kind that moves no money is not counted.
+  const money = actionMoneyOf(p);
+  if (p.tenant.reviewerDailyApprovalLimitMinor !== null && money !== null) {
     // One reviewer's approvals are serialized from here to commit (a transaction-scoped advisory lock
     // keyed by the reviewer), so two approvals arriving together cannot both fit under the cap. Taken
     // after the proposal's row lock, as every path does, so the two locks cannot deadlock.
@@ -166,13 +169,13 @@ async function decide(
     const dayStart = day!.start;
     const [today] = (
       await sql<{ total: bigint | null }>`
-      SELECT SUM(p."amountMinor") AS total FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId"
-       WHERE a."tenantId" = ${p.tenantId}::uuid AND a."approverId" = ${actor.userId}::uuid AND a."createdAt" >= ${dayStart} AND p.currency = ${p.currency}`.execute(
-        sqlOf(tx),
-      )
+      SELECT SUM(COALESCE(p."amountMinor", (p."params" #>> '{money,minor}')::bigint)) AS total
+        FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId"
+       WHERE a."tenantId" = ${p.tenantId}::uuid AND a."approverId" = ${actor.userId}::uuid AND a."createdAt" >= ${dayStart}
+         AND COALESCE(trim(p."currency"), p."params" #>> '{money,currency}') = ${money.currency}`.execute(sqlOf(tx))
     ).rows;
     const used = Number(today?.total ?? 0);
-    if (used + p.amountMinor > p.tenant.reviewerDailyApprovalLimitMinor) {
+    if (used + money.minor > p.tenant.reviewerDailyApprovalLimitMinor) {
       const message = "Approving this would exceed your daily approval total; ask another reviewer.";
       const limitMinor = p.tenant.reviewerDailyApprovalLimitMinor;
       return no.refuse(ref, "limit_exceeded", message, { reason: "daily_total", usedMinor: used, limitMinor });

@@ -27,12 +27,21 @@ export type BuildProposalInput = {
   supersedesId: string | null;
   /** Cap the amount at this (an edit lowers it); default: everything left to refund. */
   wantedMinor?: number;
+  /**
+   * A follow-up step of an approved parent (the refund that goes with a cancellation): stored `approved`, authorised
+   * by the parent's approval (revalidate-approved.ts), never reviewed nor announced to reviewers; exactly
+   * `wantedMinor` or nothing (`amount_no_longer_refundable`).
+   */
+  followUpOf?: { parentId: string; requiredApprovals: number };
   now: Date;
 };
 
 export type BuildProposalResult =
   | { ok: true; proposal: AsRefund<Proposal>; payment: Payment }
   | { ok: false; reason: "nothing_left_to_refund" | "no_payment" };
+
+/** A follow-up refused: less is refundable now than its parent approved (nothing else is ever paid unreviewed). */
+export type FollowUpRefused = { ok: false; reason: "amount_no_longer_refundable" };
 
 /**
  * The one proposal builder (prepare_refund, re-prepare, edit): every number comes from the database and
@@ -43,9 +52,19 @@ export type BuildProposalResult =
  */
 export async function buildProposal(
   tx: Sql,
+  input: BuildProposalInput & { followUpOf?: undefined },
+  known?: ProposalFacts,
+): Promise<BuildProposalResult>;
+export async function buildProposal(
+  tx: Sql,
   input: BuildProposalInput,
   known?: ProposalFacts,
-): Promise<BuildProposalResult> {
+): Promise<BuildProposalResult | FollowUpRefused>;
+export async function buildProposal(
+  tx: Sql,
+  input: BuildProposalInput,
+  known?: ProposalFacts,
+): Promise<BuildProposalResult | FollowUpRefused> {
   const { tenantId, order, now } = input;
   // Everything the builder reads, in one statement (or already read by the caller in its own, under the
   // same order lock and transaction).
@@ -56,6 +75,8 @@ export async function buildProposal(
   });
   const amountMinor = proposalAmountMinor(leftMinor, input.wantedMinor);
   if (amountMinor <= 0) return { ok: false, reason: "nothing_left_to_refund" };
+  if (input.followUpOf && amountMinor !== input.wantedMinor) return { ok: false, reason: "amount_no_longer_refundable" };
+  const followUp = input.followUpOf ?? null;
   const { payment, policy } = facts;
   if (!payment) return { ok: false, reason: "no_payment" };
   if (!facts.order) throw new Error("the locked order was not found");
@@ -90,7 +111,7 @@ export async function buildProposal(
     orderItems: itemsOf(facts.order.items),
     reason: input.reason,
     expiresAt: proposalExpiresAt(now, policy.approvalExpiryMinutes),
-    requiredApprovals: requiredApprovalsFor(amountMinor, policy.dualApprovalThresholdMinor),
+    requiredApprovals: followUp?.requiredApprovals ?? requiredApprovalsFor(amountMinor, policy.dualApprovalThresholdMinor),
     // The policy version these values came from (read in the same statement); hashed (hash v2).
     policyVersion: policy.policyVersion,
     // Hash v3: the snapshot the amount was derived from (the ledger as read under the order's lock).
@@ -111,17 +132,22 @@ export async function buildProposal(
     INSERT INTO "Proposal" ("id", "tenantId", "tool", "kind", "subject", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
                             "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
                             "hash", "expiresAt", "requiredApprovals", "policyVersion", "sourceProvider", "sourceCapturedMinor", "sourceRefundedMinor",
-                            "hashVersion", "orderNumber", "customerName", "orderItems", "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt")
+                            "hashVersion", "orderNumber", "customerName", "orderItems", "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt",
+                            "parentId", "status", "decidedAt")
     VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.tool}, ${row.kind}, ${JSON.stringify(row.subject)}::jsonb, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
             ${row.requestedByStaffId}::uuid, ${row.channelId}::uuid, ${row.endUserId}, ${row.amountMinor}::int, ${row.currency}, ${row.recipientKind},
             ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
             (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.sourceProvider},
             ${row.sourceCapturedMinor}::int, ${row.sourceRefundedMinor}::int, ${row.hashVersion}::int, ${row.orderNumber}, ${row.customerName},
             ${JSON.stringify(row.orderItems)}::jsonb, ${row.supersedesId}::uuid,
-            ${row.traceId}, ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
+            ${row.traceId}, ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'),
+            ${followUp?.parentId ?? null}::uuid, ${followUp ? "approved" : "pending_approval"}::"ProposalStatus",
+            (${followUp ? at : null}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING *`.execute(tx);
   if (!inserted) throw new Error("proposal insert returned no row");
   const proposal = asRefund(inserted);
+  // A follow-up awaits no review (it is approved by its parent's approval) and was not prepared by anyone.
+  if (followUp) return { ok: true, proposal, payment };
   metrics().proposals.inc({ kind: proposal.kind, outcome: "prepared" });
   // A new proposal awaits review: reviewers' e-mails, the tenant's Slack message and reviewer webhook are
   // recorded with it (outbox rows + delivery jobs committed in this transaction). The tenant's webhook URLs

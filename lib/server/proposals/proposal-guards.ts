@@ -51,12 +51,15 @@ export const storedIntact = storedProposalIntact;
 export async function orderMismatch(
   tx: Tx,
   p: AsRefund<HashableProposal> & {
+    /** A follow-up step (the refund that goes with a cancellation): its order was cancelled by its parent. */
+    parentId?: string | null;
     order: { capturedMinor: number; status: string; currency: string };
     payment: { method: string; providerPaymentRef: string; holderName: string; display: string; provider: string };
   },
   now: Date = new Date(),
 ): Promise<string | null> {
-  if (p.order.status === "cancelled" || p.order.status === "refunded") return `order_${p.order.status}`;
+  if ((p.order.status === "cancelled" && !p.parentId) || p.order.status === "refunded")
+    return `order_${p.order.status}`;
   if (p.order.currency !== p.currency) return "currency_changed";
   if (
     p.payment.method !== p.recipientKind ||
