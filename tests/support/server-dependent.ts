@@ -102,6 +102,7 @@ export const serverNeutral: string[] = [
   "gateway-tools.test.ts",
   "gateway-transports.test.ts",
   "gateway-window-budgets.test.ts",
+  "guard-action-status-scope.test.ts",
   "honest-messages.test.ts",
   "jobs-admin-webhook.test.ts",
   "jobs-expiry.test.ts",
