@@ -20,6 +20,7 @@ import { sqlOf } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { buildProposal } from "@/lib/server/proposals/build-proposal";
 import { executeApprovedProposal, reconcileAnyExecution } from "@/lib/server/executions/run-execution";
+import { getExecutionDetail } from "@/lib/server/executions/get-execution-detail";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { getKindProposal } from "@/lib/server/proposals/get-kind-proposal";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
@@ -240,6 +241,18 @@ describe("execution: the shop cancels, then the refund is paid — two keyed ste
     expect(await providerRefunds(o.pi)).toBe(1);
     const order = await db().order.findUniqueOrThrow({ where: { id: o.orderId } });
     expect(order.status).toBe("cancelled"); // not "refunded": a cancelled order stays cancelled
+    // Ops see the two steps linked, each from the other's execution (the tenant's own only).
+    const ops = await actorFor(staffOf(ES, "ops").email);
+    const parentDetail = await getExecutionDetail(ops, { executionId: parent.execution!.id });
+    const childEx = await db().execution.findUniqueOrThrow({ where: { proposalId: child.id } });
+    expect(parentDetail.steps).toEqual({
+      partOf: null,
+      followUp: { proposalId: child.id, kind: "refund", status: P.succeeded, executionId: childEx.id },
+    });
+    expect((await getExecutionDetail(ops, { executionId: childEx.id })).steps).toEqual({
+      partOf: { proposalId: id, kind: "cancel_order", executionId: parent.execution!.id },
+      followUp: null,
+    });
     // Run again (a retry, a second worker): neither step acts twice.
     expect(await executeApprovedProposal(id)).toBe("already_started");
     expect(await executeApprovedProposal(child.id)).toBe("already_started");
