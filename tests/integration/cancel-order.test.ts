@@ -69,7 +69,7 @@ beforeEach(async () => {
   await payments.clearFaults();
 });
 
-async function call(caller: AgentCaller, tenant: string, customer: string, args: unknown) {
+async function call(caller: AgentCaller, tenant: string, customer: string, args: unknown, tool = CANCELLATION_TOOL) {
   return executeToolCall(
     caller,
     {
@@ -80,7 +80,7 @@ async function call(caller: AgentCaller, tenant: string, customer: string, args:
       model: null,
       promptVersion: null,
     },
-    CANCELLATION_TOOL,
+    tool,
     args,
   );
 }
@@ -282,7 +282,23 @@ describe("execution: the shop cancels, then the refund is paid — two keyed ste
     expect(ex.status).toBe(E.unknown);
     expect((await db().proposal.findUniqueOrThrow({ where: { id: child.id } })).status).toBe(P.needsReconciliation);
     expect(await providerRefunds(o.pi)).toBe(1);
+    // The agent asking about the cancellation hears that the refund is being confirmed, not that it is all done.
+    const status = () =>
+      call(esCaller, ES, ana, { proposal_id: id, wait_seconds: null }, "get_action_status").then((r) => r.outcome);
+    expect(await status()).toMatchObject({
+      code: "result_pending",
+      result: {
+        kind: "cancel_order",
+        status: P.succeeded,
+        phase: "in_doubt",
+        follow_up: { kind: "refund", status: P.needsReconciliation },
+      },
+    });
     expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+    expect(await status()).toMatchObject({
+      code: "ok",
+      result: { follow_up: { kind: "refund", status: P.succeeded } },
+    });
     expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
       status: E.succeeded,
       attempts: 1,
