@@ -3,7 +3,8 @@
 // now" — the provider's webhook kept from telling the app, and the reconciler's own next look postponed. For specs
 // of the serial project only: both change what every other spec's refunds would meet.
 import { readFileSync } from "node:fs";
-import pg from "pg";
+import { withPgClient } from "../../lib/server/db/pg-client";
+import type pg from "pg";
 import { demoPaymentProvider } from "../../lib/config/demo-payment-provider";
 import { sandboxControl } from "../../provider-sandbox/control-client";
 import { withDb } from "./db";
@@ -21,13 +22,7 @@ export async function refundsAtProvider(paymentIntent: string): Promise<number> 
 async function withSandboxDb<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const url = new URL(readFileSync(".data/e2e-database-url", "utf8").trim());
   url.pathname = `/${demoPaymentProvider.database}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
+  return withPgClient(url.toString(), fn);
 }
 
 /**

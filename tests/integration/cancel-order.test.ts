@@ -23,6 +23,7 @@ import { executeApprovedProposal, reconcileAnyExecution } from "@/lib/server/exe
 import { getExecutionDetail } from "@/lib/server/executions/get-execution-detail";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { getKindProposal } from "@/lib/server/proposals/get-kind-proposal";
+import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { actorFor, staffOf } from "../support/actors";
 import { CANCELLATION_TOOL, allowKindTool, startShopBehindEndpoint } from "../support/address-change-shop";
@@ -252,6 +253,14 @@ describe("execution: the shop cancels, then the refund is paid — two keyed ste
     expect((await getExecutionDetail(ops, { executionId: childEx.id })).steps).toEqual({
       partOf: { proposalId: id, kind: "cancel_order", executionId: parent.execution!.id },
       followUp: null,
+    });
+    // Reviewers see the same link on the proposal pages; the follow-up is no "possible duplicate" of its parent.
+    const childPage = await getProposal(reviewer, child.id);
+    expect(childPage.steps).toEqual({ partOf: { id, kind: "cancel_order", status: P.succeeded }, followUp: null });
+    expect("possibleDuplicateOf" in childPage ? childPage.possibleDuplicateOf : "missing").toBeNull();
+    expect((await getKindProposal(reviewer, id)).steps).toEqual({
+      partOf: null,
+      followUp: { id: child.id, kind: "refund", status: P.succeeded },
     });
     // Run again (a retry, a second worker): neither step acts twice.
     expect(await executeApprovedProposal(id)).toBe("already_started");

@@ -1,4 +1,5 @@
 import "server-only";
+import { stepsInclude, stepsOf } from "./action-steps";
 import { AppError } from "@/lib/domain/outcome";
 import { can } from "@/lib/domain/permissions";
 import { canonicalProposalJson, hashInputOf, storedProposalIntact } from "@/lib/domain/proposal-hash";
@@ -30,6 +31,7 @@ export async function getKindProposal(actor: Actor, id: string): Promise<KindPro
       },
       supersedes: { select: { id: true, status: true } },
       supersededBy: { select: { id: true, status: true } },
+      ...stepsInclude,
       execution: { select: { id: true, status: true, actionReference: true, failureReason: true } },
       tenant: { select: { stepUpMinutes: true, approvalSessionMinutes: true } },
     },
@@ -121,6 +123,7 @@ export async function getKindProposal(actor: Actor, id: string): Promise<KindPro
     })),
     supersedes: p.supersedes,
     supersededBy: p.supersededBy,
+    steps: stepsOf(p, actor.tenantId),
     viewer: {
       canDecide: canDecide && pending && !ownRequest && !alreadyApproved,
       canReject: canDecide && pending,
