@@ -21,8 +21,18 @@ import {
   startShopBehindEndpoint,
 } from "./address-change-shop";
 
-/** A subject (an order) made for one test: its tenant and customer, our row's id, the number the model uses. */
-export type KindSubject = { tenant: string; customer: string; number: string; orderId: string; paymentRef: string };
+/**
+ * A subject made for one test: its tenant and customer, our row's id, the number the model uses. A kind whose subject
+ * is the customer (update_customer_contact) has no order: `number` is the customer's id, `value` what it asks for.
+ */
+export type KindSubject = {
+  tenant: string;
+  customer: string;
+  number: string;
+  orderId: string;
+  paymentRef: string;
+  value?: string;
+};
 
 export type KindDriver = {
   kind: string;
@@ -225,9 +235,58 @@ function cancelOrderDriver(refund: ReturnType<typeof refundDriver>, address: Ret
   } satisfies KindDriver;
 }
 
+// ---- update_customer_contact: the customer the token names, on the tenant's action endpoint (the sandbox shop) ----
+
+/**
+ * The subject is the signed-in customer, not an order: a fresh subject is the customer with a fresh e-mail address on
+ * record and a fresh one to ask for. Uses the shop the address change's driver started (a tenant has one endpoint).
+ */
+function contactChangeDriver(address: ReturnType<typeof addressChangeDriver>) {
+  const customerRow = async (s: KindSubject) => {
+    const t = await db().tenant.findUniqueOrThrow({ where: { slug: s.tenant } });
+    return { tenantId_id: { tenantId: t.id, id: s.customer } };
+  };
+  const fresh = (label: string) => `${label}.${Date.now().toString(36)}${++seq}@example.com`;
+  return {
+    kind: "update_customer_contact",
+    prepareTool: "prepare_contact_change",
+    async start() {
+      await allowKindTool([ES, US], "prepare_contact_change");
+    },
+    stop: async () => undefined,
+    clearFaults: async () => void (await address.shop().clearFaults()),
+    async freshSubject(tenant, customer) {
+      const s: KindSubject = { tenant, customer, number: customer, orderId: "", paymentRef: "", value: fresh("new") };
+      await db().customer.update({ where: await customerRow(s), data: { email: fresh("on-record") } });
+      return s;
+    },
+    prepareArgs: (s) => ({ field: "email", new_value: s.value }),
+    proposalSubject: (s) => ({ type: "customer", ref: s.customer }),
+    // The value on record is read under the customer's lock: the model cannot say what it was.
+    derivedField: () => ({ name: "before", value: "someone@example.com" }),
+    async changeSubject(s) {
+      // The shop's back office changed the e-mail address meanwhile (pushed to our copy).
+      await db().customer.update({ where: await customerRow(s), data: { email: fresh("elsewhere") } });
+      return "email_changed";
+    },
+    async loseNextAnswerAfterCommit(s) {
+      // The fault matches the request's subject ref: here the customer's id.
+      await address.shop().addFault({ kind: "drop_after_commit", orderNumber: s.customer });
+    },
+    effects: async (s) =>
+      (await address.shop().actions({ orderNumber: s.customer })).data.filter(
+        (a) => (a.request as { params?: { after?: string } }).params?.after === s.value,
+      ).length,
+    ourCopyFollows: async (s) =>
+      (await db().customer.findUniqueOrThrow({ where: await customerRow(s) })).email === s.value,
+  } satisfies KindDriver;
+}
+
 /** One driver per registered kind, by kind name (the suite fails for a registered kind without one). */
 export function kindDrivers(): Record<string, KindDriver> {
   const refund = refundDriver();
   const address = addressChangeDriver();
-  return Object.fromEntries([refund, address, cancelOrderDriver(refund, address)].map((d) => [d.kind, d]));
+  return Object.fromEntries(
+    [refund, address, cancelOrderDriver(refund, address), contactChangeDriver(address)].map((d) => [d.kind, d]),
+  );
 }

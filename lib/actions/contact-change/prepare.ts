@@ -47,12 +47,16 @@ export async function prepareContactChange(
 ): Promise<HandlerResult> {
   if (!ctx.customerId) throw new Error("prepare_contact_change needs a verified customer");
   const { tenantId } = ctx.caller;
+  // The argument as given is personal data even when it is not valid: the audit writer scrubs it from the stored
+  // arguments (auditClear keeps only `field`), on every answer below.
+  const given = [input.new_value];
   const checked = normaliseContactValue(input.field, input.new_value);
   if (!checked.ok) {
     return {
       outcome: failure("invalid_arguments", `${checked.message} Ask the customer to correct it.`, {
         problems: [{ path: "$.new_value", expected: checked.expected, message: checked.message }],
       }),
+      knownPersonal: given,
     };
   }
   const after = checked.value;
@@ -61,6 +65,7 @@ export async function prepareContactChange(
     return {
       outcome: failure("permission_denied", REFUSE_PHONE, { field: "phone", reason: "field_not_held" }),
       audit,
+      knownPersonal: [...given, after],
     };
   }
   // The customer's row, locked first: concurrent prepares for the same customer take turns (one pending proposal).
@@ -80,7 +85,7 @@ export async function prepareContactChange(
     };
   }
   const before = customer.email === "" ? null : customer.email;
-  const knownPersonal = [customer.name, after, ...(before ? [before] : [])];
+  const knownPersonal = [customer.name, ...given, after, ...(before ? [before] : [])];
   if (sameContactValue(before, after)) {
     return {
       outcome: failure("invalid_arguments", "That is already the customer's e-mail address; nothing to change.", {
