@@ -12,6 +12,7 @@ import { storedProposalIntact, KIND_HASH_VERSION } from "@/lib/domain/proposal-h
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authenticate-agent-key";
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
+import { kindToolHandlers } from "@/lib/actions/registry.server";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
@@ -290,6 +291,8 @@ describe("prepare_contact_change", () => {
     expect((await proposalOf(row.id)).status).toBe(P.succeeded);
     expect(await emailOf()).toBe(after);
 
+    // Only the field is kept in clear (the redaction scrubs the value as known personal data besides).
+    expect(kindToolHandlers.prepare_contact_change.auditClear).toEqual(["field"]);
     const events = await db().auditEvent.findMany({ where: { proposalId: row.id } });
     expect(events.length).toBeGreaterThan(0);
     for (const value of [before, after, before.split("@")[0]!, after.split("@")[0]!, badPhone]) {
