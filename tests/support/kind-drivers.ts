@@ -32,6 +32,8 @@ export type KindSubject = {
   orderId: string;
   paymentRef: string;
   value?: string;
+  /** When the subject was made: a customer's earlier proposals are not this subject's (update_customer_contact). */
+  since?: Date;
 };
 
 export type KindDriver = {
@@ -256,7 +258,15 @@ function contactChangeDriver(address: ReturnType<typeof addressChangeDriver>) {
     stop: async () => undefined,
     clearFaults: async () => void (await address.shop().clearFaults()),
     async freshSubject(tenant, customer) {
-      const s: KindSubject = { tenant, customer, number: customer, orderId: "", paymentRef: "", value: fresh("new") };
+      const s: KindSubject = {
+        tenant,
+        customer,
+        number: customer,
+        orderId: "",
+        paymentRef: "",
+        value: fresh("new"),
+        since: new Date(),
+      };
       await db().customer.update({ where: await customerRow(s), data: { email: fresh("on-record") } });
       return s;
     },
