@@ -11,9 +11,16 @@ import { proposalStatus } from "@/lib/domain/proposal-state";
 import { MAX_WAIT_SECONDS } from "@/lib/schemas/agent-inputs";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
-import { sql, nowUtc, type Sql } from "@/lib/server/db/sql";
+import { sql, type Sql } from "@/lib/server/db/sql";
 import { pendingPollAfter, reviewUrl } from "@/lib/server/proposals/agent-answer";
 import { insertKindProposal, readKindPolicy, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
+import {
+  cooldownEnds,
+  hasActionEndpoint,
+  pendingProposalOf,
+  rejectionsInCooldown,
+  replacePending,
+} from "@/lib/server/proposals/kind-prepare";
 import { maskContactValue, normaliseContactValue } from "./contact-value";
 import { CONTACT_CHANGE_KIND, type ContactField, type PrepareContactChangeInput } from "./tools";
 
@@ -97,8 +104,7 @@ export async function prepareContactChange(
     };
   }
   // Executed on the shop's action endpoint: without one, nothing could ever carry it out — say so now.
-  const { rows: endpoint } = await sql`SELECT 1 FROM "ActionEndpoint" WHERE "tenantId" = ${tenantId}::uuid`.execute(tx);
-  if (endpoint.length === 0) {
+  if (!(await hasActionEndpoint(tx, tenantId))) {
     return {
       outcome: failure(
         "permission_denied",
@@ -112,14 +118,7 @@ export async function prepareContactChange(
 
   const subject = { type: "customer", ref: customer.id };
   const now = new Date();
-  const { rows: pendingRows } = await sql<KindProposal>`
-    SELECT p."id", p."hash", p."kind", p."subject", p."params", p."reason", p."expiresAt", p."requiredApprovals"
-      FROM "Proposal" p
-     WHERE p."tenantId" = ${tenantId}::uuid AND p."kind" = ${CONTACT_CHANGE_KIND} AND p."subject" ->> 'type' = ${subject.type}
-       AND p."subject" ->> 'ref' = ${subject.ref} AND p."status" = ${proposalStatus.pendingApproval}::"ProposalStatus"`.execute(
-    tx,
-  );
-  const pending = pendingRows[0] ?? null;
+  const pending = await pendingProposalOf(tx, tenantId, CONTACT_CHANGE_KIND, subject);
   if (pending && pending.expiresAt > now) {
     const params = pending.params as unknown as ContactChangeParams;
     // The same change asked again: the same proposal. Another value: the customer corrected it; the new one replaces it.
@@ -134,25 +133,20 @@ export async function prepareContactChange(
   // The tenant's cool-down after a rejection (as the address change): the same value a reviewer rejected is answered
   // `rejected` with the reviewer's reason until it ends; another value is a new request.
   const policy = await readKindPolicy(tx, tenantId);
-  const { rows: rejectedRows } = await sql<{
-    id: string;
-    hash: string;
-    params: unknown;
-    rejectionReason: string | null;
-    decidedAt: Date;
-  }>`
-    SELECT p."id", p."hash", p."params", p."rejectionReason", p."decidedAt"
-      FROM "Proposal" p
-     WHERE p."tenantId" = ${tenantId}::uuid AND p."kind" = ${CONTACT_CHANGE_KIND} AND p."subject" ->> 'type' = ${subject.type}
-       AND p."subject" ->> 'ref' = ${subject.ref} AND p."status" = ${proposalStatus.rejected}::"ProposalStatus"
-       AND p."decidedAt" > (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC') - make_interval(mins => ${policy.rejectionCooldownMinutes}::int)
-     ORDER BY p."decidedAt" DESC, p."id" DESC`.execute(tx);
+  const rejectedRows = await rejectionsInCooldown(
+    tx,
+    tenantId,
+    CONTACT_CHANGE_KIND,
+    subject,
+    policy.rejectionCooldownMinutes,
+    now,
+  );
   const rejected = rejectedRows.find((r) => {
     const p = r.params as ContactChangeParams;
     return p.field === input.field && sameContactValue(p.after, after);
   });
   if (rejected) {
-    const until = new Date(rejected.decidedAt.getTime() + policy.rejectionCooldownMinutes * 60_000).toISOString();
+    const until = cooldownEnds(rejected, policy.rejectionCooldownMinutes);
     return {
       outcome: failure(
         "rejected",
@@ -169,12 +163,7 @@ export async function prepareContactChange(
       knownPersonal,
     };
   }
-  if (pending) {
-    await sql`
-      UPDATE "Proposal" SET "status" = ${proposalStatus.invalidated}::"ProposalStatus", "invalidationReason" = 'replaced_by_new_value',
-             "decidedAt" = ${nowUtc}, "updatedAt" = ${nowUtc}
-       WHERE "id" = ${pending.id}::uuid AND "status" = ${proposalStatus.pendingApproval}::"ProposalStatus"`.execute(tx);
-  }
+  if (pending) await replacePending(tx, pending.id, "replaced_by_new_value");
 
   const params: ContactChangeParams = {
     customer: { id: customer.id, name: customer.name },
