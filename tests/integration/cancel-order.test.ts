@@ -24,6 +24,10 @@ import { getExecutionDetail } from "@/lib/server/executions/get-execution-detail
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { getKindProposal } from "@/lib/server/proposals/get-kind-proposal";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
+import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
+import { auditPublicKey } from "@/lib/server/audit/signing-key";
+import { integratePending } from "@/lib/server/audit/sequencer";
+import { serializeEvidencePack, verifyEvidencePack, type EvidencePack } from "@/lib/domain/evidence-pack";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { actorFor, staffOf } from "../support/actors";
 import { CANCELLATION_TOOL, allowKindTool, startShopBehindEndpoint } from "../support/address-change-shop";
@@ -409,3 +413,30 @@ async function forgeFollowUp(
   if (!built.ok) throw new Error(built.reason);
   return built.proposal.id;
 }
+
+describe("evidence", () => {
+  it("the follow-up refund's pack proves its authority offline: the cancellation, its approval, the same money", async () => {
+    const { id } = await approvedCancellation();
+    await runJobsOnce();
+    await runJobsOnce();
+    const child = (await followUpOf(id))!;
+    expect(child.status).toBe(P.succeeded);
+    const auditor = await actorFor(staffOf(ES, "auditor").email);
+    await integratePending(); // the sequencer's batch (it runs in the app; here, once)
+    const { body } = await buildEvidencePack(auditor, child.id);
+    const publicKey = auditPublicKey().publicKey;
+    const verdict = await verifyEvidencePack(body, { publicKey });
+    expect(verdict.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(verdict.checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining(["authority approvals", "follow-up within what was approved"]),
+    );
+    const pack = JSON.parse(body) as EvidencePack;
+    expect(pack.approvals).toEqual([]);
+    expect(pack.authority?.proposal.id).toBe(id);
+    expect(pack.authority?.approvals).toEqual([expect.objectContaining({ approverId: reviewer.userId })]);
+    // The same pack without its authority (re-digested, so only that is missing) proves nobody authorised the refund.
+    const { authority: _authority, packDigest: _digest, ...stripped } = pack;
+    const without = await verifyEvidencePack(serializeEvidencePack(stripped), { publicKey });
+    expect(without.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(["approvals for the execution"]);
+  });
+});
