@@ -39,6 +39,10 @@ export type KindSubject = {
 export type KindDriver = {
   kind: string;
   prepareTool: string;
+  /** The subject is the customer the token names: the model names none (so there is no foreign one to name). */
+  subjectIsCustomer?: boolean;
+  /** What get_action_status's `action` names the subject by (an order's number, a contact's field). */
+  actionNames(s: KindSubject): Record<string, unknown>;
   /** Starts the system the kind's effects go to and points the tenants at it; once per file. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -75,6 +79,7 @@ function refundDriver(): KindDriver & { payments(): SandboxControl } {
   return {
     kind: "refund",
     prepareTool: "prepare_refund",
+    actionNames: (s) => ({ order_id: s.number }),
     payments: control,
     async start() {
       // No webhook receiver: every settlement here is the executor's or the reconciler's own (as seed-matrix.test).
@@ -144,6 +149,7 @@ function addressChangeDriver(): KindDriver & { shop(): ShopControl } {
   return {
     kind: "change_shipping_address",
     prepareTool: ADDRESS_CHANGE_TOOL,
+    actionNames: (s) => ({ order_id: s.number }),
     shop: control,
     async start() {
       // As address-change.test: tienda-es's endpoint served by a real shop process; the tool allowed on both
@@ -202,6 +208,7 @@ function cancelOrderDriver(refund: ReturnType<typeof refundDriver>, address: Ret
   return {
     kind: "cancel_order",
     prepareTool: CANCELLATION_TOOL,
+    actionNames: (s) => ({ order_id: s.number }),
     start: async () => undefined,
     stop: async () => undefined,
     clearFaults: async () => void (await address.shop().clearFaults()),
@@ -252,6 +259,8 @@ function contactChangeDriver(address: ReturnType<typeof addressChangeDriver>) {
   return {
     kind: "update_customer_contact",
     prepareTool: "prepare_contact_change",
+    subjectIsCustomer: true,
+    actionNames: (s) => ({ customer_id: s.customer, field: "email" }),
     async start() {
       await allowKindTool([ES, US], "prepare_contact_change");
     },
