@@ -7,7 +7,6 @@ import "server-only";
 import canonicalize from "canonicalize";
 import { failure, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { changedAddressFields, normalisePostalAddress, type PostalAddress } from "@/lib/domain/postal-address";
-import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { sql, type Sql } from "@/lib/server/db/sql";
@@ -20,7 +19,7 @@ import {
   rejectionsInCooldown,
   replacePending,
 } from "@/lib/server/proposals/kind-prepare";
-import { pendingPollAfter, reviewUrl } from "@/lib/server/proposals/agent-answer";
+import { kindApprovalRequired } from "@/lib/server/proposals/agent-answer";
 import { ADDRESS_CHANGE_KIND, type PrepareAddressChangeInput } from "./tools";
 import { MAX_WAIT_SECONDS } from "@/lib/schemas/agent-inputs";
 
@@ -217,19 +216,11 @@ function approvalRequired(
   params: AddressChangeParams,
   now: Date,
 ): ToolOutcome {
-  return {
-    code: "approval_required",
-    result: {
-      proposal_id: p.id,
-      kind: ADDRESS_CHANGE_KIND,
-      status: proposalStatus.pendingApproval,
-      ...agentAction(params),
-      expires_at: p.expiresAt.toISOString(),
-      hash: p.hash,
-      approvals_required: p.requiredApprovals,
-      review_url: reviewUrl(p.id),
-      poll_after_seconds: pendingPollAfter(p.expiresAt, now),
-      next_step: `A person must approve this address change before the shop changes anything. Tell the customer it awaits review and read the new address back to them. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_address_change again unless the customer gives another address.`,
-    },
-  };
+  return kindApprovalRequired(
+    p,
+    ADDRESS_CHANGE_KIND,
+    agentAction(params),
+    `A person must approve this address change before the shop changes anything. Tell the customer it awaits review and read the new address back to them. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_address_change again unless the customer gives another address.`,
+    now,
+  );
 }

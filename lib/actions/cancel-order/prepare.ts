@@ -9,12 +9,11 @@ import canonicalize from "canonicalize";
 import { failure, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { itemsOf, type ProposalItem } from "@/lib/domain/proposal-hash";
 import { requiredApprovalsFor } from "@/lib/domain/proposal-policy";
-import { proposalStatus } from "@/lib/domain/proposal-state";
 import { MAX_WAIT_SECONDS } from "@/lib/schemas/agent-inputs";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { sql, type Sql } from "@/lib/server/db/sql";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
-import { pendingPollAfter, reviewUrl } from "@/lib/server/proposals/agent-answer";
+import { kindApprovalRequired } from "@/lib/server/proposals/agent-answer";
 import { readProposalFacts, type ProposalFacts } from "@/lib/server/proposals/build-proposal";
 import { insertKindProposal, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
 import {
@@ -265,19 +264,11 @@ function approvalRequired(
   params: CancellationParams,
   now: Date,
 ): ToolOutcome {
-  return {
-    code: "approval_required",
-    result: {
-      proposal_id: p.id,
-      kind: CANCEL_ORDER_KIND,
-      status: proposalStatus.pendingApproval,
-      ...agentAction(params),
-      expires_at: p.expiresAt.toISOString(),
-      hash: p.hash,
-      approvals_required: p.requiredApprovals,
-      review_url: reviewUrl(p.id),
-      poll_after_seconds: pendingPollAfter(p.expiresAt, now),
-      next_step: `A person must approve this cancellation before the shop cancels anything or any money is refunded. Tell the customer it awaits review${params.refund ? " and read them the refund amount" : ""}. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_order_cancellation again for this order.`,
-    },
-  };
+  return kindApprovalRequired(
+    p,
+    CANCEL_ORDER_KIND,
+    agentAction(params),
+    `A person must approve this cancellation before the shop cancels anything or any money is refunded. Tell the customer it awaits review${params.refund ? " and read them the refund amount" : ""}. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_order_cancellation again for this order.`,
+    now,
+  );
 }

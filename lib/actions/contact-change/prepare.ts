@@ -7,12 +7,11 @@ import "server-only";
 // a phone change is validated and then refused (`field_not_held`) rather than approved against a value nobody has.
 // Policy: always one reviewer.
 import { failure, type ToolOutcome } from "@/lib/domain/agent-protocol";
-import { proposalStatus } from "@/lib/domain/proposal-state";
 import { MAX_WAIT_SECONDS } from "@/lib/schemas/agent-inputs";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
 import { sql, type Sql } from "@/lib/server/db/sql";
-import { pendingPollAfter, reviewUrl } from "@/lib/server/proposals/agent-answer";
+import { kindApprovalRequired } from "@/lib/server/proposals/agent-answer";
 import { insertKindProposal, readKindPolicy, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
 import {
   cooldownEnds,
@@ -212,19 +211,11 @@ function approvalRequired(
   params: ContactChangeParams,
   now: Date,
 ): ToolOutcome {
-  return {
-    code: "approval_required",
-    result: {
-      proposal_id: p.id,
-      kind: CONTACT_CHANGE_KIND,
-      status: proposalStatus.pendingApproval,
-      ...agentAction(params),
-      expires_at: p.expiresAt.toISOString(),
-      hash: p.hash,
-      approvals_required: p.requiredApprovals,
-      review_url: reviewUrl(p.id),
-      poll_after_seconds: pendingPollAfter(p.expiresAt, now),
-      next_step: `A person must approve this contact change before the shop changes anything. Tell the customer it awaits review and read the new value back to them. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_contact_change again unless the customer gives another value.`,
-    },
-  };
+  return kindApprovalRequired(
+    p,
+    CONTACT_CHANGE_KIND,
+    agentAction(params),
+    `A person must approve this contact change before the shop changes anything. Tell the customer it awaits review and read the new value back to them. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_contact_change again unless the customer gives another value.`,
+    now,
+  );
 }
