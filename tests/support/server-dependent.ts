@@ -84,6 +84,7 @@ export const serverNeutral: string[] = [
   "decision-webhook.test.ts",
   "demo-credentials.test.ts",
   "examples.test.ts",
+  "follow-up-guards.test.ts",
   "execution-crash.test.ts",
   "execution.test.ts",
   "executions-detail.test.ts",
