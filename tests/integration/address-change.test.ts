@@ -29,6 +29,8 @@ import { auditPublicKey } from "@/lib/server/audit/signing-key";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { verifyEvidencePack } from "@/lib/domain/evidence-pack";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
+import { addressFingerprint } from "@/lib/actions/address-change/prepare";
+import type { PostalAddress } from "@/lib/domain/postal-address";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { isRefundDetail } from "@/lib/schemas/proposal-page";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
@@ -163,6 +165,12 @@ describe("prepare_address_change", () => {
     const written = JSON.stringify(events.map((e) => e.data));
     expect(written).not.toContain("Alcal");
     expect(written).toMatch(/fp:[0-9a-f]{16}/);
+    // Exactly the fingerprints the kind made, searchable as they are (never scrubbed a second time).
+    const params = row.params as { before: PostalAddress; after: PostalAddress };
+    const made = [addressFingerprint(params.after), addressFingerprint(params.before)];
+    expect(written).not.toContain("fp:fp:");
+    const prepared = events.find((e) => e.action === "tool:prepare_address_change");
+    expect(prepared?.fingerprints).toEqual(expect.arrayContaining(made));
   });
 
   it("refuses an address that is not valid for its country, naming the field; nothing is created", async () => {
