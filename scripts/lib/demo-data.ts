@@ -26,10 +26,13 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
+/** Every tool the demo's web_support agent may call: each kind's (docs/action-kinds.md) and the shared ones. */
 export const ALL_TOOLS = [
   "lookup_order",
   "prepare_refund",
   "get_refund_status",
+  "prepare_address_change",
+  "prepare_order_cancellation",
   "get_action_status",
   "create_support_ticket",
 ];
