@@ -82,6 +82,7 @@ export const serverNeutral: string[] = [
   "decided-proposals.test.ts",
   "decision-webhook.test.ts",
   "demo-credentials.test.ts",
+  "demo-shop.test.ts",
   "examples.test.ts",
   "execution-crash.test.ts",
   "execution.test.ts",
