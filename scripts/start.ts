@@ -13,7 +13,8 @@
 //   --no-worker   do not run the background job worker next to the app (run `npm run worker` elsewhere)
 //   --no-sandbox  demo: do not start the sandbox payment provider (PAYMENT_PROVIDER_URL also skips it)
 //   --no-shop     demo: do not start the sandbox shops behind the demo tenants' action endpoints (the browser
-//                 tests' instance, E2E_DATABASE_URL_FILE set, starts none either: their specs set endpoints themselves)
+//                 tests' instance, E2E_DATABASE_URL_FILE set, starts none either: their specs set endpoints themselves);
+//                 SHOP_SANDBOX_PORT: the first shop's port, the next ones after it ("0": any free ports)
 //   --no-demo-proposals  demo: do not top the tenants up to 3 proposals waiting for review
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -238,6 +239,7 @@ if (demoShop) {
       serverUrl: database.url,
       env: process.env,
       anyPort: process.env.EMBEDDED_PG_EPHEMERAL === "1",
+      avoid: [Number(process.env.PROVIDER_SANDBOX_PORT)].filter((p) => Number.isInteger(p) && p > 0),
     });
   } catch (error: unknown) {
     await database.embedded?.stop().catch(() => undefined);

@@ -32,28 +32,30 @@ export class DemoShopPortTaken extends Error {}
 /**
  * One shop per demo tenant. SHOP_SANDBOX_PORT: the first tenant's shop on that port and the next on the ports after
  * it, or a refusal naming the variable ("0": any free ports); unset: 12112, 12113, or a free port for each one taken
- * (another instance's shop). `anyPort` (the browser tests' throw-away instance) always takes free ports.
+ * (another instance's shop). `anyPort` (the browser tests' throw-away instance) always takes free ports. Never one of
+ * `avoid` (a port the payment sandbox was told to take, which it has not bound yet).
  */
 export async function planDemoShops(opts: {
   serverUrl: string;
   env: Record<string, string | undefined>;
   anyPort?: boolean;
+  avoid?: number[];
 }): Promise<DemoShopPlan[]> {
   const wanted = opts.env.SHOP_SANDBOX_PORT ?? (opts.anyPort ? "0" : "");
   const plans: DemoShopPlan[] = [];
-  const taken = new Set<number>();
+  const taken = new Set<number>(opts.avoid ?? []);
   for (const [i, t] of demoTenants.entries()) {
     let port: number;
     if (wanted === "0") port = await freePortBesides(taken);
     else if (wanted) {
       port = Number(wanted) + i;
-      if (!Number.isInteger(port) || port <= 0 || port > 65_535 || !(await isPortFree(port)))
+      if (!Number.isInteger(port) || port <= 0 || port > 65_535 || taken.has(port) || !(await isPortFree(port)))
         throw new DemoShopPortTaken(
           `port ${port} for ${t.slug}'s sandbox shop is taken (another instance's shop?); set SHOP_SANDBOX_PORT to a free port (its tenants' shops take it and the ports after it), or to 0 for any`,
         );
     } else {
       const preferred = DEMO_SHOP_FIRST_PORT + i;
-      port = (await isPortFree(preferred)) ? preferred : await freePortBesides(taken);
+      port = !taken.has(preferred) && (await isPortFree(preferred)) ? preferred : await freePortBesides(taken);
     }
     taken.add(port);
     plans.push({
