@@ -28,6 +28,7 @@ const serialSpecs = new RegExp(
     "admin-webhook-deliveries",
     "admin-witnesses",
     "approvals",
+    "cancel-order",
     "executions",
     "inbox",
     "notifications",

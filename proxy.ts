@@ -1,3 +1,4 @@
+import { auditFilterKeys } from "@/lib/domain/audit-filters";
 import { NextResponse, type NextRequest } from "next/server";
 import {
   actionOriginProblem,
@@ -60,6 +61,21 @@ export async function proxy(request: NextRequest) {
     url.search = "";
     url.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
     return NextResponse.redirect(url);
+  }
+
+  // A bare traceId on /audit (the Trace box, the proposal page's trace link) is the trace page: an HTTP redirect
+  // before anything renders. The page's own redirect() comes after /audit's loading boundary has already sent a
+  // 200 shell, which Next follows with a meta refresh *and* a client redirect — two requests for the trace page,
+  // two `audit:view_trace` events for one lookup. (The page keeps its redirect as the fallback.)
+  if (request.method === "GET" && path === "/audit") {
+    const params = request.nextUrl.searchParams;
+    const bare = params.get("traceId")?.trim() ?? "";
+    if (bare && auditFilterKeys.every((k) => k === "traceId" || !params.get(k))) {
+      const url = request.nextUrl.clone();
+      url.pathname = `/audit/traces/${encodeURIComponent(bare)}`;
+      url.search = "";
+      return NextResponse.redirect(url, 307);
+    }
   }
 
   const nonce = newNonce();

@@ -44,6 +44,12 @@ test("a reviewer follows a pending proposal's trace link and pastes its traceId 
   // Reviewers get the timeline, not the auditors' tools.
   await expect(page.getByRole("link", { name: "Download evidence pack" })).toHaveCount(0);
 
+  // The lookup is an HTTP redirect before anything renders (proxy.ts): rendered first, Next would follow it twice
+  // (a meta refresh and a client redirect) and record two views for one lookup.
+  const bare = await page.request.get(`/audit?traceId=${traceId}`, { maxRedirects: 0 });
+  expect(bare.status()).toBe(307);
+  expect(bare.headers().location).toMatch(new RegExp(`/audit/traces/${traceId}$`));
+
   // The same page from the Trace box in the dashboard.
   await page.goto("/queue");
   const box = page.getByRole("search", { name: "Trace" });

@@ -67,6 +67,19 @@ const KINDS: Record<string, KindHandler> = {
     ]);
     return { status: "succeeded", reference: newReference("adr") };
   },
+  /** subject: the customer (the shop's id); params: {field: email | phone, after}. Records the customer's new value. */
+  update_customer_contact: async (client, request) => {
+    if (request.subject.type !== "customer") return failed("unsupported subject type");
+    const { field, after } = request.params;
+    if (field !== "email" && field !== "phone") return failed("unsupported field");
+    if (!isText(after, 320)) return failed("invalid_value");
+    await client.query(
+      `INSERT INTO shop_customer_contacts (customer_ref, field, value) VALUES ($1, $2, $3)
+       ON CONFLICT (customer_ref, field) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+      [request.subject.ref, field, after],
+    );
+    return { status: "succeeded", reference: newReference("cnt") };
+  },
 };
 
 export const SUPPORTED_KINDS = Object.keys(KINDS);

@@ -34,6 +34,14 @@ CREATE TABLE IF NOT EXISTS shop_actions (
   created_at      timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS shop_actions_newest ON shop_actions (created_at DESC);
+-- The customers' contact details the shop holds, by the shop's customer id (update_customer_contact).
+CREATE TABLE IF NOT EXISTS shop_customer_contacts (
+  customer_ref text NOT NULL,
+  field        text NOT NULL CHECK (field IN ('email', 'phone')),
+  value        text NOT NULL,
+  updated_at   timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (customer_ref, field)
+);
 `;
 
 /** Creates the database named in `databaseUrl` when it is missing (connecting to `postgres` on the same server). */

@@ -7,16 +7,24 @@ import { addressChangeBehaviour } from "./address-change/behaviour";
 import { addressChangeToolHandlers } from "./address-change/server";
 import { cancelOrderBehaviour } from "./cancel-order/behaviour";
 import { cancelOrderToolHandlers } from "./cancel-order/server";
+import { contactChangeBehaviour } from "./contact-change/behaviour";
+import { contactChangeToolHandlers } from "./contact-change/server";
 import { refundBehaviour } from "./refund/behaviour";
 import { refundToolHandlers } from "./refund/server";
 
-export const kindToolHandlers = { ...refundToolHandlers, ...addressChangeToolHandlers, ...cancelOrderToolHandlers };
+export const kindToolHandlers = {
+  ...refundToolHandlers,
+  ...addressChangeToolHandlers,
+  ...cancelOrderToolHandlers,
+  ...contactChangeToolHandlers,
+};
 
 /** What the core asks of each kind about its proposals: one line per kind, every registered kind present (tested). */
 export const kindBehaviours: Readonly<Record<string, KindBehaviour>> = {
   refund: refundBehaviour,
   change_shipping_address: addressChangeBehaviour,
   cancel_order: cancelOrderBehaviour,
+  update_customer_contact: contactChangeBehaviour,
 };
 
 /**

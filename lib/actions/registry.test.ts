@@ -41,6 +41,7 @@ describe("the action kinds' registry", () => {
       "get_refund_status",
       "prepare_address_change",
       "prepare_order_cancellation",
+      "prepare_contact_change",
       "get_action_status",
       "create_support_ticket",
     ]);

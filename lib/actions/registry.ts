@@ -5,9 +5,15 @@
 import { mergeKindTools, type ActionKindTools } from "./kind";
 import { addressChangeKindTools } from "./address-change/tools";
 import { cancelOrderKindTools } from "./cancel-order/tools";
+import { contactChangeKindTools } from "./contact-change/tools";
 import { refundKindTools } from "./refund/tools";
 
-export const actionKinds = [refundKindTools, addressChangeKindTools, cancelOrderKindTools] as const;
+export const actionKinds = [
+  refundKindTools,
+  addressChangeKindTools,
+  cancelOrderKindTools,
+  contactChangeKindTools,
+] as const;
 
 /** Every kind's agent tools, by tool name (a name two kinds declare is refused at load). */
 export const kindTools = mergeKindTools(actionKinds);

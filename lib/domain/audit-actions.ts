@@ -11,6 +11,7 @@ export const auditActionGroups = {
     "tool:get_refund_status",
     "tool:prepare_address_change",
     "tool:prepare_order_cancellation",
+    "tool:prepare_contact_change",
     "tool:get_action_status",
     "tool:create_support_ticket",
     "tool-call",

@@ -197,6 +197,11 @@ describe("evidence pack: the verdict of a sound pack", () => {
         { name: "execution idempotency key", ok: true },
         { name: "provider refund linked", ok: true },
         { name: "execution audited", ok: true },
+        {
+          name: "approvals for the execution",
+          ok: true,
+          detail: "an executed proposal holds at least 1 approval(s) of its own, or its authority's",
+        },
       ],
     });
   });
@@ -405,7 +410,7 @@ describe("evidence pack: approvals", () => {
     p.approvals = [...p.approvals, { ...p.approvals[0]!, id: "ap2", authMethod: "passkey", passkey }];
     const v = await verify(p);
     expect(failed(v)).toEqual([]);
-    expect(v.checks.slice(-5, -3)).toStrictEqual([
+    expect(v.checks.slice(-6, -4)).toStrictEqual([
       { name: "approval ap2 audited", ok: true, detail: "an ok proposal:approve event by the approver" },
       { name: "approval ap2 passkey signature", ok: true },
     ]);

@@ -90,22 +90,29 @@ export function executionFacts(e: ExecutionRow): ExecutionFacts {
   };
 }
 
+export type PackApproval = {
+  id: string;
+  approverId: string;
+  authMethod: string;
+  authTime: string;
+  proposalHash: string;
+  createdAt: string;
+  passkey: { credentialId: string; publicKey: string; assertion: unknown } | null;
+};
+
 export type EvidencePack = {
   format: typeof EVIDENCE_PACK_FORMAT | "audit-evidence-pack/v2";
   generatedAt: string;
   tenant: { id: string; slug: string };
   relyingParty: { rpID: string; origin: string };
   proposal: { id: string; traceId: string; status: string; hash: string; canonicalJson: string; createdAt: string };
-  approvals: {
-    id: string;
-    approverId: string;
-    authMethod: string;
-    authTime: string;
-    proposalHash: string;
-    createdAt: string;
-    passkey: { credentialId: string; publicKey: string; assertion: unknown } | null;
-  }[];
+  approvals: PackApproval[];
   execution: (ExecutionFacts & { id: string }) | null;
+  /**
+   * A follow-up step (a cancellation's refund, docs/action-kinds.md "Steps") has no approval of its own: the proposal
+   * whose approval authorised it — its canonical JSON and hash, and its approvals. Absent on every other pack.
+   */
+  authority?: { proposal: { id: string; hash: string; canonicalJson: string }; approvals: PackApproval[] };
   refunds: { id: string; status: string; providerRefundId: string | null; amountMinor: number; currency: string }[];
   /** The proposal's events (its trace and every event naming the proposal), each with its inclusion proof. */
   events: PackEvent[];
@@ -178,7 +185,13 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
     check("pack digest", packDigest(pack) === pack.packDigest);
     const p = pack.proposal;
     check("proposal hash", sha256(p.canonicalJson) === p.hash, "sha256(canonicalJson) must equal proposal.hash");
-    let canonical: { id?: string; tenantId?: string; kind?: string } = {};
+    let canonical: {
+      id?: string;
+      tenantId?: string;
+      kind?: string;
+      requiredApprovals?: unknown;
+      amount?: { minor?: unknown; currency?: unknown };
+    } = {};
     try {
       canonical = JSON.parse(p.canonicalJson) as typeof canonical;
     } catch {
@@ -281,11 +294,75 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
         "execution audited",
         ownEvents.some((e) => e.action.startsWith("execution:")),
       );
+      // An effect needs its authority: the proposal's own approvals (as many as it required), or — a follow-up step —
+      // those of the proposal that authorised it.
+      if (pack.authority) checkAuthority(pack, canonical, check);
+      else {
+        const required = typeof canonical.requiredApprovals === "number" ? canonical.requiredApprovals : 1;
+        check(
+          "approvals for the execution",
+          pack.approvals.length >= required,
+          `an executed proposal holds at least ${required} approval(s) of its own, or its authority's`,
+        );
+      }
     }
   } catch (error) {
     check("structure", false, error instanceof Error ? error.message : String(error));
   }
   return { ok: checks.every((c) => c.ok), checks };
+}
+
+/**
+ * A follow-up's authority (docs/action-kinds.md, "Steps"): the authorising proposal's canonical JSON hashes to its
+ * hash and names the pack's tenant; it holds at least its required approvals, each bound to that hash and audited
+ * (an ok proposal:approve event by the approver, naming that proposal, in the pack's events — the two steps share
+ * one trace); and the follow-up moves exactly the money it approved (its `params.money` = the follow-up's amount).
+ */
+function checkAuthority(
+  pack: EvidencePack,
+  canonical: { amount?: { minor?: unknown; currency?: unknown } },
+  check: (name: string, ok: boolean, detail?: string) => boolean,
+): void {
+  const a = pack.authority!;
+  check("authority hash", sha256(a.proposal.canonicalJson) === a.proposal.hash);
+  let parent: {
+    id?: string;
+    tenantId?: string;
+    requiredApprovals?: unknown;
+    params?: { money?: { minor?: unknown; currency?: unknown } };
+  } = {};
+  try {
+    parent = JSON.parse(a.proposal.canonicalJson) as typeof parent;
+  } catch {
+    // reported by the identity check
+  }
+  check("authority identity", parent.id === a.proposal.id && parent.tenantId === pack.tenant.id);
+  const required = typeof parent.requiredApprovals === "number" ? parent.requiredApprovals : 1;
+  check(
+    "authority approvals",
+    a.approvals.length >= required && a.approvals.every((x) => x.proposalHash === a.proposal.hash),
+    `at least ${required} approval(s) bound to the authorising proposal's hash`,
+  );
+  for (const x of a.approvals)
+    check(
+      `authority approval ${x.id} audited`,
+      pack.events.some(
+        (e) =>
+          e.proposalId === a.proposal.id &&
+          e.action === "proposal:approve" &&
+          e.outcome === "ok" &&
+          e.actorId === x.approverId,
+      ),
+    );
+  const money = parent.params?.money;
+  check(
+    "follow-up within what was approved",
+    money !== undefined &&
+      canonical.amount !== undefined &&
+      money.minor === canonical.amount.minor &&
+      money.currency === canonical.amount.currency,
+    "the authorising proposal's params.money equals the follow-up's amount",
+  );
 }
 
 /**

@@ -143,6 +143,17 @@ export const executionDetailDto = executionRowDto.extend({
   /** Oldest first. */
   events: z.array(executionEventDto),
   /**
+   * The steps of one action (docs/action-kinds.md, "Steps"): `partOf` — this execution is the second step (a
+   * cancellation's refund) of the proposal named, with that proposal's execution; `followUp` — this execution's
+   * proposal has a second step, with its status and execution once it has one. Null when there is none.
+   */
+  steps: z.object({
+    partOf: z.object({ proposalId: z.string(), kind: z.string(), executionId: z.string().nullable() }).nullable(),
+    followUp: z
+      .object({ proposalId: z.string(), kind: z.string(), status: z.string(), executionId: z.string().nullable() })
+      .nullable(),
+  }),
+  /**
    * A manual payout (a payment no provider holds): the transfer's reference once ops recorded it, who recorded and
    * confirmed it, and whether a second person must confirm (at or above four-eyes). Null for provider refunds.
    */

@@ -136,6 +136,14 @@ const proposalStateShape = {
   invalidationReason: z.nullable(z.string()),
 };
 
+const stepDto = z.object({ id: z.string(), kind: z.string(), status: proposalStatusSchema });
+/**
+ * The action's other step (docs/action-kinds.md, "Steps"): `partOf` — this proposal is the second step of the one
+ * named (a cancellation's refund: authorised by that proposal's approval, not its own); `followUp` — this proposal's
+ * second step, once its first succeeded.
+ */
+const stepsDto = z.object({ partOf: z.nullable(stepDto), followUp: z.nullable(stepDto) });
+
 export const proposalDetailDto = z.object({
   /** The refund's detail (a proposal of another kind answers kindProposalDetailDto). */
   kind: z.literal("refund"),
@@ -200,6 +208,7 @@ export const proposalDetailDto = z.object({
   supersededBy: z.nullable(linkedProposal),
   previouslyRejected: z.nullable(previousRejectionDto),
   possibleDuplicateOf: z.nullable(duplicateOfDto),
+  steps: stepsDto,
   viewer: viewerDto,
 });
 export type ProposalDetail = z.infer<typeof proposalDetailDto>;
@@ -244,6 +253,7 @@ export const kindProposalDetailDto = z.object({
   comments: z.array(proposalCommentDto),
   supersedes: z.nullable(z.object({ id: z.string(), status: proposalStatusSchema })),
   supersededBy: z.nullable(z.object({ id: z.string(), status: proposalStatusSchema })),
+  steps: stepsDto,
   viewer: viewerDto,
 });
 export type KindProposalDetail = z.infer<typeof kindProposalDetailDto>;

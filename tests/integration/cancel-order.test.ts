@@ -20,8 +20,14 @@ import { sqlOf } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { buildProposal } from "@/lib/server/proposals/build-proposal";
 import { executeApprovedProposal, reconcileAnyExecution } from "@/lib/server/executions/run-execution";
+import { getExecutionDetail } from "@/lib/server/executions/get-execution-detail";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { getKindProposal } from "@/lib/server/proposals/get-kind-proposal";
+import { getProposal } from "@/lib/server/proposals/get-proposal";
+import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
+import { auditPublicKey } from "@/lib/server/audit/signing-key";
+import { integratePending } from "@/lib/server/audit/sequencer";
+import { serializeEvidencePack, verifyEvidencePack, type EvidencePack } from "@/lib/domain/evidence-pack";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { actorFor, staffOf } from "../support/actors";
 import { CANCELLATION_TOOL, allowKindTool, startShopBehindEndpoint } from "../support/address-change-shop";
@@ -68,7 +74,7 @@ beforeEach(async () => {
   await payments.clearFaults();
 });
 
-async function call(caller: AgentCaller, tenant: string, customer: string, args: unknown) {
+async function call(caller: AgentCaller, tenant: string, customer: string, args: unknown, tool = CANCELLATION_TOOL) {
   return executeToolCall(
     caller,
     {
@@ -79,7 +85,7 @@ async function call(caller: AgentCaller, tenant: string, customer: string, args:
       model: null,
       promptVersion: null,
     },
-    CANCELLATION_TOOL,
+    tool,
     args,
   );
 }
@@ -240,6 +246,26 @@ describe("execution: the shop cancels, then the refund is paid — two keyed ste
     expect(await providerRefunds(o.pi)).toBe(1);
     const order = await db().order.findUniqueOrThrow({ where: { id: o.orderId } });
     expect(order.status).toBe("cancelled"); // not "refunded": a cancelled order stays cancelled
+    // Ops see the two steps linked, each from the other's execution (the tenant's own only).
+    const ops = await actorFor(staffOf(ES, "ops").email);
+    const parentDetail = await getExecutionDetail(ops, { executionId: parent.execution!.id });
+    const childEx = await db().execution.findUniqueOrThrow({ where: { proposalId: child.id } });
+    expect(parentDetail.steps).toEqual({
+      partOf: null,
+      followUp: { proposalId: child.id, kind: "refund", status: P.succeeded, executionId: childEx.id },
+    });
+    expect((await getExecutionDetail(ops, { executionId: childEx.id })).steps).toEqual({
+      partOf: { proposalId: id, kind: "cancel_order", executionId: parent.execution!.id },
+      followUp: null,
+    });
+    // Reviewers see the same link on the proposal pages; the follow-up is no "possible duplicate" of its parent.
+    const childPage = await getProposal(reviewer, child.id);
+    expect(childPage.steps).toEqual({ partOf: { id, kind: "cancel_order", status: P.succeeded }, followUp: null });
+    expect("possibleDuplicateOf" in childPage ? childPage.possibleDuplicateOf : "missing").toBeNull();
+    expect((await getKindProposal(reviewer, id)).steps).toEqual({
+      partOf: null,
+      followUp: { id: child.id, kind: "refund", status: P.succeeded },
+    });
     // Run again (a retry, a second worker): neither step acts twice.
     expect(await executeApprovedProposal(id)).toBe("already_started");
     expect(await executeApprovedProposal(child.id)).toBe("already_started");
@@ -269,7 +295,23 @@ describe("execution: the shop cancels, then the refund is paid — two keyed ste
     expect(ex.status).toBe(E.unknown);
     expect((await db().proposal.findUniqueOrThrow({ where: { id: child.id } })).status).toBe(P.needsReconciliation);
     expect(await providerRefunds(o.pi)).toBe(1);
+    // The agent asking about the cancellation hears that the refund is being confirmed, not that it is all done.
+    const status = () =>
+      call(esCaller, ES, ana, { proposal_id: id, wait_seconds: null }, "get_action_status").then((r) => r.outcome);
+    expect(await status()).toMatchObject({
+      code: "result_pending",
+      result: {
+        kind: "cancel_order",
+        status: P.succeeded,
+        phase: "in_doubt",
+        follow_up: { kind: "refund", status: P.needsReconciliation },
+      },
+    });
     expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+    expect(await status()).toMatchObject({
+      code: "ok",
+      result: { follow_up: { kind: "refund", status: P.succeeded } },
+    });
     expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
       status: E.succeeded,
       attempts: 1,
@@ -371,3 +413,30 @@ async function forgeFollowUp(
   if (!built.ok) throw new Error(built.reason);
   return built.proposal.id;
 }
+
+describe("evidence", () => {
+  it("the follow-up refund's pack proves its authority offline: the cancellation, its approval, the same money", async () => {
+    const { id } = await approvedCancellation();
+    await runJobsOnce();
+    await runJobsOnce();
+    const child = (await followUpOf(id))!;
+    expect(child.status).toBe(P.succeeded);
+    const auditor = await actorFor(staffOf(ES, "auditor").email);
+    await integratePending(); // the sequencer's batch (it runs in the app; here, once)
+    const { body } = await buildEvidencePack(auditor, child.id);
+    const publicKey = auditPublicKey().publicKey;
+    const verdict = await verifyEvidencePack(body, { publicKey });
+    expect(verdict.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(verdict.checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining(["authority approvals", "follow-up within what was approved"]),
+    );
+    const pack = JSON.parse(body) as EvidencePack;
+    expect(pack.approvals).toEqual([]);
+    expect(pack.authority?.proposal.id).toBe(id);
+    expect(pack.authority?.approvals).toEqual([expect.objectContaining({ approverId: reviewer.userId })]);
+    // The same pack without its authority (re-digested, so only that is missing) proves nobody authorised the refund.
+    const { authority: _authority, packDigest: _digest, ...stripped } = pack;
+    const without = await verifyEvidencePack(serializeEvidencePack(stripped), { publicKey });
+    expect(without.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(["approvals for the execution"]);
+  });
+});

@@ -100,6 +100,8 @@ describe.each(actionKindNames)("kind %s", (kind) => {
           { subject: { path: ["type"], equals: d.proposalSubject(s).type } },
           { subject: { path: ["ref"], equals: d.proposalSubject(s).ref } },
         ],
+        // A customer's subject outlives one case: only the proposals made since this subject was.
+        ...(s.since ? { createdAt: { gte: s.since } } : {}),
       },
     });
   const prepare = (s: KindSubject, args: Record<string, unknown> = d.prepareArgs(s), tenant = ES, customer = ana) =>
@@ -149,29 +151,34 @@ describe.each(actionKindNames)("kind %s", (kind) => {
     expect(await d.effects(s)).toBe(1);
   });
 
-  it("another tenant's subject and another customer's subject are not found, like one that does not exist; no proposal", async () => {
-    // Another tenant's order of a customer with ana's very id: only the tenant scope refuses it.
-    const foreignTenant = await d.freshSubject(US, ana);
-    // Another customer's order in ana's own tenant.
-    const foreignCustomer = await d.freshSubject(ES, pablo);
-    const missing = { ...foreignCustomer, number: `ORD-NOPE-${++seq}` };
-    const missingAnswer = (await prepare(missing)).outcome;
-    expect(missingAnswer).toMatchObject({ code: "not_found" });
-    for (const s of [foreignTenant, foreignCustomer]) {
-      const { outcome, proposal } = await prepare(s);
-      expect(outcome).toMatchObject({ code: "not_found" });
-      expect(proposal).toBeFalsy();
-      // Indistinguishable from an order that never was: nothing of the order shows through.
-      expect(JSON.stringify(outcome).replaceAll(s.number, "X")).toBe(
-        JSON.stringify(missingAnswer).replaceAll(missing.number, "X"),
+  // Not for a kind whose subject is the signed-in customer (`subjectIsCustomer`): the model names no subject, so there is
+  // no other one to name; its tenant and customer scope is its own file's (contact-change.test.ts).
+  it.skipIf(d.subjectIsCustomer)(
+    "another tenant's subject and another customer's subject are not found, like one that does not exist; no proposal",
+    async () => {
+      // Another tenant's order of a customer with ana's very id: only the tenant scope refuses it.
+      const foreignTenant = await d.freshSubject(US, ana);
+      // Another customer's order in ana's own tenant.
+      const foreignCustomer = await d.freshSubject(ES, pablo);
+      const missing = { ...foreignCustomer, number: `ORD-NOPE-${++seq}` };
+      const missingAnswer = (await prepare(missing)).outcome;
+      expect(missingAnswer).toMatchObject({ code: "not_found" });
+      for (const s of [foreignTenant, foreignCustomer]) {
+        const { outcome, proposal } = await prepare(s);
+        expect(outcome).toMatchObject({ code: "not_found" });
+        expect(proposal).toBeFalsy();
+        // Indistinguishable from an order that never was: nothing of the order shows through.
+        expect(JSON.stringify(outcome).replaceAll(s.number, "X")).toBe(
+          JSON.stringify(missingAnswer).replaceAll(missing.number, "X"),
+        );
+        expect(await proposalsFor(s)).toEqual([]);
+      }
+      // The subject itself is fine: its own customer prepares it.
+      expect((await prepare(foreignCustomer, d.prepareArgs(foreignCustomer), ES, pablo)).outcome.code).toBe(
+        "approval_required",
       );
-      expect(await proposalsFor(s)).toEqual([]);
-    }
-    // The subject itself is fine: its own customer prepares it.
-    expect((await prepare(foreignCustomer, d.prepareArgs(foreignCustomer), ES, pablo)).outcome.code).toBe(
-      "approval_required",
-    );
-  });
+    },
+  );
 
   it("a derived value supplied by the model is refused (invalid_arguments, naming it); no proposal", async () => {
     const s = await d.freshSubject(ES, ana);
@@ -266,7 +273,7 @@ describe.each(actionKindNames)("kind %s", (kind) => {
     const status = resultOf((await actionStatus(id)).outcome);
     expect(status).toMatchObject({ proposal_id: id, kind, status: P.pendingApproval, hash });
     const action = status.action as Record<string, unknown>;
-    expect(action).toMatchObject({ order_id: s.number });
+    expect(action).toMatchObject(d.actionNames(s));
     // The action in the words of the prepare answer: every value both name is the same value.
     const shared = Object.keys(action).filter((k) => k in result);
     expect(shared.length).toBeGreaterThan(1);

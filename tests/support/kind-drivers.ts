@@ -21,12 +21,28 @@ import {
   startShopBehindEndpoint,
 } from "./address-change-shop";
 
-/** A subject (an order) made for one test: its tenant and customer, our row's id, the number the model uses. */
-export type KindSubject = { tenant: string; customer: string; number: string; orderId: string; paymentRef: string };
+/**
+ * A subject made for one test: its tenant and customer, our row's id, the number the model uses. A kind whose subject
+ * is the customer (update_customer_contact) has no order: `number` is the customer's id, `value` what it asks for.
+ */
+export type KindSubject = {
+  tenant: string;
+  customer: string;
+  number: string;
+  orderId: string;
+  paymentRef: string;
+  value?: string;
+  /** When the subject was made: a customer's earlier proposals are not this subject's (update_customer_contact). */
+  since?: Date;
+};
 
 export type KindDriver = {
   kind: string;
   prepareTool: string;
+  /** The subject is the customer the token names: the model names none (so there is no foreign one to name). */
+  subjectIsCustomer?: boolean;
+  /** What get_action_status's `action` names the subject by (an order's number, a contact's field). */
+  actionNames(s: KindSubject): Record<string, unknown>;
   /** Starts the system the kind's effects go to and points the tenants at it; once per file. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -63,6 +79,7 @@ function refundDriver(): KindDriver & { payments(): SandboxControl } {
   return {
     kind: "refund",
     prepareTool: "prepare_refund",
+    actionNames: (s) => ({ order_id: s.number }),
     payments: control,
     async start() {
       // No webhook receiver: every settlement here is the executor's or the reconciler's own (as seed-matrix.test).
@@ -132,6 +149,7 @@ function addressChangeDriver(): KindDriver & { shop(): ShopControl } {
   return {
     kind: "change_shipping_address",
     prepareTool: ADDRESS_CHANGE_TOOL,
+    actionNames: (s) => ({ order_id: s.number }),
     shop: control,
     async start() {
       // As address-change.test: tienda-es's endpoint served by a real shop process; the tool allowed on both
@@ -190,6 +208,7 @@ function cancelOrderDriver(refund: ReturnType<typeof refundDriver>, address: Ret
   return {
     kind: "cancel_order",
     prepareTool: CANCELLATION_TOOL,
+    actionNames: (s) => ({ order_id: s.number }),
     start: async () => undefined,
     stop: async () => undefined,
     clearFaults: async () => void (await address.shop().clearFaults()),
@@ -225,9 +244,68 @@ function cancelOrderDriver(refund: ReturnType<typeof refundDriver>, address: Ret
   } satisfies KindDriver;
 }
 
+// ---- update_customer_contact: the customer the token names, on the tenant's action endpoint (the sandbox shop) ----
+
+/**
+ * The subject is the signed-in customer, not an order: a fresh subject is the customer with a fresh e-mail address on
+ * record and a fresh one to ask for. Uses the shop the address change's driver started (a tenant has one endpoint).
+ */
+function contactChangeDriver(address: ReturnType<typeof addressChangeDriver>) {
+  const customerRow = async (s: KindSubject) => {
+    const t = await db().tenant.findUniqueOrThrow({ where: { slug: s.tenant } });
+    return { tenantId_id: { tenantId: t.id, id: s.customer } };
+  };
+  const fresh = (label: string) => `${label}.${Date.now().toString(36)}${++seq}@example.com`;
+  return {
+    kind: "update_customer_contact",
+    prepareTool: "prepare_contact_change",
+    subjectIsCustomer: true,
+    actionNames: (s) => ({ customer_id: s.customer, field: "email" }),
+    async start() {
+      await allowKindTool([ES, US], "prepare_contact_change");
+    },
+    stop: async () => undefined,
+    clearFaults: async () => void (await address.shop().clearFaults()),
+    async freshSubject(tenant, customer) {
+      const s: KindSubject = {
+        tenant,
+        customer,
+        number: customer,
+        orderId: "",
+        paymentRef: "",
+        value: fresh("new"),
+        since: new Date(),
+      };
+      await db().customer.update({ where: await customerRow(s), data: { email: fresh("on-record") } });
+      return s;
+    },
+    prepareArgs: (s) => ({ field: "email", new_value: s.value }),
+    proposalSubject: (s) => ({ type: "customer", ref: s.customer }),
+    // The value on record is read under the customer's lock: the model cannot say what it was.
+    derivedField: () => ({ name: "before", value: "someone@example.com" }),
+    async changeSubject(s) {
+      // The shop's back office changed the e-mail address meanwhile (pushed to our copy).
+      await db().customer.update({ where: await customerRow(s), data: { email: fresh("elsewhere") } });
+      return "email_changed";
+    },
+    async loseNextAnswerAfterCommit(s) {
+      // The fault matches the request's subject ref: here the customer's id.
+      await address.shop().addFault({ kind: "drop_after_commit", orderNumber: s.customer });
+    },
+    effects: async (s) =>
+      (await address.shop().actions({ orderNumber: s.customer })).data.filter(
+        (a) => (a.request as { params?: { after?: string } }).params?.after === s.value,
+      ).length,
+    ourCopyFollows: async (s) =>
+      (await db().customer.findUniqueOrThrow({ where: await customerRow(s) })).email === s.value,
+  } satisfies KindDriver;
+}
+
 /** One driver per registered kind, by kind name (the suite fails for a registered kind without one). */
 export function kindDrivers(): Record<string, KindDriver> {
   const refund = refundDriver();
   const address = addressChangeDriver();
-  return Object.fromEntries([refund, address, cancelOrderDriver(refund, address)].map((d) => [d.kind, d]));
+  return Object.fromEntries(
+    [refund, address, cancelOrderDriver(refund, address), contactChangeDriver(address)].map((d) => [d.kind, d]),
+  );
 }

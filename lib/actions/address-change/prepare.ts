@@ -7,13 +7,19 @@ import "server-only";
 import canonicalize from "canonicalize";
 import { failure, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { changedAddressFields, normalisePostalAddress, type PostalAddress } from "@/lib/domain/postal-address";
-import { proposalStatus } from "@/lib/domain/proposal-state";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
-import { sql, nowUtc, type Sql } from "@/lib/server/db/sql";
+import { sql, type Sql } from "@/lib/server/db/sql";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
 import { insertKindProposal, readKindPolicy, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
-import { pendingPollAfter, reviewUrl } from "@/lib/server/proposals/agent-answer";
+import {
+  cooldownEnds,
+  hasActionEndpoint,
+  pendingProposalOf,
+  rejectionsInCooldown,
+  replacePending,
+} from "@/lib/server/proposals/kind-prepare";
+import { kindApprovalRequired } from "@/lib/server/proposals/agent-answer";
 import { ADDRESS_CHANGE_KIND, type PrepareAddressChangeInput } from "./tools";
 import { MAX_WAIT_SECONDS } from "@/lib/schemas/agent-inputs";
 
@@ -102,8 +108,7 @@ export async function prepareAddressChange(
     };
   }
   // Executed on the shop's action endpoint: without one, nothing could ever carry it out — say so now.
-  const { rows: endpoint } = await sql`SELECT 1 FROM "ActionEndpoint" WHERE "tenantId" = ${tenantId}::uuid`.execute(tx);
-  if (endpoint.length === 0) {
+  if (!(await hasActionEndpoint(tx, tenantId))) {
     return {
       outcome: failure(
         "permission_denied",
@@ -116,14 +121,7 @@ export async function prepareAddressChange(
 
   const subject = { type: "order", ref: order.id };
   const now = new Date();
-  const { rows: pendingRows } = await sql<KindProposal & { afterKey: string }>`
-    SELECT p."id", p."hash", p."kind", p."subject", p."params", p."reason", p."expiresAt", p."requiredApprovals"
-      FROM "Proposal" p
-     WHERE p."tenantId" = ${tenantId}::uuid AND p."kind" = ${ADDRESS_CHANGE_KIND} AND p."subject" ->> 'type' = ${subject.type}
-       AND p."subject" ->> 'ref' = ${subject.ref} AND p."status" = ${proposalStatus.pendingApproval}::"ProposalStatus"`.execute(
-    tx,
-  );
-  const pending = pendingRows[0] ?? null;
+  const pending = await pendingProposalOf(tx, tenantId, ADDRESS_CHANGE_KIND, subject);
   if (pending && pending.expiresAt > now) {
     const params = pending.params as unknown as AddressChangeParams;
     // The same change asked again: the same proposal. Another address: the customer corrected it; the new one replaces it.
@@ -138,24 +136,19 @@ export async function prepareAddressChange(
   // `rejected` with the reviewer's reason until it ends, so an agent cannot simply ask again until someone says yes.
   // Another address (the customer corrected a typo) is a new request.
   const policy = await readKindPolicy(tx, tenantId);
-  const { rows: rejectedRows } = await sql<{
-    id: string;
-    hash: string;
-    params: unknown;
-    rejectionReason: string | null;
-    decidedAt: Date;
-  }>`
-    SELECT p."id", p."hash", p."params", p."rejectionReason", p."decidedAt"
-      FROM "Proposal" p
-     WHERE p."tenantId" = ${tenantId}::uuid AND p."kind" = ${ADDRESS_CHANGE_KIND} AND p."subject" ->> 'type' = ${subject.type}
-       AND p."subject" ->> 'ref' = ${subject.ref} AND p."status" = ${proposalStatus.rejected}::"ProposalStatus"
-       AND p."decidedAt" > (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC') - make_interval(mins => ${policy.rejectionCooldownMinutes}::int)
-     ORDER BY p."decidedAt" DESC, p."id" DESC`.execute(tx);
+  const rejectedRows = await rejectionsInCooldown(
+    tx,
+    tenantId,
+    ADDRESS_CHANGE_KIND,
+    subject,
+    policy.rejectionCooldownMinutes,
+    now,
+  );
   // Compared without case: a re-capitalised address is still the one the reviewer rejected.
   const looseKey = (a: PostalAddress) => addressKey(a).toLowerCase();
   const rejected = rejectedRows.find((r) => looseKey((r.params as AddressChangeParams).after) === looseKey(after));
   if (rejected) {
-    const until = new Date(rejected.decidedAt.getTime() + policy.rejectionCooldownMinutes * 60_000).toISOString();
+    const until = cooldownEnds(rejected, policy.rejectionCooldownMinutes);
     return {
       outcome: failure(
         "rejected",
@@ -172,12 +165,7 @@ export async function prepareAddressChange(
       audit: { ...audit, cooldown: true },
     };
   }
-  if (pending) {
-    await sql`
-      UPDATE "Proposal" SET "status" = ${proposalStatus.invalidated}::"ProposalStatus", "invalidationReason" = 'replaced_by_new_address',
-             "decidedAt" = ${nowUtc}, "updatedAt" = ${nowUtc}
-       WHERE "id" = ${pending.id}::uuid AND "status" = ${proposalStatus.pendingApproval}::"ProposalStatus"`.execute(tx);
-  }
+  if (pending) await replacePending(tx, pending.id, "replaced_by_new_address");
 
   const params: AddressChangeParams = {
     order: { number: order.number, customerName: order.customerName },
@@ -228,19 +216,11 @@ function approvalRequired(
   params: AddressChangeParams,
   now: Date,
 ): ToolOutcome {
-  return {
-    code: "approval_required",
-    result: {
-      proposal_id: p.id,
-      kind: ADDRESS_CHANGE_KIND,
-      status: proposalStatus.pendingApproval,
-      ...agentAction(params),
-      expires_at: p.expiresAt.toISOString(),
-      hash: p.hash,
-      approvals_required: p.requiredApprovals,
-      review_url: reviewUrl(p.id),
-      poll_after_seconds: pendingPollAfter(p.expiresAt, now),
-      next_step: `A person must approve this address change before the shop changes anything. Tell the customer it awaits review and read the new address back to them. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_address_change again unless the customer gives another address.`,
-    },
-  };
+  return kindApprovalRequired(
+    p,
+    ADDRESS_CHANGE_KIND,
+    agentAction(params),
+    `A person must approve this address change before the shop changes anything. Tell the customer it awaits review and read the new address back to them. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_address_change again unless the customer gives another address.`,
+    now,
+  );
 }

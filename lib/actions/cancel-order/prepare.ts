@@ -9,14 +9,20 @@ import canonicalize from "canonicalize";
 import { failure, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { itemsOf, type ProposalItem } from "@/lib/domain/proposal-hash";
 import { requiredApprovalsFor } from "@/lib/domain/proposal-policy";
-import { proposalStatus } from "@/lib/domain/proposal-state";
 import { MAX_WAIT_SECONDS } from "@/lib/schemas/agent-inputs";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { sql, type Sql } from "@/lib/server/db/sql";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
-import { pendingPollAfter, reviewUrl } from "@/lib/server/proposals/agent-answer";
+import { kindApprovalRequired } from "@/lib/server/proposals/agent-answer";
 import { readProposalFacts, type ProposalFacts } from "@/lib/server/proposals/build-proposal";
 import { insertKindProposal, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
+import {
+  cooldownEnds,
+  hasActionEndpoint,
+  pendingProposalOf,
+  rejectionsInCooldown,
+  replacePending,
+} from "@/lib/server/proposals/kind-prepare";
 import { leftOf } from "@/lib/server/proposals/refundable-left";
 import { CANCEL_ORDER_KIND, type PrepareOrderCancellationInput } from "./tools";
 
@@ -125,8 +131,7 @@ export async function prepareOrderCancellation(
     };
   }
   // Carried out by the shop's action endpoint: without one, nothing could ever cancel it — say so now.
-  const { rows: endpoint } = await sql`SELECT 1 FROM "ActionEndpoint" WHERE "tenantId" = ${tenantId}::uuid`.execute(tx);
-  if (endpoint.length === 0) {
+  if (!(await hasActionEndpoint(tx, tenantId))) {
     return {
       outcome: failure(
         "permission_denied",
@@ -139,13 +144,6 @@ export async function prepareOrderCancellation(
 
   const subject = { type: "order", ref: order.id };
   const now = new Date();
-  const { rows: pendingRows } = await sql<KindProposal>`
-    SELECT p."id", p."hash", p."kind", p."subject", p."params", p."reason", p."expiresAt", p."requiredApprovals"
-      FROM "Proposal" p
-     WHERE p."tenantId" = ${tenantId}::uuid AND p."kind" = ${CANCEL_ORDER_KIND} AND p."subject" ->> 'type' = ${subject.type}
-       AND p."subject" ->> 'ref' = ${subject.ref} AND p."status" = ${proposalStatus.pendingApproval}::"ProposalStatus"`.execute(
-    tx,
-  );
   const facts = await readProposalFacts(tx, tenantId, order.id, now);
   const refund = refundOf(order, facts);
   const params: CancellationParams = {
@@ -154,7 +152,7 @@ export async function prepareOrderCancellation(
     money: refund ? { minor: refund.amountMinor, currency: refund.currency } : null,
     reason: input.reason,
   };
-  const pending = pendingRows[0] ?? null;
+  const pending = await pendingProposalOf(tx, tenantId, CANCEL_ORDER_KIND, subject);
   if (pending && pending.expiresAt > now) {
     const stored = pending.params as unknown as CancellationParams;
     // Asked again while it awaits review: the same proposal, as long as it still says what the order is now.
@@ -167,21 +165,16 @@ export async function prepareOrderCancellation(
   }
   // The tenant's cool-down after a rejection: a cancellation of this order a reviewer rejected is answered `rejected`
   // with the reviewer's reason until it ends, so an agent cannot simply ask again until someone says yes.
-  const { rows: rejectedRows } = await sql<{
-    id: string;
-    hash: string;
-    rejectionReason: string | null;
-    decidedAt: Date;
-  }>`
-    SELECT p."id", p."hash", p."rejectionReason", p."decidedAt"
-      FROM "Proposal" p
-     WHERE p."tenantId" = ${tenantId}::uuid AND p."kind" = ${CANCEL_ORDER_KIND} AND p."subject" ->> 'type' = ${subject.type}
-       AND p."subject" ->> 'ref' = ${subject.ref} AND p."status" = ${proposalStatus.rejected}::"ProposalStatus"
-       AND p."decidedAt" > (${now.toISOString()}::timestamptz AT TIME ZONE 'UTC') - make_interval(mins => ${facts.policy.rejectionCooldownMinutes}::int)
-     ORDER BY p."decidedAt" DESC, p."id" DESC LIMIT 1`.execute(tx);
-  const rejected = rejectedRows[0];
+  const [rejected] = await rejectionsInCooldown(
+    tx,
+    tenantId,
+    CANCEL_ORDER_KIND,
+    subject,
+    facts.policy.rejectionCooldownMinutes,
+    now,
+  );
   if (rejected) {
-    const until = new Date(rejected.decidedAt.getTime() + facts.policy.rejectionCooldownMinutes * 60_000).toISOString();
+    const until = cooldownEnds(rejected, facts.policy.rejectionCooldownMinutes);
     return {
       outcome: failure(
         "rejected",
@@ -198,13 +191,8 @@ export async function prepareOrderCancellation(
       audit: { ...audit, cooldown: true },
     };
   }
-  if (pending) {
-    // Expired but not yet swept, or the order changed since: the new proposal replaces it.
-    await sql`
-      UPDATE "Proposal" SET "status" = ${proposalStatus.invalidated}::"ProposalStatus", "invalidationReason" = 'replaced',
-             "decidedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now() AT TIME ZONE 'UTC'
-       WHERE "id" = ${pending.id}::uuid AND "status" = ${proposalStatus.pendingApproval}::"ProposalStatus"`.execute(tx);
-  }
+  // Expired but not yet swept, or the order changed since: the new proposal replaces it.
+  if (pending) await replacePending(tx, pending.id, "replaced");
 
   const proposal = await insertKindProposal(tx, {
     tenantId,
@@ -276,19 +264,11 @@ function approvalRequired(
   params: CancellationParams,
   now: Date,
 ): ToolOutcome {
-  return {
-    code: "approval_required",
-    result: {
-      proposal_id: p.id,
-      kind: CANCEL_ORDER_KIND,
-      status: proposalStatus.pendingApproval,
-      ...agentAction(params),
-      expires_at: p.expiresAt.toISOString(),
-      hash: p.hash,
-      approvals_required: p.requiredApprovals,
-      review_url: reviewUrl(p.id),
-      poll_after_seconds: pendingPollAfter(p.expiresAt, now),
-      next_step: `A person must approve this cancellation before the shop cancels anything or any money is refunded. Tell the customer it awaits review${params.refund ? " and read them the refund amount" : ""}. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_order_cancellation again for this order.`,
-    },
-  };
+  return kindApprovalRequired(
+    p,
+    CANCEL_ORDER_KIND,
+    agentAction(params),
+    `A person must approve this cancellation before the shop cancels anything or any money is refunded. Tell the customer it awaits review${params.refund ? " and read them the refund amount" : ""}. To learn the decision, call get_action_status with wait_seconds: ${MAX_WAIT_SECONDS} (it answers as soon as a reviewer decides). Do not call prepare_order_cancellation again for this order.`,
+    now,
+  );
 }

@@ -73,6 +73,8 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     include: {
       tenant: { select: { slug: true } },
       approvals: { orderBy: { createdAt: "asc" } },
+      // A follow-up step is authorised by its parent's approval: the pack carries that proposal and its approvals.
+      parent: { include: { approvals: { orderBy: { createdAt: "asc" } } } },
       execution: true,
       order: { select: { id: true } },
     },
@@ -103,7 +105,10 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
         (g) => new Map([...proven].map((id) => [id, inclusionProof(leafIndex.get(id)!, checkpoint.treeSize, g)])),
       )
     : new Map<string, string[]>();
-  const credentialIds = p.approvals.map((a) => a.passkeyCredentialId).filter((x): x is string => !!x);
+  const parent = p.parent && p.parent.tenantId === tenantId ? p.parent : null;
+  const credentialIds = [...p.approvals, ...(parent?.approvals ?? [])]
+    .map((a) => a.passkeyCredentialId)
+    .filter((x): x is string => !!x);
   const credentials = new Map(
     (await db().passkeyCredential.findMany({ where: { tenantId, id: { in: credentialIds } } })).map((c) => [c.id, c]),
   );
@@ -111,6 +116,26 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     ? await db().refund.findMany({ where: { tenantId, providerRefundId: p.execution.providerRefundId } })
     : [];
   const rp = webAuthnRelyingParty();
+  const packApproval = (a: (typeof p.approvals)[number]) => {
+    const cred = a.passkeyCredentialId ? credentials.get(a.passkeyCredentialId) : undefined;
+    const assertion = a.passkeyAssertion as { publicKey?: string } | null;
+    return {
+      id: a.id,
+      approverId: a.approverId,
+      authMethod: a.authMethod,
+      authTime: a.authTime.toISOString(),
+      proposalHash: a.proposalHash,
+      createdAt: a.createdAt.toISOString(),
+      passkey:
+        a.passkeyCredentialId && a.passkeyAssertion
+          ? {
+              credentialId: a.passkeyCredentialId,
+              publicKey: cred?.publicKey ?? assertion?.publicKey ?? "",
+              assertion: a.passkeyAssertion,
+            }
+          : null,
+    };
+  };
 
   const pack: Omit<EvidencePack, "packDigest"> = {
     format: EVIDENCE_PACK_FORMAT,
@@ -125,26 +150,15 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
       createdAt: p.createdAt.toISOString(),
       canonicalJson: canonicalProposalJson(hashInputOf(p)),
     },
-    approvals: p.approvals.map((a) => {
-      const cred = a.passkeyCredentialId ? credentials.get(a.passkeyCredentialId) : undefined;
-      const assertion = a.passkeyAssertion as { publicKey?: string } | null;
-      return {
-        id: a.id,
-        approverId: a.approverId,
-        authMethod: a.authMethod,
-        authTime: a.authTime.toISOString(),
-        proposalHash: a.proposalHash,
-        createdAt: a.createdAt.toISOString(),
-        passkey:
-          a.passkeyCredentialId && a.passkeyAssertion
-            ? {
-                credentialId: a.passkeyCredentialId,
-                publicKey: cred?.publicKey ?? assertion?.publicKey ?? "",
-                assertion: a.passkeyAssertion,
-              }
-            : null,
-      };
-    }),
+    approvals: p.approvals.map(packApproval),
+    ...(parent
+      ? {
+          authority: {
+            proposal: { id: parent.id, hash: parent.hash, canonicalJson: canonicalProposalJson(hashInputOf(parent)) },
+            approvals: parent.approvals.map(packApproval),
+          },
+        }
+      : {}),
     execution: p.execution ? { id: p.execution.id, ...executionFacts(p.execution) } : null,
     refunds: refunds.map((r) => ({
       id: r.id,

@@ -99,6 +99,11 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
           requiredApprovals: true,
           order: { select: { number: true, customer: { select: { id: true, name: true } } } },
           tenant: { select: { dualApprovalThresholdMinor: true } },
+          // The action's other step, if it has one (the follow-up's parent, or the parent's follow-up).
+          parent: { select: { id: true, tenantId: true, kind: true, execution: { select: { id: true } } } },
+          followUp: {
+            select: { id: true, tenantId: true, kind: true, status: true, execution: { select: { id: true } } },
+          },
         },
       },
     },
@@ -187,6 +192,22 @@ export async function getExecutionDetail(actor: Actor, raw: unknown): Promise<Ex
       fields: review?.fields ?? [],
     },
     events,
+    steps: {
+      // Both in the caller's tenant by construction (the follow-up is written from its parent); checked anyway.
+      partOf:
+        p.parent && p.parent.tenantId === tenantId
+          ? { proposalId: p.parent.id, kind: p.parent.kind, executionId: p.parent.execution?.id ?? null }
+          : null,
+      followUp:
+        p.followUp && p.followUp.tenantId === tenantId
+          ? {
+              proposalId: p.followUp.id,
+              kind: p.followUp.kind,
+              status: p.followUp.status,
+              executionId: p.followUp.execution?.id ?? null,
+            }
+          : null,
+    },
     payout:
       ex.status === E.awaitingPayout || ex.payoutRecordedById
         ? {

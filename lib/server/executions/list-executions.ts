@@ -7,7 +7,7 @@ import { listExecutionsInput } from "@/lib/schemas/executions";
 import type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 import type { Actor } from "@/lib/server/auth/actor";
 import { sqlPool } from "@/lib/server/db/pg";
-import { reviewOfKind } from "@/lib/server/proposals/kind-review";
+import { kindSummaryOf } from "@/lib/server/proposals/kind-review";
 
 export type { ExecutionRow, ExecutionsPage } from "@/lib/schemas/execution-dto";
 
@@ -22,7 +22,7 @@ type RawRow = Omit<ExecutionRow, "createdAt" | "lastAttemptAt" | "settledAt" | "
 export const toExecutionRow = ({ params, ...r }: RawRow): ExecutionRow => ({
   ...r,
   currency: r.currency?.trim() ?? null,
-  summary: reviewOfKind(r.kind, params)?.summary ?? null,
+  summary: kindSummaryOf(r.kind, params),
   createdAt: r.createdAt.toISOString(),
   lastAttemptAt: r.lastAttemptAt?.toISOString() ?? null,
   settledAt: r.settledAt?.toISOString() ?? null,

@@ -54,7 +54,10 @@ async function followUpProblem(
   });
   if (!parent || parent.status !== P.succeeded) return "parent_not_carried_out";
   if (!storedIntact(parent)) return "stored_hash_mismatch";
-  if (parent.approvals.length < parent.requiredApprovals || parent.approvals.some((a) => a.proposalHash !== parent.hash))
+  if (
+    parent.approvals.length < parent.requiredApprovals ||
+    parent.approvals.some((a) => a.proposalHash !== parent.hash)
+  )
     return "approvals_not_bound_to_hash";
   // Imported when needed: the registry's kinds import this file (their executors revalidate through it).
   const { kindBehaviourOf } = await import("@/lib/actions/registry.server");

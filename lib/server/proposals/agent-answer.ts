@@ -42,3 +42,31 @@ export async function expireIfDue(
     .where("expiresAt", "<=", utc(now))
     .execute();
 }
+
+/**
+ * A kind's `approval_required` answer, the same envelope for every kind: the proposal's id, kind and state, the action
+ * as the kind names it (its hashed params), expiry, hash, approvals required, the review link and when to ask again.
+ */
+export function kindApprovalRequired(
+  p: { id: string; hash: string; expiresAt: Date; requiredApprovals: number },
+  kind: string,
+  action: Record<string, unknown>,
+  nextStep: string,
+  now: Date,
+) {
+  return {
+    code: "approval_required" as const,
+    result: {
+      proposal_id: p.id,
+      kind,
+      status: proposalStatus.pendingApproval,
+      ...action,
+      expires_at: p.expiresAt.toISOString(),
+      hash: p.hash,
+      approvals_required: p.requiredApprovals,
+      review_url: reviewUrl(p.id),
+      poll_after_seconds: pendingPollAfter(p.expiresAt, now),
+      next_step: nextStep,
+    },
+  };
+}

@@ -9,6 +9,7 @@ import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-rev
 import { metrics } from "@/lib/server/telemetry/metrics";
 import { currentTraceparent } from "@/lib/server/telemetry/tracing";
 import { asRefund, type AsRefund } from "@/lib/domain/refund-row";
+import { proposalStatus } from "@/lib/domain/proposal-state";
 import { leftOf, refundableSumsSql } from "./refundable-left";
 
 /** Who asks for the proposal: an agent key (prepare_refund) or a staff member (re-prepare, edit). */
@@ -75,7 +76,8 @@ export async function buildProposal(
   });
   const amountMinor = proposalAmountMinor(leftMinor, input.wantedMinor);
   if (amountMinor <= 0) return { ok: false, reason: "nothing_left_to_refund" };
-  if (input.followUpOf && amountMinor !== input.wantedMinor) return { ok: false, reason: "amount_no_longer_refundable" };
+  if (input.followUpOf && amountMinor !== input.wantedMinor)
+    return { ok: false, reason: "amount_no_longer_refundable" };
   const followUp = input.followUpOf ?? null;
   const { payment, policy } = facts;
   if (!payment) return { ok: false, reason: "no_payment" };
@@ -111,7 +113,8 @@ export async function buildProposal(
     orderItems: itemsOf(facts.order.items),
     reason: input.reason,
     expiresAt: proposalExpiresAt(now, policy.approvalExpiryMinutes),
-    requiredApprovals: followUp?.requiredApprovals ?? requiredApprovalsFor(amountMinor, policy.dualApprovalThresholdMinor),
+    requiredApprovals:
+      followUp?.requiredApprovals ?? requiredApprovalsFor(amountMinor, policy.dualApprovalThresholdMinor),
     // The policy version these values came from (read in the same statement); hashed (hash v2).
     policyVersion: policy.policyVersion,
     // Hash v3: the snapshot the amount was derived from (the ledger as read under the order's lock).
@@ -141,7 +144,7 @@ export async function buildProposal(
             ${row.sourceCapturedMinor}::int, ${row.sourceRefundedMinor}::int, ${row.hashVersion}::int, ${row.orderNumber}, ${row.customerName},
             ${JSON.stringify(row.orderItems)}::jsonb, ${row.supersedesId}::uuid,
             ${row.traceId}, ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'),
-            ${followUp?.parentId ?? null}::uuid, ${followUp ? "approved" : "pending_approval"}::"ProposalStatus",
+            ${followUp?.parentId ?? null}::uuid, ${followUp ? proposalStatus.approved : proposalStatus.pendingApproval}::"ProposalStatus",
             (${followUp ? at : null}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING *`.execute(tx);
   if (!inserted) throw new Error("proposal insert returned no row");

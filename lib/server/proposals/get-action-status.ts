@@ -43,6 +43,22 @@ export async function getActionStatus(
         eb.selectFrom("Proposal as s").select(["s.id", "s.status"]).whereRef("s.supersedesId", "=", "p.id"),
       ).as("supersededBy"),
       eb.selectFrom("Execution as e").select("e.status").whereRef("e.proposalId", "=", "p.id").as("executionStatus"),
+      // The action's second step, if it has one (a cancellation's refund), with its execution's state.
+      jsonObjectFrom(
+        eb
+          .selectFrom("Proposal as f")
+          .select((fb) => [
+            "f.kind",
+            "f.status",
+            fb
+              .selectFrom("Execution as fe")
+              .select("fe.status")
+              .whereRef("fe.proposalId", "=", "f.id")
+              .as("executionStatus"),
+          ])
+          .whereRef("f.parentId", "=", "p.id")
+          .whereRef("f.tenantId", "=", "p.tenantId"),
+      ).as("followUp"),
     ])
     .where("p.id", "=", input.proposal_id)
     .where("p.tenantId", "=", tenantId)
@@ -71,10 +87,41 @@ export async function getActionStatus(
       proposal,
     };
   }
-  const { supersededBy, executionStatus, ...stored } = row;
+  const { supersededBy, executionStatus, followUp, ...stored } = row;
   const base = { proposal_id: row.id, kind: row.kind, action: behaviour.agentAction(stored) };
   const waited = ctx.wait ? { wait: { outcome: ctx.wait.outcome } } : {};
   const status = row.status;
+  // An action in two steps (a cancellation, then its refund) is done when both are: while the second is under way,
+  // the answer is the second's progress, so the agent never tells the customer a refund was paid before it was.
+  if (followUp && status === S.succeeded && isProposalStatus(followUp.status)) {
+    const step = { follow_up: { kind: followUp.kind, status: followUp.status } };
+    if (agentOutcomeFor(followUp.status) === "result_pending") {
+      const phase = paymentPhase(followUp.status, followUp.executionStatus);
+      return {
+        outcome: {
+          code: "result_pending",
+          result: {
+            ...base,
+            status,
+            ...step,
+            phase,
+            poll_after_seconds: POLL_AFTER_SECONDS[phase],
+            next_step: NEXT_STEP[phase],
+            ...waited,
+          },
+        },
+        proposal,
+      };
+    }
+    const ended =
+      followUp.status === S.succeeded
+        ? {}
+        : {
+            next_step:
+              "The first step was carried out, but the second ended without effect (see follow_up.status). Tell the customer a person will follow up; do not prepare it again.",
+          };
+    return { outcome: { code: "ok", result: { ...base, status, ...step, ...ended, ...waited } }, proposal };
+  }
   const code = agentOutcomeFor(status);
   if (code === "approval_required") {
     return {

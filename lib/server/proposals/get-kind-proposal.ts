@@ -1,4 +1,5 @@
 import "server-only";
+import { stepsInclude, stepsOf } from "./action-steps";
 import { AppError } from "@/lib/domain/outcome";
 import { can } from "@/lib/domain/permissions";
 import { canonicalProposalJson, hashInputOf, storedProposalIntact } from "@/lib/domain/proposal-hash";
@@ -6,7 +7,7 @@ import { effectiveStatus, isAwaitingReview } from "@/lib/domain/proposal-state";
 import { approvalSessionWindow } from "@/lib/domain/policy";
 import { stepUpClock } from "@/lib/domain/step-up";
 import type { KindProposalDetail } from "@/lib/schemas/proposal-dto";
-import { kindBehaviourOf } from "@/lib/actions/registry.server";
+import { reviewOfKind } from "./kind-review";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { hasPasskeys } from "@/lib/server/passkeys/list-passkeys";
@@ -30,22 +31,17 @@ export async function getKindProposal(actor: Actor, id: string): Promise<KindPro
       },
       supersedes: { select: { id: true, status: true } },
       supersededBy: { select: { id: true, status: true } },
+      ...stepsInclude,
       execution: { select: { id: true, status: true, actionReference: true, failureReason: true } },
       tenant: { select: { stepUpMinutes: true, approvalSessionMinutes: true } },
     },
   });
   if (!p) throw new AppError("not_found", "No such proposal.");
-  const review = kindBehaviourOf(p.kind)?.review;
+  // Params altered outside the product into something the kind cannot read present nothing (reviewOfKind).
+  const presented = reviewOfKind(p.kind, p.params);
   // A kind this release does not know, or one without a review: never shown as something it is not.
-  if (!review) throw new AppError("temporarily_unavailable", "This kind of action cannot be shown by this version.");
+  if (!presented) throw new AppError("temporarily_unavailable", "This kind of action cannot be shown by this version.");
   const intact = storedProposalIntact(p);
-  let presented: KindProposalDetail["review"];
-  try {
-    presented = review(p.params);
-  } catch {
-    // Params altered outside the product into something the kind cannot read: nothing to present, nothing to approve.
-    presented = { fields: [], sentence: {}, summary: "" };
-  }
   const now = new Date();
   const pending = isAwaitingReview(p, now);
   const ownRequest = p.requestedByStaffId === actor.userId;
@@ -127,6 +123,7 @@ export async function getKindProposal(actor: Actor, id: string): Promise<KindPro
     })),
     supersedes: p.supersedes,
     supersededBy: p.supersededBy,
+    steps: stepsOf(p, actor.tenantId),
     viewer: {
       canDecide: canDecide && pending && !ownRequest && !alreadyApproved,
       canReject: canDecide && pending,

@@ -1,4 +1,5 @@
 import "server-only";
+import { stepsInclude, stepsOf } from "./action-steps";
 import { AppError } from "@/lib/domain/outcome";
 import { stepUpClock } from "@/lib/domain/step-up";
 import { approvalSessionWindow } from "@/lib/domain/policy";
@@ -55,6 +56,7 @@ async function getRefundProposal(actor: Actor, id: string): Promise<ProposalPage
       },
       supersedes: { select: { id: true, amountMinor: true, status: true } },
       supersededBy: { select: { id: true, amountMinor: true, status: true } },
+      ...stepsInclude,
       tenant: { select: { stepUpMinutes: true, approvalSessionMinutes: true } },
     },
   });
@@ -187,6 +189,7 @@ async function getRefundProposal(actor: Actor, id: string): Promise<ProposalPage
     })),
     supersedes: p.supersedes,
     supersededBy: p.supersededBy,
+    steps: stepsOf(found, actor.tenantId),
     previouslyRejected,
     possibleDuplicateOf,
     viewer: {

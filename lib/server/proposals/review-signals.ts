@@ -14,11 +14,13 @@ export const DUPLICATE_WINDOW = sql`interval '7 days'`;
 /**
  * A real duplicate is the same customer asking again for the same order or the same amount, within the
  * window: another live proposal (not rejected, expired or invalidated), or a refund (not failed) made
- * before this proposal. Different orders with different amounts are not duplicates.
+ * before this proposal. Different orders with different amounts are not duplicates, and neither are the two steps
+ * of one action (a cancellation and the refund that follows it, `parentId`).
  */
 const liveOtherProposal = sql`
   q."customerId" = p."customerId" AND q."tenantId" = p."tenantId" AND q.id <> p.id
-  AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN (${statusLit(...closedWithoutEffectStatuses)})`;
+  AND q."createdAt" > now() - ${DUPLICATE_WINDOW} AND q.status NOT IN (${statusLit(...closedWithoutEffectStatuses)})
+  AND q.id IS DISTINCT FROM p."parentId" AND q."parentId" IS DISTINCT FROM p.id`;
 // Same order (the (orderId, status) index) or same amount (the (customerId, amountMinor, createdAt) index):
 // two conditions, each served by its own index, instead of one OR that would walk all the customer's rows.
 const sameOrderProposal = sql`q."orderId" = p."orderId" AND ${liveOtherProposal}`;

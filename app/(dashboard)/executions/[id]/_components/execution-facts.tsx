@@ -12,6 +12,7 @@ import { CardSection } from "@/components/page/section";
 import { cn } from "@/lib/utils";
 import { byShop } from "../../_components/execution-cells";
 import { FailureReason } from "../../_components/failure-reason";
+import { ActionSteps } from "./action-steps";
 import { KindFields } from "./kind-fields";
 
 const mono = "font-mono text-xs break-all";
@@ -101,6 +102,7 @@ export function ExecutionSummary({ d }: { d: ExecutionDetail }) {
           {td("openTrace")}
         </Link>
       </p>
+      <ActionSteps d={d} />
     </CardSection>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ActionStepsNote } from "./action-steps";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { KindProposalDetail } from "@/lib/schemas/proposal-dto";
@@ -65,6 +66,7 @@ export function KindProposalSummary({ p, waiting }: { p: KindProposalDetail; wai
       <p className="muted mb-0">
         {t("approvalsProgress", { count: p.approvals.length, required: p.requiredApprovals })}
       </p>
+      <ActionStepsNote p={p} />
       <DecisionPanel proposal={p} />
     </Section>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import { ActionStepsNote } from "./action-steps";
 import { useTranslations } from "next-intl";
 import type { ProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Money } from "@/components/domain/money";
@@ -43,6 +44,7 @@ export function ProposalSummary({ p, waiting }: { p: ProposalDetail; waiting: bo
       <p className="muted mb-0">
         {t("approvalsProgress", { count: p.approvals.length, required: p.requiredApprovals })}
       </p>
+      <ActionStepsNote p={p} />
       <DecisionPanel proposal={p} />
       <SupersedePanel proposal={p} />
     </Section>
