@@ -33,6 +33,7 @@ export const ALL_TOOLS = [
   "get_refund_status",
   "prepare_address_change",
   "prepare_order_cancellation",
+  "prepare_contact_change",
   "get_action_status",
   "create_support_ticket",
 ];
