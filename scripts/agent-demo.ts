@@ -1,5 +1,6 @@
 // npm run agent:demo [-- --base-url http://localhost:3000] [--tenant tienda-es] [--order ORD-1001]
-//                     [--address-order ORD-1002] [--cancel-order ORD-3017] [--refund-only]
+//                     [--address-order ORD-1002] [--cancel-order ORD-3017] [--new-email ana@example.test]
+//                     [--refund-only]
 // (the default base URL follows PORT, as `npm start` does: PORT=3100 npm run agent:demo)
 //
 // Drives the agent gateway the way a careful harness would, one of each kind, each conversation its own trace:
@@ -11,7 +12,10 @@
 // 3. A cancellation: another customer (the tenant's last) wants to cancel an order; it looks up their orders, picks
 //    one that has not shipped and is paid in full, and prepares the cancellation (prepare_order_cancellation) with
 //    the refund the server derives.
-// 2 and 3 are carried out by the tenant's action endpoint once approved: `npm start` points it at the sandbox shop.
+// 4. A contact change: the first customer has a new e-mail address; it prepares the change of their own address
+//    (prepare_contact_change: the server takes whose from the end-user token, never from the model) and reads its
+//    status with get_action_status.
+// 2, 3 and 4 are carried out by the tenant's action endpoint once approved: `npm start` points it at the sandbox shop.
 // Without an endpoint (or without the tools on the key) they are skipped with the reason, and the exit stays 0.
 // Needs a running server with the demo data (npm start). Credentials come from demoCredentials().
 import { randomBytes } from "node:crypto";
@@ -323,5 +327,38 @@ else {
         ],
       ],
     );
+  }
+}
+
+// ——— 4. A contact change: the first customer has a new e-mail address (a new conversation) ———
+/** The addresses they give: the second when the first is already on record (an earlier run's change was carried out). */
+const newEmails = (email: string) => {
+  const at = email.lastIndexOf("@");
+  return [".new", ".other"].map((tag) => `${email.slice(0, at)}${tag}${email.slice(at)}`);
+};
+const seededEmail = demoTenant.customers.find((c) => customerId(tenant.slug, c.key) === customer.id)!.email;
+const emailFlag = orderFlag("new-email");
+const recontact = conversation(customer.endUserToken);
+console.log(
+  `\n— A fourth conversation (trace ${recontact.traceId}): ${nameOf(customer.id)} has a new e-mail address —`,
+);
+const contactSkipped = notListed("prepare_contact_change");
+if (contactSkipped) console.log(`   skipped: ${contactSkipped}`);
+else {
+  say("Prepare the change of their e-mail address with the one they gave (whose: the signed-in customer's)");
+  let answer: Content | null = null;
+  for (const value of emailFlag ? [emailFlag] : newEmails(seededEmail)) {
+    answer = await callTool("prepare_contact_change", { field: "email", new_value: value }, recontact.headers);
+    // Already on record (an earlier run's change was carried out): they give their other address.
+    if (answer.error?.reason !== "value_unchanged") break;
+  }
+  if (answer && preparedOrSkipped(answer)) {
+    const r = answer.result!;
+    await awaiting("Contact change awaiting a human reviewer (the shop changes it once approved):", answer, recontact, [
+      ["customer", `${nameOf(String(r.customer_id))} (${String(r.customer_id)})`],
+      ["field", String(r.field)],
+      ["from", typeof r.before === "string" ? `${r.before} (the value on record, masked)` : "(none on record)"],
+      ["to", String(r.after)],
+    ]);
   }
 }
