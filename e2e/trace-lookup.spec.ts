@@ -4,6 +4,7 @@ import { expect, test } from "@playwright/test";
 import { useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
+import { hydrated } from "./support/ui";
 
 test("a reviewer follows a pending proposal's trace link and pastes its traceId into the Trace box: the agent's calls in order", async ({
   page,
@@ -18,7 +19,8 @@ test("a reviewer follows a pending proposal's trace link and pastes its traceId 
   await useSession(page, reviewer);
 
   await page.goto(`/proposals/${proposalId}`);
-  await page.getByRole("link", { name: /Open the trace/ }).click();
+  // Clicked once React owns the link (a click just before hydration can be lost: e2e/support/ui.ts).
+  await (await hydrated(page.getByRole("link", { name: /Open the trace/ }))).click();
   await expect(page).toHaveURL(new RegExp(`/audit/traces/${traceId}$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText(traceId);
 

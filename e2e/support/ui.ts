@@ -1,6 +1,6 @@
 // A demo staff member's page at a given size and colour scheme, signed in with the session auth.setup.ts opened
 // (for the specs that look at the dashboard as its people use it: ui-screens, ui-dashboard).
-import type { Browser, Page } from "@playwright/test";
+import { expect, type Browser, type Locator, type Page } from "@playwright/test";
 import { staff, useSession, type DemoRole } from "./auth";
 import { baseURL } from "./gateway";
 
@@ -27,4 +27,19 @@ export async function as(
   // form is auth.spec's job, and twelve sign-ins were a third of this file's time.
   await useSession(page, staff(tenant, role));
   return page;
+}
+
+/**
+ * Waits until React has hydrated `target` (its DOM node carries React's props). Next.js 16 can drop a click on a
+ * <Link> that lands after the server HTML is visible but before hydration attached its handler: no navigation at all
+ * (neither the client one nor the browser's own). Gate a click whose *client-side* behaviour the spec depends on.
+ */
+export async function hydrated(target: Locator): Promise<Locator> {
+  await target.first().waitFor();
+  await expect
+    .poll(() => target.first().evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps$"))), {
+      message: "React never hydrated the element",
+    })
+    .toBe(true);
+  return target;
 }
