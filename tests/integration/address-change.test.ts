@@ -414,6 +414,38 @@ describe("approval and execution on the shop's action endpoint", () => {
     expect(actions[0]).toMatchObject({ idempotencyKey: ex.idempotencyKey });
   });
 
+  it("the shop answers pending (queued): executing until a look-up finds it done; one action, our copy follows then", async () => {
+    const number = await freshOrder();
+    const before = (await orderRow(number)).shippingAddress;
+    const { proposal } = await prepare(number, madrid());
+    await control.addFault({ kind: "answer_pending", once: true });
+    await approve(reviewer, proposal!);
+    await runJobsOnce();
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
+    expect(ex).toMatchObject({ status: executionStatus.pending, actionReference: expect.stringMatching(/^que_/) });
+    expect(await proposalOf(proposal!.id)).toMatchObject({ status: P.executing });
+    expect((await orderRow(number)).shippingAddress).toEqual(before);
+
+    // Still queued at the shop: the look-up says so and nothing changes (no re-send: the shop holds the key).
+    expect(await reconcileAnyExecution(ex.id)).toBe("still_pending");
+    expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
+      status: executionStatus.pending,
+      attempts: 1,
+    });
+
+    await control.completeAction(ex.idempotencyKey);
+    expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+    expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
+      status: executionStatus.succeeded,
+      attempts: 1,
+      actionReference: expect.stringMatching(/^adr_/),
+    });
+    expect(await proposalOf(proposal!.id)).toMatchObject({ status: P.succeeded });
+    expect((await orderRow(number)).shippingAddress).toMatchObject({ line1: "Calle de Alcalá 50" });
+    expect((await control.actions({ orderNumber: number })).data).toHaveLength(1);
+    expect(await reconcileAnyExecution(ex.id)).toBe("already_settled");
+  });
+
   it("the shop refuses (shipped meanwhile at the shop): failed, and our copy keeps the old address", async () => {
     const number = await freshOrder();
     const before = (await orderRow(number)).shippingAddress;
