@@ -77,6 +77,23 @@ test("an admin sets the action endpoint, sees its secret once, and Test passes w
     await page.reload();
     await expect(section.getByTestId("action-endpoint-secret")).toHaveCount(0);
     await expect(section.getByTestId("action-endpoint-secret-hint")).toContainText(`whsec_…${secret.slice(-4)}`);
+
+    // A new secret with an overlap: the endpoint still holds the old one, and Test still passes (both sign).
+    await section.getByLabel("Generar un nuevo secreto de firma").check();
+    await section.getByLabel("Minutos que el secreto actual sigue firmando tras generar uno nuevo").fill("30");
+    await save.click();
+    await expect(shown.or(stepUp)).toBeVisible();
+    if (await stepUp.isVisible()) {
+      await stepUp.fill(admin.password);
+      await save.click();
+    }
+    await expect(shown).toHaveText(/^whsec_/);
+    expect(await shown.textContent()).not.toBe(secret);
+    await expect(section.getByTestId("action-endpoint-previous-secret")).toContainText(
+      "sigue firmando junto al actual",
+    );
+    await section.getByRole("button", { name: "Probar", exact: true }).click();
+    await expect(section.getByTestId("action-endpoint-test-result")).toContainText("aceptó la firma");
   } finally {
     const remove = section.getByRole("button", { name: "Quitar el endpoint", exact: true });
     if (await remove.isVisible()) {

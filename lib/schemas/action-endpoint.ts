@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { stepUp } from "./step-up";
+import { MAX_OVERLAP_MINUTES } from "./admin";
 import { MAX_TENANT_WEBHOOK_URL_LENGTH } from "./tenant-webhooks";
+
+/** How long a rotated-out signing secret keeps signing beside the new one unless the admin says otherwise: a day. */
+export const DEFAULT_ACTION_ENDPOINT_OVERLAP_MINUTES = 24 * 60;
 
 // The tenant's action endpoint (Admin → Action endpoint, /api/admin/action-endpoint; docs/action-endpoint.md):
 // the admin's inputs and views, and the endpoint's wire format (what the gateway sends, what the shop answers).
@@ -12,6 +16,8 @@ import { MAX_TENANT_WEBHOOK_URL_LENGTH } from "./tenant-webhooks";
 export const setActionEndpointInput = z.strictObject({
   url: z.string().trim().min(1).max(MAX_TENANT_WEBHOOK_URL_LENGTH),
   rotateSecret: z.boolean().optional(),
+  /** With `rotateSecret`: the current secret keeps signing beside the new one this long (0 = it stops at once). */
+  overlapMinutes: z.number().int().min(0).max(MAX_OVERLAP_MINUTES).default(DEFAULT_ACTION_ENDPOINT_OVERLAP_MINUTES),
   ...stepUp,
 });
 export type SetActionEndpointInput = z.infer<typeof setActionEndpointInput>;
@@ -25,12 +31,20 @@ export type ActionEndpointView = {
   /** `whsec_…abcd`: never the secret. */
   secretHint: string | null;
   updatedAt: string | null;
+  /** After a rotation with an overlap: until when the previous secret still signs beside the current one. */
+  previousSecretUntil: string | null;
   /** False when SECRETS_KEY is not configured: nothing can be stored. */
   canStore: boolean;
 };
 
 /** The answer of PUT: `secret` only when a new one was generated (first save or rotation), this once. */
-export type SetActionEndpointResult = { url: string; secretHint: string; secret: string | null };
+export type SetActionEndpointResult = {
+  url: string;
+  secretHint: string;
+  secret: string | null;
+  /** After a rotation with an overlap: until when the previous secret still signs beside the new one. */
+  previousSecretUntil: string | null;
+};
 
 /** Why "Test" failed, as a code the page words. */
 export const actionEndpointTestProblems = [

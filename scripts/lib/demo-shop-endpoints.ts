@@ -31,11 +31,11 @@ export async function saveDemoActionEndpoints(shops: { tenant: string; url: stri
     const url = new URL(`${shop.url.replace(/\/+$/, "")}/actions`).toString();
     const opened = await openActionEndpoint(actor.tenantId).catch(() => null);
     if (opened?.url === url) {
-      saved.push({ tenant: shop.tenant, url, secret: opened.secret, change: "kept" });
+      saved.push({ tenant: shop.tenant, url, secret: opened.secrets[0]!, change: "kept" });
       continue;
     }
     const result = await setActionEndpoint(actor, { url, rotateSecret: opened === null });
-    const secret = result.secret ?? opened?.secret;
+    const secret = result.secret ?? opened?.secrets[0];
     if (!secret) throw new Error(`${shop.tenant}: the action endpoint was saved without a secret to give its shop`);
     saved.push({ tenant: shop.tenant, url: result.url, secret, change: result.secret ? "set" : "moved" });
   }

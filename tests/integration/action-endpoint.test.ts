@@ -136,6 +136,7 @@ describe("Admin → Action endpoint", () => {
       url: null,
       secretHint: null,
       updatedAt: null,
+      previousSecretUntil: null,
       canStore: true,
     });
     expect(await testActionEndpoint(A)).toMatchObject({ ok: false, problem: "not_configured" });
@@ -326,11 +327,74 @@ describe("the client: sendAction and lookupAction", () => {
 });
 
 describe("rotation and removal", () => {
-  it("rotating the secret answers a new one once; the shop refuses until it has it", async () => {
+  it("rotating with an overlap: both secrets sign until it ends, so the shop switches without a refusal", async () => {
+    const old = secret;
+    const first = await setActionEndpoint(A, { url: `${base}/actions`, rotateSecret: true, overlapMinutes: 30 });
+    expect(first.secret).toMatch(/^whsec_/);
+    const until = Date.parse(first.previousSecretUntil!);
+    expect(Math.abs(until - (Date.now() + 30 * 60_000))).toBeLessThan(60_000);
+    expect((await getActionEndpoint(A)).previousSecretUntil).toBe(first.previousSecretUntil);
+    // The shop still verifies with the old secret: accepted (the old one signs beside the new one) …
+    expect(await testActionEndpoint(A)).toMatchObject({ ok: true });
+    expect(await sendAction(A.tenantId, cancel(await order()))).toMatchObject({ status: "succeeded" });
+    // … and with the new one, once it switched.
+    await shopUses(first.secret!);
+    expect(await testActionEndpoint(A)).toMatchObject({ ok: true });
+    // A rotation during the overlap ends the older one: only the secret current just before still signs.
+    const second = await setActionEndpoint(A, { url: `${base}/actions`, rotateSecret: true, overlapMinutes: 30 });
+    await shopUses(old);
+    expect(await testActionEndpoint(A)).toMatchObject({ ok: false, problem: "signature_refused" });
+    await shopUses(first.secret!);
+    expect(await testActionEndpoint(A)).toMatchObject({ ok: true });
+    // Once the overlap ends, only the current secret signs.
+    await db().actionEndpoint.update({
+      where: { tenantId: A.tenantId },
+      data: { previousSecretUntil: new Date(Date.now() - 1_000) },
+    });
+    expect(await testActionEndpoint(A)).toMatchObject({ ok: false, problem: "signature_refused" });
+    expect((await getActionEndpoint(A)).previousSecretUntil).toBeNull();
+    secret = second.secret!;
+    await shopUses(secret);
+    expect(await testActionEndpoint(A)).toMatchObject({ ok: true });
+    const events = await db().auditEvent.findMany({
+      where: { tenantId: A.tenantId, action: "admin:set_action_endpoint" },
+      orderBy: { pos: "desc" },
+      take: 1,
+    });
+    expect(events[0]?.data).toMatchObject({
+      after: { signing: "rotated", previousSigningUntil: second.previousSecretUntil },
+    });
+    expect(JSON.stringify(events[0]?.data)).not.toContain(first.secret!.slice(6, 20));
+  });
+
+  it("a previous secret that does not open (a row edited behind the product) fails closed: nothing is sent", async () => {
+    const row = await rowOf(A.tenantId);
+    await db().actionEndpoint.update({
+      where: { tenantId: A.tenantId },
+      data: {
+        previousSecretSealed: "v1.not-sealed",
+        previousKeyId: row.keyId,
+        previousSecretUntil: new Date(Date.now() + 60_000),
+      },
+    });
+    await expect(sendAction(A.tenantId, cancel("#1"))).rejects.toMatchObject({ problem: "unusable" });
+    await db().actionEndpoint.update({
+      where: { tenantId: A.tenantId },
+      data: { previousSecretSealed: null, previousKeyId: null, previousSecretUntil: null },
+    });
+    // All three or none (ActionEndpoint_previous_secret_check).
+    await expect(
+      db().actionEndpoint.update({ where: { tenantId: A.tenantId }, data: { previousSecretUntil: new Date() } }),
+    ).rejects.toThrow(/ActionEndpoint_previous_secret_check/);
+  });
+
+  it("rotating the secret with no overlap answers a new one once; the shop refuses until it has it", async () => {
     const { version } = await rowOf(A.tenantId);
-    const rotated = await setActionEndpoint(A, { url: `${base}/actions`, rotateSecret: true });
+    const rotated = await setActionEndpoint(A, { url: `${base}/actions`, rotateSecret: true, overlapMinutes: 0 });
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(secret);
+    expect(rotated.previousSecretUntil).toBeNull();
+    expect(await rowOf(A.tenantId)).toMatchObject({ previousSecretSealed: null, previousSecretUntil: null });
     expect((await rowOf(A.tenantId)).version).toBe(version + 1);
     expect(await testActionEndpoint(A)).toMatchObject({ ok: false, problem: "signature_refused" });
     expect(await sendAction(A.tenantId, cancel(await order()))).toMatchObject({ outcome: "refused", httpStatus: 401 });
@@ -363,6 +427,9 @@ describe("rotation and removal", () => {
 
   it("SECRETS_KEY rotation: the old key opens during the overlap, the reseal moves the secret, the old key can go", async () => {
     const K2 = newKey();
+    // A signing-secret rotation still in its overlap: the previous secret is resealed too.
+    const signing = await setActionEndpoint(A, { url: `${base}/actions`, rotateSecret: true, overlapMinutes: 60 });
+    expect(await testActionEndpoint(A)).toMatchObject({ ok: true }); // the shop still has the previous secret
     const underK1 = await rowOf(A.tenantId);
     process.env.SECRETS_KEY = K2;
     process.env.SECRETS_KEY_PREVIOUS = K1;
@@ -375,7 +442,13 @@ describe("rotation and removal", () => {
     expect(
       await db().auditEvent.count({ where: { tenantId: A.tenantId, action: "operator:reseal_action_endpoint" } }),
     ).toBe(1);
+    expect(resealed.previousKeyId).toBe(resealed.keyId);
+    expect(resealed.previousSecretSealed).not.toBe(underK1.previousSecretSealed);
     delete process.env.SECRETS_KEY_PREVIOUS;
+    // Without the old key: both secrets still open (the shop on the previous one is still accepted).
+    expect(await sendAction(A.tenantId, cancel(await order()))).toMatchObject({ status: "succeeded" });
+    secret = signing.secret!;
+    await shopUses(secret);
     expect(await sendAction(A.tenantId, cancel(await order()))).toMatchObject({ status: "succeeded" });
     expect(await resealProviderConnections()).toEqual({ resealed: 0, current: 1, failed: [] });
     // A key that sealed nothing here: the row fails closed, reported and unchanged.

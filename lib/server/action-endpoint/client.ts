@@ -81,7 +81,7 @@ export async function lookupAction(
 
 /** lookupAction against an endpoint already opened (Admin's "Test" probes with it). */
 export async function lookupAt(
-  endpoint: Pick<OpenedActionEndpoint, "url" | "secret">,
+  endpoint: Pick<OpenedActionEndpoint, "url" | "secrets">,
   idempotencyKey: string,
   options: ActionCallOptions = {},
 ): Promise<LookupActionResult> {
@@ -103,10 +103,10 @@ export function keyUrl(base: string, idempotencyKey: string): string {
 }
 
 async function call(
-  endpoint: Pick<OpenedActionEndpoint, "url" | "secret">,
+  endpoint: Pick<OpenedActionEndpoint, "url" | "secrets">,
   request: { method: "GET" | "POST"; url: string; body?: string; signed: string; timeoutMs: number },
 ): Promise<GuardedRequestAnswer> {
-  const headers = signStandardWebhook({ id: `msg_${randomUUID()}`, body: request.signed, secrets: [endpoint.secret] });
+  const headers = signStandardWebhook({ id: `msg_${randomUUID()}`, body: request.signed, secrets: endpoint.secrets });
   const answer = await guardedRequest({
     method: request.method,
     url: request.url,

@@ -7,7 +7,13 @@ import { secretsKeys } from "@/lib/server/env";
 export const ACTION_ENDPOINT_SECRET_FIELD = "actionEndpointSecret";
 
 /** A tenant's action endpoint, opened: where to send and the `whsec_…` secret to sign with. Never logged or returned. */
-export type OpenedActionEndpoint = { tenantId: string; url: string; secret: string; version: number };
+export type OpenedActionEndpoint = {
+  tenantId: string;
+  url: string;
+  /** The current secret first; during a rotation's overlap the previous one beside it (both sign). */
+  secrets: string[];
+  version: number;
+};
 
 /**
  * The endpoint cannot be used, and nothing was sent: none is stored, its secret does not open on this server
@@ -28,7 +34,15 @@ export class ActionEndpointUnavailable extends Error {
 export async function openActionEndpoint(tenantId: string): Promise<OpenedActionEndpoint> {
   const row = await db().actionEndpoint.findUnique({
     where: { tenantId },
-    select: { url: true, secretSealed: true, keyId: true, version: true },
+    select: {
+      url: true,
+      secretSealed: true,
+      keyId: true,
+      version: true,
+      previousSecretSealed: true,
+      previousKeyId: true,
+      previousSecretUntil: true,
+    },
   });
   if (!row)
     throw new ActionEndpointUnavailable(
@@ -38,12 +52,17 @@ export async function openActionEndpoint(tenantId: string): Promise<OpenedAction
   const { current, previous } = secretsKeys();
   const keys = [current, previous].filter((k) => k !== null);
   try {
-    const secret = openSecret(
-      keys,
-      { keyId: row.keyId, sealed: row.secretSealed },
-      secretAad(tenantId, ACTION_ENDPOINT_SECRET_FIELD),
-    );
-    return { tenantId, url: row.url, secret, version: row.version };
+    const aad = secretAad(tenantId, ACTION_ENDPOINT_SECRET_FIELD);
+    const secrets = [openSecret(keys, { keyId: row.keyId, sealed: row.secretSealed }, aad)];
+    // A rotation's overlap: the previous secret signs too until its end (a copied or unopenable one fails closed).
+    if (
+      row.previousSecretSealed &&
+      row.previousKeyId &&
+      row.previousSecretUntil &&
+      row.previousSecretUntil > new Date()
+    )
+      secrets.push(openSecret(keys, { keyId: row.previousKeyId, sealed: row.previousSecretSealed }, aad));
+    return { tenantId, url: row.url, secrets, version: row.version };
   } catch (error) {
     if (error instanceof SecretBoxError)
       throw new ActionEndpointUnavailable(

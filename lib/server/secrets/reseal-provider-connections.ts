@@ -79,14 +79,20 @@ export async function resealProviderConnections(): Promise<ResealSummary> {
 async function resealActionEndpoints(keys: SecretsKey[], current: SecretsKey, summary: ResealSummary): Promise<void> {
   const rows = await db().actionEndpoint.findMany({ orderBy: { tenantId: "asc" } });
   for (const row of rows) {
-    if (row.keyId === current.id) {
+    // A rotation's previous secret is resealed too while it still signs; an overlap that ended is dropped.
+    const previousLive = row.previousSecretSealed !== null && (row.previousSecretUntil ?? new Date(0)) > new Date();
+    const previousStale = row.previousSecretSealed !== null && (!previousLive || row.previousKeyId !== current.id);
+    if (row.keyId === current.id && !previousStale) {
       summary.current++;
       continue;
     }
     const aad = secretAad(row.tenantId, ACTION_ENDPOINT_SECRET_FIELD);
     let secret: string;
+    let previous: string | null = null;
     try {
       secret = openSecret(keys, { keyId: row.keyId, sealed: row.secretSealed }, aad);
+      if (previousLive)
+        previous = openSecret(keys, { keyId: row.previousKeyId!, sealed: row.previousSecretSealed! }, aad);
     } catch (error) {
       if (!(error instanceof SecretBoxError)) throw error;
       summary.failed.push({ tenantId: row.tenantId, reason: error.message, what: "action_endpoint" });
@@ -95,7 +101,14 @@ async function resealActionEndpoints(keys: SecretsKey[], current: SecretsKey, su
     const changed = await transaction(async (tx) => {
       const { count } = await tx.actionEndpoint.updateMany({
         where: { tenantId: row.tenantId, keyId: row.keyId, version: row.version },
-        data: { secretSealed: sealSecret(current, secret, aad).sealed, keyId: current.id, version: { increment: 1 } },
+        data: {
+          secretSealed: sealSecret(current, secret, aad).sealed,
+          keyId: current.id,
+          ...(previous !== null
+            ? { previousSecretSealed: sealSecret(current, previous, aad).sealed, previousKeyId: current.id }
+            : { previousSecretSealed: null, previousKeyId: null, previousSecretUntil: null }),
+          version: { increment: 1 },
+        },
       });
       if (count === 1) {
         await recordOperatorEvent(sqlOf(tx), "operator_cli", {

@@ -48,6 +48,14 @@ export function ActionEndpointForm({ view }: { view: ActionEndpointView }) {
             </dd>
           </>
         ) : null}
+        {view.previousSecretUntil ? (
+          <>
+            <dt>{t("previousSecret")}</dt>
+            <dd data-testid="action-endpoint-previous-secret">
+              {t("previousSecretUntil")} <DateTime value={view.previousSecretUntil} />
+            </dd>
+          </>
+        ) : null}
       </dl>
 
       <Notice>{done}</Notice>
@@ -98,7 +106,9 @@ export function ActionEndpointForm({ view }: { view: ActionEndpointView }) {
           onSubmit={async (e) => {
             const r = await save.submit(e, "PUT", "/api/admin/action-endpoint", (f) => ({
               url: f.get("url"),
-              ...(f.get("rotateSecret") === "on" ? { rotateSecret: true } : {}),
+              ...(f.get("rotateSecret") === "on"
+                ? { rotateSecret: true, overlapMinutes: Number(f.get("overlapMinutes")) }
+                : {}),
               ...stepUpValue(f),
             }));
             if (r) {
@@ -139,6 +149,19 @@ export function ActionEndpointForm({ view }: { view: ActionEndpointView }) {
                 </p>
               </div>
             </div>
+          ) : null}
+          {view.configured ? (
+            <InputField
+              id="action-endpoint-overlap"
+              name="overlapMinutes"
+              type="number"
+              label={t("overlapMinutes")}
+              hint={t("overlapHelp")}
+              min={0}
+              max={10080}
+              defaultValue={1440}
+              required
+            />
           ) : null}
           <StepUpField id="action-endpoint-step-up" show={save.needsStepUp} />
           <button type="submit" disabled={save.pending}>

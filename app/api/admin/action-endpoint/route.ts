@@ -5,12 +5,16 @@ import { setActionEndpoint } from "@/lib/server/admin/action-endpoint/set-action
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/admin/action-endpoint → {configured, url, secretHint, updatedAt, canStore}: never the secret. */
+/**
+ * GET /api/admin/action-endpoint → {configured, url, secretHint, updatedAt, previousSecretUntil, canStore}: never
+ * the secret.
+ */
 export const GET = staffRoute(async (actor) => getActionEndpoint(actor));
 
 /**
- * PUT /api/admin/action-endpoint {url, rotateSecret?, stepUpPassword?} → 200 {url, secretHint, secret}: `secret`
- * (whsec_…) only when one was generated (first save, rotation), this once.
+ * PUT /api/admin/action-endpoint {url, rotateSecret?, overlapMinutes?, stepUpPassword?} → 200 {url, secretHint, secret,
+ * previousSecretUntil}: `secret` (whsec_…) only when one was generated (first save, rotation), this once; after a
+ * rotation the previous secret keeps signing until `previousSecretUntil`.
  */
 export const PUT = staffRoute(async (actor, request) => setActionEndpoint(actor, await jsonBody(request)));
 

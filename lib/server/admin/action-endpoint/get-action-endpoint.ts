@@ -12,13 +12,17 @@ export async function getActionEndpoint(actor: Actor): Promise<ActionEndpointVie
   assertCan(actor.roles, "admin:manage");
   const row = await db().actionEndpoint.findUnique({
     where: { tenantId: actor.tenantId },
-    select: { url: true, secretHint: true, updatedAt: true },
+    select: { url: true, secretHint: true, updatedAt: true, previousSecretUntil: true },
   });
+  const now = new Date();
   return {
     configured: row !== null,
     url: row?.url ?? null,
     secretHint: row?.secretHint ?? null,
     updatedAt: row?.updatedAt.toISOString() ?? null,
+    // Only while it still signs: an overlap that ended is history.
+    previousSecretUntil:
+      row?.previousSecretUntil && row.previousSecretUntil > now ? row.previousSecretUntil.toISOString() : null,
     canStore: secretsKeys().current !== null,
   };
 }

@@ -17,8 +17,9 @@ import { parseForm } from "../zod-problem";
 
 /**
  * Sets the URL of the tenant's action endpoint (docs/action-endpoint.md). The first save generates its Standard
- * Webhooks signing secret (`whsec_…`); a later save keeps it unless `rotateSecret` (then the old one stops at
- * once). A new secret is answered this once and stored sealed under SECRETS_KEY (the tenant's id and the field
+ * Webhooks signing secret (`whsec_…`); a later save keeps it unless `rotateSecret`: then the one that was current
+ * keeps signing beside the new one for `overlapMinutes` (0: it stops at once; a rotation during an overlap ends the
+ * older one), so the shop can switch without refusing a request. A new secret is answered this once and stored sealed under SECRETS_KEY (the tenant's id and the field
  * as AAD), like the provider connection; afterwards only its hint is shown. Where signed actions go is a
  * credential change: step-up first. Audited with the URL and the hint, never the secret.
  */
@@ -44,18 +45,30 @@ export async function setActionEndpoint(actor: Actor, raw: unknown): Promise<Set
     );
     const before = await tx.actionEndpoint.findUnique({
       where: { tenantId: actor.tenantId },
-      select: { url: true, secretHint: true },
+      select: { url: true, secretHint: true, secretSealed: true, keyId: true },
     });
     const fresh = before === null || input.rotateSecret === true;
     const secret = fresh ? generateStandardWebhookSecret() : null;
+    // The secret that was current keeps signing beside the new one (sealed as it is: same key, same AAD).
+    const overlap = before !== null && secret !== null && input.overlapMinutes > 0;
+    const previous = secret
+      ? overlap
+        ? {
+            previousSecretSealed: before.secretSealed,
+            previousKeyId: before.keyId,
+            previousSecretUntil: new Date(Date.now() + input.overlapMinutes * 60_000),
+          }
+        : { previousSecretSealed: null, previousKeyId: null, previousSecretUntil: null }
+      : {};
     const sealed = secret
       ? {
           secretSealed: sealSecret(key, secret, secretAad(actor.tenantId, ACTION_ENDPOINT_SECRET_FIELD)).sealed,
           secretHint: secretHint(secret),
           keyId: key.id,
+          ...previous,
         }
       : null;
-    const select = { url: true, secretHint: true } as const;
+    const select = { url: true, secretHint: true, previousSecretUntil: true } as const;
     const row = before
       ? await tx.actionEndpoint.update({
           where: { tenantId: actor.tenantId },
@@ -75,10 +88,17 @@ export async function setActionEndpoint(actor: Actor, raw: unknown): Promise<Set
         url: row.url,
         signingHint: row.secretHint,
         signing: before === null ? "set" : secret ? "rotated" : "kept",
+        ...(secret && before ? { previousSigningUntil: row.previousSecretUntil?.toISOString() ?? null } : {}),
       },
-      clear: ["url", "signingHint", "signing"],
+      clear: ["url", "signingHint", "signing", "previousSigningUntil"],
     });
-    return { url: row.url, secretHint: row.secretHint, secret };
+    return {
+      url: row.url,
+      secretHint: row.secretHint,
+      secret,
+      previousSecretUntil:
+        row.previousSecretUntil && row.previousSecretUntil > new Date() ? row.previousSecretUntil.toISOString() : null,
+    };
   });
 }
 
