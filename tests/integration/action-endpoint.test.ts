@@ -74,6 +74,13 @@ const cancel = (orderNumber: string, key = `exec_${randomUUID()}`) => ({
   params: { reason: "customer_request" },
 });
 const rowOf = (tenantId: string) => db().actionEndpoint.findUniqueOrThrow({ where: { tenantId } });
+/** The tenant's latest `admin:set_action_endpoint` event (as a one-element list). */
+const lastEndpointEvents = (tenantId: string) =>
+  db().auditEvent.findMany({
+    where: { tenantId, action: "admin:set_action_endpoint" },
+    orderBy: { pos: "desc" },
+    take: 1,
+  });
 const actionsAt = async (key: string) => (await control.actions({ idempotencyKey: key })).data;
 
 /** Polls the shop for a key until it answers something other than not_found (a held action commits later). */
@@ -356,11 +363,7 @@ describe("rotation and removal", () => {
     secret = second.secret!;
     await shopUses(secret);
     expect(await testActionEndpoint(A)).toMatchObject({ ok: true });
-    const events = await db().auditEvent.findMany({
-      where: { tenantId: A.tenantId, action: "admin:set_action_endpoint" },
-      orderBy: { pos: "desc" },
-      take: 1,
-    });
+    const events = await lastEndpointEvents(A.tenantId);
     expect(events[0]?.data).toMatchObject({
       after: { signing: "rotated", previousSigningUntil: second.previousSecretUntil },
     });
@@ -401,11 +404,7 @@ describe("rotation and removal", () => {
     secret = rotated.secret!;
     await shopUses(secret);
     expect(await testActionEndpoint(A)).toMatchObject({ ok: true });
-    const events = await db().auditEvent.findMany({
-      where: { tenantId: A.tenantId, action: "admin:set_action_endpoint" },
-      orderBy: { pos: "desc" },
-      take: 1,
-    });
+    const events = await lastEndpointEvents(A.tenantId);
     expect(events[0]?.data).toMatchObject({ after: { signing: "rotated", signingHint: `whsec_…${secret.slice(-4)}` } });
   });
 
