@@ -19,6 +19,7 @@ import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { executeApprovedProposal } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { kindFieldsOf } from "@/lib/server/proposals/kind-review";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
@@ -390,6 +391,53 @@ describe("prepare_replacement_order", () => {
       code: "permission_denied",
       error: { reason: "order_cancelled" },
     });
+  });
+});
+
+describe("after a rejection, and in the audit trail", () => {
+  it("a rejected replacement is answered rejected with the reviewer's reason during the cool-down, whatever items are asked; then it may be asked again", async () => {
+    const o = await freshOrder();
+    const { proposal } = await prepare(o.number, [{ sku: "MUG-1", quantity: 2 }]);
+    await rejectProposal(reviewer, {
+      proposalId: proposal!.id,
+      hash: proposal!.hash,
+      customerMessage: "Please send us a photo of the damage first.",
+    });
+    const again = await prepare(o.number, [{ sku: "TEA-2", quantity: 1 }]);
+    expect(again.outcome).toMatchObject({
+      code: "rejected",
+      error: {
+        order_id: o.number,
+        reason: "Please send us a photo of the damage first.",
+        previous_proposal_id: proposal!.id,
+        retry_after: expect.any(String),
+      },
+    });
+    expect(await replacementsOf(o.orderId)).toHaveLength(1);
+    // A rejected replacement took nothing: once the cool-down is over, every unit may be asked for again.
+    await db().proposal.update({
+      where: { id: proposal!.id },
+      data: { decidedAt: new Date(Date.now() - 7 * 24 * 3_600_000) },
+    });
+    expect((await prepare(o.number, [{ sku: "MUG-1", quantity: 2 }])).outcome.code).toBe("approval_required");
+  });
+
+  it("the trace keeps the order, the reason and the SKUs in clear, and never the customer's street or name", async () => {
+    const o = await freshOrder();
+    const { proposal } = await prepare(o.number, [{ sku: "MUG-1", quantity: 1 }], "missing_items");
+    const row = await proposalOf(proposal!.id);
+    await approveProposal(reviewer, { proposalId: row.id, hash: row.hash });
+    await runJobsOnce();
+    expect((await proposalOf(row.id)).status).toBe(P.succeeded);
+    const { rows } = await sql<{ row: string }>`
+      SELECT a::text AS "row" FROM "AuditEvent" a WHERE a."traceId" = ${row.traceId}`.execute(sqlPool());
+    expect(rows.length).toBeGreaterThan(2);
+    const all = rows.map((r) => r.row).join("\n");
+    expect(all).toContain(o.number);
+    expect(all).toContain("MUG-1");
+    expect(all).toContain("missing_items");
+    expect(all).toContain(`${o.number}-R1`);
+    for (const personal of ["Calle Mayor", "Ana García", "Ana Garc"]) expect(all, personal).not.toContain(personal);
   });
 });
 
