@@ -21,6 +21,10 @@ import { executeApprovedProposal } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
+import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
+import { integratePending } from "@/lib/server/audit/sequencer";
+import { auditPublicKey } from "@/lib/server/audit/signing-key";
+import { verifyEvidencePack, type EvidencePack } from "@/lib/domain/evidence-pack";
 import { kindFieldsOf } from "@/lib/server/proposals/kind-review";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
 import { isRefundDetail } from "@/lib/schemas/proposal-page";
@@ -438,6 +442,25 @@ describe("after a rejection, and in the audit trail", () => {
     expect(all).toContain("missing_items");
     expect(all).toContain(`${o.number}-R1`);
     for (const personal of ["Calle Mayor", "Ana García", "Ana Garc"]) expect(all, personal).not.toContain(personal);
+  });
+});
+
+describe("evidence", () => {
+  it("the replacement's evidence pack verifies offline and carries the key and the new order's number", async () => {
+    const o = await freshOrder();
+    const p = await replaced(o.number, [{ sku: "TEA-2", quantity: 1 }]);
+    const auditor = await actorFor(staffOf(ES, "auditor").email);
+    await integratePending(); // the sequencer's batch (it runs in the app; here, once)
+    const { body } = await buildEvidencePack(auditor, p.id);
+    const verdict = await verifyEvidencePack(body, { publicKey: auditPublicKey().publicKey });
+    expect(verdict.checks.filter((c) => !c.ok)).toEqual([]);
+    const pack = JSON.parse(body) as EvidencePack;
+    expect(pack.execution).toMatchObject({
+      status: E.succeeded,
+      idempotencyKey: `create_order-${p.id}`,
+      actionReference: `${o.number}-R1`,
+    });
+    expect(JSON.stringify(pack)).toContain("execution:order_created");
   });
 });
 
