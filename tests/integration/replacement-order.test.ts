@@ -352,6 +352,14 @@ describe("prepare_replacement_order", () => {
     });
     const pending = (await replacementsOf(o.orderId)).filter((p) => p.status === P.pendingApproval);
     expect(pending.map((p) => p.id)).toEqual([second.proposal!.id]);
+    // The same items asked again after the order changed (its address, pushed by the Orders API): not the stale
+    // proposal, which approval would only invalidate, but a new one to the address on record now.
+    const moved = { ...ADDRESS, line1: "Calle Mayor 5" };
+    await db().order.update({ where: { id: o.orderId }, data: { shippingAddress: moved } });
+    const third = await prepare(o.number, [{ sku: "MUG-1", quantity: 1 }]);
+    expect(third.proposal!.id).not.toBe(second.proposal!.id);
+    expect(resultOf(third.outcome)).toMatchObject({ shipping_address: moved });
+    expect((await proposalOf(second.proposal!.id)).status).toBe(P.invalidated);
   });
 
   it("another tenant's order and another customer's order are not found, like one that does not exist; no proposal", async () => {

@@ -283,12 +283,12 @@ export async function prepareReplacementOrder(
   const pending = await pendingProposalOf(tx, tenantId, REPLACEMENT_ORDER_KIND, subject);
   if (pending && pending.expiresAt > now) {
     const stored = pending.params as unknown as ReplacementParams;
-    // Asked again while it awaits review: the same proposal, as long as it asks for the same thing.
-    if (
-      sameItems(stored.items, params.items) &&
-      stored.reason === params.reason &&
-      addressKey(stored.shippingAddress) === addressKey(params.shippingAddress)
-    )
+    const [was] = (
+      await sql<{ source: unknown }>`SELECT "source" FROM "Proposal" WHERE "id" = ${pending.id}::uuid`.execute(tx)
+    ).rows;
+    // Asked again while it awaits review: the same proposal, as long as it asks for the same thing and the order is
+    // still what it was derived from (else it would only be invalidated at approval: the new one replaces it).
+    if (canonicalize(stored) === canonicalize(params) && canonicalize(was?.source ?? null) === canonicalize(source))
       return {
         outcome: approvalRequired(pending, stored, now),
         proposal: { id: pending.id, hash: pending.hash },
