@@ -15,6 +15,7 @@ import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authe
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { Prisma } from "@/lib/server/db/generated/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { executeApprovedProposal } from "@/lib/server/executions/run-execution";
@@ -33,7 +34,7 @@ import { actorFor, staffOf } from "../support/actors";
 import { allowKindTool, startShopBehindEndpoint } from "../support/address-change-shop";
 import { refusal } from "../support/refusal";
 import { runJobsOnce } from "../support/run-jobs-once";
-import { ES, US, ana, pablo, tokenFor, webKey } from "./gateway-support";
+import { ES, US, ana, john, pablo, tokenFor, webKey } from "./gateway-support";
 import { freshCardOrder } from "./proposal-support";
 
 const TOOL = "prepare_replacement_order";
@@ -403,6 +404,30 @@ describe("prepare_replacement_order", () => {
       code: "permission_denied",
       error: { reason: "order_cancelled" },
     });
+  });
+});
+
+describe("other refusals", () => {
+  it("a fully refunded order, an order without an address on record, a tenant without an action endpoint: refused with their reasons; nothing is created", async () => {
+    const refunded = await freshOrder();
+    await db().order.update({ where: { id: refunded.orderId }, data: { status: "refunded" } });
+    expect((await prepare(refunded.number, [{ sku: "MUG-1", quantity: 1 }])).outcome).toMatchObject({
+      code: "permission_denied",
+      error: { reason: "order_refunded" },
+    });
+    const nowhere = await freshOrder();
+    await db().order.update({ where: { id: nowhere.orderId }, data: { shippingAddress: Prisma.DbNull } });
+    expect((await prepare(nowhere.number, [{ sku: "MUG-1", quantity: 1 }])).outcome).toMatchObject({
+      code: "permission_denied",
+      error: { reason: "no_shipping_address" },
+    });
+    // shop-us has no action endpoint: nothing could ever create the order.
+    const us = await freshOrder({ tenant: US, customer: john });
+    expect((await prepare(us.number, [{ sku: "MUG-1", quantity: 1 }], "damaged", US, john)).outcome).toMatchObject({
+      code: "permission_denied",
+      error: { reason: "action_endpoint_not_configured" },
+    });
+    for (const o of [refunded, nowhere, us]) expect(await replacementsOf(o.orderId)).toEqual([]);
   });
 });
 
