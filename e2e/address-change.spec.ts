@@ -13,6 +13,7 @@ import { Webhook } from "standardwebhooks";
 import { staff, useSession } from "./support/auth";
 import { withDb, freshOrder } from "./support/db";
 import { agentCall, baseURL } from "./support/gateway";
+import { allowTool } from "./support/shop-stand-in";
 
 const TENANT = "shop-us";
 const TOOL = "prepare_address_change";
@@ -66,14 +67,7 @@ test("a reviewer approves an address change seeing before → after, and the sho
   const url = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/actions`;
   const admin = staff(TENANT, "admin");
   const reviewer = staff(TENANT, "reviewer");
-  const enable = (sql: string) =>
-    withDb((c) =>
-      c.query(
-        `UPDATE "${sql}" SET "allowedTools" = array_remove("allowedTools", $1) || ARRAY[$1]
-          WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $2)`,
-        [TOOL, TENANT],
-      ),
-    );
+  let disallow: (() => Promise<void>) | undefined;
   try {
     // The tenant's admin sets the endpoint (the product generates the secret, shown once) …
     await useSession(page, admin);
@@ -85,8 +79,7 @@ test("a reviewer approves an address change seeing before → after, and the sho
     secret = ((await saved.json()) as { secret: string }).secret;
     // … and allows the tool on the web channel and its key (as Admin → Channels would; a new tool is allowed nowhere
     // until an admin allows it).
-    await enable("Channel");
-    await enable("AgentKey");
+    disallow = await allowTool(TENANT, TOOL);
 
     const number = await freshOrder(TENANT, 5000);
     await withDb((c) =>
@@ -199,13 +192,8 @@ test("a reviewer approves an address change seeing before → after, and the sho
     await expect(panel.locator(`[data-kind="change_shipping_address"]`)).toHaveText("Shipping address change");
     await expect(panel.locator('[data-field="line1"]')).toHaveText("500 Market St → 600 Market St");
   } finally {
+    await disallow?.();
     await withDb(async (c) => {
-      for (const table of ["Channel", "AgentKey"])
-        await c.query(
-          `UPDATE "${table}" SET "allowedTools" = array_remove("allowedTools", $1)
-            WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $2)`,
-          [TOOL, TENANT],
-        );
       await c.query(`DELETE FROM "ActionEndpoint" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`, [
         TENANT,
       ]);

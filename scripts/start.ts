@@ -12,6 +12,9 @@
 //   --rebuild     build even if a build exists
 //   --no-worker   do not run the background job worker next to the app (run `npm run worker` elsewhere)
 //   --no-sandbox  demo: do not start the sandbox payment provider (PAYMENT_PROVIDER_URL also skips it)
+//   --no-shop     demo: do not start the sandbox shops behind the demo tenants' action endpoints (the browser
+//                 tests' instance, E2E_DATABASE_URL_FILE set, starts none either: their specs set endpoints themselves);
+//                 SHOP_SANDBOX_PORT: the first shop's port, the next ones after it ("0": any free ports)
 //   --no-demo-proposals  demo: do not top the tenants up to 3 proposals waiting for review
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -27,6 +30,7 @@ import { appRoleUrl, ensureAppRole } from "./lib/app-role";
 import { asJsonLine, jsonLog } from "./lib/json-log";
 import { supervise, type Supervised } from "./lib/supervise";
 import { demoTenantSlugs } from "./lib/demo-tenants";
+import type { DemoShopPlan } from "./lib/demo-shop";
 
 const log = jsonLog("start");
 
@@ -183,6 +187,69 @@ const env: NodeJS.ProcessEnv = {
   PORT: String(port),
 };
 
+/**
+ * A supervised child that prints "listening on" when it serves (the sandboxes): if it exits (a database restart takes
+ * it down), it is started again with the same arguments. `ready` is false when the first start did not get that far
+ * (it exited, or 60 s passed).
+ */
+function superviseListening(
+  name: string,
+  argv: string[],
+  childEnv: NodeJS.ProcessEnv,
+): { supervised: Supervised; ready: Promise<boolean> } {
+  let listening: (() => void) | null = null;
+  const ready = new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), 60_000);
+    listening = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+  });
+  const supervised = supervise({
+    name,
+    log,
+    start: () =>
+      spawnLogged(
+        name,
+        process.execPath,
+        argv,
+        childEnv,
+        (line) => {
+          if (line.includes("listening on")) listening?.();
+        },
+        true,
+      ),
+  });
+  // The first start must succeed: a sandbox that cannot start at all is a configuration problem.
+  const firstExit = new Promise<boolean>((resolve) => supervised.current()?.once("exit", () => resolve(false)));
+  return { supervised, ready: Promise.race([ready, firstExit]) };
+}
+
+// Demo: a sandbox shop per demo tenant behind its action endpoint (scripts/lib/demo-shop.ts), so the kinds the shop
+// carries out (address change, cancellation) work. Planned and the endpoints saved — by the app's own use case, in a
+// child with the app's environment — while the payment sandbox starts; the shops start once they have the secrets.
+const withShops = demo && !args.includes("--no-shop") && !process.env.E2E_DATABASE_URL_FILE;
+// Loaded only then: the demo data it reads is not the production start's business.
+const demoShop = withShops ? await import("./lib/demo-shop") : null;
+let shopPlans: DemoShopPlan[] = [];
+let endpointSecrets: Promise<Record<string, string> | null> = Promise.resolve(null);
+if (demoShop) {
+  try {
+    shopPlans = await demoShop.planDemoShops({
+      serverUrl: database.url,
+      env: process.env,
+      anyPort: process.env.EMBEDDED_PG_EPHEMERAL === "1",
+      avoid: [Number(process.env.PROVIDER_SANDBOX_PORT)].filter((p) => Number.isInteger(p) && p > 0),
+    });
+  } catch (error: unknown) {
+    await database.embedded?.stop().catch(() => undefined);
+    refuse(error instanceof Error ? error.message : String(error));
+  }
+  endpointSecrets = saveDemoEndpoints(shopPlans);
+} else if (demo && args.includes("--no-shop")) {
+  say("--no-shop: no sandbox shop; the demo tenants' action endpoints are left as they are");
+}
+
 // Demo: the sandbox payment provider as its own process (its own database on the same server), its
 // webhooks pointed at this app, and the demo orders' payment intents registered with it. Production
 // (or PAYMENT_PROVIDER_URL) talks to the configured provider instead.
@@ -227,35 +294,13 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     PROVIDER_SANDBOX_API_KEYS: env.PAYMENT_PROVIDER_API_KEY,
     PROVIDER_SANDBOX_WEBHOOK_SECRET: env.PAYMENT_PROVIDER_WEBHOOK_SECRET,
   };
-  let listening: (() => void) | null = null;
-  const ready = new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), 60_000);
-    listening = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-  });
   // Supervised: if it exits (a database restart takes it down), it is started again on the same port.
-  sandbox = supervise({
-    name: "sandbox",
-    log,
-    start: () =>
-      spawnLogged(
-        "sandbox",
-        process.execPath,
-        sandboxArgs,
-        sandboxEnv,
-        (line) => {
-          if (line.includes("listening on")) listening?.();
-        },
-        true,
-      ),
-  });
-  // The first start must succeed: a sandbox that cannot start at all is a configuration problem.
-  const firstExit = new Promise<boolean>((resolve) => sandbox!.current()?.once("exit", () => resolve(false)));
-  if (!(await Promise.race([ready, firstExit]))) {
+  const started = superviseListening("sandbox", sandboxArgs, sandboxEnv);
+  sandbox = started.supervised;
+  if (!(await started.ready)) {
     // Never fall back to the default sandbox URL: it may be another instance's sandbox.
     await sandbox.stop(5_000);
+    await endpointSecrets;
     await database.embedded?.stop().catch(() => undefined);
     refuse(
       'the sandbox payment provider did not start (see the lines of service "sandbox"); set PROVIDER_SANDBOX_PORT, or PAYMENT_PROVIDER_URL for a provider of your own',
@@ -282,6 +327,43 @@ if (demo && !process.env.PAYMENT_PROVIDER_URL && !args.includes("--no-sandbox"))
     say(`sandbox payment provider on ${env.PAYMENT_PROVIDER_URL} (restarted if it exits)`);
   }
 }
+// The shops, supervised like the payment sandbox (same port, secret and token when restarted). Each one, once it
+// serves, is told the demo orders it does not know (the shop owns fulfilment) — all while the demo proposals are
+// prepared, which need only the endpoints saved. Both must be done before the app starts.
+const shops: Supervised[] = [];
+let shopsSetUp: Promise<boolean> = Promise.resolve(true);
+if (demoShop) {
+  const secrets = await endpointSecrets;
+  if (!secrets) {
+    await sandbox?.stop(10_000);
+    await database.embedded?.stop().catch(() => undefined);
+    refuse(
+      "the demo tenants' action endpoints could not be saved (see the lines above); `npm start -- --no-shop` starts the demo without the sandbox shops",
+    );
+  }
+  const { shopControl } = await import("../shop-sandbox/control-client");
+  const setUp = shopPlans.map(async (plan) => {
+    const started = superviseListening(
+      `shop:${plan.tenant}`,
+      demoShop.demoShopArgs(plan),
+      demoShop.demoShopEnv(plan, secrets![plan.tenant]!),
+    );
+    shops.push(started.supervised);
+    if (!(await started.ready)) return false;
+    const told = await demoShop
+      .tellShopDemoOrders(database.url, plan.tenant, shopControl(plan.url, plan.controlToken))
+      .catch((e: unknown) => {
+        log.error(`sandbox shop of ${plan.tenant}: telling it the demo orders failed: ${String(e)}`);
+        return 0;
+      });
+    say(
+      `sandbox shop of ${plan.tenant} on ${plan.url}, its action endpoint (restarted if it exits${told ? `; told about ${told} new orders` : ""})`,
+    );
+    return true;
+  });
+  shopsSetUp = Promise.all(setUp).then((all) => all.every(Boolean));
+}
+
 // Demo: a few proposals waiting for review at every start, prepared through the real agent gateway before
 // the app listens (scripts/demo-pending.ts). A failure here is reported and the demo starts anyway.
 if (demo && !args.includes("--no-demo-proposals")) {
@@ -297,6 +379,29 @@ if (demo && !args.includes("--no-demo-proposals")) {
   );
   clearTimeout(killer);
   if (code !== 0) log.error(`demo proposals: the top-up failed (exit ${code ?? signal}); the demo starts without them`);
+}
+
+if (demoShop) {
+  if (!(await shopsSetUp)) {
+    await Promise.all([sandbox?.stop(10_000), ...shops.map((s) => s.stop(5_000))]);
+    await database.embedded?.stop().catch(() => undefined);
+    refuse(
+      'a sandbox shop did not start (see the lines of service "shop:<tenant>"); set SHOP_SANDBOX_PORT, or `npm start -- --no-shop` to start without them',
+    );
+  }
+  // Their control endpoints (set an order shipped, switch a fault: docs/shop-sandbox.md) with this run's tokens.
+  writeFileSync(
+    join(process.cwd(), ".data", "demo-shops.json"),
+    JSON.stringify(
+      Object.fromEntries(
+        shopPlans.map((p) => [
+          p.tenant,
+          { url: p.url, actionEndpoint: `${p.url}/actions`, controlToken: p.controlToken },
+        ]),
+      ),
+    ) + "\n",
+    { mode: 0o600 },
+  );
 }
 
 // Production: Next's handler behind scripts/serve.ts (JSON access log, no banner). Dev: `next dev`, its lines wrapped.
@@ -355,9 +460,9 @@ async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
   say("stopping");
-  // App and worker together (the worker lets running jobs finish), then the sandbox, all before PostgreSQL.
+  // App and worker together (the worker lets running jobs finish), then the sandboxes, all before PostgreSQL.
   await Promise.all([stopChild(app, 10_000), worker?.stop(20_000)]);
-  await sandbox?.stop(10_000);
+  await Promise.all([sandbox?.stop(10_000), ...shops.map((s) => s.stop(10_000))]);
   rmSync(appPidFile, { force: true });
   await database.embedded?.stop().catch((e: unknown) => log.error(`stopping PostgreSQL: ${String(e)}`));
   say("stopped");
@@ -488,4 +593,31 @@ async function registerDemoPaymentIntents(databaseUrl: string, sandboxUrl: strin
         });
     }
   });
+}
+
+/**
+ * Saves each demo tenant's action endpoint at its shop's URL (scripts/lib/demo-shop-endpoints.ts, in a child with the
+ * app's environment) and answers the secrets the shops verify with, handed over IPC; null when it failed (reported).
+ */
+async function saveDemoEndpoints(plans: DemoShopPlan[]): Promise<Record<string, string> | null> {
+  const child = spawnLogged(
+    "demo",
+    process.execPath,
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      join("scripts", "lib", "demo-shop-endpoints-child.ts"),
+      JSON.stringify(plans.map((p) => ({ tenant: p.tenant, url: p.url }))),
+    ],
+    env,
+    undefined,
+    true,
+  );
+  let secrets: Record<string, string> | null = null;
+  child.on("message", (m: { secrets?: Record<string, string> }) => (secrets = m.secrets ?? null));
+  const killer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
+  clearTimeout(killer);
+  return code === 0 ? secrets : null;
 }

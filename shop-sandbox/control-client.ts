@@ -51,6 +51,9 @@ export function shopControl(baseUrl: string, controlToken: string) {
       ).toString();
       return call<{ data: ActionView[] }>("GET", `actions${query ? `?${query}` : ""}`);
     },
+    /** The shop finishes an action it answered `pending` (the answer_pending fault); 409 when it is not pending. */
+    completeAction: (idempotencyKey: string) =>
+      call<ActionView>("POST", `actions/${encodeURIComponent(idempotencyKey)}/complete`),
     addFault: (input: FaultInput) => call<Fault>("POST", "faults", input),
     faults: () => call<{ data: Fault[] }>("GET", "faults"),
     clearFaults: () => call<{ data: [] }>("DELETE", "faults"),

@@ -2,9 +2,9 @@
 // (the "shop's back office"), read it, list the actions received, switch faults, read counters, reset.
 // JSON in and out; inputs checked by hand (the shop depends on nothing but node, pg and standardwebhooks).
 import type pg from "pg";
-import { isObject } from "./actions";
+import { isObject, parseActionRequest, performAction } from "./actions";
 import { FAULT_KINDS, FAULT_SCOPES, type FaultBoard, type FaultSpec } from "./faults";
-import { ORDER_STATUSES, type ActionStatus, type OrderStatus } from "./store";
+import { inTransaction, ORDER_STATUSES, type ActionStatus, type OrderStatus } from "./store";
 
 export type Answer = { status: number; body: unknown };
 
@@ -46,7 +46,9 @@ const bad = (message: string, status = 400): Answer => ({ status, body: { error:
 
 export async function handleControl(state: ControlState, method: string, url: URL, body: unknown): Promise<Answer> {
   const parts = url.pathname.split("/").filter(Boolean).slice(1); // drop "__control"
-  const route = `${method} ${parts.map((p, i) => (i === 1 && parts[0] === "orders" ? ":number" : p)).join("/")}`;
+  const route = `${method} ${parts
+    .map((p, i) => (i === 1 && parts[0] === "orders" ? ":number" : i === 1 && parts[0] === "actions" ? ":key" : p))
+    .join("/")}`;
   switch (route) {
     case "GET health":
       return { status: 200, body: { ok: true } };
@@ -85,6 +87,27 @@ export async function handleControl(state: ControlState, method: string, url: UR
         [key, order],
       );
       return { status: 200, body: { data: rows.rows.map(actionView) } };
+    }
+    case "POST actions/:key/complete": {
+      // The shop finishes an action it answered `pending` (answer_pending): done now, once; its GET says so.
+      const key = decodeURIComponent(parts[1]!);
+      return inTransaction(state.pool, async (client): Promise<Answer> => {
+        const row = await client.query<ActionRow>("SELECT * FROM shop_actions WHERE idempotency_key = $1 FOR UPDATE", [
+          key,
+        ]);
+        const action = row.rows[0];
+        if (!action) return { status: 404, body: { error: "not_found", message: `No action with key '${key}'` } };
+        if (action.status !== "pending")
+          return { status: 409, body: { error: "not_pending", message: `The action is already ${action.status}` } };
+        const request = parseActionRequest(action.request);
+        if ("error" in request) return bad(request.error);
+        const answer = await performAction(client, request);
+        const done = await client.query<ActionRow>(
+          "UPDATE shop_actions SET status = $2, reference = $3, message = $4 WHERE idempotency_key = $1 RETURNING *",
+          [key, answer.status, answer.reference, answer.message ?? null],
+        );
+        return { status: 200, body: actionView(done.rows[0]!) };
+      });
     }
     case "POST faults": {
       const input = parseFaultInput(body);

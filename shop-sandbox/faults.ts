@@ -2,7 +2,11 @@
 // once/sticky and scopes as the payment sandbox's (provider-sandbox/faults.ts), scoped by order instead of
 // payment intent. Pure code: the routes ask `match` what to do with each request.
 
-export const FAULT_KINDS = ["latency", "fail_5xx", "accept_then_hang", "drop_after_commit"] as const;
+/**
+ * `answer_pending` (the shop's own, no payment-sandbox twin): the action is taken in and answered `pending` — queued at
+ * the shop, nothing done yet — until the control endpoint completes it (`POST /__control/actions/{key}/complete`).
+ */
+export const FAULT_KINDS = ["latency", "fail_5xx", "accept_then_hang", "drop_after_commit", "answer_pending"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 /** Which requests a fault applies to: `POST /actions` (create, the default), `GET /actions/{key}` (read), or both. */
 export const FAULT_SCOPES = ["create", "read", "any"] as const;

@@ -5,7 +5,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type pg from "pg";
 import type { Webhook } from "standardwebhooks";
-import { parseActionRequest, performAction, type ActionAnswer } from "./actions";
+import { newReference, parseActionRequest, performAction, type ActionAnswer } from "./actions";
 import { handleControl, type Answer, type ControlState } from "./control";
 import type { FaultBoard, FaultMatch } from "./faults";
 import { inTransaction, type ActionStatus } from "./store";
@@ -135,7 +135,12 @@ export function shopRoutes(ctx: RoutesContext) {
         count("replayed");
         return { answer: { status: 200, body: answerOf(row) }, replayed: true };
       }
-      const answer = await performAction(client, request);
+      // answer_pending: queued at the shop, nothing done until the control endpoint completes it.
+      const answer: ActionAnswer =
+        fault.action === "answer_pending"
+          ? { status: "pending", reference: newReference("que"), message: "queued at the shop" }
+          : await performAction(client, request);
+      if (fault.action === "answer_pending") count("deferred");
       await client.query(
         "UPDATE shop_actions SET status = $2, reference = $3, message = $4 WHERE idempotency_key = $1",
         [request.idempotency_key, answer.status, answer.reference, answer.message ?? null],

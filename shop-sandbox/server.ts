@@ -53,6 +53,7 @@ export async function startShopSandbox(options: ShopSandboxOptions): Promise<Sho
     failed5xx: 0,
     hung: 0,
     dropped: 0,
+    deferred: 0,
   };
   const control: ControlState = { pool, faults, stats };
   const sockets = new Set<Socket>();

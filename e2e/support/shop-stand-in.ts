@@ -79,18 +79,29 @@ export async function startShopStandIn(page: Page, tenantSlug: string, reference
 }
 
 /**
- * Allows a kind's tool on the tenant's channels and their keys (as Admin → Channels would: a new tool is allowed
- * nowhere until an admin allows it); the returned function takes it away again.
+ * Allows a kind's tool on the tenant's channels and their keys (as Admin → Channels would); the returned function puts
+ * every list back exactly as it was — the demo seed may allow the tool already, and a later spec must find it so.
  */
 export async function allowTool(tenantSlug: string, tool: string): Promise<() => Promise<void>> {
-  const set = (sql: string) =>
-    withDb(async (c) => {
-      for (const table of ["Channel", "AgentKey"])
-        await c.query(sql.replace("$table", `"${table}"`), [tool, tenantSlug]);
-    });
-  await set(`UPDATE $table SET "allowedTools" = array_remove("allowedTools", $1) || ARRAY[$1]
-              WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $2)`);
+  const before = await withDb(async (c) => {
+    const rows: { table: string; id: string; allowedTools: string[] }[] = [];
+    for (const table of ["Channel", "AgentKey"]) {
+      const { rows: found } = await c.query<{ id: string; allowedTools: string[] }>(
+        `SELECT id, "allowedTools" FROM "${table}" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`,
+        [tenantSlug],
+      );
+      rows.push(...found.map((r) => ({ table, ...r })));
+      await c.query(
+        `UPDATE "${table}" SET "allowedTools" = array_remove("allowedTools", $1) || ARRAY[$1]
+          WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $2)`,
+        [tool, tenantSlug],
+      );
+    }
+    return rows;
+  });
   return () =>
-    set(`UPDATE $table SET "allowedTools" = array_remove("allowedTools", $1)
-          WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $2)`);
+    withDb(async (c) => {
+      for (const r of before)
+        await c.query(`UPDATE "${r.table}" SET "allowedTools" = $2 WHERE id = $1`, [r.id, r.allowedTools]);
+    });
 }

@@ -181,6 +181,21 @@ describe("a replacement is never scanned again", () => {
     expect(out).toMatch(/^write to fp:\d{16}, card fp:\d{16}$/);
     expect(out).toContain(digitFp(email));
   });
+  it("keeps a fingerprint made upstream (madeFingerprints) as it is, wherever it appears, and lists it", () => {
+    const made = "fp:123456789012abcd"; // a 12-digit run: a phone number to the patterns
+    const out = redact({ after: made, note: `changed to ${made}` }, digitFp, { madeFingerprints: [made, null] });
+    expect(out.data).toEqual({ after: made, note: `changed to ${made}` });
+    expect(out.fingerprints).toContain(made);
+    // Without the declaration the same string is scrubbed again: its digits are phone-like.
+    expect((redact({ after: made }, digitFp).data as { after: string }).after).not.toBe(made);
+  });
+  it("trusts only declared fingerprints of the right shape: an fp:-looking value from the input is scrubbed", () => {
+    const smuggled = "fp:4242424242424242"; // a card number dressed as a fingerprint
+    const out = redact({ arg: smuggled, other: "fp:4242424242424242x" }, digitFp, {
+      madeFingerprints: ["fp:0000000000000000", "fp:4242424242424242x"],
+    });
+    expect(JSON.stringify(out.data)).not.toContain("4242424242424242");
+  });
   it("keeps a known personal value's fingerprint intact too", () => {
     const out = scrubText("María Pérez called", digitFp, new Set(), ["María Pérez"]);
     expect(out).toBe(`${digitFp("María Pérez")} called`);

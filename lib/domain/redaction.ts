@@ -19,6 +19,11 @@ export type RedactionPolicy = {
   clear?: readonly string[];
   /** Exact personal strings known to the caller (the customer's name…) scrubbed from free text too. */
   knownPersonal?: readonly (string | null | undefined)[];
+  /**
+   * Keyed fingerprints the caller made itself with the same key (never a value taken from its input): kept exactly
+   * where they appear — their hex digits are not a phone or card number — and listed in `fingerprints`.
+   */
+  madeFingerprints?: readonly (string | null | undefined)[];
   /** Free text longer than this is cut (after scrubbing). */
   maxTextLength?: number;
 };
@@ -179,6 +184,7 @@ export function scrubText(
   fp: Fingerprinter,
   seen: Set<string> = new Set(),
   knownPersonal?: readonly (string | null | undefined)[],
+  madeFingerprints?: readonly (string | null | undefined)[],
 ): string {
   let out = wellFormed(text);
   // Whatever a step replaces (a fingerprint, "[secret]") or sets aside (a canonical UUID: not personal data,
@@ -190,6 +196,13 @@ export function scrubText(
     kept.set(key, value);
     return `\u0000${key}\u0000`;
   };
+  // A fingerprint made upstream (RedactionPolicy.madeFingerprints) is already the stored form: held as it is.
+  if (madeFingerprints)
+    for (const made of madeFingerprints) {
+      if (!made || !MADE_FINGERPRINT.test(made) || !out.includes(made)) continue;
+      seen.add(made);
+      out = out.split(made).join(hold(made));
+    }
   if (knownPersonal)
     for (const known of knownPersonal) {
       if (!known || known.trim().length < 3) continue;
@@ -201,6 +214,9 @@ export function scrubText(
   // eslint-disable-next-line no-control-regex -- NUL delimits the placeholders set above (NUL never survives wellFormed)
   return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept.get(i)!);
 }
+
+/** The shape of a keyed fingerprint (fingerprintWithKey): only such strings are held as made fingerprints. */
+const MADE_FINGERPRINT = /^fp:[0-9a-f]{16}$/;
 
 /** A canonical UUID. */
 const IDENTIFIER = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
@@ -216,8 +232,9 @@ export function redact(value: unknown, fp: Fingerprinter, policy: RedactionPolic
   const clear = new Set(policy.clear?.map((k) => k.toLowerCase()));
   const max = policy.maxTextLength ?? DEFAULT_MAX_TEXT;
   const known = policy.knownPersonal;
+  const made = policy.madeFingerprints;
 
-  const text = (s: string) => truncateText(scrubText(s, fp, seen, known), max);
+  const text = (s: string) => truncateText(scrubText(s, fp, seen, known, made), max);
 
   const fingerprintValue = (v: unknown): Json => {
     if (v === null || v === undefined) return null;

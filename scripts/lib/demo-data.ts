@@ -26,10 +26,14 @@ export function sha256Hex(value: string): string {
   return createHash("sha256").update(value).digest("hex");
 }
 
+/** Every tool the demo's web_support agent may call: each kind's (docs/action-kinds.md) and the shared ones. */
 export const ALL_TOOLS = [
   "lookup_order",
   "prepare_refund",
   "get_refund_status",
+  "prepare_address_change",
+  "prepare_order_cancellation",
+  "prepare_contact_change",
   "get_action_status",
   "create_support_ticket",
 ];
@@ -297,6 +301,31 @@ export const integrationKeyOf = (tenantSlug: string) =>
  * puts it into the ledger with origin external, so a reviewer sees "refunded elsewhere" (scripts/start.ts).
  */
 export const demoRefundElsewhere = { tenantSlug: "tienda-es", orderNumber: "ORD-1003", amountMinor: 2_500 } as const;
+
+/**
+ * Where demo customers move to (the wire form an agent sends to prepare_address_change: every key, null for a line
+ * there is none of), per tenant; two, so a demo asked again after the first was carried out still has a new one.
+ */
+export const demoNewAddresses: Record<
+  string,
+  { line1: string; line2: string | null; city: string; postal_code: string; region: string | null; country: string }[]
+> = {
+  "tienda-es": [
+    { line1: "Calle de Serrano 41", line2: "3º B", city: "Madrid", postal_code: "28001", region: null, country: "ES" },
+    {
+      line1: "Passeig de Gràcia 92",
+      line2: null,
+      city: "Barcelona",
+      postal_code: "08008",
+      region: null,
+      country: "ES",
+    },
+  ],
+  "shop-us": [
+    { line1: "350 5th Ave", line2: "Suite 4100", city: "New York", postal_code: "10118", region: "NY", country: "US" },
+    { line1: "1 Market St", line2: null, city: "San Francisco", postal_code: "94105", region: "CA", country: "US" },
+  ],
+};
 
 /** Thrown by seedDemo on a database that holds a tenant of its own: demo data never joins real tenants. */
 export class DemoRefusedError extends Error {}

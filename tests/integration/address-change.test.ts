@@ -29,6 +29,8 @@ import { auditPublicKey } from "@/lib/server/audit/signing-key";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { verifyEvidencePack } from "@/lib/domain/evidence-pack";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
+import { addressFingerprint } from "@/lib/actions/address-change/prepare";
+import type { PostalAddress } from "@/lib/domain/postal-address";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { isRefundDetail } from "@/lib/schemas/proposal-page";
 import { listPendingProposals } from "@/lib/server/proposals/list-pending-proposals";
@@ -163,6 +165,12 @@ describe("prepare_address_change", () => {
     const written = JSON.stringify(events.map((e) => e.data));
     expect(written).not.toContain("Alcal");
     expect(written).toMatch(/fp:[0-9a-f]{16}/);
+    // Exactly the fingerprints the kind made, searchable as they are (never scrubbed a second time).
+    const params = row.params as { before: PostalAddress; after: PostalAddress };
+    const made = [addressFingerprint(params.after), addressFingerprint(params.before)];
+    expect(written).not.toContain("fp:fp:");
+    const prepared = events.find((e) => e.action === "tool:prepare_address_change");
+    expect(prepared?.fingerprints).toEqual(expect.arrayContaining(made));
   });
 
   it("refuses an address that is not valid for its country, naming the field; nothing is created", async () => {
@@ -404,6 +412,38 @@ describe("approval and execution on the shop's action endpoint", () => {
     const actions = (await control.actions({ orderNumber: number })).data;
     expect(actions).toHaveLength(1);
     expect(actions[0]).toMatchObject({ idempotencyKey: ex.idempotencyKey });
+  });
+
+  it("the shop answers pending (queued): executing until a look-up finds it done; one action, our copy follows then", async () => {
+    const number = await freshOrder();
+    const before = (await orderRow(number)).shippingAddress;
+    const { proposal } = await prepare(number, madrid());
+    await control.addFault({ kind: "answer_pending", once: true });
+    await approve(reviewer, proposal!);
+    await runJobsOnce();
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
+    expect(ex).toMatchObject({ status: executionStatus.pending, actionReference: expect.stringMatching(/^que_/) });
+    expect(await proposalOf(proposal!.id)).toMatchObject({ status: P.executing });
+    expect((await orderRow(number)).shippingAddress).toEqual(before);
+
+    // Still queued at the shop: the look-up says so and nothing changes (no re-send: the shop holds the key).
+    expect(await reconcileAnyExecution(ex.id)).toBe("still_pending");
+    expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
+      status: executionStatus.pending,
+      attempts: 1,
+    });
+
+    await control.completeAction(ex.idempotencyKey);
+    expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+    expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
+      status: executionStatus.succeeded,
+      attempts: 1,
+      actionReference: expect.stringMatching(/^adr_/),
+    });
+    expect(await proposalOf(proposal!.id)).toMatchObject({ status: P.succeeded });
+    expect((await orderRow(number)).shippingAddress).toMatchObject({ line1: "Calle de Alcalá 50" });
+    expect((await control.actions({ orderNumber: number })).data).toHaveLength(1);
+    expect(await reconcileAnyExecution(ex.id)).toBe("already_settled");
   });
 
   it("the shop refuses (shipped meanwhile at the shop): failed, and our copy keeps the old address", async () => {

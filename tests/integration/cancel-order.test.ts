@@ -28,7 +28,7 @@ import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
 import { auditPublicKey } from "@/lib/server/audit/signing-key";
 import { integratePending } from "@/lib/server/audit/sequencer";
 import { serializeEvidencePack, verifyEvidencePack, type EvidencePack } from "@/lib/domain/evidence-pack";
-import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
+import { proposalWaiterCount, stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { actorFor, staffOf } from "../support/actors";
 import { CANCELLATION_TOOL, allowKindTool, startShopBehindEndpoint } from "../support/address-change-shop";
 import { refusal } from "../support/refusal";
@@ -307,7 +307,19 @@ describe("execution: the shop cancels, then the refund is paid — two keyed ste
         follow_up: { kind: "refund", status: P.needsReconciliation },
       },
     });
+    // An agent waiting on the cancellation is woken by its refund settling (the follow-up's change), not by the
+    // wait's end: the wait listens to the follow-up once the first step succeeded.
+    const started = Date.now();
+    const waited = call(esCaller, ES, ana, { proposal_id: id, wait_seconds: 20 }, "get_action_status").then(
+      (r) => r.outcome,
+    );
+    await expect.poll(() => proposalWaiterCount(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+    expect(await waited).toMatchObject({
+      code: "ok",
+      result: { follow_up: { kind: "refund", status: P.succeeded }, wait: { outcome: "changed" } },
+    });
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(await status()).toMatchObject({
       code: "ok",
       result: { follow_up: { kind: "refund", status: P.succeeded } },

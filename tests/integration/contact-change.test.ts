@@ -77,15 +77,15 @@ const emailOf = async (tenant = ES) =>
     .email;
 const unique = (label: string) => `${label}.${Date.now().toString(36)}${++seq}@example.com`;
 /**
- * A unique value whose fingerprint the audit writer keeps as it is. The redaction (lib/domain/redaction.ts) scrubs
- * a fingerprint whose hex holds a run of 9+ digits as if it were a phone number (`fp:fp:…`) — a core defect, reported;
- * the values are not in the row either way, but the fingerprint is then not searchable.
+ * A unique value whose keyed fingerprint holds a run of 9+ digits: the redaction alone would take those for a phone
+ * number and scrub the fingerprint again (`fp:fp:…`, no longer searchable). The kind declares the fingerprints it
+ * made (HandlerResult.madeFingerprints), so the audit writer must keep them exactly as they are.
  */
-function fingerprintable(label: string): string {
+function digitRunFingerprint(label: string): string {
   for (;;) {
     const value = unique(label);
     const fp = auditFingerprint(value.toLowerCase());
-    if ((redact({ v: fp }, auditFingerprint).data as { v: string }).v === fp) return value;
+    if ((redact({ v: fp }, auditFingerprint).data as { v: string }).v !== fp) return value;
   }
 }
 const proposalOf = (id: string) => db().proposal.findUniqueOrThrow({ where: { id } });
@@ -314,8 +314,8 @@ describe("prepare_contact_change", () => {
   });
 
   it("the audit table never holds the old or the new value (raw rows searched), only their keyed fingerprints", async () => {
-    const before = fingerprintable("ana.secret-before");
-    const after = fingerprintable("ana.secret-after");
+    const before = digitRunFingerprint("ana.secret-before");
+    const after = digitRunFingerprint("ana.secret-after");
     const badPhone = "+34 999";
     await setEmail(before);
     const { proposal } = await prepare("email", after);
@@ -339,5 +339,13 @@ describe("prepare_contact_change", () => {
     );
     expect(written).toContain(auditFingerprint(after.toLowerCase()));
     expect(written).toContain(auditFingerprint(before.toLowerCase()));
+    expect(written).not.toContain("fp:fp:");
+    // Searchable: an auditor finds the change by either value's fingerprint.
+    const prepared = events.find(
+      (e) => e.action === "tool:prepare_contact_change" && e.outcome === "approval_required",
+    );
+    expect(prepared?.fingerprints).toEqual(
+      expect.arrayContaining([auditFingerprint(after.toLowerCase()), auditFingerprint(before.toLowerCase())]),
+    );
   });
 });

@@ -18,6 +18,9 @@ describe("OpenAI Chat Completions", () => {
       "lookup_order",
       "prepare_refund",
       "get_refund_status",
+      "prepare_address_change",
+      "prepare_order_cancellation",
+      "prepare_contact_change",
       "get_action_status",
       "create_support_ticket",
     ]);

@@ -32,6 +32,9 @@ describe("GET /api/agent/tools", () => {
       "lookup_order",
       "prepare_refund",
       "get_refund_status",
+      "prepare_address_change",
+      "prepare_order_cancellation",
+      "prepare_contact_change",
       "get_action_status",
       "create_support_ticket",
     ]);
@@ -80,6 +83,9 @@ describe("tool resolution", () => {
       "lookup_order",
       "prepare_refund",
       "get_refund_status",
+      "prepare_address_change",
+      "prepare_order_cancellation",
+      "prepare_contact_change",
       "get_action_status",
       "create_support_ticket",
     ]);

@@ -353,6 +353,31 @@ describe("sandbox shop: the action endpoint", () => {
     expect((await control.order(number))?.shippingAddress).toEqual(NEW_ADDRESS);
   });
 
+  it("answer_pending: queued, nothing done until the shop completes it; then done once, and the GET says so", async () => {
+    const number = await order();
+    const action = cancel(number);
+    await control.addFault({ kind: "answer_pending", orderNumber: number });
+    const queued = await post(action);
+    expect(queued.status).toBe(200);
+    expect(queued.body).toMatchObject({ status: "pending", reference: expect.stringMatching(/^que_/) });
+    expect((await control.order(number))?.status).toBe("unfulfilled");
+    expect((await get(action.idempotency_key)).body).toMatchObject({ status: "pending" });
+    // A re-send with the key is a replay of the pending answer, never the action.
+    expect((await post(action)).body).toMatchObject({ status: "pending" });
+    expect((await control.order(number))?.status).toBe("unfulfilled");
+
+    expect(await control.completeAction(action.idempotency_key)).toMatchObject({ status: "succeeded" });
+    expect((await control.order(number))?.status).toBe("cancelled");
+    expect((await get(action.idempotency_key)).body).toEqual({
+      status: "succeeded",
+      reference: expect.stringMatching(/^cxl_/),
+    });
+    // Completed once: a second completion is refused, an unknown key is not found.
+    await expect(control.completeAction(action.idempotency_key)).rejects.toMatchObject({ status: 409 });
+    await expect(control.completeAction(`act_${randomUUID()}`)).rejects.toMatchObject({ status: 404 });
+    expect(await actionsOf(action.idempotency_key)).toHaveLength(1);
+  });
+
   it("two concurrent POSTs with one key make one effect and give one answer", async () => {
     const number = await order();
     const action = cancel(number);

@@ -83,6 +83,7 @@ export const serverNeutral: string[] = [
   "decided-proposals.test.ts",
   "decision-webhook.test.ts",
   "demo-credentials.test.ts",
+  "demo-shop.test.ts",
   "examples.test.ts",
   "follow-up-guards.test.ts",
   "execution-crash.test.ts",

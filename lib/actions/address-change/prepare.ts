@@ -82,6 +82,7 @@ export async function prepareAddressChange(
        FOR UPDATE OF o`.execute(tx)
   ).rows;
   if (!order) return { outcome: orderNotFound(input.order_id) };
+  // Fingerprints made here with the audit key: the writer stores them as they are (madeFingerprints).
   const audit = { order: order.number, after: addressFingerprint(after) };
 
   const refusal = orderRefusal(order);
@@ -94,6 +95,7 @@ export async function prepareAddressChange(
         { order_id: order.number, reason: refusal },
       ),
       audit,
+      madeFingerprints: [audit.after],
     };
   }
   const before = order.shippingAddress;
@@ -105,6 +107,7 @@ export async function prepareAddressChange(
         { order_id: order.number, reason: "address_unchanged", problems: [] },
       ),
       audit,
+      madeFingerprints: [audit.after],
     };
   }
   // Executed on the shop's action endpoint: without one, nothing could ever carry it out — say so now.
@@ -116,6 +119,7 @@ export async function prepareAddressChange(
         { order_id: order.number, reason: "action_endpoint_not_configured" },
       ),
       audit,
+      madeFingerprints: [audit.after],
     };
   }
 
@@ -130,6 +134,7 @@ export async function prepareAddressChange(
         outcome: approvalRequired(pending, params, now),
         proposal: { id: pending.id, hash: pending.hash },
         audit: { ...audit, reused: true },
+        madeFingerprints: [audit.after],
       };
   }
   // The tenant's cool-down after a rejection: the same address a reviewer rejected for this order is answered
@@ -163,6 +168,7 @@ export async function prepareAddressChange(
       ),
       proposal: { id: rejected.id, hash: rejected.hash },
       audit: { ...audit, cooldown: true },
+      madeFingerprints: [audit.after],
     };
   }
   if (pending) await replacePending(tx, pending.id, "replaced_by_new_address");
@@ -197,10 +203,12 @@ export async function prepareAddressChange(
     supersedesId: pending?.id ?? null,
     now,
   });
+  const beforeFp = addressFingerprint(before);
   return {
     outcome: approvalRequired(proposal, params, now),
     proposal: { id: proposal.id, hash: proposal.hash },
-    audit: { ...audit, before: addressFingerprint(before), reused: false, supersedes: pending?.id ?? null },
+    audit: { ...audit, before: beforeFp, reused: false, supersedes: pending?.id ?? null },
+    madeFingerprints: [audit.after, beforeFp],
     knownPersonal: [order.customerName, after.name, ...(before ? [before.name] : [])],
   };
 }

@@ -28,7 +28,7 @@ export const addressChangeKindTools = declareKindTools({
       // Prepares only (a proposal; nothing changes at the shop yet); a repeat with the same address answers the same one.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Prepare a change of the shipping address of an order of the signed-in customer that has not shipped yet, for a human to approve. Give the new address exactly as the customer wrote it; the server checks it and shows a reviewer the address on record and the new one. Nothing changes until it is approved; then tell the customer it awaits review. Calling it again with the same address returns the same pending proposal; with another address it replaces it.",
+        "Prepare a change of the shipping address of an order of the signed-in customer that has not shipped yet, for a human to approve. Give the new address exactly as the customer wrote it; the server checks it and shows a reviewer the address on record and the new one. Nothing changes until it is approved; then the shop changes the address. Call it when the customer asks to have an order shipped to another address and has given the whole new address; then tell them it awaits review. Calling it again with the same address returns the same pending proposal; with another address it replaces it.",
       input: prepareAddressChangeInput,
     },
   },

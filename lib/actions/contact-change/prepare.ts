@@ -66,11 +66,13 @@ export async function prepareContactChange(
     };
   }
   const after = checked.value;
+  // Fingerprints made here with the audit key: the writer stores them as they are (madeFingerprints).
   const audit = { field: input.field, after: contactFingerprint(after) };
   if (input.field === "phone") {
     return {
       outcome: failure("permission_denied", REFUSE_PHONE, { field: "phone", reason: "field_not_held" }),
       audit,
+      madeFingerprints: [audit.after],
       knownPersonal: [...given, after],
     };
   }
@@ -88,6 +90,7 @@ export async function prepareContactChange(
         "No customer record was found for the signed-in customer. Ask them to contact support.",
       ),
       audit,
+      madeFingerprints: [audit.after],
     };
   }
   const before = customer.email === "" ? null : customer.email;
@@ -99,6 +102,7 @@ export async function prepareContactChange(
         problems: [{ path: "$.new_value", expected: "a value other than the one on record", message: "unchanged" }],
       }),
       audit,
+      madeFingerprints: [audit.after],
       knownPersonal,
     };
   }
@@ -111,6 +115,7 @@ export async function prepareContactChange(
         { reason: "action_endpoint_not_configured" },
       ),
       audit,
+      madeFingerprints: [audit.after],
       knownPersonal,
     };
   }
@@ -126,6 +131,7 @@ export async function prepareContactChange(
         outcome: approvalRequired(pending, params, now),
         proposal: { id: pending.id, hash: pending.hash },
         audit: { ...audit, reused: true },
+        madeFingerprints: [audit.after],
         knownPersonal,
       };
   }
@@ -159,6 +165,7 @@ export async function prepareContactChange(
       ),
       proposal: { id: rejected.id, hash: rejected.hash },
       audit: { ...audit, cooldown: true },
+      madeFingerprints: [audit.after],
       knownPersonal,
     };
   }
@@ -196,6 +203,7 @@ export async function prepareContactChange(
     outcome: approvalRequired(proposal, params, now),
     proposal: { id: proposal.id, hash: proposal.hash },
     audit: { ...audit, before: source.before, reused: false, supersedes: pending?.id ?? null },
+    madeFingerprints: [audit.after, source.before],
     knownPersonal,
   };
 }

@@ -49,6 +49,7 @@ type AuditExtra = {
   proposal?: { id: string; hash: string } | null;
   audit?: Record<string, unknown>;
   knownPersonal?: string[];
+  madeFingerprints?: (string | null)[];
   endUser?: string | null;
   clear?: readonly string[];
 };
@@ -267,7 +268,11 @@ async function writeAudit(
       ...(isErrorOutcome(outcome) ? { error: outcome.error } : {}),
       ...(extra.audit ?? {}),
     },
-    redaction: { clear: extra.clear ?? [], knownPersonal: extra.knownPersonal },
+    redaction: {
+      clear: extra.clear ?? [],
+      knownPersonal: extra.knownPersonal,
+      madeFingerprints: extra.madeFingerprints,
+    },
   };
   // Without a transaction: the event alone, one statement (atomic on its own), auto-committed on the pool.
   await recordAuditEvent(tx ?? sqlPool(), input);

@@ -29,6 +29,8 @@ export type HandlerResult = {
   audit?: Record<string, unknown>;
   /** Personal strings the writer must scrub from free text (the customer's name and email). */
   knownPersonal?: string[];
+  /** Keyed fingerprints the use case made itself (auditFingerprint) and put in `audit`: stored as they are. */
+  madeFingerprints?: (string | null)[];
 };
 
 /** How one tool runs on the gateway: the gateway's own tools (tool-handlers.ts) and every action kind's alike. */

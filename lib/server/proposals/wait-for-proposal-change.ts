@@ -1,11 +1,25 @@
 import "server-only";
-import { agentVisibleState, isProposalStatus, isWorthWaitingFor, proposalStatus } from "@/lib/domain/proposal-state";
+import {
+  agentVisibleState,
+  isProposalStatus,
+  isWorthWaitingFor,
+  proposalStatus,
+  type ProposalStatus,
+} from "@/lib/domain/proposal-state";
 import type { ToolContext, WaitReport } from "@/lib/server/agent/tool-context";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { beginProposalWait } from "@/lib/server/realtime/proposal-changes";
 
-type StateRow = { status: string; expiresAt: Date; executionStatus: string | null };
+type StateRow = {
+  status: string;
+  expiresAt: Date;
+  executionStatus: string | null;
+  followUpId: string | null;
+  followUpStatus: string | null;
+  followUpExpiresAt: Date | null;
+  followUpExecutionStatus: string | null;
+};
 
 /** What a status tool asks for (get_refund_status, get_action_status): the proposal and how long to wait. */
 export type ProposalWaitInput = { proposal_id: string; wait_seconds?: number | null };
@@ -16,6 +30,10 @@ export type ProposalWaitInput = { proposal_id: string; wait_seconds?: number | n
  * ends. No polling: the realtime listener (lib/server/realtime) wakes it on the database's NOTIFY. The answer itself
  * is then read by the status tool as usual. Only the verified customer's own proposal is looked at (tenant and
  * customer in the WHERE); anything else answers at once (and the status tool says not_found).
+ *
+ * An action carried out in two steps (a cancellation and the refund that follows it, docs/action-kinds.md "Steps")
+ * is watched as the status tool answers it: once its first step succeeded, through its follow-up — the wait moves to
+ * the follow-up's changes, and ends when the follow-up's visible state changes (paid, in doubt, failed).
  */
 export async function waitForProposalChange(
   input: ProposalWaitInput,
@@ -27,16 +45,22 @@ export async function waitForProposalChange(
   const tenantId = ctx.caller.tenantId;
   const deadline = Date.now() + seconds * 1000;
   let seen: string | null = null;
+  // The proposal whose changes wake this wait: the one asked about, or its follow-up once the first step succeeded.
+  let watched = input.proposal_id;
   for (;;) {
     const left = deadline - Date.now();
     if (left <= 0) return { outcome: "timeout", unchanged: true };
     // Register first, read second: a change committed after the read wakes us (never lost in between).
-    const wait = await beginProposalWait(tenantId, input.proposal_id, left, signal);
+    const wait = await beginProposalWait(tenantId, watched, left, signal);
     if ("refused" in wait) return { outcome: wait.refused, unchanged: false };
     const [row] = (
       await sql<StateRow>`
-      SELECT p."status"::text AS "status", p."expiresAt", e."status"::text AS "executionStatus"
+      SELECT p."status"::text AS "status", p."expiresAt", e."status"::text AS "executionStatus",
+             f."id"::text AS "followUpId", f."status"::text AS "followUpStatus", f."expiresAt" AS "followUpExpiresAt",
+             fe."status"::text AS "followUpExecutionStatus"
         FROM "Proposal" p LEFT JOIN "Execution" e ON e."proposalId" = p."id"
+        LEFT JOIN "Proposal" f ON f."parentId" = p."id" AND f."tenantId" = p."tenantId"
+        LEFT JOIN "Execution" fe ON fe."proposalId" = f."id"
        WHERE p."id" = ${input.proposal_id}::uuid AND p."tenantId" = ${tenantId}::uuid AND p."customerId" = ${ctx.customerId}`.execute(
         sqlPool(),
       )
@@ -46,7 +70,22 @@ export async function waitForProposalChange(
       wait.cancel();
       return { outcome: "nothing_to_wait_for", unchanged: false };
     }
-    const state = { status: row.status, expiresAt: row.expiresAt, executionStatus: row.executionStatus };
+    const following =
+      row.status === proposalStatus.succeeded && row.followUpId !== null && isProposalStatus(row.followUpStatus ?? "");
+    const target = following ? row.followUpId! : input.proposal_id;
+    if (target !== watched) {
+      // The first step just succeeded: listen to the follow-up from now on, then read again.
+      wait.cancel();
+      watched = target;
+      continue;
+    }
+    const state = following
+      ? {
+          status: row.followUpStatus as ProposalStatus,
+          expiresAt: row.followUpExpiresAt!,
+          executionStatus: row.followUpExecutionStatus,
+        }
+      : { status: row.status, expiresAt: row.expiresAt, executionStatus: row.executionStatus };
     const visible = agentVisibleState(state, now);
     seen ??= visible;
     if (visible !== seen) {
@@ -60,8 +99,8 @@ export async function waitForProposalChange(
     // A pending proposal turns expired by the clock, not by a write: wake at its expiry too.
     const ended = await untilOrExpiry(
       wait.result,
-      row.expiresAt.getTime() - now.getTime(),
-      row.status === proposalStatus.pendingApproval,
+      state.expiresAt.getTime() - now.getTime(),
+      state.status === proposalStatus.pendingApproval,
     );
     if (ended === "expiry") {
       wait.cancel();
