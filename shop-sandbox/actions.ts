@@ -80,6 +80,37 @@ const KINDS: Record<string, KindHandler> = {
     );
     return { status: "succeeded", reference: newReference("cnt") };
   },
+  /**
+   * subject: the original order; params: {items: [{sku, name, quantity}], price: {minor: 0, currency},
+   * shippingAddress, reason}. Refused unless the original's goods were delivered (or shipped: lost in transit), and
+   * for anything but a free replacement. Creates the replacement order (unfulfilled, at the given address) and answers
+   * its number, `<original>-R<n>`, as the reference.
+   */
+  create_order: async (client, request) => {
+    const { items, price, shippingAddress, reason } = request.params;
+    if (!Array.isArray(items) || items.length === 0 || !items.every(isReplacementItem)) return failed("invalid_items");
+    if (!isObject(price) || price.minor !== 0) return failed("not_free_of_charge");
+    if (!isObject(shippingAddress)) return failed("invalid_address");
+    if (!isText(reason, 100)) return failed("invalid_reason");
+    const order = await lockOrder(client, request.subject);
+    if ("refused" in order) return order.refused;
+    if (order.status !== "delivered" && order.status !== "shipped") return failed(`order_${order.status}`);
+    // Under the original's row lock: two replacements of one order are numbered one after the other.
+    const { rows } = await client.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM shop_replacement_orders WHERE original_number = $1",
+      [request.subject.ref],
+    );
+    const number = `${request.subject.ref}-R${rows[0]!.n + 1}`;
+    await client.query(
+      "INSERT INTO shop_orders (order_number, status, shipping_address) VALUES ($1, 'unfulfilled', $2)",
+      [number, JSON.stringify(shippingAddress)],
+    );
+    await client.query(
+      "INSERT INTO shop_replacement_orders (order_number, original_number, items, reason) VALUES ($1, $2, $3, $4)",
+      [number, request.subject.ref, JSON.stringify(items), reason],
+    );
+    return { status: "succeeded", reference: number };
+  },
 };
 
 export const SUPPORTED_KINDS = Object.keys(KINDS);
@@ -120,6 +151,16 @@ export function newReference(prefix: string, length = 24): string {
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isReplacementItem(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    isText(value.sku, 100) &&
+    isText(value.name, 500) &&
+    Number.isSafeInteger(value.quantity) &&
+    (value.quantity as number) > 0
+  );
 }
 
 function isText(value: unknown, max: number): value is string {

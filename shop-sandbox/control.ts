@@ -132,7 +132,8 @@ export async function handleControl(state: ControlState, method: string, url: UR
       if (body !== undefined && (!isObject(body) || !onlyKeys(body, ["data"]) || !optional(body.data, "boolean")))
         return bad("reset takes { data?: boolean }");
       state.faults.clear();
-      if (isObject(body) && body.data === true) await state.pool.query("TRUNCATE shop_actions, shop_orders");
+      if (isObject(body) && body.data === true)
+        await state.pool.query("TRUNCATE shop_actions, shop_orders, shop_replacement_orders");
       for (const key of Object.keys(state.stats)) state.stats[key] = 0;
       return { status: 200, body: { ok: true } };
     }

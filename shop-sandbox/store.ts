@@ -42,6 +42,16 @@ CREATE TABLE IF NOT EXISTS shop_customer_contacts (
   updated_at   timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (customer_ref, field)
 );
+-- The replacement orders the shop created (create_order): the new order (also in shop_orders, unfulfilled, at the
+-- original's address) and what it replaces.
+CREATE TABLE IF NOT EXISTS shop_replacement_orders (
+  order_number    text PRIMARY KEY,
+  original_number text NOT NULL,
+  items           jsonb NOT NULL,
+  reason          text NOT NULL,
+  created_at      timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX IF NOT EXISTS shop_replacement_orders_original ON shop_replacement_orders (original_number);
 `;
 
 /** Creates the database named in `databaseUrl` when it is missing (connecting to `postgres` on the same server). */

@@ -11,12 +11,15 @@ import { contactChangeBehaviour } from "./contact-change/behaviour";
 import { contactChangeToolHandlers } from "./contact-change/server";
 import { refundBehaviour } from "./refund/behaviour";
 import { refundToolHandlers } from "./refund/server";
+import { replacementOrderBehaviour } from "./replacement-order/behaviour";
+import { replacementOrderToolHandlers } from "./replacement-order/server";
 
 export const kindToolHandlers = {
   ...refundToolHandlers,
   ...addressChangeToolHandlers,
   ...cancelOrderToolHandlers,
   ...contactChangeToolHandlers,
+  ...replacementOrderToolHandlers,
 };
 
 /** What the core asks of each kind about its proposals: one line per kind, every registered kind present (tested). */
@@ -25,6 +28,7 @@ export const kindBehaviours: Readonly<Record<string, KindBehaviour>> = {
   change_shipping_address: addressChangeBehaviour,
   cancel_order: cancelOrderBehaviour,
   update_customer_contact: contactChangeBehaviour,
+  create_order: replacementOrderBehaviour,
 };
 
 /**

@@ -42,6 +42,7 @@ describe("the action kinds' registry", () => {
       "prepare_address_change",
       "prepare_order_cancellation",
       "prepare_contact_change",
+      "prepare_replacement_order",
       "get_action_status",
       "create_support_ticket",
     ]);

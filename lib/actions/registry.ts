@@ -7,12 +7,14 @@ import { addressChangeKindTools } from "./address-change/tools";
 import { cancelOrderKindTools } from "./cancel-order/tools";
 import { contactChangeKindTools } from "./contact-change/tools";
 import { refundKindTools } from "./refund/tools";
+import { replacementOrderKindTools } from "./replacement-order/tools";
 
 export const actionKinds = [
   refundKindTools,
   addressChangeKindTools,
   cancelOrderKindTools,
   contactChangeKindTools,
+  replacementOrderKindTools,
 ] as const;
 
 /** Every kind's agent tools, by tool name (a name two kinds declare is refused at load). */

@@ -301,11 +301,86 @@ function contactChangeDriver(address: ReturnType<typeof addressChangeDriver>) {
   } satisfies KindDriver;
 }
 
+// ---- create_order: a free replacement of a delivered order's items, on the tenant's action endpoint (the sandbox shop) ----
+
+/** The lines of the orders made for the replacement driver (the fixtures' orders have none). */
+export const replacementLines = [
+  { sku: "MUG-1", name: "Blue mug", quantity: 2, unitMinor: 600 },
+  { sku: "TEA-2", name: "Green tea", quantity: 1, unitMinor: 800 },
+];
+
+/**
+ * A fresh delivered order with two lines and an address on record, known to the shop as delivered. Uses the shop the
+ * address change's driver started (a tenant has one endpoint). The effect is the shop's replacement order, whose
+ * number lands in the trace.
+ */
+function replacementOrderDriver(address: ReturnType<typeof addressChangeDriver>) {
+  return {
+    kind: "create_order",
+    prepareTool: "prepare_replacement_order",
+    actionNames: (s) => ({ order_id: s.number }),
+    async start() {
+      await allowKindTool([ES, US], "prepare_replacement_order");
+    },
+    stop: async () => undefined,
+    clearFaults: async () => void (await address.shop().clearFaults()),
+    async freshSubject(tenant, customer) {
+      const o = await freshCardOrder(2_000, { tenant, customer, prefix: "R" });
+      await db().order.update({
+        where: { id: o.orderId },
+        data: { items: replacementLines, fulfilment: "delivered", shippingAddress: onRecord },
+      });
+      if (tenant === ES) await address.shop().setOrder(o.number, { status: "delivered", shippingAddress: onRecord });
+      return { tenant, customer, number: o.number, orderId: o.orderId, paymentRef: o.paymentRef };
+    },
+    prepareArgs: (s) => ({ order_id: s.number, items: [{ sku: "MUG-1", quantity: 1 }], reason: "damaged" }),
+    proposalSubject: (s) => ({ type: "order", ref: s.orderId }),
+    // The replacement goes to the original order's address, read under the order's lock: never the model's.
+    derivedField: () => ({ name: "shipping_address", value: asked }),
+    async changeSubject(s) {
+      // The shop corrected the order's lines meanwhile (pushed by its Orders API): the items no longer match.
+      await db().order.update({
+        where: { id: s.orderId },
+        data: { items: [{ ...replacementLines[0]!, quantity: 1 }, replacementLines[1]!] },
+      });
+      return "order_changed";
+    },
+    async loseNextAnswerAfterCommit(s) {
+      await address.shop().addFault({ kind: "drop_after_commit", orderNumber: s.number });
+    },
+    effects: async (s) =>
+      (await address.shop().actions({ orderNumber: s.number })).data.filter((a) => a.kind === "create_order").length,
+    async ourCopyFollows(s) {
+      // The new order's number (the shop's reference) is in the trace, and the shop holds that order.
+      const p = await db().proposal.findFirstOrThrow({
+        where: { orderId: s.orderId, kind: "create_order", status: "succeeded" },
+        include: { execution: true },
+      });
+      const reference = p.execution?.actionReference;
+      if (!reference) return false;
+      const events = await db().auditEvent.findMany({
+        where: { traceId: p.traceId, action: "execution:order_created", proposalId: p.id },
+      });
+      return (
+        events.length === 1 &&
+        (events[0]!.data as { newOrder?: string }).newOrder === reference &&
+        (await address.shop().order(reference)) !== null
+      );
+    },
+  } satisfies KindDriver;
+}
+
 /** One driver per registered kind, by kind name (the suite fails for a registered kind without one). */
 export function kindDrivers(): Record<string, KindDriver> {
   const refund = refundDriver();
   const address = addressChangeDriver();
   return Object.fromEntries(
-    [refund, address, cancelOrderDriver(refund, address), contactChangeDriver(address)].map((d) => [d.kind, d]),
+    [
+      refund,
+      address,
+      cancelOrderDriver(refund, address),
+      contactChangeDriver(address),
+      replacementOrderDriver(address),
+    ].map((d) => [d.kind, d]),
   );
 }

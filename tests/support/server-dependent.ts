@@ -140,6 +140,7 @@ export const serverNeutral: string[] = [
   "refundable-left.property.test.ts",
   "reject-internal-note.test.ts",
   "reject-redaction.test.ts",
+  "replacement-order.test.ts",
   "review-demo-pending.test.ts",
   "seed-matrix.test.ts",
   "shop-sandbox.test.ts",
