@@ -268,6 +268,34 @@ describe.each(actionKindNames)("kind %s", (kind) => {
     expect(await d.effects(s)).toBe(1);
   });
 
+  it.skipIf(!d.deferNextAnswer)(
+    "the effect answered pending (queued there): executing, looked up without a re-send, settled once it is done",
+    async () => {
+      const { s, id, hash } = await prepared();
+      await approveProposal(reviewer, { proposalId: id, hash });
+      await d.deferNextAnswer!(s);
+      expect(await executeApprovedProposal(id)).toBe("sent");
+      const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: id } });
+      expect(ex.status).toBe(E.pending);
+      expect((await proposalRow(id)).status).toBe(P.executing);
+      expect(await d.ourCopyFollows(s).catch(() => false)).toBe(false);
+      expect((await actionStatus(id)).outcome).toMatchObject({ code: "result_pending", result: { kind } });
+      // Still queued: the look-up says so; executing again sends nothing.
+      expect(await reconcileAnyExecution(ex.id)).toBe("still_pending");
+      expect(await executeApprovedProposal(id)).toBe("already_started");
+
+      await d.completeDeferred!(ex.idempotencyKey);
+      expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+      expect(await db().execution.findUniqueOrThrow({ where: { id: ex.id } })).toMatchObject({
+        status: E.succeeded,
+        attempts: 1,
+      });
+      expect((await proposalRow(id)).status).toBe(P.succeeded);
+      expect(await d.ourCopyFollows(s)).toBe(true);
+      expect(await d.effects(s)).toBe(1);
+    },
+  );
+
   it("get_action_status answers the proposal with its kind and the action as prepare told it; not another customer's or tenant's", async () => {
     const { s, id, hash, result } = await prepared();
     const status = resultOf((await actionStatus(id)).outcome);

@@ -60,6 +60,12 @@ export type KindDriver = {
   changeSubject(s: KindSubject): Promise<string>;
   /** Makes the effect's system commit the next effect on the subject and lose its answer (once). */
   loseNextAnswerAfterCommit(s: KindSubject): Promise<void>;
+  /**
+   * Makes the external system take the next effect on the subject in and answer `pending` (queued, nothing done yet);
+   * `completeDeferred` then carries it out there. Only where the system can answer so (the action endpoint).
+   */
+  deferNextAnswer?(s: KindSubject): Promise<void>;
+  completeDeferred?(idempotencyKey: string): Promise<void>;
   /** How many effects the external system holds for the subject. */
   effects(s: KindSubject): Promise<number>;
   /** Whether our copy of the system of record reflects the effect (after it succeeded). */
@@ -188,6 +194,12 @@ function addressChangeDriver(): KindDriver & { shop(): ShopControl } {
       // long for this file; the executor treats both alike (unknown → reconcile by GET), as action-endpoint.test shows.
       await control().addFault({ kind: "drop_after_commit", orderNumber: s.number });
     },
+    async deferNextAnswer(s) {
+      await control().addFault({ kind: "answer_pending", orderNumber: s.number });
+    },
+    async completeDeferred(key) {
+      await control().completeAction(key);
+    },
     effects: async (s) => (await control().actions({ orderNumber: s.number })).data.length,
     async ourCopyFollows(s) {
       const order = await db().order.findUniqueOrThrow({ where: { id: s.orderId } });
@@ -231,6 +243,12 @@ function cancelOrderDriver(refund: ReturnType<typeof refundDriver>, address: Ret
     },
     async loseNextAnswerAfterCommit(s) {
       await address.shop().addFault({ kind: "drop_after_commit", orderNumber: s.number });
+    },
+    async deferNextAnswer(s) {
+      await address.shop().addFault({ kind: "answer_pending", orderNumber: s.number });
+    },
+    async completeDeferred(key) {
+      await address.shop().completeAction(key);
     },
     effects: async (s) => (await address.shop().actions({ orderNumber: s.number })).data.length,
     async ourCopyFollows(s) {
@@ -292,6 +310,12 @@ function contactChangeDriver(address: ReturnType<typeof addressChangeDriver>) {
       // The fault matches the request's subject ref: here the customer's id.
       await address.shop().addFault({ kind: "drop_after_commit", orderNumber: s.customer });
     },
+    async deferNextAnswer(s) {
+      await address.shop().addFault({ kind: "answer_pending", orderNumber: s.customer });
+    },
+    async completeDeferred(key) {
+      await address.shop().completeAction(key);
+    },
     effects: async (s) =>
       (await address.shop().actions({ orderNumber: s.customer })).data.filter(
         (a) => (a.request as { params?: { after?: string } }).params?.after === s.value,
@@ -347,6 +371,12 @@ function replacementOrderDriver(address: ReturnType<typeof addressChangeDriver>)
     },
     async loseNextAnswerAfterCommit(s) {
       await address.shop().addFault({ kind: "drop_after_commit", orderNumber: s.number });
+    },
+    async deferNextAnswer(s) {
+      await address.shop().addFault({ kind: "answer_pending", orderNumber: s.number });
+    },
+    async completeDeferred(key) {
+      await address.shop().completeAction(key);
     },
     effects: async (s) =>
       (await address.shop().actions({ orderNumber: s.number })).data.filter((a) => a.kind === "create_order").length,
