@@ -11,7 +11,9 @@ import { findFreePort } from "../scripts/lib/embedded-postgres";
 import { publicDemoSecrets } from "../lib/config/demo-secrets";
 
 test.describe.configure({ mode: "serial" });
-test.setTimeout(180_000);
+// Three full starts, each with its PostgreSQL, payment sandbox and the demo tenants' sandbox shops: about a minute on a
+// quiet 2-core machine, over three on a loaded one.
+test.setTimeout(300_000);
 
 type Started = { proc: ChildProcess; output: () => string };
 
