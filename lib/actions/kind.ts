@@ -23,6 +23,12 @@ export type ActionKindTools<Tools extends Record<string, ToolDeclaration> = Reco
    * that no reviewer could open.
    */
   preview?: string;
+  /**
+   * Audit action codes the kind writes beyond its tools' calls (which the audit picker lists as `tool:<name>`), e.g.
+   * the event its settle adds to the trace. Listed in the audit search's picker (lib/actions/audit-picker.ts) and
+   * named in the kind's messages (`audit.actions.<code with ":" as "_">`).
+   */
+  auditEvents?: readonly `${string}:${string}`[];
 };
 
 /** Declares a kind's tools, keeping the tool names as literal types (the catalogue's ToolName is built from them). */

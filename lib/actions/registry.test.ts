@@ -11,7 +11,7 @@ import { kindBehaviourOf, kindBehaviours, kindToolHandlers } from "./registry.se
 import { createChannelInput, issueAgentKeyInput } from "@/lib/schemas/admin";
 import { isOfferedToolName, offeredAmong, offeredToolNames, toolCatalog, toolNames } from "@/lib/schemas/tools";
 import { toolHandlers } from "@/lib/server/agent/tool-handlers";
-import { auditActions } from "@/lib/domain/audit-actions";
+import { auditPickerActions } from "./audit-picker";
 
 const root = join(__dirname, "..", "..");
 const tool = (title: string) => ({
@@ -48,8 +48,8 @@ describe("the action kinds' registry", () => {
     ]);
   });
 
-  it("every tool's calls can be picked in the audit search, with a plain name (lib/domain/audit-actions.ts)", () => {
-    expect(toolNames.filter((n) => !auditActions.includes(`tool:${n}`))).toEqual([]);
+  it("every tool's calls can be picked in the audit search (lib/actions/audit-picker.ts; plain names: its test)", () => {
+    expect(toolNames.filter((n) => !auditPickerActions.includes(`tool:${n}`))).toEqual([]);
   });
 
   it("a kind in preview runs on the gateway but is not offered to channels or keys; none is in preview today", () => {

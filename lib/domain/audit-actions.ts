@@ -1,18 +1,13 @@
-// The audit action codes auditors can pick from (the stored codes stay exactly as written by the use
+// The core's audit action codes auditors can pick from (the stored codes stay exactly as written by the use
 // cases; plain names live in messages under audit.actions / audit.outcomes, keyed by these codes with ":"
-// written as "."). One list: the search picker, its labels and the test that every code has a label in
-// both languages read it. A code not listed here (a tool an agent invented) is still searchable by URL.
+// written as "_"). The action kinds' codes — their tools' calls and the events they declare — are not here: the
+// search picker (lib/actions/audit-picker.ts) adds them from the registry, so a new kind touches no core list.
+// A code not listed (a tool an agent invented) is still searchable by URL.
 import { errorCodes, successCodes } from "./outcome";
 
 export const auditActionGroups = {
   agent: [
     "tool:lookup_order",
-    "tool:prepare_refund",
-    "tool:get_refund_status",
-    "tool:prepare_address_change",
-    "tool:prepare_order_cancellation",
-    "tool:prepare_contact_change",
-    "tool:prepare_replacement_order",
     "tool:get_action_status",
     "tool:create_support_ticket",
     "tool-call",
@@ -40,8 +35,6 @@ export const auditActionGroups = {
     "execution:revalidate",
     "execution:check_now",
     "execution:reconcile",
-    "execution:follow_up",
-    "execution:order_created",
     "execution:duplicate_detected",
     "execution:awaiting_payout",
     "execution:payout_recorded",

@@ -27,6 +27,7 @@ export type PrepareOrderCancellationInput = z.infer<typeof prepareOrderCancellat
 
 export const cancelOrderKindTools = declareKindTools({
   kind: CANCEL_ORDER_KIND,
+  auditEvents: ["execution:follow_up"],
   tools: {
     prepare_order_cancellation: {
       title: "Prepare an order cancellation for approval",

@@ -46,6 +46,7 @@ export type PrepareReplacementOrderInput = z.infer<typeof prepareReplacementOrde
 
 export const replacementOrderKindTools = declareKindTools({
   kind: REPLACEMENT_ORDER_KIND,
+  auditEvents: ["execution:order_created"],
   tools: {
     prepare_replacement_order: {
       title: "Prepare a free replacement order for approval",

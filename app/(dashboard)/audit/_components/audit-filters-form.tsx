@@ -2,7 +2,8 @@
 
 import type { ReactNode } from "react";
 import { useTranslations } from "next-intl";
-import { auditActionGroups, auditActions, auditOutcomes } from "@/lib/domain/audit-actions";
+import { auditOutcomes } from "@/lib/domain/audit-actions";
+import { auditPickerActions, auditPickerGroups } from "@/lib/actions/audit-picker";
 import { Field } from "@/components/forms/field";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -78,8 +79,8 @@ export function AuditFiltersForm({ state, labels }: Props) {
         {input("to")}
         {picker(
           "action",
-          auditActions,
-          Object.entries(auditActionGroups).map(([group, codes]) => (
+          auditPickerActions,
+          Object.entries(auditPickerGroups).map(([group, codes]) => (
             <NativeSelectOptGroup key={group} label={t(`actionGroups.${group}`)}>
               {codes.map((code) => (
                 <NativeSelectOption key={code} value={code}>
