@@ -79,6 +79,13 @@ test("first start beside a running one picks free ports and never reaches the ot
   const port = await findFreePort();
   const health = async () => (await fetch(`http://localhost:${port}/api/health`).catch(() => null))?.ok === true;
   const blockers: Server[] = [];
+  // Every start of this test, so a failed or timed-out run stops what it started (finally, below).
+  const launched: Started[] = [];
+  const launch = (pgPort: number | null) => {
+    const started = start(dataDir, pgPort, port);
+    launched.push(started);
+    return started;
+  };
   try {
     // Defaults taken (54329, 12111: held here if nobody holds them already): the first start picks free ports.
     for (const p of [54329, 12111]) {
@@ -86,7 +93,7 @@ test("first start beside a running one picks free ports and never reaches the ot
       if (held) blockers.push(held.server);
     }
     // First start: demo loaded, URL printed.
-    let s = start(dataDir, null, port);
+    let s = launch(null);
     await waitFor(() => s.output().includes(`ready: http://localhost:${port}`), "first start");
     expect(s.output()).toContain("demo data loaded");
     const pgPort = Number(/embedded PostgreSQL on port (\d+)/.exec(s.output())?.[1]);
@@ -109,7 +116,7 @@ test("first start beside a running one picks free ports and never reaches the ot
     expect(await health()).toBe(false);
 
     // Second start reuses the data (on the PostgreSQL port the first one picked).
-    s = start(dataDir, pgPort, port);
+    s = launch(pgPort);
     await waitFor(() => s.output().includes("ready:"), "second start");
     expect(s.output()).toContain("demo data: already present");
     expect(s.output()).toContain("migrations: up to date");
@@ -122,7 +129,7 @@ test("first start beside a running one picks free ports and never reaches the ot
     expect(await health()).toBe(true);
 
     // …and the next start clears them away and runs.
-    s = start(dataDir, pgPort, port);
+    s = launch(pgPort);
     await waitFor(() => s.output().includes("ready:"), "start after kill -9");
     expect(s.output()).toContain("leftover app server");
     expect(alive(pg2)).toBe(false);
@@ -132,6 +139,11 @@ test("first start beside a running one picks free ports and never reaches the ot
     expect(postmasterPid(dataDir) === null || !alive(postmasterPid(dataDir)!)).toBe(true);
   } finally {
     for (const b of blockers) b.close();
+    // SIGTERM stops a start's app, sandboxes, shops and PostgreSQL: nothing outlives the spec on a CI machine.
+    for (const { proc } of launched.filter((l) => l.proc.exitCode === null && l.proc.signalCode === null)) {
+      proc.kill("SIGTERM");
+      await waitFor(() => proc.exitCode !== null, "exit after SIGTERM", 20_000).catch(() => undefined);
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
