@@ -13,7 +13,7 @@ import { sql, type Sql } from "@/lib/server/db/sql";
 import { orderNotFound } from "@/lib/server/orders/order-not-found";
 import { insertKindProposal, readKindPolicy, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
 import {
-  cooldownEnds,
+  cooldownRefusal,
   hasActionEndpoint,
   pendingProposalOf,
   rejectionsInCooldown,
@@ -153,20 +153,13 @@ export async function prepareAddressChange(
   const looseKey = (a: PostalAddress) => addressKey(a).toLowerCase();
   const rejected = rejectedRows.find((r) => looseKey((r.params as AddressChangeParams).after) === looseKey(after));
   if (rejected) {
-    const until = cooldownEnds(rejected, policy.rejectionCooldownMinutes);
     return {
-      outcome: failure(
-        "rejected",
-        `A reviewer rejected this address change for order ${JSON.stringify(order.number)} on ${rejected.decidedAt.toISOString()}. It cannot be requested again before ${until}. Tell the customer the reason; do not retry.`,
-        {
-          order_id: order.number,
-          reason: rejected.rejectionReason,
-          rejected_at: rejected.decidedAt.toISOString(),
-          retry_after: until,
-          previous_proposal_id: rejected.id,
-        },
+      ...cooldownRefusal(
+        rejected,
+        policy.rejectionCooldownMinutes,
+        `this address change for order ${JSON.stringify(order.number)}`,
+        { order_id: order.number },
       ),
-      proposal: { id: rejected.id, hash: rejected.hash },
       audit: { ...audit, cooldown: true },
       madeFingerprints: [audit.after],
     };

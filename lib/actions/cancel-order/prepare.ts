@@ -17,7 +17,7 @@ import { kindApprovalRequired } from "@/lib/server/proposals/agent-answer";
 import { readProposalFacts, type ProposalFacts } from "@/lib/server/proposals/build-proposal";
 import { insertKindProposal, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
 import {
-  cooldownEnds,
+  cooldownRefusal,
   hasActionEndpoint,
   pendingProposalOf,
   rejectionsInCooldown,
@@ -174,20 +174,13 @@ export async function prepareOrderCancellation(
     now,
   );
   if (rejected) {
-    const until = cooldownEnds(rejected, facts.policy.rejectionCooldownMinutes);
     return {
-      outcome: failure(
-        "rejected",
-        `A reviewer rejected the cancellation of order ${JSON.stringify(order.number)} on ${rejected.decidedAt.toISOString()}. It cannot be requested again before ${until}. Tell the customer the reason; do not retry.`,
-        {
-          order_id: order.number,
-          reason: rejected.rejectionReason,
-          rejected_at: rejected.decidedAt.toISOString(),
-          retry_after: until,
-          previous_proposal_id: rejected.id,
-        },
+      ...cooldownRefusal(
+        rejected,
+        facts.policy.rejectionCooldownMinutes,
+        `the cancellation of order ${JSON.stringify(order.number)}`,
+        { order_id: order.number },
       ),
-      proposal: { id: rejected.id, hash: rejected.hash },
       audit: { ...audit, cooldown: true },
     };
   }

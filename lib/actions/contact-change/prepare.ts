@@ -14,7 +14,7 @@ import { sql, type Sql } from "@/lib/server/db/sql";
 import { kindApprovalRequired } from "@/lib/server/proposals/agent-answer";
 import { insertKindProposal, readKindPolicy, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
 import {
-  cooldownEnds,
+  cooldownRefusal,
   hasActionEndpoint,
   pendingProposalOf,
   rejectionsInCooldown,
@@ -151,19 +151,8 @@ export async function prepareContactChange(
     return p.field === input.field && sameContactValue(p.after, after);
   });
   if (rejected) {
-    const until = cooldownEnds(rejected, policy.rejectionCooldownMinutes);
     return {
-      outcome: failure(
-        "rejected",
-        `A reviewer rejected this contact change on ${rejected.decidedAt.toISOString()}. It cannot be requested again before ${until}. Tell the customer the reason; do not retry.`,
-        {
-          reason: rejected.rejectionReason,
-          rejected_at: rejected.decidedAt.toISOString(),
-          retry_after: until,
-          previous_proposal_id: rejected.id,
-        },
-      ),
-      proposal: { id: rejected.id, hash: rejected.hash },
+      ...cooldownRefusal(rejected, policy.rejectionCooldownMinutes, "this contact change"),
       audit: { ...audit, cooldown: true },
       madeFingerprints: [audit.after],
       knownPersonal,

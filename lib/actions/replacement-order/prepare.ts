@@ -19,7 +19,7 @@ import { orderNotFound } from "@/lib/server/orders/order-not-found";
 import { kindApprovalRequired } from "@/lib/server/proposals/agent-answer";
 import { insertKindProposal, readKindPolicy, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
 import {
-  cooldownEnds,
+  cooldownRefusal,
   hasActionEndpoint,
   pendingProposalOf,
   rejectionsInCooldown,
@@ -308,20 +308,13 @@ export async function prepareReplacementOrder(
     now,
   );
   if (rejected) {
-    const until = cooldownEnds(rejected, policy.rejectionCooldownMinutes);
     return {
-      outcome: failure(
-        "rejected",
-        `A reviewer rejected a replacement of order ${JSON.stringify(order.number)} on ${rejected.decidedAt.toISOString()}. It cannot be requested again before ${until}. Tell the customer the reason; do not retry.`,
-        {
-          order_id: order.number,
-          reason: rejected.rejectionReason,
-          rejected_at: rejected.decidedAt.toISOString(),
-          retry_after: until,
-          previous_proposal_id: rejected.id,
-        },
+      ...cooldownRefusal(
+        rejected,
+        policy.rejectionCooldownMinutes,
+        `a replacement of order ${JSON.stringify(order.number)}`,
+        { order_id: order.number },
       ),
-      proposal: { id: rejected.id, hash: rejected.hash },
       audit: { ...audit, cooldown: true },
       knownPersonal,
     };

@@ -2,6 +2,7 @@ import "server-only";
 // What every kind's prepare reads and writes about its subject's proposals (docs/action-kinds.md), under the
 // subject's lock the caller holds: whether the tenant has an action endpoint, the pending proposal of (tenant, kind,
 // subject), the rejections still in the tenant's cool-down, and replacing a pending proposal. Knows no kind.
+import { failure } from "@/lib/domain/agent-protocol";
 import type { ProposalSubject } from "@/lib/domain/proposal-hash";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { nowUtc, sql, type Sql } from "@/lib/server/db/sql";
@@ -60,6 +61,34 @@ export async function rejectionsInCooldown(
 /** When the cool-down of a rejection ends (ISO). */
 export const cooldownEnds = (r: Pick<RecentRejection, "decidedAt">, cooldownMinutes: number) =>
   new Date(r.decidedAt.getTime() + cooldownMinutes * 60_000).toISOString();
+
+/**
+ * The answer to a request asked again during the tenant's cool-down after a reviewer rejected it: `rejected` with the
+ * reviewer's reason and when it may be asked again, naming the rejected proposal. `what` says what was rejected
+ * ("the cancellation of order \"#1001\""); `subject` adds the fields that name it to the agent (`order_id`).
+ */
+export function cooldownRefusal(
+  rejected: RecentRejection,
+  cooldownMinutes: number,
+  what: string,
+  subject: Record<string, unknown> = {},
+) {
+  const until = cooldownEnds(rejected, cooldownMinutes);
+  return {
+    outcome: failure(
+      "rejected",
+      `A reviewer rejected ${what} on ${rejected.decidedAt.toISOString()}. It cannot be requested again before ${until}. Tell the customer the reason; do not retry.`,
+      {
+        ...subject,
+        reason: rejected.rejectionReason,
+        rejected_at: rejected.decidedAt.toISOString(),
+        retry_after: until,
+        previous_proposal_id: rejected.id,
+      },
+    ),
+    proposal: { id: rejected.id, hash: rejected.hash },
+  };
+}
 
 /** Ends a pending proposal that a new one replaces (guarded: only while it is still pending). */
 export async function replacePending(tx: Sql, id: string, reason: string): Promise<void> {
