@@ -1,11 +1,13 @@
 import "server-only";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { failure, isErrorOutcome, outcomeContent } from "@/lib/domain/agent-protocol";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { failure, outcomeContent } from "@/lib/domain/agent-protocol";
+import { kindTools } from "@/lib/actions/registry";
 import { toolCatalog, toolJsonSchema, toolOutputSchema } from "@/lib/schemas/tools";
 import { authenticateAgentKey, type AgentCaller } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
+import { callToolResult, PgTaskStore } from "./mcp-tasks";
 import { MAX_BODY, refuseKey, requestMeta, type RequestMeta } from "./http";
 import { readCappedBody } from "@/lib/config/body-limits";
 import { mcpCallTrace } from "@/lib/server/telemetry/agent-trace";
@@ -15,7 +17,8 @@ import { activeTraceresponse } from "@/lib/server/telemetry/tracing";
 // request, nothing kept in memory between requests). The bearer agent key is checked before the
 // transport sees the request; every tool call goes through executeToolCall, so validation, codes,
 // budgets and audit are exactly those of the HTTP contract. Errors are `isError: true` results whose
-// text content is the same JSON ({"code","error","traceId"}).
+// text content is the same JSON ({"code","error","traceId"}). The kinds' prepare tools take `task` (MCP tasks,
+// ./mcp-tasks.ts): the call answers with a task that ends when a person has decided and the action has run.
 
 /** Not `Bearer`: see the 401 branch below. The key still travels as `Authorization: Bearer <agent key>`. */
 export const MCP_CHALLENGE = 'AgentKey realm="mcp", header="Authorization: Bearer <agent key>"';
@@ -23,8 +26,22 @@ export const MCP_CHALLENGE = 'AgentKey realm="mcp", header="Authorization: Beare
 /** What the last tool call of the request answered with: its trace id and `traceresponse` (HTTP headers). */
 type CallTrace = { traceId: string; traceresponse: string | null };
 
+/** The tools a task may wait on: the kinds' prepare tools (those that make a proposal; a status tool only reads). */
+export const taskTools: ReadonlySet<string> = new Set(
+  Object.entries(kindTools)
+    .filter(([, t]) => t.annotations.readOnlyHint !== true)
+    .map(([name]) => name),
+);
+
 function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallTrace | null }): Server {
-  const server = new Server({ name: "agent-approval-gateway", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const tasks = new PgTaskStore(caller);
+  const server = new Server(
+    { name: "agent-approval-gateway", version: "1.0.0" },
+    {
+      capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      taskStore: tasks,
+    },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: caller.tools.map((name) => ({
       name,
@@ -38,9 +55,14 @@ function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallT
         required?: string[];
       },
       annotations: { title: toolCatalog[name].title, ...toolCatalog[name].annotations },
+      ...(taskTools.has(name) ? { execution: { taskSupport: "optional" as const } } : {}),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const asTask = request.params.task;
+    // MCP: a tool that does not declare task support is never run as a task (-32601, nothing is called).
+    if (asTask && !(taskTools.has(request.params.name) && caller.tools.includes(request.params.name as never)))
+      throw new McpError(ErrorCode.MethodNotFound, `Tool ${request.params.name} cannot be called as a task.`);
     const trace = mcpCallTrace(meta, request.params._meta);
     const { outcome, traceresponse } = await executeToolCall(
       caller,
@@ -58,7 +80,8 @@ function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallT
       request.params.arguments ?? {},
     );
     last.call = { traceId: trace.traceId, traceresponse: traceresponse ?? null };
-    const text = outcomeContent(outcome, trace.traceId);
+    if (asTask) return { task: await tasks.open(request.params.name, trace.traceId, outcome, asTask.ttl) };
+    const result = callToolResult(outcome, trace.traceId);
     // A proposal awaiting review links its review page (MCP `resource_link`), for the client to show a person.
     const review = outcome.code === "approval_required" && "result" in outcome ? outcome.result.review_url : undefined;
     const link =
@@ -73,11 +96,7 @@ function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallT
             },
           ]
         : [];
-    return {
-      content: [{ type: "text" as const, text }, ...link],
-      isError: isErrorOutcome(outcome),
-      structuredContent: JSON.parse(text) as Record<string, unknown>,
-    };
+    return { ...result, content: [...result.content, ...link] };
   });
   return server;
 }
