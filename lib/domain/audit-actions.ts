@@ -20,6 +20,7 @@ export const auditActionGroups = {
     "proposal:reprepare",
     "proposal:expire",
     "proposal:invalidate",
+    "proposal:withdraw",
     "proposal:claim",
     "proposal:release_claim",
     "proposal:comment",
