@@ -14,6 +14,7 @@ import { staff, useSession } from "./support/auth";
 import { withDb, freshOrder } from "./support/db";
 import { agentCall, baseURL } from "./support/gateway";
 import { allowTool } from "./support/shop-stand-in";
+import { hydrated } from "./support/ui";
 
 const TENANT = "shop-us";
 const TOOL = "prepare_address_change";
@@ -160,7 +161,7 @@ test("a reviewer approves an address change seeing before → after, and the sho
     await expect(item).toContainText("adr_e2e_1");
     await expect(list.locator("tbody tr")).toHaveCount(1);
 
-    await item.getByRole("link", { name: `Execution details for order ${number}` }).click();
+    await (await hydrated(item.getByRole("link", { name: `Execution details for order ${number}` }))).click();
     await expect(page).toHaveURL(new RegExp(`/executions/${executionId}$`));
     await expect(page.getByRole("heading", { level: 1 })).toContainText(number);
     await expect(page.getByRole("heading", { name: "What is being done" })).toBeVisible();

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { withDb } from "./support/db";
+import { hydrated } from "./support/ui";
 
 // The policy form makes a new version with a diff; tightening applies at once; loosening waits
 // for a second admin, who approves it in their own session.
@@ -78,7 +79,7 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
       .locator('tr[data-action="admin:approve_policy"]');
     await expect(row).toContainText("Policy change approved");
     await expect(row).toHaveCount(1);
-    await row.getByRole("link").click();
+    await (await hydrated(row.getByRole("link"))).click();
     const step = page.locator('li[data-action="admin:approve_policy"]');
     await expect(step).toBeVisible();
     await step.locator("summary").click();

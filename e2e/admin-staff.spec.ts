@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { signIn, staff, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
+import { hydrated } from "./support/ui";
 
 // An admin invites a reviewer; the invitee opens the setup link in a fresh browser,
 // sets a password, signs in and approves a proposal; the admin disables them and their open session is
@@ -143,7 +144,7 @@ test("invite → setup link in a fresh browser → password → sign in → appr
 
   // The admin disables them from their staff page.
   await page.reload();
-  await page.getByRole("link", { name: "Erin Invitee" }).click();
+  await (await hydrated(page.getByRole("link", { name: "Erin Invitee" }))).click();
   await expect(page.getByRole("heading", { name: "Erin Invitee" })).toBeVisible();
   await axe(page);
   await page.getByRole("button", { name: "Disable account" }).click();

@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { signIn, staff, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
+import { hydrated } from "./support/ui";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -69,7 +70,7 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
   await expect(row).toContainText(db.recipientHolder);
   await expect(row.locator('time[data-kind="expires"]')).toHaveAttribute("datetime", db.expiresAt.toISOString());
 
-  await row.getByRole("link").click();
+  await (await hydrated(row.getByRole("link"))).click();
   await expect(page.getByTestId("amount")).toContainText(`${db.amountMinor} ${db.currency.trim()} en unidades mínimas`);
   await expect(page.getByTestId("recipient")).toHaveText(db.recipientDisplay);
   await expect(page.getByTestId("expires")).toHaveAttribute("data-expires-at", db.expiresAt.toISOString());
@@ -316,7 +317,7 @@ test("edit = supersede: a reviewer lowers the amount; v2 cannot be approved by i
   await useSession(ops, staff("shop-us", "ops"));
   await ops.goto(`/proposals/${v2Id}`);
   await ops.getByRole("button", { name: "Re-prepare from current data" }).click();
-  await ops.getByRole("link", { name: "Open the new proposal" }).click();
+  await (await hydrated(ops.getByRole("link", { name: "Open the new proposal" }))).click();
   await expect(ops).not.toHaveURL(new RegExp(`${v2Id}$`));
   await expect(ops.getByTestId("amount")).toBeVisible();
   const v3Id = ops.url().split("/").pop()!;

@@ -3,6 +3,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
+import { hydrated } from "./support/ui";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -202,7 +203,7 @@ test("the evidence summary beside the JSON download says who prepared, who rejec
     .locator('li[data-action="proposal:reject"][data-outcome="ok"]');
   await expect(rejectStep).toContainText("Proposal rejected");
   await expect(rejectStep.getByTitle("proposal:reject")).toBeVisible();
-  await page.getByRole("link", { name: "Read the evidence summary" }).click();
+  await (await hydrated(page.getByRole("link", { name: "Read the evidence summary" }))).click();
   await expect(page).toHaveURL(new RegExp(`/audit/evidence/${rejection.proposalId}$`));
   await expect(page).toHaveTitle(/Evidence pack summary/);
   await expect(page.locator("[data-verification]")).toHaveAttribute("data-verification", "ok", { timeout: 20_000 });

@@ -20,6 +20,7 @@ import {
   withoutProviderWebhooks,
 } from "./support/payment-sandbox";
 import { allowTool, startShopStandIn } from "./support/shop-stand-in";
+import { hydrated } from "./support/ui";
 
 const TENANT = "shop-us";
 const TOOL = "prepare_order_cancellation";
@@ -118,7 +119,7 @@ test("a reviewer approves a cancellation seeing the refund that goes with it; op
       await expect(row).toContainText(number);
       await expect(row).toContainText("$50.00");
       await expect(row).toContainText("Unknown outcome");
-      await row.getByRole("link", { name: `Execution details for order ${number}` }).click();
+      await (await hydrated(row.getByRole("link", { name: `Execution details for order ${number}` }))).click();
       await expect(page).toHaveURL(new RegExp(`/executions/${executionId}$`));
       await expect(page.getByRole("heading", { level: 1 })).toContainText(number);
       await expect(page.getByTestId("idempotency-key")).toHaveText(`refund-${inDoubt.proposalId}`);

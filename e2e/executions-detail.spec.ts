@@ -6,6 +6,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { signInByRequest, useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { baseURL, proposeRefund } from "./support/gateway";
+import { hydrated } from "./support/ui";
 
 const TENANT = "tienda-es";
 const sizes = [
@@ -112,7 +113,7 @@ for (const size of sizes) {
     await expect(list.locator(size.name === "phone" ? "li[data-execution-card]" : "tbody tr")).toHaveCount(1);
 
     // Open the detail from the list.
-    await item.getByRole("link", { name: new RegExp(order) }).click();
+    await (await hydrated(item.getByRole("link", { name: new RegExp(order) }))).click();
     await expect(page).toHaveURL(new RegExp(`/executions/${ex.id}$`));
     await expect(page.getByRole("heading", { level: 1 })).toContainText(order);
     await expect(page).toHaveTitle(new RegExp(order));
@@ -150,7 +151,7 @@ for (const size of sizes) {
     await expect(page.locator('[data-live="ok"]')).toBeVisible({ timeout: 15_000 });
 
     // Back to the list.
-    await page.getByRole("link", { name: /^(All executions|Todas las ejecuciones)$/ }).click();
+    await (await hydrated(page.getByRole("link", { name: /^(All executions|Todas las ejecuciones)$/ }))).click();
     await expect(page).toHaveURL(/\/executions/);
     await noSeriousAxe(page, `executions ${size.name}`);
     await page.screenshot({ path: test.info().outputPath(`executions-${size.name}.png`), fullPage: true });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { signIn, useSession, staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
+import { hydrated } from "./support/ui";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -65,7 +66,7 @@ test("ops sees an approved proposal's execution reach succeeded on the Execution
   const order = await freshOrder(TENANT, 2_345);
   const proposalId = await proposeRefund(TENANT, order);
   await useSession(page, staff(TENANT, "ops"), { landing: true });
-  await page.getByRole("link", { name: /^(Executions|Ejecuciones)$/ }).click();
+  await (await hydrated(page.getByRole("link", { name: /^(Executions|Ejecuciones)$/ }))).click();
   await expect(page).toHaveURL(/\/executions$/);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await approveAsReviewer(browser, proposalId);

@@ -6,6 +6,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signIn, staff } from "./support/auth";
 import { freshOrder } from "./support/db";
 import { proposeRefund } from "./support/gateway";
+import { hydrated } from "./support/ui";
 
 const badge = (page: Page) => page.getByRole("navigation", { name: "Main navigation" }).getByTestId("inbox-count");
 const countOf = async (page: Page) => Number(await badge(page).getAttribute("data-count"));
@@ -53,7 +54,7 @@ test("the second reviewer's inbox counts a proposal the first reviewer approved;
     const item = second.locator(`[data-proposal-id="${proposalId}"]`);
     await expect(item).toContainText(`Order ${order}`);
     await expect(item).toContainText("1 of 2 approvals");
-    await item.getByRole("link").click();
+    await (await hydrated(item.getByRole("link"))).click();
     await expect(second).toHaveURL(new RegExp(`/proposals/${proposalId}$`));
     await expect(second.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
   } finally {

@@ -8,6 +8,7 @@ import { expect, test } from "@playwright/test";
 import { signIn, staff, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { agentCall, proposeRefund } from "./support/gateway";
+import { hydrated } from "./support/ui";
 
 const riley = staff("shop-us", "reviewer", 0);
 const ops = staff("shop-us", "ops", 0);
@@ -66,7 +67,7 @@ test("a bank-transfer refund: approved as a manual payout, recorded by ops under
   const row = list.getByRole("row").filter({ hasText: order });
   await expect(row).toContainText("$45.00");
   await expect(row).toContainText("IBAN US•• •••• 3000");
-  await row.getByRole("link", { name: order }).click();
+  await (await hydrated(row.getByRole("link", { name: order }))).click();
   await expect(opsPage.getByRole("heading", { name: "Manual payout" })).toBeVisible();
   await opsPage.getByLabel("Reference of the transfer you made").fill(`TRF-${order}`);
   await opsPage.getByRole("button", { name: "Record payout" }).click();

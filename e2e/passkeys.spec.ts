@@ -5,6 +5,7 @@ import { freshOrder, withDb } from "./support/db";
 import { deriveApprovalChallenge } from "../lib/domain/passkey-challenge";
 import { verifyPasskeyApproval } from "../lib/domain/verify-passkey-approval";
 import { proposeRefund } from "./support/gateway";
+import { hydrated } from "./support/ui";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${port}`;
@@ -34,7 +35,7 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
   const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
 
   // Register, from the sidebar link.
-  await page.getByRole("link", { name: /^(Passkeys|Llaves de acceso)$/ }).click();
+  await (await hydrated(page.getByRole("link", { name: /^(Passkeys|Llaves de acceso)$/ }))).click();
   await expect(page).toHaveURL(/\/account\/passkeys$/);
   await page.getByLabel(/^(Name for the new passkey|Nombre de la nueva llave)/).fill("Portátil E2E");
   await page.getByRole("button", { name: /^(Register a passkey|Registrar una llave de acceso)$/ }).click();
