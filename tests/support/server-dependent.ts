@@ -113,6 +113,7 @@ export const serverNeutral: string[] = [
   "kind-conformance.test.ts",
   "lock-order.test.ts",
   "manual-payout.test.ts",
+  "mcp-elicitation.test.ts",
   "mcp-tasks.test.ts",
   "mcp-trace-meta.test.ts",
   "new-tenant-governance.test.ts",

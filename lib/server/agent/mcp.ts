@@ -2,12 +2,15 @@ import "server-only";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { failure, outcomeContent } from "@/lib/domain/agent-protocol";
+import { randomUUID } from "node:crypto";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { failure, outcomeContent, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { kindTools } from "@/lib/actions/registry";
 import { toolCatalog, toolJsonSchema, toolOutputSchema } from "@/lib/schemas/tools";
 import { authenticateAgentKey, type AgentCaller } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
 import { callToolResult, PgTaskStore } from "./mcp-tasks";
+import { declaresUrlElicitation, findMcpSession, initializeOf, openMcpSession, type McpSession } from "./mcp-sessions";
 import { MAX_BODY, refuseKey, requestMeta, type RequestMeta } from "./http";
 import { readCappedBody } from "@/lib/config/body-limits";
 import { mcpCallTrace } from "@/lib/server/telemetry/agent-trace";
@@ -33,7 +36,42 @@ export const taskTools: ReadonlySet<string> = new Set(
     .map(([name]) => name),
 );
 
-function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallTrace | null }): Server {
+/** The customer's confirmation page of an `approval_required` answer, when the customer must confirm. */
+const confirmUrlOf = (outcome: ToolOutcome): string | null =>
+  outcome.code === "approval_required" && "result" in outcome && typeof outcome.result.confirm_url === "string"
+    ? outcome.result.confirm_url
+    : null;
+
+/**
+ * MCP URL-mode elicitation: asks the client to open the customer's confirmation page (`elicitation/create`, mode
+ * `url`), written on this request's stream before the tool's answer. The client's reply (whether the person agreed to
+ * open it) is not waited for: what counts is the confirmation on the page, which the proposal records; a stateless
+ * server could not route the reply back anyway. Only sent in a session whose client declared URL elicitation.
+ */
+async function askToConfirm(transport: Transport, requestId: string | number, proposalId: unknown, url: string) {
+  await transport.send(
+    {
+      jsonrpc: "2.0",
+      id: `confirm-${randomUUID()}`,
+      method: "elicitation/create",
+      params: {
+        mode: "url",
+        elicitationId: typeof proposalId === "string" ? proposalId : randomUUID(),
+        url,
+        message: "The customer must confirm this action on the page that opens before anything happens.",
+      },
+    },
+    { relatedRequestId: requestId },
+  );
+}
+
+function buildServer(
+  caller: AgentCaller,
+  meta: RequestMeta,
+  last: { call: CallTrace | null },
+  session: McpSession | null,
+  transport: Transport,
+): Server {
   const tasks = new PgTaskStore(caller);
   const server = new Server(
     { name: "agent-approval-gateway", version: "1.0.0" },
@@ -80,6 +118,9 @@ function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallT
       request.params.arguments ?? {},
     );
     last.call = { traceId: trace.traceId, traceresponse: traceresponse ?? null };
+    const confirmUrl = confirmUrlOf(outcome);
+    if (confirmUrl && session?.urlElicitation && "result" in outcome)
+      await askToConfirm(transport, extra.requestId, outcome.result.proposal_id, confirmUrl);
     if (asTask) return { task: await tasks.open(request.params.name, trace.traceId, outcome, asTask.ttl) };
     const result = callToolResult(outcome, trace.traceId);
     // A proposal awaiting review links its review page (MCP `resource_link`), for the client to show a person.
@@ -99,6 +140,14 @@ function buildServer(caller: AgentCaller, meta: RequestMeta, last: { call: CallT
     return { ...result, content: [...result.content, ...link] };
   });
   return server;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 export async function handleMcpRequest(req: Request): Promise<Response> {
@@ -152,16 +201,29 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
       });
     }
     const checked = new Request(req.url, { method: req.method, headers: req.headers, body: body.text });
+    // Sessions only for clients that declare URL elicitation (./mcp-sessions.ts); any other request is sessionless.
+    const init = initializeOf(parseJson(body.text));
+    const sessionId = init ? null : req.headers.get("mcp-session-id");
+    const session = sessionId ? await findMcpSession(key.caller, sessionId) : null;
+    if (sessionId && !session) {
+      return new Response(
+        JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found." }, id: null }),
+        { status: 404, headers: { "content-type": "application/json", "x-trace-id": meta.traceId } },
+      );
+    }
     const last: { call: CallTrace | null } = { call: null };
-    const server = buildServer(key.caller, meta, last);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      // A session's client may be sent a request (elicitation/create) before the answer: a stream, not one JSON body.
+      enableJsonResponse: !session?.urlElicitation,
     });
+    const server = buildServer(key.caller, meta, last, session, transport);
     await server.connect(transport);
     try {
       const res = await transport.handleRequest(checked);
       const headers = new Headers(res.headers);
+      if (init && res.status === 200 && declaresUrlElicitation(init.capabilities))
+        headers.set("mcp-session-id", await openMcpSession(key.caller, init));
       headers.set("x-trace-id", last.call?.traceId ?? meta.traceId);
       const traceresponse = last.call ? last.call.traceresponse : activeTraceresponse();
       if (traceresponse) headers.set("traceresponse", traceresponse);
