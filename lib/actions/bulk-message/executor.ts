@@ -101,7 +101,7 @@ export const bulkMessageExecutor: KindExecutor = {
   async execute(proposalId) {
     const started = await transaction((tx) => begin(tx, proposalId), TX);
     if (typeof started === "string") return started;
-    await run(started, "send");
+    await run(started.executionId, "send");
     return "sent";
   },
   async reconcile(executionId) {
@@ -129,7 +129,7 @@ export const bulkMessageExecutor: KindExecutor = {
   },
 };
 
-async function begin(tx: Tx, proposalId: string): Promise<string> {
+async function begin(tx: Tx, proposalId: string): Promise<{ executionId: string } | string> {
   const [row] = (
     await sql<{ tenantId: string }>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`.execute(sqlOf(tx))
   ).rows;
@@ -204,7 +204,7 @@ async function begin(tx: Tx, proposalId: string): Promise<string> {
     { executionId: execution.id },
     { runAt: new Date(now.getTime() + executionTimings().staleSendingMs) },
   );
-  return execution.id;
+  return { executionId: execution.id };
 }
 
 /** Works through the batches in order until every one went, or one stops the run. */
