@@ -2,6 +2,7 @@
 // declared by admins. Defined once here: the admin API and form (segmentInput), the stored filter (segmentFilter) and
 // the agent's reference to a segment (segmentSlug).
 import { z } from "zod";
+import { stepUp } from "./step-up";
 
 export const ORDER_STATUSES = ["paid", "partially_refunded", "refunded", "cancelled"] as const;
 
@@ -46,6 +47,8 @@ export const segmentInput = z.strictObject({
   filter: segmentFilter,
 });
 export type SegmentInput = z.infer<typeof segmentInput>;
+/** The admin API's body: the segment and the step-up password when the session's step-up is stale. */
+export const createSegmentInput = segmentInput.extend(stepUp);
 
 /** A segment as the admin API answers it (its newest version). */
 export type SegmentView = {

@@ -66,12 +66,13 @@ const WORKER = { type: "system" as const, id: "worker", authMethod: "job" };
 const RECONCILER = { type: "system" as const, id: "reconciler", authMethod: "job" };
 const TX = { maxWait: 15_000, timeout: 15_000 };
 /** The executor's audit data holds ids, keys, counts and the shop's references: no personal data (no contact). */
+// (A batch's key is `idempotency` in the audit data: a field named …Key is dropped whole as a secret by the writer.)
 const AUDIT_CLEAR = [
   "executionId",
   "batch",
   "batches",
   "batchesSent",
-  "idempotencyKey",
+  "idempotency",
   "reference",
   "recipients",
   "reason",
@@ -323,7 +324,7 @@ async function resendEvent(ex: { id: string }, batch: Batch): Promise<void> {
     const e = await executionOf(tx, ex.id);
     await auditOf(tx, e, "reconcile")("execution:resend", "result_pending", {
       batch: batch.index,
-      idempotencyKey: batch.idempotencyKey,
+      idempotency: batch.idempotencyKey,
       attempt: batch.attempts + 1,
       because: "shop_has_no_action",
     });
@@ -354,7 +355,7 @@ async function record(
       if (moved.count === 1)
         await audit("execution:batch_sent", "ok", {
           batch: batch.index,
-          idempotencyKey: batch.idempotencyKey,
+          idempotency: batch.idempotencyKey,
           reference: answer.reference,
           recipients: (batch.recipientIds as string[]).length,
         });
@@ -383,7 +384,7 @@ async function record(
       });
       await audit("execution:failed", "ok", {
         batch: batch.index,
-        idempotencyKey: batch.idempotencyKey,
+        idempotency: batch.idempotencyKey,
         reason: answer.message ?? null,
         batchesSent: await sentBatches(tx, executionId),
       });
@@ -400,7 +401,7 @@ async function record(
       });
       await audit("execution:pending", "result_pending", {
         batch: batch.index,
-        idempotencyKey: batch.idempotencyKey,
+        idempotency: batch.idempotencyKey,
         reference: answer.reference,
       });
       await enqueueJob(sqlOf(tx), "reconcile_execution", { executionId }, { runAt: new Date(Date.now() + 60_000) });
@@ -425,7 +426,7 @@ async function record(
     });
     await audit("execution:batch_unknown", "result_pending", {
       batch: batch.index,
-      idempotencyKey: batch.idempotencyKey,
+      idempotency: batch.idempotencyKey,
       cause: answer.outcome === "unknown" ? answer.cause : answer.outcome,
     });
     await enqueueJob(
@@ -448,7 +449,7 @@ async function sentBatches(tx: Tx, executionId: string) {
   });
   return rows.map((r) => ({
     batch: r.index,
-    idempotencyKey: r.idempotencyKey,
+    idempotency: r.idempotencyKey,
     reference: r.reference,
     recipients: (r.recipientIds as string[]).length,
   }));
