@@ -254,13 +254,15 @@ describe("policy", () => {
     await setPolicy({ dailyRecipientsCap: 5 });
     const approver = reviewer2;
     // What this reviewer approved earlier today counts.
-    const used = Number(
-      (
-        await db().$queryRaw<{ n: bigint | null }[]>`
-        SELECT SUM((p."params" #>> '{audience,count}')::bigint) AS n FROM "Approval" a JOIN "Proposal" p ON p.id = a."proposalId"
-         WHERE a."approverId" = ${approver.userId}::uuid AND p."kind" = ${KIND} AND a."createdAt" > now() - interval '1 hour'`
-      )[0]?.n ?? 0,
-    );
+    const today = await db().approval.findMany({
+      where: {
+        approverId: approver.userId,
+        proposal: { kind: KIND },
+        createdAt: { gt: new Date(Date.now() - 3_600_000) },
+      },
+      select: { proposal: { select: { params: true } } },
+    });
+    const used = today.reduce((n, a) => n + (a.proposal.params as { audience: { count: number } }).audience.count, 0);
     await db().bulkMessagePolicy.update({ where: { tenantId: esTenantId }, data: { dailyRecipientsCap: used + 5 } });
     const first = await prepared(3);
     expect(await approveProposal(approver, { proposalId: first.id, hash: first.hash })).toMatchObject({
