@@ -4,6 +4,7 @@
 // description and the body is a plain object; nothing here is a second copy of a rule.
 // lib/schemas/openapi.test.ts checks the document with a standard OpenAPI 3.1 validator and against the route
 // files on disk (every route and method described, nothing described that does not exist).
+import { createSegmentInput } from "./segments";
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { APP_VERSION } from "@/lib/config/version";
@@ -932,6 +933,17 @@ const adminPaths: ZodOpenApiPathsObject = {
       summary: "Remove the tenant's action endpoint (URL and secret; step-up)",
       body: removeActionEndpointInput,
       ok: ok("{removed}.", untyped("Whether an endpoint was removed")),
+    }),
+  },
+  "/api/admin/segments": {
+    get: admin({
+      summary: "The tenant's segments (named filters over its orders for bulk messages), each at its newest version",
+      ok: ok("{data: [{id, slug, version, name, filter, createdAt}]}.", untyped("The segments")),
+    }),
+    post: admin({
+      summary: "Declare a segment, or the next version of an existing slug (a new row; step-up)",
+      body: createSegmentInput,
+      ok: ok("{id, slug, version, name, filter, createdAt}.", untyped("The new version")),
     }),
   },
   "/api/admin/action-endpoint/test": {
