@@ -4,7 +4,6 @@
 // description and the body is a plain object; nothing here is a second copy of a rule.
 // lib/schemas/openapi.test.ts checks the document with a standard OpenAPI 3.1 validator and against the route
 // files on disk (every route and method described, nothing described that does not exist).
-import { createSegmentInput } from "./segments";
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { APP_VERSION } from "@/lib/config/version";
@@ -78,6 +77,7 @@ import {
 import { updateTenantSettingsInput } from "@/lib/schemas/tenant";
 import { webhookDeliveriesDto } from "@/lib/schemas/webhook-delivery-dto";
 import { toolFormats } from "@/lib/schemas/tools";
+import { createSegmentInput } from "@/lib/schemas/segments";
 
 type Schema = z.core.$ZodType;
 type Security = "agentKey" | "integrationKey" | "staffSession" | "metricsToken" | "providerSignature" | "public";
