@@ -111,6 +111,39 @@ const KINDS: Record<string, KindHandler> = {
     );
     return { status: "succeeded", reference: number };
   },
+  /**
+   * One batch of a bulk message. subject: the segment (`{type: "segment", ref: <slug>}`); params: {batch, recipients:
+   * [customer id…] (1–1,000), channel: email | sms, text (1–1,000 characters), window, segment}. The shop records the
+   * batch under its key (shop_message_batches) and delivers it within the window (the sandbox delivers nothing).
+   */
+  send_bulk_message: async (client, request) => {
+    if (request.subject.type !== "segment") return failed("unsupported subject type");
+    const { batch, recipients, channel, text } = request.params;
+    if (!Number.isSafeInteger(batch) || (batch as number) < 0) return failed("invalid_batch");
+    if (
+      !Array.isArray(recipients) ||
+      recipients.length === 0 ||
+      recipients.length > 1_000 ||
+      !recipients.every((r) => isText(r, 255))
+    )
+      return failed("invalid_recipients");
+    if (channel !== "email" && channel !== "sms") return failed("unsupported channel");
+    if (!isText(text, 1_000)) return failed("invalid_text");
+    await client.query(
+      `INSERT INTO shop_message_batches (idempotency_key, proposal_id, segment, batch, channel, recipients, text)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)`,
+      [
+        request.idempotency_key,
+        request.proposal_id,
+        request.subject.ref,
+        batch,
+        channel,
+        JSON.stringify(recipients),
+        text,
+      ],
+    );
+    return { status: "succeeded", reference: newReference("msg") };
+  },
 };
 
 export const SUPPORTED_KINDS = Object.keys(KINDS);

@@ -34,6 +34,8 @@ export type ActionView = {
   status: ActionStatus;
   reference: string | null;
   message: string | null;
+  /** How many POSTs carried this key (1 = never sent twice). */
+  receipts: number;
   createdAt: string;
 };
 
@@ -133,7 +135,7 @@ export async function handleControl(state: ControlState, method: string, url: UR
         return bad("reset takes { data?: boolean }");
       state.faults.clear();
       if (isObject(body) && body.data === true)
-        await state.pool.query("TRUNCATE shop_actions, shop_orders, shop_replacement_orders");
+        await state.pool.query("TRUNCATE shop_actions, shop_orders, shop_replacement_orders, shop_message_batches");
       for (const key of Object.keys(state.stats)) state.stats[key] = 0;
       return { status: 200, body: { ok: true } };
     }
@@ -200,6 +202,7 @@ type ActionRow = {
   status: ActionStatus;
   reference: string | null;
   message: string | null;
+  receipts: number;
   created_at: Date;
 };
 
@@ -221,6 +224,7 @@ function actionView(row: ActionRow): ActionView {
     status: row.status,
     reference: row.reference,
     message: row.message,
+    receipts: row.receipts,
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -147,6 +147,11 @@ export function shopRoutes(ctx: RoutesContext) {
       );
       return { answer: { status: 200, body: answer }, replayed: false };
     });
+    // Every POST of a key the shop already held (a replay or a mismatch) is one more receipt of it.
+    if (outcome.replayed || outcome.answer.status === 409)
+      await pool.query("UPDATE shop_actions SET receipts = receipts + 1 WHERE idempotency_key = $1", [
+        request.idempotency_key,
+      ]);
     if (outcome.answer.status !== 200) return send(res, outcome.answer);
     finish(req, res, fault, outcome.answer, outcome.replayed ? { "idempotent-replayed": "true" } : {});
   };

@@ -52,6 +52,21 @@ CREATE TABLE IF NOT EXISTS shop_replacement_orders (
   created_at      timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS shop_replacement_orders_original ON shop_replacement_orders (original_number);
+-- How many POSTs each idempotency key arrived in (the first and every replay): a sender that never sends a key twice
+-- leaves 1 everywhere (the bulk message's batches are checked so).
+ALTER TABLE shop_actions ADD COLUMN IF NOT EXISTS receipts integer NOT NULL DEFAULT 1;
+-- The bulk messages' batches the shop took (send_bulk_message): one row per batch key, the recipients as sent (the
+-- shop's customer ids; it resolves their contacts itself) and the exact text.
+CREATE TABLE IF NOT EXISTS shop_message_batches (
+  idempotency_key text PRIMARY KEY,
+  proposal_id     text NOT NULL,
+  segment         text NOT NULL,
+  batch           integer NOT NULL,
+  channel         text NOT NULL CHECK (channel IN ('email', 'sms')),
+  recipients      jsonb NOT NULL,
+  text            text NOT NULL,
+  created_at      timestamptz NOT NULL DEFAULT now()
+);
 `;
 
 /** Creates the database named in `databaseUrl` when it is missing (connecting to `postgres` on the same server). */

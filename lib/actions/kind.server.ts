@@ -47,6 +47,16 @@ export type KindBehaviour = {
    * the follow-up is exactly what its hashed params approved. The core asks this before the follow-up's effect.
    */
   followUp?: { authorises(parent: ProposalRow, child: ProposalRow): boolean };
+  /**
+   * A per-reviewer limit beyond the money cap (the bulk message's daily recipients), asked at approval under the
+   * proposal's lock after step-up: a refusal (`limit_exceeded` with its details) or null. Optional.
+   */
+  approvalLimit?(
+    tx: Tx,
+    proposal: LockedProposal,
+    approverId: string,
+    now: Date,
+  ): Promise<{ message: string; details: Record<string, unknown> } | null>;
 };
 
 /** A proposal row as stored. */

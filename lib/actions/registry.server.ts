@@ -5,6 +5,8 @@ import "server-only";
 import type { KindBehaviour } from "./kind.server";
 import { addressChangeBehaviour } from "./address-change/behaviour";
 import { addressChangeToolHandlers } from "./address-change/server";
+import { bulkMessageBehaviour } from "./bulk-message/behaviour";
+import { bulkMessageToolHandlers } from "./bulk-message/server";
 import { cancelOrderBehaviour } from "./cancel-order/behaviour";
 import { cancelOrderToolHandlers } from "./cancel-order/server";
 import { contactChangeBehaviour } from "./contact-change/behaviour";
@@ -20,6 +22,7 @@ export const kindToolHandlers = {
   ...cancelOrderToolHandlers,
   ...contactChangeToolHandlers,
   ...replacementOrderToolHandlers,
+  ...bulkMessageToolHandlers,
 };
 
 /** What the core asks of each kind about its proposals: one line per kind, every registered kind present (tested). */
@@ -29,6 +32,7 @@ export const kindBehaviours: Readonly<Record<string, KindBehaviour>> = {
   cancel_order: cancelOrderBehaviour,
   update_customer_contact: contactChangeBehaviour,
   create_order: replacementOrderBehaviour,
+  send_bulk_message: bulkMessageBehaviour,
 };
 
 /**

@@ -43,6 +43,7 @@ describe("the action kinds' registry", () => {
       "prepare_order_cancellation",
       "prepare_contact_change",
       "prepare_replacement_order",
+      "prepare_bulk_message",
       "get_action_status",
       "create_support_ticket",
     ]);

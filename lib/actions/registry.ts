@@ -4,6 +4,7 @@
 // allow-lists, are built from this list. Client-safe: declarations only; how the tools run is registry.server.ts.
 import { mergeKindTools, type ActionKindTools } from "./kind";
 import { addressChangeKindTools } from "./address-change/tools";
+import { bulkMessageKindTools } from "./bulk-message/tools";
 import { cancelOrderKindTools } from "./cancel-order/tools";
 import { contactChangeKindTools } from "./contact-change/tools";
 import { refundKindTools } from "./refund/tools";
@@ -15,6 +16,7 @@ export const actionKinds = [
   cancelOrderKindTools,
   contactChangeKindTools,
   replacementOrderKindTools,
+  bulkMessageKindTools,
 ] as const;
 
 /** Every kind's agent tools, by tool name (a name two kinds declare is refused at load). */

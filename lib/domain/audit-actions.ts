@@ -81,6 +81,7 @@ export const auditActionGroups = {
     "admin:set_action_endpoint",
     "admin:remove_action_endpoint",
     "operator:reseal_action_endpoint",
+    "admin:segment_version",
     "webhook:delivered",
     "webhook:failed",
   ],

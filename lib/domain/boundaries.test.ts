@@ -103,6 +103,7 @@ describe("layer boundaries", () => {
       "lib/actions/cancel-order/prepare.ts", // the order, first (its pending proposals are read under that lock)
       "lib/actions/contact-change/prepare.ts", // the customer, first and alone (no order; its pending proposals after)
       "lib/actions/replacement-order/prepare.ts", // the order, first (its replacement proposals are read under that lock)
+      "lib/actions/bulk-message/prepare.ts", // the segment's newest version, first and alone (no order; its pending proposal after)
       "lib/server/proposals/create-superseding-proposal.ts", // the order, already held by lockProposal
       "lib/server/proposals/expire-proposals.ts", // proposals with SKIP LOCKED: never waits, so never in a cycle
       "lib/server/admin/update-tenant-settings.ts", // the tenant row; no order or proposal in that transaction

@@ -77,6 +77,7 @@ import {
 import { updateTenantSettingsInput } from "@/lib/schemas/tenant";
 import { webhookDeliveriesDto } from "@/lib/schemas/webhook-delivery-dto";
 import { toolFormats } from "@/lib/schemas/tools";
+import { createSegmentInput } from "@/lib/schemas/segments";
 
 type Schema = z.core.$ZodType;
 type Security = "agentKey" | "integrationKey" | "staffSession" | "metricsToken" | "providerSignature" | "public";
@@ -932,6 +933,17 @@ const adminPaths: ZodOpenApiPathsObject = {
       summary: "Remove the tenant's action endpoint (URL and secret; step-up)",
       body: removeActionEndpointInput,
       ok: ok("{removed}.", untyped("Whether an endpoint was removed")),
+    }),
+  },
+  "/api/admin/segments": {
+    get: admin({
+      summary: "The tenant's segments (named filters over its orders for bulk messages), each at its newest version",
+      ok: ok("{data: [{id, slug, version, name, filter, createdAt}]}.", untyped("The segments")),
+    }),
+    post: admin({
+      summary: "Declare a segment, or the next version of an existing slug (a new row; step-up)",
+      body: createSegmentInput,
+      ok: ok("{id, slug, version, name, filter, createdAt}.", untyped("The new version")),
     }),
   },
   "/api/admin/action-endpoint/test": {

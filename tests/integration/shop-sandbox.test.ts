@@ -209,7 +209,7 @@ describe("sandbox shop: the action endpoint", () => {
     });
 
     const number = await order();
-    const other = { ...cancel(number), kind: "send_bulk_message" };
+    const other = { ...cancel(number), kind: "issue_store_credit" };
     const reply = await post(other);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ status: "failed", reference: null, message: "unsupported kind" });

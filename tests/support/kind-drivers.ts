@@ -10,8 +10,9 @@ import { randomUUID } from "node:crypto";
 import type { ShopControl } from "@/shop-sandbox/control-client";
 import type { SandboxControl } from "@/provider-sandbox/control-client";
 import { db } from "@/lib/server/db/client";
-import { ES, US } from "../integration/gateway-support";
+import { ES, US, ana, pablo } from "../integration/gateway-support";
 import { freshCardOrder } from "../integration/proposal-support";
+import { addBuyer, segmentOfBuyers } from "./bulk-message-segments";
 import { startSandboxProvider, type SandboxProvider } from "./sandbox-provider";
 import {
   ADDRESS_CHANGE_TOOL,
@@ -41,6 +42,11 @@ export type KindDriver = {
   prepareTool: string;
   /** The subject is the customer the token names: the model names none (so there is no foreign one to name). */
   subjectIsCustomer?: boolean;
+  /**
+   * Why the case "another tenant's and another customer's subject" does not apply (the subject is no customer's, e.g.
+   * an admin-declared segment): the kind's own file tests its tenant scope instead.
+   */
+  noCustomerSubject?: string;
   /** What get_action_status's `action` names the subject by (an order's number, a contact's field). */
   actionNames(s: KindSubject): Record<string, unknown>;
   /** Starts the system the kind's effects go to and points the tenants at it; once per file. */
@@ -400,6 +406,73 @@ function replacementOrderDriver(address: ReturnType<typeof addressChangeDriver>)
   } satisfies KindDriver;
 }
 
+// ---- send_bulk_message: a segment's audience, on the tenant's action endpoint (the sandbox shop), in keyed batches ----
+
+/**
+ * A fresh subject is a segment (version 1) selecting the buyers of a fresh SKU — here only the subject's customer, so
+ * the audience is one recipient and the execution one batch (`<execution key>:batch:0`). `number` is the segment's
+ * slug (the agent names it; the request to the shop has it as the subject's ref, which the shop's faults match). Uses
+ * the shop the address change's driver started. Its tenant scope is bulk-message.test.ts's.
+ */
+function bulkMessageDriver(address: ReturnType<typeof addressChangeDriver>) {
+  const batches = async (s: KindSubject) =>
+    (await address.shop().actions({ orderNumber: s.number })).data.filter((a) => a.kind === "send_bulk_message");
+  return {
+    kind: "send_bulk_message",
+    prepareTool: "prepare_bulk_message",
+    noCustomerSubject:
+      "a segment is the tenant's, not a customer's: there is no other customer's segment to name (bulk-message.test.ts tests another tenant's)",
+    actionNames: (s) => ({ segment: s.number }),
+    async start() {
+      await allowKindTool([ES, US], "prepare_bulk_message");
+    },
+    stop: async () => undefined,
+    clearFaults: async () => void (await address.shop().clearFaults()),
+    async freshSubject(tenant, customer) {
+      const segment = await segmentOfBuyers(tenant, [customer]);
+      return { tenant, customer, number: segment.slug, orderId: segment.id, paymentRef: "", value: segment.sku };
+    },
+    prepareArgs: (s) => ({ segment: s.number, channel: "email", text: "Our summer sale starts tomorrow." }),
+    proposalSubject: (s) => ({ type: "segment", ref: s.number }),
+    // The audience is computed from the tenant's orders: the model cannot say how many receive it.
+    derivedField: () => ({ name: "recipients", value: 3 }),
+    async changeSubject(s) {
+      // Another customer bought the segment's SKU meanwhile: the audience is no longer the approved one.
+      await addBuyer(s.tenant, s.value!, s.customer === pablo ? ana : pablo);
+      return "audience_changed";
+    },
+    async loseNextAnswerAfterCommit(s) {
+      await address.shop().addFault({ kind: "drop_after_commit", orderNumber: s.number });
+    },
+    async deferNextAnswer(s) {
+      await address.shop().addFault({ kind: "answer_pending", orderNumber: s.number });
+    },
+    async completeDeferred(key) {
+      // The execution's one batch.
+      await address.shop().completeAction(`${key}:batch:0`);
+    },
+    effects: async (s) => (await batches(s)).length,
+    async ourCopyFollows(s) {
+      // Every batch recorded as sent, and the trace lists them with the shop's references (what the evidence pack proves).
+      const p = await db().proposal.findFirstOrThrow({
+        where: { kind: "send_bulk_message", subject: { path: ["ref"], equals: s.number }, status: "succeeded" },
+        include: { execution: { include: { bulkMessageBatches: true } } },
+      });
+      const rows = p.execution?.bulkMessageBatches ?? [];
+      const done = await db().auditEvent.findMany({ where: { proposalId: p.id, action: "execution:batches_done" } });
+      const listed = (done[0]?.data as { batches?: { reference: string }[] } | undefined)?.batches ?? [];
+      const shop = await batches(s);
+      return (
+        rows.length === 1 &&
+        rows.every((b) => b.status === "succeeded") &&
+        listed.length === 1 &&
+        listed[0]!.reference === rows[0]!.reference &&
+        shop.every((a) => a.receipts === 1)
+      );
+    },
+  } satisfies KindDriver;
+}
+
 /** One driver per registered kind, by kind name (the suite fails for a registered kind without one). */
 export function kindDrivers(): Record<string, KindDriver> {
   const refund = refundDriver();
@@ -411,6 +484,7 @@ export function kindDrivers(): Record<string, KindDriver> {
       cancelOrderDriver(refund, address),
       contactChangeDriver(address),
       replacementOrderDriver(address),
+      bulkMessageDriver(address),
     ].map((d) => [d.kind, d]),
   );
 }

@@ -46,6 +46,7 @@ export const serverDependent: Record<string, string> = {
 export const serverNeutral: string[] = [
   "action-endpoint.test.ts",
   "address-change.test.ts",
+  "bulk-message.test.ts",
   "cancel-order.test.ts",
   "contact-change.test.ts",
   "admin-denied-access.test.ts",

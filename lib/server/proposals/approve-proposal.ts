@@ -182,6 +182,10 @@ async function decide(
     }
   }
 
+  // A kind's own per-reviewer limit (the bulk message's daily recipients cap), like the money cap above.
+  const overLimit = await behaviour.approvalLimit?.(tx, p, actor.userId, now);
+  if (overLimit) return no.refuse(ref, "limit_exceeded", overLimit.message, overLimit.details);
+
   // A verified step-up renews this session's window, in this transaction: a refused approval renews nothing.
   if (authMethod !== "session") await renewStepUp(actor, authMethod, authTime, tx);
 
