@@ -18,6 +18,8 @@ import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { runMcpTasksAgent } from "../../examples/mcp-tasks/agent";
+import { runVercelApprovalAgent } from "../../examples/vercel-ai-approval/agent";
+import { scriptedModel } from "../../examples/vercel-ai/scripted-model";
 import { fileRunStore, openAIApprovalAgent, type Turn } from "../../examples/openai-agents-approval/agent";
 import { startDecisionReceiver, type DecisionReceiver } from "../../examples/shared/decision-webhooks";
 import type { GatewayConfig } from "../../examples/shared/gateway";
@@ -297,4 +299,90 @@ describe("examples/openai-agents-approval (@openai/agents needsApproval + RunSta
       await vendor.close();
     }
   }, 30_000);
+});
+
+describe("examples/vercel-ai-approval (ai tool approval answered from the gateway's decision)", () => {
+  it("answers the tool-approval-request only after the reviewer approved, then the tool reads the paid refund", async () => {
+    const { number } = await sandboxCardOrder(control, 5_200, "RCPV");
+    const { model, prompts } = scriptedModel(recipeScript(number));
+    const told: string[] = [];
+    let promptsWhenApproved = -1;
+    const reviewerDecides = (async () => {
+      await until(() => told.length > 0, "the customer to be told");
+      const p = await db().proposal.findFirstOrThrow({ where: { order: { number }, status: "pending_approval" } });
+      // While the harness waits for the person, the model is not called again and nothing was answered.
+      await sleep(500);
+      promptsWhenApproved = prompts.length;
+      await approveProposal(await reviewer(), { proposalId: p.id, hash: p.hash });
+      await runJobsOnce(); // pays the refund
+    })();
+    const [run] = await Promise.all([
+      runVercelApprovalAgent({
+        model,
+        gateway: await gatewayConfig(),
+        userMessage: `My order ${number} arrived broken, I want a refund.`,
+        onCustomerMessage: (t) => told.push(t),
+      }),
+      reviewerDecides,
+    ]);
+    const p = await db().proposal.findFirstOrThrow({ where: { order: { number } } });
+    expect(promptsWhenApproved).toBe(2);
+    expect(run.told[0]).toContain(`52.00 EUR to ${p.recipientDisplay} (Ana García)`);
+    expect(run.reviewed).toMatchObject({ proposal_id: p.id, amount: { minor: 5_200, currency: "EUR" } });
+    expect(run.decisions).toEqual([{ approved: true, code: expect.stringMatching(/^(ok|result_pending)$/) }]);
+    expect(run.outcome).toMatchObject({ code: "ok", result: { proposal_id: p.id, status: "succeeded" } });
+    expect(run.text).toBe("Your refund was approved and has been paid back to your card.");
+    expect(p.status).toBe("succeeded");
+    // The third prompt carries the whole conversation and prepare_refund's result: the executed refund.
+    expect(prompts).toHaveLength(3);
+    const third = JSON.stringify(prompts[2]);
+    // (The approval response itself is consumed by the SDK, which ran the tool; the model sees the tool's result.)
+    expect((prompts[2] as { role: string }[]).map((m) => m.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+    ]);
+    expect(third).toMatch(/succeeded/);
+    // The decision was waited for with wait_seconds (no tight poll), and prepare_refund went to the gateway once.
+    const events = await db().auditEvent.findMany({
+      where: { traceId: p.traceId, action: { startsWith: "tool:" } },
+      orderBy: { pos: "asc" },
+      select: { action: true, data: true },
+    });
+    expect(events.filter((e) => e.action === "tool:prepare_refund")).toHaveLength(1);
+    const waits = events
+      .filter((e) => e.action === "tool:get_action_status")
+      .map((e) => (e.data as { arguments?: { wait_seconds?: number } }).arguments?.wait_seconds);
+    expect(waits[0]).toBe(25);
+  }, 40_000);
+
+  it("a rejection denies the request: the tool never runs and the model tells the customer the reviewer's reason", async () => {
+    const { number } = await sandboxCardOrder(control, 1_900, "RCPV");
+    const { model, prompts } = scriptedModel(recipeScript(number));
+    const told: string[] = [];
+    const reviewerDecides = (async () => {
+      await until(() => told.length > 0, "the customer to be told");
+      const p = await db().proposal.findFirstOrThrow({ where: { order: { number }, status: "pending_approval" } });
+      await rejectProposal(await reviewer(), { proposalId: p.id, hash: p.hash, customerMessage: "Outside the window" });
+    })();
+    const [run] = await Promise.all([
+      runVercelApprovalAgent({
+        model,
+        gateway: await gatewayConfig(),
+        userMessage: `Refund my order ${number}, please.`,
+        onCustomerMessage: (t) => told.push(t),
+      }),
+      reviewerDecides,
+    ]);
+    expect(run.decisions).toEqual([{ approved: false, code: "rejected" }]);
+    expect(run.text).toBe("A reviewer could not approve your refund. Reason: Outside the window.");
+    // The model read the denial (execution-denied with the gateway's rejection as the reason).
+    expect(JSON.stringify(prompts.at(-1))).toContain("execution-denied");
+    const p = await db().proposal.findFirstOrThrow({ where: { order: { number } } });
+    expect(p.status).toBe("rejected");
+    expect(await db().execution.count({ where: { proposalId: p.id } })).toBe(0);
+  }, 40_000);
 });
