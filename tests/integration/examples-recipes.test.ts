@@ -17,6 +17,8 @@ import { db } from "@/lib/server/db/client";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
+import { langGraphApprovalAgent, type Turn as GraphTurn } from "../../examples/langgraph/agent";
+import { ScriptedChatModel } from "../../examples/langgraph/scripted-chat-model";
 import { runMcpTasksAgent } from "../../examples/mcp-tasks/agent";
 import { runVercelApprovalAgent } from "../../examples/vercel-ai-approval/agent";
 import { scriptedModel } from "../../examples/vercel-ai/scripted-model";
@@ -384,5 +386,66 @@ describe("examples/vercel-ai-approval (ai tool approval answered from the gatewa
     const p = await db().proposal.findFirstOrThrow({ where: { order: { number } } });
     expect(p.status).toBe("rejected");
     expect(await db().execution.count({ where: { proposalId: p.id } })).toBe(0);
+  }, 40_000);
+});
+
+describe("examples/langgraph (interrupt on approval_required, MemorySaver, resumed with Command by the decision webhook)", () => {
+  let receiver: DecisionReceiver;
+  let secret = "";
+  let recipe: Awaited<ReturnType<typeof langGraphApprovalAgent>> | null = null;
+  const resumed: GraphTurn[] = [];
+
+  beforeAll(async () => {
+    receiver = await startDecisionReceiver({
+      secret: () => secret,
+      handle: async (event) => {
+        const turn = await recipe?.decide(event);
+        if (turn) resumed.push(turn);
+      },
+    });
+    secret = await pointWebhookAt(receiver);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  it("interrupts after the gateway prepared, stays paused through the queue and a forged webhook, resumes on the verified approval to the paid refund", async () => {
+    const { number } = await sandboxCardOrder(control, 6_100, "RCPL");
+    const model = new ScriptedChatModel(recipeScript(number));
+    recipe = await langGraphApprovalAgent({ model, gateway: await gatewayConfig() });
+    const first = await recipe.start("thread-1", `My order ${number} arrived broken, I want a refund.`);
+    expect(first.status).toBe("awaiting_decision");
+    const p = await db().proposal.findFirstOrThrow({ where: { order: { number } } });
+    expect(first.reviewed).toMatchObject({ proposal_id: p.id, amount: { minor: 6_100, currency: "EUR" } });
+    expect(first.told).toEqual([expect.stringContaining(`61.00 EUR to ${p.recipientDisplay} (Ana García)`)]);
+    const paused = await recipe.graph.getState({ configurable: { thread_id: "thread-1" } });
+    expect(paused.next).toEqual(["decide"]);
+    expect(model.prompts).toHaveLength(2);
+
+    await runJobsOnce();
+    expect(await forgeApproval(receiver, p.id)).toBe(401);
+    expect(receiver.refused()).toBe(1);
+    await sleep(300);
+    expect(resumed).toHaveLength(0);
+    expect(recipe.isWaiting(p.id)).toBe(true);
+    expect(model.prompts).toHaveLength(2);
+    expect((await refundOf(p.id)).status).toBe("pending_approval");
+
+    await approveProposal(await reviewer(), { proposalId: p.id, hash: p.hash });
+    await runJobsOnce();
+    const [turn] = await until(() => (resumed.length ? resumed : null), "the resumed graph");
+    expect(turn!.status).toBe("done");
+    expect(turn!.outcome).toMatchObject({ code: "ok", result: { proposal_id: p.id, status: "succeeded" } });
+    expect(turn!.text).toBe("Your refund was approved and has been paid back to your card.");
+    expect(turn!.told).toHaveLength(2);
+    expect((await refundOf(p.id)).status).toBe("succeeded");
+    expect(model.prompts).toHaveLength(3);
+    // Resuming re-ran only the interrupted node: prepare_refund reached the gateway once.
+    const events = await db().auditEvent.findMany({
+      where: { traceId: p.traceId, action: "tool:prepare_refund" },
+    });
+    expect(events).toHaveLength(1);
+    await runJobsOnce();
+    expect(resumed).toHaveLength(1);
   }, 40_000);
 });
