@@ -4,7 +4,9 @@
 // run through the channel's real decision webhook (delivered by the job queue, verified with standardwebhooks).
 // Each test checks what the customer was told while a person decided (the exact amount and recipient the reviewer
 // saw), that nothing resumed before the decision (nor on a forged webhook), and the executed or rejected outcome.
+import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { promisify } from "node:util";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
@@ -448,4 +450,50 @@ describe("examples/langgraph (interrupt on approval_required, MemorySaver, resum
     await runJobsOnce();
     expect(resumed).toHaveLength(1);
   }, 40_000);
+});
+
+describe("examples/{mcp-tasks,vercel-ai-approval}/main.ts --scripted (the README path)", () => {
+  /** The order's proposal once the agent prepared it. */
+  async function preparedFor(number: string) {
+    const end = Date.now() + 40_000;
+    for (;;) {
+      const p = await db().proposal.findFirst({ where: { order: { number }, status: "pending_approval" } });
+      if (p) return p;
+      if (Date.now() > end) throw new Error(`no proposal for ${number}`);
+      await sleep(100);
+    }
+  }
+
+  it("each runs against the gateway over HTTP, tells the customer it awaits review, and prints the paid refund once approved", async () => {
+    const runs = await Promise.all(
+      ["mcp-tasks", "vercel-ai-approval"].map(async (name) => {
+        const { number } = await sandboxCardOrder(control, 2_300, "RCPX");
+        const cfg = await gatewayConfig();
+        const env = {
+          NODE_ENV: "production" as const,
+          PATH: process.env.PATH,
+          GATEWAY_URL: cfg.baseUrl,
+          AGENT_KEY: cfg.agentKey,
+          END_USER_TOKEN: cfg.endUserToken,
+        };
+        const child = promisify(execFile)(
+          process.execPath,
+          ["--import", "tsx", `examples/${name}/main.ts`, "--scripted", `My order ${number} arrived broken`],
+          { env, timeout: 45_000 },
+        );
+        const p = await preparedFor(number);
+        await sleep(500); // the agent is waiting now
+        await approveProposal(await reviewer(), { proposalId: p.id, hash: p.hash });
+        await runJobsOnce();
+        return { name, p, stdout: (await child).stdout };
+      }),
+    );
+    for (const { name, p, stdout } of runs) {
+      expect(stdout, name).toMatch(/customer sees: .*(Awaiting a person's decision|23\.00 EUR to .* awaits)/);
+      expect(stdout, name).toMatch(/succeeded/);
+      expect((await refundOf(p.id)).status, name).toBe("succeeded");
+    }
+    expect(runs[0]!.stdout).toContain("reviewer saw and decided: ok (succeeded): 23.00 EUR to ");
+    expect(runs[1]!.stdout).toContain("customer sees: Your refund was approved and has been paid back to your card.");
+  }, 55_000);
 });
