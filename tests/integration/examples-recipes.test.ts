@@ -210,22 +210,28 @@ describe("examples/openai-agents-approval (@openai/agents needsApproval + RunSta
     await receiver?.close();
   });
 
-  async function startRecipe(number: string) {
-    const vendor = await startScriptedVendor(recipeScript(number));
-    recipe = await openAIApprovalAgent({
+  /** The recipe as a process would build it: the scripted model, the gateway, the run store on disk. */
+  async function makeRecipe(vendor: { url: string }, gateway: GatewayConfig) {
+    return openAIApprovalAgent({
       provider: new OpenAIProvider({ apiKey: "test-key", baseURL: `${vendor.url}/v1`, useResponses: true }),
-      gateway: await gatewayConfig(),
+      gateway,
       model: "gpt-scripted",
       store: store(),
     });
-    resumed.length = 0;
-    const first = await recipe.start(`My order ${number} arrived broken, I want a refund.`);
-    return { vendor, first };
   }
 
-  it("pauses on prepare_refund, saves the run, ignores a forged webhook, and resumes on the verified approval to the paid refund", async () => {
+  async function startRecipe(number: string) {
+    const vendor = await startScriptedVendor(recipeScript(number));
+    const gateway = await gatewayConfig();
+    recipe = await makeRecipe(vendor, gateway);
+    resumed.length = 0;
+    const first = await recipe.start(`My order ${number} arrived broken, I want a refund.`);
+    return { vendor, gateway, first };
+  }
+
+  it("pauses on prepare_refund, saves the run to disk, ignores a forged webhook; a fresh agent resumes it on the verified approval to the paid refund", async () => {
     const { number } = await sandboxCardOrder(control, 3_300, "RCPO");
-    const { vendor, first } = await startRecipe(number);
+    const { vendor, gateway: cfg, first } = await startRecipe(number);
     try {
       // Paused: the gateway prepared the proposal; the customer was told exactly what the reviewer sees.
       expect(first.status).toBe("awaiting_decision");
@@ -251,6 +257,8 @@ describe("examples/openai-agents-approval (@openai/agents needsApproval + RunSta
       expect(await store().has(p.id)).toBe(true);
       expect((await refundOf(p.id)).status).toBe("pending_approval");
 
+      // A restarted process: a new agent with nothing in memory resumes from the saved run state on disk.
+      recipe = await makeRecipe(vendor, cfg);
       // The reviewer approves; the queue pays the refund and delivers proposal.approved: the run resumes once.
       await approveProposal(await reviewer(), { proposalId: p.id, hash: p.hash });
       await runJobsOnce();
