@@ -86,6 +86,7 @@ export const serverNeutral: string[] = [
   "demo-credentials.test.ts",
   "demo-shop.test.ts",
   "examples.test.ts",
+  "examples-recipes.test.ts",
   "follow-up-guards.test.ts",
   "execution-crash.test.ts",
   "execution.test.ts",
