@@ -47,6 +47,7 @@ export const serverNeutral: string[] = [
   "action-endpoint.test.ts",
   "address-change.test.ts",
   "cancel-order.test.ts",
+  "customer-confirmation.test.ts",
   "contact-change.test.ts",
   "admin-denied-access.test.ts",
   "admin-governance.test.ts",

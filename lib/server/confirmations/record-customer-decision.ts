@@ -39,8 +39,8 @@ export async function recordCustomerDecision(
   return transaction(async (tx) => {
     const link = await tx.customerConfirmation.findUnique({ where: { tokenHash } });
     if (!link) return { ok: false, code: "link_unknown" };
-    if (link.usedAt) return { ok: false, code: "link_used" };
-    if (link.expiresAt <= now) return { ok: false, code: "link_expired" };
+    if (link.usedAt) return refuse(tx, link, "link_used", now);
+    if (link.expiresAt <= now) return refuse(tx, link, "link_expired", now);
     if (link.proposalId !== input.proposal_id) return refuse(tx, link, "link_other_proposal", now);
     const p = await lockProposal(tx, link.tenantId, link.proposalId);
     if (!p) return { ok: false, code: "link_unknown" };
@@ -147,11 +147,12 @@ async function refuse(
     traceId: p?.traceId ?? randomUUID().replace(/-/g, ""),
     actor: { type: "end_user", id: link.endUserSub, authMethod: "confirm_link" },
     action: "proposal:customer_confirmed",
-    outcome: code,
+    // The audit's outcome codes are the stable ones of DESIGN.md; which refusal it was is in `refused`.
+    outcome: "permission_denied",
     proposal: p ? { id: p.id, hash: hash ?? p.hash } : null,
     endUser: link.endUserSub,
-    data: { confirmationId: link.id, at: now.toISOString(), ...(reason ? { reason } : {}) },
-    redaction: { clear: ["confirmationId", "at", "reason"] },
+    data: { refused: code, confirmationId: link.id, at: now.toISOString(), ...(reason ? { reason } : {}) },
+    redaction: { clear: ["refused", "confirmationId", "at", "reason"] },
   });
   return { ok: false, code };
 }
