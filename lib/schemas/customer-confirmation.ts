@@ -36,3 +36,17 @@ export type ConfirmRefusal = (typeof confirmRefusals)[number];
 /** What the page says after a decision was recorded. */
 export const confirmOutcomes = ["confirmed", "declined"] as const;
 export type ConfirmOutcome = (typeof confirmOutcomes)[number];
+
+/** Every text of the confirm page for one action (made on the server in the tenant's language). */
+export type ConfirmTexts = {
+  title: string;
+  heading: string;
+  lead: string;
+  sentence: string;
+  expires: string;
+  rows: { label: string; before: string | null; after: string | null; changed: boolean }[];
+  columns: { field: string; value: string; before: string; after: string };
+  reasonLabel: string;
+  confirm: string;
+  decline: string;
+};

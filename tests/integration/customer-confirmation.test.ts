@@ -25,6 +25,8 @@ import { readConfirmPage } from "@/lib/server/confirmations/read-confirm-page";
 import { confirmTokenHash } from "@/lib/server/confirmations/confirm-token";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { POST as confirmPOST } from "@/app/api/confirm/[token]/route";
+import ConfirmPage from "@/app/confirm/[token]/page";
+import { renderToStaticMarkup } from "react-dom/server";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
 import { runJobsOnce } from "../support/run-jobs-once";
@@ -182,6 +184,16 @@ describe("the customer's confirmation is an approval", () => {
     });
     const page = await readConfirmPage(token!);
     expect(page).toMatchObject({ ok: true, view: { proposalId: proposal.id, hash: proposal.hash, locale: "es-ES" } });
+    // The page, in the tenant's language, shows the hashed action only: a heading naming it, the new address, the
+    // hash it will post, and the two buttons — nothing else of the account (no e-mail, no other order).
+    const html = renderToStaticMarkup(await ConfirmPage({ params: Promise.resolve({ token: token! }) }));
+    expect(html).toContain('lang="es-ES"');
+    expect(html).toMatch(/<h1[^>]*>Cambio de dirección de envío<\/h1>/);
+    expect(html).toContain("Calle de Alcalá 50");
+    expect(html).toContain(`value="${proposal.hash}"`);
+    expect(html).toMatch(/<button[^>]*value="confirm"[^>]*>Confirmar<\/button>/);
+    expect(html).toMatch(/<button[^>]*value="decline"[^>]*>Rechazar<\/button>/);
+    expect(html).not.toMatch(/@|ORD-1001\b/);
     const posted = await confirm(token!, proposal);
     expect(posted).toMatchObject({ status: 303, location: "/confirm/result?outcome=confirmed" });
     expect(await proposalOf(proposal.id)).toMatchObject({ status: P.approved });
