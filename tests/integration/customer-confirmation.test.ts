@@ -24,6 +24,7 @@ import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { readConfirmPage } from "@/lib/server/confirmations/read-confirm-page";
 import { confirmTokenHash } from "@/lib/server/confirmations/confirm-token";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
+import { executeApprovedProposal } from "@/lib/server/executions/run-execution";
 import { POST as confirmPOST } from "@/app/api/confirm/[token]/route";
 import ConfirmPage from "@/app/confirm/[token]/page";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -385,6 +386,45 @@ describe("a link is refused with a clear, stable code", () => {
     });
     expect(await readConfirmPage(token!)).toMatchObject({ ok: false, code: "proposal_changed" });
     expect((await confirm(token!, proposal)).answer.get("refused")).toBe("proposal_changed");
+  });
+});
+
+describe("the customer's confirmation stays bound", () => {
+  it("a link is the proposal's customer's: a link whose sub is another's refuses", async () => {
+    const { proposal, token } = await prepareAddress(await copyDemoOrder("C", control));
+    await db().customerConfirmation.updateMany({
+      where: { tokenHash: confirmTokenHash(token!) },
+      data: { endUserSub: "someone-else" },
+    });
+    expect((await confirm(token!, proposal)).answer.get("refused")).toBe("proposal_changed");
+    expect(await proposalOf(proposal.id)).toMatchObject({ status: P.pendingApproval });
+  });
+
+  it("a proposal past its expiry is closed by the link, never confirmed", async () => {
+    const { proposal, token } = await prepareAddress(await copyDemoOrder("C", control));
+    await db().proposal.update({ where: { id: proposal.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await confirm(token!, proposal)).answer.get("refused")).toBe("proposal_closed");
+    expect(await proposalOf(proposal.id)).toMatchObject({ status: P.expired });
+  });
+
+  it("the status tool hands out a fresh link while the customer has not confirmed", async () => {
+    const { proposal } = await prepareAddress(await copyDemoOrder("C", control));
+    const status = resultOf(
+      (await call("get_action_status", { proposal_id: proposal.id, wait_seconds: null })).outcome,
+    );
+    expect(status.confirm_url).toMatch(/\/confirm\/[A-Za-z0-9_-]{43}$/);
+    expect(await db().customerConfirmation.count({ where: { proposalId: proposal.id } })).toBe(2);
+  });
+
+  it("the executor refuses a customer-only proposal marked approved without the customer's confirmation", async () => {
+    const { proposal } = await prepareAddress(await copyDemoOrder("C", control));
+    await db().proposal.update({ where: { id: proposal.id }, data: { status: P.approved } });
+    await executeApprovedProposal(proposal.id);
+    expect(await proposalOf(proposal.id)).toMatchObject({
+      status: P.invalidated,
+      invalidationReason: "approvals_not_bound_to_hash",
+    });
+    expect(await db().execution.count({ where: { proposalId: proposal.id } })).toBe(0);
   });
 });
 
