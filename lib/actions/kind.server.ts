@@ -9,6 +9,7 @@ import type { ToolHandler } from "@/lib/server/agent/tool-context";
 import type { Tx } from "@/lib/server/db/client";
 import type { DB } from "@/lib/server/db/sql";
 import type { LockedProposal } from "@/lib/server/proposals/proposal-guards";
+import type { ConfirmationPolicy } from "@/lib/domain/confirmation-policy";
 
 /** One handler for each tool the kind declares, and no other. */
 export type KindToolHandlers<K extends ActionKindTools> = { [Name in keyof K["tools"]]: ToolHandler };
@@ -57,6 +58,12 @@ export type KindBehaviour = {
     approverId: string,
     now: Date,
   ): Promise<{ message: string; details: Record<string, unknown> } | null>;
+  /**
+   * Who must confirm the kind's proposals (docs/action-kinds.md, "Who confirms"): the floor — reviewers, the customer
+   * or both — and, per proposal, whether its hashed params also need a reviewer (an address change to another
+   * country). Tenant policy may raise it, never lower it. Decided at prepare and hashed (v6 / v7). Absent: reviewers.
+   */
+  confirmation?: ConfirmationPolicy;
 };
 
 /** A proposal row as stored. */

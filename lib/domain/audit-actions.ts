@@ -24,6 +24,8 @@ export const auditActionGroups = {
     "proposal:claim",
     "proposal:release_claim",
     "proposal:comment",
+    "proposal:customer_confirmed",
+    "proposal:customer_declined",
   ],
   orders: ["orders:upsert", "payments:external_refund", "payments:dispute"],
   execution: [

@@ -100,6 +100,21 @@ export type PackApproval = {
   passkey: { credentialId: string; publicKey: string; assertion: unknown } | null;
 };
 
+/**
+ * The customer's decision on a confirm link (docs/agent-api.md, "Customer confirmation"): an approval by the end user
+ * (`confirmed`) or their rejection (`declined`), the hash the link was issued for and the one the page showed
+ * (`proposalHash`), when, and the browser (family and OS only).
+ */
+export type PackConfirmation = {
+  id: string;
+  decision: string;
+  endUserSub: string;
+  issuedForHash: string;
+  proposalHash: string;
+  decidedAt: string;
+  userAgent: string | null;
+};
+
 export type EvidencePack = {
   format: typeof EVIDENCE_PACK_FORMAT | "audit-evidence-pack/v2";
   generatedAt: string;
@@ -107,6 +122,8 @@ export type EvidencePack = {
   relyingParty: { rpID: string; origin: string };
   proposal: { id: string; traceId: string; status: string; hash: string; canonicalJson: string; createdAt: string };
   approvals: PackApproval[];
+  /** The customer's decisions on their confirm links; absent when there are none. */
+  customerConfirmations?: PackConfirmation[];
   execution: (ExecutionFacts & { id: string }) | null;
   /**
    * A follow-up step (a cancellation's refund, docs/action-kinds.md "Steps") has no approval of its own: the proposal
@@ -190,6 +207,7 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
       tenantId?: string;
       kind?: string;
       requiredApprovals?: unknown;
+      confirmation?: unknown;
       amount?: { minor?: unknown; currency?: unknown };
     } = {};
     try {
@@ -277,6 +295,21 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
         check(`approval ${a.id} passkey signature`, verdict.verified, verdict.verified ? undefined : verdict.reason);
       }
     }
+    // The customer's decisions: each bound to this proposal's hash (issued for it and shown) and audited as theirs.
+    const confirmations = pack.customerConfirmations ?? [];
+    for (const c of confirmations) {
+      check(
+        `customer confirmation ${c.id} hash`,
+        c.proposalHash === p.hash && c.issuedForHash === p.hash,
+        "the hash the customer was shown, and the link's, must equal proposal.hash",
+      );
+      const action = c.decision === "confirmed" ? "proposal:customer_confirmed" : "proposal:customer_declined";
+      check(
+        `customer confirmation ${c.id} audited`,
+        ownEvents.some((e) => e.action === action && e.outcome === "ok" && e.actorId === c.endUserSub),
+        `an ok ${action} event by the end user`,
+      );
+    }
     const ex = pack.execution;
     if (ex) {
       // The key is the hashed kind's (`<kind>-<proposal id>`); hashes before kinds (v1–v3) are refunds'.
@@ -298,12 +331,21 @@ export async function verifyEvidencePack(text: string, opts: EvidenceVerifyOptio
       // those of the proposal that authorised it.
       if (pack.authority) checkAuthority(pack, canonical, check);
       else {
-        const required = typeof canonical.requiredApprovals === "number" ? canonical.requiredApprovals : 1;
+        // Who had to confirm is hashed (v6 / v7): the customer alone, or the reviewers (and the customer with "both").
+        const who = typeof canonical.confirmation === "string" ? canonical.confirmation : "reviewers";
+        const required =
+          who === "customer" ? 0 : typeof canonical.requiredApprovals === "number" ? canonical.requiredApprovals : 1;
         check(
           "approvals for the execution",
           pack.approvals.length >= required,
           `an executed proposal holds at least ${required} approval(s) of its own, or its authority's`,
         );
+        if (who === "customer" || who === "both")
+          check(
+            "customer confirmation for the execution",
+            confirmations.some((c) => c.decision === "confirmed" && c.proposalHash === p.hash),
+            "the hashed policy needs the customer's confirmation of this hash",
+          );
       }
     }
   } catch (error) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   canonicalProposalJson,
   computeProposalHash,
+  hashVersionFor,
   proposalHashMatches,
   recomputeProposalHash,
   storedProposalIntact,
@@ -203,9 +204,23 @@ describe("proposal hash v4 (what the reviewer reads is bound: the recipient's di
         JSON.stringify(items),
       ).toThrow();
     }
-    for (const v of [0, 6, 3.5]) expect(() => computeProposalHash({ ...v4, v }), String(v)).toThrow("hash version");
+    // (6 is the kinds' shape with who confirms, 7 the refund's: see "hash v6 / v7" below.)
+    for (const v of [0, 8, 3.5]) expect(() => computeProposalHash({ ...v4, v }), String(v)).toThrow("hash version");
     // v5 is the kinds' shape: a refund-shaped input marked v5 is refused, not hashed with made-up fields.
     expect(() => computeProposalHash({ ...v4, v: 5 })).toThrow(/kind/);
+  });
+
+  it("hash v7 is the refund's v4 plus who confirms, bound like every other field; v4 stays as it was", () => {
+    const h4 = computeProposalHash(v4);
+    const h7 = computeProposalHash({ ...v4, v: 7, confirmation: "both" });
+    expect(h7).not.toBe(h4);
+    expect(computeProposalHash({ ...v4, confirmation: "both" })).toBe(h4);
+    expect(computeProposalHash({ ...v4, v: 7, confirmation: "customer" })).not.toBe(h7);
+    expect(() => computeProposalHash({ ...v4, v: 7 })).toThrow(/who confirms/);
+    expect(hashVersionFor("refund", "reviewers")).toBe(4);
+    expect(hashVersionFor("refund", "both")).toBe(7);
+    expect(hashVersionFor("kind", "reviewers")).toBe(5);
+    expect(hashVersionFor("kind", "customer")).toBe(6);
   });
 
   it("hashes only the item fields it names (an extra key in a stored item is not hashed, nor shown)", () => {
@@ -324,5 +339,16 @@ describe("proposal hash v5 (the action kinds': kind, subject, params, source)", 
     // A refund-shaped version on a row without the refund's columns is not intact (never hashed with made-up values).
     expect(storedProposalIntact({ ...row, hashVersion: 4, hash: expected })).toBe(false);
     expect(storedProposalIntact({ ...row, kind: "refund", hashVersion: 3, hash: expected })).toBe(false);
+
+    // Hash v6 (docs/action-kinds.md, "Who confirms"): v5 plus who confirms, bound like every other field.
+    const v6 = { ...row, hashVersion: 6, confirmation: "customer" };
+    const h6 = recomputeProposalHash(v6);
+    expect(h6).not.toBe(expected);
+    expect(storedProposalIntact({ ...v6, hash: h6 })).toBe(true);
+    expect(storedProposalIntact({ ...v6, confirmation: "both", hash: h6 })).toBe(false);
+    expect(storedProposalIntact({ ...v6, confirmation: "reviewers", hash: h6 })).toBe(false);
+    // A v5 row ignores the column (a CHECK keeps it "reviewers"); a v6 row without a valid one is not intact.
+    expect(storedProposalIntact({ ...row, confirmation: "customer", hash: expected })).toBe(true);
+    expect(storedProposalIntact({ ...v6, confirmation: "nobody", hash: h6 })).toBe(false);
   });
 });

@@ -14,6 +14,9 @@
 // reason, expiresAt, requiredApprovals, policyVersion}`, where `subject` ({type, ref}), `params` (the exact values a
 // person approves) and `source` (the snapshot they were derived from) are what the kind derived, stored as JSON in
 // the row's own columns. v1–v4 are the refund's own shapes and stay verifiable.
+// Versions 6 and 7 add who must confirm (`confirmation`: "reviewers" | "customer" | "both", docs/action-kinds.md "Who
+// confirms"): v6 is the kinds' v5 plus it, v7 the refund's v4 plus it. A proposal whose confirmation is only the
+// reviewers' keeps v4 / v5 (a database CHECK: a row hashed v1–v5 is "reviewers"), so the choice is always bound.
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { isMinorUnits } from "./money";
@@ -39,7 +42,13 @@ export type ProposalHashInput = {
   source?: ProposalSource | null;
   /** Hash v4: the order as the reviewer reads it, as it was at prepare. */
   order?: ProposalOrderSnapshot | null;
+  /** Hash v7: who must confirm (v4 + this field). */
+  confirmation?: Confirmation;
 };
+
+/** Who must confirm a proposal (hashed from v6 / v7): the reviewers only, the customer only, or both. */
+export type Confirmation = "reviewers" | "customer" | "both";
+export const CONFIRMATIONS: readonly Confirmation[] = ["reviewers", "customer", "both"];
 
 /** One line of an order as a v4 proposal binds it (Order.items). */
 export type ProposalItem = { sku: string; name: string; quantity: number; unitMinor: number };
@@ -50,6 +59,16 @@ export type ProposalOrderSnapshot = { number: string; customer: { id: string; na
 export const PROPOSAL_HASH_VERSION = 4;
 /** The action kinds' hash version (every kind but the refund, whose own shape v4 already binds all it shows). */
 export const KIND_HASH_VERSION = 5;
+/** The kinds' hash with who confirms: v5 + `confirmation` (a kind's proposal that needs the customer). */
+export const KIND_CONFIRMATION_HASH_VERSION = 6;
+/** The refund's hash with who confirms: v4 + `confirmation` (a refund whose tenant asks for the customer too). */
+export const REFUND_CONFIRMATION_HASH_VERSION = 7;
+
+/** The version a new proposal is hashed with: a confirmation beyond the reviewers' needs the version that binds it. */
+export function hashVersionFor(shape: "refund" | "kind", confirmation: Confirmation): number {
+  if (confirmation === "reviewers") return shape === "refund" ? PROPOSAL_HASH_VERSION : KIND_HASH_VERSION;
+  return shape === "refund" ? REFUND_CONFIRMATION_HASH_VERSION : KIND_CONFIRMATION_HASH_VERSION;
+}
 
 /** A JSON value as a kind's params and source may hold it: no floats (money is integer minor units), no undefined. */
 export type HashedJson = string | number | boolean | null | HashedJson[] | { [key: string]: HashedJson };
@@ -57,9 +76,9 @@ export type HashedJson = string | number | boolean | null | HashedJson[] | { [ke
 /** What the action is done to: `{type: "order", ref: <order id>}`, `{type: "customer", ref: <customer id>}`… */
 export type ProposalSubject = { type: string; ref: string };
 
-/** Hash v5: a proposal of any kind, over what the kind derived. */
+/** Hash v5: a proposal of any kind, over what the kind derived (v6: and who confirms). */
 export type KindHashInput = {
-  v: 5;
+  v: 5 | 6;
   id: string;
   tenantId: string;
   kind: string;
@@ -72,6 +91,8 @@ export type KindHashInput = {
   expiresAt: Date;
   requiredApprovals: number;
   policyVersion: number;
+  /** Hash v6: who must confirm. */
+  confirmation?: Confirmation;
 };
 
 /** The snapshot a v3 proposal's amount was derived from (docs/systems-of-record.md). */
@@ -79,7 +100,13 @@ export type ProposalSource = { provider: string; paymentRef: string; capturedMin
 
 /** Whether a hash input is the kinds' (v5) rather than a refund's own shape (v1–v4). */
 function isKindInput(p: ProposalHashInput | KindHashInput): p is KindHashInput {
-  return p.v === KIND_HASH_VERSION;
+  return p.v === KIND_HASH_VERSION || p.v === KIND_CONFIRMATION_HASH_VERSION;
+}
+
+function confirmationOf(c: unknown): Confirmation {
+  if (typeof c !== "string" || !(CONFIRMATIONS as readonly string[]).includes(c))
+    throw new Error("hash v6/v7 needs who confirms: reviewers, customer or both");
+  return c as Confirmation;
 }
 
 /**
@@ -118,7 +145,7 @@ function kindPayload(p: KindHashInput) {
   if (!Number.isInteger(p.requiredApprovals) || p.requiredApprovals < 1)
     throw new Error("requiredApprovals must be a positive integer");
   if (typeof p.reason !== "string") throw new Error("reason must be a string");
-  return {
+  const v5 = {
     v: 5,
     id: p.id,
     tenantId: p.tenantId,
@@ -132,6 +159,8 @@ function kindPayload(p: KindHashInput) {
     requiredApprovals: p.requiredApprovals,
     policyVersion: p.policyVersion,
   } as const;
+  if (p.v === KIND_HASH_VERSION) return v5;
+  return { ...v5, v: 6, confirmation: confirmationOf(p.confirmation) } as const;
 }
 
 /** The exact object that is canonicalized and hashed (exported so a reviewer tool can show it). */
@@ -152,7 +181,7 @@ export function proposalHashPayload(p: ProposalHashInput | KindHashInput) {
     expiresAt: p.expiresAt.toISOString(),
   } as const;
   const v = p.v ?? (p.policyVersion === undefined || p.policyVersion === null ? 1 : p.source ? 3 : 2);
-  if (![1, 2, 3, 4].includes(v)) throw new Error(`unknown hash version ${String(v)}`);
+  if (![1, 2, 3, 4, REFUND_CONFIRMATION_HASH_VERSION].includes(v)) throw new Error(`unknown hash version ${String(v)}`);
   if (v === 1) return v1;
   if (!Number.isInteger(p.policyVersion) || p.policyVersion! < 1)
     throw new Error("policyVersion must be a positive integer");
@@ -173,12 +202,14 @@ export function proposalHashPayload(p: ProposalHashInput | KindHashInput) {
   const { number, customer, items } = p.order;
   if (typeof number !== "string" || typeof customer?.id !== "string" || typeof customer.name !== "string")
     throw new Error("the order snapshot needs a number and the customer's id and name");
-  return {
+  const v4 = {
     ...v3,
     v: 4,
     recipient: { ...v3.recipient, display },
     order: { number, customer: { id: customer.id, name: customer.name }, items: itemsOf(items) },
   } as const;
+  if (v === 4) return v4;
+  return { ...v4, v: REFUND_CONFIRMATION_HASH_VERSION, confirmation: confirmationOf(p.confirmation) } as const;
 }
 
 /** The items exactly as hashed: each {sku, name, quantity, unitMinor}, integers where numbers; anything else throws. */
@@ -247,6 +278,8 @@ export type HashableProposal = {
   customerName: string | null;
   /** Order.items as copied at prepare (JSON). */
   orderItems: unknown;
+  /** Hash v6 / v7: who must confirm ("reviewers" on every row hashed before; absent = "reviewers"). */
+  confirmation?: string;
 };
 
 /**
@@ -256,10 +289,10 @@ export type HashableProposal = {
  * v4 the recipient's display and the order snapshot). The row's `hashVersion` decides which fields are hashed.
  */
 export function hashInputOf(p: HashableProposal): ProposalHashInput | KindHashInput {
-  if (p.hashVersion === KIND_HASH_VERSION) {
+  if (p.hashVersion === KIND_HASH_VERSION || p.hashVersion === KIND_CONFIRMATION_HASH_VERSION) {
     const subject = p.subject as Partial<ProposalSubject> | null;
     return {
-      v: KIND_HASH_VERSION,
+      v: p.hashVersion,
       id: p.id,
       tenantId: p.tenantId,
       kind: p.kind,
@@ -271,6 +304,7 @@ export function hashInputOf(p: HashableProposal): ProposalHashInput | KindHashIn
       expiresAt: p.expiresAt,
       requiredApprovals: p.requiredApprovals,
       policyVersion: p.policyVersion ?? 0,
+      ...(p.hashVersion === KIND_CONFIRMATION_HASH_VERSION ? { confirmation: p.confirmation as Confirmation } : {}),
     };
   }
   const refund = refundColumnsOf(p);
@@ -308,6 +342,7 @@ export function hashInputOf(p: HashableProposal): ProposalHashInput | KindHashIn
             customer: { id: refund.customerId, name: p.customerName },
             items: p.orderItems as ProposalItem[],
           },
+    ...(p.hashVersion === REFUND_CONFIRMATION_HASH_VERSION ? { confirmation: p.confirmation as Confirmation } : {}),
   };
 }
 

@@ -1076,6 +1076,18 @@ const platformPaths: ZodOpenApiPathsObject = {
       errors: [401, 403, 404, 500],
     }),
   },
+  "/api/confirm/{token}": {
+    post: operation({
+      tag: "platform",
+      security: "public",
+      summary: "The customer confirms or declines a proposal on their one-time confirm link (the confirm page's form)",
+      description:
+        'Form-encoded `proposal_id`, `hash` (the one the page showed), `decision` (confirm | decline), `reason` (optional). The token in the path is the credential. Answers 303 to /confirm/result?outcome=… or ?refused=<code> (docs/agent-api.md, "Customer confirmation").',
+      path: { token: z.string() },
+      ok: { 303: { description: "To the result page (outcome or refusal code)." } },
+      errors: [403],
+    }),
+  },
   "/api/payments/webhook": {
     post: operation({
       tag: "platform",

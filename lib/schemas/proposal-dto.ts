@@ -121,8 +121,21 @@ const viewerDto = z.object({
   stepUpAfter: iso,
 });
 
+/**
+ * Who must confirm (hashed: reviewers, customer, both) and what the customer decided on their confirm link, when
+ * (docs/agent-api.md, "Customer confirmation"); the browser is its family and OS only.
+ */
+export const customerConfirmationDto = z.object({
+  required: z.enum(["reviewers", "customer", "both"]),
+  decision: z.nullable(z.enum(["confirmed", "declined"])),
+  decidedAt: z.nullable(iso),
+  browser: z.nullable(z.string()),
+});
+export type CustomerConfirmationView = z.infer<typeof customerConfirmationDto>;
+
 /** Where any proposal stands, whatever its kind: its reason, times, trace, approvals needed, rejection, claim. */
 const proposalStateShape = {
+  customerConfirmation: customerConfirmationDto,
   reason: z.string(),
   expiresAt: iso,
   createdAt: iso,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ShopControl } from "@/shop-sandbox/control-client";
 import { executionStatus } from "@/lib/domain/execution-state";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
-import { storedProposalIntact, KIND_HASH_VERSION } from "@/lib/domain/proposal-hash";
+import { storedProposalIntact, KIND_CONFIRMATION_HASH_VERSION } from "@/lib/domain/proposal-hash";
 import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authenticate-agent-key";
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
 import { metrics } from "@/lib/server/telemetry/metrics";
@@ -18,6 +18,7 @@ import { db } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
 import { reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { recordCustomerDecision } from "@/lib/server/confirmations/record-customer-decision";
 import { rejectProposal } from "@/lib/server/proposals/reject-proposal";
 import { editProposalAmount } from "@/lib/server/proposals/edit-proposal-amount";
 import { reprepareProposal } from "@/lib/server/proposals/reprepare-proposal";
@@ -113,6 +114,20 @@ const proposalOf = (id: string) => db().proposal.findUniqueOrThrow({ where: { id
 const orderRow = (number: string) => db().order.findFirstOrThrow({ where: { number, tenant: { slug: ES } } });
 const approve = (actor: Actor, p: { id: string; hash: string }) =>
   approveProposal(actor, { proposalId: p.id, hash: p.hash });
+/**
+ * The customer confirms on the link the prepare answer carried: an address change within the country needs only the
+ * customer (docs/action-kinds.md, "Who confirms"); the shop then carries it out with no reviewer.
+ */
+async function customerConfirms(p: { id: string; hash: string }, outcome: { code: string }) {
+  const token = String(resultOf(outcome).confirm_url).split("/confirm/")[1]!;
+  const answer = await recordCustomerDecision(
+    token,
+    { proposal_id: p.id, hash: p.hash, decision: "confirm", reason: null },
+    null,
+  );
+  if (!answer.ok) throw new Error(`the customer's confirmation was refused: ${answer.code}`);
+  return answer;
+}
 
 beforeAll(async () => {
   ({ control, stop: stopShop } = await startShopBehindEndpoint(ES));
@@ -136,7 +151,7 @@ beforeEach(async () => {
 });
 
 describe("prepare_address_change", () => {
-  it("derives before → after from the order, normalised, hashed (v5), one reviewer within a country", async () => {
+  it("derives before → after from the order, normalised, hashed (v6: who confirms), the customer alone within a country", async () => {
     const number = await freshOrder();
     const before = (await orderRow(number)).shippingAddress;
     const { outcome, proposal } = await prepare(number, madrid("  Calle de  Alcalá 50 "));
@@ -149,12 +164,14 @@ describe("prepare_address_change", () => {
         after: { line1: "Calle de Alcalá 50", country: "ES", postalCode: "28014", line2: null },
         changed: ["line1", "postalCode"],
         approvals_required: 1,
+        confirm_url: expect.stringMatching(/\/confirm\/[A-Za-z0-9_-]{43}$/),
       },
     });
     const row = await proposalOf(proposal!.id);
     expect(row).toMatchObject({
       kind: "change_shipping_address",
-      hashVersion: KIND_HASH_VERSION,
+      hashVersion: KIND_CONFIRMATION_HASH_VERSION,
+      confirmation: "customer",
       status: P.pendingApproval,
     });
     expect(row.amountMinor).toBeNull();
@@ -250,13 +267,16 @@ describe("prepare_address_change", () => {
     }
   });
 
-  it("a new country needs two reviewers", async () => {
+  it("a new country needs two reviewers and the customer", async () => {
     const number = await freshOrder();
     const lisbon = { ...madrid("Rua Augusta 10"), city: "Lisboa", postal_code: "1100-053", country: "PT" };
     const { outcome, proposal } = await prepare(number, lisbon);
     expect(outcome).toMatchObject({ code: "approval_required", result: { approvals_required: 2 } });
+    expect(await proposalOf(proposal!.id)).toMatchObject({ confirmation: "both" });
     expect(await approve(reviewer, proposal!)).toMatchObject({ status: P.pendingApproval, approvals: 1 });
-    expect(await approve(reviewer2, proposal!)).toMatchObject({ status: P.approved, approvals: 2 });
+    // Both reviewers: still waiting for the customer, whose confirmation then approves it.
+    expect(await approve(reviewer2, proposal!)).toMatchObject({ status: P.pendingApproval, approvals: 2 });
+    expect(await customerConfirms(proposal!, outcome)).toMatchObject({ status: P.approved });
   });
 });
 
@@ -313,8 +333,8 @@ describe("approval and execution on the shop's action endpoint", () => {
     await runJobsOnce(); // what earlier cases left queued, so only this one's send is counted below
     const sends = await executionsCounted("change_shipping_address", "succeeded");
     const number = await freshOrder();
-    const { proposal } = await prepare(number, madrid());
-    await approve(reviewer, proposal!);
+    const { proposal, outcome } = await prepare(number, madrid());
+    await customerConfirms(proposal!, outcome);
     await runJobsOnce();
     // Counted by kind, as the payment provider's sends are (approvalgw_executions_total).
     expect((await executionsCounted("change_shipping_address", "succeeded")) - sends).toBe(1);
@@ -374,9 +394,9 @@ describe("approval and execution on the shop's action endpoint", () => {
 
   it("the shop's answer lost after it committed: in doubt, then the GET settles it without a second action", async () => {
     const number = await freshOrder();
-    const { proposal } = await prepare(number, madrid());
+    const { proposal, outcome } = await prepare(number, madrid());
     await control.addFault({ kind: "drop_after_commit", once: true });
-    await approve(reviewer, proposal!);
+    await customerConfirms(proposal!, outcome);
     await runJobsOnce();
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
     expect(ex.status).toBe(executionStatus.unknown);
@@ -397,9 +417,9 @@ describe("approval and execution on the shop's action endpoint", () => {
 
   it("a 5xx before the shop did anything: the GET finds nothing, the re-send uses the same key, one action", async () => {
     const number = await freshOrder();
-    const { proposal } = await prepare(number, madrid());
+    const { proposal, outcome } = await prepare(number, madrid());
     await control.addFault({ kind: "fail_5xx", once: true });
-    await approve(reviewer, proposal!);
+    await customerConfirms(proposal!, outcome);
     await runJobsOnce();
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
     expect(ex.status).toBe(executionStatus.unknown);
@@ -417,9 +437,9 @@ describe("approval and execution on the shop's action endpoint", () => {
   it("the shop answers pending (queued): executing until a look-up finds it done; one action, our copy follows then", async () => {
     const number = await freshOrder();
     const before = (await orderRow(number)).shippingAddress;
-    const { proposal } = await prepare(number, madrid());
+    const { proposal, outcome } = await prepare(number, madrid());
     await control.addFault({ kind: "answer_pending", once: true });
-    await approve(reviewer, proposal!);
+    await customerConfirms(proposal!, outcome);
     await runJobsOnce();
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
     expect(ex).toMatchObject({ status: executionStatus.pending, actionReference: expect.stringMatching(/^que_/) });
@@ -449,9 +469,9 @@ describe("approval and execution on the shop's action endpoint", () => {
   it("the shop refuses (shipped meanwhile at the shop): failed, and our copy keeps the old address", async () => {
     const number = await freshOrder();
     const before = (await orderRow(number)).shippingAddress;
-    const { proposal } = await prepare(number, madrid());
+    const { proposal, outcome } = await prepare(number, madrid());
     await control.setOrder(number, { status: "shipped" });
-    await approve(reviewer, proposal!);
+    await customerConfirms(proposal!, outcome);
     await runJobsOnce();
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
     expect(ex).toMatchObject({ status: executionStatus.failed });
@@ -534,10 +554,10 @@ describe("get_action_status: the status of any kind's proposal", () => {
       postalCode: "28014",
     });
 
-    // A wait on it returns as soon as the reviewer approves.
+    // A wait on it returns as soon as the customer confirms (within the country, their confirmation approves it).
     const waiting = actionStatus(prepared.proposal!.id, 25);
     await new Promise((r) => setTimeout(r, 300));
-    await approve(reviewer, prepared.proposal!);
+    await customerConfirms(prepared.proposal!, prepared.outcome);
     expect((await waiting).outcome).toMatchObject({
       code: "result_pending",
       result: { kind: "change_shipping_address", status: P.approved, phase: "executing", wait: { outcome: "changed" } },
@@ -688,8 +708,8 @@ describe("the staff's lists present an address change beside the refunds", () =>
 describe("evidence", () => {
   it("an executed address change's pack verifies offline: the hashed before → after, the approval, the shop's reference", async () => {
     const number = await freshOrder();
-    const { proposal } = await prepare(number, madrid("Calle de Alcalá 80"));
-    await approve(reviewer, proposal!);
+    const { proposal, outcome } = await prepare(number, madrid("Calle de Alcalá 80"));
+    await customerConfirms(proposal!, outcome);
     await runJobsOnce();
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal!.id } });
     expect(ex.status).toBe(executionStatus.succeeded);
@@ -712,8 +732,10 @@ describe("evidence", () => {
       kind: "change_shipping_address",
       params: { after: { line1: "Calle de Alcalá 80" }, order: { number } },
     });
-    expect(pack.approvals).toEqual([
-      expect.objectContaining({ approverId: reviewer.userId, proposalHash: proposal!.hash }),
+    // Within the country the customer alone confirmed it: their confirmation is the pack's authority.
+    expect(pack.approvals).toEqual([]);
+    expect((JSON.parse(body) as { customerConfirmations: unknown[] }).customerConfirmations).toEqual([
+      expect.objectContaining({ decision: "confirmed", proposalHash: proposal!.hash }),
     ]);
     expect(pack.execution).toMatchObject({
       status: executionStatus.succeeded,

@@ -12,7 +12,7 @@ import { executionStatus } from "@/lib/domain/execution-state";
 import { proposalStatus } from "@/lib/domain/proposal-state";
 import { db } from "@/lib/server/db/client";
 import { withPgClient } from "@/lib/server/db/pg-client";
-import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { consentTo } from "../support/consent";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { planDemoShops, demoShopArgs, demoShopEnv, tellShopDemoOrders } from "../../scripts/lib/demo-shop";
 import { saveDemoActionEndpoints } from "../../scripts/lib/demo-shop-endpoints";
@@ -112,7 +112,8 @@ describe("the demo's sandbox shop behind a demo tenant's action endpoint", () =>
     const id = String(prepared.content.result!.proposal_id);
     const { hash } = await db().proposal.findUniqueOrThrow({ where: { id } });
     const reviewer = await actorFor(staffOf(ES, "reviewer").email);
-    expect(await approveProposal(reviewer, { proposalId: id, hash })).toMatchObject({
+    // The customer confirms (within the country an address change needs only them: docs/action-kinds.md).
+    expect(await consentTo(reviewer, { id, hash })).toMatchObject({
       status: proposalStatus.approved,
     });
     await runJobsOnce();

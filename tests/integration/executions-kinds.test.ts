@@ -19,7 +19,7 @@ import { getExecutionDetail } from "@/lib/server/executions/get-execution-detail
 import { getExecutionOverview } from "@/lib/server/executions/get-execution-overview";
 import { listExecutions } from "@/lib/server/executions/list-executions";
 import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
-import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { consentTo } from "../support/consent";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
 import { runJobsOnce } from "../support/run-jobs-once";
@@ -74,7 +74,8 @@ async function executedAddressChange() {
     { order_id: number, new_address: madrid },
   );
   if (!proposal) throw new Error("no proposal");
-  await approveProposal(reviewer, { proposalId: proposal.id, hash: proposal.hash });
+  // Within the country the customer alone confirms an address change (docs/action-kinds.md, "Who confirms").
+  await consentTo(reviewer, proposal);
   await runJobsOnce();
   const execution = await db().execution.findUniqueOrThrow({ where: { proposalId: proposal.id } });
   return { number, proposal, execution };

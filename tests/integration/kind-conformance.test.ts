@@ -18,6 +18,8 @@ import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { executeApprovedProposal, reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { recordCustomerDecision } from "@/lib/server/confirmations/record-customer-decision";
+import { needsCustomer, needsReviewers } from "@/lib/domain/confirmation-policy";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { actorFor, staffOf } from "../support/actors";
 import { kindDrivers, type KindDriver, type KindSubject } from "../support/kind-drivers";
@@ -115,12 +117,34 @@ describe.each(actionKindNames)("kind %s", (kind) => {
     return { s, id: String(result.proposal_id), hash: String(result.hash), result };
   }
 
+  /**
+   * Every consent the proposal's hashed policy asks for (docs/action-kinds.md, "Who confirms"): a reviewer's approval
+   * unless the customer alone confirms, and the customer's confirmation on the link the prepare answer carried when
+   * they must confirm. Answers the proposal's status after the last one.
+   */
+  async function consent(id: string, hash: string, result: Record<string, unknown>) {
+    const { confirmation } = await proposalRow(id);
+    let status: string = P.pendingApproval;
+    if (needsReviewers(confirmation)) status = (await approveProposal(reviewer, { proposalId: id, hash })).status;
+    if (needsCustomer(confirmation)) {
+      const token = String(result.confirm_url).split("/confirm/")[1]!;
+      const answer = await recordCustomerDecision(
+        token,
+        { proposal_id: id, hash, decision: "confirm", reason: null },
+        null,
+      );
+      if (!answer.ok) throw new Error(`the customer's confirmation was refused: ${answer.code}`);
+      status = answer.status;
+    }
+    return { status };
+  }
+
   beforeEach(async () => {
     await d.clearFaults();
   });
 
   it("happy path: prepare → approval_required with the hash; only the exact hash approves; executed once", async () => {
-    const { s, id, hash } = await prepared();
+    const { s, id, hash, result } = await prepared();
     const row = await proposalRow(id);
     expect(row).toMatchObject({ kind, status: P.pendingApproval, hash, subject: d.proposalSubject(s) });
     expect(storedProposalIntact(row)).toBe(true);
@@ -133,7 +157,7 @@ describe.each(actionKindNames)("kind %s", (kind) => {
     await runJobsOnce();
     expect(await d.effects(s)).toBe(0);
 
-    expect(await approveProposal(reviewer, { proposalId: id, hash })).toMatchObject({ status: P.approved });
+    expect(await consent(id, hash, result)).toMatchObject({ status: P.approved });
     await runJobsOnce();
     expect(await db().execution.findUniqueOrThrow({ where: { proposalId: id } })).toMatchObject({
       status: E.succeeded,
@@ -237,8 +261,8 @@ describe.each(actionKindNames)("kind %s", (kind) => {
   });
 
   it("the effect's answer lost after it committed: in doubt, reconciled by lookup, and still one effect", async () => {
-    const { s, id, hash } = await prepared();
-    await approveProposal(reviewer, { proposalId: id, hash });
+    const { s, id, hash, result } = await prepared();
+    await consent(id, hash, result);
     await d.loseNextAnswerAfterCommit(s);
     // The execute job's own function (run-execution.ts), not the worker: the reconcile job it schedules must not
     // run before the in-doubt state is looked at.
@@ -272,8 +296,8 @@ describe.each(actionKindNames)("kind %s", (kind) => {
   it.skipIf(!d.deferNextAnswer)(
     "the effect answered pending (queued there): executing, looked up without a re-send, settled once it is done",
     async () => {
-      const { s, id, hash } = await prepared();
-      await approveProposal(reviewer, { proposalId: id, hash });
+      const { s, id, hash, result } = await prepared();
+      await consent(id, hash, result);
       await d.deferNextAnswer!(s);
       expect(await executeApprovedProposal(id)).toBe("sent");
       const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: id } });

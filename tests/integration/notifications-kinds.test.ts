@@ -24,7 +24,7 @@ import {
   remindExpiringProposals,
 } from "@/lib/server/notifications/enqueue-notifications";
 import { setSlackWebhook } from "@/lib/server/notifications/slack-webhook-settings";
-import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { consentTo } from "../support/consent";
 import { findFreePort } from "../../scripts/lib/embedded-postgres";
 import { actorFor, staffOf } from "../support/actors";
 import { ADDRESS_CHANGE_TOOL, allowAddressChangeTool, copyDemoOrder } from "../support/address-change-shop";
@@ -248,7 +248,7 @@ describe("the in-doubt alert of an address change's execution", () => {
   /** Prepared, approved and executed by the worker: the POST finds nothing listening, so the outcome is unknown. */
   async function inDoubtExecution() {
     const p = await prepareAddressChange();
-    await approveProposal(await actorFor(staffOf(ES, "reviewer").email), { proposalId: p.id, hash: p.hash });
+    await consentTo(await actorFor(staffOf(ES, "reviewer").email), p);
     await worker();
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: p.id } });
     expect(ex.status).toBe(executionStatus.unknown);

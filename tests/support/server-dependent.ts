@@ -48,6 +48,7 @@ export const serverNeutral: string[] = [
   "address-change.test.ts",
   "bulk-message.test.ts",
   "cancel-order.test.ts",
+  "customer-confirmation.test.ts",
   "contact-change.test.ts",
   "admin-denied-access.test.ts",
   "admin-governance.test.ts",

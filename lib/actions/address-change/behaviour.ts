@@ -11,6 +11,9 @@ import { addressKey, agentAction, orderRefusal, type AddressChangeParams } from 
 
 const paramsOf = (p: { params: unknown }) => p.params as AddressChangeParams;
 
+/** Whether the change leaves the country, or has no address on record to compare with (then a reviewer looks too). */
+const crossesBorder = (p: AddressChangeParams) => p.before === null || p.before.country !== p.after.country;
+
 async function revalidate(...[, p]: Parameters<KindBehaviour["revalidate"]>): Promise<string | null> {
   // The order row, locked first by lockProposal (the one lock order), as the shop last reported it.
   if (!p.order) return "order_not_found";
@@ -49,6 +52,8 @@ function review(raw: unknown): KindReview {
 }
 
 export const addressChangeBehaviour: KindBehaviour = {
+  // The customer confirms their own new address; a reviewer too when it leaves the country (or nothing to compare).
+  confirmation: { floor: "customer", reviewersToo: (raw) => crossesBorder(raw as AddressChangeParams) },
   revalidate,
   review,
   agentAction: (p) => agentAction(paramsOf(p)),

@@ -81,6 +81,8 @@ function review(raw: unknown): KindReview {
 const WORKER = { type: "system" as const, id: "worker", authMethod: "job" };
 
 export const cancelOrderBehaviour: KindBehaviour = {
+  // Money leaves: always a reviewer (tenant policy may ask the customer too).
+  confirmation: { floor: "reviewers" },
   revalidate,
   review,
   agentAction: (p) => agentAction(paramsOf(p)),

@@ -52,6 +52,8 @@ function review(raw: unknown): KindReview {
 }
 
 export const contactChangeBehaviour: KindBehaviour = {
+  // Personal data: always a reviewer (tenant policy may ask the customer too).
+  confirmation: { floor: "reviewers" },
   revalidate,
   review,
   agentAction: (p) => agentAction(paramsOf(p)),

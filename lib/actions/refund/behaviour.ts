@@ -10,6 +10,8 @@ import { orderMismatch } from "@/lib/server/proposals/proposal-guards";
 import type { KindBehaviour } from "../kind.server";
 
 export const refundBehaviour: KindBehaviour = {
+  // Money leaves: always a reviewer (tenant policy may ask the customer too).
+  confirmation: { floor: "reviewers" },
   revalidate: (tx, proposal, now) => orderMismatch(tx, asRefund(proposal), now),
   // The payment provider with the refund's idempotency key (a `manual` payment waits for ops' recorded payout).
   executor: { execute: executeRefund, reconcile: reconcileExecution },

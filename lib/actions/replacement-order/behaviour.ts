@@ -94,6 +94,8 @@ function review(raw: unknown): KindReview {
 const WORKER = { type: "system" as const, id: "worker", authMethod: "job" };
 
 export const replacementOrderBehaviour: KindBehaviour = {
+  // Goods leave at no charge: always a reviewer (tenant policy may ask the customer too).
+  confirmation: { floor: "reviewers" },
   revalidate,
   review,
   agentAction: (p) => agentAction(paramsOf(p)),

@@ -23,6 +23,7 @@ import type { AgentCaller } from "./authenticate-agent-key";
 import { chargeBudgets, chargeError, releaseTraceCall, repeatKey } from "./budgets";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
 import { GATEWAY_TX, type HandlerResult, type ToolContext } from "./tool-context";
+import { withConfirmLink } from "@/lib/server/confirmations/issue-confirm-link";
 import { endUserTokenReason, verifyEndUserToken } from "./verify-end-user";
 
 /** Everything about one call that does not come from the model's arguments. */
@@ -229,10 +230,14 @@ async function dispatch({ caller, meta, name, args, envelopeProblems }: ToolCall
       return { outcome: r.outcome, proposal: r.proposal ?? null };
     };
     // Every tool: ONE pg transaction holds the effect, its notifications and its audit event.
-    return await withPgTransaction(
-      async (tx) => audited(tx, await handler.run(tx, parsed.data as never, ctx)),
-      GATEWAY_TX,
-    );
+    return await withPgTransaction(async (tx) => {
+      const r = await handler.run(tx, parsed.data as never, ctx);
+      // A proposal that awaits its customer: the answer carries a fresh one-time confirm link (not audited).
+      return audited(tx, {
+        ...r,
+        outcome: await withConfirmLink(tx, caller.tenantId, customerId, r.outcome, r.proposal),
+      });
+    }, GATEWAY_TX);
   } catch (error) {
     if (!isAppError(error) || error.code === "internal_error") throw error;
     // A use case refused with a documented code: nothing was written; record the refusal.

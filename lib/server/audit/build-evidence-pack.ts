@@ -20,6 +20,26 @@ import { leafIndexesOf } from "./audit-event-view";
 import { getCheckpointNote, witnessedCheckpointFor } from "./get-checkpoint-note";
 import { latestCheckpoint, toSignedCheckpoint, withNodes } from "./tree-store";
 import { authorizeAuditAccess } from "./search-audit-events";
+import type { PackConfirmation } from "@/lib/domain/evidence-pack";
+
+/** A decided confirm link as the pack carries it: the decision, who, the hashes issued and shown, when, the browser. */
+const packConfirmation = (c: {
+  id: string;
+  decision: string | null;
+  endUserSub: string;
+  proposalHash: string;
+  shownHash: string | null;
+  usedAt: Date | null;
+  userAgent: string | null;
+}): PackConfirmation => ({
+  id: c.id,
+  decision: c.decision ?? "",
+  endUserSub: c.endUserSub,
+  issuedForHash: c.proposalHash,
+  proposalHash: c.shownHash ?? "",
+  decidedAt: c.usedAt?.toISOString() ?? "",
+  userAgent: c.userAgent,
+});
 
 const EVENTS_MAX = 2_000;
 /** How long a pack waits for the sequencer to integrate the proposal's newest events (it runs every ~100 ms). */
@@ -73,6 +93,8 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
     include: {
       tenant: { select: { slug: true } },
       approvals: { orderBy: { createdAt: "asc" } },
+      // The customer's decisions on their confirm links (docs/agent-api.md, "Customer confirmation").
+      customerConfirmations: { where: { usedAt: { not: null } }, orderBy: { usedAt: "asc" } },
       // A follow-up step is authorised by its parent's approval: the pack carries that proposal and its approvals.
       parent: { include: { approvals: { orderBy: { createdAt: "asc" } } } },
       execution: true,
@@ -151,6 +173,7 @@ export async function buildEvidencePack(actor: Actor, proposalId: string): Promi
       canonicalJson: canonicalProposalJson(hashInputOf(p)),
     },
     approvals: p.approvals.map(packApproval),
+    ...(p.customerConfirmations.length ? { customerConfirmations: p.customerConfirmations.map(packConfirmation) } : {}),
     ...(parent
       ? {
           authority: {

@@ -37,7 +37,7 @@ import { isUuid } from "@/lib/domain/validation";
 export type AuditEventInput = {
   tenantId: string | null;
   traceId: string;
-  actor: { type: "agent" | "staff" | "system"; id?: string | null; authMethod?: string | null };
+  actor: { type: "agent" | "staff" | "system" | "end_user"; id?: string | null; authMethod?: string | null };
   action: string;
   outcome: string;
   proposal?: { id: string; hash: string } | null;

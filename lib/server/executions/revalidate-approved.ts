@@ -4,6 +4,7 @@ import type { Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { storedIntact } from "@/lib/server/proposals/proposal-guards";
+import { missingConsent } from "@/lib/server/confirmations/customer-confirmation";
 
 // Right before an approved proposal's effect, whatever its kind and executor (the payment provider, the shop's action
 // endpoint): the checks every execution makes under the proposal's lock, and how a failed one ends the proposal.
@@ -21,6 +22,7 @@ export async function approvalProblem(
     tenantId: string;
     hash: string;
     requiredApprovals: number;
+    confirmation: string;
     parentId?: string | null;
     tenant: { active: boolean; maxApprovalAgeMinutes: number };
   },
@@ -29,12 +31,12 @@ export async function approvalProblem(
   if (!p.tenant.active) return "tenant_inactive";
   if (!storedIntact(p)) return "stored_hash_mismatch";
   if (p.parentId) return followUpProblem(tx, { ...p, parentId: p.parentId });
-  const approvals = await tx.approval.findMany({ where: { proposalId: p.id } });
-  if (approvals.length < p.requiredApprovals || approvals.some((a) => a.proposalHash !== p.hash))
-    return "approvals_not_bound_to_hash";
+  // Every consent the hashed policy asks for — the reviewers' approvals and/or the customer's confirmation
+  // (docs/action-kinds.md, "Who confirms") — bound to the hash and younger than the tenant's maximum age.
   const maxAgeMs = p.tenant.maxApprovalAgeMinutes * 60_000;
-  if (approvals.some((a) => now.getTime() - a.createdAt.getTime() > maxAgeMs)) return "approval_expired";
-  return null;
+  const missing = await missingConsent(tx, p, { now, maxAgeMs });
+  if (missing === "consent_expired") return "approval_expired";
+  return missing ? "approvals_not_bound_to_hash" : null;
 }
 
 /**
@@ -50,15 +52,10 @@ async function followUpProblem(
 ): Promise<string | null> {
   const parent = await tx.proposal.findFirst({
     where: { id: child.parentId, tenantId: child.tenantId },
-    include: { approvals: { select: { proposalHash: true } } },
   });
   if (!parent || parent.status !== P.succeeded) return "parent_not_carried_out";
   if (!storedIntact(parent)) return "stored_hash_mismatch";
-  if (
-    parent.approvals.length < parent.requiredApprovals ||
-    parent.approvals.some((a) => a.proposalHash !== parent.hash)
-  )
-    return "approvals_not_bound_to_hash";
+  if (await missingConsent(tx, parent)) return "approvals_not_bound_to_hash";
   // Imported when needed: the registry's kinds import this file (their executors revalidate through it).
   const { kindBehaviourOf } = await import("@/lib/actions/registry.server");
   const row = await tx.proposal.findUniqueOrThrow({ where: { id: child.id } });

@@ -18,6 +18,8 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
 import { kindBehaviourOf } from "@/lib/actions/registry.server";
 import { closePending, releaseOwnClaim, storedIntact } from "./proposal-guards";
+import { needsReviewers } from "@/lib/domain/confirmation-policy";
+import { missingConsent } from "@/lib/server/confirmations/customer-confirmation";
 import {
   decideOnProposal,
   decisionError,
@@ -113,6 +115,12 @@ async function decide(
     return denied("own_proposal", "You prepared or edited this proposal, so another reviewer must approve it.");
   if (p.approvals.some((a) => a.approverId === actor.userId))
     return denied("already_approved", "You already approved this proposal; it needs a different reviewer.");
+  // Only the customer confirms this one (its hashed policy): a reviewer cannot stand in for them.
+  if (!needsReviewers(p.confirmation))
+    return denied(
+      "customer_confirms",
+      "Only the customer confirms this action, on their confirm link; reviewers may reject it.",
+    );
 
   // The method names what happened for this approval: "passkey" or "password" when one was presented
   // and verified, "session" when the session's step-up window was still open (its opener is in the audit).
@@ -205,7 +213,10 @@ async function decide(
   const claimReleased = await releaseOwnClaim(tx, p.id, actor.userId);
   const approvals = p.approvals.length + 1;
   let status: ApprovalResult["status"] = S.pendingApproval;
-  if (approvals >= p.requiredApprovals) {
+  // Enough reviewers: approved — unless the customer must confirm too and has not yet (then their confirmation
+  // approves it; customer-confirmation.ts counts the two apart).
+  const awaitingCustomer = approvals >= p.requiredApprovals && (await missingConsent(tx, p)) === "customer";
+  if (approvals >= p.requiredApprovals && !awaitingCustomer) {
     if (!(await closePending(tx, p.id, { status: S.approved, decidedAt: now })))
       throw new Error("proposal changed state under its row lock");
     status = S.approved;
@@ -229,9 +240,11 @@ async function decide(
       ...(passkey ? { passkeyId: passkey.credentialId } : {}),
       ...(authMethod === "session" ? { windowOpenedBy: actor.stepUpMethod ?? actor.authMethod } : {}),
       ...(claimReleased ? { claimReleased } : {}),
+      ...(awaitingCustomer ? { awaiting: "customer" } : {}),
     },
     redaction: {
       clear: [
+        "awaiting",
         "approvals",
         "requiredApprovals",
         "status",

@@ -1,7 +1,8 @@
 import "server-only";
 import type { ToolName } from "@/lib/schemas/tools";
 import { randomUUID } from "node:crypto";
-import { computeProposalHash, hashInputOf, itemsOf, PROPOSAL_HASH_VERSION } from "@/lib/domain/proposal-hash";
+import { computeProposalHash, hashInputOf, hashVersionFor, itemsOf } from "@/lib/domain/proposal-hash";
+import { decideConfirmation } from "@/lib/server/confirmations/decide-confirmation";
 import { proposalAmountMinor, proposalExpiresAt, requiredApprovalsFor } from "@/lib/domain/proposal-policy";
 import { sql, type RawBuilder, type Sql } from "@/lib/server/db/sql";
 import { type Payment, type PaymentMethod, type PaymentSource, type Proposal } from "@/lib/server/db/generated/client";
@@ -83,6 +84,9 @@ export async function buildProposal(
   if (!payment) return { ok: false, reason: "no_payment" };
   if (!facts.order) throw new Error("the locked order was not found");
 
+  // Who must confirm: reviewers, unless the tenant asks the customer too (hash v7 binds it). A follow-up step is
+  // authorised by its parent's approval and confirmed by nobody else.
+  const confirmation = followUp ? "reviewers" : await decideConfirmation(tx, tenantId, "refund", null);
   const row = {
     id: randomUUID(),
     tenantId,
@@ -107,7 +111,8 @@ export async function buildProposal(
     recipientHolder: payment.holderName,
     recipientDisplay: payment.display,
     // Hash v4: what the reviewer reads about the order, as it is now (under the order's lock); shown from here.
-    hashVersion: PROPOSAL_HASH_VERSION,
+    hashVersion: hashVersionFor("refund", confirmation),
+    confirmation,
     orderNumber: facts.order.number,
     customerName: facts.order.customerName,
     orderItems: itemsOf(facts.order.items),
@@ -135,13 +140,13 @@ export async function buildProposal(
     INSERT INTO "Proposal" ("id", "tenantId", "tool", "kind", "subject", "orderId", "customerId", "paymentId", "requestedByAgentKeyId", "requestedByStaffId", "channelId",
                             "endUserId", "amountMinor", "currency", "recipientKind", "recipientRef", "recipientHolder", "recipientDisplay", "reason",
                             "hash", "expiresAt", "requiredApprovals", "policyVersion", "sourceProvider", "sourceCapturedMinor", "sourceRefundedMinor",
-                            "hashVersion", "orderNumber", "customerName", "orderItems", "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt",
+                            "hashVersion", "confirmation", "orderNumber", "customerName", "orderItems", "supersedesId", "traceId", "traceparent", "createdAt", "updatedAt",
                             "parentId", "status", "decidedAt")
     VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.tool}, ${row.kind}, ${JSON.stringify(row.subject)}::jsonb, ${row.orderId}::uuid, ${row.customerId}, ${row.paymentId}::uuid, ${row.requestedByAgentKeyId}::uuid,
             ${row.requestedByStaffId}::uuid, ${row.channelId}::uuid, ${row.endUserId}, ${row.amountMinor}::int, ${row.currency}, ${row.recipientKind},
             ${row.recipientRef}, ${row.recipientHolder}, ${row.recipientDisplay}, ${row.reason}, ${hash},
             (${ts(row.expiresAt)}::timestamptz AT TIME ZONE 'UTC'), ${row.requiredApprovals}::int, ${row.policyVersion}::int, ${row.sourceProvider},
-            ${row.sourceCapturedMinor}::int, ${row.sourceRefundedMinor}::int, ${row.hashVersion}::int, ${row.orderNumber}, ${row.customerName},
+            ${row.sourceCapturedMinor}::int, ${row.sourceRefundedMinor}::int, ${row.hashVersion}::int, ${row.confirmation}, ${row.orderNumber}, ${row.customerName},
             ${JSON.stringify(row.orderItems)}::jsonb, ${row.supersedesId}::uuid,
             ${row.traceId}, ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'),
             ${followUp?.parentId ?? null}::uuid, ${followUp ? proposalStatus.approved : proposalStatus.pendingApproval}::"ProposalStatus",

@@ -10,6 +10,7 @@ import type { KindProposalDetail } from "@/lib/schemas/proposal-dto";
 import { reviewOfKind } from "./kind-review";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { customerConfirmationView } from "@/lib/server/confirmations/customer-confirmation-view";
 import { hasPasskeys } from "@/lib/server/passkeys/list-passkeys";
 
 // The proposal page of every kind with a `review` (docs/action-kinds.md): the action exactly as the kind presents it
@@ -91,6 +92,7 @@ export async function getKindProposal(actor: Actor, id: string): Promise<KindPro
           }
         : null,
     invalidationReason: p.invalidationReason,
+    customerConfirmation: await customerConfirmationView(p),
     review: intact ? presented : { fields: presented.fields, sentence: {}, summary: presented.summary },
     execution: p.execution
       ? {

@@ -16,6 +16,7 @@ import { openProposalsWhere } from "./refundable-left";
 import { findDuplicateOf, findPreviousRejection } from "./review-signals";
 import { isUuid } from "@/lib/domain/validation";
 import { asRefund } from "@/lib/domain/refund-row";
+import { customerConfirmationView } from "@/lib/server/confirmations/customer-confirmation-view";
 import { getKindProposal } from "./get-kind-proposal";
 
 export type { ProposalDetail } from "@/lib/schemas/proposal-dto";
@@ -142,6 +143,7 @@ async function getRefundProposal(actor: Actor, id: string): Promise<ProposalPage
           }
         : null,
     invalidationReason: p.invalidationReason,
+    customerConfirmation: await customerConfirmationView(p),
     recipient: { kind: p.recipientKind, holder: p.recipientHolder, ref: p.recipientRef, display: p.recipientDisplay },
     // Who pays it: the provider, or ops by hand (a manual payment) — from the hashed source (v3), else the payment.
     payout: (p.sourceProvider ?? p.payment.provider) === "manual" ? "manual" : "provider",

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import {
   computeProposalHash,
   hashedJsonOf,
-  KIND_HASH_VERSION,
+  hashVersionFor,
   type HashedJson,
   type KindHashInput,
   type ProposalSubject,
@@ -14,6 +14,7 @@ import { sql, type Sql } from "@/lib/server/db/sql";
 import { notifyReviewersOfProposal } from "@/lib/server/notifications/notify-reviewers";
 import { metrics } from "@/lib/server/telemetry/metrics";
 import { currentTraceparent } from "@/lib/server/telemetry/tracing";
+import { decideConfirmation } from "@/lib/server/confirmations/decide-confirmation";
 import type { ProposalRequester } from "./build-proposal";
 
 // The one writer of a kind's proposal (hash v5, docs/action-kinds.md): every kind but the refund derives its
@@ -64,8 +65,11 @@ export async function insertKindProposal(tx: Sql, input: KindProposalInput): Pro
   // Only what jsonb keeps exactly (hashedJsonOf refuses floats, Dates, undefined): the stored row re-hashes the same.
   const params = hashedJsonOf(input.params, "params") as { [key: string]: HashedJson };
   const source = input.source === null ? null : (hashedJsonOf(input.source, "source") as { [key: string]: HashedJson });
+  // Who must confirm (the kind's floor, raised by the params and the tenant): hashed from v6 when not only reviewers.
+  const confirmation = await decideConfirmation(tx, input.tenantId, input.kind, params);
+  const version = hashVersionFor("kind", confirmation) as KindHashInput["v"];
   const hashInput: KindHashInput = {
-    v: KIND_HASH_VERSION,
+    v: version,
     id: randomUUID(),
     tenantId: input.tenantId,
     kind: input.kind,
@@ -77,6 +81,7 @@ export async function insertKindProposal(tx: Sql, input: KindProposalInput): Pro
     expiresAt: proposalExpiresAt(input.now, input.policy.approvalExpiryMinutes),
     requiredApprovals: input.requiredApprovals,
     policyVersion: input.policy.policyVersion,
+    ...(confirmation === "reviewers" ? {} : { confirmation }),
   };
   const hash = computeProposalHash(hashInput);
   const at = new Date().toISOString();
@@ -85,14 +90,14 @@ export async function insertKindProposal(tx: Sql, input: KindProposalInput): Pro
   const { rows } = await sql<{ id: string }>`
     INSERT INTO "Proposal" ("id", "tenantId", "tool", "kind", "subject", "params", "source", "orderId", "customerId", "orderNumber",
                             "requestedByAgentKeyId", "requestedByStaffId", "channelId", "endUserId", "reason", "status", "hash",
-                            "expiresAt", "requiredApprovals", "policyVersion", "hashVersion", "supersedesId", "traceId", "traceparent",
+                            "expiresAt", "requiredApprovals", "policyVersion", "hashVersion", "confirmation", "supersedesId", "traceId", "traceparent",
                             "createdAt", "updatedAt")
     VALUES (${hashInput.id}::uuid, ${input.tenantId}::uuid, ${input.tool}, ${input.kind}, ${JSON.stringify(hashInput.subject)}::jsonb,
             ${JSON.stringify(params)}::jsonb, ${source === null ? null : JSON.stringify(source)}::jsonb, ${input.orderId}::uuid,
             ${input.customerId}, ${input.orderNumber}, ${agentKeyId}::uuid, ${staffId}::uuid, ${input.channelId}::uuid, ${input.endUserId},
             ${input.reason}, ${proposalStatus.pendingApproval}::"ProposalStatus", ${hash},
             (${hashInput.expiresAt.toISOString()}::timestamptz AT TIME ZONE 'UTC'), ${input.requiredApprovals}::int,
-            ${input.policy.policyVersion}::int, ${KIND_HASH_VERSION}::int, ${input.supersedesId}::uuid, ${input.traceId},
+            ${input.policy.policyVersion}::int, ${version}::int, ${confirmation}, ${input.supersedesId}::uuid, ${input.traceId},
             ${currentTraceparent()}, (${at}::timestamptz AT TIME ZONE 'UTC'), (${at}::timestamptz AT TIME ZONE 'UTC'))
     RETURNING "id"`.execute(tx);
   if (rows.length !== 1) throw new Error("proposal insert returned no row");

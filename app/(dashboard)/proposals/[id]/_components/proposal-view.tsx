@@ -11,6 +11,7 @@ import { useLiveInvalidation } from "@/components/realtime/use-live-invalidation
 import { SupersedeComparison } from "./supersede-comparison";
 import { ProposalHistory } from "./proposal-history";
 import { ProposalNotices } from "./proposal-notices";
+import { CustomerConfirmationBadge } from "@/components/reviewer/customer-confirmation-badge";
 import { ProposalOrder } from "./proposal-order";
 import { ProposalOutcome } from "./proposal-outcome";
 import { ProposalSummary } from "./proposal-summary";
@@ -39,6 +40,7 @@ export function ProposalView({ id }: { id: string }) {
         <h1 className="flex flex-wrap items-center gap-2">
           {tk.has(`${p.kind}.title`) ? tk(`${p.kind}.title`) : p.kind} <StatusBadge status={status} />
         </h1>
+        <CustomerConfirmationBadge c={p.customerConfirmation} />
         {waiting ? null : <KindProposalOutcome p={p} />}
         <KindProposalSummary p={p} waiting={waiting} />
         <ProposalHistory p={p} />
@@ -58,6 +60,7 @@ export function ProposalView({ id }: { id: string }) {
 
       {p.supersedes ? <SupersedeComparison before={p.supersedes} after={p} /> : null}
       <ProposalNotices p={p} />
+      <CustomerConfirmationBadge c={p.customerConfirmation} />
 
       {waiting ? null : <ProposalOutcome p={p} />}
 
