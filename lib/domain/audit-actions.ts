@@ -24,7 +24,7 @@ export const auditActionGroups = {
     "proposal:release_claim",
     "proposal:comment",
   ],
-  orders: ["orders:upsert", "payments:external_refund", "payments:dispute"],
+  orders: ["orders:upsert", "orders:batch", "payments:external_refund", "payments:dispute"],
   execution: [
     "execution:send",
     "execution:pending",

@@ -123,6 +123,7 @@ export const serverNeutral: string[] = [
   "observability-traces.test.ts",
   "openapi-responses.test.ts",
   "orders-api.test.ts",
+  "orders-batch.test.ts",
   "orders-import.test.ts",
   "passkeys.test.ts",
   "payment-ownership.test.ts",
