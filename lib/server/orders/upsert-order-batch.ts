@@ -10,6 +10,7 @@ import type { OrderBodyInput } from "@/lib/schemas/orders-api";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { onPgTransaction } from "@/lib/server/db/pg";
 import { ormOn } from "@/lib/server/db/transaction";
+import { isUniqueViolation } from "@/lib/server/db/unique-violation";
 import { providerAccountOf } from "@/lib/server/payments/provider-account";
 import {
   asRefusal,
@@ -58,6 +59,23 @@ export async function upsertOrderBatch(
   traceId: string,
   opts: BatchOptions,
 ): Promise<BatchReport> {
+  try {
+    return await inOneTransaction(writer, entries, traceId, opts, true);
+  } catch (error) {
+    // A payment reference claimed by a concurrent push after our check: the set-based INSERT cannot refuse one
+    // order, so the batch runs again with every order through the per-order path, which refuses that one alone.
+    if (!isUniqueViolation(error)) throw error;
+    return inOneTransaction(writer, entries, traceId, opts, false);
+  }
+}
+
+async function inOneTransaction(
+  writer: OrderWriter,
+  entries: BatchEntry[],
+  traceId: string,
+  opts: BatchOptions,
+  setBased: boolean,
+): Promise<BatchReport> {
   const now = opts.now ?? new Date();
   return onPgTransaction(
     async (open) => {
@@ -67,7 +85,7 @@ export async function upsertOrderBatch(
       // Function Scan keeps the array's order: every batch takes its locks in one (sorted) order.
       await c.query("SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) AS k", [keys]);
       const account = await providerAccountOf(open.sql, tenantId);
-      const fast = await easyOnes(c, tenantId, account, entries);
+      const fast = setBased ? await easyOnes(c, tenantId, account, entries) : new Set<number>();
       const results: BatchResult[] = new Array<BatchResult>(entries.length);
       if (fast.size > 0) {
         await insertSetBased(
