@@ -124,6 +124,7 @@ export const serverNeutral: string[] = [
   "openapi-responses.test.ts",
   "orders-api.test.ts",
   "orders-batch.test.ts",
+  "orders-batch-rules.test.ts",
   "orders-import.test.ts",
   "passkeys.test.ts",
   "payment-ownership.test.ts",

@@ -117,28 +117,38 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
   let refusedHere: LineOutcome[] = [];
   let firstLine = 0;
   let digest = createHash("sha256");
-  const flush = async () => {
-    if (firstLine === 0) return;
-    const outcomes = [...refusedHere];
-    if (pending.length > 0) {
-      const report = await upsertOrderBatch(writer, pending, `import-${randomUUID()}`, {
+  type Gathered = { pending: Pending[]; refused: LineOutcome[]; firstLine: number; lastLine: number; digest: string };
+  const write = async (batch: Gathered) => {
+    const outcomes = [...batch.refused];
+    if (batch.pending.length > 0) {
+      const report = await upsertOrderBatch(writer, batch.pending, `import-${randomUUID()}`, {
         timeoutMs: 120_000,
-        audit: { importId, firstLine, lastLine: lineNo, digest: digest.digest("hex") },
+        audit: { importId, firstLine: batch.firstLine, lastLine: batch.lastLine, digest: batch.digest },
       });
-      report.results.forEach((r, k) => outcomes.push(lineOutcomeOf(pending[k]!.line, r)));
+      report.results.forEach((r, k) => outcomes.push(lineOutcomeOf(batch.pending[k]!.line, r)));
     }
-    saveState(lineNo);
+    saveState(batch.lastLine);
     outcomes.sort((x, y) => x.line - y.line);
     for (const o of outcomes) {
       if (o.outcome === "refused") summary.refused.push(o.line);
       else summary[o.outcome]++;
       opts.onLine?.(o);
     }
+    await opts.afterBatch?.(batch.lastLine);
+  };
+  // One batch is written while the next is read and checked (the database and this process each busy): at
+  // most one in flight, committed in file order, so the state file and the outcomes stay in line order.
+  let inflight: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    if (firstLine === 0) return;
+    const batch = { pending, refused: refusedHere, firstLine, lastLine: lineNo, digest: digest.digest("hex") };
     pending = [];
     refusedHere = [];
     firstLine = 0;
     digest = createHash("sha256");
-    await opts.afterBatch?.(lineNo);
+    await inflight;
+    inflight = write(batch);
+    inflight.catch(() => undefined); // rethrown where it is awaited next
   };
   try {
     for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
@@ -167,8 +177,10 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
       }
     }
     await flush();
+    await inflight;
   } finally {
     input.destroy();
+    await inflight.catch(() => undefined); // never return with a batch still writing
   }
   return summary;
 }
