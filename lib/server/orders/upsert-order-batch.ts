@@ -44,9 +44,10 @@ export type BatchReport = { results: BatchResult[]; setBased: number; perOrder: 
  * - every order number of the batch is locked first (the per-order advisory lock, in one sorted statement);
  * - the easy case — a NEW order of the tenant's currency, without refunds, whose payment references are new
  *   (to the tenant, to the batch, and for Stripe to the shared provider account) and whose customer no hard
- *   case of the batch names — is written set-based: COPY into the staging table "OrderBatchStage", then one INSERT …
- *   SELECT each for customers, orders and payments. Such an order has no proposal, refund or stored reference a
- *   rule could bite on, so what the per-order path would do reduces to exactly these inserts;
+ *   case of the batch names — is written set-based (insertSetBased): its customer COPYed into the staging table
+ *   "OrderBatchStage" and upserted from it in one INSERT … SELECT, the order and its payments COPYed in. Such an
+ *   order has no proposal, refund or stored reference a rule could bite on, so what the per-order path would do
+ *   reduces to exactly these writes;
  * - every other order (an existing one — so every order with an open proposal —, one with refunds made
  *   elsewhere, a number twice in the batch, a reference already stored, a foreign currency…) goes through the
  *   per-order upsert itself (`upsertOrderIn`), in batch order, each in a savepoint: a refused order rolls back
@@ -206,6 +207,21 @@ function copyCell(v: string | number | null): string {
   return String(v).replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
 }
 
+/** Rows through COPY … FROM STDIN on the transaction's connection. */
+async function copyRows(c: pg.ClientBase, into: string, rows: (string | number | null)[][]): Promise<void> {
+  if (rows.length === 0) return;
+  const text = rows.map((r) => r.map(copyCell).join("\t")).join("\n") + "\n";
+  await pipeline(Readable.from([text]), c.query(copyFrom(`COPY ${into} FROM STDIN`)));
+}
+
+/**
+ * The easy orders, set-based. Customers are upserted (a customer may exist, or be named by several lines):
+ * COPY into the staging table, then one INSERT … SELECT … ON CONFLICT, the last line naming a customer winning as
+ * it would one order after another. Orders and payments are new by construction (their numbers locked and
+ * checked absent, their references checked free), so they are COPYed straight into "Order" and "Payment" with
+ * ids made here; a reference claimed meanwhile by a concurrent push fails the COPY on its unique index, and
+ * upsertOrderBatch replays the batch per order.
+ */
 async function insertSetBased(
   c: pg.ClientBase,
   tenantId: string,
@@ -213,40 +229,11 @@ async function insertSetBased(
   rows: (BatchEntry & { i: number })[],
 ): Promise<void> {
   const batchId = randomUUID();
-  const text = rows
-    .map(({ i, number, body }) => {
-      const { capturedMinor, items } = storedAmounts(body);
-      const address = body.shipping_address ? shippingAddressOf(body.shipping_address) : null;
-      return [
-        batchId,
-        i,
-        number,
-        body.customer.id,
-        body.customer.name,
-        body.customer.email,
-        body.currency,
-        body.total_minor,
-        capturedMinor,
-        // What refreshOrderStatus gives an order without refunds.
-        body.status === "canceled" ? "cancelled" : "paid",
-        JSON.stringify(items),
-        new Date(body.placed_at).toISOString().replace("Z", ""),
-        body.fulfilment ?? "unfulfilled",
-        address === null ? null : JSON.stringify(address),
-        JSON.stringify(body.payments),
-      ]
-        .map(copyCell)
-        .join("\t");
-    })
-    .join("\n");
-  await pipeline(
-    Readable.from([`${text}\n`]),
-    c.query(
-      copyFrom(`COPY "OrderBatchStage" ("batchId", line, number, "customerId", "customerName", "customerEmail", currency,
-        "totalMinor", "capturedMinor", status, items, "placedAt", fulfilment, "shippingAddress", payments) FROM STDIN`),
-    ),
+  await copyRows(
+    c,
+    `"OrderBatchStage" ("batchId", line, "customerId", "customerName", "customerEmail")`,
+    rows.map(({ i, body }) => [batchId, i, body.customer.id, body.customer.name, body.customer.email]),
   );
-  // The last line naming a customer wins, as it would one order after another.
   await c.query(
     `INSERT INTO "Customer" (id, "tenantId", name, email)
      SELECT DISTINCT ON ("customerId") "customerId", $1::uuid, "customerName", "customerEmail"
@@ -255,23 +242,59 @@ async function insertSetBased(
       WHERE ("Customer".name, "Customer".email) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.email)`,
     [tenantId, batchId],
   );
-  await c.query(
-    `WITH o AS (
-       INSERT INTO "Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", status,
-                            items, "placedAt", fulfilment, "shippingAddress", "updatedAt")
-       SELECT gen_random_uuid(), $1::uuid, number, "customerId", currency, "totalMinor", "capturedMinor",
-              status::"OrderStatus", items, "placedAt", fulfilment::"Fulfilment", "shippingAddress",
-              (now() AT TIME ZONE 'UTC')
-         FROM "OrderBatchStage" WHERE "batchId" = $3
-       RETURNING id, number),
-     s AS (SELECT * FROM "OrderBatchStage" WHERE "batchId" = $3)
-     INSERT INTO "Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display,
-                            "amountMinor", currency, provider, "providerAccount")
-     SELECT gen_random_uuid(), $1::uuid, o.id, (p->>'method')::"PaymentMethod", p->>'reference', p->>'holder',
-            p->>'display', (p->>'captured_minor')::int, s.currency, (p->>'provider')::"PaymentSource", $2
-       FROM o JOIN s USING (number) CROSS JOIN LATERAL jsonb_array_elements(s.payments) AS p`,
-    [tenantId, providerAccount, batchId],
-  );
   // Gone before the commit: no other transaction ever sees a staged row.
   await c.query(`DELETE FROM "OrderBatchStage" WHERE "batchId" = $1`, [batchId]);
+
+  // UTC without a zone: the columns are timestamp(3), as Prisma writes them.
+  const utc = (d: Date) => d.toISOString().replace("Z", "");
+  const now = utc(new Date());
+  const orders: (string | number | null)[][] = [];
+  const payments: (string | number | null)[][] = [];
+  for (const { number, body } of rows) {
+    const orderId = randomUUID();
+    const { capturedMinor, items } = storedAmounts(body);
+    const address = body.shipping_address ? shippingAddressOf(body.shipping_address) : null;
+    orders.push([
+      orderId,
+      tenantId,
+      number,
+      body.customer.id,
+      body.currency,
+      body.total_minor,
+      capturedMinor,
+      // What refreshOrderStatus gives an order without refunds.
+      body.status === "canceled" ? "cancelled" : "paid",
+      JSON.stringify(items),
+      utc(new Date(body.placed_at)),
+      body.fulfilment ?? "unfulfilled",
+      address === null ? null : JSON.stringify(address),
+      now,
+    ]);
+    for (const p of body.payments)
+      payments.push([
+        randomUUID(),
+        tenantId,
+        orderId,
+        p.method,
+        p.reference,
+        p.holder,
+        p.display,
+        p.captured_minor,
+        body.currency,
+        p.provider,
+        providerAccount,
+      ]);
+  }
+  await copyRows(
+    c,
+    `"Order" (id, "tenantId", number, "customerId", currency, "totalMinor", "capturedMinor", status, items, "placedAt",
+      fulfilment, "shippingAddress", "updatedAt")`,
+    orders,
+  );
+  await copyRows(
+    c,
+    `"Payment" (id, "tenantId", "orderId", method, "providerPaymentRef", "holderName", display, "amountMinor",
+      currency, provider, "providerAccount")`,
+    payments,
+  );
 }
