@@ -29,8 +29,10 @@ if (!args.values.tenant || !file || args.positionals.length !== 1) {
   process.exit(2);
 }
 const batchLines = args.values.batch === undefined ? undefined : Number(args.values.batch);
-if (batchLines !== undefined && !(Number.isInteger(batchLines) && batchLines >= 1 && batchLines <= 10_000)) {
-  console.error(`--batch takes a whole number of lines from 1 to 10000\n${usage}`);
+if (batchLines !== undefined && !(Number.isInteger(batchLines) && batchLines >= 1 && batchLines <= 2_000)) {
+  console.error(
+    `--batch takes a whole number of lines from 1 to 2000 (each batch holds one advisory lock per order number)\n${usage}`,
+  );
   process.exit(2);
 }
 if (!existsSync(file)) {

@@ -140,6 +140,22 @@ describe("POST /api/v1/orders/batch", () => {
     expect(JSON.stringify(events)).not.toContain("jane.doe@example.com");
   });
 
+  it("text COPYed by the set-based path arrives as sent (backslashes, quotes, line ends, JSON in items)", async () => {
+    const key = await keyFor(ES);
+    const number = fresh("BATE");
+    const odd = 'O\'Brien \\ "Jr" \\N\nsecond line\ttab';
+    const body = order(number, { items: [{ sku: "A\\B", name: odd, quantity: 2, unit_minor: 2500 }] });
+    body.customer.name = odd;
+    body.payments[0]!.holder = odd;
+    const res = await batch({ orders: [body] }, key);
+    expect(res.body.results[0]).toEqual({ number, outcome: "created" });
+    const row = (await stored(ES, number))!;
+    expect(row.customer.name).toBe(odd);
+    expect(row.payments[0]!.holderName).toBe(odd);
+    expect(row.items).toEqual([{ sku: "A\\B", name: odd, quantity: 2, unitMinor: 2500 }]);
+    expect((await batch({ orders: [body] }, key)).body.results[0].outcome).toBe("unchanged");
+  });
+
   it("a batch that changes an order under an open proposal invalidates the proposal (audited)", async () => {
     const key = await keyFor(ES);
     const number = fresh("BATP");

@@ -7,6 +7,8 @@ import { isAppError } from "@/lib/domain/outcome";
 import { parseInput, type InputProblem } from "@/lib/domain/validation";
 import { orderImportLine, type OrderBodyInput } from "@/lib/schemas/orders-api";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { type OrderWriter } from "@/lib/server/orders/upsert-order";
 import { upsertOrderBatch, type BatchResult } from "@/lib/server/orders/upsert-order-batch";
 
@@ -187,9 +189,11 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
 
 /** The last line of this import's last committed batch, as its audit events say (0: none). */
 async function lastCommittedLine(tenantId: string, importId: string): Promise<number> {
-  const rows = await db().$queryRaw<{ last: number | null }[]>`
+  const { rows } = await sql<{ last: number | null }>`
     SELECT max((data->>'lastLine')::int) AS last FROM "AuditEvent"
-     WHERE "tenantId" = ${tenantId}::uuid AND action = 'orders:batch' AND data->>'importId' = ${importId}`;
+     WHERE "tenantId" = ${tenantId}::uuid AND action = 'orders:batch' AND data->>'importId' = ${importId}`.execute(
+    sqlPool(),
+  );
   return rows[0]?.last ?? 0;
 }
 

@@ -204,7 +204,9 @@ async function easyOnes(
 /** COPY's text format: tab-separated, `\N` for null, backslash escapes. */
 function copyCell(v: string | number | null): string {
   if (v === null) return "\\N";
-  return String(v).replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+  if (typeof v === "number") return String(v);
+  if (!/[\\\n\r\t]/.test(v)) return v; // most cells: nothing to escape
+  return v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
 }
 
 /** Rows through COPY … FROM STDIN on the transaction's connection. */
