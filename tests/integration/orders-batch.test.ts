@@ -138,6 +138,11 @@ describe("POST /api/v1/orders/batch", () => {
       }),
     );
     expect(JSON.stringify(events)).not.toContain("jane.doe@example.com");
+    // The request's SHA-256, kept in clear (in groups the audit's secret scrubber leaves alone).
+    expect(events.map((e) => (e.data as { digest: string }).digest)).toEqual([
+      expect.stringMatching(/^sha256:[0-9a-f]{8}(:[0-9a-f]{8}){7}$/),
+      expect.stringMatching(/^sha256:[0-9a-f]{8}(:[0-9a-f]{8}){7}$/),
+    ]);
   });
 
   it("text COPYed by the set-based path arrives as sent (backslashes, quotes, line ends, JSON in items)", async () => {

@@ -2,6 +2,7 @@
 // process (exit code, refused line numbers on stderr, one outcome per line on stdout), then the use case for
 // CSV, re-runs, updates, resume and another tenant's orders with the same numbers.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -159,6 +160,12 @@ describe("orders:import", () => {
       expect(mine[0]).toMatchObject({ authMethod: "operator_cli", actorType: "system" });
       expect(mine[0]!.data).toMatchObject({ firstLine: 1, lastLine: 5, created: 2, refused: 0, setBased: 2 });
       expect((mine[0]!.data as { numbers: string }).numbers).toContain(` ${c} `);
+      // The digest covers every line of the batch read (blank ones aside), refused ones included, with its number.
+      const read = readFileSync(path, "utf8").split("\n").slice(0, 5);
+      const digest = createHash("sha256");
+      read.forEach((text, i) => text.trim() !== "" && digest.update(`${i + 1}\t${text.trim()}\n`));
+      const hex = digest.digest("hex");
+      expect((mine[0]!.data as { digest: string }).digest).toBe(`sha256:${hex.match(/.{8}/g)!.join(":")}`);
 
       const again = await run(ES, path);
       expect(again.outcomes.map((o) => o.outcome)).toEqual(["unchanged", "refused", "refused", "unchanged"]);

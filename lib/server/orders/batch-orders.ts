@@ -5,7 +5,7 @@ import { inputProblems, parseInput, type InputProblem } from "@/lib/domain/valid
 import { BODY_LIMITS } from "@/lib/config/body-limits";
 import { orderBatchInput, orderImportLine, type OrderBatchOutput } from "@/lib/schemas/orders-api";
 import { cappedBodyOrThrow } from "@/lib/server/http/body-too-large";
-import { upsertOrderBatch, type BatchEntry } from "@/lib/server/orders/upsert-order-batch";
+import { auditDigest, upsertOrderBatch, type BatchEntry } from "@/lib/server/orders/upsert-order-batch";
 import type { OrderWriter } from "@/lib/server/orders/upsert-order";
 
 /** A bulk request's time bound: its one transaction, every statement in it included. */
@@ -67,7 +67,11 @@ export async function batchOrders(writer: OrderWriter, request: Request, traceId
   if (entries.length > 0) {
     const report = await upsertOrderBatch(writer, entries, traceId, {
       timeoutMs: ORDERS_BATCH_TIMEOUT_MS,
-      audit: { received: orders.length, bytes: text.length, digest: createHash("sha256").update(text).digest("hex") },
+      audit: {
+        received: orders.length,
+        bytes: text.length,
+        digest: auditDigest(createHash("sha256").update(text).digest("hex")),
+      },
     });
     report.results.forEach((r, k) => {
       const at = entries[k]!.at;

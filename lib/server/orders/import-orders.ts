@@ -10,7 +10,7 @@ import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { type OrderWriter } from "@/lib/server/orders/upsert-order";
-import { upsertOrderBatch, type BatchResult } from "@/lib/server/orders/upsert-order-batch";
+import { auditDigest, upsertOrderBatch, type BatchResult } from "@/lib/server/orders/upsert-order-batch";
 
 export type LineOutcome =
   | { line: number; number: string; outcome: "created" | "updated" | "unchanged" }
@@ -143,7 +143,13 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
   let inflight: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (firstLine === 0) return;
-    const batch = { pending, refused: refusedHere, firstLine, lastLine: lineNo, digest: digest.digest("hex") };
+    const batch = {
+      pending,
+      refused: refusedHere,
+      firstLine,
+      lastLine: lineNo,
+      digest: auditDigest(digest.digest("hex")),
+    };
     pending = [];
     refusedHere = [];
     firstLine = 0;
