@@ -1,7 +1,9 @@
-// npm run orders:import -- --tenant SLUG [--resume] FILE: orders from the shop's system of record, one per line
-// (NDJSON, or CSV with the header in docs/systems-of-record.md), through the Orders API's schema and upsert.
+// npm run orders:import -- --tenant SLUG [--resume] [--batch N] FILE: orders from the shop's system of record, one
+// per line (NDJSON, or CSV with the header in docs/systems-of-record.md), through the Orders API's schema, written
+// in batches of N lines (default 1,000) through the bulk Orders API's path (one transaction and audit event each).
 // On DATABASE_URL, or the embedded demo database when it is unset (started, migrated and seeded like
-// `npm run db:seed`). Prints one JSON outcome per line to stdout and a progress line every 2 s to stderr.
+// `npm run db:seed`). Prints one JSON outcome per line to stdout (after its batch commits); on stderr a progress
+// bar with rate and time left on a terminal, a plain progress line every 2 s otherwise.
 // Exit 0: every line imported; 1: some lines refused (the others are imported); 2: nothing could be done.
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -10,11 +12,11 @@ import { prepareDatabase } from "./lib/database";
 
 nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
 
-const usage = "usage: npm run orders:import -- --tenant SLUG [--resume] FILE (.ndjson or .csv)";
+const usage = "usage: npm run orders:import -- --tenant SLUG [--resume] [--batch N] FILE (.ndjson or .csv)";
 let args;
 try {
   args = parseArgs({
-    options: { tenant: { type: "string" }, resume: { type: "boolean", default: false } },
+    options: { tenant: { type: "string" }, resume: { type: "boolean", default: false }, batch: { type: "string" } },
     allowPositionals: true,
   });
 } catch (error) {
@@ -24,6 +26,13 @@ try {
 const file = args.positionals[0];
 if (!args.values.tenant || !file || args.positionals.length !== 1) {
   console.error(usage);
+  process.exit(2);
+}
+const batchLines = args.values.batch === undefined ? undefined : Number(args.values.batch);
+if (batchLines !== undefined && !(Number.isInteger(batchLines) && batchLines >= 1 && batchLines <= 2_000)) {
+  console.error(
+    `--batch takes a whole number of lines from 1 to 2000 (each batch holds one advisory lock per order number)\n${usage}`,
+  );
   process.exit(2);
 }
 if (!existsSync(file)) {
@@ -42,18 +51,25 @@ if (database) {
 }
 const { importOrders, ImportRefused } = await import("../lib/server/orders/import-orders");
 const { db } = await import("../lib/server/db/client");
+const { progressLine } = await import("../lib/server/orders/import-progress");
+const tty = process.stderr.isTTY === true;
+const started = Date.now();
 let code = 2;
 try {
   const summary = await importOrders({
     tenantSlug: args.values.tenant,
     file,
     resume: args.values.resume,
+    ...(batchLines === undefined ? {} : { batchLines }),
     onLine: (o) => process.stdout.write(JSON.stringify(o) + "\n"),
-    onProgress: (p) =>
-      console.error(
-        `[orders:import] ${Math.round((100 * p.bytes) / Math.max(p.totalBytes, 1))}% · ${p.read} lines: ${p.created} created, ${p.updated} updated, ${p.unchanged} unchanged, ${p.refused.length} refused`,
-      ),
+    progressEveryMs: tty ? 250 : 2000,
+    onProgress: (p) => {
+      const line = progressLine({ ...p, refused: p.refused.length, elapsedMs: Date.now() - started, bar: tty });
+      if (tty) process.stderr.write(`\r[orders:import] ${line}\x1b[K`);
+      else console.error(`[orders:import] ${line}`);
+    },
   });
+  if (tty) process.stderr.write("\n");
   const { refused, ...counts } = summary;
   console.error(`[orders:import] done: ${JSON.stringify({ ...counts, refused: refused.length })}`);
   if (refused.length > 0) console.error(`[orders:import] refused lines: ${refused.join(", ")}`);

@@ -17,6 +17,8 @@ export const BODY_LIMITS = {
   serverAction: 64 * KiB,
   /** The agent API (/api/agent/tool-calls), MCP (/api/mcp) and the payment provider's webhook. */
   agent: 256 * KiB,
+  /** The bulk Orders API (POST /api/v1/orders/batch): up to 1,000 orders in one body. */
+  ordersBatch: 4 * 1024 * KiB,
 } as const;
 
 /** The answer to a body over its cap, in the common error shape (sent with HTTP 413). */

@@ -27,7 +27,7 @@ export const auditActionGroups = {
     "proposal:customer_confirmed",
     "proposal:customer_declined",
   ],
-  orders: ["orders:upsert", "payments:external_refund", "payments:dispute"],
+  orders: ["orders:upsert", "orders:batch", "payments:external_refund", "payments:dispute"],
   execution: [
     "execution:send",
     "execution:pending",

@@ -40,7 +40,13 @@ import {
   sendTestNotificationInput,
   updateNotificationPreferencesInput,
 } from "@/lib/schemas/notifications";
-import { issueIntegrationKeyInput, orderBodyInput, orderNumber } from "@/lib/schemas/orders-api";
+import {
+  issueIntegrationKeyInput,
+  orderBatchDocumented,
+  orderBatchOutput,
+  orderBodyInput,
+  orderNumber,
+} from "@/lib/schemas/orders-api";
 import { removeProviderConnectionInput, setProviderConnectionInput } from "@/lib/schemas/provider-connection";
 import { removeActionEndpointInput, setActionEndpointInput } from "@/lib/schemas/action-endpoint";
 import { clearTenantWebhookInput, setTenantWebhookInput } from "@/lib/schemas/tenant-webhooks";
@@ -1054,6 +1060,17 @@ const healthCheck = z.object({
 });
 
 const platformPaths: ZodOpenApiPathsObject = {
+  "/api/v1/orders/batch": {
+    post: operation({
+      tag: "orders",
+      security: "integrationKey",
+      summary:
+        "Create or update up to 1,000 orders in one transaction (idempotent; scope orders:write; a number twice → 400)",
+      body: orderBatchDocumented,
+      ok: ok("One result per order, in the request's order: created, updated, unchanged or refused.", orderBatchOutput),
+      errors: [400, 401, 403, 413, 500],
+    }),
+  },
   "/api/v1/orders/{number}": {
     put: operation({
       tag: "orders",

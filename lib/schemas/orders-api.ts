@@ -111,3 +111,33 @@ export type OrderBodyInput = z.infer<typeof orderBodyInput>;
 /** One line of an import file: the same body with its number. */
 export const orderImportLine = z.strictObject({ ...orderBodyFields, number: orderNumber }).superRefine(orderFits);
 export type OrderImportLine = z.infer<typeof orderImportLine>;
+
+/** `POST /api/v1/orders/batch`: at most this many orders in one request (docs/systems-of-record.md). */
+export const ORDERS_BATCH_MAX = 1000;
+
+/**
+ * The bulk request's envelope. Each order is checked on its own with `orderImportLine` (the PUT's body with its
+ * number), so one bad order is refused with its problems and the others go on.
+ */
+export const orderBatchInput = z.strictObject({ orders: z.array(z.unknown()).min(1).max(ORDERS_BATCH_MAX) });
+
+/** The same request as documented (OpenAPI): every order in `orderImportLine`'s shape. */
+export const orderBatchDocumented = z.strictObject({
+  orders: z.array(orderImportLine).min(1).max(ORDERS_BATCH_MAX),
+});
+
+const problemOut = z.object({ path: z.string(), expected: z.string(), message: z.string() });
+
+/** The answer: one result per order, in the request's order. */
+export const orderBatchOutput = z.object({
+  results: z.array(
+    z.object({
+      number: z.string().nullable(),
+      outcome: z.enum(["created", "updated", "unchanged", "refused"]),
+      code: z.string().optional(),
+      message: z.string().optional(),
+      problems: z.array(problemOut).optional(),
+    }),
+  ),
+});
+export type OrderBatchOutput = z.infer<typeof orderBatchOutput>;

@@ -2,7 +2,8 @@
 // process (exit code, refused line numbers on stderr, one outcome per line on stdout), then the use case for
 // CSV, re-runs, updates, resume and another tenant's orders with the same numbers.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -149,12 +150,22 @@ describe("orders:import", () => {
       expect(await orderOf(ES, b)).toBeNull();
       expect(await orderOf(US, a)).toEqual(usBefore);
 
-      // Audited like the API, with the operator as actor.
+      // Audited with the operator as actor: one `orders:batch` event for the batch (it was `orders:upsert` per
+      // line before the set-based import), its line range and the numbers of its accepted lines.
       const events = await db().auditEvent.findMany({
-        where: { action: "orders:upsert", actorId: "operator", tenantId: (await orderOf(ES, a))!.tenantId },
+        where: { action: "orders:batch", actorId: "operator", tenantId: (await orderOf(ES, a))!.tenantId },
       });
-      expect(events.length).toBeGreaterThanOrEqual(2);
-      expect(events.every((e) => e.authMethod === "operator_cli" && e.actorType === "system")).toBe(true);
+      const mine = events.filter((e) => (e.data as { numbers: string }).numbers.includes(` ${a} `));
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({ authMethod: "operator_cli", actorType: "system" });
+      expect(mine[0]!.data).toMatchObject({ firstLine: 1, lastLine: 5, created: 2, refused: 0, setBased: 2 });
+      expect((mine[0]!.data as { numbers: string }).numbers).toContain(` ${c} `);
+      // The digest covers every line of the batch read (blank ones aside), refused ones included, with its number.
+      const read = readFileSync(path, "utf8").split("\n").slice(0, 5);
+      const digest = createHash("sha256");
+      read.forEach((text, i) => text.trim() !== "" && digest.update(`${i + 1}\t${text.trim()}\n`));
+      const hex = digest.digest("hex");
+      expect((mine[0]!.data as { digest: string }).digest).toBe(`sha256:${hex.match(/.{8}/g)!.join(":")}`);
 
       const again = await run(ES, path);
       expect(again.outcomes.map((o) => o.outcome)).toEqual(["unchanged", "refused", "refused", "unchanged"]);
@@ -253,4 +264,62 @@ describe("orders:import", () => {
     expect((await run(ES, path)).outcomes.map((o) => o.outcome)).toEqual(["created", "unchanged", "unchanged"]);
     await expect(run(US, path, true)).rejects.toThrow(/belongs to tenant "tienda-es"/);
   });
+
+  it(
+    "a killed import (SIGKILL mid-run) resumes from its last committed batch: no line applied twice, none skipped",
+    async () => {
+      const N = 3000;
+      const numbers = Array.from({ length: N }, () => fresh("KIL"));
+      const path = file(
+        "killed.ndjson",
+        numbers.map((n) => line(n)),
+      );
+      const state = stateFileOf(path);
+      const child = spawn(
+        process.execPath,
+        [
+          "--conditions=react-server",
+          "--import",
+          "tsx",
+          "scripts/orders-import.ts",
+          "--tenant",
+          ES,
+          "--batch",
+          "20",
+          path,
+        ],
+        { env: process.env, stdio: ["ignore", "ignore", "ignore"] },
+      );
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      const doneThrough = () =>
+        existsSync(state) ? (JSON.parse(readFileSync(state, "utf8")) as { doneThrough: number }).doneThrough : 0;
+      while (doneThrough() < 200) await new Promise((r) => setTimeout(r, 10));
+      child.kill("SIGKILL");
+      await exited;
+      const killedAt = doneThrough();
+      expect(killedAt).toBeLessThan(N); // stopped mid-run
+
+      // As if the stop had come between a batch's commit and its state write: the state file one batch behind.
+      const saved = JSON.parse(readFileSync(state, "utf8")) as Record<string, unknown>;
+      writeFileSync(state, JSON.stringify({ ...saved, doneThrough: killedAt - 20 }));
+      const resumed = await run(ES, path, true);
+      const tenantId = (await orderOf(ES, numbers[0]!))!.tenantId;
+      const committed = await db().auditEvent.findMany({
+        where: { tenantId, action: "orders:batch", data: { path: ["importId"], equals: saved.importId as string } },
+        select: { data: true },
+      });
+      // The batches' line ranges tile 1..N exactly once.
+      const ranges = committed
+        .map((e) => e.data as { firstLine: number; lastLine: number })
+        .sort((x, y) => x.firstLine - y.firstLine);
+      expect(ranges[0]!.firstLine).toBe(1);
+      ranges.forEach((r, i) => i > 0 && expect(r.firstLine).toBe(ranges[i - 1]!.lastLine + 1));
+      expect(ranges.at(-1)!.lastLine).toBe(N);
+      expect(resumed.summary.skipped).toBeGreaterThanOrEqual(killedAt);
+      expect(resumed.summary).toMatchObject({ unchanged: 0, updated: 0, refused: [] });
+      expect(resumed.summary.created).toBe(N - resumed.summary.skipped);
+      expect(await db().order.count({ where: { tenantId, number: { in: numbers } } })).toBe(N);
+    },
+    SCRIPT_TEST_MS,
+  );
 });

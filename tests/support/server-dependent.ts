@@ -128,6 +128,8 @@ export const serverNeutral: string[] = [
   "observability-traces.test.ts",
   "openapi-responses.test.ts",
   "orders-api.test.ts",
+  "orders-batch.test.ts",
+  "orders-batch-rules.test.ts",
   "orders-import.test.ts",
   "passkeys.test.ts",
   "payment-ownership.test.ts",

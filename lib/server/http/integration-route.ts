@@ -7,6 +7,7 @@ import {
   type IntegrationCaller,
 } from "@/lib/server/integrations/authenticate-integration-key";
 import { knownError } from "@/lib/server/http/error-response";
+import { BodyTooLargeError } from "@/lib/server/http/body-too-large";
 
 type Handler<C> = (caller: IntegrationCaller, request: Request, context: C, traceId: string) => Promise<Response>;
 
@@ -35,7 +36,7 @@ export function integrationRoute<C>(scope: IntegrationScope, handler: Handler<C>
           ...(problems ? { problems } : {}),
           traceId,
         },
-        { status: httpStatusFor(known.code), headers },
+        { status: known instanceof BodyTooLargeError ? known.httpStatus : httpStatusFor(known.code), headers },
       );
     }
   };

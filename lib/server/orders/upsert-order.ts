@@ -67,15 +67,23 @@ export async function upsertOrder(
   } catch (error) {
     // A reference (payment, refund, customer id) another push claimed between our check and our write — another
     // tenant's at the shared provider account included: refused like the check refuses it, naming no one.
-    if (isUniqueViolation(error))
-      throw problems("The order could not be stored: a reference it names is not available.", [
-        { path: "$", expected: "references unique to your shop", message: "not available" },
-      ]);
-    throw error;
+    throw asRefusal(error);
   }
 }
 
-async function upsertOrderIn(
+/**
+ * A unique violation (a reference another push claimed between our check and our write) as the refusal the
+ * check gives; anything else as it is. Shared with the batch path (upsert-order-batch.ts).
+ */
+export function asRefusal(error: unknown): unknown {
+  if (!isUniqueViolation(error)) return error;
+  return problems("The order could not be stored: a reference it names is not available.", [
+    { path: "$", expected: "references unique to your shop", message: "not available" },
+  ]);
+}
+
+/** The upsert on an open transaction: the per-order rules, also run by the batch path for its hard cases. */
+export async function upsertOrderIn(
   tx: Tx,
   caller: OrderWriter,
   number: string,
@@ -112,8 +120,7 @@ async function upsertOrderIn(
     });
   }
 
-  const capturedMinor = body.payments.reduce((s, p) => s + p.captured_minor, 0);
-  const items = body.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, unitMinor: i.unit_minor }));
+  const { capturedMinor, items } = storedAmounts(body);
   const orderData = {
     customerId: body.customer.id,
     currency: body.currency,
@@ -215,10 +222,18 @@ async function upsertOrderIn(
   };
 }
 
+/** What the order row stores of the body's payments and items (the batch path stores the same). */
+export function storedAmounts(body: OrderBodyInput) {
+  return {
+    capturedMinor: body.payments.reduce((s, p) => s + p.captured_minor, 0),
+    items: body.items.map((i) => ({ sku: i.sku, name: i.name, quantity: i.quantity, unitMinor: i.unit_minor })),
+  };
+}
+
 const problems = (message: string, list: InputProblem[]) => invalidArguments(message, list);
 
 /** The normalised address as stored (the schema already refused one that does not normalise). */
-function shippingAddressOf(raw: NonNullable<OrderBodyInput["shipping_address"]> | null) {
+export function shippingAddressOf(raw: NonNullable<OrderBodyInput["shipping_address"]> | null) {
   if (raw === null) return Prisma.DbNull;
   const normalised = normalisePostalAddress(raw);
   if (!normalised.ok) throw new Error("the order schema let through an address that does not normalise");
