@@ -29,6 +29,7 @@ const serialSpecs = new RegExp(
     "admin-witnesses",
     "approvals",
     "cancel-order",
+    "customer-confirmation",
     "executions",
     "inbox",
     "notifications",

@@ -1,10 +1,11 @@
-// A shipping address change, the first kind beside the refund (docs/action-kinds.md), as a reviewer meets it: the
-// queue row names the kind and the new address; the proposal page shows the address on record and the new one field
-// by field, the changed ones marked; the approve dialog restates the change; after approval the shop's action
-// endpoint (a stand-in here that checks the Standard Webhooks signature with the secret the product generated, as
-// the sandbox shop does) carries it out once and the page says so with the shop's reference; ops then find the
-// execution on the Executions page and open its detail (the fields as approved, before → after); the Decided view and
-// an auditor's trace page present it too.
+// A shipping address change, the first kind beside the refund (docs/action-kinds.md), as a reviewer and the customer
+// meet it: the queue row names the kind and the new address; the proposal page shows the address on record and the
+// new one field by field, the changed ones marked, and says that only the customer confirms a change within one
+// country (no Approve button); the customer confirms on a phone through the link the agent was given (the link then
+// refuses a second use); the shop's action endpoint (a stand-in here that checks the Standard Webhooks signature with
+// the secret the product generated, as the sandbox shop does) carries it out once and the page says so with the
+// shop's reference; ops then find the execution on the Executions page and open its detail (the fields as approved,
+// before → after); the Decided view and an auditor's trace page present it too.
 // Runs alone (the serial project): it turns the tool on for shop-us's web channel and sets that tenant's endpoint.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -28,8 +29,9 @@ const onRecord = {
   country: "US",
 };
 
-test("a reviewer approves an address change seeing before → after, and the shop carries it out once", async ({
+test("a reviewer sees an address change before → after; the customer confirms it on a phone, and the shop carries it out once", async ({
   page,
+  browser,
 }) => {
   test.setTimeout(120_000);
   let secret = "";
@@ -122,16 +124,35 @@ test("a reviewer approves an address change seeing before → after, and the sho
     await expect(review.locator('[data-field="city"]')).not.toHaveAttribute("data-changed", "true");
     await expect(review.locator('[data-field="order"]')).toContainText(number);
 
-    await page.getByRole("button", { name: "Approve", exact: true }).click();
-    const dialog = page.getByRole("dialog");
-    await expect(dialog.getByTestId("confirm-text")).toContainText(
-      `Change the shipping address of order ${number} to: John Smith, 600 Market St, 94105 San Francisco, CA, US.`,
-    );
-    const password = dialog.getByLabel("Password");
-    if (await password.count()) await password.fill(reviewer.password);
-    await dialog.getByRole("button", { name: "Approve change" }).click();
+    // Within one country only the customer confirms (docs/action-kinds.md "Who confirms"): the reviewer is told so and
+    // offered no approval, only a rejection.
+    const consent = page.getByTestId("customer-confirmation");
+    await expect(consent).toContainText("Waiting for the customer to confirm on their link.");
+    await expect(consent).toContainText("Only the customer confirms this action; reviewers may reject it.");
+    await expect(page.getByRole("button", { name: "Reject", exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
+
+    // The customer, on a phone, opens the link the agent was given: the hashed change and nothing else, then Confirm.
+    const confirmUrl = new URL(String(prepared.result!.confirm_url));
+    const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, isMobile: true });
+    const customer = await phone.newPage();
+    await customer.goto(confirmUrl.pathname);
+    await expect(customer.getByRole("heading", { level: 1 })).toContainText("Shipping address change");
+    await expect(customer.locator("main")).toContainText("600 Market St");
+    await expect(customer.locator("main")).not.toContainText("@");
+    const overflow = await customer.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await customer.getByRole("button", { name: "Confirm" }).click();
+    await expect(customer).toHaveURL(/\/confirm\/result\?outcome=confirmed$/);
+    await expect(customer.getByRole("status")).toContainText("you confirmed it");
+    // The link works once: opened again, it is refused with its code.
+    await customer.goto(confirmUrl.pathname);
+    await expect(customer.getByRole("heading", { level: 1 })).toHaveText("This link cannot be used");
+    await expect(customer.locator("main")).toContainText("link_used");
+    await phone.close();
 
     // Carried out once at the shop, with the key and the hashed after; the page follows.
+    await page.reload();
     await expect(page.getByTestId("outcome")).toContainText("Approved and done: the shop confirmed it.", {
       timeout: 30_000,
     });

@@ -26,7 +26,7 @@ import { confirmTokenHash } from "@/lib/server/confirmations/confirm-token";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { executeApprovedProposal } from "@/lib/server/executions/run-execution";
 import { POST as confirmPOST } from "@/app/api/confirm/[token]/route";
-import ConfirmPage from "@/app/confirm/[token]/page";
+import ConfirmPage, { metadata as confirmPageMetadata } from "@/app/confirm/[token]/page";
 import { renderToStaticMarkup } from "react-dom/server";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
@@ -183,6 +183,8 @@ describe("the customer's confirmation is an approval", () => {
       code: "permission_denied",
       reason: "customer_confirms",
     });
+    // … and the proposal page offers no approval (rejecting stays possible).
+    expect((await getProposal(reviewer, proposal.id)).viewer).toMatchObject({ canDecide: false, canReject: true });
     const page = await readConfirmPage(token!);
     expect(page).toMatchObject({ ok: true, view: { proposalId: proposal.id, hash: proposal.hash, locale: "es-ES" } });
     // The page, in the tenant's language, shows the hashed action only: a heading naming it, the new address, the
@@ -195,6 +197,8 @@ describe("the customer's confirmation is an approval", () => {
     expect(html).toMatch(/<button[^>]*value="confirm"[^>]*>Confirmar<\/button>/);
     expect(html).toMatch(/<button[^>]*value="decline"[^>]*>Rechazar<\/button>/);
     expect(html).not.toMatch(/@|ORD-1001\b/);
+    // The token never leaves for another site, yet the form's POST keeps its Origin (no-referrer would send "null").
+    expect(confirmPageMetadata.referrer).toBe("same-origin");
     const posted = await confirm(token!, proposal);
     expect(posted).toMatchObject({ status: 303, location: "/confirm/result?outcome=confirmed" });
     expect(await proposalOf(proposal.id)).toMatchObject({ status: P.approved });

@@ -8,7 +8,9 @@ export const dynamic = "force-dynamic";
 // The customer's confirm page (docs/agent-api.md, "Customer confirmation"): no staff session — the one-time token in
 // the path is the credential; phone first; in the tenant's language; only the hashed action, nothing of the account.
 
-export const metadata: Metadata = { robots: { index: false, follow: false }, referrer: "no-referrer" };
+// `same-origin`, not `no-referrer`: the token in the URL never leaves for another site, and the form's POST still
+// carries its Origin (under `no-referrer` a browser sends `Origin: null`, which the same-origin check refuses).
+export const metadata: Metadata = { robots: { index: false, follow: false }, referrer: "same-origin" };
 
 export default async function ConfirmPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;

@@ -59,6 +59,7 @@ export async function getKindProposal(actor: Actor, id: string): Promise<KindPro
       : [],
   );
   const canDecide = can(actor.roles, "proposal:decide");
+  const confirmation = await customerConfirmationView(p);
   return {
     kind: p.kind,
     id: p.id,
@@ -92,7 +93,7 @@ export async function getKindProposal(actor: Actor, id: string): Promise<KindPro
           }
         : null,
     invalidationReason: p.invalidationReason,
-    customerConfirmation: await customerConfirmationView(p),
+    customerConfirmation: confirmation,
     review: intact ? presented : { fields: presented.fields, sentence: {}, summary: presented.summary },
     execution: p.execution
       ? {
@@ -127,7 +128,8 @@ export async function getKindProposal(actor: Actor, id: string): Promise<KindPro
     supersededBy: p.supersededBy,
     steps: stepsOf(p, actor.tenantId),
     viewer: {
-      canDecide: canDecide && pending && !ownRequest && !alreadyApproved,
+      // Only the customer confirms it: a reviewer may reject, never approve (approveProposal refuses it too).
+      canDecide: canDecide && pending && !ownRequest && !alreadyApproved && confirmation.required !== "customer",
       canReject: canDecide && pending,
       canComment: can(actor.roles, "proposal:comment"),
       // Editing an amount and re-preparing from staff are the refund's; another kind is re-prepared by its agent.
