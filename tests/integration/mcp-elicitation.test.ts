@@ -2,13 +2,34 @@
 // to confirm"): only a client that declares URL elicitation gets a session; its id is the key's alone and expires;
 // a session's client is asked to open the customer's confirmation page (`elicitation/create`, mode url) when a
 // prepare needs the customer, and a client that did not declare it is never sent one (the link is in the result).
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
 import { POST as mcpPOST } from "@/app/api/mcp/route";
 import { db } from "@/lib/server/db/client";
-import { ES, US, communityKey, freshTrace, headersFor, webKey } from "./gateway-support";
+import { allowAddressChangeTool, copyDemoOrder, startShopBehindEndpoint } from "../support/address-change-shop";
+import { ES, US, ana, communityKey, freshTrace, headersFor, tokenFor, webKey } from "./gateway-support";
+
+let stopShop: (() => Promise<void>) | undefined;
+beforeAll(async () => {
+  ({ stop: stopShop } = await startShopBehindEndpoint(ES));
+  await allowAddressChangeTool([ES]);
+});
+afterAll(async () => {
+  await stopShop?.();
+});
+
+const madrid = {
+  name: "Ana García",
+  line1: "Calle de Alcalá 50",
+  line2: null,
+  city: "Madrid",
+  postal_code: "28014",
+  region: null,
+  country: "es",
+};
+type Structured = { code: string; result: Record<string, unknown> };
 
 type Seen = { sessionIds: (string | null)[]; statuses: number[] };
 
@@ -89,5 +110,48 @@ describe("MCP sessions for URL elicitation", () => {
     });
     expect((await rawList(owner, id)).status).toBe(404);
     await client.close();
+  });
+});
+
+describe("URL-mode elicitation of the customer's confirmation", () => {
+  it("a session's client is asked to open the exact confirm link before the answer; a client without it only gets the link", async () => {
+    const token = await tokenFor(ES, ana);
+    const eliciting = await connect(headersFor({ key: webKey(ES), token, trace: freshTrace() }), {
+      urlElicitation: true,
+    });
+    const number = await copyDemoOrder("ELI");
+    const answer = await eliciting.client.callTool({
+      name: "prepare_address_change",
+      arguments: { order_id: number, new_address: madrid },
+    });
+    const structured = answer.structuredContent as Structured;
+    expect(structured.code).toBe("approval_required");
+    const confirmUrl = structured.result.confirm_url;
+    expect(confirmUrl).toMatch(/\/confirm\/[A-Za-z0-9_-]+$/);
+    // One elicitation/create, mode url, naming the proposal and carrying the very link of the answer.
+    expect(eliciting.asked).toEqual([
+      {
+        mode: "url",
+        elicitationId: structured.result.proposal_id,
+        url: confirmUrl,
+        message: expect.stringContaining("The customer must confirm"),
+      },
+    ]);
+    await eliciting.client.close();
+
+    const plain = await connect(headersFor({ key: webKey(ES), token, trace: freshTrace() }), { urlElicitation: false });
+    let elicited = 0;
+    plain.client.fallbackRequestHandler = async (request) => {
+      if (request.method === "elicitation/create") elicited++;
+      return {};
+    };
+    const other = await plain.client.callTool({
+      name: "prepare_address_change",
+      arguments: { order_id: await copyDemoOrder("ELI"), new_address: madrid },
+    });
+    expect((other.structuredContent as Structured).result.confirm_url).toMatch(/\/confirm\//);
+    expect(elicited).toBe(0);
+    expect(plain.seen.sessionIds.every((id) => id === null)).toBe(true);
+    await plain.client.close();
   });
 });
