@@ -268,11 +268,21 @@ else {
   }
   if (answer && preparedOrSkipped(answer)) {
     const r = answer.result!;
-    await awaiting("Address change awaiting a human reviewer (the shop changes it once approved):", answer, moving, [
-      ["order", String(r.order_id)],
-      ["from", line(r.before as Address | null)],
-      ["to", line(r.after as Address)],
-    ]);
+    // Within one country only the customer confirms (on their one-time link); across a border a reviewer too.
+    const link = typeof r.confirm_url === "string" ? r.confirm_url : null;
+    await awaiting(
+      link
+        ? "Address change awaiting the customer's confirmation on their link (the shop changes it once confirmed):"
+        : "Address change awaiting a human reviewer (the shop changes it once approved):",
+      answer,
+      moving,
+      [
+        ["order", String(r.order_id)],
+        ["from", line(r.before as Address | null)],
+        ["to", line(r.after as Address)],
+        ...(link ? ([["customer's link", link]] as [string, string][]) : []),
+      ],
+    );
   }
 }
 
