@@ -497,7 +497,8 @@ describe("what reviewers read: the queue row and the proposal page, from the has
       order: number,
       address: "Ana García, Calle de Alcalá 50, 28014 Madrid, ES",
     });
-    expect(page.viewer).toMatchObject({ canDecide: true, canEdit: false, canReprepare: false });
+    // Within one country only the customer confirms: the reviewer may reject it, not approve it.
+    expect(page.viewer).toMatchObject({ canDecide: false, canReject: true, canEdit: false, canReprepare: false });
     const row = (await listPendingProposals(reviewer, {})).rows.find((r) => r.id === proposal!.id);
     expect(row).toMatchObject({
       kind: "change_shipping_address",

@@ -77,7 +77,7 @@ describe("npm run agent:demo", () => {
     expect(res.stderr).toContain("✗ could not look up ORD-NOPE-1: not_found");
   });
 
-  it("with an action endpoint: an address change, a cancellation and a contact change each await a reviewer, each on its own trace", async () => {
+  it("with an action endpoint: an address change awaits the customer, a cancellation and a contact change a reviewer, each on its own trace", async () => {
     // Prepared only, never carried out here: the endpoint is saved (its secret sealed), nothing listens behind it.
     const secretsKey = process.env.SECRETS_KEY;
     process.env.SECRETS_KEY ??= randomBytes(32).toString("base64");
@@ -96,8 +96,11 @@ describe("npm run agent:demo", () => {
     });
     const { stdout } = await run(["--tenant", ES]);
     expect(stdout, stdout).not.toContain("skipped:");
-    for (const title of ["Address change", "Cancellation", "Contact change"])
+    for (const title of ["Cancellation", "Contact change"])
       expect(stdout, stdout).toContain(`${title} awaiting a human reviewer`);
+    // The address change stays within Spain: only the customer confirms it, on the link the demo prints.
+    expect(stdout, stdout).toContain("Address change awaiting the customer's confirmation on their link");
+    expect(stdout, stdout).toMatch(/customer's link: +https?:\/\/\S+\/confirm\/[A-Za-z0-9_-]+/);
 
     const waiting = await db().proposal.findMany({
       where: { tenant: { slug: ES }, status: proposalStatus.pendingApproval, kind: { not: "refund" } },

@@ -3,6 +3,7 @@ import { BODY_LIMITS, readCappedBody } from "@/lib/config/body-limits";
 import { customerDecisionInput } from "@/lib/schemas/customer-confirmation";
 import { recordCustomerDecision } from "@/lib/server/confirmations/record-customer-decision";
 import { env } from "@/lib/server/env";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -34,3 +35,6 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
     headers: { location: `/confirm/result?${to}`, "cache-control": "no-store", "referrer-policy": "no-referrer" },
   });
 }
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("POST");

@@ -1,6 +1,7 @@
 import { integrationRoute } from "@/lib/server/http/integration-route";
 import { batchOrders } from "@/lib/server/orders/batch-orders";
 import { apiWriter } from "@/lib/server/orders/upsert-order";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -8,3 +9,6 @@ export const dynamic = "force-dynamic";
 export const POST = integrationRoute("orders:write", async (caller, request, _context, traceId) =>
   Response.json(await batchOrders(apiWriter(caller), request, traceId)),
 );
+
+// Every API error is JSON: a GET here is a JSON 405 naming what the route accepts.
+export const GET = methodNotAllowed("POST");
