@@ -193,6 +193,18 @@ describe("MCP tasks", () => {
     expect((await db().proposal.findUniqueOrThrow({ where: { id } })).status).toBe(P.pendingApproval);
   });
 
+  it("a task past its TTL is gone: not readable, not listed, not cancellable, and its proposal stays as it was", async () => {
+    const { client } = await asAgent();
+    const task = await prepareAsTask(client, (await freshCardOrder(1_800, { prefix: "MCPX" })).number);
+    await db().mcpTask.update({ where: { id: task.taskId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await expect(client.experimental.tasks.getTask(task.taskId)).rejects.toThrow(/not found/i);
+    await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(/not found/i);
+    expect((await client.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).not.toContain(task.taskId);
+    const id = await proposalOfTask(task.taskId);
+    expect((await db().proposal.findUniqueOrThrow({ where: { id } })).status).toBe(P.pendingApproval);
+    await client.close();
+  });
+
   it("a refused prepare ends its task at once; a read-only tool is never run as a task", async () => {
     const { client, methods } = await asAgent();
     const refused = await prepareAsTask(client, "ORD-NOPE-404");
