@@ -24,6 +24,7 @@ import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { readConfirmPage } from "@/lib/server/confirmations/read-confirm-page";
 import { confirmTokenHash } from "@/lib/server/confirmations/confirm-token";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
+import { AGENT_LEFTOVER_GRACE_HOURS, purgeAgentLeftovers } from "@/lib/server/agent/purge-agent-leftovers";
 import { executeApprovedProposal } from "@/lib/server/executions/run-execution";
 import { POST as confirmPOST } from "@/app/api/confirm/[token]/route";
 import ConfirmPage, { metadata as confirmPageMetadata } from "@/app/confirm/[token]/page";
@@ -418,6 +419,64 @@ describe("the customer's confirmation stays bound", () => {
     );
     expect(status.confirm_url).toMatch(/\/confirm\/[A-Za-z0-9_-]{43}$/);
     expect(await db().customerConfirmation.count({ where: { proposalId: proposal.id } })).toBe(2);
+  });
+
+  it("the hourly purge deletes links never used a day past their expiry — never a used one — and expired MCP tasks and sessions", async () => {
+    const { proposal, token } = await prepareAddress(await copyDemoOrder("C", control));
+    resultOf((await call("get_action_status", { proposal_id: proposal.id, wait_seconds: null })).outcome);
+    expect((await confirm(token!, proposal)).answer.get("outcome")).toBe("confirmed");
+    const links = await db().customerConfirmation.findMany({ where: { proposalId: proposal.id } });
+    expect(links.map((l) => l.usedAt !== null).sort()).toEqual([false, true]);
+    const grace = AGENT_LEFTOVER_GRACE_HOURS * 3600_000;
+    const key = await db().agentKey.findFirstOrThrow({ where: { tenantId: caller.tenantId } });
+    const task = (id: string, expiresAt: Date) => ({
+      id,
+      tenantId: caller.tenantId,
+      agentKeyId: key.id,
+      tool: "prepare_address_change",
+      traceId: "purge",
+      status: "cancelled",
+      ttlMs: 1000,
+      pollIntervalMs: 1000,
+      expiresAt,
+    });
+    const session = (idHash: string, expiresAt: Date) => ({
+      idHash,
+      tenantId: caller.tenantId,
+      agentKeyId: key.id,
+      capabilities: {},
+      protocolVersion: "2025-11-25",
+      expiresAt,
+    });
+    const [oldTask, newTask] = [randomUUID(), randomUUID()];
+    const [oldSession, newSession] = [randomBytes(32).toString("hex"), randomBytes(32).toString("hex")];
+    // Both links, the task and the session expired more than a day ago; the others, less than a day ago.
+    await db().customerConfirmation.updateMany({
+      where: { proposalId: proposal.id },
+      data: { expiresAt: new Date(Date.now() - grace - 60_000) },
+    });
+    await db().mcpTask.createMany({
+      data: [task(oldTask, new Date(Date.now() - grace - 60_000)), task(newTask, new Date(Date.now() - 60_000))],
+    });
+    await db().mcpSession.createMany({
+      data: [
+        session(oldSession, new Date(Date.now() - grace - 60_000)),
+        session(newSession, new Date(Date.now() - 60_000)),
+      ],
+    });
+
+    const purged = await purgeAgentLeftovers();
+    expect(purged.confirmationLinks).toBeGreaterThanOrEqual(1);
+    // The used link is the customer's recorded decision: kept. The unused one is gone.
+    expect(
+      (await db().customerConfirmation.findMany({ where: { proposalId: proposal.id } })).map((l) => l.usedAt !== null),
+    ).toEqual([true]);
+    expect((await db().mcpTask.findMany({ where: { id: { in: [oldTask, newTask] } } })).map((t) => t.id)).toEqual([
+      newTask,
+    ]);
+    expect(
+      (await db().mcpSession.findMany({ where: { idHash: { in: [oldSession, newSession] } } })).map((s) => s.idHash),
+    ).toEqual([newSession]);
   });
 
   it("the executor refuses a customer-only proposal marked approved without the customer's confirmation", async () => {

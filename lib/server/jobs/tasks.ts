@@ -13,6 +13,7 @@ import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { purgeAllAuditEvents } from "@/lib/server/audit/purge-audit-events";
 import { purgeBudgetCounters } from "@/lib/server/agent/purge-budget-counters";
 import { purgeKeyRefusalWindows } from "@/lib/server/agent/record-key-refusal";
+import { purgeAgentLeftovers } from "@/lib/server/agent/purge-agent-leftovers";
 import { purgeWebhookEvents } from "@/lib/server/executions/settle-from-webhook";
 import type { Task } from "graphile-worker";
 
@@ -63,6 +64,7 @@ export const tasks: Record<JobName, Task> = {
     await purgeWebhookEvents();
     await purgeKeyRefusalWindows();
     await purgeOldNotifications();
+    await purgeAgentLeftovers();
   }),
 };
 
