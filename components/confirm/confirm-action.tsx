@@ -1,6 +1,7 @@
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { CONFIRM_REASON_MAX, type ConfirmTexts } from "@/lib/schemas/customer-confirmation";
+import type { Language } from "@/lib/i18n/locales";
 
 // The confirm page's body (app/confirm/[token]): the exact hashed action — a heading naming it, the one-sentence
 // confirmation, the labelled values (before → after where something changes) — and one form with Confirm and
@@ -11,11 +12,14 @@ export function ConfirmAction({
   token,
   proposalId,
   hash,
+  lang,
 }: {
   texts: ConfirmTexts;
   token: string;
   proposalId: string;
   hash: string;
+  /** The page's language (the tenant's), carried to the result page the form lands on. */
+  lang: Language;
 }) {
   const hasBefore = texts.rows.some((r) => r.before !== null);
   return (
@@ -59,6 +63,7 @@ export function ConfirmAction({
       <form method="post" action={`/api/confirm/${token}`} className="flex flex-col gap-3">
         <input type="hidden" name="proposal_id" value={proposalId} />
         <input type="hidden" name="hash" value={hash} />
+        <input type="hidden" name="lang" value={lang} />
         <Button type="submit" name="decision" value="confirm" size="lg">
           {texts.confirm}
         </Button>

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CUSTOMER_MESSAGE_MAX } from "@/lib/domain/decision-text-limits";
+import { languages } from "@/lib/i18n/locales";
 
 // The confirm page's form (app/confirm/[token]), posted to /api/confirm/<token>: what the customer decided, on which
 // proposal and hash the page showed, and an optional reason when they decline (the customer's own words, bounded).
@@ -16,6 +17,8 @@ export const customerDecisionInput = z.strictObject({
     .max(CONFIRM_REASON_MAX)
     .optional()
     .transform((r) => (r ? r : null)),
+  /** The confirm page's language (the tenant's): the result page is shown in it. Not part of the decision. */
+  lang: z.enum(languages).optional(),
 });
 export type CustomerDecisionInput = z.infer<typeof customerDecisionInput>;
 

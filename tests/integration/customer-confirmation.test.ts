@@ -28,6 +28,8 @@ import { AGENT_LEFTOVER_GRACE_HOURS, purgeAgentLeftovers } from "@/lib/server/ag
 import { executeApprovedProposal } from "@/lib/server/executions/run-execution";
 import { POST as confirmPOST } from "@/app/api/confirm/[token]/route";
 import ConfirmPage, { metadata as confirmPageMetadata } from "@/app/confirm/[token]/page";
+import ConfirmResultPage from "@/app/confirm/result/page";
+import { confirmTranslator } from "@/lib/server/confirmations/confirm-messages";
 import { renderToStaticMarkup } from "react-dom/server";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
@@ -90,7 +92,7 @@ const tokenOf = (result: Record<string, unknown>) =>
 /** The confirm page's form, posted over HTTP as the phone's browser would (same origin). */
 async function post(
   token: string,
-  form: { proposal_id: string; hash: string; decision: "confirm" | "decline"; reason?: string },
+  form: { proposal_id: string; hash: string; decision: "confirm" | "decline"; reason?: string; lang?: string },
   headers: Record<string, string> = {},
 ) {
   const res = await fetch(`${server.url}/api/confirm/${token}`, {
@@ -198,10 +200,24 @@ describe("the customer's confirmation is an approval", () => {
     expect(html).toMatch(/<button[^>]*value="confirm"[^>]*>Confirmar<\/button>/);
     expect(html).toMatch(/<button[^>]*value="decline"[^>]*>Rechazar<\/button>/);
     expect(html).not.toMatch(/@|ORD-1001\b/);
+    // The form carries the page's language, so the result page it lands on speaks it too (not the phone's).
+    expect(html).toContain('name="lang" value="es"');
     // The token never leaves for another site, yet the form's POST keeps its Origin (no-referrer would send "null").
     expect(confirmPageMetadata.referrer).toBe("same-origin");
-    const posted = await confirm(token!, proposal);
-    expect(posted).toMatchObject({ status: 303, location: "/confirm/result?outcome=confirmed" });
+    const posted = await post(
+      token!,
+      { proposal_id: proposal.id, hash: proposal.hash, decision: "confirm", lang: "es" },
+      { "accept-language": "en-US" },
+    );
+    expect(posted).toMatchObject({ status: 303, location: "/confirm/result?outcome=confirmed&lang=es" });
+    const result = renderToStaticMarkup(
+      await ConfirmResultPage({ searchParams: Promise.resolve({ outcome: "confirmed", lang: "es" }) }),
+    );
+    expect(result).toContain('lang="es"');
+    expect(result).toContain(confirmTranslator("es-ES")("confirm.done.confirmed"));
+    expect(confirmTranslator("es-ES")("confirm.done.confirmed")).not.toBe(
+      confirmTranslator("en-US")("confirm.done.confirmed"),
+    );
     expect(await proposalOf(proposal.id)).toMatchObject({ status: P.approved });
     const link = await db().customerConfirmation.findFirstOrThrow({ where: { proposalId: proposal.id } });
     expect(link).toMatchObject({ decision: "confirmed", shownHash: proposal.hash, userAgent: "Safari on iOS" });

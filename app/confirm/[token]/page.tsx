@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { languageOf } from "@/lib/i18n/locales";
 import { ConfirmAction, ConfirmNotice } from "@/components/confirm/confirm-action";
 import { confirmTexts, confirmTranslator } from "@/lib/server/confirmations/confirm-messages";
 import { readConfirmPage } from "@/lib/server/confirmations/read-confirm-page";
@@ -30,7 +31,13 @@ export default async function ConfirmPage({ params }: { params: Promise<{ token:
   const { view } = page;
   return (
     <main lang={view.locale} className="mx-auto flex max-w-md flex-col gap-4 p-4">
-      <ConfirmAction texts={confirmTexts(view)} token={token} proposalId={view.proposalId} hash={view.hash} />
+      <ConfirmAction
+        texts={confirmTexts(view)}
+        token={token}
+        proposalId={view.proposalId}
+        hash={view.hash}
+        lang={languageOf(view.locale)}
+      />
     </main>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { ConfirmNotice } from "@/components/confirm/confirm-action";
-import { negotiateLocale } from "@/lib/i18n/locales";
+import { languages, negotiateLocale } from "@/lib/i18n/locales";
 import { confirmOutcomes, confirmRefusals } from "@/lib/schemas/customer-confirmation";
 import { confirmTranslator } from "@/lib/server/confirmations/confirm-messages";
 
@@ -9,15 +9,15 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { robots: { index: false, follow: false } };
 
 // Where the confirm form lands (POST /api/confirm/<token> → 303): what was recorded, or why the link was refused.
-// It holds no token and reads nothing; its language is the browser's (the link is used up by now).
+// It holds no token and reads nothing; its language is the confirm page's (the tenant's, `lang`), else the browser's.
 
 export default async function ConfirmResultPage({
   searchParams,
 }: {
-  searchParams: Promise<{ outcome?: string; refused?: string }>;
+  searchParams: Promise<{ outcome?: string; refused?: string; lang?: string }>;
 }) {
-  const { outcome, refused } = await searchParams;
-  const locale = negotiateLocale((await headers()).get("accept-language"));
+  const { outcome, refused, lang } = await searchParams;
+  const locale = languages.find((l) => l === lang) ?? negotiateLocale((await headers()).get("accept-language"));
   const t = confirmTranslator(locale);
   const done = confirmOutcomes.find((o) => o === outcome);
   const code = confirmRefusals.find((c) => c === refused) ?? "invalid_request";

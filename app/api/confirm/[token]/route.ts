@@ -29,7 +29,9 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
   const answer = parsed.success
     ? await recordCustomerDecision(token, parsed.data, request.headers.get("user-agent"))
     : ({ ok: false, code: "invalid_request" } as const);
-  const to = answer.ok ? `outcome=${answer.outcome}` : `refused=${answer.code}`;
+  // The result page speaks the confirm page's language (the tenant's), when the form said which.
+  const lang = parsed.success && parsed.data.lang ? `&lang=${parsed.data.lang}` : "";
+  const to = (answer.ok ? `outcome=${answer.outcome}` : `refused=${answer.code}`) + lang;
   return new Response(null, {
     status: 303,
     headers: { location: `/confirm/result?${to}`, "cache-control": "no-store", "referrer-policy": "no-referrer" },
