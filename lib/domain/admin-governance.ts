@@ -14,7 +14,13 @@ export const adminChangeStatus = {
 } as const;
 export type AdminChangeStatus = (typeof adminChangeStatus)[keyof typeof adminChangeStatus];
 
-export const adminChangeKinds = ["invite_staff", "update_staff", "setup_link", "witness_policy"] as const;
+export const adminChangeKinds = [
+  "invite_staff",
+  "update_staff",
+  "setup_link",
+  "witness_policy",
+  "confirmation_policy",
+] as const;
 export type AdminChangeKind = (typeof adminChangeKinds)[number];
 
 type StaffState = { roles: readonly string[]; disabled: boolean };
@@ -132,7 +138,8 @@ export type AdminChangeWhat =
   | "unlock_admin"
   | "reset_admin"
   | "remove_witness"
-  | "lower_witness_quorum";
+  | "lower_witness_quorum"
+  | "lower_customer_confirmation";
 
 // ---- The witness policy (docs/audit.md "Witnesses") ------------------------------------------------------
 
@@ -162,6 +169,7 @@ export function witnessPolicyProblem(witnesses: number, quorum: number): string 
 export function describeAdminChange(kind: AdminChangeKind, payload: unknown): AdminChangeWhat[] {
   if (kind === "invite_staff") return ["invite_admin"];
   if (kind === "setup_link") return ["reset_admin"];
+  if (kind === "confirmation_policy") return ["lower_customer_confirmation"];
   if (kind === "witness_policy")
     return [
       (payload as { change: WitnessPolicyChange }).change.op === "remove_witness"
@@ -176,4 +184,15 @@ export function describeAdminChange(kind: AdminChangeKind, payload: unknown): Ad
     what.push(patch.disabled ? "disable_admin" : "enable_admin");
   if (patch.unlock && isAdmin(before)) what.push("unlock_admin");
   return what;
+}
+
+// ---- Who confirms (docs/action-kinds.md "Who confirms") --------------------------------------------------
+
+/**
+ * Whether a new list of kinds whose proposals also need the customer's confirmation loosens the tenant's policy and so
+ * waits for a second admin: it drops a kind (one fewer party must confirm). Adding kinds tightens it and applies at
+ * once.
+ */
+export function isConfirmationPolicyLoosening(before: readonly string[], after: readonly string[]): boolean {
+  return before.some((k) => !after.includes(k));
 }

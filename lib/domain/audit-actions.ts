@@ -75,6 +75,7 @@ export const auditActionGroups = {
     "admin:operator_grant_admin",
     "admin:add_witness",
     "admin:set_witness_quorum",
+    "admin:set_confirmation_policy",
     "admin:remove_witness",
     "operator:create_tenant",
     "admin:set_provider_connection",

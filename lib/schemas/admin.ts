@@ -141,3 +141,15 @@ export type AddWitnessInput = z.infer<typeof addWitnessInput>;
 /** PUT /api/admin/witness-policy: how many of the tenant's witnesses must cosign a checkpoint. */
 export const witnessPolicyInput = z.strictObject({ quorum: z.number().int().min(0).max(100), ...stepUp });
 export type WitnessPolicyInput = z.infer<typeof witnessPolicyInput>;
+
+/**
+ * PUT /api/admin/confirmation-policy: the kinds whose proposals also need the customer's confirmation (names checked
+ * against the registered kinds by the use case), as a set: order and repeats do not matter.
+ */
+export const confirmationPolicyInput = z.strictObject({
+  kinds: z
+    .array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "a kind name"))
+    .max(50)
+    .transform((k) => [...new Set(k)].sort()),
+  ...stepUp,
+});

@@ -20,6 +20,7 @@ import {
   updateStaffInput,
   addWitnessInput,
   witnessPolicyInput,
+  confirmationPolicyInput,
 } from "@/lib/schemas/admin";
 import { apiError, toolCallAnswer, toolCallRequest, toolListAnswer, traceableError } from "@/lib/schemas/api-wire";
 import { auditSearchInput } from "@/lib/schemas/audit";
@@ -886,6 +887,22 @@ const adminPaths: ZodOpenApiPathsObject = {
       body: witnessPolicyInput,
       ok: {
         ...ok('{status: "applied", quorum}.', untyped("The applied quorum")),
+        ...ok('{status: "awaiting_second_admin", change} (docs/admin-api.md).', untyped("The waiting change"), 202),
+      },
+    }),
+  },
+  // Who confirms (docs/action-kinds.md "Who confirms"): the kinds whose proposals also need the customer.
+  "/api/admin/confirmation-policy": {
+    get: admin({
+      summary: "Who confirms: the kinds whose proposals also need the customer, and every kind's own floor",
+      ok: ok("{kinds, available: [{kind, floor}]}.", untyped("Who confirms")),
+    }),
+    put: admin({
+      summary:
+        "Set the kinds whose proposals also need the customer: adding applies at once, dropping waits for a second admin",
+      body: confirmationPolicyInput,
+      ok: {
+        ...ok('{status: "applied", kinds}.', untyped("The applied list")),
         ...ok('{status: "awaiting_second_admin", change} (docs/admin-api.md).', untyped("The waiting change"), 202),
       },
     }),

@@ -6,6 +6,7 @@ import { WebhookDeliveriesSection } from "./_components/webhook-deliveries-secti
 import { listStaff } from "@/lib/server/admin/list-staff";
 import { listAgentKeys } from "@/lib/server/admin/list-agent-keys";
 import { PolicySection } from "./_components/policy-section";
+import { ConfirmationPolicySection } from "./_components/confirmation-policy-section";
 import { getPolicy } from "@/lib/server/admin/policy/get-policy";
 import { AgentAccessSections } from "./_components/agent-access-sections";
 import { StaffSection } from "./_components/staff-section";
@@ -78,6 +79,8 @@ export default async function AdminPage({
           currency={tenant.currency}
         />
       ) : null}
+
+      {show("policy") ? <ConfirmationPolicySection actor={actor} /> : null}
 
       {changes ? (
         <AdminChangesSection

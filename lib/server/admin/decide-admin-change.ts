@@ -13,6 +13,7 @@ import { applyStaffUpdate, readStaff } from "./update-staff";
 import { parseForm } from "./zod-problem";
 import { applyWitnessRemoval } from "./witnesses/remove-witness";
 import { applyApprovedQuorum } from "./witnesses/set-witness-quorum";
+import { applyApprovedConfirmationPolicy } from "./confirmation-policy";
 import { isUuid, takenError } from "@/lib/domain/validation";
 import { transaction } from "@/lib/server/db/transaction";
 
@@ -101,6 +102,9 @@ export async function decideAdminChange(
         const target = await readLinkTarget(tx, actor.tenantId, row.targetId!);
         const link = await applySetupLink(tx, actor, target, { issuedByIds: both, change: id });
         result = { ...result, setupUrl: link.setupUrl, expiresAt: link.expiresAt };
+      } else if (row.kind === "confirmation_policy") {
+        const payload = row.payload as { kinds: string[]; before: { kinds: string[] } };
+        await applyApprovedConfirmationPolicy(tx, actor, payload, id);
       } else if (row.kind === "witness_policy") {
         const payload = row.payload as { change: WitnessPolicyChange; witnessId?: string; before: { quorum: number } };
         if (payload.change.op === "remove_witness") await applyWitnessRemoval(tx, actor, payload.witnessId!, id);

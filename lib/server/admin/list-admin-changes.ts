@@ -55,7 +55,10 @@ export async function listAdminChanges(actor: Actor): Promise<{ pending: Pending
       const invite = r.kind === "invite_staff" ? (r.payload as { email: string; name: string; roles: string[] }) : null;
       const witness =
         r.kind === "witness_policy" ? (r.payload as { change: WitnessPolicyChange; before: { quorum: number } }) : null;
+      const confirmation =
+        r.kind === "confirmation_policy" ? (r.payload as { kinds: string[]; before: { kinds: string[] } }) : null;
       const person = r.targetId ? people.get(r.targetId) : undefined;
+      const listed = (kinds: string[]) => (kinds.length ? kinds.join(", ") : "none");
       return {
         id: r.id,
         kind: r.kind,
@@ -73,7 +76,14 @@ export async function listAdminChanges(actor: Actor): Promise<{ pending: Pending
                     : `quorum ${witness.before.quorum} → ${witness.change.op === "set_quorum" ? witness.change.quorum : "?"}`,
                 roles: [],
               }
-            : { id: r.targetId, name: person?.name ?? "?", email: person?.email ?? "?", roles: person?.roles ?? [] },
+            : confirmation
+              ? {
+                  id: null,
+                  name: "customer confirmation",
+                  email: `${listed(confirmation.before.kinds)} → ${listed(confirmation.kinds)}`,
+                  roles: [],
+                }
+              : { id: r.targetId, name: person?.name ?? "?", email: person?.email ?? "?", roles: person?.roles ?? [] },
         proposedBy: { id: r.proposedById, name: people.get(r.proposedById)?.name ?? "?" },
         createdAt: r.createdAt,
         expiresAt: r.expiresAt,
