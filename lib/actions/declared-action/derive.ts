@@ -61,8 +61,14 @@ export async function deriveDeclaredFields(
   const path = fillDerivePath(spec.derive.path, input);
   const url = deriveUrl(endpoint.url, path);
   if (!url) return { ok: false, problem: "derive_refused" };
-  // Signed like the endpoint's GET of a key (the shop may check who asks): the signed content is the path.
-  const headers = signStandardWebhook({ id: `msg_${randomUUID()}`, body: path, secrets: endpoint.secrets });
+  // Signed like the endpoint's GET of a key (the shop may check who asks): the signed content is the path and query
+  // exactly as sent on the request line.
+  const sent = new URL(url);
+  const headers = signStandardWebhook({
+    id: `msg_${randomUUID()}`,
+    body: `${sent.pathname}${sent.search}`,
+    secrets: endpoint.secrets,
+  });
   const answer = await guardedRequest({
     method: "GET",
     url,
