@@ -50,6 +50,7 @@ export const serverNeutral: string[] = [
   "cancel-order.test.ts",
   "customer-confirmation.test.ts",
   "contact-change.test.ts",
+  "declared-actions.test.ts",
   "admin-denied-access.test.ts",
   "admin-governance.test.ts",
   "admin-keys.test.ts",

@@ -72,11 +72,11 @@ function auditedFields(params: DeclaredActionParams) {
   const made: string[] = [];
   const personal: string[] = [];
   const derived = params.fields.map((f) => {
-    if (f.clear) return { key: f.key, value_in_clear: f.value };
+    if (f.clear) return { field: f.key, value_in_clear: f.value };
     const fp = auditFingerprint(String(f.value));
     made.push(fp);
     personal.push(String(f.value));
-    return { key: f.key, fingerprint: fp };
+    return { field: f.key, fingerprint: fp };
   });
   return { derived, made, personal };
 }
