@@ -42,7 +42,18 @@ import { startShopBehindEndpoint } from "../support/address-change-shop";
 import { STORE_CREDIT, declareActive, storeCreditSpec, twoAdmins } from "../support/declared-actions";
 import { refusal } from "../support/refusal";
 import { runJobsOnce } from "../support/run-jobs-once";
-import { ES, US, ana, anthropicCall, freshTrace, headersFor, john, tokenFor, webKey } from "./gateway-support";
+import {
+  ES,
+  US,
+  ana,
+  anthropicCall,
+  communityKey,
+  freshTrace,
+  headersFor,
+  john,
+  tokenFor,
+  webKey,
+} from "./gateway-support";
 
 const KIND = "declared_action";
 let stopShop: (() => Promise<void>) | undefined;
@@ -253,6 +264,29 @@ describe("the declared tool", () => {
     expect(body.result.proposal_id).toBe(
       (viaMcp.structuredContent as { result: { proposal_id: string } }).result.proposal_id,
     );
+    // A channel that prepares no action (community_chat: tickets only) is offered no declared tool, and cannot call it.
+    const community = await toolsGET(
+      new Request("http://localhost/api/agent/tools?format=anthropic", {
+        headers: { authorization: `Bearer ${communityKey(ES)}` },
+      }),
+    );
+    expect(JSON.stringify(await community.json())).not.toContain(STORE_CREDIT);
+    const communityAuth = await authenticateAgentKey(`Bearer ${communityKey(ES)}`);
+    if (!communityAuth.ok) throw new Error("community key refused");
+    const viaCommunity = await executeToolCall(
+      communityAuth.caller,
+      {
+        traceId: `declared-${randomUUID()}`,
+        transport: "anthropic",
+        callId: `toolu_d${++seq}`,
+        endUserToken: null,
+        model: null,
+        promptVersion: null,
+      },
+      STORE_CREDIT,
+      { order_id: number, reason: "late" },
+    );
+    expect(viaCommunity.outcome).toMatchObject({ code: "unknown_tool" });
     // Another tenant's agent cannot call it: as a tool that does not exist.
     expect((await call(US, STORE_CREDIT, { order_id: number, reason: "late" })).outcome).toMatchObject({
       code: "unknown_tool",
@@ -283,7 +317,7 @@ describe("the declared tool", () => {
         id: declaration.id,
         name: STORE_CREDIT,
         version: declaration.version,
-        execute: STORE_CREDIT,
+        execute: "issue_store_credit",
         stepUp: true,
       },
       input: { order_id: number, reason: "damaged" },
@@ -327,7 +361,11 @@ describe("the declared tool", () => {
       status: "succeeded",
       receipts: 1,
       request: {
-        params: { action: STORE_CREDIT, input: { order_id: number }, fields: { amount: 2_500, currency: "EUR" } },
+        params: {
+          action: "issue_store_credit",
+          input: { order_id: number },
+          fields: { amount: 2_500, currency: "EUR" },
+        },
       },
     });
     // The buyer's name (a non-clear field) is nowhere in the audit table; the clear amount is.

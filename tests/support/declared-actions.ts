@@ -9,7 +9,7 @@ import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { actorFor, staffOf } from "./actors";
 
-export const STORE_CREDIT = "issue_store_credit";
+export const STORE_CREDIT = "grant_store_credit";
 
 /** The contract's example: store credit for an order, amount and currency from the shop's quote. */
 export function storeCreditSpec(overrides: Partial<ActionDeclarationSpec> = {}): ActionDeclarationSpec {
@@ -37,7 +37,7 @@ export function storeCreditSpec(overrides: Partial<ActionDeclarationSpec> = {}):
       es: "Emitir {amount} {currency} de saldo a {customer}",
     },
     policy: { approvals: 1, stepUp: false, money: { amountKey: "amount", currencyKey: "currency" } },
-    execute: { action: STORE_CREDIT },
+    execute: { action: "issue_store_credit" },
     ...overrides,
   };
 }
