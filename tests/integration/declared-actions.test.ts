@@ -11,8 +11,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client as McpClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as mcpPOST } from "@/app/api/mcp/route";
+import { GET as actionsGET, POST as actionsPOST } from "@/app/api/admin/actions/route";
+import { GET as decisionGET, POST as decisionPOST } from "@/app/api/admin/actions/[id]/[decision]/route";
 import { POST as toolCallsPOST } from "@/app/api/agent/tool-calls/route";
 import { GET as toolsGET } from "@/app/api/agent/tools/route";
 import type { ShopControl } from "@/shop-sandbox/control-client";
@@ -54,6 +56,17 @@ import {
   tokenFor,
   webKey,
 } from "./gateway-support";
+
+// The admin routes' session: the staff wrapper asks requireActor(); here it answers the actor a case chose (the use
+// cases below take their actor directly).
+let routeActor: Actor | null = null;
+vi.mock("@/lib/server/auth/actor", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/server/auth/actor")>()),
+  requireActor: async () => {
+    if (!routeActor) throw new Error("no route actor");
+    return routeActor;
+  },
+}));
 
 const KIND = "declared_action";
 let stopShop: (() => Promise<void>) | undefined;
@@ -222,6 +235,48 @@ describe("declaring an action", () => {
       ),
     ).toMatchObject({ code: "invalid_arguments" });
     expect(await db().actionDeclaration.count()).toBe(before);
+  });
+});
+
+describe("the admin routes (the contract's HTTP shapes)", () => {
+  const post = (path: string, body: unknown) =>
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { origin: "http://localhost", "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  it("POST 201 / 400 validation_failed / 409 conflict; GET lists; the proposer's approve is 403; GET on a decision is 405", async () => {
+    routeActor = admin;
+    const spec = storeCreditSpec({ name: "route_store_credit" });
+    const bad = await actionsPOST(post("/api/admin/actions", { ...spec, fields: [] }), undefined);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      code: "validation_failed",
+      error: { problems: expect.arrayContaining([expect.objectContaining({ path: "$.fields" })]) },
+    });
+    const created = await actionsPOST(post("/api/admin/actions", spec), undefined);
+    expect(created.status).toBe(201);
+    const { declaration } = (await created.json()) as { declaration: { id: string; status: string; version: number } };
+    expect(declaration).toMatchObject({ status: "pending", version: 1 });
+    const again = await actionsPOST(post("/api/admin/actions", spec), undefined);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: "conflict" });
+    const listed = (await (await actionsGET(new Request("http://localhost/api/admin/actions"), undefined)).json()) as {
+      data: { id: string; mine: boolean }[];
+    };
+    expect(listed.data.find((r) => r.id === declaration.id)).toMatchObject({ mine: true });
+    const params = (decision: string) => ({ params: Promise.resolve({ id: declaration.id, decision }) });
+    const own = await decisionPOST(post(`/api/admin/actions/${declaration.id}/approve`, {}), params("approve"));
+    expect(own.status).toBe(403);
+    expect(await own.json()).toMatchObject({ code: "permission_denied", error: { reason: "own_change" } });
+    routeActor = second;
+    const approved = await decisionPOST(post(`/api/admin/actions/${declaration.id}/approve`, {}), params("approve"));
+    expect(await approved.json()).toEqual({ status: "active" });
+    const retired = await decisionPOST(post(`/api/admin/actions/${declaration.id}/retire`, {}), params("retire"));
+    expect(await retired.json()).toEqual({ status: "retired" });
+    expect(decisionGET(new Request("http://localhost/api/admin/actions/x/approve")).status).toBe(405);
+    routeActor = null;
   });
 });
 
