@@ -144,6 +144,26 @@ const KINDS: Record<string, KindHandler> = {
     );
     return { status: "succeeded", reference: newReference("msg") };
   },
+  /**
+   * An admin-declared action (the gateway's declared_action kind); params.action names what the admin declared. The
+   * shop knows one: issue_store_credit, params {fields: {amount, currency}, input: {order_id}} — recorded once per
+   * idempotency key (shop_store_credits).
+   */
+  declared_action: async (client, request) => {
+    const { action, input, fields } = request.params;
+    if (action !== "issue_store_credit") return failed("unsupported declared action");
+    if (!isObject(input) || !isObject(fields)) return failed("invalid_params");
+    const { order_id } = input;
+    const { amount, currency } = fields;
+    if (!isText(order_id, 255)) return failed("invalid_order");
+    if (!Number.isSafeInteger(amount) || (amount as number) < 0) return failed("invalid_amount");
+    if (!isText(currency, 3)) return failed("invalid_currency");
+    await client.query(
+      "INSERT INTO shop_store_credits (idempotency_key, order_number, amount_minor, currency) VALUES ($1, $2, $3, $4)",
+      [request.idempotency_key, order_id, amount, currency],
+    );
+    return { status: "succeeded", reference: newReference("crd") };
+  },
 };
 
 export const SUPPORTED_KINDS = Object.keys(KINDS);

@@ -15,7 +15,14 @@ export type ControlState = {
 };
 
 /** `PUT /__control/orders/:number`: creates the order (default `unfulfilled`, no address) or changes what is given. */
-export type OrderInput = { status?: OrderStatus; shippingAddress?: Record<string, unknown> | null };
+export type OrderInput = {
+  status?: OrderStatus;
+  shippingAddress?: Record<string, unknown> | null;
+  /** What the store-credit quote reads (GET /store-credit/quote): the buyer's name, the total and its currency. */
+  customerName?: string;
+  totalMinor?: number;
+  currency?: string;
+};
 export type FaultInput = FaultSpec;
 export type ResetInput = { data?: boolean };
 
@@ -61,14 +68,25 @@ export async function handleControl(state: ControlState, method: string, url: UR
       if ("error" in input) return bad(input.error);
       const given = input.shippingAddress !== undefined;
       const row = await state.pool.query<OrderRow>(
-        `INSERT INTO shop_orders (order_number, status, shipping_address)
-         VALUES ($1, COALESCE($2::text, 'unfulfilled'), $3::jsonb)
+        `INSERT INTO shop_orders (order_number, status, shipping_address, customer_name, total_minor, currency)
+         VALUES ($1, COALESCE($2::text, 'unfulfilled'), $3::jsonb, $5::text, $6::integer, $7::text)
          ON CONFLICT (order_number) DO UPDATE SET
            status = COALESCE($2::text, shop_orders.status),
            shipping_address = CASE WHEN $4::boolean THEN EXCLUDED.shipping_address ELSE shop_orders.shipping_address END,
+           customer_name = COALESCE($5::text, shop_orders.customer_name),
+           total_minor = COALESCE($6::integer, shop_orders.total_minor),
+           currency = COALESCE($7::text, shop_orders.currency),
            updated_at = now()
          RETURNING *`,
-        [orderNumber, input.status ?? null, given ? JSON.stringify(input.shippingAddress) : null, given],
+        [
+          orderNumber,
+          input.status ?? null,
+          given ? JSON.stringify(input.shippingAddress) : null,
+          given,
+          input.customerName ?? null,
+          input.totalMinor ?? null,
+          input.currency ?? null,
+        ],
       );
       return { status: 200, body: orderView(row.rows[0]!) };
     }
@@ -135,7 +153,9 @@ export async function handleControl(state: ControlState, method: string, url: UR
         return bad("reset takes { data?: boolean }");
       state.faults.clear();
       if (isObject(body) && body.data === true)
-        await state.pool.query("TRUNCATE shop_actions, shop_orders, shop_replacement_orders, shop_message_batches");
+        await state.pool.query(
+          "TRUNCATE shop_actions, shop_orders, shop_replacement_orders, shop_message_batches, shop_store_credits",
+        );
       for (const key of Object.keys(state.stats)) state.stats[key] = 0;
       return { status: 200, body: { ok: true } };
     }
@@ -149,14 +169,26 @@ export async function handleControl(state: ControlState, method: string, url: UR
 
 function parseOrderInput(body: unknown): OrderInput | { error: string } {
   if (body === undefined) return {};
-  if (!isObject(body) || !onlyKeys(body, ["status", "shippingAddress"]))
-    return { error: "an order takes { status?, shippingAddress? }" };
-  const { status, shippingAddress } = body;
+  if (!isObject(body) || !onlyKeys(body, ["status", "shippingAddress", "customerName", "totalMinor", "currency"]))
+    return { error: "an order takes { status?, shippingAddress?, customerName?, totalMinor?, currency? }" };
+  const { status, shippingAddress, customerName, totalMinor, currency } = body;
+  if (customerName !== undefined && (typeof customerName !== "string" || customerName.length > 200))
+    return { error: "customerName is a string of at most 200 characters" };
+  if (totalMinor !== undefined && (!Number.isSafeInteger(totalMinor) || (totalMinor as number) < 0))
+    return { error: "totalMinor is a non-negative integer" };
+  if (currency !== undefined && (typeof currency !== "string" || !/^[A-Z]{3}$/.test(currency)))
+    return { error: "currency is an ISO 4217 code" };
   if (status !== undefined && !ORDER_STATUSES.includes(status as OrderStatus))
     return { error: `status is one of ${ORDER_STATUSES.join(", ")}` };
   if (shippingAddress !== undefined && shippingAddress !== null && !isObject(shippingAddress))
     return { error: "shippingAddress is an object or null" };
-  return { status: status as OrderStatus | undefined, shippingAddress };
+  return {
+    status: status as OrderStatus | undefined,
+    shippingAddress,
+    customerName: customerName,
+    totalMinor: totalMinor as number | undefined,
+    currency: currency,
+  };
 }
 
 function parseFaultInput(body: unknown): FaultSpec | { error: string } {
@@ -191,6 +223,9 @@ type OrderRow = {
   order_number: string;
   status: OrderStatus;
   shipping_address: Record<string, unknown> | null;
+  customer_name: string | null;
+  total_minor: number | null;
+  currency: string | null;
   updated_at: Date;
 };
 
@@ -205,6 +240,26 @@ type ActionRow = {
   receipts: number;
   created_at: Date;
 };
+
+/**
+ * `GET /store-credit/quote?order=N` (the derive request of the declared issue_store_credit action): the credit the
+ * shop would issue for the order, computed from its own data — the order's total, in its currency — and its buyer.
+ * 404 for an order it does not know or without a total.
+ */
+export async function storeCreditQuote(pool: pg.Pool, orderNumber: string): Promise<Answer> {
+  const { rows } = await pool.query<OrderRow>("SELECT * FROM shop_orders WHERE order_number = $1", [orderNumber]);
+  const order = rows[0];
+  if (!order || order.total_minor === null || order.currency === null || order.customer_name === null)
+    return { status: 404, body: { error: "not_found", message: `No quote for order '${orderNumber}'` } };
+  return {
+    status: 200,
+    body: {
+      order: order.order_number,
+      customer: { name: order.customer_name },
+      credit: { amount_minor: order.total_minor, currency: order.currency },
+    },
+  };
+}
 
 function orderView(row: OrderRow): OrderView {
   return {

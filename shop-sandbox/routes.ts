@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type pg from "pg";
 import type { Webhook } from "standardwebhooks";
 import { newReference, parseActionRequest, performAction, type ActionAnswer } from "./actions";
-import { handleControl, type Answer, type ControlState } from "./control";
+import { handleControl, storeCreditQuote, type Answer, type ControlState } from "./control";
 import type { FaultBoard, FaultMatch } from "./faults";
 import { inTransaction, type ActionStatus } from "./store";
 
@@ -202,6 +202,13 @@ export function shopRoutes(ctx: RoutesContext) {
       if (method !== "POST") return send(res, notAllowed(method, "POST"), { allow: "POST" });
       return refused(req, res, raw) ? undefined : createAction(req, res, raw);
     }
+    if (url.pathname === "/store-credit/quote") {
+      if (method !== "GET") return send(res, notAllowed(method, "GET"), { allow: "GET" });
+      // The gateway's derive request (an admin-declared action): signed over the path and query it asks for.
+      if (refused(req, res, req.url ?? "")) return;
+      count("quotes");
+      return send(res, await storeCreditQuote(pool, url.searchParams.get("order") ?? ""));
+    }
     const keyInPath = /^\/actions\/([^/]+)$/.exec(url.pathname)?.[1];
     if (keyInPath !== undefined) {
       if (method !== "GET") return send(res, notAllowed(method, "GET"), { allow: "GET" });
@@ -219,7 +226,7 @@ export function shopRoutes(ctx: RoutesContext) {
       status: 404,
       body: {
         error: "unknown_route",
-        message: `${method} ${url.pathname}: the shop answers POST /actions and GET /actions/{idempotency_key} (docs/shop-sandbox.md)`,
+        message: `${method} ${url.pathname}: the shop answers POST /actions, GET /actions/{idempotency_key} and GET /store-credit/quote (docs/shop-sandbox.md)`,
       },
     });
   };

@@ -67,6 +67,18 @@ CREATE TABLE IF NOT EXISTS shop_message_batches (
   text            text NOT NULL,
   created_at      timestamptz NOT NULL DEFAULT now()
 );
+-- What the shop's store-credit quote reads of an order (GET /store-credit/quote): who bought it and what it cost.
+ALTER TABLE shop_orders ADD COLUMN IF NOT EXISTS customer_name text NULL;
+ALTER TABLE shop_orders ADD COLUMN IF NOT EXISTS total_minor integer NULL;
+ALTER TABLE shop_orders ADD COLUMN IF NOT EXISTS currency text NULL;
+-- The store credit the shop issued (an admin-declared action, issue_store_credit): one row per idempotency key.
+CREATE TABLE IF NOT EXISTS shop_store_credits (
+  idempotency_key text PRIMARY KEY,
+  order_number    text NOT NULL,
+  amount_minor    integer NOT NULL CHECK (amount_minor >= 0),
+  currency        text NOT NULL,
+  created_at      timestamptz NOT NULL DEFAULT now()
+);
 `;
 
 /** Creates the database named in `databaseUrl` when it is missing (connecting to `postgres` on the same server). */

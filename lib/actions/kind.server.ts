@@ -10,6 +10,8 @@ import type { Tx } from "@/lib/server/db/client";
 import type { DB } from "@/lib/server/db/sql";
 import type { LockedProposal } from "@/lib/server/proposals/proposal-guards";
 import type { ConfirmationPolicy } from "@/lib/domain/confirmation-policy";
+import type { z } from "zod";
+import type { ToolAnnotations } from "@/lib/schemas/agent-inputs";
 
 /** One handler for each tool the kind declares, and no other. */
 export type KindToolHandlers<K extends ActionKindTools> = { [Name in keyof K["tools"]]: ToolHandler };
@@ -64,7 +66,34 @@ export type KindBehaviour = {
    * country). Tenant policy may raise it, never lower it. Decided at prepare and hashed (v6 / v7). Absent: reviewers.
    */
   confirmation?: ConfirmationPolicy;
+  /**
+   * Whether this proposal's hashed params ask reviewers to re-authenticate for every approval (an admin-declared
+   * action's `policy.stepUp`): the open session's step-up window does not count. Optional; absent: the tenant's
+   * approval session window applies, as for every kind.
+   */
+  freshStepUp?(params: unknown): boolean;
 };
+
+/**
+ * A tool whose existence depends on the tenant's data, not on code (an admin-declared action): listed per tenant by
+ * its kind (`KindDynamicTools.list`), published in every format like a catalogue tool, validated by its own strict
+ * schema and run by its own handler on the gateway (same transaction, budgets, audit and envelope). The gateway never
+ * lets one shadow a built-in tool (lib/server/agent/dynamic-tools.ts).
+ */
+export type DynamicTool = {
+  name: string;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  /** Strict JSON schema of its arguments (every property required, no other property). */
+  inputSchema: Record<string, unknown>;
+  /** Validates a call's arguments: the data, or the zod issues (answered as invalid_arguments). */
+  parse(args: unknown): { success: true; data: unknown } | { success: false; error: { issues: z.core.$ZodIssue[] } };
+  handler: ToolHandler;
+};
+
+/** A kind whose tools are per tenant (registry.server.ts lists each such kind once). */
+export type KindDynamicTools = { list(tenantId: string): Promise<DynamicTool[]> };
 
 /** A proposal row as stored. */
 export type ProposalRow = Proposal;
@@ -72,8 +101,17 @@ export type ProposalRow = Proposal;
 /** A stored proposal as a status answer reads it: its row, and its order's number when it concerns an order. */
 export type StoredProposal = Selectable<DB["Proposal"]> & { orderRef: string | null };
 
-/** One labelled value of the action (label: messages `kinds.<kind>.fields.<key>`), before → after where it changes. */
-export type ReviewField = { key: string; before: string | null; after: string | null; changed: boolean };
+/**
+ * One labelled value of the action (label: messages `kinds.<kind>.fields.<key>`, or `label` when the kind's params
+ * carry the label per locale — an admin-declared action's), before → after where it changes.
+ */
+export type ReviewField = {
+  key: string;
+  before: string | null;
+  after: string | null;
+  changed: boolean;
+  label?: { en: string; es: string };
+};
 
 export type KindReview = {
   fields: ReviewField[];

@@ -2,7 +2,7 @@ import "server-only";
 // How every registered kind's tools run (the declarations are ./registry.ts). One line per kind, in the same
 // order; a handler for a tool no kind declares, or a declared tool without a handler, fails the type check and
 // lib/actions/registry.test.ts.
-import type { KindBehaviour } from "./kind.server";
+import type { DynamicTool, KindBehaviour, KindDynamicTools } from "./kind.server";
 import { addressChangeBehaviour } from "./address-change/behaviour";
 import { addressChangeToolHandlers } from "./address-change/server";
 import { bulkMessageBehaviour } from "./bulk-message/behaviour";
@@ -11,6 +11,8 @@ import { cancelOrderBehaviour } from "./cancel-order/behaviour";
 import { cancelOrderToolHandlers } from "./cancel-order/server";
 import { contactChangeBehaviour } from "./contact-change/behaviour";
 import { contactChangeToolHandlers } from "./contact-change/server";
+import { declaredActionBehaviour } from "./declared-action/behaviour";
+import { declaredActionDynamicTools, declaredActionToolHandlers } from "./declared-action/server";
 import { refundBehaviour } from "./refund/behaviour";
 import { refundToolHandlers } from "./refund/server";
 import { replacementOrderBehaviour } from "./replacement-order/behaviour";
@@ -23,6 +25,7 @@ export const kindToolHandlers = {
   ...contactChangeToolHandlers,
   ...replacementOrderToolHandlers,
   ...bulkMessageToolHandlers,
+  ...declaredActionToolHandlers,
 };
 
 /** What the core asks of each kind about its proposals: one line per kind, every registered kind present (tested). */
@@ -33,7 +36,20 @@ export const kindBehaviours: Readonly<Record<string, KindBehaviour>> = {
   update_customer_contact: contactChangeBehaviour,
   create_order: replacementOrderBehaviour,
   send_bulk_message: bulkMessageBehaviour,
+  declared_action: declaredActionBehaviour,
 };
+
+/** The kinds whose tools are per tenant (an admin-declared action's): one line per such kind. */
+const kindDynamicTools: readonly KindDynamicTools[] = [declaredActionDynamicTools];
+
+/**
+ * Every dynamic tool of the tenant, each name once (the first kind's wins). The gateway drops any whose name is a
+ * built-in tool's (lib/server/agent/dynamic-tools.ts): a dynamic tool never shadows one.
+ */
+export async function dynamicToolsOf(tenantId: string): Promise<DynamicTool[]> {
+  const all = (await Promise.all(kindDynamicTools.map((k) => k.list(tenantId)))).flat();
+  return all.filter((t, i) => all.findIndex((o) => o.name === t.name) === i);
+}
 
 /**
  * The behaviour of a stored proposal's kind, or null when this release does not know the kind (a proposal written

@@ -7,6 +7,7 @@ import { addressChangeKindTools } from "./address-change/tools";
 import { bulkMessageKindTools } from "./bulk-message/tools";
 import { cancelOrderKindTools } from "./cancel-order/tools";
 import { contactChangeKindTools } from "./contact-change/tools";
+import { declaredActionKindTools } from "./declared-action/tools";
 import { refundKindTools } from "./refund/tools";
 import { replacementOrderKindTools } from "./replacement-order/tools";
 
@@ -17,6 +18,7 @@ export const actionKinds = [
   contactChangeKindTools,
   replacementOrderKindTools,
   bulkMessageKindTools,
+  declaredActionKindTools,
 ] as const;
 
 /** Every kind's agent tools, by tool name (a name two kinds declare is refused at load). */

@@ -85,6 +85,7 @@ import { updateTenantSettingsInput } from "@/lib/schemas/tenant";
 import { webhookDeliveriesDto } from "@/lib/schemas/webhook-delivery-dto";
 import { toolFormats } from "@/lib/schemas/tools";
 import { createSegmentInput } from "@/lib/schemas/segments";
+import { actionDeclarationSpec } from "@/lib/schemas/action-declarations";
 
 type Schema = z.core.$ZodType;
 type Security = "agentKey" | "integrationKey" | "staffSession" | "metricsToken" | "providerSignature" | "public";
@@ -967,6 +968,31 @@ const adminPaths: ZodOpenApiPathsObject = {
       summary: "Declare a segment, or the next version of an existing slug (a new row; step-up)",
       body: createSegmentInput,
       ok: ok("{id, slug, version, name, filter, createdAt}.", untyped("The new version")),
+    }),
+  },
+  "/api/admin/actions": {
+    get: admin({
+      summary: "The tenant's declared actions: each name's newest decided version and its pending one",
+      ok: ok(
+        "{data: [{id, name, version, status, spec, proposedBy, proposedAt, decidedBy, decidedAt, mine, approvalRefusal}]}.",
+        untyped("The declarations"),
+      ),
+    }),
+    post: admin({
+      summary: "Declare an action, or the next version of a name (pending until a second admin approves; step-up)",
+      body: actionDeclarationSpec,
+      ok: ok(
+        "201 {declaration} (pending). 400 validation_failed; 409 conflict (a version already pending).",
+        untyped("The new version"),
+      ),
+    }),
+  },
+  "/api/admin/actions/{id}/{decision}": {
+    post: secondAdminDecision({
+      summary:
+        "Approve (a second admin, step-up), reject, cancel (the proposer) or retire (one admin, step-up) a declared action",
+      path: { id: uuid, decision: z.enum(["approve", "reject", "cancel", "retire"]) },
+      ok: ok("{status: active | rejected | retired}.", untyped("The new status")),
     }),
   },
   "/api/admin/action-endpoint/test": {

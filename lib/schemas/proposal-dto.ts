@@ -231,6 +231,8 @@ const reviewFieldDto = z.object({
   before: z.nullable(z.string()),
   after: z.nullable(z.string()),
   changed: z.boolean(),
+  /** The label per locale when the kind's params carry it (an admin-declared action's); else messages. */
+  label: z.optional(z.object({ en: z.string(), es: z.string() })),
 });
 
 /**

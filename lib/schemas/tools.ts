@@ -215,16 +215,25 @@ export function vendorSchema(schema: Record<string, unknown>, vendor: Vendor): R
 }
 
 export type ToolFormat = "anthropic" | "openai" | "openai_chat";
+
+/**
+ * A tool as published: its name, when to call it and its full strict JSON schema — a catalogue tool's, or a tool that
+ * exists per tenant (an admin-declared action's, lib/server/agent/dynamic-tools.ts), served through the same vendor
+ * subsets.
+ */
+export type PublishedTool = { name: string; description: string; inputSchema: Record<string, unknown> };
 export const toolFormats: readonly ToolFormat[] = ["anthropic", "openai", "openai_chat"];
 
 /**
  * Tool definitions for Anthropic (Messages API `tools`), OpenAI Responses (function tools) or OpenAI Chat
  * Completions (`tools: [{type:"function", function:{…}}]`), each with only its vendor's strict keywords.
  */
-export function toolDefinitions(names: readonly ToolName[], format: ToolFormat) {
-  return names.map((name) => {
-    const { description } = toolCatalog[name];
-    const full = toolJsonSchema(name);
+export function toolDefinitions(names: readonly ToolName[], format: ToolFormat, extra: readonly PublishedTool[] = []) {
+  const tools: PublishedTool[] = [
+    ...names.map((name) => ({ name, description: toolCatalog[name].description, inputSchema: toolJsonSchema(name) })),
+    ...extra,
+  ];
+  return tools.map(({ name, description, inputSchema: full }) => {
     if (format === "anthropic")
       return { name, description, input_schema: vendorSchema(full, "anthropic"), strict: true };
     const parameters = vendorSchema(full, "openai");

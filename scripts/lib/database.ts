@@ -42,6 +42,7 @@ export async function prepareDatabase(opts: { demo: boolean; log?: (msg: string)
       const prisma = prismaFor(url);
       try {
         seeded = (await seedDemo(prisma)).seeded;
+        if (seeded) await (await import("./demo-declared-actions")).declareDemoActions(prisma);
       } finally {
         await prisma.$disconnect();
       }

@@ -133,9 +133,14 @@ export async function tellShopDemoOrders(databaseUrl: string, tenantSlug: string
       status: string;
       fulfilment: string;
       shippingAddress: Record<string, unknown> | null;
+      customerName: string;
+      totalMinor: number;
+      currency: string;
     }>(
-      `SELECT o.number, o.status::text AS status, o.fulfilment::text AS fulfilment, o."shippingAddress"
+      `SELECT o.number, o.status::text AS status, o.fulfilment::text AS fulfilment, o."shippingAddress",
+              c.name AS "customerName", o."totalMinor", trim(o.currency) AS currency
          FROM "Order" o JOIN "Tenant" t ON t.id = o."tenantId"
+         JOIN "Customer" c ON c."tenantId" = o."tenantId" AND c.id = o."customerId"
         WHERE t.slug = $1 ORDER BY o.number`,
       [tenantSlug],
     );
@@ -145,7 +150,15 @@ export async function tellShopDemoOrders(databaseUrl: string, tenantSlug: string
   await Promise.all(
     rows.map(async (o) => {
       if (await control.order(o.number)) return;
-      await control.setOrder(o.number, { status: shopStatusOf(o), shippingAddress: o.shippingAddress });
+      // The buyer and the total: what the shop's store-credit quote answers (the declared issue_store_credit).
+      const { customerName, totalMinor, currency } = o;
+      await control.setOrder(o.number, {
+        status: shopStatusOf(o),
+        shippingAddress: o.shippingAddress,
+        customerName,
+        totalMinor,
+        currency,
+      });
       told += 1;
     }),
   );

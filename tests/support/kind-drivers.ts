@@ -13,6 +13,7 @@ import { db } from "@/lib/server/db/client";
 import { ES, US, ana, pablo } from "../integration/gateway-support";
 import { freshCardOrder } from "../integration/proposal-support";
 import { addBuyer, segmentOfBuyers } from "./bulk-message-segments";
+import { STORE_CREDIT, declareActive, declaredSubjectRef, storeCreditSpec } from "./declared-actions";
 import { startSandboxProvider, type SandboxProvider } from "./sandbox-provider";
 import {
   ADDRESS_CHANGE_TOOL,
@@ -473,6 +474,66 @@ function bulkMessageDriver(address: ReturnType<typeof addressChangeDriver>) {
   } satisfies KindDriver;
 }
 
+// ---- declared_action: an admin-declared issue_store_credit, derived from and executed on the sandbox shop ----
+
+/**
+ * A fresh subject is a fresh order number the shop knows (its buyer and total, which its store-credit quote reads); the
+ * proposal's subject is the declared action and its exact input. Declared once per tenant by two admins (stepUp off:
+ * the suite's reviewer approves with an open session; declared-actions.test.ts tests the step-up). Uses the shop the
+ * address change's driver started.
+ */
+function declaredActionDriver(address: ReturnType<typeof addressChangeDriver>) {
+  const args = (s: KindSubject) => ({ order_id: s.number, reason: "damaged" });
+  const ref = (s: KindSubject) => declaredSubjectRef(STORE_CREDIT, args(s));
+  const credits = async (s: KindSubject) =>
+    (await address.shop().actions({ orderNumber: ref(s) })).data.filter((a) => a.kind === "declared_action");
+  return {
+    kind: "declared_action",
+    prepareTool: STORE_CREDIT,
+    noCustomerSubject:
+      "the subject is the declared action and its input, answered by the shop's derive: declared-actions.test.ts tests another tenant's declaration",
+    actionNames: (s) => ({ action: STORE_CREDIT, input: args(s) }),
+    async start() {
+      await declareActive(ES, storeCreditSpec());
+    },
+    stop: async () => undefined,
+    clearFaults: async () => void (await address.shop().clearFaults()),
+    async freshSubject(tenant, customer) {
+      const number = `ORD-D${Date.now().toString(36)}${++seq}`.toUpperCase();
+      if (tenant === ES)
+        await address.shop().setOrder(number, { customerName: "Ana García", totalMinor: 1_500, currency: "EUR" });
+      return { tenant, customer, number, orderId: number, paymentRef: "" };
+    },
+    prepareArgs: args,
+    proposalSubject: (s) => ({ type: "declared_action", ref: ref(s) }),
+    // The amount comes from the shop's quote, never the model.
+    derivedField: () => ({ name: "amount", value: 1 }),
+    async changeSubject(s) {
+      // The shop's quote changed meanwhile (its order total was corrected): the derived amount no longer matches.
+      await address.shop().setOrder(s.number, { totalMinor: 1_499 });
+      return "derived_changed";
+    },
+    async loseNextAnswerAfterCommit(s) {
+      await address.shop().addFault({ kind: "drop_after_commit", orderNumber: ref(s) });
+    },
+    async deferNextAnswer(s) {
+      await address.shop().addFault({ kind: "answer_pending", orderNumber: ref(s) });
+    },
+    async completeDeferred(key) {
+      await address.shop().completeAction(key);
+    },
+    effects: async (s) => (await credits(s)).filter((a) => a.status === "succeeded").length,
+    async ourCopyFollows(s) {
+      // Our system of record holds nothing of a declared action: the shop's reference is kept on the execution.
+      const p = await db().proposal.findFirst({
+        where: { kind: "declared_action", subject: { path: ["ref"], equals: ref(s) }, status: "succeeded" },
+        include: { execution: true },
+      });
+      return !!p?.execution?.actionReference;
+    },
+  } satisfies KindDriver;
+}
+
 /** One driver per registered kind, by kind name (the suite fails for a registered kind without one). */
 export function kindDrivers(): Record<string, KindDriver> {
   const refund = refundDriver();
@@ -485,6 +546,7 @@ export function kindDrivers(): Record<string, KindDriver> {
       contactChangeDriver(address),
       replacementOrderDriver(address),
       bulkMessageDriver(address),
+      declaredActionDriver(address),
     ].map((d) => [d.kind, d]),
   );
 }

@@ -51,6 +51,7 @@ export const serverNeutral: string[] = [
   "customer-confirmation.test.ts",
   "contact-change.test.ts",
   "admin-confirmation-policy.test.ts",
+  "declared-actions.test.ts",
   "admin-denied-access.test.ts",
   "admin-governance.test.ts",
   "admin-keys.test.ts",

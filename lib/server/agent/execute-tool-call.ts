@@ -21,6 +21,7 @@ import { log } from "@/lib/server/log";
 import { traceToolCall } from "@/lib/server/telemetry/agent-trace";
 import type { AgentCaller } from "./authenticate-agent-key";
 import { chargeBudgets, chargeError, releaseTraceCall, repeatKey } from "./budgets";
+import { dynamicToolsFor, findDynamicTool } from "./dynamic-tools";
 import { parseToolInput, toolHandlers } from "./tool-handlers";
 import { GATEWAY_TX, type HandlerResult, type ToolContext } from "./tool-context";
 import { withConfirmLink } from "@/lib/server/confirmations/issue-confirm-link";
@@ -126,9 +127,13 @@ async function dispatch({ caller, meta, name, args, envelopeProblems }: ToolCall
   // Everything that needs no database first (envelope, tool, arguments, the end user's token), so that the
   // budgets are charged in ONE statement (chargeBudgets); the answers keep their order: key window, trace
   // budget, envelope, tool, arguments, end user, end user's window.
-  const tool = isToolName(name) && caller.tools.includes(name) ? name : null;
-  const handler = tool ? toolHandlers[tool] : null;
-  const parsed = tool && envelopeProblems.length === 0 ? parseToolInput(tool, args) : null;
+  // A catalogue tool the key may call, or one of the tenant's declared tools (never one shadowing a built-in).
+  const builtin = isToolName(name) && caller.tools.includes(name) ? name : null;
+  const dynamic = builtin ? null : await findDynamicTool(caller, name);
+  const tool: string | null = builtin ?? dynamic?.name ?? null;
+  const handler = builtin ? toolHandlers[builtin] : (dynamic?.handler ?? null);
+  const parsed =
+    tool && envelopeProblems.length === 0 ? (builtin ? parseToolInput(builtin, args) : dynamic!.parse(args)) : null;
   const endUser = parsed?.success ? await verifyEndUserToken(meta.endUserToken, caller) : null;
   const verifiedCustomer = endUser?.ok ? endUser.customerId : null;
 
@@ -152,14 +157,15 @@ async function dispatch({ caller, meta, name, args, envelopeProblems }: ToolCall
 
   // Tools not allowed on this key's channel are not revealed: same answer as a tool that does not exist.
   if (!tool || !handler || !parsed) {
-    const closest = closestName(name, caller.tools);
+    const available = [...caller.tools, ...(await dynamicToolsFor(caller)).map((t) => t.name)];
+    const closest = closestName(name, available);
     return answer(
       // Echo the name only when it looks like a tool name: answers never reflect arbitrary text.
       failure(
         "unknown_tool",
         `There is no tool named ${/^[A-Za-z0-9_.-]{1,64}$/.test(name) ? JSON.stringify(name) : "like that"} for this agent. Call one of the available tools.`,
         {
-          available_tools: caller.tools,
+          available_tools: available,
           closest: closest,
         },
       ),

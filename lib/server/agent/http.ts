@@ -9,6 +9,7 @@ import {
   type TraceParent,
 } from "@/lib/domain/agent-protocol";
 import { toolDefinitions, toolFormats, type ToolFormat } from "@/lib/schemas/tools";
+import { dynamicToolsFor } from "./dynamic-tools";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { resolveAgentTrace } from "@/lib/server/telemetry/agent-trace";
 import { activeTraceresponse } from "@/lib/server/telemetry/tracing";
@@ -262,7 +263,13 @@ export async function handleToolListRequest(req: Request): Promise<Response> {
       );
     }
     const format = raw as ToolFormat;
-    return json({ format, tools: toolDefinitions(caller.tools, format), traceId: meta.traceId }, 200, meta.traceId);
+    // The catalogue's tools the key may call, then the tenant's declared ones (lib/server/agent/dynamic-tools.ts).
+    const declared = await dynamicToolsFor(caller);
+    return json(
+      { format, tools: toolDefinitions(caller.tools, format, declared), traceId: meta.traceId },
+      200,
+      meta.traceId,
+    );
   } catch (error) {
     logFailure("tools route", meta, error);
     return json(

@@ -7,6 +7,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { failure, outcomeContent, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { kindTools } from "@/lib/actions/registry";
 import { toolCatalog, toolJsonSchema, toolOutputSchema } from "@/lib/schemas/tools";
+import { dynamicToolsFor } from "./dynamic-tools";
 import { authenticateAgentKey, type AgentCaller } from "./authenticate-agent-key";
 import { executeToolCall, logFailure } from "./execute-tool-call";
 import { callToolResult, PgTaskStore } from "./mcp-tasks";
@@ -81,20 +82,39 @@ function buildServer(
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: caller.tools.map((name) => ({
-      name,
-      title: toolCatalog[name].title,
-      description: toolCatalog[name].description,
-      // MCP has no strict-mode subset: the full schema, every limit included.
-      inputSchema: toolJsonSchema(name) as { type: "object"; properties?: Record<string, object>; required?: string[] },
-      outputSchema: toolOutputSchema as unknown as {
-        type: "object";
-        properties?: Record<string, object>;
-        required?: string[];
-      },
-      annotations: { title: toolCatalog[name].title, ...toolCatalog[name].annotations },
-      ...(taskTools.has(name) ? { execution: { taskSupport: "optional" as const } } : {}),
-    })),
+    tools: [
+      ...caller.tools.map((name) => ({
+        name,
+        title: toolCatalog[name].title,
+        description: toolCatalog[name].description,
+        // MCP has no strict-mode subset: the full schema, every limit included.
+        inputSchema: toolJsonSchema(name) as {
+          type: "object";
+          properties?: Record<string, object>;
+          required?: string[];
+        },
+        outputSchema: toolOutputSchema as unknown as {
+          type: "object";
+          properties?: Record<string, object>;
+          required?: string[];
+        },
+        annotations: { title: toolCatalog[name].title, ...toolCatalog[name].annotations },
+        ...(taskTools.has(name) ? { execution: { taskSupport: "optional" as const } } : {}),
+      })),
+      // The tenant's declared tools (lib/server/agent/dynamic-tools.ts): the same envelope, no task support.
+      ...(await dynamicToolsFor(caller)).map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: t.inputSchema as { type: "object"; properties?: Record<string, object>; required?: string[] },
+        outputSchema: toolOutputSchema as unknown as {
+          type: "object";
+          properties?: Record<string, object>;
+          required?: string[];
+        },
+        annotations: { title: t.title, ...t.annotations },
+      })),
+    ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const asTask = request.params.task;

@@ -144,7 +144,11 @@ async function decide(
   } else if (passwordStepUp) {
     authMethod = "password";
     authTime = passwordStepUp.at;
-  } else if (isAuthFresh(stepUpClock(actor), approvalSessionWindow(p.tenant), now)) {
+  } else if (
+    // A kind whose hashed params ask for a fresh step-up (an admin-declared action's policy.stepUp): no session window.
+    !behaviour.freshStepUp?.(p.params) &&
+    isAuthFresh(stepUpClock(actor), approvalSessionWindow(p.tenant), now)
+  ) {
     // The tenant's policy says how long an open session approves (approvalSessionMinutes, 0 = never).
     authMethod = "session";
     authTime = new Date(stepUpClock(actor) * 1000);

@@ -2,7 +2,7 @@
 
 import { ActionStepsNote } from "./action-steps";
 import Link from "next/link";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import type { KindProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Section } from "@/components/page/section";
 import { DecisionPanel } from "./decision-panel";
@@ -16,7 +16,16 @@ import { ExpiresFact, OutcomeSection, RequestFacts } from "./proposal-facts";
 export function KindProposalSummary({ p, waiting }: { p: KindProposalDetail; waiting: boolean }) {
   const t = useTranslations("proposal");
   const tk = useTranslations("kinds");
-  const label = (key: string) => (tk.has(`${p.kind}.fields.${key}`) ? tk(`${p.kind}.fields.${key}`) : key);
+  const locale = useLocale();
+  // A label the hashed params carry (an admin-declared action's) first, else the kind's messages.
+  const label = (f: { key: string; label?: { en: string; es: string } }) =>
+    f.label
+      ? locale === "es"
+        ? f.label.es
+        : f.label.en
+      : tk.has(`${p.kind}.fields.${f.key}`)
+        ? tk(`${p.kind}.fields.${f.key}`)
+        : f.key;
   const hasBefore = p.review.fields.some((f) => f.before !== null);
   return (
     <Section
@@ -46,7 +55,7 @@ export function KindProposalSummary({ p, waiting }: { p: KindProposalDetail; wai
           {p.review.fields.map((f) => (
             <tr key={f.key} data-field={f.key} data-changed={f.changed ? "true" : undefined}>
               <th scope="row" className="text-left font-normal text-muted-foreground">
-                {label(f.key)}
+                {label(f)}
               </th>
               {hasBefore ? (
                 <td className={f.changed ? "line-through opacity-70" : undefined}>{f.before ?? "—"}</td>

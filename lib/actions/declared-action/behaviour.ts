@@ -1,0 +1,73 @@
+import "server-only";
+// What the core asks of the declared_action kind about one of its proposals (../kind.server.ts, KindBehaviour).
+// revalidate: the declaration version the proposal hashed is still the active one (else `declaration_changed`), and a
+// fresh derive on the shop gives the same values (else `derived_changed`; a derive that fails now: `derive_failed`).
+// executor: the shop's action endpoint with the declared execute action and the hashed params. review: the fields with
+// their declared labels and the declared sentence, every value from the hashed params.
+import { actionEndpointExecutor, type ExecutedProposal } from "@/lib/server/executions/action-endpoint-executor";
+import { sqlOf } from "@/lib/server/db/sql";
+import type { KindBehaviour, KindReview } from "../kind.server";
+import { activeDeclarations, isStillActive } from "./declarations";
+import { deriveDeclaredFields } from "./derive";
+import { agentAction, paramsOf, type DeclaredActionParams } from "./prepare";
+
+const paramsFrom = (p: { params: unknown }) => p.params as DeclaredActionParams;
+
+async function revalidate(...[tx, p]: Parameters<KindBehaviour["revalidate"]>): Promise<string | null> {
+  const params = paramsFrom(p);
+  const { id, version, name } = params.declaration;
+  if (!(await isStillActive(sqlOf(tx), p.tenantId, id, version))) return "declaration_changed";
+  const declaration = (await activeDeclarations(p.tenantId, sqlOf(tx))).find((d) => d.id === id && d.name === name);
+  if (!declaration) return "declaration_changed";
+  const derived = await deriveDeclaredFields(p.tenantId, declaration.spec, params.input);
+  if (!derived.ok) return "derive_failed";
+  const again = paramsOf(declaration, params.input, derived.fields);
+  const same = (a: DeclaredActionParams, b: DeclaredActionParams) =>
+    JSON.stringify(a.fields.map((f) => [f.key, f.value])) === JSON.stringify(b.fields.map((f) => [f.key, f.value]));
+  return same(again, params) ? null : "derived_changed";
+}
+
+function review(raw: unknown): KindReview {
+  const params = raw as DeclaredActionParams;
+  return {
+    fields: params.fields.map((f) => ({
+      key: f.key,
+      before: null,
+      after: String(f.value),
+      changed: false,
+      label: f.label,
+    })),
+    sentence: {
+      ...Object.fromEntries(params.fields.map((f) => [f.key, String(f.value)])),
+      text_en: params.sentence.en,
+      text_es: params.sentence.es,
+    },
+    summary: `${params.declaration.name}: ${params.sentence.en}`,
+  };
+}
+
+export const declaredActionBehaviour: KindBehaviour = {
+  confirmation: { floor: "reviewers" },
+  freshStepUp: (params) => (params as DeclaredActionParams).declaration.stepUp === true,
+  revalidate,
+  review,
+  agentAction: (p) => agentAction(paramsFrom(p)),
+  executor: actionEndpointExecutor({
+    revalidate,
+    request: (p: ExecutedProposal) => {
+      const params = paramsFrom(p);
+      return {
+        subject: p.subject as { type: string; ref: string },
+        params: {
+          action: params.declaration.execute,
+          declaration: { name: params.declaration.name, version: params.declaration.version },
+          input: params.input,
+          fields: Object.fromEntries(params.fields.map((f) => [f.key, f.value])),
+          ...(params.money ? { money: params.money } : {}),
+        },
+      };
+    },
+    // Our copy of the system of record holds nothing of a declared action: the shop's answer is the effect.
+    settle: async () => undefined,
+  }),
+};
