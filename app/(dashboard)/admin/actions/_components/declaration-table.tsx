@@ -1,0 +1,80 @@
+"use client";
+
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import type { Column } from "@/components/ui/data-table";
+import { DateTime } from "@/components/ui/date-time";
+import { AdminTable } from "../../_components/admin-table";
+import { FormError } from "../../_components/form-error";
+import type { DeclarationRow } from "./declaration";
+import { useDeclarationDecision } from "./use-declaration-decision";
+
+/** An active version: retire it (tightening: one admin is enough), or start its next version from it. */
+function ActiveActions({ row, onDone }: { row: DeclarationRow; onDone: (message: string) => void }) {
+  const t = useTranslations("adminActions");
+  const decide = useDeclarationDecision();
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      <Link href={`/admin/actions/new?from=${encodeURIComponent(row.name)}`}>{t("newVersion")}</Link>
+      <button
+        type="button"
+        className="secondary"
+        disabled={decide.pending}
+        onClick={async () => {
+          if (await decide.send(row.id, "retire")) onDone(t("done.retired"));
+        }}
+      >
+        {t("retire")}
+      </button>
+      <FormError id={`retire-error-${row.id}`} error={decide.error} />
+    </div>
+  );
+}
+
+/** Every declaration version the list holds, one row each. */
+export function DeclarationTable({ rows, onDone }: { rows: DeclarationRow[]; onDone: (message: string) => void }) {
+  const t = useTranslations("adminActions");
+  const columns: Column<DeclarationRow>[] = [
+    { id: "name", header: t("name"), cell: (r) => <code className="mono">{r.name}</code> },
+    { id: "version", header: t("version"), cell: (r) => t("versionN", { version: r.version }) },
+    {
+      id: "status",
+      header: t("status"),
+      cell: (r) => (
+        <span className={r.status === "active" ? "badge ok" : r.status === "pending" ? "badge flag" : "badge"}>
+          {t(`statuses.${r.status}`)}
+        </span>
+      ),
+    },
+    {
+      id: "proposedBy",
+      header: t("proposedBy"),
+      cell: (r) => (
+        <>
+          {r.proposedBy.name} <span className="muted">({r.proposedBy.email})</span>
+          <br />
+          <DateTime value={r.proposedAt} className="muted" />
+        </>
+      ),
+    },
+    {
+      id: "actions",
+      header: t("actions"),
+      cell: (r) =>
+        r.status === "active" ? (
+          <ActiveActions row={r} onDone={onDone} />
+        ) : r.status === "pending" ? (
+          <a href={`#declaration-${r.id}`}>{t("reviewBelow")}</a>
+        ) : null,
+    },
+  ];
+  return (
+    <AdminTable
+      label={t("tableLabel")}
+      columns={columns}
+      rows={rows}
+      rowAttributes={(r) => ({ "data-declaration": r.id, "data-status": r.status })}
+      empty={<p className="muted">{t("none")}</p>}
+    />
+  );
+}
