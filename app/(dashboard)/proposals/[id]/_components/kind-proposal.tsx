@@ -5,18 +5,21 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { KindProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Section } from "@/components/page/section";
+import { reviewFieldLabel } from "@/components/review/review-text";
 import { DecisionPanel } from "./decision-panel";
 import { ExpiresFact, OutcomeSection, RequestFacts } from "./proposal-facts";
 
 // The proposal page of every kind but the refund (docs/action-kinds.md): the action exactly as the kind's review
 // presents it from the hashed params — labelled fields, before → after with the changed ones marked — then expiry,
-// who asked, hash and trace, and the decision. Labels come from messages `kinds.<kind>.fields.<key>`.
+// who asked, hash and trace, and the decision. Labels come from messages `kinds.<kind>.fields.<key>`,
+// or from the proposal itself (an admin-declared action's, components/review/review-text.ts).
 
 /** What will happen: the kind's fields, before → after. */
 export function KindProposalSummary({ p, waiting }: { p: KindProposalDetail; waiting: boolean }) {
   const t = useTranslations("proposal");
   const tk = useTranslations("kinds");
-  const label = (key: string) => (tk.has(`${p.kind}.fields.${key}`) ? tk(`${p.kind}.fields.${key}`) : key);
+  const label = (f: { key: string; label?: string }) =>
+    reviewFieldLabel(f, (key) => (tk.has(`${p.kind}.fields.${key}`) ? tk(`${p.kind}.fields.${key}`) : key));
   const hasBefore = p.review.fields.some((f) => f.before !== null);
   return (
     <Section
@@ -46,7 +49,7 @@ export function KindProposalSummary({ p, waiting }: { p: KindProposalDetail; wai
           {p.review.fields.map((f) => (
             <tr key={f.key} data-field={f.key} data-changed={f.changed ? "true" : undefined}>
               <th scope="row" className="text-left font-normal text-muted-foreground">
-                {label(f.key)}
+                {label(f)}
               </th>
               {hasBefore ? (
                 <td className={f.changed ? "line-through opacity-70" : undefined}>{f.before ?? "—"}</td>
