@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DeclarationSpec } from "../../_components/declaration";
 import { checkDraft, isJsonPointer, placeholdersOf } from "./check-draft";
-import { draftOf, emptyDraft, normalizePath, specOf, type Draft } from "./draft";
+import { boxOf, boxPaths, draftOf, emptyDraft, normalizePath, specOf, type Draft } from "./draft";
 
 // The contract's example declaration (/work/declared-contract.md).
 const storeCredit: DeclarationSpec = {
@@ -100,5 +100,16 @@ describe("the New action form's draft", () => {
     expect(isJsonPointer("/a~2")).toBe(false);
     expect(normalizePath("$.input[0].pattern")).toBe("input.0.pattern");
     expect(normalizePath("fields.2.label.en")).toBe("fields.2.label.en");
+  });
+
+  it("puts a server problem at its box, or the nearest enclosing one, or on top when the form has none", () => {
+    const boxes = boxPaths(good());
+    expect(boxOf("$.input[2].minimum", boxes)).toBe("input.2.minimum");
+    expect(boxOf("fields.1.label.es", boxes)).toBe("fields.1.label.es");
+    expect(boxOf("policy.money.amountKey", boxes)).toBe("policy.money");
+    expect(boxOf("input.9.name", boxes)).toBe("input"); // a row the form does not have
+    expect(boxOf("name", boxes)).toBe("name");
+    expect(boxOf("derive", boxes)).toBeNull();
+    expect(boxOf("$", boxes)).toBeNull();
   });
 });

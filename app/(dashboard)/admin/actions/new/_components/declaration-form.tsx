@@ -2,27 +2,25 @@
 
 import { useState, type FormEvent } from "react";
 import Link from "next/link";
-import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import { Notice } from "@/components/forms/notice";
-import { FormError } from "../../../_components/form-error";
 import { StepUpField, stepUpValue } from "../../../_components/step-up-field";
-import { useAdminRequest } from "../../../_components/use-admin-request";
-import { declarationKeys, type DeclarationRow } from "../../_components/declaration";
+import type { DeclarationRow } from "../../_components/declaration";
 import { checkDraft, type DraftProblem } from "./check-draft";
-import { normalizePath, specOf, type Draft } from "./draft";
+import { boxOf, boxPaths, specOf, type Draft } from "./draft";
 import { DraftBoxes } from "./draft-boxes";
+import { usePropose } from "./use-propose";
 
 /**
  * The "New action" form (POST /api/admin/actions): the draft is checked here first, each problem shown at its box;
- * the server checks it all again and its refusal shows on top (and at the box its first problem names). On success,
- * the version waits for a second admin: the form gives way to that message and a link back to the list.
+ * the server checks it all again — its refusal shows on top, and each problem it lists at its box when the form has
+ * one (else on top too). On success the version waits for a second admin: the form gives way to that message and a
+ * link back to the list.
  */
 export function DeclarationForm({ initial }: { initial: Draft }) {
   const t = useTranslations("adminActions.form");
   const tp = useTranslations("adminActions.problems");
-  const client = useQueryClient();
-  const save = useAdminRequest<{ declaration: DeclarationRow }>();
+  const save = usePropose();
   const [draft, setDraft] = useState(initial);
   // After a first submit the checks run on every change: a fixed box loses its problem as it is fixed.
   const [checked, setChecked] = useState(false);
@@ -39,24 +37,22 @@ export function DeclarationForm({ initial }: { initial: Draft }) {
     );
 
   const problems: DraftProblem[] = checked ? checkDraft(draft) : [];
-  const serverPath = save.error?.field ? normalizePath(save.error.field) : null;
+  const boxes = boxPaths(draft);
+  const server = save.problems.map((p) => ({ ...p, box: boxOf(p.path, boxes) }));
   const problemAt = (path: string) => {
     const own = problems.find((p) => p.path === path);
     if (own) return tp(own.code, own.values ?? {});
-    return serverPath === path ? save.error?.message : undefined;
+    const found = server.filter((p) => p.box === path).map((p) => p.message);
+    return found.length ? found.join(" ") : undefined;
   };
+  const onTop = server.filter((p) => p.box === null);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     setChecked(true);
     if (checkDraft(draft).length > 0) return;
-    const r = await save.run("POST", "/api/admin/actions", {
-      ...specOf(draft),
-      ...stepUpValue(new FormData(e.currentTarget)),
-    });
-    if (!r) return;
-    await client.invalidateQueries({ queryKey: declarationKeys.all });
-    setProposed(r.declaration);
+    const r = await save.propose({ ...specOf(draft), ...stepUpValue(new FormData(e.currentTarget)) });
+    if (r) setProposed(r);
   }
 
   return (
@@ -66,7 +62,20 @@ export function DeclarationForm({ initial }: { initial: Draft }) {
           {t("fix")}
         </p>
       ) : null}
-      <FormError id="declaration-error" error={save.error} />
+      {save.error ? (
+        <div className="error-box" role="alert" id="declaration-error">
+          <p className="m-0">{save.error.message}</p>
+          {onTop.length > 0 ? (
+            <ul className="m-0 mt-2 list-disc pl-5">
+              {onTop.map((p) => (
+                <li key={`${p.path}:${p.message}`}>
+                  <code className="mono">{p.path}</code> {p.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
       <DraftBoxes draft={draft} setDraft={setDraft} problemAt={problemAt} />
       <StepUpField id="declaration-step-up-password" show={save.needsStepUp} />
       <div>

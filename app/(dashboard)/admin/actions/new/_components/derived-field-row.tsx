@@ -11,12 +11,15 @@ export function DerivedFieldRow({
   onChange,
   onRemove,
   problemAt,
+  focusFirst = false,
 }: {
   field: DerivedDraft;
   index: number;
   onChange: (next: DerivedDraft) => void;
   onRemove: (() => void) | null;
   problemAt: ProblemAt;
+  /** The row was just added: its first box takes the focus. */
+  focusFirst?: boolean;
 }) {
   const t = useTranslations("adminActions.form");
   const id = (box: string) => `derived-${field.uid}-${box}`;
@@ -29,6 +32,7 @@ export function DerivedFieldRow({
       <div className="grid gap-x-4 sm:grid-cols-2">
         <TextBox
           id={id("key")}
+          autoFocus={focusFirst}
           label={t("key")}
           hint={t("keyHint")}
           value={field.key}

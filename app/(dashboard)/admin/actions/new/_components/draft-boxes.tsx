@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { emptyDerived, emptyInput, type Draft } from "./draft";
 import { TextArea, TextBox, type ProblemAt } from "./boxes";
@@ -22,6 +23,8 @@ export function DraftBoxes({
 }) {
   const t = useTranslations("adminActions.form");
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  // A row just added takes the focus (its first box), so the keyboard goes on where the new boxes are.
+  const [added, setAdded] = useState<number | null>(null);
   const keys = [...new Set(draft.fields.map((f) => f.key.trim()).filter(Boolean))];
   return (
     <>
@@ -53,6 +56,7 @@ export function DraftBoxes({
         {draft.input.map((f, i) => (
           <InputFieldRow
             key={f.uid}
+            focusFirst={f.uid === added}
             field={f}
             index={i}
             problemAt={problemAt}
@@ -66,7 +70,15 @@ export function DraftBoxes({
         ))}
         {draft.input.length < MAX_INPUT ? (
           <div>
-            <button type="button" className="secondary" onClick={() => set({ input: [...draft.input, emptyInput()] })}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                const row = emptyInput();
+                setAdded(row.uid);
+                set({ input: [...draft.input, row] });
+              }}
+            >
               {t("addInput")}
             </button>
           </div>
@@ -91,6 +103,7 @@ export function DraftBoxes({
         {draft.fields.map((f, i) => (
           <DerivedFieldRow
             key={f.uid}
+            focusFirst={f.uid === added}
             field={f}
             index={i}
             problemAt={problemAt}

@@ -14,12 +14,15 @@ export function InputFieldRow({
   onChange,
   onRemove,
   problemAt,
+  focusFirst = false,
 }: {
   field: InputDraft;
   index: number;
   onChange: (next: InputDraft) => void;
   onRemove: (() => void) | null;
   problemAt: ProblemAt;
+  /** The row was just added: its first box takes the focus. */
+  focusFirst?: boolean;
 }) {
   const t = useTranslations("adminActions.form");
   const id = (box: string) => `input-${field.uid}-${box}`;
@@ -32,6 +35,7 @@ export function InputFieldRow({
       <div className="grid gap-x-4 sm:grid-cols-2">
         <TextBox
           id={id("name")}
+          autoFocus={focusFirst}
           label={t("fieldName")}
           value={field.name}
           onChange={(name) => set({ name })}
