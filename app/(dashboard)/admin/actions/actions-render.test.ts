@@ -126,4 +126,17 @@ describe("Admin → Actions", () => {
     const empty = render(createElement(DeclarationForm, { initial: emptyDraft() }), "en");
     expect(empty).not.toMatch(/>Remove input field/);
   });
+
+  it("the Spanish messages have every English key, and are Spanish (not the English copied)", () => {
+    const flat = (o: object, at = ""): [string, string][] =>
+      Object.entries(o).flatMap(([k, v]) =>
+        typeof v === "string" ? [[`${at}${k}`, v] as [string, string]] : flat(v as object, `${at}${k}.`),
+      );
+    const enAll = flat(en.adminActions);
+    const esAll = new Map(flat(es.adminActions));
+    expect([...esAll.keys()].sort()).toEqual(enAll.map(([k]) => k).sort());
+    // Only placeholders-only strings ("v{version}") may read the same in both.
+    const same = enAll.filter(([k, v]) => esAll.get(k) === v).map(([k]) => k);
+    expect(same).toEqual(["versionN"]);
+  });
 });
