@@ -244,7 +244,8 @@ test("an admin declares an action, a second admin approves it, the agent prepare
       await useSession(page, adminA);
       await page.goto("/admin/actions");
       const row = page.locator(`tr[data-declaration="${declarationId}"]`);
-      await (await hydrated(row.getByRole("button", { name: "Retire" }))).click();
+      await (await hydrated(row.getByRole("button", { name: `Retire ${tool}` }))).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Retire", exact: true }).click();
       await expect(page.locator("main").getByRole("status").filter({ hasText: "Retired:" })).toBeVisible();
       await expect(row).toHaveAttribute("data-status", "retired");
       retired = true;

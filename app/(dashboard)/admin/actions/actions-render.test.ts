@@ -96,7 +96,7 @@ describe("Admin → Actions", () => {
     const refused = panel("p-refused");
     expect(refused).toContain("The proposer invited you: your approval does not count.");
     expect(refused).not.toMatch(/>Approve</);
-    expect(html).toMatch(/>Retire<\/button>/);
+    expect(html).toMatch(/aria-label="Retire issue_store_credit"[^>]*>Retire<\/button>/);
     expect(html).toContain('href="/admin/actions/new?from=issue_store_credit"');
   });
 

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { Column } from "@/components/ui/data-table";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DateTime } from "@/components/ui/date-time";
 import { AdminTable } from "../../_components/admin-table";
 import { FormError } from "../../_components/form-error";
@@ -16,16 +17,17 @@ function ActiveActions({ row, onDone }: { row: DeclarationRow; onDone: (message:
   return (
     <div className="flex flex-wrap items-center gap-3">
       <Link href={`/admin/actions/new?from=${encodeURIComponent(row.name)}`}>{t("newVersion")}</Link>
-      <button
-        type="button"
-        className="secondary"
+      <ConfirmButton
+        label={t("retire")}
+        ariaLabel={t("retireNamed", { name: row.name })}
+        title={t("retireTitle", { name: row.name })}
+        description={t("retireDescription")}
+        confirmLabel={t("retire")}
         disabled={decide.pending}
-        onClick={async () => {
+        onConfirm={async () => {
           if (await decide.send(row.id, "retire")) onDone(t("done.retired"));
         }}
-      >
-        {t("retire")}
-      </button>
+      />
       <FormError id={`retire-error-${row.id}`} error={decide.error} />
     </div>
   );
