@@ -1,32 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { fillSentence, reviewFieldLabel, reviewSentence } from "./review-text";
+import { reviewFieldLabel } from "./review-text";
 
 const messages = (key: string) => `msg:${key}`;
+const label = { en: "Amount", es: "Importe" };
 
-describe("a review's words", () => {
-  it("a field's own label (a declared action's) wins; without one the kind's message names it", () => {
-    expect(reviewFieldLabel({ key: "amount", label: "Importe" }, messages)).toBe("Importe");
-    expect(reviewFieldLabel({ key: "amount" }, messages)).toBe("msg:amount");
-    expect(reviewFieldLabel({ key: "amount", label: "" }, messages)).toBe("msg:amount");
+describe("a review field's label", () => {
+  it("a field's own label (a declared action's) in the viewer's locale wins", () => {
+    expect(reviewFieldLabel({ key: "amount", label }, "es", messages)).toBe("Importe");
+    expect(reviewFieldLabel({ key: "amount", label }, "en", messages)).toBe("Amount");
+    // Another locale reads the English one (the declaration has en and es).
+    expect(reviewFieldLabel({ key: "amount", label }, "fr", messages)).toBe("Amount");
   });
 
-  it("fills a declared sentence's placeholders with the review's values, literally", () => {
-    expect(
-      fillSentence("Issue {amount} {currency} to {customer}", { amount: "12.34", currency: "USD", customer: "Jane" }),
-    ).toBe("Issue 12.34 USD to Jane");
-    // A value is text, never a template: braces and ICU syntax in it stay as they are, and are not filled again.
-    expect(fillSentence("To {customer}", { customer: "{amount} {x, plural, other {#}}", amount: "9" })).toBe(
-      "To {amount} {x, plural, other {#}}",
-    );
-    expect(fillSentence("Keep {missing}", {})).toBe("Keep {missing}");
-    expect(fillSentence("No {toString} from the prototype", {})).toBe("No {toString} from the prototype");
-  });
-
-  it("the proposal's own sentence when it has one, else the kind's message with the same values", () => {
-    const review = { sentence: { amount: "5" } };
-    expect(
-      reviewSentence({ ...review, sentenceText: "Give {amount} until {expires}" }, { expires: "14:00" }, () => "no"),
-    ).toBe("Give 5 until 14:00");
-    expect(reviewSentence(review, { expires: "14:00" }, (v) => `msg ${v.amount} ${v.expires}`)).toBe("msg 5 14:00");
+  it("without one (a built-in kind), or an empty one, the kind's message names the field", () => {
+    expect(reviewFieldLabel({ key: "amount" }, "en", messages)).toBe("msg:amount");
+    expect(reviewFieldLabel({ key: "amount", label: null }, "es", messages)).toBe("msg:amount");
+    expect(reviewFieldLabel({ key: "amount", label: { en: "", es: "" } }, "es", messages)).toBe("msg:amount");
   });
 });

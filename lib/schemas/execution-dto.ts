@@ -142,8 +142,8 @@ export const executionDetailDto = executionRowDto.extend({
         before: z.string().nullable(),
         after: z.string().nullable(),
         changed: z.boolean(),
-        /** The field's own label (an admin-declared action's); absent: messages name it. */
-        label: z.string().optional(),
+        /** The field's own label per locale (an admin-declared action's); absent: messages name it. */
+        label: z.object({ en: z.string(), es: z.string() }).optional(),
       }),
     ),
   }),

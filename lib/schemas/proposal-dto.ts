@@ -231,8 +231,8 @@ const reviewFieldDto = z.object({
   before: z.nullable(z.string()),
   after: z.nullable(z.string()),
   changed: z.boolean(),
-  /** The field's own label (an admin-declared action's, from its hashed params); absent: messages name it. */
-  label: z.optional(z.string()),
+  /** The label per locale when the kind's params carry it (an admin-declared action's); else messages. */
+  label: z.optional(z.object({ en: z.string(), es: z.string() })),
 });
 
 /**
@@ -252,8 +252,6 @@ export const kindProposalDetailDto = z.object({
   review: z.object({
     fields: z.array(reviewFieldDto),
     sentence: z.record(z.string(), z.string()),
-    /** The proposal's own sentence, `{key}` filled from `sentence` (an admin-declared action's); absent: messages. */
-    sentenceText: z.optional(z.string()),
     summary: z.string(),
   }),
   /** Its execution once approved: the state, the executor's reference, why it failed. */

@@ -1,16 +1,17 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import type { ExecutionDetail } from "@/lib/schemas/execution-dto";
 import { cn } from "@/lib/utils";
-import { reviewFieldLabel } from "@/components/review/review-text";
+import { reviewFieldLabel, type LocalizedLabel } from "@/components/review/review-text";
 
 /** Another kind's action as its review presents it from the hashed params: labelled fields, before → after. */
 export function KindFields({ kind, fields }: { kind: string; fields: ExecutionDetail["proposal"]["fields"] }) {
   const td = useTranslations("executions.detail");
   const tk = useTranslations("kinds");
-  const label = (f: { key: string; label?: string }) =>
-    reviewFieldLabel(f, (key) => (tk.has(`${kind}.fields.${key}`) ? tk(`${kind}.fields.${key}`) : key));
+  const locale = useLocale();
+  const label = (f: { key: string; label?: LocalizedLabel }) =>
+    reviewFieldLabel(f, locale, (key) => (tk.has(`${kind}.fields.${key}`) ? tk(`${kind}.fields.${key}`) : key));
   const hasBefore = fields.some((f) => f.before !== null);
   return (
     <table className="w-full text-sm" data-testid="execution-kind-fields">

@@ -2,24 +2,30 @@
 
 import { ActionStepsNote } from "./action-steps";
 import Link from "next/link";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import type { KindProposalDetail } from "@/lib/schemas/proposal-dto";
 import { Section } from "@/components/page/section";
-import { reviewFieldLabel } from "@/components/review/review-text";
 import { DecisionPanel } from "./decision-panel";
 import { ExpiresFact, OutcomeSection, RequestFacts } from "./proposal-facts";
 
 // The proposal page of every kind but the refund (docs/action-kinds.md): the action exactly as the kind's review
 // presents it from the hashed params — labelled fields, before → after with the changed ones marked — then expiry,
-// who asked, hash and trace, and the decision. Labels come from messages `kinds.<kind>.fields.<key>`,
-// or from the proposal itself (an admin-declared action's, components/review/review-text.ts).
+// who asked, hash and trace, and the decision. Labels come from messages `kinds.<kind>.fields.<key>`.
 
 /** What will happen: the kind's fields, before → after. */
 export function KindProposalSummary({ p, waiting }: { p: KindProposalDetail; waiting: boolean }) {
   const t = useTranslations("proposal");
   const tk = useTranslations("kinds");
-  const label = (f: { key: string; label?: string }) =>
-    reviewFieldLabel(f, (key) => (tk.has(`${p.kind}.fields.${key}`) ? tk(`${p.kind}.fields.${key}`) : key));
+  const locale = useLocale();
+  // A label the hashed params carry (an admin-declared action's) first, else the kind's messages.
+  const label = (f: { key: string; label?: { en: string; es: string } }) =>
+    f.label
+      ? locale === "es"
+        ? f.label.es
+        : f.label.en
+      : tk.has(`${p.kind}.fields.${f.key}`)
+        ? tk(`${p.kind}.fields.${f.key}`)
+        : f.key;
   const hasBefore = p.review.fields.some((f) => f.before !== null);
   return (
     <Section

@@ -14,7 +14,6 @@ import { useShortcuts } from "@/components/reviewer/use-shortcuts";
 import { useNextProposal } from "@/components/reviewer/use-next-proposal";
 import { useClock } from "@/components/ui/use-clock";
 import { useHydrated } from "@/components/ui/use-hydrated";
-import { reviewSentence } from "@/components/review/review-text";
 import { loadToast } from "@/components/ui/toast";
 import { useClaim } from "./claim-notice";
 import { useDecidedElsewhere } from "./use-decided-elsewhere";
@@ -122,11 +121,10 @@ export function useDecision(p: ProposalPage) {
             ? t("fourEyesFinal", { amount })
             : t("singlePays", { amount });
   } else {
-    // Another kind: its own sentence (messages kinds.<kind>.confirm, or an admin-declared action's own), every
-    // value from the hashed params.
-    confirmText = reviewSentence(p.review, { expires }, (values) =>
-      tk.has(`${p.kind}.confirm`) ? tk(`${p.kind}.confirm`, values) : p.review.summary,
-    );
+    // Another kind: its own sentence (messages kinds.<kind>.confirm), every value from the hashed params.
+    confirmText = tk.has(`${p.kind}.confirm`)
+      ? tk(`${p.kind}.confirm`, { ...p.review.sentence, expires })
+      : p.review.summary;
     fourEyes =
       p.requiredApprovals > 1 && position < p.requiredApprovals
         ? t("kindFourEyesFirst", { position, required: p.requiredApprovals })
