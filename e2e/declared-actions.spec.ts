@@ -14,7 +14,6 @@ import { Webhook } from "standardwebhooks";
 import { signIn, staff, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { agentCall, baseURL } from "./support/gateway";
-import { allowTool } from "./support/shop-stand-in";
 import { hydrated } from "./support/ui";
 
 const TENANT = "shop-us";
@@ -55,16 +54,23 @@ test("an admin declares an action, a second admin approves it, the agent prepare
     req.on("data", (c: Buffer) => (raw += c.toString()));
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://shop.test");
-      if (req.method === "GET" && url.pathname === "/store-credit/quote") {
-        quotes.push(url.searchParams.get("order") ?? "");
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(QUOTE));
-        return;
-      }
       const headers = {
         "webhook-id": String(req.headers["webhook-id"] ?? ""),
         "webhook-timestamp": String(req.headers["webhook-timestamp"] ?? ""),
         "webhook-signature": String(req.headers["webhook-signature"] ?? ""),
       };
+      if (req.method === "GET" && url.pathname === "/store-credit/quote") {
+        // The derive request, signed over the path and query it asks for (as the sandbox shop checks it).
+        try {
+          new Webhook(secret).verify(req.url ?? "", headers, { jsonParse: false });
+        } catch {
+          res.writeHead(401, { "content-type": "application/json" }).end('{"error":"invalid_signature"}');
+          return;
+        }
+        quotes.push(url.searchParams.get("order") ?? "");
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(QUOTE));
+        return;
+      }
       const key = decodeURIComponent(/^\/actions\/([^/?]+)/.exec(url.pathname)?.[1] ?? "");
       try {
         new Webhook(secret).verify(req.method === "GET" ? key : raw, headers, { jsonParse: false });
@@ -86,7 +92,6 @@ test("an admin declares an action, a second admin approves it, the agent prepare
     });
   });
   await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
-  let disallow: (() => Promise<void>) | undefined;
   let declarationId: string | undefined;
   let retired = false;
   try {
@@ -174,7 +179,7 @@ test("an admin declares an action, a second admin approves it, the agent prepare
       expect(own.status()).toBe(403);
     });
 
-    disallow = await allowTool(TENANT, tool);
+    // No allow-list to change: a declared tool is offered to every agent key of its tenant once approved, not before.
     const number = await freshOrder(TENANT, 5000);
     expect((await agentCall(TENANT, tool, { order_id: number })).code).not.toBe("approval_required");
 
@@ -246,6 +251,18 @@ test("an admin declares an action, a second admin approves it, the agent prepare
       const row = page.locator(`tr[data-declaration="${declarationId}"]`);
       await (await hydrated(row.getByRole("button", { name: `Retire ${tool}` }))).click();
       await page.getByRole("dialog").getByRole("button", { name: "Retire", exact: true }).click();
+      // Retiring needs a recent sign-in: when the server asks, the password, then Retire again.
+      const stepUp = row.getByLabel("Confirm with your password", { exact: true });
+      if (
+        await stepUp.waitFor({ timeout: 3_000 }).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        await stepUp.fill(adminA.password);
+        await row.getByRole("button", { name: `Retire ${tool}` }).click();
+        await page.getByRole("dialog").getByRole("button", { name: "Retire", exact: true }).click();
+      }
       await expect(page.locator("main").getByRole("status").filter({ hasText: "Retired:" })).toBeVisible();
       await expect(row).toHaveAttribute("data-status", "retired");
       retired = true;
@@ -257,7 +274,6 @@ test("an admin declares an action, a second admin approves it, the agent prepare
       for (const step of ["retire", "cancel"])
         await page.request.post(`/api/admin/actions/${declarationId}/${step}`, { data: {}, headers: origin });
     }
-    await disallow?.();
     await withDb(async (db) => {
       await db.query(`DELETE FROM "ActionEndpoint" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`, [
         TENANT,

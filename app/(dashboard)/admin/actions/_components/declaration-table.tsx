@@ -1,5 +1,6 @@
 "use client";
 
+import { useRef } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { Column } from "@/components/ui/data-table";
@@ -7,16 +8,22 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DateTime } from "@/components/ui/date-time";
 import { AdminTable } from "../../_components/admin-table";
 import { FormError } from "../../_components/form-error";
+import { StepUpField, stepUpValue } from "../../_components/step-up-field";
 import type { DeclarationRow } from "./declaration";
 import { useDeclarationDecision } from "./use-declaration-decision";
 
-/** An active version: retire it (tightening: one admin is enough), or start its next version from it. */
+/**
+ * An active version: retire it (tightening: one admin is enough; asked first, and with the password when the server
+ * asks for step-up), or start its next version from it.
+ */
 function ActiveActions({ row, onDone }: { row: DeclarationRow; onDone: (message: string) => void }) {
   const t = useTranslations("adminActions");
   const decide = useDeclarationDecision();
+  const form = useRef<HTMLFormElement>(null);
   return (
-    <div className="flex flex-wrap items-center gap-3">
+    <form ref={form} className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
       <Link href={`/admin/actions/new?from=${encodeURIComponent(row.name)}`}>{t("newVersion")}</Link>
+      <StepUpField id={`retire-step-up-${row.id}`} show={decide.needsStepUp} />
       <ConfirmButton
         label={t("retire")}
         ariaLabel={t("retireNamed", { name: row.name })}
@@ -25,11 +32,12 @@ function ActiveActions({ row, onDone }: { row: DeclarationRow; onDone: (message:
         confirmLabel={t("retire")}
         disabled={decide.pending}
         onConfirm={async () => {
-          if (await decide.send(row.id, "retire")) onDone(t("done.retired"));
+          const body = form.current ? stepUpValue(new FormData(form.current)) : {};
+          if (await decide.send(row.id, "retire", body)) onDone(t("done.retired"));
         }}
       />
       <FormError id={`retire-error-${row.id}`} error={decide.error} />
-    </div>
+    </form>
   );
 }
 
