@@ -74,6 +74,7 @@ describe("the New action form's draft", () => {
 
   it("input names are unique and the derive path's placeholders name input fields", () => {
     expect(problemsOf((d) => (d.input[1]!.name = "order_id"))).toContain("input.1.name:unique");
+    expect(problemsOf((d) => (d.input[1]!.name = "Reason code"))).toEqual(["input.1.name:fieldKey"]);
     expect(problemsOf((d) => (d.derivePath = "/quote?order={order}"))).toEqual(["derive.path:placeholder"]);
     expect(problemsOf((d) => (d.derivePath = "https://evil.test/quote"))).toEqual(["derive.path:derivePath"]);
   });

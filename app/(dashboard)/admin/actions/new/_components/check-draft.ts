@@ -28,7 +28,7 @@ function regexpProblem(pattern: string): string | null {
 }
 
 function checkInput(f: InputDraft, at: string, out: DraftProblem[]) {
-  if (!f.name.trim()) out.push({ path: `${at}.name`, code: "required" });
+  if (!FIELD_KEY.test(f.name.trim())) out.push({ path: `${at}.name`, code: "fieldKey" });
   if (!f.description.trim()) out.push({ path: `${at}.description`, code: "required" });
   if (f.type === "integer") {
     const min = intOf(f.minimum);
