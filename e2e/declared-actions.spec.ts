@@ -117,7 +117,8 @@ test("an admin declares an action, a second admin approves it, the agent prepare
       await expect(page).toHaveURL(/\/admin\/actions$/);
       await (await hydrated(page.getByRole("link", { name: "New action" }))).click();
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("New action");
-      await page.getByLabel("Tool name", { exact: true }).fill(tool);
+      // The form is React state: type into it once React owns it.
+      await (await hydrated(page.getByLabel("Tool name", { exact: true }))).fill(tool);
       await page
         .getByLabel("Description", { exact: true })
         .fill("Issue store credit for a damaged order, for the amount the shop quotes.");
