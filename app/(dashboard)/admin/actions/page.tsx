@@ -1,10 +1,12 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { Section } from "@/components/page/section";
+import { titleMetadata } from "@/components/page/title-metadata";
 import { pageActor } from "@/lib/server/auth/page";
 import { DeclarationList } from "./_components/declaration-list";
 
 export const dynamic = "force-dynamic";
+export const generateMetadata = titleMetadata("adminActions");
 
 /**
  * Admin → Actions: the tenant's admin-declared actions (newest version of each, and the pending ones with their whole

@@ -1,9 +1,11 @@
 import { getTranslations } from "next-intl/server";
 import { Section } from "@/components/page/section";
+import { titleMetadata } from "@/components/page/title-metadata";
 import { pageActor } from "@/lib/server/auth/page";
 import { NewDeclaration } from "./_components/new-declaration";
 
 export const dynamic = "force-dynamic";
+export const generateMetadata = titleMetadata("adminActions.form");
 
 /**
  * Admin → Actions → New: the form of a declaration; `?from=<name>` starts the next version of that action from its
