@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { DeclarationSpec } from "../../_components/declaration";
 import { checkDraft, isJsonPointer, placeholdersOf } from "./check-draft";
-import { boxOf, boxPaths, draftOf, emptyDraft, normalizePath, specOf, type Draft } from "./draft";
+import { boxOf, boxPaths } from "./box-paths";
+import { draftOf, emptyDraft, normalizePath, specOf, type Draft } from "./draft";
 
 // The contract's example declaration (/work/declared-contract.md).
 const storeCredit: DeclarationSpec = {

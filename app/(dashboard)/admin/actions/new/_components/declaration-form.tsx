@@ -7,7 +7,8 @@ import { Notice } from "@/components/forms/notice";
 import { StepUpField, stepUpValue } from "../../../_components/step-up-field";
 import type { DeclarationRow } from "../../_components/declaration";
 import { checkDraft, type DraftProblem } from "./check-draft";
-import { boxOf, boxPaths, specOf, type Draft } from "./draft";
+import { boxOf, boxPaths } from "./box-paths";
+import { specOf, type Draft } from "./draft";
 import { DraftBoxes } from "./draft-boxes";
 import { usePropose } from "./use-propose";
 
