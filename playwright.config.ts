@@ -30,6 +30,7 @@ const serialSpecs = new RegExp(
     "approvals",
     "cancel-order",
     "customer-confirmation",
+    "declared-actions",
     "executions",
     "inbox",
     "notifications",

@@ -137,7 +137,14 @@ export const executionDetailDto = executionRowDto.extend({
      * `kinds.<kind>.fields.<key>`), before → after where something changes. Empty for a refund.
      */
     fields: z.array(
-      z.object({ key: z.string(), before: z.string().nullable(), after: z.string().nullable(), changed: z.boolean() }),
+      z.object({
+        key: z.string(),
+        before: z.string().nullable(),
+        after: z.string().nullable(),
+        changed: z.boolean(),
+        /** The field's own label per locale (an admin-declared action's); absent: messages name it. */
+        label: z.object({ en: z.string(), es: z.string() }).optional(),
+      }),
     ),
   }),
   /** Oldest first. */

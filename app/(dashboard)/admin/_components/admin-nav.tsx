@@ -32,6 +32,7 @@ const href = (s: AdminSection | null) => (s ? `/admin?section=${s}` : "/admin");
  */
 export function AdminNav({ current }: { current: AdminSection | null }) {
   const t = useTranslations("admin");
+  const ta = useTranslations("adminActions");
   const name = (s: AdminSection | null) => (s ? t(`sections.${s}`) : t("sectionsAll"));
   const items = [null, ...adminSections] as const;
   const link = (s: AdminSection | null, className: string) => (
@@ -46,12 +47,21 @@ export function AdminNav({ current }: { current: AdminSection | null }) {
       {name(s)}
     </Link>
   );
+  // Admin-declared actions have a page of their own (/admin/actions), listed after the sections.
+  const actions = (className: string) => (
+    <li>
+      <Link href="/admin/actions" className={cn(className, "text-foreground hover:bg-secondary")}>
+        {ta("navLink")}
+      </Link>
+    </li>
+  );
   return (
     <nav aria-label={t("sectionsNav")} data-testid="admin-nav">
       <ul className="hidden flex-wrap gap-1 border-b pb-2 sm:flex">
         {items.map((s) => (
           <li key={s ?? "all"}>{link(s, "inline-block rounded-md px-3 py-1.5 text-sm no-underline")}</li>
         ))}
+        {actions("inline-block rounded-md px-3 py-1.5 text-sm no-underline")}
       </ul>
       {/* Keyed by the section: choosing one closes the menu instead of leaving it open over the section. */}
       <details key={current ?? "all"} className="rounded-md border sm:hidden">
@@ -60,6 +70,7 @@ export function AdminNav({ current }: { current: AdminSection | null }) {
           {items.map((s) => (
             <li key={s ?? "all"}>{link(s, "block rounded-md px-3 py-2 no-underline")}</li>
           ))}
+          {actions("block rounded-md px-3 py-2 no-underline")}
         </ul>
       </details>
     </nav>

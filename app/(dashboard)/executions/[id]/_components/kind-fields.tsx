@@ -1,14 +1,17 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import type { ExecutionDetail } from "@/lib/schemas/execution-dto";
 import { cn } from "@/lib/utils";
+import { reviewFieldLabel, type LocalizedLabel } from "@/components/review/review-text";
 
 /** Another kind's action as its review presents it from the hashed params: labelled fields, before → after. */
 export function KindFields({ kind, fields }: { kind: string; fields: ExecutionDetail["proposal"]["fields"] }) {
   const td = useTranslations("executions.detail");
   const tk = useTranslations("kinds");
-  const label = (key: string) => (tk.has(`${kind}.fields.${key}`) ? tk(`${kind}.fields.${key}`) : key);
+  const locale = useLocale();
+  const label = (f: { key: string; label?: LocalizedLabel }) =>
+    reviewFieldLabel(f, locale, (key) => (tk.has(`${kind}.fields.${key}`) ? tk(`${kind}.fields.${key}`) : key));
   const hasBefore = fields.some((f) => f.before !== null);
   return (
     <table className="w-full text-sm" data-testid="execution-kind-fields">
@@ -32,7 +35,7 @@ export function KindFields({ kind, fields }: { kind: string; fields: ExecutionDe
         {fields.map((f) => (
           <tr key={f.key} data-field={f.key} data-changed={f.changed ? "true" : undefined}>
             <th scope="row" className="pr-3 text-left align-top font-normal text-muted-foreground">
-              {label(f.key)}
+              {label(f)}
             </th>
             {hasBefore ? (
               <td className={cn("pr-3 align-top", f.changed && "line-through opacity-70")}>{f.before ?? "—"}</td>

@@ -1,8 +1,9 @@
 import { Fragment } from "react";
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 import type { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
 import { DateTime } from "@/components/ui/date-time";
+import { reviewFieldLabel, type LocalizedLabel } from "@/components/review/review-text";
 import { Money } from "@/components/domain/money";
 
 type TraceProposalRow = Awaited<ReturnType<typeof getAuditTrace>>["proposals"][number];
@@ -16,7 +17,9 @@ export async function TraceProposal({ p, mayDownloadEvidence }: { p: TracePropos
   const tm = await getTranslations("authMethods");
   const tr = await getTranslations("reasons");
   const tk = await getTranslations("kinds");
-  const label = (key: string) => (tk.has(`${p.kind}.fields.${key}`) ? tk(`${p.kind}.fields.${key}`) : key);
+  const locale = await getLocale();
+  const label = (f: { key: string; label?: LocalizedLabel }) =>
+    reviewFieldLabel(f, locale, (key) => (tk.has(`${p.kind}.fields.${key}`) ? tk(`${p.kind}.fields.${key}`) : key));
   return (
     <article className="panel" aria-label={t("proposal", { id: p.id })} data-proposal-id={p.id}>
       <h3 className="mono">{t("proposal", { id: p.id })}</h3>
@@ -39,7 +42,7 @@ export async function TraceProposal({ p, mayDownloadEvidence }: { p: TracePropos
             {/* The kind's values from the hashed params: before → after where it changes. */}
             {(p.fields ?? []).map((f) => (
               <Fragment key={f.key}>
-                <dt>{label(f.key)}</dt>
+                <dt>{label(f)}</dt>
                 <dd data-field={f.key} data-changed={f.changed ? "true" : undefined}>
                   {f.changed && f.before !== null ? `${f.before} → ${f.after ?? "—"}` : (f.after ?? "—")}
                 </dd>
