@@ -14,7 +14,7 @@ import { actionIdempotencyKey, executionStatus as E } from "@/lib/domain/executi
 import { storedProposalIntact } from "@/lib/domain/proposal-hash";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import * as endpointClient from "@/lib/server/action-endpoint/client";
-import { createSegmentVersion, listSegments } from "@/lib/server/admin/segments";
+import { createSegmentVersion, getBulkPolicy, listSegments, setBulkPolicy } from "@/lib/server/admin/segments";
 import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authenticate-agent-key";
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
 import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
@@ -22,6 +22,8 @@ import { integratePending } from "@/lib/server/audit/sequencer";
 import { auditPublicKey } from "@/lib/server/audit/signing-key";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { executeBulkMessage, reconcileBulkMessage } from "@/lib/actions/bulk-message/executor";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { kindFieldsOf } from "@/lib/server/proposals/kind-review";
@@ -480,15 +482,93 @@ describe("Admin → Segments (/api/admin/segments)", () => {
     expect((await listSegments(usAdmin)).data.filter((s) => s.slug === slug)).toEqual([]);
     expect(await createSegmentVersion(usAdmin, body)).toMatchObject({ slug, version: 1 });
   });
+
+  it("the bulk-message policy: admins read and set it with step-up, bounded and validated, audited with what loosens; new proposals use it", async () => {
+    expect(await refusal(getBulkPolicy(reviewer))).toMatchObject({ code: "permission_denied" });
+    expect(await refusal(setBulkPolicy(reviewer, { recipientsThreshold: 5 }))).toMatchObject({
+      code: "permission_denied",
+    });
+    const stale = await actorFor(staffOf(ES, "admin").email, { authAgoSeconds: 3600 });
+    expect(await refusal(setBulkPolicy(stale, { recipientsThreshold: 5 }))).toMatchObject({
+      reason: "step_up_required",
+    });
+    expect(await getBulkPolicy(admin)).toMatchObject({
+      recipientsThreshold: 100,
+      dailyRecipientsCap: 5_000,
+      tolerancePercent: 0,
+      windowStartHour: 9,
+      windowEndHour: 20,
+      timeZone: "Europe/Madrid",
+      ownTimeZone: false,
+      updatedAt: null,
+    });
+    for (const bad of [
+      {},
+      { recipientsThreshold: 0 },
+      { recipientsThreshold: 10_001 },
+      { dailyRecipientsCap: 0 },
+      { tolerancePercent: 101 },
+      { windowStartHour: 24 },
+      { windowEndHour: 25 },
+      { windowStartHour: 20 }, // after the current end (20): the window would be empty
+      { timeZone: "Mars/Olympus_Mons" },
+      { recipientsThreshold: 5, extra: 1 },
+    ])
+      expect(await refusal(setBulkPolicy(admin, bad)), JSON.stringify(bad)).toMatchObject({
+        code: "invalid_arguments",
+      });
+    expect(await db().bulkMessagePolicy.count({ where: { tenantId: esTenantId } })).toBe(0);
+
+    const set = await setBulkPolicy(admin, {
+      recipientsThreshold: 3,
+      windowStartHour: 10,
+      timeZone: "Atlantic/Canary",
+    });
+    expect(set).toMatchObject({
+      recipientsThreshold: 3,
+      windowStartHour: 10,
+      windowEndHour: 20,
+      timeZone: "Atlantic/Canary",
+      ownTimeZone: true,
+    });
+    const { id } = await prepared(3);
+    expect(await proposalRow(id)).toMatchObject({
+      requiredApprovals: 2,
+      params: expect.objectContaining({ window: { startHour: 10, endHour: 20, timeZone: "Atlantic/Canary" } }),
+    });
+    // Loosening (no cap, a tolerance) is applied by one admin and audited as such.
+    await setBulkPolicy(admin, { dailyRecipientsCap: null, tolerancePercent: 10, timeZone: null });
+    expect(await getBulkPolicy(admin)).toMatchObject({
+      dailyRecipientsCap: null,
+      timeZone: "Europe/Madrid",
+      ownTimeZone: false,
+    });
+    const audit = await db().auditEvent.findMany({
+      where: { tenantId: esTenantId, action: "admin:bulk_message_policy" },
+      orderBy: { pos: "asc" },
+    });
+    expect(audit.map((e) => (e.data as { after: { loosens: string[] } }).after.loosens)).toEqual([
+      [],
+      ["dailyRecipientsCap", "tolerancePercent"],
+    ]);
+    expect(audit[0]!.data).toMatchObject({ before: { recipientsThreshold: 100 }, after: { recipientsThreshold: 3 } });
+    // Another tenant's policy is its own.
+    expect(await getBulkPolicy(await actorFor(staffOf(US, "admin").email))).toMatchObject({
+      recipientsThreshold: 100,
+      timeZone: "America/New_York",
+    });
+  });
 });
 
 describe("the send window, enforced by the executor (a controlled clock; ES: 09:00–20:00 Europe/Madrid)", () => {
   const at = (iso: string) => () => new Date(iso);
   const jobsOf = async (executionId: string) =>
     (
-      await db().$queryRaw<{ runAt: Date }[]>`
-        SELECT run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key = ${`reconcile:${executionId}`}`
-    ).map((j) => j.runAt.toISOString());
+      await sql<{ runAt: Date }>`
+        SELECT run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key = ${`reconcile:${executionId}`}`.execute(
+        sqlPool(),
+      )
+    ).rows.map((j) => j.runAt.toISOString());
 
   it("before it opens nothing is sent: the execution waits for the opening with one job at that instant, then sends", async () => {
     const { id, hash, segment } = await prepared(2);

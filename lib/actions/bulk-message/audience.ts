@@ -78,37 +78,9 @@ export async function currentSegment(tx: Sql, tenantId: string, slug: string): P
   return rows[0] ?? null;
 }
 
-/** The tenant's bulk-message policy (BulkMessagePolicy; the defaults when it has no row). */
-export type BulkPolicy = {
-  recipientsThreshold: number;
-  dailyRecipientsCap: number | null;
-  tolerancePercent: number;
-  windowStartHour: number;
-  windowEndHour: number;
-  timeZone: string;
-};
-
-export const BULK_POLICY_DEFAULTS = {
-  recipientsThreshold: 100,
-  dailyRecipientsCap: 5_000,
-  tolerancePercent: 0,
-  windowStartHour: 9,
-  windowEndHour: 20,
-} as const;
-
-export async function bulkPolicyOf(tx: Sql, tenantId: string): Promise<BulkPolicy> {
-  const { rows } = await sql<BulkPolicy>`
-    SELECT COALESCE(b."recipientsThreshold", ${BULK_POLICY_DEFAULTS.recipientsThreshold}::int) AS "recipientsThreshold",
-           CASE WHEN b."tenantId" IS NULL THEN ${BULK_POLICY_DEFAULTS.dailyRecipientsCap}::int ELSE b."dailyRecipientsCap" END AS "dailyRecipientsCap",
-           COALESCE(b."tolerancePercent", ${BULK_POLICY_DEFAULTS.tolerancePercent}::int) AS "tolerancePercent",
-           COALESCE(b."windowStartHour", ${BULK_POLICY_DEFAULTS.windowStartHour}::int) AS "windowStartHour",
-           COALESCE(b."windowEndHour", ${BULK_POLICY_DEFAULTS.windowEndHour}::int) AS "windowEndHour",
-           t."timeZone"
-      FROM "Tenant" t LEFT JOIN "BulkMessagePolicy" b ON b."tenantId" = t."id"
-     WHERE t."id" = ${tenantId}::uuid`.execute(tx);
-  if (!rows[0]) throw new Error("tenant not found");
-  return rows[0];
-}
+// The tenant's bulk-message policy (its values and defaults) is read by the admin use case that sets it
+// (lib/server/admin/segments.ts): one reader for the kind and the admin API.
+export { BULK_POLICY_DEFAULTS, bulkPolicyOf, type BulkPolicy } from "@/lib/server/admin/segments";
 
 /**
  * Whether the audience moved beyond the tolerance: the recipients added and removed, counted together, more than
