@@ -241,6 +241,47 @@ describe("prepare_bulk_message", () => {
 });
 
 describe("policy", () => {
+  it("sms: the audience is the customers with a phone on record, by their phone (masked in the sample); those without one are skipped and counted — hashed, and in the review", async () => {
+    const customers = await freshCustomers(ES, 4);
+    const segment = await segmentOfBuyers(ES, customers);
+    const phones = ["+34612345601", "+34612345602", "+34612345603"];
+    for (const [i, phone] of phones.entries())
+      await db().customer.update({
+        where: { tenantId_id: { tenantId: esTenantId, id: customers[i]! } },
+        data: { phone },
+      });
+    // A blank phone is no phone.
+    await db().customer.update({
+      where: { tenantId_id: { tenantId: esTenantId, id: customers[3]! } },
+      data: { phone: " " },
+    });
+    await db().customer.update({
+      where: { tenantId_id: { tenantId: esTenantId, id: customers[2]! } },
+      data: { phone: null },
+    });
+    const { outcome, proposal } = await prepare(segment.slug, { channel: "sms" });
+    expect(resultOf(outcome)).toMatchObject({
+      channel: "sms",
+      recipients: 2,
+      without_phone: 2,
+      sample: ["+34•••••••01", "+34•••••••02"],
+    });
+    const row = await proposalRow(proposal!.id);
+    expect(storedProposalIntact(row)).toBe(true);
+    expect(row.params).toMatchObject({ channel: "sms", audience: { count: 2, withoutPhone: 2 } });
+    expect(row.source).toEqual({ recipients: customers.slice(0, 2) });
+    expect(kindFieldsOf(KIND, row.params)).toContainEqual({
+      key: "withoutPhone",
+      before: null,
+      after: "2",
+      changed: false,
+    });
+    // An e-mail to the same segment reaches all four and says nothing about phones.
+    const email = await prepare(segment.slug, { text: "Another text" });
+    expect(resultOf(email.outcome)).toMatchObject({ channel: "email", recipients: 4 });
+    expect(resultOf(email.outcome)).not.toHaveProperty("without_phone");
+  });
+
   it("two reviewers at or above the tenant's recipients threshold; one below it", async () => {
     await setPolicy({ recipientsThreshold: 3 });
     const below = await prepared(2);
