@@ -7,6 +7,7 @@ import { SignJWT } from "jose";
 import { endUserTokenAudience } from "../../lib/domain/agent-protocol";
 import type { PrismaClient } from "../../lib/server/db/generated/client";
 import { normalisePostalAddress, type PostalAddress } from "../../lib/domain/postal-address";
+import { seedDemoSegment } from "./demo-segments";
 
 const DEMO_SEED = "agent-approval-gateway-demo-v1";
 
@@ -34,6 +35,8 @@ export const ALL_TOOLS = [
   "prepare_address_change",
   "prepare_order_cancellation",
   "prepare_contact_change",
+  "prepare_replacement_order",
+  "prepare_bulk_message",
   "get_action_status",
   "create_support_ticket",
 ];
@@ -280,6 +283,9 @@ function extraCustomers(
         items: [
           { sku: `${product.slice(0, 3).toUpperCase()}-${i}`, name: product, quantity: 1, unitMinor: totalMinor },
         ],
+        // Each customer's second order delivered (the last customer's excepted: agent:demo cancels one of theirs),
+        // so the demo has goods a replacement order can be prepared for.
+        ...(oi === 1 && ci < people.length - 1 ? { fulfilment: "delivered" as const } : {}),
       };
     }),
   }));
@@ -408,6 +414,12 @@ export async function seedDemo(prisma: PrismaClient): Promise<{ seeded: boolean 
           },
         });
       }
+      const admin = t.staff.find((s) => s.roles.includes("admin"));
+      await seedDemoSegment(tx, t.slug, {
+        tenantId,
+        id: demoUuid(`segment:${t.slug}:1`),
+        createdById: admin ? demoUuid(`staff:${admin.email}`) : null,
+      });
       const igk = integrationKeyOf(t.slug);
       await tx.integrationKey.create({
         data: {

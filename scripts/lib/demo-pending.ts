@@ -3,10 +3,13 @@
 // audit) — not inserted by hand. Each start tops every demo tenant up to PENDING_PER_TENANT open proposals,
 // so a demo started again after their expiry still has work waiting. The queue shows a mix of kinds: a refund
 // that needs two reviewers, then — when the tenant has an action endpoint (npm start wires the sandbox shop) and
-// its web_support agent may call the tools — an address change and a cancellation, then small refunds.
+// its web_support agent may call the tools — an address change and a cancellation, then small refunds. Besides those
+// PENDING_PER_TENANT, one of each newer kind (a contact change, a replacement order, a bulk message) waits where the
+// tenant has an action endpoint: ./demo-pending-kinds.ts.
 import { openProposalStatuses, proposalStatus } from "../../lib/domain/proposal-state";
 import type { PrismaClient } from "../../lib/server/db/generated/client";
 import { agentKey, customerId, demoNewAddresses, demoTenants, demoUuid, mintEndUserToken } from "./demo-data";
+import { demoNewKinds, topUpNewKinds } from "./demo-pending-kinds";
 
 export const PENDING_PER_TENANT = 3;
 
@@ -38,11 +41,36 @@ export async function topUpDemoProposals(
       select: { id: true, dualApprovalThresholdMinor: true },
     });
     if (!tenant) continue;
+    // The newer kinds are topped up on their own (one of each): they do not count among these.
     const waiting = await prisma.proposal.findMany({
-      where: { tenantId: tenant.id, status: proposalStatus.pendingApproval, expiresAt: { gt: now } },
+      where: {
+        tenantId: tenant.id,
+        status: proposalStatus.pendingApproval,
+        expiresAt: { gt: now },
+        kind: { notIn: demoNewKinds.map((k) => k.kind) },
+      },
       select: { kind: true },
     });
     let need = PENDING_PER_TENANT - waiting.length;
+    const tools = await toolsOfDemoAgent(prisma, tenant.id, t.slug);
+    const connected = (await prisma.actionEndpoint.count({ where: { tenantId: tenant.id } })) > 0;
+    const headersFor = async (customer: string) => ({
+      authorization: `Bearer ${agentKey(t.slug, "web_support")}`,
+      "x-end-user-token": await mintEndUserToken(t.slug, "web_support", customer),
+      "x-agent-model": "demo-agent",
+      "x-agent-prompt-version": "demo-start",
+    });
+    if (connected) {
+      await topUpNewKinds(prisma, t, tenant.id, tools, async (customer, callId, name, input) => {
+        const answer = await send(
+          { type: "tool_use", id: `toolu_demo_${callId}`, name, input },
+          await headersFor(customer),
+        );
+        if (answer.code === "approval_required") created[t.slug]! += 1;
+        else log(`demo: ${t.slug}: ${name} answered ${answer.code}`);
+        return answer.code === "approval_required";
+      });
+    }
     if (need <= 0) continue;
     // Orders nobody has asked about yet (no proposal other than expired ones: no open one, no rejection
     // cooldown), not fully refunded; one customer each so the queue does not look like duplicates.
@@ -63,12 +91,7 @@ export async function topUpDemoProposals(
     const ask = async (o: (typeof orders)[number], name: string, input: Record<string, unknown>) => {
       const answer = await send(
         { type: "tool_use", id: `toolu_demo_${o.number}_${name}`, name, input },
-        {
-          authorization: `Bearer ${agentKey(t.slug, "web_support")}`,
-          "x-end-user-token": await mintEndUserToken(t.slug, "web_support", o.customerId),
-          "x-agent-model": "demo-agent",
-          "x-agent-prompt-version": "demo-start",
-        },
+        await headersFor(o.customerId),
       );
       if (answer.code === "approval_required") {
         usedCustomers.add(o.customerId);
@@ -91,8 +114,6 @@ export async function topUpDemoProposals(
       if (await refund(o)) break;
     }
     // … then one of each kind the shop carries out, when the tenant can have it carried out and none waits already …
-    const tools = await toolsOfDemoAgent(prisma, tenant.id, t.slug);
-    const connected = (await prisma.actionEndpoint.count({ where: { tenantId: tenant.id } })) > 0;
     for (const { kind, tool } of shopKinds) {
       if (!connected || !tools.has(tool) || waiting.some((w) => w.kind === kind)) continue;
       const open = orders.filter(

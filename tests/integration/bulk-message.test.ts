@@ -14,7 +14,7 @@ import { actionIdempotencyKey, executionStatus as E } from "@/lib/domain/executi
 import { storedProposalIntact } from "@/lib/domain/proposal-hash";
 import { proposalStatus as P } from "@/lib/domain/proposal-state";
 import * as endpointClient from "@/lib/server/action-endpoint/client";
-import { createSegmentVersion, listSegments } from "@/lib/server/admin/segments";
+import { createSegmentVersion, getBulkPolicy, listSegments, setBulkPolicy } from "@/lib/server/admin/segments";
 import { authenticateAgentKey, type AgentCaller } from "@/lib/server/agent/authenticate-agent-key";
 import { executeToolCall } from "@/lib/server/agent/execute-tool-call";
 import { buildEvidencePack } from "@/lib/server/audit/build-evidence-pack";
@@ -22,7 +22,9 @@ import { integratePending } from "@/lib/server/audit/sequencer";
 import { auditPublicKey } from "@/lib/server/audit/signing-key";
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
-import { executeApprovedProposal, reconcileAnyExecution } from "@/lib/server/executions/run-execution";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
+import { executeBulkMessage, reconcileBulkMessage } from "@/lib/actions/bulk-message/executor";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
 import { kindFieldsOf } from "@/lib/server/proposals/kind-review";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
@@ -46,6 +48,8 @@ const sendMock = vi.mocked(endpointClient.sendAction);
 const TOOL = "prepare_bulk_message";
 const KIND = "send_bulk_message";
 const TEXT = "Our summer sale starts tomorrow: 20% off every mug.";
+/** The executor's clock for the send window (ES: 09:00–20:00 Europe/Madrid): noon in Madrid, inside it. */
+const midday = () => new Date("2026-12-07T11:00:00Z");
 
 let stopShop: (() => Promise<void>) | undefined;
 let shop: ShopControl;
@@ -237,6 +241,47 @@ describe("prepare_bulk_message", () => {
 });
 
 describe("policy", () => {
+  it("sms: the audience is the customers with a phone on record, by their phone (masked in the sample); those without one are skipped and counted — hashed, and in the review", async () => {
+    const customers = await freshCustomers(ES, 4);
+    const segment = await segmentOfBuyers(ES, customers);
+    const phones = ["+34612345601", "+34612345602", "+34612345603"];
+    for (const [i, phone] of phones.entries())
+      await db().customer.update({
+        where: { tenantId_id: { tenantId: esTenantId, id: customers[i]! } },
+        data: { phone },
+      });
+    // A blank phone is no phone.
+    await db().customer.update({
+      where: { tenantId_id: { tenantId: esTenantId, id: customers[3]! } },
+      data: { phone: " " },
+    });
+    await db().customer.update({
+      where: { tenantId_id: { tenantId: esTenantId, id: customers[2]! } },
+      data: { phone: null },
+    });
+    const { outcome, proposal } = await prepare(segment.slug, { channel: "sms" });
+    expect(resultOf(outcome)).toMatchObject({
+      channel: "sms",
+      recipients: 2,
+      without_phone: 2,
+      sample: ["+34•••••••01", "+34•••••••02"],
+    });
+    const row = await proposalRow(proposal!.id);
+    expect(storedProposalIntact(row)).toBe(true);
+    expect(row.params).toMatchObject({ channel: "sms", audience: { count: 2, withoutPhone: 2 } });
+    expect(row.source).toEqual({ recipients: customers.slice(0, 2) });
+    expect(kindFieldsOf(KIND, row.params)).toContainEqual({
+      key: "withoutPhone",
+      before: null,
+      after: "2",
+      changed: false,
+    });
+    // An e-mail to the same segment reaches all four and says nothing about phones.
+    const email = await prepare(segment.slug, { text: "Another text" });
+    expect(resultOf(email.outcome)).toMatchObject({ channel: "email", recipients: 4 });
+    expect(resultOf(email.outcome)).not.toHaveProperty("without_phone");
+  });
+
   it("two reviewers at or above the tenant's recipients threshold; one below it", async () => {
     await setPolicy({ recipientsThreshold: 3 });
     const below = await prepared(2);
@@ -301,7 +346,7 @@ describe("revalidation", () => {
     const newcomer = (await freshCustomers(ES, 1))[0]!;
     await addBuyer(ES, segment.sku, newcomer); // 1 of 4 moved: 25 % ≤ 50 %
     expect(await approveProposal(reviewer, { proposalId: id, hash })).toMatchObject({ status: P.approved });
-    expect(await executeApprovedProposal(id)).toBe("sent");
+    expect(await executeBulkMessage(id, midday)).toBe("sent");
     const [batch] = await shopBatches(segment.slug);
     const sent = (batch!.request as { params: { recipients: string[] } }).params.recipients;
     expect(sent.sort()).toEqual([...customers].sort());
@@ -312,7 +357,7 @@ describe("revalidation", () => {
       status: P.approved,
     });
     for (const c of await freshCustomers(ES, 2)) await addBuyer(ES, later.segment.sku, c); // 2 of 2: 100 %
-    expect(await executeApprovedProposal(later.id)).toBe("revalidation_failed");
+    expect(await executeBulkMessage(later.id, midday)).toBe("revalidation_failed");
     expect(await proposalRow(later.id)).toMatchObject({ invalidationReason: "audience_changed" });
     expect(await shopBatches(later.segment.slug)).toEqual([]);
   });
@@ -335,16 +380,16 @@ describe("execution in keyed batches", () => {
       if (request.idempotency_key.endsWith(":batch:1")) throw new Error("worker killed");
       return answer;
     });
-    await expect(executeApprovedProposal(id)).rejects.toThrow("worker killed");
+    await expect(executeBulkMessage(id, midday)).rejects.toThrow("worker killed");
     sendMock.mockImplementation(realClient.sendAction);
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: id } });
     const rows = await db().bulkMessageBatch.findMany({ where: { executionId: ex.id }, orderBy: { index: "asc" } });
     expect(rows.map((b) => b.status)).toEqual(["succeeded", "sending", "planned"]);
     expect((await shopBatches(segment.slug)).map((a) => a.idempotencyKey).sort()).toEqual([key(id, 0), key(id, 1)]);
     // Executing again is no blind re-send.
-    expect(await executeApprovedProposal(id)).toBe("already_started");
+    expect(await executeBulkMessage(id, midday)).toBe("already_started");
 
-    expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+    expect(await reconcileBulkMessage(ex.id, midday)).toBe("settled");
     const atShop = await shopBatches(segment.slug);
     expect(atShop.map((a) => a.idempotencyKey).sort()).toEqual([key(id, 0), key(id, 1), key(id, 2)]);
     expect(atShop.map((a) => a.receipts)).toEqual([1, 1, 1]);
@@ -363,7 +408,7 @@ describe("execution in keyed batches", () => {
       attempts: 1,
     });
     expect((await proposalRow(id)).status).toBe(P.succeeded);
-    expect(await reconcileAnyExecution(ex.id)).toBe("already_settled");
+    expect(await reconcileBulkMessage(ex.id, midday)).toBe("already_settled");
 
     // The evidence pack proves which batches went: their keys and the shop's references.
     const auditor = await actorFor(staffOf(ES, "auditor").email);
@@ -384,11 +429,11 @@ describe("execution in keyed batches", () => {
       if (request.idempotency_key.endsWith(":batch:1")) throw new Error("worker killed");
       return realClient.sendAction(tenantId, request, opts);
     });
-    await expect(executeApprovedProposal(id)).rejects.toThrow("worker killed");
+    await expect(executeBulkMessage(id, midday)).rejects.toThrow("worker killed");
     sendMock.mockImplementation(realClient.sendAction);
     expect((await shopBatches(segment.slug)).map((a) => a.idempotencyKey)).toEqual([key(id, 0)]);
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: id } });
-    expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+    expect(await reconcileBulkMessage(ex.id, midday)).toBe("settled");
     const atShop = await shopBatches(segment.slug);
     expect(atShop.map((a) => a.receipts)).toEqual([1, 1, 1]);
     const b1 = await db().bulkMessageBatch.findFirstOrThrow({ where: { executionId: ex.id, index: 1 } });
@@ -401,12 +446,12 @@ describe("execution in keyed batches", () => {
     const { id, segment } = await approvedOf250();
     // The shop takes batch 0 and drops the connection: the run stops there, in doubt.
     await shop.addFault({ kind: "drop_after_commit", orderNumber: segment.slug });
-    expect(await executeApprovedProposal(id)).toBe("sent");
+    expect(await executeBulkMessage(id, midday)).toBe("sent");
     const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: id } });
     expect(ex.status).toBe(E.unknown);
     expect((await proposalRow(id)).status).toBe(P.needsReconciliation);
     expect((await shopBatches(segment.slug)).length).toBe(1);
-    expect(await reconcileAnyExecution(ex.id)).toBe("settled");
+    expect(await reconcileBulkMessage(ex.id, midday)).toBe("settled");
     const atShop = await shopBatches(segment.slug);
     expect(atShop.map((a) => a.receipts)).toEqual([1, 1, 1]);
     expect((await proposalRow(id)).status).toBe(P.succeeded);
@@ -420,7 +465,7 @@ describe("execution in keyed batches", () => {
         ? realClient.sendAction(tenantId, { ...request, params: { ...request.params, recipients: [] } }, opts)
         : realClient.sendAction(tenantId, request, opts),
     );
-    expect(await executeApprovedProposal(id)).toBe("sent");
+    expect(await executeBulkMessage(id, midday)).toBe("sent");
     sendMock.mockImplementation(realClient.sendAction);
     expect(await db().execution.findUniqueOrThrow({ where: { proposalId: id } })).toMatchObject({
       status: E.failed,
@@ -477,5 +522,139 @@ describe("Admin → Segments (/api/admin/segments)", () => {
     const usAdmin = await actorFor(staffOf(US, "admin").email);
     expect((await listSegments(usAdmin)).data.filter((s) => s.slug === slug)).toEqual([]);
     expect(await createSegmentVersion(usAdmin, body)).toMatchObject({ slug, version: 1 });
+  });
+
+  it("the bulk-message policy: admins read and set it with step-up, bounded and validated, audited with what loosens; new proposals use it", async () => {
+    expect(await refusal(getBulkPolicy(reviewer))).toMatchObject({ code: "permission_denied" });
+    expect(await refusal(setBulkPolicy(reviewer, { recipientsThreshold: 5 }))).toMatchObject({
+      code: "permission_denied",
+    });
+    const stale = await actorFor(staffOf(ES, "admin").email, { authAgoSeconds: 3600 });
+    expect(await refusal(setBulkPolicy(stale, { recipientsThreshold: 5 }))).toMatchObject({
+      reason: "step_up_required",
+    });
+    expect(await getBulkPolicy(admin)).toMatchObject({
+      recipientsThreshold: 100,
+      dailyRecipientsCap: 5_000,
+      tolerancePercent: 0,
+      windowStartHour: 9,
+      windowEndHour: 20,
+      timeZone: "Europe/Madrid",
+      ownTimeZone: false,
+      updatedAt: null,
+    });
+    for (const bad of [
+      {},
+      { recipientsThreshold: 0 },
+      { recipientsThreshold: 10_001 },
+      { dailyRecipientsCap: 0 },
+      { tolerancePercent: 101 },
+      { windowStartHour: 24 },
+      { windowEndHour: 25 },
+      { windowStartHour: 20 }, // after the current end (20): the window would be empty
+      { timeZone: "Mars/Olympus_Mons" },
+      { recipientsThreshold: 5, extra: 1 },
+    ])
+      expect(await refusal(setBulkPolicy(admin, bad)), JSON.stringify(bad)).toMatchObject({
+        code: "invalid_arguments",
+      });
+    expect(await db().bulkMessagePolicy.count({ where: { tenantId: esTenantId } })).toBe(0);
+
+    const set = await setBulkPolicy(admin, {
+      recipientsThreshold: 3,
+      windowStartHour: 10,
+      timeZone: "Atlantic/Canary",
+    });
+    expect(set).toMatchObject({
+      recipientsThreshold: 3,
+      windowStartHour: 10,
+      windowEndHour: 20,
+      timeZone: "Atlantic/Canary",
+      ownTimeZone: true,
+    });
+    const { id } = await prepared(3);
+    expect(await proposalRow(id)).toMatchObject({
+      requiredApprovals: 2,
+      params: expect.objectContaining({ window: { startHour: 10, endHour: 20, timeZone: "Atlantic/Canary" } }),
+    });
+    // Loosening (no cap, a tolerance) is applied by one admin and audited as such.
+    await setBulkPolicy(admin, { dailyRecipientsCap: null, tolerancePercent: 10, timeZone: null });
+    expect(await getBulkPolicy(admin)).toMatchObject({
+      dailyRecipientsCap: null,
+      timeZone: "Europe/Madrid",
+      ownTimeZone: false,
+    });
+    const audit = await db().auditEvent.findMany({
+      where: { tenantId: esTenantId, action: "admin:bulk_message_policy" },
+      orderBy: { pos: "asc" },
+    });
+    expect(audit.map((e) => (e.data as { after: { loosens: string[] } }).after.loosens)).toEqual([
+      [],
+      ["dailyRecipientsCap", "tolerancePercent"],
+    ]);
+    expect(audit[0]!.data).toMatchObject({ before: { recipientsThreshold: 100 }, after: { recipientsThreshold: 3 } });
+    // Another tenant's policy is its own.
+    expect(await getBulkPolicy(await actorFor(staffOf(US, "admin").email))).toMatchObject({
+      recipientsThreshold: 100,
+      timeZone: "America/New_York",
+    });
+  });
+});
+
+describe("the send window, enforced by the executor (a controlled clock; ES: 09:00–20:00 Europe/Madrid)", () => {
+  const at = (iso: string) => () => new Date(iso);
+  const jobsOf = async (executionId: string) =>
+    (
+      await sql<{ runAt: Date }>`
+        SELECT run_at AS "runAt" FROM graphile_worker._private_jobs WHERE key = ${`reconcile:${executionId}`}`.execute(
+        sqlPool(),
+      )
+    ).rows.map((j) => j.runAt.toISOString());
+
+  it("before it opens nothing is sent: the execution waits for the opening with one job at that instant, then sends", async () => {
+    const { id, hash, segment } = await prepared(2);
+    expect(await approveProposal(reviewer, { proposalId: id, hash })).toMatchObject({ status: P.approved });
+    // 06:00 in Madrid (CET, UTC+1): the window opens at 09:00 = 08:00 UTC.
+    expect(await executeBulkMessage(id, at("2026-12-07T05:00:00Z"))).toBe("waiting_for_window");
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: id } });
+    expect(ex.status).toBe(E.pending); // waiting, not a stuck send: ops are not alerted
+    expect(await proposalRow(id)).toMatchObject({ status: P.executing });
+    expect(await shopBatches(segment.slug)).toEqual([]);
+    // One keyed job at the opening: no retry loop (the crash-resume job is replaced, not added to).
+    expect(await jobsOf(ex.id)).toEqual(["2026-12-07T08:00:00.000Z"]);
+    const waited = await db().auditEvent.findMany({
+      where: { proposalId: id, action: "execution:waiting_for_window" },
+    });
+    expect(waited.map((e) => (e.data as { opensAt: string }).opensAt)).toEqual(["2026-12-07T08:00:00.000Z"]);
+
+    // A reconciler run a minute early still sends nothing.
+    expect(await reconcileBulkMessage(ex.id, at("2026-12-07T07:59:00Z"))).toBe("waiting_for_window");
+    expect(await shopBatches(segment.slug)).toEqual([]);
+    // At the opening: sent, once.
+    expect(await reconcileBulkMessage(ex.id, at("2026-12-07T08:00:00Z"))).toBe("settled");
+    expect((await shopBatches(segment.slug)).map((a) => a.receipts)).toEqual([1]);
+    expect(await proposalRow(id)).toMatchObject({ status: P.succeeded });
+  });
+
+  it("a batch that would start after the window closes waits for the next day's opening; the batches before it went", async () => {
+    await setPolicy({ recipientsThreshold: 1_000 });
+    const { id, hash, segment } = await prepared(150); // two batches: 100 and 50
+    expect(await approveProposal(reviewer, { proposalId: id, hash })).toMatchObject({ status: P.approved });
+    // The first batch starts at 19:59 in Madrid; by the second it is 20:00: closed.
+    let reads = 0;
+    const closing = () => new Date(++reads === 1 ? "2026-12-07T18:59:00Z" : "2026-12-07T19:00:00Z");
+    expect(await executeBulkMessage(id, closing)).toBe("waiting_for_window");
+    const ex = await db().execution.findUniqueOrThrow({ where: { proposalId: id } });
+    const rows = await db().bulkMessageBatch.findMany({ where: { executionId: ex.id }, orderBy: { index: "asc" } });
+    expect(rows.map((b) => b.status)).toEqual(["succeeded", "planned"]);
+    expect(await shopBatches(segment.slug)).toHaveLength(1);
+    expect(await jobsOf(ex.id)).toEqual(["2026-12-08T08:00:00.000Z"]); // tomorrow 09:00 in Madrid
+
+    // Late in the evening the reconciler still waits; the next morning it sends the rest, each batch once.
+    expect(await reconcileBulkMessage(ex.id, at("2026-12-07T22:30:00Z"))).toBe("waiting_for_window");
+    expect(await reconcileBulkMessage(ex.id, at("2026-12-08T08:00:00Z"))).toBe("settled");
+    const atShop = await shopBatches(segment.slug);
+    expect(atShop.map((a) => a.receipts)).toEqual([1, 1]);
+    expect(await proposalRow(id)).toMatchObject({ status: P.succeeded });
   });
 });

@@ -17,6 +17,10 @@ import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
 import { planDemoShops, demoShopArgs, demoShopEnv, tellShopDemoOrders } from "../../scripts/lib/demo-shop";
 import { saveDemoActionEndpoints } from "../../scripts/lib/demo-shop-endpoints";
 import { PENDING_PER_TENANT, topUpDemoProposals } from "../../scripts/lib/demo-pending";
+import { demoNewKinds } from "../../scripts/lib/demo-pending-kinds";
+import { demoSegments } from "../../scripts/lib/demo-segments";
+import { getProposal } from "@/lib/server/proposals/get-proposal";
+import { isRefundDetail } from "@/lib/schemas/proposal-page";
 import { demoNewAddresses, demoTenants } from "../../scripts/lib/demo-data";
 import { actorFor, staffOf } from "../support/actors";
 import { runJobsOnce } from "../support/run-jobs-once";
@@ -135,19 +139,59 @@ describe("the demo's sandbox shop behind a demo tenant's action endpoint", () =>
 
   it("the demo queue's top-up mixes kinds where the tenant has an action endpoint, refunds only where not", async () => {
     const sendContent = async (body: unknown, headers: Record<string, string>) => (await send(body, headers)).content;
-    expect(await topUpDemoProposals(db(), sendContent)).toEqual({ [ES]: PENDING_PER_TENANT, [US]: PENDING_PER_TENANT });
+    // ES has an endpoint: its three, and one of each newer kind (contact change, replacement, bulk message).
+    expect(await topUpDemoProposals(db(), sendContent)).toEqual({
+      [ES]: PENDING_PER_TENANT + demoNewKinds.length,
+      [US]: PENDING_PER_TENANT,
+    });
     const waiting = async (slug: string) =>
       db().proposal.findMany({
         where: { tenant: { slug }, status: proposalStatus.pendingApproval },
-        select: { kind: true, requiredApprovals: true, order: { select: { number: true } } },
+        select: { id: true, kind: true, requiredApprovals: true, order: { select: { number: true } } },
       });
     const es = await waiting(ES);
-    expect(es.map((p) => p.kind).sort()).toEqual(["cancel_order", "change_shipping_address", "refund"]);
+    expect(es.map((p) => p.kind).sort()).toEqual([
+      "cancel_order",
+      "change_shipping_address",
+      "create_order",
+      "refund",
+      "send_bulk_message",
+      "update_customer_contact",
+    ]);
     expect(es.find((p) => p.kind === "refund")?.requiredApprovals).toBe(2);
     // Neither the first customer's orders nor the last one's (agent:demo acts for those).
     const t = demoTenants.find((d) => d.slug === ES)!;
     const reserved = [t.customers[0]!, t.customers.at(-1)!].flatMap((c) => c.orders.map((o) => o.number));
     expect(es.filter((p) => reserved.includes(p.order?.number ?? ""))).toEqual([]);
     expect((await waiting(US)).map((p) => p.kind)).toEqual(["refund", "refund", "refund"]);
+
+    // Each newer kind's proposal is reviewable: its page (what /proposals/[id] reads) shows the kind's fields from
+    // intact hashed params, and a reviewer may decide it.
+    const reviewer = await actorFor(staffOf(ES, "reviewer").email);
+    const page = async (kind: string) => {
+      const p = await getProposal(reviewer, es.find((r) => r.kind === kind)!.id);
+      if (isRefundDetail(p)) throw new Error(`${kind}: a refund's page`);
+      expect(p, kind).toMatchObject({ kind, hashIntact: true, viewer: { canDecide: true } });
+      return p;
+    };
+    const field = (p: Awaited<ReturnType<typeof page>>, key: string) => p.review.fields.find((f) => f.key === key);
+    const contact = await page("update_customer_contact");
+    expect(contact.review.fields.length).toBeGreaterThan(0);
+    const replacement = await page("create_order");
+    expect(field(replacement, "order")?.after).toMatch(/^ORD-3\d{3}$/);
+    expect(field(replacement, "price")?.after).toContain("0.00");
+    const bulk = await page("send_bulk_message");
+    expect(field(bulk, "segment")?.after).toContain(demoSegments[ES]!.slug);
+    expect(field(bulk, "text")?.after).toBe(demoSegments[ES]!.text);
+    expect(Number(field(bulk, "recipients")?.after)).toBeGreaterThan(0);
+
+    // A restart adds nothing: every kind already has its proposal waiting.
+    expect(await topUpDemoProposals(db(), sendContent)).toEqual({ [ES]: 0, [US]: 0 });
+    // Once the bulk message is decided, the next start makes another one (and only that).
+    await db().proposal.update({
+      where: { id: es.find((r) => r.kind === "send_bulk_message")!.id },
+      data: { expiresAt: new Date(Date.now() - 1_000) },
+    });
+    expect(await topUpDemoProposals(db(), sendContent)).toEqual({ [ES]: 1, [US]: 0 });
   });
 });

@@ -21,6 +21,8 @@ describe("OpenAI Chat Completions", () => {
       "prepare_address_change",
       "prepare_order_cancellation",
       "prepare_contact_change",
+      "prepare_replacement_order",
+      "prepare_bulk_message",
       "get_action_status",
       "create_support_ticket",
     ]);

@@ -35,6 +35,8 @@ describe("GET /api/agent/tools", () => {
       "prepare_address_change",
       "prepare_order_cancellation",
       "prepare_contact_change",
+      "prepare_replacement_order",
+      "prepare_bulk_message",
       "get_action_status",
       "create_support_ticket",
     ]);
@@ -86,6 +88,8 @@ describe("tool resolution", () => {
       "prepare_address_change",
       "prepare_order_cancellation",
       "prepare_contact_change",
+      "prepare_replacement_order",
+      "prepare_bulk_message",
       "get_action_status",
       "create_support_ticket",
     ]);

@@ -241,6 +241,12 @@ describe("prepare_replacement_order", () => {
       outcome: "ok",
       data: { originalOrder: o.number, newOrder: `${o.number}-R1`, units: 1 },
     });
+    // The agent is told the new order's number: get_action_status's action carries the shop's reference.
+    const status = await call(ES, ana, "get_action_status", { proposal_id: row.id, wait_seconds: 0 });
+    expect(status.outcome).toMatchObject({
+      code: "ok",
+      result: { kind: KIND, action: { order_id: o.number, reference: `${o.number}-R1` } },
+    });
     // The worker again (a retry, a second worker) creates nothing more.
     expect(await executeApprovedProposal(row.id)).toBe("already_started");
     expect(await shopActions(o.number)).toHaveLength(1);
@@ -428,6 +434,55 @@ describe("other refusals", () => {
       error: { reason: "action_endpoint_not_configured" },
     });
     for (const o of [refunded, nowhere, us]) expect(await replacementsOf(o.orderId)).toEqual([]);
+  });
+});
+
+describe("refunded goods", () => {
+  /** A refund of `amountMinor` on the order (as the provider's ledger records one, here or elsewhere). */
+  async function refund(orderId: string, amountMinor: number, status: "succeeded" | "failed" = "succeeded") {
+    const order = await db().order.findUniqueOrThrow({ where: { id: orderId }, include: { payments: true } });
+    await db().refund.create({
+      data: {
+        tenantId: order.tenantId,
+        orderId,
+        paymentId: order.payments[0]!.id,
+        amountMinor,
+        currency: order.currency,
+        status,
+        reason: "damaged_item",
+      },
+    });
+  }
+
+  it("items already refunded cannot also be replaced (a refunded line counts like a replaced one); a failed refund does not count", async () => {
+    // The goods are worth 2 × 6.00 + 8.00 = 20.00; 8.00 refunded leaves 12.00.
+    const o = await freshOrder();
+    await refund(o.orderId, 800);
+    await refund(o.orderId, 2_000, "failed");
+    const all = await prepare(o.number, [
+      { sku: "MUG-1", quantity: 2 },
+      { sku: "TEA-2", quantity: 1 },
+    ]);
+    expect(all.outcome).toMatchObject({
+      code: "permission_denied",
+      error: { reason: "already_refunded", refunded_minor: 800, left_minor: 1_200, requested_minor: 2_000 },
+    });
+    expect(await replacementsOf(o.orderId)).toEqual([]);
+    // What the refund did not cover may still be replaced, and the source records the refund.
+    const mugs = await prepare(o.number, [{ sku: "MUG-1", quantity: 2 }]);
+    expect(mugs.outcome.code).toBe("approval_required");
+    expect((await proposalOf(mugs.proposal!.id)).source).toMatchObject({ refundedMinor: 800 });
+  });
+
+  it("a refund made after prepare invalidates the replacement at approval (already_refunded); nothing is sent", async () => {
+    const o = await freshOrder();
+    const { proposal } = await prepare(o.number, [{ sku: "MUG-1", quantity: 2 }]);
+    await refund(o.orderId, 900); // 20.00 − 9.00 = 11.00 left < 12.00 asked
+    expect(await refusal(approveProposal(reviewer, { proposalId: proposal!.id, hash: proposal!.hash }))).toMatchObject({
+      code: "invalidated",
+    });
+    expect(await proposalOf(proposal!.id)).toMatchObject({ invalidationReason: "already_refunded" });
+    expect(await shopActions(o.number)).toEqual([]);
   });
 });
 

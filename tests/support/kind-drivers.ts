@@ -426,6 +426,13 @@ function bulkMessageDriver(address: ReturnType<typeof addressChangeDriver>) {
     actionNames: (s) => ({ segment: s.number }),
     async start() {
       await allowKindTool([ES, US], "prepare_bulk_message");
+      // A send window of the whole day: the executor enforces the window (bulk-message.test.ts tests it with its own
+      // clock); the shared cases run on the real one, at any hour.
+      for (const slug of [ES, US]) {
+        const { id: tenantId } = await db().tenant.findUniqueOrThrow({ where: { slug } });
+        const whole = { windowStartHour: 0, windowEndHour: 24 };
+        await db().bulkMessagePolicy.upsert({ where: { tenantId }, create: { tenantId, ...whole }, update: whole });
+      }
     },
     stop: async () => undefined,
     clearFaults: async () => void (await address.shop().clearFaults()),

@@ -19,23 +19,21 @@ export type Recipient = { id: string; contact: string };
 export type SegmentRow = { id: string; slug: string; version: number; name: string; filter: SegmentFilter };
 
 /**
- * The recipients the filter selects, in code-unit order of their ids: customers of the tenant's orders matching every
- * condition, once each, with a contact on the channel. `sms`: our copy of the customers holds no phone number (the
- * Orders API sends none, docs/action-kinds.md "The contact change"), so no customer has one and the audience is empty.
+ * The customers the filter selects — customers of the tenant's orders matching every condition, once each, in
+ * code-unit order of their ids — split into the recipients (a contact on the channel: the e-mail address, or for
+ * `sms` the phone number our copy of the customer holds) and how many were skipped for having none.
  */
-export async function audienceOf(
+export async function selectAudience(
   tx: Sql,
   tenantId: string,
   rawFilter: unknown,
   channel: BulkMessageChannel,
-): Promise<Recipient[]> {
-  if (channel === "sms") return [];
+): Promise<{ recipients: Recipient[]; withoutContact: number }> {
   const f = segmentFilter.parse(rawFilter);
-  const { rows } = await sql<{ id: string; contact: string }>`
-    SELECT DISTINCT c."id", c."email" AS "contact"
+  const { rows } = await sql<{ id: string; contact: string | null }>`
+    SELECT DISTINCT c."id", CASE WHEN ${channel}::text = 'sms' THEN c."phone" ELSE c."email" END AS "contact"
       FROM "Order" o JOIN "Customer" c ON c."tenantId" = o."tenantId" AND c."id" = o."customerId"
      WHERE o."tenantId" = ${tenantId}::uuid
-       AND c."email" <> ''
        AND (${f.statuses ?? null}::text[] IS NULL OR o."status"::text = ANY(${f.statuses ?? null}::text[]))
        AND (${f.skus ?? null}::text[] IS NULL OR EXISTS (
              SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(o."items") = 'array' THEN o."items" ELSE '[]'::jsonb END) i
@@ -47,7 +45,20 @@ export async function audienceOf(
        AND (${f.countries ?? null}::text[] IS NULL OR o."shippingAddress" ->> 'country' = ANY(${f.countries ?? null}::text[]))`.execute(
     tx,
   );
-  return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const recipients = rows
+    .filter((r): r is Recipient => typeof r.contact === "string" && r.contact.trim() !== "")
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { recipients, withoutContact: rows.length - recipients.length };
+}
+
+/** The recipients alone (see selectAudience). */
+export async function audienceOf(
+  tx: Sql,
+  tenantId: string,
+  rawFilter: unknown,
+  channel: BulkMessageChannel,
+): Promise<Recipient[]> {
+  return (await selectAudience(tx, tenantId, rawFilter, channel)).recipients;
 }
 
 /** SHA-256 (hex) of the JSON array of the recipients' ids in code-unit order: equal audiences, equal digests. */
@@ -78,37 +89,9 @@ export async function currentSegment(tx: Sql, tenantId: string, slug: string): P
   return rows[0] ?? null;
 }
 
-/** The tenant's bulk-message policy (BulkMessagePolicy; the defaults when it has no row). */
-export type BulkPolicy = {
-  recipientsThreshold: number;
-  dailyRecipientsCap: number | null;
-  tolerancePercent: number;
-  windowStartHour: number;
-  windowEndHour: number;
-  timeZone: string;
-};
-
-export const BULK_POLICY_DEFAULTS = {
-  recipientsThreshold: 100,
-  dailyRecipientsCap: 5_000,
-  tolerancePercent: 0,
-  windowStartHour: 9,
-  windowEndHour: 20,
-} as const;
-
-export async function bulkPolicyOf(tx: Sql, tenantId: string): Promise<BulkPolicy> {
-  const { rows } = await sql<BulkPolicy>`
-    SELECT COALESCE(b."recipientsThreshold", ${BULK_POLICY_DEFAULTS.recipientsThreshold}::int) AS "recipientsThreshold",
-           CASE WHEN b."tenantId" IS NULL THEN ${BULK_POLICY_DEFAULTS.dailyRecipientsCap}::int ELSE b."dailyRecipientsCap" END AS "dailyRecipientsCap",
-           COALESCE(b."tolerancePercent", ${BULK_POLICY_DEFAULTS.tolerancePercent}::int) AS "tolerancePercent",
-           COALESCE(b."windowStartHour", ${BULK_POLICY_DEFAULTS.windowStartHour}::int) AS "windowStartHour",
-           COALESCE(b."windowEndHour", ${BULK_POLICY_DEFAULTS.windowEndHour}::int) AS "windowEndHour",
-           t."timeZone"
-      FROM "Tenant" t LEFT JOIN "BulkMessagePolicy" b ON b."tenantId" = t."id"
-     WHERE t."id" = ${tenantId}::uuid`.execute(tx);
-  if (!rows[0]) throw new Error("tenant not found");
-  return rows[0];
-}
+// The tenant's bulk-message policy (its values and defaults) is read by the admin use case that sets it
+// (lib/server/admin/segments.ts): one reader for the kind and the admin API.
+export { BULK_POLICY_DEFAULTS, bulkPolicyOf, type BulkPolicy } from "@/lib/server/admin/segments";
 
 /**
  * Whether the audience moved beyond the tolerance: the recipients added and removed, counted together, more than

@@ -27,6 +27,9 @@ function review(raw: unknown): KindReview {
       { key: "text", before: null, after: params.text, changed: true },
       { key: "textLength", before: null, after: String(params.textLength), changed: false },
       { key: "window", before: null, after: window, changed: false },
+      ...(params.audience.withoutPhone !== undefined
+        ? [{ key: "withoutPhone", before: null, after: String(params.audience.withoutPhone), changed: false }]
+        : []),
     ],
     sentence: { count, channel: params.channel, segment: params.segment.slug, text: params.text, window },
     summary: `${params.segment.slug}: ${count} × ${params.channel}`,

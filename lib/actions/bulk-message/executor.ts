@@ -15,6 +15,13 @@ import "server-only";
 // `pending` is first looked up by its key (GET): the shop holds it → its answer is recorded; the shop answers 404 →
 // re-sent with the same key (a guarded claim: one re-send); no answer → try later. A `planned` batch was never sent.
 // So no batch is ever POSTed twice by us, and a key the shop already holds is never sent again.
+//
+// The send window (hashed in the params, ./send-window.ts) is enforced here: before any POST (a planned batch, or a
+// re-send after the shop said it has none) the clock must be inside the window in its time zone. Outside it the run
+// stops: the execution is `pending` (nothing at the shop is in doubt; ops are not alerted as for a stuck send), one
+// `execution:waiting_for_window` event names the opening, and ONE reconcile_execution job is scheduled for that instant
+// (keyed: it replaces the crash-resume job, and the sweeper preserves its run time) — no retry loop, no spinning.
+// A batch that would start after the window closes thus waits for the next day's opening.
 import { randomUUID } from "node:crypto";
 import {
   actionIdempotencyKey,
@@ -44,6 +51,7 @@ import { metrics } from "@/lib/server/telemetry/metrics";
 import type { KindExecutor } from "../kind.server";
 import type { BulkMessageSource } from "./prepare";
 import { currentRecipients, paramsOf, revalidate } from "./revalidate";
+import { nextWindowOpening } from "./send-window";
 
 /** Recipients per batch (one POST each). */
 export const BATCH_SIZE = 100;
@@ -69,6 +77,11 @@ const TX = { maxWait: 15_000, timeout: 15_000 };
 // (A batch's key is `idempotency` in the audit data: a field named …Key is dropped whole as a secret by the writer.)
 const AUDIT_CLEAR = [
   "executionId",
+  "opensAt",
+  "window",
+  "startHour",
+  "endHour",
+  "timeZone",
   "batch",
   "batches",
   "batchesSent",
@@ -96,38 +109,49 @@ type Batch = {
 
 type Mode = "send" | "reconcile";
 /** Why a run stopped: every batch went, one failed, one is queued at the shop, one is in doubt, one may be in flight. */
-type RunEnd = "done" | "failed" | "pending" | "in_doubt" | "in_flight" | "no_answer" | "settled_before";
+type RunEnd = "done" | "failed" | "pending" | "in_doubt" | "in_flight" | "no_answer" | "settled_before" | "window";
+
+/** The clock the send window is read with (tests pass their own; approvals' age is always checked on the real one). */
+export type Clock = () => Date;
+const systemClock: Clock = () => new Date();
+
+/** The execute job for one approved bulk message (`clock`: when "now" is, for the window). */
+export async function executeBulkMessage(proposalId: string, clock: Clock = systemClock): Promise<string> {
+  const started = await transaction((tx) => begin(tx, proposalId), TX);
+  if (typeof started === "string") return started;
+  const end = await run(started.executionId, "send", clock);
+  return end === "window" ? "waiting_for_window" : "sent";
+}
+
+/** The reconcile job (also what resumes an execution at its window's opening). */
+export async function reconcileBulkMessage(executionId: string, clock: Clock = systemClock): Promise<string> {
+  const ex = await db().execution.findUnique({ where: { id: executionId } });
+  if (!ex || isExecutionSettled(ex.status)) return "already_settled";
+  const { reconciliations: n } = await db().execution.update({
+    where: { id: ex.id },
+    data: { reconciliations: { increment: 1 } },
+    select: { reconciliations: true },
+  });
+  const end = await run(executionId, "reconcile", clock);
+  const finding = {
+    done: "settled",
+    failed: "settled",
+    settled_before: "settled",
+    pending: "still_pending",
+    in_doubt: "resent",
+    in_flight: "in_flight",
+    no_answer: "no_answer",
+    window: "waiting_for_window",
+  }[end];
+  await recordFinding(executionId, n, finding);
+  if (end === "in_flight") throw new RetryLater("a batch may still be in flight");
+  if (end === "no_answer") throw new RetryLater("the action endpoint did not answer");
+  return finding;
+}
 
 export const bulkMessageExecutor: KindExecutor = {
-  async execute(proposalId) {
-    const started = await transaction((tx) => begin(tx, proposalId), TX);
-    if (typeof started === "string") return started;
-    await run(started.executionId, "send");
-    return "sent";
-  },
-  async reconcile(executionId) {
-    const ex = await db().execution.findUnique({ where: { id: executionId } });
-    if (!ex || isExecutionSettled(ex.status)) return "already_settled";
-    const { reconciliations: n } = await db().execution.update({
-      where: { id: ex.id },
-      data: { reconciliations: { increment: 1 } },
-      select: { reconciliations: true },
-    });
-    const end = await run(executionId, "reconcile");
-    const finding = {
-      done: "settled",
-      failed: "settled",
-      settled_before: "settled",
-      pending: "still_pending",
-      in_doubt: "resent",
-      in_flight: "in_flight",
-      no_answer: "no_answer",
-    }[end];
-    await recordFinding(executionId, n, finding);
-    if (end === "in_flight") throw new RetryLater("a batch may still be in flight");
-    if (end === "no_answer") throw new RetryLater("the action endpoint did not answer");
-    return finding;
-  },
+  execute: (proposalId) => executeBulkMessage(proposalId),
+  reconcile: (executionId) => reconcileBulkMessage(executionId),
 };
 
 async function begin(tx: Tx, proposalId: string): Promise<{ executionId: string } | string> {
@@ -209,7 +233,7 @@ async function begin(tx: Tx, proposalId: string): Promise<{ executionId: string 
 }
 
 /** Works through the batches in order until every one went, or one stops the run. */
-async function run(executionId: string, mode: Mode): Promise<RunEnd> {
+async function run(executionId: string, mode: Mode, clock: Clock): Promise<RunEnd> {
   for (;;) {
     const ex = await db().execution.findUniqueOrThrow({ where: { id: executionId }, include: { proposal: true } });
     if (isExecutionSettled(ex.status)) return "settled_before";
@@ -230,7 +254,11 @@ async function run(executionId: string, mode: Mode): Promise<RunEnd> {
     };
     let answer: SendActionResult | LookupActionResult;
     if (batch.status === B.failed) return "failed";
+    // A POST only inside the window (in its time zone); outside it, one job at the next opening resumes the run.
+    const opening = () => nextWindowOpening(paramsOf(ex.proposal).window, clock());
     if (batch.status === B.planned) {
+      const opens = opening();
+      if (opens) return waitForWindow(executionId, batch, opens, mode);
       if (!(await claim(batch, [B.planned]))) continue; // another runner took it: look again
       answer = await send(ex.tenantId, request);
     } else {
@@ -245,6 +273,8 @@ async function run(executionId: string, mode: Mode): Promise<RunEnd> {
       if (!("status" in found) && found.outcome !== "not_found") return "no_answer";
       if ("status" in found) answer = found;
       else {
+        const opens = opening();
+        if (opens) return waitForWindow(executionId, batch, opens, mode);
         if (!(await claim(batch, [B.sending, B.unknown]))) continue;
         await resendEvent(ex, batch);
         answer = await send(ex.tenantId, request);
@@ -253,6 +283,28 @@ async function run(executionId: string, mode: Mode): Promise<RunEnd> {
     const end = await record(executionId, batch, answer, mode);
     if (end) return end;
   }
+}
+
+/**
+ * Outside the send window: the execution waits (`pending`, no ops alert), the trace says until when, and one keyed
+ * reconcile_execution job runs at the opening (replacing any waiting one: never a retry loop).
+ */
+async function waitForWindow(executionId: string, batch: Batch, opens: Date, mode: Mode): Promise<RunEnd> {
+  await transaction(async (tx) => {
+    const ex = await executionOf(tx, executionId);
+    const moved = await tx.execution.updateMany({
+      where: { id: executionId, status: { in: [...unsettledExecutionStatuses] } },
+      data: { status: E.pending, lastError: null },
+    });
+    if (moved.count === 0) return;
+    await auditOf(tx, ex, mode)("execution:waiting_for_window", "result_pending", {
+      batch: batch.index,
+      opensAt: opens.toISOString(),
+      window: paramsOf(ex.proposal).window,
+    });
+    await enqueueJob(sqlOf(tx), "reconcile_execution", { executionId }, { runAt: opens });
+  }, TX);
+  return "window";
 }
 
 /** What the shop is sent for one batch: the recipients' ids (the shop resolves their contacts), never a contact. */

@@ -22,7 +22,14 @@ import {
   rejectionsInCooldown,
   replacePending,
 } from "@/lib/server/proposals/kind-prepare";
-import { audienceOf, bulkPolicyOf, maskedSample, MAX_AUDIENCE, recipientsDigest, type SegmentRow } from "./audience";
+import {
+  bulkPolicyOf,
+  selectAudience,
+  maskedSample,
+  MAX_AUDIENCE,
+  recipientsDigest,
+  type SegmentRow,
+} from "./audience";
 import { BULK_MESSAGE_KIND, type BulkMessageChannel, type PrepareBulkMessageInput } from "./tools";
 
 /** The hashed params of a bulk message: exactly what the reviewers approve. */
@@ -31,7 +38,8 @@ export type BulkMessageParams = {
   channel: BulkMessageChannel;
   text: string;
   textLength: number;
-  audience: { count: number; sample: string[]; digest: string };
+  /** `withoutPhone` (sms only): customers of the segment skipped for having no phone number on record. */
+  audience: { count: number; sample: string[]; digest: string; withoutPhone?: number };
   /** When the shop may deliver it: hours of the day in the tenant's time zone. */
   window: { startHour: number; endHour: number; timeZone: string };
   /** How far the audience may move before execution (percent of `count`; 0 = not at all). */
@@ -74,14 +82,18 @@ export async function prepareBulkMessage(
     audit,
   });
 
-  const recipients = await audienceOf(tx, tenantId, segment.filter, input.channel);
+  const { recipients, withoutContact } = await selectAudience(tx, tenantId, segment.filter, input.channel);
   if (recipients.length === 0) {
     return refuse(
       "permission_denied",
       input.channel === "sms"
         ? `No customer of segment ${JSON.stringify(segment.slug)} has a phone number on record, so nobody would receive an SMS. Tell the staff member; e-mail may reach them.`
         : `Segment ${JSON.stringify(segment.slug)} has no customer with an e-mail address today, so nobody would receive it. Tell the staff member.`,
-      { reason: "empty_audience", recipients: 0 },
+      {
+        reason: "empty_audience",
+        recipients: 0,
+        ...(input.channel === "sms" ? { without_phone: withoutContact } : {}),
+      },
     );
   }
   const policy = await bulkPolicyOf(tx, tenantId);
@@ -113,7 +125,13 @@ export async function prepareBulkMessage(
     channel: input.channel,
     text: input.text,
     textLength: input.text.length,
-    audience: { count: ids.length, sample: maskedSample(recipients), digest: recipientsDigest(ids) },
+    audience: {
+      count: ids.length,
+      sample: maskedSample(recipients),
+      digest: recipientsDigest(ids),
+      // An SMS skips the customers with no phone on record: the reviewers see how many.
+      ...(input.channel === "sms" ? { withoutPhone: withoutContact } : {}),
+    },
     window: { startHour: policy.windowStartHour, endHour: policy.windowEndHour, timeZone: policy.timeZone },
     tolerancePercent: policy.tolerancePercent,
   };
@@ -195,6 +213,7 @@ export function agentAction(params: BulkMessageParams) {
     text: params.text,
     text_length: params.textLength,
     recipients: params.audience.count,
+    ...(params.audience.withoutPhone !== undefined ? { without_phone: params.audience.withoutPhone } : {}),
     sample: params.audience.sample,
     send_window: windowLine(params.window),
   };

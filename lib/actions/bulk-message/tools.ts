@@ -38,7 +38,7 @@ export const bulkMessageKindTools = declareKindTools({
       // Prepares only (a proposal; nothing is sent yet); a repeat with the same text answers the same proposal.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Prepare one message (e-mail or SMS) to every customer of a segment the shop's admins declared, for people to approve. Call it only when a staff member asks for a message to a named segment and has given the exact text. The server works out who receives it (from the shop's orders), how many, and when it may be sent; the reviewers see the count, a masked sample and the text. Nothing is sent until it is approved; then the shop sends it in batches; get_action_status says when it is done. Calling it again with the same text returns the same pending proposal; another text or channel replaces it.",
+        "Prepare one message (e-mail or SMS) to every customer of a segment the shop's admins declared, for people to approve. Call it when a staff member asks for a message to a named segment and has given the exact text (not otherwise). The server works out who receives it (from the shop's orders), how many, and when it may be sent; the reviewers see the count, a masked sample and the text. Nothing is sent until it is approved; then the shop sends it in batches; get_action_status says when it is done. Calling it again with the same text returns the same pending proposal; another text or channel replaces it.",
       input: prepareBulkMessageInput,
     },
   },

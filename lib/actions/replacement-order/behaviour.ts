@@ -20,6 +20,8 @@ import {
   orderRefusal,
   orderedUnits,
   overReplaced,
+  refundedMinorOf,
+  refundOverlap,
   replacedUnits,
   sameItems,
   type ReplacementParams,
@@ -54,7 +56,10 @@ async function revalidate(...[tx, p]: Parameters<KindBehaviour["revalidate"]>): 
     return "address_changed";
   // Another replacement of this order approved (or carried out) since: this one must still fit in what is left.
   const replaced = await replacedUnits(sqlOf(tx), p.tenantId, p.order.id, p.id);
-  return overReplaced(params.items, ordered, replaced) ? "already_replaced" : null;
+  if (overReplaced(params.items, ordered, replaced)) return "already_replaced";
+  // Refunded since (or before): refunded goods are not also replaced.
+  const refunded = await refundedMinorOf(sqlOf(tx), p.tenantId, p.order.id);
+  return refundOverlap(params.items, ordered, replaced, refunded) ? "already_refunded" : null;
 }
 
 /** The address on one line, as the queue and the confirmation sentence show it. */

@@ -52,6 +52,8 @@ export type ReplacementSource = {
   ordered: SkuUnits;
   /** Units of each SKU replaced by earlier replacements (approved, executing, in doubt or succeeded). */
   replacedBefore: SkuUnits;
+  /** Money refunded on the order at prepare (absent on proposals prepared before the rule). */
+  refundedMinor?: number;
 };
 
 type LockedOrder = {
@@ -80,13 +82,52 @@ export function orderRefusal(order: { status: string; fulfilment: string }, reas
 }
 
 /** The order's units per SKU (lines with one SKU added up) and each SKU's name (its first line's), in the order's order. */
-export function orderedUnits(items: unknown): Map<string, { name: string; quantity: number }> {
-  const out = new Map<string, { name: string; quantity: number }>();
+export function orderedUnits(items: unknown): Map<string, { name: string; quantity: number; unitMinor: number }> {
+  const out = new Map<string, { name: string; quantity: number; unitMinor: number }>();
   for (const line of itemsOf(items)) {
     const seen = out.get(line.sku);
-    out.set(line.sku, { name: seen?.name ?? line.name, quantity: (seen?.quantity ?? 0) + line.quantity });
+    out.set(line.sku, {
+      name: seen?.name ?? line.name,
+      quantity: (seen?.quantity ?? 0) + line.quantity,
+      // A unit's value: the dearest line's price of that SKU (never undervalues what was refunded or replaced).
+      unitMinor: Math.max(seen?.unitMinor ?? 0, line.unitMinor),
+    });
   }
   return out;
+}
+
+/**
+ * The money refunded on the order, in any state but failed or cancelled (paid, or on its way), whoever made it. A refund
+ * names no line (it is an amount), so the rule that refunded goods are not also replaced is one of value: see
+ * `refundOverlap`.
+ */
+export async function refundedMinorOf(tx: Sql, tenantId: string, orderId: string): Promise<number> {
+  const [row] = (
+    await sql<{ total: bigint | null }>`
+      SELECT SUM("amountMinor") AS total FROM "Refund"
+       WHERE "tenantId" = ${tenantId}::uuid AND "orderId" = ${orderId}::uuid
+         AND "status"::text IN ('succeeded', 'pending', 'requires_action')`.execute(tx)
+  ).rows;
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Refunded goods are never also replaced (a refunded line counts like a replaced one). Refunds carry an amount, not
+ * lines, so the check is on value: the goods replaced before, plus the money refunded, plus this replacement's goods,
+ * may not exceed the value of the order's goods (Σ units × unit price). Null when it fits; else what is left.
+ */
+export function refundOverlap(
+  items: readonly { sku: string; quantity: number }[],
+  ordered: Map<string, { quantity: number; unitMinor: number }>,
+  replaced: Map<string, number>,
+  refundedMinor: number,
+): { leftMinor: number; neededMinor: number } | null {
+  const valueOf = (sku: string, units: number) => units * (ordered.get(sku)?.unitMinor ?? 0);
+  const goods = [...ordered.entries()].reduce((n, [sku, l]) => n + valueOf(sku, l.quantity), 0);
+  const replacedValue = [...replaced.entries()].reduce((n, [sku, units]) => n + valueOf(sku, units), 0);
+  const neededMinor = items.reduce((n, i) => n + valueOf(i.sku, i.quantity), 0);
+  const leftMinor = Math.max(0, goods - replacedValue - refundedMinor);
+  return neededMinor > leftMinor ? { leftMinor, neededMinor } : null;
 }
 
 /** The proposal states in which a replacement counts as made: the shop did, is doing, or may have created it. */
@@ -251,6 +292,22 @@ export async function prepareReplacementOrder(
     );
   }
 
+  // Goods the customer was refunded for are not sent again as well (a refunded line counts like a replaced one).
+  const refundedMinor = await refundedMinorOf(tx, tenantId, order.id);
+  const overlap = refundOverlap(input.items, ordered, replaced, refundedMinor);
+  if (overlap) {
+    return refuse(
+      "permission_denied",
+      `Order ${JSON.stringify(order.number)} was already refunded in part (${refundedMinor} in minor units); the goods asked for are worth more than what is left neither refunded nor replaced (${overlap.leftMinor}), so they cannot also be replaced. Tell the customer; a person can help through a support ticket.`,
+      {
+        reason: "already_refunded",
+        refunded_minor: refundedMinor,
+        left_minor: overlap.leftMinor,
+        requested_minor: overlap.neededMinor,
+      },
+    );
+  }
+
   // Carried out by the shop's action endpoint: without one, nothing could ever create it — say so now.
   if (!(await hasActionEndpoint(tx, tenantId))) {
     return refuse(
@@ -276,6 +333,7 @@ export async function prepareReplacementOrder(
     fulfilment: order.fulfilment,
     ordered: [...ordered.entries()].map(([sku, line]) => ({ sku, quantity: line.quantity })),
     replacedBefore: skuUnits(ordered, replaced),
+    refundedMinor,
   };
 
   const subject = { type: "order", ref: order.id };

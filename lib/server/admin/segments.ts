@@ -3,15 +3,18 @@ import "server-only";
 // its orders, declared by admins. Versioned like policy: a POST of a slug that exists adds its next version (a new
 // row; the old one stays, so a proposal that hashed it still names exactly what it used), never an update. Listing
 // answers each slug's newest version. Tenant-scoped in every query: another tenant's segment is simply not there.
-// Writing one is an admin change: step-up first, audited with the filter (no personal data).
+// Writing one is an admin change: step-up first, audited with the filter (no personal data). Also the tenant's
+// bulk-message policy (BulkMessagePolicy: thresholds, cap, tolerance, send window), read and set by admins.
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { createSegmentInput, type SegmentFilter, type SegmentView } from "@/lib/schemas/segments";
+import { setBulkPolicyInput, type BulkPolicyView } from "@/lib/schemas/bulk-message-policy";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
 import { db } from "@/lib/server/db/client";
-import { sql, sqlOf } from "@/lib/server/db/sql";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql, sqlOf, type Sql } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { recordAdminEvent } from "./admin-audit";
 import { parseForm } from "./zod-problem";
@@ -91,4 +94,128 @@ export async function createSegmentVersion(actor: Actor, raw: unknown): Promise<
     });
     return view(row);
   });
+}
+
+/** The tenant's bulk-message policy (BulkMessagePolicy; the defaults when it has no row; the window's zone is the
+ * tenant's unless the policy names its own). Admins set it with PUT /api/admin/segments/policy. */
+export type BulkPolicy = {
+  recipientsThreshold: number;
+  dailyRecipientsCap: number | null;
+  tolerancePercent: number;
+  windowStartHour: number;
+  windowEndHour: number;
+  timeZone: string;
+};
+
+export const BULK_POLICY_DEFAULTS = {
+  recipientsThreshold: 100,
+  dailyRecipientsCap: 5_000,
+  tolerancePercent: 0,
+  windowStartHour: 9,
+  windowEndHour: 20,
+} as const;
+
+export async function bulkPolicyOf(tx: Sql, tenantId: string): Promise<BulkPolicy> {
+  const { rows } = await sql<BulkPolicy>`
+    SELECT COALESCE(b."recipientsThreshold", ${BULK_POLICY_DEFAULTS.recipientsThreshold}::int) AS "recipientsThreshold",
+           CASE WHEN b."tenantId" IS NULL THEN ${BULK_POLICY_DEFAULTS.dailyRecipientsCap}::int ELSE b."dailyRecipientsCap" END AS "dailyRecipientsCap",
+           COALESCE(b."tolerancePercent", ${BULK_POLICY_DEFAULTS.tolerancePercent}::int) AS "tolerancePercent",
+           COALESCE(b."windowStartHour", ${BULK_POLICY_DEFAULTS.windowStartHour}::int) AS "windowStartHour",
+           COALESCE(b."windowEndHour", ${BULK_POLICY_DEFAULTS.windowEndHour}::int) AS "windowEndHour",
+           COALESCE(b."timeZone", t."timeZone") AS "timeZone"
+      FROM "Tenant" t LEFT JOIN "BulkMessagePolicy" b ON b."tenantId" = t."id"
+     WHERE t."id" = ${tenantId}::uuid`.execute(tx);
+  if (!rows[0]) throw new Error("tenant not found");
+  return rows[0];
+}
+
+/** The window's hours as the database bounds them: start before end (BulkMessagePolicy_values_check). */
+function windowProblem(v: { windowStartHour: number; windowEndHour: number }) {
+  return v.windowStartHour < v.windowEndHour
+    ? null
+    : new AppError("invalid_arguments", "The send window must start before it ends (hours 0–24, same day).", {
+        reason: "invalid_window",
+        problems: [{ path: "$.windowEndHour", expected: "after windowStartHour", message: "not after the start" }],
+      });
+}
+
+async function readBulkPolicy(tx: Sql, tenantId: string): Promise<BulkPolicyView> {
+  const p = await bulkPolicyOf(tx, tenantId);
+  const [own] = (
+    await sql<{ timeZone: string | null; updatedAt: Date }>`
+      SELECT "timeZone", "updatedAt" FROM "BulkMessagePolicy" WHERE "tenantId" = ${tenantId}::uuid`.execute(tx)
+  ).rows;
+  return { ...p, ownTimeZone: !!own?.timeZone, updatedAt: own ? own.updatedAt.toISOString() : null };
+}
+
+/** GET /api/admin/segments/policy: the tenant's bulk-message policy in force (its defaults when never set). */
+export async function getBulkPolicy(actor: Actor): Promise<BulkPolicyView> {
+  assertCan(actor.roles, "admin:manage");
+  return readBulkPolicy(sqlPool(), actor.tenantId);
+}
+
+/**
+ * PUT /api/admin/segments/policy {recipientsThreshold?, dailyRecipientsCap?, tolerancePercent?, windowStartHour?,
+ * windowEndHour?, timeZone?, stepUpPassword?}: the named values over the current ones, applied at once by one admin
+ * after step-up, audited before → after with which values loosen a control (`loosens`). Proposals already prepared
+ * keep the values they hashed; new ones use these. One admin, not two: see docs/admin-api.md "Segments".
+ */
+export async function setBulkPolicy(actor: Actor, raw: unknown): Promise<BulkPolicyView> {
+  assertCan(actor.roles, "admin:manage");
+  const input = parseForm(setBulkPolicyInput, raw);
+  await requireStepUp(actor, input.stepUpPassword);
+  return transaction(async (tx) => {
+    // One change at a time per tenant (the row may not exist yet: an advisory lock, not a row lock).
+    await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`bulk-policy:${actor.tenantId}`}, 0))`.execute(
+      sqlOf(tx),
+    );
+    const before = await readBulkPolicy(sqlOf(tx), actor.tenantId);
+    const { stepUpPassword: _, ...values } = input;
+    const own = await tx.bulkMessagePolicy.findUnique({ where: { tenantId: actor.tenantId } });
+    const next = {
+      recipientsThreshold: values.recipientsThreshold ?? before.recipientsThreshold,
+      dailyRecipientsCap:
+        values.dailyRecipientsCap !== undefined ? values.dailyRecipientsCap : before.dailyRecipientsCap,
+      tolerancePercent: values.tolerancePercent ?? before.tolerancePercent,
+      windowStartHour: values.windowStartHour ?? before.windowStartHour,
+      windowEndHour: values.windowEndHour ?? before.windowEndHour,
+      timeZone: values.timeZone !== undefined ? values.timeZone : (own?.timeZone ?? null),
+    };
+    const invalid = windowProblem(next);
+    if (invalid) throw invalid;
+    await tx.bulkMessagePolicy.upsert({
+      where: { tenantId: actor.tenantId },
+      create: { tenantId: actor.tenantId, ...next },
+      update: { ...next, updatedAt: new Date() },
+    });
+    const after = await readBulkPolicy(sqlOf(tx), actor.tenantId);
+    await recordAdminEvent(tx, actor, {
+      action: "bulk_message_policy",
+      target: { kind: "bulk_message_policy" },
+      before: policyAudit(before),
+      after: { ...policyAudit(after), loosens: loosened(before, after) },
+      clear: [...POLICY_FIELDS, "loosens"],
+    });
+    return after;
+  });
+}
+
+const POLICY_FIELDS = [
+  "recipientsThreshold",
+  "dailyRecipientsCap",
+  "tolerancePercent",
+  "windowStartHour",
+  "windowEndHour",
+  "timeZone",
+] as const;
+const policyAudit = (v: BulkPolicyView) => Object.fromEntries(POLICY_FIELDS.map((k) => [k, v[k]]));
+
+/** Which values loosen a control: a higher threshold (fewer second reviewers), cap or tolerance, or no cap. */
+function loosened(before: BulkPolicyView, after: BulkPolicyView): string[] {
+  const capOf = (v: BulkPolicyView) => v.dailyRecipientsCap ?? Number.POSITIVE_INFINITY;
+  return [
+    after.recipientsThreshold > before.recipientsThreshold ? "recipientsThreshold" : null,
+    capOf(after) > capOf(before) ? "dailyRecipientsCap" : null,
+    after.tolerancePercent > before.tolerancePercent ? "tolerancePercent" : null,
+  ].filter((k): k is string => k !== null);
 }

@@ -43,6 +43,14 @@ export async function getActionStatus(
         eb.selectFrom("Proposal as s").select(["s.id", "s.status"]).whereRef("s.supersedesId", "=", "p.id"),
       ).as("supersededBy"),
       eb.selectFrom("Execution as e").select("e.status").whereRef("e.proposalId", "=", "p.id").as("executionStatus"),
+      // What the system that carried it out calls the result (the action endpoint's `reference`: a replacement's new
+      // order number), once it succeeded.
+      eb
+        .selectFrom("Execution as e")
+        .select("e.actionReference")
+        .whereRef("e.proposalId", "=", "p.id")
+        .where("e.status", "=", "succeeded")
+        .as("executionReference"),
       // The action's second step, if it has one (a cancellation's refund), with its execution's state.
       jsonObjectFrom(
         eb
@@ -87,8 +95,11 @@ export async function getActionStatus(
       proposal,
     };
   }
-  const { supersededBy, executionStatus, followUp, ...stored } = row;
-  const base = { proposal_id: row.id, kind: row.kind, action: behaviour.agentAction(stored) };
+  const { supersededBy, executionStatus, executionReference, followUp, ...stored } = row;
+  const action = behaviour.agentAction(stored);
+  // Carried out: the shop's reference for the result joins the action (create_order: the new order's number).
+  if (executionReference && row.status === S.succeeded) action.reference = executionReference;
+  const base = { proposal_id: row.id, kind: row.kind, action };
   const waited = ctx.wait ? { wait: { outcome: ctx.wait.outcome } } : {};
   const status = row.status;
   // An action in two steps (a cancellation, then its refund) is done when both are: while the second is under way,
