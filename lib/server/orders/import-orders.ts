@@ -47,6 +47,8 @@ export type ImportOptions = {
   batchLines?: number;
   /** Called after each batch's commit and state write, with its last line (tests, progress). */
   afterBatch?: (doneThrough: number) => void | Promise<void>;
+  /** Called before a batch is written, with its first line (tests: hold one batch back to let others overtake it). */
+  beforeWrite?: (firstLine: number) => void | Promise<void>;
   /** Batches written at once, each on its own connection (default DEFAULT_PARALLEL). */
   parallel?: number;
   /** Milliseconds per phase, added to (bench:import --phases): read+check, wait, and upsertOrderBatch's phases. */
@@ -170,6 +172,7 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
 
   const write = async (batch: Gathered): Promise<LineOutcome[]> => {
     const outcomes = [...batch.refused];
+    await opts.beforeWrite?.(batch.firstLine);
     if (batch.pending.length > 0) {
       const report = await upsertOrderBatch(writer, batch.pending, `import-${randomUUID()}`, {
         timeoutMs: 120_000,
