@@ -50,16 +50,18 @@ export type BatchReport = { results: BatchResult[]; setBased: number; setBasedUp
  * `orders:import`), with the per-order path's rules (upsert-order.ts), never a second copy of them:
  *
  * - every order number of the batch is locked first (the per-order advisory lock, in one sorted statement);
- * - the easy case — a NEW order of the tenant's currency, without refunds, whose payment references are new
- *   (to the tenant, to the batch, and for Stripe to the shared provider account) and whose customer no hard
- *   case of the batch names — is written set-based (insertSetBased): its customer COPYed into the staging table
- *   "OrderBatchStage" and upserted from it in one INSERT … SELECT, the order and its payments COPYed in. Such an
- *   order has no proposal, refund or stored reference a rule could bite on, so what the per-order path would do
- *   reduces to exactly these writes;
- * - every other order (an existing one — so every order with an open proposal —, one with refunds made
- *   elsewhere, a number twice in the batch, a reference already stored, a foreign currency…) goes through the
- *   per-order upsert itself (`upsertOrderIn`), in batch order, each in a savepoint: a refused order rolls back
- *   alone, with the per-order path's own refusal, and writes that path's audit event (invalidations included);
+ * - an order the per-order path could only accept, and for which it would write exactly what set-based
+ *   statements write (easyOnes says which), is written set-based: a NEW order of the tenant's currency without
+ *   refunds, whose references are new, COPYed into "Order" and "Payment"; an EXISTING order whose line has no
+ *   problem (bodyProblems), whose references are new or its own and whose customer no other line of the batch
+ *   names, updated by UPDATE … FROM the staged rows, its payments and refunds made elsewhere upserted by
+ *   reference — then the per-order path's own functions for what they decide (refreshOrderStatus for orders with
+ *   refunds, snapshotsOf for updated/unchanged, invalidateUnfitProposals for a changed order with a pending
+ *   proposal). Their customers: the new ones COPYed, the known ones updated, the last line winning;
+ * - every other order (a number twice in the batch, a reference of another order, a foreign currency, a refund
+ *   above its payment, a customer shared with another line of the batch…) goes through the per-order upsert
+ *   itself (`upsertOrderIn`), in batch order, each in a savepoint: a refused order rolls back alone, with the
+ *   per-order path's own refusal, and writes that path's audit event (invalidations included);
  * - one audit event `orders:batch` for the whole batch: counts, the order numbers, and what the caller adds.
  */
 export async function upsertOrderBatch(
@@ -124,7 +126,8 @@ async function inOneTransaction(
         await upsertCustomers(
           c,
           tenantId,
-          [...fast].map((i) => ({ i, ...entries[i]! })),
+          [...fast].sort((x, y) => x - y).map((i) => entries[i]!),
+          plan.knownCustomers,
         );
       if (plan.creates.size > 0) {
         await insertSetBased(
@@ -224,6 +227,8 @@ type Plan = {
   withRefunds: Set<string>;
   /** Refund references of the updated orders that are this product's own refunds (origin local). */
   localRefunds: Set<string>;
+  /** The batch's customer ids the tenant already has. */
+  knownCustomers: Set<string>;
 };
 const EMPTY_PLAN: Plan = {
   creates: new Set(),
@@ -231,6 +236,7 @@ const EMPTY_PLAN: Plan = {
   storedPayments: [],
   withRefunds: new Set(),
   localRefunds: new Set(),
+  knownCustomers: new Set(),
 };
 
 /**
@@ -303,10 +309,19 @@ async function easyOnes(
           `SELECT DISTINCT "orderId"::text AS "orderId" FROM "Refund" WHERE "orderId" = ANY($1::uuid[])`,
           [ids],
         );
+  const { rows: known } = await c.query<{ id: string }>(
+    `SELECT id FROM "Customer" WHERE "tenantId" = $1 AND id = ANY($2::text[])`,
+    [tenantId, [...customers.keys()]],
+  );
   const stored = new Map(existing.map((r) => [r.number, r.id]));
   const paymentOwner = new Map(taken.map((r) => [r.ref, r.orderId]));
   const refundOwner = new Map(takenRefunds.map((r) => [r.ref, r.orderId]));
-  const plan: Plan = { ...EMPTY_PLAN, creates: new Set(), updates: new Map() };
+  const plan: Plan = {
+    ...EMPTY_PLAN,
+    creates: new Set(),
+    updates: new Map(),
+    knownCustomers: new Set(known.map((k) => k.id)),
+  };
   entries.forEach((e, i) => {
     const own = e.body.payments.map((p) => p.reference);
     const ownRefunds = e.body.refunds.map((r) => r.reference);
@@ -361,27 +376,30 @@ async function copyRows(c: pg.ClientBase, into: string, rows: (string | number |
 }
 
 /**
- * The customers of the set-based entries (new and existing orders alike): COPY into the staging table, then one
- * INSERT … SELECT … ON CONFLICT, the last line naming a customer winning as it would one order after another.
- * Rows inserted in customer-id order, so two batches on two connections lock shared customers in one order.
+ * The customers of the set-based entries (new and existing orders alike), the last line naming a customer winning
+ * as it would one order after another: the tenant's new ones COPYed straight into "Customer", the known ones whose
+ * name or email changed updated from the staged rows (UPDATE … FROM unnest). Two batches of one import never
+ * share a customer in flight (import-orders.ts); a deadlock with another writer is replayed by the transaction
+ * (onPgTransaction). A customer created meanwhile by a concurrent push fails the COPY on its primary key, and
+ * upsertOrderBatch replays the batch per order.
  */
-async function upsertCustomers(c: pg.ClientBase, tenantId: string, rows: (BatchEntry & { i: number })[]) {
-  const batchId = randomUUID();
+async function upsertCustomers(c: pg.ClientBase, tenantId: string, rows: BatchEntry[], known: Set<string>) {
+  const last = new Map<string, BatchEntry["body"]["customer"]>();
+  for (const { body } of rows) last.set(body.customer.id, body.customer);
+  const fresh = [...last.values()].filter((x) => !known.has(x.id));
+  const seen = [...last.values()].filter((x) => known.has(x.id)).sort((x, y) => (x.id < y.id ? -1 : 1));
   await copyRows(
     c,
-    `"OrderBatchStage" ("batchId", line, "customerId", "customerName", "customerEmail")`,
-    rows.map(({ i, body }) => [batchId, i, body.customer.id, body.customer.name, body.customer.email]),
+    `"Customer" (id, "tenantId", name, email)`,
+    fresh.map((x) => [x.id, tenantId, x.name, x.email]),
   );
-  await c.query(
-    `INSERT INTO "Customer" (id, "tenantId", name, email)
-     SELECT DISTINCT ON ("customerId") "customerId", $1::uuid, "customerName", "customerEmail"
-       FROM "OrderBatchStage" WHERE "batchId" = $2 ORDER BY "customerId", line DESC
-     ON CONFLICT ("tenantId", id) DO UPDATE SET name = EXCLUDED.name, email = EXCLUDED.email
-      WHERE ("Customer".name, "Customer".email) IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.email)`,
-    [tenantId, batchId],
-  );
-  // Gone before the commit: no other transaction ever sees a staged row.
-  await c.query(`DELETE FROM "OrderBatchStage" WHERE "batchId" = $1`, [batchId]);
+  if (seen.length > 0)
+    await c.query(
+      `UPDATE "Customer" k SET name = s.name, email = s.email
+         FROM unnest($2::text[], $3::text[], $4::text[]) AS s(id, name, email)
+        WHERE k."tenantId" = $1 AND k.id = s.id AND (k.name, k.email) IS DISTINCT FROM (s.name, s.email)`,
+      [tenantId, seen.map((x) => x.id), seen.map((x) => x.name), seen.map((x) => x.email)],
+    );
 }
 
 /** UTC without a zone: the columns are timestamp(3), as Prisma writes them. */
