@@ -1,8 +1,9 @@
-// npm run bench:import [-- --lines N] — orders:import throughput (lines/s) over N (or BENCH_IMPORT_LINES, default
-// 100,000) NDJSON lines, one order with one payment each, beside a raw COPY of the same rows (Customer, Order,
-// Payment via psql \copy) into the same database in the same run, the ratio, and the process's peak RSS. The import
-// pays for what COPY skips: the schema per line, the locks, the consistency reads, the staging table and one audit
-// event per batch of 1,000 lines (lib/server/orders/upsert-order-batch.ts). Target: ≥ 0.5× COPY. A script, not a
+// npm run bench:import [-- --lines N] [--parallel N] [--phases] — orders:import throughput (rows/s) over N (or
+// BENCH_IMPORT_LINES, default 100,000) NDJSON lines, one order with one payment each, beside a raw COPY of the same
+// rows (Customer, Order, Payment via psql \copy) into the same database in the same run, the ratio, and the
+// process's peak RSS. The import pays for what COPY skips: the schema per line, the locks, the consistency reads
+// and one audit event per batch of 1,000 lines (lib/server/orders/upsert-order-batch.ts), on --parallel
+// connections (default min(2, cores)). --phases prints where its time goes. Target: ≥ 0.5× COPY. A script, not a
 // test. Throw-away embedded PostgreSQL, loopback only; needs psql.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";

@@ -165,10 +165,11 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
   };
   /** A batch dispatched: committed (`outcomes` set) or still writing (`settled` resolves either way). */
   type Lane = { batch: Gathered; settled: Promise<void>; outcomes?: LineOutcome[] };
-  // Batches in dispatch (= file) order until their outcomes are emitted; the first `emitted` ones are gone.
+  // Batches in dispatch (= file) order; the run of committed ones from the start leaves once emitted (settle).
   const lanes: Lane[] = [];
   let failure: { error: unknown } | null = null;
   let skipState = skipRanges; // committed ranges beyond the watermark, as the state file says
+  let emitted: Promise<void> = Promise.resolve(); // the outcomes emitted so far (settle)
 
   const write = async (batch: Gathered): Promise<LineOutcome[]> => {
     const outcomes = [...batch.refused];
@@ -205,14 +206,19 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
       [...skipState, ...beyond].sort((a, b) => a[0] - b[0]),
     );
     lanes.splice(0, head);
-    for (const lane of done) {
-      for (const o of lane.outcomes!) {
-        if (o.outcome === "refused") summary.refused.push(o.line);
-        else summary[o.outcome]++;
-        opts.onLine?.(o);
+    // One emission after the other: a later commit's outcomes never overtake an earlier one's (afterBatch awaits).
+    const emit = emitted.then(async () => {
+      for (const lane of done) {
+        for (const o of lane.outcomes!) {
+          if (o.outcome === "refused") summary.refused.push(o.line);
+          else summary[o.outcome]++;
+          opts.onLine?.(o);
+        }
+        await opts.afterBatch?.(lane.batch.lastLine);
       }
-      await opts.afterBatch?.(lane.batch.lastLine);
-    }
+    });
+    emitted = emit;
+    await emit;
   };
   const stopOnFailure = () => {
     if (failure) throw failure.error;

@@ -10,6 +10,7 @@ import type { OrderBodyInput } from "@/lib/schemas/orders-api";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { onPgTransaction } from "@/lib/server/db/pg";
 import type { Tx } from "@/lib/server/db/client";
+import type { Sql } from "@/lib/server/db/sql";
 import { ormOn } from "@/lib/server/db/transaction";
 import { isUniqueViolation } from "@/lib/server/db/unique-violation";
 import { providerAccountOf } from "@/lib/server/payments/provider-account";
@@ -24,6 +25,7 @@ import {
   type OrderWriter,
 } from "@/lib/server/orders/upsert-order";
 import { invalidateUnfitProposals, refreshOrderStatus } from "@/lib/server/proposals/invalidate-unfit-proposals";
+import { lockOrder } from "@/lib/server/proposals/locks";
 
 /** One order of a batch: already through the Orders API's schema (the caller refused what did not parse). */
 export type BatchEntry = { number: string; body: OrderBodyInput };
@@ -116,7 +118,7 @@ async function inOneTransaction(
       await c.query("SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) AS k", [keys]);
       lap("locks");
       const account = await providerAccountOf(open.sql, tenantId);
-      const plan = setBased ? await easyOnes(c, tenantId, account, entries) : EMPTY_PLAN;
+      const plan = setBased ? await easyOnes(c, open.sql, tenantId, account, entries) : EMPTY_PLAN;
       lap("checks");
       const results: BatchResult[] = new Array<BatchResult>(entries.length);
       const fast = new Set([...plan.creates, ...plan.updates.keys()]);
@@ -253,6 +255,7 @@ const EMPTY_PLAN: Plan = {
  */
 async function easyOnes(
   c: pg.ClientBase,
+  tx: Sql,
   tenantId: string,
   providerAccount: string,
   entries: BatchEntry[],
@@ -269,20 +272,28 @@ async function easyOnes(
     tenantId,
   ]);
   const currency = tenantRows[0]?.currency ?? "";
-  // The existing orders' rows locked in one (id) order: the order row before anything of its proposals.
   const { rows: existing } = await c.query<{ id: string; number: string }>(
-    `SELECT id, number FROM "Order" WHERE "tenantId" = $1 AND number = ANY($2::text[]) ORDER BY id FOR UPDATE`,
+    `SELECT id, number FROM "Order" WHERE "tenantId" = $1 AND number = ANY($2::text[]) ORDER BY id`,
     [tenantId, [...numbers.keys()]],
   );
-  // orderId null: another tenant's payment intent at the shared provider account.
+  // Each existing order's row locked, in one (id) order, before anything of its proposals — through locks.ts, the
+  // one place row locks are taken (docs/architecture.md "Locks"): one statement per existing order.
+  for (const o of existing) await lockOrder(tx, tenantId, o.id);
   const { rows: taken } = await c.query<{ ref: string; orderId: string | null }>(
     `SELECT "providerPaymentRef" AS ref, "orderId"::text AS "orderId" FROM "Payment"
-      WHERE "tenantId" = $1 AND "providerPaymentRef" = ANY($2::text[])
-     UNION ALL
-     SELECT "providerPaymentRef", NULL FROM "Payment"
-      WHERE "providerAccount" = $3 AND provider = 'stripe' AND "tenantId" <> $1 AND "providerPaymentRef" = ANY($4::text[])`,
-    [tenantId, [...refs.keys()], providerAccount, stripeRefs],
+      WHERE "tenantId" = $1 AND "providerPaymentRef" = ANY($2::text[])`,
+    [tenantId, [...refs.keys()]],
   );
+  // Another tenant's payment intent at the shared provider account (orderId null: not this tenant's). Only asked
+  // when the batch names Stripe payments: with an empty list the planner may still scan every payment.
+  if (stripeRefs.length > 0) {
+    const { rows: foreign } = await c.query<{ ref: string }>(
+      `SELECT "providerPaymentRef" AS ref FROM "Payment"
+        WHERE "providerAccount" = $1 AND provider = 'stripe' AND "tenantId" <> $2 AND "providerPaymentRef" = ANY($3::text[])`,
+      [providerAccount, tenantId, stripeRefs],
+    );
+    for (const f of foreign) taken.push({ ref: f.ref, orderId: null });
+  }
   const { rows: takenRefunds } =
     refundRefs.size === 0
       ? { rows: [] }
