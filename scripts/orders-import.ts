@@ -1,4 +1,4 @@
-// npm run orders:import -- --tenant SLUG [--resume] [--batch N] FILE: orders from the shop's system of record, one
+// npm run orders:import -- --tenant SLUG [--resume] [--batch N] [--parallel N] FILE: orders from the shop's system of record, one
 // per line (NDJSON, or CSV with the header in docs/systems-of-record.md), through the Orders API's schema, written
 // in batches of N lines (default 1,000) through the bulk Orders API's path (one transaction and audit event each).
 // On DATABASE_URL, or the embedded demo database when it is unset (started, migrated and seeded like
@@ -12,11 +12,17 @@ import { prepareDatabase } from "./lib/database";
 
 nextEnv.loadEnvConfig(process.cwd(), false, { info: () => undefined, error: console.error });
 
-const usage = "usage: npm run orders:import -- --tenant SLUG [--resume] [--batch N] FILE (.ndjson or .csv)";
+const usage =
+  "usage: npm run orders:import -- --tenant SLUG [--resume] [--batch N] [--parallel N] FILE (.ndjson or .csv)";
 let args;
 try {
   args = parseArgs({
-    options: { tenant: { type: "string" }, resume: { type: "boolean", default: false }, batch: { type: "string" } },
+    options: {
+      tenant: { type: "string" },
+      resume: { type: "boolean", default: false },
+      batch: { type: "string" },
+      parallel: { type: "string" },
+    },
     allowPositionals: true,
   });
 } catch (error) {
@@ -33,6 +39,11 @@ if (batchLines !== undefined && !(Number.isInteger(batchLines) && batchLines >= 
   console.error(
     `--batch takes a whole number of lines from 1 to 2000 (each batch holds one advisory lock per order number)\n${usage}`,
   );
+  process.exit(2);
+}
+const parallel = args.values.parallel === undefined ? undefined : Number(args.values.parallel);
+if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1 && parallel <= 8)) {
+  console.error(`--parallel takes a whole number of connections from 1 to 8\n${usage}`);
   process.exit(2);
 }
 if (!existsSync(file)) {
@@ -61,6 +72,7 @@ try {
     file,
     resume: args.values.resume,
     ...(batchLines === undefined ? {} : { batchLines }),
+    ...(parallel === undefined ? {} : { parallel }),
     onLine: (o) => process.stdout.write(JSON.stringify(o) + "\n"),
     progressEveryMs: tty ? 250 : 2000,
     onProgress: (p) => {

@@ -134,7 +134,9 @@ describe("POST /api/v1/orders/batch", () => {
         updated: 1,
         unchanged: 1,
         refused: 1,
-        setBased: 1,
+        // a (updated), b (unchanged) and c (created) set-based; d through the per-order path (refused there).
+        setBased: 3,
+        perOrder: 1,
       }),
     );
     expect(JSON.stringify(events)).not.toContain("jane.doe@example.com");

@@ -8,7 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { orderCsvHeader } from "@/lib/domain/order-import-file";
+import { randomUUID } from "node:crypto";
+import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { db } from "@/lib/server/db/client";
+import { sqlOf } from "@/lib/server/db/sql";
+import { transaction } from "@/lib/server/db/transaction";
 import { importOrders, ImportRefused, stateFileOf, type LineOutcome } from "@/lib/server/orders/import-orders";
 import { ES, US } from "./gateway-support";
 
@@ -265,9 +269,9 @@ describe("orders:import", () => {
     await expect(run(US, path, true)).rejects.toThrow(/belongs to tenant "tienda-es"/);
   });
 
-  it(
-    "a killed import (SIGKILL mid-run) resumes from its last committed batch: no line applied twice, none skipped",
-    async () => {
+  it.each([1, 2])(
+    "a killed import (SIGKILL mid-run, --parallel %i) resumes from what it committed: no line applied twice, none skipped",
+    async (parallel) => {
       const N = 3000;
       const numbers = Array.from({ length: N }, () => fresh("KIL"));
       const path = file(
@@ -286,6 +290,8 @@ describe("orders:import", () => {
           ES,
           "--batch",
           "20",
+          "--parallel",
+          String(parallel),
           path,
         ],
         { env: process.env, stdio: ["ignore", "ignore", "ignore"] },
@@ -319,7 +325,82 @@ describe("orders:import", () => {
       expect(resumed.summary).toMatchObject({ unchanged: 0, updated: 0, refused: [] });
       expect(resumed.summary.created).toBe(N - resumed.summary.skipped);
       expect(await db().order.count({ where: { tenantId, number: { in: numbers } } })).toBe(N);
+      expect(existsSync(state) && JSON.parse(readFileSync(state, "utf8"))).toMatchObject({ doneThrough: N });
     },
     SCRIPT_TEST_MS,
   );
+
+  it("--resume of a parallel run skips the watermark and every range committed beyond it, and nothing else", async () => {
+    const numbers = Array.from({ length: 10 }, () => fresh("GAP"));
+    const path = file(
+      "gap.ndjson",
+      numbers.map((n) => line(n)),
+    );
+    // As if lines 1–2 and 5–6 had committed (two lanes) and 3–4 had not when the run stopped; the audit log names
+    // 8 as committed too (a stop between its commit and the state write).
+    const importId = randomUUID();
+    writeFileSync(
+      stateFileOf(path),
+      JSON.stringify({ tenant: ES, size: readFileSync(path).length, doneThrough: 2, importId, committed: [[5, 6]] }),
+    );
+    const tenantId = (await db().tenant.findUniqueOrThrow({ where: { slug: ES } })).id;
+    await transaction((tx) =>
+      recordAuditEvent(sqlOf(tx), {
+        tenantId,
+        traceId: `import-test-${importId}`,
+        actor: { type: "system", id: "operator", authMethod: "operator_cli" },
+        action: "orders:batch",
+        outcome: "ok",
+        data: { importId, firstLine: 8, lastLine: 8 },
+        redaction: { clear: ["importId", "firstLine", "lastLine"] },
+      }),
+    );
+    const outcomes: LineOutcome[] = [];
+    const summary = await importOrders({
+      tenantSlug: ES,
+      file: path,
+      resume: true,
+      parallel: 2,
+      batchLines: 1,
+      onLine: (o) => outcomes.push(o),
+    });
+    expect(summary).toMatchObject({ skipped: 5, read: 5, created: 5 });
+    expect(outcomes.map((o) => o.line)).toEqual([3, 4, 7, 9, 10]); // in line order, whatever lane finished first
+    const created = await db().order.findMany({
+      where: { tenantId, number: { in: numbers } },
+      select: { number: true },
+    });
+    expect(created.map((o) => numbers.indexOf(o.number) + 1).sort((a, b) => a - b)).toEqual([3, 4, 7, 9, 10]);
+    expect(JSON.parse(readFileSync(stateFileOf(path), "utf8"))).toEqual(
+      expect.objectContaining({ doneThrough: 10, importId }),
+    );
+  });
+
+  it("--parallel 2: an order number updated in many batches ends with its last line's values", async () => {
+    const [x, y] = [fresh("PAR"), fresh("PAR")];
+    // Batches of 2 lines: every other batch updates x or y (its total: the line number), the ones between are new
+    // orders. The batches that update at lines 1, 9, 17… are held back 150 ms before they write: without the
+    // rule, the next update of the same number (4 lines on) would overtake them on the second connection.
+    const lines: string[] = [];
+    const last = new Map<string, number>();
+    for (let i = 0; i < 12; i++) {
+      const n = i % 4 < 2 ? x : y;
+      lines.push(line(n, { total_minor: 1000 + lines.length + 1 }), line(fresh("PAX")));
+      last.set(n, 1000 + lines.length - 1);
+      lines.push(line(fresh("PAX")), line(fresh("PAX")));
+    }
+    const outcomes: LineOutcome[] = [];
+    const summary = await importOrders({
+      tenantSlug: ES,
+      file: file("parallel.ndjson", lines),
+      parallel: 2,
+      batchLines: 2,
+      beforeWrite: (first) => (first % 8 === 1 ? new Promise((r) => setTimeout(r, 150)) : undefined),
+      onLine: (o) => outcomes.push(o),
+    });
+    expect(summary.refused).toEqual([]);
+    expect(outcomes.map((o) => o.line)).toEqual(lines.map((_, i) => i + 1)); // in line order
+    expect(await orderOf(ES, x)).toMatchObject({ totalMinor: last.get(x) });
+    expect(await orderOf(ES, y)).toMatchObject({ totalMinor: last.get(y) });
+  });
 });

@@ -1,6 +1,8 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { checkCsvHeader, formatOf, parseImportLine, type ImportFormat } from "@/lib/domain/order-import-file";
 import { isAppError } from "@/lib/domain/outcome";
@@ -45,6 +47,12 @@ export type ImportOptions = {
   batchLines?: number;
   /** Called after each batch's commit and state write, with its last line (tests, progress). */
   afterBatch?: (doneThrough: number) => void | Promise<void>;
+  /** Called before a batch is written, with its first line (tests: hold one batch back to let others overtake it). */
+  beforeWrite?: (firstLine: number) => void | Promise<void>;
+  /** Batches written at once, each on its own connection (default DEFAULT_PARALLEL). */
+  parallel?: number;
+  /** Milliseconds per phase, added to (bench:import --phases): read+check, wait, and upsertOrderBatch's phases. */
+  phases?: Record<string, number>;
 };
 
 /**
@@ -52,11 +60,22 @@ export type ImportOptions = {
  * the import's id, which every batch's audit event carries — so a resume also finds a batch that committed just
  * before a stop that came before its state write.
  */
-type ImportState = { tenant: string; size: number; doneThrough: number; importId?: string };
+type ImportState = {
+  tenant: string;
+  size: number;
+  /** Every line up to here is committed (or refused). */
+  doneThrough: number;
+  importId?: string;
+  /** Batches committed after doneThrough (parallel batches finish out of order): their line ranges. */
+  committed?: [number, number][];
+};
 export const stateFileOf = (file: string) => `${file}.import-state.json`;
 
 /** Lines per batch (one transaction, one audit event); `ORDERS_IMPORT_BATCH` or the option overrides it. */
 export const DEFAULT_BATCH_LINES = 1000;
+
+/** Batches in flight at once: two (one connection each) on a machine with two cores or more. */
+export const DEFAULT_PARALLEL = Math.max(1, Math.min(2, availableParallelism()));
 
 type Pending = { line: number; number: string; body: OrderBodyInput };
 
@@ -75,6 +94,8 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
   const totalBytes = statSync(opts.file).size;
   const stateFile = stateFileOf(opts.file);
   let skipThrough = 0;
+  // Line ranges committed beyond skipThrough, sorted (a resume of a parallel import): skipped too.
+  let skipRanges: [number, number][] = [];
   let importId: string = randomUUID();
   if (opts.resume && existsSync(stateFile)) {
     const state = JSON.parse(readFileSync(stateFile, "utf8")) as ImportState;
@@ -85,11 +106,21 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
     if (state.size > totalBytes)
       throw new ImportRefused(`The file is shorter than when ${stateFile} was written; it is not the same file.`);
     skipThrough = state.doneThrough;
+    skipRanges = state.committed ?? [];
     if (state.importId) {
       importId = state.importId;
-      skipThrough = Math.max(skipThrough, await lastCommittedLine(tenant.id, importId));
+      // A batch that committed before a stop that came before its state write: the audit log names it.
+      skipRanges = [...skipRanges, ...(await committedRanges(tenant.id, importId))];
     }
+    skipRanges.sort((a, b) => a[0] - b[0]);
   }
+  let nextRange = 0;
+  const skipped = (line: number) => {
+    if (line <= skipThrough) return true;
+    while (nextRange < skipRanges.length && skipRanges[nextRange]![1] < line) nextRange++;
+    const r = skipRanges[nextRange];
+    return r !== undefined && r[0] <= line;
+  };
   const writer: OrderWriter = {
     tenantId: tenant.id,
     actorId: "operator",
@@ -98,15 +129,19 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
   };
   const format = formatOf(opts.file);
   const summary: ImportSummary = { format, read: 0, skipped: 0, created: 0, updated: 0, unchanged: 0, refused: [] };
-  const saveState = (doneThrough: number) => {
-    writeFileSync(
-      `${stateFile}.tmp`,
-      JSON.stringify({ tenant: opts.tenantSlug, size: totalBytes, doneThrough, importId } satisfies ImportState),
-    );
+  const saveState = (doneThrough: number, committed: [number, number][] = []) => {
+    const state: ImportState = { tenant: opts.tenantSlug, size: totalBytes, doneThrough, importId };
+    if (committed.length > 0) state.committed = committed;
+    writeFileSync(`${stateFile}.tmp`, JSON.stringify(state));
     renameSync(`${stateFile}.tmp`, stateFile);
   };
-  saveState(skipThrough); // the import's id on disk before its first batch commits
+  saveState(skipThrough, skipRanges); // the import's id on disk before its first batch commits
   const batchLines = opts.batchLines ?? (Number(process.env.ORDERS_IMPORT_BATCH) || DEFAULT_BATCH_LINES);
+  const parallel = Math.max(1, opts.parallel ?? DEFAULT_PARALLEL);
+  const phases = opts.phases;
+  const addPhase = (phase: string, ms: number) => {
+    if (phases) phases[phase] = (phases[phase] ?? 0) + ms;
+  };
 
   const input = createReadStream(opts.file, { encoding: "utf8" });
   let bytes = 0;
@@ -119,45 +154,125 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
   let refusedHere: LineOutcome[] = [];
   let firstLine = 0;
   let digest = createHash("sha256");
-  type Gathered = { pending: Pending[]; refused: LineOutcome[]; firstLine: number; lastLine: number; digest: string };
-  const write = async (batch: Gathered) => {
+  type Gathered = {
+    pending: Pending[];
+    refused: LineOutcome[];
+    firstLine: number;
+    lastLine: number;
+    digest: string;
+    /** What makes two batches' order matter: order numbers, customers, payment and refund references. */
+    keys: Set<string>;
+  };
+  /** A batch dispatched: committed (`outcomes` set) or still writing (`settled` resolves either way). */
+  type Lane = { batch: Gathered; settled: Promise<void>; outcomes?: LineOutcome[] };
+  // Batches in dispatch (= file) order; the run of committed ones from the start leaves once emitted (settle).
+  const lanes: Lane[] = [];
+  let failure: { error: unknown } | null = null;
+  let skipState = skipRanges; // committed ranges beyond the watermark, as the state file says
+  let emitted: Promise<void> = Promise.resolve(); // the outcomes emitted so far (settle)
+
+  const write = async (batch: Gathered): Promise<LineOutcome[]> => {
     const outcomes = [...batch.refused];
+    await opts.beforeWrite?.(batch.firstLine);
     if (batch.pending.length > 0) {
       const report = await upsertOrderBatch(writer, batch.pending, `import-${randomUUID()}`, {
         timeoutMs: 120_000,
         audit: { importId, firstLine: batch.firstLine, lastLine: batch.lastLine, digest: batch.digest },
+        ...(phases ? { phases } : {}),
       });
       report.results.forEach((r, k) => outcomes.push(lineOutcomeOf(batch.pending[k]!.line, r)));
     }
-    saveState(batch.lastLine);
-    outcomes.sort((x, y) => x.line - y.line);
-    for (const o of outcomes) {
-      if (o.outcome === "refused") summary.refused.push(o.line);
-      else summary[o.outcome]++;
-      opts.onLine?.(o);
-    }
-    await opts.afterBatch?.(batch.lastLine);
+    return outcomes.sort((x, y) => x.line - y.line);
   };
-  // One batch is written while the next is read and checked (the database and this process each busy): at
-  // most one in flight, committed in file order, so the state file and the outcomes stay in line order.
-  let inflight: Promise<void> = Promise.resolve();
+  /**
+   * After a commit: the state file (the watermark — the last line of the longest run of committed batches from
+   * the start — and the ranges committed beyond it), then the outcomes of that run, in line order.
+   */
+  const settle = async () => {
+    let head = 0;
+    while (head < lanes.length && lanes[head]!.outcomes) head++;
+    const done = lanes.slice(0, head);
+    const watermark = done.at(-1)?.batch.lastLine ?? null;
+    const beyond = lanes
+      .slice(head)
+      .filter((l) => l.outcomes)
+      .map((l): [number, number] => [l.batch.firstLine, l.batch.lastLine]);
+    if (watermark !== null) {
+      skipThrough = Math.max(skipThrough, watermark);
+      skipState = skipState.filter((r) => r[1] > skipThrough);
+    }
+    saveState(
+      skipThrough,
+      [...skipState, ...beyond].sort((a, b) => a[0] - b[0]),
+    );
+    lanes.splice(0, head);
+    // One emission after the other: a later commit's outcomes never overtake an earlier one's (afterBatch awaits).
+    const emit = emitted.then(async () => {
+      for (const lane of done) {
+        for (const o of lane.outcomes!) {
+          if (o.outcome === "refused") summary.refused.push(o.line);
+          else summary[o.outcome]++;
+          opts.onLine?.(o);
+        }
+        await opts.afterBatch?.(lane.batch.lastLine);
+      }
+    });
+    emitted = emit;
+    await emit;
+  };
+  const stopOnFailure = () => {
+    if (failure) throw failure.error;
+  };
+  // Batches go on up to `parallel` connections while the next is read and checked. A batch that shares an order
+  // number (or a customer, a payment or refund reference) with one in flight waits for it: what the file says
+  // twice is applied in file order, whatever the parallelism. Outcomes and the state file follow file order.
+  const dispatch = async (batch: Gathered) => {
+    const t = performance.now();
+    for (;;) {
+      stopOnFailure();
+      const writing = lanes.filter((l) => !l.outcomes);
+      const blocking = writing.filter((l) => [...batch.keys].some((k) => l.batch.keys.has(k)));
+      if (writing.length < parallel && blocking.length === 0) break;
+      await Promise.race((blocking.length > 0 ? blocking : writing).map((l) => l.settled));
+    }
+    addPhase("wait", performance.now() - t);
+    const lane: Lane = { batch, settled: Promise.resolve() };
+    lane.settled = write(batch).then(
+      async (outcomes) => {
+        lane.outcomes = outcomes;
+        await settle();
+      },
+      (error: unknown) => {
+        failure ??= { error };
+      },
+    );
+    lanes.push(lane);
+  };
   const flush = async () => {
     if (firstLine === 0) return;
+    const keys = new Set<string>();
+    for (const { number, body } of pending) {
+      keys.add(`n ${number}`);
+      keys.add(`c ${body.customer.id}`);
+      for (const p of body.payments) keys.add(`p ${p.reference}`);
+      for (const r of body.refunds) keys.add(`r ${r.reference}`);
+    }
     const batch = {
       pending,
       refused: refusedHere,
       firstLine,
-      lastLine: lineNo,
+      lastLine: lastRead,
       digest: auditDigest(digest.digest("hex")),
+      keys,
     };
     pending = [];
     refusedHere = [];
     firstLine = 0;
     digest = createHash("sha256");
-    await inflight;
-    inflight = write(batch);
-    inflight.catch(() => undefined); // rethrown where it is awaited next
+    await dispatch(batch);
   };
+  let lastRead = 0;
+  let checkedAt = performance.now();
   try {
     for await (const raw of createInterface({ input, crlfDelay: Infinity })) {
       lineNo++;
@@ -168,39 +283,57 @@ export async function importOrders(opts: ImportOptions): Promise<ImportSummary> 
         continue;
       }
       if (line === "") continue;
-      if (lineNo <= skipThrough) {
+      if (skipped(lineNo)) {
         summary.skipped++;
+        // A batch never spans a committed range: each batch's line range is exactly the lines it applied.
+        if (firstLine !== 0) {
+          addPhase("read", performance.now() - checkedAt);
+          await flush();
+          checkedAt = performance.now();
+        }
         continue;
       }
       summary.read++;
       if (firstLine === 0) firstLine = lineNo;
+      lastRead = lineNo;
       digest.update(`${lineNo}\t${line}\n`);
       const parsed = parseLine(format, lineNo, line);
       if ("outcome" in parsed) refusedHere.push(parsed);
       else pending.push(parsed);
-      if (pending.length + refusedHere.length >= batchLines) await flush();
+      if (pending.length + refusedHere.length >= batchLines) {
+        addPhase("read", performance.now() - checkedAt);
+        await flush();
+        checkedAt = performance.now();
+      }
       if (opts.onProgress && Date.now() - lastProgress >= every) {
         lastProgress = Date.now();
         opts.onProgress({ ...summary, bytes, totalBytes });
       }
     }
+    addPhase("read", performance.now() - checkedAt);
     await flush();
-    await inflight;
+    const t = performance.now();
+    // Only the batches still writing: a committed one waiting for an earlier one has already settled.
+    for (let writing = lanes.filter((l) => !l.outcomes); writing.length > 0 && !failure;)
+      writing = (await Promise.race(writing.map((l) => l.settled)), lanes.filter((l) => !l.outcomes));
+    addPhase("wait", performance.now() - t);
+    stopOnFailure();
   } finally {
     input.destroy();
-    await inflight.catch(() => undefined); // never return with a batch still writing
+    // Never return with a batch still writing.
+    await Promise.all(lanes.map((l) => l.settled));
   }
   return summary;
 }
 
-/** The last line of this import's last committed batch, as its audit events say (0: none). */
-async function lastCommittedLine(tenantId: string, importId: string): Promise<number> {
-  const { rows } = await sql<{ last: number | null }>`
-    SELECT max((data->>'lastLine')::int) AS last FROM "AuditEvent"
+/** The line ranges of this import's committed batches, as their audit events say. */
+async function committedRanges(tenantId: string, importId: string): Promise<[number, number][]> {
+  const { rows } = await sql<{ first: number; last: number }>`
+    SELECT (data->>'firstLine')::int AS first, (data->>'lastLine')::int AS last FROM "AuditEvent"
      WHERE "tenantId" = ${tenantId}::uuid AND action = 'orders:batch' AND data->>'importId' = ${importId}`.execute(
     sqlPool(),
   );
-  return rows[0]?.last ?? 0;
+  return rows.map((r) => [r.first, r.last]);
 }
 
 function lineOutcomeOf(line: number, r: BatchResult): LineOutcome {

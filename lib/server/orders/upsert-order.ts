@@ -240,15 +240,12 @@ export function shippingAddressOf(raw: NonNullable<OrderBodyInput["shipping_addr
   return normalised.address;
 }
 
-/** What a schema cannot say: one currency (the tenant's), unique references, refunds that fit their payment. */
-async function checkConsistency(
-  tx: Tx,
-  tenantId: string,
-  orderId: string | null,
-  body: OrderBodyInput,
-  tenantCurrency: string,
-  providerAccount: string,
-): Promise<void> {
+/**
+ * What the body alone cannot be (no database read): the tenant's currency, references not repeated, refunds on
+ * one of the order's payments and not above what it captured. Part of checkConsistency, and the batch path's
+ * test of an order it may write set-based (upsert-order-batch.ts): one definition for both.
+ */
+export function bodyProblems(body: OrderBodyInput, tenantCurrency: string): InputProblem[] {
   const list: InputProblem[] = [];
   if (body.currency !== tenantCurrency)
     list.push({
@@ -284,6 +281,21 @@ async function checkConsistency(
         message: "refunds exceed what was captured",
       });
   });
+  return list;
+}
+
+/** What a schema cannot say: one currency (the tenant's), unique references, refunds that fit their payment. */
+async function checkConsistency(
+  tx: Tx,
+  tenantId: string,
+  orderId: string | null,
+  body: OrderBodyInput,
+  tenantCurrency: string,
+  providerAccount: string,
+): Promise<void> {
+  const list = bodyProblems(body, tenantCurrency);
+  const refs = body.payments.map((p) => p.reference);
+  const refundRefs = body.refunds.map((r) => r.reference);
   // A reference already stored under another order of the tenant cannot move to this one.
   const sent = { payments: refs, refunds: refundRefs };
   const stored = {
@@ -351,35 +363,39 @@ async function checkConsistency(
 
 /** Everything a push can change, as one string: equal strings = nothing changed (the PUT was a repeat). */
 async function snapshot(tx: Tx, orderId: string): Promise<string> {
-  const o = await tx.order.findUniqueOrThrow({
-    where: { id: orderId },
-    select: {
-      customerId: true,
-      currency: true,
-      totalMinor: true,
-      capturedMinor: true,
-      status: true,
-      items: true,
-      fulfilment: true,
-      shippingAddress: true,
-      placedAt: true,
-      customer: { select: { name: true, email: true } },
-      payments: {
-        orderBy: { providerPaymentRef: "asc" },
-        select: {
-          providerPaymentRef: true,
-          method: true,
-          holderName: true,
-          display: true,
-          amountMinor: true,
-          provider: true,
-        },
-      },
-      refunds: {
-        orderBy: { providerRefundId: "asc" },
-        select: { providerRefundId: true, amountMinor: true, status: true, paymentId: true, origin: true },
-      },
-    },
-  });
-  return JSON.stringify(o);
+  return JSON.stringify(await tx.order.findUniqueOrThrow({ where: { id: orderId }, select: SNAPSHOT }));
 }
+
+/** snapshot() of many orders in one read (the batch path's set-based updates): the same fields, the same string. */
+export async function snapshotsOf(tx: Tx, orderIds: string[]): Promise<Map<string, string>> {
+  const rows = await tx.order.findMany({ where: { id: { in: orderIds } }, select: { id: true, ...SNAPSHOT } });
+  return new Map(rows.map(({ id, ...o }) => [id, JSON.stringify(o)]));
+}
+
+const SNAPSHOT = {
+  customerId: true,
+  currency: true,
+  totalMinor: true,
+  capturedMinor: true,
+  status: true,
+  items: true,
+  fulfilment: true,
+  shippingAddress: true,
+  placedAt: true,
+  customer: { select: { name: true, email: true } },
+  payments: {
+    orderBy: { providerPaymentRef: "asc" },
+    select: {
+      providerPaymentRef: true,
+      method: true,
+      holderName: true,
+      display: true,
+      amountMinor: true,
+      provider: true,
+    },
+  },
+  refunds: {
+    orderBy: { providerRefundId: "asc" },
+    select: { providerRefundId: true, amountMinor: true, status: true, paymentId: true, origin: true },
+  },
+} satisfies Prisma.OrderSelect;
