@@ -24,6 +24,7 @@ import {
 } from "@/lib/schemas/admin";
 import { apiError, toolCallAnswer, toolCallRequest, toolListAnswer, traceableError } from "@/lib/schemas/api-wire";
 import { auditSearchInput } from "@/lib/schemas/audit";
+import { setBulkPolicyInput } from "@/lib/schemas/bulk-message-policy";
 import { auditSearchPageDto } from "@/lib/schemas/audit-dto";
 import { inboxDto } from "@/lib/schemas/inbox-dto";
 import {
@@ -968,6 +969,20 @@ const adminPaths: ZodOpenApiPathsObject = {
       summary: "Declare a segment, or the next version of an existing slug (a new row; step-up)",
       body: createSegmentInput,
       ok: ok("{id, slug, version, name, filter, createdAt}.", untyped("The new version")),
+    }),
+  },
+  "/api/admin/segments/policy": {
+    get: admin({
+      summary: "The tenant's bulk-message policy in force (recipients threshold, daily cap, tolerance, send window)",
+      ok: ok(
+        "{recipientsThreshold, dailyRecipientsCap, tolerancePercent, windowStartHour, windowEndHour, timeZone, ownTimeZone, updatedAt}.",
+        untyped("The policy"),
+      ),
+    }),
+    put: admin({
+      summary: "Change the bulk-message policy (the values to change; step-up; audited before → after)",
+      body: setBulkPolicyInput,
+      ok: ok("The policy in force.", untyped("The policy")),
     }),
   },
   "/api/admin/actions": {
