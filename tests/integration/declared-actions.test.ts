@@ -438,6 +438,25 @@ describe("the declared tool", () => {
     const stepUp = { method: "password" as const, password };
     const a = await shopOrder(3_000);
     const first = (await call(ES, STORE_CREDIT, { order_id: a.number, reason: "late" })).proposal!;
+    // The shop not answering at approval: this try is refused (503), the proposal stays pending, nothing invalidated.
+    const endpoint = await db().actionEndpoint.findUniqueOrThrow({ where: { tenantId: reviewer.tenantId } });
+    await db().actionEndpoint.update({
+      where: { tenantId: reviewer.tenantId },
+      data: { url: "http://127.0.0.1:9/actions" },
+    });
+    try {
+      expect(
+        await refusal(approveProposal(reviewer, { proposalId: first.id, hash: first.hash, stepUp })),
+      ).toMatchObject({
+        code: "temporarily_unavailable",
+        reason: "derive_unavailable",
+      });
+    } finally {
+      await db().actionEndpoint.update({ where: { tenantId: reviewer.tenantId }, data: { url: endpoint.url } });
+    }
+    expect(await db().proposal.findUniqueOrThrow({ where: { id: first.id } })).toMatchObject({
+      status: P.pendingApproval,
+    });
     await control.setOrder(a.number, { totalMinor: 3_001 });
     expect(await refusal(approveProposal(reviewer, { proposalId: first.id, hash: first.hash, stepUp }))).toMatchObject({
       code: "invalidated",

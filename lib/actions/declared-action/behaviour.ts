@@ -1,11 +1,13 @@
 import "server-only";
 // What the core asks of the declared_action kind about one of its proposals (../kind.server.ts, KindBehaviour).
 // revalidate: the declaration version the proposal hashed is still the active one (else `declaration_changed`), and a
-// fresh derive on the shop gives the same values (else `derived_changed`; a derive that fails now: `derive_failed`).
+// fresh derive on the shop gives the same values (else `derived_changed`; a derive that fails now: `derive_failed`; a
+// shop that does not answer now: refused for this try, temporarily_unavailable, the proposal kept).
 // executor: the shop's action endpoint with the declared execute action and the hashed params. review: the fields with
 // their declared labels and the declared sentence, every value from the hashed params.
 import { actionEndpointExecutor, type ExecutedProposal } from "@/lib/server/executions/action-endpoint-executor";
 import { sqlOf } from "@/lib/server/db/sql";
+import { AppError } from "@/lib/domain/outcome";
 import type { KindBehaviour, KindReview } from "../kind.server";
 import { activeDeclarations, isStillActive } from "./declarations";
 import { deriveDeclaredFields } from "./derive";
@@ -20,6 +22,17 @@ async function revalidate(...[tx, p]: Parameters<KindBehaviour["revalidate"]>): 
   const declaration = (await activeDeclarations(p.tenantId, sqlOf(tx))).find((d) => d.id === id && d.name === name);
   if (!declaration) return "declaration_changed";
   const derived = await deriveDeclaredFields(p.tenantId, declaration.spec, params.input);
+  // The shop not answering now (timeout, connection, 5xx) says nothing about the proposal: refuse this try, keep the
+  // proposal (an approval answers 503 and may be retried; the execute job runs again later). Any other failure — an
+  // answer that no longer has the declared fields, a refusal — means what was approved cannot be checked: invalidated.
+  if (!derived.ok && derived.problem === "derive_unavailable")
+    throw new AppError(
+      "temporarily_unavailable",
+      "The shop did not answer the check of this action; try again shortly.",
+      {
+        reason: "derive_unavailable",
+      },
+    );
   if (!derived.ok) return "derive_failed";
   const again = paramsOf(declaration, params.input, derived.fields);
   const same = (a: DeclaredActionParams, b: DeclaredActionParams) =>
