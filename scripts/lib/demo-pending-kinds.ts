@@ -1,6 +1,7 @@
 // Demo: one proposal of each of the newer kinds waiting for review in each demo tenant — a contact change
-// (update_customer_contact), a free replacement of a delivered order (create_order) and a bulk message to the
-// tenant's demo segment (send_bulk_message) — made by the demo agent through the real gateway, like the refunds
+// (update_customer_contact), a free replacement of a delivered order (create_order), a bulk message to the
+// tenant's demo segment (send_bulk_message) and, where the demo declared it, store credit (the admin-declared
+// issue_store_credit, a declared_action whose amount the shop's quote decides) — made by the demo agent through the real gateway, like the refunds
 // (./demo-pending.ts calls this after its own top-up). Idempotent: a kind that already has a proposal waiting (pending,
 // not expired) gets none, so a restart never piles them up. Needs the tenant's action endpoint (every one of these is
 // carried out by the shop) and the tool on the demo agent's key (a demo database seeded before them: demo:reset).
@@ -8,6 +9,7 @@ import { openProposalStatuses, proposalStatus } from "../../lib/domain/proposal-
 import type { PrismaClient } from "../../lib/server/db/generated/client";
 import { customerId, type demoTenants } from "./demo-data";
 import { demoSegments } from "./demo-segments";
+import { demoStoreCreditSpec } from "./demo-declared-actions";
 
 /** The newer kinds the top-up leaves one of each, and the tool that prepares it. */
 export const demoNewKinds = [
@@ -87,5 +89,28 @@ export async function topUpNewKinds(
       channel: "email",
       text: segment.text,
     });
+  }
+
+  // The admin-declared store credit (./demo-declared-actions.ts): its tool is the tenant's own, not on the key's list.
+  const declared = await prisma.actionDeclaration.findFirst({
+    where: { tenantId, name: demoStoreCreditSpec.name, status: "active" },
+    select: { id: true },
+  });
+  if (declared && !waiting.some((w) => w.kind === "declared_action")) {
+    const orders = await prisma.order.findMany({
+      where: {
+        tenantId,
+        number: { in: middle.flatMap((c) => c.orders.map((o) => o.number)) },
+        status: { in: ["paid", "partially_refunded"] },
+      },
+      select: { number: true, customerId: true },
+      orderBy: { number: "desc" },
+      take: ATTEMPTS,
+    });
+    for (const o of orders)
+      if (
+        await ask(o.customerId, `credit_${o.number}`, demoStoreCreditSpec.name, { order_id: o.number, reason: "late" })
+      )
+        break;
   }
 }

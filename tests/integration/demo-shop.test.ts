@@ -18,6 +18,7 @@ import { planDemoShops, demoShopArgs, demoShopEnv, tellShopDemoOrders } from "..
 import { saveDemoActionEndpoints } from "../../scripts/lib/demo-shop-endpoints";
 import { PENDING_PER_TENANT, topUpDemoProposals } from "../../scripts/lib/demo-pending";
 import { demoNewKinds } from "../../scripts/lib/demo-pending-kinds";
+import { declareDemoActions } from "../../scripts/lib/demo-declared-actions";
 import { demoSegments } from "../../scripts/lib/demo-segments";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { isRefundDetail } from "@/lib/schemas/proposal-page";
@@ -139,9 +140,11 @@ describe("the demo's sandbox shop behind a demo tenant's action endpoint", () =>
 
   it("the demo queue's top-up mixes kinds where the tenant has an action endpoint, refunds only where not", async () => {
     const sendContent = async (body: unknown, headers: Record<string, string>) => (await send(body, headers)).content;
-    // ES has an endpoint: its three, and one of each newer kind (contact change, replacement, bulk message).
+    // ES has an endpoint: its three, one of each newer kind (contact change, replacement, bulk message) and the
+    // demo's declared store credit (declared as npm start's demo load does; the tests' template has none).
+    await declareDemoActions(db());
     expect(await topUpDemoProposals(db(), sendContent)).toEqual({
-      [ES]: PENDING_PER_TENANT + demoNewKinds.length,
+      [ES]: PENDING_PER_TENANT + demoNewKinds.length + 1,
       [US]: PENDING_PER_TENANT,
     });
     const waiting = async (slug: string) =>
@@ -154,6 +157,7 @@ describe("the demo's sandbox shop behind a demo tenant's action endpoint", () =>
       "cancel_order",
       "change_shipping_address",
       "create_order",
+      "declared_action",
       "refund",
       "send_bulk_message",
       "update_customer_contact",
@@ -184,6 +188,11 @@ describe("the demo's sandbox shop behind a demo tenant's action endpoint", () =>
     expect(field(bulk, "segment")?.after).toContain(demoSegments[ES]!.slug);
     expect(field(bulk, "text")?.after).toBe(demoSegments[ES]!.text);
     expect(Number(field(bulk, "recipients")?.after)).toBeGreaterThan(0);
+    // The store credit's amount and buyer are the shop's quote, labelled as declared.
+    const credit = await page("declared_action");
+    expect(credit.review.fields.map((f) => f.key)).toEqual(["customer", "amount", "currency"]);
+    expect(Number(field(credit, "amount")?.after)).toBeGreaterThan(0);
+    expect(field(credit, "currency")?.after).toBe("EUR");
 
     // A restart adds nothing: every kind already has its proposal waiting.
     expect(await topUpDemoProposals(db(), sendContent)).toEqual({ [ES]: 0, [US]: 0 });
