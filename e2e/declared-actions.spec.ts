@@ -7,13 +7,11 @@
 // Runs alone (the serial project): it declares a tool in shop-us's tool list (a unique name per run), makes the
 // auditor a second admin for the time of the spec and sets the tenant's action endpoint.
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { Webhook } from "standardwebhooks";
 import { signIn, staff, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { agentCall, baseURL } from "./support/gateway";
+import { startShopStandIn } from "./support/shop-stand-in";
 import { hydrated } from "./support/ui";
 
 const TENANT = "shop-us";
@@ -45,66 +43,12 @@ test("an admin declares an action, a second admin approves it, the agent prepare
   const reviewer = staff(TENANT, "reviewer");
 
   // The shop: the credit quote (GET on the endpoint's host) and the action endpoint (signed POST / GET per key).
-  let secret = "";
-  const quotes: string[] = [];
-  const received: { key: string; body: Record<string, unknown> }[] = [];
-  const answers = new Map<string, string>();
-  const shop: Server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c: Buffer) => (raw += c.toString()));
-    req.on("end", () => {
-      const url = new URL(req.url ?? "/", "http://shop.test");
-      const headers = {
-        "webhook-id": String(req.headers["webhook-id"] ?? ""),
-        "webhook-timestamp": String(req.headers["webhook-timestamp"] ?? ""),
-        "webhook-signature": String(req.headers["webhook-signature"] ?? ""),
-      };
-      if (req.method === "GET" && url.pathname === "/store-credit/quote") {
-        // The derive request, signed over the path and query it asks for (as the sandbox shop checks it).
-        try {
-          new Webhook(secret).verify(req.url ?? "", headers, { jsonParse: false });
-        } catch {
-          res.writeHead(401, { "content-type": "application/json" }).end('{"error":"invalid_signature"}');
-          return;
-        }
-        quotes.push(url.searchParams.get("order") ?? "");
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(QUOTE));
-        return;
-      }
-      const key = decodeURIComponent(/^\/actions\/([^/?]+)/.exec(url.pathname)?.[1] ?? "");
-      try {
-        new Webhook(secret).verify(req.method === "GET" ? key : raw, headers, { jsonParse: false });
-      } catch {
-        res.writeHead(401, { "content-type": "application/json" }).end('{"error":"invalid_signature"}');
-        return;
-      }
-      if (req.method === "GET") {
-        const known = answers.get(key);
-        res.writeHead(known ? 200 : 404, { "content-type": "application/json" }).end(known ?? '{"error":"not_found"}');
-        return;
-      }
-      const body = JSON.parse(raw) as { idempotency_key: string };
-      if (!answers.has(body.idempotency_key)) {
-        received.push({ key: body.idempotency_key, body });
-        answers.set(body.idempotency_key, JSON.stringify({ status: "succeeded", reference: "sc_e2e_1" }));
-      }
-      res.writeHead(200, { "content-type": "application/json" }).end(answers.get(body.idempotency_key));
-    });
-  });
-  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+  await useSession(page, adminA);
+  const shop = await startShopStandIn(page, TENANT, "sc_e2e_1", { quote: QUOTE });
+  const { quotes, received } = shop;
   let declarationId: string | undefined;
   let retired = false;
   try {
-    await useSession(page, adminA);
-    const saved = await page.request.put("/api/admin/action-endpoint", {
-      data: {
-        url: `http://127.0.0.1:${(shop.address() as AddressInfo).port}/actions`,
-        stepUpPassword: adminA.password,
-      },
-      headers: origin,
-    });
-    expect(saved.status(), await saved.text()).toBe(200);
-    secret = ((await saved.json()) as { secret: string }).secret;
     await withDb((db) =>
       db.query(`UPDATE "StaffUser" SET roles = ARRAY['admin','auditor']::"Role"[] WHERE email = $1`, [adminB.email]),
     );
@@ -285,14 +229,11 @@ test("an admin declares an action, a second admin approves it, the agent prepare
         await page.request.post(`/api/admin/actions/${declarationId}/${step}`, { data: {}, headers: origin });
     }
     await withDb(async (db) => {
-      await db.query(`DELETE FROM "ActionEndpoint" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`, [
-        TENANT,
-      ]);
       await db.query(
         `UPDATE "StaffUser" SET roles = ARRAY['auditor']::"Role"[], "adminSince" = NULL, "adminGrantedByIds" = '{}' WHERE email = $1`,
         [adminB.email],
       );
     });
-    await new Promise<void>((resolve) => shop.close(() => resolve()));
+    await shop.close();
   }
 });

@@ -13,16 +13,26 @@ import { baseURL } from "./gateway";
 export type ShopStandIn = {
   /** Each action carried out (a key the stand-in had not seen), in order. */
   received: { key: string; body: Record<string, unknown> }[];
+  /** The `order` of each quote asked for (with `opts.quote`), in order. */
+  quotes: string[];
   close(): Promise<void>;
 };
 
 /**
  * Starts the stand-in and saves it as the tenant's action endpoint, as the tenant's admin (signed in on `page`, within
- * the step-up window) would. Every new action is answered `{status: "succeeded", reference}`.
+ * the step-up window) would. Every new action is answered `{status: "succeeded", reference}`. With `opts.quote`, it
+ * also answers an admin-declared action's derive request (`GET /store-credit/quote?order=N`, signed over the path and
+ * query as sent, as the sandbox shop checks it) with that JSON.
  */
-export async function startShopStandIn(page: Page, tenantSlug: string, reference: string): Promise<ShopStandIn> {
+export async function startShopStandIn(
+  page: Page,
+  tenantSlug: string,
+  reference: string,
+  opts: { quote?: unknown } = {},
+): Promise<ShopStandIn> {
   let secret = "";
   const received: ShopStandIn["received"] = [];
+  const quotes: string[] = [];
   const answers = new Map<string, string>();
   const server: Server = createServer((req, res) => {
     let raw = "";
@@ -33,7 +43,19 @@ export async function startShopStandIn(page: Page, tenantSlug: string, reference
         "webhook-timestamp": String(req.headers["webhook-timestamp"] ?? ""),
         "webhook-signature": String(req.headers["webhook-signature"] ?? ""),
       };
-      const key = decodeURIComponent(/^\/actions\/([^/?]+)/.exec(req.url ?? "")?.[1] ?? "");
+      const url = new URL(req.url ?? "/", "http://shop.test");
+      if (opts.quote !== undefined && req.method === "GET" && url.pathname === "/store-credit/quote") {
+        try {
+          new Webhook(secret).verify(req.url ?? "", headers, { jsonParse: false });
+        } catch {
+          res.writeHead(401, { "content-type": "application/json" }).end('{"error":"invalid_signature"}');
+          return;
+        }
+        quotes.push(url.searchParams.get("order") ?? "");
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(opts.quote));
+        return;
+      }
+      const key = decodeURIComponent(/^\/actions\/([^/?]+)/.exec(url.pathname)?.[1] ?? "");
       try {
         new Webhook(secret).verify(req.method === "GET" ? key : raw, headers, { jsonParse: false });
       } catch {
@@ -75,7 +97,7 @@ export async function startShopStandIn(page: Page, tenantSlug: string, reference
     await close();
     throw e;
   }
-  return { received, close };
+  return { received, quotes, close };
 }
 
 /**
