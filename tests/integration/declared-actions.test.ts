@@ -395,7 +395,11 @@ describe("the declared tool", () => {
       changed: false,
       label: { en: "Customer", es: "Cliente" },
     });
-    expect(page.review.sentence).toMatchObject({ text_es: `Emitir 2500 EUR de saldo a ${buyer}` });
+    // The declared sentence, ended as a sentence on the page (the hashed text itself is unchanged, above).
+    expect(page.review.sentence).toMatchObject({
+      text_en: `Issue 2500 EUR of store credit to ${buyer}.`,
+      text_es: `Emitir 2500 EUR de saldo a ${buyer}.`,
+    });
     // policy.stepUp: the open session's window does not approve; the password does.
     expect(await refusal(approveProposal(reviewer, { proposalId: row.id, hash: row.hash }))).toMatchObject({
       reason: "step_up_required",

@@ -40,6 +40,9 @@ async function revalidate(...[tx, p]: Parameters<KindBehaviour["revalidate"]>): 
   return same(again, params) ? null : "derived_changed";
 }
 
+/** The declared sentence as one sentence: what follows it on the page ("This approval expires…") starts a new one. */
+const asSentence = (s: string) => (/[.!?…]$/.test(s.trimEnd()) ? s : `${s.trimEnd()}.`);
+
 function review(raw: unknown): KindReview {
   const params = raw as DeclaredActionParams;
   return {
@@ -52,8 +55,8 @@ function review(raw: unknown): KindReview {
     })),
     sentence: {
       ...Object.fromEntries(params.fields.map((f) => [f.key, String(f.value)])),
-      text_en: params.sentence.en,
-      text_es: params.sentence.es,
+      text_en: asSentence(params.sentence.en),
+      text_es: asSentence(params.sentence.es),
     },
     summary: `${params.declaration.name}: ${params.sentence.en}`,
   };
