@@ -1,6 +1,7 @@
 import "server-only";
 import { createTranslator } from "use-intl/core";
 import { languageOf } from "@/lib/i18n/locales";
+import { reviewFieldLabel } from "@/lib/i18n/review-label";
 import type { ReviewField } from "@/lib/actions/kind.server";
 import en from "@/messages/en.json";
 import es from "@/messages/es.json";
@@ -33,10 +34,12 @@ export function confirmTexts(view: ConfirmPageView): ConfirmTexts {
     new Date(view.linkExpiresAt),
   );
   const has = (key: string) => t.has(key);
-  const label = (f: ReviewField) => {
-    const own = `kinds.${view.kind}.fields.${f.key}`;
-    return has(own) ? t(own) : has(`confirm.fields.${f.key}`) ? t(`confirm.fields.${f.key}`) : f.key;
-  };
+  // An admin-declared action's field carries its own label per locale (hashed); a built-in kind's is a message.
+  const label = (f: ReviewField) =>
+    reviewFieldLabel(f, languageOf(view.locale), (key) => {
+      const own = `kinds.${view.kind}.fields.${key}`;
+      return has(own) ? t(own) : has(`confirm.fields.${key}`) ? t(`confirm.fields.${key}`) : key;
+    });
   const refund = view.kind === "refund";
   const heading = refund
     ? t("confirm.refundTitle")

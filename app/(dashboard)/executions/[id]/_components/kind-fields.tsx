@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import type { ExecutionDetail } from "@/lib/schemas/execution-dto";
 import { cn } from "@/lib/utils";
-import { reviewFieldLabel, type LocalizedLabel } from "@/components/review/review-text";
+import { reviewFieldLabel, type LocalizedLabel } from "@/lib/i18n/review-label";
 
 /** Another kind's action as its review presents it from the hashed params: labelled fields, before → after. */
 export function KindFields({ kind, fields }: { kind: string; fields: ExecutionDetail["proposal"]["fields"] }) {

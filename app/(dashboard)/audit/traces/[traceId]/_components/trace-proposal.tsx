@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import type { getAuditTrace } from "@/lib/server/audit/get-audit-trace";
 import { DateTime } from "@/components/ui/date-time";
-import { reviewFieldLabel, type LocalizedLabel } from "@/components/review/review-text";
+import { reviewFieldLabel, type LocalizedLabel } from "@/lib/i18n/review-label";
 import { Money } from "@/components/domain/money";
 
 type TraceProposalRow = Awaited<ReturnType<typeof getAuditTrace>>["proposals"][number];

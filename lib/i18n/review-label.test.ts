@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reviewFieldLabel } from "./review-text";
+import { reviewFieldLabel } from "@/lib/i18n/review-label";
 
 const messages = (key: string) => `msg:${key}`;
 const label = { en: "Amount", es: "Importe" };
