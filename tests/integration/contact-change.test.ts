@@ -209,12 +209,43 @@ describe("prepare_contact_change", () => {
       code: "invalid_arguments",
       error: { reason: "value_unchanged", problems: [{ path: "$.new_value" }] },
     });
-    // A valid phone number: the system of record holds no phone number, so no proposal is made against one.
-    expect((await prepare("phone", "+34 612 34 56 78")).outcome).toMatchObject({
-      code: "permission_denied",
-      error: { reason: "field_not_held" },
-    });
     expect(await customerProposals(ES)).toEqual(before);
+  });
+
+  it("a phone number: from none on record to the new one (E.164), approved, carried out once, our row follows; the same again is no change; changed elsewhere invalidates (phone_changed)", async () => {
+    const ids = { tenantId: await tenantId(ES), id: ana };
+    await db().customer.update({ where: { tenantId_id: ids }, data: { phone: null } });
+    const { outcome, proposal } = await prepare("phone", "+34 612 34 56 78");
+    expect(resultOf(outcome)).toMatchObject({ field: "phone", before: null, after: "+34612345678" });
+    const row = await proposalOf(proposal!.id);
+    expect(row.source).toEqual({ field: "phone", before: null });
+    expect(kindFieldsOf(KIND, row.params)).toEqual([
+      { key: "customer", before: null, after: "Ana García", changed: false },
+      { key: "phone", before: null, after: "+34612345678", changed: true },
+    ]);
+    await approveProposal(reviewer, { proposalId: row.id, hash: row.hash });
+    await runJobsOnce();
+    expect((await proposalOf(row.id)).status).toBe(P.succeeded);
+    expect((await shopActions())[0]).toMatchObject({
+      request: { subject: { type: "customer", ref: ana }, params: { field: "phone", after: "+34612345678" } },
+    });
+    expect((await db().customer.findUniqueOrThrow({ where: { tenantId_id: ids } })).phone).toBe("+34612345678");
+    // On record now: the same number is no change.
+    expect((await prepare("phone", "+34612345678")).outcome).toMatchObject({
+      code: "invalid_arguments",
+      error: { reason: "value_unchanged" },
+    });
+    // Another number, then the shop changes it elsewhere before approval: invalidated, nothing sent.
+    const next = (await prepare("phone", "+34 699 00 11 22")).proposal!;
+    const nextRow = await proposalOf(next.id);
+    expect(nextRow.source).toEqual({ field: "phone", before: auditFingerprint("+34612345678") });
+    const sent = (await shopActions()).length;
+    await db().customer.update({ where: { tenantId_id: ids }, data: { phone: "+34600000000" } });
+    expect(await refusal(approveProposal(reviewer, { proposalId: nextRow.id, hash: nextRow.hash }))).toMatchObject({
+      code: "invalidated",
+    });
+    expect(await proposalOf(nextRow.id)).toMatchObject({ invalidationReason: "phone_changed" });
+    expect(await shopActions()).toHaveLength(sent);
   });
 
   it("the reviewer's page and queue row: the customer, the field, the masked value on record → the new one (no order)", async () => {

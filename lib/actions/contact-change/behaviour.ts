@@ -1,14 +1,14 @@
 import "server-only";
 // What the core asks of the contact-change kind about one of its proposals (../kind.server.ts, KindBehaviour).
 // revalidate: the customer's value on record now against the one the change was derived from (compared by keyed
-// fingerprint: the source never holds the value) — changed elsewhere → `email_changed`, invalidated.
+// fingerprint: the source never holds the value) — changed elsewhere → `email_changed` / `phone_changed`, invalidated.
 // executor: the shop's action endpoint, subject = the customer as the shop knows them (its id), params = {field,
 // after}; when the shop says it is done, our Customer row takes the new value (in the transaction recording it).
 import { auditFingerprintsForSearch } from "@/lib/server/audit/fingerprint";
 import { actionEndpointExecutor, type ExecutedProposal } from "@/lib/server/executions/action-endpoint-executor";
 import type { Tx } from "@/lib/server/db/client";
 import type { KindBehaviour, KindReview } from "../kind.server";
-import { agentAction, type ContactChangeParams, type ContactChangeSource } from "./prepare";
+import { agentAction, contactOnRecord, type ContactChangeParams, type ContactChangeSource } from "./prepare";
 
 const paramsOf = (p: { params: unknown }) => p.params as ContactChangeParams;
 
@@ -26,16 +26,16 @@ async function contactProblem(
   if (!customerId || !source) return "customer_not_found";
   const customer = await tx.customer.findUnique({
     where: { tenantId_id: { tenantId, id: customerId } },
-    select: { email: true },
+    select: { email: true, phone: true },
   });
   if (!customer) return "customer_not_found";
-  if (source.field !== "email") return "field_not_held";
-  const now = customer.email === "" ? null : customer.email;
-  if (now === null) return source.before === null ? null : "email_changed";
+  const changed = source.field === "email" ? "email_changed" : "phone_changed";
+  const now = contactOnRecord(customer, source.field);
+  if (now === null) return source.before === null ? null : changed;
   // Every fingerprint the value may have (a rotation of AUDIT_HMAC_KEY overlapping the proposal's life).
   return source.before !== null && auditFingerprintsForSearch(now.toLowerCase()).includes(source.before)
     ? null
-    : "email_changed";
+    : changed;
 }
 
 /** Customer, and the field going from the masked value on record to the new one — from the hashed params only. */
@@ -68,10 +68,9 @@ export const contactChangeBehaviour: KindBehaviour = {
     },
     settle: async (tx, p) => {
       const params = paramsOf(p);
-      if (params.field !== "email") throw new Error("the system of record holds no phone number");
       await tx.customer.update({
         where: { tenantId_id: { tenantId: p.tenantId, id: params.customer.id } },
-        data: { email: params.after },
+        data: params.field === "email" ? { email: params.after } : { phone: params.after },
       });
     },
   }),

@@ -3,8 +3,9 @@ import "server-only";
 // the end-user token names (ctx.customerId — the model never picks whose details change). The new value is validated
 // (./contact-value.ts); the value on record now is what the change is derived from: the reviewer sees it masked, the
 // source keeps its keyed fingerprint (revalidation compares it), the audit keeps keyed fingerprints of both values.
-// The system of record (our Customer row, as the shop last reported it) holds an e-mail address and no phone number:
-// a phone change is validated and then refused (`field_not_held`) rather than approved against a value nobody has.
+// The system of record is our Customer row as the shop last reported it: its e-mail address and, where known, its phone
+// number (E.164; none on record is a change from "none"). An approved change, once the shop carried it out, is written
+// there too — which is how a bulk SMS learns the number.
 // Policy: always one reviewer.
 import { failure, type ToolOutcome } from "@/lib/domain/agent-protocol";
 import { MAX_WAIT_SECONDS } from "@/lib/schemas/agent-inputs";
@@ -39,12 +40,13 @@ export type ContactChangeSource = { field: ContactField; before: string | null }
 export const contactFingerprint = (value: string | null) =>
   value === null || value === "" ? null : auditFingerprint(value.toLowerCase());
 
+/** The customer's value of `field` on record (null: none). */
+export const contactOnRecord = (c: { email: string; phone: string | null }, field: ContactField): string | null =>
+  (field === "email" ? c.email : c.phone) || null;
+
 /** Same value, compared without case (an e-mail's domain is; a re-capitalised address is not a change). */
 export const sameContactValue = (a: string | null, b: string | null) =>
   (a ?? "").toLowerCase() === (b ?? "").toLowerCase();
-
-const REFUSE_PHONE =
-  "This shop does not keep customers' phone numbers here yet, so a phone change cannot be prepared. Tell the customer to contact support.";
 
 export async function prepareContactChange(
   tx: Sql,
@@ -68,18 +70,10 @@ export async function prepareContactChange(
   const after = checked.value;
   // Fingerprints made here with the audit key: the writer stores them as they are (madeFingerprints).
   const audit = { field: input.field, after: contactFingerprint(after) };
-  if (input.field === "phone") {
-    return {
-      outcome: failure("permission_denied", REFUSE_PHONE, { field: "phone", reason: "field_not_held" }),
-      audit,
-      madeFingerprints: [audit.after],
-      knownPersonal: [...given, after],
-    };
-  }
   // The customer's row, locked first: concurrent prepares for the same customer take turns (one pending proposal).
   const [customer] = (
-    await sql<{ id: string; name: string; email: string }>`
-    SELECT c."id", c."name", c."email" FROM "Customer" c
+    await sql<{ id: string; name: string; email: string; phone: string | null }>`
+    SELECT c."id", c."name", c."email", c."phone" FROM "Customer" c
      WHERE c."tenantId" = ${tenantId}::uuid AND c."id" = ${ctx.customerId}
        FOR UPDATE`.execute(tx)
   ).rows;
@@ -93,14 +87,18 @@ export async function prepareContactChange(
       madeFingerprints: [audit.after],
     };
   }
-  const before = customer.email === "" ? null : customer.email;
+  const before = contactOnRecord(customer, input.field);
   const knownPersonal = [customer.name, ...given, after, ...(before ? [before] : [])];
   if (sameContactValue(before, after)) {
     return {
-      outcome: failure("invalid_arguments", "That is already the customer's e-mail address; nothing to change.", {
-        reason: "value_unchanged",
-        problems: [{ path: "$.new_value", expected: "a value other than the one on record", message: "unchanged" }],
-      }),
+      outcome: failure(
+        "invalid_arguments",
+        `That is already the customer's ${input.field === "email" ? "e-mail address" : "phone number"}; nothing to change.`,
+        {
+          reason: "value_unchanged",
+          problems: [{ path: "$.new_value", expected: "a value other than the one on record", message: "unchanged" }],
+        },
+      ),
       audit,
       madeFingerprints: [audit.after],
       knownPersonal,

@@ -32,7 +32,7 @@ export const contactChangeKindTools = declareKindTools({
       // Prepares only (a proposal; nothing changes at the shop yet); a repeat with the same value answers the same one.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       description:
-        "Prepare a change of the signed-in customer's own e-mail address, for a human to approve. Give the new value exactly as the customer wrote it; the server checks it and shows a reviewer the current value (masked) and the new one. Phone numbers are not kept by this shop yet: a phone change is refused with reason field_not_held. Nothing changes until it is approved; then the shop changes it. Call it when the customer asks to change their own e-mail address and has given the new one; then tell them it awaits review. Calling it again with the same value returns the same pending proposal; with another value it replaces it.",
+        "Prepare a change of the signed-in customer's own e-mail address or phone number, for a human to approve. Give the new value exactly as the customer wrote it (a phone number with its country code, e.g. +34 612 34 56 78); the server checks it and shows a reviewer the current value (masked) and the new one. Nothing changes until it is approved; then the shop changes it. Call it when the customer asks to change their own e-mail address or phone number and has given the new one; then tell them it awaits review. Calling it again with the same value returns the same pending proposal; with another value it replaces it.",
       input: prepareContactChangeInput,
     },
   },
