@@ -143,7 +143,7 @@ test("a reviewer sees an address change before → after; the customer confirms 
     const overflow = await customer.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await customer.getByRole("button", { name: "Confirm" }).click();
-    await expect(customer).toHaveURL(/\/confirm\/result\?outcome=confirmed$/);
+    await expect(customer).toHaveURL(/\/confirm\/result\?outcome=confirmed&lang=en$/);
     await expect(customer.getByRole("status")).toContainText("you confirmed it");
     // The link works once: opened again, it is refused with its code.
     await customer.goto(confirmUrl.pathname);

@@ -62,7 +62,7 @@ test("a refund that needs both: the customer confirms on a phone, the reviewer s
     await expect(customer.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(customer.locator("main")).toContainText("$25.00");
     await customer.getByRole("button", { name: "Confirm" }).click();
-    await expect(customer).toHaveURL(/\/confirm\/result\?outcome=confirmed$/);
+    await expect(customer).toHaveURL(/\/confirm\/result\?outcome=confirmed&lang=en$/);
     await phone.close();
     // The customer's confirmation alone does not approve a refund that needs a reviewer too.
     expect((await proposal(a.id)).status).toBe("pending_approval");
