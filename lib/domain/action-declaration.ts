@@ -7,6 +7,23 @@ import { z } from "zod";
 export const DECLARATION_STATUSES = ["pending", "active", "rejected", "retired", "superseded"] as const;
 export type DeclarationStatus = (typeof DECLARATION_STATUSES)[number];
 
+/** One version of a declaration as GET /api/admin/actions lists it (the server's answer and the Admin page's row). */
+export type DeclarationRow = {
+  id: string;
+  name: string;
+  version: number;
+  status: DeclarationStatus;
+  spec: ActionDeclarationSpec;
+  proposedBy: { name: string; email: string };
+  proposedAt: string;
+  decidedBy: { name: string; email: string } | null;
+  decidedAt: string | null;
+  /** The viewer proposed it. */
+  mine: boolean;
+  /** Why the viewer may not approve it (messages adminChanges.refusals.*), or null. */
+  approvalRefusal: string | null;
+};
+
 export const DECLARED_NAME = /^[a-z][a-z0-9_]{2,47}$/;
 const INPUT_NAME = /^[a-z][a-z0-9_]{0,39}$/;
 const FIELD_KEY = /^[a-z][a-z0-9_]{0,39}$/;

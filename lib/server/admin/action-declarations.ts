@@ -10,7 +10,7 @@ import { approverRefusal } from "@/lib/domain/admin-governance";
 import { AppError } from "@/lib/domain/outcome";
 import { assertCan } from "@/lib/domain/permissions";
 import { invalidArguments } from "@/lib/domain/validation";
-import type { ActionDeclarationSpec, DeclarationStatus } from "@/lib/domain/action-declaration";
+import type { ActionDeclarationSpec, DeclarationRow, DeclarationStatus } from "@/lib/domain/action-declaration";
 import { actionDeclarationSpec, declarationStepUp, decideDeclarationInput } from "@/lib/schemas/action-declarations";
 import { isToolName } from "@/lib/schemas/tools";
 import type { Actor } from "@/lib/server/auth/actor";
@@ -25,19 +25,7 @@ import { parseForm } from "./zod-problem";
 /** The most declared names a tenant may have. */
 export const MAX_DECLARED_ACTIONS = 50;
 
-export type DeclarationRow = {
-  id: string;
-  name: string;
-  version: number;
-  status: DeclarationStatus;
-  spec: ActionDeclarationSpec;
-  proposedBy: { name: string; email: string };
-  proposedAt: string;
-  decidedBy: { name: string; email: string } | null;
-  decidedAt: string | null;
-  mine: boolean;
-  approvalRefusal: string | null;
-};
+export type { DeclarationRow };
 
 type Stored = {
   id: string;
