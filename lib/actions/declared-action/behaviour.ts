@@ -9,7 +9,7 @@ import { actionEndpointExecutor, type ExecutedProposal } from "@/lib/server/exec
 import { sqlOf } from "@/lib/server/db/sql";
 import { AppError } from "@/lib/domain/outcome";
 import type { KindBehaviour, KindReview } from "../kind.server";
-import { activeDeclarations, isStillActive } from "./declarations";
+import { activeVersion } from "./declarations";
 import { deriveDeclaredFields } from "./derive";
 import { agentAction, paramsOf, type DeclaredActionParams } from "./prepare";
 
@@ -18,9 +18,8 @@ const paramsFrom = (p: { params: unknown }) => p.params as DeclaredActionParams;
 async function revalidate(...[tx, p]: Parameters<KindBehaviour["revalidate"]>): Promise<string | null> {
   const params = paramsFrom(p);
   const { id, version, name } = params.declaration;
-  if (!(await isStillActive(sqlOf(tx), p.tenantId, id, version))) return "declaration_changed";
-  const declaration = (await activeDeclarations(p.tenantId, sqlOf(tx))).find((d) => d.id === id && d.name === name);
-  if (!declaration) return "declaration_changed";
+  const declaration = await activeVersion(sqlOf(tx), p.tenantId, id, version);
+  if (!declaration || declaration.name !== name) return "declaration_changed";
   const derived = await deriveDeclaredFields(p.tenantId, declaration.spec, params.input);
   // The shop not answering now (timeout, connection, 5xx) says nothing about the proposal: refuse this try, keep the
   // proposal (an approval answers 503 and may be retried; the execute job runs again later). Any other failure — an

@@ -15,11 +15,20 @@ export async function activeDeclarations(tenantId: string, tx: Sql = sqlPool()):
   return rows;
 }
 
-/** Whether this exact version is still the active one (a read in the caller's transaction). */
-export async function isStillActive(tx: Sql, tenantId: string, id: string, version: number): Promise<boolean> {
-  const { rows } = await sql`
-    SELECT 1 FROM "ActionDeclaration" d
+/** This exact version while it is still the active one, else null (a read in the caller's transaction). */
+export async function activeVersion(
+  tx: Sql,
+  tenantId: string,
+  id: string,
+  version: number,
+): Promise<ActiveDeclaration | null> {
+  const { rows } = await sql<ActiveDeclaration>`
+    SELECT d."id", d."name", d."version", d."spec" FROM "ActionDeclaration" d
      WHERE d."tenantId" = ${tenantId}::uuid AND d."id" = ${id}::uuid AND d."version" = ${version}
        AND d."status" = 'active'`.execute(tx);
-  return rows.length === 1;
+  return rows[0] ?? null;
 }
+
+/** Whether this exact version is still the active one. */
+export const isStillActive = async (tx: Sql, tenantId: string, id: string, version: number) =>
+  (await activeVersion(tx, tenantId, id, version)) !== null;
