@@ -294,7 +294,7 @@ describe("the customer's confirmation is an approval", () => {
     expect(event).toMatchObject({ actorType: "end_user", outcome: "ok" });
   });
 
-  it("a reason over 500 characters, a missing hash or a cross-site post is refused and changes nothing", async () => {
+  it("a reason over 500 characters, a missing hash, an unknown language or a cross-site post is refused and changes nothing", async () => {
     const number = await copyDemoOrder("C", control);
     const { proposal, token } = await prepareAddress(number);
     const long = await post(token!, {
@@ -306,6 +306,14 @@ describe("the customer's confirmation is an approval", () => {
     expect(long.answer.get("refused")).toBe("invalid_request");
     const noHash = await post(token!, { proposal_id: proposal.id, hash: "", decision: "confirm" });
     expect(noHash.answer.get("refused")).toBe("invalid_request");
+    // The language is one the product speaks, never text carried into the redirect.
+    const badLang = await post(token!, {
+      proposal_id: proposal.id,
+      hash: proposal.hash,
+      decision: "confirm",
+      lang: "en&outcome=confirmed",
+    });
+    expect(badLang.location).toBe("/confirm/result?refused=invalid_request");
     const foreign = await post(
       token!,
       { proposal_id: proposal.id, hash: proposal.hash, decision: "confirm" },
