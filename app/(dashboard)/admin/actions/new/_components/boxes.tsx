@@ -130,3 +130,29 @@ export function CheckBox({
     </div>
   );
 }
+
+/** One row of a repeated part of the form (an input field, a derived field): its fieldset, legend and Remove button. */
+export function DraftRow({
+  legend,
+  removeLabel,
+  onRemove,
+  children,
+  ...data
+}: {
+  legend: string;
+  removeLabel: string;
+  onRemove: (() => void) | null;
+  children: ReactNode;
+} & Record<`data-${string}`, number>) {
+  return (
+    <fieldset className="min-w-0 rounded-md border p-3" {...data}>
+      <legend className="px-1 text-sm font-medium">{legend}</legend>
+      {children}
+      {onRemove ? (
+        <button type="button" className="secondary" onClick={onRemove}>
+          {removeLabel}
+        </button>
+      ) : null}
+    </fieldset>
+  );
+}

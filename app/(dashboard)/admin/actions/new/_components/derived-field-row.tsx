@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import type { DerivedDraft } from "./draft";
-import { CheckBox, TextBox, type ProblemAt } from "./boxes";
+import { CheckBox, TextBox, DraftRow, type ProblemAt } from "./boxes";
 
 /** One derived (hashed) field picked from the derive answer: key, JSON pointer, both labels, clear or fingerprint. */
 export function DerivedFieldRow({
@@ -27,8 +27,12 @@ export function DerivedFieldRow({
   const set = (patch: Partial<DerivedDraft>) => onChange({ ...field, ...patch });
   const n = index + 1;
   return (
-    <fieldset className="min-w-0 rounded-md border p-3" data-derived-row={index}>
-      <legend className="px-1 text-sm font-medium">{t("derivedField", { n })}</legend>
+    <DraftRow
+      legend={t("derivedField", { n })}
+      removeLabel={t("removeDerived", { n })}
+      onRemove={onRemove}
+      data-derived-row={index}
+    >
       <div className="grid gap-x-4 sm:grid-cols-2">
         <TextBox
           id={id("key")}
@@ -79,11 +83,6 @@ export function DerivedFieldRow({
         checked={field.clear}
         onChange={(clear) => set({ clear })}
       />
-      {onRemove ? (
-        <button type="button" className="secondary" onClick={onRemove}>
-          {t("removeDerived", { n })}
-        </button>
-      ) : null}
-    </fieldset>
+    </DraftRow>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { inputTypes, type InputDraft, type InputType } from "./draft";
-import { SelectBox, TextBox, type ProblemAt } from "./boxes";
+import { SelectBox, TextBox, DraftRow, type ProblemAt } from "./boxes";
 
 /**
  * One input field the model sends, in its own fieldset: name, type and description, then the boxes its type takes
@@ -30,8 +30,12 @@ export function InputFieldRow({
   const set = (patch: Partial<InputDraft>) => onChange({ ...field, ...patch });
   const n = index + 1;
   return (
-    <fieldset className="min-w-0 rounded-md border p-3" data-input-row={index}>
-      <legend className="px-1 text-sm font-medium">{t("inputField", { n })}</legend>
+    <DraftRow
+      legend={t("inputField", { n })}
+      removeLabel={t("removeInput", { n })}
+      onRemove={onRemove}
+      data-input-row={index}
+    >
       <div className="grid gap-x-4 sm:grid-cols-2">
         <TextBox
           id={id("name")}
@@ -115,11 +119,6 @@ export function InputFieldRow({
           />
         </div>
       ) : null}
-      {onRemove ? (
-        <button type="button" className="secondary" onClick={onRemove}>
-          {t("removeInput", { n })}
-        </button>
-      ) : null}
-    </fieldset>
+    </DraftRow>
   );
 }
