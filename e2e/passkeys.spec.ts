@@ -143,7 +143,11 @@ test("a reviewer registers a passkey, approves with it despite a stale session, 
   const otherKey = {
     ...check,
     proposalHash: proposal.hash,
-    publicKey: stored[0].publicKey.replace(/^(.{20})./, (_m: string, p: string) => `${p}A`),
+    // One character of the key changed, always to a different one (an "A" left in place would be the same key).
+    publicKey: stored[0].publicKey.replace(
+      /^(.{20})(.)/,
+      (_m: string, p: string, ch: string) => `${p}${ch === "A" ? "B" : "A"}`,
+    ),
   };
   expect((await verifyPasskeyApproval(otherKey)).verified).toBe(false);
 
