@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import {
   loadDemoSecrets,
   lowEntropyReason,
+  MAX_SECRET_RUN,
   MIN_SECRET_LENGTH,
   productionSecretProblems,
   publicDemoSecrets,
@@ -92,10 +93,15 @@ describe("production secrets", () => {
   it("measures runs, patterns, alphabets and entropy at their bounds", () => {
     expect(lowEntropyReason("ab".repeat(22))).toBe("repeats a pattern of 2 characters");
     expect(lowEntropyReason("password".repeat(5))).toBe("repeats a pattern of 8 characters");
-    // Runs: 5 of one character is allowed, 6 is not.
+    // Runs: 9 of one character is allowed, 10 is not (random hex of 64 has a run of 6 once in 16,000 values).
     const base = "Zq8Lm3Rt7Vw2Xy9Kp4Nb6Hc1Jd5Gf0Se";
-    expect(lowEntropyReason(`${base}aaaaa`)).toBeNull();
-    expect(lowEntropyReason(`${base}aaaaaa`)).toBe("repeats one character 6 times in a row");
+    expect(lowEntropyReason(`${base}${"a".repeat(MAX_SECRET_RUN)}`)).toBeNull();
+    expect(lowEntropyReason(`${base}${"a".repeat(MAX_SECRET_RUN + 1)}`)).toBe(
+      "repeats one character 10 times in a row",
+    );
+    expect(MAX_SECRET_RUN).toBe(9);
+    // The hex value that a limit of 5 refused: a run of 6 inside random hex passes.
+    expect(lowEntropyReason("3f9a0c1e7b2d4f6a8c0e1f3a5b7d9c2e4f60000001a3c5e7f9b2d4c6e8a0b1d3")).toBeNull();
     // Alphabet: 9 distinct characters in a non-periodic order are refused, 10 are not (by this rule).
     const nine = "123456789";
     expect(lowEntropyReason(`${nine}${[...nine].reverse().join("")}${nine}${nine.slice(3)}${nine.slice(0, 5)}`)).toBe(

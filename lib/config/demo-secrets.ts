@@ -113,8 +113,12 @@ export function loadDemoSecrets(file: string = demoSecretsFile()): DemoSecrets {
 export const MIN_SECRET_BITS = 128;
 /** Fewest distinct characters a production secret may use (random hex has 16, base64 up to 64). */
 export const MIN_SECRET_ALPHABET = 10;
-/** Longest run of one character a production secret may hold (random hex of 64 has a run of 6 about once in 16,000). */
-export const MAX_SECRET_RUN = 5;
+/**
+ * Longest run of one character a production secret may hold. Random hex of 64 characters has a run of 6 about
+ * once in 16,000 values, so a limit of 5 refused the runbook's own secrets now and then; a run of 10 happens about
+ * once in a billion, and a hand-made value padded with one key held down still has one.
+ */
+export const MAX_SECRET_RUN = 9;
 
 /**
  * Why a value cannot be a secret although it is long enough: a long run of one character, a short repeated
