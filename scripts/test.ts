@@ -4,7 +4,8 @@
 //      the server-dependent integration tests (tests/support/server-dependent.ts) again on Debian's PostgreSQL
 //      (a throw-away pg_createcluster cluster; skipped with a message when not root or the package is missing)
 //      — the supported versions, docs/operations.md
-//   2. a production build of the app
+//   2. a production build of the app (started beside step 1 at the lowest priority, `nice -n 19`: it takes only
+//      the processor time the tests leave idle; its output is printed when it ends, after step 1)
 //   3. browser tests (Playwright against that build, its own embedded PostgreSQL and demo data)
 //   4. a shortened soak (npm run soak -- --seconds 40) on that build
 // It provides its own browser: Playwright's where one is installed, else Debian's chromium (installed
@@ -15,7 +16,7 @@
 //   --skip-e2e       only steps 0 and 1
 //   --skip-lint      skip step 0
 //   --all-postgres   every integration file on Debian's PostgreSQL too, not only the server-dependent ones
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
@@ -59,17 +60,64 @@ const steps: Phase[] = [];
 const fileTimes: FileTime[] = [];
 const secondsSince = (t: number) => Math.round((performance.now() - t) / 100) / 10;
 
-function run(label: string, argv: string[], extraEnv: Env = {}): number {
-  console.log(`\n=== ${label} ===`);
-  const t = performance.now();
-  const res = spawnSync(node, argv, { stdio: "inherit", env: { ...env, ...extraEnv } as NodeJS.ProcessEnv });
-  if (res.signal) console.log(`\n${label}: ended by ${res.signal}`);
-  if (res.error) console.log(`\n${label}: could not run (${res.error.message})`);
-  const seconds = secondsSince(t);
+const report = (label: string, seconds: number, code: number | null, signal: NodeJS.Signals | null) => {
+  if (signal) console.log(`\n${label}: ended by ${signal}`);
   steps.push({ name: label, seconds });
   // The exit code, not "passed": a runner can exit 0 with failed tests (its report counts them, below).
-  console.log(`\n=== ${label}: ${seconds.toFixed(1)} s (exit code ${res.status ?? res.signal}) ===`);
-  return res.status ?? 1;
+  console.log(`\n=== ${label}: ${seconds.toFixed(1)} s (exit code ${code ?? signal}) ===`);
+  return code ?? 1;
+};
+
+/** One step in the foreground: its output as it comes. */
+async function run(label: string, argv: string[], extraEnv: Env = {}): Promise<number> {
+  console.log(`\n=== ${label} ===`);
+  const t = performance.now();
+  const child = spawn(node, argv, { stdio: "inherit", env: { ...env, ...extraEnv } as NodeJS.ProcessEnv });
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
+    child.on("error", (e) => {
+      console.log(`\n${label}: could not run (${e.message})`);
+      resolve([1, null]);
+    });
+    child.on("close", (c, s) => resolve([c, s]));
+  });
+  return report(label, secondsSince(t), code, signal);
+}
+
+type Ended = { code: number | null; signal: NodeJS.Signals | null; seconds: number; output: string };
+type Beside = { label: string; done: Promise<Ended> };
+const niceBinary = ["/usr/bin/nice", "/bin/nice"].find((p) => existsSync(p));
+
+/**
+ * A step started beside the foreground ones; its output is kept and printed by finish(), so the two do not
+ * interleave. `lowest`: at nice 19 (the whole process tree, threads included), so it only takes the processor
+ * time the foreground leaves idle and slows the foreground's tests by next to nothing.
+ */
+function runBeside(label: string, argv: string[], lowest: boolean): Beside {
+  console.log(`\n=== ${label}: started beside the next step${lowest && niceBinary ? " (nice -n 19)" : ""} ===`);
+  const t = performance.now();
+  const [cmd, args] = lowest && niceBinary ? [niceBinary, ["-n", "19", node, ...argv]] : [node, argv];
+  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: env as NodeJS.ProcessEnv });
+  const output: Buffer[] = [];
+  child.stdout.on("data", (c: Buffer) => output.push(c));
+  child.stderr.on("data", (c: Buffer) => output.push(c));
+  const done = new Promise<Ended>((resolve) => {
+    const end = (code: number | null, signal: NodeJS.Signals | null) =>
+      resolve({ code, signal, seconds: secondsSince(t), output: Buffer.concat(output).toString("utf8") });
+    child.on("error", (e) => {
+      output.push(Buffer.from(`${label}: could not run (${e.message})\n`));
+      end(1, null);
+    });
+    child.on("close", end);
+  });
+  return { label, done };
+}
+
+/** Waits for a step started beside the others, prints its output and its time, and returns its exit code. */
+async function finish(beside: Beside): Promise<number> {
+  const r = await beside.done;
+  console.log(`\n=== ${beside.label} (its output, kept while it ran beside the other steps) ===`);
+  process.stdout.write(r.output);
+  return report(beside.label, r.seconds, r.code, r.signal);
 }
 
 function ensureBrowser(): boolean {
@@ -144,19 +192,25 @@ if (Number(process.versions.node.split(".")[0]) < 24) {
 let failed = false;
 let lintFailed = false;
 if (!skipLint) {
-  lintFailed = run("lint", [join(root, "node_modules", "eslint", "bin", "eslint.js"), "--max-warnings=0", "."]) !== 0;
-  // Formatting is checked too (Prettier; `npm run format` fixes it): an unformatted file fails the run.
+  // ESLint keeps about one and a half cores busy and Prettier one: the format check runs beside the lint.
+  const format = runBeside(
+    "format check",
+    [join(root, "node_modules", "prettier", "bin", "prettier.cjs"), "--check", "--log-level=warn", "."],
+    false,
+  );
   lintFailed =
-    run("format check", [
-      join(root, "node_modules", "prettier", "bin", "prettier.cjs"),
-      "--check",
-      "--log-level=warn",
-      ".",
-    ]) !== 0 || lintFailed;
+    (await run("lint", [join(root, "node_modules", "eslint", "bin", "eslint.js"), "--max-warnings=0", "."])) !== 0;
+  // Formatting is checked too (Prettier; `npm run format` fixes it): an unformatted file fails the run.
+  lintFailed = (await finish(format)) !== 0 || lintFailed;
   failed ||= lintFailed;
 }
+// The production build beside the integration tests, at the lowest priority: the tests leave a fifth of the two
+// cores idle (waiting on PostgreSQL, on timers, on their own servers starting), and the build fills it.
+const build = skipE2e
+  ? null
+  : runBeside("production build", [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], true);
 const vitestJson = join(reports, "vitest.json");
-const vitestCode = run("unit and integration tests", [
+const vitestCode = await run("unit and integration tests", [
   join(root, "node_modules", "vitest", "vitest.mjs"),
   "run",
   "--reporter=default",
@@ -178,7 +232,7 @@ if (debianMissing) {
   try {
     const debianJson = join(reports, "vitest-debian-pg.json");
     const files = allPostgres ? [] : serverDependentFiles();
-    const code = run(
+    const code = await run(
       `${allPostgres ? "all" : `${files.length} server-dependent`} integration test files on Debian's PostgreSQL ${cluster.version} (port ${cluster.port})`,
       [
         join(root, "node_modules", "vitest", "vitest.mjs"),
@@ -199,14 +253,12 @@ if (debianMissing) {
   }
 }
 
-if (!skipE2e) {
-  if (!ensureBrowser()) {
-    failed = true;
-  } else if (run("production build", [join(root, "node_modules", "next", "dist", "bin", "next"), "build"]) !== 0) {
+if (build) {
+  if ((await finish(build)) !== 0 || !ensureBrowser()) {
     failed = true;
   } else {
     const pwJson = join(reports, "playwright.json");
-    const code = run(
+    const code = await run(
       "browser tests",
       [join(root, "node_modules", "playwright", "cli.js"), "test", "--reporter=list,json"],
       {
@@ -216,7 +268,7 @@ if (!skipE2e) {
     addPlaywright(pwJson);
     failed ||= code !== 0;
     // A shortened soak on the same build: two apps, two workers, one SIGKILLed mid-run (docs/audit.md).
-    const soak = run("soak (40 s)", [
+    const soak = await run("soak (40 s)", [
       "--conditions=react-server",
       "--import",
       "tsx",
