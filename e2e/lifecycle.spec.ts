@@ -1,6 +1,6 @@
 // The README's start command as a person uses it: first start (beside this suite's running instance, with the
-// default ports taken: it picks free ones), second start reusing the data, Ctrl-C / SIGTERM leaving no PostgreSQL
-// behind, and a start after `kill -9`; a second start refused for what the running instance holds.
+// default ports taken: it picks free ones), a start after `kill -9` that clears the orphans and reuses the data,
+// SIGTERM leaving no PostgreSQL behind; a second start refused for what the running instance holds.
 import { expect, test } from "@playwright/test";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,8 +11,8 @@ import { findFreePort } from "../scripts/lib/embedded-postgres";
 import { publicDemoSecrets } from "../lib/config/demo-secrets";
 
 test.describe.configure({ mode: "serial" });
-// Three full starts, each with its PostgreSQL, payment sandbox and the demo tenants' sandbox shops: about a minute on a
-// quiet 2-core machine, over three on a loaded one.
+// Two full starts, each with its PostgreSQL, payment sandbox and the demo tenants' sandbox shops: under a minute on a
+// quiet 2-core machine, two or more on a loaded one.
 test.setTimeout(300_000);
 
 type Started = { proc: ChildProcess; output: () => string };
@@ -71,7 +71,7 @@ const postmasterPid = (dataDir: string) =>
     ? Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0])
     : null;
 
-test("first start beside a running one picks free ports and never reaches the other's sandbox; restart with the same data, SIGTERM leaves nothing, kill -9 does not block the next start", async () => {
+test("first start beside a running one picks free ports and never reaches the other's sandbox; kill -9 does not block the next start, which reuses the data; SIGTERM leaves nothing", async () => {
   // The running instance is this suite's own server (playwright.config.ts webServer).
   const runningPort = Number(process.env.E2E_PORT ?? 3100);
   const runningSandbox = readFileSync(".data/e2e-sandbox-url", "utf8").trim();
@@ -108,35 +108,30 @@ test("first start beside a running one picks free ports and never reaches the ot
     const pg1 = postmasterPid(dataDir)!;
     expect(alive(pg1)).toBe(true);
 
-    // SIGTERM: app and PostgreSQL stop.
-    s.proc.kill("SIGTERM");
-    await waitFor(() => s.proc.exitCode !== null, "exit after SIGTERM");
-    expect(s.output()).toContain(`"service":"start","msg":"stopped"`);
-    expect(alive(pg1)).toBe(false);
-    expect(await health()).toBe(false);
-
-    // Second start reuses the data (on the PostgreSQL port the first one picked).
-    s = launch(pgPort);
-    await waitFor(() => s.output().includes("ready:"), "second start");
-    expect(s.output()).toContain("demo data: already present");
-    expect(s.output()).toContain("migrations: up to date");
-
     // kill -9 of the start process: PostgreSQL and the app server are orphaned…
-    const pg2 = postmasterPid(dataDir)!;
     s.proc.kill("SIGKILL");
     await waitFor(() => s.proc.exitCode !== null || s.proc.signalCode !== null, "SIGKILL");
-    expect(alive(pg2)).toBe(true);
+    expect(alive(pg1)).toBe(true);
     expect(await health()).toBe(true);
 
-    // …and the next start clears them away and runs.
+    // …and the next start clears them away and reuses the data (on the PostgreSQL port the first one picked).
     s = launch(pgPort);
     await waitFor(() => s.output().includes("ready:"), "start after kill -9");
     expect(s.output()).toContain("leftover app server");
-    expect(alive(pg2)).toBe(false);
+    expect(s.output()).toContain("demo data: already present");
+    expect(s.output()).toContain("migrations: up to date");
+    expect(alive(pg1)).toBe(false);
     expect(await health()).toBe(true);
-    s.proc.kill("SIGINT");
-    await waitFor(() => s.proc.exitCode !== null, "exit after SIGINT");
-    expect(postmasterPid(dataDir) === null || !alive(postmasterPid(dataDir)!)).toBe(true);
+    const pg2 = postmasterPid(dataDir)!;
+    expect(alive(pg2)).toBe(true);
+
+    // SIGTERM to the start process alone (a container's stop): it stops the app, the sandboxes and PostgreSQL.
+    // Ctrl-C (SIGINT) and SIGHUP go to the same shutdown (scripts/start.ts).
+    s.proc.kill("SIGTERM");
+    await waitFor(() => s.proc.exitCode !== null, "exit after SIGTERM");
+    expect(s.output()).toContain(`"service":"start","msg":"stopped"`);
+    expect(alive(pg2)).toBe(false);
+    expect(await health()).toBe(false);
   } finally {
     for (const b of blockers) b.close();
     // SIGTERM stops a start's app, sandboxes, shops and PostgreSQL: nothing outlives the spec on a CI machine.
