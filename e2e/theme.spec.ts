@@ -47,3 +47,32 @@ test("light / dark / follow the system: applied at once, kept across a reload be
   expect(await page.evaluate(() => localStorage.getItem("theme"))).toBeNull();
   await context.close();
 });
+
+test("a system change between the first paint and hydration is still followed", async ({ browser }) => {
+  const context = await browser.newContext({ baseURL, colorScheme: "dark", viewport: { width: 1366, height: 900 } });
+  const page = await context.newPage();
+  await useSession(page, staff("shop-us", "reviewer"));
+  // The page's JavaScript is held back (not its CSS, which the inline script waits for): only the inline script
+  // runs, and it paints the system's dark.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const script = (url: URL) => url.pathname.startsWith("/_next/static/chunks/") && url.pathname.endsWith(".js");
+  await page.route(script, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/queue", { waitUntil: "commit" });
+  const html = page.locator("html");
+  await expect(html).toHaveClass(/\bdark\b/);
+  // The system turns light while nothing listens yet; then the scripts load and the page hydrates.
+  await page.emulateMedia({ colorScheme: "light" });
+  release();
+  const picker = page.getByRole("radiogroup", { name: /^(Theme|Tema)$/ }).first();
+  await expect(picker.getByRole("radio", { name: /^(Follow the system|Según el sistema)$/ })).toHaveAttribute(
+    "aria-checked",
+    "true",
+  );
+  await expect(html).toHaveClass(/\blight\b/);
+  await expect(html).not.toHaveClass(/\bdark\b/);
+  await context.close();
+});

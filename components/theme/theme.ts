@@ -49,17 +49,26 @@ export function setTheme(theme: Theme): void {
   for (const w of watchers) w();
 }
 
-/** For useSyncExternalStore: the system's scheme (while following it) and other tabs' choices apply here too. */
+let systemScheme: MediaQueryList | null = null;
+
+/**
+ * For useSyncExternalStore: the system's scheme (while following it) and other tabs' choices apply here too.
+ * The first subscriber applies the theme again: the system's scheme (or another tab's choice) may have changed
+ * between the inline script (theme-script.tsx, before the first paint) and hydration, when nothing listened yet.
+ */
 export function subscribeTheme(watcher: () => void): () => void {
   watchers.add(watcher);
   if (watchers.size === 1) {
-    matchMedia(DARK_QUERY).addEventListener("change", notify);
+    systemScheme = matchMedia(DARK_QUERY); // kept: the listener comes off the same list it went on
+    systemScheme.addEventListener("change", notify);
     window.addEventListener("storage", onStorage);
+    notify();
   }
   return () => {
     watchers.delete(watcher);
     if (watchers.size) return;
-    matchMedia(DARK_QUERY).removeEventListener("change", notify);
+    systemScheme?.removeEventListener("change", notify);
+    systemScheme = null;
     window.removeEventListener("storage", onStorage);
   };
 }
