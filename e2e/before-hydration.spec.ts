@@ -3,11 +3,11 @@
 // scripts off, the page as the server sends it shows Approve, Reject and Sign in disabled; with scripts on they
 // become usable. (components/ui/use-hydrated.ts)
 import { expect, test } from "@playwright/test";
-import { signIn, staff } from "./support/auth";
+import { authFile, signIn, staff } from "./support/auth";
 import { freshOrder } from "./support/db";
 import { proposeRefund } from "./support/gateway";
 
-test("before hydration Approve, Reject and Sign in are disabled; once hydrated they work", async ({
+test("before hydration Approve, Reject, Sign in and the audit search are disabled; once hydrated they work", async ({
   page,
   browser,
 }) => {
@@ -30,6 +30,33 @@ test("before hydration Approve, Reject and Sign in are disabled; once hydrated t
     await expect(raw.getByRole("button", { name: "Lower the amount" })).toBeDisabled();
   } finally {
     await serverOnly.close();
+  }
+  // The auditor's search before hydration: the page's own scripts held back (its streamed HTML still swaps in),
+  // so the form is exactly what the server rendered. Text typed into it was wiped by hydration (the fields are
+  // React's), so the fields and Search wait for React too; released, they work.
+  const auditor = await browser.newContext({ storageState: authFile(staff("shop-us", "auditor").email) });
+  try {
+    const raw = await auditor.newPage();
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await raw.route(
+      (url) => url.pathname.startsWith("/_next/static/chunks/") && url.pathname.endsWith(".js"),
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await raw.goto("/audit", { waitUntil: "commit" });
+    const form = raw.getByRole("search", { name: "Search", exact: true });
+    await expect(form.getByLabel("Trace ID")).toBeDisabled();
+    await expect(form.getByRole("combobox", { name: "Outcome" })).toBeDisabled();
+    await expect(form.getByRole("button", { name: "Search" })).toBeDisabled();
+    release();
+    await form.getByLabel("Trace ID").fill("some-trace");
+    await expect(form.getByRole("button", { name: "Search" })).toBeEnabled();
+    await expect(form.getByLabel("Trace ID")).toHaveValue("some-trace");
+  } finally {
+    await auditor.close();
   }
   // Signed out, scripts off: the sign-in form (which signs in through next-auth's client) cannot be sent yet.
   const signedOut = await browser.newContext({ javaScriptEnabled: false });

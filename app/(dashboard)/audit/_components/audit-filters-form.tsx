@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";
 import { NativeSelectOptGroup } from "@/components/ui/native-select-optgroup";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import type { AuditLabels } from "./audit-cells";
 import type { AuditSearchState } from "./use-audit-search";
 
@@ -18,6 +19,9 @@ type Props = { state: AuditSearchState; labels: AuditLabels };
 export function AuditFiltersForm({ state, labels }: Props) {
   const t = useTranslations("audit");
   const { draft, setDraft, zone, foreignZone } = state;
+  // Until React owns the page the fields are disabled: text typed into the server's HTML was wiped by hydration
+  // (the fields show the draft), and Search then ran with what was left (audit.spec met it in CI).
+  const hydrated = useHydrated();
 
   // A text or date-time filter: its value in the draft; a date-time is read in the zone the note names.
   const input = (name: "traceId" | "actor" | "proposalId" | "subject" | "from" | "to", hint?: string) => {
@@ -39,6 +43,7 @@ export function AuditFiltersForm({ state, labels }: Props) {
             type={date ? "datetime-local" : undefined}
             value={draft[name] ?? ""}
             onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+            disabled={!hydrated}
             autoComplete={date ? undefined : "off"}
           />
         )}
@@ -58,6 +63,7 @@ export function AuditFiltersForm({ state, labels }: Props) {
           className="w-full"
           value={value ?? ""}
           onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+          disabled={!hydrated}
         >
           <NativeSelectOption value="">{t(name === "action" ? "anyAction" : "anyOutcome")}</NativeSelectOption>
           {value && !known.includes(value) ? <NativeSelectOption value={value}>{value}</NativeSelectOption> : null}
@@ -102,7 +108,14 @@ export function AuditFiltersForm({ state, labels }: Props) {
       </div>
       <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label={t("quickRanges")}>
         {(["hour", "today", "week"] as const).map((r) => (
-          <Button key={r} type="button" variant="outline" size="sm" onClick={() => state.preset(r)}>
+          <Button
+            key={r}
+            type="button"
+            variant="outline"
+            size="sm"
+            onClick={() => state.preset(r)}
+            disabled={!hydrated}
+          >
             {t(`range_${r}`)}
           </Button>
         ))}
@@ -122,7 +135,9 @@ export function AuditFiltersForm({ state, labels }: Props) {
         {input("subject", t("subjectHint"))}
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button type="submit">{t("search")}</Button>
+        <Button type="submit" disabled={!hydrated}>
+          {t("search")}
+        </Button>
         {state.active ? (
           <Button type="button" variant="ghost" onClick={state.clear}>
             {t("clear")}
