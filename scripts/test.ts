@@ -88,14 +88,14 @@ type Beside = { label: string; done: Promise<Ended> };
 const niceBinary = ["/usr/bin/nice", "/bin/nice"].find((p) => existsSync(p));
 
 /**
- * A step started beside the foreground ones; its output is kept and printed by finish(), so the two do not
- * interleave. `lowest`: at nice 19 (the whole process tree, threads included), so it only takes the processor
- * time the foreground leaves idle and slows the foreground's tests by next to nothing.
+ * A step started beside the foreground ones, at nice 19 (the whole process tree, threads included): it only takes
+ * the processor time the foreground leaves idle and slows the foreground's tests by next to nothing. Its output
+ * is kept and printed by finish(), so the two do not interleave.
  */
-function runBeside(label: string, argv: string[], lowest: boolean): Beside {
-  console.log(`\n=== ${label}: started beside the next step${lowest && niceBinary ? " (nice -n 19)" : ""} ===`);
+function runBeside(label: string, argv: string[]): Beside {
+  console.log(`\n=== ${label}: started beside the next step${niceBinary ? " (nice -n 19)" : ""} ===`);
   const t = performance.now();
-  const [cmd, args] = lowest && niceBinary ? [niceBinary, ["-n", "19", node, ...argv]] : [node, argv];
+  const [cmd, args] = niceBinary ? [niceBinary, ["-n", "19", node, ...argv]] : [node, argv];
   const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: env as NodeJS.ProcessEnv });
   const output: Buffer[] = [];
   child.stdout.on("data", (c: Buffer) => output.push(c));
@@ -192,23 +192,24 @@ if (Number(process.versions.node.split(".")[0]) < 24) {
 let failed = false;
 let lintFailed = false;
 if (!skipLint) {
-  // ESLint keeps about one and a half cores busy and Prettier one: the format check runs beside the lint.
-  const format = runBeside(
-    "format check",
-    [join(root, "node_modules", "prettier", "bin", "prettier.cjs"), "--check", "--log-level=warn", "."],
-    false,
-  );
   lintFailed =
     (await run("lint", [join(root, "node_modules", "eslint", "bin", "eslint.js"), "--max-warnings=0", "."])) !== 0;
-  // Formatting is checked too (Prettier; `npm run format` fixes it): an unformatted file fails the run.
-  lintFailed = (await finish(format)) !== 0 || lintFailed;
+  // Formatting is checked too (Prettier; `npm run format` fixes it): an unformatted file fails the run. Not beside
+  // the lint: run together they took 102 s, one after the other 72 + 17 s (docs/testing.md).
+  lintFailed =
+    (await run("format check", [
+      join(root, "node_modules", "prettier", "bin", "prettier.cjs"),
+      "--check",
+      "--log-level=warn",
+      ".",
+    ])) !== 0 || lintFailed;
   failed ||= lintFailed;
 }
-// The production build beside the integration tests, at the lowest priority: the tests leave a fifth of the two
+// The production build beside the integration tests, at the lowest priority: the tests leave a tenth of the two
 // cores idle (waiting on PostgreSQL, on timers, on their own servers starting), and the build fills it.
 const build = skipE2e
   ? null
-  : runBeside("production build", [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], true);
+  : runBeside("production build", [join(root, "node_modules", "next", "dist", "bin", "next"), "build"]);
 const vitestJson = join(reports, "vitest.json");
 const vitestCode = await run("unit and integration tests", [
   join(root, "node_modules", "vitest", "vitest.mjs"),
