@@ -1,6 +1,11 @@
-import { slotElement } from "./slot-element";
+"use client";
+
+import type * as React from "react";
+import { useControlledUntilHydrated } from "./use-hydrated";
 
 // Its defaults: components/ui/fields.css, `[data-slot="textarea"]` in `@layer components`.
-const Textarea = slotElement("textarea", "textarea");
+function Textarea(props: React.ComponentProps<"textarea">) {
+  return <textarea data-slot="textarea" {...props} disabled={useControlledUntilHydrated(props)} />;
+}
 
 export { Textarea };

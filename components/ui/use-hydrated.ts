@@ -16,3 +16,19 @@ export function useHydrated(): boolean {
     () => false,
   );
 }
+
+/**
+ * Whether a field is disabled: its own `disabled`, or, for a controlled field (`value` given), until React owns
+ * the page. Text typed into the server's HTML before hydration was replaced by the field's state without a word,
+ * and a search or form then went out without it (audit.spec and executions-detail.spec met it in CI); disabled,
+ * the field simply takes input a moment later (Playwright's fill waits for it too). An uncontrolled field keeps
+ * what was typed, and a read-only one takes none, so neither is held back.
+ */
+export function useControlledUntilHydrated(props: {
+  value?: unknown;
+  disabled?: boolean;
+  readOnly?: boolean;
+}): boolean | undefined {
+  const hydrated = useHydrated();
+  return props.disabled || (props.value !== undefined && !props.readOnly && !hydrated) || undefined;
+}

@@ -19,8 +19,8 @@ type Props = { state: AuditSearchState; labels: AuditLabels };
 export function AuditFiltersForm({ state, labels }: Props) {
   const t = useTranslations("audit");
   const { draft, setDraft, zone, foreignZone } = state;
-  // Until React owns the page the fields are disabled: text typed into the server's HTML was wiped by hydration
-  // (the fields show the draft), and Search then ran with what was left (audit.spec met it in CI).
+  // Until React owns the page the fields are disabled (they are controlled: components/ui/use-hydrated.ts), and so
+  // are Search and the quick ranges, which only React can run.
   const hydrated = useHydrated();
 
   // A text or date-time filter: its value in the draft; a date-time is read in the zone the note names.
@@ -43,7 +43,6 @@ export function AuditFiltersForm({ state, labels }: Props) {
             type={date ? "datetime-local" : undefined}
             value={draft[name] ?? ""}
             onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
-            disabled={!hydrated}
             autoComplete={date ? undefined : "off"}
           />
         )}
@@ -63,7 +62,6 @@ export function AuditFiltersForm({ state, labels }: Props) {
           className="w-full"
           value={value ?? ""}
           onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
-          disabled={!hydrated}
         >
           <NativeSelectOption value="">{t(name === "action" ? "anyAction" : "anyOutcome")}</NativeSelectOption>
           {value && !known.includes(value) ? <NativeSelectOption value={value}>{value}</NativeSelectOption> : null}
