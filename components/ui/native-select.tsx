@@ -1,9 +1,6 @@
-"use client";
-
 import * as React from "react";
 import { LineIcon } from "./line-icon";
 import { slotElement } from "./slot-element";
-import { useControlledUntilHydrated } from "./use-hydrated";
 
 // Defaults of the select, its options and option groups: components/ui/fields.css, `[data-slot="native-select…"]` in
 // `@layer components` (a caller's className wins).
@@ -16,7 +13,7 @@ function NativeSelect({
       className="group/native-select relative w-fit has-[select:disabled]:opacity-50"
       data-slot="native-select-wrapper"
     >
-      <select data-slot="native-select" data-size={size} {...props} disabled={useControlledUntilHydrated(props)} />
+      <select data-slot="native-select" data-size={size} {...props} />
       {/* lucide's chevron-down, inline: no icon library on the queue's first load (bench:ui). */}
       <LineIcon
         name="chevron-down"

@@ -19,8 +19,9 @@ type Props = { state: AuditSearchState; labels: AuditLabels };
 export function AuditFiltersForm({ state, labels }: Props) {
   const t = useTranslations("audit");
   const { draft, setDraft, zone, foreignZone } = state;
-  // Until React owns the page the fields are disabled (they are controlled: components/ui/use-hydrated.ts), and so
-  // are Search and the quick ranges, which only React can run.
+  // Until React owns the page the text fields are disabled (controlled Inputs: components/ui/use-hydrated.ts), and
+  // so are the pickers (a controlled select is not held back everywhere: the queue's toolbar applies a choice
+  // made before hydration), Search and the quick ranges, which only React can run.
   const hydrated = useHydrated();
 
   // A text or date-time filter: its value in the draft; a date-time is read in the zone the note names.
@@ -62,6 +63,7 @@ export function AuditFiltersForm({ state, labels }: Props) {
           className="w-full"
           value={value ?? ""}
           onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+          disabled={!hydrated}
         >
           <NativeSelectOption value="">{t(name === "action" ? "anyAction" : "anyOutcome")}</NativeSelectOption>
           {value && !known.includes(value) ? <NativeSelectOption value={value}>{value}</NativeSelectOption> : null}
