@@ -6,6 +6,7 @@ import { expect, test } from "@playwright/test";
 import { authFile, signIn, staff } from "./support/auth";
 import { freshOrder } from "./support/db";
 import { proposeRefund } from "./support/gateway";
+import { holdScripts } from "./support/ui";
 
 test("before hydration Approve, Reject, Sign in and the audit search are disabled; once hydrated they work", async ({
   page,
@@ -37,21 +38,13 @@ test("before hydration Approve, Reject, Sign in and the audit search are disable
   const auditor = await browser.newContext({ storageState: authFile(staff("shop-us", "auditor").email) });
   try {
     const raw = await auditor.newPage();
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    await raw.route(
-      (url) => url.pathname.startsWith("/_next/static/chunks/") && url.pathname.endsWith(".js"),
-      async (route) => {
-        await held;
-        await route.continue();
-      },
-    );
+    const scripts = await holdScripts(raw);
     await raw.goto("/audit", { waitUntil: "commit" });
     const form = raw.getByRole("search", { name: "Search", exact: true });
     await expect(form.getByLabel("Trace ID")).toBeDisabled();
     await expect(form.getByRole("combobox", { name: "Outcome" })).toBeDisabled();
     await expect(form.getByRole("button", { name: "Search" })).toBeDisabled();
-    release();
+    scripts.release();
     await form.getByLabel("Trace ID").fill("some-trace");
     await expect(form.getByRole("button", { name: "Search" })).toBeEnabled();
     await expect(form.getByLabel("Trace ID")).toHaveValue("some-trace");

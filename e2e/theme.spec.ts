@@ -4,6 +4,7 @@
 import { expect, test } from "@playwright/test";
 import { useSession, staff } from "./support/auth";
 import { baseURL } from "./support/gateway";
+import { holdScripts } from "./support/ui";
 
 test("light / dark / follow the system: applied at once, kept across a reload before hydration", async ({
   browser,
@@ -54,19 +55,13 @@ test("a system change between the first paint and hydration is still followed", 
   await useSession(page, staff("shop-us", "reviewer"));
   // The page's JavaScript is held back (not its CSS, which the inline script waits for): only the inline script
   // runs, and it paints the system's dark.
-  let release = () => {};
-  const held = new Promise<void>((r) => (release = r));
-  const script = (url: URL) => url.pathname.startsWith("/_next/static/chunks/") && url.pathname.endsWith(".js");
-  await page.route(script, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const scripts = await holdScripts(page);
   await page.goto("/queue", { waitUntil: "commit" });
   const html = page.locator("html");
   await expect(html).toHaveClass(/\bdark\b/);
   // The system turns light while nothing listens yet; then the scripts load and the page hydrates.
   await page.emulateMedia({ colorScheme: "light" });
-  release();
+  scripts.release();
   const picker = page.getByRole("radiogroup", { name: /^(Theme|Tema)$/ }).first();
   await expect(picker.getByRole("radio", { name: /^(Follow the system|Según el sistema)$/ })).toHaveAttribute(
     "aria-checked",

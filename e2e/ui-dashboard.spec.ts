@@ -5,7 +5,7 @@ import { expect, test } from "@playwright/test";
 import { staff } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
-import { as, sizes } from "./support/ui";
+import { as, holdScripts, sizes } from "./support/ui";
 
 test("phones get the navigation in a sheet", async ({ browser }) => {
   const page = await as(browser, "shop-us", "reviewer", sizes[0], "light");
@@ -114,22 +114,16 @@ test("a queue filter and sort live in the URL and survive a reload, even when ch
   const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
   // The page's scripts are held back: the reviewer's choices land on server-rendered selects that no handler
   // listens to yet. Once the scripts run, the toolbar applies what the browser shows.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const script = (url: URL) => url.pathname.startsWith("/_next/static/chunks/") && url.pathname.endsWith(".js");
-  await page.route(script, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const scripts = await holdScripts(page);
   // "commit": the HTML streams in while its scripts wait (a sync script would hold DOMContentLoaded back).
   await page.goto("/queue", { waitUntil: "commit" });
   await page.getByLabel("Channel").selectOption("web_support");
   await page.getByLabel("Sort").selectOption("amount_desc");
   expect(page.url()).not.toMatch(/channel=/);
-  release();
+  scripts.release();
   await expect(page).toHaveURL(/channel=web_support/);
   await expect(page).toHaveURL(/sort=amount_desc/);
-  await page.unroute(script);
+  await scripts.done();
 
   // Interactive now: two quick changes both reach the URL, and the earlier choice is kept.
   await page.getByLabel("Flag", { exact: true }).selectOption("velocity");

@@ -43,3 +43,19 @@ export async function hydrated(target: Locator): Promise<Locator> {
     .toBe(true);
   return target;
 }
+
+/**
+ * Holds the page's JavaScript back (not its CSS, which inline scripts wait for, nor the streamed HTML) until
+ * release(): the page exactly as the server rendered it, before hydration. Navigate with `waitUntil: "commit"`
+ * (a held script keeps DOMContentLoaded back). done() removes the hold.
+ */
+export async function holdScripts(page: Page): Promise<{ release: () => void; done: () => Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const script = (url: URL) => url.pathname.startsWith("/_next/static/chunks/") && url.pathname.endsWith(".js");
+  await page.route(script, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return { release, done: () => page.unroute(script) };
+}
