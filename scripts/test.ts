@@ -68,22 +68,38 @@ const report = (label: string, seconds: number, code: number | null, signal: Nod
   return code ?? 1;
 };
 
+type Ended = { code: number | null; signal: NodeJS.Signals | null; seconds: number; output: string };
+
+/** Runs a command to its end, its output straight through (`keep` false) or kept for later (`keep` true). */
+function spawnStep(label: string, cmd: string, args: string[], extraEnv: Env, keep: boolean): Promise<Ended> {
+  const t = performance.now();
+  const child = spawn(cmd, args, {
+    stdio: keep ? ["ignore", "pipe", "pipe"] : "inherit",
+    env: { ...env, ...extraEnv } as NodeJS.ProcessEnv,
+  });
+  const output: Buffer[] = [];
+  child.stdout?.on("data", (c: Buffer) => output.push(c));
+  child.stderr?.on("data", (c: Buffer) => output.push(c));
+  return new Promise<Ended>((resolve) => {
+    const end = (code: number | null, signal: NodeJS.Signals | null) =>
+      resolve({ code, signal, seconds: secondsSince(t), output: Buffer.concat(output).toString("utf8") });
+    child.on("error", (e) => {
+      const line = `${label}: could not run (${e.message})\n`;
+      if (keep) output.push(Buffer.from(line));
+      else console.log(`\n${line}`);
+      end(1, null);
+    });
+    child.on("close", end);
+  });
+}
+
 /** One step in the foreground: its output as it comes. */
 async function run(label: string, argv: string[], extraEnv: Env = {}): Promise<number> {
   console.log(`\n=== ${label} ===`);
-  const t = performance.now();
-  const child = spawn(node, argv, { stdio: "inherit", env: { ...env, ...extraEnv } as NodeJS.ProcessEnv });
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => {
-    child.on("error", (e) => {
-      console.log(`\n${label}: could not run (${e.message})`);
-      resolve([1, null]);
-    });
-    child.on("close", (c, s) => resolve([c, s]));
-  });
-  return report(label, secondsSince(t), code, signal);
+  const r = await spawnStep(label, node, argv, extraEnv, false);
+  return report(label, r.seconds, r.code, r.signal);
 }
 
-type Ended = { code: number | null; signal: NodeJS.Signals | null; seconds: number; output: string };
 type Beside = { label: string; done: Promise<Ended> };
 const niceBinary = ["/usr/bin/nice", "/bin/nice"].find((p) => existsSync(p));
 
@@ -94,22 +110,8 @@ const niceBinary = ["/usr/bin/nice", "/bin/nice"].find((p) => existsSync(p));
  */
 function runBeside(label: string, argv: string[]): Beside {
   console.log(`\n=== ${label}: started beside the next step${niceBinary ? " (nice -n 19)" : ""} ===`);
-  const t = performance.now();
   const [cmd, args] = niceBinary ? [niceBinary, ["-n", "19", node, ...argv]] : [node, argv];
-  const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: env as NodeJS.ProcessEnv });
-  const output: Buffer[] = [];
-  child.stdout.on("data", (c: Buffer) => output.push(c));
-  child.stderr.on("data", (c: Buffer) => output.push(c));
-  const done = new Promise<Ended>((resolve) => {
-    const end = (code: number | null, signal: NodeJS.Signals | null) =>
-      resolve({ code, signal, seconds: secondsSince(t), output: Buffer.concat(output).toString("utf8") });
-    child.on("error", (e) => {
-      output.push(Buffer.from(`${label}: could not run (${e.message})\n`));
-      end(1, null);
-    });
-    child.on("close", end);
-  });
-  return { label, done };
+  return { label, done: spawnStep(label, cmd, args, {}, true) };
 }
 
 /** Waits for a step started beside the others, prints its output and its time, and returns its exit code. */

@@ -18,8 +18,8 @@ export function useHydrated(): boolean {
 }
 
 /**
- * Whether a text field (Input, Textarea) is disabled: its own `disabled`, or, for a controlled field (`value` given), until React owns
- * the page. Text typed into the server's HTML before hydration was replaced by the field's state without a word,
+ * Whether a text field (Input, Textarea) is disabled: its own `disabled`, or, for a controlled field (`value`
+ * given), until React owns the page. Text typed into the server's HTML before hydration was replaced by the field's state without a word,
  * and a search or form then went out without it (audit.spec and executions-detail.spec met it in CI); disabled,
  * the field simply takes input a moment later (Playwright's fill waits for it too). An uncontrolled field keeps
  * what was typed, and a read-only one takes none, so neither is held back. Selects are not held back here: the
