@@ -44,10 +44,12 @@ test("before hydration Approve, Reject, Sign in and the audit search are disable
     await expect(form.getByLabel("Trace ID")).toBeDisabled();
     await expect(form.getByRole("combobox", { name: "Outcome" })).toBeDisabled();
     await expect(form.getByRole("button", { name: "Search" })).toBeDisabled();
+    await expect(form.getByRole("button", { name: "Last hour" })).toBeDisabled();
     scripts.release();
     await form.getByLabel("Trace ID").fill("some-trace");
     await expect(form.getByRole("button", { name: "Search" })).toBeEnabled();
     await expect(form.getByLabel("Trace ID")).toHaveValue("some-trace");
+    await expect(form.getByRole("button", { name: "Last hour" })).toBeEnabled();
   } finally {
     await auditor.close();
   }
