@@ -21,6 +21,9 @@ const nextConfig = {
     // decoded short. next-config.test.ts keeps these in step with the table.
     serverActions: { bodySizeLimit: "64kb" },
     proxyClientMaxBodySize: "256kb",
+    // A fresh clone in CI never reads the build cache back; writing it cost ~15-30 processor-seconds per build
+    // (docs/testing.md). Kept for local rebuilds (`npm start -- --rebuild`).
+    turbopackFileSystemCacheForBuild: process.env.CI !== "true",
   },
   async headers() {
     return [
