@@ -41,7 +41,10 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/support/global-setup.ts"],
-          setupFiles: ["tests/support/database-per-file.ts"],
+          // Reused worker processes as in the unit project (a fresh process per file was ~200 s of this project's
+          // ~520 s); database-per-file.ts closes what a file opened on its database (process-resources.ts).
+          isolate: false,
+          setupFiles: ["tests/support/fresh-file.ts", "tests/support/database-per-file.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Two cores: more forks only add contention.

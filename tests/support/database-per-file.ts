@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, inject } from "vitest";
 import { withPgClient } from "../../lib/server/db/pg-client";
+import { releaseDatabaseHandles } from "./process-resources";
 
 const serverUrl = inject("serverUrl");
 const name = `t_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
@@ -14,7 +15,6 @@ process.env.APP_MODE = "demo";
 process.env.PAYMENT_PROVIDER_LIVE_READS = "0";
 
 afterAll(async () => {
-  const g = globalThis as unknown as { prisma?: { $disconnect(): Promise<void> } };
-  await g.prisma?.$disconnect();
+  await releaseDatabaseHandles();
   await withPgClient(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 });

@@ -142,6 +142,7 @@ export const serverNeutral: string[] = [
   "proposal-hash-v4.test.ts",
   "proposal-zero-approvals.test.ts",
   "provider-connection.test.ts",
+  "process-resources.test.ts",
   "provider-sandbox-accounts.test.ts",
   "provider-sandbox-payment-intents.test.ts",
   "provider-sandbox.test.ts",
