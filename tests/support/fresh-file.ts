@@ -1,8 +1,10 @@
-// The unit project runs many files in one reused worker process (isolate: false in vitest.config.ts): a fresh
-// process per file cost ~40 s of the project's ~55 s. Before each file, this setup file puts back what a fresh
-// process would give it: the environment as the worker started, a fresh module registry (every source module is
-// evaluated again, so no cached config or singleton crosses from one file to the next; node_modules stay loaded),
-// real timers, and no stubs or spies. tests/support/fresh-file.test.ts proves each part.
+// The unit and integration projects run many files in one reused worker process (isolate: false in
+// vitest.config.ts): a fresh process per file cost ~40 s of the unit project's ~55 s and ~200 s of the integration
+// project's ~520 s. Before each file, this setup file puts back what a fresh process would give it: the environment
+// as the worker started, a fresh module registry (every source module is evaluated again, so no cached config or
+// singleton crosses from one file to the next; node_modules stay loaded), real timers, and no stubs or spies. What
+// lives on globalThis (the database handles) is closed after each integration file by database-per-file.ts
+// (process-resources.ts). tests/support/fresh-file.test.ts proves each part.
 import { vi } from "vitest";
 
 const worker = globalThis as unknown as { __envAtWorkerStart?: Readonly<Record<string, string | undefined>> };
@@ -15,7 +17,7 @@ export function restoreEnvironment(): void {
   Object.assign(process.env, atStart);
 }
 
-/** What a test file finds in a fresh process (run before each file of the unit project). */
+/** What a test file finds in a fresh process (run before each file). */
 export function freshFile(): void {
   restoreEnvironment();
   vi.useRealTimers();
