@@ -207,8 +207,9 @@ if (!skipLint) {
     ])) !== 0 || lintFailed;
   failed ||= lintFailed;
 }
-// The production build beside the integration tests, at the lowest priority: the tests leave a tenth of the two
-// cores idle (waiting on PostgreSQL, on timers, on their own servers starting), and the build fills it.
+// The production build beside the integration tests, at the lowest priority: it fills the processor time the tests
+// leave idle (waiting on PostgreSQL, on timers, on their own servers starting) and costs the step about half of
+// what it takes alone after it (docs/testing.md, "What runs beside what").
 const build = skipE2e
   ? null
   : runBeside("production build", [join(root, "node_modules", "next", "dist", "bin", "next"), "build"]);
