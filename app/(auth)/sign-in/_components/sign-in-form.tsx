@@ -82,7 +82,12 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
       {ssoName ? (
         <>
           <p className="muted">{t("or")}</p>
-          <button type="button" className="secondary" onClick={() => signIn("oidc", { callbackUrl: callbackPath })}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!hydrated}
+            onClick={() => signIn("oidc", { callbackUrl: callbackPath })}
+          >
             {t("sso", { name: ssoName })}
           </button>
         </>
