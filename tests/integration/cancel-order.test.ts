@@ -313,7 +313,9 @@ describe("execution: the shop cancels, then the refund is paid — two keyed ste
     const waited = call(esCaller, ES, ana, { proposal_id: id, wait_seconds: 20 }, "get_action_status").then(
       (r) => r.outcome,
     );
-    await expect.poll(() => proposalWaiterCount(), { timeout: 10_000 }).toBeGreaterThan(0);
+    // Waiting on the refund itself: the wait first registers on the cancellation, reads that it succeeded and moves
+    // to its follow-up. Settling while it still watched the cancellation left it nothing to wait for (a CI run met it).
+    await expect.poll(() => proposalWaiterCount(child.id), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await reconcileAnyExecution(ex.id)).toBe("settled");
     expect(await waited).toMatchObject({
       code: "ok",

@@ -67,6 +67,11 @@ export class ChangeListener {
     return this.#waiterCount;
   }
 
+  /** Waits currently registered on this instance for one proposal. */
+  waitersOn(proposalId: string): number {
+    return this.#waiters.get(proposalId)?.size ?? 0;
+  }
+
   /**
    * Resolves once LISTEN is active (starts the connection on first use); rejects when it cannot be made
    * within `timeoutMs` (the connection keeps retrying in the background).

@@ -57,9 +57,12 @@ export function waitForProposalChange(...wait: ProposalWaitArgs): Promise<WaitOu
   return listener().waitForChange(...wait);
 }
 
-/** How many waits this process holds now (a bench waits for its call to be registered before deciding). */
-export function proposalWaiterCount(): number {
-  return listener().waiterCount;
+/**
+ * How many waits this process holds now, or on one proposal (a bench or a test waits for its call to be registered
+ * before deciding).
+ */
+export function proposalWaiterCount(proposalId?: string): number {
+  return proposalId === undefined ? listener().waiterCount : listener().waitersOn(proposalId);
 }
 
 /** Closes the process's listener (tests, scripts that exit); the next use opens a new one. */
