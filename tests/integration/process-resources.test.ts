@@ -13,6 +13,7 @@ const serverUrl = inject("serverUrl");
 const thisFile = process.env.DATABASE_URL!;
 const next = `t_next_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
 
+const own = new URL(thisFile).pathname.slice(1);
 const nextUrl = () => thisFile.replace(/\/[^/?]+(\?|$)/, `/${next}$1`);
 // Prisma's model API says which database it reached by a row that differs: the next database renames a tenant.
 const marker = `renamed in ${next}`;
@@ -34,7 +35,6 @@ afterAll(async () => {
 
 describe("a worker process moving on to the next file's database", () => {
   it("after the release, Prisma and the SQL layer connect to the next database, not to the one before", async () => {
-    const own = new URL(thisFile).pathname.slice(1);
     expect(await viaSql()).toBe(own); // the SQL layer alone opens the pool (no Prisma client yet)
     expect(await viaPrisma()).not.toBe(marker);
 
@@ -47,7 +47,7 @@ describe("a worker process moving on to the next file's database", () => {
   it("a file that used only the SQL layer leaves no pool behind for the next one", async () => {
     await releaseDatabaseHandles();
     process.env.DATABASE_URL = thisFile;
-    expect(await viaSql()).toBe(new URL(thisFile).pathname.slice(1));
+    expect(await viaSql()).toBe(own);
     await releaseDatabaseHandles();
     process.env.DATABASE_URL = nextUrl();
     expect(await viaPrisma()).toBe(marker);
