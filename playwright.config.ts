@@ -77,6 +77,12 @@ export default defineConfig({
     // by the browser for every test, cost ~15 % of the browser step's CPU on the 2-core machine (docs/testing.md).
     trace: process.env.CI ? "off" : { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
+    // One browser context per worker, reset between tests (cookies, storage, cache, service workers, pages, routes,
+    // emulation) instead of a new one per test: a new context started a cold renderer that parsed and compiled the
+    // app's JavaScript again, ~1.3 s a test (docs/testing.md). A spec that needs other context options (a phone,
+    // permissions, a locale) gets a fresh context, as does every browser.newContext() a spec opens itself.
+    // e2e/context-reuse.spec.ts holds the reset to what the specs rely on.
+    reuseContext: true,
   },
   projects: [
     // Every demo staff member signs in once; specs that do not test signing in reuse it (useSession).
