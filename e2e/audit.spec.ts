@@ -1,11 +1,8 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { staff, type DemoRole, useSession } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { demoTenants } from "../scripts/lib/demo-data";
 import { proposeRefund } from "./support/gateway";
-
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://localhost:${port}`;
 
 const proposal = (id: string) =>
   withDb(
@@ -18,9 +15,10 @@ const proposal = (id: string) =>
       },
   );
 
-async function as(browser: Browser, tenant: string, role: DemoRole): Promise<Page> {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
+/** The test's own page, signed in as the tenant's `role` (whoever it was signed in as before signed out first). */
+async function as(page: Page, tenant: string, role: DemoRole): Promise<Page> {
+  await page.goto("about:blank");
+  await page.context().clearCookies();
   await useSession(page, staff(tenant, role), { landing: true });
   return page;
 }
@@ -31,22 +29,21 @@ let proposalId: string;
 let traceId: string;
 
 test("an auditor searches the traceId of an approved and executed agent:demo run and sees the whole timeline", async ({
-  browser,
+  page,
 }) => {
   const order = await freshOrder("shop-us", 2_500);
   proposalId = await proposeRefund("shop-us", order, { conversation: true });
   const p = await proposal(proposalId);
   traceId = p.traceId;
 
-  const reviewer = await as(browser, "shop-us", "reviewer");
+  const reviewer = await as(page, "shop-us", "reviewer");
   await reviewer.goto(`/proposals/${proposalId}`);
   await reviewer.getByRole("button", { name: "Approve" }).click();
   await reviewer.getByRole("dialog").getByRole("button", { name: "Approve refund" }).click();
   await expect(reviewer.getByRole("status")).toContainText("Approved.");
   await expect.poll(async () => (await proposal(proposalId)).status, { timeout: 45_000 }).toBe("succeeded");
-  await reviewer.context().close();
 
-  const auditor = await as(browser, "shop-us", "auditor");
+  const auditor = await as(page, "shop-us", "auditor");
   await auditor.goto("/audit");
   await auditor.getByLabel("Trace ID").fill(traceId);
   await auditor.getByRole("button", { name: "Search" }).click();
@@ -103,12 +100,11 @@ test("an auditor searches the traceId of an approved and executed agent:demo run
     ),
   );
   expect(searches).toBeGreaterThanOrEqual(2);
-  await auditor.context().close();
 });
 
-test("the fingerprint search for a demo customer's email finds that customer's events", async ({ browser }) => {
+test("the fingerprint search for a demo customer's email finds that customer's events", async ({ page }) => {
   const email = demoTenants.find((t) => t.slug === "shop-us")!.customers[0]!.email;
-  const auditor = await as(browser, "shop-us", "auditor");
+  const auditor = await as(page, "shop-us", "auditor");
   await auditor.goto("/audit");
   await auditor.getByLabel("Email, IBAN or card number").fill(email);
   await auditor.getByRole("button", { name: "Search" }).click();
@@ -126,11 +122,10 @@ test("the fingerprint search for a demo customer's email finds that customer's e
     ),
   );
   expect(leaked).toBe(0);
-  await auditor.context().close();
 });
 
-test("a tienda-es auditor finds nothing of shop-us", async ({ browser }) => {
-  const auditor = await as(browser, "tienda-es", "auditor");
+test("a tienda-es auditor finds nothing of shop-us", async ({ page }) => {
+  const auditor = await as(page, "tienda-es", "auditor");
   await auditor.goto(`/audit/traces/${traceId}`);
   await expect(auditor.getByText("No hay eventos de esta traza en tu inquilino.")).toBeVisible();
   const api = await auditor.request.get(`/api/audit/events?traceId=${traceId}`);
@@ -139,14 +134,13 @@ test("a tienda-es auditor finds nothing of shop-us", async ({ browser }) => {
   const byProposal = await auditor.request.get(`/api/audit/events?proposalId=${proposalId}`);
   expect(((await byProposal.json()) as { events: unknown[] }).events).toEqual([]);
   expect((await auditor.request.get(`/api/audit/evidence/${proposalId}`)).status()).toBe(404);
-  await auditor.context().close();
 });
 
 for (const role of ["ops", "reviewer"] as const) {
   test(`${role} may look up one trace but not search the trail: no Audit entry, the search page is forbidden, broader requests are refused`, async ({
-    browser,
+    page,
   }) => {
-    const page = await as(browser, "shop-us", role);
+    await as(page, "shop-us", role);
     await expect(page.getByRole("navigation").getByRole("link", { name: "Audit" })).toHaveCount(0);
     await page.goto("/audit");
     await expect(page).toHaveURL(/\/forbidden/);
@@ -168,14 +162,13 @@ for (const role of ["ops", "reviewer"] as const) {
       expect(res.status(), path).toBe(403);
       expect(((await res.json()) as { code: string }).code).toBe("permission_denied");
     }
-    await page.context().close();
   });
 }
 
 test("an admin verifies the chain from the audit page; health reports the result; the auditor exports the search as CSV", async ({
-  browser,
+  page,
 }) => {
-  const admin = await as(browser, "shop-us", "admin");
+  const admin = await as(page, "shop-us", "admin");
   await admin.goto("/audit");
   const panel = admin.getByRole("region", { name: "Chain verification" });
   await panel.getByRole("button", { name: "Verify the chain now" }).click();
@@ -185,9 +178,8 @@ test("an admin verifies the chain from the audit page; health reports the result
     checks: { auditChain: string };
   };
   expect(health).toMatchObject({ status: "ok", checks: { auditChain: "ok" } });
-  await admin.context().close();
 
-  const auditor = await as(browser, "shop-us", "auditor");
+  const auditor = await as(page, "shop-us", "auditor");
   // Auditors see their own tenant's log status, not the admin's verification of every chain.
   await auditor.goto(`/audit?proposalId=${proposalId}&action=proposal:approve`);
   await expect(auditor.getByRole("region", { name: "Chain verification" })).toBeVisible();
@@ -200,5 +192,4 @@ test("an admin verifies the chain from the audit page; health reports the result
   // One clock (docs/design.md "Times"): UTC, the search zone's local time beside it, and the actor's name.
   expect(text.split("\r\n")[0]).toMatch(/^leafIndex,occurredAt,occurredAtLocal,traceId,actorType,actorId,actorName,/);
   expect(text).toContain("execution:succeeded");
-  await auditor.context().close();
 });

@@ -7,8 +7,8 @@ import { freshOrder, withDb } from "./support/db";
 import { proposeRefund } from "./support/gateway";
 import { as, holdScripts, sizes } from "./support/ui";
 
-test("phones get the navigation in a sheet", async ({ browser }) => {
-  const page = await as(browser, "shop-us", "reviewer", sizes[0], "light");
+test("phones get the navigation in a sheet", async ({ page }) => {
+  await as(page, "shop-us", "reviewer", sizes[0], "light");
   await page.goto("/queue");
   await expect(page.getByRole("navigation", { name: "Main navigation" })).toBeHidden();
   await page.getByRole("button", { name: "Open navigation" }).click();
@@ -16,18 +16,15 @@ test("phones get the navigation in a sheet", async ({ browser }) => {
   await sheet.getByRole("link", { name: "Decided" }).click();
   await expect(page).toHaveURL(/\/decided$/);
   await expect(page.getByRole("heading", { name: "Decided proposals" })).toBeVisible();
-  await page.context().close();
 });
 
-test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each decision is stored", async ({
-  browser,
-}) => {
+test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each decision is stored", async ({ page }) => {
   // Three agent runs and three decisions, each page pushed live: more than the default minute on a loaded machine.
   test.setTimeout(120_000);
   const ids = [];
   for (const amount of [2_101, 2_202, 2_303])
     ids.push(await proposeRefund("shop-us", await freshOrder("shop-us", amount)));
-  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  await as(page, "shop-us", "reviewer", sizes[1], "light");
   await page.goto("/queue");
   await expect(page.locator(`tr[data-proposal-id="${ids[2]}"]`)).toBeVisible();
   // No mouse from here on. j moves to a row once the page's shortcuts are live (after hydration: retried).
@@ -87,13 +84,12 @@ test("keyboard only: three proposals reviewed with j, Enter, a/r and n; each dec
       expect(approvals).toHaveLength(1);
     }
   }
-  await page.context().close();
 });
 
-test("the help lists the shortcuts and ⌘K jumps to a waiting proposal", async ({ browser }) => {
+test("the help lists the shortcuts and ⌘K jumps to a waiting proposal", async ({ page }) => {
   const order = await freshOrder("shop-us", 3_131);
   const id = await proposeRefund("shop-us", order);
-  const page = await as(browser, "shop-us", "reviewer", sizes[1], "dark");
+  await as(page, "shop-us", "reviewer", sizes[1], "dark");
   await page.goto("/queue");
   await page.locator("body").click({ position: { x: 5, y: 400 } });
   await page.keyboard.press("?");
@@ -105,13 +101,12 @@ test("the help lists the shortcuts and ⌘K jumps to a waiting proposal", async 
   await page.keyboard.type(order);
   await page.getByRole("option", { name: new RegExp(`^${order}`) }).click();
   await expect(page).toHaveURL(new RegExp(`/proposals/${id}$`));
-  await page.context().close();
 });
 
 test("a queue filter and sort live in the URL and survive a reload, even when chosen before the page is interactive", async ({
-  browser,
+  page,
 }) => {
-  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  await as(page, "shop-us", "reviewer", sizes[1], "light");
   // The page's scripts are held back: the reviewer's choices land on server-rendered selects that no handler
   // listens to yet. Once the scripts run, the toolbar applies what the browser shows.
   const scripts = await holdScripts(page);
@@ -145,15 +140,14 @@ test("a queue filter and sort live in the URL and survive a reload, even when ch
     .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-minor"))));
   expect(amounts.length).toBeGreaterThan(0);
   expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
-  await page.context().close();
 });
 
 test("the Decided view finds a rejected proposal by its order number, and the URL keeps the search", async ({
-  browser,
+  page,
 }) => {
   const order = await freshOrder("shop-us", 4_444);
   const id = await proposeRefund("shop-us", order);
-  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  await as(page, "shop-us", "reviewer", sizes[1], "light");
   await page.goto(`/proposals/${id}`);
   await page.getByRole("button", { name: "Reject" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Not eligible" }).click();
@@ -170,7 +164,6 @@ test("the Decided view finds a rejected proposal by its order number, and the UR
   await expect(page.locator(`tr[data-proposal-id="${id}"]`)).toContainText("rejected by");
   await page.reload();
   await expect(page.locator(`tr[data-proposal-id="${id}"]`)).toBeVisible();
-  await page.context().close();
 });
 
 /** What the queue shows as waiting for shop-us right now (pending approval, not expired). */
@@ -186,10 +179,10 @@ const pendingInDb = () =>
   );
 
 test("reviewers see the pending count in the tab title on every dashboard page, kept live; other roles do not", async ({
-  browser,
+  page,
 }) => {
   await proposeRefund("shop-us", await freshOrder("shop-us", 5_151));
-  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+  await as(page, "shop-us", "reviewer", sizes[1], "light");
   await page.goto("/queue");
   const n = await pendingInDb();
   expect(n).toBeGreaterThan(0);
@@ -208,17 +201,15 @@ test("reviewers see the pending count in the tab title on every dashboard page, 
   // Work arrives while the reviewer is elsewhere: the title follows without a reload.
   await proposeRefund("shop-us", await freshOrder("shop-us", 5_252));
   await expect(page).toHaveTitle(new RegExp(`^\\(${n + 1}\\) `), { timeout: 20_000 });
-  await page.context().close();
 
-  const auditor = await as(browser, "shop-us", "auditor", sizes[1], "light");
+  const auditor = await as(page, "shop-us", "auditor", sizes[1], "light");
   await auditor.goto("/audit");
   await expect(auditor.getByRole("navigation", { name: "Main navigation" })).toBeVisible();
   await expect(auditor).toHaveTitle(/^Audit.* · Approval Gateway$/);
-  await auditor.context().close();
 });
 
-test("live data that stops updating says so, and recovers by itself", async ({ browser }) => {
-  const page = await as(browser, "shop-us", "reviewer", sizes[1], "light");
+test("live data that stops updating says so, and recovers by itself", async ({ page }) => {
+  await as(page, "shop-us", "reviewer", sizes[1], "light");
   // Without the push stream the queue polls at its fallback pace (with it, it re-reads only every 30 s).
   await page.route("**/api/stream/**", (route) => route.abort());
   await page.goto("/queue");
@@ -232,5 +223,4 @@ test("live data that stops updating says so, and recovers by itself", async ({ b
   await page.unroute(/\/api\/proposals(\?|$)/);
   await expect(live).toHaveAttribute("data-live", "ok", { timeout: 20_000 });
   await expect(live).toContainText("Live · updated");
-  await page.context().close();
 });

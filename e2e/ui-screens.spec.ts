@@ -42,11 +42,11 @@ async function check(page: Page, name: string, size: (typeof sizes)[number]) {
 
 for (const size of sizes)
   test(`${size.name}, light and dark: queue, detail, approve dialog, decided, executions, audit and admin`, async ({
-    browser,
+    page,
   }) => {
     test.setTimeout(300_000);
     const proposalId = await proposeRefund("shop-us", await freshOrder("shop-us", 12_999));
-    const reviewer = await as(browser, "shop-us", "reviewer", size, "light");
+    const reviewer = await as(page, "shop-us", "reviewer", size, "light");
     // Newest first: other specs add proposals beside this one, and the default order puts it last.
     await reviewer.goto("/queue?sort=newest");
     await expect(
@@ -72,16 +72,14 @@ for (const size of sizes)
     await reviewer.keyboard.press("Escape");
     await reviewer.goto("/decided");
     await check(reviewer, "decided", size);
-    await reviewer.context().close();
 
-    const admin = await as(browser, "shop-us", "admin", size, "light"); // admin + ops in the US demo
+    const admin = await as(page, "shop-us", "admin", size, "light"); // admin + ops in the US demo
     await admin.goto("/executions");
     await check(admin, "executions", size);
     await admin.goto("/admin");
     await check(admin, "admin", size);
-    await admin.context().close();
 
-    const auditor = await as(browser, "shop-us", "auditor", size, "light");
+    const auditor = await as(page, "shop-us", "auditor", size, "light");
     await auditor.goto("/audit");
     // The default view (the tenant's newest events, sign-ins at least): cards on a phone, the table on a laptop.
     await expect(
@@ -95,5 +93,4 @@ for (const size of sizes)
     await expect(lastRange).toBeEnabled();
     await expect(lastRange).toHaveCSS("opacity", "1");
     await check(auditor, "audit", size);
-    await auditor.context().close();
   });
