@@ -7,6 +7,7 @@ import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { withPgClient } from "@/lib/server/db/pg-client";
+import { proposalChangesReady } from "@/lib/server/realtime/proposal-changes";
 import { releaseDatabaseHandles } from "../support/process-resources";
 
 const serverUrl = inject("serverUrl");
@@ -19,6 +20,18 @@ const nextUrl = () => thisFile.replace(/\/[^/?]+(\?|$)/, `/${next}$1`);
 const marker = `renamed in ${next}`;
 const viaPrisma = async () =>
   (await db().tenant.findUniqueOrThrow({ where: { slug: "shop-us" }, select: { name: true } })).name;
+// The realtime feed's LISTEN connection says where it is through the server's own view of its sessions.
+const listenersOn = async (database: string) =>
+  withPgClient(serverUrl, async (c) =>
+    Number(
+      (
+        await c.query(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN proposal_changes'`,
+          [database],
+        )
+      ).rows[0].n,
+    ),
+  );
 const viaSql = async () =>
   (await sql<{ name: string }>`SELECT current_database() AS name`.execute(sqlPool())).rows[0]!.name;
 
@@ -51,5 +64,18 @@ describe("a worker process moving on to the next file's database", () => {
     await releaseDatabaseHandles();
     process.env.DATABASE_URL = nextUrl();
     expect(await viaPrisma()).toBe(marker);
+  });
+
+  it("after the release, the realtime feed listens on the next database, and nothing listens on the one before", async () => {
+    await releaseDatabaseHandles();
+    process.env.DATABASE_URL = thisFile;
+    await proposalChangesReady();
+    expect(await listenersOn(own)).toBe(1);
+
+    await releaseDatabaseHandles();
+    process.env.DATABASE_URL = nextUrl();
+    await proposalChangesReady();
+    expect(await listenersOn(next)).toBe(1);
+    await expect.poll(() => listenersOn(own)).toBe(0);
   });
 });
