@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { staff, type DemoRole, useSession } from "./support/auth";
+import { staff, switchTo, type DemoRole } from "./support/auth";
 import { freshOrder, withDb } from "./support/db";
 import { demoTenants } from "../scripts/lib/demo-data";
 import { proposeRefund } from "./support/gateway";
@@ -15,11 +15,9 @@ const proposal = (id: string) =>
       },
   );
 
-/** The test's own page, signed in as the tenant's `role` (whoever it was signed in as before signed out first). */
+/** The test's own page, signed in as the tenant's `role` (switchTo), on its landing page. */
 async function as(page: Page, tenant: string, role: DemoRole): Promise<Page> {
-  await page.goto("about:blank");
-  await page.context().clearCookies();
-  await useSession(page, staff(tenant, role), { landing: true });
+  await switchTo(page, staff(tenant, role), { landing: true });
   return page;
 }
 

@@ -86,3 +86,14 @@ export async function useSession(
   await page.goto("/");
   await expect(page).not.toHaveURL(/\/sign-in/);
 }
+
+/**
+ * Switches the test's own page to another demo staff member: first signs whoever it was out (the cookies cleared on
+ * a blank page, so nothing of the last role's page can still run), then useSession. One page per test instead of a
+ * browser context per role: a new context is a cold renderer (docs/testing.md).
+ */
+export async function switchTo(page: Page, who: { email: string; password: string }, opts: { landing?: boolean } = {}) {
+  await page.goto("about:blank");
+  await page.context().clearCookies();
+  await useSession(page, who, opts);
+}

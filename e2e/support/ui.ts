@@ -1,7 +1,7 @@
 // A demo staff member's page at a given size and colour scheme, signed in with the session auth.setup.ts opened
 // (for the specs that look at the dashboard as its people use it: ui-screens, ui-dashboard).
 import { expect, type Locator, type Page } from "@playwright/test";
-import { staff, useSession, type DemoRole } from "./auth";
+import { staff, switchTo, type DemoRole } from "./auth";
 
 export const sizes = [
   { name: "phone", width: 390, height: 844 },
@@ -9,11 +9,7 @@ export const sizes = [
 ] as const;
 export const schemes = ["light", "dark"] as const;
 
-/**
- * The test's own page, signed in as the tenant's `role` at `size` in `scheme`: whoever it was signed in as before
- * is signed out first (its cookies cleared on a blank page, so nothing of the last role's page can still run).
- * One page per test instead of a browser context per role: a new context is a cold renderer (docs/testing.md).
- */
+/** The test's own page, signed in as the tenant's `role` (switchTo) at `size` in `scheme`. */
 export async function as(
   page: Page,
   tenant: string,
@@ -21,13 +17,11 @@ export async function as(
   size: (typeof sizes)[number],
   scheme: (typeof schemes)[number],
 ): Promise<Page> {
-  await page.goto("about:blank");
-  await page.context().clearCookies();
   await page.setViewportSize({ width: size.width, height: size.height });
   await page.emulateMedia({ colorScheme: scheme });
   // The session auth.setup.ts opened (renewed when older than the step-up window allows): signing in through the
   // form is auth.spec's job, and twelve sign-ins were a third of ui-screens' time.
-  await useSession(page, staff(tenant, role));
+  await switchTo(page, staff(tenant, role));
   return page;
 }
 
