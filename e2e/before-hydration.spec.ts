@@ -1,14 +1,14 @@
 // Buttons that do nothing until React owns the page must not look clickable: a click on a server-rendered
 // Approve before hydration opened nothing and was lost (a reviewer, and bulk-reject.spec in CI, met it). With
-// scripts off, the page as the server sends it shows Approve, Reject and Sign in disabled; with scripts on they
-// become usable. (components/ui/use-hydrated.ts)
+// scripts off, the page as the server sends it shows Approve, Reject, Sign in and the controls of a form React sends
+// disabled; with scripts on they become usable. (components/ui/use-hydrated.ts, components/forms/client-form.tsx)
 import { expect, test } from "@playwright/test";
 import { authFile, signIn, staff } from "./support/auth";
 import { freshOrder } from "./support/db";
 import { proposeRefund } from "./support/gateway";
 import { holdScripts } from "./support/ui";
 
-test("before hydration Approve, Reject, Sign in and the audit search are disabled; once hydrated they work", async ({
+test("before hydration Approve, Reject, Sign in, a form React sends and the audit search are disabled; once hydrated they work", async ({
   page,
   browser,
 }) => {
@@ -29,6 +29,11 @@ test("before hydration Approve, Reject, Sign in and the audit search are disable
     await expect(bar.getByRole("button", { name: "Reject", exact: true })).toBeDisabled();
     // Lower the amount opens a dialog only React can open (CI: approvals.spec's edit test clicked too early).
     await expect(raw.getByRole("button", { name: "Lower the amount" })).toBeDisabled();
+    // A form React sends (ClientForm): sent before hydration, the browser itself made it a GET of the page with its
+    // fields in the URL and saved nothing (CI met it with admin-polish's second admin). Its controls wait for React.
+    await raw.goto("/account/notifications");
+    await expect(raw.getByRole("button", { name: "Save preferences" })).toBeDisabled();
+    await expect(raw.getByRole("checkbox").first()).toBeDisabled();
   } finally {
     await serverOnly.close();
   }

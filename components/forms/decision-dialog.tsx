@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import type { ComponentProps, FormEvent, ReactNode, Ref } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogHeading } from "@/components/ui/dialog";
@@ -62,7 +63,7 @@ export function DecisionForm({
   children: ReactNode;
 }) {
   return (
-    <form onSubmit={onSubmit} className="grid gap-4">
+    <ClientForm onSubmit={onSubmit} className="grid gap-4">
       <DialogHeading {...heading} />
       {children}
       <DialogFooter>
@@ -73,6 +74,6 @@ export function DecisionForm({
           {confirm.label}
         </Button>
       </DialogFooter>
-    </form>
+    </ClientForm>
   );
 }

@@ -1,3 +1,4 @@
+import { ClientForm } from "@/components/forms/client-form";
 import { useState, type FormEvent, type ReactNode } from "react";
 import { Input } from "@/components/ui/input";
 import { cn } from "@/lib/utils";
@@ -26,9 +27,9 @@ export function FilterBar({
   children: ReactNode;
 }) {
   return (
-    <form role="search" onSubmit={onSubmit} className={cn("flex flex-wrap items-end gap-3", className)}>
+    <ClientForm role="search" onSubmit={onSubmit} className={cn("flex flex-wrap items-end gap-3", className)}>
       {children}
-    </form>
+    </ClientForm>
   );
 }
 

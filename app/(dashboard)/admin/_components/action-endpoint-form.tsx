@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
@@ -100,7 +101,7 @@ export function ActionEndpointForm({ view }: { view: ActionEndpointView }) {
       ) : null}
 
       {view.canStore ? (
-        <form
+        <ClientForm
           className="panel"
           aria-labelledby="action-endpoint-save-title"
           onSubmit={async (e) => {
@@ -167,7 +168,7 @@ export function ActionEndpointForm({ view }: { view: ActionEndpointView }) {
           <button type="submit" disabled={save.pending}>
             {t("save")}
           </button>
-        </form>
+        </ClientForm>
       ) : (
         <p className="muted">{t("noSecretsKey")}</p>
       )}

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import type { AdminChangeWhat, ApproverRefusal } from "@/lib/domain/admin-governance";
@@ -73,7 +74,7 @@ export function AdminChangesSection({
         {r.approvalRefusal ? (
           <p className="muted">{t(`refusals.${r.approvalRefusal}`)}</p>
         ) : (
-          <form
+          <ClientForm
             onSubmit={(e) => {
               e.preventDefault();
               void send(r.id, "approve", stepUpValue(new FormData(e.currentTarget)));
@@ -83,7 +84,7 @@ export function AdminChangesSection({
             <button type="submit" disabled={decide.pending}>
               {t("approveNamed", named)}
             </button>
-          </form>
+          </ClientForm>
         )}
         <button type="button" className="secondary" disabled={decide.pending} onClick={() => send(r.id, "reject")}>
           {t("rejectNamed", named)}

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { CheckboxGroup } from "@/components/forms/checkbox-group";
@@ -84,7 +85,7 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
     <Section titleId="create-channel-title" title={t("createChannelTitle")} level={3} className="panel">
       {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("channelSecretNote")} /> : null}
       <FormError id="create-channel-error" error={error} />
-      <form onSubmit={onSubmit}>
+      <ClientForm onSubmit={onSubmit}>
         <InputField
           {...requiredText}
           id="channel-slug"
@@ -104,7 +105,7 @@ export function CreateChannelForm({ tools }: { tools: string[] }) {
         <button type="submit" disabled={pending}>
           {pending ? t("working") : t("createChannel")}
         </button>
-      </form>
+      </ClientForm>
     </Section>
   );
 }
@@ -125,7 +126,7 @@ export function RotateSecretForm({ id, slug }: { id: string; slug: string }) {
     if (result) setSecret(result.secret);
   }
   return (
-    <form onSubmit={onSubmit} aria-label={t("rotateNamed", { slug })}>
+    <ClientForm onSubmit={onSubmit} aria-label={t("rotateNamed", { slug })}>
       {secret ? <ShownOnce label={t("channelSecret")} value={secret} note={t("channelSecretNote")} /> : null}
       <FormError id={`rotate-${id}-error`} error={error} />
       <InputField
@@ -142,6 +143,6 @@ export function RotateSecretForm({ id, slug }: { id: string; slug: string }) {
       <button type="submit" className="secondary" disabled={pending}>
         {t("rotateSecret")}
       </button>
-    </form>
+    </ClientForm>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { Section } from "@/components/page/section";
@@ -24,7 +25,7 @@ export function ConfirmationPolicyForm({ kinds, available }: { kinds: string[]; 
     <Section titleId="confirmation-policy-title" title={t("title")} className="stack">
       <p className="muted">{t("intro")}</p>
       <Notice>{done}</Notice>
-      <form
+      <ClientForm
         className="panel stack"
         aria-labelledby="confirmation-policy-title"
         onSubmit={async (e) => {
@@ -64,7 +65,7 @@ export function ConfirmationPolicyForm({ kinds, available }: { kinds: string[]; 
         <button type="submit" disabled={save.pending}>
           {t("save")}
         </button>
-      </form>
+      </ClientForm>
     </Section>
   );
 }

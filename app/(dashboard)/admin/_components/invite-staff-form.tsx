@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { CheckboxGroup } from "@/components/forms/checkbox-group";
@@ -43,7 +44,7 @@ export function InviteStaffForm() {
       {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
       {waits ? <Notice>{t("waitsForSecond")}</Notice> : null}
       <FormError id="invite-error" error={error} />
-      <form onSubmit={onSubmit} aria-describedby={error ? "invite-error" : undefined}>
+      <ClientForm onSubmit={onSubmit} aria-describedby={error ? "invite-error" : undefined}>
         <InputField {...requiredText} id="invite-email" label={t("email")} name="email" type="email" />
         <InputField {...requiredText} id="invite-name" label={t("name")} name="name" />
         <CheckboxGroup
@@ -57,7 +58,7 @@ export function InviteStaffForm() {
         <button type="submit" disabled={pending}>
           {pending ? t("working") : t("invite")}
         </button>
-      </form>
+      </ClientForm>
     </Section>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { InputField, requiredText } from "@/components/forms/field";
@@ -51,7 +52,7 @@ export function IssueKeyForm({
     <Section titleId={`issue-${idPrefix}-title`} title={title} level={3} className="panel">
       {key ? <ShownOnce label={keyName} value={key} note={t("shownOnceNote")} /> : null}
       <FormError id={`issue-${idPrefix}-error`} error={error} />
-      <form onSubmit={onSubmit}>
+      <ClientForm onSubmit={onSubmit}>
         <InputField {...requiredText} id={`${idPrefix}-label`} label={t("label")} name="label" maxLength={80} />
         {children}
         <InputField id={`${idPrefix}-expires`} label={t("expiresOptional")} name="expiresAt" type="datetime-local" />
@@ -59,7 +60,7 @@ export function IssueKeyForm({
         <button type="submit" disabled={pending}>
           {pending ? t("working") : t("issueKey")}
         </button>
-      </form>
+      </ClientForm>
     </Section>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useTranslations } from "next-intl";
 import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
@@ -32,7 +33,7 @@ export function PolicyPending({
       {pending.mine ? (
         <p className="muted">{t("ownPending")}</p>
       ) : (
-        <form
+        <ClientForm
           onSubmit={async (e) => {
             e.preventDefault();
             const r = await decide.run(
@@ -47,7 +48,7 @@ export function PolicyPending({
           <button type="submit" disabled={decide.pending}>
             {t("approve", { version: pending.version })}
           </button>
-        </form>
+        </ClientForm>
       )}
       <button
         type="button"

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import {
@@ -111,7 +112,7 @@ export function PolicySection({
       ) : null}
       {pending ? <PolicyPending pending={pending} currency={currency} onResult={setResult} /> : null}
 
-      <form onSubmit={onSubmit} aria-labelledby="policy-edit-title">
+      <ClientForm onSubmit={onSubmit} aria-labelledby="policy-edit-title">
         <h3 id="policy-edit-title">{t("editTitle")}</h3>
         <p className="muted">{t("editHelp")}</p>
         <div className="grid-2">
@@ -145,7 +146,7 @@ export function PolicySection({
         <button type="submit" disabled={propose.pending || (changes.length === 0 && !invalid)}>
           {t("save")}
         </button>
-      </form>
+      </ClientForm>
 
       <details>
         <summary>{t("history")}</summary>

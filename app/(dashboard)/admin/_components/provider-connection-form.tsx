@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
@@ -86,7 +87,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
       </div>
 
       {view.canStore ? (
-        <form
+        <ClientForm
           className="panel"
           aria-labelledby="provider-save-title"
           onSubmit={async (e) => {
@@ -117,7 +118,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           <button type="submit" disabled={save.pending}>
             {t("save")}
           </button>
-        </form>
+        </ClientForm>
       ) : (
         <p className="muted">{t("noSecretsKey")}</p>
       )}

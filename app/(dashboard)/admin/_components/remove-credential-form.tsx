@@ -1,6 +1,7 @@
 "use client";
 // "Remove" for a credential an admin stored (the payment provider connection, the action endpoint): asks to
 // confirm, sends DELETE with the step-up field when the server asks for it, and tells the caller when it is gone.
+import { ClientForm } from "@/components/forms/client-form";
 import { FormError } from "./form-error";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { useAdminRequest } from "./use-admin-request";
@@ -17,7 +18,7 @@ export function RemoveCredentialForm(props: {
   const remove = useAdminRequest<{ removed: boolean }>();
   const { idPrefix } = props;
   return (
-    <form
+    <ClientForm
       className="panel"
       aria-labelledby={`${idPrefix}-remove-title`}
       onSubmit={async (e) => {
@@ -33,6 +34,6 @@ export function RemoveCredentialForm(props: {
       <button type="submit" className="secondary" disabled={remove.pending}>
         {props.button}
       </button>
-    </form>
+    </ClientForm>
   );
 }

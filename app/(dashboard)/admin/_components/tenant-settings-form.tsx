@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useEffect, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
@@ -91,7 +92,7 @@ export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSe
         </p>
       ) : null}
       {saved ? <Notice>{t("saved")}</Notice> : null}
-      <form onSubmit={onSubmit} noValidate>
+      <ClientForm onSubmit={onSubmit} noValidate>
         {fields.map((name) => (
           <InputField key={name} {...input(name)} {...extra[name]} />
         ))}
@@ -103,7 +104,7 @@ export function TenantSettingsForm({ settings, timeZones }: { settings: TenantSe
         <button type="submit" disabled={pending}>
           {pending ? t("saving") : t("save")}
         </button>
-      </form>
+      </ClientForm>
     </Section>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState, type ReactNode } from "react";
 import { InputField } from "@/components/forms/field";
 import { useAdminRequest, type AdminError } from "./use-admin-request";
@@ -73,7 +74,7 @@ export function WebhookUrlForm<T>({
         </div>
       ) : null}
       {children(state)}
-      <form
+      <ClientForm
         noValidate
         aria-describedby={error ? `${id}-error` : undefined}
         onSubmit={async (e) => {
@@ -113,7 +114,7 @@ export function WebhookUrlForm<T>({
             </button>
           ) : null}
         </div>
-      </form>
+      </ClientForm>
     </div>
   );
 }

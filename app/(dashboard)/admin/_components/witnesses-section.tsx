@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField, requiredText } from "@/components/forms/field";
@@ -47,7 +48,7 @@ export function WitnessesSection({
         onRemove={async (w) => said(await remove.run("DELETE", `/api/admin/witnesses/${w.id}`))}
       />
 
-      <form
+      <ClientForm
         className="panel"
         aria-labelledby="witness-quorum-title"
         onSubmit={async (e) =>
@@ -75,9 +76,9 @@ export function WitnessesSection({
         <button type="submit" disabled={setQuorum.pending}>
           {t("setQuorum")}
         </button>
-      </form>
+      </ClientForm>
 
-      <form
+      <ClientForm
         className="panel"
         aria-labelledby="witness-add-title"
         onSubmit={async (e) => {
@@ -107,7 +108,7 @@ export function WitnessesSection({
         <button type="submit" disabled={add.pending}>
           {t("add")}
         </button>
-      </form>
+      </ClientForm>
 
       <div className="panel">
         <h3 id="witness-policy-title">{t("policyTitle")}</h3>

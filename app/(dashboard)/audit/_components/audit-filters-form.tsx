@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import type { ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { auditOutcomes } from "@/lib/domain/audit-actions";
@@ -74,7 +75,7 @@ export function AuditFiltersForm({ state, labels }: Props) {
   };
 
   return (
-    <form
+    <ClientForm
       onSubmit={state.submit}
       role="search"
       aria-label={t("searchTitle")}
@@ -144,6 +145,6 @@ export function AuditFiltersForm({ state, labels }: Props) {
           </Button>
         ) : null}
       </div>
-    </form>
+    </ClientForm>
   );
 }

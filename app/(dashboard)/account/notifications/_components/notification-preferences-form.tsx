@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { api, ApiError } from "@/lib/queries/api";
@@ -43,7 +44,7 @@ export function NotificationPreferencesForm({ initial }: { initial: Notification
   }
 
   return (
-    <form
+    <ClientForm
       className="stack"
       onSubmit={(e) => {
         e.preventDefault();
@@ -91,6 +92,6 @@ export function NotificationPreferencesForm({ initial }: { initial: Notification
           {state.message}
         </div>
       ) : null}
-    </form>
+    </ClientForm>
   );
 }

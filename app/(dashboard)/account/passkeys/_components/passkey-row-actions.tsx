@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
@@ -17,7 +18,7 @@ export function PasskeyRowActions({ id, name }: { id: string; name: string }) {
   return (
     <div className="stack">
       {editing ? (
-        <form
+        <ClientForm
           onSubmit={async (e) => {
             e.preventDefault();
             if (await rename.run("PATCH", path, { name: new FormData(e.currentTarget).get("name") })) setEditing(false);
@@ -37,7 +38,7 @@ export function PasskeyRowActions({ id, name }: { id: string; name: string }) {
           <button type="button" className="secondary" onClick={() => setEditing(false)}>
             {t("cancel")}
           </button>
-        </form>
+        </ClientForm>
       ) : (
         <button
           type="button"
@@ -49,7 +50,7 @@ export function PasskeyRowActions({ id, name }: { id: string; name: string }) {
         </button>
       )}
       <FormError id={`rename-${id}-error`} error={rename.error} />
-      <form
+      <ClientForm
         onSubmit={async (e) => {
           e.preventDefault();
           await remove.run("DELETE", path, stepUpValue(new FormData(e.currentTarget)));
@@ -59,7 +60,7 @@ export function PasskeyRowActions({ id, name }: { id: string; name: string }) {
         <button type="submit" className="secondary" disabled={remove.pending} aria-label={t("removeNamed", { name })}>
           {t("remove")}
         </button>
-      </form>
+      </ClientForm>
       <FormError id={`remove-${id}-error`} error={remove.error} />
     </div>
   );

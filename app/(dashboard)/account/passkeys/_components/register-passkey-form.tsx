@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
@@ -47,7 +48,7 @@ export function RegisterPasskeyForm() {
   }
 
   return (
-    <form onSubmit={onSubmit} className="passkey-register">
+    <ClientForm onSubmit={onSubmit} className="passkey-register">
       <Notice>{notice}</Notice>
       {error ? (
         <p className="error-box" role="alert">
@@ -65,6 +66,6 @@ export function RegisterPasskeyForm() {
       <button type="submit" disabled={pending}>
         {pending ? t("waiting") : t("register")}
       </button>
-    </form>
+    </ClientForm>
   );
 }

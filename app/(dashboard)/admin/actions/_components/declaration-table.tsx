@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useRef } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
@@ -21,7 +22,7 @@ function ActiveActions({ row, onDone }: { row: DeclarationRow; onDone: (message:
   const decide = useDeclarationDecision();
   const form = useRef<HTMLFormElement>(null);
   return (
-    <form ref={form} className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
+    <ClientForm ref={form} className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
       <Link href={`/admin/actions/new?from=${encodeURIComponent(row.name)}`}>{t("newVersion")}</Link>
       <StepUpField id={`retire-step-up-${row.id}`} show={decide.needsStepUp} />
       <ConfirmButton
@@ -37,7 +38,7 @@ function ActiveActions({ row, onDone }: { row: DeclarationRow; onDone: (message:
         }}
       />
       <FormError id={`retire-error-${row.id}`} error={decide.error} />
-    </form>
+    </ClientForm>
   );
 }
 

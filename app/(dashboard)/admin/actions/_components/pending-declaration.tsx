@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useTranslations } from "next-intl";
 import { FormError } from "../../_components/form-error";
 import { StepUpField, stepUpValue } from "../../_components/step-up-field";
@@ -42,7 +43,7 @@ export function PendingDeclaration({ row, onDone }: { row: DeclarationRow; onDon
               {tc.has(`refusals.${row.approvalRefusal}`) ? tc(`refusals.${row.approvalRefusal}`) : row.approvalRefusal}
             </p>
           ) : (
-            <form
+            <ClientForm
               className="flex flex-wrap items-end gap-3"
               onSubmit={async (e) => {
                 e.preventDefault();
@@ -54,7 +55,7 @@ export function PendingDeclaration({ row, onDone }: { row: DeclarationRow; onDon
               <button type="submit" disabled={decide.pending}>
                 {t("approve")}
               </button>
-            </form>
+            </ClientForm>
           )}
           <button type="button" className="secondary" disabled={decide.pending} onClick={reject}>
             {t("reject")}

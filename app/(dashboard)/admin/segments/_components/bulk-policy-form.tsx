@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
@@ -19,7 +20,7 @@ export function BulkPolicyForm({ policy }: { policy: BulkPolicyView }) {
   const save = useAdminRequest<BulkPolicyView>();
   const [done, setDone] = useState<string | null>(null);
   return (
-    <form
+    <ClientForm
       className="panel stack"
       aria-labelledby="bulk-policy-title"
       onSubmit={async (e) => {
@@ -111,6 +112,6 @@ export function BulkPolicyForm({ policy }: { policy: BulkPolicyView }) {
           {save.pending ? t("saving") : t("policySave")}
         </button>
       </div>
-    </form>
+    </ClientForm>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
@@ -31,7 +32,7 @@ export function SegmentForm() {
   const save = useAdminRequest<SegmentView>();
   const [done, setDone] = useState<string | null>(null);
   return (
-    <form
+    <ClientForm
       className="panel stack"
       aria-labelledby="segment-form-title"
       onSubmit={async (e) => {
@@ -74,6 +75,6 @@ export function SegmentForm() {
           {save.pending ? t("saving") : t("save")}
         </button>
       </div>
-    </form>
+    </ClientForm>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
@@ -80,7 +81,7 @@ export function PayoutPanel({ d, canPayout }: { d: ExecutionDetail & { payout: P
       ) : null}
 
       {waiting && canPayout && !p.reference ? (
-        <form
+        <ClientForm
           className="mt-3 grid max-w-md gap-3"
           onSubmit={(e) => {
             e.preventDefault();
@@ -100,7 +101,7 @@ export function PayoutPanel({ d, canPayout }: { d: ExecutionDetail & { payout: P
           <Button type="submit" disabled={record.isPending || reference.trim().length < 3} className="w-fit">
             {t("record")}
           </Button>
-        </form>
+        </ClientForm>
       ) : null}
 
       {waiting && canPayout && p.reference ? (

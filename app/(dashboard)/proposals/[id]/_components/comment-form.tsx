@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
@@ -33,7 +34,7 @@ export function CommentForm({ proposalId }: { proposalId: string }) {
     if (body.trim()) add.mutate(body);
   }
   return (
-    <form onSubmit={onSubmit} className="mt-3 grid gap-2" aria-label={t("formLabel")}>
+    <ClientForm onSubmit={onSubmit} className="mt-3 grid gap-2" aria-label={t("formLabel")}>
       <Field
         id="proposal-comment"
         label={t("label")}
@@ -62,6 +63,6 @@ export function CommentForm({ proposalId }: { proposalId: string }) {
           {add.isPending ? t("sending") : t("add")}
         </Button>
       </div>
-    </form>
+    </ClientForm>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
 import { useRouter } from "next/navigation";
@@ -103,7 +104,7 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
         ) : null}
       </div>
       <dialog ref={editRef} aria-labelledby="edit-title">
-        <form onSubmit={onEdit}>
+        <ClientForm onSubmit={onEdit}>
           <h2 id="edit-title">{t("editTitle")}</h2>
           <p>{t("editHelp")}</p>
           <InputField
@@ -122,7 +123,7 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
             pendingLabel={t("working")}
             cancelLabel={t("cancel")}
           />
-        </form>
+        </ClientForm>
       </dialog>
     </div>
   );

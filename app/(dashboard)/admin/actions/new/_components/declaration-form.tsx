@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState, type FormEvent } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
@@ -57,7 +58,7 @@ export function DeclarationForm({ initial }: { initial: Draft }) {
   }
 
   return (
-    <form className="panel stack" aria-labelledby="actions-title" noValidate onSubmit={onSubmit}>
+    <ClientForm className="panel stack" aria-labelledby="actions-title" noValidate onSubmit={onSubmit}>
       {problems.length > 0 ? (
         <p className="error-box" role="alert" id="declaration-problems">
           {t("fix")}
@@ -84,6 +85,6 @@ export function DeclarationForm({ initial }: { initial: Draft }) {
           {save.pending ? t("submitting") : t("submit")}
         </button>
       </div>
-    </form>
+    </ClientForm>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { ClientForm } from "@/components/forms/client-form";
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { CheckboxGroup } from "@/components/forms/checkbox-group";
@@ -45,7 +46,7 @@ export function StaffActions({ member }: { member: Member }) {
       <Notice>{done}</Notice>
       {link ? <ShownOnce label={t("setupLink")} value={link} note={t("setupLinkNote")} /> : null}
 
-      <form
+      <ClientForm
         className="panel"
         aria-labelledby="roles-form-title"
         onSubmit={(e) => submit(e, { roles: new FormData(e.currentTarget).getAll("roles") }, t("rolesSaved"))}
@@ -64,13 +65,13 @@ export function StaffActions({ member }: { member: Member }) {
         <button type="submit" disabled={pending || member.self}>
           {t("saveRoles")}
         </button>
-      </form>
+      </ClientForm>
 
       <div className="panel">
         <h2>{t("access")}</h2>
         <div className="row-actions">
           {member.self ? null : (
-            <form
+            <ClientForm
               onSubmit={(e) =>
                 submit(e, { disabled: !member.disabled }, member.disabled ? t("enabled") : t("disabledDone"))
               }
@@ -79,27 +80,27 @@ export function StaffActions({ member }: { member: Member }) {
               <button type="submit" className={member.disabled ? undefined : "secondary"} disabled={pending}>
                 {member.disabled ? t("enable") : t("disable")}
               </button>
-            </form>
+            </ClientForm>
           )}
           {member.locked ? (
-            <form onSubmit={(e) => submit(e, { unlock: true }, t("unlocked"))}>
+            <ClientForm onSubmit={(e) => submit(e, { unlock: true }, t("unlocked"))}>
               <button type="submit" className="secondary" disabled={pending}>
                 {t("unlock")}
               </button>
-            </form>
+            </ClientForm>
           ) : null}
-          <form onSubmit={(e) => submit(e, { signOut: true }, t("signedOut"))}>
+          <ClientForm onSubmit={(e) => submit(e, { signOut: true }, t("signedOut"))}>
             <button type="submit" className="secondary" disabled={pending}>
               {t("signOutEverywhere")}
             </button>
-          </form>
+          </ClientForm>
           {member.self || member.disabled ? null : (
-            <form onSubmit={(e) => submit(e, {}, t("linkIssued"), "POST", `${path}/setup-link`)}>
+            <ClientForm onSubmit={(e) => submit(e, {}, t("linkIssued"), "POST", `${path}/setup-link`)}>
               <StepUpField id="link-step-up" show={needsStepUp} />
               <button type="submit" className="secondary" disabled={pending}>
                 {t("newSetupLink")}
               </button>
-            </form>
+            </ClientForm>
           )}
         </div>
       </div>
