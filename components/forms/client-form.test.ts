@@ -19,9 +19,11 @@ describe("forms sent by React", () => {
   it("finds a raw <form> with an onSubmit, and only that", () => {
     expect(formsSentByReact(`<form className="x" onSubmit={send}>`)).toEqual([1]);
     expect(formsSentByReact(`<div>\n  <form\n    ref={f}\n    onSubmit={async (e) => {\n`)).toEqual([2]);
+    expect(formsSentByReact(`<form ref={(el) => (f = el)} onSubmit={send}>`)).toEqual([1]);
     expect(formsSentByReact(`<ClientForm onSubmit={send}>`)).toEqual([]);
     expect(formsSentByReact(`<form action="/audit" method="get">`)).toEqual([]);
     expect(formsSentByReact(`<form action={serverAction}>`)).toEqual([]);
+    expect(formsSentByReact(`<form method="post" onSubmit={send}>`)).toEqual([]);
   });
 
   it("every one in app/ and components/ is a ClientForm", () => {

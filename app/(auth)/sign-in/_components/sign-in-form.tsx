@@ -1,6 +1,5 @@
 "use client";
 
-import { ClientForm } from "@/components/forms/client-form";
 import { useState, type FormEvent } from "react";
 import { signIn } from "next-auth/react";
 import { useFormatter, useTranslations } from "next-intl";
@@ -66,7 +65,7 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
             : t(error.kind)}
         </div>
       ) : null}
-      <ClientForm method="post" onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined}>
+      <form method="post" onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined}>
         <InputField id="email" label={t("email")} name="email" type="email" autoComplete="username" required />
         <InputField
           id="password"
@@ -79,7 +78,7 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
         <button type="submit" disabled={pending || !hydrated}>
           {pending ? t("submitting") : t("submit")}
         </button>
-      </ClientForm>
+      </form>
       {ssoName ? (
         <>
           <p className="muted">{t("or")}</p>
