@@ -146,6 +146,11 @@ try {
     AUDIT_SEQUENCER_INTERVAL_MS: "100",
     WORKER_CONCURRENCY: "4",
     DATABASE_POOL_SIZE: "8",
+    // The execution the SIGKILLed worker left `sending` is settled by the reconciler once it is stale. With the
+    // default 30 s, graphile-worker's backoff (e^attempt seconds) put the settling retry ~85 s after the kill, and
+    // the drain waited for it (a CI run's soak took 143 s instead of 62). 10 s is still far above the provider's p99
+    // here (~2.5 s), and the reconciler asks the provider before any re-send, under the same idempotency key.
+    EXECUTION_STALE_SENDING_MS: "10000",
   };
   const tsx = ["--conditions=react-server", "--import", "tsx"];
   await spawnChild(
@@ -355,13 +360,15 @@ try {
 
   const c = await openPgClient(server.url);
   const q = async (sql: string) => (await c.query(sql)).rows[0] as Record<string, number>;
-  const drainUntil = Date.now() + DRAIN_MS;
+  const drainStarted = Date.now();
+  const drainUntil = drainStarted + DRAIN_MS;
   for (;;) {
     const d = await q(`SELECT (SELECT count(*)::int FROM "AuditPending") AS pending,
                               (SELECT count(*)::int FROM "Proposal" WHERE status IN ('approved', 'executing')) AS running`);
     if ((d.pending === 0 && d.running === 0) || Date.now() > drainUntil) break;
     await new Promise((r) => setTimeout(r, 500));
   }
+  say(`drained in ${((Date.now() - drainStarted) / 1000).toFixed(1)}s`);
   // The sequencer integrates events written during the drain too: one more short wait for it.
   await new Promise((r) => setTimeout(r, 1_500));
 
