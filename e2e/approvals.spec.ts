@@ -54,7 +54,9 @@ test("a reviewer sees the agent's proposal appear without reloading, with exactl
 }) => {
   const order = await freshOrder("tienda-es", 12_345);
   await useSession(page, staff("tienda-es", "reviewer"));
-  await page.goto("/queue");
+  // Newest first: by the default order (soonest expiry first) a new proposal comes last, and once the other specs
+  // have left a page's worth of tienda-es proposals pending it is not on the first page at all (a CI run met that).
+  await page.goto("/queue?sort=newest");
   await expect(page.getByRole("heading", { name: "Cola de revisión" })).toBeVisible();
   const proposalId = await proposeRefund("tienda-es", order);
   const row = page.locator(`tr[data-proposal-id="${proposalId}"]`);
