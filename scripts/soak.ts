@@ -146,11 +146,6 @@ try {
     AUDIT_SEQUENCER_INTERVAL_MS: "100",
     WORKER_CONCURRENCY: "4",
     DATABASE_POOL_SIZE: "8",
-    // The execution the SIGKILLed worker left `sending` is settled by the reconciler once it is stale. With the
-    // default 30 s, graphile-worker's backoff (e^attempt seconds) put the settling retry ~85 s after the kill, and
-    // the drain waited for it (a CI run's soak took 143 s instead of 62). 10 s is still far above the provider's p99
-    // here (~2.5 s), and the reconciler asks the provider before any re-send, under the same idempotency key.
-    EXECUTION_STALE_SENDING_MS: "10000",
   };
   const tsx = ["--conditions=react-server", "--import", "tsx"];
   await spawnChild(
