@@ -10,7 +10,6 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select";
 import { NativeSelectOptGroup } from "@/components/ui/native-select-optgroup";
-import { useHydrated } from "@/components/ui/use-hydrated";
 import type { AuditLabels } from "./audit-cells";
 import type { AuditSearchState } from "./use-audit-search";
 
@@ -20,10 +19,9 @@ type Props = { state: AuditSearchState; labels: AuditLabels };
 export function AuditFiltersForm({ state, labels }: Props) {
   const t = useTranslations("audit");
   const { draft, setDraft, zone, foreignZone } = state;
-  // Until React owns the page the text fields are disabled (controlled Inputs: components/ui/use-hydrated.ts), and
-  // so are the pickers (a controlled select is not held back everywhere: the queue's toolbar applies a choice
-  // made before hydration), Search and the quick ranges, which only React can run.
-  const hydrated = useHydrated();
+  // Until React owns the page every control of the form is disabled (ClientForm): the text fields, the pickers (a
+  // controlled select is not held back everywhere: the queue's toolbar applies a choice made before hydration),
+  // Search and the quick ranges, which only React can run.
 
   // A text or date-time filter: its value in the draft; a date-time is read in the zone the note names.
   const input = (name: "traceId" | "actor" | "proposalId" | "subject" | "from" | "to", hint?: string) => {
@@ -64,7 +62,6 @@ export function AuditFiltersForm({ state, labels }: Props) {
           className="w-full"
           value={value ?? ""}
           onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
-          disabled={!hydrated}
         >
           <NativeSelectOption value="">{t(name === "action" ? "anyAction" : "anyOutcome")}</NativeSelectOption>
           {value && !known.includes(value) ? <NativeSelectOption value={value}>{value}</NativeSelectOption> : null}
@@ -109,14 +106,7 @@ export function AuditFiltersForm({ state, labels }: Props) {
       </div>
       <div className="flex flex-wrap items-center gap-2 text-sm" role="group" aria-label={t("quickRanges")}>
         {(["hour", "today", "week"] as const).map((r) => (
-          <Button
-            key={r}
-            type="button"
-            variant="outline"
-            size="sm"
-            onClick={() => state.preset(r)}
-            disabled={!hydrated}
-          >
+          <Button key={r} type="button" variant="outline" size="sm" onClick={() => state.preset(r)}>
             {t(`range_${r}`)}
           </Button>
         ))}
@@ -136,9 +126,7 @@ export function AuditFiltersForm({ state, labels }: Props) {
         {input("subject", t("subjectHint"))}
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={!hydrated}>
-          {t("search")}
-        </Button>
+        <Button type="submit">{t("search")}</Button>
         {state.active ? (
           <Button type="button" variant="ghost" onClick={state.clear}>
             {t("clear")}
