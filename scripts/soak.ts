@@ -357,10 +357,34 @@ try {
   const q = async (sql: string) => (await c.query(sql)).rows[0] as Record<string, number>;
   const drainStarted = Date.now();
   const drainUntil = drainStarted + DRAIN_MS;
+  // What the drain waits for, said every 10 s: a slow drain names what held it.
+  let lastSaid = drainStarted;
   for (;;) {
     const d = await q(`SELECT (SELECT count(*)::int FROM "AuditPending") AS pending,
                               (SELECT count(*)::int FROM "Proposal" WHERE status IN ('approved', 'executing')) AS running`);
     if ((d.pending === 0 && d.running === 0) || Date.now() > drainUntil) break;
+    if (Date.now() - lastSaid >= 10_000) {
+      lastSaid = Date.now();
+      const held = await c.query<{ what: string }>(
+        `SELECT p.status::text || ' ' || COALESCE(x.status::text, 'no execution') || ' (attempts ' || COALESCE(x.attempts, 0) ||
+                ', updated ' || round(extract(epoch FROM now() - COALESCE(x."updatedAt", p."updatedAt")))::text || ' s ago' ||
+                COALESCE(', ' || left(COALESCE(x."lastError", x."failureReason"), 80), '') || ')' AS what
+           FROM "Proposal" p LEFT JOIN "Execution" x ON x."proposalId" = p.id
+          WHERE p.status IN ('approved', 'executing') ORDER BY p."updatedAt" LIMIT 5`,
+      );
+      const jobs = await c
+        .query<{ what: string }>(
+          `SELECT task_identifier || ' attempts ' || attempts || ' run_at ' || round(extract(epoch FROM run_at - now()))::text || ' s' ||
+                CASE WHEN locked_at IS NULL THEN '' ELSE ' locked ' || round(extract(epoch FROM now() - locked_at))::text || ' s ago' END AS what
+           FROM graphile_worker.jobs ORDER BY run_at LIMIT 5`,
+        )
+        .catch(() => ({ rows: [] as { what: string }[] }));
+      say(
+        `still draining: ${d.pending} audit events pending, ${d.running} proposals approved/executing` +
+          (held.rows.length ? `; ${held.rows.map((r) => r.what).join("; ")}` : "") +
+          (jobs.rows.length ? `; jobs: ${jobs.rows.map((r) => r.what).join("; ")}` : ""),
+      );
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
   say(`drained in ${((Date.now() - drainStarted) / 1000).toFixed(1)}s`);

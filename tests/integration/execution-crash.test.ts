@@ -148,6 +148,14 @@ describe("kill -9 of the worker between the provider's commit and recording the 
       debug(`workers up at ${Date.now() - started} ms`);
     }
     await waitFor("the last round settled", () => allSucceeded(previous.map((p) => p.id)), 90_000, 50);
+    // The killed workers' execute jobs are not left locked for graphile-worker's 4 hours: the next workers free them
+    // within seconds (lib/server/jobs/worker-liveness.ts) and run them again, which finds the execution started.
+    await waitFor(
+      "the killed workers' jobs freed and run again",
+      async () => (await Promise.all(made.map((p) => executeJobs(p.id)))).every((n) => n === 0),
+      60_000,
+      250,
+    );
     await Promise.all(live.map((w) => w.stop()));
 
     expect(kills).toBe(KILLS);

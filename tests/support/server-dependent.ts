@@ -24,6 +24,8 @@ export const serverDependent: Record<string, string> = {
     "partitions and retention: AuditEvent's monthly partitions, dropping empty ones, the append-only trigger",
   "audit-tamper.test.ts": "triggers: the append-only triggers and what an owner who bypasses them can still not hide",
   "audit-sequencer.test.ts": "advisory locks: one sequencer leader per log, failover when the leader's session dies",
+  "worker-liveness.test.ts":
+    "advisory locks: a worker process's session lock dies with its session (pg_terminate_backend), two sweeps try-lock at once",
   "proposal-guarantees.test.ts":
     "advisory locks and time zones: the daily cap under concurrent approvals, the tenant's day from the server's tz data, row locks",
   "auth-lockout-race.test.ts": "concurrency: guarded UPDATEs under READ COMMITTED decide 20 racing guesses",

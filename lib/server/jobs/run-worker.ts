@@ -1,5 +1,6 @@
 import "server-only";
-import { parseCrontab, run, type Runner } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import { parseCrontab, run, type Runner, type WorkerEvents } from "graphile-worker";
 import { db } from "@/lib/server/db/client";
 import { databaseUrl, workerConcurrency } from "@/lib/server/env";
 import { log } from "@/lib/server/log";
@@ -8,6 +9,7 @@ import { jobLogger } from "./logger";
 import { JOB_SCHEMA } from "./schema";
 import { crontab, tasks } from "./tasks";
 import { expireProposals } from "@/lib/server/proposals/expire-proposals";
+import { holdWorkerLiveness, unlockJobsOfDeadWorkers } from "./worker-liveness";
 
 export type WorkerOptions = {
   databaseUrl?: string;
@@ -19,7 +21,7 @@ export type WorkerOptions = {
   noCron?: boolean;
   /** How often to look for jobs scheduled in the future (retries); new jobs arrive via LISTEN/NOTIFY. */
   pollIntervalMs?: number;
-  /** How often this worker sweeps expired proposals between the crontab's ticks (EXPIRY_SWEEP_MS). */
+  /** How often this worker sweeps expired proposals and dead workers' jobs between the crontab's ticks (EXPIRY_SWEEP_MS). */
   expirySweepMs?: number;
 };
 
@@ -28,6 +30,7 @@ const STOP_TIMEOUT_MS = 15_000;
  * Between the crontab's minute ticks the worker sweeps expired proposals every few seconds, so the state the
  * agent, the queue and the page read turns `expired` within seconds of the expiry (the reads derive it from the
  * clock meanwhile). The sweep is one indexed, SKIP LOCKED update: any number of workers may run it at once.
+ * On the same beat it frees the jobs of worker processes that died without stopping (worker-liveness.ts).
  */
 export const EXPIRY_SWEEP_MS = 5_000;
 
@@ -39,8 +42,16 @@ export const EXPIRY_SWEEP_MS = 5_000;
  */
 export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
   const concurrency = opts.concurrency ?? workerConcurrency();
+  const connectionString = opts.databaseUrl ?? databaseUrl();
+  // This process's liveness lock, taken before any of its job slots exists (worker-liveness.ts): if it dies
+  // without stopping, the other workers free the jobs it had locked within seconds, not graphile-worker's 4 hours.
+  const events: WorkerEvents = new EventEmitter();
+  let lost: Error | null = null;
+  let onLost = (error: Error) => void (lost = error);
+  const liveness = await holdWorkerLiveness({ databaseUrl: connectionString, events, onLost: (e) => onLost(e) });
   const runner = await run({
-    connectionString: opts.databaseUrl ?? databaseUrl(),
+    connectionString,
+    events,
     schema: JOB_SCHEMA,
     taskList: tasks,
     // Parsed here so an empty crontab means "no cron", not "read ./crontab".
@@ -53,10 +64,23 @@ export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
     // Signals are ours (below): graphile-worker's own handlers would re-raise them after stopping.
     noHandleSignals: true,
   });
+  // Without its lock, other workers may re-run this process's jobs: it stops (the supervisor starts a new one).
+  onLost = (error) => {
+    log.error({ component: "jobs", err: error }, "worker liveness connection lost; stopping");
+    void runner.stop().catch(() => undefined);
+  };
+  if (lost) onLost(lost);
+  void runner.promise.then(
+    () => liveness.stop(),
+    () => liveness.stop(),
+  );
   log.info({ component: "jobs", concurrency, tasks: Object.keys(tasks) }, "worker started");
   if (!opts.noCron) {
     const sweep = setInterval(() => {
       expireProposals().catch((error: unknown) => log.warn({ component: "jobs", err: error }, "expiry sweep failed"));
+      unlockJobsOfDeadWorkers().catch((error: unknown) =>
+        log.warn({ component: "jobs", err: error }, "dead-worker sweep failed"),
+      );
     }, opts.expirySweepMs ?? EXPIRY_SWEEP_MS);
     sweep.unref();
     void runner.promise.finally(() => clearInterval(sweep));

@@ -1,0 +1,141 @@
+// Worker liveness (lib/server/jobs/worker-liveness.ts): each worker process holds a session-level advisory lock for
+// its life; when its connection goes (SIGKILL, a lost machine), the sweep frees the jobs its job slots had locked —
+// graphile-worker alone would leave them locked for 4 hours. Live processes and slots nobody recorded keep theirs.
+// (A real `scripts/worker.ts` killed with SIGKILL: execution-crash.test.ts.)
+import { EventEmitter } from "node:events";
+import { afterEach, describe, expect, it } from "vitest";
+import type { WorkerEvents } from "graphile-worker";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
+import { holdWorkerLiveness, unlockJobsOfDeadWorkers, type WorkerLiveness } from "@/lib/server/jobs/worker-liveness";
+
+const held: WorkerLiveness[] = [];
+afterEach(async () => {
+  await Promise.all(held.splice(0).map((l) => l.stop()));
+  await sql`DELETE FROM graphile_worker._private_jobs WHERE task_id IN
+              (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'liveness_probe')`.execute(sqlPool());
+  await sql`DELETE FROM "JobWorker"`.execute(sqlPool());
+});
+
+/** A worker process's liveness as runWorker takes it, with the given job slots created under it. */
+async function processWith(slots: string[]) {
+  const events: WorkerEvents = new EventEmitter();
+  const lost: Error[] = [];
+  const liveness = await holdWorkerLiveness({
+    databaseUrl: process.env.DATABASE_URL!,
+    events,
+    onLost: (e) => lost.push(e),
+  });
+  held.push(liveness);
+  for (const workerId of slots) events.emit("worker:create", { worker: { workerId } } as never);
+  // The slots are recorded on the lock's own connection; wait until they are there.
+  for (let i = 0; i < 100 && (await recordedSlots(liveness.instanceKey)).length < slots.length; i++)
+    await new Promise((r) => setTimeout(r, 20));
+  return { liveness, lost };
+}
+
+const recordedSlots = async (instanceKey: number) =>
+  (
+    await sql<{
+      workerId: string;
+    }>`SELECT "workerId" FROM "JobWorker" WHERE "instanceKey" = ${instanceKey}::int4 ORDER BY 1`.execute(sqlPool())
+  ).rows.map((r) => r.workerId);
+
+/** A job of a task nobody runs here, locked by `slot` as if that slot were running it. */
+async function lockedJob(slot: string): Promise<string> {
+  const [job] = (
+    await sql<{ id: string }>`SELECT id::text FROM graphile_worker.add_job('liveness_probe', '{}'::json)`.execute(
+      sqlPool(),
+    )
+  ).rows;
+  await sql`UPDATE graphile_worker._private_jobs SET locked_by = ${slot}, locked_at = now() WHERE id = ${job!.id}::bigint`.execute(
+    sqlPool(),
+  );
+  return job!.id;
+}
+
+const lockedBy = async (jobId: string) =>
+  (
+    await sql<{
+      locked_by: string | null;
+    }>`SELECT locked_by FROM graphile_worker._private_jobs WHERE id = ${jobId}::bigint`.execute(sqlPool())
+  ).rows[0]?.locked_by;
+
+/** The server ends the session holding this process's lock: what a SIGKILL of the process does to it. */
+async function killSession(instanceKey: number) {
+  const { rows } = await sql<{ ended: boolean }>`
+    SELECT pg_terminate_backend(pid) AS ended FROM pg_locks
+     WHERE locktype = 'advisory' AND granted AND objsubid = 2
+       AND classid = hashtext('job-worker-liveness')::oid AND objid = ${instanceKey}::int4::oid`.execute(sqlPool());
+  expect(rows.map((r) => r.ended)).toEqual([true]);
+}
+
+const livenessLocksHeld = async () =>
+  (
+    await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks
+      WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid = hashtext('job-worker-liveness')::oid`.execute(
+      sqlPool(),
+    )
+  ).rows[0]!.n;
+
+async function until(what: string, cond: () => Promise<boolean>) {
+  for (let i = 0; i < 200; i++) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("the jobs of a worker process that died without stopping", () => {
+  it("are freed, and its slots forgotten; a live process's jobs and a slot nobody recorded stay locked", async () => {
+    const dead = await processWith(["worker-dead-1", "worker-dead-2"]);
+    const live = await processWith(["worker-live-1"]);
+    const deadJobs = [await lockedJob("worker-dead-1"), await lockedJob("worker-dead-2")];
+    const liveJob = await lockedJob("worker-live-1");
+    const strayJob = await lockedJob("worker-nobody-recorded");
+    expect(await livenessLocksHeld()).toBe(2);
+
+    // Both alive: nothing is freed.
+    expect(await unlockJobsOfDeadWorkers()).toEqual({ processes: 0, jobsFreed: 0 });
+    expect(await lockedBy(deadJobs[0]!)).toBe("worker-dead-1");
+
+    await killSession(dead.liveness.instanceKey);
+    await until("the dead process's lock to go", async () => (await livenessLocksHeld()) === 1);
+    expect(await unlockJobsOfDeadWorkers()).toEqual({ processes: 1, jobsFreed: 2 });
+
+    expect(await lockedBy(deadJobs[0]!)).toBeNull();
+    expect(await lockedBy(deadJobs[1]!)).toBeNull();
+    expect(await lockedBy(liveJob)).toBe("worker-live-1");
+    expect(await lockedBy(strayJob)).toBe("worker-nobody-recorded");
+    expect(await recordedSlots(dead.liveness.instanceKey)).toEqual([]);
+    expect(await recordedSlots(live.liveness.instanceKey)).toEqual(["worker-live-1"]);
+    // The process whose lock broke was told (runWorker stops its runner then).
+    expect(dead.lost.length).toBeGreaterThan(0);
+    expect(live.lost).toEqual([]);
+    // The sweep gave back every key it took: only the live process's lock is held.
+    expect(await livenessLocksHeld()).toBe(1);
+    // Nothing left to do for the next sweep.
+    expect(await unlockJobsOfDeadWorkers()).toEqual({ processes: 0, jobsFreed: 0 });
+  });
+
+  it("two sweeps at once free a dead process's jobs once, without an error", async () => {
+    const dead = await processWith(["worker-twice-1"]);
+    const job = await lockedJob("worker-twice-1");
+    await killSession(dead.liveness.instanceKey);
+    await until("the dead process's lock to go", async () => (await livenessLocksHeld()) === 0);
+    const [a, b] = await Promise.all([unlockJobsOfDeadWorkers(), unlockJobsOfDeadWorkers()]);
+    expect(a.processes + b.processes).toBe(1);
+    expect(a.jobsFreed + b.jobsFreed).toBe(1);
+    expect(await lockedBy(job)).toBeNull();
+    expect(await livenessLocksHeld()).toBe(0);
+  });
+
+  it("a process that stops gracefully forgets its slots and drops its lock", async () => {
+    const p = await processWith(["worker-stops-1", "worker-stops-2"]);
+    expect(await recordedSlots(p.liveness.instanceKey)).toEqual(["worker-stops-1", "worker-stops-2"]);
+    await held.splice(0)[0]!.stop();
+    expect(await recordedSlots(p.liveness.instanceKey)).toEqual([]);
+    expect(await livenessLocksHeld()).toBe(0);
+    expect(p.lost).toEqual([]);
+  });
+});
