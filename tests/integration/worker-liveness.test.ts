@@ -1,13 +1,14 @@
 // Worker liveness (lib/server/jobs/worker-liveness.ts): each worker process holds a session-level advisory lock for
 // its life; when its connection goes (SIGKILL, a lost machine), the sweep frees the jobs its job slots had locked —
 // graphile-worker alone would leave them locked for 4 hours. Live processes and slots nobody recorded keep theirs.
-// (A real `scripts/worker.ts` killed with SIGKILL: execution-crash.test.ts.)
+// (Real `scripts/worker.ts` processes killed with SIGKILL: execution-crash.test.ts.)
 import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WorkerEvents } from "graphile-worker";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { holdWorkerLiveness, unlockJobsOfDeadWorkers, type WorkerLiveness } from "@/lib/server/jobs/worker-liveness";
+import { startWorker } from "./execution-crash-support";
 
 const held: WorkerLiveness[] = [];
 afterEach(async () => {
@@ -138,4 +139,30 @@ describe("the jobs of a worker process that died without stopping", () => {
     expect(await livenessLocksHeld()).toBe(0);
     expect(p.lost).toEqual([]);
   });
+});
+
+describe("a worker process that loses its liveness lock", () => {
+  it("stops and exits with an error (its supervisor starts a new one), since the others may now re-run its jobs", async () => {
+    // A real `scripts/worker.ts`; it never calls the provider here.
+    const w = await startWorker("http://127.0.0.1:9");
+    try {
+      await until("the worker's pool recorded", async () => {
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM "JobWorker" WHERE "workerId" LIKE 'pool-%'`.execute(sqlPool());
+        return rows[0]!.n === 1;
+      });
+      const exited = new Promise<number | null>((r) => w.child.once("exit", (code) => r(code)));
+      const { rows } = await sql<{ ended: boolean }>`
+        SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'job-worker-liveness'`.execute(
+        sqlPool(),
+      );
+      expect(rows.map((r) => r.ended)).toEqual([true]);
+      const stillRunning = new Promise<string>((r) => setTimeout(() => r("still running after 20 s"), 20_000).unref());
+      expect(await Promise.race([exited, stillRunning])).toBe(1);
+      expect(w.output()).toContain("worker liveness connection lost; stopping");
+    } finally {
+      await w.stop();
+    }
+  }, 60_000);
 });

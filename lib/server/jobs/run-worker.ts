@@ -49,7 +49,7 @@ export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
   let lost: Error | null = null;
   let onLost = (error: Error) => void (lost = error);
   const liveness = await holdWorkerLiveness({ databaseUrl: connectionString, events, onLost: (e) => onLost(e) });
-  const runner = await run({
+  const started = run({
     connectionString,
     events,
     schema: JOB_SCHEMA,
@@ -64,10 +64,20 @@ export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
     // Signals are ours (below): graphile-worker's own handlers would re-raise them after stopping.
     noHandleSignals: true,
   });
-  // Without its lock, other workers may re-run this process's jobs: it stops (the supervisor starts a new one).
+  const runner = await started.catch(async (error: unknown) => {
+    await liveness.stop();
+    throw error;
+  });
+  // Without its lock, other workers may re-run this process's jobs: it stops, and the worker process exits (its
+  // supervisor starts a new one, with a lock of its own).
   onLost = (error) => {
     log.error({ component: "jobs", err: error }, "worker liveness connection lost; stopping");
-    void runner.stop().catch(() => undefined);
+    void runner
+      .stop()
+      .catch(() => undefined)
+      .finally(() => {
+        if (opts.handleSignals) process.exit(1);
+      });
   };
   if (lost) onLost(lost);
   void runner.promise.then(
