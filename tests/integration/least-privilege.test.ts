@@ -76,6 +76,19 @@ describe("the runtime role", () => {
     expect(await attempt(app, `UPDATE "Tenant" SET name = name`)).toBe("ok");
     expect(await attempt(app, `SELECT count(*) FROM "Proposal"`)).toBe("ok");
     expect(await attempt(app, `SELECT graphile_worker.add_job('least-privilege-probe', '{}'::json)`)).toBe("ok");
+    // A worker's liveness (lib/server/jobs/worker-liveness.ts): record its lock holders, free a dead one's jobs.
+    expect(await attempt(app, `INSERT INTO "JobWorker" ("workerId", "instanceKey") VALUES ('pool-probe', 1)`)).toBe(
+      "ok",
+    );
+    // (A session lock outlives the ROLLBACK: given back at once.)
+    expect(
+      await attempt(
+        app,
+        `SELECT pg_try_advisory_lock(hashtext('job-worker-liveness'), 1), pg_advisory_unlock(hashtext('job-worker-liveness'), 1)`,
+      ),
+    ).toBe("ok");
+    expect(await attempt(app, `SELECT graphile_worker.force_unlock_workers(ARRAY['pool-probe'])`)).toBe("ok");
+    expect(await attempt(app, `DELETE FROM "JobWorker" WHERE "instanceKey" = 1`)).toBe("ok");
   });
 });
 
