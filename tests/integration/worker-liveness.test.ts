@@ -8,7 +8,7 @@ import type { WorkerEvents } from "graphile-worker";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { holdWorkerLiveness, unlockJobsOfDeadWorkers, type WorkerLiveness } from "@/lib/server/jobs/worker-liveness";
-import { startWorker } from "./execution-crash-support";
+import { startWorker, waitFor } from "./execution-crash-support";
 
 const held: WorkerLiveness[] = [];
 afterEach(async () => {
@@ -79,14 +79,6 @@ const livenessLocksHeld = async () =>
     )
   ).rows[0]!.n;
 
-async function until(what: string, cond: () => Promise<boolean>) {
-  for (let i = 0; i < 200; i++) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe("the jobs of a worker process that died without stopping", () => {
   it("are freed, and its slots forgotten; a live process's jobs and a slot nobody recorded stay locked", async () => {
     const dead = await processWith(["worker-dead-1", "worker-dead-2"]);
@@ -101,7 +93,7 @@ describe("the jobs of a worker process that died without stopping", () => {
     expect(await lockedBy(deadJobs[0]!)).toBe("worker-dead-1");
 
     await killSession(dead.liveness.instanceKey);
-    await until("the dead process's lock to go", async () => (await livenessLocksHeld()) === 1);
+    await waitFor("the dead process's lock to go", async () => (await livenessLocksHeld()) === 1);
     expect(await unlockJobsOfDeadWorkers()).toEqual({ processes: 1, jobsFreed: 2 });
 
     expect(await lockedBy(deadJobs[0]!)).toBeNull();
@@ -123,7 +115,7 @@ describe("the jobs of a worker process that died without stopping", () => {
     const dead = await processWith(["worker-twice-1"]);
     const job = await lockedJob("worker-twice-1");
     await killSession(dead.liveness.instanceKey);
-    await until("the dead process's lock to go", async () => (await livenessLocksHeld()) === 0);
+    await waitFor("the dead process's lock to go", async () => (await livenessLocksHeld()) === 0);
     const [a, b] = await Promise.all([unlockJobsOfDeadWorkers(), unlockJobsOfDeadWorkers()]);
     expect(a.processes + b.processes).toBe(1);
     expect(a.jobsFreed + b.jobsFreed).toBe(1);
@@ -146,7 +138,7 @@ describe("a worker process that loses its liveness lock", () => {
     // A real `scripts/worker.ts`; it never calls the provider here.
     const w = await startWorker("http://127.0.0.1:9");
     try {
-      await until("the worker's pool recorded", async () => {
+      await waitFor("the worker's pool recorded", async () => {
         const { rows } = await sql<{
           n: number;
         }>`SELECT count(*)::int AS n FROM "JobWorker" WHERE "workerId" LIKE 'pool-%'`.execute(sqlPool());
