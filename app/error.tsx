@@ -1,6 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
+import { ClientButton } from "@/components/ui/client-button";
 
 // Shows only Next's digest (a reference to the server log), never the error message or stack.
 export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
@@ -10,9 +11,9 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
       <div className="card" role="alert">
         <h1>{t("errorTitle")}</h1>
         <p>{t("error", { ref: error.digest ?? "-" })}</p>
-        <button type="button" onClick={reset}>
+        <ClientButton type="button" onClick={reset}>
           {t("retry")}
-        </button>
+        </ClientButton>
       </div>
     </main>
   );

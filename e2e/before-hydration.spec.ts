@@ -1,7 +1,8 @@
 // Buttons that do nothing until React owns the page must not look clickable: a click on a server-rendered
 // Approve before hydration opened nothing and was lost (a reviewer, and bulk-reject.spec in CI, met it). With
 // scripts off, the page as the server sends it shows Approve, Reject, Sign in and the controls of a form React sends
-// disabled; with scripts on they become usable. (components/ui/use-hydrated.ts, components/forms/client-form.tsx)
+// disabled, and buttons outside forms whose click React carries out; with scripts on they become usable.
+// (components/ui/use-hydrated.ts, components/forms/client-form.tsx, components/ui/client-button.tsx)
 import { expect, test } from "@playwright/test";
 import { authFile, signIn, staff } from "./support/auth";
 import { freshOrder } from "./support/db";
@@ -29,6 +30,10 @@ test("before hydration Approve, Reject, Sign in, a form React sends and the audi
     await expect(bar.getByRole("button", { name: "Reject", exact: true })).toBeDisabled();
     // Lower the amount opens a dialog only React can open (CI: approvals.spec's edit test clicked too early).
     await expect(raw.getByRole("button", { name: "Lower the amount" })).toBeDisabled();
+    // Buttons outside any form whose click React carries out (ClientButton, and Button with an onClick): the full
+    // hash's toggle and its copy button did nothing when clicked before hydration.
+    await expect(raw.getByRole("button", { name: "Show full hash" })).toBeDisabled();
+    await expect(raw.getByRole("button", { name: /^Copy / }).first()).toBeDisabled();
     // A form React sends (ClientForm): sent before hydration, the browser itself made it a GET of the page with its
     // fields in the URL and saved nothing (CI met it with admin-polish's second admin). Its controls wait for React.
     await raw.goto("/account/notifications");
@@ -75,6 +80,8 @@ test("before hydration Approve, Reject, Sign in, a form React sends and the audi
   await page.goto(`/proposals/${id}`);
   const bar = page.getByRole("group", { name: "Decision" });
   await expect(bar.getByRole("button", { name: "Reject", exact: true })).toBeEnabled();
+  await page.getByRole("button", { name: "Show full hash" }).click();
+  await expect(page.getByRole("button", { name: "Show short hash" })).toBeVisible();
   await bar.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(page.getByRole("dialog").getByRole("button", { name: "Approve refund" })).toBeVisible();
 });

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ClientButton } from "@/components/ui/client-button";
 
 /** A proposal hash in short form, the full value on demand, and a copy button. */
 export function ProposalHash({ hash }: { hash: string }) {
@@ -14,9 +15,9 @@ export function ProposalHash({ hash }: { hash: string }) {
         {full ? hash : `${hash.slice(0, 12)}…`}
       </code>
       <CopyButton value={hash} label={t("hash")} />
-      <button type="button" className="link text-sm" onClick={() => setFull((v) => !v)} aria-expanded={full}>
+      <ClientButton type="button" className="link text-sm" onClick={() => setFull((v) => !v)} aria-expanded={full}>
         {full ? t("hashShort") : t("hashFull")}
-      </button>
+      </ClientButton>
     </span>
   );
 }

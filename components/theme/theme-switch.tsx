@@ -4,6 +4,7 @@ import { useSyncExternalStore, type ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { cn } from "@/lib/utils";
 import { readTheme, setTheme, subscribeTheme, themes as options, type Theme } from "./theme";
+import { ClientButton } from "@/components/ui/client-button";
 
 export type ThemeIcons = Record<Theme, ReactNode>;
 
@@ -19,7 +20,7 @@ export function ThemeSwitch({ className, icons }: { className?: string; icons: T
       {options.map((value) => {
         const checked = theme === value;
         return (
-          <button
+          <ClientButton
             key={value}
             type="button"
             role="radio"
@@ -34,7 +35,7 @@ export function ThemeSwitch({ className, icons }: { className?: string; icons: T
             )}
           >
             {icons[value]}
-          </button>
+          </ClientButton>
         );
       })}
     </div>

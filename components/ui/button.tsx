@@ -2,6 +2,7 @@ import * as React from "react";
 import { cva, type VariantProps } from "class-variance-authority";
 
 import { cn } from "@/lib/utils";
+import { ClientButton } from "./client-button";
 
 // The styles of each name are in components/ui/button.css (`@layer components`, below the utilities), so a caller's
 // className overrides any of them, and the browser gets names instead of utility lists.
@@ -34,7 +35,9 @@ const buttonVariants = cva("ui-button", {
 
 /**
  * A button. No `asChild` (Radix Slot): the button is on every page's first load; for a link that looks
- * like a button, put `buttonVariants({ … })` on the link.
+ * like a button, put `buttonVariants({ … })` on the link. With an `onClick` it is a ClientButton (disabled until
+ * React owns the page: before that its click did nothing); without one (a submit of a form that works without
+ * React) a plain button.
  */
 function Button({
   className,
@@ -42,8 +45,9 @@ function Button({
   size = "default",
   ...props
 }: React.ComponentProps<"button"> & VariantProps<typeof buttonVariants>) {
+  const Element = props.onClick ? ClientButton : "button";
   return (
-    <button
+    <Element
       data-slot="button"
       data-variant={variant}
       data-size={size}

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFooter, DialogHeading, DialogTrigger } from "@/components/ui/dialog";
+import { ClientButton } from "@/components/ui/client-button";
 
 /**
  * A button that asks first, in the app's own dialog (components/ui/dialog.tsx) instead of the browser's
@@ -26,10 +27,11 @@ export function ConfirmButton(props: {
   const [busy, setBusy] = useState(false);
   return (
     <Dialog open={open} onOpenChange={(o) => !busy && setOpen(o)}>
+      {/* The dialog opens only once React owns the page: a ClientButton (Radix adds the click). */}
       <DialogTrigger asChild>
-        <button type="button" className="secondary" disabled={props.disabled} aria-label={props.ariaLabel}>
+        <ClientButton type="button" className="secondary" disabled={props.disabled} aria-label={props.ariaLabel}>
           {props.label}
-        </button>
+        </ClientButton>
       </DialogTrigger>
       <DialogContent closeLabel={t("close")}>
         <DialogHeading title={props.title} description={props.description} />

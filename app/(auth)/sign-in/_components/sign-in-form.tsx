@@ -7,6 +7,7 @@ import { signInProblem, type SignInProblem } from "@/lib/domain/sign-in-error";
 import { Field, InputField } from "@/components/forms/field";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { signedIn, signInWithCsrfRetry } from "../../sign-in-with-csrf-retry";
+import { ClientButton } from "@/components/ui/client-button";
 
 type Props = {
   callbackPath: string;
@@ -82,14 +83,13 @@ export function SignInForm({ callbackPath, ssoName, initialError, language }: Pr
       {ssoName ? (
         <>
           <p className="muted">{t("or")}</p>
-          <button
+          <ClientButton
             type="button"
             className="secondary"
-            disabled={!hydrated}
             onClick={() => signIn("oidc", { callbackUrl: callbackPath })}
           >
             {t("sso", { name: ssoName })}
-          </button>
+          </ClientButton>
         </>
       ) : null}
       <Field id="language" label={t("language")} className="field mt-6">

@@ -13,6 +13,7 @@ import { FormError } from "./form-error";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { RemoveCredentialForm } from "./remove-credential-form";
 import { useAdminRequest } from "./use-admin-request";
+import { ClientButton } from "@/components/ui/client-button";
 
 /**
  * The tenant's action endpoint: the URL the shop's actions are sent to and the hint of its signing secret (never
@@ -78,7 +79,7 @@ export function ActionEndpointForm({ view }: { view: ActionEndpointView }) {
 
       {view.configured ? (
         <div>
-          <button
+          <ClientButton
             type="button"
             className="secondary"
             disabled={test.pending}
@@ -88,7 +89,7 @@ export function ActionEndpointForm({ view }: { view: ActionEndpointView }) {
             }}
           >
             {test.pending ? t("testing") : t("test")}
-          </button>
+          </ClientButton>
           <FormError id="action-endpoint-test-error" error={test.error} />
           {tested ? (
             <p role="status" data-testid="action-endpoint-test-result" className={tested.ok ? "notice" : "error-box"}>

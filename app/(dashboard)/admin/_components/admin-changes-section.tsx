@@ -13,6 +13,7 @@ import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError, ShownOnce } from "./form-error";
 import { adminChangeStatus } from "@/lib/domain/admin-governance";
+import { ClientButton } from "@/components/ui/client-button";
 
 export type AdminChangeRow = {
   id: string;
@@ -65,9 +66,14 @@ export function AdminChangesSection({
     r.mine ? (
       <>
         <p className="muted">{t("mine")}</p>
-        <button type="button" className="secondary" disabled={decide.pending} onClick={() => send(r.id, "cancel")}>
+        <ClientButton
+          type="button"
+          className="secondary"
+          disabled={decide.pending}
+          onClick={() => send(r.id, "cancel")}
+        >
           {t("cancelNamed", named)}
-        </button>
+        </ClientButton>
       </>
     ) : (
       <div className="row-actions">
@@ -86,9 +92,14 @@ export function AdminChangesSection({
             </button>
           </ClientForm>
         )}
-        <button type="button" className="secondary" disabled={decide.pending} onClick={() => send(r.id, "reject")}>
+        <ClientButton
+          type="button"
+          className="secondary"
+          disabled={decide.pending}
+          onClick={() => send(r.id, "reject")}
+        >
           {t("rejectNamed", named)}
-        </button>
+        </ClientButton>
       </div>
     );
   const whatOf = (r: AdminChangeRow) => r.what.map((w) => t(`kinds.${w}`)).join(", ");

@@ -6,6 +6,7 @@ import { useAdminRequest } from "./use-admin-request";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { FormError } from "./form-error";
 import { ChangeTable, type PolicyChange } from "./policy-change-table";
+import { ClientButton } from "@/components/ui/client-button";
 
 export type PendingPolicy = { version: number; changes: PolicyChange[]; mine: boolean };
 
@@ -50,7 +51,7 @@ export function PolicyPending({
           </button>
         </ClientForm>
       )}
-      <button
+      <ClientButton
         type="button"
         className="secondary"
         disabled={decide.pending}
@@ -60,7 +61,7 @@ export function PolicyPending({
         }
       >
         {t("reject", { version: pending.version })}
-      </button>
+      </ClientButton>
     </div>
   );
 }

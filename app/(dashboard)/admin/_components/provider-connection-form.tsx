@@ -13,6 +13,7 @@ import { FormError } from "./form-error";
 import { StepUpField, stepUpValue } from "./step-up-field";
 import { RemoveCredentialForm } from "./remove-credential-form";
 import { useAdminRequest } from "./use-admin-request";
+import { ClientButton } from "@/components/ui/client-button";
 
 /**
  * The tenant's Stripe connection: whose key is in use (a hint, never the key), a form to store a restricted key
@@ -65,7 +66,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
       <Notice>{done}</Notice>
 
       <div>
-        <button
+        <ClientButton
           type="button"
           className="secondary"
           disabled={test.pending}
@@ -75,7 +76,7 @@ export function ProviderConnectionForm({ view }: { view: ProviderConnectionView 
           }}
         >
           {test.pending ? t("testing") : t("test")}
-        </button>
+        </ClientButton>
         <FormError id="provider-test-error" error={test.error} />
         {tested ? (
           <p role="status" data-testid="provider-test-result" className={tested.ok ? "notice" : "error-box"}>

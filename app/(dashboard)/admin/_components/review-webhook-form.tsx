@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { InputField } from "@/components/forms/field";
 import { WebhookUrlForm } from "./webhook-url-form";
+import { ClientButton } from "@/components/ui/client-button";
 
 /** The input problems the reviewer webhook's URL can have (webhook-url.ts), each with its words. */
 const problems = ["invalid", "protocol", "credentials", "private_address", "too_long"] as const;
@@ -71,9 +72,9 @@ function SecretOnce({ secret }: { secret: string }) {
         value={secret}
         onFocus={(e) => e.currentTarget.select()}
       />
-      <button type="button" className="secondary" onClick={copy}>
+      <ClientButton type="button" className="secondary" onClick={copy}>
         {t("copy")}
-      </button>{" "}
+      </ClientButton>{" "}
       <span aria-live="polite" className="muted">
         {copied === "copied" ? t("copied") : copied === "failed" ? t("copyFailed") : ""}
       </span>

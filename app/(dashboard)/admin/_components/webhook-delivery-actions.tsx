@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { useAdminRequest } from "./use-admin-request";
 import { FormError } from "./form-error";
+import { ClientButton } from "@/components/ui/client-button";
 
 /** Queues a test delivery (POST …/test → 202 {id}, with `body` if given); the history below shows it after the refresh. */
 export function SendTestButton({ path, label, body }: { path: string; label: string; body?: Record<string, unknown> }) {
@@ -12,7 +13,7 @@ export function SendTestButton({ path, label, body }: { path: string; label: str
   const [queued, setQueued] = useState(false);
   return (
     <div>
-      <button
+      <ClientButton
         type="button"
         className="secondary"
         disabled={pending}
@@ -22,7 +23,7 @@ export function SendTestButton({ path, label, body }: { path: string; label: str
         }}
       >
         {pending ? t("working") : label}
-      </button>
+      </ClientButton>
       {queued ? <p role="status">{t("queued")}</p> : null}
       <FormError id={`test-${(path + JSON.stringify(body ?? "")).replace(/[^a-z0-9]+/gi, "-")}-error`} error={error} />
     </div>
@@ -35,7 +36,7 @@ export function ResendDeliveryButton({ path, id, label }: { path: string; id: st
   const { run, pending, error } = useAdminRequest<{ id: string; status: "pending" }>();
   return (
     <>
-      <button
+      <ClientButton
         type="button"
         className="secondary"
         disabled={pending}
@@ -43,7 +44,7 @@ export function ResendDeliveryButton({ path, id, label }: { path: string; id: st
         onClick={() => void run("POST", path)}
       >
         {pending ? t("working") : t("resend")}
-      </button>
+      </ClientButton>
       <FormError id={`resend-${id}-error`} error={error} />
     </>
   );

@@ -12,6 +12,7 @@ import { NativeSelect, NativeSelectOption } from "@/components/ui/native-select"
 import { NativeSelectOptGroup } from "@/components/ui/native-select-optgroup";
 import type { AuditLabels } from "./audit-cells";
 import type { AuditSearchState } from "./use-audit-search";
+import { ClientButton } from "@/components/ui/client-button";
 
 type Props = { state: AuditSearchState; labels: AuditLabels };
 
@@ -114,9 +115,9 @@ export function AuditFiltersForm({ state, labels }: Props) {
       <p id="audit-zone" className="m-0 text-sm text-muted-foreground" data-zone={zone}>
         {foreignZone ? t("zoneOfLink", { zone }) : t("zoneNote", { zone })}{" "}
         {foreignZone ? (
-          <button type="button" className="underline" onClick={state.switchToMyZone}>
+          <ClientButton type="button" className="underline" onClick={state.switchToMyZone}>
             {t("useMyZone", { zone: foreignZone })}
-          </button>
+          </ClientButton>
         ) : null}
       </p>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">

@@ -9,6 +9,7 @@ import { DataTable, DataTableEmpty, type Column } from "@/components/ui/data-tab
 import { Skeleton } from "@/components/ui/skeleton";
 import { AuditActor, AuditOutcome, AuditTime, TraceLink, type AuditLabels } from "./audit-cells";
 import type { AuditSearchState } from "./use-audit-search";
+import { ClientButton } from "@/components/ui/client-button";
 
 type Props = { state: AuditSearchState; labels: AuditLabels };
 
@@ -124,14 +125,14 @@ export function AuditResults({ state, labels }: Props) {
       )}
       {search.hasNextPage ? (
         <p className="m-0">
-          <button
+          <ClientButton
             type="button"
             className={buttonVariants({ variant: "outline" })}
             onClick={() => void search.fetchNextPage()}
             disabled={search.isFetchingNextPage}
           >
             {search.isFetchingNextPage ? t("loading") : t("loadMore")}
-          </button>
+          </ClientButton>
         </p>
       ) : null}
     </section>

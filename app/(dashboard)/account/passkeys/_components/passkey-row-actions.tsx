@@ -7,6 +7,7 @@ import { InputField } from "@/components/forms/field";
 import { useAdminRequest } from "@/app/(dashboard)/admin/_components/use-admin-request";
 import { StepUpField, stepUpValue } from "@/app/(dashboard)/admin/_components/step-up-field";
 import { FormError } from "@/app/(dashboard)/admin/_components/form-error";
+import { ClientButton } from "@/components/ui/client-button";
 
 /** Rename or remove one of your own passkeys (removal asks for your password when the sign-in is old). */
 export function PasskeyRowActions({ id, name }: { id: string; name: string }) {
@@ -35,19 +36,19 @@ export function PasskeyRowActions({ id, name }: { id: string; name: string }) {
           <button type="submit" disabled={rename.pending}>
             {t("save")}
           </button>{" "}
-          <button type="button" className="secondary" onClick={() => setEditing(false)}>
+          <ClientButton type="button" className="secondary" onClick={() => setEditing(false)}>
             {t("cancel")}
-          </button>
+          </ClientButton>
         </ClientForm>
       ) : (
-        <button
+        <ClientButton
           type="button"
           className="secondary"
           onClick={() => setEditing(true)}
           aria-label={t("renameNamed", { name })}
         >
           {t("rename")}
-        </button>
+        </ClientButton>
       )}
       <FormError id={`rename-${id}-error`} error={rename.error} />
       <ClientForm

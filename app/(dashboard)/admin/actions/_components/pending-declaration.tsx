@@ -7,6 +7,7 @@ import { StepUpField, stepUpValue } from "../../_components/step-up-field";
 import type { DeclarationRow } from "./declaration";
 import { DeclarationSpecView } from "./declaration-spec";
 import { useDeclarationDecision } from "./use-declaration-decision";
+import { ClientButton } from "@/components/ui/client-button";
 
 /**
  * A version waiting for a second admin, with everything it declares: another admin approves it (step-up when the
@@ -32,9 +33,9 @@ export function PendingDeclaration({ row, onDone }: { row: DeclarationRow; onDon
       {row.mine ? (
         <div className="row-actions items-center">
           <p className="muted m-0">{t("mine")}</p>
-          <button type="button" className="secondary" disabled={decide.pending} onClick={reject}>
+          <ClientButton type="button" className="secondary" disabled={decide.pending} onClick={reject}>
             {t("cancel")}
-          </button>
+          </ClientButton>
         </div>
       ) : (
         <div className="row-actions items-end">
@@ -57,9 +58,9 @@ export function PendingDeclaration({ row, onDone }: { row: DeclarationRow; onDon
               </button>
             </ClientForm>
           )}
-          <button type="button" className="secondary" disabled={decide.pending} onClick={reject}>
+          <ClientButton type="button" className="secondary" disabled={decide.pending} onClick={reject}>
             {t("reject")}
-          </button>
+          </ClientButton>
         </div>
       )}
     </article>

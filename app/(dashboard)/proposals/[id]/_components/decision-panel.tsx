@@ -38,7 +38,6 @@ export function DecisionPanel({ proposal: p }: { proposal: ProposalPage }) {
       onPointerEnter={preload}
       onFocus={preload}
       aria-keyshortcuts={key}
-      disabled={!d.hydrated}
     >
       {t(kind)}
     </Button>

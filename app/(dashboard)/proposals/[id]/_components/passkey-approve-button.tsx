@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import { browserSupportsWebAuthn, startAuthentication } from "@simplewebauthn/browser";
 import { api, ApiError } from "@/lib/queries/proposals";
 import type { StepUpInput } from "@/lib/schemas/proposals";
+import { ClientButton } from "@/components/ui/client-button";
 
 /**
  * "Approve with passkey": asks the server for assertion options whose challenge is derived from this
@@ -50,14 +51,14 @@ export function PasskeyApproveButton(props: {
 
   return (
     <div className="field">
-      <button
+      <ClientButton
         type="button"
         onClick={approveWithPasskey}
         disabled={pending || props.busy}
         aria-describedby="passkey-approve-hint"
       >
         {pending ? t("waiting") : t("approveWith")}
-      </button>
+      </ClientButton>
       <p className="muted" id="passkey-approve-hint">
         {t("approveHint")}
       </p>

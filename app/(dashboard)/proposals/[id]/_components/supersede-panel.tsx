@@ -13,15 +13,12 @@ import { InputField } from "@/components/forms/field";
 import { Notice } from "@/components/forms/notice";
 import { DialogActions } from "@/components/ui/dialog-actions";
 import { Button } from "@/components/ui/button";
-import { useHydrated } from "@/components/ui/use-hydrated";
 
 /** Re-prepare (expired / invalidated) and edit = supersede (lower the amount). */
 export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
   const t = useTranslations("proposal");
   const queryClient = useQueryClient();
   const router = useRouter();
-  // An early click (server-rendered page, not yet hydrated) would open no dialog and be lost: wait for React.
-  const hydrated = useHydrated();
   const editRef = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [made, setMade] = useState<string | null>(null);
@@ -80,12 +77,7 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
       ) : null}
       <div className="row-actions">
         {p.viewer.canReprepare && !made ? (
-          <Button
-            type="button"
-            variant="outline"
-            disabled={!hydrated || reprepare.isPending}
-            onClick={() => reprepare.mutate()}
-          >
+          <Button type="button" variant="outline" disabled={reprepare.isPending} onClick={() => reprepare.mutate()}>
             {t("reprepare")}
           </Button>
         ) : null}
@@ -93,7 +85,6 @@ export function SupersedePanel({ proposal: p }: { proposal: ProposalDetail }) {
           <Button
             type="button"
             variant="outline"
-            disabled={!hydrated}
             onClick={() => {
               setError(null);
               editRef.current?.showModal();

@@ -13,7 +13,6 @@ import type { StepUpInput } from "@/lib/schemas/proposals";
 import { useShortcuts } from "@/components/reviewer/use-shortcuts";
 import { useNextProposal } from "@/components/reviewer/use-next-proposal";
 import { useClock } from "@/components/ui/use-clock";
-import { useHydrated } from "@/components/ui/use-hydrated";
 import { loadToast } from "@/components/ui/toast";
 import { useClaim } from "./claim-notice";
 import { useDecidedElsewhere } from "./use-decided-elsewhere";
@@ -90,8 +89,6 @@ export function useDecision(p: ProposalPage) {
   const expiredWhileOpen = now.getTime() >= new Date(p.expiresAt).getTime();
   const canDecide = p.viewer.canDecide && !decided && !expiredWhileOpen;
   const canReject = p.viewer.canReject && !decided && !expiredWhileOpen;
-  // Until React owns the page the buttons cannot open their dialogs: disabled, so an early click is not lost.
-  const hydrated = useHydrated();
   useShortcuts({
     a: () => canDecide && openDialog("approve"),
     r: () => canReject && openDialog("reject"),
@@ -152,7 +149,7 @@ export function useDecision(p: ProposalPage) {
   return {
     open, setOpen, openDialog, error, setError, notice: notice ?? elsewhere, decided, next, otherReviewer,
     reason, setReason, internalNote, setInternalNote, approve, reject, onApprove, onReject,
-    canDecide, canReject, hydrated, expiredWhileOpen, stepUpDue, confirmText, fourEyes,
+    canDecide, canReject, expiredWhileOpen, stepUpDue, confirmText, fourEyes,
   };
 }
 

@@ -2,6 +2,7 @@
 
 import type { ComponentProps, ReactNode } from "react";
 import { Field, InputField } from "@/components/forms/field";
+import { ClientButton } from "@/components/ui/client-button";
 
 /** The message of the problem at a box's path (the form's own check or the server's), or undefined. */
 export type ProblemAt = (path: string) => string | undefined;
@@ -149,9 +150,9 @@ export function DraftRow({
       <legend className="px-1 text-sm font-medium">{legend}</legend>
       {children}
       {onRemove ? (
-        <button type="button" className="secondary" onClick={onRemove}>
+        <ClientButton type="button" className="secondary" onClick={onRemove}>
           {removeLabel}
-        </button>
+        </ClientButton>
       ) : null}
     </fieldset>
   );

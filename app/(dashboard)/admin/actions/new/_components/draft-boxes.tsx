@@ -7,6 +7,7 @@ import { TextArea, TextBox, type ProblemAt } from "./boxes";
 import { DerivedFieldRow } from "./derived-field-row";
 import { InputFieldRow } from "./input-field-row";
 import { PolicyFieldset } from "./policy-fieldset";
+import { ClientButton } from "@/components/ui/client-button";
 
 const MAX_INPUT = 8;
 const MAX_DERIVED = 12;
@@ -70,7 +71,7 @@ export function DraftBoxes({
         ))}
         {draft.input.length < MAX_INPUT ? (
           <div>
-            <button
+            <ClientButton
               type="button"
               className="secondary"
               onClick={() => {
@@ -80,7 +81,7 @@ export function DraftBoxes({
               }}
             >
               {t("addInput")}
-            </button>
+            </ClientButton>
           </div>
         ) : null}
       </fieldset>
@@ -117,13 +118,13 @@ export function DraftBoxes({
         ))}
         {draft.fields.length < MAX_DERIVED ? (
           <div>
-            <button
+            <ClientButton
               type="button"
               className="secondary"
               onClick={() => set({ fields: [...draft.fields, emptyDerived()] })}
             >
               {t("addDerived")}
-            </button>
+            </ClientButton>
           </div>
         ) : null}
       </fieldset>
