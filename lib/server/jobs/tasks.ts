@@ -9,7 +9,6 @@ import { alertStaleSendingExecutions, remindExpiringProposals } from "@/lib/serv
 import { purgeOldNotifications } from "@/lib/server/notifications/purge-notifications";
 import { executeApprovedProposal, reconcileAnyExecution } from "@/lib/server/executions/run-execution";
 import { sweepExecutions } from "@/lib/server/executions/sweep-executions";
-import { unlockJobsOfDeadWorkers } from "./worker-liveness";
 import { verifyAllAuditChains } from "@/lib/server/audit/verify-all-chains";
 import { purgeAllAuditEvents } from "@/lib/server/audit/purge-audit-events";
 import { purgeBudgetCounters } from "@/lib/server/agent/purge-budget-counters";
@@ -52,7 +51,6 @@ export const tasks: Record<JobName, Task> = {
     await reconcileAnyExecution(executionId);
   }),
   sweep_executions: defineTask("sweep_executions", async () => {
-    await unlockJobsOfDeadWorkers();
     await sweepExecutions();
   }),
   verify_audit_chain: defineTask("verify_audit_chain", async () => {

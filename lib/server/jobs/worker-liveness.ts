@@ -91,7 +91,7 @@ export type DeadWorkerSweep = { processes: number; jobsFreed: number };
  * Frees the jobs (and job queues) locked by the slots of every recorded process whose liveness lock can be taken,
  * i.e. whose process is gone, and forgets those slots. Any number of workers may run it at once: a process found
  * dead by one is skipped by the others while that one holds its key. Run by every worker every few seconds
- * (run-worker.ts) and by the `sweep_executions` cron.
+ * (run-worker.ts, beside the expiry sweep).
  */
 export async function unlockJobsOfDeadWorkers(): Promise<DeadWorkerSweep> {
   const client = await pgPool().connect();
