@@ -46,9 +46,9 @@ export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
   // This process's liveness lock, taken before any of its job slots exists (worker-liveness.ts): if it dies
   // without stopping, the other workers free the jobs it had locked within seconds, not graphile-worker's 4 hours.
   const events: WorkerEvents = new EventEmitter();
-  let lost: Error | null = null;
-  let onLost = (error: Error) => void (lost = error);
-  const liveness = await holdWorkerLiveness({ databaseUrl: connectionString, events, onLost: (e) => onLost(e) });
+  let onLost!: (error: Error) => void;
+  const livenessLost = new Promise<Error>((resolve) => (onLost = resolve));
+  const liveness = await holdWorkerLiveness({ databaseUrl: connectionString, events, onLost });
   const started = run({
     connectionString,
     events,
@@ -70,16 +70,15 @@ export async function runWorker(opts: WorkerOptions = {}): Promise<Runner> {
   });
   // Without its lock, other workers may re-run this process's jobs: it stops, and the worker process exits (its
   // supervisor starts a new one, with a lock of its own).
-  onLost = (error) => {
+  void livenessLost.then((error) => {
     log.error({ component: "jobs", err: error }, "worker liveness connection lost; stopping");
-    void runner
+    return runner
       .stop()
       .catch(() => undefined)
       .finally(() => {
         if (opts.handleSignals) process.exit(1);
       });
-  };
-  if (lost) onLost(lost);
+  });
   void runner.promise.then(
     () => liveness.stop(),
     () => liveness.stop(),
