@@ -1,16 +1,7 @@
 // Every form that React sends (an onSubmit) is a ClientForm, whose controls wait for hydration (client-form.tsx):
 // a raw <form onSubmit> sent before hydration became a GET of the page with its fields in the URL.
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formsSentByReact } from "./client-form-scan";
-
-const root = join(import.meta.dirname, "..", "..");
-
-const tsxFiles = (dir: string) =>
-  (readdirSync(join(root, dir), { recursive: true }) as string[])
-    .filter((f) => f.endsWith(".tsx"))
-    .map((f) => join(root, dir, f));
+import { formsSentByReact, scanSources } from "../hydration-scan";
 
 describe("forms sent by React", () => {
   it("finds a raw <form> with an onSubmit, and only that", () => {
@@ -24,9 +15,9 @@ describe("forms sent by React", () => {
   });
 
   it("every one in app/ and components/ is a ClientForm", () => {
-    const raw = ["app", "components"]
-      .flatMap(tsxFiles)
-      .flatMap((file) => formsSentByReact(readFileSync(file, "utf8")).map((line) => `${relative(root, file)}:${line}`));
-    expect(raw, "use ClientForm (components/forms/client-form.tsx) for a form with an onSubmit").toEqual([]);
+    expect(
+      scanSources(formsSentByReact),
+      "use ClientForm (components/forms/client-form.tsx) for a form with an onSubmit",
+    ).toEqual([]);
   });
 });
