@@ -3,10 +3,11 @@
 // graphile-worker alone would leave them locked for 4 hours. Live processes and slots nobody recorded keep theirs.
 // (Real `scripts/worker.ts` processes killed with SIGKILL: execution-crash.test.ts.)
 import { EventEmitter } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import type { WorkerEvents } from "graphile-worker";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
+import { withPgClient } from "@/lib/server/db/pg-client";
 import { holdWorkerLiveness, unlockJobsOfDeadWorkers, type WorkerLiveness } from "@/lib/server/jobs/worker-liveness";
 import { startWorker, waitFor } from "./execution-crash-support";
 
@@ -62,11 +63,14 @@ const lockedBy = async (jobId: string) =>
     }>`SELECT locked_by FROM graphile_worker._private_jobs WHERE id = ${jobId}::bigint`.execute(sqlPool())
   ).rows[0]?.locked_by;
 
+// pg_locks lists the whole server's locks. An advisory lock belongs to one database, and other test files' databases
+// on the same server hold liveness locks of their own workers: only this file's database is counted.
+
 /** The server ends the session holding this process's lock: what a SIGKILL of the process does to it. */
 async function killSession(instanceKey: number) {
   const { rows } = await sql<{ ended: boolean }>`
     SELECT pg_terminate_backend(pid) AS ended FROM pg_locks
-     WHERE locktype = 'advisory' AND granted AND objsubid = 2
+     WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
        AND classid = hashtext('job-worker-liveness')::oid AND objid = ${instanceKey}::int4::oid`.execute(sqlPool());
   expect(rows.map((r) => r.ended)).toEqual([true]);
 }
@@ -74,13 +78,21 @@ async function killSession(instanceKey: number) {
 const livenessLocksHeld = async () =>
   (
     await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks
-      WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid = hashtext('job-worker-liveness')::oid`.execute(
-      sqlPool(),
-    )
+      WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND classid = hashtext('job-worker-liveness')::oid`.execute(sqlPool())
   ).rows[0]!.n;
 
 describe("the jobs of a worker process that died without stopping", () => {
   it("are freed, and its slots forgotten; a live process's jobs and a slot nobody recorded stay locked", async () => {
+    // A live worker of another database on the same server: its lock is not this database's (advisory locks belong
+    // to one database), and nothing here may count or free it.
+    await withPgClient(inject("serverUrl"), async (elsewhere) => {
+      await elsewhere.query("SELECT pg_advisory_lock(hashtext('job-worker-liveness'), 7)");
+      await deadAndLive();
+    });
+  });
+
+  async function deadAndLive() {
     const dead = await processWith(["worker-dead-1", "worker-dead-2"]);
     const live = await processWith(["worker-live-1"]);
     const deadJobs = [await lockedJob("worker-dead-1"), await lockedJob("worker-dead-2")];
@@ -109,7 +121,7 @@ describe("the jobs of a worker process that died without stopping", () => {
     expect(await livenessLocksHeld()).toBe(1);
     // Nothing left to do for the next sweep.
     expect(await unlockJobsOfDeadWorkers()).toEqual({ processes: 0, jobsFreed: 0 });
-  });
+  }
 
   it("two sweeps at once free a dead process's jobs once, without an error", async () => {
     const dead = await processWith(["worker-twice-1"]);
