@@ -9,6 +9,7 @@ import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { withPgClient } from "@/lib/server/db/pg-client";
 import { holdWorkerLiveness, unlockJobsOfDeadWorkers, type WorkerLiveness } from "@/lib/server/jobs/worker-liveness";
+import { runWorker } from "@/lib/server/jobs/run-worker";
 import { startWorker, waitFor } from "./execution-crash-support";
 
 const held: WorkerLiveness[] = [];
@@ -169,4 +170,30 @@ describe("a worker process that loses its liveness lock", () => {
       await w.stop();
     }
   }, 60_000);
+});
+
+describe("a worker process whose job runner fails to start", () => {
+  it("gives its liveness lock back and forgets its slots: nothing of it is left to look alive", async () => {
+    // A role that may take the lock and record its slots, but has no right on graphile-worker's schema: the runner's
+    // start (its schema check) fails after the lock is taken.
+    const role = `liveness_nostart_${process.pid}_${Date.now()}`;
+    const password = "liveness-nostart-password";
+    const admin = sqlPool();
+    await sql.raw(`CREATE ROLE "${role}" LOGIN PASSWORD '${password}'`).execute(admin);
+    try {
+      const { rows } = await sql<{ db: string }>`SELECT current_database() AS db`.execute(admin);
+      await sql.raw(`GRANT CONNECT ON DATABASE "${rows[0]!.db}" TO "${role}"`).execute(admin);
+      await sql.raw(`GRANT USAGE ON SCHEMA public TO "${role}"`).execute(admin);
+      await sql.raw(`GRANT SELECT, INSERT, DELETE ON "JobWorker" TO "${role}"`).execute(admin);
+      const url = new URL(process.env.DATABASE_URL!);
+      url.username = role;
+      url.password = password;
+      await expect(runWorker({ databaseUrl: url.toString(), noCron: true })).rejects.toThrow(/permission denied/);
+      expect(await livenessLocksHeld()).toBe(0);
+      expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM "JobWorker"`.execute(admin)).rows[0]!.n).toBe(0);
+    } finally {
+      await sql.raw(`DROP OWNED BY "${role}"`).execute(admin);
+      await sql.raw(`DROP ROLE "${role}"`).execute(admin);
+    }
+  }, 30_000);
 });
