@@ -1,7 +1,8 @@
 // Buttons that do nothing until React owns the page must not look clickable: a click on a server-rendered
 // Approve before hydration opened nothing and was lost (a reviewer, and bulk-reject.spec in CI, met it). With
 // scripts off, the page as the server sends it shows Approve, Reject, Sign in and the controls of a form React sends
-// disabled, and buttons outside forms whose click React carries out; with scripts on they become usable.
+// disabled, and buttons outside forms whose click React carries out (an admin's Revoke that asks first included);
+// with scripts on they become usable.
 // (components/ui/use-hydrated.ts, components/forms/client-form.tsx, components/ui/client-button.tsx)
 import { expect, test } from "@playwright/test";
 import { authFile, signIn, staff } from "./support/auth";
@@ -41,6 +42,19 @@ test("before hydration Approve, Reject, Sign in, a form React sends and the audi
     await expect(raw.getByRole("checkbox").first()).toBeDisabled();
   } finally {
     await serverOnly.close();
+  }
+  // A button that asks first (ConfirmButton: a Radix dialog trigger, whose click React adds): an admin's Revoke in
+  // the server's HTML opened nothing before hydration.
+  const adminServerOnly = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: authFile(staff("shop-us", "admin").email),
+  });
+  try {
+    const raw = await adminServerOnly.newPage();
+    await raw.goto("/admin");
+    await expect(raw.getByRole("button", { name: /^Revoke key / }).first()).toBeDisabled();
+  } finally {
+    await adminServerOnly.close();
   }
   // The auditor's search before hydration: the page's own scripts held back (its streamed HTML still swaps in),
   // so the form is exactly what the server rendered. Text typed into it was wiped by hydration (the fields are
