@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { assertCan, isRoleRefusal } from "@/lib/domain/permissions";
 import { db } from "@/lib/server/db/client";
 import { recordAccessDenied } from "@/lib/server/auth/record-access-denied";
+import { openPgClient } from "@/lib/server/db/pg-client";
+import { transaction } from "@/lib/server/db/transaction";
 import { inviteStaff } from "@/lib/server/admin/invite-staff";
 import { actorFor, staffOf } from "../support/actors";
 
@@ -58,5 +60,33 @@ describe("denied access", () => {
     // A day later, the old windows of this person are cleaned up when a new one opens.
     await recordAccessDenied(reviewer, { permission: "admin:manage" }, new Date(t0.getTime() + 2 * 86_400_000));
     expect(await db().accessDenialWindow.count({ where: { staffUserId: reviewer.userId } })).toBe(1);
+  });
+
+  it("a flood of one person's refusals holds one pooled connection, not the pool, and every refusal is counted", async () => {
+    const ops = await actorFor(staffOf("tienda-es", "ops").email);
+    const input = { permission: "admin:manage", path: "POST /api/admin/policy" };
+    const t0 = new Date(Date.UTC(2026, 10, 30, 11, 0, 5));
+    await recordAccessDenied(ops, input, t0);
+    // Another session holds the window's row (as a slow write of another instance would): a write of the count
+    // waits on it, holding its pooled connection.
+    const holder = await openPgClient(process.env.DATABASE_URL!);
+    const flood: Promise<void>[] = [];
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`SELECT 1 FROM "AccessDenialWindow" WHERE "staffUserId" = $1 FOR UPDATE`, [ops.userId]);
+      for (let i = 0; i < 50; i++) flood.push(recordAccessDenied(ops, input, new Date(t0.getTime() + 1_000 + i)));
+      await new Promise((r) => setTimeout(r, 300));
+      // The pool (DATABASE_POOL_SIZE, 10 here) still serves everyone else: one write waits, not fifty.
+      await expect(transaction(async (tx) => tx.staffUser.count(), { maxWait: 1_000 })).resolves.toBeGreaterThan(0);
+    } finally {
+      await holder.query("COMMIT");
+      await holder.end();
+    }
+    await Promise.all(flood);
+    const window = await db().accessDenialWindow.findFirstOrThrow({
+      where: { staffUserId: ops.userId, target: `permission:${input.permission} ${input.path}` },
+    });
+    expect(window.count).toBe(51);
+    expect(await db().auditEvent.count({ where: { action: "access:denied", actorId: ops.userId } })).toBe(1);
   });
 });
