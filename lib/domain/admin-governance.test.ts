@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   approverRefusal,
+  bulkPolicyLoosens,
   describeAdminChange,
   isAdminLevelInvite,
   isAdminLevelSetupLink,
@@ -137,5 +138,48 @@ describe("the witness policy: what loosens it", () => {
     expect(describeAdminChange("witness_policy", { change: { op: "set_quorum", quorum: 1 } })).toEqual([
       "lower_witness_quorum",
     ]);
+  });
+});
+
+describe("the bulk-message policy: what loosens it (a second admin decides) and what does not", () => {
+  const base = {
+    recipientsThreshold: 100,
+    dailyRecipientsCap: 5_000 as number | null,
+    tolerancePercent: 0,
+    windowStartHour: 9,
+    windowEndHour: 20,
+    timeZone: "Europe/Madrid",
+  };
+  it("the same values, or tighter ones, loosen nothing", () => {
+    expect(bulkPolicyLoosens(base, { ...base })).toEqual([]);
+    expect(
+      bulkPolicyLoosens(base, {
+        ...base,
+        recipientsThreshold: 99,
+        dailyRecipientsCap: 4_999,
+        windowStartHour: 10,
+        windowEndHour: 19,
+      }),
+    ).toEqual([]);
+    expect(bulkPolicyLoosens({ ...base, dailyRecipientsCap: null }, { ...base, dailyRecipientsCap: 1 })).toEqual([]);
+    expect(bulkPolicyLoosens({ ...base, dailyRecipientsCap: null }, { ...base, dailyRecipientsCap: null })).toEqual([]);
+    expect(bulkPolicyLoosens({ ...base, tolerancePercent: 5 }, base)).toEqual([]);
+  });
+  it("each control one step looser is named, at its boundary", () => {
+    expect(bulkPolicyLoosens(base, { ...base, recipientsThreshold: 101 })).toEqual(["recipientsThreshold"]);
+    expect(bulkPolicyLoosens(base, { ...base, dailyRecipientsCap: 5_001 })).toEqual(["dailyRecipientsCap"]);
+    expect(bulkPolicyLoosens(base, { ...base, dailyRecipientsCap: null })).toEqual(["dailyRecipientsCap"]);
+    expect(bulkPolicyLoosens(base, { ...base, tolerancePercent: 1 })).toEqual(["tolerancePercent"]);
+    expect(bulkPolicyLoosens(base, { ...base, windowStartHour: 8 })).toEqual(["windowStartHour"]);
+    expect(bulkPolicyLoosens(base, { ...base, windowEndHour: 21 })).toEqual(["windowEndHour"]);
+    expect(bulkPolicyLoosens(base, { ...base, timeZone: "Atlantic/Canary" })).toEqual(["timeZone"]);
+  });
+  it("a change that tightens one control and loosens another still loosens", () => {
+    expect(bulkPolicyLoosens(base, { ...base, recipientsThreshold: 10, tolerancePercent: 3 })).toEqual([
+      "tolerancePercent",
+    ]);
+  });
+  it("a waiting change is described for the admin page", () => {
+    expect(describeAdminChange("bulk_message_policy", {})).toEqual(["loosen_bulk_message_policy"]);
   });
 });

@@ -20,6 +20,7 @@ export const adminChangeKinds = [
   "setup_link",
   "witness_policy",
   "confirmation_policy",
+  "bulk_message_policy",
 ] as const;
 export type AdminChangeKind = (typeof adminChangeKinds)[number];
 
@@ -139,7 +140,8 @@ export type AdminChangeWhat =
   | "reset_admin"
   | "remove_witness"
   | "lower_witness_quorum"
-  | "lower_customer_confirmation";
+  | "lower_customer_confirmation"
+  | "loosen_bulk_message_policy";
 
 // ---- The witness policy (docs/audit.md "Witnesses") ------------------------------------------------------
 
@@ -170,6 +172,7 @@ export function describeAdminChange(kind: AdminChangeKind, payload: unknown): Ad
   if (kind === "invite_staff") return ["invite_admin"];
   if (kind === "setup_link") return ["reset_admin"];
   if (kind === "confirmation_policy") return ["lower_customer_confirmation"];
+  if (kind === "bulk_message_policy") return ["loosen_bulk_message_policy"];
   if (kind === "witness_policy")
     return [
       (payload as { change: WitnessPolicyChange }).change.op === "remove_witness"
@@ -195,4 +198,43 @@ export function describeAdminChange(kind: AdminChangeKind, payload: unknown): Ad
  */
 export function isConfirmationPolicyLoosening(before: readonly string[], after: readonly string[]): boolean {
   return before.some((k) => !after.includes(k));
+}
+
+// ---- The bulk-message policy (docs/admin-api.md "The bulk-message policy") ---------------------------------
+
+/** The bulk-message policy's controls, in the order they are shown and audited. */
+export const BULK_POLICY_CONTROLS = [
+  "recipientsThreshold",
+  "dailyRecipientsCap",
+  "tolerancePercent",
+  "windowStartHour",
+  "windowEndHour",
+  "timeZone",
+] as const;
+
+/** The bulk-message policy's controls, as in force (timeZone: the window's zone, the tenant's unless its own). */
+export type BulkPolicyControls = {
+  recipientsThreshold: number;
+  dailyRecipientsCap: number | null;
+  tolerancePercent: number;
+  windowStartHour: number;
+  windowEndHour: number;
+  timeZone: string;
+};
+
+/**
+ * Which controls a new bulk-message policy loosens (empty: it tightens or keeps each), so that the change waits for a
+ * second admin: a higher two-reviewer threshold, a higher daily cap or none, a higher audience tolerance, a window that
+ * opens earlier or closes later, or another time zone (the same hours fall at other times for the customers).
+ */
+export function bulkPolicyLoosens(before: BulkPolicyControls, after: BulkPolicyControls): string[] {
+  const cap = (v: BulkPolicyControls) => v.dailyRecipientsCap ?? Number.POSITIVE_INFINITY;
+  return [
+    after.recipientsThreshold > before.recipientsThreshold ? "recipientsThreshold" : null,
+    cap(after) > cap(before) ? "dailyRecipientsCap" : null,
+    after.tolerancePercent > before.tolerancePercent ? "tolerancePercent" : null,
+    after.windowStartHour < before.windowStartHour ? "windowStartHour" : null,
+    after.windowEndHour > before.windowEndHour ? "windowEndHour" : null,
+    after.timeZone !== before.timeZone ? "timeZone" : null,
+  ].filter((k): k is string => k !== null);
 }

@@ -980,9 +980,13 @@ const adminPaths: ZodOpenApiPathsObject = {
       ),
     }),
     put: admin({
-      summary: "Change the bulk-message policy (the values to change; step-up; audited before → after)",
+      summary:
+        "Change the bulk-message policy (the values to change; step-up): tightening applies at once, loosening waits for a second admin",
       body: setBulkPolicyInput,
-      ok: ok("The policy in force.", untyped("The policy")),
+      ok: {
+        ...ok('{status: "applied", …the policy in force}.', untyped("The policy")),
+        ...ok('{status: "awaiting_second_admin", change} (docs/admin-api.md).', untyped("The waiting change"), 202),
+      },
     }),
   },
   "/api/admin/actions": {

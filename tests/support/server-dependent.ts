@@ -53,6 +53,7 @@ export const serverNeutral: string[] = [
   "customer-confirmation.test.ts",
   "contact-change.test.ts",
   "admin-confirmation-policy.test.ts",
+  "admin-bulk-policy.test.ts",
   "declared-actions.test.ts",
   "admin-denied-access.test.ts",
   "admin-governance.test.ts",

@@ -14,6 +14,7 @@ import { parseForm } from "./zod-problem";
 import { applyWitnessRemoval } from "./witnesses/remove-witness";
 import { applyApprovedQuorum } from "./witnesses/set-witness-quorum";
 import { applyApprovedConfirmationPolicy } from "./confirmation-policy";
+import { applyApprovedBulkPolicy, type BulkPolicyChange } from "./segments";
 import { isUuid, takenError } from "@/lib/domain/validation";
 import { transaction } from "@/lib/server/db/transaction";
 
@@ -105,6 +106,8 @@ export async function decideAdminChange(
       } else if (row.kind === "confirmation_policy") {
         const payload = row.payload as { kinds: string[]; before: { kinds: string[] } };
         await applyApprovedConfirmationPolicy(tx, actor, payload, id);
+      } else if (row.kind === "bulk_message_policy") {
+        await applyApprovedBulkPolicy(tx, actor, row.payload as BulkPolicyChange, id);
       } else if (row.kind === "witness_policy") {
         const payload = row.payload as { change: WitnessPolicyChange; witnessId?: string; before: { quorum: number } };
         if (payload.change.op === "remove_witness") await applyWitnessRemoval(tx, actor, payload.witnessId!, id);

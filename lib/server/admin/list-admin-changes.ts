@@ -2,6 +2,7 @@ import "server-only";
 import { assertCan } from "@/lib/domain/permissions";
 import {
   approverRefusal,
+  BULK_POLICY_CONTROLS,
   describeAdminChange,
   type AdminChangeKind,
   type AdminChangeWhat,
@@ -11,6 +12,15 @@ import {
 import type { Actor } from "@/lib/server/auth/actor";
 import { activeAdmins } from "./admin-change-store";
 import { transaction } from "@/lib/server/db/transaction";
+import type { BulkPolicyChange } from "./segments";
+
+/** A bulk-message policy change as the second admin reads it: every control it changes, before → after. */
+function describeBulkPolicyChange(c: BulkPolicyChange): string {
+  const shown = (v: string | number | null) => (v === null ? "none" : String(v));
+  return BULK_POLICY_CONTROLS.filter((k) => c.after[k] !== c.before[k])
+    .map((k) => `${k} ${shown(c.before[k])} → ${shown(c.after[k])}`)
+    .join("; ");
+}
 
 export type PendingAdminChange = {
   id: string;
@@ -57,6 +67,7 @@ export async function listAdminChanges(actor: Actor): Promise<{ pending: Pending
         r.kind === "witness_policy" ? (r.payload as { change: WitnessPolicyChange; before: { quorum: number } }) : null;
       const confirmation =
         r.kind === "confirmation_policy" ? (r.payload as { kinds: string[]; before: { kinds: string[] } }) : null;
+      const bulk = r.kind === "bulk_message_policy" ? (r.payload as BulkPolicyChange) : null;
       const person = r.targetId ? people.get(r.targetId) : undefined;
       const listed = (kinds: string[]) => (kinds.length ? kinds.join(", ") : "none");
       return {
@@ -83,7 +94,14 @@ export async function listAdminChanges(actor: Actor): Promise<{ pending: Pending
                   email: `${listed(confirmation.before.kinds)} → ${listed(confirmation.kinds)}`,
                   roles: [],
                 }
-              : { id: r.targetId, name: person?.name ?? "?", email: person?.email ?? "?", roles: person?.roles ?? [] },
+              : bulk
+                ? { id: null, name: "bulk-message policy", email: describeBulkPolicyChange(bulk), roles: [] }
+                : {
+                    id: r.targetId,
+                    name: person?.name ?? "?",
+                    email: person?.email ?? "?",
+                    roles: person?.roles ?? [],
+                  },
         proposedBy: { id: r.proposedById, name: people.get(r.proposedById)?.name ?? "?" },
         createdAt: r.createdAt,
         expiresAt: r.expiresAt,

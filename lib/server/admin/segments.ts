@@ -12,11 +12,13 @@ import { createSegmentInput, type SegmentFilter, type SegmentView } from "@/lib/
 import { setBulkPolicyInput, type BulkPolicyView } from "@/lib/schemas/bulk-message-policy";
 import type { Actor } from "@/lib/server/auth/actor";
 import { requireStepUp } from "@/lib/server/auth/require-step-up";
-import { db } from "@/lib/server/db/client";
+import { db, type Tx } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql, sqlOf, type Sql } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
+import { BULK_POLICY_CONTROLS, bulkPolicyLoosens } from "@/lib/domain/admin-governance";
 import { recordAdminEvent } from "./admin-audit";
+import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "./admin-change-store";
 import { parseForm } from "./zod-problem";
 
 /** The most segments (slugs) a tenant may declare. */
@@ -154,25 +156,43 @@ export async function getBulkPolicy(actor: Actor): Promise<BulkPolicyView> {
   return readBulkPolicy(sqlPool(), actor.tenantId);
 }
 
+/** The values a BulkMessagePolicy row holds (timeZone null: the tenant's). */
+type BulkPolicyRow = Omit<BulkPolicy, "timeZone"> & { timeZone: string | null };
+
+/** What an admin change of the policy carries: the row to write, and the policy in force before and after, as read. */
+export type BulkPolicyChange = {
+  values: BulkPolicyRow;
+  before: BulkPolicy;
+  after: BulkPolicy;
+  loosens: string[];
+};
+
+/** One change of the policy at a time per tenant (the row may not exist yet: an advisory lock, not a row lock). */
+const lockBulkPolicy = (tx: Tx, tenantId: string) =>
+  sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`bulk-policy:${tenantId}`}, 0))`.execute(sqlOf(tx));
+
+export type BulkPolicySet = ({ status: "applied" } & BulkPolicyView) | QueuedAdminChange;
+
 /**
  * PUT /api/admin/segments/policy {recipientsThreshold?, dailyRecipientsCap?, tolerancePercent?, windowStartHour?,
- * windowEndHour?, timeZone?, stepUpPassword?}: the named values over the current ones, applied at once by one admin
- * after step-up, audited before → after with which values loosen a control (`loosens`). Proposals already prepared
- * keep the values they hashed; new ones use these. One admin, not two: see docs/admin-api.md "Segments".
+ * windowEndHour?, timeZone?, stepUpPassword?}: the named values over the current ones, after step-up. A change that
+ * tightens or keeps every control applies at once; one that loosens any (bulkPolicyLoosens: a higher threshold, cap or
+ * tolerance, no cap, a wider window, another time zone) waits for a second, independent admin (AdminChange
+ * bulk_message_policy), like dropping a kind from who confirms. Audited before → after with what loosens
+ * (`loosens`). Proposals already prepared keep the values they hashed; new ones use these.
  */
-export async function setBulkPolicy(actor: Actor, raw: unknown): Promise<BulkPolicyView> {
+export async function setBulkPolicy(actor: Actor, raw: unknown): Promise<BulkPolicySet> {
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(setBulkPolicyInput, raw);
   await requireStepUp(actor, input.stepUpPassword);
   return transaction(async (tx) => {
-    // One change at a time per tenant (the row may not exist yet: an advisory lock, not a row lock).
-    await sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`bulk-policy:${actor.tenantId}`}, 0))`.execute(
-      sqlOf(tx),
-    );
+    // The lock order of every admin change: the tenant's staff lock (the second-admin queue), then the policy's.
+    await lockTenantStaff(tx, actor.tenantId);
+    await lockBulkPolicy(tx, actor.tenantId);
     const before = await readBulkPolicy(sqlOf(tx), actor.tenantId);
     const { stepUpPassword: _, ...values } = input;
     const own = await tx.bulkMessagePolicy.findUnique({ where: { tenantId: actor.tenantId } });
-    const next = {
+    const next: BulkPolicyRow = {
       recipientsThreshold: values.recipientsThreshold ?? before.recipientsThreshold,
       dailyRecipientsCap:
         values.dailyRecipientsCap !== undefined ? values.dailyRecipientsCap : before.dailyRecipientsCap,
@@ -183,39 +203,71 @@ export async function setBulkPolicy(actor: Actor, raw: unknown): Promise<BulkPol
     };
     const invalid = windowProblem(next);
     if (invalid) throw invalid;
-    await tx.bulkMessagePolicy.upsert({
-      where: { tenantId: actor.tenantId },
-      create: { tenantId: actor.tenantId, ...next },
-      update: { ...next, updatedAt: new Date() },
+    const { timeZone: tenantZone } = await tx.tenant.findUniqueOrThrow({
+      where: { id: actor.tenantId },
+      select: { timeZone: true },
     });
-    const after = await readBulkPolicy(sqlOf(tx), actor.tenantId);
-    await recordAdminEvent(tx, actor, {
-      action: "bulk_message_policy",
-      target: { kind: "bulk_message_policy" },
+    const after: BulkPolicy = { ...next, timeZone: next.timeZone ?? tenantZone };
+    const loosens = bulkPolicyLoosens(before, after);
+    if (loosens.length === 0)
+      return { status: "applied" as const, ...(await applyBulkPolicy(tx, actor, before, next)) };
+    const change: BulkPolicyChange = { values: next, before: policyAudit(before), after, loosens };
+    return queueAdminChange(tx, actor, {
+      kind: "bulk_message_policy",
+      targetId: null,
+      payload: change,
+      target: { kind: "bulk_message_policy", loosens },
       before: policyAudit(before),
-      after: { ...policyAudit(after), loosens: loosened(before, after) },
-      clear: [...POLICY_FIELDS, "loosens"],
     });
-    return after;
   });
 }
 
-const POLICY_FIELDS = [
-  "recipientsThreshold",
-  "dailyRecipientsCap",
-  "tolerancePercent",
-  "windowStartHour",
-  "windowEndHour",
-  "timeZone",
-] as const;
-const policyAudit = (v: BulkPolicyView) => Object.fromEntries(POLICY_FIELDS.map((k) => [k, v[k]]));
-
-/** Which values loosen a control: a higher threshold (fewer second reviewers), cap or tolerance, or no cap. */
-function loosened(before: BulkPolicyView, after: BulkPolicyView): string[] {
-  const capOf = (v: BulkPolicyView) => v.dailyRecipientsCap ?? Number.POSITIVE_INFINITY;
-  return [
-    after.recipientsThreshold > before.recipientsThreshold ? "recipientsThreshold" : null,
-    capOf(after) > capOf(before) ? "dailyRecipientsCap" : null,
-    after.tolerancePercent > before.tolerancePercent ? "tolerancePercent" : null,
-  ].filter((k): k is string => k !== null);
+/** Writes the row and audits it, before → after with what loosens; `change`: the approved admin change applied. */
+async function applyBulkPolicy(
+  tx: Tx,
+  actor: Actor,
+  before: BulkPolicyView,
+  next: BulkPolicyRow,
+  change?: string,
+): Promise<BulkPolicyView> {
+  await tx.bulkMessagePolicy.upsert({
+    where: { tenantId: actor.tenantId },
+    create: { tenantId: actor.tenantId, ...next },
+    update: { ...next, updatedAt: new Date() },
+  });
+  const after = await readBulkPolicy(sqlOf(tx), actor.tenantId);
+  await recordAdminEvent(tx, actor, {
+    action: "bulk_message_policy",
+    target: { kind: "bulk_message_policy", ...(change ? { change } : {}) },
+    before: policyAudit(before),
+    after: { ...policyAudit(after), loosens: bulkPolicyLoosens(before, after) },
+    clear: [...POLICY_FIELDS, "loosens", "change"],
+  });
+  return after;
 }
+
+/**
+ * Applies an approved loosening in the deciding transaction (decide-admin-change.ts, under the tenant's staff lock):
+ * the policy in force must still be the one the change was proposed against, else it is stale and nothing changes.
+ */
+export async function applyApprovedBulkPolicy(tx: Tx, actor: Actor, change: BulkPolicyChange, id: string) {
+  await lockBulkPolicy(tx, actor.tenantId);
+  const current = await readBulkPolicy(sqlOf(tx), actor.tenantId);
+  if (POLICY_FIELDS.some((k) => current[k] !== change.before[k]))
+    throw new AppError(
+      "permission_denied",
+      "The bulk-message policy changed since this was proposed; reject it and propose it again.",
+      { reason: "stale" },
+    );
+  await applyBulkPolicy(tx, actor, current, change.values, id);
+}
+
+const POLICY_FIELDS = BULK_POLICY_CONTROLS;
+const policyAudit = (v: BulkPolicy): BulkPolicy => ({
+  recipientsThreshold: v.recipientsThreshold,
+  dailyRecipientsCap: v.dailyRecipientsCap,
+  tolerancePercent: v.tolerancePercent,
+  windowStartHour: v.windowStartHour,
+  windowEndHour: v.windowEndHour,
+  timeZone: v.timeZone,
+});

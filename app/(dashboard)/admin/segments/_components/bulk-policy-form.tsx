@@ -14,10 +14,15 @@ const int = (f: FormData, name: string) => Number(String(f.get(name) ?? "").trim
 /** An empty field as null (no cap; the tenant's time zone). */
 const orNull = (f: FormData, name: string) => String(f.get(name) ?? "").trim() || null;
 
-/** The bulk-message policy (PUT /api/admin/segments/policy): every value, as the server bounds them. */
+type Answer = { status: "applied" | "awaiting_second_admin" };
+
+/**
+ * The bulk-message policy (PUT /api/admin/segments/policy): every value, as the server bounds them. Tightening
+ * applies at once; loosening waits for a second admin (shown under "Changes waiting for a second admin").
+ */
 export function BulkPolicyForm({ policy }: { policy: BulkPolicyView }) {
   const t = useTranslations("adminSegments");
-  const save = useAdminRequest<BulkPolicyView>();
+  const save = useAdminRequest<Answer>();
   const [done, setDone] = useState<string | null>(null);
   return (
     <ClientForm
@@ -43,7 +48,7 @@ export function BulkPolicyForm({ policy }: { policy: BulkPolicyView }) {
           },
           true,
         );
-        if (r) setDone(t("policySaved"));
+        if (r) setDone(r.status === "applied" ? t("policySaved") : t("policyWaiting"));
       }}
     >
       <h2 id="bulk-policy-title">{t("policyTitle")}</h2>

@@ -9,5 +9,11 @@ export const dynamic = "force-dynamic";
  */
 export const GET = staffRoute(async (actor) => getBulkPolicy(actor));
 
-/** PUT /api/admin/segments/policy {…the values to change, stepUpPassword?} → 200 the policy in force. */
-export const PUT = staffRoute(async (actor, request) => setBulkPolicy(actor, await jsonBody(request)));
+/**
+ * PUT /api/admin/segments/policy {…the values to change, stepUpPassword?} → 200 {status: "applied", …the policy in
+ * force} when it tightens or keeps every control, 202 {status: "awaiting_second_admin", change} when it loosens one.
+ */
+export const PUT = staffRoute(async (actor, request) => {
+  const r = await setBulkPolicy(actor, await jsonBody(request));
+  return Response.json(r, { status: r.status === "applied" ? 200 : 202, headers: { "Cache-Control": "no-store" } });
+});
