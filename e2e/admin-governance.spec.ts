@@ -4,7 +4,8 @@ import { withDb } from "./support/db";
 
 // The second-admin rule in a real browser (docs/admin-api.md "Changes that need a second admin"): a single
 // admin is told what they cannot do alone; admin A proposes granting admin to a reviewer → it waits; A cannot
-// approve it; admin B approves it in their own session → it takes effect, audited.
+// approve it; admin B approves it in their own session → it takes effect, audited. Then A loosens the bulk-message
+// policy from its form: it waits too, and B's approval applies it.
 
 const US = "shop-us";
 const rolesOf = (email: string) =>
@@ -14,7 +15,18 @@ const rolesOf = (email: string) =>
         .roles as string[],
   );
 
-test("admin A proposes granting admin → waits (A cannot approve) → admin B approves → effective", async ({
+const thresholdOf = (slug: string) =>
+  withDb(
+    async (db) =>
+      ((
+        await db.query(
+          `SELECT "recipientsThreshold" FROM "BulkMessagePolicy" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`,
+          [slug],
+        )
+      ).rows[0]?.recipientsThreshold as number | undefined) ?? null,
+  );
+
+test("admin A proposes granting admin → waits (A cannot approve) → admin B approves → effective; a bulk-policy loosening from its form waits the same way", async ({
   page,
   browser,
 }) => {
@@ -67,7 +79,6 @@ test("admin A proposes granting admin → waits (A cannot approve) → admin B a
       "Nothing waits for a second admin.",
     );
     expect(await rolesOf(reviewer.email)).toEqual(["admin", "reviewer"]);
-    await second.close();
 
     const audit = await withDb(async (db) =>
       (
@@ -79,6 +90,22 @@ test("admin A proposes granting admin → waits (A cannot approve) → admin B a
       ).rows.map((r) => r.action),
     );
     expect(audit.slice(-3)).toEqual(["admin:propose_change", "admin:update_staff", "admin:approve_change"]);
+
+    // A loosening of the bulk-message policy, from its form (more recipients before a second reviewer), waits the same
+    // way; the second admin reads it before → after and approves it.
+    await page.goto("/admin/segments");
+    const policy = page.getByRole("form", { name: "Bulk-message policy" });
+    await policy.getByLabel("Two reviewers from this many recipients").fill("500");
+    await policy.getByRole("button", { name: "Save policy" }).click();
+    await expect(policy.getByRole("status")).toContainText("Waiting for a second admin");
+    expect(await thresholdOf(US)).toBeNull();
+    await p2.goto("/admin");
+    const loosening = p2.getByRole("row", { name: /Loosen the bulk-message policy/ });
+    await expect(loosening).toContainText("recipientsThreshold 100 → 500");
+    await loosening.getByRole("button", { name: /^Approve/ }).click();
+    await expect(p2.locator("main").getByRole("status").first()).toContainText("Approved and applied.");
+    expect(await thresholdOf(US)).toBe(500);
+    await second.close();
   } finally {
     await withDb(async (db) => {
       await db.query(
@@ -90,6 +117,9 @@ test("admin A proposes granting admin → waits (A cannot approve) → admin B a
         [reviewer.email],
       );
       await db.query(`UPDATE "AdminChange" SET status = 'cancelled' WHERE status = 'pending'`);
+      await db.query(`DELETE FROM "BulkMessagePolicy" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1)`, [
+        US,
+      ]);
     });
   }
 });
