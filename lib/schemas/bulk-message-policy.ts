@@ -2,6 +2,7 @@
 // "Segments"): defined once for `PUT /api/admin/segments/policy` and its form. Every value bounded as the database's
 // BulkMessagePolicy_values_check bounds it, and a little tighter where no shop needs more.
 import { z } from "zod";
+import type { BulkPolicyControls } from "@/lib/domain/admin-governance";
 import { canonicalTimeZone } from "@/lib/domain/local-time";
 import { stepUp } from "./step-up";
 
@@ -39,13 +40,4 @@ export const setBulkPolicyInput = bulkPolicyValues
 export type SetBulkPolicyInput = z.infer<typeof setBulkPolicyInput>;
 
 /** The policy as the admin API answers it (`timeZone`: the zone in force; `ownTimeZone`: whether it is its own). */
-export type BulkPolicyView = {
-  recipientsThreshold: number;
-  dailyRecipientsCap: number | null;
-  tolerancePercent: number;
-  windowStartHour: number;
-  windowEndHour: number;
-  timeZone: string;
-  ownTimeZone: boolean;
-  updatedAt: string | null;
-};
+export type BulkPolicyView = BulkPolicyControls & { ownTimeZone: boolean; updatedAt: string | null };

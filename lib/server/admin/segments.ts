@@ -16,7 +16,7 @@ import { db, type Tx } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql, sqlOf, type Sql } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
-import { BULK_POLICY_CONTROLS, bulkPolicyLoosens } from "@/lib/domain/admin-governance";
+import { BULK_POLICY_CONTROLS, bulkPolicyLoosens, type BulkPolicyControls } from "@/lib/domain/admin-governance";
 import { recordAdminEvent } from "./admin-audit";
 import { lockTenantStaff, queueAdminChange, type QueuedAdminChange } from "./admin-change-store";
 import { parseForm } from "./zod-problem";
@@ -100,14 +100,7 @@ export async function createSegmentVersion(actor: Actor, raw: unknown): Promise<
 
 /** The tenant's bulk-message policy (BulkMessagePolicy; the defaults when it has no row; the window's zone is the
  * tenant's unless the policy names its own). Admins set it with PUT /api/admin/segments/policy. */
-export type BulkPolicy = {
-  recipientsThreshold: number;
-  dailyRecipientsCap: number | null;
-  tolerancePercent: number;
-  windowStartHour: number;
-  windowEndHour: number;
-  timeZone: string;
-};
+export type BulkPolicy = BulkPolicyControls;
 
 export const BULK_POLICY_DEFAULTS = {
   recipientsThreshold: 100,
