@@ -63,7 +63,9 @@ test("tighten at once; loosen → waits → a second admin approves", async ({ p
     const audit = await withDb(async (db) =>
       (
         await db.query(
-          `SELECT action FROM "AuditEvent" WHERE action LIKE 'admin:%policy' AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) ORDER BY pos`,
+          // The tenant policy's own events (other specs set other policies: bulk messages, who confirms).
+          `SELECT action FROM "AuditEvent" WHERE action IN ('admin:propose_policy', 'admin:approve_policy', 'admin:reject_policy')
+           AND "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) ORDER BY pos`,
           [US],
         )
       ).rows.map((r) => r.action),
