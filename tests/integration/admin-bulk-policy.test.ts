@@ -119,4 +119,17 @@ describe("loosening the bulk-message policy", () => {
       reason: "not_pending",
     });
   });
+
+  it("changes at the same time, each of another control, apply one after another: none is lost", async () => {
+    const changes = [
+      { recipientsThreshold: 40 },
+      { dailyRecipientsCap: 1_500 },
+      { tolerancePercent: 4 },
+      { windowStartHour: 10 },
+      { windowEndHour: 18 },
+    ];
+    const answers = await Promise.all(changes.map((c) => setBulkPolicy(A, c)));
+    expect(answers.map((a) => a.status)).toEqual(changes.map(() => "applied"));
+    expect(await policyOf(A)).toMatchObject(Object.assign({}, ...changes));
+  });
 });

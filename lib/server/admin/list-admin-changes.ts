@@ -14,14 +14,6 @@ import { activeAdmins } from "./admin-change-store";
 import { transaction } from "@/lib/server/db/transaction";
 import type { BulkPolicyChange } from "./segments";
 
-/** A bulk-message policy change as the second admin reads it: every control it changes, before → after. */
-function describeBulkPolicyChange(c: BulkPolicyChange): string {
-  const shown = (v: string | number | null) => (v === null ? "none" : String(v));
-  return BULK_POLICY_CONTROLS.filter((k) => c.after[k] !== c.before[k])
-    .map((k) => `${k} ${shown(c.before[k])} → ${shown(c.after[k])}`)
-    .join("; ");
-}
-
 export type PendingAdminChange = {
   id: string;
   kind: AdminChangeKind;
@@ -35,6 +27,43 @@ export type PendingAdminChange = {
   /** Why the viewer's approval would not count (null: it would). */
   approvalRefusal: ApproverRefusal | null;
 };
+
+type Person = { name: string; email: string; roles: string[] };
+
+/**
+ * What a pending change concerns, as the admin page's "account" column shows it: the account, or for a change that
+ * concerns none (an invitation, a policy) who is invited or what moves, before → after.
+ */
+function targetOf(
+  r: { kind: AdminChangeKind; payload: unknown; targetId: string | null },
+  person: Person | undefined,
+): PendingAdminChange["target"] {
+  const about = (name: string, email: string) => ({ id: null, name, email, roles: [] });
+  if (r.kind === "invite_staff") {
+    const invite = r.payload as { email: string; name: string; roles: string[] };
+    return { id: null, name: invite.name, email: invite.email, roles: invite.roles };
+  }
+  if (r.kind === "witness_policy") {
+    const { change, before } = r.payload as { change: WitnessPolicyChange; before: { quorum: number } };
+    if (change.op === "remove_witness") return about("witness policy", change.name);
+    return about("witness policy", `quorum ${before.quorum} → ${change.op === "set_quorum" ? change.quorum : "?"}`);
+  }
+  if (r.kind === "confirmation_policy") {
+    const { kinds, before } = r.payload as { kinds: string[]; before: { kinds: string[] } };
+    const listed = (k: string[]) => (k.length ? k.join(", ") : "none");
+    return about("customer confirmation", `${listed(before.kinds)} → ${listed(kinds)}`);
+  }
+  if (r.kind === "bulk_message_policy") {
+    const c = r.payload as BulkPolicyChange;
+    const shown = (v: string | number | null) => (v === null ? "none" : String(v));
+    const moved = BULK_POLICY_CONTROLS.filter((k) => c.after[k] !== c.before[k]);
+    return about(
+      "bulk-message policy",
+      moved.map((k) => `${k} ${shown(c.before[k])} → ${shown(c.after[k])}`).join("; "),
+    );
+  }
+  return { id: r.targetId, name: person?.name ?? "?", email: person?.email ?? "?", roles: person?.roles ?? [] };
+}
 
 /**
  * The tenant's admin changes waiting for a second admin (unexpired), oldest first, each with whether the
@@ -61,56 +90,19 @@ export async function listAdminChanges(actor: Actor): Promise<{ pending: Pending
     );
     const admins = await activeAdmins(tx, actor.tenantId);
     const me = admins.find((a) => a.id === actor.userId);
-    const pending = rows.map((r): PendingAdminChange => {
-      const invite = r.kind === "invite_staff" ? (r.payload as { email: string; name: string; roles: string[] }) : null;
-      const witness =
-        r.kind === "witness_policy" ? (r.payload as { change: WitnessPolicyChange; before: { quorum: number } }) : null;
-      const confirmation =
-        r.kind === "confirmation_policy" ? (r.payload as { kinds: string[]; before: { kinds: string[] } }) : null;
-      const bulk = r.kind === "bulk_message_policy" ? (r.payload as BulkPolicyChange) : null;
-      const person = r.targetId ? people.get(r.targetId) : undefined;
-      const listed = (kinds: string[]) => (kinds.length ? kinds.join(", ") : "none");
-      return {
-        id: r.id,
-        kind: r.kind,
-        what: describeAdminChange(r.kind, r.payload),
-        // A witness-policy change concerns no account: the "account" column names the witness or the quorum step.
-        target: invite
-          ? { id: null, name: invite.name, email: invite.email, roles: invite.roles }
-          : witness
-            ? {
-                id: null,
-                name: "witness policy",
-                email:
-                  witness.change.op === "remove_witness"
-                    ? witness.change.name
-                    : `quorum ${witness.before.quorum} → ${witness.change.op === "set_quorum" ? witness.change.quorum : "?"}`,
-                roles: [],
-              }
-            : confirmation
-              ? {
-                  id: null,
-                  name: "customer confirmation",
-                  email: `${listed(confirmation.before.kinds)} → ${listed(confirmation.kinds)}`,
-                  roles: [],
-                }
-              : bulk
-                ? { id: null, name: "bulk-message policy", email: describeBulkPolicyChange(bulk), roles: [] }
-                : {
-                    id: r.targetId,
-                    name: person?.name ?? "?",
-                    email: person?.email ?? "?",
-                    roles: person?.roles ?? [],
-                  },
-        proposedBy: { id: r.proposedById, name: people.get(r.proposedById)?.name ?? "?" },
-        createdAt: r.createdAt,
-        expiresAt: r.expiresAt,
-        mine: r.proposedById === actor.userId,
-        approvalRefusal: me
-          ? approverRefusal(me, { proposedById: r.proposedById, proposedAt: r.createdAt })
-          : "not_admin",
-      };
-    });
+    const pending = rows.map((r): PendingAdminChange => ({
+      id: r.id,
+      kind: r.kind,
+      what: describeAdminChange(r.kind, r.payload),
+      target: targetOf(r, r.targetId ? people.get(r.targetId) : undefined),
+      proposedBy: { id: r.proposedById, name: people.get(r.proposedById)?.name ?? "?" },
+      createdAt: r.createdAt,
+      expiresAt: r.expiresAt,
+      mine: r.proposedById === actor.userId,
+      approvalRefusal: me
+        ? approverRefusal(me, { proposedById: r.proposedById, proposedAt: r.createdAt })
+        : "not_admin",
+    }));
     const alone = !admins.some((a) => approverRefusal(a, { proposedById: actor.userId, proposedAt: now }) === null);
     return { pending, alone };
   });

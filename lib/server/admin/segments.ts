@@ -153,16 +153,7 @@ export async function getBulkPolicy(actor: Actor): Promise<BulkPolicyView> {
 type BulkPolicyRow = Omit<BulkPolicy, "timeZone"> & { timeZone: string | null };
 
 /** What an admin change of the policy carries: the row to write, and the policy in force before and after, as read. */
-export type BulkPolicyChange = {
-  values: BulkPolicyRow;
-  before: BulkPolicy;
-  after: BulkPolicy;
-  loosens: string[];
-};
-
-/** One change of the policy at a time per tenant (the row may not exist yet: an advisory lock, not a row lock). */
-const lockBulkPolicy = (tx: Tx, tenantId: string) =>
-  sql`SELECT 1 FROM pg_advisory_xact_lock(hashtextextended(${`bulk-policy:${tenantId}`}, 0))`.execute(sqlOf(tx));
+export type BulkPolicyChange = { values: BulkPolicyRow; before: BulkPolicy; after: BulkPolicy };
 
 export type BulkPolicySet = ({ status: "applied" } & BulkPolicyView) | QueuedAdminChange;
 
@@ -179,9 +170,9 @@ export async function setBulkPolicy(actor: Actor, raw: unknown): Promise<BulkPol
   const input = parseForm(setBulkPolicyInput, raw);
   await requireStepUp(actor, input.stepUpPassword);
   return transaction(async (tx) => {
-    // The lock order of every admin change: the tenant's staff lock (the second-admin queue), then the policy's.
+    // One change of the policy at a time per tenant, an approved one included (decideAdminChange holds the same
+    // lock): the tenant's staff lock, which the second-admin queue needs anyway (the row may not exist yet).
     await lockTenantStaff(tx, actor.tenantId);
-    await lockBulkPolicy(tx, actor.tenantId);
     const before = await readBulkPolicy(sqlOf(tx), actor.tenantId);
     const { stepUpPassword: _, ...values } = input;
     const own = await tx.bulkMessagePolicy.findUnique({ where: { tenantId: actor.tenantId } });
@@ -204,7 +195,7 @@ export async function setBulkPolicy(actor: Actor, raw: unknown): Promise<BulkPol
     const loosens = bulkPolicyLoosens(before, after);
     if (loosens.length === 0)
       return { status: "applied" as const, ...(await applyBulkPolicy(tx, actor, before, next)) };
-    const change: BulkPolicyChange = { values: next, before: policyAudit(before), after, loosens };
+    const change: BulkPolicyChange = { values: next, before: policyAudit(before), after };
     return queueAdminChange(tx, actor, {
       kind: "bulk_message_policy",
       targetId: null,
@@ -240,11 +231,11 @@ async function applyBulkPolicy(
 }
 
 /**
- * Applies an approved loosening in the deciding transaction (decide-admin-change.ts, under the tenant's staff lock):
- * the policy in force must still be the one the change was proposed against, else it is stale and nothing changes.
+ * Applies an approved loosening in the deciding transaction (decide-admin-change.ts, under the tenant's staff lock,
+ * as setBulkPolicy): the policy in force must still be the one the change was proposed against, else it is stale and
+ * nothing changes.
  */
 export async function applyApprovedBulkPolicy(tx: Tx, actor: Actor, change: BulkPolicyChange, id: string) {
-  await lockBulkPolicy(tx, actor.tenantId);
   const current = await readBulkPolicy(sqlOf(tx), actor.tenantId);
   if (POLICY_FIELDS.some((k) => current[k] !== change.before[k]))
     throw new AppError(
