@@ -26,6 +26,12 @@ async function check(page: Page, name: string, size: (typeof sizes)[number]) {
   for (const scheme of schemes) {
     await page.emulateMedia({ colorScheme: scheme });
     await expect(page.locator("html")).toHaveClass(scheme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+    // Checked once the page is at rest: a button disabled until hydration (ClientButton) fades in over its
+    // transition, and the scheme switch fades colours; mid-fade, axe measured too low a contrast (a CI run met it
+    // on /decided). Finite CSS transitions and animations only (a spinner never ends).
+    await page.waitForFunction(() =>
+      document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+    );
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${size.width}px ${scheme} scrolls sideways by ${overflow}px`).toBeLessThanOrEqual(0);
     const axe = new AxeBuilder({ page });
