@@ -2,10 +2,10 @@
 // own request handler behind node:http, so that every request gets one JSON access-log line (method, route,
 // status, ms, traceId) and nothing prints a banner that is not JSON. Configured by the supervisor's
 // environment: PORT, BIND_HOST. Run without `--conditions=react-server` (Next sets up its own React runtimes).
-import { createServer } from "node:http";
 import { performance } from "node:perf_hooks";
 import { accessLogRoute } from "../lib/domain/access-log";
 import { resolveTraceId } from "../lib/domain/agent-protocol";
+import { createAppServer } from "./lib/http-server";
 import { jsonLog } from "./lib/json-log";
 
 Object.assign(process.env, { NODE_ENV: "production" });
@@ -18,7 +18,7 @@ const app = next({ dev: false, hostname, port, dir: process.cwd() });
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const server = createServer((req, res) => {
+const server = createAppServer((req, res) => {
   const started = performance.now();
   res.once("close", () => {
     // The app's own trace id when it answered with one (agent API), else the caller's, else a fresh one.
