@@ -13,7 +13,11 @@ function get(port: number, agent: Agent) {
     const req = request({ host: "127.0.0.1", port, path: "/", agent }, (res) => {
       res.resume();
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket, keepAlive: res.headers["keep-alive"] }),
+        resolve({
+          status: res.statusCode ?? 0,
+          reused: req.reusedSocket,
+          keepAlive: String(res.headers["keep-alive"]),
+        }),
       );
     });
     req.on("error", reject);
