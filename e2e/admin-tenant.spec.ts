@@ -23,19 +23,26 @@ async function expectAxeClean(page: Page) {
 }
 
 let original: TenantRow;
+let startedAt: Date;
 test.beforeAll(async () => {
+  startedAt = new Date();
   original = await tenantRow();
 });
-// Other specs show times in this tenant's zone: put it back whatever happened here.
+// Other specs show times in this tenant's zone: put it back whatever happened here, and the bulk-message policy
+// the zone change made keep its zone (tests/integration/admin-bulk-policy.test.ts) back to following it.
 test.afterAll(async () => {
-  await withDb((db) =>
-    db.query(`UPDATE "Tenant" SET name = $2, locale = $3, "timeZone" = $4 WHERE slug = $1`, [
+  await withDb(async (db) => {
+    await db.query(`UPDATE "Tenant" SET name = $2, locale = $3, "timeZone" = $4 WHERE slug = $1`, [
       US,
       original.name,
       original.locale,
       original.timeZone,
-    ]),
-  );
+    ]);
+    await db.query(
+      `DELETE FROM "BulkMessagePolicy" WHERE "tenantId" = (SELECT id FROM "Tenant" WHERE slug = $1) AND "updatedAt" >= $2`,
+      [US, startedAt],
+    );
+  });
 });
 
 test("an admin changes the time zone from the keyboard: saved across a reload, audited; a bad value is refused with its message", async ({

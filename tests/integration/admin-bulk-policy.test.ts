@@ -10,6 +10,8 @@ import { decideAdminChange } from "@/lib/server/admin/decide-admin-change";
 import { grantAdminByOperator } from "@/lib/server/admin/grant-admin-by-operator";
 import { listAdminChanges } from "@/lib/server/admin/list-admin-changes";
 import { getBulkPolicy, setBulkPolicy } from "@/lib/server/admin/segments";
+import { updateTenantSettings } from "@/lib/server/admin/update-tenant-settings";
+import { metrics } from "@/lib/server/telemetry/metrics";
 import { actorFor, staffOf } from "../support/actors";
 import { refusal } from "../support/refusal";
 
@@ -131,5 +133,65 @@ describe("loosening the bulk-message policy", () => {
     const answers = await Promise.all(changes.map((c) => setBulkPolicy(A, c)));
     expect(answers.map((a) => a.status)).toEqual(changes.map(() => "applied"));
     expect(await policyOf(A)).toMatchObject(Object.assign({}, ...changes));
+  });
+});
+
+describe("the tenant's time zone", () => {
+  const conflicts = async () =>
+    (await metrics().transactionConflicts.get()).values.reduce((sum, v) => sum + v.value, 0);
+  const reset = async (zone: string) => {
+    await db().bulkMessagePolicy.deleteMany({ where: { tenantId: U.tenantId } });
+    await db().tenant.update({ where: { id: U.tenantId }, data: { timeZone: zone } });
+  };
+
+  it("a new tenant time zone does not move the send window: the policy keeps the zone it had, audited; moving it still takes a second admin", async () => {
+    const before = await policyOf(U);
+    expect(before.ownTimeZone).toBe(false); // the window follows the tenant's zone
+    const zone = before.timeZone;
+    // Settings that keep the zone leave the policy following it.
+    await updateTenantSettings(U, { name: "Shop US", timeZone: zone });
+    expect(await policyOf(U)).toEqual(before);
+
+    await updateTenantSettings(U, { timeZone: "Pacific/Honolulu" });
+    expect((await db().tenant.findUniqueOrThrow({ where: { id: U.tenantId } })).timeZone).toBe("Pacific/Honolulu");
+    expect(await policyOf(U)).toEqual({ ...before, ownTimeZone: true });
+    const kept = await db().auditEvent.findMany({
+      where: { tenantId: U.tenantId, action: "admin:bulk_message_policy" },
+    });
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({
+      actorId: U.userId,
+      data: expect.objectContaining({
+        target: { kind: "bulk_message_policy", keptOnTenantZoneChange: true },
+        before: expect.objectContaining({ timeZone: zone }),
+        after: expect.objectContaining({ timeZone: zone, loosens: [] }),
+      }),
+    });
+    // A further zone change finds the policy's own zone and writes nothing.
+    await updateTenantSettings(U, { timeZone: "Europe/Berlin" });
+    expect(await policyOf(U)).toEqual({ ...before, ownTimeZone: true });
+    expect(await db().auditEvent.count({ where: { tenantId: U.tenantId, action: "admin:bulk_message_policy" } })).toBe(
+      1,
+    );
+    // Moving the window to the tenant's new zone is a loosening: shop-us has one admin, so it is refused.
+    expect(await refusal(setBulkPolicy(U, { timeZone: "Europe/Berlin" }))).toMatchObject({
+      code: "permission_denied",
+      reason: "no_second_admin",
+    });
+    expect((await policyOf(U)).timeZone).toBe(zone);
+  });
+
+  it("a tenant zone change racing a policy change neither deadlocks nor loses the kept zone", async () => {
+    const zone = "America/New_York";
+    const seen = await conflicts();
+    for (let round = 0; round < 15; round++) {
+      await reset(zone);
+      await Promise.all([
+        updateTenantSettings(U, { timeZone: "Asia/Tokyo" }),
+        setBulkPolicy(U, { recipientsThreshold: 90 - round }), // tightens: applies at once
+      ]);
+      expect(await policyOf(U)).toMatchObject({ timeZone: zone, ownTimeZone: true, recipientsThreshold: 90 - round });
+    }
+    expect((await conflicts()) - seen).toBe(0);
   });
 });

@@ -206,13 +206,16 @@ export async function setBulkPolicy(actor: Actor, raw: unknown): Promise<BulkPol
   });
 }
 
-/** Writes the row and audits it, before → after with what loosens; `change`: the approved admin change applied. */
+/**
+ * Writes the row and audits it, before → after with what loosens; `why`: the approved admin change applied
+ * (`change`), or the tenant's time-zone change it keeps the window from (`keptOnTenantZoneChange`).
+ */
 async function applyBulkPolicy(
   tx: Tx,
   actor: Actor,
   before: BulkPolicyView,
   next: BulkPolicyRow,
-  change?: string,
+  why: { change: string } | { keptOnTenantZoneChange: true } | Record<string, never> = {},
 ): Promise<BulkPolicyView> {
   await tx.bulkMessagePolicy.upsert({
     where: { tenantId: actor.tenantId },
@@ -222,7 +225,7 @@ async function applyBulkPolicy(
   const after = await readBulkPolicy(sqlOf(tx), actor.tenantId);
   await recordAdminEvent(tx, actor, {
     action: "bulk_message_policy",
-    target: { kind: "bulk_message_policy", ...(change ? { change } : {}) },
+    target: { kind: "bulk_message_policy", ...why },
     before: policyAudit(before),
     after: { ...policyAudit(after), loosens: bulkPolicyLoosens(before, after) },
     clear: [...POLICY_FIELDS, "loosens", "change"],
@@ -243,7 +246,21 @@ export async function applyApprovedBulkPolicy(tx: Tx, actor: Actor, change: Bulk
       "The bulk-message policy changed since this was proposed; reject it and propose it again.",
       { reason: "stale" },
     );
-  await applyBulkPolicy(tx, actor, current, change.values, id);
+  await applyBulkPolicy(tx, actor, current, change.values, { change: id });
+}
+
+/**
+ * A tenant's time-zone change must not move the bulk-message send window: another zone is a loosening that waits for
+ * a second admin (setBulkPolicy), and the tenant settings take one admin. When the policy follows the tenant's zone,
+ * it keeps the zone in force before the change as its own, audited as a bulk_message_policy event that loosens
+ * nothing. Called by updateTenantSettings under the tenant's staff lock, before the tenant row changes. Returns the
+ * zone kept, or null when the policy already has its own.
+ */
+export async function keepBulkWindowZone(tx: Tx, actor: Actor): Promise<string | null> {
+  const before = await readBulkPolicy(sqlOf(tx), actor.tenantId);
+  if (before.ownTimeZone) return null;
+  await applyBulkPolicy(tx, actor, before, policyAudit(before), { keptOnTenantZoneChange: true });
+  return before.timeZone;
 }
 
 const POLICY_FIELDS = BULK_POLICY_CONTROLS;

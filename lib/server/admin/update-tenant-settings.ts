@@ -6,6 +6,8 @@ import { updateTenantSettingsInput, type TenantSettings } from "@/lib/schemas/te
 import type { Actor } from "@/lib/server/auth/actor";
 import { db } from "@/lib/server/db/client";
 import { recordAdminEvent } from "./admin-audit";
+import { lockTenantStaff } from "./admin-change-store";
+import { keepBulkWindowZone } from "./segments";
 import { parseForm } from "./zod-problem";
 import { transaction } from "@/lib/server/db/transaction";
 
@@ -34,15 +36,19 @@ export async function getTenantSettings(actor: Actor): Promise<TenantSettings> {
 /**
  * Admins edit their own tenant's name, locale and time zone (docs/admin-api.md); the currency only while the tenant
  * has no orders. The row is locked for the change, the UPDATE carries the tenant (and, for a currency change, "no
- * orders") in its where, and the audit event `admin:update_tenant` (before → after) commits with it.
+ * orders") in its where, and the audit event `admin:update_tenant` (before → after) commits with it. A new time zone
+ * does not move the bulk-message send window (keepBulkWindowZone): that takes a second admin.
  */
 export async function updateTenantSettings(actor: Actor, raw: unknown): Promise<TenantSettings> {
   assertCan(actor.roles, "admin:manage");
   const input = parseForm(updateTenantSettingsInput, raw);
   return transaction(async (tx) => {
+    // The staff lock first, as every bulk-policy write takes it before its row (whose key locks the tenant row).
+    await lockTenantStaff(tx, actor.tenantId);
     await sql`SELECT 1 FROM "Tenant" WHERE "id" = ${actor.tenantId}::uuid FOR UPDATE`.execute(sqlOf(tx));
     const before = await tx.tenant.findFirst({ where: { id: actor.tenantId, active: true }, select: fields });
     if (!before) throw new AppError("not_found", "Tenant not found.");
+    if (input.timeZone !== undefined && input.timeZone !== before.timeZone) await keepBulkWindowZone(tx, actor);
     const data = { name: input.name, locale: input.locale, timeZone: input.timeZone, currency: input.currency };
     const changesCurrency = input.currency !== undefined && input.currency !== before.currency;
     const updated = await tx.tenant.updateMany({
