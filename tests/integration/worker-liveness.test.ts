@@ -5,7 +5,7 @@
 import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import type { WorkerEvents } from "graphile-worker";
-import { sqlPool } from "@/lib/server/db/pg";
+import { pgPool, sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { withPgClient } from "@/lib/server/db/pg-client";
 import { holdWorkerLiveness, unlockJobsOfDeadWorkers, type WorkerLiveness } from "@/lib/server/jobs/worker-liveness";
@@ -196,4 +196,36 @@ describe("a worker process whose job runner fails to start", () => {
       await sql.raw(`DROP ROLE "${role}"`).execute(admin);
     }
   }, 30_000);
+});
+
+describe("a sweep that fails mid-way", () => {
+  it("frees nothing half-way, gives its key back, and its connection is destroyed, not pooled; the next sweep frees the jobs", async () => {
+    const dead = await processWith(["worker-fault-1"]);
+    const job = await lockedJob("worker-fault-1");
+    await killSession(dead.liveness.instanceKey);
+    await waitFor("the dead process's lock to go", async () => (await livenessLocksHeld()) === 0);
+    // The fault: graphile-worker's unlock function is missing when the sweep calls it, after it took the key.
+    const fn = "graphile_worker.force_unlock_workers";
+    await sql.raw(`ALTER FUNCTION ${fn}(text[]) RENAME TO force_unlock_workers_gone`).execute(sqlPool());
+    const pool = pgPool();
+    let connections: [number, number];
+    try {
+      connections = [pool.totalCount, 0];
+      expect(pool.idleCount).toBeGreaterThan(0); // the sweep takes an idle connection, opens none
+      await expect(unlockJobsOfDeadWorkers()).rejects.toThrow(/force_unlock_workers/);
+      connections[1] = pool.totalCount;
+    } finally {
+      await sql
+        .raw(`ALTER FUNCTION graphile_worker.force_unlock_workers_gone(text[]) RENAME TO force_unlock_workers`)
+        .execute(sqlPool());
+    }
+    // A connection that failed mid-sweep is not handed to the next caller.
+    expect(connections[1]).toBe(connections[0] - 1);
+    expect(await livenessLocksHeld()).toBe(0);
+    expect(await recordedSlots(dead.liveness.instanceKey)).toEqual(["worker-fault-1"]);
+    expect(await lockedBy(job)).toBe("worker-fault-1");
+
+    expect(await unlockJobsOfDeadWorkers()).toEqual({ processes: 1, jobsFreed: 1 });
+    expect(await lockedBy(job)).toBeNull();
+  });
 });
