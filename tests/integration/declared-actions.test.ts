@@ -77,6 +77,16 @@ let seq = 0;
 /** shop-us's endpoint: a server of this file answering the derive requests of its declarations. */
 let fake: Server;
 const fakeSent = { huge: 0, hugeClosed: false };
+/** `/slow` answers a full quote once the case calls `answer()`; `asked` resolves when the request arrived. */
+let slow: { asked: Promise<void>; arrived: () => void; answer: () => void; held: Promise<void> } | null = null;
+function holdSlowQuotes() {
+  let arrived = () => {};
+  let answer = () => {};
+  const asked = new Promise<void>((r) => (arrived = r));
+  const held = new Promise<void>((r) => (answer = r));
+  slow = { asked, arrived, answer, held };
+  return slow;
+}
 
 async function call(tenant: string, name: string, args: unknown, customer = tenant === ES ? ana : john) {
   return executeToolCall(
@@ -163,6 +173,14 @@ beforeAll(async () => {
         res.end();
       };
       return pump();
+    }
+    if (url.pathname === "/slow" && slow) {
+      const hold = slow;
+      hold.arrived();
+      return void hold.held.then(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ customer: { name: "Jo" }, credit: { amount_minor: 100, currency: "USD" } }));
+      });
     }
     res.writeHead(200, { "content-type": "application/json" });
     // A quote without the credit's currency.
@@ -535,6 +553,43 @@ describe("the derive's limits (shop-us's endpoint is this file's server)", () =>
     });
     expect(proposal).toBeFalsy();
     expect(await countUs()).toBe(before);
+  });
+
+  it("a slow shop keeps no transaction open while it answers; a declaration retired meanwhile prepares nothing", async () => {
+    const id = await declareActive(
+      US,
+      storeCreditSpec({ name: "slow_quote", derive: { path: "/slow?order={order_id}" } }),
+    );
+    const openTransactions = async () =>
+      (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND state LIKE 'idle in transaction%'`.execute(sqlPool())
+      ).rows[0]!.n;
+    const before = await countUs();
+
+    // While the shop takes its time, the call holds no transaction (a pooled connection kept open would be one).
+    let hold = holdSlowQuotes();
+    let pending = call(US, "slow_quote", { order_id: "ORD-2", reason: "late" });
+    await hold.asked;
+    expect(await openTransactions()).toBe(0);
+    hold.answer();
+    const { outcome, proposal } = await pending;
+    expect(outcome).toMatchObject({ code: "approval_required" });
+    expect(proposal).toBeTruthy();
+    expect(await countUs()).toBe(before + 1);
+
+    // Retired while the shop answers: the transaction checks again, and nothing is prepared.
+    hold = holdSlowQuotes();
+    pending = call(US, "slow_quote", { order_id: "ORD-3", reason: "late" });
+    await hold.asked;
+    const { admin: usAdmin } = await twoAdmins(US);
+    await retireDeclaration(usAdmin, id, {});
+    hold.answer();
+    const late = await pending;
+    expect(late.outcome).toMatchObject({ code: "unknown_tool" });
+    expect(late.proposal).toBeFalsy();
+    expect(await countUs()).toBe(before + 1);
+    slow = null;
   });
 
   it("an endpoint at a private address is refused (derive_refused) where internal addresses are not allowed", async () => {

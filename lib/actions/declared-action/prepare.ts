@@ -1,6 +1,7 @@
 import "server-only";
 // The prepare of an admin-declared action (docs/action-kinds.md "Declaring an action"): the validated input (the
-// gateway parsed it with the declaration's own strict schema) → the derive GET on the tenant's shop (./derive.ts) →
+// gateway parsed it with the declaration's own strict schema) → the derive GET on the tenant's shop (./derive.ts,
+// before the gateway's transaction: deriveDeclaredAction) →
 // the hashed params a reviewer approves: the declaration's id, name and version (a proposal records the version it was
 // prepared under), the input, each derived field with its declared label and whether it stays in clear, the filled
 // sentence per locale and, when the policy says a field is money, `money: {minor, currency}` (the reviewers' daily
@@ -19,6 +20,7 @@ import { requiredApprovalsFor } from "@/lib/domain/proposal-policy";
 import { MAX_WAIT_SECONDS } from "@/lib/schemas/agent-inputs";
 import type { HandlerResult, ToolContext } from "@/lib/server/agent/tool-context";
 import { auditFingerprint } from "@/lib/server/audit/fingerprint";
+import { sqlPool } from "@/lib/server/db/pg";
 import { sql, type Sql } from "@/lib/server/db/sql";
 import { kindApprovalRequired } from "@/lib/server/proposals/agent-answer";
 import { insertKindProposal, readKindPolicy, type KindProposal } from "@/lib/server/proposals/insert-kind-proposal";
@@ -90,25 +92,49 @@ function subjectOf(name: string, input: DeclaredInput) {
   return { type: DECLARED_ACTION_KIND, ref: `${name}:${digest}` };
 }
 
-/** The handler's use case for one active declaration (run on the gateway's transaction). */
+/** What the derive before the transaction found: a refusal to answer, or the fields the shop answered. */
+export type DeclaredDerive = { refused: HandlerResult } | { fields: DerivedField[] };
+
+const gone = (d: ActiveDeclaration, declaration: object): HandlerResult => ({
+  outcome: failure("unknown_tool", `There is no tool named "${d.name}" for this agent any more.`, {}),
+  audit: { declaration },
+});
+
+/**
+ * The handler's step before the gateway's transaction (ToolHandler.outside): the derive GET on the tenant's shop,
+ * which may take up to DERIVE_TIMEOUT_MS, holding no pooled connection and no transaction meanwhile.
+ */
+export function deriveDeclaredAction(d: ActiveDeclaration) {
+  return async (input: DeclaredInput, ctx: ToolContext): Promise<DeclaredDerive> => {
+    const { tenantId } = ctx.caller;
+    const declaration = { id: d.id, name: d.name, version: d.version };
+    const pool = sqlPool();
+    // Retired or superseded since the tool list was read: the same answer as a tool that is gone.
+    if (!(await isStillActive(pool, tenantId, d.id, d.version))) return { refused: gone(d, declaration) };
+    if (!(await hasActionEndpoint(pool, tenantId)))
+      return { refused: { outcome: refusal("derive_not_configured", d.name), audit: { declaration } } };
+    const derived = await deriveDeclaredFields(tenantId, d.spec, input);
+    if (!derived.ok)
+      return {
+        refused: {
+          outcome: refusal(derived.problem, d.name, derived.field),
+          audit: { declaration, reason: derived.problem, field: derived.field ?? null, status: derived.status ?? null },
+        },
+      };
+    return { fields: derived.fields };
+  };
+}
+
+/** The handler's use case for one active declaration (run on the gateway's transaction, after the derive). */
 export function prepareDeclaredAction(d: ActiveDeclaration) {
   return async (tx: Sql, input: DeclaredInput, ctx: ToolContext): Promise<HandlerResult> => {
     const { tenantId } = ctx.caller;
     const declaration = { id: d.id, name: d.name, version: d.version };
-    // Retired or superseded since the tool list was read: the same answer as a tool that is gone.
-    if (!(await isStillActive(tx, tenantId, d.id, d.version)))
-      return {
-        outcome: failure("unknown_tool", `There is no tool named "${d.name}" for this agent any more.`, {}),
-        audit: { declaration },
-      };
-    if (!(await hasActionEndpoint(tx, tenantId)))
-      return { outcome: refusal("derive_not_configured", d.name), audit: { declaration } };
-    const derived = await deriveDeclaredFields(tenantId, d.spec, input);
-    if (!derived.ok)
-      return {
-        outcome: refusal(derived.problem, d.name, derived.field),
-        audit: { declaration, reason: derived.problem, field: derived.field ?? null, status: derived.status ?? null },
-      };
+    const derived = ctx.outside as DeclaredDerive | undefined;
+    if (!derived) throw new Error(`${d.name} was prepared without its derive`);
+    if ("refused" in derived) return derived.refused;
+    // Retired or superseded while the shop answered.
+    if (!(await isStillActive(tx, tenantId, d.id, d.version))) return gone(d, declaration);
     const params = paramsOf(d, input, derived.fields);
     const { derived: auditDerived, made, personal } = auditedFields(params);
     const audit = { declaration, derived: auditDerived };

@@ -7,7 +7,7 @@ import "server-only";
 import { declaredInputJsonSchema, declaredInputValidator, type DeclaredInput } from "@/lib/domain/action-declaration";
 import type { DynamicTool, KindDynamicTools, KindToolHandlers } from "../kind.server";
 import { activeDeclarations, type ActiveDeclaration } from "./declarations";
-import { prepareDeclaredAction } from "./prepare";
+import { deriveDeclaredAction, prepareDeclaredAction } from "./prepare";
 import type { declaredActionKindTools } from "./tools";
 
 export const declaredActionToolHandlers = {} satisfies KindToolHandlers<typeof declaredActionKindTools>;
@@ -15,6 +15,7 @@ export const declaredActionToolHandlers = {} satisfies KindToolHandlers<typeof d
 export function declaredTool(d: ActiveDeclaration): DynamicTool {
   const validator = declaredInputValidator(d.spec);
   const run = prepareDeclaredAction(d);
+  const derive = deriveDeclaredAction(d);
   return {
     name: d.name,
     title: d.name.replace(/_/g, " "),
@@ -24,6 +25,8 @@ export function declaredTool(d: ActiveDeclaration): DynamicTool {
     inputSchema: declaredInputJsonSchema(d.spec),
     parse: (args) => validator.safeParse(args),
     handler: {
+      // The derive on the shop before the transaction (it may take seconds); the proposal in it.
+      outside: (input: DeclaredInput, ctx) => derive(input, ctx),
       run: (tx, input: DeclaredInput, ctx) => run(tx, input, ctx),
       needsCustomer: true,
       auditClear: d.spec.input.filter((f) => f.type !== "string" || f.enum).map((f) => f.name),

@@ -226,6 +226,7 @@ async function dispatch({ caller, meta, name, args, envelopeProblems }: ToolCall
     if (ctx.wait?.unchanged) await releaseTraceCall(caller.tenantId, meta.traceId, repeat);
   }
   try {
+    if (handler.outside) ctx.outside = await handler.outside(parsed.data as never, ctx);
     const audited = async (tx: Sql, r: HandlerResult): Promise<CallResult> => {
       // Same transaction as the effect, written last: no effect without its audit event.
       await writeAudit(tx, caller, meta, tool, args, r.outcome, {

@@ -11,6 +11,8 @@ export type ToolContext = {
   traceId: string;
   /** How a wait before the answer ended (get_refund_status with wait_seconds); absent when none was asked. */
   wait?: WaitReport;
+  /** What the handler's `outside` step returned, for `run` to narrow (absent when the handler has none). */
+  outside?: unknown;
 };
 
 /**
@@ -46,6 +48,12 @@ export type ToolHandler = {
   auditClear: readonly string[];
   /** Runs before the transaction, holding nothing: waits for a change worth answering (undefined = no wait). */
   wait?: (input: never, ctx: ToolContext, signal?: AbortSignal) => Promise<WaitReport | undefined>;
+  /**
+   * Runs before the transaction, holding no connection and no lock: a call outside our database (a declared
+   * action's derive on the tenant's shop), so a slow answer never keeps a pooled connection or a transaction open.
+   * Its result reaches `run` as `ctx.outside`; `run` checks again whatever may have changed meanwhile.
+   */
+  outside?: (input: never, ctx: ToolContext) => Promise<unknown>;
 };
 
 /**
