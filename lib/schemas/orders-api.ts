@@ -5,6 +5,7 @@ import { z } from "zod";
 import { normalisePostalAddress, postalAddressInput } from "@/lib/domain/postal-address";
 import { stepUp } from "./step-up";
 import { INT4_MAX, minorUnits, storable, storedDateTime, storedText } from "./stored";
+import { e164, PHONE_EXPECTED, PHONE_INPUT_MAX } from "@/lib/domain/phone";
 
 export const integrationScopes = ["orders:write", "orders:read"] as const;
 export type IntegrationScope = (typeof integrationScopes)[number];
@@ -55,6 +56,13 @@ const orderBodyFields = {
       .regex(/^[A-Za-z0-9_.:@-]{1,128}$/, "the customer's id in your shop, as your end-user tokens carry it in `sub`"),
     email: z.string().trim().max(320).pipe(z.email()),
     name: text(200),
+    /** The customer's phone on record, E.164 (normalised when stored); null: none; absent: the one on record kept. */
+    phone: z
+      .string()
+      .max(PHONE_INPUT_MAX)
+      .refine((v) => e164(v) !== null, PHONE_EXPECTED)
+      .nullable()
+      .optional(),
   }),
   currency,
   total_minor: minor,

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { GET as orderGET, PUT as orderPUT } from "@/app/api/v1/orders/[number]/route";
 import { isAppError } from "@/lib/domain/outcome";
 import { db } from "@/lib/server/db/client";
+import { sqlPool } from "@/lib/server/db/pg";
+import { sql } from "@/lib/server/db/sql";
 import { hashIntegrationKey } from "@/lib/server/integrations/authenticate-integration-key";
 import { issueIntegrationKey } from "@/lib/server/integrations/issue-integration-key";
 import { listIntegrationKeys } from "@/lib/server/integrations/list-integration-keys";
@@ -540,5 +542,59 @@ describe("fulfilment and shipping address (what the cancellation and address-cha
     const missingKey = await put(number, orderBody({ shipping_address: { ...address, line2: undefined } }), key);
     expect(missingKey.status).toBe(400);
     expect(await db().order.count({ where: { number } })).toBe(0);
+  });
+});
+
+describe("the customer's phone (what an SMS bulk message and a phone contact change read)", () => {
+  const phoneOnRecord = async (customer: string) =>
+    (await db().customer.findFirstOrThrow({ where: { id: customer, tenant: { slug: ES } } })).phone;
+
+  it("stored in E.164 and returned by GET; absent keeps it, null clears it; never in the audit rows", async () => {
+    const key = await keyFor(ES);
+    const customer = fresh("cus_phone");
+    const number = fresh("ORD-PH");
+    const base = orderBody({}, customer);
+    const push = (phone?: string | null, name = base.customer.name) =>
+      put(number, { ...base, customer: { ...base.customer, name, ...(phone !== undefined ? { phone } : {}) } }, key);
+
+    expect((await push("+34 612 34 56 78")).status).toBe(201);
+    expect(await phoneOnRecord(customer)).toBe("+34612345678");
+    expect((await get(number, key)).body.customer).toEqual({
+      id: customer,
+      email: "jane.doe@example.com",
+      name: "Jane Doe",
+      phone: "+34612345678",
+    });
+    // A push without a phone (a CSV line has no such column) keeps it, even when it changes the customer's name;
+    // another number replaces it; null clears it.
+    expect((await push(undefined, "Jane D. Doe")).status).toBe(200);
+    expect(await phoneOnRecord(customer)).toBe("+34612345678");
+    expect((await push("+1 (415) 555-2671")).status).toBe(200);
+    expect(await phoneOnRecord(customer)).toBe("+14155552671");
+    expect((await push(null)).status).toBe(200);
+    expect(await phoneOnRecord(customer)).toBeNull();
+
+    // Personal data: the audit keeps neither number, in any form.
+    for (const digits of ["612345678", "6123456", "4155552671"]) {
+      const { rows } = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM "AuditEvent" a WHERE strpos(a::text, ${digits}) > 0`.execute(sqlPool());
+      expect(rows[0]!.n, digits).toBe(0);
+    }
+  });
+
+  it("a number that is not E.164 or not a real number is refused at $.customer.phone, and nothing is written", async () => {
+    const key = await keyFor(ES);
+    for (const phone of ["612345678", "+999 1234567", "+34 12", "call me", "+".padEnd(40, "1")]) {
+      const customer = fresh("cus_badphone");
+      const number = fresh("ORD-BP");
+      const base = orderBody({}, customer);
+      const res = await put(number, { ...base, customer: { ...base.customer, phone } }, key);
+      expect(res.status, phone).toBe(400);
+      expect(res.body.problems, phone).toEqual(
+        expect.arrayContaining([expect.objectContaining({ path: "$.customer.phone" })]),
+      );
+      expect(await db().customer.count({ where: { id: customer } })).toBe(0);
+      expect(await db().order.count({ where: { number } })).toBe(0);
+    }
   });
 });

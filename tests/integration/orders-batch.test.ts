@@ -271,3 +271,42 @@ describe("POST /api/v1/orders/batch", () => {
     expect(await stored(ES, `${number}-0`)).toBeNull();
   });
 });
+
+describe("the customer's phone in a batch (the set-based path: COPY for a new customer, UPDATE for a known one)", () => {
+  it("stored in E.164; a line without it keeps the one on record, null clears it; a bad number is refused at its path", async () => {
+    const key = await keyFor(ES);
+    const customer = `cus_b_${fresh("phone")}`;
+    const phoneOf = async () => (await db().customer.findFirstOrThrow({ where: { id: customer } })).phone;
+    const lastBatch = async () =>
+      (
+        await db().auditEvent.findFirstOrThrow({
+          where: { tenantId: await tenantOf(ES), action: "orders:batch" },
+          orderBy: { pos: "desc" },
+        })
+      ).data as Body;
+    const withPhone = (phone?: string | null, name = "Jane Doe") => {
+      const o = order(fresh("BATPH"), {}, customer);
+      return { ...o, customer: { ...o.customer, name, ...(phone !== undefined ? { phone } : {}) } };
+    };
+
+    expect((await batch({ orders: [withPhone("+34 612 34 56 78")] }, key)).body.results[0].outcome).toBe("created");
+    expect(await lastBatch()).toMatchObject({ setBased: 1 });
+    expect(await phoneOf()).toBe("+34612345678");
+    await batch({ orders: [withPhone(undefined, "Jane D. Doe")] }, key); // the name changes: the row is updated
+    expect(await lastBatch()).toMatchObject({ setBased: 1 });
+    expect(await phoneOf()).toBe("+34612345678");
+    await batch({ orders: [withPhone("+14155552671")] }, key);
+    expect(await phoneOf()).toBe("+14155552671");
+    await batch({ orders: [withPhone(null)] }, key);
+    expect(await lastBatch()).toMatchObject({ setBased: 1 });
+    expect(await phoneOf()).toBeNull();
+
+    const bad = withPhone("612345678");
+    const refused = await batch({ orders: [bad] }, key);
+    expect(refused.body.results[0]).toMatchObject({
+      outcome: "refused",
+      problems: [expect.objectContaining({ path: "$.customer.phone" })],
+    });
+    expect(await stored(ES, bad.number)).toBeNull();
+  });
+});

@@ -2,8 +2,8 @@
 // masked form a reviewer sees of the value on record. Validation uses kept libraries, no hand-written patterns:
 // e-mail syntax and the domain's shape (labels and an alphabetic top-level domain) with zod's `z.email()`, a phone
 // number as E.164 with libphonenumber-js (its metadata ships in the package: no download, no network). No DNS lookup.
-import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { z } from "zod";
+import { e164, PHONE_EXPECTED } from "@/lib/domain/phone";
 import type { ContactField } from "./tools";
 
 export type ContactValueResult = { ok: true; value: string } | { ok: false; expected: string; message: string };
@@ -26,14 +26,10 @@ export function normaliseContactValue(field: ContactField, raw: string): Contact
     return { ok: true, value };
   }
   // E.164 only: a leading + and the country code, so the number means the same wherever it is read.
-  const phone = trimmed.startsWith("+") ? parsePhoneNumberFromString(trimmed) : undefined;
-  if (!phone || !phone.isValid())
-    return {
-      ok: false,
-      expected: "a phone number in E.164 form (+ country code and number, e.g. +34612345678)",
-      message: "That is not a valid phone number in international form.",
-    };
-  return { ok: true, value: phone.number };
+  const phone = e164(trimmed);
+  if (!phone)
+    return { ok: false, expected: PHONE_EXPECTED, message: "That is not a valid phone number in international form." };
+  return { ok: true, value: phone };
 }
 
 /** The value on record as a reviewer sees it: enough to recognise it, not enough to read it. */

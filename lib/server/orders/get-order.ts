@@ -18,7 +18,7 @@ export async function getOrder(caller: IntegrationCaller, rawNumber: string, now
     const o = await tx.order.findUnique({
       where: { tenantId_number: { tenantId: caller.tenantId, number } },
       include: {
-        customer: { select: { id: true, email: true, name: true } },
+        customer: { select: { id: true, email: true, name: true, phone: true } },
         payments: { orderBy: { createdAt: "asc" } },
         refunds: { orderBy: { createdAt: "asc" }, include: { payment: { select: { providerPaymentRef: true } } } },
       },

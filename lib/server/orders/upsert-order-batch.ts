@@ -18,6 +18,7 @@ import { proposalStatus } from "@/lib/domain/proposal-state";
 import {
   asRefusal,
   bodyProblems,
+  phoneOf,
   shippingAddressOf,
   snapshotsOf,
   storedAmounts,
@@ -389,7 +390,7 @@ async function copyRows(c: pg.ClientBase, into: string, rows: (string | number |
 /**
  * The customers of the set-based entries (new and existing orders alike), the last line naming a customer winning
  * as it would one order after another: the tenant's new ones COPYed straight into "Customer", the known ones whose
- * name or email changed updated from the staged rows (UPDATE … FROM unnest). Two batches of one import never
+ * name, email or phone changed updated from the staged rows (UPDATE … FROM unnest). Two batches of one import never
  * share a customer in flight (import-orders.ts); a deadlock with another writer is replayed by the transaction
  * (onPgTransaction). A customer created meanwhile by a concurrent push fails the COPY on its primary key, and
  * upsertOrderBatch replays the batch per order.
@@ -401,15 +402,24 @@ async function upsertCustomers(c: pg.ClientBase, tenantId: string, rows: BatchEn
   const seen = [...last.values()].filter((x) => known.has(x.id)).sort((x, y) => (x.id < y.id ? -1 : 1));
   await copyRows(
     c,
-    `"Customer" (id, "tenantId", name, email)`,
-    fresh.map((x) => [x.id, tenantId, x.name, x.email]),
+    `"Customer" (id, "tenantId", name, email, phone)`,
+    fresh.map((x) => [x.id, tenantId, x.name, x.email, phoneOf(x.phone) ?? null]),
   );
+  // A line without `phone` keeps the one on record (keep = true); null clears it.
   if (seen.length > 0)
     await c.query(
-      `UPDATE "Customer" k SET name = s.name, email = s.email
-         FROM unnest($2::text[], $3::text[], $4::text[]) AS s(id, name, email)
-        WHERE k."tenantId" = $1 AND k.id = s.id AND (k.name, k.email) IS DISTINCT FROM (s.name, s.email)`,
-      [tenantId, seen.map((x) => x.id), seen.map((x) => x.name), seen.map((x) => x.email)],
+      `UPDATE "Customer" k SET name = s.name, email = s.email, phone = CASE WHEN s.keep THEN k.phone ELSE s.phone END
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::boolean[]) AS s(id, name, email, phone, keep)
+        WHERE k."tenantId" = $1 AND k.id = s.id
+          AND (k.name, k.email, k.phone) IS DISTINCT FROM (s.name, s.email, CASE WHEN s.keep THEN k.phone ELSE s.phone END)`,
+      [
+        tenantId,
+        seen.map((x) => x.id),
+        seen.map((x) => x.name),
+        seen.map((x) => x.email),
+        seen.map((x) => phoneOf(x.phone) ?? null),
+        seen.map((x) => x.phone === undefined),
+      ],
     );
 }
 

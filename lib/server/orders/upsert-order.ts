@@ -2,6 +2,7 @@ import "server-only";
 import { refundStatus } from "@/lib/domain/refund-state";
 import { invalidArguments, parseInput, type InputProblem } from "@/lib/domain/validation";
 import { orderBodyInput, orderNumber, type OrderBodyInput } from "@/lib/schemas/orders-api";
+import { e164 } from "@/lib/domain/phone";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
 import { type Tx } from "@/lib/server/db/client";
 import { Prisma } from "@/lib/server/db/generated/client";
@@ -108,15 +109,30 @@ export async function upsertOrderIn(
 
   // Customer ids are the shop's own, unique per tenant: another shop's "C-1" is another customer, never looked at.
   const customerKey = { tenantId_id: { tenantId, id: body.customer.id } };
-  const customer = await tx.customer.findUnique({ where: customerKey, select: { name: true, email: true } });
+  const customer = await tx.customer.findUnique({
+    where: customerKey,
+    select: { name: true, email: true, phone: true },
+  });
+  // The phone: E.164 when given, null clears it, absent keeps the one on record.
+  const phone = phoneOf(body.customer.phone);
   if (!customer)
     await tx.customer.create({
-      data: { id: body.customer.id, tenantId, name: body.customer.name, email: body.customer.email },
+      data: {
+        id: body.customer.id,
+        tenantId,
+        name: body.customer.name,
+        email: body.customer.email,
+        phone: phone ?? null,
+      },
     });
-  else if (customer.name !== body.customer.name || customer.email !== body.customer.email) {
+  else if (
+    customer.name !== body.customer.name ||
+    customer.email !== body.customer.email ||
+    (phone !== undefined && customer.phone !== phone)
+  ) {
     await tx.customer.update({
       where: customerKey,
-      data: { name: body.customer.name, email: body.customer.email },
+      data: { name: body.customer.name, email: body.customer.email, ...(phone !== undefined ? { phone } : {}) },
     });
   }
 
@@ -197,7 +213,11 @@ export async function upsertOrderIn(
       refunds: body.refunds.length,
       refundableMinor: left.leftMinor,
       invalidatedProposals: invalidated,
-      customer: { email: body.customer.email, name: body.customer.name },
+      customer: {
+        email: body.customer.email,
+        name: body.customer.name,
+        ...(phone !== undefined ? { phone } : {}),
+      },
     },
     redaction: {
       clear: [
@@ -399,3 +419,12 @@ const SNAPSHOT = {
     select: { providerRefundId: true, amountMinor: true, status: true, paymentId: true, origin: true },
   },
 } satisfies Prisma.OrderSelect;
+
+/** The customer's phone as stored: E.164, null (none), or undefined (the body has none: keep the one on record). */
+export function phoneOf(raw: string | null | undefined): string | null | undefined {
+  if (raw === undefined || raw === null) return raw;
+  const normalised = e164(raw);
+  // The schema refused anything e164 cannot read: reaching here without a number is a bug, never a silent drop.
+  if (!normalised) throw new Error("a phone the Orders API schema accepted is not E.164");
+  return normalised;
+}
