@@ -9,6 +9,7 @@ import type { ToolHandler } from "@/lib/server/agent/tool-context";
 import type { Tx } from "@/lib/server/db/client";
 import type { DB } from "@/lib/server/db/sql";
 import type { LockedProposal } from "@/lib/server/proposals/proposal-guards";
+import type { OutsideProposal } from "@/lib/server/proposals/revalidation-outside";
 import type { ConfirmationPolicy } from "@/lib/domain/confirmation-policy";
 import type { z } from "zod";
 import type { ToolAnnotations } from "@/lib/schemas/agent-inputs";
@@ -26,7 +27,14 @@ export type KindBehaviour = {
    * prepared from (a stable reason: `order_cancelled`, `recipient_changed`…), or null when it still does. A
    * non-null answer invalidates the proposal.
    */
-  revalidate(tx: Tx, proposal: LockedProposal, now: Date): Promise<string | null>;
+  revalidate(tx: Tx, proposal: LockedProposal, now: Date, outside?: unknown): Promise<string | null>;
+  /**
+   * What `revalidate` needs from outside our database (a declared action's re-derive on the shop), fetched before
+   * the proposal's lock and the transaction, so a slow system of record holds no pooled connection and no lock
+   * meanwhile; its result reaches `revalidate` as `outside`, which must still check under the lock whatever it
+   * depended on. Asked by the approval (revalidationOutside) and the action-endpoint executor. Optional.
+   */
+  revalidateOutside?: (proposal: OutsideProposal) => Promise<unknown>;
   /**
    * How an approved proposal of the kind takes effect, exactly once: `execute` (the execute job: revalidate, commit
    * the idempotency key, send) and `reconcile` (an execution in doubt: look it up by its key, never a blind re-send).

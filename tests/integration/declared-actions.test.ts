@@ -76,7 +76,7 @@ let seq = 0;
 
 /** shop-us's endpoint: a server of this file answering the derive requests of its declarations. */
 let fake: Server;
-const fakeSent = { huge: 0, hugeClosed: false };
+const fakeSent = { huge: 0, hugeClosed: false, actions: 0, quotes: 0 };
 /** `/slow` answers a full quote once the case calls `answer()`; `asked` resolves when the request arrived. */
 let slow: { asked: Promise<void>; arrived: () => void; answer: () => void; held: Promise<void> } | null = null;
 function holdSlowQuotes() {
@@ -174,13 +174,20 @@ beforeAll(async () => {
       };
       return pump();
     }
-    if (url.pathname === "/slow" && slow) {
+    if (req.method === "POST" && url.pathname === "/actions") {
+      fakeSent.actions += 1;
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end(JSON.stringify({ status: "succeeded", reference: `fake-${fakeSent.actions}` }));
+    }
+    if (url.pathname === "/slow") {
+      fakeSent.quotes += 1;
       const hold = slow;
+      const quote = JSON.stringify({ customer: { name: "Jo" }, credit: { amount_minor: 100, currency: "USD" } });
+      if (!hold) return void res.writeHead(200, { "content-type": "application/json" }).end(quote);
       hold.arrived();
-      return void hold.held.then(() => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ customer: { name: "Jo" }, credit: { amount_minor: 100, currency: "USD" } }));
-      });
+      slow = null; // one request held per hold
+      return void hold.held.then(() => res.writeHead(200, { "content-type": "application/json" }).end(quote));
     }
     res.writeHead(200, { "content-type": "application/json" });
     // A quote without the credit's currency.
@@ -578,6 +585,36 @@ describe("the derive's limits (shop-us's endpoint is this file's server)", () =>
     expect(proposal).toBeTruthy();
     expect(await countUs()).toBe(before + 1);
 
+    // The approval's re-derive and the execution's run before the proposal's lock, holding nothing meanwhile too.
+    const row = await db().proposal.findUniqueOrThrow({ where: { id: proposal!.id } });
+    const reviewer = await actorFor(staffOf(US, "reviewer").email, { session: true });
+    let quotes = fakeSent.quotes;
+    // Another tenant's reviewer with this proposal's id: refused, and this tenant's shop is never asked.
+    const foreign = await actorFor(staffOf(ES, "reviewer").email, { session: true });
+    expect(await refusal(approveProposal(foreign, { proposalId: row.id, hash: row.hash }))).toMatchObject({
+      code: "not_found",
+    });
+    expect(fakeSent.quotes).toBe(quotes);
+    hold = holdSlowQuotes();
+    const approving = approveProposal(reviewer, { proposalId: row.id, hash: row.hash });
+    await hold.asked;
+    expect(await openTransactions()).toBe(0);
+    hold.answer();
+    expect(await approving).toMatchObject({ status: P.approved });
+    expect(fakeSent.quotes - quotes).toBe(1); // the one asked before the lock is the one compared under it
+    quotes = fakeSent.quotes;
+    hold = holdSlowQuotes();
+    const executing = runJobsOnce();
+    await hold.asked;
+    expect(await openTransactions()).toBe(0);
+    hold.answer();
+    await executing;
+    expect(await db().execution.findUniqueOrThrow({ where: { proposalId: row.id } })).toMatchObject({
+      status: E.succeeded,
+    });
+    expect(fakeSent.actions).toBe(1);
+    expect(fakeSent.quotes - quotes).toBe(1);
+
     // Retired while the shop answers: the transaction checks again, and nothing is prepared.
     hold = holdSlowQuotes();
     pending = call(US, "slow_quote", { order_id: "ORD-3", reason: "late" });
@@ -589,7 +626,6 @@ describe("the derive's limits (shop-us's endpoint is this file's server)", () =>
     expect(late.outcome).toMatchObject({ code: "unknown_tool" });
     expect(late.proposal).toBeFalsy();
     expect(await countUs()).toBe(before + 1);
-    slow = null;
   });
 
   it("an endpoint at a private address is refused (derive_refused) where internal addresses are not allowed", async () => {

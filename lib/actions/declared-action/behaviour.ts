@@ -1,26 +1,52 @@
 import "server-only";
 // What the core asks of the declared_action kind about one of its proposals (../kind.server.ts, KindBehaviour).
 // revalidate: the declaration version the proposal hashed is still the active one (else `declaration_changed`), and a
-// fresh derive on the shop gives the same values (else `derived_changed`; a derive that fails now: `derive_failed`; a
+// fresh derive on the shop (fetched before the lock: revalidateOutside) gives the same values (else `derived_changed`; a derive that fails now: `derive_failed`; a
 // shop that does not answer now: refused for this try, temporarily_unavailable, the proposal kept).
 // executor: the shop's action endpoint with the declared execute action and the hashed params. review: the fields with
 // their declared labels and the declared sentence, every value from the hashed params.
 import { actionEndpointExecutor, type ExecutedProposal } from "@/lib/server/executions/action-endpoint-executor";
+import { sqlPool } from "@/lib/server/db/pg";
 import { sqlOf } from "@/lib/server/db/sql";
+import type { OutsideProposal } from "@/lib/server/proposals/revalidation-outside";
 import { AppError } from "@/lib/domain/outcome";
 import type { KindBehaviour, KindReview } from "../kind.server";
 import { activeVersion } from "./declarations";
-import { deriveDeclaredFields } from "./derive";
+import { deriveDeclaredFields, type DeriveResult } from "./derive";
 import { agentAction, paramsOf, type DeclaredActionParams } from "./prepare";
 
 const paramsFrom = (p: { params: unknown }) => p.params as DeclaredActionParams;
 
-async function revalidate(...[tx, p]: Parameters<KindBehaviour["revalidate"]>): Promise<string | null> {
+/** The re-derive done before the lock (revalidateOutside): for which declaration version, and what the shop said. */
+type OutsideDerive = { declaration: { id: string; version: number }; derived: DeriveResult };
+
+/**
+ * Before the proposal's lock and any transaction (KindBehaviour.revalidateOutside): the re-derive on the shop under
+ * the declaration version the proposal hashed, when that version is still the active one (else nothing: revalidate
+ * refuses it under the lock anyway).
+ */
+async function revalidateOutside(p: OutsideProposal): Promise<OutsideDerive | undefined> {
+  const { id, version, name } = paramsFrom(p).declaration;
+  const declaration = await activeVersion(sqlPool(), p.tenantId, id, version);
+  if (!declaration || declaration.name !== name) return undefined;
+  return {
+    declaration: { id, version },
+    derived: await deriveDeclaredFields(p.tenantId, declaration.spec, paramsFrom(p).input),
+  };
+}
+
+async function revalidate(...[tx, p, , outside]: Parameters<KindBehaviour["revalidate"]>): Promise<string | null> {
   const params = paramsFrom(p);
   const { id, version, name } = params.declaration;
   const declaration = await activeVersion(sqlOf(tx), p.tenantId, id, version);
   if (!declaration || declaration.name !== name) return "declaration_changed";
-  const derived = await deriveDeclaredFields(p.tenantId, declaration.spec, params.input);
+  // The shop's answer fetched before the lock when there is one for this very version (a version never changes);
+  // else (a caller that fetched nothing) asked now.
+  const early = outside as OutsideDerive | undefined;
+  const derived =
+    early && early.declaration.id === id && early.declaration.version === version
+      ? early.derived
+      : await deriveDeclaredFields(p.tenantId, declaration.spec, params.input);
   // The shop not answering now (timeout, connection, 5xx) says nothing about the proposal: refuse this try, keep the
   // proposal (an approval answers 503 and may be retried; the execute job runs again later). Any other failure — an
   // answer that no longer has the declared fields, a refusal — means what was approved cannot be checked: invalidated.
@@ -65,10 +91,12 @@ export const declaredActionBehaviour: KindBehaviour = {
   confirmation: { floor: "reviewers" },
   freshStepUp: (params) => (params as DeclaredActionParams).declaration.stepUp === true,
   revalidate,
+  revalidateOutside,
   review,
   agentAction: (p) => agentAction(paramsFrom(p)),
   executor: actionEndpointExecutor({
     revalidate,
+    revalidateOutside,
     request: (p: ExecutedProposal) => {
       const params = paramsFrom(p);
       return {

@@ -25,6 +25,7 @@ import { metrics } from "@/lib/server/telemetry/metrics";
 import { notifyOpsOfInDoubt } from "@/lib/server/notifications/enqueue-notifications";
 import { lockOrderOfExecution } from "@/lib/server/proposals/locks";
 import { lockProposal, type LockedProposal } from "@/lib/server/proposals/proposal-guards";
+import { unlockedProposal, type OutsideProposal } from "@/lib/server/proposals/revalidation-outside";
 import { approvalProblem, endApprovedProposal } from "./revalidate-approved";
 import { RetryLater } from "./reconcile-execution";
 
@@ -42,7 +43,9 @@ import { RetryLater } from "./reconcile-execution";
 /** What a kind executed on the action endpoint declares. */
 export type ActionEndpointSpec = {
   /** Re-derive under the proposal's lock (the kind's `revalidate`): a reason ends the proposal unsent. */
-  revalidate(tx: Tx, proposal: LockedProposal, now: Date): Promise<string | null>;
+  revalidate(tx: Tx, proposal: LockedProposal, now: Date, outside?: unknown): Promise<string | null>;
+  /** What revalidate needs from outside our database, fetched before the transaction (KindBehaviour's). */
+  revalidateOutside?: (proposal: OutsideProposal) => Promise<unknown>;
   /** What the shop is sent of the approved proposal: the subject as the shop names it and the hashed params it needs. */
   request(proposal: ExecutedProposal): Pick<ActionEndpointRequest, "subject" | "params">;
   /** The shop did it: what changes in our copy of the system of record, in the transaction that records the success. */
@@ -81,7 +84,13 @@ type Started = { executionId: string; request: ActionEndpointRequest; tenantId: 
 
 async function executeOnEndpoint(proposalId: string, spec: ActionEndpointSpec): Promise<string> {
   const traceId = randomUUID().replace(/-/g, "");
-  const started = await transaction((tx) => begin(tx, proposalId, spec, traceId), { maxWait: 15_000, timeout: 15_000 });
+  // The kind's look outside our database (a re-derive on the shop) before the transaction: nothing held meanwhile.
+  const approved = spec.revalidateOutside ? await unlockedProposal(null, proposalId, [P.approved]) : null;
+  const outside = approved ? await spec.revalidateOutside?.(approved) : undefined;
+  const started = await transaction((tx) => begin(tx, proposalId, spec, traceId, outside), {
+    maxWait: 15_000,
+    timeout: 15_000,
+  });
   if (typeof started === "string") return started;
   const answer = await send(started.tenantId, started.request);
   await applyAnswer(started.executionId, answer, "send", spec);
@@ -93,6 +102,7 @@ async function begin(
   proposalId: string,
   spec: ActionEndpointSpec,
   workerTrace: string,
+  outside: unknown,
 ): Promise<Started | string> {
   const [row] = (
     await sql<{ tenantId: string }>`SELECT "tenantId" FROM "Proposal" WHERE id = ${proposalId}::uuid`.execute(sqlOf(tx))
@@ -103,7 +113,7 @@ async function begin(
   if (await tx.execution.findUnique({ where: { proposalId }, select: { id: true } })) return "already_started";
   if (p.status !== P.approved) return "not_approved";
   const now = new Date();
-  const problem = (await approvalProblem(tx, p, now)) ?? (await spec.revalidate(tx, p, now));
+  const problem = (await approvalProblem(tx, p, now)) ?? (await spec.revalidate(tx, p, now, outside));
   if (problem) {
     await endApprovedProposal(tx, p, problem, now);
     return "revalidation_failed";

@@ -17,6 +17,7 @@ import { renewStepUp } from "@/lib/server/auth/renew-step-up";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
 import { kindBehaviourOf } from "@/lib/actions/registry.server";
+import { unlockedProposal } from "./revalidation-outside";
 import { closePending, releaseOwnClaim, storedIntact } from "./proposal-guards";
 import { needsReviewers } from "@/lib/domain/confirmation-policy";
 import { missingConsent } from "@/lib/server/confirmations/customer-confirmation";
@@ -69,9 +70,12 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
     }
     passwordStepUp = checked;
   }
+  // The kind's look outside our database (a declared action's re-derive on the shop), before the lock: nothing held
+  // while the shop answers; revalidate uses it under the lock.
+  const outside = await revalidationOutside(actor.tenantId, input.proposalId);
   // Many reviewers (or one double click) may wait on the same row lock: allow for the wait.
   const on = { proposalId: input.proposalId, traceId, action: "proposal:approve" };
-  return decideOnProposal(actor, on, (scope) => decide(scope, actor, input, passwordStepUp), {
+  return decideOnProposal(actor, on, (scope) => decide(scope, actor, input, passwordStepUp, outside), {
     maxWait: 20_000,
     timeout: 20_000,
   });
@@ -82,6 +86,7 @@ async function decide(
   actor: Actor,
   input: ApproveProposalInput,
   passwordStepUp: { at: Date } | null,
+  outside: unknown,
 ): Promise<Decision<ApprovalResult>> {
   const denied = (reason: string, message: string, more: Record<string, unknown> = {}) =>
     no.refuse(ref, "permission_denied", message, { reason, ...more });
@@ -109,7 +114,7 @@ async function decide(
       "This kind of action cannot be approved by this version of the product; try again after the upgrade.";
     return no.refuse(ref, "temporarily_unavailable", message, { reason: "unknown_kind", kind: p.kind });
   }
-  const mismatch = await behaviour.revalidate(tx, p, now);
+  const mismatch = await behaviour.revalidate(tx, p, now, outside);
   if (mismatch) return no.invalidate(ref, mismatch, ORDER_CHANGED, now);
   if (p.requestedByStaffId === actor.userId)
     return denied("own_proposal", "You prepared or edited this proposal, so another reviewer must approve it.");
@@ -261,4 +266,11 @@ async function decide(
     },
   });
   return { ok: true, value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
+}
+
+/** The kind's look outside for a proposal a reviewer may still approve, or undefined (none, or nothing to decide). */
+async function revalidationOutside(tenantId: string, proposalId: string): Promise<unknown> {
+  const p = await unlockedProposal(tenantId, proposalId, [S.pendingApproval]);
+  const fetch = p && kindBehaviourOf(p.kind)?.revalidateOutside;
+  return p && fetch ? fetch(p) : undefined;
 }
