@@ -32,7 +32,7 @@ export type KindBehaviour = {
    * What `revalidate` needs from outside our database (a declared action's re-derive on the shop), fetched before
    * the proposal's lock and the transaction, so a slow system of record holds no pooled connection and no lock
    * meanwhile; its result reaches `revalidate` as `outside`, which must still check under the lock whatever it
-   * depended on. Asked by the approval (revalidationOutside) and the action-endpoint executor. Optional.
+   * depended on. Asked by the approval, a customer's confirmation and the action-endpoint executor. Optional.
    */
   revalidateOutside?: (proposal: OutsideProposal) => Promise<unknown>;
   /**

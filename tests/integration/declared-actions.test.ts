@@ -36,6 +36,7 @@ import { db } from "@/lib/server/db/client";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 import { approveProposal } from "@/lib/server/proposals/approve-proposal";
+import { recordCustomerDecision } from "@/lib/server/confirmations/record-customer-decision";
 import { getProposal } from "@/lib/server/proposals/get-proposal";
 import { isRefundDetail } from "@/lib/schemas/proposal-page";
 import { stopProposalChanges } from "@/lib/server/realtime/proposal-changes";
@@ -615,6 +616,28 @@ describe("the derive's limits (shop-us's endpoint is this file's server)", () =>
     expect(fakeSent.actions).toBe(1);
     expect(fakeSent.quotes - quotes).toBe(1);
 
+    // A customer's confirmation (the tenant asks its customers to confirm declared actions too) likewise.
+    await db().tenant.update({ where: { slug: US }, data: { customerConfirmationKinds: [KIND] } });
+    try {
+      const asked = await call(US, "slow_quote", { order_id: "ORD-4", reason: "late" });
+      const url = String(resultOf(asked.outcome).confirm_url);
+      const token = url.split("/confirm/")[1]!;
+      quotes = fakeSent.quotes;
+      hold = holdSlowQuotes();
+      const confirming = recordCustomerDecision(
+        token,
+        { proposal_id: asked.proposal!.id, hash: asked.proposal!.hash, decision: "confirm", reason: null },
+        null,
+      );
+      await hold.asked;
+      expect(await openTransactions()).toBe(0);
+      hold.answer();
+      expect(await confirming).toMatchObject({ ok: true, outcome: "confirmed" });
+      expect(fakeSent.quotes - quotes).toBe(1);
+    } finally {
+      await db().tenant.update({ where: { slug: US }, data: { customerConfirmationKinds: [] } });
+    }
+
     // Retired while the shop answers: the transaction checks again, and nothing is prepared.
     hold = holdSlowQuotes();
     pending = call(US, "slow_quote", { order_id: "ORD-3", reason: "late" });
@@ -625,7 +648,7 @@ describe("the derive's limits (shop-us's endpoint is this file's server)", () =>
     const late = await pending;
     expect(late.outcome).toMatchObject({ code: "unknown_tool" });
     expect(late.proposal).toBeFalsy();
-    expect(await countUs()).toBe(before + 1);
+    expect(await countUs()).toBe(before + 2); // ORD-2's and ORD-4's proposals, none for ORD-3
   });
 
   it("an endpoint at a private address is refused (derive_refused) where internal addresses are not allowed", async () => {

@@ -5,17 +5,32 @@ import { proposalStatus as S } from "@/lib/domain/proposal-state";
 import { redactUserAgent } from "@/lib/domain/user-agent";
 import type { ConfirmOutcome, ConfirmRefusal, CustomerDecisionInput } from "@/lib/schemas/customer-confirmation";
 import { recordAuditEvent } from "@/lib/server/audit/record-event";
-import type { Tx } from "@/lib/server/db/client";
+import { db, type Tx } from "@/lib/server/db/client";
 import { sqlOf } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { closePending, lockProposal, storedIntact } from "@/lib/server/proposals/proposal-guards";
+import { unlockedProposal } from "@/lib/server/proposals/revalidation-outside";
 import { reviewerTextScrubber } from "@/lib/server/proposals/scrub-reviewer-text";
 import { confirmTokenHash, isTokenShaped } from "./confirm-token";
 import { missingConsent } from "./customer-confirmation";
 
 export type DecisionAnswer =
   { ok: true; outcome: ConfirmOutcome; status: string } | { ok: false; code: ConfirmRefusal };
+
+/**
+ * The kind's look outside our database (a declared action's re-derive on the shop), before the transaction and the
+ * lock, as at a reviewer's approval (KindBehaviour.revalidateOutside): only for a link that can still confirm this
+ * proposal. Everything is checked again under the lock.
+ */
+async function confirmationOutside(tokenHash: string, proposalId: string, now: Date): Promise<unknown> {
+  const link = await db().customerConfirmation.findUnique({ where: { tokenHash } });
+  if (!link || link.usedAt || link.expiresAt <= now || link.proposalId !== proposalId) return undefined;
+  const p = await unlockedProposal(link.tenantId, link.proposalId, [S.pendingApproval]);
+  if (!p) return undefined;
+  const { kindBehaviourOf } = await import("@/lib/actions/registry.server");
+  return kindBehaviourOf(p.kind)?.revalidateOutside?.(p);
+}
 
 /** What the proposal's rejection says when the customer declines without a reason of their own. */
 export const DECLINED_WITHOUT_REASON = "The customer declined this action on the confirm page.";
@@ -36,6 +51,8 @@ export async function recordCustomerDecision(
 ): Promise<DecisionAnswer> {
   if (!isTokenShaped(token)) return { ok: false, code: "link_unknown" };
   const tokenHash = confirmTokenHash(token);
+  const outside =
+    input.decision === "confirm" ? await confirmationOutside(tokenHash, input.proposal_id, now) : undefined;
   return transaction(async (tx) => {
     const link = await tx.customerConfirmation.findUnique({ where: { tokenHash } });
     if (!link) return { ok: false, code: "link_unknown" };
@@ -64,7 +81,7 @@ export async function recordCustomerDecision(
     if (input.decision === "confirm") {
       const { kindBehaviourOf } = await import("@/lib/actions/registry.server");
       const behaviour = kindBehaviourOf(p.kind);
-      const mismatch = behaviour ? await behaviour.revalidate(tx, p, now) : "unknown_kind";
+      const mismatch = behaviour ? await behaviour.revalidate(tx, p, now, outside) : "unknown_kind";
       if (mismatch) {
         if (behaviour)
           await closePending(tx, p.id, { status: S.invalidated, invalidationReason: mismatch, decidedAt: now });
