@@ -1,10 +1,13 @@
 import "server-only";
 // A kind's look outside our database before a proposal's lock (KindBehaviour.revalidateOutside, docs/action-kinds.md):
 // the proposal read unlocked — scoped to the caller's tenant, and only while it can still be decided — and handed to
-// the kind (by the approval and the action-endpoint executor), so a slow system of record (a declared action's shop) holds no pooled connection, transaction or lock
-// while it answers. The lock, the state checks and the kind's revalidate under it come after, as before.
+// the kind by the approval, a customer's confirmation and the action-endpoint executor, so a slow system of record
+// (a declared action's shop) holds no pooled connection, transaction or lock while it answers. The lock, the state
+// checks and the kind's revalidate under it come after, as before.
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a kind's revalidateOutside reads of a proposal: its tenant, kind and hashed params. */
 export type OutsideProposal = { id: string; tenantId: string; kind: string; params: unknown };
@@ -15,7 +18,7 @@ export async function unlockedProposal(
   proposalId: string,
   statuses: readonly string[],
 ): Promise<OutsideProposal | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(proposalId)) return null;
+  if (!UUID.test(proposalId)) return null; // the locked path refuses it with its own answer
   const [row] = (
     await sql<OutsideProposal>`SELECT id::text AS id, "tenantId"::text AS "tenantId", kind, params FROM "Proposal"
       WHERE id = ${proposalId}::uuid AND status::text = ANY(${statuses}::text[])
