@@ -253,14 +253,13 @@ export async function applyApprovedBulkPolicy(tx: Tx, actor: Actor, change: Bulk
  * A tenant's time-zone change must not move the bulk-message send window: another zone is a loosening that waits for
  * a second admin (setBulkPolicy), and the tenant settings take one admin. When the policy follows the tenant's zone,
  * it keeps the zone in force before the change as its own, audited as a bulk_message_policy event that loosens
- * nothing. Called by updateTenantSettings under the tenant's staff lock, before the tenant row changes. Returns the
- * zone kept, or null when the policy already has its own.
+ * nothing. Called by updateTenantSettings under the tenant's staff lock, before the tenant row changes; a policy
+ * with its own zone is left as it is.
  */
-export async function keepBulkWindowZone(tx: Tx, actor: Actor): Promise<string | null> {
+export async function keepBulkWindowZone(tx: Tx, actor: Actor): Promise<void> {
   const before = await readBulkPolicy(sqlOf(tx), actor.tenantId);
-  if (before.ownTimeZone) return null;
-  await applyBulkPolicy(tx, actor, before, policyAudit(before), { keptOnTenantZoneChange: true });
-  return before.timeZone;
+  if (!before.ownTimeZone)
+    await applyBulkPolicy(tx, actor, before, policyAudit(before), { keptOnTenantZoneChange: true });
 }
 
 const POLICY_FIELDS = BULK_POLICY_CONTROLS;

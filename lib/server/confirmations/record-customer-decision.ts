@@ -10,7 +10,7 @@ import { sqlOf } from "@/lib/server/db/sql";
 import { transaction } from "@/lib/server/db/transaction";
 import { enqueueJob } from "@/lib/server/jobs/enqueue";
 import { closePending, lockProposal, storedIntact } from "@/lib/server/proposals/proposal-guards";
-import { unlockedProposal } from "@/lib/server/proposals/revalidation-outside";
+import { decisionOutside } from "@/lib/server/proposals/revalidation-outside";
 import { reviewerTextScrubber } from "@/lib/server/proposals/scrub-reviewer-text";
 import { confirmTokenHash, isTokenShaped } from "./confirm-token";
 import { missingConsent } from "./customer-confirmation";
@@ -26,10 +26,7 @@ export type DecisionAnswer =
 async function confirmationOutside(tokenHash: string, proposalId: string, now: Date): Promise<unknown> {
   const link = await db().customerConfirmation.findUnique({ where: { tokenHash } });
   if (!link || link.usedAt || link.expiresAt <= now || link.proposalId !== proposalId) return undefined;
-  const p = await unlockedProposal(link.tenantId, link.proposalId, [S.pendingApproval]);
-  if (!p) return undefined;
-  const { kindBehaviourOf } = await import("@/lib/actions/registry.server");
-  return kindBehaviourOf(p.kind)?.revalidateOutside?.(p);
+  return decisionOutside(link.tenantId, link.proposalId);
 }
 
 /** What the proposal's rejection says when the customer declines without a reason of their own. */

@@ -17,7 +17,7 @@ import { renewStepUp } from "@/lib/server/auth/renew-step-up";
 import type { Actor } from "@/lib/server/auth/actor";
 import { verifyApprovalAssertion } from "@/lib/server/passkeys/verify-approval-assertion";
 import { kindBehaviourOf } from "@/lib/actions/registry.server";
-import { unlockedProposal } from "./revalidation-outside";
+import { decisionOutside } from "./revalidation-outside";
 import { closePending, releaseOwnClaim, storedIntact } from "./proposal-guards";
 import { needsReviewers } from "@/lib/domain/confirmation-policy";
 import { missingConsent } from "@/lib/server/confirmations/customer-confirmation";
@@ -72,7 +72,7 @@ export async function approveProposal(actor: Actor, raw: unknown): Promise<Appro
   }
   // The kind's look outside our database (a declared action's re-derive on the shop), before the lock: nothing held
   // while the shop answers; revalidate uses it under the lock.
-  const outside = await revalidationOutside(actor.tenantId, input.proposalId);
+  const outside = await decisionOutside(actor.tenantId, input.proposalId);
   // Many reviewers (or one double click) may wait on the same row lock: allow for the wait.
   const on = { proposalId: input.proposalId, traceId, action: "proposal:approve" };
   return decideOnProposal(actor, on, (scope) => decide(scope, actor, input, passwordStepUp, outside), {
@@ -266,11 +266,4 @@ async function decide(
     },
   });
   return { ok: true, value: { proposalId: p.id, status, approvals, requiredApprovals: p.requiredApprovals } };
-}
-
-/** The kind's look outside for a proposal a reviewer may still approve, or undefined (none, or nothing to decide). */
-async function revalidationOutside(tenantId: string, proposalId: string): Promise<unknown> {
-  const p = await unlockedProposal(tenantId, proposalId, [S.pendingApproval]);
-  const fetch = p && kindBehaviourOf(p.kind)?.revalidateOutside;
-  return p && fetch ? fetch(p) : undefined;
 }

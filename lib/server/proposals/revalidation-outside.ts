@@ -4,6 +4,7 @@ import "server-only";
 // the kind by the approval, a customer's confirmation and the action-endpoint executor, so a slow system of record
 // (a declared action's shop) holds no pooled connection, transaction or lock while it answers. The lock, the state
 // checks and the kind's revalidate under it come after, as before.
+import { proposalStatus } from "@/lib/domain/proposal-state";
 import { sqlPool } from "@/lib/server/db/pg";
 import { sql } from "@/lib/server/db/sql";
 
@@ -25,4 +26,16 @@ export async function unlockedProposal(
         AND (${tenantId}::uuid IS NULL OR "tenantId" = ${tenantId}::uuid)`.execute(sqlPool())
   ).rows;
   return row ?? null;
+}
+
+/**
+ * For a decision on a proposal awaiting approval (a reviewer's approval, a customer's confirmation): its kind's look
+ * outside, or undefined (the kind has none, or the tenant has no such proposal awaiting approval). The registry is
+ * imported when asked: the kinds' executors import this file, so a static import would be a cycle.
+ */
+export async function decisionOutside(tenantId: string, proposalId: string): Promise<unknown> {
+  const p = await unlockedProposal(tenantId, proposalId, [proposalStatus.pendingApproval]);
+  if (!p) return undefined;
+  const { kindBehaviourOf } = await import("@/lib/actions/registry.server");
+  return kindBehaviourOf(p.kind)?.revalidateOutside?.(p);
 }
