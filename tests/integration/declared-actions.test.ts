@@ -615,6 +615,12 @@ describe("the derive's limits (shop-us's endpoint is this file's server)", () =>
     });
     expect(fakeSent.actions).toBe(1);
     expect(fakeSent.quotes - quotes).toBe(1);
+    // A proposal no longer awaiting approval is refused without asking the shop.
+    quotes = fakeSent.quotes;
+    expect(await refusal(approveProposal(reviewer, { proposalId: row.id, hash: row.hash }))).toMatchObject({
+      code: "permission_denied",
+    });
+    expect(fakeSent.quotes).toBe(quotes);
 
     // A customer's confirmation (the tenant asks its customers to confirm declared actions too) likewise.
     await db().tenant.update({ where: { slug: US }, data: { customerConfirmationKinds: [KIND] } });
@@ -634,6 +640,16 @@ describe("the derive's limits (shop-us's endpoint is this file's server)", () =>
       hold.answer();
       expect(await confirming).toMatchObject({ ok: true, outcome: "confirmed" });
       expect(fakeSent.quotes - quotes).toBe(1);
+      // The link is spent: a replay is refused without asking the shop.
+      quotes = fakeSent.quotes;
+      expect(
+        await recordCustomerDecision(
+          token,
+          { proposal_id: asked.proposal!.id, hash: asked.proposal!.hash, decision: "confirm", reason: null },
+          null,
+        ),
+      ).toEqual({ ok: false, code: "link_used" });
+      expect(fakeSent.quotes).toBe(quotes);
     } finally {
       await db().tenant.update({ where: { slug: US }, data: { customerConfirmationKinds: [] } });
     }
